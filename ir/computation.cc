@@ -1,0 +1,94 @@
+#include "ir/computation.h"
+
+#include <algorithm>
+
+#include "absl/container/flat_hash_set.h"
+#include "ir/module.h"
+
+namespace hlo {
+
+bool Computation::is_entry() const {
+  return parent_ != nullptr && parent_->entry() == this;
+}
+
+Instruction* Computation::AddInstruction(std::unique_ptr<Instruction> inst) {
+  Instruction* raw = inst.get();
+  raw->set_parent(this);
+  if (raw->opcode() == Opcode::kParameter && raw->parameter_number() >= 0) {
+    size_t n = static_cast<size_t>(raw->parameter_number());
+    if (parameters_.size() <= n) parameters_.resize(n + 1, nullptr);
+    parameters_[n] = raw;
+  }
+  instructions_.push_back(std::move(inst));
+  return raw;
+}
+
+void Computation::RemoveInstruction(Instruction* inst) {
+  inst->DetachOperands();
+  auto it = std::find_if(instructions_.begin(), instructions_.end(),
+                         [&](const auto& p) { return p.get() == inst; });
+  if (it != instructions_.end()) instructions_.erase(it);
+}
+
+int64_t Computation::RemoveDeadInstructions(bool keep_side_effects) {
+  int64_t removed = 0;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    absl::flat_hash_set<const Instruction*> control_preds;
+    for (const auto& inst : instructions_) {
+      for (Instruction* p : inst->control_predecessors()) control_preds.insert(p);
+    }
+    std::vector<std::unique_ptr<Instruction>> kept;
+    kept.reserve(instructions_.size());
+    for (auto& inst : instructions_) {
+      bool dead = inst->users().empty() && inst.get() != root_ &&
+                  inst->opcode() != Opcode::kParameter &&
+                  !control_preds.contains(inst.get()) &&
+                  inst->control_predecessors().empty() &&
+                  !(keep_side_effects && HasSideEffect(inst->opcode()));
+      if (dead) {
+        inst->DetachOperands();
+        ++removed;
+        changed = true;
+      } else {
+        kept.push_back(std::move(inst));
+      }
+    }
+    instructions_ = std::move(kept);
+  }
+  return removed;
+}
+
+std::vector<Instruction*> Computation::PostOrder() const {
+  // Iterative DFS; instructions already in a valid order come out unchanged.
+  std::vector<Instruction*> order;
+  order.reserve(instructions_.size());
+  absl::flat_hash_set<const Instruction*> visited;
+  visited.reserve(instructions_.size());
+  std::vector<std::pair<Instruction*, size_t>> stack;
+  for (const auto& start : instructions_) {
+    if (visited.contains(start.get())) continue;
+    stack.push_back({start.get(), 0});
+    visited.insert(start.get());
+    while (!stack.empty()) {
+      auto& [inst, next] = stack.back();
+      size_t n_ops = inst->operands().size();
+      auto preds = inst->control_predecessors();
+      if (next < n_ops + preds.size()) {
+        Instruction* dep =
+            next < n_ops ? inst->operand(next) : preds[next - n_ops];
+        ++next;
+        if (dep->parent() == this && visited.insert(dep).second) {
+          stack.push_back({dep, 0});
+        }
+        continue;
+      }
+      order.push_back(inst);
+      stack.pop_back();
+    }
+  }
+  return order;
+}
+
+}  // namespace hlo

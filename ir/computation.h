@@ -1,0 +1,77 @@
+// Computation: a graph of instructions with parameters and a root.
+#ifndef HLO_IR_COMPUTATION_H_
+#define HLO_IR_COMPUTATION_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/instruction.h"
+
+namespace hlo {
+
+class Module;
+
+class Computation {
+ public:
+  explicit Computation(std::string name) : name_(std::move(name)) {}
+  Computation(const Computation&) = delete;
+  Computation& operator=(const Computation&) = delete;
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+  Module* parent() const { return parent_; }
+  void set_parent(Module* m) { parent_ = m; }
+  SourceLoc loc() const { return loc_; }
+  void set_loc(SourceLoc loc) { loc_ = loc; }
+  bool is_entry() const;
+
+  // Instructions in their order (the text order when parsed).
+  const std::vector<std::unique_ptr<Instruction>>& instructions() const {
+    return instructions_;
+  }
+  int64_t instruction_count() const {
+    return static_cast<int64_t>(instructions_.size());
+  }
+  // Takes ownership; the instruction goes at the end of the order.
+  Instruction* AddInstruction(std::unique_ptr<Instruction> inst);
+  // Removes instructions with no users that are not the root, parameters or
+  // (when `keep_side_effects`) side-effecting; returns how many were removed.
+  int64_t RemoveDeadInstructions(bool keep_side_effects = true);
+  // Removes one instruction that has no users (it must not be the root).
+  void RemoveInstruction(Instruction* inst);
+
+  Instruction* root() const { return root_; }
+  void set_root(Instruction* root) { root_ = root; }
+  // Parameters indexed by parameter number (null for missing numbers while
+  // parsing).
+  const std::vector<Instruction*>& parameters() const { return parameters_; }
+  Instruction* parameter(int64_t i) const { return parameters_[i]; }
+  int64_t parameter_count() const { return static_cast<int64_t>(parameters_.size()); }
+
+  // Operands (and control predecessors) before users; instructions keep their
+  // stored order where it already is one.
+  std::vector<Instruction*> PostOrder() const;
+
+  // Was this written with a `(p: shape) -> shape` signature?
+  bool printed_signature() const { return printed_signature_; }
+  void set_printed_signature(bool v) { printed_signature_ = v; }
+  // Fusion, async and other wrapped computations are printed like the rest;
+  // this marks the kind XLA would give them (`execution_thread` is kept).
+  const std::string& execution_thread() const { return execution_thread_; }
+  void set_execution_thread(std::string t) { execution_thread_ = std::move(t); }
+
+ private:
+  std::string name_;
+  Module* parent_ = nullptr;
+  std::vector<std::unique_ptr<Instruction>> instructions_;
+  std::vector<Instruction*> parameters_;
+  Instruction* root_ = nullptr;
+  SourceLoc loc_;
+  bool printed_signature_ = true;
+  std::string execution_thread_;
+};
+
+}  // namespace hlo
+
+#endif  // HLO_IR_COMPUTATION_H_

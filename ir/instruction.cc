@@ -1,0 +1,176 @@
+#include "ir/instruction.h"
+
+#include <algorithm>
+
+#include "ir/computation.h"
+
+namespace hlo {
+
+std::string Instruction::OpcodeText() const {
+  if (!has_wrapped_) return std::string(OpcodeName(opcode_));
+  std::string text(OpcodeName(wrapped_));
+  text += opcode_ == Opcode::kAsyncStart    ? "-start"
+          : opcode_ == Opcode::kAsyncUpdate ? "-update"
+                                            : "-done";
+  return text;
+}
+
+bool Instruction::is_root() const {
+  return parent_ != nullptr && parent_->root() == this;
+}
+
+void Instruction::AppendOperand(Instruction* operand) {
+  operands_.push_back(operand);
+  if (operand == nullptr) return;  // a forward reference, resolved later
+  auto& users = operand->users_;
+  if (std::find(users.begin(), users.end(), this) == users.end()) {
+    users.push_back(this);
+  }
+}
+
+void Instruction::ReplaceOperand(int64_t i, Instruction* new_operand) {
+  Instruction* old = operands_[i];
+  if (old == new_operand) return;
+  operands_[i] = new_operand;
+  if (old != nullptr &&
+      std::find(operands_.begin(), operands_.end(), old) == operands_.end()) {
+    auto& users = old->users_;
+    users.erase(std::remove(users.begin(), users.end(), this), users.end());
+  }
+  auto& users = new_operand->users_;
+  if (std::find(users.begin(), users.end(), this) == users.end()) {
+    users.push_back(this);
+  }
+}
+
+void Instruction::DetachOperands() {
+  for (Instruction* op : operands_) {
+    if (op == nullptr) continue;
+    auto& users = op->users_;
+    users.erase(std::remove(users.begin(), users.end(), this), users.end());
+  }
+  operands_.clear();
+}
+
+void Instruction::ReplaceAllUsesWith(Instruction* other) {
+  std::vector<Instruction*> users = users_;
+  for (Instruction* user : users) {
+    for (int64_t i = 0; i < user->operand_count(); ++i) {
+      if (user->operand(i) == this) user->ReplaceOperand(i, other);
+    }
+  }
+  if (parent_ && parent_->root() == this) parent_->set_root(other);
+}
+
+const Attribute* Instruction::FindAttr(AttrKind kind) const {
+  for (const Attribute& a : attrs_) {
+    if (a.kind == kind) return &a;
+  }
+  return nullptr;
+}
+
+void Instruction::SetAttr(AttrKind kind, AttrValue value) {
+  for (Attribute& a : attrs_) {
+    if (a.kind == kind) {
+      a.value = std::move(value);
+      return;
+    }
+  }
+  attrs_.push_back(Attribute{kind, std::move(value)});
+}
+
+void Instruction::RemoveAttr(AttrKind kind) {
+  attrs_.erase(std::remove_if(attrs_.begin(), attrs_.end(),
+                              [&](const Attribute& a) { return a.kind == kind; }),
+               attrs_.end());
+}
+
+int64_t Instruction::GetInt(AttrKind kind, int64_t default_value) const {
+  const Attribute* a = FindAttr(kind);
+  if (!a) return default_value;
+  if (auto* v = std::get_if<int64_t>(&a->value)) return *v;
+  return default_value;
+}
+
+bool Instruction::GetBool(AttrKind kind, bool default_value) const {
+  const Attribute* a = FindAttr(kind);
+  if (!a) return default_value;
+  if (auto* v = std::get_if<bool>(&a->value)) return *v;
+  return default_value;
+}
+
+double Instruction::GetFloat(AttrKind kind, double default_value) const {
+  const Attribute* a = FindAttr(kind);
+  if (!a) return default_value;
+  if (auto* v = std::get_if<double>(&a->value)) return *v;
+  return default_value;
+}
+
+std::string_view Instruction::GetString(AttrKind kind) const {
+  const Attribute* a = FindAttr(kind);
+  if (!a) return {};
+  if (auto* v = std::get_if<std::string>(&a->value)) return *v;
+  return {};
+}
+
+absl::Span<const int64_t> Instruction::GetInts(AttrKind kind) const {
+  const Attribute* a = FindAttr(kind);
+  if (!a) return {};
+  if (auto* v = std::get_if<std::vector<int64_t>>(&a->value)) return *v;
+  return {};
+}
+
+namespace {
+template <typename T>
+const T* GetShared(const Instruction& inst, AttrKind kind) {
+  const Attribute* a = inst.FindAttr(kind);
+  if (!a) return nullptr;
+  if (auto* v = std::get_if<std::shared_ptr<const T>>(&a->value)) return v->get();
+  return nullptr;
+}
+}  // namespace
+
+const Window* Instruction::window() const {
+  return GetShared<Window>(*this, AttrKind::kWindow);
+}
+const ConvDims* Instruction::conv_dims() const {
+  return GetShared<ConvDims>(*this, AttrKind::kDimLabels);
+}
+const PaddingConfig* Instruction::padding() const {
+  return GetShared<PaddingConfig>(*this, AttrKind::kPadding);
+}
+const SliceSpec* Instruction::slice() const {
+  return GetShared<SliceSpec>(*this, AttrKind::kSlice);
+}
+const ReplicaGroups* Instruction::replica_groups() const {
+  return GetShared<ReplicaGroups>(*this, AttrKind::kReplicaGroups);
+}
+
+std::vector<Computation*> Instruction::called_computations() const {
+  std::vector<Computation*> out;
+  for (const Attribute& a : attrs_) {
+    if (auto* v = std::get_if<std::vector<Computation*>>(&a.value)) {
+      out.insert(out.end(), v->begin(), v->end());
+    }
+  }
+  return out;
+}
+
+Computation* Instruction::to_apply() const {
+  for (AttrKind k : {AttrKind::kToApply, AttrKind::kCalls}) {
+    const Attribute* a = FindAttr(k);
+    if (!a) continue;
+    auto* v = std::get_if<std::vector<Computation*>>(&a->value);
+    if (v && v->size() == 1) return (*v)[0];
+  }
+  return nullptr;
+}
+
+absl::Span<Instruction* const> Instruction::control_predecessors() const {
+  const Attribute* a = FindAttr(AttrKind::kControlPredecessors);
+  if (!a) return {};
+  if (auto* v = std::get_if<std::vector<Instruction*>>(&a->value)) return *v;
+  return {};
+}
+
+}  // namespace hlo

@@ -1,0 +1,131 @@
+// Instruction: one HLO operation, its operands, attributes and users.
+#ifndef HLO_IR_INSTRUCTION_H_
+#define HLO_IR_INSTRUCTION_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/types/span.h"
+#include "ir/attribute.h"
+#include "ir/literal.h"
+#include "ir/opcode.h"
+#include "ir/shape.h"
+
+namespace hlo {
+
+class Computation;
+
+// A place in the source text (1-based; 0 when built by a pass).
+struct SourceLoc {
+  uint32_t line = 0;
+  uint32_t col = 0;
+};
+
+class Instruction {
+ public:
+  Instruction(Opcode opcode, std::string name, const Shape* shape)
+      : name_(std::move(name)), shape_(shape), opcode_(opcode) {}
+  Instruction(const Instruction&) = delete;
+  Instruction& operator=(const Instruction&) = delete;
+
+  Opcode opcode() const { return opcode_; }
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+  const Shape& shape() const { return *shape_; }
+  const Shape* shape_ptr() const { return shape_; }
+  void set_shape(const Shape* shape) { shape_ = shape; }
+  Computation* parent() const { return parent_; }
+  void set_parent(Computation* c) { parent_ = c; }
+  SourceLoc loc() const { return loc_; }
+  void set_loc(SourceLoc loc) { loc_ = loc; }
+  bool is_root() const;
+
+  // Operands and users. Users are unique and kept in insertion order.
+  int64_t operand_count() const { return static_cast<int64_t>(operands_.size()); }
+  Instruction* operand(int64_t i) const { return operands_[i]; }
+  absl::Span<Instruction* const> operands() const { return operands_; }
+  const std::vector<Instruction*>& users() const { return users_; }
+  void AppendOperand(Instruction* operand);
+  void ReplaceOperand(int64_t i, Instruction* new_operand);
+  // Removes this instruction from its operands' user lists and drops the
+  // operands (before deleting it).
+  void DetachOperands();
+  // Makes every user of this instruction use `other` instead (and moves the
+  // root of the parent if this was it).
+  void ReplaceAllUsesWith(Instruction* other);
+
+  // Async ops written in XLA's sugared form (`custom-call-start`): the
+  // opcode is kAsyncStart/Update/Done and this is the wrapped opcode.
+  bool has_wrapped_opcode() const { return has_wrapped_; }
+  Opcode wrapped_opcode() const { return wrapped_; }
+  void set_wrapped_opcode(Opcode op) {
+    wrapped_ = op;
+    has_wrapped_ = true;
+  }
+  // The text name: `add`, or `custom-call-start` for a sugared async op.
+  std::string OpcodeText() const;
+
+  // Parameter number for kParameter, the tuple index for get-tuple-element
+  // is an attribute (`index`).
+  int64_t parameter_number() const { return parameter_number_; }
+  void set_parameter_number(int64_t n) { parameter_number_ = n; }
+
+  // The literal of a constant (null when elided and not yet filled).
+  const Literal* literal() const { return literal_.get(); }
+  void set_literal(std::shared_ptr<const Literal> lit) { literal_ = std::move(lit); }
+  bool literal_elided() const { return literal_elided_; }
+  void set_literal_elided(bool elided) { literal_elided_ = elided; }
+
+  // Attributes in their written order.
+  const std::vector<Attribute>& attributes() const { return attrs_; }
+  const Attribute* FindAttr(AttrKind kind) const;
+  bool HasAttr(AttrKind kind) const { return FindAttr(kind) != nullptr; }
+  // Sets (replacing in place, or appending) an attribute.
+  void SetAttr(AttrKind kind, AttrValue value);
+  void RemoveAttr(AttrKind kind);
+
+  // Typed attribute accessors; defaults when absent.
+  int64_t GetInt(AttrKind kind, int64_t default_value = 0) const;
+  bool GetBool(AttrKind kind, bool default_value = false) const;
+  double GetFloat(AttrKind kind, double default_value = 0) const;
+  // kString and kIdent values; empty when absent.
+  std::string_view GetString(AttrKind kind) const;
+  // kIntList; empty when absent.
+  absl::Span<const int64_t> GetInts(AttrKind kind) const;
+  const Window* window() const;
+  const ConvDims* conv_dims() const;
+  const PaddingConfig* padding() const;
+  const SliceSpec* slice() const;
+  const ReplicaGroups* replica_groups() const;
+
+  // Computations this instruction calls, in attribute order (to_apply,
+  // condition, body, branches, calls, …).
+  std::vector<Computation*> called_computations() const;
+  // The single computation of to_apply / calls, or null.
+  Computation* to_apply() const;
+  // Control predecessors (from the control-predecessors attribute).
+  absl::Span<Instruction* const> control_predecessors() const;
+
+ private:
+  std::string name_;
+  const Shape* shape_;
+  Computation* parent_ = nullptr;
+  absl::InlinedVector<Instruction*, 2> operands_;
+  std::vector<Instruction*> users_;
+  std::vector<Attribute> attrs_;
+  std::shared_ptr<const Literal> literal_;
+  int64_t parameter_number_ = -1;
+  SourceLoc loc_;
+  Opcode opcode_;
+  Opcode wrapped_ = Opcode::kAbs;
+  bool has_wrapped_ = false;
+  bool literal_elided_ = false;
+};
+
+}  // namespace hlo
+
+#endif  // HLO_IR_INSTRUCTION_H_

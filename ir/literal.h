@@ -1,0 +1,107 @@
+// Literal: a value of any shape in typed contiguous storage.
+//
+// Array elements are stored densely in row-major (logical) order, one element
+// per ByteWidth(type) bytes: pred as one byte (0/1), sub-byte integers
+// sign- or zero-extended into one byte, f16/bf16/f8/f4 as their raw bits,
+// complex as (real, imag) pairs. A tuple literal holds its elements.
+#ifndef HLO_IR_LITERAL_H_
+#define HLO_IR_LITERAL_H_
+
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "ir/shape.h"
+
+namespace hlo {
+
+class Literal {
+ public:
+  Literal() = default;
+  Literal(const Literal& o);
+  Literal(Literal&& o) noexcept;
+  Literal& operator=(const Literal& o);
+  Literal& operator=(Literal&& o) noexcept;
+  // Zero-filled literal of `shape` (layout ignored; storage is row-major).
+  // Fails when the shape is not static or too large.
+  static absl::StatusOr<Literal> Create(const Shape& shape);
+  static Literal Tuple(std::vector<Literal> elements);
+
+  const Shape& shape() const { return shape_; }
+  bool IsTuple() const { return shape_.IsTuple(); }
+  PrimitiveType element_type() const { return shape_.element_type(); }
+  int64_t element_count() const { return element_count_; }
+
+  // Raw storage of an array literal.
+  uint8_t* data() { return bytes_.data(); }
+  const uint8_t* data() const { return bytes_.data(); }
+  size_t size_bytes() const { return bytes_.size(); }
+  template <typename T>
+  T* typed() { return reinterpret_cast<T*>(bytes_.data()); }
+  template <typename T>
+  const T* typed() const { return reinterpret_cast<const T*>(bytes_.data()); }
+
+  std::vector<Literal>& elements() { return elements_; }
+  const std::vector<Literal>& elements() const { return elements_; }
+
+  // Element i (row-major) converted to double / set from double, using the
+  // element type's rounding (round to nearest even for floats, wrap for
+  // integers). Complex literals use the real part; see Get/SetComplex.
+  double GetDouble(int64_t i) const;
+  void SetDouble(int64_t i, double v);
+  std::complex<double> GetComplex(int64_t i) const;
+  void SetComplex(int64_t i, std::complex<double> v);
+  // Integer element i as int64 (u64 reinterpreted), pred as 0/1.
+  int64_t GetInt(int64_t i) const;
+  void SetInt(int64_t i, int64_t v);
+  // Raw bits of element i, zero-extended (floats' encodings).
+  uint64_t GetBits(int64_t i) const;
+  void SetBits(int64_t i, uint64_t bits);
+
+  bool operator==(const Literal& o) const;
+
+ private:
+  // A tuple's shape points at its elements' shapes; re-point after copies.
+  void RebindTupleShape();
+
+  Shape shape_;
+  int64_t element_count_ = 0;
+  std::vector<uint8_t> bytes_;
+  std::vector<Literal> elements_;
+};
+
+// Largest number of bytes one literal may hold (sizes are checked before any
+// allocation).
+inline constexpr int64_t kMaxLiteralBytes = int64_t{1} << 40;
+
+// How literals print.
+enum class LiteralStyle {
+  // XLA's HLO constant operand: `{1, 2}`, `{ { 1, 2 }, { 3, 4 } }`, floats as
+  // RoundTripFpToString (%.Ng, falling back to max_digits10).
+  kHloConstant,
+  // design.md's literal text: `{{1, 2}, {3, 4}}`, floats shortest round-trip.
+  kCompact,
+};
+
+// Appends the elements (no shape): `{1, 2}` or a scalar `7`, tuples as
+// `(a, b)`.
+void AppendLiteralValue(std::string& out, const Literal& literal,
+                        LiteralStyle style);
+// `f32[2] {1, 2}`, `(f32[] 1, s32[] 2)`.
+std::string LiteralToString(const Literal& literal, LiteralStyle style);
+// One element as text in the style.
+void AppendElement(std::string& out, const Literal& literal, int64_t i,
+                   LiteralStyle style);
+// Float text as XLA prints it in HLO: `%.{digits10}g`, else max_digits10;
+// nan, -nan, inf, -inf.
+void AppendXlaFloat(std::string& out, double value, PrimitiveType type);
+// Shortest text that reads back to the same value of `type`.
+void AppendShortestFloat(std::string& out, double value, PrimitiveType type);
+
+}  // namespace hlo
+
+#endif  // HLO_IR_LITERAL_H_

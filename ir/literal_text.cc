@@ -1,0 +1,273 @@
+// Literal printing: XLA's HLO constant style and design.md's compact style.
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "ir/strings.h"
+#include "ir/float_formats.h"
+#include "ir/literal.h"
+
+namespace hlo {
+namespace {
+
+// Decimal digits that always survive text->type (digits10) and that always
+// identify a value (max_digits10), per float type.
+struct Digits {
+  int digits10;
+  int max_digits10;
+};
+
+Digits FloatDigits(PrimitiveType type) {
+  switch (type) {
+    case PrimitiveType::kF64: return {15, 17};
+    case PrimitiveType::kF32: return {6, 9};
+    case PrimitiveType::kF16: return {3, 5};
+    case PrimitiveType::kBF16: return {2, 4};
+    default: {
+      // max_digits10 = ceil(1 + precision * log10(2)), precision counting
+      // the implicit bit.
+      int p = GetSmallFloatInfo(type).mantissa_bits + 1;
+      return {0, static_cast<int>(std::ceil(1 + p * 0.30102999566398120))};
+    }
+  }
+}
+
+// Rounds `v` to the type (what reading its text back would give).
+double RoundToType(double v, PrimitiveType type) {
+  switch (type) {
+    case PrimitiveType::kF64: return v;
+    case PrimitiveType::kF32: return static_cast<float>(v);
+    default: return DecodeSmallFloat(type, EncodeSmallFloat(type, v));
+  }
+}
+
+bool AppendNonFinite(std::string& out, double value) {
+  if (std::isnan(value)) {
+    out += std::signbit(value) ? "-nan" : "nan";
+    return true;
+  }
+  if (std::isinf(value)) {
+    out += value < 0 ? "-inf" : "inf";
+    return true;
+  }
+  return false;
+}
+
+void AppendG(std::string& out, double value, int precision) {
+  char buf[64];
+  int n = std::snprintf(buf, sizeof(buf), "%.*g", precision, value);
+  out.append(buf, n);
+}
+
+// NaN payload (mantissa bits other than the quiet bit) of an IEEE-style
+// f16/bf16/f32/f64 NaN, or 0 for a plain NaN.
+uint64_t NanPayload(uint64_t bits, int mantissa_bits) {
+  uint64_t mant = bits & ((uint64_t{1} << mantissa_bits) - 1);
+  uint64_t quiet = uint64_t{1} << (mantissa_bits - 1);
+  return mant == quiet ? 0 : mant;
+}
+
+// Mantissa width of formats whose NaNs carry a payload (IEEE-like formats
+// with infinities); 0 for the others.
+int MantissaBits(PrimitiveType type) {
+  switch (type) {
+    case PrimitiveType::kF64: return 52;
+    case PrimitiveType::kF32: return 23;
+    default:
+      if (IsSmallFloat(type) && GetSmallFloatInfo(type).has_infinity) {
+        return GetSmallFloatInfo(type).mantissa_bits;
+      }
+      return 0;
+  }
+}
+
+void AppendFloatElement(std::string& out, double value, uint64_t bits,
+                        PrimitiveType type, LiteralStyle style) {
+  int mbits = MantissaBits(type);
+  if (std::isnan(value) && mbits > 0) {
+    uint64_t payload = NanPayload(bits, mbits);
+    if (std::signbit(value)) out += '-';
+    out += "nan";
+    if (payload != 0) {
+      char buf[32];
+      int n = std::snprintf(buf, sizeof(buf), "(0x%llx)",
+                            static_cast<unsigned long long>(payload));
+      out.append(buf, n);
+    }
+    return;
+  }
+  if (style == LiteralStyle::kHloConstant) {
+    AppendXlaFloat(out, value, type);
+  } else {
+    AppendShortestFloat(out, value, type);
+  }
+}
+
+}  // namespace
+
+void AppendXlaFloat(std::string& out, double value, PrimitiveType type) {
+  if (AppendNonFinite(out, value)) return;
+  Digits d = FloatDigits(type);
+  if (type != PrimitiveType::kF32 && type != PrimitiveType::kF64) {
+    // XLA prints the narrow formats with max_digits10 straight away.
+    AppendG(out, value, d.max_digits10);
+    return;
+  }
+  char buf[64];
+  int n = std::snprintf(buf, sizeof(buf), "%.*g", d.digits10, value);
+  if (RoundToType(std::strtod(buf, nullptr), type) == value) {
+    out.append(buf, n);
+    return;
+  }
+  AppendG(out, value, d.max_digits10);
+}
+
+void AppendShortestFloat(std::string& out, double value, PrimitiveType type) {
+  if (AppendNonFinite(out, value)) return;
+  char buf[64];
+  if (type == PrimitiveType::kF64) {
+    auto r = std::to_chars(buf, buf + sizeof(buf), value);
+    out.append(buf, r.ptr);
+    return;
+  }
+  if (type == PrimitiveType::kF32) {
+    auto r = std::to_chars(buf, buf + sizeof(buf), static_cast<float>(value));
+    out.append(buf, r.ptr);
+    return;
+  }
+  // Small formats: the fewest %g digits that read back to the same value.
+  for (int p = 1; p <= 9; ++p) {
+    int n = std::snprintf(buf, sizeof(buf), "%.*g", p, value);
+    if (RoundToType(std::strtod(buf, nullptr), type) == value) {
+      out.append(buf, n);
+      return;
+    }
+  }
+  AppendG(out, value, 17);
+}
+
+void AppendElement(std::string& out, const Literal& lit, int64_t i,
+                   LiteralStyle style) {
+  PrimitiveType t = lit.element_type();
+  if (t == PrimitiveType::kPred) {
+    // XLA prints pred array elements as 1/0 and scalars as true/false.
+    if (style == LiteralStyle::kHloConstant && lit.shape().rank() > 0) {
+      out += lit.GetInt(i) ? '1' : '0';
+    } else {
+      out += lit.GetInt(i) ? "true" : "false";
+    }
+  } else if (IsUnsignedInt(t)) {
+    StrAppend(&out, static_cast<uint64_t>(lit.GetInt(i)));
+  } else if (IsSignedInt(t)) {
+    StrAppend(&out, lit.GetInt(i));
+  } else if (IsComplex(t)) {
+    std::complex<double> c = lit.GetComplex(i);
+    PrimitiveType part = ComplexComponentType(t);
+    out += '(';
+    AppendFloatElement(out, c.real(), 0, part, style);
+    out += ", ";
+    AppendFloatElement(out, c.imag(), 0, part, style);
+    out += ')';
+  } else {
+    uint64_t bits = lit.GetBits(i);
+    AppendFloatElement(out, lit.GetDouble(i), bits, t, style);
+  }
+}
+
+namespace {
+
+// design.md's compact form: {{1, 2}, {3, 4}}.
+void AppendCompactArray(std::string& out, const Literal& lit, int64_t dim,
+                        int64_t& index) {
+  const Shape& shape = lit.shape();
+  out += '{';
+  for (int64_t k = 0; k < shape.dim(dim); ++k) {
+    if (k) out += ", ";
+    if (dim + 1 == shape.rank()) {
+      AppendElement(out, lit, index++, LiteralStyle::kCompact);
+    } else {
+      AppendCompactArray(out, lit, dim + 1, index);
+    }
+  }
+  out += '}';
+}
+
+// XLA's one-line form: rank 1 `{1, 2}`; higher ranks `{ { 1, 2 }, { 3, 4 } }`
+// with rows of at most one element unspaced (`{1}`), and from rank 4 on an
+// index comment after each inner brace (`{ /*i0=1*/ ...`).
+void AppendHloArray(std::string& out, const Literal& lit, int64_t dim,
+                    int64_t position, int64_t& index) {
+  const Shape& shape = lit.shape();
+  const int64_t rank = shape.rank();
+  const int64_t n = shape.dim(dim);
+  if (dim + 1 == rank) {
+    bool spaced = rank > 1 && n > 1;
+    out += spaced ? "{ " : "{";
+    for (int64_t k = 0; k < n; ++k) {
+      if (k) out += ", ";
+      AppendElement(out, lit, index++, LiteralStyle::kHloConstant);
+    }
+    out += spaced ? " }" : "}";
+    return;
+  }
+  out += '{';
+  bool comment = rank >= 4 && dim > 0;
+  if (comment) StrAppend(&out, " /*i", dim - 1, "=", position, "*/");
+  if (n == 0) {
+    out += comment ? " }" : "}";
+    return;
+  }
+  out += ' ';
+  for (int64_t k = 0; k < n; ++k) {
+    if (k) out += ", ";
+    AppendHloArray(out, lit, dim + 1, k, index);
+  }
+  out += " }";
+}
+
+}  // namespace
+
+void AppendLiteralValue(std::string& out, const Literal& lit,
+                        LiteralStyle style) {
+  if (lit.IsTuple()) {
+    bool hlo = style == LiteralStyle::kHloConstant;
+    out += hlo ? "( " : "(";
+    for (size_t i = 0; i < lit.elements().size(); ++i) {
+      if (i) out += ", ";
+      const Literal& e = lit.elements()[i];
+      if (!hlo && !e.IsTuple()) {
+        e.shape().AppendTo(out, false);
+        out += ' ';
+      }
+      AppendLiteralValue(out, e, style);
+    }
+    out += hlo ? " )" : ")";
+    return;
+  }
+  if (!lit.shape().IsArray()) return;
+  if (lit.shape().rank() == 0) {
+    AppendElement(out, lit, 0, style);
+    return;
+  }
+  int64_t index = 0;
+  if (style == LiteralStyle::kHloConstant) {
+    AppendHloArray(out, lit, 0, 0, index);
+  } else {
+    AppendCompactArray(out, lit, 0, index);
+  }
+}
+
+std::string LiteralToString(const Literal& lit, LiteralStyle style) {
+  std::string out;
+  if (lit.IsTuple()) {
+    AppendLiteralValue(out, lit, style);
+    return out;
+  }
+  lit.shape().AppendTo(out, false);
+  out += ' ';
+  AppendLiteralValue(out, lit, style);
+  return out;
+}
+
+}  // namespace hlo

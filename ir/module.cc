@@ -1,0 +1,90 @@
+#include "ir/module.h"
+
+#include <functional>
+
+#include "absl/container/flat_hash_set.h"
+#include "ir/strings.h"
+
+namespace hlo {
+
+Computation* Module::AddComputation(std::unique_ptr<Computation> computation) {
+  Computation* raw = computation.get();
+  raw->set_parent(this);
+  computations_.push_back(std::move(computation));
+  return raw;
+}
+
+Computation* Module::FindComputation(std::string_view name) const {
+  for (const auto& c : computations_) {
+    if (c->name() == name) return c.get();
+  }
+  return nullptr;
+}
+
+const ModuleAttr* Module::FindHeaderAttr(std::string_view name) const {
+  for (const ModuleAttr& a : header_attrs_) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+std::vector<Computation*> Module::PostOrder() const {
+  std::vector<Computation*> order;
+  absl::flat_hash_set<const Computation*> visited;
+  // Callee depth is bounded by the module's computation count; recursion is
+  // fine because a cycle is stopped by `visited`.
+  std::function<void(Computation*)> visit = [&](Computation* c) {
+    if (!visited.insert(c).second) return;
+    for (const auto& inst : c->instructions()) {
+      for (Computation* callee : inst->called_computations()) visit(callee);
+    }
+    order.push_back(c);
+  };
+  for (const auto& c : computations_) {
+    if (c.get() != entry_) visit(c.get());
+  }
+  if (entry_) visit(entry_);
+  return order;
+}
+
+int64_t Module::RemoveUnreachableComputations() {
+  absl::flat_hash_set<const Computation*> reachable;
+  std::vector<Computation*> work;
+  if (entry_) work.push_back(entry_);
+  while (!work.empty()) {
+    Computation* c = work.back();
+    work.pop_back();
+    if (!reachable.insert(c).second) continue;
+    for (const auto& inst : c->instructions()) {
+      for (Computation* callee : inst->called_computations()) work.push_back(callee);
+    }
+  }
+  int64_t removed = 0;
+  std::vector<std::unique_ptr<Computation>> kept;
+  for (auto& c : computations_) {
+    if (reachable.contains(c.get())) {
+      kept.push_back(std::move(c));
+    } else {
+      ++removed;
+    }
+  }
+  computations_ = std::move(kept);
+  return removed;
+}
+
+std::string Module::UniqueName(std::string_view prefix) {
+  // The set of used names is built once and then grows; a stale entry (a
+  // removed instruction) only makes a name be skipped.
+  if (!names_built_) {
+    for (const auto& c : computations_) {
+      for (const auto& inst : c->instructions()) used_names_.insert(inst->name());
+    }
+    names_built_ = true;
+  }
+  while (true) {
+    std::string name = StrCat(prefix, ".", next_unique_++);
+    if (used_names_.insert(name).second) return name;
+  }
+}
+
+}  // namespace hlo

@@ -1,0 +1,100 @@
+// Module: computations, the entry computation and the header attributes.
+#ifndef HLO_IR_MODULE_H_
+#define HLO_IR_MODULE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "ir/computation.h"
+#include "ir/shape.h"
+
+namespace hlo {
+
+// How the text was written, so that printing keeps the style it read.
+struct PrintStyle {
+  bool percent_names = true;    // `%add.1` rather than `add.1`
+  bool signatures = true;       // `%comp (a: f32[]) -> f32[] {`
+  bool operand_shapes = true;   // `add(f32[] %a, f32[] %b)`
+  bool print_metadata = true;
+  bool print_layouts = true;    // layouts on shapes as written
+  static PrintStyle Long() { return {}; }
+  static PrintStyle Short() { return {false, false, false, true, true}; }
+};
+
+// A header attribute (`HloModule m, is_scheduled=true, ...`), kept as its
+// canonical value text in written order. Known ones are also decoded below.
+struct ModuleAttr {
+  std::string name;
+  std::string value;  // text after '='
+};
+
+class Module {
+ public:
+  explicit Module(std::string name) : name_(std::move(name)) {}
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+
+  ShapePool& shapes() { return shapes_; }
+  const Shape* Intern(const Shape& shape) { return shapes_.Intern(shape); }
+
+  const std::vector<std::unique_ptr<Computation>>& computations() const {
+    return computations_;
+  }
+  Computation* AddComputation(std::unique_ptr<Computation> computation);
+  Computation* FindComputation(std::string_view name) const;
+  // Removes computations that nothing calls (the entry stays).
+  int64_t RemoveUnreachableComputations();
+  Computation* entry() const { return entry_; }
+  void set_entry(Computation* c) { entry_ = c; }
+  // Callees before callers, the entry last.
+  std::vector<Computation*> PostOrder() const;
+
+  std::vector<ModuleAttr>& header_attrs() { return header_attrs_; }
+  const std::vector<ModuleAttr>& header_attrs() const { return header_attrs_; }
+  const ModuleAttr* FindHeaderAttr(std::string_view name) const;
+
+  // entry_computation_layout, when written: `{(p0, p1)->result}` shapes.
+  const std::vector<const Shape*>& entry_parameter_layouts() const {
+    return entry_parameter_layouts_;
+  }
+  const Shape* entry_result_layout() const { return entry_result_layout_; }
+  void set_entry_layout(std::vector<const Shape*> params, const Shape* result) {
+    entry_parameter_layouts_ = std::move(params);
+    entry_result_layout_ = result;
+  }
+  int64_t replica_count() const { return replica_count_; }
+  void set_replica_count(int64_t n) { replica_count_ = n; }
+  int64_t num_partitions() const { return num_partitions_; }
+  void set_num_partitions(int64_t n) { num_partitions_ = n; }
+
+  PrintStyle& style() { return style_; }
+  const PrintStyle& style() const { return style_; }
+
+  // A fresh instruction name based on `prefix` (`prefix.N`), unique in the
+  // module.
+  std::string UniqueName(std::string_view prefix);
+
+ private:
+  std::string name_;
+  ShapePool shapes_;
+  std::vector<std::unique_ptr<Computation>> computations_;
+  Computation* entry_ = nullptr;
+  std::vector<ModuleAttr> header_attrs_;
+  std::vector<const Shape*> entry_parameter_layouts_;
+  const Shape* entry_result_layout_ = nullptr;
+  int64_t replica_count_ = 1;
+  int64_t num_partitions_ = 1;
+  PrintStyle style_;
+  int64_t next_unique_ = 0;
+  bool names_built_ = false;
+  absl::flat_hash_set<std::string> used_names_;
+};
+
+}  // namespace hlo
+
+#endif  // HLO_IR_MODULE_H_

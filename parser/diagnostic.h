@@ -1,0 +1,24 @@
+// Formatting of error messages: `FILE:LINE:COL: error: message`, the source
+// line, and a caret under the column.
+#ifndef HLO_PARSER_DIAGNOSTIC_H_
+#define HLO_PARSER_DIAGNOSTIC_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hlo {
+
+std::string FormatDiagnostic(std::string_view filename, uint32_t line,
+                             uint32_t col, std::string_view message,
+                             std::string_view source_line);
+
+// The closest of `candidates` to `word` by edit distance, or empty when none
+// is close enough to suggest.
+std::string_view ClosestMatch(std::string_view word,
+                              const std::vector<std::string_view>& candidates);
+
+}  // namespace hlo
+
+#endif  // HLO_PARSER_DIAGNOSTIC_H_

@@ -1,0 +1,661 @@
+// Module, computation and instruction structure; reference resolution.
+#include <algorithm>
+
+#include "ir/strings.h"
+#include "ir/hlo_printer.h"
+#include "ir/opcode_attributes.h"
+#include "parser/diagnostic.h"
+#include "parser/parser_impl.h"
+
+namespace hlo {
+
+Parser::Parser(std::string_view text, uint32_t first_line,
+               const ParseOptions& options)
+    : lexer_(text, first_line), options_(options) {}
+
+bool Parser::ErrorAt(uint32_t line, uint32_t col, std::string message) {
+  if (failed()) return false;
+  error_ = absl::InvalidArgumentError(FormatDiagnostic(
+      options_.filename, line, col, message, lexer_.LineText(line)));
+  return false;
+}
+
+bool Parser::ErrorAt(const Token& at, std::string message) {
+  if (at.kind == Tok::kError && message.empty()) message = std::string(at.text);
+  return ErrorAt(at.line, at.col, std::move(message));
+}
+
+std::string Parser::Found() const {
+  switch (tok_.kind) {
+    case Tok::kEof: return "end of input";
+    case Tok::kError: return StrCat("invalid input (", tok_.text, ")");
+    case Tok::kString: return StrCat("string \"", tok_.text, "\"");
+    case Tok::kName:
+    case Tok::kNumber: return StrCat("'", tok_.text, "'");
+    default: return std::string(TokName(tok_.kind));
+  }
+}
+
+bool Parser::Expect(Tok kind, std::string_view what) {
+  if (tok_.kind == kind) {
+    Advance();
+    return true;
+  }
+  if (tok_.kind == Tok::kError) return ErrorAt(tok_, std::string(tok_.text));
+  return ErrorHere(StrCat("expected ", what, ", found ", Found()));
+}
+
+// module ::= ['HloModule' name (',' header_attr)*] computation+
+absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
+  Advance();
+  module_ = std::make_unique<Module>("module");
+  pool_ = &module_->shapes();
+  if (AtName("HloModule")) {
+    saw_header_ = true;
+    if (!ParseHeader()) return error_;
+  }
+  if (At(Tok::kEof) && !failed()) {
+    ErrorHere(saw_header_ ? "expected a computation after the HloModule header"
+                          : "expected 'HloModule' or a computation, found end of input");
+  }
+  while (!failed() && !At(Tok::kEof)) ParseComputation();
+  if (failed()) return error_;
+  if (!ResolveComputationRefs()) return error_;
+  const auto& comps = module_->computations();
+  if (entry_count_ > 1) return error_;
+  if (explicit_entry_) {
+    module_->set_entry(explicit_entry_);
+  } else if (!saw_header_ || comps.size() == 1) {
+    // Bare computations: the last one is the entry, as XLA's parser does.
+    module_->set_entry(comps.back().get());
+  } else {
+    ErrorAt(comps.back()->loc().line, comps.back()->loc().col,
+            "no computation is marked ENTRY (mark the entry computation with "
+            "'ENTRY')");
+    return error_;
+  }
+  // Without a header the module is named after its entry, as XLA does.
+  if (!saw_header_) module_->set_name(StrCat("module_", module_->entry()->name()));
+  return std::move(module_);
+}
+
+// header ::= 'HloModule' name (',' attr_name '=' value)*
+bool Parser::ParseHeader() {
+  Advance();
+  if (!At(Tok::kName)) {
+    return ErrorHere(StrCat("expected the module name after 'HloModule', found ",
+                                  Found()));
+  }
+  std::string_view name = tok_.text;
+  if (!name.empty() && name[0] == '%') name.remove_prefix(1);
+  module_->set_name(std::string(name));
+  Advance();
+  while (Consume(Tok::kComma)) {
+    if (!ParseHeaderAttr()) return false;
+  }
+  return true;
+}
+
+bool Parser::ParseHeaderAttr() {
+  if (!At(Tok::kName)) {
+    return ErrorHere(StrCat("expected a module attribute name, found ", Found()));
+  }
+  Token name = tok_;
+  Advance();
+  if (!Expect(Tok::kEqual, "'=' after the module attribute name")) return false;
+  std::string value;
+  if (At(Tok::kLBrace) || At(Tok::kLParen) || At(Tok::kLSquare)) {
+    std::string err;
+    Token open = tok_;
+    std::string_view raw = lexer_.ScanBalanced(open, &err);
+    if (raw.empty()) return ErrorAt(open, "unbalanced brackets in module attribute value");
+    value = std::string(raw);
+    Advance();
+  } else if (At(Tok::kName) || At(Tok::kNumber)) {
+    value = std::string(tok_.text);
+    Advance();
+  } else if (At(Tok::kString)) {
+    value = StrCat("\"", tok_.text, "\"");
+    Advance();
+  } else {
+    return ErrorHere(StrCat("expected a value for module attribute '",
+                                  name.text, "', found ", Found()));
+  }
+  for (const ModuleAttr& a : module_->header_attrs()) {
+    if (a.name == name.text) {
+      return ErrorAt(name, StrCat("duplicate module attribute '", name.text, "'"));
+    }
+  }
+  if (name.text == "replica_count" || name.text == "num_partitions") {
+    int64_t n = 0;
+    if (!ParseInt64(value, &n) || n < 1) {
+      return ErrorAt(name, StrCat(name.text, " must be a positive integer, found '",
+                                        value, "'"));
+    }
+    if (name.text == "replica_count") module_->set_replica_count(n);
+    else module_->set_num_partitions(n);
+  }
+  if (name.text == "entry_computation_layout") {
+    // Re-parse the value with a sub-parser so shapes get default layouts and
+    // print canonically.
+    Parser sub(value, name.line, options_);
+    sub.pool_ = pool_;
+    sub.Advance();
+    std::vector<const Shape*> params;
+    const Shape* result = nullptr;
+    bool ok = sub.Expect(Tok::kLBrace, "'{'") && sub.Expect(Tok::kLParen, "'('");
+    while (ok && !sub.At(Tok::kRParen)) {
+      const Shape* s = nullptr;
+      ok = sub.ParseShape(&s);
+      if (ok) params.push_back(s);
+      if (ok && !sub.Consume(Tok::kComma)) break;
+    }
+    ok = ok && sub.Expect(Tok::kRParen, "')'") && sub.Expect(Tok::kArrow, "'->'") &&
+         sub.ParseShape(&result) && sub.Expect(Tok::kRBrace, "'}'");
+    if (!ok) {
+      // Report at the header attribute, with the sub-parser's message.
+      std::string msg(sub.error_.message());
+      size_t p = msg.find("error: ");
+      size_t e = msg.find('\n');
+      msg = msg.substr(p == std::string::npos ? 0 : p + 7,
+                       e == std::string::npos ? std::string::npos : e - p - 7);
+      return ErrorAt(name, StrCat("bad entry_computation_layout: ", msg));
+    }
+    module_->set_entry_layout(params, result);
+    return true;  // printed from the parsed shapes, not kept as text
+  }
+  module_->header_attrs().push_back({std::string(name.text), std::move(value)});
+  return true;
+}
+
+// computation ::= ['ENTRY'] name [signature] '{' instruction* '}'
+// signature ::= '(' [pname ':' shape (',' pname ':' shape)*] ')' '->' shape
+bool Parser::ParseComputation() {
+  bool is_entry = false;
+  Token entry_tok = tok_;
+  if (AtName("ENTRY")) {
+    is_entry = true;
+    Advance();
+  }
+  if (!At(Tok::kName)) {
+    return ErrorHere(StrCat("expected a computation name, found ", Found()));
+  }
+  Token name_tok = tok_;
+  std::string_view name = tok_.text;
+  bool percent = name[0] == '%';
+  if (percent) name.remove_prefix(1);
+  if (computations_.contains(name)) {
+    return ErrorHere(StrCat("duplicate computation name '", name, "'"));
+  }
+  Advance();
+  auto comp_owner = std::make_unique<Computation>(std::string(name));
+  Computation* comp = module_->AddComputation(std::move(comp_owner));
+  comp->set_loc({name_tok.line, name_tok.col});
+  computations_.emplace(comp->name(), comp);
+  if (is_entry) {
+    if (explicit_entry_) {
+      ++entry_count_;
+      return ErrorAt(entry_tok, StrCat("more than one ENTRY computation ('",
+                                             explicit_entry_->name(), "' and '",
+                                             name, "')"));
+    }
+    explicit_entry_ = comp;
+    entry_count_ = 1;
+  }
+  std::vector<std::pair<Token, const Shape*>> signature;
+  bool has_signature = At(Tok::kLParen);
+  if (has_signature) {
+    Advance();
+    while (!At(Tok::kRParen)) {
+      if (!At(Tok::kName)) {
+        return ErrorHere(StrCat("expected a parameter name in the signature, found ",
+                                      Found()));
+      }
+      Token pname = tok_;
+      Advance();
+      if (!Expect(Tok::kColon, "':' after the parameter name")) return false;
+      const Shape* s = nullptr;
+      if (!ParseShape(&s)) return false;
+      signature.push_back({pname, s});
+      if (!Consume(Tok::kComma)) break;
+    }
+    if (!Expect(Tok::kRParen, "')' to close the signature")) return false;
+    if (!Expect(Tok::kArrow, "'->' before the result shape")) return false;
+    const Shape* result = nullptr;
+    if (!ParseShape(&result)) return false;
+  }
+  comp->set_printed_signature(has_signature);
+  if (!style_known_[1]) {
+    module_->style().signatures = has_signature;
+    style_known_[1] = true;
+  }
+  if (!style_known_[0]) {
+    module_->style().percent_names = percent;
+    style_known_[0] = true;
+  }
+  if (!Expect(Tok::kLBrace, "'{' to open the computation body")) return false;
+  names_.clear();
+  pending_operands_.clear();
+  pending_controls_.clear();
+  pending_shapes_.clear();
+  root_ = nullptr;
+  while (!At(Tok::kRBrace)) {
+    if (At(Tok::kEof)) {
+      return ErrorAt(name_tok, StrCat("computation '", name,
+                                            "' is not closed: missing '}'"));
+    }
+    if (!ParseInstruction(comp)) return false;
+  }
+  Token close = tok_;
+  Advance();
+  if (!FinishComputation(comp, close)) return false;
+  // `}, execution_thread="name"` marks a computation of another thread.
+  if (At(Tok::kComma)) {
+    Advance();
+    if (!AtName("execution_thread")) {
+      return ErrorHere(StrCat("expected 'execution_thread' after the computation, found ",
+                              Found()));
+    }
+    Advance();
+    std::string thread;
+    if (!Expect(Tok::kEqual, "'='") || !ParseStringValue(&thread)) return false;
+    comp->set_execution_thread(std::move(thread));
+  }
+  // The signature, when written, must agree with the parameters.
+  if (has_signature) {
+    if (static_cast<int64_t>(signature.size()) != comp->parameter_count()) {
+      return ErrorAt(name_tok, StrCat("signature of '", name, "' lists ",
+                                            signature.size(), " parameters but the body has ",
+                                            comp->parameter_count()));
+    }
+    for (size_t i = 0; i < signature.size(); ++i) {
+      const Shape* declared = signature[i].second;
+      if (!declared->Compatible(comp->parameter(i)->shape())) {
+        return ErrorAt(signature[i].first,
+                       StrCat("signature gives parameter ", i, " shape ",
+                                    declared->ToString(), " but parameter(", i,
+                                    ") has shape ",
+                                    comp->parameter(i)->shape().ToString()));
+      }
+    }
+  }
+  return true;
+}
+
+bool Parser::FinishComputation(Computation* comp, const Token& close) {
+  if (comp->instructions().empty()) {
+    return ErrorAt(close, StrCat("computation '", comp->name(),
+                                       "' has no instructions"));
+  }
+  for (const PendingOperand& p : pending_operands_) {
+    auto it = names_.find(p.name.text[0] == '%' ? p.name.text.substr(1) : p.name.text);
+    if (it == names_.end()) {
+      std::vector<std::string_view> candidates;
+      for (const auto& [n, inst] : names_) candidates.push_back(n);
+      std::string_view name = p.name.text[0] == '%' ? p.name.text.substr(1) : p.name.text;
+      std::string msg = StrCat("use of undefined instruction '", name, "'");
+      std::string_view close_match = ClosestMatch(name, candidates);
+      if (!close_match.empty()) StrAppend(&msg, "; did you mean '", close_match, "'?");
+      return ErrorAt(p.name, msg);
+    }
+    p.inst->ReplaceOperand(p.index, it->second);
+  }
+  for (const PendingControl& p : pending_controls_) {
+    std::string_view name = p.name.text[0] == '%' ? p.name.text.substr(1) : p.name.text;
+    auto it = names_.find(name);
+    if (it == names_.end()) {
+      return ErrorAt(p.name, StrCat("control predecessor '", name,
+                                          "' is not an instruction of this computation"));
+    }
+    Attribute& a = const_cast<Attribute&>(p.inst->attributes()[p.attr_index]);
+    std::get<std::vector<Instruction*>>(a.value)[p.element] = it->second;
+  }
+  for (const PendingOperandShape& p : pending_shapes_) {
+    const Instruction* op = p.inst->operand(p.index);
+    if (!p.shape->Compatible(op->shape())) {
+      return ErrorAt(p.at, StrCat("operand ", p.index, " is written with shape ",
+                                        p.shape->ToString(), " but '", op->name(),
+                                        "' has shape ", op->shape().ToString()));
+    }
+  }
+  // Parameters must be numbered 0..n-1 without gaps.
+  for (int64_t i = 0; i < comp->parameter_count(); ++i) {
+    if (comp->parameter(i) == nullptr) {
+      return ErrorAt(comp->loc().line, comp->loc().col,
+                     StrCat("computation '", comp->name(), "' has no parameter(", i,
+                                  ") but has parameter(", comp->parameter_count() - 1,
+                                  ")"));
+    }
+  }
+  comp->set_root(root_ ? root_ : comp->instructions().back().get());
+  if ((!pending_operands_.empty() || !pending_controls_.empty()) && !CheckCycles(comp)) {
+    return false;
+  }
+  return true;
+}
+
+// Iterative three-colour DFS over operands and control predecessors.
+bool Parser::CheckCycles(Computation* comp) {
+  absl::flat_hash_map<const Instruction*, int> color;  // 1 open, 2 done
+  for (const auto& start : comp->instructions()) {
+    if (color[start.get()] == 2) continue;
+    std::vector<std::pair<Instruction*, size_t>> stack{{start.get(), 0}};
+    color[start.get()] = 1;
+    while (!stack.empty()) {
+      auto& [inst, next] = stack.back();
+      auto preds = inst->control_predecessors();
+      size_t n = inst->operands().size() + preds.size();
+      if (next == n) {
+        color[inst] = 2;
+        stack.pop_back();
+        continue;
+      }
+      Instruction* dep = next < inst->operands().size()
+                             ? inst->operand(next)
+                             : preds[next - inst->operands().size()];
+      ++next;
+      int& c = color[dep];
+      if (c == 1) {
+        return ErrorAt(dep->loc().line, dep->loc().col,
+                       StrCat("instruction '", dep->name(),
+                                    "' depends on itself (a cycle through '",
+                                    inst->name(), "')"));
+      }
+      if (c == 0) {
+        c = 1;
+        stack.push_back({dep, 0});
+      }
+    }
+  }
+  return true;
+}
+
+// instruction ::= ['ROOT'] name '=' shape opcode '(' operands ')' (',' attr)*
+bool Parser::ParseInstruction(Computation* comp) {
+  bool is_root = false;
+  Token root_tok = tok_;
+  if (AtName("ROOT")) {
+    is_root = true;
+    Advance();
+  }
+  if (!At(Tok::kName)) {
+    return ErrorHere(StrCat("expected an instruction name, found ", Found()));
+  }
+  Token name_tok = tok_;
+  std::string_view name = tok_.text;
+  if (name[0] == '%') name.remove_prefix(1);
+  Advance();
+  if (!Expect(Tok::kEqual, "'=' after the instruction name")) return false;
+  const Shape* shape = nullptr;
+  if (!ParseShape(&shape)) return false;
+  if (!At(Tok::kName)) {
+    return ErrorHere(StrCat("expected an opcode, found ", Found()));
+  }
+  Token op_tok = tok_;
+  std::optional<Opcode> opcode = ParseOpcode(tok_.text);
+  std::optional<Opcode> wrapped;
+  if (!opcode) {
+    // XLA's sugared async form: `<op>-start`, `<op>-update`, `<op>-done`.
+    for (auto [suffix, async_op] :
+         {std::pair{std::string_view("-start"), Opcode::kAsyncStart},
+          std::pair{std::string_view("-update"), Opcode::kAsyncUpdate},
+          std::pair{std::string_view("-done"), Opcode::kAsyncDone}}) {
+      std::string_view t = tok_.text;
+      if (t.size() > suffix.size() && t.substr(t.size() - suffix.size()) == suffix) {
+        wrapped = ParseOpcode(t.substr(0, t.size() - suffix.size()));
+        if (wrapped) {
+          opcode = async_op;
+          break;
+        }
+      }
+    }
+  }
+  if (!opcode) {
+    std::vector<std::string_view> names;
+    for (int i = 0; i < kNumOpcodes; ++i) names.push_back(OpcodeName(static_cast<Opcode>(i)));
+    std::string msg = StrCat("unknown opcode '", tok_.text, "'");
+    std::string_view close = ClosestMatch(tok_.text, names);
+    if (!close.empty()) StrAppend(&msg, "; did you mean '", close, "'?");
+    return ErrorHere(msg);
+  }
+  Advance();
+  auto owned = std::make_unique<Instruction>(*opcode, std::string(name), shape);
+  Instruction* inst = owned.get();
+  inst->set_loc({name_tok.line, name_tok.col});
+  if (wrapped) inst->set_wrapped_opcode(*wrapped);
+  auto [it, inserted] = names_.emplace(inst->name(), inst);
+  if (!inserted) {
+    return ErrorAt(name_tok, StrCat("duplicate instruction name '", name,
+                                          "' (first defined at line ",
+                                          it->second->loc().line, ")"));
+  }
+  if (!Expect(Tok::kLParen, "'(' before the operands")) {
+    names_.erase(inst->name());
+    return false;
+  }
+  bool ok = ParseOperands(inst, comp);
+  if (ok) ok = Expect(Tok::kRParen, "')' to close the operands");
+  if (ok && !wrapped && OpcodeArity(*opcode) != kVariadic &&
+      inst->operand_count() != OpcodeArity(*opcode) &&
+      *opcode != Opcode::kParameter && *opcode != Opcode::kConstant) {
+    ok = ErrorAt(op_tok, StrCat("'", op_tok.text, "' takes ",
+                                      OpcodeArity(*opcode), " operand",
+                                      OpcodeArity(*opcode) == 1 ? "" : "s", " but ",
+                                      inst->operand_count(), " given"));
+  }
+  if (ok) ok = ParseAttributes(inst);
+  if (ok) ok = CheckRequiredAttrs(inst, op_tok);
+  if (*opcode == Opcode::kParameter && ok) {
+    int64_t n = inst->parameter_number();
+    if (n < comp->parameter_count() && comp->parameter(n) != nullptr) {
+      ok = ErrorAt(name_tok, StrCat("parameter(", n, ") is defined twice (also '",
+                                          comp->parameter(n)->name(), "')"));
+    }
+  }
+  comp->AddInstruction(std::move(owned));
+  if (!ok) return false;
+  if (is_root) {
+    if (root_) {
+      return ErrorAt(root_tok, StrCat("computation '", comp->name(),
+                                            "' has more than one ROOT ('", root_->name(),
+                                            "' and '", name, "')"));
+    }
+    root_ = inst;
+  }
+  return true;
+}
+
+// operands ::= [operand (',' operand)*] ; operand ::= [shape] name
+// parameter ::= int ; constant ::= literal
+bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
+  (void)comp;
+  if (inst->opcode() == Opcode::kParameter) {
+    int64_t n = 0;
+    Token at = tok_;
+    if (!ParseInt(&n)) return false;
+    if (n < 0 || n > (int64_t{1} << 31)) {
+      return ErrorAt(at, StrCat("parameter number ", n, " is out of range"));
+    }
+    inst->set_parameter_number(n);
+    return true;
+  }
+  if (inst->opcode() == Opcode::kConstant) return ParseConstantOperand(inst);
+  if (At(Tok::kRParen)) return true;
+  while (true) {
+    const Shape* written = nullptr;
+    Token shape_tok = tok_;
+    if (IsShapeStart()) {
+      if (!ParseShape(&written)) return false;
+      if (!style_known_[2]) {
+        module_->style().operand_shapes = true;
+        style_known_[2] = true;
+      }
+    } else if (!style_known_[2]) {
+      module_->style().operand_shapes = false;
+      style_known_[2] = true;
+    }
+    if (!At(Tok::kName)) {
+      return ErrorHere(StrCat("expected an operand name, found ", Found()));
+    }
+    std::string_view name = tok_.text;
+    if (name[0] == '%') name.remove_prefix(1);
+    auto it = names_.find(name);
+    int64_t index = inst->operand_count();
+    if (it != names_.end() && it->second != inst) {
+      inst->AppendOperand(it->second);
+      if (written && written != it->second->shape_ptr() &&
+          !written->Compatible(it->second->shape())) {
+        return ErrorAt(shape_tok,
+                       StrCat("operand ", index, " is written with shape ",
+                                    written->ToString(), " but '", name,
+                                    "' has shape ", it->second->shape().ToString()));
+      }
+    } else {
+      inst->AppendOperand(nullptr);
+      pending_operands_.push_back({inst, index, tok_});
+      if (written) pending_shapes_.push_back({inst, index, written, shape_tok});
+    }
+    Advance();
+    if (!Consume(Tok::kComma)) return true;
+  }
+}
+
+// attrs ::= (',' name '=' value)*
+bool Parser::ParseAttributes(Instruction* inst) {
+  while (Consume(Tok::kComma)) {
+    if (!At(Tok::kName)) {
+      return ErrorHere(StrCat("expected an attribute name, found ", Found()));
+    }
+    Token name_tok = tok_;
+    std::optional<AttrKind> kind = ParseAttrName(tok_.text);
+    if (!kind) {
+      std::string msg = StrCat("unknown attribute '", tok_.text, "'");
+      std::string_view close = ClosestMatch(tok_.text, AllAttrNames());
+      if (!close.empty()) StrAppend(&msg, "; did you mean '", close, "'?");
+      return ErrorHere(msg);
+    }
+    // A sugared async-start carries the wrapped op's attributes.
+    Opcode rules_op = inst->opcode();
+    if (inst->has_wrapped_opcode() && inst->opcode() == Opcode::kAsyncStart &&
+        *kind != AttrKind::kAsyncExecutionThread) {
+      rules_op = inst->wrapped_opcode();
+    }
+    if (!IsAllowedAttr(rules_op, *kind)) {
+      std::vector<std::string_view> allowed;
+      for (const AttrRule& r : OpcodeAttrRules(rules_op)) allowed.push_back(AttrName(r.kind));
+      std::string msg = StrCat("attribute '", tok_.text, "' is not allowed on '",
+                                     OpcodeName(inst->opcode()), "'");
+      if (allowed.empty()) {
+        StrAppend(&msg, "; it takes none of its own");
+      } else {
+        StrAppend(&msg, "; allowed attributes are ", StrJoin(allowed, ", "));
+      }
+      return ErrorHere(msg);
+    }
+    if (inst->HasAttr(*kind)) {
+      return ErrorHere(StrCat("attribute '", tok_.text, "' is given twice"));
+    }
+    Advance();
+    if (!Expect(Tok::kEqual, StrCat("'=' after '", name_tok.text, "'"))) return false;
+    // Append first so pending references can point at the slot.
+    inst->SetAttr(*kind, AttrValue{});
+    AttrValue value;
+    if (!ParseAttrValue(*kind, inst, &value)) return false;
+    const_cast<Attribute&>(inst->attributes().back()).value = std::move(value);
+  }
+  return true;
+}
+
+bool Parser::CheckRequiredAttrs(Instruction* inst, const Token& at) {
+  if (inst->has_wrapped_opcode() && inst->opcode() != Opcode::kAsyncStart) return true;
+  Opcode rules_op = inst->has_wrapped_opcode() ? inst->wrapped_opcode() : inst->opcode();
+  for (const AttrRule& r : OpcodeAttrRules(rules_op)) {
+    if (r.required && !inst->HasAttr(r.kind)) {
+      return ErrorAt(at, StrCat("'", inst->OpcodeText(), "' needs the attribute '",
+                                AttrName(r.kind), "'"));
+    }
+  }
+  if (inst->opcode() == Opcode::kConditional &&
+      !inst->HasAttr(AttrKind::kBranchComputations) &&
+      !(inst->HasAttr(AttrKind::kTrueComputation) &&
+        inst->HasAttr(AttrKind::kFalseComputation))) {
+    return ErrorAt(at, "'conditional' needs branch_computations, or both "
+                       "true_computation and false_computation");
+  }
+  return true;
+}
+
+bool Parser::ResolveComputationRefs() {
+  for (const PendingComputation& p : pending_computations_) {
+    std::string_view name = p.name.text[0] == '%' ? p.name.text.substr(1) : p.name.text;
+    auto it = computations_.find(name);
+    if (it == computations_.end()) {
+      std::vector<std::string_view> candidates;
+      for (const auto& [n, c] : computations_) candidates.push_back(n);
+      std::string msg = StrCat("use of undefined computation '", name, "'");
+      std::string_view close = ClosestMatch(name, candidates);
+      if (!close.empty()) StrAppend(&msg, "; did you mean '", close, "'?");
+      return ErrorAt(p.name, msg);
+    }
+    for (const Attribute& a : p.inst->attributes()) {
+      if (a.kind != p.attr) continue;
+      auto& v = std::get<std::vector<Computation*>>(const_cast<Attribute&>(a).value);
+      v[p.element] = it->second;
+    }
+  }
+  return true;
+}
+
+// ---- public entry points ----------------------------------------------------
+
+std::vector<TextPiece> SplitModules(std::string_view text) {
+  std::vector<TextPiece> pieces;
+  size_t start = 0;
+  uint32_t line = 1, start_line = 1;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    std::string_view l = text.substr(pos, eol - pos);
+    while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.remove_suffix(1);
+    while (!l.empty() && l.front() == ' ') l.remove_prefix(1);
+    if (l.substr(0, 8) == "// -----") {
+      pieces.push_back({text.substr(start, pos - start), start_line});
+      start = eol + 1;
+      start_line = line + 1;
+    }
+    pos = eol + 1;
+    ++line;
+  }
+  if (start <= text.size()) pieces.push_back({text.substr(start), start_line});
+  return pieces;
+}
+
+absl::StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text,
+                                                    const ParseOptions& options) {
+  Parser parser(text, 1, options);
+  return parser.ParseModule();
+}
+
+absl::StatusOr<std::vector<std::unique_ptr<Module>>> ParseModules(
+    std::string_view text, const ParseOptions& options) {
+  std::vector<std::unique_ptr<Module>> modules;
+  for (const TextPiece& piece : SplitModules(text)) {
+    // A piece with nothing but blanks and comments (e.g. after a trailing
+    // separator) is skipped.
+    Lexer probe(piece.text, piece.first_line);
+    if (probe.Next().kind == Tok::kEof && modules.size() > 0) continue;
+    Parser parser(piece.text, piece.first_line, options);
+    auto m = parser.ParseModule();
+    if (!m.ok()) return m.status();
+    modules.push_back(*std::move(m));
+  }
+  return modules;
+}
+
+absl::StatusOr<Shape> ParseShape(std::string_view text, ShapePool& pool) {
+  Parser parser(text, 1, ParseOptions{"<shape>"});
+  return parser.ParseShapeOnly(pool);
+}
+
+}  // namespace hlo

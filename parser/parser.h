@@ -1,0 +1,51 @@
+// Parsing HLO text into the IR, and literals and shapes on their own.
+#ifndef HLO_PARSER_PARSER_H_
+#define HLO_PARSER_PARSER_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/literal.h"
+#include "ir/module.h"
+
+namespace hlo {
+
+struct ParseOptions {
+  std::string filename = "<input>";
+};
+
+// Parses one module (or bare computations without an HloModule header).
+// Errors are `FILE:LINE:COL: error: message` followed by the source line and
+// a caret, in the status message.
+absl::StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text,
+                                                    const ParseOptions& options = {});
+
+// Parses a file of one or more modules separated by `// -----` lines.
+absl::StatusOr<std::vector<std::unique_ptr<Module>>> ParseModules(
+    std::string_view text, const ParseOptions& options = {});
+
+// Splits text at `// -----` lines: each piece and the line its text starts on.
+struct TextPiece {
+  std::string_view text;
+  uint32_t first_line;
+};
+std::vector<TextPiece> SplitModules(std::string_view text);
+
+// A shape on its own: `f32[2,3]{1,0}`. Arrays without a layout get the
+// default one.
+absl::StatusOr<Shape> ParseShape(std::string_view text, ShapePool& pool);
+
+// A literal with its shape: `f32[2] {1, 2}`, `(s32[] 1, pred[] true)`.
+absl::StatusOr<Literal> ParseLiteral(std::string_view text,
+                                     const ParseOptions& options = {});
+// A literal's value for a known shape: `{1, 2}` or `7`.
+absl::StatusOr<Literal> ParseLiteralValue(std::string_view text,
+                                          const Shape& shape,
+                                          const ParseOptions& options = {});
+
+}  // namespace hlo
+
+#endif  // HLO_PARSER_PARSER_H_

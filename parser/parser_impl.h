@@ -1,0 +1,156 @@
+// The recursive-descent parser for HLO text. Internal to parser/: the
+// functions are split across module_parser.cc (module, computations,
+// instructions), attribute_parser.cc, shape_parser.cc and literal_parser.cc.
+//
+// Errors: the first one is recorded with its place and every later parse
+// function returns false, so callers just propagate `false`.
+#ifndef HLO_PARSER_PARSER_IMPL_H_
+#define HLO_PARSER_PARSER_IMPL_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "ir/module.h"
+#include "parser/lexer.h"
+#include "parser/parser.h"
+
+namespace hlo {
+
+class Parser {
+ public:
+  Parser(std::string_view text, uint32_t first_line, const ParseOptions& options);
+
+  // module ::= ['HloModule' name (',' header_attr)*] computation+
+  absl::StatusOr<std::unique_ptr<Module>> ParseModule();
+  // shape alone, literal alone (for the public entry points)
+  absl::StatusOr<Shape> ParseShapeOnly(ShapePool& pool);
+  absl::StatusOr<Literal> ParseLiteralOnly(const Shape* shape);
+
+ private:
+  friend class AttributeParser;
+
+  // ---- tokens and errors ----------------------------------------------------
+  void Advance() { tok_ = lexer_.Next(); }
+  bool At(Tok kind) const { return tok_.kind == kind; }
+  bool AtName(std::string_view text) const {
+    return tok_.kind == Tok::kName && tok_.text == text;
+  }
+  bool Consume(Tok kind) {
+    if (tok_.kind != kind) return false;
+    Advance();
+    return true;
+  }
+  // Consumes `kind` or reports "expected <what>, found <token>".
+  bool Expect(Tok kind, std::string_view what);
+  bool ErrorAt(const Token& at, std::string message);
+  bool ErrorAt(uint32_t line, uint32_t col, std::string message);
+  bool ErrorHere(std::string message) { return ErrorAt(tok_, std::move(message)); }
+  std::string Found() const;  // description of the current token
+  bool failed() const { return !error_.ok(); }
+
+  // ---- module structure (module_parser.cc) ----------------------------------
+  bool ParseHeader();
+  bool ParseHeaderAttr();
+  bool ParseEntryLayout(std::string_view value_text);
+  bool ParseComputation();
+  bool ParseInstruction(Computation* comp);
+  bool ParseOperands(Instruction* inst, Computation* comp);
+  bool ParseConstantOperand(Instruction* inst);
+  bool ParseAttributes(Instruction* inst);
+  bool FinishComputation(Computation* comp, const Token& close);
+  bool ResolveComputationRefs();
+  bool CheckCycles(Computation* comp);
+  bool CheckRequiredAttrs(Instruction* inst, const Token& at);
+
+  // ---- attributes (attribute_parser.cc) -------------------------------------
+  bool ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out);
+  bool ParseInt(int64_t* out);
+  bool ParseIntList(std::vector<int64_t>* out);     // {1,2}
+  bool ParseIntListList(std::vector<std::vector<int64_t>>* out);
+  bool ParseWindow(Window* out);
+  bool ParseConvDims(ConvDims* out);
+  bool ParsePadding(PaddingConfig* out);
+  bool ParseSliceSpec(SliceSpec* out);
+  bool ParseReplicaGroups(ReplicaGroups* out);
+  bool ParseIota(IotaTileAssignment* out);          // [..]<=[..]T(..)
+  bool ParseSharding(Sharding* out, int depth);
+  bool ParseKeyValues(KeyValues* out, bool allow_unquoted);
+  bool ParseAliasing(Aliasing* out);
+  bool ParseStringValue(std::string* out);
+  bool ParseShapedLiteral(Literal* out, int depth);
+  bool ParseComputationRef(Computation** out, Instruction* inst, int slot_attr,
+                           int slot_index);
+
+  // ---- shapes (shape_parser.cc) ---------------------------------------------
+  // shape ::= type '[' dims ']' [layout] | '(' [shape (',' shape)*] ')' | token[]
+  bool ParseShape(const Shape** out);
+  bool ParseShapeValue(Shape* out, int depth);
+  bool ParseLayout(Layout* out, int64_t rank, int depth);
+  bool IsShapeStart() const;
+
+  // ---- literals (literal_parser.cc) -----------------------------------------
+  bool ParseLiteralForShape(const Shape& shape, Literal* out, int depth);
+  bool ParseArrayLiteral(const Shape& shape, Literal* out);
+  bool ParseElement(Literal* lit, int64_t index, PrimitiveType type);
+  bool ParseFloatText(const Token& tok, bool negate, PrimitiveType type,
+                      double* value, uint64_t* bits, bool* has_bits);
+
+  // A reference by name that must be resolved after the whole computation
+  // (operands, control predecessors) or module (computations) is read.
+  struct PendingOperand {
+    Instruction* inst;
+    int64_t index;
+    Token name;
+  };
+  struct PendingControl {
+    Instruction* inst;
+    size_t attr_index;
+    size_t element;
+    Token name;
+  };
+  struct PendingComputation {
+    Instruction* inst;
+    AttrKind attr;
+    size_t element;
+    Token name;
+  };
+  struct PendingOperandShape {
+    Instruction* inst;
+    int64_t index;
+    const Shape* shape;
+    Token at;
+  };
+
+  static constexpr int kMaxDepth = 500;
+
+  Lexer lexer_;
+  Token tok_;
+  ParseOptions options_;
+  absl::Status error_;
+  std::unique_ptr<Module> module_;
+  ShapePool* pool_ = nullptr;  // where shapes are interned
+  bool saw_header_ = false;
+  bool style_known_[3] = {false, false, false};
+  Computation* explicit_entry_ = nullptr;
+  int entry_count_ = 0;
+
+  // Per-computation state.
+  absl::flat_hash_map<std::string_view, Instruction*> names_;
+  std::vector<PendingOperand> pending_operands_;
+  std::vector<PendingControl> pending_controls_;
+  std::vector<PendingOperandShape> pending_shapes_;
+  Instruction* root_ = nullptr;
+  // Module-wide.
+  absl::flat_hash_map<std::string_view, Computation*> computations_;
+  std::vector<PendingComputation> pending_computations_;
+  // Raw shape text -> interned shape, so repeated shapes are parsed once.
+  absl::flat_hash_map<std::string_view, const Shape*> shape_cache_;
+};
+
+}  // namespace hlo
+
+#endif  // HLO_PARSER_PARSER_IMPL_H_
