@@ -47,46 +47,56 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::string filename = input == "-" ? "<stdin>" : input;
-  std::vector<std::unique_ptr<hlo::Module>> modules;
-  if (input_format == "json") {
-    auto m = hlo::ModuleFromJson(*text, filename);
-    if (!m.ok()) {
-      hlo::ReportError("hlo-opt", m.status());
-      return 1;
-    }
-    modules.push_back(*std::move(m));
-  } else {
-    auto ms = hlo::ParseModules(*text, hlo::ParseOptions{filename});
-    if (!ms.ok()) {
-      hlo::ReportError("hlo-opt", ms.status());
-      return 1;
-    }
-    modules = *std::move(ms);
-  }
   auto pipeline = hlo::BuildPipeline(passes);
   if (!pipeline.ok()) {
     hlo::ReportError("hlo-opt", pipeline.status());
     return 2;
   }
-  std::string out;
-  for (size_t i = 0; i < modules.size(); ++i) {
-    hlo::Module& m = *modules[i];
-    if (auto st = pipeline->Run(m); !st.ok()) {
-      hlo::ReportError("hlo-opt", st);
-      return 1;
+  // Each module of a `// -----` separated file is handled in turn; an error
+  // in one is reported and the others still run.
+  std::vector<std::string_view> pieces;
+  std::vector<uint32_t> first_lines;
+  if (input_format == "json") {
+    pieces.push_back(*text);
+    first_lines.push_back(1);
+  } else {
+    for (const hlo::TextPiece& p : hlo::SplitModules(*text)) {
+      pieces.push_back(p.text);
+      first_lines.push_back(p.first_line);
     }
-    if (i > 0) out += emit == "json" ? "\n" : "// -----\n\n";
+  }
+  std::string out;
+  bool any_error = false;
+  size_t printed = 0;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    absl::StatusOr<std::unique_ptr<hlo::Module>> m =
+        input_format == "json" ? hlo::ModuleFromJson(pieces[i], filename)
+                               : hlo::ParseModulePiece(pieces[i], first_lines[i],
+                                                       hlo::ParseOptions{filename});
+    if (!m.ok()) {
+      if (absl::IsNotFound(m.status()) && pieces.size() > 1) continue;  // empty piece
+      hlo::ReportError("hlo-opt", m.status());
+      any_error = true;
+      continue;
+    }
+    if (auto st = pipeline->Run(**m); !st.ok()) {
+      hlo::ReportError("hlo-opt", st);
+      any_error = true;
+      continue;
+    }
+    if (printed++ > 0) out += emit == "json" ? "\n" : "// -----\n\n";
     if (emit == "json") {
-      out += hlo::ModuleToJson(m);
+      out += hlo::ModuleToJson(**m);
       out += '\n';
       continue;
     }
-    hlo::PrintStyle style = m.style();
+    hlo::PrintStyle style = (*m)->style();
     if (print_style == "long") style = hlo::PrintStyle::Long();
     if (print_style == "short") style = hlo::PrintStyle::Short();
     style.print_metadata = print_metadata;
-    out += hlo::PrintModule(m, style);
+    out += hlo::PrintModule(**m, style);
   }
+  if (any_error) return 1;
   if (auto st = hlo::WriteOutputAtomically(output, out); !st.ok()) {
     hlo::ReportError("hlo-opt", st);
     return 1;

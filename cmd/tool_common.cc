@@ -54,7 +54,7 @@ absl::Status WriteOutputAtomically(const std::string& path, std::string_view dat
 }
 
 void ReportError(std::string_view tool, const absl::Status& status) {
-  std::string_view msg = status.message();
+  std::string_view msg(status.message().data(), status.message().size());
   // Diagnostics already carry "FILE:LINE:COL: error:".
   if (msg.find(": error: ") != std::string_view::npos) {
     std::cerr << msg << "\n";

@@ -637,16 +637,22 @@ absl::StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text,
   return parser.ParseModule();
 }
 
+absl::StatusOr<std::unique_ptr<Module>> ParseModulePiece(std::string_view text,
+                                                         uint32_t first_line,
+                                                         const ParseOptions& options) {
+  Lexer probe(text, first_line);
+  if (probe.Next().kind == Tok::kEof) return absl::NotFoundError("empty module text");
+  Parser parser(text, first_line, options);
+  return parser.ParseModule();
+}
+
 absl::StatusOr<std::vector<std::unique_ptr<Module>>> ParseModules(
     std::string_view text, const ParseOptions& options) {
   std::vector<std::unique_ptr<Module>> modules;
-  for (const TextPiece& piece : SplitModules(text)) {
-    // A piece with nothing but blanks and comments (e.g. after a trailing
-    // separator) is skipped.
-    Lexer probe(piece.text, piece.first_line);
-    if (probe.Next().kind == Tok::kEof && modules.size() > 0) continue;
-    Parser parser(piece.text, piece.first_line, options);
-    auto m = parser.ParseModule();
+  std::vector<TextPiece> pieces = SplitModules(text);
+  for (const TextPiece& piece : pieces) {
+    auto m = ParseModulePiece(piece.text, piece.first_line, options);
+    if (absl::IsNotFound(m.status()) && pieces.size() > 1) continue;
     if (!m.ok()) return m.status();
     modules.push_back(*std::move(m));
   }

@@ -33,6 +33,11 @@ struct TextPiece {
   uint32_t first_line;
 };
 std::vector<TextPiece> SplitModules(std::string_view text);
+// Parses one piece of a split file, with line numbers of the whole file. A
+// piece with nothing but blanks and comments gives NotFound.
+absl::StatusOr<std::unique_ptr<Module>> ParseModulePiece(std::string_view text,
+                                                         uint32_t first_line,
+                                                         const ParseOptions& options);
 
 // A shape on its own: `f32[2,3]{1,0}`. Arrays without a layout get the
 // default one.
