@@ -1,4 +1,5 @@
 // hlo-opt: reads HLO text (or module JSON), runs passes, prints the result.
+#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
   std::string print_style;
   bool print_metadata = true;
   bool list_passes = false;
+  bool time_phases = false;
   app.add_option("input", input, "HLO text file, or - for standard input");
   app.add_option("-o,--output", output, "output file (written atomically), - for stdout");
   app.add_option("--passes", passes, "comma-separated passes to run in order");
@@ -30,6 +32,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"long", "short"}));
   app.add_option("--print-metadata", print_metadata, "print metadata={...} attributes");
   app.add_flag("--list-passes", list_passes, "list the passes and exit");
+  // Benchmark output (scripts/bench-parse); hidden from --help.
+  app.add_flag("--time", time_phases,
+               "print parse/print times and memory to stderr as one line")
+      ->group("");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -52,6 +58,11 @@ int main(int argc, char** argv) {
     hlo::ReportError("hlo-opt", pipeline.status());
     return 2;
   }
+  // --time: parse and print seconds (reading, passes and writing excluded),
+  // and the heap and resident memory the parsed modules add.
+  hlo::PhaseTimer parse_timer, print_timer;
+  int64_t ir_heap_bytes = 0, ir_resident_bytes = 0, instructions = 0;
+  parse_timer.Start();
   // Each module of a `// -----` separated file is handled in turn; an error
   // in one is reported and the others still run.
   std::vector<std::string_view> pieces;
@@ -65,14 +76,26 @@ int main(int argc, char** argv) {
       first_lines.push_back(p.first_line);
     }
   }
+  parse_timer.Stop();
   std::string out;
   bool any_error = false;
   size_t printed = 0;
   for (size_t i = 0; i < pieces.size(); ++i) {
+    hlo::MemoryUsage before;
+    if (time_phases) before = hlo::CurrentMemoryUsage();
+    parse_timer.Start();
     absl::StatusOr<std::unique_ptr<hlo::Module>> m =
         input_format == "json" ? hlo::ModuleFromJson(pieces[i], filename)
                                : hlo::ParseModulePiece(pieces[i], first_lines[i],
                                                        hlo::ParseOptions{filename});
+    parse_timer.Stop();
+    if (time_phases && m.ok()) {
+      hlo::MemoryUsage after = hlo::CurrentMemoryUsage();
+      ir_heap_bytes += static_cast<int64_t>(after.heap_bytes - before.heap_bytes);
+      ir_resident_bytes +=
+          static_cast<int64_t>(after.resident_bytes - before.resident_bytes);
+      for (const auto& c : (*m)->computations()) instructions += c->instruction_count();
+    }
     if (!m.ok()) {
       if (absl::IsNotFound(m.status()) && pieces.size() > 1) continue;  // empty piece
       hlo::ReportError("hlo-opt", m.status());
@@ -94,7 +117,23 @@ int main(int argc, char** argv) {
     if (print_style == "long") style = hlo::PrintStyle::Long();
     if (print_style == "short") style = hlo::PrintStyle::Short();
     style.print_metadata = print_metadata;
-    out += hlo::PrintModule(**m, style);
+    print_timer.Start();
+    std::string text = hlo::PrintModule(**m, style);
+    print_timer.Stop();
+    out += text;
+  }
+  if (time_phases) {
+    std::fprintf(stderr,
+                 "hlo-opt-time: input_bytes=%zu parse_seconds=%.6f "
+                 "parse_cpu_seconds=%.6f print_seconds=%.6f print_cpu_seconds=%.6f "
+                 "output_bytes=%zu ir_heap_bytes=%lld ir_rss_bytes=%lld "
+                 "peak_rss_bytes=%llu instructions=%lld\n",
+                 text->size(), parse_timer.wall_seconds(), parse_timer.cpu_seconds(),
+                 print_timer.wall_seconds(), print_timer.cpu_seconds(), out.size(),
+                 static_cast<long long>(ir_heap_bytes),
+                 static_cast<long long>(ir_resident_bytes),
+                 static_cast<unsigned long long>(hlo::PeakResidentBytes()),
+                 static_cast<long long>(instructions));
   }
   if (any_error) return 1;
   if (auto st = hlo::WriteOutputAtomically(output, out); !st.ok()) {

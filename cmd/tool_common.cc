@@ -8,6 +8,9 @@
 #include <iterator>
 #include <sstream>
 
+#include <malloc.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ir/strings.h"
@@ -61,6 +64,45 @@ void ReportError(std::string_view tool, const absl::Status& status) {
   } else {
     std::cerr << tool << ": error: " << msg << "\n";
   }
+}
+
+namespace {
+double ProcessCpuSeconds() {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0;
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+}  // namespace
+
+void PhaseTimer::Start() {
+  cpu_start_ = ProcessCpuSeconds();
+  wall_start_ = std::chrono::steady_clock::now();
+}
+
+void PhaseTimer::Stop() {
+  wall_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_)
+               .count();
+  cpu_ += ProcessCpuSeconds() - cpu_start_;
+}
+
+MemoryUsage CurrentMemoryUsage() {
+  MemoryUsage usage;
+  struct mallinfo2 mi = mallinfo2();
+  usage.heap_bytes = mi.uordblks + mi.hblkhd;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    unsigned long long size = 0, resident = 0;
+    if (std::fscanf(f, "%llu %llu", &size, &resident) == 2) {
+      usage.resident_bytes = resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    }
+    std::fclose(f);
+  }
+  return usage;
+}
+
+uint64_t PeakResidentBytes() {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+  return static_cast<uint64_t>(ru.ru_maxrss) * 1024;  // kilobytes on Linux
 }
 
 }  // namespace hlo

@@ -3,6 +3,8 @@
 #ifndef HLO_CMD_TOOL_COMMON_H_
 #define HLO_CMD_TOOL_COMMON_H_
 
+#include <chrono>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -19,6 +21,31 @@ absl::Status WriteOutputAtomically(const std::string& path, std::string_view dat
 // Prints a status message to stderr (prefixed with the tool name unless it
 // already starts with a file location).
 void ReportError(std::string_view tool, const absl::Status& status);
+
+// ---- Benchmark figures (hlo-opt --time) ----------------------------------
+
+// Wall-clock and CPU seconds of a phase, summed over its Start/Stop pairs.
+class PhaseTimer {
+ public:
+  void Start();
+  void Stop();
+  double wall_seconds() const { return wall_; }
+  double cpu_seconds() const { return cpu_; }
+
+ private:
+  std::chrono::steady_clock::time_point wall_start_;
+  double cpu_start_ = 0;
+  double wall_ = 0;
+  double cpu_ = 0;
+};
+
+struct MemoryUsage {
+  uint64_t heap_bytes = 0;      // malloc'ed and not yet freed (mallinfo2)
+  uint64_t resident_bytes = 0;  // resident set size (/proc/self/statm)
+};
+MemoryUsage CurrentMemoryUsage();
+// The process's peak resident set size so far (getrusage ru_maxrss).
+uint64_t PeakResidentBytes();
 
 }  // namespace hlo
 

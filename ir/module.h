@@ -75,6 +75,15 @@ class Module {
   PrintStyle& style() { return style_; }
   const PrintStyle& style() const { return style_; }
 
+  // Where the module was read from, for diagnostics: the file name and the
+  // whole file's text (line numbers refer to it). Either may be empty.
+  const std::string& source_name() const { return source_name_; }
+  const std::shared_ptr<const std::string>& source_text() const { return source_text_; }
+  void set_source(std::string name, std::shared_ptr<const std::string> text) {
+    source_name_ = std::move(name);
+    source_text_ = std::move(text);
+  }
+
   // A fresh instruction name based on `prefix` (`prefix.N`), unique in the
   // module.
   std::string UniqueName(std::string_view prefix);
@@ -90,6 +99,8 @@ class Module {
   int64_t replica_count_ = 1;
   int64_t num_partitions_ = 1;
   PrintStyle style_;
+  std::string source_name_;
+  std::shared_ptr<const std::string> source_text_;
   int64_t next_unique_ = 0;
   bool names_built_ = false;
   absl::flat_hash_set<std::string> used_names_;

@@ -86,10 +86,17 @@ bool Shape::IsStatic() const {
 }
 
 int64_t Shape::ElementCount() const {
-  int64_t n = 1;
+  // A zero dimension makes the product 0 whatever the others are (it does
+  // not overflow), unless some dimension is unbounded.
+  bool zero = false;
   for (int64_t d : dims_) {
     if (d < 0) return -1;
-    if (d != 0 && n > INT64_MAX / d) return -1;
+    zero |= d == 0;
+  }
+  if (zero) return 0;
+  int64_t n = 1;
+  for (int64_t d : dims_) {
+    if (n > INT64_MAX / d) return -1;
     n *= d;
   }
   return n;

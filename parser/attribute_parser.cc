@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "ir/strings.h"
+#include "parser/diagnostic.h"
 #include "parser/parser_impl.h"
 
 namespace hlo {
@@ -35,7 +36,14 @@ std::vector<std::string_view> IdentValues(AttrKind kind, Opcode opcode) {
 }  // namespace
 
 bool Parser::ParseInt(int64_t* out) {
-  if (!At(Tok::kNumber) || !ParseInt64(tok_.text, out)) {
+  if (!At(Tok::kNumber)) return ErrorExpected("an integer");
+  if (!ParseInt64(tok_.text, out)) {
+    std::string_view t = tok_.text;
+    bool digits = !t.empty() && std::all_of(t.begin() + (t[0] == '-' || t[0] == '+'), t.end(),
+                                            [](char c) { return c >= '0' && c <= '9'; });
+    if (digits && t.size() > 1) {
+      return ErrorHere(StrCat("integer ", t, " is out of range (64-bit signed)"));
+    }
     return ErrorHere(StrCat("expected an integer, found ", Found()));
   }
   Advance();
@@ -50,9 +58,7 @@ bool Parser::ParseIntList(std::vector<int64_t>* out) {
     if (!ParseInt(&v)) return false;
     out->push_back(v);
     if (At(Tok::kRBrace)) break;
-    if (!At(Tok::kComma)) {
-      return ErrorHere(StrCat("expected ',' or '}' in the list, found ", Found()));
-    }
+    if (!At(Tok::kComma)) return ErrorExpected("',' or '}' in the list of integers");
     Advance();
   }
   Advance();
@@ -61,43 +67,72 @@ bool Parser::ParseIntList(std::vector<int64_t>* out) {
 
 // int_list_list ::= '{' [int_list (',' int_list)*] '}'
 bool Parser::ParseIntListList(std::vector<std::vector<int64_t>>* out) {
-  if (!Expect(Tok::kLBrace, "'{' to open a list of lists")) return false;
+  if (!Expect(Tok::kLBrace, "'{' to open a list of lists like {{0,1},{2,3}}")) return false;
   while (!At(Tok::kRBrace)) {
     std::vector<int64_t> inner;
+    if (!At(Tok::kLBrace)) {
+      return ErrorExpected(out->empty() ? "'{' to open the first inner list, or '}'"
+                                        : "'{' to open the next inner list after ','");
+    }
     if (!ParseIntList(&inner)) return false;
     out->push_back(std::move(inner));
     if (!Consume(Tok::kComma)) break;
   }
-  return Expect(Tok::kRBrace, "'}' to close the list of lists");
+  return Expect(Tok::kRBrace, "',' or '}' after an inner list");
 }
 
 // window ::= '{' (field '=' NxN...)* '}'
 // fields: size stride pad (lo_hi) lhs_dilate rhs_dilate rhs_reversal
 bool Parser::ParseWindow(Window* out) {
   if (!Expect(Tok::kLBrace, "'{' to open the window")) return false;
+  static constexpr std::string_view kFields[] = {"size", "stride", "pad", "lhs_dilate",
+                                                 "rhs_dilate", "rhs_reversal"};
   std::vector<std::string_view> seen;
   while (!At(Tok::kRBrace)) {
     if (!At(Tok::kName)) {
-      return ErrorHere(StrCat("expected a window field (size, stride, pad, lhs_dilate, "
-                                    "rhs_dilate, rhs_reversal), found ", Found()));
+      return ErrorExpected(seen.empty()
+                               ? "a window field (size, stride, pad, lhs_dilate, rhs_dilate, "
+                                 "rhs_reversal) or '}'"
+                               : "another window field (separated by a space) or '}' to "
+                                 "close the window");
     }
     Token field = tok_;
+    if (std::find(std::begin(kFields), std::end(kFields), field.text) == std::end(kFields)) {
+      std::string msg = StrCat("unknown window field '", field.text,
+                               "'; expected size, stride, pad, lhs_dilate, rhs_dilate or "
+                               "rhs_reversal");
+      std::string_view close = ClosestMatch(
+          field.text, std::vector<std::string_view>(std::begin(kFields), std::end(kFields)));
+      if (!close.empty()) msg = StrCat("unknown window field '", field.text,
+                                       "'; did you mean '", close, "'?");
+      return ErrorHere(std::move(msg));
+    }
+    if (std::find(seen.begin(), seen.end(), field.text) != seen.end()) {
+      return ErrorHere(StrCat("window field '", field.text, "' is given twice"));
+    }
+    seen.push_back(field.text);
     Advance();
-    if (!Expect(Tok::kEqual, "'=' after the window field")) return false;
+    if (!Expect(Tok::kEqual, StrCat("'=' after the window field '", field.text, "'"))) {
+      return false;
+    }
+    const bool pad = field.text == "pad";
     if (!At(Tok::kNumber)) {
-      return ErrorHere(StrCat("expected values like 3x3 for '", field.text,
-                                    "', found ", Found()));
+      return ErrorExpected(StrCat("a value for '", field.text, "' like ",
+                                  pad ? "0_0x1_1 (low_high per dimension)"
+                                      : "2x2 (one number per dimension)"));
     }
     Token value = tok_;
     std::vector<std::string_view> parts = StrSplit(value.text, 'x');
     if (out->empty()) out->resize(parts.size());
     if (parts.size() != out->size()) {
       return ErrorHere(StrCat("window field '", field.text, "' has ", parts.size(),
-                                    " dimensions but the window has ", out->size()));
+                              " dimension", parts.size() == 1 ? "" : "s",
+                              " but the window has ", out->size(), " (from the first field)"));
     }
     for (size_t i = 0; i < parts.size(); ++i) {
       WindowDim& d = (*out)[i];
       bool ok = true;
+      std::string_view expect = "an integer";
       if (field.text == "size") {
         ok = ParseInt64(parts[i], &d.size);
       } else if (field.text == "stride") {
@@ -110,18 +145,18 @@ bool Parser::ParseWindow(Window* out) {
         int64_t r = 0;
         ok = ParseInt64(parts[i], &r) && (r == 0 || r == 1);
         d.window_reversal = r == 1;
-      } else if (field.text == "pad") {
+        expect = "0 or 1";
+      } else {  // pad
         std::vector<std::string_view> lh = StrSplit(parts[i], '_');
         ok = lh.size() == 2 && ParseInt64(lh[0], &d.padding_low) &&
              ParseInt64(lh[1], &d.padding_high);
-      } else {
-        return ErrorAt(field, StrCat("unknown window field '", field.text,
-                                           "'; expected size, stride, pad, lhs_dilate, "
-                                           "rhs_dilate or rhs_reversal"));
+        expect = "low_high, like 1_1";
       }
       if (!ok) {
-        return ErrorHere(StrCat("bad value '", parts[i], "' in window field '",
-                                      field.text, "'"));
+        const size_t offset = static_cast<size_t>(parts[i].data() - value.text.data());
+        return ErrorInToken(value, offset,
+                            StrCat("bad value '", parts[i], "' for dimension ", i,
+                                   " of window field '", field.text, "'; expected ", expect));
       }
     }
     Advance();
@@ -133,23 +168,30 @@ bool Parser::ParseWindow(Window* out) {
 // dim_labels ::= lhs '_' rhs '->' out, e.g. b01f_01io->b01f
 bool Parser::ParseConvDims(ConvDims* out) {
   if (!At(Tok::kName) && !At(Tok::kNumber)) {
-    return ErrorHere(StrCat("expected dim labels like b01f_01io->b01f, found ", Found()));
+    return ErrorExpected("dim labels like b01f_01io->b01f");
   }
   Token first = tok_;
   std::string_view lr = tok_.text;
   Advance();
-  if (!Expect(Tok::kArrow, "'->' in the dim labels")) return false;
+  if (!Expect(Tok::kArrow, "'->' between the input_kernel and output dim labels "
+                           "(like b01f_01io->b01f)")) {
+    return false;
+  }
   if (!At(Tok::kName) && !At(Tok::kNumber)) {
-    return ErrorHere(StrCat("expected output dim labels, found ", Found()));
+    return ErrorExpected("the output dim labels after '->'");
   }
   std::string_view o = tok_.text;
   size_t us = lr.find('_');
   if (us == std::string_view::npos) {
-    return ErrorAt(first, "expected dim labels like b01f_01io->b01f (missing '_')");
+    return ErrorAt(first, StrCat("dim labels '", lr, "' have no '_' between the input and "
+                                 "the kernel labels (like b01f_01io->b01f)"));
   }
   std::string_view l = lr.substr(0, us), r = lr.substr(us + 1);
   if (l.size() != r.size() || l.size() != o.size() || l.size() < 2) {
-    return ErrorAt(first, "input, kernel and output dim labels must have the same rank");
+    return ErrorAt(first, StrCat("input, kernel and output dim labels must have the same "
+                                 "rank (at least 2), but '", l, "', '", r, "' and '", o,
+                                 "' have ", l.size(), ", ", r.size(), " and ", o.size(),
+                                 " letters"));
   }
   size_t spatial = l.size() - 2;
   auto parse_side = [&](std::string_view s, char a, char b, int64_t* pa, int64_t* pb,
@@ -188,16 +230,21 @@ bool Parser::ParseConvDims(ConvDims* out) {
 // padding ::= lo_hi[_interior] ('x' lo_hi[_interior])*
 bool Parser::ParsePadding(PaddingConfig* out) {
   if (!At(Tok::kNumber)) {
-    return ErrorHere(StrCat("expected padding like 0_0x1_1, found ", Found()));
+    return ErrorExpected("padding like 0_0x1_1 (low_high or low_high_interior per "
+                         "dimension)");
   }
-  for (std::string_view part : StrSplit(tok_.text, 'x')) {
+  std::vector<std::string_view> parts = StrSplit(tok_.text, 'x');
+  for (size_t i = 0; i < parts.size(); ++i) {
+    std::string_view part = parts[i];
     std::vector<std::string_view> v = StrSplit(part, '_');
     PaddingDim d;
     bool ok = (v.size() == 2 || v.size() == 3) && ParseInt64(v[0], &d.low) &&
               ParseInt64(v[1], &d.high) && (v.size() == 2 || ParseInt64(v[2], &d.interior));
     if (!ok) {
-      return ErrorHere(StrCat("bad padding '", part,
-                                    "'; expected low_high or low_high_interior"));
+      return ErrorInToken(tok_, static_cast<size_t>(part.data() - tok_.text.data()),
+                          StrCat("bad padding '", part, "' for dimension ", i,
+                                 "; expected low_high or low_high_interior, like 1_1 or "
+                                 "0_0_1"));
     }
     out->push_back(d);
   }
@@ -207,70 +254,96 @@ bool Parser::ParsePadding(PaddingConfig* out) {
 
 // slice ::= '{' [ '[' start ':' limit [':' stride] ']' (',' ...)* ] '}'
 bool Parser::ParseSliceSpec(SliceSpec* out) {
-  if (!Expect(Tok::kLBrace, "'{' to open the slice")) return false;
+  if (!Expect(Tok::kLBrace, "'{' to open the slice, like {[0:4], [1:3]}")) return false;
   while (!At(Tok::kRBrace)) {
     if (!Expect(Tok::kLSquare, "'[' to open a slice range like [0:4]")) return false;
     SliceDim d;
-    if (!ParseInt(&d.start) || !Expect(Tok::kColon, "':' between start and limit") ||
+    if (!ParseInt(&d.start) ||
+        !Expect(Tok::kColon, "':' between the start and the limit of the slice range") ||
         !ParseInt(&d.limit)) {
       return false;
     }
     if (Consume(Tok::kColon) && !ParseInt(&d.stride)) return false;
-    if (!Expect(Tok::kRSquare, "']' to close the slice range")) return false;
+    if (!Expect(Tok::kRSquare, "']' to close the slice range [start:limit:stride]")) {
+      return false;
+    }
     out->push_back(d);
     if (!Consume(Tok::kComma)) break;
   }
-  return Expect(Tok::kRBrace, "'}' to close the slice");
+  return Expect(Tok::kRBrace, "',' or '}' after a slice range");
 }
 
 // iota ::= '[' dims ']' '<=' '[' dims ']' ['T' '(' perm ')']
 bool Parser::ParseIota(IotaTileAssignment* out) {
-  auto dims = [&](std::vector<int64_t>* v) {
-    if (!Expect(Tok::kLSquare, "'['")) return false;
+  // Dimensions are positive and their product stays small (at most 2^40
+  // devices), so products never overflow.
+  constexpr int64_t kMaxDevices = int64_t{1} << 40;
+  auto dims = [&](std::vector<int64_t>* v, std::string_view what) {
+    if (!Expect(Tok::kLSquare, StrCat("'[' to open the ", what))) return false;
+    int64_t product = 1;
     while (!At(Tok::kRSquare)) {
+      Token at = tok_;
       int64_t d = 0;
       if (!ParseInt(&d)) return false;
+      if (d <= 0) {
+        return ErrorAt(at, StrCat("dimension ", d, " of the ", what, " must be positive"));
+      }
+      if (product > kMaxDevices / d) {
+        return ErrorAt(at, StrCat("the ", what, " has more than 2^40 devices"));
+      }
+      product *= d;
       v->push_back(d);
       if (!Consume(Tok::kComma)) break;
     }
-    return Expect(Tok::kRSquare, "']'");
+    return Expect(Tok::kRSquare, StrCat("',' or ']' in the ", what));
   };
-  if (!dims(&out->dims)) return false;
-  if (!Expect(Tok::kLess, "'<=' in the iota device list") ||
-      !Expect(Tok::kEqual, "'<=' in the iota device list")) {
+  auto product = [](const std::vector<int64_t>& v) {
+    int64_t n = 1;
+    for (int64_t d : v) n *= d;
+    return n;
+  };
+  Token open = tok_;
+  if (!dims(&out->dims, "iota group shape")) return false;
+  if (!At(Tok::kLess)) {
+    return ErrorExpected("'<=' after the group shape (an iota list is written like "
+                         "[2,4]<=[8])");
+  }
+  Advance();
+  if (!Expect(Tok::kEqual, "'=' after '<' (an iota list is written like [2,4]<=[8])")) {
     return false;
   }
   Token at = tok_;
-  if (!dims(&out->reshape_dims)) return false;
+  if (!dims(&out->reshape_dims, "iota device list")) return false;
+  Token t_tok = tok_;
   if (AtName("T")) {
     Advance();
-    if (!Expect(Tok::kLParen, "'(' after T")) return false;
+    if (!Expect(Tok::kLParen, "'(' after 'T'")) return false;
     while (!At(Tok::kRParen)) {
       int64_t d = 0;
       if (!ParseInt(&d)) return false;
       out->transpose_perm.push_back(d);
       if (!Consume(Tok::kComma)) break;
     }
-    if (!Expect(Tok::kRParen, "')'")) return false;
+    if (!Expect(Tok::kRParen, "',' or ')' in the transpose T(...)")) return false;
   }
-  int64_t n1 = 1, n2 = 1;
-  for (int64_t d : out->dims) n1 *= d;
-  for (int64_t d : out->reshape_dims) {
-    if (d <= 0 || n2 > (int64_t{1} << 40) / d) {
-      return ErrorAt(at, "bad iota reshape dimensions");
-    }
-    n2 *= d;
-  }
+  const int64_t n1 = product(out->dims), n2 = product(out->reshape_dims);
   if (n1 != n2) {
-    return ErrorAt(at, StrCat("iota list has ", n2, " devices but the shape [",
-                                    StrJoin(out->dims, ","), "] needs ", n1));
+    return ErrorAt(at, StrCat("iota device list [", StrJoin(out->reshape_dims, ","), "] has ",
+                              n2, " devices but the group shape [",
+                              StrJoin(out->dims, ","), "] at column ", open.col, " needs ",
+                              n1));
   }
   if (!out->transpose_perm.empty()) {
     std::vector<int64_t> p = out->transpose_perm;
     std::sort(p.begin(), p.end());
     bool perm = p.size() == out->reshape_dims.size();
     for (size_t i = 0; perm && i < p.size(); ++i) perm = p[i] == static_cast<int64_t>(i);
-    if (!perm) return ErrorAt(at, "iota transpose is not a permutation of the reshape dims");
+    if (!perm) {
+      return ErrorAt(t_tok, StrCat("iota transpose T(", StrJoin(out->transpose_perm, ","),
+                                   ") is not a permutation of the ",
+                                   out->reshape_dims.size(), " dimensions of [",
+                                   StrJoin(out->reshape_dims, ","), "]"));
+    }
   }
   return true;
 }
@@ -288,37 +361,38 @@ bool Parser::ParseReplicaGroups(ReplicaGroups* out) {
 // key_values ::= '{' [key '=' value (sep key '=' value)*] '}'
 // Metadata separates with spaces, frontend attributes with ','.
 bool Parser::ParseKeyValues(KeyValues* out, bool allow_unquoted) {
-  if (!Expect(Tok::kLBrace, "'{'")) return false;
+  if (!Expect(Tok::kLBrace, "'{' to open the list of key=value pairs")) return false;
   while (!At(Tok::kRBrace)) {
     if (!At(Tok::kName) && !At(Tok::kString)) {
-      return ErrorHere(StrCat("expected a key, found ", Found()));
+      return ErrorExpected(out->empty() ? "a key (of key=value) or '}'"
+                                        : "another key=value pair or '}' to close the list");
     }
     KeyValue kv;
     if (At(Tok::kString)) {
-      std::string err;
-      if (!Lexer::Unescape(tok_.text, &kv.key, &err)) return ErrorHere(err);
+      if (!UnescapeString(tok_, &kv.key)) return false;
     } else {
       kv.key = std::string(tok_.text);
     }
     Advance();
-    if (!Expect(Tok::kEqual, StrCat("'=' after '", kv.key, "'"))) return false;
+    if (!Expect(Tok::kEqual, StrCat("'=' after the key '", kv.key, "'"))) return false;
     if (At(Tok::kString)) {
-      std::string err;
-      if (!Lexer::Unescape(tok_.text, &kv.value, &err)) return ErrorHere(err);
+      if (!UnescapeString(tok_, &kv.value)) return false;
       Advance();
     } else if (At(Tok::kLBrace) || At(Tok::kLSquare)) {
       std::string err;
-      std::string_view raw = lexer_.ScanBalanced(tok_, &err);
-      if (raw.empty()) return ErrorHere(err);
+      const char* err_at = nullptr;
+      std::string_view raw = lexer_.ScanBalanced(tok_, &err, &err_at);
+      if (raw.empty()) return ErrorAtPointer(err_at, err);
       kv.value = std::string(raw);
       kv.quoted = false;
-      Advance();
+      AdvanceAfterRaw();
     } else if (allow_unquoted && (At(Tok::kNumber) || At(Tok::kName))) {
       kv.value = std::string(tok_.text);
       kv.quoted = false;
       Advance();
     } else {
-      return ErrorHere(StrCat("expected a value for '", kv.key, "', found ", Found()));
+      return ErrorExpected(StrCat(allow_unquoted ? "a value for '" : "a string value for '",
+                                  kv.key, "'", allow_unquoted ? "" : " (in double quotes)"));
     }
     out->push_back(std::move(kv));
     Consume(Tok::kComma);
@@ -327,9 +401,20 @@ bool Parser::ParseKeyValues(KeyValues* out, bool allow_unquoted) {
   return true;
 }
 
+bool Parser::UnescapeString(const Token& tok, std::string* out) {
+  std::string err;
+  size_t offset = 0;
+  if (!Lexer::Unescape(tok.text, out, &err, &offset)) {
+    return ErrorInToken(tok, offset, std::move(err));
+  }
+  return true;
+}
+
 // sharding ::= '{' (tuple_element (',' tuple_element)* | single) '}'
 bool Parser::ParseSharding(Sharding* out, int depth) {
-  if (depth > kMaxDepth) return ErrorHere("sharding is nested too deeply");
+  if (depth > kMaxDepth) {
+    return ErrorHere(StrCat("sharding is nested more than ", kMaxDepth, " levels deep"));
+  }
   if (!Expect(Tok::kLBrace, "'{' to open the sharding")) return false;
   if (At(Tok::kLBrace) || At(Tok::kRBrace)) {
     out->type = Sharding::Type::kTuple;
@@ -339,13 +424,15 @@ bool Parser::ParseSharding(Sharding* out, int depth) {
       out->tuple_elements.push_back(std::move(e));
       if (!Consume(Tok::kComma)) break;
     }
-    return Expect(Tok::kRBrace, "'}' to close the tuple sharding");
+    return Expect(Tok::kRBrace, "',' or '}' after an element of the tuple sharding");
   }
   bool have_type = false;
   while (!At(Tok::kRBrace)) {
     if (!At(Tok::kName)) {
-      return ErrorHere(StrCat("expected a sharding (replicated, maximal, devices=…), "
-                                    "found ", Found()));
+      return ErrorExpected(have_type ? "a sharding keyword (last_tile_dim_replicate, "
+                                       "last_tile_dims=, metadata=, ...) or '}'"
+                                     : "a sharding (replicated, maximal device=N, "
+                                       "devices=[...]..., manual, unknown)");
     }
     std::string_view w = tok_.text;
     Token at = tok_;
@@ -357,9 +444,9 @@ bool Parser::ParseSharding(Sharding* out, int depth) {
                                     : Sharding::Type::kUnreduced;
       have_type = true;
     } else if (w == "maximal") {
-      if (!AtName("device")) return ErrorHere("expected 'device=' after 'maximal'");
+      if (!AtName("device")) return ErrorExpected("'device=N' after 'maximal'");
       Advance();
-      if (!Expect(Tok::kEqual, "'='") || !ParseInt(&out->device)) return false;
+      if (!Expect(Tok::kEqual, "'=' after 'device'") || !ParseInt(&out->device)) return false;
       out->type = Sharding::Type::kMaximal;
       have_type = true;
     } else if (w == "devices") {
@@ -368,24 +455,32 @@ bool Parser::ParseSharding(Sharding* out, int depth) {
       have_type = true;
       // Look ahead: `[dims]<=[..]` (iota) or `[dims]id,id,...`.
       Token open = tok_;
-      if (!Expect(Tok::kLSquare, "'[' after 'devices='")) return false;
+      Pos before_open = prev_end_;
+      if (!Expect(Tok::kLSquare, "'[' after 'devices=' (the tile shape)")) return false;
+      // Positive dimensions whose product is at most 2^40 devices.
+      int64_t n = 1;
       while (!At(Tok::kRSquare)) {
+        Token at = tok_;
         int64_t d = 0;
         if (!ParseInt(&d)) return false;
+        if (d <= 0) {
+          return ErrorAt(at, StrCat("tile dimension ", d, " must be positive"));
+        }
+        if (n > (int64_t{1} << 40) / d) {
+          return ErrorAt(at, "the tile shape has more than 2^40 devices");
+        }
+        n *= d;
         out->tile_dims.push_back(d);
         if (!Consume(Tok::kComma)) break;
       }
-      if (!Expect(Tok::kRSquare, "']'")) return false;
+      if (!Expect(Tok::kRSquare, "',' or ']' in the tile shape")) return false;
       if (At(Tok::kLess)) {
-        lexer_.Reset(open);
-        Advance();
+        Backtrack(open, before_open);
         IotaTileAssignment iota;
         if (!ParseIota(&iota)) return false;
         out->iota = std::move(iota);
         out->tile_dims.clear();
       } else {
-        int64_t n = 1;
-        for (int64_t d : out->tile_dims) n *= d;
         while (At(Tok::kNumber)) {
           int64_t d = 0;
           if (!ParseInt(&d)) return false;
@@ -395,31 +490,35 @@ bool Parser::ParseSharding(Sharding* out, int depth) {
         }
         if (static_cast<int64_t>(out->devices.size()) != n) {
           return ErrorAt(open, StrCat("tile shape [", StrJoin(out->tile_dims, ","),
-                                            "] needs ", n, " devices but ",
-                                            out->devices.size(), " are listed"));
+                                      "] needs ", n, " device", n == 1 ? "" : "s", " but ",
+                                      out->devices.size(),
+                                      out->devices.size() == 1 ? " is" : " are", " listed"));
         }
       }
     } else if (w == "last_tile_dim_replicate") {
       out->last_tile_dim_replicate = true;
     } else if (w == "last_tile_dims") {
-      if (!Expect(Tok::kEqual, "'='") || !Expect(Tok::kLBrace, "'{'")) return false;
+      if (!Expect(Tok::kEqual, "'=' after 'last_tile_dims'") ||
+          !Expect(Tok::kLBrace, "'{' to open the list of last tile dims")) {
+        return false;
+      }
       while (At(Tok::kName)) {
         out->last_tile_dims.emplace_back(tok_.text);
         Advance();
         if (!Consume(Tok::kComma)) break;
       }
-      if (!Expect(Tok::kRBrace, "'}'")) return false;
+      if (!Expect(Tok::kRBrace, "',' or '}' in last_tile_dims")) return false;
     } else if (w == "shard_as" || w == "shard_like") {
       int64_t g = 0;
       if (!ParseInt(&g)) return false;
       out->shard_group = StrCat(w, " ", g);
     } else if (w == "metadata") {
-      if (!Expect(Tok::kEqual, "'='")) return false;
+      if (!Expect(Tok::kEqual, "'=' after 'metadata'")) return false;
       Token open = tok_;
-      if (!Expect(Tok::kLBrace, "'{'")) return false;
+      Pos before_open = prev_end_;
+      if (!Expect(Tok::kLBrace, "'{' to open the sharding metadata")) return false;
       bool list = At(Tok::kLBrace);
-      lexer_.Reset(open);
-      Advance();
+      Backtrack(open, before_open);
       if (list) {
         Advance();
         while (At(Tok::kLBrace)) {
@@ -428,40 +527,53 @@ bool Parser::ParseSharding(Sharding* out, int depth) {
           out->metadata.push_back(std::move(kv));
           if (!Consume(Tok::kComma)) break;
         }
-        if (!Expect(Tok::kRBrace, "'}'")) return false;
+        if (!Expect(Tok::kRBrace, "',' or '}' in the list of metadata")) return false;
       } else {
         KeyValues kv;
         if (!ParseKeyValues(&kv, true)) return false;
         out->metadata.push_back(std::move(kv));
       }
     } else {
-      return ErrorAt(at, StrCat("unknown sharding keyword '", w, "'"));
+      static const std::vector<std::string_view> kWords = {
+          "replicated", "manual", "unknown", "unreduced", "maximal", "devices",
+          "last_tile_dim_replicate", "last_tile_dims", "shard_as", "shard_like", "metadata"};
+      std::string msg = StrCat("unknown sharding keyword '", w, "'");
+      std::string_view close = ClosestMatch(w, kWords);
+      if (!close.empty()) StrAppend(&msg, "; did you mean '", close, "'?");
+      return ErrorAt(at, std::move(msg));
     }
   }
-  if (!have_type) return ErrorHere("sharding has no type (replicated, maximal, devices=…)");
-  return Expect(Tok::kRBrace, "'}'");
+  if (!have_type) {
+    return ErrorHere("sharding has no type: expected replicated, maximal device=N, "
+                     "devices=[...]..., manual or unknown before '}'");
+  }
+  return Expect(Tok::kRBrace, "'}' to close the sharding");
 }
 
 // aliasing ::= '{' [ '{' index '}' ':' '(' int ',' '{' index '}' [',' kind] ')' ...] '}'
 bool Parser::ParseAliasing(Aliasing* out) {
-  if (!Expect(Tok::kLBrace, "'{'")) return false;
+  if (!Expect(Tok::kLBrace, "'{' to open the aliasing, like {{0}: (1, {})}")) return false;
   while (!At(Tok::kRBrace)) {
     AliasEntry e;
-    if (!ParseIntList(&e.output_index) || !Expect(Tok::kColon, "':' after the output index") ||
-        !Expect(Tok::kLParen, "'('") || !ParseInt(&e.operand) ||
-        !Expect(Tok::kComma, "','") || !ParseIntList(&e.operand_index) ||
-        !Expect(Tok::kRParen, "')'")) {
+    if (!ParseIntList(&e.output_index) ||
+        !Expect(Tok::kColon, "':' after the output index (like {0}: (1, {}))") ||
+        !Expect(Tok::kLParen, "'(' to open (operand, {operand index})") ||
+        !ParseInt(&e.operand) || !Expect(Tok::kComma, "',' after the operand number") ||
+        !ParseIntList(&e.operand_index) ||
+        !Expect(Tok::kRParen, "')' after the operand index")) {
       return false;
     }
     out->push_back(std::move(e));
     if (!Consume(Tok::kComma)) break;
   }
-  return Expect(Tok::kRBrace, "'}'");
+  return Expect(Tok::kRBrace, "',' or '}' after an aliasing entry");
 }
 
 // shaped_literal ::= shape literal | '(' shaped_literal (',' shaped_literal)* ')'
 bool Parser::ParseShapedLiteral(Literal* out, int depth) {
-  if (depth > kMaxDepth) return ErrorHere("literal is nested too deeply");
+  if (depth > kMaxDepth) {
+    return ErrorHere(StrCat("literal is nested more than ", kMaxDepth, " levels deep"));
+  }
   if (Consume(Tok::kLParen)) {
     std::vector<Literal> elems;
     while (!At(Tok::kRParen)) {
@@ -470,23 +582,25 @@ bool Parser::ParseShapedLiteral(Literal* out, int depth) {
       elems.push_back(std::move(e));
       if (!Consume(Tok::kComma)) break;
     }
-    if (!Expect(Tok::kRParen, "')' to close the tuple literal")) return false;
+    if (!Expect(Tok::kRParen, "',' or ')' after an element of the tuple literal")) {
+      return false;
+    }
     *out = Literal::Tuple(std::move(elems));
     return true;
   }
+  Token at = tok_;
   const Shape* s = nullptr;
   if (!ParseShape(&s)) return false;
-  auto lit = Literal::Create(*s);
-  if (!lit.ok()) return ErrorHere(std::string(lit.status().message()));
-  if (!ParseLiteralForShape(*s, &*lit, depth)) return false;
-  *out = *std::move(lit);
+  Literal lit;
+  if (!CreateLiteralFor(*s, at, &lit)) return false;
+  if (!ParseLiteralForShape(*s, &lit, depth)) return false;
+  *out = std::move(lit);
   return true;
 }
 
 bool Parser::ParseStringValue(std::string* out) {
-  if (!At(Tok::kString)) return ErrorHere(StrCat("expected a string, found ", Found()));
-  std::string err;
-  if (!Lexer::Unescape(tok_.text, out, &err)) return ErrorHere(err);
+  if (!At(Tok::kString)) return ErrorExpected("a string in double quotes");
+  if (!UnescapeString(tok_, out)) return false;
   Advance();
   return true;
 }
@@ -502,7 +616,7 @@ bool Parser::ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out) {
     case AttrType::kFloat: {
       double v = 0;
       if (!At(Tok::kNumber) || !ParseDouble(tok_.text, &v)) {
-        return ErrorHere(StrCat("expected a number, found ", Found()));
+        return ErrorExpected(StrCat("a number for '", AttrName(kind), "'"));
       }
       Advance();
       *out = v;
@@ -514,7 +628,7 @@ bool Parser::ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out) {
         Advance();
         return true;
       }
-      return ErrorHere(StrCat("expected true or false, found ", Found()));
+      return ErrorExpected(StrCat("true or false for '", AttrName(kind), "'"));
     case AttrType::kString: {
       std::string s;
       if (!ParseStringValue(&s)) return false;
@@ -522,12 +636,20 @@ bool Parser::ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out) {
       return true;
     }
     case AttrType::kIdent: {
-      if (!At(Tok::kName)) return ErrorHere(StrCat("expected a name, found ", Found()));
       std::vector<std::string_view> allowed = IdentValues(kind, inst->opcode());
+      if (!At(Tok::kName)) {
+        return ErrorExpected(allowed.empty()
+                                 ? StrCat("a name for '", AttrName(kind), "'")
+                                 : StrCat("one of ", StrJoin(allowed, ", "), " for '",
+                                          AttrName(kind), "'"));
+      }
       if (!allowed.empty() &&
           std::find(allowed.begin(), allowed.end(), tok_.text) == allowed.end()) {
-        return ErrorHere(StrCat("unknown ", AttrName(kind), " '", tok_.text,
-                                      "'; expected one of ", StrJoin(allowed, ", ")));
+        std::string msg = StrCat("unknown ", AttrName(kind), " '", tok_.text,
+                                 "'; expected one of ", StrJoin(allowed, ", "));
+        std::string_view close = ClosestMatch(tok_.text, allowed);
+        if (!close.empty()) StrAppend(&msg, " (did you mean '", close, "'?)");
+        return ErrorHere(std::move(msg));
       }
       *out = std::string(tok_.text);
       Advance();
@@ -550,25 +672,29 @@ bool Parser::ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out) {
     }
     case AttrType::kBoolList: {
       std::vector<bool> v;
-      if (!Expect(Tok::kLBrace, "'{'")) return false;
-      while (AtName("true") || AtName("false")) {
+      if (!Expect(Tok::kLBrace, "'{' to open the list of booleans")) return false;
+      while (!At(Tok::kRBrace)) {
+        if (!AtName("true") && !AtName("false")) {
+          return ErrorExpected("true or false in the list of booleans");
+        }
         v.push_back(tok_.text == "true");
         Advance();
         if (!Consume(Tok::kComma)) break;
       }
-      if (!Expect(Tok::kRBrace, "'}' to close the list of booleans")) return false;
+      if (!Expect(Tok::kRBrace, "',' or '}' in the list of booleans")) return false;
       *out = std::move(v);
       return true;
     }
     case AttrType::kIdentList: {
       std::vector<std::string> v;
-      if (!Expect(Tok::kLBrace, "'{'")) return false;
-      while (At(Tok::kName)) {
+      if (!Expect(Tok::kLBrace, "'{' to open the list of names")) return false;
+      while (!At(Tok::kRBrace)) {
+        if (!At(Tok::kName)) return ErrorExpected("a name in the list");
         v.emplace_back(tok_.text);
         Advance();
         if (!Consume(Tok::kComma)) break;
       }
-      if (!Expect(Tok::kRBrace, "'}' to close the list")) return false;
+      if (!Expect(Tok::kRBrace, "',' or '}' in the list of names")) return false;
       *out = std::move(v);
       return true;
     }
@@ -586,49 +712,59 @@ bool Parser::ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out) {
     }
     case AttrType::kShapeList: {
       std::vector<const Shape*> v;
-      if (!Expect(Tok::kLBrace, "'{'")) return false;
+      if (!Expect(Tok::kLBrace, "'{' to open the list of shapes")) return false;
       while (!At(Tok::kRBrace)) {
         const Shape* s = nullptr;
         if (!ParseShape(&s)) return false;
         v.push_back(s);
         if (!Consume(Tok::kComma)) break;
       }
-      if (!Expect(Tok::kRBrace, "'}' to close the list of shapes")) return false;
+      if (!Expect(Tok::kRBrace, "',' or '}' in the list of shapes")) return false;
       *out = std::move(v);
       return true;
     }
     case AttrType::kComputation:
     case AttrType::kComputationList: {
       std::vector<Computation*> v;
+      Token open = tok_;
       bool braced = Consume(Tok::kLBrace);
+      if (!At(Tok::kName) && !(braced && At(Tok::kRBrace))) {
+        return ErrorExpected(braced ? "a computation name in the list"
+                                    : StrCat("a computation name for '", AttrName(kind), "'"));
+      }
       while (At(Tok::kName)) {
         pending_computations_.push_back({inst, kind, v.size(), tok_});
         v.push_back(nullptr);
         Advance();
         if (!braced) break;
         if (!Consume(Tok::kComma)) break;
+        if (!At(Tok::kName)) return ErrorExpected("a computation name after ','");
       }
-      if (braced && !Expect(Tok::kRBrace, "'}' to close the list of computations")) {
+      if (braced && !Expect(Tok::kRBrace, "',' or '}' in the list of computations")) {
         return false;
       }
-      if (v.empty()) return ErrorHere(StrCat("expected a computation name, found ", Found()));
+      if (v.empty()) {
+        return ErrorAt(open, StrCat("'", AttrName(kind), "' needs at least one computation"));
+      }
       if (AttrValueType(kind) == AttrType::kComputation && v.size() != 1) {
-        return ErrorHere(StrCat("'", AttrName(kind), "' takes one computation"));
+        return ErrorAt(open, StrCat("'", AttrName(kind), "' takes one computation, found ",
+                                    v.size()));
       }
       *out = std::move(v);
       return true;
     }
     case AttrType::kInstructionList: {
       std::vector<Instruction*> v;
-      if (!Expect(Tok::kLBrace, "'{'")) return false;
+      if (!Expect(Tok::kLBrace, "'{' to open the list of instructions")) return false;
       size_t attr_index = inst->attributes().size() - 1;
-      while (At(Tok::kName)) {
+      while (!At(Tok::kRBrace)) {
+        if (!At(Tok::kName)) return ErrorExpected("an instruction name in the list");
         pending_controls_.push_back({inst, attr_index, v.size(), tok_});
         v.push_back(nullptr);
         Advance();
         if (!Consume(Tok::kComma)) break;
       }
-      if (!Expect(Tok::kRBrace, "'}' to close the list of instructions")) return false;
+      if (!Expect(Tok::kRBrace, "',' or '}' in the list of instructions")) return false;
       *out = std::move(v);
       return true;
     }
@@ -681,13 +817,14 @@ bool Parser::ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out) {
         if (!ParseStringValue(&v->text)) return false;
       } else if (At(Tok::kLBrace)) {
         std::string err;
-        std::string_view raw = lexer_.ScanBalanced(tok_, &err);
-        if (raw.empty()) return ErrorHere(err);
+        const char* err_at = nullptr;
+        std::string_view raw = lexer_.ScanBalanced(tok_, &err, &err_at);
+        if (raw.empty()) return ErrorAtPointer(err_at, err);
         v->text = std::string(raw);
         v->is_json_object = true;
-        Advance();
+        AdvanceAfterRaw();
       } else {
-        return ErrorHere(StrCat("expected a string or a {…} object, found ", Found()));
+        return ErrorExpected("a string or a {...} object for 'backend_config'");
       }
       *out = std::shared_ptr<const BackendConfig>(std::move(v));
       return true;
@@ -707,10 +844,11 @@ bool Parser::ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out) {
     case AttrType::kRaw: {
       if (At(Tok::kLBrace) || At(Tok::kLParen) || At(Tok::kLSquare)) {
         std::string err;
-        std::string_view raw = lexer_.ScanBalanced(tok_, &err);
-        if (raw.empty()) return ErrorHere(err);
+        const char* err_at = nullptr;
+        std::string_view raw = lexer_.ScanBalanced(tok_, &err, &err_at);
+        if (raw.empty()) return ErrorAtPointer(err_at, err);
         *out = std::string(raw);
-        Advance();
+        AdvanceAfterRaw();
         return true;
       }
       if (At(Tok::kName) || At(Tok::kNumber)) {
@@ -718,7 +856,7 @@ bool Parser::ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out) {
         Advance();
         return true;
       }
-      return ErrorHere(StrCat("expected a value, found ", Found()));
+      return ErrorExpected(StrCat("a value for '", AttrName(kind), "'"));
     }
   }
   return ErrorHere("unhandled attribute type");

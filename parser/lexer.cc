@@ -1,5 +1,10 @@
 #include "parser/lexer.h"
 
+#include <algorithm>
+#include <vector>
+
+#include "ir/strings.h"
+
 namespace hlo {
 namespace {
 
@@ -10,6 +15,66 @@ bool IsNameStart(char c) {
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsNameChar(char c) {
   return IsNameStart(c) || IsDigit(c) || c == '.' || c == '-';
+}
+bool IsHexDigit(char c) {
+  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+// Bytes that can start a token or separate tokens. Anything else (control
+// characters, bytes of non-ASCII text, and '@', '!', ';', ...) is an error
+// wherever it appears outside strings and comments.
+bool IsTokenByte(char c) {
+  if (IsNameChar(c)) return true;
+  switch (c) {
+    case ' ': case '\t': case '\r': case '\n':
+    case '%': case '"': case '=': case ',': case ':': case '(': case ')':
+    case '{': case '}': case '[': case ']': case '<': case '>': case '*':
+    case '#': case '?': case '+': case '/':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Length of the valid UTF-8 sequence at p (0 when it is not one).
+size_t Utf8Length(const char* p, const char* end) {
+  unsigned char c = static_cast<unsigned char>(*p);
+  size_t n;
+  uint32_t min;
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+    min = 0x80;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    min = 0x800;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (static_cast<size_t>(end - p) < n) return 0;
+  uint32_t cp = c & (0x3F >> (n - 1));
+  for (size_t i = 1; i < n; ++i) {
+    unsigned char d = static_cast<unsigned char>(p[i]);
+    if ((d & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (d & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+uint32_t Utf8CodePoint(const char* p, size_t n) {
+  uint32_t cp = static_cast<unsigned char>(p[0]) & (0x3F >> (n - 1));
+  for (size_t i = 1; i < n; ++i) cp = (cp << 6) | (static_cast<unsigned char>(p[i]) & 0x3F);
+  return cp;
+}
+
+std::string Hex(uint32_t v, int digits) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s(digits, '0');
+  for (int i = digits - 1; i >= 0; --i, v >>= 4) s[i] = kHex[v & 15];
+  return s;
 }
 
 }  // namespace
@@ -52,6 +117,7 @@ Token Lexer::Make(Tok kind, const char* begin, const char* end) {
   t.line = line_;
   t.col = static_cast<uint32_t>(begin - line_start_) + 1;
   t.begin = begin;
+  t.end = end;
   return t;
 }
 
@@ -79,18 +145,67 @@ void Lexer::SkipSpaceAndComments(Token* error) {
         ++p_;
       }
       if (p_ + 1 >= end_) {
+        // Count the lines of the rest, then report at the comment's start.
+        for (; p_ < end_; ++p_) {
+          if (*p_ == '\n') {
+            ++line_;
+            line_start_ = p_ + 1;
+          }
+        }
+        messages_.push_back("unterminated /* comment: no closing */ before the end of the input");
         error->kind = Tok::kError;
-        error->text = "unterminated /* comment";
+        error->text = messages_.back();
         error->line = start_line;
         error->col = static_cast<uint32_t>(start - start_line_begin) + 1;
         error->begin = start;
-        p_ = end_;
+        error->end = start + 2;
         return;
       }
       p_ += 2;
     } else {
       return;
     }
+  }
+}
+
+Token Lexer::MakeError(const char* begin, const char* end, std::string message) {
+  Token t = Make(Tok::kError, begin, end);
+  messages_.push_back(std::move(message));
+  t.text = messages_.back();
+  return t;
+}
+
+Token Lexer::BadByte(const char* p) {
+  const char c = *p;
+  const unsigned char u = static_cast<unsigned char>(c);
+  p_ = p + 1;
+  if (c == '\0') return MakeError(p, p_, "unexpected NUL byte");
+  if (u < 0x20 || u == 0x7F) {
+    return MakeError(p, p_, StrCat("unexpected control character 0x", Hex(u, 2)));
+  }
+  if (u >= 0x80) {
+    size_t n = Utf8Length(p, end_);
+    if (n == 0) {
+      return MakeError(p, p_, StrCat("unexpected byte 0x", Hex(u, 2),
+                                     " (not valid UTF-8 text)"));
+    }
+    p_ = p + n;
+    return MakeError(p, p_, StrCat("unexpected non-ASCII character '",
+                                   std::string_view(p, n), "' (U+",
+                                   Hex(Utf8CodePoint(p, n), 4),
+                                   "); outside strings and comments HLO text is ASCII"));
+  }
+  switch (c) {
+    case '-':
+      return MakeError(p, p_, "unexpected '-' (not part of a number or '->')");
+    case '.':
+      return MakeError(p, p_, "unexpected '.' (did you mean '...'?)");
+    case '+':
+      return MakeError(p, p_, "unexpected '+' (not part of a number)");
+    case '/':
+      return MakeError(p, p_, "unexpected '/' (comments start with // or /*)");
+    default:
+      return MakeError(p, p_, StrCat("unexpected character '", c, "'"));
   }
 }
 
@@ -101,6 +216,8 @@ Token Lexer::Next() {
   if (p_ >= end_) return Make(Tok::kEof, p_, p_);
   const char* start = p_;
   char c = *p_;
+  bool word = false;  // a name or number was read into [start, p_)
+  Token t;
   if (c == '%' || IsNameStart(c)) {
     ++p_;
     // A name runs over name characters but stops before "->".
@@ -109,22 +226,21 @@ Token Lexer::Next() {
       ++p_;
     }
     if (c == '%' && p_ == start + 1) {
-      Token t = Make(Tok::kError, start, p_);
-      t.text = "expected a name after '%'";
-      return t;
+      if (p_ < end_ && !IsTokenByte(*p_)) return BadByte(p_);
+      return MakeError(start, p_, "expected a name after '%'");
     }
-    return Make(Tok::kName, start, p_);
-  }
-  if (c == '-' && p_ + 1 < end_ && IsNameStart(p_[1])) {
+    t = Make(Tok::kName, start, p_);
+    word = true;
+  } else if (c == '-' && p_ + 1 < end_ && IsNameStart(p_[1])) {
     // -inf, -nan: a name with its sign.
     ++p_;
     while (p_ < end_ && IsNameChar(*p_) &&
            !(*p_ == '-' && p_ + 1 < end_ && p_[1] == '>')) {
       ++p_;
     }
-    return Make(Tok::kName, start, p_);
-  }
-  if (IsDigit(c) || ((c == '-' || c == '+') && p_ + 1 < end_ && IsDigit(p_[1]))) {
+    t = Make(Tok::kName, start, p_);
+    word = true;
+  } else if (IsDigit(c) || ((c == '-' || c == '+') && p_ + 1 < end_ && IsDigit(p_[1]))) {
     ++p_;
     while (p_ < end_) {
       char d = *p_;
@@ -137,9 +253,18 @@ Token Lexer::Next() {
         break;
       }
     }
-    return Make(Tok::kNumber, start, p_);
+    t = Make(Tok::kNumber, start, p_);
+    word = true;
+  }
+  if (word) {
+    // A byte that starts no token, glued to a name or number (a NUL or a
+    // non-ASCII byte inside an opcode, say), is reported itself.
+    if (p_ < end_ && !IsTokenByte(*p_)) return BadByte(p_);
+    return t;
   }
   if (c == '"') {
+    const uint32_t start_line = line_;
+    const char* start_line_begin = line_start_;
     ++p_;
     while (p_ < end_ && *p_ != '"') {
       if (*p_ == '\\' && p_ + 1 < end_) ++p_;
@@ -149,15 +274,21 @@ Token Lexer::Next() {
       }
       ++p_;
     }
-    if (p_ >= end_) {
-      // Report at the opening quote.
-      Token t = Make(Tok::kError, start, p_);
-      t.text = "unterminated string";
-      return t;
+    const bool closed = p_ < end_;
+    if (closed) ++p_;
+    t.kind = closed ? Tok::kString : Tok::kError;
+    t.line = start_line;
+    t.col = static_cast<uint32_t>(start - start_line_begin) + 1;
+    t.begin = start;
+    t.end = p_;
+    if (closed) {
+      t.text = std::string_view(start + 1, p_ - start - 2);
+    } else {
+      // Reported at the opening quote.
+      messages_.push_back("unterminated string: no closing '\"' before the end of the input");
+      t.text = messages_.back();
+      t.end = start + 1;
     }
-    ++p_;
-    Token t = Make(Tok::kString, start, p_);
-    t.text = std::string_view(start + 1, p_ - start - 2);
     return t;
   }
   ++p_;
@@ -191,9 +322,7 @@ Token Lexer::Next() {
     default:
       break;
   }
-  Token t = Make(Tok::kError, start, p_);
-  t.text = "unexpected character";
-  return t;
+  return BadByte(start);
 }
 
 void Lexer::Reset(const Token& at) {
@@ -202,22 +331,42 @@ void Lexer::Reset(const Token& at) {
   line_start_ = at.begin - (at.col - 1);
 }
 
-std::string_view Lexer::ScanBalanced(const Token& open, std::string* error) {
+std::string_view Lexer::ScanBalanced(const Token& open, std::string* error,
+                                     const char** error_at) {
   const char* start = open.begin;
   const char* q = start;
-  int depth = 0;
+  std::vector<const char*> openers;  // unclosed brackets, innermost last
+  auto closer_of = [](char o) { return o == '{' ? '}' : o == '(' ? ')' : ']'; };
+  auto fail = [&](const char* at, std::string message) {
+    *error = std::move(message);
+    if (error_at) *error_at = at;
+    return std::string_view();
+  };
   while (q < end_) {
     char c = *q;
     if (c == '"') {
+      const char* quote = q;
       ++q;
       while (q < end_ && *q != '"') {
-        if (*q == '\\') ++q;
+        if (*q == '\\' && q + 1 < end_) ++q;
         ++q;
       }
+      if (q >= end_) {
+        return fail(quote, "unterminated string: no closing '\"' before the end of the input");
+      }
     } else if (c == '{' || c == '(' || c == '[') {
-      ++depth;
+      openers.push_back(q);
     } else if (c == '}' || c == ')' || c == ']') {
-      if (--depth == 0) {
+      if (openers.empty() || closer_of(*openers.back()) != c) {
+        if (openers.empty()) return fail(q, StrCat("unexpected '", c, "'"));
+        uint32_t line, col;
+        LocationOf(openers.back(), &line, &col);
+        return fail(q, StrCat("expected '", closer_of(*openers.back()), "' to close the '",
+                              *openers.back(), "' at line ", line, " column ", col,
+                              ", found '", c, "'"));
+      }
+      openers.pop_back();
+      if (openers.empty()) {
         ++q;
         // Advance the lexer, counting lines.
         for (const char* r = p_; r < q; ++r) {
@@ -232,12 +381,13 @@ std::string_view Lexer::ScanBalanced(const Token& open, std::string* error) {
     }
     ++q;
   }
-  *error = "unbalanced brackets";
-  return {};
+  const char* unclosed = openers.empty() ? start : openers.back();
+  return fail(unclosed, StrCat("'", *unclosed, "' is never closed: no matching '",
+                               closer_of(*unclosed), "' before the end of the input"));
 }
 
 bool Lexer::Unescape(std::string_view body, std::string* out,
-                     std::string* error) {
+                     std::string* error, size_t* error_offset) {
   out->clear();
   out->reserve(body.size());
   for (size_t i = 0; i < body.size(); ++i) {
@@ -246,14 +396,22 @@ bool Lexer::Unescape(std::string_view body, std::string* out,
       *out += c;
       continue;
     }
-    if (++i >= body.size()) {
-      *error = "string ends in a lone backslash";
+    const size_t at = i;
+    auto fail = [&](std::string message) {
+      *error = std::move(message);
+      if (error_offset) *error_offset = at;
       return false;
-    }
+    };
+    if (++i >= body.size()) return fail("string ends in a lone backslash");
     switch (body[i]) {
       case 'n': *out += '\n'; break;
       case 't': *out += '\t'; break;
       case 'r': *out += '\r'; break;
+      case 'a': *out += '\a'; break;
+      case 'b': *out += '\b'; break;
+      case 'f': *out += '\f'; break;
+      case 'v': *out += '\v'; break;
+      case '?': *out += '?'; break;
       case '\\': *out += '\\'; break;
       case '"': *out += '"'; break;
       case '\'': *out += '\''; break;
@@ -266,26 +424,37 @@ bool Lexer::Unescape(std::string_view body, std::string* out,
           ++n;
         }
         --i;
+        if (v > 0xFF) {
+          return fail(StrCat("octal escape '", body.substr(at, i + 1 - at),
+                             "' does not fit in a byte (at most \\377)"));
+        }
         *out += static_cast<char>(v);
         break;
       }
       case 'x': {
         int v = 0, n = 0;
-        while (i + 1 < body.size() && isxdigit(static_cast<unsigned char>(body[i + 1]))) {
+        while (i + 1 < body.size() && IsHexDigit(body[i + 1])) {
           char h = body[++i];
-          v = v * 16 + (IsDigit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
+          if (v <= 0xFF) v = v * 16 + (IsDigit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
           ++n;
         }
-        if (n == 0) {
-          *error = "\\x with no hex digits";
-          return false;
+        if (n == 0) return fail("'\\x' escape with no hex digits after it");
+        if (v > 0xFF) {
+          return fail(StrCat("hex escape '", body.substr(at, i + 1 - at),
+                             "' does not fit in a byte (at most \\xff)"));
         }
         *out += static_cast<char>(v);
         break;
       }
-      default:
-        *error = std::string("unknown escape \\") + body[i];
-        return false;
+      default: {
+        const size_t n = static_cast<unsigned char>(body[i]) >= 0x80
+                             ? std::max<size_t>(1, Utf8Length(body.data() + i,
+                                                              body.data() + body.size()))
+                             : 1;
+        return fail(StrCat("unknown escape '\\", body.substr(i, n),
+                           "' in string (known: \\n \\t \\r \\a \\b \\f \\v "
+                           "\\\\ \\\" \\' \\? \\NNN octal, \\xHH hex)"));
+      }
     }
   }
   return true;
@@ -298,10 +467,24 @@ std::string_view Lexer::LineText(uint32_t line) const {
   while (cur < line && p < end) {
     if (*p++ == '\n') ++cur;
   }
+  if (cur < line) return {};
   const char* e = p;
   while (e < end && *e != '\n') ++e;
   if (e > p && e[-1] == '\r') --e;
   return std::string_view(p, e - p);
+}
+
+void Lexer::LocationOf(const char* p, uint32_t* line, uint32_t* col) const {
+  uint32_t l = first_line_;
+  const char* ls = buf_.data();
+  for (const char* r = buf_.data(); r < p && r < end_; ++r) {
+    if (*r == '\n') {
+      ++l;
+      ls = r + 1;
+    }
+  }
+  *line = l;
+  *col = static_cast<uint32_t>(p - ls) + 1;
 }
 
 }  // namespace hlo

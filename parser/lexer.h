@@ -4,6 +4,7 @@
 #define HLO_PARSER_LEXER_H_
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,7 @@ struct Token {
   uint32_t line = 1;
   uint32_t col = 1;
   const char* begin = nullptr;  // position in the buffer
+  const char* end = nullptr;    // one past the token's last byte
 };
 
 std::string_view TokName(Tok kind);
@@ -41,22 +43,38 @@ class Lexer {
   void Reset(const Token& at);
   // Scans a balanced {...}, (...) or [...] region starting at `open` (a token
   // just returned), honouring strings; returns the text including the
-  // brackets, or an empty view (and sets `error`) when unbalanced.
-  std::string_view ScanBalanced(const Token& open, std::string* error);
+  // brackets, or an empty view (and sets `error`, and `error_at` to the byte
+  // the error is about when given) when the brackets do not match.
+  std::string_view ScanBalanced(const Token& open, std::string* error,
+                                const char** error_at = nullptr);
   // Moves to `p` (on the current line) and returns the next token from there.
   void SkipTo(const char* p) { p_ = p; }
   const char* position() const { return p_; }
-  // Decodes the C escapes of a string token's body.
-  static bool Unescape(std::string_view body, std::string* out, std::string* error);
+  // Decodes the C escapes of a string token's body. On an error,
+  // `error_offset` (when given) is the offset of the bad escape in `body`.
+  static bool Unescape(std::string_view body, std::string* out, std::string* error,
+                       size_t* error_offset = nullptr);
 
   std::string_view buffer() const { return buf_; }
   uint32_t first_line() const { return first_line_; }
   // The full text of a 1-based line (without newline).
   std::string_view LineText(uint32_t line) const;
+  // Line and column of the lexer's position (just after the last token).
+  void CurrentLocation(uint32_t* line, uint32_t* col) const {
+    *line = line_;
+    *col = static_cast<uint32_t>(p_ - line_start_) + 1;
+  }
+  // Line and column of a position in the buffer.
+  void LocationOf(const char* p, uint32_t* line, uint32_t* col) const;
 
  private:
   void SkipSpaceAndComments(Token* error);
   Token Make(Tok kind, const char* begin, const char* end);
+  // An error token at [begin, end) whose text is `message` (kept alive by the
+  // lexer).
+  Token MakeError(const char* begin, const char* end, std::string message);
+  // An error token for the byte(s) at `p`, which start no token.
+  Token BadByte(const char* p);
 
   std::string_view buf_;
   const char* p_;
@@ -64,6 +82,7 @@ class Lexer {
   const char* line_start_;
   uint32_t line_;
   uint32_t first_line_;
+  std::deque<std::string> messages_;  // texts of error tokens
 };
 
 }  // namespace hlo

@@ -1,8 +1,11 @@
 // Literals: constants' operands and literal text on its own.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <limits>
+#include <tuple>
 
 #include "ir/strings.h"
 #include "ir/float_formats.h"
@@ -31,27 +34,119 @@ uint64_t NanBits(PrimitiveType type, uint64_t payload, bool negative) {
   return bits;
 }
 
+std::string Hex(uint64_t v) {
+  char buf[20];
+  auto r = std::to_chars(buf, buf + sizeof(buf), v, 16);
+  return std::string(buf, r.ptr);
+}
+
+// For a decimal (digits, '.', exponent; no sign) that does not fit a double:
+// true when it is too large, false when it is too small (it rounds to zero).
+bool DecimalOverflows(std::string_view t) {
+  size_t e = t.find_first_of("eE");
+  std::string_view mant = t.substr(0, e);
+  int64_t exp = 0;
+  if (e != std::string_view::npos) {
+    std::string_view et = t.substr(e + 1);
+    bool neg = !et.empty() && et[0] == '-';
+    if (!et.empty() && (et[0] == '-' || et[0] == '+')) et.remove_prefix(1);
+    uint64_t mag = 0;
+    auto r = std::from_chars(et.data(), et.data() + et.size(), mag);
+    if (r.ec != std::errc() || mag > (uint64_t{1} << 62)) mag = uint64_t{1} << 62;
+    exp = neg ? -static_cast<int64_t>(mag) : static_cast<int64_t>(mag);
+  }
+  size_t dot = mant.find('.');
+  std::string_view ip = mant.substr(0, dot);
+  std::string_view fp = dot == std::string_view::npos ? std::string_view() : mant.substr(dot + 1);
+  // The value is about 10^(k-1+exp), k counted from the first nonzero digit.
+  int64_t k;
+  size_t nz = ip.find_first_not_of('0');
+  if (nz != std::string_view::npos) {
+    k = static_cast<int64_t>(ip.size() - nz);
+  } else {
+    size_t f = fp.find_first_not_of('0');
+    if (f == std::string_view::npos) return false;
+    k = -static_cast<int64_t>(f);
+  }
+  return k + exp > 0;
+}
+
+double LargestFinite(PrimitiveType type) {
+  switch (type) {
+    case PrimitiveType::kF64: return std::numeric_limits<double>::max();
+    case PrimitiveType::kF32: return std::numeric_limits<float>::max();
+    default: return IsSmallFloat(type) ? SmallFloatMax(type) : 0;
+  }
+}
+
+// "an f32 value", "a bf16 value": the article goes by how the name is read.
+std::string AValue(PrimitiveType type) {
+  std::string_view name = PrimitiveTypeName(type);
+  bool an = !name.empty() && (name[0] == 'f' || name[0] == 's');
+  return StrCat(an ? "an " : "a ", name, " value");
+}
+
+// Number of array elements of a shape and all its tuple elements, saturating
+// at INT64_MAX (-1 elements, a dynamic size, counts as 0: Literal::Create
+// reports those).
+int64_t TotalElements(const Shape& shape, int depth = 0) {
+  if (shape.IsTuple()) {
+    if (depth > 1000) return 0;
+    int64_t n = 0;
+    for (const Shape* e : shape.tuple_shapes()) {
+      int64_t m = TotalElements(*e, depth + 1);
+      n = m > std::numeric_limits<int64_t>::max() - n ? std::numeric_limits<int64_t>::max()
+                                                      : n + m;
+    }
+    return n;
+  }
+  if (!shape.IsArray()) return 0;
+  return std::max<int64_t>(shape.ElementCount(), 0);
+}
+
 }  // namespace
+
+// Creates the zero literal a constant's text fills in. Every element needs at
+// least one byte of text, so a shape with more elements than there are bytes
+// left cannot be written out: that is reported before anything is allocated
+// (a one-line file must not make the parser allocate terabytes).
+bool Parser::CreateLiteralFor(const Shape& shape, const Token& at, Literal* out) {
+  const char* rest = tok_.begin ? tok_.begin : lexer_.position();
+  const int64_t left = static_cast<int64_t>(
+      lexer_.buffer().data() + lexer_.buffer().size() - rest);
+  const int64_t needed = TotalElements(shape);
+  if (needed > left) {
+    return ErrorAt(at, StrCat("a literal of shape ", shape.ToString(false), " has ", needed,
+                              " elements, more than the ", left,
+                              " bytes of text after it could hold"));
+  }
+  auto lit = Literal::Create(shape);
+  if (!lit.ok()) return ErrorAt(at, std::string(lit.status().message()));
+  *out = *std::move(lit);
+  return true;
+}
 
 // constant_operand ::= [shape] literal | '{...}'
 bool Parser::ParseConstantOperand(Instruction* inst) {
   if (At(Tok::kLBrace)) {
     // `{...}`: an elided constant.
     Token open = tok_;
+    Pos before = prev_end_;
     Advance();
     if (At(Tok::kElided)) {
       Advance();
-      if (!Expect(Tok::kRBrace, "'}' after '...'")) return false;
+      if (!Expect(Tok::kRBrace, "'}' after '...' (an elided constant is written {...})")) {
+        return false;
+      }
       inst->set_literal_elided(true);
       return true;
     }
-    lexer_.Reset(open);
-    Advance();
+    Backtrack(open, before);
   }
   const Shape* shape = inst->shape_ptr();
+  Token at = tok_;
   if (IsShapeStart() && !At(Tok::kLParen)) {
     // Old style: the literal carries its shape.
-    Token at = tok_;
     const Shape* written = nullptr;
     if (!ParseShape(&written)) return false;
     if (!written->Compatible(*shape)) {
@@ -59,10 +154,10 @@ bool Parser::ParseConstantOperand(Instruction* inst) {
                                       " but the instruction has shape ", shape->ToString()));
     }
   }
-  auto lit = Literal::Create(*shape);
-  if (!lit.ok()) return ErrorHere(std::string(lit.status().message()));
-  if (!ParseLiteralForShape(*shape, &*lit, 0)) return false;
-  inst->set_literal(std::make_shared<const Literal>(*std::move(lit)));
+  Literal lit;
+  if (!CreateLiteralFor(*shape, at, &lit)) return false;
+  if (!ParseLiteralForShape(*shape, &lit, 0)) return false;
+  inst->set_literal(std::make_shared<const Literal>(std::move(lit)));
   return true;
 }
 
@@ -70,11 +165,20 @@ bool Parser::ParseConstantOperand(Instruction* inst) {
 //           | '{' literal (',' literal)* '}' (one level per dimension)
 //           | '(' [shape] literal (',' [shape] literal)* ')'   (tuple)
 bool Parser::ParseLiteralForShape(const Shape& shape, Literal* out, int depth) {
-  if (depth > kMaxDepth) return ErrorHere("literal is nested too deeply");
+  if (depth > kMaxDepth) {
+    return ErrorHere(StrCat("literal is nested more than ", kMaxDepth, " levels deep"));
+  }
   if (shape.IsTuple()) {
-    if (!Expect(Tok::kLParen, "'(' to open a tuple literal")) return false;
+    if (!Expect(Tok::kLParen, StrCat("'(' to open a literal of the tuple shape ",
+                                     shape.ToString(false)))) {
+      return false;
+    }
     for (int64_t i = 0; i < shape.tuple_size(); ++i) {
-      if (i > 0 && !Expect(Tok::kComma, "',' between tuple elements")) return false;
+      if (i > 0 && !At(Tok::kComma)) {
+        return ErrorExpected(StrCat("',' and element ", i, " of the ", shape.tuple_size(),
+                                    "-element tuple literal"));
+      }
+      if (i > 0) Advance();
       const Shape& es = shape.tuple_shape(i);
       if (IsShapeStart() && !(At(Tok::kLParen) && es.IsTuple())) {
         Token at = tok_;
@@ -88,13 +192,22 @@ bool Parser::ParseLiteralForShape(const Shape& shape, Literal* out, int depth) {
       }
       if (!ParseLiteralForShape(es, &out->elements()[i], depth + 1)) return false;
     }
-    return Expect(Tok::kRParen, StrCat("')' to close the tuple literal of ",
-                                             shape.tuple_size(), " elements"));
+    return Expect(Tok::kRParen, StrCat("')' to close the tuple literal: its shape ",
+                                       shape.ToString(false), " has ", shape.tuple_size(),
+                                       " element", shape.tuple_size() == 1 ? "" : "s"));
   }
   if (shape.IsToken() || shape.IsOpaque()) {
-    return ErrorHere("a token or opaque value has no literal");
+    return ErrorHere(StrCat("a value of shape ", shape.ToString(false),
+                            " cannot be written as a literal"));
   }
-  if (shape.rank() == 0) return ParseElement(out, 0, shape.element_type());
+  if (shape.rank() == 0) {
+    if (At(Tok::kLBrace)) {
+      return ErrorHere(StrCat("expected ", AValue(shape.element_type()),
+                              ", found '{': a literal of the scalar shape ",
+                              shape.ToString(false), " has no braces"));
+    }
+    return ParseElement(out, 0, shape.element_type());
+  }
   return ParseArrayLiteral(shape, out);
 }
 
@@ -105,14 +218,13 @@ bool Parser::ParseArrayLiteral(const Shape& shape, Literal* out) {
   std::vector<int64_t> counts(rank, 0);
   int64_t index = 0;
   int64_t level = 0;
+  const std::string shape_text = shape.ToString(false);
   auto too_many = [&] {
-    return ErrorHere(StrCat("too many elements in dimension ", level, " of a ",
-                                  shape.ToString(false), " literal (expected ",
-                                  shape.dim(level), ")"));
+    return ErrorHere(StrCat("too many elements in dimension ", level, " of the ",
+                            shape_text, " literal: expected ", shape.dim(level)));
   };
   if (!At(Tok::kLBrace)) {
-    return ErrorHere(StrCat("expected '{' to open a ", shape.ToString(false),
-                                  " literal, found ", Found()));
+    return ErrorExpected(StrCat("'{' to open the ", shape_text, " literal"));
   }
   Advance();
   while (true) {
@@ -121,8 +233,9 @@ bool Parser::ParseArrayLiteral(const Shape& shape, Literal* out) {
       if (!(counts[level] == 0 && At(Tok::kRBrace))) {
         if (counts[level] >= shape.dim(level)) return too_many();
         if (!At(Tok::kLBrace)) {
-          return ErrorHere(StrCat("expected '{' for dimension ", level + 1, " of a ",
-                                        shape.ToString(false), " literal, found ", Found()));
+          return ErrorExpected(StrCat("'{' to open dimension ", level + 1, " of the ",
+                                      shape_text, " literal (one level of braces per "
+                                      "dimension)"));
         }
         Advance();
         counts[++level] = 0;
@@ -131,6 +244,11 @@ bool Parser::ParseArrayLiteral(const Shape& shape, Literal* out) {
     } else if (!At(Tok::kRBrace)) {
       while (true) {
         if (counts[level] >= shape.dim(level)) return too_many();
+        if (At(Tok::kLBrace)) {
+          return ErrorHere(StrCat("expected ", AValue(type), ", found '{': the ", shape_text,
+                                  " literal has rank ", rank, ", so ", rank,
+                                  rank == 1 ? " level" : " levels", " of braces"));
+        }
         if (!ParseElement(out, index++, type)) return false;
         ++counts[level];
         if (!Consume(Tok::kComma)) break;
@@ -139,13 +257,13 @@ bool Parser::ParseArrayLiteral(const Shape& shape, Literal* out) {
     // Close levels until one continues with ','.
     while (true) {
       if (!At(Tok::kRBrace)) {
-        return ErrorHere(StrCat("expected ',' or '}' in dimension ", level,
-                                      " of the literal, found ", Found()));
+        return ErrorExpected(StrCat("',' or '}' in dimension ", level, " of the ",
+                                    shape_text, " literal"));
       }
       if (counts[level] != shape.dim(level)) {
-        return ErrorHere(StrCat("expected ", shape.dim(level), " elements in dimension ",
-                                      level, " of a ", shape.ToString(false),
-                                      " literal, found ", counts[level]));
+        return ErrorHere(StrCat("too few elements in dimension ", level, " of the ",
+                                shape_text, " literal: expected ", shape.dim(level),
+                                ", found ", counts[level]));
       }
       Advance();
       if (level == 0) return true;
@@ -176,30 +294,52 @@ bool Parser::ParseFloatText(const Token& tok, bool negate, PrimitiveType type,
         Advance();
         uint64_t payload = 0;
         std::string_view h = tok_.text;
-        if (!At(Tok::kNumber) || h.substr(0, 2) != "0x" ||
-            std::from_chars(h.data() + 2, h.data() + h.size(), payload, 16).ec !=
-                std::errc()) {
-          return ErrorHere(StrCat("expected a hex NaN payload like 0x7f, found ",
-                                        Found()));
+        std::from_chars_result r{};
+        if (At(Tok::kNumber) && h.substr(0, 2) == "0x") {
+          r = std::from_chars(h.data() + 2, h.data() + h.size(), payload, 16);
         }
-        if (payload == 0 || payload >= (uint64_t{1} << MantissaBitsOf(type))) {
-          return ErrorHere(StrCat("NaN payload ", h, " does not fit the ",
-                                        MantissaBitsOf(type), " mantissa bits of ",
-                                        PrimitiveTypeName(type)));
+        if (!At(Tok::kNumber) || h.substr(0, 2) != "0x" || h.size() == 2 ||
+            r.ptr != h.data() + h.size()) {
+          return ErrorExpected("a hexadecimal NaN payload like 0x7f after 'nan('");
+        }
+        const int m = MantissaBitsOf(type);
+        if (r.ec != std::errc() || payload >= (uint64_t{1} << m)) {
+          return ErrorHere(StrCat("NaN payload ", h, " does not fit the ", m,
+                                  " mantissa bits of ", PrimitiveTypeName(type),
+                                  " (at most 0x", Hex((uint64_t{1} << m) - 1), ")"));
+        }
+        if (payload == 0) {
+          return ErrorHere(StrCat("NaN payload 0x0 is not a NaN (it would be ", neg ? "-" : "",
+                                  "inf); a payload is at least 0x1"));
         }
         Advance();
         if (!Expect(Tok::kRParen, "')' after the NaN payload")) return false;
         *bits = NanBits(type, payload, neg);
         *has_bits = true;
+      } else if (At(Tok::kLParen)) {
+        return ErrorHere(StrCat("NaN payloads are not supported for ",
+                                PrimitiveTypeName(type)));
       }
       return true;
     }
-    return ErrorAt(tok, StrCat("expected a ", PrimitiveTypeName(type),
-                                     " value, found '", tok.text, "'"));
+    return ErrorAt(tok, StrCat("expected ", AValue(type), " (a number, inf or nan), found '",
+                               tok.text, "'"));
   }
-  if (!ParseDouble(t, value)) {
-    return ErrorAt(tok, StrCat("bad ", PrimitiveTypeName(type), " value '",
-                                     tok.text, "'"));
+  if (tok.kind != Tok::kNumber) {
+    return ErrorAt(tok, StrCat("expected ", AValue(type), ", found ", Describe(tok)));
+  }
+  auto r = std::from_chars(t.data(), t.data() + t.size(), *value);
+  if (r.ec == std::errc::result_out_of_range && r.ptr == t.data() + t.size()) {
+    if (DecimalOverflows(t)) {
+      return ErrorAt(tok, StrCat("value ", tok.text, " is out of range for ",
+                                 PrimitiveTypeName(type), " (largest finite value ",
+                                 LargestFinite(type), ")"));
+    }
+    *value = 0;  // underflow: the nearest double is zero
+  } else if (r.ec != std::errc() || r.ptr != t.data() + t.size() || t.empty() ||
+             t[0] == '+' || t[0] == '-') {
+    return ErrorAt(tok, StrCat("bad ", PrimitiveTypeName(type), " value '", tok.text,
+                               "'; expected a decimal number like 1.5 or 2e-3"));
   }
   if (neg) *value = -*value;
   return true;
@@ -208,8 +348,7 @@ bool Parser::ParseFloatText(const Token& tok, bool negate, PrimitiveType type,
 bool Parser::ParseElement(Literal* lit, int64_t index, PrimitiveType type) {
   Token tok = tok_;
   if (tok.kind != Tok::kNumber && tok.kind != Tok::kName && tok.kind != Tok::kLParen) {
-    return ErrorHere(StrCat("expected a ", PrimitiveTypeName(type),
-                                  " value, found ", Found()));
+    return ErrorExpected(AValue(type));
   }
   if (type == PrimitiveType::kPred) {
     if (tok.text == "true" || tok.text == "1") {
@@ -217,7 +356,8 @@ bool Parser::ParseElement(Literal* lit, int64_t index, PrimitiveType type) {
     } else if (tok.text == "false" || tok.text == "0") {
       lit->SetInt(index, 0);
     } else {
-      return ErrorHere(StrCat("expected true or false for pred, found ", Found()));
+      return ErrorHere(StrCat("expected true or false (or 1 or 0) for pred, found ",
+                              Found()));
     }
     Advance();
     return true;
@@ -225,18 +365,27 @@ bool Parser::ParseElement(Literal* lit, int64_t index, PrimitiveType type) {
   if (IsInteger(type)) {
     if (tok.kind != Tok::kNumber) {
       return ErrorHere(StrCat("expected an integer for ", PrimitiveTypeName(type),
-                                    ", found ", Found()));
+                              ", found ", Found()));
     }
+    const int bits = BitWidth(type);
+    const std::string range =
+        IsUnsignedInt(type)
+            ? StrCat("0..", bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1)
+            : StrCat(-static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1) - 1, "..",
+                     static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1));
     std::string_view t = tok.text;
     bool neg = !t.empty() && t[0] == '-';
     if (!t.empty() && (t[0] == '-' || t[0] == '+')) t.remove_prefix(1);
     uint64_t mag = 0;
     auto r = std::from_chars(t.data(), t.data() + t.size(), mag);
+    if (r.ec == std::errc::result_out_of_range && r.ptr == t.data() + t.size()) {
+      return ErrorHere(StrCat("value ", tok.text, " is out of range for ",
+                              PrimitiveTypeName(type), " (", range, ")"));
+    }
     if (r.ec != std::errc() || r.ptr != t.data() + t.size()) {
       return ErrorHere(StrCat("expected an integer for ", PrimitiveTypeName(type),
-                                    ", found '", tok.text, "'"));
+                              ", found '", tok.text, "'"));
     }
-    int bits = BitWidth(type);
     bool ok;
     int64_t v;
     if (IsUnsignedInt(type)) {
@@ -250,15 +399,15 @@ bool Parser::ParseElement(Literal* lit, int64_t index, PrimitiveType type) {
     }
     if (!ok) {
       return ErrorHere(StrCat("value ", tok.text, " is out of range for ",
-                                    PrimitiveTypeName(type)));
+                              PrimitiveTypeName(type), " (", range, ")"));
     }
     lit->SetInt(index, v);
     Advance();
     return true;
   }
   if (IsComplex(type)) {
-    if (!Expect(Tok::kLParen, StrCat("'(' to open a ", PrimitiveTypeName(type),
-                                           " value like (1, 2)"))) {
+    if (!Expect(Tok::kLParen, StrCat("'(' to open ", AValue(type),
+                                     " (a complex value is written (real, imag))"))) {
       return false;
     }
     PrimitiveType part = ComplexComponentType(type);
@@ -274,6 +423,15 @@ bool Parser::ParseElement(Literal* lit, int64_t index, PrimitiveType type) {
     if (!ParseFloatText(im_tok, false, part, &im, &bits, &has_bits)) return false;
     if (!Expect(Tok::kRParen, "')' to close the complex value")) return false;
     lit->SetComplex(index, {re, im});
+    const std::complex<double> stored = lit->GetComplex(index);
+    for (auto [given, kept, at] : {std::tuple{re, stored.real(), re_tok},
+                                   std::tuple{im, stored.imag(), im_tok}}) {
+      if (std::isfinite(given) && !std::isfinite(kept)) {
+        return ErrorAt(at, StrCat("value ", at.text, " is out of range for ",
+                                  PrimitiveTypeName(part), " (largest finite value ",
+                                  LargestFinite(part), ")"));
+      }
+    }
     return true;
   }
   // Real floats.
@@ -301,6 +459,13 @@ bool Parser::ParseElement(Literal* lit, int64_t index, PrimitiveType type) {
     // text of an f16/bf16/f8 value is exact in double).
     lit->SetDouble(index, v);
   }
+  // A finite value that does not fit the type (it became inf or NaN) is an
+  // error, as in XLA; values that round to the largest finite one are fine.
+  if (!has_bits && std::isfinite(v) && !std::isfinite(lit->GetDouble(index))) {
+    return ErrorAt(tok, StrCat("value ", tok.text, " is out of range for ",
+                               PrimitiveTypeName(type), " (largest finite value ",
+                               LargestFinite(type), ")"));
+  }
   return true;
 }
 
@@ -313,17 +478,14 @@ absl::StatusOr<Literal> Parser::ParseLiteralOnly(const Shape* shape) {
     if (!ParseShapeValue(&parsed, 0)) return error_;
     shape = &parsed;
   }
-  auto lit = Literal::Create(*shape);
-  if (!lit.ok()) {
-    ErrorHere(std::string(lit.status().message()));
-    return error_;
-  }
-  if (!ParseLiteralForShape(*shape, &*lit, 0)) return error_;
+  Literal lit;
+  if (!CreateLiteralFor(*shape, tok_, &lit)) return error_;
+  if (!ParseLiteralForShape(*shape, &lit, 0)) return error_;
   if (!At(Tok::kEof)) {
     ErrorHere(StrCat("unexpected ", Found(), " after the literal"));
     return error_;
   }
-  return *std::move(lit);
+  return lit;
 }
 
 absl::StatusOr<Literal> ParseLiteral(std::string_view text, const ParseOptions& options) {

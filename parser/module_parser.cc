@@ -13,27 +13,78 @@ Parser::Parser(std::string_view text, uint32_t first_line,
                const ParseOptions& options)
     : lexer_(text, first_line), options_(options) {}
 
+void Parser::Advance() {
+  if (tok_.begin != nullptr && tok_.kind != Tok::kEof) {
+    const char* end = tok_.end ? tok_.end : tok_.begin + tok_.text.size();
+    if (std::find(tok_.begin, end, '\n') == end) {
+      prev_end_ = {tok_.line, tok_.col + static_cast<uint32_t>(end - tok_.begin)};
+    } else {
+      lexer_.LocationOf(end, &prev_end_.line, &prev_end_.col);
+    }
+  }
+  tok_ = lexer_.Next();
+}
+
 bool Parser::ErrorAt(uint32_t line, uint32_t col, std::string message) {
   if (failed()) return false;
+  error_pos_ = {line, col};
   error_ = absl::InvalidArgumentError(FormatDiagnostic(
       options_.filename, line, col, message, lexer_.LineText(line)));
   return false;
 }
 
 bool Parser::ErrorAt(const Token& at, std::string message) {
-  if (at.kind == Tok::kError && message.empty()) message = std::string(at.text);
+  // A lexer error is the real problem, whatever the parser expected there.
+  if (at.kind == Tok::kError) message = std::string(at.text);
   return ErrorAt(at.line, at.col, std::move(message));
 }
 
-std::string Parser::Found() const {
-  switch (tok_.kind) {
-    case Tok::kEof: return "end of input";
-    case Tok::kError: return StrCat("invalid input (", tok_.text, ")");
-    case Tok::kString: return StrCat("string \"", tok_.text, "\"");
-    case Tok::kName:
-    case Tok::kNumber: return StrCat("'", tok_.text, "'");
-    default: return std::string(TokName(tok_.kind));
+bool Parser::ErrorInToken(const Token& tok, size_t offset, std::string message) {
+  if (tok.kind == Tok::kError) return ErrorAt(tok, std::move(message));
+  const char* p = tok.text.data() + std::min(offset, tok.text.size());
+  if (std::find(tok.begin, p, '\n') == p) {
+    return ErrorAt(tok.line, tok.col + static_cast<uint32_t>(p - tok.begin),
+                   std::move(message));
   }
+  return ErrorAtPointer(p, std::move(message));
+}
+
+bool Parser::ErrorAtPointer(const char* p, std::string message) {
+  uint32_t line = 0, col = 0;
+  lexer_.LocationOf(p, &line, &col);
+  return ErrorAt(line, col, std::move(message));
+}
+
+namespace {
+// A token's text for a message, shortened when long.
+std::string Quoted(std::string_view text) {
+  constexpr size_t kMax = 48;
+  if (text.size() <= kMax) return StrCat("'", text, "'");
+  return StrCat("'", text.substr(0, kMax), "...'");
+}
+}  // namespace
+
+std::string Parser::Describe(const Token& tok) {
+  switch (tok.kind) {
+    case Tok::kEof: return "end of input";
+    case Tok::kError: return StrCat("invalid input (", tok.text, ")");
+    case Tok::kString: {
+      std::string q = Quoted(tok.text);
+      return StrCat("string \"", std::string_view(q).substr(1, q.size() - 2), "\"");
+    }
+    case Tok::kName:
+    case Tok::kNumber: return Quoted(tok.text);
+    default: return std::string(TokName(tok.kind));
+  }
+}
+
+bool Parser::ErrorExpected(std::string_view what) {
+  if (tok_.kind == Tok::kError) return ErrorAt(tok_, "");
+  std::string message = StrCat("expected ", what, ", found ", Found());
+  if (prev_end_.line != 0 && (tok_.kind == Tok::kEof || tok_.line > prev_end_.line)) {
+    return ErrorAt(prev_end_, std::move(message));
+  }
+  return ErrorHere(std::move(message));
 }
 
 bool Parser::Expect(Tok kind, std::string_view what) {
@@ -41,8 +92,7 @@ bool Parser::Expect(Tok kind, std::string_view what) {
     Advance();
     return true;
   }
-  if (tok_.kind == Tok::kError) return ErrorAt(tok_, std::string(tok_.text));
-  return ErrorHere(StrCat("expected ", what, ", found ", Found()));
+  return ErrorExpected(what);
 }
 
 // module ::= ['HloModule' name (',' header_attr)*] computation+
@@ -55,8 +105,13 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
     if (!ParseHeader()) return error_;
   }
   if (At(Tok::kEof) && !failed()) {
-    ErrorHere(saw_header_ ? "expected a computation after the HloModule header"
-                          : "expected 'HloModule' or a computation, found end of input");
+    if (saw_header_) {
+      ErrorExpected("a computation after the HloModule header");
+    } else {
+      ErrorAt(lexer_.first_line(), 1,
+              "expected 'HloModule' or a computation, found end of input (the "
+              "input has no module)");
+    }
   }
   while (!failed() && !At(Tok::kEof)) ParseComputation();
   if (failed()) return error_;
@@ -82,9 +137,8 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
 // header ::= 'HloModule' name (',' attr_name '=' value)*
 bool Parser::ParseHeader() {
   Advance();
-  if (!At(Tok::kName)) {
-    return ErrorHere(StrCat("expected the module name after 'HloModule', found ",
-                                  Found()));
+  if (!At(Tok::kName) || AtName("ENTRY")) {
+    return ErrorExpected("the module name after 'HloModule'");
   }
   std::string_view name = tok_.text;
   if (!name.empty() && name[0] == '%') name.remove_prefix(1);
@@ -97,20 +151,20 @@ bool Parser::ParseHeader() {
 }
 
 bool Parser::ParseHeaderAttr() {
-  if (!At(Tok::kName)) {
-    return ErrorHere(StrCat("expected a module attribute name, found ", Found()));
-  }
+  if (!At(Tok::kName)) return ErrorExpected("a module attribute name after ','");
   Token name = tok_;
   Advance();
   if (!Expect(Tok::kEqual, "'=' after the module attribute name")) return false;
   std::string value;
+  const uint32_t value_line = tok_.line, value_col = tok_.col;
   if (At(Tok::kLBrace) || At(Tok::kLParen) || At(Tok::kLSquare)) {
     std::string err;
+    const char* err_at = nullptr;
     Token open = tok_;
-    std::string_view raw = lexer_.ScanBalanced(open, &err);
-    if (raw.empty()) return ErrorAt(open, "unbalanced brackets in module attribute value");
+    std::string_view raw = lexer_.ScanBalanced(open, &err, &err_at);
+    if (raw.empty()) return ErrorAtPointer(err_at, err);
     value = std::string(raw);
-    Advance();
+    AdvanceAfterRaw();
   } else if (At(Tok::kName) || At(Tok::kNumber)) {
     value = std::string(tok_.text);
     Advance();
@@ -118,8 +172,7 @@ bool Parser::ParseHeaderAttr() {
     value = StrCat("\"", tok_.text, "\"");
     Advance();
   } else {
-    return ErrorHere(StrCat("expected a value for module attribute '",
-                                  name.text, "', found ", Found()));
+    return ErrorExpected(StrCat("a value for module attribute '", name.text, "'"));
   }
   for (const ModuleAttr& a : module_->header_attrs()) {
     if (a.name == name.text) {
@@ -138,28 +191,33 @@ bool Parser::ParseHeaderAttr() {
   if (name.text == "entry_computation_layout") {
     // Re-parse the value with a sub-parser so shapes get default layouts and
     // print canonically.
-    Parser sub(value, name.line, options_);
+    Parser sub(value, value_line, options_);
     sub.pool_ = pool_;
     sub.Advance();
     std::vector<const Shape*> params;
     const Shape* result = nullptr;
-    bool ok = sub.Expect(Tok::kLBrace, "'{'") && sub.Expect(Tok::kLParen, "'('");
+    bool ok = sub.Expect(Tok::kLBrace, "'{'") &&
+              sub.Expect(Tok::kLParen, "'(' to open the parameter shapes");
     while (ok && !sub.At(Tok::kRParen)) {
       const Shape* s = nullptr;
       ok = sub.ParseShape(&s);
       if (ok) params.push_back(s);
       if (ok && !sub.Consume(Tok::kComma)) break;
     }
-    ok = ok && sub.Expect(Tok::kRParen, "')'") && sub.Expect(Tok::kArrow, "'->'") &&
-         sub.ParseShape(&result) && sub.Expect(Tok::kRBrace, "'}'");
+    ok = ok && sub.Expect(Tok::kRParen, "',' or ')' after a parameter shape") &&
+         sub.Expect(Tok::kArrow, "'->' before the result shape") &&
+         sub.ParseShape(&result) && sub.Expect(Tok::kRBrace, "'}' after the result shape");
     if (!ok) {
-      // Report at the header attribute, with the sub-parser's message.
+      // Report where the sub-parser stopped, in the coordinates of the file,
+      // with its message.
       std::string msg(sub.error_.message());
       size_t p = msg.find("error: ");
       size_t e = msg.find('\n');
       msg = msg.substr(p == std::string::npos ? 0 : p + 7,
                        e == std::string::npos ? std::string::npos : e - p - 7);
-      return ErrorAt(name, StrCat("bad entry_computation_layout: ", msg));
+      Pos at = sub.error_pos_;
+      if (at.line == value_line) at.col += value_col - 1;
+      return ErrorAt(at, StrCat("in entry_computation_layout: ", msg));
     }
     module_->set_entry_layout(params, result);
     return true;  // printed from the parsed shapes, not kept as text
@@ -178,14 +236,20 @@ bool Parser::ParseComputation() {
     Advance();
   }
   if (!At(Tok::kName)) {
-    return ErrorHere(StrCat("expected a computation name, found ", Found()));
+    if (At(Tok::kRBrace) && !is_entry) {
+      return ErrorHere("unexpected '}' outside any computation (is there one '}' too "
+                       "many?)");
+    }
+    return ErrorExpected(is_entry ? "the entry computation's name after 'ENTRY'"
+                                  : "a computation name (or 'ENTRY')");
   }
   Token name_tok = tok_;
   std::string_view name = tok_.text;
   bool percent = name[0] == '%';
   if (percent) name.remove_prefix(1);
-  if (computations_.contains(name)) {
-    return ErrorHere(StrCat("duplicate computation name '", name, "'"));
+  if (auto it = computations_.find(name); it != computations_.end()) {
+    return ErrorHere(StrCat("duplicate computation name '", name,
+                            "' (first defined at line ", it->second->loc().line, ")"));
   }
   Advance();
   auto comp_owner = std::make_unique<Computation>(std::string(name));
@@ -207,10 +271,7 @@ bool Parser::ParseComputation() {
   if (has_signature) {
     Advance();
     while (!At(Tok::kRParen)) {
-      if (!At(Tok::kName)) {
-        return ErrorHere(StrCat("expected a parameter name in the signature, found ",
-                                      Found()));
-      }
+      if (!At(Tok::kName)) return ErrorExpected("a parameter name in the signature");
       Token pname = tok_;
       Advance();
       if (!Expect(Tok::kColon, "':' after the parameter name")) return false;
@@ -219,7 +280,9 @@ bool Parser::ParseComputation() {
       signature.push_back({pname, s});
       if (!Consume(Tok::kComma)) break;
     }
-    if (!Expect(Tok::kRParen, "')' to close the signature")) return false;
+    if (!Expect(Tok::kRParen, "',' or ')' after a parameter of the signature")) {
+      return false;
+    }
     if (!Expect(Tok::kArrow, "'->' before the result shape")) return false;
     const Shape* result = nullptr;
     if (!ParseShape(&result)) return false;
@@ -241,8 +304,8 @@ bool Parser::ParseComputation() {
   root_ = nullptr;
   while (!At(Tok::kRBrace)) {
     if (At(Tok::kEof)) {
-      return ErrorAt(name_tok, StrCat("computation '", name,
-                                            "' is not closed: missing '}'"));
+      return ErrorExpected(StrCat("'}' to close computation '", name, "' (opened at line ",
+                                  name_tok.line, ")"));
     }
     if (!ParseInstruction(comp)) return false;
   }
@@ -253,20 +316,22 @@ bool Parser::ParseComputation() {
   if (At(Tok::kComma)) {
     Advance();
     if (!AtName("execution_thread")) {
-      return ErrorHere(StrCat("expected 'execution_thread' after the computation, found ",
-                              Found()));
+      return ErrorExpected("'execution_thread' after '}' and ','");
     }
     Advance();
     std::string thread;
-    if (!Expect(Tok::kEqual, "'='") || !ParseStringValue(&thread)) return false;
+    if (!Expect(Tok::kEqual, "'=' after 'execution_thread'") ||
+        !ParseStringValue(&thread)) {
+      return false;
+    }
     comp->set_execution_thread(std::move(thread));
   }
   // The signature, when written, must agree with the parameters.
   if (has_signature) {
     if (static_cast<int64_t>(signature.size()) != comp->parameter_count()) {
-      return ErrorAt(name_tok, StrCat("signature of '", name, "' lists ",
-                                            signature.size(), " parameters but the body has ",
-                                            comp->parameter_count()));
+      return ErrorAt(name_tok, StrCat("signature of '", name, "' lists ", signature.size(),
+                                      " parameter", signature.size() == 1 ? "" : "s",
+                                      " but the body has ", comp->parameter_count()));
     }
     for (size_t i = 0; i < signature.size(); ++i) {
       const Shape* declared = signature[i].second;
@@ -304,8 +369,13 @@ bool Parser::FinishComputation(Computation* comp, const Token& close) {
     std::string_view name = p.name.text[0] == '%' ? p.name.text.substr(1) : p.name.text;
     auto it = names_.find(name);
     if (it == names_.end()) {
-      return ErrorAt(p.name, StrCat("control predecessor '", name,
-                                          "' is not an instruction of this computation"));
+      std::vector<std::string_view> candidates;
+      for (const auto& [n, inst] : names_) candidates.push_back(n);
+      std::string msg = StrCat("control predecessor '", name,
+                               "' is not an instruction of this computation");
+      std::string_view close_match = ClosestMatch(name, candidates);
+      if (!close_match.empty()) StrAppend(&msg, "; did you mean '", close_match, "'?");
+      return ErrorAt(p.name, msg);
     }
     Attribute& a = const_cast<Attribute&>(p.inst->attributes()[p.attr_index]);
     std::get<std::vector<Instruction*>>(a.value)[p.element] = it->second;
@@ -321,10 +391,17 @@ bool Parser::FinishComputation(Computation* comp, const Token& close) {
   // Parameters must be numbered 0..n-1 without gaps.
   for (int64_t i = 0; i < comp->parameter_count(); ++i) {
     if (comp->parameter(i) == nullptr) {
-      return ErrorAt(comp->loc().line, comp->loc().col,
-                     StrCat("computation '", comp->name(), "' has no parameter(", i,
-                                  ") but has parameter(", comp->parameter_count() - 1,
-                                  ")"));
+      // Reported at the first parameter numbered past the gap.
+      const Instruction* after = nullptr;
+      for (int64_t j = i + 1; j < comp->parameter_count() && !after; ++j) {
+        after = comp->parameter(j);
+      }
+      SourceLoc loc = after ? after->loc() : comp->loc();
+      return ErrorAt(loc.line, loc.col,
+                     StrCat("parameters must be numbered 0, 1, 2, ... without gaps: "
+                            "computation '", comp->name(), "' has parameter(",
+                            after ? after->parameter_number() : i, ") but no parameter(",
+                            i, ")"));
     }
   }
   comp->set_root(root_ ? root_ : comp->instructions().back().get());
@@ -356,10 +433,30 @@ bool Parser::CheckCycles(Computation* comp) {
       ++next;
       int& c = color[dep];
       if (c == 1) {
+        if (dep == inst) {
+          return ErrorAt(dep->loc().line, dep->loc().col,
+                         StrCat("instruction '", dep->name(), "' uses itself as ",
+                                next <= inst->operands().size() ? "an operand"
+                                                                : "a control predecessor"));
+        }
+        // The cycle is the part of the stack from `dep` to `inst`.
+        std::vector<std::string_view> cycle;
+        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+          cycle.push_back(it->first->name());
+          if (it->first == dep) break;
+        }
+        std::reverse(cycle.begin(), cycle.end());
+        std::string path;
+        for (std::string_view n : cycle) StrAppend(&path, "'", n, "' -> ");
+        StrAppend(&path, "'", dep->name(), "'");
+        if (cycle.size() > 8) {
+          path = StrCat("'", dep->name(), "' -> ... (", cycle.size(), " instructions) -> '",
+                        inst->name(), "' -> '", dep->name(), "'");
+        }
         return ErrorAt(dep->loc().line, dep->loc().col,
-                       StrCat("instruction '", dep->name(),
-                                    "' depends on itself (a cycle through '",
-                                    inst->name(), "')"));
+                       StrCat("instruction '", dep->name(), "' depends on itself: ", path,
+                              " (each depends on the next through an operand or a "
+                              "control predecessor)"));
       }
       if (c == 0) {
         c = 1;
@@ -379,7 +476,8 @@ bool Parser::ParseInstruction(Computation* comp) {
     Advance();
   }
   if (!At(Tok::kName)) {
-    return ErrorHere(StrCat("expected an instruction name, found ", Found()));
+    return ErrorExpected(is_root ? "an instruction name after 'ROOT'"
+                                 : "an instruction name (or '}' to close the computation)");
   }
   Token name_tok = tok_;
   std::string_view name = tok_.text;
@@ -388,9 +486,7 @@ bool Parser::ParseInstruction(Computation* comp) {
   if (!Expect(Tok::kEqual, "'=' after the instruction name")) return false;
   const Shape* shape = nullptr;
   if (!ParseShape(&shape)) return false;
-  if (!At(Tok::kName)) {
-    return ErrorHere(StrCat("expected an opcode, found ", Found()));
-  }
+  if (!At(Tok::kName)) return ErrorExpected("an opcode after the shape");
   Token op_tok = tok_;
   std::optional<Opcode> opcode = ParseOpcode(tok_.text);
   std::optional<Opcode> wrapped;
@@ -434,22 +530,26 @@ bool Parser::ParseInstruction(Computation* comp) {
     return false;
   }
   bool ok = ParseOperands(inst, comp);
-  if (ok) ok = Expect(Tok::kRParen, "')' to close the operands");
+  if (ok) {
+    ok = Expect(Tok::kRParen, *opcode == Opcode::kParameter || *opcode == Opcode::kConstant
+                                  ? std::string_view("')' to close the operand")
+                                  : std::string_view("',' or ')' after the operand"));
+  }
   if (ok && !wrapped && OpcodeArity(*opcode) != kVariadic &&
       inst->operand_count() != OpcodeArity(*opcode) &&
       *opcode != Opcode::kParameter && *opcode != Opcode::kConstant) {
-    ok = ErrorAt(op_tok, StrCat("'", op_tok.text, "' takes ",
-                                      OpcodeArity(*opcode), " operand",
-                                      OpcodeArity(*opcode) == 1 ? "" : "s", " but ",
-                                      inst->operand_count(), " given"));
+    ok = ErrorAt(op_tok, StrCat("'", op_tok.text, "' takes ", OpcodeArity(*opcode),
+                                " operand", OpcodeArity(*opcode) == 1 ? "" : "s",
+                                ", found ", inst->operand_count()));
   }
   if (ok) ok = ParseAttributes(inst);
   if (ok) ok = CheckRequiredAttrs(inst, op_tok);
   if (*opcode == Opcode::kParameter && ok) {
     int64_t n = inst->parameter_number();
     if (n < comp->parameter_count() && comp->parameter(n) != nullptr) {
-      ok = ErrorAt(name_tok, StrCat("parameter(", n, ") is defined twice (also '",
-                                          comp->parameter(n)->name(), "')"));
+      ok = ErrorAt(name_tok, StrCat("parameter(", n, ") is defined twice: '",
+                                    comp->parameter(n)->name(), "' (line ",
+                                    comp->parameter(n)->loc().line, ") and '", name, "'"));
     }
   }
   comp->AddInstruction(std::move(owned));
@@ -472,9 +572,20 @@ bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
   if (inst->opcode() == Opcode::kParameter) {
     int64_t n = 0;
     Token at = tok_;
+    if (!At(Tok::kNumber)) return ErrorExpected("a parameter number");
     if (!ParseInt(&n)) return false;
-    if (n < 0 || n > (int64_t{1} << 31)) {
-      return ErrorAt(at, StrCat("parameter number ", n, " is out of range"));
+    if (n < 0) {
+      return ErrorAt(at, StrCat("parameter number ", n, " is negative"));
+    }
+    // Parameters are numbered without gaps, so each number below this one
+    // needs an instruction of its own: a number past the size of the text
+    // can only leave a gap (and would make the computation's parameter table
+    // huge).
+    if (static_cast<uint64_t>(n) >= lexer_.buffer().size() / 8 + 64) {
+      return ErrorAt(at, StrCat("parameter number ", n,
+                                " is too large: parameters are numbered 0, 1, 2, ... "
+                                "without gaps, and this module is too short to define ",
+                                n, " parameters before it"));
     }
     inst->set_parameter_number(n);
     return true;
@@ -495,7 +606,7 @@ bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
       style_known_[2] = true;
     }
     if (!At(Tok::kName)) {
-      return ErrorHere(StrCat("expected an operand name, found ", Found()));
+      return ErrorExpected(written ? "an operand name after its shape" : "an operand name");
     }
     std::string_view name = tok_.text;
     if (name[0] == '%') name.remove_prefix(1);
@@ -515,7 +626,13 @@ bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
       pending_operands_.push_back({inst, index, tok_});
       if (written) pending_shapes_.push_back({inst, index, written, shape_tok});
     }
+    Token operand_tok = tok_;
     Advance();
+    if (At(Tok::kLParen)) {
+      return ErrorHere(StrCat("operands are instruction names, not expressions: found '(' "
+                              "after '", operand_tok.text, "' (define it as an instruction "
+                              "of its own and use its name)"));
+    }
     if (!Consume(Tok::kComma)) return true;
   }
 }
@@ -523,9 +640,7 @@ bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
 // attrs ::= (',' name '=' value)*
 bool Parser::ParseAttributes(Instruction* inst) {
   while (Consume(Tok::kComma)) {
-    if (!At(Tok::kName)) {
-      return ErrorHere(StrCat("expected an attribute name, found ", Found()));
-    }
+    if (!At(Tok::kName)) return ErrorExpected("an attribute name after ','");
     Token name_tok = tok_;
     std::optional<AttrKind> kind = ParseAttrName(tok_.text);
     if (!kind) {
@@ -546,14 +661,16 @@ bool Parser::ParseAttributes(Instruction* inst) {
       std::string msg = StrCat("attribute '", tok_.text, "' is not allowed on '",
                                      OpcodeName(inst->opcode()), "'");
       if (allowed.empty()) {
-        StrAppend(&msg, "; it takes none of its own");
+        StrAppend(&msg, "; it takes none of its own (only the common ones: metadata, "
+                        "sharding, frontend_attributes, backend_config, ...)");
       } else {
-        StrAppend(&msg, "; allowed attributes are ", StrJoin(allowed, ", "));
+        StrAppend(&msg, "; its own attributes are ", StrJoin(allowed, ", "));
       }
       return ErrorHere(msg);
     }
     if (inst->HasAttr(*kind)) {
-      return ErrorHere(StrCat("attribute '", tok_.text, "' is given twice"));
+      return ErrorHere(StrCat("attribute '", tok_.text, "' is given twice on '",
+                              inst->name(), "'"));
     }
     Advance();
     if (!Expect(Tok::kEqual, StrCat("'=' after '", name_tok.text, "'"))) return false;
@@ -572,7 +689,7 @@ bool Parser::CheckRequiredAttrs(Instruction* inst, const Token& at) {
   for (const AttrRule& r : OpcodeAttrRules(rules_op)) {
     if (r.required && !inst->HasAttr(r.kind)) {
       return ErrorAt(at, StrCat("'", inst->OpcodeText(), "' needs the attribute '",
-                                AttrName(r.kind), "'"));
+                                AttrName(r.kind), "', which is missing"));
     }
   }
   if (inst->opcode() == Opcode::kConditional &&
@@ -641,7 +758,15 @@ absl::StatusOr<std::unique_ptr<Module>> ParseModulePiece(std::string_view text,
                                                          uint32_t first_line,
                                                          const ParseOptions& options) {
   Lexer probe(text, first_line);
-  if (probe.Next().kind == Tok::kEof) return absl::NotFoundError("empty module text");
+  if (probe.Next().kind == Tok::kEof) {
+    // NotFound lets a caller skip an empty piece of a split file; the message
+    // is a full diagnostic for when the piece is all there is.
+    return absl::NotFoundError(FormatDiagnostic(
+        options.filename, first_line, 1,
+        "expected 'HloModule' or a computation, found end of input (the input has "
+        "no module)",
+        probe.LineText(first_line)));
+  }
   Parser parser(text, first_line, options);
   return parser.ParseModule();
 }
@@ -650,12 +775,18 @@ absl::StatusOr<std::vector<std::unique_ptr<Module>>> ParseModules(
     std::string_view text, const ParseOptions& options) {
   std::vector<std::unique_ptr<Module>> modules;
   std::vector<TextPiece> pieces = SplitModules(text);
+  absl::Status first_empty;
   for (const TextPiece& piece : pieces) {
     auto m = ParseModulePiece(piece.text, piece.first_line, options);
-    if (absl::IsNotFound(m.status()) && pieces.size() > 1) continue;
+    if (absl::IsNotFound(m.status())) {
+      if (first_empty.ok()) first_empty = absl::InvalidArgumentError(m.status().message());
+      continue;
+    }
     if (!m.ok()) return m.status();
     modules.push_back(*std::move(m));
   }
+  // Empty pieces are skipped, but a file needs at least one module.
+  if (modules.empty()) return first_empty;
   return modules;
 }
 

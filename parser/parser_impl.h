@@ -34,7 +34,32 @@ class Parser {
   friend class AttributeParser;
 
   // ---- tokens and errors ----------------------------------------------------
-  void Advance() { tok_ = lexer_.Next(); }
+  // A place in the text (1-based line and column).
+  struct Pos {
+    uint32_t line = 0;
+    uint32_t col = 0;
+  };
+  // Moves to the next token, remembering where the current one ends.
+  void Advance();
+  // Moves on after the lexer was advanced past a raw region (ScanBalanced or
+  // a shape read from the cache): `end_line`/`end_col` is where it ended.
+  void AdvanceAfter(uint32_t end_line, uint32_t end_col) {
+    prev_end_ = {end_line, end_col};
+    tok_ = lexer_.Next();
+  }
+  // Moves on after Lexer::ScanBalanced consumed a raw region.
+  void AdvanceAfterRaw() {
+    Pos end;
+    lexer_.CurrentLocation(&end.line, &end.col);
+    AdvanceAfter(end.line, end.col);
+  }
+  // Re-reads from `at` (a token seen before), restoring the end position of
+  // the token before it.
+  void Backtrack(const Token& at, Pos prev_end) {
+    lexer_.Reset(at);
+    tok_ = lexer_.Next();
+    prev_end_ = prev_end;
+  }
   bool At(Tok kind) const { return tok_.kind == kind; }
   bool AtName(std::string_view text) const {
     return tok_.kind == Tok::kName && tok_.text == text;
@@ -46,11 +71,29 @@ class Parser {
   }
   // Consumes `kind` or reports "expected <what>, found <token>".
   bool Expect(Tok kind, std::string_view what);
+  // Reports "expected <what>, found <current token>". When the current token
+  // is on a later line than the previous one (or is the end of the input),
+  // the error points just after the previous token, where the missing text
+  // belongs.
+  bool ErrorExpected(std::string_view what);
+  // Errors at a token; an invalid token (a lexer error) reports the lexer's
+  // message instead of `message`.
   bool ErrorAt(const Token& at, std::string message);
   bool ErrorAt(uint32_t line, uint32_t col, std::string message);
+  bool ErrorAt(Pos pos, std::string message) {
+    return ErrorAt(pos.line, pos.col, std::move(message));
+  }
   bool ErrorHere(std::string message) { return ErrorAt(tok_, std::move(message)); }
-  std::string Found() const;  // description of the current token
+  // An error about bytes [offset, ...) inside a token's text (a part of
+  // `2x2`, an escape inside a string).
+  bool ErrorInToken(const Token& tok, size_t offset, std::string message);
+  // An error about a bracket found by Lexer::ScanBalanced.
+  bool ErrorAtPointer(const char* p, std::string message);
+  std::string Found() const { return Describe(tok_); }  // the current token
+  static std::string Describe(const Token& tok);  // 'name', '(', end of input
   bool failed() const { return !error_.ok(); }
+  // Where the previous token ended.
+  Pos prev_end() const { return prev_end_; }
 
   // ---- module structure (module_parser.cc) ----------------------------------
   bool ParseHeader();
@@ -81,6 +124,8 @@ class Parser {
   bool ParseKeyValues(KeyValues* out, bool allow_unquoted);
   bool ParseAliasing(Aliasing* out);
   bool ParseStringValue(std::string* out);
+  // Decodes a string token's escapes, reporting a bad one where it is.
+  bool UnescapeString(const Token& tok, std::string* out);
   bool ParseShapedLiteral(Literal* out, int depth);
   bool ParseComputationRef(Computation** out, Instruction* inst, int slot_attr,
                            int slot_index);
@@ -90,9 +135,11 @@ class Parser {
   bool ParseShape(const Shape** out);
   bool ParseShapeValue(Shape* out, int depth);
   bool ParseLayout(Layout* out, int64_t rank, int depth);
+  bool ParseDimLevels(std::vector<Layout::DimLevel>* out);
   bool IsShapeStart() const;
 
   // ---- literals (literal_parser.cc) -----------------------------------------
+  bool CreateLiteralFor(const Shape& shape, const Token& at, Literal* out);
   bool ParseLiteralForShape(const Shape& shape, Literal* out, int depth);
   bool ParseArrayLiteral(const Shape& shape, Literal* out);
   bool ParseElement(Literal* lit, int64_t index, PrimitiveType type);
@@ -129,6 +176,8 @@ class Parser {
 
   Lexer lexer_;
   Token tok_;
+  Pos prev_end_;
+  Pos error_pos_;  // where the recorded error is
   ParseOptions options_;
   absl::Status error_;
   std::unique_ptr<Module> module_;

@@ -1,7 +1,11 @@
 // Shapes and layouts.
+#include <algorithm>
+#include <cctype>
 #include <cstring>
 
+#include "ir/opcode.h"
 #include "ir/strings.h"
+#include "parser/diagnostic.h"
 #include "parser/parser_impl.h"
 
 namespace hlo {
@@ -52,8 +56,11 @@ bool Parser::ParseShape(const Shape** out) {
       auto it = shape_cache_.find(raw);
       if (it != shape_cache_.end()) {
         *out = it->second;
+        // The cached text is on one line (SimpleShapeEnd stops at newlines).
+        const uint32_t end_line = tok_.line;
+        const uint32_t end_col = tok_.col + static_cast<uint32_t>(end - tok_.begin);
         lexer_.SkipTo(end);
-        Advance();
+        AdvanceAfter(end_line, end_col);
         return true;
       }
       Shape s;
@@ -72,7 +79,9 @@ bool Parser::ParseShape(const Shape** out) {
 // shape ::= '(' [shape (',' shape)*] ')' | type '[' [dim (',' dim)*] ']' [layout]
 // dim ::= int | '<=' int | '?'
 bool Parser::ParseShapeValue(Shape* out, int depth) {
-  if (depth > kMaxDepth) return ErrorHere("shape is nested too deeply");
+  if (depth > kMaxDepth) {
+    return ErrorHere(StrCat("shape is nested more than ", kMaxDepth, " levels deep"));
+  }
   if (Consume(Tok::kLParen)) {
     std::vector<const Shape*> elems;
     while (!At(Tok::kRParen)) {
@@ -81,22 +90,36 @@ bool Parser::ParseShapeValue(Shape* out, int depth) {
       elems.push_back(pool_->Intern(e));
       if (!Consume(Tok::kComma)) break;
     }
-    if (!Expect(Tok::kRParen, "')' to close the tuple shape")) return false;
+    if (!Expect(Tok::kRParen, "',' or ')' after an element of the tuple shape")) {
+      return false;
+    }
     *out = Shape::Tuple(std::move(elems));
     return true;
   }
-  if (!At(Tok::kName)) {
-    return ErrorHere(StrCat("expected a shape, found ", Found()));
-  }
+  if (!At(Tok::kName)) return ErrorExpected("a shape");
   std::optional<PrimitiveType> type = ParsePrimitiveType(tok_.text);
   if (!type) {
-    return ErrorHere(StrCat("expected a shape, found ", Found(),
-                                  " (not an element type)"));
+    if (ParseOpcode(tok_.text).has_value()) {
+      return ErrorHere(StrCat("expected a shape before the opcode '", tok_.text,
+                              "', like f32[2,3]"));
+    }
+    std::vector<std::string_view> types;
+    for (int i = 0; i < kNumPrimitiveTypes; ++i) {
+      types.push_back(PrimitiveTypeName(static_cast<PrimitiveType>(i)));
+    }
+    std::string msg = StrCat("expected a shape, found ", Found(), ", which is not an element type");
+    std::string_view close = ClosestMatch(tok_.text, types);
+    if (!close.empty()) StrAppend(&msg, "; did you mean '", close, "'?");
+    return ErrorHere(std::move(msg));
   }
   Advance();
-  if (!Expect(Tok::kLSquare, "'[' after the element type")) return false;
+  if (!Expect(Tok::kLSquare, StrCat("'[' after the element type '",
+                                    PrimitiveTypeName(*type), "'"))) {
+    return false;
+  }
   if (*type == PrimitiveType::kToken || *type == PrimitiveType::kOpaque) {
-    if (!Expect(Tok::kRSquare, "']' (token and opaque shapes have no dimensions)")) {
+    if (!Expect(Tok::kRSquare, StrCat("']': ", PrimitiveTypeName(*type),
+                                      " shapes have no dimensions"))) {
       return false;
     }
     *out = *type == PrimitiveType::kToken ? Shape::Token() : Shape::Opaque();
@@ -111,26 +134,34 @@ bool Parser::ParseShapeValue(Shape* out, int depth) {
       bool bounded = false;
       if (At(Tok::kLess)) {
         Advance();
-        if (!Expect(Tok::kEqual, "'=' in '<='")) return false;
+        if (!Expect(Tok::kEqual, "'=' after '<' (a bounded dimension is written <=N)")) {
+          return false;
+        }
         bounded = true;
       }
       if (!At(Tok::kNumber)) {
-        return ErrorHere(StrCat("expected a dimension size, found ", Found()));
+        return ErrorExpected(bounded ? "the bound of the dimension after '<='"
+                                     : "a dimension size (a number, <=N or ?)");
       }
       int64_t d = 0;
-      if (!ParseInt64(tok_.text, &d) || d < 0) {
-        return ErrorHere(StrCat("bad dimension size '", tok_.text,
-                                      "' (a non-negative integer)"));
+      if (!ParseInt64(tok_.text, &d)) {
+        std::string_view t = tok_.text;
+        bool digits = !t.empty() && std::all_of(t.begin() + (t[0] == '-' || t[0] == '+'),
+                                                t.end(), [](char c) { return c >= '0' && c <= '9'; });
+        return ErrorHere(digits ? StrCat("dimension size '", t,
+                                         "' is out of range (at most 9223372036854775807)")
+                                : StrCat("bad dimension size '", t,
+                                         "'; expected a non-negative integer"));
+      }
+      if (d < 0) {
+        return ErrorHere(StrCat("dimension size ", d, " is negative"));
       }
       Advance();
       if (bounded) dynamic.push_back(static_cast<int64_t>(dims.size()));
       dims.push_back(d);
     }
     if (At(Tok::kRSquare)) break;
-    if (!At(Tok::kComma)) {
-      return ErrorHere(StrCat("expected ',' or ']' to close the dimensions, found ",
-                                    Found()));
-    }
+    if (!At(Tok::kComma)) return ErrorExpected("',' or ']' to close the dimensions");
     Advance();
   }
   const char* after_dims = tok_.begin + 1;
@@ -156,6 +187,7 @@ bool Parser::ParseShapeValue(Shape* out, int depth) {
 bool Parser::ParseLayout(Layout* out, int64_t rank, int depth) {
   Token open = tok_;
   Advance();  // '{'
+  bool after_comma = false;
   while (At(Tok::kNumber)) {
     int64_t d = 0;
     if (!ParseInt64(tok_.text, &d)) {
@@ -163,39 +195,50 @@ bool Parser::ParseLayout(Layout* out, int64_t rank, int depth) {
     }
     out->minor_to_major.push_back(d);
     Advance();
-    if (!Consume(Tok::kComma)) break;
+    after_comma = Consume(Tok::kComma);
+    if (!after_comma) break;
+  }
+  if (!At(Tok::kColon) && !At(Tok::kRBrace)) {
+    return ErrorExpected(after_comma ? "a dimension number after ',' in the layout"
+                         : out->minor_to_major.empty()
+                             ? "a dimension number, ':' or '}' in the layout"
+                             : "',', ':' or '}' after a dimension number in the layout");
   }
   if (Consume(Tok::kColon)) {
+    std::string_view f;  // the field being read
     auto paren_int = [&](int64_t* v) {
-      return Expect(Tok::kLParen, "'('") && ParseInt(v) && Expect(Tok::kRParen, "')'");
+      return Expect(Tok::kLParen, StrCat("'(' after '", f, "'")) && ParseInt(v) &&
+             Expect(Tok::kRParen, StrCat("')' to close '", f, "('"));
     };
     auto paren_type = [&](std::optional<PrimitiveType>* t) {
-      if (!Expect(Tok::kLParen, "'('")) return false;
+      if (!Expect(Tok::kLParen, StrCat("'(' after '", f, "'"))) return false;
       auto pt = At(Tok::kName) ? ParsePrimitiveType(tok_.text) : std::nullopt;
-      if (!pt) return ErrorHere(StrCat("expected an element type, found ", Found()));
+      if (!pt) return ErrorExpected(StrCat("an element type in '", f, "(...)'"));
       *t = pt;
       Advance();
-      return Expect(Tok::kRParen, "')'");
+      return Expect(Tok::kRParen, StrCat("')' to close '", f, "('"));
     };
     while (!At(Tok::kRBrace)) {
       if (At(Tok::kHash)) {
+        f = "#";
         Advance();
         if (!paren_type(&out->index_primitive_type)) return false;
         continue;
       }
       if (At(Tok::kStar)) {
+        f = "*";
         Advance();
         if (!paren_type(&out->pointer_primitive_type)) return false;
         continue;
       }
       if (!At(Tok::kName)) {
-        return ErrorHere(StrCat("expected a layout field (T, E, S, …) or '}', found ",
-                                      Found()));
+        return ErrorExpected("a layout field (T, E, S, L, M, SC, P, D, #, *) or '}'");
       }
-      std::string_view f = tok_.text;
+      Token field = tok_;
+      f = tok_.text;
       Advance();
       if (f == "T") {
-        if (!At(Tok::kLParen)) return ErrorHere("expected '(' after 'T'");
+        if (!At(Tok::kLParen)) return ErrorExpected("'(' after 'T', like T(8,128)");
         while (Consume(Tok::kLParen)) {
           Tile tile;
           while (!At(Tok::kRParen)) {
@@ -208,7 +251,7 @@ bool Parser::ParseLayout(Layout* out, int64_t rank, int depth) {
             }
             if (!Consume(Tok::kComma)) break;
           }
-          if (!Expect(Tok::kRParen, "')' to close the tile")) return false;
+          if (!Expect(Tok::kRParen, "',' or ')' to close the tile")) return false;
           out->tiles.push_back(std::move(tile));
         }
       } else if (f == "E") {
@@ -222,56 +265,116 @@ bool Parser::ParseLayout(Layout* out, int64_t rank, int depth) {
       } else if (f == "SC") {
         while (Consume(Tok::kLParen)) {
           SplitConfig sc;
-          if (!ParseInt(&sc.dimension) || !Expect(Tok::kColon, "':'")) return false;
+          if (!ParseInt(&sc.dimension) ||
+              !Expect(Tok::kColon, "':' after the dimension of SC(dim:indices)")) {
+            return false;
+          }
           while (!At(Tok::kRParen)) {
             int64_t v = 0;
             if (!ParseInt(&v)) return false;
             sc.split_indices.push_back(v);
             if (!Consume(Tok::kComma)) break;
           }
-          if (!Expect(Tok::kRParen, "')'")) return false;
+          if (!Expect(Tok::kRParen, "',' or ')' in SC(dim:indices)")) return false;
           out->split_configs.push_back(std::move(sc));
         }
       } else if (f == "P") {
-        if (!Expect(Tok::kLParen, "'('")) return false;
+        if (!Expect(Tok::kLParen, "'(' after 'P'")) return false;
         Shape phys;
         if (!ParseShapeValue(&phys, depth + 1)) return false;
         out->physical_shape = pool_->Intern(phys);
-        if (!Expect(Tok::kRParen, "')'")) return false;
+        if (!Expect(Tok::kRParen, "')' to close 'P('")) return false;
       } else if (f == "D") {
-        if (!Expect(Tok::kLParen, "'('")) return false;
-        while (At(Tok::kName)) {
-          Layout::DimLevel level;
-          std::string_view t = tok_.text;
-          static constexpr std::string_view kLetters = "DCSH";
-          size_t k = kLetters.find(t.empty() ? '?' : t[0]);
-          if (t.size() != 1 || k == std::string_view::npos) {
-            return ErrorHere(StrCat("unknown dimension level type '", t, "'"));
-          }
-          level.type = static_cast<Layout::DimLevelType>(k);
-          Advance();
-          out->dim_levels.push_back(level);
-          if (!Consume(Tok::kComma)) break;
-        }
-        if (!Expect(Tok::kRParen, "')'")) return false;
+        if (!At(Tok::kLParen)) return ErrorExpected("'(' after 'D'");
+        if (!ParseDimLevels(&out->dim_levels)) return false;
       } else {
-        return ErrorAt(tok_, StrCat("unknown layout field '", f, "'"));
+        return ErrorAt(field, StrCat("unknown layout field '", f,
+                                     "'; the fields are T(tile), E(bits), S(memory space), "
+                                     "L(alignment), M(bytes), SC(split), P(shape), D(levels), "
+                                     "#(index type) and *(pointer type)"));
       }
     }
   }
   if (!Expect(Tok::kRBrace, "'}' to close the layout")) return false;
   if (static_cast<int64_t>(out->minor_to_major.size()) != rank) {
-    return ErrorAt(open, StrCat("layout has ", out->minor_to_major.size(),
-                                      " dimensions but the shape has rank ", rank));
+    return ErrorAt(open, StrCat("layout {", StrJoin(out->minor_to_major, ","), "} has ",
+                                out->minor_to_major.size(), " dimension",
+                                out->minor_to_major.size() == 1 ? "" : "s",
+                                " but the shape has rank ", rank));
   }
   std::vector<bool> seen(rank, false);
   for (int64_t d : out->minor_to_major) {
     if (d < 0 || d >= rank || seen[d]) {
       return ErrorAt(open, StrCat("layout {", StrJoin(out->minor_to_major, ","),
-                                        "} is not a permutation of 0..", rank - 1));
+                                  "} is not a permutation of 0..", rank - 1, ": ",
+                                  d < 0 || d >= rank
+                                      ? StrCat("dimension ", d, " is out of range")
+                                      : StrCat("dimension ", d, " appears twice")));
     }
     seen[d] = true;
   }
+  return true;
+}
+
+// levels ::= '(' [level (',' level)*] ')' ; level ::= ('D'|'C'|'S'|'H') ('+'|'~')*
+// Read from the bytes: '+' (not unique) and '~' (not ordered) are not tokens.
+bool Parser::ParseDimLevels(std::vector<Layout::DimLevel>* out) {
+  const char* const line_begin = tok_.begin - (tok_.col - 1);
+  const char* p = tok_.end;  // just after '('
+  const char* const end = lexer_.buffer().data() + lexer_.buffer().size();
+  auto skip_spaces = [&] {
+    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+  };
+  auto found = [&]() -> std::string {
+    if (p >= end) return "end of input";
+    if (*p == '\n' || *p == '\r') return "the end of the line";
+    return StrCat("'", *p, "'");
+  };
+  auto error_at_p = [&](std::string message) {
+    return ErrorAt(tok_.line, static_cast<uint32_t>(p - line_begin) + 1, std::move(message));
+  };
+  static constexpr std::string_view kLetters = "DCSH";
+  skip_spaces();
+  if (p < end && *p == ')') {
+    ++p;
+  } else {
+    while (true) {
+      skip_spaces();
+      size_t k = p < end ? kLetters.find(*p) : std::string_view::npos;
+      const char* word = p;
+      while (p < end && (std::isalnum(static_cast<unsigned char>(*p)) || *p == '_')) ++p;
+      if (k == std::string_view::npos || p - word != 1) {
+        std::string_view w(word, p - word);
+        p = word;
+        return error_at_p(w.empty() ? StrCat("expected a dimension level type (D, C, S or H), "
+                                             "found ", found())
+                                    : StrCat("unknown dimension level type '", w,
+                                             "'; expected D, C, S or H, optionally "
+                                             "followed by + (not unique) or ~ (not "
+                                             "ordered)"));
+      }
+      Layout::DimLevel level;
+      level.type = static_cast<Layout::DimLevelType>(k);
+      while (p < end && (*p == '+' || *p == '~')) {
+        (*p == '+' ? level.unique : level.ordered) = false;
+        ++p;
+      }
+      out->push_back(level);
+      skip_spaces();
+      if (p < end && *p == ',') {
+        ++p;
+        continue;
+      }
+      if (p < end && *p == ')') {
+        ++p;
+        break;
+      }
+      return error_at_p(StrCat("expected ',' or ')' in D(...), found ", found()));
+    }
+  }
+  const uint32_t end_col = static_cast<uint32_t>(p - line_begin) + 1;
+  lexer_.SkipTo(p);
+  AdvanceAfter(tok_.line, end_col);
   return true;
 }
 

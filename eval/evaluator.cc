@@ -1,0 +1,233 @@
+#include "eval/evaluator.h"
+
+#include "absl/container/flat_hash_map.h"
+#include "eval/kernels.h"
+#include "ir/computation.h"
+#include "ir/strings.h"
+
+namespace hlo {
+namespace {
+
+// Bytes of the arrays in a shape (tuples summed), saturating.
+int64_t ShapeBytes(const Shape& shape) {
+  if (shape.IsTuple()) {
+    int64_t n = 0;
+    for (const Shape* e : shape.tuple_shapes()) {
+      int64_t b = ShapeBytes(*e);
+      if (b < 0 || n > INT64_MAX - b) return -1;
+      n += b;
+    }
+    return n;
+  }
+  if (!shape.IsArray()) return 0;
+  int64_t count = shape.ElementCount();
+  int64_t width = ByteWidth(shape.element_type());
+  if (count < 0 || (width > 0 && count > INT64_MAX / width)) return -1;
+  return count * width;
+}
+
+}  // namespace
+
+// The order and use counts of a computation, computed once per computation.
+struct ComputationPlan {
+  std::vector<const Instruction*> order;
+  std::vector<std::vector<int32_t>> operands;  // slots of each one's operands
+  std::vector<int32_t> uses;                    // how many later reads
+  int32_t root = -1;
+};
+
+const ComputationPlan& Evaluator::PlanFor(const Computation& comp) {
+  auto it = plans_.find(&comp);
+  if (it != plans_.end()) return *it->second;
+  auto plan = std::make_unique<ComputationPlan>();
+  std::vector<Instruction*> order = comp.PostOrder();
+  absl::flat_hash_map<const Instruction*, int32_t> slot;
+  slot.reserve(order.size());
+  for (size_t i = 0; i < order.size(); ++i) slot[order[i]] = static_cast<int32_t>(i);
+  plan->order.assign(order.begin(), order.end());
+  plan->operands.resize(order.size());
+  plan->uses.assign(order.size(), 0);
+  for (size_t i = 0; i < order.size(); ++i) {
+    for (const Instruction* op : order[i]->operands()) {
+      int32_t s = slot.at(op);
+      plan->operands[i].push_back(s);
+      ++plan->uses[s];
+    }
+  }
+  plan->root = slot.at(comp.root());
+  ++plan->uses[plan->root];  // the result outlives the loop
+  return *plans_.emplace(&comp, std::move(plan)).first->second;
+}
+
+Evaluator::Evaluator(Module& module, EvalOptions options)
+    : module_(module), options_(std::move(options)) {}
+
+Evaluator::~Evaluator() = default;
+
+absl::Status Evaluator::Reserve(int64_t bytes, const Instruction& inst) {
+  if (bytes < 0 || bytes > options_.max_memory_bytes - live_bytes_) {
+    return Located(inst, absl::ResourceExhaustedError(StrCat(
+                             "needs ", bytes < 0 ? std::string("more than 2^63") : StrCat(bytes),
+                             " bytes for its result with ", live_bytes_,
+                             " bytes live, over the limit of ", options_.max_memory_bytes,
+                             " bytes (--max-memory)")));
+  }
+  live_bytes_ += bytes;
+  return absl::OkStatus();
+}
+
+absl::Status Evaluator::Located(const Instruction& inst, const absl::Status& status) const {
+  std::string where = module_.source_name().empty() ? "<module>" : module_.source_name();
+  if (inst.loc().line > 0) StrAppend(&where, ":", inst.loc().line, ":", inst.loc().col);
+  return absl::Status(status.code(), StrCat(where, ": error: %", inst.name(), ": ",
+                                            std::string(status.message())));
+}
+
+absl::StatusOr<Value> Evaluator::Run(std::vector<Value> arguments) {
+  const Computation* entry = module_.entry();
+  if (!entry) return absl::InvalidArgumentError("the module has no entry computation");
+  if (static_cast<int64_t>(arguments.size()) != entry->parameter_count()) {
+    return absl::InvalidArgumentError(StrCat("the entry computation takes ",
+                                             entry->parameter_count(), " parameters but ",
+                                             arguments.size(), " inputs were given"));
+  }
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const Instruction* p = entry->parameter(static_cast<int64_t>(i));
+    absl::Status st = CheckValueShape(arguments[i], p->shape(), StrCat("input ", i));
+    if (!st.ok()) return Located(*p, st);
+  }
+  std::vector<const Value*> ptrs;
+  for (const Value& v : arguments) ptrs.push_back(&v);
+  return Call(*entry, ptrs);
+}
+
+absl::StatusOr<Value> Evaluator::Call(const Computation& comp,
+                                      absl::Span<const Value* const> arguments) {
+  if (++call_depth_ > 10000) {
+    --call_depth_;
+    return absl::ResourceExhaustedError("computations nest more than 10000 calls deep");
+  }
+  const ComputationPlan& plan = PlanFor(comp);
+  const size_t n = plan.order.size();
+  std::vector<Value> slots(n);
+  std::vector<int32_t> remaining = plan.uses;
+  std::vector<const Value*> ops;
+  bool report = options_.progress && comp.is_entry();
+  absl::Status failure;
+  for (size_t i = 0; i < n; ++i) {
+    const Instruction& inst = *plan.order[i];
+    if (inst.opcode() == Opcode::kParameter) {
+      int64_t p = inst.parameter_number();
+      if (p >= static_cast<int64_t>(arguments.size())) {
+        failure = Located(inst, absl::InvalidArgumentError("no argument for this parameter"));
+        break;
+      }
+      slots[i] = *arguments[p];
+    } else {
+      ops.clear();
+      for (int32_t s : plan.operands[i]) ops.push_back(&slots[s]);
+      int64_t bytes = ShapeBytes(inst.shape());
+      if (absl::Status st = Reserve(bytes, inst); !st.ok()) {
+        failure = st;
+        break;
+      }
+      absl::StatusOr<Value> result = Evaluate(inst, ops);
+      if (!result.ok()) {
+        Release(bytes);
+        failure = result.status();
+        break;
+      }
+      slots[i] = *std::move(result);
+      // Free operands after their last use.
+      for (int32_t s : plan.operands[i]) {
+        if (--remaining[s] == 0) {
+          Release(ShapeBytes(plan.order[s]->shape()));
+          slots[s] = Value();
+        }
+      }
+    }
+    if (report) options_.progress(static_cast<int64_t>(i + 1), static_cast<int64_t>(n));
+  }
+  --call_depth_;
+  if (!failure.ok()) {
+    for (size_t i = 0; i < n; ++i) {
+      if (plan.order[i]->opcode() != Opcode::kParameter && slots[i].is_array()) {
+        Release(ShapeBytes(plan.order[i]->shape()));
+      }
+    }
+    return failure;
+  }
+  Release(ShapeBytes(plan.order[plan.root]->shape()));
+  return std::move(slots[plan.root]);
+}
+
+absl::StatusOr<Value> Evaluator::Evaluate(const Instruction& inst, Operands ops) {
+  absl::StatusOr<Value> result;
+  switch (inst.opcode()) {
+    case Opcode::kReduce: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
+      result = EvalReduction(inst, ops, *this);
+      break;
+    case Opcode::kCall: case Opcode::kFusion: case Opcode::kWhile:
+    case Opcode::kConditional: case Opcode::kMap: case Opcode::kOptimizationBarrier:
+    case Opcode::kAfterAll: case Opcode::kAddDependency: case Opcode::kDomain:
+      result = EvalControl(inst, ops, *this);
+      break;
+    case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kTranspose:
+    case Opcode::kSlice: case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:
+    case Opcode::kConcatenate: case Opcode::kPad: case Opcode::kReverse:
+    case Opcode::kIota: case Opcode::kCopy: case Opcode::kBitcast: case Opcode::kTuple:
+    case Opcode::kGetTupleElement: case Opcode::kConstant:
+    case Opcode::kGetDimensionSize: case Opcode::kSetDimensionSize:
+      result = EvalDataMovement(inst, ops, *this);
+      break;
+    default:
+      if (IsElementwise(inst.opcode())) {
+        result = EvalElementwise(inst, ops);
+        break;
+      }
+      result = absl::UnimplementedError(
+          StrCat("hlo-run cannot evaluate '", inst.OpcodeText(), "' yet"));
+  }
+  if (!result.ok()) {
+    // Errors from nested calls already name their instruction.
+    std::string_view msg(result.status().message().data(), result.status().message().size());
+    if (msg.find(": error: %") != std::string_view::npos) return result.status();
+    return Located(inst, result.status());
+  }
+  return result;
+}
+
+absl::Status CheckValueShape(const Value& value, const Shape& shape, std::string_view what) {
+  if (shape.IsTuple()) {
+    if (!value.is_tuple() || static_cast<int64_t>(value.elements().size()) != shape.tuple_size()) {
+      return absl::InvalidArgumentError(StrCat(what, " should be a tuple of ",
+                                               shape.tuple_size(), " elements"));
+    }
+    for (int64_t i = 0; i < shape.tuple_size(); ++i) {
+      absl::Status st = CheckValueShape(value.element(i), shape.tuple_shape(i),
+                                        StrCat(what, " element ", i));
+      if (!st.ok()) return st;
+    }
+    return absl::OkStatus();
+  }
+  if (shape.IsToken()) {
+    if (value.is_token()) return absl::OkStatus();
+    return absl::InvalidArgumentError(StrCat(what, " should be a token"));
+  }
+  if (!value.is_array() || !value.array().shape().Compatible(shape.WithoutLayout())) {
+    std::string got = value.is_array() ? value.array().shape().ToString(false)
+                      : value.is_tuple() ? std::string("a tuple")
+                                         : std::string("a token");
+    return absl::InvalidArgumentError(StrCat(what, " has shape ", got, " but ",
+                                             shape.ToString(false), " is expected"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Value> NewArray(const Shape& shape) {
+  auto lit = Literal::Create(shape);
+  if (!lit.ok()) return lit.status();
+  return Value::Array(std::make_shared<Literal>(*std::move(lit)));
+}
+
+}  // namespace hlo

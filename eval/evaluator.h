@@ -1,0 +1,71 @@
+// The executor: evaluates a module's entry computation over typed
+// contiguous buffers, instruction by instruction in post order, freeing each
+// buffer after its last use.
+#ifndef HLO_EVAL_EVALUATOR_H_
+#define HLO_EVAL_EVALUATOR_H_
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "eval/value.h"
+#include "ir/module.h"
+
+namespace hlo {
+
+struct EvalOptions {
+  // Largest number of bytes of live buffers; more is an error naming the
+  // instruction that would exceed it.
+  int64_t max_memory_bytes = int64_t{1} << 34;
+  // While loops stop with an error after this many trips (< 0: no limit).
+  int64_t max_iterations = -1;
+  // Seed for rng and rng-bit-generator defaults and elided constants.
+  uint64_t seed = 0;
+  // Called after each instruction of the entry computation with (done,
+  // total); null for none.
+  std::function<void(int64_t, int64_t)> progress;
+};
+
+struct ComputationPlan;
+
+class Evaluator {
+ public:
+  Evaluator(Module& module, EvalOptions options);
+  ~Evaluator();
+
+  // Runs the entry computation on one value per parameter.
+  absl::StatusOr<Value> Run(std::vector<Value> arguments);
+  // Runs any computation of the module (used by call, while, reduce, …).
+  absl::StatusOr<Value> Call(const Computation& computation,
+                             absl::Span<const Value* const> arguments);
+  const EvalOptions& options() const { return options_; }
+  Module& module() { return module_; }
+
+  // Live buffer accounting (bytes); Reserve fails when the limit is passed.
+  absl::Status Reserve(int64_t bytes, const Instruction& inst);
+  void Release(int64_t bytes) { live_bytes_ -= bytes; }
+
+ private:
+  absl::StatusOr<Value> Evaluate(const Instruction& inst,
+                                 absl::Span<const Value* const> operands);
+  absl::Status Located(const Instruction& inst, const absl::Status& status) const;
+  // Post order and use counts of a computation, computed once.
+  const ComputationPlan& PlanFor(const Computation& computation);
+
+  absl::flat_hash_map<const Computation*, std::unique_ptr<ComputationPlan>> plans_;
+
+  Module& module_;
+  EvalOptions options_;
+  int64_t live_bytes_ = 0;
+  int call_depth_ = 0;
+};
+
+// Checks that `value` fits `shape` (element types, dims; tuples recurse).
+absl::Status CheckValueShape(const Value& value, const Shape& shape, std::string_view what);
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_EVALUATOR_H_

@@ -1,0 +1,43 @@
+// The instruction kernels, one family per file (eval/kernels_*.cc). Each
+// takes the instruction (for its attributes and result shape) and its
+// operand values, and returns the result. Errors are plain messages; the
+// evaluator adds the instruction's name and place.
+#ifndef HLO_EVAL_KERNELS_H_
+#define HLO_EVAL_KERNELS_H_
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "eval/evaluator.h"
+#include "eval/value.h"
+#include "ir/instruction.h"
+
+namespace hlo {
+
+using Operands = absl::Span<const Value* const>;
+
+// A zero-filled array value of the instruction's (array) result shape.
+absl::StatusOr<Value> NewArray(const Shape& shape);
+
+// kernels_elementwise.cc: every unary and binary elementwise op, compare,
+// select, clamp, convert, bitcast-convert, reduce-precision,
+// stochastic-convert.
+absl::StatusOr<Value> EvalElementwise(const Instruction& inst, Operands ops);
+
+// kernels_data.cc: broadcast, reshape, transpose, slice, dynamic-slice,
+// dynamic-update-slice, concatenate, pad, reverse, iota, copy, bitcast,
+// tuple, get-tuple-element, constant, get/set-dimension-size.
+absl::StatusOr<Value> EvalDataMovement(const Instruction& inst, Operands ops,
+                                       Evaluator& evaluator);
+
+// kernels_reduce.cc: reduce, reduce-window, select-and-scatter.
+absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops,
+                                    Evaluator& evaluator);
+
+// kernels_control.cc: call, fusion, while, conditional, map, opt-barrier,
+// after-all, add-dependency, domain.
+absl::StatusOr<Value> EvalControl(const Instruction& inst, Operands ops,
+                                  Evaluator& evaluator);
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_KERNELS_H_

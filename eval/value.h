@@ -1,0 +1,67 @@
+// Runtime values: an array in a shared typed buffer, a tuple of values, or a
+// token. Copying a Value shares its buffers, so tuple/get-tuple-element and
+// loop state cost no array copies.
+#ifndef HLO_EVAL_VALUE_H_
+#define HLO_EVAL_VALUE_H_
+
+#include <memory>
+#include <vector>
+
+#include "ir/literal.h"
+#include "ir/shape.h"
+
+namespace hlo {
+
+class Value {
+ public:
+  Value() = default;
+  static Value Array(std::shared_ptr<Literal> literal) {
+    Value v;
+    v.array_ = std::move(literal);
+    return v;
+  }
+  static Value Tuple(std::vector<Value> elements) {
+    Value v;
+    v.is_tuple_ = true;
+    v.elements_ = std::move(elements);
+    return v;
+  }
+  static Value Token() {
+    Value v;
+    v.is_token_ = true;
+    return v;
+  }
+  // A value holding a copy of a literal (tuples become tuples of values).
+  static Value FromLiteral(Literal literal);
+
+  bool is_tuple() const { return is_tuple_; }
+  bool is_token() const { return is_token_; }
+  bool is_array() const { return array_ != nullptr; }
+
+  const Literal& array() const { return *array_; }
+  // The buffer for writing: only for values this kernel just created or
+  // holds the only reference to (see unique()).
+  Literal& mutable_array() { return *array_; }
+  const std::shared_ptr<Literal>& array_ptr() const { return array_; }
+  bool unique() const { return array_ && array_.use_count() == 1; }
+
+  const std::vector<Value>& elements() const { return elements_; }
+  std::vector<Value>& mutable_elements() { return elements_; }
+  const Value& element(int64_t i) const { return elements_[i]; }
+
+  // Deep copy into a Literal (tokens become empty tuples).
+  Literal ToLiteral() const;
+  // Bytes of array storage reachable from this value (shared buffers
+  // counted each time).
+  int64_t ByteSize() const;
+
+ private:
+  std::shared_ptr<Literal> array_;
+  std::vector<Value> elements_;
+  bool is_tuple_ = false;
+  bool is_token_ = false;
+};
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_VALUE_H_
