@@ -77,18 +77,34 @@ struct TypeTag {
 // and opaque (f is not called).
 template <typename F>
 bool DispatchType(PrimitiveType type, F&& f) {
-  switch (type) {
-#define HLO_DISPATCH_CASE(e, name, bits, kind) \
-  case PrimitiveType::e:                       \
-    if constexpr (PrimitiveType::e != PrimitiveType::kToken &&  \
-                  PrimitiveType::e != PrimitiveType::kOpaque) { \
-      f(TypeTag<PrimitiveType::e>{});          \
-      return true;                             \
-    }                                          \
+  // One case per array type (kinds P, S, U, F, C); token and opaque (T, O)
+  // have no storage and return false.
+#define HLO_DISPATCH_ARRAY(e) \
+  case PrimitiveType::e:      \
+    f(TypeTag<PrimitiveType::e>{}); \
+    return true;
+#define HLO_DISPATCH_NONE(e) \
+  case PrimitiveType::e:     \
     return false;
-    HLO_PRIMITIVE_TYPES(HLO_DISPATCH_CASE)
+#define HLO_DISPATCH_P(e) HLO_DISPATCH_ARRAY(e)
+#define HLO_DISPATCH_S(e) HLO_DISPATCH_ARRAY(e)
+#define HLO_DISPATCH_U(e) HLO_DISPATCH_ARRAY(e)
+#define HLO_DISPATCH_F(e) HLO_DISPATCH_ARRAY(e)
+#define HLO_DISPATCH_C(e) HLO_DISPATCH_ARRAY(e)
+#define HLO_DISPATCH_T(e) HLO_DISPATCH_NONE(e)
+#define HLO_DISPATCH_O(e) HLO_DISPATCH_NONE(e)
+#define HLO_DISPATCH_CASE(e, name, bits, kind) HLO_DISPATCH_##kind(e)
+  switch (type) { HLO_PRIMITIVE_TYPES(HLO_DISPATCH_CASE) }
 #undef HLO_DISPATCH_CASE
-  }
+#undef HLO_DISPATCH_P
+#undef HLO_DISPATCH_S
+#undef HLO_DISPATCH_U
+#undef HLO_DISPATCH_F
+#undef HLO_DISPATCH_C
+#undef HLO_DISPATCH_T
+#undef HLO_DISPATCH_O
+#undef HLO_DISPATCH_ARRAY
+#undef HLO_DISPATCH_NONE
   return false;
 }
 

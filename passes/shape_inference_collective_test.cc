@@ -3,6 +3,7 @@
 // the testdata/parser corpus (every instruction of the family must infer to
 // its declared shape) and the specs' examples; each invalid case breaks one
 // rule and checks that the message names it.
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -123,6 +124,20 @@ TEST_CASE("collective: every corpus module's collectives infer to their shapes",
   }
 }
 
+TEST_CASE("collective: every module in testdata/parser verifies here",
+          "[shape_inference][collective]") {
+  // The whole corpus, so that a new corpus module with a collective is
+  // covered without being listed above.
+  int files = 0;
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::string(HLO_SOURCE_DIR) + "/testdata/parser")) {
+    if (e.path().extension() != ".hlo") continue;
+    CheckCorpus(e.path().filename().string());
+    ++files;
+  }
+  CHECK(files > 19);
+}
+
 TEST_CASE("collective: exact shapes of the corpus's async and paired ops",
           "[shape_inference][collective]") {
   std::unique_ptr<Module> m = Parse(ReadCorpus("async_collectives.hlo"));
@@ -149,7 +164,10 @@ TEST_CASE("collective: exact shapes of the corpus's async and paired ops",
   std::unique_ptr<Module> p = Parse(ReadCorpus("collective_permute.hlo"));
   CHECK(Text(*p, "comb") == "(f32[4,8], f32[2])");
   CHECK(Text(*p, "inplace") == "f32[8,8]");
-  CHECK(Text(*p, "replica-id") == "u32[]");
+
+  std::unique_ptr<Module> ids = Parse(ReadCorpus("partition_replica_id.hlo"));
+  CHECK(Text(*ids, "replica-id") == "u32[]");
+  CHECK(Text(*ids, "partition-id") == "u32[]");
 }
 
 // ---- valid: the specs' examples and group sizes -------------------------------------
@@ -211,11 +229,11 @@ ENTRY main {
   x = f32[2,3] parameter(0)
   g = f32[2,9] all-gather(x), dimensions={1}
   s = f32[2,1] reduce-scatter(x), dimensions={1}, to_apply=sum
-  ROOT a = f32[2,3] all-to-all(x), dimensions={1}
+  ROOT a2a = f32[2,3] all-to-all(x), dimensions={1}
 })");
   CHECK(Text(*u, "g") == "f32[2,9]");
   CHECK(Text(*u, "s") == "f32[2,1]");
-  CHECK(Text(*u, "a") == "f32[2,3]");
+  CHECK(Text(*u, "a2a") == "f32[2,3]");
 }
 
 TEST_CASE("collective: cross-replica-and-partition groups span every partition",
@@ -244,7 +262,7 @@ ENTRY main {
   x = f32[2] parameter(0)
   y = f32[3,2] parameter(1)
   ar = f32[2] all-reduce(x), replica_groups={{0,1,2},{3}}, to_apply=sum
-  ag = (f32[4], f32[3,4]) all-gather(x, y), replica_groups={{0,1},{2,3}}, dimensions={0}
+  ag = (f32[4], f32[6,2]) all-gather(x, y), replica_groups={{0,1},{2,3}}, dimensions={0}
   cb = (f32[2], f32[3,2]) collective-broadcast(x, y), replica_groups={{0,1,2,3}}
   a2a = (f32[2], f32[2], f32[2], f32[2]) all-to-all(x, x, x, x)
   ROOT t = f32[2] opt-barrier(ar)

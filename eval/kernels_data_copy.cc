@@ -1,0 +1,233 @@
+// The copy engine of the data-movement kernels (kernels_data.cc): an
+// N-dimensional strided copy specialised per element byte width, not per
+// type. Every layout-free data movement (broadcast, transpose, slice, pad,
+// reverse, concatenate, dynamic slices, layout changes of bitcast) is one or
+// more strided copies:
+//
+//   for every index i in [0, size_0) x ... x [0, size_{n-1}):
+//     dst[sum_k i_k * dst_stride_k] = src[sum_k i_k * src_stride_k]
+//
+// Axes of size 1 are dropped and adjacent axes that are contiguous in both
+// buffers are merged, so most ops reduce to a few long runs: memcpy when both
+// inner strides are 1, a fill when the source stride is 0 (broadcast), a
+// blocked (tiled) transpose when the destination's inner axis is strided in
+// the source and another axis is contiguous there, and a plain strided loop
+// otherwise. The outer axes are walked with incremental index counters.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "absl/container/inlined_vector.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace hlo {
+namespace data_internal {
+
+// One axis of a strided copy; strides are in elements and may be negative
+// (reverse) or zero (broadcast, on the source side).
+struct CopyAxis {
+  int64_t size;
+  int64_t dst_stride;
+  int64_t src_stride;
+};
+using CopyAxes = absl::InlinedVector<CopyAxis, 6>;
+
+namespace {
+
+// 16-byte elements (c128) move as a pair of words.
+struct Word128 {
+  uint64_t lo, hi;
+};
+
+// Drops axes of size 1 and merges an axis into the one outside it when the
+// pair is contiguous in both buffers. False when the copy is empty.
+bool Normalize(CopyAxes& axes) {
+  CopyAxes out;
+  for (const CopyAxis& a : axes) {
+    if (a.size <= 0) return false;
+    if (a.size == 1) continue;
+    if (!out.empty()) {
+      CopyAxis& outer = out.back();
+      if (outer.dst_stride == a.dst_stride * a.size &&
+          outer.src_stride == a.src_stride * a.size) {
+        outer.size *= a.size;
+        outer.dst_stride = a.dst_stride;
+        outer.src_stride = a.src_stride;
+        continue;
+      }
+    }
+    out.push_back(a);
+  }
+  axes = std::move(out);
+  return true;
+}
+
+// Calls body(dst_offset, src_offset) for every index of axes[0..n), the last
+// axis fastest, with incremental counters (no div/mod).
+template <typename F>
+void ForEachOuter(const CopyAxis* axes, int n, int64_t dst, int64_t src, F&& body) {
+  if (n == 0) {
+    body(dst, src);
+    return;
+  }
+  absl::InlinedVector<int64_t, 8> idx(n, 0);
+  while (true) {
+    body(dst, src);
+    int k = n - 1;
+    while (true) {
+      dst += axes[k].dst_stride;
+      src += axes[k].src_stride;
+      if (++idx[k] < axes[k].size) break;
+      dst -= axes[k].dst_stride * axes[k].size;
+      src -= axes[k].src_stride * axes[k].size;
+      idx[k] = 0;
+      if (--k < 0) return;
+    }
+  }
+}
+
+template <typename E>
+inline void CopyLine(E* __restrict dst, const E* __restrict src, int64_t n, int64_t ds,
+                     int64_t ss) {
+  if (ds == 1 && ss == 1) {
+    std::memcpy(dst, src, static_cast<size_t>(n) * sizeof(E));
+  } else if (ss == 0) {
+    const E v = *src;
+    if (ds == 1) {
+      std::fill_n(dst, n, v);
+    } else {
+      for (int64_t j = 0; j < n; ++j) dst[j * ds] = v;
+    }
+  } else if (ds == 1) {
+    for (int64_t j = 0; j < n; ++j) dst[j] = src[j * ss];
+  } else {
+    for (int64_t j = 0; j < n; ++j) dst[j * ds] = src[j * ss];
+  }
+}
+
+#if defined(__SSE2__)
+// 4x4 transpose of 4-byte elements: rows of src (stride ss) become columns
+// of dst (stride ds).
+inline void Transpose4x4(uint32_t* dst, int64_t ds, const uint32_t* src, int64_t ss) {
+  __m128 r0 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
+  __m128 r1 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + ss)));
+  __m128 r2 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * ss)));
+  __m128 r3 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 3 * ss)));
+  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_castps_si128(r0));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + ds), _mm_castps_si128(r1));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 2 * ds), _mm_castps_si128(r2));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 3 * ds), _mm_castps_si128(r3));
+}
+#endif
+
+// A blocked transpose over two axes: `a` is contiguous in the source
+// (src stride 1), `b` in the destination (dst stride 1).
+template <typename E>
+void Tile2D(E* __restrict dst, const E* __restrict src, const CopyAxis& a,
+            const CopyAxis& b) {
+  constexpr int64_t kTile = sizeof(E) >= 8 ? 16 : 32;
+  const int64_t na = a.size, nb = b.size, da = a.dst_stride, sb = b.src_stride;
+  for (int64_t i0 = 0; i0 < na; i0 += kTile) {
+    const int64_t i1 = std::min(na, i0 + kTile);
+    for (int64_t j0 = 0; j0 < nb; j0 += kTile) {
+      const int64_t j1 = std::min(nb, j0 + kTile);
+#if defined(__SSE2__)
+      if constexpr (sizeof(E) == 4) {
+        if (i1 - i0 == kTile && j1 - j0 == kTile) {
+          // dst[i*da + j] = src[i + j*sb]: 4x4 blocks read 4 source rows
+          // (consecutive j) of 4 consecutive i, and write 4 dst rows.
+          for (int64_t j = j0; j < j1; j += 4) {
+            for (int64_t i = i0; i < i1; i += 4) {
+              Transpose4x4(reinterpret_cast<uint32_t*>(dst + i * da + j), da,
+                           reinterpret_cast<const uint32_t*>(src + i + j * sb), sb);
+            }
+          }
+          continue;
+        }
+      }
+#endif
+      for (int64_t i = i0; i < i1; ++i) {
+        E* d = dst + i * da;
+        const E* s = src + i;
+        for (int64_t j = j0; j < j1; ++j) d[j] = s[j * sb];
+      }
+    }
+  }
+}
+
+template <typename E>
+void CopyAxesTyped(uint8_t* dst_bytes, const uint8_t* src_bytes, CopyAxes& axes) {
+  E* dst = reinterpret_cast<E*>(dst_bytes);
+  const E* src = reinterpret_cast<const E*>(src_bytes);
+  const int r = static_cast<int>(axes.size());
+  if (r == 0) {
+    *dst = *src;
+    return;
+  }
+  const CopyAxis inner = axes[r - 1];
+  if (inner.dst_stride == 1 && inner.src_stride != 1 && inner.src_stride != 0 && r >= 2) {
+    // A transpose: look for an outer axis contiguous in the source.
+    int k = r - 2;
+    while (k >= 0 && !(axes[k].src_stride == 1 && axes[k].dst_stride != 0)) --k;
+    if (k >= 0) {
+      std::rotate(axes.begin() + k, axes.begin() + k + 1, axes.begin() + (r - 1));
+      const CopyAxis a = axes[r - 2];
+      ForEachOuter(axes.data(), r - 2, 0, 0, [&](int64_t d, int64_t s) {
+        Tile2D<E>(dst + d, src + s, a, inner);
+      });
+      return;
+    }
+  }
+  ForEachOuter(axes.data(), r - 1, 0, 0, [&](int64_t d, int64_t s) {
+    CopyLine<E>(dst + d, src + s, inner.size, inner.dst_stride, inner.src_stride);
+  });
+}
+
+template <typename E>
+void FillTyped(uint8_t* dst, int64_t count, const uint8_t* value) {
+  E v;
+  std::memcpy(&v, value, sizeof(E));
+  std::fill_n(reinterpret_cast<E*>(dst), count, v);
+}
+
+}  // namespace
+
+// Copies elements of `width` bytes (1, 2, 4, 8 or 16) from src to dst along
+// `axes` (outermost first). `dst` and `src` point at the element of index 0.
+void StridedCopy(int width, uint8_t* dst, const uint8_t* src, CopyAxes axes) {
+  if (!Normalize(axes)) return;
+  switch (width) {
+    case 1: CopyAxesTyped<uint8_t>(dst, src, axes); break;
+    case 2: CopyAxesTyped<uint16_t>(dst, src, axes); break;
+    case 4: CopyAxesTyped<uint32_t>(dst, src, axes); break;
+    case 8: CopyAxesTyped<uint64_t>(dst, src, axes); break;
+    case 16: CopyAxesTyped<Word128>(dst, src, axes); break;
+    default: break;
+  }
+}
+
+// Sets `count` elements of `width` bytes at dst to the element at `value`.
+void FillElements(int width, uint8_t* dst, int64_t count, const uint8_t* value) {
+  if (count <= 0) return;
+  bool zero = true;
+  for (int i = 0; i < width; ++i) zero = zero && value[i] == 0;
+  if (zero) {
+    std::memset(dst, 0, static_cast<size_t>(count) * width);
+    return;
+  }
+  switch (width) {
+    case 1: FillTyped<uint8_t>(dst, count, value); break;
+    case 2: FillTyped<uint16_t>(dst, count, value); break;
+    case 4: FillTyped<uint32_t>(dst, count, value); break;
+    case 8: FillTyped<uint64_t>(dst, count, value); break;
+    case 16: FillTyped<Word128>(dst, count, value); break;
+    default: break;
+  }
+}
+
+}  // namespace data_internal
+}  // namespace hlo

@@ -1,0 +1,102 @@
+#include "eval/run_io.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "ir/literal_json.h"
+#include "ir/npy.h"
+#include "ir/strings.h"
+#include "parser/parser.h"
+
+namespace hlo {
+namespace {
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(StrCat(path, ": error: cannot open: ", std::strerror(errno)));
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+bool EndsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Literal text with or without its shape.
+absl::StatusOr<Literal> ParseText(const std::string& text, const std::string& path,
+                                  const Shape& shape) {
+  std::string_view t = StripWhitespace(text);
+  bool has_shape = !t.empty() && (t[0] == '(' || (t[0] >= 'a' && t[0] <= 'z'));
+  if (has_shape && t[0] == '(' && !shape.IsTuple()) has_shape = false;
+  if (has_shape) {
+    auto lit = ParseLiteral(text, ParseOptions{path});
+    if (!lit.ok()) return lit.status();
+    return lit;
+  }
+  return ParseLiteralValue(text, shape.WithoutLayout(), ParseOptions{path});
+}
+
+absl::Status WriteFile(const std::string& path, const std::string& data) {
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << data;
+    if (!out) return absl::DataLossError(StrCat(path, ": error: cannot write"));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return absl::DataLossError(StrCat(path, ": error: cannot write: ", std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteNpyTree(const Literal& lit, const std::string& dir, const std::string& name) {
+  if (lit.IsTuple()) {
+    for (size_t i = 0; i < lit.elements().size(); ++i) {
+      absl::Status st = WriteNpyTree(lit.elements()[i], dir, StrCat(name, "_", i));
+      if (!st.ok()) return st;
+    }
+    return absl::OkStatus();
+  }
+  auto bytes = WriteNpy(lit);
+  if (!bytes.ok()) return bytes.status();
+  return WriteFile(StrCat(dir, "/", name, ".npy"), *bytes);
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> LoadLiteralFile(const std::string& path, const Shape& shape) {
+  auto data = ReadFile(path);
+  if (!data.ok()) return data.status();
+  if (EndsWith(path, ".npy")) return ReadNpy(*data, shape, path);
+  if (EndsWith(path, ".json")) return LiteralFromJson(*data, path);
+  return ParseText(*data, path, shape);
+}
+
+absl::StatusOr<Literal> LoadExpected(const std::string& path, const Shape& result_shape) {
+  return LoadLiteralFile(path, result_shape);
+}
+
+std::string ResultToText(const Literal& result) {
+  std::string out = LiteralToString(result, LiteralStyle::kCompact);
+  out += '\n';
+  return out;
+}
+
+std::string ResultToJson(const Literal& result, const Shape& shape) {
+  std::string out = LiteralToJson(result, &shape);
+  out += '\n';
+  return out;
+}
+
+absl::Status WriteResultNpy(const Literal& result, const std::string& dir) {
+  if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
+    return absl::PermissionDeniedError(StrCat(dir, ": error: cannot create: ", std::strerror(errno)));
+  }
+  return WriteNpyTree(result, dir, "result");
+}
+
+}  // namespace hlo

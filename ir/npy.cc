@@ -1,0 +1,191 @@
+#include "ir/npy.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "ir/strings.h"
+
+namespace hlo {
+namespace {
+
+absl::Status NpyError(std::string_view what, std::string_view msg) {
+  return absl::InvalidArgumentError(StrCat(what, ": error: ", msg));
+}
+
+// The .npy descr of each type we write.
+std::string Descr(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::kPred: return "|b1";
+    case PrimitiveType::kS8: case PrimitiveType::kS1: case PrimitiveType::kS2:
+    case PrimitiveType::kS4: return "|i1";
+    case PrimitiveType::kS16: return "<i2";
+    case PrimitiveType::kS32: return "<i4";
+    case PrimitiveType::kS64: return "<i8";
+    case PrimitiveType::kU16: return "<u2";
+    case PrimitiveType::kU32: return "<u4";
+    case PrimitiveType::kU64: return "<u8";
+    case PrimitiveType::kF16: return "<f2";
+    case PrimitiveType::kF32: return "<f4";
+    case PrimitiveType::kF64: return "<f8";
+    case PrimitiveType::kC64: return "<c8";
+    case PrimitiveType::kC128: return "<c16";
+    case PrimitiveType::kBF16: return "<u2";
+    default: return "|u1";  // u8, sub-byte unsigned, f8 and f4 raw bits
+  }
+}
+
+// Which descrs can hold a type (byte order aside).
+bool DescrFits(std::string_view kind_size, PrimitiveType t) {
+  if (kind_size == Descr(t).substr(1)) return true;
+  int w = ByteWidth(t);
+  bool raw = kind_size == StrCat("V", w) || kind_size == StrCat("u", w);
+  if (IsSmallFloat(t) && raw) return true;
+  if (t == PrimitiveType::kU8 && kind_size == "u1") return true;
+  return false;
+}
+
+// Finds `'key': value` in the header dict and returns the value text.
+std::string_view DictValue(std::string_view header, std::string_view key) {
+  std::string pat = StrCat("'", key, "'");
+  size_t p = header.find(pat);
+  if (p == std::string_view::npos) return {};
+  p = header.find(':', p + pat.size());
+  if (p == std::string_view::npos) return {};
+  ++p;
+  while (p < header.size() && header[p] == ' ') ++p;
+  size_t e = p;
+  if (e < header.size() && header[e] == '(') {
+    e = header.find(')', e);
+    return e == std::string_view::npos ? std::string_view{} : header.substr(p, e - p + 1);
+  }
+  if (e < header.size() && header[e] == '\'') {
+    e = header.find('\'', e + 1);
+    return e == std::string_view::npos ? std::string_view{} : header.substr(p + 1, e - p - 1);
+  }
+  while (e < header.size() && header[e] != ',' && header[e] != '}') ++e;
+  return StripWhitespace(header.substr(p, e - p));
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> ReadNpy(std::string_view bytes, const Shape& expected,
+                                std::string_view what) {
+  if (bytes.size() < 10 || bytes.substr(0, 6) != "\x93NUMPY") {
+    return NpyError(what, "not an .npy file (bad magic)");
+  }
+  int major = static_cast<unsigned char>(bytes[6]);
+  size_t header_len, start;
+  if (major == 1) {
+    header_len = static_cast<unsigned char>(bytes[8]) |
+                 (static_cast<size_t>(static_cast<unsigned char>(bytes[9])) << 8);
+    start = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12) return NpyError(what, "truncated .npy header");
+    header_len = 0;
+    for (int i = 0; i < 4; ++i) {
+      header_len |= static_cast<size_t>(static_cast<unsigned char>(bytes[8 + i])) << (8 * i);
+    }
+    start = 12;
+  } else {
+    return NpyError(what, StrCat("unsupported .npy version ", major));
+  }
+  if (bytes.size() < start + header_len) return NpyError(what, "truncated .npy header");
+  std::string_view header = bytes.substr(start, header_len);
+  std::string_view data = bytes.substr(start + header_len);
+  std::string_view descr = DictValue(header, "descr");
+  std::string_view fortran = DictValue(header, "fortran_order");
+  std::string_view shape_text = DictValue(header, "shape");
+  if (descr.size() < 2 || shape_text.empty()) {
+    return NpyError(what, "the .npy header lacks 'descr' or 'shape'");
+  }
+  std::vector<int64_t> dims;
+  for (std::string_view part : StrSplit(shape_text.substr(1, shape_text.size() - 2), ',', true)) {
+    part = StripWhitespace(part);
+    if (part.empty()) continue;
+    int64_t d = 0;
+    if (!ParseInt64(part, &d) || d < 0) return NpyError(what, "bad 'shape' in the .npy header");
+    dims.push_back(d);
+  }
+  if (!expected.IsArray()) return NpyError(what, "an .npy file can only feed an array parameter");
+  PrimitiveType t = expected.element_type();
+  char order = descr[0];
+  std::string_view kind_size = descr.substr(1);
+  if (!DescrFits(kind_size, t)) {
+    return NpyError(what, StrCat("data type '", descr, "' does not fit the parameter type ",
+                                 PrimitiveTypeName(t)));
+  }
+  if (dims != std::vector<int64_t>(expected.dims().begin(), expected.dims().end())) {
+    return NpyError(what, StrCat("array has dims (", StrJoin(dims, ","), ") but the parameter is ",
+                                 expected.ToString(false)));
+  }
+  auto lit = Literal::Create(expected.WithoutLayout());
+  if (!lit.ok()) return lit.status();
+  size_t need = lit->size_bytes();
+  if (data.size() < need) {
+    return NpyError(what, StrCat("data has ", data.size(), " bytes, ", need, " needed"));
+  }
+  std::memcpy(lit->data(), data.data(), need);
+  int w = ByteWidth(t);
+  int part = IsComplex(t) ? w / 2 : w;
+  if (order == '>' && part > 1) {
+    for (size_t i = 0; i < need; i += part) std::reverse(lit->data() + i, lit->data() + i + part);
+  }
+  if (fortran == "True" && dims.size() > 1) {
+    // Column-major data: element (i0..in) sits at sum(i_k * prod(d_0..d_{k-1})).
+    auto c = Literal::Create(expected.WithoutLayout());
+    const int64_t n = lit->element_count(), rank = static_cast<int64_t>(dims.size());
+    std::vector<int64_t> idx(rank, 0);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t f = 0, stride = 1;
+      for (int64_t k = 0; k < rank; ++k) {
+        f += idx[k] * stride;
+        stride *= dims[k];
+      }
+      std::memcpy(c->data() + i * w, lit->data() + f * w, w);
+      for (int64_t k = rank - 1; k >= 0; --k) {
+        if (++idx[k] < dims[k]) break;
+        idx[k] = 0;
+      }
+    }
+    lit = std::move(c);
+  }
+  // Sub-byte integers and pred must hold valid values.
+  if (t == PrimitiveType::kPred || (IsInteger(t) && BitWidth(t) < 8)) {
+    for (int64_t i = 0; i < lit->element_count(); ++i) {
+      int64_t v = lit->GetInt(i);
+      int64_t raw = IsSignedInt(t) ? static_cast<int8_t>(lit->data()[i]) : lit->data()[i];
+      if ((t == PrimitiveType::kPred && raw > 1) || (t != PrimitiveType::kPred && raw != v)) {
+        return NpyError(what, StrCat("element ", i, " (", raw, ") is out of range for ",
+                                     PrimitiveTypeName(t)));
+      }
+    }
+  }
+  return lit;
+}
+
+absl::StatusOr<std::string> WriteNpy(const Literal& lit) {
+  if (lit.IsTuple() || !lit.shape().IsArray()) {
+    return absl::InvalidArgumentError("only arrays can be written as .npy");
+  }
+  std::string shape = "(";
+  for (int64_t i = 0; i < lit.shape().rank(); ++i) {
+    StrAppend(&shape, lit.shape().dim(i), lit.shape().rank() == 1 ? "," : (i + 1 < lit.shape().rank() ? ", " : ""));
+  }
+  shape += ")";
+  std::string header = StrCat("{'descr': '", Descr(lit.element_type()),
+                              "', 'fortran_order': False, 'shape': ", shape, ", }");
+  // Pad so the data starts on a 64-byte boundary; the header ends in '\n'.
+  size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::string out = "\x93NUMPY";
+  out += '\x01';
+  out += '\x00';
+  out += static_cast<char>(header.size() & 0xff);
+  out += static_cast<char>((header.size() >> 8) & 0xff);
+  out += header;
+  out.append(reinterpret_cast<const char*>(lit.data()), lit.size_bytes());
+  return out;
+}
+
+}  // namespace hlo
