@@ -10,6 +10,7 @@
 #include "ir/module_json.h"
 #include "parser/parser.h"
 #include "passes/pipeline.h"
+#include "passes/verifier.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"hlo-opt: parse, transform and print XLA HLO modules"};
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   std::string print_style;
   bool print_metadata = true;
   bool list_passes = false;
+  bool no_verify = false;
   bool time_phases = false;
   app.add_option("input", input, "HLO text file, or - for standard input");
   app.add_option("-o,--output", output, "output file (written atomically), - for stdout");
@@ -32,6 +34,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"long", "short"}));
   app.add_option("--print-metadata", print_metadata, "print metadata={...} attributes");
   app.add_flag("--list-passes", list_passes, "list the passes and exit");
+  app.add_flag("--no-verify", no_verify, "do not verify modules after reading them");
   // Benchmark output (scripts/bench-parse); hidden from --help.
   app.add_flag("--time", time_phases,
                "print parse/print times and memory to stderr as one line")
@@ -47,11 +50,13 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  auto text = hlo::ReadInput(input);
-  if (!text.ok()) {
-    hlo::ReportError("hlo-opt", text.status());
+  auto read = hlo::ReadInput(input);
+  if (!read.ok()) {
+    hlo::ReportError("hlo-opt", read.status());
     return 1;
   }
+  // Shared with the modules so verifier messages can quote source lines.
+  auto text = std::make_shared<const std::string>(*std::move(read));
   std::string filename = input == "-" ? "<stdin>" : input;
   auto pipeline = hlo::BuildPipeline(passes);
   if (!pipeline.ok()) {
@@ -67,9 +72,17 @@ int main(int argc, char** argv) {
   // in one is reported and the others still run.
   std::vector<std::string_view> pieces;
   std::vector<uint32_t> first_lines;
+  // JSON input holds one module or a list of them, read in one go.
+  std::vector<std::unique_ptr<hlo::Module>> json_modules;
   if (input_format == "json") {
-    pieces.push_back(*text);
-    first_lines.push_back(1);
+    auto ms = hlo::ModulesFromJson(*text, filename);
+    if (!ms.ok()) {
+      hlo::ReportError("hlo-opt", ms.status());
+      return 1;
+    }
+    json_modules = *std::move(ms);
+    pieces.assign(json_modules.size(), std::string_view());
+    first_lines.assign(json_modules.size(), 1);
   } else {
     for (const hlo::TextPiece& p : hlo::SplitModules(*text)) {
       pieces.push_back(p.text);
@@ -85,7 +98,7 @@ int main(int argc, char** argv) {
     if (time_phases) before = hlo::CurrentMemoryUsage();
     parse_timer.Start();
     absl::StatusOr<std::unique_ptr<hlo::Module>> m =
-        input_format == "json" ? hlo::ModuleFromJson(pieces[i], filename)
+        input_format == "json" ? std::move(json_modules[i])
                                : hlo::ParseModulePiece(pieces[i], first_lines[i],
                                                        hlo::ParseOptions{filename});
     parse_timer.Stop();
@@ -101,6 +114,14 @@ int main(int argc, char** argv) {
       hlo::ReportError("hlo-opt", m.status());
       any_error = true;
       continue;
+    }
+    (*m)->set_source(filename, text);
+    if (!no_verify) {
+      if (auto st = hlo::VerifyModule(**m); !st.ok()) {
+        hlo::ReportError("hlo-opt", st);
+        any_error = true;
+        continue;
+      }
     }
     if (auto st = pipeline->Run(**m); !st.ok()) {
       hlo::ReportError("hlo-opt", st);
@@ -118,9 +139,13 @@ int main(int argc, char** argv) {
     if (print_style == "short") style = hlo::PrintStyle::Short();
     style.print_metadata = print_metadata;
     print_timer.Start();
-    std::string text = hlo::PrintModule(**m, style);
+    std::string printed_text = hlo::PrintModule(**m, style);
     print_timer.Stop();
-    out += text;
+    if (out.empty()) {
+      out = std::move(printed_text);
+    } else {
+      out += printed_text;
+    }
   }
   if (time_phases) {
     std::fprintf(stderr,

@@ -11,6 +11,7 @@
 #include <malloc.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ir/strings.h"
@@ -37,6 +38,19 @@ absl::Status WriteOutputAtomically(const std::string& path, std::string_view dat
     std::fwrite(data.data(), 1, data.size(), stdout);
     std::fflush(stdout);
     if (std::ferror(stdout)) return absl::DataLossError("error writing standard output");
+    return absl::OkStatus();
+  }
+  // Devices and pipes (/dev/null, /dev/stdout, a FIFO) are written in place:
+  // renaming over them would replace them with a regular file.
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    FILE* dev = std::fopen(path.c_str(), "wb");
+    if (!dev) {
+      return absl::PermissionDeniedError(StrCat(path, ": cannot write: ", std::strerror(errno)));
+    }
+    bool ok = std::fwrite(data.data(), 1, data.size(), dev) == data.size();
+    ok = (std::fclose(dev) == 0) && ok;
+    if (!ok) return absl::DataLossError(StrCat(path, ": cannot write: ", std::strerror(errno)));
     return absl::OkStatus();
   }
   std::string tmp = StrCat(path, ".tmp.", getpid());

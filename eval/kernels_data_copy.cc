@@ -45,12 +45,13 @@ struct Word128 {
 // Drops axes of size 1 and merges an axis into the one outside it when the
 // pair is contiguous in both buffers. False when the copy is empty.
 bool Normalize(CopyAxes& axes) {
-  CopyAxes out;
-  for (const CopyAxis& a : axes) {
+  size_t kept = 0;  // axes[0, kept) are the normalized outer axes so far
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const CopyAxis a = axes[i];
     if (a.size <= 0) return false;
     if (a.size == 1) continue;
-    if (!out.empty()) {
-      CopyAxis& outer = out.back();
+    if (kept > 0) {
+      CopyAxis& outer = axes[kept - 1];
       if (outer.dst_stride == a.dst_stride * a.size &&
           outer.src_stride == a.src_stride * a.size) {
         outer.size *= a.size;
@@ -59,9 +60,9 @@ bool Normalize(CopyAxes& axes) {
         continue;
       }
     }
-    out.push_back(a);
+    axes[kept++] = a;
   }
-  axes = std::move(out);
+  axes.resize(kept);
   return true;
 }
 
@@ -125,35 +126,44 @@ inline void Transpose4x4(uint32_t* dst, int64_t ds, const uint32_t* src, int64_t
 #endif
 
 // A blocked transpose over two axes: `a` is contiguous in the source
-// (src stride 1), `b` in the destination (dst stride 1).
+// (src stride 1), `b` in the destination (dst stride 1):
+//   dst[i*da + j] = src[i + j*sb].
+// Each block stages kTJ source rows of 1 KiB into a local buffer (one
+// sequential read per row, no cache-set conflicts from power-of-two strides,
+// few TLB misses), then writes the block's destination rows from it.
 template <typename E>
 void Tile2D(E* __restrict dst, const E* __restrict src, const CopyAxis& a,
             const CopyAxis& b) {
-  constexpr int64_t kTile = sizeof(E) >= 8 ? 16 : 32;
+  constexpr int64_t kTI = 1024 / sizeof(E);
+  constexpr int64_t kTJ = 32;
+  alignas(64) E buf[kTI * kTJ];
   const int64_t na = a.size, nb = b.size, da = a.dst_stride, sb = b.src_stride;
-  for (int64_t i0 = 0; i0 < na; i0 += kTile) {
-    const int64_t i1 = std::min(na, i0 + kTile);
-    for (int64_t j0 = 0; j0 < nb; j0 += kTile) {
-      const int64_t j1 = std::min(nb, j0 + kTile);
+  for (int64_t i0 = 0; i0 < na; i0 += kTI) {
+    const int64_t ni = std::min(kTI, na - i0);
+    for (int64_t j0 = 0; j0 < nb; j0 += kTJ) {
+      const int64_t nj = std::min(kTJ, nb - j0);
+      for (int64_t j = 0; j < nj; ++j) {
+        std::memcpy(buf + j * kTI, src + i0 + (j0 + j) * sb, static_cast<size_t>(ni) * sizeof(E));
+      }
+      E* d0 = dst + i0 * da + j0;
+      int64_t i = 0;
 #if defined(__SSE2__)
       if constexpr (sizeof(E) == 4) {
-        if (i1 - i0 == kTile && j1 - j0 == kTile) {
-          // dst[i*da + j] = src[i + j*sb]: 4x4 blocks read 4 source rows
-          // (consecutive j) of 4 consecutive i, and write 4 dst rows.
-          for (int64_t j = j0; j < j1; j += 4) {
-            for (int64_t i = i0; i < i1; i += 4) {
-              Transpose4x4(reinterpret_cast<uint32_t*>(dst + i * da + j), da,
-                           reinterpret_cast<const uint32_t*>(src + i + j * sb), sb);
-            }
+        const int64_t j4 = nj & ~int64_t{3};
+        for (; i + 4 <= ni; i += 4) {
+          for (int64_t j = 0; j < j4; j += 4) {
+            Transpose4x4(reinterpret_cast<uint32_t*>(d0 + i * da + j), da,
+                         reinterpret_cast<const uint32_t*>(buf + i + j * kTI), kTI);
           }
-          continue;
+          for (int64_t r = i; r < i + 4; ++r) {
+            for (int64_t j = j4; j < nj; ++j) d0[r * da + j] = buf[j * kTI + r];
+          }
         }
       }
 #endif
-      for (int64_t i = i0; i < i1; ++i) {
-        E* d = dst + i * da;
-        const E* s = src + i;
-        for (int64_t j = j0; j < j1; ++j) d[j] = s[j * sb];
+      for (; i < ni; ++i) {
+        E* d = d0 + i * da;
+        for (int64_t j = 0; j < nj; ++j) d[j] = buf[j * kTI + i];
       }
     }
   }

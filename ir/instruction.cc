@@ -53,7 +53,7 @@ void Instruction::DetachOperands() {
 }
 
 void Instruction::ReplaceAllUsesWith(Instruction* other) {
-  std::vector<Instruction*> users = users_;
+  std::vector<Instruction*> users(users_.begin(), users_.end());
   for (Instruction* user : users) {
     for (int64_t i = 0; i < user->operand_count(); ++i) {
       if (user->operand(i) == this) user->ReplaceOperand(i, other);

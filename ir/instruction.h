@@ -48,7 +48,7 @@ class Instruction {
   int64_t operand_count() const { return static_cast<int64_t>(operands_.size()); }
   Instruction* operand(int64_t i) const { return operands_[i]; }
   absl::Span<Instruction* const> operands() const { return operands_; }
-  const std::vector<Instruction*>& users() const { return users_; }
+  absl::Span<Instruction* const> users() const { return users_; }
   void AppendOperand(Instruction* operand);
   void ReplaceOperand(int64_t i, Instruction* new_operand);
   // Removes this instruction from its operands' user lists and drops the
@@ -72,7 +72,7 @@ class Instruction {
   // Parameter number for kParameter, the tuple index for get-tuple-element
   // is an attribute (`index`).
   int64_t parameter_number() const { return parameter_number_; }
-  void set_parameter_number(int64_t n) { parameter_number_ = n; }
+  void set_parameter_number(int64_t n) { parameter_number_ = static_cast<int32_t>(n); }
 
   // The literal of a constant (null when elided and not yet filled).
   const Literal* literal() const { return literal_.get(); }
@@ -111,15 +111,17 @@ class Instruction {
   absl::Span<Instruction* const> control_predecessors() const;
 
  private:
+  // Fields ordered for packing: most instructions have one user and at
+  // most two operands, which then need no heap storage.
   std::string name_;
   const Shape* shape_;
   Computation* parent_ = nullptr;
   absl::InlinedVector<Instruction*, 2> operands_;
-  std::vector<Instruction*> users_;
+  absl::InlinedVector<Instruction*, 1> users_;
   std::vector<Attribute> attrs_;
   std::shared_ptr<const Literal> literal_;
-  int64_t parameter_number_ = -1;
   SourceLoc loc_;
+  int32_t parameter_number_ = -1;
   Opcode opcode_;
   Opcode wrapped_ = Opcode::kAbs;
   bool has_wrapped_ = false;

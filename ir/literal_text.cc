@@ -2,7 +2,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
+#include <string_view>
 
 #include "ir/strings.h"
 #include "ir/float_formats.h"
@@ -136,15 +138,53 @@ void AppendShortestFloat(std::string& out, double value, PrimitiveType type) {
     out.append(buf, r.ptr);
     return;
   }
-  // Small formats: the fewest %g digits that read back to the same value.
-  for (int p = 1; p <= 9; ++p) {
-    int n = std::snprintf(buf, sizeof(buf), "%.*g", p, value);
-    if (RoundToType(std::strtod(buf, nullptr), type) == value) {
-      out.append(buf, n);
-      return;
+  // Small formats: the shortest text that reads back to the same value, chosen
+  // as std::to_chars chooses for float and double: fewest characters, then
+  // closest to the value, then fixed over scientific notation. Each number p
+  // of significant digits whose rounding reads back gives two spellings;
+  // no text with more than best.size() digits can be shorter.
+  std::string best;
+  double best_err = 0;
+  for (int p = 1; p <= 17 && (best.empty() || p <= static_cast<int>(best.size()));
+       ++p) {
+    int n = std::snprintf(buf, sizeof(buf), "%.*e", p - 1, value);
+    const double decimal = std::strtod(buf, nullptr);
+    if (RoundToType(decimal, type) != value) continue;
+    const double err = std::fabs(decimal - value);
+    std::string_view sci(buf, n);
+    const size_t e = sci.find('e');
+    const int exp10 = std::atoi(buf + e + 1);
+    const bool neg = buf[0] == '-';
+    std::string digits;
+    for (char c : sci.substr(neg, e - neg)) {
+      if (c != '.') digits += c;
+    }
+    std::string fixed = neg ? "-" : "";
+    if (exp10 >= p - 1) {
+      fixed += digits;
+      fixed.append(exp10 - (p - 1), '0');
+    } else if (exp10 >= 0) {
+      fixed += digits.substr(0, exp10 + 1);
+      fixed += '.';
+      fixed += digits.substr(exp10 + 1);
+    } else {
+      fixed += "0.";
+      fixed.append(-exp10 - 1, '0');
+      fixed += digits;
+    }
+    for (std::string_view text : {std::string_view(fixed), sci}) {
+      if (best.empty() || text.size() < best.size() ||
+          (text.size() == best.size() && err < best_err)) {
+        best = std::string(text);
+        best_err = err;
+      }
     }
   }
-  AppendG(out, value, 17);
+  if (best.empty()) {
+    AppendG(out, value, 17);
+    return;
+  }
+  out += best;
 }
 
 void AppendElement(std::string& out, const Literal& lit, int64_t i,
@@ -215,7 +255,9 @@ void AppendHloArray(std::string& out, const Literal& lit, int64_t dim,
   bool comment = rank >= 4 && dim > 0;
   if (comment) StrAppend(&out, " /*i", dim - 1, "=", position, "*/");
   if (n == 0) {
-    out += comment ? " }" : "}";
+    // XLA opens with "{ " (no space after a comment when the level is
+    // empty) and closes with " }": `{  }`, `{ /*i0=0*/ }`.
+    out += comment ? " }" : "  }";
     return;
   }
   out += ' ';
@@ -261,7 +303,17 @@ void AppendLiteralValue(std::string& out, const Literal& lit,
 std::string LiteralToString(const Literal& lit, LiteralStyle style) {
   std::string out;
   if (lit.IsTuple()) {
-    AppendLiteralValue(out, lit, style);
+    if (style == LiteralStyle::kCompact) {
+      AppendLiteralValue(out, lit, style);  // element shapes included
+      return out;
+    }
+    // XLA's one-line literal with shapes: `( s32[2] {1, 2}, pred[] true )`.
+    out += "( ";
+    for (size_t i = 0; i < lit.elements().size(); ++i) {
+      if (i) out += ", ";
+      out += LiteralToString(lit.elements()[i], style);
+    }
+    out += " )";
     return out;
   }
   lit.shape().AppendTo(out, false);

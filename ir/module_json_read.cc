@@ -21,7 +21,10 @@
 namespace hlo {
 namespace {
 
-using J = nlohmann::ordered_json;
+// Plain json (std::map objects): parsing an ordered_json copies values when
+// its vector of members grows, recursively, so deep input could overflow the
+// stack. Key order does not matter when reading.
+using J = nlohmann::json;
 namespace mj = module_json;
 
 // Deeper nesting (tuple shapes, shardings, literals) is refused before the
@@ -69,7 +72,6 @@ class Node {
     for (size_t i = 0; i < v_->size(); ++i) out.emplace_back((*v_)[i], StrCat(path_, "/", i));
     return out;
   }
-  size_t Size() const { return Items().size(); }
 
   int64_t Int() const {
     if (v_->is_number_integer() && !v_->is_number_unsigned()) return v_->get<int64_t>();
@@ -92,12 +94,13 @@ class Node {
     if (v_->is_object() && v_->size() == 1 && Has("hex")) return Get("hex").HexBytes();
     Fail(StrCat("expected a string, found ", Type()));
   }
-  // A number, or "nan", "inf", "-inf".
+  // A number, or "nan", "inf", "-inf" ("-nan" too, as literal JSON reads).
   double Number() const {
     if (v_->is_number()) return v_->get<double>();
     if (v_->is_string()) {
       const std::string& s = v_->get_ref<const std::string&>();
       if (s == "nan") return std::nan("");
+      if (s == "-nan") return -std::nan("");
       if (s == "inf") return INFINITY;
       if (s == "-inf") return -INFINITY;
     }
@@ -124,10 +127,12 @@ class Node {
     if (v_->is_number_float()) return "a non-integer number";
     if (v_->is_number()) return StrCat("the number ", v_->dump());
     if (v_->is_string()) return "a string";
-    return std::string(v_->type_name());
+    if (v_->is_null()) return "null";
+    return v_->is_boolean() ? "a boolean" : v_->is_array() ? "an array" : "an object";
   }
   std::string HexBytes() const {
-    std::string hex = Str();
+    if (!v_->is_string()) Fail(StrCat("expected a string of hex digits, found ", Type()));
+    const std::string& hex = v_->get_ref<const std::string&>();
     if (hex.size() % 2 != 0) Fail("expected an even number of hex digits");
     std::string out;
     for (size_t i = 0; i < hex.size(); i += 2) {
@@ -226,38 +231,24 @@ class Reader {
   const Shape* ReadShape(const Node& n, int depth);
   const Shape* ReadArrayShape(const Node& n, PrimitiveType type, int depth);
   Layout ReadLayout(const Node& n, int64_t rank, int depth);
-  Tile ReadTile(const Node& n);
   const Shape* ReadShapeWithText(const Node& obj, std::string_view text_key,
                                  std::string_view structure_key);
   // Literals.
   Literal ReadLiteral(const Node& n, const Shape& shape, int depth);
   Literal ReadArrayLiteral(const Node& n, const Shape& shape);
-  void ReadElement(const Node& v, Literal& lit, int64_t i);
-  void ReadBits(const Node& n, Literal& lit);
   // Module structure.
   void ReadHeader(const Node& n);
   void ReadEntryLayout(const Node& n);
   void ReadStyle(const Node& n);
   void ReadBody(const Node& n, Computation* c);
   Instruction* CreateInstruction(const Node& n, Computation* c);
-  void ReadOpcode(const Node& n, Opcode* op, std::optional<Opcode>* wrapped);
   void Resolve(const Node& n, Instruction* inst, const NameMap& names);
   void ReadAttribute(const Node& n, Instruction* inst, const NameMap& names);
-  void CheckRequiredAttrs(const Node& n, const Instruction* inst);
-  void CheckDerived(const Node& n, const Instruction* inst);
-  void CheckCycles(const Node& instructions, const Computation* c);
   // Attribute values.
   AttrValue ReadValue(const Node& v, AttrType type, AttrKind kind, const NameMap& names);
   AttrValue ReadStructValue(const Node& v, AttrType type);
   Computation* FindComputation(const Node& n);
   Instruction* FindInstruction(const Node& n, const NameMap& names);
-  std::string Ident(const Node& n);
-  IotaTileAssignment ReadIota(const Node& n);
-  KeyValues ReadKeyValues(const Node& n);
-  Sharding ReadSharding(const Node& n, int depth);
-  ConvDims ReadConvDims(const Node& n);
-  Window ReadWindow(const Node& n);
-  ReplicaGroups ReadReplicaGroups(const Node& n);
 
   std::unique_ptr<Module> module_;
   absl::flat_hash_map<std::string, Computation*> computations_;
@@ -308,7 +299,7 @@ const Shape* Reader::ReadArrayShape(const Node& n, PrimitiveType type, int depth
   return module_->Intern(s);
 }
 
-Tile Reader::ReadTile(const Node& n) {
+Tile ReadTile(const Node& n) {
   Tile tile;
   for (const Node& d : n.Items()) {
     if (d.json().is_string() && d.json() == "*") {
@@ -378,6 +369,69 @@ const Shape* Reader::ReadShapeWithText(const Node& obj, std::string_view text_ke
 
 // ---- Literals -----------------------------------------------------------------
 
+void ReadElement(const Node& v, Literal& lit, int64_t i) {
+  PrimitiveType t = lit.element_type();
+  if (IsPred(t)) {
+    lit.SetInt(i, v.Bool());
+  } else if (IsSignedInt(t)) {
+    int64_t x = v.Int();
+    int bits = BitWidth(t);
+    if (bits < 64 && (x < -(int64_t{1} << (bits - 1)) || x >= (int64_t{1} << (bits - 1)))) {
+      v.Fail(StrCat(x, " is out of range for ", PrimitiveTypeName(t)));
+    }
+    lit.SetInt(i, x);
+  } else if (IsUnsignedInt(t)) {
+    uint64_t x = v.UInt();
+    if (BitWidth(t) < 64 && x >= (uint64_t{1} << BitWidth(t))) {
+      v.Fail(StrCat(x, " is out of range for ", PrimitiveTypeName(t)));
+    }
+    lit.SetInt(i, static_cast<int64_t>(x));
+  } else if (IsComplex(t)) {
+    std::vector<Node> parts = v.Items();
+    if (parts.size() != 2) v.Fail("a complex value is [real, imaginary]");
+    lit.SetComplex(i, {parts[0].Number(), parts[1].Number()});
+  } else if (IsFloat(t)) {
+    lit.SetDouble(i, v.Number());
+  } else {
+    v.Fail(StrCat(PrimitiveTypeName(t), " literals have no values"));
+  }
+}
+
+// "bits": the exact encoding of every element, hex strings ([re, im] pairs
+// for complex), overriding the values (NaN payloads and signs).
+void ReadBits(const Node& n, Literal& lit) {
+  PrimitiveType t = lit.element_type();
+  bool complex = IsComplex(t);
+  if (!IsFloat(t) && !complex) n.Fail("bits are only given for floating-point literals");
+  std::vector<Node> items = n.Items();
+  if (static_cast<int64_t>(items.size()) != lit.element_count()) {
+    n.Fail(StrCat("has ", items.size(), " entries for ", lit.element_count(), " elements"));
+  }
+  int width = BitWidth(complex ? ComplexComponentType(t) : t);
+  auto parse = [&](const Node& h) {
+    std::string s = h.Str();
+    uint64_t bits = 0;
+    auto r = s.size() > 2 ? std::from_chars(s.data() + 2, s.data() + s.size(), bits, 16)
+                          : std::from_chars_result{s.data(), std::errc::invalid_argument};
+    if (s.rfind("0x", 0) != 0 || r.ec != std::errc() || r.ptr != s.data() + s.size() ||
+        (width < 64 && bits >> width != 0)) {
+      h.Fail(StrCat("expected the ", width, "-bit encoding as hex like \"0x7fc00000\""));
+    }
+    return bits;
+  };
+  for (size_t i = 0; i < items.size(); ++i) {
+    int64_t e = static_cast<int64_t>(i);
+    if (!complex) {
+      lit.SetBits(e, parse(items[i]));
+      continue;
+    }
+    std::vector<Node> parts = items[i].Items();
+    if (parts.size() != 2) items[i].Fail("complex bits are [real, imaginary]");
+    mj::SetComplexComponentBits(lit, e, 0, parse(parts[0]));
+    mj::SetComplexComponentBits(lit, e, 1, parse(parts[1]));
+  }
+}
+
 Literal Reader::ReadLiteral(const Node& n, const Shape& shape, int depth) {
   if (depth > kMaxDepth) n.Fail("literal is nested too deeply");
   if (!shape.IsTuple()) return ReadArrayLiteral(n, shape);
@@ -412,69 +466,6 @@ Literal Reader::ReadArrayLiteral(const Node& n, const Shape& shape) {
   return *std::move(lit);
 }
 
-void Reader::ReadElement(const Node& v, Literal& lit, int64_t i) {
-  PrimitiveType t = lit.element_type();
-  if (IsPred(t)) {
-    lit.SetInt(i, v.Bool());
-  } else if (IsSignedInt(t)) {
-    int64_t x = v.Int();
-    int bits = BitWidth(t);
-    if (bits < 64 && (x < -(int64_t{1} << (bits - 1)) || x >= (int64_t{1} << (bits - 1)))) {
-      v.Fail(StrCat(x, " is out of range for ", PrimitiveTypeName(t)));
-    }
-    lit.SetInt(i, x);
-  } else if (IsUnsignedInt(t)) {
-    uint64_t x = v.UInt();
-    if (BitWidth(t) < 64 && x >= (uint64_t{1} << BitWidth(t))) {
-      v.Fail(StrCat(x, " is out of range for ", PrimitiveTypeName(t)));
-    }
-    lit.SetInt(i, static_cast<int64_t>(x));
-  } else if (IsComplex(t)) {
-    std::vector<Node> parts = v.Items();
-    if (parts.size() != 2) v.Fail("a complex value is [real, imaginary]");
-    lit.SetComplex(i, {parts[0].Number(), parts[1].Number()});
-  } else if (IsFloat(t)) {
-    lit.SetDouble(i, v.Number());
-  } else {
-    v.Fail(StrCat(PrimitiveTypeName(t), " literals have no values"));
-  }
-}
-
-// "bits": the exact encoding of every element, hex strings ([re, im] pairs
-// for complex), overriding the values (NaN payloads and signs).
-void Reader::ReadBits(const Node& n, Literal& lit) {
-  PrimitiveType t = lit.element_type();
-  bool complex = IsComplex(t);
-  if (!IsFloat(t) && !complex) n.Fail("bits are only given for floating-point literals");
-  std::vector<Node> items = n.Items();
-  if (static_cast<int64_t>(items.size()) != lit.element_count()) {
-    n.Fail(StrCat("has ", items.size(), " entries for ", lit.element_count(), " elements"));
-  }
-  int width = BitWidth(complex ? ComplexComponentType(t) : t);
-  auto parse = [&](const Node& h) {
-    std::string s = h.Str();
-    uint64_t bits = 0;
-    auto r = s.size() > 2 ? std::from_chars(s.data() + 2, s.data() + s.size(), bits, 16)
-                          : std::from_chars_result{s.data(), std::errc::invalid_argument};
-    if (s.rfind("0x", 0) != 0 || r.ec != std::errc() || r.ptr != s.data() + s.size() ||
-        (width < 64 && bits >> width != 0)) {
-      h.Fail(StrCat("expected the ", width, "-bit encoding as hex like \"0x7fc00000\""));
-    }
-    return bits;
-  };
-  for (size_t i = 0; i < items.size(); ++i) {
-    int64_t e = static_cast<int64_t>(i);
-    if (!complex) {
-      lit.SetBits(e, parse(items[i]));
-      continue;
-    }
-    std::vector<Node> parts = items[i].Items();
-    if (parts.size() != 2) items[i].Fail("complex bits are [real, imaginary]");
-    mj::SetComplexComponentBits(lit, e, 0, parse(parts[0]));
-    mj::SetComplexComponentBits(lit, e, 1, parse(parts[1]));
-  }
-}
-
 // ---- Attribute values ---------------------------------------------------------
 
 Computation* Reader::FindComputation(const Node& n) {
@@ -494,13 +485,13 @@ Instruction* Reader::FindInstruction(const Node& n, const NameMap& names) {
 }
 
 // Identifier values (LT, kLoop, ...) print bare, so they must be names.
-std::string Reader::Ident(const Node& n) {
+std::string Ident(const Node& n) {
   std::string s = n.Str();
   if (!IsHloName(s)) n.Fail(StrCat("'", s, "' is not an identifier"));
   return s;
 }
 
-IotaTileAssignment Reader::ReadIota(const Node& n) {
+IotaTileAssignment ReadIota(const Node& n) {
   n.ExpectObject({"dims", "reshape_dims", "transpose_perm"});
   IotaTileAssignment iota{n.Get("dims").Ints(), n.Get("reshape_dims").Ints(),
                           n.IntsOr("transpose_perm")};
@@ -525,7 +516,7 @@ IotaTileAssignment Reader::ReadIota(const Node& n) {
   return iota;
 }
 
-KeyValues Reader::ReadKeyValues(const Node& n) {
+KeyValues ReadKeyValues(const Node& n) {
   KeyValues out;
   for (const Node& e : n.Items()) {
     e.ExpectObject({"key", "value", "quoted"});
@@ -534,7 +525,7 @@ KeyValues Reader::ReadKeyValues(const Node& n) {
   return out;
 }
 
-Sharding Reader::ReadSharding(const Node& n, int depth) {
+Sharding ReadSharding(const Node& n, int depth) {
   if (depth > kMaxDepth) n.Fail("sharding is nested too deeply");
   n.ExpectObject({"type", "device", "tile_dims", "devices", "iota", "last_tile_dim_replicate",
                   "last_tile_dims", "metadata", "shard_group", "tuple_elements"});
@@ -575,7 +566,7 @@ Sharding Reader::ReadSharding(const Node& n, int depth) {
   return s;
 }
 
-ConvDims Reader::ReadConvDims(const Node& n) {
+ConvDims ReadConvDims(const Node& n) {
   n.ExpectObject({"text", "input_batch", "input_feature", "input_spatial",
                   "kernel_input_feature", "kernel_output_feature", "kernel_spatial",
                   "output_batch", "output_feature", "output_spatial"});
@@ -604,7 +595,7 @@ ConvDims Reader::ReadConvDims(const Node& n) {
   return d;
 }
 
-Window Reader::ReadWindow(const Node& n) {
+Window ReadWindow(const Node& n) {
   Window w;
   for (const Node& d : n.Items()) {
     d.ExpectObject({"size", "stride", "padding_low", "padding_high", "base_dilation",
@@ -616,7 +607,7 @@ Window Reader::ReadWindow(const Node& n) {
   return w;
 }
 
-ReplicaGroups Reader::ReadReplicaGroups(const Node& n) {
+ReplicaGroups ReadReplicaGroups(const Node& n) {
   n.ExpectObject({"groups", "iota"});
   ReplicaGroups g;
   if (n.Has("iota")) g.iota = ReadIota(n.Get("iota"));
@@ -738,7 +729,7 @@ AttrValue Reader::ReadValue(const Node& v, AttrType type, AttrKind kind, const N
 
 // base_opcode (+ wrapped_opcode) when given, else the opcode text; the text,
 // when given, must agree.
-void Reader::ReadOpcode(const Node& n, Opcode* op, std::optional<Opcode>* wrapped) {
+void ReadOpcode(const Node& n, Opcode* op, std::optional<Opcode>* wrapped) {
   if (!n.Has("base_opcode")) {
     if (n.Has("wrapped_opcode")) n.Get("wrapped_opcode").Fail("needs base_opcode");
     ParseOpcodeText(n.Get("opcode"), op, wrapped);
@@ -819,7 +810,7 @@ void Reader::ReadAttribute(const Node& n, Instruction* inst, const NameMap& name
 }
 
 // As the parser's CheckRequiredAttrs.
-void Reader::CheckRequiredAttrs(const Node& n, const Instruction* inst) {
+void CheckRequiredAttrs(const Node& n, const Instruction* inst) {
   if (inst->has_wrapped_opcode() && inst->opcode() != Opcode::kAsyncStart) return;
   Opcode rules = inst->has_wrapped_opcode() ? inst->wrapped_opcode() : inst->opcode();
   for (const AttrRule& r : OpcodeAttrRules(rules)) {
@@ -835,7 +826,7 @@ void Reader::CheckRequiredAttrs(const Node& n, const Instruction* inst) {
 
 // called_computations and control_predecessors repeat what the attributes
 // say; when given they must agree.
-void Reader::CheckDerived(const Node& n, const Instruction* inst) {
+void CheckDerived(const Node& n, const Instruction* inst) {
   auto check = [&](std::string_view key, const auto& actual) {
     if (!n.Has(key)) return;
     std::vector<std::string> want, got;
@@ -873,7 +864,7 @@ void Reader::Resolve(const Node& n, Instruction* inst, const NameMap& names) {
 
 // Operands and control predecessors must not form a cycle (iterative
 // three-colour DFS, as in the parser).
-void Reader::CheckCycles(const Node& instructions, const Computation* c) {
+void CheckCycles(const Node& instructions, const Computation* c) {
   absl::flat_hash_map<const Instruction*, size_t> index;
   for (size_t i = 0; i < c->instructions().size(); ++i) index[c->instructions()[i].get()] = i;
   std::vector<int> color(index.size(), 0);  // 1 open, 2 done

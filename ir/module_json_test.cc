@@ -216,6 +216,26 @@ TEST_CASE("module JSON rejects malformed input cleanly", "[module_json]") {
   expect(mutate([](J& j) { j["name"] = {{"hex", "4"}}; }), "/name/hex", "even number");
   expect(mutate([](J& j) { j["version"] = "1"; }), "/version", "expected a 64-bit integer");
   expect(ok.dump() + " " + ok.dump(), "/", "holds 2 modules");
+
+  // Deep nesting is refused, not a stack overflow.
+  J deep = Valid();
+  deep["computations"][0]["instructions"][0].erase("shape");
+  deep["computations"][0]["instructions"][0]["shape_structure"] = "DEEP";
+  std::string tuple;
+  for (int i = 0; i < 100000; ++i) tuple += R"({"tuple":[)";
+  tuple += R"({"element_type":"f32","dims":[]})";
+  for (int i = 0; i < 100000; ++i) tuple += "]}";
+  std::string text = deep.dump();
+  text.replace(text.find("\"DEEP\""), 6, tuple);
+  std::string err = ErrorOf(text);
+  CHECK(err.rfind(prefix + "/computations/0/instructions/0/shape_structure/tuple/0/", 0) == 0);
+  CHECK(err.find(": shape is nested too deeply") != std::string::npos);
+
+  // In a stream of modules, errors say which module.
+  auto two = ModulesFromJson(ok.dump() + "\n\n" + mutate([](J& j) { j.erase("name"); }), "s.json");
+  REQUIRE(!two.ok());
+  CHECK(std::string(two.status().message()) ==
+        "s.json: error: module JSON: module 2: /: missing field 'name'");
 }
 
 }  // namespace

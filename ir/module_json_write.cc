@@ -31,14 +31,14 @@ J Text(std::string_view s) {
     hex += kHex[c & 15];
   }
   J o = J::object();
-  o["hex"] = hex;
+  o["hex"] = std::move(hex);
   return o;
 }
 
 template <typename T>
 J NameList(const T& items) {
   J a = J::array();
-  for (const auto* item : items) a.push_back(Text(item->name()));
+  for (const auto* item : items) a.push_back(item ? Text(item->name()) : J());
   return a;
 }
 
@@ -69,12 +69,12 @@ J LayoutJson(const Layout& l) {
                         {"unique", d.unique},
                         {"ordered", d.ordered}});
     }
-    o["dim_levels"] = levels;
+    o["dim_levels"] = std::move(levels);
   }
   if (!l.tiles.empty()) {
     J tiles = J::array();
     for (const Tile& t : l.tiles) tiles.push_back(TileJson(t));
-    o["tiles"] = tiles;
+    o["tiles"] = std::move(tiles);
   }
   if (l.tail_padding_alignment_in_elements != 1) {
     o["tail_padding_alignment_in_elements"] = l.tail_padding_alignment_in_elements;
@@ -90,7 +90,7 @@ J LayoutJson(const Layout& l) {
     for (const SplitConfig& sc : l.split_configs) {
       scs.push_back({{"dimension", sc.dimension}, {"split_indices", sc.split_indices}});
     }
-    o["split_configs"] = scs;
+    o["split_configs"] = std::move(scs);
   }
   if (l.physical_shape) o["physical_shape"] = ShapeStructure(*l.physical_shape);
   if (l.dynamic_shape_metadata_prefix_bytes != 0) {
@@ -105,7 +105,7 @@ J ShapeStructure(const Shape& s) {
     case Shape::Kind::kTuple: {
       J elems = J::array();
       for (const Shape* e : s.tuple_shapes()) elems.push_back(ShapeStructure(*e));
-      o["tuple"] = elems;
+      o["tuple"] = std::move(elems);
       return o;
     }
     case Shape::Kind::kToken:
@@ -121,7 +121,7 @@ J ShapeStructure(const Shape& s) {
   o["dims"] = std::vector<int64_t>(s.dims().begin(), s.dims().end());
   J dynamic = J::array();
   for (int64_t i = 0; i < s.rank(); ++i) dynamic.push_back(s.is_dynamic_dim(i));
-  o["dynamic"] = dynamic;
+  o["dynamic"] = std::move(dynamic);
   if (s.has_layout()) o["layout"] = LayoutJson(s.layout());
   return o;
 }

@@ -72,7 +72,8 @@ bool Parser::ParseIntListList(std::vector<std::vector<int64_t>>* out) {
     std::vector<int64_t> inner;
     if (!At(Tok::kLBrace)) {
       return ErrorExpected(out->empty() ? "'{' to open the first inner list, or '}'"
-                                        : "'{' to open the next inner list after ','");
+                                        : "'{' to open the next inner list, or '}' to close "
+                                          "the list of lists");
     }
     if (!ParseIntList(&inner)) return false;
     out->push_back(std::move(inner));
@@ -302,7 +303,6 @@ bool Parser::ParseIota(IotaTileAssignment* out) {
     for (int64_t d : v) n *= d;
     return n;
   };
-  Token open = tok_;
   if (!dims(&out->dims, "iota group shape")) return false;
   if (!At(Tok::kLess)) {
     return ErrorExpected("'<=' after the group shape (an iota list is written like "
@@ -330,8 +330,7 @@ bool Parser::ParseIota(IotaTileAssignment* out) {
   if (n1 != n2) {
     return ErrorAt(at, StrCat("iota device list [", StrJoin(out->reshape_dims, ","), "] has ",
                               n2, " devices but the group shape [",
-                              StrJoin(out->dims, ","), "] at column ", open.col, " needs ",
-                              n1));
+                              StrJoin(out->dims, ","), "] needs ", n1));
   }
   if (!out->transpose_perm.empty()) {
     std::vector<int64_t> p = out->transpose_perm;

@@ -27,12 +27,46 @@ size_t Utf8SequenceLength(std::string_view text, size_t i) {
   return n;
 }
 
+// The message on one line: newlines, control characters and bytes that are
+// not UTF-8 (from the text it quotes) are escaped.
+std::string OneLine(std::string_view message) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(message.size());
+  for (size_t i = 0; i < message.size();) {
+    unsigned char c = static_cast<unsigned char>(message[i]);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7F) {
+      StrAppend(&out, "\\x", kHex[c >> 4], kHex[c & 15]);
+    } else if (c >= 0x80) {
+      size_t n = Utf8SequenceLength(message, i);
+      if (n == 0) {
+        StrAppend(&out, "\\x", kHex[c >> 4], kHex[c & 15]);
+      } else {
+        out.append(message.substr(i, n));
+        i += n;
+        continue;
+      }
+    } else {
+      out += static_cast<char>(c);
+    }
+    ++i;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string FormatDiagnostic(std::string_view filename, uint32_t line,
                              uint32_t col, std::string_view message,
                              std::string_view source_line) {
-  std::string out = StrCat(filename, ":", line, ":", col, ": error: ", message, "\n");
+  std::string out =
+      StrCat(filename, ":", line, ":", col, ": error: ", OneLine(message), "\n");
   // The source line as one glyph per character: valid UTF-8 is kept, control
   // characters and bytes that are not UTF-8 show as U+FFFD, so the caret
   // (which counts glyphs, tabs kept) lines up in a terminal.

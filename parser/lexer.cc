@@ -29,7 +29,7 @@ bool IsTokenByte(char c) {
     case ' ': case '\t': case '\r': case '\n':
     case '%': case '"': case '=': case ',': case ':': case '(': case ')':
     case '{': case '}': case '[': case ']': case '<': case '>': case '*':
-    case '#': case '?': case '+': case '/':
+    case '#': case '?': case '+': case '/': case '\'':
       return true;
     default:
       return false;
@@ -71,7 +71,7 @@ uint32_t Utf8CodePoint(const char* p, size_t n) {
 }
 
 std::string Hex(uint32_t v, int digits) {
-  static constexpr char kHex[] = "0123456789abcdef";
+  static constexpr char kHex[] = "0123456789ABCDEF";
   std::string s(digits, '0');
   for (int i = digits - 1; i >= 0; --i, v >>= 4) s[i] = kHex[v & 15];
   return s;
@@ -240,7 +240,10 @@ Token Lexer::Next() {
     }
     t = Make(Tok::kName, start, p_);
     word = true;
-  } else if (IsDigit(c) || ((c == '-' || c == '+') && p_ + 1 < end_ && IsDigit(p_[1]))) {
+  } else if (IsDigit(c) || ((c == '-' || c == '+') && p_ + 1 < end_ && IsDigit(p_[1])) ||
+             // .5 and -.5
+             (c == '.' && p_ + 1 < end_ && IsDigit(p_[1])) ||
+             ((c == '-' || c == '+') && p_ + 2 < end_ && p_[1] == '.' && IsDigit(p_[2]))) {
     ++p_;
     while (p_ < end_) {
       char d = *p_;
@@ -262,11 +265,12 @@ Token Lexer::Next() {
     if (p_ < end_ && !IsTokenByte(*p_)) return BadByte(p_);
     return t;
   }
-  if (c == '"') {
+  if (c == '"' || c == '\'') {
+    // "..." or '...' (C escapes either way).
     const uint32_t start_line = line_;
     const char* start_line_begin = line_start_;
     ++p_;
-    while (p_ < end_ && *p_ != '"') {
+    while (p_ < end_ && *p_ != c) {
       if (*p_ == '\\' && p_ + 1 < end_) ++p_;
       if (*p_ == '\n') {
         ++line_;
@@ -285,7 +289,10 @@ Token Lexer::Next() {
       t.text = std::string_view(start + 1, p_ - start - 2);
     } else {
       // Reported at the opening quote.
-      messages_.push_back("unterminated string: no closing '\"' before the end of the input");
+      messages_.push_back(c == '"'
+                              ? "unterminated string: no closing '\"' before the end of the input"
+                              : "unterminated string: no closing \"'\" before the end of the "
+                                "input");
       t.text = messages_.back();
       t.end = start + 1;
     }
@@ -344,15 +351,18 @@ std::string_view Lexer::ScanBalanced(const Token& open, std::string* error,
   };
   while (q < end_) {
     char c = *q;
-    if (c == '"') {
+    if (c == '"' || c == '\'') {
       const char* quote = q;
       ++q;
-      while (q < end_ && *q != '"') {
+      while (q < end_ && *q != c) {
         if (*q == '\\' && q + 1 < end_) ++q;
         ++q;
       }
       if (q >= end_) {
-        return fail(quote, "unterminated string: no closing '\"' before the end of the input");
+        return fail(quote, c == '"' ? "unterminated string: no closing '\"' before the end of "
+                                      "the input"
+                                    : "unterminated string: no closing \"'\" before the end of "
+                                      "the input");
       }
     } else if (c == '{' || c == '(' || c == '[') {
       openers.push_back(q);

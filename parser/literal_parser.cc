@@ -14,13 +14,22 @@
 namespace hlo {
 namespace {
 
+// Mantissa bits of a format whose NaNs carry a payload (IEEE-style: an
+// all-ones exponent and any nonzero mantissa), else 0. The 8-bit formats with
+// infinities (e5m2, e4m3, e3m4) are such formats; the fn/fnuz ones have a
+// single NaN pattern.
 int MantissaBitsOf(PrimitiveType type) {
   switch (type) {
     case PrimitiveType::kF64: return 52;
     case PrimitiveType::kF32: return 23;
     case PrimitiveType::kF16: return 10;
     case PrimitiveType::kBF16: return 7;
-    default: return 0;
+    default:
+      if (IsSmallFloat(type) && GetSmallFloatInfo(type).has_infinity &&
+          GetSmallFloatInfo(type).has_nan) {
+        return GetSmallFloatInfo(type).mantissa_bits;
+      }
+      return 0;
   }
 }
 
@@ -115,7 +124,9 @@ bool Parser::CreateLiteralFor(const Shape& shape, const Token& at, Literal* out)
   const int64_t left = static_cast<int64_t>(
       lexer_.buffer().data() + lexer_.buffer().size() - rest);
   const int64_t needed = TotalElements(shape);
-  if (needed > left) {
+  // Small literals are created anyway, so that a malformed one gets a message
+  // about its text.
+  if (needed > left && needed > (int64_t{1} << 20)) {
     return ErrorAt(at, StrCat("a literal of shape ", shape.ToString(false), " has ", needed,
                               " elements, more than the ", left,
                               " bytes of text after it could hold"));
@@ -155,7 +166,7 @@ bool Parser::ParseConstantOperand(Instruction* inst) {
     }
   }
   Literal lit;
-  if (!CreateLiteralFor(*shape, at, &lit)) return false;
+  if (!CreateLiteralFor(*shape, shape_tok_, &lit)) return false;
   if (!ParseLiteralForShape(*shape, &lit, 0)) return false;
   inst->set_literal(std::make_shared<const Literal>(std::move(lit)));
   return true;
@@ -180,7 +191,9 @@ bool Parser::ParseLiteralForShape(const Shape& shape, Literal* out, int depth) {
       }
       if (i > 0) Advance();
       const Shape& es = shape.tuple_shape(i);
-      if (IsShapeStart() && !(At(Tok::kLParen) && es.IsTuple())) {
+      // An element may carry its shape (`s32[] 1`); a '(' opens the element's
+      // value (a tuple or a complex number), never a written shape.
+      if (IsShapeStart() && !At(Tok::kLParen)) {
         Token at = tok_;
         const Shape* written = nullptr;
         if (!ParseShape(&written)) return false;
@@ -318,7 +331,7 @@ bool Parser::ParseFloatText(const Token& tok, bool negate, PrimitiveType type,
         *has_bits = true;
       } else if (At(Tok::kLParen)) {
         return ErrorHere(StrCat("NaN payloads are not supported for ",
-                                PrimitiveTypeName(type)));
+                                PrimitiveTypeName(type), ", which has a single NaN"));
       }
       return true;
     }
@@ -475,15 +488,33 @@ absl::StatusOr<Literal> Parser::ParseLiteralOnly(const Shape* shape) {
   Advance();
   Shape parsed;
   if (shape == nullptr) {
-    if (!ParseShapeValue(&parsed, 0)) return error_;
+    // `shape literal`, where a tuple may also be written element by element
+    // with the elements' shapes: `(f32[2] {1, 2}, pred[] true)`. Try the
+    // shape first; when the text is not a shape, read it element by element.
+    const Token start = tok_;
+    const Pos before = prev_end_;
+    const bool shape_ok = ParseShapeValue(&parsed, 0);
+    // `()` alone is the empty tuple, not a shape waiting for its value.
+    if (start.kind == Tok::kLParen && (!shape_ok || At(Tok::kEof))) {
+      error_ = absl::OkStatus();
+      Backtrack(start, before);
+      Literal lit;
+      if (!ParseShapedLiteral(&lit, 0)) return Failure();
+      if (!At(Tok::kEof)) {
+        ErrorHere(StrCat("unexpected ", Found(), " after the literal"));
+        return Failure();
+      }
+      return lit;
+    }
+    if (!shape_ok) return Failure();
     shape = &parsed;
   }
   Literal lit;
-  if (!CreateLiteralFor(*shape, tok_, &lit)) return error_;
-  if (!ParseLiteralForShape(*shape, &lit, 0)) return error_;
+  if (!CreateLiteralFor(*shape, tok_, &lit)) return Failure();
+  if (!ParseLiteralForShape(*shape, &lit, 0)) return Failure();
   if (!At(Tok::kEof)) {
     ErrorHere(StrCat("unexpected ", Found(), " after the literal"));
-    return error_;
+    return Failure();
   }
   return lit;
 }

@@ -33,6 +33,14 @@ bool Parser::ErrorAt(uint32_t line, uint32_t col, std::string message) {
   return false;
 }
 
+absl::Status Parser::Failure() {
+  // Every parse function that returns false has recorded an error; should one
+  // not have, the input still gets a diagnostic (never an OK status for a
+  // failed parse).
+  if (error_.ok()) ErrorHere("internal error: the parser stopped here without a message");
+  return error_;
+}
+
 bool Parser::ErrorAt(const Token& at, std::string message) {
   // A lexer error is the real problem, whatever the parser expected there.
   if (at.kind == Tok::kError) message = std::string(at.text);
@@ -81,7 +89,12 @@ std::string Parser::Describe(const Token& tok) {
 bool Parser::ErrorExpected(std::string_view what) {
   if (tok_.kind == Tok::kError) return ErrorAt(tok_, "");
   std::string message = StrCat("expected ", what, ", found ", Found());
-  if (prev_end_.line != 0 && (tok_.kind == Tok::kEof || tok_.line > prev_end_.line)) {
+  // Something missing at the end of a line: the next line's closing bracket
+  // (or the end of the input) says little about where the text is missing.
+  const bool closer = tok_.kind == Tok::kRBrace || tok_.kind == Tok::kRParen ||
+                      tok_.kind == Tok::kRSquare;
+  if (prev_end_.line != 0 &&
+      (tok_.kind == Tok::kEof || (closer && tok_.line > prev_end_.line))) {
     return ErrorAt(prev_end_, std::move(message));
   }
   return ErrorHere(std::move(message));
@@ -102,7 +115,7 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
   pool_ = &module_->shapes();
   if (AtName("HloModule")) {
     saw_header_ = true;
-    if (!ParseHeader()) return error_;
+    if (!ParseHeader()) return Failure();
   }
   if (At(Tok::kEof) && !failed()) {
     if (saw_header_) {
@@ -113,11 +126,13 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
               "input has no module)");
     }
   }
-  while (!failed() && !At(Tok::kEof)) ParseComputation();
-  if (failed()) return error_;
-  if (!ResolveComputationRefs()) return error_;
+  while (!failed() && !At(Tok::kEof)) {
+    if (!ParseComputation()) return Failure();
+  }
+  if (failed() || module_->computations().empty()) return Failure();
+  if (!ResolveComputationRefs()) return Failure();
   const auto& comps = module_->computations();
-  if (entry_count_ > 1) return error_;
+  if (entry_count_ > 1) return Failure();
   if (explicit_entry_) {
     module_->set_entry(explicit_entry_);
   } else if (!saw_header_ || comps.size() == 1) {
@@ -127,7 +142,7 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
     ErrorAt(comps.back()->loc().line, comps.back()->loc().col,
             "no computation is marked ENTRY (mark the entry computation with "
             "'ENTRY')");
-    return error_;
+    return Failure();
   }
   // Without a header the module is named after its entry, as XLA does.
   if (!saw_header_) module_->set_name(StrCat("module_", module_->entry()->name()));
@@ -137,9 +152,10 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
 // header ::= 'HloModule' name (',' attr_name '=' value)*
 bool Parser::ParseHeader() {
   Advance();
-  if (!At(Tok::kName) || AtName("ENTRY")) {
-    return ErrorExpected("the module name after 'HloModule'");
+  if (AtName("ENTRY")) {
+    return ErrorAt(prev_end_, "expected the module name after 'HloModule', found 'ENTRY'");
   }
+  if (!At(Tok::kName)) return ErrorExpected("the module name after 'HloModule'");
   std::string_view name = tok_.text;
   if (!name.empty() && name[0] == '%') name.remove_prefix(1);
   module_->set_name(std::string(name));
@@ -304,8 +320,19 @@ bool Parser::ParseComputation() {
   root_ = nullptr;
   while (!At(Tok::kRBrace)) {
     if (At(Tok::kEof)) {
-      return ErrorExpected(StrCat("'}' to close computation '", name, "' (opened at line ",
-                                  name_tok.line, ")"));
+      std::string what = StrCat("'}' to close computation '", name, "' (opened at line ",
+                                name_tok.line, ")");
+      // An attribute value left open (`dimensions={1,0` at the end of a line)
+      // swallows the computation's '}': the last instruction then spans
+      // several lines, which XLA never prints.
+      if (last_inst_ != nullptr && last_inst_line_ < prev_end_.line &&
+          comp->instructions().size() > 0 && comp->instructions().back().get() == last_inst_) {
+        return ErrorAt(prev_end_, StrCat("expected ", what, ", found end of input; the last "
+                                         "instruction '", last_inst_->name(), "' (line ",
+                                         last_inst_line_, ") runs on to line ",
+                                         prev_end_.line, ": is a bracket in it unclosed?"));
+      }
+      return ErrorExpected(what);
     }
     if (!ParseInstruction(comp)) return false;
   }
@@ -356,7 +383,9 @@ bool Parser::FinishComputation(Computation* comp, const Token& close) {
     auto it = names_.find(p.name.text[0] == '%' ? p.name.text.substr(1) : p.name.text);
     if (it == names_.end()) {
       std::vector<std::string_view> candidates;
-      for (const auto& [n, inst] : names_) candidates.push_back(n);
+      for (const auto& [n, inst] : names_) {
+        if (inst != p.inst) candidates.push_back(n);
+      }
       std::string_view name = p.name.text[0] == '%' ? p.name.text.substr(1) : p.name.text;
       std::string msg = StrCat("use of undefined instruction '", name, "'");
       std::string_view close_match = ClosestMatch(name, candidates);
@@ -370,7 +399,9 @@ bool Parser::FinishComputation(Computation* comp, const Token& close) {
     auto it = names_.find(name);
     if (it == names_.end()) {
       std::vector<std::string_view> candidates;
-      for (const auto& [n, inst] : names_) candidates.push_back(n);
+      for (const auto& [n, inst] : names_) {
+        if (inst != p.inst) candidates.push_back(n);
+      }
       std::string msg = StrCat("control predecessor '", name,
                                "' is not an instruction of this computation");
       std::string_view close_match = ClosestMatch(name, candidates);
@@ -485,6 +516,7 @@ bool Parser::ParseInstruction(Computation* comp) {
   Advance();
   if (!Expect(Tok::kEqual, "'=' after the instruction name")) return false;
   const Shape* shape = nullptr;
+  shape_tok_ = tok_;
   if (!ParseShape(&shape)) return false;
   if (!At(Tok::kName)) return ErrorExpected("an opcode after the shape");
   Token op_tok = tok_;
@@ -554,6 +586,8 @@ bool Parser::ParseInstruction(Computation* comp) {
   }
   comp->AddInstruction(std::move(owned));
   if (!ok) return false;
+  last_inst_ = inst;
+  last_inst_line_ = name_tok.line;
   if (is_root) {
     if (root_) {
       return ErrorAt(root_tok, StrCat("computation '", comp->name(),
@@ -583,9 +617,8 @@ bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
     // huge).
     if (static_cast<uint64_t>(n) >= lexer_.buffer().size() / 8 + 64) {
       return ErrorAt(at, StrCat("parameter number ", n,
-                                " is too large: parameters are numbered 0, 1, 2, ... "
-                                "without gaps, and this module is too short to define ",
-                                n, " parameters before it"));
+                                " is too large for this module: parameters are numbered "
+                                "0, 1, 2, ... without gaps"));
     }
     inst->set_parameter_number(n);
     return true;
@@ -664,7 +697,12 @@ bool Parser::ParseAttributes(Instruction* inst) {
         StrAppend(&msg, "; it takes none of its own (only the common ones: metadata, "
                         "sharding, frontend_attributes, backend_config, ...)");
       } else {
-        StrAppend(&msg, "; its own attributes are ", StrJoin(allowed, ", "));
+        std::string list;
+        for (size_t i = 0; i < allowed.size(); ++i) {
+          StrAppend(&list, i == 0 ? "" : i + 1 == allowed.size() ? " and " : ", ",
+                    allowed[i]);
+        }
+        StrAppend(&msg, "; it takes ", list, " (and the common ones: metadata, sharding, ...)");
       }
       return ErrorHere(msg);
     }

@@ -72,9 +72,9 @@ class Parser {
   // Consumes `kind` or reports "expected <what>, found <token>".
   bool Expect(Tok kind, std::string_view what);
   // Reports "expected <what>, found <current token>". When the current token
-  // is on a later line than the previous one (or is the end of the input),
-  // the error points just after the previous token, where the missing text
-  // belongs.
+  // is the end of the input, or a closing bracket on a later line than the
+  // previous token, the error points just after the previous token, where
+  // the missing text belongs.
   bool ErrorExpected(std::string_view what);
   // Errors at a token; an invalid token (a lexer error) reports the lexer's
   // message instead of `message`.
@@ -92,6 +92,8 @@ class Parser {
   std::string Found() const { return Describe(tok_); }  // the current token
   static std::string Describe(const Token& tok);  // 'name', '(', end of input
   bool failed() const { return !error_.ok(); }
+  // The recorded error, for a parse function that returned false.
+  absl::Status Failure();
   // Where the previous token ended.
   Pos prev_end() const { return prev_end_; }
 
@@ -193,6 +195,9 @@ class Parser {
   std::vector<PendingControl> pending_controls_;
   std::vector<PendingOperandShape> pending_shapes_;
   Instruction* root_ = nullptr;
+  Token shape_tok_;  // where the current instruction's shape starts
+  const Instruction* last_inst_ = nullptr;  // the last instruction read
+  uint32_t last_inst_line_ = 0;             // the line it starts on
   // Module-wide.
   absl::flat_hash_map<std::string_view, Computation*> computations_;
   std::vector<PendingComputation> pending_computations_;

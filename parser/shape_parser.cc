@@ -118,8 +118,8 @@ bool Parser::ParseShapeValue(Shape* out, int depth) {
     return false;
   }
   if (*type == PrimitiveType::kToken || *type == PrimitiveType::kOpaque) {
-    if (!Expect(Tok::kRSquare, StrCat("']': ", PrimitiveTypeName(*type),
-                                      " shapes have no dimensions"))) {
+    if (!Expect(Tok::kRSquare, StrCat("']' (", PrimitiveTypeName(*type),
+                                      " shapes have no dimensions)"))) {
       return false;
     }
     *out = *type == PrimitiveType::kToken ? Shape::Token() : Shape::Opaque();
@@ -382,10 +382,10 @@ absl::StatusOr<Shape> Parser::ParseShapeOnly(ShapePool& pool) {
   pool_ = &pool;
   Advance();
   Shape s;
-  if (!ParseShapeValue(&s, 0)) return error_;
+  if (!ParseShapeValue(&s, 0)) return Failure();
   if (!At(Tok::kEof)) {
     ErrorHere(StrCat("unexpected ", Found(), " after the shape"));
-    return error_;
+    return Failure();
   }
   return s;
 }

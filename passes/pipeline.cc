@@ -1,12 +1,16 @@
 #include "passes/pipeline.h"
 
+#include "passes/verifier.h"
+
 #include "ir/strings.h"
 
 namespace hlo {
 
 const std::vector<PassInfo>& AllPasses() {
   // Passes register here, one line each.
-  static const auto* passes = new std::vector<PassInfo>{};
+  static const auto* passes = new std::vector<PassInfo>{
+      {"verify", [] { return std::make_unique<VerifierPass>(); }},
+  };
   return *passes;
 }
 
@@ -20,8 +24,9 @@ std::unique_ptr<Pass> CreatePass(std::string_view name) {
 std::string ListPasses() {
   std::string out;
   for (const PassInfo& p : AllPasses()) {
+    std::unique_ptr<Pass> pass = p.create();
     StrAppend(&out, p.name, std::string(p.name.size() < 28 ? 28 - p.name.size() : 1, ' '),
-                    p.description, "\n");
+              pass->description(), "\n");
   }
   return out;
 }

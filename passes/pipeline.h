@@ -16,7 +16,6 @@ namespace hlo {
 
 struct PassInfo {
   std::string_view name;
-  std::string_view description;
   std::function<std::unique_ptr<Pass>()> create;
 };
 

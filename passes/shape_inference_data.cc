@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "passes/shape_inference.h"
@@ -77,26 +78,45 @@ absl::Status ExpectStartIndices(Shapes indices, int64_t rank, std::string_view o
   return absl::OkStatus();
 }
 
-// Operand dims that a reshape keeps as they are, as (operand dim, result
-// dim) pairs: where the prefix products of both shapes meet and the next
-// sizes are equal. XLA keeps such dims dynamic through the reshape.
-std::vector<std::pair<int64_t, int64_t>> UnmodifiedDims(absl::Span<const int64_t> from,
-                                                        absl::Span<const int64_t> to) {
-  std::vector<std::pair<int64_t, int64_t>> out;
+// Where the prefix products of two dim lists meet, as (i, j) boundaries
+// from (0, 0) to (from.size(), to.size()). Between consecutive boundaries
+// lies a group of operand dims that a reshape turns into a group of result
+// dims (XLA's CommonFactors). The element counts must be equal and fit.
+std::vector<std::pair<size_t, size_t>> CommonFactors(absl::Span<const int64_t> from,
+                                                     absl::Span<const int64_t> to) {
+  std::vector<std::pair<size_t, size_t>> out = {{0, 0}};
   size_t i = 0, j = 0;
   int64_t from_product = 1, to_product = 1;
-  while (i < from.size() && j < to.size()) {
-    if (from_product == to_product && from[i] == to[j]) {
-      out.push_back({static_cast<int64_t>(i), static_cast<int64_t>(j)});
-      from_product *= from[i++];
-      to_product *= to[j++];
-    } else if (from_product <= to_product) {
+  while (i < from.size() || j < to.size()) {
+    if (j == to.size() || (i < from.size() && from_product <= to_product)) {
       from_product *= from[i++];
     } else {
       to_product *= to[j++];
     }
+    if (from_product == to_product) out.push_back({i, j});
   }
+  if (out.back() != std::pair{from.size(), to.size()}) out.push_back({from.size(), to.size()});
   return out;
+}
+
+// Which result dims of a reshape are dynamic. HLO text states the answer
+// (`inferred_dimension`), which this API does not see, so follow what XLA's
+// dynamic-dimension inference does: a group of operand dims holding a
+// dynamic dim makes the majormost non-1 result dim of its group dynamic. A
+// dim the reshape leaves alone therefore keeps its dynamism.
+Shape ReshapeDynamism(const Shape& operand, Shape result) {
+  auto bounds = CommonFactors(operand.dims(), result.dims());
+  for (size_t k = 1; k < bounds.size(); ++k) {
+    auto [i0, j0] = bounds[k - 1];
+    auto [i1, j1] = bounds[k];
+    bool dynamic = false;
+    for (size_t i = i0; i < i1; ++i) dynamic |= operand.is_dynamic_dim(i);
+    if (!dynamic || j1 == j0) continue;
+    size_t j = j0;
+    while (j + 1 < j1 && result.dim(j) == 1) ++j;
+    result = result.WithDynamicDim(static_cast<int64_t>(j), true);
+  }
+  return result;
 }
 
 // Bytes of an array in a dense buffer, as XLA's ShapeUtil::ByteSizeOf:
@@ -166,11 +186,7 @@ absl::StatusOr<Shape> InferReshapeShape(const Shape& operand,
     return ShapeError("reshape from ", ShapeText(operand), " (", from, " elements) to ",
                       ShapeText(result), " (", to, " elements) must keep the element count");
   }
-  if (!counts_known) return result;
-  for (auto [i, j] : UnmodifiedDims(operand.dims(), result_dims)) {
-    if (operand.is_dynamic_dim(i)) result = result.WithDynamicDim(j, true);
-  }
-  return result;
+  return counts_known ? ReshapeDynamism(operand, result) : result;
 }
 
 absl::StatusOr<Shape> InferTransposeShape(const Shape& operand,

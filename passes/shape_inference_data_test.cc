@@ -71,6 +71,13 @@ TEST_CASE("reshape", "[shape_inference]") {
   // A dynamic dimension that the reshape leaves alone stays dynamic.
   CheckShape(InferReshapeShape(Dyn(A(PT::kF32, {4, 6}), 0), {4, 2, 3}),
              Dyn(A(PT::kF32, {4, 2, 3}), 0));
+  // A dynamic dim merged with others makes the group's majormost result dim
+  // dynamic, as XLA's inferred_dimension usually says.
+  CheckShape(InferReshapeShape(Dyn(A(PT::kF32, {8, 4}), 0), {32}), Dyn(A(PT::kF32, {32}), 0));
+  CheckShape(InferReshapeShape(Dyn(A(PT::kF32, {8}), 0), {1, 2, 4}),
+             Dyn(A(PT::kF32, {1, 2, 4}), 1));
+  CheckShape(InferReshapeShape(Dyn(A(PT::kF32, {3, 8}), 1), {3, 2, 4}),
+             Dyn(A(PT::kF32, {3, 2, 4}), 1));
   // `?` sizes are only known at run time.
   CheckShape(InferReshapeShape(A(PT::kF32, {kAny, 4}), {kAny}), A(PT::kF32, {kAny}));
 
@@ -238,15 +245,16 @@ TEST_CASE("iota", "[shape_inference]") {
 
 TEST_CASE("tuple and get-tuple-element", "[shape_inference]") {
   ShapePool pool;
-  Shape inner = Shape::Tuple({pool.Intern(S(PT::kS32))});
-  Shape laid = A(PT::kF32, {2}).WithDefaultLayout();
+  // The spec's example: (tensor<2xf64>, tuple<tensor<i64>>).
+  Shape inner = Shape::Tuple({pool.Intern(S(PT::kS64))});
+  Shape laid = A(PT::kF64, {2}).WithDefaultLayout();
   std::vector<const Shape*> elements = {&laid, &inner};
   absl::StatusOr<Shape> tuple = InferTupleShape(elements, pool);
   REQUIRE(tuple.ok());
-  CHECK(tuple->ToString() == "(f32[2], (s32[]))");  // no layout at any depth
+  CHECK(tuple->ToString() == "(f64[2], (s64[]))");  // no layout at any depth
   CheckShape(InferTupleShape({}, pool), Shape::Tuple({}));
 
-  CheckShape(InferGetTupleElementShape(*tuple, 0), A(PT::kF32, {2}));
+  CheckShape(InferGetTupleElementShape(*tuple, 0), A(PT::kF64, {2}));
   CheckShape(InferGetTupleElementShape(*tuple, 1), inner);
   CheckError(InferGetTupleElementShape(*tuple, 2),
              {"get-tuple-element index 2 is out of range", "2 elements"});
@@ -573,7 +581,7 @@ TEST_CASE("set-dimension-size", "[shape_inference]") {
 }
 
 TEST_CASE("dynamic-reshape", "[shape_inference]") {
-  std::vector<Shape> sizes = {S(PT::kS32), S(PT::kS32)};
+  std::vector<Shape> sizes = {S(PT::kS64), S(PT::kS64)};
   CheckShape(InferDynamicReshapeShape(A(PT::kS64, {2, 3}), Ptrs(sizes), A(PT::kS64, {3, 2})),
              A(PT::kS64, {3, 2}));
   Shape bounded = Dyn(A(PT::kF32, {3, 4}), 0);

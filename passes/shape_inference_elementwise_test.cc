@@ -60,6 +60,8 @@ TEST_CASE("unary: result element types", "[shape_inference]") {
   CheckShape(InferUnaryShape(Opcode::kExp, A(PT::kC64, {})), A(PT::kC64, {}));
   CheckShape(InferUnaryShape(Opcode::kSign, A(PT::kC64, {2})), A(PT::kC64, {2}));
   CheckShape(InferUnaryShape(Opcode::kAtanh, A(PT::kF16, {2})), A(PT::kF16, {2}));
+  // The spec allows cbrt on complex (unlike erf and the rounding ops).
+  CheckShape(InferUnaryShape(Opcode::kCbrt, A(PT::kC64, {2})), A(PT::kC64, {2}));
   // Dynamism and `?` pass through.
   Shape dyn = A(PT::kF32, {4, Shape::kUnboundedSize}).WithDynamicDim(0, true);
   CheckShape(InferUnaryShape(Opcode::kTanh, dyn), dyn);

@@ -1,0 +1,199 @@
+// EvalElementwise: checks the operands, makes the result and routes each
+// opcode to its family (kernels_elementwise_{unary,binary,compare,convert}.cc,
+// with the float loops in kernels_elementwise_float.cc). Also the small-float
+// decode/encode helpers the families share.
+#include <cstring>
+#include <mutex>
+
+#include "eval/kernels.h"
+#include "eval/kernels_elementwise_internal.h"
+#include "ir/instruction.h"
+
+namespace hlo {
+namespace elementwise {
+
+absl::Status TypeError(Opcode op, PrimitiveType type) {
+  return absl::InvalidArgumentError(StrCat("'", OpcodeName(op), "' does not take element type ",
+                                           PrimitiveTypeName(type)));
+}
+
+const float* SmallFloatTable(PrimitiveType type) {
+  // One table per primitive type, built on first use.
+  static float tables[kNumPrimitiveTypes][256];
+  static std::once_flag once[kNumPrimitiveTypes];
+  int idx = static_cast<int>(type);
+  std::call_once(once[idx], [&] {
+    for (uint32_t b = 0; b < 256; ++b) {
+      tables[idx][b] = static_cast<float>(DecodeSmallFloat(type, b));
+    }
+  });
+  return tables[idx];
+}
+
+void DecodeSmallFloats(PrimitiveType type, const uint8_t* src, float* dst, int64_t n) {
+  if (type == PrimitiveType::kF16 || type == PrimitiveType::kBF16) {
+    const uint16_t* s = reinterpret_cast<const uint16_t*>(src);
+    if (type == PrimitiveType::kF16) {
+      for (int64_t i = 0; i < n; ++i) dst[i] = HalfToFloat(s[i]);
+    } else {
+      // bf16 is the top half of an f32.
+      for (int64_t i = 0; i < n; ++i) {
+        uint32_t bits = static_cast<uint32_t>(s[i]) << 16;
+        std::memcpy(&dst[i], &bits, 4);
+      }
+    }
+    return;
+  }
+  const float* table = SmallFloatTable(type);
+  const uint8_t mask = LogicalBits(type) == 4 ? 0x0F : 0xFF;
+  for (int64_t i = 0; i < n; ++i) dst[i] = table[src[i] & mask];
+}
+
+void EncodeSmallFloats(PrimitiveType type, const float* src, uint8_t* dst, int64_t n) {
+  if (type == PrimitiveType::kF16) {
+    uint16_t* d = reinterpret_cast<uint16_t*>(dst);
+    for (int64_t i = 0; i < n; ++i) d[i] = FloatToHalf(src[i]);
+    return;
+  }
+  if (type == PrimitiveType::kBF16) {
+    uint16_t* d = reinterpret_cast<uint16_t*>(dst);
+    for (int64_t i = 0; i < n; ++i) d[i] = FloatToBF16(src[i]);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    dst[i] = static_cast<uint8_t>(EncodeSmallFloat(type, static_cast<double>(src[i])));
+  }
+}
+
+namespace {
+
+std::string DimsText(const Shape& s) { return s.ToString(false); }
+
+// Operand `i` must be an array with the result's dimensions (or, when
+// `scalar_ok`, a scalar).
+absl::Status CheckDims(const Literal& operand, const Shape& result, int64_t i,
+                       bool scalar_ok = false) {
+  const Shape& s = operand.shape();
+  if (scalar_ok && s.rank() == 0) return absl::OkStatus();
+  bool same = s.rank() == result.rank();
+  for (int64_t d = 0; same && d < s.rank(); ++d) same = s.dim(d) == result.dim(d);
+  if (same && operand.element_count() == result.ElementCount()) return absl::OkStatus();
+  return absl::InvalidArgumentError(StrCat("operand ", i, " has shape ", DimsText(s),
+                                           ", which does not match the result shape ",
+                                           DimsText(result)));
+}
+
+absl::Status CheckType(const Literal& operand, int64_t i, PrimitiveType expected) {
+  if (operand.element_type() == expected) return absl::OkStatus();
+  return absl::InvalidArgumentError(StrCat("operand ", i, " has element type ",
+                                           PrimitiveTypeName(operand.element_type()), " but ",
+                                           PrimitiveTypeName(expected), " is expected"));
+}
+
+#define EW_RETURN_IF_ERROR(expr)      \
+  do {                                \
+    absl::Status ew_status_ = (expr); \
+    if (!ew_status_.ok()) return ew_status_; \
+  } while (0)
+
+absl::Status Run(const Instruction& inst, Operands ops, Literal& out) {
+  const Opcode op = inst.opcode();
+  const Shape& shape = inst.shape();
+  const PrimitiveType rt = shape.element_type();
+  auto arr = [&](int i) -> const Literal& { return ops[i]->array(); };
+  switch (op) {
+    case Opcode::kCopy: {
+      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
+      EW_RETURN_IF_ERROR(CheckType(arr(0), 0, rt));
+      if (out.size_bytes() > 0) std::memcpy(out.data(), arr(0).data(), out.size_bytes());
+      return absl::OkStatus();
+    }
+    case Opcode::kConvert:
+      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
+      return EvalConvert(arr(0), out);
+    case Opcode::kBitcastConvert:
+      return EvalBitcastConvert(arr(0), out);
+    case Opcode::kReducePrecision: {
+      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
+      EW_RETURN_IF_ERROR(CheckType(arr(0), 0, rt));
+      if (!inst.HasAttr(AttrKind::kExponentBits) || !inst.HasAttr(AttrKind::kMantissaBits)) {
+        return absl::InvalidArgumentError(
+            "reduce-precision needs exponent_bits and mantissa_bits");
+      }
+      return EvalReducePrecision(arr(0), inst.GetInt(AttrKind::kExponentBits),
+                                 inst.GetInt(AttrKind::kMantissaBits), out);
+    }
+    case Opcode::kStochasticConvert:
+      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
+      EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
+      return EvalStochasticConvert(arr(0), arr(1), out);
+    case Opcode::kCompare:
+      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
+      EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
+      EW_RETURN_IF_ERROR(CheckType(arr(1), 1, arr(0).element_type()));
+      if (rt != PrimitiveType::kPred) {
+        return absl::InvalidArgumentError("'compare' must produce pred");
+      }
+      return EvalCompare(inst, arr(0), arr(1), out);
+    case Opcode::kSelect:
+      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0, /*scalar_ok=*/true));
+      EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
+      EW_RETURN_IF_ERROR(CheckDims(arr(2), shape, 2));
+      EW_RETURN_IF_ERROR(CheckType(arr(0), 0, PrimitiveType::kPred));
+      EW_RETURN_IF_ERROR(CheckType(arr(1), 1, rt));
+      EW_RETURN_IF_ERROR(CheckType(arr(2), 2, rt));
+      return EvalSelect(arr(0), arr(1), arr(2), out);
+    case Opcode::kClamp:
+      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0, /*scalar_ok=*/true));
+      EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
+      EW_RETURN_IF_ERROR(CheckDims(arr(2), shape, 2, /*scalar_ok=*/true));
+      for (int i = 0; i < 3; ++i) EW_RETURN_IF_ERROR(CheckType(arr(i), i, rt));
+      return EvalClamp(arr(0), arr(1), arr(2), out);
+    default:
+      break;
+  }
+  if (IsElementwiseUnary(op)) {
+    EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
+    return EvalUnary(inst, arr(0), out);
+  }
+  if (IsElementwiseBinary(op)) {
+    EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
+    EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
+    EW_RETURN_IF_ERROR(CheckType(arr(1), 1, arr(0).element_type()));
+    return EvalBinary(inst, arr(0), arr(1), out);
+  }
+  return absl::InvalidArgumentError(
+      StrCat("'", OpcodeName(op), "' is not an elementwise operation"));
+}
+
+}  // namespace
+}  // namespace elementwise
+
+absl::StatusOr<Value> EvalElementwise(const Instruction& inst, Operands ops) {
+  const Opcode op = inst.opcode();
+  int arity = (op == Opcode::kSelect || op == Opcode::kClamp) ? 3
+              : IsElementwiseBinary(op)                    ? 2
+                                                               : 1;
+  if (static_cast<int>(ops.size()) != arity) {
+    return absl::InvalidArgumentError(StrCat("'", OpcodeName(op), "' takes ", arity,
+                                             " operands but has ", ops.size()));
+  }
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i] == nullptr || !ops[i]->is_array()) {
+      return absl::InvalidArgumentError(
+          StrCat("operand ", i, " of '", OpcodeName(op), "' is not an array",
+                 op == Opcode::kCopy ? " (copies of tuples are not elementwise)" : ""));
+    }
+  }
+  if (!inst.shape().IsArray()) {
+    return absl::InvalidArgumentError(
+        StrCat("'", OpcodeName(op), "' must produce an array, not ", inst.shape().ToString(false)));
+  }
+  absl::StatusOr<Value> result = NewArray(inst.shape());
+  if (!result.ok()) return result.status();
+  absl::Status st = elementwise::Run(inst, ops, result->mutable_array());
+  if (!st.ok()) return st;
+  return result;
+}
+
+}  // namespace hlo

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs ../shared/conformance/run.sh for the op families hlo-run covers and
+# fails unless every one of those cases passes.
+#   scripts/conformance.sh [--all] [--bin DIR]
+# --all runs every family (issue 5's too); the default is the families of
+# scripts/conformance-families.txt. Needs ../shared beside the checkout.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+conf=$root/../shared/conformance
+bin=$root/build/bin
+all=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --all) all=1; shift ;;
+    --bin) bin=$2; shift 2 ;;
+    *) echo "usage: $0 [--all] [--bin DIR]" >&2; exit 2 ;;
+  esac
+done
+[ -d "$conf" ] || { echo "conformance: $conf not found (../shared beside the checkout)" >&2; exit 1; }
+only=.
+if [ $all = 0 ]; then
+  families=$(grep -v '^#' "$root/scripts/conformance-families.txt" | tr -s ' \n' '|' | sed 's/^|//; s/|$//')
+  names=$(awk -F'\t' -v fam="^($families)\$" 'NR > 1 && $2 ~ fam { print $1 }' "$conf/manifest.tsv" \
+          | sed 's/\./\\./g' | paste -sd'|')
+  only="^($names)\$"
+fi
+out=$(HLO_RUN="$bin/hlo-run" "$conf/run.sh" --only "$only" 2>&1)
+echo "$out"
+line=$(grep '^conformance:' <<<"$out" | tail -1)
+[[ "$line" =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ crashed ]] || exit 1
+p=${BASH_REMATCH[1]}; f=${BASH_REMATCH[2]}; c=${BASH_REMATCH[3]}
+echo "$p passed, $((f + c)) failed"
+[ "$f" = 0 ] && [ "$c" = 0 ]
