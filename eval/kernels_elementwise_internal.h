@@ -112,7 +112,7 @@ template <typename T>
 inline T MaxOf(T a, T b) {
   T r = a > b ? a : b;
   // Equal values: +0 beats -0 (for other equal values either is right).
-  r = (a == b && std::signbit(a)) ? b : r;
+  r = a == b ? (std::signbit(a) ? b : a) : r;
   r = b != b ? b : r;
   r = a != a ? a : r;
   return r;
@@ -120,7 +120,7 @@ inline T MaxOf(T a, T b) {
 template <typename T>
 inline T MinOf(T a, T b) {
   T r = a < b ? a : b;
-  r = (a == b && !std::signbit(a)) ? b : r;
+  r = a == b ? (std::signbit(a) ? a : b) : r;
   r = b != b ? b : r;
   r = a != a ? a : r;
   return r;

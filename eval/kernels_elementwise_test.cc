@@ -425,19 +425,19 @@ TEST_CASE("elementwise: integer power", "[eval]") {
                      {L("s32[10] {2, -2, 3, 1, -1, 2, 0, 0, 5, -1}"),
                       L("s32[10] {10, 3, 0, -5, -1, -1, 0, 5, 1, 3}")}),
             "s32[10] {1024, -8, 1, 1, 0, 0, 1, 0, 5, -1}");
-  // Wrapping: 3^40 mod 2^32 = 3832677889 = -462289407 as s32; 2^31 wraps
-  // to INT_MIN; 2^32 to 0.
-  CHECK_LIT(MustEval("s32[3]", "power", {L("s32[3] {3, 2, 2}"), L("s32[3] {40, 31, 32}")}),
-            "s32[3] {-462289407, -2147483648, 0}");
+  // Wrapping: 3^40 = 12157665459056928801 = 689956897 (mod 2^32); 2^31
+  // wraps to INT_MIN; 2^32 to 0; 3^21 = 10460353203 = 1870418611 (mod 2^32).
+  CHECK_LIT(MustEval("s32[4]", "power", {L("s32[4] {3, 2, 2, 3}"), L("s32[4] {40, 31, 32, 21}")}),
+            "s32[4] {689956897, -2147483648, 0, 1870418611}");
   CHECK_LIT(MustEval("u8[3]", "power", {L("u8[3] {2, 3, 255}"), L("u8[3] {8, 5, 2}")}),
             "u8[3] {0, 243, 1}");
   // 3^5 = 243 = -13 (mod 256) as s8; 2^3 = 8 = -8 in s4.
   CHECK_LIT(MustEval("s8[1]", "power", {L("s8[1] {3}"), L("s8[1] {5}")}), "s8[1] {-13}");
   CHECK_LIT(MustEval("s4[2]", "power", {L("s4[2] {2, -2}"), L("s4[2] {3, -1}")}), "s4[2] {-8, 0}");
-  // 3^64 mod 2^64: exponents past 63 are not truncated.
-  // 3^64 = 3433683820292512484657849089281 = 0x...6c2d_0c3a_36a1_4a41 mod 2^64.
+  // Exponents past 63 are used in full: 3^64 = 3433683820292512484657849089281
+  // = 8733086111712066817 (mod 2^64).
   CHECK_LIT(MustEval("u64[1]", "power", {L("u64[1] {3}"), L("u64[1] {64}")}),
-            "u64[1] {12281531236392324673}");
+            "u64[1] {8733086111712066817}");
 }
 
 TEST_CASE("elementwise: maximum/minimum/and/or/xor on integers and pred", "[eval]") {
@@ -537,10 +537,12 @@ TEST_CASE("elementwise: mulhi gives the high half of the full product", "[eval]"
 // ============================================================================
 
 TEST_CASE("elementwise: float arithmetic follows IEEE", "[eval]") {
-  // StableHLO divide example (f32).
+  // The StableHLO divide example's quotients 5.66666651 are those of 17 / 3
+  // (17.1 / 3 is 5.7): the nearest f32 to 17/3 is 5.666666507720947.
   CHECK_LIT(MustEval("f32[4]", "divide",
-                     {L("f32[4] {17.1, -17.1, 17.1, -17.1}"), L("f32[4] {3, 3, -3, -3}")}),
+                     {L("f32[4] {17, -17, 17, -17}"), L("f32[4] {3, 3, -3, -3}")}),
             "f32[4] {5.66666651, -5.66666651, -5.66666651, 5.66666651}");
+  CHECK_LIT(MustEval("f32[1]", "divide", {L("f32[1] {17.1}"), L("f32[1] {3}")}), "f32[1] {5.7}");
   CHECK_LIT(MustEval("f32[5]", "divide", {L("f32[5] {1, -1, 0, 1, inf}"), L("f32[5] {0, 0, 0, -0, inf}")}),
             "f32[5] {inf, -inf, nan, -inf, nan}");
   CHECK_LIT(MustEval("f32[4]", "add", {L("f32[4] {inf, -0, 1e38, 0.1}"), L("f32[4] {-inf, -0, 1e38, 0.2}")}),

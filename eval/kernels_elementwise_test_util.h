@@ -155,7 +155,8 @@ inline double UlpError(double actual, double reference, PT type) {
   if (type == PT::kF32) {
     float r = static_cast<float>(reference);
     if (std::isinf(r)) return std::isinf(actual) && (actual > 0) == (r > 0) ? 0 : 1e9;
-    ulp = std::nextafter(std::fabs(r), kInf) - std::fabs(r);
+    const float ar = std::fabs(r);
+    ulp = static_cast<double>(std::nextafter(ar, std::numeric_limits<float>::infinity())) - ar;
     ulp = std::max(ulp, std::ldexp(1.0, -149));
   } else {
     ulp = std::nextafter(std::fabs(reference), kInf) - std::fabs(reference);

@@ -3,7 +3,12 @@
 //
 // A reducer that is one known binary op on native types runs as a typed
 // loop; any other reducer is evaluated per element through the evaluator.
+#include <bit>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 #include "eval/kernels.h"
@@ -31,29 +36,43 @@ std::vector<int64_t> Strides(absl::Span<const int64_t> dims) {
   return s;
 }
 
-// IEEE-754 maximum/minimum: NaN propagates, -0 < +0.
+// IEEE-754 maximum/minimum: NaN propagates, -0 < +0. Written with selects
+// only (for equal operands the bitwise and/or of the two picks +0 for max
+// and -0 for min), so loops over them vectorise.
 template <typename T>
-T Max(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a)) return a;
-    if (std::isnan(b)) return b;
-    if (a == b) return std::signbit(a) ? b : a;
-  }
-  return a > b ? a : b;
+inline T FloatBits(T a, T b, bool use_and) {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  U x = std::bit_cast<U>(a), y = std::bit_cast<U>(b);
+  return std::bit_cast<T>(use_and ? (x & y) : (x | y));
 }
 template <typename T>
-T Min(T a, T b) {
+inline T Max(T a, T b) {
   if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a)) return a;
-    if (std::isnan(b)) return b;
-    if (a == b) return std::signbit(a) ? a : b;
+    T r = a > b ? a : b;
+    r = a == b ? FloatBits(a, b, true) : r;
+    r = a != a ? a : r;
+    return b != b ? b : r;
+  } else {
+    return a > b ? a : b;
   }
-  return a < b ? a : b;
+}
+template <typename T>
+inline T Min(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    T r = a < b ? a : b;
+    r = a == b ? FloatBits(a, b, false) : r;
+    r = a != a ? a : r;
+    return b != b ? b : r;
+  } else {
+    return a < b ? a : b;
+  }
 }
 
-// One application of a simple reducer on native T (integers wrap).
-template <typename T>
-T Apply(Opcode op, T a, T b) {
+// One application of a simple reducer on native T (integers wrap). The op
+// is a template argument so loops over it have no branch on the opcode and
+// can vectorise.
+template <Opcode op, typename T>
+inline T Apply(T a, T b) {
   if constexpr (std::is_same_v<T, bool>) {
     switch (op) {
       case Opcode::kAdd: case Opcode::kOr: case Opcode::kMaximum: return a || b;
@@ -84,6 +103,20 @@ T Apply(Opcode op, T a, T b) {
 template <typename T>
 constexpr bool kNativeFast = std::is_arithmetic_v<T>;
 
+// Calls f(std::integral_constant<Opcode, op>{}) for a simple reducer op.
+template <typename F>
+void DispatchReducer(Opcode op, F&& f) {
+  switch (op) {
+    case Opcode::kAdd: f(std::integral_constant<Opcode, Opcode::kAdd>{}); break;
+    case Opcode::kMultiply: f(std::integral_constant<Opcode, Opcode::kMultiply>{}); break;
+    case Opcode::kMaximum: f(std::integral_constant<Opcode, Opcode::kMaximum>{}); break;
+    case Opcode::kMinimum: f(std::integral_constant<Opcode, Opcode::kMinimum>{}); break;
+    case Opcode::kAnd: f(std::integral_constant<Opcode, Opcode::kAnd>{}); break;
+    case Opcode::kOr: f(std::integral_constant<Opcode, Opcode::kOr>{}); break;
+    default: f(std::integral_constant<Opcode, Opcode::kXor>{}); break;
+  }
+}
+
 // True when (type, op) can use the typed loop.
 bool FastPathType(PrimitiveType t, Opcode op) {
   if (IsSmallFloat(t) || IsComplex(t) || !IsArrayType(t)) return false;
@@ -96,10 +129,84 @@ bool FastPathType(PrimitiveType t, Opcode op) {
 
 // ---- reduce -----------------------------------------------------------------
 
+// Folds a contiguous row. Reduction order is implementation-defined (XLA
+// and StableHLO), so the row is split over eight independent accumulators
+// that the compiler can keep in vector registers, then combined pairwise.
+// Float max/min of a row: SSE max/min over 4-lane registers (which return
+// the second operand when unordered) with NaNs collected on the side, then
+// the IEEE details fixed up: any NaN gives NaN, and a zero result takes +0
+// (max) or -0 (min) when the row holds one.
+template <Opcode op, typename T>
+T FoldRowMinMax(const T* src, int64_t n) {
+  T r = src[0];
+  bool any_nan = false;
+  int64_t k = 0;
+#if defined(__SSE2__)
+  if constexpr (std::is_same_v<T, float>) {
+    __m128 m0 = _mm_set1_ps(src[0]), m1 = m0;
+    __m128 bad = _mm_setzero_ps();
+    for (; k + 8 <= n; k += 8) {
+      __m128 x0 = _mm_loadu_ps(src + k), x1 = _mm_loadu_ps(src + k + 4);
+      bad = _mm_or_ps(bad, _mm_or_ps(_mm_cmpunord_ps(x0, x0), _mm_cmpunord_ps(x1, x1)));
+      if constexpr (op == Opcode::kMaximum) {
+        m0 = _mm_max_ps(x0, m0);
+        m1 = _mm_max_ps(x1, m1);
+      } else {
+        m0 = _mm_min_ps(x0, m0);
+        m1 = _mm_min_ps(x1, m1);
+      }
+    }
+    alignas(16) float lanes[8];
+    _mm_store_ps(lanes, m0);
+    _mm_store_ps(lanes + 4, m1);
+    for (float v : lanes) r = op == Opcode::kMaximum ? (r < v ? v : r) : (v < r ? v : r);
+    any_nan = _mm_movemask_ps(bad) != 0;
+  }
+#endif
+  for (; k < n; ++k) {
+    T x = src[k];
+    r = op == Opcode::kMaximum ? (r < x ? x : r) : (x < r ? x : r);
+    any_nan |= x != x;
+  }
+  if (any_nan) return std::numeric_limits<T>::quiet_NaN();
+  if (r == 0) {
+    bool want_negative = op == Opcode::kMinimum;
+    for (int64_t i = 0; i < n; ++i) {
+      if (src[i] == 0 && std::signbit(src[i]) == want_negative) return src[i];
+    }
+  }
+  return r;
+}
+
+template <Opcode op, typename T>
+T FoldRow(const T* src, int64_t n) {
+  constexpr int kLanes = 8;
+  if constexpr (std::is_floating_point_v<T> &&
+                (op == Opcode::kMaximum || op == Opcode::kMinimum)) {
+    if (n >= 2 * kLanes) return FoldRowMinMax<op>(src, n);
+  }
+  if (n < 2 * kLanes) {
+    T a = src[0];
+    for (int64_t k = 1; k < n; ++k) a = Apply<op>(a, src[k]);
+    return a;
+  }
+  T p[kLanes];
+  for (int j = 0; j < kLanes; ++j) p[j] = src[j];
+  int64_t k = kLanes;
+  for (; k + kLanes <= n; k += kLanes) {
+    for (int j = 0; j < kLanes; ++j) p[j] = Apply<op>(p[j], src[k + j]);
+  }
+  for (; k < n; ++k) p[0] = Apply<op>(p[0], src[k]);
+  for (int w = kLanes / 2; w > 0; w /= 2) {
+    for (int j = 0; j < w; ++j) p[j] = Apply<op>(p[j], p[j + w]);
+  }
+  return p[0];
+}
+
 // Single pass over the input in row-major order, accumulating into the
 // output element the input maps to.
-template <typename T>
-void FastReduce(Opcode op, const Literal& in, T init, absl::Span<const int64_t> in_dims,
+template <Opcode op, typename T>
+void FastReduce(const Literal& in, T init, absl::Span<const int64_t> in_dims,
                 const std::vector<bool>& reduced, Literal& out) {
   T* acc = out.typed<T>();
   for (int64_t i = 0; i < out.element_count(); ++i) acc[i] = init;
@@ -116,16 +223,15 @@ void FastReduce(Opcode op, const Literal& in, T init, absl::Span<const int64_t> 
   }
   if (in.element_count() == 0) return;
   const int64_t inner = rank ? in_dims[rank - 1] : 1;
+  if (inner == 0) return;
   const int64_t inner_stride = rank ? out_stride[rank - 1] : 0;
   std::vector<int64_t> idx(rank, 0);
   int64_t o = 0;
   for (int64_t base = 0; base < in.element_count(); base += inner) {
     if (inner_stride == 0) {
-      T a = acc[o];
-      for (int64_t k = 0; k < inner; ++k) a = Apply(op, a, src[base + k]);
-      acc[o] = a;
+      acc[o] = Apply<op>(acc[o], FoldRow<op>(src + base, inner));
     } else {
-      for (int64_t k = 0; k < inner; ++k) acc[o + k] = Apply(op, acc[o + k], src[base + k]);
+      for (int64_t k = 0; k < inner; ++k) acc[o + k] = Apply<op>(acc[o + k], src[base + k]);
     }
     // Advance the odometer over the outer dims.
     for (int64_t d = rank - 2; d >= 0; --d) {
@@ -159,8 +265,14 @@ absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, Evaluato
     DispatchType(t, [&](auto tag) {
       using T = typename decltype(tag)::T;
       if constexpr (kNativeFast<T>) {
-        FastReduce<T>(*simple, first, ops[1]->array().typed<T>()[0], in_dims, reduced,
-                      outs[0].mutable_array());
+        DispatchReducer(*simple, [&](auto op) {
+          if constexpr (!std::is_floating_point_v<T> || (op.value != Opcode::kAnd &&
+                                                         op.value != Opcode::kOr &&
+                                                         op.value != Opcode::kXor)) {
+            FastReduce<op.value, T>(first, ops[1]->array().typed<T>()[0], in_dims, reduced,
+                                    outs[0].mutable_array());
+          }
+        });
       }
     });
     return std::move(outs[0]);
@@ -297,12 +409,20 @@ absl::StatusOr<Value> EvalReduceWindow(const Instruction& inst, Operands ops, Ev
         const T* src = first.typed<T>();
         T init = ops[1]->array().typed<T>()[0];
         T* dst = outs[0].mutable_array().typed<T>();
-        int64_t o = 0;
-        do {
-          T acc = init;
-          walker.Visit(oidx, [&](int64_t i) { acc = Apply(*simple, acc, i < 0 ? init : src[i]); });
-          dst[o++] = acc;
-        } while (NextIndex(oidx, out_dims));
+        DispatchReducer(*simple, [&](auto op) {
+          if constexpr (!std::is_floating_point_v<T> || (op.value != Opcode::kAnd &&
+                                                         op.value != Opcode::kOr &&
+                                                         op.value != Opcode::kXor)) {
+            int64_t o = 0;
+            do {
+              T acc = init;
+              walker.Visit(oidx, [&](int64_t i) {
+                acc = Apply<op.value>(acc, i < 0 ? init : src[i]);
+              });
+              dst[o++] = acc;
+            } while (NextIndex(oidx, out_dims));
+          }
+        });
       }
     });
     return std::move(outs[0]);

@@ -233,9 +233,6 @@ class Reader {
   Layout ReadLayout(const Node& n, int64_t rank, int depth);
   const Shape* ReadShapeWithText(const Node& obj, std::string_view text_key,
                                  std::string_view structure_key);
-  // Literals.
-  Literal ReadLiteral(const Node& n, const Shape& shape, int depth);
-  Literal ReadArrayLiteral(const Node& n, const Shape& shape);
   // Module structure.
   void ReadHeader(const Node& n);
   void ReadEntryLayout(const Node& n);
@@ -432,7 +429,9 @@ void ReadBits(const Node& n, Literal& lit) {
   }
 }
 
-Literal Reader::ReadLiteral(const Node& n, const Shape& shape, int depth) {
+Literal ReadArrayLiteral(const Node& n, const Shape& shape);
+
+Literal ReadLiteral(const Node& n, const Shape& shape, int depth) {
   if (depth > kMaxDepth) n.Fail("literal is nested too deeply");
   if (!shape.IsTuple()) return ReadArrayLiteral(n, shape);
   std::vector<Node> elems = n.Get("elements").Items();
@@ -448,7 +447,7 @@ Literal Reader::ReadLiteral(const Node& n, const Shape& shape, int depth) {
   return Literal::Tuple(std::move(out));
 }
 
-Literal Reader::ReadArrayLiteral(const Node& n, const Shape& shape) {
+Literal ReadArrayLiteral(const Node& n, const Shape& shape) {
   if (n.Has("elements")) n.Get("elements").Fail("an array literal has values, not elements");
   Node values_node = n.Get("values");
   std::vector<Node> values = values_node.Items();
@@ -1080,15 +1079,33 @@ absl::Status Error(std::string_view filename, std::string_view where, std::strin
       StrCat(filename, ": error: module JSON: ", where, ": ", what));
 }
 
+// Reads one module object; `prefix` and `path` place it in the input.
 absl::StatusOr<std::unique_ptr<Module>> ReadDocument(const J& doc, std::string_view filename,
-                                                     std::string_view prefix) {
+                                                     std::string_view prefix, std::string path) {
   try {
-    return Reader().ReadModule(Node(doc, ""));
+    return Reader().ReadModule(Node(doc, std::move(path)));
   } catch (const ReadError& e) {
     return Error(filename, StrCat(prefix, e.path), e.what);
   } catch (const nlohmann::json::exception& e) {
     return Error(filename, StrCat(prefix, "/"), e.what());
   }
+}
+
+// A document is a module object, or an array of them.
+absl::Status ReadModules(const J& doc, std::string_view filename, std::string_view prefix,
+                         std::vector<std::unique_ptr<Module>>& modules) {
+  std::vector<std::pair<const J*, std::string>> items;
+  if (doc.is_array()) {
+    for (size_t i = 0; i < doc.size(); ++i) items.push_back({&doc[i], StrCat("/", i)});
+  } else {
+    items.push_back({&doc, ""});
+  }
+  for (auto& [item, path] : items) {
+    absl::StatusOr<std::unique_ptr<Module>> m = ReadDocument(*item, filename, prefix, path);
+    if (!m.ok()) return m.status();
+    modules.push_back(*std::move(m));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -1097,7 +1114,7 @@ absl::StatusOr<std::vector<std::unique_ptr<Module>>> ModulesFromJson(
     std::string_view json, std::string_view filename) {
   std::vector<std::unique_ptr<Module>> modules;
   size_t pos = 0;
-  while (!OnlySpaceFrom(json, pos)) {
+  for (int count = 1; !OnlySpaceFrom(json, pos); ++count) {
     pos = json.find_first_not_of(" \t\r\n", pos);
     size_t end = ValueEnd(json, pos);
     J doc;
@@ -1109,15 +1126,12 @@ absl::StatusOr<std::vector<std::unique_ptr<Module>>> ModulesFromJson(
       return Error(filename, "/", e.what());
     }
     // With several documents, errors say which one.
-    std::string prefix = modules.empty() && OnlySpaceFrom(json, end)
-                             ? ""
-                             : StrCat("module ", modules.size() + 1, ": ");
-    absl::StatusOr<std::unique_ptr<Module>> m = ReadDocument(doc, filename, prefix);
-    if (!m.ok()) return m.status();
-    modules.push_back(*std::move(m));
+    std::string prefix = count == 1 && OnlySpaceFrom(json, end) ? ""
+                                                                : StrCat("document ", count, ": ");
+    if (absl::Status st = ReadModules(doc, filename, prefix, modules); !st.ok()) return st;
     pos = end;
   }
-  if (modules.empty()) return Error(filename, "/", "the input holds no module (it is empty)");
+  if (modules.empty()) return Error(filename, "/", "the input holds no module");
   return modules;
 }
 

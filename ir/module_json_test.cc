@@ -61,12 +61,19 @@ TEST_CASE("module JSON round trip keeps every parser corpus file", "[module_json
       CheckRoundTrip(*m, path.filename().string());
       stream += ModuleToJson(*m) + "\n\n";
     }
-    // What hlo-opt writes for a multi-module file reads back module by module.
-    auto all = ModulesFromJson(stream, "test.json");
-    REQUIRE(all.ok());
-    REQUIRE(all->size() == modules->size());
-    for (size_t i = 0; i < all->size(); ++i) {
-      CHECK(PrintModule(*(*all)[i]) == PrintModule(*(*modules)[i]));
+    // What hlo-opt writes for a multi-module file reads back module by
+    // module, and so does a JSON array of the modules.
+    std::string array = "[" + stream + "]";
+    for (size_t p = array.find("}\n\n{"); p != std::string::npos; p = array.find("}\n\n{", p)) {
+      array[p + 1] = ',';
+    }
+    for (const std::string& input : {stream, array}) {
+      auto all = ModulesFromJson(input, "test.json");
+      REQUIRE(all.ok());
+      REQUIRE(all->size() == modules->size());
+      for (size_t i = 0; i < all->size(); ++i) {
+        CHECK(PrintModule(*(*all)[i]) == PrintModule(*(*modules)[i]));
+      }
     }
   }
 }
@@ -134,9 +141,10 @@ TEST_CASE("module JSON rejects malformed input cleanly", "[module_json]") {
     CHECK(err.find(what) != std::string::npos);
   };
   expect("", "/", "no module");
+  expect("[]", "/", "no module");
   expect("{\"format\":", "line 1, column 11", "syntax error");
-  expect("[1, 2]", "/", "expected an object");
-  expect(std::string(200000, '[') + std::string(200000, ']'), "/", "expected an object");
+  expect("[1, 2]", "/0", "expected an object");
+  expect(std::string(200000, '[') + std::string(200000, ']'), "/0", "expected an object");
   J ok = Valid();
   CHECK(ErrorOf(ok.dump()) == "OK");
 
@@ -235,7 +243,7 @@ TEST_CASE("module JSON rejects malformed input cleanly", "[module_json]") {
   auto two = ModulesFromJson(ok.dump() + "\n\n" + mutate([](J& j) { j.erase("name"); }), "s.json");
   REQUIRE(!two.ok());
   CHECK(std::string(two.status().message()) ==
-        "s.json: error: module JSON: module 2: /: missing field 'name'");
+        "s.json: error: module JSON: document 2: /: missing field 'name'");
 }
 
 }  // namespace

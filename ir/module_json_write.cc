@@ -170,8 +170,22 @@ std::string Hex(uint64_t bits) {
   return buf;
 }
 
-// Writes the elements of an array literal as "values" (and "bits" when a
-// value does not give back its element's exact bits).
+// The exact encoding of every element, for "bits".
+J BitsJson(const Literal& lit) {
+  J bits = J::array();
+  for (int64_t i = 0; i < lit.element_count(); ++i) {
+    if (IsComplex(lit.element_type())) {
+      bits.push_back({Hex(mj::ComplexComponentBits(lit, i, 0)),
+                      Hex(mj::ComplexComponentBits(lit, i, 1))});
+    } else {
+      bits.push_back(Hex(lit.GetBits(i)));
+    }
+  }
+  return bits;
+}
+
+// Writes the elements of an array literal as "values", and "bits" when a
+// value does not give back its element's exact encoding.
 void ArrayValues(const Literal& lit, J& o) {
   PrimitiveType t = lit.element_type();
   bool complex = IsComplex(t);
@@ -179,12 +193,11 @@ void ArrayValues(const Literal& lit, J& o) {
   Literal scratch;
   if (IsFloat(scalar_type)) scratch = *Literal::Create(Shape::Array(scalar_type, {1}));
   J values = J::array();
-  J bits = J::array();
   bool need_bits = false;
   auto real = [&](double v, uint64_t exact) {
     J j = FloatJson(v, scalar_type, scratch);
     need_bits |= ReadBackBits(j, scratch) != exact;
-    return std::pair{j, Hex(exact)};
+    return j;
   };
   int64_t n = lit.shape().IsArray() ? lit.element_count() : 0;
   for (int64_t i = 0; i < n; ++i) {
@@ -196,18 +209,15 @@ void ArrayValues(const Literal& lit, J& o) {
       values.push_back(static_cast<uint64_t>(lit.GetInt(i)));
     } else if (complex) {
       std::complex<double> c = lit.GetComplex(i);
-      auto re = real(c.real(), mj::ComplexComponentBits(lit, i, 0));
-      auto im = real(c.imag(), mj::ComplexComponentBits(lit, i, 1));
-      values.push_back({re.first, im.first});
-      bits.push_back({re.second, im.second});
+      J re = real(c.real(), mj::ComplexComponentBits(lit, i, 0));
+      J im = real(c.imag(), mj::ComplexComponentBits(lit, i, 1));
+      values.push_back(J::array({std::move(re), std::move(im)}));
     } else {
-      auto v = real(lit.GetDouble(i), lit.GetBits(i));
-      values.push_back(v.first);
-      bits.push_back(v.second);
+      values.push_back(real(lit.GetDouble(i), lit.GetBits(i)));
     }
   }
   o["values"] = std::move(values);
-  if (need_bits) o["bits"] = std::move(bits);
+  if (need_bits) o["bits"] = BitsJson(lit);
 }
 
 // {"values": [...]} for arrays, {"elements": [...]} for tuples.

@@ -53,16 +53,18 @@ bool Parser::ParseInt(int64_t* out) {
 // int_list ::= '{' [int (',' int)*] '}'
 bool Parser::ParseIntList(std::vector<int64_t>* out) {
   if (!Expect(Tok::kLBrace, "'{' to open a list of integers")) return false;
-  while (!At(Tok::kRBrace)) {
+  if (Consume(Tok::kRBrace)) return true;
+  while (true) {
     int64_t v = 0;
+    if (!At(Tok::kNumber)) {
+      return ErrorExpected(out->empty() ? "an integer or '}'" : "an integer after ','");
+    }
     if (!ParseInt(&v)) return false;
     out->push_back(v);
-    if (At(Tok::kRBrace)) break;
+    if (Consume(Tok::kRBrace)) return true;
     if (!At(Tok::kComma)) return ErrorExpected("',' or '}' in the list of integers");
     Advance();
   }
-  Advance();
-  return true;
 }
 
 // int_list_list ::= '{' [int_list (',' int_list)*] '}'
@@ -78,6 +80,7 @@ bool Parser::ParseIntListList(std::vector<std::vector<int64_t>>* out) {
     if (!ParseIntList(&inner)) return false;
     out->push_back(std::move(inner));
     if (!Consume(Tok::kComma)) break;
+    if (!At(Tok::kLBrace)) return ErrorExpected("'{' to open the next inner list after ','");
   }
   return Expect(Tok::kRBrace, "',' or '}' after an inner list");
 }

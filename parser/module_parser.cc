@@ -16,11 +16,19 @@ Parser::Parser(std::string_view text, uint32_t first_line,
 void Parser::Advance() {
   if (tok_.begin != nullptr && tok_.kind != Tok::kEof) {
     const char* end = tok_.end ? tok_.end : tok_.begin + tok_.text.size();
-    if (std::find(tok_.begin, end, '\n') == end) {
-      prev_end_ = {tok_.line, tok_.col + static_cast<uint32_t>(end - tok_.begin)};
-    } else {
-      lexer_.LocationOf(end, &prev_end_.line, &prev_end_.col);
+    // Only a string can span lines; count within the token (not from the
+    // start of the buffer, which would make many such strings quadratic).
+    uint32_t newlines = 0;
+    const char* line_start = nullptr;
+    for (const char* p = tok_.begin; p < end; ++p) {
+      if (*p == '\n') {
+        ++newlines;
+        line_start = p + 1;
+      }
     }
+    prev_end_ = newlines == 0
+                    ? Pos{tok_.line, tok_.col + static_cast<uint32_t>(end - tok_.begin)}
+                    : Pos{tok_.line + newlines, static_cast<uint32_t>(end - line_start) + 1};
   }
   tok_ = lexer_.Next();
 }
@@ -198,8 +206,8 @@ bool Parser::ParseHeaderAttr() {
   if (name.text == "replica_count" || name.text == "num_partitions") {
     int64_t n = 0;
     if (!ParseInt64(value, &n) || n < 1) {
-      return ErrorAt(name, StrCat(name.text, " must be a positive integer, found '",
-                                        value, "'"));
+      return ErrorAt(value_line, value_col,
+                     StrCat(name.text, " must be a positive integer, found '", value, "'"));
     }
     if (name.text == "replica_count") module_->set_replica_count(n);
     else module_->set_num_partitions(n);

@@ -94,8 +94,6 @@ class Parser {
   bool failed() const { return !error_.ok(); }
   // The recorded error, for a parse function that returned false.
   absl::Status Failure();
-  // Where the previous token ended.
-  Pos prev_end() const { return prev_end_; }
 
   // ---- module structure (module_parser.cc) ----------------------------------
   bool ParseHeader();

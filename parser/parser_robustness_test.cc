@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parser/diagnostic.h"
 #include "parser/parser.h"
 
 namespace hlo {
@@ -213,6 +214,32 @@ TEST_CASE("robustness: huge sizes are errors before any allocation", "[parser][r
               "parameter(1)\n  ROOT s = f32[] add(x, y)\n}\nENTRY e {\n  p = f32[4] "
               "parameter(0)\n  ROOT r = f32[4] all-reduce(p), replica_groups=[4294967296,"
               "4294967296,4294967296]<=[8], to_apply=add\n}\n");
+}
+
+TEST_CASE("robustness: the source line and caret of a diagnostic", "[parser][robustness]") {
+  // Tabs are kept so the caret lines up; a UTF-8 character is one column of
+  // the display; bytes that are not UTF-8 and control characters show as
+  // U+FFFD; the message stays on one line.
+  CHECK(FormatDiagnostic("f", 1, 3, "m", "\tab") == "f:1:3: error: m\n\tab\n\t ^");
+  CHECK(FormatDiagnostic("f", 2, 4, "m", "\xC3\xA9t\xC3\xA9") ==
+        "f:2:4: error: m\n\xC3\xA9t\xC3\xA9\n  ^");
+  CHECK(FormatDiagnostic("f", 1, 3, "m", std::string("a\0b", 3)) ==
+        "f:1:3: error: m\na\xEF\xBF\xBD" "b\n  ^");
+  CHECK(FormatDiagnostic("f", 1, 1, "two\nlines\x01", "x") ==
+        "f:1:1: error: two\\nlines\\x01\nx\n^");
+  // A caret past the end of the line (something missing at its end).
+  CHECK(FormatDiagnostic("f", 1, 4, "m", "abc") == "f:1:4: error: m\nabc\n   ^");
+  // A long line shows a window around the column.
+  std::string line(1000, 'x');
+  line[700] = '@';
+  std::string d = FormatDiagnostic("f", 1, 701, "m", line);
+  std::string shown = d.substr(d.find('\n') + 1);
+  std::string text = shown.substr(0, shown.find('\n'));
+  std::string caret = shown.substr(shown.find('\n') + 1);
+  CHECK(text.size() < 140);
+  CHECK(text.rfind("...", 0) == 0);
+  REQUIRE(caret.size() <= text.size());
+  CHECK(text[caret.size() - 1] == '@');
 }
 
 // A small deterministic generator (the test must not depend on the platform's

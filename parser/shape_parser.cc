@@ -89,6 +89,7 @@ bool Parser::ParseShapeValue(Shape* out, int depth) {
       if (!ParseShapeValue(&e, depth + 1)) return false;
       elems.push_back(pool_->Intern(e));
       if (!Consume(Tok::kComma)) break;
+      if (At(Tok::kRParen)) return ErrorExpected("a shape after ','");
     }
     if (!Expect(Tok::kRParen, "',' or ')' after an element of the tuple shape")) {
       return false;

@@ -180,6 +180,13 @@ absl::StatusOr<Shape> InferLinalg(const Instruction& inst, const Shape& declared
   switch (inst.opcode()) {
     case Opcode::kDot:
       return InferDotShape(op(0), op(1), DotDimsOf(inst), declared.element_type());
+    case Opcode::kRaggedDot:
+      return InferRaggedDotShape(op(0), op(1), op(2), DotDimsOf(inst),
+                                 inst.GetInts(AttrKind::kLhsRaggedDims),
+                                 inst.GetInts(AttrKind::kRhsGroupDims), declared.element_type());
+    case Opcode::kScaledDot:
+      return InferScaledDotShape(op(0), op(1), op(2), op(3), DotDimsOf(inst),
+                                 declared.element_type());
     case Opcode::kConvolution: {
       static const Window kNoWindow;
       const ConvDims* dims = inst.conv_dims();
@@ -275,8 +282,6 @@ absl::StatusOr<Shape> InferShape(const Instruction& inst, ShapePool& pool) {
   switch (inst.opcode()) {
     case Opcode::kParameter:
     case Opcode::kCustomCall:
-    case Opcode::kRaggedDot:
-    case Opcode::kScaledDot:
     case Opcode::kScan:
       // The result shape is given by the instruction.
       return declared.WithoutLayout();
@@ -296,7 +301,8 @@ absl::StatusOr<Shape> InferShape(const Instruction& inst, ShapePool& pool) {
     case Opcode::kGetDimensionSize: case Opcode::kSetDimensionSize:
     case Opcode::kDynamicReshape:
       return InferDataMovement(inst, declared, pool);
-    case Opcode::kDot: case Opcode::kConvolution: case Opcode::kFft:
+    case Opcode::kDot: case Opcode::kRaggedDot: case Opcode::kScaledDot:
+    case Opcode::kConvolution: case Opcode::kFft:
     case Opcode::kTriangularSolve: case Opcode::kCholesky:
     case Opcode::kBatchNormTraining: case Opcode::kBatchNormInference:
     case Opcode::kBatchNormGrad: case Opcode::kRng: case Opcode::kRngBitGenerator:

@@ -142,6 +142,20 @@ DotDims DotDimsOf(const Instruction& inst);
 // operands': s8 x s8 -> s32, bf16 x bf16 -> f32).
 absl::StatusOr<Shape> InferDotShape(const Shape& lhs, const Shape& rhs, const DotDims& dims,
                                     std::optional<PrimitiveType> preferred);
+// ragged-dot: lhs, rhs and group_sizes; one lhs ragged dimension whose kind
+// (non-contracting, contracting, batch) decides the result, as JAX's
+// ragged_dot_general describes it.
+absl::StatusOr<Shape> InferRaggedDotShape(const Shape& lhs, const Shape& rhs,
+                                          const Shape& group_sizes, const DotDims& dims,
+                                          absl::Span<const int64_t> lhs_ragged,
+                                          absl::Span<const int64_t> rhs_group,
+                                          std::optional<PrimitiveType> preferred);
+// scaled-dot: a dot of lhs and rhs; each scale has its operand's rank and
+// divides its dimensions into blocks.
+absl::StatusOr<Shape> InferScaledDotShape(const Shape& lhs, const Shape& rhs,
+                                          const Shape& lhs_scale, const Shape& rhs_scale,
+                                          const DotDims& dims,
+                                          std::optional<PrimitiveType> preferred);
 absl::StatusOr<Shape> InferConvolutionShape(const Shape& lhs, const Shape& rhs,
                                             const Window& window, const ConvDims& dims,
                                             int64_t feature_group_count,

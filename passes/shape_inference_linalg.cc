@@ -459,6 +459,115 @@ absl::StatusOr<Shape> InferDotShape(const Shape& lhs, const Shape& rhs, const Do
   return ArrayWithDynamism(*type, out, dynamic);
 }
 
+absl::StatusOr<Shape> InferRaggedDotShape(const Shape& lhs, const Shape& rhs,
+                                          const Shape& group_sizes, const DotDims& dims,
+                                          absl::Span<const int64_t> lhs_ragged,
+                                          absl::Span<const int64_t> rhs_group,
+                                          std::optional<PrimitiveType> preferred) {
+  if (auto s = ExpectArray(lhs, "lhs"); !s.ok()) return s;
+  if (auto s = ExpectArray(rhs, "rhs"); !s.ok()) return s;
+  if (auto s = ExpectArray(group_sizes, "group_sizes"); !s.ok()) return s;
+  if (!IsInteger(group_sizes.element_type()) || group_sizes.rank() < 1) {
+    return ShapeError("group_sizes must be an integer array of rank at least 1, but has shape ",
+                      ShapeText(group_sizes));
+  }
+  if (auto s = CheckOperandTypes(lhs, rhs); !s.ok()) return s;
+  if (auto s = CheckDotSide(lhs, "lhs", dims.lhs_batch, dims.lhs_contracting); !s.ok()) return s;
+  if (auto s = CheckDotSide(rhs, "rhs", dims.rhs_batch, dims.rhs_contracting); !s.ok()) return s;
+  if (lhs_ragged.size() != 1) {
+    return ShapeError("lhs_ragged_dims ", DimsText(lhs_ragged),
+                      " must name exactly one dimension of lhs");
+  }
+  if (auto s = ExpectDimensions(lhs_ragged, lhs.rank(), "lhs_ragged_dims"); !s.ok()) return s;
+  if (rhs_group.size() > 1) {
+    return ShapeError("rhs_group_dims ", DimsText(rhs_group), " names more than one dimension");
+  }
+  if (auto s = ExpectDimensions(rhs_group, rhs.rank(), "rhs_group_dims"); !s.ok()) return s;
+  // The ragged lhs dimension decides the mode (as JAX's ragged_dot_general):
+  // non-contracting: rhs has a group dimension of g groups, dropped from the
+  // result; contracting: the result gets a leading group dimension; batch:
+  // neither.
+  const int64_t ragged = lhs_ragged[0];
+  const bool contracting = Contains(dims.lhs_contracting, ragged);
+  const bool batch = Contains(dims.lhs_batch, ragged);
+  if (!contracting && !batch && rhs_group.size() != 1) {
+    return ShapeError("lhs ragged dimension ", ragged, " is not contracting or batch, so rhs "
+                      "needs one group dimension in rhs_group_dims");
+  }
+  if ((contracting || batch) && !rhs_group.empty()) {
+    return ShapeError("lhs ragged dimension ", ragged, " is a ",
+                      contracting ? "contracting" : "batch",
+                      " dimension, so rhs_group_dims must be empty, but is ",
+                      DimsText(rhs_group));
+  }
+  for (const auto& [list, list_name] : {std::pair{&dims.rhs_batch, "rhs_batch_dims"},
+                                        std::pair{&dims.rhs_contracting, "rhs_contracting_dims"}}) {
+    if (!rhs_group.empty() && Contains(*list, rhs_group[0])) {
+      return ShapeError("rhs dimension ", rhs_group[0], " is in both rhs_group_dims and ",
+                        list_name);
+    }
+  }
+  if (auto s = CheckDotPairs(lhs, dims.lhs_batch, rhs, dims.rhs_batch, "batch"); !s.ok()) {
+    return s;
+  }
+  if (auto s = CheckDotPairs(lhs, dims.lhs_contracting, rhs, dims.rhs_contracting,
+                             "contracting");
+      !s.ok()) {
+    return s;
+  }
+  const int64_t groups = group_sizes.dim(group_sizes.rank() - 1);
+  if (!rhs_group.empty() && !SizesMatch(group_sizes, group_sizes.rank() - 1, rhs, rhs_group[0])) {
+    return ShapeError("group_sizes ", ShapeText(group_sizes), " counts ", groups,
+                      " groups but rhs group dimension ", rhs_group[0], " has size ",
+                      rhs.dim(rhs_group[0]));
+  }
+  auto type = ResultType(lhs, rhs, preferred);
+  if (!type.ok()) return type.status();
+  std::vector<int64_t> out;
+  std::vector<bool> dynamic;
+  if (contracting) {
+    out.push_back(groups);
+    dynamic.push_back(group_sizes.is_dynamic_dim(group_sizes.rank() - 1));
+  }
+  for (int64_t d : dims.lhs_batch) {
+    out.push_back(lhs.dim(d));
+    dynamic.push_back(lhs.is_dynamic_dim(d));
+  }
+  AppendFreeDims(lhs, dims.lhs_batch, dims.lhs_contracting, out, dynamic);
+  std::vector<int64_t> rhs_dropped(dims.rhs_contracting);
+  rhs_dropped.insert(rhs_dropped.end(), rhs_group.begin(), rhs_group.end());
+  AppendFreeDims(rhs, dims.rhs_batch, rhs_dropped, out, dynamic);
+  return ArrayWithDynamism(*type, out, dynamic);
+}
+
+absl::StatusOr<Shape> InferScaledDotShape(const Shape& lhs, const Shape& rhs,
+                                          const Shape& lhs_scale, const Shape& rhs_scale,
+                                          const DotDims& dims,
+                                          std::optional<PrimitiveType> preferred) {
+  // The scales hold one factor per block of their operand: same rank, each
+  // operand dimension a whole number of blocks.
+  const std::pair<const Shape*, const Shape*> pairs[] = {{&lhs, &lhs_scale}, {&rhs, &rhs_scale}};
+  for (const auto& [operand, scale] : pairs) {
+    const char* name = operand == &lhs ? "lhs" : "rhs";
+    if (auto s = ExpectArray(*scale, StrCat(name, "_scale")); !s.ok()) return s;
+    if (auto s = ExpectArray(*operand, name); !s.ok()) return s;
+    if (scale->rank() != operand->rank()) {
+      return ShapeError(name, "_scale ", ShapeText(*scale), " must have the rank of ", name, " ",
+                        ShapeText(*operand));
+    }
+    for (int64_t d = 0; d < operand->rank(); ++d) {
+      if (operand->is_unbounded_dim(d) || scale->is_unbounded_dim(d)) continue;
+      int64_t block = scale->dim(d);
+      if (block == 0 ? operand->dim(d) != 0 : operand->dim(d) % block != 0) {
+        return ShapeError(name, " dimension ", d, " (", operand->dim(d),
+                          ") does not split evenly into the ", block, " blocks of ", name,
+                          "_scale dimension ", d);
+      }
+    }
+  }
+  return InferDotShape(lhs, rhs, dims, preferred);
+}
+
 absl::StatusOr<Shape> InferConvolutionShape(const Shape& lhs, const Shape& rhs,
                                             const Window& window, const ConvDims& dims,
                                             int64_t feature_group_count,

@@ -1,5 +1,7 @@
 #include "passes/verifier.h"
 
+#include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,29 @@ std::string_view LineOf(const std::string& text, uint32_t line) {
   return s;
 }
 
+// The subshape at `index` (tuple element numbers from the outside in), or
+// null when the index leaves the shape.
+const Shape* Subshape(const Shape& shape, absl::Span<const int64_t> index) {
+  const Shape* s = &shape;
+  for (int64_t i : index) {
+    if (!s->IsTuple() || i < 0 || i >= s->tuple_size()) return nullptr;
+    s = &s->tuple_shape(i);
+  }
+  return s;
+}
+
+std::string IndexText(absl::Span<const int64_t> index) {
+  return StrCat("{", StrJoin(index, ","), "}");
+}
+
+// Array and token leaves of a shape, as XLA's ShapeUtil::GetLeafCount.
+int64_t LeafCount(const Shape& shape) {
+  if (!shape.IsTuple()) return 1;
+  int64_t n = 0;
+  for (int64_t i = 0; i < shape.tuple_size(); ++i) n += LeafCount(shape.tuple_shape(i));
+  return n;
+}
+
 class Verifier {
  public:
   Verifier(Module& module, const VerifyOptions& options)
@@ -34,6 +59,7 @@ class Verifier {
   absl::Status Run() {
     if (!module_.entry()) Report(SourceLoc{}, "", "the module has no entry computation");
     for (const auto& c : module_.computations()) VerifyComputation(*c);
+    VerifyCallGraph();
     VerifyEntryLayout();
     if (errors_.empty()) return absl::OkStatus();
     std::string msg = StrJoin(errors_, "\n");
@@ -115,6 +141,7 @@ class Verifier {
         }
       }
     }
+    VerifyAttributeValues(inst);
     auto inferred = InferShape(inst, module_.shapes());
     if (!inferred.ok()) {
       ReportInst(inst, std::string(inferred.status().message()));
@@ -124,6 +151,75 @@ class Verifier {
       ReportInst(inst, StrCat("the shape is ", inst.shape().ToString(false),
                               " but the operands and attributes give ",
                               inferred->ToString(false)));
+    }
+  }
+
+  // Attribute values that relate to operands or the result but that shape
+  // inference does not read (XLA's HandleCustomCall/HandleFusion checks).
+  void VerifyAttributeValues(const Instruction& inst) {
+    if (const Attribute* a = inst.FindAttr(AttrKind::kOutputToOperandAliasing)) {
+      const auto* aliasing = std::get_if<std::shared_ptr<const Aliasing>>(&a->value);
+      if (aliasing && *aliasing) {
+        for (const AliasEntry& e : **aliasing) VerifyAlias(inst, e);
+      }
+    }
+    if (const Attribute* a = inst.FindAttr(AttrKind::kOperandLayoutConstraints)) {
+      const auto* shapes = std::get_if<std::vector<const Shape*>>(&a->value);
+      if (shapes && static_cast<int64_t>(shapes->size()) != inst.operand_count()) {
+        ReportInst(inst, StrCat("operand_layout_constraints lists ", shapes->size(), " shape",
+                                shapes->size() == 1 ? "" : "s", " but the instruction has ",
+                                inst.operand_count(), " operand",
+                                inst.operand_count() == 1 ? "" : "s"));
+      } else if (shapes) {
+        for (int64_t i = 0; i < inst.operand_count(); ++i) {
+          const Shape* want = (*shapes)[i];
+          if (want && !want->Compatible(inst.operand(i)->shape())) {
+            ReportInst(inst, StrCat("operand_layout_constraints gives operand ", i, " shape ",
+                                    want->ToString(false), " but the operand has ",
+                                    inst.operand(i)->shape().ToString(false)));
+          }
+        }
+      }
+    }
+    if (const Attribute* a = inst.FindAttr(AttrKind::kParameterReplication)) {
+      const auto* flags = std::get_if<std::vector<bool>>(&a->value);
+      int64_t leaves = LeafCount(inst.shape());
+      if (flags && static_cast<int64_t>(flags->size()) != leaves) {
+        ReportInst(inst, StrCat("parameter_replication has ", flags->size(), " entr",
+                                flags->size() == 1 ? "y" : "ies", " but the parameter ",
+                                inst.shape().ToString(false),
+                                " has ", leaves, " leaf buffer", leaves == 1 ? "" : "s"));
+      }
+    }
+  }
+
+  // {output index}: (operand, {operand index}): both places exist and hold
+  // the same shape (the buffers are shared).
+  void VerifyAlias(const Instruction& inst, const AliasEntry& e) {
+    std::string what = StrCat("output_to_operand_aliasing {", StrJoin(e.output_index, ","),
+                              "}: (", e.operand, ", ", IndexText(e.operand_index), ")");
+    const Shape* out = Subshape(inst.shape(), e.output_index);
+    if (!out) {
+      ReportInst(inst, StrCat(what, ": the result ", inst.shape().ToString(false),
+                              " has no element at index ", IndexText(e.output_index)));
+      return;
+    }
+    if (e.operand < 0 || e.operand >= inst.operand_count()) {
+      ReportInst(inst, StrCat(what, ": there is no operand ", e.operand, " (the instruction has ",
+                              inst.operand_count(), ")"));
+      return;
+    }
+    const Shape& operand = inst.operand(e.operand)->shape();
+    const Shape* in = Subshape(operand, e.operand_index);
+    if (!in) {
+      ReportInst(inst, StrCat(what, ": operand ", e.operand, " ", operand.ToString(false),
+                              " has no element at index ", IndexText(e.operand_index)));
+      return;
+    }
+    if (!in->Compatible(*out)) {
+      ReportInst(inst, StrCat(what, ": the output ", out->ToString(false),
+                              " and the operand ", in->ToString(false),
+                              " must have the same shape"));
     }
   }
 
@@ -156,6 +252,46 @@ class Verifier {
           stack.push_back({dep, 0});
         }
       }
+    }
+  }
+
+  // Nothing calls the entry computation, and no computation calls itself,
+  // directly or through others (XLA's call graph is a DAG rooted at the
+  // entry). A cycle is reported once, at the call that closes it.
+  void VerifyCallGraph() {
+    const Computation* entry = module_.entry();
+    absl::flat_hash_map<const Computation*, int> color;  // 1 open, 2 done
+    std::vector<std::string_view> path;
+    std::function<void(const Computation*)> visit = [&](const Computation* c) {
+      color[c] = 1;
+      path.push_back(c->name());
+      for (const auto& inst : c->instructions()) {
+        for (const Computation* callee : inst->called_computations()) {
+          if (!callee) continue;
+          if (callee == entry) {
+            ReportInst(*inst, StrCat("calls the entry computation '", callee->name(),
+                                     "', which nothing may call"));
+            continue;
+          }
+          int state = color[callee];
+          if (state == 1) {
+            std::string cycle;
+            auto it = std::find(path.begin(), path.end(), callee->name());
+            for (; it != path.end(); ++it) StrAppend(&cycle, "'", *it, "' -> ");
+            StrAppend(&cycle, "'", callee->name(), "'");
+            ReportInst(*inst, StrCat("calls computation '", callee->name(),
+                                     "' recursively (", cycle, "); calls must not form a cycle"));
+          } else if (state == 0) {
+            visit(callee);
+          }
+        }
+      }
+      path.pop_back();
+      color[c] = 2;
+    };
+    if (entry) visit(entry);
+    for (const auto& c : module_.computations()) {
+      if (color[c.get()] == 0) visit(c.get());
     }
   }
 

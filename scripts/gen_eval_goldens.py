@@ -440,6 +440,23 @@ def value_text(lit):
     return rec(a)
 
 
+def result_shape(res):
+    """The result's shape text without layouts: `(f32[2], s32[])`."""
+    if isinstance(res, (list, tuple)):
+        return "(" + ", ".join(result_shape(e) for e in res) + ")"
+    return shape_text(res)
+
+
+def declared_root_shape(text):
+    """The ROOT instruction's shape as written in the module, layouts dropped."""
+    for line in text.splitlines():
+        m = re.match(r"\s*ROOT\s+%?[\w.\-]+\s*=\s*(.*?)\s+[a-z\-]+\(", line)
+        if m and not line.lstrip().startswith("//"):
+            if "ENTRY" in text[:text.find(line)]:
+                return re.sub(r"\{[^}]*\}|\s", "", m.group(1))
+    return None
+
+
 def result_text(res):
     """The whole result: `f32[2] {1, 2}` or `(f32[] 1, (s32[] 2))`."""
     if isinstance(res, (list, tuple)):
@@ -550,16 +567,24 @@ class Consts(dict):
 
 
 def read_module(path):
+    """The module text and its constants: ENTRY constants by name, those of
+    other computations as COMPUTATION/NAME."""
     text = open(path, encoding="utf-8").read()
     consts = Consts()
+    comp = None
     for line in text.splitlines():
+        h = re.match(r"^\s*(ENTRY\s+)?%?([\w.\-]+)\s*(\(.*\)\s*->\s*.*)?\{\s*$", line)
+        if h and not line.lstrip().startswith("HloModule"):
+            comp = None if h.group(1) else h.group(2)
+            continue
         m = _CONST.match(line)
         if m:
             name, t, dims, lit = m.groups()
             dims = tuple(int(d) for d in dims.split(",")) if dims else ()
-            if name in consts:
-                raise ValueError(f"{path}: constant {name} defined twice")
-            consts[name] = parse_literal(t, dims, lit)
+            key = name if comp is None else f"{comp}/{name}"
+            if key in consts:
+                raise ValueError(f"{path}: constant {key} defined twice")
+            consts[key] = parse_literal(t, dims, lit)
     return text, consts
 
 
@@ -571,23 +596,37 @@ def run_args(text):
     return None
 
 
-def read_inputs(args):
-    """The --input files of a RUN line, as Lits (literal text or .npy)."""
+def entry_parameter_shapes(text):
+    """{index: (type, dims)} of the ENTRY computation's parameters."""
+    entry = text[text.find("ENTRY"):]
+    shapes = {}
+    for m in re.finditer(r"=\s*([a-z0-9]+)\[([0-9,]*)\](?:\{[^}]*\})?\s+parameter\((\d+)\)", entry):
+        t, dims, i = m.groups()
+        shapes[int(i)] = (t, tuple(int(d) for d in dims.split(",")) if dims else ())
+    return shapes
+
+
+def read_inputs(args, text):
+    """The --input files of a RUN line, as Lits: .npy, or literal text with a
+    shape (`f32[2] {1, 2}`) or without one (the parameter's shape)."""
+    shapes = entry_parameter_shapes(text)
     inputs = []
     for i, a in enumerate(args):
-        if a == "--input":
-            path = os.path.join(TESTDATA, args[i + 1])
-            if path.endswith(".npy"):
-                arr = np.load(path)
-                t = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64",
-                     np.dtype(np.int32): "s32", np.dtype(np.int64): "s64",
-                     np.dtype(np.uint8): "u8", np.dtype(np.bool_): "pred"}[arr.dtype]
-                inputs.append(Lit(t, arr if not is_int(t) else arr.astype(object)))
-            else:
-                m = _SHAPE.match(open(path).read())
-                t, dims, lit = m.groups()
-                dims = tuple(int(d) for d in dims.split(",")) if dims else ()
-                inputs.append(parse_literal(t, dims, lit))
+        if a != "--input":
+            continue
+        path = os.path.join(TESTDATA, args[i + 1])
+        t, dims = shapes[len(inputs)]
+        if path.endswith(".npy"):
+            arr = np.load(path)
+            inputs.append(Lit(t, arr if not is_int(t) else arr.astype(object)))
+            continue
+        body = open(path).read().strip()
+        m = _SHAPE.match(body)
+        if m and (m.group(1) in SINT or m.group(1) in UINT or m.group(1) in SMALL or
+                  m.group(1) in ("pred", "f32", "f64", "c64", "c128")):
+            t, d, body = m.groups()
+            dims = tuple(int(x) for x in d.split(",")) if d else ()
+        inputs.append(parse_literal(t, dims, body))
     return inputs
 
 
@@ -1112,9 +1151,10 @@ def typed(t, obj_array):
 
 def reduce_window(lits, inits, size, stride=None, pad_=None, lhs_dilate=None, rhs_dilate=None,
                   fn=None):
-    """reduce-window: the operand is base-dilated (holes), padded; each window
-    element that falls on a real operand element is reduced (in row-major
-    window order) into the init values; holes and padding contribute nothing."""
+    """reduce-window (spec): the operand is padded with the init values, with
+    base_dilations - 1 init values between elements; each window of that
+    array is reduced, in row-major window order, starting from the init
+    values - so padding and holes contribute init values too."""
     single = isinstance(lits, Lit)
     if single:
         lits, inits = [lits], [inits]
@@ -1141,9 +1181,7 @@ def reduce_window(lits, inits, size, stride=None, pad_=None, lhs_dilate=None, rh
                     ok = False
                     break
                 pos.append(p // lhs_dilate[d])
-            if not ok:
-                continue
-            xs = [l.a[tuple(pos)] for l in lits]
+            xs = [l.a[tuple(pos)] for l in lits] if ok else [i.a[()] for i in inits]
             accs = list(fn(accs, xs)) if not single else [fn(accs[0], xs[0])]
         for o, acc in zip(outs, accs):
             o[oidx] = acc
@@ -1830,6 +1868,351 @@ def _(c):
     return tup(clamp(c.lo, c.x, c.hi), clamp(c.los, c.x, c.his), clamp(c.ulo, c.u, c.uhi),
                clamp(c.qlo, c.q, c.qhi), canon(clamp(c.flo, c.f, c.fhi)), clamp(c.blo, c.b, c.bhi))
 
+@golden("binary_f8_arith")
+def _(c):
+    add, mul = fl(lambda x, y: x + y), fl(lambda x, y: x * y)
+    sub, div = fl(lambda x, y: x - y), fl(lambda x, y: x / y)
+    parts = []
+    for r in (add(c.a, c.b), mul(c.a, c.b), add(c.c, c.d), mul(c.c, c.d), add(c.e, c.f), add(c.g, c.h),
+              mul(c.g, c.h), add(c.i, c.j), mul(c.k, c.l), sub(c.k, c.l), add(c.m, c.n), div(c.m, c.n)):
+        parts += elements(cvt("f32", r))
+    return tup(canon(L("f32", parts)), add(c.o, c.q), mul(c.o, c.q))
+
+
+@golden("unary_small_float")
+def _(c):
+    neg = fl(lambda x: -x)
+    ab = fl(np.abs)
+    sq = fl(np.sqrt)
+    return tup(ab(c.a), neg(c.a), ew(c.a.t, fsign, c.a), fl(np.floor)(c.a), fl(np.rint)(c.a),
+               neg(c.b), ab(c.b), canon(cvt("f32", sq(c.b))), neg(c.c), ab(c.c), neg(c.d), fl(np.ceil)(c.d),
+               neg(c.e), ab(c.e), ew(c.e.t, lambda x: round_small(round_afz(x), "f4e2m1fn"), c.e),
+               neg(c.f), sq(ab(c.f)))
+
+# ---- data movement -----------------------------------------------------------------
+
+def bcast(lit, shape, dims):
+    """XLA broadcast: operand dimension i becomes output dimension dims[i]."""
+    out = np.empty(shape, dtype=lit.a.dtype)
+    for idx in np.ndindex(tuple(shape)):
+        out[idx] = lit.a[tuple(idx[d] for d in dims)]
+    return Lit(lit.t, out)
+
+
+@golden("data_broadcast")
+def _(c):
+    return tup(bcast(c.s, (2, 3), []), bcast(c.v, (2, 3), [1]), bcast(c.v, (3, 2), [0]),
+               bcast(c.m, (2, 4, 3), [0, 2]), bcast(c.p, (2, 2), [0]), bcast(c.q, (1, 2, 2), [2]),
+               bcast(c.e, (3, 0), [1]), bcast(c.s, (1,), []))
+
+
+def reshape(lit, dims):
+    return Lit(lit.t, lit.a.reshape(dims))
+
+
+@golden("data_reshape")
+def _(c):
+    r4 = reshape(c.d, (1, 1))
+    return tup(reshape(c.a, (3, 2)), reshape(c.b, (1, 2, 1, 3)), reshape(c.c, (4, 6)), r4, reshape(r4, ()),
+               reshape(c.e, (3, 0)), reshape(c.f, (4,)), reshape(c.z, (2,)))
+
+
+def transpose(lit, perm):
+    return Lit(lit.t, np.transpose(lit.a, perm).copy())
+
+
+@golden("data_transpose")
+def _(c):
+    return tup(transpose(c.a, (1, 0)), transpose(c.c, (2, 0, 1)), transpose(c.c, (1, 2, 0)),
+               transpose(c.c, (0, 1, 2)), transpose(c.d, (2, 0, 1)), transpose(c.r, (3, 1, 0, 2)),
+               transpose(c.p, (1, 0)), transpose(c.b, (1, 0)))
+
+
+def slc(lit, *specs):
+    return Lit(lit.t, lit.a[tuple(slice(*s) for s in specs)].copy())
+
+
+@golden("data_slice")
+def _(c):
+    return tup(slc(c.a, (2, 4)), slc(c.a, (2, 8, 3)), slc(c.a, (1, 10, 20)), slc(c.a, (3, 3)),
+               slc(c.b, (2, 4), (1, 3)), slc(c.b, (0, 4, 2), (0, 3, 2)), slc(c.c, (1, 2), (0, 3, 2), (1, 4, 2)),
+               slc(c.d, (0, 5, 2)), slc(c.e, (1, 4, 2)), slc(c.b, (0, 4), (2, 2)))
+
+
+@golden("data_dynamic_slice")
+def _(c):
+    i = lambda l: l.a[()]
+    return tup(dynamic_slice(c.a, [i(c.one)], [2]), dynamic_slice(c.b, [i(c.two), i(c.one)], [2, 2]),
+               dynamic_slice(c.a, [i(c.neg)], [2]), dynamic_slice(c.a, [i(c.big)], [2]),
+               dynamic_slice(c.b, [i(c.big), i(c.neg)], [3, 2]), dynamic_slice(c.a, [i(c.big64)], [2]),
+               dynamic_slice(c.a, [i(c.u)], [2]), dynamic_slice(c.b, [i(c.s8v), i(c.s8v)], [1, 3]),
+               dynamic_slice(c.a, [i(c.two)], [5]))
+
+
+@golden("data_dynamic_update_slice")
+def _(c):
+    i = lambda l: l.a[()]
+    dus = dynamic_update_slice
+    return tup(dus(c.a, c.u, [i(c.two)]), dus(c.b, c.v, [i(c.one), i(c.one)]), dus(c.a, c.u, [i(c.neg)]),
+               dus(c.a, c.u, [i(c.big)]), dus(c.b, c.v, [i(c.big), i(c.neg)]), dus(c.q, c.w, [i(c.umax)]),
+               dus(c.a, c.full, [i(c.big)]))
+
+
+def concat(dim, *lits):
+    return Lit(lits[0].t, np.concatenate([l.a for l in lits], axis=dim))
+
+
+@golden("data_concatenate")
+def _(c):
+    return tup(concat(0, c.a, c.b), concat(1, c.a, c.c), concat(0, c.b, c.a, c.e, c.b, c.b), concat(0, c.p, c.q),
+               concat(0, c.u, c.v), concat(0, c.w, c.z))
+
+
+@golden("data_pad")
+def _(c):
+    p1 = pad(c.a, c.z, [(0, 2, 1), (1, 1, 2)])
+    spec = [[0, 1, 0, 0, 2, 0, 0, 3, 0], [0] * 9, [0, 4, 0, 0, 5, 0, 0, 6, 0], [0] * 9, [0] * 9]
+    assert p1.a.tolist() == spec, "the StableHLO pad example"
+    return tup(p1, pad(c.v, c.pv, [(1, 2, 0)]), pad(c.v, c.pv, [(-1, -1, 0)]), pad(c.v, c.pv, [(-2, -1, 2)]),
+               pad(c.v, c.pv, [(-1, 2, 1)]), pad(c.a, c.z, [(-1, 0, 0), (1, -3, 0)]), pad(c.e, c.pv, [(2, 1, 5)]),
+               pad(c.q, c.qz, [(1, 1, 1)]), pad(c.v, c.pv, [(-2, -2, 0)]))
+
+
+def rev(lit, dims):
+    return Lit(lit.t, np.flip(lit.a, axis=tuple(dims)).copy() if dims else lit.a.copy())
+
+
+@golden("data_reverse")
+def _(c):
+    return tup(rev(c.a, [0]), rev(c.a, [1]), rev(c.a, [0, 1]), rev(c.c, [0, 2]), rev(c.a, []), rev(c.h, [0]),
+               rev(c.u, [0, 1]), rev(c.e, [1]))
+
+
+def iota(t, shape, dim):
+    out = np.empty(shape, dtype=object)
+    for idx in np.ndindex(tuple(shape)):
+        out[idx] = idx[dim]
+    return cvt(t, Lit("s64", out))
+
+
+@golden("data_iota")
+def _(c):
+    i5 = iota("bf16", (260,), 0)
+    return tup(iota("s32", (5,), 0), iota("f32", (2, 3), 1), iota("u8", (3, 2), 0), iota("s32", (4, 8), 1),
+               slc(i5, (254, 260)), iota("s64", (2, 2, 2), 2), iota("f16", (2, 3), 0),
+               iota("c64", (3,), 0))
+
+@golden("data_copy_layouts")
+def _(c):
+    return tup(c.a, c.a, c.c, c.c, c.p)  # copies keep logical values
+
+
+def bitcast(lit, in_layout, dims, out_layout):
+    return from_physical(lit.t, physical(lit, in_layout), dims, out_layout)
+
+
+@golden("data_bitcast_layouts")
+def _(c):
+    return tup(bitcast(c.a, [1, 0], (3, 2), [0, 1]), bitcast(c.a, [1, 0], (6,), [0]),
+               bitcast(c.a, [0, 1], (6,), [0]),  # the {0,1} copy holds the same logical value
+               bitcast(c.v, [0], (2, 3), [0, 1]), bitcast(c.a, [1, 0], (3, 1, 2), [2, 1, 0]),
+               bitcast(c.a, [0, 1], (3, 2), [1, 0]))
+
+
+@golden("data_tuple")
+def _(c):
+    return tup(c.c, tup(c.a, tup(c.b, c.c), tup()), c.b, c.a, tup())
+
+
+@golden("data_constants")
+def _(c):
+    names = "p a b c d e f g h i j k l m n o q r s u v w x y z fa fb za zb em e2 sc".split()
+    return [c[n] for n in names]
+
+
+def _data_parameters_inputs():
+    return {"data_parameters.p1.npy": np.array([3, -1, 2147483647, 0], dtype=np.int32)}
+
+
+INPUT_FILES["data_parameters"] = _data_parameters_inputs
+
+
+@golden("data_parameters")
+def _(c):
+    x, y, z = c.inputs
+    return tup(ew("f32", lambda v: -v, x), rev(Lit("s32", y.a), [0]), Lit("pred", z.a))
+
+
+@golden("data_parameter_layout")
+def _(c):
+    x = c.inputs[0]
+    return tup(x, Lit("f32", physical(x, [0, 1])))
+
+
+@golden("data_empty")
+def _(c):
+    return tup(c.e, L("f32", np.zeros((2, 0))), L("f32", np.zeros((3, 0))), L("f32", np.zeros((0, 3))),
+               c.one, L("f32", [1, 1, 1]), L("s8", np.zeros((0,), dtype=int)), L("f32", np.zeros((0, 3))))
+
+
+@golden("data_subbyte_movement")
+def _(c):
+    t1 = transpose(c.a, (1, 0))
+    t2 = reshape(t1, (9,))
+    t6 = rev(c.d, [0])
+    return tup(t1, t2, slc(t2, (1, 9, 2)), pad(c.b, c.pz, [(1, 1, 1)]), concat(0, c.c, c.c), t6,
+               bcast(c.c, (2, 3), [1]), dynamic_update_slice(c.d, t6, [c.i.a[()]]), c.b)
+
+# ---- reductions ----------------------------------------------------------------------
+
+f32add = lambda a, b: np.float32(a) + np.float32(b)
+
+
+@golden("reduce_add")
+def _(c):
+    r = lambda dims, init: reduce_(c.x, init, dims, f32add)
+    return tup(r([0], c.zero), r([1], c.zero), r([2], c.ten), r([0, 2], c.zero), r([0, 1, 2], c.ten),
+               ew("f32", lambda x: np.float32(x + 10), c.x),
+               reduce_(c.i, c.zi, [0], lambda a, b: wrap("s32", a + b)))
+
+
+@golden("reduce_other_computations")
+def _(c):
+    rx = reduce_(c.f, c.ninf, [1], fmax)
+    rn = reduce_(c.f, c.pinf, [1], fmin)
+    rxc = reduce_(c.f, c.ninf, [0], fmax)
+    both = L("f32", elements(rx) + elements(rn) + elements(rxc))
+    return tup(reduce_(c.i, c.one, [1], lambda a, b: wrap("s32", a * b)), canon(both),
+               reduce_(c.p, c.t, [1], lambda a, b: a and b), reduce_(c.p, c.fa, [0], lambda a, b: a or b),
+               reduce_(c.u, c.z, [0], lambda a, b: a ^ b))
+
+
+def argbest(better):
+    def fn(acc, x):
+        (av, ai), (bv, bi) = acc, x
+        pick = better(av, bv) or (av == bv and ai < bi)
+        return (av, ai) if pick else (bv, bi)
+    return fn
+
+
+@golden("reduce_variadic")
+def _(c):
+    idx1 = iota("s32", (3, 4), 1)
+    idx0 = iota("s32", (3, 4), 0)
+    big = L("s32", 2147483647)
+    mx = reduce_([c.x, idx1], [c.ninf, big], [1], argbest(lambda a, b: a > b))
+    mn = reduce_([c.x, idx0], [c.pinf, big], [0], argbest(lambda a, b: a < b))
+    return tup(tup(*mx), tup(*mn))
+
+
+@golden("reduce_window_basic")
+def _(c):
+    return tup(reduce_window(c.x, c.ninf, [2, 2], [2, 2], fn=fmax),
+               reduce_window(c.v, c.zero, [3], fn=f32add),
+               reduce_window(c.x, c.zero, [4, 6], fn=f32add),
+               reduce_window(c.s, c.zero, [], fn=f32add),
+               reduce_window(c.i, c.imax, [2, 2], fn=min))
+
+
+@golden("reduce_window_padding")
+def _(c):
+    return tup(reduce_window(c.x, c.ninf, [2, 2], pad_=[(1, 1), (1, 1)], fn=fmax),
+               reduce_window(c.x, c.zero, [3, 3], pad_=[(1, 1), (1, 1)], fn=f32add),
+               reduce_window(c.v, c.hundred, [3], [2], [(1, 0)], fn=f32add),
+               reduce_window(c.v, c.ninf, [2], pad_=[(1, 1)], fn=fmax),
+               reduce_window(c.x, c.zero, [2, 3], [2, 1], [(0, 1), (0, 0)], fn=f32add))
+
+
+@golden("reduce_window_dilation")
+def _(c):
+    spec = reduce_window(c.x, c.z, [2, 1], [4, 1], [(2, 1), (0, 0)], [2, 1], [3, 1], fn=lambda a, b: a + b)
+    assert spec.a.tolist() == [[0, 0], [3, 4]], "the StableHLO reduce_window example"
+    return tup(spec,
+               reduce_window(c.v, c.zf, [2], lhs_dilate=[2], fn=f32add),
+               reduce_window(c.v, c.zf, [2], rhs_dilate=[2], fn=f32add),
+               reduce_window(c.m, c.ninf, [2, 2], [2, 3], rhs_dilate=[2, 2], fn=fmax),
+               reduce_window(c.m, c.zf, [2, 3], [2, 2], [(1, 1), (2, 0)], [2, 1], [1, 2], fn=f32add),
+               reduce_window(c.v, c.ten, [2], lhs_dilate=[2], fn=f32add))
+
+
+@golden("reduce_window_variadic")
+def _(c):
+    i = iota("s32", (7,), 0)
+    r = reduce_window([c.x, i], [c.ninf, c.m1], [3], [2], [(1, 1)], fn=argbest(lambda a, b: a > b))
+    return tup(tup(*r))
+
+
+@golden("select_and_scatter")
+def _(c):
+    spec = select_and_scatter(c.operand, c.source, c.init, [3, 1], [2, 1], [(0, 1), (0, 0)],
+                              lambda a, b: a >= b, lambda a, b: a + b)
+    assert spec.a.tolist() == [[0, 0], [0, 0], [5, 14], [7, 0]], "the StableHLO example"
+    ge, le = (lambda a, b: a >= b), (lambda a, b: a <= b)
+    return tup(spec,
+               select_and_scatter(c.x, c.g, c.zf, [2, 2], [2, 2], [(0, 0), (0, 0)], ge, f32add),
+               select_and_scatter(c.v, c.s, c.one, [2], [1], [(0, 0)], ge, f32add),
+               select_and_scatter(c.v, c.s, c.zf, [2], [1], [(0, 0)], le, f32add))
+
+
+@golden("select_and_scatter_padding")
+def _(c):
+    ge = lambda a, b: a >= b
+    return tup(select_and_scatter(c.v, c.s, c.zf, [3], [2], [(1, 0)], ge, f32add),
+               select_and_scatter(c.m, c.g, c.zf, [2, 2], [2, 2], [(0, 1), (0, 1)], ge, f32add))
+
+# ---- control flow ------------------------------------------------------------------
+
+@golden("control_call")
+def _(c):
+    axpy = lambda a, x, y: ew("f32", lambda xi, yi: np.float32(a.a[()] * xi + yi), x, y)
+    c1 = axpy(c.a, c.x, c.y)
+    return tup(c1, axpy(c.a, c1, c.y), tup(slc(c.v, (2, 4)), slc(c.v, (0, 2))))
+
+
+@golden("control_while")
+def _(c):
+    i = acc = 0
+    while i < 10:
+        i += 1
+        acc += i
+    a, b = 0, 1
+    for _ in range(90):
+        a, b = b, a + b
+    return tup(tup(L("s32", i), L("s32", acc)), tup(c.v, c.f),
+               tup(L("s64", 90), L("s64", wrap("s64", a)), L("s64", wrap("s64", b))))
+
+
+@golden("control_conditional")
+def _(c):
+    v = c.v.a[()]
+    branches = [lambda x: x + 100, lambda x: x * 2, lambda x: -x]
+
+    def pick(i, n=3):
+        return branches[i] if 0 <= i < n else branches[n - 1]  # out of range: the last branch
+    outs = [L("s32", pick(i)(v)) for i in (0, 1, 2, -1, 3, 100)]
+    return tup(ew("f32", lambda x: -x, c.x), cvt("f32", c.y), *outs, L("s32", v * 2))
+
+
+@golden("control_map")
+def _(c):
+    return tup(ew("f32", lambda x: np.float32(x * x + 1), c.x), ew("s32", lambda a, b: max(a, b) - min(a, b), c.a, c.b),
+               ew("pred", lambda a: a & 1 == 1, c.a), c.e)
+
+
+@golden("control_opt_barrier_tokens")
+def _(c):
+    return tup(tup(c.x, c.y), c.x, c.y, iop(lambda a, b: a + b)(c.y, c.y))
+
+
+@golden("control_nested")
+def _(c):
+    x, n, top = 27, 0, 27
+    while x != 1:
+        x = 3 * x + 1 if x & 1 else x // 2
+        n += 1
+        top = max(top, x)
+    return L("s64", x), L("s32", n), L("s64", top)
+
 
 # ============================================================================
 # Driver
@@ -1897,7 +2280,7 @@ def main():
                             problems.append(f"{rel}: stale")
                         else:
                             open(p, "w", encoding="utf-8").write(data)
-        consts.inputs = read_inputs(args)
+        consts.inputs = read_inputs(args, text)
         try:
             res = fn(consts)
         except Exception as e:  # a bug in a generator; say where
@@ -1905,6 +2288,11 @@ def main():
             problems.append(f"{name}: generator failed: {e!r}")
             if a.verbose:
                 traceback.print_exc()
+            continue
+        want_shape = declared_root_shape(text)
+        if want_shape is not None and want_shape != result_shape(res).replace(" ", ""):
+            problems.append(f"{name}: generator gives {result_shape(res)}, the module's ROOT is "
+                            f"{want_shape}")
             continue
         text_out = result_text(res) + "\n"
         files = {name + ".out": text_out} if not tol else {name + ".expect": text_out,
