@@ -160,6 +160,11 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(hlo::PeakResidentBytes()),
                  static_cast<long long>(instructions));
   }
+  if (printed == 0 && !any_error) {
+    // Only separators, blanks and comments: there is nothing to print.
+    std::cerr << filename << ":1:1: error: the input holds no module\n";
+    return 1;
+  }
   if (any_error) return 1;
   if (auto st = hlo::WriteOutputAtomically(output, out); !st.ok()) {
     hlo::ReportError("hlo-opt", st);

@@ -237,7 +237,7 @@ absl::StatusOr<Value> Slice(const Instruction& inst, Operands ops) {
                             "] is out of range for dimension ", i, " of size ",
                             ishape.dim(i)));
     }
-    dims[i] = (s.limit - s.start + s.stride - 1) / s.stride;
+    dims[i] = s.limit == s.start ? 0 : 1 + (s.limit - s.start - 1) / s.stride;
     offset += s.start * in_strides[i];
   }
   if (auto st = CheckResultDims(inst, dims); !st.ok()) return st;
@@ -249,7 +249,8 @@ absl::StatusOr<Value> Slice(const Instruction& inst, Operands ops) {
   Strides dst = RowMajorStrides(dims);
   CopyAxes axes;
   for (int64_t i = 0; i < rank; ++i) {
-    axes.push_back({dims[i], dst[i], in_strides[i] * (*spec)[i].stride});
+    // (An axis of one element never steps: no stride product to overflow.)
+    axes.push_back({dims[i], dst[i], dims[i] > 1 ? in_strides[i] * (*spec)[i].stride : 0});
   }
   StridedCopy(width, o.data(), (*in)->data() + offset * width, std::move(axes));
   return out;
@@ -508,16 +509,21 @@ absl::StatusOr<Value> Pad(const Instruction& inst, Operands ops) {
   int64_t src_off = 0, dst_off = 0;
   for (int64_t i = 0; i < rank; ++i) {
     const PaddingDim& p = (*config)[i];
-    const int64_t step = p.interior + 1;
+    // In 128 bits: low and interior may be extreme when few elements stay.
+    const __int128 step = static_cast<__int128>(p.interior) + 1;
+    const __int128 low = p.low;
     const int64_t n = ishape.dim(i);
     // First k with low + k*step >= 0, last k with low + k*step <= dims[i]-1.
-    int64_t k0 = p.low >= 0 ? 0 : (-p.low + step - 1) / step;
-    int64_t last = dims[i] - 1 - p.low;
-    int64_t k1 = last < 0 ? -1 : std::min(n - 1, last / step);
+    const __int128 k0 = low >= 0 ? 0 : (-low + step - 1) / step;
+    const __int128 last = static_cast<__int128>(dims[i]) - 1 - low;
+    const __int128 k1 = last < 0 ? -1 : std::min<__int128>(n - 1, last / step);
     if (k0 > k1) return out;  // nothing of the operand survives
-    axes.push_back({k1 - k0 + 1, dst[i] * step, src[i]});
-    src_off += k0 * src[i];
-    dst_off += (p.low + k0 * step) * dst[i];
+    const int64_t count = static_cast<int64_t>(k1 - k0 + 1);
+    // Positions are inside the result, so these fit in 64 bits.
+    const int64_t first = static_cast<int64_t>(low + k0 * step);
+    axes.push_back({count, count > 1 ? dst[i] * static_cast<int64_t>(step) : 0, src[i]});
+    src_off += static_cast<int64_t>(k0) * src[i];
+    dst_off += first * dst[i];
   }
   StridedCopy(width, o.data() + dst_off * width, (*in)->data() + src_off * width,
               std::move(axes));

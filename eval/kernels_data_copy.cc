@@ -37,6 +37,9 @@ using CopyAxes = absl::InlinedVector<CopyAxis, 6>;
 
 namespace {
 
+// Copies of at least this many bytes may use non-temporal stores.
+constexpr int64_t kStreamBytes = int64_t{8} << 20;
+
 // 16-byte elements (c128) move as a pair of words.
 struct Word128 {
   uint64_t lo, hi;
@@ -110,38 +113,62 @@ inline void CopyLine(E* __restrict dst, const E* __restrict src, int64_t n, int6
 }
 
 #if defined(__SSE2__)
-// 4x4 transpose of 4-byte elements: rows of src (stride ss) become columns
-// of dst (stride ds).
+// 4x4 transpose of 4-byte elements: rows of src (stride ss) become rows of
+// dst (stride ds). kStream uses non-temporal stores (dst 16-byte aligned).
+template <bool kStream>
 inline void Transpose4x4(uint32_t* dst, int64_t ds, const uint32_t* src, int64_t ss) {
   __m128 r0 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
   __m128 r1 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + ss)));
   __m128 r2 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * ss)));
   __m128 r3 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 3 * ss)));
   _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_castps_si128(r0));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + ds), _mm_castps_si128(r1));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 2 * ds), _mm_castps_si128(r2));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 3 * ds), _mm_castps_si128(r3));
+  if constexpr (kStream) {
+    _mm_stream_ps(reinterpret_cast<float*>(dst), r0);
+    _mm_stream_ps(reinterpret_cast<float*>(dst + ds), r1);
+    _mm_stream_ps(reinterpret_cast<float*>(dst + 2 * ds), r2);
+    _mm_stream_ps(reinterpret_cast<float*>(dst + 3 * ds), r3);
+  } else {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_castps_si128(r0));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + ds), _mm_castps_si128(r1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 2 * ds), _mm_castps_si128(r2));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 3 * ds), _mm_castps_si128(r3));
+  }
 }
 #endif
 
 // A blocked transpose over two axes: `a` is contiguous in the source
 // (src stride 1), `b` in the destination (dst stride 1):
 //   dst[i*da + j] = src[i + j*sb].
-// Each block stages kTJ source rows of 1 KiB into a local buffer (one
+// Each block stages up to kTJ source rows of 1 KiB into a local buffer (one
 // sequential read per row, no cache-set conflicts from power-of-two strides,
-// few TLB misses), then writes the block's destination rows from it.
+// few TLB misses), then writes the block's destination rows from it. Blocks
+// start at 64-byte boundaries of destination row 0 (a short first block
+// takes the head), so rows are written in whole cache lines. `large` (a
+// result much bigger than the caches) allows non-temporal stores.
 template <typename E>
 void Tile2D(E* __restrict dst, const E* __restrict src, const CopyAxis& a,
-            const CopyAxis& b) {
+            const CopyAxis& b, bool large) {
   constexpr int64_t kTI = 1024 / sizeof(E);
   constexpr int64_t kTJ = 32;
   alignas(64) E buf[kTI * kTJ];
   const int64_t na = a.size, nb = b.size, da = a.dst_stride, sb = b.src_stride;
+  const uintptr_t addr = reinterpret_cast<uintptr_t>(dst);
+  // (At most one block: for 1-byte elements a block is half a line anyway.)
+  const int64_t head =
+      addr % sizeof(E) != 0
+          ? 0
+          : std::min<int64_t>({nb, kTJ, static_cast<int64_t>((64 - addr % 64) % 64 / sizeof(E))});
+#if defined(__SSE2__)
+  // Non-temporal stores skip the read-for-ownership of destination lines;
+  // they need 16-byte aligned block rows (true past the head when da is a
+  // multiple of 4 elements).
+  const bool stream = sizeof(E) == 4 && large && addr % 4 == 0 && da % 4 == 0;
+#endif
   for (int64_t i0 = 0; i0 < na; i0 += kTI) {
     const int64_t ni = std::min(kTI, na - i0);
-    for (int64_t j0 = 0; j0 < nb; j0 += kTJ) {
-      const int64_t nj = std::min(kTJ, nb - j0);
+    for (int64_t j0 = 0; j0 < nb;) {
+      const bool is_head = j0 == 0 && head > 0;
+      const int64_t nj = is_head ? head : std::min(kTJ, nb - j0);
       for (int64_t j = 0; j < nj; ++j) {
         std::memcpy(buf + j * kTI, src + i0 + (j0 + j) * sb, static_cast<size_t>(ni) * sizeof(E));
       }
@@ -149,14 +176,19 @@ void Tile2D(E* __restrict dst, const E* __restrict src, const CopyAxis& a,
       int64_t i = 0;
 #if defined(__SSE2__)
       if constexpr (sizeof(E) == 4) {
-        const int64_t j4 = nj & ~int64_t{3};
-        for (; i + 4 <= ni; i += 4) {
-          for (int64_t j = 0; j < j4; j += 4) {
-            Transpose4x4(reinterpret_cast<uint32_t*>(d0 + i * da + j), da,
-                         reinterpret_cast<const uint32_t*>(buf + i + j * kTI), kTI);
-          }
-          for (int64_t r = i; r < i + 4; ++r) {
-            for (int64_t j = j4; j < nj; ++j) d0[r * da + j] = buf[j * kTI + r];
+        if (!(stream && is_head)) {
+          const int64_t j4 = nj & ~int64_t{3};
+          for (; i + 4 <= ni; i += 4) {
+            uint32_t* d = reinterpret_cast<uint32_t*>(d0 + i * da);
+            const uint32_t* s = reinterpret_cast<const uint32_t*>(buf + i);
+            if (stream) {
+              for (int64_t j = 0; j < j4; j += 4) Transpose4x4<true>(d + j, da, s + j * kTI, kTI);
+            } else {
+              for (int64_t j = 0; j < j4; j += 4) Transpose4x4<false>(d + j, da, s + j * kTI, kTI);
+            }
+            for (int64_t r = i; r < i + 4; ++r) {
+              for (int64_t j = j4; j < nj; ++j) d0[r * da + j] = buf[j * kTI + r];
+            }
           }
         }
       }
@@ -165,8 +197,14 @@ void Tile2D(E* __restrict dst, const E* __restrict src, const CopyAxis& a,
         E* d = d0 + i * da;
         for (int64_t j = 0; j < nj; ++j) d[j] = buf[j * kTI + i];
       }
+      j0 += nj;
     }
   }
+#if defined(__SSE2__)
+  if (stream) _mm_sfence();
+#else
+  (void)large;
+#endif
 }
 
 template <typename E>
@@ -186,8 +224,11 @@ void CopyAxesTyped(uint8_t* dst_bytes, const uint8_t* src_bytes, CopyAxes& axes)
     if (k >= 0) {
       std::rotate(axes.begin() + k, axes.begin() + k + 1, axes.begin() + (r - 1));
       const CopyAxis a = axes[r - 2];
+      int64_t total = 1;
+      for (const CopyAxis& x : axes) total *= x.size;
+      const bool large = total * static_cast<int64_t>(sizeof(E)) >= kStreamBytes;
       ForEachOuter(axes.data(), r - 2, 0, 0, [&](int64_t d, int64_t s) {
-        Tile2D<E>(dst + d, src + s, a, inner);
+        Tile2D<E>(dst + d, src + s, a, inner, large);
       });
       return;
     }

@@ -6,6 +6,7 @@
 // per-op "Examples" sections of stablehlo-spec.en.md ("StableHLO:"), or are
 // worked by hand from the definitions there (stated next to each case). Large
 // cases are checked element by element against the defining formula.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -19,6 +20,7 @@
 #include "eval/random_fill.h"
 #include "ir/computation.h"
 #include "ir/literal.h"
+#include "ir/strings.h"
 #include "parser/parser.h"
 
 namespace hlo {
@@ -28,7 +30,7 @@ namespace {
 class Runner {
  public:
   explicit Runner(std::string_view text, EvalOptions options = {}) {
-    std::string module_text = std::string("HloModule test\n\n") + std::string(text);
+    std::string module_text = StrCat("HloModule test\n\n", text);
     absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(module_text);
     INFO((m.ok() ? std::string() : std::string(m.status().message())));
     REQUIRE(m.ok());
@@ -328,7 +330,8 @@ TEST_CASE("transpose: rank 3 and 4 permutations against the definition", "[eval]
 }
 
 TEST_CASE("transpose: large 2-D blocks for every element width", "[eval]") {
-  // Sizes that are not multiples of the blocks, so partial blocks run too.
+  // Sizes that are not multiples of the blocks, so partial blocks run too;
+  // odd batch sizes start blocks at every alignment.
   Runner r(R"(ENTRY e {
     a = u8[1037,301] parameter(0)
     b = f16[301,1037] parameter(1)
@@ -342,6 +345,14 @@ TEST_CASE("transpose: large 2-D blocks for every element width", "[eval]") {
     td = f64[257,301] transpose(d), dimensions={1,0}
     te = c128[131,67] transpose(e), dimensions={1,0}
     tf = f32[67,3,130] transpose(f), dimensions={2,0,1}
+    g8 = u8[3,37,41] parameter(6)
+    g16 = f16[3,37,41] parameter(7)
+    g32 = f32[3,37,41] parameter(8)
+    g64 = f64[3,37,41] parameter(9)
+    ga = u8[3,41,37] transpose(g8), dimensions={0,2,1}
+    gb = f16[3,41,37] transpose(g16), dimensions={0,2,1}
+    gc = f32[3,41,37] transpose(g32), dimensions={0,2,1}
+    gd = f64[3,41,37] transpose(g64), dimensions={0,2,1}
     ROOT t = (u8[301,1037]) tuple(ta)
   })");
   struct Case {
@@ -354,7 +365,11 @@ TEST_CASE("transpose: large 2-D blocks for every element width", "[eval]") {
            {"tb", PrimitiveType::kF16, {301, 1037}, {1, 0}},
            {"tc", PrimitiveType::kF32, {301, 1037}, {1, 0}},
            {"td", PrimitiveType::kF64, {301, 257}, {1, 0}},
-           {"tf", PrimitiveType::kF32, {3, 130, 67}, {2, 0, 1}}}) {
+           {"tf", PrimitiveType::kF32, {3, 130, 67}, {2, 0, 1}},
+           {"ga", PrimitiveType::kU8, {3, 37, 41}, {0, 2, 1}},
+           {"gb", PrimitiveType::kF16, {3, 37, 41}, {0, 2, 1}},
+           {"gc", PrimitiveType::kF32, {3, 37, 41}, {0, 2, 1}},
+           {"gd", PrimitiveType::kF64, {3, 37, 41}, {0, 2, 1}}}) {
     INFO(c.name);
     Value in = Make(c.type, c.dims, [](int64_t i) { return static_cast<uint64_t>(i * 2654435761u); });
     absl::StatusOr<Value> t = r.Eval(c.name, {in});
@@ -370,6 +385,32 @@ TEST_CASE("transpose: large 2-D blocks for every element width", "[eval]") {
   REQUIRE(t.ok());
   CheckTranspose(in, *t, {67, 131}, {1, 0});
   CHECK(t->array().GetComplex(1) == std::complex<double>(131, -131.5));
+}
+
+TEST_CASE("transpose: results larger than the caches", "[eval]") {
+  // Over 8 MiB of f32: the blocked transpose writes past the caches.
+  Runner r(R"(ENTRY e {
+    a = f32[1100,2100] parameter(0)
+    b = f32[3,1000,1001] parameter(1)
+    c = f32[2,999,1501] parameter(2)
+    ta = f32[2100,1100] transpose(a), dimensions={1,0}
+    tb = f32[3,1001,1000] transpose(b), dimensions={0,2,1}
+    tc = f32[2,1501,999] transpose(c), dimensions={0,2,1}
+    ROOT t = (f32[2100,1100]) tuple(ta)
+  })");
+  struct Case {
+    const char* name;
+    std::vector<int64_t> dims, perm;
+  };
+  for (const Case& c : std::vector<Case>{{"ta", {1100, 2100}, {1, 0}},
+                                         {"tb", {3, 1000, 1001}, {0, 2, 1}},
+                                         {"tc", {2, 999, 1501}, {0, 2, 1}}}) {
+    INFO(c.name);
+    Value in = Make(PrimitiveType::kF32, c.dims, [](int64_t i) { return static_cast<uint64_t>(i); });
+    absl::StatusOr<Value> t = r.Eval(c.name, {in});
+    REQUIRE(t.ok());
+    CheckTranspose(in, *t, c.dims, c.perm);
+  }
 }
 
 TEST_CASE("transpose: a non-permutation is an error", "[eval]") {
@@ -403,6 +444,7 @@ TEST_CASE("slice: strides, rank 0, rank 3 and empty results", "[eval]") {
     e = f32[0] slice(v), slice={[4:4]}
     f = s32[1,2,2] slice(c), slice={[1:2], [0:3:2], [1:3]}
     g = f32[2] slice(v), slice={[7:10:2]}
+    h = f32[1] slice(v), slice={[2:10:9223372036854775807]}
     ROOT t = (f32[3]) tuple(a)
   })");
   Value v = V("f32[10] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}");
@@ -418,6 +460,8 @@ TEST_CASE("slice: strides, rank 0, rank 3 and empty results", "[eval]") {
   Expect(r.Eval("f", {c}), "s32[1,2,2] {{{13, 14}, {21, 22}}}");
   // ceil((10 - 7) / 2) = 2 elements: 7, 9.
   Expect(r.Eval("g", {v}), "f32[2] {7, 9}");
+  // A stride past the end takes only the start element.
+  Expect(r.Eval("h", {v}), "f32[1] {2}");
 }
 
 TEST_CASE("slice: out-of-range bounds are an error", "[eval]") {
@@ -657,6 +701,8 @@ TEST_CASE("pad: negative edges crop, after interior padding", "[eval]") {
     p6 = f32[4] pad(b, v), padding=-1_0_1
     p7 = f32[2] pad(b, v), padding=-3_0_1
     p8 = f32[2] pad(b, v), padding=0_-3_1
+    one = f32[1] parameter(4)
+    p9 = f32[3] pad(one, v), padding=1_1_9223372036854775807
     ROOT t = (f32[2]) tuple(p1)
   })");
   Value v = V("f32[] -1");
@@ -677,6 +723,8 @@ TEST_CASE("pad: negative edges crop, after interior padding", "[eval]") {
   Expect(r.Eval("p6", {V("f32[3] {1, 2, 3}"), v}), "f32[4] {-1, 2, -1, 3}");
   Expect(r.Eval("p7", {V("f32[3] {1, 2, 3}"), v}), "f32[2] {-1, 3}");
   Expect(r.Eval("p8", {V("f32[3] {1, 2, 3}"), v}), "f32[2] {1, -1}");
+  // One element has no interior: 1 + 1 + 1 + 0 * interior = 3.
+  Expect(r.Eval("p9", {V("f32[1] {5}"), v}), "f32[3] {-1, 5, -1}");
 }
 
 TEST_CASE("pad: rank 4, complex and sub-byte padding values", "[eval]") {
@@ -1016,6 +1064,197 @@ TEST_CASE("get-dimension-size and set-dimension-size", "[eval]") {
   absl::StatusOr<Value> s = r.Eval("s", {v, V("s32[] 5")});
   Expect(s, "f32[10] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}");
   CHECK(s->array_ptr() == v.array_ptr());
+}
+
+// ---- randomized shapes against the definitions ------------------------------------
+
+// A small deterministic generator (splitmix64).
+struct Rng {
+  uint64_t state;
+  uint64_t Next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  int64_t Uniform(int64_t lo, int64_t hi) {  // [lo, hi]
+    return lo + static_cast<int64_t>(Next() % static_cast<uint64_t>(hi - lo + 1));
+  }
+};
+
+std::string ShapeText(std::string_view type, const std::vector<int64_t>& dims) {
+  std::string s(type);
+  s += "[";
+  for (size_t i = 0; i < dims.size(); ++i) StrAppend(&s, i ? "," : "", dims[i]);
+  return s + "]";
+}
+
+std::string ListText(const std::vector<int64_t>& v) {
+  std::string s = "{";
+  for (size_t i = 0; i < v.size(); ++i) StrAppend(&s, i ? "," : "", v[i]);
+  return s + "}";
+}
+
+// Checks every element of `result` (dims `out_dims`): source(index) gives the
+// row-major element of `operand` it must hold, or -1 for `pad`'s element 0.
+template <typename F>
+void CheckElements(const Value& result, const std::vector<int64_t>& out_dims,
+                   const Value& operand, const Value* pad, F source) {
+  const Literal& out = result.array();
+  const int w = ByteWidth(out.element_type());
+  int64_t bad = 0;
+  ForEachIndex(out_dims, [&](const std::vector<int64_t>& i) {
+    int64_t s = source(i);
+    const uint8_t* want = s < 0 ? pad->array().data() : operand.array().data() + s * w;
+    if (std::memcmp(out.data() + Linear(out_dims, i) * w, want, w) != 0) ++bad;
+  });
+  CHECK(bad == 0);
+}
+
+TEST_CASE("data movement: random shapes of rank 0..4 against the definitions", "[eval]") {
+  Rng rng{12345};
+  const std::vector<std::pair<std::string, PrimitiveType>> types = {
+      {"u8", PrimitiveType::kU8},   {"s16", PrimitiveType::kS16}, {"f32", PrimitiveType::kF32},
+      {"s64", PrimitiveType::kS64}, {"c128", PrimitiveType::kC128}};
+  for (int iter = 0; iter < 60; ++iter) {
+    const auto& [tname, type] = types[rng.Uniform(0, types.size() - 1)];
+    const int64_t rank = rng.Uniform(0, 4);
+    std::vector<int64_t> dims(rank);
+    for (int64_t& d : dims) d = rng.Uniform(0, 9) == 0 ? 0 : rng.Uniform(1, 6);
+    const std::string in = ShapeText(tname, dims);
+    Value operand = Make(type, dims, [](int64_t i) { return static_cast<uint64_t>(i + 1); });
+    if (type == PrimitiveType::kC128) {
+      Literal lit = operand.ToLiteral();
+      for (int64_t i = 0; i < lit.element_count(); ++i) lit.SetComplex(i, {double(i), -double(i)});
+      operand = Value::FromLiteral(std::move(lit));
+    }
+    Value pad = Make(type, {}, [](int64_t) { return uint64_t{0xA5}; });
+    INFO("iteration " << iter << ": " << in);
+
+    // transpose: result[i] = operand[j] with j[perm[k]] = i[k].
+    std::vector<int64_t> perm(rank);
+    for (int64_t i = 0; i < rank; ++i) perm[i] = i;
+    for (int64_t i = rank - 1; i > 0; --i) std::swap(perm[i], perm[rng.Uniform(0, i)]);
+    std::vector<int64_t> tdims;
+    for (int64_t p : perm) tdims.push_back(dims[p]);
+    // broadcast into a rank+1 result with a new dimension at `at`.
+    const int64_t at = rng.Uniform(0, rank);
+    std::vector<int64_t> bdims = dims, bmap;
+    bdims.insert(bdims.begin() + at, 3);
+    for (int64_t i = 0; i < rank; ++i) bmap.push_back(i < at ? i : i + 1);
+    // slice, pad, reverse, dynamic-slice parameters per dimension.
+    std::string slice = "{", padding;
+    std::vector<int64_t> sdims, starts, strides, pdims, lows, interiors, rev, ddims, dstarts;
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t start = rng.Uniform(0, dims[i]), limit = rng.Uniform(start, dims[i]);
+      int64_t stride = rng.Uniform(1, 3);
+      slice += StrCat(i ? ", " : "", "[", start, ":", limit, ":", stride, "]");
+      starts.push_back(start);
+      strides.push_back(stride);
+      sdims.push_back((limit - start + stride - 1) / stride);
+      int64_t interior = rng.Uniform(0, 2);
+      int64_t full = dims[i] + std::max<int64_t>(dims[i] - 1, 0) * interior;
+      int64_t low = rng.Uniform(-full, 3);
+      int64_t high = rng.Uniform(-(full + low), 3);
+      padding += StrCat(i ? "x" : "", low, "_", high, "_", interior);
+      lows.push_back(low);
+      interiors.push_back(interior);
+      pdims.push_back(full + low + high);
+      if (rng.Uniform(0, 1)) rev.push_back(i);
+      ddims.push_back(rng.Uniform(0, dims[i]));
+      dstarts.push_back(rng.Uniform(-3, 8));
+    }
+    slice += "}";
+    if (padding.empty()) padding = "{}";
+    std::string dyn_params, dyn_operands;
+    for (int64_t i = 0; i < rank; ++i) {
+      dyn_params += StrCat("    i", i, " = s32[] parameter(", i + 2, ")\n");
+      dyn_operands += StrCat(", i", i);
+    }
+    std::string text = StrCat("ENTRY e {\n    p = ", in, " parameter(0)\n    v = ", tname,
+                              "[] parameter(1)\n", dyn_params, "    t = ",
+                              ShapeText(tname, tdims), " transpose(p), dimensions=",
+                              ListText(perm), "\n    b = ", ShapeText(tname, bdims),
+                              " broadcast(p), dimensions=", ListText(bmap), "\n    s = ",
+                              ShapeText(tname, sdims), " slice(p), slice=", slice,
+                              "\n    r = ", in, " reverse(p), dimensions=", ListText(rev),
+                              "\n    d = ", ShapeText(tname, ddims), " dynamic-slice(p",
+                              dyn_operands, "), dynamic_slice_sizes=", ListText(ddims));
+    if (rank > 0) {
+      text += StrCat("\n    q = ", ShapeText(tname, pdims), " pad(p, v), padding=", padding);
+    }
+    text += "\n    ROOT z = () tuple()\n  }";
+    INFO(text);
+    Runner r(text);
+    std::vector<Value> dyn_ops = {operand};
+    for (int64_t i = 0; i < rank; ++i) {
+      dyn_ops.push_back(V(StrCat("s32[] ", dstarts[i])));
+    }
+    {
+      absl::StatusOr<Value> t = r.Eval("t", {operand});
+      REQUIRE(t.ok());
+      CheckElements(*t, tdims, operand, nullptr, [&](const std::vector<int64_t>& i) {
+        std::vector<int64_t> j(rank);
+        for (int64_t k = 0; k < rank; ++k) j[perm[k]] = i[k];
+        return Linear(dims, j);
+      });
+    }
+    {
+      absl::StatusOr<Value> b = r.Eval("b", {operand});
+      REQUIRE(b.ok());
+      CheckElements(*b, bdims, operand, nullptr, [&](const std::vector<int64_t>& i) {
+        std::vector<int64_t> j(rank);
+        for (int64_t k = 0; k < rank; ++k) j[k] = i[bmap[k]];
+        return Linear(dims, j);
+      });
+    }
+    {
+      absl::StatusOr<Value> sl = r.Eval("s", {operand});
+      REQUIRE(sl.ok());
+      CheckElements(*sl, sdims, operand, nullptr, [&](const std::vector<int64_t>& i) {
+        std::vector<int64_t> j(rank);
+        for (int64_t k = 0; k < rank; ++k) j[k] = starts[k] + i[k] * strides[k];
+        return Linear(dims, j);
+      });
+    }
+    {
+      absl::StatusOr<Value> rv = r.Eval("r", {operand});
+      REQUIRE(rv.ok());
+      CheckElements(*rv, dims, operand, nullptr, [&](const std::vector<int64_t>& i) {
+        std::vector<int64_t> j = i;
+        for (int64_t k : rev) j[k] = dims[k] - 1 - i[k];
+        return Linear(dims, j);
+      });
+    }
+    {
+      absl::StatusOr<Value> d = r.Eval("d", dyn_ops);
+      REQUIRE(d.ok());
+      CheckElements(*d, ddims, operand, nullptr, [&](const std::vector<int64_t>& i) {
+        std::vector<int64_t> j(rank);
+        for (int64_t k = 0; k < rank; ++k) {
+          j[k] = std::clamp<int64_t>(dstarts[k], 0, dims[k] - ddims[k]) + i[k];
+        }
+        return Linear(dims, j);
+      });
+    }
+    if (rank > 0) {
+      absl::StatusOr<Value> q = r.Eval("q", {operand, pad});
+      REQUIRE(q.ok());
+      // Output position o holds operand element (o - low) / (interior + 1)
+      // when that divides evenly and is in range, else the padding value.
+      CheckElements(*q, pdims, operand, &pad, [&](const std::vector<int64_t>& i) -> int64_t {
+        std::vector<int64_t> j(rank);
+        for (int64_t k = 0; k < rank; ++k) {
+          int64_t o = i[k] - lows[k];
+          if (o < 0 || o % (interiors[k] + 1) != 0 || o / (interiors[k] + 1) >= dims[k]) {
+            return -1;
+          }
+          j[k] = o / (interiors[k] + 1);
+        }
+        return Linear(dims, j);
+      });
+    }
+  }
 }
 
 // ---- sizes are checked before allocating ------------------------------------------------

@@ -10,8 +10,10 @@
 
 #include "eval/kernels_elementwise_internal.h"
 
-#if defined(__x86_64__) && defined(__GLIBC__)
+#if defined(__SSE2__) || defined(__x86_64__)
 #include <immintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__GLIBC__)
 #define HLO_EW_LIBMVEC 1
 #endif
 

@@ -90,6 +90,11 @@ TEST_CASE("elementwise: popcnt and count-leading-zeros use the type's width", "[
             "s4[4] {4, 3, 0, 1}");
   CHECK_LIT(MustEval("u4[2]", "count-leading-zeros", {L("u4[2] {8, 2}")}), "u4[2] {0, 2}");
   CHECK_LIT(MustEval("u1[2]", "count-leading-zeros", {L("u1[2] {0, 1}")}), "u1[2] {1, 0}");
+  // Counts that do not fit the type wrap: s2 holds -2..1, so 2 is -2; s1
+  // holds -1..0, so 1 is -1.
+  CHECK_LIT(MustEval("s2[2]", "popcnt", {L("s2[2] {-1, 1}")}), "s2[2] {-2, 1}");
+  CHECK_LIT(MustEval("s2[2]", "count-leading-zeros", {L("s2[2] {0, -1}")}), "s2[2] {-2, 0}");
+  CHECK_LIT(MustEval("s1[2]", "count-leading-zeros", {L("s1[2] {0, -1}")}), "s1[2] {-1, 0}");
 }
 
 // ============================================================================
@@ -138,8 +143,9 @@ TEST_CASE("elementwise: sqrt, rsqrt, cbrt special values", "[eval]") {
             "f32[6] {2, 1.5, -0, 0, inf, nan}");
   // sqrt(2) rounds correctly (IEEE): 1.41421353816986083984375.
   CHECK_LIT(MustEval("f32[1]", "sqrt", {L("f32[1] {2}")}), "f32[1] {1.4142135}");
-  CHECK_LIT(MustEval("f64[2]", "sqrt", {L("f64[2] {2, 1e-320}")}),
-            "f64[2] {1.4142135623730951, 9.99988671826831e-161}");
+  // sqrt of the smallest f64 denormal 2^-1074 is exactly 2^-537.
+  CHECK_LIT(MustEval("f64[2]", "sqrt", {L("f64[2] {2, 4.9406564584124654e-324}")}),
+            "f64[2] {1.4142135623730951, 2.2227587494850775e-162}");
   CHECK_LIT(MustEval("f32[5]", "rsqrt", {L("f32[5] {4, 0.25, 0, -0, inf}")}),
             "f32[5] {0.5, 2, inf, -inf, 0}");
   CHECK_LIT(MustEval("f32[1]", "rsqrt", {L("f32[1] {-4}")}), "f32[1] {nan}");
@@ -542,7 +548,10 @@ TEST_CASE("elementwise: float arithmetic follows IEEE", "[eval]") {
   CHECK_LIT(MustEval("f32[4]", "divide",
                      {L("f32[4] {17, -17, 17, -17}"), L("f32[4] {3, 3, -3, -3}")}),
             "f32[4] {5.66666651, -5.66666651, -5.66666651, 5.66666651}");
-  CHECK_LIT(MustEval("f32[1]", "divide", {L("f32[1] {17.1}"), L("f32[1] {3}")}), "f32[1] {5.7}");
+  // 17.1f = 17.10000038146972656; / 3 = 5.7000001271..., which is nearer
+  // the f32 5.70000028610229492 than 5.69999980926513672.
+  CHECK_LIT(MustEval("f32[1]", "divide", {L("f32[1] {17.1}"), L("f32[1] {3}")}),
+            "f32[1] {5.70000029}");
   CHECK_LIT(MustEval("f32[5]", "divide", {L("f32[5] {1, -1, 0, 1, inf}"), L("f32[5] {0, 0, 0, -0, inf}")}),
             "f32[5] {inf, -inf, nan, -inf, nan}");
   CHECK_LIT(MustEval("f32[4]", "add", {L("f32[4] {inf, -0, 1e38, 0.1}"), L("f32[4] {-inf, -0, 1e38, 0.2}")}),

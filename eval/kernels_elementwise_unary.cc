@@ -59,12 +59,15 @@ absl::Status IntUnary(Opcode op, const Storage<P>* in, Storage<P>* out, int64_t 
     case Opcode::kNot:
       for (int64_t i = 0; i < n; ++i) out[i] = T::Wrap(~wide(in[i]));
       return absl::OkStatus();
+    // The counts wrap like any result (s2: popcnt(-1) = 2 = -2).
     case Opcode::kPopcnt:
-      for (int64_t i = 0; i < n; ++i) out[i] = static_cast<S>(std::popcount(T::Bits(in[i])));
+      for (int64_t i = 0; i < n; ++i) {
+        out[i] = T::Wrap(static_cast<W>(std::popcount(T::Bits(in[i]))));
+      }
       return absl::OkStatus();
     case Opcode::kClz:
       for (int64_t i = 0; i < n; ++i) {
-        out[i] = static_cast<S>(T::kBits - static_cast<int>(std::bit_width(T::Bits(in[i]))));
+        out[i] = T::Wrap(static_cast<W>(T::kBits - static_cast<int>(std::bit_width(T::Bits(in[i])))));
       }
       return absl::OkStatus();
     default:

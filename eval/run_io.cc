@@ -28,9 +28,16 @@ bool EndsWith(const std::string& s, std::string_view suffix) {
 // Literal text with or without its shape.
 absl::StatusOr<Literal> ParseText(const std::string& text, const std::string& path,
                                   const Shape& shape) {
+  // A shape prefix starts with an element type name followed by '[' (values
+  // like `true`, `nan` or `inf` start with letters too), or with '(' for a
+  // tuple.
   std::string_view t = StripWhitespace(text);
-  bool has_shape = !t.empty() && (t[0] == '(' || (t[0] >= 'a' && t[0] <= 'z'));
-  if (has_shape && t[0] == '(' && !shape.IsTuple()) has_shape = false;
+  size_t word = 0;
+  while (word < t.size() && ((t[word] >= 'a' && t[word] <= 'z') || (t[word] >= '0' && t[word] <= '9'))) {
+    ++word;
+  }
+  bool has_shape = (!t.empty() && t[0] == '(' && shape.IsTuple()) ||
+                   (word < t.size() && t[word] == '[' && ParsePrimitiveType(t.substr(0, word)));
   if (has_shape) {
     auto lit = ParseLiteral(text, ParseOptions{path});
     if (!lit.ok()) return lit.status();

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <new>
 
 #include "absl/status/status.h"
 #include "ir/strings.h"
@@ -63,6 +64,11 @@ absl::StatusOr<Literal> Literal::Create(const Shape& shape) {
   }
   lit.shape_ = shape.WithoutLayout();
   if (!shape.IsArray()) return lit;
+  // Printing and indexing walk one level per dimension.
+  if (shape.rank() > kMaxLiteralRank) {
+    return absl::InvalidArgumentError(StrCat("rank ", shape.rank(), " is more than the ",
+                                             kMaxLiteralRank, " dimensions a literal may have"));
+  }
   int64_t n = shape.ElementCount();
   if (n < 0) {
     return absl::InvalidArgumentError(
@@ -76,7 +82,12 @@ absl::StatusOr<Literal> Literal::Create(const Shape& shape) {
         " bytes, more than the limit of ", kMaxLiteralBytes, " bytes"));
   }
   lit.element_count_ = n;
-  lit.bytes_.assign(static_cast<size_t>(n * width), 0);
+  try {
+    lit.bytes_.assign(static_cast<size_t>(n * width), 0);
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError(
+        StrCat("cannot allocate ", n * width, " bytes for ", shape.ToString(false)));
+  }
   return lit;
 }
 

@@ -77,6 +77,8 @@ class Literal {
 // Largest number of bytes one literal may hold (sizes are checked before any
 // allocation).
 inline constexpr int64_t kMaxLiteralBytes = int64_t{1} << 40;
+// Largest rank of a literal (the parser allows no more dimensions either).
+inline constexpr int64_t kMaxLiteralRank = 500;
 
 // How literals print.
 enum class LiteralStyle {

@@ -124,7 +124,7 @@ absl::StatusOr<Literal> ReadNpy(std::string_view bytes, const Shape& expected,
   if (data.size() < need) {
     return NpyError(what, StrCat("data has ", data.size(), " bytes, ", need, " needed"));
   }
-  std::memcpy(lit->data(), data.data(), need);
+  if (need > 0) std::memcpy(lit->data(), data.data(), need);
   int w = ByteWidth(t);
   int part = IsComplex(t) ? w / 2 : w;
   if (order == '>' && part > 1) {

@@ -104,7 +104,7 @@ int64_t Shape::ElementCount() const {
 
 Shape Shape::WithLayout(Layout layout) const {
   Shape s = *this;
-  s.layout_ = std::move(layout);
+  s.layout_ = std::make_shared<const Layout>(std::move(layout));
   return s;
 }
 
@@ -155,7 +155,8 @@ bool Shape::Compatible(const Shape& other) const {
 bool Shape::operator==(const Shape& other) const {
   if (kind_ != other.kind_ || element_type_ != other.element_type_ ||
       dims_ != other.dims_ || dynamic_ != other.dynamic_ ||
-      layout_ != other.layout_ || tuple_.size() != other.tuple_.size()) {
+      (layout_ != other.layout_ && (!layout_ || !other.layout_ || !(*layout_ == *other.layout_))) ||
+      tuple_.size() != other.tuple_.size()) {
     return false;
   }
   for (size_t i = 0; i < tuple_.size(); ++i) {
@@ -169,7 +170,7 @@ bool Shape::operator==(const Shape& other) const {
 size_t Shape::Hash() const {
   size_t h = absl::HashOf(static_cast<int>(kind_),
                           static_cast<int>(element_type_), dims_, dynamic_,
-                          layout_.has_value());
+                          layout_ != nullptr);
   if (layout_) {
     h = absl::HashOf(h, layout_->minor_to_major, layout_->tiles.size(),
                      layout_->memory_space, layout_->element_size_in_bits);

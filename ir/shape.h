@@ -99,7 +99,7 @@ class Shape {
   const Shape& tuple_shape(int64_t i) const { return *tuple_[i]; }
   int64_t tuple_size() const { return static_cast<int64_t>(tuple_.size()); }
 
-  bool has_layout() const { return layout_.has_value(); }
+  bool has_layout() const { return layout_ != nullptr; }
   const Layout& layout() const { return *layout_; }
 
   // Number of elements of an array shape (1 for a scalar); -1 when a
@@ -126,8 +126,10 @@ class Shape {
   Kind kind_ = Kind::kArray;
   PrimitiveType element_type_ = PrimitiveType::kF32;
   absl::InlinedVector<int64_t, 4> dims_;
-  std::vector<bool> dynamic_;  // empty when every dim is static
-  std::optional<Layout> layout_;
+  absl::InlinedVector<bool, 4> dynamic_;  // empty when every dim is static
+  // Shared and immutable: shapes are copied often (literals, builders) and
+  // a Layout is large.
+  std::shared_ptr<const Layout> layout_;
   std::vector<const Shape*> tuple_;
 };
 

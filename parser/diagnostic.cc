@@ -70,46 +70,54 @@ std::string FormatDiagnostic(std::string_view filename, uint32_t line,
   // The source line as one glyph per character: valid UTF-8 is kept, control
   // characters and bytes that are not UTF-8 show as U+FFFD, so the caret
   // (which counts glyphs, tabs kept) lines up in a terminal.
-  std::vector<std::string_view> glyphs;
-  size_t caret = 0;  // glyph index of the column
-  bool caret_set = false;
   static constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
-  for (size_t i = 0; i < source_line.size();) {
-    if (!caret_set && i + 1 >= col) {
-      caret = glyphs.size();
-      caret_set = true;
-    }
+  // The glyph at byte i and its length in bytes.
+  auto glyph_at = [&](size_t i, size_t* len) -> std::string_view {
     unsigned char c = static_cast<unsigned char>(source_line[i]);
     if (c == '\t' || (c >= 0x20 && c < 0x7F)) {
-      glyphs.push_back(source_line.substr(i, 1));
-      ++i;
-    } else if (size_t n = c >= 0x80 ? Utf8SequenceLength(source_line, i) : 0; n > 0) {
-      glyphs.push_back(source_line.substr(i, n));
-      i += n;
-    } else {
-      glyphs.push_back(kReplacement);
-      ++i;
+      *len = 1;
+      return source_line.substr(i, 1);
     }
+    if (size_t n = c >= 0x80 ? Utf8SequenceLength(source_line, i) : 0; n > 0) {
+      *len = n;
+      return source_line.substr(i, n);
+    }
+    *len = 1;
+    return kReplacement;
+  };
+  // First pass: the number of glyphs and the glyph index of the column.
+  size_t count = 0, caret = 0;
+  bool caret_set = false;
+  for (size_t i = 0, len = 0; i < source_line.size(); i += len, ++count) {
+    if (!caret_set && i + 1 >= col) {
+      caret = count;
+      caret_set = true;
+    }
+    glyph_at(i, &len);
   }
-  if (!caret_set) caret = glyphs.size();
+  if (!caret_set) caret = count;
   // Long lines (generated or minified text) show a window around the caret.
   constexpr size_t kWidth = 120;
-  size_t first = 0, last = glyphs.size();
-  if (glyphs.size() > kWidth) {
+  size_t first = 0, last = count;
+  if (count > kWidth) {
     first = caret > kWidth / 2 ? caret - kWidth / 2 : 0;
-    last = std::min(glyphs.size(), first + kWidth);
+    last = std::min(count, first + kWidth);
     if (last - first < kWidth) first = last > kWidth ? last - kWidth : 0;
   }
+  // Second pass: the glyphs of the window, and the caret's indentation.
   std::string shown, marks;
   if (first > 0) {
     shown += "...";
     marks += "   ";
   }
-  for (size_t g = first; g < last; ++g) {
-    shown += glyphs[g];
-    if (g < caret) marks += glyphs[g] == "\t" ? '\t' : ' ';
+  size_t g = 0;
+  for (size_t i = 0, len = 0; i < source_line.size() && g < last; i += len, ++g) {
+    std::string_view glyph = glyph_at(i, &len);
+    if (g < first) continue;
+    shown += glyph;
+    if (g < caret) marks += glyph == "\t" ? '\t' : ' ';
   }
-  if (last < glyphs.size()) shown += "...";
+  if (last < count) shown += "...";
   StrAppend(&out, shown, "\n", marks, "^");
   return out;
 }

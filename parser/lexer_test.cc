@@ -178,7 +178,9 @@ TEST_CASE("lexer: numbers", "[lexer]") {
        {"0", "12", "-1", "-0", "1.5", "-1.5e3", "1e-05", "1e+10", "3e+2",
         "6.02E23", "1.", "0.25", "-2147483648", "18446744073709551615",
         "-9223372036854775808", "1_1x2_2", "3x3", "0_1x2_3", "-1_-2x0_0",
-        "0_0_0x2_2_1", "0x7f", "3.40282347e+38"}) {
+        "0_0_0x2_2_1", "0x7f", "3.40282347e+38",
+        // FORMAT-NOTES §10: `1.` and `.5` are numbers too.
+        ".5", "-.5", ".5e3", "1.", "-1."}) {
     INFO(text);
     Lexed t = One(text);
     CHECK(t.kind == Tok::kNumber);
@@ -226,19 +228,16 @@ TEST_CASE("lexer: strings", "[lexer]") {
   CHECK(all[5].kind == Tok::kNumber);
 }
 
-// Known gap (lexer.cc): '...' strings lex as stray characters.
-TEST_CASE("lexer: single-quoted strings (FORMAT-NOTES §10)",
-          "[lexer][known-bug][!mayfail]") {
+TEST_CASE("lexer: single-quoted strings (FORMAT-NOTES §10)", "[lexer]") {
   // XLA accepts '...' strings as well as "...".
   Lexed t = One("'abc'");
   CHECK(t.kind == Tok::kString);
   CHECK(t.text == "abc");
 }
 
-// Known bug (lexer.cc): a string token that contains a newline gets the line
-// of its end and a column computed from that line's start (it underflows).
-TEST_CASE("lexer: a string spanning lines reports where it starts",
-          "[lexer][known-bug][!mayfail]") {
+// (Was a bug: the token got the line of its end and a column computed from
+// that line's start, which underflowed.)
+TEST_CASE("lexer: a string spanning lines reports where it starts", "[lexer]") {
   std::vector<Lexed> all = LexAll("x \"a\nb\" y");
   REQUIRE(all.size() == 4);
   CHECK(all[1].kind == Tok::kString);
@@ -537,9 +536,8 @@ bool UnescapesTo(std::string_view body, std::string_view expected) {
 }
 
 // absl::CUnescape (what XLA uses for strings) also knows \a \b \f \v \?,
-// and rejects escapes whose value does not fit a byte; lexer.cc does not.
-TEST_CASE("lexer: Unescape of the rest of C's escapes and range checks",
-          "[lexer][known-bug][!mayfail]") {
+// and rejects escapes whose value does not fit a byte.
+TEST_CASE("lexer: Unescape of the rest of C's escapes and range checks", "[lexer]") {
   CHECK(UnescapesTo(R"(\a)", "\a"));
   CHECK(UnescapesTo(R"(\b)", "\b"));
   CHECK(UnescapesTo(R"(\f)", "\f"));

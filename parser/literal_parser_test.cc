@@ -155,6 +155,8 @@ TEST_CASE("parse literal: floats", "[literal_parser]") {
   CHECK(MustParse("f32[] 3e+2").GetDouble(0) == 300);
   CHECK(MustParse("f32[] 1e-05").GetDouble(0) == 1e-5f);
   CHECK(MustParse("f64[] 1.").GetDouble(0) == 1);
+  CHECK(MustParse("f64[] .5").GetDouble(0) == 0.5);
+  CHECK(MustParse("f32[3] {1., -.5, .25e1}").GetDouble(2) == 2.5);
   CHECK(MustParse("f32[] inf").GetDouble(0) == INFINITY);
   CHECK(MustParse("f32[] -inf").GetDouble(0) == -INFINITY);
   CHECK(std::isnan(MustParse("f32[] nan").GetDouble(0)));
@@ -211,10 +213,9 @@ TEST_CASE("parse literal: NaN payloads", "[literal_parser]") {
   CHECK(Fails("f32[] nan(0xzz)"));
 }
 
-// Known bug (literal_parser.cc): the printer writes payloads for the 8-bit
-// IEEE-like formats (e5m2, e4m3, e3m4; FORMAT-NOTES §7), but the parser only
-// accepts `nan(0x..)` for f16/bf16/f32/f64.
-TEST_CASE("parse literal: NaN payloads of 8-bit formats", "[literal_parser][known-bug][!mayfail]") {
+// The printer writes payloads for the 8-bit IEEE-like formats (e5m2, e4m3,
+// e3m4; FORMAT-NOTES §7), so the parser reads them there too.
+TEST_CASE("parse literal: NaN payloads of 8-bit formats", "[literal_parser]") {
   CHECK(Reprint("f8e5m2[] nan(0x1)") == "f8e5m2[] nan(0x1)");
   CHECK(Reprint("f8e5m2[] -nan(0x3)") == "f8e5m2[] -nan(0x3)");
   CHECK(Reprint("f8e4m3[] nan(0x1)") == "f8e4m3[] nan(0x1)");
@@ -353,10 +354,7 @@ TEST_CASE("parse literal value: known shapes", "[literal_parser]") {
 
 // design.md: `(f32[2] {1, 2}, pred[] true)` is literal text, so ParseLiteral
 // (shape taken from the text) must read tuples.
-// Known bug (literal_parser.cc ParseLiteralOnly): it parses a *shape* first,
-// so a tuple literal fails at the first element's value.
-TEST_CASE("parse literal: tuples with their shapes in the text",
-          "[literal_parser][known-bug][!mayfail]") {
+TEST_CASE("parse literal: tuples with their shapes in the text", "[literal_parser]") {
   Literal t = MustParse("(f32[2] {1, 2}, pred[] true)");
   REQUIRE(t.IsTuple());
   REQUIRE(t.elements().size() == 2);
@@ -509,20 +507,12 @@ constexpr PT kNarrowTypes[] = {
     PT::kF8E4M3B11FNUZ, PT::kF8E5M2FNUZ, PT::kF8E4M3FNUZ,
     PT::kF8E3M4,        PT::kF4E2M1FN,   PT::kF8E8M0FNU};
 
-// Every bit pattern, as scalars and as one array, in both styles. Returns
-// the patterns that are NaNs with a non-default payload in 8-bit formats,
-// which are checked separately (known parser bug).
-void CheckEveryPattern(PT type, bool include_f8_payload_nans) {
+// Every bit pattern, as scalars and as one array, in both styles. NaNs keep
+// their bits where the format has payloads, else stay NaN.
+void CheckEveryPattern(PT type) {
   const uint32_t count = 1u << BitWidth(type);
-  const bool ieee_f8 = BitWidth(type) == 8 && KeepsNanPayload(type);
   std::vector<uint32_t> patterns;
-  for (uint32_t b = 0; b < count; ++b) {
-    const bool nan = std::isnan(DecodeSmallFloat(type, b));
-    const bool payload_nan = nan && ieee_f8 && !IsDefaultNan(type, b);
-    if (payload_nan != include_f8_payload_nans) continue;
-    patterns.push_back(b);
-  }
-  if (patterns.empty()) return;
+  for (uint32_t b = 0; b < count; ++b) patterns.push_back(b);
   absl::StatusOr<Literal> all =
       Literal::Create(Shape::Array(type, {static_cast<int64_t>(patterns.size())}));
   REQUIRE(all.ok());
@@ -581,18 +571,46 @@ void CheckEveryPattern(PT type, bool include_f8_payload_nans) {
 }
 
 TEST_CASE("round trip: every 8-bit and 4-bit float pattern", "[literal_parser][roundtrip]") {
-  for (PT type : kNarrowTypes) CheckEveryPattern(type, false);
+  for (PT type : kNarrowTypes) CheckEveryPattern(type);
 }
 
 TEST_CASE("round trip: every f16 and bf16 pattern", "[literal_parser][roundtrip]") {
-  CheckEveryPattern(PT::kF16, false);
-  CheckEveryPattern(PT::kBF16, false);
+  CheckEveryPattern(PT::kF16);
+  CheckEveryPattern(PT::kBF16);
 }
 
-// See "NaN payloads of 8-bit formats" above.
-TEST_CASE("round trip: 8-bit NaNs with payloads",
-          "[literal_parser][roundtrip][known-bug][!mayfail]") {
-  for (PT type : {PT::kF8E5M2, PT::kF8E4M3, PT::kF8E3M4}) CheckEveryPattern(type, true);
+// The NaN payload syntax of every IEEE-like narrow format, pattern by
+// pattern: the default quiet NaN prints bare, every other NaN with its
+// mantissa, and reads back to the same bits.
+TEST_CASE("round trip: NaN payload texts", "[literal_parser][roundtrip]") {
+  for (PT type : {PT::kF16, PT::kBF16, PT::kF8E5M2, PT::kF8E4M3, PT::kF8E3M4}) {
+    INFO(PrimitiveTypeName(type));
+    const SmallFloatInfo& info = GetSmallFloatInfo(type);
+    const uint32_t sign = 1u << (BitWidth(type) - 1);
+    const uint32_t exp = ((1u << info.exponent_bits) - 1) << info.mantissa_bits;
+    int nans = 0;
+    for (uint32_t mant = 1; mant < (1u << info.mantissa_bits); ++mant) {
+      for (uint32_t s : {0u, sign}) {
+        const uint32_t bits = s | exp | mant;
+        ++nans;
+        char want[32];
+        if (IsDefaultNan(type, bits)) {
+          std::snprintf(want, sizeof(want), "%snan", s ? "-" : "");
+        } else {
+          std::snprintf(want, sizeof(want), "%snan(0x%x)", s ? "-" : "", mant);
+        }
+        absl::StatusOr<Literal> one = Literal::Create(Shape::Array(type, {}));
+        one->SetBits(0, bits);
+        for (LiteralStyle style : kStyles) {
+          std::string text;
+          AppendLiteralValue(text, *one, style);
+          CHECK(text == want);
+          CHECK(MustParseValue(text, one->shape()).GetBits(0) == bits);
+        }
+      }
+    }
+    CHECK(nans == 2 * ((1 << info.mantissa_bits) - 1));
+  }
 }
 
 // FORMAT-NOTES §7 prints f8e8m0fnu with %.2g, so its smallest value 2^-127
@@ -853,6 +871,7 @@ TEST_CASE("round trip: tuples through ParseLiteralValue", "[literal_parser][roun
   outer.push_back(*ParseLiteral("s32[2,2] {{1, 2}, {3, 4}}"));
   outer.push_back(Literal::Tuple({}));
   outer.push_back(*ParseLiteral("c64[1] {(1, -2)}"));
+  outer.push_back(*ParseLiteral("c64[] (1, -2)"));
   Literal t = Literal::Tuple(std::move(outer));
   for (LiteralStyle style : kStyles) {
     std::string value;
@@ -866,15 +885,16 @@ TEST_CASE("round trip: tuples through ParseLiteralValue", "[literal_parser][roun
     absl::StatusOr<Literal> back2 = ParseLiteralValue(with_shapes, t.shape());
     REQUIRE(back2.ok());
     CHECK(*back2 == t);
+    // And with the shape taken from the text.
+    absl::StatusOr<Literal> back3 = ParseLiteral(with_shapes);
+    REQUIRE(back3.ok());
+    CHECK(*back3 == t);
   }
 }
 
-// Known bug (literal_parser.cc ParseLiteralForShape): in a tuple, an element
-// starting with '(' is taken for a tuple *shape* unless the element is a
-// tuple, so a complex scalar element without its shape fails:
-// `((1, -2), 3)` for (c64[], s32[]) -> "expected a shape, found '1'".
-TEST_CASE("parse literal value: complex scalars inside tuples",
-          "[literal_parser][known-bug][!mayfail]") {
+// In a tuple, an element starting with '(' is a complex scalar unless the
+// element's shape is a tuple: `((1, -2), 3)` for (c64[], s32[]).
+TEST_CASE("parse literal value: complex scalars inside tuples", "[literal_parser]") {
   ShapePool pool;
   Shape t = Parsed("(c64[], s32[])", pool);
   CHECK(MustParseValue("((1, -2), 3)", t).elements()[0].GetComplex(0) ==

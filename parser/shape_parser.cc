@@ -129,6 +129,11 @@ bool Parser::ParseShapeValue(Shape* out, int depth) {
   std::vector<int64_t> dims;
   std::vector<int64_t> dynamic;
   while (!At(Tok::kRSquare)) {
+    // Code that walks a shape's dimensions (literal text, kernels) may recurse
+    // per dimension, and a literal has one level of braces per dimension.
+    if (static_cast<int64_t>(dims.size()) >= kMaxDepth) {
+      return ErrorHere(StrCat("shape has more than ", kMaxDepth, " dimensions"));
+    }
     if (Consume(Tok::kQuestion)) {
       dims.push_back(Shape::kUnboundedSize);
     } else {

@@ -173,10 +173,9 @@ TEST_CASE("parse shape: layout field values", "[shape_parser]") {
   CHECK(l.dynamic_shape_metadata_prefix_bytes == 16);
 }
 
-// Known gap (shape_parser.cc / lexer): the printer writes `+` (not unique) and
-// `~` (not ordered) after a dimension level, as XLA does, but the parser
-// cannot read them back ('+' and '~' are not tokens).
-TEST_CASE("parse shape: D(...) level attributes read back", "[shape_parser][known-bug][!mayfail]") {
+// The printer writes `+` (not unique) and `~` (not ordered) after a
+// dimension level, as XLA does; they must read back.
+TEST_CASE("parse shape: D(...) level attributes read back", "[shape_parser]") {
   CHECK(Reprint("f32[2,3]{1,0:D(C+,S~)}") == "f32[2,3]{1,0:D(C+,S~)}");
   CHECK(Reprint("f32[2,3]{1,0:D(D,C+~)}") == "f32[2,3]{1,0:D(D,C+~)}");
 }

@@ -41,7 +41,6 @@ import math
 import os
 import re
 import shlex
-import struct
 import sys
 from decimal import Decimal
 
@@ -1037,19 +1036,12 @@ def stochastic_convert(out_t, lit, rnd):
 
 # ---- data movement ---------------------------------------------------------------
 
-def like(lit, a):
-    return Lit(lit.t, a)
-
-
-def np_of(lit):
-    return lit.a
-
-
 def pad(lit, value, config):
-    """config: [(low, high, interior)] per dimension; negative low/high crop."""
+    """config: [(low, high, interior)] per dimension. Interior padding first;
+    then output index o of a dimension reads the interior-padded index
+    o - low, so negative low/high crop."""
     a = lit.a
     pv = value.a[()]
-    # interior padding first
     for d, (lo, hi, interior) in enumerate(config):
         if interior and a.shape[d] > 0:
             n = a.shape[d]
@@ -1061,19 +1053,18 @@ def pad(lit, value, config):
             sl[d] = slice(0, None, interior + 1)
             b[tuple(sl)] = a
             a = b
-    for d, (lo, hi, interior) in enumerate(config):
-        for side, amount in (("lo", lo), ("hi", hi)):
-            if amount > 0:
-                shape = list(a.shape)
-                shape[d] = amount
-                b = np.empty(shape, dtype=a.dtype)
-                b[...] = pv
-                a = np.concatenate([b, a] if side == "lo" else [a, b], axis=d)
-            elif amount < 0:
-                sl = [slice(None)] * a.ndim
-                sl[d] = slice(-amount, None) if side == "lo" else slice(0, a.shape[d] + amount)
-                a = a[tuple(sl)]
-    return Lit(lit.t, a.copy())
+    out_shape = [n + lo + hi for n, (lo, hi, _) in zip(a.shape, config)]
+    out = np.empty(out_shape, dtype=a.dtype)
+    out[...] = pv
+    src, dst = [], []
+    for n, m, (lo, hi, _) in zip(a.shape, out_shape, config):
+        k0, k1 = max(0, -lo), min(n, m - lo)
+        if k1 <= k0:
+            return Lit(lit.t, out)
+        src.append(slice(k0, k1))
+        dst.append(slice(k0 + lo, k1 + lo))
+    out[tuple(dst)] = a[tuple(src)]
+    return Lit(lit.t, out)
 
 
 def dynamic_slice(lit, starts, sizes):
@@ -1123,7 +1114,6 @@ def reduce_(lits, inits, dims, fn):
     outs = [np.empty(out_dims, dtype=object) for _ in lits]
     for oidx in np.ndindex(out_dims):
         accs = [i.a[()] for i in inits]
-        red_dims = [shape[d] for d in dims]
         for ridx in np.ndindex(tuple(sorted_dims(dims, shape))):
             full = [0] * len(shape)
             for k, d in enumerate(keep):
@@ -2039,8 +2029,8 @@ INPUT_FILES["data_parameters"] = _data_parameters_inputs
 
 @golden("data_parameters")
 def _(c):
-    x, y, z = c.inputs
-    return tup(ew("f32", lambda v: -v, x), rev(Lit("s32", y.a), [0]), Lit("pred", z.a))
+    x, y, z, w = c.inputs
+    return tup(ew("f32", lambda v: -v, x), rev(Lit("s32", y.a), [0]), Lit("pred", z.a), w)
 
 
 @golden("data_parameter_layout")
@@ -2212,6 +2202,109 @@ def _(c):
         n += 1
         top = max(top, x)
     return L("s64", x), L("s32", n), L("s64", top)
+
+# ---- more types --------------------------------------------------------------------------
+
+@golden("binary_all_types")
+def _(c):
+    add, mul = iop(lambda a, b: a + b), iop(lambda a, b: a * b)
+    fadd, fmul, fsub = fl(lambda a, b: a + b), fl(lambda a, b: a * b), fl(lambda a, b: a - b)
+    c1c = cvt("c128", c.c1)
+    return tup(ew("pred", lambda a, b: a or b, c.p, c.p), add(c.s2v, c.s2v), mul(c.s4v, c.s4v),
+               add(c.s8v, c.s8v), mul(c.s16v, c.s16v), mul(c.s32v, c.s32v), mul(c.s64v, c.s64v),
+               add(c.u2v, c.u2v), mul(c.u4v, c.u4v), add(c.u8v, c.u8v), mul(c.u16v, c.u16v),
+               add(c.u32v, c.u32v), add(c.u64v, c.u64v), fmul(c.f16v, c.f16v), fmul(c.bf16v, c.bf16v),
+               fsub(c.f32v, c.f32v), fmul(c.f64v, c.f64v), fmul(c.e4, c.e4), fmul(c.e5, c.e5),
+               fadd(c.e4n, c.e4n), fsub(c.e5n, c.e5n), fmul(c.e4b, c.e4b), fadd(c.e3, c.e3),
+               fsub(c.e4i, c.e4i), fadd(c.f4, c.f4), ew("c64", cmul("c64"), c.c1, c.c1),
+               ew("c128", lambda a, b: a - b, c.c2, c1c))
+
+
+@golden("unary_complex_exact")
+def _(c):
+    def csign(z):
+        if z == 0:
+            return complex(0, 0)
+        m = math.hypot(z.real, z.imag)
+        return complex(z.real / m, z.imag / m)
+
+    def csign32(z):
+        if z == 0:
+            return complex(0, 0)
+        m = np.float32(math.hypot(float(z.real), float(z.imag)))
+        return complex(np.float32(z.real) / m, np.float32(z.imag) / m)
+    return tup(ew("c128", lambda z: -z, c.z), ew("f64", lambda z: math.hypot(z.real, z.imag), c.z),
+               ew("c128", csign, c.z), ew("f64", lambda z: z.real, c.z), ew("f64", lambda z: z.imag, c.z),
+               ew("c64", lambda z: -z, c.w), ew("f32", lambda z: np.float32(math.hypot(z.real, z.imag)), c.w),
+               ew("c64", csign32, c.w), ew("c128", lambda z: complex(np.sqrt(np.complex128(z))), c.sq))
+
+
+@golden("data_movement_types")
+def _(c):
+    return tup(transpose(c.a, (1, 0)), concat(0, c.b, c.b), slc(c.c, (0, 5, 2)), pad(c.c, c.fz, [(1, 1, 0)]),
+               rev(c.d, [0, 1]), dynamic_slice(c.d, [1, 1], [1, 2]), rev(c.e, [0]),
+               bcast(c.f, (2, 4), [1]), concat(0, c.p, c.p))
+
+
+@golden("convert_f8_cross")
+def _(c):
+    return tup(cvt("f8e5m2", c.a), canon(cvt("f32", cvt("f8e4m3fn", c.b))), cvt("f8e4m3fnuz", c.c),
+               cvt("f4e2m1fn", c.d))
+
+
+@golden("compare_small_float")
+def _(c):
+    T = "TOTALORDER"
+    return tup(compare("EQ", c.a, c.b), compare("LT", c.a, c.b, T), compare("LT", c.c, c.d),
+               compare("GE", c.c, c.d, T), compare("EQ", c.e, c.f), compare("EQ", c.e, c.f, T))
+
+
+@golden("reduce_types")
+def _(c):
+    f16add = lambda a, b: farith("f16", lambda x, y: x + y, a, b)
+    return tup(reduce_(c.a, c.z8, [1], lambda a, b: wrap("s8", a + b)), reduce_(c.b, c.zu, [0], max),
+               reduce_(c.c, c.zh, [0], f16add), reduce_(c.d, c.nb, [0], fmax),
+               reduce_(c.e, c.zc, [0], lambda a, b: complex(np.float32(a.real + b.real), np.float32(a.imag + b.imag))),
+               reduce_(c.f, c.one, [0], lambda a, b: float(np.float64(a) * np.float64(b))))
+
+
+@golden("binary_int16")
+def _(c):
+    e2 = lambda fn, x, y: ew(x.t, lambda a, b: fn(x.t, a, b), x, y)
+    return tup(e2(idiv, c.a, c.b), e2(irem, c.a, c.b), e2(ishl, c.a, c.b), e2(ishr_arith, c.a, c.b),
+               e2(idiv, c.c, c.d), e2(irem, c.c, c.d), e2(ishr_logical, c.c, c.d), e2(imulhi, c.c, c.c))
+
+
+@golden("reduce_window_int")
+def _(c):
+    return tup(reduce_window(c.x, c.seven, [2, 2], [2, 3], [(1, 0), (0, 1)], fn=lambda a, b: wrap("s32", a + b)),
+               reduce_window(c.p, c.f, [1, 3], [1, 2], fn=lambda a, b: a or b))
+
+@golden("control_while_array")
+def _(c):
+    i, v, f = 0, [int(x) for x in elements(c.v)], list(elements(c.f))
+    while i < 5:
+        v[i] = i * i
+        f = [np.float32(x + x) for x in f]
+        i += 1
+    return tup(L("s32", i), L("s32", v), Lit("f32", np.array(f, dtype=np.float32)))
+
+
+@golden("control_conditional_tuple")
+def _(c):
+    b = int(c.b.a[()])
+    nested = tup(L("s32", b + 1000 if b > 0 else -b), c.a)  # index 1 (3 > 2)
+    swap = tup(c.b, c.a)  # index 0
+    return tup(nested, swap)
+
+
+@golden("reduce_variadic_multi")
+def _(c):
+    fn = lambda acc, x: (np.float32(np.float32(acc[0]) + np.float32(x[0])), max(acc[1], x[1]),
+                         wrap("u8", acc[2] + x[2]))
+    r = reduce_([c.f, c.i, c.c], [c.zf, c.mi, c.zc], [0, 2], fn)
+    n = reduce_([c.f, c.i, c.c], [c.zf, c.mi, c.zc], [], fn)
+    return tup(tup(*r), tup(*n))
 
 
 # ============================================================================
