@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
 #include "ir/strings.h"
 #include "ir/computation.h"
 #include "ir/instruction.h"
@@ -13,6 +14,14 @@
 
 namespace hlo {
 namespace {
+
+// absl's string hash: Debian's Abseil would hash std::string_view with
+// std::hash, which is slower on these short names.
+struct NameHash {
+  size_t operator()(std::string_view s) const {
+    return absl::Hash<absl::string_view>{}(absl::string_view(s.data(), s.size()));
+  }
+};
 
 struct AttrInfo {
   std::string_view name;
@@ -62,7 +71,7 @@ AttrType AttrValueType(AttrKind kind) {
 
 std::optional<AttrKind> ParseAttrName(std::string_view name) {
   static const auto* index = [] {
-    auto* m = new absl::flat_hash_map<std::string_view, AttrKind>();
+    auto* m = new absl::flat_hash_map<std::string_view, AttrKind, NameHash>();
     for (int i = 0; i < kNumAttrKinds; ++i) {
       m->emplace(kAttrs[i].name, static_cast<AttrKind>(i));
     }

@@ -3,9 +3,18 @@
 #include <array>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
 
 namespace hlo {
 namespace {
+
+// absl's string hash: Debian's Abseil would hash std::string_view with
+// std::hash, which is slower on these short names.
+struct NameHash {
+  size_t operator()(std::string_view s) const {
+    return absl::Hash<absl::string_view>{}(absl::string_view(s.data(), s.size()));
+  }
+};
 
 struct OpcodeInfo {
   std::string_view name;
@@ -26,7 +35,7 @@ std::string_view OpcodeName(Opcode opcode) {
 
 std::optional<Opcode> ParseOpcode(std::string_view name) {
   static const auto* index = [] {
-    auto* m = new absl::flat_hash_map<std::string_view, Opcode>();
+    auto* m = new absl::flat_hash_map<std::string_view, Opcode, NameHash>();
     for (int i = 0; i < kNumOpcodes; ++i) {
       m->emplace(kOpcodes[i].name, static_cast<Opcode>(i));
     }

@@ -116,7 +116,7 @@ bool Parser::ParseWindow(Window* out) {
     }
     seen.push_back(field.text);
     Advance();
-    if (!Expect(Tok::kEqual, StrCat("'=' after the window field '", field.text, "'"))) {
+    if (!Consume(Tok::kEqual) && !Expect(Tok::kEqual, StrCat("'=' after the window field '", field.text, "'"))) {
       return false;
     }
     const bool pad = field.text == "pad";
@@ -376,7 +376,7 @@ bool Parser::ParseKeyValues(KeyValues* out, bool allow_unquoted) {
       kv.key = std::string(tok_.text);
     }
     Advance();
-    if (!Expect(Tok::kEqual, StrCat("'=' after the key '", kv.key, "'"))) return false;
+    if (!Consume(Tok::kEqual)) return Expect(Tok::kEqual, StrCat("'=' after the key '", kv.key, "'"));
     if (At(Tok::kString)) {
       if (!UnescapeString(tok_, &kv.value)) return false;
       Advance();

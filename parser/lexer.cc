@@ -1,5 +1,7 @@
 #include "parser/lexer.h"
 
+#include <array>
+
 #include <algorithm>
 #include <vector>
 
@@ -8,14 +10,21 @@
 namespace hlo {
 namespace {
 
-bool IsNameStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-         c == '$';
-}
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsNameChar(char c) {
-  return IsNameStart(c) || IsDigit(c) || c == '.' || c == '-';
-}
+// Character classes by table: the lexer's inner loops test every byte.
+enum : uint8_t { kStartClass = 1, kDigitClass = 2, kNameClass = 4 };
+constexpr std::array<uint8_t, 256> kCharClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
+    bool digit = c >= '0' && c <= '9';
+    t[c] = static_cast<uint8_t>((start ? kStartClass : 0) | (digit ? kDigitClass : 0) |
+                                ((start || digit || c == '.' || c == '-') ? kNameClass : 0));
+  }
+  return t;
+}();
+inline bool IsNameStart(char c) { return kCharClass[static_cast<uint8_t>(c)] & kStartClass; }
+inline bool IsDigit(char c) { return kCharClass[static_cast<uint8_t>(c)] & kDigitClass; }
+inline bool IsNameChar(char c) { return kCharClass[static_cast<uint8_t>(c)] & kNameClass; }
 bool IsHexDigit(char c) {
   return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
@@ -398,6 +407,10 @@ std::string_view Lexer::ScanBalanced(const Token& open, std::string* error,
 
 bool Lexer::Unescape(std::string_view body, std::string* out,
                      std::string* error, size_t* error_offset) {
+  if (body.find('\\') == std::string_view::npos) {
+    out->assign(body.data(), body.size());
+    return true;
+  }
   out->clear();
   out->reserve(body.size());
   for (size_t i = 0; i < body.size(); ++i) {

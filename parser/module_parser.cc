@@ -719,7 +719,7 @@ bool Parser::ParseAttributes(Instruction* inst) {
                               inst->name(), "'"));
     }
     Advance();
-    if (!Expect(Tok::kEqual, StrCat("'=' after '", name_tok.text, "'"))) return false;
+    if (!Consume(Tok::kEqual)) return Expect(Tok::kEqual, StrCat("'=' after '", name_tok.text, "'"));
     // Append first so pending references can point at the slot.
     inst->SetAttr(*kind, AttrValue{});
     AttrValue value;

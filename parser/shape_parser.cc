@@ -44,10 +44,43 @@ bool Parser::IsShapeStart() const {
   if (after >= lexer_.buffer().data() + lexer_.buffer().size() || *after != '[') {
     return false;
   }
+  // Type names are 2 to 13 lowercase characters.
+  if (tok_.text.size() < 2 || tok_.text.size() > 13 || tok_.text[0] < 'a' || tok_.text[0] > 'z') {
+    return false;
+  }
   return ParsePrimitiveType(tok_.text).has_value();
 }
 
 bool Parser::ParseShape(const Shape** out) {
+  // Tuple shapes repeat too (get-tuple-element operands, while state): look
+  // up their raw text when it ends on the same line.
+  if (tok_.kind == Tok::kLParen) {
+    const char* buf_end = lexer_.buffer().data() + lexer_.buffer().size();
+    const char* end = nullptr;
+    int depth = 0;
+    for (const char* p = tok_.begin; p < buf_end && *p != '\n' && *p != '"'; ++p) {
+      if (*p == '(') ++depth;
+      if (*p == ')' && --depth == 0) {
+        end = p + 1;
+        break;
+      }
+    }
+    if (end) {
+      std::string_view raw(tok_.begin, end - tok_.begin);
+      auto it = shape_cache_.find(raw);
+      if (it != shape_cache_.end()) {
+        *out = it->second;
+        lexer_.SkipTo(end);
+        Advance();
+        return true;
+      }
+      Shape s;
+      if (!ParseShapeValue(&s, 0)) return false;
+      *out = pool_->Intern(s);
+      if (lexer_.position() >= end) shape_cache_.emplace(raw, *out);
+      return true;
+    }
+  }
   if (tok_.kind == Tok::kName) {
     const char* buf_end = lexer_.buffer().data() + lexer_.buffer().size();
     const char* end = SimpleShapeEnd(tok_.begin, buf_end);
