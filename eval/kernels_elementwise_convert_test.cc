@@ -391,6 +391,11 @@ TEST_CASE("elementwise: f32 kernel timings over 16M elements", "[.][eval-bench]"
   time("divide kernel (warm output)", [&] { elementwise::BinaryFloatKernel<float>(Opcode::kDivide, a, b, out.data(), n); });
   time("multiply kernel (warm output)", [&] { elementwise::BinaryFloatKernel<float>(Opcode::kMultiply, a, b, out.data(), n); });
 
+  // What a fresh result costs before any kernel runs (NewArray zero-fills).
+  time("NewArray f32[16M] alone", [&] {
+    absl::StatusOr<Value> r = NewArray(Shape::Array(PT::kF32, {n}));
+    REQUIRE(r.ok());
+  });
   std::string shape = StrCat("f32[", n, "]");
   std::string text = StrCat("HloModule b\nENTRY e {\n  p0 = ", shape, " parameter(0)\n  p1 = ", shape,
                             " parameter(1)\n  add = ", shape, " add(p0, p1)\n  exp = ", shape,
