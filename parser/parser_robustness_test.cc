@@ -5,7 +5,6 @@
 // errors as well.
 #include <catch2/catch.hpp>
 #include <cstdint>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,11 +31,19 @@ bool IsDiagnostic(std::string_view message, std::string_view file = "<input>") {
   if (nl1 == std::string_view::npos) return false;
   size_t nl2 = message.find('\n', nl1 + 1);
   if (nl2 == std::string_view::npos) return false;
-  std::string head(message.substr(0, nl1));
-  static const std::regex kHead(R"(^(.*):([0-9]+):([0-9]+): error: .+$)");
-  std::smatch m;
-  if (!std::regex_match(head, m, kHead) || m[1] != std::string(file)) return false;
-  if (std::stoul(m[2]) < 1 || std::stoul(m[3]) < 1) return false;
+  // The head is FILE:LINE:COL: error: MESSAGE with LINE, COL >= 1.
+  std::string_view head = message.substr(0, nl1);
+  std::string prefix = std::string(file) + ":";
+  if (head.substr(0, prefix.size()) != prefix) return false;
+  head.remove_prefix(prefix.size());
+  for (int field = 0; field < 2; ++field) {
+    size_t digits = 0;
+    while (digits < head.size() && head[digits] >= '0' && head[digits] <= '9') ++digits;
+    if (digits == 0 || digits >= head.size() || head[digits] != ':') return false;
+    if (std::stoul(std::string(head.substr(0, digits))) < 1) return false;
+    head.remove_prefix(digits + 1);
+  }
+  if (head.substr(0, 8) != " error: " || head.size() <= 8) return false;
   std::string_view caret = message.substr(nl2 + 1);
   if (caret.empty() || caret.back() != '^') return false;
   for (char c : caret.substr(0, caret.size() - 1)) {
