@@ -8,6 +8,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "ir/instruction.h"
+#include "ir/interned_string.h"
 
 namespace hlo {
 
@@ -64,8 +65,8 @@ class Computation {
   void set_printed_signature(bool v) { printed_signature_ = v; }
   // Fusion, async and other wrapped computations are printed like the rest;
   // this marks the kind XLA would give them (`execution_thread` is kept).
-  const std::string& execution_thread() const { return execution_thread_; }
-  void set_execution_thread(std::string t) { execution_thread_ = std::move(t); }
+  const std::string& execution_thread() const { return execution_thread_.str(); }
+  void set_execution_thread(std::string_view t) { execution_thread_ = InternedString(t); }
 
  private:
   std::string name_;
@@ -75,7 +76,7 @@ class Computation {
   Instruction* root_ = nullptr;
   SourceLoc loc_;
   bool printed_signature_ = true;
-  std::string execution_thread_;
+  InternedString execution_thread_;  // few distinct; 8 bytes, not 32
 };
 
 }  // namespace hlo

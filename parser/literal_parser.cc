@@ -165,10 +165,27 @@ bool Parser::ParseConstantOperand(Instruction* inst) {
                                       " but the instruction has shape ", shape->ToString()));
     }
   }
+  // A scalar written as one token: the same token and shape always give the
+  // same literal, so it is shared.
+  const bool one_token_scalar = shape->IsArray() && shape->rank() == 0 &&
+                                (At(Tok::kNumber) || At(Tok::kName));
+  Token first = tok_;
+  if (one_token_scalar) {
+    auto it = scalar_constants_.find({shape, first.text});
+    if (it != scalar_constants_.end()) {
+      Advance();
+      inst->set_literal(it->second);
+      return true;
+    }
+  }
   Literal lit;
   if (!CreateLiteralFor(*shape, shape_tok_, &lit)) return false;
   if (!ParseLiteralForShape(*shape, &lit, 0)) return false;
-  inst->set_literal(std::make_shared<const Literal>(std::move(lit)));
+  auto shared = std::make_shared<const Literal>(std::move(lit));
+  if (one_token_scalar && PrevEndsAt(first)) {
+    scalar_constants_.emplace(std::make_pair(shape, first.text), shared);
+  }
+  inst->set_literal(std::move(shared));
   return true;
 }
 

@@ -76,6 +76,10 @@ class Parser {
   // Where the token before the current one ends (computed on demand: only
   // diagnostics need it).
   Pos PrevEnd() const;
+  // Was `t` the last token consumed (nothing read after it)?
+  bool PrevEndsAt(const Token& t) const {
+    return prev_is_token_ && prev_tok_.begin == t.begin;
+  }
   bool At(Tok kind) const { return tok_.kind == kind; }
   bool AtName(std::string_view text) const {
     return tok_.kind == Tok::kName && tok_.text == text;
@@ -222,6 +226,17 @@ class Parser {
   std::vector<PendingComputation> pending_computations_;
   // Raw shape text -> interned shape, so repeated shapes are parsed once.
   StringViewMap<const Shape*> shape_cache_;
+  // (shape, token) -> literal of the scalar constants read so far: constants
+  // are immutable and shared, and dumps repeat a few scalars (0, 1, -inf)
+  // thousands of times, so each distinct one is parsed and stored once.
+  struct ScalarConstantKeyHash {
+    size_t operator()(const std::pair<const Shape*, std::string_view>& k) const {
+      return StringViewHash{}(k.second) ^ absl::Hash<const Shape*>{}(k.first);
+    }
+  };
+  absl::flat_hash_map<std::pair<const Shape*, std::string_view>,
+                      std::shared_ptr<const Literal>, ScalarConstantKeyHash>
+      scalar_constants_;
 };
 
 }  // namespace hlo

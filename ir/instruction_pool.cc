@@ -1,0 +1,80 @@
+#include "ir/instruction_pool.h"
+
+#include <mutex>
+#include <new>
+#include <vector>
+
+#include "ir/instruction.h"
+
+namespace hlo {
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kPooled = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kPooled = false;
+#else
+constexpr bool kPooled = true;
+#endif
+#else
+constexpr bool kPooled = true;
+#endif
+
+// Slots follow each other in the slab, and sizeof is a multiple of alignof.
+constexpr size_t kSlotBytes = sizeof(Instruction);
+static_assert(alignof(Instruction) <= alignof(std::max_align_t));
+constexpr size_t kSlabBytes = size_t{256} << 10;
+constexpr size_t kSlotsPerSlab = kSlabBytes / kSlotBytes;
+
+struct FreeSlot {
+  FreeSlot* next;
+};
+
+// Per thread, so allocation takes no lock; a slot freed on another thread
+// simply joins that thread's list.
+thread_local FreeSlot* free_slots = nullptr;
+thread_local char* bump = nullptr;
+thread_local char* bump_end = nullptr;
+
+// Every slab, so leak checkers see them reachable.
+std::mutex slabs_mutex;
+std::vector<void*>* slabs = nullptr;
+
+char* NewSlab() {
+  void* slab = ::operator new(kSlotsPerSlab * kSlotBytes);
+  std::lock_guard<std::mutex> lock(slabs_mutex);
+  if (slabs == nullptr) slabs = new std::vector<void*>;
+  slabs->push_back(slab);
+  return static_cast<char*>(slab);
+}
+
+}  // namespace
+
+void* AllocateInstructionSlot(size_t size) {
+  if (!kPooled || size > kSlotBytes) return ::operator new(size);
+  if (FreeSlot* slot = free_slots) {
+    free_slots = slot->next;
+    return slot;
+  }
+  if (bump == bump_end) {
+    bump = NewSlab();
+    bump_end = bump + kSlotsPerSlab * kSlotBytes;
+  }
+  void* slot = bump;
+  bump += kSlotBytes;
+  return slot;
+}
+
+void FreeInstructionSlot(void* slot, size_t size) {
+  if (slot == nullptr) return;
+  if (!kPooled || size > kSlotBytes) {
+    ::operator delete(slot);
+    return;
+  }
+  auto* free_slot = static_cast<FreeSlot*>(slot);
+  free_slot->next = free_slots;
+  free_slots = free_slot;
+}
+
+}  // namespace hlo
