@@ -398,7 +398,7 @@ struct ValuePrinter {
   void operator()(int64_t v) { StrAppend(&out, v); }
   void operator()(double v) { StrAppend(&out, v); }
   void operator()(bool v) { out += v ? "true" : "false"; }
-  void operator()(const std::string& v) {
+  void operator()(const InternedString& v) {
     AttrType t = AttrValueType(kind);
     if (t == AttrType::kString) {
       AppendQuoted(out, v);
@@ -407,7 +407,8 @@ struct ValuePrinter {
     }
   }
   void operator()(const std::vector<int64_t>& v) { AppendIntBraces(out, v); }
-  void operator()(const std::vector<bool>& v) {
+  void operator()(const std::shared_ptr<const std::vector<bool>>& flags) {
+    const std::vector<bool>& v = *flags;
     out += '{';
     for (size_t i = 0; i < v.size(); ++i) {
       if (i) out += ',';

@@ -279,9 +279,12 @@ struct BackendConfig {
   bool operator==(const BackendConfig&) const = default;
 };
 
+// Alternatives are at most 24 bytes (the vectors), so an Attribute is 40:
+// strings are interned (attribute texts repeat: kLoop, LT, targets), and the
+// rare bool lists (std::vector<bool> is 40 bytes) are shared.
 using AttrValue = std::variant<
-    int64_t, double, bool, std::string, std::vector<int64_t>,
-    std::vector<bool>, std::vector<std::string>,
+    int64_t, double, bool, InternedString, std::vector<int64_t>,
+    std::shared_ptr<const std::vector<bool>>, std::vector<std::string>,
     std::vector<std::vector<int64_t>>, const Shape*, std::vector<const Shape*>,
     std::vector<Computation*>, std::vector<Instruction*>,
     std::shared_ptr<const Window>, std::shared_ptr<const ConvDims>,

@@ -150,7 +150,7 @@ class Printer {
       std::string_view implied = IsFloat(t) || IsComplex(t) ? "FLOAT"
                                  : IsSignedInt(t)          ? "SIGNED"
                                                            : "UNSIGNED";
-      return std::get<std::string>(a.value) == implied;
+      return std::get<InternedString>(a.value) == implied;
     }
     return false;
   }

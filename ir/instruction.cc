@@ -134,7 +134,7 @@ double Instruction::GetFloat(AttrKind kind, double default_value) const {
 std::string_view Instruction::GetString(AttrKind kind) const {
   const Attribute* a = FindAttr(kind);
   if (!a) return {};
-  if (auto* v = std::get_if<std::string>(&a->value)) return *v;
+  if (auto* v = std::get_if<InternedString>(&a->value)) return *v;
   return {};
 }
 

@@ -683,7 +683,7 @@ AttrValue Reader::ReadValue(const Node& v, AttrType type, AttrKind kind, const N
     case AttrType::kBoolList: {
       std::vector<bool> out;
       for (const Node& b : v.Items()) out.push_back(b.Bool());
-      return out;
+      return std::make_shared<const std::vector<bool>>(std::move(out));
     }
     case AttrType::kIdentList: {
       std::vector<std::string> out;

@@ -323,9 +323,10 @@ struct AttrWriter {
     return v;
   }
   J operator()(bool v) const { return v; }
-  J operator()(const std::string& v) const { return Text(v); }
+  J operator()(const InternedString& v) const { return Text(v); }
   J operator()(const std::vector<int64_t>& v) const { return v; }
-  J operator()(const std::vector<bool>& v) const {
+  J operator()(const std::shared_ptr<const std::vector<bool>>& flags) const {
+    const std::vector<bool>& v = *flags;
     J a = J::array();
     for (bool b : v) a.push_back(b);
     return a;

@@ -697,7 +697,7 @@ bool Parser::ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out) {
         if (!Consume(Tok::kComma)) break;
       }
       if (!Expect(Tok::kRBrace, "',' or '}' in the list of booleans")) return false;
-      *out = std::move(v);
+      *out = std::make_shared<const std::vector<bool>>(std::move(v));
       return true;
     }
     case AttrType::kIdentList: {

@@ -182,7 +182,10 @@ class Verifier {
       }
     }
     if (const Attribute* a = inst.FindAttr(AttrKind::kParameterReplication)) {
-      const auto* flags = std::get_if<std::vector<bool>>(&a->value);
+      const std::vector<bool>* flags = nullptr;
+      if (const auto* shared = std::get_if<std::shared_ptr<const std::vector<bool>>>(&a->value)) {
+        flags = shared->get();
+      }
       int64_t leaves = LeafCount(inst.shape());
       if (flags && static_cast<int64_t>(flags->size()) != leaves) {
         ReportInst(inst, StrCat("parameter_replication has ", flags->size(), " entr",
