@@ -385,7 +385,7 @@ void AppendSharding(std::string& out, const Sharding& s) {
 
 namespace {
 
-void AppendName(std::string& out, const std::string& name, bool percent) {
+void AppendName(std::string& out, std::string_view name, bool percent) {
   if (percent) out += '%';
   out += name;
 }

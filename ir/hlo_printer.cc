@@ -174,7 +174,7 @@ class Printer {
     return out;
   }
 
-  void Name(const std::string& name) {
+  void Name(std::string_view name) {
     if (style_.percent_names) out_ += '%';
     out_ += name;
   }

@@ -13,6 +13,7 @@
 #include "absl/types/span.h"
 #include "ir/attribute.h"
 #include "ir/attribute_list.h"
+#include "ir/compact_string.h"
 #include "ir/instruction_pool.h"
 #include "ir/literal.h"
 #include "ir/opcode.h"
@@ -30,16 +31,16 @@ struct SourceLoc {
 
 class Instruction {
  public:
-  Instruction(Opcode opcode, std::string name, const Shape* shape)
-      : name_(std::move(name)), shape_(shape), opcode_(opcode) {}
+  Instruction(Opcode opcode, std::string_view name, const Shape* shape)
+      : name_(name), shape_(shape), opcode_(opcode) {}
   Instruction(const Instruction&) = delete;
   Instruction& operator=(const Instruction&) = delete;
   static void* operator new(size_t size) { return AllocateInstructionSlot(size); }
   static void operator delete(void* p, size_t size) { FreeInstructionSlot(p, size); }
 
   Opcode opcode() const { return opcode_; }
-  const std::string& name() const { return name_; }
-  void set_name(std::string name) { name_ = std::move(name); }
+  std::string_view name() const { return name_.view(); }
+  void set_name(std::string_view name) { name_ = name; }
   const Shape& shape() const { return *shape_; }
   const Shape* shape_ptr() const { return shape_; }
   void set_shape(const Shape* shape) { shape_ = shape; }
@@ -125,7 +126,7 @@ class Instruction {
  private:
   // Fields ordered for packing: most instructions have one user and at
   // most two operands, which then need no heap storage.
-  std::string name_;
+  CompactString name_;
   const Shape* shape_;
   Computation* parent_ = nullptr;
   absl::InlinedVector<Instruction*, 2> operands_;

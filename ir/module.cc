@@ -80,7 +80,7 @@ std::string Module::UniqueName(std::string_view prefix) {
     for (const auto& c : computations_) total += c->instructions().size();
     used_names_.reserve(total + total / 8 + 16);
     for (const auto& c : computations_) {
-      for (const auto& inst : c->instructions()) used_names_.insert(inst->name());
+      for (const auto& inst : c->instructions()) used_names_.insert(std::string(inst->name()));
     }
     names_built_ = true;
   }

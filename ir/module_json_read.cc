@@ -829,7 +829,7 @@ void CheckDerived(const Node& n, const Instruction* inst) {
   auto check = [&](std::string_view key, const auto& actual) {
     if (!n.Has(key)) return;
     std::vector<std::string> want, got;
-    for (const auto* x : actual) want.push_back(x->name());
+    for (const auto* x : actual) want.push_back(std::string(x->name()));
     for (const Node& e : n.Get(key).Items()) got.push_back(e.Str());
     if (got != want) {
       n.Fail(StrCat(key, " [", StrJoin(got, ", "), "] does not match the attributes [",
@@ -921,7 +921,7 @@ void Reader::ReadBody(const Node& n, Computation* c) {
   }
   if (n.Has("parameters")) {
     std::vector<std::string> want, got;
-    for (const Instruction* p : c->parameters()) want.push_back(p->name());
+    for (const Instruction* p : c->parameters()) want.push_back(std::string(p->name()));
     for (const Node& p : n.Get("parameters").Items()) got.push_back(p.Str());
     if (got != want) {
       n.Get("parameters").Fail(StrCat("[", StrJoin(got, ", "), "] does not match the parameter "

@@ -289,7 +289,7 @@ class ComputationSimplifier {
     for (auto [old, repl] : renames_) {
       if (!dead.contains(old)) continue;
       auto it = pending.find(old);
-      std::string name = it != pending.end() ? std::move(it->second) : old->name();
+      std::string name = it != pending.end() ? std::move(it->second) : std::string(old->name());
       if (it != pending.end()) pending.erase(it);
       pending[repl] = std::move(name);
     }

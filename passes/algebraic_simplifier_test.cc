@@ -136,7 +136,7 @@ ENTRY e {
 })");
   CHECK(RunAlgsimp(*m));
   std::vector<std::string> names;
-  for (const auto& inst : m->entry()->instructions()) names.push_back(inst->name());
+  for (const auto& inst : m->entry()->instructions()) names.push_back(std::string(inst->name()));
   // ma and mb become z; the pure call b goes with them, the logging call a stays.
   CHECK(std::find(names.begin(), names.end(), "a") != names.end());
   CHECK(std::find(names.begin(), names.end(), "b") == names.end());
