@@ -154,6 +154,33 @@ TEST_CASE("lexer: '->' versus names ending in '-'", "[lexer]") {
   CHECK(LexAll("- >")[0].kind == Tok::kError);
 }
 
+TEST_CASE("lexer: long names (scanned in 16-byte blocks) end where short ones do",
+          "[lexer]") {
+  // Every name byte class, past 16 bytes, then each kind of end.
+  const std::string long_name = "aZ09_$.bC18_$.cD27_$.eF";  // 23 bytes
+  CHECK(Texts(long_name + "(x)") == V{long_name, "(", "x", ")"});
+  CHECK(Texts(long_name + " ") == V{long_name});
+  CHECK(Texts(long_name) == V{long_name});  // at the end of the buffer
+  CHECK(Texts("%" + long_name + ",") == V{"%" + long_name, ","});
+  // '-' inside a long name, before and after byte 16, and '->' after it.
+  CHECK(Texts("get-tuple-element.12345678 x") == V{"get-tuple-element.12345678", "x"});
+  CHECK(Texts("b01f_01io_abcdefgh->b01f") == V{"b01f_01io_abcdefgh", "->", "b01f"});
+  CHECK(Texts("abcdefghijklmnopqrst->y") == V{"abcdefghijklmnopqrst", "->", "y"});
+  CHECK(Texts("abcdefghijklmnopqrstuvwxyz0123456789-") ==
+        V{"abcdefghijklmnopqrstuvwxyz0123456789-"});
+  // A non-name byte at each position of the first block.
+  for (size_t i = 1; i < 20; ++i) {
+    std::string text = long_name.substr(0, i) + "]" + long_name;
+    CHECK(Texts(text) == V{long_name.substr(0, i), "]", long_name});
+  }
+  // Bytes with the high bit set are not name bytes (0xC1 | 0x20 is not a-z):
+  // the name stops there and the byte is reported at its own column.
+  Lexed bad = LexAll("abcdefghijklmnopq\xc1rst")[0];
+  CHECK(bad.kind == Tok::kError);
+  CHECK(bad.col == 18);
+  CHECK(bad.text.find("0xC1") != std::string::npos);
+}
+
 TEST_CASE("lexer: -inf and -nan are names with their sign", "[lexer]") {
   for (const char* text : {"-inf", "-nan", "inf", "nan"}) {
     INFO(text);
