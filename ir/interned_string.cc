@@ -1,9 +1,11 @@
 #include "ir/interned_string.h"
 
+#include <array>
 #include <functional>
 #include <mutex>
 
 #include "absl/container/node_hash_set.h"
+#include "ir/string_hash.h"
 
 namespace hlo {
 namespace {
@@ -12,7 +14,7 @@ namespace {
 // absl::string_view).
 struct ViewHash {
   using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  size_t operator()(std::string_view s) const { return HashString(s); }
 };
 struct ViewEq {
   using is_transparent = void;
@@ -30,6 +32,8 @@ Pool& GlobalPool() {
   return *pool;
 }
 
+constexpr size_t kCacheSlots = 512;
+
 const std::string* EmptyString() {
   static const std::string* empty = new std::string;
   return empty;
@@ -44,11 +48,20 @@ InternedString::InternedString(std::string_view text) {
     text_ = EmptyString();
     return;
   }
+  // A small per-thread cache in front of the locked pool: parsing interns
+  // the same few texts (metadata keys, kLoop, LT) over and over.
+  thread_local std::array<const std::string*, kCacheSlots> cache{};
+  const std::string*& slot = cache[HashString(text) % kCacheSlots];
+  if (slot != nullptr && *slot == text) {
+    text_ = slot;
+    return;
+  }
   Pool& pool = GlobalPool();
   std::lock_guard<std::mutex> lock(pool.mu);
   auto it = pool.strings.find(text);
   if (it == pool.strings.end()) it = pool.strings.emplace(text).first;
   text_ = &*it;
+  slot = text_;
 }
 
 }  // namespace hlo

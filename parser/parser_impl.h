@@ -16,18 +16,12 @@
 #include "absl/hash/hash.h"
 #include "absl/status/status.h"
 #include "ir/module.h"
+#include "ir/string_hash.h"
 #include "parser/lexer.h"
 #include "parser/parser.h"
 
 namespace hlo {
 
-// Debian's Abseil hashes std::string_view with std::hash; its own string
-// hash is much faster on the parser's many short names.
-struct StringViewHash {
-  size_t operator()(std::string_view s) const {
-    return absl::Hash<absl::string_view>{}(absl::string_view(s.data(), s.size()));
-  }
-};
 template <typename V>
 using StringViewMap = absl::flat_hash_map<std::string_view, V, StringViewHash>;
 
