@@ -1,0 +1,65 @@
+// Winograd F(2x2, 3x3) convolution (Lavin & Gray 2015) for the convolution
+// kernel's fast path, and the core-splitting helper both paths share.
+//
+// A 3x3 stride-1 window over a padded NHWC input becomes, per 2x2 output
+// tile, 16 products of transformed 4x4 input tiles (B^T d B) with the
+// transformed kernel (G g G^T): 16 independent gemms [tiles x C] @ [C x O],
+// then A^T m A gives the 2x2 outputs. That is 2.25x fewer multiplications
+// than im2col; the transform coefficients are 0, +-1 and +-1/2, so rounding
+// stays close to direct summation.
+#ifndef HLO_EVAL_KERNELS_CONVOLUTION_WINOGRAD_H_
+#define HLO_EVAL_KERNELS_CONVOLUTION_WINOGRAD_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace hlo {
+namespace conv {
+
+// Runs fn(begin, end) over [0, n) split across the cores when n is large
+// (work between gemm calls, when OpenBLAS's workers are idle, and loops
+// with no gemm to give the cores to).
+template <typename F>
+void ParallelRows(int64_t n, int64_t min_rows, F&& fn) {
+  const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
+  const int64_t parts = std::min<int64_t>(cores, n / std::max<int64_t>(1, min_rows));
+  if (parts <= 1) {
+    fn(int64_t{0}, n);
+    return;
+  }
+  std::vector<std::thread> threads;
+  const int64_t step = (n + parts - 1) / parts;
+  for (int64_t p = 1; p < parts; ++p) {
+    const int64_t b = std::min(n, p * step), e = std::min(n, b + step);
+    threads.emplace_back([&fn, b, e] { fn(b, e); });
+  }
+  fn(int64_t{0}, std::min(n, step));
+  for (std::thread& t : threads) t.join();
+}
+
+// A convolution the Winograd path takes: the input already padded, in
+// canonical layout xp[batch][height][width][in_features]; the kernel as
+// kc[3 * ky + kx][in_features][out_features] (correlation taps, reversal
+// applied); the output out[batch][height - 2][width - 2][out_features].
+struct WinogradShape {
+  int64_t batch = 0, height = 0, width = 0;
+  int64_t in_features = 0, out_features = 0;
+};
+
+// Whether the Winograd path pays for this many features (measured: below
+// this the transforms cost more than the multiplications they save).
+bool WinogradPays(int64_t in_features, int64_t out_features);
+
+// The convolution above into `out`. T: float or double. Fails only when a
+// scratch buffer cannot be allocated. Requires height, width >= 3.
+template <typename T>
+absl::Status Winograd3x3(const WinogradShape& s, const T* xp, const T* kc, T* out);
+
+}  // namespace conv
+}  // namespace hlo
+
+#endif  // HLO_EVAL_KERNELS_CONVOLUTION_WINOGRAD_H_
