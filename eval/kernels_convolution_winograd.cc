@@ -189,7 +189,7 @@ absl::Status Scratch(int64_t a, int64_t b, int64_t c, int64_t& n) {
 }  // namespace
 
 bool WinogradPays(int64_t in_features, int64_t out_features) {
-  return in_features >= 16 && out_features >= 16;
+  return in_features * out_features >= 16;
 }
 
 // One worker's scratch: a block's transformed inputs V[xi][tile][c] and

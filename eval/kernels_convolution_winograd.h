@@ -50,8 +50,11 @@ struct WinogradShape {
   int64_t in_features = 0, out_features = 0;
 };
 
-// Whether the Winograd path pays for this many features (measured: below
-// this the transforms cost more than the multiplications they save).
+// Whether the Winograd path pays for this many features. Measured on
+// f32[8,56,56,C] 3x3 pad 1 against im2col (min ms, 2 cores): C=O=1 0.84
+// vs 0.73, C=O=2 0.74 vs 0.78, C=O=4 1.0 vs 1.4, C=O=8 0.7 vs 2.2,
+// C=O=16 0.95 vs 3.9, C=O=64 ~6 vs ~11, C=64 O=4 1.8 vs 13.2, C=3 O=64
+// 1.2 vs 2.1: it pays from about 16 feature pairs on.
 bool WinogradPays(int64_t in_features, int64_t out_features);
 
 // The convolution above into `out`. T: float or double. Fails only when a
