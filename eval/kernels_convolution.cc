@@ -588,6 +588,15 @@ bool UseWinograd(const Geometry& g) {
 
 // ---- step 4: the canonical output into the result --------------------------------------
 
+bool CanonicalInput(const Geometry& g) {
+  const ConvDims& d = g.labels;
+  if (d.input_batch != 0 || d.input_feature != g.nsp + 1) return false;
+  for (int64_t i = 0; i < g.nsp; ++i) {
+    if (d.input_spatial[i] != i + 1) return false;
+  }
+  return true;
+}
+
 bool CanonicalOutput(const Geometry& g) {
   const ConvDims& d = g.labels;
   if (d.output_batch != 0 || d.output_feature != g.nsp + 1) return false;
@@ -622,9 +631,15 @@ absl::Status RunConvolution(const Geometry& g, const Literal& lhs, const Literal
                             Literal& out) {
   const Layout l = MakeLayout(g);
   if (l.rows == 0 || g.kernel_out == 0) return absl::OkStatus();  // result is empty
+  // The Winograd path reads a canonical input of the compute type as it is
+  // (padding included); everything else reads the padded copy Xp.
+  const bool winograd = UseWinograd<T>(g);
+  const T* x = winograd && CanonicalInput(g) ? gemm::DirectData<T>(lhs) : nullptr;
   std::unique_ptr<T[]> xp;
   std::vector<T> kc, obuf;
-  if (auto st = PadInput<T>(g, lhs, xp); !st.ok()) return st;
+  if (x == nullptr) {
+    if (auto st = PadInput<T>(g, lhs, xp); !st.ok()) return st;
+  }
   if (auto st = PackKernel<T>(g, rhs, kc); !st.ok()) return st;
   T* oc = CanonicalOutput(g) ? gemm::MutableDirectData<T>(out) : nullptr;
   const bool scatter = oc == nullptr;
@@ -632,9 +647,18 @@ absl::Status RunConvolution(const Geometry& g, const Literal& lhs, const Literal
     if (auto st = gemm::Allocate(obuf, out.element_count()); !st.ok()) return st;
     oc = obuf.data();
   }
-  if (UseWinograd<T>(g)) {
-    const conv::WinogradShape s{g.batch, g.padded[0], g.padded[1], g.in_features, g.kernel_out};
-    if (auto st = conv::Winograd3x3<T>(s, xp.get(), kc.data(), oc); !st.ok()) return st;
+  if (winograd) {
+    conv::WinogradShape s{g.batch, g.padded[0], g.padded[1], 0, 0, g.out_sp[0], g.out_sp[1],
+                          g.in_features, g.kernel_out};
+    if (x != nullptr) {
+      s.in_h = g.in_sp[0];
+      s.in_w = g.in_sp[1];
+      s.pad_top = g.lo[0];
+      s.pad_left = g.lo[1];
+    } else {
+      x = xp.get();
+    }
+    if (auto st = conv::Winograd3x3<T>(s, x, kc.data(), oc); !st.ok()) return st;
   } else if (g.feature_groups > 1 && g.kernel_in == 1) {
     Depthwise<T>(g, l, xp.get(), kc.data(), oc);
   } else if (auto st = GemmGroups<T>(g, l, xp.get(), kc.data(), oc); !st.ok()) {
@@ -663,7 +687,9 @@ absl::StatusOr<Value> EvalConvolution(const Instruction& inst, Operands ops, Eva
   const Literal& rhs = ops[1]->array();
   auto g = ReadGeometry(inst, lhs.shape(), rhs.shape());
   if (!g.ok()) return g.status();
-  absl::StatusOr<Value> out = NewArray(inst.shape());
+  // Every path writes every element of the result (gemm overwrites, empty
+  // contractions give zeros), so it need not be zeroed first.
+  absl::StatusOr<Value> out = NewArrayUninitialized(inst.shape());
   if (!out.ok()) return out;
   Literal& o = out->mutable_array();
   absl::Status st;

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -35,6 +36,9 @@ namespace {
 // gemms to the output transform. Measured on the conv benchmark (64
 // features): 128 KB to 1 MB equally good, 4 MB a third slower.
 constexpr int64_t kBlockBytes = int64_t{512} << 10;
+
+// See Winograd3x3 (one 64-byte cache line of f32).
+constexpr int64_t kSkew = 16;
 
 // U[xi][c][o] = (G g G^T)[xi] for the 3x3 kernel g of each (c, o).
 template <typename T>
@@ -133,24 +137,29 @@ struct Tiling {
 };
 
 // Input transforms of tiles [t0, t0 + n) into v (tile t0 + i at v + i * C,
-// xi stride vs). Tiles reaching past the input are first
-// copied into a zero-filled 4x4 buffer.
+// xi stride vs). Tiles that reach into the padding are first copied into a
+// zero-filled 4x4 buffer.
 template <typename T>
-void InputTiles(const WinogradShape& s, const Tiling& tl, const T* xp, int64_t t0, int64_t n,
+void InputTiles(const WinogradShape& s, const Tiling& tl, const T* x, int64_t t0, int64_t n,
                 T* v, int64_t vs) {
-  const int64_t C = s.in_features, row = s.width * C;
+  const int64_t C = s.in_features, row = s.in_w * C;
   std::vector<T> edge;
   for (int64_t t = 0; t < n; ++t) {
-    int64_t b, y, x;
-    tl.Locate(t0 + t, b, y, x);
-    const T* base = xp + ((b * s.height + y) * s.width + x) * C;
+    int64_t b, y, xx;
+    tl.Locate(t0 + t, b, y, xx);
+    y -= s.pad_top;  // the tile's first input row and column
+    xx -= s.pad_left;
+    const T* base = x + ((b * s.in_h + y) * s.in_w + xx) * C;
     const T* rows[4];
-    if (y + 4 <= s.height && x + 4 <= s.width) {
+    if (y >= 0 && y + 4 <= s.in_h && xx >= 0 && xx + 4 <= s.in_w) {
       for (int r = 0; r < 4; ++r) rows[r] = base + r * row;
     } else {
       edge.assign(16 * C, T(0));
-      const int64_t nr = std::min<int64_t>(4, s.height - y), nc = std::min<int64_t>(4, s.width - x);
-      for (int64_t r = 0; r < nr; ++r) std::memcpy(&edge[r * 4 * C], base + r * row, nc * C * sizeof(T));
+      const int64_t r0 = std::max<int64_t>(0, -y), r1 = std::min<int64_t>(4, s.in_h - y);
+      const int64_t c0 = std::max<int64_t>(0, -xx), c1 = std::min<int64_t>(4, s.in_w - xx);
+      for (int64_t r = r0; r < r1 && c0 < c1; ++r) {
+        std::memcpy(&edge[(r * 4 + c0) * C], base + r * row + c0 * C, (c1 - c0) * C * sizeof(T));
+      }
       for (int r = 0; r < 4; ++r) rows[r] = edge.data() + r * 4 * C;
     }
     InputTile(rows[0], rows[1], rows[2], rows[3], C, C, v + t * C, vs);
@@ -200,22 +209,27 @@ struct Worker {
 };
 
 template <typename T>
-absl::Status Winograd3x3(const WinogradShape& s, const T* xp, const T* kc, T* out) {
+absl::Status Winograd3x3(const WinogradShape& s, const T* x, const T* kc, T* out) {
   const int64_t C = s.in_features, O = s.out_features;
   Tiling tl;
-  tl.out_h = s.height - 2;
-  tl.out_w = s.width - 2;
+  tl.out_h = s.out_h;
+  tl.out_w = s.out_w;
   tl.rows = (tl.out_h + 1) / 2;
   tl.cols = (tl.out_w + 1) / 2;
   tl.count = s.batch * tl.rows * tl.cols;
   if (tl.count <= 0 || O == 0) return absl::OkStatus();
   const int64_t per_tile = 16 * (C + O) * static_cast<int64_t>(sizeof(T));
-  const int64_t block = std::clamp<int64_t>(kBlockBytes / per_tile, 1, tl.count);
+  const int64_t kb = getenv("WG_BLOCK") ? atoll(getenv("WG_BLOCK")) : kBlockBytes;
+  const int64_t block = std::clamp<int64_t>(kb / per_tile, 1, tl.count);
   const int64_t blocks = (tl.count + block - 1) / block;
   const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
   const int64_t nworkers = std::min(cores, blocks);
   int64_t nu = 0, nv = 0, nm = 0;
-  for (auto st : {Scratch(16, C, O, nu), Scratch(16, block, C, nv), Scratch(16, block, O, nm)}) {
+  // The 16 planes of V and M sit kSkew elements further apart than they
+  // need: with power-of-two plane sizes the transforms' 16 streams would
+  // all map to the same L1 sets.
+  const int64_t vs = block * C + kSkew, ms = block * O + kSkew;
+  for (auto st : {Scratch(16, C, O, nu), Scratch(16, vs, 1, nv), Scratch(16, ms, 1, nm)}) {
     if (!st.ok()) return st;
   }
   std::vector<T> u;
@@ -227,13 +241,12 @@ absl::Status Winograd3x3(const WinogradShape& s, const T* xp, const T* kc, T* ou
     }
   }
   TransformKernel(s, kc, u.data());
-  const int64_t vs = block * C, ms = block * O;
   // Blocks go to whichever worker is free (the machine may be shared).
   std::atomic<int64_t> next{0};
   auto run = [&](Worker<T>& w) {
     for (int64_t b = next++; b < blocks; b = next++) {
       const int64_t t0 = b * block, nt = std::min(block, tl.count - t0);
-      InputTiles(s, tl, xp, t0, nt, w.v.data(), vs);
+      InputTiles(s, tl, x, t0, nt, w.v.data(), vs);
       for (int64_t xi = 0; xi < 16; ++xi) {
         gemm::Gemm<T>(false, false, nt, O, C, w.v.data() + xi * vs, C, u.data() + xi * C * O,
                       O, w.m.data() + xi * ms, O);

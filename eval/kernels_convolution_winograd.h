@@ -41,12 +41,17 @@ void ParallelRows(int64_t n, int64_t min_rows, F&& fn) {
   for (std::thread& t : threads) t.join();
 }
 
-// A convolution the Winograd path takes: the input already padded, in
-// canonical layout xp[batch][height][width][in_features]; the kernel as
-// kc[3 * ky + kx][in_features][out_features] (correlation taps, reversal
-// applied); the output out[batch][height - 2][width - 2][out_features].
+// A convolution the Winograd path takes: the input in canonical layout
+// x[batch][in_h][in_w][in_features], read as if padded with pad_top rows
+// and pad_left columns of zeros before it (and zeros after it, as far as
+// the output needs); the kernel as kc[3 * ky + kx][in_features]
+// [out_features] (correlation taps, reversal applied); the output
+// out[batch][out_h][out_w][out_features], out_h <= pad_top + in_h + 2 - 2
+// + (zero rows after), likewise out_w.
 struct WinogradShape {
-  int64_t batch = 0, height = 0, width = 0;
+  int64_t batch = 0, in_h = 0, in_w = 0;
+  int64_t pad_top = 0, pad_left = 0;
+  int64_t out_h = 0, out_w = 0;
   int64_t in_features = 0, out_features = 0;
 };
 
@@ -58,9 +63,9 @@ struct WinogradShape {
 bool WinogradPays(int64_t in_features, int64_t out_features);
 
 // The convolution above into `out`. T: float or double. Fails only when a
-// scratch buffer cannot be allocated. Requires height, width >= 3.
+// scratch buffer cannot be allocated.
 template <typename T>
-absl::Status Winograd3x3(const WinogradShape& s, const T* xp, const T* kc, T* out);
+absl::Status Winograd3x3(const WinogradShape& s, const T* x, const T* kc, T* out);
 
 }  // namespace conv
 }  // namespace hlo
