@@ -19,7 +19,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -219,8 +218,7 @@ absl::Status Winograd3x3(const WinogradShape& s, const T* x, const T* kc, T* out
   tl.count = s.batch * tl.rows * tl.cols;
   if (tl.count <= 0 || O == 0) return absl::OkStatus();
   const int64_t per_tile = 16 * (C + O) * static_cast<int64_t>(sizeof(T));
-  const int64_t kb = getenv("WG_BLOCK") ? atoll(getenv("WG_BLOCK")) : kBlockBytes;
-  const int64_t block = std::clamp<int64_t>(kb / per_tile, 1, tl.count);
+  const int64_t block = std::clamp<int64_t>(kBlockBytes / per_tile, 1, tl.count);
   const int64_t blocks = (tl.count + block - 1) / block;
   const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
   const int64_t nworkers = std::min(cores, blocks);
