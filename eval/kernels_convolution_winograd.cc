@@ -9,7 +9,8 @@
 // across the cores ourselves beats multi-threaded gemm calls: each of
 // those wakes OpenBLAS's workers, which then spin for work while the
 // transforms run. Tiles that reach past the input (odd output sizes) read
-// zeros and write only their valid outputs.//
+// zeros and write only their valid outputs.
+//
 // The transforms (1-D, applied along both axes):
 //   B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1]
 //   G   = [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1]
@@ -33,39 +34,54 @@ namespace {
 // Bytes of V plus M per block: each worker's block stays in its core's L2
 // (2 MB on the benchmark machine) from the input transform through the
 // gemms to the output transform. Measured on the conv benchmark (64
-// features): 128 KB to 1 MB equally good, 4 MB a third slower.
+// features, so 64 tiles a block): 256 KB to 1 MB about equally good, 512 KB
+// best, 2 MB and more up to a third slower.
 constexpr int64_t kBlockBytes = int64_t{512} << 10;
+
+// Fewest tiles a block (unless there are fewer): each gemm reads all of
+// its C x O kernel plane per block, which must pay for itself with at
+// least this many rows when the features are many.
+constexpr int64_t kMinBlockTiles = 64;
 
 // See Winograd3x3 (one 64-byte cache line of f32).
 constexpr int64_t kSkew = 16;
 
-// U[xi][c][o] = (G g G^T)[xi] for the 3x3 kernel g of each (c, o).
+// u[xi * plane + o] = (G g G^T)[xi] for the 3x3 kernel g of each o < n,
+// tap t of which is g[t * plane + o].
+#define HLO_WINOGRAD_KERNEL_ROW(T)                                                          \
+  __attribute__((target_clones("avx512f", "avx2", "default"))) void KernelRow(               \
+      const T* __restrict g, int64_t plane, int64_t n, T* __restrict u) {                   \
+    const T h = T(0.5);                                                                     \
+    _Pragma("GCC ivdep") for (int64_t o = 0; o < n; ++o) {                                 \
+      /* G g: t_i_j, row i and column j */                                                  \
+      HLO_WINOGRAD_G_COLUMN(T, 0) HLO_WINOGRAD_G_COLUMN(T, 1) HLO_WINOGRAD_G_COLUMN(T, 2)    \
+      HLO_WINOGRAD_G_ROW(0) HLO_WINOGRAD_G_ROW(1) HLO_WINOGRAD_G_ROW(2) HLO_WINOGRAD_G_ROW(3) \
+    }                                                                                       \
+  }
+#define HLO_WINOGRAD_G_COLUMN(T, j)                                                         \
+  const T k0_##j = g[j * plane + o], k1_##j = g[(3 + j) * plane + o];                       \
+  const T k2_##j = g[(6 + j) * plane + o];                                                  \
+  const T t0_##j = k0_##j, t1_##j = h * (k0_##j + k1_##j + k2_##j);                         \
+  const T t2_##j = h * (k0_##j - k1_##j + k2_##j), t3_##j = k2_##j;
+#define HLO_WINOGRAD_G_ROW(i)                                                               \
+  u[(4 * i + 0) * plane + o] = t##i##_0;                                                    \
+  u[(4 * i + 1) * plane + o] = h * (t##i##_0 + t##i##_1 + t##i##_2);                        \
+  u[(4 * i + 2) * plane + o] = h * (t##i##_0 - t##i##_1 + t##i##_2);                        \
+  u[(4 * i + 3) * plane + o] = t##i##_2;
+HLO_WINOGRAD_KERNEL_ROW(float)
+HLO_WINOGRAD_KERNEL_ROW(double)
+#undef HLO_WINOGRAD_KERNEL_ROW
+#undef HLO_WINOGRAD_G_COLUMN
+#undef HLO_WINOGRAD_G_ROW
+
+// U[xi][c][o] for every input feature c (split across the cores: with many
+// features this is a sizeable pass over the kernel).
 template <typename T>
 void TransformKernel(const WinogradShape& s, const T* kc, T* u) {
   const int64_t C = s.in_features, O = s.out_features, plane = C * O;
-  const T h = T(0.5);
-  for (int64_t c = 0; c < C; ++c) {
-    const T* g = kc + c * O;
-    T* uc = u + c * O;
-    for (int64_t o = 0; o < O; ++o) {
-      T k[3][3], t[4][3];
-      for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) k[i][j] = g[(3 * i + j) * plane + o];
-      }
-      for (int j = 0; j < 3; ++j) {  // G g
-        t[0][j] = k[0][j];
-        t[1][j] = h * (k[0][j] + k[1][j] + k[2][j]);
-        t[2][j] = h * (k[0][j] - k[1][j] + k[2][j]);
-        t[3][j] = k[2][j];
-      }
-      for (int i = 0; i < 4; ++i) {  // (G g) G^T
-        uc[(4 * i + 0) * plane + o] = t[i][0];
-        uc[(4 * i + 1) * plane + o] = h * (t[i][0] + t[i][1] + t[i][2]);
-        uc[(4 * i + 2) * plane + o] = h * (t[i][0] - t[i][1] + t[i][2]);
-        uc[(4 * i + 3) * plane + o] = t[i][2];
-      }
-    }
-  }
+  ParallelRows(C, std::max<int64_t>(1, 4096 / std::max<int64_t>(1, O)), [&](int64_t b, int64_t e) {
+    for (int64_t c = b; c < e; ++c) KernelRow(kc + c * O, plane, O, u + c * O);
+  });
 }
 
 // v[xi * vs + c] = (B^T d B)[xi] for the 4x4 tile d whose row r starts at
@@ -218,7 +234,7 @@ absl::Status Winograd3x3(const WinogradShape& s, const T* x, const T* kc, T* out
   tl.count = s.batch * tl.rows * tl.cols;
   if (tl.count <= 0 || O == 0) return absl::OkStatus();
   const int64_t per_tile = 16 * (C + O) * static_cast<int64_t>(sizeof(T));
-  const int64_t block = std::clamp<int64_t>(kBlockBytes / per_tile, 1, tl.count);
+  const int64_t block = std::min(std::max(kBlockBytes / per_tile, kMinBlockTiles), tl.count);
   const int64_t blocks = (tl.count + block - 1) / block;
   const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
   const int64_t nworkers = std::min(cores, blocks);
