@@ -15,7 +15,11 @@
 //     layout and type, else scattered into it at the end.
 // 1x1 stride-1 windows skip the gather (Xp rows are the matrix), and
 // depthwise convolutions (one input feature per group) run as a direct
-// multiply-add over taps, vectorised across features.
+// multiply-add over taps, vectorised across features. 2-D 3x3 stride-1
+// f32/f64 convolutions without dilation, reversal, groups or negative
+// padding take Winograd F(2x2, 3x3) instead of steps 1 and 3
+// (kernels_convolution_winograd.h): 2.25x fewer multiplications; it reads
+// a canonical input of the compute type in place, else Xp.
 //
 // Groups follow the spec: feature groups split the input features and the
 // kernel's output features, batch groups split the input batch and the
