@@ -164,16 +164,17 @@ void InputTiles(const WinogradShape& s, const Tiling& tl, const T* x, int64_t t0
     tl.Locate(t0 + t, b, y, xx);
     y -= s.pad_top;  // the tile's first input row and column
     xx -= s.pad_left;
-    const T* base = x + ((b * s.in_h + y) * s.in_w + xx) * C;
+    const T* image = x + b * s.in_h * row;
     const T* rows[4];
     if (y >= 0 && y + 4 <= s.in_h && xx >= 0 && xx + 4 <= s.in_w) {
-      for (int r = 0; r < 4; ++r) rows[r] = base + r * row;
+      for (int r = 0; r < 4; ++r) rows[r] = image + (y + r) * row + xx * C;
     } else {
       edge.assign(16 * C, T(0));
       const int64_t r0 = std::max<int64_t>(0, -y), r1 = std::min<int64_t>(4, s.in_h - y);
       const int64_t c0 = std::max<int64_t>(0, -xx), c1 = std::min<int64_t>(4, s.in_w - xx);
       for (int64_t r = r0; r < r1 && c0 < c1; ++r) {
-        std::memcpy(&edge[(r * 4 + c0) * C], base + r * row + c0 * C, (c1 - c0) * C * sizeof(T));
+        std::memcpy(&edge[(r * 4 + c0) * C], image + (y + r) * row + (xx + c0) * C,
+                    (c1 - c0) * C * sizeof(T));
       }
       for (int r = 0; r < 4; ++r) rows[r] = edge.data() + r * 4 * C;
     }
