@@ -183,7 +183,7 @@ void InputTiles(const WinogradShape& s, const Tiling& tl, const T* x, int64_t t0
 }
 
 // Output transforms of tiles [t0, t0 + n) from m (tile t0 + i at m + i * O,
-// xi stride ms). Tiles reaching past the output go
+// xi stride ms). Tiles reaching past the output (odd output sizes) go
 // through a 2x2 buffer and copy out their valid part.
 template <typename T>
 void OutputTiles(const WinogradShape& s, const Tiling& tl, const T* m, int64_t ms, int64_t t0,
