@@ -7,6 +7,7 @@
 #include <climits>
 #include <complex>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 
 #include "eval/gemm_convert.h"
@@ -87,6 +88,25 @@ template void Gemm<cdouble>(bool, bool, int64_t, int64_t, int64_t, const cdouble
                             const cdouble*, int64_t, cdouble*, int64_t);
 template void Gemm<uint64_t>(bool, bool, int64_t, int64_t, int64_t, const uint64_t*, int64_t,
                              const uint64_t*, int64_t, uint64_t*, int64_t);
+
+namespace {
+std::mutex blas_threads_mutex;
+int blas_threads_users = 0;
+int blas_threads_saved = 1;
+}  // namespace
+
+SingleThreadedBlas::SingleThreadedBlas() {
+  std::lock_guard<std::mutex> lock(blas_threads_mutex);
+  if (blas_threads_users++ == 0) {
+    blas_threads_saved = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+  }
+}
+
+SingleThreadedBlas::~SingleThreadedBlas() {
+  std::lock_guard<std::mutex> lock(blas_threads_mutex);
+  if (--blas_threads_users == 0) openblas_set_num_threads(blas_threads_saved);
+}
 
 // ---- the strided dot core -------------------------------------------------------
 

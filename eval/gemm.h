@@ -26,6 +26,21 @@ template <typename T>
 void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const T* a,
           int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc);
 
+// While one is alive, OpenBLAS runs each call on the calling thread only,
+// so that callers can split many small independent products across the
+// cores themselves: no wake-up of OpenBLAS's workers per call, and no
+// workers spinning for work while the callers transform data between
+// calls. Usable from several threads at once and nested: the first one in
+// saves OpenBLAS's thread count, the last one out restores it (other gemm
+// calls meanwhile run single-threaded too, which costs time, not results).
+class SingleThreadedBlas {
+ public:
+  SingleThreadedBlas();
+  ~SingleThreadedBlas();
+  SingleThreadedBlas(const SingleThreadedBlas&) = delete;
+  SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
+};
+
 using Dims = absl::InlinedVector<int64_t, 6>;
 
 // An array as a base pointer and per-dimension sizes and element strides

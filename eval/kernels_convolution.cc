@@ -15,7 +15,11 @@
 //     layout and type, else scattered into it at the end.
 // 1x1 stride-1 windows skip the gather (Xp rows are the matrix), and
 // depthwise convolutions (one input feature per group) run as a direct
-// multiply-add over taps, vectorised across features.
+// multiply-add over taps, vectorised across features. 2-D 3x3 stride-1
+// f32/f64 convolutions without dilation, reversal, groups or negative
+// padding take Winograd F(2x2, 3x3) instead of steps 1 and 3
+// (kernels_convolution_winograd.h): 2.25x fewer multiplications; it reads
+// a canonical input of the compute type in place, else Xp.
 //
 // Groups follow the spec: feature groups split the input features and the
 // kernel's output features, batch groups split the input batch and the
@@ -24,18 +28,19 @@
 #include <cstring>
 #include <memory>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "eval/gemm.h"
 #include "eval/gemm_convert.h"
 #include "eval/kernels.h"
+#include "eval/kernels_convolution_winograd.h"
 #include "ir/strings.h"
 
 namespace hlo {
 namespace {
 
+using conv::ParallelRows;
 using gemm::Dims;
 
 absl::Status Invalid(std::string message) {
@@ -435,27 +440,6 @@ void RowOrigins(const Geometry& g, const Layout& l, int64_t r0, int64_t n,
   }
 }
 
-// Runs fn(begin, end) over [0, n) split across the cores when n is large
-// (the im2col gather between gemm calls, and the depthwise loop, which has
-// no gemm to give the cores to).
-template <typename F>
-void ParallelRows(int64_t n, int64_t min_rows, F&& fn) {
-  const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
-  const int64_t parts = std::min<int64_t>(cores, n / std::max<int64_t>(1, min_rows));
-  if (parts <= 1) {
-    fn(int64_t{0}, n);
-    return;
-  }
-  std::vector<std::thread> threads;
-  const int64_t step = (n + parts - 1) / parts;
-  for (int64_t p = 1; p < parts; ++p) {
-    const int64_t b = std::min(n, p * step), e = std::min(n, b + step);
-    threads.emplace_back([&fn, b, e] { fn(b, e); });
-  }
-  fn(int64_t{0}, std::min(n, step));
-  for (std::thread& t : threads) t.join();
-}
-
 // Scratch elements of one im2col block (8 MB of f32). 1 MB measured best
 // on an idle machine, but every gemm call wakes OpenBLAS's workers, and on a
 // shared machine the per-call cost dominated (conv benchmark: 130 ms with
@@ -586,7 +570,36 @@ void Depthwise(const Geometry& g, const Layout& l, const T* xp, const T* kc, T* 
   });
 }
 
+// The Winograd fast path (kernels_convolution_winograd.h): real floats, 2-D
+// 3x3 windows at stride 1 with non-negative padding and no dilation,
+// reversal or groups, and enough features for it to pay. Xp and Kc are
+// already what it takes.
+template <typename T>
+bool UseWinograd(const Geometry& g) {
+  if constexpr (!std::is_same_v<T, float> && !std::is_same_v<T, double>) {
+    return false;
+  } else {
+    if (g.nsp != 2 || g.feature_groups != 1 || g.batch_groups != 1) return false;
+    for (int64_t i = 0; i < 2; ++i) {
+      if (g.win[i] != 3 || g.stride[i] != 1 || g.base_dil[i] != 1 || g.win_dil[i] != 1 ||
+          g.reversal[i] || g.lo[i] < 0 || g.hi[i] < 0 || g.padded[i] < 3) {
+        return false;
+      }
+    }
+    return conv::WinogradPays(g.in_features, g.kernel_out);
+  }
+}
+
 // ---- step 4: the canonical output into the result --------------------------------------
+
+bool CanonicalInput(const Geometry& g) {
+  const ConvDims& d = g.labels;
+  if (d.input_batch != 0 || d.input_feature != g.nsp + 1) return false;
+  for (int64_t i = 0; i < g.nsp; ++i) {
+    if (d.input_spatial[i] != i + 1) return false;
+  }
+  return true;
+}
 
 bool CanonicalOutput(const Geometry& g) {
   const ConvDims& d = g.labels;
@@ -622,9 +635,15 @@ absl::Status RunConvolution(const Geometry& g, const Literal& lhs, const Literal
                             Literal& out) {
   const Layout l = MakeLayout(g);
   if (l.rows == 0 || g.kernel_out == 0) return absl::OkStatus();  // result is empty
+  // The Winograd path reads a canonical input of the compute type as it is
+  // (padding included); everything else reads the padded copy Xp.
+  const bool winograd = UseWinograd<T>(g);
+  const T* x = winograd && CanonicalInput(g) ? gemm::DirectData<T>(lhs) : nullptr;
   std::unique_ptr<T[]> xp;
   std::vector<T> kc, obuf;
-  if (auto st = PadInput<T>(g, lhs, xp); !st.ok()) return st;
+  if (x == nullptr) {
+    if (auto st = PadInput<T>(g, lhs, xp); !st.ok()) return st;
+  }
   if (auto st = PackKernel<T>(g, rhs, kc); !st.ok()) return st;
   T* oc = CanonicalOutput(g) ? gemm::MutableDirectData<T>(out) : nullptr;
   const bool scatter = oc == nullptr;
@@ -632,7 +651,19 @@ absl::Status RunConvolution(const Geometry& g, const Literal& lhs, const Literal
     if (auto st = gemm::Allocate(obuf, out.element_count()); !st.ok()) return st;
     oc = obuf.data();
   }
-  if (g.feature_groups > 1 && g.kernel_in == 1) {
+  if (winograd) {
+    conv::WinogradShape s{g.batch, g.padded[0], g.padded[1], 0, 0, g.out_sp[0], g.out_sp[1],
+                          g.in_features, g.kernel_out};
+    if (x != nullptr) {
+      s.in_h = g.in_sp[0];
+      s.in_w = g.in_sp[1];
+      s.pad_top = g.lo[0];
+      s.pad_left = g.lo[1];
+    } else {
+      x = xp.get();
+    }
+    if (auto st = conv::Winograd3x3<T>(s, x, kc.data(), oc); !st.ok()) return st;
+  } else if (g.feature_groups > 1 && g.kernel_in == 1) {
     Depthwise<T>(g, l, xp.get(), kc.data(), oc);
   } else if (auto st = GemmGroups<T>(g, l, xp.get(), kc.data(), oc); !st.ok()) {
     return st;
@@ -660,7 +691,9 @@ absl::StatusOr<Value> EvalConvolution(const Instruction& inst, Operands ops, Eva
   const Literal& rhs = ops[1]->array();
   auto g = ReadGeometry(inst, lhs.shape(), rhs.shape());
   if (!g.ok()) return g.status();
-  absl::StatusOr<Value> out = NewArray(inst.shape());
+  // Every path writes every element of the result (gemm overwrites, empty
+  // contractions give zeros), so it need not be zeroed first.
+  absl::StatusOr<Value> out = NewArrayUninitialized(inst.shape());
   if (!out.ok()) return out;
   Literal& o = out->mutable_array();
   absl::Status st;

@@ -12,7 +12,8 @@ dimension sets), reduce-window (random windows, strides, padding, base and
 window dilations), dot (random batch/contracting/free dims at random
 positions, f32/f64/s32/u8/pred) and convolution (1-3 spatial dims, random
 windows, strides, paddings (negative too), lhs/rhs dilations, reversal,
-dim_labels permutations, feature and batch group counts). Shapes have rank 0..4 with small sizes, 0 and 1 included.
+dim_labels permutations, feature and batch group counts; and 2-D 3x3 stride-1
+ones with 4-20 features, hlo-run's Winograd path). Shapes have rank 0..4 with small sizes, 0 and 1 included.
 Each case is one module with its inputs as .npy files in a temporary
 directory; hlo-run evaluates it with --output-format=json and the result is
 compared with numpy's: integers and pred exactly, floats exactly where IEEE
@@ -766,11 +767,39 @@ def conv_case(rng):
                 f"{labels}{groups}", body, [(t, x), (t, k)], (t, want), 0.0, tol, signed_zero=False)
 
 
+def winograd_conv_case(rng):
+    """2-D 3x3 stride-1 convolutions with enough features for hlo-run's
+    Winograd F(2x2, 3x3) path (eval/kernels_convolution_winograd.h): odd
+    and even output sizes, padding 0-2 per side, any dim_labels; the same
+    tolerance as direct summation."""
+    t = str(rng.choice(["f32", "f32", "f64"]))
+    C, O = int(rng.integers(4, 21)), int(rng.integers(4, 21))
+    N = int(rng.integers(1, 4))
+    S = [int(rng.integers(1, 10)) for _ in range(2)]
+    pad = [(int(rng.integers(0, 3)), int(rng.integers(0, 3))) for _ in range(2)]
+    lab_in = list(rng.permutation(list("bf01")))
+    lab_k = list(rng.permutation(list("io01")))
+    lab_out = list(rng.permutation(list("bf01")))
+    xc = rand_values(rng, t, (N, C, *S), "unit")
+    kc = rand_values(rng, t, (O, C, 3, 3), "unit")
+    want = np_conv(xc, kc, t, 2, [1, 1], pad, [1, 1], [1, 1], [False, False], 1, 1)
+    x = np.transpose(xc, ["bf01".index(c) for c in lab_in]).copy()
+    k = np.transpose(kc, ["oi01".index(c) for c in lab_k]).copy()
+    want = np.transpose(want, ["bf01".index(c) for c in lab_out]).astype(DTYPES[t])
+    labels = f"{''.join(lab_in)}_{''.join(lab_k)}->{''.join(lab_out)}"
+    window = f"size=3x3 pad={'x'.join(f'{lo}_{hi}' for lo, hi in pad)}"
+    body = [f"ROOT r = {shape_text(t, want.shape)} convolution(p0, p1), window={{{window}}}, "
+            f"dim_labels={labels}"]
+    return Case(f"convolution {shape_text(t, x.shape)} {shape_text(t, k.shape)} {{{window}}} "
+                f"{labels}", body, [(t, x), (t, k)], (t, want), 0.0, float_tol(t, 9 * C),
+                signed_zero=False)
+
+
 GENERATORS = [
     (unary_case, 60), (binary_case, 70), (compare_case, 15), (select_clamp_case, 12),
     (convert_case, 15), (broadcast_case, 15), (transpose_case, 15), (reshape_reverse_case, 12),
     (slice_case, 18), (pad_case, 18), (concatenate_case, 15), (reduce_case, 30),
-    (reduce_window_case, 25), (dot_case, 40), (conv_case, 40),
+    (reduce_window_case, 25), (dot_case, 40), (conv_case, 40), (winograd_conv_case, 15),
 ]
 
 
