@@ -34,6 +34,13 @@ size_t CountLinesToClosingBrace(const char* p, std::string_view buffer) {
 
 }  // namespace
 
+Instruction* Parser::FindName(std::string_view name) const {
+  const RecentName& recent = recent_names_[HashString(name) % kRecentNames];
+  if (recent.computation == computation_serial_ && recent.name == name) return recent.inst;
+  auto it = names_.find(name);
+  return it == names_.end() ? nullptr : it->second;
+}
+
 void Parser::Advance() {
   if (tok_.begin != nullptr && tok_.kind != Tok::kEof) {
     prev_tok_ = tok_;
@@ -347,8 +354,11 @@ bool Parser::ParseComputation() {
     style_known_[0] = true;
   }
   if (!Expect(Tok::kLBrace, "'{' to open the computation body")) return false;
-  comp->ReserveInstructions(CountLinesToClosingBrace(tok_.begin, lexer_.buffer()));
+  const size_t lines = CountLinesToClosingBrace(tok_.begin, lexer_.buffer());
+  comp->ReserveInstructions(lines);
   names_.clear();
+  names_.reserve(lines);
+  ++computation_serial_;  // empties recent_names_
   pending_operands_.clear();
   pending_controls_.clear();
   pending_shapes_.clear();
@@ -582,7 +592,7 @@ bool Parser::ParseInstruction(Computation* comp) {
     return ErrorHere(msg);
   }
   Advance();
-  auto owned = std::make_unique<Instruction>(*opcode, std::string(name), shape);
+  auto owned = std::make_unique<Instruction>(*opcode, name, shape);
   Instruction* inst = owned.get();
   inst->set_loc({name_tok.line, name_tok.col});
   if (wrapped) inst->set_wrapped_opcode(*wrapped);
@@ -592,8 +602,12 @@ bool Parser::ParseInstruction(Computation* comp) {
                                           "' (first defined at line ",
                                           it->second->loc().line, ")"));
   }
+  recent_names_[HashString(inst->name()) % kRecentNames] = {inst->name(), inst,
+                                                             computation_serial_};
   if (!Expect(Tok::kLParen, "'(' before the operands")) {
+    // `owned` dies here: nothing may point at it.
     names_.erase(inst->name());
+    recent_names_[HashString(inst->name()) % kRecentNames] = {};
     return false;
   }
   bool ok = ParseOperands(inst, comp);
@@ -678,16 +692,15 @@ bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
     }
     std::string_view name = tok_.text;
     if (name[0] == '%') name.remove_prefix(1);
-    auto it = names_.find(name);
+    Instruction* operand = FindName(name);
     int64_t index = inst->operand_count();
-    if (it != names_.end() && it->second != inst) {
-      inst->AppendOperand(it->second);
-      if (written && written != it->second->shape_ptr() &&
-          !written->Compatible(it->second->shape())) {
+    if (operand != nullptr && operand != inst) {
+      inst->AppendOperand(operand);
+      if (written && written != operand->shape_ptr() && !written->Compatible(operand->shape())) {
         return ErrorAt(shape_tok,
                        StrCat("operand ", index, " is written with shape ",
                                     written->ToString(), " but '", name,
-                                    "' has shape ", it->second->shape().ToString()));
+                                    "' has shape ", operand->shape().ToString()));
       }
     } else {
       inst->AppendOperand(nullptr);

@@ -208,6 +208,20 @@ class Parser {
 
   // Per-computation state.
   StringViewMap<Instruction*> names_;
+  // Operands mostly name instructions defined a few lines up. A small
+  // direct-mapped cache of recent definitions (valid for the computation
+  // whose serial it carries) answers those without probing names_, which for
+  // a 400k-instruction entry computation is megabytes of randomly hit table.
+  struct RecentName {
+    std::string_view name;
+    Instruction* inst = nullptr;
+    uint32_t computation = 0;
+  };
+  static constexpr size_t kRecentNames = 4096;
+  std::vector<RecentName> recent_names_ = std::vector<RecentName>(kRecentNames);
+  uint32_t computation_serial_ = 0;
+  // The instruction of this computation called `name` (without '%'), or null.
+  Instruction* FindName(std::string_view name) const;
   std::vector<PendingOperand> pending_operands_;
   std::vector<PendingControl> pending_controls_;
   std::vector<PendingOperandShape> pending_shapes_;
