@@ -20,6 +20,7 @@
 #include "ir/strings.h"
 #include "passes/algebraic_simplifier_internal.h"
 #include "passes/passes.h"
+#include "passes/post_order.h"
 
 namespace hlo {
 namespace algsimp {
@@ -174,18 +175,6 @@ bool CanReplace(const Instruction& inst, const Instruction& replacement) {
 
 namespace {
 
-// Instructions a rewrite must leave alone: ordered by control edges.
-absl::flat_hash_set<const Instruction*> ControlBound(const Computation& c) {
-  absl::flat_hash_set<const Instruction*> bound;
-  for (const auto& inst : c.instructions()) {
-    auto preds = inst->control_predecessors();
-    if (preds.empty()) continue;
-    bound.insert(inst.get());
-    for (Instruction* p : preds) bound.insert(p);
-  }
-  return bound;
-}
-
 bool AllStatic(const Instruction& inst) {
   if (!inst.shape().IsArray() || !inst.shape().IsStatic()) return false;
   for (Instruction* op : inst.operands()) {
@@ -207,8 +196,9 @@ class ComputationSimplifier {
       : ctx_(module, computation), computation_(computation) {}
 
   bool Run() {
-    bound_ = ControlBound(computation_);
-    for (Instruction* inst : computation_.PostOrder()) Visit(inst);
+    // Instructions a rewrite must leave alone (ordered by control edges) are
+    // gathered by the same walk.
+    for (Instruction* inst : PostOrderOf(computation_, &bound_)) Visit(inst);
     RemoveDead();
     return changed_;
   }

@@ -1,10 +1,8 @@
 // cse: merges instructions that compute the same value: same opcode, shape,
 // operands, attributes (metadata aside), literal and called computations.
 // Side-effecting instructions, parameters and instructions tied by control
-// edges are left alone. Linear: one walk in stored (text) order with a hash
-// set; that order puts operands first (a forward reference only delays a
-// merge to the next run), so operands are merged before their users are
-// looked up. (A post order would cost a second hash set per run.)
+// edges are left alone. Linear: one walk in post order (PostOrderOf) with a
+// hash set, so operands are merged before their users are looked up.
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -14,6 +12,7 @@
 #include "ir/module.h"
 #include "passes/dead_code.h"
 #include "passes/passes.h"
+#include "passes/post_order.h"
 
 namespace hlo {
 namespace {
@@ -100,22 +99,25 @@ bool Candidate(const Instruction& inst, const absl::flat_hash_set<const Instruct
 }
 
 int64_t RunOnComputation(Computation& comp) {
-  absl::flat_hash_set<const Instruction*> control = ControlRelated(comp);
-  absl::flat_hash_set<Instruction*, InstHash, InstEq> seen;
-  seen.reserve(comp.instructions().size());
-  std::vector<Instruction*> merged;
-  SideEffects effects;
   // Post order: an instruction's operands are merged before it is hashed,
   // so chains of duplicates merge in one run (the list order is not
-  // topological once passes have appended instructions).
-  for (Instruction* inst : comp.PostOrder()) {
+  // topological once passes have appended instructions). The control set
+  // comes from the same walk.
+  absl::flat_hash_set<const Instruction*> control;
+  std::vector<Instruction*> order = PostOrderOf(comp, &control);
+  absl::flat_hash_set<Instruction*, InstHash, InstEq> seen;
+  seen.reserve(order.size());
+  std::vector<Instruction*> merged;
+  SideEffects effects;
+  for (Instruction* inst : order) {
     if (!Candidate(*inst, control, effects)) continue;
     auto [it, inserted] = seen.insert(inst);
     if (inserted) continue;
     inst->ReplaceAllUsesWith(*it);
     merged.push_back(inst);
   }
-  RemoveDeadFrom(comp, merged);
+  // Merging touches no control edge, so the set is still ControlRelated.
+  RemoveDeadFrom(comp, merged, &control);
   return static_cast<int64_t>(merged.size());
 }
 

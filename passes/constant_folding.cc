@@ -23,7 +23,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "eval/evaluator.h"
 #include "ir/computation.h"
+#include "passes/instruction_marks.h"
 #include "passes/passes.h"
+#include "passes/post_order.h"
 
 namespace hlo {
 namespace {
@@ -175,15 +177,10 @@ void DetachWithDeadOperands(Computation& comp, Instruction* inst,
 
 bool ConstantFolding::FoldIn(Computation& comp, Evaluator& ev) {
   control_related_.clear();
-  for (const auto& inst : comp.instructions()) {
-    for (const Instruction* p : inst->control_predecessors()) {
-      control_related_.insert(p);
-      control_related_.insert(inst.get());
-    }
-  }
+  std::vector<Instruction*> order = PostOrderOf(comp, &control_related_);
   bool changed = false;
   absl::flat_hash_set<const Instruction*> removed;
-  for (Instruction* inst : comp.PostOrder()) {
+  for (Instruction* inst : order) {
     if (removed.contains(inst)) continue;
     if (inst->users().empty() && inst != comp.root()) continue;  // dead code
     if (!Foldable(inst)) continue;
@@ -217,20 +214,19 @@ bool ConstantFolding::FoldIn(Computation& comp, Evaluator& ev) {
 
 absl::StatusOr<bool> ConstantFolding::Run(Module& module) {
   foldable_computation_.clear();
-  absl::flat_hash_set<const Computation*> fused;
-  for (const auto& comp : module.computations()) {
-    for (const auto& inst : comp->instructions()) {
-      if (inst->opcode() == Opcode::kFusion) {
-        for (const Computation* c : inst->called_computations()) fused.insert(c);
-      }
-    }
-  }
+  // Fusion computations are found by the walk that orders the computations
+  // (it sees every instruction once).
+  ComputationMarks fused(module);
+  std::vector<Computation*> order = ModulePostOrderOf(module, [&](const Instruction& inst) {
+    if (inst.opcode() != Opcode::kFusion) return;
+    for (const Computation* c : inst.called_computations()) fused.insert(c);
+  });
   EvalOptions options;
   options.max_iterations = 0;
   options.max_memory_bytes = int64_t{1} << 32;
   Evaluator ev(module, options);
   bool changed = false;
-  for (Computation* comp : module.PostOrder()) {
+  for (Computation* comp : order) {
     if (fused.contains(comp)) continue;
     changed |= FoldIn(*comp, ev);
   }

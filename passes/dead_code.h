@@ -37,7 +37,11 @@ absl::flat_hash_set<const Instruction*> ControlRelated(const Computation& comp);
 // Removes the instructions of `candidates` that are dead (no users, not the
 // root, not a parameter, not side-effecting, not control-related), then the
 // operands that become dead in turn. Returns how many were removed.
-int64_t RemoveDeadFrom(Computation& comp, const std::vector<Instruction*>& candidates);
+// `control`, when given, is ControlRelated(comp) already known; otherwise it
+// is built only when a candidate gets as far as needing it (a walk over the
+// computation that a pass finding nothing to remove should not pay).
+int64_t RemoveDeadFrom(Computation& comp, const std::vector<Instruction*>& candidates,
+                       const absl::flat_hash_set<const Instruction*>* control = nullptr);
 
 // Removes every dead instruction of the computation.
 int64_t RemoveAllDead(Computation& comp);

@@ -2,6 +2,7 @@
 // computations nothing calls. Linear: each instruction is looked at once, and
 // again only when its last user goes.
 #include <algorithm>
+#include <optional>
 
 #include "absl/container/flat_hash_map.h"
 #include "passes/dead_code.h"
@@ -56,8 +57,14 @@ absl::flat_hash_set<const Instruction*> ControlRelated(const Computation& comp) 
   return out;
 }
 
-int64_t RemoveDeadFrom(Computation& comp, const std::vector<Instruction*>& candidates) {
-  absl::flat_hash_set<const Instruction*> control = ControlRelated(comp);
+int64_t RemoveDeadFrom(Computation& comp, const std::vector<Instruction*>& candidates,
+                       const absl::flat_hash_set<const Instruction*>* control) {
+  if (candidates.empty()) return 0;
+  std::optional<absl::flat_hash_set<const Instruction*>> own_control;
+  auto control_related = [&](const Instruction* inst) {
+    if (control == nullptr) control = &own_control.emplace(ControlRelated(comp));
+    return control->contains(inst);
+  };
   absl::flat_hash_set<const Instruction*> dead;
   // Users still alive per instruction, filled lazily: an operand becomes dead
   // when its count of live users reaches zero.
@@ -65,7 +72,7 @@ int64_t RemoveDeadFrom(Computation& comp, const std::vector<Instruction*>& candi
   SideEffects effects;
   auto removable = [&](const Instruction* inst) {
     return inst != comp.root() && inst->opcode() != Opcode::kParameter &&
-           !effects.Of(*inst) && !control.contains(inst) && !dead.contains(inst);
+           !effects.Of(*inst) && !dead.contains(inst) && !control_related(inst);
   };
   std::vector<Instruction*> work;
   for (Instruction* c : candidates) {
@@ -89,10 +96,13 @@ int64_t RemoveDeadFrom(Computation& comp, const std::vector<Instruction*>& candi
 }
 
 int64_t RemoveAllDead(Computation& comp) {
-  std::vector<Instruction*> all;
-  all.reserve(comp.instructions().size());
-  for (const auto& inst : comp.instructions()) all.push_back(inst.get());
-  return RemoveDeadFrom(comp, all);
+  // Only unused instructions can start a dead chain (RemoveDeadFrom skips
+  // the others anyway).
+  std::vector<Instruction*> unused;
+  for (const auto& inst : comp.instructions()) {
+    if (inst->users().empty()) unused.push_back(inst.get());
+  }
+  return RemoveDeadFrom(comp, unused);
 }
 
 namespace {

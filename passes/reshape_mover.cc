@@ -23,6 +23,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "passes/layout_assignment_util.h"
 #include "passes/passes.h"
+#include "passes/post_order.h"
 
 namespace hlo {
 namespace {
@@ -70,7 +71,7 @@ class Mover {
 
   bool RunOn(Computation& comp) {
     bool changed = false;
-    for (Instruction* inst : comp.PostOrder()) {
+    for (Instruction* inst : PostOrderOf(comp)) {
       if (const Instruction* r = Candidate(*inst)) {
         Move(comp, *inst, r);
         changed = true;

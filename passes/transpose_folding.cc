@@ -21,6 +21,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "passes/layout_assignment_util.h"
 #include "passes/passes.h"
+#include "passes/post_order.h"
 
 namespace hlo {
 namespace {
@@ -100,7 +101,7 @@ bool FoldIntoConvolution(Instruction& conv, int64_t k) {
 bool FoldComputation(Computation& comp) {
   bool changed = false;
   std::vector<Instruction*> folded;
-  for (Instruction* inst : comp.PostOrder()) {
+  for (Instruction* inst : PostOrderOf(comp)) {
     bool dot = inst->opcode() == Opcode::kDot && inst->operand_count() == 2 &&
                !inst->HasAttr(AttrKind::kSparsity);
     bool conv = inst->opcode() == Opcode::kConvolution && inst->operand_count() == 2;
