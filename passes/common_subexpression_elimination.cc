@@ -85,8 +85,8 @@ struct InstEq {
 };
 
 bool Candidate(const Instruction& inst, const absl::flat_hash_set<const Instruction*>& control,
-               SideEffects& effects) {
-  if (inst.opcode() == Opcode::kParameter || effects.Of(inst)) return false;
+               bool has_effects) {
+  if (inst.opcode() == Opcode::kParameter || has_effects) return false;
   if (control.contains(&inst)) return false;
   // An elided constant (`constant({...})`) has no known value to compare.
   if (inst.literal_elided() || (inst.opcode() == Opcode::kConstant && !inst.literal())) {
@@ -98,7 +98,7 @@ bool Candidate(const Instruction& inst, const absl::flat_hash_set<const Instruct
   return true;
 }
 
-int64_t RunOnComputation(Computation& comp) {
+int64_t RunOnComputation(Computation& comp, SideEffects& effects) {
   // Post order: an instruction's operands are merged before it is hashed,
   // so chains of duplicates merge in one run (the list order is not
   // topological once passes have appended instructions). The control set
@@ -108,14 +108,20 @@ int64_t RunOnComputation(Computation& comp) {
   absl::flat_hash_set<Instruction*, InstHash, InstEq> seen;
   seen.reserve(order.size());
   std::vector<Instruction*> merged;
-  SideEffects effects;
+  bool comp_effects = false;
   for (Instruction* inst : order) {
-    if (!Candidate(*inst, control, effects)) continue;
+    bool inst_effects = effects.Of(*inst);
+    comp_effects |= inst_effects;
+    if (!Candidate(*inst, control, inst_effects)) continue;
     auto [it, inserted] = seen.insert(inst);
     if (inserted) continue;
     inst->ReplaceAllUsesWith(*it);
     merged.push_back(inst);
   }
+  // Every instruction was asked, so a fusion of `comp` met later need not
+  // read it again (merging and removing unused instructions never changes
+  // whether a computation has effects).
+  effects.Note(comp, comp_effects);
   // Merging touches no control edge, so the set is still ControlRelated.
   RemoveDeadFrom(comp, merged, &control);
   return static_cast<int64_t>(merged.size());
@@ -129,7 +135,8 @@ class CommonSubexpressionElimination : public Pass {
   }
   absl::StatusOr<bool> Run(Module& module) override {
     int64_t merged = 0;
-    for (const auto& comp : module.computations()) merged += RunOnComputation(*comp);
+    SideEffects effects;  // for the whole run: cse does not change them
+    for (const auto& comp : module.computations()) merged += RunOnComputation(*comp, effects);
     return merged > 0;
   }
 };

@@ -227,7 +227,9 @@ absl::StatusOr<bool> ConstantFolding::Run(Module& module) {
   Evaluator ev(module, options);
   bool changed = false;
   for (Computation* comp : order) {
-    if (fused.contains(comp)) continue;
+    // A fold needs a constant operand, so a computation without constants
+    // has nothing to fold.
+    if (fused.contains(comp) || !HasOpcode(*comp, {Opcode::kConstant})) continue;
     changed |= FoldIn(*comp, ev);
   }
   return changed;

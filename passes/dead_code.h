@@ -24,6 +24,10 @@ bool IsSideEffecting(const Instruction& inst);
 class SideEffects {
  public:
   bool Of(const Instruction& inst);
+  // Records what a pass found while reading every instruction of `comp`
+  // (whether Of was true for one), unless already known: a later call of
+  // `comp` then need not read it again.
+  void Note(const Computation& comp, bool effects) { cache_.try_emplace(&comp, effects); }
 
  private:
   bool OfComputation(const Computation& comp);
@@ -33,6 +37,12 @@ class SideEffects {
 // Instructions named by a control-predecessors attribute, or holding one:
 // passes leave them alone (removing them would leave a dangling edge).
 absl::flat_hash_set<const Instruction*> ControlRelated(const Computation& comp);
+
+// The instructions of `candidates` that are dead (as RemoveDeadFrom finds
+// them), without removing them.
+absl::flat_hash_set<const Instruction*> FindDeadFrom(
+    const Computation& comp, const std::vector<Instruction*>& candidates,
+    const absl::flat_hash_set<const Instruction*>* control = nullptr);
 
 // Removes the instructions of `candidates` that are dead (no users, not the
 // root, not a parameter, not side-effecting, not control-related), then the

@@ -6,6 +6,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "passes/dead_code.h"
+#include "passes/instruction_marks.h"
 #include "passes/passes.h"
 #include "ir/module.h"
 
@@ -57,15 +58,16 @@ absl::flat_hash_set<const Instruction*> ControlRelated(const Computation& comp) 
   return out;
 }
 
-int64_t RemoveDeadFrom(Computation& comp, const std::vector<Instruction*>& candidates,
-                       const absl::flat_hash_set<const Instruction*>* control) {
-  if (candidates.empty()) return 0;
+absl::flat_hash_set<const Instruction*> FindDeadFrom(
+    const Computation& comp, const std::vector<Instruction*>& candidates,
+    const absl::flat_hash_set<const Instruction*>* control) {
+  absl::flat_hash_set<const Instruction*> dead;
+  if (candidates.empty()) return dead;
   std::optional<absl::flat_hash_set<const Instruction*>> own_control;
   auto control_related = [&](const Instruction* inst) {
     if (control == nullptr) control = &own_control.emplace(ControlRelated(comp));
     return control->contains(inst);
   };
-  absl::flat_hash_set<const Instruction*> dead;
   // Users still alive per instruction, filled lazily: an operand becomes dead
   // when its count of live users reaches zero.
   absl::flat_hash_map<const Instruction*, int64_t> live_users;
@@ -92,7 +94,13 @@ int64_t RemoveDeadFrom(Computation& comp, const std::vector<Instruction*>& candi
       if (--it->second == 0 && removable(op)) work.push_back(op);
     }
   }
-  return comp.RemoveInstructions(dead);
+  return dead;
+}
+
+int64_t RemoveDeadFrom(Computation& comp, const std::vector<Instruction*>& candidates,
+                       const absl::flat_hash_set<const Instruction*>* control) {
+  if (candidates.empty()) return 0;
+  return comp.RemoveInstructions(FindDeadFrom(comp, candidates, control));
 }
 
 int64_t RemoveAllDead(Computation& comp) {
@@ -107,28 +115,37 @@ int64_t RemoveAllDead(Computation& comp) {
 
 namespace {
 
-// Whether some computation is not reachable from the entry (without the
-// allocations of Instruction::called_computations: this runs on every
-// fixed-point iteration).
-bool HasUnreachable(const Module& module) {
-  absl::flat_hash_set<const Computation*> reached;
-  std::vector<const Computation*> work;
-  if (module.entry()) work.push_back(module.entry());
-  while (!work.empty()) {
-    const Computation* c = work.back();
-    work.pop_back();
-    if (!reached.insert(c).second) continue;
-    for (const auto& inst : c->instructions()) {
-      for (const Attribute& a : inst->attributes()) {
-        auto* callees = std::get_if<std::vector<Computation*>>(&a.value);
-        if (callees == nullptr) continue;
-        for (const Computation* callee : *callees) {
-          if (callee != nullptr && !reached.contains(callee)) work.push_back(callee);
-        }
+bool HasCallees(const Instruction& inst) {
+  for (const Attribute& a : inst.attributes()) {
+    if (std::holds_alternative<std::vector<Computation*>>(a.value)) return true;
+  }
+  return false;
+}
+
+// Removes the dead instructions of `comp` and returns how many; the
+// computations its remaining instructions call go to `work` unless reached.
+// One walk finds both the unused instructions and those that call something
+// (a large computation is read once per run, not once more to find what is
+// reachable).
+int64_t RemoveDeadAndFindCallees(Computation& comp, const ComputationMarks& reached,
+                                 std::vector<Computation*>& work) {
+  std::vector<Instruction*> unused, calling;
+  for (const auto& inst : comp.instructions()) {
+    if (inst->users().empty()) unused.push_back(inst.get());
+    if (HasCallees(*inst)) calling.push_back(inst.get());
+  }
+  absl::flat_hash_set<const Instruction*> dead = FindDeadFrom(comp, unused);
+  for (const Instruction* inst : calling) {
+    if (dead.contains(inst)) continue;
+    for (const Attribute& a : inst->attributes()) {
+      auto* callees = std::get_if<std::vector<Computation*>>(&a.value);
+      if (callees == nullptr) continue;
+      for (Computation* callee : *callees) {
+        if (callee != nullptr && !reached.contains(callee)) work.push_back(callee);
       }
     }
   }
-  return reached.size() < module.computations().size();
+  return dead.empty() ? 0 : comp.RemoveInstructions(dead);
 }
 
 class DeadCodeElimination : public Pass {
@@ -137,10 +154,25 @@ class DeadCodeElimination : public Pass {
   std::string_view description() const override {
     return "removes instructions and computations nothing uses";
   }
+  // Dead instructions go from each computation reachable from the entry
+  // (found as the walk goes), then the computations nothing reaches (their
+  // dead instructions would go with them).
   absl::StatusOr<bool> Run(Module& module) override {
     int64_t removed = 0;
-    for (const auto& comp : module.computations()) removed += RemoveAllDead(*comp);
-    if (HasUnreachable(module)) removed += module.RemoveUnreachableComputations();
+    ComputationMarks reached(module);
+    size_t reached_count = 0;
+    std::vector<Computation*> work;
+    if (module.entry()) work.push_back(module.entry());
+    while (!work.empty()) {
+      Computation* c = work.back();
+      work.pop_back();
+      if (!reached.insert(c)) continue;
+      ++reached_count;
+      removed += RemoveDeadAndFindCallees(*c, reached, work);
+    }
+    if (reached_count < module.computations().size()) {
+      removed += module.RemoveUnreachableComputations();
+    }
     return removed > 0;
   }
 };

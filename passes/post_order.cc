@@ -49,6 +49,15 @@ class ModuleOrder {
 
 }  // namespace
 
+bool HasOpcode(const Computation& comp, std::initializer_list<Opcode> opcodes) {
+  for (const auto& inst : comp.instructions()) {
+    for (Opcode op : opcodes) {
+      if (inst->opcode() == op) return true;
+    }
+  }
+  return false;
+}
+
 std::vector<Computation*> ModulePostOrderOf(const Module& module,
                                             absl::FunctionRef<void(const Instruction&)> visit) {
   ModuleOrder order(module, visit);

@@ -70,6 +70,8 @@ class Mover {
   explicit Mover(Module& module) : module_(module) {}
 
   bool RunOn(Computation& comp) {
+    // Every move starts at a reshape or transpose operand.
+    if (!HasOpcode(comp, {Opcode::kReshape, Opcode::kTranspose})) return false;
     bool changed = false;
     for (Instruction* inst : PostOrderOf(comp)) {
       if (const Instruction* r = Candidate(*inst)) {

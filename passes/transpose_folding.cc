@@ -99,6 +99,7 @@ bool FoldIntoConvolution(Instruction& conv, int64_t k) {
 }
 
 bool FoldComputation(Computation& comp) {
+  if (!HasOpcode(comp, {Opcode::kDot, Opcode::kConvolution})) return false;
   bool changed = false;
   std::vector<Instruction*> folded;
   for (Instruction* inst : PostOrderOf(comp)) {
