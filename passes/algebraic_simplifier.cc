@@ -86,10 +86,17 @@ bool IsIntMax(const Splat& s) {
 // ---- the context ------------------------------------------------------------
 
 std::optional<Splat> Context::SplatOf(const Instruction* inst) {
+  // Only a constant's answer is worth keeping (its elements are scanned);
+  // anything else is answered from the opcode without a table probe.
+  if (inst->opcode() == Opcode::kBroadcast) {
+    if (inst->operand_count() == 1) return SplatOf(inst->operand(0));
+    return std::nullopt;
+  }
+  if (inst->opcode() != Opcode::kConstant) return std::nullopt;
   auto it = splats_.find(inst);
   if (it != splats_.end()) return it->second;
   std::optional<Splat> result;
-  if (inst->opcode() == Opcode::kConstant && inst->literal() != nullptr &&
+  if (inst->literal() != nullptr &&
       !inst->literal()->IsTuple() && inst->shape().IsArray() &&
       inst->literal()->element_count() >= 1) {
     // Every element must have the same bits (so -0.0 and 0.0 differ).
@@ -98,8 +105,6 @@ std::optional<Splat> Context::SplatOf(const Instruction* inst) {
     bool same = true;
     for (int64_t i = 1; i < lit->element_count() && same; ++i) same = lit->GetBits(i) == first;
     if (same) result = Splat{lit, 0};
-  } else if (inst->opcode() == Opcode::kBroadcast && inst->operand_count() == 1) {
-    result = SplatOf(inst->operand(0));
   }
   splats_[inst] = result;
   return result;

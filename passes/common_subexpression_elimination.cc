@@ -135,7 +135,7 @@ class CommonSubexpressionElimination : public Pass {
   }
   absl::StatusOr<bool> Run(Module& module) override {
     int64_t merged = 0;
-    SideEffects effects;  // for the whole run: cse does not change them
+    SideEffects effects(module);  // for the whole run: cse does not change them
     for (const auto& comp : module.computations()) merged += RunOnComputation(*comp, effects);
     return merged > 0;
   }

@@ -112,16 +112,24 @@ bool ConstantFolding::ComputationFoldable(const Computation* comp) {
   return ok;
 }
 
-bool ConstantFolding::Foldable(const Instruction* inst) {
+// What Foldable asks of the opcode and operands alone. Folds only follow
+// from a fold, so a computation where no instruction passes this has
+// nothing to fold (and is not ordered).
+bool MayFold(const Instruction* inst) {
   const Opcode o = inst->opcode();
   if (o == Opcode::kParameter || o == Opcode::kConstant || o == Opcode::kTuple ||
       o == Opcode::kBroadcast || o == Opcode::kIota || o == Opcode::kFft ||
       o == Opcode::kWhile || o == Opcode::kRng || o == Opcode::kAfterAll || HasSideEffect(o)) {
     return false;
   }
+  return AnyOperandConstant(inst) && AllOperandsConstantLike(inst);
+}
+
+bool ConstantFolding::Foldable(const Instruction* inst) {
+  if (!MayFold(inst)) return false;
+  const Opcode o = inst->opcode();
   if (!inst->shape().IsArray() || control_related_.contains(inst)) return false;
   if (o == Opcode::kPad && inst->operand(0)->opcode() == Opcode::kBroadcast) return false;
-  if (!AnyOperandConstant(inst) || !AllOperandsConstantLike(inst)) return false;
   // XLA's size limit: the result and the operands together (tuple
   // operands counted too, as their broadcasts get evaluated).
   int64_t in = 0;
@@ -176,6 +184,14 @@ void DetachWithDeadOperands(Computation& comp, Instruction* inst,
 }
 
 bool ConstantFolding::FoldIn(Computation& comp, Evaluator& ev) {
+  bool any = false;
+  for (const auto& inst : comp.instructions()) {
+    if (MayFold(inst.get())) {
+      any = true;
+      break;
+    }
+  }
+  if (!any) return false;
   control_related_.clear();
   std::vector<Instruction*> order = PostOrderOf(comp, &control_related_);
   bool changed = false;
@@ -227,9 +243,7 @@ absl::StatusOr<bool> ConstantFolding::Run(Module& module) {
   Evaluator ev(module, options);
   bool changed = false;
   for (Computation* comp : order) {
-    // A fold needs a constant operand, so a computation without constants
-    // has nothing to fold.
-    if (fused.contains(comp) || !HasOpcode(*comp, {Opcode::kConstant})) continue;
+    if (fused.contains(comp)) continue;
     changed |= FoldIn(*comp, ev);
   }
   return changed;

@@ -5,11 +5,14 @@
 #define HLO_PASSES_DEAD_CODE_H_
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "ir/computation.h"
+#include "passes/instruction_marks.h"
 
 namespace hlo {
 
@@ -23,15 +26,27 @@ bool IsSideEffecting(const Instruction& inst);
 // is examined once per cache.
 class SideEffects {
  public:
+  SideEffects() = default;
+  // For answers over a whole module (a pass run): the known computations
+  // are kept in bitmaps over the module's computations rather than a hash
+  // map probed at random.
+  explicit SideEffects(const Module& module)
+      : known_(std::in_place, module), effects_(std::in_place, module) {}
+
   bool Of(const Instruction& inst);
   // Records what a pass found while reading every instruction of `comp`
   // (whether Of was true for one), unless already known: a later call of
   // `comp` then need not read it again.
-  void Note(const Computation& comp, bool effects) { cache_.try_emplace(&comp, effects); }
+  void Note(const Computation& comp, bool effects);
 
  private:
   bool OfComputation(const Computation& comp);
+  // The cached answer, if any (a computation being examined counts as
+  // without effects, which stops a cycle).
+  std::optional<bool> Known(const Computation& comp) const;
+  void Set(const Computation& comp, bool effects);
   absl::flat_hash_map<const Computation*, bool> cache_;
+  std::optional<ComputationMarks> known_, effects_;
 };
 
 // Instructions named by a control-predecessors attribute, or holding one:

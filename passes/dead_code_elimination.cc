@@ -33,9 +33,32 @@ bool SideEffects::Of(const Instruction& inst) {
   return false;
 }
 
+std::optional<bool> SideEffects::Known(const Computation& comp) const {
+  if (known_) {
+    if (!known_->contains(&comp)) return std::nullopt;
+    return effects_->contains(&comp);
+  }
+  auto it = cache_.find(&comp);
+  if (it == cache_.end()) return std::nullopt;
+  return it->second;
+}
+
+void SideEffects::Set(const Computation& comp, bool effects) {
+  if (known_) {
+    known_->insert(&comp);
+    if (effects) effects_->insert(&comp);
+    return;
+  }
+  cache_[&comp] = effects;
+}
+
+void SideEffects::Note(const Computation& comp, bool effects) {
+  if (!Known(comp)) Set(comp, effects);
+}
+
 bool SideEffects::OfComputation(const Computation& comp) {
-  auto [it, fresh] = cache_.try_emplace(&comp, false);
-  if (!fresh) return it->second;  // known, or being examined (a cycle)
+  if (std::optional<bool> known = Known(comp)) return *known;  // or being examined
+  Set(comp, false);  // a cycle back here finds no effects
   bool effects = false;
   for (const auto& inst : comp.instructions()) {
     if (Of(*inst)) {
@@ -43,7 +66,7 @@ bool SideEffects::OfComputation(const Computation& comp) {
       break;
     }
   }
-  cache_[&comp] = effects;
+  if (effects) Set(comp, true);
   return effects;
 }
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "ir/computation.h"
 
 namespace hlo {
@@ -79,7 +80,8 @@ class AddressMarks {
 
   uintptr_t base_ = 0;
   uint64_t slots_ = 0;
-  std::vector<uint64_t> bits_;
+  // Inline for the small computations (fusions) that are most of a module.
+  absl::InlinedVector<uint64_t, 8> bits_;
   absl::flat_hash_set<const T*> others_;
 };
 

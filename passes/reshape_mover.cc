@@ -70,8 +70,11 @@ class Mover {
   explicit Mover(Module& module) : module_(module) {}
 
   bool RunOn(Computation& comp) {
-    // Every move starts at a reshape or transpose operand.
-    if (!HasOpcode(comp, {Opcode::kReshape, Opcode::kTranspose})) return false;
+    // Nothing moves unless some instruction is a candidate now (moves only
+    // follow from one), so a computation without one is not ordered.
+    if (!HasOpcode(comp, {Opcode::kReshape, Opcode::kTranspose}) || !AnyCandidate(comp)) {
+      return false;
+    }
     bool changed = false;
     for (Instruction* inst : PostOrderOf(comp)) {
       if (const Instruction* r = Candidate(*inst)) {
@@ -84,10 +87,16 @@ class Mover {
   }
 
  private:
+  bool AnyCandidate(const Computation& comp) const {
+    for (const auto& inst : comp.instructions()) {
+      if (Candidate(*inst) != nullptr) return true;
+    }
+    return false;
+  }
+
   // The rearrange to move past `inst`, or null.
   const Instruction* Candidate(const Instruction& inst) const {
-    if (!IsElementwise(inst.opcode()) || !inst.shape().IsArray() || inst.shape().rank() == 0 ||
-        inst.control_predecessors().size() > 0) {
+    if (!IsElementwise(inst.opcode()) || !inst.shape().IsArray() || inst.shape().rank() == 0) {
       return nullptr;
     }
     const Instruction* first = nullptr;
@@ -103,6 +112,8 @@ class Mover {
                                 : CanTriviallyRearrange(op) || op->shape().rank() == 0;
       if (!ok) return nullptr;
     }
+    // Last: it reads the attributes, which most instructions never need.
+    if (!inst.control_predecessors().empty()) return nullptr;
     return first;
   }
 

@@ -98,8 +98,20 @@ bool FoldIntoConvolution(Instruction& conv, int64_t k) {
   return true;
 }
 
+// Whether some dot or convolution reads a transpose: nothing folds otherwise
+// (and the computation is not ordered).
+bool AnyTransposeOperand(const Computation& comp) {
+  for (const auto& inst : comp.instructions()) {
+    if (inst->opcode() != Opcode::kDot && inst->opcode() != Opcode::kConvolution) continue;
+    for (const Instruction* op : inst->operands()) {
+      if (op != nullptr && op->opcode() == Opcode::kTranspose) return true;
+    }
+  }
+  return false;
+}
+
 bool FoldComputation(Computation& comp) {
-  if (!HasOpcode(comp, {Opcode::kDot, Opcode::kConvolution})) return false;
+  if (!AnyTransposeOperand(comp)) return false;
   bool changed = false;
   std::vector<Instruction*> folded;
   for (Instruction* inst : PostOrderOf(comp)) {
