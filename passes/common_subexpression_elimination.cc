@@ -104,13 +104,19 @@ int64_t RunOnComputation(Computation& comp, SideEffects& effects) {
   // topological once passes have appended instructions). The control set
   // comes from the same walk.
   absl::flat_hash_set<const Instruction*> control;
-  std::vector<Instruction*> order = PostOrderOf(comp, &control);
+  std::vector<bool> calls;
+  std::vector<Instruction*> order = PostOrderOf(comp, &control, &calls);
   absl::flat_hash_set<Instruction*, InstHash, InstEq> seen;
   seen.reserve(order.size());
   std::vector<Instruction*> merged;
   bool comp_effects = false;
-  for (Instruction* inst : order) {
-    bool inst_effects = effects.Of(*inst);
+  for (size_t i = 0; i < order.size(); ++i) {
+    Instruction* inst = order[i];
+    // SideEffects::Of, without reading the attributes again when they name
+    // no computation (only a custom-call's effects are an attribute then).
+    bool inst_effects = calls[i] || inst->opcode() == Opcode::kCustomCall
+                            ? effects.Of(*inst)
+                            : HasSideEffect(inst->opcode());
     comp_effects |= inst_effects;
     if (!Candidate(*inst, control, inst_effects)) continue;
     auto [it, inserted] = seen.insert(inst);

@@ -184,14 +184,6 @@ void DetachWithDeadOperands(Computation& comp, Instruction* inst,
 }
 
 bool ConstantFolding::FoldIn(Computation& comp, Evaluator& ev) {
-  bool any = false;
-  for (const auto& inst : comp.instructions()) {
-    if (MayFold(inst.get())) {
-      any = true;
-      break;
-    }
-  }
-  if (!any) return false;
   control_related_.clear();
   std::vector<Instruction*> order = PostOrderOf(comp, &control_related_);
   bool changed = false;
@@ -230,10 +222,12 @@ bool ConstantFolding::FoldIn(Computation& comp, Evaluator& ev) {
 
 absl::StatusOr<bool> ConstantFolding::Run(Module& module) {
   foldable_computation_.clear();
-  // Fusion computations are found by the walk that orders the computations
-  // (it sees every instruction once).
-  ComputationMarks fused(module);
+  // Fusion computations, and those where something may fold, are found by
+  // the walk that orders the computations (it sees every instruction once;
+  // folding in one computation changes no other).
+  ComputationMarks fused(module), may_fold(module);
   std::vector<Computation*> order = ModulePostOrderOf(module, [&](const Instruction& inst) {
+    if (MayFold(&inst)) may_fold.insert(inst.parent());
     if (inst.opcode() != Opcode::kFusion) return;
     for (const Computation* c : inst.called_computations()) fused.insert(c);
   });
@@ -243,7 +237,7 @@ absl::StatusOr<bool> ConstantFolding::Run(Module& module) {
   Evaluator ev(module, options);
   bool changed = false;
   for (Computation* comp : order) {
-    if (fused.contains(comp)) continue;
+    if (fused.contains(comp) || !may_fold.contains(comp)) continue;
     changed |= FoldIn(*comp, ev);
   }
   return changed;

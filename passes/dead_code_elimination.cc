@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "passes/dead_code.h"
 #include "passes/instruction_marks.h"
+#include "passes/post_order.h"
 #include "passes/passes.h"
 #include "ir/module.h"
 
@@ -137,13 +138,6 @@ int64_t RemoveAllDead(Computation& comp) {
 }
 
 namespace {
-
-bool HasCallees(const Instruction& inst) {
-  for (const Attribute& a : inst.attributes()) {
-    if (std::holds_alternative<std::vector<Computation*>>(a.value)) return true;
-  }
-  return false;
-}
 
 // Removes the dead instructions of `comp` and returns how many; the
 // computations its remaining instructions call go to `work` unless reached.

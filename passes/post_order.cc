@@ -49,11 +49,9 @@ class ModuleOrder {
 
 }  // namespace
 
-bool HasOpcode(const Computation& comp, std::initializer_list<Opcode> opcodes) {
-  for (const auto& inst : comp.instructions()) {
-    for (Opcode op : opcodes) {
-      if (inst->opcode() == op) return true;
-    }
+bool HasCallees(const Instruction& inst) {
+  for (const Attribute& a : inst.attributes()) {
+    if (std::holds_alternative<std::vector<Computation*>>(a.value)) return true;
   }
   return false;
 }
@@ -69,9 +67,18 @@ std::vector<Computation*> ModulePostOrderOf(const Module& module,
 }
 
 std::vector<Instruction*> PostOrderOf(const Computation& comp,
-                                      absl::flat_hash_set<const Instruction*>* control) {
+                                      absl::flat_hash_set<const Instruction*>* control,
+                                      std::vector<bool>* calls) {
   std::vector<Instruction*> order;
   order.reserve(comp.instructions().size());
+  if (calls != nullptr) {
+    calls->clear();
+    calls->reserve(comp.instructions().size());
+  }
+  auto emit = [&](Instruction* inst) {
+    order.push_back(inst);
+    if (calls != nullptr) calls->push_back(HasCallees(*inst));
+  };
   InstructionMarks visited(comp);
   // Whether every dependency of `inst` in this computation is already placed.
   auto ready = [&](const Instruction* inst, absl::Span<Instruction* const> preds) {
@@ -95,7 +102,7 @@ std::vector<Instruction*> PostOrderOf(const Computation& comp,
     // The common case: the stored order is already a post order here.
     if (ready(start, start_preds)) {
       visited.insert(start);
-      order.push_back(start);
+      emit(start);
       continue;
     }
     visited.insert(start);
@@ -111,7 +118,7 @@ std::vector<Instruction*> PostOrderOf(const Computation& comp,
         }
         continue;
       }
-      order.push_back(f.inst);
+      emit(f.inst);
       stack.pop_back();
     }
   }

@@ -7,7 +7,6 @@
 #ifndef HLO_PASSES_POST_ORDER_H_
 #define HLO_PASSES_POST_ORDER_H_
 
-#include <initializer_list>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
@@ -17,13 +16,15 @@
 namespace hlo {
 
 // When `control` is not null it receives what ControlRelated(comp) returns.
+// When `calls` is not null, (*calls)[i] says whether an attribute of the
+// i-th instruction of the order names computations (read with the control
+// edges, so a pass need not read the attributes again).
 std::vector<Instruction*> PostOrderOf(const Computation& comp,
-                                      absl::flat_hash_set<const Instruction*>* control = nullptr);
+                                      absl::flat_hash_set<const Instruction*>* control = nullptr,
+                                      std::vector<bool>* calls = nullptr);
 
-// Whether some instruction of `comp` has one of `opcodes`: a pass that can
-// only act around such instructions skips a computation without them, after
-// reading only the opcodes (not a post order of it).
-bool HasOpcode(const Computation& comp, std::initializer_list<Opcode> opcodes);
+// Whether an attribute of `inst` names computations.
+bool HasCallees(const Instruction& inst);
 
 // The order of Module::PostOrder (callees before callers, the entry last),
 // without a vector of callees per instruction and with a bitmap for the

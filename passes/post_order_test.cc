@@ -125,6 +125,13 @@ TEST_CASE("ModulePostOrderOf: the order of Module::PostOrder", "[post_order]") {
   CHECK(order == m->PostOrder());
   CHECK(order.back() == m->entry());
   CHECK(seen == 3 + 3 + 2 + 1 + 3);
+  // Which instructions of an order call something.
+  std::vector<bool> calls;
+  std::vector<Instruction*> entry_order = PostOrderOf(*m->entry(), nullptr, &calls);
+  CHECK(calls == std::vector<bool>{false, true, true});
+  for (size_t i = 0; i < entry_order.size(); ++i) {
+    CHECK(calls[i] == !entry_order[i]->called_computations().empty());
+  }
 }
 
 }  // namespace

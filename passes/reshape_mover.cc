@@ -72,9 +72,7 @@ class Mover {
   bool RunOn(Computation& comp) {
     // Nothing moves unless some instruction is a candidate now (moves only
     // follow from one), so a computation without one is not ordered.
-    if (!HasOpcode(comp, {Opcode::kReshape, Opcode::kTranspose}) || !AnyCandidate(comp)) {
-      return false;
-    }
+    if (!AnyCandidate(comp)) return false;
     bool changed = false;
     for (Instruction* inst : PostOrderOf(comp)) {
       if (const Instruction* r = Candidate(*inst)) {
