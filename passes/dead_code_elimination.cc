@@ -3,11 +3,11 @@
 // again only when its last user goes.
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "passes/dead_code.h"
 #include "passes/instruction_marks.h"
-#include "passes/post_order.h"
 #include "passes/passes.h"
 #include "ir/module.h"
 
@@ -141,26 +141,27 @@ namespace {
 
 // Removes the dead instructions of `comp` and returns how many; the
 // computations its remaining instructions call go to `work` unless reached.
-// One walk finds both the unused instructions and those that call something
-// (a large computation is read once per run, not once more to find what is
-// reachable).
+// One walk finds both the unused instructions and what each instruction
+// calls (a large computation is read once per run, not once more to find
+// what is reachable).
 int64_t RemoveDeadAndFindCallees(Computation& comp, const ComputationMarks& reached,
                                  std::vector<Computation*>& work) {
-  std::vector<Instruction*> unused, calling;
+  std::vector<Instruction*> unused;
+  // (caller, callee) pairs, taken while the attributes are at hand.
+  std::vector<std::pair<const Instruction*, Computation*>> calls;
   for (const auto& inst : comp.instructions()) {
     if (inst->users().empty()) unused.push_back(inst.get());
-    if (HasCallees(*inst)) calling.push_back(inst.get());
-  }
-  absl::flat_hash_set<const Instruction*> dead = FindDeadFrom(comp, unused);
-  for (const Instruction* inst : calling) {
-    if (dead.contains(inst)) continue;
     for (const Attribute& a : inst->attributes()) {
       auto* callees = std::get_if<std::vector<Computation*>>(&a.value);
       if (callees == nullptr) continue;
       for (Computation* callee : *callees) {
-        if (callee != nullptr && !reached.contains(callee)) work.push_back(callee);
+        if (callee != nullptr) calls.push_back({inst.get(), callee});
       }
     }
+  }
+  absl::flat_hash_set<const Instruction*> dead = FindDeadFrom(comp, unused);
+  for (auto [inst, callee] : calls) {
+    if (!reached.contains(callee) && !dead.contains(inst)) work.push_back(callee);
   }
   return dead.empty() ? 0 : comp.RemoveInstructions(dead);
 }
