@@ -20,6 +20,7 @@
 #include "ir/strings.h"
 #include "passes/algebraic_simplifier_internal.h"
 #include "passes/passes.h"
+#include "passes/post_order.h"
 
 namespace hlo {
 namespace algsimp {
@@ -85,10 +86,17 @@ bool IsIntMax(const Splat& s) {
 // ---- the context ------------------------------------------------------------
 
 std::optional<Splat> Context::SplatOf(const Instruction* inst) {
+  // Only a constant's answer is worth keeping (its elements are scanned);
+  // anything else is answered from the opcode without a table probe.
+  if (inst->opcode() == Opcode::kBroadcast) {
+    if (inst->operand_count() == 1) return SplatOf(inst->operand(0));
+    return std::nullopt;
+  }
+  if (inst->opcode() != Opcode::kConstant) return std::nullopt;
   auto it = splats_.find(inst);
   if (it != splats_.end()) return it->second;
   std::optional<Splat> result;
-  if (inst->opcode() == Opcode::kConstant && inst->literal() != nullptr &&
+  if (inst->literal() != nullptr &&
       !inst->literal()->IsTuple() && inst->shape().IsArray() &&
       inst->literal()->element_count() >= 1) {
     // Every element must have the same bits (so -0.0 and 0.0 differ).
@@ -97,8 +105,6 @@ std::optional<Splat> Context::SplatOf(const Instruction* inst) {
     bool same = true;
     for (int64_t i = 1; i < lit->element_count() && same; ++i) same = lit->GetBits(i) == first;
     if (same) result = Splat{lit, 0};
-  } else if (inst->opcode() == Opcode::kBroadcast && inst->operand_count() == 1) {
-    result = SplatOf(inst->operand(0));
   }
   splats_[inst] = result;
   return result;
@@ -174,18 +180,6 @@ bool CanReplace(const Instruction& inst, const Instruction& replacement) {
 
 namespace {
 
-// Instructions a rewrite must leave alone: ordered by control edges.
-absl::flat_hash_set<const Instruction*> ControlBound(const Computation& c) {
-  absl::flat_hash_set<const Instruction*> bound;
-  for (const auto& inst : c.instructions()) {
-    auto preds = inst->control_predecessors();
-    if (preds.empty()) continue;
-    bound.insert(inst.get());
-    for (Instruction* p : preds) bound.insert(p);
-  }
-  return bound;
-}
-
 bool AllStatic(const Instruction& inst) {
   if (!inst.shape().IsArray() || !inst.shape().IsStatic()) return false;
   for (Instruction* op : inst.operands()) {
@@ -207,8 +201,9 @@ class ComputationSimplifier {
       : ctx_(module, computation), computation_(computation) {}
 
   bool Run() {
-    bound_ = ControlBound(computation_);
-    for (Instruction* inst : computation_.PostOrder()) Visit(inst);
+    // Instructions a rewrite must leave alone (ordered by control edges) are
+    // gathered by the same walk.
+    for (Instruction* inst : PostOrderOf(computation_, &bound_)) Visit(inst);
     RemoveDead();
     return changed_;
   }

@@ -52,7 +52,7 @@ class Context {
   Module& module() { return module_; }
   Computation& computation() { return computation_; }
 
-  // The splat value of `inst`, if it is one (cached per instruction).
+  // The splat value of `inst`, if it is one (cached per constant).
   std::optional<Splat> SplatOf(const Instruction* inst);
 
   // Adds an instruction to the computation with a fresh name; the shape is

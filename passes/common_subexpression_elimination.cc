@@ -1,10 +1,8 @@
 // cse: merges instructions that compute the same value: same opcode, shape,
 // operands, attributes (metadata aside), literal and called computations.
 // Side-effecting instructions, parameters and instructions tied by control
-// edges are left alone. Linear: one walk in stored (text) order with a hash
-// set; that order puts operands first (a forward reference only delays a
-// merge to the next run), so operands are merged before their users are
-// looked up. (A post order would cost a second hash set per run.)
+// edges are left alone. Linear: one walk in post order (PostOrderOf) with a
+// hash set, so operands are merged before their users are looked up.
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -14,6 +12,7 @@
 #include "ir/module.h"
 #include "passes/dead_code.h"
 #include "passes/passes.h"
+#include "passes/post_order.h"
 
 namespace hlo {
 namespace {
@@ -86,8 +85,8 @@ struct InstEq {
 };
 
 bool Candidate(const Instruction& inst, const absl::flat_hash_set<const Instruction*>& control,
-               SideEffects& effects) {
-  if (inst.opcode() == Opcode::kParameter || effects.Of(inst)) return false;
+               bool has_effects) {
+  if (inst.opcode() == Opcode::kParameter || has_effects) return false;
   if (control.contains(&inst)) return false;
   // An elided constant (`constant({...})`) has no known value to compare.
   if (inst.literal_elided() || (inst.opcode() == Opcode::kConstant && !inst.literal())) {
@@ -99,23 +98,38 @@ bool Candidate(const Instruction& inst, const absl::flat_hash_set<const Instruct
   return true;
 }
 
-int64_t RunOnComputation(Computation& comp) {
-  absl::flat_hash_set<const Instruction*> control = ControlRelated(comp);
-  absl::flat_hash_set<Instruction*, InstHash, InstEq> seen;
-  seen.reserve(comp.instructions().size());
-  std::vector<Instruction*> merged;
-  SideEffects effects;
+int64_t RunOnComputation(Computation& comp, SideEffects& effects) {
   // Post order: an instruction's operands are merged before it is hashed,
   // so chains of duplicates merge in one run (the list order is not
-  // topological once passes have appended instructions).
-  for (Instruction* inst : comp.PostOrder()) {
-    if (!Candidate(*inst, control, effects)) continue;
+  // topological once passes have appended instructions). The control set
+  // comes from the same walk.
+  absl::flat_hash_set<const Instruction*> control;
+  std::vector<bool> calls;
+  std::vector<Instruction*> order = PostOrderOf(comp, &control, &calls);
+  absl::flat_hash_set<Instruction*, InstHash, InstEq> seen;
+  seen.reserve(order.size());
+  std::vector<Instruction*> merged;
+  bool comp_effects = false;
+  for (size_t i = 0; i < order.size(); ++i) {
+    Instruction* inst = order[i];
+    // SideEffects::Of, without reading the attributes again when they name
+    // no computation (only a custom-call's effects are an attribute then).
+    bool inst_effects = calls[i] || inst->opcode() == Opcode::kCustomCall
+                            ? effects.Of(*inst)
+                            : HasSideEffect(inst->opcode());
+    comp_effects |= inst_effects;
+    if (!Candidate(*inst, control, inst_effects)) continue;
     auto [it, inserted] = seen.insert(inst);
     if (inserted) continue;
     inst->ReplaceAllUsesWith(*it);
     merged.push_back(inst);
   }
-  RemoveDeadFrom(comp, merged);
+  // Every instruction was asked, so a fusion of `comp` met later need not
+  // read it again (merging and removing unused instructions never changes
+  // whether a computation has effects).
+  effects.Note(comp, comp_effects);
+  // Merging touches no control edge, so the set is still ControlRelated.
+  RemoveDeadFrom(comp, merged, &control);
   return static_cast<int64_t>(merged.size());
 }
 
@@ -127,7 +141,8 @@ class CommonSubexpressionElimination : public Pass {
   }
   absl::StatusOr<bool> Run(Module& module) override {
     int64_t merged = 0;
-    for (const auto& comp : module.computations()) merged += RunOnComputation(*comp);
+    SideEffects effects(module);  // for the whole run: cse does not change them
+    for (const auto& comp : module.computations()) merged += RunOnComputation(*comp, effects);
     return merged > 0;
   }
 };

@@ -40,12 +40,13 @@ class ConditionalSimplifier : public Pass {
 };
 
 bool ConditionalSimplifier::RunOn(Module& module, Computation& comp) {
-  const absl::flat_hash_set<const Instruction*> control = ControlRelated(comp);
-  absl::flat_hash_set<const Instruction*> dead;
   std::vector<Instruction*> conds;
   for (const auto& inst : comp.instructions()) {
     if (inst->opcode() == Opcode::kConditional) conds.push_back(inst.get());
   }
+  if (conds.empty()) return false;  // no second walk for the control set
+  const absl::flat_hash_set<const Instruction*> control = ControlRelated(comp);
+  absl::flat_hash_set<const Instruction*> dead;
   for (Instruction* cond : conds) {
     if (control.contains(cond)) continue;
     std::vector<Computation*> branches = ComputationsOf(cond, AttrKind::kBranchComputations);

@@ -23,7 +23,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "eval/evaluator.h"
 #include "ir/computation.h"
+#include "passes/instruction_marks.h"
 #include "passes/passes.h"
+#include "passes/post_order.h"
 
 namespace hlo {
 namespace {
@@ -110,16 +112,24 @@ bool ConstantFolding::ComputationFoldable(const Computation* comp) {
   return ok;
 }
 
-bool ConstantFolding::Foldable(const Instruction* inst) {
+// What Foldable asks of the opcode and operands alone. Folds only follow
+// from a fold, so a computation where no instruction passes this has
+// nothing to fold (and is not ordered).
+bool MayFold(const Instruction* inst) {
   const Opcode o = inst->opcode();
   if (o == Opcode::kParameter || o == Opcode::kConstant || o == Opcode::kTuple ||
       o == Opcode::kBroadcast || o == Opcode::kIota || o == Opcode::kFft ||
       o == Opcode::kWhile || o == Opcode::kRng || o == Opcode::kAfterAll || HasSideEffect(o)) {
     return false;
   }
+  return AnyOperandConstant(inst) && AllOperandsConstantLike(inst);
+}
+
+bool ConstantFolding::Foldable(const Instruction* inst) {
+  if (!MayFold(inst)) return false;
+  const Opcode o = inst->opcode();
   if (!inst->shape().IsArray() || control_related_.contains(inst)) return false;
   if (o == Opcode::kPad && inst->operand(0)->opcode() == Opcode::kBroadcast) return false;
-  if (!AnyOperandConstant(inst) || !AllOperandsConstantLike(inst)) return false;
   // XLA's size limit: the result and the operands together (tuple
   // operands counted too, as their broadcasts get evaluated).
   int64_t in = 0;
@@ -175,15 +185,10 @@ void DetachWithDeadOperands(Computation& comp, Instruction* inst,
 
 bool ConstantFolding::FoldIn(Computation& comp, Evaluator& ev) {
   control_related_.clear();
-  for (const auto& inst : comp.instructions()) {
-    for (const Instruction* p : inst->control_predecessors()) {
-      control_related_.insert(p);
-      control_related_.insert(inst.get());
-    }
-  }
+  std::vector<Instruction*> order = PostOrderOf(comp, &control_related_);
   bool changed = false;
   absl::flat_hash_set<const Instruction*> removed;
-  for (Instruction* inst : comp.PostOrder()) {
+  for (Instruction* inst : order) {
     if (removed.contains(inst)) continue;
     if (inst->users().empty() && inst != comp.root()) continue;  // dead code
     if (!Foldable(inst)) continue;
@@ -217,21 +222,22 @@ bool ConstantFolding::FoldIn(Computation& comp, Evaluator& ev) {
 
 absl::StatusOr<bool> ConstantFolding::Run(Module& module) {
   foldable_computation_.clear();
-  absl::flat_hash_set<const Computation*> fused;
-  for (const auto& comp : module.computations()) {
-    for (const auto& inst : comp->instructions()) {
-      if (inst->opcode() == Opcode::kFusion) {
-        for (const Computation* c : inst->called_computations()) fused.insert(c);
-      }
-    }
-  }
+  // Fusion computations, and those where something may fold, are found by
+  // the walk that orders the computations (it sees every instruction once;
+  // folding in one computation changes no other).
+  ComputationMarks fused(module), may_fold(module);
+  std::vector<Computation*> order = ModulePostOrderOf(module, [&](const Instruction& inst) {
+    if (MayFold(&inst)) may_fold.insert(inst.parent());
+    if (inst.opcode() != Opcode::kFusion) return;
+    for (const Computation* c : inst.called_computations()) fused.insert(c);
+  });
   EvalOptions options;
   options.max_iterations = 0;
   options.max_memory_bytes = int64_t{1} << 32;
   Evaluator ev(module, options);
   bool changed = false;
-  for (Computation* comp : module.PostOrder()) {
-    if (fused.contains(comp)) continue;
+  for (Computation* comp : order) {
+    if (fused.contains(comp) || !may_fold.contains(comp)) continue;
     changed |= FoldIn(*comp, ev);
   }
   return changed;

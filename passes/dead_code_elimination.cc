@@ -2,9 +2,12 @@
 // computations nothing calls. Linear: each instruction is looked at once, and
 // again only when its last user goes.
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "passes/dead_code.h"
+#include "passes/instruction_marks.h"
 #include "passes/passes.h"
 #include "ir/module.h"
 
@@ -31,9 +34,32 @@ bool SideEffects::Of(const Instruction& inst) {
   return false;
 }
 
+std::optional<bool> SideEffects::Known(const Computation& comp) const {
+  if (known_) {
+    if (!known_->contains(&comp)) return std::nullopt;
+    return effects_->contains(&comp);
+  }
+  auto it = cache_.find(&comp);
+  if (it == cache_.end()) return std::nullopt;
+  return it->second;
+}
+
+void SideEffects::Set(const Computation& comp, bool effects) {
+  if (known_) {
+    known_->insert(&comp);
+    if (effects) effects_->insert(&comp);
+    return;
+  }
+  cache_[&comp] = effects;
+}
+
+void SideEffects::Note(const Computation& comp, bool effects) {
+  if (!Known(comp)) Set(comp, effects);
+}
+
 bool SideEffects::OfComputation(const Computation& comp) {
-  auto [it, fresh] = cache_.try_emplace(&comp, false);
-  if (!fresh) return it->second;  // known, or being examined (a cycle)
+  if (std::optional<bool> known = Known(comp)) return *known;  // or being examined
+  Set(comp, false);  // a cycle back here finds no effects
   bool effects = false;
   for (const auto& inst : comp.instructions()) {
     if (Of(*inst)) {
@@ -41,7 +67,7 @@ bool SideEffects::OfComputation(const Computation& comp) {
       break;
     }
   }
-  cache_[&comp] = effects;
+  if (effects) Set(comp, true);
   return effects;
 }
 
@@ -56,16 +82,23 @@ absl::flat_hash_set<const Instruction*> ControlRelated(const Computation& comp) 
   return out;
 }
 
-int64_t RemoveDeadFrom(Computation& comp, const std::vector<Instruction*>& candidates) {
-  absl::flat_hash_set<const Instruction*> control = ControlRelated(comp);
+absl::flat_hash_set<const Instruction*> FindDeadFrom(
+    const Computation& comp, const std::vector<Instruction*>& candidates,
+    const absl::flat_hash_set<const Instruction*>* control) {
   absl::flat_hash_set<const Instruction*> dead;
+  if (candidates.empty()) return dead;
+  std::optional<absl::flat_hash_set<const Instruction*>> own_control;
+  auto control_related = [&](const Instruction* inst) {
+    if (control == nullptr) control = &own_control.emplace(ControlRelated(comp));
+    return control->contains(inst);
+  };
   // Users still alive per instruction, filled lazily: an operand becomes dead
   // when its count of live users reaches zero.
   absl::flat_hash_map<const Instruction*, int64_t> live_users;
   SideEffects effects;
   auto removable = [&](const Instruction* inst) {
     return inst != comp.root() && inst->opcode() != Opcode::kParameter &&
-           !effects.Of(*inst) && !control.contains(inst) && !dead.contains(inst);
+           !effects.Of(*inst) && !dead.contains(inst) && !control_related(inst);
   };
   std::vector<Instruction*> work;
   for (Instruction* c : candidates) {
@@ -85,40 +118,52 @@ int64_t RemoveDeadFrom(Computation& comp, const std::vector<Instruction*>& candi
       if (--it->second == 0 && removable(op)) work.push_back(op);
     }
   }
-  return comp.RemoveInstructions(dead);
+  return dead;
+}
+
+int64_t RemoveDeadFrom(Computation& comp, const std::vector<Instruction*>& candidates,
+                       const absl::flat_hash_set<const Instruction*>* control) {
+  if (candidates.empty()) return 0;
+  return comp.RemoveInstructions(FindDeadFrom(comp, candidates, control));
 }
 
 int64_t RemoveAllDead(Computation& comp) {
-  std::vector<Instruction*> all;
-  all.reserve(comp.instructions().size());
-  for (const auto& inst : comp.instructions()) all.push_back(inst.get());
-  return RemoveDeadFrom(comp, all);
+  // Only unused instructions can start a dead chain (RemoveDeadFrom skips
+  // the others anyway).
+  std::vector<Instruction*> unused;
+  for (const auto& inst : comp.instructions()) {
+    if (inst->users().empty()) unused.push_back(inst.get());
+  }
+  return RemoveDeadFrom(comp, unused);
 }
 
 namespace {
 
-// Whether some computation is not reachable from the entry (without the
-// allocations of Instruction::called_computations: this runs on every
-// fixed-point iteration).
-bool HasUnreachable(const Module& module) {
-  absl::flat_hash_set<const Computation*> reached;
-  std::vector<const Computation*> work;
-  if (module.entry()) work.push_back(module.entry());
-  while (!work.empty()) {
-    const Computation* c = work.back();
-    work.pop_back();
-    if (!reached.insert(c).second) continue;
-    for (const auto& inst : c->instructions()) {
-      for (const Attribute& a : inst->attributes()) {
-        auto* callees = std::get_if<std::vector<Computation*>>(&a.value);
-        if (callees == nullptr) continue;
-        for (const Computation* callee : *callees) {
-          if (callee != nullptr && !reached.contains(callee)) work.push_back(callee);
-        }
+// Removes the dead instructions of `comp` and returns how many; the
+// computations its remaining instructions call go to `work` unless reached.
+// One walk finds both the unused instructions and what each instruction
+// calls (a large computation is read once per run, not once more to find
+// what is reachable).
+int64_t RemoveDeadAndFindCallees(Computation& comp, const ComputationMarks& reached,
+                                 std::vector<Computation*>& work) {
+  std::vector<Instruction*> unused;
+  // (caller, callee) pairs, taken while the attributes are at hand.
+  std::vector<std::pair<const Instruction*, Computation*>> calls;
+  for (const auto& inst : comp.instructions()) {
+    if (inst->users().empty()) unused.push_back(inst.get());
+    for (const Attribute& a : inst->attributes()) {
+      auto* callees = std::get_if<std::vector<Computation*>>(&a.value);
+      if (callees == nullptr) continue;
+      for (Computation* callee : *callees) {
+        if (callee != nullptr) calls.push_back({inst.get(), callee});
       }
     }
   }
-  return reached.size() < module.computations().size();
+  absl::flat_hash_set<const Instruction*> dead = FindDeadFrom(comp, unused);
+  for (auto [inst, callee] : calls) {
+    if (!reached.contains(callee) && !dead.contains(inst)) work.push_back(callee);
+  }
+  return dead.empty() ? 0 : comp.RemoveInstructions(dead);
 }
 
 class DeadCodeElimination : public Pass {
@@ -127,10 +172,25 @@ class DeadCodeElimination : public Pass {
   std::string_view description() const override {
     return "removes instructions and computations nothing uses";
   }
+  // Dead instructions go from each computation reachable from the entry
+  // (found as the walk goes), then the computations nothing reaches (their
+  // dead instructions would go with them).
   absl::StatusOr<bool> Run(Module& module) override {
     int64_t removed = 0;
-    for (const auto& comp : module.computations()) removed += RemoveAllDead(*comp);
-    if (HasUnreachable(module)) removed += module.RemoveUnreachableComputations();
+    ComputationMarks reached(module);
+    size_t reached_count = 0;
+    std::vector<Computation*> work;
+    if (module.entry()) work.push_back(module.entry());
+    while (!work.empty()) {
+      Computation* c = work.back();
+      work.pop_back();
+      if (!reached.insert(c)) continue;
+      ++reached_count;
+      removed += RemoveDeadAndFindCallees(*c, reached, work);
+    }
+    if (reached_count < module.computations().size()) {
+      removed += module.RemoveUnreachableComputations();
+    }
     return removed > 0;
   }
 };

@@ -23,6 +23,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "passes/layout_assignment_util.h"
 #include "passes/passes.h"
+#include "passes/post_order.h"
 
 namespace hlo {
 namespace {
@@ -69,8 +70,11 @@ class Mover {
   explicit Mover(Module& module) : module_(module) {}
 
   bool RunOn(Computation& comp) {
+    // Nothing moves unless some instruction is a candidate now (moves only
+    // follow from one), so a computation without one is not ordered.
+    if (!AnyCandidate(comp)) return false;
     bool changed = false;
-    for (Instruction* inst : comp.PostOrder()) {
+    for (Instruction* inst : PostOrderOf(comp)) {
       if (const Instruction* r = Candidate(*inst)) {
         Move(comp, *inst, r);
         changed = true;
@@ -81,10 +85,16 @@ class Mover {
   }
 
  private:
+  bool AnyCandidate(const Computation& comp) const {
+    for (const auto& inst : comp.instructions()) {
+      if (Candidate(*inst) != nullptr) return true;
+    }
+    return false;
+  }
+
   // The rearrange to move past `inst`, or null.
   const Instruction* Candidate(const Instruction& inst) const {
-    if (!IsElementwise(inst.opcode()) || !inst.shape().IsArray() || inst.shape().rank() == 0 ||
-        inst.control_predecessors().size() > 0) {
+    if (!IsElementwise(inst.opcode()) || !inst.shape().IsArray() || inst.shape().rank() == 0) {
       return nullptr;
     }
     const Instruction* first = nullptr;
@@ -100,6 +110,8 @@ class Mover {
                                 : CanTriviallyRearrange(op) || op->shape().rank() == 0;
       if (!ok) return nullptr;
     }
+    // Last: it reads the attributes, which most instructions never need.
+    if (!inst.control_predecessors().empty()) return nullptr;
     return first;
   }
 

@@ -21,6 +21,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "passes/layout_assignment_util.h"
 #include "passes/passes.h"
+#include "passes/post_order.h"
 
 namespace hlo {
 namespace {
@@ -97,10 +98,23 @@ bool FoldIntoConvolution(Instruction& conv, int64_t k) {
   return true;
 }
 
+// Whether some dot or convolution reads a transpose: nothing folds otherwise
+// (and the computation is not ordered).
+bool AnyTransposeOperand(const Computation& comp) {
+  for (const auto& inst : comp.instructions()) {
+    if (inst->opcode() != Opcode::kDot && inst->opcode() != Opcode::kConvolution) continue;
+    for (const Instruction* op : inst->operands()) {
+      if (op != nullptr && op->opcode() == Opcode::kTranspose) return true;
+    }
+  }
+  return false;
+}
+
 bool FoldComputation(Computation& comp) {
+  if (!AnyTransposeOperand(comp)) return false;
   bool changed = false;
   std::vector<Instruction*> folded;
-  for (Instruction* inst : comp.PostOrder()) {
+  for (Instruction* inst : PostOrderOf(comp)) {
     bool dot = inst->opcode() == Opcode::kDot && inst->operand_count() == 2 &&
                !inst->HasAttr(AttrKind::kSparsity);
     bool conv = inst->opcode() == Opcode::kConvolution && inst->operand_count() == 2;

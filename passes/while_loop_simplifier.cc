@@ -163,17 +163,21 @@ class WhileLoopSimplifier : public Pass {
  private:
   bool RunOn(Module& module, Computation& comp);
   SideEffectCache effects_;
-  absl::flat_hash_map<const Computation*, int> calls_;
+  std::optional<absl::flat_hash_map<const Computation*, int>> calls_;
 };
 
 bool WhileLoopSimplifier::RunOn(Module& module, Computation& comp) {
-  const absl::flat_hash_set<const Instruction*> control = ControlRelated(comp);
-  absl::flat_hash_set<const Instruction*> dead;
-  bool changed = false;
   std::vector<Instruction*> loops;
   for (const auto& inst : comp.instructions()) {
     if (inst->opcode() == Opcode::kWhile) loops.push_back(inst.get());
   }
+  if (loops.empty()) return false;  // no second walk for the control set
+  // Call counts are taken when the first loop is seen: computations without
+  // loops are left unchanged, so they are the counts at the start of Run.
+  if (!calls_) calls_ = CallCounts(module);
+  const absl::flat_hash_set<const Instruction*> control = ControlRelated(comp);
+  absl::flat_hash_set<const Instruction*> dead;
+  bool changed = false;
   for (Instruction* loop : loops) {
     if (control.contains(loop) || loop->operand_count() != 1) continue;
     const std::vector<Computation*> cond = ComputationsOf(loop, AttrKind::kCondition);
@@ -186,7 +190,7 @@ bool WhileLoopSimplifier::RunOn(Module& module, Computation& comp) {
     if (RemoveTrips(module, comp, loop, *cond[0], *body[0])) {
       dead.insert(loop);
     } else {
-      changed = RemoveDeadLoopState(module, comp, loop, calls_, dead) || changed;
+      changed = RemoveDeadLoopState(module, comp, loop, *calls_, dead) || changed;
     }
   }
   comp.RemoveInstructions(dead);
@@ -195,7 +199,7 @@ bool WhileLoopSimplifier::RunOn(Module& module, Computation& comp) {
 
 absl::StatusOr<bool> WhileLoopSimplifier::Run(Module& module) {
   effects_.Clear();  // computations of an earlier module may share addresses
-  calls_ = CallCounts(module);
+  calls_.reset();
   bool changed = false;
   std::vector<Computation*> comps;
   for (const auto& c : module.computations()) comps.push_back(c.get());

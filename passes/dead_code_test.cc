@@ -1,0 +1,76 @@
+// Tests for the dead-code helpers: dce removes the computations only dead
+// instructions called (found in the same walk as the dead code), and
+// SideEffects answers the same with or without its module-wide bitmaps.
+#include <memory>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "parser/parser.h"
+#include "passes/dead_code.h"
+#include "passes/pipeline.h"
+
+namespace hlo {
+namespace {
+
+std::unique_ptr<Module> Parse(const std::string& text) {
+  auto module = ParseModule(text, ParseOptions{"dead_code"});
+  REQUIRE(module.ok());
+  return *std::move(module);
+}
+
+// %g is called by %f, which only the dead %k calls; %h is called by the
+// live root; %fx holds an outfeed.
+const char kModule[] =
+    "HloModule m\n\n"
+    "%g (x: f32[]) -> f32[] {\n  %x = f32[] parameter(0)\n  ROOT %y = f32[] negate(%x)\n}\n\n"
+    "%f (x: f32[]) -> f32[] {\n  %x = f32[] parameter(0)\n"
+    "  ROOT %c = f32[] call(%x), to_apply=%g\n}\n\n"
+    "%h (x: f32[]) -> f32[] {\n  %x = f32[] parameter(0)\n  %d = f32[] exponential(%x)\n"
+    "  ROOT %y = f32[] abs(%x)\n}\n\n"
+    "%fx (x: f32[]) -> f32[] {\n  %x = f32[] parameter(0)\n  %t = token[] after-all()\n"
+    "  %o = token[] outfeed(%x, %t), outfeed_shape=f32[]\n  ROOT %y = f32[] abs(%x)\n}\n\n"
+    "ENTRY %e (p: f32[]) -> f32[] {\n"
+    "  %p = f32[] parameter(0)\n"
+    "  %k = f32[] call(%p), to_apply=%f\n"
+    "  %z = f32[] call(%p), to_apply=%fx\n"
+    "  ROOT %r = f32[] call(%p), to_apply=%h\n"
+    "}\n";
+
+TEST_CASE("dce: computations only dead instructions called go", "[dead_code]") {
+  auto m = Parse(kModule);
+  auto pipeline = BuildPipeline("dce");
+  REQUIRE(pipeline.ok());
+  REQUIRE(pipeline->Run(*m).ok());
+  CHECK(m->FindComputation("f") == nullptr);
+  CHECK(m->FindComputation("g") == nullptr);
+  // %h stays, without its dead exponential; the call of %fx has effects.
+  REQUIRE(m->FindComputation("h") != nullptr);
+  CHECK(m->FindComputation("h")->instruction_count() == 2);
+  CHECK(m->FindComputation("fx") != nullptr);
+  CHECK(m->entry()->instruction_count() == 3);
+  REQUIRE(pipeline->Run(*m).ok());
+  CHECK(m->computations().size() == 3);
+}
+
+TEST_CASE("SideEffects: the same answers with module-wide bitmaps", "[dead_code]") {
+  auto m = Parse(kModule);
+  SideEffects plain;
+  SideEffects wide(*m);
+  for (const auto& inst : m->entry()->instructions()) {
+    CHECK(plain.Of(*inst) == wide.Of(*inst));
+  }
+  CHECK(wide.Of(*m->entry()->instructions()[2]));  // the call of %fx
+  CHECK_FALSE(wide.Of(*m->entry()->instructions()[1]));
+  // A noted answer stands unless one is already known.
+  SideEffects noted(*m);
+  noted.Note(*m->FindComputation("h"), true);
+  noted.Note(*m->FindComputation("fx"), false);
+  CHECK(noted.Of(*m->entry()->root()));
+  CHECK_FALSE(noted.Of(*m->entry()->instructions()[2]));
+  wide.Note(*m->FindComputation("fx"), false);
+  CHECK(wide.Of(*m->entry()->instructions()[2]));
+}
+
+}  // namespace
+}  // namespace hlo
