@@ -24,7 +24,7 @@ std::unique_ptr<Module> Parse(const std::string& text) {
 
 std::vector<std::string> Names(const std::vector<Instruction*>& order) {
   std::vector<std::string> names;
-  for (const Instruction* i : order) names.push_back(i->name());
+  for (const Instruction* i : order) names.emplace_back(i->name());
   return names;
 }
 
