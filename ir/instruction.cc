@@ -97,6 +97,10 @@ const Attribute* Instruction::FindAttr(AttrKind kind) const {
 }
 
 void Instruction::SetAttr(AttrKind kind, AttrValue value) {
+  if (kind == AttrKind::kControlPredecessors) has_control_predecessors_ = true;
+  if (std::holds_alternative<std::vector<Computation*>>(value)) {
+    has_called_computations_ = true;
+  }
   for (Attribute& a : attrs_) {
     if (a.kind == kind) {
       a.value = std::move(value);
@@ -108,6 +112,13 @@ void Instruction::SetAttr(AttrKind kind, AttrValue value) {
 
 void Instruction::RemoveAttr(AttrKind kind) {
   attrs_.Erase(kind);
+  if (kind == AttrKind::kControlPredecessors) has_control_predecessors_ = false;
+  has_called_computations_ = false;
+  for (const Attribute& a : attrs_.span()) {
+    if (std::holds_alternative<std::vector<Computation*>>(a.value)) {
+      has_called_computations_ = true;
+    }
+  }
 }
 
 int64_t Instruction::GetInt(AttrKind kind, int64_t default_value) const {
@@ -173,6 +184,7 @@ const ReplicaGroups* Instruction::replica_groups() const {
 
 std::vector<Computation*> Instruction::called_computations() const {
   std::vector<Computation*> out;
+  if (!has_called_computations_) return out;
   for (const Attribute& a : attrs_.span()) {
     if (auto* v = std::get_if<std::vector<Computation*>>(&a.value)) {
       out.insert(out.end(), v->begin(), v->end());
@@ -182,6 +194,7 @@ std::vector<Computation*> Instruction::called_computations() const {
 }
 
 Computation* Instruction::to_apply() const {
+  if (!has_called_computations_) return nullptr;
   for (AttrKind k : {AttrKind::kToApply, AttrKind::kCalls}) {
     const Attribute* a = FindAttr(k);
     if (!a) continue;
@@ -192,6 +205,7 @@ Computation* Instruction::to_apply() const {
 }
 
 absl::Span<Instruction* const> Instruction::control_predecessors() const {
+  if (!has_control_predecessors_) return {};
   const Attribute* a = FindAttr(AttrKind::kControlPredecessors);
   if (!a) return {};
   if (auto* v = std::get_if<std::vector<Instruction*>>(&a->value)) return *v;

@@ -32,7 +32,7 @@ struct SourceLoc {
 class Instruction {
  public:
   Instruction(Opcode opcode, std::string_view name, const Shape* shape)
-      : name_(name), shape_(shape), opcode_(opcode) {}
+      : opcode_(opcode), shape_(shape), name_(name) {}
   Instruction(const Instruction&) = delete;
   Instruction& operator=(const Instruction&) = delete;
   static void* operator new(size_t size) { return AllocateInstructionSlot(size); }
@@ -124,23 +124,30 @@ class Instruction {
   absl::Span<Instruction* const> control_predecessors() const;
 
  private:
-  // Fields ordered for packing: most instructions have one user and at
-  // most two operands, which then need no heap storage.
-  CompactString name_;
+  // What a pass's walk reads comes first (64 bytes: opcode, flags, shape,
+  // operands, users), the rest after; a million-instruction module does not
+  // fit the caches, so every line a walk touches is a miss. Most
+  // instructions have one user and at most two operands, which then need no
+  // heap storage.
+  Opcode opcode_;
+  Opcode wrapped_ = Opcode::kAbs;
+  bool has_wrapped_ : 1 = false;
+  bool literal_elided_ : 1 = false;
+  // Answers control_predecessors() and called_computations() without
+  // reading the attribute block (kept by SetAttr/RemoveAttr).
+  bool has_control_predecessors_ : 1 = false;
+  bool has_called_computations_ : 1 = false;
+  int32_t parameter_number_ = -1;
   const Shape* shape_;
-  Computation* parent_ = nullptr;
   absl::InlinedVector<Instruction*, 2> operands_;
-  absl::InlinedVector<Instruction*, 2> users_;  // as small as <…, 1>
+  absl::InlinedVector<Instruction*, 2> users_;
+  Computation* parent_ = nullptr;
   AttributeList attrs_;
   // Shared (constants repeat); held through one pointer so that the other
   // 90-odd percent of instructions pay 8 bytes for it, not 16.
   std::unique_ptr<const std::shared_ptr<const Literal>> literal_;
   SourceLoc loc_;
-  int32_t parameter_number_ = -1;
-  Opcode opcode_;
-  Opcode wrapped_ = Opcode::kAbs;
-  bool has_wrapped_ = false;
-  bool literal_elided_ = false;
+  CompactString name_;
 };
 
 }  // namespace hlo

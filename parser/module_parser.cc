@@ -764,7 +764,7 @@ bool Parser::ParseAttributes(Instruction* inst) {
     inst->SetAttr(*kind, AttrValue{});
     AttrValue value;
     if (!ParseAttrValue(*kind, inst, &value)) return false;
-    const_cast<Attribute&>(inst->attributes().back()).value = std::move(value);
+    inst->SetAttr(*kind, std::move(value));  // fills the slot in place
   }
   return true;
 }

@@ -234,6 +234,9 @@ class Parser {
   std::vector<PendingComputation> pending_computations_;
   // Raw shape text -> interned shape, so repeated shapes are parsed once.
   StringViewMap<const Shape*> shape_cache_;
+  // The last simple shape read and its text (see ParseShape).
+  std::string_view last_shape_text_;
+  const Shape* last_shape_ = nullptr;
   // (shape, token) -> literal of the scalar constants read so far: constants
   // are immutable and shared, and dumps repeat a few scalars (0, 1, -inf)
   // thousands of times, so each distinct one is parsed and stored once.

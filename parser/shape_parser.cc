@@ -35,6 +35,12 @@ const char* SimpleShapeEnd(const char* p, const char* end) {
   return p;
 }
 
+// Can `c` follow a whole shape (so a shape text that matches up to it is
+// the whole shape, not a prefix of a longer one like `f32[2]` of `f32[2]{0}`)?
+bool EndsShape(char c) {
+  return c == ' ' || c == ',' || c == ')' || c == '\n' || c == '\r' || c == '\t' || c == '}';
+}
+
 }  // namespace
 
 bool Parser::IsShapeStart() const {
@@ -83,23 +89,37 @@ bool Parser::ParseShape(const Shape** out) {
   }
   if (tok_.kind == Tok::kName) {
     const char* buf_end = lexer_.buffer().data() + lexer_.buffer().size();
-    const char* end = SimpleShapeEnd(tok_.begin, buf_end);
-    if (end) {
+    const char* end = nullptr;
+    // Shapes mostly repeat the one just read (an elementwise op's result and
+    // operands): compare the text with it before scanning and hashing.
+    const size_t last_size = last_shape_text_.size();
+    if (last_size != 0 && static_cast<size_t>(buf_end - tok_.begin) > last_size &&
+        std::memcmp(tok_.begin, last_shape_text_.data(), last_size) == 0 &&
+        EndsShape(tok_.begin[last_size])) {
+      *out = last_shape_;
+      end = tok_.begin + last_size;
+    } else if ((end = SimpleShapeEnd(tok_.begin, buf_end)) != nullptr) {
       std::string_view raw(tok_.begin, end - tok_.begin);
       auto it = shape_cache_.find(raw);
-      if (it != shape_cache_.end()) {
-        *out = it->second;
-        // The cached text is on one line (SimpleShapeEnd stops at newlines).
-        const uint32_t end_line = tok_.line;
-        const uint32_t end_col = tok_.col + static_cast<uint32_t>(end - tok_.begin);
-        lexer_.SkipTo(end);
-        AdvanceAfter(end_line, end_col);
+      if (it == shape_cache_.end()) {
+        Shape s;
+        if (!ParseShapeValue(&s, 0)) return false;
+        *out = pool_->Intern(s);
+        shape_cache_.emplace(raw, *out);
+        last_shape_text_ = raw;
+        last_shape_ = *out;
         return true;
       }
-      Shape s;
-      if (!ParseShapeValue(&s, 0)) return false;
-      *out = pool_->Intern(s);
-      shape_cache_.emplace(raw, *out);
+      *out = it->second;
+      last_shape_text_ = raw;
+      last_shape_ = *out;
+    }
+    if (end) {
+      // The cached text is on one line (SimpleShapeEnd stops at newlines).
+      const uint32_t end_line = tok_.line;
+      const uint32_t end_col = tok_.col + static_cast<uint32_t>(end - tok_.begin);
+      lexer_.SkipTo(end);
+      AdvanceAfter(end_line, end_col);
       return true;
     }
   }

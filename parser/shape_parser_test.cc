@@ -346,3 +346,37 @@ TEST_CASE("parse shape: deep nesting is an error, not a crash", "[shape_parser]"
 
 }  // namespace
 }  // namespace hlo
+
+namespace hlo {
+namespace {
+
+// The parser compares a shape's text with the shape read just before it;
+// a text that is a prefix of the next shape (`f32[2]` of `f32[2]{0}`) or
+// extends it must still give the shape written.
+TEST_CASE("parse shape: consecutive shapes that prefix each other", "[shape_parser]") {
+  auto m = ParseModule(R"(ENTRY e {
+  a = f32[2]{0} parameter(0)
+  b = f32[2] negate(f32[2]{0} a)
+  c = f32[2,3]{0,1} broadcast(f32[2] b), dimensions={0}
+  d = f32[2,3]{1,0} copy(f32[2,3]{0,1} c)
+  ROOT r = f32[2,3] copy(f32[2,3]{1,0} d)
+})");
+  REQUIRE(m.ok());
+  std::vector<std::string> shapes;
+  for (const auto& inst : (*m)->entry()->instructions()) {
+    shapes.push_back(inst->shape().ToString(/*print_layout=*/true));
+  }
+  CHECK(shapes == std::vector<std::string>{"f32[2]{0}", "f32[2]{0}", "f32[2,3]{0,1}",
+                                           "f32[2,3]{1,0}", "f32[2,3]{1,0}"});
+  // An operand written with another layout than the one just read is still
+  // checked against its instruction.
+  auto bad = ParseModule(R"(ENTRY e {
+  a = f32[2,3]{1,0} parameter(0)
+  ROOT b = f32[2,3]{1,0} copy(f32[3,2]{1,0} a)
+})");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(std::string(bad.status().message()).find("f32[3,2]") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace hlo
