@@ -3,11 +3,16 @@
 #include <new>
 #include <utility>
 
+#include "ir/slab_pool.h"
+
 namespace hlo {
 
 AttributeList::Header* AttributeList::Allocate(uint32_t capacity) {
   static_assert(alignof(Attribute) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
-  void* raw = ::operator new(kOffset + sizeof(Attribute) * capacity);
+  // One and two attributes are the common blocks: they come from slab pools.
+  void* raw = capacity == 1   ? SlabPool<BlockBytes(1)>::Allocate()
+              : capacity == 2 ? SlabPool<BlockBytes(2)>::Allocate()
+                              : ::operator new(BlockBytes(capacity));
   Header* h = static_cast<Header*>(raw);
   h->size = 0;
   h->capacity = capacity;
@@ -54,7 +59,13 @@ void AttributeList::Clear() {
   if (block_ == nullptr) return;
   Attribute* a = data();
   for (uint32_t i = 0; i < block_->size; ++i) a[i].~Attribute();
-  ::operator delete(block_);
+  if (block_->capacity == 1) {
+    SlabPool<BlockBytes(1)>::Free(block_);
+  } else if (block_->capacity == 2) {
+    SlabPool<BlockBytes(2)>::Free(block_);
+  } else {
+    ::operator delete(block_);
+  }
   block_ = nullptr;
 }
 

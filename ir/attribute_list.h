@@ -43,6 +43,9 @@ class AttributeList {
   Attribute* data() const {
     return reinterpret_cast<Attribute*>(reinterpret_cast<char*>(block_) + kOffset);
   }
+  static constexpr size_t BlockBytes(uint32_t capacity) {
+    return kOffset + sizeof(Attribute) * capacity;
+  }
   static Header* Allocate(uint32_t capacity);
 
   Header* block_ = nullptr;

@@ -3,8 +3,19 @@
 #include <algorithm>
 
 #include "ir/computation.h"
+#include "ir/slab_pool.h"
 
 namespace hlo {
+
+void* Instruction::operator new(size_t size) {
+  if (size != sizeof(Instruction)) return ::operator new(size);
+  return SlabPool<sizeof(Instruction)>::Allocate();
+}
+
+void Instruction::operator delete(void* p, size_t size) {
+  if (size != sizeof(Instruction)) return ::operator delete(p);
+  SlabPool<sizeof(Instruction)>::Free(p);
+}
 
 std::string Instruction::OpcodeText() const {
   if (!has_wrapped_) return std::string(OpcodeName(opcode_));

@@ -14,7 +14,6 @@
 #include "ir/attribute.h"
 #include "ir/attribute_list.h"
 #include "ir/compact_string.h"
-#include "ir/instruction_pool.h"
 #include "ir/literal.h"
 #include "ir/opcode.h"
 #include "ir/shape.h"
@@ -35,8 +34,10 @@ class Instruction {
       : opcode_(opcode), shape_(shape), name_(name) {}
   Instruction(const Instruction&) = delete;
   Instruction& operator=(const Instruction&) = delete;
-  static void* operator new(size_t size) { return AllocateInstructionSlot(size); }
-  static void operator delete(void* p, size_t size) { FreeInstructionSlot(p, size); }
+  // From a slab pool (ir/slab_pool.h): instructions are the most numerous
+  // objects of the IR.
+  static void* operator new(size_t size);
+  static void operator delete(void* p, size_t size);
 
   Opcode opcode() const { return opcode_; }
   std::string_view name() const { return name_.view(); }
