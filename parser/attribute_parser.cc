@@ -364,6 +364,7 @@ bool Parser::ParseReplicaGroups(ReplicaGroups* out) {
 // Metadata separates with spaces, frontend attributes with ','.
 bool Parser::ParseKeyValues(KeyValues* out, bool allow_unquoted) {
   if (!Expect(Tok::kLBrace, "'{' to open the list of key=value pairs")) return false;
+  out->reserve(4);  // metadata: op_type, op_name, source_file, source_line
   while (!At(Tok::kRBrace)) {
     if (!At(Tok::kName) && !At(Tok::kString)) {
       return ErrorExpected(out->empty() ? "a key (of key=value) or '}'"
