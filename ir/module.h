@@ -2,6 +2,7 @@
 #ifndef HLO_IR_MODULE_H_
 #define HLO_IR_MODULE_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -103,7 +104,7 @@ class Module {
   std::shared_ptr<const std::string> source_text_;
   int64_t next_unique_ = 0;
   bool names_built_ = false;
-  absl::flat_hash_set<std::string> used_names_;
+  absl::flat_hash_set<uint64_t> used_names_;  // HashString of each name
 };
 
 }  // namespace hlo
