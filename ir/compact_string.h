@@ -27,7 +27,7 @@ class CompactString {
   }
   CompactString& operator=(const CompactString& o) { return *this = o.view(); }
   CompactString& operator=(CompactString&& o) noexcept {
-    Swap(o);
+    if (this != &o) Swap(o);
     return *this;
   }
   ~CompactString() {
