@@ -123,6 +123,11 @@ class Instruction {
   Computation* to_apply() const;
   // Control predecessors (from the control-predecessors attribute).
   absl::Span<Instruction* const> control_predecessors() const;
+  // Cheap answers from a flag bit, without reading the attribute block: false
+  // means the instruction surely has no callees / control predecessors (true
+  // may be stale after an attribute was replaced: then look).
+  bool may_call_computations() const { return has_called_computations_; }
+  bool may_have_control_predecessors() const { return has_control_predecessors_; }
 
  private:
   // What a pass's walk reads comes first (64 bytes: opcode, flags, shape,

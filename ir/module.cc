@@ -37,6 +37,7 @@ std::vector<Computation*> Module::PostOrder() const {
   std::function<void(Computation*)> visit = [&](Computation* c) {
     if (!visited.insert(c).second) return;
     for (const auto& inst : c->instructions()) {
+      if (!inst->may_call_computations()) continue;
       for (Computation* callee : inst->called_computations()) visit(callee);
     }
     order.push_back(c);
@@ -57,13 +58,19 @@ int64_t Module::RemoveUnreachableComputations() {
     work.pop_back();
     if (!reachable.insert(c).second) continue;
     for (const auto& inst : c->instructions()) {
+      if (!inst->may_call_computations()) continue;
       for (Computation* callee : inst->called_computations()) work.push_back(callee);
     }
   }
+  return RemoveComputationsExcept([&](const Computation* c) { return reachable.contains(c); });
+}
+
+int64_t Module::RemoveComputationsExcept(absl::FunctionRef<bool(const Computation*)> keep) {
   int64_t removed = 0;
   std::vector<std::unique_ptr<Computation>> kept;
+  kept.reserve(computations_.size());
   for (auto& c : computations_) {
-    if (reachable.contains(c.get())) {
+    if (c.get() == entry_ || keep(c.get())) {
       kept.push_back(std::move(c));
     } else {
       ++removed;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/functional/function_ref.h"
 #include "ir/computation.h"
 #include "ir/shape.h"
 
@@ -50,6 +51,9 @@ class Module {
   Computation* FindComputation(std::string_view name) const;
   // Removes computations that nothing calls (the entry stays).
   int64_t RemoveUnreachableComputations();
+  // Removes the computations `keep` says no to (a pass that already knows
+  // what is reachable need not read every instruction again to find out).
+  int64_t RemoveComputationsExcept(absl::FunctionRef<bool(const Computation*)> keep);
   Computation* entry() const { return entry_; }
   void set_entry(Computation* c) { entry_ = c; }
   // Callees before callers, the entry last.

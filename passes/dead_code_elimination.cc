@@ -22,7 +22,7 @@ bool IsSideEffecting(const Instruction& inst) {
 
 bool SideEffects::Of(const Instruction& inst) {
   if (IsSideEffecting(inst)) return true;
-  if (inst.attributes().empty()) return false;
+  if (!inst.may_call_computations()) return false;
   const auto& attrs = inst.attributes();
   for (const Attribute& a : attrs) {
     auto* callees = std::get_if<std::vector<Computation*>>(&a.value);
@@ -151,6 +151,7 @@ int64_t RemoveDeadAndFindCallees(Computation& comp, const ComputationMarks& reac
   std::vector<std::pair<const Instruction*, Computation*>> calls;
   for (const auto& inst : comp.instructions()) {
     if (inst->users().empty()) unused.push_back(inst.get());
+    if (!inst->may_call_computations()) continue;
     for (const Attribute& a : inst->attributes()) {
       auto* callees = std::get_if<std::vector<Computation*>>(&a.value);
       if (callees == nullptr) continue;
@@ -189,7 +190,9 @@ class DeadCodeElimination : public Pass {
       removed += RemoveDeadAndFindCallees(*c, reached, work);
     }
     if (reached_count < module.computations().size()) {
-      removed += module.RemoveUnreachableComputations();
+      // `reached` is what the entry reaches once the dead callers are gone.
+      removed += module.RemoveComputationsExcept(
+          [&](const Computation* c) { return reached.contains(c); });
     }
     return removed > 0;
   }

@@ -28,6 +28,7 @@ class ModuleOrder {
     if (!visited_.insert(c)) return;
     for (const auto& inst : c->instructions()) {
       visit_(*inst);
+      if (!inst->may_call_computations()) continue;  // no read of the attribute block
       for (const Attribute& a : inst->attributes()) {
         auto* callees = std::get_if<std::vector<Computation*>>(&a.value);
         if (callees == nullptr) continue;
@@ -50,6 +51,7 @@ class ModuleOrder {
 }  // namespace
 
 bool HasCallees(const Instruction& inst) {
+  if (!inst.may_call_computations()) return false;
   for (const Attribute& a : inst.attributes()) {
     if (std::holds_alternative<std::vector<Computation*>>(a.value)) return true;
   }
