@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/container/flat_hash_set.h"
+#include "ir/instruction_marks.h"
 #include "ir/module.h"
 
 namespace hlo {
@@ -32,29 +33,43 @@ void Computation::RemoveInstruction(Instruction* inst) {
 
 int64_t Computation::RemoveInstructions(
     const absl::flat_hash_set<const Instruction*>& dead) {
+  std::vector<Instruction*> list;
+  list.reserve(dead.size());
+  for (const Instruction* d : dead) list.push_back(const_cast<Instruction*>(d));
+  return RemoveInstructions(list);
+}
+
+int64_t Computation::RemoveInstructions(absl::Span<Instruction* const> dead) {
   if (dead.empty()) return 0;
+  InstructionMarks gone(*this);
+  for (Instruction* d : dead) {
+    if (d != nullptr && d->parent() == this) gone.insert(d);
+  }
   // Each surviving operand's user list is filtered once (detaching one dead
   // user at a time would be quadratic in a constant's many users).
-  absl::flat_hash_set<Instruction*> touched;
-  for (const auto& inst : instructions_) {
-    if (!dead.contains(inst.get())) continue;
-    for (Instruction* op : inst->operands()) {
-      if (op != nullptr && !dead.contains(op)) touched.insert(op);
+  InstructionMarks touched(*this);
+  std::vector<Instruction*> touched_list;
+  for (Instruction* d : dead) {
+    if (d == nullptr || d->parent() != this) continue;
+    for (Instruction* op : d->operands()) {
+      if (op != nullptr && !gone.contains(op) && touched.insert(op)) touched_list.push_back(op);
     }
-    inst->ClearOperands();
+    d->ClearOperands();
   }
-  for (Instruction* op : touched) op->RemoveUsers(dead);
+  auto is_gone = [&](const Instruction* u) { return gone.contains(u); };
+  for (Instruction* op : touched_list) op->RemoveUsers(is_gone);
   int64_t removed = 0;
-  std::vector<std::unique_ptr<Instruction>> kept;
-  kept.reserve(instructions_.size());
-  for (auto& inst : instructions_) {
-    if (dead.contains(inst.get())) {
+  size_t out = 0;
+  for (size_t i = 0; i < instructions_.size(); ++i) {
+    if (gone.contains(instructions_[i].get())) {
       ++removed;
+      instructions_[i].reset();
     } else {
-      kept.push_back(std::move(inst));
+      if (out != i) instructions_[out] = std::move(instructions_[i]);
+      ++out;
     }
   }
-  instructions_ = std::move(kept);
+  instructions_.resize(out);
   return removed;
 }
 

@@ -46,6 +46,10 @@ class Computation {
   void RemoveInstruction(Instruction* inst);
   // Removes every instruction `dead` holds in one sweep (each must have no
   // users outside the set and not be the root); linear in the computation.
+  // Duplicates and instructions of other computations in `dead` are ignored.
+  // Membership is a bitmap over the instructions' addresses (InstructionMarks),
+  // so the sweep reads the list of pointers, not the instructions.
+  int64_t RemoveInstructions(absl::Span<Instruction* const> dead);
   int64_t RemoveInstructions(const absl::flat_hash_set<const Instruction*>& dead);
 
   Instruction* root() const { return root_; }

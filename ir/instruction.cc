@@ -94,9 +94,9 @@ void Instruction::ReplaceAllUsesWith(Instruction* other) {
   if (parent_ && parent_->root() == this) parent_->set_root(other);
 }
 
-void Instruction::RemoveUsers(const absl::flat_hash_set<const Instruction*>& gone) {
+void Instruction::RemoveUsers(absl::FunctionRef<bool(const Instruction*)> gone) {
   users_.erase(std::remove_if(users_.begin(), users_.end(),
-                              [&](const Instruction* u) { return gone.contains(u); }),
+                              [&](const Instruction* u) { return gone(u); }),
                users_.end());
 }
 

@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
+#include "absl/functional/function_ref.h"
 #include "absl/types/span.h"
 #include "ir/attribute.h"
 #include "ir/attribute_list.h"
@@ -66,7 +67,7 @@ class Instruction {
   void ReplaceAllUsesWith(Instruction* other);
   // Batch removal (Computation::RemoveInstructions): drops the users in
   // `gone` in one pass, and drops operands without touching their users.
-  void RemoveUsers(const absl::flat_hash_set<const Instruction*>& gone);
+  void RemoveUsers(absl::FunctionRef<bool(const Instruction*)> gone);
   void ClearOperands() { operands_.clear(); }
 
   // Async ops written in XLA's sugared form (`custom-call-start`): the

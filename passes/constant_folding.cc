@@ -23,7 +23,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "eval/evaluator.h"
 #include "ir/computation.h"
-#include "passes/instruction_marks.h"
+#include "ir/instruction_marks.h"
 #include "passes/passes.h"
 #include "passes/post_order.h"
 

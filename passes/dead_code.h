@@ -12,7 +12,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "ir/computation.h"
-#include "passes/instruction_marks.h"
+#include "ir/instruction_marks.h"
 
 namespace hlo {
 
@@ -53,9 +53,18 @@ class SideEffects {
 // passes leave them alone (removing them would leave a dangling edge).
 absl::flat_hash_set<const Instruction*> ControlRelated(const Computation& comp);
 
+// Dead instructions found by FindDeadFrom: a list, and a bitmap to ask.
+struct DeadInstructions {
+  explicit DeadInstructions(const Computation& comp) : marks(comp) {}
+  bool contains(const Instruction* inst) const { return marks.contains(inst); }
+  bool empty() const { return list.empty(); }
+  InstructionMarks marks;
+  std::vector<Instruction*> list;
+};
+
 // The instructions of `candidates` that are dead (as RemoveDeadFrom finds
 // them), without removing them.
-absl::flat_hash_set<const Instruction*> FindDeadFrom(
+DeadInstructions FindDeadFrom(
     const Computation& comp, const std::vector<Instruction*>& candidates,
     const absl::flat_hash_set<const Instruction*>* control = nullptr);
 

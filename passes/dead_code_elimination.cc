@@ -7,7 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "passes/dead_code.h"
-#include "passes/instruction_marks.h"
+#include "ir/instruction_marks.h"
 #include "passes/passes.h"
 #include "ir/module.h"
 
@@ -82,19 +82,30 @@ absl::flat_hash_set<const Instruction*> ControlRelated(const Computation& comp) 
   return out;
 }
 
-absl::flat_hash_set<const Instruction*> FindDeadFrom(
-    const Computation& comp, const std::vector<Instruction*>& candidates,
-    const absl::flat_hash_set<const Instruction*>* control) {
-  absl::flat_hash_set<const Instruction*> dead;
+DeadInstructions FindDeadFrom(const Computation& comp,
+                              const std::vector<Instruction*>& candidates,
+                              const absl::flat_hash_set<const Instruction*>* control) {
+  DeadInstructions dead(comp);
   if (candidates.empty()) return dead;
   std::optional<absl::flat_hash_set<const Instruction*>> own_control;
   auto control_related = [&](const Instruction* inst) {
     if (control == nullptr) control = &own_control.emplace(ControlRelated(comp));
     return control->contains(inst);
   };
-  // Users still alive per instruction, filled lazily: an operand becomes dead
-  // when its count of live users reaches zero.
+  // An operand becomes dead when its last live user dies. With a few users
+  // they are asked (bitmap lookups, no table); many users are counted down in
+  // a map, filled lazily, so a constant's thousand users are not rescanned.
+  constexpr size_t kFewUsers = 8;
   absl::flat_hash_map<const Instruction*, int64_t> live_users;
+  auto last_user_gone = [&](const Instruction* op) {
+    auto users = op->users();
+    if (users.size() <= kFewUsers) {
+      return std::all_of(users.begin(), users.end(),
+                         [&](const Instruction* u) { return dead.contains(u); });
+    }
+    auto [it, fresh] = live_users.try_emplace(op, static_cast<int64_t>(users.size()));
+    return --it->second == 0;
+  };
   SideEffects effects;
   auto removable = [&](const Instruction* inst) {
     return inst != comp.root() && inst->opcode() != Opcode::kParameter &&
@@ -107,15 +118,15 @@ absl::flat_hash_set<const Instruction*> FindDeadFrom(
   while (!work.empty()) {
     Instruction* inst = work.back();
     work.pop_back();
-    if (!dead.insert(inst).second) continue;
+    if (!dead.marks.insert(inst)) continue;
+    dead.list.push_back(inst);
     auto ops = inst->operands();
     for (size_t i = 0; i < ops.size(); ++i) {
       Instruction* op = ops[i];
       if (op == nullptr || op->parent() != &comp || dead.contains(op)) continue;
       // An operand used twice by one instruction is one use.
       if (std::find(ops.begin(), ops.begin() + i, op) != ops.begin() + i) continue;
-      auto [it, fresh] = live_users.try_emplace(op, static_cast<int64_t>(op->users().size()));
-      if (--it->second == 0 && removable(op)) work.push_back(op);
+      if (last_user_gone(op) && removable(op)) work.push_back(op);
     }
   }
   return dead;
@@ -124,7 +135,7 @@ absl::flat_hash_set<const Instruction*> FindDeadFrom(
 int64_t RemoveDeadFrom(Computation& comp, const std::vector<Instruction*>& candidates,
                        const absl::flat_hash_set<const Instruction*>* control) {
   if (candidates.empty()) return 0;
-  return comp.RemoveInstructions(FindDeadFrom(comp, candidates, control));
+  return comp.RemoveInstructions(FindDeadFrom(comp, candidates, control).list);
 }
 
 int64_t RemoveAllDead(Computation& comp) {
@@ -160,11 +171,11 @@ int64_t RemoveDeadAndFindCallees(Computation& comp, const ComputationMarks& reac
       }
     }
   }
-  absl::flat_hash_set<const Instruction*> dead = FindDeadFrom(comp, unused);
+  DeadInstructions dead = FindDeadFrom(comp, unused);
   for (auto [inst, callee] : calls) {
     if (!reached.contains(callee) && !dead.contains(inst)) work.push_back(callee);
   }
-  return dead.empty() ? 0 : comp.RemoveInstructions(dead);
+  return dead.empty() ? 0 : comp.RemoveInstructions(dead.list);
 }
 
 class DeadCodeElimination : public Pass {

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "passes/instruction_marks.h"
+#include "ir/instruction_marks.h"
 
 namespace hlo {
 namespace {

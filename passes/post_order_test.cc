@@ -10,7 +10,7 @@
 #include "ir/strings.h"
 #include "parser/parser.h"
 #include "passes/dead_code.h"
-#include "passes/instruction_marks.h"
+#include "ir/instruction_marks.h"
 #include "passes/post_order.h"
 
 namespace hlo {

@@ -9,8 +9,8 @@
 // the range (other computations, or when the range is too sparse for a
 // bitmap) go to a small hash set instead. ComputationMarks does the same for
 // the computations of a module.
-#ifndef HLO_PASSES_INSTRUCTION_MARKS_H_
-#define HLO_PASSES_INSTRUCTION_MARKS_H_
+#ifndef HLO_IR_INSTRUCTION_MARKS_H_
+#define HLO_IR_INSTRUCTION_MARKS_H_
 
 #include <algorithm>
 #include <cstdint>
@@ -98,4 +98,4 @@ class ComputationMarks : public AddressMarks<Computation> {
 
 }  // namespace hlo
 
-#endif  // HLO_PASSES_INSTRUCTION_MARKS_H_
+#endif  // HLO_IR_INSTRUCTION_MARKS_H_

@@ -1,4 +1,4 @@
-#include "passes/instruction_marks.h"
+#include "ir/instruction_marks.h"
 
 #include "ir/module.h"
 
