@@ -17,6 +17,15 @@ class AttributeList {
   AttributeList() = default;
   AttributeList(const AttributeList&) = delete;
   AttributeList& operator=(const AttributeList&) = delete;
+  AttributeList(AttributeList&& o) noexcept : block_(o.block_) { o.block_ = nullptr; }
+  AttributeList& operator=(AttributeList&& o) noexcept {
+    if (this != &o) {
+      Clear();
+      block_ = o.block_;
+      o.block_ = nullptr;
+    }
+    return *this;
+  }
   ~AttributeList() { Clear(); }
 
   absl::Span<const Attribute> span() const {

@@ -21,6 +21,7 @@ Instruction* Computation::AddInstruction(std::unique_ptr<Instruction> inst) {
     parameters_[n] = raw;
   }
   instructions_.push_back(std::move(inst));
+  ++churn_;
   return raw;
 }
 
@@ -28,7 +29,10 @@ void Computation::RemoveInstruction(Instruction* inst) {
   inst->DetachOperands();
   auto it = std::find_if(instructions_.begin(), instructions_.end(),
                          [&](const auto& p) { return p.get() == inst; });
-  if (it != instructions_.end()) instructions_.erase(it);
+  if (it != instructions_.end()) {
+    instructions_.erase(it);
+    ++churn_;
+  }
 }
 
 int64_t Computation::RemoveInstructions(
@@ -70,7 +74,25 @@ int64_t Computation::RemoveInstructions(absl::Span<Instruction* const> dead) {
     }
   }
   instructions_.resize(out);
+  churn_ += removed;
   return removed;
+}
+
+void Computation::CompactInstructions() {
+  churn_ = 0;
+  if (instructions_.empty()) return;
+  std::vector<std::unique_ptr<Instruction>> moved;
+  moved.reserve(instructions_.size());
+  for (const auto& old : instructions_) moved.push_back(Instruction::RelocateFrom(*old));
+  const AddressIndex<Instruction> old_position(instructions_);
+  auto relocated = [&](Instruction* p) {
+    int64_t i = old_position.Find(p);
+    return i < 0 ? p : moved[i].get();
+  };
+  for (const auto& inst : moved) inst->RemapInstructions(relocated);
+  for (Instruction*& p : parameters_) p = relocated(p);
+  root_ = relocated(root_);
+  instructions_.swap(moved);  // the emptied originals go with `moved`
 }
 
 int64_t Computation::RemoveDeadInstructions(bool keep_side_effects) {
@@ -100,6 +122,7 @@ int64_t Computation::RemoveDeadInstructions(bool keep_side_effects) {
     }
     instructions_ = std::move(kept);
   }
+  churn_ += removed;
   return removed;
 }
 

@@ -52,6 +52,19 @@ class Computation {
   int64_t RemoveInstructions(absl::Span<Instruction* const> dead);
   int64_t RemoveInstructions(const absl::flat_hash_set<const Instruction*>& dead);
 
+  // Instructions added and removed since the last compaction (or since the
+  // computation was built): a measure of how scattered its instructions have
+  // become in memory, as removed ones leave holes and new ones fill freed
+  // slots anywhere.
+  int64_t churn() const { return churn_; }
+  void reset_churn() { churn_ = 0; }
+  // Moves every instruction to fresh memory, laid out in the stored order,
+  // and rewrites the pointers to them (operands, users, control
+  // predecessors, parameters, root). A walk in stored order then reads
+  // memory in order. Nothing outside the computation may hold pointers to
+  // its instructions across this call.
+  void CompactInstructions();
+
   Instruction* root() const { return root_; }
   void set_root(Instruction* root) { root_ = root; }
   // Parameters indexed by parameter number (null for missing numbers while
@@ -81,6 +94,7 @@ class Computation {
   SourceLoc loc_;
   bool printed_signature_ = true;
   InternedString execution_thread_;  // few distinct; 8 bytes, not 32
+  int64_t churn_ = 0;
 };
 
 }  // namespace hlo

@@ -17,6 +17,44 @@ void Instruction::operator delete(void* p, size_t size) {
   SlabPool<sizeof(Instruction)>::Free(p);
 }
 
+// RelocateFrom below moves every field: a new field must be moved there too.
+static_assert(sizeof(Instruction) == 120, "update Instruction::RelocateFrom");
+
+std::unique_ptr<Instruction> Instruction::RelocateFrom(Instruction& from) {
+  // The class's operator new takes a reused slot; compaction wants the next
+  // fresh one, so that relocated instructions lie in order.
+  void* slot = SlabPool<sizeof(Instruction)>::AllocateFresh();
+  auto* to = ::new (slot) Instruction(from.opcode_, std::string_view(), from.shape_);
+  std::unique_ptr<Instruction> owned(to);
+  to->wrapped_ = from.wrapped_;
+  to->has_wrapped_ = from.has_wrapped_;
+  to->literal_elided_ = from.literal_elided_;
+  to->has_control_predecessors_ = from.has_control_predecessors_;
+  to->has_called_computations_ = from.has_called_computations_;
+  to->parameter_number_ = from.parameter_number_;
+  to->operands_ = std::move(from.operands_);
+  to->users_ = std::move(from.users_);
+  from.operands_.clear();
+  from.users_.clear();
+  to->parent_ = from.parent_;
+  to->attrs_ = std::move(from.attrs_);
+  to->literal_ = std::move(from.literal_);
+  to->loc_ = from.loc_;
+  to->name_ = std::move(from.name_);
+  return owned;
+}
+
+void Instruction::RemapInstructions(absl::FunctionRef<Instruction*(Instruction*)> map) {
+  for (Instruction*& op : operands_) op = map(op);
+  for (Instruction*& user : users_) user = map(user);
+  if (!has_control_predecessors_) return;
+  for (Attribute& a : attrs_) {
+    if (auto* preds = std::get_if<std::vector<Instruction*>>(&a.value)) {
+      for (Instruction*& p : *preds) p = map(p);
+    }
+  }
+}
+
 std::string Instruction::OpcodeText() const {
   if (!has_wrapped_) return std::string(OpcodeName(opcode_));
   std::string text(OpcodeName(wrapped_));
@@ -215,8 +253,7 @@ Computation* Instruction::to_apply() const {
   return nullptr;
 }
 
-absl::Span<Instruction* const> Instruction::control_predecessors() const {
-  if (!has_control_predecessors_) return {};
+absl::Span<Instruction* const> Instruction::ControlPredecessorsFromAttributes() const {
   const Attribute* a = FindAttr(AttrKind::kControlPredecessors);
   if (!a) return {};
   if (auto* v = std::get_if<std::vector<Instruction*>>(&a->value)) return *v;

@@ -70,6 +70,14 @@ class Instruction {
   void RemoveUsers(absl::FunctionRef<bool(const Instruction*)> gone);
   void ClearOperands() { operands_.clear(); }
 
+  // For compaction (Computation::CompactInstructions): a new instruction in
+  // a fresh slab slot that takes every field of `from`, which is left with
+  // no operands, users, attributes or literal, ready to be deleted.
+  static std::unique_ptr<Instruction> RelocateFrom(Instruction& from);
+  // Rewrites every instruction pointer this instruction holds: operands,
+  // users and control predecessors.
+  void RemapInstructions(absl::FunctionRef<Instruction*(Instruction*)> map);
+
   // Async ops written in XLA's sugared form (`custom-call-start`): the
   // opcode is kAsyncStart/Update/Done and this is the wrapped opcode.
   bool has_wrapped_opcode() const { return has_wrapped_; }
@@ -122,8 +130,12 @@ class Instruction {
   std::vector<Computation*> called_computations() const;
   // The single computation of to_apply / calls, or null.
   Computation* to_apply() const;
-  // Control predecessors (from the control-predecessors attribute).
-  absl::Span<Instruction* const> control_predecessors() const;
+  // Control predecessors (from the control-predecessors attribute). Inline:
+  // most instructions have none, which the flag says without a call.
+  absl::Span<Instruction* const> control_predecessors() const {
+    if (!has_control_predecessors_) return {};
+    return ControlPredecessorsFromAttributes();
+  }
   // Cheap answers from a flag bit, without reading the attribute block: false
   // means the instruction surely has no callees / control predecessors (true
   // may be stale after an attribute was replaced: then look).
@@ -131,6 +143,8 @@ class Instruction {
   bool may_have_control_predecessors() const { return has_control_predecessors_; }
 
  private:
+  absl::Span<Instruction* const> ControlPredecessorsFromAttributes() const;
+
   // What a pass's walk reads comes first (64 bytes: opcode, flags, shape,
   // operands, users), the rest after; a million-instruction module does not
   // fit the caches, so every line a walk touches is a miss. Most

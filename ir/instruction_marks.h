@@ -17,11 +17,21 @@
 #include <memory>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "ir/computation.h"
 
 namespace hlo {
+
+// Distinct objects start at least sizeof(T) bytes apart, so slots of the
+// largest power of two not above that size never collide.
+template <typename T>
+constexpr int AddressSlotShift() {
+  int shift = 0;
+  while ((size_t{2} << shift) <= sizeof(T)) ++shift;
+  return shift;
+}
 
 template <typename T>
 class AddressMarks {
@@ -64,14 +74,7 @@ class AddressMarks {
   }
 
  private:
-  // Distinct objects start at least sizeof(T) bytes apart, so slots of the
-  // largest power of two not above that size never collide.
-  static constexpr int SlotShift() {
-    int shift = 0;
-    while ((size_t{2} << shift) <= sizeof(T)) ++shift;
-    return shift;
-  }
-  static constexpr int kShift = SlotShift();
+  static constexpr int kShift = AddressSlotShift<T>();
 
   // Out of range (a huge value) for addresses below the base.
   uint64_t Slot(const T* p) const {
@@ -83,6 +86,53 @@ class AddressMarks {
   // Inline for the small computations (fusions) that are most of a module.
   absl::InlinedVector<uint64_t, 8> bits_;
   absl::flat_hash_set<const T*> others_;
+};
+
+// The positions of the objects a vector owns, looked up by address: a dense
+// table over their address range (4 bytes a 64-byte slot), or a hash map
+// when the range is too sparse for one.
+template <typename T>
+class AddressIndex {
+ public:
+  explicit AddressIndex(const std::vector<std::unique_ptr<T>>& owned) : owned_(owned) {
+    if (owned.empty()) return;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (const auto& p : owned) {
+      uintptr_t a = reinterpret_cast<uintptr_t>(p.get());
+      lo = std::min(lo, a);
+      hi = std::max(hi, a);
+    }
+    uint64_t slots = ((hi - lo) >> kShift) + 1;
+    if (slots <= 16 * (static_cast<uint64_t>(owned.size()) + 64)) {
+      base_ = lo;
+      positions_.assign(slots, kNone);
+      for (size_t i = 0; i < owned.size(); ++i) positions_[Slot(owned[i].get())] = i;
+    } else {
+      sparse_.reserve(owned.size());
+      for (size_t i = 0; i < owned.size(); ++i) sparse_[owned[i].get()] = i;
+    }
+  }
+
+  // The position of `p` in the vector, or -1 when it holds no such object.
+  int64_t Find(const T* p) const {
+    if (!positions_.empty()) {
+      uint64_t slot = Slot(p);
+      if (slot >= positions_.size() || positions_[slot] == kNone) return -1;
+      return owned_[positions_[slot]].get() == p ? positions_[slot] : -1;
+    }
+    auto it = sparse_.find(p);
+    return it == sparse_.end() ? -1 : it->second;
+  }
+
+ private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  static constexpr int kShift = AddressSlotShift<T>();
+  uint64_t Slot(const T* p) const { return (reinterpret_cast<uintptr_t>(p) - base_) >> kShift; }
+
+  const std::vector<std::unique_ptr<T>>& owned_;
+  uintptr_t base_ = 0;
+  std::vector<uint32_t> positions_;
+  absl::flat_hash_map<const T*, uint32_t> sparse_;
 };
 
 class InstructionMarks : public AddressMarks<Instruction> {

@@ -58,6 +58,12 @@ class Module {
   void set_entry(Computation* c) { entry_ = c; }
   // Callees before callers, the entry last.
   std::vector<Computation*> PostOrder() const;
+  // Compacts (Computation::CompactInstructions) the large computations whose
+  // churn since their last compaction reaches half their size; returns how
+  // many. Small ones are left: they stay in the caches however scattered.
+  int64_t CompactScatteredComputations();
+  // Takes the present layout of every computation as compact.
+  void ResetChurn();
 
   std::vector<ModuleAttr>& header_attrs() { return header_attrs_; }
   const std::vector<ModuleAttr>& header_attrs() const { return header_attrs_; }

@@ -47,6 +47,15 @@ class SlabPool {
       local.free = slot->next;
       return slot;
     }
+    return AllocateFresh();
+  }
+
+  // A slot from the unused end of the current slab, never a freed one: slots
+  // taken one after another lie one after another in memory (compaction
+  // relies on this to lay out a computation in order).
+  static void* AllocateFresh() {
+    if constexpr (!slab_pool_internal::kPooled) return ::operator new(kSlotBytes);
+    Local& local = local_;
     if (local.bump == local.end) {
       local.bump = slab_pool_internal::NewSlab();
       local.end = local.bump + slab_pool_internal::kSlabBytes / kSlotBytes * kSlotBytes;

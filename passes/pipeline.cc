@@ -67,6 +67,7 @@ class Pipeline::Runner {
       : module_(module), options_(options), label_(label), timings_(timings) {}
 
   absl::Status Begin() {
+    module_.ResetChurn();  // compaction measures churn from here
     if (options_.dump_dir.empty() || !Printing()) return absl::OkStatus();
     std::error_code ec;
     std::filesystem::create_directories(options_.dump_dir, ec);
@@ -117,6 +118,9 @@ class Pipeline::Runner {
                           StrCat("pass '", pass.name(), "': ", std::string(changed.status().message())));
     }
     ++step_;
+    // Between passes no pointer into the IR is held, so a computation that
+    // changed much can be laid out afresh for the walks of the next passes.
+    if (*changed) module_.CompactScatteredComputations();
     if (timings_) Record(pass.name(), *changed, seconds);
     if (options_.verify_each) {
       if (absl::Status st = VerifyModule(module_); !st.ok()) {

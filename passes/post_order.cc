@@ -83,12 +83,14 @@ std::vector<Instruction*> PostOrderOf(const Computation& comp,
   };
   InstructionMarks visited(comp);
   // Whether every dependency of `inst` in this computation is already placed.
+  // The bitmap first: a placed dependency needs no read of its parent (a
+  // line of another instruction).
   auto ready = [&](const Instruction* inst, absl::Span<Instruction* const> preds) {
     for (const Instruction* dep : inst->operands()) {
-      if (dep->parent() == &comp && !visited.contains(dep)) return false;
+      if (!visited.contains(dep) && dep->parent() == &comp) return false;
     }
     for (const Instruction* dep : preds) {
-      if (dep->parent() == &comp && !visited.contains(dep)) return false;
+      if (!visited.contains(dep) && dep->parent() == &comp) return false;
     }
     return true;
   };

@@ -1,0 +1,126 @@
+// Tests for Computation::CompactInstructions and the churn that triggers it:
+// the module prints the same before and after, every pointer (operands,
+// users, control predecessors, parameters, root) moves to the new
+// instructions, and the new instructions lie in stored order in memory.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "ir/hlo_printer.h"
+#include "ir/slab_pool.h"
+#include "ir/strings.h"
+#include "parser/parser.h"
+
+namespace hlo {
+namespace {
+
+std::unique_ptr<Module> Parse(const std::string& text) {
+  auto module = ParseModule(text, ParseOptions{"compact"});
+  REQUIRE(module.ok());
+  return *std::move(module);
+}
+
+// Every pointer an instruction of `comp` holds names an instruction of `comp`.
+void CheckPointersInside(const Computation& comp) {
+  absl::flat_hash_set<const Instruction*> own;
+  for (const auto& inst : comp.instructions()) own.insert(inst.get());
+  for (const auto& inst : comp.instructions()) {
+    CHECK(inst->parent() == &comp);
+    for (const Instruction* op : inst->operands()) CHECK(own.contains(op));
+    for (const Instruction* user : inst->users()) {
+      CHECK(own.contains(user));
+      bool uses = false;
+      for (const Instruction* op : user->operands()) uses |= op == inst.get();
+      CHECK(uses);
+    }
+    for (const Instruction* pred : inst->control_predecessors()) CHECK(own.contains(pred));
+  }
+  for (const Instruction* p : comp.parameters()) CHECK(own.contains(p));
+  CHECK(own.contains(comp.root()));
+}
+
+TEST_CASE("CompactInstructions: same module, pointers moved, memory in order", "[compact]") {
+  auto m = Parse(
+      "HloModule m\n\n"
+      "%add (x: f32[], y: f32[]) -> f32[] {\n"
+      "  %x = f32[] parameter(0)\n"
+      "  %y = f32[] parameter(1)\n"
+      "  ROOT %s = f32[] add(%x, %y)\n"
+      "}\n\n"
+      "ENTRY %e (p: f32[4], q: f32[]) -> f32[] {\n"
+      "  %p = f32[4]{0} parameter(0)\n"
+      "  %q = f32[] parameter(1)\n"
+      "  %c = f32[] constant(2.5)\n"
+      "  %n = f32[4]{0} negate(%p), metadata={op_name=\"neg\"}\n"
+      "  %b = f32[4]{0} broadcast(%c), dimensions={}\n"
+      "  %m = f32[4]{0} multiply(%n, %b), control-predecessors={%n}\n"
+      "  ROOT %r = f32[] reduce(%m, %q), dimensions={0}, to_apply=%add\n"
+      "}\n");
+  const std::string before = PrintModule(*m);
+  Computation& entry = *m->entry();
+  std::vector<const Instruction*> old;
+  for (const auto& inst : entry.instructions()) old.push_back(inst.get());
+  const Literal* literal = entry.instructions()[2]->literal();
+  REQUIRE(literal != nullptr);
+  entry.CompactInstructions();
+  CHECK(entry.churn() == 0);
+  CHECK(PrintModule(*m) == before);
+  CheckPointersInside(entry);
+  for (size_t i = 0; i < old.size(); ++i) CHECK(entry.instructions()[i].get() != old[i]);
+  const auto& insts = entry.instructions();
+  REQUIRE(insts[5]->control_predecessors().size() == 1);
+  CHECK(insts[5]->control_predecessors()[0] == insts[3].get());
+  CHECK(insts[2]->literal() == literal);  // the shared literal moved, not copied
+  CHECK(entry.parameter(1) == insts[1].get());
+  CHECK(entry.root() == insts[6].get());
+  if (slab_pool_internal::kPooled) {
+    // Fresh slots one after another: the stored order is the memory order.
+    for (size_t i = 1; i < entry.instructions().size(); ++i) {
+      auto a = reinterpret_cast<uintptr_t>(entry.instructions()[i - 1].get());
+      auto b = reinterpret_cast<uintptr_t>(entry.instructions()[i].get());
+      CHECK(b == a + sizeof(Instruction));
+    }
+  }
+}
+
+TEST_CASE("CompactScatteredComputations: only large computations with much churn",
+          "[compact]") {
+  // A chain of 70k negates (above the 64k-instruction threshold).
+  std::string text = "HloModule m\n\nENTRY %e (p: f32[]) -> f32[] {\n  %p = f32[] parameter(0)\n";
+  std::string prev = "p";
+  for (int i = 0; i < 70000; ++i) {
+    StrAppend(&text, "  %n", i, " = f32[] negate(%", prev, ")\n");
+    prev = StrCat("n", i);
+  }
+  StrAppend(&text, "  ROOT %r = f32[] abs(%", prev, ")\n}\n");
+  auto m = Parse(text);
+  const std::string before = PrintModule(*m);
+  Computation& entry = *m->entry();
+  m->ResetChurn();
+  CHECK(m->CompactScatteredComputations() == 0);
+  // Removing a third of a computation's worth of instructions is not yet
+  // enough churn; half is.
+  for (int i = 0; i < 36000; ++i) {
+    auto inst = std::make_unique<Instruction>(Opcode::kNegate, StrCat("extra", i),
+                                              entry.parameter(0)->shape_ptr());
+    inst->AppendOperand(entry.parameter(0));
+    entry.AddInstruction(std::move(inst));
+  }
+  CHECK(entry.churn() == 36000);
+  CHECK(m->CompactScatteredComputations() == 0);  // 36000 < 106002 / 2
+  std::vector<Instruction*> extra;
+  for (const auto& inst : entry.instructions()) {
+    if (inst->name().substr(0, 5) == "extra") extra.push_back(inst.get());
+  }
+  entry.RemoveInstructions(extra);
+  CHECK(entry.churn() == 72000);
+  CHECK(m->CompactScatteredComputations() == 1);
+  CHECK(entry.churn() == 0);
+  CHECK(PrintModule(*m) == before);
+  CheckPointersInside(entry);
+}
+
+}  // namespace
+}  // namespace hlo
