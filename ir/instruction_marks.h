@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -33,20 +34,27 @@ constexpr int AddressSlotShift() {
   return shift;
 }
 
+// The lowest address of the objects `owned` holds (not empty) and the number
+// of slots of 2^AddressSlotShift bytes from there to the highest. The range
+// comes from the pointers alone: no object is read.
+template <typename T>
+std::pair<uintptr_t, uint64_t> AddressSlots(const std::vector<std::unique_ptr<T>>& owned) {
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  for (const auto& p : owned) {
+    uintptr_t a = reinterpret_cast<uintptr_t>(p.get());
+    lo = std::min(lo, a);
+    hi = std::max(hi, a);
+  }
+  return {lo, ((hi - lo) >> AddressSlotShift<T>()) + 1};
+}
+
 template <typename T>
 class AddressMarks {
  public:
   // For the objects `owned` holds (others may be inserted too).
   explicit AddressMarks(const std::vector<std::unique_ptr<T>>& owned) {
     if (owned.empty()) return;
-    // The range comes from the pointers alone (no object is read).
-    uintptr_t lo = UINTPTR_MAX, hi = 0;
-    for (const auto& p : owned) {
-      uintptr_t a = reinterpret_cast<uintptr_t>(p.get());
-      lo = std::min(lo, a);
-      hi = std::max(hi, a);
-    }
-    uint64_t slots = ((hi - lo) >> kShift) + 1;
+    auto [lo, slots] = AddressSlots(owned);
     // At most 64 bits per object (a hash set's slot); sparser ranges (objects
     // spread over a large heap) use the hash set only.
     if (slots > 64 * (static_cast<uint64_t>(owned.size()) + 64)) return;
@@ -96,13 +104,7 @@ class AddressIndex {
  public:
   explicit AddressIndex(const std::vector<std::unique_ptr<T>>& owned) : owned_(owned) {
     if (owned.empty()) return;
-    uintptr_t lo = UINTPTR_MAX, hi = 0;
-    for (const auto& p : owned) {
-      uintptr_t a = reinterpret_cast<uintptr_t>(p.get());
-      lo = std::min(lo, a);
-      hi = std::max(hi, a);
-    }
-    uint64_t slots = ((hi - lo) >> kShift) + 1;
+    auto [lo, slots] = AddressSlots(owned);
     if (slots <= 16 * (static_cast<uint64_t>(owned.size()) + 64)) {
       base_ = lo;
       positions_.assign(slots, kNone);
