@@ -20,6 +20,7 @@ Instruction* Computation::AddInstruction(std::unique_ptr<Instruction> inst) {
     if (parameters_.size() <= n) parameters_.resize(n + 1, nullptr);
     parameters_[n] = raw;
   }
+  Counted(*raw, +1);
   instructions_.push_back(std::move(inst));
   ++churn_;
   return raw;
@@ -30,6 +31,7 @@ void Computation::RemoveInstruction(Instruction* inst) {
   auto it = std::find_if(instructions_.begin(), instructions_.end(),
                          [&](const auto& p) { return p.get() == inst; });
   if (it != instructions_.end()) {
+    Counted(*inst, -1);
     instructions_.erase(it);
     ++churn_;
   }
@@ -67,6 +69,7 @@ int64_t Computation::RemoveInstructions(absl::Span<Instruction* const> dead) {
   for (size_t i = 0; i < instructions_.size(); ++i) {
     if (gone.contains(instructions_[i].get())) {
       ++removed;
+      Counted(*instructions_[i], -1);
       instructions_[i].reset();
     } else {
       if (out != i) instructions_[out] = std::move(instructions_[i]);
@@ -113,6 +116,7 @@ int64_t Computation::RemoveDeadInstructions(bool keep_side_effects) {
                   inst->control_predecessors().empty() &&
                   !(keep_side_effects && HasSideEffect(inst->opcode()));
       if (dead) {
+        Counted(*inst, -1);
         inst->DetachOperands();
         ++removed;
         changed = true;

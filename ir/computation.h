@@ -52,6 +52,14 @@ class Computation {
   int64_t RemoveInstructions(absl::Span<Instruction* const> dead);
   int64_t RemoveInstructions(const absl::flat_hash_set<const Instruction*>& dead);
 
+  // How many instructions of `opcode` the computation holds, kept for the
+  // few opcodes whose absence lets a pass skip a computation without reading
+  // it (kWhile, kConditional, kCall); -1 for the others.
+  int64_t CountOf(Opcode opcode) const {
+    int slot = CountedSlot(opcode);
+    return slot < 0 ? -1 : counted_[slot];
+  }
+
   // Instructions added and removed since the last compaction (or since the
   // computation was built): a measure of how scattered its instructions have
   // become in memory, as removed ones leave holes and new ones fill freed
@@ -95,6 +103,17 @@ class Computation {
   bool printed_signature_ = true;
   InternedString execution_thread_;  // few distinct; 8 bytes, not 32
   int64_t churn_ = 0;
+  static constexpr int CountedSlot(Opcode opcode) {
+    return opcode == Opcode::kWhile         ? 0
+           : opcode == Opcode::kConditional ? 1
+           : opcode == Opcode::kCall        ? 2
+                                            : -1;
+  }
+  void Counted(const Instruction& inst, int delta) {
+    int slot = CountedSlot(inst.opcode());
+    if (slot >= 0) counted_[slot] += delta;
+  }
+  int32_t counted_[3] = {0, 0, 0};
 };
 
 }  // namespace hlo

@@ -122,5 +122,27 @@ TEST_CASE("CompactScatteredComputations: only large computations with much churn
   CheckPointersInside(entry);
 }
 
+TEST_CASE("CountOf: counted opcodes follow additions and removals", "[compact]") {
+  auto m = Parse(
+      "HloModule m\n\n"
+      "%f (x: f32[]) -> f32[] {\n"
+      "  ROOT %x = f32[] parameter(0)\n"
+      "}\n\n"
+      "ENTRY %e (p: f32[]) -> f32[] {\n"
+      "  %p = f32[] parameter(0)\n"
+      "  %c1 = f32[] call(%p), to_apply=%f\n"
+      "  %c2 = f32[] call(%p), to_apply=%f\n"
+      "  ROOT %r = f32[] add(%c1, %p)\n"
+      "}\n");
+  Computation& entry = *m->entry();
+  CHECK(entry.CountOf(Opcode::kCall) == 2);
+  CHECK(entry.CountOf(Opcode::kWhile) == 0);
+  CHECK(entry.CountOf(Opcode::kConditional) == 0);
+  CHECK(entry.CountOf(Opcode::kAdd) == -1);  // not counted
+  CHECK(entry.RemoveDeadInstructions() == 1);  // %c2
+  CHECK(entry.CountOf(Opcode::kCall) == 1);
+  CHECK(m->computations()[0]->CountOf(Opcode::kCall) == 0);
+}
+
 }  // namespace
 }  // namespace hlo

@@ -72,9 +72,7 @@ bool InlineCall(Module& module, Instruction* call,
 
 bool HasCall(const Module& module) {
   for (const auto& comp : module.computations()) {
-    for (const auto& inst : comp->instructions()) {
-      if (inst->opcode() == Opcode::kCall) return true;
-    }
+    if (comp->CountOf(Opcode::kCall) > 0) return true;
   }
   return false;
 }

@@ -40,6 +40,7 @@ class ConditionalSimplifier : public Pass {
 };
 
 bool ConditionalSimplifier::RunOn(Module& module, Computation& comp) {
+  if (comp.CountOf(Opcode::kConditional) == 0) return false;  // not read at all
   std::vector<Instruction*> conds;
   for (const auto& inst : comp.instructions()) {
     if (inst->opcode() == Opcode::kConditional) conds.push_back(inst.get());

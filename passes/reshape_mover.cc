@@ -74,13 +74,16 @@ class Mover {
     // follow from one), so a computation without one is not ordered.
     if (!AnyCandidate(comp)) return false;
     bool changed = false;
-    for (Instruction* inst : PostOrderOf(comp)) {
+    // The control-related set comes from the ordering walk; moves add no
+    // control edge, so it still holds when the dead are removed.
+    absl::flat_hash_set<const Instruction*> control;
+    for (Instruction* inst : PostOrderOf(comp, &control)) {
       if (const Instruction* r = Candidate(*inst)) {
         Move(comp, *inst, r);
         changed = true;
       }
     }
-    RemoveDead(comp);
+    RemoveDead(comp, control);
     return changed;
   }
 
@@ -161,14 +164,11 @@ class Mover {
     return AddInstruction(comp, Opcode::kReshape, shape, {op}, "reshape");
   }
 
-  void RemoveDead(Computation& comp) {
+  void RemoveDead(Computation& comp, const absl::flat_hash_set<const Instruction*>& control) {
     if (dead_.empty()) return;
     absl::flat_hash_set<const Instruction*> dead;
     for (const Instruction* d : dead_) {
-      if (d->users().empty() && d != comp.root() && d->control_predecessors().empty()) dead.insert(d);
-    }
-    for (const auto& inst : comp.instructions()) {
-      for (const Instruction* p : inst->control_predecessors()) dead.erase(p);
+      if (d->users().empty() && d != comp.root() && !control.contains(d)) dead.insert(d);
     }
     comp.RemoveInstructions(dead);
     dead_.clear();

@@ -114,7 +114,10 @@ bool FoldComputation(Computation& comp) {
   if (!AnyTransposeOperand(comp)) return false;
   bool changed = false;
   std::vector<Instruction*> folded;
-  for (Instruction* inst : PostOrderOf(comp)) {
+  // Folding adds no control edge: the set from the ordering walk still holds
+  // when the unused transposes go.
+  absl::flat_hash_set<const Instruction*> control;
+  for (Instruction* inst : PostOrderOf(comp, &control)) {
     bool dot = inst->opcode() == Opcode::kDot && inst->operand_count() == 2 &&
                !inst->HasAttr(AttrKind::kSparsity);
     bool conv = inst->opcode() == Opcode::kConvolution && inst->operand_count() == 2;
@@ -130,16 +133,9 @@ bool FoldComputation(Computation& comp) {
   // Transposes nothing uses any more.
   absl::flat_hash_set<const Instruction*> dead;
   for (Instruction* t : folded) {
-    if (t->users().empty() && t != comp.root() && t->control_predecessors().empty()) {
-      dead.insert(t);
-    }
+    if (t->users().empty() && t != comp.root() && !control.contains(t)) dead.insert(t);
   }
-  if (!dead.empty()) {
-    for (const auto& inst : comp.instructions()) {
-      for (const Instruction* p : inst->control_predecessors()) dead.erase(p);
-    }
-    comp.RemoveInstructions(dead);
-  }
+  comp.RemoveInstructions(dead);
   return changed;
 }
 

@@ -167,6 +167,7 @@ class WhileLoopSimplifier : public Pass {
 };
 
 bool WhileLoopSimplifier::RunOn(Module& module, Computation& comp) {
+  if (comp.CountOf(Opcode::kWhile) == 0) return false;  // not read at all
   std::vector<Instruction*> loops;
   for (const auto& inst : comp.instructions()) {
     if (inst->opcode() == Opcode::kWhile) loops.push_back(inst.get());
