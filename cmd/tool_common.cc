@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ir/hlo_printer.h"
+#include "ir/slab_pool.h"
 #include "ir/strings.h"
 #include "re2/re2.h"
 
@@ -119,7 +120,7 @@ void PhaseTimer::Stop() {
 MemoryUsage CurrentMemoryUsage() {
   MemoryUsage usage;
   struct mallinfo2 mi = mallinfo2();
-  usage.heap_bytes = mi.uordblks + mi.hblkhd;
+  usage.heap_bytes = mi.uordblks + mi.hblkhd + slab_pool_internal::SlabBytes();
   if (FILE* f = std::fopen("/proc/self/statm", "r")) {
     unsigned long long size = 0, resident = 0;
     if (std::fscanf(f, "%llu %llu", &size, &resident) == 2) {

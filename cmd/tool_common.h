@@ -44,7 +44,7 @@ class PhaseTimer {
 };
 
 struct MemoryUsage {
-  uint64_t heap_bytes = 0;      // malloc'ed and not yet freed (mallinfo2)
+  uint64_t heap_bytes = 0;      // malloc'ed and not yet freed (mallinfo2), plus IR slabs
   uint64_t resident_bytes = 0;  // resident set size (/proc/self/statm)
 };
 MemoryUsage CurrentMemoryUsage();

@@ -2,35 +2,35 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstdint>
-#include <mutex>
-#include <vector>
+#include <new>
 
 namespace hlo {
 namespace slab_pool_internal {
 namespace {
 
-// Every slab, so leak checkers see them reachable.
-std::mutex slabs_mutex;
-std::vector<void*>* slabs = nullptr;
+// Bytes mapped for slabs (memory reports add them to malloc's figures).
+std::atomic<uint64_t> slab_bytes{0};
 
 }  // namespace
 
 char* NewSlab() {
-  void* slab = ::operator new(kSlabBytes);
-#ifdef MADV_POPULATE_WRITE
-  // Fault the slab's pages in with one call rather than one fault per 4 KB
-  // as objects are constructed (a hint: older kernels refuse it).
-  const uintptr_t page = 4096;
-  const uintptr_t first = (reinterpret_cast<uintptr_t>(slab) + page - 1) & ~(page - 1);
-  const uintptr_t last = (reinterpret_cast<uintptr_t>(slab) + kSlabBytes) & ~(page - 1);
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE);
-#endif
-  std::lock_guard<std::mutex> lock(slabs_mutex);
-  if (slabs == nullptr) slabs = new std::vector<void*>;
-  slabs->push_back(slab);
+  // Mapped directly rather than malloc'ed: malloc serves 256 KB from its heap
+  // or from separate mappings depending on its history (its mmap threshold
+  // moves), and a computation whose instructions sit in both lies across
+  // terabytes of addresses, which defeats the address bitmaps of
+  // ir/instruction_marks.h. Mappings are placed next to each other. The
+  // pages are faulted in with the mapping (MAP_POPULATE), not one fault per
+  // 4 KB as objects are constructed.
+  void* slab = mmap(nullptr, kSlabBytes, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  if (slab == MAP_FAILED) throw std::bad_alloc();
+  slab_bytes.fetch_add(kSlabBytes, std::memory_order_relaxed);
   return static_cast<char*>(slab);
 }
+
+uint64_t SlabBytes() { return slab_bytes.load(std::memory_order_relaxed); }
 
 }  // namespace slab_pool_internal
 }  // namespace hlo

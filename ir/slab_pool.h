@@ -8,6 +8,7 @@
 #define HLO_IR_SLAB_POOL_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <new>
 
 namespace hlo {
@@ -27,9 +28,11 @@ inline constexpr bool kPooled = true;
 
 inline constexpr size_t kSlabBytes = size_t{256} << 10;
 
-// A new slab of kSlabBytes (malloc'ed, so memory reports count it; kept for
-// the life of the process).
+// A new slab of kSlabBytes, mapped (not malloc'ed) and kept for the life of
+// the process.
 char* NewSlab();
+// Bytes of all slabs so far (malloc's statistics do not see them).
+uint64_t SlabBytes();
 
 }  // namespace slab_pool_internal
 
