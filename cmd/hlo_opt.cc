@@ -6,6 +6,7 @@
 
 #include "CLI/CLI.hpp"
 #include "cmd/tool_common.h"
+#include "eval/gemm.h"
 #include "ir/hlo_graphviz.h"
 #include "ir/hlo_printer.h"
 #include "ir/module_json.h"
@@ -64,6 +65,8 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
+  // Constant folding is the only evaluation here: no BLAS worker threads.
+  hlo::gemm::StopBlasThreads();
   if (list_passes) {
     std::cout << hlo::ListPasses() << "\n-O runs: " << hlo::kDefaultPipeline << "\n";
     return 0;

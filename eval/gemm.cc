@@ -108,6 +108,15 @@ SingleThreadedBlas::~SingleThreadedBlas() {
   if (--blas_threads_users == 0) openblas_set_num_threads(blas_threads_saved);
 }
 
+// OpenBLAS's own shutdown of its worker threads (exported, not in cblas.h);
+// a later threaded call would start them again.
+extern "C" int blas_thread_shutdown_(void);
+
+void StopBlasThreads() {
+  openblas_set_num_threads(1);
+  blas_thread_shutdown_();
+}
+
 // ---- the strided dot core -------------------------------------------------------
 
 namespace {
