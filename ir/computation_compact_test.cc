@@ -87,10 +87,10 @@ TEST_CASE("CompactInstructions: same module, pointers moved, memory in order", "
 
 TEST_CASE("CompactScatteredComputations: only large computations with much churn",
           "[compact]") {
-  // A chain of 70k negates (above the 64k-instruction threshold).
+  // A chain of 10000 negates (above the 8192-instruction threshold).
   std::string text = "HloModule m\n\nENTRY %e (p: f32[]) -> f32[] {\n  %p = f32[] parameter(0)\n";
   std::string prev = "p";
-  for (int i = 0; i < 70000; ++i) {
+  for (int i = 0; i < 10000; ++i) {
     StrAppend(&text, "  %n", i, " = f32[] negate(%", prev, ")\n");
     prev = StrCat("n", i);
   }
@@ -100,26 +100,45 @@ TEST_CASE("CompactScatteredComputations: only large computations with much churn
   Computation& entry = *m->entry();
   m->ResetChurn();
   CHECK(m->CompactScatteredComputations() == 0);
-  // Removing a third of a computation's worth of instructions is not yet
-  // enough churn; half is.
-  for (int i = 0; i < 36000; ++i) {
+  // Churn of a third of the computation's size is not yet enough; half is.
+  std::vector<Instruction*> extra;
+  for (int i = 0; i < 5000; ++i) {
     auto inst = std::make_unique<Instruction>(Opcode::kNegate, StrCat("extra", i),
                                               entry.parameter(0)->shape_ptr());
     inst->AppendOperand(entry.parameter(0));
-    entry.AddInstruction(std::move(inst));
+    extra.push_back(entry.AddInstruction(std::move(inst)));
   }
-  CHECK(entry.churn() == 36000);
-  CHECK(m->CompactScatteredComputations() == 0);  // 36000 < 106002 / 2
-  std::vector<Instruction*> extra;
-  for (const auto& inst : entry.instructions()) {
-    if (inst->name().substr(0, 5) == "extra") extra.push_back(inst.get());
-  }
+  CHECK(entry.churn() == 5000);
+  CHECK(m->CompactScatteredComputations() == 0);  // 5000 < 15002 / 2
   entry.RemoveInstructions(extra);
-  CHECK(entry.churn() == 72000);
-  CHECK(m->CompactScatteredComputations() == 1);
+  CHECK(entry.churn() == 10000);
+  CHECK(m->CompactScatteredComputations() == 1);  // 10000 >= 10002 / 2
   CHECK(entry.churn() == 0);
   CHECK(PrintModule(*m) == before);
   CheckPointersInside(entry);
+}
+
+TEST_CASE("CompactScatteredComputations: small computations stay where they are",
+          "[compact]") {
+  auto m = Parse(
+      "HloModule m\n\n"
+      "ENTRY %e (p: f32[]) -> f32[] {\n"
+      "  %p = f32[] parameter(0)\n"
+      "  ROOT %r = f32[] negate(%p)\n"
+      "}\n");
+  Computation& entry = *m->entry();
+  m->ResetChurn();
+  for (int i = 0; i < 100; ++i) {
+    auto inst = std::make_unique<Instruction>(Opcode::kAbs, StrCat("a", i),
+                                              entry.parameter(0)->shape_ptr());
+    inst->AppendOperand(entry.parameter(0));
+    Instruction* added = entry.AddInstruction(std::move(inst));
+    entry.RemoveInstructions(std::vector<Instruction*>{added});
+  }
+  CHECK(entry.churn() == 200);
+  const Instruction* root = entry.root();
+  CHECK(m->CompactScatteredComputations() == 0);
+  CHECK(entry.root() == root);
 }
 
 TEST_CASE("CountOf: counted opcodes follow additions and removals", "[compact]") {

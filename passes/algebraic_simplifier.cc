@@ -99,11 +99,21 @@ std::optional<Splat> Context::SplatOf(const Instruction* inst) {
   if (inst->literal() != nullptr &&
       !inst->literal()->IsTuple() && inst->shape().IsArray() &&
       inst->literal()->element_count() >= 1) {
-    // Every element must have the same bits (so -0.0 and 0.0 differ).
+    // Every element must have the same bits (so -0.0 and 0.0 differ). With
+    // whole-byte elements of w bytes that is one memcmp of the data against
+    // itself shifted by w (all of a complex element is compared, not only
+    // the 64 bits GetBits gives); sub-byte elements are compared by value.
     const Literal* lit = inst->literal();
-    uint64_t first = lit->GetBits(0);
+    const int64_t n = lit->element_count();
+    const int bits = BitWidth(lit->element_type());
     bool same = true;
-    for (int64_t i = 1; i < lit->element_count() && same; ++i) same = lit->GetBits(i) == first;
+    if (bits >= 8 && lit->size_bytes() == static_cast<size_t>(n) * (bits / 8)) {
+      const size_t w = bits / 8;
+      same = std::memcmp(lit->data(), lit->data() + w, lit->size_bytes() - w) == 0;
+    } else {
+      const uint64_t first = lit->GetBits(0);
+      for (int64_t i = 1; i < n && same; ++i) same = lit->GetBits(i) == first;
+    }
     if (same) result = Splat{lit, 0};
   }
   splats_[inst] = result;
