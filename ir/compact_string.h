@@ -61,7 +61,8 @@ class CompactString {
   }
   void Init(std::string_view s) {
     if (s.size() <= kInline) {
-      std::memcpy(buf_, s.data(), s.size());
+      // An empty view may have a null data(), which memcpy must not get.
+      if (!s.empty()) std::memcpy(buf_, s.data(), s.size());
       buf_[kLast] = static_cast<char>(kInline - s.size());
       return;
     }
