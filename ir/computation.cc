@@ -56,7 +56,7 @@ int64_t Computation::RemoveInstructions(absl::Span<Instruction* const> dead) {
   InstructionMarks touched(*this);
   std::vector<Instruction*> touched_list;
   for (Instruction* d : dead) {
-    if (d == nullptr || d->parent() != this) continue;
+    if (!gone.contains(d)) continue;  // null, or of another computation
     for (Instruction* op : d->operands()) {
       if (op != nullptr && !gone.contains(op) && touched.insert(op)) touched_list.push_back(op);
     }

@@ -136,11 +136,10 @@ class Instruction {
     if (!has_control_predecessors_) return {};
     return ControlPredecessorsFromAttributes();
   }
-  // Cheap answers from a flag bit, without reading the attribute block: false
-  // means the instruction surely has no callees / control predecessors (true
-  // may be stale after an attribute was replaced: then look).
+  // A cheap answer from a flag bit, without reading the attribute block:
+  // false means the instruction surely calls no computation (true may be
+  // stale after an attribute was replaced: then look).
   bool may_call_computations() const { return has_called_computations_; }
-  bool may_have_control_predecessors() const { return has_control_predecessors_; }
 
  private:
   absl::Span<Instruction* const> ControlPredecessorsFromAttributes() const;

@@ -37,7 +37,6 @@ std::vector<Computation*> Module::PostOrder() const {
   std::function<void(Computation*)> visit = [&](Computation* c) {
     if (!visited.insert(c).second) return;
     for (const auto& inst : c->instructions()) {
-      if (!inst->may_call_computations()) continue;
       for (Computation* callee : inst->called_computations()) visit(callee);
     }
     order.push_back(c);
@@ -58,7 +57,6 @@ int64_t Module::RemoveUnreachableComputations() {
     work.pop_back();
     if (!reachable.insert(c).second) continue;
     for (const auto& inst : c->instructions()) {
-      if (!inst->may_call_computations()) continue;
       for (Computation* callee : inst->called_computations()) work.push_back(callee);
     }
   }
