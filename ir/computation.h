@@ -92,6 +92,12 @@ class Computation {
   // this marks the kind XLA would give them (`execution_thread` is kept).
   const std::string& execution_thread() const { return execution_thread_.str(); }
   void set_execution_thread(std::string_view t) { execution_thread_ = InternedString(t); }
+  // Called by a fusion instruction (XLA's IsFusionComputation): set when a
+  // fusion's `calls` names it, and kept. XLA runs its simplifiers (algsimp,
+  // constant folding, reshape mover, transpose folding) on the other
+  // computations only, leaving fused ones as the fusion pass built them.
+  bool is_fusion_computation() const { return is_fusion_computation_; }
+  void set_fusion_computation() { is_fusion_computation_ = true; }
 
  private:
   std::string name_;
@@ -101,6 +107,7 @@ class Computation {
   Instruction* root_ = nullptr;
   SourceLoc loc_;
   bool printed_signature_ = true;
+  bool is_fusion_computation_ = false;
   InternedString execution_thread_;  // few distinct; 8 bytes, not 32
   int64_t churn_ = 0;
   static constexpr int CountedSlot(Opcode opcode) {

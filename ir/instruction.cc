@@ -147,8 +147,13 @@ const Attribute* Instruction::FindAttr(AttrKind kind) const {
 
 void Instruction::SetAttr(AttrKind kind, AttrValue value) {
   if (kind == AttrKind::kControlPredecessors) has_control_predecessors_ = true;
-  if (std::holds_alternative<std::vector<Computation*>>(value)) {
+  if (auto* callees = std::get_if<std::vector<Computation*>>(&value)) {
     has_called_computations_ = true;
+    if (opcode_ == Opcode::kFusion) {
+      for (Computation* c : *callees) {
+        if (c != nullptr) c->set_fusion_computation();
+      }
+    }
   }
   for (Attribute& a : attrs_) {
     if (a.kind == kind) {

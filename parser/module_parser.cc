@@ -804,6 +804,8 @@ bool Parser::ResolveComputationRefs() {
       if (a.kind != p.attr) continue;
       auto& v = std::get<std::vector<Computation*>>(const_cast<Attribute&>(a).value);
       v[p.element] = it->second;
+      // (SetAttr, which marks a fusion's callees, saw a null here.)
+      if (p.inst->opcode() == Opcode::kFusion) it->second->set_fusion_computation();
     }
   }
   return true;

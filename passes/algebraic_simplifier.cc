@@ -321,6 +321,7 @@ class AlgebraicSimplifier : public Pass {
   absl::StatusOr<bool> Run(Module& module) override {
     bool changed = false;
     for (const auto& c : module.computations()) {
+      if (c->is_fusion_computation()) continue;  // as XLA: fused ones are left as built
       changed |= ComputationSimplifier(module, *c).Run();
     }
     return changed;

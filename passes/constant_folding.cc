@@ -16,6 +16,7 @@
 // instruction's name and shape (with its layout); operands that become dead
 // are removed. Results that are not arrays (tuples, tokens) are not folded,
 // nor instructions the evaluator cannot evaluate.
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -23,7 +24,6 @@
 #include "absl/container/flat_hash_set.h"
 #include "eval/evaluator.h"
 #include "ir/computation.h"
-#include "ir/instruction_marks.h"
 #include "passes/passes.h"
 #include "passes/post_order.h"
 
@@ -222,22 +222,21 @@ bool ConstantFolding::FoldIn(Computation& comp, Evaluator& ev) {
 
 absl::StatusOr<bool> ConstantFolding::Run(Module& module) {
   foldable_computation_.clear();
-  // Fusion computations, and those where something may fold, are found by
-  // the walk that orders the computations (it sees every instruction once;
-  // folding in one computation changes no other).
-  ComputationMarks fused(module), may_fold(module);
-  std::vector<Computation*> order = ModulePostOrderOf(module, [&](const Instruction& inst) {
-    if (MayFold(&inst)) may_fold.insert(inst.parent());
-    if (inst.opcode() != Opcode::kFusion) return;
-    for (const Computation* c : inst.called_computations()) fused.insert(c);
-  });
   EvalOptions options;
   options.max_iterations = 0;
   options.max_memory_bytes = int64_t{1} << 32;
   Evaluator ev(module, options);
+  // Folding in one computation changes no other (it never removes what
+  // ComputationFoldable looks for), so the order of the computations does
+  // not matter. Fusion computations are left alone, as XLA does, and are
+  // not read.
   bool changed = false;
-  for (Computation* comp : order) {
-    if (fused.contains(comp) || !may_fold.contains(comp)) continue;
+  for (const auto& comp : module.computations()) {
+    if (comp->is_fusion_computation()) continue;
+    const auto& insts = comp->instructions();
+    if (std::none_of(insts.begin(), insts.end(), [](const auto& i) { return MayFold(i.get()); })) {
+      continue;  // nothing to fold, nothing to order
+    }
     changed |= FoldIn(*comp, ev);
   }
   return changed;

@@ -187,7 +187,9 @@ class ReshapeMover : public Pass {
   absl::StatusOr<bool> Run(Module& module) override {
     Mover mover(module);
     bool changed = false;
-    for (const auto& c : module.computations()) changed |= mover.RunOn(*c);
+    for (const auto& c : module.computations()) {
+      if (!c->is_fusion_computation()) changed |= mover.RunOn(*c);  // as XLA
+    }
     return changed;
   }
 };

@@ -147,7 +147,9 @@ class TransposeFolding : public Pass {
   }
   absl::StatusOr<bool> Run(Module& module) override {
     bool changed = false;
-    for (const auto& c : module.computations()) changed |= FoldComputation(*c);
+    for (const auto& c : module.computations()) {
+      if (!c->is_fusion_computation()) changed |= FoldComputation(*c);  // as XLA
+    }
     return changed;
   }
 };
