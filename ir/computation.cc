@@ -5,8 +5,19 @@
 #include "absl/container/flat_hash_set.h"
 #include "ir/instruction_marks.h"
 #include "ir/module.h"
+#include "ir/slab_pool.h"
 
 namespace hlo {
+
+void* Computation::operator new(size_t size) {
+  if (size != sizeof(Computation)) return ::operator new(size);
+  return SlabPool<sizeof(Computation)>::Allocate();
+}
+
+void Computation::operator delete(void* p, size_t size) {
+  if (size != sizeof(Computation)) return ::operator delete(p);
+  SlabPool<sizeof(Computation)>::Free(p);
+}
 
 bool Computation::is_entry() const {
   return parent_ != nullptr && parent_->entry() == this;
@@ -84,7 +95,7 @@ int64_t Computation::RemoveInstructions(absl::Span<Instruction* const> dead) {
 void Computation::CompactInstructions() {
   churn_ = 0;
   if (instructions_.empty()) return;
-  std::vector<std::unique_ptr<Instruction>> moved;
+  InstructionList moved;
   moved.reserve(instructions_.size());
   for (const auto& old : instructions_) moved.push_back(Instruction::RelocateFrom(*old));
   const AddressIndex<Instruction> old_position(instructions_);
@@ -107,7 +118,7 @@ int64_t Computation::RemoveDeadInstructions(bool keep_side_effects) {
     for (const auto& inst : instructions_) {
       for (Instruction* p : inst->control_predecessors()) control_preds.insert(p);
     }
-    std::vector<std::unique_ptr<Instruction>> kept;
+    InstructionList kept;
     kept.reserve(instructions_.size());
     for (auto& inst : instructions_) {
       bool dead = inst->users().empty() && inst.get() != root_ &&

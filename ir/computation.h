@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "ir/instruction.h"
 #include "ir/interned_string.h"
 
@@ -14,11 +15,21 @@ namespace hlo {
 
 class Module;
 
+// A computation's instructions, owned. Most computations of a large dump are
+// small fused ones, whose list then lives inside the Computation object (a
+// walk over them reads one object, not one more heap block each).
+using InstructionList = absl::InlinedVector<std::unique_ptr<Instruction>, 8>;
+
 class Computation {
  public:
   explicit Computation(std::string name) : name_(std::move(name)) {}
   Computation(const Computation&) = delete;
   Computation& operator=(const Computation&) = delete;
+  // From slabs (see SlabPool): the computations made one after another, as
+  // a parse does, lie one after another, and a pass going through a module's
+  // computations reads memory in order.
+  static void* operator new(size_t size);
+  static void operator delete(void* p, size_t size);
 
   const std::string& name() const { return name_; }
   void set_name(std::string name) { name_ = std::move(name); }
@@ -29,7 +40,7 @@ class Computation {
   bool is_entry() const;
 
   // Instructions in their order (the text order when parsed).
-  const std::vector<std::unique_ptr<Instruction>>& instructions() const {
+  const InstructionList& instructions() const {
     return instructions_;
   }
   int64_t instruction_count() const {
@@ -102,7 +113,7 @@ class Computation {
  private:
   std::string name_;
   Module* parent_ = nullptr;
-  std::vector<std::unique_ptr<Instruction>> instructions_;
+  InstructionList instructions_;
   std::vector<Instruction*> parameters_;
   Instruction* root_ = nullptr;
   SourceLoc loc_;

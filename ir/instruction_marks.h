@@ -21,6 +21,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
+#include "absl/types/span.h"
 #include "ir/computation.h"
 
 namespace hlo {
@@ -38,7 +39,7 @@ constexpr int AddressSlotShift() {
 // of slots of 2^AddressSlotShift bytes from there to the highest. The range
 // comes from the pointers alone: no object is read.
 template <typename T>
-std::pair<uintptr_t, uint64_t> AddressSlots(const std::vector<std::unique_ptr<T>>& owned) {
+std::pair<uintptr_t, uint64_t> AddressSlots(absl::Span<const std::unique_ptr<T>> owned) {
   uintptr_t lo = UINTPTR_MAX, hi = 0;
   for (const auto& p : owned) {
     uintptr_t a = reinterpret_cast<uintptr_t>(p.get());
@@ -52,9 +53,9 @@ template <typename T>
 class AddressMarks {
  public:
   // For the objects `owned` holds (others may be inserted too).
-  explicit AddressMarks(const std::vector<std::unique_ptr<T>>& owned) {
+  explicit AddressMarks(absl::Span<const std::unique_ptr<T>> owned) {
     if (owned.empty()) return;
-    auto [lo, slots] = AddressSlots(owned);
+    auto [lo, slots] = AddressSlots<T>(owned);
     // At most 64 bits per object (a hash set's slot); sparser ranges (objects
     // spread over a large heap) use the hash set only.
     if (slots > 64 * (static_cast<uint64_t>(owned.size()) + 64)) return;
@@ -102,9 +103,9 @@ class AddressMarks {
 template <typename T>
 class AddressIndex {
  public:
-  explicit AddressIndex(const std::vector<std::unique_ptr<T>>& owned) : owned_(owned) {
+  explicit AddressIndex(absl::Span<const std::unique_ptr<T>> owned) : owned_(owned) {
     if (owned.empty()) return;
-    auto [lo, slots] = AddressSlots(owned);
+    auto [lo, slots] = AddressSlots<T>(owned);
     if (slots <= 16 * (static_cast<uint64_t>(owned.size()) + 64)) {
       base_ = lo;
       positions_.assign(slots, kNone);
@@ -131,7 +132,7 @@ class AddressIndex {
   static constexpr int kShift = AddressSlotShift<T>();
   uint64_t Slot(const T* p) const { return (reinterpret_cast<uintptr_t>(p) - base_) >> kShift; }
 
-  const std::vector<std::unique_ptr<T>>& owned_;
+  absl::Span<const std::unique_ptr<T>> owned_;
   uintptr_t base_ = 0;
   std::vector<uint32_t> positions_;
   absl::flat_hash_map<const T*, uint32_t> sparse_;
