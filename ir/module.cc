@@ -1,9 +1,9 @@
 #include "ir/module.h"
 
+#include <algorithm>
 #include <functional>
 
 #include "absl/container/flat_hash_set.h"
-#include "ir/string_hash.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -99,24 +99,31 @@ void Module::ResetChurn() {
   for (const auto& c : computations_) c->reset_churn();
 }
 
+void Module::NoteName(std::string_view name) {
+  // Only a canonical decimal suffix (what UniqueName writes) can collide;
+  // one of more than 18 digits is beyond any N this counter reaches.
+  size_t digits = 0;
+  while (digits < name.size() && name[name.size() - 1 - digits] >= '0' &&
+         name[name.size() - 1 - digits] <= '9') {
+    ++digits;
+  }
+  if (digits == 0 || digits > 18 || digits == name.size() ||
+      name[name.size() - 1 - digits] != '.') {
+    return;
+  }
+  int64_t n = 0;
+  for (char c : name.substr(name.size() - digits)) n = n * 10 + (c - '0');
+  next_unique_ = std::max(next_unique_, n + 1);
+}
+
 std::string Module::UniqueName(std::string_view prefix) {
-  // The hashes of used names, built once and then grown; a stale entry (a
-  // removed instruction) or a collision only makes a name be skipped. Hashes
-  // rather than strings: a million-instruction module's set stays 8 bytes a
-  // name and is built without a million allocations.
-  if (!names_built_) {
-    size_t total = 0;
-    for (const auto& c : computations_) total += c->instructions().size();
-    used_names_.reserve(total + total / 8 + 16);
+  if (!names_noted_) {
     for (const auto& c : computations_) {
-      for (const auto& inst : c->instructions()) used_names_.insert(HashString(inst->name()));
+      for (const auto& inst : c->instructions()) NoteName(inst->name());
     }
-    names_built_ = true;
+    names_noted_ = true;
   }
-  while (true) {
-    std::string name = StrCat(prefix, ".", next_unique_++);
-    if (used_names_.insert(HashString(name)).second) return name;
-  }
+  return StrCat(prefix, ".", next_unique_++);
 }
 
 }  // namespace hlo

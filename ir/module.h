@@ -95,9 +95,13 @@ class Module {
     source_text_ = std::move(text);
   }
 
-  // A fresh instruction name based on `prefix` (`prefix.N`), unique in the
-  // module.
+  // A fresh instruction name based on `prefix`: `prefix.N` with N above the
+  // numeric suffix of every instruction name in the module, so it is unique
+  // without a table of the names. The parser notes each name as it reads it
+  // (NoteName); otherwise the first call looks at every instruction once.
   std::string UniqueName(std::string_view prefix);
+  void NoteName(std::string_view name);
+  void NotedAllNames() { names_noted_ = true; }
 
  private:
   std::string name_;
@@ -112,9 +116,8 @@ class Module {
   PrintStyle style_;
   std::string source_name_;
   std::shared_ptr<const std::string> source_text_;
-  int64_t next_unique_ = 0;
-  bool names_built_ = false;
-  absl::flat_hash_set<uint64_t> used_names_;  // HashString of each name
+  int64_t next_unique_ = 0;  // above every noted suffix
+  bool names_noted_ = false;
 };
 
 }  // namespace hlo

@@ -187,6 +187,7 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
   }
   // Without a header the module is named after its entry, as XLA does.
   if (!saw_header_) module_->set_name(StrCat("module_", module_->entry()->name()));
+  module_->NotedAllNames();  // each went to NoteName as it was read
   return std::move(module_);
 }
 
@@ -604,6 +605,7 @@ bool Parser::ParseInstruction(Computation* comp) {
   }
   recent_names_[HashString(inst->name()) % kRecentNames] = {inst->name(), inst,
                                                              computation_serial_};
+  module_->NoteName(inst->name());
   if (!Expect(Tok::kLParen, "'(' before the operands")) {
     // `owned` dies here: nothing may point at it.
     names_.erase(inst->name());
