@@ -10,6 +10,7 @@
 #include "absl/container/inlined_vector.h"
 #include "ir/instruction.h"
 #include "ir/interned_string.h"
+#include "ir/opcode_attributes.h"
 
 namespace hlo {
 
@@ -70,6 +71,9 @@ class Computation {
     int slot = CountedSlot(opcode);
     return slot < 0 ? -1 : counted_[slot];
   }
+  // How many instructions can have side effects (MayHaveSideEffects of the
+  // opcode): none means the computation has none, whatever it holds.
+  int64_t MaybeEffectfulCount() const { return maybe_effectful_; }
 
   // Instructions added and removed since the last compaction (or since the
   // computation was built): a measure of how scattered its instructions have
@@ -130,8 +134,10 @@ class Computation {
   void Counted(const Instruction& inst, int delta) {
     int slot = CountedSlot(inst.opcode());
     if (slot >= 0) counted_[slot] += delta;
+    if (MayHaveSideEffects(inst.opcode())) maybe_effectful_ += delta;
   }
   int32_t counted_[3] = {0, 0, 0};
+  int32_t maybe_effectful_ = 0;
 };
 
 }  // namespace hlo

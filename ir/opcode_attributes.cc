@@ -1,5 +1,7 @@
 #include "ir/opcode_attributes.h"
 
+#include <array>
+
 namespace hlo {
 namespace {
 
@@ -208,6 +210,23 @@ bool IsCommonAttr(AttrKind kind) {
     default:
       return false;
   }
+}
+
+bool MayHaveSideEffects(Opcode opcode) {
+  static const auto* table = [] {
+    auto* t = new std::array<bool, kNumOpcodes>();
+    for (int i = 0; i < kNumOpcodes; ++i) {
+      const auto op = static_cast<Opcode>(i);
+      bool calls = false;
+      for (const AttrRule& r : OpcodeAttrRules(op)) {
+        const AttrType type = AttrValueType(r.kind);
+        calls |= type == AttrType::kComputation || type == AttrType::kComputationList;
+      }
+      (*t)[i] = HasSideEffect(op) || calls;
+    }
+    return t;
+  }();
+  return (*table)[static_cast<int>(opcode)];
 }
 
 bool IsAllowedAttr(Opcode opcode, AttrKind kind) {

@@ -20,6 +20,11 @@ absl::Span<const AttrRule> OpcodeAttrRules(Opcode opcode);
 // frontend_attributes, backend_config, control-predecessors, statistics, …
 bool IsCommonAttr(AttrKind kind);
 bool IsAllowedAttr(Opcode opcode, AttrKind kind);
+// Whether an instruction of `opcode` can have side effects: its own
+// (HasSideEffect) or those of a computation it calls (one of its attributes
+// names computations). False lets a whole computation be known free of side
+// effects from a count, without reading it.
+bool MayHaveSideEffects(Opcode opcode);
 // Position of an attribute in XLA's printing order for the opcode: the
 // opcode's own attributes in table order, then sharding,
 // frontend_attributes, control-predecessors, statistics, result_accuracy,

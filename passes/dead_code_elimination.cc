@@ -58,6 +58,7 @@ void SideEffects::Note(const Computation& comp, bool effects) {
 }
 
 bool SideEffects::OfComputation(const Computation& comp) {
+  if (comp.MaybeEffectfulCount() == 0) return false;  // without reading it
   if (std::optional<bool> known = Known(comp)) return *known;  // or being examined
   Set(comp, false);  // a cycle back here finds no effects
   bool effects = false;

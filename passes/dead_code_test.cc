@@ -62,14 +62,33 @@ TEST_CASE("SideEffects: the same answers with module-wide bitmaps", "[dead_code]
   }
   CHECK(wide.Of(*m->entry()->instructions()[2]));  // the call of %fx
   CHECK_FALSE(wide.Of(*m->entry()->instructions()[1]));
-  // A noted answer stands unless one is already known.
+  // A noted answer stands unless one is already known, or the computation
+  // holds no instruction that may have effects (%h: its count says so).
   SideEffects noted(*m);
   noted.Note(*m->FindComputation("h"), true);
   noted.Note(*m->FindComputation("fx"), false);
-  CHECK(noted.Of(*m->entry()->root()));
+  CHECK_FALSE(noted.Of(*m->entry()->root()));
   CHECK_FALSE(noted.Of(*m->entry()->instructions()[2]));
   wide.Note(*m->FindComputation("fx"), false);
   CHECK(wide.Of(*m->entry()->instructions()[2]));
+}
+
+TEST_CASE("Computation::MaybeEffectfulCount follows what may have side effects",
+          "[dead_code]") {
+  auto m = Parse(kModule);
+  CHECK(m->FindComputation("g")->MaybeEffectfulCount() == 0);
+  CHECK(m->FindComputation("h")->MaybeEffectfulCount() == 0);
+  CHECK(m->FindComputation("f")->MaybeEffectfulCount() == 1);   // a call
+  CHECK(m->FindComputation("fx")->MaybeEffectfulCount() == 2);  // after-all, outfeed
+  CHECK(m->entry()->MaybeEffectfulCount() == 3);
+  // Removing the outfeed (and its token) leaves %fx free of effects.
+  Computation* fx = m->FindComputation("fx");
+  Instruction* outfeed = fx->instructions()[2].get();
+  REQUIRE(outfeed->opcode() == Opcode::kOutfeed);
+  fx->RemoveInstruction(outfeed);
+  CHECK(fx->MaybeEffectfulCount() == 1);
+  SideEffects effects;
+  CHECK(effects.Of(*m->entry()->instructions()[2]));  // the call of %fx: after-all stays
 }
 
 }  // namespace
