@@ -66,7 +66,7 @@ class Computation {
 
   // How many instructions of `opcode` the computation holds, kept for the
   // few opcodes whose absence lets a pass skip a computation without reading
-  // it (kWhile, kConditional, kCall); -1 for the others.
+  // it (kWhile, kConditional, kCall, kTuple); -1 for the others.
   int64_t CountOf(Opcode opcode) const {
     int slot = CountedSlot(opcode);
     return slot < 0 ? -1 : counted_[slot];
@@ -129,6 +129,7 @@ class Computation {
     return opcode == Opcode::kWhile         ? 0
            : opcode == Opcode::kConditional ? 1
            : opcode == Opcode::kCall        ? 2
+           : opcode == Opcode::kTuple       ? 3
                                             : -1;
   }
   void Counted(const Instruction& inst, int delta) {
@@ -136,7 +137,7 @@ class Computation {
     if (slot >= 0) counted_[slot] += delta;
     if (MayHaveSideEffects(inst.opcode())) maybe_effectful_ += delta;
   }
-  int32_t counted_[3] = {0, 0, 0};
+  int32_t counted_[4] = {0, 0, 0, 0};
   int32_t maybe_effectful_ = 0;
 };
 

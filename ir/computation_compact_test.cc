@@ -157,6 +157,7 @@ TEST_CASE("CountOf: counted opcodes follow additions and removals", "[compact]")
   CHECK(entry.CountOf(Opcode::kCall) == 2);
   CHECK(entry.CountOf(Opcode::kWhile) == 0);
   CHECK(entry.CountOf(Opcode::kConditional) == 0);
+  CHECK(entry.CountOf(Opcode::kTuple) == 0);
   CHECK(entry.CountOf(Opcode::kAdd) == -1);  // not counted
   CHECK(entry.RemoveDeadInstructions() == 1);  // %c2
   CHECK(entry.CountOf(Opcode::kCall) == 1);

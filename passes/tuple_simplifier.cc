@@ -78,7 +78,10 @@ class TupleSimplifier : public Pass {
   }
   absl::StatusOr<bool> Run(Module& module) override {
     int64_t n = 0;
-    for (const auto& comp : module.computations()) n += RunOnComputation(*comp);
+    for (const auto& comp : module.computations()) {
+      // Both folds need a tuple instruction in the computation.
+      if (comp->CountOf(Opcode::kTuple) > 0) n += RunOnComputation(*comp);
+    }
     return n > 0;
   }
 };
