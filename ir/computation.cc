@@ -5,19 +5,8 @@
 #include "absl/container/flat_hash_set.h"
 #include "ir/instruction_marks.h"
 #include "ir/module.h"
-#include "ir/slab_pool.h"
 
 namespace hlo {
-
-void* Computation::operator new(size_t size) {
-  if (size != sizeof(Computation)) return ::operator new(size);
-  return SlabPool<sizeof(Computation)>::Allocate();
-}
-
-void Computation::operator delete(void* p, size_t size) {
-  if (size != sizeof(Computation)) return ::operator delete(p);
-  SlabPool<sizeof(Computation)>::Free(p);
-}
 
 bool Computation::is_entry() const {
   return parent_ != nullptr && parent_->entry() == this;

@@ -11,6 +11,7 @@
 #include "ir/instruction.h"
 #include "ir/interned_string.h"
 #include "ir/opcode_attributes.h"
+#include "ir/slab_pool.h"
 
 namespace hlo {
 
@@ -21,16 +22,14 @@ class Module;
 // walk over them reads one object, not one more heap block each).
 using InstructionList = absl::InlinedVector<std::unique_ptr<Instruction>, 8>;
 
-class Computation {
+// From slabs (see SlabPool): the computations made one after another, as a
+// parse does, lie one after another, and a pass going through a module's
+// computations reads memory in order.
+class Computation : public SlabAllocated<Computation> {
  public:
   explicit Computation(std::string name) : name_(std::move(name)) {}
   Computation(const Computation&) = delete;
   Computation& operator=(const Computation&) = delete;
-  // From slabs (see SlabPool): the computations made one after another, as
-  // a parse does, lie one after another, and a pass going through a module's
-  // computations reads memory in order.
-  static void* operator new(size_t size);
-  static void operator delete(void* p, size_t size);
 
   const std::string& name() const { return name_; }
   void set_name(std::string name) { name_ = std::move(name); }

@@ -7,16 +7,6 @@
 
 namespace hlo {
 
-void* Instruction::operator new(size_t size) {
-  if (size != sizeof(Instruction)) return ::operator new(size);
-  return SlabPool<sizeof(Instruction)>::Allocate();
-}
-
-void Instruction::operator delete(void* p, size_t size) {
-  if (size != sizeof(Instruction)) return ::operator delete(p);
-  SlabPool<sizeof(Instruction)>::Free(p);
-}
-
 // RelocateFrom below moves every field: a new field must be moved there too.
 static_assert(sizeof(Instruction) == 120, "update Instruction::RelocateFrom");
 

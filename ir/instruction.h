@@ -18,6 +18,7 @@
 #include "ir/literal.h"
 #include "ir/opcode.h"
 #include "ir/shape.h"
+#include "ir/slab_pool.h"
 
 namespace hlo {
 
@@ -29,16 +30,13 @@ struct SourceLoc {
   uint32_t col = 0;
 };
 
-class Instruction {
+// From a slab pool: instructions are the most numerous objects of the IR.
+class Instruction : public SlabAllocated<Instruction> {
  public:
   Instruction(Opcode opcode, std::string_view name, const Shape* shape)
       : opcode_(opcode), shape_(shape), name_(name) {}
   Instruction(const Instruction&) = delete;
   Instruction& operator=(const Instruction&) = delete;
-  // From a slab pool (ir/slab_pool.h): instructions are the most numerous
-  // objects of the IR.
-  static void* operator new(size_t size);
-  static void operator delete(void* p, size_t size);
 
   Opcode opcode() const { return opcode_; }
   std::string_view name() const { return name_.view(); }

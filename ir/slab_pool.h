@@ -93,6 +93,21 @@ class SlabPool {
   static inline thread_local Local local_;
 };
 
+// Gives T (a class deriving from SlabAllocated<T>) a class operator new and
+// delete on SlabPool<sizeof(T)>; other sizes (a derived class) use the heap.
+template <typename T>
+class SlabAllocated {
+ public:
+  static void* operator new(size_t size) {
+    if (size != sizeof(T)) return ::operator new(size);
+    return SlabPool<sizeof(T)>::Allocate();
+  }
+  static void operator delete(void* p, size_t size) {
+    if (size != sizeof(T)) return ::operator delete(p);
+    SlabPool<sizeof(T)>::Free(p);
+  }
+};
+
 }  // namespace hlo
 
 #endif  // HLO_IR_SLAB_POOL_H_
