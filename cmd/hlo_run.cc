@@ -162,6 +162,11 @@ int main(int argc, char** argv) {
     std::cerr << "hlo-run: error: give --expect once, or once per device (" << devices << ")\n";
     return 2;
   }
+  // Sizes are checked before any input is read or generated.
+  if (auto st = hlo::CheckInputsFit(m, max_memory); !st.ok()) {
+    hlo::ReportError("hlo-run", st);
+    return 1;
+  }
   // Device d's inputs: its own files when given per device, else the
   // shared ones; random inputs from seed + d.
   std::vector<std::vector<hlo::Value>> args(devices);

@@ -10,9 +10,7 @@
 #include "ir/strings.h"
 
 namespace hlo {
-namespace {
 
-// Bytes of the arrays in a shape (tuples summed), saturating.
 int64_t ShapeBytes(const Shape& shape) {
   if (shape.IsTuple()) {
     int64_t n = 0;
@@ -30,7 +28,26 @@ int64_t ShapeBytes(const Shape& shape) {
   return count * width;
 }
 
-}  // namespace
+absl::Status CheckInputsFit(const Module& module, int64_t max_bytes) {
+  const Computation* entry = module.entry();
+  if (entry == nullptr) return absl::OkStatus();
+  int64_t total = 0;  // bytes of the parameters before i
+  for (int64_t i = 0; i < entry->parameter_count(); ++i) {
+    const Instruction& param = *entry->parameter(i);
+    int64_t bytes = ShapeBytes(param.shape());
+    if (bytes >= 0 && total <= INT64_MAX - bytes && total + bytes <= max_bytes) {
+      total += bytes;
+      continue;
+    }
+    std::string where = module.source_name().empty() ? "<module>" : module.source_name();
+    if (param.loc().line > 0) StrAppend(&where, ":", param.loc().line, ":", param.loc().col);
+    return absl::ResourceExhaustedError(StrCat(
+        where, ": error: %", param.name(), ": parameter ", i, " needs ",
+        bytes < 0 ? std::string("more than 2^63") : StrCat(bytes), " bytes with ", total,
+        " bytes of earlier parameters, over the limit of ", max_bytes, " bytes (--max-memory)"));
+  }
+  return absl::OkStatus();
+}
 
 // The order and use counts of a computation, computed once per computation.
 struct ComputationPlan {
@@ -100,9 +117,22 @@ absl::StatusOr<Value> Evaluator::Run(std::vector<Value> arguments) {
     absl::Status st = CheckValueShape(arguments[i], p->shape(), StrCat("input ", i));
     if (!st.ok()) return Located(*p, st);
   }
+  // The inputs are live for the whole run.
+  int64_t input_bytes = 0;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const Instruction* p = entry->parameter(static_cast<int64_t>(i));
+    int64_t bytes = ShapeBytes(p->shape());
+    if (absl::Status st = Reserve(bytes, *p); !st.ok()) {
+      Release(input_bytes);
+      return st;
+    }
+    input_bytes += bytes;
+  }
   std::vector<const Value*> ptrs;
   for (const Value& v : arguments) ptrs.push_back(&v);
-  return Call(*entry, ptrs);
+  absl::StatusOr<Value> result = Call(*entry, ptrs);
+  Release(input_bytes);
+  return result;
 }
 
 absl::StatusOr<Value> Evaluator::Call(const Computation& comp,
@@ -145,7 +175,10 @@ absl::StatusOr<Value> Evaluator::Call(const Computation& comp,
       // Free operands after their last use.
       for (int32_t s : plan.operands[i]) {
         if (--remaining[s] == 0) {
-          Release(ShapeBytes(plan.order[s]->shape()));
+          // A parameter's buffer is the caller's, counted there.
+          if (plan.order[s]->opcode() != Opcode::kParameter) {
+            Release(ShapeBytes(plan.order[s]->shape()));
+          }
           slots[s] = Value();
         }
       }
@@ -161,7 +194,10 @@ absl::StatusOr<Value> Evaluator::Call(const Computation& comp,
     }
     return failure;
   }
-  Release(ShapeBytes(plan.order[plan.root]->shape()));
+  // The caller counts the result as its instruction's.
+  if (plan.order[plan.root]->opcode() != Opcode::kParameter) {
+    Release(ShapeBytes(plan.order[plan.root]->shape()));
+  }
   return std::move(slots[plan.root]);
 }
 

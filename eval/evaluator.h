@@ -38,6 +38,14 @@ struct EvalOptions {
 
 struct ComputationPlan;
 
+// Bytes of the arrays in a shape (tuples summed); -1 past 2^63.
+int64_t ShapeBytes(const Shape& shape);
+// Checks, before any input is made, that the entry computation's parameters
+// fit in `max_bytes` (inputs are live buffers too, counted per device as
+// EvalOptions::max_memory_bytes is); the error names the parameter that
+// passes the limit.
+absl::Status CheckInputsFit(const Module& module, int64_t max_bytes);
+
 class Evaluator {
  public:
   Evaluator(Module& module, EvalOptions options);
@@ -59,6 +67,8 @@ class Evaluator {
   // Live buffer accounting (bytes); Reserve fails when the limit is passed.
   absl::Status Reserve(int64_t bytes, const Instruction& inst);
   void Release(int64_t bytes) { live_bytes_ -= bytes; }
+  // Bytes counted live now (0 between runs).
+  int64_t live_bytes() const { return live_bytes_; }
 
   // The 128-bit rng state of this run, low word first, read and advanced by
   // rng-get-and-update-state and rng (eval/kernels_random.cc); starts at
