@@ -1,0 +1,296 @@
+# Expected values of the dot, ragged-dot, scaled-dot and convolution
+# modules of testdata/eval (see gen_eval_goldens.py).
+# Run inside gen_eval_goldens.py's namespace (it executes every
+# scripts/gen_eval_goldens_*.py), so `golden`, `L`, `tup`, `wrap` and the
+# other helpers and semantics functions there are its own.
+
+# ============================================================================
+# dot, ragged-dot, scaled-dot and convolution: sums of exact products
+# ============================================================================
+# The modules' values are small integers and halves, so every product and
+# sum below is exact in Python (int, float or complex); the result is then
+# rounded once to the result type (ints wrap, pred is != 0) - the spec's
+# dot_general / convolution, independent of summation order.
+
+def exact_value(t, x):
+    if t == "pred":
+        return int(bool(x))
+    if is_int(t):
+        return int(x)
+    if is_complex(t):
+        return complex(x)
+    return float(x)
+
+
+def finish(out_t, acc):
+    """An exact sum rounded once to out_t."""
+    if out_t == "pred":
+        return bool(acc != 0)
+    if is_int(out_t):
+        return wrap(out_t, int(acc.real if isinstance(acc, complex) else acc))
+    if is_complex(out_t):
+        acc = complex(acc)
+        part = COMPLEX[out_t]
+        return complex(to_float(part, acc.real), to_float(part, acc.imag))
+    return to_float(out_t, acc.real if isinstance(acc, complex) else acc)
+
+
+def dot_general(lhs, rhs, out_t, lb=(), lc=(), rb=(), rc=()):
+    """dot_general: result dims are batch, lhs free, rhs free (spec)."""
+    la, ra = lhs.a, rhs.a
+    lf = [d for d in range(la.ndim) if d not in lb and d not in lc]
+    rf = [d for d in range(ra.ndim) if d not in rb and d not in rc]
+    bd = [la.shape[d] for d in lb]
+    md = [la.shape[d] for d in lf]
+    nd = [ra.shape[d] for d in rf]
+    kd = [la.shape[d] for d in lc]
+    out = np.empty(tuple(bd + md + nd), dtype=object)
+    for bi in np.ndindex(*bd):
+        for mi in np.ndindex(*md):
+            for ni in np.ndindex(*nd):
+                li, ri = [0] * la.ndim, [0] * ra.ndim
+                for d, x in zip(lb, bi):
+                    li[d] = x
+                for d, x in zip(rb, bi):
+                    ri[d] = x
+                for d, x in zip(lf, mi):
+                    li[d] = x
+                for d, x in zip(rf, ni):
+                    ri[d] = x
+                acc = 0
+                for ki in np.ndindex(*kd):
+                    for d, e, x in zip(lc, rc, ki):
+                        li[d] = x
+                        ri[e] = x
+                    acc += exact_value(lhs.t, la[tuple(li)]) * exact_value(rhs.t, ra[tuple(ri)])
+                out[bi + mi + ni] = finish(out_t, acc)
+    return typed(out_t, out)
+
+
+def group_bounds(sizes, extent):
+    """[start, end) of each group along the ragged dim (clipped to it)."""
+    out, start = [], 0
+    for s in sizes:
+        end = min(extent, start + max(0, s))
+        out.append((start, end))
+        start = end
+    return out
+
+
+def ragged_dot(lhs, rhs, gs, out_t, ragged, group=None, lb=(), lc=(), rb=(), rc=()):
+    """JAX's ragged_dot_general with a [g] group_sizes: the ragged lhs dim is
+    split into consecutive groups. Free ragged dim: rows of group j use
+    rhs[group j] (the group dim dropped); contracting: result[j] sums over the
+    group's k only; batch: batches outside every group are zero."""
+    sizes = [int(x) for x in gs.a.reshape(-1)]
+    bounds = group_bounds(sizes, lhs.dims[ragged])
+    nb = len(lb)
+    if ragged in lc:
+        parts = []
+        for s, e in bounds:
+            masked = lhs.a.copy()
+            idx = [slice(None)] * masked.ndim
+            for k in range(lhs.dims[ragged]):
+                if not s <= k < e:
+                    idx[ragged] = k
+                    masked[tuple(idx)] = 0
+            parts.append(dot_general(Lit(lhs.t, masked), rhs, out_t, lb, lc, rb, rc).a)
+        return Lit(out_t, np.stack(parts))
+    if ragged in lb:
+        full = dot_general(lhs, rhs, out_t, lb, lc, rb, rc)
+        pos = list(lb).index(ragged)
+        keep = [any(s <= i < e for s, e in bounds) for i in range(lhs.dims[ragged])]
+    else:
+        free = [d for d in range(len(lhs.dims)) if d not in lb and d not in lc]
+        pos = nb + free.index(ragged)
+        ren = lambda ds: [d - (d > group) for d in ds]
+        full = None
+        keep = [False] * lhs.dims[ragged]
+        for j, (s, e) in enumerate(bounds):
+            rj = Lit(rhs.t, np.take(rhs.a, j, axis=group))
+            part = dot_general(lhs, rj, out_t, lb, lc, ren(rb), ren(rc))
+            if full is None:
+                full = part
+            idx = [slice(None)] * full.a.ndim
+            for i in range(s, e):
+                idx[pos] = i
+                full.a[tuple(idx)] = part.a[tuple(idx)]
+                keep[i] = True
+    zero = finish(out_t, 0)
+    idx = [slice(None)] * full.a.ndim
+    for i, k in enumerate(keep):
+        if not k:
+            idx[pos] = i
+            full.a[tuple(idx)] = zero
+    return full
+
+
+def scaled(x, scale):
+    """x * scale with each scale element covering a block of x (exact)."""
+    block = [n // s for n, s in zip(x.dims, scale.dims)]
+    out = np.empty(x.dims, dtype=np.float64)
+    for i in np.ndindex(*x.dims):
+        out[i] = exact_value(x.t, x.a[i]) * exact_value(scale.t, scale.a[tuple(a // b for a, b in zip(i, block))])
+    return Lit("f64", out)
+
+
+def conv_labels(s):
+    """`b01f_01io->b01f` -> ((batch, feature, spatial), (in, out, spatial), (batch, feature, spatial))."""
+    lhs, rest = s.split("_")
+    ker, out = rest.split("->")
+
+    def side(txt, first, second):
+        sp = sorted((ch, i) for i, ch in enumerate(txt) if ch.isdigit())
+        return txt.index(first), txt.index(second), [i for _, i in sp]
+    return side(lhs, "b", "f"), side(ker, "i", "o"), side(out, "b", "f")
+
+
+def convolution(lhs, rhs, out_t, labels, stride=None, pad_=None, lhs_dil=None, rhs_dil=None,
+                rev=None, fgc=1, bgc=1):
+    """The spec's convolution: pad (with lhs dilation holes) the input, slide
+    the (rhs-dilated) window with the strides, dot each window with the
+    kernel; feature groups split input features and output features, batch
+    groups split the batch and output features."""
+    (ib, if_, isp), (ki, ko, ksp), (ob, of, osp) = conv_labels(labels)
+    nsp = len(isp)
+    stride = stride or [1] * nsp
+    pad_ = pad_ or [(0, 0)] * nsp
+    lhs_dil = lhs_dil or [1] * nsp
+    rhs_dil = rhs_dil or [1] * nsp
+    rev = rev or [False] * nsp
+    X = np.transpose(lhs.a, [ib, if_] + isp)   # [N, C, S...]
+    K = np.transpose(rhs.a, [ko, ki] + ksp)    # [O, I, W...]
+    N, C = X.shape[:2]
+    O = K.shape[0]
+    W = list(K.shape[2:])
+    dil = [(n - 1) * b + 1 if n > 0 else 0 for n, b in zip(X.shape[2:], lhs_dil)]
+    P = [d + lo + hi for d, (lo, hi) in zip(dil, pad_)]
+    Xp = np.zeros([N, C] + P, dtype=object)
+    for i in np.ndindex(*X.shape):
+        p = [lo + x * b for x, (lo, _), b in zip(i[2:], pad_, lhs_dil)]
+        if all(0 <= q < n for q, n in zip(p, P)):
+            Xp[tuple(i[:2]) + tuple(p)] = exact_value(lhs.t, X[i])
+    eff = [(w - 1) * d + 1 for w, d in zip(W, rhs_dil)]
+    OS = [0 if p < e else (p - e) // s + 1 for p, e, s in zip(P, eff, stride)]
+    groups = fgc * bgc
+    assert C % fgc == 0 and K.shape[1] == C // fgc and O % groups == 0 and N % bgc == 0, \
+        "inconsistent convolution operands"
+    assert list(W) == [K.shape[2 + i] for i in range(nsp)]
+    Nout, Cg, Og = N // bgc, C // fgc, O // groups
+    out = np.empty([Nout, O] + OS, dtype=object)
+    for n in range(Nout):
+        for o in range(O):
+            g = o // Og
+            nin = n + (g * Nout if bgc > 1 else 0)
+            c0 = g * Cg if fgc > 1 else 0
+            for pos in np.ndindex(*OS):
+                acc = 0
+                for c in range(K.shape[1]):
+                    for w in np.ndindex(*W):
+                        xi = tuple(q * s + t * d for q, s, t, d in zip(pos, stride, w, rhs_dil))
+                        kw = tuple(wn - 1 - t if r else t for t, wn, r in zip(w, W, rev))
+                        acc += Xp[(nin, c0 + c) + xi] * exact_value(rhs.t, K[(o, c) + kw])
+                out[(n, o) + pos] = finish(out_t, acc)
+    axes = [0] * (nsp + 2)
+    axes[ob], axes[of] = 0, 1
+    for i, d in enumerate(osp):
+        axes[d] = 2 + i
+    return typed(out_t, np.transpose(out, axes).copy())
+
+
+@golden("dot_basic")
+def _(c):
+    d = lambda a, b, lc, rc, t="f32": dot_general(a, b, t, (), lc, (), rc)
+    return tup(d(c.a, c.b, [1], [0]), d(c.a, c.v, [1], [0]), d(c.v, c.b, [0], [0]),
+               d(c.v, c.v, [0], [0]), d(c.a, c.a, [0], [0]), d(c.a, c.a, [1], [1]),
+               d(c.a, c.v, [], []), d(c.c, c.d, [1, 2], [1, 0]), d(c.c, c.d, [2, 1], [0, 1]),
+               d(c.x, c.y, [1], [0], "f64"))
+
+
+@golden("dot_batch")
+def _(c):
+    return tup(dot_general(c.p, c.q, "f32", [0], [2], [1], [0]),
+               dot_general(c.r, c.s, "f32", [0, 1], [3], [1, 2], [3]),
+               dot_general(c.r, c.s, "f32", [1, 0], [3], [2, 1], [0]),
+               dot_general(c.big1, c.big2, "f32", [], [1], [], [0]),
+               dot_general(c.big2, c.big1, "f32", [], [0], [], [1]),
+               dot_general(c.e0, c.e1, "f32", [], [1], [], [0]),
+               dot_general(c.e0, c.e0, "f32", [], [0], [], [0]))
+
+
+@golden("dot_types")
+def _(c):
+    d = lambda a, b, t, lc=(1,), rc=(0,): dot_general(a, b, t, (), lc, (), rc)
+    return tup(d(c.i8a, c.i8b, "s32"), d(c.i8a, c.i8b, "s8"), d(c.i32a, c.i32a, "s32"),
+               d(c.u8a, c.u8a, "u32"), d(c.u8a, c.u8a, "u8"), d(c.i64a, c.i64a, "s64"),
+               d(c.s4a, c.s4a, "s4", (1,), (1,)), d(c.pa, c.pb, "pred"),
+               d(c.h1, c.h2, "f32"), d(c.h1, c.h2, "bf16"), d(c.g1, c.h2, "f16"),
+               d(c.e1, c.e2, "f32"), d(c.e1, c.e2, "f8e4m3fn"), d(c.e5, c.e2, "bf16"),
+               d(c.i8a, c.h2, "f32"), d(c.i8a, c.i8b, "f64"), d(c.ca, c.cb, "c64"),
+               d(c.za, c.za, "c128", (0,), (0,)))
+
+
+@golden("dot_ragged")
+def _(c):
+    return tup(ragged_dot(c.m, c.g3, c.sizes, "f32", 0, group=0, lc=[1], rc=[1]),
+               ragged_dot(c.m, c.g3, c.short, "f32", 0, group=0, lc=[1], rc=[1]),
+               ragged_dot(c.m, c.k2, c.ksizes, "f32", 1, lc=[1], rc=[0]),
+               ragged_dot(c.bm, c.bk, c.bsizes, "s32", 0, lb=[0], lc=[2], rb=[0], rc=[1]),
+               ragged_dot(c.bm2, c.g3b, c.sizes2, "f32", 1, group=1, lb=[0], lc=[2], rb=[0], rc=[2]))
+
+
+@golden("dot_scaled")
+def _(c):
+    return tup(dot_general(scaled(c.a, c.sa), scaled(c.b, c.sb), "f32", (), [1], (), [1]),
+               dot_general(scaled(c.a, c.sa), scaled(c.b, c.sb), "bf16", (), [1], (), [1]),
+               dot_general(scaled(c.x, c.sx), scaled(c.y, c.sy), "f32", [0], [2], [0], [1]))
+
+
+@golden("convolution_basic")
+def _(c):
+    return tup(convolution(c.x1, c.k1, "f32", "b0f_0io->b0f"),
+               convolution(c.x2, c.k2, "f32", "b01f_01io->b01f"),
+               convolution(c.x2n, c.k2n, "f32", "bf01_oi01->bf01", stride=[2, 1], pad_=[(1, 1), (2, 0)]),
+               convolution(c.x2n, c.k2n, "f32", "bf01_oi01->bf01", pad_=[(-1, 0), (1, -2)]),
+               convolution(c.x2, c.k2, "f32", "b01f_01io->b01f", stride=[2, 3], pad_=[(1, 2), (0, 1)]),
+               convolution(c.x3, c.k3, "f32", "b012f_012io->b012f", pad_=[(1, 0), (0, 1), (0, 0)]),
+               convolution(c.xp, c.kp, "f32", "f01b_i01o->01bf"),
+               convolution(c.x2, c.kpw, "f32", "b01f_01io->b01f", pad_=[(1, 0), (0, 1)]))
+
+
+@golden("convolution_dilation")
+def _(c):
+    spec = convolution(c.spx, c.spk, "s64", "b01f_01io->b01f", stride=[4, 4], lhs_dil=[2, 2])
+    assert spec.a.reshape(-1).tolist() == [10, 26, 46, 62], "the StableHLO convolution example"
+    return tup(convolution(c.x, c.k, "f32", "b01f_01io->b01f", lhs_dil=[2, 2]),
+               convolution(c.x, c.k, "f32", "b01f_01io->b01f", rhs_dil=[2, 1]),
+               convolution(c.x, c.k, "f32", "b01f_01io->b01f", stride=[2, 1], pad_=[(1, 1), (2, 1)],
+                           lhs_dil=[2, 1], rhs_dil=[1, 2]),
+               convolution(c.x, c.k, "f32", "b01f_01io->b01f", rev=[True, False]),
+               convolution(c.x, c.k, "f32", "b01f_01io->b01f", pad_=[(1, 1), (1, 1)], rev=[True, True]),
+               spec)
+
+
+@golden("convolution_groups")
+def _(c):
+    return tup(convolution(c.x, c.kf, "f32", "b01f_01io->b01f", fgc=2),
+               convolution(c.x, c.kd, "f32", "b01f_01io->b01f", pad_=[(1, 1), (1, 1)], fgc=4),
+               convolution(c.x, c.kdm, "f32", "b01f_01io->b01f", fgc=4),
+               convolution(c.xn, c.kn, "f32", "bf01_oi01->bf01", fgc=3),
+               convolution(c.xb, c.kb, "f32", "b01f_01io->b01f", bgc=2),
+               convolution(c.xb, c.kb2, "f32", "f01b_i01o->01fb", bgc=2))
+
+
+@golden("convolution_types")
+def _(c):
+    return tup(convolution(c.i8x, c.i8k, "s32", "b0f_0io->b0f"),
+               convolution(c.i8x, c.i8k, "s8", "b0f_0io->b0f"),
+               convolution(c.i32x, c.i32k, "s32", "b0f_0io->b0f"),
+               convolution(c.u8x, c.u8k, "u16", "b0f_0io->b0f", stride=[2]),
+               convolution(c.px, c.pk, "pred", "b0f_0io->b0f"),
+               convolution(c.bx, c.bk, "bf16", "b0f_0io->b0f", pad_=[(1, 1)], fgc=2),
+               convolution(c.bx, c.bk, "f32", "b0f_0io->b0f", fgc=2),
+               convolution(c.hx, c.hk, "f16", "b0f_0io->b0f"),
+               convolution(c.fx, c.fk, "f64", "bf0_oi0->bf0", pad_=[(1, 1)], rhs_dil=[2]),
+               convolution(c.cx, c.ck, "c64", "b0f_0io->b0f"),
+               convolution(c.i8x, c.bk8, "f32", "b0f_0io->b0f"))
