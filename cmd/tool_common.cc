@@ -1,5 +1,6 @@
 #include "cmd/tool_common.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -257,9 +258,11 @@ absl::Status RunPasses(Pipeline& pipeline, Module& module, const PrintStyle& sty
   std::vector<std::pair<std::string, int64_t>> before;
   if (flags.stats) before = OpcodeCounts(module);
   std::vector<PassTiming> timings;
-  auto run = pipeline.Run(module, flags.options, label, flags.stats ? &timings : nullptr);
+  bool timed = flags.stats || flags.count_runs;
+  auto run = pipeline.Run(module, flags.options, label, timed ? &timings : nullptr);
   flags.options.printer = nullptr;
   if (!run.ok()) return run.status();
+  for (const PassTiming& t : timings) flags.most_runs = std::max(flags.most_runs, t.runs);
   if (flags.stats) {
     std::string report = StatsReport(label, before, OpcodeCounts(module), timings);
     std::fwrite(report.data(), 1, report.size(), stderr);
