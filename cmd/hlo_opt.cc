@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "absl/strings/match.h"
 #include "cmd/tool_common.h"
 #include "eval/gemm.h"
 #include "ir/hlo_graphviz.h"
@@ -20,14 +21,14 @@ int main(int argc, char** argv) {
   std::string input = "-";
   std::string output = "-";
   std::string emit = "hlo";
-  std::string input_format = "hlo";
+  std::string input_format;  // empty: from the file name
   std::string print_style;
   bool print_metadata = true;
   bool list_passes = false;
   bool no_verify = false;
   bool time_phases = false;
   hlo::PassFlags pass_flags;
-  app.add_option("input", input, "HLO text file, or - for standard input");
+  app.add_option("input", input, "HLO text file (module JSON if it ends in .json), or - for standard input");
   app.add_option("-o,--output", output, "output file (written atomically), - for stdout");
   app.add_option("--passes", pass_flags.passes,
                  "comma-separated passes to run in order; fixed-point(a,b) repeats a group "
@@ -48,7 +49,8 @@ int main(int argc, char** argv) {
       "--filter", pass_flags.filter, "print only instructions whose text matches this RE2 pattern");
   app.add_option("--emit", emit, "output format")
       ->check(CLI::IsMember({"hlo", "json", "dot"}));
-  app.add_option("--input-format", input_format, "input format")
+  app.add_option("--input-format", input_format,
+                 "input format (default: json for a .json file, else hlo)")
       ->check(CLI::IsMember({"hlo", "json"}));
   app.add_option("--print-style", print_style, "force long or short HLO text")
       ->check(CLI::IsMember({"long", "short"}));
@@ -64,6 +66,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
+  }
+  if (input_format.empty()) {
+    input_format = absl::EndsWith(input, ".json") ? "json" : "hlo";
   }
   // Constant folding is the only evaluation here: no BLAS worker threads.
   hlo::gemm::StopBlasThreads();
