@@ -93,13 +93,25 @@ class Pipeline::Runner {
     return options_.print_after_all || !options_.print_after.empty();
   }
 
+  // A group is at its fixed point once each of its steps has run, one after
+  // another, without changing the module. A pass is a deterministic function
+  // of the module, so the steps of the last round that come after the last
+  // change are skipped: they already left this very module unchanged.
   absl::StatusOr<bool> RunGroup(const Step& step) {
+    const size_t steps = step.group->steps_.size();
+    size_t unchanged_in_a_row = 0;
     bool changed = false;
     for (int i = 0; i < step.max_iterations; ++i) {
-      absl::StatusOr<bool> c = RunSteps(*step.group);
-      if (!c.ok()) return c.status();
-      if (!*c) return changed;
-      changed = true;
+      for (const Step& s : step.group->steps_) {
+        absl::StatusOr<bool> c = s.pass ? RunPass(*s.pass) : RunGroup(s);
+        if (!c.ok()) return c.status();
+        if (*c) {
+          changed = true;
+          unchanged_in_a_row = 0;
+        } else if (++unchanged_in_a_row == steps) {
+          return changed;
+        }
+      }
     }
     std::fprintf(stderr,
                  "hlo-opt: warning: %s: a fixed-point group still changed the module "

@@ -61,6 +61,33 @@ TEST_CASE("fixed-point groups repeat until nothing changes, within the bound", "
   CHECK(RunsOfFixedPoint(1000) == kFixedPointBound);
 }
 
+// Runs of two counting passes in one fixed-point group.
+std::pair<int, int> RunsOfGroup(int changes_a, int changes_b) {
+  int runs_a = 0, runs_b = 0;
+  Pipeline group;
+  group.Add(std::make_unique<CountingPass>(changes_a, &runs_a));
+  group.Add(std::make_unique<CountingPass>(changes_b, &runs_b));
+  Pipeline pipeline;
+  pipeline.AddFixedPoint(std::move(group));
+  Module module("m");
+  REQUIRE(pipeline.Run(module).ok());
+  return {runs_a, runs_b};
+}
+
+TEST_CASE("a fixed-point group stops once every pass has run on the unchanged module",
+          "[pipeline]") {
+  // Nothing changes: one round.
+  CHECK(RunsOfGroup(0, 0) == std::pair(1, 1));
+  // a changes in round 1; b runs after it unchanged; a's quiet run in round
+  // 2 completes the proof, b (which saw this module already) is skipped.
+  CHECK(RunsOfGroup(1, 0) == std::pair(2, 1));
+  // b changes in round 1: a and b both run again in round 2.
+  CHECK(RunsOfGroup(0, 1) == std::pair(2, 2));
+  // a changes in rounds 1 and 2; b's quiet round-2 run comes after a's last
+  // change, so a's quiet round-3 run ends the group.
+  CHECK(RunsOfGroup(2, 0) == std::pair(3, 2));
+}
+
 TEST_CASE("dead code: a long dead chain goes in one linear sweep", "[pipeline]") {
   // 20000 chained negates nothing uses, beside a live root.
   std::string text = "HloModule m\n\nENTRY %e (p: f32[]) -> f32[] {\n  %p = f32[] parameter(0)\n";
