@@ -292,7 +292,7 @@ def main():
                         t = t[:i] + rng.choice(["", "{", "}", ",", "1e999", "nan", "-", "0x1p3",
                                                 "99999999999999999999", " ", "f32[2,3]", "s32[6]",
                                                 "(", "[", "]", "\x00"]) + t[i + rng.randint(0, 3):]
-                    else:
+                    elif b:
                         i = rng.randrange(len(b))
                         k = rng.randrange(3)
                         if k == 0:
