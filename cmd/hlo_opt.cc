@@ -28,7 +28,8 @@ int main(int argc, char** argv) {
   bool no_verify = false;
   bool time_phases = false;
   hlo::PassFlags pass_flags;
-  app.add_option("input", input, "HLO text file (module JSON if it ends in .json), or - for standard input");
+  app.add_option("input", input,
+                 "HLO text file (module JSON if it ends in .json), or - for standard input");
   app.add_option("-o,--output", output, "output file (written atomically), - for stdout");
   app.add_option("--passes", pass_flags.passes,
                  "comma-separated passes to run in order; fixed-point(a,b) repeats a group "

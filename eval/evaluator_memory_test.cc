@@ -94,8 +94,8 @@ ENTRY main {
   Evaluator ev(*m, opts);
   auto v = ev.Run(ZeroInputs(*m));
   REQUIRE_FALSE(v.ok());
-  CHECK(std::string(v.status().message()).find("%b: needs 400 bytes for its result with 400 bytes live") !=
-        std::string::npos);
+  CHECK(std::string(v.status().message())
+            .find("%b: needs 400 bytes for its result with 400 bytes live") != std::string::npos);
   CHECK(ev.live_bytes() == 0);
   // CheckInputsFit refuses the same before any input exists, naming b.
   absl::Status fit = CheckInputsFit(*m, 799);

@@ -308,7 +308,8 @@ def main():
                     f.write(bytes(b))
                 bad, msg = run([os.path.join(bindir, "hlo-run"),
                                 os.path.join(ev, "data_parameters.hlo"), "--input", p0,
-                                "--input", p1, "--input", os.path.join(ev, "data_parameters.p2.txt"),
+                                "--input", p1,
+                                "--input", os.path.join(ev, "data_parameters.p2.txt"),
                                 "--input", os.path.join(ev, "data_parameters.p3.txt")])
                 if bad:
                     found("inputs", "data_parameters", msg,
