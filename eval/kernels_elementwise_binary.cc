@@ -11,6 +11,7 @@
 #include <complex>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "eval/kernels_elementwise_internal.h"
 #include "ir/instruction.h"
@@ -188,7 +189,13 @@ std::complex<R> ComplexPow(std::complex<R> x, std::complex<R> y) {
     }
     if (x.real() == 0 && y.real() > 0) return C(0);
   }
-  return std::pow(x, y);
+  // pow is exp(y log x): the error of the product's imaginary part (an angle)
+  // grows with its size, so std::pow in R loses many ULPs (up to thousands
+  // for c64). A wider type keeps the result within an ULP or so once rounded.
+  using W = std::conditional_t<std::is_same_v<R, float>, double, long double>;
+  std::complex<W> wide = std::pow(std::complex<W>(x.real(), x.imag()),
+                                  std::complex<W>(y.real(), y.imag()));
+  return C(static_cast<R>(wide.real()), static_cast<R>(wide.imag()));
 }
 
 // atan2(y, x) = -i log((x + iy) / sqrt(x^2 + y^2)).
