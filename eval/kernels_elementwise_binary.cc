@@ -11,7 +11,6 @@
 #include <complex>
 #include <cstring>
 #include <limits>
-#include <type_traits>
 
 #include "eval/kernels_elementwise_internal.h"
 #include "ir/instruction.h"
@@ -189,21 +188,22 @@ std::complex<R> ComplexPow(std::complex<R> x, std::complex<R> y) {
     }
     if (x.real() == 0 && y.real() > 0) return C(0);
   }
-  // pow is exp(y log x): the error of the product's imaginary part (an angle)
-  // grows with its size, so std::pow in R loses many ULPs (up to thousands
-  // for c64). A wider type keeps the result within an ULP or so once rounded.
-  using W = std::conditional_t<std::is_same_v<R, float>, double, long double>;
+  // exp(y log x) in the wider type (WidenedComplex): in R the angle's error
+  // grows with y*log|x| and std::pow lost up to thousands of ULPs for c64.
+  using W = WideReal<R>;
   std::complex<W> wide = std::pow(std::complex<W>(x.real(), x.imag()),
                                   std::complex<W>(y.real(), y.imag()));
   return C(static_cast<R>(wide.real()), static_cast<R>(wide.imag()));
 }
 
 // atan2(y, x) = -i log((x + iy) / sqrt(x^2 + y^2)).
+// In the wider type, as the unary complex functions (WidenedComplex).
 template <typename R>
 std::complex<R> ComplexAtan2(std::complex<R> y, std::complex<R> x) {
-  using C = std::complex<R>;
-  const C i(0, 1);
-  return -i * std::log((x + i * y) / std::sqrt(x * x + y * y));
+  using W = std::complex<WideReal<R>>;
+  const W i(0, 1), yw(y.real(), y.imag()), xw(x.real(), x.imag());
+  const W r = -i * std::log((xw + i * yw) / std::sqrt(xw * xw + yw * yw));
+  return {static_cast<R>(r.real()), static_cast<R>(r.imag())};
 }
 
 template <typename R>

@@ -103,6 +103,22 @@ std::complex<R> Log1p(std::complex<R> z) {
 }
 
 template <typename R>
+std::complex<R> Logistic(std::complex<R> z) {
+  return R(1) / (R(1) + std::exp(-z));
+}
+
+template <typename R>
+std::complex<R> Rsqrt(std::complex<R> z) {
+  return R(1) / std::sqrt(z);
+}
+
+// The principal cube root.
+template <typename R>
+std::complex<R> Cbrt(std::complex<R> z) {
+  return std::pow(z, R(1) / R(3));
+}
+
+template <typename R>
 std::complex<R> Sign(std::complex<R> z) {
   if (std::isnan(z.real()) || std::isnan(z.imag())) {
     R nan = std::numeric_limits<R>::quiet_NaN();
@@ -116,6 +132,12 @@ std::complex<R> Sign(std::complex<R> z) {
 template <typename R, typename F>
 void CMap(const std::complex<R>* in, std::complex<R>* out, int64_t n, F f) {
   for (int64_t i = 0; i < n; ++i) out[i] = f(in[i]);
+}
+
+// The transcendental functions run in a wider type (WidenedComplex).
+template <typename R, typename F>
+void CMapWide(const std::complex<R>* in, std::complex<R>* out, int64_t n, F f) {
+  for (int64_t i = 0; i < n; ++i) out[i] = WidenedComplex(f, in[i]);
 }
 
 template <typename R>
@@ -139,29 +161,26 @@ absl::Status ComplexUnary(Opcode op, PT type, const Literal& in, Literal& out) {
   switch (op) {
     case Opcode::kNegate: CMap(x, o, n, [](C z) { return -z; }); break;
     case Opcode::kSign: CMap(x, o, n, Sign<R>); break;
-    case Opcode::kExp: CMap(x, o, n, [](C z) { return std::exp(z); }); break;
-    case Opcode::kExpm1: CMap(x, o, n, Expm1<R>); break;
-    case Opcode::kLog: CMap(x, o, n, [](C z) { return std::log(z); }); break;
-    case Opcode::kLog1p: CMap(x, o, n, Log1p<R>); break;
-    case Opcode::kLogistic:
-      CMap(x, o, n, [](C z) { return R(1) / (R(1) + std::exp(-z)); });
-      break;
-    case Opcode::kSqrt: CMap(x, o, n, [](C z) { return std::sqrt(z); }); break;
-    case Opcode::kRsqrt: CMap(x, o, n, [](C z) { return R(1) / std::sqrt(z); }); break;
-    // The principal cube root.
-    case Opcode::kCbrt: CMap(x, o, n, [](C z) { return std::pow(z, R(1) / R(3)); }); break;
-    case Opcode::kSin: CMap(x, o, n, [](C z) { return std::sin(z); }); break;
-    case Opcode::kCos: CMap(x, o, n, [](C z) { return std::cos(z); }); break;
-    case Opcode::kTan: CMap(x, o, n, [](C z) { return std::tan(z); }); break;
-    case Opcode::kTanh: CMap(x, o, n, [](C z) { return std::tanh(z); }); break;
-    case Opcode::kAsin: CMap(x, o, n, [](C z) { return std::asin(z); }); break;
-    case Opcode::kAcos: CMap(x, o, n, [](C z) { return std::acos(z); }); break;
-    case Opcode::kAtan: CMap(x, o, n, [](C z) { return std::atan(z); }); break;
-    case Opcode::kSinh: CMap(x, o, n, [](C z) { return std::sinh(z); }); break;
-    case Opcode::kCosh: CMap(x, o, n, [](C z) { return std::cosh(z); }); break;
-    case Opcode::kAsinh: CMap(x, o, n, [](C z) { return std::asinh(z); }); break;
-    case Opcode::kAcosh: CMap(x, o, n, [](C z) { return std::acosh(z); }); break;
-    case Opcode::kAtanh: CMap(x, o, n, [](C z) { return std::atanh(z); }); break;
+    case Opcode::kExp: CMapWide(x, o, n, [](auto z) { return std::exp(z); }); break;
+    case Opcode::kExpm1: CMapWide(x, o, n, [](auto z) { return Expm1(z); }); break;
+    case Opcode::kLog: CMapWide(x, o, n, [](auto z) { return std::log(z); }); break;
+    case Opcode::kLog1p: CMapWide(x, o, n, [](auto z) { return Log1p(z); }); break;
+    case Opcode::kLogistic: CMapWide(x, o, n, [](auto z) { return Logistic(z); }); break;
+    case Opcode::kSqrt: CMapWide(x, o, n, [](auto z) { return std::sqrt(z); }); break;
+    case Opcode::kRsqrt: CMapWide(x, o, n, [](auto z) { return Rsqrt(z); }); break;
+    case Opcode::kCbrt: CMapWide(x, o, n, [](auto z) { return Cbrt(z); }); break;
+    case Opcode::kSin: CMapWide(x, o, n, [](auto z) { return std::sin(z); }); break;
+    case Opcode::kCos: CMapWide(x, o, n, [](auto z) { return std::cos(z); }); break;
+    case Opcode::kTan: CMapWide(x, o, n, [](auto z) { return std::tan(z); }); break;
+    case Opcode::kTanh: CMapWide(x, o, n, [](auto z) { return std::tanh(z); }); break;
+    case Opcode::kAsin: CMapWide(x, o, n, [](auto z) { return std::asin(z); }); break;
+    case Opcode::kAcos: CMapWide(x, o, n, [](auto z) { return std::acos(z); }); break;
+    case Opcode::kAtan: CMapWide(x, o, n, [](auto z) { return std::atan(z); }); break;
+    case Opcode::kSinh: CMapWide(x, o, n, [](auto z) { return std::sinh(z); }); break;
+    case Opcode::kCosh: CMapWide(x, o, n, [](auto z) { return std::cosh(z); }); break;
+    case Opcode::kAsinh: CMapWide(x, o, n, [](auto z) { return std::asinh(z); }); break;
+    case Opcode::kAcosh: CMapWide(x, o, n, [](auto z) { return std::acosh(z); }); break;
+    case Opcode::kAtanh: CMapWide(x, o, n, [](auto z) { return std::atanh(z); }); break;
     default: return TypeError(op, type);
   }
   return absl::OkStatus();
