@@ -195,7 +195,8 @@ int main(int argc, char** argv) {
                  "parse_cpu_seconds=%.6f print_seconds=%.6f print_cpu_seconds=%.6f "
                  "output_bytes=%zu ir_heap_bytes=%lld ir_rss_bytes=%lld "
                  "peak_rss_bytes=%llu instructions=%lld pass_seconds=%.6f "
-                 "pass_cpu_seconds=%.6f instructions_after=%lld pass_rounds=%lld\n",
+                 "pass_cpu_seconds=%.6f instructions_after=%lld pass_rounds=%lld "
+                 "pass_runs=%lld\n",
                  text->size(), parse_timer.wall_seconds(), parse_timer.cpu_seconds(),
                  print_timer.wall_seconds(), print_timer.cpu_seconds(), out.size(),
                  static_cast<long long>(ir_heap_bytes),
@@ -203,7 +204,8 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(hlo::PeakResidentBytes()),
                  static_cast<long long>(instructions), pass_timer.wall_seconds(),
                  pass_timer.cpu_seconds(), static_cast<long long>(instructions_after),
-                 static_cast<long long>(pass_flags.most_runs));
+                 static_cast<long long>(pass_flags.most_runs),
+                 static_cast<long long>(pass_flags.total_runs));
   }
   if (printed == 0 && !any_error) {
     // Only separators, blanks and comments: there is nothing to print.

@@ -262,7 +262,10 @@ absl::Status RunPasses(Pipeline& pipeline, Module& module, const PrintStyle& sty
   auto run = pipeline.Run(module, flags.options, label, timed ? &timings : nullptr);
   flags.options.printer = nullptr;
   if (!run.ok()) return run.status();
-  for (const PassTiming& t : timings) flags.most_runs = std::max(flags.most_runs, t.runs);
+  for (const PassTiming& t : timings) {
+    flags.most_runs = std::max(flags.most_runs, t.runs);
+    flags.total_runs += t.runs;
+  }
   if (flags.stats) {
     std::string report = StatsReport(label, before, OpcodeCounts(module), timings);
     std::fwrite(report.data(), 1, report.size(), stderr);

@@ -78,10 +78,12 @@ struct PassFlags {
   std::string filter;                    // --filter
   bool stats = false;                    // --stats
   PipelineOptions options;               // --verify-each, --print-after-all, --dump-dir
-  // Set by RunPasses when count_runs: the most runs of any one pass (the
-  // rounds of the -O pipeline's fixed-point group), for hlo-opt --time.
+  // Set by RunPasses when count_runs, for hlo-opt --time: the most runs of
+  // any one pass (the rounds of the -O pipeline's fixed-point group), and the
+  // runs of all passes together (each run walks the module once).
   bool count_runs = false;
   int64_t most_runs = 0;
+  int64_t total_runs = 0;
 };
 
 // Checks the pass flags (usage errors are InvalidArgument: exit status 2)
