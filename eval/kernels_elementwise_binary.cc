@@ -188,22 +188,19 @@ std::complex<R> ComplexPow(std::complex<R> x, std::complex<R> y) {
     }
     if (x.real() == 0 && y.real() > 0) return C(0);
   }
-  // exp(y log x) in the wider type (WidenedComplex): in R the angle's error
-  // grows with y*log|x| and std::pow lost up to thousands of ULPs for c64.
-  using W = WideReal<R>;
-  std::complex<W> wide = std::pow(std::complex<W>(x.real(), x.imag()),
-                                  std::complex<W>(y.real(), y.imag()));
-  return C(static_cast<R>(wide.real()), static_cast<R>(wide.imag()));
+  // exp(y log x) in the wider type: in R the angle's error grows with
+  // y*log|x| and std::pow lost up to thousands of ULPs for c64.
+  return WidenedComplex([](auto a, auto b) { return std::pow(a, b); }, x, y);
 }
 
 // atan2(y, x) = -i log((x + iy) / sqrt(x^2 + y^2)).
 // In the wider type, as the unary complex functions (WidenedComplex).
 template <typename R>
 std::complex<R> ComplexAtan2(std::complex<R> y, std::complex<R> x) {
-  using W = std::complex<WideReal<R>>;
-  const W i(0, 1), yw(y.real(), y.imag()), xw(x.real(), x.imag());
-  const W r = -i * std::log((xw + i * yw) / std::sqrt(xw * xw + yw * yw));
-  return {static_cast<R>(r.real()), static_cast<R>(r.imag())};
+  return WidenedComplex([](auto b, auto a) {
+    const decltype(a) i(0, 1);
+    return -i * std::log((a + i * b) / std::sqrt(a * a + b * b));
+  }, y, x);
 }
 
 template <typename R>

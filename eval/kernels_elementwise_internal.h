@@ -125,7 +125,6 @@ inline T MinOf(T a, T b) {
   r = a != a ? a : r;
   return r;
 }
-// Complex: lexicographic on (real, imag) as StableHLO defines it.
 // The type complex transcendental functions run in: c64 in complex<double>,
 // c128 in complex<long double>. libm's functions in the component type are
 // off by several ULPs (thousands for pow, where the angle y*log|x| is large);
@@ -133,14 +132,16 @@ inline T MinOf(T a, T b) {
 template <typename R>
 using WideReal = std::conditional_t<std::is_same_v<R, float>, double, long double>;
 
-// f(z) in the wider type, each part rounded once to R.
-template <typename R, typename F>
-inline std::complex<R> WidenedComplex(F f, std::complex<R> z) {
-  using W = WideReal<R>;
-  std::complex<W> r = f(std::complex<W>(z.real(), z.imag()));
+// f(z...) with every operand in the wider type, each part of the result
+// rounded once to R.
+template <typename R, typename F, typename... Z>
+inline std::complex<R> WidenedComplex(F f, std::complex<R> z, Z... more) {
+  using W = std::complex<WideReal<R>>;
+  W r = f(W(z.real(), z.imag()), W(more.real(), more.imag())...);
   return {static_cast<R>(r.real()), static_cast<R>(r.imag())};
 }
 
+// Complex: lexicographic on (real, imag) as StableHLO defines it.
 template <typename R>
 inline bool LexLess(const std::complex<R>& a, const std::complex<R>& b) {
   return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
