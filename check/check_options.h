@@ -1,0 +1,27 @@
+// What hlo-check is asked to do: FileCheck's options.
+#ifndef HLO_CHECK_CHECK_OPTIONS_H_
+#define HLO_CHECK_CHECK_OPTIONS_H_
+
+#include <string>
+#include <vector>
+
+namespace hlo::check {
+
+enum class DumpInput { kNever, kFail, kAlways };
+
+struct CheckOptions {
+  std::vector<std::string> check_prefixes;  // empty: CHECK
+  std::vector<std::string> comment_prefixes = {"COM", "RUN"};
+  std::vector<std::string> implicit_check_not;
+  bool match_full_lines = false;
+  bool strict_whitespace = false;
+  bool allow_unused_prefixes = false;
+  bool allow_empty_input = false;
+  bool enable_var_scope = false;
+  DumpInput dump_input = DumpInput::kFail;
+  int dump_input_context = 5;
+};
+
+}  // namespace hlo::check
+
+#endif  // HLO_CHECK_CHECK_OPTIONS_H_

@@ -1,0 +1,289 @@
+#include "check/directives.h"
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace hlo::check {
+
+namespace {
+
+bool IsPartOfWord(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+}
+
+enum class Found { kNone, kComment, kCheck, kBadNot, kBadCount };
+
+struct DirectiveType {
+  Found found = Found::kNone;
+  CheckKind kind = CheckKind::kPlain;
+  int count = 1;
+  bool literal = false;
+  size_t pattern_start = 0;  // offset after the colon
+  std::string name;          // CHECK-NEXT etc.
+};
+
+// What follows a prefix at `at` (the prefix itself is `prefix`).
+DirectiveType ClassifyDirective(std::string_view text, size_t at, const std::string& prefix,
+                                bool is_comment) {
+  DirectiveType type;
+  size_t pos = at + prefix.size();
+  if (pos >= text.size()) return type;
+  auto consume = [&](std::string_view word) {
+    if (text.substr(pos, word.size()) != word) return false;
+    pos += word.size();
+    return true;
+  };
+  if (is_comment) {
+    if (consume(":")) type = {Found::kComment, CheckKind::kPlain, 1, false, pos, prefix};
+    return type;
+  }
+  // ':' or '{' MODIFIER (',' MODIFIER)* '}:' ends a directive.
+  auto finish = [&](CheckKind kind, std::string name, int count) {
+    DirectiveType result;
+    if (consume(":")) {
+      result = {Found::kCheck, kind, count, false, pos, std::move(name)};
+      return result;
+    }
+    if (!consume("{")) return result;
+    bool literal = false;
+    do {
+      while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
+      if (!consume("LITERAL")) return result;
+      literal = true;
+      while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
+    } while (consume(","));
+    if (!consume("}:")) return result;
+    result = {Found::kCheck, kind, count, literal, pos, std::move(name)};
+    return result;
+  };
+  if (text[pos] == ':' || text[pos] == '{') return finish(CheckKind::kPlain, prefix, 1);
+  if (!consume("-")) return type;
+  if (consume("COUNT-")) {
+    size_t digits = pos;
+    long long count = 0;
+    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])) &&
+           count <= INT_MAX) {
+      count = count * 10 + (text[digits] - '0');
+      ++digits;
+    }
+    type.found = Found::kBadCount;
+    if (digits == pos || count <= 0 || count > INT_MAX) return type;
+    pos = digits;
+    if (pos >= text.size() || (text[pos] != ':' && text[pos] != '{')) return type;
+    return finish(CheckKind::kPlain, absl::StrCat(prefix, "-COUNT-", count),
+                  static_cast<int>(count));
+  }
+  for (std::string_view bad : {"DAG-NOT:", "NOT-DAG:", "NEXT-NOT:", "NOT-NEXT:", "SAME-NOT:",
+                               "NOT-SAME:", "EMPTY-NOT:", "NOT-EMPTY:"}) {
+    if (text.substr(pos, bad.size()) == bad) {
+      type.found = Found::kBadNot;
+      return type;
+    }
+  }
+  static const std::pair<std::string_view, CheckKind> kSuffixes[] = {
+      {"NEXT", CheckKind::kNext}, {"SAME", CheckKind::kSame},   {"NOT", CheckKind::kNot},
+      {"DAG", CheckKind::kDag},   {"LABEL", CheckKind::kLabel}, {"EMPTY", CheckKind::kEmpty}};
+  for (const auto& [suffix, kind] : kSuffixes) {
+    if (consume(suffix)) return finish(kind, prefix + "-" + std::string(suffix), 1);
+  }
+  return type;
+}
+
+struct PrefixHit {
+  size_t at = std::string_view::npos;
+  const std::string* prefix = nullptr;
+  bool is_comment = false;
+};
+
+// The earliest occurrence of any prefix at or after `from` (the longest one
+// where several start at the same place).
+PrefixHit FindPrefix(std::string_view text, size_t from, const std::vector<std::string>& checks,
+                     const std::vector<std::string>& comments) {
+  PrefixHit best;
+  auto consider = [&](const std::vector<std::string>& prefixes, bool is_comment) {
+    for (const std::string& prefix : prefixes) {
+      size_t at = text.find(prefix, from);
+      if (at == std::string_view::npos) continue;
+      if (at < best.at || (at == best.at && prefix.size() > best.prefix->size())) {
+        best = {at, &prefix, is_comment};
+      }
+    }
+  };
+  consider(checks, false);
+  consider(comments, true);
+  return best;
+}
+
+bool ParseImplicitChecks(const SourceText& command_line, const CheckOptions& options,
+                         std::vector<LocatedPattern>* implicit, Diagnostics* diagnostics) {
+  PatternOptions pattern_options{options.match_full_lines, options.strict_whitespace, false};
+  for (int line = 1; line <= static_cast<int>(options.implicit_check_not.size()); ++line) {
+    std::string_view text = command_line.Line(line);
+    std::string_view prefix = "-implicit-check-not='";
+    size_t offset = command_line.LineStart(line) + prefix.size();
+    std::string_view pattern_text = text.substr(prefix.size(), text.size() - prefix.size() - 1);
+    LocatedPattern located;
+    PatternError error;
+    if (!Pattern::Parse(pattern_text, CheckKind::kNot, 0, pattern_options, &located.pattern,
+                        &error)) {
+      diagnostics->Error(&command_line, offset + error.offset, error.message);
+      return false;
+    }
+    located.source = &command_line;
+    located.offset = offset;
+    located.directive = "IMPLICIT-CHECK-NOT";
+    implicit->push_back(std::move(located));
+  }
+  return true;
+}
+
+std::vector<LocatedPattern> CopyImplicit(const SourceText& command_line,
+                                         const CheckOptions& options) {
+  std::vector<LocatedPattern> copies;
+  Diagnostics ignored;
+  ParseImplicitChecks(command_line, options, &copies, &ignored);
+  return copies;
+}
+
+}  // namespace
+
+std::vector<std::string> CheckPrefixes(const CheckOptions& options) {
+  if (options.check_prefixes.empty()) return {"CHECK"};
+  return options.check_prefixes;
+}
+
+bool ValidPrefixes(const CheckOptions& options) {
+  absl::flat_hash_set<std::string> seen;
+  std::vector<std::string> all = CheckPrefixes(options);
+  all.insert(all.end(), options.comment_prefixes.begin(), options.comment_prefixes.end());
+  for (const std::string& prefix : all) {
+    if (prefix.empty() || !std::isalpha(static_cast<unsigned char>(prefix[0]))) return false;
+    for (char c : prefix) {
+      if (!IsPartOfWord(c)) return false;
+    }
+    if (!seen.insert(prefix).second) return false;
+  }
+  return true;
+}
+
+std::string ImplicitCheckNotText(const CheckOptions& options) {
+  std::string text;
+  for (const std::string& pattern : options.implicit_check_not) {
+    text += "-implicit-check-not='" + pattern + "'\n";
+  }
+  return text;
+}
+
+bool ParseCheckFile(const SourceText& check_file, const SourceText& command_line,
+                    const CheckOptions& options, std::vector<CheckString>* checks,
+                    Diagnostics* diagnostics) {
+  std::vector<std::string> prefixes = CheckPrefixes(options);
+  std::vector<std::string> unused = prefixes;
+  std::vector<LocatedPattern> implicit;
+  if (!ParseImplicitChecks(command_line, options, &implicit, diagnostics)) return false;
+  std::vector<LocatedPattern> dag_not = CopyImplicit(command_line, options);
+  std::string_view text = check_file.text();
+  size_t pos = 0;
+  while (pos < text.size()) {
+    PrefixHit hit = FindPrefix(text, pos, prefixes, options.comment_prefixes);
+    if (hit.prefix == nullptr) break;
+    DirectiveType type;
+    if (hit.at == 0 || !IsPartOfWord(text[hit.at - 1])) {
+      type = ClassifyDirective(text, hit.at, *hit.prefix, hit.is_comment);
+    }
+    if (type.found == Found::kNone) {
+      // Skip the prefix and the rest of the word it starts.
+      pos = hit.at + hit.prefix->size();
+      while (pos < text.size() && IsPartOfWord(text[pos])) ++pos;
+      continue;
+    }
+    if (!hit.is_comment) std::erase(unused, *hit.prefix);
+    if (type.found == Found::kBadNot) {
+      diagnostics->Error(&check_file, hit.at,
+                         "unsupported -NOT combo on prefix '" + *hit.prefix + "'");
+      return false;
+    }
+    if (type.found == Found::kBadCount) {
+      diagnostics->Error(&check_file, hit.at,
+                         "invalid count in -COUNT specification on prefix '" + *hit.prefix + "'");
+      return false;
+    }
+    size_t start = type.pattern_start;
+    if (!(options.strict_whitespace && options.match_full_lines)) {
+      while (start < text.size() && (text[start] == ' ' || text[start] == '\t')) ++start;
+    }
+    size_t end = text.find_first_of("\n\r", start);
+    if (end == std::string_view::npos) end = text.size();
+    pos = end;
+    if (type.found == Found::kComment) continue;
+    int line = check_file.LineOf(start);
+    LocatedPattern located;
+    located.source = &check_file;
+    located.offset = start;
+    located.directive = type.name;
+    PatternOptions pattern_options{options.match_full_lines, options.strict_whitespace,
+                                   type.literal};
+    PatternError error;
+    if (!Pattern::Parse(text.substr(start, end - start), type.kind, line, pattern_options,
+                        &located.pattern, &error)) {
+      std::string message = error.message;
+      if (message.ends_with("with prefix")) message += " '" + *hit.prefix + ":'";
+      diagnostics->Error(&check_file, start + error.offset, message);
+      return false;
+    }
+    if (type.kind == CheckKind::kLabel && located.pattern.HasVariables()) {
+      diagnostics->Error(&check_file, start,
+                         "found '" + *hit.prefix + "-LABEL:' with variable definition or use");
+      return false;
+    }
+    if ((type.kind == CheckKind::kNext || type.kind == CheckKind::kSame ||
+         type.kind == CheckKind::kEmpty) &&
+        checks->empty()) {
+      std::string_view suffix = type.kind == CheckKind::kNext   ? "NEXT"
+                                : type.kind == CheckKind::kEmpty ? "EMPTY"
+                                                                 : "SAME";
+      diagnostics->Error(&check_file, hit.at,
+                         absl::StrCat("found '", *hit.prefix, "-", std::string(suffix), "' without previous '",
+                                      *hit.prefix, ": line"));
+      return false;
+    }
+    if (type.kind == CheckKind::kDag || type.kind == CheckKind::kNot) {
+      dag_not.push_back(std::move(located));
+      continue;
+    }
+    CheckString check;
+    check.check = std::move(located);
+    check.count = type.count;
+    check.dag_not = std::move(dag_not);
+    dag_not = CopyImplicit(command_line, options);
+    checks->push_back(std::move(check));
+  }
+  if (!dag_not.empty()) {
+    CheckString eof;
+    eof.check.pattern = Pattern::EndOfInput(check_file.line_count() + 1);
+    eof.check.source = &check_file;
+    eof.check.offset = text.size();
+    eof.check.directive = prefixes[0];
+    eof.dag_not = std::move(dag_not);
+    checks->push_back(std::move(eof));
+  }
+  bool none_found = unused.size() == prefixes.size();
+  bool some_unused = !options.allow_unused_prefixes && !unused.empty();
+  if ((none_found || some_unused) &&
+      (options.implicit_check_not.empty() || !options.check_prefixes.empty())) {
+    std::vector<std::string> quoted;
+    for (const std::string& prefix : unused) quoted.push_back("'" + prefix + ":'");
+    diagnostics->Plain(absl::StrCat("error: no check strings found with prefix",
+                                    unused.size() > 1 ? "es " : " ",
+                                    absl::StrJoin(quoted, ", ")));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace hlo::check

@@ -1,0 +1,251 @@
+#include "check/matcher.h"
+
+#include <algorithm>
+#include <list>
+
+#include "absl/strings/str_cat.h"
+
+namespace hlo::check {
+
+Matcher::Matcher(const SourceText& input, const std::vector<CheckString>& checks,
+                 const CheckOptions& options, Diagnostics* diagnostics)
+    : input_(input), checks_(checks), options_(options), diagnostics_(diagnostics) {}
+
+std::string Matcher::Label(const LocatedPattern& pattern) const {
+  if (pattern.source == nullptr) return "check";
+  if (pattern.pattern.kind() == CheckKind::kEof) return "check:eof";
+  return absl::StrCat(pattern.directive == "IMPLICIT-CHECK-NOT" ? "cmdline" : "check", ":",
+                      pattern.source->LineOf(pattern.offset));
+}
+
+bool Matcher::Run() {
+  bool failed = false;
+  size_t buffer = 0;  // start of what labels have not consumed
+  size_t i = 0, j = 0;
+  size_t size = input_.text().size();
+  while (true) {
+    size_t region_begin = buffer, region_end = size;
+    if (j < checks_.size()) {
+      if (checks_[j].check.pattern.kind() != CheckKind::kLabel) {
+        ++j;
+        continue;
+      }
+      size_t label_length = 0;
+      size_t label_at = Check(checks_[j], buffer, size, /*label_scan=*/true, &label_length);
+      if (label_at == kNotFound) return false;  // nothing else can be checked
+      region_end = label_at + label_length;
+      buffer = region_end;
+      ++j;
+    }
+    if (i != 0 && options_.enable_var_scope) variables_.ClearLocals();
+    for (; i != j; ++i) {
+      size_t length = 0;
+      size_t at = Check(checks_[i], region_begin, region_end, /*label_scan=*/false, &length);
+      if (at == kNotFound) {
+        failed = true;
+        i = j;
+        break;
+      }
+      region_begin = at + length;
+    }
+    if (j == checks_.size()) break;
+  }
+  return !failed;
+}
+
+bool Matcher::MatchPattern(const LocatedPattern& pattern, size_t begin, size_t end,
+                           size_t* position, size_t* length, bool report, const char* what) {
+  std::string_view buffer = input_.text().substr(begin, end - begin);
+  PatternMatch match;
+  std::string error;
+  MatchStatus status = pattern.pattern.Match(buffer, variables_, &match, &error);
+  if (status == MatchStatus::kFound) {
+    *position = begin + match.position;
+    *length = match.length;
+    return true;
+  }
+  if (status == MatchStatus::kError) {
+    size_t start = 0;
+    while (start <= error.size()) {
+      size_t stop = error.find('\n', start);
+      if (stop == std::string::npos) stop = error.size();
+      diagnostics_->Error(pattern.source, pattern.offset, error.substr(start, stop - start));
+      start = stop + 1;
+    }
+    annotations_.push_back({Annotation::Kind::kError, begin, begin, Label(pattern),
+                            "error: " + error});
+    return false;
+  }
+  if (report) ReportNoMatch(pattern, begin, end, match, what);
+  return false;
+}
+
+void Matcher::ReportNoMatch(const LocatedPattern& pattern, size_t begin, size_t end,
+                            const PatternMatch& attempt, const char* what) {
+  std::string_view text = input_.text();
+  diagnostics_->Error(pattern.source, pattern.offset,
+                      absl::StrCat(pattern.directive, ": ", what));
+  size_t scan = begin;
+  while (scan < end && (text[scan] == ' ' || text[scan] == '\t' || text[scan] == '\n' ||
+                        text[scan] == '\r')) {
+    ++scan;
+  }
+  if (scan == end) scan = begin;
+  diagnostics_->Note(&input_, scan, "scanning from here");
+  for (const auto& [name, value] : attempt.substitutions) {
+    diagnostics_->Note(&input_, scan, absl::StrCat("with \"", name, "\" equal to \"", value, "\""));
+  }
+  annotations_.push_back({Annotation::Kind::kError, scan, end, Label(pattern),
+                          "error: no match found"});
+  std::string wanted = pattern.pattern.literal_text();
+  size_t near = FindNearMiss(text.substr(0, end), scan, wanted);
+  if (near != std::string_view::npos) {
+    diagnostics_->Note(&input_, near, "possible intended match here");
+    annotations_.push_back({Annotation::Kind::kNote, near, near + 1, Label(pattern),
+                            "possible intended match"});
+  }
+}
+
+size_t Matcher::Check(const CheckString& check, size_t begin, size_t end, bool label_scan,
+                      size_t* length) {
+  size_t last = begin;  // after the CHECK-DAG matches
+  std::vector<const LocatedPattern*> nots;
+  if (!label_scan) {
+    last = CheckDag(check, begin, end, &nots);
+    if (last == kNotFound) return kNotFound;
+  }
+  size_t match_end = last, first = kNotFound;
+  for (int n = 1; n <= check.count; ++n) {
+    size_t position = 0, match_length = 0;
+    const char* what = "expected string not found in input";
+    if (!MatchPattern(check.check, match_end, end, &position, &match_length, true, what)) {
+      if (check.count > 1 && n > 1) {
+        diagnostics_->Note(&input_, match_end,
+                           absl::StrCat("found ", n - 1, " of ", check.count, " matches"));
+      }
+      return kNotFound;
+    }
+    if (!label_scan) {
+      annotations_.push_back({Annotation::Kind::kMatch, position, position + match_length,
+                              Label(check.check), ""});
+    }
+    match_end = position + match_length;
+    if (n == 1) first = position;
+  }
+  *length = match_end - first;
+  if (!label_scan) {
+    if (!CheckLinePosition(check, last, first)) return kNotFound;
+    if (!CheckNots(nots, last, first)) return kNotFound;
+  }
+  return first;
+}
+
+bool Matcher::CheckLinePosition(const CheckString& check, size_t previous_end,
+                                size_t match_begin) {
+  CheckKind kind = check.check.pattern.kind();
+  if (kind != CheckKind::kNext && kind != CheckKind::kEmpty && kind != CheckKind::kSame) {
+    return true;
+  }
+  std::string_view skipped = input_.text().substr(previous_end, match_begin - previous_end);
+  int newlines = CountNewlines(skipped);
+  std::string problem;
+  if (kind == CheckKind::kSame) {
+    if (newlines != 0) problem = "is not on the same line as the previous match";
+  } else if (newlines == 0) {
+    problem = "is on the same line as previous match";
+  } else if (newlines != 1) {
+    problem = "is not on the line after the previous match";
+  }
+  if (problem.empty()) return true;
+  diagnostics_->Error(check.check.source, check.check.offset,
+                      absl::StrCat(check.check.directive, ": ", problem));
+  diagnostics_->Note(&input_, match_begin, "'next' match was here");
+  diagnostics_->Note(&input_, previous_end, "previous match ended here");
+  if (newlines > 1) {
+    size_t after = input_.text().find('\n', previous_end);
+    diagnostics_->Note(&input_, after + 1, "non-matching line after previous match is here");
+  }
+  annotations_.push_back({Annotation::Kind::kError, match_begin, match_begin + 1,
+                          Label(check.check), "error: " + problem});
+  return false;
+}
+
+bool Matcher::CheckNots(const std::vector<const LocatedPattern*>& nots, size_t begin,
+                        size_t end) {
+  bool found_any = false;
+  for (const LocatedPattern* pattern : nots) {
+    size_t position = 0, length = 0;
+    std::string_view buffer = input_.text().substr(begin, end - begin);
+    PatternMatch match;
+    std::string error;
+    MatchStatus status = pattern->pattern.Match(buffer, variables_, &match, &error);
+    if (status == MatchStatus::kError) {
+      diagnostics_->Error(pattern->source, pattern->offset, error);
+      found_any = true;
+      continue;
+    }
+    if (status != MatchStatus::kFound) continue;
+    position = begin + match.position;
+    length = match.length;
+    diagnostics_->Error(pattern->source, pattern->offset,
+                        absl::StrCat(pattern->directive, ": excluded string found in input"));
+    diagnostics_->Note(&input_, position, "found here", length);
+    annotations_.push_back({Annotation::Kind::kExcluded, position, position + length,
+                            Label(*pattern), "error: no match expected"});
+    found_any = true;
+  }
+  return !found_any;
+}
+
+size_t Matcher::CheckDag(const CheckString& check, size_t begin, size_t end,
+                         std::vector<const LocatedPattern*>* nots) {
+  if (check.dag_not.empty()) return begin;
+  struct Range {
+    size_t begin, end;
+  };
+  size_t start = begin;
+  std::list<Range> ranges;  // sorted, non-overlapping matches of this DAG group
+  for (size_t k = 0; k < check.dag_not.size(); ++k) {
+    const LocatedPattern& pattern = check.dag_not[k];
+    if (pattern.pattern.kind() == CheckKind::kNot) {
+      nots->push_back(&pattern);
+      continue;
+    }
+    size_t from = start, position = 0, length = 0;
+    auto it = ranges.begin();
+    while (true) {
+      if (!MatchPattern(pattern, from, end, &position, &length, true,
+                        "expected string not found in input")) {
+        return kNotFound;
+      }
+      Range found{position, position + length};
+      bool overlap = false;
+      for (; it != ranges.end(); ++it) {
+        if (found.begin < it->end) {
+          overlap = it->begin < found.end;
+          break;
+        }
+      }
+      if (!overlap) {
+        ranges.insert(it, found);
+        break;
+      }
+      from = it->end;
+    }
+    annotations_.push_back({Annotation::Kind::kMatch, position, position + length,
+                            Label(pattern), ""});
+    bool group_ends = k + 1 == check.dag_not.size() ||
+                      check.dag_not[k + 1].pattern.kind() == CheckKind::kNot;
+    if (group_ends) {
+      if (!nots->empty()) {
+        if (!CheckNots(*nots, start, ranges.front().begin)) return kNotFound;
+        nots->clear();
+      }
+      start = ranges.back().end;
+      ranges.clear();
+    }
+  }
+  return start;
+}
+
+}  // namespace hlo::check

@@ -1,0 +1,111 @@
+// One FileCheck pattern: the text after `CHECK:` compiled to RE2.
+//
+// pattern  ::= (literal | '{{' regex '}}' | '[[' block ']]')*
+// block    ::= NAME ':' regex            string variable definition
+//            | NAME                      string variable use
+//            | '#' [fmt ','] [NAME ':'] [expr]   numeric definition / use
+//            | '@LINE' [('+'|'-') N]     the check line (legacy form)
+// Literal text matches itself; a pattern with no `{{` or `[[` is a fixed
+// string (found with a plain search). Regexes are RE2 syntax, matched
+// leftmost-longest as POSIX does, and never across a line end.
+#ifndef HLO_CHECK_PATTERN_H_
+#define HLO_CHECK_PATTERN_H_
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "check/variables.h"
+
+#include "re2/re2.h"
+
+namespace hlo::check {
+
+enum class CheckKind { kPlain, kNext, kSame, kNot, kDag, kLabel, kEmpty, kEof };
+
+struct PatternOptions {
+  bool match_full_lines = false;
+  bool strict_whitespace = false;
+  bool literal = false;  // CHECK{LITERAL}: no {{ }} or [[ ]] blocks
+};
+
+// Where a pattern's text is wrong: an offset into the pattern text.
+struct PatternError {
+  size_t offset = 0;
+  std::string message;
+};
+
+struct PatternMatch {
+  size_t position = 0;
+  size_t length = 0;
+  // Substituted variables (name, value), for the notes of a failure.
+  std::vector<std::pair<std::string, std::string>> substitutions;
+};
+
+enum class MatchStatus { kFound, kNotFound, kError };
+
+class Pattern {
+ public:
+  Pattern();
+  ~Pattern();
+  Pattern(Pattern&&) noexcept;
+  Pattern& operator=(Pattern&&) noexcept;
+
+  // Parses the text after a directive; `line` is the check line (@LINE).
+  // Returns false and fills `error` when the pattern is malformed.
+  static bool Parse(std::string_view text, CheckKind kind, int line,
+                    const PatternOptions& options, Pattern* pattern, PatternError* error);
+  // The end-of-input pattern that carries trailing CHECK-NOT/-DAG lines.
+  static Pattern EndOfInput(int line);
+
+  // Finds the first match in `buffer` (leftmost, then longest). On kFound,
+  // defines the pattern's variables. kError: `error` says why (an undefined
+  // variable, a substituted regex that does not compile).
+  MatchStatus Match(std::string_view buffer, VariableTable& variables, PatternMatch* match,
+                    std::string* error) const;
+
+  CheckKind kind() const { return kind_; }
+  int line() const { return line_; }
+  // Whether the pattern defines or uses variables (not allowed in labels).
+  bool HasVariables() const;
+  // The literal text of the pattern (for the near-miss search).
+  const std::string& literal_text() const { return literal_text_; }
+
+ private:
+  struct Piece;
+  std::string BuildRegex(const VariableTable& variables, const std::vector<std::string>* values,
+                         std::vector<std::pair<std::string, std::string>>* substitutions,
+                         std::string* error) const;
+  MatchStatus MatchRegex(std::string_view buffer, VariableTable& variables, PatternMatch* match,
+                         std::string* error) const;
+  MatchStatus MatchWithBackreferences(std::string_view buffer, const re2::RE2& relaxed,
+                                      VariableTable& variables, PatternMatch* match,
+                                      std::string* error) const;
+  bool ParsePieces(std::string_view text, PatternError* error);
+  bool ParseBlock(std::string_view block, size_t offset, PatternError* error);
+  void DefineVariables(std::string_view buffer, const std::vector<re2::StringPiece>& groups,
+                       VariableTable& variables) const;
+
+  CheckKind kind_ = CheckKind::kPlain;
+  int line_ = 0;
+  bool full_lines_ = false;
+  bool strict_whitespace_ = false;
+  std::string fixed_;             // fixed-string pattern
+  bool is_fixed_ = false;
+  std::vector<Piece> pieces_;     // regex pattern
+  int group_count_ = 0;           // capture groups the pieces open
+  bool has_backreferences_ = false;
+  std::unique_ptr<re2::RE2> compiled_;  // when nothing is substituted
+  std::string literal_text_;
+};
+
+// Compiles `regex` with hlo-check's options (multi-line, leftmost-longest, no
+// match across line ends, Latin-1 bytes).
+std::unique_ptr<re2::RE2> CompileCheckRegex(const std::string& regex);
+
+}  // namespace hlo::check
+
+#endif  // HLO_CHECK_PATTERN_H_

@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""hlo-check against LLVM's FileCheck (Debian's llvm-14-tools, FileCheck-14).
+
+  scripts/filecheck_agreement.py --bin build/bin [--filecheck FileCheck-14]
+                                 [--min-pairs 500] [--seed 1] [-v]
+
+Runs both tools on the same check file, input and options and compares their
+verdicts (exit status 0 pass, 1 a check failed, 2 a malformed check file or
+empty input). The pairs:
+
+* the seed pairs below (each directive kind, variables, options);
+* this repository's FileCheck tests: every testdata/ .hlo file with CHECK
+  lines, its input being what its RUN line's tool prints (run here);
+* mutations of all of them, drawn with a fixed seed: a directive's kind
+  changed, a line dropped, duplicated or swapped with the next, a capture
+  renamed, a regex altered, the literal text altered, an input line dropped
+  or duplicated, an option added (--match-full-lines, --strict-whitespace,
+  --implicit-check-not).
+
+Regexes stay in the syntax both tools read alike (hlo-check's {{...}} is
+RE2, FileCheck's POSIX ERE: `\\d` means a digit to RE2 and a `d` to POSIX, so
+the mutations never write Perl classes). Prints each disagreement and
+`agreement: N pairs, N agree, N differ`; exit status 1 on any disagreement
+or fewer than --min-pairs pairs, 77 when FileCheck-14 is not installed.
+"""
+import argparse
+import concurrent.futures
+import os
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TESTDATA = os.path.join(ROOT, "testdata")
+
+HLO = ("HloModule m\n"
+       "  %p = f32[4] parameter(0)\n"
+       "  %q = f32[4] parameter(1)\n"
+       "  %add.1 = f32[4] add(%p, %q)\n"
+       "  %mul.2 = f32[4] multiply(%add.1, %add.1)\n"
+       "\n"
+       "  ROOT %neg.3 = f32[4] negate(%mul.2)\n"
+       "// -----\n"
+       "HloModule n\n"
+       "  ROOT %c = s32[] constant(42)\n")
+
+# (check file, input, options): each directive kind and option at least once.
+SEEDS = [
+    ("CHECK: HloModule m\nCHECK-NEXT: parameter(0)\nCHECK-NEXT: parameter(1)\n", HLO, []),
+    ("CHECK: add(%p, %q)\nCHECK: negate\nCHECK-NOT: multiply\nCHECK: HloModule n\n", HLO, []),
+    ("CHECK-LABEL: HloModule m\nCHECK: negate\nCHECK-LABEL: HloModule n\nCHECK: constant(42)\n",
+     HLO, []),
+    ("CHECK-DAG: %q = f32[4]\nCHECK-DAG: %p = f32[4]\nCHECK: add\n", HLO, []),
+    ("CHECK: %[[A:add.[0-9]+]] = f32[4] add\nCHECK: multiply(%[[A]], %[[A]])\n", HLO, []),
+    ("CHECK: [[T:[a-z0-9]+]][4] parameter(0)\nCHECK: [[T]][4] parameter(1)\n", HLO, []),
+    ("CHECK: add.[[#N:]] =\nCHECK: mul.[[#N+1]] =\nCHECK: neg.[[#N+2]] =\n", HLO, []),
+    ("CHECK: multiply\nCHECK-EMPTY:\nCHECK-NEXT: ROOT\n", HLO, []),
+    ("CHECK: f32[4] add\nCHECK-SAME: (%p, %q)\n", HLO, []),
+    ("CHECK-COUNT-2: parameter\nCHECK-NOT: parameter\n", HLO, []),
+    ("CHECK: {{^}}HloModule n\nCHECK-NEXT: {{^ +ROOT}}\n", HLO, []),
+    ("CHECK: %p = f32[4] parameter(0)\n", HLO, ["--match-full-lines"]),
+    ("CHECK: ROOT %c = s32[] constant(42)\n", HLO, ["--match-full-lines"]),
+    ("CHECK: %add.1  = f32[4]\n", HLO, ["--strict-whitespace"]),
+    ("CHECK: HloModule m\nCHECK: HloModule n\n", HLO, ["--implicit-check-not=subtract"]),
+    ("A: parameter(0)\nB: parameter(1)\nA-NEXT: parameter(1)\n", HLO, ["--check-prefixes=A,B"]),
+    ("FOO: negate\n", HLO, ["--check-prefix=FOO"]),
+    ("CHECK{LITERAL}: f32[4] add(%p, %q)\n", HLO, []),
+    ("// COM: CHECK: nothing\nCHECK: constant\n", HLO, []),
+    ("CHECK: {{(add|multiply)}}(%add.1\nCHECK: ROOT {{.*}} negate\n", HLO, []),
+    ("CHECK: [[X:[a-z]+]].[[#]] = f32[4] [[X]]\n", HLO, []),
+    ("CHECK: p{{[[:digit:]]}}\n", HLO, []),
+    ("CHECK: a\nCHECK-NEXT: b\n", "a\nb\n", []),
+    ("CHECK: a\nCHECK-NEXT: b\n", "a\nx\nb\n", []),
+    ("CHECK-NOT: b\nCHECK: c\n", "a b c\n", []),
+    ("CHECK: [[V:v[0-9]]] [[V]]\n", "v1 v2 v2\n", []),
+    ("CHECK: line [[@LINE]] ok\nCHECK: line [[@LINE+1]] too\n", "line 1 ok\nline 3 too\n", []),
+]
+
+
+def read(path):
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        return f.read()
+
+
+def repo_pairs(bindir):
+    """(check file text, input text, options) for each testdata file whose
+    CHECK lines a tool's output is matched against."""
+    pairs = []
+    for dirpath, _, names in sorted(os.walk(TESTDATA)):
+        for name in sorted(names):
+            if not name.endswith(".hlo"):
+                continue
+            path = os.path.join(dirpath, name)
+            text = read(path)
+            if not re.search(r"^\s*//\s*CHECK", text, re.M):
+                continue
+            for line in text.splitlines():
+                m = re.match(r"\s*//\s*RUN:\s*(.*)$", line)
+                if not m:
+                    continue
+                command = m.group(1).split("|")[0].strip()
+                merge = command.endswith("2>&1")
+                command = command.replace("2>&1", "").replace("%s", os.path.relpath(path, TESTDATA))
+                argv = shlex.split(command)
+                proc = subprocess.run([os.path.join(bindir, argv[0])] + argv[1:], cwd=TESTDATA,
+                                      capture_output=True, timeout=120)
+                output = proc.stdout + (proc.stderr if merge else b"")
+                pairs.append((text, output.decode("utf-8", "surrogateescape"), []))
+                break
+    return pairs
+
+
+DIRECTIVE = re.compile(r"(CHECK(?:-NEXT|-SAME|-NOT|-DAG|-LABEL|-EMPTY|-COUNT-\d+)?):")
+KINDS = ["CHECK", "CHECK-NEXT", "CHECK-SAME", "CHECK-NOT", "CHECK-DAG", "CHECK-LABEL",
+         "CHECK-EMPTY", "CHECK-COUNT-2"]
+REGEX_EDITS = [("+", "*"), ("[0-9]", "[a-z]"), (".*", "[^ ]*"), ("[a-z]", "[A-Z]"),
+               ("}}", "x}}"), ("{{", "{{x*"), ("{{", "{{[^(]+|"), ("+", "{2}")]
+
+
+def mutations(check, text, options, rng):
+    """Mutated (check, input, options) triples of one pair."""
+    lines = check.split("\n")
+    directive_lines = [i for i, l in enumerate(lines) if DIRECTIVE.search(l)]
+    out = []
+    for i in directive_lines:
+        m = DIRECTIVE.search(lines[i])
+        for kind in KINDS:
+            if kind != m.group(1):
+                changed = lines[:]
+                changed[i] = lines[i][:m.start(1)] + kind + lines[i][m.end(1):]
+                if kind == "CHECK-EMPTY":
+                    changed[i] = changed[i][:m.start(1) + len(kind) + 1]
+                out.append(("\n".join(changed), text, options))
+        out.append(("\n".join(lines[:i] + lines[i + 1:]), text, options))
+        out.append(("\n".join(lines[:i + 1] + lines[i:]), text, options))
+        if i + 1 < len(lines):
+            swapped = lines[:]
+            swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
+            out.append(("\n".join(swapped), text, options))
+        body = lines[i][m.end():]
+        for name in re.findall(r"\[\[([A-Za-z_]\w*)", body):
+            renamed = lines[:]
+            renamed[i] = lines[i].replace("[[" + name, "[[" + name + "X", 1)
+            out.append(("\n".join(renamed), text, options))
+        for old, new in REGEX_EDITS:
+            if "{{" in body and old in body:
+                edited = lines[:]
+                edited[i] = lines[i][:m.end()] + body.replace(old, new, 1)
+                out.append(("\n".join(edited), text, options))
+        plain = [k for k, ch in enumerate(body) if ch.isalnum()]
+        if plain:
+            k = rng.choice(plain)
+            edited = lines[:]
+            edited[i] = lines[i][:m.end()] + body[:k] + ("Z" if body[k] != "Z" else "Y") + body[k + 1:]
+            out.append(("\n".join(edited), text, options))
+            edited = lines[:]
+            edited[i] = lines[i][:m.end()] + body[:max(1, len(body) // 2)]
+            out.append(("\n".join(edited), text, options))
+    in_lines = text.split("\n")
+    for _ in range(4):
+        if len(in_lines) > 1:
+            j = rng.randrange(len(in_lines) - 1)
+            out.append((check, "\n".join(in_lines[:j] + in_lines[j + 1:]), options))
+            out.append((check, "\n".join(in_lines[:j + 1] + in_lines[j:]), options))
+    words = sorted(set(re.findall(r"[a-z][a-z-]{2,}", text)))
+    extra = [["--match-full-lines"], ["--strict-whitespace"]]
+    if words:
+        extra.append(["--implicit-check-not=" + rng.choice(words)])
+    for flags in extra:
+        if flags[0].split("=")[0] not in " ".join(options):
+            out.append((check, text, options + flags))
+    return out
+
+
+def run(tool, check_path, input_path, options):
+    proc = subprocess.run([tool, check_path, "--input-file", input_path, "--dump-input=never"]
+                          + options, capture_output=True, timeout=60)
+    return proc.returncode, proc.stderr.decode("utf-8", "replace")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
+    ap.add_argument("--filecheck", default="FileCheck-14")
+    ap.add_argument("--min-pairs", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("-v", "--verbose", action="store_true")
+    a = ap.parse_args()
+    filecheck = shutil.which(a.filecheck)
+    if filecheck is None:
+        print(f"agreement: {a.filecheck} not found (Debian: apt-get install llvm-14-tools)")
+        return 77
+    hlo_check = os.path.join(os.path.abspath(a.bin), "hlo-check")
+    rng = random.Random(a.seed)
+    base = SEEDS + repo_pairs(os.path.abspath(a.bin))
+    pairs = list(base)
+    for check, text, options in base:
+        pairs.extend(mutations(check, text, options, rng))
+    seen = set()
+    unique = []
+    for check, text, options in pairs:
+        key = (check, text, tuple(options))
+        if key not in seen:
+            seen.add(key)
+            unique.append((check, text, options))
+    verdicts = {0: 0, 1: 0, 2: 0}
+
+    def compare(index):
+        check, text, options = unique[index]
+        check_path = os.path.join(tmp, f"check{index}.txt")
+        input_path = os.path.join(tmp, f"input{index}.txt")
+        with open(check_path, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(check)
+        with open(input_path, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(text)
+        want, want_err = run(filecheck, check_path, input_path, options)
+        got, got_err = run(hlo_check, check_path, input_path, options)
+        os.unlink(check_path)
+        os.unlink(input_path)
+        return want, got, want_err, got_err
+
+    with tempfile.TemporaryDirectory() as tmp:
+        with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+            results = list(pool.map(compare, range(len(unique))))
+    differ = []
+    for (check, text, options), (want, got, want_err, got_err) in zip(unique, results):
+        verdicts[want] = verdicts.get(want, 0) + 1
+        if want != got:
+            differ.append((check, text, options, want, got, want_err, got_err))
+    for check, text, options, want, got, want_err, got_err in differ:
+        print(f"DIFFER: FileCheck {want}, hlo-check {got}, options {options}")
+        print("  check file:\n    " + "\n    ".join(check.split("\n")[:40]))
+        if a.verbose:
+            print("  input:\n    " + "\n    ".join(text.split("\n")[:40]))
+        print("  FileCheck says: " + "\n    ".join(want_err.strip().split("\n")[:6]))
+        print("  hlo-check says: " + "\n    ".join(got_err.strip().split("\n")[:6]))
+    n = len(unique)
+    print(f"verdicts (FileCheck): {verdicts.get(0, 0)} pass, {verdicts.get(1, 0)} fail, "
+          f"{verdicts.get(2, 0)} malformed")
+    print(f"agreement: {n} pairs, {n - len(differ)} agree, {len(differ)} differ")
+    return 0 if not differ and n >= a.min_pairs else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
