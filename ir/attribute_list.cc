@@ -26,7 +26,8 @@ void AttributeList::push_back(Attribute attr) {
     uint32_t capacity = old_size < 2 ? old_size + 1 : old_size * 2;
     Header* grown = Allocate(capacity);
     Attribute* to = reinterpret_cast<Attribute*>(reinterpret_cast<char*>(grown) + kOffset);
-    Attribute* from = data();
+    // No block yet: nothing to move, and data() would offset a null pointer (UB).
+    Attribute* from = block_ ? data() : nullptr;
     for (uint32_t i = 0; i < old_size; ++i) {
       new (to + i) Attribute(std::move(from[i]));
       from[i].~Attribute();
