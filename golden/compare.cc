@@ -1,0 +1,153 @@
+#include "check/source_text.h"
+#include "golden/compare.h"
+
+#include <fstream>
+#include <iterator>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+namespace hlo::golden {
+
+namespace {
+
+std::vector<std::string> Lines(std::string_view text) {
+  std::string normalized = NormalizeTrailing(text);
+  std::vector<std::string> lines;
+  for (std::string_view line : check::SplitLines(normalized)) lines.emplace_back(line);
+  if (!lines.empty() && lines.back().empty()) lines.pop_back();
+  return lines;
+}
+
+bool IsCaseSeparator(std::string_view line) {
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.remove_suffix(1);
+  return line.size() >= 8 && line.substr(0, 2) == "//" &&
+         line.find_first_not_of(' ', 2) != std::string_view::npos &&
+         line.substr(line.find_first_not_of(' ', 2)).find_first_not_of('-') ==
+             std::string_view::npos &&
+         line.size() - line.find_first_not_of(' ', 2) >= 5;
+}
+
+}  // namespace
+
+std::string NormalizeTrailing(std::string_view text) {
+  std::string out;
+  for (std::string_view line : check::SplitLines(text)) {
+    size_t end = line.find_last_not_of(" \t\r");
+    out += std::string(end == std::string_view::npos ? std::string_view() : line.substr(0, end + 1));
+    out += '\n';
+  }
+  while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') {
+    out.pop_back();
+  }
+  if (out == "\n") out.clear();
+  return out;
+}
+
+bool SameText(std::string_view expected, std::string_view actual) {
+  return NormalizeTrailing(expected) == NormalizeTrailing(actual);
+}
+
+std::string UnifiedDiff(std::string_view expected, std::string_view actual,
+                        const std::string& expected_name, const std::string& actual_name,
+                        size_t max_lines) {
+  std::vector<std::string> a = Lines(expected), b = Lines(actual);
+  // Longest common subsequence table (outputs of golden tests are small).
+  size_t n = a.size(), m = b.size();
+  if (n * m > 4'000'000) {
+    return absl::StrCat("--- ", expected_name, "\n+++ ", actual_name, "\n(", n, " vs ", m,
+                        " lines: too large to diff)\n");
+  }
+  std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
+  for (size_t i = n; i-- > 0;) {
+    for (size_t j = m; j-- > 0;) {
+      lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    }
+  }
+  struct Edit {
+    char kind;
+    size_t i, j;
+  };
+  std::vector<Edit> edits;
+  size_t i = 0, j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] == b[j]) {
+      edits.push_back({' ', i++, j++});
+    } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
+      edits.push_back({'+', i, j++});
+    } else {
+      edits.push_back({'-', i++, j});
+    }
+  }
+  std::string out = absl::StrCat("--- ", expected_name, "\n+++ ", actual_name, "\n");
+  size_t shown = 0;
+  constexpr size_t kContext = 2;
+  for (size_t k = 0; k < edits.size();) {
+    if (edits[k].kind == ' ') {
+      ++k;
+      continue;
+    }
+    size_t start = k >= kContext ? k - kContext : 0;
+    size_t end = k;
+    // Extend the hunk while changes are within 2 * context of each other.
+    for (size_t last = k; end < edits.size(); ++end) {
+      if (edits[end].kind != ' ') last = end;
+      if (end - last > 2 * kContext) break;
+    }
+    while (end > k && edits[end - 1].kind == ' ' && end - 1 > k &&
+           edits[end - 2].kind == ' ' && end - k > kContext) {
+      --end;
+    }
+    out += absl::StrCat("@@ -", edits[start].i + 1, " +", edits[start].j + 1, " @@\n");
+    for (size_t e = start; e < end; ++e) {
+      const std::string& line = edits[e].kind == '+' ? b[edits[e].j] : a[edits[e].i];
+      out += absl::StrCat(std::string(1, edits[e].kind), line, "\n");
+      if (++shown >= max_lines) return out + "...\n";
+    }
+    k = end;
+  }
+  return out;
+}
+
+std::vector<std::string> SplitCases(std::string_view text) {
+  std::vector<std::string> cases(1);
+  for (std::string_view line : check::SplitLines(text)) {
+    if (IsCaseSeparator(line)) {
+      cases.emplace_back();
+      continue;
+    }
+    cases.back().append(line);
+    cases.back() += '\n';
+  }
+  return cases;
+}
+
+std::vector<int> DifferingCases(std::string_view expected, std::string_view actual) {
+  std::vector<std::string> a = SplitCases(expected), b = SplitCases(actual);
+  std::vector<int> differing;
+  if (a.size() != b.size() || a.size() < 2) return differing;
+  for (size_t k = 0; k < a.size(); ++k) {
+    if (!SameText(a[k], b[k])) differing.push_back(static_cast<int>(k) + 1);
+  }
+  return differing;
+}
+
+bool ReadFile(const std::string& path, std::string* text) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return false;
+  text->assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  return !file.bad();
+}
+
+bool WriteFile(const std::string& path, const std::string& text) {
+  std::string temporary = path + ".tmp.hlo-test";
+  {
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    if (!file) return false;
+    file << text;
+    if (!file.good()) return false;
+  }
+  return std::rename(temporary.c_str(), path.c_str()) == 0;
+}
+
+}  // namespace hlo::golden
