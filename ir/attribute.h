@@ -122,6 +122,7 @@ enum class AttrType : uint8_t {
   X(kOperandBatchingDims, "operand_batching_dims", kIntList)       \
   X(kOperandLayoutConstraints, "operand_layout_constraints", kShapeList) \
   X(kOperandPrecision, "operand_precision", kIdentList)            \
+  X(kOrder, "order", kIdent)                                       \
   X(kOrigin, "origin", kRaw)                                       \
   X(kOutfeedConfig, "outfeed_config", kString)                     \
   X(kOutfeedShape, "outfeed_shape", kShape)                        \

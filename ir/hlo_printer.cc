@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ir/compare_order.h"
 #include "ir/opcode_attributes.h"
 #include "ir/strings.h"
 
@@ -136,7 +137,8 @@ class Printer {
 
  private:
   // Attributes XLA leaves out when they hold their default: all-default
-  // operand precisions, and a comparison type implied by the element type.
+  // operand precisions, and a comparison type or order implied by the
+  // element type.
   static bool IsDefaultValue(const Instruction& inst, const Attribute& a) {
     if (a.kind == AttrKind::kOperandPrecision) {
       for (const std::string& p : std::get<std::vector<std::string>>(a.value)) {
@@ -151,6 +153,11 @@ class Printer {
                                  : IsSignedInt(t)          ? "SIGNED"
                                                            : "UNSIGNED";
       return std::get<InternedString>(a.value) == implied;
+    }
+    if (a.kind == AttrKind::kOrder && inst.opcode() == Opcode::kCompare &&
+        inst.operand_count() > 0 && inst.operand(0)->shape().IsArray()) {
+      return std::get<InternedString>(a.value) ==
+             DefaultCompareOrder(inst.operand(0)->shape().element_type());
     }
     return false;
   }

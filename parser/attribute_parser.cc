@@ -14,6 +14,7 @@ std::vector<std::string_view> IdentValues(AttrKind kind, Opcode opcode) {
   switch (kind) {
     case AttrKind::kDirection: return {"EQ", "NE", "LT", "LE", "GT", "GE"};
     case AttrKind::kType: return {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"};
+    case AttrKind::kOrder: return {"TOTAL", "PARTIAL"};
     case AttrKind::kDistribution: return {"rng_uniform", "rng_normal"};
     case AttrKind::kAlgorithm:
       if (opcode == Opcode::kRngBitGenerator) {

@@ -165,7 +165,9 @@ Instruction* NotOfCompare(Context& ctx, Instruction* inst) {
   if (opposite == nullptr) return nullptr;
   Instruction* n = ctx.Add(Opcode::kCompare, inst->shape(), {c->operand(0), c->operand(1)});
   n->SetAttr(AttrKind::kDirection, std::string(opposite));
-  if (const Attribute* type = c->FindAttr(AttrKind::kType)) n->SetAttr(AttrKind::kType, type->value);
+  for (AttrKind kind : {AttrKind::kType, AttrKind::kOrder}) {
+    if (const Attribute* a = c->FindAttr(kind)) n->SetAttr(kind, a->value);
+  }
   return n;
 }
 

@@ -106,7 +106,8 @@ absl::StatusOr<Shape> InferElementwise(const Instruction& inst, const Shape& dec
       return InferStochasticConvertShape(op(0), op(1), declared.element_type());
     case Opcode::kCompare:
       return InferCompareShape(op(0), op(1), inst.GetString(AttrKind::kDirection),
-                               inst.GetString(AttrKind::kType));
+                               inst.GetString(AttrKind::kType),
+                               inst.GetString(AttrKind::kOrder));
     case Opcode::kComplex: return InferComplexShape(op(0), op(1));
     case Opcode::kSelect: return InferSelectShape(op(0), op(1), op(2));
     case Opcode::kClamp: return InferClampShape(op(0), op(1), op(2));

@@ -41,11 +41,13 @@ absl::StatusOr<Shape> InferUnaryShape(Opcode op, const Shape& operand);
 // Binary ops other than compare and complex: same dims and element type;
 // shifts/and/or/xor only on integers (and pred for the logical ones), …
 absl::StatusOr<Shape> InferBinaryShape(Opcode op, const Shape& lhs, const Shape& rhs);
-// direction EQ..GE; type FLOAT/TOTALORDER/SIGNED/UNSIGNED must suit the
-// element type when given (empty: default).
+// direction EQ..GE; type FLOAT/TOTALORDER/SIGNED/UNSIGNED and order
+// TOTAL/PARTIAL must suit the element type (and each other) when given
+// (empty: default).
 absl::StatusOr<Shape> InferCompareShape(const Shape& lhs, const Shape& rhs,
                                         std::string_view direction,
-                                        std::string_view comparison_type);
+                                        std::string_view comparison_type,
+                                        std::string_view order = {});
 absl::StatusOr<Shape> InferComplexShape(const Shape& real, const Shape& imag);
 absl::StatusOr<Shape> InferSelectShape(const Shape& pred, const Shape& on_true,
                                        const Shape& on_false);

@@ -190,6 +190,28 @@ absl::Status CheckComparisonType(PT t, std::string_view type) {
                     " (expected ", ComparisonTypesFor(t), ")");
 }
 
+// order=TOTAL|PARTIAL: partial only on floats and complex (IEEE), total on
+// floats, integers and pred (complex has no total order); given beside
+// type=, the two must agree.
+absl::Status CheckComparisonOrder(PT t, std::string_view type, std::string_view order) {
+  if (order.empty()) return absl::OkStatus();
+  if (order != "TOTAL" && order != "PARTIAL") {
+    return ShapeError("compare order '", order, "' is not one of TOTAL, PARTIAL");
+  }
+  if (order == "PARTIAL" && !IsFloat(t) && !IsComplex(t)) {
+    return ShapeError("compare order PARTIAL does not suit element type ", TypeName(t),
+                      " (integers and pred are ordered totally)");
+  }
+  if (order == "TOTAL" && IsComplex(t)) {
+    return ShapeError("compare order TOTAL does not suit element type ", TypeName(t),
+                      " (complex numbers have no total order)");
+  }
+  if (!type.empty() && (type == "FLOAT") != (order == "PARTIAL")) {
+    return ShapeError("compare type ", type, " contradicts order=", order);
+  }
+  return absl::OkStatus();
+}
+
 // ---- bitcast-convert ----------------------------------------------------------
 
 // bitcast-convert to a narrower type splits each element into a new minor
@@ -255,7 +277,8 @@ absl::StatusOr<Shape> InferBinaryShape(Opcode op, const Shape& lhs, const Shape&
 
 absl::StatusOr<Shape> InferCompareShape(const Shape& lhs, const Shape& rhs,
                                         std::string_view direction,
-                                        std::string_view comparison_type) {
+                                        std::string_view comparison_type,
+                                        std::string_view order) {
   TRY_STATUS(ExpectArray(lhs, "lhs of 'compare'"));
   TRY_STATUS(ExpectArray(rhs, "rhs of 'compare'"));
   absl::StatusOr<Shape> merged = MergeDims(lhs, "lhs", rhs, "rhs");
@@ -268,6 +291,7 @@ absl::StatusOr<Shape> InferCompareShape(const Shape& lhs, const Shape& rhs,
   // StableHLO defines GE/GT/LE/LT on complex lexicographically, so every
   // direction is allowed; only the comparison type depends on the element.
   TRY_STATUS(CheckComparisonType(lhs.element_type(), comparison_type));
+  TRY_STATUS(CheckComparisonOrder(lhs.element_type(), comparison_type, order));
   return WithType(*merged, PT::kPred);
 }
 
