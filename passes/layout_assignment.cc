@@ -73,7 +73,7 @@ Rule RuleOf(const Instruction& inst) {
     case Opcode::kWhile: return Rule::kWhile;
     case Opcode::kConditional: return Rule::kConditional;
     default:
-      return IsElementwise(inst.opcode()) && inst.shape().IsArray() ? Rule::kElementwise
+      return IsElementwiseInstruction(inst) && inst.shape().IsArray() ? Rule::kElementwise
                                                                     : Rule::kKeep;
   }
 }

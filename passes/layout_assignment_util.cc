@@ -274,4 +274,13 @@ Instruction* AddGetTupleElement(Computation& comp, Instruction* tuple, int64_t i
   return g;
 }
 
+bool IsElementwiseInstruction(const Instruction& inst) {
+  if (!IsElementwise(inst.opcode())) return false;
+  if (inst.opcode() != Opcode::kBitcastConvert) return true;
+  return inst.operand_count() == 1 && inst.shape().IsArray() &&
+         inst.operand(0)->shape().IsArray() &&
+         BitWidth(inst.shape().element_type()) ==
+             BitWidth(inst.operand(0)->shape().element_type());
+}
+
 }  // namespace hlo

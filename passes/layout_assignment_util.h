@@ -54,6 +54,12 @@ MinorToMajor TransposeOperandLayout(absl::Span<const int64_t> result_m2m,
 std::optional<MinorToMajor> ReshapeBitcastLayout(const Shape& from,
                                                  absl::Span<const int64_t> to);
 
+// An elementwise instruction whose result has its operands' dimensions:
+// every elementwise opcode except a bitcast-convert between element types
+// of different widths, which adds or drops the minor dimension (XLA's
+// HloInstruction::IsElementwise says the same).
+bool IsElementwiseInstruction(const Instruction& inst);
+
 std::vector<int64_t> InversePermutation(absl::Span<const int64_t> perm);
 // `perm` holds each of 0..rank-1 once (a transpose's dimensions, which an
 // unverified module may get wrong).

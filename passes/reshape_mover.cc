@@ -97,7 +97,7 @@ class Mover {
 
   // The rearrange to move past `inst`, or null.
   const Instruction* Candidate(const Instruction& inst) const {
-    if (!IsElementwise(inst.opcode()) || !inst.shape().IsArray() || inst.shape().rank() == 0) {
+    if (!IsElementwiseInstruction(inst) || !inst.shape().IsArray() || inst.shape().rank() == 0) {
       return nullptr;
     }
     const Instruction* first = nullptr;
