@@ -8,9 +8,13 @@
 //              4 with the s32 indices) the first k of a stable sort by it.
 //   Sharding, SPMDFullToShardShape, SPMDShardToFullShape
 //              partitioning annotations: on one device, the operand itself.
+//   lapack_<p><routine>_ffi, lapack_<p><routine>, blas_<p>trsm
+//              jaxlib's CPU LAPACK kernels (p = s, d, c, z), the routine
+//              families of kLapackRoutines (eval/kernels_lapack.h).
 #include <string_view>
 
 #include "eval/kernels.h"
+#include "eval/kernels_lapack.h"
 #include "eval/kernels_sort_internal.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
@@ -69,12 +73,50 @@ constexpr Target kTargets[] = {
     {"SPMDShardToFullShape", &Identity},
 };
 
+using LapackFn = absl::StatusOr<Value> (*)(lapack::Call& call);
+
+struct LapackRoutine {
+  std::string_view name;
+  LapackFn fn;
+  std::string_view types;  // the type letters jaxlib names it with
+  bool legacy;             // jaxlib also had the form without `_ffi`
+};
+
+constexpr LapackRoutine kLapackRoutines[] = {
+    {"potrf", &lapack::EvalPotrf, "sdcz", true},  {"trsm", &lapack::EvalTrsm, "sdcz", true},
+    {"getrf", &lapack::EvalGetrf, "sdcz", true},  {"geqrf", &lapack::EvalGeqrf, "sdcz", true},
+    {"geqp3", &lapack::EvalGeqp3, "sdcz", false}, {"orgqr", &lapack::EvalOrgqr, "sd", true},
+    {"ungqr", &lapack::EvalOrgqr, "cz", true},    {"ormqr", &lapack::EvalOrmqr, "sd", false},
+    {"unmqr", &lapack::EvalOrmqr, "cz", false},   {"gesdd", &lapack::EvalGesdd, "sdcz", true},
+    {"gesvd", &lapack::EvalGesvd, "sdcz", false}, {"syevd", &lapack::EvalSyevd, "sd", true},
+    {"heevd", &lapack::EvalSyevd, "cz", true},    {"geev", &lapack::EvalGeev, "sdcz", true},
+    {"gees", &lapack::EvalGees, "sdcz", true},    {"gehrd", &lapack::EvalGehrd, "sdcz", true},
+    {"sytrd", &lapack::EvalSytrd, "sd", true},    {"hetrd", &lapack::EvalSytrd, "cz", true},
+    {"gtsv", &lapack::EvalGtsv, "sdcz", false},
+};
+
+const LapackRoutine* FindLapackRoutine(const lapack::Target& t) {
+  for (const LapackRoutine& r : kLapackRoutines) {
+    if (r.name == t.routine && (t.ffi || r.legacy) &&
+        r.types.find(lapack::TypeLetter(t.type)) != std::string_view::npos) {
+      return &r;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 absl::StatusOr<Value> EvalCustomCall(const Instruction& inst, Operands ops, Evaluator& ev) {
   std::string_view target = inst.GetString(AttrKind::kCustomCallTarget);
   for (const Target& t : kTargets) {
     if (t.name == target) return t.fn(inst, ops, ev);
+  }
+  if (std::optional<lapack::Target> t = lapack::ParseTarget(target)) {
+    if (const LapackRoutine* r = FindLapackRoutine(*t)) {
+      lapack::Call call(inst, ops, *t);
+      return r->fn(call);
+    }
   }
   return absl::UnimplementedError(
       StrCat("hlo-run has no implementation of custom-call target '", target, "'"));
