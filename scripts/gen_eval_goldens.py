@@ -1241,7 +1241,7 @@ for _extra in sorted(_glob.glob(os.path.join(os.path.dirname(os.path.abspath(__f
 # Modules whose expected files other scripts write (gen_indexing_goldens.py,
 # gen_linalg_goldens.py).
 OTHER_GENERATORS = ("gather_", "scatter_", "sort_", "topk_", "custom_call_",
-                    "cholesky_", "triangular_solve_", "fft_", "batch_norm_")
+                    "cholesky_", "triangular_solve_", "fft_", "batch_norm_", "lapack_")
 
 
 def read_text(path):
