@@ -15,6 +15,7 @@
 #include "CLI/CLI.hpp"
 #include "cmd/tool_common.h"
 #include "eval/compare.h"
+#include "eval/denormals.h"
 #include "eval/evaluator.h"
 #include "eval/feed_io.h"
 #include "eval/random_fill.h"
@@ -70,6 +71,7 @@ int main(int argc, char** argv) {
   int64_t max_memory = DefaultMaxMemory();
   int64_t max_iterations = -1;
   bool no_verify = false;
+  std::string denormals = "keep";
   app.add_option("input", input, "HLO text file, or - for standard input")->required();
   app.add_option("--input", inputs, "a value per parameter: literal text, .json or .npy");
   app.add_flag("--random-inputs", random_inputs, "generate every parameter from --seed");
@@ -97,6 +99,9 @@ int main(int argc, char** argv) {
   app.add_option("--max-memory", max_memory, "largest bytes of live buffers");
   app.add_option("--max-iterations", max_iterations, "stop while loops after N trips");
   app.add_flag("--no-verify", no_verify, "do not verify the module after parsing");
+  app.add_option("--denormals", denormals,
+                 "keep: IEEE denormals (default); flush: XLA:CPU's flush-to-zero (FTZ/DAZ)")
+      ->check(CLI::IsMember({"keep", "flush"}));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -193,6 +198,8 @@ int main(int argc, char** argv) {
   options.max_memory_bytes = max_memory;
   options.max_iterations = max_iterations;
   options.seed = seed;
+  options.flush_denormals = denormals == "flush";
+  if (options.flush_denormals) hlo::SetBlasDenormalMode(true);
   if (bench == 0) options.progress = ProgressPrinter();
   hlo::ReplicaRunner runner(m, options, replicas, partitions,
                             std::chrono::milliseconds(static_cast<int64_t>(collective_timeout * 1000)));

@@ -6,8 +6,11 @@
 //              TopkRewriter: k comes from the result shape; without
 //              to_apply the k largest, with a comparator (2 parameters, or
 //              4 with the s32 indices) the first k of a stable sort by it.
-//   Sharding, SPMDFullToShardShape, SPMDShardToFullShape
+//   Sharding, SPMDFullToShardShape, SPMDShardToFullShape,
+//   xla.sdy.FuncResultSharding, xla.sdy.PropagationBarrier
 //              partitioning annotations: on one device, the operand itself.
+//   xla.sdy.ShardingGroup
+//              a Shardy annotation with no result.
 //   lapack_<p><routine>_ffi, lapack_<p><routine>, blas_<p>trsm
 //              jaxlib's CPU LAPACK kernels (p = s, d, c, z), the routine
 //              families of kLapackRoutines (eval/kernels_lapack.h).
@@ -61,6 +64,17 @@ absl::StatusOr<Value> Identity(const Instruction& inst, Operands ops, Evaluator&
   return *ops[0];
 }
 
+// An annotation with no result (an empty tuple): nothing to do.
+absl::StatusOr<Value> NoResult(const Instruction& inst, Operands, Evaluator&) {
+  if (!inst.shape().IsTuple() || inst.shape().tuple_size() != 0) {
+    return absl::InvalidArgumentError(StrCat("custom-call ",
+                                             inst.GetString(AttrKind::kCustomCallTarget),
+                                             " returns an empty tuple, not ",
+                                             inst.shape().ToString(false)));
+  }
+  return Value::Tuple({});
+}
+
 struct Target {
   std::string_view name;
   CustomCallFn fn;
@@ -71,6 +85,10 @@ constexpr Target kTargets[] = {
     {"Sharding", &Identity},
     {"SPMDFullToShardShape", &Identity},
     {"SPMDShardToFullShape", &Identity},
+    // Shardy's round-trip annotations (xla/service/spmd/shardy/constants.h).
+    {"xla.sdy.FuncResultSharding", &Identity},
+    {"xla.sdy.PropagationBarrier", &Identity},
+    {"xla.sdy.ShardingGroup", &NoResult},
 };
 
 using LapackFn = absl::StatusOr<Value> (*)(lapack::Call& call);

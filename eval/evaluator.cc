@@ -5,6 +5,7 @@
 #endif
 
 #include "absl/container/flat_hash_map.h"
+#include "eval/denormals.h"
 #include "eval/kernels.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
@@ -130,6 +131,7 @@ absl::StatusOr<Value> Evaluator::Run(std::vector<Value> arguments) {
   }
   std::vector<const Value*> ptrs;
   for (const Value& v : arguments) ptrs.push_back(&v);
+  ScopedFlushDenormals denormal_mode(options_.flush_denormals);
   absl::StatusOr<Value> result = Call(*entry, ptrs);
   Release(input_bytes);
   return result;
@@ -206,6 +208,7 @@ absl::StatusOr<Value> Evaluator::Evaluate(const Instruction& inst, Operands ops)
   switch (inst.opcode()) {
     case Opcode::kReduce: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
       result = EvalReduction(inst, ops, *this);
+      if (options_.flush_denormals && result.ok()) FlushFastReductionResult(inst, *result);
       break;
     case Opcode::kCall: case Opcode::kFusion: case Opcode::kWhile:
     case Opcode::kConditional: case Opcode::kMap: case Opcode::kOptimizationBarrier:
@@ -263,7 +266,8 @@ absl::StatusOr<Value> Evaluator::Evaluate(const Instruction& inst, Operands ops)
       break;
     default:
       if (IsElementwise(inst.opcode())) {
-        result = EvalElementwise(inst, ops);
+        result = options_.flush_denormals ? EvalElementwiseFlushingDenormals(inst, ops)
+                                          : EvalElementwise(inst, ops);
         break;
       }
       result = absl::UnimplementedError(

@@ -34,6 +34,9 @@ struct EvalOptions {
   // rendezvous shared with the other devices, its feeds); null: the only
   // device, with no feeds. Owned by the caller, one per evaluator.
   DeviceContext* device = nullptr;
+  // XLA:CPU's flush-to-zero (hlo-run --denormals=flush, eval/denormals.h);
+  // false: IEEE denormals, as the spec says.
+  bool flush_denormals = false;
 };
 
 struct ComputationPlan;

@@ -1,5 +1,5 @@
-// compare (every direction; FLOAT, TOTALORDER, SIGNED, UNSIGNED), select
-// and clamp.
+// compare (every direction; FLOAT, TOTALORDER, SIGNED, UNSIGNED; order=TOTAL
+// or PARTIAL), select and clamp.
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "eval/kernels_elementwise_internal.h"
+#include "ir/compare_order.h"
 #include "ir/instruction.h"
 
 namespace hlo {
@@ -131,12 +132,18 @@ absl::Status EvalCompare(const Instruction& inst, const Literal& la, const Liter
         StrCat("compare direction '", d, "' is not one of EQ, NE, GE, GT, LE, LT"));
   }
   std::string_view type = inst.GetString(AttrKind::kType);
+  std::string_view order = inst.GetString(AttrKind::kOrder);
   const PT t = la.element_type();
+  if (!order.empty() && order != DefaultCompareOrder(t) && !IsFloat(t)) {
+    return absl::InvalidArgumentError(StrCat("compare order ", order,
+                                             " does not suit element type ",
+                                             PrimitiveTypeName(t)));
+  }
   const int64_t n = la.element_count();
   bool* out = lo.typed<bool>();
 
   if (IsFloat(t)) {
-    bool total = type == "TOTALORDER";
+    bool total = ComparesFloatsInTotalOrder(inst);
     if (!total && !type.empty() && type != "FLOAT") return TypeMismatch(type, t);
     if (t == PT::kF32) {
       const float* a = la.typed<float>();

@@ -5,10 +5,12 @@
 //
 //   select(compare(x, x, NE), NaN, select(compare(x, 0, EQ), 0, x))
 //
-// (any nesting order, any constants), compared with type=TOTALORDER.
+// (any nesting order, any constants), compared in total order (type=TOTALORDER
+// or order=TOTAL).
 #include <cstring>
 
 #include "eval/kernels_sort_internal.h"
+#include "ir/compare_order.h"
 #include "ir/literal.h"
 
 namespace hlo {
@@ -23,7 +25,8 @@ bool IsScalarConstant(const Instruction* e, PrimitiveType t) {
 bool IeeeCompare(const Instruction* cmp, std::string_view direction) {
   std::string_view type = cmp->GetString(AttrKind::kType);
   return cmp->opcode() == Opcode::kCompare && cmp->operand_count() == 2 &&
-         cmp->GetString(AttrKind::kDirection) == direction && (type.empty() || type == "FLOAT");
+         cmp->GetString(AttrKind::kDirection) == direction && (type.empty() || type == "FLOAT") &&
+         ComparesFloatsInIeeeOrder(*cmp);
 }
 
 // e is a parameter, or select(cond, constant, inner) with cond x != x or
@@ -100,14 +103,17 @@ std::optional<SimpleComparator> RecognizeComparator(const Computation& c, int64_
   // The compare type must be the natural one of the element type.
   const PrimitiveType t = c.parameter(pa)->shape().element_type();
   std::string_view type = root->GetString(AttrKind::kType);
+  std::string_view order = root->GetString(AttrKind::kOrder);
   bool natural = type.empty() || (IsFloat(t) && (type == "FLOAT" || type == "TOTALORDER")) ||
                  (IsSignedInt(t) && type == "SIGNED") ||
                  ((IsUnsignedInt(t) || IsPred(t)) && type == "UNSIGNED");
-  if (!natural || (!ra.empty() && type != "TOTALORDER")) return std::nullopt;
+  natural = natural && (order.empty() || IsFloat(t) || order == "TOTAL");
+  const bool total = IsFloat(t) && ComparesFloatsInTotalOrder(*root);
+  if (!natural || (!ra.empty() && !total)) return std::nullopt;
   SimpleComparator s;
   s.operand = pa / 2;
   s.descending = (dir == "GT") != (pa % 2 == 1);
-  s.total_order = type == "TOTALORDER";
+  s.total_order = total;
   s.rules = std::move(ra);
   return s;
 }

@@ -240,6 +240,14 @@ def _(c):
                compare("LE", c.e, c.f, T), compare("NE", c.e, c.f, T), compare("NE", c.e, c.f))
 
 
+@golden("compare_order")
+def _(c):
+    T = "TOTALORDER"  # order=TOTAL is XLA's newer spelling of the same compare
+    return tup(compare("LT", c.x, c.y, T), compare("EQ", c.x, c.y, T), compare("GE", c.x, c.y, T),
+               compare("LT", c.x, c.y), compare("EQ", c.x, c.y), compare("GT", c.a, c.b, T),
+               compare("LE", c.c, c.d, T), compare("NE", c.e, c.f, T), compare("LT", c.i, c.j))
+
+
 @golden("compare_int")
 def _(c):
     return tup(compare("LT", c.a, c.b), compare("GE", c.a, c.b), compare("GT", c.c, c.d),

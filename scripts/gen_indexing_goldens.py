@@ -392,6 +392,21 @@ def _(c):
     return [a, b, cc]
 
 
+@golden("sort_order_total")
+def _(c):
+    def keyed(t, canon):
+        return lambda x, y: ge.total_key(t, canon(x)) < ge.total_key(t, canon(y))
+
+    def jax(x):  # select(x != x, nan, select(x == 0, 0, x))
+        return np.float32(NAN) if ge.isnan(x) else (np.float32(0) if x == 0 else x)
+
+    a = sort_([c.x, c.i], 1, lambda x, y: keyed("f32", jax)(x[0], y[0]))
+    b = sort_(c.y, 0, keyed("f32", lambda x: x))
+    # total order of -x is the reverse of x's: negation flips the sign bit only.
+    cc = sort_(c.w, 0, lambda x, y: keyed("f64", lambda v: v)(y, x))
+    return [a, b, cc]
+
+
 @golden("topk_op")
 def _(c):
     return [topk(c.x, 3, True), topk(c.x, 4, False), topk(c.x, 6, True), topk(c.x, 0, True),

@@ -1,0 +1,162 @@
+#include "eval/denormals.h"
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__SSE__)
+#include <xmmintrin.h>
+#define HLO_HAVE_MXCSR 1
+#endif
+
+#include "eval/gemm.h"
+#include "eval/scalar_apply.h"
+
+namespace hlo {
+namespace {
+
+using PT = PrimitiveType;
+
+#ifdef HLO_HAVE_MXCSR
+constexpr unsigned kFtzDaz = 0x8040;  // MXCSR bit 15 (FTZ) and bit 6 (DAZ)
+#endif
+
+// Element bits of width W: exponent all zero, mantissa not: a denormal.
+template <typename U>
+bool IsDenormalBits(U bits, U exponent_mask, U mantissa_mask) {
+  return (bits & exponent_mask) == 0 && (bits & mantissa_mask) != 0;
+}
+
+// Flushes (or only finds, when `write` is false) the denormals among n
+// values of width U.
+template <typename U>
+bool FlushBits(U* p, int64_t n, U exponent_mask, U mantissa_mask, bool write) {
+  const U sign = static_cast<U>(~(exponent_mask | mantissa_mask));
+  bool any = false;
+  for (int64_t i = 0; i < n; ++i) {
+    if (IsDenormalBits(p[i], exponent_mask, mantissa_mask)) {
+      any = true;
+      if (!write) return true;
+      p[i] = static_cast<U>(p[i] & sign);
+    }
+  }
+  return any;
+}
+
+bool Flush(Literal& lit, bool write) {
+  const PT t = lit.element_type();
+  const int64_t n = lit.element_count();
+  switch (t) {
+    case PT::kF32: case PT::kC64:
+      return FlushBits(reinterpret_cast<uint32_t*>(lit.data()), t == PT::kC64 ? 2 * n : n,
+                       uint32_t{0x7f800000}, uint32_t{0x007fffff}, write);
+    case PT::kF64: case PT::kC128:
+      return FlushBits(reinterpret_cast<uint64_t*>(lit.data()), t == PT::kC128 ? 2 * n : n,
+                       uint64_t{0x7ff0000000000000}, uint64_t{0x000fffffffffffff}, write);
+    case PT::kBF16:
+      return FlushBits(reinterpret_cast<uint16_t*>(lit.data()), n, uint16_t{0x7f80},
+                       uint16_t{0x007f}, write);
+    default:
+      return false;
+  }
+}
+
+// Float types XLA converts between with hardware conversions (cvtss2sd and
+// the like, which flush); conversions to or from narrower floats are integer
+// rounding in XLA and keep denormals.
+bool IsWideFloat(PT t) {
+  return t == PT::kF32 || t == PT::kF64 || t == PT::kC64 || t == PT::kC128;
+}
+
+}  // namespace
+
+void SetBlasDenormalMode(bool flush) {
+#ifdef HLO_HAVE_MXCSR
+  const unsigned csr = _mm_getcsr();
+  _mm_setcsr(flush ? (csr | kFtzDaz) : (csr & ~kFtzDaz));
+#endif
+  // New threads copy their creator's MXCSR. OpenBLAS's workers start again
+  // now or at its next threaded call, made from an evaluating thread, which
+  // has the bits too.
+  gemm::RestartBlasThreads();
+#ifdef HLO_HAVE_MXCSR
+  _mm_setcsr(csr);
+#endif
+}
+
+ScopedFlushDenormals::ScopedFlushDenormals(bool flush) {
+#ifdef HLO_HAVE_MXCSR
+  if (!flush) return;
+  active_ = true;
+  saved_ = _mm_getcsr();
+  _mm_setcsr(saved_ | kFtzDaz);
+#else
+  (void)flush;
+#endif
+}
+
+ScopedFlushDenormals::~ScopedFlushDenormals() {
+#ifdef HLO_HAVE_MXCSR
+  if (active_) _mm_setcsr(saved_);
+#endif
+}
+
+bool HasFlushedDenormals(PrimitiveType t) {
+  return t == PT::kF32 || t == PT::kF64 || t == PT::kBF16 || t == PT::kC64 || t == PT::kC128;
+}
+
+bool ElementwiseFlushesDenormals(const Instruction& inst) {
+  switch (inst.opcode()) {
+    case Opcode::kNegate: case Opcode::kAbs: case Opcode::kSelect: case Opcode::kReal:
+    case Opcode::kImag: case Opcode::kComplex: case Opcode::kBitcastConvert:
+    case Opcode::kReducePrecision:
+      return false;
+    case Opcode::kConvert: {
+      if (inst.operand_count() != 1 || !inst.operand(0)->shape().IsArray()) return false;
+      const PT from = inst.operand(0)->shape().element_type();
+      return IsWideFloat(from) && IsWideFloat(inst.shape().element_type());
+    }
+    default:
+      return true;
+  }
+}
+
+bool FlushDenormalsInPlace(Literal& lit) { return Flush(lit, /*write=*/true); }
+
+absl::StatusOr<Value> EvalElementwiseFlushingDenormals(const Instruction& inst, Operands ops) {
+  if (!ElementwiseFlushesDenormals(inst)) return EvalElementwise(inst, ops);
+  std::vector<Value> flushed;
+  flushed.reserve(ops.size());  // no reallocation: args point into it
+  std::vector<const Value*> args(ops.begin(), ops.end());
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (!ops[i]->is_array() || !ContainsDenormals(ops[i]->array())) continue;
+    flushed.push_back(Value::Array(std::make_shared<Literal>(ops[i]->array())));
+    FlushDenormalsInPlace(flushed.back().mutable_array());
+    args[i] = &flushed.back();
+  }
+  absl::StatusOr<Value> result = EvalElementwise(inst, args);
+  if (!result.ok() || !result->is_array() || !ContainsDenormals(result->array())) return result;
+  // A kernel may hand back an operand's buffer: flush a copy unless the
+  // result holds its buffer alone.
+  if (!result->unique()) *result = Value::Array(std::make_shared<Literal>(result->array()));
+  FlushDenormalsInPlace(result->mutable_array());
+  return result;
+}
+
+bool ContainsDenormals(const Literal& lit) {
+  // Flush only reads when write is false.
+  return Flush(const_cast<Literal&>(lit), /*write=*/false);
+}
+
+void FlushFastReductionResult(const Instruction& inst, Value& result) {
+  if (inst.opcode() != Opcode::kReduce && inst.opcode() != Opcode::kReduceWindow) return;
+  const Computation* reducer = inst.to_apply();
+  if (!reducer || !SimpleBinaryReducer(*reducer) || !result.is_array() ||
+      !ContainsDenormals(result.array())) {
+    return;
+  }
+  if (!result.unique()) result = Value::Array(std::make_shared<Literal>(result.array()));
+  FlushDenormalsInPlace(result.mutable_array());
+}
+
+}  // namespace hlo

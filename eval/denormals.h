@@ -1,0 +1,85 @@
+// `hlo-run --denormals=flush`: XLA:CPU's flush-to-zero. XLA:CPU runs its
+// code with MXCSR's FTZ and DAZ bits set, so every SSE/AVX arithmetic
+// instruction reads a denormal f32/f64 input as a zero of the same sign and
+// writes a zero of the same sign instead of a denormal result; instructions
+// that only move bits (and, xor, blends, loads, stores) and conversions done
+// in integer arithmetic keep denormals as they are. Hence, per op:
+//
+// * flushed (operands read as zero, results written as zero): arithmetic,
+//   maximum/minimum, clamp, compare, sign, the transcendental functions,
+//   remainder, power, atan2, rounding, sqrt, convert between f32, f64, c64
+//   and c128, dot, convolution, reductions and everything else computed
+//   with float instructions;
+// * kept: negate and abs (xor/and of the sign bit), select, real, imag,
+//   complex, bitcast-convert, reduce-precision (integer arithmetic in XLA),
+//   convert to or from bf16, f16 and the f8 types (integer rounding: XLA
+//   gives convert(bf16(1e-40)) = 9.18e-41), data movement, sort's moves;
+// * f16 and the f8/f4 types have no denormals in f32, the type XLA:CPU
+//   computes them in, so their own denormals are never flushed; bf16 has
+//   f32's exponent range, so its denormals are f32 denormals and flush.
+//
+// hlo-run applies both halves: MXCSR's bits on every evaluating thread
+// (replica threads, worker threads and OpenBLAS's threads inherit them), and
+// an explicit flush of the elementwise ops' float operands and results, so
+// that the answer does not depend on whether a kernel reaches the hardware
+// through SSE, x87 (long double), libm's integer paths or bit tricks.
+#ifndef HLO_EVAL_DENORMALS_H_
+#define HLO_EVAL_DENORMALS_H_
+
+#include "absl/status/statusor.h"
+#include "eval/kernels.h"
+#include "eval/value.h"
+#include "ir/instruction.h"
+#include "ir/literal.h"
+
+namespace hlo {
+
+// Restarts OpenBLAS's worker threads with MXCSR's FTZ and DAZ bits set
+// (flush) or clear (keep): they were started when the library was loaded.
+// The calling thread's own bits are left as they were, so that reading
+// inputs and printing results stay IEEE; the evaluator sets them on its
+// threads while it runs (ScopedFlushDenormals).
+void SetBlasDenormalMode(bool flush);
+
+// Sets MXCSR's FTZ and DAZ bits on this thread while it lives (nothing when
+// `flush` is false); restores the previous bits after.
+class ScopedFlushDenormals {
+ public:
+  explicit ScopedFlushDenormals(bool flush);
+  ~ScopedFlushDenormals();
+  ScopedFlushDenormals(const ScopedFlushDenormals&) = delete;
+  ScopedFlushDenormals& operator=(const ScopedFlushDenormals&) = delete;
+
+ private:
+  bool active_ = false;
+  unsigned saved_ = 0;
+};
+
+// Whether XLA:CPU's arithmetic flushes denormals of this element type: f32,
+// f64, bf16, c64, c128.
+bool HasFlushedDenormals(PrimitiveType t);
+
+// Whether this elementwise instruction flushes its float operands and
+// results (see above).
+bool ElementwiseFlushesDenormals(const Instruction& inst);
+
+// Replaces every denormal element (each part of a complex one) by a zero of
+// the same sign; nothing for types without flushed denormals. Returns
+// whether anything changed.
+bool FlushDenormalsInPlace(Literal& lit);
+bool ContainsDenormals(const Literal& lit);
+
+// EvalElementwise with XLA:CPU's flush-to-zero: the operands' denormals
+// read as zeros (copies are flushed, the operands stay as they are) and the
+// result's flushed, for the ops ElementwiseFlushesDenormals names.
+absl::StatusOr<Value> EvalElementwiseFlushingDenormals(const Instruction& inst, Operands ops);
+
+// A reduce or reduce-window whose computation is one arithmetic op (add,
+// multiply, maximum, minimum) runs as a typed loop: its result is flushed
+// as the op would flush it (maximum/minimum keep their operand's bits in
+// that loop; XLA's maxps/minps do not).
+void FlushFastReductionResult(const Instruction& inst, Value& result);
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_DENORMALS_H_
