@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "ir/hlo_printer.h"
+#include "ir/output_file.h"
 #include "ir/slab_pool.h"
 #include "ir/strings.h"
 #include "re2/re2.h"
@@ -56,34 +57,7 @@ absl::Status WriteOutputAtomically(const std::string& path, std::string_view dat
     if (std::ferror(stdout)) return absl::DataLossError("error writing standard output");
     return absl::OkStatus();
   }
-  // Devices and pipes (/dev/null, /dev/stdout, a FIFO) are written in place:
-  // renaming over them would replace them with a regular file.
-  struct stat st;
-  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-    FILE* dev = std::fopen(path.c_str(), "wb");
-    if (!dev) {
-      return absl::PermissionDeniedError(StrCat(path, ": cannot write: ", std::strerror(errno)));
-    }
-    bool ok = std::fwrite(data.data(), 1, data.size(), dev) == data.size();
-    ok = (std::fclose(dev) == 0) && ok;
-    if (!ok) return absl::DataLossError(StrCat(path, ": cannot write: ", std::strerror(errno)));
-    return absl::OkStatus();
-  }
-  std::string tmp = StrCat(path, ".tmp.", getpid());
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) {
-    return absl::PermissionDeniedError(
-        StrCat(path, ": cannot write: ", std::strerror(errno)));
-  }
-  size_t written = std::fwrite(data.data(), 1, data.size(), f);
-  bool ok = written == data.size() && std::fflush(f) == 0 && fsync(fileno(f)) == 0;
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    std::remove(tmp.c_str());
-    return absl::DataLossError(StrCat(path, ": cannot write: ", std::strerror(err)));
-  }
-  return absl::OkStatus();
+  return WriteFileAtomically(path, data);
 }
 
 void ReportError(std::string_view tool, const absl::Status& status) {

@@ -3,10 +3,13 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <vector>
 
+#include "ir/output_file.h"
 #include "ir/literal_json.h"
 #include "ir/npy.h"
 #include "ir/strings.h"
@@ -46,31 +49,23 @@ absl::StatusOr<Literal> ParseText(const std::string& text, const std::string& pa
   return ParseLiteralValue(text, shape.WithoutLayout(), ParseOptions{path});
 }
 
-absl::Status WriteFile(const std::string& path, const std::string& data) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << data;
-    if (!out) return absl::DataLossError(StrCat(path, ": error: cannot write"));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return absl::DataLossError(StrCat(path, ": error: cannot write: ", std::strerror(errno)));
-  }
-  return absl::OkStatus();
-}
-
-absl::Status WriteNpyTree(const Literal& lit, const std::string& dir, const std::string& name) {
+// Writes the tree's arrays; `written` collects the files made, so a failure
+// part-way can remove them (the result is written whole or not at all).
+absl::Status WriteNpyTree(const Literal& lit, const std::string& dir, const std::string& name,
+                          std::vector<std::string>& written) {
   if (lit.IsTuple()) {
     for (size_t i = 0; i < lit.elements().size(); ++i) {
-      absl::Status st = WriteNpyTree(lit.elements()[i], dir, StrCat(name, "_", i));
+      absl::Status st = WriteNpyTree(lit.elements()[i], dir, StrCat(name, "_", i), written);
       if (!st.ok()) return st;
     }
     return absl::OkStatus();
   }
   auto bytes = WriteNpy(lit);
   if (!bytes.ok()) return bytes.status();
-  return WriteFile(StrCat(dir, "/", name, ".npy"), *bytes);
+  std::string path = StrCat(dir, "/", name, ".npy");
+  if (auto st = WriteFileAtomically(path, *bytes); !st.ok()) return st;
+  written.push_back(std::move(path));
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -103,7 +98,12 @@ absl::Status WriteResultNpy(const Literal& result, const std::string& dir) {
   if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
     return absl::PermissionDeniedError(StrCat(dir, ": error: cannot create: ", std::strerror(errno)));
   }
-  return WriteNpyTree(result, dir, "result");
+  std::vector<std::string> written;
+  absl::Status st = WriteNpyTree(result, dir, "result", written);
+  if (!st.ok()) {
+    for (const std::string& path : written) std::remove(path.c_str());
+  }
+  return st;
 }
 
 }  // namespace hlo

@@ -178,7 +178,14 @@ void Lexer::SkipSpaceAndComments(Token* error) {
     } else if (c == ' ' || c == '\t' || c == '\r') {
       ++p_;
     } else if (c == '/' && p_ + 1 < end_ && p_[1] == '/') {
-      while (p_ < end_ && *p_ != '\n') ++p_;
+      const char* eol = static_cast<const char*>(std::memchr(p_, '\n', end_ - p_));
+      if (!eol) eol = end_;
+      // A NUL is an error everywhere, comments included (text is not C strings).
+      if (const void* nul = std::memchr(p_, '\0', eol - p_)) {
+        NulInComment(static_cast<const char*>(nul), error);
+        return;
+      }
+      p_ = eol;
     } else if (c == '/' && p_ + 1 < end_ && p_[1] == '*') {
       const char* start = p_;
       uint32_t start_line = line_;
@@ -188,6 +195,9 @@ void Lexer::SkipSpaceAndComments(Token* error) {
         if (*p_ == '\n') {
           ++line_;
           line_start_ = p_ + 1;
+        } else if (*p_ == '\0') {
+          NulInComment(p_, error);
+          return;
         }
         ++p_;
       }
@@ -213,6 +223,12 @@ void Lexer::SkipSpaceAndComments(Token* error) {
       return;
     }
   }
+}
+
+void Lexer::NulInComment(const char* nul, Token* error) {
+  p_ = nul;
+  *error = MakeError(nul, nul + 1, "unexpected NUL byte in a comment");
+  p_ = end_;  // nothing after it is read
 }
 
 Token Lexer::MakeError(const char* begin, const char* end, std::string message) {

@@ -69,6 +69,8 @@ class Lexer {
 
  private:
   void SkipSpaceAndComments(Token* error);
+  // Sets *error to the NUL byte at `nul` inside a comment; lexing stops there.
+  void NulInComment(const char* nul, Token* error);
   Token Make(Tok kind, const char* begin, const char* end);
   // An error token at [begin, end) whose text is `message` (kept alive by the
   // lexer).

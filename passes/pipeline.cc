@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "ir/output_file.h"
 #include "ir/strings.h"
 #include "passes/passes.h"
 #include "passes/verifier.h"
@@ -176,10 +177,7 @@ class Pipeline::Runner {
     std::snprintf(number, sizeof(number), "%03d", step_);
     std::filesystem::path path =
         std::filesystem::path(options_.dump_dir) / StrCat(label_, ".", number, ".", what, ".hlo");
-    std::ofstream out(path, std::ios::binary);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) return absl::InvalidArgumentError(StrCat("cannot write '", path.string(), "'"));
+    if (auto st = WriteFileAtomically(path.string(), text); !st.ok()) return st;
     return absl::OkStatus();
   }
 
