@@ -38,6 +38,12 @@ class SourceText {
 std::string_view TrimLeading(std::string_view text);
 std::string_view Trim(std::string_view text);
 
+// The lines of `text` split at '\n' (a text ending in '\n' ends with an
+// empty piece, as absl::StrSplit gives).
+std::vector<std::string_view> SplitLines(std::string_view text);
+// Removes `prefix` from the front of `*text` if it is there.
+bool ConsumePrefix(std::string_view* text, std::string_view prefix);
+
 // Newlines (\n, \r, and a \r\n or \n\r pair counted once) in `text`, as
 // FileCheck counts them between two matches.
 int CountNewlines(std::string_view text);
