@@ -177,7 +177,7 @@ bool Pattern::Parse(std::string_view text, CheckKind kind, int line,
     return true;
   }
   if (options.literal) {
-    p.pieces_.push_back({Piece::Kind::kLiteral, std::string(text)});
+    p.pieces_.push_back(Piece{.kind = Piece::Kind::kLiteral, .text = std::string(text)});
   } else if (!p.ParsePieces(text, error)) {
     return false;
   }
@@ -218,7 +218,7 @@ bool Pattern::ParsePieces(std::string_view text, PatternError* error) {
         return false;
       }
       group_count_ += compiled->NumberOfCapturingGroups();
-      pieces_.push_back({Piece::Kind::kRegex, std::move(regex)});
+      pieces_.push_back(Piece{.kind = Piece::Kind::kRegex, .text = std::move(regex)});
       offset += end + 2;
       continue;
     }
@@ -236,7 +236,8 @@ bool Pattern::ParsePieces(std::string_view text, PatternError* error) {
     }
     size_t end = std::min(rest.find("{{", 1), rest.find("[[", 1));
     if (end == std::string_view::npos) end = rest.size();
-    pieces_.push_back({Piece::Kind::kLiteral, std::string(rest.substr(0, end))});
+    pieces_.push_back(
+        Piece{.kind = Piece::Kind::kLiteral, .text = std::string(rest.substr(0, end))});
     offset += end;
   }
   return true;
