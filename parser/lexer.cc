@@ -57,7 +57,7 @@ const char* NameEnd(const char* p, const char* end) {
   // the text); a '-' sends the rest to the byte loop, which stops at '->'.
   while (end - p >= 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    auto in_range = [&v](__m128i x, char lo, char hi) {
+    auto in_range = [](__m128i x, char lo, char hi) {
       return _mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(lo)), x),
                            _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(hi)), x));
     };
