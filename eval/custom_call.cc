@@ -11,6 +11,8 @@
 //              partitioning annotations: on one device, the operand itself.
 //   xla.sdy.ShardingGroup
 //              a Shardy annotation with no result.
+//   xla.sdy.GlobalToLocalShape, xla.sdy.LocalToGlobalShape
+//              the ends of a manual computation (eval/sdy_manual_computation.cc).
 //   lapack_<p><routine>_ffi, lapack_<p><routine>, blas_<p>trsm
 //              jaxlib's CPU LAPACK kernels (p = s, d, c, z), the routine
 //              families of kLapackRoutines (eval/kernels_lapack.h).
@@ -89,6 +91,8 @@ constexpr Target kTargets[] = {
     {"xla.sdy.FuncResultSharding", &Identity},
     {"xla.sdy.PropagationBarrier", &Identity},
     {"xla.sdy.ShardingGroup", &NoResult},
+    {"xla.sdy.GlobalToLocalShape", &EvalSdyGlobalToLocalShape},
+    {"xla.sdy.LocalToGlobalShape", &EvalSdyLocalToGlobalShape},
 };
 
 using LapackFn = absl::StatusOr<Value> (*)(lapack::Call& call);

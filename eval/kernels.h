@@ -69,6 +69,18 @@ absl::StatusOr<Value> EvalSort(const Instruction& inst, Operands ops, Evaluator&
 absl::StatusOr<Value> EvalCustomCall(const Instruction& inst, Operands ops,
                                      Evaluator& evaluator);
 
+// sdy_manual_computation.cc: Shardy manual computations (shard_map) run on
+// every device of their mesh: the call of an xla.sdy.manual_computation_body
+// and the custom-calls xla.sdy.GlobalToLocalShape / LocalToGlobalShape
+// around it.
+bool IsSdyManualComputationCall(const Instruction& call);
+absl::StatusOr<Value> EvalSdyManualComputation(const Instruction& call, Operands ops,
+                                               Evaluator& evaluator);
+absl::StatusOr<Value> EvalSdyGlobalToLocalShape(const Instruction& inst, Operands ops,
+                                                Evaluator& evaluator);
+absl::StatusOr<Value> EvalSdyLocalToGlobalShape(const Instruction& inst, Operands ops,
+                                                Evaluator& evaluator);
+
 // kernels_random.cc: rng, rng-bit-generator, rng-get-and-update-state.
 absl::StatusOr<Value> EvalRandom(const Instruction& inst, Operands ops, Evaluator& evaluator);
 

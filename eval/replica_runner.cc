@@ -2,6 +2,8 @@
 
 #include <thread>
 
+#include "eval/denormals.h"
+#include "ir/computation.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -35,7 +37,7 @@ void ReplicaRunner::SetInfeed(int64_t device, std::vector<FeedItem> values) {
 }
 
 absl::StatusOr<std::vector<Value>> ReplicaRunner::Run(
-    const std::vector<std::vector<Value>>& arguments) {
+    const std::vector<std::vector<Value>>& arguments, const Computation* computation) {
   const int64_t n = devices();
   if (static_cast<int64_t>(arguments.size()) != n) {
     return absl::InvalidArgumentError(
@@ -49,7 +51,15 @@ absl::StatusOr<std::vector<Value>> ReplicaRunner::Run(
     c->rendezvous = rendezvous.get();
   }
   auto run_one = [&](int64_t d) {
-    results[d] = evaluators_[d]->Run(arguments[d]);
+    if (computation == nullptr) {
+      results[d] = evaluators_[d]->Run(arguments[d]);
+    } else {
+      // Run sets the thread's denormal mode itself; Call does not.
+      ScopedFlushDenormals mode(evaluators_[d]->options().flush_denormals);
+      std::vector<const Value*> ptrs;
+      for (const Value& v : arguments[d]) ptrs.push_back(&v);
+      results[d] = evaluators_[d]->Call(*computation, ptrs);
+    }
     if (rendezvous) rendezvous->Finish(d, results[d].status());
   };
   if (n == 1) {

@@ -34,8 +34,11 @@ class ReplicaRunner {
   // Runs every device on its arguments (one vector per device). Returns the
   // results in device order, or the error that stopped the run: the first
   // failure that was not just a device released because another failed,
-  // naming its device when there are several.
-  absl::StatusOr<std::vector<Value>> Run(const std::vector<std::vector<Value>>& arguments);
+  // naming its device when there are several. With `computation`, each
+  // device runs that computation of the module instead of the entry (a
+  // Shardy manual computation's body, eval/sdy_manual_computation.cc).
+  absl::StatusOr<std::vector<Value>> Run(const std::vector<std::vector<Value>>& arguments,
+                                         const Computation* computation = nullptr);
 
   // What each device's outfeed wrote in the last run.
   const std::vector<Literal>& outfeed(int64_t device) const { return contexts_[device]->outfeed; }

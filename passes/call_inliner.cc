@@ -2,11 +2,15 @@
 // computation it calls, the parameters standing for the call's operands.
 // Callees are inlined bottom-up (a callee's own calls first), so one run
 // leaves no call behind; computations left uncalled are removed. Calls tied
-// by control edges, inside or outside, are kept.
+// by control edges, inside or outside, are kept, and so are calls the
+// frontend marks inlineable="false" or "xla_late" (XLA's
+// FrontendInlinePolicy::kXlaLate: a Shardy manual computation's call, which
+// hlo-run runs per device).
 #include <algorithm>
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
+#include "ir/frontend_attributes.h"
 #include "ir/module.h"
 #include "passes/dead_code.h"
 #include "passes/passes.h"
@@ -37,9 +41,16 @@ std::unique_ptr<Instruction> Clone(Module& module, const Instruction& inst) {
   return copy;
 }
 
+// frontend_attributes={inlineable="false"} or "xla_late".
+bool FrontendKeepsCall(const Instruction& call) {
+  std::optional<std::string_view> v = FrontendAttribute(call, "inlineable");
+  return v && (*v == "false" || *v == "xla_late");
+}
+
 bool Inlinable(const Instruction& call, const Computation& callee,
                const absl::flat_hash_set<const Instruction*>& control) {
   if (control.contains(&call) || callee.root() == nullptr) return false;
+  if (FrontendKeepsCall(call)) return false;
   if (call.operand_count() != callee.parameter_count()) return false;
   for (const Instruction* p : callee.parameters()) {
     if (p == nullptr) return false;
