@@ -23,6 +23,7 @@
 #include "eval/run_io.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
+#include "passes/passes.h"
 #include "passes/pipeline.h"
 #include "passes/verifier.h"
 
@@ -72,6 +73,7 @@ int main(int argc, char** argv) {
   int64_t max_iterations = -1;
   bool no_verify = false;
   std::string denormals = "keep";
+  std::string precision = "native";
   app.add_option("input", input, "HLO text file, or - for standard input")->required();
   app.add_option("--input", inputs, "a value per parameter: literal text, .json or .npy");
   app.add_flag("--random-inputs", random_inputs, "generate every parameter from --seed");
@@ -102,6 +104,10 @@ int main(int argc, char** argv) {
   app.add_option("--denormals", denormals,
                  "keep: IEEE denormals (default); flush: XLA:CPU's flush-to-zero (FTZ/DAZ)")
       ->check(CLI::IsMember({"keep", "flush"}));
+  app.add_option("--precision", precision,
+                 "native: each op in its declared type; f64: floats narrower than f64 computed in "
+                 "f64 (c64 in c128), outputs rounded to their types (the widen-floats pass)")
+      ->check(CLI::IsMember({"native", "f64"}));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -141,6 +147,15 @@ int main(int argc, char** argv) {
   if (auto st = pipeline->Run(m); !st.ok()) {
     hlo::ReportError("hlo-run", st);
     return 1;
+  }
+  if (precision == "f64") {
+    // Nothing runs after the rewrite (no folding of the wide module).
+    absl::Status st = hlo::CreateWidenFloats()->Run(m).status();
+    if (st.ok() && !no_verify) st = hlo::VerifyModule(m);
+    if (!st.ok()) {
+      hlo::ReportError("hlo-run", st);
+      return 1;
+    }
   }
 
   const hlo::Computation& entry = *m.entry();

@@ -21,6 +21,7 @@ std::unique_ptr<Pass> CreateLayoutAssignment();  // layout-assignment: layout_as
 std::unique_ptr<Pass> CreateLayoutNormalization();  // layout-normalization: layout_normalization.cc
 std::unique_ptr<Pass> CreateTransposeFolding();  // transpose-folding: transpose_folding.cc
 std::unique_ptr<Pass> CreateReshapeMover();  // reshape-mover: reshape_mover.cc
+std::unique_ptr<Pass> CreateWidenFloats();  // widen-floats: widen_floats.cc
 
 }  // namespace hlo
 

@@ -29,6 +29,7 @@ const std::vector<PassInfo>& AllPasses() {
       {"layout-normalization", CreateLayoutNormalization},
       {"transpose-folding", CreateTransposeFolding},
       {"reshape-mover", CreateReshapeMover},
+      {"widen-floats", CreateWidenFloats},
   };
   return *passes;
 }
