@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   std::string emit = "hlo";
   std::string input_format;  // empty: from the file name
   std::string print_style;
+  std::string compact_gte;  // "true" / "false"; empty keeps the style read
   bool print_metadata = true;
   bool list_passes = false;
   bool no_verify = false;
@@ -56,6 +57,10 @@ int main(int argc, char** argv) {
   app.add_option("--print-style", print_style, "force long or short HLO text")
       ->check(CLI::IsMember({"long", "short"}));
   app.add_option("--print-metadata", print_metadata, "print metadata={...} attributes");
+  app.add_option("--compact-gte", compact_gte,
+                 "write get-tuple-element operands as %t#1 and leave their lines out, as "
+                 "XLA's dumps do (default: as the input)")
+      ->check(CLI::IsMember({"true", "false"}));
   app.add_flag("--list-passes", list_passes, "list the passes and exit");
   app.add_flag("--no-verify", no_verify, "do not verify modules after reading them");
   // Benchmark output (scripts/bench-parse); hidden from --help.
@@ -157,6 +162,8 @@ int main(int argc, char** argv) {
     hlo::PrintStyle style = (*m)->style();
     if (print_style == "long") style = hlo::PrintStyle::Long();
     if (print_style == "short") style = hlo::PrintStyle::Short();
+    if (!compact_gte.empty()) style.compact_gte = compact_gte == "true";
+    else if (!print_style.empty()) style.compact_gte = (*m)->style().compact_gte;
     style.print_metadata = print_metadata;
     std::string label = pieces.size() > 1 ? hlo::StrCat((*m)->name(), ".", i) : (*m)->name();
     pass_timer.Start();

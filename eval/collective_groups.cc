@@ -24,10 +24,12 @@ std::string_view ModeIds(CollectiveMode mode) {
   }
 }
 
-// The explicit groups; the iota form is expanded only when it is small.
+// The explicit groups; the iota and mesh forms are expanded only when they
+// are small.
 absl::StatusOr<std::vector<std::vector<int64_t>>> ExplicitGroups(const Instruction& inst) {
   const ReplicaGroups* rg = inst.replica_groups();
   if (rg == nullptr) return std::vector<std::vector<int64_t>>();
+  if (rg->mesh) return ExpandMeshReplicaGroups(*rg->mesh, int64_t{1} << 20);
   if (rg->iota) {
     int64_t n = 1;
     for (int64_t d : rg->iota->reshape_dims) {

@@ -89,35 +89,16 @@ std::vector<std::string_view> AllAttrNames() {
 }
 
 std::vector<int64_t> IotaTileAssignment::Expand() const {
-  int64_t n = 1;
-  for (int64_t d : reshape_dims) n *= d;
-  std::vector<int64_t> out(static_cast<size_t>(n));
   if (transpose_perm.empty()) {
-    for (int64_t i = 0; i < n; ++i) out[i] = i;
-    return out;
+    int64_t n = 1;
+    for (int64_t d : reshape_dims) n *= d;
+    return TransposedIota({n}, {0});
   }
-  // Element at transposed index t comes from source index perm^-1(t).
-  size_t rank = reshape_dims.size();
-  std::vector<int64_t> tdims(rank), src_strides(rank), idx(rank, 0);
-  int64_t stride = 1;
-  for (size_t i = rank; i-- > 0;) {
-    src_strides[i] = stride;
-    stride *= reshape_dims[i];
-  }
-  for (size_t i = 0; i < rank; ++i) tdims[i] = reshape_dims[transpose_perm[i]];
-  for (int64_t flat = 0; flat < n; ++flat) {
-    int64_t src = 0;
-    for (size_t i = 0; i < rank; ++i) src += idx[i] * src_strides[transpose_perm[i]];
-    out[flat] = src;
-    for (size_t i = rank; i-- > 0;) {
-      if (++idx[i] < tdims[i]) break;
-      idx[i] = 0;
-    }
-  }
-  return out;
+  return TransposedIota(reshape_dims, transpose_perm);
 }
 
 std::vector<std::vector<int64_t>> ReplicaGroups::Groups() const {
+  if (mesh) return ExpandMeshReplicaGroups(*mesh).value_or(std::vector<std::vector<int64_t>>());
   if (!iota) return groups;
   std::vector<int64_t> ids = iota->Expand();
   std::vector<std::vector<int64_t>> out;
@@ -350,7 +331,8 @@ void AppendShardingBody(std::string& out, const Sharding& s) {
         out += '}';
       }
       break;
-    case T::kTuple: break;
+    case T::kTuple:
+    case T::kNamed: break;
   }
   if (!s.shard_group.empty()) StrAppend(&out, " ", s.shard_group);
   if (!s.metadata.empty()) {
@@ -371,7 +353,18 @@ void AppendShardingBody(std::string& out, const Sharding& s) {
 
 void AppendSharding(std::string& out, const Sharding& s) {
   out += '{';
-  if (s.type == Sharding::Type::kTuple) {
+  if (s.type == Sharding::Type::kNamed && s.named) {
+    // XLA's NamedSharding::ToString: metadata always as a list.
+    AppendNamedSharding(out, *s.named);
+    if (!s.metadata.empty()) {
+      out += ", metadata={";
+      for (size_t i = 0; i < s.metadata.size(); ++i) {
+        if (i) out += ", ";
+        AppendKeyValues(out, s.metadata[i], ' ');
+      }
+      out += '}';
+    }
+  } else if (s.type == Sharding::Type::kTuple) {
     for (size_t i = 0; i < s.tuple_elements.size(); ++i) {
       if (i) out += ", ";
       if (i && i % 5 == 0) StrAppend(&out, "/*index=", i, "*/");
@@ -480,6 +473,10 @@ struct ValuePrinter {
     out += '}';
   }
   void operator()(const std::shared_ptr<const ReplicaGroups>& g) {
+    if (g->mesh) {
+      AppendMeshReplicaGroups(out, *g->mesh);
+      return;
+    }
     if (g->iota) {
       AppendIota(out, *g->iota);
       return;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "ir/interned_string.h"
+#include "ir/mesh.h"
 #include "ir/primitive_type.h"
 
 namespace hlo {
@@ -228,12 +229,14 @@ struct IotaTileAssignment {
   std::vector<int64_t> Expand() const;
 };
 
-// replica_groups: an explicit list of groups, or the iota form.
+// replica_groups: an explicit list of groups, the iota form, or mesh axes.
 struct ReplicaGroups {
   std::vector<std::vector<int64_t>> groups;
   std::optional<IotaTileAssignment> iota;  // [groups,group_size]<=[...]
+  std::optional<MeshReplicaGroups> mesh;   // mesh['x'=2,'y'=2] {'x'}
   bool operator==(const ReplicaGroups&) const = default;
-  // Explicit groups whichever form was written.
+  // Explicit groups whichever form was written (none for a mesh form that
+  // ExpandMeshReplicaGroups refuses).
   std::vector<std::vector<int64_t>> Groups() const;
 };
 
@@ -250,7 +253,7 @@ using KeyValues = std::vector<KeyValue>;
 // Sharding, in all of XLA's forms.
 struct Sharding {
   enum class Type : uint8_t { kReplicated, kMaximal, kManual, kUnknown,
-                              kUnreduced, kTiled, kTuple };
+                              kUnreduced, kTiled, kTuple, kNamed };
   Type type = Type::kReplicated;
   std::vector<Sharding> tuple_elements;
   int64_t device = 0;                      // maximal
@@ -261,6 +264,7 @@ struct Sharding {
   std::vector<std::string> last_tile_dims;  // last_tile_dims={manual, ...}
   std::vector<KeyValues> metadata;          // metadata={{...}, {...}}
   std::string shard_group;                  // "shard_as 1" / "shard_like 2"
+  std::optional<NamedSharding> named;       // kNamed: {mesh[...], [...]}
   bool operator==(const Sharding&) const = default;
 };
 

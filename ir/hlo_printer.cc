@@ -16,6 +16,7 @@ class Printer {
 
   void PrintModule() {
     PrintHeader();
+    if (style_.print_metadata) AppendStackFrameIndex(out_, module_.stack_frames());
     out_ += "\n\n";
     for (Computation* c : module_.PostOrder()) {
       PrintComputation(*c);
@@ -100,6 +101,10 @@ class Printer {
     }
     out_ += " {\n";
     for (Instruction* inst : c.PostOrder()) {
+      // The compact form writes `%t#1` in the users instead.
+      if (style_.compact_gte && inst->opcode() == Opcode::kGetTupleElement && !inst->is_root()) {
+        continue;
+      }
       out_ += "  ";
       PrintInstruction(*inst);
       out_ += '\n';
@@ -218,8 +223,24 @@ class Printer {
         Shape(op->shape_ptr());
         out_ += ' ';
       }
-      Name(op->name());
+      if (style_.compact_gte && op->opcode() == Opcode::kGetTupleElement) {
+        CompactGteName(*op);
+      } else {
+        Name(op->name());
+      }
     }
+  }
+
+  // `%t#1#0` for get-tuple-element(get-tuple-element(%t), index=1), index=0.
+  void CompactGteName(const Instruction& gte) {
+    std::vector<int64_t> path;
+    const Instruction* base = &gte;
+    while (base->opcode() == Opcode::kGetTupleElement && base->operand_count() == 1) {
+      path.push_back(base->GetInt(AttrKind::kIndex));
+      base = base->operand(0);
+    }
+    Name(base->name());
+    for (auto it = path.rbegin(); it != path.rend(); ++it) StrAppend(&out_, "#", *it);
   }
 
   Module& module_;

@@ -11,6 +11,7 @@
 #include "absl/functional/function_ref.h"
 #include "ir/computation.h"
 #include "ir/shape.h"
+#include "ir/stack_frames.h"
 
 namespace hlo {
 
@@ -21,6 +22,9 @@ struct PrintStyle {
   bool operand_shapes = true;   // `add(f32[] %a, f32[] %b)`
   bool print_metadata = true;
   bool print_layouts = true;    // layouts on shapes as written
+  // XLA's dump form: `%t#1` for get-tuple-element(%t), index=1, whose own
+  // line is left out (unless it is the root).
+  bool compact_gte = false;
   static PrintStyle Long() { return {}; }
   static PrintStyle Short() { return {false, false, false, true, true}; }
 };
@@ -83,6 +87,10 @@ class Module {
   int64_t num_partitions() const { return num_partitions_; }
   void set_num_partitions(int64_t n) { num_partitions_ = n; }
 
+  // The stack-frame index that metadata's stack_frame_id points into.
+  StackFrameIndex& stack_frames() { return stack_frames_; }
+  const StackFrameIndex& stack_frames() const { return stack_frames_; }
+
   PrintStyle& style() { return style_; }
   const PrintStyle& style() const { return style_; }
 
@@ -113,6 +121,7 @@ class Module {
   const Shape* entry_result_layout_ = nullptr;
   int64_t replica_count_ = 1;
   int64_t num_partitions_ = 1;
+  StackFrameIndex stack_frames_;
   PrintStyle style_;
   std::string source_name_;
   std::shared_ptr<const std::string> source_text_;

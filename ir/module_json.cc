@@ -29,9 +29,9 @@ constexpr std::array<std::string_view, 26> kAttrTypeNames = {
 static_assert(static_cast<size_t>(AttrType::kRaw) + 1 == kAttrTypeNames.size());
 
 // In Sharding::Type order.
-constexpr std::array<std::string_view, 7> kShardingTypeNames = {
-    "replicated", "maximal", "manual", "unknown", "unreduced", "tiled", "tuple"};
-static_assert(static_cast<size_t>(Sharding::Type::kTuple) + 1 ==
+constexpr std::array<std::string_view, 8> kShardingTypeNames = {
+    "replicated", "maximal", "manual", "unknown", "unreduced", "tiled", "tuple", "named"};
+static_assert(static_cast<size_t>(Sharding::Type::kNamed) + 1 ==
               kShardingTypeNames.size());
 
 // In Layout::DimLevelType order.

@@ -515,6 +515,104 @@ IotaTileAssignment ReadIota(const Node& n) {
   return iota;
 }
 
+Mesh ReadMesh(const Node& n) {
+  n.ExpectObject({"axes", "iota_reshape_dims", "iota_transpose_perm", "device_ids",
+                  "maximal_device"});
+  Mesh m;
+  if (n.Has("maximal_device")) {
+    if (n.Has("axes")) n.Fail("a maximal mesh has no axes");
+    m.maximal_device = n.Get("maximal_device").Int();
+  }
+  int64_t devices = 1;
+  if (n.Has("axes")) {
+    for (const Node& a : n.Get("axes").Items()) {
+      a.ExpectObject({"name", "size"});
+      int64_t size = a.Get("size").Int();
+      if (size < 1 || devices > (int64_t{1} << 40) / size) {
+        a.Get("size").Fail("must be positive, and the mesh at most 2^40 devices");
+      }
+      devices *= size;
+      m.axis_names.push_back(a.Get("name").Str());
+      m.axis_sizes.push_back(size);
+    }
+  }
+  m.device_ids = n.IntsOr("device_ids");
+  if (!m.device_ids.empty() && static_cast<int64_t>(m.device_ids.size()) != devices) {
+    n.Get("device_ids").Fail(StrCat("the mesh has ", devices, " devices"));
+  }
+  if (n.Has("iota_reshape_dims")) {
+    m.iota_reshape_dims = n.Get("iota_reshape_dims").Ints();
+    int64_t product = 1;
+    for (int64_t d : m.iota_reshape_dims) {
+      if (d < 1 || product > devices) n.Get("iota_reshape_dims").Fail("bad iota reshape dims");
+      product *= d;
+    }
+    if (product != devices) {
+      n.Get("iota_reshape_dims").Fail(StrCat("hold ", product, " devices but the mesh has ",
+                                             devices));
+    }
+    m.iota_perm = n.IntsOr("iota_transpose_perm");
+    if (!IsPermutation(m.iota_perm, m.iota_reshape_dims.size())) {
+      n.Fail("iota_transpose_perm is not a permutation of the iota reshape dims");
+    }
+    CanonicalizeIota(&m.iota_reshape_dims, &m.iota_perm);
+    if (m.iota_reshape_dims.size() == 1) {
+      m.iota_reshape_dims.clear();
+      m.iota_perm.clear();
+    }
+  }
+  if (std::string e = ValidateMesh(m); !e.empty()) n.Fail(e);
+  return m;
+}
+
+std::vector<MeshAxisRef> ReadAxisRefs(const Node& n, const Mesh& mesh) {
+  std::vector<MeshAxisRef> refs;
+  for (const Node& r : n.Items()) {
+    r.ExpectObject({"axis", "pre_size", "size"});
+    std::string name = r.Get("axis").Str();
+    MeshAxisRef ref;
+    ref.axis = -1;
+    for (size_t i = 0; i < mesh.axis_names.size(); ++i) {
+      if (mesh.axis_names[i] == name) ref.axis = static_cast<int64_t>(i);
+    }
+    if (ref.axis < 0) r.Get("axis").Fail(StrCat("'", name, "' is not an axis of the mesh"));
+    if (r.Has("pre_size") || r.Has("size")) {
+      ref.pre_size = r.Get("pre_size").Int();
+      ref.size = r.Get("size").Int();
+      if (ref.pre_size < 1 || ref.size < 2) r.Fail("a sub-axis needs pre_size >= 1, size >= 2");
+    }
+    refs.push_back(ref);
+  }
+  return refs;
+}
+
+NamedSharding ReadNamedSharding(const Node& n) {
+  n.ExpectObject({"mesh", "dims", "replicated", "unreduced", "manual", "reduction"});
+  NamedSharding s;
+  s.mesh = ReadMesh(n.Get("mesh"));
+  if (n.Has("dims")) {
+    for (const Node& d : n.Get("dims").Items()) {
+      d.ExpectObject({"axes", "closed"});
+      s.dims.push_back({d.Has("axes") ? ReadAxisRefs(d.Get("axes"), s.mesh)
+                                      : std::vector<MeshAxisRef>{},
+                        d.BoolOr("closed", true)});
+    }
+  }
+  if (n.Has("replicated")) s.replicated = ReadAxisRefs(n.Get("replicated"), s.mesh);
+  if (n.Has("unreduced")) s.unreduced = ReadAxisRefs(n.Get("unreduced"), s.mesh);
+  if (n.Has("manual")) s.manual = ReadAxisRefs(n.Get("manual"), s.mesh);
+  std::string reduction = n.StrOr("reduction", "sum");
+  if (reduction == "max") {
+    s.reduction = NamedSharding::Reduction::kMax;
+  } else if (reduction == "min") {
+    s.reduction = NamedSharding::Reduction::kMin;
+  } else if (reduction != "sum") {
+    n.Get("reduction").Fail("expected \"sum\", \"max\" or \"min\"");
+  }
+  if (std::string e = ValidateNamedSharding(s); !e.empty()) n.Fail(e);
+  return s;
+}
+
 KeyValues ReadKeyValues(const Node& n) {
   KeyValues out;
   for (const Node& e : n.Items()) {
@@ -527,7 +625,7 @@ KeyValues ReadKeyValues(const Node& n) {
 Sharding ReadSharding(const Node& n, int depth) {
   if (depth > kMaxDepth) n.Fail("sharding is nested too deeply");
   n.ExpectObject({"type", "device", "tile_dims", "devices", "iota", "last_tile_dim_replicate",
-                  "last_tile_dims", "metadata", "shard_group", "tuple_elements"});
+                  "last_tile_dims", "metadata", "shard_group", "tuple_elements", "named"});
   Sharding s;
   std::string type = n.Get("type").Str();
   auto t = mj::ParseShardingTypeName(type);
@@ -555,6 +653,10 @@ Sharding ReadSharding(const Node& n, int depth) {
     for (const Node& e : n.Get("tuple_elements").Items()) {
       s.tuple_elements.push_back(ReadSharding(e, depth + 1));
     }
+  }
+  if (n.Has("named")) s.named = ReadNamedSharding(n.Get("named"));
+  if ((s.type == Sharding::Type::kNamed) != s.named.has_value()) {
+    n.Fail("a sharding of type \"named\" needs \"named\", and only it");
   }
   int64_t tiles = 1;
   for (int64_t d : s.tile_dims) tiles = d > 0 && tiles <= INT64_MAX / d ? tiles * d : -1;
@@ -607,17 +709,26 @@ Window ReadWindow(const Node& n) {
 }
 
 ReplicaGroups ReadReplicaGroups(const Node& n) {
-  n.ExpectObject({"groups", "iota"});
+  n.ExpectObject({"groups", "iota", "mesh"});
   ReplicaGroups g;
   if (n.Has("iota")) g.iota = ReadIota(n.Get("iota"));
+  if (n.Has("mesh")) {
+    if (g.iota) n.Fail("replica groups are either \"iota\" or \"mesh\"");
+    Node m = n.Get("mesh");
+    m.ExpectObject({"mesh", "axes"});
+    MeshReplicaGroups& mg = g.mesh.emplace();
+    mg.mesh = ReadMesh(m.Get("mesh"));
+    if (m.Has("axes")) mg.axes = ReadAxisRefs(m.Get("axes"), mg.mesh);
+    if (std::string e = ValidateMeshAxes(mg.mesh, mg.axes); !e.empty()) m.Fail(e);
+  }
   std::vector<std::vector<int64_t>> groups;
   if (n.Has("groups")) {
     for (const Node& e : n.Get("groups").Items()) groups.push_back(e.Ints());
   }
-  if (!g.iota) {
+  if (!g.iota && !g.mesh) {
     g.groups = std::move(groups);
   } else if (n.Has("groups") && groups != g.Groups()) {
-    n.Get("groups").Fail("do not match the iota form");
+    n.Get("groups").Fail(g.iota ? "do not match the iota form" : "do not match the mesh form");
   }
   return g;
 }
@@ -960,13 +1071,59 @@ void Reader::ReadEntryLayout(const Node& n) {
 
 void Reader::ReadStyle(const Node& n) {
   n.ExpectObject({"percent_names", "signatures", "operand_shapes", "print_metadata",
-                  "print_layouts"});
+                  "print_layouts", "compact_gte"});
   PrintStyle& s = module_->style();
   s.percent_names = n.BoolOr("percent_names", s.percent_names);
   s.signatures = n.BoolOr("signatures", s.signatures);
   s.operand_shapes = n.BoolOr("operand_shapes", s.operand_shapes);
   s.print_metadata = n.BoolOr("print_metadata", s.print_metadata);
   s.print_layouts = n.BoolOr("print_layouts", s.print_layouts);
+  s.compact_gte = n.BoolOr("compact_gte", s.compact_gte);
+}
+
+// The ids must name entries of the index (as XLA's StackFrames::FromProto
+// requires); a parent of 0 means none.
+StackFrameIndex ReadStackFrameIndex(const Node& n) {
+  n.ExpectObject({"file_names", "function_names", "file_locations", "stack_frames"});
+  StackFrameIndex index;
+  if (n.Has("file_names")) {
+    for (const Node& f : n.Get("file_names").Items()) index.file_names.push_back(f.Str());
+  }
+  if (n.Has("function_names")) {
+    for (const Node& f : n.Get("function_names").Items()) index.function_names.push_back(f.Str());
+  }
+  auto id = [](const Node& e, std::string_view key, size_t count, bool zero_ok) {
+    int64_t v = e.Get(key).Int();
+    if (v < (zero_ok ? 0 : 1) || v > static_cast<int64_t>(count)) {
+      e.Get(key).Fail(StrCat("is ", v, " but must be ", zero_ok ? "0 (none) or " : "",
+                             "an id from 1 to ", count));
+    }
+    return static_cast<int32_t>(v);
+  };
+  auto int32 = [](const Node& e, std::string_view key) {
+    int64_t v = e.Get(key).Int();
+    if (v < INT32_MIN || v > INT32_MAX) e.Get(key).Fail("is out of range (32-bit signed)");
+    return static_cast<int32_t>(v);
+  };
+  if (n.Has("file_locations")) {
+    for (const Node& e : n.Get("file_locations").Items()) {
+      e.ExpectObject({"file_name_id", "function_name_id", "line", "end_line", "column",
+                      "end_column"});
+      index.file_locations.push_back(
+          {id(e, "file_name_id", index.file_names.size(), false),
+           id(e, "function_name_id", index.function_names.size(), false), int32(e, "line"),
+           int32(e, "end_line"), int32(e, "column"), int32(e, "end_column")});
+    }
+  }
+  if (n.Has("stack_frames")) {
+    std::vector<Node> frames = n.Get("stack_frames").Items();
+    for (const Node& e : frames) {
+      e.ExpectObject({"file_location_id", "parent_frame_id"});
+      index.frames.push_back({id(e, "file_location_id", index.file_locations.size(), false),
+                              id(e, "parent_frame_id", frames.size(), true)});
+    }
+  }
+  return index;
 }
 
 // replica_count / num_partitions: the field, else the header attribute, else
@@ -987,7 +1144,8 @@ int64_t CountField(const Node& n, const Module& m, std::string_view key) {
 
 std::unique_ptr<Module> Reader::ReadModule(const Node& n) {
   n.ExpectObject({"format", "version", "name", "header_attributes", "entry_computation_layout",
-                  "replica_count", "num_partitions", "print_style", "computations"});
+                  "replica_count", "num_partitions", "print_style", "stack_frame_index",
+                  "computations"});
   if (n.Get("format").Str() != kModuleJsonFormat) {
     n.Get("format").Fail(StrCat("expected \"", kModuleJsonFormat, "\""));
   }
@@ -1001,6 +1159,9 @@ std::unique_ptr<Module> Reader::ReadModule(const Node& n) {
   module_->set_replica_count(CountField(n, *module_, "replica_count"));
   module_->set_num_partitions(CountField(n, *module_, "num_partitions"));
   if (n.Has("print_style")) ReadStyle(n.Get("print_style"));
+  if (n.Has("stack_frame_index")) {
+    module_->stack_frames() = ReadStackFrameIndex(n.Get("stack_frame_index"));
+  }
   // All computations first, so calls can refer forward.
   std::vector<Node> comps = n.Get("computations").Items();
   if (comps.empty()) n.Get("computations").Fail("a module needs at least one computation");

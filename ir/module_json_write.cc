@@ -258,6 +258,54 @@ J KeyValuesJson(const KeyValues& kvs) {
   return a;
 }
 
+// ---- Meshes ---------------------------------------------------------------------
+
+J MeshJson(const Mesh& m) {
+  J o = J::object();
+  if (m.maximal_device) {
+    o["maximal_device"] = *m.maximal_device;
+    return o;
+  }
+  J axes = J::array();
+  for (size_t i = 0; i < m.axis_sizes.size(); ++i) {
+    axes.push_back({{"name", Text(m.axis_names[i])}, {"size", m.axis_sizes[i]}});
+  }
+  o["axes"] = std::move(axes);
+  if (!m.iota_reshape_dims.empty()) {
+    o["iota_reshape_dims"] = m.iota_reshape_dims;
+    o["iota_transpose_perm"] = m.iota_perm;
+  }
+  if (!m.device_ids.empty()) o["device_ids"] = m.device_ids;
+  return o;
+}
+
+J AxisRefsJson(const Mesh& m, const std::vector<MeshAxisRef>& refs) {
+  J a = J::array();
+  for (const MeshAxisRef& r : refs) {
+    J o = {{"axis", Text(m.axis_names[r.axis])}};
+    if (r.is_sub_axis()) {
+      o["pre_size"] = r.pre_size;
+      o["size"] = r.size;
+    }
+    a.push_back(std::move(o));
+  }
+  return a;
+}
+
+J NamedShardingJson(const NamedSharding& s) {
+  J dims = J::array();
+  for (const NamedSharding::Dim& d : s.dims) {
+    dims.push_back({{"axes", AxisRefsJson(s.mesh, d.axes)}, {"closed", d.closed}});
+  }
+  static constexpr std::string_view kReductions[] = {"sum", "max", "min"};
+  return {{"mesh", MeshJson(s.mesh)},
+          {"dims", std::move(dims)},
+          {"replicated", AxisRefsJson(s.mesh, s.replicated)},
+          {"unreduced", AxisRefsJson(s.mesh, s.unreduced)},
+          {"manual", AxisRefsJson(s.mesh, s.manual)},
+          {"reduction", kReductions[static_cast<int>(s.reduction)]}};
+}
+
 // Every field that is not its default, so that reading gives an equal
 // Sharding whatever the type.
 J ShardingJson(const Sharding& s) {
@@ -274,6 +322,7 @@ J ShardingJson(const Sharding& s) {
     o["metadata"] = std::move(m);
   }
   if (!s.shard_group.empty()) o["shard_group"] = s.shard_group;
+  if (s.named) o["named"] = NamedShardingJson(*s.named);
   if (s.type == Sharding::Type::kTuple) {
     J elems = J::array();
     for (const Sharding& e : s.tuple_elements) elems.push_back(ShardingJson(e));
@@ -368,6 +417,10 @@ struct AttrWriter {
     // The iota form also lists the groups it stands for, for scripts.
     J o = J::object();
     if (g->iota) o["iota"] = IotaJson(*g->iota);
+    if (g->mesh) {
+      o["mesh"] = {{"mesh", MeshJson(g->mesh->mesh)},
+                   {"axes", AxisRefsJson(g->mesh->mesh, g->mesh->axes)}};
+    }
     o["groups"] = g->Groups();
     return o;
   }
@@ -434,6 +487,28 @@ J ComputationJson(const Computation& c) {
   return o;
 }
 
+// Ids as in ir/stack_frames.h: 1-based, a frame's parent 0 when it has none.
+J StackFrameIndexJson(const StackFrameIndex& index) {
+  J files = J::array(), functions = J::array(), locations = J::array(), frames = J::array();
+  for (const std::string& f : index.file_names) files.push_back(Text(f));
+  for (const std::string& f : index.function_names) functions.push_back(Text(f));
+  for (const StackFrameIndex::FileLocation& l : index.file_locations) {
+    locations.push_back({{"file_name_id", l.file_name_id},
+                         {"function_name_id", l.function_name_id},
+                         {"line", l.line},
+                         {"end_line", l.end_line},
+                         {"column", l.column},
+                         {"end_column", l.end_column}});
+  }
+  for (const StackFrameIndex::Frame& f : index.frames) {
+    frames.push_back({{"file_location_id", f.file_location_id}, {"parent_frame_id", f.parent}});
+  }
+  return {{"file_names", std::move(files)},
+          {"function_names", std::move(functions)},
+          {"file_locations", std::move(locations)},
+          {"stack_frames", std::move(frames)}};
+}
+
 J ModuleFieldsJson(const Module& m) {
   J o = J::object();
   o["format"] = std::string(kModuleJsonFormat);
@@ -457,7 +532,13 @@ J ModuleFieldsJson(const Module& m) {
                       {"signatures", st.signatures},
                       {"operand_shapes", st.operand_shapes},
                       {"print_metadata", st.print_metadata},
-                      {"print_layouts", st.print_layouts}};
+                      {"print_layouts", st.print_layouts},
+                      {"compact_gte", st.compact_gte}};
+  const StackFrameIndex& frames = m.stack_frames();
+  if (!frames.file_names.empty() || !frames.function_names.empty() ||
+      !frames.file_locations.empty() || !frames.frames.empty()) {
+    o["stack_frame_index"] = StackFrameIndexJson(frames);
+  }
   return o;
 }
 

@@ -278,80 +278,10 @@ bool Parser::ParseSliceSpec(SliceSpec* out) {
   return Expect(Tok::kRBrace, "',' or '}' after a slice range");
 }
 
-// iota ::= '[' dims ']' '<=' '[' dims ']' ['T' '(' perm ')']
-bool Parser::ParseIota(IotaTileAssignment* out) {
-  // Dimensions are positive and their product stays small (at most 2^40
-  // devices), so products never overflow.
-  constexpr int64_t kMaxDevices = int64_t{1} << 40;
-  auto dims = [&](std::vector<int64_t>* v, std::string_view what) {
-    if (!Expect(Tok::kLSquare, StrCat("'[' to open the ", what))) return false;
-    int64_t product = 1;
-    while (!At(Tok::kRSquare)) {
-      Token at = tok_;
-      int64_t d = 0;
-      if (!ParseInt(&d)) return false;
-      if (d <= 0) {
-        return ErrorAt(at, StrCat("dimension ", d, " of the ", what, " must be positive"));
-      }
-      if (product > kMaxDevices / d) {
-        return ErrorAt(at, StrCat("the ", what, " has more than 2^40 devices"));
-      }
-      product *= d;
-      v->push_back(d);
-      if (!Consume(Tok::kComma)) break;
-    }
-    return Expect(Tok::kRSquare, StrCat("',' or ']' in the ", what));
-  };
-  auto product = [](const std::vector<int64_t>& v) {
-    int64_t n = 1;
-    for (int64_t d : v) n *= d;
-    return n;
-  };
-  if (!dims(&out->dims, "iota group shape")) return false;
-  if (!At(Tok::kLess)) {
-    return ErrorExpected("'<=' after the group shape (an iota list is written like "
-                         "[2,4]<=[8])");
-  }
-  Advance();
-  if (!Expect(Tok::kEqual, "'=' after '<' (an iota list is written like [2,4]<=[8])")) {
-    return false;
-  }
-  Token at = tok_;
-  if (!dims(&out->reshape_dims, "iota device list")) return false;
-  Token t_tok = tok_;
-  if (AtName("T")) {
-    Advance();
-    if (!Expect(Tok::kLParen, "'(' after 'T'")) return false;
-    while (!At(Tok::kRParen)) {
-      int64_t d = 0;
-      if (!ParseInt(&d)) return false;
-      out->transpose_perm.push_back(d);
-      if (!Consume(Tok::kComma)) break;
-    }
-    if (!Expect(Tok::kRParen, "',' or ')' in the transpose T(...)")) return false;
-  }
-  const int64_t n1 = product(out->dims), n2 = product(out->reshape_dims);
-  if (n1 != n2) {
-    return ErrorAt(at, StrCat("iota device list [", StrJoin(out->reshape_dims, ","), "] has ",
-                              n2, " devices but the group shape [",
-                              StrJoin(out->dims, ","), "] needs ", n1));
-  }
-  if (!out->transpose_perm.empty()) {
-    std::vector<int64_t> p = out->transpose_perm;
-    std::sort(p.begin(), p.end());
-    bool perm = p.size() == out->reshape_dims.size();
-    for (size_t i = 0; perm && i < p.size(); ++i) perm = p[i] == static_cast<int64_t>(i);
-    if (!perm) {
-      return ErrorAt(t_tok, StrCat("iota transpose T(", StrJoin(out->transpose_perm, ","),
-                                   ") is not a permutation of the ",
-                                   out->reshape_dims.size(), " dimensions of [",
-                                   StrJoin(out->reshape_dims, ","), "]"));
-    }
-  }
-  return true;
-}
-
 bool Parser::ParseReplicaGroups(ReplicaGroups* out) {
+  if (AtName("mesh") || AtName("maximal_mesh")) {
+    return ParseMeshReplicaGroups(&out->mesh.emplace());
+  }
   if (At(Tok::kLSquare)) {
     IotaTileAssignment iota;
     if (!ParseIota(&iota)) return false;
@@ -433,6 +363,7 @@ bool Parser::ParseSharding(Sharding* out, int depth) {
     return ErrorHere(StrCat("sharding is nested more than ", kMaxDepth, " levels deep"));
   }
   if (!Expect(Tok::kLBrace, "'{' to open the sharding")) return false;
+  if (AtName("mesh") || AtName("maximal_mesh")) return ParseNamedSharding(out);
   if (At(Tok::kLBrace) || At(Tok::kRBrace)) {
     out->type = Sharding::Type::kTuple;
     while (At(Tok::kLBrace)) {
@@ -473,24 +404,10 @@ bool Parser::ParseSharding(Sharding* out, int depth) {
       // Look ahead: `[dims]<=[..]` (iota) or `[dims]id,id,...`.
       Token open = tok_;
       Pos before_open = PrevEnd();
-      if (!Expect(Tok::kLSquare, "'[' after 'devices=' (the tile shape)")) return false;
       // Positive dimensions whose product is at most 2^40 devices.
+      if (!ParseIotaDims(&out->tile_dims, "tile shape")) return false;
       int64_t n = 1;
-      while (!At(Tok::kRSquare)) {
-        Token at = tok_;
-        int64_t d = 0;
-        if (!ParseInt(&d)) return false;
-        if (d <= 0) {
-          return ErrorAt(at, StrCat("tile dimension ", d, " must be positive"));
-        }
-        if (n > (int64_t{1} << 40) / d) {
-          return ErrorAt(at, "the tile shape has more than 2^40 devices");
-        }
-        n *= d;
-        out->tile_dims.push_back(d);
-        if (!Consume(Tok::kComma)) break;
-      }
-      if (!Expect(Tok::kRSquare, "',' or ']' in the tile shape")) return false;
+      for (int64_t d : out->tile_dims) n *= d;
       if (At(Tok::kLess)) {
         Backtrack(open, before_open);
         IotaTileAssignment iota;
@@ -531,25 +448,7 @@ bool Parser::ParseSharding(Sharding* out, int depth) {
       out->shard_group = StrCat(w, " ", g);
     } else if (w == "metadata") {
       if (!Expect(Tok::kEqual, "'=' after 'metadata'")) return false;
-      Token open = tok_;
-      Pos before_open = PrevEnd();
-      if (!Expect(Tok::kLBrace, "'{' to open the sharding metadata")) return false;
-      bool list = At(Tok::kLBrace);
-      Backtrack(open, before_open);
-      if (list) {
-        Advance();
-        while (At(Tok::kLBrace)) {
-          KeyValues kv;
-          if (!ParseKeyValues(&kv, true)) return false;
-          out->metadata.push_back(std::move(kv));
-          if (!Consume(Tok::kComma)) break;
-        }
-        if (!Expect(Tok::kRBrace, "',' or '}' in the list of metadata")) return false;
-      } else {
-        KeyValues kv;
-        if (!ParseKeyValues(&kv, true)) return false;
-        out->metadata.push_back(std::move(kv));
-      }
+      if (!ParseShardingMetadata(&out->metadata)) return false;
     } else {
       static const std::vector<std::string_view> kWords = {
           "replicated", "manual", "unknown", "unreduced", "maximal", "devices",

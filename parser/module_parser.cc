@@ -158,6 +158,7 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
     saw_header_ = true;
     if (!ParseHeader()) return Failure();
   }
+  if (AtName("FileNames") && !ParseStackFrameIndex(&parsed_frames_)) return Failure();
   if (At(Tok::kEof) && !failed()) {
     if (saw_header_) {
       ErrorExpected("a computation after the HloModule header");
@@ -185,6 +186,13 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
             "'ENTRY')");
     return Failure();
   }
+  // Metadata ids renumbered to the index XLA would hold (and print).
+  if (const Instruction* bad = CanonicalizeStackFrameIds(*module_, parsed_frames_)) {
+    ErrorAt(bad->loc().line, bad->loc().col,
+            StrCat("%", bad->name(), ": metadata stack_frame_id must be a 32-bit integer"));
+    return Failure();
+  }
+  NameCompactGtes();
   // Without a header the module is named after its entry, as XLA does.
   if (!saw_header_) module_->set_name(StrCat("module_", module_->entry()->name()));
   module_->NotedAllNames();  // each went to NoteName as it was read
@@ -363,6 +371,7 @@ bool Parser::ParseComputation() {
   pending_operands_.clear();
   pending_controls_.clear();
   pending_shapes_.clear();
+  compact_gtes_.clear();
   root_ = nullptr;
   while (!At(Tok::kRBrace)) {
     if (At(Tok::kEof)) {
@@ -653,7 +662,6 @@ bool Parser::ParseInstruction(Computation* comp) {
 // operands ::= [operand (',' operand)*] ; operand ::= [shape] name
 // parameter ::= int ; constant ::= literal
 bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
-  (void)comp;
   if (inst->opcode() == Opcode::kParameter) {
     int64_t n = 0;
     Token at = tok_;
@@ -694,7 +702,18 @@ bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
     }
     std::string_view name = tok_.text;
     if (name[0] == '%') name.remove_prefix(1);
-    Instruction* operand = FindName(name);
+    Token operand_tok = tok_;
+    Advance();
+    Instruction* operand = nullptr;
+    std::string compact_name;
+    if (At(Tok::kHash)) {
+      // `name#1#0`: XLA's compact form of get-tuple-element.
+      if (!ParseCompactGte(operand_tok, comp, &operand)) return false;
+      compact_name = operand->name();  // `t#1#0` until NameCompactGtes
+      name = compact_name;
+    } else {
+      operand = FindName(name);
+    }
     int64_t index = inst->operand_count();
     if (operand != nullptr && operand != inst) {
       inst->AppendOperand(operand);
@@ -706,17 +725,86 @@ bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
       }
     } else {
       inst->AppendOperand(nullptr);
-      pending_operands_.push_back({inst, index, tok_});
+      pending_operands_.push_back({inst, index, operand_tok});
       if (written) pending_shapes_.push_back({inst, index, written, shape_tok});
     }
-    Token operand_tok = tok_;
-    Advance();
     if (At(Tok::kLParen)) {
       return ErrorHere(StrCat("operands are instruction names, not expressions: found '(' "
                               "after '", operand_tok.text, "' (define it as an instruction "
                               "of its own and use its name)"));
     }
     if (!Consume(Tok::kComma)) return true;
+  }
+}
+
+// compact_gte ::= name ('#' int)+
+// XLA prints `%t#1` for `get-tuple-element(%t), index=1` (and omits the
+// get-tuple-element itself) when dumping; its parser makes the
+// get-tuple-element back, one per distinct `name#i#j...` of a computation,
+// just before the instruction that first uses it. The tuple must be defined
+// above. The names are given at the end of the module (NameCompactGtes).
+bool Parser::ParseCompactGte(const Token& base_tok, Computation* comp, Instruction** out) {
+  std::string_view base = base_tok.text[0] == '%' ? base_tok.text.substr(1) : base_tok.text;
+  Instruction* current = FindName(base);
+  if (current == nullptr) {
+    return ErrorAt(base_tok, StrCat("'", base, "#...' names an element of the tuple '", base,
+                                    "', which must be defined above this line"));
+  }
+  std::string key(base);
+  while (At(Tok::kHash)) {
+    Advance();
+    Token at = tok_;
+    int64_t index = 0;
+    if (!ParseInt(&index)) return false;
+    const Shape& shape = current->shape();
+    if (!shape.IsTuple()) {
+      return ErrorAt(at, StrCat("'", key, "' has shape ", shape.ToString(),
+                                ", not a tuple, so it has no element #", index));
+    }
+    const int64_t count = static_cast<int64_t>(shape.tuple_shapes().size());
+    if (index < 0 || index >= count) {
+      return ErrorAt(at, StrCat("tuple element #", index, " of '", key, "' is out of range: ",
+                                "its shape ", shape.ToString(), " has ", count, " element",
+                                count == 1 ? "" : "s"));
+    }
+    StrAppend(&key, "#", index);
+    auto [it, inserted] = compact_gtes_.try_emplace(key, nullptr);
+    if (inserted) {
+      auto gte = std::make_unique<Instruction>(Opcode::kGetTupleElement, key,
+                                               pool_->Intern(*shape.tuple_shapes()[index]));
+      gte->set_loc({base_tok.line, base_tok.col});
+      gte->AppendOperand(current);
+      gte->SetAttr(AttrKind::kIndex, index);
+      it->second = comp->AddInstruction(std::move(gte));
+      compact_gte_list_.push_back(it->second);
+    }
+    current = it->second;
+  }
+  if (!module_->style().compact_gte) module_->style().compact_gte = true;
+  *out = current;
+  return true;
+}
+
+// Names the get-tuple-elements made for `t#1#0` `t_1_0` (XLA's sanitized
+// name), with `.N` added when the module has that name already.
+void Parser::NameCompactGtes() {
+  if (compact_gte_list_.empty()) return;
+  absl::flat_hash_set<const Instruction*> made(compact_gte_list_.begin(),
+                                               compact_gte_list_.end());
+  absl::flat_hash_set<std::string> taken;
+  for (const auto& c : module_->computations()) {
+    for (const auto& inst : c->instructions()) {
+      if (!made.contains(inst.get())) taken.insert(std::string(inst->name()));
+    }
+  }
+  for (Instruction* gte : compact_gte_list_) {
+    std::string base(gte->name());
+    std::replace(base.begin(), base.end(), '#', '_');
+    std::string name = base;
+    for (int k = 1; taken.contains(name); ++k) name = StrCat(base, ".", k);
+    gte->set_name(name);
+    module_->NoteName(name);
+    taken.insert(std::move(name));
   }
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/hash/hash.h"
 #include "absl/status/status.h"
 #include "ir/module.h"
@@ -112,11 +113,18 @@ class Parser {
   // ---- module structure (module_parser.cc) ----------------------------------
   bool ParseHeader();
   bool ParseHeaderAttr();
+  // ---- the stack-frame index (stack_frame_parser.cc) ----------------------
+  bool ParseStackFrameIndex(StackFrameIndex* out);
+  // '{' name=int ... '}' with each of `names` once; values in names' order.
+  bool ParseIntSubAttributes(absl::Span<const std::string_view> names, std::string_view what,
+                             int32_t* values);
   bool ParseEntryLayout(std::string_view value_text);
   bool ParseComputation();
   bool ParseInstruction(Computation* comp);
   bool ParseOperands(Instruction* inst, Computation* comp);
   bool ParseConstantOperand(Instruction* inst);
+  bool ParseCompactGte(const Token& base_tok, Computation* comp, Instruction** out);
+  void NameCompactGtes();
   bool ParseAttributes(Instruction* inst);
   bool FinishComputation(Computation* comp, const Token& close);
   bool ResolveComputationRefs();
@@ -133,8 +141,17 @@ class Parser {
   bool ParsePadding(PaddingConfig* out);
   bool ParseSliceSpec(SliceSpec* out);
   bool ParseReplicaGroups(ReplicaGroups* out);
-  bool ParseIota(IotaTileAssignment* out);          // [..]<=[..]T(..)
   bool ParseSharding(Sharding* out, int depth);
+  bool ParseShardingMetadata(std::vector<KeyValues>* out);
+  // ---- device lists and meshes (mesh_parser.cc) -----------------------------
+  bool ParseIotaDims(std::vector<int64_t>* out, std::string_view what);
+  bool ParseIota(IotaTileAssignment* out);       // [..]<=[..]T(..)
+  bool ParseIotaArray(IotaTileAssignment* out);  // [4,2]T(1,0), after `<=`
+  bool ParseMesh(Mesh* out);
+  bool ParseMeshAxisRef(const Mesh& mesh, MeshAxisRef* out);
+  bool ParseMeshAxisList(const Mesh& mesh, std::vector<MeshAxisRef>* out);
+  bool ParseMeshReplicaGroups(MeshReplicaGroups* out);
+  bool ParseNamedSharding(Sharding* out);  // after '{', at mesh / maximal_mesh
   bool ParseKeyValues(KeyValues* out, bool allow_unquoted);
   bool ParseAliasing(Aliasing* out);
   bool ParseStringValue(std::string* out);
@@ -205,6 +222,8 @@ class Parser {
   bool style_known_[3] = {false, false, false};
   Computation* explicit_entry_ = nullptr;
   int entry_count_ = 0;
+  StackFrameIndex parsed_frames_;  // as read, before CanonicalizeStackFrameIds
+  std::vector<Instruction*> compact_gte_list_;  // every one made, in order
 
   // Per-computation state.
   StringViewMap<Instruction*> names_;
@@ -225,6 +244,8 @@ class Parser {
   std::vector<PendingOperand> pending_operands_;
   std::vector<PendingControl> pending_controls_;
   std::vector<PendingOperandShape> pending_shapes_;
+  // `t#1#0` -> the get-tuple-element made for it (per computation).
+  absl::flat_hash_map<std::string, Instruction*> compact_gtes_;
   Instruction* root_ = nullptr;
   Token shape_tok_;  // where the current instruction's shape starts
   const Instruction* last_inst_ = nullptr;  // the last instruction read

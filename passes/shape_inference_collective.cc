@@ -273,6 +273,22 @@ absl::StatusOr<std::optional<int64_t>> CheckGroups(const Op& op, bool uniform) {
       return ShapeError("replica_groups name ", rg->iota->dims[0] * size,
                         " ids but the module has ", what);
     }
+  } else if (rg != nullptr && rg->mesh) {
+    // Groups over mesh axes split the mesh's devices (a permutation of
+    // 0..n-1, which the parser checked) into equal groups.
+    const Mesh& mesh = rg->mesh->mesh;
+    if (mesh.maximal_device && *mesh.maximal_device != 0) {
+      return ShapeError("replica_groups name only id ", *mesh.maximal_device,
+                        ", but a single group must name 0");
+    }
+    const int64_t n = mesh.device_count();
+    if (n == 0) return ShapeError("replica_groups over the empty mesh name no devices");
+    size = 1;
+    for (const MeshAxisRef& r : rg->mesh->axes) size *= mesh.Size(r);
+    auto [expected, what] = IdSpace(mode, counts);
+    if (expected != 1 && n != expected) {
+      return ShapeError("replica_groups name ", n, " ids but the module has ", what);
+    }
   } else if (rg != nullptr && !rg->groups.empty()) {
     COLL_ASSIGN_OR_RETURN(int64_t n, CheckExplicitGroups(rg->groups, uniform, op.name()));
     auto [expected, what] = IdSpace(mode, counts);

@@ -8,6 +8,8 @@ generator returns Devices: one value per device, printed under hlo-run's
 `replica R:` (or `replica R partition P:`) headers, after optional outfeed
 text.
 """
+import itertools
+
 import numpy as np
 
 
@@ -30,6 +32,35 @@ class Devices:
         for d, r in enumerate(self.device_results):
             out += f"{self.name(d)}:\n{result_text(r)}\n"
         return out
+
+
+def mesh_groups(sizes, devices, refs):
+    """The replica groups of `mesh[sizes], device_ids=devices {refs}`, from mesh
+    coordinates: refs are (axis, pre, size) with pre=None for a whole axis; a
+    sub-axis (pre)size of an axis of n is the middle digit of the axis
+    coordinate written in the mixed radix [pre, size, n/(pre*size)]. Devices
+    with the same coordinates outside the listed digits form a group, ordered
+    by the listed digits (first listed most significant); groups come in the
+    order of those other coordinates, axis by axis."""
+    devices = np.array(devices).reshape(sizes)
+
+    def digit(coord, axis, pre, size):
+        if pre is None:
+            return coord[axis], coord[axis]  # digit, its value in the coordinate
+        rest = sizes[axis] // (pre * size)
+        d = (coord[axis] // rest) % size
+        return d, d * rest
+
+    groups = {}
+    for coord in itertools.product(*[range(n) for n in sizes]):
+        within = []
+        left = list(coord)  # coordinates with the listed digits taken out
+        for axis, pre, size in refs:
+            d, weight = digit(coord, axis, pre, size)
+            within.append(d)
+            left[axis] -= weight
+        groups.setdefault(tuple(left), []).append((tuple(within), int(devices[coord])))
+    return [[dev for _, dev in sorted(members)] for _, members in sorted(groups.items())]
 
 
 def register(g):
@@ -140,6 +171,24 @@ def register(g):
                 o[out_off[k][j]:out_off[k][j] + n] = inp[k][in_off[k][j]:in_off[k][j] + n]
             res.append(L("s32", o.tolist()))
         return Devices(res)
+
+    @golden("collective_mesh_groups")
+    def _(c):
+        iota = np.arange(8).reshape(4, 2).T.reshape(-1).tolist()  # [4,2]T(1,0)
+        specs = [
+            ([2, 4], list(range(8)), [(1, None, 4)]),
+            ([2, 4], list(range(8)), [(1, None, 4), (0, None, 2)]),
+            ([2, 4], iota, [(0, None, 2)]),
+            ([2, 4], list(range(7, -1, -1)), [(1, 2, 2)]),
+            ([8], list(range(8)), [(0, 4, 2), (0, 1, 2)]),
+            ([2, 4], list(range(8)), []),
+        ]
+        per_spec = [mesh_groups(*spec) for spec in specs]
+        out = []
+        for d in range(8):
+            mine = [next(grp for grp in groups if d in grp) for groups in per_spec]
+            out.append(tup(*[L("u32", grp) for grp in mine]))
+        return Devices(out, partitions=8)
 
     @golden("collective_random_inputs")
     def _(c):
