@@ -175,17 +175,8 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
   if (!ResolveComputationRefs()) return Failure();
   const auto& comps = module_->computations();
   if (entry_count_ > 1) return Failure();
-  if (explicit_entry_) {
-    module_->set_entry(explicit_entry_);
-  } else if (!saw_header_ || comps.size() == 1) {
-    // Bare computations: the last one is the entry, as XLA's parser does.
-    module_->set_entry(comps.back().get());
-  } else {
-    ErrorAt(comps.back()->loc().line, comps.back()->loc().col,
-            "no computation is marked ENTRY (mark the entry computation with "
-            "'ENTRY')");
-    return Failure();
-  }
+  // Without an ENTRY mark the last computation is the entry, as in XLA.
+  module_->set_entry(explicit_entry_ ? explicit_entry_ : comps.back().get());
   // Metadata ids renumbered to the index XLA would hold (and print).
   if (const Instruction* bad = CanonicalizeStackFrameIds(*module_, parsed_frames_)) {
     ErrorAt(bad->loc().line, bad->loc().col,
@@ -209,7 +200,10 @@ bool Parser::ParseHeader() {
   std::string_view name = tok_.text;
   if (!name.empty() && name[0] == '%') name.remove_prefix(1);
   module_->set_name(std::string(name));
+  const char* name_end = tok_.end ? tok_.end : tok_.begin + tok_.text.size();
   Advance();
+  // `HloModule name:` (XLA's lexer reads `name:` as a name).
+  if (At(Tok::kColon) && tok_.begin == name_end) Advance();
   while (Consume(Tok::kComma)) {
     if (!ParseHeaderAttr()) return false;
   }
@@ -333,6 +327,7 @@ bool Parser::ParseComputation() {
     entry_count_ = 1;
   }
   std::vector<std::pair<Token, const Shape*>> signature;
+  const Shape* signature_result = nullptr;
   bool has_signature = At(Tok::kLParen);
   if (has_signature) {
     Advance();
@@ -350,8 +345,7 @@ bool Parser::ParseComputation() {
       return false;
     }
     if (!Expect(Tok::kArrow, "'->' before the result shape")) return false;
-    const Shape* result = nullptr;
-    if (!ParseShape(&result)) return false;
+    if (!ParseShape(&signature_result)) return false;
   }
   comp->set_printed_signature(has_signature);
   if (!style_known_[1]) {
@@ -424,6 +418,12 @@ bool Parser::ParseComputation() {
                                     ") has shape ",
                                     comp->parameter(i)->shape().ToString()));
       }
+    }
+    const Instruction* root = comp->root();
+    if (root != nullptr && !signature_result->Compatible(root->shape())) {
+      return ErrorAt(name_tok, StrCat("signature of '", name, "' gives the result shape ",
+                                      signature_result->ToString(), " but its root '",
+                                      root->name(), "' has shape ", root->shape().ToString()));
     }
   }
   return true;
@@ -808,12 +808,42 @@ void Parser::NameCompactGtes() {
   }
 }
 
+// all-reduce, all-reduce-start and reduce-scatter may carry `mode=`, which
+// XLA reads and drops (added and rolled back in 2025; text of that time has
+// it).
+bool Parser::TakesIgnoredGroupMode(const Instruction& inst) {
+  Opcode op = inst.has_wrapped_opcode() ? inst.wrapped_opcode() : inst.opcode();
+  return op == Opcode::kAllReduce || op == Opcode::kAllReduceStart ||
+         op == Opcode::kReduceScatter;
+}
+
+// mode ::= 'mode' '=' ('cross_replica' | 'cross_partition'
+//                      | 'cross_replica_and_partition' | 'flattened_id')
+bool Parser::SkipGroupMode() {
+  Advance();
+  if (!Expect(Tok::kEqual, "'=' after 'mode'")) return false;
+  static constexpr std::string_view kModes[] = {"cross_replica", "cross_partition",
+                                                "cross_replica_and_partition", "flattened_id"};
+  for (std::string_view m : kModes) {
+    if (AtName(m)) {
+      Advance();
+      return true;
+    }
+  }
+  return ErrorExpected("a collective group mode (cross_replica, cross_partition, "
+                       "cross_replica_and_partition or flattened_id)");
+}
+
 // attrs ::= (',' name '=' value)*
 bool Parser::ParseAttributes(Instruction* inst) {
   while (Consume(Tok::kComma)) {
     if (!At(Tok::kName)) return ErrorExpected("an attribute name after ','");
     Token name_tok = tok_;
     std::optional<AttrKind> kind = ParseAttrName(tok_.text);
+    if (!kind && tok_.text == "mode" && TakesIgnoredGroupMode(*inst)) {
+      if (!SkipGroupMode()) return false;
+      continue;
+    }
     if (!kind) {
       std::string msg = StrCat("unknown attribute '", tok_.text, "'");
       std::string_view close = ClosestMatch(tok_.text, AllAttrNames());

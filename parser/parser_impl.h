@@ -126,6 +126,8 @@ class Parser {
   bool ParseCompactGte(const Token& base_tok, Computation* comp, Instruction** out);
   void NameCompactGtes();
   bool ParseAttributes(Instruction* inst);
+  static bool TakesIgnoredGroupMode(const Instruction& inst);
+  bool SkipGroupMode();
   bool FinishComputation(Computation* comp, const Token& close);
   bool ResolveComputationRefs();
   bool CheckCycles(Computation* comp);

@@ -47,6 +47,7 @@ OK_CHECK = re.compile(
     r'ParseAndReturn\w*Module\([^;]*\)\.value\(\)|\.value\(\)->')
 PARSE_CALL = re.compile(r'ParseAndReturn(Un)?[vV]erifiedModule|ParseAndReturnVerifiedModule|'
                         r'ParseHloModule|ParseAndReturnUnverifiedModule')
+FORMAT_CALL = re.compile(r'StrFormat\(\s*\w+\s*,\s*"((?:[^"\\]|\\.)*)"\s*\)')
 OTHER_API = re.compile(r'\bParse(Shape|Layout|Sharding|Window|ReplicaGroups|'
                        r'PaddingConfig|ConvolutionDimensionNumbers|Int64List|'
                        r'FrontendAttributes|OriginalValue)\w*\(')
@@ -107,8 +108,15 @@ def extract(text):
             elif OK_CHECK.search(seg):
                 expect = "accepted"
             verify = "Unverified" not in seg and "ParseHloModule" not in seg
-            cases.append(dict(name=f"{name}#{k}", text=body, expect=expect,
-                              expected_print=None, verify=verify))
+            # A template filled by absl::StrFormat(name, "arg"): one text per call.
+            texts = [body]
+            if "%s" in body:
+                args = FORMAT_CALL.findall(seg)
+                texts = [body.replace("%s", a.encode().decode("unicode_escape"), 1) for a in args]
+            for j, t in enumerate(texts):
+                suffix = f"#{k}" if len(texts) == 1 else f"#{k}.{j}"
+                cases.append(dict(name=f"{name}{suffix}", text=t, expect=expect,
+                                  expected_print=None, verify=verify))
     return cases
 
 
