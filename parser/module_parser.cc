@@ -883,7 +883,16 @@ bool Parser::ParseAttributes(Instruction* inst) {
     // Append first so pending references can point at the slot.
     inst->SetAttr(*kind, AttrValue{});
     AttrValue value;
-    if (!ParseAttrValue(*kind, inst, &value)) return false;
+    if (*kind == AttrKind::kResultAccuracy) {
+      bool keep = true;
+      if (!ParseResultAccuracy(*inst, name_tok, &value, &keep)) return false;
+      if (!keep) {
+        inst->RemoveAttr(*kind);
+        continue;
+      }
+    } else if (!ParseAttrValue(*kind, inst, &value)) {
+      return false;
+    }
     inst->SetAttr(*kind, std::move(value));  // fills the slot in place
   }
   return true;

@@ -127,6 +127,8 @@ class Parser {
   void NameCompactGtes();
   bool ParseAttributes(Instruction* inst);
   static bool TakesIgnoredGroupMode(const Instruction& inst);
+  bool ParseResultAccuracy(const Instruction& inst, const Token& name_tok, AttrValue* out,
+                           bool* keep);
   bool SkipGroupMode();
   bool FinishComputation(Computation* comp, const Token& close);
   bool ResolveComputationRefs();
