@@ -217,7 +217,9 @@ bool Parser::ParseHeaderAttr() {
   if (!Expect(Tok::kEqual, "'=' after the module attribute name")) return false;
   std::string value;
   const uint32_t value_line = tok_.line, value_col = tok_.col;
-  if (At(Tok::kLBrace) || At(Tok::kLParen) || At(Tok::kLSquare)) {
+  if (name.text == "input_output_alias" || name.text == "buffer_donor") {
+    if (!ParseAliasHeader(name.text == "buffer_donor", &value)) return false;
+  } else if (At(Tok::kLBrace) || At(Tok::kLParen) || At(Tok::kLSquare)) {
     std::string err;
     const char* err_at = nullptr;
     Token open = tok_;

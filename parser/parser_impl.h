@@ -119,6 +119,9 @@ class Parser {
   bool ParseIntSubAttributes(absl::Span<const std::string_view> names, std::string_view what,
                              int32_t* values);
   bool ParseEntryLayout(std::string_view value_text);
+  // ---- input_output_alias and buffer_donor (alias_parser.cc) -------------
+  bool ParseShapeIndex(std::vector<int64_t>* out);
+  bool ParseAliasHeader(bool donors, std::string* out);
   bool ParseComputation();
   bool ParseInstruction(Computation* comp);
   bool ParseOperands(Instruction* inst, Computation* comp);
