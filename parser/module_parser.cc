@@ -916,6 +916,15 @@ bool Parser::CheckRequiredAttrs(Instruction* inst, const Token& at) {
     return ErrorAt(at, "'conditional' needs branch_computations, or both "
                        "true_computation and false_computation");
   }
+  // As XLA's parser: a pred selects between true_computation and
+  // false_computation, an s32 index among branch_computations.
+  if (inst->opcode() == Opcode::kConditional && inst->operand_count() > 0 &&
+      inst->operand(0) != nullptr && inst->operand(0)->shape().IsArray() &&
+      inst->operand(0)->shape().element_type() == PrimitiveType::kPred &&
+      inst->HasAttr(AttrKind::kBranchComputations)) {
+    return ErrorAt(at, "a 'conditional' on a pred takes true_computation and "
+                       "false_computation, not branch_computations");
+  }
   return true;
 }
 

@@ -263,6 +263,7 @@ bool Parser::ParseLayout(Layout* out, int64_t rank, int depth) {
                              ? "a dimension number, ':' or '}' in the layout"
                              : "',', ':' or '}' after a dimension number in the layout");
   }
+  Token physical_tok;  // the P of a physical shape, when given
   if (Consume(Tok::kColon)) {
     std::string_view f;  // the field being read
     auto paren_int = [&](int64_t* v) {
@@ -338,6 +339,7 @@ bool Parser::ParseLayout(Layout* out, int64_t rank, int depth) {
           out->split_configs.push_back(std::move(sc));
         }
       } else if (f == "P") {
+        physical_tok = field;
         if (!Expect(Tok::kLParen, "'(' after 'P'")) return false;
         Shape phys;
         if (!ParseShapeValue(&phys, depth + 1)) return false;
@@ -355,6 +357,14 @@ bool Parser::ParseLayout(Layout* out, int64_t rank, int depth) {
     }
   }
   if (!Expect(Tok::kRBrace, "'}' to close the layout")) return false;
+  // As XLA's layout check: only a sparse layout (a dimension not dense) has
+  // a physical shape.
+  if (out->physical_shape != nullptr &&
+      std::all_of(out->dim_levels.begin(), out->dim_levels.end(),
+                  [](const Layout::DimLevel& d) { return d.type == Layout::kDense; })) {
+    return ErrorAt(physical_tok, "the layout has a physical shape P(...) but is not sparse "
+                                 "(no dimension level in D(...) is compressed or singleton)");
+  }
   if (static_cast<int64_t>(out->minor_to_major.size()) != rank) {
     return ErrorAt(open, StrCat("layout {", StrJoin(out->minor_to_major, ","), "} has ",
                                 out->minor_to_major.size(), " dimension",

@@ -80,8 +80,8 @@ TEST_CASE("parse shape: canonical texts read back unchanged", "[shape_parser]") 
            "f32[2]{0:#(u16)*(s64)}",
            "f32[2,4]{1,0:SC(0:1)}",
            "f32[2,4]{1,0:SC(0:1,3)(1:2)}",
-           "f32[2]{0:P(s8[8]{0})}",
-           "f32[2,2]{1,0:P(f32[4]{0:T(128)})}",
+           "f32[2]{0:D(C)P(s8[8]{0})}",
+           "f32[2,2]{1,0:D(D,C)P(f32[4]{0:T(128)})}",
            "f32[2]{0:M(8)}",
            "f32[2]{0:D(D)}",
            "f32[2,3]{1,0:D(D,C)}",
@@ -131,7 +131,7 @@ TEST_CASE("parse shape: layout fields in any order print in XLA's order",
   CHECK(Reprint("f32[2]{0:S(1)E(4)}") == "f32[2]{0:E(4)S(1)}");
   CHECK(Reprint("f32[2]{0:M(8)S(1)T(128)}") == "f32[2]{0:T(128)S(1)M(8)}");
   CHECK(Reprint("f32[2]{0:*(s64)#(s32)L(2)}") == "f32[2]{0:L(2)#(s32)*(s64)}");
-  CHECK(Reprint("f32[2]{0:P(u8[8]{0})SC(0:1)}") == "f32[2]{0:SC(0:1)P(u8[8]{0})}");
+  CHECK(Reprint("f32[2]{0:D(C)P(u8[8]{0})SC(0:1)}") == "f32[2]{0:D(C)SC(0:1)P(u8[8]{0})}");
   CHECK(Reprint("f32[8,128]{1,0:S(1)E(4)T(8,128)(2,1)}") ==
         "f32[8,128]{1,0:T(8,128)(2,1)E(4)S(1)}");
   // Default values are accepted and not printed.
