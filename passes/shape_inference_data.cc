@@ -56,8 +56,22 @@ absl::Status ExpectResultDims(absl::Span<const int64_t> dims, std::string_view w
 }
 
 // The start indices of dynamic-slice and dynamic-update-slice: one integer
-// scalar per operand dimension, all of one type (StableHLO C2-C3 / C4-C5).
+// scalar per operand dimension, all of one type (StableHLO C2-C3 / C4-C5),
+// or XLA's older form, one integer vector of them (ShapeInference::
+// InferDynamicSliceShape still reads it).
 absl::Status ExpectStartIndices(Shapes indices, int64_t rank, std::string_view op) {
+  if (indices.size() == 1 && indices[0]->IsArray() && indices[0]->rank() == 1) {
+    const Shape& v = *indices[0];
+    if (!IsInteger(v.element_type())) {
+      return ShapeError(op, " start indices must be integers, but have element type ",
+                        TypeName(v.element_type()));
+    }
+    if (v.dim(0) != rank) {
+      return ShapeError(op, " has ", v.dim(0), " start indices in its index vector, but the "
+                        "operand has rank ", rank);
+    }
+    return absl::OkStatus();
+  }
   if (static_cast<int64_t>(indices.size()) != rank) {
     return ShapeError(op, " has ", indices.size(), " start indices, but the operand has rank ",
                       rank);
