@@ -97,6 +97,10 @@ constexpr AttrRule kSendRecv[] = {{K::kChannelId, O}, {K::kIsHostTransfer, O}};
 constexpr AttrRule kInfeed[] = {{K::kInfeedConfig, O}};
 constexpr AttrRule kOutfeed[] = {{K::kOutfeedShape, O}, {K::kOutfeedConfig, O}};
 constexpr AttrRule kAsync[] = {{K::kAsyncExecutionThread, O}, {K::kCalls, O}};
+// async-start may also alias its output with its operands (XLA prints that
+// between the thread and calls).
+constexpr AttrRule kAsyncStart[] = {
+    {K::kAsyncExecutionThread, O}, {K::kOutputToOperandAliasing, O}, {K::kCalls, O}};
 constexpr AttrRule kCopyStart[] = {{K::kCrossProgramPrefetchIndex, O},
                                    {K::kIsCrossProgramPrefetch, O}};
 constexpr AttrRule kDomain[] = {{K::kDomain, R}};
@@ -165,8 +169,8 @@ absl::Span<const AttrRule> OpcodeAttrRules(Opcode op) {
       return S(kSendRecv);
     case Opcode::kInfeed: return S(kInfeed);
     case Opcode::kOutfeed: return S(kOutfeed);
-    case Opcode::kAsyncStart: case Opcode::kAsyncUpdate:
-    case Opcode::kAsyncDone:
+    case Opcode::kAsyncStart: return S(kAsyncStart);
+    case Opcode::kAsyncUpdate: case Opcode::kAsyncDone:
       return S(kAsync);
     case Opcode::kCopyStart: return S(kCopyStart);
     case Opcode::kDomain: return S(kDomain);
