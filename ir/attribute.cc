@@ -221,11 +221,15 @@ void AppendConvDims(std::string& out, const ConvDims& d) {
                d.output_spatial);
 }
 
+// As XLA's PaddingConfigToString: every dimension gets its interior
+// padding when any has one.
 void AppendPadding(std::string& out, const PaddingConfig& p) {
+  bool interior = false;
+  for (const PaddingDim& d : p) interior |= d.interior != 0;
   for (size_t i = 0; i < p.size(); ++i) {
     if (i) out += 'x';
     StrAppend(&out, p[i].low, "_", p[i].high);
-    if (p[i].interior != 0) StrAppend(&out, "_", p[i].interior);
+    if (interior) StrAppend(&out, "_", p[i].interior);
   }
 }
 
