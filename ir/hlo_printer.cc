@@ -55,7 +55,12 @@ class Printer {
       StrAppend(&out_, ", ", a->name, "=", a->value);
     }
     for (const ModuleAttr& a : module_.header_attrs()) {
-      if (!known(a.name)) StrAppend(&out_, ", ", a.name, "=", a.value);
+      // XLA starts debug_attributes on a line of its own and ends
+      // origin_recovery_table's with a newline.
+      if (!known(a.name)) {
+        StrAppend(&out_, a.name == "debug_attributes" ? ",\n" : ", ", a.name, "=", a.value);
+        if (a.name == "origin_recovery_table") out_ += '\n';
+      }
     }
   }
 
