@@ -74,6 +74,7 @@ int main(int argc, char** argv) {
   bool no_verify = false;
   std::string denormals = "keep";
   std::string precision = "native";
+  bool no_fast_paths = false;
   app.add_option("input", input, "HLO text file, or - for standard input")->required();
   app.add_option("--input", inputs, "a value per parameter: literal text, .json or .npy");
   app.add_flag("--random-inputs", random_inputs, "generate every parameter from --seed");
@@ -108,6 +109,9 @@ int main(int argc, char** argv) {
                  "native: each op in its declared type; f64: floats narrower than f64 computed in "
                  "f64 (c64 in c128), outputs rounded to their types (the widen-floats pass)")
       ->check(CLI::IsMember({"native", "f64"}));
+  app.add_flag("--no-fast-paths", no_fast_paths,
+               "apply reducers, comparators and other called computations with the general "
+               "evaluator, element by element (a reference for checking the fast paths)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -214,6 +218,7 @@ int main(int argc, char** argv) {
   options.max_iterations = max_iterations;
   options.seed = seed;
   options.flush_denormals = denormals == "flush";
+  options.fast_paths = !no_fast_paths;
   if (options.flush_denormals) hlo::SetBlasDenormalMode(true);
   if (bench == 0) options.progress = ProgressPrinter();
   hlo::ReplicaRunner runner(m, options, replicas, partitions,

@@ -5,6 +5,7 @@
 #endif
 
 #include "absl/container/flat_hash_map.h"
+#include "eval/batch_program.h"
 #include "eval/denormals.h"
 #include "eval/kernels.h"
 #include "ir/computation.h"
@@ -79,6 +80,15 @@ const ComputationPlan& Evaluator::PlanFor(const Computation& comp) {
   plan->root = slot.at(comp.root());
   ++plan->uses[plan->root];  // the result outlives the loop
   return *plans_.emplace(&comp, std::move(plan)).first->second;
+}
+
+BatchProgram* Evaluator::BatchProgramFor(const Computation& comp) {
+  if (!options_.fast_paths) return nullptr;
+  auto it = batch_programs_.find(&comp);
+  if (it != batch_programs_.end()) return it->second.get();
+  absl::StatusOr<std::unique_ptr<BatchProgram>> program = BatchProgram::Compile(comp);
+  std::unique_ptr<BatchProgram> kept = program.ok() ? *std::move(program) : nullptr;
+  return batch_programs_.emplace(&comp, std::move(kept)).first->second.get();
 }
 
 Evaluator::Evaluator(Module& module, EvalOptions options)

@@ -17,6 +17,7 @@
 
 namespace hlo {
 
+class BatchProgram;
 class DeviceContext;
 
 struct EvalOptions {
@@ -37,6 +38,10 @@ struct EvalOptions {
   // XLA:CPU's flush-to-zero (hlo-run --denormals=flush, eval/denormals.h);
   // false: IEEE denormals, as the spec says.
   bool flush_denormals = false;
+  // false: applied computations (reducers, comparators, combiners, …) go
+  // through the general evaluator element by element, as a reference for
+  // the specialised paths (hlo-run --no-fast-paths).
+  bool fast_paths = true;
 };
 
 struct ComputationPlan;
@@ -73,6 +78,11 @@ class Evaluator {
   // Bytes counted live now (0 between runs).
   int64_t live_bytes() const { return live_bytes_; }
 
+  // `computation` compiled for the batched interpreter (eval/batch_program.h),
+  // once per computation; null when it cannot be compiled or fast paths are
+  // off (the caller then uses Call element by element).
+  BatchProgram* BatchProgramFor(const Computation& computation);
+
   // The 128-bit rng state of this run, low word first, read and advanced by
   // rng-get-and-update-state and rng (eval/kernels_random.cc); starts at
   // {seed, 0}.
@@ -86,6 +96,7 @@ class Evaluator {
   const ComputationPlan& PlanFor(const Computation& computation);
 
   absl::flat_hash_map<const Computation*, std::unique_ptr<ComputationPlan>> plans_;
+  absl::flat_hash_map<const Computation*, std::unique_ptr<BatchProgram>> batch_programs_;
 
   Module& module_;
   EvalOptions options_;

@@ -1,0 +1,70 @@
+// The batched interpreter: a scalar computation (a reducer, comparator,
+// scatter combiner, map function, select) compiled once into a flat program
+// of elementwise steps, then run over blocks of element positions at a time.
+//
+// Each step is one of the elementwise families' kernels applied to a block
+// (eval/kernels_elementwise_internal.h), so results are bit-identical to the
+// general evaluator's on the same computation; the per-step dispatch is paid
+// once per block of kBlock positions instead of once per element, and no
+// Value or Literal is created per element.
+#ifndef HLO_EVAL_BATCH_PROGRAM_H_
+#define HLO_EVAL_BATCH_PROGRAM_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "ir/computation.h"
+#include "ir/literal.h"
+
+namespace hlo {
+
+class BatchProgram {
+ public:
+  // Positions run per block (registers are this many elements long).
+  static constexpr int64_t kBlock = 1024;
+
+  // Compiles `computation` when every parameter is a rank-0 array, every
+  // instruction is a rank-0 elementwise op (compare, select, clamp, convert,
+  // bitcast-convert, constants, …) or a call of such a computation, and the
+  // root is a rank-0 array or a tuple of them. Otherwise an error saying
+  // which instruction is not supported (callers then fall back to the
+  // general evaluator).
+  static absl::StatusOr<std::unique_ptr<BatchProgram>> Compile(const Computation& computation);
+
+  int64_t parameter_count() const { return static_cast<int64_t>(parameter_types_.size()); }
+  int64_t result_count() const { return static_cast<int64_t>(result_types_.size()); }
+  PrimitiveType parameter_type(int64_t i) const { return parameter_types_[i]; }
+  PrimitiveType result_type(int64_t i) const { return result_types_[i]; }
+
+  // Evaluates the computation at n independent positions. inputs[p] holds n
+  // elements of parameter p in Literal storage (ByteWidth of its type each,
+  // contiguous); outputs[r] receives n elements of result r (the root, or
+  // root tuple element r). Inputs and outputs may alias (an output may be
+  // the same buffer as an input). Not reentrant: one program per thread.
+  absl::Status Run(absl::Span<const void* const> inputs, absl::Span<void* const> outputs,
+                   int64_t n);
+
+  ~BatchProgram();
+
+ private:
+  struct Step;
+  BatchProgram();
+  absl::Status RunBlock(absl::Span<const void* const> inputs,
+                        absl::Span<void* const> outputs, int64_t offset, int64_t n);
+
+  std::vector<PrimitiveType> parameter_types_;
+  std::vector<PrimitiveType> result_types_;
+  std::vector<Step> steps_;
+  // One block-long register per value; constants filled at compile time.
+  std::vector<Literal> registers_;
+  std::vector<int32_t> parameter_registers_;
+  std::vector<int32_t> result_registers_;
+};
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_BATCH_PROGRAM_H_
