@@ -18,6 +18,7 @@
 #include "eval/denormals.h"
 #include "eval/evaluator.h"
 #include "eval/feed_io.h"
+#include "eval/profiler.h"
 #include "eval/random_fill.h"
 #include "eval/replica_runner.h"
 #include "eval/run_io.h"
@@ -75,6 +76,7 @@ int main(int argc, char** argv) {
   std::string denormals = "keep";
   std::string precision = "native";
   bool no_fast_paths = false;
+  std::string profile_json;
   app.add_option("input", input, "HLO text file, or - for standard input")->required();
   app.add_option("--input", inputs, "a value per parameter: literal text, .json or .npy");
   app.add_flag("--random-inputs", random_inputs, "generate every parameter from --seed");
@@ -112,6 +114,13 @@ int main(int argc, char** argv) {
   app.add_flag("--no-fast-paths", no_fast_paths,
                "apply reducers, comparators and other called computations with the general "
                "evaluator, element by element (a reference for checking the fast paths)");
+  CLI::Option* profile =
+      app.add_option("--profile", profile_json,
+                     "print each instruction's and opcode's time, calls, bytes and FLOPs "
+                     "(per run; with --bench, over the timed runs) on stderr, beside the "
+                     "machine's memcpy and sgemm rates; =FILE also writes them as JSON. "
+                     "Every device of a multi-device run is profiled (times summed)")
+          ->expected(0, 1);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -221,6 +230,11 @@ int main(int argc, char** argv) {
   options.fast_paths = !no_fast_paths;
   if (options.flush_denormals) hlo::SetBlasDenormalMode(true);
   if (bench == 0) options.progress = ProgressPrinter();
+  std::unique_ptr<hlo::Profiler> profiler;
+  if (profile->count() > 0) {
+    profiler = std::make_unique<hlo::Profiler>(hlo::MeasureMachineLimits());
+    options.profiler = profiler.get();
+  }
   hlo::ReplicaRunner runner(m, options, replicas, partitions,
                             std::chrono::milliseconds(static_cast<int64_t>(collective_timeout * 1000)));
   if (!infeed_files.empty()) {
@@ -235,11 +249,24 @@ int main(int argc, char** argv) {
     }
     for (int64_t d = 0; d < devices; ++d) runner.SetInfeed(d, feed);
   }
+  auto first_start = std::chrono::steady_clock::now();
   auto result = runner.Run(args);
   if (!result.ok()) {
     hlo::ReportError("hlo-run", result.status());
     return 1;
   }
+  // The profile covers the timed runs of --bench, else this one.
+  if (profiler && bench == 0) {
+    profiler->AddRun(std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - first_start).count());
+  }
+  if (profiler && bench > 0) profiler->Reset();
+  auto report_profile = [&] {
+    if (!profiler) return true;
+    absl::Status st = hlo::ReportProfile(*profiler, m.name(), profile_json);
+    if (!st.ok()) hlo::ReportError("hlo-run", st);
+    return st.ok();
+  };
   if (bench > 0) {
     std::vector<double> ms;
     for (int i = 0; i < bench; ++i) {
@@ -251,6 +278,7 @@ int main(int argc, char** argv) {
         return 1;
       }
       ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      if (profiler) profiler->AddRun(ms.back());
     }
     std::sort(ms.begin(), ms.end());
     char line[256];
@@ -259,8 +287,9 @@ int main(int argc, char** argv) {
     // On stderr as documented, and on stdout where compare.sh reads it.
     std::fputs(line, stderr);
     std::fputs(line, stdout);
-    return 0;
+    return report_profile() ? 0 : 1;
   }
+  if (!report_profile()) return 1;
 
   if (!outfeed_file.empty()) {
     std::string out;

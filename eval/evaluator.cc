@@ -8,6 +8,7 @@
 #include "eval/batch_program.h"
 #include "eval/denormals.h"
 #include "eval/kernels.h"
+#include "eval/profiler.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
 
@@ -159,6 +160,8 @@ absl::StatusOr<Value> Evaluator::Call(const Computation& comp,
   std::vector<int32_t> remaining = plan.uses;
   std::vector<const Value*> ops;
   bool report = options_.progress && comp.is_entry();
+  Profiler* profiler =
+      options_.profiler != nullptr && Profiler::Covers(comp) ? options_.profiler : nullptr;
   absl::Status failure;
   for (size_t i = 0; i < n; ++i) {
     const Instruction& inst = *plan.order[i];
@@ -177,7 +180,9 @@ absl::StatusOr<Value> Evaluator::Call(const Computation& comp,
         failure = st;
         break;
       }
-      absl::StatusOr<Value> result = Evaluate(inst, ops);
+      absl::StatusOr<Value> result =
+          profiler ? profiler->Time(inst, [&] { return Evaluate(inst, ops); })
+                   : Evaluate(inst, ops);
       if (!result.ok()) {
         Release(bytes);
         failure = result.status();

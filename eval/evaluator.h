@@ -19,6 +19,7 @@ namespace hlo {
 
 class BatchProgram;
 class DeviceContext;
+class Profiler;
 
 struct EvalOptions {
   // Largest number of bytes of live buffers; more is an error naming the
@@ -42,6 +43,9 @@ struct EvalOptions {
   // through the general evaluator element by element, as a reference for
   // the specialised paths (hlo-run --no-fast-paths).
   bool fast_paths = true;
+  // Times every instruction evaluated (hlo-run --profile, eval/profiler.h);
+  // null: no timing, no cost. Shared by the devices of a multi-device run.
+  Profiler* profiler = nullptr;
 };
 
 struct ComputationPlan;
