@@ -32,8 +32,10 @@ class BatchProgram {
   // bitcast-convert, constants, …) or a call of such a computation, and the
   // root is a rank-0 array or a tuple of them. Otherwise an error saying
   // which instruction is not supported (callers then fall back to the
-  // general evaluator).
-  static absl::StatusOr<std::unique_ptr<BatchProgram>> Compile(const Computation& computation);
+  // general evaluator). `flush_denormals`: XLA:CPU's flush-to-zero, per op
+  // as EvalElementwiseFlushingDenormals applies it (eval/denormals.h).
+  static absl::StatusOr<std::unique_ptr<BatchProgram>> Compile(const Computation& computation,
+                                                               bool flush_denormals = false);
 
   int64_t parameter_count() const { return static_cast<int64_t>(parameter_types_.size()); }
   int64_t result_count() const { return static_cast<int64_t>(result_types_.size()); }
@@ -52,15 +54,21 @@ class BatchProgram {
 
  private:
   struct Step;
+  class Compiler;
   BatchProgram();
-  absl::Status RunBlock(absl::Span<const void* const> inputs,
-                        absl::Span<void* const> outputs, int64_t offset, int64_t n);
+  // Makes every register `length` elements long (constants refilled).
+  absl::Status Resize(int64_t length);
+  absl::Status RunSteps();
 
   std::vector<PrimitiveType> parameter_types_;
   std::vector<PrimitiveType> result_types_;
   std::vector<Step> steps_;
   // One block-long register per value; constants filled at compile time.
   std::vector<Literal> registers_;
+  std::vector<const Literal*> constants_;  // per register: its scalar constant, or null
+  std::vector<PrimitiveType> register_types_;
+  Literal flush_scratch_[3];  // operands of flushing steps, flushed copies
+  int64_t length_ = 0;
   std::vector<int32_t> parameter_registers_;
   std::vector<int32_t> result_registers_;
 };

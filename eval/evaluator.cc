@@ -87,7 +87,7 @@ BatchProgram* Evaluator::BatchProgramFor(const Computation& comp) {
   if (!options_.fast_paths) return nullptr;
   auto it = batch_programs_.find(&comp);
   if (it != batch_programs_.end()) return it->second.get();
-  absl::StatusOr<std::unique_ptr<BatchProgram>> program = BatchProgram::Compile(comp);
+  absl::StatusOr<std::unique_ptr<BatchProgram>> program = BatchProgram::Compile(comp, options_.flush_denormals);
   std::unique_ptr<BatchProgram> kept = program.ok() ? *std::move(program) : nullptr;
   return batch_programs_.emplace(&comp, std::move(kept)).first->second.get();
 }

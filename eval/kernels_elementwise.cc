@@ -96,37 +96,24 @@ absl::Status CheckType(const Literal& operand, int64_t i, PrimitiveType expected
     if (!ew_status_.ok()) return ew_status_; \
   } while (0)
 
-absl::Status Run(const Instruction& inst, Operands ops, Literal& out) {
+// The operands' shapes and types against the result's (each family then
+// trusts them).
+absl::Status CheckOperands(const Instruction& inst, Operands ops) {
   const Opcode op = inst.opcode();
   const Shape& shape = inst.shape();
   const PrimitiveType rt = shape.element_type();
   auto arr = [&](int i) -> const Literal& { return ops[i]->array(); };
   switch (op) {
-    case Opcode::kCopy: {
+    case Opcode::kCopy: case Opcode::kReducePrecision:
       EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
-      EW_RETURN_IF_ERROR(CheckType(arr(0), 0, rt));
-      if (out.size_bytes() > 0) std::memcpy(out.data(), arr(0).data(), out.size_bytes());
-      return absl::OkStatus();
-    }
+      return CheckType(arr(0), 0, rt);
     case Opcode::kConvert:
-      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
-      return EvalConvert(arr(0), out);
+      return CheckDims(arr(0), shape, 0);
     case Opcode::kBitcastConvert:
-      return EvalBitcastConvert(arr(0), out);
-    case Opcode::kReducePrecision: {
-      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
-      EW_RETURN_IF_ERROR(CheckType(arr(0), 0, rt));
-      if (!inst.HasAttr(AttrKind::kExponentBits) || !inst.HasAttr(AttrKind::kMantissaBits)) {
-        return absl::InvalidArgumentError(
-            "reduce-precision needs exponent_bits and mantissa_bits");
-      }
-      return EvalReducePrecision(arr(0), inst.GetInt(AttrKind::kExponentBits),
-                                 inst.GetInt(AttrKind::kMantissaBits), out);
-    }
+      return absl::OkStatus();
     case Opcode::kStochasticConvert:
       EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
-      EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
-      return EvalStochasticConvert(arr(0), arr(1), out);
+      return CheckDims(arr(1), shape, 1);
     case Opcode::kCompare:
       EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
       EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
@@ -134,39 +121,77 @@ absl::Status Run(const Instruction& inst, Operands ops, Literal& out) {
       if (rt != PrimitiveType::kPred) {
         return absl::InvalidArgumentError("'compare' must produce pred");
       }
-      return EvalCompare(inst, arr(0), arr(1), out);
+      return absl::OkStatus();
     case Opcode::kSelect:
       EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0, /*scalar_ok=*/true));
       EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
       EW_RETURN_IF_ERROR(CheckDims(arr(2), shape, 2));
       EW_RETURN_IF_ERROR(CheckType(arr(0), 0, PrimitiveType::kPred));
       EW_RETURN_IF_ERROR(CheckType(arr(1), 1, rt));
-      EW_RETURN_IF_ERROR(CheckType(arr(2), 2, rt));
-      return EvalSelect(arr(0), arr(1), arr(2), out);
+      return CheckType(arr(2), 2, rt);
     case Opcode::kClamp:
       EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0, /*scalar_ok=*/true));
       EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
       EW_RETURN_IF_ERROR(CheckDims(arr(2), shape, 2, /*scalar_ok=*/true));
       for (int i = 0; i < 3; ++i) EW_RETURN_IF_ERROR(CheckType(arr(i), i, rt));
-      return EvalClamp(arr(0), arr(1), arr(2), out);
+      return absl::OkStatus();
     default:
       break;
   }
-  if (IsElementwiseUnary(op)) {
-    EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
-    return EvalUnary(inst, arr(0), out);
-  }
+  if (IsElementwiseUnary(op)) return CheckDims(arr(0), shape, 0);
   if (IsElementwiseBinary(op)) {
     EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
     EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
-    EW_RETURN_IF_ERROR(CheckType(arr(1), 1, arr(0).element_type()));
-    return EvalBinary(inst, arr(0), arr(1), out);
+    return CheckType(arr(1), 1, arr(0).element_type());
   }
   return absl::InvalidArgumentError(
       StrCat("'", OpcodeName(op), "' is not an elementwise operation"));
 }
 
+absl::Status Run(const Instruction& inst, Operands ops, Literal& out) {
+  EW_RETURN_IF_ERROR(CheckOperands(inst, ops));
+  const Literal* arrays[3] = {};
+  for (size_t i = 0; i < ops.size() && i < 3; ++i) arrays[i] = &ops[i]->array();
+  return Apply(inst, absl::MakeConstSpan(arrays, ops.size()), out);
+}
+
 }  // namespace
+
+absl::Status Apply(const Instruction& inst, absl::Span<const Literal* const> ops, Literal& out) {
+  const Opcode op = inst.opcode();
+  auto arr = [&](int i) -> const Literal& { return *ops[i]; };
+  switch (op) {
+    case Opcode::kCopy:
+      if (out.size_bytes() > 0) std::memcpy(out.data(), arr(0).data(), out.size_bytes());
+      return absl::OkStatus();
+    case Opcode::kConvert:
+      return EvalConvert(arr(0), out);
+    case Opcode::kBitcastConvert:
+      return EvalBitcastConvert(arr(0), out);
+    case Opcode::kReducePrecision:
+      if (!inst.HasAttr(AttrKind::kExponentBits) || !inst.HasAttr(AttrKind::kMantissaBits)) {
+        return absl::InvalidArgumentError(
+            "reduce-precision needs exponent_bits and mantissa_bits");
+      }
+      return EvalReducePrecision(arr(0), inst.GetInt(AttrKind::kExponentBits),
+                                 inst.GetInt(AttrKind::kMantissaBits), out);
+    case Opcode::kStochasticConvert:
+      return EvalStochasticConvert(arr(0), arr(1), out);
+    case Opcode::kCompare:
+      return EvalCompare(inst, arr(0), arr(1), out);
+    case Opcode::kSelect:
+      return EvalSelect(arr(0), arr(1), arr(2), out);
+    case Opcode::kClamp:
+      return EvalClamp(arr(0), arr(1), arr(2), out);
+    default:
+      break;
+  }
+  if (IsElementwiseUnary(op)) return EvalUnary(inst, arr(0), out);
+  if (IsElementwiseBinary(op)) return EvalBinary(inst, arr(0), arr(1), out);
+  return absl::InvalidArgumentError(
+      StrCat("'", OpcodeName(op), "' is not an elementwise operation"));
+}
+
 // The operand of a float op below whose buffer can be the result,
 // or -1: its value holds the only reference to the buffer, its instruction
 // has no other user, is not a root and is not the other operand, and it has

@@ -196,6 +196,11 @@ absl::Status EvalReducePrecision(const Literal& in, int64_t exponent_bits,
                                  int64_t mantissa_bits, Literal& out);
 absl::Status EvalStochasticConvert(const Literal& in, const Literal& random, Literal& out);
 
+// Routes one elementwise op to its family on operands the caller has
+// checked (the result's dimensions and types; select's and clamp's scalar
+// operands broadcast). The batched interpreter runs its steps through it.
+absl::Status Apply(const Instruction& inst, absl::Span<const Literal* const> ops, Literal& out);
+
 // "'sqrt' does not take element type s32".
 absl::Status TypeError(Opcode op, PrimitiveType type);
 

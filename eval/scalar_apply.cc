@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "eval/batch_program.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -50,6 +51,25 @@ absl::StatusOr<Value> MapScalarComputation(const Computation& computation, Opera
   auto out = NewArray(result);
   if (!out.ok()) return out.status();
   Literal& dst = out->mutable_array();
+  if (BatchProgram* program = evaluator.BatchProgramFor(computation);
+      program != nullptr && program->result_count() == 1 &&
+      program->result_type(0) == dst.element_type() &&
+      program->parameter_count() == static_cast<int64_t>(ops.size())) {
+    // The operands are contiguous arrays of the parameters' types: the
+    // program reads them in place.
+    std::vector<const void*> inputs;
+    for (size_t k = 0; k < ops.size(); ++k) {
+      const Literal& a = ops[k]->array();
+      if (a.element_type() != program->parameter_type(static_cast<int64_t>(k)) ||
+          a.element_count() != dst.element_count()) {
+        return absl::InvalidArgumentError("map's operands must match its computation");
+      }
+      inputs.push_back(a.data());
+    }
+    void* outputs[1] = {dst.data()};
+    if (absl::Status st = program->Run(inputs, outputs, dst.element_count()); !st.ok()) return st;
+    return out;
+  }
   std::vector<Value> scalars(ops.size());
   std::vector<const Value*> args(ops.size());
   for (int64_t i = 0; i < dst.element_count(); ++i) {
