@@ -116,7 +116,7 @@ int64_t ConvolutionFlops(const Instruction& inst) {
   return 2 * ElementCount(inst.shape()) * per_output;
 }
 
-// ms, shares and rates of a row; `ms` and the per-run amounts set.
+// What a row (an instruction, or an opcode's instructions) took per run.
 struct RowAmounts {
   double ms = 0, calls = 0, bytes_read = 0, bytes_written = 0, flops = 0;
 };
@@ -313,6 +313,16 @@ std::vector<Profiler::Row> Profiler::OpcodeRows(const std::vector<Row>& instruct
   return rows;
 }
 
+Profiler::RunSummary Profiler::Summary(const std::vector<Row>& rows) const {
+  RunSummary summary;
+  for (const Row& r : rows) summary.ms += r.per_run.ms;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (double ms : run_ms_) summary.wall_ms += ms;
+  if (!run_ms_.empty()) summary.wall_ms /= static_cast<double>(run_ms_.size());
+  summary.runs = std::max<int64_t>(static_cast<int64_t>(run_ms_.size()), 1);
+  return summary;
+}
+
 namespace {
 
 constexpr char kColumns[] =
@@ -334,20 +344,10 @@ std::string RowColumns(const RowAmounts& a, double share, double gbps, double me
 std::string Profiler::Table(std::string_view module_name, int top) const {
   std::vector<Row> rows = InstructionRows();
   std::vector<Row> opcodes = OpcodeRows(rows);
-  double total_ms = 0;
-  for (const Row& r : rows) total_ms += r.per_run.ms;
-  std::vector<double> runs;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    runs = run_ms_;
-  }
-  double wall_ms = 0;
-  for (double ms : runs) wall_ms += ms;
-  if (!runs.empty()) wall_ms /= static_cast<double>(runs.size());
-
-  std::string out = StrCat("profile: ", module_name, ", ", std::max<size_t>(runs.size(), 1),
-                           runs.size() == 1 ? " run" : " runs", "; per run ", Fixed(total_ms, 3),
-                           " ms in ", rows.size(), " instructions (wall ", Fixed(wall_ms, 3),
+  const RunSummary runs = Summary(rows);
+  std::string out = StrCat("profile: ", module_name, ", ", runs.runs,
+                           runs.runs == 1 ? " run" : " runs", "; per run ", Fixed(runs.ms, 3),
+                           " ms in ", rows.size(), " instructions (wall ", Fixed(runs.wall_ms, 3),
                            " ms, with the profiler's own cost)\n");
   StrAppend(&out, "machine: memcpy ", Fixed(limits_.memcpy_gbps, 1),
             " GB/s (read + write, one thread, ", limits_.memcpy_bytes >> 20, " MiB), sgemm ",
@@ -383,15 +383,7 @@ std::string Profiler::Json(std::string_view module_name) const {
   using J = nlohmann::ordered_json;
   std::vector<Row> rows = InstructionRows();
   std::vector<Row> opcodes = OpcodeRows(rows);
-  std::vector<double> runs;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    runs = run_ms_;
-  }
-  double total_ms = 0, wall_ms = 0;
-  for (const Row& r : rows) total_ms += r.per_run.ms;
-  for (double ms : runs) wall_ms += ms;
-  if (!runs.empty()) wall_ms /= static_cast<double>(runs.size());
+  const RunSummary runs = Summary(rows);
   // The deterministic fields first, so that a test can match them.
   auto row_json = [](const Row& r, bool instruction) {
     J j;
@@ -417,9 +409,9 @@ std::string Profiler::Json(std::string_view module_name) const {
   };
   J head;
   head["module"] = std::string(module_name);
-  head["runs"] = std::max<size_t>(runs.size(), 1);
-  head["ms_per_run"] = total_ms;
-  head["wall_ms_per_run"] = wall_ms;
+  head["runs"] = runs.runs;
+  head["ms_per_run"] = runs.ms;
+  head["wall_ms_per_run"] = runs.wall_ms;
   J machine;
   machine["memcpy_gbps"] = limits_.memcpy_gbps;
   machine["memcpy_bytes"] = limits_.memcpy_bytes;

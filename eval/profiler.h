@@ -92,12 +92,18 @@ class Profiler {
     int64_t calls = 0;
   };
   struct Row;
+  struct RunSummary {
+    int64_t runs = 1;    // the runs covered (at least 1)
+    double ms = 0;       // time in instructions per run
+    double wall_ms = 0;  // wall time per run
+  };
 
   static Frame Enter();
   void Leave(const Instruction& inst, const Frame& frame);
   std::vector<Row> InstructionRows() const;
   std::vector<Row> OpcodeRows(const std::vector<Row>& instructions) const;
   void FillRates(Row& row, double total_ms) const;
+  RunSummary Summary(const std::vector<Row>& rows) const;
 
   const MachineLimits limits_;
   mutable std::mutex mu_;
