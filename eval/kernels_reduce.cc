@@ -1,8 +1,11 @@
-// Reductions: reduce (variadic, any reducer), reduce-window (strides,
-// padding, base and window dilation, variadic) and select-and-scatter.
+// reduce (variadic, any reducer), and the helpers the reduction kernels
+// share (kernels_reduce_internal.h).
 //
 // A reducer that is one known binary op on native types runs as a typed
-// loop; any other reducer is evaluated per element through the evaluator.
+// loop; any other reducer through the batched interpreter
+// (kernels_reduce_batched.cc) when it compiles, else per element through
+// the evaluator. reduce-window: kernels_reduce_window.cc; select-and-scatter:
+// kernels_select_and_scatter.cc.
 #include <algorithm>
 #include <bit>
 #if defined(__SSE2__)
@@ -13,13 +16,14 @@
 #include <type_traits>
 
 #include "eval/kernels.h"
+#include "eval/kernels_reduce_internal.h"
 #include "eval/scalar_apply.h"
 #include "eval/type_dispatch.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
 
 namespace hlo {
-namespace {
+namespace reduction {
 
 absl::StatusOr<const Computation*> Called(const Instruction& inst, AttrKind kind) {
   const Attribute* a = inst.FindAttr(kind);
@@ -30,95 +34,20 @@ absl::StatusOr<const Computation*> Called(const Instruction& inst, AttrKind kind
   return absl::InvalidArgumentError(StrCat("missing computation '", AttrName(kind), "'"));
 }
 
-// Row-major strides of dims.
 std::vector<int64_t> Strides(absl::Span<const int64_t> dims) {
   std::vector<int64_t> s(dims.size(), 1);
   for (size_t i = dims.size(); i-- > 1;) s[i - 1] = s[i] * dims[i];
   return s;
 }
 
-// IEEE-754 maximum/minimum: NaN propagates, -0 < +0. Written with selects
-// only (for equal operands the bitwise and/or of the two picks +0 for max
-// and -0 for min), so loops over them vectorise.
-template <typename T>
-inline T FloatBits(T a, T b, bool use_and) {
-  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
-  U x = std::bit_cast<U>(a), y = std::bit_cast<U>(b);
-  return std::bit_cast<T>(use_and ? (x & y) : (x | y));
-}
-template <typename T>
-inline T Max(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    T r = a > b ? a : b;
-    r = a == b ? FloatBits(a, b, true) : r;
-    r = a != a ? a : r;
-    return b != b ? b : r;
-  } else {
-    return a > b ? a : b;
+bool NextIndex(std::vector<int64_t>& idx, absl::Span<const int64_t> dims) {
+  for (size_t d = idx.size(); d-- > 0;) {
+    if (++idx[d] < dims[d]) return true;
+    idx[d] = 0;
   }
-}
-template <typename T>
-inline T Min(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    T r = a < b ? a : b;
-    r = a == b ? FloatBits(a, b, false) : r;
-    r = a != a ? a : r;
-    return b != b ? b : r;
-  } else {
-    return a < b ? a : b;
-  }
+  return false;
 }
 
-// One application of a simple reducer on native T (integers wrap). The op
-// is a template argument so loops over it have no branch on the opcode and
-// can vectorise.
-template <Opcode op, typename T>
-inline T Apply(T a, T b) {
-  if constexpr (std::is_same_v<T, bool>) {
-    switch (op) {
-      case Opcode::kAdd: case Opcode::kOr: case Opcode::kMaximum: return a || b;
-      case Opcode::kXor: return a != b;
-      default: return a && b;  // multiply, and, minimum
-    }
-  } else if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    switch (op) {
-      case Opcode::kAdd: return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-      case Opcode::kMultiply: return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
-      case Opcode::kMaximum: return Max(a, b);
-      case Opcode::kMinimum: return Min(a, b);
-      case Opcode::kAnd: return a & b;
-      case Opcode::kOr: return a | b;
-      default: return a ^ b;
-    }
-  } else {
-    switch (op) {
-      case Opcode::kAdd: return a + b;
-      case Opcode::kMultiply: return a * b;
-      case Opcode::kMaximum: return Max(a, b);
-      default: return Min(a, b);
-    }
-  }
-}
-
-template <typename T>
-constexpr bool kNativeFast = std::is_arithmetic_v<T>;
-
-// Calls f(std::integral_constant<Opcode, op>{}) for a simple reducer op.
-template <typename F>
-void DispatchReducer(Opcode op, F&& f) {
-  switch (op) {
-    case Opcode::kAdd: f(std::integral_constant<Opcode, Opcode::kAdd>{}); break;
-    case Opcode::kMultiply: f(std::integral_constant<Opcode, Opcode::kMultiply>{}); break;
-    case Opcode::kMaximum: f(std::integral_constant<Opcode, Opcode::kMaximum>{}); break;
-    case Opcode::kMinimum: f(std::integral_constant<Opcode, Opcode::kMinimum>{}); break;
-    case Opcode::kAnd: f(std::integral_constant<Opcode, Opcode::kAnd>{}); break;
-    case Opcode::kOr: f(std::integral_constant<Opcode, Opcode::kOr>{}); break;
-    default: f(std::integral_constant<Opcode, Opcode::kXor>{}); break;
-  }
-}
-
-// True when (type, op) can use the typed loop.
 bool FastPathType(PrimitiveType t, Opcode op) {
   if (IsSmallFloat(t) || IsComplex(t) || !IsArrayType(t)) return false;
   if (IsInteger(t) && BitWidth(t) < 8) return false;  // sub-byte ints wrap in their width
@@ -127,6 +56,18 @@ bool FastPathType(PrimitiveType t, Opcode op) {
   }
   return true;
 }
+
+absl::StatusOr<std::vector<Value>> NewOutputs(const Shape& shape, size_t n) {
+  std::vector<Value> outs;
+  for (size_t k = 0; k < n; ++k) {
+    auto v = NewArray(shape.IsTuple() ? shape.tuple_shape(k) : shape);
+    if (!v.ok()) return v.status();
+    outs.push_back(*std::move(v));
+  }
+  return outs;
+}
+
+namespace {
 
 // ---- reduce -----------------------------------------------------------------
 
@@ -421,42 +362,14 @@ void FastReduce(const Literal& in, T init, absl::Span<const int64_t> in_dims,
   }
 }
 
-absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, Evaluator& ev) {
-  auto to_apply = Called(inst, AttrKind::kToApply);
-  if (!to_apply.ok()) return to_apply.status();
+
+// Every other reducer, per element through the evaluator: for each output
+// element, fold the reduced elements in row-major order.
+absl::StatusOr<Value> GeneralReduce(const Computation& reducer, Operands ops,
+                                    absl::Span<const int64_t> in_dims,
+                                    const std::vector<bool>& reduced, std::vector<Value> outs,
+                                    Evaluator& ev) {
   const size_t n = ops.size() / 2;
-  const Literal& first = ops[0]->array();
-  absl::Span<const int64_t> in_dims = first.shape().dims();
-  std::vector<bool> reduced(in_dims.size(), false);
-  for (int64_t d : inst.GetInts(AttrKind::kDimensions)) reduced[d] = true;
-  std::vector<Value> outs;
-  for (size_t k = 0; k < n; ++k) {
-    const Shape& s = inst.shape().IsTuple() ? inst.shape().tuple_shape(k) : inst.shape();
-    auto v = NewArray(s);
-    if (!v.ok()) return v.status();
-    outs.push_back(*std::move(v));
-  }
-  std::optional<Opcode> simple = SimpleBinaryReducer(**to_apply);
-  PrimitiveType t = first.element_type();
-  if (n == 1 && simple && FastPathType(t, *simple) &&
-      outs[0].array().element_type() == t) {
-    DispatchType(t, [&](auto tag) {
-      using T = typename decltype(tag)::T;
-      if constexpr (kNativeFast<T>) {
-        DispatchReducer(*simple, [&](auto op) {
-          if constexpr (!std::is_floating_point_v<T> || (op.value != Opcode::kAnd &&
-                                                         op.value != Opcode::kOr &&
-                                                         op.value != Opcode::kXor)) {
-            FastReduce<op.value, T>(first, ops[1]->array().typed<T>()[0], in_dims, reduced,
-                                    outs[0].mutable_array());
-          }
-        });
-      }
-    });
-    return std::move(outs[0]);
-  }
-  // Generic: for each output element, fold the reduced elements in
-  // row-major order through the computation.
   const int64_t rank = static_cast<int64_t>(in_dims.size());
   std::vector<int64_t> in_strides = Strides(in_dims);
   std::vector<int64_t> kept, red;
@@ -480,7 +393,7 @@ absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, Evaluato
         args[k] = &acc[k];
         args[n + k] = &xs[k];
       }
-      auto r = ev.Call(**to_apply, args);
+      auto r = ev.Call(reducer, args);
       if (!r.ok()) return r.status();
       if (n == 1) {
         acc[0] = *std::move(r);
@@ -506,202 +419,48 @@ absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, Evaluato
   return Value::Tuple(std::move(outs));
 }
 
-// ---- windows ----------------------------------------------------------------
+}  // namespace
 
-// Visits, for one output position, every window position: calls
-// f(input_linear_index) for a real element and f(-1) for padding or a hole
-// of base dilation.
-struct WindowWalker {
-  absl::Span<const int64_t> in_dims;
-  const Window& window;
-  std::vector<int64_t> in_strides;
-
-  template <typename F>
-  void Visit(const std::vector<int64_t>& out_idx, F&& f) const {
-    const size_t rank = in_dims.size();
-    std::vector<int64_t> w(rank, 0);
-    bool done = false;
-    for (const WindowDim& d : window) done |= d.size == 0;
-    while (!done) {
-      int64_t lin = 0;
-      bool real = true;
-      for (size_t d = 0; d < rank && real; ++d) {
-        const WindowDim& wd = window[d];
-        int64_t pos = out_idx[d] * wd.stride + w[d] * wd.window_dilation - wd.padding_low;
-        int64_t dilated = in_dims[d] == 0 ? 0 : (in_dims[d] - 1) * wd.base_dilation + 1;
-        if (pos < 0 || pos >= dilated || pos % wd.base_dilation != 0) {
-          real = false;
-        } else {
-          lin += (pos / wd.base_dilation) * in_strides[d];
-        }
-      }
-      f(real ? lin : -1);
-      size_t d = rank;
-      done = true;
-      while (d > 0) {
-        --d;
-        if (++w[d] < window[d].size) {
-          done = false;
-          break;
-        }
-        w[d] = 0;
-      }
-    }
-  }
-};
-
-bool NextIndex(std::vector<int64_t>& idx, absl::Span<const int64_t> dims) {
-  for (size_t d = idx.size(); d-- > 0;) {
-    if (++idx[d] < dims[d]) return true;
-    idx[d] = 0;
-  }
-  return false;
-}
-
-absl::StatusOr<Value> EvalReduceWindow(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, Evaluator& ev) {
   auto to_apply = Called(inst, AttrKind::kToApply);
   if (!to_apply.ok()) return to_apply.status();
   const size_t n = ops.size() / 2;
   const Literal& first = ops[0]->array();
-  Window window = inst.window() ? *inst.window() : Window{};
-  if (window.empty()) window.resize(first.shape().rank());
-  WindowWalker walker{first.shape().dims(), window, Strides(first.shape().dims())};
-  std::vector<Value> outs;
-  for (size_t k = 0; k < n; ++k) {
-    const Shape& s = inst.shape().IsTuple() ? inst.shape().tuple_shape(k) : inst.shape();
-    auto v = NewArray(s);
-    if (!v.ok()) return v.status();
-    outs.push_back(*std::move(v));
-  }
-  absl::Span<const int64_t> out_dims = outs[0].array().shape().dims();
-  if (outs[0].array().element_count() == 0) {
-    return n == 1 ? std::move(outs[0]) : Value::Tuple(std::move(outs));
-  }
+  absl::Span<const int64_t> in_dims = first.shape().dims();
+  std::vector<bool> reduced(in_dims.size(), false);
+  for (int64_t d : inst.GetInts(AttrKind::kDimensions)) reduced[d] = true;
+  auto made = NewOutputs(inst.shape(), n);
+  if (!made.ok()) return made.status();
+  std::vector<Value> outs = *std::move(made);
+  const bool fast = ev.options().fast_paths;
   std::optional<Opcode> simple = SimpleBinaryReducer(**to_apply);
   PrimitiveType t = first.element_type();
-  std::vector<int64_t> oidx(out_dims.size(), 0);
-  if (n == 1 && simple && FastPathType(t, *simple) && outs[0].array().element_type() == t) {
-    DispatchType(t, [&](auto tag) {
-      using T = typename decltype(tag)::T;
-      if constexpr (kNativeFast<T>) {
-        const T* src = first.typed<T>();
-        T init = ops[1]->array().typed<T>()[0];
-        T* dst = outs[0].mutable_array().typed<T>();
-        DispatchReducer(*simple, [&](auto op) {
-          if constexpr (!std::is_floating_point_v<T> || (op.value != Opcode::kAnd &&
-                                                         op.value != Opcode::kOr &&
-                                                         op.value != Opcode::kXor)) {
-            int64_t o = 0;
-            do {
-              T acc = init;
-              walker.Visit(oidx, [&](int64_t i) {
-                acc = Apply<op.value>(acc, i < 0 ? init : src[i]);
-              });
-              dst[o++] = acc;
-            } while (NextIndex(oidx, out_dims));
-          }
-        });
-      }
-    });
+  if (fast && n == 1 && simple && outs[0].array().element_type() == t &&
+      DispatchTypedReducer(t, *simple, [&](auto op, auto tag) {
+        using T = typename decltype(tag)::T;
+        FastReduce<op.value, T>(first, ops[1]->array().typed<T>()[0], in_dims, reduced,
+                                outs[0].mutable_array());
+      })) {
     return std::move(outs[0]);
   }
-  std::vector<Value> acc(n), xs(n);
-  std::vector<const Value*> args(2 * n);
-  int64_t o = 0;
-  absl::Status failure;
-  do {
-    for (size_t k = 0; k < n; ++k) acc[k] = *ops[n + k];
-    walker.Visit(oidx, [&](int64_t i) {
-      if (!failure.ok()) return;
-      for (size_t k = 0; k < n; ++k) {
-        xs[k] = i < 0 ? *ops[n + k] : ScalarAt(ops[k]->array(), i);
-        args[k] = &acc[k];
-        args[n + k] = &xs[k];
-      }
-      auto r = ev.Call(**to_apply, args);
-      if (!r.ok()) {
-        failure = r.status();
-        return;
-      }
-      if (n == 1) {
-        acc[0] = *std::move(r);
-      } else {
-        for (size_t k = 0; k < n; ++k) acc[k] = r->element(k);
-      }
-    });
-    if (!failure.ok()) return failure;
-    for (size_t k = 0; k < n; ++k) StoreScalar(outs[k].mutable_array(), o, acc[k].array());
-    ++o;
-  } while (NextIndex(oidx, out_dims));
-  return n == 1 ? std::move(outs[0]) : Value::Tuple(std::move(outs));
-}
-
-// select-and-scatter: in each window of the operand pick one element with
-// `select` (the first valid element, replaced by each later candidate for
-// which select(selected, candidate) is false), then combine the source
-// value into the output at that element with `scatter`.
-absl::StatusOr<Value> EvalSelectAndScatter(const Instruction& inst, Operands ops,
-                                           Evaluator& ev) {
-  auto select = Called(inst, AttrKind::kSelect);
-  if (!select.ok()) return select.status();
-  auto scatter = Called(inst, AttrKind::kScatter);
-  if (!scatter.ok()) return scatter.status();
-  const Literal& operand = ops[0]->array();
-  const Literal& source = ops[1]->array();
-  Window window = inst.window() ? *inst.window() : Window{};
-  if (window.empty()) window.resize(operand.shape().rank());
-  WindowWalker walker{operand.shape().dims(), window, Strides(operand.shape().dims())};
-  auto out = NewArray(inst.shape());
-  if (!out.ok()) return out.status();
-  Literal& dst = out->mutable_array();
-  for (int64_t i = 0; i < dst.element_count(); ++i) StoreScalar(dst, i, ops[2]->array());
-  if (source.element_count() == 0) return out;
-  std::vector<int64_t> sidx(source.shape().rank(), 0);
-  int64_t s = 0;
-  absl::Status failure;
-  do {
-    int64_t chosen = -1;
-    Value chosen_value;
-    walker.Visit(sidx, [&](int64_t i) {
-      if (i < 0 || !failure.ok()) return;
-      Value candidate = ScalarAt(operand, i);
-      if (chosen < 0) {
-        chosen = i;
-        chosen_value = candidate;
-        return;
-      }
-      const Value* args[2] = {&chosen_value, &candidate};
-      auto keep = ev.Call(**select, args);
-      if (!keep.ok()) {
-        failure = keep.status();
-        return;
-      }
-      if (keep->array().GetInt(0) == 0) {
-        chosen = i;
-        chosen_value = candidate;
-      }
-    });
-    if (!failure.ok()) return failure;
-    if (chosen >= 0) {
-      Value current = ScalarAt(dst, chosen);
-      Value src = ScalarAt(source, s);
-      const Value* args[2] = {&current, &src};
-      auto r = ev.Call(**scatter, args);
-      if (!r.ok()) return r.status();
-      StoreScalar(dst, chosen, r->array());
+  if (fast) {
+    std::optional<absl::Status> batched = BatchedReduce(**to_apply, ops, reduced, outs, ev);
+    if (batched) {
+      if (!batched->ok()) return *batched;
+      if (n == 1) return std::move(outs[0]);
+      return Value::Tuple(std::move(outs));
     }
-    ++s;
-  } while (NextIndex(sidx, source.shape().dims()));
-  return out;
+  }
+  return GeneralReduce(**to_apply, ops, in_dims, reduced, std::move(outs), ev);
 }
 
-}  // namespace
+}  // namespace reduction
 
 absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops, Evaluator& ev) {
   switch (inst.opcode()) {
-    case Opcode::kReduce: return EvalReduce(inst, ops, ev);
-    case Opcode::kReduceWindow: return EvalReduceWindow(inst, ops, ev);
-    case Opcode::kSelectAndScatter: return EvalSelectAndScatter(inst, ops, ev);
+    case Opcode::kReduce: return reduction::EvalReduce(inst, ops, ev);
+    case Opcode::kReduceWindow: return reduction::EvalReduceWindow(inst, ops, ev);
+    case Opcode::kSelectAndScatter: return reduction::EvalSelectAndScatter(inst, ops, ev);
     default:
       return absl::InternalError(StrCat("no reduction kernel for ", inst.OpcodeText()));
   }
