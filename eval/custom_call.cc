@@ -3,9 +3,7 @@
 // meaning is fixed by XLA's own passes are here:
 //
 //   TopK       (f32[..,n]) -> (f32[..,k], s32[..,k]), made by XLA's
-//              TopkRewriter: k comes from the result shape; without
-//              to_apply the k largest, with a comparator (2 parameters, or
-//              4 with the s32 indices) the first k of a stable sort by it.
+//              TopkRewriter (eval/kernels_sort_topk.cc).
 //   Sharding, SPMDFullToShardShape, SPMDShardToFullShape,
 //   xla.sdy.FuncResultSharding, xla.sdy.PropagationBarrier
 //              partitioning annotations: on one device, the operand itself.
@@ -31,29 +29,7 @@ using CustomCallFn = absl::StatusOr<Value> (*)(const Instruction& inst, Operands
                                                Evaluator& ev);
 
 absl::StatusOr<Value> TopKTarget(const Instruction& inst, Operands ops, Evaluator& ev) {
-  const Shape& result = inst.shape();
-  if (ops.size() != 1 || !ops[0]->is_array()) {
-    return absl::InvalidArgumentError("custom-call TopK takes one array operand");
-  }
-  if (!result.IsTuple() || result.tuple_size() != 2 || !result.tuple_shape(0).IsArray() ||
-      result.tuple_shape(0).rank() < 1) {
-    return absl::InvalidArgumentError(StrCat("custom-call TopK must return (values, indices), "
-                                             "not ", result.ToString(false)));
-  }
-  const Shape& values = result.tuple_shape(0);
-  const int64_t k = values.dim(values.rank() - 1);
-  const Literal& operand = ops[0]->array();
-  const Computation* comparator = inst.to_apply();
-  if (!comparator) return sort_internal::TopK(operand, k, /*largest=*/true, result);
-  // GT (or LT) of the two values: the typed kernel; anything else (the
-  // TPU-style select around the compare, say) through the evaluator.
-  const int64_t pairs = comparator->parameter_count() / 2;
-  if (auto simple = sort_internal::RecognizeComparator(*comparator, pairs)) {
-    if (simple->operand == 0 && simple->rules.empty() && !IsComplex(operand.element_type())) {
-      return sort_internal::TopK(operand, k, simple->descending, result);
-    }
-  }
-  return sort_internal::TopKWithComparator(operand, k, *comparator, result, ev);
+  return sort_internal::EvalTopKCustomCall(inst, ops, ev);
 }
 
 // An annotation that means the identity on a single device.

@@ -2,12 +2,20 @@
 // topk (kernels_sort_topk.cc).
 //
 // Each 1-D slice along the sort dimension is sorted as a permutation, which
-// then reorders every operand. A comparator that is one LT/GT compare of a
-// pair of parameters sorts typed (key, index) pairs; any other comparator is
-// called through the evaluator with 2*N scalars. Both run the same stable
-// merge sort (kernels_sort_internal.h), so is_stable=false gets a stable
-// sort too, and a comparator that is not a strict weak order (NaNs, a
-// user computation) cannot crash the sort.
+// then reorders every operand. Three ways, fastest first:
+//  * a comparator that orders by keys (one LT/GT compare of a pair of
+//    parameters, or a lexicographic one; kernels_sort_keys.cc) sorts typed
+//    (key, index) pairs, by radix when long (kernels_sort_lex.cc for
+//    several keys);
+//  * any other comparator the batched interpreter compiles runs as a
+//    sorting network, every stage's comparisons in one batch
+//    (kernels_sort_network.cc);
+//  * the rest (and everything under --no-fast-paths) calls the comparator
+//    through the evaluator with 2*N scalars in a stable merge sort
+//    (kernels_sort_internal.h).
+// All give the stable sort's answer for a strict weak order, so
+// is_stable=false gets a stable sort too; a comparator that is not one
+// (NaNs under `<`, a user computation) cannot crash the sort.
 #include <cstring>
 #include <vector>
 
@@ -30,20 +38,6 @@ struct Word128 {
   uint64_t lo, hi;
 };
 
-// The slices of the sort: `outer` blocks of n * inner elements; element j
-// of slice (o, i) is at o * n * inner + i + j * inner.
-struct Slices {
-  int64_t outer = 1, n = 1, inner = 1;
-  template <typename F>
-  void ForEach(F&& f) const {
-    for (int64_t o = 0; o < outer; ++o) {
-      for (int64_t i = 0; i < inner; ++i) {
-        if (!f(o * n * inner + i)) return;
-      }
-    }
-  }
-};
-
 // out[base + j * inner] = in[base + perm[j] * inner] for one slice.
 template <typename E>
 void PermuteTyped(const uint8_t* in_bytes, uint8_t* out_bytes, int64_t base, int64_t inner,
@@ -55,6 +49,8 @@ void PermuteTyped(const uint8_t* in_bytes, uint8_t* out_bytes, int64_t base, int
   }
 }
 
+}  // namespace
+
 void Permute(const Literal& in, Literal& out, int64_t base, int64_t inner,
              const std::vector<int64_t>& perm) {
   switch (ByteWidth(in.element_type())) {
@@ -65,6 +61,8 @@ void Permute(const Literal& in, Literal& out, int64_t base, int64_t inner,
     default: PermuteTyped<Word128>(in.data(), out.data(), base, inner, perm); break;
   }
 }
+
+namespace {
 
 // Slices at least this long sort by radix (below it std::sort is faster).
 constexpr int64_t kRadixMinimum = 512;
@@ -184,6 +182,42 @@ absl::Status SortGeneric(const Slices& s, const Computation& comparator, Operand
   return failure;
 }
 
+// A comparator by keys (kernels_sort_keys.cc) on typed keys; false when
+// the keys cannot be read so (complex, or NaNs under IEEE `<` in a sort by
+// several keys): the caller then asks the comparator.
+bool SortRecognized(const Slices& s, const KeyComparator& cmp, Operands ops,
+                    std::vector<Value>& outs) {
+  if (cmp.keys.size() == 1 && !cmp.keys[0].widened) {
+    const SortKey& key = cmp.keys[0];
+    const Literal& keys = ops[key.operand]->array();
+    const PrimitiveType t = keys.element_type();
+    if (ops.size() == 1 && (IsInteger(t) || IsPred(t))) {
+      DispatchType(t, [&](auto tag) {
+        using T = typename decltype(tag)::T;
+        if constexpr (std::is_integral_v<T>) {
+          SortValues<T>(s, key.descending, outs[0].mutable_array());
+        }
+      });
+      return true;
+    }
+    auto sort = [&](auto k) { SortByKey(s, k, keys, key.descending, ops, outs); };
+    return key.rules.empty() ? DispatchKey(t, key.total_order, sort)
+                             : DispatchRuleKey(t, key.rules, sort);
+  }
+  std::vector<std::vector<uint64_t>> order_keys(cmp.keys.size());
+  for (size_t k = 0; k < cmp.keys.size(); ++k) {
+    std::optional<Literal> widened;
+    const Literal& source = KeySource(ops[cmp.keys[k].operand]->array(), cmp.keys[k], &widened);
+    if (!OrderKeys(source, cmp.keys[k], order_keys[k])) return false;
+  }
+  SortSlicesByOrderKeys(s, order_keys, [&](int64_t base, const std::vector<int64_t>& perm) {
+    for (size_t k = 0; k < ops.size(); ++k) {
+      Permute(ops[k]->array(), outs[k].mutable_array(), base, s.inner, perm);
+    }
+  });
+  return true;
+}
+
 absl::StatusOr<Value> EvalSortOp(const Instruction& inst, Operands ops, Evaluator& ev) {
   if (ops.empty()) return Invalid("sort needs at least one operand");
   const size_t n_ops = ops.size();
@@ -236,22 +270,22 @@ absl::StatusOr<Value> EvalSortOp(const Instruction& inst, Operands ops, Evaluato
   if (s.n > static_cast<int64_t>(UINT32_MAX)) {
     return Invalid(StrCat("sort dimension of ", first.ToString(false), " is too long"));
   }
-  if (auto simple = RecognizeComparator(*comparator, static_cast<int64_t>(n_ops))) {
-    const Literal& keys = ops[simple->operand]->array();
-    const PrimitiveType t = keys.element_type();
-    if (n_ops == 1 && (IsInteger(t) || IsPred(t)) && simple->rules.empty()) {
-      DispatchType(t, [&](auto tag) {
-        using T = typename decltype(tag)::T;
-        if constexpr (std::is_integral_v<T>) {
-          SortValues<T>(s, simple->descending, outs[0].mutable_array());
+  if (ev.options().fast_paths) {
+    if (auto keys = RecognizeComparator(*comparator, static_cast<int64_t>(n_ops))) {
+      if (SortRecognized(s, *keys, ops, outs)) return done();
+    }
+    std::vector<const Literal*> arrays;
+    for (const Value* v : ops) arrays.push_back(&v->array());
+    BatchProgram* program = ev.BatchProgramFor(*comparator);
+    if (program && BatchedComparatorFits(*program, arrays)) {
+      auto st = SortSlicesBatched(s, *program, arrays, [&](int64_t base, const std::vector<int64_t>& perm) {
+        for (size_t k = 0; k < n_ops; ++k) {
+          Permute(ops[k]->array(), outs[k].mutable_array(), base, s.inner, perm);
         }
       });
+      if (!st.ok()) return st;
       return done();
     }
-    auto sort = [&](auto key) { SortByKey(s, key, keys, simple->descending, ops, outs); };
-    bool typed = simple->rules.empty() ? DispatchKey(t, simple->total_order, sort)
-                                       : DispatchRuleKey(t, simple->rules, sort);
-    if (typed) return done();
   }
   if (auto st = SortGeneric(s, *comparator, ops, outs, ev); !st.ok()) return st;
   return done();

@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <type_traits>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "eval/batch_program.h"
 #include "eval/evaluator.h"
 #include "eval/kernels.h"
 #include "eval/kernels_elementwise_internal.h"
@@ -22,6 +24,24 @@
 
 namespace hlo {
 namespace sort_internal {
+
+// The slices of a sort: `outer` blocks of n * inner elements; element j
+// of slice (o, i) is at o * n * inner + i + j * inner (its base + j * inner).
+struct Slices {
+  int64_t outer = 1, n = 1, inner = 1;
+  template <typename F>
+  void ForEach(F&& f) const {
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t i = 0; i < inner; ++i) {
+        if (!f(o * n * inner + i)) return;
+      }
+    }
+  }
+};
+
+// out[base + j * inner] = in[base + perm[j] * inner] for one slice.
+void Permute(const Literal& in, Literal& out, int64_t base, int64_t inner,
+             const std::vector<int64_t>& perm);
 
 // Stable bottom-up merge sort of a[0, n) using buf[0, n) as scratch. Every
 // access is bounds-checked by the loop structure alone, so a comparator
@@ -137,19 +157,47 @@ struct KeyRule {
   bool operator==(const KeyRule&) const = default;
 };
 
-// A comparator that is one LT/GT compare of the pair of parameters
-// (2k, 2k+1), each possibly canonicalised by the same rules: sorts by
-// operand k, ascending or descending.
-struct SimpleComparator {
+// One key of a lexicographic comparator: the elements of operand
+// `operand` (its parameters 2k and 2k+1), converted to f32 first when
+// `widened` (a bf16/f16 operand), canonicalised by `rules` (outermost
+// first; only with total_order), then ordered by IEEE `<` (floats without
+// total_order), XLA's total order, or the integers' order; `descending`
+// reverses it.
+struct SortKey {
   int64_t operand = 0;
   bool descending = false;
-  bool total_order = false;    // type=TOTALORDER
-  std::vector<KeyRule> rules;  // outermost first; only with total_order
+  bool total_order = false;
+  bool widened = false;
+  std::vector<KeyRule> rules;
+  // The same key up to its direction (what an EQ/NE compare tests).
+  bool SameOrder(const SortKey& o) const {
+    return operand == o.operand && total_order == o.total_order && widened == o.widened &&
+           rules == o.rules;
+  }
 };
-// For comparators of 2 * n_operands parameters; LE/GE/EQ/NE and anything
-// else are not simple (kernels_sort_keys.cc).
-std::optional<SimpleComparator> RecognizeComparator(const Computation& comparator,
-                                                    int64_t n_operands);
+
+// A comparator that orders by its keys lexicographically: the first key
+// decides unless it ties, then the next, and so on. Ties of all keys are
+// neither less (the stable sort keeps their order).
+struct KeyComparator {
+  std::vector<SortKey> keys;
+};
+// For comparators of 2 * n_operands parameters (kernels_sort_keys.cc): one
+// LT/GT compare of a key pair, or the lexicographic forms JAX and XLA build
+// from such compares with EQ/NE, and/or and select. Anything else (LE/GE,
+// complex keys, arithmetic on the values) is not recognised.
+std::optional<KeyComparator> RecognizeComparator(const Computation& comparator,
+                                                 int64_t n_operands);
+
+// keys as the key reads it: the f32 conversion of a widened key's
+// bf16/f16 operand (made in *widened), else keys itself.
+const Literal& KeySource(const Literal& keys, const SortKey& key, std::optional<Literal>* widened);
+
+// Fills out (one per element of `keys`, in memory order) with an unsigned
+// key whose order is the key's, its direction included. False when a float
+// key under IEEE order holds a NaN (no strict weak order) or the type has
+// no order (complex).
+bool OrderKeys(const Literal& keys, const SortKey& key, std::vector<uint64_t>& out);
 
 // Element i's XLA total-order key (as int64) of a float type, from its bits.
 int64_t TotalKeyOfBits(PrimitiveType t, uint64_t bits);
@@ -190,11 +238,30 @@ bool DispatchRuleKey(PrimitiveType t, const std::vector<KeyRule>& rules, F&& f) 
 // (values, indices) tuple shape.
 absl::StatusOr<Value> TopK(const Literal& operand, int64_t k, bool largest,
                            const Shape& result);
-// The same with any comparator of 2 (values) or 4 (values, s32 indices)
-// parameters: a stable sort of each row by it, first k kept.
-absl::StatusOr<Value> TopKWithComparator(const Literal& operand, int64_t k,
-                                         const Computation& comparator, const Shape& result,
-                                         Evaluator& ev);
+// Sorts every slice of s by the keys' order keys (OrderKeys of each key's
+// operand, `order_keys[k]` for keys[k]), ties by index, and calls
+// emit(base, perm) with each slice's permutation. Long slices sort by
+// radix, key by key from the last.
+void SortSlicesByOrderKeys(const Slices& s, const std::vector<std::vector<uint64_t>>& order_keys,
+                           const std::function<void(int64_t, const std::vector<int64_t>&)>& emit);
+
+// Whether `program` (a comparator for the batched interpreter) takes one
+// pair of parameters per operand, of its element type, and returns a pred.
+bool BatchedComparatorFits(const BatchProgram& program,
+                           absl::Span<const Literal* const> operands);
+// Sorts every slice of s by the batched comparator: a sorting network
+// (Batcher's odd-even merge sort) whose stages each ask the program about
+// all pairs of all slices at once, ties (neither less) broken by the
+// original index, so for a strict weak order the answer is the stable
+// sort's. Calls emit(base, perm) with each slice's permutation.
+absl::Status SortSlicesBatched(const Slices& s, BatchProgram& program,
+                               absl::Span<const Literal* const> operands,
+                               const std::function<void(int64_t, const std::vector<int64_t>&)>& emit);
+
+// custom-call TopK (XLA's TopkRewriter): k from the result shape; without a
+// comparator the k largest, with one (to_apply or called_computations: 2
+// parameters, or 4 with the s32 indices) the first k of a stable sort by it.
+absl::StatusOr<Value> EvalTopKCustomCall(const Instruction& inst, Operands ops, Evaluator& ev);
 
 }  // namespace sort_internal
 }  // namespace hlo

@@ -204,14 +204,18 @@ def order_key(t, x):
 
 
 def topk(lit, k, largest):
+    sign = -1 if largest else 1
+    return topk_by(lit, k, lambda v, j: sign * order_key(lit.t, v))
+
+
+def topk_by(lit, k, key):
+    """The first k of each row sorted by key(value, index) (ties: index)."""
     shape = lit.dims
     n = shape[-1]
     vals = np.empty(shape[:-1] + (k,), dtype=object)
     idxs = np.empty(shape[:-1] + (k,), dtype=object)
     for row in np.ndindex(*shape[:-1]):
-        keys = [order_key(lit.t, lit.a[row + (j,)]) for j in range(n)]
-        sign = -1 if largest else 1
-        order = sorted(range(n), key=lambda j: (sign * keys[j], j))[:k]
+        order = sorted(range(n), key=lambda j: (key(lit.a[row + (j,)], j), j))[:k]
         for i, j in enumerate(order):
             vals[row + (i,)] = lit.a[row + (j,)]
             idxs[row + (i,)] = j
@@ -418,6 +422,104 @@ def _(c):
     # TopK without a comparator and with the select-wrapped TOTALORDER GT:
     # the k largest; with LT: the k smallest.
     return [topk(c.x, 2, True), topk(c.x, 3, True), topk(c.v, 3, False)]
+
+
+# The comparators of after.hlo and XLA's rewrites, restated: a float's
+# total-order key (XLA's total order as integers), after JAX's
+# canonicalising selects when asked (NaNs -> +NaN, -0 -> +0).
+def tkey(t, canonical=False):
+    def key(v):
+        if canonical:
+            v = NAN if ge.isnan(v) else (0.0 if v == 0 else v)
+        return ge.total_key(t, v)
+    return key
+
+
+def iota_lit(dims, dim):
+    a = np.indices(dims)[dim]
+    return Lit("s32", a.astype(object))
+
+
+def check_argsort(keys, perm):
+    """perm (a sort's iota payload) is np.argsort(kind='stable') of keys."""
+    assert list(perm) == list(np.argsort(np.array(keys), kind="stable")), "not a stable argsort"
+
+
+@golden("sort_total_order_bits")
+def _(c):
+    i = iota_lit((2, 10), 1)
+    f32, jax = tkey("f32"), tkey("f32", canonical=True)
+    a = sort_([c.x, i], 1, lambda x, y: jax(x[0]) < jax(y[0]))
+    b = sort_([c.x, i], 1, lambda x, y: f32(x[0]) < f32(y[0]))
+    xt = Lit("f32", c.x.a.T.copy())
+    cc = sort_([xt, iota_lit((10, 2), 0)], 0, lambda x, y: f32(x[0]) < f32(y[0]))
+    d = sort_(c.w, 0, lambda x, y: tkey("f64")(x) < tkey("f64")(y))
+    bf = tkey("bf16")
+    e = sort_(c.h, 0, lambda x, y: bf(x) > bf(y))
+    f = sort_([c.x, i], 1, lambda x, y: f32(x[0]) > f32(y[0]))
+    # bf16 -> f32 is exact (NaNs keep their sign): the f32 key orders as bf16's.
+    g = sort_(c.h, 0, lambda x, y: f32(np.float32(x)) > f32(np.float32(y)))
+    return [a, b, cc, d, e, f, g]
+
+
+@golden("custom_call_topk_comparators")
+def _(c):
+    f32 = tkey("f32")
+    return [topk(c.x, 1, True), topk(c.x, 3, True), topk(c.x, 8, True),
+            topk_by(c.x, 4, lambda v, j: (-f32(v), -j)),
+            topk_by(c.y, 3, lambda v, j: -float(v)),  # IEEE: -0 == +0
+            topk(c.h, 3, True),
+            topk_by(c.y, 4, lambda v, j: -abs(float(v))),
+            topk(c.x, 1, True), topk(c.x, 8, False)]
+
+
+@golden("sort_multi_key")
+def _(c):
+    jax = tkey("f32", canonical=True)
+    a = sort_([c.x, c.y, iota_lit((2, 9), 1)], 1,
+              lambda x, y: jax(x[0]) > jax(y[0]) or (jax(x[0]) == jax(y[0]) and x[1] < y[1]))
+    bf = tkey("bf16")
+    lex = lambda r: (r[0], -r[1], bf(r[2]))  # noqa: E731
+    b = sort_([c.u, c.v, c.h, iota_lit((10,), 0)], 0, lambda x, y: lex(x) < lex(y))
+    cc = sort_([c.f, c.n], 0,
+               lambda x, y: int(x[0]) < int(y[0]) if x[0] != y[0] else y[1] < x[1])
+    io = np.arange(600)
+    m7 = Lit("s32", np.tile(io % 7, (2, 1)).astype(object))
+    m5 = Lit("s32", np.tile((io * 13) % 5, (2, 1)).astype(object))
+    d = sort_([m7, m5, iota_lit((2, 600), 1)], 1,
+              lambda x, y: x[0] < y[0] or (x[0] == y[0] and x[1] > y[1]))
+    return [a, b, cc, d]
+
+
+@golden("sort_argsort_ties")
+def _(c):
+    io = np.arange(1000)
+    r = (io * 7) % 5
+    z = (r - 2).astype(np.float32)
+    z[(io % 2 == 1) & (r == 2)] = np.float32(-0.0)
+    jax, f32 = tkey("f32", canonical=True), tkey("f32")
+    zl = Lit("f32", z)
+    a = sort_([zl, iota_lit((1000,), 0)], 0, lambda x, y: jax(x[0]) < jax(y[0]))
+    check_argsort([jax(v) for v in z], a[1].a)
+    b = sort_([zl, iota_lit((1000,), 0)], 0, lambda x, y: f32(x[0]) < f32(y[0]))
+    check_argsort([f32(v) for v in z], b[1].a)
+    cc = sort_([Lit("f32", z.reshape(4, 250)), iota_lit((4, 250), 1)], 1,
+               lambda x, y: jax(x[0]) < jax(y[0]))
+    d = sort_([Lit("f32", z.reshape(250, 4)), iota_lit((250, 4), 0)], 0,
+              lambda x, y: f32(x[0]) < f32(y[0]))
+    return [a, b, cc, d]
+
+
+@golden("sort_batched_comparator")
+def _(c):
+    by_abs = lambda x, y: abs(float(x[0])) < abs(float(y[0]))  # noqa: E731
+    a = sort_([c.x, iota_lit((37,), 0)], 0, by_abs)
+    io = np.arange(900)
+    y = Lit("f32", (((io * 11) % 13) - 6).astype(np.float32).reshape(300, 3))
+    b = sort_([y, iota_lit((300, 3), 0)], 0, by_abs)
+    cc = sort_(c.s, 1, lambda x, y: ge.irem("s32", x, 3) < ge.irem("s32", y, 3))
+    d = sort_(c.h, 0, lambda x, y: abs(float(x)) > abs(float(y)))
+    return [a, b, cc, d]
 
 
 # Error modules: the expected stderr, from design.md's error format
