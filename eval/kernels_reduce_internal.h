@@ -223,6 +223,54 @@ void VisitWindow(const std::vector<WindowAxis>& axes, absl::Span<const int64_t> 
   }
 }
 
+// Calls f(operand linear index) for each position of output out_idx's
+// window that reads an operand element (padding skipped), in row-major
+// window order, with the valid range of each axis worked out once. Needs
+// base_dilation 1 on every axis; `scratch` is scratch.
+template <typename F>
+void VisitWindowElements(const std::vector<WindowAxis>& axes,
+                         absl::Span<const int64_t> in_strides,
+                         absl::Span<const int64_t> out_idx, std::vector<int64_t>& scratch,
+                         F&& f) {
+  const size_t r = axes.size();
+  scratch.resize(4 * r);
+  int64_t* lo = scratch.data();
+  int64_t* hi = lo + r;
+  int64_t* k = hi + r;
+  int64_t* step = k + r;
+  int64_t off = 0;
+  for (size_t d = 0; d < r; ++d) {
+    const WindowAxis& a = axes[d];
+    const int64_t c = out_idx[d] * a.stride - a.pad_lo;  // operand index of k = 0
+    const int64_t wd = a.window_dilation;
+    int64_t l = c >= 0 ? 0 : (-c + wd - 1) / wd;
+    int64_t h = a.in - 1 - c < 0 ? 0 : (a.in - 1 - c) / wd + 1;
+    l = std::min(l, a.size);
+    h = std::clamp(h, l, a.size);
+    if (l >= h) return;
+    lo[d] = k[d] = l;
+    hi[d] = h;
+    step[d] = wd * in_strides[d];
+    off += (c + l * wd) * in_strides[d];
+  }
+  while (true) {
+    int64_t i = off;
+    for (int64_t kk = lo[r - 1]; kk < hi[r - 1]; ++kk, i += step[r - 1]) f(i);
+    size_t d = r - 1;
+    bool advanced = false;
+    while (d-- > 0) {
+      if (++k[d] < hi[d]) {
+        off += step[d];
+        advanced = true;
+        break;
+      }
+      off -= (hi[d] - 1 - lo[d]) * step[d];
+      k[d] = lo[d];
+    }
+    if (!advanced) return;
+  }
+}
+
 // Block-of-positions bookkeeping for the batched paths: lane i of a block
 // is the position whose index per dimension d is lanes[d][i].
 struct LaneIndices {

@@ -87,6 +87,20 @@ void PrefixScan(const T* src, T init, const std::vector<WindowAxis>& axes, int d
   const WindowAxis& a = axes[d];
   const Lines l = LinesAround(axes, d);
   const int64_t inner = l.inner;
+  if (inner == 1) {  // the scan along the minor dimension: one accumulator per line
+    for (int64_t q = 0; q < l.outer; ++q) {
+      const T* x = src + q * a.in;
+      T* y = dst + q * a.out;
+      T acc = init;
+      int64_t folded = -1;
+      for (int64_t o = 0; o < a.out; ++o) {
+        const int64_t e = a.PrefixEnd(o);
+        while (folded < e) acc = Apply<op>(acc, x[++folded]);
+        y[o] = acc;
+      }
+    }
+    return;
+  }
   for (int64_t q = 0; q < l.outer; ++q) {
     const T* x = src + q * a.in * inner;
     T* y = dst + q * a.out * inner;

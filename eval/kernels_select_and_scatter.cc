@@ -77,17 +77,24 @@ void TypedSelectAndScatter(const Literal& operand, const Literal& source,
   std::vector<int64_t> sdims;
   for (const WindowAxis& a : axes) sdims.push_back(a.out);
   std::vector<int64_t> sidx(sdims.size(), 0), scratch;
+  bool dilated = false;
+  for (const WindowAxis& a : axes) dilated |= a.base_dilation != 1;
   int64_t s = 0;
   do {
     int64_t chosen = -1;
     T best{};
-    VisitWindow(axes, in_strides, sidx, scratch, [&](int64_t i) {
+    auto consider = [&](int64_t i) {
       if (i < 0) return;
       if (chosen < 0 || !KeepSelected<keep>(best, x[i])) {
         chosen = i;
         best = x[i];
       }
-    });
+    };
+    if (dilated) {
+      VisitWindow(axes, in_strides, sidx, scratch, consider);
+    } else {
+      VisitWindowElements(axes, in_strides, sidx, scratch, consider);
+    }
     if (chosen >= 0) dst[chosen] = Apply<op>(dst[chosen], src[s]);
     ++s;
   } while (NextIndex(sidx, sdims));
