@@ -119,6 +119,7 @@ int64_t ConvolutionFlops(const Instruction& inst) {
 // What a row (an instruction, or an opcode's instructions) took per run.
 struct RowAmounts {
   double ms = 0, calls = 0, bytes_read = 0, bytes_written = 0, flops = 0;
+  double min_ms = 0;  // the smallest of one run (opcodes: the sum of their instructions')
 };
 
 std::string Fixed(double x, int decimals) {
@@ -233,6 +234,12 @@ void Profiler::Reset() {
 void Profiler::AddRun(double wall_ms) {
   std::lock_guard<std::mutex> lock(mu_);
   run_ms_.push_back(wall_ms);
+  for (auto& [inst, s] : stats_) {
+    const int64_t run_ns = s.ns - s.ns_before_run;
+    s.min_run_ns = s.runs_counted == 0 ? run_ns : std::min(s.min_run_ns, run_ns);
+    s.ns_before_run = s.ns;
+    ++s.runs_counted;
+  }
 }
 
 struct Profiler::Row {
@@ -269,6 +276,12 @@ std::vector<Profiler::Row> Profiler::InstructionRows() const {
     row.shape = inst->shape().ToString(false);
     const double calls = static_cast<double>(stats.calls);
     row.per_run.ms = static_cast<double>(stats.ns) / 1e6 / runs;
+    // An instruction first run after some runs took 0 in those.
+    row.per_run.min_ms =
+        run_ms_.empty() ? row.per_run.ms
+        : stats.runs_counted == static_cast<int64_t>(run_ms_.size())
+            ? static_cast<double>(stats.min_run_ns) / 1e6
+            : 0;
     row.per_run.calls = calls / runs;
     row.per_run.bytes_read = static_cast<double>(InstructionBytesRead(*inst)) * calls / runs;
     row.per_run.bytes_written = static_cast<double>(InstructionBytesWritten(*inst)) * calls / runs;
@@ -295,6 +308,7 @@ std::vector<Profiler::Row> Profiler::OpcodeRows(const std::vector<Row>& instruct
     }
     ++o.instructions;
     o.per_run.ms += r.per_run.ms;
+    o.per_run.min_ms += r.per_run.min_ms;
     o.per_run.calls += r.per_run.calls;
     o.per_run.bytes_read += r.per_run.bytes_read;
     o.per_run.bytes_written += r.per_run.bytes_written;
@@ -326,13 +340,14 @@ Profiler::RunSummary Profiler::Summary(const std::vector<Row>& rows) const {
 namespace {
 
 constexpr char kColumns[] =
-    "      ms      %     calls   MB read  MB write     GFLOP     GB/s  %mem   GFLOP/s  %peak";
+    "      ms  min ms      %     calls   MB read  MB write     GFLOP     GB/s  %mem   GFLOP/s  %peak";
 
 std::string RowColumns(const RowAmounts& a, double share, double gbps, double memory_fraction,
                        double gflops, double compute_fraction) {
   char buf[256];
-  std::snprintf(buf, sizeof(buf), "%8.3f %6.2f %9s %9.3f %9.3f %9.4f %8.2f %5.0f %9.2f %6.1f",
-                a.ms, 100 * share,
+  std::snprintf(buf, sizeof(buf),
+                "%8.3f %7.3f %6.2f %9s %9.3f %9.3f %9.4f %8.2f %5.0f %9.2f %6.1f", a.ms,
+                a.min_ms, 100 * share,
                 (std::nearbyint(a.calls) == a.calls ? Fixed(a.calls, 0) : Fixed(a.calls, 1)).c_str(),
                 a.bytes_read / 1e6, a.bytes_written / 1e6, a.flops / 1e9, gbps,
                 100 * memory_fraction, gflops, 100 * compute_fraction);
@@ -355,8 +370,8 @@ std::string Profiler::Table(std::string_view module_name, int top) const {
             limits_.blas_threads, " OpenBLAS threads); measured in ",
             Fixed(limits_.probe_ms, 0), " ms\n");
   const size_t shown = std::min<size_t>(rows.size(), static_cast<size_t>(std::max(top, 0)));
-  StrAppend(&out, "top ", shown, " instructions by exclusive time (per run; %mem of memcpy, "
-            "%peak of sgemm):\n", kColumns, "  opcode               shape                         "
+  StrAppend(&out, "top ", shown, " instructions by exclusive time (per run: the mean, the "
+            "smallest; %mem of memcpy, %peak of sgemm):\n", kColumns, "  opcode               shape                         "
             "   name\n");
   for (size_t i = 0; i < shown; ++i) {
     const Row& r = rows[i];
@@ -400,6 +415,7 @@ std::string Profiler::Json(std::string_view module_name) const {
     j["bytes_written"] = Amount(r.per_run.bytes_written);
     j["flops"] = Amount(r.per_run.flops);
     j["ms"] = r.per_run.ms;
+    j["min_ms"] = r.per_run.min_ms;
     j["share"] = r.share;
     j["gbps"] = r.gbps;
     j["gflops"] = r.gflops;

@@ -72,8 +72,9 @@ class Profiler {
 
   // Forgets what was recorded (the warm-up run of --bench).
   void Reset();
-  // Counts a run the profile covers, with its wall time; times, calls,
-  // bytes and FLOPs are reported per run.
+  // Ends a run the profile covers, with its wall time; times, calls,
+  // bytes and FLOPs are reported per run (the mean), and each instruction's
+  // smallest time in one run.
   void AddRun(double wall_ms);
 
   // The table hlo-run prints: the `top` slowest instructions, then the
@@ -90,6 +91,11 @@ class Profiler {
   struct Stats {
     int64_t ns = 0;
     int64_t calls = 0;
+    // The smallest time of one run (a loaded machine's preemptions land on
+    // whichever instruction runs then; the minimum over runs leaves them out).
+    int64_t min_run_ns = 0;
+    int64_t ns_before_run = 0;  // `ns` when the current run started
+    int64_t runs_counted = 0;   // runs ended since this instruction first ran
   };
   struct Row;
   struct RunSummary {
