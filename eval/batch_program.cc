@@ -1,5 +1,6 @@
 #include "eval/batch_program.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "absl/container/flat_hash_map.h"
@@ -19,9 +20,14 @@ struct BatchProgram::Step {
 };
 
 // Walks a computation (inlining calls and fusions) and assigns registers.
+// Scalar mode: every value is rank 0. Array mode (elementwise fusions):
+// values are arrays of one shape, or scalars that stand for their broadcast.
 class BatchProgram::Compiler {
  public:
-  Compiler(BatchProgram& program, bool flush) : program_(program), flush_(flush) {}
+  Compiler(BatchProgram& program, bool flush, const Shape* array_dims)
+      : program_(program), flush_(flush), array_dims_(array_dims) {}
+
+  using Registers = absl::flat_hash_map<const Instruction*, std::vector<int32_t>>;
 
   // Registers of `computation`'s root elements, with its parameters bound
   // to `arguments`.
@@ -29,7 +35,7 @@ class BatchProgram::Compiler {
                                               const std::vector<int32_t>& arguments,
                                               int depth) {
     if (depth > 64) return absl::UnimplementedError("calls nest too deep");
-    absl::flat_hash_map<const Instruction*, std::vector<int32_t>> regs;
+    Registers regs;
     for (const Instruction* inst : computation.PostOrder()) {
       absl::StatusOr<std::vector<int32_t>> r = Lower(*inst, regs, arguments, depth);
       if (!r.ok()) return r.status();
@@ -38,35 +44,28 @@ class BatchProgram::Compiler {
     return regs.at(computation.root());
   }
 
- private:
-  int32_t NewRegister(PrimitiveType type, const Literal* constant) {
-    program_.register_types_.push_back(type);
-    program_.constants_.push_back(constant);
-    return static_cast<int32_t>(program_.register_types_.size() - 1);
-  }
-
-  absl::StatusOr<std::vector<int32_t>> Lower(
-      const Instruction& inst,
-      const absl::flat_hash_map<const Instruction*, std::vector<int32_t>>& regs,
-      const std::vector<int32_t>& arguments, int depth) {
+  // Lowers `inst` with `regs` holding its operands' registers.
+  absl::StatusOr<std::vector<int32_t>> Lower(const Instruction& inst, const Registers& regs,
+                                             const std::vector<int32_t>& arguments, int depth) {
     auto unsupported = [&](std::string_view why) {
       return absl::UnimplementedError(StrCat("%", inst.name(), ": ", why));
     };
     const Shape& shape = inst.shape();
     std::vector<int32_t> ins;
     for (const Instruction* op : inst.operands()) {
-      const std::vector<int32_t>& r = regs.at(op);
-      ins.insert(ins.end(), r.begin(), r.end());
+      auto it = regs.find(op);
+      if (it == regs.end()) return unsupported("an operand outside the program");
+      ins.insert(ins.end(), it->second.begin(), it->second.end());
     }
     switch (inst.opcode()) {
       case Opcode::kParameter:
         if (inst.parameter_number() >= static_cast<int64_t>(arguments.size())) {
           return unsupported("no argument for this parameter");
         }
-        if (!shape.IsArray() || shape.rank() != 0) return unsupported("not a scalar");
+        if (!IsScalar(shape) && !IsGroupArray(shape)) return unsupported("not a scalar");
         return std::vector<int32_t>{arguments[inst.parameter_number()]};
       case Opcode::kConstant:
-        if (!shape.IsArray() || shape.rank() != 0 || inst.literal() == nullptr ||
+        if (!IsScalar(shape) || inst.literal() == nullptr ||
             inst.literal()->element_count() != 1) {
           return unsupported("not a scalar constant");
         }
@@ -80,10 +79,17 @@ class BatchProgram::Compiler {
         }
         return std::vector<int32_t>{ins[index]};
       }
+      case Opcode::kBroadcast:
+        // A scalar's broadcast: the scalar's register stands for it.
+        if (array_dims_ && IsGroupArray(shape) && ins.size() == 1 &&
+            IsScalar(inst.operand(0)->shape())) {
+          return ins;
+        }
+        [[fallthrough]];
       case Opcode::kBitcast: case Opcode::kReshape: case Opcode::kCopy:
-      case Opcode::kBroadcast: case Opcode::kTranspose:
+      case Opcode::kTranspose:
         // Rank 0 to rank 0: the value itself.
-        if (!shape.IsArray() || shape.rank() != 0 || ins.size() != 1 ||
+        if (!IsScalar(shape) || ins.size() != 1 ||
             inst.operand(0)->shape().element_type() != shape.element_type()) {
           return unsupported("data movement of non-scalars");
         }
@@ -99,9 +105,11 @@ class BatchProgram::Compiler {
     if (!IsElementwise(inst.opcode()) || inst.opcode() == Opcode::kStochasticConvert) {
       return unsupported(StrCat("'", inst.OpcodeText(), "' is not batched"));
     }
-    if (!shape.IsArray() || shape.rank() != 0) return unsupported("not a scalar");
+    if (!IsScalar(shape) && !IsGroupArray(shape)) return unsupported("not a scalar");
     for (const Instruction* op : inst.operands()) {
-      if (!op->shape().IsArray() || op->shape().rank() != 0) return unsupported("not scalars");
+      if (!IsScalar(op->shape()) && !IsGroupArray(op->shape())) {
+        return unsupported("operands of another shape");
+      }
     }
     if (ins.empty() || ins.size() > 3) return unsupported("arity");
     Step step;
@@ -114,36 +122,142 @@ class BatchProgram::Compiler {
     return std::vector<int32_t>{step.result};
   }
 
+  int32_t NewParameter(PrimitiveType type, bool scalar) {
+    program_.parameter_types_.push_back(type);
+    program_.parameter_scalar_.push_back(scalar);
+    int32_t r = NewRegister(type, nullptr);
+    program_.parameter_registers_.push_back(r);
+    return r;
+  }
+
+ private:
+  static bool IsScalar(const Shape& s) { return s.IsArray() && s.rank() == 0; }
+  bool IsGroupArray(const Shape& s) const {
+    return array_dims_ != nullptr && s.IsArray() && s.dims() == array_dims_->dims();
+  }
+
+  int32_t NewRegister(PrimitiveType type, const Literal* constant) {
+    program_.register_types_.push_back(type);
+    program_.constants_.push_back(constant);
+    return static_cast<int32_t>(program_.register_types_.size() - 1);
+  }
+
   BatchProgram& program_;
   bool flush_;
+  const Shape* array_dims_;  // array mode: the arrays' dimensions
 };
 
 BatchProgram::BatchProgram() = default;
 BatchProgram::~BatchProgram() = default;
 
+namespace {
+
+absl::Status FinishProgram(const absl::StatusOr<std::vector<int32_t>>& results,
+                           std::vector<int32_t>& result_registers,
+                           std::vector<PrimitiveType>& result_types,
+                           const std::vector<PrimitiveType>& register_types) {
+  if (!results.ok()) return results.status();
+  result_registers = *results;
+  for (int32_t r : result_registers) result_types.push_back(register_types[r]);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::Compile(
     const Computation& computation, bool flush_denormals) {
   std::unique_ptr<BatchProgram> program(new BatchProgram());
+  Compiler compiler(*program, flush_denormals, nullptr);
   std::vector<int32_t> arguments;
   for (int64_t i = 0; i < computation.parameter_count(); ++i) {
     const Shape& s = computation.parameter(i)->shape();
     if (!s.IsArray() || s.rank() != 0) {
       return absl::UnimplementedError(StrCat("parameter ", i, " is not a scalar"));
     }
-    program->parameter_types_.push_back(s.element_type());
-    program->register_types_.push_back(s.element_type());
-    program->constants_.push_back(nullptr);
-    arguments.push_back(static_cast<int32_t>(i));
+    arguments.push_back(compiler.NewParameter(s.element_type(), false));
   }
-  program->parameter_registers_ = arguments;
-  Compiler compiler(*program, flush_denormals);
-  absl::StatusOr<std::vector<int32_t>> results = compiler.Inline(computation, arguments, 0);
-  if (!results.ok()) return results.status();
-  program->result_registers_ = *std::move(results);
-  for (int32_t r : program->result_registers_) {
-    program->result_types_.push_back(program->register_types_[r]);
+  absl::Status st = FinishProgram(compiler.Inline(computation, arguments, 0),
+                                  program->result_registers_, program->result_types_,
+                                  program->register_types_);
+  if (!st.ok()) return st;
+  return program;
+}
+
+absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileElementwise(
+    const Computation& computation, bool flush_denormals) {
+  const Shape& dims = computation.root()->shape();
+  if (!dims.IsArray()) return absl::UnimplementedError("the root is not an array");
+  std::unique_ptr<BatchProgram> program(new BatchProgram());
+  Compiler compiler(*program, flush_denormals, &dims);
+  std::vector<int32_t> arguments;
+  for (int64_t i = 0; i < computation.parameter_count(); ++i) {
+    const Shape& s = computation.parameter(i)->shape();
+    bool scalar = s.IsArray() && s.rank() == 0;
+    if (!s.IsArray() || (!scalar && s.dims() != dims.dims())) {
+      return absl::UnimplementedError(StrCat("parameter ", i, " has another shape"));
+    }
+    arguments.push_back(compiler.NewParameter(s.element_type(), scalar));
+  }
+  absl::Status st = FinishProgram(compiler.Inline(computation, arguments, 0),
+                                  program->result_registers_, program->result_types_,
+                                  program->register_types_);
+  if (!st.ok()) return st;
+  if (program->result_registers_.size() != 1) {
+    return absl::UnimplementedError("the root is not one array");
   }
   return program;
+}
+
+absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileGroup(
+    const Instruction& root, const std::vector<const Instruction*>& members,
+    bool flush_denormals, std::vector<const Instruction*>* inputs) {
+  const Shape& dims = root.shape();
+  if (!dims.IsArray()) return absl::UnimplementedError("the root is not an array");
+  std::unique_ptr<BatchProgram> program(new BatchProgram());
+  Compiler compiler(*program, flush_denormals, &dims);
+  absl::flat_hash_map<const Instruction*, bool> is_member;
+  for (const Instruction* m : members) is_member[m] = true;
+  Compiler::Registers regs;
+  inputs->clear();
+  // Members in the given order (operands first); outside operands become
+  // parameters on first sight.
+  for (const Instruction* m : members) {
+    for (const Instruction* op : m->operands()) {
+      if (is_member.contains(op) || regs.contains(op)) continue;
+      const Shape& s = op->shape();
+      bool scalar = s.IsArray() && s.rank() == 0;
+      if (!s.IsArray() || (!scalar && s.dims() != dims.dims())) {
+        return absl::UnimplementedError(StrCat("%", op->name(), " has another shape"));
+      }
+      regs[op] = {compiler.NewParameter(s.element_type(), scalar)};
+      inputs->push_back(op);
+    }
+    absl::StatusOr<std::vector<int32_t>> r = compiler.Lower(*m, regs, {}, 0);
+    if (!r.ok()) return r.status();
+    regs[m] = *std::move(r);
+  }
+  auto it = regs.find(&root);
+  if (it == regs.end() || it->second.size() != 1) {
+    return absl::UnimplementedError("the root is not one array of the group");
+  }
+  program->result_registers_ = it->second;
+  program->result_types_ = {program->register_types_[it->second[0]]};
+  return program;
+}
+
+int64_t BatchProgram::step_count() const { return static_cast<int64_t>(steps_.size()); }
+
+std::unique_ptr<BatchProgram> BatchProgram::Clone() const {
+  std::unique_ptr<BatchProgram> copy(new BatchProgram());
+  copy->parameter_types_ = parameter_types_;
+  copy->parameter_scalar_ = parameter_scalar_;
+  copy->result_types_ = result_types_;
+  copy->steps_ = steps_;
+  copy->constants_ = constants_;
+  copy->register_types_ = register_types_;
+  copy->parameter_registers_ = parameter_registers_;
+  copy->result_registers_ = result_registers_;
+  return copy;
 }
 
 absl::Status BatchProgram::Resize(int64_t length) {
@@ -198,13 +312,24 @@ absl::Status BatchProgram::Run(absl::Span<const void* const> inputs,
     // batches do not pay for a whole block.
     int64_t length = 16;
     while (length < count) length *= 2;
+    bool resized = false;
     if (length != length_ && (length > length_ || length_ > 4 * length)) {
       if (absl::Status st = Resize(length); !st.ok()) return st;
+      resized = true;
     }
     for (size_t p = 0; p < inputs.size(); ++p) {
       const int64_t width = ByteWidth(parameter_types_[p]);
-      std::memcpy(registers_[parameter_registers_[p]].data(),
-                  static_cast<const uint8_t*>(inputs[p]) + offset * width, count * width);
+      uint8_t* reg = registers_[parameter_registers_[p]].data();
+      const uint8_t* src = static_cast<const uint8_t*>(inputs[p]);
+      if (parameter_scalar_[p]) {
+        // The same value at every position: filled once per run (it may
+        // differ between runs) and after a resize.
+        if (offset == 0 || resized) {
+          for (int64_t i = 0; i < length_; ++i) std::memcpy(reg + i * width, src, width);
+        }
+        continue;
+      }
+      std::memcpy(reg, src + offset * width, count * width);
     }
     if (absl::Status st = RunSteps(); !st.ok()) return st;
     for (size_t r = 0; r < outputs.size(); ++r) {

@@ -37,6 +37,29 @@ class BatchProgram {
   static absl::StatusOr<std::unique_ptr<BatchProgram>> Compile(const Computation& computation,
                                                                bool flush_denormals = false);
 
+  // An elementwise fusion over arrays (XLA's kLoop fusions, and groups the
+  // executor fuses): every instruction of `computation` is elementwise over
+  // arrays of the root's dimensions, a broadcast of a scalar, or a scalar
+  // constant; each parameter is an array of the root's dimensions (read
+  // element by element) or a scalar (the same value at every position, see
+  // parameter_is_scalar). Run then evaluates n = the root's element count
+  // positions.
+  static absl::StatusOr<std::unique_ptr<BatchProgram>> CompileElementwise(
+      const Computation& computation, bool flush_denormals = false);
+  // The same for instructions of a computation: `root` and the operands it
+  // reaches through `members`; every other operand becomes a parameter, in
+  // the order written to `inputs`.
+  static absl::StatusOr<std::unique_ptr<BatchProgram>> CompileGroup(
+      const Instruction& root, const std::vector<const Instruction*>& members,
+      bool flush_denormals, std::vector<const Instruction*>* inputs);
+
+  // Whether parameter i is read as one value for every position.
+  bool parameter_is_scalar(int64_t i) const { return parameter_scalar_[i]; }
+  // Steps the program runs per position (the fused instructions).
+  int64_t step_count() const;
+  // A copy with its own registers, for another thread.
+  std::unique_ptr<BatchProgram> Clone() const;
+
   int64_t parameter_count() const { return static_cast<int64_t>(parameter_types_.size()); }
   int64_t result_count() const { return static_cast<int64_t>(result_types_.size()); }
   PrimitiveType parameter_type(int64_t i) const { return parameter_types_[i]; }
@@ -61,6 +84,7 @@ class BatchProgram {
   absl::Status RunSteps();
 
   std::vector<PrimitiveType> parameter_types_;
+  std::vector<bool> parameter_scalar_;
   std::vector<PrimitiveType> result_types_;
   std::vector<Step> steps_;
   // One block-long register per value; constants filled at compile time.

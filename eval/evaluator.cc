@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "eval/batch_program.h"
 #include "eval/denormals.h"
+#include "eval/fusion_plan.h"
 #include "eval/kernels.h"
 #include "eval/profiler.h"
 #include "ir/computation.h"
@@ -58,6 +59,12 @@ struct ComputationPlan {
   std::vector<std::vector<int32_t>> operands;  // slots of each one's operands
   std::vector<int32_t> uses;                    // how many later reads
   int32_t root = -1;
+  // Elementwise groups run as one loop (eval/fusion_plan.h): at a group's
+  // root slot its group (whose inputs are that slot's operands), at the
+  // other members' slots `fused_away` (they produce no value).
+  std::vector<std::unique_ptr<FusedGroup>> groups;
+  std::vector<FusedGroup*> group_at;
+  std::vector<bool> fused_away;
 };
 
 const ComputationPlan& Evaluator::PlanFor(const Computation& comp) {
@@ -71,11 +78,27 @@ const ComputationPlan& Evaluator::PlanFor(const Computation& comp) {
   plan->order.assign(order.begin(), order.end());
   plan->operands.resize(order.size());
   plan->uses.assign(order.size(), 0);
+  plan->group_at.assign(order.size(), nullptr);
+  plan->fused_away.assign(order.size(), false);
+  if (options_.fast_paths) {
+    plan->groups = FindFusedGroups(plan->order, options_.flush_denormals);
+    for (const std::unique_ptr<FusedGroup>& g : plan->groups) {
+      for (const Instruction* m : g->members) plan->fused_away[slot.at(m)] = true;
+      plan->fused_away[slot.at(g->root)] = false;
+      plan->group_at[slot.at(g->root)] = g.get();
+    }
+  }
   for (size_t i = 0; i < order.size(); ++i) {
-    for (const Instruction* op : order[i]->operands()) {
+    if (plan->fused_away[i]) continue;
+    auto read = [&](const Instruction* op) {
       int32_t s = slot.at(op);
       plan->operands[i].push_back(s);
       ++plan->uses[s];
+    };
+    if (const FusedGroup* g = plan->group_at[i]) {
+      for (const Instruction* op : g->inputs) read(op);
+    } else {
+      for (const Instruction* op : order[i]->operands()) read(op);
     }
   }
   plan->root = slot.at(comp.root());
@@ -159,13 +182,16 @@ absl::StatusOr<Value> Evaluator::Call(const Computation& comp,
   std::vector<Value> slots(n);
   std::vector<int32_t> remaining = plan.uses;
   std::vector<const Value*> ops;
+  std::vector<bool> reusable;
   bool report = options_.progress && comp.is_entry();
   Profiler* profiler =
       options_.profiler != nullptr && Profiler::Covers(comp) ? options_.profiler : nullptr;
   absl::Status failure;
   for (size_t i = 0; i < n; ++i) {
     const Instruction& inst = *plan.order[i];
-    if (inst.opcode() == Opcode::kParameter) {
+    if (plan.fused_away[i]) {
+      // Computed inside its group's loop.
+    } else if (inst.opcode() == Opcode::kParameter) {
       int64_t p = inst.parameter_number();
       if (p >= static_cast<int64_t>(arguments.size())) {
         failure = Located(inst, absl::InvalidArgumentError("no argument for this parameter"));
@@ -180,9 +206,20 @@ absl::StatusOr<Value> Evaluator::Call(const Computation& comp,
         failure = st;
         break;
       }
-      absl::StatusOr<Value> result =
-          profiler ? profiler->Time(inst, [&] { return Evaluate(inst, ops); })
-                   : Evaluate(inst, ops);
+      auto evaluate = [&]() -> absl::StatusOr<Value> {
+        FusedGroup* group = plan.group_at[i];
+        if (group == nullptr) return Evaluate(inst, ops);
+        // An input read by this group alone, not the caller's, may become
+        // the result.
+        reusable.clear();
+        for (int32_t s : plan.operands[i]) {
+          reusable.push_back(remaining[s] == 1 && plan.order[s]->opcode() != Opcode::kParameter);
+        }
+        absl::StatusOr<Value> r = RunFusedGroup(*group, ops, reusable);
+        if (!r.ok()) return Located(inst, r.status());
+        return r;
+      };
+      absl::StatusOr<Value> result = profiler ? profiler->Time(inst, evaluate) : evaluate();
       if (!result.ok()) {
         Release(bytes);
         failure = result.status();

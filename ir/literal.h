@@ -17,6 +17,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "ir/buffer_pool.h"
 #include "ir/shape.h"
 
 namespace hlo {
@@ -74,9 +75,23 @@ class Literal {
   void RebindTupleShape();
 
   // Grows without value-initialising, so CreateUninitialized skips the
-  // zero-fill (Create still fills explicitly).
+  // zero-fill (Create still fills explicitly). Large blocks come from the
+  // buffer pool (ir/buffer_pool.h), which keeps their pages mapped.
   template <typename T>
   struct DefaultInitAllocator : std::allocator<T> {
+    T* allocate(size_t n) {
+      if (buffer_pool::Enabled() && n * sizeof(T) >= buffer_pool::kMinPooledBytes) {
+        return static_cast<T*>(buffer_pool::Allocate(n * sizeof(T)));
+      }
+      return std::allocator<T>::allocate(n);
+    }
+    void deallocate(T* p, size_t n) {
+      if (buffer_pool::Enabled() && n * sizeof(T) >= buffer_pool::kMinPooledBytes) {
+        buffer_pool::Free(p, n * sizeof(T));
+        return;
+      }
+      std::allocator<T>::deallocate(p, n);
+    }
     template <typename U>
     struct rebind {
       using other = DefaultInitAllocator<U>;
