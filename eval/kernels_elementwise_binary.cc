@@ -294,15 +294,19 @@ absl::Status EvalBinary(const Instruction& inst, const Literal& a, const Literal
   if (t == PT::kC128) return ComplexBinary<double>(op, t, a, b, out);
   if (t == PT::kPred) return PredBinary(op, a.typed<bool>(), b.typed<bool>(), out.typed<bool>(), n);
 
-  absl::Status status = TypeError(op, t);
+  // The error only when no integer kernel ran (not built up front: a Status
+  // with a message allocates, once per instruction).
+  bool is_int = false;
+  absl::Status status;
   DispatchType(t, [&](auto tag) {
     constexpr PT P = decltype(tag)::value;
     if constexpr (kIsInt<P>) {
+      is_int = true;
       using S = Storage<P>;
       status = IntBinary<P>(op, a.typed<S>(), b.typed<S>(), out.typed<S>(), n);
     }
   });
-  return status;
+  return is_int ? status : TypeError(op, t);
 }
 
 }  // namespace elementwise

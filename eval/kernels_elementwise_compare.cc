@@ -336,10 +336,14 @@ absl::Status EvalClamp(const Literal& lo, const Literal& x, const Literal& hi, L
               bmax, bmin);
     return absl::OkStatus();
   }
-  absl::Status status = TypeError(Opcode::kClamp, t);
+  // The error only when no integer kernel ran (not built up front: a Status
+  // with a message allocates, once per instruction).
+  bool is_int = false;
+  absl::Status status;
   DispatchType(t, [&](auto tag) {
     constexpr PT P = decltype(tag)::value;
     if constexpr (kIsInt<P>) {
+      is_int = true;
       using S = Storage<P>;
       auto imax = [](S a, S b) { return std::max(a, b); };
       auto imin = [](S a, S b) { return std::min(a, b); };
@@ -348,7 +352,7 @@ absl::Status EvalClamp(const Literal& lo, const Literal& x, const Literal& hi, L
       status = absl::OkStatus();
     }
   });
-  return status;
+  return is_int ? status : TypeError(Opcode::kClamp, t);
 }
 
 }  // namespace elementwise

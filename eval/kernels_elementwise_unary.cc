@@ -255,15 +255,19 @@ absl::Status EvalUnary(const Instruction& inst, const Literal& in, Literal& out)
   if (IsFloat(t)) return SmallFloatUnary(op, t, in, out);
   if (t == PT::kPred) return PredUnary(op, in.typed<bool>(), out.typed<bool>(), n);
 
-  absl::Status status = TypeError(op, t);
+  // The error only when no integer kernel ran (not built up front: a Status
+  // with a message allocates, once per instruction).
+  bool is_int = false;
+  absl::Status status;
   DispatchType(t, [&](auto tag) {
     constexpr PT P = decltype(tag)::value;
     if constexpr (kIsInt<P>) {
+      is_int = true;
       using S = Storage<P>;
       status = IntUnary<P>(op, in.typed<S>(), out.typed<S>(), n);
     }
   });
-  return status;
+  return is_int ? status : TypeError(op, t);
 }
 
 }  // namespace elementwise
