@@ -281,9 +281,10 @@ absl::Status BatchProgram::Resize(int64_t length) {
 absl::Status BatchProgram::RunSteps() {
   for (const Step& step : steps_) {
     const Literal* ops[3] = {};
+    const bool flush = step.flush && !HardwareFlushes(*step.inst);
     for (int i = 0; i < step.arity; ++i) {
       ops[i] = &registers_[step.operands[i]];
-      if (step.flush && ContainsDenormals(*ops[i])) {
+      if (flush && ContainsDenormals(*ops[i])) {
         flush_scratch_[i] = *ops[i];
         FlushDenormalsInPlace(flush_scratch_[i]);
         ops[i] = &flush_scratch_[i];
@@ -294,7 +295,7 @@ absl::Status BatchProgram::RunSteps() {
     if (!st.ok()) {
       return absl::Status(st.code(), StrCat("%", step.inst->name(), ": ", std::string(st.message())));
     }
-    if (step.flush) FlushDenormalsInPlace(out);
+    if (flush) FlushDenormalsInPlace(out);
   }
   return absl::OkStatus();
 }

@@ -1,5 +1,7 @@
 #include "eval/denormals.h"
 
+#include <algorithm>
+
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -28,16 +30,25 @@ bool IsDenormalBits(U bits, U exponent_mask, U mantissa_mask) {
 }
 
 // Flushes (or only finds, when `write` is false) the denormals among n
-// values of width U.
+// values of width U. Every elementwise op under --denormals=flush scans its
+// operands and result, and denormals are rare: the scan runs branch-free in
+// blocks (so that it vectorises) and writes only in a block that has one.
 template <typename U>
 bool FlushBits(U* p, int64_t n, U exponent_mask, U mantissa_mask, bool write) {
   const U sign = static_cast<U>(~(exponent_mask | mantissa_mask));
+  constexpr int64_t kScanBlock = 512;
   bool any = false;
-  for (int64_t i = 0; i < n; ++i) {
-    if (IsDenormalBits(p[i], exponent_mask, mantissa_mask)) {
-      any = true;
-      if (!write) return true;
-      p[i] = static_cast<U>(p[i] & sign);
+  for (int64_t b = 0; b < n; b += kScanBlock) {
+    const int64_t e = std::min(n, b + kScanBlock);
+    U found = 0;
+    for (int64_t i = b; i < e; ++i) {
+      found |= static_cast<U>(((p[i] & exponent_mask) == 0) & ((p[i] & mantissa_mask) != 0));
+    }
+    if (found == 0) continue;
+    any = true;
+    if (!write) return true;
+    for (int64_t i = b; i < e; ++i) {
+      if (IsDenormalBits(p[i], exponent_mask, mantissa_mask)) p[i] = static_cast<U>(p[i] & sign);
     }
   }
   return any;
@@ -123,8 +134,31 @@ bool ElementwiseFlushesDenormals(const Instruction& inst) {
 
 bool FlushDenormalsInPlace(Literal& lit) { return Flush(lit, /*write=*/true); }
 
+// Ops whose f32/f64 kernels are plain SSE arithmetic (BinaryFloatKernel's
+// loops, sqrtps): with MXCSR's DAZ and FTZ set, as they are on every
+// evaluating thread under --denormals=flush, the hardware already reads
+// denormal operands as zero and flushes the results, so the explicit scans
+// (three passes over memory) are redundant.
+bool HardwareFlushes(const Instruction& inst) {
+#ifdef HLO_HAVE_MXCSR
+  switch (inst.opcode()) {
+    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
+      break;
+    default:
+      return false;
+  }
+  const PT t = inst.shape().element_type();
+  return (t == PT::kF32 || t == PT::kF64) && (_mm_getcsr() & kFtzDaz) == kFtzDaz;
+#else
+  (void)inst;
+  return false;
+#endif
+}
+
 absl::StatusOr<Value> EvalElementwiseFlushingDenormals(const Instruction& inst, Operands ops) {
-  if (!ElementwiseFlushesDenormals(inst)) return EvalElementwise(inst, ops);
+  if (!ElementwiseFlushesDenormals(inst) || HardwareFlushes(inst)) {
+    return EvalElementwise(inst, ops);
+  }
   std::vector<Value> flushed;
   flushed.reserve(ops.size());  // no reallocation: args point into it
   std::vector<const Value*> args(ops.begin(), ops.end());

@@ -63,6 +63,11 @@ bool HasFlushedDenormals(PrimitiveType t);
 // results (see above).
 bool ElementwiseFlushesDenormals(const Instruction& inst);
 
+// Whether this thread's MXCSR (DAZ and FTZ set) already gives this op's
+// result flushed, its f32/f64 kernel being plain SSE arithmetic (add,
+// subtract, multiply, divide): the explicit flush can be skipped.
+bool HardwareFlushes(const Instruction& inst);
+
 // Replaces every denormal element (each part of a complex one) by a zero of
 // the same sign; nothing for types without flushed denormals. Returns
 // whether anything changed.

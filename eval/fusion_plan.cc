@@ -1,10 +1,14 @@
 #include "eval/fusion_plan.h"
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "eval/kernels.h"
+#include "eval/parallel.h"
 
 namespace hlo {
 namespace {
@@ -110,8 +114,39 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
     if (!fresh.ok()) return fresh.status();
     result = *std::move(fresh);
   }
-  void* out[1] = {result.mutable_array().data()};
-  if (absl::Status st = program.Run(in, out, shape.ElementCount()); !st.ok()) return st;
+  // Parts of at least kMinPartElements positions, whole blocks, each on its
+  // own program copy (a program's registers are its own).
+  constexpr int64_t kMinPartElements = 64 * BatchProgram::kBlock;
+  const int64_t n = shape.ElementCount();
+  const int64_t blocks = (n + BatchProgram::kBlock - 1) / BatchProgram::kBlock;
+  const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
+  while (static_cast<int64_t>(group.clones.size()) + 1 < cores) {
+    group.clones.push_back(program.Clone());
+  }
+  uint8_t* out = result.mutable_array().data();
+  const int64_t out_width = ByteWidth(shape.element_type());
+  std::atomic<int64_t> next_program{0};
+  std::mutex failure_mu;
+  absl::Status failure;
+  ParallelRows(blocks, kMinPartElements / BatchProgram::kBlock, [&](int64_t b, int64_t e) {
+    const int64_t k = next_program++;
+    BatchProgram& p = k == 0 ? program : *group.clones[k - 1];
+    const int64_t begin = b * BatchProgram::kBlock, end = std::min(n, e * BatchProgram::kBlock);
+    std::vector<const void*> part_in(in.size());
+    for (size_t i = 0; i < in.size(); ++i) {
+      const int64_t width = p.parameter_is_scalar(static_cast<int64_t>(i))
+                                ? 0
+                                : ByteWidth(p.parameter_type(static_cast<int64_t>(i)));
+      part_in[i] = static_cast<const uint8_t*>(in[i]) + begin * width;
+    }
+    void* part_out[1] = {out + begin * out_width};
+    absl::Status st = p.Run(part_in, part_out, end - begin);
+    if (!st.ok()) {
+      std::lock_guard<std::mutex> lock(failure_mu);
+      failure = st;
+    }
+  });
+  if (!failure.ok()) return failure;
   return result;
 }
 

@@ -25,6 +25,8 @@ struct FusedGroup {
   std::vector<const Instruction*> members;  // post order, root last
   std::vector<const Instruction*> inputs;
   std::unique_ptr<BatchProgram> program;
+  // Copies for the other cores' parts of large groups.
+  std::vector<std::unique_ptr<BatchProgram>> clones;
 };
 
 // The groups of a computation given its post order: every group has at
