@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -333,6 +334,229 @@ ENTRY main {
 )");
   REQUIRE(r.ok());
   CHECK(LiteralToString(r->ToLiteral(), LiteralStyle::kCompact) == "f32[2] {1.5, -2}");
+}
+
+}  // namespace
+}  // namespace hlo
+
+namespace hlo {
+namespace {
+
+// The comparator `cmp` of a module text, recognised for n operands.
+std::optional<sort_internal::KeyComparator> Recognize(std::string_view comparator, int64_t n) {
+  auto m = ParseModule(StrCat("HloModule test\n\n", comparator,
+                              "\nENTRY main {\n  ROOT c = s32[] constant(0)\n}\n"));
+  INFO((m.ok() ? std::string() : std::string(m.status().message())));
+  REQUIRE(m.ok());
+  const Computation* cmp = nullptr;
+  for (const auto& c : (*m)->computations()) {
+    if (c->name() == "cmp") cmp = c.get();
+  }
+  REQUIRE(cmp != nullptr);
+  return sort_internal::RecognizeComparator(*cmp, n);
+}
+
+// The total-order integer of parameter p as XLA's ComparisonExpander writes
+// it, named k<p>.
+std::string TotalBits(int p) {
+  return StrCat("  b", p, " = s32[] bitcast(p", p, ")\n  x", p, " = s32[] xor(imax, b", p,
+                ")\n  n", p, " = pred[] compare(b", p, ", izero), direction=LT\n  k", p,
+                " = s32[] select(n", p, ", x", p, ", b", p, ")\n");
+}
+
+constexpr std::string_view kTwoF32 =
+    "  p0 = f32[] parameter(0)\n  p1 = f32[] parameter(1)\n"
+    "  izero = s32[] constant(0)\n  imax = s32[] constant(2147483647)\n";
+
+TEST_CASE("RecognizeComparator: XLA's and JAX's comparators order by keys", "[sort]") {
+  SECTION("total order as integers, GT, 4 parameters (after.hlo's TopK comparator)") {
+    auto r = Recognize(StrCat("cmp {\n", kTwoF32, "  p2 = s32[] parameter(2)\n",
+                              "  p3 = s32[] parameter(3)\n", TotalBits(0), TotalBits(1),
+                              "  ROOT r = pred[] compare(k0, k1), direction=GT\n}\n"),
+                       2);
+    REQUIRE(r);
+    REQUIRE(r->keys.size() == 1);
+    CHECK(r->keys[0].operand == 0);
+    CHECK(r->keys[0].descending);
+    CHECK(r->keys[0].total_order);
+    CHECK(r->keys[0].rules.empty());
+  }
+  SECTION("JAX's canonicalising selects under the integers, LT with sides swapped") {
+    auto r = Recognize(StrCat("cmp {\n", kTwoF32,
+                              "  q = f32[] constant(nan)\n  z = f32[] constant(0)\n"
+                              "  e0 = pred[] compare(p0, z), direction=EQ\n"
+                              "  s0 = f32[] select(e0, z, p0)\n"
+                              "  m0 = pred[] compare(p0, p0), direction=NE\n"
+                              "  c0 = f32[] select(m0, q, s0)\n"
+                              "  e1 = pred[] compare(p1, z), direction=EQ\n"
+                              "  s1 = f32[] select(e1, z, p1)\n"
+                              "  m1 = pred[] compare(p1, p1), direction=NE\n"
+                              "  c1 = f32[] select(m1, q, s1)\n"
+                              "  b0 = s32[] bitcast(c0)\n  x0 = s32[] xor(imax, b0)\n"
+                              "  n0 = pred[] compare(b0, izero), direction=LT\n"
+                              "  k0 = s32[] select(n0, x0, b0)\n"
+                              "  b1 = s32[] bitcast(c1)\n  x1 = s32[] xor(imax, b1)\n"
+                              "  n1 = pred[] compare(b1, izero), direction=LT\n"
+                              "  k1 = s32[] select(n1, x1, b1)\n"
+                              "  ROOT r = pred[] compare(k1, k0), direction=LT\n}\n"),
+                       1);
+    REQUIRE(r);
+    REQUIRE(r->keys.size() == 1);
+    CHECK(r->keys[0].descending);
+    CHECK(r->keys[0].total_order);
+    REQUIRE(r->keys[0].rules.size() == 2);
+    CHECK(r->keys[0].rules[0].kind == sort_internal::KeyRule::kNaN);
+    CHECK(r->keys[0].rules[1].kind == sort_internal::KeyRule::kEqual);
+  }
+  SECTION("JAX's two keys: or(lt(k0), and(eq(k0), lt(p2, p3)))") {
+    auto r = Recognize(StrCat("cmp {\n", kTwoF32, "  p2 = s32[] parameter(2)\n",
+                              "  p3 = s32[] parameter(3)\n", TotalBits(0), TotalBits(1),
+                              "  lt = pred[] compare(k0, k1), direction=LT\n"
+                              "  eq = pred[] compare(k0, k1), direction=EQ\n"
+                              "  lt2 = pred[] compare(p2, p3), direction=LT\n"
+                              "  a = pred[] and(eq, lt2)\n"
+                              "  ROOT r = pred[] or(lt, a)\n}\n"),
+                       2);
+    REQUIRE(r);
+    REQUIRE(r->keys.size() == 2);
+    CHECK((r->keys[0].operand == 0 && r->keys[0].total_order && !r->keys[0].descending));
+    CHECK((r->keys[1].operand == 1 && !r->keys[1].total_order && !r->keys[1].descending));
+  }
+  SECTION("XLA's three keys: select(and(eq0, eq1), lt2, select(eq0, gt1, lt0))") {
+    auto r = Recognize(
+        "cmp {\n  p0 = u8[] parameter(0)\n  p1 = u8[] parameter(1)\n"
+        "  p2 = s64[] parameter(2)\n  p3 = s64[] parameter(3)\n"
+        "  p4 = bf16[] parameter(4)\n  p5 = bf16[] parameter(5)\n"
+        "  lt0 = pred[] compare(p0, p1), direction=LT\n"
+        "  eq0 = pred[] compare(p0, p1), direction=EQ\n"
+        "  gt1 = pred[] compare(p2, p3), direction=GT\n"
+        "  eq1 = pred[] compare(p3, p2), direction=EQ\n"
+        "  lt2 = pred[] compare(p4, p5), direction=LT, type=TOTALORDER\n"
+        "  s1 = pred[] select(eq0, gt1, lt0)\n  both = pred[] and(eq0, eq1)\n"
+        "  ROOT s2 = pred[] select(both, lt2, s1)\n}\n",
+        3);
+    REQUIRE(r);
+    REQUIRE(r->keys.size() == 3);
+    CHECK((r->keys[0].operand == 0 && !r->keys[0].descending));
+    CHECK((r->keys[1].operand == 1 && r->keys[1].descending));
+    CHECK((r->keys[2].operand == 2 && r->keys[2].total_order));
+  }
+  SECTION("TopkRewriter's bitcast-convert(MAX - u) form and a select on a constant true") {
+    auto r = Recognize(
+        "cmp {\n  p0 = f32[] parameter(0)\n  p1 = f32[] parameter(1)\n"
+        "  izero = s32[] constant(0)\n  m = s32[] constant(2147483647)\n"
+        "  umax = u32[] convert(m)\n"
+        "  s0 = s32[] bitcast-convert(p0)\n  u0 = u32[] bitcast-convert(p0)\n"
+        "  d0 = u32[] subtract(umax, u0)\n  f0 = s32[] bitcast-convert(d0)\n"
+        "  n0 = pred[] compare(s0, izero), direction=LT\n  k0 = s32[] select(n0, f0, s0)\n"
+        "  s1 = s32[] bitcast-convert(p1)\n  u1 = u32[] bitcast-convert(p1)\n"
+        "  d1 = u32[] subtract(umax, u1)\n  f1 = s32[] bitcast-convert(d1)\n"
+        "  n1 = pred[] compare(s1, izero), direction=LT\n  k1 = s32[] select(n1, f1, s1)\n"
+        "  gt = pred[] compare(k0, k1), direction=GT\n"
+        "  t = pred[] constant(true)\n  tb = pred[] broadcast(t), dimensions={}\n"
+        "  ROOT r = pred[] select(tb, gt, tb)\n}\n",
+        1);
+    REQUIRE(r);
+    REQUIRE(r->keys.size() == 1);
+    CHECK((r->keys[0].descending && r->keys[0].total_order));
+  }
+  SECTION("a bf16 widened to f32 before its total-order integer") {
+    auto r = Recognize(
+        "cmp {\n  p0 = bf16[] parameter(0)\n  p1 = bf16[] parameter(1)\n"
+        "  w0 = f32[] convert(p0)\n  w1 = f32[] convert(p1)\n"
+        "  izero = s32[] constant(0)\n  imax = s32[] constant(2147483647)\n"
+        "  b0 = s32[] bitcast-convert(w0)\n  x0 = s32[] xor(b0, imax)\n"
+        "  n0 = pred[] compare(izero, b0), direction=GT\n  k0 = s32[] select(n0, x0, b0)\n"
+        "  b1 = s32[] bitcast-convert(w1)\n  x1 = s32[] xor(imax, b1)\n"
+        "  n1 = pred[] compare(b1, izero), direction=LT\n  k1 = s32[] select(n1, x1, b1)\n"
+        "  ROOT r = pred[] compare(k0, k1), direction=LT\n}\n",
+        1);
+    REQUIRE(r);
+    REQUIRE(r->keys.size() == 1);
+    CHECK((r->keys[0].widened && r->keys[0].total_order && !r->keys[0].descending));
+  }
+}
+
+TEST_CASE("RecognizeComparator: what is no order by keys stays with the comparator",
+          "[sort]") {
+  auto two = [](std::string_view body) {
+    return StrCat("cmp {\n  p0 = f32[] parameter(0)\n  p1 = f32[] parameter(1)\n"
+                  "  p2 = s32[] parameter(2)\n  p3 = s32[] parameter(3)\n",
+                  body, "}\n");
+  };
+  // A function of the values (|x|), LE, one parameter on both sides.
+  CHECK_FALSE(Recognize(two("  a0 = f32[] abs(p0)\n  a1 = f32[] abs(p1)\n"
+                            "  ROOT r = pred[] compare(a0, a1), direction=LT\n"),
+                        2));
+  CHECK_FALSE(Recognize(two("  ROOT r = pred[] compare(p0, p1), direction=LE\n"), 2));
+  CHECK_FALSE(Recognize(two("  ROOT r = pred[] compare(p0, p0), direction=LT\n"), 2));
+  // The tie tested on another key, or in another order (IEEE EQ beside a
+  // total-order LT: -0 and +0 tie under one, not the other).
+  CHECK_FALSE(Recognize(two("  lt = pred[] compare(p0, p1), direction=LT\n"
+                            "  eq = pred[] compare(p2, p3), direction=EQ\n"
+                            "  lt2 = pred[] compare(p2, p3), direction=LT\n"
+                            "  ROOT r = pred[] select(eq, lt2, lt)\n"),
+                        2));
+  CHECK_FALSE(Recognize(two("  lt = pred[] compare(p0, p1), direction=LT, type=TOTALORDER\n"
+                            "  eq = pred[] compare(p0, p1), direction=EQ\n"
+                            "  lt2 = pred[] compare(p2, p3), direction=LT\n"
+                            "  ROOT r = pred[] select(eq, lt2, lt)\n"),
+                        2));
+  // xor with a constant other than MAX is no total order.
+  CHECK_FALSE(Recognize(StrCat("cmp {\n", "  p0 = f32[] parameter(0)\n  p1 = f32[] parameter(1)\n"
+                               "  izero = s32[] constant(0)\n  imax = s32[] constant(2147483646)\n",
+                               TotalBits(0), TotalBits(1),
+                               "  ROOT r = pred[] compare(k0, k1), direction=LT\n}\n"),
+                        1));
+}
+
+TEST_CASE("sort: any comparator (batched sorting network) equals std::stable_sort",
+          "[sort]") {
+  // |k| < |l| on s32 keys with many ties and an iota payload, for every
+  // length up to 70 (networks padded to powers of two) and a long row.
+  Lcg rng;
+  std::vector<int64_t> lengths;
+  for (int64_t n = 0; n <= 70; ++n) lengths.push_back(n);
+  lengths.push_back(1000);
+  for (int64_t n : lengths) {
+    std::vector<int64_t> keys;
+    for (int64_t i = 0; i < n; ++i) keys.push_back(rng.Next(9) - 4);
+    auto r = RunModule(StrCat(R"(
+abs_lt {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  x = s32[] abs(a)
+  y = s32[] abs(b)
+  ROOT r = pred[] compare(x, y), direction=LT
+}
+
+ENTRY main {
+  k = s32[)", n, R"(] parameter(0)
+  i = s32[)", n, R"(] iota(), iota_dimension=0
+  ROOT s = (s32[)", n, "], s32[", n, R"(]) sort(k, i), dimensions={0}, to_apply=abs_lt
+}
+)"),
+                       {S32Array(keys)});
+    REQUIRE(r.ok());
+    std::vector<int64_t> order(n);
+    for (int64_t j = 0; j < n; ++j) order[j] = j;
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      return std::abs(keys[a]) < std::abs(keys[b]);
+    });
+    INFO("n = " << n);
+    CHECK(Ints(r->element(1).array()) == order);
+  }
+  // The comparator does go through the batched interpreter.
+  auto m = ParseModule(
+      "HloModule t\n\nabs_lt {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n"
+      "  x = s32[] abs(a)\n  y = s32[] abs(b)\n"
+      "  ROOT r = pred[] compare(x, y), direction=LT\n}\n\n"
+      "ENTRY main {\n  ROOT c = s32[] constant(0)\n}\n");
+  REQUIRE(m.ok());
+  Evaluator ev(**m, {});
+  CHECK(ev.BatchProgramFor(*(*m)->computations().front()) != nullptr);
 }
 
 }  // namespace
