@@ -1,5 +1,6 @@
 // hlo-run: evaluates an HLO module's entry computation on inputs from files,
 // .npy or a seed, and prints or checks the result.
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -281,9 +282,19 @@ int main(int argc, char** argv) {
       if (profiler) profiler->AddRun(ms.back());
     }
     std::sort(ms.begin(), ms.end());
-    char line[256];
-    std::snprintf(line, sizeof(line), "bench: %s runs=%d min_ms=%.3f median_ms=%.3f max_ms=%.3f\n",
-                  m.name().c_str(), bench, ms.front(), ms[ms.size() / 2], ms.back());
+    // Memory beside the times: the process's peak resident set, and the
+    // evaluator's peak of live buffers (inputs, outputs and the largest set
+    // of intermediates alive at once).
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    const double rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    const double live_mb = static_cast<double>(runner.PeakLiveBytes()) / (1024.0 * 1024.0);
+    char line[320];
+    std::snprintf(line, sizeof(line),
+                  "bench: %s runs=%d min_ms=%.3f median_ms=%.3f max_ms=%.3f "
+                  "peak_rss_mb=%.1f peak_live_mb=%.1f\n",
+                  m.name().c_str(), bench, ms.front(), ms[ms.size() / 2], ms.back(), rss_mb,
+                  live_mb);
     // On stderr as documented, and on stdout where compare.sh reads it.
     std::fputs(line, stderr);
     std::fputs(line, stdout);

@@ -125,6 +125,7 @@ class BatchProgram::Compiler {
   int32_t NewParameter(PrimitiveType type, bool scalar) {
     program_.parameter_types_.push_back(type);
     program_.parameter_scalar_.push_back(scalar);
+    program_.broadcasts_.emplace_back();
     int32_t r = NewRegister(type, nullptr);
     program_.parameter_registers_.push_back(r);
     return r;
@@ -188,6 +189,7 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileElementwise(
   const Shape& dims = computation.root()->shape();
   if (!dims.IsArray()) return absl::UnimplementedError("the root is not an array");
   std::unique_ptr<BatchProgram> program(new BatchProgram());
+  program->block_ = kArrayBlock;
   Compiler compiler(*program, flush_denormals, &dims);
   std::vector<int32_t> arguments;
   for (int64_t i = 0; i < computation.parameter_count(); ++i) {
@@ -208,12 +210,115 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileElementwise(
   return program;
 }
 
+namespace {
+
+// The operand-element strides of `broadcast`'s positions.
+absl::StatusOr<std::vector<int64_t>> BroadcastStrides(const Instruction& broadcast) {
+  const Shape& out = broadcast.shape();
+  const Shape& in = broadcast.operand(0)->shape();
+  absl::Span<const int64_t> dims = broadcast.GetInts(AttrKind::kDimensions);
+  if (static_cast<int64_t>(dims.size()) != in.rank()) {
+    return absl::UnimplementedError("a broadcast without one dimension per operand dimension");
+  }
+  std::vector<int64_t> strides(out.rank(), 0);
+  int64_t stride = 1;
+  for (int64_t k = in.rank() - 1; k >= 0; --k) {
+    if (dims[k] < 0 || dims[k] >= out.rank() || in.dim(k) != out.dim(dims[k])) {
+      return absl::UnimplementedError("a broadcast whose dimensions do not map");
+    }
+    strides[dims[k]] = in.dim(k) == 1 ? 0 : stride;
+    stride *= in.dim(k);
+  }
+  return strides;
+}
+
+}  // namespace
+
+namespace {
+
+// dst[i] = src[i * stride] for n elements of type T (stride 0: a fill).
+template <typename T>
+void StridedRunOf(const uint8_t* src, int64_t stride, int64_t n, uint8_t* dst) {
+  T* d = reinterpret_cast<T*>(dst);
+  const T* s = reinterpret_cast<const T*>(src);
+  if (stride == 0) {
+    const T v = *s;
+    for (int64_t i = 0; i < n; ++i) d[i] = v;
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) d[i] = s[i * stride];
+}
+
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
+void StridedRun(int64_t width, const uint8_t* src, int64_t stride, int64_t n, uint8_t* dst) {
+  switch (width) {
+    case 1: return StridedRunOf<uint8_t>(src, stride, n, dst);
+    case 2: return StridedRunOf<uint16_t>(src, stride, n, dst);
+    case 4: return StridedRunOf<uint32_t>(src, stride, n, dst);
+    case 8: return StridedRunOf<uint64_t>(src, stride, n, dst);
+    case 16: return StridedRunOf<Bytes16>(src, stride, n, dst);
+    default:
+      for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * width, src + i * stride * width, width);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<BatchProgram::Broadcast> BatchProgram::BroadcastOf(const Instruction& broadcast) {
+  absl::StatusOr<std::vector<int64_t>> strides = BroadcastStrides(broadcast);
+  if (!strides.ok()) return strides.status();
+  Broadcast b;
+  b.result_dims.assign(broadcast.shape().dims().begin(), broadcast.shape().dims().end());
+  b.strides = *std::move(strides);
+  return b;
+}
+
+void BatchProgram::FillBroadcast(const Broadcast& b, const uint8_t* src, int64_t width,
+                                 int64_t first, int64_t count, uint8_t* reg) const {
+  const int64_t rank = static_cast<int64_t>(b.result_dims.size());
+  // Coordinates of position `first`, then runs along the minor dimension:
+  // a copy where it reads consecutive elements, a fill where it is
+  // broadcast.
+  std::vector<int64_t> coord(rank);
+  int64_t rest = first, index = 0;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    coord[d] = rest % b.result_dims[d];
+    rest /= b.result_dims[d];
+    index += coord[d] * b.strides[d];
+  }
+  const int64_t minor = b.result_dims[rank - 1];
+  const int64_t minor_stride = b.strides[rank - 1];
+  for (int64_t done = 0; done < count;) {
+    const int64_t run = std::min(count - done, minor - coord[rank - 1]);
+    uint8_t* dst = reg + done * width;
+    if (minor_stride == 1) {
+      std::memcpy(dst, src + index * width, run * width);
+    } else {
+      StridedRun(width, src + index * width, minor_stride, run, dst);
+    }
+    done += run;
+    // Advance to the start of the next minor run.
+    index -= coord[rank - 1] * minor_stride;
+    coord[rank - 1] = 0;
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      index += b.strides[d];
+      if (++coord[d] < b.result_dims[d]) break;
+      index -= coord[d] * b.strides[d];
+      coord[d] = 0;
+    }
+  }
+}
+
 absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileGroup(
     const Instruction& root, const std::vector<const Instruction*>& members,
     bool flush_denormals, std::vector<const Instruction*>* inputs) {
   const Shape& dims = root.shape();
   if (!dims.IsArray()) return absl::UnimplementedError("the root is not an array");
   std::unique_ptr<BatchProgram> program(new BatchProgram());
+  program->block_ = kArrayBlock;
   Compiler compiler(*program, flush_denormals, &dims);
   absl::flat_hash_map<const Instruction*, bool> is_member;
   for (const Instruction* m : members) is_member[m] = true;
@@ -222,6 +327,17 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileGroup(
   // Members in the given order (operands first); outside operands become
   // parameters on first sight.
   for (const Instruction* m : members) {
+    if (m->opcode() == Opcode::kBroadcast && m->operand_count() == 1 &&
+        m->operand(0)->shape().IsArray() && m->operand(0)->shape().rank() > 0 &&
+        !is_member.contains(m->operand(0))) {
+      // Reads its operand through the broadcast's dimension map.
+      absl::StatusOr<Broadcast> b = BroadcastOf(*m);
+      if (!b.ok()) return b.status();
+      regs[m] = {compiler.NewParameter(m->shape().element_type(), false)};
+      program->broadcasts_.back() = *std::move(b);
+      inputs->push_back(m->operand(0));
+      continue;
+    }
     for (const Instruction* op : m->operands()) {
       if (is_member.contains(op) || regs.contains(op)) continue;
       const Shape& s = op->shape();
@@ -251,6 +367,8 @@ std::unique_ptr<BatchProgram> BatchProgram::Clone() const {
   std::unique_ptr<BatchProgram> copy(new BatchProgram());
   copy->parameter_types_ = parameter_types_;
   copy->parameter_scalar_ = parameter_scalar_;
+  copy->broadcasts_ = broadcasts_;
+  copy->block_ = block_;
   copy->result_types_ = result_types_;
   copy->steps_ = steps_;
   copy->constants_ = constants_;
@@ -301,14 +419,14 @@ absl::Status BatchProgram::RunSteps() {
 }
 
 absl::Status BatchProgram::Run(absl::Span<const void* const> inputs,
-                               absl::Span<void* const> outputs, int64_t n) {
+                               absl::Span<void* const> outputs, int64_t n, int64_t first) {
   if (inputs.size() != parameter_types_.size() || outputs.size() != result_types_.size()) {
     return absl::InvalidArgumentError(StrCat("the computation takes ", parameter_types_.size(),
                                              " parameters and gives ", result_types_.size(),
                                              " results"));
   }
-  for (int64_t offset = 0; offset < n; offset += kBlock) {
-    const int64_t count = std::min(kBlock, n - offset);
+  for (int64_t offset = first; offset < first + n; offset += block_) {
+    const int64_t count = std::min(block_, first + n - offset);
     // Registers a power of two >= count long (at least 16), so that small
     // batches do not pay for a whole block.
     int64_t length = 16;
@@ -325,9 +443,13 @@ absl::Status BatchProgram::Run(absl::Span<const void* const> inputs,
       if (parameter_scalar_[p]) {
         // The same value at every position: filled once per run (it may
         // differ between runs) and after a resize.
-        if (offset == 0 || resized) {
+        if (offset == first || resized) {
           for (int64_t i = 0; i < length_; ++i) std::memcpy(reg + i * width, src, width);
         }
+        continue;
+      }
+      if (parameter_is_broadcast(static_cast<int64_t>(p))) {
+        FillBroadcast(broadcasts_[p], src, width, offset, count, reg);
         continue;
       }
       std::memcpy(reg, src + offset * width, count * width);

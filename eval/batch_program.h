@@ -26,6 +26,10 @@ class BatchProgram {
  public:
   // Positions run per block (registers are this many elements long).
   static constexpr int64_t kBlock = 1024;
+  // Positions per block of the array-mode programs (fused loops): their
+  // steps are cheap next to the per-block dispatch, and eight registers of
+  // this many f32 still fit in L2.
+  static constexpr int64_t kArrayBlock = 8192;
 
   // Compiles `computation` when every parameter is a rank-0 array, every
   // instruction is a rank-0 elementwise op (compare, select, clamp, convert,
@@ -55,6 +59,9 @@ class BatchProgram {
 
   // Whether parameter i is read as one value for every position.
   bool parameter_is_scalar(int64_t i) const { return parameter_scalar_[i]; }
+  // Whether parameter i is an array of another shape broadcast to the
+  // positions (a group member `broadcast(x), dimensions=...`: x is read).
+  bool parameter_is_broadcast(int64_t i) const { return !broadcasts_[i].result_dims.empty(); }
   // Steps the program runs per position (the fused instructions).
   int64_t step_count() const;
   // A copy with its own registers, for another thread.
@@ -70,8 +77,12 @@ class BatchProgram {
   // contiguous); outputs[r] receives n elements of result r (the root, or
   // root tuple element r). Inputs and outputs may alias (an output may be
   // the same buffer as an input). Not reentrant: one program per thread.
+  //
+  // Array mode: inputs and outputs point at position 0 and the positions
+  // [first, first + n) of the root's row-major order are evaluated (parts
+  // of one loop on several cores, each with its own program copy).
   absl::Status Run(absl::Span<const void* const> inputs, absl::Span<void* const> outputs,
-                   int64_t n);
+                   int64_t n, int64_t first = 0);
 
   ~BatchProgram();
 
@@ -83,8 +94,20 @@ class BatchProgram {
   absl::Status Resize(int64_t length);
   absl::Status RunSteps();
 
+  // A parameter read through a broadcast: position coordinates c (over
+  // result_dims) read operand element sum_d c[d] * strides[d] (stride 0
+  // along broadcast dimensions).
+  struct Broadcast {
+    std::vector<int64_t> result_dims;  // empty: not a broadcast parameter
+    std::vector<int64_t> strides;
+  };
+  static absl::StatusOr<Broadcast> BroadcastOf(const Instruction& broadcast);
+  void FillBroadcast(const Broadcast& b, const uint8_t* src, int64_t width, int64_t first,
+                     int64_t count, uint8_t* reg) const;
+
   std::vector<PrimitiveType> parameter_types_;
   std::vector<bool> parameter_scalar_;
+  std::vector<Broadcast> broadcasts_;
   std::vector<PrimitiveType> result_types_;
   std::vector<Step> steps_;
   // One block-long register per value; constants filled at compile time.
@@ -93,6 +116,7 @@ class BatchProgram {
   std::vector<PrimitiveType> register_types_;
   Literal flush_scratch_[3];  // operands of flushing steps, flushed copies
   int64_t length_ = 0;
+  int64_t block_ = kBlock;
   std::vector<int32_t> parameter_registers_;
   std::vector<int32_t> result_registers_;
 };

@@ -1,5 +1,7 @@
 #include "eval/evaluator.h"
 
+#include <algorithm>
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -129,6 +131,7 @@ absl::Status Evaluator::Reserve(int64_t bytes, const Instruction& inst) {
                              " bytes (--max-memory)")));
   }
   live_bytes_ += bytes;
+  peak_live_bytes_ = std::max(peak_live_bytes_, live_bytes_);
   return absl::OkStatus();
 }
 

@@ -79,8 +79,10 @@ class Evaluator {
   // Live buffer accounting (bytes); Reserve fails when the limit is passed.
   absl::Status Reserve(int64_t bytes, const Instruction& inst);
   void Release(int64_t bytes) { live_bytes_ -= bytes; }
-  // Bytes counted live now (0 between runs).
+  // Bytes counted live now (0 between runs), and the most counted at once
+  // since construction: inputs, outputs and the largest live set.
   int64_t live_bytes() const { return live_bytes_; }
+  int64_t peak_live_bytes() const { return peak_live_bytes_; }
 
   // `computation` compiled for the batched interpreter (eval/batch_program.h),
   // once per computation; null when it cannot be compiled or fast paths are
@@ -105,6 +107,7 @@ class Evaluator {
   Module& module_;
   EvalOptions options_;
   int64_t live_bytes_ = 0;
+  int64_t peak_live_bytes_ = 0;
   int call_depth_ = 0;
   std::array<uint64_t, 2> rng_state_{options_.seed, 0};
 };

@@ -30,7 +30,9 @@ bool MayJoin(const Instruction& p, const Instruction& root) {
   if (p.opcode() == Opcode::kConstant) return IsScalarShape(s) && p.literal() != nullptr;
   if (!s.IsArray() || s.dims() != root.shape().dims()) return false;
   if (p.opcode() == Opcode::kBroadcast) {
-    return p.operand_count() == 1 && IsScalarShape(p.operand(0)->shape());
+    // A scalar's, or an array's read through its dimension map (bias adds,
+    // softmax's and layer norm's per-row statistics).
+    return p.operand_count() == 1 && p.operand(0)->shape().IsArray();
   }
   return IsFusibleStep(p);
 }
@@ -100,6 +102,7 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
     const Literal& a = inputs[i]->array();
     in[i] = a.data();
     if (reuse < 0 && reusable[i] && inputs[i]->unique() && !program.parameter_is_scalar(i) &&
+        !program.parameter_is_broadcast(static_cast<int64_t>(i)) &&
         a.element_type() == shape.element_type() && a.element_count() > 0) {
       reuse = static_cast<int64_t>(i);
     }
@@ -124,7 +127,6 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
     group.clones.push_back(program.Clone());
   }
   uint8_t* out = result.mutable_array().data();
-  const int64_t out_width = ByteWidth(shape.element_type());
   std::atomic<int64_t> next_program{0};
   std::mutex failure_mu;
   absl::Status failure;
@@ -132,15 +134,8 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
     const int64_t k = next_program++;
     BatchProgram& p = k == 0 ? program : *group.clones[k - 1];
     const int64_t begin = b * BatchProgram::kBlock, end = std::min(n, e * BatchProgram::kBlock);
-    std::vector<const void*> part_in(in.size());
-    for (size_t i = 0; i < in.size(); ++i) {
-      const int64_t width = p.parameter_is_scalar(static_cast<int64_t>(i))
-                                ? 0
-                                : ByteWidth(p.parameter_type(static_cast<int64_t>(i)));
-      part_in[i] = static_cast<const uint8_t*>(in[i]) + begin * width;
-    }
-    void* part_out[1] = {out + begin * out_width};
-    absl::Status st = p.Run(part_in, part_out, end - begin);
+    void* outs[1] = {out};
+    absl::Status st = p.Run(in, outs, end - begin, begin);
     if (!st.ok()) {
       std::lock_guard<std::mutex> lock(failure_mu);
       failure = st;

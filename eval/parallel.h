@@ -1,38 +1,25 @@
 // Splitting a loop across the machine's cores (two on the machines this is
-// built for). Threads are started per call: the work handed here is large
-// (a convolution's tiles, a fused loop over megabytes), so their start-up
-// (tens of microseconds) does not show. New threads inherit the caller's
-// MXCSR, so flush-to-zero holds on them too.
+// built for) with a pool of worker threads started once: starting threads
+// per call costs tens of microseconds and fresh stack pages each time,
+// which showed in fused loops of a few hundred microseconds. Workers copy
+// the caller's MXCSR for each job, so flush-to-zero holds on them too.
+// A call made while the pool is busy (from a worker, or from another
+// device's thread) runs on the calling thread alone.
 #ifndef HLO_EVAL_PARALLEL_H_
 #define HLO_EVAL_PARALLEL_H_
 
-#include <algorithm>
 #include <cstdint>
-#include <thread>
-#include <vector>
+#include <functional>
 
 namespace hlo {
 
-// Runs fn(begin, end) over [0, n) split across the cores when n is large
-// (work between gemm calls, when OpenBLAS's workers are idle, and loops
-// with no gemm to give the cores to).
-template <typename F>
-void ParallelRows(int64_t n, int64_t min_rows, F&& fn) {
-  const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
-  const int64_t parts = std::min<int64_t>(cores, n / std::max<int64_t>(1, min_rows));
-  if (parts <= 1) {
-    fn(int64_t{0}, n);
-    return;
-  }
-  std::vector<std::thread> threads;
-  const int64_t step = (n + parts - 1) / parts;
-  for (int64_t p = 1; p < parts; ++p) {
-    const int64_t b = std::min(n, p * step), e = std::min(n, b + step);
-    threads.emplace_back([&fn, b, e] { fn(b, e); });
-  }
-  fn(int64_t{0}, std::min(n, step));
-  for (std::thread& t : threads) t.join();
-}
+// Cores the pool uses (the hardware's count, at least 1).
+int64_t CoreCount();
+
+// Runs fn(begin, end) over consecutive parts of [0, n), each of at least
+// min_rows rows, one part per core; returns when all are done. Without
+// enough rows for two parts, fn(0, n) on the calling thread.
+void ParallelRows(int64_t n, int64_t min_rows, const std::function<void(int64_t, int64_t)>& fn);
 
 }  // namespace hlo
 

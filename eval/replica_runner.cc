@@ -1,5 +1,6 @@
 #include "eval/replica_runner.h"
 
+#include <algorithm>
 #include <thread>
 
 #include "eval/denormals.h"
@@ -89,6 +90,14 @@ absl::StatusOr<std::vector<Value>> ReplicaRunner::Run(
   out.reserve(n);
   for (auto& r : results) out.push_back(*std::move(r));
   return out;
+}
+
+int64_t ReplicaRunner::PeakLiveBytes() const {
+  int64_t peak = 0;
+  for (const std::unique_ptr<Evaluator>& e : evaluators_) {
+    peak = std::max(peak, e->peak_live_bytes());
+  }
+  return peak;
 }
 
 }  // namespace hlo

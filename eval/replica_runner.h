@@ -42,6 +42,8 @@ class ReplicaRunner {
 
   // What each device's outfeed wrote in the last run.
   const std::vector<Literal>& outfeed(int64_t device) const { return contexts_[device]->outfeed; }
+  // The largest live-buffer count any device's evaluator reached (bytes).
+  int64_t PeakLiveBytes() const;
 
  private:
   Module& module_;
