@@ -1,0 +1,36 @@
+# Expected values and inputs of testdata/eval/fused_elementwise.hlo, the
+# module whose elementwise chain hlo-run's executor fuses into one loop
+# (eval/fusion_plan.cc). Every op is one IEEE-754 float32 operation in numpy
+# (multiply, add, subtract, compare, select, maximum, divide), so the
+# expected values are exact; the row vector's magnitudes lie in [0.5, 2), so
+# the quotient stays finite.
+# Run inside gen_eval_goldens.py's namespace (see its loop over
+# scripts/gen_eval_goldens_*.py).
+
+_FUSION_SEED = 20261126
+
+
+def _fusion_inputs():
+    rng = np.random.default_rng(_FUSION_SEED)
+    x = (rng.standard_normal((256, 257)) * 4).astype(np.float32)
+    sign = np.where(rng.integers(0, 2, 257) == 0, -1.0, 1.0)
+    row = (sign * rng.uniform(0.5, 2.0, 257)).astype(np.float32)
+    col = rng.standard_normal(256).astype(np.float32)
+    return {"fused_elementwise.p0.npy": x, "fused_elementwise.p1.npy": row,
+            "fused_elementwise.p2.npy": col}
+
+
+INPUT_FILES["fused_elementwise"] = _fusion_inputs
+
+
+@golden("fused_elementwise")
+def _(c):
+    x, row, col = (np.asarray(v.a, dtype=np.float32) for v in c.inputs)
+    rowb, colb = row[None, :], col[:, None]
+    a = x * np.float32(0.5)
+    b = a + rowb
+    cc = b - colb
+    d = cc * cc
+    e = np.where(cc > rowb, d, b)
+    m = np.maximum(e, colb)  # no NaNs among the inputs
+    return Lit("f32", (m / rowb).astype(np.float32))
