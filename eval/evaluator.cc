@@ -8,6 +8,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "eval/batch_program.h"
+#include "eval/computation_plan.h"
 #include "eval/denormals.h"
 #include "eval/fusion_plan.h"
 #include "eval/kernels.h"
@@ -55,57 +56,13 @@ absl::Status CheckInputsFit(const Module& module, int64_t max_bytes) {
   return absl::OkStatus();
 }
 
-// The order and use counts of a computation, computed once per computation.
-struct ComputationPlan {
-  std::vector<const Instruction*> order;
-  std::vector<std::vector<int32_t>> operands;  // slots of each one's operands
-  std::vector<int32_t> uses;                    // how many later reads
-  int32_t root = -1;
-  // Elementwise groups run as one loop (eval/fusion_plan.h): at a group's
-  // root slot its group (whose inputs are that slot's operands), at the
-  // other members' slots `fused_away` (they produce no value).
-  std::vector<std::unique_ptr<FusedGroup>> groups;
-  std::vector<FusedGroup*> group_at;
-  std::vector<bool> fused_away;
-};
-
-const ComputationPlan& Evaluator::PlanFor(const Computation& comp) {
-  auto it = plans_.find(&comp);
-  if (it != plans_.end()) return *it->second;
-  auto plan = std::make_unique<ComputationPlan>();
-  std::vector<Instruction*> order = comp.PostOrder();
-  absl::flat_hash_map<const Instruction*, int32_t> slot;
-  slot.reserve(order.size());
-  for (size_t i = 0; i < order.size(); ++i) slot[order[i]] = static_cast<int32_t>(i);
-  plan->order.assign(order.begin(), order.end());
-  plan->operands.resize(order.size());
-  plan->uses.assign(order.size(), 0);
-  plan->group_at.assign(order.size(), nullptr);
-  plan->fused_away.assign(order.size(), false);
-  if (options_.fast_paths) {
-    plan->groups = FindFusedGroups(plan->order, options_.flush_denormals);
-    for (const std::unique_ptr<FusedGroup>& g : plan->groups) {
-      for (const Instruction* m : g->members) plan->fused_away[slot.at(m)] = true;
-      plan->fused_away[slot.at(g->root)] = false;
-      plan->group_at[slot.at(g->root)] = g.get();
-    }
-  }
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (plan->fused_away[i]) continue;
-    auto read = [&](const Instruction* op) {
-      int32_t s = slot.at(op);
-      plan->operands[i].push_back(s);
-      ++plan->uses[s];
-    };
-    if (const FusedGroup* g = plan->group_at[i]) {
-      for (const Instruction* op : g->inputs) read(op);
-    } else {
-      for (const Instruction* op : order[i]->operands()) read(op);
-    }
-  }
-  plan->root = slot.at(comp.root());
-  ++plan->uses[plan->root];  // the result outlives the loop
-  return *plans_.emplace(&comp, std::move(plan)).first->second;
+ComputationPlan& Evaluator::PlanFor(const Computation& comp) {
+  if (&comp == last_planned_) return *last_plan_;
+  std::unique_ptr<ComputationPlan>& plan = plans_[&comp];
+  if (plan == nullptr) plan = MakePlan(comp, options_.fast_paths, options_.flush_denormals);
+  last_planned_ = &comp;
+  last_plan_ = plan.get();
+  return *plan;
 }
 
 BatchProgram* Evaluator::BatchProgramFor(const Computation& comp) {
@@ -176,86 +133,191 @@ absl::StatusOr<Value> Evaluator::Run(std::vector<Value> arguments) {
 
 absl::StatusOr<Value> Evaluator::Call(const Computation& comp,
                                       absl::Span<const Value* const> arguments) {
+  return Execute(PlanFor(comp), arguments, {});
+}
+
+absl::StatusOr<Value> Evaluator::Call(ComputationPlan& plan,
+                                      absl::Span<const Value* const> arguments) {
+  return Execute(plan, arguments, {});
+}
+
+absl::StatusOr<Value> Evaluator::CallTaking(ComputationPlan& plan, absl::Span<Value> arguments) {
+  return Execute(plan, {}, arguments);
+}
+
+absl::StatusOr<Value> Evaluator::Execute(ComputationPlan& plan,
+                                         absl::Span<const Value* const> read,
+                                         absl::Span<Value> taken) {
   if (++call_depth_ > 10000) {
     --call_depth_;
     return absl::ResourceExhaustedError("computations nest more than 10000 calls deep");
   }
-  const ComputationPlan& plan = PlanFor(comp);
   const size_t n = plan.order.size();
-  std::vector<Value> slots(n);
-  std::vector<int32_t> remaining = plan.uses;
-  std::vector<const Value*> ops;
-  std::vector<bool> reusable;
-  bool report = options_.progress && comp.is_entry();
-  Profiler* profiler =
-      options_.profiler != nullptr && Profiler::Covers(comp) ? options_.profiler : nullptr;
+  const bool taking = read.empty() && !taken.empty();
+  const size_t argument_count = taking ? taken.size() : read.size();
+  std::unique_ptr<Frame> frame = plan.TakeFrame();
+  std::vector<Value>& slots = frame->slots;
+  std::copy(plan.uses.begin(), plan.uses.end(), frame->remaining.begin());
+  const bool report = options_.progress && plan.computation->is_entry();
   absl::Status failure;
-  for (size_t i = 0; i < n; ++i) {
-    const Instruction& inst = *plan.order[i];
-    if (plan.fused_away[i]) {
-      // Computed inside its group's loop.
-    } else if (inst.opcode() == Opcode::kParameter) {
-      int64_t p = inst.parameter_number();
-      if (p >= static_cast<int64_t>(arguments.size())) {
-        failure = Located(inst, absl::InvalidArgumentError("no argument for this parameter"));
+  size_t i = 0;
+  for (; i < n; ++i) {
+    const PlanStep step = plan.steps[i];
+    if (step == PlanStep::kParameter) {
+      const int32_t p = plan.parameter[i];
+      if (static_cast<size_t>(p) >= argument_count) {
+        failure = Located(*plan.order[i],
+                          absl::InvalidArgumentError("no argument for this parameter"));
         break;
       }
-      slots[i] = *arguments[p];
-    } else {
-      ops.clear();
-      for (int32_t s : plan.operands[i]) ops.push_back(&slots[s]);
-      int64_t bytes = ShapeBytes(inst.shape());
-      if (absl::Status st = Reserve(bytes, inst); !st.ok()) {
+      if (taking) {
+        frame->params[p] = &taken[p];
+      } else if (plan.uses[i] == 0) {
+        frame->params[p] = nullptr;  // never read
+      } else if (read[p]->is_array()) {
+        // A slot's own reference: a kernel that finds its operand's buffer
+        // held once may write it in place, and this one is the caller's.
+        slots[i] = *read[p];
+        frame->params[p] = &slots[i];
+      } else {
+        frame->params[p] = read[p];  // tuple elements stay shared with the caller's
+      }
+    } else if (step != PlanStep::kFusedAway) {
+      const int64_t bytes = plan.bytes[i];
+      if (absl::Status st = Reserve(bytes, *plan.order[i]); !st.ok()) {
         failure = st;
         break;
       }
-      auto evaluate = [&]() -> absl::StatusOr<Value> {
-        FusedGroup* group = plan.group_at[i];
-        if (group == nullptr) return Evaluate(inst, ops);
-        // An input read by this group alone, not the caller's, may become
-        // the result.
-        reusable.clear();
-        for (int32_t s : plan.operands[i]) {
-          reusable.push_back(remaining[s] == 1 && plan.order[s]->opcode() != Opcode::kParameter);
-        }
-        absl::StatusOr<Value> r = RunFusedGroup(*group, ops, reusable);
-        if (!r.ok()) return Located(inst, r.status());
-        return r;
-      };
-      absl::StatusOr<Value> result = profiler ? profiler->Time(inst, evaluate) : evaluate();
+      absl::StatusOr<Value> result = Step(plan, *frame, i, taken);
       if (!result.ok()) {
         Release(bytes);
         failure = result.status();
         break;
       }
       slots[i] = *std::move(result);
-      // Free operands after their last use.
-      for (int32_t s : plan.operands[i]) {
-        if (--remaining[s] == 0) {
-          // A parameter's buffer is the caller's, counted there.
-          if (plan.order[s]->opcode() != Opcode::kParameter) {
-            Release(ShapeBytes(plan.order[s]->shape()));
-          }
+      // Free operands after their last use (a parameter's buffer is the
+      // caller's, counted there), and a result nobody reads at once.
+      for (int32_t s : plan.operands(i)) {
+        if (--frame->remaining[s] == 0) {
+          if (plan.parameter[s] < 0) Release(plan.bytes[s]);
           slots[s] = Value();
         }
+      }
+      if (frame->remaining[i] == 0) {
+        Release(bytes);
+        slots[i] = Value();
       }
     }
     if (report) options_.progress(static_cast<int64_t>(i + 1), static_cast<int64_t>(n));
   }
   --call_depth_;
+  Value result;
   if (!failure.ok()) {
-    for (size_t i = 0; i < n; ++i) {
-      if (plan.order[i]->opcode() != Opcode::kParameter && slots[i].is_array()) {
-        Release(ShapeBytes(plan.order[i]->shape()));
+    for (size_t j = 0; j < i; ++j) {
+      if (plan.parameter[j] < 0 && plan.steps[j] != PlanStep::kFusedAway &&
+          frame->remaining[j] > 0) {
+        Release(plan.bytes[j]);
       }
     }
-    return failure;
+    for (Value& v : slots) v = Value();
+  } else if (const int32_t p = plan.parameter[plan.root]; p >= 0) {
+    result = taking ? std::move(taken[p]) : *read[p];
+    slots[plan.root] = Value();
+  } else {
+    // The caller counts the result as its instruction's.
+    Release(plan.bytes[plan.root]);
+    result = std::move(slots[plan.root]);
+    slots[plan.root] = Value();
   }
-  // The caller counts the result as its instruction's.
-  if (plan.order[plan.root]->opcode() != Opcode::kParameter) {
-    Release(ShapeBytes(plan.order[plan.root]->shape()));
-  }
-  return std::move(slots[plan.root]);
+  for (const Value*& p : frame->params) p = nullptr;
+  plan.GiveBack(std::move(frame));
+  if (!failure.ok()) return failure;
+  return result;
+}
+
+absl::StatusOr<Value> Evaluator::Step(ComputationPlan& plan, Frame& frame, size_t i,
+                                      absl::Span<Value> taken) {
+  const Instruction& inst = *plan.order[i];
+  absl::Span<const int32_t> operands = plan.operands(i);
+  std::vector<Value>& slots = frame.slots;
+  auto operand = [&](int32_t s) -> const Value* {
+    const int32_t p = plan.parameter[s];
+    return p >= 0 ? frame.params[p] : &slots[s];
+  };
+  // The operand's value when this call may take it apart: its own slots,
+  // and handed-over arguments.
+  auto owned = [&](int32_t s) -> Value* {
+    const int32_t p = plan.parameter[s];
+    if (p < 0) return &slots[s];
+    return taken.empty() ? nullptr : &taken[p];
+  };
+  // Moved when this is its last read, else shared.
+  auto pass = [&](int32_t s) -> Value {
+    Value* v = frame.remaining[s] == 1 ? owned(s) : nullptr;
+    return v != nullptr ? std::move(*v) : *operand(s);
+  };
+  auto evaluate = [&]() -> absl::StatusOr<Value> {
+    switch (plan.steps[i]) {
+      case PlanStep::kConstant: {
+        if (plan.constant_made[i]) return plan.constants[i];
+        absl::StatusOr<Value> made = Evaluate(inst, {});
+        if (made.ok()) {
+          plan.constants[i] = *made;
+          plan.constant_made[i] = true;
+        }
+        return made;
+      }
+      case PlanStep::kGetTupleElement: {
+        const int32_t s = operands[0];
+        const Value* tuple = operand(s);
+        const int32_t index = plan.tuple_index[i];
+        if (!tuple->is_tuple() || index < 0 ||
+            static_cast<size_t>(index) >= tuple->elements().size()) {
+          break;  // the kernel's error
+        }
+        Value* mine = frame.remaining[s] == 1 || plan.takes_element[i] ? owned(s) : nullptr;
+        if (mine != nullptr) return std::move(mine->mutable_elements()[index]);
+        return tuple->element(index);
+      }
+      case PlanStep::kTuple: {
+        std::vector<Value> elements;
+        elements.reserve(operands.size());
+        for (int32_t s : operands) elements.push_back(pass(s));
+        return Value::Tuple(std::move(elements));
+      }
+      case PlanStep::kCall: {
+        ComputationPlan*& callee = plan.callee_plan[i];
+        if (callee == nullptr) callee = &PlanFor(*plan.callee[i]);
+        // This frame's: a recursive call of this computation runs in
+        // another frame.
+        std::vector<Value>& args = frame.args;
+        for (int32_t s : operands) args.push_back(pass(s));
+        absl::StatusOr<Value> r = CallTaking(*callee, absl::MakeSpan(args));
+        args.clear();
+        if (!r.ok()) return LocatedOnce(inst, r.status());
+        return r;
+      }
+      case PlanStep::kGroup: {
+        // An input read by this group alone, and this call's, may become
+        // the result.
+        frame.reusable.clear();
+        for (int32_t s : operands) {
+          frame.reusable.push_back(frame.remaining[s] == 1 && owned(s) != nullptr);
+        }
+        frame.ops.clear();
+        for (int32_t s : operands) frame.ops.push_back(operand(s));
+        absl::StatusOr<Value> r = RunFusedGroup(*plan.group_at[i], frame.ops, frame.reusable);
+        if (!r.ok()) return Located(inst, r.status());
+        return r;
+      }
+      default: break;
+    }
+    frame.ops.clear();
+    for (int32_t s : operands) frame.ops.push_back(operand(s));
+    return Evaluate(inst, frame.ops);
+  };
+  Profiler* profiler = options_.profiler != nullptr && plan.profiled ? options_.profiler : nullptr;
+  return profiler != nullptr ? profiler->Time(inst, evaluate) : evaluate();
 }
 
 absl::StatusOr<Value> Evaluator::Evaluate(const Instruction& inst, Operands ops) {
@@ -328,13 +390,15 @@ absl::StatusOr<Value> Evaluator::Evaluate(const Instruction& inst, Operands ops)
       result = absl::UnimplementedError(
           StrCat("hlo-run cannot evaluate '", inst.OpcodeText(), "' yet"));
   }
-  if (!result.ok()) {
-    // Errors from nested calls already name their instruction.
-    std::string_view msg(result.status().message().data(), result.status().message().size());
-    if (msg.find(": error: %") != std::string_view::npos) return result.status();
-    return Located(inst, result.status());
-  }
+  if (!result.ok()) return LocatedOnce(inst, result.status());
   return result;
+}
+
+absl::Status Evaluator::LocatedOnce(const Instruction& inst, const absl::Status& status) const {
+  // Errors from nested calls already name their instruction.
+  std::string_view msg(status.message().data(), status.message().size());
+  if (msg.find(": error: %") != std::string_view::npos) return status;
+  return Located(inst, status);
 }
 
 absl::Status CheckValueShape(const Value& value, const Shape& shape, std::string_view what) {

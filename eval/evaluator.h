@@ -49,6 +49,7 @@ struct EvalOptions {
 };
 
 struct ComputationPlan;
+struct Frame;
 
 // Bytes of the arrays in a shape (tuples summed); -1 past 2^63.
 int64_t ShapeBytes(const Shape& shape);
@@ -68,6 +69,15 @@ class Evaluator {
   // Runs any computation of the module (used by call, while, reduce, …).
   absl::StatusOr<Value> Call(const Computation& computation,
                              absl::Span<const Value* const> arguments);
+  // A computation's plan (eval/computation_plan.h), made at its first call:
+  // callers that run one computation many times (while loops) look it up
+  // once and call it through the plan.
+  ComputationPlan& PlanFor(const Computation& computation);
+  absl::StatusOr<Value> Call(ComputationPlan& plan, absl::Span<const Value* const> arguments);
+  // Like Call, but the arguments are handed over: the callee may move their
+  // buffers out and update those nobody else holds in place (a while body's
+  // loop state, a fusion's operand that dies at the fusion).
+  absl::StatusOr<Value> CallTaking(ComputationPlan& plan, absl::Span<Value> arguments);
   // Evaluates one instruction on its operands' values (constant folding).
   absl::StatusOr<Value> EvaluateInstruction(const Instruction& inst,
                                             absl::Span<const Value* const> operands) {
@@ -98,10 +108,21 @@ class Evaluator {
   absl::StatusOr<Value> Evaluate(const Instruction& inst,
                                  absl::Span<const Value* const> operands);
   absl::Status Located(const Instruction& inst, const absl::Status& status) const;
-  // Post order and use counts of a computation, computed once.
-  const ComputationPlan& PlanFor(const Computation& computation);
+  // `status` located at `inst` unless it names an instruction already (the
+  // errors of nested calls).
+  absl::Status LocatedOnce(const Instruction& inst, const absl::Status& status) const;
+  // Runs `plan` on read-only `read` arguments or on handed-over `taken` ones
+  // (exactly one of the two is used).
+  absl::StatusOr<Value> Execute(ComputationPlan& plan, absl::Span<const Value* const> read,
+                                absl::Span<Value> taken);
+  // Evaluates instruction `i` of the running call into its slot.
+  absl::StatusOr<Value> Step(ComputationPlan& plan, Frame& frame, size_t i,
+                             absl::Span<Value> taken);
 
   absl::flat_hash_map<const Computation*, std::unique_ptr<ComputationPlan>> plans_;
+  // The last plan looked up (kernels call one computation per element).
+  const Computation* last_planned_ = nullptr;
+  ComputationPlan* last_plan_ = nullptr;
   absl::flat_hash_map<const Computation*, std::unique_ptr<BatchProgram>> batch_programs_;
 
   Module& module_;

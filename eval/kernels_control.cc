@@ -23,18 +23,24 @@ absl::StatusOr<Value> EvalWhile(const Instruction& inst, Operands ops, Evaluator
   if (!cond.ok()) return cond.status();
   auto body = CalledComputation(inst, AttrKind::kBody);
   if (!body.ok()) return body.status();
+  ComputationPlan& cond_plan = ev.PlanFor(**cond);
+  ComputationPlan& body_plan = ev.PlanFor(**body);
+  // The state is the loop's own: each trip hands it to the body, which
+  // moves its buffers into the next state and updates in place those that
+  // nothing else holds (a buffer the caller still holds is copied at its
+  // first update, and the copy is the loop's).
   Value state = *ops[0];
+  const Value* arg = &state;
   int64_t limit = ev.options().max_iterations;
   for (int64_t trip = 0;; ++trip) {
-    const Value* arg = &state;
-    auto go = ev.Call(**cond, absl::MakeConstSpan(&arg, 1));
+    auto go = ev.Call(cond_plan, absl::MakeConstSpan(&arg, 1));
     if (!go.ok()) return go.status();
     if (!go->is_array() || go->array().GetInt(0) == 0) return state;
     if (limit >= 0 && trip >= limit) {
       return absl::ResourceExhaustedError(
           StrCat("the loop ran ", trip, " iterations, the limit set by --max-iterations"));
     }
-    auto next = ev.Call(**body, absl::MakeConstSpan(&arg, 1));
+    auto next = ev.CallTaking(body_plan, absl::MakeSpan(&state, 1));
     if (!next.ok()) return next.status();
     state = *std::move(next);
   }
