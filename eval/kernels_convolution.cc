@@ -3,23 +3,30 @@
 // dilation, window reversal, feature_group_count, batch_group_count, every
 // numeric type and pred; the result's element type is the instruction's.
 //
-// Built as packing plus gemm, in the compute type of gemm_convert.h:
-//  1. the input is converted once into a canonical padded and dilated
-//     buffer Xp[batch][spatial...][feature] (zeros in the padding and holes),
-//     so every window position is in bounds;
-//  2. the kernel is packed per group as Kc[group][tap][in feature][out];
-//  3. per group and block of output rows (batch x output positions) the
-//     windows are gathered (im2col: one contiguous run of in-features per
-//     tap) and multiplied by Kc[group] with gemm into a canonical output
-//     Oc[batch][spatial...][feature] - the result itself when it has that
-//     layout and type, else scattered into it at the end.
-// 1x1 stride-1 windows skip the gather (Xp rows are the matrix), and
-// depthwise convolutions (one input feature per group) run as a direct
-// multiply-add over taps, vectorised across features. 2-D 3x3 stride-1
-// f32/f64 convolutions without dilation, reversal, groups or negative
-// padding take Winograd F(2x2, 3x3) instead of steps 1 and 3
-// (kernels_convolution_winograd.h): 2.25x fewer multiplications; it reads
-// a canonical input of the compute type in place, else Xp.
+// Computed in the compute type of gemm_convert.h, from a source array
+// x[batch][spatial...][feature] (kernels_convolution_internal.h):
+//  - the input itself when it has that layout and type and no lhs
+//    dilation (padding is virtual: windows reaching outside read zeros);
+//  - else a padded, dilated copy Xp in that layout (zeros in the padding
+//    and holes), made once.
+// The kernel is read in place when it is [spatial...][in][out] row-major in
+// the compute type without reversal, else packed per group as
+// Kc[group][tap][in][out]. Then:
+//  - depthwise convolutions (one input feature per feature group) run as a
+//    direct multiply-add over taps, vectorised across features
+//    (kernels_convolution_depthwise.cc);
+//  - 2-D 3x3 stride-1 f32/f64 convolutions without dilation, reversal or
+//    groups, with enough features and output tiles, take Winograd
+//    F(2x2, 3x3) (kernels_convolution_winograd.h): 2.25x fewer
+//    multiplications;
+//  - everything else is im2col + gemm per group and block of output rows
+//    (kernels_convolution_gemm.cc).
+// The output is written in place when it is [batch][spatial...][feature] in
+// the compute type, else into a canonical buffer scattered at the end.
+// Weight gradients (a window as large as the input, a tiny output) are the
+// same gemm: rows are the few output positions, the contraction runs over
+// the window and the batch (as XLA writes them, with batch and feature
+// labels swapped).
 //
 // Groups follow the spec: feature groups split the input features and the
 // kernel's output features, batch groups split the input batch and the
@@ -34,13 +41,15 @@
 #include "eval/gemm.h"
 #include "eval/gemm_convert.h"
 #include "eval/kernels.h"
+#include "eval/kernels_convolution_internal.h"
 #include "eval/kernels_convolution_winograd.h"
+#include "eval/scratch_buffer.h"
 #include "ir/strings.h"
 
 namespace hlo {
 namespace {
 
-using conv::ParallelRows;
+using conv::Geometry;
 using gemm::Dims;
 
 absl::Status Invalid(std::string message) {
@@ -51,21 +60,6 @@ std::string DimsText(absl::Span<const int64_t> dims) {
   return StrCat("{", StrJoin(dims, ","), "}");
 }
 
-// Sizes of everything, checked against each other and the result shape.
-struct Geometry {
-  int64_t nsp = 0;                      // spatial dims
-  int64_t batch = 0, in_features = 0;   // input
-  Dims in_sp;                           // input spatial sizes
-  int64_t kernel_in = 0, kernel_out = 0;
-  Dims win;                             // window (kernel spatial) sizes
-  Dims stride, lo, hi, base_dil, win_dil;
-  std::vector<bool> reversal;
-  Dims padded;                          // padded dilated input spatial sizes
-  Dims out_sp;
-  int64_t out_batch = 0;
-  int64_t feature_groups = 1, batch_groups = 1;
-  ConvDims labels;
-};
 
 absl::Status CheckLabels(std::string_view side, int64_t a, int64_t b,
                          const std::vector<int64_t>& spatial, int64_t rank) {
@@ -289,10 +283,10 @@ void ZeroPadding(const Geometry& g, const Dims& first, const Dims& count, T* xp)
 }
 
 template <typename T>
-absl::Status PadInput(const Geometry& g, const Literal& lhs, std::unique_ptr<T[]>& xp) {
+absl::Status PadInput(const Geometry& g, const Literal& lhs, ScratchBuffer<T>& xp) {
   auto size = CheckedProduct({g.batch, g.in_features}, g.padded);
   if (!size.ok()) return size.status();
-  if (auto st = gemm::AllocateUninitialized(xp, *size); !st.ok()) return st;
+  if (auto st = xp.Reset(*size); !st.ok()) return st;
   if (*size == 0) return absl::OkStatus();
   const ConvDims& d = g.labels;
   const Dims src = RowMajorStrides(lhs.shape().dims());
@@ -309,7 +303,7 @@ absl::Status PadInput(const Geometry& g, const Literal& lhs, std::unique_ptr<T[]
     first[i] = x0;
     count[i] = std::max<int64_t>(0, x1 - x0 + 1);
   }
-  ZeroPadding(g, first, count, xp.get());
+  ZeroPadding(g, first, count, xp.data());
   if (Product(count) == 0 || g.batch == 0) return absl::OkStatus();
   const float* table = nullptr;
   if (IsSmallFloat(lhs.element_type()) && BitWidth(lhs.element_type()) <= 8) {
@@ -338,7 +332,7 @@ absl::Status PadInput(const Geometry& g, const Literal& lhs, std::unique_ptr<T[]
           doff += (g.lo[i] + x * g.base_dil[i]) * dst[i];
         }
         for (int64_t x = 0; x < inner; ++x, so += src_x, doff += dst_x) {
-          T* out = xp.get() + doff;
+          T* out = xp.data() + doff;
           if constexpr (std::is_same_v<Storage<P>, T>) {
             if (copy) {
               std::memcpy(out, in + so, g.in_features * sizeof(T));
@@ -358,8 +352,8 @@ absl::Status PadInput(const Geometry& g, const Literal& lhs, std::unique_ptr<T[]
 // ---- step 2: the kernel per group: Kc[group][tap][in][out] -------------------------
 
 template <typename T>
-absl::Status PackKernel(const Geometry& g, const Literal& rhs, std::vector<T>& kc) {
-  if (auto st = gemm::Allocate(kc, rhs.element_count()); !st.ok()) return st;
+absl::Status PackKernel(const Geometry& g, const Literal& rhs, ScratchBuffer<T>& kc) {
+  if (auto st = kc.Reset(rhs.element_count()); !st.ok()) return st;
   if (rhs.element_count() == 0) return absl::OkStatus();
   const ConvDims& d = g.labels;
   const Dims src = RowMajorStrides(rhs.shape().dims());
@@ -394,186 +388,26 @@ absl::Status PackKernel(const Geometry& g, const Literal& rhs, std::vector<T>& k
   return absl::OkStatus();
 }
 
-// ---- step 3: windows times kernels ---------------------------------------------------
 
-// Offsets into Xp shared by the gather loops.
-struct Layout {
-  Dims xp_sp;            // Xp element stride of each spatial dim
-  int64_t xp_batch = 0;  // Xp element stride of the batch
-  std::vector<int64_t> taps;  // Xp offset of each window tap (row-major taps)
-  int64_t rows = 0;      // out_batch x output positions
-};
-
-Layout MakeLayout(const Geometry& g) {
-  Layout l;
-  l.xp_sp = RowMajorStrides(g.padded);
-  for (int64_t& s : l.xp_sp) s *= g.in_features;
-  l.xp_batch = Product(g.padded) * g.in_features;
-  Dims w(g.nsp, 0);
-  do {
-    int64_t off = 0;
-    for (int64_t i = 0; i < g.nsp; ++i) off += w[i] * g.win_dil[i] * l.xp_sp[i];
-    l.taps.push_back(off);
-  } while (Next(w, g.win));
-  l.rows = g.out_batch * Product(g.out_sp);
-  return l;
-}
-
-// Xp offsets (batch and window origin, no feature offset) of output rows
-// [r0, r0 + n), written to `origin`.
-void RowOrigins(const Geometry& g, const Layout& l, int64_t r0, int64_t n,
-                std::vector<int64_t>& origin) {
-  origin.resize(n);
-  const int64_t positions = Product(g.out_sp);
-  Dims o(g.nsp, 0);
-  int64_t rem = positions == 0 ? 0 : r0 % positions;
-  int64_t b = positions == 0 ? 0 : r0 / positions;
-  for (int64_t i = g.nsp - 1; i >= 0; --i) {
-    o[i] = rem % g.out_sp[i];
-    rem /= g.out_sp[i];
-  }
-  for (int64_t r = 0; r < n; ++r) {
-    int64_t off = b * l.xp_batch;
-    for (int64_t i = 0; i < g.nsp; ++i) off += o[i] * g.stride[i] * l.xp_sp[i];
-    origin[r] = off;
-    if (!Next(o, g.out_sp)) ++b;
-  }
-}
-
-// Scratch elements of one im2col block (8 MB of f32). 1 MB measured best
-// on an idle machine, but every gemm call wakes OpenBLAS's workers, and on a
-// shared machine the per-call cost dominated (conv benchmark: 130 ms with
-// 55 calls, 21 ms single-threaded); fewer, larger calls are the robust
-// choice. The gather is split across the cores (OpenBLAS's workers are idle
-// then).
-constexpr int64_t kBlockElements = int64_t{1} << 21;
-
+// The kernel in place: [spatial...][in][out] row-major in the compute type,
+// no reversal (any groups: group g's matrix is columns [g * per, (g + 1) *
+// per) of the [taps * in] x [out] matrix).
 template <typename T>
-absl::Status GemmGroups(const Geometry& g, const Layout& l, const T* xp, const T* kc, T* oc) {
-  const int64_t groups = g.feature_groups * g.batch_groups;
-  const int64_t per = g.kernel_out / groups;
-  const int64_t taps = static_cast<int64_t>(l.taps.size());
-  const int64_t kdim = taps * g.kernel_in;
-  bool pointwise = true;
-  for (int64_t i = 0; i < g.nsp; ++i) pointwise = pointwise && g.win[i] == 1 && g.stride[i] == 1;
-  const int64_t block = std::max<int64_t>(1, std::min(l.rows, kBlockElements / std::max<int64_t>(1, kdim)));
-  std::vector<T> cols;
-  if (!pointwise) {
-    if (auto st = gemm::Allocate(cols, block * kdim); !st.ok()) return st;
+const T* KernelInPlace(const Geometry& g, const Literal& rhs) {
+  const T* k = gemm::DirectData<T>(rhs);
+  if (k == nullptr) return nullptr;
+  const ConvDims& d = g.labels;
+  if (d.kernel_output_feature != g.nsp + 1 || d.kernel_input_feature != g.nsp) return nullptr;
+  for (int64_t i = 0; i < g.nsp; ++i) {
+    if (d.kernel_spatial[i] != i || g.reversal[i]) return nullptr;
   }
-  std::vector<int64_t> origin;
-  for (int64_t grp = 0; grp < groups; ++grp) {
-    // Feature groups take a slice of the features, batch groups of the batch.
-    const int64_t c0 = g.feature_groups > 1 ? grp * g.kernel_in : 0;
-    const int64_t n0 = g.batch_groups > 1 ? grp * g.out_batch * l.xp_batch : 0;
-    const T* k = kc + grp * kdim * per;
-    T* out = oc + grp * per;
-    if (pointwise) {
-      // Xp rows are the windows: output position == input position.
-      gemm::Gemm<T>(false, false, l.rows, per, g.kernel_in, xp + n0 + c0, g.in_features, k, per,
-                    out, g.kernel_out);
-      continue;
-    }
-    for (int64_t r0 = 0; r0 < l.rows; r0 += block) {
-      const int64_t n = std::min(block, l.rows - r0);
-      RowOrigins(g, l, r0, n, origin);
-      ParallelRows(n, 512, [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) {
-          T* dst = cols.data() + r * kdim;
-          const T* src = xp + n0 + c0 + origin[r];
-          for (int64_t t = 0; t < taps; ++t) {
-            std::memcpy(dst + t * g.kernel_in, src + l.taps[t], g.kernel_in * sizeof(T));
-          }
-        }
-      });
-      gemm::Gemm<T>(false, false, n, per, kdim, cols.data(), kdim, k, per,
-                    out + r0 * g.kernel_out, g.kernel_out);
-    }
-  }
-  return absl::OkStatus();
-}
-
-// One output row of a depthwise convolution: out[f] = sum over taps t of
-// x[taps[t] + f] * k[t][f]. Blocks of 16 features accumulate in registers
-// across all taps; built for AVX-512 and AVX2 too (the compiler may fuse
-// the multiply-add, as OpenBLAS does in the gemm path).
-#define HLO_DEPTHWISE_ROW(T)                                                                \
-  __attribute__((target_clones("avx512f", "avx2", "default"))) void DepthwiseRow(            \
-      T* out, const T* x, const int64_t* taps, int64_t ntaps, const T* k, int64_t n) {      \
-    int64_t f0 = 0;                                                                         \
-    for (; f0 + 16 <= n; f0 += 16) {                                                        \
-      T acc[16] = {};                                                                       \
-      for (int64_t t = 0; t < ntaps; ++t) {                                                 \
-        const T* xt = x + taps[t] + f0;                                                     \
-        const T* kt = k + t * n + f0;                                                       \
-        for (int j = 0; j < 16; ++j) acc[j] += xt[j] * kt[j];                               \
-      }                                                                                     \
-      for (int j = 0; j < 16; ++j) out[f0 + j] = acc[j];                                    \
-    }                                                                                       \
-    for (; f0 < n; ++f0) {                                                                  \
-      T acc = 0;                                                                            \
-      for (int64_t t = 0; t < ntaps; ++t) acc += x[taps[t] + f0] * k[t * n + f0];           \
-      out[f0] = acc;                                                                        \
-    }                                                                                       \
-  }
-HLO_DEPTHWISE_ROW(float)
-HLO_DEPTHWISE_ROW(double)
-#undef HLO_DEPTHWISE_ROW
-template <typename T>
-void DepthwiseRow(T* out, const T* x, const int64_t* taps, int64_t ntaps, const T* k,
-                  int64_t n) {
-  std::fill(out, out + n, T(0));
-  for (int64_t t = 0; t < ntaps; ++t) {
-    for (int64_t f = 0; f < n; ++f) out[f] += x[taps[t] + f] * k[t * n + f];
-  }
-}
-
-
-// One input feature per feature group: out[f] = sum over taps of x[group(f)]
-// * k[tap][f], a multiply-add across all features per tap.
-template <typename T>
-void Depthwise(const Geometry& g, const Layout& l, const T* xp, const T* kc, T* oc) {
-  const int64_t groups = g.feature_groups;
-  const int64_t per = g.kernel_out / groups;
-  const int64_t taps = static_cast<int64_t>(l.taps.size());
-  // Kd[tap][f] from Kc[group][tap][0][j].
-  std::vector<T> kd(taps * g.kernel_out);
-  for (int64_t grp = 0; grp < groups; ++grp) {
-    for (int64_t t = 0; t < taps; ++t) {
-      for (int64_t j = 0; j < per; ++j) {
-        kd[t * g.kernel_out + grp * per + j] = kc[(grp * taps + t) * per + j];
-      }
-    }
-  }
-  ParallelRows(l.rows, 2048, [&](int64_t begin, int64_t end) {
-    std::vector<int64_t> origin;
-    std::vector<T> spread(per == 1 ? 0 : g.kernel_out);
-    for (int64_t r0 = begin; r0 < end; r0 += 1024) {
-      const int64_t n = std::min<int64_t>(1024, end - r0);
-      RowOrigins(g, l, r0, n, origin);
-      for (int64_t r = 0; r < n; ++r) {
-        T* out = oc + (r0 + r) * g.kernel_out;
-        if (per == 1) {
-          DepthwiseRow(out, xp + origin[r], l.taps.data(), taps, kd.data(), g.kernel_out);
-          continue;
-        }
-        // Each input feature feeds `per` outputs: spread it over them first.
-        std::fill(out, out + g.kernel_out, T(0));
-        for (int64_t t = 0; t < taps; ++t) {
-          const T* x = xp + origin[r] + l.taps[t];
-          for (int64_t f = 0; f < g.kernel_out; ++f) spread[f] = x[f / per];
-          const T* k = kd.data() + t * g.kernel_out;
-          for (int64_t f = 0; f < g.kernel_out; ++f) out[f] += spread[f] * k[f];
-        }
-      }
-    }
-  });
+  return k;
 }
 
 // The Winograd fast path (kernels_convolution_winograd.h): real floats, 2-D
 // 3x3 windows at stride 1 with non-negative padding and no dilation,
-// reversal or groups, and enough features for it to pay. Xp and Kc are
-// already what it takes.
+// reversal or groups, and enough features and output tiles for it to pay.
+// Xp and Kc (or the input and kernel in place) are what it takes.
 template <typename T>
 bool UseWinograd(const Geometry& g) {
   if constexpr (!std::is_same_v<T, float> && !std::is_same_v<T, double>) {
@@ -586,7 +420,8 @@ bool UseWinograd(const Geometry& g) {
         return false;
       }
     }
-    return conv::WinogradPays(g.in_features, g.kernel_out);
+    const int64_t tiles = g.batch * ((g.out_sp[0] + 1) / 2) * ((g.out_sp[1] + 1) / 2);
+    return conv::WinogradPays(g.in_features, g.kernel_out, tiles);
   }
 }
 
@@ -630,25 +465,65 @@ void ScatterOutput(const Geometry& g, const T* oc, Literal& out) {
   });
 }
 
+// The source the fast paths read windows from: the input in place (virtual
+// padding) or Xp.
+template <typename T>
+conv::Source<T> InputSource(const Geometry& g, const T* input) {
+  conv::Source<T> s;
+  s.x = input;
+  s.sp = input != nullptr ? g.in_sp : g.padded;
+  s.sp_stride = RowMajorStrides(s.sp);
+  for (int64_t& x : s.sp_stride) x *= g.in_features;
+  s.batch_stride = Product(s.sp) * g.in_features;
+  s.pad = input != nullptr ? g.lo : Dims(g.nsp, 0);
+  return s;
+}
+
+template <typename T>
+bool InputInPlace(const Geometry& g) {
+  for (int64_t i = 0; i < g.nsp; ++i) {
+    if (g.base_dil[i] != 1) return false;
+  }
+  return CanonicalInput(g);
+}
+
+// Kd[tap][f] for the depthwise path from Kc (the kernel in place already
+// has that layout).
+template <typename T>
+void DepthwiseKernel(const Geometry& g, const T* kc, T* kd) {
+  const int64_t groups = g.groups(), per = g.per_group(), taps = g.taps();
+  for (int64_t grp = 0; grp < groups; ++grp) {
+    for (int64_t t = 0; t < taps; ++t) {
+      for (int64_t j = 0; j < per; ++j) {
+        kd[t * g.kernel_out + grp * per + j] = kc[(grp * taps + t) * per + j];
+      }
+    }
+  }
+}
+
 template <typename T>
 absl::Status RunConvolution(const Geometry& g, const Literal& lhs, const Literal& rhs,
                             Literal& out) {
-  const Layout l = MakeLayout(g);
-  if (l.rows == 0 || g.kernel_out == 0) return absl::OkStatus();  // result is empty
-  // The Winograd path reads a canonical input of the compute type as it is
-  // (padding included); everything else reads the padded copy Xp.
+  if (g.out_batch * g.positions() == 0 || g.kernel_out == 0) return absl::OkStatus();  // empty
   const bool winograd = UseWinograd<T>(g);
-  const T* x = winograd && CanonicalInput(g) ? gemm::DirectData<T>(lhs) : nullptr;
-  std::unique_ptr<T[]> xp;
-  std::vector<T> kc, obuf;
+  const bool depthwise = !winograd && g.feature_groups > 1 && g.kernel_in == 1;
+  // The input in place when it is canonical; Winograd also needs the
+  // padding non-negative (checked by UseWinograd).
+  const T* x = InputInPlace<T>(g) ? gemm::DirectData<T>(lhs) : nullptr;
+  ScratchBuffer<T> xp, kc, obuf;
   if (x == nullptr) {
     if (auto st = PadInput<T>(g, lhs, xp); !st.ok()) return st;
   }
-  if (auto st = PackKernel<T>(g, rhs, kc); !st.ok()) return st;
+  const T* k = KernelInPlace<T>(g, rhs);
+  const bool kernel_in_place = k != nullptr;
+  if (k == nullptr) {
+    if (auto st = PackKernel<T>(g, rhs, kc); !st.ok()) return st;
+    k = kc.data();
+  }
   T* oc = CanonicalOutput(g) ? gemm::MutableDirectData<T>(out) : nullptr;
   const bool scatter = oc == nullptr;
   if (scatter) {
-    if (auto st = gemm::Allocate(obuf, out.element_count()); !st.ok()) return st;
+    if (auto st = obuf.Reset(out.element_count()); !st.ok()) return st;
     oc = obuf.data();
   }
   if (winograd) {
@@ -660,13 +535,25 @@ absl::Status RunConvolution(const Geometry& g, const Literal& lhs, const Literal
       s.pad_top = g.lo[0];
       s.pad_left = g.lo[1];
     } else {
-      x = xp.get();
+      x = xp.data();
     }
-    if (auto st = conv::Winograd3x3<T>(s, x, kc.data(), oc); !st.ok()) return st;
-  } else if (g.feature_groups > 1 && g.kernel_in == 1) {
-    Depthwise<T>(g, l, xp.get(), kc.data(), oc);
-  } else if (auto st = GemmGroups<T>(g, l, xp.get(), kc.data(), oc); !st.ok()) {
-    return st;
+    if (auto st = conv::Winograd3x3<T>(s, x, k, oc); !st.ok()) return st;
+  } else {
+    conv::Source<T> from = InputSource<T>(g, x);
+    if (x == nullptr) from.x = xp.data();
+    if (depthwise && kernel_in_place) {
+      conv::DepthwiseConvolution<T>(g, from, k, oc);
+    } else if (depthwise) {
+      ScratchBuffer<T> kd;
+      if (auto st = kd.Reset(g.taps() * g.kernel_out); !st.ok()) return st;
+      DepthwiseKernel<T>(g, k, kd.data());
+      conv::DepthwiseConvolution<T>(g, from, kd.data(), oc);
+    } else {
+      conv::KernelMatrix<T> km{k, kernel_in_place ? g.per_group() : g.taps() * g.kernel_in *
+                                                                        g.per_group(),
+                               kernel_in_place ? g.kernel_out : g.per_group()};
+      if (auto st = conv::GemmConvolution<T>(g, from, km, oc); !st.ok()) return st;
+    }
   }
   if (scatter) ScatterOutput<T>(g, oc, out);
   return absl::OkStatus();

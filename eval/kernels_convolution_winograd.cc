@@ -25,6 +25,7 @@
 
 #include "eval/gemm.h"
 #include "eval/gemm_convert.h"
+#include "eval/scratch_buffer.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -213,15 +214,15 @@ absl::Status Scratch(int64_t a, int64_t b, int64_t c, int64_t& n) {
 
 }  // namespace
 
-bool WinogradPays(int64_t in_features, int64_t out_features) {
-  return in_features * out_features >= 16;
+bool WinogradPays(int64_t in_features, int64_t out_features, int64_t tiles) {
+  return in_features * out_features >= 16 && tiles >= kMinBlockTiles;
 }
 
 // One worker's scratch: a block's transformed inputs V[xi][tile][c] and
 // products M[xi][tile][o].
 template <typename T>
 struct Worker {
-  std::vector<T> v, m;
+  ScratchBuffer<T> v, m;
 };
 
 template <typename T>
@@ -247,11 +248,11 @@ absl::Status Winograd3x3(const WinogradShape& s, const T* x, const T* kc, T* out
   for (auto st : {Scratch(16, C, O, nu), Scratch(16, vs, 1, nv), Scratch(16, ms, 1, nm)}) {
     if (!st.ok()) return st;
   }
-  std::vector<T> u;
+  ScratchBuffer<T> u;
   std::vector<Worker<T>> workers(nworkers);
-  if (auto st = gemm::Allocate(u, nu); !st.ok()) return st;
+  if (auto st = u.Reset(nu); !st.ok()) return st;
   for (Worker<T>& w : workers) {
-    for (auto st : {gemm::Allocate(w.v, nv), gemm::Allocate(w.m, nm)}) {
+    for (auto st : {w.v.Reset(nv), w.m.Reset(nm)}) {
       if (!st.ok()) return st;
     }
   }

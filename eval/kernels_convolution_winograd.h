@@ -41,8 +41,12 @@ struct WinogradShape {
 // f32[8,56,56,C] 3x3 pad 1 against im2col (min ms, 2 cores): C=O=1 0.84
 // vs 0.73, C=O=2 0.74 vs 0.78, C=O=4 1.0 vs 1.4, C=O=8 0.7 vs 2.2,
 // C=O=16 0.95 vs 3.9, C=O=64 ~6 vs ~11, C=64 O=4 1.8 vs 13.2, C=3 O=64
-// 1.2 vs 2.1: it pays from about 16 feature pairs on.
-bool WinogradPays(int64_t in_features, int64_t out_features);
+// 1.2 vs 2.1: it pays from about 16 feature pairs on. It also needs a full
+// block of output tiles (2x2 outputs each, 64 a block) to pay for
+// transforming the kernel (16 planes of C x O per call): f32[2,7,7,512]
+// (32 tiles, one core) took 17.6 ms min against 11.7 with im2col, while
+// f32[2,14,14,256] (98 tiles) took 3.2-3.8 against 5.4-6.7.
+bool WinogradPays(int64_t in_features, int64_t out_features, int64_t tiles);
 
 // The convolution above into `out`. T: float or double. Fails only when a
 // scratch buffer cannot be allocated.

@@ -27,9 +27,9 @@ def _winograd_inputs():
     rng = np.random.default_rng(_WINOGRAD_RNG_SEED)
     ints = lambda shape, dt: rng.integers(-3, 4, size=shape).astype(dt)
     return {
-        "convolution_winograd.p0.npy": ints((2, 5, 7, 16), np.float32),    # NHWC
+        "convolution_winograd.p0.npy": ints((12, 5, 7, 16), np.float32),    # NHWC
         "convolution_winograd.p1.npy": ints((3, 3, 16, 16), np.float32),   # HWIO
-        "convolution_winograd.p2.npy": ints((2, 20, 4, 5), np.float64),    # NCHW
+        "convolution_winograd.p2.npy": ints((12, 20, 4, 5), np.float64),    # NCHW
         "convolution_winograd.p3.npy": ints((17, 20, 3, 3), np.float64),   # OIHW
     }
 
@@ -38,7 +38,7 @@ def _winograd_float_inputs():
     rng = np.random.default_rng(_WINOGRAD_RNG_SEED + 1)
     return {
         "convolution_winograd_float.p0.npy":
-            rng.uniform(-1, 1, size=(2, 9, 11, 24)).astype(np.float32),   # NHWC
+            rng.uniform(-1, 1, size=(4, 9, 11, 24)).astype(np.float32),   # NHWC
         "convolution_winograd_float.p1.npy":
             rng.uniform(-1, 1, size=(3, 3, 24, 16)).astype(np.float32),   # HWIO
     }
