@@ -210,7 +210,7 @@ bool MatchTotalBits(const Computation& c, const Instruction* e, KeyExpr* k) {
   const Instruction* s = e->operand(2);
   const Instruction* f = BitsOf(s, /*is_signed=*/true);
   if (!f || !HasXorTotalOrder(TypeOf(f)) || !MatchFloatKey(c, f, k)) return false;
-  const int64_t max = (int64_t{1} << (BitWidth(TypeOf(s)) - 1)) - 1;
+  const int64_t max = static_cast<int64_t>((uint64_t{1} << (BitWidth(TypeOf(s)) - 1)) - 1);
   const Instruction* cond = e->operand(0);
   const bool negative =
       (SignedCompare(cond, "LT") && SameValue(cond->operand(0), s) &&
