@@ -13,6 +13,7 @@
 
 #include "eval/kernels.h"
 #include "eval/kernels_gather_index.h"
+#include "eval/parallel.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -28,6 +29,9 @@ using namespace gather_internal;  // NOLINT: this file's own helpers
 struct Word128 {
   uint64_t lo, hi;
 };
+
+// Results of this many bytes and more are gathered on both cores.
+constexpr int64_t kParallelGatherBytes = 1 << 20;
 
 // The gather's dimension numbers, checked against the operand, the indices
 // and the instruction's result shape.
@@ -155,31 +159,38 @@ absl::Status CheckGather(const Instruction& inst, const Shape& operand, const Sh
   return absl::OkStatus();
 }
 
-// Copies the slice at each batch position; E is the element's storage word.
+// Copies the slices of batch positions [begin, end); E is the element's
+// storage word. `by_element`: every element moved on its own (the general
+// evaluator's walk, --no-fast-paths), else contiguous runs by memcpy.
 template <typename E>
 void GatherSlices(const GatherPlan& p, const Literal& indices, IndexReader read,
-                  uint8_t* out_bytes, const uint8_t* in_bytes) {
+                  uint8_t* out_bytes, const uint8_t* in_bytes, int64_t begin, int64_t end,
+                  bool by_element) {
   E* __restrict out = reinterpret_cast<E*>(out_bytes);
   const E* __restrict in = reinterpret_cast<const E*>(in_bytes);
   const IndexBatch& b = p.batch;
   const uint8_t* idx = indices.data();
   const size_t nstart = p.start_index_map.size();
   Dims coords(b.dims.size(), 0);
+  for (size_t j = coords.size(), rest = begin; begin > 0 && j-- > 0;) {
+    coords[j] = static_cast<int64_t>(rest % b.dims[j]);
+    rest /= b.dims[j];
+  }
   const bool single = p.slice_axes.size() == 1 && p.slice_axes[0].size == 1;
   auto copy_row = [&](int64_t dst, int64_t src, int64_t n, int64_t ds, int64_t ss) {
-    if (ds == 1 && ss == 1) {
+    if (ds == 1 && ss == 1 && !by_element) {
       std::memcpy(out + dst, in + src, n * sizeof(E));
     } else {
       for (int64_t i = 0; i < n; ++i) out[dst + i * ds] = in[src + i * ss];
     }
   };
-  for (int64_t pos = 0; pos < b.count; ++pos) {
+  for (int64_t pos = begin; pos < end; ++pos) {
     int64_t ibase = 0, rbase = 0, obase = 0;
     for (size_t j = 0; j < coords.size(); ++j) {
       ibase += coords[j] * b.strides[j];
       rbase += coords[j] * p.result_batch_strides[j];
     }
-    for (size_t k = 0; k < nstart; ++k) {
+    for (size_t k = 0; k < nstart; ++k) {  // the start clamped once per slice
       int64_t v = read(idx, ibase + static_cast<int64_t>(k) * b.vector_stride);
       v = std::clamp<int64_t>(v, 0, p.start_limit[k]);
       obase += v * p.start_stride[k];
@@ -196,7 +207,23 @@ void GatherSlices(const GatherPlan& p, const Literal& indices, IndexReader read,
   }
 }
 
-absl::StatusOr<Value> EvalGather(const Instruction& inst, Operands ops) {
+// Batch positions are independent: large gathers are split over the cores.
+template <typename E>
+void Gather(const GatherPlan& p, const Literal& indices, IndexReader read, uint8_t* out,
+            const uint8_t* in, int64_t result_bytes, bool fast) {
+  const int64_t count = p.batch.count;
+  if (!fast || result_bytes < kParallelGatherBytes || count < 2) {
+    GatherSlices<E>(p, indices, read, out, in, 0, count, !fast);
+    return;
+  }
+  const int64_t slice_bytes = std::max<int64_t>(1, result_bytes / count);
+  ParallelRows(count, std::max<int64_t>(1, kParallelGatherBytes / 2 / slice_bytes),
+               [&](int64_t b, int64_t e) {
+                 GatherSlices<E>(p, indices, read, out, in, b, e, false);
+               });
+}
+
+absl::StatusOr<Value> EvalGather(const Instruction& inst, Operands ops, bool fast) {
   if (ops.size() != 2 || !ops[0]->is_array() || !ops[1]->is_array()) {
     return Invalid("gather takes two arrays: the operand and the start indices");
   }
@@ -209,15 +236,18 @@ absl::StatusOr<Value> EvalGather(const Instruction& inst, Operands ops) {
   }
   GatherPlan p;
   if (auto st = CheckGather(inst, operand.shape(), indices.shape(), p); !st.ok()) return st;
-  auto out = NewArray(inst.shape());
+  // Every result element is written: the slices tile the result.
+  auto out = p.empty ? NewArray(inst.shape()) : NewArrayUninitialized(inst.shape());
   if (!out.ok() || p.empty) return out;
   uint8_t* dst = out->mutable_array().data();
+  const uint8_t* src = operand.data();
+  const int64_t bytes = static_cast<int64_t>(out->array().size_bytes());
   switch (ByteWidth(operand.element_type())) {
-    case 1: GatherSlices<uint8_t>(p, indices, read, dst, operand.data()); break;
-    case 2: GatherSlices<uint16_t>(p, indices, read, dst, operand.data()); break;
-    case 4: GatherSlices<uint32_t>(p, indices, read, dst, operand.data()); break;
-    case 8: GatherSlices<uint64_t>(p, indices, read, dst, operand.data()); break;
-    case 16: GatherSlices<Word128>(p, indices, read, dst, operand.data()); break;
+    case 1: Gather<uint8_t>(p, indices, read, dst, src, bytes, fast); break;
+    case 2: Gather<uint16_t>(p, indices, read, dst, src, bytes, fast); break;
+    case 4: Gather<uint32_t>(p, indices, read, dst, src, bytes, fast); break;
+    case 8: Gather<uint64_t>(p, indices, read, dst, src, bytes, fast); break;
+    case 16: Gather<Word128>(p, indices, read, dst, src, bytes, fast); break;
     default: return Invalid(StrCat("gather cannot move ", operand.shape().ToString(false)));
   }
   return out;
@@ -227,7 +257,7 @@ absl::StatusOr<Value> EvalGather(const Instruction& inst, Operands ops) {
 
 absl::StatusOr<Value> EvalGatherScatter(const Instruction& inst, Operands ops, Evaluator& ev) {
   switch (inst.opcode()) {
-    case Opcode::kGather: return EvalGather(inst, ops);
+    case Opcode::kGather: return EvalGather(inst, ops, ev.options().fast_paths);
     case Opcode::kScatter: return EvalScatter(inst, ops, ev);
     default:
       return absl::InternalError(StrCat("no gather/scatter kernel for ", inst.OpcodeText()));

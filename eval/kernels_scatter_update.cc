@@ -10,40 +10,22 @@
 // Windows are applied in row-major order of the batch positions, so later
 // updates of the same element see earlier ones.
 //
-// The update computation runs as a typed loop when it is one known binary
-// op of its two parameters (add, multiply, maximum, minimum, and, or, xor)
-// or returns its second parameter (replace); any other computation, and
-// every variadic scatter, goes through the evaluator once per element.
+// This file checks the dimension numbers, lists the windows (each index
+// vector read and bounds-checked once) and picks how the update computation
+// runs (eval/kernels_scatter_internal.h): a typed loop for the known
+// combiners, else the batched interpreter, else (and under --no-fast-paths)
+// the evaluator once per element.
 #include <cstring>
 #include <type_traits>
 
 #include "eval/kernels.h"
-#include "eval/kernels_elementwise_internal.h"
-#include "eval/kernels_gather_index.h"
+#include "eval/kernels_scatter_internal.h"
 #include "eval/scalar_apply.h"
-#include "eval/type_dispatch.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
 
 namespace hlo {
 namespace gather_internal {
-namespace {
-
-struct Word128 {
-  uint64_t lo, hi;
-};
-
-struct ScatterPlan {
-  size_t n = 1;  // inputs (= updates)
-  IndexBatch batch;
-  Dims update_batch_strides;  // per batch dimension: its stride in the updates
-  Dims start_limit;           // per index component: input dim - window size
-  Dims start_stride;          // per index component: its input dim's stride
-  Dims batching_coord;        // per batching pair: the batch coordinate it reads
-  Dims batching_stride;       // per batching pair: the input dim's stride
-  Axes window_axes;           // dst = input strides, src = update strides
-  bool empty = false;         // no update element at all
-};
 
 absl::Status CheckScatter(const Instruction& inst, Operands ops, ScatterPlan& p) {
   constexpr std::string_view kOp = "scatter";
@@ -56,6 +38,8 @@ absl::Status CheckScatter(const Instruction& inst, Operands ops, ScatterPlan& p)
   }
   p.n = (ops.size() - 1) / 2;
   const Shape& input = ops[0]->array().shape();
+  p.type = input.element_type();
+  p.input_elements = input.ElementCount();
   const Shape& indices = ops[p.n]->array().shape();
   const Shape& updates = ops[p.n + 1]->array().shape();
   const int64_t rank = input.rank();
@@ -163,18 +147,21 @@ absl::Status CheckScatter(const Instruction& inst, Operands ops, ScatterPlan& p)
     }
     p.batching_stride.push_back(istrides[ibd[i]]);
   }
+  int64_t lead = 0;  // leading input dims where every window is one element wide
+  while (lead < rank && window[lead] == 1) ++lead;
+  p.slab = lead == 0 ? 0 : istrides[lead - 1];
   p.empty = !NormalizeAxes(p.window_axes) || updates.ElementCount() == 0;
   return absl::OkStatus();
 }
 
-// Calls window(input_base, update_base) for every batch position whose whole
-// window is inside the input.
-template <typename F>
-void ForEachWindow(const ScatterPlan& p, const Literal& indices, F&& window) {
+WindowList ListWindows(const ScatterPlan& p, const Literal& indices) {
   const IndexBatch& b = p.batch;
   IndexReader read = ReaderFor(indices.element_type());
   const uint8_t* idx = indices.data();
   const size_t nstart = p.start_limit.size();
+  WindowList w;
+  w.input_base.reserve(b.count);
+  w.update_base.reserve(b.count);
   Dims coords(b.dims.size(), 0);
   for (int64_t pos = 0; pos < b.count; ++pos) {
     int64_t ibase = 0, ubase = 0, obase = 0;
@@ -192,192 +179,21 @@ void ForEachWindow(const ScatterPlan& p, const Literal& indices, F&& window) {
       for (size_t i = 0; i < p.batching_coord.size(); ++i) {
         obase += coords[p.batching_coord[i]] * p.batching_stride[i];
       }
-      if (!window(obase, ubase)) return;
+      w.input_base.push_back(obase);
+      w.update_base.push_back(ubase);
     }
     NextPosition(coords, b.dims);
   }
+  return w;
 }
 
-// ---- typed update loops ----------------------------------------------------
-
-// `ROOT p1` of two parameters: the update replaces the element.
-bool IsReplace(const Computation& c) {
-  const Instruction* root = c.root();
-  return c.parameter_count() == 2 && root && root->opcode() == Opcode::kParameter &&
-         root->parameter_number() == 1;
-}
-
-// One update with a known op on native T; integers wrap, floats follow the
-// elementwise kernels (NaN-propagating maximum/minimum, -0 < +0).
-template <Opcode op, typename T>
-inline T Combine(T a, T b) {
-  if constexpr (std::is_same_v<T, bool>) {
-    if constexpr (op == Opcode::kXor) return a != b;
-    if constexpr (op == Opcode::kAnd) return a && b;
-    return a || b;  // or
-  } else if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    if constexpr (op == Opcode::kAdd) return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-    if constexpr (op == Opcode::kMultiply) {
-      return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
-    }
-    if constexpr (op == Opcode::kMaximum) return a > b ? a : b;
-    if constexpr (op == Opcode::kMinimum) return a < b ? a : b;
-    if constexpr (op == Opcode::kAnd) return a & b;
-    if constexpr (op == Opcode::kOr) return a | b;
-    return a ^ b;
-  } else {
-    if constexpr (op == Opcode::kAdd) return a + b;
-    if constexpr (op == Opcode::kMultiply) return a * b;
-    if constexpr (op == Opcode::kMaximum) return elementwise::MaxOf(a, b);
-    return elementwise::MinOf(a, b);
-  }
-}
-
-// Whether Combine<op, T> is the computation's meaning for element type t.
-template <typename T>
-bool FastOp(PrimitiveType t, Opcode op) {
-  const bool logic = op == Opcode::kAnd || op == Opcode::kOr || op == Opcode::kXor;
-  if constexpr (std::is_same_v<T, bool>) return logic;
-  if constexpr (std::is_integral_v<T>) return BitWidth(t) == 8 * static_cast<int>(sizeof(T));
-  if constexpr (std::is_floating_point_v<T>) return !logic;
-  return false;
-}
-
-template <typename F>
-void DispatchOp(Opcode op, F&& f) {
-  switch (op) {
-    case Opcode::kAdd: f(std::integral_constant<Opcode, Opcode::kAdd>{}); break;
-    case Opcode::kMultiply: f(std::integral_constant<Opcode, Opcode::kMultiply>{}); break;
-    case Opcode::kMaximum: f(std::integral_constant<Opcode, Opcode::kMaximum>{}); break;
-    case Opcode::kMinimum: f(std::integral_constant<Opcode, Opcode::kMinimum>{}); break;
-    case Opcode::kAnd: f(std::integral_constant<Opcode, Opcode::kAnd>{}); break;
-    case Opcode::kOr: f(std::integral_constant<Opcode, Opcode::kOr>{}); break;
-    default: f(std::integral_constant<Opcode, Opcode::kXor>{}); break;
-  }
-}
-
-template <Opcode op, typename T>
-void ScatterTyped(const ScatterPlan& p, const Literal& indices, const Literal& updates,
-                  Literal& out) {
-  T* __restrict dst = out.typed<T>();
-  const T* __restrict src = updates.typed<T>();
-  const bool single = p.window_axes.size() == 1 && p.window_axes[0].size == 1;
-  ForEachWindow(p, indices, [&](int64_t obase, int64_t ubase) {
-    if (single) {  // one element per window: no row walk
-      dst[obase] = Combine<op>(dst[obase], src[ubase]);
-      return true;
-    }
-    ForEachRow(p.window_axes, obase, ubase,
-               [&](int64_t o, int64_t u, int64_t n, int64_t os, int64_t us) {
-                 if (os == 1 && us == 1) {
-                   for (int64_t i = 0; i < n; ++i) dst[o + i] = Combine<op>(dst[o + i], src[u + i]);
-                 } else {
-                   for (int64_t i = 0; i < n; ++i) {
-                     dst[o + i * os] = Combine<op>(dst[o + i * os], src[u + i * us]);
-                   }
-                 }
-               });
-    return true;
-  });
-}
-
-// Replace: the update's bytes overwrite the element's.
-template <typename E>
-void ScatterReplace(const ScatterPlan& p, const Literal& indices, const Literal& updates,
-                    Literal& out) {
-  E* __restrict dst = reinterpret_cast<E*>(out.data());
-  const E* __restrict src = reinterpret_cast<const E*>(updates.data());
-  ForEachWindow(p, indices, [&](int64_t obase, int64_t ubase) {
-    ForEachRow(p.window_axes, obase, ubase,
-               [&](int64_t o, int64_t u, int64_t n, int64_t os, int64_t us) {
-                 if (os == 1 && us == 1) {
-                   std::memcpy(dst + o, src + u, n * sizeof(E));
-                 } else {
-                   for (int64_t i = 0; i < n; ++i) dst[o + i * os] = src[u + i * us];
-                 }
-               });
-    return true;
-  });
-}
-
-// Narrow floats (f16, bf16, f8, f4): computed in float and rounded once, as
-// the elementwise kernels do.
-template <Opcode op>
-void ScatterSmallFloat(const ScatterPlan& p, const Literal& indices, const Literal& updates,
-                       Literal& out) {
-  const PrimitiveType t = out.element_type();
-  const int w = ByteWidth(t);
-  uint8_t* dst = out.data();
-  const uint8_t* src = updates.data();
-  ForEachWindow(p, indices, [&](int64_t obase, int64_t ubase) {
-    ForEachRow(p.window_axes, obase, ubase,
-               [&](int64_t o, int64_t u, int64_t n, int64_t os, int64_t us) {
-                 for (int64_t i = 0; i < n; ++i) {
-                   uint8_t* d = dst + (o + i * os) * w;
-                   float a, b;
-                   elementwise::DecodeSmallFloats(t, d, &a, 1);
-                   elementwise::DecodeSmallFloats(t, src + (u + i * us) * w, &b, 1);
-                   float c = Combine<op>(a, b);
-                   elementwise::EncodeSmallFloats(t, &c, d, 1);
-                 }
-               });
-    return true;
-  });
-}
-
-// True when a typed loop ran.
-bool ScatterFast(const ScatterPlan& p, const Computation& update, const Literal& indices,
-                 const Literal& updates, Literal& out) {
-  const PrimitiveType t = out.element_type();
-  if (IsReplace(update)) {
-    switch (ByteWidth(t)) {
-      case 1: ScatterReplace<uint8_t>(p, indices, updates, out); return true;
-      case 2: ScatterReplace<uint16_t>(p, indices, updates, out); return true;
-      case 4: ScatterReplace<uint32_t>(p, indices, updates, out); return true;
-      case 8: ScatterReplace<uint64_t>(p, indices, updates, out); return true;
-      case 16: ScatterReplace<Word128>(p, indices, updates, out); return true;
-      default: return false;
-    }
-  }
-  std::optional<Opcode> op = SimpleBinaryReducer(update);
-  if (!op || update.root()->shape().element_type() != t) return false;
-  if (IsSmallFloat(t)) {
-    if (*op != Opcode::kAdd && *op != Opcode::kMultiply && *op != Opcode::kMaximum &&
-        *op != Opcode::kMinimum) {
-      return false;
-    }
-    DispatchOp(*op, [&](auto o) {
-      if constexpr (o.value == Opcode::kAdd || o.value == Opcode::kMultiply ||
-                    o.value == Opcode::kMaximum || o.value == Opcode::kMinimum) {
-        ScatterSmallFloat<o.value>(p, indices, updates, out);
-      }
-    });
-    return true;
-  }
-  bool done = false;
-  DispatchType(t, [&](auto tag) {
-    using T = typename decltype(tag)::T;
-    if constexpr (std::is_arithmetic_v<T>) {
-      if (!FastOp<T>(t, *op)) return;
-      DispatchOp(*op, [&](auto o) {
-        if constexpr (!std::is_floating_point_v<T> ||
-                      (o.value != Opcode::kAnd && o.value != Opcode::kOr &&
-                       o.value != Opcode::kXor)) {
-          ScatterTyped<o.value, T>(p, indices, updates, out);
-          done = true;
-        }
-      });
-    }
-  });
-  return done;
-}
+namespace {
 
 // Any computation, any number of inputs: the evaluator once per element.
-absl::Status ScatterGeneric(const ScatterPlan& p, const Computation& update, Operands ops,
-                            std::vector<Value>& outs, Evaluator& ev) {
+absl::Status ScatterGeneric(const ScatterPlan& p, const WindowList& windows,
+                            const Computation& update, Operands ops, std::vector<Value>& outs,
+                            Evaluator& ev) {
   const size_t n = p.n;
-  const Literal& indices = ops[n]->array();
   std::vector<Value> args_v(2 * n);
   std::vector<const Value*> args(2 * n);
   for (size_t k = 0; k < 2 * n; ++k) args[k] = &args_v[k];
@@ -407,13 +223,12 @@ absl::Status ScatterGeneric(const ScatterPlan& p, const Computation& update, Ope
     }
     return true;
   };
-  ForEachWindow(p, indices, [&](int64_t obase, int64_t ubase) {
-    ForEachRow(p.window_axes, obase, ubase,
+  for (size_t w = 0; w < windows.size() && failure.ok(); ++w) {
+    ForEachRow(p.window_axes, windows.input_base[w], windows.update_base[w],
                [&](int64_t o, int64_t u, int64_t m, int64_t os, int64_t us) {
                  for (int64_t i = 0; i < m && failure.ok(); ++i) apply(o + i * os, u + i * us);
                });
-    return failure.ok();
-  });
+  }
   return failure;
 }
 
@@ -449,9 +264,28 @@ absl::StatusOr<Value> EvalScatter(const Instruction& inst, Operands ops, Evaluat
     return Invalid(StrCat("scatter's update computation takes ", update.parameter_count(),
                           " parameters, not ", 2 * p.n));
   }
+  const bool in_place = p.n == 1 && ops[0]->unique() && SoleUseOfOperand0(inst);
+  const bool fast = ev.options().fast_paths && !p.empty;
+  WindowFn typed = fast ? TypedCombiner(p, update) : nullptr;
   std::vector<Value> outs;
+  if (typed) {
+    // The typed loop makes the copy itself, tile by tile.
+    const Literal& updates = ops[2]->array();
+    if (in_place) {
+      outs.push_back(*ops[0]);
+      ApplyTypedWindows(p, ListWindows(p, indices), typed, nullptr, updates,
+                        outs[0].mutable_array());
+    } else {
+      auto out = NewArrayUninitialized(ops[0]->array().shape());
+      if (!out.ok()) return out.status();
+      outs.push_back(*std::move(out));
+      ApplyTypedWindows(p, ListWindows(p, indices), typed, &ops[0]->array(), updates,
+                        outs[0].mutable_array());
+    }
+    return std::move(outs[0]);
+  }
   for (size_t k = 0; k < p.n; ++k) {
-    if (p.n == 1 && ops[0]->unique() && SoleUseOfOperand0(inst)) {
+    if (in_place) {
       outs.push_back(*ops[0]);  // update in place: nobody else sees this buffer
       continue;
     }
@@ -459,10 +293,12 @@ absl::StatusOr<Value> EvalScatter(const Instruction& inst, Operands ops, Evaluat
     outs.push_back(Value::Array(std::make_shared<Literal>(ops[k]->array())));
   }
   if (!p.empty) {
-    const Literal& updates = ops[p.n + 1]->array();
-    if (p.n != 1 || !ScatterFast(p, update, indices, updates, outs[0].mutable_array())) {
-      if (auto st = ScatterGeneric(p, update, ops, outs, ev); !st.ok()) return st;
-    }
+    const WindowList windows = ListWindows(p, indices);
+    BatchProgram* program = fast ? ev.BatchProgramFor(update) : nullptr;
+    absl::Status st = program && BatchedCombinerFits(p, *program, ops)
+                          ? ApplyBatchedWindows(p, windows, *program, ops, outs)
+                          : ScatterGeneric(p, windows, update, ops, outs, ev);
+    if (!st.ok()) return st;
   }
   if (p.n == 1) return std::move(outs[0]);
   return Value::Tuple(std::move(outs));

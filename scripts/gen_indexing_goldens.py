@@ -342,6 +342,123 @@ def _(c):
     ]
 
 
+@golden("gather_jax_forms")
+def _(c):
+    return [
+        gather(c.emb, c.ids, [2], [0], [0], 2, [1, 4]),
+        gather(c.x, c.ta, [], [1], [1], 2, [1, 1], [0], [0]),
+        gather(c.cube, c.bidx, [2], [0], [0], 2, [1, 1, 3], [1], [0]),
+        gather(c.grid, c.st, [0, 2], [], [1, 0], 1, [2, 3]),
+        gather(c.x, c.cols, [0], [1], [1], 1, [3, 1]),
+        gather(c.w, c.wi, [1], [0], [0], 1, [1, 2]),
+    ]
+
+
+@golden("scatter_jax_forms")
+def _(c):
+    row = ([1], [0], [0], 1)   # update_window_dims, inserted, to_operand, ivd
+    elem = ([], [0], [0], 1)
+    return [
+        scatter(c.x, c.ids, c.xu, *row, f32_add),
+        scatter(c.si, c.sids, c.su, *row, lambda a, b: b),
+        scatter(c.si, c.sids, c.mu, *row, combine("s32", "maximum")),
+        scatter(c.fz, c.fids, c.fu, *row, combine("f32", "minimum")),
+        scatter(c.b8, c.b8ids, c.b8u, *row, combine("s8", "multiply")),
+        scatter(c.h, c.hids, c.hu, *row, combine("bf16", "add")),
+        scatter(c.zeros, c.segs, c.vals, *elem, f32_add),
+        scatter(c.win, c.wids, c.wu, [1, 2], [], [0], 1, f32_add),
+        scatter(c.bx, c.bids, c.bu, [2], [1], [1], 2, f32_add, [0], [0]),
+        scatter(c.u, c.uids, c.uu, *row, combine("u16", "xor")),
+        scatter(c.p, c.pids, c.pu, *elem, combine("pred", "or")),
+    ]
+
+
+@golden("scatter_batched_combiner")
+def _(c):
+    row = ([1], [0], [0], 1)
+    half = np.float32(0.5)
+    a = scatter(c.x, c.xids, c.xu, *row,
+                lambda x, y: np.float32(np.float32(x) * half) + np.float32(y))
+    i = np.arange(3000)
+    ids = Lit("s32", (5 * i) % 14 - 1)
+    upd = Lit("s32", i % 17 - 8)
+    b = scatter(c.slots, ids, upd, [], [0], [0], 1, lambda x, y: ge.wrap("s32", 3 * x + y))
+    bf = lambda v: ge.round_small(v, "bf16")  # noqa: E731
+    cc = scatter(c.h, c.hids, c.hu, *row, lambda x, y: bf(bf(float(x) + float(y)) * 0.5))
+    d = scatter(c.s, c.sids, c.su, *row, lambda x, y: x if x > y else y)
+
+    def argmin(cur, upd):
+        (v0, i0), (v1, i1) = cur, upd
+        take = v1 < v0 or (v1 == v0 and i1 < i0)
+        return [v1, i1] if take else [v0, i0]
+    e = scatter([c.best, c.best_i], c.buckets, [c.vals, c.vids], [], [0], [0], 1, argmin)
+    return [a, b, cc, d, e]
+
+
+def s32_checksum(r):
+    """sum(R * (131 i + 7 j + 1)) over a rank-2 (or rank-1: j = 0) integer
+    array, in wrapping s32 arithmetic (uint64 products and sums wrap modulo
+    2^64, a multiple of 2^32)."""
+    r = np.asarray(r).astype(np.int64)
+    if r.ndim == 1:
+        w = 131 * np.arange(r.shape[0], dtype=np.int64) + 1
+    else:
+        w = (131 * np.arange(r.shape[0], dtype=np.int64)[:, None]
+             + 7 * np.arange(r.shape[1], dtype=np.int64)[None, :] + 1)
+    total = int((r.astype(np.uint64) * w.astype(np.uint64)).sum(dtype=np.uint64))
+    return Lit("s32", np.array(ge.wrap("s32", total), dtype=object))
+
+
+@golden("gather_rows_large")
+def _(c):
+    # numpy's take with clipped ids is the spec's clamped start for one-row slices.
+    t = 1000 * np.arange(5000)[:, None] + np.arange(64)[None, :]
+    ids = (7919 * np.arange(4096)) % 5600 - 300
+    g = t[np.clip(ids, 0, 4999)]
+    f = (4 * np.arange(3000)[:, None] + np.arange(3)[None, :]).astype(np.float32)
+    fids = (13 * np.arange(100000)) % 3100 - 50
+    h = f[np.clip(fids, 0, 2999)]
+    e = np.arange(300)
+    eids = (7 * np.arange(300000)) % 300 - 20
+    x = e[np.clip(eids, 0, 299)]
+    return [s32_checksum(g), Lit("s32", g[:3]), s32_checksum(h.astype(np.int64)),
+            Lit("f32", h[99996:]), s32_checksum(x)]
+
+
+@golden("scatter_rows_large")
+def _(c):
+    rows = 20000
+    t = 500 * np.arange(rows, dtype=np.int64)[:, None] + np.arange(64)[None, :]
+    i = np.arange(3000, dtype=np.int64)
+    ids = 7 * ((7919 * i) % 2920) - 300
+    u = 3 * i[:, None] + np.arange(64)[None, :] - 50
+
+    def rows_in_order(base, op):
+        out = base.copy()
+        for w in range(3000):
+            if 0 <= ids[w] < rows:
+                out[ids[w]] = op(out[ids[w]], u[w])
+        return out
+    added = rows_in_order(t, np.add)
+    maxed = rows_in_order(t, np.maximum)
+    put = rows_in_order(t, lambda a, b: b)
+    inplace = rows_in_order(t + 1, np.add)
+    tf, uf = t.astype(np.float32), u.astype(np.float32)
+    addf = tf.copy()
+    for w in range(3000):
+        if 0 <= ids[w] < rows:
+            addf[ids[w]] = addf[ids[w]] + uf[w]
+    assert np.abs(addf).max() < 2 ** 24  # integers: exact in f32
+    pairs = t.copy()
+    u2 = u.reshape(1500, 2, 64)
+    for w in range(1500):
+        if 0 <= ids[w] and ids[w] + 2 <= rows:
+            pairs[ids[w]:ids[w] + 2] += u2[w]
+    return [s32_checksum(added), s32_checksum(maxed), s32_checksum(put),
+            s32_checksum(inplace), s32_checksum(addf.astype(np.int64)), s32_checksum(pairs),
+            Lit("s32", added[14252:14255])]
+
+
 @golden("sort_multi_operand")
 def _(c):
     a = sort_([c.in0, c.in1], 0, lambda x, y: x[0] > y[0])
