@@ -17,6 +17,7 @@ struct BatchProgram::Step {
   int32_t arity = 0;
   int32_t result = -1;
   bool flush = false;  // XLA:CPU's flush-to-zero applies to this op
+  bool bitcast = false;  // a scalar bitcast between types: bitcast-convert
 };
 
 // Walks a computation (inlining calls and fusions) and assigns registers.
@@ -86,8 +87,24 @@ class BatchProgram::Compiler {
           return ins;
         }
         [[fallthrough]];
-      case Opcode::kBitcast: case Opcode::kReshape: case Opcode::kCopy:
-      case Opcode::kTranspose:
+      case Opcode::kBitcast:
+        // Between scalar types of one width (XLA's comparators bitcast f32
+        // to s32): bitcast-convert's bits.
+        if (IsScalar(shape) && ins.size() == 1 && IsScalar(inst.operand(0)->shape()) &&
+            inst.operand(0)->shape().element_type() != shape.element_type() &&
+            ByteWidth(inst.operand(0)->shape().element_type()) ==
+                ByteWidth(shape.element_type())) {
+          Step step;
+          step.inst = &inst;
+          step.arity = 1;
+          step.operands[0] = ins[0];
+          step.result = NewRegister(shape.element_type(), nullptr);
+          step.bitcast = true;
+          program_.steps_.push_back(step);
+          return std::vector<int32_t>{step.result};
+        }
+        [[fallthrough]];
+      case Opcode::kReshape: case Opcode::kCopy: case Opcode::kTranspose:
         // Rank 0 to rank 0: the value itself.
         if (!IsScalar(shape) || ins.size() != 1 ||
             inst.operand(0)->shape().element_type() != shape.element_type()) {
@@ -409,7 +426,9 @@ absl::Status BatchProgram::RunSteps() {
       }
     }
     Literal& out = registers_[step.result];
-    absl::Status st = elementwise::Apply(*step.inst, absl::MakeConstSpan(ops, step.arity), out);
+    absl::Status st =
+        step.bitcast ? elementwise::EvalBitcastConvert(*ops[0], out)
+                     : elementwise::Apply(*step.inst, absl::MakeConstSpan(ops, step.arity), out);
     if (!st.ok()) {
       return absl::Status(st.code(), StrCat("%", step.inst->name(), ": ", std::string(st.message())));
     }

@@ -143,6 +143,27 @@ ENTRY e { ROOT c = f32[] constant(0) })",
                         "f", 5000);
 }
 
+TEST_CASE("batch program: XLA's total-order comparator with scalar bitcasts", "[batch_program]") {
+  CheckAgainstEvaluator(R"(
+lt_total {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  zero = s32[] constant(0)
+  max = s32[] constant(2147483647)
+  ia = s32[] bitcast(a)
+  ib = s32[] bitcast(b)
+  xa = s32[] xor(max, ia)
+  xb = s32[] xor(max, ib)
+  na = pred[] compare(ia, zero), direction=LT
+  nb = pred[] compare(ib, zero), direction=LT
+  ka = s32[] select(na, xa, ia)
+  kb = s32[] select(nb, xb, ib)
+  ROOT lt = pred[] compare(ka, kb), direction=LT
+}
+ENTRY e { ROOT c = f32[] constant(0) })",
+                        "lt_total", 3000);
+}
+
 TEST_CASE("batch program: calls inline; flush-to-zero as the evaluator applies it",
           "[batch_program]") {
   const char* text = R"(
