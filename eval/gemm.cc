@@ -4,13 +4,17 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <complex>
 #include <cstring>
 #include <mutex>
+#include <thread>
 #include <type_traits>
 
 #include "eval/gemm_convert.h"
+#include "eval/parallel.h"
+#include "eval/scratch_buffer.h"
 
 namespace hlo {
 namespace gemm {
@@ -126,6 +130,11 @@ void RestartBlasThreads() {
 // ---- the strided dot core -------------------------------------------------------
 
 namespace {
+
+// Batches whose product has at most this many multiply-adds go to one
+// worker per core even when there are few of them (f32[16,256,64] x
+// [16,64,256]: 4M each).
+constexpr int64_t kSmallBatchProduct = int64_t{1} << 24;
 
 struct Axis {
   int64_t size;
@@ -288,45 +297,71 @@ absl::Status DotCore(const View<const T>& lhs, const View<const T>& rhs, const V
   const Plan pa = PlanMatrix(lf, lc, m, k, kTrans);
   const Plan pb = PlanMatrix(rc, rf, k, n, kTrans);
   const Plan pc = PlanMatrix(om, on, m, n, false);
-  std::vector<T> abuf, bbuf, cbuf;
-  if (!pa.direct) {
-    if (auto st = Allocate(abuf, m * k); !st.ok()) return st;
-  }
-  if (!pb.direct) {
-    if (auto st = Allocate(bbuf, k * n); !st.ok()) return st;
-  }
-  if (!pc.direct) {
-    if (auto st = Allocate(cbuf, m * n); !st.ok()) return st;
-  }
   const Axes a_axes = Concat(lf, lc), b_axes = Concat(rc, rf), c_axes = Concat(om, on);
-  absl::InlinedVector<int64_t, 6> idx(nb, 0);
-  int64_t lo = 0, ro = 0, oo = 0;
-  for (int64_t bi = 0; bi < batches; ++bi) {
+  // Many batches, or small ones: whole batches go to one worker per core,
+  // each running single-threaded gemms (a threaded call per small product
+  // wakes OpenBLAS's workers each time). A few large ones: one threaded
+  // gemm each.
+  const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
+  const bool per_core = batches > 1 && cores > 1 &&
+                        (batches >= 4 * cores ||
+                         static_cast<double>(m) * n * k <= kSmallBatchProduct);
+  const int64_t workers = per_core ? std::min(cores, batches) : 1;
+  struct Scratch {
+    ScratchBuffer<T> a, b, c;
+  };
+  std::vector<Scratch> scratch(workers);
+  for (Scratch& w : scratch) {
+    if (!pa.direct) {
+      if (auto st = w.a.Reset(m * k); !st.ok()) return st;
+    }
+    if (!pb.direct) {
+      if (auto st = w.b.Reset(k * n); !st.ok()) return st;
+    }
+    if (!pc.direct) {
+      if (auto st = w.c.Reset(m * n); !st.ok()) return st;
+    }
+  }
+  // Element offsets of batch bi in each operand.
+  auto offsets = [&](int64_t bi, int64_t& lo, int64_t& ro, int64_t& oo) {
+    lo = ro = oo = 0;
+    for (int64_t x = static_cast<int64_t>(nb) - 1; x >= 0; --x) {
+      const int64_t i = bi % lb[x].size;
+      bi /= lb[x].size;
+      lo += i * lb[x].stride;
+      ro += i * rb[x].stride;
+      oo += i * ob[x].stride;
+    }
+  };
+  auto batch = [&](int64_t bi, Scratch& w) {
+    int64_t lo, ro, oo;
+    offsets(bi, lo, ro, oo);
     const T* a = lhs.base + lo;
     const T* b = rhs.base + ro;
     if (!pa.direct) {
-      CopyStrided(abuf.data(), a, a_axes, true);
-      a = abuf.data();
+      CopyStrided(w.a.data(), a, a_axes, true);
+      a = w.a.data();
     }
     if (!pb.direct) {
-      CopyStrided(bbuf.data(), b, b_axes, true);
-      b = bbuf.data();
+      CopyStrided(w.b.data(), b, b_axes, true);
+      b = w.b.data();
     }
-    T* c = pc.direct ? out.base + oo : cbuf.data();
+    T* c = pc.direct ? out.base + oo : w.c.data();
     Gemm<T>(pa.direct && pa.trans, pb.direct && pb.trans, m, n, k, a, pa.direct ? pa.ld : k, b,
             pb.direct ? pb.ld : n, c, pc.direct ? pc.ld : n);
-    if (!pc.direct) CopyStrided(out.base + oo, cbuf.data(), c_axes, false);
-    for (int64_t x = static_cast<int64_t>(nb) - 1; x >= 0; --x) {
-      lo += lb[x].stride;
-      ro += rb[x].stride;
-      oo += ob[x].stride;
-      if (++idx[x] < lb[x].size) break;
-      lo -= lb[x].stride * lb[x].size;
-      ro -= rb[x].stride * rb[x].size;
-      oo -= ob[x].stride * ob[x].size;
-      idx[x] = 0;
-    }
+    if (!pc.direct) CopyStrided(out.base + oo, w.c.data(), c_axes, false);
+  };
+  if (workers == 1) {
+    for (int64_t bi = 0; bi < batches; ++bi) batch(bi, scratch[0]);
+    return absl::OkStatus();
   }
+  std::atomic<int64_t> next{0};
+  SingleThreadedBlas one_thread_per_gemm;
+  ParallelRows(workers, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t w = begin; w < end; ++w) {
+      for (int64_t bi = next++; bi < batches; bi = next++) batch(bi, scratch[w]);
+    }
+  });
   return absl::OkStatus();
 }
 
