@@ -1,6 +1,6 @@
 // Module, computation and instruction structure; reference resolution.
 #include <algorithm>
-
+#include <bit>
 #include <cstring>
 
 #include "ir/strings.h"
@@ -35,8 +35,11 @@ size_t CountLinesToClosingBrace(const char* p, std::string_view buffer) {
 }  // namespace
 
 Instruction* Parser::FindName(std::string_view name) const {
-  const RecentName& recent = recent_names_[HashString(name) % kRecentNames];
-  if (recent.computation == computation_serial_ && recent.name == name) return recent.inst;
+  if (!recent_names_.empty()) {
+    const RecentName& recent =
+        recent_names_[HashString(name) & (recent_names_.size() - 1)];
+    if (recent.computation == computation_serial_ && recent.name == name) return recent.inst;
+  }
   auto it = names_.find(name);
   return it == names_.end() ? nullptr : it->second;
 }
@@ -363,6 +366,9 @@ bool Parser::ParseComputation() {
   comp->ReserveInstructions(lines);
   names_.clear();
   names_.reserve(lines);
+  // A slot per line up to kRecentNames; only grows, so each size is zeroed once.
+  const size_t slots = std::min(kRecentNames, std::bit_ceil(std::max<size_t>(lines, 16)));
+  if (recent_names_.size() < slots) recent_names_.assign(slots, RecentName{});
   ++computation_serial_;  // empties recent_names_
   pending_operands_.clear();
   pending_controls_.clear();
@@ -614,13 +620,12 @@ bool Parser::ParseInstruction(Computation* comp) {
                                           "' (first defined at line ",
                                           it->second->loc().line, ")"));
   }
-  recent_names_[HashString(inst->name()) % kRecentNames] = {inst->name(), inst,
-                                                             computation_serial_};
+  RecentSlot(inst->name()) = {inst->name(), inst, computation_serial_};
   module_->NoteName(inst->name());
   if (!Expect(Tok::kLParen, "'(' before the operands")) {
     // `owned` dies here: nothing may point at it.
     names_.erase(inst->name());
-    recent_names_[HashString(inst->name()) % kRecentNames] = {};
+    RecentSlot(inst->name()) = {};
     return false;
   }
   bool ok = ParseOperands(inst, comp);

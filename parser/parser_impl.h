@@ -243,8 +243,16 @@ class Parser {
     Instruction* inst = nullptr;
     uint32_t computation = 0;
   };
+  // At most kRecentNames entries (a power of two), grown to the largest
+  // computation read so far: a small module must not pay for zeroing a
+  // table made for a large one (that was most of the time of parsing a
+  // 20-line module, every header attribute and literal included).
   static constexpr size_t kRecentNames = 4096;
-  std::vector<RecentName> recent_names_ = std::vector<RecentName>(kRecentNames);
+  std::vector<RecentName> recent_names_;
+  // The cache slot of `name` (recent_names_ must not be empty).
+  RecentName& RecentSlot(std::string_view name) {
+    return recent_names_[HashString(name) & (recent_names_.size() - 1)];
+  }
   uint32_t computation_serial_ = 0;
   // The instruction of this computation called `name` (without '%'), or null.
   Instruction* FindName(std::string_view name) const;
