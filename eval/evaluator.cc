@@ -1,12 +1,14 @@
 #include "eval/evaluator.h"
 
 #include <algorithm>
+#include <cstring>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
 #include "absl/container/flat_hash_map.h"
+#include "eval/array_recycler.h"
 #include "eval/batch_program.h"
 #include "eval/computation_plan.h"
 #include "eval/denormals.h"
@@ -200,12 +202,12 @@ absl::StatusOr<Value> Evaluator::Execute(ComputationPlan& plan,
       for (int32_t s : plan.operands(i)) {
         if (--frame->remaining[s] == 0) {
           if (plan.parameter[s] < 0) Release(plan.bytes[s]);
-          slots[s] = Value();
+          RecycleArray(slots[s]);
         }
       }
       if (frame->remaining[i] == 0) {
         Release(bytes);
-        slots[i] = Value();
+        RecycleArray(slots[i]);
       }
     }
     if (report) options_.progress(static_cast<int64_t>(i + 1), static_cast<int64_t>(n));
@@ -276,7 +278,8 @@ absl::StatusOr<Value> Evaluator::Step(ComputationPlan& plan, Frame& frame, size_
           break;  // the kernel's error
         }
         Value* mine = frame.remaining[s] == 1 || plan.takes_element[i] ? owned(s) : nullptr;
-        if (mine != nullptr) return std::move(mine->mutable_elements()[index]);
+        std::vector<Value>* elements = mine != nullptr ? mine->unique_elements() : nullptr;
+        if (elements != nullptr) return std::move((*elements)[index]);
         return tuple->element(index);
       }
       case PlanStep::kTuple: {
@@ -452,6 +455,10 @@ void TuneAllocatorOnce() {
 }  // namespace
 
 absl::StatusOr<Value> NewArray(const Shape& shape) {
+  if (std::shared_ptr<Literal> reused = ReuseArray(shape)) {
+    if (reused->size_bytes() > 0) std::memset(reused->data(), 0, reused->size_bytes());
+    return Value::Array(std::move(reused));
+  }
   TuneAllocatorOnce();
   auto lit = Literal::Create(shape);
   if (!lit.ok()) return lit.status();
@@ -459,6 +466,7 @@ absl::StatusOr<Value> NewArray(const Shape& shape) {
 }
 
 absl::StatusOr<Value> NewArrayUninitialized(const Shape& shape) {
+  if (std::shared_ptr<Literal> reused = ReuseArray(shape)) return Value::Array(std::move(reused));
   TuneAllocatorOnce();
   auto lit = Literal::CreateUninitialized(shape);
   if (!lit.ok()) return lit.status();

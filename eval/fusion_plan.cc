@@ -122,7 +122,7 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
   constexpr int64_t kMinPartElements = 64 * BatchProgram::kBlock;
   const int64_t n = shape.ElementCount();
   const int64_t blocks = (n + BatchProgram::kBlock - 1) / BatchProgram::kBlock;
-  const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
+  const int64_t cores = CoreCount();  // cached: hardware_concurrency reads sysfs
   while (static_cast<int64_t>(group.clones.size()) + 1 < cores) {
     group.clones.push_back(program.Clone());
   }

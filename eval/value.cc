@@ -13,11 +13,16 @@ Value Value::FromLiteral(Literal literal) {
   return Array(std::make_shared<Literal>(std::move(literal)));
 }
 
+const std::vector<Value>& Value::NoElements() {
+  static const std::vector<Value>* none = new std::vector<Value>();
+  return *none;
+}
+
 Literal Value::ToLiteral() const {
   if (is_tuple_) {
     std::vector<Literal> elems;
-    elems.reserve(elements_.size());
-    for (const Value& e : elements_) elems.push_back(e.ToLiteral());
+    elems.reserve(elements().size());
+    for (const Value& e : elements()) elems.push_back(e.ToLiteral());
     return Literal::Tuple(std::move(elems));
   }
   if (array_) return *array_;
@@ -27,7 +32,7 @@ Literal Value::ToLiteral() const {
 int64_t Value::ByteSize() const {
   if (array_) return static_cast<int64_t>(array_->size_bytes());
   int64_t n = 0;
-  for (const Value& e : elements_) n += e.ByteSize();
+  for (const Value& e : elements()) n += e.ByteSize();
   return n;
 }
 

@@ -1,6 +1,6 @@
-// Runtime values: an array in a shared typed buffer, a tuple of values, or a
-// token. Copying a Value shares its buffers, so tuple/get-tuple-element and
-// loop state cost no array copies.
+// Runtime values: an array in a shared typed buffer, a tuple of values (the
+// element list shared too), or a token. Copying a Value shares its buffers,
+// so tuple/get-tuple-element and loop state cost no array copies.
 #ifndef HLO_EVAL_VALUE_H_
 #define HLO_EVAL_VALUE_H_
 
@@ -23,7 +23,9 @@ class Value {
   static Value Tuple(std::vector<Value> elements) {
     Value v;
     v.is_tuple_ = true;
-    v.elements_ = std::move(elements);
+    if (!elements.empty()) {
+      v.elements_ = std::make_shared<std::vector<Value>>(std::move(elements));
+    }
     return v;
   }
   static Value Token() {
@@ -44,10 +46,16 @@ class Value {
   Literal& mutable_array() { return *array_; }
   const std::shared_ptr<Literal>& array_ptr() const { return array_; }
   bool unique() const { return array_ && array_.use_count() == 1; }
+  // Moves the array's reference out, leaving no array here.
+  std::shared_ptr<Literal> TakeArray() { return std::move(array_); }
 
-  const std::vector<Value>& elements() const { return elements_; }
-  std::vector<Value>& mutable_elements() { return elements_; }
-  const Value& element(int64_t i) const { return elements_[i]; }
+  const std::vector<Value>& elements() const { return elements_ ? *elements_ : NoElements(); }
+  const Value& element(int64_t i) const { return (*elements_)[i]; }
+  // The elements for taking apart, when this value alone holds them (a
+  // copied tuple shares them); null otherwise.
+  std::vector<Value>* unique_elements() {
+    return elements_ != nullptr && elements_.use_count() == 1 ? elements_.get() : nullptr;
+  }
 
   // Deep copy into a Literal (tokens become empty tuples).
   Literal ToLiteral() const;
@@ -56,8 +64,11 @@ class Value {
   int64_t ByteSize() const;
 
  private:
+  static const std::vector<Value>& NoElements();
+
   std::shared_ptr<Literal> array_;
-  std::vector<Value> elements_;
+  // Shared by copies: copying a tuple costs one count, not one per element.
+  std::shared_ptr<std::vector<Value>> elements_;
   bool is_tuple_ = false;
   bool is_token_ = false;
 };

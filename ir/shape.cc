@@ -109,8 +109,14 @@ Shape Shape::WithLayout(Layout layout) const {
 }
 
 Shape Shape::WithoutLayout() const {
-  Shape s = *this;
-  s.layout_.reset();
+  // Field by field: copying layout_ only to drop it cost two atomic count
+  // updates per literal made (7% of a small program's run).
+  Shape s;
+  s.kind_ = kind_;
+  s.element_type_ = element_type_;
+  s.dims_ = dims_;
+  s.dynamic_ = dynamic_;
+  s.tuple_ = tuple_;
   return s;
 }
 
