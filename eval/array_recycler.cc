@@ -7,12 +7,12 @@ namespace hlo {
 namespace {
 
 // A ring of the last arrays freed on this thread, each with the key a
-// request is matched on first (bytes and element type), so a miss costs a
-// scan of 16 integers.
+// request is matched on first (element type and rank), so a miss costs a
+// scan of 16 small keys and a request computes nothing.
 struct Bin {
   struct Entry {
-    size_t bytes = 0;
     PrimitiveType type{};
+    int64_t rank = -1;  // -1: empty
     std::shared_ptr<Literal> literal;
   };
   static constexpr size_t kSize = 16;
@@ -23,6 +23,15 @@ struct Bin {
 Bin& ThreadBin() {
   thread_local Bin bin;
   return bin;
+}
+
+// Storage that matches the literal's dims (a kernel that moved a result's
+// storage out leaves it short).
+bool Whole(const Literal& lit) {
+  int64_t n = 1;
+  for (int64_t d : lit.shape().dims()) n *= d;
+  return lit.element_count() == n &&
+         lit.size_bytes() == static_cast<size_t>(n) * ByteWidth(lit.element_type());
 }
 
 bool StaticArray(const Shape& shape) {
@@ -37,33 +46,29 @@ bool StaticArray(const Shape& shape) {
 
 void RecycleArray(Value& value) {
   if (value.unique() && value.array().size_bytes() <= kMaxRecycledBytes &&
-      StaticArray(value.array().shape())) {
+      StaticArray(value.array().shape()) && Whole(value.array())) {
     Bin& bin = ThreadBin();
     Bin::Entry& e = bin.entries[bin.next];
     bin.next = (bin.next + 1) % Bin::kSize;
-    e.bytes = value.array().size_bytes();
     e.type = value.array().element_type();
+    e.rank = value.array().shape().rank();
     e.literal = value.TakeArray();  // the oldest array is freed here
   }
   value = Value();
 }
 
 std::shared_ptr<Literal> ReuseArray(const Shape& shape) {
-  if (!shape.IsArray()) return nullptr;
-  const int64_t n = shape.ElementCount();
-  const int64_t width = ByteWidth(shape.element_type());
-  if (n < 0 || width <= 0 || n > static_cast<int64_t>(kMaxRecycledBytes) / width) return nullptr;
-  const size_t bytes = static_cast<size_t>(n * width);
+  const PrimitiveType type = shape.element_type();
+  const int64_t rank = shape.rank();
   Bin& bin = ThreadBin();
   for (Bin::Entry& e : bin.entries) {
-    if (e.bytes != bytes || e.type != shape.element_type() || e.literal == nullptr) continue;
-    const Shape& have = e.literal->shape();
-    if (!std::equal(have.dims().begin(), have.dims().end(), shape.dims().begin(),
-                    shape.dims().end()) ||
-        !StaticArray(shape)) {
+    if (e.rank != rank || e.type != type) continue;
+    // Same dims: the same element count, which was small.
+    absl::Span<const int64_t> have = e.literal->shape().dims();
+    if (!std::equal(have.begin(), have.end(), shape.dims().begin()) || !StaticArray(shape)) {
       continue;
     }
-    e.bytes = 0;
+    e.rank = -1;
     return std::move(e.literal);
   }
   return nullptr;

@@ -159,16 +159,21 @@ absl::StatusOr<Value> EvalElementwiseFlushingDenormals(const Instruction& inst, 
   if (!ElementwiseFlushesDenormals(inst) || HardwareFlushes(inst)) {
     return EvalElementwise(inst, ops);
   }
+  // Copies of the operands that hold denormals, flushed; made only when one
+  // does (most instructions have none, and integer ones never).
   std::vector<Value> flushed;
-  flushed.reserve(ops.size());  // no reallocation: args point into it
-  std::vector<const Value*> args(ops.begin(), ops.end());
+  std::vector<const Value*> args;
   for (size_t i = 0; i < ops.size(); ++i) {
     if (!ops[i]->is_array() || !ContainsDenormals(ops[i]->array())) continue;
+    if (args.empty()) {
+      flushed.reserve(ops.size());  // no reallocation: args point into it
+      args.assign(ops.begin(), ops.end());
+    }
     flushed.push_back(Value::Array(std::make_shared<Literal>(ops[i]->array())));
     FlushDenormalsInPlace(flushed.back().mutable_array());
     args[i] = &flushed.back();
   }
-  absl::StatusOr<Value> result = EvalElementwise(inst, args);
+  absl::StatusOr<Value> result = EvalElementwise(inst, args.empty() ? ops : Operands(args));
   if (!result.ok() || !result->is_array() || !ContainsDenormals(result->array())) return result;
   // A kernel may hand back an operand's buffer: flush a copy unless the
   // result holds its buffer alone.

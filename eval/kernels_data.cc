@@ -120,7 +120,7 @@ absl::StatusOr<Value> Broadcast(const Instruction& inst, Operands ops) {
   const int64_t rank = oshape.rank();
   Strides in_strides = RowMajorStrides(ishape.dims());
   Strides src(rank, 0);
-  std::vector<bool> used(rank, false);
+  absl::InlinedVector<bool, 8> used(rank, false);  // no allocation per broadcast
   for (int64_t i = 0; i < ishape.rank(); ++i) {
     int64_t d = dims[i];
     if (d < 0 || d >= rank || used[d]) {

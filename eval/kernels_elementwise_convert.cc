@@ -221,13 +221,16 @@ absl::Status EvalConvert(const Literal& in, Literal& out) {
     return absl::InvalidArgumentError(StrCat("cannot convert ", PrimitiveTypeName(from), " to ",
                                              PrimitiveTypeName(to)));
   }
-  // One chunk per thread, made once: a fresh one (80 KiB, value-initialised)
-  // cost more than converting a small array (memset was 29% of random_rbg).
-  thread_local Chunk chunk;
+  // One chunk per thread, made at its first use: a fresh one (80 KiB,
+  // value-initialised) cost more than converting a small array (memset was
+  // 29% of random_rbg), and a chunk in static TLS would be zeroed at every
+  // thread's start.
+  thread_local std::unique_ptr<Chunk> chunk;
+  if (chunk == nullptr) chunk.reset(new Chunk);
   for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
     int64_t m = std::min(kChunk, n - i0);
-    load(in, i0, m, chunk);
-    store(chunk, i0, m, out);
+    load(in, i0, m, *chunk);
+    store(*chunk, i0, m, out);
   }
   return absl::OkStatus();
 }
