@@ -79,7 +79,8 @@ inline T Apply(T a, T b) {
       default: return a && b;  // multiply, and, minimum
     }
   } else if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
+    // u16 * u16 promotes to int and can overflow it: wrap in at least 32 bits.
+    using U = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
     switch (op) {
       case Opcode::kAdd: return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
       case Opcode::kMultiply: return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));

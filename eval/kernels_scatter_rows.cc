@@ -52,7 +52,8 @@ inline T Combine(T a, T b) {
     if constexpr (op == Opcode::kAnd) return a && b;
     return a || b;  // or
   } else if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
+    // u16 * u16 promotes to int and can overflow it: wrap in at least 32 bits.
+    using U = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
     if constexpr (op == Opcode::kAdd) return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
     if constexpr (op == Opcode::kMultiply) {
       return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));

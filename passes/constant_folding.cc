@@ -207,6 +207,9 @@ bool ConstantFolding::FoldIn(Computation& comp, Evaluator& ev) {
     for (const Value& v : values) ptrs.push_back(&v);
     absl::StatusOr<Value> result = ev.EvaluateInstruction(*inst, ptrs);
     if (!result.ok() || !result->is_array()) continue;  // unimplemented: leave it
+    // A bounded dynamic result (dynamic-reshape to s32[<=6]) evaluates to a
+    // static literal, which no constant of the dynamic shape may hold.
+    if (!result->array().shape().Compatible(inst->shape().WithoutLayout())) continue;
     auto folded = std::make_unique<Instruction>(Opcode::kConstant, inst->name(),
                                                 inst->shape_ptr());
     folded->set_loc(inst->loc());

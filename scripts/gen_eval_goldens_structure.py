@@ -199,7 +199,8 @@ def _(c):
     both = L("f32", elements(rx) + elements(rn) + elements(rxc))
     return tup(reduce_(c.i, c.one, [1], lambda a, b: wrap("s32", a * b)), canon(both),
                reduce_(c.p, c.t, [1], lambda a, b: a and b), reduce_(c.p, c.fa, [0], lambda a, b: a or b),
-               reduce_(c.u, c.z, [0], lambda a, b: a ^ b))
+               reduce_(c.u, c.z, [0], lambda a, b: a ^ b),
+               reduce_(c.h, c.oneh, [1], lambda a, b: wrap("u16", a * b)))
 
 
 def argbest(better):

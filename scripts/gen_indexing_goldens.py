@@ -287,6 +287,7 @@ def _(c):
                 lambda a, b: ge.wrap("s32", 2 * a - b)),
         scatter(c.flags, c.fset, c.fv, *elem, lambda a, b: bool(a or b)),
         scatter(c.table, c.noidx, c.noupd, *row, f32_add),
+        scatter(c.uh, c.uhat, c.uhupd, *elem, lambda a, b: ge.wrap("u16", a * b)),
     ]
 
 
