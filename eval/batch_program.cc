@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "eval/denormals.h"
 #include "eval/kernels_elementwise_internal.h"
 #include "ir/strings.h"
@@ -58,11 +59,17 @@ class BatchProgram::Compiler {
       if (it == regs.end()) return unsupported("an operand outside the program");
       ins.insert(ins.end(), it->second.begin(), it->second.end());
     }
+    if (std::find(ins.begin(), ins.end(), kSlicedOnly) != ins.end()) {
+      // A parameter of another shape: only its single elements are read.
+      if (inst.opcode() == Opcode::kSlice && depth == 0) return SliceElement(inst);
+      return unsupported("an array parameter of another shape read whole");
+    }
     switch (inst.opcode()) {
       case Opcode::kParameter:
         if (inst.parameter_number() >= static_cast<int64_t>(arguments.size())) {
           return unsupported("no argument for this parameter");
         }
+        if (arguments[inst.parameter_number()] == kSlicedOnly) return std::vector<int32_t>{kSlicedOnly};
         if (!IsScalar(shape) && !IsGroupArray(shape)) return unsupported("not a scalar");
         return std::vector<int32_t>{arguments[inst.parameter_number()]};
       case Opcode::kConstant:
@@ -105,6 +112,12 @@ class BatchProgram::Compiler {
         }
         [[fallthrough]];
       case Opcode::kReshape: case Opcode::kCopy: case Opcode::kTranspose:
+        // One element of a parameter (SliceElement) to rank 0: the value.
+        if (IsScalar(shape) && ins.size() == 1 && inst.opcode() != Opcode::kTranspose &&
+            sliced_.contains(ins[0]) &&
+            inst.operand(0)->shape().element_type() == shape.element_type()) {
+          return ins;
+        }
         // Rank 0 to rank 0: the value itself.
         if (!IsScalar(shape) || ins.size() != 1 ||
             inst.operand(0)->shape().element_type() != shape.element_type()) {
@@ -134,12 +147,22 @@ class BatchProgram::Compiler {
     step.arity = static_cast<int32_t>(ins.size());
     for (size_t i = 0; i < ins.size(); ++i) step.operands[i] = ins[i];
     step.result = NewRegister(shape.element_type(), nullptr);
-    step.flush = flush_ && ElementwiseFlushesDenormals(inst);
+    // Integer and predicate steps hold no denormals: no scans for them.
+    bool floats = IsFloat(shape.element_type()) || IsComplex(shape.element_type());
+    for (const Instruction* op : inst.operands()) {
+      const PrimitiveType t = op->shape().element_type();
+      floats = floats || IsFloat(t) || IsComplex(t);
+    }
+    step.flush = flush_ && floats && ElementwiseFlushesDenormals(inst);
     program_.steps_.push_back(step);
     return std::vector<int32_t>{step.result};
   }
 
-  int32_t NewParameter(PrimitiveType type, bool scalar) {
+  int32_t NewParameter(PrimitiveType type, bool scalar, int64_t source = -1,
+                       int64_t offset = 0) {
+    program_.parameter_sources_.push_back(
+        source >= 0 ? source : static_cast<int64_t>(program_.parameter_types_.size()));
+    program_.parameter_offsets_.push_back(offset);
     program_.parameter_types_.push_back(type);
     program_.parameter_scalar_.push_back(scalar);
     program_.broadcasts_.emplace_back();
@@ -148,8 +171,37 @@ class BatchProgram::Compiler {
     return r;
   }
 
+  // The argument of a parameter that is neither a scalar nor of the
+  // arrays' dimensions, but read only through one-element slices (JAX's
+  // threefry unstacks its key words that way).
+  static constexpr int32_t kSlicedOnly = -1;
+
  private:
   static bool IsScalar(const Shape& s) { return s.IsArray() && s.rank() == 0; }
+
+  // slice(p) of one element of parameter p: a scalar parameter reading
+  // that element (row-major storage).
+  absl::StatusOr<std::vector<int32_t>> SliceElement(const Instruction& inst) {
+    const Instruction& param = *inst.operand(0);
+    const Shape& in = param.shape();
+    const SliceSpec* spec = inst.slice();
+    if (param.opcode() != Opcode::kParameter || !inst.shape().IsArray() ||
+        inst.shape().ElementCount() != 1 || spec == nullptr ||
+        static_cast<int64_t>(spec->size()) != in.rank()) {
+      return absl::UnimplementedError(StrCat("%", inst.name(), ": not one element of a parameter"));
+    }
+    int64_t offset = 0;
+    for (int64_t d = 0; d < in.rank(); ++d) {
+      const SliceDim& s = (*spec)[d];
+      if (s.start < 0 || s.start >= in.dim(d) || s.limit <= s.start || s.limit > in.dim(d)) {
+        return absl::UnimplementedError(StrCat("%", inst.name(), ": a slice out of range"));
+      }
+      offset = offset * in.dim(d) + s.start;
+    }
+    const int32_t r = NewParameter(in.element_type(), true, param.parameter_number(), offset);
+    sliced_.insert(r);
+    return std::vector<int32_t>{r};
+  }
   bool IsGroupArray(const Shape& s) const {
     return array_dims_ != nullptr && s.IsArray() && s.dims() == array_dims_->dims();
   }
@@ -162,6 +214,7 @@ class BatchProgram::Compiler {
 
   BatchProgram& program_;
   bool flush_;
+  absl::flat_hash_set<int32_t> sliced_;  // registers of SliceElement
   const Shape* array_dims_;  // array mode: the arrays' dimensions
 };
 
@@ -169,6 +222,27 @@ BatchProgram::BatchProgram() = default;
 BatchProgram::~BatchProgram() = default;
 
 namespace {
+
+// `count` copies of the `width`-byte value at src (a scalar's register):
+// typed fills, where one memcpy per element cost more than the fused steps
+// on small arrays.
+template <typename T>
+void FillTyped(uint8_t* dst, const void* src, int64_t count) {
+  T v;
+  std::memcpy(&v, src, sizeof(T));
+  std::fill_n(reinterpret_cast<T*>(dst), count, v);
+}
+
+void FillRepeated(uint8_t* dst, const void* src, int64_t width, int64_t count) {
+  switch (width) {
+    case 1: std::memset(dst, *static_cast<const uint8_t*>(src), count); return;
+    case 2: FillTyped<uint16_t>(dst, src, count); return;
+    case 4: FillTyped<uint32_t>(dst, src, count); return;
+    case 8: FillTyped<uint64_t>(dst, src, count); return;
+    default:
+      for (int64_t i = 0; i < count; ++i) std::memcpy(dst + i * width, src, width);
+  }
+}
 
 absl::Status FinishProgram(const absl::StatusOr<std::vector<int32_t>>& results,
                            std::vector<int32_t>& result_registers,
@@ -212,10 +286,10 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileElementwise(
   for (int64_t i = 0; i < computation.parameter_count(); ++i) {
     const Shape& s = computation.parameter(i)->shape();
     bool scalar = s.IsArray() && s.rank() == 0;
-    if (!s.IsArray() || (!scalar && s.dims() != dims.dims())) {
-      return absl::UnimplementedError(StrCat("parameter ", i, " has another shape"));
-    }
-    arguments.push_back(compiler.NewParameter(s.element_type(), scalar));
+    if (!s.IsArray()) return absl::UnimplementedError(StrCat("parameter ", i, " is not an array"));
+    arguments.push_back(!scalar && s.dims() != dims.dims()
+                            ? Compiler::kSlicedOnly
+                            : compiler.NewParameter(s.element_type(), scalar, i));
   }
   absl::Status st = FinishProgram(compiler.Inline(computation, arguments, 0),
                                   program->result_registers_, program->result_types_,
@@ -384,6 +458,8 @@ std::unique_ptr<BatchProgram> BatchProgram::Clone() const {
   std::unique_ptr<BatchProgram> copy(new BatchProgram());
   copy->parameter_types_ = parameter_types_;
   copy->parameter_scalar_ = parameter_scalar_;
+  copy->parameter_sources_ = parameter_sources_;
+  copy->parameter_offsets_ = parameter_offsets_;
   copy->broadcasts_ = broadcasts_;
   copy->block_ = block_;
   copy->result_types_ = result_types_;
@@ -404,9 +480,8 @@ absl::Status BatchProgram::Resize(int64_t length) {
     if (!lit.ok()) return lit.status();
     registers_.push_back(*std::move(lit));
     if (const Literal* c = constants_[r]) {
-      const int64_t width = static_cast<int64_t>(c->size_bytes());
-      uint8_t* dst = registers_.back().data();
-      for (int64_t i = 0; i < length; ++i) std::memcpy(dst + i * width, c->data(), width);
+      FillRepeated(registers_.back().data(), c->data(), static_cast<int64_t>(c->size_bytes()),
+                   length);
     }
   }
   length_ = length;
@@ -463,7 +538,7 @@ absl::Status BatchProgram::Run(absl::Span<const void* const> inputs,
         // The same value at every position: filled once per run (it may
         // differ between runs) and after a resize.
         if (offset == first || resized) {
-          for (int64_t i = 0; i < length_; ++i) std::memcpy(reg + i * width, src, width);
+          FillRepeated(reg, src + parameter_offsets_[p] * width, width, length_);
         }
         continue;
       }

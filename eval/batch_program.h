@@ -46,8 +46,10 @@ class BatchProgram {
   // arrays of the root's dimensions, a broadcast of a scalar, or a scalar
   // constant; each parameter is an array of the root's dimensions (read
   // element by element) or a scalar (the same value at every position, see
-  // parameter_is_scalar). Run then evaluates n = the root's element count
-  // positions.
+  // parameter_is_scalar), or an array read only through one-element slices
+  // (each slice a scalar parameter of its own: parameter_source names the
+  // computation's parameter, parameter_offset the element). Run then
+  // evaluates n = the root's element count positions.
   static absl::StatusOr<std::unique_ptr<BatchProgram>> CompileElementwise(
       const Computation& computation, bool flush_denormals = false);
   // The same for instructions of a computation: `root` and the operands it
@@ -59,6 +61,11 @@ class BatchProgram {
 
   // Whether parameter i is read as one value for every position.
   bool parameter_is_scalar(int64_t i) const { return parameter_scalar_[i]; }
+  // The computation parameter (Compile, CompileElementwise) or group input
+  // (CompileGroup) that parameter i reads, and for a scalar the element of
+  // it (Run reads inputs[i] at that element).
+  int64_t parameter_source(int64_t i) const { return parameter_sources_[i]; }
+  int64_t parameter_offset(int64_t i) const { return parameter_offsets_[i]; }
   // Whether parameter i is an array of another shape broadcast to the
   // positions (a group member `broadcast(x), dimensions=...`: x is read).
   bool parameter_is_broadcast(int64_t i) const { return !broadcasts_[i].result_dims.empty(); }
@@ -107,6 +114,8 @@ class BatchProgram {
 
   std::vector<PrimitiveType> parameter_types_;
   std::vector<bool> parameter_scalar_;
+  std::vector<int64_t> parameter_sources_;
+  std::vector<int64_t> parameter_offsets_;
   std::vector<Broadcast> broadcasts_;
   std::vector<PrimitiveType> result_types_;
   std::vector<Step> steps_;

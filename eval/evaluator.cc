@@ -14,6 +14,7 @@
 #include "eval/denormals.h"
 #include "eval/fusion_plan.h"
 #include "eval/kernels.h"
+#include "eval/loop_fusion.h"
 #include "eval/profiler.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
@@ -74,6 +75,14 @@ BatchProgram* Evaluator::BatchProgramFor(const Computation& comp) {
   absl::StatusOr<std::unique_ptr<BatchProgram>> program = BatchProgram::Compile(comp, options_.flush_denormals);
   std::unique_ptr<BatchProgram> kept = program.ok() ? *std::move(program) : nullptr;
   return batch_programs_.emplace(&comp, std::move(kept)).first->second.get();
+}
+
+FusedGroup* Evaluator::LoopFusionFor(const Instruction& fusion) {
+  if (!options_.fast_paths) return nullptr;
+  auto it = loop_fusions_.find(&fusion);
+  if (it != loop_fusions_.end()) return it->second.get();
+  return loop_fusions_.emplace(&fusion, CompileLoopFusion(fusion, options_.flush_denormals))
+      .first->second.get();
 }
 
 Evaluator::Evaluator(Module& module, EvalOptions options)
@@ -295,6 +304,16 @@ absl::StatusOr<Value> Evaluator::Step(ComputationPlan& plan, Frame& frame, size_
         // another frame.
         std::vector<Value>& args = frame.args;
         for (int32_t s : operands) args.push_back(pass(s));
+        if (inst.opcode() == Opcode::kFusion) {
+          if (FusedGroup* loop = LoopFusionFor(inst)) {
+            std::optional<absl::StatusOr<Value>> r = RunLoopFusion(*loop, absl::MakeSpan(args));
+            if (r.has_value()) {
+              args.clear();
+              if (!r->ok()) return Located(inst, r->status());
+              return *std::move(r);
+            }
+          }
+        }
         absl::StatusOr<Value> r = CallTaking(*callee, absl::MakeSpan(args));
         args.clear();
         if (!r.ok()) return LocatedOnce(inst, r.status());

@@ -50,6 +50,7 @@ struct EvalOptions {
 
 struct ComputationPlan;
 struct Frame;
+struct FusedGroup;
 
 // Bytes of the arrays in a shape (tuples summed); -1 past 2^63.
 int64_t ShapeBytes(const Shape& shape);
@@ -98,6 +99,9 @@ class Evaluator {
   // once per computation; null when it cannot be compiled or fast paths are
   // off (the caller then uses Call element by element).
   BatchProgram* BatchProgramFor(const Computation& computation);
+  // `fusion` as one batched loop (eval/loop_fusion.h), compiled at its first
+  // call; null when it cannot be or fast paths are off.
+  FusedGroup* LoopFusionFor(const Instruction& fusion);
 
   // The 128-bit rng state of this run, low word first, read and advanced by
   // rng-get-and-update-state and rng (eval/kernels_random.cc); starts at
@@ -124,6 +128,7 @@ class Evaluator {
   const Computation* last_planned_ = nullptr;
   ComputationPlan* last_plan_ = nullptr;
   absl::flat_hash_map<const Computation*, std::unique_ptr<BatchProgram>> batch_programs_;
+  absl::flat_hash_map<const Instruction*, std::unique_ptr<FusedGroup>> loop_fusions_;
 
   Module& module_;
   EvalOptions options_;

@@ -1,0 +1,52 @@
+#include "eval/loop_fusion.h"
+
+#include <vector>
+
+#include "eval/batch_program.h"
+#include "ir/computation.h"
+
+namespace hlo {
+
+std::unique_ptr<FusedGroup> CompileLoopFusion(const Instruction& fusion, bool flush_denormals) {
+  const Computation* body = fusion.to_apply();
+  if (fusion.opcode() != Opcode::kFusion || body == nullptr || !fusion.shape().IsArray() ||
+      !body->root()->shape().IsArray() ||
+      body->root()->shape().dims() != fusion.shape().dims() ||
+      body->root()->shape().element_type() != fusion.shape().element_type()) {
+    return nullptr;
+  }
+  absl::StatusOr<std::unique_ptr<BatchProgram>> program =
+      BatchProgram::CompileElementwise(*body, flush_denormals);
+  if (!program.ok()) return nullptr;
+  auto loop = std::make_unique<FusedGroup>();
+  loop->root = body->root();
+  loop->program = *std::move(program);
+  return loop;
+}
+
+std::optional<absl::StatusOr<Value>> RunLoopFusion(FusedGroup& loop, absl::Span<Value> args) {
+  BatchProgram& program = *loop.program;
+  const int64_t n = loop.root->shape().ElementCount();
+  const int64_t count = program.parameter_count();
+  std::vector<const Value*> inputs(count);
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t source = program.parameter_source(i);
+    if (source < 0 || source >= static_cast<int64_t>(args.size()) ||
+        !args[source].is_array()) {
+      return std::nullopt;
+    }
+    const Literal& a = args[source].array();
+    const int64_t need = program.parameter_is_scalar(i) ? program.parameter_offset(i) + 1 : n;
+    if (a.element_type() != program.parameter_type(i) ||
+        (program.parameter_is_scalar(i) ? a.element_count() < need
+                                        : a.element_count() != need)) {
+      return std::nullopt;
+    }
+    inputs[i] = &args[source];
+  }
+  // Every argument is this call's own: any held here alone may be reused.
+  const std::vector<bool> reusable(count, true);
+  return RunFusedGroup(loop, inputs, reusable);
+}
+
+}  // namespace hlo

@@ -1,0 +1,34 @@
+// XLA's loop fusions as one batched-interpreter loop: a fusion whose called
+// computation is elementwise over the root's dimensions (scalars broadcast,
+// scalar constants, one-element slices of other parameters) runs as one
+// array-mode BatchProgram over its positions instead of instruction by
+// instruction. Optimised JAX programs are made of such fusions, most over
+// small arrays (threefry's rounds over u32[500]), where the per-instruction
+// cost of the general executor was most of the run.
+#ifndef HLO_EVAL_LOOP_FUSION_H_
+#define HLO_EVAL_LOOP_FUSION_H_
+
+#include <memory>
+#include <optional>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "eval/fusion_plan.h"
+#include "eval/value.h"
+#include "ir/instruction.h"
+
+namespace hlo {
+
+// The program of `fusion` (a kFusion with an array result), or null when
+// its computation is not elementwise in that sense.
+std::unique_ptr<FusedGroup> CompileLoopFusion(const Instruction& fusion, bool flush_denormals);
+
+// Runs `loop` on the fusion's operands, handed over (an operand buffer held
+// only here may become the result). nullopt, with `args` untouched, when
+// the operands do not fit the program's parameters: the caller then runs
+// the computation itself, whose kernels report what is wrong.
+std::optional<absl::StatusOr<Value>> RunLoopFusion(FusedGroup& loop, absl::Span<Value> args);
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_LOOP_FUSION_H_
