@@ -98,6 +98,7 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
   plan->constants.resize(n);
   plan->constant_made.assign(n, false);
   plan->group_at.assign(n, nullptr);
+  plan->sibling_at.assign(n, nullptr);
   for (size_t i = 0; i < n; ++i) {
     const Instruction& inst = *order[i];
     plan->bytes[i] = ShapeBytes(inst.shape());
@@ -119,6 +120,14 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
       for (const Instruction* m : g->members) plan->steps[slot.at(m)] = PlanStep::kFusedAway;
       plan->steps[slot.at(g->root)] = PlanStep::kGroup;
       plan->group_at[slot.at(g->root)] = g.get();
+    }
+    plan->sibling_groups = FindSiblingReduces(plan->order, flush_denormals);
+    for (const std::unique_ptr<SiblingReduces>& g : plan->sibling_groups) {
+      for (const Instruction* m : g->members) {
+        g->slots.push_back(slot.at(m));
+        plan->steps[slot.at(m)] = PlanStep::kSiblingReduce;
+        plan->sibling_at[slot.at(m)] = g.get();
+      }
     }
   }
   plan->operand_begin.assign(n + 1, 0);

@@ -12,6 +12,7 @@
 
 #include "absl/types/span.h"
 #include "eval/fusion_plan.h"
+#include "eval/reduce_siblings.h"
 #include "eval/value.h"
 #include "ir/computation.h"
 
@@ -27,6 +28,8 @@ enum class PlanStep : uint8_t {
   kGetTupleElement,  // the element, moved out of the tuple where allowed
   kTuple,            // the operands, moved in where they die here
   kCall,             // call / fusion: operands that die here handed over
+  kSiblingReduce,    // a reduce of a sibling group (eval/reduce_siblings.h): the
+                     // first runs them all, the others find their result in their slot
 };
 
 // The per-call state of one running call of a computation. A computation
@@ -65,6 +68,10 @@ struct ComputationPlan {
   // root slot its group (whose inputs are that slot's operands).
   std::vector<std::unique_ptr<FusedGroup>> groups;
   std::vector<FusedGroup*> group_at;
+  // Reduces of one operand run in one pass: at each member's slot its
+  // group.
+  std::vector<std::unique_ptr<SiblingReduces>> sibling_groups;
+  std::vector<SiblingReduces*> sibling_at;
   int32_t root = -1;
   int32_t parameter_count = 0;
   bool profiled = false;  // Profiler::Covers: its instructions are timed

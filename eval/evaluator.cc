@@ -16,6 +16,7 @@
 #include "eval/kernels.h"
 #include "eval/loop_fusion.h"
 #include "eval/profiler.h"
+#include "eval/reduce_siblings.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
 
@@ -331,6 +332,18 @@ absl::StatusOr<Value> Evaluator::Step(ComputationPlan& plan, Frame& frame, size_
         absl::StatusOr<Value> r = RunFusedGroup(*plan.group_at[i], frame.ops, frame.reusable);
         if (!r.ok()) return Located(inst, r.status());
         return r;
+      }
+      case PlanStep::kSiblingReduce: {
+        // Computed with the first of its group, or this is the first.
+        if (slots[i].is_array()) return std::move(slots[i]);
+        const SiblingReduces& g = *plan.sibling_at[i];
+        if (g.members[0] != &inst) break;
+        std::optional<std::vector<Value>> r = RunSiblingReduces(g, *operand(operands[0]));
+        if (!r) break;  // each runs alone
+        for (size_t k = 1; k < g.members.size(); ++k) {
+          slots[g.slots[k]] = std::move((*r)[k]);
+        }
+        return std::move((*r)[0]);
       }
       default: break;
     }

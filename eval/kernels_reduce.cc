@@ -7,16 +7,12 @@
 // the evaluator. reduce-window: kernels_reduce_window.cc; select-and-scatter:
 // kernels_select_and_scatter.cc.
 #include <algorithm>
-#include <bit>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#include <cmath>
-#include <limits>
 #include <type_traits>
 
 #include "eval/kernels.h"
 #include "eval/kernels_reduce_internal.h"
+#include "eval/reduce_fold.h"
+#include "eval/reduce_one_pass.h"
 #include "eval/scalar_apply.h"
 #include "eval/type_dispatch.h"
 #include "ir/computation.h"
@@ -70,145 +66,6 @@ absl::StatusOr<std::vector<Value>> NewOutputs(const Shape& shape, size_t n) {
 namespace {
 
 // ---- reduce -----------------------------------------------------------------
-
-// Folds a contiguous row. Reduction order is implementation-defined (XLA
-// and StableHLO), so the row is split over eight independent accumulators
-// that the compiler can keep in vector registers, then combined pairwise.
-// Float max/min of a row: SSE max/min over 4-lane registers (which return
-// the second operand when unordered) with NaNs collected on the side, then
-// the IEEE details fixed up: any NaN gives NaN, and a zero result takes +0
-// (max) or -0 (min) when the row holds one.
-template <Opcode op, typename T>
-T FoldRowMinMax(const T* src, int64_t n) {
-  T r = src[0];
-  bool any_nan = false;
-  int64_t k = 0;
-#if defined(__SSE2__)
-  if constexpr (std::is_same_v<T, float>) {
-    __m128 m0 = _mm_set1_ps(src[0]), m1 = m0;
-    __m128 bad = _mm_setzero_ps();
-    for (; k + 8 <= n; k += 8) {
-      __m128 x0 = _mm_loadu_ps(src + k), x1 = _mm_loadu_ps(src + k + 4);
-      bad = _mm_or_ps(bad, _mm_or_ps(_mm_cmpunord_ps(x0, x0), _mm_cmpunord_ps(x1, x1)));
-      if constexpr (op == Opcode::kMaximum) {
-        m0 = _mm_max_ps(x0, m0);
-        m1 = _mm_max_ps(x1, m1);
-      } else {
-        m0 = _mm_min_ps(x0, m0);
-        m1 = _mm_min_ps(x1, m1);
-      }
-    }
-    alignas(16) float lanes[8];
-    _mm_store_ps(lanes, m0);
-    _mm_store_ps(lanes + 4, m1);
-    for (float v : lanes) r = op == Opcode::kMaximum ? (r < v ? v : r) : (v < r ? v : r);
-    any_nan = _mm_movemask_ps(bad) != 0;
-  }
-#endif
-  for (; k < n; ++k) {
-    T x = src[k];
-    r = op == Opcode::kMaximum ? (r < x ? x : r) : (x < r ? x : r);
-    any_nan |= x != x;
-  }
-  if (any_nan) return std::numeric_limits<T>::quiet_NaN();
-  if (r == 0) {
-    bool want_negative = op == Opcode::kMinimum;
-    for (int64_t i = 0; i < n; ++i) {
-      if (src[i] == 0 && std::signbit(src[i]) == want_negative) return src[i];
-    }
-  }
-  return r;
-}
-
-// A row in kLanes independent accumulators (the compiler keeps them in
-// vector registers, several of them, so the adds do not wait on each
-// other), combined pairwise.
-template <Opcode op, typename T>
-T FoldRowLanes(const T* src, int64_t n) {
-  constexpr int kLanes = 16;
-  if (n < 2 * kLanes) {
-    T a = src[0];
-    for (int64_t k = 1; k < n; ++k) a = Apply<op>(a, src[k]);
-    return a;
-  }
-  T p[kLanes];
-  for (int j = 0; j < kLanes; ++j) p[j] = src[j];
-  int64_t k = kLanes;
-  for (; k + kLanes <= n; k += kLanes) {
-    for (int j = 0; j < kLanes; ++j) p[j] = Apply<op>(p[j], src[k + j]);
-  }
-  for (; k < n; ++k) p[0] = Apply<op>(p[0], src[k]);
-  for (int w = kLanes / 2; w > 0; w /= 2) {
-    for (int j = 0; j < w; ++j) p[j] = Apply<op>(p[j], p[j + w]);
-  }
-  return p[0];
-}
-
-// Float sums and products round at every step, so their folds are
-// pairwise: each whole block of kPairwiseBlock elements folds into the 16
-// lanes (16 elements per lane), and the blocks' lane vectors combine as a
-// balanced binary tree (a binary counter: block i merges with the blocks
-// before it as the trailing ones of i say), lane by lane; then the lanes
-// combine pairwise and the last partial block is added. The error grows
-// with about 16 + log2(n / 256) + 4 roundings instead of n / 16, at the
-// speed of the plain lanes (256 elements is a loop GCC unrolls in full;
-// 512 to 2048 measured a third slower on memory-bound rows).
-constexpr int64_t kPairwiseBlock = 256;
-
-template <Opcode op, typename T>
-constexpr bool kPairwise =
-    std::is_floating_point_v<T> && (op == Opcode::kAdd || op == Opcode::kMultiply);
-
-template <Opcode op, typename T>
-T FoldRowPairwise(const T* src, int64_t n) {
-  constexpr int kLanes = 16;
-  if (n <= kPairwiseBlock) return FoldRowLanes<op>(src, n);
-  T stack[64][kLanes];
-  int top = 0;
-  uint64_t count = 0;
-  T p[kLanes];
-  const int64_t whole = n / kPairwiseBlock * kPairwiseBlock;
-  for (int64_t b = 0; b < whole; b += kPairwiseBlock) {
-    const T* block = src + b;
-    for (int j = 0; j < kLanes; ++j) p[j] = block[j];
-    for (int64_t k = kLanes; k < kPairwiseBlock; k += kLanes) {
-      for (int j = 0; j < kLanes; ++j) p[j] = Apply<op>(p[j], block[k + j]);
-    }
-    for (uint64_t c = count; c & 1; c >>= 1) {
-      --top;
-      for (int j = 0; j < kLanes; ++j) p[j] = Apply<op>(stack[top][j], p[j]);
-    }
-    for (int j = 0; j < kLanes; ++j) stack[top][j] = p[j];
-    ++top;
-    ++count;
-  }
-  for (int j = 0; j < kLanes; ++j) p[j] = stack[top - 1][j];
-  for (int i = top - 2; i >= 0; --i) {
-    for (int j = 0; j < kLanes; ++j) p[j] = Apply<op>(stack[i][j], p[j]);
-  }
-  for (int w = kLanes / 2; w > 0; w /= 2) {
-    for (int j = 0; j < w; ++j) p[j] = Apply<op>(p[j], p[j + w]);
-  }
-  if (whole == n) return p[0];
-  return Apply<op>(p[0], FoldRowLanes<op>(src + whole, n - whole));
-}
-
-// Folds a contiguous row. Reduction order is implementation-defined (XLA
-// and StableHLO), so the row is split over eight independent accumulators
-// that the compiler can keep in vector registers, then combined pairwise
-// (float sums and products: pairwise over blocks, see kPairwiseBlock).
-template <Opcode op, typename T>
-T FoldRow(const T* src, int64_t n) {
-  if constexpr (std::is_floating_point_v<T> &&
-                (op == Opcode::kMaximum || op == Opcode::kMinimum)) {
-    if (n >= 16) return FoldRowMinMax<op>(src, n);
-  }
-  if constexpr (kPairwise<op, T>) {
-    return FoldRowPairwise<op>(src, n);
-  } else {
-    return FoldRowLanes<op>(src, n);
-  }
-}
 
 // A float sum or product over any reduced dimensions, in a tree so that
 // no output accumulates more than kLeafRows values in a row (FastReduce's
@@ -435,6 +292,14 @@ absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, Evaluato
   const bool fast = ev.options().fast_paths;
   std::optional<Opcode> simple = SimpleBinaryReducer(**to_apply);
   PrimitiveType t = first.element_type();
+  if (fast && n == 1 && simple && outs[0].array().element_type() == t) {
+    // Rows, columns or everything: one pass, on every core.
+    std::optional<OnePassForm> form = OnePassFormOf(in_dims, reduced);
+    if (form && form->cols >= kMinOnePassCols) {
+      OnePassReduce r{form->axes, *simple, &ops[1]->array(), &outs[0].mutable_array()};
+      if (ReduceInOnePass(first, form->rows, form->cols, {r})) return std::move(outs[0]);
+    }
+  }
   if (fast && n == 1 && simple && outs[0].array().element_type() == t &&
       DispatchTypedReducer(t, *simple, [&](auto op, auto tag) {
         using T = typename decltype(tag)::T;
