@@ -16,15 +16,15 @@ namespace {
 bool IsScalarShape(const Shape& s) { return s.IsArray() && s.rank() == 0; }
 
 // An elementwise op over arrays worth fusing.
-bool IsFusibleStep(const Instruction& inst) {
+bool IsFusibleStep(const Instruction& inst, int64_t min_elements) {
   const Shape& s = inst.shape();
   return IsElementwise(inst.opcode()) && inst.opcode() != Opcode::kStochasticConvert &&
-         s.IsArray() && s.ElementCount() >= kMinFusedElements &&
+         s.IsArray() && s.ElementCount() >= min_elements &&
          inst.control_predecessors().empty();
 }
 
 // Whether `p` may join a group whose arrays have `root`'s dimensions.
-bool MayJoin(const Instruction& p, const Instruction& root) {
+bool MayJoin(const Instruction& p, const Instruction& root, int64_t min_elements) {
   if (p.is_root() || !p.control_predecessors().empty()) return false;
   const Shape& s = p.shape();
   if (p.opcode() == Opcode::kConstant) return IsScalarShape(s) && p.literal() != nullptr;
@@ -34,20 +34,20 @@ bool MayJoin(const Instruction& p, const Instruction& root) {
     // softmax's and layer norm's per-row statistics).
     return p.operand_count() == 1 && p.operand(0)->shape().IsArray();
   }
-  return IsFusibleStep(p);
+  return IsFusibleStep(p, min_elements);
 }
 
 }  // namespace
 
 std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
-    absl::Span<const Instruction* const> order, bool flush_denormals) {
+    absl::Span<const Instruction* const> order, bool flush_denormals, int64_t min_elements) {
   absl::flat_hash_map<const Instruction*, int64_t> position;
   for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int64_t>(i);
   absl::flat_hash_set<const Instruction*> taken;
   std::vector<std::unique_ptr<FusedGroup>> groups;
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const Instruction& root = **it;
-    if (taken.contains(&root) || !IsFusibleStep(root)) continue;
+    if (taken.contains(&root) || !IsFusibleStep(root, min_elements)) continue;
     // Grow from the root through operands whose every user is already in
     // the group: then no member's value is needed outside, and every input
     // is computed before the root runs.
@@ -58,7 +58,7 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
       for (const Instruction* m : members) {
         for (const Instruction* p : m->operands()) {
           if (group.contains(p) || taken.contains(p) || !position.contains(p) ||
-              !MayJoin(*p, root)) {
+              !MayJoin(*p, root, min_elements)) {
             continue;
           }
           bool all_users_in = std::all_of(p->users().begin(), p->users().end(),

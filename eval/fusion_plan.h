@@ -30,11 +30,16 @@ struct FusedGroup {
 };
 
 // The groups of a computation given its post order: every group has at
-// least two elementwise steps and arrays of at least kMinFusedElements
-// elements; each instruction is in at most one group.
+// least two elementwise steps and arrays of at least `min_elements`
+// elements; each instruction is in at most one group. Inside XLA's fusion
+// computations, whose intermediates XLA never materialises, arrays of any
+// size (kMinFusedElementsInFusion): there the per-instruction cost of small
+// arrays (JAX's random bits over a few words) is most of the time.
 inline constexpr int64_t kMinFusedElements = 4096;
+inline constexpr int64_t kMinFusedElementsInFusion = 2;
 std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
-    absl::Span<const Instruction* const> order, bool flush_denormals);
+    absl::Span<const Instruction* const> order, bool flush_denormals,
+    int64_t min_elements = kMinFusedElements);
 
 // Runs a group on its inputs' values (inputs[i] for group.inputs[i]). An
 // input array that only this group reads (`reusable`) may become the result.
