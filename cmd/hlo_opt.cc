@@ -13,6 +13,7 @@
 #include "ir/module_json.h"
 #include "parser/parser.h"
 #include "passes/pipeline.h"
+#include "passes/shape_inference.h"
 #include "passes/verifier.h"
 #include "ir/strings.h"
 
@@ -135,8 +136,9 @@ int main(int argc, char** argv) {
     parse_timer.Start();
     absl::StatusOr<std::unique_ptr<hlo::Module>> m =
         input_format == "json" ? std::move(json_modules[i])
-                               : hlo::ParseModulePiece(pieces[i], first_lines[i],
-                                                       hlo::ParseOptions{filename});
+                               : hlo::ParseModulePiece(
+                                     pieces[i], first_lines[i],
+                                     hlo::ParseOptions{filename, &hlo::InferShape});
     parse_timer.Stop();
     if (time_phases && m.ok()) {
       hlo::MemoryUsage after = hlo::CurrentMemoryUsage();

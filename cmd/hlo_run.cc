@@ -27,6 +27,7 @@
 #include "parser/parser.h"
 #include "passes/passes.h"
 #include "passes/pipeline.h"
+#include "passes/shape_inference.h"
 #include "passes/verifier.h"
 
 namespace {
@@ -140,7 +141,7 @@ int main(int argc, char** argv) {
   }
   std::string filename = input == "-" ? "<stdin>" : input;
   auto shared_text = std::make_shared<const std::string>(*std::move(text));
-  auto module = hlo::ParseModule(*shared_text, hlo::ParseOptions{filename});
+  auto module = hlo::ParseModule(*shared_text, hlo::ParseOptions{filename, &hlo::InferShape});
   if (!module.ok()) {
     hlo::ReportError("hlo-run", module.status());
     return 1;

@@ -17,6 +17,7 @@
 #include "ir/hlo_printer.h"
 #include "parser/parser.h"
 #include "passes/pipeline.h"
+#include "passes/shape_inference.h"
 #include "passes/verifier.h"
 
 namespace {
@@ -49,7 +50,8 @@ bool SmallModule(const hlo::Module& module) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto text = std::make_shared<const std::string>(reinterpret_cast<const char*>(data), size);
-  auto module = hlo::ParseModule(*text, hlo::ParseOptions{std::string(kFile)});
+  auto module = hlo::ParseModule(*text,
+                                  hlo::ParseOptions{std::string(kFile), &hlo::InferShape});
   if (!module.ok()) return 0;
   hlo::Module& m = **module;
   m.set_source(std::string(kFile), text);

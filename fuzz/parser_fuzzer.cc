@@ -25,6 +25,7 @@
 #include "ir/hlo_printer.h"
 #include "parser/parser.h"
 #include "passes/verifier.h"
+#include "passes/shape_inference.h"
 
 namespace {
 
@@ -55,7 +56,8 @@ bool EveryFrameUsed(const hlo::Module& module) {
 }
 
 void CheckFixedPoint(const std::string& first) {
-  auto again = hlo::ParseModules(first, hlo::ParseOptions{std::string(kReprint)});
+  auto again = hlo::ParseModules(first,
+                                 hlo::ParseOptions{std::string(kReprint), &hlo::InferShape});
   if (!again.ok()) {
     hlo::fuzz::Fail("the printed text of modules that verify does not parse",
                     std::string(again.status().message()) + "\n" + first);
@@ -75,7 +77,8 @@ void CheckFixedPoint(const std::string& first) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto text = std::make_shared<const std::string>(reinterpret_cast<const char*>(data), size);
-  auto modules = hlo::ParseModules(*text, hlo::ParseOptions{std::string(kFile)});
+  auto modules = hlo::ParseModules(*text,
+                                  hlo::ParseOptions{std::string(kFile), &hlo::InferShape});
   if (!modules.ok()) {
     hlo::fuzz::CheckLocated(modules.status(), kFile);
     return 0;

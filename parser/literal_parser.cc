@@ -418,7 +418,13 @@ bool Parser::ParseElement(Literal* lit, int64_t index, PrimitiveType type) {
     }
     bool ok;
     int64_t v;
-    if (IsUnsignedInt(type)) {
+    if (IsUnsignedInt(type) && bits == 64 && neg) {
+      // XLA reads a u64 element as an int64 and keeps its bits: -1 is
+      // 2^64 - 1 (its parser test ConstantUnsignedUnderflow); narrower
+      // unsigned types reject negatives.
+      ok = mag <= (uint64_t{1} << 63);
+      v = static_cast<int64_t>(0 - mag);
+    } else if (IsUnsignedInt(type)) {
       ok = !neg || mag == 0;
       ok = ok && (bits == 64 || mag < (uint64_t{1} << bits));
       v = static_cast<int64_t>(mag);

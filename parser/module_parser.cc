@@ -578,29 +578,58 @@ bool Parser::ParseInstruction(Computation* comp) {
   if (name[0] == '%') name.remove_prefix(1);
   Advance();
   if (!Expect(Tok::kEqual, "'=' after the instruction name")) return false;
-  const Shape* shape = nullptr;
-  shape_tok_ = tok_;
-  if (!ParseShape(&shape)) return false;
-  if (!At(Tok::kName)) return ErrorExpected("an opcode after the shape");
-  Token op_tok = tok_;
-  std::optional<Opcode> opcode = ParseOpcode(tok_.text);
-  std::optional<Opcode> wrapped;
-  if (!opcode) {
-    // XLA's sugared async form: `<op>-start`, `<op>-update`, `<op>-done`.
-    for (auto [suffix, async_op] :
-         {std::pair{std::string_view("-start"), Opcode::kAsyncStart},
-          std::pair{std::string_view("-update"), Opcode::kAsyncUpdate},
-          std::pair{std::string_view("-done"), Opcode::kAsyncDone}}) {
-      std::string_view t = tok_.text;
-      if (t.size() > suffix.size() && t.substr(t.size() - suffix.size()) == suffix) {
-        wrapped = ParseOpcode(t.substr(0, t.size() - suffix.size()));
-        if (wrapped) {
-          opcode = async_op;
-          break;
-        }
-      }
+  Instruction* inst = nullptr;
+  if (!ParseInstructionRhs(comp, name_tok, name, nullptr, &inst)) return false;
+  last_inst_ = inst;
+  last_inst_line_ = name_tok.line;
+  if (is_root) {
+    if (root_) {
+      return ErrorAt(root_tok, StrCat("computation '", comp->name(),
+                                            "' has more than one ROOT ('", root_->name(),
+                                            "' and '", name, "')"));
+    }
+    root_ = inst;
+  }
+  return true;
+}
+
+// An opcode, or XLA's sugared async form `<op>-start`, `<op>-update`,
+// `<op>-done` (async-start etc. wrapping <op>, set in `wrapped`).
+static std::optional<Opcode> ParseOpcodeOrSugaredAsync(std::string_view text,
+                                                       std::optional<Opcode>* wrapped) {
+  if (std::optional<Opcode> op = ParseOpcode(text)) return op;
+  for (auto [suffix, async_op] : {std::pair{std::string_view("-start"), Opcode::kAsyncStart},
+                                  std::pair{std::string_view("-update"), Opcode::kAsyncUpdate},
+                                  std::pair{std::string_view("-done"), Opcode::kAsyncDone}}) {
+    if (text.size() > suffix.size() && text.substr(text.size() - suffix.size()) == suffix) {
+      *wrapped = ParseOpcode(text.substr(0, text.size() - suffix.size()));
+      if (*wrapped) return async_op;
     }
   }
+  return std::nullopt;
+}
+
+// instruction_rhs ::= [shape] opcode '(' operands ')' (',' attribute)*
+// The shape may be left out where XLA infers it; `given_shape` is one a
+// nested operand instruction had before its opcode.
+bool Parser::ParseInstructionRhs(Computation* comp, const Token& name_tok, std::string_view name,
+                                 const Shape* given_shape, Instruction** out) {
+  const Shape* shape = given_shape;
+  shape_tok_ = tok_;
+  // XLA's parser infers the shapes of many opcodes when they are left out.
+  // (For the others ParseShape says a shape is expected before the opcode.)
+  const bool infer = shape == nullptr && options_.infer_shape != nullptr && At(Tok::kName) &&
+                     !ParsePrimitiveType(tok_.text) && ParseOpcode(tok_.text).has_value() &&
+                     ShapeCanBeInferred(*ParseOpcode(tok_.text));
+  if (infer) {
+    shape = pool_->Intern(Shape::Tuple({}));  // until InferShapeNow
+  } else if (shape == nullptr && !ParseShape(&shape)) {
+    return false;
+  }
+  if (!At(Tok::kName)) return ErrorExpected("an opcode after the shape");
+  Token op_tok = tok_;
+  std::optional<Opcode> wrapped;
+  std::optional<Opcode> opcode = ParseOpcodeOrSugaredAsync(tok_.text, &wrapped);
   if (!opcode) {
     std::vector<std::string_view> names;
     for (int i = 0; i < kNumOpcodes; ++i) names.push_back(OpcodeName(static_cast<Opcode>(i)));
@@ -610,6 +639,11 @@ bool Parser::ParseInstruction(Computation* comp) {
     return ErrorHere(msg);
   }
   Advance();
+  std::string anon_name;
+  if (name.empty()) {
+    anon_name = AnonymousName(*opcode);
+    name = anon_name;
+  }
   auto owned = std::make_unique<Instruction>(*opcode, name, shape);
   Instruction* inst = owned.get();
   inst->set_loc({name_tok.line, name_tok.col});
@@ -641,8 +675,11 @@ bool Parser::ParseInstruction(Computation* comp) {
                                 " operand", OpcodeArity(*opcode) == 1 ? "" : "s",
                                 ", found ", inst->operand_count()));
   }
-  if (ok) ok = ParseAttributes(inst);
+  // A nested instruction takes no attributes (as in XLA: a ',' after it
+  // separates operands).
+  if (ok && anon_name.empty()) ok = ParseAttributes(inst);
   if (ok) ok = CheckRequiredAttrs(inst, op_tok);
+  if (ok && infer) ok = InferShapeNow(inst, op_tok);
   if (*opcode == Opcode::kParameter && ok) {
     int64_t n = inst->parameter_number();
     if (n < comp->parameter_count() && comp->parameter(n) != nullptr) {
@@ -652,17 +689,127 @@ bool Parser::ParseInstruction(Computation* comp) {
     }
   }
   comp->AddInstruction(std::move(owned));
-  if (!ok) return false;
-  last_inst_ = inst;
-  last_inst_line_ = name_tok.line;
-  if (is_root) {
-    if (root_) {
-      return ErrorAt(root_tok, StrCat("computation '", comp->name(),
-                                            "' has more than one ROOT ('", root_->name(),
-                                            "' and '", name, "')"));
-    }
-    root_ = inst;
+  *out = inst;
+  return ok;
+}
+
+// An opcode name followed by '(' where an operand name is expected.
+bool Parser::StartsNestedInstruction() const {
+  const char* p = tok_.begin + tok_.text.size();
+  const char* end = lexer_.buffer().data() + lexer_.buffer().size();
+  while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) ++p;
+  if (p >= end || *p != '(' || tok_.text[0] == '%') return false;
+  std::optional<Opcode> wrapped;
+  return ParseOpcodeOrSugaredAsync(tok_.text, &wrapped).has_value();
+}
+
+// XLA names a nested instruction `<opcode>.anon`, then `.1`, `.2`, ... (its
+// NameUniquer), past the names the module has so far.
+std::string Parser::AnonymousName(Opcode op) {
+  const std::string base = StrCat(OpcodeName(op), ".anon");
+  std::string name = base;
+  for (int k = 1; names_.contains(name) || !anonymous_names_.insert(name).second; ++k) {
+    name = StrCat(base, ".", k);
   }
+  return name;
+}
+
+// XLA's CanInferShape: the opcodes whose shape its parser infers when the
+// text leaves it out (broadcast and scan aside: XLA infers them only in
+// degenerate forms).
+bool Parser::ShapeCanBeInferred(Opcode op) {
+  switch (op) {
+    case Opcode::kBroadcast: case Opcode::kScan: case Opcode::kDomain:
+      return false;
+    case Opcode::kAbs: case Opcode::kAcos: case Opcode::kAcosh: case Opcode::kAsin:
+    case Opcode::kAsinh: case Opcode::kAdd: case Opcode::kAddDependency:
+    case Opcode::kAfterAll: case Opcode::kAtan2: case Opcode::kAtanh:
+    case Opcode::kBatchNormGrad: case Opcode::kBatchNormInference:
+    case Opcode::kBatchNormTraining: case Opcode::kCall: case Opcode::kCeil:
+    case Opcode::kCholesky: case Opcode::kClamp: case Opcode::kClz: case Opcode::kCompare:
+    case Opcode::kComplex: case Opcode::kConcatenate: case Opcode::kConditional:
+    case Opcode::kConvolution: case Opcode::kCopy: case Opcode::kCos: case Opcode::kCosh:
+    case Opcode::kOptimizationBarrier: case Opcode::kDivide: case Opcode::kDot:
+    case Opcode::kErf: case Opcode::kExp: case Opcode::kExpm1: case Opcode::kFft:
+    case Opcode::kFloor: case Opcode::kGather: case Opcode::kGetDimensionSize:
+    case Opcode::kSetDimensionSize: case Opcode::kGetTupleElement: case Opcode::kImag:
+    case Opcode::kIsFinite: case Opcode::kLog: case Opcode::kLog1p: case Opcode::kLogistic:
+    case Opcode::kAnd: case Opcode::kNot: case Opcode::kOr: case Opcode::kXor:
+    case Opcode::kMap: case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kMultiply:
+    case Opcode::kMulhi: case Opcode::kNegate: case Opcode::kPad: case Opcode::kPartitionId:
+    case Opcode::kPopcnt: case Opcode::kPower: case Opcode::kRaggedDot:
+    case Opcode::kReal: case Opcode::kReduce: case Opcode::kRemainder:
+    case Opcode::kReplicaId: case Opcode::kReverse: case Opcode::kRoundNearestAfz:
+    case Opcode::kRoundNearestEven: case Opcode::kRsqrt: case Opcode::kScaledDot:
+    case Opcode::kScatter: case Opcode::kSelect: case Opcode::kShiftLeft:
+    case Opcode::kShiftRightArithmetic: case Opcode::kShiftRightLogical: case Opcode::kSign:
+    case Opcode::kSin: case Opcode::kSinh: case Opcode::kSqrt: case Opcode::kCbrt:
+    case Opcode::kReduceWindow: case Opcode::kSelectAndScatter: case Opcode::kSort:
+    case Opcode::kSubtract: case Opcode::kTan: case Opcode::kTanh: case Opcode::kTranspose:
+    case Opcode::kTriangularSolve: case Opcode::kTuple: case Opcode::kWhile:
+    case Opcode::kTopK:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Arrays (also inside tuples) without a layout get the default one, as a
+// written shape does.
+static const Shape* WithDefaultLayouts(const Shape& s, ShapePool& pool) {
+  if (s.IsArray()) return pool.Intern(s.has_layout() ? s : s.WithDefaultLayout());
+  if (!s.IsTuple()) return pool.Intern(s);
+  std::vector<const Shape*> elements;
+  for (const Shape* e : s.tuple_shapes()) elements.push_back(WithDefaultLayouts(*e, pool));
+  return pool.Intern(Shape::Tuple(std::move(elements)));
+}
+
+// The shape of an instruction written without one, as XLA's parser infers
+// it on the spot: its operands and called computations must be defined
+// above it.
+bool Parser::InferShapeNow(Instruction* inst, const Token& op_tok) {
+  for (int64_t i = 0; i < inst->operand_count(); ++i) {
+    if (inst->operand(i) == nullptr) {
+      return ErrorAt(op_tok, StrCat("the shape of '", op_tok.text, "' is inferred from its "
+                                    "operands, so operand ", i, " must be defined above it"));
+    }
+  }
+  for (auto p = pending_computations_.rbegin();
+       p != pending_computations_.rend() && p->inst == inst; ++p) {
+    std::string_view name = p->name.text[0] == '%' ? p->name.text.substr(1) : p->name.text;
+    auto it = computations_.find(name);
+    if (it == computations_.end()) {
+      return ErrorAt(p->name, StrCat("the shape of '", op_tok.text, "' is inferred from '",
+                                     name, "', so that computation must be defined above it"));
+    }
+    for (const Attribute& a : inst->attributes()) {
+      if (a.kind != p->attr) continue;
+      std::get<std::vector<Computation*>>(const_cast<Attribute&>(a).value)[p->element] =
+          it->second;
+    }
+  }
+  // Products take the wider operand type (XLA infers dot and convolution
+  // without a preferred element type); their inference reads it from here.
+  const Opcode op = inst->opcode();
+  if ((op == Opcode::kDot || op == Opcode::kConvolution || op == Opcode::kRaggedDot ||
+       op == Opcode::kScaledDot) && inst->operand_count() >= 2) {
+    const Shape& a = inst->operand(0)->shape();
+    const Shape& b = inst->operand(1)->shape();
+    if (a.IsArray() && b.IsArray()) {
+      PrimitiveType t = a.element_type();
+      if (BitWidth(b.element_type()) > BitWidth(t) ||
+          (IsFloat(b.element_type()) && !IsFloat(t))) {
+        t = b.element_type();
+      }
+      inst->set_shape(pool_->Intern(Shape::Array(t, {})));
+    }
+  }
+  absl::StatusOr<Shape> inferred = options_.infer_shape(*inst, *pool_);
+  if (!inferred.ok()) {
+    return ErrorAt(op_tok, StrCat("cannot infer the shape of '", op_tok.text, "': ",
+                                  std::string(inferred.status().message())));
+  }
+  inst->set_shape(WithDefaultLayouts(*inferred, *pool_));
   return true;
 }
 
@@ -694,18 +841,31 @@ bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
   while (true) {
     const Shape* written = nullptr;
     Token shape_tok = tok_;
-    if (IsShapeStart()) {
-      if (!ParseShape(&written)) return false;
-      if (!style_known_[2]) {
-        module_->style().operand_shapes = true;
-        style_known_[2] = true;
-      }
-    } else if (!style_known_[2]) {
-      module_->style().operand_shapes = false;
-      style_known_[2] = true;
-    }
+    if (IsShapeStart() && !ParseShape(&written)) return false;
     if (!At(Tok::kName)) {
       return ErrorExpected(written ? "an operand name after its shape" : "an operand name");
+    }
+    const bool nested = StartsNestedInstruction();
+    // The print style follows the first named operand (a nested
+    // instruction's shape is its own, not an operand shape).
+    if (!style_known_[2] && !nested) {
+      module_->style().operand_shapes = written != nullptr;
+      style_known_[2] = true;
+    }
+    if (nested) {
+      // `add(f32[] parameter(0), multiply(x, y))`: XLA's nested operands.
+      Instruction* nested = nullptr;
+      if (++nesting_depth_ > kMaxDepth) {
+        return ErrorHere(StrCat("nested instructions more than ", kMaxDepth, " deep"));
+      }
+      const Token saved_shape_tok = shape_tok_;
+      const bool ok = ParseInstructionRhs(comp, tok_, "", written, &nested);
+      shape_tok_ = saved_shape_tok;
+      --nesting_depth_;
+      if (!ok) return false;
+      inst->AppendOperand(nested);
+      if (!Consume(Tok::kComma)) return true;
+      continue;
     }
     std::string_view name = tok_.text;
     if (name[0] == '%') name.remove_prefix(1);
@@ -736,9 +896,9 @@ bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
       if (written) pending_shapes_.push_back({inst, index, written, shape_tok});
     }
     if (At(Tok::kLParen)) {
-      return ErrorHere(StrCat("operands are instruction names, not expressions: found '(' "
-                              "after '", operand_tok.text, "' (define it as an instruction "
-                              "of its own and use its name)"));
+      return ErrorHere(StrCat("found '(' after the operand '", operand_tok.text,
+                              "', which is not an opcode: an operand is an instruction name "
+                              "or a nested instruction, [shape] opcode(operands)"));
     }
     if (!Consume(Tok::kComma)) return true;
   }
@@ -908,6 +1068,12 @@ bool Parser::ParseAttributes(Instruction* inst) {
 bool Parser::CheckRequiredAttrs(Instruction* inst, const Token& at) {
   if (inst->has_wrapped_opcode() && inst->opcode() != Opcode::kAsyncStart) return true;
   Opcode rules_op = inst->has_wrapped_opcode() ? inst->wrapped_opcode() : inst->opcode();
+  // XLA: a broadcast of a scalar may leave out `dimensions` (it is {}).
+  if (inst->opcode() == Opcode::kBroadcast && !inst->HasAttr(AttrKind::kDimensions) &&
+      inst->operand_count() == 1 && inst->operand(0) != nullptr &&
+      inst->operand(0)->shape().IsArray() && inst->operand(0)->shape().rank() == 0) {
+    inst->SetAttr(AttrKind::kDimensions, std::vector<int64_t>{});
+  }
   for (const AttrRule& r : OpcodeAttrRules(rules_op)) {
     if (r.required && !inst->HasAttr(r.kind)) {
       return ErrorAt(at, StrCat("'", inst->OpcodeText(), "' needs the attribute '",

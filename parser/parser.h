@@ -13,8 +13,16 @@
 
 namespace hlo {
 
+// Infers an instruction's result shape from its operands, attributes and
+// called computations (passes/shape_inference.h's InferShape; the parser
+// library does not link the passes, so tools hand it in).
+using ShapeInferrer = absl::StatusOr<Shape> (*)(const Instruction&, ShapePool&);
+
 struct ParseOptions {
   std::string filename = "<input>";
+  // With an inferrer, an instruction may leave out its shape where XLA's
+  // parser infers it (`add.1 = add(a, b)`); without one that is an error.
+  ShapeInferrer infer_shape = nullptr;
 };
 
 // Parses one module (or bare computations without an HloModule header).

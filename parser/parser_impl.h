@@ -124,6 +124,10 @@ class Parser {
   bool ParseAliasHeader(bool donors, std::string* out);
   bool ParseComputation();
   bool ParseInstruction(Computation* comp);
+  bool ParseInstructionRhs(Computation* comp, const Token& name_tok, std::string_view name,
+                           const Shape* given_shape, Instruction** out);
+  std::string AnonymousName(Opcode op);
+  bool StartsNestedInstruction() const;
   bool ParseOperands(Instruction* inst, Computation* comp);
   bool ParseConstantOperand(Instruction* inst);
   bool ParseCompactGte(const Token& base_tok, Computation* comp, Instruction** out);
@@ -187,6 +191,9 @@ class Parser {
 
   // A reference by name that must be resolved after the whole computation
   // (operands, control predecessors) or module (computations) is read.
+  static bool ShapeCanBeInferred(Opcode op);
+  bool InferShapeNow(Instruction* inst, const Token& op_tok);
+
   struct PendingOperand {
     Instruction* inst;
     int64_t index;
@@ -268,6 +275,9 @@ class Parser {
   // Module-wide.
   StringViewMap<Computation*> computations_;
   std::vector<PendingComputation> pending_computations_;
+  // Names given to nested (anonymous) instructions, module-wide.
+  absl::flat_hash_set<std::string> anonymous_names_;
+  int nesting_depth_ = 0;
   // Raw shape text -> interned shape, so repeated shapes are parsed once.
   StringViewMap<const Shape*> shape_cache_;
   // The last simple shape read and its text (see ParseShape).
