@@ -1,6 +1,7 @@
 // Module, computation and instruction structure; reference resolution.
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cstring>
 
 #include "ir/strings.h"
@@ -287,7 +288,38 @@ bool Parser::ParseHeaderAttr() {
     module_->set_entry_layout(params, result);
     return true;  // printed from the parsed shapes, not kept as text
   }
+  if (name.text == "debug_attributes" && !CheckDebugLogModes(value, value_line, value_col)) {
+    return false;
+  }
   module_->header_attrs().push_back({std::string(name.text), std::move(value)});
+  return true;
+}
+
+// debug_attributes is kept as text, but XLA rejects a log_mode other than
+// default and fusion_debugger in it.
+bool Parser::CheckDebugLogModes(std::string_view value, uint32_t line, uint32_t col) {
+  constexpr std::string_view kKey = "log_mode=";
+  for (size_t at = value.find(kKey); at != std::string_view::npos;
+       at = value.find(kKey, at + 1)) {
+    size_t begin = at + kKey.size(), end = begin;
+    while (end < value.size() && (std::isalnum(static_cast<unsigned char>(value[end])) ||
+                                  value[end] == '_')) {
+      ++end;
+    }
+    std::string_view mode = value.substr(begin, end - begin);
+    if (mode == "default" || mode == "fusion_debugger") continue;
+    uint32_t l = line, c = col;
+    for (size_t i = 0; i < begin; ++i) {
+      if (value[i] == '\n') {
+        ++l;
+        c = 1;
+      } else {
+        ++c;
+      }
+    }
+    return ErrorAt(l, c, StrCat("invalid debug log_mode '", mode,
+                                "'; expected default or fusion_debugger"));
+  }
   return true;
 }
 

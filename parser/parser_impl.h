@@ -128,6 +128,7 @@ class Parser {
                            const Shape* given_shape, Instruction** out);
   std::string AnonymousName(Opcode op);
   bool StartsNestedInstruction() const;
+  bool CheckDebugLogModes(std::string_view value, uint32_t line, uint32_t col);
   bool ParseOperands(Instruction* inst, Computation* comp);
   bool ParseConstantOperand(Instruction* inst);
   bool ParseCompactGte(const Token& base_tok, Computation* comp, Instruction** out);

@@ -869,11 +869,36 @@ absl::Status ExpectAsyncProducer(const Instruction& inst) {
                       "-start or ", prefix, "-update, but %", p.name(), " is ",
                       Article(p.OpcodeText()), p.OpcodeText());
   }
-  const Computation* mine = inst.to_apply();
+  // The chain's computation is the first one named from here up to its
+  // async-start; an update or done that names one must name the same (XLA:
+  // "Expect async_wrapped_computation to be ...").
+  const Instruction* start = &p;
   const Computation* theirs = p.to_apply();
+  const Instruction* named_by = &p;
+  while (start->opcode() == Opcode::kAsyncUpdate && start->operand_count() > 0 &&
+         start->operand(0) != nullptr) {
+    start = start->operand(0);
+    if (theirs == nullptr && start->to_apply() != nullptr) {
+      theirs = start->to_apply();
+      named_by = start;
+    }
+  }
+  const Computation* mine = inst.to_apply();
   if (mine != nullptr && theirs != nullptr && mine != theirs) {
-    return ShapeError(inst.OpcodeText(), " calls %", mine->name(), " but its operand %",
-                      p.name(), " calls %", theirs->name());
+    return ShapeError(inst.OpcodeText(), " calls %", mine->name(), " but %", named_by->name(),
+                      " of its chain calls %", theirs->name());
+  }
+  // A thread named on an update or done must be the start's (main by
+  // default), as XLA's parser checks.
+  if (inst.HasAttr(AttrKind::kAsyncExecutionThread)) {
+    std::string_view want = start->HasAttr(AttrKind::kAsyncExecutionThread)
+                                ? start->GetString(AttrKind::kAsyncExecutionThread)
+                                : std::string_view("main");
+    std::string_view got = inst.GetString(AttrKind::kAsyncExecutionThread);
+    if (got != want) {
+      return ShapeError(inst.OpcodeText(), " runs on async_execution_thread \"", got,
+                        "\" but its async-start %", start->name(), " runs on \"", want, "\"");
+    }
   }
   return absl::OkStatus();
 }

@@ -265,12 +265,23 @@ class Verifier {
     const Computation* entry = module_.entry();
     absl::flat_hash_map<const Computation*, int> color;  // 1 open, 2 done
     std::vector<std::string_view> path;
+    // A computation an async-start wraps belongs to that op alone (XLA:
+    // "called by more than one async op").
+    absl::flat_hash_map<const Computation*, const Instruction*> async_caller;
     std::function<void(const Computation*)> visit = [&](const Computation* c) {
       color[c] = 1;
       path.push_back(c->name());
       for (const auto& inst : c->instructions()) {
         for (const Computation* callee : inst->called_computations()) {
           if (!callee) continue;
+          if (inst->opcode() == Opcode::kAsyncStart) {
+            auto [it, first] = async_caller.emplace(callee, inst.get());
+            if (!first) {
+              ReportInst(*inst, StrCat("wraps computation '", callee->name(),
+                                       "', which async-start '", it->second->name(),
+                                       "' wraps too: an async op's computation is its own"));
+            }
+          }
           if (callee == entry) {
             ReportInst(*inst, StrCat("calls the entry computation '", callee->name(),
                                      "', which nothing may call"));
