@@ -36,11 +36,14 @@ __attribute__((target("avx2"))) int64_t FoldMinMaxAvx2(const float* src, int64_t
   for (__m256& v : m) v = _mm256_set1_ps(src[0]);
   int64_t k = 0;
   for (; k + 32 <= n; k += 32) {
+    __m256 x[4];
     for (int j = 0; j < 4; ++j) {
-      const __m256 x = _mm256_loadu_ps(src + k + 8 * j);
-      bad = _mm256_or_ps(bad, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
-      m[j] = op == Opcode::kMaximum ? _mm256_max_ps(x, m[j]) : _mm256_min_ps(x, m[j]);
+      x[j] = _mm256_loadu_ps(src + k + 8 * j);
+      m[j] = op == Opcode::kMaximum ? _mm256_max_ps(x[j], m[j]) : _mm256_min_ps(x[j], m[j]);
     }
+    // unordered(a, b): a or b is NaN, so one compare checks two registers
+    bad = _mm256_or_ps(bad, _mm256_cmp_ps(x[0], x[1], _CMP_UNORD_Q));
+    bad = _mm256_or_ps(bad, _mm256_cmp_ps(x[2], x[3], _CMP_UNORD_Q));
   }
   alignas(32) float lanes[32];
   for (int j = 0; j < 4; ++j) _mm256_store_ps(lanes + 8 * j, m[j]);
@@ -143,6 +146,35 @@ template <Opcode op, typename T>
 constexpr bool kPairwise =
     std::is_floating_point_v<T> && (op == Opcode::kAdd || op == Opcode::kMultiply);
 
+// p, q = the lanes of the blocks at `blocks` and `blocks + kPairwiseBlock`
+// (PairwiseStack::PushTwo), on SSE2 registers or, below, AVX2 ones (16
+// lanes of two blocks do not fit SSE2's 16 registers without spills).
+template <Opcode op, typename T, int kLanes>
+inline void FoldTwoBlocks(const T* blocks, T* p_out, T* q_out) {
+  const T* b = blocks + kPairwiseBlock;
+  T p[kLanes], q[kLanes];  // locals: registers, as the outputs might alias
+  for (int j = 0; j < kLanes; ++j) {
+    p[j] = blocks[j];
+    q[j] = b[j];
+  }
+  for (int64_t k = kLanes; k < kPairwiseBlock; k += kLanes) {
+    for (int j = 0; j < kLanes; ++j) {
+      p[j] = Apply<op>(p[j], blocks[k + j]);
+      q[j] = Apply<op>(q[j], b[k + j]);
+    }
+  }
+  for (int j = 0; j < kLanes; ++j) {
+    p_out[j] = p[j];
+    q_out[j] = q[j];
+  }
+}
+#if defined(__x86_64__)
+template <Opcode op, typename T, int kLanes>
+__attribute__((target("avx2"))) void FoldTwoBlocksAvx2(const T* blocks, T* p, T* q) {
+  FoldTwoBlocks<op, T, kLanes>(blocks, p, q);
+}
+#endif
+
 // The binary counter of a pairwise fold: whole blocks fold into kLanes
 // lanes each, and a block merges with the ones before it as the trailing
 // ones of its index say.
@@ -155,10 +187,34 @@ struct PairwiseStack {
 
   void Push(const T* block) {
     T p[kLanes];
+    FoldBlock(block, p);
+    Merge(p);
+  }
+  // Two consecutive blocks: their folds interleaved, so that the adds of
+  // one fill the latency of the other's (each lane is a chain of 15
+  // dependent adds); the same values as two Push calls.
+  void PushTwo(const T* blocks) {
+    T p[kLanes], q[kLanes];
+#if defined(__x86_64__)
+    if (HasAvx2()) {
+      FoldTwoBlocksAvx2<op, T, kLanes>(blocks, p, q);
+    } else {
+      FoldTwoBlocks<op, T, kLanes>(blocks, p, q);
+    }
+#else
+    FoldTwoBlocks<op, T, kLanes>(blocks, p, q);
+#endif
+    Merge(p);
+    Merge(q);
+  }
+  static void FoldBlock(const T* block, T* p) {
     for (int j = 0; j < kLanes; ++j) p[j] = block[j];
     for (int64_t k = kLanes; k < kPairwiseBlock; k += kLanes) {
       for (int j = 0; j < kLanes; ++j) p[j] = Apply<op>(p[j], block[k + j]);
     }
+  }
+  // Adds a block's lanes to the counter.
+  void Merge(T* p) {
     for (uint64_t c = count; c & 1; c >>= 1) {
       --top;
       for (int j = 0; j < kLanes; ++j) p[j] = Apply<op>(stack[top][j], p[j]);
@@ -166,6 +222,16 @@ struct PairwiseStack {
     for (int j = 0; j < kLanes; ++j) stack[top][j] = p[j];
     ++top;
     ++count;
+  }
+  // Whole blocks from src on: returns how many elements it took.
+  int64_t PushAll(const T* src, int64_t n) {
+    int64_t b = 0;
+    for (; b + 2 * kPairwiseBlock <= n; b += 2 * kPairwiseBlock) PushTwo(src + b);
+    if (b + kPairwiseBlock <= n) {
+      Push(src + b);
+      b += kPairwiseBlock;
+    }
+    return b;
   }
   // The blocks so far (at least one) combined: the stack from the top
   // down, then the lanes pairwise.
@@ -187,7 +253,7 @@ T FoldRowPairwise(const T* src, int64_t n) {
   if (n <= kPairwiseBlock) return FoldRowLanes<op>(src, n);
   PairwiseStack<op, T> s;
   const int64_t whole = n / kPairwiseBlock * kPairwiseBlock;
-  for (int64_t b = 0; b < whole; b += kPairwiseBlock) s.Push(src + b);
+  s.PushAll(src, whole);
   const T r = s.Fold();
   if (whole == n) return r;
   return Apply<op>(r, FoldRowLanes<op>(src + whole, n - whole));
@@ -239,7 +305,9 @@ class RowStream {
         stack_.Push(part_);
         fill_ = 0;
       }
-      for (; n >= kPairwiseBlock; n -= kPairwiseBlock, src += kPairwiseBlock) stack_.Push(src);
+      const int64_t took = stack_.PushAll(src, n);
+      src += took;
+      n -= took;
       std::copy(src, src + n, part_);
       fill_ = n;
     } else {
