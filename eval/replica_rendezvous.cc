@@ -1,5 +1,7 @@
 #include "eval/replica_rendezvous.h"
 
+#include <algorithm>
+
 #include "ir/strings.h"
 
 namespace hlo {
@@ -42,6 +44,33 @@ absl::Status Rendezvous::WaitFailure(const std::string& where, bool timed_out) {
   return abort_;
 }
 
+namespace {
+
+// Contributions of at most this many bytes in all are combined by one
+// thread for every caller: then waking the callers costs more than the
+// combines.
+constexpr int64_t kSmallCollectiveBytes = 64 << 10;
+
+int64_t ValueBytes(const Value& v) {
+  if (v.is_array()) return static_cast<int64_t>(v.array().size_bytes());
+  int64_t n = 0;
+  if (v.is_tuple()) {
+    for (const Value& e : v.elements()) n += ValueBytes(e);
+  }
+  return n;
+}
+
+}  // namespace
+
+bool Rendezvous::SmallContributions(const Slot& slot) {
+  int64_t bytes = 0;
+  for (const Value& v : slot.contributions) {
+    bytes += ValueBytes(v);
+    if (bytes > kSmallCollectiveBytes) return false;
+  }
+  return true;
+}
+
 absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
                                              absl::Span<const int64_t> group, int64_t device,
                                              Value contribution, const Combine& combine,
@@ -67,7 +96,29 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
     }
     slot = s;
     slot->contributions[rank] = std::move(contribution);
+    slot->combines.resize(group.size(), nullptr);
+    slot->combines[rank] = &combine;
     if (++slot->arrived == static_cast<int64_t>(group.size())) {
+      if (SmallContributions(*slot) &&
+          std::find(slot->combines.begin(), slot->combines.end(), nullptr) ==
+              slot->combines.end()) {
+        // The last to arrive combines for every caller, so the others wake
+        // once, with their result, and no second meeting is needed. Under
+        // the lock: each combine is its caller's, valid while that caller
+        // waits, and no caller leaves its wait (abort, timeout) meanwhile.
+        slot->results.resize(group.size());
+        slot->failures.resize(group.size());
+        for (size_t r = 0; r < group.size(); ++r) {
+          absl::StatusOr<Value> v = (*slot->combines[r])(slot->contributions);
+          if (v.ok()) {
+            slot->results[r] = *std::move(v);
+          } else {
+            slot->failures[r] = v.status();
+          }
+        }
+        slot->contributions.clear();
+        slot->combined = true;
+      }
       slot->complete = true;
       blocked_ -= slot->waiting;
       slot->waiting = 0;
@@ -80,11 +131,23 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
       bool ok = cv_.wait_for(lock, timeout_, [&] { return slot->complete || Aborted(); });
       waiting_at_[device].clear();
       if (!slot->complete) {
+        slot->combines[rank] = nullptr;  // gone with its caller
         --blocked_;
         --slot->waiting;
         return WaitFailure(where, !ok);
       }
     }
+  }
+  if (slot->combined) {
+    std::lock_guard<std::mutex> lock(mu_);
+    Value mine = std::move(slot->results[rank]);
+    absl::Status failure = slot->failures[rank];
+    if (++slot->departed == static_cast<int64_t>(group.size())) {
+      auto it = slots_.find(key);
+      if (it != slots_.end() && it->second == slot) slots_.erase(it);
+    }
+    if (!failure.ok()) return failure;
+    return mine;
   }
   // Every contribution is in; each caller combines on its own thread.
   absl::StatusOr<Value> result = combine(slot->contributions);

@@ -43,6 +43,9 @@ class Rendezvous {
   // returned. Contributions are only read while all callers are inside (no
   // caller returns before every `combine` has finished), so buffers are
   // never shared past the call. `where` names the op for error messages.
+  // With few bytes in all, the last caller to arrive runs every caller's
+  // `combine` (the others wait inside, so their combines stay valid) and
+  // the others only pick up their results.
   using Combine = std::function<absl::StatusOr<Value>(absl::Span<const Value>)>;
   absl::StatusOr<Value> Collective(const std::string& key, absl::Span<const int64_t> group,
                                    int64_t device, Value contribution, const Combine& combine,
@@ -62,6 +65,12 @@ class Rendezvous {
  private:
   struct Slot {
     std::vector<Value> contributions;
+    std::vector<const Combine*> combines;  // each caller's, while it waits
+    // Small contributions: the last caller combined for all (combined),
+    // results in group order.
+    std::vector<Value> results;
+    std::vector<absl::Status> failures;
+    bool combined = false;
     int64_t arrived = 0;
     int64_t departed = 0;
     int64_t waiting = 0;  // callers counted in blocked_ for this slot
@@ -74,6 +83,8 @@ class Rendezvous {
     bool waiting = false;
   };
 
+  // Whether the last caller combines for every caller.
+  static bool SmallContributions(const Slot& slot);
   // Fails every wait when every device that has not finished waits.
   void CheckDeadlockLocked();
   // The error of a wait that cannot complete (abort, or timeout).

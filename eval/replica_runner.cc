@@ -1,6 +1,9 @@
 #include "eval/replica_runner.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
 #include <thread>
 
 #include "eval/denormals.h"
@@ -8,6 +11,64 @@
 #include "ir/strings.h"
 
 namespace hlo {
+
+// Threads for devices 1..n-1, each waiting for the next run.
+class ReplicaRunner::DeviceThreads {
+ public:
+  explicit DeviceThreads(int64_t devices) {
+    for (int64_t d = 1; d < devices; ++d) threads_.emplace_back([this, d] { Work(d); });
+  }
+  ~DeviceThreads() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+
+  // fn(d) for every device, device 0 on the calling thread; returns when
+  // all have returned.
+  void Run(const std::function<void(int64_t)>& fn) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      job_ = &fn;
+      pending_ = static_cast<int64_t>(threads_.size());
+      ++generation_;
+    }
+    wake_.notify_all();
+    fn(0);
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+    job_ = nullptr;
+  }
+
+ private:
+  void Work(int64_t d) {
+    uint64_t seen = 0;
+    for (;;) {
+      const std::function<void(int64_t)>* job;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+        job = job_;
+      }
+      (*job)(d);
+      std::lock_guard<std::mutex> lock(mu_);
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+
+  std::vector<std::thread> threads_;
+  std::mutex mu_;
+  std::condition_variable wake_, done_;
+  const std::function<void(int64_t)>* job_ = nullptr;
+  int64_t pending_ = 0;
+  uint64_t generation_ = 0;
+  bool stop_ = false;
+};
 
 ReplicaRunner::ReplicaRunner(Module& module, const EvalOptions& options, int64_t replicas,
                              int64_t partitions, std::chrono::milliseconds timeout)
@@ -51,7 +112,7 @@ absl::StatusOr<std::vector<Value>> ReplicaRunner::Run(
     c->ResetCounts();
     c->rendezvous = rendezvous.get();
   }
-  auto run_one = [&](int64_t d) {
+  const std::function<void(int64_t)> run_one = [&](int64_t d) {
     if (computation == nullptr) {
       results[d] = evaluators_[d]->Run(arguments[d]);
     } else {
@@ -66,10 +127,8 @@ absl::StatusOr<std::vector<Value>> ReplicaRunner::Run(
   if (n == 1) {
     run_one(0);
   } else {
-    std::vector<std::thread> threads;
-    threads.reserve(n);
-    for (int64_t d = 0; d < n; ++d) threads.emplace_back(run_one, d);
-    for (std::thread& t : threads) t.join();
+    if (threads_ == nullptr) threads_ = std::make_unique<DeviceThreads>(n);
+    threads_->Run(run_one);
   }
   for (auto& c : contexts_) c->rendezvous = nullptr;
   // The cause: the first error that is not a release by another's failure.
