@@ -16,6 +16,7 @@
 #include "eval/kernels.h"
 #include "eval/loop_fusion.h"
 #include "eval/profiler.h"
+#include "eval/replica_runner.h"
 #include "eval/reduce_siblings.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
@@ -84,6 +85,16 @@ FusedGroup* Evaluator::LoopFusionFor(const Instruction& fusion) {
   if (it != loop_fusions_.end()) return it->second.get();
   return loop_fusions_.emplace(&fusion, CompileLoopFusion(fusion, options_.flush_denormals))
       .first->second.get();
+}
+
+ReplicaRunner& Evaluator::ManualRunnerFor(const Instruction& call, int64_t partitions) {
+  std::unique_ptr<ReplicaRunner>& runner = manual_runners_[&call];
+  if (runner == nullptr || runner->devices() != partitions) {
+    EvalOptions options = options_;
+    options.progress = nullptr;
+    runner = std::make_unique<ReplicaRunner>(module_, options, /*replicas=*/1, partitions);
+  }
+  return *runner;
 }
 
 Evaluator::Evaluator(Module& module, EvalOptions options)

@@ -51,6 +51,7 @@ struct EvalOptions {
 struct ComputationPlan;
 struct Frame;
 struct FusedGroup;
+class ReplicaRunner;
 
 // Bytes of the arrays in a shape (tuples summed); -1 past 2^63.
 int64_t ShapeBytes(const Shape& shape);
@@ -102,6 +103,10 @@ class Evaluator {
   // `fusion` as one batched loop (eval/loop_fusion.h), compiled at its first
   // call; null when it cannot be or fast paths are off.
   FusedGroup* LoopFusionFor(const Instruction& fusion);
+  // The devices that run `call` (a Shardy manual computation, eval/
+  // sdy_manual_computation.cc) on `partitions` partitions: made at its
+  // first call and kept, with their threads and plans, for the next.
+  ReplicaRunner& ManualRunnerFor(const Instruction& call, int64_t partitions);
 
   // The 128-bit rng state of this run, low word first, read and advanced by
   // rng-get-and-update-state and rng (eval/kernels_random.cc); starts at
@@ -129,6 +134,7 @@ class Evaluator {
   ComputationPlan* last_plan_ = nullptr;
   absl::flat_hash_map<const Computation*, std::unique_ptr<BatchProgram>> batch_programs_;
   absl::flat_hash_map<const Instruction*, std::unique_ptr<FusedGroup>> loop_fusions_;
+  absl::flat_hash_map<const Instruction*, std::unique_ptr<ReplicaRunner>> manual_runners_;
 
   Module& module_;
   EvalOptions options_;

@@ -565,10 +565,7 @@ absl::StatusOr<Value> EvalSdyManualComputation(const Instruction& call, Operands
       args[d].push_back(*std::move(piece));
     }
   }
-  EvalOptions options = ev.options();
-  options.progress = nullptr;
-  ReplicaRunner runner(ev.module(), options, /*replicas=*/1, /*partitions=*/n);
-  auto results = runner.Run(args, &body);
+  auto results = ev.ManualRunnerFor(call, n).Run(args, &body);
   if (!results.ok()) return results.status();
   // Per result, all devices' pieces.
   if (!call.shape().IsTuple()) return Value::Tuple(*std::move(results));
