@@ -206,19 +206,27 @@ void AppendLabels(std::string& out, size_t rank,
   }
   out += s;
 }
+
+// A side's rank: past its highest labelled dimension (dimensions without a
+// role, XLA's '?', may sit anywhere), at least spatial + 2.
+size_t SideRank(int64_t a, int64_t b, const std::vector<int64_t>& spatial) {
+  int64_t top = std::max<int64_t>(a, b);
+  for (int64_t d : spatial) top = std::max(top, d);
+  return std::max<size_t>(static_cast<size_t>(top + 1), spatial.size() + 2);
+}
 }  // namespace
 
 void AppendConvDims(std::string& out, const ConvDims& d) {
-  size_t n = d.input_spatial.size() + 2;
-  AppendLabels(out, n, {{d.input_batch, 'b'}, {d.input_feature, 'f'}},
-               d.input_spatial);
+  AppendLabels(out, SideRank(d.input_batch, d.input_feature, d.input_spatial),
+               {{d.input_batch, 'b'}, {d.input_feature, 'f'}}, d.input_spatial);
   out += '_';
-  AppendLabels(out, n,
+  AppendLabels(out,
+               SideRank(d.kernel_input_feature, d.kernel_output_feature, d.kernel_spatial),
                {{d.kernel_input_feature, 'i'}, {d.kernel_output_feature, 'o'}},
                d.kernel_spatial);
   out += "->";
-  AppendLabels(out, n, {{d.output_batch, 'b'}, {d.output_feature, 'f'}},
-               d.output_spatial);
+  AppendLabels(out, SideRank(d.output_batch, d.output_feature, d.output_spatial),
+               {{d.output_batch, 'b'}, {d.output_feature, 'f'}}, d.output_spatial);
 }
 
 // As XLA's PaddingConfigToString: every dimension gets its interior

@@ -676,13 +676,15 @@ ConvDims ReadConvDims(const Node& n) {
              n.Get("kernel_output_feature").Int(), n.Get("kernel_spatial").Ints(),
              n.Get("output_batch").Int(),          n.Get("output_feature").Int(),
              n.Get("output_spatial").Ints()};
-  // Each side's dims are a permutation of 0..rank-1, as in `b01f_01io->b01f`.
-  size_t rank = d.input_spatial.size() + 2;
+  // Each side's dims are distinct dimension numbers, as in `b01f_01io->b01f`
+  // (a custom call's labels may leave some out: `?b01f_0?1io->b01?f`).
   auto side = [&](int64_t a, int64_t b, std::vector<int64_t> spatial, std::string_view what) {
     spatial.push_back(a);
     spatial.push_back(b);
-    if (!IsPermutation(spatial, rank)) {
-      n.Fail(StrCat("the ", what, " dims are not a permutation of 0..", rank - 1));
+    std::sort(spatial.begin(), spatial.end());
+    if (spatial.front() < 0 || spatial.back() >= 64 ||
+        std::adjacent_find(spatial.begin(), spatial.end()) != spatial.end()) {
+      n.Fail(StrCat("the ", what, " dims are not distinct dimension numbers below 64"));
     }
   };
   side(d.input_batch, d.input_feature, d.input_spatial, "input");

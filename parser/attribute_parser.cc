@@ -170,8 +170,71 @@ bool Parser::ParseWindow(Window* out) {
   return true;
 }
 
+// Dim labels with '?' (a dimension without a role, XLA's custom calls):
+// `?b01f_0?1io->b01?f`. Each side counts its own spatial dimensions.
+bool Parser::ParseConvDimsWithUnknown(ConvDims* out) {
+  const char* begin = tok_.begin;
+  const char* end = lexer_.buffer().data() + lexer_.buffer().size();
+  const char* p = begin;
+  auto label = [](char c) { return c == '?' || c == '_' || (c >= '0' && c <= '9') ||
+                                   (c >= 'a' && c <= 'z'); };
+  while (p < end && label(*p)) ++p;
+  if (end - p < 2 || p[0] != '-' || p[1] != '>') {
+    return ErrorAtPointer(p, "expected '->' between the input_kernel and output dim labels");
+  }
+  std::string_view lr(begin, static_cast<size_t>(p - begin));
+  p += 2;
+  const char* o_begin = p;
+  while (p < end && label(*p) && *p != '_') ++p;
+  std::string_view o(o_begin, static_cast<size_t>(p - o_begin));
+  size_t us = lr.find('_');
+  if (us == std::string_view::npos || lr.find('_', us + 1) != std::string_view::npos) {
+    return ErrorAtPointer(begin, "dim labels need one '_' between the input and kernel labels");
+  }
+  auto parse_side = [](std::string_view s, char a, char b, int64_t* pa, int64_t* pb,
+                       std::vector<int64_t>* sp) {
+    *pa = *pb = -1;
+    size_t spatial = 0;
+    for (char c : s) spatial += c != a && c != b && c != '?';
+    sp->assign(spatial, -1);
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char c = s[i];
+      int64_t* slot = c == a                                             ? pa
+                      : c == b                                           ? pb
+                      : c >= '0' && static_cast<size_t>(c - '0') < spatial ? &(*sp)[c - '0']
+                                                                         : nullptr;
+      if (c == '?') continue;
+      if (slot == nullptr || *slot >= 0) return false;
+      *slot = static_cast<int64_t>(i);
+    }
+    return true;
+  };
+  if (!parse_side(lr.substr(0, us), 'b', 'f', &out->input_batch, &out->input_feature,
+                  &out->input_spatial) ||
+      !parse_side(lr.substr(us + 1), 'i', 'o', &out->kernel_input_feature,
+                  &out->kernel_output_feature, &out->kernel_spatial) ||
+      !parse_side(o, 'b', 'f', &out->output_batch, &out->output_feature,
+                  &out->output_spatial)) {
+    return ErrorAtPointer(begin, StrCat("bad dim labels '", lr, "->", o,
+                                        "': each side needs its letters (b/f, i/o) and its "
+                                        "spatial digits 0, 1, ... once, or '?'"));
+  }
+  uint32_t line, col;
+  lexer_.LocationOf(p, &line, &col);
+  lexer_.SkipTo(p);
+  AdvanceAfter(line, col);
+  return true;
+}
+
 // dim_labels ::= lhs '_' rhs '->' out, e.g. b01f_01io->b01f
 bool Parser::ParseConvDims(ConvDims* out) {
+  {
+    // A '?' anywhere in the labels (before the next space or comma).
+    const char* p = tok_.begin;
+    const char* end = lexer_.buffer().data() + lexer_.buffer().size();
+    while (p < end && *p != ' ' && *p != ',' && *p != '\n' && *p != '?') ++p;
+    if (p < end && *p == '?') return ParseConvDimsWithUnknown(out);
+  }
   if (!At(Tok::kName) && !At(Tok::kNumber)) {
     return ErrorExpected("dim labels like b01f_01io->b01f");
   }

@@ -150,6 +150,7 @@ class Parser {
   bool ParseIntListList(std::vector<std::vector<int64_t>>* out);
   bool ParseWindow(Window* out);
   bool ParseConvDims(ConvDims* out);
+  bool ParseConvDimsWithUnknown(ConvDims* out);
   bool ParsePadding(PaddingConfig* out);
   bool ParseSliceSpec(SliceSpec* out);
   bool ParseReplicaGroups(ReplicaGroups* out);

@@ -351,10 +351,21 @@ absl::StatusOr<Shape> InferAllReduce(const Op& op) {
   return OneOrTuple(Values(op.operands), op.pool);
 }
 
+// With has_dynamic_root=true the last operand names the root and is not
+// broadcast (XLA's InferCollectiveBroadcastShape; XLA's verifier accepts
+// any array there, as its parser test CollectiveBroadcastDynamicRoot shows).
 absl::StatusOr<Shape> InferCollectiveBroadcast(const Op& op) {
   COLL_RETURN_IF_ERROR(CheckGroups(op, /*uniform=*/false).status());
   COLL_RETURN_IF_ERROR(ExpectArrayOperands(op));
-  return OneOrTuple(Values(op.operands), op.pool);
+  std::vector<const Shape*> data = op.operands;
+  if (op.inst.GetBool(AttrKind::kHasDynamicRoot)) {
+    if (data.size() < 2) {
+      return ShapeError(op.name(), " with has_dynamic_root=true needs the root as a last "
+                        "operand after the data");
+    }
+    data.pop_back();
+  }
+  return OneOrTuple(Values(data), op.pool);
 }
 
 // ---- all-gather, reduce-scatter ------------------------------------------------
