@@ -293,9 +293,9 @@ absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, Evaluato
   std::optional<Opcode> simple = SimpleBinaryReducer(**to_apply);
   PrimitiveType t = first.element_type();
   if (fast && n == 1 && simple && outs[0].array().element_type() == t) {
-    // Rows, columns or everything: one pass, on every core.
+    // Columns, and large rows or arrays: one pass, on every core.
     std::optional<OnePassForm> form = OnePassFormOf(in_dims, reduced);
-    if (form && form->cols >= kMinOnePassCols) {
+    if (form && LoneReduceGains(*form)) {
       OnePassReduce r{form->axes, *simple, &ops[1]->array(), &outs[0].mutable_array()};
       if (ReduceInOnePass(first, form->rows, form->cols, {r})) return std::move(outs[0]);
     }

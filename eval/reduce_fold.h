@@ -169,9 +169,45 @@ inline void FoldTwoBlocks(const T* blocks, T* p_out, T* q_out) {
   }
 }
 #if defined(__x86_64__)
-template <Opcode op, typename T, int kLanes>
-__attribute__((target("avx2"))) void FoldTwoBlocksAvx2(const T* blocks, T* p, T* q) {
-  FoldTwoBlocks<op, T, kLanes>(blocks, p, q);
+template <Opcode op>
+__attribute__((target("avx2"))) inline __m256 ApplyAvx2(__m256 a, __m256 b) {
+  return op == Opcode::kAdd ? _mm256_add_ps(a, b) : _mm256_mul_ps(a, b);
+}
+
+// PairwiseStack<op, float>::PushAll on AVX2 for float sums and products:
+// pairs of blocks folded together into 16 lanes each (two registers a
+// block, four chains of 15 dependent ops), each then merged into the
+// binary counter, all in registers. The same values as Push per block.
+// Returns the elements taken (whole pairs of blocks).
+template <Opcode op>
+__attribute__((target("avx2"))) int64_t PushPairsAvx2(float (*stack)[16], int& top,
+                                                      uint64_t& count, const float* src,
+                                                      int64_t n) {
+  int64_t b = 0;
+  for (; b + 2 * kPairwiseBlock <= n; b += 2 * kPairwiseBlock) {
+    const float* x = src + b;
+    const float* y = x + kPairwiseBlock;
+    __m256 v[2][2] = {{_mm256_loadu_ps(x), _mm256_loadu_ps(x + 8)},
+                      {_mm256_loadu_ps(y), _mm256_loadu_ps(y + 8)}};
+    for (int64_t k = 16; k < kPairwiseBlock; k += 16) {
+      v[0][0] = ApplyAvx2<op>(v[0][0], _mm256_loadu_ps(x + k));
+      v[0][1] = ApplyAvx2<op>(v[0][1], _mm256_loadu_ps(x + k + 8));
+      v[1][0] = ApplyAvx2<op>(v[1][0], _mm256_loadu_ps(y + k));
+      v[1][1] = ApplyAvx2<op>(v[1][1], _mm256_loadu_ps(y + k + 8));
+    }
+    for (auto& p : v) {
+      for (uint64_t c = count; c & 1; c >>= 1) {
+        --top;
+        p[0] = ApplyAvx2<op>(_mm256_loadu_ps(stack[top]), p[0]);
+        p[1] = ApplyAvx2<op>(_mm256_loadu_ps(stack[top] + 8), p[1]);
+      }
+      _mm256_storeu_ps(stack[top], p[0]);
+      _mm256_storeu_ps(stack[top] + 8, p[1]);
+      ++top;
+      ++count;
+    }
+  }
+  return b;
 }
 #endif
 
@@ -195,15 +231,7 @@ struct PairwiseStack {
   // dependent adds); the same values as two Push calls.
   void PushTwo(const T* blocks) {
     T p[kLanes], q[kLanes];
-#if defined(__x86_64__)
-    if (HasAvx2()) {
-      FoldTwoBlocksAvx2<op, T, kLanes>(blocks, p, q);
-    } else {
-      FoldTwoBlocks<op, T, kLanes>(blocks, p, q);
-    }
-#else
     FoldTwoBlocks<op, T, kLanes>(blocks, p, q);
-#endif
     Merge(p);
     Merge(q);
   }
@@ -214,7 +242,9 @@ struct PairwiseStack {
     }
   }
   // Adds a block's lanes to the counter.
-  void Merge(T* p) {
+  void Merge(const T* lanes) {
+    T p[kLanes];  // a local: the compiler keeps it in registers
+    for (int j = 0; j < kLanes; ++j) p[j] = lanes[j];
     for (uint64_t c = count; c & 1; c >>= 1) {
       --top;
       for (int j = 0; j < kLanes; ++j) p[j] = Apply<op>(stack[top][j], p[j]);
@@ -226,6 +256,11 @@ struct PairwiseStack {
   // Whole blocks from src on: returns how many elements it took.
   int64_t PushAll(const T* src, int64_t n) {
     int64_t b = 0;
+#if defined(__x86_64__)
+    if constexpr (std::is_same_v<T, float> && kLanes == 16 && kPairwise<op, T>) {
+      if (HasAvx2()) b = PushPairsAvx2<op>(stack, top, count, src, n);
+    }
+#endif
     for (; b + 2 * kPairwiseBlock <= n; b += 2 * kPairwiseBlock) PushTwo(src + b);
     if (b + kPairwiseBlock <= n) {
       Push(src + b);

@@ -17,8 +17,13 @@ using reduction::Apply;
 // column accumulates at most this many rows in turn, then leaves combine
 // as a balanced tree.
 constexpr int64_t kLeafRows = 32;
-// Below this many elements one core does it all.
+// Below this many elements the operand is one part.
 constexpr int64_t kMinParallelElements = int64_t{1} << 18;
+// Below this many the parts run in turn on the calling thread: waking the
+// pool's workers costs tens of microseconds (more on a loaded machine),
+// as much as a core takes for millions of elements in cache. The parts,
+// and so the results, are the same either way.
+constexpr int64_t kMinThreadedElements = int64_t{1} << 22;
 // The piece of a row every reduction takes in turn: 4 KiB, so that it is
 // read from memory once and from L1 by the others, and the fetch of the
 // next overlaps their work.
@@ -294,14 +299,20 @@ void RunOnePass(const Literal& x, int64_t rows, int64_t cols,
   }
   std::vector<std::vector<std::unique_ptr<PartReduce<T>>>> state(parts.size());
   const T* src = x.typed<T>();
-  ParallelRows(static_cast<int64_t>(parts.size()), 1, [&](int64_t b, int64_t e) {
+  auto run = [&](int64_t b, int64_t e) {
     for (int64_t p = b; p < e; ++p) {
       for (const OnePassReduce& r : reduces) {
         state[p].push_back(MakePartReduce<T>(r, src, parts[p], split_columns, rows));
       }
       PartRunner<T>(src, cols, parts[p], state[p]).Run();
     }
-  });
+  };
+  const int64_t count = static_cast<int64_t>(parts.size());
+  if (n >= kMinThreadedElements) {
+    ParallelRows(count, 1, run);
+  } else {
+    run(0, count);
+  }
   for (const auto& [left, right] : merges) {
     for (size_t k = 0; k < reduces.size(); ++k) state[left][k]->Absorb(*state[right][k]);
   }
@@ -341,6 +352,11 @@ std::optional<OnePassForm> OnePassFormOf(absl::Span<const int64_t> in_dims,
     form.cols = trail;
   }
   return form;
+}
+
+bool LoneReduceGains(const OnePassForm& form) {
+  return form.cols >= kMinOnePassCols &&
+         (form.axes == ReduceAxes::kColumns || form.rows * form.cols >= kMinThreadedElements);
 }
 
 bool OnePassSupports(PrimitiveType type, Opcode op) {
