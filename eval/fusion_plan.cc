@@ -80,7 +80,10 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
               });
     auto program = BatchProgram::CompileGroup(root, fused->members, flush_denormals,
                                               &fused->inputs);
-    if (!program.ok() || (*program)->step_count() < 2) continue;
+    if (!program.ok()) continue;
+    fused->row_op =
+        MatchRowBroadcastOp(root, fused->members, fused->inputs, flush_denormals);
+    if ((*program)->step_count() < 2 && !fused->row_op) continue;
     fused->program = *std::move(program);
     for (const Instruction* m : fused->members) taken.insert(m);
     groups.push_back(std::move(fused));
@@ -90,6 +93,7 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
 
 absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* const> inputs,
                                     const std::vector<bool>& reusable) {
+  if (group.row_op) return RunRowBroadcastOp(*group.row_op, group.root->shape(), inputs, reusable);
   BatchProgram& program = *group.program;
   const Shape& shape = group.root->shape();
   std::vector<const void*> in(inputs.size());

@@ -7,11 +7,13 @@
 #define HLO_EVAL_FUSION_PLAN_H_
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "eval/batch_program.h"
+#include "eval/row_broadcast_op.h"
 #include "eval/value.h"
 #include "ir/instruction.h"
 
@@ -27,10 +29,14 @@ struct FusedGroup {
   std::unique_ptr<BatchProgram> program;
   // Copies for the other cores' parts of large groups.
   std::vector<std::unique_ptr<BatchProgram>> clones;
+  // A group of one op and a broadcast runs as this loop instead.
+  std::optional<RowBroadcastOp> row_op;
 };
 
 // The groups of a computation given its post order: every group has at
-// least two elementwise steps and arrays of at least `min_elements`
+// least two elementwise steps, or is one op reading a broadcast per row
+// (RowBroadcastOp, so that the broadcast is never materialised), and arrays
+// of at least `min_elements`
 // elements; each instruction is in at most one group. Inside XLA's fusion
 // computations, whose intermediates XLA never materialises, arrays of any
 // size (kMinFusedElementsInFusion): there the per-instruction cost of small

@@ -34,3 +34,16 @@ def _(c):
     e = np.where(cc > rowb, d, b)
     m = np.maximum(e, colb)  # no NaNs among the inputs
     return Lit("f32", (m / rowb).astype(np.float32))
+
+
+@golden("fused_row_broadcast")
+def _(c):
+    ii, jj = np.meshgrid(np.arange(64), np.arange(64))  # ii: column, jj: row
+    x = ((ii + jj) % 13).astype(np.float32)
+    s = (1 << (np.arange(64) % 4)).astype(np.float32)
+    d = np.broadcast_to(np.arange(512, dtype=np.float64), (4, 2, 512))
+    eh = np.broadcast_to(np.arange(2, dtype=np.float64) * 0.5, (4, 2))
+    big = np.broadcast_to(np.arange(64, dtype=np.float32), (64, 64))
+    rows = np.arange(64, dtype=np.float32)
+    return tup(Lit("f32", x / s[:, None]), Lit("f32", s[:, None] - x), Lit("f32", x * s[None, :]),
+               Lit("f64", d * eh[:, :, None]), Lit("f32", big + rows[:, None]))
