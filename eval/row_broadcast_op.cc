@@ -4,6 +4,7 @@
 
 #include "eval/denormals.h"
 #include "eval/kernels.h"
+#include "eval/kernels_elementwise_internal.h"
 #include "eval/parallel.h"
 
 namespace hlo {
@@ -12,27 +13,44 @@ namespace {
 // Elements per core's part, as the fused groups' (fusion_plan.cc).
 constexpr int64_t kMinPartElements = 64 * 1024;
 
+// out[0, n) = x[0, n) op v (or v op x).
 template <Opcode op, typename T>
-void RowLoop(const T* x, const T* s, T* out, int64_t r0, int64_t r1, int64_t inner,
-             bool row_first) {
+void Combine(const T* x, T v, T* out, int64_t n, bool row_first) {
+  if (row_first) {
+    for (int64_t c = 0; c < n; ++c) {
+      if constexpr (op == Opcode::kAdd) out[c] = v + x[c];
+      if constexpr (op == Opcode::kSubtract) out[c] = v - x[c];
+      if constexpr (op == Opcode::kMultiply) out[c] = v * x[c];
+      if constexpr (op == Opcode::kDivide) out[c] = v / x[c];
+    }
+  } else {
+    for (int64_t c = 0; c < n; ++c) {
+      if constexpr (op == Opcode::kAdd) out[c] = x[c] + v;
+      if constexpr (op == Opcode::kSubtract) out[c] = x[c] - v;
+      if constexpr (op == Opcode::kMultiply) out[c] = x[c] * v;
+      if constexpr (op == Opcode::kDivide) out[c] = x[c] / v;
+    }
+  }
+}
+
+// Rows [r0, r1); with a unary op after, in chunks through a scratch
+// buffer that stays in L1 (the unary's output may be x's own buffer:
+// each chunk of x is read before it is written).
+template <Opcode op, typename T>
+void RowLoop(const RowBroadcastOp& p, const T* x, const T* s, T* out, int64_t r0, int64_t r1) {
+  constexpr int64_t kChunk = 2048;
+  std::vector<T> scratch(p.then ? static_cast<size_t>(std::min(kChunk, p.inner)) : 0);
   for (int64_t r = r0; r < r1; ++r) {
-    const T v = s[r];
-    const T* xr = x + r * inner;
-    T* o = out + r * inner;
-    if (row_first) {
-      for (int64_t c = 0; c < inner; ++c) {
-        if constexpr (op == Opcode::kAdd) o[c] = v + xr[c];
-        if constexpr (op == Opcode::kSubtract) o[c] = v - xr[c];
-        if constexpr (op == Opcode::kMultiply) o[c] = v * xr[c];
-        if constexpr (op == Opcode::kDivide) o[c] = v / xr[c];
-      }
-    } else {
-      for (int64_t c = 0; c < inner; ++c) {
-        if constexpr (op == Opcode::kAdd) o[c] = xr[c] + v;
-        if constexpr (op == Opcode::kSubtract) o[c] = xr[c] - v;
-        if constexpr (op == Opcode::kMultiply) o[c] = xr[c] * v;
-        if constexpr (op == Opcode::kDivide) o[c] = xr[c] / v;
-      }
+    const T* xr = x + r * p.inner;
+    T* o = out + r * p.inner;
+    if (!p.then) {
+      Combine<op>(xr, s[r], o, p.inner, p.row_first);
+      continue;
+    }
+    for (int64_t c = 0; c < p.inner; c += kChunk) {
+      const int64_t n = std::min(kChunk, p.inner - c);
+      Combine<op>(xr + c, s[r], scratch.data(), n, p.row_first);
+      elementwise::UnaryFloatKernel<T>(*p.then, scratch.data(), o + c, n);
     }
   }
 }
@@ -42,9 +60,7 @@ void RunTyped(const RowBroadcastOp& op, const T* x, const T* s, T* out) {
   auto run = [&](auto tag) {
     constexpr Opcode o = decltype(tag)::value;
     ParallelRows(op.rows, std::max<int64_t>(1, kMinPartElements / std::max<int64_t>(1, op.inner)),
-                 [&](int64_t r0, int64_t r1) {
-                   RowLoop<o, T>(x, s, out, r0, r1, op.inner, op.row_first);
-                 });
+                 [&](int64_t r0, int64_t r1) { RowLoop<o, T>(op, x, s, out, r0, r1); });
   };
   switch (op.op) {
     case Opcode::kAdd: run(std::integral_constant<Opcode, Opcode::kAdd>{}); break;
@@ -60,6 +76,25 @@ std::optional<RowBroadcastOp> MatchRowBroadcastOp(const Instruction& root,
                                                   absl::Span<const Instruction* const> members,
                                                   absl::Span<const Instruction* const> inputs,
                                                   bool flush_denormals) {
+  if (members.size() == 3 && root.operand_count() == 1 && IsElementwise(root.opcode()) &&
+      root.shape().IsArray() && root.operand(0)->shape().IsArray() &&
+      root.shape().element_type() == root.operand(0)->shape().element_type() &&
+      (!flush_denormals || HardwareFlushes(root))) {
+    // A unary float math op (one the typed kernel has) of the pair.
+    const bool known =
+        root.shape().element_type() == PrimitiveType::kF32
+            ? elementwise::UnaryFloatKernel<float>(root.opcode(), nullptr, nullptr, 0)
+            : elementwise::UnaryFloatKernel<double>(root.opcode(), nullptr, nullptr, 0);
+    const Instruction* inner = root.operand(0);
+    std::vector<const Instruction*> pair;
+    for (const Instruction* m : members) {
+      if (m != &root) pair.push_back(m);
+    }
+    if (!known || std::find(pair.begin(), pair.end(), inner) == pair.end()) return std::nullopt;
+    std::optional<RowBroadcastOp> op = MatchRowBroadcastOp(*inner, pair, inputs, flush_denormals);
+    if (op) op->then = root.opcode();
+    return op;
+  }
   const Opcode code = root.opcode();
   if (code != Opcode::kAdd && code != Opcode::kSubtract && code != Opcode::kMultiply &&
       code != Opcode::kDivide) {

@@ -46,4 +46,5 @@ def _(c):
     big = np.broadcast_to(np.arange(64, dtype=np.float32), (64, 64))
     rows = np.arange(64, dtype=np.float32)
     return tup(Lit("f32", x / s[:, None]), Lit("f32", s[:, None] - x), Lit("f32", x * s[None, :]),
-               Lit("f64", d * eh[:, :, None]), Lit("f32", big + rows[:, None]))
+               Lit("f64", d * eh[:, :, None]), Lit("f32", big + rows[:, None]),
+               Lit("f32", np.abs(s[:, None] - x)), Lit("f32", np.sqrt(x * s[:, None])))
