@@ -316,15 +316,12 @@ absl::StatusOr<Value> Evaluator::Step(ComputationPlan& plan, Frame& frame, size_
         // another frame.
         std::vector<Value>& args = frame.args;
         for (int32_t s : operands) args.push_back(pass(s));
-        if (inst.opcode() == Opcode::kFusion) {
-          if (FusedGroup* loop = LoopFusionFor(inst)) {
-            std::optional<absl::StatusOr<Value>> r = RunLoopFusion(*loop, absl::MakeSpan(args));
-            if (r.has_value()) {
-              args.clear();
-              if (!r->ok()) return Located(inst, r->status());
-              return *std::move(r);
-            }
-          }
+        if (FusedGroup* loop = inst.opcode() == Opcode::kFusion ? LoopFusionFor(inst) : nullptr;
+            loop != nullptr && LoopFusionFits(*loop, args)) {
+          absl::StatusOr<Value> r = RunLoopFusion(*loop, absl::MakeSpan(args));
+          args.clear();
+          if (!r.ok()) return Located(inst, r.status());
+          return r;
         }
         absl::StatusOr<Value> r = CallTaking(*callee, absl::MakeSpan(args));
         args.clear();

@@ -24,26 +24,30 @@ std::unique_ptr<FusedGroup> CompileLoopFusion(const Instruction& fusion, bool fl
   return loop;
 }
 
-std::optional<absl::StatusOr<Value>> RunLoopFusion(FusedGroup& loop, absl::Span<Value> args) {
-  BatchProgram& program = *loop.program;
+bool LoopFusionFits(const FusedGroup& loop, absl::Span<const Value> args) {
+  const BatchProgram& program = *loop.program;
   const int64_t n = loop.root->shape().ElementCount();
-  const int64_t count = program.parameter_count();
-  std::vector<const Value*> inputs(count);
-  for (int64_t i = 0; i < count; ++i) {
+  for (int64_t i = 0; i < program.parameter_count(); ++i) {
     const int64_t source = program.parameter_source(i);
     if (source < 0 || source >= static_cast<int64_t>(args.size()) ||
         !args[source].is_array()) {
-      return std::nullopt;
+      return false;
     }
     const Literal& a = args[source].array();
-    const int64_t need = program.parameter_is_scalar(i) ? program.parameter_offset(i) + 1 : n;
+    const bool scalar = program.parameter_is_scalar(i);
     if (a.element_type() != program.parameter_type(i) ||
-        (program.parameter_is_scalar(i) ? a.element_count() < need
-                                        : a.element_count() != need)) {
-      return std::nullopt;
+        (scalar ? a.element_count() <= program.parameter_offset(i) : a.element_count() != n)) {
+      return false;
     }
-    inputs[i] = &args[source];
   }
+  return true;
+}
+
+absl::StatusOr<Value> RunLoopFusion(FusedGroup& loop, absl::Span<Value> args) {
+  const BatchProgram& program = *loop.program;
+  const int64_t count = program.parameter_count();
+  std::vector<const Value*> inputs(count);
+  for (int64_t i = 0; i < count; ++i) inputs[i] = &args[program.parameter_source(i)];
   // Every argument is this call's own: any held here alone may be reused.
   const std::vector<bool> reusable(count, true);
   return RunFusedGroup(loop, inputs, reusable);

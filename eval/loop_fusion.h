@@ -9,7 +9,6 @@
 #define HLO_EVAL_LOOP_FUSION_H_
 
 #include <memory>
-#include <optional>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
@@ -23,11 +22,14 @@ namespace hlo {
 // its computation is not elementwise in that sense.
 std::unique_ptr<FusedGroup> CompileLoopFusion(const Instruction& fusion, bool flush_denormals);
 
-// Runs `loop` on the fusion's operands, handed over (an operand buffer held
-// only here may become the result). nullopt, with `args` untouched, when
-// the operands do not fit the program's parameters: the caller then runs
-// the computation itself, whose kernels report what is wrong.
-std::optional<absl::StatusOr<Value>> RunLoopFusion(FusedGroup& loop, absl::Span<Value> args);
+// Whether the fusion's operands fit the program's parameters (types and
+// element counts); when not, the caller runs the computation itself, whose
+// kernels report what is wrong.
+bool LoopFusionFits(const FusedGroup& loop, absl::Span<const Value> args);
+
+// Runs `loop` on operands that fit, handed over (an operand buffer held only
+// here may become the result).
+absl::StatusOr<Value> RunLoopFusion(FusedGroup& loop, absl::Span<Value> args);
 
 }  // namespace hlo
 
