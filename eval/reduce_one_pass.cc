@@ -355,8 +355,11 @@ std::optional<OnePassForm> OnePassFormOf(absl::Span<const int64_t> in_dims,
 }
 
 bool LoneReduceGains(const OnePassForm& form) {
+  // Small arrays: the plain loop, without the parts' set-up.
+  constexpr int64_t kMinColumnElements = int64_t{1} << 15;
+  const int64_t n = form.rows * form.cols;
   return form.cols >= kMinOnePassCols &&
-         (form.axes == ReduceAxes::kColumns || form.rows * form.cols >= kMinThreadedElements);
+         (form.axes == ReduceAxes::kColumns ? n >= kMinColumnElements : n >= kMinThreadedElements);
 }
 
 bool OnePassSupports(PrimitiveType type, Opcode op) {

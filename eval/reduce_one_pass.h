@@ -37,10 +37,10 @@ std::optional<OnePassForm> OnePassFormOf(absl::Span<const int64_t> in_dims,
 // Narrower rows go to the plain typed loop, which has no per-row calls.
 inline constexpr int64_t kMinOnePassCols = 32;
 
-// Whether a lone reduce of this form gains from the one pass: columns
-// always (the plain loop runs one core over a tree of column slices), rows
-// and whole arrays when large enough for both cores (below that the plain
-// loop folds rows as fast, without the pieces' calls).
+// Whether a lone reduce of this form gains from the one pass: columns of
+// 32K+ elements (the plain loop runs one core over a tree of column
+// slices), rows and whole arrays when large enough for both cores (below
+// that the plain loop folds rows as fast, without the pieces' calls).
 bool LoneReduceGains(const OnePassForm& form);
 
 struct OnePassReduce {

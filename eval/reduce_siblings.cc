@@ -41,7 +41,11 @@ std::optional<Candidate> AsCandidate(const Instruction& inst) {
     reduced[d] = true;
   }
   std::optional<OnePassForm> form = OnePassFormOf(dims, reduced);
-  if (!form || form->cols < kMinOnePassCols) return std::nullopt;
+  // Small operands: each reduce alone costs less than the pass's set-up.
+  constexpr int64_t kMinSiblingElements = int64_t{1} << 14;
+  if (!form || form->cols < kMinOnePassCols || form->rows * form->cols < kMinSiblingElements) {
+    return std::nullopt;
+  }
   return Candidate{&inst, *op, *form};
 }
 
