@@ -39,6 +39,29 @@ struct Physical {
   int64_t element_bits = 0;  // bits one element takes in memory
 };
 
+// Whether `layout_of`'s layout (none: row-major) stores an array of `dims`
+// in row-major order with whole-width elements: its minor_to_major is a
+// permutation whose dimensions longer than 1 run from the last to the
+// first. Then a bitcast between one element type is the bytes as they are.
+bool StoredRowMajor(const Shape& layout_of, absl::Span<const int64_t> dims) {
+  if (!layout_of.IsArray() || !layout_of.has_layout()) return true;
+  const Layout& layout = layout_of.layout();
+  if (layout.element_size_in_bits != 0) return false;
+  const int64_t rank = static_cast<int64_t>(dims.size());
+  if (layout.minor_to_major.empty()) return true;
+  if (static_cast<int64_t>(layout.minor_to_major.size()) != rank || rank > 64) return false;
+  uint64_t seen = 0;
+  int64_t previous = rank;  // the last dimension longer than 1, minor side
+  for (int64_t d : layout.minor_to_major) {
+    if (d < 0 || d >= rank || (seen >> d & 1) != 0) return false;
+    seen |= uint64_t{1} << d;
+    if (dims[d] == 1) continue;
+    if (d >= previous) return false;
+    previous = d;
+  }
+  return true;
+}
+
 // `layout_of` carries the layout (an instruction's shape); `dims` are the
 // array's dimensions.
 absl::StatusOr<Physical> PhysicalOf(const Shape& layout_of, absl::Span<const int64_t> dims,
@@ -139,6 +162,15 @@ absl::StatusOr<Value> EvalBitcast(const Instruction& inst, const Value& operand)
   const Shape& in_layout_of =
       inst.operand_count() > 0 && inst.operand(0) != nullptr ? inst.operand(0)->shape()
                                                               : in.shape();
+  if (in_type == out_type && in_count == out_count && out_count > 0 &&
+      StoredRowMajor(in_layout_of, in.shape().dims()) && StoredRowMajor(oshape, oshape.dims())) {
+    // Both row-major: the same bytes in the same order (XLA's reshape-like
+    // bitcasts, most of them).
+    absl::StatusOr<Value> out = NewArrayUninitialized(oshape);
+    if (!out.ok()) return out;
+    std::memcpy(out->mutable_array().data(), in.data(), in.size_bytes());
+    return out;
+  }
   absl::StatusOr<Physical> pin = PhysicalOf(in_layout_of, in.shape().dims(), in_type);
   if (!pin.ok()) return pin.status();
   absl::StatusOr<Physical> pout = PhysicalOf(oshape, oshape.dims(), out_type);
