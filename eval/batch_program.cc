@@ -112,6 +112,16 @@ class BatchProgram::Compiler {
         }
         [[fallthrough]];
       case Opcode::kReshape: case Opcode::kCopy: case Opcode::kTranspose:
+        // Loop fusions: a reshape, a row-major bitcast or a copy keeps each
+        // element at its row-major position, so the register stands for it.
+        if (reshapes_ && ins.size() == 1 && inst.opcode() != Opcode::kTranspose &&
+            IsGroupArray(shape) && IsGroupArray(inst.operand(0)->shape()) &&
+            inst.operand(0)->shape().element_type() == shape.element_type() &&
+            (inst.opcode() != Opcode::kBitcast ||
+             (DefaultLayout(shape) && DefaultLayout(inst.operand(0)->shape()))) &&
+            (inst.opcode() != Opcode::kCopy || shape.dims() == inst.operand(0)->shape().dims())) {
+          return ins;
+        }
         // One element of a parameter (SliceElement) to rank 0: the value.
         if (IsScalar(shape) && ins.size() == 1 && inst.opcode() != Opcode::kTranspose &&
             sliced_.contains(ins[0]) &&
@@ -203,7 +213,22 @@ class BatchProgram::Compiler {
     return std::vector<int32_t>{r};
   }
   bool IsGroupArray(const Shape& s) const {
-    return array_dims_ != nullptr && s.IsArray() && s.dims() == array_dims_->dims();
+    if (array_dims_ == nullptr || !s.IsArray()) return false;
+    if (s.dims() == array_dims_->dims()) return true;
+    return reshapes_ && s.rank() > 0 && s.ElementCount() == array_dims_->ElementCount();
+  }
+  // No layout, or the row-major one with whole-width elements.
+  static bool DefaultLayout(const Shape& s) {
+    if (!s.has_layout()) return true;
+    const Layout& layout = s.layout();
+    if (layout.element_size_in_bits != 0) return false;
+    if (layout.minor_to_major.empty()) return true;
+    const int64_t rank = s.rank();
+    if (static_cast<int64_t>(layout.minor_to_major.size()) != rank) return false;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (layout.minor_to_major[i] != rank - 1 - i) return false;
+    }
+    return true;
   }
 
   int32_t NewRegister(PrimitiveType type, const Literal* constant) {
@@ -215,6 +240,12 @@ class BatchProgram::Compiler {
   BatchProgram& program_;
   bool flush_;
   absl::flat_hash_set<int32_t> sliced_;  // registers of SliceElement
+  // Loop fusions (CompileElementwise): arrays of the root's element count
+  // in other dimensions, reshaped between them, are arrays of the loop.
+  bool reshapes_ = false;
+
+ public:
+  void AllowReshapes() { reshapes_ = true; }
   const Shape* array_dims_;  // array mode: the arrays' dimensions
 };
 
@@ -282,12 +313,19 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileElementwise(
   std::unique_ptr<BatchProgram> program(new BatchProgram());
   program->block_ = kArrayBlock;
   Compiler compiler(*program, flush_denormals, &dims);
+  compiler.AllowReshapes();
   std::vector<int32_t> arguments;
   for (int64_t i = 0; i < computation.parameter_count(); ++i) {
     const Shape& s = computation.parameter(i)->shape();
     bool scalar = s.IsArray() && s.rank() == 0;
     if (!s.IsArray()) return absl::UnimplementedError(StrCat("parameter ", i, " is not an array"));
-    arguments.push_back(!scalar && s.dims() != dims.dims()
+    // Read only through slices: one-element slices (SliceElement) or none.
+    absl::Span<Instruction* const> users = computation.parameter(i)->users();
+    const bool sliced = !users.empty() && std::all_of(users.begin(), users.end(),
+                                                      [](const Instruction* u) {
+                                                        return u->opcode() == Opcode::kSlice;
+                                                      });
+    arguments.push_back(!scalar && (sliced || s.ElementCount() != dims.ElementCount())
                             ? Compiler::kSlicedOnly
                             : compiler.NewParameter(s.element_type(), scalar, i));
   }

@@ -48,8 +48,12 @@ absl::StatusOr<Value> RunLoopFusion(FusedGroup& loop, absl::Span<Value> args) {
   const int64_t count = program.parameter_count();
   std::vector<const Value*> inputs(count);
   for (int64_t i = 0; i < count; ++i) inputs[i] = &args[program.parameter_source(i)];
-  // Every argument is this call's own: any held here alone may be reused.
-  const std::vector<bool> reusable(count, true);
+  // Every argument is this call's own: any held here alone, of the
+  // result's dimensions (others are reshaped in the loop), may be reused.
+  std::vector<bool> reusable(count);
+  for (int64_t i = 0; i < count; ++i) {
+    reusable[i] = inputs[i]->array().shape().dims() == loop.root->shape().dims();
+  }
   return RunFusedGroup(loop, inputs, reusable);
 }
 

@@ -48,3 +48,17 @@ def _(c):
     return tup(Lit("f32", x / s[:, None]), Lit("f32", s[:, None] - x), Lit("f32", x * s[None, :]),
                Lit("f64", d * eh[:, :, None]), Lit("f32", big + rows[:, None]),
                Lit("f32", np.abs(s[:, None] - x)), Lit("f32", np.sqrt(x * s[:, None])))
+
+
+@golden("loop_fusion_slices_reshapes")
+def _(c):
+    k = c.key.a.astype(np.uint64)
+    x = c.x.a.astype(np.uint64).reshape(-1)
+    y = c.y.a.astype(np.uint64).reshape(-1)
+    m32 = np.uint64(0xFFFFFFFF)
+    r = int(k[1])
+    rot = ((y << np.uint64(r)) & m32) | (y >> np.uint64(32 - r))
+    f = ((((x + y) & m32) ^ rot) + k[3]) & m32
+    t = (f + x) & m32
+    g = ((t * t) & m32) ^ t
+    return tup(Lit("u32", f.astype(np.uint32).reshape(2, 3)), Lit("u32", g.astype(np.uint32)))
