@@ -364,18 +364,26 @@ absl::StatusOr<Value> Evaluator::Step(ComputationPlan& plan, Frame& frame, size_
 }
 
 absl::StatusOr<Value> Evaluator::Evaluate(const Instruction& inst, Operands ops) {
-  absl::StatusOr<Value> result;
+  absl::StatusOr<Value> result = Dispatch(inst, ops);
+  if (!result.ok()) return LocatedOnce(inst, result.status());
+  return result;
+}
+
+// Each kernel's result returned as it is (no StatusOr assigned per
+// instruction: its temporaries showed in programs of many small ones).
+absl::StatusOr<Value> Evaluator::Dispatch(const Instruction& inst, Operands ops) {
   switch (inst.opcode()) {
     case Opcode::kReduce: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
-      result = EvalReduction(inst, ops, *this);
+    {
+      absl::StatusOr<Value> result = EvalReduction(inst, ops, *this);
       if (options_.flush_denormals && result.ok()) FlushFastReductionResult(inst, *result);
-      break;
+      return result;
+    }
     case Opcode::kCall: case Opcode::kFusion: case Opcode::kWhile:
     case Opcode::kConditional: case Opcode::kMap: case Opcode::kOptimizationBarrier:
     case Opcode::kAfterAll: case Opcode::kAddDependency: case Opcode::kDomain:
     case Opcode::kScan:
-      result = EvalControl(inst, ops, *this);
-      break;
+      return EvalControl(inst, ops, *this);
     case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kTranspose:
     case Opcode::kSlice: case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:
     case Opcode::kConcatenate: case Opcode::kPad: case Opcode::kReverse:
@@ -383,36 +391,26 @@ absl::StatusOr<Value> Evaluator::Evaluate(const Instruction& inst, Operands ops)
     case Opcode::kGetTupleElement: case Opcode::kConstant:
     case Opcode::kGetDimensionSize: case Opcode::kSetDimensionSize:
     case Opcode::kDynamicReshape: case Opcode::kCopyStart: case Opcode::kCopyDone:
-      result = EvalDataMovement(inst, ops, *this);
-      break;
+      return EvalDataMovement(inst, ops, *this);
     case Opcode::kDot: case Opcode::kRaggedDot: case Opcode::kScaledDot:
-      result = EvalDot(inst, ops, *this);
-      break;
+      return EvalDot(inst, ops, *this);
     case Opcode::kConvolution:
-      result = EvalConvolution(inst, ops, *this);
-      break;
+      return EvalConvolution(inst, ops, *this);
     case Opcode::kCholesky: case Opcode::kTriangularSolve:
-      result = EvalLinalg(inst, ops, *this);
-      break;
+      return EvalLinalg(inst, ops, *this);
     case Opcode::kFft:
-      result = EvalFft(inst, ops, *this);
-      break;
+      return EvalFft(inst, ops, *this);
     case Opcode::kBatchNormTraining: case Opcode::kBatchNormInference:
     case Opcode::kBatchNormGrad:
-      result = EvalBatchNorm(inst, ops, *this);
-      break;
+      return EvalBatchNorm(inst, ops, *this);
     case Opcode::kGather: case Opcode::kScatter:
-      result = EvalGatherScatter(inst, ops, *this);
-      break;
+      return EvalGatherScatter(inst, ops, *this);
     case Opcode::kSort: case Opcode::kTopK:
-      result = EvalSort(inst, ops, *this);
-      break;
+      return EvalSort(inst, ops, *this);
     case Opcode::kCustomCall:
-      result = EvalCustomCall(inst, ops, *this);
-      break;
+      return EvalCustomCall(inst, ops, *this);
     case Opcode::kRng: case Opcode::kRngBitGenerator: case Opcode::kRngGetAndUpdateState:
-      result = EvalRandom(inst, ops, *this);
-      break;
+      return EvalRandom(inst, ops, *this);
     case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kAllGatherDone:
     case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kAllReduceDone:
     case Opcode::kAllToAll: case Opcode::kRaggedAllToAll: case Opcode::kReduceScatter:
@@ -422,19 +420,15 @@ absl::StatusOr<Value> Evaluator::Evaluate(const Instruction& inst, Operands ops)
     case Opcode::kSend: case Opcode::kSendDone: case Opcode::kRecv: case Opcode::kRecvDone:
     case Opcode::kInfeed: case Opcode::kOutfeed:
     case Opcode::kAsyncStart: case Opcode::kAsyncUpdate: case Opcode::kAsyncDone:
-      result = EvalCollective(inst, ops, *this);
-      break;
+      return EvalCollective(inst, ops, *this);
     default:
       if (IsElementwise(inst.opcode())) {
-        result = options_.flush_denormals ? EvalElementwiseFlushingDenormals(inst, ops)
-                                          : EvalElementwise(inst, ops);
-        break;
+        return options_.flush_denormals ? EvalElementwiseFlushingDenormals(inst, ops)
+                                        : EvalElementwise(inst, ops);
       }
-      result = absl::UnimplementedError(
+      return absl::UnimplementedError(
           StrCat("hlo-run cannot evaluate '", inst.OpcodeText(), "' yet"));
   }
-  if (!result.ok()) return LocatedOnce(inst, result.status());
-  return result;
 }
 
 absl::Status Evaluator::LocatedOnce(const Instruction& inst, const absl::Status& status) const {

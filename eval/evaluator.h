@@ -116,6 +116,9 @@ class Evaluator {
  private:
   absl::StatusOr<Value> Evaluate(const Instruction& inst,
                                  absl::Span<const Value* const> operands);
+  // Evaluate's kernel call, unlocated.
+  absl::StatusOr<Value> Dispatch(const Instruction& inst,
+                                 absl::Span<const Value* const> operands);
   absl::Status Located(const Instruction& inst, const absl::Status& status) const;
   // `status` located at `inst` unless it names an instruction already (the
   // errors of nested calls).
