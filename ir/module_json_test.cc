@@ -11,6 +11,7 @@
 
 #include "ir/hlo_printer.h"
 #include "parser/parser.h"
+#include "passes/shape_inference.h"
 
 namespace hlo {
 namespace {
@@ -53,7 +54,7 @@ TEST_CASE("module JSON round trip keeps every parser corpus file", "[module_json
   std::vector<std::filesystem::path> files = ParserCorpus();
   REQUIRE(files.size() > 50);
   for (const auto& path : files) {
-    auto modules = ParseModules(ReadFile(path), ParseOptions{path.string()});
+    auto modules = ParseModules(ReadFile(path), ParseOptions{path.string(), &InferShape});
     INFO(path.string());
     REQUIRE(modules.ok());
     std::string stream;

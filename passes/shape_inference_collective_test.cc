@@ -89,7 +89,7 @@ std::string ReadCorpus(const std::string& file) {
 
 // Every family instruction of the file infers to its declared shape.
 int CheckCorpus(const std::string& file) {
-  auto modules = ParseModules(ReadCorpus(file));
+  auto modules = ParseModules(ReadCorpus(file), ParseOptions{"<input>", &InferShape});
   INFO(file << ": " << (modules.ok() ? "" : std::string(modules.status().message())));
   REQUIRE(modules.ok());
   int checked = 0;
