@@ -814,11 +814,7 @@ bool Parser::InferShapeNow(Instruction* inst, const Token& op_tok) {
       return ErrorAt(p->name, StrCat("the shape of '", op_tok.text, "' is inferred from '",
                                      name, "', so that computation must be defined above it"));
     }
-    for (const Attribute& a : inst->attributes()) {
-      if (a.kind != p->attr) continue;
-      std::get<std::vector<Computation*>>(const_cast<Attribute&>(a).value)[p->element] =
-          it->second;
-    }
+    BindComputation(*p, it->second);
   }
   // Products take the wider operand type (XLA infers dot and convolution
   // without a preferred element type); their inference reads it from here.
@@ -1131,6 +1127,17 @@ bool Parser::CheckRequiredAttrs(Instruction* inst, const Token& at) {
   return true;
 }
 
+// Puts a referenced computation into its slot of the attribute.
+void Parser::BindComputation(const PendingComputation& p, Computation* callee) {
+  for (const Attribute& a : p.inst->attributes()) {
+    if (a.kind != p.attr) continue;
+    auto& v = std::get<std::vector<Computation*>>(const_cast<Attribute&>(a).value);
+    v[p.element] = callee;
+    // (SetAttr, which marks a fusion's callees, saw a null here.)
+    if (p.inst->opcode() == Opcode::kFusion) callee->set_fusion_computation();
+  }
+}
+
 bool Parser::ResolveComputationRefs() {
   for (const PendingComputation& p : pending_computations_) {
     std::string_view name = p.name.text[0] == '%' ? p.name.text.substr(1) : p.name.text;
@@ -1143,13 +1150,7 @@ bool Parser::ResolveComputationRefs() {
       if (!close.empty()) StrAppend(&msg, "; did you mean '", close, "'?");
       return ErrorAt(p.name, msg);
     }
-    for (const Attribute& a : p.inst->attributes()) {
-      if (a.kind != p.attr) continue;
-      auto& v = std::get<std::vector<Computation*>>(const_cast<Attribute&>(a).value);
-      v[p.element] = it->second;
-      // (SetAttr, which marks a fusion's callees, saw a null here.)
-      if (p.inst->opcode() == Opcode::kFusion) it->second->set_fusion_computation();
-    }
+    BindComputation(p, it->second);
   }
   return true;
 }

@@ -219,6 +219,7 @@ class Parser {
     const Shape* shape;
     Token at;
   };
+  void BindComputation(const PendingComputation& p, Computation* callee);
 
   static constexpr int kMaxDepth = 500;
 
