@@ -7,15 +7,15 @@
 #include "CLI/CLI.hpp"
 #include "absl/strings/match.h"
 #include "cmd/tool_common.h"
-#include "eval/gemm.h"
+#include "eval/kernels/gemm.h"
 #include "ir/hlo_graphviz.h"
 #include "ir/hlo_printer.h"
 #include "ir/module_json.h"
+#include "ir/strings.h"
 #include "parser/parser.h"
 #include "passes/pipeline.h"
 #include "passes/shape_inference.h"
 #include "passes/verifier.h"
-#include "ir/strings.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"hlo-opt: parse, transform and print XLA HLO modules"};

@@ -3,22 +3,22 @@
 // meaning is fixed by XLA's own passes are here:
 //
 //   TopK       (f32[..,n]) -> (f32[..,k], s32[..,k]), made by XLA's
-//              TopkRewriter (eval/kernels_sort_topk.cc).
+//              TopkRewriter (eval/kernels/sort_topk.cc).
 //   Sharding, SPMDFullToShardShape, SPMDShardToFullShape,
 //   xla.sdy.FuncResultSharding, xla.sdy.PropagationBarrier
 //              partitioning annotations: on one device, the operand itself.
 //   xla.sdy.ShardingGroup
 //              a Shardy annotation with no result.
 //   xla.sdy.GlobalToLocalShape, xla.sdy.LocalToGlobalShape
-//              the ends of a manual computation (eval/sdy_manual_computation.cc).
+//              the ends of a manual computation (eval/collectives/sdy_manual_computation.cc).
 //   lapack_<p><routine>_ffi, lapack_<p><routine>, blas_<p>trsm
 //              jaxlib's CPU LAPACK kernels (p = s, d, c, z), the routine
-//              families of kLapackRoutines (eval/kernels_lapack.h).
+//              families of kLapackRoutines (eval/linalg/lapack_kernels.h).
 #include <string_view>
 
-#include "eval/kernels.h"
-#include "eval/kernels_lapack.h"
-#include "eval/kernels_sort_internal.h"
+#include "eval/kernels/kernels.h"
+#include "eval/kernels/sort_internal.h"
+#include "eval/linalg/lapack_kernels.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
 

@@ -11,8 +11,8 @@
 #define HLO_HAVE_MXCSR 1
 #endif
 
-#include "eval/gemm.h"
-#include "eval/scalar_apply.h"
+#include "eval/kernels/gemm.h"
+#include "eval/kernels/scalar_apply.h"
 
 namespace hlo {
 namespace {

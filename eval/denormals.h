@@ -27,7 +27,7 @@
 #define HLO_EVAL_DENORMALS_H_
 
 #include "absl/status/statusor.h"
-#include "eval/kernels.h"
+#include "eval/kernels/kernels.h"
 #include "eval/value.h"
 #include "ir/instruction.h"
 #include "ir/literal.h"

@@ -43,7 +43,7 @@ struct EvalOptions {
   // through the general evaluator element by element, as a reference for
   // the specialised paths (hlo-run --no-fast-paths).
   bool fast_paths = true;
-  // Times every instruction evaluated (hlo-run --profile, eval/profiler.h);
+  // Times every instruction evaluated (hlo-run --profile, eval/runtime/profiler.h);
   // null: no timing, no cost. Shared by the devices of a multi-device run.
   Profiler* profiler = nullptr;
 };
@@ -71,7 +71,7 @@ class Evaluator {
   // Runs any computation of the module (used by call, while, reduce, …).
   absl::StatusOr<Value> Call(const Computation& computation,
                              absl::Span<const Value* const> arguments);
-  // A computation's plan (eval/computation_plan.h), made at its first call:
+  // A computation's plan (eval/runtime/computation_plan.h), made at its first call:
   // callers that run one computation many times (while loops) look it up
   // once and call it through the plan.
   ComputationPlan& PlanFor(const Computation& computation);
@@ -96,20 +96,20 @@ class Evaluator {
   int64_t live_bytes() const { return live_bytes_; }
   int64_t peak_live_bytes() const { return peak_live_bytes_; }
 
-  // `computation` compiled for the batched interpreter (eval/batch_program.h),
+  // `computation` compiled for the batched interpreter (eval/fusion/batch_program.h),
   // once per computation; null when it cannot be compiled or fast paths are
   // off (the caller then uses Call element by element).
   BatchProgram* BatchProgramFor(const Computation& computation);
-  // `fusion` as one batched loop (eval/loop_fusion.h), compiled at its first
+  // `fusion` as one batched loop (eval/fusion/loop_fusion.h), compiled at its first
   // call; null when it cannot be or fast paths are off.
   FusedGroup* LoopFusionFor(const Instruction& fusion);
   // The devices that run `call` (a Shardy manual computation, eval/
-  // sdy_manual_computation.cc) on `partitions` partitions: made at its
+  // eval/collectives/sdy_manual_computation.cc) on `partitions` partitions: made at its
   // first call and kept, with their threads and plans, for the next.
   ReplicaRunner& ManualRunnerFor(const Instruction& call, int64_t partitions);
 
   // The 128-bit rng state of this run, low word first, read and advanced by
-  // rng-get-and-update-state and rng (eval/kernels_random.cc); starts at
+  // rng-get-and-update-state and rng (eval/kernels/random.cc); starts at
   // {seed, 0}.
   std::array<uint64_t, 2>& rng_state() { return rng_state_; }
 

@@ -769,7 +769,7 @@ def conv_case(rng):
 
 def winograd_conv_case(rng):
     """2-D 3x3 stride-1 convolutions with enough features for hlo-run's
-    Winograd F(2x2, 3x3) path (eval/kernels_convolution_winograd.h): odd
+    Winograd F(2x2, 3x3) path (eval/kernels/convolution_winograd.h): odd
     and even output sizes, padding 0-2 per side, any dim_labels; the same
     tolerance as direct summation."""
     t = str(rng.choice(["f32", "f32", "f64"]))

@@ -1,5 +1,5 @@
 # Expected values and inputs of testdata/eval/convolution_paths.hlo: one
-# convolution per fast path of eval/kernels_convolution*.cc, with the forms
+# convolution per fast path of eval/kernels/convolution*.cc, with the forms
 # XLA emits (weight and input gradients, groups, strides, dilations). Run
 # inside gen_eval_goldens.py's namespace (it executes every
 # scripts/gen_eval_goldens_*.py), so `golden`, `convolution`, `Lit`, `tup`

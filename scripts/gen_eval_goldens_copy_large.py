@@ -1,5 +1,5 @@
 # Expected value of testdata/eval/data_copy_large.hlo: copies of 2 MiB and
-# more (the size from which eval/kernels_data_copy.cc splits a copy across
+# more (the size from which eval/kernels/data_copy.cc splits a copy across
 # the cores), each compared in the module with values computed from iotas in
 # the result's coordinates. Run inside gen_eval_goldens.py's namespace (it
 # executes every scripts/gen_eval_goldens_*.py), so `golden`, `L` and `tup`

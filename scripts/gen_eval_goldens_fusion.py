@@ -1,6 +1,6 @@
 # Expected values and inputs of testdata/eval/fused_elementwise.hlo, the
 # module whose elementwise chain hlo-run's executor fuses into one loop
-# (eval/fusion_plan.cc). Every op is one IEEE-754 float32 operation in numpy
+# (eval/fusion/fusion_plan.cc). Every op is one IEEE-754 float32 operation in numpy
 # (multiply, add, subtract, compare, select, maximum, divide), so the
 # expected values are exact; the row vector's magnitudes lie in [0.5, 2), so
 # the quotient stays finite.

@@ -6,7 +6,7 @@
 # Threefry-2x32-20 and Philox-4x32-10 are written here from Salmon et al.
 # (SC 2011) and checked at load time against the Random123 known-answer
 # vectors; the layouts follow XLA's prng.cc / RngBitGeneratorExpander as
-# described in eval/prng.h (counter = state + row-major block index;
+# described in eval/kernels/prng.h (counter = state + row-major block index;
 # Threefry 32-bit words paired along the first even dimension, else the
 # largest; Philox words round-robin over blocks).
 

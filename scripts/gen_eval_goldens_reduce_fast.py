@@ -1,6 +1,6 @@
 # Expected values and inputs of the modules that exercise hlo-run's
-# specialised reduction paths (eval/kernels_reduce_window.cc,
-# kernels_reduce_batched.cc, kernels_select_and_scatter.cc):
+# specialised reduction paths (eval/kernels/reduce_window.cc,
+# eval/kernels/reduce_batched.cc, eval/kernels/select_and_scatter.cc):
 # testdata/eval/reduce_window_scan_prefix.hlo, reduce_window_scan_suffix,
 # reduce_window_strided, reduce_window_batched, reduce_argmax_ties and
 # select_and_scatter_batched. Each module's second RUN line is the general

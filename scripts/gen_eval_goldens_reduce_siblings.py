@@ -1,7 +1,7 @@
 # Expected values of testdata/eval/reduce_siblings_f32.hlo and
 # reduce_siblings_int.hlo: several reduces of one operand (row, column and
 # whole reductions, which hlo-run runs as one pass over the operand,
-# eval/reduce_siblings.h), split over cores by rows or, for few long rows,
+# eval/fusion/reduce_siblings.h), split over cores by rows or, for few long rows,
 # by columns; a lone column reduction; NaN in max/min; f64. Run inside
 # gen_eval_goldens.py's namespace (it executes every
 # scripts/gen_eval_goldens_*.py).

@@ -1,0 +1,225 @@
+#include "eval/collectives/replica_rendezvous.h"
+
+#include <algorithm>
+
+#include "ir/strings.h"
+
+namespace hlo {
+
+Rendezvous::Rendezvous(int64_t replicas, int64_t partitions, std::chrono::milliseconds timeout)
+    : replicas_(replicas < 1 ? 1 : replicas),
+      partitions_(partitions < 1 ? 1 : partitions),
+      timeout_(timeout),
+      finished_(static_cast<size_t>(replicas_ * partitions_), false),
+      waiting_at_(static_cast<size_t>(replicas_ * partitions_)) {}
+
+std::string Rendezvous::DeviceName(int64_t device) const {
+  if (partitions_ == 1) return StrCat("replica ", device);
+  return StrCat("replica ", device / partitions_, " partition ", device % partitions_);
+}
+
+void Rendezvous::CheckDeadlockLocked() {
+  if (Aborted() || blocked_ == 0 || blocked_ + finished_count_ < devices()) return;
+  std::vector<std::string> parts;
+  for (int64_t d = 0; d < devices(); ++d) {
+    if (!waiting_at_[d].empty()) parts.push_back(StrCat(DeviceName(d), " waits at ", waiting_at_[d]));
+  }
+  std::vector<std::string> done;
+  for (int64_t d = 0; d < devices(); ++d) {
+    if (finished_[d]) done.push_back(DeviceName(d));
+  }
+  std::string msg = StrCat("deadlock: ", StrJoin(parts, "; "));
+  if (!done.empty()) StrAppend(&msg, "; finished: ", StrJoin(done, ", "));
+  abort_ = absl::FailedPreconditionError(msg);
+  cv_.notify_all();
+}
+
+absl::Status Rendezvous::WaitFailure(const std::string& where, bool timed_out) {
+  if (timed_out && !Aborted()) {
+    abort_ = absl::DeadlineExceededError(
+        StrCat("timed out after ", timeout_.count() / 1000.0, " s waiting for the other devices at ",
+               where));
+    cv_.notify_all();
+  }
+  return abort_;
+}
+
+namespace {
+
+// Contributions of at most this many bytes in all are combined by one
+// thread for every caller: then waking the callers costs more than the
+// combines.
+constexpr int64_t kSmallCollectiveBytes = 64 << 10;
+
+int64_t ValueBytes(const Value& v) {
+  if (v.is_array()) return static_cast<int64_t>(v.array().size_bytes());
+  int64_t n = 0;
+  if (v.is_tuple()) {
+    for (const Value& e : v.elements()) n += ValueBytes(e);
+  }
+  return n;
+}
+
+}  // namespace
+
+bool Rendezvous::SmallContributions(const Slot& slot) {
+  int64_t bytes = 0;
+  for (const Value& v : slot.contributions) {
+    bytes += ValueBytes(v);
+    if (bytes > kSmallCollectiveBytes) return false;
+  }
+  return true;
+}
+
+absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
+                                             absl::Span<const int64_t> group, int64_t device,
+                                             Value contribution, const Combine& combine,
+                                             const std::string& where) {
+  int64_t rank = -1;
+  for (size_t i = 0; i < group.size(); ++i) {
+    if (group[i] == device) rank = static_cast<int64_t>(i);
+  }
+  if (rank < 0) return absl::InternalError("device not in its own group");
+  std::shared_ptr<Slot> slot;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (Aborted()) return abort_;
+    std::shared_ptr<Slot>& s = slots_[key];
+    if (!s) {
+      s = std::make_shared<Slot>();
+      s->contributions.resize(group.size());
+      s->group.assign(group.begin(), group.end());
+    } else if (s->group != std::vector<int64_t>(group.begin(), group.end())) {
+      return absl::InvalidArgumentError(
+          StrCat(where, ": the devices disagree on the group: ", DeviceName(device),
+                 " has {", StrJoin(group, ","), "}, another {", StrJoin(s->group, ","), "}"));
+    }
+    slot = s;
+    slot->contributions[rank] = std::move(contribution);
+    slot->combines.resize(group.size(), nullptr);
+    slot->combines[rank] = &combine;
+    if (++slot->arrived == static_cast<int64_t>(group.size())) {
+      if (SmallContributions(*slot) &&
+          std::find(slot->combines.begin(), slot->combines.end(), nullptr) ==
+              slot->combines.end()) {
+        // The last to arrive combines for every caller, so the others wake
+        // once, with their result, and no second meeting is needed. Under
+        // the lock: each combine is its caller's, valid while that caller
+        // waits, and no caller leaves its wait (abort, timeout) meanwhile.
+        slot->results.resize(group.size());
+        slot->failures.resize(group.size());
+        for (size_t r = 0; r < group.size(); ++r) {
+          absl::StatusOr<Value> v = (*slot->combines[r])(slot->contributions);
+          if (v.ok()) {
+            slot->results[r] = *std::move(v);
+          } else {
+            slot->failures[r] = v.status();
+          }
+        }
+        slot->contributions.clear();
+        slot->combined = true;
+      }
+      slot->complete = true;
+      blocked_ -= slot->waiting;
+      slot->waiting = 0;
+      cv_.notify_all();
+    } else {
+      ++blocked_;
+      ++slot->waiting;
+      waiting_at_[device] = where;
+      CheckDeadlockLocked();
+      bool ok = cv_.wait_for(lock, timeout_, [&] { return slot->complete || Aborted(); });
+      waiting_at_[device].clear();
+      if (!slot->complete) {
+        slot->combines[rank] = nullptr;  // gone with its caller
+        --blocked_;
+        --slot->waiting;
+        return WaitFailure(where, !ok);
+      }
+    }
+  }
+  if (slot->combined) {
+    std::lock_guard<std::mutex> lock(mu_);
+    Value mine = std::move(slot->results[rank]);
+    absl::Status failure = slot->failures[rank];
+    if (++slot->departed == static_cast<int64_t>(group.size())) {
+      auto it = slots_.find(key);
+      if (it != slots_.end() && it->second == slot) slots_.erase(it);
+    }
+    if (!failure.ok()) return failure;
+    return mine;
+  }
+  // Every contribution is in; each caller combines on its own thread.
+  absl::StatusOr<Value> result = combine(slot->contributions);
+  std::unique_lock<std::mutex> lock(mu_);
+  if (++slot->departed == static_cast<int64_t>(group.size())) {
+    // Drop the references to every device's buffers here, under the lock
+    // the owners wait on, so that no owner sees its buffer shared (or
+    // unshared) by another thread afterwards.
+    slot->contributions.clear();
+    auto it = slots_.find(key);
+    if (it != slots_.end() && it->second == slot) slots_.erase(it);
+    cv_.notify_all();
+  } else {
+    // The others still read this caller's contribution; they always get
+    // here, since every one of them has arrived.
+    cv_.wait(lock, [&] { return slot->departed == static_cast<int64_t>(slot->group.size()); });
+  }
+  return result;
+}
+
+void Rendezvous::Send(const std::string& key, const Value& data) {
+  Value copy = Value::FromLiteral(data.ToLiteral());  // the receiver owns it
+  std::lock_guard<std::mutex> lock(mu_);
+  Mail& m = mail_[key];
+  m.data = std::move(copy);
+  m.delivered = true;
+  if (m.waiting) {
+    m.waiting = false;
+    --blocked_;
+  }
+  cv_.notify_all();
+}
+
+absl::StatusOr<Value> Rendezvous::Receive(const std::string& key, int64_t device, int64_t source,
+                                          const std::string& where) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (Aborted()) return abort_;
+  Mail& m = mail_[key];
+  if (!m.delivered) {
+    if (source >= 0 && source < devices() && finished_[source]) {
+      return absl::FailedPreconditionError(
+          StrCat(where, ": ", DeviceName(source), " finished without sending to ",
+                 DeviceName(device)));
+    }
+    m.waiting = true;
+    ++blocked_;
+    waiting_at_[device] = where;
+    CheckDeadlockLocked();
+    bool ok = cv_.wait_for(lock, timeout_, [&] { return m.delivered || Aborted(); });
+    waiting_at_[device].clear();
+    if (!m.delivered) {
+      m.waiting = false;
+      --blocked_;
+      return WaitFailure(where, !ok);
+    }
+  }
+  Value data = std::move(m.data);
+  mail_.erase(key);
+  return data;
+}
+
+void Rendezvous::Finish(int64_t device, const absl::Status& status) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (device < 0 || device >= devices() || finished_[device]) return;
+  finished_[device] = true;
+  ++finished_count_;
+  if (!status.ok() && !Aborted()) {
+    abort_ = absl::AbortedError(StrCat("stopped because ", DeviceName(device), " failed"));
+    cv_.notify_all();
+    return;
+  }
+  CheckDeadlockLocked();
+}
+
+}  // namespace hlo

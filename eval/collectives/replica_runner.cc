@@ -1,0 +1,162 @@
+#include "eval/collectives/replica_runner.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "eval/denormals.h"
+#include "ir/computation.h"
+#include "ir/strings.h"
+
+namespace hlo {
+
+// Threads for devices 1..n-1, each waiting for the next run.
+class ReplicaRunner::DeviceThreads {
+ public:
+  explicit DeviceThreads(int64_t devices) {
+    for (int64_t d = 1; d < devices; ++d) threads_.emplace_back([this, d] { Work(d); });
+  }
+  ~DeviceThreads() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+
+  // fn(d) for every device, device 0 on the calling thread; returns when
+  // all have returned.
+  void Run(const std::function<void(int64_t)>& fn) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      job_ = &fn;
+      pending_ = static_cast<int64_t>(threads_.size());
+      ++generation_;
+    }
+    wake_.notify_all();
+    fn(0);
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+    job_ = nullptr;
+  }
+
+ private:
+  void Work(int64_t d) {
+    uint64_t seen = 0;
+    for (;;) {
+      const std::function<void(int64_t)>* job;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+        job = job_;
+      }
+      (*job)(d);
+      std::lock_guard<std::mutex> lock(mu_);
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+
+  std::vector<std::thread> threads_;
+  std::mutex mu_;
+  std::condition_variable wake_, done_;
+  const std::function<void(int64_t)>* job_ = nullptr;
+  int64_t pending_ = 0;
+  uint64_t generation_ = 0;
+  bool stop_ = false;
+};
+
+ReplicaRunner::ReplicaRunner(Module& module, const EvalOptions& options, int64_t replicas,
+                             int64_t partitions, std::chrono::milliseconds timeout)
+    : module_(module),
+      replicas_(replicas < 1 ? 1 : replicas),
+      partitions_(partitions < 1 ? 1 : partitions),
+      timeout_(timeout) {
+  for (int64_t d = 0; d < replicas_ * partitions_; ++d) {
+    contexts_.push_back(std::make_unique<DeviceContext>(d / partitions_, d % partitions_,
+                                                        replicas_, partitions_, nullptr));
+    EvalOptions o = options;
+    o.device = contexts_.back().get();
+    if (d > 0) o.progress = nullptr;
+    evaluators_.push_back(std::make_unique<Evaluator>(module_, std::move(o)));
+  }
+}
+
+ReplicaRunner::~ReplicaRunner() = default;
+
+std::string ReplicaRunner::DeviceName(int64_t d) const {
+  if (partitions_ == 1) return StrCat("replica ", d);
+  return StrCat("replica ", d / partitions_, " partition ", d % partitions_);
+}
+
+void ReplicaRunner::SetInfeed(int64_t device, std::vector<FeedItem> values) {
+  contexts_[device]->has_infeed = true;
+  contexts_[device]->infeed = std::move(values);
+}
+
+absl::StatusOr<std::vector<Value>> ReplicaRunner::Run(
+    const std::vector<std::vector<Value>>& arguments, const Computation* computation) {
+  const int64_t n = devices();
+  if (static_cast<int64_t>(arguments.size()) != n) {
+    return absl::InvalidArgumentError(
+        StrCat("the run has ", n, " devices but ", arguments.size(), " argument lists"));
+  }
+  std::vector<absl::StatusOr<Value>> results(n, absl::UnknownError("not run"));
+  std::unique_ptr<Rendezvous> rendezvous;
+  if (n > 1) rendezvous = std::make_unique<Rendezvous>(replicas_, partitions_, timeout_);
+  for (auto& c : contexts_) {
+    c->ResetCounts();
+    c->rendezvous = rendezvous.get();
+  }
+  const std::function<void(int64_t)> run_one = [&](int64_t d) {
+    if (computation == nullptr) {
+      results[d] = evaluators_[d]->Run(arguments[d]);
+    } else {
+      // Run sets the thread's denormal mode itself; Call does not.
+      ScopedFlushDenormals mode(evaluators_[d]->options().flush_denormals);
+      std::vector<const Value*> ptrs;
+      for (const Value& v : arguments[d]) ptrs.push_back(&v);
+      results[d] = evaluators_[d]->Call(*computation, ptrs);
+    }
+    if (rendezvous) rendezvous->Finish(d, results[d].status());
+  };
+  if (n == 1) {
+    run_one(0);
+  } else {
+    if (threads_ == nullptr) threads_ = std::make_unique<DeviceThreads>(n);
+    threads_->Run(run_one);
+  }
+  for (auto& c : contexts_) c->rendezvous = nullptr;
+  // The cause: the first error that is not a release by another's failure.
+  int64_t cause = -1;
+  for (int64_t d = 0; d < n; ++d) {
+    if (results[d].ok()) continue;
+    if (cause < 0 || (results[cause].status().code() == absl::StatusCode::kAborted &&
+                      results[d].status().code() != absl::StatusCode::kAborted)) {
+      cause = d;
+    }
+  }
+  if (cause >= 0) {
+    const absl::Status& st = results[cause].status();
+    if (n == 1) return st;
+    return absl::Status(st.code(), StrCat(std::string(st.message()), " (", DeviceName(cause), ")"));
+  }
+  std::vector<Value> out;
+  out.reserve(n);
+  for (auto& r : results) out.push_back(*std::move(r));
+  return out;
+}
+
+int64_t ReplicaRunner::PeakLiveBytes() const {
+  int64_t peak = 0;
+  for (const std::unique_ptr<Evaluator>& e : evaluators_) {
+    peak = std::max(peak, e->peak_live_bytes());
+  }
+  return peak;
+}
+
+}  // namespace hlo

@@ -1,0 +1,63 @@
+// Runs a module's entry computation on replicas x partitions devices, each
+// on its own thread with its own Evaluator and DeviceContext, sharing one
+// Rendezvous for collectives and send/recv. One device runs on the calling
+// thread with no rendezvous at all, so single-device runs cost nothing more.
+// With several, device 0 runs on the calling thread and the others on
+// threads started at the first run and kept for the next ones (a run of a
+// small program took less time than starting its threads).
+#ifndef HLO_EVAL_COLLECTIVES_REPLICA_RUNNER_H_
+#define HLO_EVAL_COLLECTIVES_REPLICA_RUNNER_H_
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "eval/collectives/replica_context.h"
+#include "eval/evaluator.h"
+
+namespace hlo {
+
+class ReplicaRunner {
+ public:
+  // options.device is ignored (each device gets its own context); progress
+  // is reported by device 0 only.
+  ReplicaRunner(Module& module, const EvalOptions& options, int64_t replicas,
+                int64_t partitions,
+                std::chrono::milliseconds timeout = std::chrono::seconds(60));
+  ~ReplicaRunner();
+
+  int64_t devices() const { return static_cast<int64_t>(contexts_.size()); }
+  // "replica 1", or "replica 1 partition 0".
+  std::string DeviceName(int64_t device) const;
+
+  // The values every run's infeed reads on `device`, in order.
+  void SetInfeed(int64_t device, std::vector<FeedItem> values);
+
+  // Runs every device on its arguments (one vector per device). Returns the
+  // results in device order, or the error that stopped the run: the first
+  // failure that was not just a device released because another failed,
+  // naming its device when there are several. With `computation`, each
+  // device runs that computation of the module instead of the entry (a
+  // Shardy manual computation's body, eval/collectives/sdy_manual_computation.cc).
+  absl::StatusOr<std::vector<Value>> Run(const std::vector<std::vector<Value>>& arguments,
+                                         const Computation* computation = nullptr);
+
+  // What each device's outfeed wrote in the last run.
+  const std::vector<Literal>& outfeed(int64_t device) const { return contexts_[device]->outfeed; }
+  // The largest live-buffer count any device's evaluator reached (bytes).
+  int64_t PeakLiveBytes() const;
+
+ private:
+  Module& module_;
+  int64_t replicas_, partitions_;
+  std::chrono::milliseconds timeout_;
+  std::vector<std::unique_ptr<DeviceContext>> contexts_;
+  std::vector<std::unique_ptr<Evaluator>> evaluators_;
+  class DeviceThreads;
+  std::unique_ptr<DeviceThreads> threads_;
+};
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_COLLECTIVES_REPLICA_RUNNER_H_

@@ -1,0 +1,599 @@
+#include "eval/fusion/batch_program.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "eval/denormals.h"
+#include "eval/kernels/elementwise_internal.h"
+#include "ir/strings.h"
+
+namespace hlo {
+
+// One elementwise op: registers in, register out.
+struct BatchProgram::Step {
+  const Instruction* inst = nullptr;
+  int32_t operands[3] = {-1, -1, -1};
+  int32_t arity = 0;
+  int32_t result = -1;
+  bool flush = false;  // XLA:CPU's flush-to-zero applies to this op
+  bool bitcast = false;  // a scalar bitcast between types: bitcast-convert
+};
+
+// Walks a computation (inlining calls and fusions) and assigns registers.
+// Scalar mode: every value is rank 0. Array mode (elementwise fusions):
+// values are arrays of one shape, or scalars that stand for their broadcast.
+class BatchProgram::Compiler {
+ public:
+  Compiler(BatchProgram& program, bool flush, const Shape* array_dims)
+      : program_(program), flush_(flush), array_dims_(array_dims) {}
+
+  using Registers = absl::flat_hash_map<const Instruction*, std::vector<int32_t>>;
+
+  // Registers of `computation`'s root elements, with its parameters bound
+  // to `arguments`.
+  absl::StatusOr<std::vector<int32_t>> Inline(const Computation& computation,
+                                              const std::vector<int32_t>& arguments,
+                                              int depth) {
+    if (depth > 64) return absl::UnimplementedError("calls nest too deep");
+    Registers regs;
+    for (const Instruction* inst : computation.PostOrder()) {
+      absl::StatusOr<std::vector<int32_t>> r = Lower(*inst, regs, arguments, depth);
+      if (!r.ok()) return r.status();
+      regs[inst] = *std::move(r);
+    }
+    return regs.at(computation.root());
+  }
+
+  // Lowers `inst` with `regs` holding its operands' registers.
+  absl::StatusOr<std::vector<int32_t>> Lower(const Instruction& inst, const Registers& regs,
+                                             const std::vector<int32_t>& arguments, int depth) {
+    auto unsupported = [&](std::string_view why) {
+      return absl::UnimplementedError(StrCat("%", inst.name(), ": ", why));
+    };
+    const Shape& shape = inst.shape();
+    std::vector<int32_t> ins;
+    for (const Instruction* op : inst.operands()) {
+      auto it = regs.find(op);
+      if (it == regs.end()) return unsupported("an operand outside the program");
+      ins.insert(ins.end(), it->second.begin(), it->second.end());
+    }
+    if (std::find(ins.begin(), ins.end(), kSlicedOnly) != ins.end()) {
+      // A parameter of another shape: only its single elements are read.
+      if (inst.opcode() == Opcode::kSlice && depth == 0) return SliceElement(inst);
+      return unsupported("an array parameter of another shape read whole");
+    }
+    switch (inst.opcode()) {
+      case Opcode::kParameter:
+        if (inst.parameter_number() >= static_cast<int64_t>(arguments.size())) {
+          return unsupported("no argument for this parameter");
+        }
+        if (arguments[inst.parameter_number()] == kSlicedOnly) return std::vector<int32_t>{kSlicedOnly};
+        if (!IsScalar(shape) && !IsGroupArray(shape)) return unsupported("not a scalar");
+        return std::vector<int32_t>{arguments[inst.parameter_number()]};
+      case Opcode::kConstant:
+        if (!IsScalar(shape) || inst.literal() == nullptr ||
+            inst.literal()->element_count() != 1) {
+          return unsupported("not a scalar constant");
+        }
+        return std::vector<int32_t>{NewRegister(shape.element_type(), inst.literal())};
+      case Opcode::kTuple:
+        return ins;
+      case Opcode::kGetTupleElement: {
+        int64_t index = inst.GetInt(AttrKind::kIndex);
+        if (index < 0 || index >= static_cast<int64_t>(ins.size()) || !shape.IsArray()) {
+          return unsupported("a nested tuple");
+        }
+        return std::vector<int32_t>{ins[index]};
+      }
+      case Opcode::kBroadcast:
+        // A scalar's broadcast: the scalar's register stands for it.
+        if (array_dims_ && IsGroupArray(shape) && ins.size() == 1 &&
+            IsScalar(inst.operand(0)->shape())) {
+          return ins;
+        }
+        [[fallthrough]];
+      case Opcode::kBitcast:
+        // Between scalar types of one width (XLA's comparators bitcast f32
+        // to s32): bitcast-convert's bits.
+        if (IsScalar(shape) && ins.size() == 1 && IsScalar(inst.operand(0)->shape()) &&
+            inst.operand(0)->shape().element_type() != shape.element_type() &&
+            ByteWidth(inst.operand(0)->shape().element_type()) ==
+                ByteWidth(shape.element_type())) {
+          Step step;
+          step.inst = &inst;
+          step.arity = 1;
+          step.operands[0] = ins[0];
+          step.result = NewRegister(shape.element_type(), nullptr);
+          step.bitcast = true;
+          program_.steps_.push_back(step);
+          return std::vector<int32_t>{step.result};
+        }
+        [[fallthrough]];
+      case Opcode::kReshape: case Opcode::kCopy: case Opcode::kTranspose:
+        // Loop fusions: a reshape, a row-major bitcast or a copy keeps each
+        // element at its row-major position, so the register stands for it.
+        if (reshapes_ && ins.size() == 1 && inst.opcode() != Opcode::kTranspose &&
+            IsGroupArray(shape) && IsGroupArray(inst.operand(0)->shape()) &&
+            inst.operand(0)->shape().element_type() == shape.element_type() &&
+            (inst.opcode() != Opcode::kBitcast ||
+             (DefaultLayout(shape) && DefaultLayout(inst.operand(0)->shape()))) &&
+            (inst.opcode() != Opcode::kCopy || shape.dims() == inst.operand(0)->shape().dims())) {
+          return ins;
+        }
+        // One element of a parameter (SliceElement) to rank 0: the value.
+        if (IsScalar(shape) && ins.size() == 1 && inst.opcode() != Opcode::kTranspose &&
+            sliced_.contains(ins[0]) &&
+            inst.operand(0)->shape().element_type() == shape.element_type()) {
+          return ins;
+        }
+        // Rank 0 to rank 0: the value itself.
+        if (!IsScalar(shape) || ins.size() != 1 ||
+            inst.operand(0)->shape().element_type() != shape.element_type()) {
+          return unsupported("data movement of non-scalars");
+        }
+        return ins;
+      case Opcode::kCall: case Opcode::kFusion: {
+        const Computation* callee = inst.to_apply();
+        if (callee == nullptr) return unsupported("no called computation");
+        return Inline(*callee, ins, depth + 1);
+      }
+      default:
+        break;
+    }
+    if (!IsElementwise(inst.opcode()) || inst.opcode() == Opcode::kStochasticConvert) {
+      return unsupported(StrCat("'", inst.OpcodeText(), "' is not batched"));
+    }
+    if (!IsScalar(shape) && !IsGroupArray(shape)) return unsupported("not a scalar");
+    for (const Instruction* op : inst.operands()) {
+      if (!IsScalar(op->shape()) && !IsGroupArray(op->shape())) {
+        return unsupported("operands of another shape");
+      }
+    }
+    if (ins.empty() || ins.size() > 3) return unsupported("arity");
+    Step step;
+    step.inst = &inst;
+    step.arity = static_cast<int32_t>(ins.size());
+    for (size_t i = 0; i < ins.size(); ++i) step.operands[i] = ins[i];
+    step.result = NewRegister(shape.element_type(), nullptr);
+    // Integer and predicate steps hold no denormals: no scans for them.
+    bool floats = IsFloat(shape.element_type()) || IsComplex(shape.element_type());
+    for (const Instruction* op : inst.operands()) {
+      const PrimitiveType t = op->shape().element_type();
+      floats = floats || IsFloat(t) || IsComplex(t);
+    }
+    step.flush = flush_ && floats && ElementwiseFlushesDenormals(inst);
+    program_.steps_.push_back(step);
+    return std::vector<int32_t>{step.result};
+  }
+
+  int32_t NewParameter(PrimitiveType type, bool scalar, int64_t source = -1,
+                       int64_t offset = 0) {
+    program_.parameter_sources_.push_back(
+        source >= 0 ? source : static_cast<int64_t>(program_.parameter_types_.size()));
+    program_.parameter_offsets_.push_back(offset);
+    program_.parameter_types_.push_back(type);
+    program_.parameter_scalar_.push_back(scalar);
+    program_.broadcasts_.emplace_back();
+    int32_t r = NewRegister(type, nullptr);
+    program_.parameter_registers_.push_back(r);
+    return r;
+  }
+
+  // The argument of a parameter that is neither a scalar nor of the
+  // arrays' dimensions, but read only through one-element slices (JAX's
+  // threefry unstacks its key words that way).
+  static constexpr int32_t kSlicedOnly = -1;
+
+ private:
+  static bool IsScalar(const Shape& s) { return s.IsArray() && s.rank() == 0; }
+
+  // slice(p) of one element of parameter p: a scalar parameter reading
+  // that element (row-major storage).
+  absl::StatusOr<std::vector<int32_t>> SliceElement(const Instruction& inst) {
+    const Instruction& param = *inst.operand(0);
+    const Shape& in = param.shape();
+    const SliceSpec* spec = inst.slice();
+    if (param.opcode() != Opcode::kParameter || !inst.shape().IsArray() ||
+        inst.shape().ElementCount() != 1 || spec == nullptr ||
+        static_cast<int64_t>(spec->size()) != in.rank()) {
+      return absl::UnimplementedError(StrCat("%", inst.name(), ": not one element of a parameter"));
+    }
+    int64_t offset = 0;
+    for (int64_t d = 0; d < in.rank(); ++d) {
+      const SliceDim& s = (*spec)[d];
+      if (s.start < 0 || s.start >= in.dim(d) || s.limit <= s.start || s.limit > in.dim(d)) {
+        return absl::UnimplementedError(StrCat("%", inst.name(), ": a slice out of range"));
+      }
+      offset = offset * in.dim(d) + s.start;
+    }
+    const int32_t r = NewParameter(in.element_type(), true, param.parameter_number(), offset);
+    sliced_.insert(r);
+    return std::vector<int32_t>{r};
+  }
+  bool IsGroupArray(const Shape& s) const {
+    if (array_dims_ == nullptr || !s.IsArray()) return false;
+    if (s.dims() == array_dims_->dims()) return true;
+    return reshapes_ && s.rank() > 0 && s.ElementCount() == array_dims_->ElementCount();
+  }
+  // No layout, or the row-major one with whole-width elements.
+  static bool DefaultLayout(const Shape& s) {
+    if (!s.has_layout()) return true;
+    const Layout& layout = s.layout();
+    if (layout.element_size_in_bits != 0) return false;
+    if (layout.minor_to_major.empty()) return true;
+    const int64_t rank = s.rank();
+    if (static_cast<int64_t>(layout.minor_to_major.size()) != rank) return false;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (layout.minor_to_major[i] != rank - 1 - i) return false;
+    }
+    return true;
+  }
+
+  int32_t NewRegister(PrimitiveType type, const Literal* constant) {
+    program_.register_types_.push_back(type);
+    program_.constants_.push_back(constant);
+    return static_cast<int32_t>(program_.register_types_.size() - 1);
+  }
+
+  BatchProgram& program_;
+  bool flush_;
+  absl::flat_hash_set<int32_t> sliced_;  // registers of SliceElement
+  // Loop fusions (CompileElementwise): arrays of the root's element count
+  // in other dimensions, reshaped between them, are arrays of the loop.
+  bool reshapes_ = false;
+
+ public:
+  void AllowReshapes() { reshapes_ = true; }
+  const Shape* array_dims_;  // array mode: the arrays' dimensions
+};
+
+BatchProgram::BatchProgram() = default;
+BatchProgram::~BatchProgram() = default;
+
+namespace {
+
+// `count` copies of the `width`-byte value at src (a scalar's register):
+// typed fills, where one memcpy per element cost more than the fused steps
+// on small arrays.
+template <typename T>
+void FillTyped(uint8_t* dst, const void* src, int64_t count) {
+  T v;
+  std::memcpy(&v, src, sizeof(T));
+  std::fill_n(reinterpret_cast<T*>(dst), count, v);
+}
+
+void FillRepeated(uint8_t* dst, const void* src, int64_t width, int64_t count) {
+  switch (width) {
+    case 1: std::memset(dst, *static_cast<const uint8_t*>(src), count); return;
+    case 2: FillTyped<uint16_t>(dst, src, count); return;
+    case 4: FillTyped<uint32_t>(dst, src, count); return;
+    case 8: FillTyped<uint64_t>(dst, src, count); return;
+    default:
+      for (int64_t i = 0; i < count; ++i) std::memcpy(dst + i * width, src, width);
+  }
+}
+
+absl::Status FinishProgram(const absl::StatusOr<std::vector<int32_t>>& results,
+                           std::vector<int32_t>& result_registers,
+                           std::vector<PrimitiveType>& result_types,
+                           const std::vector<PrimitiveType>& register_types) {
+  if (!results.ok()) return results.status();
+  result_registers = *results;
+  for (int32_t r : result_registers) result_types.push_back(register_types[r]);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::Compile(
+    const Computation& computation, bool flush_denormals) {
+  std::unique_ptr<BatchProgram> program(new BatchProgram());
+  Compiler compiler(*program, flush_denormals, nullptr);
+  std::vector<int32_t> arguments;
+  for (int64_t i = 0; i < computation.parameter_count(); ++i) {
+    const Shape& s = computation.parameter(i)->shape();
+    if (!s.IsArray() || s.rank() != 0) {
+      return absl::UnimplementedError(StrCat("parameter ", i, " is not a scalar"));
+    }
+    arguments.push_back(compiler.NewParameter(s.element_type(), false));
+  }
+  absl::Status st = FinishProgram(compiler.Inline(computation, arguments, 0),
+                                  program->result_registers_, program->result_types_,
+                                  program->register_types_);
+  if (!st.ok()) return st;
+  return program;
+}
+
+absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileElementwise(
+    const Computation& computation, bool flush_denormals) {
+  const Shape& dims = computation.root()->shape();
+  if (!dims.IsArray()) return absl::UnimplementedError("the root is not an array");
+  std::unique_ptr<BatchProgram> program(new BatchProgram());
+  program->block_ = kArrayBlock;
+  Compiler compiler(*program, flush_denormals, &dims);
+  compiler.AllowReshapes();
+  std::vector<int32_t> arguments;
+  for (int64_t i = 0; i < computation.parameter_count(); ++i) {
+    const Shape& s = computation.parameter(i)->shape();
+    bool scalar = s.IsArray() && s.rank() == 0;
+    if (!s.IsArray()) return absl::UnimplementedError(StrCat("parameter ", i, " is not an array"));
+    // Read only through slices: one-element slices (SliceElement) or none.
+    absl::Span<Instruction* const> users = computation.parameter(i)->users();
+    const bool sliced = !users.empty() && std::all_of(users.begin(), users.end(),
+                                                      [](const Instruction* u) {
+                                                        return u->opcode() == Opcode::kSlice;
+                                                      });
+    arguments.push_back(!scalar && (sliced || s.ElementCount() != dims.ElementCount())
+                            ? Compiler::kSlicedOnly
+                            : compiler.NewParameter(s.element_type(), scalar, i));
+  }
+  absl::Status st = FinishProgram(compiler.Inline(computation, arguments, 0),
+                                  program->result_registers_, program->result_types_,
+                                  program->register_types_);
+  if (!st.ok()) return st;
+  if (program->result_registers_.size() != 1) {
+    return absl::UnimplementedError("the root is not one array");
+  }
+  return program;
+}
+
+namespace {
+
+// The operand-element strides of `broadcast`'s positions.
+absl::StatusOr<std::vector<int64_t>> BroadcastStrides(const Instruction& broadcast) {
+  const Shape& out = broadcast.shape();
+  const Shape& in = broadcast.operand(0)->shape();
+  absl::Span<const int64_t> dims = broadcast.GetInts(AttrKind::kDimensions);
+  if (static_cast<int64_t>(dims.size()) != in.rank()) {
+    return absl::UnimplementedError("a broadcast without one dimension per operand dimension");
+  }
+  std::vector<int64_t> strides(out.rank(), 0);
+  int64_t stride = 1;
+  for (int64_t k = in.rank() - 1; k >= 0; --k) {
+    if (dims[k] < 0 || dims[k] >= out.rank() || in.dim(k) != out.dim(dims[k])) {
+      return absl::UnimplementedError("a broadcast whose dimensions do not map");
+    }
+    strides[dims[k]] = in.dim(k) == 1 ? 0 : stride;
+    stride *= in.dim(k);
+  }
+  return strides;
+}
+
+}  // namespace
+
+namespace {
+
+// dst[i] = src[i * stride] for n elements of type T (stride 0: a fill).
+template <typename T>
+void StridedRunOf(const uint8_t* src, int64_t stride, int64_t n, uint8_t* dst) {
+  T* d = reinterpret_cast<T*>(dst);
+  const T* s = reinterpret_cast<const T*>(src);
+  if (stride == 0) {
+    const T v = *s;
+    for (int64_t i = 0; i < n; ++i) d[i] = v;
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) d[i] = s[i * stride];
+}
+
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
+void StridedRun(int64_t width, const uint8_t* src, int64_t stride, int64_t n, uint8_t* dst) {
+  switch (width) {
+    case 1: return StridedRunOf<uint8_t>(src, stride, n, dst);
+    case 2: return StridedRunOf<uint16_t>(src, stride, n, dst);
+    case 4: return StridedRunOf<uint32_t>(src, stride, n, dst);
+    case 8: return StridedRunOf<uint64_t>(src, stride, n, dst);
+    case 16: return StridedRunOf<Bytes16>(src, stride, n, dst);
+    default:
+      for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * width, src + i * stride * width, width);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<BatchProgram::Broadcast> BatchProgram::BroadcastOf(const Instruction& broadcast) {
+  absl::StatusOr<std::vector<int64_t>> strides = BroadcastStrides(broadcast);
+  if (!strides.ok()) return strides.status();
+  Broadcast b;
+  b.result_dims.assign(broadcast.shape().dims().begin(), broadcast.shape().dims().end());
+  b.strides = *std::move(strides);
+  return b;
+}
+
+void BatchProgram::FillBroadcast(const Broadcast& b, const uint8_t* src, int64_t width,
+                                 int64_t first, int64_t count, uint8_t* reg) const {
+  const int64_t rank = static_cast<int64_t>(b.result_dims.size());
+  // Coordinates of position `first`, then runs along the minor dimension:
+  // a copy where it reads consecutive elements, a fill where it is
+  // broadcast.
+  std::vector<int64_t> coord(rank);
+  int64_t rest = first, index = 0;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    coord[d] = rest % b.result_dims[d];
+    rest /= b.result_dims[d];
+    index += coord[d] * b.strides[d];
+  }
+  const int64_t minor = b.result_dims[rank - 1];
+  const int64_t minor_stride = b.strides[rank - 1];
+  for (int64_t done = 0; done < count;) {
+    const int64_t run = std::min(count - done, minor - coord[rank - 1]);
+    uint8_t* dst = reg + done * width;
+    if (minor_stride == 1) {
+      std::memcpy(dst, src + index * width, run * width);
+    } else {
+      StridedRun(width, src + index * width, minor_stride, run, dst);
+    }
+    done += run;
+    // Advance to the start of the next minor run.
+    index -= coord[rank - 1] * minor_stride;
+    coord[rank - 1] = 0;
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      index += b.strides[d];
+      if (++coord[d] < b.result_dims[d]) break;
+      index -= coord[d] * b.strides[d];
+      coord[d] = 0;
+    }
+  }
+}
+
+absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileGroup(
+    const Instruction& root, const std::vector<const Instruction*>& members,
+    bool flush_denormals, std::vector<const Instruction*>* inputs) {
+  const Shape& dims = root.shape();
+  if (!dims.IsArray()) return absl::UnimplementedError("the root is not an array");
+  std::unique_ptr<BatchProgram> program(new BatchProgram());
+  program->block_ = kArrayBlock;
+  Compiler compiler(*program, flush_denormals, &dims);
+  absl::flat_hash_map<const Instruction*, bool> is_member;
+  for (const Instruction* m : members) is_member[m] = true;
+  Compiler::Registers regs;
+  inputs->clear();
+  // Members in the given order (operands first); outside operands become
+  // parameters on first sight.
+  for (const Instruction* m : members) {
+    if (m->opcode() == Opcode::kBroadcast && m->operand_count() == 1 &&
+        m->operand(0)->shape().IsArray() && m->operand(0)->shape().rank() > 0 &&
+        !is_member.contains(m->operand(0))) {
+      // Reads its operand through the broadcast's dimension map.
+      absl::StatusOr<Broadcast> b = BroadcastOf(*m);
+      if (!b.ok()) return b.status();
+      regs[m] = {compiler.NewParameter(m->shape().element_type(), false)};
+      program->broadcasts_.back() = *std::move(b);
+      inputs->push_back(m->operand(0));
+      continue;
+    }
+    for (const Instruction* op : m->operands()) {
+      if (is_member.contains(op) || regs.contains(op)) continue;
+      const Shape& s = op->shape();
+      bool scalar = s.IsArray() && s.rank() == 0;
+      if (!s.IsArray() || (!scalar && s.dims() != dims.dims())) {
+        return absl::UnimplementedError(StrCat("%", op->name(), " has another shape"));
+      }
+      regs[op] = {compiler.NewParameter(s.element_type(), scalar)};
+      inputs->push_back(op);
+    }
+    absl::StatusOr<std::vector<int32_t>> r = compiler.Lower(*m, regs, {}, 0);
+    if (!r.ok()) return r.status();
+    regs[m] = *std::move(r);
+  }
+  auto it = regs.find(&root);
+  if (it == regs.end() || it->second.size() != 1) {
+    return absl::UnimplementedError("the root is not one array of the group");
+  }
+  program->result_registers_ = it->second;
+  program->result_types_ = {program->register_types_[it->second[0]]};
+  return program;
+}
+
+int64_t BatchProgram::step_count() const { return static_cast<int64_t>(steps_.size()); }
+
+std::unique_ptr<BatchProgram> BatchProgram::Clone() const {
+  std::unique_ptr<BatchProgram> copy(new BatchProgram());
+  copy->parameter_types_ = parameter_types_;
+  copy->parameter_scalar_ = parameter_scalar_;
+  copy->parameter_sources_ = parameter_sources_;
+  copy->parameter_offsets_ = parameter_offsets_;
+  copy->broadcasts_ = broadcasts_;
+  copy->block_ = block_;
+  copy->result_types_ = result_types_;
+  copy->steps_ = steps_;
+  copy->constants_ = constants_;
+  copy->register_types_ = register_types_;
+  copy->parameter_registers_ = parameter_registers_;
+  copy->result_registers_ = result_registers_;
+  return copy;
+}
+
+absl::Status BatchProgram::Resize(int64_t length) {
+  registers_.clear();
+  registers_.reserve(register_types_.size());
+  for (size_t r = 0; r < register_types_.size(); ++r) {
+    absl::StatusOr<Literal> lit =
+        Literal::Create(Shape::Array(register_types_[r], {length}));
+    if (!lit.ok()) return lit.status();
+    registers_.push_back(*std::move(lit));
+    if (const Literal* c = constants_[r]) {
+      FillRepeated(registers_.back().data(), c->data(), static_cast<int64_t>(c->size_bytes()),
+                   length);
+    }
+  }
+  length_ = length;
+  return absl::OkStatus();
+}
+
+absl::Status BatchProgram::RunSteps() {
+  for (const Step& step : steps_) {
+    const Literal* ops[3] = {};
+    const bool flush = step.flush && !HardwareFlushes(*step.inst);
+    for (int i = 0; i < step.arity; ++i) {
+      ops[i] = &registers_[step.operands[i]];
+      if (flush && ContainsDenormals(*ops[i])) {
+        flush_scratch_[i] = *ops[i];
+        FlushDenormalsInPlace(flush_scratch_[i]);
+        ops[i] = &flush_scratch_[i];
+      }
+    }
+    Literal& out = registers_[step.result];
+    absl::Status st =
+        step.bitcast ? elementwise::EvalBitcastConvert(*ops[0], out)
+                     : elementwise::Apply(*step.inst, absl::MakeConstSpan(ops, step.arity), out);
+    if (!st.ok()) {
+      return absl::Status(st.code(), StrCat("%", step.inst->name(), ": ", std::string(st.message())));
+    }
+    if (flush) FlushDenormalsInPlace(out);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BatchProgram::Run(absl::Span<const void* const> inputs,
+                               absl::Span<void* const> outputs, int64_t n, int64_t first) {
+  if (inputs.size() != parameter_types_.size() || outputs.size() != result_types_.size()) {
+    return absl::InvalidArgumentError(StrCat("the computation takes ", parameter_types_.size(),
+                                             " parameters and gives ", result_types_.size(),
+                                             " results"));
+  }
+  for (int64_t offset = first; offset < first + n; offset += block_) {
+    const int64_t count = std::min(block_, first + n - offset);
+    // Registers a power of two >= count long (at least 16), so that small
+    // batches do not pay for a whole block.
+    int64_t length = 16;
+    while (length < count) length *= 2;
+    bool resized = false;
+    if (length != length_ && (length > length_ || length_ > 4 * length)) {
+      if (absl::Status st = Resize(length); !st.ok()) return st;
+      resized = true;
+    }
+    for (size_t p = 0; p < inputs.size(); ++p) {
+      const int64_t width = ByteWidth(parameter_types_[p]);
+      uint8_t* reg = registers_[parameter_registers_[p]].data();
+      const uint8_t* src = static_cast<const uint8_t*>(inputs[p]);
+      if (parameter_scalar_[p]) {
+        // The same value at every position: filled once per run (it may
+        // differ between runs) and after a resize.
+        if (offset == first || resized) {
+          FillRepeated(reg, src + parameter_offsets_[p] * width, width, length_);
+        }
+        continue;
+      }
+      if (parameter_is_broadcast(static_cast<int64_t>(p))) {
+        FillBroadcast(broadcasts_[p], src, width, offset, count, reg);
+        continue;
+      }
+      std::memcpy(reg, src + offset * width, count * width);
+    }
+    if (absl::Status st = RunSteps(); !st.ok()) return st;
+    for (size_t r = 0; r < outputs.size(); ++r) {
+      const int64_t width = ByteWidth(result_types_[r]);
+      std::memcpy(static_cast<uint8_t*>(outputs[r]) + offset * width,
+                  registers_[result_registers_[r]].data(), count * width);
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace hlo

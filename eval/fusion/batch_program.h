@@ -1,0 +1,135 @@
+// The batched interpreter: a scalar computation (a reducer, comparator,
+// scatter combiner, map function, select) compiled once into a flat program
+// of elementwise steps, then run over blocks of element positions at a time.
+//
+// Each step is one of the elementwise families' kernels applied to a block
+// (eval/kernels/elementwise_internal.h), so results are bit-identical to the
+// general evaluator's on the same computation; the per-step dispatch is paid
+// once per block of kBlock positions instead of once per element, and no
+// Value or Literal is created per element.
+#ifndef HLO_EVAL_FUSION_BATCH_PROGRAM_H_
+#define HLO_EVAL_FUSION_BATCH_PROGRAM_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "ir/computation.h"
+#include "ir/literal.h"
+
+namespace hlo {
+
+class BatchProgram {
+ public:
+  // Positions run per block (registers are this many elements long).
+  static constexpr int64_t kBlock = 1024;
+  // Positions per block of the array-mode programs (fused loops): their
+  // steps are cheap next to the per-block dispatch, and eight registers of
+  // this many f32 still fit in L2.
+  static constexpr int64_t kArrayBlock = 8192;
+
+  // Compiles `computation` when every parameter is a rank-0 array, every
+  // instruction is a rank-0 elementwise op (compare, select, clamp, convert,
+  // bitcast-convert, constants, …) or a call of such a computation, and the
+  // root is a rank-0 array or a tuple of them. Otherwise an error saying
+  // which instruction is not supported (callers then fall back to the
+  // general evaluator). `flush_denormals`: XLA:CPU's flush-to-zero, per op
+  // as EvalElementwiseFlushingDenormals applies it (eval/denormals.h).
+  static absl::StatusOr<std::unique_ptr<BatchProgram>> Compile(const Computation& computation,
+                                                               bool flush_denormals = false);
+
+  // An elementwise fusion over arrays (XLA's kLoop fusions, and groups the
+  // executor fuses): every instruction of `computation` is elementwise over
+  // arrays of the root's dimensions, a broadcast of a scalar, or a scalar
+  // constant; each parameter is an array of the root's dimensions (read
+  // element by element) or a scalar (the same value at every position, see
+  // parameter_is_scalar), or an array read only through one-element slices
+  // (each slice a scalar parameter of its own: parameter_source names the
+  // computation's parameter, parameter_offset the element). Run then
+  // evaluates n = the root's element count positions.
+  static absl::StatusOr<std::unique_ptr<BatchProgram>> CompileElementwise(
+      const Computation& computation, bool flush_denormals = false);
+  // The same for instructions of a computation: `root` and the operands it
+  // reaches through `members`; every other operand becomes a parameter, in
+  // the order written to `inputs`.
+  static absl::StatusOr<std::unique_ptr<BatchProgram>> CompileGroup(
+      const Instruction& root, const std::vector<const Instruction*>& members,
+      bool flush_denormals, std::vector<const Instruction*>* inputs);
+
+  // Whether parameter i is read as one value for every position.
+  bool parameter_is_scalar(int64_t i) const { return parameter_scalar_[i]; }
+  // The computation parameter (Compile, CompileElementwise) or group input
+  // (CompileGroup) that parameter i reads, and for a scalar the element of
+  // it (Run reads inputs[i] at that element).
+  int64_t parameter_source(int64_t i) const { return parameter_sources_[i]; }
+  int64_t parameter_offset(int64_t i) const { return parameter_offsets_[i]; }
+  // Whether parameter i is an array of another shape broadcast to the
+  // positions (a group member `broadcast(x), dimensions=...`: x is read).
+  bool parameter_is_broadcast(int64_t i) const { return !broadcasts_[i].result_dims.empty(); }
+  // Steps the program runs per position (the fused instructions).
+  int64_t step_count() const;
+  // A copy with its own registers, for another thread.
+  std::unique_ptr<BatchProgram> Clone() const;
+
+  int64_t parameter_count() const { return static_cast<int64_t>(parameter_types_.size()); }
+  int64_t result_count() const { return static_cast<int64_t>(result_types_.size()); }
+  PrimitiveType parameter_type(int64_t i) const { return parameter_types_[i]; }
+  PrimitiveType result_type(int64_t i) const { return result_types_[i]; }
+
+  // Evaluates the computation at n independent positions. inputs[p] holds n
+  // elements of parameter p in Literal storage (ByteWidth of its type each,
+  // contiguous); outputs[r] receives n elements of result r (the root, or
+  // root tuple element r). Inputs and outputs may alias (an output may be
+  // the same buffer as an input). Not reentrant: one program per thread.
+  //
+  // Array mode: inputs and outputs point at position 0 and the positions
+  // [first, first + n) of the root's row-major order are evaluated (parts
+  // of one loop on several cores, each with its own program copy).
+  absl::Status Run(absl::Span<const void* const> inputs, absl::Span<void* const> outputs,
+                   int64_t n, int64_t first = 0);
+
+  ~BatchProgram();
+
+ private:
+  struct Step;
+  class Compiler;
+  BatchProgram();
+  // Makes every register `length` elements long (constants refilled).
+  absl::Status Resize(int64_t length);
+  absl::Status RunSteps();
+
+  // A parameter read through a broadcast: position coordinates c (over
+  // result_dims) read operand element sum_d c[d] * strides[d] (stride 0
+  // along broadcast dimensions).
+  struct Broadcast {
+    std::vector<int64_t> result_dims;  // empty: not a broadcast parameter
+    std::vector<int64_t> strides;
+  };
+  static absl::StatusOr<Broadcast> BroadcastOf(const Instruction& broadcast);
+  void FillBroadcast(const Broadcast& b, const uint8_t* src, int64_t width, int64_t first,
+                     int64_t count, uint8_t* reg) const;
+
+  std::vector<PrimitiveType> parameter_types_;
+  std::vector<bool> parameter_scalar_;
+  std::vector<int64_t> parameter_sources_;
+  std::vector<int64_t> parameter_offsets_;
+  std::vector<Broadcast> broadcasts_;
+  std::vector<PrimitiveType> result_types_;
+  std::vector<Step> steps_;
+  // One block-long register per value; constants filled at compile time.
+  std::vector<Literal> registers_;
+  std::vector<const Literal*> constants_;  // per register: its scalar constant, or null
+  std::vector<PrimitiveType> register_types_;
+  Literal flush_scratch_[3];  // operands of flushing steps, flushed copies
+  int64_t length_ = 0;
+  int64_t block_ = kBlock;
+  std::vector<int32_t> parameter_registers_;
+  std::vector<int32_t> result_registers_;
+};
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_FUSION_BATCH_PROGRAM_H_

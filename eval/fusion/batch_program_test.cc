@@ -1,0 +1,205 @@
+// The batched interpreter (eval/fusion/batch_program.cc) against the general evaluator:
+// for each scalar computation, random bit patterns (NaNs, denormals, zero
+// divisors and out-of-range shifts included) run through BatchProgram::Run
+// over many positions must give, bit for bit, what Evaluator::Call gives
+// position by position. Also what it refuses to compile.
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "eval/evaluator.h"
+#include "eval/fusion/batch_program.h"
+#include "ir/strings.h"
+#include "parser/parser.h"
+
+namespace hlo {
+namespace {
+
+// Runs computation `name` of `text` both ways over `n` positions with
+// random inputs (seeded) and compares the raw bits of every result.
+void CheckAgainstEvaluator(std::string_view text, std::string_view name, int64_t n,
+                           bool flush = false) {
+  auto m = ParseModule(StrCat("HloModule test\n\n", text));
+  INFO((m.ok() ? std::string() : std::string(m.status().message())));
+  REQUIRE(m.ok());
+  const Computation* comp = (*m)->FindComputation(std::string(name));
+  REQUIRE(comp != nullptr);
+  auto program = BatchProgram::Compile(*comp, flush);
+  INFO((program.ok() ? std::string() : std::string(program.status().message())));
+  REQUIRE(program.ok());
+  BatchProgram& p = **program;
+
+  std::vector<Literal> inputs;
+  std::vector<const void*> in_ptrs;
+  uint64_t seed = 12345;
+  for (int64_t i = 0; i < p.parameter_count(); ++i) {
+    // Random bit patterns: NaNs, infinities, denormals and zeros of floats
+    // all occur; every eighth value is zero or one (zero divisors, ties).
+    const PrimitiveType t = p.parameter_type(i);
+    auto lit = Literal::Create(Shape::Array(t, {n}));
+    REQUIRE(lit.ok());
+    const int bits = 8 * ByteWidth(t);
+    for (int64_t k = 0; k < n; ++k) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      uint64_t v = seed >> 11;
+      if (k % 8 == 3) v = (seed >> 40) & 1;
+      if (bits < 64) v &= (uint64_t{1} << bits) - 1;
+      if (t == PrimitiveType::kPred) v &= 1;
+      lit->SetBits(k, v);
+    }
+    inputs.push_back(*std::move(lit));
+  }
+  for (const Literal& l : inputs) in_ptrs.push_back(l.data());
+  std::vector<Literal> outputs;
+  std::vector<void*> out_ptrs;
+  for (int64_t r = 0; r < p.result_count(); ++r) {
+    auto lit = Literal::Create(Shape::Array(p.result_type(r), {n}));
+    REQUIRE(lit.ok());
+    outputs.push_back(*std::move(lit));
+  }
+  for (Literal& l : outputs) out_ptrs.push_back(l.data());
+  REQUIRE(p.Run(in_ptrs, out_ptrs, n).ok());
+
+  EvalOptions options;
+  options.flush_denormals = flush;
+  Evaluator ev(**m, options);
+  for (int64_t pos = 0; pos < n; ++pos) {
+    std::vector<Value> args;
+    std::vector<const Value*> arg_ptrs;
+    for (const Literal& l : inputs) {
+      auto s = Literal::Create(Shape::Array(l.element_type(), {}));
+      REQUIRE(s.ok());
+      s->SetBits(0, l.GetBits(pos));
+      args.push_back(Value::FromLiteral(*std::move(s)));
+    }
+    for (const Value& v : args) arg_ptrs.push_back(&v);
+    auto want = ev.Call(*comp, arg_ptrs);
+    REQUIRE(want.ok());
+    for (int64_t r = 0; r < p.result_count(); ++r) {
+      const Literal& w = want->is_tuple() ? want->element(r).array() : want->array();
+      INFO("position " << pos << " result " << r);
+      REQUIRE(outputs[r].GetBits(pos) == w.GetBits(0));
+    }
+  }
+}
+
+TEST_CASE("batch program: float arithmetic, compare, select, constants", "[batch_program]") {
+  CheckAgainstEvaluator(R"(
+f {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  e = f32[] exponential(a)
+  two = f32[] constant(2)
+  m = f32[] multiply(e, two)
+  g = pred[] compare(m, b), direction=GT
+  s = f32[] select(g, m, b)
+  d = f32[] divide(s, a)
+  ROOT r = f32[] maximum(d, b)
+}
+ENTRY e { ROOT c = f32[] constant(0) })",
+                        "f", 3000);
+}
+
+TEST_CASE("batch program: a variadic argmax reducer (tuple result)", "[batch_program]") {
+  CheckAgainstEvaluator(R"(
+argmax {
+  av = f32[] parameter(0)
+  ai = s32[] parameter(1)
+  bv = f32[] parameter(2)
+  bi = s32[] parameter(3)
+  gt = pred[] compare(av, bv), direction=GT
+  eq = pred[] compare(av, bv), direction=EQ
+  nan = pred[] compare(av, av), direction=NE
+  lt_i = pred[] compare(ai, bi), direction=LT
+  tie = pred[] and(eq, lt_i)
+  pick_a = pred[] or(gt, tie)
+  pick = pred[] or(pick_a, nan)
+  v = f32[] select(pick, av, bv)
+  i = s32[] select(pick, ai, bi)
+  ROOT t = (f32[], s32[]) tuple(v, i)
+}
+ENTRY e { ROOT c = f32[] constant(0) })",
+                        "argmax", 2500);
+}
+
+TEST_CASE("batch program: integer division, shifts, converts", "[batch_program]") {
+  CheckAgainstEvaluator(R"(
+f {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  q = s32[] divide(a, b)
+  r = s32[] remainder(a, b)
+  l = s32[] shift-left(q, b)
+  u = u32[] bitcast-convert(r)
+  sh = u32[] shift-right-logical(u, u)
+  f = f32[] convert(sh)
+  h = bf16[] convert(f)
+  back = s32[] convert(h)
+  ROOT x = s32[] xor(back, l)
+}
+ENTRY e { ROOT c = f32[] constant(0) })",
+                        "f", 5000);
+}
+
+TEST_CASE("batch program: XLA's total-order comparator with scalar bitcasts", "[batch_program]") {
+  CheckAgainstEvaluator(R"(
+lt_total {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  zero = s32[] constant(0)
+  max = s32[] constant(2147483647)
+  ia = s32[] bitcast(a)
+  ib = s32[] bitcast(b)
+  xa = s32[] xor(max, ia)
+  xb = s32[] xor(max, ib)
+  na = pred[] compare(ia, zero), direction=LT
+  nb = pred[] compare(ib, zero), direction=LT
+  ka = s32[] select(na, xa, ia)
+  kb = s32[] select(nb, xb, ib)
+  ROOT lt = pred[] compare(ka, kb), direction=LT
+}
+ENTRY e { ROOT c = f32[] constant(0) })",
+                        "lt_total", 3000);
+}
+
+TEST_CASE("batch program: calls inline; flush-to-zero as the evaluator applies it",
+          "[batch_program]") {
+  const char* text = R"(
+inner {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT z = f32[] multiply(x, y)
+}
+f {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = f32[] call(a, b), to_apply=inner
+  n = f32[] negate(c)
+  ROOT s = f32[] add(n, a)
+}
+ENTRY e { ROOT c = f32[] constant(0) })";
+  CheckAgainstEvaluator(text, "f", 1500, /*flush=*/false);
+  CheckAgainstEvaluator(text, "f", 1500, /*flush=*/true);
+}
+
+TEST_CASE("batch program: refuses what is not scalar and elementwise", "[batch_program]") {
+  auto m = ParseModule(R"(HloModule test
+vec {
+  a = f32[2] parameter(0)
+  ROOT n = f32[2] negate(a)
+}
+rng {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[] rng(a, b), distribution=rng_uniform
+}
+ENTRY e { ROOT c = f32[] constant(0) })");
+  REQUIRE(m.ok());
+  CHECK_FALSE(BatchProgram::Compile(*(*m)->FindComputation("vec")).ok());
+  CHECK_FALSE(BatchProgram::Compile(*(*m)->FindComputation("rng")).ok());
+}
+
+}  // namespace
+}  // namespace hlo

@@ -1,0 +1,152 @@
+#include "eval/fusion/fusion_plan.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "eval/kernels/kernels.h"
+#include "eval/runtime/parallel.h"
+
+namespace hlo {
+namespace {
+
+bool IsScalarShape(const Shape& s) { return s.IsArray() && s.rank() == 0; }
+
+// An elementwise op over arrays worth fusing.
+bool IsFusibleStep(const Instruction& inst, int64_t min_elements) {
+  const Shape& s = inst.shape();
+  return IsElementwise(inst.opcode()) && inst.opcode() != Opcode::kStochasticConvert &&
+         s.IsArray() && s.ElementCount() >= min_elements &&
+         inst.control_predecessors().empty();
+}
+
+// Whether `p` may join a group whose arrays have `root`'s dimensions.
+bool MayJoin(const Instruction& p, const Instruction& root, int64_t min_elements) {
+  if (p.is_root() || !p.control_predecessors().empty()) return false;
+  const Shape& s = p.shape();
+  if (p.opcode() == Opcode::kConstant) return IsScalarShape(s) && p.literal() != nullptr;
+  if (!s.IsArray() || s.dims() != root.shape().dims()) return false;
+  if (p.opcode() == Opcode::kBroadcast) {
+    // A scalar's, or an array's read through its dimension map (bias adds,
+    // softmax's and layer norm's per-row statistics).
+    return p.operand_count() == 1 && p.operand(0)->shape().IsArray();
+  }
+  return IsFusibleStep(p, min_elements);
+}
+
+}  // namespace
+
+std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
+    absl::Span<const Instruction* const> order, bool flush_denormals, int64_t min_elements) {
+  absl::flat_hash_map<const Instruction*, int64_t> position;
+  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int64_t>(i);
+  absl::flat_hash_set<const Instruction*> taken;
+  std::vector<std::unique_ptr<FusedGroup>> groups;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const Instruction& root = **it;
+    if (taken.contains(&root) || !IsFusibleStep(root, min_elements)) continue;
+    // Grow from the root through operands whose every user is already in
+    // the group: then no member's value is needed outside, and every input
+    // is computed before the root runs.
+    absl::flat_hash_set<const Instruction*> group = {&root};
+    for (bool grew = true; grew;) {
+      grew = false;
+      std::vector<const Instruction*> members(group.begin(), group.end());
+      for (const Instruction* m : members) {
+        for (const Instruction* p : m->operands()) {
+          if (group.contains(p) || taken.contains(p) || !position.contains(p) ||
+              !MayJoin(*p, root, min_elements)) {
+            continue;
+          }
+          bool all_users_in = std::all_of(p->users().begin(), p->users().end(),
+                                           [&](const Instruction* u) { return group.contains(u); });
+          if (all_users_in) {
+            group.insert(p);
+            grew = true;
+          }
+        }
+      }
+    }
+    if (group.size() < 2) continue;
+    auto fused = std::make_unique<FusedGroup>();
+    fused->root = &root;
+    fused->members.assign(group.begin(), group.end());
+    std::sort(fused->members.begin(), fused->members.end(),
+              [&](const Instruction* a, const Instruction* b) {
+                return position.at(a) < position.at(b);
+              });
+    auto program = BatchProgram::CompileGroup(root, fused->members, flush_denormals,
+                                              &fused->inputs);
+    if (!program.ok()) continue;
+    fused->row_op =
+        MatchRowBroadcastOp(root, fused->members, fused->inputs, flush_denormals);
+    if ((*program)->step_count() < 2 && !fused->row_op) continue;
+    fused->program = *std::move(program);
+    for (const Instruction* m : fused->members) taken.insert(m);
+    groups.push_back(std::move(fused));
+  }
+  return groups;
+}
+
+absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* const> inputs,
+                                    const std::vector<bool>& reusable) {
+  if (group.row_op) return RunRowBroadcastOp(*group.row_op, group.root->shape(), inputs, reusable);
+  BatchProgram& program = *group.program;
+  const Shape& shape = group.root->shape();
+  std::vector<const void*> in(inputs.size());
+  int64_t reuse = -1;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i] == nullptr || !inputs[i]->is_array() ||
+        inputs[i]->array().element_type() != program.parameter_type(static_cast<int64_t>(i))) {
+      return absl::InvalidArgumentError("a fused input has the wrong type");
+    }
+    const Literal& a = inputs[i]->array();
+    in[i] = a.data();
+    if (reuse < 0 && reusable[i] && inputs[i]->unique() && !program.parameter_is_scalar(i) &&
+        !program.parameter_is_broadcast(static_cast<int64_t>(i)) &&
+        a.element_type() == shape.element_type() && a.element_count() > 0) {
+      reuse = static_cast<int64_t>(i);
+    }
+  }
+  // Each block's inputs are read before its output is written, so the
+  // result may take over an input's buffer.
+  Value result;
+  if (reuse >= 0) {
+    result = *inputs[reuse];
+  } else {
+    absl::StatusOr<Value> fresh = NewArrayUninitialized(shape);
+    if (!fresh.ok()) return fresh.status();
+    result = *std::move(fresh);
+  }
+  // Parts of at least kMinPartElements positions, whole blocks, each on its
+  // own program copy (a program's registers are its own).
+  constexpr int64_t kMinPartElements = 64 * BatchProgram::kBlock;
+  const int64_t n = shape.ElementCount();
+  const int64_t blocks = (n + BatchProgram::kBlock - 1) / BatchProgram::kBlock;
+  const int64_t cores = CoreCount();  // cached: hardware_concurrency reads sysfs
+  while (static_cast<int64_t>(group.clones.size()) + 1 < cores) {
+    group.clones.push_back(program.Clone());
+  }
+  uint8_t* out = result.mutable_array().data();
+  std::atomic<int64_t> next_program{0};
+  std::mutex failure_mu;
+  absl::Status failure;
+  ParallelRows(blocks, kMinPartElements / BatchProgram::kBlock, [&](int64_t b, int64_t e) {
+    const int64_t k = next_program++;
+    BatchProgram& p = k == 0 ? program : *group.clones[k - 1];
+    const int64_t begin = b * BatchProgram::kBlock, end = std::min(n, e * BatchProgram::kBlock);
+    void* outs[1] = {out};
+    absl::Status st = p.Run(in, outs, end - begin, begin);
+    if (!st.ok()) {
+      std::lock_guard<std::mutex> lock(failure_mu);
+      failure = st;
+    }
+  });
+  if (!failure.ok()) return failure;
+  return result;
+}
+
+}  // namespace hlo

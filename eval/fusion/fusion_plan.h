@@ -1,0 +1,57 @@
+// Elementwise fusion in the executor: chains of elementwise instructions
+// over arrays of one shape (with broadcast scalars and scalar constants)
+// run as one batched-interpreter loop over blocks that stay in L1, so the
+// intermediates are never materialised (XLA's loop fusion, decided here at
+// run time on any module, optimised or not).
+#ifndef HLO_EVAL_FUSION_FUSION_PLAN_H_
+#define HLO_EVAL_FUSION_FUSION_PLAN_H_
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "eval/fusion/batch_program.h"
+#include "eval/fusion/row_broadcast_op.h"
+#include "eval/value.h"
+#include "ir/instruction.h"
+
+namespace hlo {
+
+// One group: `root` and the members that only it (through other members)
+// uses; `inputs` are the values the group reads, in the program's
+// parameter order.
+struct FusedGroup {
+  const Instruction* root = nullptr;
+  std::vector<const Instruction*> members;  // post order, root last
+  std::vector<const Instruction*> inputs;
+  std::unique_ptr<BatchProgram> program;
+  // Copies for the other cores' parts of large groups.
+  std::vector<std::unique_ptr<BatchProgram>> clones;
+  // A group of one op and a broadcast runs as this loop instead.
+  std::optional<RowBroadcastOp> row_op;
+};
+
+// The groups of a computation given its post order: every group has at
+// least two elementwise steps, or is one op reading a broadcast per row
+// (RowBroadcastOp, so that the broadcast is never materialised), and arrays
+// of at least `min_elements`
+// elements; each instruction is in at most one group. Inside XLA's fusion
+// computations, whose intermediates XLA never materialises, arrays of any
+// size (kMinFusedElementsInFusion): there the per-instruction cost of small
+// arrays (JAX's random bits over a few words) is most of the time.
+inline constexpr int64_t kMinFusedElements = 4096;
+inline constexpr int64_t kMinFusedElementsInFusion = 2;
+std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
+    absl::Span<const Instruction* const> order, bool flush_denormals,
+    int64_t min_elements = kMinFusedElements);
+
+// Runs a group on its inputs' values (inputs[i] for group.inputs[i]). An
+// input array that only this group reads (`reusable`) may become the result.
+absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* const> inputs,
+                                    const std::vector<bool>& reusable);
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_FUSION_FUSION_PLAN_H_

@@ -1,0 +1,401 @@
+#include "eval/fusion/reduce_one_pass.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "eval/fusion/reduce_fold.h"
+#include "eval/kernels/reduce_internal.h"
+#include "eval/runtime/parallel.h"
+#include "eval/type_dispatch.h"
+
+namespace hlo {
+namespace {
+
+using reduction::Apply;
+
+// Rows of a leaf of the column tree (PairwiseReduce's kLeafRows): a
+// column accumulates at most this many rows in turn, then leaves combine
+// as a balanced tree.
+constexpr int64_t kLeafRows = 32;
+// Below this many elements the operand is one part.
+constexpr int64_t kMinParallelElements = int64_t{1} << 18;
+// Below this many the parts run in turn on the calling thread: waking the
+// pool's workers costs tens of microseconds (more on a loaded machine),
+// as much as a core takes for millions of elements in cache. The parts,
+// and so the results, are the same either way.
+constexpr int64_t kMinThreadedElements = int64_t{1} << 22;
+// The piece of a row every reduction takes in turn: 4 KiB, so that it is
+// read from memory once and from L1 by the others, and the fetch of the
+// next overlaps their work.
+constexpr int64_t kPieceBytes = 4 * 1024;
+
+// dst[k] = dst[k] op src[k]: the column accumulation, bound by its
+// stores, so on the widest registers the machine has.
+// (clang does not multiversion function templates: the fuzz build, with
+// clang, takes the plain loop.)
+#if defined(__clang__)
+#define HLO_TEMPLATE_CLONES
+#else
+#define HLO_TEMPLATE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+template <Opcode op, typename T>
+HLO_TEMPLATE_CLONES void Accumulate(
+    T* __restrict dst, const T* __restrict src, int64_t n) {
+  for (int64_t k = 0; k < n; ++k) dst[k] = Apply<op>(dst[k], src[k]);
+}
+
+// Which part of the operand one core's part covers.
+struct Part {
+  int64_t row_lo = 0, row_hi = 0;  // a node of the column tree
+  int64_t col_lo = 0, col_hi = 0;
+};
+
+// One reduce's accumulators over one part.
+template <typename T>
+class PartReduce {
+ public:
+  virtual ~PartReduce() = default;
+  // Row r's columns [c, c + n) at src; `first`: the first row of its leaf,
+  // whose column partials go to tree level `level`.
+  virtual void Piece(const T* src, int64_t r, int64_t c, int64_t n, bool first, int level) = 0;
+  virtual void EndRow(int64_t r) = 0;
+  // Column partials: level += level + 1 (the right half's).
+  virtual void Merge(int level) = 0;
+  virtual void EndPart() = 0;
+  // This part's partials op= those of `right`, the part after it (the
+  // same columns when parts split rows, the same rows when they split
+  // columns).
+  virtual void Absorb(const PartReduce& right) = 0;
+  // Writes the outputs this part holds once everything is absorbed.
+  virtual void Final() = 0;
+};
+
+// The tree levels a column reduction of n rows keeps live (Range below).
+int Levels(int64_t n) {
+  if (n <= kLeafRows) return 1;
+  const int64_t left = (n + 1) / 2;
+  return std::max(Levels(left), 1 + Levels(n - left));
+}
+
+template <Opcode op, typename T>
+class TypedPartReduce final : public PartReduce<T> {
+ public:
+  TypedPartReduce(ReduceAxes axes, T init, T* out, const T* x, const Part& part,
+                  bool split_columns, int64_t rows)
+      : axes_(axes), init_(init), out_(out), col_lo_(part.col_lo),
+        width_(part.col_hi - part.col_lo), split_columns_(split_columns) {
+    if (axes_ == ReduceAxes::kColumns) {
+      PlaceLevels(Levels(part.row_hi - part.row_lo), x + part.col_lo);
+    } else if (axes_ == ReduceAxes::kRows && split_columns_) {
+      partial_ = std::make_unique<T[]>(rows);
+      rows_ = rows;
+    }
+    stream_.Reset();
+  }
+
+  void Piece(const T* src, int64_t, int64_t c, int64_t n, bool first, int level) override {
+    if (axes_ != ReduceAxes::kColumns) {
+      stream_.Add(src, n);
+      return;
+    }
+    T* dst = level_[level] + (c - col_lo_);
+    if (first) {
+      std::copy(src, src + n, dst);
+    } else {
+      Accumulate<op>(dst, src, n);
+    }
+  }
+
+  void EndRow(int64_t r) override {
+    if (axes_ != ReduceAxes::kRows) return;
+    const T v = stream_.Result();
+    stream_.Reset();
+    if (split_columns_) {
+      partial_[r] = v;
+    } else {
+      out_[r] = Apply<op>(init_, v);
+    }
+  }
+
+  void Merge(int level) override {
+    if (axes_ != ReduceAxes::kColumns) return;
+    Combine(level_[level], level_[level + 1], width_);
+  }
+
+  void EndPart() override {
+    if (axes_ == ReduceAxes::kAll) {
+      whole_ = stream_.Result();
+    } else if (axes_ == ReduceAxes::kColumns && split_columns_) {
+      for (int64_t k = 0; k < width_; ++k) out_[col_lo_ + k] = Apply<op>(init_, level_[0][k]);
+    }
+  }
+
+  void Absorb(const PartReduce<T>& other) override {
+    const auto& right = static_cast<const TypedPartReduce&>(other);
+    if (axes_ == ReduceAxes::kAll) {
+      whole_ = Apply<op>(whole_, right.whole_);
+    } else if (axes_ == ReduceAxes::kColumns && !split_columns_) {
+      Combine(level_[0], right.level_[0], width_);
+    } else if (axes_ == ReduceAxes::kRows && split_columns_) {
+      Combine(partial_.get(), right.partial_.get(), rows_);
+    }
+  }
+
+  void Final() override {
+    if (axes_ == ReduceAxes::kAll) {
+      out_[0] = Apply<op>(init_, whole_);
+    } else if (axes_ == ReduceAxes::kColumns && !split_columns_) {
+      for (int64_t k = 0; k < width_; ++k) out_[k] = Apply<op>(init_, level_[0][k]);
+    } else if (axes_ == ReduceAxes::kRows && split_columns_) {
+      for (int64_t r = 0; r < rows_; ++r) out_[r] = Apply<op>(init_, partial_[r]);
+    }
+  }
+
+ private:
+  // Level k starts 2048 +- 192 ceil(k / 2) bytes past the part's first
+  // column modulo 4 KiB: a load and a store in flight whose addresses
+  // share their low 12 bits stall on a false dependence (4K aliasing), and
+  // rows of 4 KiB multiples would otherwise line up with every level.
+  void PlaceLevels(int levels, const T* first_column) {
+    constexpr int64_t kPage = 4096 / sizeof(T) > 0 ? 4096 / sizeof(T) : 1;
+    const int64_t chunk = width_ + kPage;
+    levels_ = std::make_unique<T[]>(levels * chunk);
+    level_.resize(levels);
+    for (int k = 0; k < levels; ++k) {
+      T* start = levels_.get() + k * chunk;
+      const int64_t delta = (k % 2 ? 192 : -192) * ((k + 1) / 2);
+      const uintptr_t want = reinterpret_cast<uintptr_t>(first_column) + 2048 + delta;
+      level_[k] = start + (want - reinterpret_cast<uintptr_t>(start)) % 4096 / sizeof(T);
+    }
+  }
+
+  static void Combine(T* dst, const T* part, int64_t n) { Accumulate<op>(dst, part, n); }
+
+  const ReduceAxes axes_;
+  const T init_;
+  T* const out_;
+  const int64_t col_lo_, width_;
+  const bool split_columns_;
+  reduction::RowStream<op, T> stream_;  // kRows: the row's; kAll: the part's
+  // (arrays, not vectors: std::vector<bool> has no data())
+  std::unique_ptr<T[]> levels_;         // kColumns: width_ per tree level, in
+  std::vector<T*> level_;               // ... at these places
+  std::unique_ptr<T[]> partial_;        // kRows over split columns: per row
+  int64_t rows_ = 0;
+  T whole_{};                           // kAll: the part's fold
+};
+
+template <typename T>
+std::unique_ptr<PartReduce<T>> MakePartReduce(const OnePassReduce& r, const T* x, const Part& part,
+                                              bool split_columns, int64_t rows) {
+  std::unique_ptr<PartReduce<T>> made;
+  reduction::DispatchReducer(r.op, [&](auto o) {
+    if constexpr (reduction::kOpOnType<o.value, T>) {
+      made = std::make_unique<TypedPartReduce<o.value, T>>(
+          r.axes, r.init->typed<T>()[0], r.out->typed<T>(), x, part, split_columns, rows);
+    }
+  });
+  return made;
+}
+
+// Rows [lo, hi) of a part as PairwiseReduce's Range: leaves of at most
+// kLeafRows rows in order, halves combined level by level.
+template <typename T>
+class PartRunner {
+ public:
+  PartRunner(const T* x, int64_t cols, const Part& part,
+             std::vector<std::unique_ptr<PartReduce<T>>>& reduces)
+      : x_(x), cols_(cols), part_(part), reduces_(reduces) {}
+
+  void Run() {
+    Range(part_.row_lo, part_.row_hi, 0);
+    for (auto& r : reduces_) r->EndPart();
+  }
+
+ private:
+  void Range(int64_t lo, int64_t hi, int level) {
+    if (hi - lo <= kLeafRows) {
+      constexpr int64_t kPiece = kPieceBytes / sizeof(T);
+      for (int64_t row = lo; row < hi; ++row) {
+        const T* src = x_ + row * cols_;
+        for (int64_t c = part_.col_lo; c < part_.col_hi; c += kPiece) {
+          const int64_t n = std::min(kPiece, part_.col_hi - c);
+          // The next piece, fetched while the reductions after the first
+          // work on this one from L1 (the hardware's prefetch runs only a
+          // little ahead of the first's loads).
+          const T* next = nullptr;
+          int64_t next_n = 0;
+          if (c + kPiece < part_.col_hi) {
+            next = src + c + kPiece;
+            next_n = std::min(kPiece, part_.col_hi - c - kPiece);
+          } else if (row + 1 < part_.row_hi) {
+            next = x_ + (row + 1) * cols_ + part_.col_lo;
+            next_n = std::min(kPiece, part_.col_hi - part_.col_lo);
+          }
+          const size_t m = reduces_.size();
+          const int64_t lines =
+              next != nullptr && m > 1 ? (next_n * static_cast<int64_t>(sizeof(T)) + 63) / 64 : 0;
+          const int64_t parts = static_cast<int64_t>(m);
+          for (int64_t k = 0; k < parts; ++k) {
+            reduces_[k]->Piece(src + c, row, c, n, row == lo, level);
+            const char* bytes = reinterpret_cast<const char*>(next);
+            for (int64_t l = lines * k / parts; l < lines * (k + 1) / parts; ++l) {
+              __builtin_prefetch(bytes + 64 * l);
+            }
+          }
+        }
+        for (auto& r : reduces_) r->EndRow(row);
+      }
+      return;
+    }
+    const int64_t mid = lo + (hi - lo + 1) / 2;
+    Range(lo, mid, level);
+    Range(mid, hi, level + 1);
+    for (auto& r : reduces_) r->Merge(level);
+  }
+
+  const T* x_;
+  const int64_t cols_;
+  const Part part_;
+  std::vector<std::unique_ptr<PartReduce<T>>>& reduces_;
+};
+
+// The nodes `depth` levels down the column tree over rows [lo, hi) (fewer
+// where a node is a leaf), in order; `merges` gets (left, right) part pairs
+// in the order the tree combines them.
+void SplitRows(int64_t lo, int64_t hi, int depth, std::vector<Part>& parts,
+               std::vector<std::pair<size_t, size_t>>& merges, size_t* first) {
+  *first = parts.size();
+  if (depth == 0 || hi - lo <= kLeafRows) {
+    parts.push_back(Part{lo, hi, 0, 0});
+    return;
+  }
+  const int64_t mid = lo + (hi - lo + 1) / 2;
+  size_t left = 0, right = 0;
+  SplitRows(lo, mid, depth - 1, parts, merges, &left);
+  SplitRows(mid, hi, depth - 1, parts, merges, &right);
+  merges.emplace_back(left, right);
+}
+
+template <typename T>
+void RunOnePass(const Literal& x, int64_t rows, int64_t cols,
+                absl::Span<const OnePassReduce> reduces) {
+  const int64_t n = rows * cols;
+  const int64_t cores = CoreCount();
+  std::vector<Part> parts;
+  std::vector<std::pair<size_t, size_t>> merges;
+  bool split_columns = false;
+  if (cores > 1 && n >= kMinParallelElements && rows >= 2 * kLeafRows) {
+    int depth = 0;
+    while ((int64_t{1} << depth) < cores) ++depth;
+    size_t root = 0;
+    SplitRows(0, rows, depth, parts, merges, &root);
+    for (Part& p : parts) p.col_hi = cols;
+  } else if (cores > 1 && n >= kMinParallelElements && cols >= 2 * reduction::kPairwiseBlock) {
+    // Few long rows: each core takes whole pairwise blocks of columns.
+    split_columns = true;
+    const int64_t blocks = (cols + reduction::kPairwiseBlock - 1) / reduction::kPairwiseBlock;
+    const int64_t count = std::min(cores, blocks);
+    const int64_t step = (blocks + count - 1) / count * reduction::kPairwiseBlock;
+    for (int64_t c = 0; c < cols; c += step) {
+      parts.push_back(Part{0, rows, c, std::min(cols, c + step)});
+      if (parts.size() > 1) merges.emplace_back(0, parts.size() - 1);
+    }
+  } else {
+    parts.push_back(Part{0, rows, 0, cols});
+  }
+  std::vector<std::vector<std::unique_ptr<PartReduce<T>>>> state(parts.size());
+  const T* src = x.typed<T>();
+  auto run = [&](int64_t b, int64_t e) {
+    for (int64_t p = b; p < e; ++p) {
+      for (const OnePassReduce& r : reduces) {
+        state[p].push_back(MakePartReduce<T>(r, src, parts[p], split_columns, rows));
+      }
+      PartRunner<T>(src, cols, parts[p], state[p]).Run();
+    }
+  };
+  const int64_t count = static_cast<int64_t>(parts.size());
+  if (n >= kMinThreadedElements) {
+    ParallelRows(count, 1, run);
+  } else {
+    run(0, count);
+  }
+  for (const auto& [left, right] : merges) {
+    for (size_t k = 0; k < reduces.size(); ++k) state[left][k]->Absorb(*state[right][k]);
+  }
+  // Part 0 now holds every partial (over split columns each part has
+  // written its own columns already).
+  for (size_t k = 0; k < reduces.size(); ++k) state[0][k]->Final();
+}
+
+}  // namespace
+
+std::optional<OnePassForm> OnePassFormOf(absl::Span<const int64_t> in_dims,
+                                         const std::vector<bool>& reduced) {
+  // The runs of reduced and kept dims (extent-1 dims belong to neither).
+  OnePassForm form;
+  int runs = 0;
+  bool last_reduced = false, first_reduced = false, any_reduced = false;
+  int64_t lead = 1, trail = 1;
+  for (size_t d = 0; d < in_dims.size(); ++d) {
+    if (in_dims[d] == 0) return std::nullopt;
+    if (in_dims[d] == 1) continue;
+    if (runs == 0 || reduced[d] != last_reduced) {
+      ++runs;
+      if (runs == 1) first_reduced = reduced[d];
+      last_reduced = reduced[d];
+    }
+    any_reduced |= reduced[d];
+    (runs == 1 ? lead : trail) *= in_dims[d];
+  }
+  if (runs > 2 || (runs > 0 && !any_reduced)) return std::nullopt;
+  if (runs <= 1) {
+    form.axes = ReduceAxes::kAll;
+    form.rows = 1;
+    form.cols = lead;
+  } else {
+    form.axes = first_reduced ? ReduceAxes::kColumns : ReduceAxes::kRows;
+    form.rows = lead;
+    form.cols = trail;
+  }
+  return form;
+}
+
+bool LoneReduceGains(const OnePassForm& form) {
+  // Small arrays: the plain loop, without the parts' set-up.
+  constexpr int64_t kMinColumnElements = int64_t{1} << 15;
+  const int64_t n = form.rows * form.cols;
+  return form.cols >= kMinOnePassCols &&
+         (form.axes == ReduceAxes::kColumns ? n >= kMinColumnElements : n >= kMinThreadedElements);
+}
+
+bool OnePassSupports(PrimitiveType type, Opcode op) {
+  return reduction::DispatchTypedReducer(type, op, [](auto, auto) {});
+}
+
+bool ReduceInOnePass(const Literal& x, int64_t rows, int64_t cols,
+                     absl::Span<const OnePassReduce> reduces) {
+  const PrimitiveType t = x.element_type();
+  if (rows < 1 || cols < 1 || x.element_count() != rows * cols) return false;
+  for (const OnePassReduce& r : reduces) {
+    const int64_t want = r.axes == ReduceAxes::kRows      ? rows
+                         : r.axes == ReduceAxes::kColumns ? cols
+                                                          : 1;
+    if (!OnePassSupports(t, r.op) || r.init == nullptr || r.out == nullptr ||
+        r.init->element_type() != t || r.init->element_count() != 1 ||
+        r.out->element_type() != t || r.out->element_count() != want) {
+      return false;
+    }
+  }
+  bool ran = false;
+  DispatchType(t, [&](auto tag) {
+    using T = typename decltype(tag)::T;
+    if constexpr (reduction::kNativeFast<T>) {
+      RunOnePass<T>(x, rows, cols, reduces);
+      ran = true;
+    }
+  });
+  return ran;
+}
+
+}  // namespace hlo

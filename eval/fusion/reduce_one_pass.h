@@ -1,0 +1,67 @@
+// Reductions by a simple reducer (add, multiply, maximum, minimum, and, or,
+// xor on a native type) that read their operand as rows, as columns or
+// whole, run in one pass over the operand for any number of them: the
+// operand is read once, row by row in pieces that stay in L1 while every
+// reduction's accumulators take them, split over the cores. The executor
+// runs sibling reduces (one operand, several reduces) this way
+// (eval/fusion/reduce_siblings.h), and a lone reduce of these forms too.
+#ifndef HLO_EVAL_FUSION_REDUCE_ONE_PASS_H_
+#define HLO_EVAL_FUSION_REDUCE_ONE_PASS_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "eval/value.h"
+#include "ir/opcode.h"
+
+namespace hlo {
+
+// What one output element folds, with the operand viewed row-major as
+// [rows, cols]: one row (output r), one column (output c), or everything.
+enum class ReduceAxes : uint8_t { kRows, kColumns, kAll };
+
+struct OnePassForm {
+  ReduceAxes axes = ReduceAxes::kAll;
+  int64_t rows = 1, cols = 1;
+};
+
+// The form of a reduce of an operand with dims `in_dims` over the dims
+// marked in `reduced`, ignoring dims of extent 1: kept dims then reduced
+// ones (kRows), reduced then kept (kColumns), all reduced (kAll, as one
+// row); nullopt for any other pattern, no reduced dim, or no elements.
+std::optional<OnePassForm> OnePassFormOf(absl::Span<const int64_t> in_dims,
+                                         const std::vector<bool>& reduced);
+
+// Narrower rows go to the plain typed loop, which has no per-row calls.
+inline constexpr int64_t kMinOnePassCols = 32;
+
+// Whether a lone reduce of this form gains from the one pass: columns of
+// 32K+ elements (the plain loop runs one core over a tree of column
+// slices), rows and whole arrays when large enough for both cores (below
+// that the plain loop folds rows as fast, without the pieces' calls).
+bool LoneReduceGains(const OnePassForm& form);
+
+struct OnePassReduce {
+  ReduceAxes axes = ReduceAxes::kAll;
+  Opcode op = Opcode::kAdd;
+  const Literal* init = nullptr;  // a scalar of the operand's type
+  Literal* out = nullptr;         // the operand's type; rows, cols or 1 elements
+};
+
+// Whether (type, op) has a typed loop here.
+bool OnePassSupports(PrimitiveType type, Opcode op);
+
+// Runs `reduces` over x viewed as [rows, cols] (rows * cols elements, each
+// kRows/kColumns reduce of that view) in one pass. Results as the typed
+// single reduce computes them: rows fold as FoldRow, columns in its tree of
+// 32-row leaves, bit for bit; a kAll float sum or product is pairwise per
+// core's part, the parts then combined in order. False, with nothing
+// written, when some reduce's type or op is not supported.
+bool ReduceInOnePass(const Literal& x, int64_t rows, int64_t cols,
+                     absl::Span<const OnePassReduce> reduces);
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_FUSION_REDUCE_ONE_PASS_H_

@@ -1,0 +1,109 @@
+#include "eval/io/run_io.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+#include "ir/literal_json.h"
+#include "ir/npy.h"
+#include "ir/output_file.h"
+#include "ir/strings.h"
+#include "parser/parser.h"
+
+namespace hlo {
+namespace {
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(StrCat(path, ": error: cannot open: ", std::strerror(errno)));
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+bool EndsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Literal text with or without its shape.
+absl::StatusOr<Literal> ParseText(const std::string& text, const std::string& path,
+                                  const Shape& shape) {
+  // A shape prefix starts with an element type name followed by '[' (values
+  // like `true`, `nan` or `inf` start with letters too), or with '(' for a
+  // tuple.
+  std::string_view t = StripWhitespace(text);
+  size_t word = 0;
+  while (word < t.size() && ((t[word] >= 'a' && t[word] <= 'z') || (t[word] >= '0' && t[word] <= '9'))) {
+    ++word;
+  }
+  bool has_shape = (!t.empty() && t[0] == '(' && shape.IsTuple()) ||
+                   (word < t.size() && t[word] == '[' && ParsePrimitiveType(t.substr(0, word)));
+  if (has_shape) {
+    auto lit = ParseLiteral(text, ParseOptions{path});
+    if (!lit.ok()) return lit.status();
+    return lit;
+  }
+  return ParseLiteralValue(text, shape.WithoutLayout(), ParseOptions{path});
+}
+
+// Writes the tree's arrays; `written` collects the files made, so a failure
+// part-way can remove them (the result is written whole or not at all).
+absl::Status WriteNpyTree(const Literal& lit, const std::string& dir, const std::string& name,
+                          std::vector<std::string>& written) {
+  if (lit.IsTuple()) {
+    for (size_t i = 0; i < lit.elements().size(); ++i) {
+      absl::Status st = WriteNpyTree(lit.elements()[i], dir, StrCat(name, "_", i), written);
+      if (!st.ok()) return st;
+    }
+    return absl::OkStatus();
+  }
+  auto bytes = WriteNpy(lit);
+  if (!bytes.ok()) return bytes.status();
+  std::string path = StrCat(dir, "/", name, ".npy");
+  if (auto st = WriteFileAtomically(path, *bytes); !st.ok()) return st;
+  written.push_back(std::move(path));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> LoadLiteralFile(const std::string& path, const Shape& shape) {
+  auto data = ReadFile(path);
+  if (!data.ok()) return data.status();
+  if (EndsWith(path, ".npy")) return ReadNpy(*data, shape, path);
+  if (EndsWith(path, ".json")) return LiteralFromJson(*data, path);
+  return ParseText(*data, path, shape);
+}
+
+absl::StatusOr<Literal> LoadExpected(const std::string& path, const Shape& result_shape) {
+  return LoadLiteralFile(path, result_shape);
+}
+
+std::string ResultToText(const Literal& result) {
+  std::string out = LiteralToString(result, LiteralStyle::kCompact);
+  out += '\n';
+  return out;
+}
+
+std::string ResultToJson(const Literal& result, const Shape& shape) {
+  std::string out = LiteralToJson(result, &shape);
+  out += '\n';
+  return out;
+}
+
+absl::Status WriteResultNpy(const Literal& result, const std::string& dir) {
+  if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
+    return absl::PermissionDeniedError(StrCat(dir, ": error: cannot create: ", std::strerror(errno)));
+  }
+  std::vector<std::string> written;
+  absl::Status st = WriteNpyTree(result, dir, "result", written);
+  if (!st.ok()) {
+    for (const std::string& path : written) std::remove(path.c_str());
+  }
+  return st;
+}
+
+}  // namespace hlo

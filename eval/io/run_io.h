@@ -1,0 +1,33 @@
+// hlo-run's inputs and outputs: reading parameters and expected results from
+// literal text, JSON or .npy files, and writing results as text, JSON or npy.
+#ifndef HLO_EVAL_IO_RUN_IO_H_
+#define HLO_EVAL_IO_RUN_IO_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "eval/value.h"
+#include "ir/literal.h"
+
+namespace hlo {
+
+// Reads a value for a parameter of `shape` from a file: `.npy`, `.json`
+// (design.md's result format), or literal text (`f32[2] {1, 2}`, or just the
+// value `{1, 2}` when it fits the parameter; tuples as `(f32[] 1, s32[] 2)`).
+absl::StatusOr<Literal> LoadLiteralFile(const std::string& path, const Shape& shape);
+// Reads an expected result (text, JSON or npy; for npy and bare values the
+// result shape is used).
+absl::StatusOr<Literal> LoadExpected(const std::string& path, const Shape& result_shape);
+
+// design.md's literal text: `f32[2,3] {{1, 2, 3}, {4, 5, 6}}`.
+std::string ResultToText(const Literal& result);
+// design.md's JSON result; `shape` carries the result layout.
+std::string ResultToJson(const Literal& result, const Shape& shape);
+// Writes one .npy file per array of the result into `dir` (created if
+// needed): result.npy, or result_0.npy, result_1_0.npy, … for tuples.
+absl::Status WriteResultNpy(const Literal& result, const std::string& dir);
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_IO_RUN_IO_H_

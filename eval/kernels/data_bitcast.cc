@@ -1,0 +1,256 @@
+// bitcast: reinterprets the operand's memory as the result, as XLA does.
+//
+// The operand's elements are taken in its physical order (its layout's
+// minor_to_major, {rank-1..0} when the shape has none) and laid into the
+// result in the result layout's physical order. When the element types (or
+// the layouts' element_size_in_bits, `E(n)`) differ, the physical elements
+// are one byte stream: each element takes E(n) bits if the layout says so,
+// else its ByteWidth bytes; sub-byte elements are packed from the low bits of
+// each byte up. Tiles in layouts are ignored (physical order is
+// minor_to_major only).
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "eval/kernels/kernels.h"
+#include "eval/kernels/strided_axes.h"
+#include "ir/strings.h"
+
+namespace hlo {
+namespace data_internal {
+
+// Defined in eval/kernels/data_copy.cc (the axis type is eval/kernels/strided_axes.h's).
+using CopyAxis = StridedAxis;
+using CopyAxes = StridedAxes;
+void StridedCopy(int width, uint8_t* dst, const uint8_t* src, CopyAxes axes);
+
+namespace {
+
+using Strides = absl::InlinedVector<int64_t, 6>;
+
+// Where each logical dimension steps in memory.
+struct Physical {
+  Strides strides;         // physical stride (elements) of each logical dim
+  bool row_major = true;   // the same order as row-major storage
+  int64_t element_bits = 0;  // bits one element takes in memory
+};
+
+// Whether `layout_of`'s layout (none: row-major) stores an array of `dims`
+// in row-major order with whole-width elements: its minor_to_major is a
+// permutation whose dimensions longer than 1 run from the last to the
+// first. Then a bitcast between one element type is the bytes as they are.
+bool StoredRowMajor(const Shape& layout_of, absl::Span<const int64_t> dims) {
+  if (!layout_of.IsArray() || !layout_of.has_layout()) return true;
+  const Layout& layout = layout_of.layout();
+  if (layout.element_size_in_bits != 0) return false;
+  const int64_t rank = static_cast<int64_t>(dims.size());
+  if (layout.minor_to_major.empty()) return true;
+  if (static_cast<int64_t>(layout.minor_to_major.size()) != rank || rank > 64) return false;
+  uint64_t seen = 0;
+  int64_t previous = rank;  // the last dimension longer than 1, minor side
+  for (int64_t d : layout.minor_to_major) {
+    if (d < 0 || d >= rank || (seen >> d & 1) != 0) return false;
+    seen |= uint64_t{1} << d;
+    if (dims[d] == 1) continue;
+    if (d >= previous) return false;
+    previous = d;
+  }
+  return true;
+}
+
+// `layout_of` carries the layout (an instruction's shape); `dims` are the
+// array's dimensions.
+absl::StatusOr<Physical> PhysicalOf(const Shape& layout_of, absl::Span<const int64_t> dims,
+                                    PrimitiveType type) {
+  const int64_t rank = static_cast<int64_t>(dims.size());
+  Physical p;
+  p.element_bits = int64_t{8} * ByteWidth(type);
+  absl::InlinedVector<int64_t, 6> m2m;
+  if (layout_of.IsArray() && layout_of.has_layout()) {
+    const Layout& layout = layout_of.layout();
+    if (layout.element_size_in_bits > 0) p.element_bits = layout.element_size_in_bits;
+    m2m.assign(layout.minor_to_major.begin(), layout.minor_to_major.end());
+  }
+  if (m2m.empty() && rank > 0) {
+    for (int64_t i = rank - 1; i >= 0; --i) m2m.push_back(i);
+  }
+  std::vector<bool> seen(rank, false);
+  bool ok = static_cast<int64_t>(m2m.size()) == rank;
+  for (int64_t d : m2m) {
+    ok = ok && d >= 0 && d < rank && !seen[d];
+    if (ok) seen[d] = true;
+  }
+  if (!ok) {
+    return absl::InvalidArgumentError(StrCat("layout of ", layout_of.ToString(),
+                                             " is not a permutation of its dimensions"));
+  }
+  p.strides.assign(rank, 0);
+  int64_t stride = 1;
+  for (int64_t d : m2m) {
+    p.strides[d] = stride;
+    stride *= dims[d];
+  }
+  // Row-major when the non-trivial dimensions step like row-major ones.
+  int64_t rm = 1;
+  for (int64_t i = rank - 1; i >= 0; --i) {
+    if (dims[i] != 1 && p.strides[i] != rm) p.row_major = false;
+    rm *= dims[i];
+  }
+  return p;
+}
+
+// The literal representation of one raw element of `type` from memory:
+// pred is 0/1, sub-byte integers are sign- or zero-extended from their bits,
+// sub-byte floats keep their bits.
+void NormalizeElements(PrimitiveType type, uint8_t* data, int64_t count) {
+  if (type == PrimitiveType::kPred) {
+    for (int64_t i = 0; i < count; ++i) data[i] = data[i] != 0;
+    return;
+  }
+  const int bits = BitWidth(type);
+  if (bits >= 8) return;
+  const uint8_t mask = static_cast<uint8_t>((1u << bits) - 1);
+  const bool is_signed = IsSignedInt(type);
+  for (int64_t i = 0; i < count; ++i) {
+    uint8_t v = data[i] & mask;
+    if (is_signed && ((v >> (bits - 1)) & 1)) v |= static_cast<uint8_t>(~mask);
+    data[i] = v;
+  }
+}
+
+uint64_t ReadBits(const uint8_t* stream, int64_t bit, int64_t n) {
+  uint64_t v = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    const int64_t b = bit + k;
+    v |= static_cast<uint64_t>((stream[b >> 3] >> (b & 7)) & 1) << k;
+  }
+  return v;
+}
+
+void WriteBits(uint8_t* stream, int64_t bit, int64_t n, uint64_t v) {
+  for (int64_t k = 0; k < n; ++k) {
+    const int64_t b = bit + k;
+    if ((v >> k) & 1) stream[b >> 3] |= static_cast<uint8_t>(1u << (b & 7));
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Value> EvalBitcast(const Instruction& inst, const Value& operand) {
+  if (!operand.is_array()) {
+    return absl::InvalidArgumentError("bitcast operand must be an array");
+  }
+  const Literal& in = operand.array();
+  const Shape& oshape = inst.shape();
+  if (!oshape.IsArray() || !IsArrayType(oshape.element_type())) {
+    return absl::InvalidArgumentError(
+        StrCat("bitcast must produce an array, not ", oshape.ToString(false)));
+  }
+  const PrimitiveType in_type = in.element_type();
+  const PrimitiveType out_type = oshape.element_type();
+  const int64_t in_count = in.element_count();
+  const int64_t out_count = oshape.ElementCount();
+  if (out_count < 0) {
+    return absl::InvalidArgumentError(
+        StrCat("bitcast result ", oshape.ToString(false), " has no static size"));
+  }
+  // The operand instruction's shape carries the operand's layout.
+  const Shape& in_layout_of =
+      inst.operand_count() > 0 && inst.operand(0) != nullptr ? inst.operand(0)->shape()
+                                                              : in.shape();
+  if (in_type == out_type && in_count == out_count && out_count > 0 &&
+      StoredRowMajor(in_layout_of, in.shape().dims()) && StoredRowMajor(oshape, oshape.dims())) {
+    // Both row-major: the same bytes in the same order (XLA's reshape-like
+    // bitcasts, most of them).
+    absl::StatusOr<Value> out = NewArrayUninitialized(oshape);
+    if (!out.ok()) return out;
+    std::memcpy(out->mutable_array().data(), in.data(), in.size_bytes());
+    return out;
+  }
+  absl::StatusOr<Physical> pin = PhysicalOf(in_layout_of, in.shape().dims(), in_type);
+  if (!pin.ok()) return pin.status();
+  absl::StatusOr<Physical> pout = PhysicalOf(oshape, oshape.dims(), out_type);
+  if (!pout.ok()) return pout.status();
+  const int64_t in_bytes = (in_count * pin->element_bits + 7) / 8;
+  const int64_t out_bytes = (out_count * pout->element_bits + 7) / 8;
+  if (in_bytes != out_bytes) {
+    return absl::InvalidArgumentError(
+        StrCat("bitcast from ", in_layout_of.ToString(), " (", in_bytes, " bytes) to ",
+               oshape.ToString(), " (", out_bytes, " bytes) changes the size"));
+  }
+  absl::StatusOr<Value> out = NewArray(oshape);
+  if (!out.ok()) return out;
+  Literal& o = out->mutable_array();
+  if (out_count == 0 || in_count == 0) return out;
+  const int in_width = ByteWidth(in_type);
+  const int out_width = ByteWidth(out_type);
+  const int rank_in = static_cast<int>(in.shape().rank());
+  const int rank_out = static_cast<int>(oshape.rank());
+
+  // 1. The operand's elements in physical order.
+  std::vector<uint8_t> phys_in_buf;
+  const uint8_t* phys_in = in.data();
+  if (!pin->row_major) {
+    phys_in_buf.resize(in.size_bytes());
+    Strides rm(rank_in, 1);
+    for (int i = rank_in - 2; i >= 0; --i) rm[i] = rm[i + 1] * in.shape().dim(i + 1);
+    CopyAxes axes;
+    for (int i = 0; i < rank_in; ++i) {
+      axes.push_back({in.shape().dim(i), pin->strides[i], rm[i]});
+    }
+    StridedCopy(in_width, phys_in_buf.data(), in.data(), std::move(axes));
+    phys_in = phys_in_buf.data();
+  }
+
+  // 2. The result's elements in physical order.
+  std::vector<uint8_t> phys_out_buf;
+  const uint8_t* phys_out = phys_in;
+  const bool same_memory =
+      in_type == out_type && pin->element_bits == pout->element_bits;
+  if (!same_memory) {
+    phys_out_buf.assign(o.size_bytes(), 0);
+    const bool whole_bytes = pin->element_bits == 8 * in_width &&
+                             pout->element_bits == 8 * out_width;
+    if (whole_bytes) {
+      std::memcpy(phys_out_buf.data(), phys_in, o.size_bytes());
+    } else {
+      if (pin->element_bits > 64 || pout->element_bits > 64) {
+        return absl::UnimplementedError(
+            StrCat("bitcast between ", in_layout_of.ToString(), " and ", oshape.ToString(),
+                   " packs elements wider than 64 bits"));
+      }
+      std::vector<uint8_t> stream(static_cast<size_t>(in_bytes), 0);
+      for (int64_t e = 0; e < in_count; ++e) {
+        uint64_t raw = 0;
+        std::memcpy(&raw, phys_in + e * in_width, std::min(in_width, 8));
+        WriteBits(stream.data(), e * pin->element_bits, pin->element_bits, raw);
+      }
+      for (int64_t e = 0; e < out_count; ++e) {
+        uint64_t raw = ReadBits(stream.data(), e * pout->element_bits, pout->element_bits);
+        std::memcpy(phys_out_buf.data() + e * out_width, &raw,
+                    std::min<int64_t>(out_width, 8));
+      }
+    }
+    NormalizeElements(out_type, phys_out_buf.data(), out_count);
+    phys_out = phys_out_buf.data();
+  }
+
+  // 3. Into the result's logical (row-major) order.
+  if (pout->row_major) {
+    std::memcpy(o.data(), phys_out, o.size_bytes());
+  } else {
+    Strides rm(rank_out, 1);
+    for (int i = rank_out - 2; i >= 0; --i) rm[i] = rm[i + 1] * oshape.dim(i + 1);
+    CopyAxes axes;
+    for (int i = 0; i < rank_out; ++i) axes.push_back({oshape.dim(i), rm[i], pout->strides[i]});
+    StridedCopy(out_width, o.data(), phys_out, std::move(axes));
+  }
+  return out;
+}
+
+}  // namespace data_internal
+}  // namespace hlo

@@ -1,0 +1,197 @@
+// dot (dot_general): batch and contracting dims in any order and number,
+// every numeric type and pred, the result's element type taken from the
+// instruction (preferred_element_type). precision_config, operand_precision
+// and algorithm are accepted and do not change the numerics.
+//
+// Operands are viewed in the compute type (eval/kernels/gemm_convert.h): f32/f64/c64/c128
+// operands in place, others converted once. The dot core (eval/kernels/gemm.cc) hands
+// contiguous matrices to OpenBLAS with transpose flags and packs the rest.
+// ragged-dot and scaled-dot are in eval/kernels/dot_ragged.cc.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "eval/kernels/dot_internal.h"
+#include "ir/strings.h"
+
+namespace hlo {
+namespace dot_internal {
+
+std::string DimsText(absl::Span<const int64_t> dims) {
+  return StrCat("{", StrJoin(dims, ","), "}");
+}
+
+absl::StatusOr<const Literal*> ArrayOperand(const Instruction& inst, Operands ops, size_t i) {
+  if (i >= ops.size() || ops[i] == nullptr) {
+    return Invalid(StrCat(inst.OpcodeText(), " is missing operand ", i));
+  }
+  if (!ops[i]->is_array()) {
+    return Invalid(StrCat("operand ", i, " of ", inst.OpcodeText(), " must be an array, not ",
+                          ops[i]->is_tuple() ? "a tuple" : "a token"));
+  }
+  return &ops[i]->array();
+}
+
+absl::Status CheckOperandsAndResult(const Instruction& inst, Operands ops, size_t n) {
+  if (ops.size() != n) {
+    return Invalid(StrCat(inst.OpcodeText(), " takes ", n, " operands but has ", ops.size()));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (auto a = ArrayOperand(inst, ops, i); !a.ok()) return a.status();
+  }
+  const Shape& s = inst.shape();
+  if (!s.IsArray() || !IsArrayType(s.element_type())) {
+    return Invalid(StrCat(inst.OpcodeText(), " must produce an array, not ",
+                          s.ToString(false)));
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+// One side's batch and contracting dims: in range, distinct, disjoint.
+absl::Status CheckSide(std::string_view side, absl::Span<const int64_t> dims,
+                       const gemm::Dims& batch, const gemm::Dims& contracting) {
+  const int64_t rank = static_cast<int64_t>(dims.size());
+  std::vector<bool> used(rank, false);
+  for (const gemm::Dims* list : {&batch, &contracting}) {
+    for (int64_t d : *list) {
+      if (d < 0 || d >= rank) {
+        return Invalid(StrCat(side, (list == &batch ? "_batch_dims " : "_contracting_dims "),
+                              DimsText(*list), " name dimension ", d, " of a rank-", rank,
+                              " operand"));
+      }
+      if (used[d]) {
+        return Invalid(StrCat(side, " dimension ", d,
+                              " appears twice in the batch and contracting dims"));
+      }
+      used[d] = true;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPairs(std::string_view kind, absl::Span<const int64_t> lhs,
+                        const gemm::Dims& l, absl::Span<const int64_t> rhs,
+                        const gemm::Dims& r) {
+  if (l.size() != r.size()) {
+    return Invalid(StrCat("lhs has ", l.size(), " ", kind, " dims ", DimsText(l),
+                          " but rhs has ", r.size(), " ", DimsText(r)));
+  }
+  for (size_t i = 0; i < l.size(); ++i) {
+    if (lhs[l[i]] != rhs[r[i]]) {
+      return Invalid(StrCat("lhs ", kind, " dimension ", l[i], " has size ", lhs[l[i]],
+                            " but rhs ", kind, " dimension ", r[i], " has size ",
+                            rhs[r[i]]));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void AppendFree(absl::Span<const int64_t> dims, const gemm::Dims& batch,
+                const gemm::Dims& contracting, gemm::Dims& out) {
+  for (int64_t i = 0; i < static_cast<int64_t>(dims.size()); ++i) {
+    if (std::find(batch.begin(), batch.end(), i) == batch.end() &&
+        std::find(contracting.begin(), contracting.end(), i) == contracting.end()) {
+      out.push_back(dims[i]);
+    }
+  }
+}
+
+gemm::Dims Ints(const Instruction& inst, AttrKind k) {
+  absl::Span<const int64_t> v = inst.GetInts(k);
+  return gemm::Dims(v.begin(), v.end());
+}
+
+}  // namespace
+
+gemm::DotDimNumbers DotDimsOf(const Instruction& inst) {
+  gemm::DotDimNumbers d;
+  d.lhs_batch = Ints(inst, AttrKind::kLhsBatchDims);
+  d.lhs_contracting = Ints(inst, AttrKind::kLhsContractingDims);
+  d.rhs_batch = Ints(inst, AttrKind::kRhsBatchDims);
+  d.rhs_contracting = Ints(inst, AttrKind::kRhsContractingDims);
+  return d;
+}
+
+absl::Status CheckDotDims(absl::Span<const int64_t> lhs, absl::Span<const int64_t> rhs,
+                          const gemm::DotDimNumbers& d, gemm::Dims& result_dims) {
+  if (auto st = CheckSide("lhs", lhs, d.lhs_batch, d.lhs_contracting); !st.ok()) return st;
+  if (auto st = CheckSide("rhs", rhs, d.rhs_batch, d.rhs_contracting); !st.ok()) return st;
+  if (auto st = CheckPairs("batch", lhs, d.lhs_batch, rhs, d.rhs_batch); !st.ok()) return st;
+  if (auto st = CheckPairs("contracting", lhs, d.lhs_contracting, rhs, d.rhs_contracting);
+      !st.ok()) {
+    return st;
+  }
+  result_dims.clear();
+  for (int64_t b : d.lhs_batch) result_dims.push_back(lhs[b]);
+  AppendFree(lhs, d.lhs_batch, d.lhs_contracting, result_dims);
+  AppendFree(rhs, d.rhs_batch, d.rhs_contracting, result_dims);
+  return absl::OkStatus();
+}
+
+absl::Status CheckResultDims(const Instruction& inst, const gemm::Dims& want) {
+  absl::Span<const int64_t> got = inst.shape().dims();
+  if (!std::equal(got.begin(), got.end(), want.begin(), want.end())) {
+    return Invalid(StrCat(inst.OpcodeText(), " of these operands has dims ", DimsText(want),
+                          ", but the result shape is ", inst.shape().ToString(false)));
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+template <typename C>
+absl::Status RunDot(const Literal& lhs, const Literal& rhs, Literal& out,
+                    const gemm::DotDimNumbers& d) {
+  std::vector<C> lbuf, rbuf, obuf;
+  auto lv = OperandView<C>(lhs, lbuf);
+  if (!lv.ok()) return lv.status();
+  auto rv = OperandView<C>(rhs, rbuf);
+  if (!rv.ok()) return rv.status();
+  auto ov = ResultView<C>(out, obuf);
+  if (!ov.ok()) return ov.status();
+  if (auto st = gemm::DotCore<C>(*lv, *rv, *ov, d); !st.ok()) return st;
+  FinishResult(out, obuf);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Value> Dot(const Instruction& inst, Operands ops) {
+  if (auto st = CheckOperandsAndResult(inst, ops, 2); !st.ok()) return st;
+  const Literal& lhs = ops[0]->array();
+  const Literal& rhs = ops[1]->array();
+  const gemm::DotDimNumbers d = DotDimsOf(inst);
+  gemm::Dims want;
+  if (auto st = CheckDotDims(lhs.shape().dims(), rhs.shape().dims(), d, want); !st.ok()) {
+    return st;
+  }
+  if (auto st = CheckResultDims(inst, want); !st.ok()) return st;
+  absl::StatusOr<Value> out = NewArray(inst.shape());
+  if (!out.ok()) return out;
+  Literal& o = out->mutable_array();
+  absl::Status st;
+  gemm::DispatchCompute(
+      gemm::ComputeTypeOf(lhs.element_type(), rhs.element_type(), o.element_type()),
+      [&](auto c) { st = RunDot<decltype(c)>(lhs, rhs, o, d); });
+  if (!st.ok()) return st;
+  return out;
+}
+
+}  // namespace
+}  // namespace dot_internal
+
+absl::StatusOr<Value> EvalDot(const Instruction& inst, Operands ops, Evaluator&) {
+  switch (inst.opcode()) {
+    case Opcode::kDot:
+      return dot_internal::Dot(inst, ops);
+    case Opcode::kRaggedDot:
+      return dot_internal::EvalRaggedDot(inst, ops);
+    case Opcode::kScaledDot:
+      return dot_internal::EvalScaledDot(inst, ops);
+    default:
+      return absl::InvalidArgumentError(
+          StrCat("EvalDot cannot evaluate '", inst.OpcodeText(), "'"));
+  }
+}
+
+}  // namespace hlo

@@ -1,0 +1,224 @@
+// dot and convolution kernels: the strided dot core against a plain triple
+// loop (every transpose/pack/scatter path, BLAS-sized), and bad operands or
+// attributes giving messages (the kernels run on operands that need not
+// match the instruction, as when a pass evaluates an unverified module).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "eval/kernels/gemm.h"
+#include "eval/kernels/kernels.h"
+#include "ir/computation.h"
+#include "ir/literal.h"
+#include "ir/strings.h"
+#include "parser/parser.h"
+
+namespace hlo {
+namespace {
+
+using gemm::Dims;
+using gemm::View;
+
+// lhs [A][B] and rhs [C][D] over every choice of which dim contracts, with
+// out written through a transposed view: each combination exercises one of
+// gemm's transpose flags, packing, or the scattered output.
+TEST_CASE("DotCore matches a triple loop for every operand orientation", "[dot]") {
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> val(-3, 3);
+  const int64_t m = 37, k = 45, n = 29;  // m*n*k well above the small-product path
+  for (int lhs_t = 0; lhs_t < 2; ++lhs_t) {
+    for (int rhs_t = 0; rhs_t < 2; ++rhs_t) {
+      for (int out_t = 0; out_t < 2; ++out_t) {
+        std::vector<float> a(m * k), b(k * n), c(m * n, -1);
+        for (float& x : a) x = static_cast<float>(val(rng));
+        for (float& x : b) x = static_cast<float>(val(rng));
+        // lhs is [m][k] or [k][m]; rhs is [k][n] or [n][k].
+        View<const float> lv = gemm::RowMajorView<const float>(
+            a.data(), lhs_t ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k});
+        View<const float> rv = gemm::RowMajorView<const float>(
+            b.data(), rhs_t ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n});
+        // out is [m][n], stored row-major or column-major.
+        View<float> ov{c.data(), Dims{m, n}, out_t ? Dims{1, m} : Dims{n, 1}};
+        gemm::DotDimNumbers d;
+        d.lhs_contracting = {lhs_t ? 0 : 1};
+        d.rhs_contracting = {rhs_t ? 1 : 0};
+        REQUIRE(gemm::DotCore<float>(lv, rv, ov, d).ok());
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t j = 0; j < n; ++j) {
+            double want = 0;
+            for (int64_t p = 0; p < k; ++p) {
+              const float x = lhs_t ? a[p * m + i] : a[i * k + p];
+              const float y = rhs_t ? b[j * k + p] : b[p * n + j];
+              want += static_cast<double>(x) * y;
+            }
+            const float got = out_t ? c[j * m + i] : c[i * n + j];
+            INFO("lhs_t " << lhs_t << " rhs_t " << rhs_t << " out_t " << out_t << " at " << i
+                          << "," << j);
+            REQUIRE(got == static_cast<float>(want));  // small integers: exact
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("DotCore packs interleaved batch and contracting dims", "[dot]") {
+  // lhs [k1, b, m, k2], rhs [k2, n, b, k1]: nothing is contiguous.
+  const int64_t b = 3, m = 4, n = 5, k1 = 2, k2 = 6;
+  std::vector<uint64_t> a(k1 * b * m * k2), r(k2 * n * b * k1), o(b * m * n);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = i * 7 + 1;
+  for (size_t i = 0; i < r.size(); ++i) r[i] = (i * 13) % 11;
+  auto lv = gemm::RowMajorView<const uint64_t>(a.data(), {k1, b, m, k2});
+  auto rv = gemm::RowMajorView<const uint64_t>(r.data(), {k2, n, b, k1});
+  auto ov = gemm::RowMajorView<uint64_t>(o.data(), {b, m, n});
+  gemm::DotDimNumbers d;
+  d.lhs_batch = {1};
+  d.rhs_batch = {2};
+  d.lhs_contracting = {0, 3};
+  d.rhs_contracting = {3, 0};
+  REQUIRE(gemm::DotCore<uint64_t>(lv, rv, ov, d).ok());
+  for (int64_t x = 0; x < b; ++x) {
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        uint64_t want = 0;
+        for (int64_t p = 0; p < k1; ++p) {
+          for (int64_t q = 0; q < k2; ++q) {
+            want += a[((p * b + x) * m + i) * k2 + q] * r[((q * n + j) * b + x) * k1 + p];
+          }
+        }
+        REQUIRE(o[(x * m + i) * n + j] == want);
+      }
+    }
+  }
+}
+
+// Evaluates the module's root with the given operands (any shapes).
+absl::StatusOr<Value> EvalRoot(std::string_view text, const std::vector<std::string>& operands) {
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(StrCat("HloModule test\n\n", text));
+  INFO((m.ok() ? std::string() : std::string(m.status().message())));
+  REQUIRE(m.ok());
+  Evaluator evaluator(**m, {});
+  std::vector<Value> values;
+  for (const std::string& s : operands) {
+    absl::StatusOr<Literal> lit = ParseLiteral(s);
+    REQUIRE(lit.ok());
+    values.push_back(Value::FromLiteral(*std::move(lit)));
+  }
+  std::vector<const Value*> ptrs;
+  for (const Value& v : values) ptrs.push_back(&v);
+  const Instruction& root = *(*m)->entry()->root();
+  if (root.opcode() == Opcode::kConvolution) return EvalConvolution(root, ptrs, evaluator);
+  return EvalDot(root, ptrs, evaluator);
+}
+
+void ExpectError(const absl::StatusOr<Value>& r, std::string_view part) {
+  REQUIRE_FALSE(r.ok());
+  INFO(r.status().message());
+  CHECK(std::string(r.status().message()).find(part) != std::string::npos);
+}
+
+constexpr std::string_view kDot = R"(ENTRY main {
+  a = f32[2,3] parameter(0)
+  b = f32[3,4] parameter(1)
+  ROOT d = f32[2,4] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})";
+
+TEST_CASE("dot reports operands that do not fit its attributes", "[dot]") {
+  ExpectError(EvalRoot(kDot, {"f32[2,3] {{1,2,3},{4,5,6}}", "f32[2,4] {{1,2,3,4},{5,6,7,8}}"}),
+              "contracting dimension 1 has size 3 but rhs contracting dimension 0 has size 2");
+  ExpectError(EvalRoot(kDot, {"f32[6] {1,2,3,4,5,6}", "f32[3,4] {{1,2,3,4},{5,6,7,8},{1,1,1,1}}"}),
+              "name dimension 1 of a rank-1 operand");
+  ExpectError(EvalRoot(kDot, {"f32[2,3] {{1,2,3},{4,5,6}}"}), "takes 2 operands");
+  ExpectError(EvalRoot(kDot, {"f32[2,3] {{1,2,3},{4,5,6}}",
+                              "f32[3,5] {{1,2,3,4,5},{5,6,7,8,9},{1,1,1,1,1}}"}),
+              "has dims {2,5}");  // consistent operands, but not the declared result
+  // The fitting operands work.
+  auto ok = EvalRoot(kDot, {"f32[2,3] {{1,2,3},{4,5,6}}",
+                            "f32[3,4] {{1,0,0,0},{0,1,0,0},{0,0,1,1}}"});
+  REQUIRE(ok.ok());
+  CHECK(LiteralToString(ok->ToLiteral(), LiteralStyle::kCompact) ==
+        "f32[2,4] {{1, 2, 3, 3}, {4, 5, 6, 6}}");
+}
+
+TEST_CASE("ragged-dot and scaled-dot report bad operands", "[dot]") {
+  constexpr std::string_view ragged = R"(ENTRY main {
+  a = f32[4,2] parameter(0)
+  b = f32[2,2,3] parameter(1)
+  g = s32[2] parameter(2)
+  ROOT d = f32[4,3] ragged-dot(a, b, g), lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}
+})";
+  const std::string a = "f32[4,2] {{1,2},{3,4},{5,6},{7,8}}";
+  const std::string b = "f32[2,2,3] {{{1,0,0},{0,1,0}},{{2,0,0},{0,0,2}}}";
+  ExpectError(EvalRoot(ragged, {a, b, "s32[3] {1,1,2}"}), "counts 3 groups");
+  ExpectError(EvalRoot(ragged, {a, b, "f32[2] {1,1}"}), "group_sizes must be an integer");
+  auto ok = EvalRoot(ragged, {a, b, "s32[2] {1,5}"});  // sizes past the end are clipped
+  REQUIRE(ok.ok());
+  CHECK(LiteralToString(ok->ToLiteral(), LiteralStyle::kCompact) ==
+        "f32[4,3] {{1, 2, 0}, {6, 0, 8}, {10, 0, 12}, {14, 0, 16}}");
+  constexpr std::string_view scaled = R"(ENTRY main {
+  a = f32[2,4] parameter(0)
+  b = f32[3,4] parameter(1)
+  sa = f32[2,2] parameter(2)
+  sb = f32[3,2] parameter(3)
+  ROOT d = f32[2,3] scaled-dot(a, b, sa, sb), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+})";
+  ExpectError(EvalRoot(scaled, {"f32[2,4] {{1,1,1,1},{1,1,1,1}}", "f32[3,4] {{1,1,1,1},{1,1,1,1},{1,1,1,1}}",
+                                "f32[2,3] {{1,1,1},{1,1,1}}", "f32[3,2] {{1,1},{1,1},{1,1}}"}),
+              "does not split evenly");
+  ExpectError(EvalRoot(scaled, {"f32[2,4] {{1,1,1,1},{1,1,1,1}}", "f32[3,4] {{1,1,1,1},{1,1,1,1},{1,1,1,1}}",
+                                "f32[2] {1,1}", "f32[3,2] {{1,1},{1,1},{1,1}}"}),
+              "must have the rank of lhs");
+}
+
+TEST_CASE("convolution reports operands that do not fit its attributes", "[dot]") {
+  constexpr std::string_view conv = R"(ENTRY main {
+  x = f32[1,4,2] parameter(0)
+  k = f32[2,2,3] parameter(1)
+  ROOT c = f32[1,3,3] convolution(x, k), window={size=2}, dim_labels=b0f_0io->b0f
+})";
+  const std::string k = "f32[2,2,3] {{{1,0,0},{0,1,0}},{{0,0,1},{1,1,1}}}";
+  ExpectError(EvalRoot(conv, {"f32[1,4,3] {{{1,1,1},{1,1,1},{1,1,1},{1,1,1}}}", k}),
+              "does not give the kernel's 2 input features");
+  ExpectError(EvalRoot(conv, {"f32[1,5,2] {{{1,1},{1,1},{1,1},{1,1},{1,1}}}", k}),
+              "has dims {1,4,3}");
+  ExpectError(EvalRoot(conv, {"f32[4,2] {{1,1},{1,1},{1,1},{1,1}}", k}), "rank-3");
+  ExpectError(EvalRoot(conv, {"f32[1,4,2] {{{1,1},{1,1},{1,1},{1,1}}}",
+                              "f32[3,2,3] {{{1,0,0},{0,1,0}},{{0,0,1},{1,1,1}},{{0,0,1},{1,1,1}}}"}),
+              "window dimension 0 has size 2");
+  auto ok = EvalRoot(conv, {"f32[1,4,2] {{{1,2},{3,4},{5,6},{7,8}}}", k});
+  REQUIRE(ok.ok());
+  // out[p][o] = sum_w sum_i x[p+w][i] k[w][i][o]; p = 0: o0 = 1*1 + 4*1 = 5,
+  // o1 = 2*1 + 4*1 = 6, o2 = 3*1 + 4*1 = 7 (k[1][0] = {0,0,1}, k[1][1] = {1,1,1}).
+  CHECK(LiteralToString(ok->ToLiteral(), LiteralStyle::kCompact) ==
+        "f32[1,3,3] {{{5, 6, 7}, {9, 10, 11}, {13, 14, 15}}}");
+}
+
+TEST_CASE("convolution rejects bad group counts and negative padding past the input",
+          "[dot]") {
+  const std::string x = "f32[1,4,2] {{{1,2},{3,4},{5,6},{7,8}}}";
+  const std::string k = "f32[2,1,2] {{{1,1}},{{1,1}}}";
+  constexpr std::string_view grouped = R"(ENTRY main {
+  x = f32[1,4,2] parameter(0)
+  k = f32[2,1,2] parameter(1)
+  ROOT c = f32[1,3,2] convolution(x, k), window={size=2}, dim_labels=b0f_0io->b0f, feature_group_count=2
+})";
+  auto ok = EvalRoot(grouped, {x, k});
+  REQUIRE(ok.ok());
+  CHECK(LiteralToString(ok->ToLiteral(), LiteralStyle::kCompact) ==
+        "f32[1,3,2] {{{4, 6}, {8, 10}, {12, 14}}}");
+  constexpr std::string_view negative = R"(ENTRY main {
+  x = f32[1,4,2] parameter(0)
+  k = f32[2,2,3] parameter(1)
+  ROOT c = f32[1,0,3] convolution(x, k), window={size=2 pad=-3_-2}, dim_labels=b0f_0io->b0f
+})";
+  ExpectError(EvalRoot(negative, {x, "f32[2,2,3] {{{1,0,0},{0,1,0}},{{0,0,1},{1,1,1}}}"}),
+              "negative size");
+}
+
+}  // namespace
+}  // namespace hlo

@@ -1,0 +1,281 @@
+// EvalElementwise: checks the operands, makes the result and routes each
+// opcode to its family (kernels_elementwise_{unary,binary,compare,convert}.cc,
+// with the float loops in eval/kernels/elementwise_float.cc). Also the small-float
+// decode/encode helpers the families share.
+#include <cstring>
+#include <mutex>
+
+#include "eval/kernels/elementwise_internal.h"
+#include "eval/kernels/kernels.h"
+#include "ir/instruction.h"
+
+namespace hlo {
+namespace elementwise {
+
+absl::Status TypeError(Opcode op, PrimitiveType type) {
+  return absl::InvalidArgumentError(StrCat("'", OpcodeName(op), "' does not take element type ",
+                                           PrimitiveTypeName(type)));
+}
+
+const float* SmallFloatTable(PrimitiveType type) {
+  // One table per primitive type, built on first use.
+  static float tables[kNumPrimitiveTypes][256];
+  static std::once_flag once[kNumPrimitiveTypes];
+  int idx = static_cast<int>(type);
+  std::call_once(once[idx], [&] {
+    for (uint32_t b = 0; b < 256; ++b) {
+      tables[idx][b] = static_cast<float>(DecodeSmallFloat(type, b));
+    }
+  });
+  return tables[idx];
+}
+
+void DecodeSmallFloats(PrimitiveType type, const uint8_t* src, float* dst, int64_t n) {
+  if (type == PrimitiveType::kF16 || type == PrimitiveType::kBF16) {
+    const uint16_t* s = reinterpret_cast<const uint16_t*>(src);
+    if (type == PrimitiveType::kF16) {
+      for (int64_t i = 0; i < n; ++i) dst[i] = HalfToFloat(s[i]);
+    } else {
+      // bf16 is the top half of an f32.
+      for (int64_t i = 0; i < n; ++i) {
+        uint32_t bits = static_cast<uint32_t>(s[i]) << 16;
+        std::memcpy(&dst[i], &bits, 4);
+      }
+    }
+    return;
+  }
+  const float* table = SmallFloatTable(type);
+  const uint8_t mask = LogicalBits(type) == 4 ? 0x0F : 0xFF;
+  for (int64_t i = 0; i < n; ++i) dst[i] = table[src[i] & mask];
+}
+
+void EncodeSmallFloats(PrimitiveType type, const float* src, uint8_t* dst, int64_t n) {
+  if (type == PrimitiveType::kF16) {
+    uint16_t* d = reinterpret_cast<uint16_t*>(dst);
+    for (int64_t i = 0; i < n; ++i) d[i] = FloatToHalf(src[i]);
+    return;
+  }
+  if (type == PrimitiveType::kBF16) {
+    uint16_t* d = reinterpret_cast<uint16_t*>(dst);
+    for (int64_t i = 0; i < n; ++i) d[i] = FloatToBF16(src[i]);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    dst[i] = static_cast<uint8_t>(EncodeSmallFloat(type, static_cast<double>(src[i])));
+  }
+}
+
+namespace {
+
+std::string DimsText(const Shape& s) { return s.ToString(false); }
+
+// Operand `i` must be an array with the result's dimensions (or, when
+// `scalar_ok`, a scalar).
+absl::Status CheckDims(const Literal& operand, const Shape& result, int64_t i,
+                       bool scalar_ok = false) {
+  const Shape& s = operand.shape();
+  if (scalar_ok && s.rank() == 0) return absl::OkStatus();
+  bool same = s.rank() == result.rank();
+  for (int64_t d = 0; same && d < s.rank(); ++d) same = s.dim(d) == result.dim(d);
+  if (same && operand.element_count() == result.ElementCount()) return absl::OkStatus();
+  return absl::InvalidArgumentError(StrCat("operand ", i, " has shape ", DimsText(s),
+                                           ", which does not match the result shape ",
+                                           DimsText(result)));
+}
+
+absl::Status CheckType(const Literal& operand, int64_t i, PrimitiveType expected) {
+  if (operand.element_type() == expected) return absl::OkStatus();
+  return absl::InvalidArgumentError(StrCat("operand ", i, " has element type ",
+                                           PrimitiveTypeName(operand.element_type()), " but ",
+                                           PrimitiveTypeName(expected), " is expected"));
+}
+
+#define EW_RETURN_IF_ERROR(expr)      \
+  do {                                \
+    absl::Status ew_status_ = (expr); \
+    if (!ew_status_.ok()) return ew_status_; \
+  } while (0)
+
+// The operands' shapes and types against the result's (each family then
+// trusts them).
+absl::Status CheckOperands(const Instruction& inst, Operands ops) {
+  const Opcode op = inst.opcode();
+  const Shape& shape = inst.shape();
+  const PrimitiveType rt = shape.element_type();
+  auto arr = [&](int i) -> const Literal& { return ops[i]->array(); };
+  switch (op) {
+    case Opcode::kCopy: case Opcode::kReducePrecision:
+      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
+      return CheckType(arr(0), 0, rt);
+    case Opcode::kConvert:
+      return CheckDims(arr(0), shape, 0);
+    case Opcode::kBitcastConvert:
+      return absl::OkStatus();
+    case Opcode::kStochasticConvert:
+      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
+      return CheckDims(arr(1), shape, 1);
+    case Opcode::kCompare:
+      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
+      EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
+      EW_RETURN_IF_ERROR(CheckType(arr(1), 1, arr(0).element_type()));
+      if (rt != PrimitiveType::kPred) {
+        return absl::InvalidArgumentError("'compare' must produce pred");
+      }
+      return absl::OkStatus();
+    case Opcode::kSelect:
+      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0, /*scalar_ok=*/true));
+      EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
+      EW_RETURN_IF_ERROR(CheckDims(arr(2), shape, 2));
+      EW_RETURN_IF_ERROR(CheckType(arr(0), 0, PrimitiveType::kPred));
+      EW_RETURN_IF_ERROR(CheckType(arr(1), 1, rt));
+      return CheckType(arr(2), 2, rt);
+    case Opcode::kClamp:
+      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0, /*scalar_ok=*/true));
+      EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
+      EW_RETURN_IF_ERROR(CheckDims(arr(2), shape, 2, /*scalar_ok=*/true));
+      for (int i = 0; i < 3; ++i) EW_RETURN_IF_ERROR(CheckType(arr(i), i, rt));
+      return absl::OkStatus();
+    default:
+      break;
+  }
+  if (IsElementwiseUnary(op)) return CheckDims(arr(0), shape, 0);
+  if (IsElementwiseBinary(op)) {
+    EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
+    EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
+    return CheckType(arr(1), 1, arr(0).element_type());
+  }
+  return absl::InvalidArgumentError(
+      StrCat("'", OpcodeName(op), "' is not an elementwise operation"));
+}
+
+absl::Status Run(const Instruction& inst, Operands ops, Literal& out) {
+  EW_RETURN_IF_ERROR(CheckOperands(inst, ops));
+  const Literal* arrays[3] = {};
+  for (size_t i = 0; i < ops.size() && i < 3; ++i) arrays[i] = &ops[i]->array();
+  return Apply(inst, absl::MakeConstSpan(arrays, ops.size()), out);
+}
+
+}  // namespace
+
+absl::Status Apply(const Instruction& inst, absl::Span<const Literal* const> ops, Literal& out) {
+  const Opcode op = inst.opcode();
+  auto arr = [&](int i) -> const Literal& { return *ops[i]; };
+  switch (op) {
+    case Opcode::kCopy:
+      if (out.size_bytes() > 0) std::memcpy(out.data(), arr(0).data(), out.size_bytes());
+      return absl::OkStatus();
+    case Opcode::kConvert:
+      return EvalConvert(arr(0), out);
+    case Opcode::kBitcastConvert:
+      return EvalBitcastConvert(arr(0), out);
+    case Opcode::kReducePrecision:
+      if (!inst.HasAttr(AttrKind::kExponentBits) || !inst.HasAttr(AttrKind::kMantissaBits)) {
+        return absl::InvalidArgumentError(
+            "reduce-precision needs exponent_bits and mantissa_bits");
+      }
+      return EvalReducePrecision(arr(0), inst.GetInt(AttrKind::kExponentBits),
+                                 inst.GetInt(AttrKind::kMantissaBits), out);
+    case Opcode::kStochasticConvert:
+      return EvalStochasticConvert(arr(0), arr(1), out);
+    case Opcode::kCompare:
+      return EvalCompare(inst, arr(0), arr(1), out);
+    case Opcode::kSelect:
+      return EvalSelect(arr(0), arr(1), arr(2), out);
+    case Opcode::kClamp:
+      return EvalClamp(arr(0), arr(1), arr(2), out);
+    default:
+      break;
+  }
+  if (IsElementwiseUnary(op)) return EvalUnary(inst, arr(0), out);
+  if (IsElementwiseBinary(op)) return EvalBinary(inst, arr(0), arr(1), out);
+  return absl::InvalidArgumentError(
+      StrCat("'", OpcodeName(op), "' is not an elementwise operation"));
+}
+
+// The operand of a float op below whose buffer can be the result,
+// or -1: its value holds the only reference to the buffer, its instruction
+// has no other user, is not a root and is not the other operand, and it has
+// the result's type and dimensions. The kernels read element i before
+// writing it, so the aliasing is harmless (BinaryFloatKernel's ZipAliased).
+// An empty operand is never reused (null data pointers compare equal).
+int ReusableOperand(const Instruction& inst, Operands ops) {
+  size_t arity = 0;
+  switch (inst.opcode()) {
+    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply:
+    case Opcode::kDivide: case Opcode::kMaximum: case Opcode::kMinimum:
+      arity = 2;
+      break;
+    // Unary float kernels that read element i before writing it (VecMath's
+    // blocks, MapInPlace, Sqrt); not logistic, which re-reads its input.
+    case Opcode::kExp: case Opcode::kExpm1: case Opcode::kLog: case Opcode::kLog1p:
+    case Opcode::kSin: case Opcode::kCos: case Opcode::kTan: case Opcode::kTanh:
+    case Opcode::kAsin: case Opcode::kAcos: case Opcode::kAtan: case Opcode::kSinh:
+    case Opcode::kCosh: case Opcode::kAsinh: case Opcode::kAcosh: case Opcode::kAtanh:
+    case Opcode::kErf: case Opcode::kCbrt: case Opcode::kSqrt: case Opcode::kRsqrt:
+      arity = 1;
+      break;
+    default: return -1;
+  }
+  const Shape& shape = inst.shape();
+  if (ops.size() != arity || inst.operand_count() != static_cast<int64_t>(arity) ||
+      !shape.IsArray()) {
+    return -1;
+  }
+  const PrimitiveType rt = shape.element_type();
+  if (rt != PrimitiveType::kF32 && rt != PrimitiveType::kF64) return -1;
+  if (arity == 2 && inst.operand(0) == inst.operand(1)) return -1;
+  for (int k = 0; k < static_cast<int>(arity); ++k) {
+    const Value* v = ops[k];
+    const Instruction* producer = inst.operand(k);
+    if (v == nullptr || !v->is_array() || !v->unique()) continue;
+    if (producer == nullptr || producer->users().size() != 1 || producer->is_root()) continue;
+    const Literal& a = v->array();
+    if (a.element_type() != rt || a.shape().dims() != shape.dims() || a.element_count() == 0) {
+      continue;
+    }
+    return k;
+  }
+  return -1;
+}
+
+}  // namespace elementwise
+
+absl::StatusOr<Value> EvalElementwise(const Instruction& inst, Operands ops) {
+  const Opcode op = inst.opcode();
+  int arity = (op == Opcode::kSelect || op == Opcode::kClamp) ? 3
+              : IsElementwiseBinary(op)                    ? 2
+                                                               : 1;
+  if (static_cast<int>(ops.size()) != arity) {
+    return absl::InvalidArgumentError(StrCat("'", OpcodeName(op), "' takes ", arity,
+                                             " operands but has ", ops.size()));
+  }
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i] == nullptr || !ops[i]->is_array()) {
+      return absl::InvalidArgumentError(
+          StrCat("operand ", i, " of '", OpcodeName(op), "' is not an array",
+                 op == Opcode::kCopy ? " (copies of tuples are not elementwise)" : ""));
+    }
+  }
+  if (!inst.shape().IsArray()) {
+    return absl::InvalidArgumentError(
+        StrCat("'", OpcodeName(op), "' must produce an array, not ", inst.shape().ToString(false)));
+  }
+  // A float op whose operand buffer nobody else can see takes it over as its
+  // result (see ReusableOperand).
+  if (int k = elementwise::ReusableOperand(inst, ops); k >= 0) {
+    Value result = *ops[k];
+    absl::Status st = elementwise::Run(inst, ops, result.mutable_array());
+    if (!st.ok()) return st;
+    return result;
+  }
+  // Every kernel here but bitcast-convert writes each result element.
+  absl::StatusOr<Value> result = op == Opcode::kBitcastConvert
+                                     ? NewArray(inst.shape())
+                                     : NewArrayUninitialized(inst.shape());
+  if (!result.ok()) return result.status();
+  absl::Status st = elementwise::Run(inst, ops, result->mutable_array());
+  if (!st.ok()) return st;
+  return result;
+}
+
+}  // namespace hlo

@@ -1,0 +1,359 @@
+// compare (every direction; FLOAT, TOTALORDER, SIGNED, UNSIGNED; order=TOTAL
+// or PARTIAL), select and clamp.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <string_view>
+
+#include "eval/kernels/elementwise_internal.h"
+#include "ir/compare_order.h"
+#include "ir/instruction.h"
+
+namespace hlo {
+namespace elementwise {
+namespace {
+
+using PT = PrimitiveType;
+
+enum class Dir { kEq, kNe, kGe, kGt, kLe, kLt };
+
+// out[i] = key(a[i]) <dir> key(b[i]); one loop per direction so that each
+// vectorises.
+template <typename X, typename Key>
+void CompareLoop(Dir dir, const X* __restrict a, const X* __restrict b, bool* __restrict out,
+                 int64_t n, Key key) {
+  switch (dir) {
+    case Dir::kEq: for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) == key(b[i]); break;
+    case Dir::kNe: for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) != key(b[i]); break;
+    case Dir::kGe: for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) >= key(b[i]); break;
+    case Dir::kGt: for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) > key(b[i]); break;
+    case Dir::kLe: for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) <= key(b[i]); break;
+    case Dir::kLt: for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) < key(b[i]); break;
+  }
+}
+
+// IEEE totalOrder as a signed integer key: -NaN < -inf < … < -0 < +0 < … <
+// +inf < +NaN (NaNs ordered by payload). Negative values get their
+// magnitude bits flipped.
+inline int32_t TotalKey(float v) {
+  int32_t bits;
+  std::memcpy(&bits, &v, 4);
+  return bits ^ static_cast<int32_t>(static_cast<uint32_t>(bits >> 31) >> 1);
+}
+inline int64_t TotalKey(double v) {
+  int64_t bits;
+  std::memcpy(&bits, &v, 8);
+  return bits ^ static_cast<int64_t>(static_cast<uint64_t>(bits >> 63) >> 1);
+}
+
+// The same key from the raw bits of a narrow float (sign bit at width - 1;
+// f8e8m0fnu has no sign bit).
+inline int32_t SmallTotalKey(uint32_t bits, int width, bool has_sign) {
+  uint32_t mask = (width >= 32) ? ~0u : ((1u << width) - 1);
+  bits &= mask;
+  if (!has_sign) return static_cast<int32_t>(bits);
+  uint32_t sign = 1u << (width - 1);
+  int32_t magnitude = static_cast<int32_t>(bits & (sign - 1));
+  return (bits & sign) ? -magnitude - 1 : magnitude;
+}
+
+absl::Status TypeMismatch(std::string_view type, PT t) {
+  return absl::InvalidArgumentError(StrCat("compare type ", type, " does not suit element type ",
+                                           PrimitiveTypeName(t)));
+}
+
+// Integers compared as `signed_view` says (the element type's own
+// signedness unless the comparison type overrides it).
+template <PT P>
+void IntCompare(Dir dir, bool signed_view, const Literal& la, const Literal& lb, bool* out) {
+  using T = IntTraits<P>;
+  using S = typename T::S;
+  const S* a = la.typed<S>();
+  const S* b = lb.typed<S>();
+  const int64_t n = la.element_count();
+  if (signed_view == T::kSigned) {
+    CompareLoop(dir, a, b, out, n, [](S x) { return x; });
+  } else if (signed_view) {
+    // Unsigned bits read as two's complement in the type's width.
+    CompareLoop(dir, a, b, out, n, [](S x) -> int64_t {
+      if constexpr (T::kFull) {
+        return static_cast<std::make_signed_t<S>>(x);
+      } else {
+        int64_t v = static_cast<int64_t>(T::Bits(x));
+        if (v & (int64_t{1} << (T::kBits - 1))) v -= int64_t{1} << T::kBits;
+        return v;
+      }
+    });
+  } else {
+    CompareLoop(dir, a, b, out, n, [](S x) { return static_cast<uint64_t>(T::Bits(x)); });
+  }
+}
+
+template <typename R>
+absl::Status ComplexCompare(Dir dir, const Literal& la, const Literal& lb, bool* out) {
+  using C = std::complex<R>;
+  const C* a = la.typed<C>();
+  const C* b = lb.typed<C>();
+  const int64_t n = la.element_count();
+  for (int64_t i = 0; i < n; ++i) {
+    const C& x = a[i];
+    const C& y = b[i];
+    // Lexicographic on (real, imag), each part an IEEE quiet comparison.
+    bool eq = x.real() == y.real() && x.imag() == y.imag();
+    bool lt = x.real() < y.real() || (x.real() == y.real() && x.imag() < y.imag());
+    bool gt = x.real() > y.real() || (x.real() == y.real() && x.imag() > y.imag());
+    switch (dir) {
+      case Dir::kEq: out[i] = eq; break;
+      case Dir::kNe: out[i] = !eq; break;
+      case Dir::kLt: out[i] = lt; break;
+      case Dir::kGt: out[i] = gt; break;
+      case Dir::kLe: out[i] = lt || eq; break;
+      case Dir::kGe: out[i] = gt || eq; break;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status EvalCompare(const Instruction& inst, const Literal& la, const Literal& lb,
+                         Literal& lo) {
+  std::string_view d = inst.GetString(AttrKind::kDirection);
+  Dir dir;
+  if (d == "EQ") dir = Dir::kEq;
+  else if (d == "NE") dir = Dir::kNe;
+  else if (d == "GE") dir = Dir::kGe;
+  else if (d == "GT") dir = Dir::kGt;
+  else if (d == "LE") dir = Dir::kLe;
+  else if (d == "LT") dir = Dir::kLt;
+  else {
+    return absl::InvalidArgumentError(
+        StrCat("compare direction '", d, "' is not one of EQ, NE, GE, GT, LE, LT"));
+  }
+  std::string_view type = inst.GetString(AttrKind::kType);
+  std::string_view order = inst.GetString(AttrKind::kOrder);
+  const PT t = la.element_type();
+  if (!order.empty() && order != DefaultCompareOrder(t) && !IsFloat(t)) {
+    return absl::InvalidArgumentError(StrCat("compare order ", order,
+                                             " does not suit element type ",
+                                             PrimitiveTypeName(t)));
+  }
+  const int64_t n = la.element_count();
+  bool* out = lo.typed<bool>();
+
+  if (IsFloat(t)) {
+    bool total = ComparesFloatsInTotalOrder(inst);
+    if (!total && !type.empty() && type != "FLOAT") return TypeMismatch(type, t);
+    if (t == PT::kF32) {
+      const float* a = la.typed<float>();
+      const float* b = lb.typed<float>();
+      if (total) {
+        CompareLoop(dir, a, b, out, n, [](float x) { return TotalKey(x); });
+      } else {
+        CompareLoop(dir, a, b, out, n, [](float x) { return x; });
+      }
+      return absl::OkStatus();
+    }
+    if (t == PT::kF64) {
+      const double* a = la.typed<double>();
+      const double* b = lb.typed<double>();
+      if (total) {
+        CompareLoop(dir, a, b, out, n, [](double x) { return TotalKey(x); });
+      } else {
+        CompareLoop(dir, a, b, out, n, [](double x) { return x; });
+      }
+      return absl::OkStatus();
+    }
+    const int w = ByteWidth(t);
+    if (total) {
+      const int width = LogicalBits(t);
+      const bool has_sign = !GetSmallFloatInfo(t).unsigned_only;
+      if (w == 2) {
+        const uint16_t* a = reinterpret_cast<const uint16_t*>(la.data());
+        const uint16_t* b = reinterpret_cast<const uint16_t*>(lb.data());
+        CompareLoop(dir, a, b, out, n,
+                    [&](uint16_t x) { return SmallTotalKey(x, width, has_sign); });
+      } else {
+        CompareLoop(dir, la.data(), lb.data(), out, n,
+                    [&](uint8_t x) { return SmallTotalKey(x, width, has_sign); });
+      }
+      return absl::OkStatus();
+    }
+    float a[kChunk], b[kChunk];
+    for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
+      int64_t m = std::min(kChunk, n - i0);
+      DecodeSmallFloats(t, la.data() + i0 * w, a, m);
+      DecodeSmallFloats(t, lb.data() + i0 * w, b, m);
+      CompareLoop(dir, a, b, out + i0, m, [](float x) { return x; });
+    }
+    return absl::OkStatus();
+  }
+  if (IsComplex(t)) {
+    if (!type.empty() && type != "FLOAT") return TypeMismatch(type, t);
+    return t == PT::kC64 ? ComplexCompare<float>(dir, la, lb, out)
+                         : ComplexCompare<double>(dir, la, lb, out);
+  }
+  if (t == PT::kPred) {
+    if (!type.empty() && type != "UNSIGNED" && type != "SIGNED") return TypeMismatch(type, t);
+    // false < true (as a signed 1-bit value true would be -1; XLA compares
+    // pred unsigned).
+    CompareLoop(dir, la.typed<bool>(), lb.typed<bool>(), out, n,
+                [](bool x) { return static_cast<int>(x); });
+    return absl::OkStatus();
+  }
+  if (!IsInteger(t)) return TypeError(Opcode::kCompare, t);
+  bool signed_view = IsSignedInt(t);
+  if (type == "SIGNED") {
+    signed_view = true;
+  } else if (type == "UNSIGNED") {
+    signed_view = false;
+  } else if (!type.empty()) {
+    return TypeMismatch(type, t);
+  }
+  DispatchType(t, [&](auto tag) {
+    constexpr PT P = decltype(tag)::value;
+    if constexpr (kIsInt<P>) IntCompare<P>(dir, signed_view, la, lb, out);
+  });
+  return absl::OkStatus();
+}
+
+// ---- select ---------------------------------------------------------------------
+
+namespace {
+
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
+// A bit blend with a mask from the pred byte (0/1), so that it vectorises.
+template <typename E>
+void SelectLoop(const bool* __restrict pred, const E* __restrict t, const E* __restrict f,
+                E* __restrict out, int64_t n) {
+  const uint8_t* p = reinterpret_cast<const uint8_t*>(pred);
+  for (int64_t i = 0; i < n; ++i) {
+    const E mask = static_cast<E>(E{0} - static_cast<E>(p[i]));
+    out[i] = static_cast<E>((t[i] & mask) | (f[i] & static_cast<E>(~mask)));
+  }
+}
+void SelectLoop(const bool* __restrict p, const Bytes16* __restrict t,
+                const Bytes16* __restrict f, Bytes16* __restrict out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = p[i] ? t[i] : f[i];
+}
+
+}  // namespace
+
+absl::Status EvalSelect(const Literal& pred, const Literal& on_true, const Literal& on_false,
+                        Literal& out) {
+  const int64_t n = out.element_count();
+  if (pred.shape().rank() == 0 && n != 1) {
+    const Literal& chosen = pred.typed<bool>()[0] ? on_true : on_false;
+    if (out.size_bytes() > 0) std::memcpy(out.data(), chosen.data(), out.size_bytes());
+    return absl::OkStatus();
+  }
+  const bool* p = pred.typed<bool>();
+  switch (ByteWidth(out.element_type())) {
+    case 1: SelectLoop(p, on_true.typed<uint8_t>(), on_false.typed<uint8_t>(), out.typed<uint8_t>(), n); break;
+    case 2: SelectLoop(p, on_true.typed<uint16_t>(), on_false.typed<uint16_t>(), out.typed<uint16_t>(), n); break;
+    case 4: SelectLoop(p, on_true.typed<uint32_t>(), on_false.typed<uint32_t>(), out.typed<uint32_t>(), n); break;
+    case 8: SelectLoop(p, on_true.typed<uint64_t>(), on_false.typed<uint64_t>(), out.typed<uint64_t>(), n); break;
+    case 16: SelectLoop(p, on_true.typed<Bytes16>(), on_false.typed<Bytes16>(), out.typed<Bytes16>(), n); break;
+    default:
+      return absl::InvalidArgumentError(StrCat("'select' does not take element type ",
+                                               PrimitiveTypeName(out.element_type())));
+  }
+  return absl::OkStatus();
+}
+
+// ---- clamp ----------------------------------------------------------------------
+
+namespace {
+
+// out = min(max(x, lo), hi) with the type's maximum/minimum; lo and hi are
+// scalars when their flags say so.
+template <typename E, typename Max, typename Min>
+void ClampLoop(const E* lo, bool lo_scalar, const E* x, const E* hi, bool hi_scalar, E* out,
+               int64_t n, Max max, Min min) {
+  if (lo_scalar && hi_scalar) {
+    const E l = lo[0], h = hi[0];
+    for (int64_t i = 0; i < n; ++i) out[i] = min(max(x[i], l), h);
+  } else if (lo_scalar) {
+    const E l = lo[0];
+    for (int64_t i = 0; i < n; ++i) out[i] = min(max(x[i], l), hi[i]);
+  } else if (hi_scalar) {
+    const E h = hi[0];
+    for (int64_t i = 0; i < n; ++i) out[i] = min(max(x[i], lo[i]), h);
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = min(max(x[i], lo[i]), hi[i]);
+  }
+}
+
+}  // namespace
+
+absl::Status EvalClamp(const Literal& lo, const Literal& x, const Literal& hi, Literal& out) {
+  const PT t = x.element_type();
+  const int64_t n = x.element_count();
+  const bool ls = lo.shape().rank() == 0, hs = hi.shape().rank() == 0;
+  auto fmax = [](auto a, auto b) { return MaxOf(a, b); };
+  auto fmin = [](auto a, auto b) { return MinOf(a, b); };
+  if (t == PT::kF32) {
+    ClampLoop(lo.typed<float>(), ls, x.typed<float>(), hi.typed<float>(), hs, out.typed<float>(),
+              n, fmax, fmin);
+    return absl::OkStatus();
+  }
+  if (t == PT::kF64) {
+    ClampLoop(lo.typed<double>(), ls, x.typed<double>(), hi.typed<double>(), hs,
+              out.typed<double>(), n, fmax, fmin);
+    return absl::OkStatus();
+  }
+  if (t == PT::kC64) {
+    using C = std::complex<float>;
+    ClampLoop(lo.typed<C>(), ls, x.typed<C>(), hi.typed<C>(), hs, out.typed<C>(), n, fmax, fmin);
+    return absl::OkStatus();
+  }
+  if (t == PT::kC128) {
+    using C = std::complex<double>;
+    ClampLoop(lo.typed<C>(), ls, x.typed<C>(), hi.typed<C>(), hs, out.typed<C>(), n, fmax, fmin);
+    return absl::OkStatus();
+  }
+  if (IsFloat(t)) {
+    const int w = ByteWidth(t);
+    float l[kChunk], v[kChunk], h[kChunk], r[kChunk];
+    for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
+      int64_t m = std::min(kChunk, n - i0);
+      DecodeSmallFloats(t, lo.data() + (ls ? 0 : i0 * w), l, ls ? 1 : m);
+      DecodeSmallFloats(t, x.data() + i0 * w, v, m);
+      DecodeSmallFloats(t, hi.data() + (hs ? 0 : i0 * w), h, hs ? 1 : m);
+      ClampLoop(l, ls, v, h, hs, r, m, fmax, fmin);
+      EncodeSmallFloats(t, r, out.data() + i0 * w, m);
+    }
+    return absl::OkStatus();
+  }
+  if (t == PT::kPred) {
+    auto bmax = [](bool a, bool b) { return a || b; };
+    auto bmin = [](bool a, bool b) { return a && b; };
+    ClampLoop(lo.typed<bool>(), ls, x.typed<bool>(), hi.typed<bool>(), hs, out.typed<bool>(), n,
+              bmax, bmin);
+    return absl::OkStatus();
+  }
+  // The error only when no integer kernel ran (not built up front: a Status
+  // with a message allocates, once per instruction).
+  bool is_int = false;
+  absl::Status status;
+  DispatchType(t, [&](auto tag) {
+    constexpr PT P = decltype(tag)::value;
+    if constexpr (kIsInt<P>) {
+      is_int = true;
+      using S = Storage<P>;
+      auto imax = [](S a, S b) { return std::max(a, b); };
+      auto imin = [](S a, S b) { return std::min(a, b); };
+      ClampLoop(lo.typed<S>(), ls, x.typed<S>(), hi.typed<S>(), hs, out.typed<S>(), n, imax,
+                imin);
+      status = absl::OkStatus();
+    }
+  });
+  return is_int ? status : TypeError(Opcode::kClamp, t);
+}
+
+}  // namespace elementwise
+}  // namespace hlo

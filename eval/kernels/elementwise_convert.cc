@@ -1,0 +1,491 @@
+// convert, bitcast-convert, reduce-precision and stochastic-convert.
+//
+// convert: integers wrap into the target's width; integer -> float and
+// float -> narrower float round once to nearest even; float -> integer
+// truncates and saturates, NaN gives 0; anything -> pred is `!= 0` (NaN is
+// true); complex -> real takes the real part (StableHLO), real -> complex has
+// a zero imaginary part.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "eval/kernels/elementwise_internal.h"
+
+namespace hlo {
+namespace elementwise {
+namespace {
+
+using PT = PrimitiveType;
+
+// ---- convert: source -> an intermediate chunk -> target ------------------------
+
+enum class Mid { kInt, kUInt, kFloat, kComplex };
+
+struct Chunk {
+  Mid kind;
+  int64_t i[kChunk];
+  uint64_t u[kChunk];
+  double d[kChunk];
+  std::complex<double> c[kChunk];
+};
+
+// Reads elements [i0, i0 + m) of `in` into the chunk.
+template <PT P>
+void Load(const Literal& in, int64_t i0, int64_t m, Chunk& ch) {
+  using S = Storage<P>;
+  constexpr char kind = KindOf(P);
+  if constexpr (P == PT::kPred) {
+    const bool* s = in.typed<bool>() + i0;
+    ch.kind = Mid::kUInt;
+    for (int64_t k = 0; k < m; ++k) ch.u[k] = s[k];
+  } else if constexpr (kind == 'S') {
+    const S* s = in.typed<S>() + i0;
+    ch.kind = Mid::kInt;
+    for (int64_t k = 0; k < m; ++k) ch.i[k] = s[k];
+  } else if constexpr (kind == 'U') {
+    const S* s = in.typed<S>() + i0;
+    ch.kind = Mid::kUInt;
+    for (int64_t k = 0; k < m; ++k) ch.u[k] = s[k];
+  } else if constexpr (P == PT::kF32 || P == PT::kF64) {
+    const S* s = in.typed<S>() + i0;
+    ch.kind = Mid::kFloat;
+    for (int64_t k = 0; k < m; ++k) ch.d[k] = s[k];
+  } else if constexpr (kind == 'F') {
+    float f[kChunk];
+    DecodeSmallFloats(P, in.data() + i0 * sizeof(S), f, m);
+    ch.kind = Mid::kFloat;
+    for (int64_t k = 0; k < m; ++k) ch.d[k] = f[k];
+  } else if constexpr (kind == 'C') {
+    const S* s = in.typed<S>() + i0;
+    ch.kind = Mid::kComplex;
+    for (int64_t k = 0; k < m; ++k) ch.c[k] = std::complex<double>(s[k].real(), s[k].imag());
+  }
+}
+
+// An integer as a double rounded to odd at 53 bits: rounding that double
+// once more to any format of at most 51 significand bits gives the
+// correctly rounded value of the integer (no double-rounding error).
+double RoundToOdd(uint64_t magnitude, bool negative) {
+  int shift = static_cast<int>(std::bit_width(magnitude)) - 53;
+  if (shift > 0) {
+    uint64_t sticky = (magnitude & ((uint64_t{1} << shift) - 1)) != 0;
+    magnitude = (magnitude >> shift) | sticky;
+  }
+  double d = std::ldexp(static_cast<double>(magnitude), std::max(shift, 0));
+  return negative ? -d : d;
+}
+double RoundToOdd(int64_t v) {
+  uint64_t mag = v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  return RoundToOdd(mag, v < 0);
+}
+
+// Saturating truncation of a double to an integer type (NaN -> 0).
+template <PT Q>
+Storage<Q> Saturate(double d) {
+  using T = IntTraits<Q>;
+  using S = typename T::S;
+  if (std::isnan(d)) return 0;
+  if constexpr (T::kSigned) {
+    const double lim = std::ldexp(1.0, T::kBits - 1);
+    if (d >= lim) return T::kMax;
+    if (d <= -lim) return T::kMin;
+    return static_cast<S>(static_cast<int64_t>(d));
+  } else {
+    const double lim = std::ldexp(1.0, T::kBits);
+    if (d >= lim) return T::kMax;
+    if (!(d > -1.0)) return 0;
+    return static_cast<S>(static_cast<uint64_t>(d > 0 ? d : 0.0));
+  }
+}
+
+// Writes the chunk as elements [i0, i0 + m) of `out`.
+template <PT Q>
+void Store(const Chunk& ch, int64_t i0, int64_t m, Literal& out) {
+  using S = Storage<Q>;
+  constexpr char kind = KindOf(Q);
+  if constexpr (Q == PT::kPred) {
+    bool* o = out.typed<bool>() + i0;
+    switch (ch.kind) {
+      case Mid::kInt: for (int64_t k = 0; k < m; ++k) o[k] = ch.i[k] != 0; break;
+      case Mid::kUInt: for (int64_t k = 0; k < m; ++k) o[k] = ch.u[k] != 0; break;
+      case Mid::kFloat: for (int64_t k = 0; k < m; ++k) o[k] = ch.d[k] != 0; break;
+      case Mid::kComplex: for (int64_t k = 0; k < m; ++k) o[k] = ch.c[k] != 0.0; break;
+    }
+  } else if constexpr (kind == 'S' || kind == 'U') {
+    using T = IntTraits<Q>;
+    using W = typename T::W;
+    S* o = out.typed<S>() + i0;
+    switch (ch.kind) {
+      case Mid::kInt:
+        for (int64_t k = 0; k < m; ++k) o[k] = T::Wrap(static_cast<W>(ch.i[k]));
+        break;
+      case Mid::kUInt:
+        for (int64_t k = 0; k < m; ++k) o[k] = T::Wrap(static_cast<W>(ch.u[k]));
+        break;
+      case Mid::kFloat:
+        for (int64_t k = 0; k < m; ++k) o[k] = Saturate<Q>(ch.d[k]);
+        break;
+      case Mid::kComplex:
+        for (int64_t k = 0; k < m; ++k) o[k] = Saturate<Q>(ch.c[k].real());
+        break;
+    }
+  } else if constexpr (Q == PT::kF32 || Q == PT::kF64) {
+    S* o = out.typed<S>() + i0;
+    switch (ch.kind) {
+      case Mid::kInt: for (int64_t k = 0; k < m; ++k) o[k] = static_cast<S>(ch.i[k]); break;
+      case Mid::kUInt: for (int64_t k = 0; k < m; ++k) o[k] = static_cast<S>(ch.u[k]); break;
+      case Mid::kFloat: for (int64_t k = 0; k < m; ++k) o[k] = static_cast<S>(ch.d[k]); break;
+      case Mid::kComplex:
+        for (int64_t k = 0; k < m; ++k) o[k] = static_cast<S>(ch.c[k].real());
+        break;
+    }
+  } else if constexpr (kind == 'F') {
+    uint8_t* o = out.data() + i0 * sizeof(S);
+    auto put = [&](int64_t k, double v) {
+      uint32_t bits = EncodeSmallFloat(Q, v);
+      if constexpr (sizeof(S) == 2) {
+        uint16_t b16 = static_cast<uint16_t>(bits);
+        std::memcpy(o + 2 * k, &b16, 2);
+      } else {
+        o[k] = static_cast<uint8_t>(bits);
+      }
+    };
+    switch (ch.kind) {
+      case Mid::kInt: for (int64_t k = 0; k < m; ++k) put(k, RoundToOdd(ch.i[k])); break;
+      case Mid::kUInt: for (int64_t k = 0; k < m; ++k) put(k, RoundToOdd(ch.u[k], false)); break;
+      case Mid::kFloat: for (int64_t k = 0; k < m; ++k) put(k, ch.d[k]); break;
+      case Mid::kComplex: for (int64_t k = 0; k < m; ++k) put(k, ch.c[k].real()); break;
+    }
+  } else if constexpr (kind == 'C') {
+    using R = typename S::value_type;
+    S* o = out.typed<S>() + i0;
+    switch (ch.kind) {
+      case Mid::kInt: for (int64_t k = 0; k < m; ++k) o[k] = S(static_cast<R>(ch.i[k]), 0); break;
+      case Mid::kUInt: for (int64_t k = 0; k < m; ++k) o[k] = S(static_cast<R>(ch.u[k]), 0); break;
+      case Mid::kFloat: for (int64_t k = 0; k < m; ++k) o[k] = S(static_cast<R>(ch.d[k]), 0); break;
+      case Mid::kComplex:
+        for (int64_t k = 0; k < m; ++k) {
+          o[k] = S(static_cast<R>(ch.c[k].real()), static_cast<R>(ch.c[k].imag()));
+        }
+        break;
+    }
+  }
+}
+
+template <typename From, typename To>
+void CastLoop(const From* __restrict in, To* __restrict out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = static_cast<To>(in[i]);
+}
+
+// The common conversions without the intermediate chunk.
+bool FastConvert(const Literal& in, Literal& out) {
+  const PT from = in.element_type(), to = out.element_type();
+  const int64_t n = in.element_count();
+  if (from == PT::kF32 && to == PT::kF64) {
+    CastLoop(in.typed<float>(), out.typed<double>(), n);
+  } else if (from == PT::kF64 && to == PT::kF32) {
+    CastLoop(in.typed<double>(), out.typed<float>(), n);
+  } else if (from == PT::kS32 && to == PT::kF32) {
+    CastLoop(in.typed<int32_t>(), out.typed<float>(), n);
+  } else if (from == PT::kF32 && (to == PT::kBF16 || to == PT::kF16)) {
+    EncodeSmallFloats(to, in.typed<float>(), out.data(), n);
+  } else if ((from == PT::kBF16 || from == PT::kF16) && to == PT::kF32) {
+    DecodeSmallFloats(from, in.data(), out.typed<float>(), n);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+absl::Status EvalConvert(const Literal& in, Literal& out) {
+  const PT from = in.element_type(), to = out.element_type();
+  const int64_t n = in.element_count();
+  if (from == to) {
+    if (out.size_bytes() > 0) std::memcpy(out.data(), in.data(), out.size_bytes());
+    return absl::OkStatus();
+  }
+  if (FastConvert(in, out)) return absl::OkStatus();
+  void (*load)(const Literal&, int64_t, int64_t, Chunk&) = nullptr;
+  void (*store)(const Chunk&, int64_t, int64_t, Literal&) = nullptr;
+  DispatchType(from, [&](auto tag) { load = &Load<decltype(tag)::value>; });
+  DispatchType(to, [&](auto tag) { store = &Store<decltype(tag)::value>; });
+  if (load == nullptr || store == nullptr) {
+    return absl::InvalidArgumentError(StrCat("cannot convert ", PrimitiveTypeName(from), " to ",
+                                             PrimitiveTypeName(to)));
+  }
+  // One chunk per thread, made at its first use: a fresh one (80 KiB,
+  // value-initialised) cost more than converting a small array (memset was
+  // 29% of random_rbg), and a chunk in static TLS would be zeroed at every
+  // thread's start.
+  thread_local std::unique_ptr<Chunk> chunk;
+  if (chunk == nullptr) chunk.reset(new Chunk);
+  for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
+    int64_t m = std::min(kChunk, n - i0);
+    load(in, i0, m, *chunk);
+    store(*chunk, i0, m, out);
+  }
+  return absl::OkStatus();
+}
+
+// ---- bitcast-convert ------------------------------------------------------------
+
+absl::Status EvalBitcastConvert(const Literal& in, Literal& out) {
+  const PT from = in.element_type(), to = out.element_type();
+  const int64_t win = LogicalBits(from), wout = LogicalBits(to);
+  const int64_t nin = in.element_count(), nout = out.element_count();
+  if (win == 0 || wout == 0 || nin * win != nout * wout) {
+    return absl::InvalidArgumentError(
+        StrCat("bitcast-convert from ", in.shape().ToString(false), " to ",
+               out.shape().ToString(false), ": the sizes in bits differ"));
+  }
+  const bool in_packed = win == 8 * ByteWidth(from);
+  const bool out_packed = wout == 8 * ByteWidth(to);
+  if (in_packed && out_packed) {
+    // Storage is the little-endian bit stream already.
+    if (out.size_bytes() > 0) std::memcpy(out.data(), in.data(), out.size_bytes());
+  } else {
+    // Sub-byte types: pack the operand's logical bits into a little-endian
+    // stream (element 0 in the lowest bits), then cut the result from it.
+    const int64_t total_bits = nin * win;
+    std::vector<uint8_t> stream;
+    const uint8_t* bits;
+    if (in_packed) {
+      bits = in.data();
+    } else {
+      stream.assign((total_bits + 7) / 8, 0);
+      const uint8_t mask = static_cast<uint8_t>((1u << win) - 1);
+      for (int64_t i = 0; i < nin; ++i) {
+        int64_t pos = i * win;  // win divides 8: never straddles a byte
+        stream[pos / 8] |= static_cast<uint8_t>((in.data()[i] & mask) << (pos % 8));
+      }
+      bits = stream.data();
+    }
+    if (out_packed) {
+      std::memcpy(out.data(), bits, out.size_bytes());
+    } else {
+      const uint8_t mask = static_cast<uint8_t>((1u << wout) - 1);
+      const bool sign_extend = IsSignedInt(to);
+      for (int64_t j = 0; j < nout; ++j) {
+        int64_t pos = j * wout;
+        uint8_t v = static_cast<uint8_t>((bits[pos / 8] >> (pos % 8)) & mask);
+        if (sign_extend && (v >> (wout - 1)) & 1) v = static_cast<uint8_t>(v | ~mask);
+        out.data()[j] = v;
+      }
+    }
+  }
+  if (to == PT::kPred) {
+    // A pred byte holds 0 or 1.
+    uint8_t* o = out.data();
+    for (int64_t j = 0; j < nout; ++j) o[j] = o[j] != 0;
+  }
+  return absl::OkStatus();
+}
+
+// ---- reduce-precision -------------------------------------------------------------
+
+namespace {
+
+// XLA's reduce-precision on the bits of an IEEE-style format with
+// `src_mant` explicit mantissa bits in `nbits` bits: round the mantissa to
+// nearest even at `dest_mant` bits, then overflow to inf / flush to zero
+// outside `dest_exp` exponent bits' range; NaN stays NaN (inf with no
+// mantissa bits left).
+template <typename UInt>
+UInt ReducePrecisionBits(UInt x, int nbits, int src_mant, int64_t dest_exp, int64_t dest_mant) {
+  const int src_exp = nbits - 1 - src_mant;
+  const UInt one = 1;
+  const UInt sign_mask = one << (nbits - 1);
+  const UInt exp_mask = ((one << src_exp) - 1) << src_mant;
+  const UInt abs_bits = x & ~sign_mask & (nbits == 8 * static_cast<int>(sizeof(UInt))
+                                              ? ~UInt{0}
+                                              : static_cast<UInt>((one << nbits) - 1));
+  const bool is_nan = abs_bits > exp_mask;
+  const UInt original = x;
+  if (dest_mant < src_mant) {
+    const UInt last_mantissa_bit = one << (src_mant - dest_mant);
+    const UInt base_rounding_bias = (last_mantissa_bit >> 1) - 1;
+    const UInt x_last = (x & last_mantissa_bit) >> (src_mant - dest_mant);
+    const UInt truncation_mask = ~(last_mantissa_bit - 1);
+    x = static_cast<UInt>(x + x_last + base_rounding_bias);
+    x &= truncation_mask;
+  }
+  if (dest_exp < src_exp) {
+    const UInt exponent_bias = (one << (src_exp - 1)) - 1;
+    const UInt reduced_bias = (one << (dest_exp - 1)) - 1;
+    const UInt reduced_max = exponent_bias + reduced_bias;
+    const UInt reduced_min = exponent_bias - reduced_bias;
+    const UInt x_exp = x & exp_mask;
+    const bool overflows = x_exp > static_cast<UInt>(reduced_max << src_mant);
+    const bool underflows = x_exp <= static_cast<UInt>(reduced_min << src_mant);
+    const UInt signed_zero = x & sign_mask;
+    const UInt signed_inf = signed_zero | exp_mask;
+    if (overflows) x = signed_inf;
+    if (underflows) x = signed_zero;
+  }
+  if (is_nan) x = dest_mant > 0 ? original : exp_mask;  // NaN, or +inf
+  if (nbits < 8 * static_cast<int>(sizeof(UInt))) x &= static_cast<UInt>((one << nbits) - 1);
+  return x;
+}
+
+template <typename UInt>
+void ReducePrecisionLoop(UInt* data, const UInt* in, int64_t n, int nbits, int src_mant,
+                         int64_t dest_exp, int64_t dest_mant) {
+  for (int64_t i = 0; i < n; ++i) {
+    data[i] = ReducePrecisionBits<UInt>(in[i], nbits, src_mant, dest_exp, dest_mant);
+  }
+}
+
+}  // namespace
+
+absl::Status EvalReducePrecision(const Literal& in, int64_t exponent_bits,
+                                 int64_t mantissa_bits, Literal& out) {
+  const PT t = in.element_type();
+  if (!IsFloat(t)) return TypeError(Opcode::kReducePrecision, t);
+  if (exponent_bits < 1 || mantissa_bits < 0) {
+    return absl::InvalidArgumentError(
+        StrCat("reduce-precision needs exponent_bits >= 1 and mantissa_bits >= 0, not ",
+               exponent_bits, " and ", mantissa_bits));
+  }
+  const int64_t n = in.element_count();
+  switch (t) {
+    case PT::kF32:
+      ReducePrecisionLoop(out.typed<uint32_t>(), in.typed<uint32_t>(), n, 32, 23, exponent_bits,
+                          mantissa_bits);
+      return absl::OkStatus();
+    case PT::kF64:
+      ReducePrecisionLoop(out.typed<uint64_t>(), in.typed<uint64_t>(), n, 64, 52, exponent_bits,
+                          mantissa_bits);
+      return absl::OkStatus();
+    case PT::kF16:
+    case PT::kBF16: {
+      const int mant = GetSmallFloatInfo(t).mantissa_bits;
+      ReducePrecisionLoop(out.typed<uint16_t>(), in.typed<uint16_t>(), n, 16, mant,
+                          exponent_bits, mantissa_bits);
+      return absl::OkStatus();
+    }
+    case PT::kF8E5M2:
+    case PT::kF8E4M3:
+    case PT::kF8E3M4: {
+      const int mant = GetSmallFloatInfo(t).mantissa_bits;
+      ReducePrecisionLoop(out.typed<uint8_t>(), in.typed<uint8_t>(), n, 8, mant, exponent_bits,
+                          mantissa_bits);
+      return absl::OkStatus();
+    }
+    default: {
+      // Formats without IEEE's inf/NaN encodings: through f32.
+      float a[kChunk];
+      uint32_t b[kChunk];
+      for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
+        int64_t m = std::min(kChunk, n - i0);
+        DecodeSmallFloats(t, in.data() + i0, a, m);
+        std::memcpy(b, a, m * 4);
+        ReducePrecisionLoop(b, b, m, 32, 23, exponent_bits, mantissa_bits);
+        std::memcpy(a, b, m * 4);
+        EncodeSmallFloats(t, a, out.data() + i0, m);
+      }
+      return absl::OkStatus();
+    }
+  }
+}
+
+// ---- stochastic-convert ---------------------------------------------------------
+
+namespace {
+
+// XLA's stochastic rounding: inf saturates, NaN is 0, values past the
+// target's range (as the operand type rounds it) saturate; otherwise the
+// magnitude is truncated and rounded up when random < fraction * 2^bits.
+template <PT Q>
+void StochasticLoop(const double* x, const uint64_t* random, int random_bits, double fp_max,
+                    double fp_min, Storage<Q>* out, int64_t n) {
+  using T = IntTraits<Q>;
+  using W = typename T::W;
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = x[i];
+    const bool negative = std::signbit(v);
+    if (std::isinf(v)) {
+      out[i] = negative ? T::kMin : T::kMax;
+      continue;
+    }
+    if (std::isnan(v)) {
+      out[i] = 0;
+      continue;
+    }
+    if (v >= fp_max) {
+      out[i] = T::kMax;
+      continue;
+    }
+    if (v <= fp_min) {
+      out[i] = T::kMin;
+      continue;
+    }
+    const double mag = std::fabs(v);
+    uint64_t truncated = static_cast<uint64_t>(mag);
+    const double fraction = mag - static_cast<double>(truncated);
+    if (fraction != 0) {
+      const uint64_t fixed = static_cast<uint64_t>(std::ldexp(fraction, random_bits));
+      if (random[i] < fixed) ++truncated;
+    }
+    const uint64_t r = negative ? uint64_t{0} - truncated : truncated;
+    out[i] = T::Wrap(static_cast<W>(r));
+  }
+}
+
+}  // namespace
+
+absl::Status EvalStochasticConvert(const Literal& in, const Literal& random, Literal& out) {
+  const PT from = in.element_type(), bits_type = random.element_type(), to = out.element_type();
+  if (!IsFloat(from)) return TypeError(Opcode::kStochasticConvert, from);
+  if (!IsUnsignedInt(bits_type) || BitWidth(bits_type) != BitWidth(from)) {
+    return absl::InvalidArgumentError(
+        StrCat("the random operand of 'stochastic-convert' must be an unsigned integer as wide "
+               "as ", PrimitiveTypeName(from), ", not ", PrimitiveTypeName(bits_type)));
+  }
+  if (!IsInteger(to)) {
+    return absl::UnimplementedError(StrCat("'stochastic-convert' to ", PrimitiveTypeName(to),
+                                           " is not supported (only to integer types)"));
+  }
+  const int64_t n = in.element_count();
+  // The operand and random bits as double / uint64.
+  std::vector<double> x(n);
+  std::vector<uint64_t> r(n);
+  for (int64_t i = 0; i < n; ++i) r[i] = random.GetBits(i);
+  // The target's limits as the operand's type rounds them (XLA compares in
+  // that type): one rounding from the integer.
+  auto limit = [&](auto v) -> double {
+    if (from == PT::kF64) return static_cast<double>(v);
+    if (from == PT::kF32) return static_cast<double>(static_cast<float>(v));
+    double odd = std::is_signed_v<decltype(v)> ? RoundToOdd(static_cast<int64_t>(v))
+                                               : RoundToOdd(static_cast<uint64_t>(v), false);
+    return DecodeSmallFloat(from, EncodeSmallFloat(from, odd));
+  };
+  if (from == PT::kF32) {
+    for (int64_t i = 0; i < n; ++i) x[i] = in.typed<float>()[i];
+  } else if (from == PT::kF64) {
+    for (int64_t i = 0; i < n; ++i) x[i] = in.typed<double>()[i];
+  } else {
+    for (int64_t i = 0; i < n; ++i) x[i] = DecodeSmallFloat(from, static_cast<uint32_t>(in.GetBits(i)));
+  }
+  DispatchType(to, [&](auto tag) {
+    constexpr PT Q = decltype(tag)::value;
+    if constexpr (kIsInt<Q>) {
+      using T = IntTraits<Q>;
+      double fp_max = limit(static_cast<std::conditional_t<T::kSigned, int64_t, uint64_t>>(T::kMax));
+      double fp_min = limit(static_cast<int64_t>(T::kMin));
+      StochasticLoop<Q>(x.data(), r.data(), BitWidth(bits_type), fp_max, fp_min,
+                        out.typed<Storage<Q>>(), n);
+    }
+  });
+  return absl::OkStatus();
+}
+
+}  // namespace elementwise
+}  // namespace hlo

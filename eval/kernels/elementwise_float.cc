@@ -1,0 +1,358 @@
+// The f32/f64 loops of the elementwise ops: plain loops the compiler
+// vectorises for arithmetic, maximum/minimum and sqrt, and glibc's libmvec
+// (the AVX-512 / AVX2 vector math library behind -ffast-math's vectorised
+// calls, at most 4 ulp) for the transcendental functions, chosen at run time
+// from the CPU's features. Narrow floats reach these loops through float
+// buffers (see eval/kernels/elementwise_unary.cc / _binary.cc).
+#include <atomic>
+#include <cmath>
+#include <cstring>
+
+#include "eval/kernels/elementwise_internal.h"
+
+#if defined(__SSE2__) || defined(__x86_64__)
+#include <immintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__GLIBC__)
+#define HLO_EW_LIBMVEC 1
+#endif
+
+namespace hlo {
+namespace elementwise {
+
+namespace {
+std::atomic<bool> vec_math_enabled{true};
+}  // namespace
+
+void SetVecMathEnabled(bool enabled) { vec_math_enabled.store(enabled); }
+
+#ifdef HLO_EW_LIBMVEC
+
+// The x86-64 vector function ABI names: _ZGV<isa>N<lanes>v_<name>, isa d =
+// AVX2, e = AVX-512. libm.so's linker script pulls in libmvec as needed.
+extern "C" {
+#define HLO_EW_DECLARE(name)                          \
+  __m512 _ZGVeN16v_##name##f(__m512);                 \
+  __m256 _ZGVdN8v_##name##f(__m256);                  \
+  __m512d _ZGVeN8v_##name(__m512d);                   \
+  __m256d _ZGVdN4v_##name(__m256d);
+HLO_EW_DECLARE(exp)
+HLO_EW_DECLARE(expm1)
+HLO_EW_DECLARE(log)
+HLO_EW_DECLARE(log1p)
+HLO_EW_DECLARE(sin)
+HLO_EW_DECLARE(cos)
+HLO_EW_DECLARE(tan)
+HLO_EW_DECLARE(tanh)
+HLO_EW_DECLARE(asin)
+HLO_EW_DECLARE(acos)
+HLO_EW_DECLARE(atan)
+HLO_EW_DECLARE(sinh)
+HLO_EW_DECLARE(cosh)
+HLO_EW_DECLARE(asinh)
+HLO_EW_DECLARE(acosh)
+HLO_EW_DECLARE(atanh)
+HLO_EW_DECLARE(erf)
+HLO_EW_DECLARE(cbrt)
+#undef HLO_EW_DECLARE
+}
+
+namespace {
+
+// 2: AVX-512F, 1: AVX2+FMA, 0: neither.
+int VecLevel() {
+  static const int level = __builtin_cpu_supports("avx512f")                                ? 2
+                           : (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) ? 1
+                                                                                              : 0;
+  return level;
+}
+
+using F16 = __m512 (*)(__m512);
+using F8 = __m256 (*)(__m256);
+using D8 = __m512d (*)(__m512d);
+using D4 = __m256d (*)(__m256d);
+struct VecFns {
+  F16 f16 = nullptr;
+  F8 f8 = nullptr;
+  D8 d8 = nullptr;
+  D4 d4 = nullptr;
+};
+
+VecFns Lookup(Opcode op) {
+  switch (op) {
+#define HLO_EW_CASE(opcode, name) \
+  case Opcode::opcode:            \
+    return {_ZGVeN16v_##name##f, _ZGVdN8v_##name##f, _ZGVeN8v_##name, _ZGVdN4v_##name};
+    HLO_EW_CASE(kExp, exp)
+    HLO_EW_CASE(kExpm1, expm1)
+    HLO_EW_CASE(kLog, log)
+    HLO_EW_CASE(kLog1p, log1p)
+    HLO_EW_CASE(kSin, sin)
+    HLO_EW_CASE(kCos, cos)
+    HLO_EW_CASE(kTan, tan)
+    HLO_EW_CASE(kTanh, tanh)
+    HLO_EW_CASE(kAsin, asin)
+    HLO_EW_CASE(kAcos, acos)
+    HLO_EW_CASE(kAtan, atan)
+    HLO_EW_CASE(kSinh, sinh)
+    HLO_EW_CASE(kCosh, cosh)
+    HLO_EW_CASE(kAsinh, asinh)
+    HLO_EW_CASE(kAcosh, acosh)
+    HLO_EW_CASE(kAtanh, atanh)
+    HLO_EW_CASE(kErf, erf)
+    HLO_EW_CASE(kCbrt, cbrt)
+#undef HLO_EW_CASE
+    default:
+      return {};
+  }
+}
+
+// Full vectors straight from the buffers; the tail through a padded local
+// vector, so that every element goes through the same code.
+__attribute__((target("avx512f"))) void Run(F16 f, const float* in, float* out, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(out + i, f(_mm512_loadu_ps(in + i)));
+  if (i < n) {
+    alignas(64) float buf[16] = {};
+    std::memcpy(buf, in + i, (n - i) * sizeof(float));
+    _mm512_store_ps(buf, f(_mm512_load_ps(buf)));
+    std::memcpy(out + i, buf, (n - i) * sizeof(float));
+  }
+}
+__attribute__((target("avx2,fma"))) void Run(F8 f, const float* in, float* out, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, f(_mm256_loadu_ps(in + i)));
+  if (i < n) {
+    alignas(32) float buf[8] = {};
+    std::memcpy(buf, in + i, (n - i) * sizeof(float));
+    _mm256_store_ps(buf, f(_mm256_load_ps(buf)));
+    std::memcpy(out + i, buf, (n - i) * sizeof(float));
+  }
+}
+__attribute__((target("avx512f"))) void Run(D8 f, const double* in, double* out, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm512_storeu_pd(out + i, f(_mm512_loadu_pd(in + i)));
+  if (i < n) {
+    alignas(64) double buf[8] = {};
+    std::memcpy(buf, in + i, (n - i) * sizeof(double));
+    _mm512_store_pd(buf, f(_mm512_load_pd(buf)));
+    std::memcpy(out + i, buf, (n - i) * sizeof(double));
+  }
+}
+__attribute__((target("avx2,fma"))) void Run(D4 f, const double* in, double* out, int64_t n) {
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) _mm256_storeu_pd(out + i, f(_mm256_loadu_pd(in + i)));
+  if (i < n) {
+    alignas(32) double buf[4] = {};
+    std::memcpy(buf, in + i, (n - i) * sizeof(double));
+    _mm256_store_pd(buf, f(_mm256_load_pd(buf)));
+    std::memcpy(out + i, buf, (n - i) * sizeof(double));
+  }
+}
+
+}  // namespace
+
+bool VecMath(Opcode op, const float* in, float* out, int64_t n) {
+  if (!vec_math_enabled.load(std::memory_order_relaxed)) return false;
+  int level = VecLevel();
+  if (level == 0) return false;
+  VecFns fns = Lookup(op);
+  if (fns.f16 == nullptr) return false;
+  if (level == 2) {
+    Run(fns.f16, in, out, n);
+  } else {
+    Run(fns.f8, in, out, n);
+  }
+  return true;
+}
+
+bool VecMath(Opcode op, const double* in, double* out, int64_t n) {
+  if (!vec_math_enabled.load(std::memory_order_relaxed)) return false;
+  int level = VecLevel();
+  if (level == 0) return false;
+  VecFns fns = Lookup(op);
+  if (fns.d8 == nullptr) return false;
+  if (level == 2) {
+    Run(fns.d8, in, out, n);
+  } else {
+    Run(fns.d4, in, out, n);
+  }
+  return true;
+}
+
+#else  // !HLO_EW_LIBMVEC
+
+bool VecMath(Opcode, const float*, float*, int64_t) { return false; }
+bool VecMath(Opcode, const double*, double*, int64_t) { return false; }
+
+#endif  // HLO_EW_LIBMVEC
+
+namespace {
+
+template <typename T, typename F>
+void Map(const T* __restrict in, T* __restrict out, int64_t n, F f) {
+  for (int64_t i = 0; i < n; ++i) out[i] = f(in[i]);
+}
+
+// Same, but `in` may be `out` (in-place passes over a result buffer).
+template <typename T, typename F>
+void MapInPlace(const T* in, T* out, int64_t n, F f) {
+  for (int64_t i = 0; i < n; ++i) out[i] = f(in[i]);
+}
+
+template <typename T, typename F>
+void Zip(const T* __restrict a, const T* __restrict b, T* __restrict out, int64_t n, F f) {
+  for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+}
+
+template <typename T, typename F>
+void ZipInPlace(const T* a, const T* b, T* out, int64_t n, F f) {
+  for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+}
+
+// Same, for `out` equal to `a` or `b` (a result reusing an operand's buffer):
+// element i is read before it is written, so there is no loop-carried
+// dependence and ivdep lets the loop vectorise as Zip's does.
+template <typename T, typename F>
+void ZipAliased(const T* a, const T* b, T* out, int64_t n, F f) {
+#pragma GCC ivdep
+  for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+}
+
+// IEEE sqrt without the errno branch that keeps std::sqrt scalar.
+void Sqrt(const float* in, float* out, int64_t n) {
+  int64_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 4 <= n; i += 4) _mm_storeu_ps(out + i, _mm_sqrt_ps(_mm_loadu_ps(in + i)));
+#endif
+  for (; i < n; ++i) out[i] = std::sqrt(in[i]);
+}
+void Sqrt(const double* in, double* out, int64_t n) {
+  int64_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 2 <= n; i += 2) _mm_storeu_pd(out + i, _mm_sqrt_pd(_mm_loadu_pd(in + i)));
+#endif
+  for (; i < n; ++i) out[i] = std::sqrt(in[i]);
+}
+
+template <typename T>
+void Transcendental(Opcode op, const T* in, T* out, int64_t n) {
+  if (VecMath(op, in, out, n)) return;
+  switch (op) {
+    case Opcode::kExp: return MapInPlace(in, out, n, [](T x) { return std::exp(x); });
+    case Opcode::kExpm1: return MapInPlace(in, out, n, [](T x) { return std::expm1(x); });
+    case Opcode::kLog: return MapInPlace(in, out, n, [](T x) { return std::log(x); });
+    case Opcode::kLog1p: return MapInPlace(in, out, n, [](T x) { return std::log1p(x); });
+    case Opcode::kSin: return MapInPlace(in, out, n, [](T x) { return std::sin(x); });
+    case Opcode::kCos: return MapInPlace(in, out, n, [](T x) { return std::cos(x); });
+    case Opcode::kTan: return MapInPlace(in, out, n, [](T x) { return std::tan(x); });
+    case Opcode::kTanh: return MapInPlace(in, out, n, [](T x) { return std::tanh(x); });
+    case Opcode::kAsin: return MapInPlace(in, out, n, [](T x) { return std::asin(x); });
+    case Opcode::kAcos: return MapInPlace(in, out, n, [](T x) { return std::acos(x); });
+    case Opcode::kAtan: return MapInPlace(in, out, n, [](T x) { return std::atan(x); });
+    case Opcode::kSinh: return MapInPlace(in, out, n, [](T x) { return std::sinh(x); });
+    case Opcode::kCosh: return MapInPlace(in, out, n, [](T x) { return std::cosh(x); });
+    case Opcode::kAsinh: return MapInPlace(in, out, n, [](T x) { return std::asinh(x); });
+    case Opcode::kAcosh: return MapInPlace(in, out, n, [](T x) { return std::acosh(x); });
+    case Opcode::kAtanh: return MapInPlace(in, out, n, [](T x) { return std::atanh(x); });
+    case Opcode::kErf: return MapInPlace(in, out, n, [](T x) { return std::erf(x); });
+    case Opcode::kCbrt: return MapInPlace(in, out, n, [](T x) { return std::cbrt(x); });
+    default: return;
+  }
+}
+
+}  // namespace
+
+template <typename T>
+bool UnaryFloatKernel(Opcode op, const T* in, T* out, int64_t n) {
+  switch (op) {
+    case Opcode::kAbs: Map(in, out, n, [](T x) { return std::fabs(x); }); return true;
+    case Opcode::kNegate: Map(in, out, n, [](T x) { return -x; }); return true;
+    case Opcode::kSign:
+      // NaN stays (its own NaN), ±0 stays, else ±1.
+      Map(in, out, n, [](T x) {
+        T s = x > T(0) ? T(1) : x;
+        return x < T(0) ? T(-1) : s;
+      });
+      return true;
+    case Opcode::kFloor: Map(in, out, n, [](T x) { return std::floor(x); }); return true;
+    case Opcode::kCeil: Map(in, out, n, [](T x) { return std::ceil(x); }); return true;
+    case Opcode::kRoundNearestAfz: Map(in, out, n, [](T x) { return std::round(x); }); return true;
+    case Opcode::kRoundNearestEven:
+      Map(in, out, n, [](T x) { return std::nearbyint(x); });
+      return true;
+    case Opcode::kSqrt: Sqrt(in, out, n); return true;
+    case Opcode::kRsqrt:
+      Sqrt(in, out, n);
+      MapInPlace(out, out, n, [](T x) { return T(1) / x; });
+      return true;
+    case Opcode::kLogistic:
+      // 1 / (1 + e^-x), computed from t = e^-|x| so that neither side
+      // overflows: x >= 0 gives 1 / (1 + t), x < 0 gives t / (1 + t).
+      MapInPlace(in, out, n, [](T x) { return -std::fabs(x); });
+      Transcendental(Opcode::kExp, out, out, n);
+      ZipInPlace(in, out, out, n, [](T x, T t) {
+        T numerator = x >= T(0) ? T(1) : t;
+        return numerator / (T(1) + t);
+      });
+      return true;
+    case Opcode::kReal: std::memcpy(out, in, n * sizeof(T)); return true;
+    case Opcode::kImag: std::memset(out, 0, n * sizeof(T)); return true;
+    case Opcode::kExp: case Opcode::kExpm1: case Opcode::kLog: case Opcode::kLog1p:
+    case Opcode::kSin: case Opcode::kCos: case Opcode::kTan: case Opcode::kTanh:
+    case Opcode::kAsin: case Opcode::kAcos: case Opcode::kAtan: case Opcode::kSinh:
+    case Opcode::kCosh: case Opcode::kAsinh: case Opcode::kAcosh: case Opcode::kAtanh:
+    case Opcode::kErf: case Opcode::kCbrt:
+      Transcendental(op, in, out, n);
+      return true;
+    default:
+      return false;
+  }
+}
+
+template <typename T>
+bool BinaryFloatKernel(Opcode op, const T* a, const T* b, T* out, int64_t n) {
+  // (n > 0: empty buffers all have a null data pointer.)
+  if (n > 0 && (out == a || out == b)) {
+    switch (op) {
+      case Opcode::kAdd: ZipAliased(a, b, out, n, [](T x, T y) { return x + y; }); return true;
+      case Opcode::kSubtract: ZipAliased(a, b, out, n, [](T x, T y) { return x - y; }); return true;
+      case Opcode::kMultiply: ZipAliased(a, b, out, n, [](T x, T y) { return x * y; }); return true;
+      case Opcode::kDivide: ZipAliased(a, b, out, n, [](T x, T y) { return x / y; }); return true;
+      case Opcode::kMaximum:
+        ZipAliased(a, b, out, n, [](T x, T y) { return MaxOf(x, y); });
+        return true;
+      case Opcode::kMinimum:
+        ZipAliased(a, b, out, n, [](T x, T y) { return MinOf(x, y); });
+        return true;
+      default: return false;  // callers alias only for the ops above
+    }
+  }
+  switch (op) {
+    case Opcode::kAdd: Zip(a, b, out, n, [](T x, T y) { return x + y; }); return true;
+    case Opcode::kSubtract: Zip(a, b, out, n, [](T x, T y) { return x - y; }); return true;
+    case Opcode::kMultiply: Zip(a, b, out, n, [](T x, T y) { return x * y; }); return true;
+    case Opcode::kDivide: Zip(a, b, out, n, [](T x, T y) { return x / y; }); return true;
+    case Opcode::kMaximum: Zip(a, b, out, n, [](T x, T y) { return MaxOf(x, y); }); return true;
+    case Opcode::kMinimum: Zip(a, b, out, n, [](T x, T y) { return MinOf(x, y); }); return true;
+    // The sign follows the dividend; |result| < |divisor| (C fmod).
+    case Opcode::kRemainder:
+      Zip(a, b, out, n, [](T x, T y) { return std::fmod(x, y); });
+      return true;
+    case Opcode::kPower: Zip(a, b, out, n, [](T x, T y) { return std::pow(x, y); }); return true;
+    case Opcode::kAtan2:
+      Zip(a, b, out, n, [](T x, T y) { return std::atan2(x, y); });
+      return true;
+    default:
+      return false;
+  }
+}
+
+template bool UnaryFloatKernel<float>(Opcode, const float*, float*, int64_t);
+template bool UnaryFloatKernel<double>(Opcode, const double*, double*, int64_t);
+template bool BinaryFloatKernel<float>(Opcode, const float*, const float*, float*, int64_t);
+template bool BinaryFloatKernel<double>(Opcode, const double*, const double*, double*,
+                                        int64_t);
+
+}  // namespace elementwise
+}  // namespace hlo

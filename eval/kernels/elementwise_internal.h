@@ -1,0 +1,210 @@
+// Private to eval/kernels/elementwise*.cc: compile-time element traits, the
+// small-float decode/encode helpers, and the per-family entry points that
+// EvalElementwise routes to.
+//
+// Conventions (ir/literal.h): dense row-major storage, pred as a byte 0/1,
+// sub-byte integers sign/zero-extended in a byte, f16/bf16/f8/f4 as raw bits,
+// complex as (re, im) pairs. Narrow floats are computed in float and rounded
+// once per op (as XLA's CPU backend does for f16/bf16).
+#ifndef HLO_EVAL_KERNELS_ELEMENTWISE_INTERNAL_H_
+#define HLO_EVAL_KERNELS_ELEMENTWISE_INTERNAL_H_
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "eval/kernels/kernels.h"
+#include "eval/type_dispatch.h"
+#include "ir/float_formats.h"
+#include "ir/primitive_type.h"
+#include "ir/strings.h"
+
+namespace hlo {
+namespace elementwise {
+
+// ---- compile-time properties of primitive types ------------------------------
+
+constexpr int LogicalBits(PrimitiveType t) {
+  switch (t) {
+#define HLO_EW_BITS(e, name, bits, kind) \
+  case PrimitiveType::e:                 \
+    return bits;
+    HLO_PRIMITIVE_TYPES(HLO_EW_BITS)
+#undef HLO_EW_BITS
+  }
+  return 0;
+}
+
+// 'P' pred, 'S' signed, 'U' unsigned, 'F' float, 'C' complex, 'T', 'O'.
+constexpr char KindOf(PrimitiveType t) {
+  switch (t) {
+#define HLO_EW_KIND(e, name, bits, kind) \
+  case PrimitiveType::e:                 \
+    return #kind[0];
+    HLO_PRIMITIVE_TYPES(HLO_EW_KIND)
+#undef HLO_EW_KIND
+  }
+  return 'O';
+}
+
+template <PrimitiveType P>
+inline constexpr bool kIsInt = KindOf(P) == 'S' || KindOf(P) == 'U';
+template <PrimitiveType P>
+inline constexpr bool kIsSmallFloat =
+    KindOf(P) == 'F' && P != PrimitiveType::kF32 && P != PrimitiveType::kF64;
+
+// Integer element helpers: storage type S, unsigned twin U, a wide-enough
+// unsigned type W for wrapping arithmetic (no int promotion surprises), the
+// logical width, and Wrap (truncate to the width, sign- or zero-extended as
+// the storage convention wants).
+template <PrimitiveType P>
+struct IntTraits {
+  using S = Storage<P>;
+  using U = std::make_unsigned_t<S>;
+  using W = std::conditional_t<(sizeof(S) < 4), uint32_t, U>;
+  static constexpr int kBits = LogicalBits(P);
+  static constexpr bool kSigned = KindOf(P) == 'S';
+  static constexpr bool kFull = kBits == 8 * static_cast<int>(sizeof(S));
+  static constexpr W kMask = kFull ? static_cast<W>(~U{0}) : static_cast<W>((W{1} << kBits) - 1);
+  static constexpr S kMin = kFull      ? std::numeric_limits<S>::min()
+                            : kSigned ? static_cast<S>(-(int64_t{1} << (kBits - 1)))
+                                      : S{0};
+  static constexpr S kMax = kFull      ? std::numeric_limits<S>::max()
+                            : kSigned ? static_cast<S>((int64_t{1} << (kBits - 1)) - 1)
+                                      : static_cast<S>(kMask);
+
+  static S Wrap(W v) {
+    if constexpr (kFull) {
+      return static_cast<S>(static_cast<U>(v));
+    } else if constexpr (kSigned) {
+      constexpr int sh = 8 - kBits;
+      return static_cast<S>(static_cast<int8_t>(static_cast<uint8_t>(v << sh)) >> sh);
+    } else {
+      return static_cast<S>(v & kMask);
+    }
+  }
+  // The element's bits within its logical width (zero-extended).
+  static W Bits(S v) { return static_cast<W>(static_cast<U>(v)) & kMask; }
+};
+
+// ---- small floats --------------------------------------------------------------
+
+// 256-entry decode table of an 8-bit (or 4-bit) float format, built once.
+const float* SmallFloatTable(PrimitiveType type);
+
+// Decodes n elements of a small float type (raw storage) to float / encodes
+// floats with round to nearest even (one rounding).
+void DecodeSmallFloats(PrimitiveType type, const uint8_t* src, float* dst, int64_t n);
+void EncodeSmallFloats(PrimitiveType type, const float* src, uint8_t* dst, int64_t n);
+
+// Elements processed per chunk when narrow floats go through float buffers.
+inline constexpr int64_t kChunk = 2048;
+
+// ---- maximum / minimum -------------------------------------------------------
+
+// IEEE-754 maximum/minimum with NaN propagation (NaN wins; of two NaNs the
+// lhs) and -0 < +0. Branch-free so that loops over them vectorise.
+template <typename T>
+inline T MaxOf(T a, T b) {
+  T r = a > b ? a : b;
+  // Equal values: +0 beats -0 (for other equal values either is right).
+  r = a == b ? (std::signbit(a) ? b : a) : r;
+  r = b != b ? b : r;
+  r = a != a ? a : r;
+  return r;
+}
+template <typename T>
+inline T MinOf(T a, T b) {
+  T r = a < b ? a : b;
+  r = a == b ? (std::signbit(a) ? a : b) : r;
+  r = b != b ? b : r;
+  r = a != a ? a : r;
+  return r;
+}
+// The type complex transcendental functions run in: c64 in complex<double>,
+// c128 in complex<long double>. libm's functions in the component type are
+// off by several ULPs (thousands for pow, where the angle y*log|x| is large);
+// computed wider and rounded once, the parts come out correctly rounded.
+template <typename R>
+using WideReal = std::conditional_t<std::is_same_v<R, float>, double, long double>;
+
+// f(z...) with every operand in the wider type, each part of the result
+// rounded once to R.
+template <typename R, typename F, typename... Z>
+inline std::complex<R> WidenedComplex(F f, std::complex<R> z, Z... more) {
+  using W = std::complex<WideReal<R>>;
+  W r = f(W(z.real(), z.imag()), W(more.real(), more.imag())...);
+  return {static_cast<R>(r.real()), static_cast<R>(r.imag())};
+}
+
+// Complex: lexicographic on (real, imag) as StableHLO defines it.
+template <typename R>
+inline bool LexLess(const std::complex<R>& a, const std::complex<R>& b) {
+  return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+}
+template <typename R>
+inline std::complex<R> MaxOf(std::complex<R> a, std::complex<R> b) {
+  return LexLess(a, b) ? b : a;
+}
+template <typename R>
+inline std::complex<R> MinOf(std::complex<R> a, std::complex<R> b) {
+  return LexLess(b, a) ? b : a;
+}
+
+// ---- float kernels shared by the families -----------------------------------
+
+// out[i] = op(in[i]) for float math ops whose result type is the operand's
+// (T = float or double). Vectorised with libmvec where the CPU allows.
+// Returns false when `op` is not such an op.
+template <typename T>
+bool UnaryFloatKernel(Opcode op, const T* in, T* out, int64_t n);
+
+// out[i] = op(a[i], b[i]) for float arithmetic (add … atan2, maximum,
+// minimum). Returns false when `op` is not such an op.
+template <typename T>
+bool BinaryFloatKernel(Opcode op, const T* a, const T* b, T* out, int64_t n);
+
+// libmvec vector math (x86-64 glibc): false when unavailable for op / CPU.
+bool VecMath(Opcode op, const float* in, float* out, int64_t n);
+bool VecMath(Opcode op, const double* in, double* out, int64_t n);
+// Tests: turn libmvec off (scalar libm) and on again.
+void SetVecMathEnabled(bool enabled);
+
+// ---- the families --------------------------------------------------------------
+// Each gets validated array operands and a zero-filled result of the
+// instruction's shape.
+
+// Unary math and bit ops (abs … tanh, is-finite, popcnt, clz, real, imag).
+absl::Status EvalUnary(const Instruction& inst, const Literal& in, Literal& out);
+// Binary arithmetic and bit ops, complex, mulhi, shifts, maximum/minimum.
+absl::Status EvalBinary(const Instruction& inst, const Literal& a, const Literal& b,
+                        Literal& out);
+// compare, select, clamp.
+absl::Status EvalCompare(const Instruction& inst, const Literal& a, const Literal& b,
+                         Literal& out);
+absl::Status EvalSelect(const Literal& pred, const Literal& on_true, const Literal& on_false,
+                        Literal& out);
+absl::Status EvalClamp(const Literal& lo, const Literal& x, const Literal& hi, Literal& out);
+// convert, bitcast-convert, reduce-precision, stochastic-convert.
+absl::Status EvalConvert(const Literal& in, Literal& out);
+absl::Status EvalBitcastConvert(const Literal& in, Literal& out);
+absl::Status EvalReducePrecision(const Literal& in, int64_t exponent_bits,
+                                 int64_t mantissa_bits, Literal& out);
+absl::Status EvalStochasticConvert(const Literal& in, const Literal& random, Literal& out);
+
+// Routes one elementwise op to its family on operands the caller has
+// checked (the result's dimensions and types; select's and clamp's scalar
+// operands broadcast). The batched interpreter runs its steps through it.
+absl::Status Apply(const Instruction& inst, absl::Span<const Literal* const> ops, Literal& out);
+
+// "'sqrt' does not take element type s32".
+absl::Status TypeError(Opcode op, PrimitiveType type);
+
+}  // namespace elementwise
+}  // namespace hlo
+
+#endif  // HLO_EVAL_KERNELS_ELEMENTWISE_INTERNAL_H_

@@ -1,0 +1,466 @@
+// gemm through OpenBLAS, and the strided dot core (see eval/kernels/gemm.h).
+#include "eval/kernels/gemm.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <complex>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <type_traits>
+
+#include "eval/kernels/gemm_convert.h"
+#include "eval/runtime/parallel.h"
+#include "eval/runtime/scratch_buffer.h"
+
+namespace hlo {
+namespace gemm {
+namespace {
+
+// The exact (and fallback) product: wrapping for uint64, IEEE for floats.
+template <typename T>
+void NaiveGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+               const T* b, int64_t ldb, T* c, int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i) {
+    T* crow = c + i * ldc;
+    std::fill(crow, crow + n, T(0));
+    for (int64_t p = 0; p < k; ++p) {
+      const T av = ta ? a[p * lda + i] : a[i * lda + p];
+      if (!tb) {
+        const T* brow = b + p * ldb;
+        for (int64_t j = 0; j < n; ++j) crow[j] += av * brow[j];
+      } else {
+        for (int64_t j = 0; j < n; ++j) crow[j] += av * b[j * ldb + p];
+      }
+    }
+  }
+}
+
+// Real multiply-adds from which a product may use OpenBLAS's threads.
+constexpr double kThreadedProduct = double{1 << 22};
+
+// A product with one row or one column as one gemv (true), which reads
+// the matrix once where gemm would first pack it (a 256x256 matrix times a
+// vector: 10 us in sgemm, mostly packing, ~2 us in sgemv).
+template <typename T>
+bool Gemv(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+          const T* b, int64_t ldb, T* c, int64_t ldc) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    auto gemv = [](bool trans, int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x,
+                   int64_t incx, T* y, int64_t incy) {
+      const CBLAS_TRANSPOSE t = trans ? CblasTrans : CblasNoTrans;
+      const auto R = static_cast<blasint>(rows), C = static_cast<blasint>(cols),
+                 L = static_cast<blasint>(ld), IX = static_cast<blasint>(incx),
+                 IY = static_cast<blasint>(incy);
+      if constexpr (std::is_same_v<T, float>) {
+        cblas_sgemv(CblasRowMajor, t, R, C, 1.0f, mat, L, x, IX, 0.0f, y, IY);
+      } else {
+        cblas_dgemv(CblasRowMajor, t, R, C, 1.0, mat, L, x, IX, 0.0, y, IY);
+      }
+    };
+    if (n == 1) {  // c[i * ldc] = sum_p A(i, p) B(p, 0)
+      if (ta) {
+        gemv(true, k, m, a, lda, b, tb ? 1 : ldb, c, ldc);
+      } else {
+        gemv(false, m, k, a, lda, b, tb ? 1 : ldb, c, ldc);
+      }
+      return true;
+    }
+    if (m == 1) {  // c[j] = sum_p A(0, p) B(p, j)
+      if (tb) {
+        gemv(false, n, k, b, ldb, a, ta ? lda : 1, c, 1);
+      } else {
+        gemv(true, k, n, b, ldb, a, ta ? lda : 1, c, 1);
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+bool FitsBlas(std::initializer_list<int64_t> v) {
+  for (int64_t x : v) {
+    if (x > INT_MAX) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+template <typename T>
+void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+          const T* b, int64_t ldb, T* c, int64_t ldc) {
+  if (m == 0 || n == 0) return;
+  if constexpr (std::is_same_v<T, uint64_t>) {
+    NaiveGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+  } else {
+    // Small products run in plain k order, as XLA's reference evaluator sums
+    // them (complex cancellation makes BLAS's blocked FMA order visible).
+    const int64_t small = kIsComplex<T> ? (int64_t{1} << 15) : (int64_t{1} << 12);
+    const bool tiny = m <= small && n <= small && k <= small && m * n * k <= small;
+    if (k == 0 || tiny || !FitsBlas({m, n, k, lda, ldb, ldc})) {
+      NaiveGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+      return;
+    }
+    // Products too small to pay for waking OpenBLAS's workers run on this
+    // thread: a threaded call waits for every worker, and on a shared
+    // machine one that is not scheduled holds it up for milliseconds
+    // (cnn_grad's f32[27,4096]x[4096,16] weight gradient: 0.24 ms min,
+    // 1.6 ms mean).
+    std::optional<SingleThreadedBlas> one_thread;
+    if (static_cast<double>(m) * n * k * (kIsComplex<T> ? 4 : 1) <= kThreadedProduct) {
+      one_thread.emplace();
+    }
+    if (Gemv(ta, tb, m, n, k, a, lda, b, ldb, c, ldc)) return;
+    const CBLAS_TRANSPOSE tra = ta ? CblasTrans : CblasNoTrans;
+    const CBLAS_TRANSPOSE trb = tb ? CblasTrans : CblasNoTrans;
+    const blasint M = static_cast<blasint>(m), N = static_cast<blasint>(n),
+                  K = static_cast<blasint>(k), LA = static_cast<blasint>(lda),
+                  LB = static_cast<blasint>(ldb), LC = static_cast<blasint>(ldc);
+    if constexpr (std::is_same_v<T, float>) {
+      cblas_sgemm(CblasRowMajor, tra, trb, M, N, K, 1.0f, a, LA, b, LB, 0.0f, c, LC);
+    } else if constexpr (std::is_same_v<T, double>) {
+      cblas_dgemm(CblasRowMajor, tra, trb, M, N, K, 1.0, a, LA, b, LB, 0.0, c, LC);
+    } else if constexpr (std::is_same_v<T, cfloat>) {
+      const cfloat one(1, 0), zero(0, 0);
+      cblas_cgemm(CblasRowMajor, tra, trb, M, N, K, &one, a, LA, b, LB, &zero, c, LC);
+    } else {
+      const cdouble one(1, 0), zero(0, 0);
+      cblas_zgemm(CblasRowMajor, tra, trb, M, N, K, &one, a, LA, b, LB, &zero, c, LC);
+    }
+  }
+}
+
+template void Gemm<float>(bool, bool, int64_t, int64_t, int64_t, const float*, int64_t,
+                          const float*, int64_t, float*, int64_t);
+template void Gemm<double>(bool, bool, int64_t, int64_t, int64_t, const double*, int64_t,
+                           const double*, int64_t, double*, int64_t);
+template void Gemm<cfloat>(bool, bool, int64_t, int64_t, int64_t, const cfloat*, int64_t,
+                           const cfloat*, int64_t, cfloat*, int64_t);
+template void Gemm<cdouble>(bool, bool, int64_t, int64_t, int64_t, const cdouble*, int64_t,
+                            const cdouble*, int64_t, cdouble*, int64_t);
+template void Gemm<uint64_t>(bool, bool, int64_t, int64_t, int64_t, const uint64_t*, int64_t,
+                             const uint64_t*, int64_t, uint64_t*, int64_t);
+
+namespace {
+std::mutex blas_threads_mutex;
+int blas_threads_users = 0;
+int blas_threads_saved = 1;
+}  // namespace
+
+SingleThreadedBlas::SingleThreadedBlas() {
+  std::lock_guard<std::mutex> lock(blas_threads_mutex);
+  if (blas_threads_users++ == 0) {
+    blas_threads_saved = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+  }
+}
+
+SingleThreadedBlas::~SingleThreadedBlas() {
+  std::lock_guard<std::mutex> lock(blas_threads_mutex);
+  if (--blas_threads_users == 0) openblas_set_num_threads(blas_threads_saved);
+}
+
+// OpenBLAS's own shutdown of its worker threads (exported, not in cblas.h);
+// a later threaded call would start them again.
+extern "C" int blas_thread_shutdown_(void);
+
+void StopBlasThreads() {
+  openblas_set_num_threads(1);
+  blas_thread_shutdown_();
+}
+
+void RestartBlasThreads() {
+  const int threads = openblas_get_num_threads();
+  blas_thread_shutdown_();
+  openblas_set_num_threads(threads);
+}
+
+// ---- the strided dot core -------------------------------------------------------
+
+namespace {
+
+// Batches whose product has at most this many multiply-adds go to one
+// worker per core even when there are few of them (f32[16,256,64] x
+// [16,64,256]: 4M each).
+constexpr int64_t kSmallBatchProduct = int64_t{1} << 24;
+
+struct Axis {
+  int64_t size;
+  int64_t stride;
+};
+using Axes = absl::InlinedVector<Axis, 6>;
+
+// Drops size-1 axes and merges neighbours that are contiguous, so that a
+// group of dims that is one strided run becomes a single axis.
+Axes Merge(const Axes& in) {
+  Axes out;
+  for (const Axis& a : in) {
+    if (a.size == 1) continue;
+    if (!out.empty() && out.back().stride == a.stride * a.size) {
+      out.back().size *= a.size;
+      out.back().stride = a.stride;
+    } else {
+      out.push_back(a);
+    }
+  }
+  return out;
+}
+
+int64_t Product(const Axes& axes) {
+  int64_t p = 1;
+  for (const Axis& a : axes) p *= a.size;
+  return p;
+}
+
+// How a rows x cols matrix over (row axes, col axes) is handed to gemm.
+struct Plan {
+  bool direct = false;
+  bool trans = false;
+  int64_t ld = 0;
+};
+
+Plan PlanMatrix(const Axes& r, const Axes& c, int64_t rows, int64_t cols, bool allow_trans) {
+  const Axes rm = Merge(r), cm = Merge(c);
+  if (rm.size() > 1 || cm.size() > 1) return {};
+  if (cm.empty() || cm[0].stride == 1) {
+    const int64_t ld = rm.empty() ? std::max<int64_t>(1, cols) : rm[0].stride;
+    if (ld >= std::max<int64_t>(1, cols)) return {true, false, ld};
+  }
+  if (allow_trans && (rm.empty() || rm[0].stride == 1)) {
+    const int64_t ld = cm.empty() ? std::max<int64_t>(1, rows) : cm[0].stride;
+    if (ld >= std::max<int64_t>(1, rows)) return {true, true, ld};
+  }
+  return {};
+}
+
+// Copies between a strided array and a dense row-major one over the same
+// axes: to_dense packs src (strided) into dst, else scatters src (dense) into
+// dst (strided). The innermost axis runs in the inner loop.
+template <typename T>
+void CopyStrided(T* dst, const T* src, const Axes& strided, bool to_dense) {
+  const Axes a = Merge(strided);
+  if (Product(a) == 0) return;
+  if (a.empty()) {
+    *dst = *src;
+    return;
+  }
+  const int64_t r = static_cast<int64_t>(a.size());
+  const Axis inner = a[r - 1];
+  absl::InlinedVector<int64_t, 6> idx(r, 0);
+  int64_t off = 0, dense = 0;
+  const int64_t outer = Product(a) / inner.size;
+  for (int64_t o = 0; o < outer; ++o) {
+    if (to_dense) {
+      if (inner.stride == 1) {
+        std::memcpy(dst + dense, src + off, inner.size * sizeof(T));
+      } else {
+        for (int64_t i = 0; i < inner.size; ++i) dst[dense + i] = src[off + i * inner.stride];
+      }
+    } else {
+      if (inner.stride == 1) {
+        std::memcpy(dst + off, src + dense, inner.size * sizeof(T));
+      } else {
+        for (int64_t i = 0; i < inner.size; ++i) dst[off + i * inner.stride] = src[dense + i];
+      }
+    }
+    dense += inner.size;
+    for (int64_t d = r - 2; d >= 0; --d) {
+      off += a[d].stride;
+      if (++idx[d] < a[d].size) break;
+      off -= a[d].stride * a[d].size;
+      idx[d] = 0;
+    }
+  }
+}
+
+template <typename T>
+void FillStrided(T* dst, const Axes& axes) {
+  const int64_t n = Product(axes);
+  std::vector<T> zeros(static_cast<size_t>(std::min<int64_t>(n, 1 << 16)), T(0));
+  if (n <= static_cast<int64_t>(zeros.size())) {
+    CopyStrided(dst, zeros.data(), axes, false);
+    return;
+  }
+  // Large: one axis at a time through the odometer (rare: K == 0 only).
+  Axes rest(axes.begin() + 1, axes.end());
+  for (int64_t i = 0; i < axes[0].size; ++i) FillStrided(dst + i * axes[0].stride, rest);
+}
+
+bool Contains(const Dims& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+template <typename T>
+Axes AxesOf(const View<T>& v, const Dims& which) {
+  Axes a;
+  for (int64_t d : which) a.push_back({v.dims[d], v.strides[d]});
+  return a;
+}
+
+template <typename T>
+Axes FreeAxes(const View<T>& v, const Dims& batch, const Dims& contracting) {
+  Axes a;
+  for (int64_t d = 0; d < static_cast<int64_t>(v.dims.size()); ++d) {
+    if (!Contains(batch, d) && !Contains(contracting, d)) a.push_back({v.dims[d], v.strides[d]});
+  }
+  return a;
+}
+
+Axes Concat(const Axes& x, const Axes& y) {
+  Axes out = x;
+  out.insert(out.end(), y.begin(), y.end());
+  return out;
+}
+
+}  // namespace
+
+template <typename T>
+absl::Status DotCore(const View<const T>& lhs, const View<const T>& rhs, const View<T>& out,
+                     const DotDimNumbers& d) {
+  // An empty operand: the result is empty or (empty contraction) zeros. Checked
+  // first, as the products of the other dims need not fit in 64 bits.
+  for (const Dims* dims : {&lhs.dims, &rhs.dims}) {
+    if (std::find(dims->begin(), dims->end(), 0) != dims->end()) {
+      Axes all;
+      for (size_t i = 0; i < out.dims.size(); ++i) all.push_back({out.dims[i], out.strides[i]});
+      FillStrided(out.base, all);
+      return absl::OkStatus();
+    }
+  }
+  const Axes lb = AxesOf(lhs, d.lhs_batch), lc = AxesOf(lhs, d.lhs_contracting);
+  const Axes rb = AxesOf(rhs, d.rhs_batch), rc = AxesOf(rhs, d.rhs_contracting);
+  const Axes lf = FreeAxes(lhs, d.lhs_batch, d.lhs_contracting);
+  const Axes rf = FreeAxes(rhs, d.rhs_batch, d.rhs_contracting);
+  const size_t nb = lb.size();
+  Axes ob, om, on;
+  for (size_t i = 0; i < out.dims.size(); ++i) {
+    Axes& to = i < nb ? ob : i < nb + lf.size() ? om : on;
+    to.push_back({out.dims[i], out.strides[i]});
+  }
+  const int64_t batches = Product(lb), m = Product(lf), n = Product(rf), k = Product(lc);
+  if (batches == 0 || m == 0 || n == 0) return absl::OkStatus();
+  if (k == 0) {
+    FillStrided(out.base, Concat(Concat(ob, om), on));
+    return absl::OkStatus();
+  }
+  constexpr bool kTrans = !std::is_same_v<T, uint64_t>;
+  const Plan pa = PlanMatrix(lf, lc, m, k, kTrans);
+  const Plan pb = PlanMatrix(rc, rf, k, n, kTrans);
+  const Plan pc = PlanMatrix(om, on, m, n, false);
+  const Axes a_axes = Concat(lf, lc), b_axes = Concat(rc, rf), c_axes = Concat(om, on);
+  // Many batches, or small ones: whole batches go to one worker per core,
+  // each running single-threaded gemms (a threaded call per small product
+  // wakes OpenBLAS's workers each time). A few large ones: one threaded
+  // gemm each.
+  const int64_t cores = CoreCount();  // cached: hardware_concurrency reads sysfs
+  const bool per_core = batches > 1 && cores > 1 &&
+                        (batches >= 4 * cores ||
+                         static_cast<double>(m) * n * k <= kSmallBatchProduct);
+  const int64_t workers = per_core ? std::min(cores, batches) : 1;
+  struct Scratch {
+    ScratchBuffer<T> a, b, c;
+  };
+  std::vector<Scratch> scratch(workers);
+  for (Scratch& w : scratch) {
+    if (!pa.direct) {
+      if (auto st = w.a.Reset(m * k); !st.ok()) return st;
+    }
+    if (!pb.direct) {
+      if (auto st = w.b.Reset(k * n); !st.ok()) return st;
+    }
+    if (!pc.direct) {
+      if (auto st = w.c.Reset(m * n); !st.ok()) return st;
+    }
+  }
+  // Element offsets of batch bi in each operand.
+  auto offsets = [&](int64_t bi, int64_t& lo, int64_t& ro, int64_t& oo) {
+    lo = ro = oo = 0;
+    for (int64_t x = static_cast<int64_t>(nb) - 1; x >= 0; --x) {
+      const int64_t i = bi % lb[x].size;
+      bi /= lb[x].size;
+      lo += i * lb[x].stride;
+      ro += i * rb[x].stride;
+      oo += i * ob[x].stride;
+    }
+  };
+  auto batch = [&](int64_t bi, Scratch& w) {
+    int64_t lo, ro, oo;
+    offsets(bi, lo, ro, oo);
+    const T* a = lhs.base + lo;
+    const T* b = rhs.base + ro;
+    if (!pa.direct) {
+      CopyStrided(w.a.data(), a, a_axes, true);
+      a = w.a.data();
+    }
+    if (!pb.direct) {
+      CopyStrided(w.b.data(), b, b_axes, true);
+      b = w.b.data();
+    }
+    T* c = pc.direct ? out.base + oo : w.c.data();
+    Gemm<T>(pa.direct && pa.trans, pb.direct && pb.trans, m, n, k, a, pa.direct ? pa.ld : k, b,
+            pb.direct ? pb.ld : n, c, pc.direct ? pc.ld : n);
+    if (!pc.direct) CopyStrided(out.base + oo, w.c.data(), c_axes, false);
+  };
+  if (workers == 1) {
+    for (int64_t bi = 0; bi < batches; ++bi) batch(bi, scratch[0]);
+    return absl::OkStatus();
+  }
+  std::atomic<int64_t> next{0};
+  SingleThreadedBlas one_thread_per_gemm;
+  ParallelRows(workers, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t w = begin; w < end; ++w) {
+      for (int64_t bi = next++; bi < batches; bi = next++) batch(bi, scratch[w]);
+    }
+  });
+  return absl::OkStatus();
+}
+
+template absl::Status DotCore<float>(const View<const float>&, const View<const float>&,
+                                     const View<float>&, const DotDimNumbers&);
+template absl::Status DotCore<double>(const View<const double>&, const View<const double>&,
+                                      const View<double>&, const DotDimNumbers&);
+template absl::Status DotCore<cfloat>(const View<const cfloat>&, const View<const cfloat>&,
+                                      const View<cfloat>&, const DotDimNumbers&);
+template absl::Status DotCore<cdouble>(const View<const cdouble>&, const View<const cdouble>&,
+                                       const View<cdouble>&, const DotDimNumbers&);
+template absl::Status DotCore<uint64_t>(const View<const uint64_t>&,
+                                        const View<const uint64_t>&, const View<uint64_t>&,
+                                        const DotDimNumbers&);
+
+// ---- compute types and small-float tables ---------------------------------------
+
+Compute ComputeTypeOf(PrimitiveType a, PrimitiveType b, PrimitiveType result) {
+  auto wide = [](PrimitiveType t) {
+    return t == PrimitiveType::kF64 || t == PrimitiveType::kC128;
+  };
+  const bool cplx = IsComplex(a) || IsComplex(b) || IsComplex(result);
+  const bool dbl = wide(a) || wide(b) || wide(result);
+  const bool real_operands = IsFloat(a) || IsFloat(b) || IsComplex(a) || IsComplex(b);
+  if ((IsInteger(result) || IsPred(result)) && !real_operands) return Compute::kU64;
+  if (IsInteger(result) || IsPred(result)) return cplx ? Compute::kCDouble : Compute::kDouble;
+  if (cplx) return dbl ? Compute::kCDouble : Compute::kCFloat;
+  return dbl ? Compute::kDouble : Compute::kFloat;
+}
+
+const float* SmallFloatDecodeTable(PrimitiveType type) {
+  struct Tables {
+    float t[kNumPrimitiveTypes][256];
+    Tables() {
+      for (int p = 0; p < kNumPrimitiveTypes; ++p) {
+        const PrimitiveType pt = static_cast<PrimitiveType>(p);
+        const bool small8 = IsSmallFloat(pt) && BitWidth(pt) <= 8;
+        for (int i = 0; i < 256; ++i) {
+          t[p][i] = small8 ? static_cast<float>(DecodeSmallFloat(pt, static_cast<uint32_t>(i))) : 0;
+        }
+      }
+    }
+  };
+  static const Tables* tables = new Tables();
+  return tables->t[static_cast<int>(type)];
+}
+
+}  // namespace gemm
+}  // namespace hlo

@@ -1,0 +1,94 @@
+// The instruction kernels, one family per file (eval/kernels/*.cc). Each
+// takes the instruction (for its attributes and result shape) and its
+// operand values, and returns the result. Errors are plain messages; the
+// evaluator adds the instruction's name and place.
+#ifndef HLO_EVAL_KERNELS_KERNELS_H_
+#define HLO_EVAL_KERNELS_KERNELS_H_
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "eval/evaluator.h"
+#include "eval/value.h"
+#include "ir/instruction.h"
+
+namespace hlo {
+
+using Operands = absl::Span<const Value* const>;
+
+// A zero-filled array value of the instruction's (array) result shape.
+absl::StatusOr<Value> NewArray(const Shape& shape);
+// The same without the zero-fill: only for kernels that write every element
+// of the result on success (elementwise, copies, transposes, broadcasts).
+absl::StatusOr<Value> NewArrayUninitialized(const Shape& shape);
+
+// eval/kernels/elementwise.cc: every unary and binary elementwise op, compare,
+// select, clamp, convert, bitcast-convert, reduce-precision,
+// stochastic-convert.
+absl::StatusOr<Value> EvalElementwise(const Instruction& inst, Operands ops);
+
+// eval/kernels/data.cc: broadcast, reshape, transpose, slice, dynamic-slice,
+// dynamic-update-slice, concatenate, pad, reverse, iota, copy, bitcast,
+// tuple, get-tuple-element, constant, get/set-dimension-size.
+absl::StatusOr<Value> EvalDataMovement(const Instruction& inst, Operands ops,
+                                       Evaluator& evaluator);
+
+// eval/kernels/reduce.cc: reduce, reduce-window, select-and-scatter.
+absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops,
+                                    Evaluator& evaluator);
+
+// eval/kernels/control.cc: call, fusion, while, conditional, map, opt-barrier,
+// after-all, add-dependency, domain.
+absl::StatusOr<Value> EvalControl(const Instruction& inst, Operands ops,
+                                  Evaluator& evaluator);
+
+// eval/kernels/dot.cc: dot, ragged-dot, scaled-dot (OpenBLAS gemm for floats).
+absl::StatusOr<Value> EvalDot(const Instruction& inst, Operands ops, Evaluator& evaluator);
+
+// eval/kernels/convolution.cc: convolution (packing plus gemm).
+absl::StatusOr<Value> EvalConvolution(const Instruction& inst, Operands ops,
+                                      Evaluator& evaluator);
+
+// eval/linalg/cholesky_triangular_solve.cc: cholesky, triangular-solve (LAPACK/BLAS).
+absl::StatusOr<Value> EvalLinalg(const Instruction& inst, Operands ops, Evaluator& evaluator);
+
+// eval/kernels/fft.cc: fft (FFT, IFFT, RFFT, IRFFT).
+absl::StatusOr<Value> EvalFft(const Instruction& inst, Operands ops, Evaluator& evaluator);
+
+// eval/kernels/batch_norm.cc: batch-norm-training, -inference, -grad.
+absl::StatusOr<Value> EvalBatchNorm(const Instruction& inst, Operands ops,
+                                    Evaluator& evaluator);
+
+// eval/kernels/gather_scatter.cc: gather, scatter.
+absl::StatusOr<Value> EvalGatherScatter(const Instruction& inst, Operands ops,
+                                        Evaluator& evaluator);
+
+// eval/kernels/sort.cc: sort, topk.
+absl::StatusOr<Value> EvalSort(const Instruction& inst, Operands ops, Evaluator& evaluator);
+
+// custom_call.cc: custom-call, through a registry of known targets.
+absl::StatusOr<Value> EvalCustomCall(const Instruction& inst, Operands ops,
+                                     Evaluator& evaluator);
+
+// eval/collectives/sdy_manual_computation.cc: Shardy manual computations (shard_map) run on
+// every device of their mesh: the call of an xla.sdy.manual_computation_body
+// and the custom-calls xla.sdy.GlobalToLocalShape / LocalToGlobalShape
+// around it.
+bool IsSdyManualComputationCall(const Instruction& call);
+absl::StatusOr<Value> EvalSdyManualComputation(const Instruction& call, Operands ops,
+                                               Evaluator& evaluator);
+absl::StatusOr<Value> EvalSdyGlobalToLocalShape(const Instruction& inst, Operands ops,
+                                                Evaluator& evaluator);
+absl::StatusOr<Value> EvalSdyLocalToGlobalShape(const Instruction& inst, Operands ops,
+                                                Evaluator& evaluator);
+
+// eval/kernels/random.cc: rng, rng-bit-generator, rng-get-and-update-state.
+absl::StatusOr<Value> EvalRandom(const Instruction& inst, Operands ops, Evaluator& evaluator);
+
+// eval/collectives/collective_kernels.cc: collectives across replicas, replica-id,
+// partition-id, send/recv, infeed/outfeed and the async forms.
+absl::StatusOr<Value> EvalCollective(const Instruction& inst, Operands ops,
+                                     Evaluator& evaluator);
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_KERNELS_KERNELS_H_

@@ -1,0 +1,334 @@
+// reduce (variadic, any reducer), and the helpers the reduction kernels
+// share (eval/kernels/reduce_internal.h).
+//
+// A reducer that is one known binary op on native types runs as a typed
+// loop; any other reducer through the batched interpreter
+// (eval/kernels/reduce_batched.cc) when it compiles, else per element through
+// the evaluator. reduce-window: eval/kernels/reduce_window.cc; select-and-scatter:
+// eval/kernels/select_and_scatter.cc.
+#include <algorithm>
+#include <type_traits>
+
+#include "eval/fusion/reduce_fold.h"
+#include "eval/fusion/reduce_one_pass.h"
+#include "eval/kernels/kernels.h"
+#include "eval/kernels/reduce_internal.h"
+#include "eval/kernels/scalar_apply.h"
+#include "eval/type_dispatch.h"
+#include "ir/computation.h"
+#include "ir/strings.h"
+
+namespace hlo {
+namespace reduction {
+
+absl::StatusOr<const Computation*> Called(const Instruction& inst, AttrKind kind) {
+  const Attribute* a = inst.FindAttr(kind);
+  if (a) {
+    const auto* v = std::get_if<std::vector<Computation*>>(&a->value);
+    if (v && v->size() == 1 && (*v)[0]) return (*v)[0];
+  }
+  return absl::InvalidArgumentError(StrCat("missing computation '", AttrName(kind), "'"));
+}
+
+std::vector<int64_t> Strides(absl::Span<const int64_t> dims) {
+  std::vector<int64_t> s(dims.size(), 1);
+  for (size_t i = dims.size(); i-- > 1;) s[i - 1] = s[i] * dims[i];
+  return s;
+}
+
+bool NextIndex(std::vector<int64_t>& idx, absl::Span<const int64_t> dims) {
+  for (size_t d = idx.size(); d-- > 0;) {
+    if (++idx[d] < dims[d]) return true;
+    idx[d] = 0;
+  }
+  return false;
+}
+
+bool FastPathType(PrimitiveType t, Opcode op) {
+  if (IsSmallFloat(t) || IsComplex(t) || !IsArrayType(t)) return false;
+  if (IsInteger(t) && BitWidth(t) < 8) return false;  // sub-byte ints wrap in their width
+  if (IsFloat(t) && (op == Opcode::kAnd || op == Opcode::kOr || op == Opcode::kXor)) {
+    return false;
+  }
+  return true;
+}
+
+absl::StatusOr<std::vector<Value>> NewOutputs(const Shape& shape, size_t n) {
+  std::vector<Value> outs;
+  for (size_t k = 0; k < n; ++k) {
+    auto v = NewArray(shape.IsTuple() ? shape.tuple_shape(k) : shape);
+    if (!v.ok()) return v.status();
+    outs.push_back(*std::move(v));
+  }
+  return outs;
+}
+
+namespace {
+
+// ---- reduce -----------------------------------------------------------------
+
+// A float sum or product over any reduced dimensions, in a tree so that
+// no output accumulates more than kLeafRows values in a row (FastReduce's
+// single pass accumulates every reduced element of an output in turn).
+// Adjacent dimensions that are both reduced or both kept are merged, and
+// the walk recurses over the merged dimensions in row-major order, so it
+// reads the input in order: at a kept dimension it moves to the next
+// output slice, at a reduced one it splits the range in halves (down to
+// kLeafRows sub-slices folded in turn) and combines the halves' results,
+// which are slices of the output below that dimension, through scratch.
+template <Opcode op, typename T>
+class PairwiseReduce {
+ public:
+  static constexpr int64_t kLeafRows = 32;
+
+  PairwiseReduce(const T* src, absl::Span<const int64_t> in_dims,
+                 const std::vector<bool>& reduced) : src_(src) {
+    for (size_t d = 0; d < in_dims.size(); ++d) {
+      if (in_dims[d] == 1) continue;
+      if (!dims_.empty() && reduced_.back() == reduced[d]) {
+        dims_.back() *= in_dims[d];
+      } else {
+        dims_.push_back(in_dims[d]);
+        reduced_.push_back(reduced[d]);
+      }
+    }
+    const size_t m = dims_.size();
+    stride_.assign(m + 1, 1);
+    slice_.assign(m + 1, 1);
+    for (size_t d = m; d-- > 0;) {
+      stride_[d] = stride_[d + 1] * dims_[d];
+      slice_[d] = slice_[d + 1] * (reduced_[d] ? 1 : dims_[d]);
+    }
+    // Scratch for the deepest chain of live partial results: per reduced
+    // dimension one slice per level of its tree, and one more.
+    int64_t scratch = 0;
+    for (size_t d = 0; d < m; ++d) {
+      if (!reduced_[d]) continue;
+      int64_t levels = 2;
+      for (int64_t n = dims_[d]; n > kLeafRows; n = (n + 1) / 2) ++levels;
+      scratch += levels * slice_[d + 1];
+    }
+    scratch_.resize(scratch);
+  }
+
+  // out[0..slice) = the reduction (init is folded in by the caller).
+  void Run(T* out) { Visit(0, src_, out, false, scratch_.data()); }
+
+ private:
+  // dst (+)= the reduction of the sub-array at `src` over dimensions lv..:
+  // a slice of slice_[lv] outputs.
+  void Visit(size_t lv, const T* src, T* dst, bool accumulate, T* free) {
+    const size_t m = dims_.size();
+    if (lv == m) {
+      *dst = accumulate ? Apply<op>(*dst, *src) : *src;
+      return;
+    }
+    const int64_t n = dims_[lv];
+    if (lv + 1 == m) {  // contiguous
+      if (reduced_[lv]) {
+        T r = FoldRow<op>(src, n);
+        *dst = accumulate ? Apply<op>(*dst, r) : r;
+      } else if (accumulate) {
+        for (int64_t k = 0; k < n; ++k) dst[k] = Apply<op>(dst[k], src[k]);
+      } else {
+        std::copy(src, src + n, dst);
+      }
+      return;
+    }
+    if (!reduced_[lv]) {
+      for (int64_t i = 0; i < n; ++i) {
+        Visit(lv + 1, src + i * stride_[lv + 1], dst + i * slice_[lv + 1], accumulate, free);
+      }
+      return;
+    }
+    if (!accumulate) {
+      Range(lv, src, 0, n, dst, free);
+      return;
+    }
+    Range(lv, src, 0, n, free, free + slice_[lv + 1]);
+    Combine(dst, free, slice_[lv + 1]);
+  }
+
+  // dst = the reduction over indices [lo, hi) of reduced dimension lv.
+  void Range(size_t lv, const T* src, int64_t lo, int64_t hi, T* dst, T* free) {
+    const int64_t step = stride_[lv + 1];
+    if (hi - lo <= kLeafRows) {
+      Visit(lv + 1, src + lo * step, dst, false, free);
+      for (int64_t i = lo + 1; i < hi; ++i) Visit(lv + 1, src + i * step, dst, true, free);
+      return;
+    }
+    const int64_t mid = lo + (hi - lo + 1) / 2;
+    Range(lv, src, lo, mid, dst, free);
+    Range(lv, src, mid, hi, free, free + slice_[lv + 1]);
+    Combine(dst, free, slice_[lv + 1]);
+  }
+
+  static void Combine(T* dst, const T* part, int64_t n) {
+    for (int64_t k = 0; k < n; ++k) dst[k] = Apply<op>(dst[k], part[k]);
+  }
+
+  const T* src_;
+  std::vector<int64_t> dims_, stride_, slice_;
+  std::vector<bool> reduced_;
+  std::vector<T> scratch_;
+};
+
+// Single pass over the input in row-major order, accumulating into the
+// output element the input maps to.
+template <Opcode op, typename T>
+void FastReduce(const Literal& in, T init, absl::Span<const int64_t> in_dims,
+                const std::vector<bool>& reduced, Literal& out) {
+  T* acc = out.typed<T>();
+  for (int64_t i = 0; i < out.element_count(); ++i) acc[i] = init;
+  const T* src = in.typed<T>();
+  const int64_t rank = static_cast<int64_t>(in_dims.size());
+  // Output stride of each input dim (0 for reduced dims).
+  std::vector<int64_t> out_stride(rank, 0);
+  int64_t s = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (!reduced[d]) {
+      out_stride[d] = s;
+      s *= in_dims[d];
+    }
+  }
+  if (in.element_count() == 0) return;
+  if constexpr (kPairwise<op, T>) {
+    PairwiseReduce<op, T> tree(src, in_dims, reduced);
+    tree.Run(acc);
+    for (int64_t i = 0; i < out.element_count(); ++i) acc[i] = Apply<op>(init, acc[i]);
+    return;
+  }
+  const int64_t inner = rank ? in_dims[rank - 1] : 1;
+  if (inner == 0) return;
+  const int64_t inner_stride = rank ? out_stride[rank - 1] : 0;
+  std::vector<int64_t> idx(rank, 0);
+  int64_t o = 0;
+  for (int64_t base = 0; base < in.element_count(); base += inner) {
+    if (inner_stride == 0) {
+      acc[o] = Apply<op>(acc[o], FoldRow<op>(src + base, inner));
+    } else {
+      for (int64_t k = 0; k < inner; ++k) acc[o + k] = Apply<op>(acc[o + k], src[base + k]);
+    }
+    // Advance the odometer over the outer dims.
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      o += out_stride[d];
+      if (++idx[d] < in_dims[d]) break;
+      o -= out_stride[d] * in_dims[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+
+// Every other reducer, per element through the evaluator: for each output
+// element, fold the reduced elements in row-major order.
+absl::StatusOr<Value> GeneralReduce(const Computation& reducer, Operands ops,
+                                    absl::Span<const int64_t> in_dims,
+                                    const std::vector<bool>& reduced, std::vector<Value> outs,
+                                    Evaluator& ev) {
+  const size_t n = ops.size() / 2;
+  const int64_t rank = static_cast<int64_t>(in_dims.size());
+  std::vector<int64_t> in_strides = Strides(in_dims);
+  std::vector<int64_t> kept, red;
+  for (int64_t d = 0; d < rank; ++d) (reduced[d] ? red : kept).push_back(d);
+  const int64_t out_count = outs[0].array().element_count();
+  std::vector<int64_t> kidx(kept.size(), 0);
+  std::vector<Value> acc(n), xs(n);
+  std::vector<const Value*> args(2 * n);
+  for (int64_t o = 0; o < out_count; ++o) {
+    int64_t base = 0;
+    for (size_t j = 0; j < kept.size(); ++j) base += kidx[j] * in_strides[kept[j]];
+    for (size_t k = 0; k < n; ++k) acc[k] = *ops[n + k];
+    bool empty = false;
+    for (int64_t d : red) empty |= in_dims[d] == 0;
+    std::vector<int64_t> ridx(red.size(), 0);
+    while (!empty) {
+      int64_t off = base;
+      for (size_t j = 0; j < red.size(); ++j) off += ridx[j] * in_strides[red[j]];
+      for (size_t k = 0; k < n; ++k) {
+        xs[k] = ScalarAt(ops[k]->array(), off);
+        args[k] = &acc[k];
+        args[n + k] = &xs[k];
+      }
+      auto r = ev.Call(reducer, args);
+      if (!r.ok()) return r.status();
+      if (n == 1) {
+        acc[0] = *std::move(r);
+      } else {
+        for (size_t k = 0; k < n; ++k) acc[k] = r->element(k);
+      }
+      size_t j = red.size();
+      while (j > 0) {
+        --j;
+        if (++ridx[j] < in_dims[red[j]]) break;
+        ridx[j] = 0;
+        if (j == 0) empty = true;
+      }
+      if (red.empty()) empty = true;
+    }
+    for (size_t k = 0; k < n; ++k) StoreScalar(outs[k].mutable_array(), o, acc[k].array());
+    for (size_t j = kept.size(); j-- > 0;) {
+      if (++kidx[j] < in_dims[kept[j]]) break;
+      kidx[j] = 0;
+    }
+  }
+  if (n == 1) return std::move(outs[0]);
+  return Value::Tuple(std::move(outs));
+}
+
+}  // namespace
+
+absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, Evaluator& ev) {
+  auto to_apply = Called(inst, AttrKind::kToApply);
+  if (!to_apply.ok()) return to_apply.status();
+  const size_t n = ops.size() / 2;
+  const Literal& first = ops[0]->array();
+  absl::Span<const int64_t> in_dims = first.shape().dims();
+  std::vector<bool> reduced(in_dims.size(), false);
+  for (int64_t d : inst.GetInts(AttrKind::kDimensions)) reduced[d] = true;
+  auto made = NewOutputs(inst.shape(), n);
+  if (!made.ok()) return made.status();
+  std::vector<Value> outs = *std::move(made);
+  const bool fast = ev.options().fast_paths;
+  std::optional<Opcode> simple = SimpleBinaryReducer(**to_apply);
+  PrimitiveType t = first.element_type();
+  if (fast && n == 1 && simple && outs[0].array().element_type() == t) {
+    // Columns, and large rows or arrays: one pass, on every core.
+    std::optional<OnePassForm> form = OnePassFormOf(in_dims, reduced);
+    if (form && LoneReduceGains(*form)) {
+      OnePassReduce r{form->axes, *simple, &ops[1]->array(), &outs[0].mutable_array()};
+      if (ReduceInOnePass(first, form->rows, form->cols, {r})) return std::move(outs[0]);
+    }
+  }
+  if (fast && n == 1 && simple && outs[0].array().element_type() == t &&
+      DispatchTypedReducer(t, *simple, [&](auto op, auto tag) {
+        using T = typename decltype(tag)::T;
+        FastReduce<op.value, T>(first, ops[1]->array().typed<T>()[0], in_dims, reduced,
+                                outs[0].mutable_array());
+      })) {
+    return std::move(outs[0]);
+  }
+  if (fast) {
+    std::optional<absl::Status> batched = BatchedReduce(**to_apply, ops, reduced, outs, ev);
+    if (batched) {
+      if (!batched->ok()) return *batched;
+      if (n == 1) return std::move(outs[0]);
+      return Value::Tuple(std::move(outs));
+    }
+  }
+  return GeneralReduce(**to_apply, ops, in_dims, reduced, std::move(outs), ev);
+}
+
+}  // namespace reduction
+
+absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops, Evaluator& ev) {
+  switch (inst.opcode()) {
+    case Opcode::kReduce: return reduction::EvalReduce(inst, ops, ev);
+    case Opcode::kReduceWindow: return reduction::EvalReduceWindow(inst, ops, ev);
+    case Opcode::kSelectAndScatter: return reduction::EvalSelectAndScatter(inst, ops, ev);
+    default:
+      return absl::InternalError(StrCat("no reduction kernel for ", inst.OpcodeText()));
+  }
+}
+
+}  // namespace hlo

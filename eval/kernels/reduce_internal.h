@@ -1,0 +1,345 @@
+// Shared by the reduction kernels (eval/kernels/reduce*.cc,
+// eval/kernels/select_and_scatter.cc): the simple reducers as typed operations,
+// window geometry per dimension, and the batched-interpreter helpers that
+// run any other reducer over blocks of output positions.
+#ifndef HLO_EVAL_KERNELS_REDUCE_INTERNAL_H_
+#define HLO_EVAL_KERNELS_REDUCE_INTERNAL_H_
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "eval/evaluator.h"
+#include "eval/fusion/batch_program.h"
+#include "eval/kernels/kernels.h"
+#include "eval/type_dispatch.h"
+#include "ir/computation.h"
+#include "ir/instruction.h"
+
+namespace hlo {
+namespace reduction {
+
+// The single computation named by attribute `kind`.
+absl::StatusOr<const Computation*> Called(const Instruction& inst, AttrKind kind);
+
+// Row-major strides of dims.
+std::vector<int64_t> Strides(absl::Span<const int64_t> dims);
+
+// Advances a row-major odometer; false after the last index.
+bool NextIndex(std::vector<int64_t>& idx, absl::Span<const int64_t> dims);
+
+// IEEE-754 maximum/minimum: NaN propagates (the second operand's when both
+// are NaN), -0 < +0. Written with selects only (for equal operands the
+// bitwise and/or of the two picks +0 for max and -0 for min), so loops over
+// them vectorise.
+template <typename T>
+inline T FloatBits(T a, T b, bool use_and) {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  U x = std::bit_cast<U>(a), y = std::bit_cast<U>(b);
+  return std::bit_cast<T>(use_and ? (x & y) : (x | y));
+}
+template <typename T>
+inline T Max(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    T r = a > b ? a : b;
+    r = a == b ? FloatBits(a, b, true) : r;
+    r = a != a ? a : r;
+    return b != b ? b : r;
+  } else {
+    return a > b ? a : b;
+  }
+}
+template <typename T>
+inline T Min(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    T r = a < b ? a : b;
+    r = a == b ? FloatBits(a, b, false) : r;
+    r = a != a ? a : r;
+    return b != b ? b : r;
+  } else {
+    return a < b ? a : b;
+  }
+}
+
+// One application of a simple reducer on native T (integers wrap). The op
+// is a template argument so loops over it have no branch on the opcode and
+// can vectorise.
+template <Opcode op, typename T>
+inline T Apply(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    switch (op) {
+      case Opcode::kAdd: case Opcode::kOr: case Opcode::kMaximum: return a || b;
+      case Opcode::kXor: return a != b;
+      default: return a && b;  // multiply, and, minimum
+    }
+  } else if constexpr (std::is_integral_v<T>) {
+    // u16 * u16 promotes to int and can overflow it: wrap in at least 32 bits.
+    using U = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
+    switch (op) {
+      case Opcode::kAdd: return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+      case Opcode::kMultiply: return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+      case Opcode::kMaximum: return Max(a, b);
+      case Opcode::kMinimum: return Min(a, b);
+      case Opcode::kAnd: return a & b;
+      case Opcode::kOr: return a | b;
+      default: return a ^ b;
+    }
+  } else {
+    switch (op) {
+      case Opcode::kAdd: return a + b;
+      case Opcode::kMultiply: return a * b;
+      case Opcode::kMaximum: return Max(a, b);
+      default: return Min(a, b);
+    }
+  }
+}
+
+// Whether (a op b) op c == a op (b op c) bit for bit, operand order kept:
+// every op on integers and pred (wrapping), and float maximum/minimum (a
+// total order with the leftmost NaN winning); not float sums or products.
+template <Opcode op, typename T>
+constexpr bool kExactlyAssociative =
+    !std::is_floating_point_v<T> || op == Opcode::kMaximum || op == Opcode::kMinimum;
+
+template <typename T>
+constexpr bool kNativeFast = std::is_arithmetic_v<T>;
+
+// Whether `op` is defined on T (and/or/xor only on integers and pred).
+template <Opcode op, typename T>
+constexpr bool kOpOnType = !std::is_floating_point_v<T> ||
+                           (op != Opcode::kAnd && op != Opcode::kOr && op != Opcode::kXor);
+
+// Calls f(std::integral_constant<Opcode, op>{}) for a simple reducer op.
+template <typename F>
+void DispatchReducer(Opcode op, F&& f) {
+  switch (op) {
+    case Opcode::kAdd: f(std::integral_constant<Opcode, Opcode::kAdd>{}); break;
+    case Opcode::kMultiply: f(std::integral_constant<Opcode, Opcode::kMultiply>{}); break;
+    case Opcode::kMaximum: f(std::integral_constant<Opcode, Opcode::kMaximum>{}); break;
+    case Opcode::kMinimum: f(std::integral_constant<Opcode, Opcode::kMinimum>{}); break;
+    case Opcode::kAnd: f(std::integral_constant<Opcode, Opcode::kAnd>{}); break;
+    case Opcode::kOr: f(std::integral_constant<Opcode, Opcode::kOr>{}); break;
+    default: f(std::integral_constant<Opcode, Opcode::kXor>{}); break;
+  }
+}
+
+// True when (type, op) can use the typed loop.
+bool FastPathType(PrimitiveType t, Opcode op);
+
+// Calls f(op, type tag) when (t, op) has a typed loop (FastPathType, and
+// the op defined on T); returns whether it did.
+template <typename F>
+bool DispatchTypedReducer(PrimitiveType t, Opcode op, F&& f) {
+  if (!FastPathType(t, op)) return false;
+  bool called = false;
+  DispatchType(t, [&](auto tag) {
+    using T = typename decltype(tag)::T;
+    if constexpr (kNativeFast<T>) {
+      DispatchReducer(op, [&](auto o) {
+        if constexpr (kOpOnType<o.value, T>) {
+          f(o, tag);
+          called = true;
+        }
+      });
+    }
+  });
+  return called;
+}
+
+// ---- window geometry ---------------------------------------------------------
+
+// One dimension of a window over an operand: output position o and window
+// position k read operand index Index(o, k), or padding / a hole of base
+// dilation (-1), which reads the init value.
+struct WindowAxis {
+  int64_t in = 1;   // operand extent
+  int64_t out = 1;  // output extent
+  int64_t size = 1, stride = 1, pad_lo = 0, pad_hi = 0, base_dilation = 1,
+          window_dilation = 1;
+  int64_t dilated = 1;  // operand extent after base dilation
+
+  int64_t Index(int64_t o, int64_t k) const {
+    int64_t pos = o * stride + k * window_dilation - pad_lo;
+    if (pos < 0 || pos >= dilated) return -1;
+    if (base_dilation == 1) return pos;
+    return pos % base_dilation == 0 ? pos / base_dilation : -1;
+  }
+  // A window of one element that reads the operand as it is.
+  bool Trivial() const {
+    return size == 1 && stride == 1 && pad_lo == 0 && pad_hi == 0 && base_dilation == 1 &&
+           window_dilation == 1;
+  }
+  // Whether every window starts at or before the first element, ends at the
+  // last and has no padding after it (reduce-window as a prefix scan:
+  // jnp.cumsum's `size=n pad=n-1_0`, XLA's `size=4 pad=4_0`).
+  bool Prefix() const {
+    return stride == 1 && base_dilation == 1 && window_dilation == 1 && pad_lo >= 0 &&
+           pad_hi == 0 && size >= in && in > 0;
+  }
+  // The mirror image: no padding before, every window reaches the last
+  // element (a reversed cumulative reduction).
+  bool Suffix() const {
+    return stride == 1 && base_dilation == 1 && window_dilation == 1 && pad_lo == 0 &&
+           pad_hi >= 0 && size >= in && in > 0;
+  }
+  // Prefix(): the last operand index in output o's window (-1: padding only).
+  int64_t PrefixEnd(int64_t o) const { return o - pad_lo + size - 1; }
+};
+
+// The axes of `window` over operand dims and output dims. A rank-0 operand
+// gets one axis of extent 1 (its window is the one element).
+std::vector<WindowAxis> WindowAxes(const Window& window, absl::Span<const int64_t> in_dims,
+                                   absl::Span<const int64_t> out_dims);
+
+// The only axis whose window is not Trivial(), or -1 (none or several).
+int SingleWindowAxis(const std::vector<WindowAxis>& axes);
+
+// Calls f(operand linear index, or -1 for padding and holes) for each
+// position of output out_idx's window, in row-major window order; `w` is
+// scratch.
+template <typename F>
+void VisitWindow(const std::vector<WindowAxis>& axes, absl::Span<const int64_t> in_strides,
+                 absl::Span<const int64_t> out_idx, std::vector<int64_t>& w, F&& f) {
+  const size_t rank = axes.size();
+  for (const WindowAxis& a : axes) {
+    if (a.size == 0) return;
+  }
+  w.assign(rank, 0);
+  while (true) {
+    int64_t lin = 0;
+    for (size_t d = 0; d < rank && lin >= 0; ++d) {
+      int64_t i = axes[d].Index(out_idx[d], w[d]);
+      lin = i < 0 ? -1 : lin + i * in_strides[d];
+    }
+    f(lin);
+    size_t d = rank;
+    while (d > 0 && ++w[d - 1] == axes[d - 1].size) w[--d] = 0;
+    if (d == 0) return;
+  }
+}
+
+// Calls f(operand linear index) for each position of output out_idx's
+// window that reads an operand element (padding skipped), in row-major
+// window order, with the valid range of each axis worked out once. Needs
+// base_dilation 1 on every axis; `scratch` is scratch.
+template <typename F>
+void VisitWindowElements(const std::vector<WindowAxis>& axes,
+                         absl::Span<const int64_t> in_strides,
+                         absl::Span<const int64_t> out_idx, std::vector<int64_t>& scratch,
+                         F&& f) {
+  const size_t r = axes.size();
+  scratch.resize(4 * r);
+  int64_t* lo = scratch.data();
+  int64_t* hi = lo + r;
+  int64_t* k = hi + r;
+  int64_t* step = k + r;
+  int64_t off = 0;
+  for (size_t d = 0; d < r; ++d) {
+    const WindowAxis& a = axes[d];
+    const int64_t c = out_idx[d] * a.stride - a.pad_lo;  // operand index of k = 0
+    const int64_t wd = a.window_dilation;
+    int64_t l = c >= 0 ? 0 : (-c + wd - 1) / wd;
+    int64_t h = a.in - 1 - c < 0 ? 0 : (a.in - 1 - c) / wd + 1;
+    l = std::min(l, a.size);
+    h = std::clamp(h, l, a.size);
+    if (l >= h) return;
+    lo[d] = k[d] = l;
+    hi[d] = h;
+    step[d] = wd * in_strides[d];
+    off += (c + l * wd) * in_strides[d];
+  }
+  while (true) {
+    int64_t i = off;
+    for (int64_t kk = lo[r - 1]; kk < hi[r - 1]; ++kk, i += step[r - 1]) f(i);
+    size_t d = r - 1;
+    bool advanced = false;
+    while (d-- > 0) {
+      if (++k[d] < hi[d]) {
+        off += step[d];
+        advanced = true;
+        break;
+      }
+      off -= (hi[d] - 1 - lo[d]) * step[d];
+      k[d] = lo[d];
+    }
+    if (!advanced) return;
+  }
+}
+
+// Block-of-positions bookkeeping for the batched paths: lane i of a block
+// is the position whose index per dimension d is lanes[d][i].
+struct LaneIndices {
+  std::vector<std::vector<int64_t>> lanes;
+  // Fills lanes 0..n-1 with the positions from `next` on (row-major over
+  // dims), leaving `next` after the last.
+  void Fill(std::vector<int64_t>& next, absl::Span<const int64_t> dims, int64_t n) {
+    lanes.resize(dims.size());
+    for (auto& l : lanes) l.resize(std::max<int64_t>(static_cast<int64_t>(l.size()), n));
+    for (int64_t i = 0; i < n; ++i) {
+      for (size_t d = 0; d < dims.size(); ++d) lanes[d][i] = next[d];
+      NextIndex(next, dims);
+    }
+  }
+  // The operand element lane i's window reads at window position widx, or
+  // -1 (padding, a hole).
+  int64_t WindowOffset(const std::vector<WindowAxis>& axes, absl::Span<const int64_t> in_strides,
+                       const std::vector<int64_t>& widx, int64_t i) const {
+    int64_t lin = 0;
+    for (size_t d = 0; d < axes.size() && lin >= 0; ++d) {
+      const int64_t k = axes[d].Index(lanes[d][i], widx[d]);
+      lin = k < 0 ? -1 : lin + k * in_strides[d];
+    }
+    return lin;
+  }
+};
+
+// The result arrays of a (variadic) reduction: element k of a tuple shape,
+// or the shape itself.
+absl::StatusOr<std::vector<Value>> NewOutputs(const Shape& shape, size_t n);
+
+// ---- batched interpreter helpers ----------------------------------------------
+
+// Copies n elements of `width` bytes: dst[i] = src[offsets[i]], or `fill`
+// (one element) where offsets[i] < 0.
+void GatherElements(uint8_t* dst, const uint8_t* src, const int64_t* offsets, int64_t n,
+                    int width, const uint8_t* fill);
+// dst[offsets[i]] = src[i].
+void ScatterElements(uint8_t* dst, const uint8_t* src, const int64_t* offsets, int64_t n,
+                     int width);
+// Fills n elements of `width` bytes with one element.
+void FillElements(uint8_t* dst, const uint8_t* value, int64_t n, int width);
+
+// The batched program of a reducer over m operands (parameters acc_0..,
+// x_0.., results m) when it has exactly that signature on these element
+// types; null otherwise (or with fast paths off).
+BatchProgram* ReducerProgram(const Computation& reducer, absl::Span<const PrimitiveType> types,
+                             Evaluator& ev);
+
+// Whether reducer(init, init) == init bit for bit (so a run of padding
+// folds to the init value, and a prefix scan is exact).
+absl::StatusOr<bool> InitIsStable(BatchProgram& program, absl::Span<const Literal* const> inits);
+
+// ---- the three operations -----------------------------------------------------
+
+absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, Evaluator& ev);
+absl::StatusOr<Value> EvalReduceWindow(const Instruction& inst, Operands ops, Evaluator& ev);
+absl::StatusOr<Value> EvalSelectAndScatter(const Instruction& inst, Operands ops,
+                                           Evaluator& ev);
+
+// reduce with a reducer the batched interpreter runs, into `outs` (made by
+// the caller); nullopt when it cannot (the caller then uses the general
+// evaluator).
+std::optional<absl::Status> BatchedReduce(const Computation& reducer, Operands ops,
+                                          const std::vector<bool>& reduced,
+                                          std::vector<Value>& outs, Evaluator& ev);
+
+}  // namespace reduction
+}  // namespace hlo
+
+#endif  // HLO_EVAL_KERNELS_REDUCE_INTERNAL_H_

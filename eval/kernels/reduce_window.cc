@@ -1,0 +1,477 @@
+// reduce-window (strides, padding, base and window dilation, variadic).
+//
+// Each output folds its window in row-major window order, starting from
+// the init value, with padding and base-dilation holes reading the init
+// value (the spec's reduce_window; XLA's evaluator folds in this order).
+// Three ways to do it, all giving that fold bit for bit:
+//
+// * a window along one dimension that covers the operand from its start
+//   (jnp.cumsum's `size=n pad=n-1_0`) is an inclusive scan, O(n) per line:
+//   output o is output o-1 folded with one more element, provided a run of
+//   padding folds to the init value (reducer(init, init) == init);
+//   the mirror image (a reversed cumulative reduction) is a scan from the
+//   end, for reducers that are exactly associative;
+// * a simple reducer (eval/kernels/scalar_apply.h) otherwise runs as a typed loop,
+//   O(outputs x window), vectorised across the output's minor dimension;
+// * any other reducer through the batched interpreter
+//   (eval/fusion/batch_program.h), across blocks of output positions, or per
+//   element through the evaluator when it does not compile.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "eval/kernels/kernels.h"
+#include "eval/kernels/reduce_internal.h"
+#include "eval/kernels/scalar_apply.h"
+#include "eval/type_dispatch.h"
+#include "ir/strings.h"
+
+namespace hlo {
+namespace reduction {
+
+std::vector<WindowAxis> WindowAxes(const Window& window, absl::Span<const int64_t> in_dims,
+                                   absl::Span<const int64_t> out_dims) {
+  if (in_dims.empty()) return {WindowAxis{}};
+  std::vector<WindowAxis> axes(in_dims.size());
+  for (size_t d = 0; d < in_dims.size(); ++d) {
+    const WindowDim w = d < window.size() ? window[d] : WindowDim{};
+    WindowAxis& a = axes[d];
+    a.in = in_dims[d];
+    a.out = out_dims[d];
+    a.size = w.size;
+    a.stride = w.stride;
+    a.pad_lo = w.padding_low;
+    a.pad_hi = w.padding_high;
+    a.base_dilation = w.base_dilation;
+    a.window_dilation = w.window_dilation;
+    a.dilated = a.in == 0 ? 0 : (a.in - 1) * a.base_dilation + 1;
+  }
+  return axes;
+}
+
+int SingleWindowAxis(const std::vector<WindowAxis>& axes) {
+  int found = -1;
+  for (size_t d = 0; d < axes.size(); ++d) {
+    if (axes[d].Trivial()) continue;
+    if (found >= 0) return -1;
+    found = static_cast<int>(d);
+  }
+  return found;
+}
+
+namespace {
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// The operand as [outer, axis, inner] around window axis d.
+struct Lines {
+  int64_t outer = 1, inner = 1;
+};
+Lines LinesAround(const std::vector<WindowAxis>& axes, int d) {
+  Lines l;
+  for (int i = 0; i < d; ++i) l.outer *= axes[i].in;
+  for (size_t i = d + 1; i < axes.size(); ++i) l.inner *= axes[i].in;
+  return l;
+}
+
+// ---- simple reducers: typed loops ---------------------------------------------
+
+template <Opcode op, typename T>
+void ApplyInit(T* row, int64_t n, T init) {
+  for (int64_t o = 0; o < n; ++o) row[o] = Apply<op>(row[o], init);
+}
+
+// Axis d is Prefix(): out[.., o, ..] = out[.., o-1, ..] (+) x[.., e(o), ..].
+template <Opcode op, typename T>
+void PrefixScan(const T* src, T init, const std::vector<WindowAxis>& axes, int d, T* dst) {
+  const WindowAxis& a = axes[d];
+  const Lines l = LinesAround(axes, d);
+  const int64_t inner = l.inner;
+  if (inner == 1) {  // the scan along the minor dimension: one accumulator per line
+    for (int64_t q = 0; q < l.outer; ++q) {
+      const T* x = src + q * a.in;
+      T* y = dst + q * a.out;
+      T acc = init;
+      int64_t folded = -1;
+      for (int64_t o = 0; o < a.out; ++o) {
+        const int64_t e = a.PrefixEnd(o);
+        while (folded < e) acc = Apply<op>(acc, x[++folded]);
+        y[o] = acc;
+      }
+    }
+    return;
+  }
+  for (int64_t q = 0; q < l.outer; ++q) {
+    const T* x = src + q * a.in * inner;
+    T* y = dst + q * a.out * inner;
+    for (int64_t o = 0; o < a.out; ++o) {
+      T* row = y + o * inner;
+      const int64_t e = a.PrefixEnd(o);
+      if (e < 0) {
+        std::fill(row, row + inner, init);
+      } else if (o == 0 || e == 0) {
+        // The first window with elements: init folded with x_0..x_e.
+        std::fill(row, row + inner, init);
+        for (int64_t k = 0; k <= e; ++k) {
+          const T* xk = x + k * inner;
+          for (int64_t i = 0; i < inner; ++i) row[i] = Apply<op>(row[i], xk[i]);
+        }
+      } else {
+        const T* prev = row - inner;
+        const T* xe = x + e * inner;
+        for (int64_t i = 0; i < inner; ++i) row[i] = Apply<op>(prev[i], xe[i]);
+      }
+    }
+  }
+}
+
+// Axis d is Suffix() and op exactly associative: output o folds init, the
+// elements o..n-1 (a scan from the end, R_o = x_o (+) R_{o+1}) and, when
+// its window runs past the end, the padding (which folds to init).
+template <Opcode op, typename T>
+void SuffixScan(const T* src, T init, const std::vector<WindowAxis>& axes, int d, T* dst) {
+  const WindowAxis& a = axes[d];
+  const Lines l = LinesAround(axes, d);
+  const int64_t inner = l.inner;
+  std::unique_ptr<T[]> r(new T[inner]);  // not std::vector: T may be bool
+  for (int64_t q = 0; q < l.outer; ++q) {
+    const T* x = src + q * a.in * inner;
+    T* y = dst + q * a.out * inner;
+    for (int64_t o = a.in; o < a.out; ++o) std::fill(y + o * inner, y + (o + 1) * inner, init);
+    for (int64_t o = a.in - 1; o >= 0; --o) {
+      const T* xo = x + o * inner;
+      if (o == a.in - 1) {
+        std::copy(xo, xo + inner, r.get());
+      } else {
+        for (int64_t i = 0; i < inner; ++i) r[i] = Apply<op>(xo[i], r[i]);
+      }
+      if (o >= a.out) continue;
+      T* row = y + o * inner;
+      for (int64_t i = 0; i < inner; ++i) row[i] = Apply<op>(init, r[i]);
+      if (a.size > a.in - o) ApplyInit<op>(row, inner, init);
+    }
+  }
+}
+
+// row[o] (+)= the window elements of the last axis for every output o of
+// the row, for all window positions k in order; `line` is the operand line
+// the outer window position reads.
+template <Opcode op, typename T>
+void FoldLastAxis(T* row, const T* line, const WindowAxis& a, T init) {
+  const int64_t n = a.out, w = a.size, s = a.stride, wd = a.window_dilation;
+  if (a.base_dilation != 1) {
+    for (int64_t k = 0; k < w; ++k) {
+      for (int64_t o = 0; o < n; ++o) {
+        const int64_t i = a.Index(o, k);
+        row[o] = Apply<op>(row[o], i < 0 ? init : line[i]);
+      }
+    }
+    return;
+  }
+  if (n >= 8 || w == 1) {
+    // Window position outermost: the output loop vectorises (stride 1).
+    for (int64_t k = 0; k < w; ++k) {
+      const int64_t c = k * wd - a.pad_lo;  // operand index of output 0
+      int64_t lo = c >= 0 ? 0 : CeilDiv(-c, s);
+      int64_t hi = a.in - 1 - c < 0 ? 0 : (a.in - 1 - c) / s + 1;
+      lo = std::min(lo, n);
+      hi = std::clamp(hi, lo, n);
+      ApplyInit<op>(row, lo, init);
+      if (s == 1 && hi > lo) {
+        const T* p = line + (lo + c);
+        T* q = row + lo;
+        for (int64_t o = 0; o < hi - lo; ++o) q[o] = Apply<op>(q[o], p[o]);
+      } else if (s != 1) {
+        for (int64_t o = lo; o < hi; ++o) row[o] = Apply<op>(row[o], line[o * s + c]);
+      }
+      ApplyInit<op>(row + hi, n - hi, init);
+    }
+    return;
+  }
+  // Few outputs, long windows: each output folds its window in turn.
+  for (int64_t o = 0; o < n; ++o) {
+    const int64_t c = o * s - a.pad_lo;  // operand index of window position 0
+    int64_t lo = c >= 0 ? 0 : CeilDiv(-c, wd);
+    int64_t hi = a.in - 1 - c < 0 ? 0 : (a.in - 1 - c) / wd + 1;
+    lo = std::min(lo, w);
+    hi = std::clamp(hi, lo, w);
+    T acc = row[o];
+    for (int64_t k = 0; k < lo; ++k) acc = Apply<op>(acc, init);
+    for (int64_t k = lo; k < hi; ++k) acc = Apply<op>(acc, line[c + k * wd]);
+    for (int64_t k = hi; k < w; ++k) acc = Apply<op>(acc, init);
+    row[o] = acc;
+  }
+}
+
+// Any window: per row of outputs along the last axis, each outer window
+// position folds one operand line (or padding) into the row.
+template <Opcode op, typename T>
+void DirectWindow(const T* src, T init, const std::vector<WindowAxis>& axes,
+                  absl::Span<const int64_t> in_strides, T* dst) {
+  const size_t r = axes.size();
+  const WindowAxis& last = axes[r - 1];
+  std::vector<int64_t> out_outer, win_outer;
+  int64_t rows = 1;
+  for (size_t d = 0; d + 1 < r; ++d) {
+    out_outer.push_back(axes[d].out);
+    win_outer.push_back(axes[d].size);
+    rows *= axes[d].out;
+  }
+  bool empty_window = false;
+  for (const WindowAxis& a : axes) empty_window |= a.size == 0;
+  std::vector<int64_t> oidx(r - 1, 0), widx(r - 1, 0);
+  for (int64_t q = 0; q < rows; ++q, NextIndex(oidx, out_outer)) {
+    T* row = dst + q * last.out;
+    std::fill(row, row + last.out, init);
+    if (empty_window) continue;
+    do {
+      int64_t base = 0;
+      for (size_t d = 0; d + 1 < r && base >= 0; ++d) {
+        const int64_t i = axes[d].Index(oidx[d], widx[d]);
+        base = i < 0 ? -1 : base + i * in_strides[d];
+      }
+      if (base < 0) {
+        for (int64_t k = 0; k < last.size; ++k) ApplyInit<op>(row, last.out, init);
+      } else {
+        FoldLastAxis<op>(row, src + base, last, init);
+      }
+    } while (NextIndex(widx, win_outer));
+  }
+}
+
+template <Opcode op, typename T>
+void TypedReduceWindow(const Literal& operand, T init, const std::vector<WindowAxis>& axes,
+                       absl::Span<const int64_t> in_strides, Literal& out) {
+  const T* src = operand.typed<T>();
+  T* dst = out.typed<T>();
+  const T twice = Apply<op>(init, init);
+  const bool stable = std::memcmp(&twice, &init, sizeof(T)) == 0;
+  const int d = SingleWindowAxis(axes);
+  if (d >= 0 && stable && axes[d].Prefix()) {
+    PrefixScan<op>(src, init, axes, d, dst);
+  } else if (d >= 0 && stable && kExactlyAssociative<op, T> && axes[d].Suffix()) {
+    SuffixScan<op>(src, init, axes, d, dst);
+  } else {
+    DirectWindow<op>(src, init, axes, in_strides, dst);
+  }
+}
+
+// ---- other reducers: the batched interpreter ----------------------------------
+
+// The operands, inits and outputs of a variadic reduce-window as raw
+// element buffers.
+struct Buffers {
+  size_t m = 0;
+  std::vector<const uint8_t*> in, init;
+  std::vector<uint8_t*> out;
+  std::vector<int> width;
+};
+
+// Axis d is Prefix() and the init stable: a scan over lanes (the [outer,
+// inner] positions), a block of lanes at a time.
+absl::Status BatchedPrefixScan(BatchProgram& program, const Buffers& b,
+                               const std::vector<WindowAxis>& axes, int d) {
+  const WindowAxis& a = axes[d];
+  const Lines l = LinesAround(axes, d);
+  const int64_t total = l.outer * l.inner;
+  const int64_t lanes = std::min<int64_t>(total, 4 * BatchProgram::kBlock);
+  std::vector<int64_t> in_base(lanes), out_base(lanes), offsets(lanes);
+  std::vector<std::vector<uint8_t>> acc(b.m), xs(b.m);
+  std::vector<const void*> in(2 * b.m);
+  std::vector<void*> out(b.m);
+  for (size_t j = 0; j < b.m; ++j) {
+    acc[j].resize(lanes * b.width[j]);
+    xs[j].resize(lanes * b.width[j]);
+    in[j] = out[j] = acc[j].data();
+    in[b.m + j] = xs[j].data();
+  }
+  for (int64_t start = 0; start < total; start += lanes) {
+    const int64_t nb = std::min(lanes, total - start);
+    for (int64_t i = 0; i < nb; ++i) {
+      const int64_t q = (start + i) / l.inner, r = (start + i) % l.inner;
+      in_base[i] = q * a.in * l.inner + r;
+      out_base[i] = q * a.out * l.inner + r;
+    }
+    for (size_t j = 0; j < b.m; ++j) FillElements(acc[j].data(), b.init[j], nb, b.width[j]);
+    int64_t folded = -1;  // the last operand index folded into acc
+    for (int64_t o = 0; o < a.out; ++o) {
+      const int64_t e = a.PrefixEnd(o);
+      for (; folded < e; ++folded) {
+        for (int64_t i = 0; i < nb; ++i) offsets[i] = in_base[i] + (folded + 1) * l.inner;
+        for (size_t j = 0; j < b.m; ++j) {
+          GatherElements(xs[j].data(), b.in[j], offsets.data(), nb, b.width[j], nullptr);
+        }
+        absl::Status s = program.Run(in, out, nb);
+        if (!s.ok()) return s;
+      }
+      for (int64_t i = 0; i < nb; ++i) offsets[i] = out_base[i] + o * l.inner;
+      for (size_t j = 0; j < b.m; ++j) {
+        ScatterElements(b.out[j], acc[j].data(), offsets.data(), nb, b.width[j]);
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Any window: a block of consecutive outputs accumulates in place; each
+// window position gathers its element (or the init value) per output.
+absl::Status BatchedWindow(BatchProgram& program, const Buffers& b,
+                           const std::vector<WindowAxis>& axes,
+                           absl::Span<const int64_t> in_strides, int64_t out_count) {
+  const size_t r = axes.size();
+  std::vector<int64_t> out_dims(r), win_dims(r);
+  int64_t positions = 1;
+  for (size_t d = 0; d < r; ++d) {
+    out_dims[d] = axes[d].out;
+    win_dims[d] = axes[d].size;
+    positions *= axes[d].size;
+  }
+  for (size_t j = 0; j < b.m; ++j) FillElements(b.out[j], b.init[j], out_count, b.width[j]);
+  if (positions == 0) return absl::OkStatus();
+  const int64_t lanes = std::min<int64_t>(out_count, 4 * BatchProgram::kBlock);
+  LaneIndices lane;
+  std::vector<int64_t> offsets(lanes);
+  std::vector<std::vector<uint8_t>> xs(b.m);
+  for (size_t j = 0; j < b.m; ++j) xs[j].resize(lanes * b.width[j]);
+  std::vector<const void*> in(2 * b.m);
+  std::vector<void*> out(b.m);
+  std::vector<int64_t> oidx(r, 0);
+  for (int64_t start = 0; start < out_count; start += lanes) {
+    const int64_t nb = std::min(lanes, out_count - start);
+    lane.Fill(oidx, out_dims, nb);
+    for (size_t j = 0; j < b.m; ++j) {
+      in[j] = out[j] = b.out[j] + start * b.width[j];
+      in[b.m + j] = xs[j].data();
+    }
+    std::vector<int64_t> widx(r, 0);
+    do {
+      for (int64_t i = 0; i < nb; ++i) offsets[i] = lane.WindowOffset(axes, in_strides, widx, i);
+      for (size_t j = 0; j < b.m; ++j) {
+        GatherElements(xs[j].data(), b.in[j], offsets.data(), nb, b.width[j], b.init[j]);
+      }
+      absl::Status s = program.Run(in, out, nb);
+      if (!s.ok()) return s;
+    } while (NextIndex(widx, win_dims));
+  }
+  return absl::OkStatus();
+}
+
+// nullopt: the reducer does not compile for the batched interpreter.
+std::optional<absl::Status> BatchedReduceWindow(const Computation& reducer, Operands ops,
+                                                const std::vector<WindowAxis>& axes,
+                                                absl::Span<const int64_t> in_strides,
+                                                std::vector<Value>& outs, Evaluator& ev) {
+  Buffers b;
+  b.m = ops.size() / 2;
+  std::vector<PrimitiveType> types(b.m);
+  std::vector<const Literal*> inits(b.m);
+  for (size_t j = 0; j < b.m; ++j) {
+    types[j] = ops[j]->array().element_type();
+    if (ops[b.m + j]->array().element_type() != types[j] ||
+        outs[j].array().element_type() != types[j]) {
+      return std::nullopt;
+    }
+    b.in.push_back(ops[j]->array().data());
+    b.init.push_back(ops[b.m + j]->array().data());
+    b.out.push_back(outs[j].mutable_array().data());
+    b.width.push_back(ByteWidth(types[j]));
+    inits[j] = &ops[b.m + j]->array();
+  }
+  BatchProgram* program = ReducerProgram(reducer, types, ev);
+  if (!program) return std::nullopt;
+  const int d = SingleWindowAxis(axes);
+  if (d >= 0 && axes[d].Prefix()) {
+    absl::StatusOr<bool> stable = InitIsStable(*program, inits);
+    if (!stable.ok()) return stable.status();
+    if (*stable) return BatchedPrefixScan(*program, b, axes, d);
+  }
+  return BatchedWindow(*program, b, axes, in_strides, outs[0].array().element_count());
+}
+
+// ---- every other case: the evaluator per element ------------------------------
+
+absl::Status GeneralReduceWindow(const Computation& reducer, Operands ops,
+                                 const std::vector<WindowAxis>& axes,
+                                 absl::Span<const int64_t> in_strides,
+                                 std::vector<Value>& outs, Evaluator& ev) {
+  const size_t n = ops.size() / 2;
+  std::vector<int64_t> out_dims;
+  for (const WindowAxis& a : axes) out_dims.push_back(a.out);
+  std::vector<int64_t> oidx(out_dims.size(), 0), scratch;
+  std::vector<Value> acc(n), xs(n);
+  std::vector<const Value*> args(2 * n);
+  int64_t o = 0;
+  absl::Status failure;
+  do {
+    for (size_t k = 0; k < n; ++k) acc[k] = *ops[n + k];
+    VisitWindow(axes, in_strides, oidx, scratch, [&](int64_t i) {
+      if (!failure.ok()) return;
+      for (size_t k = 0; k < n; ++k) {
+        xs[k] = i < 0 ? *ops[n + k] : ScalarAt(ops[k]->array(), i);
+        args[k] = &acc[k];
+        args[n + k] = &xs[k];
+      }
+      auto r = ev.Call(reducer, args);
+      if (!r.ok()) {
+        failure = r.status();
+        return;
+      }
+      if (n == 1) {
+        acc[0] = *std::move(r);
+      } else {
+        for (size_t k = 0; k < n; ++k) acc[k] = r->element(k);
+      }
+    });
+    if (!failure.ok()) return failure;
+    for (size_t k = 0; k < n; ++k) StoreScalar(outs[k].mutable_array(), o, acc[k].array());
+    ++o;
+  } while (NextIndex(oidx, out_dims));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Value> EvalReduceWindow(const Instruction& inst, Operands ops, Evaluator& ev) {
+  auto to_apply = Called(inst, AttrKind::kToApply);
+  if (!to_apply.ok()) return to_apply.status();
+  const size_t n = ops.size() / 2;
+  const Literal& first = ops[0]->array();
+  auto made = NewOutputs(inst.shape(), n);
+  if (!made.ok()) return made.status();
+  std::vector<Value> outs = *std::move(made);
+  auto result = [&]() -> Value {
+    return n == 1 ? std::move(outs[0]) : Value::Tuple(std::move(outs));
+  };
+  if (outs[0].array().element_count() == 0) return result();
+  const Window window = inst.window() ? *inst.window() : Window{};
+  absl::Span<const int64_t> in_dims = first.shape().dims();
+  const std::vector<WindowAxis> axes =
+      WindowAxes(window, in_dims, outs[0].array().shape().dims());
+  const std::vector<int64_t> in_strides =
+      in_dims.empty() ? std::vector<int64_t>{1} : Strides(in_dims);
+  const bool fast = ev.options().fast_paths;
+  std::optional<Opcode> simple = SimpleBinaryReducer(**to_apply);
+  const PrimitiveType t = first.element_type();
+  if (fast && n == 1 && simple && outs[0].array().element_type() == t &&
+      DispatchTypedReducer(t, *simple, [&](auto op, auto tag) {
+        using T = typename decltype(tag)::T;
+        TypedReduceWindow<op.value, T>(first, ops[1]->array().typed<T>()[0], axes, in_strides,
+                                       outs[0].mutable_array());
+      })) {
+    return result();
+  }
+  if (fast) {
+    std::optional<absl::Status> batched =
+        BatchedReduceWindow(**to_apply, ops, axes, in_strides, outs, ev);
+    if (batched) {
+      if (!batched->ok()) return *batched;
+      return result();
+    }
+  }
+  absl::Status s = GeneralReduceWindow(**to_apply, ops, axes, in_strides, outs, ev);
+  if (!s.ok()) return s;
+  return result();
+}
+
+}  // namespace reduction
+}  // namespace hlo

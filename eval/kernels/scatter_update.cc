@@ -1,0 +1,308 @@
+// scatter: one or several inputs, any update computation, full dimension
+// numbers (batching dims included).
+//
+// The results start as copies of the inputs (or, for one input that nobody
+// else can see, the input's own buffer). For each batch position of the
+// scatter indices the update window lands at start + batching coordinates;
+// a window any part of which would fall outside the input is skipped whole,
+// as XLA does (StableHLO leaves out-of-bounds updates implementation-defined
+// per element; XLA's evaluator and CPU backend drop the whole window).
+// Windows are applied in row-major order of the batch positions, so later
+// updates of the same element see earlier ones.
+//
+// This file checks the dimension numbers, lists the windows (each index
+// vector read and bounds-checked once) and picks how the update computation
+// runs (eval/kernels/scatter_internal.h): a typed loop for the known
+// combiners, else the batched interpreter, else (and under --no-fast-paths)
+// the evaluator once per element.
+#include <cstring>
+#include <type_traits>
+
+#include "eval/kernels/kernels.h"
+#include "eval/kernels/scalar_apply.h"
+#include "eval/kernels/scatter_internal.h"
+#include "ir/computation.h"
+#include "ir/strings.h"
+
+namespace hlo {
+namespace gather_internal {
+
+absl::Status CheckScatter(const Instruction& inst, Operands ops, ScatterPlan& p) {
+  constexpr std::string_view kOp = "scatter";
+  if (ops.size() < 3 || ops.size() % 2 == 0) {
+    return Invalid(StrCat("scatter takes N inputs, the indices and N updates, not ",
+                          ops.size(), " operands"));
+  }
+  for (const Value* v : ops) {
+    if (!v->is_array()) return Invalid("scatter operands must be arrays");
+  }
+  p.n = (ops.size() - 1) / 2;
+  const Shape& input = ops[0]->array().shape();
+  p.type = input.element_type();
+  p.input_elements = input.ElementCount();
+  const Shape& indices = ops[p.n]->array().shape();
+  const Shape& updates = ops[p.n + 1]->array().shape();
+  const int64_t rank = input.rank();
+  for (size_t k = 0; k < p.n; ++k) {
+    const Shape& in = ops[k]->array().shape();
+    const Shape& up = ops[p.n + 1 + k]->array().shape();
+    const Shape& res = inst.shape().IsTuple() && p.n > 1 && k < static_cast<size_t>(
+                           inst.shape().tuple_size()) ? inst.shape().tuple_shape(k)
+                                                      : inst.shape();
+    if (in.dims() != input.dims() || up.dims() != updates.dims() ||
+        up.element_type() != in.element_type()) {
+      return Invalid(StrCat("scatter input ", k, " ", in.ToString(false), " and update ",
+                            up.ToString(false), " do not match input 0 ",
+                            input.ToString(false), " and update 0 ",
+                            updates.ToString(false)));
+    }
+    if (!res.IsArray() || res.dims() != in.dims() || res.element_type() != in.element_type()) {
+      return Invalid(StrCat("scatter of ", in.ToString(false), " cannot give ",
+                            inst.shape().ToString(false)));
+    }
+  }
+  if ((p.n > 1) != inst.shape().IsTuple() ||
+      (p.n > 1 && inst.shape().tuple_size() != static_cast<int64_t>(p.n))) {
+    return Invalid(StrCat("scatter of ", p.n, " inputs cannot give ",
+                          inst.shape().ToString(false)));
+  }
+  if (!inst.HasAttr(AttrKind::kIndexVectorDim)) return Invalid("scatter needs index_vector_dim");
+  const int64_t ivd = inst.GetInt(AttrKind::kIndexVectorDim);
+  auto batch = MakeIndexBatch(kOp, indices, ivd);
+  if (!batch.ok()) return batch.status();
+  p.batch = *std::move(batch);
+  absl::Span<const int64_t> uwd = inst.GetInts(AttrKind::kUpdateWindowDims);
+  absl::Span<const int64_t> iwd = inst.GetInts(AttrKind::kInsertedWindowDims);
+  absl::Span<const int64_t> sdod = inst.GetInts(AttrKind::kScatterDimsToOperandDims);
+  absl::Span<const int64_t> ibd = inst.GetInts(AttrKind::kInputBatchingDims);
+  absl::Span<const int64_t> sibd = inst.GetInts(AttrKind::kScatterIndicesBatchingDims);
+  absl::Status st = CheckDimList(kOp, "update_window_dims", uwd, updates.rank(), true);
+  if (st.ok()) st = CheckDimList(kOp, "inserted_window_dims", iwd, rank, true);
+  if (st.ok()) st = CheckDimList(kOp, "input_batching_dims", ibd, rank, true);
+  if (st.ok()) st = CheckDimList(kOp, "scatter_dims_to_operand_dims", sdod, rank, false);
+  if (st.ok()) st = CheckDimList(kOp, "scatter_indices_batching_dims", sibd, indices.rank(), false);
+  if (st.ok()) st = CheckDisjoint(kOp, "inserted_window_dims", iwd, "input_batching_dims", ibd);
+  if (st.ok()) {
+    st = CheckDisjoint(kOp, "scatter_dims_to_operand_dims", sdod, "input_batching_dims", ibd);
+  }
+  if (!st.ok()) return st;
+  if (static_cast<int64_t>(sdod.size()) != p.batch.vector_size) {
+    return Invalid(StrCat("scatter scatter_dims_to_operand_dims=", DimsText(sdod), " has ",
+                          sdod.size(), " entries but the index vectors have ",
+                          p.batch.vector_size));
+  }
+  if (ibd.size() != sibd.size()) {
+    return Invalid(StrCat("scatter input_batching_dims=", DimsText(ibd),
+                          " and scatter_indices_batching_dims=", DimsText(sibd),
+                          " differ in length"));
+  }
+  for (size_t i = 0; i < ibd.size(); ++i) {
+    if (sibd[i] == ivd) {
+      return Invalid(StrCat("scatter scatter_indices_batching_dims contains index_vector_dim ",
+                            ivd));
+    }
+    if (input.dim(ibd[i]) != indices.dim(sibd[i])) {
+      return Invalid(StrCat("scatter batching dimension ", ibd[i], " of the input (size ",
+                            input.dim(ibd[i]), ") does not match dimension ", sibd[i],
+                            " of the indices (size ", indices.dim(sibd[i]), ")"));
+    }
+  }
+  const int64_t windows = rank - static_cast<int64_t>(iwd.size() + ibd.size());
+  if (static_cast<int64_t>(uwd.size()) != windows ||
+      updates.rank() != windows + static_cast<int64_t>(p.batch.dims.size())) {
+    return Invalid(StrCat("scatter update_window_dims=", DimsText(uwd), " and the updates ",
+                          updates.ToString(false), " do not fit the input ",
+                          input.ToString(false), " and indices ", indices.ToString(false)));
+  }
+  Dims ustrides = RowMajorStrides(updates.dims());
+  Dims istrides = RowMajorStrides(input.dims());
+  bool fits = true;
+  size_t j = 0;
+  for (int64_t d = 0; d < updates.rank(); ++d) {
+    if (Contains(uwd, d)) continue;
+    fits &= updates.dim(d) == p.batch.dims[j++];
+    p.update_batch_strides.push_back(ustrides[d]);
+  }
+  Dims window(rank, 1);
+  size_t k = 0;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (Contains(iwd, d) || Contains(ibd, d)) continue;
+    int64_t ud = uwd[k++];
+    window[d] = updates.dim(ud);
+    fits &= window[d] <= input.dim(d);
+    p.window_axes.push_back({window[d], istrides[d], ustrides[ud]});
+  }
+  if (!fits) {
+    return Invalid(StrCat("scatter updates ", updates.ToString(false),
+                          " do not match the input ", input.ToString(false), " and indices ",
+                          indices.ToString(false)));
+  }
+  for (int64_t d : sdod) {
+    p.start_limit.push_back(input.dim(d) - window[d]);
+    p.start_stride.push_back(istrides[d]);
+  }
+  for (size_t i = 0; i < ibd.size(); ++i) {
+    for (size_t b = 0; b < p.batch.array_dim.size(); ++b) {
+      if (p.batch.array_dim[b] == sibd[i]) p.batching_coord.push_back(static_cast<int64_t>(b));
+    }
+    p.batching_stride.push_back(istrides[ibd[i]]);
+  }
+  int64_t lead = 0;  // leading input dims where every window is one element wide
+  while (lead < rank && window[lead] == 1) ++lead;
+  p.slab = lead == 0 ? 0 : istrides[lead - 1];
+  p.empty = !NormalizeAxes(p.window_axes) || updates.ElementCount() == 0;
+  return absl::OkStatus();
+}
+
+WindowList ListWindows(const ScatterPlan& p, const Literal& indices) {
+  const IndexBatch& b = p.batch;
+  IndexReader read = ReaderFor(indices.element_type());
+  const uint8_t* idx = indices.data();
+  const size_t nstart = p.start_limit.size();
+  WindowList w;
+  w.input_base.reserve(b.count);
+  w.update_base.reserve(b.count);
+  Dims coords(b.dims.size(), 0);
+  for (int64_t pos = 0; pos < b.count; ++pos) {
+    int64_t ibase = 0, ubase = 0, obase = 0;
+    for (size_t j = 0; j < coords.size(); ++j) {
+      ibase += coords[j] * b.strides[j];
+      ubase += coords[j] * p.update_batch_strides[j];
+    }
+    bool inside = true;
+    for (size_t k = 0; k < nstart; ++k) {
+      int64_t v = read(idx, ibase + static_cast<int64_t>(k) * b.vector_stride);
+      inside &= v >= 0 && v <= p.start_limit[k];
+      if (inside) obase += v * p.start_stride[k];  // no overflow from wild indices
+    }
+    if (inside) {
+      for (size_t i = 0; i < p.batching_coord.size(); ++i) {
+        obase += coords[p.batching_coord[i]] * p.batching_stride[i];
+      }
+      w.input_base.push_back(obase);
+      w.update_base.push_back(ubase);
+    }
+    NextPosition(coords, b.dims);
+  }
+  return w;
+}
+
+namespace {
+
+// Any computation, any number of inputs: the evaluator once per element.
+absl::Status ScatterGeneric(const ScatterPlan& p, const WindowList& windows,
+                            const Computation& update, Operands ops, std::vector<Value>& outs,
+                            Evaluator& ev) {
+  const size_t n = p.n;
+  std::vector<Value> args_v(2 * n);
+  std::vector<const Value*> args(2 * n);
+  for (size_t k = 0; k < 2 * n; ++k) args[k] = &args_v[k];
+  absl::Status failure;
+  auto apply = [&](int64_t o, int64_t u) {
+    for (size_t k = 0; k < n; ++k) {
+      args_v[k] = ScalarAt(outs[k].array(), o);
+      args_v[n + k] = ScalarAt(ops[n + 1 + k]->array(), u);
+    }
+    auto r = ev.Call(update, args);
+    if (!r.ok()) {
+      failure = r.status();
+      return false;
+    }
+    for (size_t k = 0; k < n; ++k) {
+      const Value* v = n == 1 ? &*r : (r->is_tuple() && r->elements().size() == n
+                                           ? &r->element(k) : nullptr);
+      Literal& dst = outs[k].mutable_array();
+      if (!v || !v->is_array() || v->array().element_count() != 1 ||
+          v->array().element_type() != dst.element_type()) {
+        failure = Invalid(StrCat("scatter's update computation must return ",
+                                 n == 1 ? "a scalar" : StrCat("a tuple of ", n, " scalars"),
+                                 " of the inputs' element types"));
+        return false;
+      }
+      StoreScalar(dst, o, v->array());
+    }
+    return true;
+  };
+  for (size_t w = 0; w < windows.size() && failure.ok(); ++w) {
+    ForEachRow(p.window_axes, windows.input_base[w], windows.update_base[w],
+               [&](int64_t o, int64_t u, int64_t m, int64_t os, int64_t us) {
+                 for (int64_t i = 0; i < m && failure.ok(); ++i) apply(o + i * os, u + i * us);
+               });
+  }
+  return failure;
+}
+
+// The operand is used by this scatter alone (and is not the root), so its
+// buffer may become the result when no one else holds it.
+bool SoleUseOfOperand0(const Instruction& inst) {
+  if (inst.operand_count() < 1) return false;
+  const Instruction* op = inst.operand(0);
+  if (op == nullptr || op->users().size() != 1 || op->is_root()) return false;
+  for (int64_t i = 1; i < inst.operand_count(); ++i) {
+    if (inst.operand(i) == op) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<Value> EvalScatter(const Instruction& inst, Operands ops, Evaluator& ev) {
+  ScatterPlan p;
+  if (auto st = CheckScatter(inst, ops, p); !st.ok()) return st;
+  const Literal& indices = ops[p.n]->array();
+  if (!ReaderFor(indices.element_type())) {
+    return Invalid(StrCat("scatter indices must be integers, not ",
+                          indices.shape().ToString(false)));
+  }
+  const Attribute* a = inst.FindAttr(AttrKind::kToApply);
+  const auto* called = a ? std::get_if<std::vector<Computation*>>(&a->value) : nullptr;
+  if (!called || called->size() != 1 || !(*called)[0]) {
+    return Invalid("scatter needs an update computation (to_apply)");
+  }
+  const Computation& update = *(*called)[0];
+  if (update.parameter_count() != static_cast<int64_t>(2 * p.n)) {
+    return Invalid(StrCat("scatter's update computation takes ", update.parameter_count(),
+                          " parameters, not ", 2 * p.n));
+  }
+  const bool in_place = p.n == 1 && ops[0]->unique() && SoleUseOfOperand0(inst);
+  const bool fast = ev.options().fast_paths && !p.empty;
+  WindowFn typed = fast ? TypedCombiner(p, update) : nullptr;
+  std::vector<Value> outs;
+  if (typed) {
+    // The typed loop makes the copy itself, tile by tile.
+    const Literal& updates = ops[2]->array();
+    if (in_place) {
+      outs.push_back(*ops[0]);
+      ApplyTypedWindows(p, ListWindows(p, indices), typed, nullptr, updates,
+                        outs[0].mutable_array());
+    } else {
+      auto out = NewArrayUninitialized(ops[0]->array().shape());
+      if (!out.ok()) return out.status();
+      outs.push_back(*std::move(out));
+      ApplyTypedWindows(p, ListWindows(p, indices), typed, &ops[0]->array(), updates,
+                        outs[0].mutable_array());
+    }
+    return std::move(outs[0]);
+  }
+  for (size_t k = 0; k < p.n; ++k) {
+    if (in_place) {
+      outs.push_back(*ops[0]);  // update in place: nobody else sees this buffer
+      continue;
+    }
+    // A copy (the copy constructor skips the zero fill of a new array).
+    outs.push_back(Value::Array(std::make_shared<Literal>(ops[k]->array())));
+  }
+  if (!p.empty) {
+    const WindowList windows = ListWindows(p, indices);
+    BatchProgram* program = fast ? ev.BatchProgramFor(update) : nullptr;
+    absl::Status st = program && BatchedCombinerFits(p, *program, ops)
+                          ? ApplyBatchedWindows(p, windows, *program, ops, outs)
+                          : ScatterGeneric(p, windows, update, ops, outs, ev);
+    if (!st.ok()) return st;
+  }
+  if (p.n == 1) return std::move(outs[0]);
+  return Value::Tuple(std::move(outs));
+}
+
+}  // namespace gather_internal
+}  // namespace hlo

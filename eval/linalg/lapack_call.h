@@ -1,0 +1,192 @@
+// A LAPACK custom-call as jaxlib's CPU kernels see it, for the kernels in
+// eval/linalg/lapack_*.cc.
+//
+// JAX lowers linear algebra on CPU to custom-calls named after the LAPACK
+// routine: `lapack_<p><routine>_ffi` (p = s, d, c, z for f32, f64, c64,
+// c128; API_VERSION_TYPED_FFI, attributes in backend_config as an MLIR
+// dictionary such as `{mode = 86 : ui8, uplo = 76 : ui8}`), and, in older
+// dumps, `lapack_<p><routine>` / `blas_<p>trsm` with the sizes and options
+// as leading scalar operands and LAPACK's workspaces as extra results.
+//
+// A kernel receives memory, not logical arrays: XLA hands it each operand
+// in the layout of operand_layout_constraints (else the operand's own) and
+// reads each result in the layout of the result shape. JAX asks for
+// column-major matrices ({0,1}, {1,2,0}, ...), which is what LAPACK wants;
+// Load and Store convert between hlo-run's row-major literals and that
+// memory order, so a kernel indexes its buffers as jaxlib does: batch
+// elements one after another, each matrix column-major.
+#ifndef HLO_EVAL_LINALG_LAPACK_CALL_H_
+#define HLO_EVAL_LINALG_LAPACK_CALL_H_
+
+#include <complex>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "eval/kernels/kernels.h"
+#include "ir/primitive_type.h"
+
+// Early returns for the kernels' many checks.
+#define LAPACK_TRY(expr)                      \
+  do {                                        \
+    if (absl::Status st_ = (expr); !st_.ok()) \
+      return st_;                             \
+  } while (0)
+#define LAPACK_CONCAT_INNER(a, b) a##b
+#define LAPACK_CONCAT(a, b) LAPACK_CONCAT_INNER(a, b)
+#define LAPACK_ASSIGN(lhs, expr) LAPACK_ASSIGN_IMPL(LAPACK_CONCAT(or_, __LINE__), lhs, expr)
+#define LAPACK_ASSIGN_IMPL(tmp, lhs, expr) \
+  auto tmp = (expr);                       \
+  if (!tmp.ok()) return tmp.status();      \
+  lhs = std::move(*tmp)
+
+namespace hlo::lapack {
+
+// What a target name says.
+struct Target {
+  std::string_view routine;  // "potrf", "orgqr", "heevd", ... as written
+  PrimitiveType type;        // from the s/d/c/z letter
+  bool ffi;                  // `_ffi` suffix: attributes, no scalar operands
+};
+std::optional<Target> ParseTarget(std::string_view name);
+
+// The s/d/c/z letter of an element type.
+char TypeLetter(PrimitiveType type);
+
+// A batch of matrices: the last two dimensions, the ones before them.
+struct Matrices {
+  std::vector<int64_t> batch_dims;
+  int64_t batch = 1;  // product of batch_dims
+  int rows = 0, cols = 0;
+};
+
+// One expected result: element type and dimensions.
+struct ResultSpec {
+  PrimitiveType type;
+  std::vector<int64_t> dims;
+};
+
+// `dims` followed by `more`.
+std::vector<int64_t> Append(std::vector<int64_t> dims, std::initializer_list<int64_t> more);
+
+class Call {
+ public:
+  Call(const Instruction& inst, Operands ops, Target target)
+      : inst_(inst), ops_(ops), target_(target) {}
+
+  const Target& target() const { return target_; }
+  PrimitiveType type() const { return target_.type; }
+  std::string TargetName() const;
+
+  // ---- attributes (the `_ffi` forms) ----------------------------------------
+  // An enum attribute (`uplo = 76 : ui8`): one of the characters in `allowed`.
+  absl::StatusOr<char> CharAttr(std::string_view name, std::string_view allowed);
+  absl::StatusOr<bool> BoolAttr(std::string_view name);
+  absl::StatusOr<int64_t> IntAttr(std::string_view name);
+
+  // ---- operands ---------------------------------------------------------------
+  absl::Status ExpectOperandCount(int64_t n) const;
+  const Shape& OperandShape(int64_t i) const { return ops_[i]->array().shape(); }
+  // Operand i, an array of `type`, as a batch of matrices (rank >= 2, both
+  // matrix dimensions within LAPACK's 32-bit integers).
+  absl::StatusOr<Matrices> MatrixOperand(int64_t i, PrimitiveType type) const;
+  // Operand i must be an array of `type` with exactly these dimensions.
+  absl::Status ExpectOperand(int64_t i, PrimitiveType type, const std::vector<int64_t>& dims,
+                             std::string_view what) const;
+  // A scalar operand of the legacy forms (s32 sizes and flags, u8 job
+  // characters).
+  absl::StatusOr<int64_t> ScalarOperand(int64_t i, PrimitiveType type, std::string_view what) const;
+  // The legacy forms' s32 size operands must describe the array operands.
+  struct Size {
+    int64_t index;
+    const char* name;
+    int64_t value;
+  };
+  absl::Status ExpectSizes(std::initializer_list<Size> sizes) const;
+  // Operand i's elements in the memory order the kernel receives.
+  template <typename T>
+  std::vector<T> Load(int64_t i) const {
+    const Literal& lit = ops_[i]->array();
+    std::vector<T> out(lit.element_count());
+    ToMemoryOrder(lit, OperandLayout(i), out.data());
+    return out;
+  }
+
+  // ---- results ----------------------------------------------------------------
+  // The result must be a tuple of these shapes (or, with `tuple` false, the
+  // one array). Allocates the results.
+  absl::Status ExpectResults(const std::vector<ResultSpec>& specs, bool tuple = true);
+  // Result i from elements in memory order.
+  template <typename T>
+  void Store(int64_t i, const std::vector<T>& memory) {
+    FromMemoryOrder(memory.data(), ResultLayout(i), *results_[i]);
+  }
+  Value Finish();
+  // The dimensions of result i as the instruction declares them: any
+  // array (empty when there is none), a vector ({-1}, which no check
+  // accepts, when it is not one).
+  std::vector<int64_t> DeclaredMatrix(int64_t i) const;
+  std::vector<int64_t> DeclaredVector(int64_t i) const;
+
+ private:
+  absl::Status ParseAttributes();
+  absl::StatusOr<const std::pair<int64_t, std::string>*> Attr(std::string_view name);
+  const Shape& OperandLayout(int64_t i) const;
+  const Shape& ResultLayout(int64_t i) const;
+  static void ToMemoryOrder(const Literal& lit, const Shape& layout_of, void* out);
+  static void FromMemoryOrder(const void* in, const Shape& layout_of, Literal& lit);
+
+  const Instruction& inst_;
+  Operands ops_;
+  Target target_;
+  // name -> (integer value, written text) from backend_config.
+  std::optional<absl::flat_hash_map<std::string, std::pair<int64_t, std::string>>> attrs_;
+  std::vector<std::shared_ptr<Literal>> results_;
+  bool tuple_ = true;
+};
+
+// The element type of a C++ type.
+template <typename T>
+constexpr PrimitiveType PrimitiveTypeOf() {
+  if constexpr (std::is_same_v<T, float>) return PrimitiveType::kF32;
+  if constexpr (std::is_same_v<T, double>) return PrimitiveType::kF64;
+  if constexpr (std::is_same_v<T, std::complex<float>>) return PrimitiveType::kC64;
+  if constexpr (std::is_same_v<T, std::complex<double>>) return PrimitiveType::kC128;
+  return PrimitiveType::kS32;
+}
+
+// Calls f with a value of the C++ type of a LAPACK element type.
+template <typename F>
+auto WithElementType(PrimitiveType type, F f) {
+  switch (type) {
+    case PrimitiveType::kF32: return f(float{});
+    case PrimitiveType::kF64: return f(double{});
+    case PrimitiveType::kC64: return f(std::complex<float>{});
+    default: return f(std::complex<double>{});
+  }
+}
+
+// Workspace sizes come back from LAPACK's query (lwork = -1) as a float.
+absl::StatusOr<int> WorkspaceSize(double queried, std::string_view what);
+// Asks a routine for its optimal workspace: `run(work, lwork)` calls it with
+// lwork = -1, and LAPACK writes the size into work[0].
+template <typename T, typename F>
+absl::StatusOr<int> QueryWorkspace(std::string_view what, F run) {
+  T size{};
+  run(&size, -1);
+  return WorkspaceSize(static_cast<double>(std::real(size)), what);
+}
+
+// Sizes and products that LAPACK must hold in its 32-bit integers.
+absl::StatusOr<int> LapackInt(int64_t v, std::string_view what);
+
+}  // namespace hlo::lapack
+
+#endif  // HLO_EVAL_LINALG_LAPACK_CALL_H_

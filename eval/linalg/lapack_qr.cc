@@ -1,0 +1,224 @@
+// LU and QR factorisations, as jaxlib's CPU kernels run them
+// (jaxlib/cpu/lapack_kernels.cc). x is [batch..., m, n], k = min(m, n):
+//
+//   lapack_?getrf_ffi (x) -> (x_out, ipiv s32[batch..., k] (1-based), info)
+//   lapack_?getrf     (batch, m, n, x) -> the same
+//   lapack_?geqrf_ffi (x) -> (x_out, tau[batch..., k]); no info
+//   lapack_?geqrf     (batch, m, n, lwork, x) -> (x_out, tau, info, work[lwork])
+//   lapack_?geqp3_ffi (x, jpvt s32[batch..., n]) -> (x_out, jpvt_out, tau):
+//     jpvt's nonzero entries pin columns to the front (LAPACK's rule)
+//   lapack_?orgqr_ffi / ?ungqr_ffi (x, tau[batch..., k']) -> x_out: the
+//     first n columns of Q from the k' reflectors in x and tau
+//   lapack_?orgqr / ?ungqr (batch, m, n, k', lwork, x, tau) -> (x_out, info,
+//     work[lwork])
+//   lapack_?ormqr_ffi / ?unmqr_ffi (a, tau, c) -> c_out, attributes left and
+//     transpose (booleans): op(Q) c or c op(Q), op the adjoint when transpose
+//
+// Workspaces are LAPACK's optimal size (its query), as jaxlib's; a legacy
+// form's work result is left zero.
+#include <algorithm>
+
+#include "eval/linalg/lapack_fortran.h"
+#include "eval/linalg/lapack_kernels.h"
+#include "ir/strings.h"
+
+namespace hlo::lapack {
+namespace {
+
+constexpr PrimitiveType kS32 = PrimitiveType::kS32;
+
+// The legacy forms' workspace result: lwork elements, from operand `i`.
+absl::StatusOr<int64_t> LegacyLwork(Call& call, int64_t i) {
+  LAPACK_ASSIGN(const int64_t lwork, call.ScalarOperand(i, kS32, "lwork"));
+  if (lwork < 0) return absl::InvalidArgumentError(StrCat("lwork must not be negative: ", lwork));
+  return lwork;
+}
+
+// The number of reflectors: tau (operand i) is [batch..., k].
+absl::StatusOr<int> TauLength(Call& call, int64_t i, const std::vector<int64_t>& batch_dims) {
+  const Shape& s = call.OperandShape(i);
+  const int64_t k = s.rank() == static_cast<int64_t>(batch_dims.size()) + 1 ? s.dim(s.rank() - 1) : 0;
+  LAPACK_TRY(call.ExpectOperand(i, call.type(), Append(batch_dims, {k}), "tau"));
+  return LapackInt(k, "the number of reflectors");
+}
+
+template <typename T>
+absl::StatusOr<Value> Getrf(Call& call) {
+  const bool ffi = call.target().ffi;
+  const int64_t x_index = ffi ? 0 : 3;
+  LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(x_index, call.type()));
+  if (!ffi) LAPACK_TRY(call.ExpectSizes({{0, "batch", x.batch}, {1, "m", x.rows}, {2, "n", x.cols}}));
+  const int k = std::min(x.rows, x.cols);
+  LAPACK_TRY(call.ExpectResults({{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
+                                 {kS32, Append(x.batch_dims, {k})},
+                                 {kS32, x.batch_dims}}));
+  std::vector<T> a = call.Load<T>(x_index);
+  std::vector<int32_t> ipiv(x.batch * k), info(x.batch);
+  const int64_t step = int64_t{x.rows} * x.cols;
+  for (int64_t b = 0; b < x.batch; ++b) {
+    info[b] = lapack::Getrf(x.rows, x.cols, a.data() + b * step, std::max(1, x.rows),
+                            ipiv.data() + b * k);
+  }
+  call.Store(0, a);
+  call.Store(1, ipiv);
+  call.Store(2, info);
+  return call.Finish();
+}
+
+template <typename T>
+absl::StatusOr<Value> Geqrf(Call& call) {
+  const bool ffi = call.target().ffi;
+  const int64_t x_index = ffi ? 0 : 4;
+  LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(x_index, call.type()));
+  const int k = std::min(x.rows, x.cols);
+  const int lda = std::max(1, x.rows);
+  std::vector<ResultSpec> specs = {{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
+                                   {call.type(), Append(x.batch_dims, {k})}};
+  if (!ffi) {
+    LAPACK_TRY(call.ExpectSizes({{0, "batch", x.batch}, {1, "m", x.rows}, {2, "n", x.cols}}));
+    LAPACK_ASSIGN(const int64_t lwork, LegacyLwork(call, 3));
+    specs.push_back({kS32, x.batch_dims});
+    specs.push_back({call.type(), {lwork}});
+  }
+  LAPACK_TRY(call.ExpectResults(specs));
+  LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("geqrf", [&](T* w, int l) {
+                  lapack::Geqrf<T>(x.rows, x.cols, nullptr, lda, nullptr, w, l);
+                }));
+  std::vector<T> a = call.Load<T>(x_index), tau(x.batch * k), work(lwork);
+  std::vector<int32_t> info(x.batch);
+  const int64_t step = int64_t{x.rows} * x.cols;
+  for (int64_t b = 0; b < x.batch; ++b) {
+    info[b] = lapack::Geqrf(x.rows, x.cols, a.data() + b * step, lda, tau.data() + b * k,
+                            work.data(), lwork);
+  }
+  call.Store(0, a);
+  call.Store(1, tau);
+  if (!ffi) call.Store(2, info);
+  return call.Finish();
+}
+
+template <typename T>
+absl::StatusOr<Value> Geqp3(Call& call) {
+  LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(0, call.type()));
+  LAPACK_TRY(call.ExpectOperand(1, kS32, Append(x.batch_dims, {x.cols}), "jpvt"));
+  const int k = std::min(x.rows, x.cols);
+  const int lda = std::max(1, x.rows);
+  LAPACK_TRY(call.ExpectResults({{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
+                                 {kS32, Append(x.batch_dims, {x.cols})},
+                                 {call.type(), Append(x.batch_dims, {k})}}));
+  LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("geqp3", [&](T* w, int l) {
+                  lapack::Geqp3<T>(x.rows, x.cols, nullptr, lda, nullptr, nullptr, w, l, nullptr);
+                }));
+  std::vector<T> a = call.Load<T>(0), tau(x.batch * k), work(lwork);
+  std::vector<int32_t> jpvt = call.Load<int32_t>(1);
+  std::vector<Real<T>> rwork(2 * static_cast<size_t>(x.cols));
+  const int64_t step = int64_t{x.rows} * x.cols;
+  for (int64_t b = 0; b < x.batch; ++b) {
+    lapack::Geqp3(x.rows, x.cols, a.data() + b * step, lda, jpvt.data() + b * x.cols,
+                  tau.data() + b * k, work.data(), lwork, rwork.data());
+  }
+  call.Store(0, a);
+  call.Store(1, jpvt);
+  call.Store(2, tau);
+  return call.Finish();
+}
+
+template <typename T>
+absl::StatusOr<Value> Orgqr(Call& call) {
+  const bool ffi = call.target().ffi;
+  const int64_t x_index = ffi ? 0 : 5;
+  LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(x_index, call.type()));
+  LAPACK_ASSIGN(const int k, TauLength(call, x_index + 1, x.batch_dims));
+  if (!(x.rows >= x.cols && x.cols >= k)) {
+    return absl::InvalidArgumentError(
+        StrCat(call.TargetName(), " needs m >= n >= k, but x is ", x.rows, "x", x.cols,
+               " with ", k, " reflectors"));
+  }
+  const int lda = std::max(1, x.rows);
+  std::vector<ResultSpec> specs = {{call.type(), Append(x.batch_dims, {x.rows, x.cols})}};
+  if (!ffi) {
+    LAPACK_TRY(call.ExpectSizes(
+        {{0, "batch", x.batch}, {1, "m", x.rows}, {2, "n", x.cols}, {3, "k", k}}));
+    LAPACK_ASSIGN(const int64_t lwork, LegacyLwork(call, 4));
+    specs.push_back({kS32, x.batch_dims});
+    specs.push_back({call.type(), {lwork}});
+  }
+  LAPACK_TRY(call.ExpectResults(specs, /*tuple=*/!ffi));
+  LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("orgqr", [&](T* w, int l) {
+                  lapack::Orgqr<T>(x.rows, x.cols, k, nullptr, lda, nullptr, w, l);
+                }));
+  std::vector<T> a = call.Load<T>(x_index), work(lwork);
+  const std::vector<T> tau = call.Load<T>(x_index + 1);
+  std::vector<int32_t> info(x.batch);
+  const int64_t step = int64_t{x.rows} * x.cols;
+  for (int64_t b = 0; b < x.batch; ++b) {
+    info[b] = lapack::Orgqr(x.rows, x.cols, k, a.data() + b * step, lda, tau.data() + b * k,
+                            work.data(), lwork);
+  }
+  call.Store(0, a);
+  if (!ffi) call.Store(1, info);
+  return call.Finish();
+}
+
+template <typename T>
+absl::StatusOr<Value> Ormqr(Call& call) {
+  LAPACK_ASSIGN(const bool left, call.BoolAttr("left"));
+  LAPACK_ASSIGN(const bool transpose, call.BoolAttr("transpose"));
+  LAPACK_ASSIGN(const Matrices a, call.MatrixOperand(0, call.type()));
+  LAPACK_ASSIGN(const Matrices c, call.MatrixOperand(2, call.type()));
+  LAPACK_ASSIGN(const int k, TauLength(call, 1, c.batch_dims));
+  const int order = left ? c.rows : c.cols;  // Q is order x order
+  if (a.batch_dims != c.batch_dims || a.rows != order || a.cols < k || k > order) {
+    return absl::InvalidArgumentError(
+        StrCat(call.TargetName(), " with left=", left ? "true" : "false", " needs reflectors a of ",
+               order, " rows and at least ", k, " columns per matrix c (", c.rows, "x", c.cols,
+               "), not ", a.rows, "x", a.cols));
+  }
+  LAPACK_TRY(call.ExpectResults({{call.type(), Append(c.batch_dims, {c.rows, c.cols})}},
+                                /*tuple=*/false));
+  const char side = left ? 'L' : 'R';
+  const char trans = transpose ? (kIsComplex<T> ? 'C' : 'T') : 'N';
+  const int lda = std::max(1, order), ldc = std::max(1, c.rows);
+  LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("ormqr", [&](T* w, int l) {
+                  lapack::Ormqr<T>(side, trans, c.rows, c.cols, k, nullptr, lda, nullptr, nullptr,
+                                   ldc, w, l);
+                }));
+  const std::vector<T> am = call.Load<T>(0), tau = call.Load<T>(1);
+  std::vector<T> cm = call.Load<T>(2), work(lwork);
+  const int64_t a_step = int64_t{a.rows} * a.cols, c_step = int64_t{c.rows} * c.cols;
+  for (int64_t b = 0; b < c.batch; ++b) {
+    lapack::Ormqr(side, trans, c.rows, c.cols, k, am.data() + b * a_step, lda,
+                  tau.data() + b * k, cm.data() + b * c_step, ldc, work.data(), lwork);
+  }
+  call.Store(0, cm);
+  return call.Finish();
+}
+
+}  // namespace
+
+absl::StatusOr<Value> EvalGetrf(Call& call) {
+  LAPACK_TRY(call.ExpectOperandCount(call.target().ffi ? 1 : 4));
+  return WithElementType(call.type(), [&](auto t) { return Getrf<decltype(t)>(call); });
+}
+
+absl::StatusOr<Value> EvalGeqrf(Call& call) {
+  LAPACK_TRY(call.ExpectOperandCount(call.target().ffi ? 1 : 5));
+  return WithElementType(call.type(), [&](auto t) { return Geqrf<decltype(t)>(call); });
+}
+
+absl::StatusOr<Value> EvalGeqp3(Call& call) {
+  LAPACK_TRY(call.ExpectOperandCount(2));
+  return WithElementType(call.type(), [&](auto t) { return Geqp3<decltype(t)>(call); });
+}
+
+absl::StatusOr<Value> EvalOrgqr(Call& call) {
+  LAPACK_TRY(call.ExpectOperandCount(call.target().ffi ? 2 : 7));
+  return WithElementType(call.type(), [&](auto t) { return Orgqr<decltype(t)>(call); });
+}
+
+absl::StatusOr<Value> EvalOrmqr(Call& call) {
+  LAPACK_TRY(call.ExpectOperandCount(3));
+  return WithElementType(call.type(), [&](auto t) { return Ormqr<decltype(t)>(call); });
+}
+
+}  // namespace hlo::lapack

@@ -1,0 +1,182 @@
+// Reductions to condensed form and the tridiagonal solve, as jaxlib's CPU
+// kernels run them (jaxlib/cpu/lapack_kernels.cc). x is [batch..., n, n]:
+//
+//   lapack_?gehrd_ffi (x) -> (x_out, tau[batch..., n-1], info), attributes
+//     low and high (i32, LAPACK's 1-based ilo and ihi; JAX passes 1 and n)
+//   lapack_?gehrd (n, ilo, ihi, lda, batch, lwork, x) -> (x_out, tau, info,
+//     work[lwork])
+//   lapack_?sytrd_ffi / ?hetrd_ffi (x) -> (x_out, d[batch..., n],
+//     e[batch..., n-1] (both real), tau[batch..., n-1], info), attribute uplo
+//   lapack_?sytrd / ?hetrd (n, lower, lda, batch, lwork, x) -> (x_out, d, e,
+//     tau, info, work[lwork])
+//   lapack_?gtsv_ffi (dl, d, du [batch..., n], b [batch..., n, nrhs]) ->
+//     (dl_out, d_out, du_out, b_out, info): dl[0] and du[n-1] are not part
+//     of the matrix (LAPACK gets dl from its second element); the diagonals
+//     come back as LAPACK leaves them (its LU factors).
+//
+// Workspaces are LAPACK's optimal size (its query), as jaxlib's; a legacy
+// form's work result is left zero.
+#include <algorithm>
+#include <cstdint>
+
+#include "eval/linalg/lapack_fortran.h"
+#include "eval/linalg/lapack_kernels.h"
+#include "ir/strings.h"
+
+namespace hlo::lapack {
+namespace {
+
+constexpr PrimitiveType kS32 = PrimitiveType::kS32;
+
+absl::StatusOr<Matrices> NonEmptySquare(Call& call, int64_t i) {
+  LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(i, call.type()));
+  if (x.rows != x.cols || x.rows == 0) {
+    return absl::InvalidArgumentError(StrCat(call.TargetName(),
+                                             " needs non-empty square matrices, not ", x.rows,
+                                             "x", x.cols));
+  }
+  return x;
+}
+
+template <typename T>
+absl::StatusOr<Value> Gehrd(Call& call, int low, int high, int64_t x_index, int64_t lwork_legacy) {
+  LAPACK_ASSIGN(const Matrices x, NonEmptySquare(call, x_index));
+  const int n = x.rows;
+  if (!(1 <= low && low <= high && high <= n)) {
+    return absl::InvalidArgumentError(
+        StrCat("gehrd needs 1 <= low <= high <= n = ", n, ", not low ", low, ", high ", high));
+  }
+  std::vector<ResultSpec> specs = {{call.type(), Append(x.batch_dims, {n, n})},
+                                   {call.type(), Append(x.batch_dims, {n - 1})},
+                                   {kS32, x.batch_dims}};
+  if (lwork_legacy >= 0) specs.push_back({call.type(), {lwork_legacy}});
+  LAPACK_TRY(call.ExpectResults(specs));
+  LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("gehrd", [&](T* w, int l) {
+                  lapack::Gehrd<T>(n, low, high, nullptr, n, nullptr, w, l);
+                }));
+  std::vector<T> a = call.Load<T>(x_index), tau(x.batch * (n - 1)), work(lwork);
+  std::vector<int32_t> info(x.batch);
+  const int64_t step = int64_t{n} * n;
+  for (int64_t b = 0; b < x.batch; ++b) {
+    info[b] = lapack::Gehrd(n, low, high, a.data() + b * step, n, tau.data() + b * (n - 1),
+                            work.data(), lwork);
+  }
+  call.Store(0, a);
+  call.Store(1, tau);
+  call.Store(2, info);
+  return call.Finish();
+}
+
+template <typename T>
+absl::StatusOr<Value> Sytrd(Call& call, char uplo, int64_t x_index, int64_t lwork_legacy) {
+  LAPACK_ASSIGN(const Matrices x, NonEmptySquare(call, x_index));
+  const int n = x.rows;
+  const PrimitiveType real = PrimitiveTypeOf<Real<T>>();
+  std::vector<ResultSpec> specs = {{call.type(), Append(x.batch_dims, {n, n})},
+                                   {real, Append(x.batch_dims, {n})},
+                                   {real, Append(x.batch_dims, {n - 1})},
+                                   {call.type(), Append(x.batch_dims, {n - 1})},
+                                   {kS32, x.batch_dims}};
+  if (lwork_legacy >= 0) specs.push_back({call.type(), {lwork_legacy}});
+  LAPACK_TRY(call.ExpectResults(specs));
+  LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("sytrd", [&](T* w, int l) {
+                  lapack::Sytrd<T>('L', n, nullptr, n, nullptr, nullptr, nullptr, w, l);
+                }));
+  std::vector<T> a = call.Load<T>(x_index), tau(x.batch * (n - 1)), work(lwork);
+  std::vector<Real<T>> d(x.batch * n), e(x.batch * (n - 1));
+  std::vector<int32_t> info(x.batch);
+  const int64_t step = int64_t{n} * n;
+  for (int64_t b = 0; b < x.batch; ++b) {
+    info[b] = lapack::Sytrd(uplo, n, a.data() + b * step, n, d.data() + b * n,
+                            e.data() + b * (n - 1), tau.data() + b * (n - 1), work.data(), lwork);
+  }
+  call.Store(0, a);
+  call.Store(1, d);
+  call.Store(2, e);
+  call.Store(3, tau);
+  call.Store(4, info);
+  return call.Finish();
+}
+
+template <typename T>
+absl::StatusOr<Value> Gtsv(Call& call) {
+  LAPACK_ASSIGN(const Matrices b, call.MatrixOperand(3, call.type()));
+  const std::vector<int64_t> diag = Append(b.batch_dims, {b.rows});
+  const char* names[3] = {"dl", "d", "du"};
+  for (int i = 0; i < 3; ++i) LAPACK_TRY(call.ExpectOperand(i, call.type(), diag, names[i]));
+  LAPACK_TRY(call.ExpectResults({{call.type(), diag},
+                                 {call.type(), diag},
+                                 {call.type(), diag},
+                                 {call.type(), Append(b.batch_dims, {b.rows, b.cols})},
+                                 {kS32, b.batch_dims}}));
+  std::vector<T> dl = call.Load<T>(0), d = call.Load<T>(1), du = call.Load<T>(2),
+                 x = call.Load<T>(3);
+  std::vector<int32_t> info(b.batch);
+  const int n = b.rows;
+  const int64_t b_step = int64_t{n} * b.cols;
+  if (n > 0) {
+    for (int64_t i = 0; i < b.batch; ++i) {
+      info[i] = lapack::Gtsv(n, b.cols, dl.data() + i * n + 1, d.data() + i * n,
+                             du.data() + i * n, x.data() + i * b_step, std::max(1, n));
+    }
+  }
+  call.Store(0, dl);
+  call.Store(1, d);
+  call.Store(2, du);
+  call.Store(3, x);
+  call.Store(4, info);
+  return call.Finish();
+}
+
+}  // namespace
+
+absl::StatusOr<Value> EvalGehrd(Call& call) {
+  const bool ffi = call.target().ffi;
+  LAPACK_TRY(call.ExpectOperandCount(ffi ? 1 : 7));
+  int64_t low = 1, high = 0, lwork = -1;
+  const int64_t x_index = ffi ? 0 : 6;
+  if (ffi) {
+    LAPACK_ASSIGN(low, call.IntAttr("low"));
+    LAPACK_ASSIGN(high, call.IntAttr("high"));
+  } else {
+    LAPACK_ASSIGN(const Matrices x, NonEmptySquare(call, x_index));
+    LAPACK_TRY(call.ExpectSizes({{0, "n", x.rows}, {3, "lda", x.rows}, {4, "batch", x.batch}}));
+    LAPACK_ASSIGN(low, call.ScalarOperand(1, kS32, "ilo"));
+    LAPACK_ASSIGN(high, call.ScalarOperand(2, kS32, "ihi"));
+    LAPACK_ASSIGN(lwork, call.ScalarOperand(5, kS32, "lwork"));
+  }
+  if (low < 1 || high > INT32_MAX) {
+    return absl::InvalidArgumentError(StrCat("gehrd's low ", low, " or high ", high,
+                                             " is out of range"));
+  }
+  return WithElementType(call.type(), [&](auto t) {
+    return Gehrd<decltype(t)>(call, static_cast<int>(low), static_cast<int>(high), x_index,
+                              lwork);
+  });
+}
+
+absl::StatusOr<Value> EvalSytrd(Call& call) {
+  const bool ffi = call.target().ffi;
+  LAPACK_TRY(call.ExpectOperandCount(ffi ? 1 : 6));
+  char uplo = 'L';
+  int64_t lwork = -1;
+  const int64_t x_index = ffi ? 0 : 5;
+  if (ffi) {
+    LAPACK_ASSIGN(uplo, call.CharAttr("uplo", "LU"));
+  } else {
+    LAPACK_ASSIGN(const Matrices x, NonEmptySquare(call, x_index));
+    LAPACK_TRY(call.ExpectSizes({{0, "n", x.rows}, {2, "lda", x.rows}, {3, "batch", x.batch}}));
+    LAPACK_ASSIGN(const int64_t lower, call.ScalarOperand(1, kS32, "lower"));
+    uplo = lower ? 'L' : 'U';
+    LAPACK_ASSIGN(lwork, call.ScalarOperand(4, kS32, "lwork"));
+  }
+  return WithElementType(call.type(),
+                         [&](auto t) { return Sytrd<decltype(t)>(call, uplo, x_index, lwork); });
+}
+
+absl::StatusOr<Value> EvalGtsv(Call& call) {
+  LAPACK_TRY(call.ExpectOperandCount(4));
+  return WithElementType(call.type(), [&](auto t) { return Gtsv<decltype(t)>(call); });
+}
+
+}  // namespace hlo::lapack

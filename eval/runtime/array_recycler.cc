@@ -1,0 +1,77 @@
+#include "eval/runtime/array_recycler.h"
+
+#include <algorithm>
+#include <array>
+
+namespace hlo {
+namespace {
+
+// A ring of the last arrays freed on this thread, each with the key a
+// request is matched on first (element type and rank), so a miss costs a
+// scan of 16 small keys and a request computes nothing.
+struct Bin {
+  struct Entry {
+    PrimitiveType type{};
+    int64_t rank = -1;  // -1: empty
+    std::shared_ptr<Literal> literal;
+  };
+  static constexpr size_t kSize = 16;
+  std::array<Entry, kSize> entries;
+  size_t next = 0;  // the slot the next freed array takes (the oldest)
+};
+
+Bin& ThreadBin() {
+  thread_local Bin bin;
+  return bin;
+}
+
+// Storage that matches the literal's dims (a kernel that moved a result's
+// storage out leaves it short).
+bool Whole(const Literal& lit) {
+  int64_t n = 1;
+  for (int64_t d : lit.shape().dims()) n *= d;
+  return lit.element_count() == n &&
+         lit.size_bytes() == static_cast<size_t>(n) * ByteWidth(lit.element_type());
+}
+
+bool StaticArray(const Shape& shape) {
+  if (!shape.IsArray()) return false;
+  for (int64_t i = 0; i < shape.rank(); ++i) {
+    if (shape.is_dynamic_dim(i)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void RecycleArray(Value& value) {
+  if (value.unique() && value.array().size_bytes() <= kMaxRecycledBytes &&
+      StaticArray(value.array().shape()) && Whole(value.array())) {
+    Bin& bin = ThreadBin();
+    Bin::Entry& e = bin.entries[bin.next];
+    bin.next = (bin.next + 1) % Bin::kSize;
+    e.type = value.array().element_type();
+    e.rank = value.array().shape().rank();
+    e.literal = value.TakeArray();  // the oldest array is freed here
+  }
+  value = Value();
+}
+
+std::shared_ptr<Literal> ReuseArray(const Shape& shape) {
+  const PrimitiveType type = shape.element_type();
+  const int64_t rank = shape.rank();
+  Bin& bin = ThreadBin();
+  for (Bin::Entry& e : bin.entries) {
+    if (e.rank != rank || e.type != type) continue;
+    // Same dims: the same element count, which was small.
+    absl::Span<const int64_t> have = e.literal->shape().dims();
+    if (!std::equal(have.begin(), have.end(), shape.dims().begin()) || !StaticArray(shape)) {
+      continue;
+    }
+    e.rank = -1;
+    return std::move(e.literal);
+  }
+  return nullptr;
+}
+
+}  // namespace hlo

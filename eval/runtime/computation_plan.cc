@@ -1,0 +1,157 @@
+#include "eval/runtime/computation_plan.h"
+
+#include <algorithm>
+#include <variant>
+
+#include "absl/container/flat_hash_map.h"
+#include "eval/evaluator.h"
+#include "eval/kernels/kernels.h"
+#include "eval/runtime/profiler.h"
+
+namespace hlo {
+namespace {
+
+// The one computation a call or fusion runs; null when the attribute is
+// missing or odd (its kernel then reports the error).
+const Computation* CalleeOf(const Instruction& inst) {
+  if (inst.opcode() != Opcode::kCall && inst.opcode() != Opcode::kFusion) return nullptr;
+  if (IsSdyManualComputationCall(inst)) return nullptr;
+  const Attribute* a =
+      inst.FindAttr(inst.opcode() == Opcode::kCall ? AttrKind::kToApply : AttrKind::kCalls);
+  if (a == nullptr) return nullptr;
+  const auto* v = std::get_if<std::vector<Computation*>>(&a->value);
+  return v != nullptr && v->size() == 1 ? (*v)[0] : nullptr;
+}
+
+PlanStep StepOf(const Instruction& inst) {
+  switch (inst.opcode()) {
+    case Opcode::kConstant: return PlanStep::kConstant;
+    case Opcode::kTuple: return PlanStep::kTuple;
+    case Opcode::kGetTupleElement:
+      return inst.operand_count() == 1 && inst.HasAttr(AttrKind::kIndex)
+                 ? PlanStep::kGetTupleElement
+                 : PlanStep::kEvaluate;
+    case Opcode::kCall: case Opcode::kFusion:
+      return CalleeOf(inst) != nullptr ? PlanStep::kCall : PlanStep::kEvaluate;
+    default: return PlanStep::kEvaluate;
+  }
+}
+
+// Marks the get-tuple-elements that may move their element out of a tuple
+// before its last read: every reader of the tuple is a get-tuple-element,
+// no two read one index, and the tuple is not the result.
+void FindElementTakers(ComputationPlan& plan) {
+  const size_t n = plan.order.size();
+  std::vector<std::vector<int32_t>> readers(n);
+  for (size_t i = 0; i < n; ++i) {
+    for (int32_t s : plan.operands(i)) readers[s].push_back(static_cast<int32_t>(i));
+  }
+  plan.takes_element.assign(n, false);
+  for (size_t s = 0; s < n; ++s) {
+    if (readers[s].empty() || static_cast<int32_t>(s) == plan.root) continue;
+    bool all_distinct = true;
+    absl::flat_hash_map<int32_t, int32_t> seen;  // index -> reads
+    for (int32_t r : readers[s]) {
+      if (plan.steps[r] != PlanStep::kGetTupleElement || ++seen[plan.tuple_index[r]] > 1) {
+        all_distinct = false;
+        break;
+      }
+    }
+    if (!all_distinct) continue;
+    for (int32_t r : readers[s]) plan.takes_element[r] = true;
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Frame> ComputationPlan::TakeFrame() {
+  if (!free_frames.empty()) {
+    std::unique_ptr<Frame> frame = std::move(free_frames.back());
+    free_frames.pop_back();
+    return frame;
+  }
+  auto frame = std::make_unique<Frame>();
+  frame->slots.resize(order.size());
+  frame->remaining.resize(order.size());
+  frame->params.resize(parameter_count);
+  return frame;
+}
+
+std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_paths,
+                                          bool flush_denormals) {
+  auto plan = std::make_unique<ComputationPlan>();
+  plan->computation = &comp;
+  std::vector<Instruction*> order = comp.PostOrder();
+  const size_t n = order.size();
+  absl::flat_hash_map<const Instruction*, int32_t> slot;
+  slot.reserve(n);
+  for (size_t i = 0; i < n; ++i) slot[order[i]] = static_cast<int32_t>(i);
+  plan->order.assign(order.begin(), order.end());
+  plan->root = slot.at(comp.root());
+  plan->steps.assign(n, PlanStep::kEvaluate);
+  plan->uses.assign(n, 0);
+  plan->bytes.resize(n);
+  plan->parameter.assign(n, -1);
+  plan->tuple_index.assign(n, -1);
+  plan->callee.assign(n, nullptr);
+  plan->callee_plan.assign(n, nullptr);
+  plan->constants.resize(n);
+  plan->constant_made.assign(n, false);
+  plan->group_at.assign(n, nullptr);
+  plan->sibling_at.assign(n, nullptr);
+  for (size_t i = 0; i < n; ++i) {
+    const Instruction& inst = *order[i];
+    plan->bytes[i] = ShapeBytes(inst.shape());
+    if (inst.opcode() == Opcode::kParameter) {
+      plan->steps[i] = PlanStep::kParameter;
+      plan->parameter[i] = static_cast<int32_t>(inst.parameter_number());
+      plan->parameter_count = std::max(plan->parameter_count, plan->parameter[i] + 1);
+    } else if (fast_paths) {
+      plan->steps[i] = StepOf(inst);
+      if (plan->steps[i] == PlanStep::kGetTupleElement) {
+        plan->tuple_index[i] = static_cast<int32_t>(inst.GetInt(AttrKind::kIndex, -1));
+      }
+      if (plan->steps[i] == PlanStep::kCall) plan->callee[i] = CalleeOf(inst);
+    }
+  }
+  if (fast_paths) {
+    plan->groups = FindFusedGroups(plan->order, flush_denormals,
+                                   comp.is_fusion_computation() ? kMinFusedElementsInFusion
+                                                                  : kMinFusedElements);
+    for (const std::unique_ptr<FusedGroup>& g : plan->groups) {
+      for (const Instruction* m : g->members) plan->steps[slot.at(m)] = PlanStep::kFusedAway;
+      plan->steps[slot.at(g->root)] = PlanStep::kGroup;
+      plan->group_at[slot.at(g->root)] = g.get();
+    }
+    plan->sibling_groups = FindSiblingReduces(plan->order, flush_denormals);
+    for (const std::unique_ptr<SiblingReduces>& g : plan->sibling_groups) {
+      for (const Instruction* m : g->members) {
+        g->slots.push_back(slot.at(m));
+        plan->steps[slot.at(m)] = PlanStep::kSiblingReduce;
+        plan->sibling_at[slot.at(m)] = g.get();
+      }
+    }
+  }
+  plan->operand_begin.assign(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    plan->operand_begin[i] = static_cast<int32_t>(plan->operand_slots.size());
+    if (plan->steps[i] == PlanStep::kFusedAway) continue;
+    auto read = [&](const Instruction* op) {
+      int32_t s = slot.at(op);
+      plan->operand_slots.push_back(s);
+      ++plan->uses[s];
+    };
+    if (const FusedGroup* g = plan->group_at[i]) {
+      for (const Instruction* op : g->inputs) read(op);
+    } else {
+      for (const Instruction* op : order[i]->operands()) read(op);
+    }
+  }
+  plan->operand_begin[n] = static_cast<int32_t>(plan->operand_slots.size());
+  ++plan->uses[plan->root];  // the result outlives the loop
+  FindElementTakers(*plan);
+  plan->profiled = Profiler::Covers(comp);
+  return plan;
+}
+
+}  // namespace hlo
