@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "eval/denormals.h"
 #include "eval/kernels/elementwise_internal.h"
 #include "ir/strings.h"
@@ -19,6 +20,11 @@ struct BatchProgram::Step {
   int32_t result = -1;
   bool flush = false;  // XLA:CPU's flush-to-zero applies to this op
   bool bitcast = false;  // a scalar bitcast between types: bitcast-convert
+  // Runs on raw arrays (PlanInPlace): the kernels elementwise::Apply reaches
+  // for these types, called without Literals.
+  enum class Raw : uint8_t { kNone, kUnaryFloat, kBinaryFloat, kCompareFloat, kSelect };
+  Raw raw = Raw::kNone;
+  PrimitiveType raw_type = PrimitiveType::kPred;  // f32/f64 operands; select: the result
 };
 
 // Walks a computation (inlining calls and fusions) and assigns registers.
@@ -303,6 +309,7 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::Compile(
                                   program->result_registers_, program->result_types_,
                                   program->register_types_);
   if (!st.ok()) return st;
+  program->PlanInPlace();
   return program;
 }
 
@@ -336,6 +343,7 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileElementwise(
   if (program->result_registers_.size() != 1) {
     return absl::UnimplementedError("the root is not one array");
   }
+  program->PlanInPlace();
   return program;
 }
 
@@ -487,6 +495,7 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileGroup(
   }
   program->result_registers_ = it->second;
   program->result_types_ = {program->register_types_[it->second[0]]};
+  program->PlanInPlace();
   return program;
 }
 
@@ -506,6 +515,8 @@ std::unique_ptr<BatchProgram> BatchProgram::Clone() const {
   copy->register_types_ = register_types_;
   copy->parameter_registers_ = parameter_registers_;
   copy->result_registers_ = result_registers_;
+  copy->reads_in_place_ = reads_in_place_;
+  copy->writes_in_place_ = writes_in_place_;
   return copy;
 }
 
@@ -523,11 +534,139 @@ absl::Status BatchProgram::Resize(int64_t length) {
     }
   }
   length_ = length;
+  register_data_.resize(registers_.size());
+  for (size_t r = 0; r < registers_.size(); ++r) register_data_[r] = registers_[r].data();
   return absl::OkStatus();
 }
 
-absl::Status BatchProgram::RunSteps() {
+namespace {
+
+// How `step` runs on raw arrays, or kNone: the f32/f64 ops that
+// elementwise::Apply hands to UnaryFloatKernel / BinaryFloatKernel, float
+// compare and select; never a step that flushes denormals in software.
+template <typename Step>
+typename Step::Raw RawKindOf(const Step& step, const std::vector<PrimitiveType>& types) {
+  using K = typename Step::Raw;
+  using PT = PrimitiveType;
+  if (step.bitcast || (step.flush && !HardwareFlushes(*step.inst))) return K::kNone;
+  const Opcode op = step.inst->opcode();
+  const PT rt = types[step.result];
+  auto type = [&](int i) { return types[step.operands[i]]; };
+  const bool float_result = rt == PT::kF32 || rt == PT::kF64;
+  switch (op) {
+    case Opcode::kSelect: {
+      const int64_t width = ByteWidth(rt);
+      const bool fits = width == 1 || width == 2 || width == 4 || width == 8;
+      return step.arity == 3 && type(0) == PT::kPred && type(1) == rt && type(2) == rt && fits
+                 ? K::kSelect : K::kNone;
+    }
+    case Opcode::kCompare:
+      return step.arity == 2 && rt == PT::kPred && type(0) == type(1) &&
+                     (type(0) == PT::kF32 || type(0) == PT::kF64)
+                 ? K::kCompareFloat : K::kNone;
+    // Apply's own cases before the unary and binary families.
+    case Opcode::kCopy: case Opcode::kConvert: case Opcode::kBitcastConvert:
+    case Opcode::kReducePrecision: case Opcode::kStochasticConvert: case Opcode::kClamp:
+      return K::kNone;
+    default:
+      break;
+  }
+  if (!float_result) return K::kNone;
+  if (step.arity == 1 && IsElementwiseUnary(op) && type(0) == rt) {
+    const bool ok = rt == PT::kF32
+                        ? elementwise::UnaryFloatKernel<float>(op, nullptr, nullptr, 0)
+                        : elementwise::UnaryFloatKernel<double>(op, nullptr, nullptr, 0);
+    return ok ? K::kUnaryFloat : K::kNone;
+  }
+  if (step.arity == 2 && IsElementwiseBinary(op) && op != Opcode::kComplex && type(0) == rt &&
+      type(1) == rt) {
+    const bool ok =
+        rt == PT::kF32 ? elementwise::BinaryFloatKernel<float>(op, nullptr, nullptr, nullptr, 0)
+                       : elementwise::BinaryFloatKernel<double>(op, nullptr, nullptr, nullptr, 0);
+    return ok ? K::kBinaryFloat : K::kNone;
+  }
+  return K::kNone;
+}
+
+template <typename T>
+void RunRawFloat(const Opcode op, bool unary, uint8_t* const* in, uint8_t* out, int64_t n) {
+  if (unary) {
+    elementwise::UnaryFloatKernel<T>(op, reinterpret_cast<const T*>(in[0]),
+                                     reinterpret_cast<T*>(out), n);
+  } else {
+    elementwise::BinaryFloatKernel<T>(op, reinterpret_cast<const T*>(in[0]),
+                                      reinterpret_cast<const T*>(in[1]),
+                                      reinterpret_cast<T*>(out), n);
+  }
+}
+
+}  // namespace
+
+void BatchProgram::PlanInPlace() {
+  const size_t regs = register_types_.size();
+  std::vector<bool> read_by_literal_step(regs, false), produced_raw(regs, false);
+  for (Step& step : steps_) {
+    step.raw = RawKindOf(step, register_types_);
+    if (step.raw == Step::Raw::kNone) {
+      for (int i = 0; i < step.arity; ++i) read_by_literal_step[step.operands[i]] = true;
+    } else {
+      step.raw_type = step.raw == Step::Raw::kSelect ? register_types_[step.result]
+                                                     : register_types_[step.operands[0]];
+      produced_raw[step.result] = true;
+    }
+  }
+  auto is_result = [&](int32_t r) {
+    return std::count(result_registers_.begin(), result_registers_.end(), r);
+  };
+  reads_in_place_.assign(parameter_registers_.size(), false);
+  for (size_t p = 0; p < parameter_registers_.size(); ++p) {
+    const int32_t r = parameter_registers_[p];
+    reads_in_place_[p] = !parameter_scalar_[p] && !parameter_is_broadcast(static_cast<int64_t>(p)) &&
+                         !read_by_literal_step[r] && is_result(r) == 0;
+  }
+  writes_in_place_.assign(result_registers_.size(), false);
+  for (size_t k = 0; k < result_registers_.size(); ++k) {
+    const int32_t r = result_registers_[k];
+    writes_in_place_[k] = produced_raw[r] && !read_by_literal_step[r] && is_result(r) == 1;
+  }
+}
+
+absl::Status BatchProgram::RunSteps(int64_t count) {
   for (const Step& step : steps_) {
+    if (step.raw != Step::Raw::kNone) {
+      uint8_t* in[3] = {};
+      for (int i = 0; i < step.arity; ++i) in[i] = register_data_[step.operands[i]];
+      uint8_t* out = register_data_[step.result];
+      const Opcode op = step.inst->opcode();
+      const bool f32 = step.raw_type == PrimitiveType::kF32;
+      switch (step.raw) {
+        case Step::Raw::kUnaryFloat: case Step::Raw::kBinaryFloat: {
+          const bool unary = step.raw == Step::Raw::kUnaryFloat;
+          f32 ? RunRawFloat<float>(op, unary, in, out, count)
+              : RunRawFloat<double>(op, unary, in, out, count);
+          break;
+        }
+        case Step::Raw::kCompareFloat: {
+          bool* o = reinterpret_cast<bool*>(out);
+          absl::Status st =
+              f32 ? elementwise::CompareFloatArrays(*step.inst, reinterpret_cast<const float*>(in[0]),
+                                                    reinterpret_cast<const float*>(in[1]), o, count)
+                  : elementwise::CompareFloatArrays(*step.inst, reinterpret_cast<const double*>(in[0]),
+                                                    reinterpret_cast<const double*>(in[1]), o, count);
+          if (!st.ok()) {
+            return absl::Status(st.code(),
+                                StrCat("%", step.inst->name(), ": ", std::string(st.message())));
+          }
+          break;
+        }
+        case Step::Raw::kSelect:
+          elementwise::SelectArrays(ByteWidth(step.raw_type), reinterpret_cast<const bool*>(in[0]),
+                                    in[1], in[2], out, count);
+          break;
+        case Step::Raw::kNone: break;
+      }
+      continue;
+    }
     const Literal* ops[3] = {};
     const bool flush = step.flush && !HardwareFlushes(*step.inst);
     for (int i = 0; i < step.arity; ++i) {
@@ -557,6 +696,13 @@ absl::Status BatchProgram::Run(absl::Span<const void* const> inputs,
                                              " parameters and gives ", result_types_.size(),
                                              " results"));
   }
+  // A result goes straight into its output unless the output is also an
+  // input (in-place updates): the block's later steps may still read it.
+  absl::InlinedVector<bool, 8> write_in_place(outputs.size(), false);
+  for (size_t r = 0; r < outputs.size(); ++r) {
+    write_in_place[r] = writes_in_place_[r] &&
+                        std::find(inputs.begin(), inputs.end(), outputs[r]) == inputs.end();
+  }
   for (int64_t offset = first; offset < first + n; offset += block_) {
     const int64_t count = std::min(block_, first + n - offset);
     // Registers a power of two >= count long (at least 16), so that small
@@ -572,6 +718,11 @@ absl::Status BatchProgram::Run(absl::Span<const void* const> inputs,
       const int64_t width = ByteWidth(parameter_types_[p]);
       uint8_t* reg = registers_[parameter_registers_[p]].data();
       const uint8_t* src = static_cast<const uint8_t*>(inputs[p]);
+      if (reads_in_place_[p]) {
+        // Only raw steps read it: they take the input where it lies.
+        register_data_[parameter_registers_[p]] = const_cast<uint8_t*>(src) + offset * width;
+        continue;
+      }
       if (parameter_scalar_[p]) {
         // The same value at every position: filled once per run (it may
         // differ between runs) and after a resize.
@@ -586,8 +737,19 @@ absl::Status BatchProgram::Run(absl::Span<const void* const> inputs,
       }
       std::memcpy(reg, src + offset * width, count * width);
     }
-    if (absl::Status st = RunSteps(); !st.ok()) return st;
     for (size_t r = 0; r < outputs.size(); ++r) {
+      if (!writes_in_place_[r]) continue;
+      // (Reset when not in place this call: the pointer may still name an
+      // earlier call's output.)
+      const int32_t reg = result_registers_[r];
+      register_data_[reg] =
+          write_in_place[r]
+              ? static_cast<uint8_t*>(outputs[r]) + offset * ByteWidth(result_types_[r])
+              : registers_[reg].data();
+    }
+    if (absl::Status st = RunSteps(count); !st.ok()) return st;
+    for (size_t r = 0; r < outputs.size(); ++r) {
+      if (write_in_place[r]) continue;
       const int64_t width = ByteWidth(result_types_[r]);
       std::memcpy(static_cast<uint8_t*>(outputs[r]) + offset * width,
                   registers_[result_registers_[r]].data(), count * width);

@@ -99,7 +99,12 @@ class BatchProgram {
   BatchProgram();
   // Makes every register `length` elements long (constants refilled).
   absl::Status Resize(int64_t length);
-  absl::Status RunSteps();
+  // Runs the steps over the first `count` positions of the registers.
+  absl::Status RunSteps(int64_t count);
+  // Marks the steps that run on raw arrays (f32/f64 math, float compare,
+  // select) and, from that, the parameters read where they lie and the
+  // results written straight into the outputs (see Run).
+  void PlanInPlace();
 
   // A parameter read through a broadcast: position coordinates c (over
   // result_dims) read operand element sum_d c[d] * strides[d] (stride 0
@@ -128,6 +133,13 @@ class BatchProgram {
   int64_t block_ = kBlock;
   std::vector<int32_t> parameter_registers_;
   std::vector<int32_t> result_registers_;
+  // Where each register's elements are for the steps that run on raw
+  // arrays: its Literal's storage, or for a parameter read in place the
+  // input itself, or for a result written in place the output itself (at
+  // the block's first position). Steps on Literals never read either kind.
+  std::vector<uint8_t*> register_data_;
+  std::vector<bool> reads_in_place_;   // per parameter
+  std::vector<bool> writes_in_place_;  // per result
 };
 
 }  // namespace hlo

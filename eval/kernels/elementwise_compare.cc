@@ -115,12 +115,9 @@ absl::Status ComplexCompare(Dir dir, const Literal& la, const Literal& lb, bool*
   return absl::OkStatus();
 }
 
-}  // namespace
-
-absl::Status EvalCompare(const Instruction& inst, const Literal& la, const Literal& lb,
-                         Literal& lo) {
+// The comparison direction of `inst`.
+absl::Status DirectionOf(const Instruction& inst, Dir& dir) {
   std::string_view d = inst.GetString(AttrKind::kDirection);
-  Dir dir;
   if (d == "EQ") dir = Dir::kEq;
   else if (d == "NE") dir = Dir::kNe;
   else if (d == "GE") dir = Dir::kGe;
@@ -131,6 +128,32 @@ absl::Status EvalCompare(const Instruction& inst, const Literal& la, const Liter
     return absl::InvalidArgumentError(
         StrCat("compare direction '", d, "' is not one of EQ, NE, GE, GT, LE, LT"));
   }
+  return absl::OkStatus();
+}
+
+// f32 / f64 (T): IEEE comparison, or totalOrder when `inst` asks for it.
+template <typename T>
+absl::Status FloatCompare(const Instruction& inst, Dir dir, const T* a, const T* b, bool* out,
+                          int64_t n) {
+  const bool total = ComparesFloatsInTotalOrder(inst);
+  std::string_view type = inst.GetString(AttrKind::kType);
+  if (!total && !type.empty() && type != "FLOAT") {
+    return TypeMismatch(type, std::is_same_v<T, float> ? PT::kF32 : PT::kF64);
+  }
+  if (total) {
+    CompareLoop(dir, a, b, out, n, [](T x) { return TotalKey(x); });
+  } else {
+    CompareLoop(dir, a, b, out, n, [](T x) { return x; });
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status EvalCompare(const Instruction& inst, const Literal& la, const Literal& lb,
+                         Literal& lo) {
+  Dir dir;
+  if (absl::Status st = DirectionOf(inst, dir); !st.ok()) return st;
   std::string_view type = inst.GetString(AttrKind::kType);
   std::string_view order = inst.GetString(AttrKind::kOrder);
   const PT t = la.element_type();
@@ -142,29 +165,13 @@ absl::Status EvalCompare(const Instruction& inst, const Literal& la, const Liter
   const int64_t n = la.element_count();
   bool* out = lo.typed<bool>();
 
+  if (t == PT::kF32) return FloatCompare(inst, dir, la.typed<float>(), lb.typed<float>(), out, n);
+  if (t == PT::kF64) {
+    return FloatCompare(inst, dir, la.typed<double>(), lb.typed<double>(), out, n);
+  }
   if (IsFloat(t)) {
     bool total = ComparesFloatsInTotalOrder(inst);
     if (!total && !type.empty() && type != "FLOAT") return TypeMismatch(type, t);
-    if (t == PT::kF32) {
-      const float* a = la.typed<float>();
-      const float* b = lb.typed<float>();
-      if (total) {
-        CompareLoop(dir, a, b, out, n, [](float x) { return TotalKey(x); });
-      } else {
-        CompareLoop(dir, a, b, out, n, [](float x) { return x; });
-      }
-      return absl::OkStatus();
-    }
-    if (t == PT::kF64) {
-      const double* a = la.typed<double>();
-      const double* b = lb.typed<double>();
-      if (total) {
-        CompareLoop(dir, a, b, out, n, [](double x) { return TotalKey(x); });
-      } else {
-        CompareLoop(dir, a, b, out, n, [](double x) { return x; });
-      }
-      return absl::OkStatus();
-    }
     const int w = ByteWidth(t);
     if (total) {
       const int width = LogicalBits(t);
@@ -218,6 +225,18 @@ absl::Status EvalCompare(const Instruction& inst, const Literal& la, const Liter
   return absl::OkStatus();
 }
 
+template <typename T>
+absl::Status CompareFloatArrays(const Instruction& inst, const T* a, const T* b, bool* out,
+                                int64_t n) {
+  Dir dir;
+  if (absl::Status st = DirectionOf(inst, dir); !st.ok()) return st;
+  return FloatCompare(inst, dir, a, b, out, n);
+}
+template absl::Status CompareFloatArrays<float>(const Instruction&, const float*, const float*,
+                                                bool*, int64_t);
+template absl::Status CompareFloatArrays<double>(const Instruction&, const double*,
+                                                 const double*, bool*, int64_t);
+
 // ---- select ---------------------------------------------------------------------
 
 namespace {
@@ -243,6 +262,17 @@ void SelectLoop(const bool* __restrict p, const Bytes16* __restrict t,
 
 }  // namespace
 
+bool SelectArrays(int64_t width, const bool* pred, const void* on_true, const void* on_false,
+                  void* out, int64_t n) {
+  switch (width) {
+    case 1: SelectLoop(pred, static_cast<const uint8_t*>(on_true), static_cast<const uint8_t*>(on_false), static_cast<uint8_t*>(out), n); return true;
+    case 2: SelectLoop(pred, static_cast<const uint16_t*>(on_true), static_cast<const uint16_t*>(on_false), static_cast<uint16_t*>(out), n); return true;
+    case 4: SelectLoop(pred, static_cast<const uint32_t*>(on_true), static_cast<const uint32_t*>(on_false), static_cast<uint32_t*>(out), n); return true;
+    case 8: SelectLoop(pred, static_cast<const uint64_t*>(on_true), static_cast<const uint64_t*>(on_false), static_cast<uint64_t*>(out), n); return true;
+    default: return false;
+  }
+}
+
 absl::Status EvalSelect(const Literal& pred, const Literal& on_true, const Literal& on_false,
                         Literal& out) {
   const int64_t n = out.element_count();
@@ -252,17 +282,16 @@ absl::Status EvalSelect(const Literal& pred, const Literal& on_true, const Liter
     return absl::OkStatus();
   }
   const bool* p = pred.typed<bool>();
-  switch (ByteWidth(out.element_type())) {
-    case 1: SelectLoop(p, on_true.typed<uint8_t>(), on_false.typed<uint8_t>(), out.typed<uint8_t>(), n); break;
-    case 2: SelectLoop(p, on_true.typed<uint16_t>(), on_false.typed<uint16_t>(), out.typed<uint16_t>(), n); break;
-    case 4: SelectLoop(p, on_true.typed<uint32_t>(), on_false.typed<uint32_t>(), out.typed<uint32_t>(), n); break;
-    case 8: SelectLoop(p, on_true.typed<uint64_t>(), on_false.typed<uint64_t>(), out.typed<uint64_t>(), n); break;
-    case 16: SelectLoop(p, on_true.typed<Bytes16>(), on_false.typed<Bytes16>(), out.typed<Bytes16>(), n); break;
-    default:
-      return absl::InvalidArgumentError(StrCat("'select' does not take element type ",
-                                               PrimitiveTypeName(out.element_type())));
+  const int64_t width = ByteWidth(out.element_type());
+  if (SelectArrays(width, p, on_true.data(), on_false.data(), out.data(), n)) {
+    return absl::OkStatus();
   }
-  return absl::OkStatus();
+  if (width == 16) {
+    SelectLoop(p, on_true.typed<Bytes16>(), on_false.typed<Bytes16>(), out.typed<Bytes16>(), n);
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(StrCat("'select' does not take element type ",
+                                           PrimitiveTypeName(out.element_type())));
 }
 
 // ---- clamp ----------------------------------------------------------------------

@@ -189,6 +189,15 @@ absl::Status EvalCompare(const Instruction& inst, const Literal& a, const Litera
 absl::Status EvalSelect(const Literal& pred, const Literal& on_true, const Literal& on_false,
                         Literal& out);
 absl::Status EvalClamp(const Literal& lo, const Literal& x, const Literal& hi, Literal& out);
+// The same loops on raw arrays of n elements, for fused loops
+// (eval/fusion/batch_program.cc): compare of f32 / f64 arrays (T) as `inst`
+// asks, and select of elements `width` bytes wide (false for widths other
+// than 1, 2, 4 and 8).
+template <typename T>
+absl::Status CompareFloatArrays(const Instruction& inst, const T* a, const T* b, bool* out,
+                                int64_t n);
+bool SelectArrays(int64_t width, const bool* pred, const void* on_true, const void* on_false,
+                  void* out, int64_t n);
 // convert, bitcast-convert, reduce-precision, stochastic-convert.
 absl::Status EvalConvert(const Literal& in, Literal& out);
 absl::Status EvalBitcastConvert(const Literal& in, Literal& out);
