@@ -36,13 +36,12 @@ struct FusedGroup {
 // The groups of a computation given its post order: every group has at
 // least two elementwise steps, or is one op reading a broadcast per row
 // (RowBroadcastOp, so that the broadcast is never materialised), and arrays
-// of at least `min_elements`
-// elements; each instruction is in at most one group. Inside XLA's fusion
-// computations, whose intermediates XLA never materialises, arrays of any
-// size (kMinFusedElementsInFusion): there the per-instruction cost of small
-// arrays (JAX's random bits over a few words) is most of the time.
-inline constexpr int64_t kMinFusedElements = 4096;
-inline constexpr int64_t kMinFusedElementsInFusion = 2;
+// of at least `min_elements` elements; each instruction is in at most one
+// group. Any array but a scalar by default: the per-instruction cost of
+// small arrays (JAX's random bits over a few hundred words, in XLA's fusion
+// computations and in unoptimised modules alike) is most of their time, and
+// one batched loop over a group pays it once.
+inline constexpr int64_t kMinFusedElements = 2;
 std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
     absl::Span<const Instruction* const> order, bool flush_denormals,
     int64_t min_elements = kMinFusedElements);

@@ -115,9 +115,7 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
     }
   }
   if (fast_paths) {
-    plan->groups = FindFusedGroups(plan->order, flush_denormals,
-                                   comp.is_fusion_computation() ? kMinFusedElementsInFusion
-                                                                  : kMinFusedElements);
+    plan->groups = FindFusedGroups(plan->order, flush_denormals);
     for (const std::unique_ptr<FusedGroup>& g : plan->groups) {
       for (const Instruction* m : g->members) plan->steps[slot.at(m)] = PlanStep::kFusedAway;
       plan->steps[slot.at(g->root)] = PlanStep::kGroup;
