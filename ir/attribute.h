@@ -74,6 +74,7 @@ enum class AttrType : uint8_t {
   X(kCondition, "condition", kComputation)                         \
   X(kConstrainLayout, "constrain_layout", kBool)                   \
   X(kControlPredecessors, "control-predecessors", kInstructionList) \
+  X(kConvolutionKind, "convolution_kind", kIdent)                  \
   X(kCrossProgramPrefetchIndex, "cross_program_prefetch_index", kInt) \
   X(kCustomCallHasSideEffect, "custom_call_has_side_effect", kBool) \
   X(kCustomCallTarget, "custom_call_target", kString)              \
@@ -145,6 +146,7 @@ enum class AttrType : uint8_t {
   X(kSlice, "slice", kSlice)                                       \
   X(kSliceSizes, "slice_sizes", kIntList)                          \
   X(kSparsity, "sparsity", kRaw)                                   \
+  X(kSparsityConfig, "sparsity_config", kRaw)                      \
   X(kSourceTargetPairs, "source_target_pairs", kIntListList)       \
   X(kSplitCount, "split_count", kInt)                              \
   X(kSplitDimension, "split_dimension", kInt)                      \

@@ -147,9 +147,11 @@ class Printer {
 
  private:
   // Attributes XLA leaves out when they hold their default: all-default
-  // operand precisions, and a comparison type or order implied by the
-  // element type.
+  // operand precisions, a comparison type or order implied by the element
+  // type, a convolution's unset kind and empty sparsity_config.
   static bool IsDefaultValue(const Instruction& inst, const Attribute& a) {
+    if (a.kind == AttrKind::kConvolutionKind) return std::get<InternedString>(a.value) == "unset";
+    if (a.kind == AttrKind::kSparsityConfig) return std::get<InternedString>(a.value) == "{}";
     if (a.kind == AttrKind::kOperandPrecision) {
       for (const std::string& p : std::get<std::vector<std::string>>(a.value)) {
         if (p != "default" && p != "DEFAULT") return false;

@@ -139,7 +139,9 @@ void Instruction::SetAttr(AttrKind kind, AttrValue value) {
   if (kind == AttrKind::kControlPredecessors) has_control_predecessors_ = true;
   if (auto* callees = std::get_if<std::vector<Computation*>>(&value)) {
     has_called_computations_ = true;
-    if (opcode_ == Opcode::kFusion) {
+    // A fusion's computation, also where `fusion-start` wraps the fusion.
+    if (opcode_ == Opcode::kFusion ||
+        (opcode_ == Opcode::kAsyncStart && has_wrapped_ && wrapped_ == Opcode::kFusion)) {
       for (Computation* c : *callees) {
         if (c != nullptr) c->set_fusion_computation();
       }

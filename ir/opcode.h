@@ -31,7 +31,7 @@ inline constexpr int kVariadic = -1;
   X(kAsinh, "asinh", 1)                                  \
   X(kAsyncDone, "async-done", 1)                         \
   X(kAsyncStart, "async-start", kVariadic)               \
-  X(kAsyncUpdate, "async-update", 1)                     \
+  X(kAsyncUpdate, "async-update", kVariadic)             \
   X(kAtan, "atan", 1)                                    \
   X(kAtan2, "atan2", 2)                                  \
   X(kAtanh, "atanh", 1)                                  \

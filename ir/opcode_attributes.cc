@@ -49,7 +49,8 @@ constexpr AttrRule kRaggedDot[] = {
     {K::kRhsGroupDims, O}, {K::kOperandPrecision, O}};
 constexpr AttrRule kConvolution[] = {
     {K::kWindow, O}, {K::kDimLabels, R}, {K::kFeatureGroupCount, O},
-    {K::kBatchGroupCount, O}, {K::kOperandPrecision, O}, {K::kAlgorithm, O}};
+    {K::kBatchGroupCount, O}, {K::kConvolutionKind, O}, {K::kOperandPrecision, O},
+    {K::kAlgorithm, O}, {K::kSparsityConfig, O}};
 constexpr AttrRule kGather[] = {
     {K::kOffsetDims, O}, {K::kCollapsedSliceDims, O},
     {K::kStartIndexMap, O}, {K::kOperandBatchingDims, O},

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "ir/sparsity_config.h"
 #include "ir/strings.h"
 #include "parser/diagnostic.h"
 #include "parser/parser_impl.h"
@@ -30,6 +31,7 @@ std::vector<std::string_view> IdentValues(AttrKind kind, Opcode opcode) {
     case AttrKind::kSchedule:
       return {"SCHEDULE_NONE", "SCHEDULE_LATEST", "SCHEDULE_EARLIEST"};
     case AttrKind::kPaddingType: return {"PADDING_INVALID", "PADDING_VALID", "PADDING_SAME"};
+    case AttrKind::kConvolutionKind: return {"fprop", "wgrad", "dgrad", "unset"};
     default: return {};
   }
 }
@@ -706,18 +708,34 @@ bool Parser::ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out) {
     case AttrType::kComputationList: {
       std::vector<Computation*> v;
       Token open = tok_;
+      // `to_apply={ p = f32[] parameter(0) ... }`: one inline computation.
+      if (AtInlineComputation()) {
+        Computation* inline_comp = nullptr;
+        if (!ParseInlineComputation(&inline_comp)) return false;
+        v.push_back(inline_comp);
+        *out = std::move(v);
+        return true;
+      }
       bool braced = Consume(Tok::kLBrace);
-      if (!At(Tok::kName) && !(braced && At(Tok::kRBrace))) {
+      // Each element of a braced list: a name, or an inline computation.
+      auto at_element = [&] { return At(Tok::kName) || (braced && AtInlineComputation()); };
+      if (!at_element() && !(braced && At(Tok::kRBrace))) {
         return ErrorExpected(braced ? "a computation name in the list"
                                     : StrCat("a computation name for '", AttrName(kind), "'"));
       }
-      while (At(Tok::kName)) {
-        pending_computations_.push_back({inst, kind, v.size(), tok_});
-        v.push_back(nullptr);
-        Advance();
+      while (at_element()) {
+        if (At(Tok::kLBrace)) {
+          Computation* inline_comp = nullptr;
+          if (!ParseInlineComputation(&inline_comp)) return false;
+          v.push_back(inline_comp);
+        } else {
+          pending_computations_.push_back({inst, kind, v.size(), tok_});
+          v.push_back(nullptr);
+          Advance();
+        }
         if (!braced) break;
         if (!Consume(Tok::kComma)) break;
-        if (!At(Tok::kName)) return ErrorExpected("a computation name after ','");
+        if (!at_element()) return ErrorExpected("a computation name after ','");
       }
       if (braced && !Expect(Tok::kRBrace, "',' or '}' in the list of computations")) {
         return false;
@@ -821,6 +839,7 @@ bool Parser::ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out) {
       return true;
     }
     case AttrType::kRaw: {
+      if (kind == AttrKind::kSparsityConfig) return ParseSparsityConfig(out);
       if (At(Tok::kLBrace) || At(Tok::kLParen) || At(Tok::kLSquare)) {
         std::string err;
         const char* err_at = nullptr;
@@ -839,6 +858,26 @@ bool Parser::ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out) {
     }
   }
   return ErrorHere("unhandled attribute type");
+}
+
+}  // namespace hlo
+
+namespace hlo {
+
+// sparsity_config ::= '{' [('lhs' | 'rhs') '=' '{' [field '=' value]* '}']* '}'
+// Read as XLA reads it and kept as the canonical text XLA prints.
+bool Parser::ParseSparsityConfig(AttrValue* out) {
+  if (!At(Tok::kLBrace)) return ErrorExpected("'{' to open sparsity_config");
+  std::string err;
+  const char* err_at = nullptr;
+  std::string_view raw = lexer_.ScanBalanced(tok_, &err, &err_at);
+  if (raw.empty()) return ErrorAtPointer(err_at, err);
+  size_t offset = 0;
+  std::optional<SparsityConfig> config = ReadSparsityConfig(raw, &err, &offset);
+  if (!config) return ErrorAtPointer(raw.data() + offset, StrCat("in sparsity_config: ", err));
+  *out = SparsityConfigText(*config);
+  AdvanceAfterRaw();
+  return true;
 }
 
 }  // namespace hlo

@@ -172,15 +172,18 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
               "input has no module)");
     }
   }
+  if (!saw_header_ && AtSingleInstruction()) {
+    if (!ParseSingleInstruction()) return Failure();
+  }
   while (!failed() && !At(Tok::kEof)) {
     if (!ParseComputation()) return Failure();
   }
   if (failed() || module_->computations().empty()) return Failure();
   if (!ResolveComputationRefs()) return Failure();
-  const auto& comps = module_->computations();
   if (entry_count_ > 1) return Failure();
   // Without an ENTRY mark the last computation is the entry, as in XLA.
-  module_->set_entry(explicit_entry_ ? explicit_entry_ : comps.back().get());
+  module_->set_entry(explicit_entry_ ? explicit_entry_ : last_top_level_);
+  NameInlineComputations();
   // Metadata ids renumbered to the index XLA would hold (and print).
   if (const Instruction* bad = CanonicalizeStackFrameIds(*module_, parsed_frames_)) {
     ErrorAt(bad->loc().line, bad->loc().col,
@@ -189,7 +192,9 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
   }
   NameCompactGtes();
   // Without a header the module is named after its entry, as XLA does.
-  if (!saw_header_) module_->set_name(StrCat("module_", module_->entry()->name()));
+  if (!saw_header_ && !single_instruction_) {
+    module_->set_name(StrCat("module_", module_->entry()->name()));
+  }
   module_->NotedAllNames();  // each went to NoteName as it was read
   return std::move(module_);
 }
@@ -393,41 +398,12 @@ bool Parser::ParseComputation() {
     module_->style().percent_names = percent;
     style_known_[0] = true;
   }
-  if (!Expect(Tok::kLBrace, "'{' to open the computation body")) return false;
-  const size_t lines = CountLinesToClosingBrace(tok_.begin, lexer_.buffer());
-  comp->ReserveInstructions(lines);
-  names_.clear();
-  names_.reserve(lines);
-  // A slot per line up to kRecentNames; only grows, so each size is zeroed once.
-  const size_t slots = std::min(kRecentNames, std::bit_ceil(std::max<size_t>(lines, 16)));
-  if (recent_names_.size() < slots) recent_names_.assign(slots, RecentName{});
-  ++computation_serial_;  // empties recent_names_
-  pending_operands_.clear();
-  pending_controls_.clear();
-  pending_shapes_.clear();
-  compact_gtes_.clear();
-  root_ = nullptr;
-  while (!At(Tok::kRBrace)) {
-    if (At(Tok::kEof)) {
-      std::string what = StrCat("'}' to close computation '", name, "' (opened at line ",
-                                name_tok.line, ")");
-      // An attribute value left open (`dimensions={1,0` at the end of a line)
-      // swallows the computation's '}': the last instruction then spans
-      // several lines, which XLA never prints.
-      if (last_inst_ != nullptr && last_inst_line_ < PrevEnd().line &&
-          comp->instructions().size() > 0 && comp->instructions().back().get() == last_inst_) {
-        return ErrorAt(PrevEnd(), StrCat("expected ", what, ", found end of input; the last "
-                                         "instruction '", last_inst_->name(), "' (line ",
-                                         last_inst_line_, ") runs on to line ",
-                                         PrevEnd().line, ": is a bracket in it unclosed?"));
-      }
-      return ErrorExpected(what);
-    }
-    if (!ParseInstruction(comp)) return false;
-  }
-  Token close = tok_;
+  if (!At(Tok::kLBrace)) return ErrorExpected("'{' to open the computation body");
   Advance();
-  if (!FinishComputation(comp, close)) return false;
+  last_top_level_ = comp;
+  if (!ParseBody(comp, StrCat("computation '", name, "' (opened at line ", name_tok.line, ")"))) {
+    return false;
+  }
   // `}, execution_thread="name"` marks a computation of another thread.
   if (At(Tok::kComma)) {
     Advance();
@@ -469,10 +445,49 @@ bool Parser::ParseComputation() {
   return true;
 }
 
+// body ::= '{' instruction+ '}'. The caller has read the '{'.
+bool Parser::ParseBody(Computation* comp, std::string_view what) {
+  // An inline computation ends before the line its caller's '}' is on:
+  // nothing to count there.
+  const size_t lines =
+      inline_depth_ > 0 ? 16 : CountLinesToClosingBrace(tok_.begin, lexer_.buffer());
+  comp->ReserveInstructions(lines);
+  names_.clear();
+  names_.reserve(lines);
+  // A slot per line up to kRecentNames; only grows, so each size is zeroed once.
+  const size_t slots = std::min(kRecentNames, std::bit_ceil(std::max<size_t>(lines, 16)));
+  if (recent_names_.size() < slots) recent_names_.assign(slots, RecentName{});
+  computation_serial_ = ++serials_used_;  // empties recent_names_
+  pending_operands_.clear();
+  pending_controls_.clear();
+  pending_shapes_.clear();
+  compact_gtes_.clear();
+  root_ = nullptr;
+  while (!At(Tok::kRBrace)) {
+    if (At(Tok::kEof)) {
+      std::string expected = StrCat("'}' to close ", what);
+      // An attribute value left open (`dimensions={1,0` at the end of a line)
+      // swallows the computation's '}': the last instruction then spans
+      // several lines, which XLA never prints.
+      if (last_inst_ != nullptr && last_inst_line_ < PrevEnd().line &&
+          comp->instructions().size() > 0 && comp->instructions().back().get() == last_inst_) {
+        return ErrorAt(PrevEnd(), StrCat("expected ", expected, ", found end of input; the last "
+                                         "instruction '", last_inst_->name(), "' (line ",
+                                         last_inst_line_, ") runs on to line ",
+                                         PrevEnd().line, ": is a bracket in it unclosed?"));
+      }
+      return ErrorExpected(expected);
+    }
+    if (!ParseInstruction(comp)) return false;
+  }
+  Token close = tok_;
+  Advance();
+  return FinishComputation(comp, close);
+}
+
 bool Parser::FinishComputation(Computation* comp, const Token& close) {
   if (comp->instructions().empty()) {
-    return ErrorAt(close, StrCat("computation '", comp->name(),
-                                       "' has no instructions"));
+    return ErrorAt(close, StrCat(ComputationLabel(*comp), " has no instructions"));
   }
   for (const PendingOperand& p : pending_operands_) {
     auto it = names_.find(p.name.text[0] == '%' ? p.name.text.substr(1) : p.name.text);
@@ -485,6 +500,9 @@ bool Parser::FinishComputation(Computation* comp, const Token& close) {
       std::string msg = StrCat("use of undefined instruction '", name, "'");
       std::string_view close_match = ClosestMatch(name, candidates);
       if (!close_match.empty()) StrAppend(&msg, "; did you mean '", close_match, "'?");
+      if (inline_depth_ > 0) {
+        StrAppend(&msg, " (an inline computation sees only its own instructions)");
+      }
       return ErrorAt(p.name, msg);
     }
     p.inst->ReplaceOperand(p.index, it->second);
@@ -616,8 +634,8 @@ bool Parser::ParseInstruction(Computation* comp) {
   last_inst_line_ = name_tok.line;
   if (is_root) {
     if (root_) {
-      return ErrorAt(root_tok, StrCat("computation '", comp->name(),
-                                            "' has more than one ROOT ('", root_->name(),
+      return ErrorAt(root_tok, StrCat(ComputationLabel(*comp),
+                                            " has more than one ROOT ('", root_->name(),
                                             "' and '", name, "')"));
     }
     root_ = inst;
@@ -700,7 +718,13 @@ bool Parser::ParseInstructionRhs(Computation* comp, const Token& name_tok, std::
                                   ? std::string_view("')' to close the operand")
                                   : std::string_view("',' or ')' after the operand"));
   }
-  if (ok && !wrapped && OpcodeArity(*opcode) != kVariadic &&
+  // async-update continues a chain: operand 0 is its async-start or
+  // async-update, any others are bound late (as XLA reads them).
+  if (ok && *opcode == Opcode::kAsyncUpdate && inst->operand_count() == 0) {
+    ok = ErrorAt(op_tok, StrCat("'", op_tok.text, "' takes the async-start or async-update it "
+                                "continues as operand 0, found no operands"));
+  }
+  if (ok && (!wrapped || *opcode == Opcode::kAsyncDone) && OpcodeArity(*opcode) != kVariadic &&
       inst->operand_count() != OpcodeArity(*opcode) &&
       *opcode != Opcode::kParameter && *opcode != Opcode::kConstant) {
     ok = ErrorAt(op_tok, StrCat("'", op_tok.text, "' takes ", OpcodeArity(*opcode),
@@ -870,6 +894,15 @@ bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
     const Shape* written = nullptr;
     Token shape_tok = tok_;
     if (IsShapeStart() && !ParseShape(&written)) return false;
+    const bool lone_level = single_instruction_ && inline_depth_ == 0;
+    if (!At(Tok::kName) && lone_level && written != nullptr) {
+      // `multiply(f32[2], f32[2])`: a parameter per shape.
+      Instruction* param = nullptr;
+      if (!MakeOperandParameter(comp, "", written, shape_tok, &param)) return false;
+      inst->AppendOperand(param);
+      if (!Consume(Tok::kComma)) return true;
+      continue;
+    }
     if (!At(Tok::kName)) {
       return ErrorExpected(written ? "an operand name after its shape" : "an operand name");
     }
@@ -908,6 +941,10 @@ bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
       name = compact_name;
     } else {
       operand = FindName(name);
+      if (operand == nullptr && lone_level &&
+          !MakeOperandParameter(comp, name, written, operand_tok, &operand)) {
+        return false;
+      }
     }
     int64_t index = inst->operand_count();
     if (operand != nullptr && operand != inst) {
@@ -1134,7 +1171,11 @@ void Parser::BindComputation(const PendingComputation& p, Computation* callee) {
     auto& v = std::get<std::vector<Computation*>>(const_cast<Attribute&>(a).value);
     v[p.element] = callee;
     // (SetAttr, which marks a fusion's callees, saw a null here.)
-    if (p.inst->opcode() == Opcode::kFusion) callee->set_fusion_computation();
+    if (p.inst->opcode() == Opcode::kFusion ||
+        (p.inst->opcode() == Opcode::kAsyncStart && p.inst->has_wrapped_opcode() &&
+         p.inst->wrapped_opcode() == Opcode::kFusion)) {
+      callee->set_fusion_computation();
+    }
   }
 }
 

@@ -123,6 +123,23 @@ class Parser {
   bool ParseShapeIndex(std::vector<int64_t>* out);
   bool ParseAliasHeader(bool donors, std::string* out);
   bool ParseComputation();
+  // body ::= '{' instruction+ '}' (after the '{'); `what` names the
+  // computation in messages.
+  bool ParseBody(Computation* comp, std::string_view what);
+  // ---- inline computations (inline_computation.cc) -------------------------
+  // Is the current '{' the start of an inline computation (`{ name = ...`)?
+  bool AtInlineComputation() const;
+  // inline_computation ::= '{' instruction+ '}', read where an attribute
+  // names a computation (`to_apply={...}`).
+  bool ParseInlineComputation(Computation** out);
+  std::string ComputationLabel(const Computation& comp) const;
+  // Names the inline computations `_`, `_.1`, ... as XLA's NameUniquer does.
+  void NameInlineComputations();
+  // ---- a lone instruction without a module (single_instruction.cc) ---------
+  bool AtSingleInstruction() const;
+  bool ParseSingleInstruction();
+  bool MakeOperandParameter(Computation* comp, std::string_view name, const Shape* shape,
+                            const Token& at, Instruction** out);
   bool ParseInstruction(Computation* comp);
   bool ParseInstructionRhs(Computation* comp, const Token& name_tok, std::string_view name,
                            const Shape* given_shape, Instruction** out);
@@ -168,6 +185,7 @@ class Parser {
   bool ParseKeyValues(KeyValues* out, bool allow_unquoted);
   bool ParseAliasing(Aliasing* out);
   bool ParseStringValue(std::string* out);
+  bool ParseSparsityConfig(AttrValue* out);
   // Decodes a string token's escapes, reporting a bad one where it is.
   bool UnescapeString(const Token& tok, std::string* out);
   bool UnescapeInterned(const Token& tok, InternedString* out);
@@ -221,6 +239,23 @@ class Parser {
   };
   void BindComputation(const PendingComputation& p, Computation* callee);
 
+  // The state of the computation whose body is being read. An inline
+  // computation sets its caller's aside while its own body is read.
+  struct BodyState {
+    StringViewMap<Instruction*> names;
+    uint32_t computation_serial = 0;
+    std::vector<PendingOperand> pending_operands;
+    std::vector<PendingControl> pending_controls;
+    std::vector<PendingOperandShape> pending_shapes;
+    absl::flat_hash_map<std::string, Instruction*> compact_gtes;
+    Instruction* root = nullptr;
+    const Instruction* last_inst = nullptr;
+    uint32_t last_inst_line = 0;
+    Token shape_tok;
+  };
+  BodyState SetAsideBody();
+  void RestoreBody(BodyState state);
+
   static constexpr int kMaxDepth = 500;
 
   Lexer lexer_;
@@ -264,6 +299,7 @@ class Parser {
     return recent_names_[HashString(name) & (recent_names_.size() - 1)];
   }
   uint32_t computation_serial_ = 0;
+  uint32_t serials_used_ = 0;  // every body gets a serial of its own
   // The instruction of this computation called `name` (without '%'), or null.
   Instruction* FindName(std::string_view name) const;
   std::vector<PendingOperand> pending_operands_;
@@ -278,6 +314,14 @@ class Parser {
   // Module-wide.
   StringViewMap<Computation*> computations_;
   std::vector<PendingComputation> pending_computations_;
+  // The last computation of the text (the entry when none is marked ENTRY).
+  Computation* last_top_level_ = nullptr;
+  // Inline computations, in the order their bodies were closed (XLA's).
+  std::vector<Computation*> inline_computations_;
+  // A lone instruction: operands named with a shape but not defined become
+  // parameters of the entry computation (only at its level).
+  bool single_instruction_ = false;
+  int inline_depth_ = 0;
   // Names given to nested (anonymous) instructions, module-wide.
   absl::flat_hash_set<std::string> anonymous_names_;
   int nesting_depth_ = 0;

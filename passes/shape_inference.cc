@@ -2,7 +2,10 @@
 // and calls the family function for its opcode.
 #include "passes/shape_inference.h"
 
+#include <limits>
+
 #include "ir/computation.h"
+#include "ir/sparsity_config.h"
 #include "passes/shape_inference_util.h"
 
 namespace hlo {
@@ -91,6 +94,60 @@ absl::StatusOr<Shape> InferScatter(const Instruction& inst, ShapePool& pool) {
   int64_t k = (n - 1) / 2;
   return InferScatterShape(OperandShapes(inst, 0, k), inst.operand(k)->shape(),
                            OperandShapes(inst, k + 1), *to_apply, inst, pool);
+}
+
+
+// convolution. A sparse rhs (sparsity_config rhs=1xM) holds 1/M of the input
+// features XLA counts for it (only 1:M is supported), and may be given as a
+// (values, metadata) tuple, as XLA's InferConvolveShape reads them.
+absl::StatusOr<Shape> InferConvolution(const Instruction& inst, const Shape& declared) {
+  static const Window kNoWindow;
+  const ConvDims* dims = inst.conv_dims();
+  if (!dims) return ShapeError("convolution needs 'dim_labels'");
+  const Shape* rhs = &inst.operand(1)->shape();
+  if (rhs->IsTuple()) {
+    if (rhs->tuple_size() != 2) {
+      return ShapeError("rhs of convolution, if a tuple, must have 2 elements for sparsity, but "
+                        "has ", ShapeText(*rhs));
+    }
+    rhs = &rhs->tuple_shape(0);
+  }
+  Shape sparse_rhs;
+  if (inst.HasAttr(AttrKind::kSparsityConfig)) {
+    std::string error;
+    size_t offset = 0;
+    std::optional<SparsityConfig> config =
+        ReadSparsityConfig(inst.GetString(AttrKind::kSparsityConfig), &error, &offset);
+    if (!config) return ShapeError("sparsity_config: ", error);
+    if (config->rhs) {
+      const TensorSparsity& t = *config->rhs;
+      if (t.num_non_zero != 1) {
+        return ShapeError("sparsity_config rhs sparsity=", t.num_non_zero, "x", t.block_size,
+                          ": only 1:N sparsity is supported");
+      }
+      const int64_t d = dims->kernel_input_feature;
+      if (rhs->IsArray() && d >= 0 && d < rhs->rank()) {
+        std::vector<int64_t> sizes(rhs->dims().begin(), rhs->dims().end());
+        if (t.block_size != 0 && sizes[d] > std::numeric_limits<int64_t>::max() / t.block_size) {
+          return ShapeError("sparsity_config rhs block size ", t.block_size,
+                            " times the kernel's input features overflows");
+        }
+        sizes[d] *= t.block_size;
+        sparse_rhs = Shape::Array(rhs->element_type(), sizes);
+        rhs = &sparse_rhs;
+      }
+    }
+  }
+  absl::StatusOr<Shape> result = InferConvolutionShape(
+      inst.operand(0)->shape(), *rhs, inst.window() ? *inst.window() : kNoWindow, *dims,
+      inst.GetInt(AttrKind::kFeatureGroupCount, 1), inst.GetInt(AttrKind::kBatchGroupCount, 1),
+      declared.element_type());
+  if (!result.ok() && rhs == &sparse_rhs) {
+    return ShapeError(std::string(result.status().message()),
+                      " (the sparse rhs counts its input features times the sparsity_config "
+                      "block size: ", ShapeText(sparse_rhs), ")");
+  }
+  return result;
 }
 
 absl::StatusOr<Shape> InferElementwise(const Instruction& inst, const Shape& declared) {
@@ -188,15 +245,8 @@ absl::StatusOr<Shape> InferLinalg(const Instruction& inst, const Shape& declared
     case Opcode::kScaledDot:
       return InferScaledDotShape(op(0), op(1), op(2), op(3), DotDimsOf(inst),
                                  declared.element_type());
-    case Opcode::kConvolution: {
-      static const Window kNoWindow;
-      const ConvDims* dims = inst.conv_dims();
-      if (!dims) return ShapeError("convolution needs 'dim_labels'");
-      return InferConvolutionShape(op(0), op(1), inst.window() ? *inst.window() : kNoWindow,
-                                   *dims, inst.GetInt(AttrKind::kFeatureGroupCount, 1),
-                                   inst.GetInt(AttrKind::kBatchGroupCount, 1),
-                                   declared.element_type());
-    }
+    case Opcode::kConvolution:
+      return InferConvolution(inst, declared);
     case Opcode::kFft:
       return InferFftShape(op(0), inst.GetString(AttrKind::kFftType),
                            inst.GetInts(AttrKind::kFftLength));

@@ -804,8 +804,25 @@ absl::StatusOr<Shape> InferOutfeed(const Instruction& inst) {
 
 std::string_view ThreadName(std::string_view thread) { return thread.empty() ? "main" : thread; }
 
-// The generic form: `calls` names the wrapped computation, which takes the
-// operands and runs on the start's async_execution_thread.
+// XLA's IsShapePrefix (hlo_verifier.cc): `a` is `b`, or `()`, or a tuple
+// whose elements are prefixes of `b`'s first elements. Late binding (an
+// async-update that adds operands or result buffers) grows a chain's shapes
+// this way.
+bool IsShapePrefix(const Shape& a, const Shape& b) {
+  if (a.Compatible(b)) return true;
+  if (!a.IsTuple()) return false;
+  if (a.tuple_size() == 0) return true;
+  if (!b.IsTuple() || a.tuple_size() > b.tuple_size()) return false;
+  for (int64_t i = 0; i < a.tuple_size(); ++i) {
+    if (!IsShapePrefix(a.tuple_shape(i), b.tuple_shape(i))) return false;
+  }
+  return true;
+}
+
+// The generic form: `calls` names the wrapped computation, which runs on the
+// start's async_execution_thread. The start's operands are its first
+// parameters; async-updates may bind the rest (late binding), and the start
+// may declare a prefix of its result.
 absl::StatusOr<Shape> CalledResult(const Instruction& inst, ShapePool& pool) {
   const Computation* comp = inst.to_apply();
   if (comp == nullptr) return ShapeError("async-start needs calls=<computation>");
@@ -815,7 +832,7 @@ absl::StatusOr<Shape> CalledResult(const Instruction& inst, ShapePool& pool) {
                       " belongs to thread \"", ThreadName(comp->execution_thread()), "\"");
   }
   ProgramShape p = ProgramShapeOf(*comp);
-  if (static_cast<int64_t>(p.params.size()) != inst.operand_count()) {
+  if (static_cast<int64_t>(p.params.size()) < inst.operand_count()) {
     return ShapeError("async-start has ", inst.operand_count(), " operands but %", comp->name(),
                       " takes ", p.params.size(), " parameters");
   }
@@ -827,6 +844,11 @@ absl::StatusOr<Shape> CalledResult(const Instruction& inst, ShapePool& pool) {
     }
   }
   if (p.result == nullptr) return ShapeError("%", comp->name(), " has no root");
+  const Shape& declared = inst.shape();
+  if (declared.IsTuple() && declared.tuple_size() >= 2 &&
+      IsShapePrefix(declared.tuple_shape(1), *p.result)) {
+    return Plain(declared.tuple_shape(1), pool);
+  }
   return Plain(*p.result, pool);
 }
 
@@ -914,13 +936,95 @@ absl::Status ExpectAsyncProducer(const Instruction& inst) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<Shape> InferAsyncUpdateOrDone(const Instruction& inst, ShapePool& pool) {
-  COLL_RETURN_IF_ERROR(ExpectAsyncProducer(inst));
-  const Shape& s = inst.operand(0)->shape();
+// The async-start of the chain `inst` (an update or done) continues.
+const Instruction& ChainStart(const Instruction& inst) {
+  const Instruction* start = inst.operand(0);
+  while (start->opcode() == Opcode::kAsyncUpdate && start->operand_count() > 0 &&
+         start->operand(0) != nullptr) {
+    start = start->operand(0);
+  }
+  return *start;
+}
+
+// async-update: the chain's shape, with its operands after the first bound
+// as the next parameters of the wrapped op (late binding, as in XLA), and a
+// result that may grow (a prefix of the declared one).
+absl::StatusOr<Shape> InferAsyncUpdate(const Instruction& inst, const Shape& chain,
+                                       ShapePool& pool) {
+  COLL_RETURN_IF_ERROR(Element(chain, 1, StrCat(inst.OpcodeText(), " operand"),
+                               "((operands...), result, context...)")
+                           .status());
+  const Shape* bound = &chain.tuple_shape(0);
+  if (!bound->IsTuple()) {
+    return ShapeError(inst.OpcodeText(), " operand must have the shape ((operands...), result, "
+                      "context...), but has ", ShapeText(chain));
+  }
+  std::vector<Shape> params = Values(bound->tuple_shapes());
+  for (int64_t i = 1; i < inst.operand_count(); ++i) params.push_back(inst.operand(i)->shape());
+  const Instruction& start = ChainStart(inst);
+  if (const Computation* comp = start.to_apply(); comp != nullptr && !inst.has_wrapped_opcode()) {
+    ProgramShape p = ProgramShapeOf(*comp);
+    if (params.size() > p.params.size()) {
+      return ShapeError(inst.OpcodeText(), " binds ", params.size(), " operands in all but %",
+                        comp->name(), " takes ", p.params.size(), " parameter",
+                        p.params.size() == 1 ? "" : "s");
+    }
+    for (size_t i = bound->tuple_size(); i < params.size(); ++i) {
+      if (!params[i].Compatible(*p.params[i])) {
+        return ShapeError(inst.OpcodeText(), " operand ", i - bound->tuple_size() + 1,
+                          " has shape ", ShapeText(params[i]), " but parameter ", i, " of %",
+                          comp->name(), " is ", ShapeText(*p.params[i]));
+      }
+    }
+  }
+  std::vector<Shape> elements = {TupleOf(params, pool), chain.tuple_shape(1)};
+  const Shape& declared = inst.shape();
+  if (declared.IsTuple() && declared.tuple_size() >= 2 &&
+      IsShapePrefix(chain.tuple_shape(1), declared.tuple_shape(1))) {
+    elements[1] = declared.tuple_shape(1);
+  }
+  AppendContext(chain, 2, elements);
+  return TupleOf(elements, pool);
+}
+
+// async-done: the wrapped op's result. A generic chain must have bound every
+// parameter of its computation by now (XLA: "fully bound").
+absl::StatusOr<Shape> InferAsyncDone(const Instruction& inst, const Shape& chain,
+                                     ShapePool& pool) {
   COLL_ASSIGN_OR_RETURN(const Shape* result,
-                        Element(s, 1, StrCat(inst.OpcodeText(), " operand"),
+                        Element(chain, 1, StrCat(inst.OpcodeText(), " operand"),
                                 "((operands...), result, context...)"));
-  return Plain(inst.opcode() == Opcode::kAsyncDone ? *result : s, pool);
+  const Instruction& start = ChainStart(inst);
+  if (const Computation* comp = start.to_apply(); comp != nullptr && !inst.has_wrapped_opcode()) {
+    ProgramShape p = ProgramShapeOf(*comp);
+    const int64_t bound = chain.tuple_shape(0).IsTuple() ? chain.tuple_shape(0).tuple_size() : 0;
+    // (Binding too many is the start's or an update's error.)
+    if (bound < static_cast<int64_t>(p.params.size())) {
+      return ShapeError(inst.OpcodeText(), " ends a chain that binds ", bound, " operand",
+                        bound == 1 ? "" : "s", " but %", comp->name(), " takes ",
+                        p.params.size(), " parameter", p.params.size() == 1 ? "" : "s",
+                        " (the start and its async-updates bind them)");
+    }
+    // A result the chain left `()` (or a prefix) is the computation's; one
+    // that differs is the start's error, and the done follows the chain.
+    if (p.result != nullptr && !result->Compatible(*p.result) &&
+        IsShapePrefix(*result, *p.result)) {
+      return Plain(*p.result, pool);
+    }
+    return Plain(*result, pool);
+  }
+  if (IsShapePrefix(*result, inst.shape())) return Plain(inst.shape(), pool);
+  return Plain(*result, pool);
+}
+
+absl::StatusOr<Shape> InferAsyncUpdateOrDone(const Instruction& inst, ShapePool& pool) {
+  if (inst.operand_count() < 1) {
+    return ShapeError(inst.OpcodeText(), " needs its async-start or async-update as operand 0");
+  }
+  COLL_RETURN_IF_ERROR(ExpectAsyncProducer(inst));
+  const Shape& chain = inst.operand(0)->shape();
+  if (inst.opcode() == Opcode::kAsyncDone) return InferAsyncDone(inst, chain, pool);
+  return InferAsyncUpdate(inst, chain, pool);
 }
 
 }  // namespace
