@@ -62,3 +62,14 @@ def _(c):
     t = (f + x) & m32
     g = ((t * t) & m32) ^ t
     return tup(Lit("u32", f.astype(np.uint32).reshape(2, 3)), Lit("u32", g.astype(np.uint32)))
+
+
+@golden("loop_fusion_broadcast_parameter")
+def _(c):
+    p = c.p.a.astype(np.uint64).reshape(2)
+    x = c.x.a.astype(np.uint64)
+    s = (x + p[:, None]) & np.uint64(0xFFFFFFFF)
+    q = c.q.a.astype(np.float32)
+    y = c.y.a.astype(np.float32)
+    qb = np.broadcast_to(q[None, :], (2, 3))
+    return tup(Lit("u32", (s ^ x).astype(np.uint32)), Lit("f32", (y * qb - qb).astype(np.float32)))

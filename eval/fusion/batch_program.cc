@@ -65,6 +65,12 @@ class BatchProgram::Compiler {
       if (it == regs.end()) return unsupported("an operand outside the program");
       ins.insert(ins.end(), it->second.begin(), it->second.end());
     }
+    // A bitcast or broadcast on the way from a broadcast parameter: its
+    // register already holds the broadcast values.
+    if (pass_through_.contains(&inst)) {
+      if (inst.opcode() != Opcode::kParameter) return ins;
+      return std::vector<int32_t>{arguments[inst.parameter_number()]};
+    }
     if (std::find(ins.begin(), ins.end(), kSlicedOnly) != ins.end()) {
       // A parameter of another shape: only its single elements are read.
       if (inst.opcode() == Opcode::kSlice && depth == 0) return SliceElement(inst);
@@ -246,14 +252,58 @@ class BatchProgram::Compiler {
   BatchProgram& program_;
   bool flush_;
   absl::flat_hash_set<int32_t> sliced_;  // registers of SliceElement
+  absl::flat_hash_set<const Instruction*> pass_through_;
   // Loop fusions (CompileElementwise): arrays of the root's element count
   // in other dimensions, reshaped between them, are arrays of the loop.
   bool reshapes_ = false;
 
  public:
   void AllowReshapes() { reshapes_ = true; }
+  void PassThrough(const Instruction* inst) { pass_through_.insert(inst); }
   const Shape* array_dims_;  // array mode: the arrays' dimensions
 };
+
+namespace {
+
+// The one broadcast through which `param` is read, if every use of it goes
+// through row-major bitcasts (reshapes of one element type) to that single
+// broadcast, whose result has the loop's element count; `chain` receives
+// the bitcasts and the broadcast. Null otherwise.
+const Instruction* BroadcastOnlyUse(const Instruction& param, const Shape& dims,
+                                    std::vector<const Instruction*>& chain) {
+  auto row_major = [](const Shape& s) {
+    if (!s.has_layout() || s.layout().minor_to_major.empty()) return true;
+    const int64_t rank = s.rank();
+    for (int64_t i = 0; i < rank; ++i) {
+      if (s.layout().minor_to_major[i] != rank - 1 - i) return false;
+    }
+    return s.layout().element_size_in_bits == 0;
+  };
+  const Instruction* at = &param;
+  for (int hops = 0; hops < 8; ++hops) {
+    if (at->users().size() != 1 || !row_major(at->shape())) return nullptr;
+    const Instruction* user = at->users()[0];
+    if (!user->shape().IsArray() || user->shape().element_type() != param.shape().element_type()) {
+      return nullptr;
+    }
+    if (user->opcode() == Opcode::kBroadcast) {
+      if (user->shape().ElementCount() != dims.ElementCount() || !row_major(user->shape())) {
+        return nullptr;
+      }
+      chain.push_back(user);
+      return user;
+    }
+    if ((user->opcode() != Opcode::kBitcast && user->opcode() != Opcode::kReshape) ||
+        user->shape().ElementCount() != param.shape().ElementCount()) {
+      return nullptr;
+    }
+    chain.push_back(user);
+    at = user;
+  }
+  return nullptr;
+}
+
+}  // namespace
 
 BatchProgram::BatchProgram() = default;
 BatchProgram::~BatchProgram() = default;
@@ -332,6 +382,21 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileElementwise(
                                                       [](const Instruction* u) {
                                                         return u->opcode() == Opcode::kSlice;
                                                       });
+    if (!scalar && !sliced && s.ElementCount() != dims.ElementCount()) {
+      // Read whole only through one broadcast (after row-major bitcasts):
+      // a broadcast parameter, its values laid out per position.
+      std::vector<const Instruction*> chain;
+      if (const Instruction* b = BroadcastOnlyUse(*computation.parameter(i), dims, chain)) {
+        absl::StatusOr<Broadcast> spec = BroadcastOf(*b);
+        if (spec.ok()) {
+          arguments.push_back(compiler.NewParameter(s.element_type(), false, i));
+          program->broadcasts_.back() = *std::move(spec);
+          compiler.PassThrough(computation.parameter(i));
+          for (const Instruction* c : chain) compiler.PassThrough(c);
+          continue;
+        }
+      }
+    }
     arguments.push_back(!scalar && (sliced || s.ElementCount() != dims.ElementCount())
                             ? Compiler::kSlicedOnly
                             : compiler.NewParameter(s.element_type(), scalar, i));

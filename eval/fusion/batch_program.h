@@ -48,8 +48,10 @@ class BatchProgram {
   // element by element) or a scalar (the same value at every position, see
   // parameter_is_scalar), or an array read only through one-element slices
   // (each slice a scalar parameter of its own: parameter_source names the
-  // computation's parameter, parameter_offset the element). Run then
-  // evaluates n = the root's element count positions.
+  // computation's parameter, parameter_offset the element), or an array
+  // read only through one broadcast after row-major bitcasts (a broadcast
+  // parameter, read whole). Run then evaluates n = the root's element count
+  // positions.
   static absl::StatusOr<std::unique_ptr<BatchProgram>> CompileElementwise(
       const Computation& computation, bool flush_denormals = false);
   // The same for instructions of a computation: `root` and the operands it

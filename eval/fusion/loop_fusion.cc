@@ -35,8 +35,12 @@ bool LoopFusionFits(const FusedGroup& loop, absl::Span<const Value> args) {
     }
     const Literal& a = args[source].array();
     const bool scalar = program.parameter_is_scalar(i);
+    // A broadcast parameter is read whole, at the body parameter's size.
+    const int64_t want = program.parameter_is_broadcast(i)
+                             ? loop.root->parent()->parameter(source)->shape().ElementCount()
+                             : n;
     if (a.element_type() != program.parameter_type(i) ||
-        (scalar ? a.element_count() <= program.parameter_offset(i) : a.element_count() != n)) {
+        (scalar ? a.element_count() <= program.parameter_offset(i) : a.element_count() != want)) {
       return false;
     }
   }

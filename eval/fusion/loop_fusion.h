@@ -1,6 +1,7 @@
 // XLA's loop fusions as one batched-interpreter loop: a fusion whose called
 // computation is elementwise over the root's dimensions (scalars broadcast,
-// scalar constants, one-element slices of other parameters) runs as one
+// scalar constants, one-element slices of other parameters, other
+// parameters read through one broadcast) runs as one
 // array-mode BatchProgram over its positions instead of instruction by
 // instruction. Optimised JAX programs are made of such fusions, most over
 // small arrays (threefry's rounds over u32[500]), where the per-instruction
