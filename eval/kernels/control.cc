@@ -1,5 +1,8 @@
 // Control flow: call, fusion, while, conditional, map, and the ops that only
 // pass values through (opt-barrier, after-all, add-dependency, domain).
+#include <optional>
+#include <string_view>
+
 #include "eval/kernels/dynamic.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/scalar_apply.h"
@@ -18,6 +21,73 @@ absl::StatusOr<const Computation*> CalledComputation(const Instruction& inst, At
   return absl::InvalidArgumentError(StrCat("missing computation '", AttrName(kind), "'"));
 }
 
+// A loop condition `compare(get-tuple-element(state), index=i), constant)`
+// (either operand order) on an s32 or s64 scalar, the usual counted loop:
+// tested here without calling the computation, whose call (a frame, four
+// steps and a pred array) costs as much as a small loop body.
+struct CounterTest {
+  int64_t index = 0;
+  int64_t bound = 0;
+  PrimitiveType type = PrimitiveType::kS32;
+  bool counter_first = true;  // compare(counter, bound), else compare(bound, counter)
+  std::string_view direction;
+
+  // The condition's value for `state`; nullopt when the state is not as
+  // the condition expects (the general path then reports it).
+  std::optional<bool> Test(const Value& state) const {
+    if (!state.is_tuple() || static_cast<size_t>(index) >= state.elements().size()) {
+      return std::nullopt;
+    }
+    const Value& e = state.element(index);
+    if (!e.is_array() || e.array().element_type() != type || e.array().element_count() != 1) {
+      return std::nullopt;
+    }
+    const int64_t a = counter_first ? e.array().GetInt(0) : bound;
+    const int64_t b = counter_first ? bound : e.array().GetInt(0);
+    if (direction == "LT") return a < b;
+    if (direction == "LE") return a <= b;
+    if (direction == "GT") return a > b;
+    if (direction == "GE") return a >= b;
+    if (direction == "EQ") return a == b;
+    return a != b;  // NE (matched below)
+  }
+};
+
+std::optional<CounterTest> MatchCounterTest(const Computation& cond) {
+  const Instruction* cmp = cond.root();
+  if (cond.instruction_count() != 4 || cond.parameter_count() != 1 || cmp == nullptr ||
+      cmp->opcode() != Opcode::kCompare || cmp->operand_count() != 2) {
+    return std::nullopt;
+  }
+  const std::string_view dir = cmp->GetString(AttrKind::kDirection);
+  const std::string_view type = cmp->GetString(AttrKind::kType);
+  if ((dir != "LT" && dir != "LE" && dir != "GT" && dir != "GE" && dir != "EQ" && dir != "NE") ||
+      (!type.empty() && type != "SIGNED") || cmp->HasAttr(AttrKind::kOrder)) {
+    return std::nullopt;
+  }
+  CounterTest t;
+  t.direction = dir;
+  t.counter_first = cmp->operand(0)->opcode() == Opcode::kGetTupleElement;
+  const Instruction* gte = cmp->operand(t.counter_first ? 0 : 1);
+  const Instruction* bound = cmp->operand(t.counter_first ? 1 : 0);
+  if (gte->opcode() != Opcode::kGetTupleElement || bound->opcode() != Opcode::kConstant ||
+      gte->operand_count() != 1 || gte->operand(0) != cond.parameter(0)) {
+    return std::nullopt;
+  }
+  if (!gte->shape().IsArray()) return std::nullopt;
+  t.type = gte->shape().element_type();
+  const Literal* lit = bound->literal();
+  if ((t.type != PrimitiveType::kS32 && t.type != PrimitiveType::kS64) ||
+      gte->shape().rank() != 0 || lit == nullptr || bound->literal_elided() ||
+      lit->element_type() != t.type || lit->element_count() != 1) {
+    return std::nullopt;
+  }
+  t.index = gte->GetInt(AttrKind::kIndex, -1);
+  if (t.index < 0) return std::nullopt;
+  t.bound = lit->GetInt(0);
+  return t;
+}
+
 absl::StatusOr<Value> EvalWhile(const Instruction& inst, Operands ops, Evaluator& ev) {
   auto cond = CalledComputation(inst, AttrKind::kCondition);
   if (!cond.ok()) return cond.status();
@@ -32,10 +102,17 @@ absl::StatusOr<Value> EvalWhile(const Instruction& inst, Operands ops, Evaluator
   Value state = *ops[0];
   const Value* arg = &state;
   int64_t limit = ev.options().max_iterations;
+  // (A profile times the condition's instructions as they are.)
+  const std::optional<CounterTest> counter =
+      ev.options().profiler == nullptr ? MatchCounterTest(**cond) : std::nullopt;
   for (int64_t trip = 0;; ++trip) {
-    auto go = ev.Call(cond_plan, absl::MakeConstSpan(&arg, 1));
-    if (!go.ok()) return go.status();
-    if (!go->is_array() || go->array().GetInt(0) == 0) return state;
+    if (std::optional<bool> go = counter ? counter->Test(state) : std::nullopt; go.has_value()) {
+      if (!*go) return state;
+    } else {
+      auto go_value = ev.Call(cond_plan, absl::MakeConstSpan(&arg, 1));
+      if (!go_value.ok()) return go_value.status();
+      if (!go_value->is_array() || go_value->array().GetInt(0) == 0) return state;
+    }
     if (limit >= 0 && trip >= limit) {
       return absl::ResourceExhaustedError(
           StrCat("the loop ran ", trip, " iterations, the limit set by --max-iterations"));
