@@ -16,6 +16,7 @@
 #include "eval/kernels/gemm_convert.h"
 #include "eval/runtime/parallel.h"
 #include "eval/runtime/scratch_buffer.h"
+#include "eval/runtime/split_chooser.h"
 
 namespace hlo {
 namespace gemm {
@@ -43,38 +44,101 @@ void NaiveGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
 // Real multiply-adds from which a product may use OpenBLAS's threads.
 constexpr double kThreadedProduct = double{1 << 22};
 
+// A gemv over a matrix of at least this many bytes, on the calling thread
+// only, may be split by rows across the cores: each row's dot product is
+// the same call of the same kernel either way (OpenBLAS's row-dot gemv
+// takes rows in groups of 4, then the rest one by one; parts start at
+// multiples of kGemvSplitRows, so every row keeps its group), so the
+// results are the same bits. A loop's matrix then stays in the L2 caches of
+// both cores, a half in each: a while loop's f32[256,256] . v took 3.4 us
+// on one core, 2.0 us split where the cores were close. Where they were
+// far (the VM's cores move), a split took as long as one core, so a
+// SplitChooser times both ways now and then.
+constexpr int64_t kGemvSplitBytes = int64_t{64} << 10;
+constexpr int64_t kGemvSplitRows = 16;
+
+// y[r * incy] = sum_c mat[r * ld + c] x[c * incx] (trans: sum_c mat[c * ld + r] x[c * incx]).
+template <typename T>
+void BlasGemv(bool trans, int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x,
+              int64_t incx, T* y, int64_t incy) {
+  const CBLAS_TRANSPOSE t = trans ? CblasTrans : CblasNoTrans;
+  const auto R = static_cast<blasint>(rows), C = static_cast<blasint>(cols),
+             L = static_cast<blasint>(ld), IX = static_cast<blasint>(incx),
+             IY = static_cast<blasint>(incy);
+  if constexpr (std::is_same_v<T, float>) {
+    cblas_sgemv(CblasRowMajor, t, R, C, 1.0f, mat, L, x, IX, 0.0f, y, IY);
+  } else {
+    cblas_dgemv(CblasRowMajor, t, R, C, 1.0, mat, L, x, IX, 0.0, y, IY);
+  }
+}
+
+// One part of a split RowGemv: rows [part * step, (part + 1) * step).
+// (All sizes fit blasint, checked by Gemm.)
+template <typename T>
+struct GemvRows {
+  const T* mat;
+  const T* x;
+  T* y;
+  int32_t rows, cols, ld, incx, incy, step;
+};
+
+template <typename T>
+void GemvRowsPart(const GemvRows<T>& g, int64_t part) {
+  const int64_t r0 = part * g.step, r1 = std::min<int64_t>(g.rows, r0 + g.step);
+  if (r0 < r1) {
+    BlasGemv(false, r1 - r0, g.cols, g.mat + r0 * g.ld, g.ld, g.x, g.incx, g.y + r0 * g.incy,
+             g.incy);
+  }
+}
+
+// BlasGemv without transpose, its rows split across the cores where the
+// matrix is large enough (split: OpenBLAS runs on the calling thread only).
+template <typename T>
+void RowGemv(bool split, int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x,
+             int64_t incx, T* y, int64_t incy) {
+  const int64_t row_bytes = cols * static_cast<int64_t>(sizeof(T));
+  const int64_t cores = CoreCount();
+  if (!split || cores < 2 || rows < 2 * kGemvSplitRows ||
+      static_cast<double>(rows) * row_bytes < kGemvSplitBytes) {
+    BlasGemv(false, rows, cols, mat, ld, x, incx, y, incy);
+    return;
+  }
+  // Parts of whole kGemvSplitRows blocks, each at least half the threshold.
+  const int64_t blocks = (rows + kGemvSplitRows - 1) / kGemvSplitRows;
+  const int64_t min_blocks =
+      std::max<int64_t>(1, kGemvSplitBytes / 2 / (kGemvSplitRows * row_bytes));
+  const int64_t parts = std::max<int64_t>(1, std::min(cores, blocks / min_blocks));
+  const int64_t step = (blocks + parts - 1) / parts * kGemvSplitRows;
+  static SplitChooser chooser;  // one per element type
+  if (chooser.SplitNow(rows * row_bytes)) {
+    const auto i32 = [](int64_t v) { return static_cast<int32_t>(v); };
+    ParallelParts<GemvRowsPart<T>>(parts, GemvRows<T>{mat, x, y, i32(rows), i32(cols), i32(ld),
+                                                      i32(incx), i32(incy), i32(step)});
+  } else {
+    BlasGemv(false, rows, cols, mat, ld, x, incx, y, incy);
+  }
+}
+
 // A product with one row or one column as one gemv (true), which reads
 // the matrix once where gemm would first pack it (a 256x256 matrix times a
 // vector: 10 us in sgemm, mostly packing, ~2 us in sgemv).
 template <typename T>
-bool Gemv(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
-          const T* b, int64_t ldb, T* c, int64_t ldc) {
+bool Gemv(bool split, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a,
+          int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    auto gemv = [](bool trans, int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x,
-                   int64_t incx, T* y, int64_t incy) {
-      const CBLAS_TRANSPOSE t = trans ? CblasTrans : CblasNoTrans;
-      const auto R = static_cast<blasint>(rows), C = static_cast<blasint>(cols),
-                 L = static_cast<blasint>(ld), IX = static_cast<blasint>(incx),
-                 IY = static_cast<blasint>(incy);
-      if constexpr (std::is_same_v<T, float>) {
-        cblas_sgemv(CblasRowMajor, t, R, C, 1.0f, mat, L, x, IX, 0.0f, y, IY);
-      } else {
-        cblas_dgemv(CblasRowMajor, t, R, C, 1.0, mat, L, x, IX, 0.0, y, IY);
-      }
-    };
     if (n == 1) {  // c[i * ldc] = sum_p A(i, p) B(p, 0)
       if (ta) {
-        gemv(true, k, m, a, lda, b, tb ? 1 : ldb, c, ldc);
+        BlasGemv(true, k, m, a, lda, b, tb ? 1 : ldb, c, ldc);
       } else {
-        gemv(false, m, k, a, lda, b, tb ? 1 : ldb, c, ldc);
+        RowGemv(split, m, k, a, lda, b, tb ? 1 : ldb, c, ldc);
       }
       return true;
     }
     if (m == 1) {  // c[j] = sum_p A(0, p) B(p, j)
       if (tb) {
-        gemv(false, n, k, b, ldb, a, ta ? lda : 1, c, 1);
+        RowGemv(split, n, k, b, ldb, a, ta ? lda : 1, c, 1);
       } else {
-        gemv(true, k, n, b, ldb, a, ta ? lda : 1, c, 1);
+        BlasGemv(true, k, n, b, ldb, a, ta ? lda : 1, c, 1);
       }
       return true;
     }
@@ -114,8 +178,12 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
     std::optional<SingleThreadedBlas> one_thread;
     if (static_cast<double>(m) * n * k * (kIsComplex<T> ? 4 : 1) <= kThreadedProduct) {
       one_thread.emplace();
+    } else if (openblas_get_num_threads() > 1) {
+      // OpenBLAS's workers will need the cores (not so inside a
+      // SingleThreadedBlas, where pool workers run such products).
+      ParkWorkers();
     }
-    if (Gemv(ta, tb, m, n, k, a, lda, b, ldb, c, ldc)) return;
+    if (Gemv(one_thread.has_value(), ta, tb, m, n, k, a, lda, b, ldb, c, ldc)) return;
     const CBLAS_TRANSPOSE tra = ta ? CblasTrans : CblasNoTrans;
     const CBLAS_TRANSPOSE trb = tb ? CblasTrans : CblasNoTrans;
     const blasint M = static_cast<blasint>(m), N = static_cast<blasint>(n),
@@ -363,7 +431,7 @@ absl::Status DotCore(const View<const T>& lhs, const View<const T>& rhs, const V
   struct Scratch {
     ScratchBuffer<T> a, b, c;
   };
-  std::vector<Scratch> scratch(workers);
+  absl::InlinedVector<Scratch, 2> scratch(workers);  // (no heap block per call)
   for (Scratch& w : scratch) {
     if (!pa.direct) {
       if (auto st = w.a.Reset(m * k); !st.ok()) return st;
