@@ -418,7 +418,10 @@ absl::Status DotCore(const View<const T>& lhs, const View<const T>& rhs, const V
   const Plan pa = PlanMatrix(lf, lc, m, k, kTrans);
   const Plan pb = PlanMatrix(rc, rf, k, n, kTrans);
   const Plan pc = PlanMatrix(om, on, m, n, false);
-  const Axes a_axes = Concat(lf, lc), b_axes = Concat(rc, rf), c_axes = Concat(om, on);
+  // The axes of operands that are packed (or a result scattered) per batch.
+  const Axes a_axes = pa.direct ? Axes() : Concat(lf, lc);
+  const Axes b_axes = pb.direct ? Axes() : Concat(rc, rf);
+  const Axes c_axes = pc.direct ? Axes() : Concat(om, on);
   // Many batches, or small ones: whole batches go to one worker per core,
   // each running single-threaded gemms (a threaded call per small product
   // wakes OpenBLAS's workers each time). A few large ones: one threaded
