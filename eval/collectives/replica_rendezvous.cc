@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "eval/collectives/yield_wait.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -31,32 +30,18 @@ void Rendezvous::CheckDeadlockLocked() {
   }
   std::string msg = StrCat("deadlock: ", StrJoin(parts, "; "));
   if (!done.empty()) StrAppend(&msg, "; finished: ", StrJoin(done, ", "));
-  AbortLocked(absl::FailedPreconditionError(msg));
+  abort_ = absl::FailedPreconditionError(msg);
   cv_.notify_all();
 }
 
 absl::Status Rendezvous::WaitFailure(const std::string& where, bool timed_out) {
   if (timed_out && !Aborted()) {
-    AbortLocked(absl::DeadlineExceededError(
+    abort_ = absl::DeadlineExceededError(
         StrCat("timed out after ", timeout_.count() / 1000.0, " s waiting for the other devices at ",
-               where)));
+               where));
     cv_.notify_all();
   }
   return abort_;
-}
-
-void Rendezvous::AbortLocked(absl::Status status) {
-  abort_ = std::move(status);
-  aborted_.store(true, std::memory_order_release);
-}
-
-template <typename Ready, typename Pred>
-bool Rendezvous::WaitYielding(std::unique_lock<std::mutex>& lock, Ready ready, Pred pred) {
-  if (pred()) return true;
-  lock.unlock();
-  YieldUntil([&] { return ready() || aborted_.load(std::memory_order_acquire); });
-  lock.lock();
-  return cv_.wait_for(lock, timeout_, pred);
 }
 
 namespace {
@@ -143,9 +128,7 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
       ++slot->waiting;
       waiting_at_[device] = where;
       CheckDeadlockLocked();
-      bool ok = WaitYielding(
-          lock, [&] { return slot->complete.load(std::memory_order_acquire); },
-          [&] { return slot->complete || Aborted(); });
+      bool ok = cv_.wait_for(lock, timeout_, [&] { return slot->complete || Aborted(); });
       waiting_at_[device].clear();
       if (!slot->complete) {
         slot->combines[rank] = nullptr;  // gone with its caller
@@ -180,12 +163,7 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
   } else {
     // The others still read this caller's contribution; they always get
     // here, since every one of them has arrived.
-    const int64_t everyone = static_cast<int64_t>(slot->group.size());
-    while (slot->departed.load(std::memory_order_acquire) != everyone) {
-      WaitYielding(
-          lock, [&] { return slot->departed.load(std::memory_order_acquire) == everyone; },
-          [&] { return slot->departed == everyone; });
-    }
+    cv_.wait(lock, [&] { return slot->departed == static_cast<int64_t>(slot->group.size()); });
   }
   return result;
 }
@@ -218,9 +196,7 @@ absl::StatusOr<Value> Rendezvous::Receive(const std::string& key, int64_t device
     ++blocked_;
     waiting_at_[device] = where;
     CheckDeadlockLocked();
-    bool ok = WaitYielding(
-        lock, [&] { return m.delivered.load(std::memory_order_acquire); },
-        [&] { return m.delivered || Aborted(); });
+    bool ok = cv_.wait_for(lock, timeout_, [&] { return m.delivered || Aborted(); });
     waiting_at_[device].clear();
     if (!m.delivered) {
       m.waiting = false;
@@ -239,7 +215,7 @@ void Rendezvous::Finish(int64_t device, const absl::Status& status) {
   finished_[device] = true;
   ++finished_count_;
   if (!status.ok() && !Aborted()) {
-    AbortLocked(absl::AbortedError(StrCat("stopped because ", DeviceName(device), " failed")));
+    abort_ = absl::AbortedError(StrCat("stopped because ", DeviceName(device), " failed"));
     cv_.notify_all();
     return;
   }

@@ -9,7 +9,6 @@
 #ifndef HLO_EVAL_COLLECTIVES_REPLICA_RENDEZVOUS_H_
 #define HLO_EVAL_COLLECTIVES_REPLICA_RENDEZVOUS_H_
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -73,14 +72,14 @@ class Rendezvous {
     std::vector<absl::Status> failures;
     bool combined = false;
     int64_t arrived = 0;
-    std::atomic<int64_t> departed{0};
+    int64_t departed = 0;
     int64_t waiting = 0;  // callers counted in blocked_ for this slot
-    std::atomic<bool> complete{false};
+    bool complete = false;
     std::vector<int64_t> group;
   };
   struct Mail {
     Value data;
-    std::atomic<bool> delivered{false};
+    bool delivered = false;
     bool waiting = false;
   };
 
@@ -91,13 +90,6 @@ class Rendezvous {
   // The error of a wait that cannot complete (abort, or timeout).
   absl::Status WaitFailure(const std::string& where, bool timed_out);
   bool Aborted() const { return !abort_.ok(); }
-  // Sets abort_ (under mu_) and the flag the yielding waits poll.
-  void AbortLocked(absl::Status status);
-  // cv_.wait_for(lock, timeout_, pred), after first yielding the core with
-  // the lock released until ready() (read without the lock) or the yield
-  // budget (eval/collectives/yield_wait.h). Returns wait_for's result.
-  template <typename Ready, typename Pred>
-  bool WaitYielding(std::unique_lock<std::mutex>& lock, Ready ready, Pred pred);
 
   const int64_t replicas_;
   const int64_t partitions_;
@@ -111,7 +103,6 @@ class Rendezvous {
   int64_t finished_count_ = 0;
   int64_t blocked_ = 0;
   absl::Status abort_;
-  std::atomic<bool> aborted_{false};
 };
 
 }  // namespace hlo

@@ -1,13 +1,11 @@
 #include "eval/collectives/replica_runner.h"
 
 #include <algorithm>
-#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
 #include <thread>
 
-#include "eval/collectives/yield_wait.h"
 #include "eval/denormals.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
@@ -40,7 +38,6 @@ class ReplicaRunner::DeviceThreads {
     }
     wake_.notify_all();
     fn(0);
-    YieldUntil([this] { return pending_.load(std::memory_order_acquire) == 0; });
     std::unique_lock<std::mutex> lock(mu_);
     done_.wait(lock, [this] { return pending_ == 0; });
     job_ = nullptr;
@@ -51,11 +48,6 @@ class ReplicaRunner::DeviceThreads {
     uint64_t seen = 0;
     for (;;) {
       const std::function<void(int64_t)>* job;
-      // The next run usually follows at once (--bench, a loop of runs).
-      YieldUntil([&] {
-        return stop_.load(std::memory_order_acquire) ||
-               generation_.load(std::memory_order_acquire) != seen;
-      });
       {
         std::unique_lock<std::mutex> lock(mu_);
         wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
@@ -73,10 +65,9 @@ class ReplicaRunner::DeviceThreads {
   std::mutex mu_;
   std::condition_variable wake_, done_;
   const std::function<void(int64_t)>* job_ = nullptr;
-  // Written under mu_; atomic so that waiters can yield before they lock.
-  std::atomic<int64_t> pending_{0};
-  std::atomic<uint64_t> generation_{0};
-  std::atomic<bool> stop_{false};
+  int64_t pending_ = 0;
+  uint64_t generation_ = 0;
+  bool stop_ = false;
 };
 
 ReplicaRunner::ReplicaRunner(Module& module, const EvalOptions& options, int64_t replicas,
