@@ -12,6 +12,24 @@
 
 namespace hlo {
 
+namespace {
+
+// No layout, or the row-major one with whole-width elements.
+bool DefaultLayout(const Shape& s) {
+  if (!s.has_layout()) return true;
+  const Layout& layout = s.layout();
+  if (layout.element_size_in_bits != 0) return false;
+  if (layout.minor_to_major.empty()) return true;
+  const int64_t rank = s.rank();
+  if (static_cast<int64_t>(layout.minor_to_major.size()) != rank) return false;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (layout.minor_to_major[i] != rank - 1 - i) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 // One elementwise op: registers in, register out.
 struct BatchProgram::Step {
   const Instruction* inst = nullptr;
@@ -229,19 +247,6 @@ class BatchProgram::Compiler {
     if (s.dims() == array_dims_->dims()) return true;
     return reshapes_ && s.rank() > 0 && s.ElementCount() == array_dims_->ElementCount();
   }
-  // No layout, or the row-major one with whole-width elements.
-  static bool DefaultLayout(const Shape& s) {
-    if (!s.has_layout()) return true;
-    const Layout& layout = s.layout();
-    if (layout.element_size_in_bits != 0) return false;
-    if (layout.minor_to_major.empty()) return true;
-    const int64_t rank = s.rank();
-    if (static_cast<int64_t>(layout.minor_to_major.size()) != rank) return false;
-    for (int64_t i = 0; i < rank; ++i) {
-      if (layout.minor_to_major[i] != rank - 1 - i) return false;
-    }
-    return true;
-  }
 
   int32_t NewRegister(PrimitiveType type, const Literal* constant) {
     program_.register_types_.push_back(type);
@@ -271,23 +276,15 @@ namespace {
 // the bitcasts and the broadcast. Null otherwise.
 const Instruction* BroadcastOnlyUse(const Instruction& param, const Shape& dims,
                                     std::vector<const Instruction*>& chain) {
-  auto row_major = [](const Shape& s) {
-    if (!s.has_layout() || s.layout().minor_to_major.empty()) return true;
-    const int64_t rank = s.rank();
-    for (int64_t i = 0; i < rank; ++i) {
-      if (s.layout().minor_to_major[i] != rank - 1 - i) return false;
-    }
-    return s.layout().element_size_in_bits == 0;
-  };
   const Instruction* at = &param;
   for (int hops = 0; hops < 8; ++hops) {
-    if (at->users().size() != 1 || !row_major(at->shape())) return nullptr;
+    if (at->users().size() != 1 || !DefaultLayout(at->shape())) return nullptr;
     const Instruction* user = at->users()[0];
     if (!user->shape().IsArray() || user->shape().element_type() != param.shape().element_type()) {
       return nullptr;
     }
     if (user->opcode() == Opcode::kBroadcast) {
-      if (user->shape().ElementCount() != dims.ElementCount() || !row_major(user->shape())) {
+      if (user->shape().ElementCount() != dims.ElementCount() || !DefaultLayout(user->shape())) {
         return nullptr;
       }
       chain.push_back(user);
