@@ -5,6 +5,7 @@
 
 #include "eval/fusion/reduce_fold.h"
 #include "eval/kernels/reduce_internal.h"
+#include "eval/kernels/vector_clones.h"
 #include "eval/runtime/parallel.h"
 #include "eval/type_dispatch.h"
 
@@ -31,15 +32,8 @@ constexpr int64_t kPieceBytes = 4 * 1024;
 
 // dst[k] = dst[k] op src[k]: the column accumulation, bound by its
 // stores, so on the widest registers the machine has.
-// (clang does not multiversion function templates: the fuzz build, with
-// clang, takes the plain loop.)
-#if defined(__clang__)
-#define HLO_TEMPLATE_CLONES
-#else
-#define HLO_TEMPLATE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
 template <Opcode op, typename T>
-HLO_TEMPLATE_CLONES void Accumulate(
+HLO_VECTOR_CLONES void Accumulate(
     T* __restrict dst, const T* __restrict src, int64_t n) {
   for (int64_t k = 0; k < n; ++k) dst[k] = Apply<op>(dst[k], src[k]);
 }

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "eval/kernels/elementwise_internal.h"
+#include "eval/kernels/vector_clones.h"
 #include "ir/compare_order.h"
 #include "ir/instruction.h"
 
@@ -21,8 +22,8 @@ enum class Dir { kEq, kNe, kGe, kGt, kLe, kLt };
 // out[i] = key(a[i]) <dir> key(b[i]); one loop per direction so that each
 // vectorises.
 template <typename X, typename Key>
-void CompareLoop(Dir dir, const X* __restrict a, const X* __restrict b, bool* __restrict out,
-                 int64_t n, Key key) {
+HLO_VECTOR_CLONES void CompareLoop(Dir dir, const X* __restrict a, const X* __restrict b,
+                                   bool* __restrict out, int64_t n, Key key) {
   switch (dir) {
     case Dir::kEq: for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) == key(b[i]); break;
     case Dir::kNe: for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) != key(b[i]); break;
@@ -247,8 +248,8 @@ struct Bytes16 {
 
 // A bit blend with a mask from the pred byte (0/1), so that it vectorises.
 template <typename E>
-void SelectLoop(const bool* __restrict pred, const E* __restrict t, const E* __restrict f,
-                E* __restrict out, int64_t n) {
+HLO_VECTOR_CLONES void SelectLoop(const bool* __restrict pred, const E* __restrict t,
+                                  const E* __restrict f, E* __restrict out, int64_t n) {
   const uint8_t* p = reinterpret_cast<const uint8_t*>(pred);
   for (int64_t i = 0; i < n; ++i) {
     const E mask = static_cast<E>(E{0} - static_cast<E>(p[i]));

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "eval/kernels/elementwise_internal.h"
+#include "eval/kernels/vector_clones.h"
 
 #if defined(__SSE2__) || defined(__x86_64__)
 #include <immintrin.h>
@@ -239,7 +240,7 @@ bool VecMath(Opcode, const double*, double*, int64_t) { return false; }
 namespace {
 
 template <typename T, typename F>
-void Map(const T* __restrict in, T* __restrict out, int64_t n, F f) {
+HLO_VECTOR_CLONES void Map(const T* __restrict in, T* __restrict out, int64_t n, F f) {
   for (int64_t i = 0; i < n; ++i) out[i] = f(in[i]);
 }
 
@@ -250,7 +251,8 @@ void MapInPlace(const T* in, T* out, int64_t n, F f) {
 }
 
 template <typename T, typename F>
-void Zip(const T* __restrict a, const T* __restrict b, T* __restrict out, int64_t n, F f) {
+HLO_VECTOR_CLONES void Zip(const T* __restrict a, const T* __restrict b, T* __restrict out,
+                           int64_t n, F f) {
   for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
 }
 
@@ -263,7 +265,7 @@ void ZipInPlace(const T* a, const T* b, T* out, int64_t n, F f) {
 // element i is read before it is written, so there is no loop-carried
 // dependence and ivdep lets the loop vectorise as Zip's does.
 template <typename T, typename F>
-void ZipAliased(const T* a, const T* b, T* out, int64_t n, F f) {
+HLO_VECTOR_CLONES void ZipAliased(const T* a, const T* b, T* out, int64_t n, F f) {
 #pragma GCC ivdep
   for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
 }
