@@ -58,24 +58,34 @@ std::function<void(int64_t, int64_t)> ProgressPrinter() {
 
 namespace {
 
-// The resident set now, in MiB (0 where /proc is missing).
-double ResidentMb() {
-  long pages_total = 0, pages_resident = 0;
-  FILE* f = std::fopen("/proc/self/statm", "r");
-  if (f == nullptr) return 0;
-  const int got = std::fscanf(f, "%ld %ld", &pages_total, &pages_resident);
+// The resident set in MiB, whole and its file-backed part (the code and
+// libraries' pages), from /proc/self/status; zeros where it is missing.
+struct Resident {
+  double total_mb = 0;
+  double file_mb = 0;  // RssFile + RssShmem
+  double data_mb() const { return total_mb - file_mb; }
+};
+Resident ResidentNow() {
+  Resident r;
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (f == nullptr) return r;
+  char line[256];
+  while (std::fgets(line, sizeof(line), f) != nullptr) {
+    long kb = 0;
+    if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) r.total_mb = kb / 1024.0;
+    if (std::sscanf(line, "RssFile: %ld kB", &kb) == 1) r.file_mb += kb / 1024.0;
+    if (std::sscanf(line, "RssShmem: %ld kB", &kb) == 1) r.file_mb += kb / 1024.0;
+  }
   std::fclose(f);
-  if (got != 2) return 0;
-  return static_cast<double>(pages_resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) /
-         (1024.0 * 1024.0);
+  return r;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Code and libraries before any module, input or buffer: what --bench's
-  // peak resident set is measured from.
-  const double start_rss_mb = ResidentMb();
+  // Before any module, input or buffer: what --bench's peak data is
+  // measured from.
+  const Resident start = ResidentNow();
   CLI::App app{"hlo-run: evaluate an XLA HLO module on the CPU"};
   std::string input;
   std::vector<std::string> inputs;
@@ -306,24 +316,27 @@ int main(int argc, char** argv) {
       if (profiler) profiler->AddRun(ms.back());
     }
     std::sort(ms.begin(), ms.end());
-    // Memory beside the times: the process's peak resident set, what of it
-    // the run added to the code and libraries resident at start, and the
-    // evaluator's peak of live buffers (inputs, outputs and the largest set
-    // of intermediates alive at once), the least any plan could hold.
+    // Memory beside the times: the process's peak resident set; its data
+    // part (the peak less the file-backed pages resident now: code and
+    // libraries are paged in as they first run, and are not buffers); what
+    // the data grew by since the start; and the evaluator's peak of live
+    // buffers (inputs, outputs and the largest set of intermediates alive at
+    // once), the least any plan could hold.
     struct rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
     const double rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    const double peak_data_mb = std::max(0.0, rss_mb - ResidentNow().file_mb);
     const double live_mb = static_cast<double>(runner.PeakLiveBytes()) / (1024.0 * 1024.0);
-    const double added_mb = std::max(0.0, rss_mb - start_rss_mb);
+    const double added_mb = std::max(0.0, peak_data_mb - start.data_mb());
     // The times' line ends at max_ms (../shared/bench/compare.sh matches it
     // whole); the memory has a line of its own.
     char line[400];
     std::snprintf(line, sizeof(line),
                   "bench: %s runs=%d min_ms=%.3f median_ms=%.3f max_ms=%.3f\n"
-                  "bench: %s peak_rss_mb=%.1f start_rss_mb=%.1f peak_live_mb=%.1f "
-                  "added_over_live=%.2f\n",
+                  "bench: %s peak_rss_mb=%.1f peak_data_mb=%.1f start_data_mb=%.1f "
+                  "peak_live_mb=%.1f added_over_live=%.2f\n",
                   m.name().c_str(), bench, ms.front(), ms[ms.size() / 2], ms.back(),
-                  m.name().c_str(), rss_mb, start_rss_mb, live_mb,
+                  m.name().c_str(), rss_mb, peak_data_mb, start.data_mb(), live_mb,
                   live_mb > 0 ? added_mb / live_mb : 0.0);
     // On stderr as documented, and on stdout where compare.sh reads it.
     std::fputs(line, stderr);
