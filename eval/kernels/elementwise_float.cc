@@ -151,32 +151,60 @@ __attribute__((target("avx2,fma"))) void Run(D4 f, const double* in, double* out
   }
 }
 
-// exp where most inputs lie past the range of finite, non-zero results
-// (softmax's shifted scores): libmvec sends a whole vector to scalar expf as
-// soon as one lane is outside its range, 27x slower per element. Lanes at
-// or below -0x1.9fe36ap+6 (expf rounds them to +0) and at or above
-// 0x1.62e43p+6 (+inf) are answered here, the rest go to the vector
-// function as before: the same results as the scalar fallback gave.
+// exp where many inputs lie past the range of normal results (softmax's
+// shifted scores): libmvec's expf sends a whole vector through a slow path
+// (about 65 ns) as soon as one lane has |x| > 0x1.5d589ep+6 (or is NaN),
+// which then calls scalar expf for those lanes. Here, lanes at or below
+// -0x1.9fe36ap+6 (expf rounds them to +0) and at or above 0x1.62e43p+6
+// (+inf) are answered directly, the other out-of-range lanes (subnormal
+// results, NaN) call scalar expf one by one, and the vector function sees
+// only in-range lanes: the same bits as the scalar fallback gave.
 constexpr float kExpZeroAtOrBelow = -0x1.9fe36ap+6f;
 constexpr float kExpInfAtOrAbove = 0x1.62e43p+6f;
+constexpr float kExpVectorRange = 0x1.5d589ep+6f;  // libmvec's, glibc 2.35-2.36
 
 __attribute__((target("avx512f"))) __m512 ExpSaturating(F16 f, __m512 x) {
+  const __m512 magnitude = _mm512_abs_ps(x);
+  const __mmask16 outside =
+      _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(kExpVectorRange), _CMP_NLE_UQ);
+  if (outside == 0) return f(x);
   const __mmask16 zero = _mm512_cmp_ps_mask(x, _mm512_set1_ps(kExpZeroAtOrBelow), _CMP_LE_OQ);
   const __mmask16 inf = _mm512_cmp_ps_mask(x, _mm512_set1_ps(kExpInfAtOrAbove), _CMP_GE_OQ);
-  if ((zero | inf) == 0) return f(x);
-  __m512 r = f(_mm512_mask_blend_ps(zero | inf, x, _mm512_setzero_ps()));
+  __m512 r = f(_mm512_mask_blend_ps(outside, x, _mm512_setzero_ps()));
   r = _mm512_mask_blend_ps(zero, r, _mm512_setzero_ps());
-  return _mm512_mask_blend_ps(inf, r, _mm512_set1_ps(__builtin_inff()));
+  r = _mm512_mask_blend_ps(inf, r, _mm512_set1_ps(__builtin_inff()));
+  unsigned scalar = outside & static_cast<__mmask16>(~(zero | inf));
+  if (scalar == 0) return r;
+  alignas(64) float xs[16], rs[16];
+  _mm512_store_ps(xs, x);
+  _mm512_store_ps(rs, r);
+  for (; scalar != 0; scalar &= scalar - 1) {
+    const int lane = __builtin_ctz(scalar);
+    rs[lane] = std::exp(xs[lane]);
+  }
+  return _mm512_load_ps(rs);
 }
 __attribute__((target("avx2,fma"))) __m256 ExpSaturating(F8 f, __m256 x) {
+  const __m256 magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);
+  const __m256 outside = _mm256_cmp_ps(magnitude, _mm256_set1_ps(kExpVectorRange), _CMP_NLE_UQ);
+  if (_mm256_movemask_ps(outside) == 0) return f(x);
   const __m256 zero = _mm256_cmp_ps(x, _mm256_set1_ps(kExpZeroAtOrBelow), _CMP_LE_OQ);
   const __m256 inf = _mm256_cmp_ps(x, _mm256_set1_ps(kExpInfAtOrAbove), _CMP_GE_OQ);
-  const __m256 sat = _mm256_or_ps(zero, inf);
-  if (_mm256_movemask_ps(sat) == 0) return f(x);
-  __m256 r = f(_mm256_blendv_ps(x, _mm256_setzero_ps(), sat));
+  __m256 r = f(_mm256_blendv_ps(x, _mm256_setzero_ps(), outside));
   r = _mm256_blendv_ps(r, _mm256_setzero_ps(), zero);
-  return _mm256_blendv_ps(r, _mm256_set1_ps(__builtin_inff()), inf);
+  r = _mm256_blendv_ps(r, _mm256_set1_ps(__builtin_inff()), inf);
+  unsigned scalar = _mm256_movemask_ps(_mm256_andnot_ps(_mm256_or_ps(zero, inf), outside));
+  if (scalar == 0) return r;
+  alignas(32) float xs[8], rs[8];
+  _mm256_store_ps(xs, x);
+  _mm256_store_ps(rs, r);
+  for (; scalar != 0; scalar &= scalar - 1) {
+    const int lane = __builtin_ctz(scalar);
+    rs[lane] = std::exp(xs[lane]);
+  }
+  return _mm256_load_ps(rs);
 }
+
 __attribute__((target("avx512f"))) void RunExp(F16 f, const float* in, float* out, int64_t n) {
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) _mm512_storeu_ps(out + i, ExpSaturating(f, _mm512_loadu_ps(in + i)));
