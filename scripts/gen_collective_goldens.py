@@ -199,3 +199,19 @@ def register(g):
     def _(c):
         x = c.x  # the module's constant
         return tup(x, x, x, x, x, L("u32", 0), L("u32", 0))
+
+    @golden("sdy_manual_computation_2x2")
+    def _(c):
+        # shard_map on a 2x2 mesh run as the global computation: device
+        # (x, y) holds block a[2x:2x+2, 2y:2y+2]; its group over 'x' sums the
+        # blocks of its column, its group over 'y' concatenates the blocks of
+        # its row; the results are put together by their out_shardings
+        # (psum: dim 1 over 'y'; all-gather: dim 0 over 'x').
+        a = np.arange(16, dtype=np.float32).reshape(4, 4)
+        block = {(x, y): a[2 * x:2 * x + 2, 2 * y:2 * y + 2] for x in range(2) for y in range(2)}
+        psum = {(x, y): block[0, y] + block[1, y] for x in range(2) for y in range(2)}
+        gathered = {(x, y): np.concatenate([block[x, 0], block[x, 1]], axis=1)
+                    for x in range(2) for y in range(2)}
+        psum_global = np.concatenate([psum[0, 0], psum[0, 1]], axis=1)
+        gathered_global = np.concatenate([gathered[0, 0], gathered[1, 0]], axis=0)
+        return tup(L("f32", psum_global.tolist()), L("f32", gathered_global.tolist()))
