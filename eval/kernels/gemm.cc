@@ -153,6 +153,65 @@ bool FitsBlas(std::initializer_list<int64_t> v) {
   return true;
 }
 
+// One OpenBLAS call, C = op(A) op(B), row-major.
+template <typename T>
+void BlasGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+              const T* b, int64_t ldb, T* c, int64_t ldc) {
+  const CBLAS_TRANSPOSE tra = ta ? CblasTrans : CblasNoTrans;
+  const CBLAS_TRANSPOSE trb = tb ? CblasTrans : CblasNoTrans;
+  const blasint M = static_cast<blasint>(m), N = static_cast<blasint>(n),
+                K = static_cast<blasint>(k), LA = static_cast<blasint>(lda),
+                LB = static_cast<blasint>(ldb), LC = static_cast<blasint>(ldc);
+  if constexpr (std::is_same_v<T, float>) {
+    cblas_sgemm(CblasRowMajor, tra, trb, M, N, K, 1.0f, a, LA, b, LB, 0.0f, c, LC);
+  } else if constexpr (std::is_same_v<T, double>) {
+    cblas_dgemm(CblasRowMajor, tra, trb, M, N, K, 1.0, a, LA, b, LB, 0.0, c, LC);
+  } else if constexpr (std::is_same_v<T, cfloat>) {
+    const cfloat one(1, 0), zero(0, 0);
+    cblas_cgemm(CblasRowMajor, tra, trb, M, N, K, &one, a, LA, b, LB, &zero, c, LC);
+  } else {
+    const cdouble one(1, 0), zero(0, 0);
+    cblas_zgemm(CblasRowMajor, tra, trb, M, N, K, &one, a, LA, b, LB, &zero, c, LC);
+  }
+}
+
+// Parts of a split product start at multiples of this many rows (columns).
+constexpr int64_t kSplitUnit = 64;
+
+// A large product split across the pool's cores, one single-threaded
+// OpenBLAS call per part, instead of OpenBLAS's own threads: those spin on
+// (yielding) for ~0.1 s after each call, holding a core that the pool's
+// workers need for the next instructions (transformer: 51 -> 48 ms with
+// OpenBLAS's spin cut short). Parts split the rows of C or its columns,
+// whichever makes the cores pack less of A and B over again.
+template <typename T>
+void SplitGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+               const T* b, int64_t ldb, T* c, int64_t ldc) {
+  const int64_t cores = CoreCount();
+  // Each part packs its share of the split operand and all of the other.
+  const double split_rows_cost = static_cast<double>(k) * n;   // all of B per core
+  const double split_cols_cost = static_cast<double>(m) * k;   // all of A per core
+  const bool rows =
+      m >= 2 * kSplitUnit && (split_rows_cost <= split_cols_cost || n < 2 * kSplitUnit);
+  const int64_t extent = rows ? m : n;
+  const int64_t units = (extent + kSplitUnit - 1) / kSplitUnit;
+  const int64_t parts = std::min(cores, units);
+  SingleThreadedBlas one_thread;
+  ParallelRows(parts, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t p = begin; p < end; ++p) {
+      const int64_t lo = std::min(extent, units * p / parts * kSplitUnit);
+      const int64_t hi = std::min(extent, units * (p + 1) / parts * kSplitUnit);
+      if (hi <= lo) continue;
+      if (rows) {
+        BlasGemm(ta, tb, hi - lo, n, k, ta ? a + lo : a + lo * lda, lda, b, ldb, c + lo * ldc,
+                 ldc);
+      } else {
+        BlasGemm(ta, tb, m, hi - lo, k, a, lda, tb ? b + lo * ldb : b + lo, ldb, c + lo, ldc);
+      }
+    }
+  });
+}
+
 }  // namespace
 
 template <typename T>
@@ -179,27 +238,16 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
     if (static_cast<double>(m) * n * k * (kIsComplex<T> ? 4 : 1) <= kThreadedProduct) {
       one_thread.emplace();
     } else if (openblas_get_num_threads() > 1) {
-      // OpenBLAS's workers will need the cores (not so inside a
-      // SingleThreadedBlas, where pool workers run such products).
-      ParkWorkers();
+      // (Not so inside a SingleThreadedBlas, where pool workers run such
+      // products.)
+      if (m > 1 && n > 1 && CoreCount() > 1 && std::max(m, n) >= 2 * kSplitUnit) {
+        SplitGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+        return;
+      }
+      ParkWorkers();  // OpenBLAS's workers will need the cores
     }
     if (Gemv(one_thread.has_value(), ta, tb, m, n, k, a, lda, b, ldb, c, ldc)) return;
-    const CBLAS_TRANSPOSE tra = ta ? CblasTrans : CblasNoTrans;
-    const CBLAS_TRANSPOSE trb = tb ? CblasTrans : CblasNoTrans;
-    const blasint M = static_cast<blasint>(m), N = static_cast<blasint>(n),
-                  K = static_cast<blasint>(k), LA = static_cast<blasint>(lda),
-                  LB = static_cast<blasint>(ldb), LC = static_cast<blasint>(ldc);
-    if constexpr (std::is_same_v<T, float>) {
-      cblas_sgemm(CblasRowMajor, tra, trb, M, N, K, 1.0f, a, LA, b, LB, 0.0f, c, LC);
-    } else if constexpr (std::is_same_v<T, double>) {
-      cblas_dgemm(CblasRowMajor, tra, trb, M, N, K, 1.0, a, LA, b, LB, 0.0, c, LC);
-    } else if constexpr (std::is_same_v<T, cfloat>) {
-      const cfloat one(1, 0), zero(0, 0);
-      cblas_cgemm(CblasRowMajor, tra, trb, M, N, K, &one, a, LA, b, LB, &zero, c, LC);
-    } else {
-      const cdouble one(1, 0), zero(0, 0);
-      cblas_zgemm(CblasRowMajor, tra, trb, M, N, K, &one, a, LA, b, LB, &zero, c, LC);
-    }
+    BlasGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
   }
 }
 
