@@ -32,18 +32,6 @@
 
 namespace {
 
-// OpenBLAS's worker threads spin (yielding) for 2^28 cycles after each
-// threaded call before they sleep; on a two-core machine that spinning takes
-// a core from the pool workers running the next instructions (transformer:
-// 51 -> 48 ms). Ask for a spin of 2^10 cycles unless the user set
-// OPENBLAS_THREAD_TIMEOUT. OpenBLAS reads it in its own constructor, so this
-// runs from .preinit_array: before any shared library's constructor.
-void ShortBlasThreadTimeout(int, char**, char**) {
-  setenv("OPENBLAS_THREAD_TIMEOUT", "10", /*overwrite=*/0);
-}
-__attribute__((section(".preinit_array"), used)) void (*const kShortBlasThreadTimeout)(
-    int, char**, char**) = ShortBlasThreadTimeout;
-
 int64_t DefaultMaxMemory() {
   long pages = sysconf(_SC_PHYS_PAGES);
   long page = sysconf(_SC_PAGE_SIZE);
