@@ -6,6 +6,7 @@
 // positions a list of their in-bounds taps. Output lines are split across
 // the cores. Per output the sum runs over the taps in window order.
 #include <algorithm>
+#include <cstring>
 #include <thread>
 
 #include "eval/kernels/convolution_internal.h"
@@ -15,9 +16,12 @@ namespace hlo {
 namespace conv {
 namespace {
 
-// 64-byte vectors of E (GCC/Clang vector extensions; unaligned loads).
+// 64-byte vectors of E (GCC/Clang vector extensions), moved to and from
+// memory with memcpy: the features need not be 64-byte aligned, and clang
+// does not honour a lowered alignment on an alias template (UBSan: a
+// misaligned load), so no pointer to a vector is ever dereferenced.
 template <typename E>
-using Vec64 __attribute__((vector_size(64), aligned(alignof(E)))) = E;
+using Vec64 __attribute__((vector_size(64))) = E;
 
 template <typename E, int kVecs>
 __attribute__((always_inline)) inline void PointChunk(E* __restrict out, const E* __restrict x,
@@ -31,11 +35,13 @@ __attribute__((always_inline)) inline void PointChunk(E* __restrict out, const E
     const E* xt = x + xoff[t];
     const E* kt = k + koff[t];
     for (int v = 0; v < kVecs; ++v) {
-      acc[v] += *reinterpret_cast<const V*>(xt + v * kLanes) *
-                *reinterpret_cast<const V*>(kt + v * kLanes);
+      V xv, kv;
+      std::memcpy(&xv, xt + v * kLanes, sizeof(V));
+      std::memcpy(&kv, kt + v * kLanes, sizeof(V));
+      acc[v] += xv * kv;
     }
   }
-  for (int v = 0; v < kVecs; ++v) *reinterpret_cast<V*>(out + v * kLanes) = acc[v];
+  for (int v = 0; v < kVecs; ++v) std::memcpy(out + v * kLanes, &acc[v], sizeof(V));
 }
 
 // `count` output points along a line, point p at out + p * n reading the
