@@ -475,19 +475,24 @@ absl::StatusOr<BatchProgram::Broadcast> BatchProgram::BroadcastOf(const Instruct
   return b;
 }
 
-void BatchProgram::FillBroadcast(const Broadcast& b, const uint8_t* src, int64_t width,
-                                 int64_t first, int64_t count, uint8_t* reg) const {
+void BatchProgram::FillBroadcast(Broadcast& b, const uint8_t* src, int64_t width, int64_t first,
+                                 int64_t count, uint8_t* reg) {
   const int64_t rank = static_cast<int64_t>(b.result_dims.size());
-  // Coordinates of position `first`, then runs along the minor dimension:
-  // a copy where it reads consecutive elements, a fill where it is
-  // broadcast.
-  std::vector<int64_t> coord(rank);
-  int64_t rest = first, index = 0;
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    coord[d] = rest % b.result_dims[d];
-    rest /= b.result_dims[d];
-    index += coord[d] * b.strides[d];
+  // Coordinates of position `first` (kept from the last fill when it ended
+  // there), then runs along the minor dimension: a copy where it reads
+  // consecutive elements, a fill where it is broadcast.
+  std::vector<int64_t>& coord = b.coord;
+  if (first != b.next) {
+    coord.resize(rank);
+    int64_t rest = first;
+    b.index = 0;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      coord[d] = rest % b.result_dims[d];
+      rest /= b.result_dims[d];
+      b.index += coord[d] * b.strides[d];
+    }
   }
+  int64_t index = b.index;
   const int64_t minor = b.result_dims[rank - 1];
   const int64_t minor_stride = b.strides[rank - 1];
   for (int64_t done = 0; done < count;) {
@@ -499,6 +504,11 @@ void BatchProgram::FillBroadcast(const Broadcast& b, const uint8_t* src, int64_t
       StridedRun(width, src + index * width, minor_stride, run, dst);
     }
     done += run;
+    if (coord[rank - 1] + run < minor) {  // stopped inside a minor run
+      coord[rank - 1] += run;
+      index += run * minor_stride;
+      break;
+    }
     // Advance to the start of the next minor run.
     index -= coord[rank - 1] * minor_stride;
     coord[rank - 1] = 0;
@@ -509,6 +519,8 @@ void BatchProgram::FillBroadcast(const Broadcast& b, const uint8_t* src, int64_t
       coord[d] = 0;
     }
   }
+  b.index = index;
+  b.next = first + count;
 }
 
 absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileGroup(

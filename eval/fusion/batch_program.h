@@ -116,10 +116,16 @@ class BatchProgram {
   struct Broadcast {
     std::vector<int64_t> result_dims;  // empty: not a broadcast parameter
     std::vector<int64_t> strides;
+    // Where the last fill stopped (blocks come in order within a part):
+    // the position, its coordinates and operand element; the next fill
+    // from there continues without divisions.
+    int64_t next = -1;
+    std::vector<int64_t> coord;
+    int64_t index = 0;
   };
   static absl::StatusOr<Broadcast> BroadcastOf(const Instruction& broadcast);
-  void FillBroadcast(const Broadcast& b, const uint8_t* src, int64_t width, int64_t first,
-                     int64_t count, uint8_t* reg) const;
+  static void FillBroadcast(Broadcast& b, const uint8_t* src, int64_t width, int64_t first,
+                            int64_t count, uint8_t* reg);
 
   std::vector<PrimitiveType> parameter_types_;
   std::vector<bool> parameter_scalar_;
