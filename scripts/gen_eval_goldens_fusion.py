@@ -73,3 +73,11 @@ def _(c):
     y = c.y.a.astype(np.float32)
     qb = np.broadcast_to(q[None, :], (2, 3))
     return tup(Lit("u32", (s ^ x).astype(np.uint32)), Lit("f32", (y * qb - qb).astype(np.float32)))
+
+
+@golden("fused_row_broadcast_in_place")
+def _(c):
+    x = np.arange(3090, dtype=np.float32).reshape(3, 1030)
+    row = np.arange(1030, dtype=np.float32) * np.float32(0.5)
+    col = np.array([1, -2, 4], dtype=np.float32)
+    return Lit("f32", (x * row[None, :] - col[:, None]).astype(np.float32))

@@ -475,52 +475,65 @@ absl::StatusOr<BatchProgram::Broadcast> BatchProgram::BroadcastOf(const Instruct
   return b;
 }
 
+void BatchProgram::SeekBroadcast(Broadcast& b, int64_t first) {
+  if (first == b.next) return;
+  const int64_t rank = static_cast<int64_t>(b.result_dims.size());
+  b.coord.resize(rank);
+  int64_t rest = first;
+  b.index = 0;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    b.coord[d] = rest % b.result_dims[d];
+    rest /= b.result_dims[d];
+    b.index += b.coord[d] * b.strides[d];
+  }
+  b.next = first;
+}
+
+void BatchProgram::StepBroadcast(Broadcast& b, int64_t run) {
+  const int64_t rank = static_cast<int64_t>(b.result_dims.size());
+  std::vector<int64_t>& coord = b.coord;
+  b.next += run;
+  coord[rank - 1] += run;
+  b.index += run * b.strides[rank - 1];
+  if (coord[rank - 1] < b.result_dims[rank - 1]) return;
+  // The end of a minor run: on to the start of the next.
+  b.index -= coord[rank - 1] * b.strides[rank - 1];
+  coord[rank - 1] = 0;
+  for (int64_t d = rank - 2; d >= 0; --d) {
+    b.index += b.strides[d];
+    if (++coord[d] < b.result_dims[d]) break;
+    b.index -= coord[d] * b.strides[d];
+    coord[d] = 0;
+  }
+}
+
 void BatchProgram::FillBroadcast(Broadcast& b, const uint8_t* src, int64_t width, int64_t first,
                                  int64_t count, uint8_t* reg) {
-  const int64_t rank = static_cast<int64_t>(b.result_dims.size());
-  // Coordinates of position `first` (kept from the last fill when it ended
-  // there), then runs along the minor dimension: a copy where it reads
-  // consecutive elements, a fill where it is broadcast.
-  std::vector<int64_t>& coord = b.coord;
-  if (first != b.next) {
-    coord.resize(rank);
-    int64_t rest = first;
-    b.index = 0;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      coord[d] = rest % b.result_dims[d];
-      rest /= b.result_dims[d];
-      b.index += coord[d] * b.strides[d];
-    }
-  }
-  int64_t index = b.index;
-  const int64_t minor = b.result_dims[rank - 1];
-  const int64_t minor_stride = b.strides[rank - 1];
+  // Runs along the minor dimension: a copy where it reads consecutive
+  // elements, a fill where it is broadcast.
+  SeekBroadcast(b, first);
+  const int64_t minor = b.result_dims.back();
+  const int64_t minor_stride = b.strides.back();
   for (int64_t done = 0; done < count;) {
-    const int64_t run = std::min(count - done, minor - coord[rank - 1]);
+    const int64_t run = std::min(count - done, minor - b.coord.back());
     uint8_t* dst = reg + done * width;
     if (minor_stride == 1) {
-      std::memcpy(dst, src + index * width, run * width);
+      std::memcpy(dst, src + b.index * width, run * width);
     } else {
-      StridedRun(width, src + index * width, minor_stride, run, dst);
+      StridedRun(width, src + b.index * width, minor_stride, run, dst);
     }
+    StepBroadcast(b, run);
     done += run;
-    if (coord[rank - 1] + run < minor) {  // stopped inside a minor run
-      coord[rank - 1] += run;
-      index += run * minor_stride;
-      break;
-    }
-    // Advance to the start of the next minor run.
-    index -= coord[rank - 1] * minor_stride;
-    coord[rank - 1] = 0;
-    for (int64_t d = rank - 2; d >= 0; --d) {
-      index += b.strides[d];
-      if (++coord[d] < b.result_dims[d]) break;
-      index -= coord[d] * b.strides[d];
-      coord[d] = 0;
-    }
   }
-  b.index = index;
-  b.next = first + count;
+}
+
+const uint8_t* BatchProgram::BroadcastInPlace(Broadcast& b, const uint8_t* src, int64_t width,
+                                              int64_t first, int64_t count) {
+  SeekBroadcast(b, first);
+  if (b.strides.back() != 1 || b.coord.back() + count > b.result_dims.back()) return nullptr;
+  const uint8_t* at = src + b.index * width;
+  StepBroadcast(b, count);
+  return at;
 }
 
 absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileGroup(
@@ -590,6 +603,7 @@ std::unique_ptr<BatchProgram> BatchProgram::Clone() const {
   copy->parameter_registers_ = parameter_registers_;
   copy->result_registers_ = result_registers_;
   copy->reads_in_place_ = reads_in_place_;
+  copy->broadcast_in_place_ = broadcast_in_place_;
   copy->writes_in_place_ = writes_in_place_;
   return copy;
 }
@@ -693,10 +707,13 @@ void BatchProgram::PlanInPlace() {
     return std::count(result_registers_.begin(), result_registers_.end(), r);
   };
   reads_in_place_.assign(parameter_registers_.size(), false);
+  broadcast_in_place_.assign(parameter_registers_.size(), false);
   for (size_t p = 0; p < parameter_registers_.size(); ++p) {
     const int32_t r = parameter_registers_[p];
-    reads_in_place_[p] = !parameter_scalar_[p] && !parameter_is_broadcast(static_cast<int64_t>(p)) &&
-                         !read_by_literal_step[r] && is_result(r) == 0;
+    const bool raw_only = !read_by_literal_step[r] && is_result(r) == 0;
+    const bool broadcast = parameter_is_broadcast(static_cast<int64_t>(p));
+    reads_in_place_[p] = !parameter_scalar_[p] && !broadcast && raw_only;
+    broadcast_in_place_[p] = broadcast && raw_only;
   }
   writes_in_place_.assign(result_registers_.size(), false);
   for (size_t k = 0; k < result_registers_.size(); ++k) {
@@ -806,7 +823,15 @@ absl::Status BatchProgram::Run(absl::Span<const void* const> inputs,
         continue;
       }
       if (parameter_is_broadcast(static_cast<int64_t>(p))) {
-        FillBroadcast(broadcasts_[p], src, width, offset, count, reg);
+        Broadcast& b = broadcasts_[p];
+        if (broadcast_in_place_[p]) {
+          // Only raw steps read it: where the block is one contiguous run
+          // of the operand, they take it where it lies.
+          const uint8_t* at = BroadcastInPlace(b, src, width, offset, count);
+          register_data_[parameter_registers_[p]] = at != nullptr ? const_cast<uint8_t*>(at) : reg;
+          if (at != nullptr) continue;
+        }
+        FillBroadcast(b, src, width, offset, count, reg);
         continue;
       }
       std::memcpy(reg, src + offset * width, count * width);

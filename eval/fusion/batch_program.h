@@ -124,8 +124,17 @@ class BatchProgram {
     int64_t index = 0;
   };
   static absl::StatusOr<Broadcast> BroadcastOf(const Instruction& broadcast);
+  // Puts b's place at position `first`; moves it `run` positions on
+  // (within or to the end of the current minor run).
+  static void SeekBroadcast(Broadcast& b, int64_t first);
+  static void StepBroadcast(Broadcast& b, int64_t run);
+  // Positions [first, first + count) of b read from `src` into `reg`.
   static void FillBroadcast(Broadcast& b, const uint8_t* src, int64_t width, int64_t first,
                             int64_t count, uint8_t* reg);
+  // Where those positions lie in `src` when they are one contiguous run of
+  // it (then b moves on), else null.
+  static const uint8_t* BroadcastInPlace(Broadcast& b, const uint8_t* src, int64_t width,
+                                         int64_t first, int64_t count);
 
   std::vector<PrimitiveType> parameter_types_;
   std::vector<bool> parameter_scalar_;
@@ -149,6 +158,9 @@ class BatchProgram {
   // the block's first position). Steps on Literals never read either kind.
   std::vector<uint8_t*> register_data_;
   std::vector<bool> reads_in_place_;   // per parameter
+  // Per broadcast parameter: only raw steps read it, so a block that is
+  // one contiguous run of its operand is read where it lies.
+  std::vector<bool> broadcast_in_place_;
   std::vector<bool> writes_in_place_;  // per result
 };
 
