@@ -7,8 +7,9 @@
 // time (its mmap threshold cannot go higher), so Literal's storage comes
 // from here for blocks of kMinPooledBytes and more: a freed block goes back
 // to a pool and the next request of a size it fits takes it, pages already
-// mapped. Fresh blocks are mapped with transparent huge pages asked for
-// (first touch about 5x faster where the kernel grants them). The pool keeps
+// mapped. Blocks are whole 64 KiB units; fresh blocks past 4 MiB start on a
+// huge-page boundary with transparent huge pages asked for (first touch
+// about 5x faster where the kernel grants them), their tail small pages. The pool keeps
 // at most kMaxCachedBytes of free blocks; past that the oldest are unmapped.
 #ifndef HLO_IR_BUFFER_POOL_H_
 #define HLO_IR_BUFFER_POOL_H_
