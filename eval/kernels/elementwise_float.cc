@@ -163,6 +163,14 @@ constexpr float kExpZeroAtOrBelow = -0x1.9fe36ap+6f;
 constexpr float kExpInfAtOrAbove = 0x1.62e43p+6f;
 constexpr float kExpVectorRange = 0x1.5d589ep+6f;  // libmvec's, glibc 2.35-2.36
 
+// rs[lane] = expf(xs[lane]) for each set bit of `lanes`.
+void ScalarExpLanes(const float* xs, float* rs, unsigned lanes) {
+  for (; lanes != 0; lanes &= lanes - 1) {
+    const int lane = __builtin_ctz(lanes);
+    rs[lane] = std::exp(xs[lane]);
+  }
+}
+
 __attribute__((target("avx512f"))) __m512 ExpSaturating(F16 f, __m512 x) {
   const __m512 magnitude = _mm512_abs_ps(x);
   const __mmask16 outside =
@@ -178,10 +186,7 @@ __attribute__((target("avx512f"))) __m512 ExpSaturating(F16 f, __m512 x) {
   alignas(64) float xs[16], rs[16];
   _mm512_store_ps(xs, x);
   _mm512_store_ps(rs, r);
-  for (; scalar != 0; scalar &= scalar - 1) {
-    const int lane = __builtin_ctz(scalar);
-    rs[lane] = std::exp(xs[lane]);
-  }
+  ScalarExpLanes(xs, rs, scalar);
   return _mm512_load_ps(rs);
 }
 __attribute__((target("avx2,fma"))) __m256 ExpSaturating(F8 f, __m256 x) {
@@ -198,10 +203,7 @@ __attribute__((target("avx2,fma"))) __m256 ExpSaturating(F8 f, __m256 x) {
   alignas(32) float xs[8], rs[8];
   _mm256_store_ps(xs, x);
   _mm256_store_ps(rs, r);
-  for (; scalar != 0; scalar &= scalar - 1) {
-    const int lane = __builtin_ctz(scalar);
-    rs[lane] = std::exp(xs[lane]);
-  }
+  ScalarExpLanes(xs, rs, scalar);
   return _mm256_load_ps(rs);
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "eval/kernels/gemm.h"
+#include "eval/linalg/lapack_fortran.h"  // lapack::Real
 
 namespace hlo {
 namespace {
@@ -84,18 +85,9 @@ TEST_CASE("A gemv split across the cores gives OpenBLAS's bits (f64)", "[gemm]")
 // operand transposed and sizes off the split's 64-row units; leading
 // dimensions wider than the matrices.
 template <typename T>
-struct RealOf {
-  using type = T;
-};
-template <typename T>
-struct RealOf<std::complex<T>> {
-  using type = T;
-};
-
-template <typename T>
 T RandomElement(std::mt19937& rng) {
   std::uniform_real_distribution<double> d(-1, 1);
-  if constexpr (std::is_same_v<typename RealOf<T>::type, T>) {
+  if constexpr (std::is_same_v<lapack::Real<T>, T>) {
     return T(d(rng));
   } else {
     const double re = d(rng);
@@ -105,7 +97,7 @@ T RandomElement(std::mt19937& rng) {
 
 template <typename T>
 void CheckSplitGemm(int shape_count) {
-  using R = typename RealOf<T>::type;
+  using R = lapack::Real<T>;
   std::mt19937 rng(5);
   const int64_t shapes[][3] = {{1000, 130, 40}, {130, 1000, 40}, {129, 129, 300}};
   for (int s = 0; s < shape_count; ++s) {
