@@ -507,4 +507,9 @@ absl::StatusOr<Value> NewArrayUninitialized(const Shape& shape) {
   return Value::Array(std::make_shared<Literal>(*std::move(lit)));
 }
 
+absl::StatusOr<Value> TakeOrNewArray(const Value& x, bool reusable, const Shape& shape) {
+  if (reusable && x.unique()) return x;
+  return NewArrayUninitialized(shape);
+}
+
 }  // namespace hlo

@@ -81,3 +81,29 @@ def _(c):
     row = np.arange(1030, dtype=np.float32) * np.float32(0.5)
     col = np.array([1, -2, 4], dtype=np.float32)
     return Lit("f32", (x * row[None, :] - col[:, None]).astype(np.float32))
+
+
+def _softmax_parts(x):
+    """softmax over the last dim: (softmax, exp(x - max)). The differences
+    x - max in x's own type, as IEEE computes them; exp, sum and quotient in
+    float64, rounded once to x's type (exp is not correctly rounded in
+    hlo-run either: the module's tolerance covers it). A row that is all -inf
+    has max -inf and -inf - -inf = NaN throughout, as in IEEE."""
+    with np.errstate(invalid="ignore", over="ignore", under="ignore"):
+        shifted = x - np.max(x, axis=-1, keepdims=True)
+        e = np.exp(shifted.astype(np.float64))
+        soft = e / np.sum(e, axis=-1, keepdims=True)
+    return soft.astype(x.dtype), e.astype(x.dtype)
+
+
+@golden("fused_row_softmax", tol=(1e-05, 1e-40))
+def _(c):
+    i, j = np.meshgrid(np.arange(3), np.arange(2100), indexing="ij")
+    x = ((((37 * i + 11 * j) % 199) - 150) * 0.5).astype(np.float32)
+    a, b, k = np.meshgrid(np.arange(2), np.arange(3), np.arange(50), indexing="ij")
+    y = (3 * (((13 * (3 * a + b) + 7 * k) % 41) - 20)).astype(np.float64)
+    r, col = np.meshgrid(np.arange(4), np.arange(40), indexing="ij")
+    z = np.where((col % 9 == 0) | (r == 3), -np.inf, col - 20).astype(np.float32)
+    zsoft, zexp = _softmax_parts(z)
+    return tup(Lit("f32", _softmax_parts(x)[0]), Lit("f64", _softmax_parts(y)[0]),
+               Lit("f32", zsoft), Lit("f32", zsoft), Lit("f32", zexp))

@@ -45,6 +45,26 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
   for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int64_t>(i);
   absl::flat_hash_set<const Instruction*> taken;
   std::vector<std::unique_ptr<FusedGroup>> groups;
+  for (const Instruction* root : order) {
+    std::vector<const Instruction*> members, inputs;
+    std::optional<RowSoftmax> softmax = MatchRowSoftmax(*root, flush_denormals, &members, &inputs);
+    if (!softmax || std::any_of(members.begin(), members.end(), [&](const Instruction* m) {
+          return taken.contains(m) || !position.contains(m);
+        })) {
+      continue;
+    }
+    auto fused = std::make_unique<FusedGroup>();
+    fused->root = root;
+    fused->members = std::move(members);
+    std::sort(fused->members.begin(), fused->members.end(),
+              [&](const Instruction* a, const Instruction* b) {
+                return position.at(a) < position.at(b);
+              });
+    fused->inputs = std::move(inputs);
+    fused->softmax = softmax;
+    for (const Instruction* m : fused->members) taken.insert(m);
+    groups.push_back(std::move(fused));
+  }
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const Instruction& root = **it;
     if (taken.contains(&root) || !IsFusibleStep(root, min_elements)) continue;
@@ -94,6 +114,7 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
 absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* const> inputs,
                                     const std::vector<bool>& reusable) {
   if (group.row_op) return RunRowBroadcastOp(*group.row_op, group.root->shape(), inputs, reusable);
+  if (group.softmax) return RunRowSoftmax(*group.softmax, group.root->shape(), inputs, reusable);
   BatchProgram& program = *group.program;
   const Shape& shape = group.root->shape();
   std::vector<const void*> in(inputs.size());

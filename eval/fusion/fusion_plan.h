@@ -14,6 +14,7 @@
 #include "absl/types/span.h"
 #include "eval/fusion/batch_program.h"
 #include "eval/fusion/row_broadcast_op.h"
+#include "eval/fusion/row_softmax.h"
 #include "eval/value.h"
 #include "ir/instruction.h"
 
@@ -31,10 +32,13 @@ struct FusedGroup {
   std::vector<std::unique_ptr<BatchProgram>> clones;
   // A group of one op and a broadcast runs as this loop instead.
   std::optional<RowBroadcastOp> row_op;
+  // A softmax diamond (members: its seven instructions) runs as this.
+  std::optional<RowSoftmax> softmax;
 };
 
-// The groups of a computation given its post order: every group has at
-// least two elementwise steps, or is one op reading a broadcast per row
+// The groups of a computation given its post order: softmax diamonds
+// (eval/fusion/row_softmax.h) first; then every group has at least two
+// elementwise steps, or is one op reading a broadcast per row
 // (RowBroadcastOp, so that the broadcast is never materialised), and arrays
 // of at least `min_elements` elements; each instruction is in at most one
 // group. Any array but a scalar by default: the per-instruction cost of

@@ -155,15 +155,9 @@ absl::StatusOr<Value> RunRowBroadcastOp(const RowBroadcastOp& op, const Shape& s
   }
   // Each element is read before it is written, so the result may take
   // over x's buffer.
-  Value result;
-  if (reusable[op.x_input] && x->unique()) {
-    result = *x;
-  } else {
-    absl::StatusOr<Value> fresh = NewArrayUninitialized(shape);
-    if (!fresh.ok()) return fresh.status();
-    result = *std::move(fresh);
-  }
-  Literal& out = result.mutable_array();
+  absl::StatusOr<Value> result = TakeOrNewArray(*x, reusable[op.x_input], shape);
+  if (!result.ok()) return result.status();
+  Literal& out = result->mutable_array();
   if (op.type == PrimitiveType::kF32) {
     RunTyped<float>(op, x->array().typed<float>(), s->array().typed<float>(), out.typed<float>());
   } else {

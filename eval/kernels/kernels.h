@@ -20,6 +20,10 @@ absl::StatusOr<Value> NewArray(const Shape& shape);
 // The same without the zero-fill: only for kernels that write every element
 // of the result on success (elementwise, copies, transposes, broadcasts).
 absl::StatusOr<Value> NewArrayUninitialized(const Shape& shape);
+// `x` itself when `reusable` (only the caller reads it) and no one else
+// holds its buffer, else NewArrayUninitialized: for results that may take
+// over an operand read element by element before each is written.
+absl::StatusOr<Value> TakeOrNewArray(const Value& x, bool reusable, const Shape& shape);
 
 // eval/kernels/elementwise.cc: every unary and binary elementwise op, compare,
 // select, clamp, convert, bitcast-convert, reduce-precision,

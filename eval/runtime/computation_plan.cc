@@ -121,7 +121,12 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
       plan->steps[slot.at(g->root)] = PlanStep::kGroup;
       plan->group_at[slot.at(g->root)] = g.get();
     }
-    plan->sibling_groups = FindSiblingReduces(plan->order, flush_denormals);
+    // Reduces inside a group (a softmax's) are not siblings of others.
+    std::vector<const Instruction*> outside;
+    for (size_t i = 0; i < n; ++i) {
+      if (plan->steps[i] != PlanStep::kFusedAway) outside.push_back(order[i]);
+    }
+    plan->sibling_groups = FindSiblingReduces(outside, flush_denormals);
     for (const std::unique_ptr<SiblingReduces>& g : plan->sibling_groups) {
       for (const Instruction* m : g->members) {
         g->slots.push_back(slot.at(m));

@@ -1,0 +1,203 @@
+#include "eval/fusion/row_softmax.h"
+
+#include <algorithm>
+
+#include "eval/fusion/reduce_fold.h"
+#include "eval/kernels/elementwise_internal.h"
+#include "eval/kernels/kernels.h"
+#include "eval/kernels/scalar_apply.h"
+#include "eval/runtime/parallel.h"
+#include "ir/computation.h"
+
+namespace hlo {
+namespace {
+
+using reduction::Apply;
+using reduction::FoldRow;
+using reduction::RowStream;
+
+// Elements per core's part, as the other fused groups'.
+constexpr int64_t kMinPartElements = 64 * 1024;
+// Columns per chunk of x - max: its scratch and its exp stay in L1.
+constexpr int64_t kChunk = 2048;
+// Narrower rows gain nothing from the diamond over the separate passes.
+constexpr int64_t kMinCols = 8;
+
+bool SameArray(const Shape& a, const Shape& b) {
+  return a.IsArray() && b.IsArray() && a.element_type() == b.element_type() && a.dims() == b.dims();
+}
+
+bool OnlyUsers(const Instruction& inst, std::initializer_list<const Instruction*> users) {
+  if (inst.is_root() || !inst.control_predecessors().empty()) return false;
+  for (const Instruction* u : inst.users()) {
+    if (std::find(users.begin(), users.end(), u) == users.end()) return false;
+  }
+  return !inst.users().empty();
+}
+
+// A per-row value reaches the [rows, cols] array through `b`, a broadcast
+// along the last dim of an array of the leading dims, over a chain of
+// reshapes and identity broadcasts that keep the elements in order (JAX
+// writes max(x, axis, keepdims=True) as reduce, reshape to [..., 1],
+// broadcast, reshape back, broadcast). Returns the chain's start, the value
+// of `rows` elements read, and appends the broadcast and the chain's other
+// links, each read only by the next, to `links`; null when not of this form.
+const Instruction* RowValueOf(const Instruction& b, const Shape& shape,
+                              std::vector<const Instruction*>* links) {
+  if (b.opcode() != Opcode::kBroadcast || b.operand_count() != 1) return nullptr;
+  const Shape& s = b.operand(0)->shape();
+  if (!s.IsArray() || s.element_type() != shape.element_type() || s.rank() + 1 != shape.rank()) {
+    return nullptr;
+  }
+  absl::Span<const int64_t> map = b.GetInts(AttrKind::kDimensions);
+  if (static_cast<int64_t>(map.size()) != s.rank()) return nullptr;
+  for (int64_t d = 0; d < s.rank(); ++d) {
+    if (map[d] != d || s.dims()[d] != shape.dims()[d]) return nullptr;
+  }
+  links->push_back(&b);
+  const Instruction* v = b.operand(0);
+  for (;;) {
+    const bool reshape = v->opcode() == Opcode::kReshape;
+    const bool identity = v->opcode() == Opcode::kBroadcast &&
+                          v->operand_count() == 1 &&
+                          v->operand(0)->shape().IsArray() &&
+                          v->operand(0)->shape().dims() == v->shape().dims();
+    if ((!reshape && !identity) || v->operand_count() != 1 ||
+        !v->operand(0)->shape().IsArray() ||
+        v->operand(0)->shape().ElementCount() != v->shape().ElementCount() ||
+        v->operand(0)->shape().element_type() != shape.element_type() ||
+        !OnlyUsers(*v, {links->back()})) {
+      return v;
+    }
+    links->push_back(v);
+    v = v->operand(0);
+  }
+}
+
+// `r` reduces an array of `shape` over its last dim alone with `op` and a
+// scalar init of its type.
+bool IsMinorReduce(const Instruction& r, const Shape& shape, Opcode op) {
+  if (r.opcode() != Opcode::kReduce || r.operand_count() != 2 || !r.shape().IsArray()) {
+    return false;
+  }
+  absl::Span<const int64_t> dims = r.GetInts(AttrKind::kDimensions);
+  const Shape& init = r.operand(1)->shape();
+  const Computation* reducer = r.to_apply();
+  return dims.size() == 1 && dims[0] == shape.rank() - 1 && init.IsArray() && init.rank() == 0 &&
+         init.element_type() == shape.element_type() && reducer != nullptr &&
+         SimpleBinaryReducer(*reducer) == op;
+}
+
+// shift: the max's init (own_max) or the row values to subtract.
+template <typename T>
+void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T* out,
+                 int64_t r0, int64_t r1) {
+  const int64_t cols = op.cols;
+  std::vector<T> scratch(static_cast<size_t>(std::min(kChunk, cols)));
+  RowStream<Opcode::kAdd, T> sum;
+  for (int64_t r = r0; r < r1; ++r) {
+    const T* xr = x + r * cols;
+    T* o = out + r * cols;
+    const T max = op.own_max
+                      ? Apply<Opcode::kMaximum>(shift[0], FoldRow<Opcode::kMaximum>(xr, cols))
+                      : shift[r];
+    sum.Reset();
+    for (int64_t c = 0; c < cols; c += kChunk) {
+      const int64_t n = std::min(kChunk, cols - c);
+      for (int64_t k = 0; k < n; ++k) scratch[k] = xr[c + k] - max;
+      elementwise::UnaryFloatKernel<T>(Opcode::kExp, scratch.data(), o + c, n);
+      sum.Add(o + c, n);
+    }
+    const T total = Apply<Opcode::kAdd>(sum_init, sum.Result());
+    for (int64_t c = 0; c < cols; ++c) o[c] = o[c] / total;
+  }
+}
+
+template <typename T>
+void RunTyped(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T* out) {
+  ParallelRows(op.rows, std::max<int64_t>(1, kMinPartElements / op.cols),
+               [&](int64_t r0, int64_t r1) {
+                 SoftmaxRows<T>(op, x, shift, sum_init, out, r0, r1);
+               });
+}
+
+}  // namespace
+
+// diamond ::= out = divide(e, row(sum)), sum = reduce(e, init) add,
+//             e = exp(subtract(x, row(shift)))
+// shift   ::= reduce(x, init) maximum | any array of one value per row
+// row(v)  ::= RowValueOf's chain from v to the broadcast
+std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& divide, bool flush_denormals,
+                                          std::vector<const Instruction*>* members,
+                                          std::vector<const Instruction*>* inputs) {
+  const Shape& shape = divide.shape();
+  if (flush_denormals || divide.opcode() != Opcode::kDivide || divide.operand_count() != 2 ||
+      !divide.control_predecessors().empty() || !shape.IsArray() || shape.rank() < 1 ||
+      (shape.element_type() != PrimitiveType::kF32 &&
+       shape.element_type() != PrimitiveType::kF64)) {
+    return std::nullopt;
+  }
+  RowSoftmax op;
+  op.type = shape.element_type();
+  op.cols = shape.dims().back();
+  op.rows = shape.ElementCount() / std::max<int64_t>(1, op.cols);
+  if (op.cols < kMinCols || op.rows < 1) return std::nullopt;
+  std::vector<const Instruction*> sum_links, shift_links;
+  const Instruction& e = *divide.operand(0);
+  const Instruction* sum = RowValueOf(*divide.operand(1), shape, &sum_links);
+  if (sum == nullptr || e.opcode() != Opcode::kExp || e.operand_count() != 1 ||
+      !SameArray(e.shape(), shape) || !IsMinorReduce(*sum, shape, Opcode::kAdd) ||
+      sum->operand(0) != &e || !OnlyUsers(*sum, {sum_links.back()}) ||
+      !OnlyUsers(*sum_links.front(), {&divide}) || !OnlyUsers(e, {sum, &divide})) {
+    return std::nullopt;
+  }
+  const Instruction& shifted = *e.operand(0);
+  if (shifted.opcode() != Opcode::kSubtract || !SameArray(shifted.shape(), shape) ||
+      !OnlyUsers(shifted, {&e})) {
+    return std::nullopt;
+  }
+  const Instruction& x = *shifted.operand(0);
+  const Instruction* shift = RowValueOf(*shifted.operand(1), shape, &shift_links);
+  if (shift == nullptr || !SameArray(x.shape(), shape) || &x == &e || &x == shift_links.front() ||
+      !OnlyUsers(*shift_links.front(), {&shifted}) || !shift->shape().IsArray() ||
+      shift->shape().element_type() != op.type || shift->shape().ElementCount() != op.rows) {
+    return std::nullopt;
+  }
+  op.own_max = IsMinorReduce(*shift, shape, Opcode::kMaximum) && shift->operand(0) == &x &&
+               OnlyUsers(*shift, {shift_links.back()});
+  *members = {&shifted, &e, sum, &divide};
+  members->insert(members->end(), sum_links.begin(), sum_links.end());
+  members->insert(members->end(), shift_links.begin(), shift_links.end());
+  if (op.own_max) members->push_back(shift);
+  *inputs = {&x, op.own_max ? shift->operand(1) : shift, sum->operand(1)};
+  return op;
+}
+
+absl::StatusOr<Value> RunRowSoftmax(const RowSoftmax& op, const Shape& shape,
+                                    absl::Span<const Value* const> inputs,
+                                    const std::vector<bool>& reusable) {
+  for (const Value* v : inputs) {
+    if (v == nullptr || !v->is_array() || v->array().element_type() != op.type) {
+      return absl::InvalidArgumentError("a fused input has the wrong type");
+    }
+  }
+  const Value& x = *inputs[0];
+  if (x.array().element_count() != op.rows * op.cols ||
+      inputs[1]->array().element_count() != (op.own_max ? 1 : op.rows) ||
+      inputs[2]->array().element_count() != 1) {
+    return absl::InvalidArgumentError("a fused input has the wrong shape");
+  }
+  absl::StatusOr<Value> result = TakeOrNewArray(x, reusable[0], shape);
+  if (!result.ok()) return result.status();
+  Literal& out = result->mutable_array();
+  if (op.type == PrimitiveType::kF32) {
+    RunTyped<float>(op, x.array().typed<float>(), inputs[1]->array().typed<float>(),
+                    inputs[2]->array().typed<float>()[0], out.typed<float>());
+  } else {
+    RunTyped<double>(op, x.array().typed<double>(), inputs[1]->array().typed<double>(),
+                     inputs[2]->array().typed<double>()[0], out.typed<double>());
+  }
+  return result;
+}
+
+}  // namespace hlo

@@ -1,0 +1,52 @@
+// Softmax over the minor dimension as one group (XLA's normalization
+// diamond): out = e / broadcast(sum(e)) with e = exp(x - broadcast(max(x))),
+// both reductions over the last dimension and both broadcasts along the
+// leading ones (through the reshapes JAX puts between), or with any per-row
+// values in place of max(x). Unfused that is four passes over the array and two
+// intermediates (max, exp, sum, divide); here each row is read from memory
+// once: its max, then e into the result row chunk by chunk with the sum
+// folded from the chunks while they are in L1, then the division in place
+// while the row is still in L2. Bit for bit the unfused result: the
+// reductions fold as the reduce kernel does (FoldRow, and RowStream, which
+// gives FoldRow's result from pieces), exp is the same kernel, subtract and
+// divide are single IEEE operations.
+#ifndef HLO_EVAL_FUSION_ROW_SOFTMAX_H_
+#define HLO_EVAL_FUSION_ROW_SOFTMAX_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "eval/value.h"
+#include "ir/instruction.h"
+
+namespace hlo {
+
+struct RowSoftmax {
+  PrimitiveType type = PrimitiveType::kF32;  // f32 or f64
+  int64_t rows = 0, cols = 0;                // the array viewed as [rows, cols]
+  // The subtracted row values are x's row max, computed here; otherwise
+  // they are an input (JAX's maximum(reduce_max(x), -inf), computed apart).
+  bool own_max = true;
+};
+
+// The diamond rooted at `divide`, when it has that form and no member but
+// the root is read outside it: `members` get its instructions (post order
+// not implied) and `inputs` {x, max's init or the row values, sum's init}. Not under
+// --denormals=flush (the reduces' results are flushed apart from MXCSR).
+std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& divide, bool flush_denormals,
+                                          std::vector<const Instruction*>* members,
+                                          std::vector<const Instruction*>* inputs);
+
+// Runs it on its inputs' values; x's buffer becomes the result when
+// `reusable[0]` says only this group reads it (each row is read whole
+// before its first element is written).
+absl::StatusOr<Value> RunRowSoftmax(const RowSoftmax& op, const Shape& shape,
+                                    absl::Span<const Value* const> inputs,
+                                    const std::vector<bool>& reusable);
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_FUSION_ROW_SOFTMAX_H_

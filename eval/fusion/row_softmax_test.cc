@@ -1,0 +1,261 @@
+// The softmax diamond (eval/fusion/row_softmax.h): matched where its form
+// is exact, and bit for bit the result of the same module run unfused.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "eval/evaluator.h"
+#include "eval/fusion/row_softmax.h"
+#include "ir/strings.h"
+#include "parser/parser.h"
+
+namespace hlo {
+namespace {
+
+// softmax over the last dim of f32[37,5000] (rows wider than the 2048-column
+// chunks and the pairwise blocks, split across the cores) and of
+// f64[3,4,100]; x is the parameter (a fresh result) or a product that dies
+// into the group (the result takes its buffer). `extra` adds one more output
+// to the root tuple.
+std::string SoftmaxModule(const std::string& extra) {
+  return StrCat(R"(HloModule softmax
+
+max_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+add_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+max_f64 {
+  a = f64[] parameter(0)
+  b = f64[] parameter(1)
+  ROOT m = f64[] maximum(a, b)
+}
+add_f64 {
+  a = f64[] parameter(0)
+  b = f64[] parameter(1)
+  ROOT s = f64[] add(a, b)
+}
+
+ENTRY main {
+  x = f32[37,5000] parameter(0)
+  ninf = f32[] constant(-inf)
+  zero = f32[] constant(0)
+  mx = f32[37] reduce(x, ninf), dimensions={1}, to_apply=max_f32
+  mxb = f32[37,5000] broadcast(mx), dimensions={0}
+  sh = f32[37,5000] subtract(x, mxb)
+  e = f32[37,5000] exponential(sh)
+  sm = f32[37] reduce(e, zero), dimensions={1}, to_apply=add_f32
+  smb = f32[37,5000] broadcast(sm), dimensions={0}
+  out = f32[37,5000] divide(e, smb)
+  y0 = f64[3,4,100] parameter(1)
+  two = f64[] constant(2)
+  twos = f64[3,4,100] broadcast(two), dimensions={}
+  y = f64[3,4,100] multiply(y0, twos)
+  dninf = f64[] constant(-inf)
+  dzero = f64[] constant(0)
+  ymx = f64[3,4] reduce(y, dninf), dimensions={2}, to_apply=max_f64
+  ymxb = f64[3,4,100] broadcast(ymx), dimensions={0,1}
+  ysh = f64[3,4,100] subtract(y, ymxb)
+  ye = f64[3,4,100] exponential(ysh)
+  ysm = f64[3,4] reduce(ye, dzero), dimensions={2}, to_apply=add_f64
+  ysmb = f64[3,4,100] broadcast(ysm), dimensions={0,1}
+  yout = f64[3,4,100] divide(ye, ysmb)
+  ROOT t = (f32[37,5000], f64[3,4,100])",
+                extra.empty() ? "" : ", f32[37,5000], f64[3,4]", ") tuple(out, yout", extra, ")\n}\n");
+}
+
+// Inputs over [-120, 20]: exp's results include subnormals and zeros; row 5
+// holds -inf in places, row 6 only -inf (its max is -inf: NaN throughout).
+std::vector<Value> Inputs() {
+  auto x = Literal::Create(Shape::Array(PrimitiveType::kF32, {37, 5000}));
+  auto y = Literal::Create(Shape::Array(PrimitiveType::kF64, {3, 4, 100}));
+  REQUIRE(x.ok());
+  REQUIRE(y.ok());
+  uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<double>(state >> 11) / 9007199254740992.0;  // [0, 1)
+  };
+  float* xs = x->typed<float>();
+  for (int64_t i = 0; i < 37 * 5000; ++i) {
+    const int64_t row = i / 5000;
+    xs[i] = static_cast<float>(-120.0 + 140.0 * next());
+    if ((row == 5 && i % 7 == 0) || row == 6) xs[i] = -std::numeric_limits<float>::infinity();
+  }
+  double* ys = y->typed<double>();
+  for (int64_t i = 0; i < 1200; ++i) ys[i] = -400.0 + 420.0 * next();
+  std::vector<Value> args;
+  args.push_back(Value::FromLiteral(*std::move(x)));
+  args.push_back(Value::FromLiteral(*std::move(y)));
+  return args;
+}
+
+const Instruction* Named(const Module& m, std::string_view name) {
+  for (const auto& inst : m.entry()->instructions()) {
+    if (inst->name() == name) return &*inst;
+  }
+  return nullptr;
+}
+
+TEST_CASE("row softmax: the diamond is matched only where it is whole", "[eval][softmax]") {
+  auto fused = ParseModule(SoftmaxModule(""));
+  auto leaky = ParseModule(SoftmaxModule(", e, ymx"));  // e and ymx also read outside
+  INFO((fused.ok() ? std::string() : std::string(fused.status().message())));
+  REQUIRE(fused.ok());
+  REQUIRE(leaky.ok());
+  std::vector<const Instruction*> members, inputs;
+  auto f32 = MatchRowSoftmax(*Named(**fused, "out"), false, &members, &inputs);
+  REQUIRE(f32.has_value());
+  CHECK(f32->rows == 37);
+  CHECK(f32->cols == 5000);
+  CHECK(f32->own_max);
+  CHECK(members.size() == 7);
+  REQUIRE(inputs.size() == 3);
+  CHECK(inputs[0]->name() == "x");
+  auto f64 = MatchRowSoftmax(*Named(**fused, "yout"), false, &members, &inputs);
+  REQUIRE(f64.has_value());
+  CHECK(f64->rows == 12);
+  CHECK(f64->cols == 100);
+  CHECK_FALSE(MatchRowSoftmax(*Named(**fused, "out"), true, &members, &inputs));
+  CHECK_FALSE(MatchRowSoftmax(*Named(**leaky, "out"), false, &members, &inputs));
+  // The max read outside too: a row value the group reads.
+  auto given = MatchRowSoftmax(*Named(**leaky, "yout"), false, &members, &inputs);
+  REQUIRE(given.has_value());
+  CHECK_FALSE(given->own_max);
+  CHECK(members.size() == 6);
+  REQUIRE(inputs.size() == 3);
+  CHECK(inputs[1]->name() == "ymx");
+  CHECK_FALSE(MatchRowSoftmax(*Named(**fused, "sh"), false, &members, &inputs));
+}
+
+TEST_CASE("row softmax: the fused diamond gives the unfused bits", "[eval][softmax]") {
+  auto fused = ParseModule(SoftmaxModule(""));
+  auto leaky = ParseModule(SoftmaxModule(", e, ymx"));
+  INFO((fused.ok() ? std::string() : std::string(fused.status().message())));
+  REQUIRE(fused.ok());
+  REQUIRE(leaky.ok());
+  Evaluator fused_ev(**fused, {});
+  Evaluator leaky_ev(**leaky, {});
+  std::vector<Value> args = Inputs();
+  for (int run = 0; run < 2; ++run) {  // the second run on reused buffers
+    auto a = fused_ev.Run(args);
+    auto b = leaky_ev.Run(args);
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    Literal la = a->ToLiteral(), lb = b->ToLiteral();
+    for (int k = 0; k < 2; ++k) {
+      const Literal& x = la.elements()[k];
+      const Literal& y = lb.elements()[k];
+      REQUIRE(x.size_bytes() == y.size_bytes());
+      CHECK(std::memcmp(x.data(), y.data(), x.size_bytes()) == 0);
+    }
+    // And softmax's values, against long double from the same f32
+    // differences x - max (f32 rounds those by up to 2^-18 here; exp keeps
+    // that as relative error): within 1e-6 relative, rows summing to 1.
+    const float* out = la.elements()[0].typed<float>();
+    const float* xs = args[0].array().typed<float>();
+    for (int64_t r : {0, 5, 36}) {
+      const float* xr = xs + r * 5000;
+      float mx = -INFINITY;
+      for (int64_t c = 0; c < 5000; ++c) mx = std::max(mx, xr[c]);
+      auto e = [&](int64_t c) { return std::exp(static_cast<long double>(xr[c] - mx)); };
+      long double sum = 0, total = 0;
+      for (int64_t c = 0; c < 5000; ++c) sum += e(c);
+      for (int64_t c = 0; c < 5000; ++c) {
+        const long double want = e(c) / sum, got = out[r * 5000 + c];
+        CHECK(std::fabs(got - want) <= 1e-6L * want + 1e-44L);
+        total += got;
+      }
+      CHECK(std::fabs(total - 1) < 1e-4L);
+    }
+    CHECK(std::isnan(out[6 * 5000 + 17]));
+    CHECK(args[0].array().typed<float>()[0] == xs[0]);  // the parameter untouched
+  }
+}
+
+// JAX's jax.nn.softmax as JAX 0.11 writes it (the shape of gpt_fwd's
+// attention in ../shared/xla-jax): max(reduce_max(x), -inf), and both row
+// values through reshape to [..., 1], an identity broadcast and a reshape
+// back before the broadcast. `extra` adds outputs to the root tuple.
+std::string JaxSoftmax(const std::string& extra_shapes, const std::string& extra) {
+  return StrCat(R"(HloModule jax_softmax
+
+region_max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+region_add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+ENTRY main {
+  x = f32[2,3,5000] parameter(0)
+  ninf = f32[] constant(-inf)
+  rmax = f32[2,3] reduce(x, ninf), dimensions={2}, to_apply=region_max
+  ninf_b = f32[2,3] broadcast(ninf), dimensions={}
+  max = f32[2,3] maximum(rmax, ninf_b)
+  k1 = f32[2,3,1] reshape(max)
+  k2 = f32[2,3,1] broadcast(k1), dimensions={0,1,2}
+  k3 = f32[2,3] reshape(k2)
+  k4 = f32[2,3,5000] broadcast(k3), dimensions={0,1}
+  sub = f32[2,3,5000] subtract(x, k4)
+  e = f32[2,3,5000] exponential(sub)
+  zero = f32[] constant(0)
+  sum = f32[2,3] reduce(e, zero), dimensions={2}, to_apply=region_add
+  s1 = f32[2,3,1] reshape(sum)
+  s2 = f32[2,3,1] broadcast(s1), dimensions={0,1,2}
+  s3 = f32[2,3] reshape(s2)
+  s4 = f32[2,3,5000] broadcast(s3), dimensions={0,1}
+  div = f32[2,3,5000] divide(e, s4)
+  ROOT t = (f32[2,3,5000])", extra_shapes, ") tuple(div", extra, ")\n}\n");
+}
+
+TEST_CASE("row softmax: JAX's form, through its reshapes, gives the unfused bits",
+          "[eval][softmax]") {
+  auto fused = ParseModule(JaxSoftmax("", ""));
+  auto leaky = ParseModule(JaxSoftmax(", f32[2,3,1]", ", s1"));  // s1 read outside
+  INFO((fused.ok() ? std::string() : std::string(fused.status().message())));
+  REQUIRE(fused.ok());
+  REQUIRE(leaky.ok());
+  std::vector<const Instruction*> members, inputs;
+  auto op = MatchRowSoftmax(*Named(**fused, "div"), false, &members, &inputs);
+  REQUIRE(op.has_value());
+  CHECK_FALSE(op->own_max);
+  CHECK(op->rows == 6);
+  CHECK(members.size() == 12);  // sub, e, sum, div, s4 ... s1, k4 ... k1
+  REQUIRE(inputs.size() == 3);
+  CHECK(inputs[1]->name() == "max");
+  CHECK_FALSE(MatchRowSoftmax(*Named(**leaky, "div"), false, &members, &inputs));
+  auto x = Literal::Create(Shape::Array(PrimitiveType::kF32, {2, 3, 5000}));
+  REQUIRE(x.ok());
+  for (int64_t i = 0; i < 30000; ++i) {
+    x->typed<float>()[i] = static_cast<float>((i * 7919 % 2003) * 0.0625 - 110.0);
+  }
+  std::vector<Value> args;
+  args.push_back(Value::FromLiteral(*std::move(x)));
+  Evaluator fused_ev(**fused, {});
+  Evaluator leaky_ev(**leaky, {});
+  auto a = fused_ev.Run(args);
+  auto b = leaky_ev.Run(args);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  const Literal la = a->ToLiteral(), lb = b->ToLiteral();
+  const Literal& da = la.elements()[0];
+  const Literal& db = lb.elements()[0];
+  REQUIRE(da.size_bytes() == db.size_bytes());
+  CHECK(std::memcmp(da.data(), db.data(), da.size_bytes()) == 0);
+}
+
+}  // namespace
+}  // namespace hlo
