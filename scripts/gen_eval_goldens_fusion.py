@@ -107,3 +107,15 @@ def _(c):
     zsoft, zexp = _softmax_parts(z)
     return tup(Lit("f32", _softmax_parts(x)[0]), Lit("f64", _softmax_parts(y)[0]),
                Lit("f32", zsoft), Lit("f32", zsoft), Lit("f32", zexp))
+
+
+@golden("fused_single_op_broadcast")
+def _(c):
+    x = (np.arange(1030, dtype=np.float32)[None, :] + np.arange(3, dtype=np.float32)[:, None])
+    bias = np.arange(1030, dtype=np.float32) * np.float32(0.5)
+    scaled = (x + bias[None, :]) * np.float32(-2)
+    col = np.array([1, -3, 7.5], dtype=np.float32)
+    ik = np.broadcast_to(np.arange(7, dtype=np.int32)[None, :], (5, 7)) - np.int32(100)
+    biased = x + bias[None, :]
+    return tup(Lit("f32", x), Lit("f32", biased), Lit("f32", scaled),
+               Lit("f32", (scaled - col[:, None]).astype(np.float32)), Lit("s32", ik))

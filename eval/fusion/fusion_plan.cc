@@ -103,7 +103,12 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
     if (!program.ok()) continue;
     fused->row_op =
         MatchRowBroadcastOp(root, fused->members, fused->inputs, flush_denormals);
-    if ((*program)->step_count() < 2 && !fused->row_op) continue;
+    // One step is worth a group when it saves a broadcast's array (a bias
+    // add, a scale by a scalar): the broadcast is read where it lies.
+    const bool absorbs_broadcast =
+        std::any_of(fused->members.begin(), fused->members.end(),
+                    [](const Instruction* m) { return m->opcode() == Opcode::kBroadcast; });
+    if ((*program)->step_count() < 2 && !fused->row_op && !absorbs_broadcast) continue;
     fused->program = *std::move(program);
     for (const Instruction* m : fused->members) taken.insert(m);
     groups.push_back(std::move(fused));
