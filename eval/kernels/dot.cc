@@ -166,7 +166,10 @@ absl::StatusOr<Value> Dot(const Instruction& inst, Operands ops) {
     return st;
   }
   if (auto st = CheckResultDims(inst, want); !st.ok()) return st;
-  absl::StatusOr<Value> out = NewArray(inst.shape());
+  // DotCore writes every element (zeros for an empty contraction; BLAS with
+  // beta = 0 and the exact loop overwrite), so no zero-fill first: that was
+  // a pass over every product's result (a transformer layer's 34 MB).
+  absl::StatusOr<Value> out = NewArrayUninitialized(inst.shape());
   if (!out.ok()) return out;
   Literal& o = out->mutable_array();
   absl::Status st;
