@@ -59,6 +59,15 @@ absl::StatusOr<Literal> Literal::CreateUninitialized(const Shape& shape) {
   return CreateImpl(shape, /*zero=*/false);
 }
 
+bool Literal::ReshapeInPlace(const Shape& shape) {
+  if (!shape_.IsArray() || !shape.IsArray() || !shape.IsStatic() ||
+      shape.element_type() != shape_.element_type() || shape.ElementCount() != element_count_) {
+    return false;
+  }
+  shape_ = shape.WithoutLayout();
+  return true;
+}
+
 absl::StatusOr<Literal> Literal::CreateImpl(const Shape& shape, bool zero) {
   Literal lit;
   if (shape.IsTuple()) {

@@ -36,6 +36,10 @@ class Literal {
   // only for callers that write every element before anyone reads it.
   static absl::StatusOr<Literal> CreateUninitialized(const Shape& shape);
   static Literal Tuple(std::vector<Literal> elements);
+  // Gives this array literal `shape`, of the same element type and count,
+  // keeping its bytes (storage is row-major, so that is a reshape). False,
+  // nothing changed, when the shape does not fit.
+  bool ReshapeInPlace(const Shape& shape);
 
   const Shape& shape() const { return shape_; }
   bool IsTuple() const { return shape_.IsTuple(); }

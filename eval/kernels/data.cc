@@ -156,6 +156,16 @@ absl::StatusOr<Value> Reshape(const Instruction& inst, Operands ops) {
     return Invalid(StrCat("reshape from ", (*in)->shape().ToString(false), " to ",
                           inst.shape().ToString(false), " changes the number of elements"));
   }
+  // An operand buffer nothing else can see (this reshape its only reader,
+  // the frame's reference the last) becomes the result as it is: the
+  // row-major bytes are the reshape's. (As elementwise results take over
+  // their operands: eval/kernels/elementwise.cc's ReusableOperand.)
+  const Instruction* producer = inst.operand_count() == 1 ? inst.operand(0) : nullptr;
+  if (ops[0]->unique() && producer != nullptr && producer->users().size() == 1 &&
+      !producer->is_root() && inst.shape().IsArray()) {
+    Value result = *ops[0];
+    if (result.mutable_array().ReshapeInPlace(inst.shape())) return result;
+  }
   absl::StatusOr<Value> out = NewResult(inst, (*in)->element_type());
   if (!out.ok()) return out;
   Literal& o = out->mutable_array();

@@ -1,7 +1,8 @@
 // Elementwise results that take over a dying operand's buffer (see
-// ReusableOperand in eval/kernels/elementwise.cc): the values are right, and
-// buffers someone else still sees (parameters, operands used twice or by
-// another instruction) are never overwritten.
+// ReusableOperand in eval/kernels/elementwise.cc), and reshapes that keep
+// theirs (eval/kernels/data.cc): the values are right, and buffers someone
+// else still sees (parameters, operands used twice or by another
+// instruction) are never overwritten or reshaped.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -90,6 +91,46 @@ ENTRY main {
   auto again = ev.Run(args);
   REQUIRE(again.ok());
   CHECK(again->ToLiteral() == out);
+}
+
+TEST_CASE("reshape reuse: a dying operand keeps its buffer, a seen one is copied",
+          "[eval][reuse]") {
+  // a = p0 + p1 = {5, 7, 9, 11, 13, 15}; r1 = a as [2,3] (a dies: its
+  // buffer); n = -p0 read beside r2 = reshape(n) as [3,2] (n read twice:
+  // copied); r3 = reshape(p1) (a parameter: copied, p1 keeps its shape);
+  // r4 = reshape(r1) as [6] (r1 dies); s = r4 * r4 (r4 dies into s).
+  auto m = ParseModule(R"(HloModule t
+
+ENTRY main {
+  p0 = f32[6] parameter(0)
+  p1 = f32[6] parameter(1)
+  a = f32[6] add(p0, p1)
+  r1 = f32[2,3] reshape(a)
+  n = f32[6] negate(p0)
+  r2 = f32[3,2] reshape(n)
+  r3 = f32[3,2] reshape(p1)
+  r4 = f32[6] reshape(r1)
+  s = f32[6] multiply(r4, r4)
+  ROOT t = (f32[3,2], f32[6], f32[3,2], f32[6]) tuple(r2, n, r3, s)
+})");
+  REQUIRE(m.ok());
+  Evaluator ev(**m, {});
+  std::vector<Value> args = {F32({1, 2, 3, 4, 5, 6}), F32({4, 5, 6, 7, 8, 9})};
+  for (int run = 0; run < 2; ++run) {
+    auto v = ev.Run(args);
+    INFO((v.ok() ? std::string() : std::string(v.status().message())));
+    REQUIRE(v.ok());
+    Literal out = v->ToLiteral();
+    CHECK(out.elements()[0].shape().dims() == std::vector<int64_t>{3, 2});
+    CHECK(Doubles(out.elements()[0]) == std::vector<double>{-1, -2, -3, -4, -5, -6});
+    CHECK(out.elements()[1].shape().dims() == std::vector<int64_t>{6});
+    CHECK(Doubles(out.elements()[1]) == std::vector<double>{-1, -2, -3, -4, -5, -6});
+    CHECK(Doubles(out.elements()[2]) == std::vector<double>{4, 5, 6, 7, 8, 9});
+    CHECK(Doubles(out.elements()[3]) == std::vector<double>{25, 49, 81, 121, 169, 225});
+    // The parameters are the caller's: untouched, shapes included.
+    CHECK(args[1].array().shape().dims() == std::vector<int64_t>{6});
+    CHECK(Doubles(args[1].array()) == std::vector<double>{4, 5, 6, 7, 8, 9});
+  }
 }
 
 }  // namespace
