@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "eval/denormals.h"
+#include "eval/runtime/thread_pinning.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
 
@@ -45,6 +46,7 @@ class ReplicaRunner::DeviceThreads {
 
  private:
   void Work(int64_t d) {
+    UnpinThisThread();  // started by a pinned main thread: its one CPU
     uint64_t seen = 0;
     for (;;) {
       const std::function<void(int64_t)>* job;

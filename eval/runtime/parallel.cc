@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "eval/runtime/thread_pinning.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define HLO_PARALLEL_X86 1
@@ -135,8 +137,17 @@ std::atomic<bool>& parked = parked_line.parked;
 
 class Pool {
  public:
+  // Created on the first job's thread (see eval/runtime/thread_pinning.h).
   explicit Pool(int64_t workers) : lines_(new WorkerLine[workers]) {
-    for (int64_t w = 0; w < workers; ++w) threads_.emplace_back([this, w] { Work(w); });
+    const std::vector<int> cpus = PoolCpus(workers + 1);
+    for (int64_t w = 0; w < workers; ++w) {
+      const int cpu = cpus.empty() ? -1 : cpus[w + 1];
+      threads_.emplace_back([this, w, cpu] {
+        if (cpu >= 0) PinThisThread(cpu, /*creator=*/false);
+        Work(w);
+      });
+    }
+    if (!cpus.empty()) PinThisThread(cpus[0], /*creator=*/true);
   }
   ~Pool() {
     {
