@@ -88,6 +88,15 @@ class Printer {
     out_ += '}';
   }
 
+  // A parameter's name in the signature: bare, as XLA prints it, unless it
+  // would not lex as a name on its own (one that starts with a digit, `%8`
+  // in the body): then with its '%', which the parser accepts there too.
+  void SignatureName(std::string_view name) {
+    const char c = name.empty() ? '0' : name[0];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$')) out_ += '%';
+    out_ += name;
+  }
+
   void PrintComputation(const Computation& c) {
     if (c.is_entry()) out_ += "ENTRY ";
     Name(c.name());
@@ -97,7 +106,7 @@ class Printer {
         if (i) out_ += ", ";
         const Instruction* p = c.parameter(i);
         if (!p) continue;
-        out_ += p->name();
+        SignatureName(p->name());
         out_ += ": ";
         p->shape().AppendTo(out_, /*print_layout=*/false);
       }
