@@ -43,6 +43,9 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
     absl::Span<const Instruction* const> order, bool flush_denormals, int64_t min_elements) {
   absl::flat_hash_map<const Instruction*, int64_t> position;
   for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int64_t>(i);
+  auto by_position = [&](const Instruction* a, const Instruction* b) {
+    return position.at(a) < position.at(b);
+  };
   absl::flat_hash_set<const Instruction*> taken;
   std::vector<std::unique_ptr<FusedGroup>> groups;
   for (const Instruction* root : order) {
@@ -56,10 +59,7 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
     auto fused = std::make_unique<FusedGroup>();
     fused->root = root;
     fused->members = std::move(members);
-    std::sort(fused->members.begin(), fused->members.end(),
-              [&](const Instruction* a, const Instruction* b) {
-                return position.at(a) < position.at(b);
-              });
+    std::sort(fused->members.begin(), fused->members.end(), by_position);
     fused->inputs = std::move(inputs);
     fused->softmax = softmax;
     for (const Instruction* m : fused->members) taken.insert(m);
@@ -94,10 +94,7 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
     auto fused = std::make_unique<FusedGroup>();
     fused->root = &root;
     fused->members.assign(group.begin(), group.end());
-    std::sort(fused->members.begin(), fused->members.end(),
-              [&](const Instruction* a, const Instruction* b) {
-                return position.at(a) < position.at(b);
-              });
+    std::sort(fused->members.begin(), fused->members.end(), by_position);
     auto program = BatchProgram::CompileGroup(root, fused->members, flush_denormals,
                                               &fused->inputs);
     if (!program.ok()) continue;

@@ -57,18 +57,14 @@ const Instruction* RowValueOf(const Instruction& b, const Shape& shape,
   links->push_back(&b);
   const Instruction* v = b.operand(0);
   for (;;) {
-    const bool reshape = v->opcode() == Opcode::kReshape;
-    const bool identity = v->opcode() == Opcode::kBroadcast &&
-                          v->operand_count() == 1 &&
-                          v->operand(0)->shape().IsArray() &&
-                          v->operand(0)->shape().dims() == v->shape().dims();
-    if ((!reshape && !identity) || v->operand_count() != 1 ||
-        !v->operand(0)->shape().IsArray() ||
-        v->operand(0)->shape().ElementCount() != v->shape().ElementCount() ||
-        v->operand(0)->shape().element_type() != shape.element_type() ||
-        !OnlyUsers(*v, {links->back()})) {
-      return v;
-    }
+    if (v->operand_count() != 1) return v;
+    const Shape& in = v->operand(0)->shape();
+    const bool link =
+        in.IsArray() && in.element_type() == shape.element_type() &&
+        in.ElementCount() == v->shape().ElementCount() &&
+        (v->opcode() == Opcode::kReshape ||
+         (v->opcode() == Opcode::kBroadcast && in.dims() == v->shape().dims()));
+    if (!link || !OnlyUsers(*v, {links->back()})) return v;
     links->push_back(v);
     v = v->operand(0);
   }
