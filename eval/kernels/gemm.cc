@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "eval/kernels/gemm_convert.h"
+#include "eval/kernels/row_dots.h"
 #include "eval/runtime/parallel.h"
 #include "eval/runtime/scratch_buffer.h"
 #include "eval/runtime/split_chooser.h"
@@ -46,13 +47,14 @@ constexpr double kThreadedProduct = double{1 << 22};
 
 // A gemv over a matrix of at least this many bytes, on the calling thread
 // only, may be split by rows across the cores: each row's dot product is
-// the same call of the same kernel either way (OpenBLAS's row-dot gemv
-// takes rows in groups of 4, then the rest one by one; parts start at
-// multiples of kGemvSplitRows, so every row keeps its group), so the
-// results are the same bits. A loop's matrix then stays in the L2 caches of
-// both cores, a half in each: a while loop's f32[256,256] . v took 3.4 us
-// on one core, 2.0 us split where the cores were close. Where they were
-// far (the VM's cores move), a split took as long as one core, so a
+// computed the same way in either case (RowDots sums each row alone;
+// OpenBLAS's row-dot gemv, used without AVX-512 or for a strided x, takes rows
+// in groups of 4, then the rest one by one, and parts start at multiples
+// of kGemvSplitRows, so every row keeps its group), so the results are the
+// same bits. A loop's matrix then stays in the L2 caches of both cores, a
+// half in each: a while loop's f32[256,256] . v took 3.4 us on one core,
+// 2.0 us split where the cores were close (OpenBLAS's kernel). Where they
+// were far (the VM's cores move), a split took as long as one core, so a
 // SplitChooser times both ways now and then.
 constexpr int64_t kGemvSplitBytes = int64_t{64} << 10;
 constexpr int64_t kGemvSplitRows = 16;
@@ -72,6 +74,17 @@ void BlasGemv(bool trans, int64_t rows, int64_t cols, const T* mat, int64_t ld, 
   }
 }
 
+// BlasGemv without transpose: RowDots where it runs (x contiguous, AVX-512).
+template <typename T>
+void RowDotsOrBlas(int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x,
+                   int64_t incx, T* y, int64_t incy) {
+  if (incx == 1 && HasRowDots()) {
+    RowDots(rows, cols, mat, ld, x, y, incy);
+  } else {
+    BlasGemv(false, rows, cols, mat, ld, x, incx, y, incy);
+  }
+}
+
 // One part of a split RowGemv: rows [part * step, (part + 1) * step).
 // (All sizes fit blasint, checked by Gemm.)
 template <typename T>
@@ -86,13 +99,13 @@ template <typename T>
 void GemvRowsPart(const GemvRows<T>& g, int64_t part) {
   const int64_t r0 = part * g.step, r1 = std::min<int64_t>(g.rows, r0 + g.step);
   if (r0 < r1) {
-    BlasGemv(false, r1 - r0, g.cols, g.mat + r0 * g.ld, g.ld, g.x, g.incx, g.y + r0 * g.incy,
-             g.incy);
+    RowDotsOrBlas(r1 - r0, g.cols, g.mat + r0 * g.ld, g.ld, g.x, g.incx, g.y + r0 * g.incy,
+                  g.incy);
   }
 }
 
-// BlasGemv without transpose, its rows split across the cores where the
-// matrix is large enough (split: OpenBLAS runs on the calling thread only).
+// RowDotsOrBlas, its rows split across the cores where the matrix is large
+// enough (split: OpenBLAS runs on the calling thread only).
 template <typename T>
 void RowGemv(bool split, int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x,
              int64_t incx, T* y, int64_t incy) {
@@ -100,7 +113,7 @@ void RowGemv(bool split, int64_t rows, int64_t cols, const T* mat, int64_t ld, c
   const int64_t cores = CoreCount();
   if (!split || cores < 2 || rows < 2 * kGemvSplitRows ||
       static_cast<double>(rows) * row_bytes < kGemvSplitBytes) {
-    BlasGemv(false, rows, cols, mat, ld, x, incx, y, incy);
+    RowDotsOrBlas(rows, cols, mat, ld, x, incx, y, incy);
     return;
   }
   // Parts of whole kGemvSplitRows blocks, each at least half the threshold.
@@ -115,7 +128,7 @@ void RowGemv(bool split, int64_t rows, int64_t cols, const T* mat, int64_t ld, c
     ParallelParts<GemvRowsPart<T>>(parts, GemvRows<T>{mat, x, y, i32(rows), i32(cols), i32(ld),
                                                       i32(incx), i32(incy), i32(step)});
   } else {
-    BlasGemv(false, rows, cols, mat, ld, x, incx, y, incy);
+    RowDotsOrBlas(rows, cols, mat, ld, x, incx, y, incy);
   }
 }
 

@@ -1,9 +1,11 @@
 // gemm's matrix-vector path: a gemv that the cores split by rows gives the
-// same bits as OpenBLAS's one call over the whole matrix (the oracle here),
-// however the split chooser decides, for both row-dot orientations of a
-// product and for f32 and f64. And large products, which the cores split by
-// rows or by columns: every element within the rounding bound of a plain
-// sum in long double.
+// same bits as one call of its kernel over the whole matrix on one thread
+// (RowDots, or OpenBLAS's sgemv/dgemv without AVX-512), however the split
+// chooser decides, for both row-dot orientations of a product and for f32
+// and f64; every element within the rounding bound of a sum in long double.
+// RowDots alone: each row the same bits whatever rows go with it. And large
+// products, which the cores split by rows or by columns: every element
+// within the rounding bound of a plain sum in long double.
 #include <cblas.h>
 
 #include <catch2/catch.hpp>
@@ -14,9 +16,11 @@
 #include <limits>
 #include <random>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "eval/kernels/gemm.h"
+#include "eval/kernels/row_dots.h"
 #include "eval/linalg/lapack_fortran.h"  // lapack::Real
 
 namespace hlo {
@@ -30,11 +34,15 @@ std::vector<T> Random(int64_t n, std::mt19937& rng) {
   return v;
 }
 
-// y = mat . x by one OpenBLAS call on this thread.
+// y = mat . x by one call of the row-dot kernel on this thread.
 template <typename T>
 std::vector<T> OneCall(int64_t rows, int64_t cols, const std::vector<T>& mat,
                        const std::vector<T>& x) {
   std::vector<T> y(rows);
+  if (gemm::HasRowDots()) {
+    gemm::RowDots(rows, cols, mat.data(), cols, x.data(), y.data(), 1);
+    return y;
+  }
   gemm::SingleThreadedBlas one;
   if constexpr (std::is_same_v<T, float>) {
     cblas_sgemv(CblasRowMajor, CblasNoTrans, static_cast<int>(rows), static_cast<int>(cols), 1.0f,
@@ -46,17 +54,36 @@ std::vector<T> OneCall(int64_t rows, int64_t cols, const std::vector<T>& mat,
   return y;
 }
 
+// Every y[r] within the bound of a sum of cols products: |err| <=
+// cols * eps * sum |m x| (generous: blocked sums do better).
+template <typename T>
+void CheckRowSums(int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x, const T* y,
+                  int64_t incy) {
+  for (int64_t r = 0; r < rows; ++r) {
+    long double want = 0, magnitude = 0;
+    for (int64_t c = 0; c < cols; ++c) {
+      want += static_cast<long double>(mat[r * ld + c]) * x[c];
+      magnitude += std::abs(static_cast<long double>(mat[r * ld + c]) * x[c]);
+    }
+    const long double err = std::abs(static_cast<long double>(y[r * incy]) - want);
+    INFO("rows=" << rows << " cols=" << cols << " row " << r);
+    REQUIRE(err <= cols * std::numeric_limits<T>::epsilon() * magnitude);
+  }
+}
+
 template <typename T>
 void CheckSplitGemv() {
   std::mt19937 rng(11);
-  // Row counts on and off the split's 16-row blocks and OpenBLAS's 4-row
-  // groups; every matrix is past the split threshold (64 KiB).
+  // Row counts on and off the split's 16-row blocks, the kernels' 8-row and
+  // OpenBLAS's 4-row groups, columns on and off whole vectors; every matrix
+  // is past the split threshold (64 KiB).
   const int64_t shapes[][2] = {{256, 256}, {255, 300}, {1000, 67}, {97, 513}, {4099, 8}};
   for (const auto& shape : shapes) {
     const int64_t rows = shape[0], cols = shape[1];
     const std::vector<T> mat = Random<T>(rows * cols, rng);
     const std::vector<T> x = Random<T>(cols, rng);
     const std::vector<T> want = OneCall(rows, cols, mat, x);
+    CheckRowSums(rows, cols, mat.data(), cols, x.data(), want.data(), 1);
     // Enough calls of one size for the chooser to time and use both ways.
     for (int call = 0; call < 300; ++call) {
       std::vector<T> got(rows, T(-7));
@@ -72,12 +99,63 @@ void CheckSplitGemv() {
   }
 }
 
-TEST_CASE("A gemv split across the cores gives OpenBLAS's bits (f32)", "[gemm]") {
+TEST_CASE("A gemv split across the cores gives one call's bits (f32)", "[gemm]") {
   CheckSplitGemv<float>();
 }
 
-TEST_CASE("A gemv split across the cores gives OpenBLAS's bits (f64)", "[gemm]") {
+TEST_CASE("A gemv split across the cores gives one call's bits (f64)", "[gemm]") {
   CheckSplitGemv<double>();
+}
+
+// RowDots on rows [r0, r1) of a matrix with a leading dimension past its
+// columns, into a strided y: each row the bits of the whole call, and
+// within the sum's bound.
+template <typename T>
+void CheckRowDotsGroups() {
+  if (!gemm::HasRowDots()) return;
+  std::mt19937 rng(3);
+  for (const int64_t cols : {1, 7, 15, 16, 17, 31, 33, 100}) {
+    const int64_t rows = 29, ld = cols + 3, incy = 2;
+    const std::vector<T> mat = Random<T>(rows * ld, rng);
+    const std::vector<T> x = Random<T>(cols, rng);
+    std::vector<T> whole(rows * incy, T(-7));
+    gemm::RowDots(rows, cols, mat.data(), ld, x.data(), whole.data(), incy);
+    CheckRowSums(rows, cols, mat.data(), ld, x.data(), whole.data(), incy);
+    for (const auto& [r0, r1] : {std::pair<int64_t, int64_t>{0, 1}, {3, 12}, {5, 29}, {20, 28}}) {
+      std::vector<T> part((r1 - r0) * incy, T(-7));
+      gemm::RowDots(r1 - r0, cols, mat.data() + r0 * ld, ld, x.data(), part.data(), incy);
+      for (int64_t r = r0; r < r1; ++r) {
+        INFO("cols=" << cols << " rows [" << r0 << ", " << r1 << ") row " << r);
+        REQUIRE(std::memcmp(&part[(r - r0) * incy], &whole[r * incy], sizeof(T)) == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("RowDots: each row the same bits in any group of rows, within the sum's bound",
+          "[gemm]") {
+  CheckRowDotsGroups<float>();
+  CheckRowDotsGroups<double>();
+}
+
+// Infinities and NaNs reach their rows (a masked tail adds zeros only).
+TEST_CASE("RowDots: an infinity or NaN in a row's tail reaches that row only", "[gemm]") {
+  if (!gemm::HasRowDots()) return;
+  const int64_t rows = 9, cols = 19;
+  std::vector<float> mat(rows * cols, 1.0f), x(cols, 1.0f), y(rows);
+  mat[2 * cols + 18] = std::numeric_limits<float>::infinity();
+  mat[8 * cols + 17] = std::numeric_limits<float>::quiet_NaN();
+  gemm::RowDots(rows, cols, mat.data(), cols, x.data(), y.data(), 1);
+  for (int64_t r = 0; r < rows; ++r) {
+    INFO("row " << r);
+    if (r == 2) {
+      REQUIRE(std::isinf(y[r]));
+    } else if (r == 8) {
+      REQUIRE(std::isnan(y[r]));
+    } else {
+      REQUIRE(y[r] == 19.0f);
+    }
+  }
 }
 
 // C = op(A) op(B) for products past the threaded threshold (4M multiply-
