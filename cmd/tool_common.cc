@@ -1,7 +1,6 @@
 #include "cmd/tool_common.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -18,6 +17,7 @@
 
 #include "ir/hlo_printer.h"
 #include "ir/output_file.h"
+#include "ir/read_file.h"
 #include "ir/slab_pool.h"
 #include "ir/strings.h"
 #include "re2/re2.h"
@@ -30,24 +30,7 @@ absl::StatusOr<std::string> ReadInput(const std::string& path) {
     ss << std::cin.rdbuf();
     return ss.str();
   }
-  FILE* in = std::fopen(path.c_str(), "rb");
-  if (!in) {
-    return absl::NotFoundError(StrCat(path, ": cannot open: ", std::strerror(errno)));
-  }
-  // One read of the file's size when it has one (a 100 MB dump is read in
-  // one go, not grown character by character), then whatever else comes.
-  std::string data;
-  struct stat st;
-  if (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    data.resize(static_cast<size_t>(st.st_size));
-    data.resize(std::fread(data.data(), 1, data.size(), in));
-  }
-  char chunk[1 << 16];
-  while (size_t n = std::fread(chunk, 1, sizeof chunk, in)) data.append(chunk, n);
-  const bool failed = std::ferror(in) != 0;
-  std::fclose(in);
-  if (failed) return absl::DataLossError(StrCat(path, ": read error"));
-  return data;
+  return ReadWholeFile(path);
 }
 
 absl::Status WriteOutputAtomically(const std::string& path, std::string_view data) {

@@ -1,8 +1,14 @@
 #include "ir/npy.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 
+#include "ir/read_file.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -68,30 +74,46 @@ std::string_view DictValue(std::string_view header, std::string_view key) {
 
 }  // namespace
 
-absl::StatusOr<Literal> ReadNpy(std::string_view bytes, const Shape& expected,
-                                std::string_view what) {
+namespace {
+
+// How an .npy image's data reads, from its header.
+struct NpyLayout {
+  size_t data_start = 0;  // the header's end
+  char order = '<';       // '<' little-endian, '>' big, '|' not applicable
+  bool fortran = false;   // column-major
+};
+
+// The header's size (magic, version, length and dict) from the image's
+// first bytes (at least 12, or all there are).
+absl::StatusOr<size_t> NpyHeaderEnd(std::string_view bytes, std::string_view what) {
   if (bytes.size() < 10 || bytes.substr(0, 6) != "\x93NUMPY") {
     return NpyError(what, "not an .npy file (bad magic)");
   }
   int major = static_cast<unsigned char>(bytes[6]);
-  size_t header_len, start;
   if (major == 1) {
-    header_len = static_cast<unsigned char>(bytes[8]) |
-                 (static_cast<size_t>(static_cast<unsigned char>(bytes[9])) << 8);
-    start = 10;
-  } else if (major == 2 || major == 3) {
+    return 10 + (static_cast<size_t>(static_cast<unsigned char>(bytes[8])) |
+                 (static_cast<size_t>(static_cast<unsigned char>(bytes[9])) << 8));
+  }
+  if (major == 2 || major == 3) {
     if (bytes.size() < 12) return NpyError(what, "truncated .npy header");
-    header_len = 0;
+    size_t header_len = 0;
     for (int i = 0; i < 4; ++i) {
       header_len |= static_cast<size_t>(static_cast<unsigned char>(bytes[8 + i])) << (8 * i);
     }
-    start = 12;
-  } else {
-    return NpyError(what, StrCat("unsupported .npy version ", major));
+    return 12 + header_len;
   }
-  if (bytes.size() < start + header_len) return NpyError(what, "truncated .npy header");
-  std::string_view header = bytes.substr(start, header_len);
-  std::string_view data = bytes.substr(start + header_len);
+  return NpyError(what, StrCat("unsupported .npy version ", major));
+}
+
+// Parses the header of `bytes` (the image, or at least its header) and
+// checks its data type and dims against the parameter's shape.
+absl::StatusOr<NpyLayout> ParseNpyHeader(std::string_view bytes, const Shape& expected,
+                                         std::string_view what) {
+  absl::StatusOr<size_t> end = NpyHeaderEnd(bytes, what);
+  if (!end.ok()) return end.status();
+  const size_t start = bytes[6] == 1 ? 10 : 12;
+  if (bytes.size() < *end) return NpyError(what, "truncated .npy header");
+  std::string_view header = bytes.substr(start, *end - start);
   std::string_view descr = DictValue(header, "descr");
   std::string_view fortran = DictValue(header, "fortran_order");
   std::string_view shape_text = DictValue(header, "shape");
@@ -108,7 +130,6 @@ absl::StatusOr<Literal> ReadNpy(std::string_view bytes, const Shape& expected,
   }
   if (!expected.IsArray()) return NpyError(what, "an .npy file can only feed an array parameter");
   PrimitiveType t = expected.element_type();
-  char order = descr[0];
   std::string_view kind_size = descr.substr(1);
   if (!DescrFits(kind_size, t)) {
     return NpyError(what, StrCat("data type '", descr, "' does not fit the parameter type ",
@@ -118,22 +139,29 @@ absl::StatusOr<Literal> ReadNpy(std::string_view bytes, const Shape& expected,
     return NpyError(what, StrCat("array has dims (", StrJoin(dims, ","), ") but the parameter is ",
                                  expected.ToString(false)));
   }
-  auto lit = Literal::Create(expected.WithoutLayout());
-  if (!lit.ok()) return lit.status();
-  size_t need = lit->size_bytes();
-  if (data.size() < need) {
-    return NpyError(what, StrCat("data has ", data.size(), " bytes, ", need, " needed"));
-  }
-  if (need > 0) std::memcpy(lit->data(), data.data(), need);
+  return NpyLayout{*end, descr[0], fortran == "True" && dims.size() > 1};
+}
+
+absl::Status ShortData(std::string_view what, size_t have, size_t need) {
+  return NpyError(what, StrCat("data has ", have, " bytes, ", need, " needed"));
+}
+
+// The literal holds the file's data bytes as they were: puts them in
+// row-major order and host byte order, and checks sub-byte values.
+absl::Status FinishNpyLiteral(Literal& lit, const NpyLayout& layout, std::string_view what) {
+  const PrimitiveType t = lit.element_type();
+  const size_t need = lit.size_bytes();
   int w = ByteWidth(t);
   int part = IsComplex(t) ? w / 2 : w;
-  if (order == '>' && part > 1) {
-    for (size_t i = 0; i < need; i += part) std::reverse(lit->data() + i, lit->data() + i + part);
+  if (layout.order == '>' && part > 1) {
+    for (size_t i = 0; i < need; i += part) std::reverse(lit.data() + i, lit.data() + i + part);
   }
-  if (fortran == "True" && dims.size() > 1) {
+  if (layout.fortran) {
     // Column-major data: element (i0..in) sits at sum(i_k * prod(d_0..d_{k-1})).
-    auto c = Literal::Create(expected.WithoutLayout());
-    const int64_t n = lit->element_count(), rank = static_cast<int64_t>(dims.size());
+    absl::Span<const int64_t> dims = lit.shape().dims();
+    auto c = Literal::CreateUninitialized(lit.shape());
+    if (!c.ok()) return c.status();
+    const int64_t n = lit.element_count(), rank = static_cast<int64_t>(dims.size());
     std::vector<int64_t> idx(rank, 0);
     for (int64_t i = 0; i < n; ++i) {
       int64_t f = 0, stride = 1;
@@ -141,25 +169,90 @@ absl::StatusOr<Literal> ReadNpy(std::string_view bytes, const Shape& expected,
         f += idx[k] * stride;
         stride *= dims[k];
       }
-      std::memcpy(c->data() + i * w, lit->data() + f * w, w);
+      std::memcpy(c->data() + i * w, lit.data() + f * w, w);
       for (int64_t k = rank - 1; k >= 0; --k) {
         if (++idx[k] < dims[k]) break;
         idx[k] = 0;
       }
     }
-    lit = std::move(c);
+    lit = *std::move(c);
   }
   // Sub-byte integers and pred must hold valid values.
   if (t == PrimitiveType::kPred || (IsInteger(t) && BitWidth(t) < 8)) {
-    for (int64_t i = 0; i < lit->element_count(); ++i) {
-      int64_t v = lit->GetInt(i);
-      int64_t raw = IsSignedInt(t) ? static_cast<int8_t>(lit->data()[i]) : lit->data()[i];
+    for (int64_t i = 0; i < lit.element_count(); ++i) {
+      int64_t v = lit.GetInt(i);
+      int64_t raw = IsSignedInt(t) ? static_cast<int8_t>(lit.data()[i]) : lit.data()[i];
       if ((t == PrimitiveType::kPred && raw > 1) || (t != PrimitiveType::kPred && raw != v)) {
         return NpyError(what, StrCat("element ", i, " (", raw, ") is out of range for ",
                                      PrimitiveTypeName(t)));
       }
     }
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> ReadNpy(std::string_view bytes, const Shape& expected,
+                                std::string_view what) {
+  absl::StatusOr<NpyLayout> layout = ParseNpyHeader(bytes, expected, what);
+  if (!layout.ok()) return layout.status();
+  std::string_view data = bytes.substr(layout->data_start);
+  auto lit = Literal::CreateUninitialized(expected.WithoutLayout());
+  if (!lit.ok()) return lit.status();
+  const size_t need = lit->size_bytes();
+  if (data.size() < need) return ShortData(what, data.size(), need);
+  if (need > 0) std::memcpy(lit->data(), data.data(), need);
+  if (absl::Status st = FinishNpyLiteral(*lit, *layout, what); !st.ok()) return st;
+  return lit;
+}
+
+absl::StatusOr<Literal> ReadNpyFile(const std::string& path, const Shape& expected) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    return absl::NotFoundError(StrCat(path, ": error: cannot open: ", std::strerror(errno)));
+  }
+  struct FileCloser {
+    FILE* f;
+    ~FileCloser() { std::fclose(f); }
+  } closer{f};
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    // A pipe or other stream: read whole.
+    absl::StatusOr<std::string> bytes = ReadWholeFile(path);
+    if (!bytes.ok()) return bytes.status();
+    return ReadNpy(*bytes, expected, path);
+  }
+  const size_t file_size = static_cast<size_t>(st.st_size);
+  auto read_error = [&] {
+    return absl::DataLossError(StrCat(path, ": error: cannot read: ", std::strerror(errno)));
+  };
+  // The first bytes give the header's size; then the whole header.
+  std::string head(std::min<size_t>(file_size, 12), '\0');
+  if (std::fread(head.data(), 1, head.size(), f) != head.size()) return read_error();
+  absl::StatusOr<size_t> end = NpyHeaderEnd(head, path);
+  if (!end.ok()) return end.status();
+  if (*end > file_size) return NpyError(path, "truncated .npy header");
+  head.resize(*end);
+  if (std::fseek(f, 0, SEEK_SET) != 0 || std::fread(head.data(), 1, *end, f) != *end) {
+    return read_error();
+  }
+  absl::StatusOr<NpyLayout> layout = ParseNpyHeader(head, expected, path);
+  if (!layout.ok()) return layout.status();
+  // The data's size is checked before the literal is made.
+  const size_t have = file_size - *end;
+  const int64_t count = expected.ElementCount();
+  const int64_t width = ByteWidth(expected.element_type());
+  if (count >= 0 && count <= INT64_MAX / width && have < static_cast<size_t>(count * width)) {
+    return ShortData(path, have, static_cast<size_t>(count * width));
+  }
+  auto lit = Literal::CreateUninitialized(expected.WithoutLayout());
+  if (!lit.ok()) return lit.status();
+  if (lit->size_bytes() > 0 &&
+      std::fread(lit->data(), 1, lit->size_bytes(), f) != lit->size_bytes()) {
+    return read_error();
+  }
+  if (absl::Status s = FinishNpyLiteral(*lit, *layout, path); !s.ok()) return s;
   return lit;
 }
 

@@ -16,6 +16,10 @@ namespace hlo {
 // must have the expected dims. `what` names the file in errors.
 absl::StatusOr<Literal> ReadNpy(std::string_view bytes, const Shape& expected,
                                 std::string_view what);
+// ReadNpy of the file at `path`, its data read straight into the literal
+// (no copy of the file beside it; a pipe is read whole first). Errors name
+// the file.
+absl::StatusOr<Literal> ReadNpyFile(const std::string& path, const Shape& expected);
 // Writes an array literal. bf16 and f16 … f8 types with no NumPy dtype are
 // written as their raw bits ('<u2' / '|u1'); sub-byte integers as '|i1'/'|u1'.
 absl::StatusOr<std::string> WriteNpy(const Literal& literal);

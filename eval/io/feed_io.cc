@@ -1,13 +1,10 @@
 #include "eval/io/feed_io.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "ir/literal_json.h"
 #include "ir/npy.h"
+#include "ir/read_file.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
 
@@ -65,9 +62,9 @@ absl::StatusOr<std::vector<FeedItem>> JsonFeed(const std::string& text, const st
 }  // namespace
 
 absl::StatusOr<std::vector<FeedItem>> LoadFeedFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(StrCat(path, ": error: cannot open: ", std::strerror(errno)));
-  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  absl::StatusOr<std::string> read = ReadWholeFile(path);
+  if (!read.ok()) return read.status();
+  std::string& data = *read;
   if (EndsWith(path, ".npy")) return std::vector<FeedItem>{FeedItem{std::nullopt, data, path}};
   if (EndsWith(path, ".json")) return JsonFeed(data, path);
   return TextFeed(data, path);

@@ -5,24 +5,17 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <vector>
 
 #include "ir/literal_json.h"
 #include "ir/npy.h"
 #include "ir/output_file.h"
+#include "ir/read_file.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
 
 namespace hlo {
 namespace {
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(StrCat(path, ": error: cannot open: ", std::strerror(errno)));
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 bool EndsWith(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -71,9 +64,9 @@ absl::Status WriteNpyTree(const Literal& lit, const std::string& dir, const std:
 }  // namespace
 
 absl::StatusOr<Literal> LoadLiteralFile(const std::string& path, const Shape& shape) {
-  auto data = ReadFile(path);
+  if (EndsWith(path, ".npy")) return ReadNpyFile(path, shape);
+  auto data = ReadWholeFile(path);
   if (!data.ok()) return data.status();
-  if (EndsWith(path, ".npy")) return ReadNpy(*data, shape, path);
   if (EndsWith(path, ".json")) return LiteralFromJson(*data, path);
   return ParseText(*data, path, shape);
 }

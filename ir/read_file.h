@@ -1,0 +1,20 @@
+// A whole file into memory in one read of its size (a 100 MB dump or a
+// 4 MB .npy input is not grown piece by piece: an istreambuf copy grew its
+// string by doubling, briefly holding up to three times the file).
+#ifndef HLO_IR_READ_FILE_H_
+#define HLO_IR_READ_FILE_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace hlo {
+
+// The bytes of the file at `path` (a pipe or other stream: all it gives).
+// Errors name the file and the reason: "PATH: error: cannot open: REASON",
+// "PATH: error: cannot read: REASON".
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path);
+
+}  // namespace hlo
+
+#endif  // HLO_IR_READ_FILE_H_
