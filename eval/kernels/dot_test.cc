@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -143,6 +144,82 @@ TEST_CASE("dot reports operands that do not fit its attributes", "[dot]") {
   REQUIRE(ok.ok());
   CHECK(LiteralToString(ok->ToLiteral(), LiteralStyle::kCompact) ==
         "f32[2,4] {{1, 2, 3, 3}, {4, 5, 6, 6}}");
+}
+
+// A random array literal of `type` (f32 or f64) with values in (-1, 1).
+Value RandomArray(PrimitiveType type, std::vector<int64_t> dims, std::mt19937& rng) {
+  absl::StatusOr<Literal> lit = Literal::Create(Shape::Array(type, dims));
+  REQUIRE(lit.ok());
+  std::uniform_real_distribution<double> d(-1, 1);
+  for (int64_t i = 0; i < lit->element_count(); ++i) lit->SetDouble(i, d(rng));
+  return Value::FromLiteral(*std::move(lit));
+}
+
+// A matrix times a vector (either side, either orientation) takes a short
+// way to gemm: the same bits as the dot core planning it from views, for
+// sizes through the small-product loop, the row-dot gemv and its split.
+template <typename T>
+void CheckMatrixVector(PrimitiveType type, std::string_view name) {
+  std::mt19937 rng(17);
+  const int64_t sizes[][2] = {{2, 2}, {7, 33}, {300, 2}, {256, 256}, {129, 517}};
+  // {lhs dims as text, rhs dims, contracting dims}, with r = rows, c = cols
+  // of the matrix: the four forms of MatchMatrixVector.
+  for (const auto& [rows, cols] : sizes) {
+    struct Form {
+      std::vector<int64_t> lhs, rhs;
+      int64_t lc, rc, out;
+    };
+    const Form forms[] = {{{rows, cols}, {cols}, 1, 0, rows},
+                          {{cols, rows}, {cols}, 0, 0, rows},
+                          {{cols}, {cols, rows}, 0, 0, rows},
+                          {{cols}, {rows, cols}, 0, 1, rows}};
+    for (const Form& f : forms) {
+      auto dims = [](const std::vector<int64_t>& d) { return StrJoin(d, ","); };
+      const std::string text =
+          StrCat("ENTRY main {\n  a = ", name, "[", dims(f.lhs), "] parameter(0)\n  b = ", name,
+                 "[", dims(f.rhs), "] parameter(1)\n  ROOT d = ", name, "[", f.out,
+                 "] dot(a, b), lhs_contracting_dims={", f.lc, "}, rhs_contracting_dims={", f.rc,
+                 "}\n}");
+      absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(StrCat("HloModule test\n\n", text));
+      REQUIRE(m.ok());
+      Evaluator evaluator(**m, {});
+      const Value a = RandomArray(type, f.lhs, rng), b = RandomArray(type, f.rhs, rng);
+      const std::vector<const Value*> ops = {&a, &b};
+      absl::StatusOr<Value> got = EvalDot(*(*m)->entry()->root(), ops, evaluator);
+      REQUIRE(got.ok());
+      std::vector<T> want(f.out, T(-7));
+      gemm::DotDimNumbers d;
+      d.lhs_contracting = {f.lc};
+      d.rhs_contracting = {f.rc};
+      REQUIRE(gemm::DotCore<T>(
+                  gemm::RowMajorView<const T>(a.array().template typed<T>(), f.lhs),
+                  gemm::RowMajorView<const T>(b.array().template typed<T>(), f.rhs),
+                  gemm::RowMajorView<T>(want.data(), std::vector<int64_t>{f.out}), d)
+                  .ok());
+      INFO(text);
+      REQUIRE(std::memcmp(got->array().template typed<T>(), want.data(), f.out * sizeof(T)) == 0);
+    }
+  }
+}
+
+TEST_CASE("A matrix-vector dot gives the dot core's bits (f32, f64)", "[dot]") {
+  CheckMatrixVector<float>(PrimitiveType::kF32, "f32");
+  CheckMatrixVector<double>(PrimitiveType::kF64, "f64");
+}
+
+TEST_CASE("A matrix-vector dot of mismatched operands is reported", "[dot]") {
+  constexpr std::string_view mv = R"(ENTRY main {
+  a = f32[2,3] parameter(0)
+  b = f32[3] parameter(1)
+  ROOT d = f32[2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})";
+  ExpectError(EvalRoot(mv, {"f32[2,3] {{1,2,3},{4,5,6}}", "f32[2] {1,2}"}),
+              "contracting dimension 1 has size 3 but rhs contracting dimension 0 has size 2");
+  ExpectError(EvalRoot(mv, {"f32[3,3] {{1,2,3},{4,5,6},{7,8,9}}", "f32[3] {1,2,3}"}),
+              "has dims {3}");
+  auto ok = EvalRoot(mv, {"f32[2,3] {{1,2,3},{4,5,6}}", "f32[3] {1,0,2}"});
+  REQUIRE(ok.ok());
+  CHECK(LiteralToString(ok->ToLiteral(), LiteralStyle::kCompact) == "f32[2] {7, 16}");
 }
 
 TEST_CASE("ragged-dot and scaled-dot report bad operands", "[dot]") {
