@@ -21,7 +21,9 @@ namespace gemm {
 // complex<double>, uint64_t. Floats go to OpenBLAS (every core it is
 // allowed) except small products (up to 2^12 multiply-adds, 2^15 complex),
 // which run as a plain loop summing in k order like XLA's reference
-// evaluator; uint64 always runs the exact wrapping loop.
+// evaluator, and f32/f64 matrix-vector products that dot a matrix's rows
+// with a contiguous vector, which run on eval/kernels/row_dots.h where the
+// machine has AVX-512; uint64 always runs the exact wrapping loop.
 template <typename T>
 void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const T* a,
           int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc);
