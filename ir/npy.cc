@@ -225,7 +225,8 @@ absl::StatusOr<Literal> ReadNpyFile(const std::string& path, const Shape& expect
   }
   const size_t file_size = static_cast<size_t>(st.st_size);
   auto read_error = [&] {
-    return absl::DataLossError(StrCat(path, ": error: cannot read: ", std::strerror(errno)));
+    const char* reason = std::ferror(f) ? std::strerror(errno) : "the file ended early";
+    return absl::DataLossError(StrCat(path, ": error: cannot read: ", reason));
   };
   // The first bytes give the header's size; then the whole header.
   std::string head(std::min<size_t>(file_size, 12), '\0');
