@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
+#include "ir/bare_name.h"
 #include "ir/strings.h"
 #include "ir/computation.h"
 #include "ir/instruction.h"
@@ -391,7 +392,7 @@ void AppendSharding(std::string& out, const Sharding& s) {
 namespace {
 
 void AppendName(std::string& out, std::string_view name, bool percent) {
-  if (percent) out += '%';
+  if (percent || !LexesBare(name)) out += '%';
   out += name;
 }
 

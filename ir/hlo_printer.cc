@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ir/bare_name.h"
 #include "ir/compare_order.h"
 #include "ir/opcode_attributes.h"
 #include "ir/strings.h"
@@ -89,11 +90,10 @@ class Printer {
   }
 
   // A parameter's name in the signature: bare, as XLA prints it, unless it
-  // would not lex as a name on its own (one that starts with a digit, `%8`
-  // in the body): then with its '%', which the parser accepts there too.
+  // would not lex as a name on its own: then with its '%', which the parser
+  // accepts there too.
   void SignatureName(std::string_view name) {
-    const char c = name.empty() ? '0' : name[0];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$')) out_ += '%';
+    if (!LexesBare(name)) out_ += '%';
     out_ += name;
   }
 
@@ -202,8 +202,10 @@ class Printer {
     return out;
   }
 
+  // A computation's or instruction's name: with its '%' in the percent
+  // style, and in the bare style too where it would not lex bare.
   void Name(std::string_view name) {
-    if (style_.percent_names) out_ += '%';
+    if (style_.percent_names || !LexesBare(name)) out_ += '%';
     out_ += name;
   }
 

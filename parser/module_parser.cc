@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "ir/bare_name.h"
 #include "ir/strings.h"
 #include "ir/hlo_printer.h"
 #include "ir/opcode_attributes.h"
@@ -394,7 +395,9 @@ bool Parser::ParseComputation() {
     module_->style().signatures = has_signature;
     style_known_[1] = true;
   }
-  if (!style_known_[0]) {
+  // The '%' of a name that cannot lex without it (`%8c`) says nothing of
+  // the style: the next computation's header decides.
+  if (!style_known_[0] && LexesBare(name)) {
     module_->style().percent_names = percent;
     style_known_[0] = true;
   }

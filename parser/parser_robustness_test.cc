@@ -387,5 +387,30 @@ TEST_CASE("robustness: digit-led parameter names survive the signature", "[parse
   }
 }
 
+// The same in the body of a module printed in the bare style (found by the
+// fuzz target the next session): `ROOT 1x = ...` and `add(1x, ...)` do not
+// lex, so a digit-led instruction or computation name keeps its '%' there.
+TEST_CASE("robustness: digit-led names keep their '%' in the bare style", "[parser][robustness]") {
+  for (const char* name : {"8", "1x", "0.5"}) {
+    const std::string n = name;
+    const std::string text = "HloModule m\n\nENTRY main (x: f32[2]) -> f32[2] {\n"
+                             "  x = f32[2]{0} parameter(0)\n  %" + n + " = f32[2]{0} negate(x)\n"
+                             "  ROOT r = f32[2]{0} call(%" + n + "), to_apply=%" + n + "c\n}\n\n%" +
+                             n + "c (%" + n + ": f32[2]) -> f32[2] {\n  ROOT %" + n +
+                             " = f32[2]{0} parameter(0)\n}\n\n";
+    auto first = ParseModule(text, ParseOptions{"first.hlo", &InferShape});
+    INFO(name << ": " << (first.ok() ? std::string() : std::string(first.status().message())));
+    REQUIRE(first.ok());
+    const std::string printed = PrintModule(**first);
+    INFO(printed);
+    CHECK(printed.find("ENTRY main") != std::string::npos);  // the bare style
+    CHECK(printed.find("  %" + n + " = f32[2]{0} negate(x)") != std::string::npos);
+    CHECK(printed.find("call(%" + n + "), to_apply=%" + n + "c") != std::string::npos);
+    auto again = ParseModule(printed, ParseOptions{"again.hlo", &InferShape});
+    REQUIRE(again.ok());
+    CHECK(PrintModule(**again) == printed);
+  }
+}
+
 }  // namespace
 }  // namespace hlo
