@@ -218,8 +218,8 @@ absl::StatusOr<Literal> ReadNpyFile(const std::string& path, const Shape& expect
   } closer{f};
   struct stat st;
   if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-    // A pipe or other stream: read whole.
-    absl::StatusOr<std::string> bytes = ReadWholeFile(path);
+    // A pipe or other stream: read whole, from this one opening.
+    absl::StatusOr<std::string> bytes = ReadRestOfFile(f, path);
     if (!bytes.ok()) return bytes.status();
     return ReadNpy(*bytes, expected, path);
   }

@@ -15,6 +15,12 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
   if (!in) {
     return absl::NotFoundError(StrCat(path, ": error: cannot open: ", std::strerror(errno)));
   }
+  absl::StatusOr<std::string> data = ReadRestOfFile(in, path);
+  std::fclose(in);
+  return data;
+}
+
+absl::StatusOr<std::string> ReadRestOfFile(std::FILE* in, const std::string& path) {
   // One read of the file's size when it has one, then whatever else comes
   // (a file that grew meanwhile, or a stream with no size).
   std::string data;
@@ -25,10 +31,8 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
   }
   char chunk[1 << 16];
   while (size_t n = std::fread(chunk, 1, sizeof chunk, in)) data.append(chunk, n);
-  const int error = std::ferror(in) != 0 ? errno : 0;
-  std::fclose(in);
-  if (error != 0) {
-    return absl::DataLossError(StrCat(path, ": error: cannot read: ", std::strerror(error)));
+  if (std::ferror(in) != 0) {
+    return absl::DataLossError(StrCat(path, ": error: cannot read: ", std::strerror(errno)));
   }
   return data;
 }

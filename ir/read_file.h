@@ -4,6 +4,7 @@
 #ifndef HLO_IR_READ_FILE_H_
 #define HLO_IR_READ_FILE_H_
 
+#include <cstdio>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -14,6 +15,9 @@ namespace hlo {
 // Errors name the file and the reason: "PATH: error: cannot open: REASON",
 // "PATH: error: cannot read: REASON".
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path);
+// The rest of the open file `in` (not closed here); `path` names it in the
+// read error.
+absl::StatusOr<std::string> ReadRestOfFile(std::FILE* in, const std::string& path);
 
 }  // namespace hlo
 
