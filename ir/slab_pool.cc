@@ -20,11 +20,18 @@ char* NewSlab() {
   // or from separate mappings depending on its history (its mmap threshold
   // moves), and a computation whose instructions sit in both lies across
   // terabytes of addresses, which defeats the address bitmaps of
-  // ir/instruction_marks.h. Mappings are placed next to each other. The
-  // pages are faulted in with the mapping (MAP_POPULATE), not one fault per
-  // 4 KB as objects are constructed.
-  void* slab = mmap(nullptr, kSlabBytes, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  // ir/instruction_marks.h. Mappings are placed next to each other. Later
+  // slabs' pages are faulted in with the mapping (MAP_POPULATE), not one
+  // fault per 4 KB as objects are constructed; the process's first slabs
+  // are not: a small module (each slot size and thread has its own slab)
+  // would otherwise hold a resident megabyte for a few instructions, a
+  // quarter of what hlo-run --bench measured beside gemm's 12 MB of buffers.
+  constexpr uint64_t kLazySlabs = 8;
+  static std::atomic<uint64_t> slabs{0};
+  const int flags = slabs.fetch_add(1, std::memory_order_relaxed) < kLazySlabs
+                        ? MAP_PRIVATE | MAP_ANONYMOUS
+                        : MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE;
+  void* slab = mmap(nullptr, kSlabBytes, PROT_READ | PROT_WRITE, flags, -1, 0);
   if (slab == MAP_FAILED) throw std::bad_alloc();
   slab_bytes.fetch_add(kSlabBytes, std::memory_order_relaxed);
   return static_cast<char*>(slab);
