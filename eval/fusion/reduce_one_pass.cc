@@ -75,14 +75,11 @@ template <Opcode op, typename T>
 class TypedPartReduce final : public PartReduce<T> {
  public:
   TypedPartReduce(ReduceAxes axes, T init, T* out, const T* x, const Part& part,
-                  bool split_columns, int64_t rows)
+                  bool split_columns)
       : axes_(axes), init_(init), out_(out), col_lo_(part.col_lo),
         width_(part.col_hi - part.col_lo), split_columns_(split_columns) {
     if (axes_ == ReduceAxes::kColumns) {
       PlaceLevels(Levels(part.row_hi - part.row_lo), x + part.col_lo);
-    } else if (axes_ == ReduceAxes::kRows && split_columns_) {
-      partial_ = std::make_unique<T[]>(rows);
-      rows_ = rows;
     }
     stream_.Reset();
   }
@@ -102,13 +99,9 @@ class TypedPartReduce final : public PartReduce<T> {
 
   void EndRow(int64_t r) override {
     if (axes_ != ReduceAxes::kRows) return;
-    const T v = stream_.Result();
+    // (Rows are never split: RunOnePass keeps a row reduction's parts whole.)
+    out_[r] = Apply<op>(init_, stream_.Result());
     stream_.Reset();
-    if (split_columns_) {
-      partial_[r] = v;
-    } else {
-      out_[r] = Apply<op>(init_, v);
-    }
   }
 
   void Merge(int level) override {
@@ -130,8 +123,6 @@ class TypedPartReduce final : public PartReduce<T> {
       whole_ = Apply<op>(whole_, right.whole_);
     } else if (axes_ == ReduceAxes::kColumns && !split_columns_) {
       Combine(level_[0], right.level_[0], width_);
-    } else if (axes_ == ReduceAxes::kRows && split_columns_) {
-      Combine(partial_.get(), right.partial_.get(), rows_);
     }
   }
 
@@ -140,8 +131,6 @@ class TypedPartReduce final : public PartReduce<T> {
       out_[0] = Apply<op>(init_, whole_);
     } else if (axes_ == ReduceAxes::kColumns && !split_columns_) {
       for (int64_t k = 0; k < width_; ++k) out_[k] = Apply<op>(init_, level_[0][k]);
-    } else if (axes_ == ReduceAxes::kRows && split_columns_) {
-      for (int64_t r = 0; r < rows_; ++r) out_[r] = Apply<op>(init_, partial_[r]);
     }
   }
 
@@ -174,19 +163,17 @@ class TypedPartReduce final : public PartReduce<T> {
   // (arrays, not vectors: std::vector<bool> has no data())
   std::unique_ptr<T[]> levels_;         // kColumns: width_ per tree level, in
   std::vector<T*> level_;               // ... at these places
-  std::unique_ptr<T[]> partial_;        // kRows over split columns: per row
-  int64_t rows_ = 0;
   T whole_{};                           // kAll: the part's fold
 };
 
 template <typename T>
 std::unique_ptr<PartReduce<T>> MakePartReduce(const OnePassReduce& r, const T* x, const Part& part,
-                                              bool split_columns, int64_t rows) {
+                                              bool split_columns) {
   std::unique_ptr<PartReduce<T>> made;
   reduction::DispatchReducer(r.op, [&](auto o) {
     if constexpr (reduction::kOpOnType<o.value, T>) {
       made = std::make_unique<TypedPartReduce<o.value, T>>(
-          r.axes, r.init->typed<T>()[0], r.out->typed<T>(), x, part, split_columns, rows);
+          r.axes, r.init->typed<T>()[0], r.out->typed<T>(), x, part, split_columns);
     }
   });
   return made;
@@ -285,8 +272,14 @@ void RunOnePass(const Literal& x, int64_t rows, int64_t cols,
     size_t root = 0;
     SplitRows(0, rows, depth, parts, merges, &root);
     for (Part& p : parts) p.col_hi = cols;
-  } else if (cores > 1 && n >= kMinParallelElements && cols >= 2 * reduction::kPairwiseBlock) {
+  } else if (cores > 1 && n >= kMinParallelElements && cols >= 2 * reduction::kPairwiseBlock &&
+             std::none_of(reduces.begin(), reduces.end(), [](const OnePassReduce& r) {
+               return r.axes == ReduceAxes::kRows;
+             })) {
     // Few long rows: each core takes whole pairwise blocks of columns.
+    // (Not for a row reduction: a row folded in two halves, then the
+    // halves combined, is not FoldRow's order, and a sibling row sum must
+    // give the bits of the same reduce run alone.)
     split_columns = true;
     const int64_t blocks = (cols + reduction::kPairwiseBlock - 1) / reduction::kPairwiseBlock;
     const int64_t count = std::min(cores, blocks);
@@ -303,7 +296,7 @@ void RunOnePass(const Literal& x, int64_t rows, int64_t cols,
   auto run = [&](int64_t b, int64_t e) {
     for (int64_t p = b; p < e; ++p) {
       for (const OnePassReduce& r : reduces) {
-        state[p].push_back(MakePartReduce<T>(r, src, parts[p], split_columns, rows));
+        state[p].push_back(MakePartReduce<T>(r, src, parts[p], split_columns));
       }
       PartRunner<T>(src, cols, parts[p], state[p]).Run();
     }
