@@ -107,6 +107,7 @@ int main(int argc, char** argv) {
   std::string denormals = "keep";
   std::string precision = "native";
   bool no_fast_paths = false;
+  bool no_fusion = false;
   std::string profile_json;
   app.add_option("input", input, "HLO text file, or - for standard input")->required();
   app.add_option("--input", inputs, "a value per parameter: literal text, .json or .npy");
@@ -145,6 +146,9 @@ int main(int argc, char** argv) {
   app.add_flag("--no-fast-paths", no_fast_paths,
                "apply reducers, comparators and other called computations with the general "
                "evaluator, element by element (a reference for checking the fast paths)");
+  app.add_flag("--no-fusion", no_fusion,
+               "run every instruction through its own kernel: no fused loops, softmax rows or "
+               "sibling reductions (the same results, bit for bit)");
   CLI::Option* profile =
       app.add_option("--profile", profile_json,
                      "print each instruction's and opcode's time, calls, bytes and FLOPs "
@@ -259,6 +263,7 @@ int main(int argc, char** argv) {
   options.seed = seed;
   options.flush_denormals = denormals == "flush";
   options.fast_paths = !no_fast_paths;
+  options.fusion = !no_fusion;
   if (options.flush_denormals) hlo::SetBlasDenormalMode(true);
   if (bench == 0) options.progress = ProgressPrinter();
   std::unique_ptr<hlo::Profiler> profiler;

@@ -64,7 +64,7 @@ absl::Status CheckInputsFit(const Module& module, int64_t max_bytes) {
 ComputationPlan& Evaluator::PlanFor(const Computation& comp) {
   if (&comp == last_planned_) return *last_plan_;
   std::unique_ptr<ComputationPlan>& plan = plans_[&comp];
-  if (plan == nullptr) plan = MakePlan(comp, options_.fast_paths, options_.flush_denormals);
+  if (plan == nullptr) plan = MakePlan(comp, options_.fast_paths, options_.fusion, options_.flush_denormals);
   last_planned_ = &comp;
   last_plan_ = plan.get();
   return *plan;
@@ -80,7 +80,7 @@ BatchProgram* Evaluator::BatchProgramFor(const Computation& comp) {
 }
 
 FusedGroup* Evaluator::LoopFusionFor(const Instruction& fusion) {
-  if (!options_.fast_paths) return nullptr;
+  if (!options_.fast_paths || !options_.fusion) return nullptr;
   auto it = loop_fusions_.find(&fusion);
   if (it != loop_fusions_.end()) return it->second.get();
   return loop_fusions_.emplace(&fusion, CompileLoopFusion(fusion, options_.flush_denormals))

@@ -43,6 +43,12 @@ struct EvalOptions {
   // through the general evaluator element by element, as a reference for
   // the specialised paths (hlo-run --no-fast-paths).
   bool fast_paths = true;
+  // false: no fusion: groups of elementwise ops (and softmax rows,
+  // row-broadcast ops), sibling reductions and XLA's loop fusions are not
+  // run as one loop; each instruction runs through its own kernel, with
+  // the same bits (hlo-run --no-fusion; the fusion_agreement test holds
+  // every golden module to that). Implied by fast_paths = false.
+  bool fusion = true;
   // Times every instruction evaluated (hlo-run --profile, eval/runtime/profiler.h);
   // null: no timing, no cost. Shared by the devices of a multi-device run.
   Profiler* profiler = nullptr;

@@ -78,7 +78,7 @@ std::unique_ptr<Frame> ComputationPlan::TakeFrame() {
 }
 
 std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_paths,
-                                          bool flush_denormals) {
+                                          bool fusion, bool flush_denormals) {
   auto plan = std::make_unique<ComputationPlan>();
   plan->computation = &comp;
   std::vector<Instruction*> order = comp.PostOrder();
@@ -114,7 +114,7 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
       if (plan->steps[i] == PlanStep::kCall) plan->callee[i] = CalleeOf(inst);
     }
   }
-  if (fast_paths) {
+  if (fast_paths && fusion) {
     plan->groups = FindFusedGroups(plan->order, flush_denormals);
     for (const std::unique_ptr<FusedGroup>& g : plan->groups) {
       for (const Instruction* m : g->members) plan->steps[slot.at(m)] = PlanStep::kFusedAway;

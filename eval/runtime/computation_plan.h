@@ -88,9 +88,10 @@ struct ComputationPlan {
 };
 
 // Plans `computation`. With `fast_paths` off every instruction but
-// parameters goes through its kernel (the reference path).
+// parameters goes through its kernel (the reference path); with `fusion`
+// off no fused groups or sibling reductions are planned.
 std::unique_ptr<ComputationPlan> MakePlan(const Computation& computation, bool fast_paths,
-                                          bool flush_denormals);
+                                          bool fusion, bool flush_denormals);
 
 }  // namespace hlo
 
