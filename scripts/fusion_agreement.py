@@ -28,6 +28,7 @@ import filecmp
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -113,6 +114,13 @@ def list_files(top):
 
 
 def run_both(hlo_run, name, cwd, args, tmp):
+    try:
+        return compare_runs(hlo_run, name, cwd, args, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)  # the benchmarks' outputs are 100s of MB
+
+
+def compare_runs(hlo_run, name, cwd, args, tmp):
     results = []
     for k, extra in enumerate(([], ["--no-fusion"])):
         out = os.path.join(tmp, f"{k}")
