@@ -64,7 +64,9 @@ absl::Status CheckInputsFit(const Module& module, int64_t max_bytes) {
 ComputationPlan& Evaluator::PlanFor(const Computation& comp) {
   if (&comp == last_planned_) return *last_plan_;
   std::unique_ptr<ComputationPlan>& plan = plans_[&comp];
-  if (plan == nullptr) plan = MakePlan(comp, options_.fast_paths, options_.fusion, options_.flush_denormals);
+  if (plan == nullptr) {
+    plan = MakePlan(comp, options_.fast_paths, options_.fusion, options_.flush_denormals);
+  }
   last_planned_ = &comp;
   last_plan_ = plan.get();
   return *plan;

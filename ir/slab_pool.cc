@@ -26,9 +26,8 @@ char* NewSlab() {
   // are not: a small module (each slot size and thread has its own slab)
   // would otherwise hold a resident megabyte for a few instructions, a
   // quarter of what hlo-run --bench measured beside gemm's 12 MB of buffers.
-  constexpr uint64_t kLazySlabs = 8;
-  static std::atomic<uint64_t> slabs{0};
-  const int flags = slabs.fetch_add(1, std::memory_order_relaxed) < kLazySlabs
+  constexpr uint64_t kLazySlabBytes = 8 * kSlabBytes;
+  const int flags = slab_bytes.load(std::memory_order_relaxed) < kLazySlabBytes
                         ? MAP_PRIVATE | MAP_ANONYMOUS
                         : MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE;
   void* slab = mmap(nullptr, kSlabBytes, PROT_READ | PROT_WRITE, flags, -1, 0);
