@@ -138,6 +138,54 @@ TEST_CASE("RowDots: each row the same bits in any group of rows, within the sum'
   CheckRowDotsGroups<double>();
 }
 
+// Row r of RowDots as its header defines it, one scalar at a time: each
+// of the 64 bytes' lanes sums its columns (c, c + lanes, ...) in order
+// from +0 with fused multiply-adds, then the lanes fold in halves, each
+// half's lane i plus the other half's lane i.
+template <typename T>
+T RowDotsOrder(int64_t cols, const T* row, const T* x) {
+  constexpr int64_t kLanes = 64 / sizeof(T);
+  T lane[kLanes] = {};
+  for (int64_t c = 0; c < cols; ++c) lane[c % kLanes] = std::fma(row[c], x[c], lane[c % kLanes]);
+  for (int64_t half = kLanes / 2; half >= 1; half /= 2) {
+    for (int64_t i = 0; i < half; ++i) lane[i] = lane[i] + lane[i + half];
+  }
+  return lane[0];
+}
+
+// The blocks of columns (16 vectors of x at a time) and chunks of rows
+// (64) that RowDots works in leave every row the bits of RowDotsOrder:
+// columns on both sides of the block size and its multiples, rows on both
+// sides of the chunk size.
+template <typename T>
+void CheckRowDotsOrder() {
+  if (!gemm::HasRowDots()) return;
+  constexpr int64_t kBlockCols = 16 * 64 / sizeof(T);
+  std::mt19937 rng(5);
+  for (const int64_t cols : {int64_t{0}, int64_t{1}, int64_t{64 / sizeof(T) + 1}, kBlockCols - 1,
+                             kBlockCols, kBlockCols + 1, 2 * kBlockCols + 5, 3 * kBlockCols}) {
+    for (const int64_t rows : {1, 63, 64, 65, 130}) {
+      const int64_t ld = cols + 5, incy = 3;
+      const std::vector<T> mat = Random<T>(rows * ld, rng);
+      const std::vector<T> x = Random<T>(cols, rng);
+      std::vector<T> y(rows * incy, T(-7));
+      gemm::RowDots(rows, cols, mat.data(), ld, x.data(), y.data(), incy);
+      for (int64_t r = 0; r < rows; ++r) {
+        const T want = RowDotsOrder(cols, mat.data() + r * ld, x.data());
+        INFO("rows=" << rows << " cols=" << cols << " row " << r << ": " << y[r * incy]
+                     << " want " << want);
+        REQUIRE(std::memcmp(&y[r * incy], &want, sizeof(T)) == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("RowDots: every row the bits of its lanes' order, across blocks and chunks",
+          "[gemm]") {
+  CheckRowDotsOrder<float>();
+  CheckRowDotsOrder<double>();
+}
+
 // Infinities and NaNs reach their rows (a masked tail adds zeros only).
 TEST_CASE("RowDots: an infinity or NaN in a row's tail reaches that row only", "[gemm]") {
   if (!gemm::HasRowDots()) return;

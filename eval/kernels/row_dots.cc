@@ -2,6 +2,8 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
+
 namespace hlo {
 namespace gemm {
 namespace {
@@ -42,44 +44,87 @@ HLO_AVX512 double Sum512(__m512d v) {
   return _mm_cvtsd_f64(_mm_add_sd(s2, _mm_unpackhi_pd(s2, s2)));
 }
 
-// R rows from `mat`: one accumulator per row, each lane summing its
-// columns in order from +0; a partial last vector is loaded as zeros past
-// the end, which add +0 to their lanes.
-template <typename T, int R>
-__attribute__((target("avx512f"))) void Rows512(int64_t cols, const T* mat, int64_t ld,
-                                                 const T* x, T* y, int64_t incy) {
+// Where a block of columns starts its rows' sums (from +0, or from the
+// previous block's lanes in acc) and where it leaves them (in acc, or
+// folded into y).
+struct BlockEnds {
+  bool first;
+  bool last;
+};
+
+// One block of columns for `rows` rows: NV whole vectors of x held in
+// registers, then `tail` columns (0 to a vector's lanes less one), the
+// matrix read row after row, so that it streams from L2 in order. Eight
+// rows at a time against one x vector from memory read the matrix as
+// eight streams and loaded x once per eight products: 2.4 us for
+// f32[256,256] from L2, this 1.65 us (a plain read of the 256 KiB: 1.6 us).
+//
+// Each lane sums its columns in order from +0 whatever the blocks, so the
+// bits do not depend on them; columns past the tail are loaded as zeros,
+// which add +0 to their lanes.
+template <typename T, int NV>
+__attribute__((target("avx512f"))) void Block512(int64_t rows, const T* mat, int64_t ld,
+                                                  const T* x, int64_t tail, BlockEnds ends,
+                                                  decltype(Zero512(x))* acc, T* y,
+                                                  int64_t incy) {
   constexpr int64_t kLanes = 64 / sizeof(T);
-  decltype(Zero512(x)) acc[R];
-#pragma GCC unroll 8
-  for (int i = 0; i < R; ++i) acc[i] = Zero512(x);
-  int64_t c = 0;
-  for (; c + kLanes <= cols; c += kLanes) {
-    const auto xv = Load512(x + c);
-#pragma GCC unroll 8
-    for (int i = 0; i < R; ++i) acc[i] = Fma512(Load512(mat + i * ld + c), xv, acc[i]);
+  decltype(Zero512(x)) xv[NV + 1];
+#pragma GCC unroll 16
+  for (int j = 0; j < NV; ++j) xv[j] = Load512(x + j * kLanes);
+  xv[NV] = tail > 0 ? LoadFirst512(x + NV * kLanes, tail) : Zero512(x);
+  for (int64_t r = 0; r < rows; ++r) {
+    const T* row = mat + r * ld;
+    auto a = ends.first ? Zero512(x) : acc[r];
+#pragma GCC unroll 16
+    for (int j = 0; j < NV; ++j) a = Fma512(Load512(row + j * kLanes), xv[j], a);
+    if (tail > 0) a = Fma512(LoadFirst512(row + NV * kLanes, tail), xv[NV], a);
+    if (ends.last) {
+      y[r * incy] = Sum512(a);
+    } else {
+      acc[r] = a;
+    }
   }
-  if (c < cols) {
-    const auto xv = LoadFirst512(x + c, cols - c);
-#pragma GCC unroll 8
-    for (int i = 0; i < R; ++i) acc[i] = Fma512(LoadFirst512(mat + i * ld + c, cols - c), xv, acc[i]);
+}
+
+// Block512 for `nv` whole vectors (at most kMostVectors).
+constexpr int64_t kMostVectors = 16;
+template <typename T>
+void BlockAny(int64_t nv, int64_t rows, const T* mat, int64_t ld, const T* x, int64_t tail,
+              BlockEnds ends, decltype(Zero512(x))* acc, T* y, int64_t incy) {
+  switch (nv) {
+#define HLO_BLOCK(n) \
+  case n: return Block512<T, n>(rows, mat, ld, x, tail, ends, acc, y, incy);
+    HLO_BLOCK(0) HLO_BLOCK(1) HLO_BLOCK(2) HLO_BLOCK(3) HLO_BLOCK(4) HLO_BLOCK(5) HLO_BLOCK(6)
+    HLO_BLOCK(7) HLO_BLOCK(8) HLO_BLOCK(9) HLO_BLOCK(10) HLO_BLOCK(11) HLO_BLOCK(12)
+    HLO_BLOCK(13) HLO_BLOCK(14) HLO_BLOCK(15) HLO_BLOCK(16)
+#undef HLO_BLOCK
+    default: return;
   }
-#pragma GCC unroll 8
-  for (int i = 0; i < R; ++i) y[i * incy] = Sum512(acc[i]);
 }
 
 #undef HLO_AVX512
 
-// Eight rows at a time (eight accumulators and x's vector), then the
-// rest one by one with the same per-row code.
+// Rows in chunks whose lanes stay in L1 between blocks (64 rows: 4 KiB),
+// each chunk through the columns in blocks of kMostVectors vectors, the
+// last with the columns past whole vectors.
 template <typename T>
 void AllRows(int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x, T* y,
              int64_t incy) {
-  constexpr int kGroup = 8;
-  int64_t r = 0;
-  for (; r + kGroup <= rows; r += kGroup) {
-    Rows512<T, kGroup>(cols, mat + r * ld, ld, x, y + r * incy, incy);
+  constexpr int64_t kLanes = 64 / sizeof(T);
+  constexpr int64_t kChunk = 64;
+  alignas(64) decltype(Zero512(x)) acc[kChunk];
+  const int64_t whole = cols / kLanes, tail = cols % kLanes;
+  for (int64_t r0 = 0; r0 < rows; r0 += kChunk) {
+    const int64_t n = std::min(kChunk, rows - r0);
+    const T* m = mat + r0 * ld;
+    int64_t v = 0;
+    for (; whole - v > kMostVectors; v += kMostVectors) {
+      Block512<T, kMostVectors>(n, m + v * kLanes, ld, x + v * kLanes, 0, {v == 0, false}, acc,
+                                nullptr, 0);
+    }
+    BlockAny<T>(whole - v, n, m + v * kLanes, ld, x + v * kLanes, tail, {v == 0, true}, acc,
+                y + r0 * incy, incy);
   }
-  for (; r < rows; ++r) Rows512<T, 1>(cols, mat + r * ld, ld, x, y + r * incy, incy);
 }
 
 }  // namespace
