@@ -6,6 +6,7 @@
 #include "eval/kernels/elementwise_internal.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/scalar_apply.h"
+#include "eval/kernels/vector_clones.h"
 #include "eval/runtime/parallel.h"
 #include "ir/computation.h"
 
@@ -84,6 +85,18 @@ bool IsMinorReduce(const Instruction& r, const Shape& shape, Opcode op) {
          SimpleBinaryReducer(*reducer) == op;
 }
 
+// out[k] = x[k] - s and o[k] /= t, vectorised for the machine (the build's
+// baseline is SSE2: its 4-lane divide took 40% of a softmax over rows of
+// 256).
+template <typename T>
+HLO_VECTOR_CLONES void SubtractScalar(const T* __restrict x, T s, T* __restrict out, int64_t n) {
+  for (int64_t k = 0; k < n; ++k) out[k] = x[k] - s;
+}
+template <typename T>
+HLO_VECTOR_CLONES void DivideByScalar(T* o, T t, int64_t n) {
+  for (int64_t k = 0; k < n; ++k) o[k] = o[k] / t;
+}
+
 // shift: the max's init (own_max) or the row values to subtract.
 template <typename T>
 void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T* out,
@@ -100,12 +113,12 @@ void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T
     sum.Reset();
     for (int64_t c = 0; c < cols; c += kChunk) {
       const int64_t n = std::min(kChunk, cols - c);
-      for (int64_t k = 0; k < n; ++k) scratch[k] = xr[c + k] - max;
+      SubtractScalar(xr + c, max, scratch.data(), n);
       elementwise::UnaryFloatKernel<T>(Opcode::kExp, scratch.data(), o + c, n);
       sum.Add(o + c, n);
     }
     const T total = Apply<Opcode::kAdd>(sum_init, sum.Result());
-    for (int64_t c = 0; c < cols; ++c) o[c] = o[c] / total;
+    DivideByScalar(o, total, cols);
   }
 }
 
