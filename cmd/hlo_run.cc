@@ -268,7 +268,7 @@ int main(int argc, char** argv) {
   if (bench == 0) options.progress = ProgressPrinter();
   std::unique_ptr<hlo::Profiler> profiler;
   if (profile->count() > 0) {
-    profiler = std::make_unique<hlo::Profiler>(hlo::MeasureMachineLimits());
+    profiler = std::make_unique<hlo::Profiler>();
     options.profiler = profiler.get();
   }
   hlo::ReplicaRunner runner(m, options, replicas, partitions,
@@ -299,6 +299,7 @@ int main(int argc, char** argv) {
   if (profiler && bench > 0) profiler->Reset();
   auto report_profile = [&] {
     if (!profiler) return true;
+    profiler->set_limits(hlo::MeasureMachineLimits());
     absl::Status st = hlo::ReportProfile(*profiler, m.name(), profile_json);
     if (!st.ok()) hlo::ReportError("hlo-run", st);
     return st.ok();
