@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,10 @@ using CopyAxes = StridedAxes;
 void StridedCopy(int width, uint8_t* dst, const uint8_t* src, CopyAxes axes);
 void FillElements(int width, uint8_t* dst, int64_t count, const uint8_t* value);
 
-// Defined in eval/kernels/data_bitcast.cc.
+// Defined in eval/kernels/data_bitcast.cc. BitcastKeepsBytes: `inst`
+// reads `in` as the same element type, both row-major (a reshape).
 absl::StatusOr<Value> EvalBitcast(const Instruction& inst, const Value& operand);
+bool BitcastKeepsBytes(const Instruction& inst, const Literal& in);
 
 }  // namespace data_internal
 
@@ -148,6 +151,21 @@ absl::StatusOr<Value> Broadcast(const Instruction& inst, Operands ops) {
 
 // ---- reshape --------------------------------------------------------------
 
+// An operand buffer nothing else can see (this reshape or bitcast its only
+// reader, the frame's reference the last) becomes the result as it is: the
+// row-major bytes are the result's. (As elementwise results take over
+// their operands: eval/kernels/elementwise.cc's ReusableOperand.)
+std::optional<Value> ReshapedInPlace(const Instruction& inst, Operands ops) {
+  const Instruction* producer = inst.operand_count() == 1 ? inst.operand(0) : nullptr;
+  if (ops.size() != 1 || !ops[0]->unique() || producer == nullptr ||
+      producer->users().size() != 1 || producer->is_root() || !inst.shape().IsArray()) {
+    return std::nullopt;
+  }
+  Value result = *ops[0];
+  if (!result.mutable_array().ReshapeInPlace(inst.shape())) return std::nullopt;
+  return result;
+}
+
 absl::StatusOr<Value> Reshape(const Instruction& inst, Operands ops) {
   if (auto st = CheckOperandCount(inst, ops, 1); !st.ok()) return st;
   absl::StatusOr<const Literal*> in = ArrayOperand(inst, ops, 0);
@@ -156,16 +174,7 @@ absl::StatusOr<Value> Reshape(const Instruction& inst, Operands ops) {
     return Invalid(StrCat("reshape from ", (*in)->shape().ToString(false), " to ",
                           inst.shape().ToString(false), " changes the number of elements"));
   }
-  // An operand buffer nothing else can see (this reshape its only reader,
-  // the frame's reference the last) becomes the result as it is: the
-  // row-major bytes are the reshape's. (As elementwise results take over
-  // their operands: eval/kernels/elementwise.cc's ReusableOperand.)
-  const Instruction* producer = inst.operand_count() == 1 ? inst.operand(0) : nullptr;
-  if (ops[0]->unique() && producer != nullptr && producer->users().size() == 1 &&
-      !producer->is_root() && inst.shape().IsArray()) {
-    Value result = *ops[0];
-    if (result.mutable_array().ReshapeInPlace(inst.shape())) return result;
-  }
+  if (std::optional<Value> taken = ReshapedInPlace(inst, ops)) return *std::move(taken);
   absl::StatusOr<Value> out = NewResult(inst, (*in)->element_type());
   if (!out.ok()) return out;
   Literal& o = out->mutable_array();
@@ -701,6 +710,9 @@ absl::StatusOr<Value> EvalDataMovement(const Instruction& inst, Operands ops,
       return *ops[0];
     case Opcode::kBitcast:
       if (auto st = CheckOperandCount(inst, ops, 1); !st.ok()) return st;
+      if (ops[0]->is_array() && data_internal::BitcastKeepsBytes(inst, ops[0]->array())) {
+        if (std::optional<Value> taken = ReshapedInPlace(inst, ops)) return *std::move(taken);
+      }
       return data_internal::EvalBitcast(inst, *ops[0]);
     case Opcode::kTuple: {
       std::vector<Value> elements;

@@ -138,7 +138,21 @@ void WriteBits(uint8_t* stream, int64_t bit, int64_t n, uint64_t v) {
   }
 }
 
+// The operand instruction's shape carries the operand's layout.
+const Shape& BitcastOperandLayout(const Instruction& inst, const Literal& in) {
+  return inst.operand_count() > 0 && inst.operand(0) != nullptr ? inst.operand(0)->shape()
+                                                                 : in.shape();
+}
+
 }  // namespace
+
+bool BitcastKeepsBytes(const Instruction& inst, const Literal& in) {
+  const Shape& oshape = inst.shape();
+  return oshape.IsArray() && in.element_type() == oshape.element_type() &&
+         in.element_count() == oshape.ElementCount() &&
+         StoredRowMajor(BitcastOperandLayout(inst, in), in.shape().dims()) &&
+         StoredRowMajor(oshape, oshape.dims());
+}
 
 absl::StatusOr<Value> EvalBitcast(const Instruction& inst, const Value& operand) {
   if (!operand.is_array()) {
@@ -158,12 +172,8 @@ absl::StatusOr<Value> EvalBitcast(const Instruction& inst, const Value& operand)
     return absl::InvalidArgumentError(
         StrCat("bitcast result ", oshape.ToString(false), " has no static size"));
   }
-  // The operand instruction's shape carries the operand's layout.
-  const Shape& in_layout_of =
-      inst.operand_count() > 0 && inst.operand(0) != nullptr ? inst.operand(0)->shape()
-                                                              : in.shape();
-  if (in_type == out_type && in_count == out_count && out_count > 0 &&
-      StoredRowMajor(in_layout_of, in.shape().dims()) && StoredRowMajor(oshape, oshape.dims())) {
+  const Shape& in_layout_of = BitcastOperandLayout(inst, in);
+  if (out_count > 0 && BitcastKeepsBytes(inst, in)) {
     // Both row-major: the same bytes in the same order (XLA's reshape-like
     // bitcasts, most of them).
     absl::StatusOr<Value> out = NewArrayUninitialized(oshape);

@@ -971,6 +971,45 @@ TEST_CASE("bitcast: layouts decide the element order", "[eval]") {
   Expect(r.Eval("e", {p}), "f32[3,2] {{1, 5}, {4, 3}, {2, 6}}");
 }
 
+TEST_CASE("bitcast: a reshape-like bitcast takes over a buffer no one else sees", "[eval]") {
+  Runner r(R"(ENTRY e {
+    a = f32[2,3]{1,0} parameter(0)
+    b = f32[2,3]{1,0} parameter(1)
+    ba = f32[3,2]{1,0} bitcast(a)
+    bb = f32[6]{0} bitcast(b)
+    n = f32[2,3]{1,0} negate(b)
+    c = f32[2,3]{1,0} parameter(2)
+    bc = f32[3,2]{0,1} bitcast(c)
+    ROOT t = (f32[3,2]{1,0}, f32[6]{0}, f32[2,3]{1,0}, f32[3,2]{0,1}) tuple(ba, bb, n, bc)
+  })");
+  // a's only reader is ba and the value is unique: the result is a's buffer.
+  std::vector<Value> ops;
+  ops.push_back(V("f32[2,3] {{1, 2, 3}, {4, 5, 6}}"));
+  const Literal* a_buffer = ops[0].array_ptr().get();
+  absl::StatusOr<Value> ba = r.Eval("ba", ops);
+  Expect(ba, "f32[3,2] {{1, 2}, {3, 4}, {5, 6}}");
+  CHECK(ba->array_ptr().get() == a_buffer);
+  // b is also read by n: bb is a copy and b keeps its shape and values.
+  Value b = V("f32[2,3] {{1, 2, 3}, {4, 5, 6}}");
+  absl::StatusOr<Value> bb = r.Eval("bb", {b});
+  Expect(bb, "f32[6] {1, 2, 3, 4, 5, 6}");
+  CHECK(bb->array_ptr().get() != b.array_ptr().get());
+  Expect(b, "f32[2,3] {{1, 2, 3}, {4, 5, 6}}");
+  // A shared value is copied even where its producer has one reader.
+  Value shared = V("f32[2,3] {{1, 2, 3}, {4, 5, 6}}");
+  Value alias = shared;
+  absl::StatusOr<Value> bs = r.Eval("ba", {alias});
+  Expect(bs, "f32[3,2] {{1, 2}, {3, 4}, {5, 6}}");
+  Expect(shared, "f32[2,3] {{1, 2, 3}, {4, 5, 6}}");
+  // A bitcast to another layout moves the elements: never c's buffer.
+  std::vector<Value> cs;
+  cs.push_back(V("f32[2,3] {{1, 2, 3}, {4, 5, 6}}"));
+  const Literal* c_buffer = cs[0].array_ptr().get();
+  absl::StatusOr<Value> bc = r.Eval("bc", cs);
+  Expect(bc, "f32[3,2] {{1, 4}, {2, 5}, {3, 6}}");
+  CHECK(bc->array_ptr().get() != c_buffer);
+}
+
 TEST_CASE("bitcast: rank 3 and 4 layouts", "[eval]") {
   Runner r(R"(ENTRY e {
     p = s32[2,3,4]{0,2,1} parameter(0)
