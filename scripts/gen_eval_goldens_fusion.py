@@ -75,6 +75,22 @@ def _(c):
     return tup(Lit("u32", (s ^ x).astype(np.uint32)), Lit("f32", (y * qb - qb).astype(np.float32)))
 
 
+@golden("loop_fusion_precomputed")
+def _(c):
+    x = c.x.a.astype(np.float32)
+    s4 = c.s4.a.astype(np.float32)
+    s23 = c.s23.a.astype(np.float32)
+    v23 = c.v23.a.astype(np.float32)
+    quarter = np.float32(0.25)
+    f = x - (s4 * quarter)[None, None, :]
+    mean = s23 * quarter
+    sd = np.sqrt(v23 * quarter + np.float32(1))
+    g = (x - mean[:, :, None]) / sd[:, :, None]
+    h = (x + (-s4)[None, None, :]) * s4[None, None, :]
+    return tup(Lit("f32", f.astype(np.float32)), Lit("f32", g.astype(np.float32)),
+               Lit("f32", h.astype(np.float32)))
+
+
 @golden("fused_row_broadcast_in_place")
 def _(c):
     x = np.arange(3090, dtype=np.float32).reshape(3, 1030)

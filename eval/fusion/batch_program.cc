@@ -77,8 +77,15 @@ class BatchProgram::Compiler {
       return absl::UnimplementedError(StrCat("%", inst.name(), ": ", why));
     };
     const Shape& shape = inst.shape();
+    // A value computed before the loop (CompileElementwise's precomputed):
+    // its parameter's register; what it is computed from is not lowered.
+    if (auto it = precomputed_.find(&inst); it != precomputed_.end()) {
+      return std::vector<int32_t>{it->second};
+    }
+    if (skipped_.contains(&inst)) return std::vector<int32_t>{};
     std::vector<int32_t> ins;
     for (const Instruction* op : inst.operands()) {
+      if (skipped_.contains(op)) return unsupported("reads what a precomputed value is made of");
       auto it = regs.find(op);
       if (it == regs.end()) return unsupported("an operand outside the program");
       ins.insert(ins.end(), it->second.begin(), it->second.end());
@@ -258,6 +265,8 @@ class BatchProgram::Compiler {
   bool flush_;
   absl::flat_hash_set<int32_t> sliced_;  // registers of SliceElement
   absl::flat_hash_set<const Instruction*> pass_through_;
+  absl::flat_hash_map<const Instruction*, int32_t> precomputed_;
+  absl::flat_hash_set<const Instruction*> skipped_;
   // Loop fusions (CompileElementwise): arrays of the root's element count
   // in other dimensions, reshaped between them, are arrays of the loop.
   bool reshapes_ = false;
@@ -265,6 +274,13 @@ class BatchProgram::Compiler {
  public:
   void AllowReshapes() { reshapes_ = true; }
   void PassThrough(const Instruction* inst) { pass_through_.insert(inst); }
+  // `value` is read from parameter register `reg`; `made_of` (the
+  // instructions it is computed from) are left out of the program.
+  void Precompute(const Instruction* value, int32_t reg,
+                  absl::Span<const Instruction* const> made_of) {
+    precomputed_[value] = reg;
+    skipped_.insert(made_of.begin(), made_of.end());
+  }
   const Shape* array_dims_;  // array mode: the arrays' dimensions
 };
 
@@ -361,7 +377,8 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::Compile(
 }
 
 absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileElementwise(
-    const Computation& computation, bool flush_denormals) {
+    const Computation& computation, bool flush_denormals,
+    absl::Span<const Precomputed> precomputed) {
   const Shape& dims = computation.root()->shape();
   if (!dims.IsArray()) return absl::UnimplementedError("the root is not an array");
   std::unique_ptr<BatchProgram> program(new BatchProgram());
@@ -397,6 +414,24 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileElementwise(
     arguments.push_back(!scalar && (sliced || s.ElementCount() != dims.ElementCount())
                             ? Compiler::kSlicedOnly
                             : compiler.NewParameter(s.element_type(), scalar, i));
+  }
+  // Values the caller computes before each run, each read through its one
+  // broadcast as a broadcast parameter is.
+  for (size_t k = 0; k < precomputed.size(); ++k) {
+    const Instruction& value = *precomputed[k].value;
+    std::vector<const Instruction*> chain;
+    const Instruction* b = BroadcastOnlyUse(value, dims, chain);
+    if (b == nullptr || !value.shape().IsArray()) {
+      return absl::UnimplementedError(
+          StrCat("%", value.name(), ": a precomputed value not read through one broadcast"));
+    }
+    absl::StatusOr<Broadcast> spec = BroadcastOf(*b);
+    if (!spec.ok()) return spec.status();
+    const int32_t reg = compiler.NewParameter(value.shape().element_type(), false,
+                                              computation.parameter_count() + k);
+    program->broadcasts_.back() = *std::move(spec);
+    compiler.Precompute(&value, reg, precomputed[k].made_of);
+    for (const Instruction* c : chain) compiler.PassThrough(c);
   }
   absl::Status st = FinishProgram(compiler.Inline(computation, arguments, 0),
                                   program->result_registers_, program->result_types_,

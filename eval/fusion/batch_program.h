@@ -54,8 +54,21 @@ class BatchProgram {
   // read only through one broadcast after row-major bitcasts (a broadcast
   // parameter, read whole). Run then evaluates n = the root's element count
   // positions.
+  //
+  // `precomputed`: values of the computation that the caller computes
+  // before each run (a smaller array read only through one broadcast, after
+  // row-major bitcasts: XLA's batch- and layer-norm statistics), each made
+  // of the instructions `made_of` (left out of the program). Parameter
+  // parameter_count() + k of the computation's numbering
+  // (parameter_source) reads precomputed[k]'s value, as a broadcast
+  // parameter.
+  struct Precomputed {
+    const Instruction* value = nullptr;
+    std::vector<const Instruction*> made_of;
+  };
   static absl::StatusOr<std::unique_ptr<BatchProgram>> CompileElementwise(
-      const Computation& computation, bool flush_denormals = false);
+      const Computation& computation, bool flush_denormals = false,
+      absl::Span<const Precomputed> precomputed = {});
   // The same for instructions of a computation: `root` and the operands it
   // reaches through `members`; every other operand becomes a parameter, in
   // the order written to `inputs`.

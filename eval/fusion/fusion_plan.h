@@ -34,6 +34,12 @@ struct FusedGroup {
   std::optional<RowBroadcastOp> row_op;
   // A softmax diamond (members: its seven instructions) runs as this.
   std::optional<RowSoftmax> softmax;
+  // XLA's loop fusions (eval/fusion/loop_fusion.h): groups run before the
+  // program on the fusion's operands, precomputed[k] on operands
+  // precomputed_args[k]; the program reads their values (its parameters
+  // past the fusion's operands).
+  std::vector<std::unique_ptr<FusedGroup>> precomputed;
+  std::vector<std::vector<int64_t>> precomputed_args;
 };
 
 // The groups of a computation given its post order: softmax diamonds

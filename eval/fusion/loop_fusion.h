@@ -1,9 +1,10 @@
 // XLA's loop fusions as one batched-interpreter loop: a fusion whose called
 // computation is elementwise over the root's dimensions (scalars broadcast,
 // scalar constants, one-element slices of other parameters, other
-// parameters read through one broadcast) runs as one
-// array-mode BatchProgram over its positions instead of instruction by
-// instruction. Optimised JAX programs are made of such fusions, most over
+// parameters read through one broadcast, smaller arrays computed from the
+// parameters and read through one broadcast, which run first as groups of
+// their own) runs as one array-mode BatchProgram over its positions
+// instead of instruction by instruction. Optimised JAX programs are made of such fusions, most over
 // small arrays (threefry's rounds over u32[500]), where the per-instruction
 // cost of the general executor was most of the run.
 #ifndef HLO_EVAL_FUSION_LOOP_FUSION_H_

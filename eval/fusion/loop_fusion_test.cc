@@ -1,0 +1,125 @@
+// XLA's loop fusions as one loop (eval/fusion/loop_fusion.cc): which
+// computations compile, and that a fusion computing a smaller value first
+// (a mean or a standard deviation broadcast over the root) gives, bit for
+// bit, what its computation gives instruction by instruction.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "eval/evaluator.h"
+#include "eval/fusion/loop_fusion.h"
+#include "eval/io/random_fill.h"
+#include "ir/strings.h"
+#include "parser/parser.h"
+
+namespace hlo {
+namespace {
+
+constexpr std::string_view kModule = R"(HloModule t
+
+norm {
+  x = f32[4,33,50] parameter(0)
+  s = f32[4,33] parameter(1)
+  v = f32[4,33] parameter(2)
+  c = f32[] constant(0.02)
+  cb = f32[4,33] broadcast(c), dimensions={}
+  mean = f32[4,33] multiply(s, cb)
+  mb = f32[4,33,50] broadcast(mean), dimensions={0,1}
+  centered = f32[4,33,50] subtract(x, mb)
+  eps = f32[] constant(1e-05)
+  epsb = f32[4,33] broadcast(eps), dimensions={}
+  vs = f32[4,33] multiply(v, cb)
+  ve = f32[4,33] add(vs, epsb)
+  sd = f32[4,33] sqrt(ve)
+  sdb = f32[4,33,50] broadcast(sd), dimensions={0,1}
+  ROOT r = f32[4,33,50] divide(centered, sdb)
+}
+
+reads_made_of {
+  x = f32[4,33,50] parameter(0)
+  s = f32[4,33] parameter(1)
+  n = f32[4,33] negate(s)
+  m = f32[4,33] multiply(n, n)
+  mb = f32[4,33,50] broadcast(m), dimensions={0,1}
+  nb = f32[4,33,50] broadcast(n), dimensions={0,1}
+  a = f32[4,33,50] add(x, mb)
+  ROOT r = f32[4,33,50] add(a, nb)
+}
+
+ENTRY main {
+  x = f32[4,33,50] parameter(0)
+  s = f32[4,33] parameter(1)
+  v = f32[4,33] parameter(2)
+  f = f32[4,33,50] fusion(x, s, v), kind=kLoop, calls=norm
+  g = f32[4,33,50] fusion(x, s), kind=kLoop, calls=reads_made_of
+  ROOT t = (f32[4,33,50], f32[4,33,50]) tuple(f, g)
+}
+)";
+
+std::unique_ptr<Module> Parse() {
+  auto m = ParseModule(kModule);
+  INFO((m.ok() ? std::string() : std::string(m.status().message())));
+  REQUIRE(m.ok());
+  return *std::move(m);
+}
+
+const Instruction* Find(const Module& m, std::string_view name) {
+  for (const auto& inst : m.entry()->instructions()) {
+    if (inst->name() == name) return inst.get();
+  }
+  FAIL("no instruction " << name);
+  return nullptr;
+}
+
+TEST_CASE("loop fusion: a layer-norm fusion computes its mean and deviation first",
+          "[loop_fusion]") {
+  std::unique_ptr<Module> m = Parse();
+  const Instruction* f = Find(*m, "f");
+  std::unique_ptr<FusedGroup> loop = CompileLoopFusion(*f, false);
+  REQUIRE(loop != nullptr);
+  CHECK(loop->precomputed.size() == 2);
+
+  // Random operands (v non-negative: a variance), then the loop and the
+  // computation on the same values, compared bit for bit.
+  std::vector<Value> args;
+  for (int64_t i = 0; i < 3; ++i) {
+    absl::StatusOr<Literal> lit =
+        RandomLiteral(m->entry()->parameter(i)->shape(), 7, static_cast<uint64_t>(i));
+    REQUIRE(lit.ok());
+    if (i == 2) {
+      for (float& e : absl::MakeSpan(lit->typed<float>(), lit->element_count())) e = e * e;
+    }
+    args.push_back(Value::FromLiteral(*std::move(lit)));
+  }
+  REQUIRE(LoopFusionFits(*loop, args));
+  std::vector<Value> copy = args;
+  absl::StatusOr<Value> fused = RunLoopFusion(*loop, absl::MakeSpan(copy));
+  REQUIRE(fused.ok());
+
+  Evaluator ev(*m, EvalOptions{});
+  std::vector<const Value*> ptrs = {&args[0], &args[1], &args[2]};
+  absl::StatusOr<Value> plain = ev.Call(*f->to_apply(), ptrs);
+  REQUIRE(plain.ok());
+  REQUIRE(fused->array().size_bytes() == plain->array().size_bytes());
+  CHECK(std::memcmp(fused->array().data(), plain->array().data(), plain->array().size_bytes()) ==
+        0);
+
+  // An operand of the wrong size for the precomputed group does not fit.
+  std::vector<Value> wrong = args;
+  absl::StatusOr<Literal> small = Literal::Create(Shape::Array(PrimitiveType::kF32, {4, 32}));
+  REQUIRE(small.ok());
+  wrong[2] = Value::FromLiteral(*std::move(small));
+  CHECK_FALSE(LoopFusionFits(*loop, wrong));
+}
+
+TEST_CASE("loop fusion: a loop that reads what a precomputed value is made of does not compile",
+          "[loop_fusion]") {
+  std::unique_ptr<Module> m = Parse();
+  // nb broadcasts n, which m (a precomputed value) is made of: n cannot be
+  // both left out of the loop and read by it.
+  CHECK(CompileLoopFusion(*Find(*m, "g"), false) == nullptr);
+}
+
+}  // namespace
+}  // namespace hlo
