@@ -43,7 +43,7 @@ TESTDATA = os.path.join(ROOT, "testdata")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import semantics_check  # noqa: E402
 
-TIMEOUT = 30
+TIMEOUT = 30  # seconds a tool may take on one case (--timeout)
 PASSES = ["dce", "cse", "call-inliner", "tuple-simplifier", "constant-folding",
           "while-loop-simplifier", "conditional-simplifier", "algsimp", "layout-assignment",
           "layout-normalization", "transpose-folding", "reshape-mover"]
@@ -205,14 +205,18 @@ def npy_bytes(arr, fortran=False):
 
 
 def main():
+    global TIMEOUT
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
     ap.add_argument("--cases", type=int, default=100, help="cases per mode")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mode", action="append", choices=["text", "json", "inputs", "semantics"])
     ap.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "hlo-fuzz"))
+    ap.add_argument("--timeout", type=float, default=TIMEOUT,
+                    help="seconds a tool may take on one case (more for sanitized builds)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
+    TIMEOUT = a.timeout
     bindir = os.path.abspath(a.bin)
     os.makedirs(a.out, exist_ok=True)
     work = tempfile.mkdtemp(prefix="hlo-fuzz-")
