@@ -1,6 +1,7 @@
 #include "eval/fusion/loop_fusion.h"
 
-#include <algorithm>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
