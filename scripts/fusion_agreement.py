@@ -17,7 +17,11 @@ stderr must agree too (an error is the same error either way). The runs:
   present): before.hlo and after.hlo (with XLA's kLoop fusions) on their
   recorded inputs, with XLA:CPU's --denormals=flush;
 * the shared benchmarks (../shared/bench/*.hlo when present) on
-  --random-inputs: the chains fusion is made for, at full size.
+  --random-inputs: the chains fusion is made for, at full size;
+* the full-size models (../shared/xla-jax/models/*.hlo when present: GPT-2
+  small and ResNet-50, before and after XLA:CPU's optimisations) on
+  --random-inputs with --denormals=flush: XLA's norm, residual and
+  activation fusions as a user's dump holds them.
 
 Prints each disagreement and `fusion agreement: N runs, N agree, N differ`;
 exit status 1 on any disagreement or when no run was made.
@@ -107,6 +111,15 @@ def bench_runs():
             for f in sorted(os.listdir(d)) if f.endswith(".hlo")]
 
 
+def model_runs():
+    d = os.path.join(SHARED, "xla-jax", "models")
+    if not os.path.isdir(d):
+        return []
+    return [(f"shared/xla-jax/models/{f}", d,
+             [f, "--random-inputs", "--seed", "7", "--denormals=flush"])
+            for f in sorted(os.listdir(d)) if f.endswith(".hlo")]
+
+
 def list_files(top):
     """Paths of the files under top (a multi-device run writes a folder per device)."""
     return sorted(os.path.relpath(os.path.join(d, f), top)
@@ -148,7 +161,8 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     hlo_run = os.path.abspath(os.path.join(a.bin, "hlo-run"))
-    runs = golden_runs() + xla_case_runs() + bench_runs()
+    # The longest runs first, so that they do not end the test alone.
+    runs = model_runs() + bench_runs() + xla_case_runs() + golden_runs()
     differ = []
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
