@@ -14,6 +14,7 @@
 #include "eval/fusion/fusion_plan.h"
 #include "eval/fusion/loop_fusion.h"
 #include "eval/fusion/reduce_siblings.h"
+#include "eval/kernels/dot.h"
 #include "eval/kernels/kernels.h"
 #include "eval/runtime/array_recycler.h"
 #include "eval/runtime/computation_plan.h"
@@ -354,6 +355,13 @@ absl::StatusOr<Value> Evaluator::Step(ComputationPlan& plan, Frame& frame, size_
           slots[g.slots[k]] = std::move((*r)[k]);
         }
         return std::move((*r)[0]);
+      }
+      case PlanStep::kFoldedDot: {
+        frame.ops.clear();
+        for (int32_t s : operands) frame.ops.push_back(operand(s));
+        absl::StatusOr<Value> r = EvalDotWithDims(inst, frame.ops, plan.folded_at[i]->dims);
+        if (!r.ok()) return LocatedOnce(inst, r.status());
+        return r;
       }
       default: break;
     }

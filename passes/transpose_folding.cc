@@ -15,26 +15,18 @@
 // is removed. Linear: each dot and convolution is looked at once.
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "ir/dot_transpose_fold.h"
 #include "passes/layout_assignment_util.h"
 #include "passes/passes.h"
 #include "passes/post_order.h"
 
 namespace hlo {
 namespace {
-
-std::vector<int64_t> MapDims(absl::Span<const int64_t> dims, absl::Span<const int64_t> perm) {
-  std::vector<int64_t> out;
-  for (int64_t d : dims) out.push_back(perm[d]);
-  return out;
-}
-
-bool InRange(absl::Span<const int64_t> dims, int64_t rank) {
-  return std::all_of(dims.begin(), dims.end(), [&](int64_t d) { return d >= 0 && d < rank; });
-}
 
 // The operand's transpose permutation when `op` is a foldable transpose.
 absl::Span<const int64_t> FoldablePerm(const Instruction* op) {
@@ -49,24 +41,13 @@ bool FoldIntoDot(Instruction& dot, int64_t k) {
   const Instruction* t = dot.operand(k);
   absl::Span<const int64_t> perm = FoldablePerm(t);
   if (perm.empty()) return false;
-  const int64_t rank = t->shape().rank();
   AttrKind batch_kind = k == 0 ? AttrKind::kLhsBatchDims : AttrKind::kRhsBatchDims;
   AttrKind contract_kind = k == 0 ? AttrKind::kLhsContractingDims : AttrKind::kRhsContractingDims;
-  absl::Span<const int64_t> batch = dot.GetInts(batch_kind);
-  absl::Span<const int64_t> contract = dot.GetInts(contract_kind);
-  if (!InRange(batch, rank) || !InRange(contract, rank)) return false;
-  // Free dims must keep their relative order through P.
-  std::vector<bool> used(rank, false);
-  for (int64_t d : batch) used[d] = true;
-  for (int64_t d : contract) used[d] = true;
-  int64_t last = -1;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (used[d]) continue;
-    if (perm[d] < last) return false;
-    last = perm[d];
-  }
-  if (!batch.empty()) dot.SetAttr(batch_kind, MapDims(batch, perm));
-  if (!contract.empty()) dot.SetAttr(contract_kind, MapDims(contract, perm));
+  std::optional<DotSideDims> mapped =
+      DotSideThroughTranspose(perm, dot.GetInts(batch_kind), dot.GetInts(contract_kind));
+  if (!mapped) return false;
+  if (!mapped->batch.empty()) dot.SetAttr(batch_kind, std::move(mapped->batch));
+  if (!mapped->contracting.empty()) dot.SetAttr(contract_kind, std::move(mapped->contracting));
   dot.ReplaceOperand(k, t->operand(0));
   return true;
 }

@@ -294,3 +294,16 @@ def _(c):
                convolution(c.fx, c.fk, "f64", "bf0_oi0->bf0", pad_=[(1, 1)], rhs_dil=[2]),
                convolution(c.cx, c.ck, "c64", "b0f_0io->b0f"),
                convolution(c.i8x, c.bk8, "f32", "b0f_0io->b0f"))
+
+
+@golden("dot_transpose_folding")
+def _(c):
+    t = lambda x, perm: Lit(x.t, np.transpose(x.a, perm))
+    qt, kt = t(c.q, (0, 2, 1, 3)), t(c.k, (0, 2, 3, 1))
+    wt, at, ct, et = t(c.w, (1, 0)), t(c.a, (1, 0, 2)), t(c.c, (1, 0)), t(c.e, (1, 0))
+    return tup(dot_general(qt, kt, "f32", [0, 1], [3], [0, 1], [2]),
+               dot_general(c.x, wt, "f32", [], [1], [], [0]),
+               dot_general(at, c.b, "f32", [], [2], [], [0]),
+               dot_general(ct, c.d, "f32", [], [1], [], [0]),
+               ct,
+               dot_general(et, et, "f32", [], [1], [], [1]))

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/kernels/dot.h"
 #include "eval/kernels/dot_internal.h"
 #include "ir/strings.h"
 
@@ -105,15 +106,6 @@ gemm::Dims Ints(const Instruction& inst, AttrKind k) {
 }
 
 }  // namespace
-
-gemm::DotDimNumbers DotDimsOf(const Instruction& inst) {
-  gemm::DotDimNumbers d;
-  d.lhs_batch = Ints(inst, AttrKind::kLhsBatchDims);
-  d.lhs_contracting = Ints(inst, AttrKind::kLhsContractingDims);
-  d.rhs_batch = Ints(inst, AttrKind::kRhsBatchDims);
-  d.rhs_contracting = Ints(inst, AttrKind::kRhsContractingDims);
-  return d;
-}
 
 absl::Status CheckDotDims(absl::Span<const int64_t> lhs, absl::Span<const int64_t> rhs,
                           const gemm::DotDimNumbers& d, gemm::Dims& result_dims) {
@@ -223,13 +215,11 @@ std::optional<absl::StatusOr<Value>> MatrixVector(const Instruction& inst, const
   return out;
 }
 
-absl::StatusOr<Value> Dot(const Instruction& inst, Operands ops) {
-  if (auto st = CheckOperandsAndResult(inst, ops, 2); !st.ok()) return st;
+// The general path, with the dims given (the instruction's, or those of a
+// transpose folded into it).
+absl::StatusOr<Value> DotOf(const Instruction& inst, Operands ops, const gemm::DotDimNumbers& d) {
   const Literal& lhs = ops[0]->array();
   const Literal& rhs = ops[1]->array();
-  if (auto r = MatrixVector<float>(inst, lhs, rhs)) return *std::move(r);
-  if (auto r = MatrixVector<double>(inst, lhs, rhs)) return *std::move(r);
-  const gemm::DotDimNumbers d = DotDimsOf(inst);
   gemm::Dims want;
   if (auto st = CheckDotDims(lhs.shape().dims(), rhs.shape().dims(), d, want); !st.ok()) {
     return st;
@@ -249,8 +239,37 @@ absl::StatusOr<Value> Dot(const Instruction& inst, Operands ops) {
   return out;
 }
 
+absl::StatusOr<Value> Dot(const Instruction& inst, Operands ops) {
+  if (auto st = CheckOperandsAndResult(inst, ops, 2); !st.ok()) return st;
+  const Literal& lhs = ops[0]->array();
+  const Literal& rhs = ops[1]->array();
+  if (auto r = MatrixVector<float>(inst, lhs, rhs)) return *std::move(r);
+  if (auto r = MatrixVector<double>(inst, lhs, rhs)) return *std::move(r);
+  return DotOf(inst, ops, DotDimNumbersOf(inst));
+}
+
 }  // namespace
 }  // namespace dot_internal
+
+gemm::DotDimNumbers DotDimNumbersOf(const Instruction& inst) {
+  using dot_internal::Ints;
+  gemm::DotDimNumbers d;
+  d.lhs_batch = Ints(inst, AttrKind::kLhsBatchDims);
+  d.lhs_contracting = Ints(inst, AttrKind::kLhsContractingDims);
+  d.rhs_batch = Ints(inst, AttrKind::kRhsBatchDims);
+  d.rhs_contracting = Ints(inst, AttrKind::kRhsContractingDims);
+  return d;
+}
+
+absl::StatusOr<Value> EvalDotWithDims(const Instruction& inst, Operands ops,
+                                      const gemm::DotDimNumbers& dims) {
+  if (inst.opcode() != Opcode::kDot) {
+    return absl::InvalidArgumentError(
+        StrCat("EvalDotWithDims cannot evaluate '", inst.OpcodeText(), "'"));
+  }
+  if (auto st = dot_internal::CheckOperandsAndResult(inst, ops, 2); !st.ok()) return st;
+  return dot_internal::DotOf(inst, ops, dims);
+}
 
 absl::StatusOr<Value> EvalDot(const Instruction& inst, Operands ops, Evaluator&) {
   switch (inst.opcode()) {

@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "eval/kernels/dot.h"
 #include "eval/kernels/gemm.h"
 #include "eval/kernels/gemm_convert.h"
 #include "eval/kernels/kernels.h"
@@ -25,9 +26,6 @@ absl::StatusOr<const Literal*> ArrayOperand(const Instruction& inst, Operands op
 // Checks the operand count and that the result is an array of a numeric or
 // pred element type.
 absl::Status CheckOperandsAndResult(const Instruction& inst, Operands ops, size_t n);
-
-// lhs/rhs_batch_dims and lhs/rhs_contracting_dims.
-gemm::DotDimNumbers DotDimsOf(const Instruction& inst);
 
 // Checks dot dims against the operand dims (range, no repeats, no dim both
 // batch and contracting, paired sizes equal) and sets the result dims.

@@ -103,7 +103,7 @@ absl::StatusOr<Ragged> ReadRagged(const Instruction& inst, const Shape& lhs, con
   r.ragged = lr[0];
   r.rhs_group = rg.empty() ? -1 : rg[0];
   r.groups = gs.dim(gs.rank() - 1);
-  r.d = DotDimsOf(inst);
+  r.d = DotDimNumbersOf(inst);
   Dims rdims(rhs.dims().begin(), rhs.dims().end());
   if (r.rhs_group >= 0) {
     for (Dims* list : {&r.d.rhs_batch, &r.d.rhs_contracting}) {
@@ -301,7 +301,7 @@ absl::StatusOr<Value> EvalScaledDot(const Instruction& inst, Operands ops) {
   const Literal& rhs = ops[1]->array();
   if (auto st = CheckScale(lhs.shape(), ops[2]->array().shape(), "lhs"); !st.ok()) return st;
   if (auto st = CheckScale(rhs.shape(), ops[3]->array().shape(), "rhs"); !st.ok()) return st;
-  const gemm::DotDimNumbers d = DotDimsOf(inst);
+  const gemm::DotDimNumbers d = DotDimNumbersOf(inst);
   gemm::Dims want;
   if (auto st = CheckDotDims(lhs.shape().dims(), rhs.shape().dims(), d, want); !st.ok()) {
     return st;

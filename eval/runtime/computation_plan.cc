@@ -62,6 +62,35 @@ void FindElementTakers(ComputationPlan& plan) {
   }
 }
 
+// Folds each transpose that only one dot reads (and that is not the
+// result) into that dot.
+void FoldTransposesIntoDots(ComputationPlan& plan,
+                            const absl::flat_hash_map<const Instruction*, int32_t>& slot) {
+  const size_t n = plan.order.size();
+  std::vector<int32_t> reader(n, -1);  // the one instruction reading it, -2 for several
+  for (size_t i = 0; i < n; ++i) {
+    for (const Instruction* op : plan.order[i]->operands()) {
+      int32_t& r = reader[slot.at(op)];
+      r = r == -1 || r == static_cast<int32_t>(i) ? static_cast<int32_t>(i) : -2;
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (plan.order[i]->opcode() != Opcode::kDot || plan.steps[i] != PlanStep::kEvaluate) continue;
+    std::optional<FoldedDot> f = FoldTransposes(*plan.order[i], [&](const Instruction& t) {
+      const int32_t s = slot.at(&t);
+      return reader[s] == static_cast<int32_t>(i) && s != plan.root &&
+             plan.steps[s] == PlanStep::kEvaluate;
+    });
+    if (!f) continue;
+    for (int k = 0; k < 2; ++k) {
+      if (f->folded[k]) plan.steps[slot.at(plan.order[i]->operand(k))] = PlanStep::kFusedAway;
+    }
+    plan.steps[i] = PlanStep::kFoldedDot;
+    plan.folded_dots.push_back(std::make_unique<FoldedDot>(*std::move(f)));
+    plan.folded_at[i] = plan.folded_dots.back().get();
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<Frame> ComputationPlan::TakeFrame() {
@@ -114,6 +143,8 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
       if (plan->steps[i] == PlanStep::kCall) plan->callee[i] = CalleeOf(inst);
     }
   }
+  plan->folded_at.assign(n, nullptr);
+  if (fast_paths) FoldTransposesIntoDots(*plan, slot);
   if (fast_paths && fusion) {
     plan->groups = FindFusedGroups(plan->order, flush_denormals);
     for (const std::unique_ptr<FusedGroup>& g : plan->groups) {
@@ -146,6 +177,8 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
     };
     if (const FusedGroup* g = plan->group_at[i]) {
       for (const Instruction* op : g->inputs) read(op);
+    } else if (const FoldedDot* f = plan->folded_at[i]) {
+      for (const Instruction* op : f->reads) read(op);
     } else {
       for (const Instruction* op : order[i]->operands()) read(op);
     }

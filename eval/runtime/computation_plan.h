@@ -13,6 +13,7 @@
 #include "absl/types/span.h"
 #include "eval/fusion/fusion_plan.h"
 #include "eval/fusion/reduce_siblings.h"
+#include "eval/fusion/transpose_folding.h"
 #include "eval/value.h"
 #include "ir/computation.h"
 
@@ -30,6 +31,7 @@ enum class PlanStep : uint8_t {
   kCall,             // call / fusion: operands that die here handed over
   kSiblingReduce,    // a reduce of a sibling group (eval/fusion/reduce_siblings.h): the
                      // first runs them all, the others find their result in their slot
+  kFoldedDot,        // a dot reading its transposes' operands (eval/fusion/transpose_folding.h)
 };
 
 // The per-call state of one running call of a computation. A computation
@@ -72,6 +74,10 @@ struct ComputationPlan {
   // group.
   std::vector<std::unique_ptr<SiblingReduces>> sibling_groups;
   std::vector<SiblingReduces*> sibling_at;
+  // Dots with transposes folded in: at the dot's slot its folding (whose
+  // reads are that slot's operands); the transposes are kFusedAway.
+  std::vector<std::unique_ptr<FoldedDot>> folded_dots;
+  std::vector<const FoldedDot*> folded_at;
   int32_t root = -1;
   int32_t parameter_count = 0;
   bool profiled = false;  // Profiler::Covers: its instructions are timed
@@ -89,7 +95,8 @@ struct ComputationPlan {
 
 // Plans `computation`. With `fast_paths` off every instruction but
 // parameters goes through its kernel (the reference path); with `fusion`
-// off no fused groups or sibling reductions are planned.
+// off no fused groups or sibling reductions are planned (transposes still
+// fold into dots: a strided read, not a fused loop).
 std::unique_ptr<ComputationPlan> MakePlan(const Computation& computation, bool fast_paths,
                                           bool fusion, bool flush_denormals);
 

@@ -1,0 +1,115 @@
+// Transposes folded into dots (eval/fusion/transpose_folding.cc): which fold,
+// the dims the dot then reads, and that the plan skips a folded transpose
+// and keeps every other. Values: testdata/eval/dot_transpose_folding.hlo.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "eval/fusion/transpose_folding.h"
+#include "eval/runtime/computation_plan.h"
+#include "parser/parser.h"
+
+namespace hlo {
+namespace {
+
+constexpr std::string_view kModule = R"(HloModule t
+
+ENTRY main {
+  q = f32[2,4,3,5] parameter(0)
+  k = f32[2,4,3,5] parameter(1)
+  qt = f32[2,3,4,5] transpose(q), dimensions={0,2,1,3}
+  kt = f32[2,3,5,4] transpose(k), dimensions={0,2,3,1}
+  scores = f32[2,3,4,4] dot(qt, kt), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={2}
+  a = f32[2,3,4] parameter(2)
+  b = f32[4,5] parameter(3)
+  at = f32[3,2,4] transpose(a), dimensions={1,0,2}
+  reordered = f32[3,2,5] dot(at, b), lhs_contracting_dims={2}, rhs_contracting_dims={0}
+  c = f32[3,4] parameter(4)
+  ct = f32[4,3] transpose(c), dimensions={1,0}
+  shared = f32[4,2] dot(ct, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  e = f32[4,3] parameter(5)
+  et = f32[3,4] transpose(e), dimensions={1,0}
+  gram = f32[3,3] dot(et, et), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  ROOT r = (f32[2,3,4,4], f32[3,2,5], f32[4,2], f32[4,3], f32[3,3]) tuple(scores, reordered, shared, ct, gram)
+}
+)";
+
+struct Planned {
+  std::unique_ptr<Module> module;
+  std::unique_ptr<ComputationPlan> plan;
+
+  int Slot(std::string_view name) const {
+    for (size_t i = 0; i < plan->order.size(); ++i) {
+      if (plan->order[i]->name() == name) return static_cast<int>(i);
+    }
+    FAIL("no instruction " << name);
+    return -1;
+  }
+  PlanStep Step(std::string_view name) const { return plan->steps[Slot(name)]; }
+  const FoldedDot* Folded(std::string_view name) const { return plan->folded_at[Slot(name)]; }
+};
+
+Planned Plan(bool fast_paths, bool fusion) {
+  auto m = ParseModule(kModule);
+  INFO((m.ok() ? std::string() : std::string(m.status().message())));
+  REQUIRE(m.ok());
+  Planned p{*std::move(m), nullptr};
+  p.plan = MakePlan(*p.module->entry(), fast_paths, fusion, false);
+  return p;
+}
+
+using Dims = gemm::Dims;
+
+TEST_CASE("transpose folding: attention's heads fold into the batch dims", "[transpose_folding]") {
+  Planned p = Plan(true, true);
+  REQUIRE(p.Step("scores") == PlanStep::kFoldedDot);
+  CHECK(p.Step("qt") == PlanStep::kFusedAway);
+  CHECK(p.Step("kt") == PlanStep::kFusedAway);
+  const FoldedDot& f = *p.Folded("scores");
+  CHECK(f.reads[0]->name() == "q");
+  CHECK(f.reads[1]->name() == "k");
+  CHECK(f.dims.lhs_batch == Dims{0, 2});
+  CHECK(f.dims.lhs_contracting == Dims{3});
+  CHECK(f.dims.rhs_batch == Dims{0, 2});
+  CHECK(f.dims.rhs_contracting == Dims{3});
+  // The dot reads q and k where it read qt and kt.
+  const int s = p.Slot("scores");
+  auto ops = p.plan->operands(s);
+  REQUIRE(ops.size() == 2);
+  CHECK(ops[0] == p.Slot("q"));
+  CHECK(ops[1] == p.Slot("k"));
+  CHECK(p.plan->uses[p.Slot("qt")] == 0);
+}
+
+TEST_CASE("transpose folding: what does not fold", "[transpose_folding]") {
+  Planned p = Plan(true, true);
+  // Free dims {0,1} of at would come from a's dims {1,0}: the result's
+  // order would change.
+  CHECK(p.Step("reordered") == PlanStep::kEvaluate);
+  CHECK(p.Step("at") == PlanStep::kEvaluate);
+  // ct is also the result's.
+  CHECK(p.Step("shared") == PlanStep::kEvaluate);
+  CHECK(p.Step("ct") == PlanStep::kEvaluate);
+}
+
+TEST_CASE("transpose folding: one transpose as both operands", "[transpose_folding]") {
+  Planned p = Plan(true, true);
+  REQUIRE(p.Step("gram") == PlanStep::kFoldedDot);
+  CHECK(p.Step("et") == PlanStep::kFusedAway);
+  const FoldedDot& f = *p.Folded("gram");
+  CHECK(f.reads[0]->name() == "e");
+  CHECK(f.reads[1]->name() == "e");
+  CHECK(f.dims.lhs_contracting == Dims{0});
+  CHECK(f.dims.rhs_contracting == Dims{0});
+  CHECK(p.plan->uses[p.Slot("e")] == 2);
+}
+
+TEST_CASE("transpose folding: with fusion off too, not without fast paths",
+          "[transpose_folding]") {
+  CHECK(Plan(true, false).Step("scores") == PlanStep::kFoldedDot);
+  Planned reference = Plan(false, false);
+  CHECK(reference.Step("scores") == PlanStep::kEvaluate);
+  CHECK(reference.Step("qt") == PlanStep::kEvaluate);
+}
+
+}  // namespace
+}  // namespace hlo

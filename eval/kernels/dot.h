@@ -1,0 +1,24 @@
+// A dot's dimension numbers, and a dot evaluated with numbers other than
+// its own: the operands are then the values of transposes folded into it
+// (eval/fusion/transpose_folding.h), read as strided views where the
+// instruction would read the transposes.
+#ifndef HLO_EVAL_KERNELS_DOT_H_
+#define HLO_EVAL_KERNELS_DOT_H_
+
+#include "absl/status/statusor.h"
+#include "eval/kernels/gemm.h"
+#include "eval/kernels/kernels.h"
+
+namespace hlo {
+
+// The instruction's lhs/rhs_batch_dims and lhs/rhs_contracting_dims.
+gemm::DotDimNumbers DotDimNumbersOf(const Instruction& inst);
+
+// `inst` must be a dot; `dims` pair `ops`' dims, and the result they give
+// must have the instruction's dims (checked, as for any dot).
+absl::StatusOr<Value> EvalDotWithDims(const Instruction& inst, Operands ops,
+                                      const gemm::DotDimNumbers& dims);
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_KERNELS_DOT_H_
