@@ -135,3 +135,11 @@ def _(c):
     biased = x + bias[None, :]
     return tup(Lit("f32", x), Lit("f32", biased), Lit("f32", scaled),
                Lit("f32", (scaled - col[:, None]).astype(np.float32)), Lit("s32", ik))
+
+
+@golden("fused_shared_broadcast")
+def _(c):
+    x, b = c.x.a.astype(np.float32), c.b.a.astype(np.float32)
+    zeros = np.zeros((4, 5), np.float32)
+    return tup(Lit("f32", np.maximum(x + b[None, :], zeros)),
+               Lit("f32", np.maximum(-x + b[None, :], zeros)), Lit("f32", zeros))

@@ -39,6 +39,12 @@ bool MayJoin(const Instruction& p, const Instruction& root, int64_t min_elements
 
 }  // namespace
 
+bool IsDuplicableMember(const Instruction& inst) {
+  if (inst.opcode() == Opcode::kConstant) return IsScalarShape(inst.shape());
+  return inst.opcode() == Opcode::kBroadcast && inst.operand_count() == 1 &&
+         IsScalarShape(inst.operand(0)->shape());
+}
+
 std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
     absl::Span<const Instruction* const> order, bool flush_denormals, int64_t min_elements) {
   absl::flat_hash_map<const Instruction*, int64_t> position;
@@ -83,7 +89,7 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
           }
           bool all_users_in = std::all_of(p->users().begin(), p->users().end(),
                                            [&](const Instruction* u) { return group.contains(u); });
-          if (all_users_in) {
+          if (all_users_in || IsDuplicableMember(*p)) {
             group.insert(p);
             grew = true;
           }
@@ -107,7 +113,9 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
                     [](const Instruction* m) { return m->opcode() == Opcode::kBroadcast; });
     if ((*program)->step_count() < 2 && !fused->row_op && !absorbs_broadcast) continue;
     fused->program = *std::move(program);
-    for (const Instruction* m : fused->members) taken.insert(m);
+    for (const Instruction* m : fused->members) {
+      if (!IsDuplicableMember(*m)) taken.insert(m);
+    }
     groups.push_back(std::move(fused));
   }
   return groups;

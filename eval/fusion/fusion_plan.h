@@ -47,10 +47,14 @@ struct FusedGroup {
 // elementwise steps, or is one op reading a broadcast per row
 // (RowBroadcastOp, so that the broadcast is never materialised), and arrays
 // of at least `min_elements` elements; each instruction is in at most one
-// group. Any array but a scalar by default: the per-instruction cost of
+// group, duplicable members (IsDuplicableMember) aside. Any array but a scalar by default: the per-instruction cost of
 // small arrays (JAX's random bits over a few hundred words, in XLA's fusion
 // computations and in unoptimised modules alike) is most of their time, and
 // one batched loop over a group pays it once.
+// A scalar constant, or a broadcast of a scalar, is computed inside every
+// group that reads it (it costs a register per block): one zeros array
+// shared by three relus is never made.
+bool IsDuplicableMember(const Instruction& inst);
 inline constexpr int64_t kMinFusedElements = 2;
 std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
     absl::Span<const Instruction* const> order, bool flush_denormals,

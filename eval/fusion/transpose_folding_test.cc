@@ -5,8 +5,7 @@
 #include <string>
 
 #include "eval/fusion/transpose_folding.h"
-#include "eval/runtime/computation_plan.h"
-#include "parser/parser.h"
+#include "eval/runtime/plan_test_util.h"
 
 namespace hlo {
 namespace {
@@ -33,38 +32,20 @@ ENTRY main {
 }
 )";
 
-struct Planned {
-  std::unique_ptr<Module> module;
-  std::unique_ptr<ComputationPlan> plan;
-
-  int Slot(std::string_view name) const {
-    for (size_t i = 0; i < plan->order.size(); ++i) {
-      if (plan->order[i]->name() == name) return static_cast<int>(i);
-    }
-    FAIL("no instruction " << name);
-    return -1;
-  }
-  PlanStep Step(std::string_view name) const { return plan->steps[Slot(name)]; }
-  const FoldedDot* Folded(std::string_view name) const { return plan->folded_at[Slot(name)]; }
-};
-
-Planned Plan(bool fast_paths, bool fusion) {
-  auto m = ParseModule(kModule);
-  INFO((m.ok() ? std::string() : std::string(m.status().message())));
-  REQUIRE(m.ok());
-  Planned p{*std::move(m), nullptr};
-  p.plan = MakePlan(*p.module->entry(), fast_paths, fusion, false);
-  return p;
+const FoldedDot* Folded(const PlannedModule& p, std::string_view name) {
+  return p.plan->folded_at[p.Slot(name)];
 }
+
+PlannedModule Plan(bool fast_paths, bool fusion) { return PlanModule(kModule, fast_paths, fusion); }
 
 using Dims = gemm::Dims;
 
 TEST_CASE("transpose folding: attention's heads fold into the batch dims", "[transpose_folding]") {
-  Planned p = Plan(true, true);
+  PlannedModule p = Plan(true, true);
   REQUIRE(p.Step("scores") == PlanStep::kFoldedDot);
   CHECK(p.Step("qt") == PlanStep::kFusedAway);
   CHECK(p.Step("kt") == PlanStep::kFusedAway);
-  const FoldedDot& f = *p.Folded("scores");
+  const FoldedDot& f = *Folded(p, "scores");
   CHECK(f.reads[0]->name() == "q");
   CHECK(f.reads[1]->name() == "k");
   CHECK(f.dims.lhs_batch == Dims{0, 2});
@@ -81,7 +62,7 @@ TEST_CASE("transpose folding: attention's heads fold into the batch dims", "[tra
 }
 
 TEST_CASE("transpose folding: what does not fold", "[transpose_folding]") {
-  Planned p = Plan(true, true);
+  PlannedModule p = Plan(true, true);
   // Free dims {0,1} of at would come from a's dims {1,0}: the result's
   // order would change.
   CHECK(p.Step("reordered") == PlanStep::kEvaluate);
@@ -92,10 +73,10 @@ TEST_CASE("transpose folding: what does not fold", "[transpose_folding]") {
 }
 
 TEST_CASE("transpose folding: one transpose as both operands", "[transpose_folding]") {
-  Planned p = Plan(true, true);
+  PlannedModule p = Plan(true, true);
   REQUIRE(p.Step("gram") == PlanStep::kFoldedDot);
   CHECK(p.Step("et") == PlanStep::kFusedAway);
-  const FoldedDot& f = *p.Folded("gram");
+  const FoldedDot& f = *Folded(p, "gram");
   CHECK(f.reads[0]->name() == "e");
   CHECK(f.reads[1]->name() == "e");
   CHECK(f.dims.lhs_contracting == Dims{0});
@@ -106,7 +87,7 @@ TEST_CASE("transpose folding: one transpose as both operands", "[transpose_foldi
 TEST_CASE("transpose folding: with fusion off too, not without fast paths",
           "[transpose_folding]") {
   CHECK(Plan(true, false).Step("scores") == PlanStep::kFoldedDot);
-  Planned reference = Plan(false, false);
+  PlannedModule reference = Plan(false, false);
   CHECK(reference.Step("scores") == PlanStep::kEvaluate);
   CHECK(reference.Step("qt") == PlanStep::kEvaluate);
 }

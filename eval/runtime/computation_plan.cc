@@ -91,6 +91,38 @@ void FoldTransposesIntoDots(ComputationPlan& plan,
   }
 }
 
+// Marks the groups' members that nothing outside their groups reads. A
+// duplicable member (IsDuplicableMember) may be in several groups and have
+// other readers: it is skipped only when each reader is a group's root, or
+// a member skipped itself, of a group that computes it too. Users come later
+// in the order, so one backward pass decides.
+void MarkFusedAway(ComputationPlan& plan,
+                   const absl::flat_hash_map<const Instruction*, int32_t>& slot) {
+  std::vector<std::vector<const FusedGroup*>> in_groups(plan.order.size());
+  for (const std::unique_ptr<FusedGroup>& g : plan.groups) {
+    for (const Instruction* m : g->members) {
+      if (m != g->root) in_groups[slot.at(m)].push_back(g.get());
+    }
+  }
+  auto computes = [](const FusedGroup* g, const Instruction* m) {
+    return std::find(g->members.begin(), g->members.end(), m) != g->members.end();
+  };
+  for (size_t i = plan.order.size(); i-- > 0;) {
+    const Instruction* m = plan.order[i];
+    if (in_groups[i].empty()) continue;
+    const bool skip = !IsDuplicableMember(*m) ||
+        std::all_of(m->users().begin(), m->users().end(), [&](const Instruction* u) {
+          auto it = slot.find(u);
+          if (it == slot.end()) return false;
+          if (const FusedGroup* g = plan.group_at[it->second]) return computes(g, m);
+          return plan.steps[it->second] == PlanStep::kFusedAway &&
+                 std::any_of(in_groups[it->second].begin(), in_groups[it->second].end(),
+                             [&](const FusedGroup* g) { return computes(g, m); });
+        });
+    if (skip) plan.steps[i] = PlanStep::kFusedAway;
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<Frame> ComputationPlan::TakeFrame() {
@@ -148,10 +180,10 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
   if (fast_paths && fusion) {
     plan->groups = FindFusedGroups(plan->order, flush_denormals);
     for (const std::unique_ptr<FusedGroup>& g : plan->groups) {
-      for (const Instruction* m : g->members) plan->steps[slot.at(m)] = PlanStep::kFusedAway;
       plan->steps[slot.at(g->root)] = PlanStep::kGroup;
       plan->group_at[slot.at(g->root)] = g.get();
     }
+    MarkFusedAway(*plan, slot);
     // Reduces inside a group (a softmax's) are not siblings of others.
     std::vector<const Instruction*> outside;
     for (size_t i = 0; i < n; ++i) {
