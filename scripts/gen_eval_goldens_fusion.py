@@ -143,3 +143,16 @@ def _(c):
     zeros = np.zeros((4, 5), np.float32)
     return tup(Lit("f32", np.maximum(x + b[None, :], zeros)),
                Lit("f32", np.maximum(-x + b[None, :], zeros)), Lit("f32", zeros))
+
+
+@golden("loop_fusion_iota")
+def _(c):
+    scores = c.scores.a.astype(np.float32)
+    mask = np.arange(4)[:, None] >= np.arange(4)[None, :]
+    masked = np.where(mask[None, None], scores * np.float32(0.125), np.float32(-1e9))
+    x = c.x.a.astype(np.float32)
+    ramped = x + np.arange(5, dtype=np.float32)[None, :, None]
+    y = np.broadcast_to(np.arange(35, dtype=np.int64), (6, 35))
+    i = np.broadcast_to(np.arange(5, dtype=np.int64)[None, None, :, None], (3, 2, 5, 7)).reshape(6, 35)
+    return tup(Lit("f32", masked.astype(np.float32)), Lit("f32", ramped.astype(np.float32)),
+               Lit("s32", (y * i).astype(np.int32)))

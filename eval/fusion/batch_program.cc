@@ -8,6 +8,7 @@
 #include "absl/container/inlined_vector.h"
 #include "eval/denormals.h"
 #include "eval/kernels/elementwise_internal.h"
+#include "eval/kernels/kernels.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -171,6 +172,8 @@ class BatchProgram::Compiler {
           return unsupported("data movement of non-scalars");
         }
         return ins;
+      case Opcode::kIota:
+        return NewIota(inst);
       case Opcode::kCall: case Opcode::kFusion: {
         const Computation* callee = inst.to_apply();
         if (callee == nullptr) return unsupported("no called computation");
@@ -216,6 +219,26 @@ class BatchProgram::Compiler {
     int32_t r = NewRegister(type, nullptr);
     program_.parameter_registers_.push_back(r);
     return r;
+  }
+
+  // An iota over the loop's positions (of its dimensions, or reshaped to
+  // them: row-major order is the same): a register filled per block.
+  absl::StatusOr<std::vector<int32_t>> NewIota(const Instruction& inst) {
+    const Shape& shape = inst.shape();
+    const int64_t d = inst.GetInt(AttrKind::kIotaDimension, -1);
+    if (!IsGroupArray(shape) || inst.operand_count() != 0 || d < 0 || d >= shape.rank()) {
+      return absl::UnimplementedError(StrCat("%", inst.name(), ": an iota not of the loop's positions"));
+    }
+    absl::StatusOr<Literal> line = IotaLine(shape.element_type(), shape.dim(d));
+    if (!line.ok()) return line.status();
+    Iota iota;
+    iota.reg = NewRegister(shape.element_type(), nullptr);
+    iota.broadcast.result_dims.assign(shape.dims().begin(), shape.dims().end());
+    iota.broadcast.strides.assign(shape.rank(), 0);
+    iota.broadcast.strides[d] = 1;
+    iota.line = *std::move(line);
+    program_.iotas_.push_back(std::move(iota));
+    return std::vector<int32_t>{program_.iotas_.back().reg};
   }
 
   // The argument of a parameter that is neither a scalar nor of the
@@ -630,6 +653,7 @@ std::unique_ptr<BatchProgram> BatchProgram::Clone() const {
   copy->parameter_sources_ = parameter_sources_;
   copy->parameter_offsets_ = parameter_offsets_;
   copy->broadcasts_ = broadcasts_;
+  copy->iotas_ = iotas_;
   copy->block_ = block_;
   copy->result_types_ = result_types_;
   copy->steps_ = steps_;
@@ -870,6 +894,10 @@ absl::Status BatchProgram::Run(absl::Span<const void* const> inputs,
         continue;
       }
       std::memcpy(reg, src + offset * width, count * width);
+    }
+    for (Iota& iota : iotas_) {
+      FillBroadcast(iota.broadcast, iota.line.data(), ByteWidth(register_types_[iota.reg]),
+                    offset, count, registers_[iota.reg].data());
     }
     for (size_t r = 0; r < outputs.size(); ++r) {
       if (!writes_in_place_[r]) continue;

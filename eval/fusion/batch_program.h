@@ -45,8 +45,8 @@ class BatchProgram {
 
   // An elementwise fusion over arrays (XLA's kLoop fusions, and groups the
   // executor fuses): every instruction of `computation` is elementwise over
-  // arrays of the root's dimensions, a broadcast of a scalar, or a scalar
-  // constant; each parameter is an array of the root's dimensions (read
+  // arrays of the root's dimensions, a broadcast of a scalar, an iota, or a
+  // scalar constant; each parameter is an array of the root's dimensions (read
   // element by element) or a scalar (the same value at every position, see
   // parameter_is_scalar), or an array read only through one-element slices
   // (each slice a scalar parameter of its own: parameter_source names the
@@ -154,6 +154,14 @@ class BatchProgram {
   std::vector<int64_t> parameter_sources_;
   std::vector<int64_t> parameter_offsets_;
   std::vector<Broadcast> broadcasts_;
+  // An iota of the loop's positions: its register holds line's values read
+  // through `broadcast` (stride 1 along the iota dimension, 0 elsewhere).
+  struct Iota {
+    int32_t reg = -1;
+    Broadcast broadcast;
+    Literal line;
+  };
+  std::vector<Iota> iotas_;
   std::vector<PrimitiveType> result_types_;
   std::vector<Step> steps_;
   // One block-long register per value; constants filled at compile time.

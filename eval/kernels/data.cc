@@ -587,6 +587,25 @@ absl::StatusOr<Value> Reverse(const Instruction& inst, Operands ops) {
 
 // ---- iota -----------------------------------------------------------------
 
+}  // namespace
+
+absl::StatusOr<Literal> IotaLine(PrimitiveType type, int64_t n) {
+  absl::StatusOr<Literal> line = Literal::Create(Shape::Array(type, {n}));
+  if (!line.ok()) return line.status();
+  for (int64_t i = 0; i < n; ++i) {
+    if (IsComplex(type)) {
+      line->SetComplex(i, {static_cast<double>(i), 0.0});
+    } else if (IsFloat(type)) {
+      line->SetDouble(i, static_cast<double>(i));
+    } else {
+      line->SetInt(i, i);  // integers wrap, as a converted wider iota would
+    }
+  }
+  return line;
+}
+
+namespace {
+
 absl::StatusOr<Value> Iota(const Instruction& inst) {
   const Shape& shape = inst.shape();
   if (!shape.IsArray() || !IsArrayType(shape.element_type())) {
@@ -600,20 +619,10 @@ absl::StatusOr<Value> Iota(const Instruction& inst) {
   if (!out.ok()) return out;
   Literal& o = out->mutable_array();
   if (o.element_count() == 0) return out;
-  // The values 0..n-1 of the iota dimension, converted once, then broadcast.
+  // The values of the iota dimension, converted once, then broadcast.
   const PrimitiveType type = shape.element_type();
-  const int64_t n = shape.dim(d);
-  absl::StatusOr<Literal> line = Literal::Create(Shape::Array(type, {n}));
+  absl::StatusOr<Literal> line = IotaLine(type, shape.dim(d));
   if (!line.ok()) return line.status();
-  for (int64_t i = 0; i < n; ++i) {
-    if (IsComplex(type)) {
-      line->SetComplex(i, {static_cast<double>(i), 0.0});
-    } else if (IsFloat(type)) {
-      line->SetDouble(i, static_cast<double>(i));
-    } else {
-      line->SetInt(i, i);  // integers wrap, as a converted wider iota would
-    }
-  }
   Strides dst = RowMajorStrides(o.shape().dims());
   CopyAxes axes;
   for (int64_t j = 0; j < shape.rank(); ++j) {
