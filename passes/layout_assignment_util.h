@@ -14,6 +14,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
+#include "ir/permutation.h"
 #include "ir/computation.h"
 #include "ir/module.h"
 
@@ -61,12 +62,6 @@ std::optional<MinorToMajor> ReshapeBitcastLayout(const Shape& from,
 bool IsElementwiseInstruction(const Instruction& inst);
 
 std::vector<int64_t> InversePermutation(absl::Span<const int64_t> perm);
-// `perm` holds each of 0..rank-1 once (a transpose's dimensions, which an
-// unverified module may get wrong).
-bool IsPermutation(absl::Span<const int64_t> perm, int64_t rank);
-// A transpose with one array operand and a valid permutation of the
-// operand's and result's rank.
-bool IsWellFormedTranspose(const Instruction& inst);
 bool IsIdentityPermutation(absl::Span<const int64_t> perm);
 
 // A new instruction appended to `comp` (named `prefix.N`).

@@ -1,31 +1,25 @@
 #include "eval/fusion/transpose_folding.h"
 
 #include <cstdint>
-#include <vector>
 
 #include "eval/kernels/dot.h"
 #include "ir/dot_transpose_fold.h"
+#include "ir/permutation.h"
 
 namespace hlo {
 namespace {
 
-// The permutation of a well-formed transpose (the kernel reports any
-// other): result dim j is operand dim perm[j].
+// The permutation of a well-formed transpose whose result has the
+// permuted dims of its operand, in its type (the kernel reports any other):
+// result dim j is operand dim perm[j].
 std::optional<absl::Span<const int64_t>> PermutationOf(const Instruction& t) {
-  if (t.opcode() != Opcode::kTranspose || t.operand_count() != 1) return std::nullopt;
+  if (!IsWellFormedTranspose(t)) return std::nullopt;
   const Shape& in = t.operand(0)->shape();
   const Shape& out = t.shape();
-  if (!in.IsArray() || !out.IsArray() || in.element_type() != out.element_type()) {
-    return std::nullopt;
-  }
   absl::Span<const int64_t> perm = t.GetInts(AttrKind::kDimensions);
-  const int64_t rank = out.rank();
-  if (static_cast<int64_t>(perm.size()) != rank || in.rank() != rank) return std::nullopt;
-  std::vector<bool> seen(rank, false);
-  for (int64_t j = 0; j < rank; ++j) {
-    const int64_t p = perm[j];
-    if (p < 0 || p >= rank || seen[p] || in.dims()[p] != out.dims()[j]) return std::nullopt;
-    seen[p] = true;
+  if (in.element_type() != out.element_type()) return std::nullopt;
+  for (int64_t j = 0; j < out.rank(); ++j) {
+    if (in.dims()[perm[j]] != out.dims()[j]) return std::nullopt;
   }
   return perm;
 }

@@ -66,24 +66,18 @@ void FindElementTakers(ComputationPlan& plan) {
 // result) into that dot.
 void FoldTransposesIntoDots(ComputationPlan& plan,
                             const absl::flat_hash_map<const Instruction*, int32_t>& slot) {
-  const size_t n = plan.order.size();
-  std::vector<int32_t> reader(n, -1);  // the one instruction reading it, -2 for several
-  for (size_t i = 0; i < n; ++i) {
-    for (const Instruction* op : plan.order[i]->operands()) {
-      int32_t& r = reader[slot.at(op)];
-      r = r == -1 || r == static_cast<int32_t>(i) ? static_cast<int32_t>(i) : -2;
-    }
-  }
-  for (size_t i = 0; i < n; ++i) {
-    if (plan.order[i]->opcode() != Opcode::kDot || plan.steps[i] != PlanStep::kEvaluate) continue;
-    std::optional<FoldedDot> f = FoldTransposes(*plan.order[i], [&](const Instruction& t) {
+  for (size_t i = 0; i < plan.order.size(); ++i) {
+    const Instruction* dot = plan.order[i];
+    if (dot->opcode() != Opcode::kDot || plan.steps[i] != PlanStep::kEvaluate) continue;
+    std::optional<FoldedDot> f = FoldTransposes(*dot, [&](const Instruction& t) {
       const int32_t s = slot.at(&t);
-      return reader[s] == static_cast<int32_t>(i) && s != plan.root &&
-             plan.steps[s] == PlanStep::kEvaluate;
+      return s != plan.root && plan.steps[s] == PlanStep::kEvaluate &&
+             std::all_of(t.users().begin(), t.users().end(),
+                         [&](const Instruction* u) { return u == dot; });
     });
     if (!f) continue;
     for (int k = 0; k < 2; ++k) {
-      if (f->folded[k]) plan.steps[slot.at(plan.order[i]->operand(k))] = PlanStep::kFusedAway;
+      if (f->folded[k]) plan.steps[slot.at(dot->operand(k))] = PlanStep::kFusedAway;
     }
     plan.steps[i] = PlanStep::kFoldedDot;
     plan.folded_dots.push_back(std::make_unique<FoldedDot>(*std::move(f)));
