@@ -163,6 +163,9 @@ def main():
     hlo_run = os.path.abspath(os.path.join(a.bin, "hlo-run"))
     # The longest runs first, so that they do not end the test alone.
     runs = model_runs() + bench_runs() + xla_case_runs() + golden_runs()
+    if not os.path.isdir(SHARED):
+        print(f"fusion agreement: {SHARED} not found: XLA's shared cases, the benchmarks "
+              "and the full-size models are not run (testdata/ only)", flush=True)
     differ = []
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:

@@ -23,6 +23,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "xla-jax")
 KNOWN = os.path.join(ROOT, "scripts", "real-xla-known-failures.txt")
+SKIPPED = 77  # CTest's SKIP_RETURN_CODE for this test
 
 
 def known_failures():
@@ -121,8 +122,10 @@ def main():
     ap.add_argument("--only", default="")
     a = ap.parse_args()
     if not os.path.isdir(SHARED):
-        print(f"real-xla: {SHARED} is missing")
-        return 1
+        # check.py, XLA:CPU's results and the shared cases all live there.
+        print(f"real-xla: skipped: {SHARED} not found (the project's shared/ folder "
+              "beside the checkout)")
+        return SKIPPED
     known = known_failures()
     failed = {}
     for cases in (os.path.join(SHARED, "cases"), os.path.join(ROOT, "testdata", "xla-jax", "cases")):
