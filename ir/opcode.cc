@@ -21,6 +21,11 @@ struct OpcodeInfo {
   int arity;
 };
 
+// XLA's 133 (testdata/xla-opcodes.txt) and two of ours: adding or removing an
+// opcode is a decision to check against XLA (scripts/xla_opcodes.py,
+// ir/opcode_test.cc).
+static_assert(kNumOpcodes == 135, "opcode added or removed: run scripts/xla_opcodes.py");
+
 constexpr std::array<OpcodeInfo, kNumOpcodes> kOpcodes = {{
 #define HLO_OPCODE_INFO(e, name, arity) {name, arity},
     HLO_OPCODES(HLO_OPCODE_INFO)
