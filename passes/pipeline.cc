@@ -14,23 +14,30 @@
 namespace hlo {
 
 const std::vector<PassInfo>& AllPasses() {
-  // Passes register here, one line each.
-  static const auto* passes = new std::vector<PassInfo>{
-      {"verify", [] { return std::make_unique<VerifierPass>(); }},
-      {"dce", CreateDeadCodeElimination},
-      {"cse", CreateCommonSubexpressionElimination},
-      {"call-inliner", CreateCallInliner},
-      {"tuple-simplifier", CreateTupleSimplifier},
-      {"constant-folding", CreateConstantFolding},
-      {"while-loop-simplifier", CreateWhileLoopSimplifier},
-      {"conditional-simplifier", CreateConditionalSimplifier},
-      {"algsimp", CreateAlgebraicSimplifier},
-      {"layout-assignment", CreateLayoutAssignment},
-      {"layout-normalization", CreateLayoutNormalization},
-      {"transpose-folding", CreateTransposeFolding},
-      {"reshape-mover", CreateReshapeMover},
-      {"widen-floats", CreateWidenFloats},
+  // Passes register here, one factory a line; each name is written once, in
+  // its pass (Pass::name), and read from there.
+  using Factory = std::unique_ptr<Pass> (*)();
+  static constexpr Factory kFactories[] = {
+      [] { return std::unique_ptr<Pass>(std::make_unique<VerifierPass>()); },
+      CreateDeadCodeElimination,
+      CreateCommonSubexpressionElimination,
+      CreateCallInliner,
+      CreateTupleSimplifier,
+      CreateConstantFolding,
+      CreateWhileLoopSimplifier,
+      CreateConditionalSimplifier,
+      CreateAlgebraicSimplifier,
+      CreateLayoutAssignment,
+      CreateLayoutNormalization,
+      CreateTransposeFolding,
+      CreateReshapeMover,
+      CreateWidenFloats,
   };
+  static const auto* passes = [] {
+    auto* all = new std::vector<PassInfo>;
+    for (Factory create : kFactories) all->push_back({std::string(create()->name()), create});
+    return all;
+  }();
   return *passes;
 }
 

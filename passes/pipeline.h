@@ -20,7 +20,7 @@
 namespace hlo {
 
 struct PassInfo {
-  std::string_view name;
+  std::string name;  // the pass's own name()
   std::function<std::unique_ptr<Pass>()> create;
 };
 

@@ -1,7 +1,10 @@
 // Tests for the pass pipeline: the --passes syntax, fixed-point groups and
 // their bound, and the linear dead-code removal on long chains.
 #include <algorithm>
+#include <fstream>
 #include <memory>
+#include <set>
+#include <sstream>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -17,6 +20,27 @@ namespace {
 std::string ErrorOf(std::string_view spec) {
   auto p = BuildPipeline(spec);
   return p.ok() ? std::string() : std::string(p.status().message());
+}
+
+TEST_CASE("pass registry: each name once, the pass's own, listed in the README",
+          "[pipeline]") {
+  std::ifstream in(std::string(HLO_SOURCE_DIR) + "/README.md");
+  std::stringstream readme;
+  readme << in.rdbuf();
+  REQUIRE(readme.str().size() > 1000);
+  std::set<std::string> seen;
+  for (const PassInfo& info : AllPasses()) {
+    INFO(info.name);
+    CHECK(seen.insert(info.name).second);
+    std::unique_ptr<Pass> pass = CreatePass(info.name);
+    REQUIRE(pass != nullptr);
+    CHECK(pass->name() == info.name);
+    CHECK(!pass->description().empty());
+    // README's pass list: "| `name` | description |".
+    CHECK(readme.str().find("| `" + info.name + "` | " + std::string(pass->description()) +
+                            " |") != std::string::npos);
+  }
+  CHECK(seen.size() == 14);
 }
 
 TEST_CASE("pipeline spec: lists, groups and errors", "[pipeline]") {
