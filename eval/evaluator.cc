@@ -20,6 +20,7 @@
 #include "eval/runtime/computation_plan.h"
 #include "eval/runtime/profiler.h"
 #include "ir/computation.h"
+#include "ir/located_status.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -121,8 +122,8 @@ absl::Status Evaluator::Reserve(int64_t bytes, const Instruction& inst) {
 absl::Status Evaluator::Located(const Instruction& inst, const absl::Status& status) const {
   std::string where = module_.source_name().empty() ? "<module>" : module_.source_name();
   if (inst.loc().line > 0) StrAppend(&where, ":", inst.loc().line, ":", inst.loc().col);
-  return absl::Status(status.code(), StrCat(where, ": error: %", inst.name(), ": ",
-                                            std::string(status.message())));
+  return MarkLocated(absl::Status(status.code(), StrCat(where, ": error: %", inst.name(), ": ",
+                                                        std::string(status.message()))));
 }
 
 absl::StatusOr<Value> Evaluator::Run(std::vector<Value> arguments) {
@@ -443,8 +444,7 @@ absl::StatusOr<Value> Evaluator::Dispatch(const Instruction& inst, Operands ops)
 
 absl::Status Evaluator::LocatedOnce(const Instruction& inst, const absl::Status& status) const {
   // Errors from nested calls already name their instruction.
-  std::string_view msg(status.message().data(), status.message().size());
-  if (msg.find(": error: %") != std::string_view::npos) return status;
+  if (IsLocated(status)) return status;
   return Located(inst, status);
 }
 

@@ -17,25 +17,12 @@
 #include "absl/container/flat_hash_map.h"
 #include "ir/computation.h"
 #include "ir/module.h"
+#include "ir/status_macros.h"
 #include "passes/shape_inference.h"
 #include "passes/shape_inference_util.h"
 
 namespace hlo {
 namespace {
-
-#define COLL_RETURN_IF_ERROR(expr)          \
-  do {                                      \
-    absl::Status status_ = (expr);          \
-    if (!status_.ok()) return status_;      \
-  } while (0)
-#define COLL_CONCAT_INNER(a, b) a##b
-#define COLL_CONCAT(a, b) COLL_CONCAT_INNER(a, b)
-#define COLL_ASSIGN_OR_RETURN(lhs, expr) \
-  COLL_ASSIGN_OR_RETURN_IMPL(COLL_CONCAT(statusor_, __LINE__), lhs, expr)
-#define COLL_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
-  auto tmp = (expr);                               \
-  if (!tmp.ok()) return tmp.status();              \
-  lhs = std::move(*tmp)
 
 // ---- shapes -----------------------------------------------------------------
 
@@ -129,7 +116,7 @@ Op OpOf(const Instruction& inst, Opcode opcode, const Shape* declared, ShapePool
 absl::Status ExpectArrayOperands(const Op& op) {
   if (op.operands.empty()) return ShapeError(op.name(), " needs at least one operand");
   for (int64_t i = 0; i < op.operand_count(); ++i) {
-    COLL_RETURN_IF_ERROR(ExpectArray(op.operand(i), StrCat(op.name(), " operand ", i)));
+    HLO_RETURN_IF_ERROR(ExpectArray(op.operand(i), StrCat(op.name(), " operand ", i)));
   }
   return absl::OkStatus();
 }
@@ -147,7 +134,7 @@ absl::StatusOr<int64_t> OneDimension(const Op& op) {
                       DimsText(dims));
   }
   for (const Shape* s : op.operands) {
-    COLL_RETURN_IF_ERROR(ExpectDimensions(dims, s->rank(), StrCat(op.name(), " dimensions")));
+    HLO_RETURN_IF_ERROR(ExpectDimensions(dims, s->rank(), StrCat(op.name(), " dimensions")));
   }
   return dims[0];
 }
@@ -261,12 +248,12 @@ absl::Status CheckIotaGroups(const IotaTileAssignment& iota) {
 // spans. nullopt when unknown: empty groups and a count of 1, which may just
 // mean the module header does not say.
 absl::StatusOr<std::optional<int64_t>> CheckGroups(const Op& op, bool uniform) {
-  COLL_ASSIGN_OR_RETURN(GroupMode mode, GroupModeOf(op));
+  HLO_ASSIGN_OR_RETURN(GroupMode mode, GroupModeOf(op));
   DeviceCounts counts = CountsOf(op.inst);
   const ReplicaGroups* rg = op.inst.replica_groups();
   int64_t size = 0;
   if (rg != nullptr && rg->iota) {
-    COLL_RETURN_IF_ERROR(CheckIotaGroups(*rg->iota));
+    HLO_RETURN_IF_ERROR(CheckIotaGroups(*rg->iota));
     size = rg->iota->dims[1];
     auto [expected, what] = IdSpace(mode, counts);
     if (expected != 1 && rg->iota->dims[0] * size != expected) {
@@ -290,7 +277,7 @@ absl::StatusOr<std::optional<int64_t>> CheckGroups(const Op& op, bool uniform) {
       return ShapeError("replica_groups name ", n, " ids but the module has ", what);
     }
   } else if (rg != nullptr && !rg->groups.empty()) {
-    COLL_ASSIGN_OR_RETURN(int64_t n, CheckExplicitGroups(rg->groups, uniform, op.name()));
+    HLO_ASSIGN_OR_RETURN(int64_t n, CheckExplicitGroups(rg->groups, uniform, op.name()));
     auto [expected, what] = IdSpace(mode, counts);
     if (expected != 1 && n != expected) {
       return ShapeError("replica_groups name ", n, " ids but the module has ", what);
@@ -345,9 +332,9 @@ absl::Status CheckReducer(const Op& op) {
 // all-reduce, all-reduce-start, collective-reduce: groups may differ in
 // size (XLA checks all-reduce with uniform_replica_group_size=false).
 absl::StatusOr<Shape> InferAllReduce(const Op& op) {
-  COLL_RETURN_IF_ERROR(CheckGroups(op, /*uniform=*/false).status());
-  COLL_RETURN_IF_ERROR(ExpectArrayOperands(op));
-  COLL_RETURN_IF_ERROR(CheckReducer(op));
+  HLO_RETURN_IF_ERROR(CheckGroups(op, /*uniform=*/false).status());
+  HLO_RETURN_IF_ERROR(ExpectArrayOperands(op));
+  HLO_RETURN_IF_ERROR(CheckReducer(op));
   return OneOrTuple(Values(op.operands), op.pool);
 }
 
@@ -355,8 +342,8 @@ absl::StatusOr<Shape> InferAllReduce(const Op& op) {
 // broadcast (XLA's InferCollectiveBroadcastShape; XLA's verifier accepts
 // any array there, as its parser test CollectiveBroadcastDynamicRoot shows).
 absl::StatusOr<Shape> InferCollectiveBroadcast(const Op& op) {
-  COLL_RETURN_IF_ERROR(CheckGroups(op, /*uniform=*/false).status());
-  COLL_RETURN_IF_ERROR(ExpectArrayOperands(op));
+  HLO_RETURN_IF_ERROR(CheckGroups(op, /*uniform=*/false).status());
+  HLO_RETURN_IF_ERROR(ExpectArrayOperands(op));
   std::vector<const Shape*> data = op.operands;
   if (op.inst.GetBool(AttrKind::kHasDynamicRoot)) {
     if (data.size() < 2) {
@@ -448,14 +435,14 @@ absl::StatusOr<Shape> ScatterOne(const Op& op, int64_t i, int64_t d, int64_t fac
 // all-gather multiplies dimension d by the group size; reduce-scatter
 // divides it. Several operands give a tuple.
 absl::StatusOr<Shape> InferGatherOrScatter(const Op& op, bool gather) {
-  COLL_ASSIGN_OR_RETURN(std::optional<int64_t> group, CheckGroups(op, /*uniform=*/true));
-  COLL_RETURN_IF_ERROR(ExpectArrayOperands(op));
-  if (!gather) COLL_RETURN_IF_ERROR(CheckReducer(op));
-  COLL_ASSIGN_OR_RETURN(int64_t d, OneDimension(op));
-  COLL_ASSIGN_OR_RETURN(int64_t factor, ShardCount(op, d, group, gather));
+  HLO_ASSIGN_OR_RETURN(std::optional<int64_t> group, CheckGroups(op, /*uniform=*/true));
+  HLO_RETURN_IF_ERROR(ExpectArrayOperands(op));
+  if (!gather) HLO_RETURN_IF_ERROR(CheckReducer(op));
+  HLO_ASSIGN_OR_RETURN(int64_t d, OneDimension(op));
+  HLO_ASSIGN_OR_RETURN(int64_t factor, ShardCount(op, d, group, gather));
   std::vector<Shape> results;
   for (int64_t i = 0; i < op.operand_count(); ++i) {
-    COLL_ASSIGN_OR_RETURN(Shape r, gather ? GatherOne(op, i, d, factor, group)
+    HLO_ASSIGN_OR_RETURN(Shape r, gather ? GatherOne(op, i, d, factor, group)
                                           : ScatterOne(op, i, d, factor, group));
     results.push_back(std::move(r));
   }
@@ -468,14 +455,14 @@ absl::StatusOr<Shape> InferGatherOrScatter(const Op& op, bool gather) {
 // concatenated back along d, so the shape stays. Without: one operand per
 // group member, all of one shape, and a tuple of them.
 absl::StatusOr<Shape> InferAllToAll(const Op& op) {
-  COLL_ASSIGN_OR_RETURN(std::optional<int64_t> group, CheckGroups(op, /*uniform=*/true));
-  COLL_RETURN_IF_ERROR(ExpectArrayOperands(op));
+  HLO_ASSIGN_OR_RETURN(std::optional<int64_t> group, CheckGroups(op, /*uniform=*/true));
+  HLO_RETURN_IF_ERROR(ExpectArrayOperands(op));
   if (op.inst.HasAttr(AttrKind::kDimensions)) {
     if (op.operand_count() != 1) {
       return ShapeError("all-to-all with dimensions takes one operand, but has ",
                         op.operand_count());
     }
-    COLL_ASSIGN_OR_RETURN(int64_t d, OneDimension(op));
+    HLO_ASSIGN_OR_RETURN(int64_t d, OneDimension(op));
     const Shape& in = op.operand(0);
     if (group && !in.is_unbounded_dim(d) && in.dim(d) % *group != 0) {
       return ShapeError("all-to-all operand dimension ", d, " (", in.dim(d),
@@ -503,16 +490,16 @@ absl::StatusOr<Shape> InferAllToAll(const Op& op) {
 absl::StatusOr<Shape> InferRaggedAllToAll(const Op& op) {
   static constexpr const char* kNames[] = {"input", "output", "input_offsets",
                                            "send_sizes", "output_offsets", "recv_sizes"};
-  COLL_RETURN_IF_ERROR(CheckGroups(op, /*uniform=*/true).status());
+  HLO_RETURN_IF_ERROR(CheckGroups(op, /*uniform=*/true).status());
   if (op.operand_count() != 6) {
     return ShapeError("ragged-all-to-all takes 6 operands (input, output, input_offsets, "
                       "send_sizes, output_offsets, recv_sizes), but has ", op.operand_count());
   }
   for (int i = 0; i < 6; ++i) {
-    COLL_RETURN_IF_ERROR(ExpectArray(op.operand(i), StrCat("ragged-all-to-all ", kNames[i])));
+    HLO_RETURN_IF_ERROR(ExpectArray(op.operand(i), StrCat("ragged-all-to-all ", kNames[i])));
   }
   const Shape &in = op.operand(0), &out = op.operand(1);
-  COLL_RETURN_IF_ERROR(ExpectSameType(in, "ragged-all-to-all input", out, "output"));
+  HLO_RETURN_IF_ERROR(ExpectSameType(in, "ragged-all-to-all input", out, "output"));
   bool rows_agree = in.rank() == out.rank() && in.rank() >= 1 &&
                     std::equal(in.dims().begin() + 1, in.dims().end(), out.dims().begin() + 1);
   if (!rows_agree) {
@@ -564,7 +551,7 @@ absl::Status CheckInPlaceOperands(const Op& op) {
   }
   const Shape &in = op.operand(0), &out = op.operand(1);
   if (in.IsArray() && out.IsArray()) {
-    COLL_RETURN_IF_ERROR(CheckOffsets(in, op.operand(2), "input"));
+    HLO_RETURN_IF_ERROR(CheckOffsets(in, op.operand(2), "input"));
     return CheckOffsets(out, op.operand(3), "output");
   }
   if (!in.IsTuple() || !out.IsTuple() || in.tuple_size() != out.tuple_size()) {
@@ -581,7 +568,7 @@ absl::Status CheckInPlaceOperands(const Op& op) {
                         ShapeText(buffers));
     }
     for (int64_t i = 0; i < buffers.tuple_size(); ++i) {
-      COLL_RETURN_IF_ERROR(CheckOffsets(buffers.tuple_shape(i), offsets.tuple_shape(i), what));
+      HLO_RETURN_IF_ERROR(CheckOffsets(buffers.tuple_shape(i), offsets.tuple_shape(i), what));
     }
   }
   return absl::OkStatus();
@@ -609,7 +596,7 @@ absl::Status CheckPairId(int64_t id, std::string_view role, int64_t limit,
 absl::Status CheckSourceTargetPairs(const Op& op) {
   const auto* pairs = IntListList(op.inst, AttrKind::kSourceTargetPairs);
   if (pairs == nullptr) return absl::OkStatus();
-  COLL_ASSIGN_OR_RETURN(GroupMode mode, GroupModeOf(op));
+  HLO_ASSIGN_OR_RETURN(GroupMode mode, GroupModeOf(op));
   auto [limit, limit_name] = IdSpace(mode, CountsOf(op.inst));
   int64_t allowed = AllowedRepeats(op);
   absl::flat_hash_map<int64_t, int64_t> sources, targets;
@@ -617,7 +604,7 @@ absl::Status CheckSourceTargetPairs(const Op& op) {
     if (p.size() != 2) return ShapeError("source_target_pairs entry ", DimsText(p), " is not a pair");
     for (int k = 0; k < 2; ++k) {
       std::string_view role = k == 0 ? "source" : "target";
-      COLL_RETURN_IF_ERROR(CheckPairId(p[k], role, limit, limit_name));
+      HLO_RETURN_IF_ERROR(CheckPairId(p[k], role, limit, limit_name));
       int64_t seen = ++(k == 0 ? sources : targets)[p[k]];
       if (seen > allowed && allowed == 1) {
         return ShapeError("source_target_pairs repeats ", role, " ", p[k]);
@@ -633,16 +620,16 @@ absl::Status CheckSourceTargetPairs(const Op& op) {
 
 absl::Status CheckPermute(const Op& op) {
   if (IsInPlace(op)) {
-    COLL_RETURN_IF_ERROR(CheckInPlaceOperands(op));
+    HLO_RETURN_IF_ERROR(CheckInPlaceOperands(op));
   } else {
-    COLL_RETURN_IF_ERROR(ExpectArrayOperands(op));
+    HLO_RETURN_IF_ERROR(ExpectArrayOperands(op));
   }
   return CheckSourceTargetPairs(op);
 }
 
 // The operand (a tuple for several), or the in-place form's output buffer.
 absl::StatusOr<Shape> InferCollectivePermute(const Op& op) {
-  COLL_RETURN_IF_ERROR(CheckPermute(op));
+  HLO_RETURN_IF_ERROR(CheckPermute(op));
   if (IsInPlace(op)) return Plain(op.operand(1), op.pool);
   return OneOrTuple(Values(op.operands), op.pool);
 }
@@ -650,7 +637,7 @@ absl::StatusOr<Shape> InferCollectivePermute(const Op& op) {
 // (input, output, context...): input and output are both the operand (or the
 // tuple of operands), or the in-place form's two buffers.
 absl::StatusOr<Shape> InferCollectivePermuteStart(const Op& op) {
-  COLL_RETURN_IF_ERROR(CheckPermute(op));
+  HLO_RETURN_IF_ERROR(CheckPermute(op));
   std::vector<Shape> elements;
   if (IsInPlace(op)) {
     elements = {op.operand(0), op.operand(1)};
@@ -694,7 +681,7 @@ absl::StatusOr<Shape> InferAllGatherStart(const Instruction& inst, ShapePool& po
   const Shape* result = declared.IsTuple() && declared.tuple_size() == 2
                             ? &declared.tuple_shape(1) : nullptr;
   Op op = OpOf(inst, Opcode::kAllGather, result, pool);
-  COLL_ASSIGN_OR_RETURN(Shape gathered, InferGatherOrScatter(op, /*gather=*/true));
+  HLO_ASSIGN_OR_RETURN(Shape gathered, InferGatherOrScatter(op, /*gather=*/true));
   return TupleOf({OneOrTuple(Values(op.operands), pool), gathered}, pool);
 }
 
@@ -717,10 +704,10 @@ absl::Status ExpectProducer(const Instruction& inst, std::initializer_list<Opcod
 // part of the start's shape (element -1: all of it).
 absl::StatusOr<Shape> InferLegacyDone(const Instruction& inst, Opcode start, int64_t element,
                                       ShapePool& pool) {
-  COLL_RETURN_IF_ERROR(ExpectProducer(inst, {start}));
+  HLO_RETURN_IF_ERROR(ExpectProducer(inst, {start}));
   const Shape& s = inst.operand(0)->shape();
   if (element < 0) return Plain(s, pool);
-  COLL_ASSIGN_OR_RETURN(const Shape* second, Element(s, 1, StrCat(inst.OpcodeText(), " operand"),
+  HLO_ASSIGN_OR_RETURN(const Shape* second, Element(s, 1, StrCat(inst.OpcodeText(), " operand"),
                                                      "a tuple of at least 2 elements"));
   if (inst.opcode() == Opcode::kCopyDone && !s.tuple_shape(0).Compatible(*second)) {
     return ShapeError("copy-done operand elements 0 (", ShapeText(s.tuple_shape(0)), ") and 1 (",
@@ -757,23 +744,23 @@ absl::StatusOr<Shape> InferSendRecv(const Instruction& inst, ShapePool& pool) {
   const Shape& declared = inst.shape();
   switch (inst.opcode()) {
     case Opcode::kSend:
-      COLL_RETURN_IF_ERROR(ExpectToken(inst.operand(1)->shape(), "send operand 1"));
+      HLO_RETURN_IF_ERROR(ExpectToken(inst.operand(1)->shape(), "send operand 1"));
       return TupleOf({inst.operand(0)->shape(), U32Scalar(), Shape::Token()}, pool);
     case Opcode::kRecv: {
       // The received data's shape is free: it is whatever the recv declares.
-      COLL_RETURN_IF_ERROR(ExpectToken(inst.operand(0)->shape(), "recv operand"));
-      COLL_ASSIGN_OR_RETURN(const Shape* data,
+      HLO_RETURN_IF_ERROR(ExpectToken(inst.operand(0)->shape(), "recv operand"));
+      HLO_ASSIGN_OR_RETURN(const Shape* data,
                             Element(declared, 0, "recv", "(data, u32[], token[])"));
       return TupleOf({*data, U32Scalar(), Shape::Token()}, pool);
     }
     case Opcode::kSendDone:
-      COLL_RETURN_IF_ERROR(ExpectProducer(inst, {Opcode::kSend, Opcode::kGetTupleElement}));
-      COLL_RETURN_IF_ERROR(CheckSameChannel(inst));
+      HLO_RETURN_IF_ERROR(ExpectProducer(inst, {Opcode::kSend, Opcode::kGetTupleElement}));
+      HLO_RETURN_IF_ERROR(CheckSameChannel(inst));
       return Shape::Token();
     default: {  // recv-done
-      COLL_RETURN_IF_ERROR(ExpectProducer(inst, {Opcode::kRecv, Opcode::kGetTupleElement}));
-      COLL_RETURN_IF_ERROR(CheckSameChannel(inst));
-      COLL_ASSIGN_OR_RETURN(const Shape* data, Element(inst.operand(0)->shape(), 0,
+      HLO_RETURN_IF_ERROR(ExpectProducer(inst, {Opcode::kRecv, Opcode::kGetTupleElement}));
+      HLO_RETURN_IF_ERROR(CheckSameChannel(inst));
+      HLO_ASSIGN_OR_RETURN(const Shape* data, Element(inst.operand(0)->shape(), 0,
                                                        "recv-done operand",
                                                        "(data, u32[], token[])"));
       return TupleOf({*data, Shape::Token()}, pool);
@@ -783,13 +770,13 @@ absl::StatusOr<Shape> InferSendRecv(const Instruction& inst, ShapePool& pool) {
 
 absl::StatusOr<Shape> InferInfeed(const Instruction& inst, ShapePool& pool) {
   // The data shape is free: it is whatever the infeed declares.
-  COLL_RETURN_IF_ERROR(ExpectToken(inst.operand(0)->shape(), "infeed operand"));
-  COLL_ASSIGN_OR_RETURN(const Shape* data, Element(inst.shape(), 0, "infeed", "(data, token[])"));
+  HLO_RETURN_IF_ERROR(ExpectToken(inst.operand(0)->shape(), "infeed operand"));
+  HLO_ASSIGN_OR_RETURN(const Shape* data, Element(inst.shape(), 0, "infeed", "(data, token[])"));
   return TupleOf({*data, Shape::Token()}, pool);
 }
 
 absl::StatusOr<Shape> InferOutfeed(const Instruction& inst) {
-  COLL_RETURN_IF_ERROR(ExpectToken(inst.operand(1)->shape(), "outfeed operand 1"));
+  HLO_RETURN_IF_ERROR(ExpectToken(inst.operand(1)->shape(), "outfeed operand 1"));
   const Attribute* a = inst.FindAttr(AttrKind::kOutfeedShape);
   const Shape* const* given = a ? std::get_if<const Shape*>(&a->value) : nullptr;
   const Shape& data = inst.operand(0)->shape();
@@ -881,7 +868,7 @@ absl::StatusOr<Shape> InferAsyncStart(const Instruction& inst, ShapePool& pool) 
                       ShapeText(declared.tuple_shape(0)), " but its operands are ",
                       ShapeText(params));
   }
-  COLL_ASSIGN_OR_RETURN(Shape result, inst.has_wrapped_opcode() ? WrappedResult(inst, pool)
+  HLO_ASSIGN_OR_RETURN(Shape result, inst.has_wrapped_opcode() ? WrappedResult(inst, pool)
                                                                 : CalledResult(inst, pool));
   std::vector<Shape> elements = {params, result};
   AppendContext(declared, 2, elements);
@@ -951,7 +938,7 @@ const Instruction& ChainStart(const Instruction& inst) {
 // result that may grow (a prefix of the declared one).
 absl::StatusOr<Shape> InferAsyncUpdate(const Instruction& inst, const Shape& chain,
                                        ShapePool& pool) {
-  COLL_RETURN_IF_ERROR(Element(chain, 1, StrCat(inst.OpcodeText(), " operand"),
+  HLO_RETURN_IF_ERROR(Element(chain, 1, StrCat(inst.OpcodeText(), " operand"),
                                "((operands...), result, context...)")
                            .status());
   const Shape* bound = &chain.tuple_shape(0);
@@ -991,7 +978,7 @@ absl::StatusOr<Shape> InferAsyncUpdate(const Instruction& inst, const Shape& cha
 // parameter of its computation by now (XLA: "fully bound").
 absl::StatusOr<Shape> InferAsyncDone(const Instruction& inst, const Shape& chain,
                                      ShapePool& pool) {
-  COLL_ASSIGN_OR_RETURN(const Shape* result,
+  HLO_ASSIGN_OR_RETURN(const Shape* result,
                         Element(chain, 1, StrCat(inst.OpcodeText(), " operand"),
                                 "((operands...), result, context...)"));
   const Instruction& start = ChainStart(inst);
@@ -1021,7 +1008,7 @@ absl::StatusOr<Shape> InferAsyncUpdateOrDone(const Instruction& inst, ShapePool&
   if (inst.operand_count() < 1) {
     return ShapeError(inst.OpcodeText(), " needs its async-start or async-update as operand 0");
   }
-  COLL_RETURN_IF_ERROR(ExpectAsyncProducer(inst));
+  HLO_RETURN_IF_ERROR(ExpectAsyncProducer(inst));
   const Shape& chain = inst.operand(0)->shape();
   if (inst.opcode() == Opcode::kAsyncDone) return InferAsyncDone(inst, chain, pool);
   return InferAsyncUpdate(inst, chain, pool);
@@ -1035,7 +1022,7 @@ absl::StatusOr<Shape> InferCollectiveShape(const Instruction& inst, ShapePool& p
     return ShapeError(inst.OpcodeText(), " takes ", arity, " operand", arity == 1 ? "" : "s",
                       " but has ", inst.operand_count());
   }
-  COLL_RETURN_IF_ERROR(CheckChannelId(inst));
+  HLO_RETURN_IF_ERROR(CheckChannelId(inst));
   switch (inst.opcode()) {
     case Opcode::kAllReduceStart:
       return InferAllReduce(OpOf(inst, Opcode::kAllReduceStart, &inst.shape(), pool));

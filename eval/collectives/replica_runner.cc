@@ -9,6 +9,7 @@
 #include "eval/denormals.h"
 #include "eval/runtime/thread_pinning.h"
 #include "ir/computation.h"
+#include "ir/located_status.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -145,7 +146,7 @@ absl::StatusOr<std::vector<Value>> ReplicaRunner::Run(
   if (cause >= 0) {
     const absl::Status& st = results[cause].status();
     if (n == 1) return st;
-    return absl::Status(st.code(), StrCat(std::string(st.message()), " (", DeviceName(cause), ")"));
+    return WithMessage(st, StrCat(std::string(st.message()), " (", DeviceName(cause), ")"));
   }
   std::vector<Value> out;
   out.reserve(n);

@@ -8,6 +8,7 @@
 #include "eval/kernels/elementwise_internal.h"
 #include "eval/kernels/kernels.h"
 #include "ir/instruction.h"
+#include "ir/status_macros.h"
 
 namespace hlo {
 namespace elementwise {
@@ -90,12 +91,6 @@ absl::Status CheckType(const Literal& operand, int64_t i, PrimitiveType expected
                                            PrimitiveTypeName(expected), " is expected"));
 }
 
-#define EW_RETURN_IF_ERROR(expr)      \
-  do {                                \
-    absl::Status ew_status_ = (expr); \
-    if (!ew_status_.ok()) return ew_status_; \
-  } while (0)
-
 // The operands' shapes and types against the result's (each family then
 // trusts them).
 absl::Status CheckOperands(const Instruction& inst, Operands ops) {
@@ -105,43 +100,43 @@ absl::Status CheckOperands(const Instruction& inst, Operands ops) {
   auto arr = [&](int i) -> const Literal& { return ops[i]->array(); };
   switch (op) {
     case Opcode::kCopy: case Opcode::kReducePrecision:
-      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
+      HLO_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
       return CheckType(arr(0), 0, rt);
     case Opcode::kConvert:
       return CheckDims(arr(0), shape, 0);
     case Opcode::kBitcastConvert:
       return absl::OkStatus();
     case Opcode::kStochasticConvert:
-      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
+      HLO_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
       return CheckDims(arr(1), shape, 1);
     case Opcode::kCompare:
-      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
-      EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
-      EW_RETURN_IF_ERROR(CheckType(arr(1), 1, arr(0).element_type()));
+      HLO_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
+      HLO_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
+      HLO_RETURN_IF_ERROR(CheckType(arr(1), 1, arr(0).element_type()));
       if (rt != PrimitiveType::kPred) {
         return absl::InvalidArgumentError("'compare' must produce pred");
       }
       return absl::OkStatus();
     case Opcode::kSelect:
-      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0, /*scalar_ok=*/true));
-      EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
-      EW_RETURN_IF_ERROR(CheckDims(arr(2), shape, 2));
-      EW_RETURN_IF_ERROR(CheckType(arr(0), 0, PrimitiveType::kPred));
-      EW_RETURN_IF_ERROR(CheckType(arr(1), 1, rt));
+      HLO_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0, /*scalar_ok=*/true));
+      HLO_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
+      HLO_RETURN_IF_ERROR(CheckDims(arr(2), shape, 2));
+      HLO_RETURN_IF_ERROR(CheckType(arr(0), 0, PrimitiveType::kPred));
+      HLO_RETURN_IF_ERROR(CheckType(arr(1), 1, rt));
       return CheckType(arr(2), 2, rt);
     case Opcode::kClamp:
-      EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0, /*scalar_ok=*/true));
-      EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
-      EW_RETURN_IF_ERROR(CheckDims(arr(2), shape, 2, /*scalar_ok=*/true));
-      for (int i = 0; i < 3; ++i) EW_RETURN_IF_ERROR(CheckType(arr(i), i, rt));
+      HLO_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0, /*scalar_ok=*/true));
+      HLO_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
+      HLO_RETURN_IF_ERROR(CheckDims(arr(2), shape, 2, /*scalar_ok=*/true));
+      for (int i = 0; i < 3; ++i) HLO_RETURN_IF_ERROR(CheckType(arr(i), i, rt));
       return absl::OkStatus();
     default:
       break;
   }
   if (IsElementwiseUnary(op)) return CheckDims(arr(0), shape, 0);
   if (IsElementwiseBinary(op)) {
-    EW_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
-    EW_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
+    HLO_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
+    HLO_RETURN_IF_ERROR(CheckDims(arr(1), shape, 1));
     return CheckType(arr(1), 1, arr(0).element_type());
   }
   return absl::InvalidArgumentError(
@@ -149,7 +144,7 @@ absl::Status CheckOperands(const Instruction& inst, Operands ops) {
 }
 
 absl::Status Run(const Instruction& inst, Operands ops, Literal& out) {
-  EW_RETURN_IF_ERROR(CheckOperands(inst, ops));
+  HLO_RETURN_IF_ERROR(CheckOperands(inst, ops));
   const Literal* arrays[3] = {};
   for (size_t i = 0; i < ops.size() && i < 3; ++i) arrays[i] = &ops[i]->array();
   return Apply(inst, absl::MakeConstSpan(arrays, ops.size()), out);
