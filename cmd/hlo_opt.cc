@@ -68,6 +68,10 @@ int main(int argc, char** argv) {
   app.add_flag("--time", time_phases,
                "print parse/print times and memory to stderr as one line")
       ->group("");
+  if (auto st = hlo::CheckLongOptions(argc, argv, hlo::LongOptionNames(app)); !st.ok()) {
+    hlo::ReportError("hlo-opt", st);
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -149,7 +153,10 @@ int main(int argc, char** argv) {
     }
     if (!m.ok()) {
       if (absl::IsNotFound(m.status()) && pieces.size() > 1) continue;  // empty piece
-      hlo::ReportError("hlo-opt", m.status());
+      hlo::ReportError("hlo-opt",
+                       input_format == "json"
+                           ? m.status()
+                           : hlo::ExplainParseFailure(pieces[i], filename, "hlo-opt", m.status()));
       any_error = true;
       continue;
     }
@@ -221,10 +228,12 @@ int main(int argc, char** argv) {
     std::cerr << filename << ":1:1: error: the input holds no module\n";
     return 1;
   }
-  if (any_error) return 1;
-  if (auto st = hlo::WriteOutputAtomically(output, out); !st.ok()) {
-    hlo::ReportError("hlo-opt", st);
-    return 1;
+  // The modules that worked are written even when others failed (exit 1).
+  if (printed > 0) {
+    if (auto st = hlo::WriteOutputAtomically(output, out); !st.ok()) {
+      hlo::ReportError("hlo-opt", st);
+      return 1;
+    }
   }
-  return 0;
+  return any_error ? 1 : 0;
 }
