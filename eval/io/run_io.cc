@@ -61,14 +61,46 @@ absl::Status WriteNpyTree(const Literal& lit, const std::string& dir, const std:
   return absl::OkStatus();
 }
 
+absl::Status NpzError(const std::string& path) {
+  return absl::InvalidArgumentError(
+      StrCat(path, ": error: an .npz archive (numpy.savez) is not read: give each array as an "
+                   ".npy file (numpy.save)"));
+}
+
 }  // namespace
 
 absl::StatusOr<Literal> LoadLiteralFile(const std::string& path, const Shape& shape) {
+  if (EndsWith(path, ".npz")) return NpzError(path);
   if (EndsWith(path, ".npy")) return ReadNpyFile(path, shape);
   auto data = ReadWholeFile(path);
   if (!data.ok()) return data.status();
+  // A zip archive (np.savez) under another name is no text either.
+  if (data->starts_with("PK\x03\x04")) return NpzError(path);
   if (EndsWith(path, ".json")) return LiteralFromJson(*data, path);
   return ParseText(*data, path, shape);
+}
+
+bool LooksLikeLiteral(std::string_view text) {
+  std::string_view t = StripWhitespace(text);
+  if (t.empty()) return false;
+  char c = t[0];
+  if (c == '{' || c == '(' || c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9')) {
+    return true;
+  }
+  for (std::string_view word : {"true", "false", "nan", "inf"}) {
+    if (t == word) return true;
+  }
+  size_t word = 0;
+  while (word < t.size() && ((t[word] >= 'a' && t[word] <= 'z') || (t[word] >= '0' && t[word] <= '9'))) {
+    ++word;
+  }
+  return word < t.size() && t[word] == '[' && ParsePrimitiveType(t.substr(0, word));
+}
+
+absl::StatusOr<Literal> LoadInputArgument(const std::string& arg, const Shape& shape) {
+  struct stat st {};
+  if (stat(arg.c_str(), &st) == 0 || !LooksLikeLiteral(arg)) return LoadLiteralFile(arg, shape);
+  return ParseText(arg, "<--input>", shape);
 }
 
 absl::StatusOr<Literal> LoadExpected(const std::string& path, const Shape& result_shape) {
