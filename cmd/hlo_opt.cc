@@ -75,8 +75,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : 2;
+    return hlo::ReportParseError(app, e, "hlo-opt");
   }
   if (input_format.empty()) {
     input_format = absl::EndsWith(input, ".json") ? "json" : "hlo";

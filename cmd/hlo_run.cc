@@ -205,7 +205,7 @@ std::optional<int> ParseFlags(int argc, char** argv, RunFlags& f) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
+    int code = hlo::ReportParseError(app, e, "hlo-run");
     // `--profile FILE`: FILE became the module, the module an extra.
     bool profile_space = false;
     for (int i = 1; i + 1 < argc; ++i) {

@@ -87,6 +87,12 @@ std::vector<std::string> LongOptionNames(const CLI::App& app) {
   return names;
 }
 
+int ReportParseError(CLI::App& app, const CLI::ParseError& e, std::string_view tool) {
+  if (e.get_exit_code() == 0) return app.exit(e);
+  std::cerr << tool << ": error: " << e.what() << "; see --help\n";
+  return 2;
+}
+
 absl::Status CheckLongOptions(int argc, const char* const* argv,
                               const std::vector<std::string>& known) {
   for (int i = 1; i < argc; ++i) {

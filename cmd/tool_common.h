@@ -17,6 +17,7 @@
 
 namespace CLI {
 class App;
+class ParseError;
 }  // namespace CLI
 
 namespace hlo {
@@ -39,6 +40,9 @@ std::string ClosestName(std::string_view word, const std::vector<std::string>& n
 // `--`) against the long option names of `known`: an unknown one is an
 // InvalidArgument error naming it, with "did you mean --x?" when one is close.
 std::vector<std::string> LongOptionNames(const CLI::App& app);
+// A CLI11 parse error as `TOOL: error: WHAT; see --help` (exit status 2);
+// --help and --version print as CLI11 does (0).
+int ReportParseError(CLI::App& app, const CLI::ParseError& e, std::string_view tool);
 absl::Status CheckLongOptions(int argc, const char* const* argv,
                               const std::vector<std::string>& known);
 // The pass names of a --passes list (fixed-point groups opened) must exist:
