@@ -80,6 +80,19 @@ int main(int argc, char** argv) {
   if (input_format.empty()) {
     input_format = absl::EndsWith(input, ".json") ? "json" : "hlo";
   }
+  // The options that shape HLO text do nothing for JSON or dot output unless
+  // --print-after* or --dump-dir print HLO text too.
+  const bool prints_steps = pass_flags.options.print_after_all ||
+                            !pass_flags.print_after.empty() ||
+                            !pass_flags.options.dump_dir.empty();
+  if (emit != "hlo" && !prints_steps) {
+    for (const char* name : {"--filter", "--print-style", "--compact-gte", "--print-metadata"}) {
+      if (app.count(name) == 0) continue;
+      std::cerr << "hlo-opt: error: " << name << " shapes HLO text, and --emit=" << emit
+                << " prints none (only --print-after*, --dump-dir would)\n";
+      return 2;
+    }
+  }
   // Constant folding is the only evaluation here: no BLAS worker threads.
   hlo::gemm::StopBlasThreads();
   if (list_passes) {

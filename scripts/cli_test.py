@@ -241,6 +241,20 @@ def test_opt_multi_module(c):
             f"exit {p.returncode}; file {text[:200]!r}")
 
 
+def test_opt_conflicts(c):
+    p = c.run("hlo-opt", "add.hlo", "--emit=json", "--filter=add")
+    c.expect_exit("hlo-opt --filter with --emit=json is an error naming both", p, 2,
+                  "--filter", "--emit=json")
+    p = c.run("hlo-opt", "add.hlo", "--emit=dot", "--print-style=long")
+    c.expect_exit("hlo-opt --print-style with --emit=dot is an error naming both", p, 2,
+                  "--print-style", "--emit=dot")
+    p = c.run("hlo-opt", "add.hlo", "--emit=json", "--filter=add", "--print-after=dce",
+              "--passes=dce")
+    c.expect_exit("hlo-opt --filter with --emit=json applies to --print-after", p, 0, "add(")
+    p = c.run("hlo-opt", "add.hlo", "-O", "--passes=dce")
+    c.expect_exit("hlo-opt -O with --passes is an error naming both", p, 2, "-O", "--passes")
+
+
 def test_output_extension(c):
     args = ["add.hlo", "--input", "a.npy", "--input", "b.npy"]
     p = c.run("hlo-run", *args, "-o", "r.npy")
@@ -314,7 +328,7 @@ def test_messages(c):
                   "--profile=FILE")
 
 
-TESTS = [test_conflicts, test_bench, test_expect_leaves, test_opt_multi_module,
+TESTS = [test_conflicts, test_bench, test_expect_leaves, test_opt_multi_module, test_opt_conflicts,
          test_output_extension, test_inline_input, test_profile, test_npz, test_messages]
 
 

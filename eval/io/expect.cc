@@ -147,7 +147,8 @@ absl::StatusOr<std::vector<std::vector<std::string>>> AssignExpectFiles(
   std::string ways = "one file of the whole result, one .npy per array in order, or a folder "
                      "of result_I.npy / out_I.npy";
   if (devices > 1) {
-    StrAppend(&ways, "; with ", devices, " devices also one per device or one per array per device");
+    StrAppend(&ways, "; with ", devices,
+              " devices also one per device or one per array per device");
   }
   std::string why = n == 1 ? StrCat(" (", given[0], " holds one array)") : "";
   return absl::InvalidArgumentError(StrCat(n, " --expect given", why, ", but the result has ",

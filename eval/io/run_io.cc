@@ -21,19 +21,22 @@ bool EndsWith(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// Literal text with or without its shape.
-absl::StatusOr<Literal> ParseText(const std::string& text, const std::string& path,
-                                  const Shape& shape) {
-  // A shape prefix starts with an element type name followed by '[' (values
-  // like `true`, `nan` or `inf` start with letters too), or with '(' for a
-  // tuple.
-  std::string_view t = StripWhitespace(text);
+// Whether stripped text starts with an array shape: an element type name
+// followed by '[' (values like `true`, `nan` or `inf` start with letters too).
+bool StartsWithArrayShape(std::string_view t) {
   size_t word = 0;
   while (word < t.size() && ((t[word] >= 'a' && t[word] <= 'z') || (t[word] >= '0' && t[word] <= '9'))) {
     ++word;
   }
-  bool has_shape = (!t.empty() && t[0] == '(' && shape.IsTuple()) ||
-                   (word < t.size() && t[word] == '[' && ParsePrimitiveType(t.substr(0, word)));
+  return word < t.size() && t[word] == '[' && ParsePrimitiveType(t.substr(0, word));
+}
+
+// Literal text with or without its shape.
+absl::StatusOr<Literal> ParseText(const std::string& text, const std::string& path,
+                                  const Shape& shape) {
+  // A shape prefix is an array shape, or '(' for a tuple.
+  std::string_view t = StripWhitespace(text);
+  bool has_shape = (!t.empty() && t[0] == '(' && shape.IsTuple()) || StartsWithArrayShape(t);
   if (has_shape) {
     auto lit = ParseLiteral(text, ParseOptions{path});
     if (!lit.ok()) return lit.status();
@@ -90,11 +93,7 @@ bool LooksLikeLiteral(std::string_view text) {
   for (std::string_view word : {"true", "false", "nan", "inf"}) {
     if (t == word) return true;
   }
-  size_t word = 0;
-  while (word < t.size() && ((t[word] >= 'a' && t[word] <= 'z') || (t[word] >= '0' && t[word] <= '9'))) {
-    ++word;
-  }
-  return word < t.size() && t[word] == '[' && ParsePrimitiveType(t.substr(0, word));
+  return StartsWithArrayShape(t);
 }
 
 absl::StatusOr<Literal> LoadInputArgument(const std::string& arg, const Shape& shape) {
