@@ -187,11 +187,12 @@ void AddOptions(CLI::App& app, RunFlags& f) {
                "sibling reductions (the same results, bit for bit)");
   // A flag whose file comes only as --profile=FILE: `--profile model.hlo`
   // must not take the module for the profile's file.
-  app.add_flag("--profile{}", f.profile_json,
+  app.add_flag("--profile", f.profile_json,
                "print each instruction's and opcode's time, calls, bytes and FLOPs "
                "(per run; with --bench, over the timed runs) on stderr, beside the "
                "machine's memcpy and sgemm rates; --profile=FILE also writes them as JSON. "
-               "Every device of a multi-device run is profiled (times summed)");
+               "Every device of a multi-device run is profiled (times summed)")
+      ->option_text("[=FILE]");
 }
 
 // Parses the command line; returns the exit status when it should stop.
@@ -218,6 +219,12 @@ std::optional<int> ParseFlags(int argc, char** argv, RunFlags& f) {
   }
   f.output_given = app.count("--output") > 0;
   f.profile = app.count("--profile") > 0;
+  // A bare flag reads as "true": the file comes only with '='.
+  bool profile_file = false;
+  for (int i = 1; i < argc; ++i) {
+    profile_file |= std::string_view(argv[i]).starts_with("--profile=");
+  }
+  if (!profile_file) f.profile_json.clear();
   return std::nullopt;
 }
 

@@ -294,6 +294,8 @@ def test_profile(c):
     c.check("--profile MODEL: the model is the input, not the profile's file",
             p.returncode == 0 and "profile: add" in p.stderr and "{11, 22}" in p.stdout,
             f"exit {p.returncode}; stdout {p.stdout[:100]!r}; stderr {p.stderr[:300]!r}")
+    c.check("bare --profile writes no file", not os.path.exists(c.path("true")),
+            "a file named 'true' was written")
     p = c.run("hlo-run", "add.hlo", "--input", "a.npy", "--input", "b.npy",
               "--profile=prof.json")
     c.check("--profile=FILE writes the JSON", p.returncode == 0 and
