@@ -68,6 +68,14 @@ ENTRY main {
   ROOT c = f32[] constant(3)
 }
 """
+FEED = """HloModule feed
+
+ENTRY main {
+  t = token[] after-all()
+  d = f32[3] iota(), iota_dimension=0
+  ROOT o = token[] outfeed(d, t), outfeed_shape=f32[3]
+}
+"""
 STABLEHLO = """module @jit_f attributes {mhlo.num_partitions = 1 : i32} {
   func.func public @main(%arg0: tensor<2xf32>) -> (tensor<2xf32>) {
     %0 = stablehlo.negate %arg0 : tensor<2xf32>
@@ -152,6 +160,7 @@ def setup(c):
     c.write("tuple.hlo", TUPLE)
     c.write("elided.hlo", ELIDED)
     c.write("three.hlo", THREE)
+    c.write("feed.hlo", FEED)
     c.write("stablehlo.mlir", STABLEHLO)
     c.write("a.npy", npy_bytes("f4", [2], [1.0, 2.0]))
     c.write("b.npy", npy_bytes("f4", [2], [10.0, 20.0]))
@@ -202,6 +211,12 @@ def test_bench(c):
     vals = read_npy(c.path("bench_out.npy"))
     c.check("--bench still writes -o", p.returncode == 0 and vals and vals[2] == [11.0, 22.0],
             f"exit {p.returncode}, values {vals}, stderr {p.stderr.strip()[:300]!r}")
+
+
+    p = c.run("hlo-run", "feed.hlo", "--bench", "1", "--outfeed", "feed.txt")
+    text = open(c.path("feed.txt")).read() if os.path.exists(c.path("feed.txt")) else None
+    c.check("--bench still writes --outfeed", p.returncode == 0 and text == "f32[3] {0, 1, 2}\n",
+            f"exit {p.returncode}; outfeed {text!r}")
 
 
 def test_expect_leaves(c):
