@@ -302,6 +302,9 @@ def test_inline_input(c):
     p = c.run("hlo-run", "add.hlo", "--input", "missing.npy", "--input", "{3, 4}")
     c.expect_exit("--input: a missing file is still 'cannot open'", p, 1, "missing.npy",
                   "cannot open")
+    p = c.run("hlo-run", "add.hlo", "--input", "1.npy", "--input", "{3, 4}")
+    c.expect_exit("--input: a missing 1.npy is a file, not a literal", p, 1, "1.npy",
+                  "cannot open")
 
 
 def test_profile(c):

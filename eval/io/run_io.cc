@@ -85,7 +85,11 @@ absl::StatusOr<Literal> LoadLiteralFile(const std::string& path, const Shape& sh
 
 bool LooksLikeLiteral(std::string_view text) {
   std::string_view t = StripWhitespace(text);
-  if (t.empty()) return false;
+  // A path (`1.npy`, `data/x`) is a file, missing or not.
+  if (t.empty() || t.find('/') != std::string_view::npos) return false;
+  for (std::string_view ext : {".npy", ".npz", ".json", ".txt"}) {
+    if (t.ends_with(ext)) return false;
+  }
   char c = t[0];
   if (c == '{' || c == '(' || c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9')) {
     return true;

@@ -20,8 +20,9 @@ namespace hlo {
 absl::StatusOr<Literal> LoadLiteralFile(const std::string& path, const Shape& shape);
 // An --input argument: the file when it exists; else, when the text looks
 // like a literal (starts with `{`, `(`, a digit, a sign or `.`, is true,
-// false, nan or inf, or starts with a shape such as `f32[2]`), that literal
-// text itself; else the file (whose error says it cannot be opened).
+// false, nan or inf, or starts with a shape such as `f32[2]`; no '/' and no
+// .npy/.npz/.json/.txt ending), that literal text itself; else the file
+// (whose error says it cannot be opened).
 absl::StatusOr<Literal> LoadInputArgument(const std::string& arg, const Shape& shape);
 bool LooksLikeLiteral(std::string_view text);
 // Reads an expected result (text, JSON or npy; for npy and bare values the
