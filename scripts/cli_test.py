@@ -3,7 +3,8 @@
 conflicting options are an error naming both, no option is silently ignored,
 and what a script checks (exit status, files written, --expect's verdict)
 can fail. One check per contract, on small modules written here; .npy files
-are written and read by this script (no numpy needed).
+are written and read by this script (no numpy needed). One more check uses
+XLA's sort_topk case of ../shared and is skipped (counted) without it.
 
   scripts/cli_test.py --bin build/bin [-v] [-k SUBSTRING]
 
@@ -83,6 +84,7 @@ STABLEHLO = """module @jit_f attributes {mhlo.num_partitions = 1 : i32} {
   }
 }
 """
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FORMATS = {"f4": ("<f4", "f"), "i4": ("<i4", "i")}
 
 
@@ -122,6 +124,7 @@ class Checker:
         self.verbose = verbose
         self.passed = 0
         self.failed = 0
+        self.skipped = 0
 
     def path(self, name):
         return os.path.join(self.work, name)
@@ -348,8 +351,30 @@ def test_messages(c):
                   "--profile=FILE")
 
 
-TESTS = [test_conflicts, test_bench, test_expect_leaves, test_opt_multi_module, test_opt_conflicts,
-         test_output_extension, test_inline_input, test_profile, test_npz, test_messages]
+def test_shared_xla_case(c):
+    """XLA's sort_topk returns six arrays: its out_I.npy, one --expect each and as
+    a folder (../shared beside the checkout; skipped without it)."""
+    d = os.path.join(ROOT, "..", "shared", "xla-jax", "cases", "sort_topk")
+    if not os.path.isdir(d):
+        c.skipped += 1
+        return
+    outs = sorted((f for f in os.listdir(d) if f.startswith("out_")),
+                  key=lambda f: int(f[4:-4]))
+    run = [os.path.join(d, "before.hlo"), "--input", os.path.join(d, "in_0.npy"),
+           "--input", os.path.join(d, "in_1.npy")]
+    p = c.run("hlo-run", *run, *[a for f in outs for a in ("--expect", os.path.join(d, f))])
+    c.expect_exit("sort_topk: six --expect out_I.npy", p, 0, "matches")
+    os.makedirs(c.path("topk"), exist_ok=True)
+    for f in outs:
+        with open(os.path.join(d, f), "rb") as src:
+            c.write(os.path.join("topk", f), src.read())
+    p = c.run("hlo-run", *run, "--expect", "topk")
+    c.expect_exit("sort_topk: --expect DIR of out_I.npy", p, 0, "matches")
+
+
+TESTS = [test_conflicts, test_bench, test_expect_leaves, test_opt_multi_module,
+         test_opt_conflicts, test_output_extension, test_inline_input, test_profile, test_npz,
+         test_messages, test_shared_xla_case]
 
 
 def main():
@@ -365,7 +390,8 @@ def main():
         for t in TESTS:
             if args.k in t.__name__:
                 t(c)
-    print(f"cli: {c.passed} passed, {c.failed} failed")
+    skipped = f", {c.skipped} skipped (no ../shared)" if c.skipped else ""
+    print(f"cli: {c.passed} passed, {c.failed} failed{skipped}")
     return 1 if c.failed else 0
 
 
