@@ -68,14 +68,30 @@ int main(int argc, char** argv) {
   app.add_flag("--time", time_phases,
                "print parse/print times and memory to stderr as one line")
       ->group("");
+  if (auto st = hlo::CheckLongOptions(argc, argv, hlo::LongOptionNames(app)); !st.ok()) {
+    hlo::ReportError("hlo-opt", st);
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : 2;
+    return hlo::ReportParseError(app, e, "hlo-opt");
   }
   if (input_format.empty()) {
     input_format = absl::EndsWith(input, ".json") ? "json" : "hlo";
+  }
+  // The options that shape HLO text do nothing for JSON or dot output unless
+  // --print-after* or --dump-dir print HLO text too.
+  const bool prints_steps = pass_flags.options.print_after_all ||
+                            !pass_flags.print_after.empty() ||
+                            !pass_flags.options.dump_dir.empty();
+  if (emit != "hlo" && !prints_steps) {
+    for (const char* name : {"--filter", "--print-style", "--compact-gte", "--print-metadata"}) {
+      if (app.count(name) == 0) continue;
+      std::cerr << "hlo-opt: error: " << name << " shapes HLO text, and --emit=" << emit
+                << " prints none (only --print-after*, --dump-dir would)\n";
+      return 2;
+    }
   }
   // Constant folding is the only evaluation here: no BLAS worker threads.
   hlo::gemm::StopBlasThreads();
@@ -149,7 +165,10 @@ int main(int argc, char** argv) {
     }
     if (!m.ok()) {
       if (absl::IsNotFound(m.status()) && pieces.size() > 1) continue;  // empty piece
-      hlo::ReportError("hlo-opt", m.status());
+      hlo::ReportError("hlo-opt",
+                       input_format == "json"
+                           ? m.status()
+                           : hlo::ExplainParseFailure(pieces[i], filename, "hlo-opt", m.status()));
       any_error = true;
       continue;
     }
@@ -221,10 +240,12 @@ int main(int argc, char** argv) {
     std::cerr << filename << ":1:1: error: the input holds no module\n";
     return 1;
   }
-  if (any_error) return 1;
-  if (auto st = hlo::WriteOutputAtomically(output, out); !st.ok()) {
-    hlo::ReportError("hlo-opt", st);
-    return 1;
+  // The modules that worked are written even when others failed (exit 1).
+  if (printed > 0) {
+    if (auto st = hlo::WriteOutputAtomically(output, out); !st.ok()) {
+      hlo::ReportError("hlo-opt", st);
+      return 1;
+    }
   }
-  return 0;
+  return any_error ? 1 : 0;
 }

@@ -9,20 +9,27 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "absl/strings/cord.h"
 #include "cmd/tool_common.h"
 #include "eval/collectives/replica_runner.h"
 #include "eval/denormals.h"
 #include "eval/evaluator.h"
 #include "eval/io/compare.h"
+#include "eval/io/expect.h"
 #include "eval/io/feed_io.h"
 #include "eval/io/random_fill.h"
 #include "eval/io/run_io.h"
 #include "eval/runtime/profiler.h"
+#include "ir/npy.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
 #include "passes/passes.h"
@@ -54,10 +61,6 @@ std::function<void(int64_t, int64_t)> ProgressPrinter() {
   };
 }
 
-}  // namespace
-
-namespace {
-
 // The resident set in MiB, whole and its file-backed part (the code and
 // libraries' pages), from /proc/self/status; zeros where it is missing.
 struct Resident {
@@ -80,20 +83,17 @@ Resident ResidentNow() {
   return r;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  // Before any module, input or buffer: what --bench's peak data is
-  // measured from.
-  const Resident start = ResidentNow();
-  CLI::App app{"hlo-run: evaluate an XLA HLO module on the CPU"};
-  std::string input;
+// The flags, checked against each other by CheckFlags.
+struct RunFlags {
+  std::string module_file;
   std::vector<std::string> inputs;
   bool random_inputs = false;
   uint64_t seed = 0;
   std::string passes;
-  std::string output_format = "text";
+  std::string output_format;  // as given; ResolveOutput fills it
   std::string output = "-";
+  bool output_given = false;
+  bool npy_file = false;  // -o FILE.npy: one .npy file, not a folder
   std::vector<std::string> expect;
   int64_t replicas = 0, partitions = 0;
   std::vector<std::string> infeed_files;
@@ -108,301 +108,295 @@ int main(int argc, char** argv) {
   std::string precision = "native";
   bool no_fast_paths = false;
   bool no_fusion = false;
-  std::string profile_json;
-  app.add_option("input", input, "HLO text file, or - for standard input")->required();
-  app.add_option("--input", inputs, "a value per parameter: literal text, .json or .npy");
-  app.add_flag("--random-inputs", random_inputs, "generate every parameter from --seed");
-  app.add_option("--seed", seed, "seed for --random-inputs and elided constants");
-  app.add_option("--passes", passes, "passes to run before evaluating");
-  app.add_option("--output-format", output_format, "text, json or npy")
+  bool profile = false;
+  std::string profile_json;  // --profile=FILE
+};
+
+// Usage errors exit with status 2, every other error with 1.
+constexpr const char* kUsage = "hlo-run.usage";
+absl::Status UsageError(const std::string& msg) {
+  absl::Status st = absl::InvalidArgumentError(msg);
+  st.SetPayload(kUsage, absl::Cord("2"));
+  return st;
+}
+absl::Status AsUsage(absl::Status st) {
+  if (!st.ok()) st.SetPayload(kUsage, absl::Cord("2"));
+  return st;
+}
+int ExitCode(const absl::Status& st) {
+  if (st.ok()) return 0;
+  return st.GetPayload(kUsage).has_value() ? 2 : 1;
+}
+
+void AddOptions(CLI::App& app, RunFlags& f) {
+  app.add_option("input", f.module_file, "HLO text file, or - for standard input")->required();
+  CLI::Option* input = app.add_option(
+      "--input", f.inputs,
+      "a value per parameter: a file (.npy, .json or literal text), or literal text itself");
+  app.add_flag("--random-inputs", f.random_inputs, "generate every parameter from --seed")
+      ->excludes(input);
+  app.add_option("--seed", f.seed, "seed for --random-inputs and elided constants")
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            return s.find('-') == std::string::npos ? std::string()
+                                                    : "a seed is a number from 0 to 2^64-1";
+          },
+          "UINT64"));
+  app.add_option("--passes", f.passes, "passes to run before evaluating");
+  app.add_option("--output-format", f.output_format,
+                 "text, json or npy (default: from -o's extension .npy / .json, else text)")
       ->check(CLI::IsMember({"text", "json", "npy"}));
-  app.add_option("-o,--output", output, "output file (npy: a directory)");
-  app.add_option("--expect", expect,
-                 "compare the result with this file (once, or once per device); exit 1 on "
-                 "mismatch");
-  app.add_option("--replicas", replicas, "replicas to run (default: the module's replica_count)")
+  app.add_option("-o,--output", f.output,
+                 "output file (npy: FILE.npy for an array result, else a folder)");
+  app.add_option("--expect", f.expect,
+                 "compare the result with this: one file of the whole result, one .npy per "
+                 "result array in order, or a folder of result_I.npy / out_I.npy (per device: "
+                 "once, or once per device); exit 1 on mismatch");
+  app.add_option("--replicas", f.replicas,
+                 "replicas to run (default: the module's replica_count)")
       ->check(CLI::Range(int64_t{1}, int64_t{1024}));
-  app.add_option("--partitions", partitions,
+  app.add_option("--partitions", f.partitions,
                  "partitions to run (default: the module's num_partitions)")
       ->check(CLI::Range(int64_t{1}, int64_t{1024}));
-  app.add_option("--infeed", infeed_files, "values for infeed, read in order (text, .json, .npy)");
-  app.add_option("--outfeed", outfeed_file, "write what outfeed sends to this file");
-  app.add_option("--collective-timeout", collective_timeout,
+  app.add_option("--infeed", f.infeed_files,
+                 "values for infeed, read in order (text, .json, .npy)");
+  app.add_option("--outfeed", f.outfeed_file, "write what outfeed sends to this file");
+  app.add_option("--collective-timeout", f.collective_timeout,
                  "seconds a device waits for the others at a collective")
       ->check(CLI::PositiveNumber);
-  app.add_option("--rtol", rtol, "relative tolerance for --expect");
-  app.add_option("--atol", atol, "absolute tolerance for --expect");
-  app.add_option("--bench", bench, "time N runs after a warm-up run");
-  app.add_option("--max-memory", max_memory, "largest bytes of live buffers");
-  app.add_option("--max-iterations", max_iterations, "stop while loops after N trips");
-  app.add_flag("--no-verify", no_verify, "do not verify the module after parsing");
-  app.add_option("--denormals", denormals,
+  app.add_option("--rtol", f.rtol, "relative tolerance for --expect");
+  app.add_option("--atol", f.atol, "absolute tolerance for --expect");
+  app.add_option("--bench", f.bench,
+                 "time N runs after a first run (whose result --expect and -o take)")
+      ->check(CLI::Range(1, 1000000));
+  app.add_option("--max-memory", f.max_memory, "largest bytes of live buffers");
+  app.add_option("--max-iterations", f.max_iterations, "stop while loops after N trips");
+  app.add_flag("--no-verify", f.no_verify, "do not verify the module after parsing");
+  app.add_option("--denormals", f.denormals,
                  "keep: IEEE denormals (default); flush: XLA:CPU's flush-to-zero (FTZ/DAZ)")
       ->check(CLI::IsMember({"keep", "flush"}));
-  app.add_option("--precision", precision,
+  app.add_option("--precision", f.precision,
                  "native: each op in its declared type; f64: floats narrower than f64 computed in "
                  "f64 (c64 in c128), outputs rounded to their types (the widen-floats pass)")
       ->check(CLI::IsMember({"native", "f64"}));
-  app.add_flag("--no-fast-paths", no_fast_paths,
+  app.add_flag("--no-fast-paths", f.no_fast_paths,
                "apply reducers, comparators and other called computations with the general "
                "evaluator, element by element (a reference for checking the fast paths)");
-  app.add_flag("--no-fusion", no_fusion,
+  app.add_flag("--no-fusion", f.no_fusion,
                "run every instruction through its own kernel: no fused loops, softmax rows or "
                "sibling reductions (the same results, bit for bit)");
-  CLI::Option* profile =
-      app.add_option("--profile", profile_json,
-                     "print each instruction's and opcode's time, calls, bytes and FLOPs "
-                     "(per run; with --bench, over the timed runs) on stderr, beside the "
-                     "machine's memcpy and sgemm rates; =FILE also writes them as JSON. "
-                     "Every device of a multi-device run is profiled (times summed)")
-          ->expected(0, 1);
+  // A flag whose file comes only as --profile=FILE: `--profile model.hlo`
+  // must not take the module for the profile's file.
+  app.add_flag("--profile", f.profile_json,
+               "print each instruction's and opcode's time, calls, bytes and FLOPs "
+               "(per run; with --bench, over the timed runs) on stderr, beside the "
+               "machine's memcpy and sgemm rates; --profile=FILE also writes them as JSON. "
+               "Every device of a multi-device run is profiled (times summed)")
+      ->option_text("[=FILE]");
+}
+
+// Parses the command line; returns the exit status when it should stop.
+std::optional<int> ParseFlags(int argc, char** argv, RunFlags& f) {
+  CLI::App app{"hlo-run: evaluate an XLA HLO module on the CPU"};
+  AddOptions(app, f);
+  if (auto st = hlo::CheckLongOptions(argc, argv, hlo::LongOptionNames(app)); !st.ok()) {
+    hlo::ReportError("hlo-run", st);
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
+    int code = hlo::ReportParseError(app, e, "hlo-run");
+    // `--profile FILE`: FILE became the module, the module an extra.
+    bool profile_space = false;
+    for (int i = 1; i + 1 < argc; ++i) {
+      profile_space |= std::string_view(argv[i]) == "--profile" && argv[i + 1][0] != '-';
+    }
+    if (code != 0 && profile_space) {
+      std::cerr << "hlo-run: note: --profile takes its file only as --profile=FILE\n";
+    }
     return code == 0 ? 0 : 2;
   }
-  if (output_format == "npy" && output == "-") {
-    std::cerr << "hlo-run: error: --output-format=npy needs -o DIR\n";
-    return 2;
+  f.output_given = app.count("--output") > 0;
+  f.profile = app.count("--profile") > 0;
+  // A bare flag reads as "true": the file comes only with '='.
+  bool profile_file = false;
+  for (int i = 1; i < argc; ++i) {
+    profile_file |= std::string_view(argv[i]).starts_with("--profile=");
   }
+  if (!profile_file) f.profile_json.clear();
+  return std::nullopt;
+}
 
-  auto text = hlo::ReadInput(input);
-  if (!text.ok()) {
-    hlo::ReportError("hlo-run", text.status());
-    return 1;
+// The format -o's extension names: npy, json, text, or empty.
+std::string FormatOfPath(const std::string& path) {
+  if (path.ends_with(".npy")) return "npy";
+  if (path.ends_with(".json")) return "json";
+  if (path.ends_with(".txt")) return "text";
+  return "";
+}
+
+// The flags' contract with each other (README "Flags together").
+absl::Status CheckFlags(RunFlags& f) {
+  std::string implied = f.output_given ? FormatOfPath(f.output) : "";
+  if (!f.output_format.empty() && !implied.empty() && implied != f.output_format) {
+    return UsageError(hlo::StrCat("--output-format=", f.output_format, " conflicts with -o ",
+                                  f.output, " (", implied, " by its extension)"));
   }
-  std::string filename = input == "-" ? "<stdin>" : input;
+  const bool format_given = !f.output_format.empty();
+  if (f.output_format.empty()) f.output_format = implied.empty() ? "text" : implied;
+  f.npy_file = f.output_format == "npy" && f.output.ends_with(".npy");
+  if (f.output_format == "npy" && !f.output_given) {
+    return UsageError("--output-format=npy needs -o DIR (or -o FILE.npy for an array result)");
+  }
+  if (format_given && !f.output_given && (!f.expect.empty() || f.bench > 0)) {
+    return UsageError(hlo::StrCat("--output-format without -o beside ",
+                                  f.expect.empty() ? "--bench" : "--expect",
+                                  ": the result is written only with -o FILE then"));
+  }
+  if ((f.rtol || f.atol) && f.expect.empty()) {
+    return UsageError(hlo::StrCat(f.rtol ? "--rtol" : "--atol", " needs --expect"));
+  }
+  return absl::OkStatus();
+}
+
+// Parses, verifies and transforms the module (--passes, --precision).
+absl::StatusOr<std::unique_ptr<hlo::Module>> LoadModule(const RunFlags& f) {
+  auto text = hlo::ReadInput(f.module_file);
+  if (!text.ok()) return text.status();
+  std::string filename = f.module_file == "-" ? "<stdin>" : f.module_file;
   auto shared_text = std::make_shared<const std::string>(*std::move(text));
   auto module = hlo::ParseModule(*shared_text, hlo::ParseOptions{filename, &hlo::InferShape});
   if (!module.ok()) {
-    hlo::ReportError("hlo-run", module.status());
-    return 1;
+    return hlo::ExplainParseFailure(*shared_text, filename, "hlo-run", module.status());
   }
   hlo::Module& m = **module;
   m.set_source(filename, shared_text);
-  if (!no_verify) {
-    if (auto st = hlo::VerifyModule(m); !st.ok()) {
-      hlo::ReportError("hlo-run", st);
-      return 1;
-    }
+  if (!f.no_verify) {
+    if (auto st = hlo::VerifyModule(m); !st.ok()) return st;
   }
-  auto pipeline = hlo::BuildPipeline(passes);
-  if (!pipeline.ok()) {
-    hlo::ReportError("hlo-run", pipeline.status());
-    return 2;
-  }
-  if (auto st = pipeline->Run(m); !st.ok()) {
-    hlo::ReportError("hlo-run", st);
-    return 1;
-  }
-  if (precision == "f64") {
+  if (auto st = hlo::CheckPassNames(f.passes); !st.ok()) return AsUsage(st);
+  auto pipeline = hlo::BuildPipeline(f.passes);
+  if (!pipeline.ok()) return AsUsage(pipeline.status());
+  if (auto st = pipeline->Run(m); !st.ok()) return st;
+  if (f.precision == "f64") {
     // Nothing runs after the rewrite (no folding of the wide module).
     absl::Status st = hlo::CreateWidenFloats()->Run(m).status();
-    if (st.ok() && !no_verify) st = hlo::VerifyModule(m);
-    if (!st.ok()) {
-      hlo::ReportError("hlo-run", st);
-      return 1;
-    }
+    if (st.ok() && !f.no_verify) st = hlo::VerifyModule(m);
+    if (!st.ok()) return st;
   }
+  return module;
+}
 
-  const hlo::Computation& entry = *m.entry();
-  if (replicas == 0) replicas = std::max<int64_t>(1, m.replica_count());
-  if (partitions == 0) partitions = std::max<int64_t>(1, m.num_partitions());
-  if (replicas * partitions > 1024) {
-    std::cerr << "hlo-run: error: " << replicas << " replicas x " << partitions
-              << " partitions is more than the 1024 devices hlo-run runs\n";
-    return 2;
-  }
-  const int64_t devices = replicas * partitions;
+absl::Status CheckInputCount(const RunFlags& f, const hlo::Computation& entry,
+                             int64_t devices) {
   const int64_t params = entry.parameter_count();
-  if (!random_inputs && static_cast<int64_t>(inputs.size()) != params &&
-      (devices == 1 || static_cast<int64_t>(inputs.size()) != params * devices)) {
-    std::cerr << "hlo-run: error: the entry computation takes " << params
-              << " parameters; give one --input per parameter"
-              << (devices > 1 ? hlo::StrCat(" (or ", params * devices, ", ", params,
-                                            " per device in device order)")
-                              : std::string())
-              << " or --random-inputs\n";
-    return 2;
+  const auto given = static_cast<int64_t>(f.inputs.size());
+  if (f.random_inputs || given == params || (devices > 1 && given == params * devices)) {
+    return absl::OkStatus();
   }
-  if (expect.size() > 1 && static_cast<int64_t>(expect.size()) != devices) {
-    std::cerr << "hlo-run: error: give --expect once, or once per device (" << devices << ")\n";
-    return 2;
+  std::string names;
+  if (params > 0 && params <= 8) {
+    for (int64_t i = 0; i < params; ++i) {
+      hlo::StrAppend(&names, i == 0 ? " (" : ", ", entry.parameter(i)->name(), ": ",
+                     entry.parameter(i)->shape().ToString(false));
+    }
+    names += ")";
   }
-  // Sizes are checked before any input is read or generated.
-  if (auto st = hlo::CheckInputsFit(m, max_memory); !st.ok()) {
-    hlo::ReportError("hlo-run", st);
-    return 1;
-  }
-  // Device d's inputs: its own files when given per device, else the
-  // shared ones; random inputs from seed + d.
+  return UsageError(hlo::StrCat(
+      "the entry computation takes ", params, params == 1 ? " parameter" : " parameters", names,
+      "; ", given, " --input given: give one per parameter",
+      devices > 1 ? hlo::StrCat(" (or ", params * devices, ", ", params,
+                                " per device in device order)")
+                  : std::string(),
+      " or --random-inputs"));
+}
+
+// Puts "parameter I 'NAME': " after the "error: " of a reader's message.
+absl::Status NameParameter(const absl::Status& st, int64_t i, const hlo::Instruction& p) {
+  std::string msg(st.message());
+  std::string what = hlo::StrCat("parameter ", i, " '", p.name(), "' (",
+                                 p.shape().ToString(false), "): ");
+  size_t at = msg.find(": error: ");
+  if (at == std::string::npos) return absl::Status(st.code(), what + msg);
+  msg.insert(at + 9, what);
+  return absl::Status(st.code(), msg);
+}
+
+// Device d's inputs: its own files when given per device, else the shared
+// ones; random inputs from seed + d.
+absl::StatusOr<std::vector<std::vector<hlo::Value>>> ReadArguments(
+    const RunFlags& f, const hlo::Computation& entry, int64_t devices) {
+  const int64_t params = entry.parameter_count();
   std::vector<std::vector<hlo::Value>> args(devices);
   for (int64_t d = 0; d < devices; ++d) {
     for (int64_t i = 0; i < params; ++i) {
       const hlo::Shape& shape = entry.parameter(i)->shape();
-      size_t file = static_cast<int64_t>(inputs.size()) == params ? i : d * params + i;
-      if (!random_inputs && d > 0 && file == static_cast<size_t>(i)) {
+      size_t file = static_cast<int64_t>(f.inputs.size()) == params ? i : d * params + i;
+      if (!f.random_inputs && d > 0 && file == static_cast<size_t>(i)) {
         args[d].push_back(args[0][i]);  // the same input: share the buffer
         continue;
       }
-      auto lit = random_inputs ? hlo::RandomLiteral(shape, seed + static_cast<uint64_t>(d),
-                                                    static_cast<uint64_t>(i))
-                               : hlo::LoadLiteralFile(inputs[file], shape);
-      if (!lit.ok()) {
-        hlo::ReportError("hlo-run", lit.status());
-        return 1;
-      }
+      auto lit = f.random_inputs
+                     ? hlo::RandomLiteral(shape, f.seed + static_cast<uint64_t>(d),
+                                          static_cast<uint64_t>(i))
+                     : hlo::LoadInputArgument(f.inputs[file], shape);
+      if (!lit.ok()) return NameParameter(lit.status(), i, *entry.parameter(i));
       args[d].push_back(hlo::Value::FromLiteral(*std::move(lit)));
     }
   }
+  return args;
+}
 
-  hlo::EvalOptions options;
-  options.max_memory_bytes = max_memory;
-  options.max_iterations = max_iterations;
-  options.seed = seed;
-  options.flush_denormals = denormals == "flush";
-  options.fast_paths = !no_fast_paths;
-  options.fusion = !no_fusion;
-  if (options.flush_denormals) hlo::SetBlasDenormalMode(true);
-  if (bench == 0) options.progress = ProgressPrinter();
-  std::unique_ptr<hlo::Profiler> profiler;
-  if (profile->count() > 0) {
-    profiler = std::make_unique<hlo::Profiler>();
-    options.profiler = profiler.get();
+// Says once that elided constants (`constant({...})`) run on generated values.
+void NoteElidedConstants(const hlo::Module& m, uint64_t seed) {
+  int64_t elided = 0;
+  for (const auto& comp : m.computations()) {
+    for (const auto& inst : comp->instructions()) elided += inst->literal_elided() ? 1 : 0;
   }
-  hlo::ReplicaRunner runner(m, options, replicas, partitions,
-                            std::chrono::milliseconds(static_cast<int64_t>(collective_timeout * 1000)));
-  if (!infeed_files.empty()) {
-    std::vector<hlo::FeedItem> feed;
-    for (const std::string& f : infeed_files) {
-      auto items = hlo::LoadFeedFile(f);
-      if (!items.ok()) {
-        hlo::ReportError("hlo-run", items.status());
-        return 1;
-      }
-      for (hlo::FeedItem& item : *items) feed.push_back(std::move(item));
-    }
-    for (int64_t d = 0; d < devices; ++d) runner.SetInfeed(d, feed);
-  }
-  auto first_start = std::chrono::steady_clock::now();
-  auto result = runner.Run(args);
-  if (!result.ok()) {
-    hlo::ReportError("hlo-run", result.status());
-    return 1;
-  }
-  // The profile covers the timed runs of --bench, else this one.
-  if (profiler && bench == 0) {
-    profiler->AddRun(std::chrono::duration<double, std::milli>(
-                         std::chrono::steady_clock::now() - first_start).count());
-  }
-  if (profiler && bench > 0) profiler->Reset();
-  auto report_profile = [&] {
-    if (!profiler) return true;
-    profiler->set_limits(hlo::MeasureMachineLimits());
-    absl::Status st = hlo::ReportProfile(*profiler, m.name(), profile_json);
-    if (!st.ok()) hlo::ReportError("hlo-run", st);
-    return st.ok();
-  };
-  if (bench > 0) {
-    // The warm-up's result is not printed: free it, so that the timed runs'
-    // results are not a second set of outputs alive beside it.
-    result->clear();
-    result->shrink_to_fit();
-    std::vector<double> ms;
-    for (int i = 0; i < bench; ++i) {
-      auto t0 = std::chrono::steady_clock::now();
-      auto r = runner.Run(args);
-      auto t1 = std::chrono::steady_clock::now();
-      if (!r.ok()) {
-        hlo::ReportError("hlo-run", r.status());
-        return 1;
-      }
-      ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-      if (profiler) profiler->AddRun(ms.back());
-    }
-    std::sort(ms.begin(), ms.end());
-    // Memory beside the times: the process's peak resident set; its data
-    // part (the peak less the file-backed pages resident now: code and
-    // libraries are paged in as they first run, and are not buffers); what
-    // the data grew by since the start; and the evaluator's peak of live
-    // buffers (inputs, outputs and the largest set of intermediates alive at
-    // once), the least any plan could hold.
-    struct rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    const double rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
-    const double peak_data_mb = std::max(0.0, rss_mb - ResidentNow().file_mb);
-    const double live_mb = static_cast<double>(runner.PeakLiveBytes()) / (1024.0 * 1024.0);
-    const double added_mb = std::max(0.0, peak_data_mb - start.data_mb());
-    // The times' line ends at max_ms (../shared/bench/compare.sh matches it
-    // whole); the memory has a line of its own.
-    char line[400];
-    std::snprintf(line, sizeof(line),
-                  "bench: %s runs=%d min_ms=%.3f median_ms=%.3f max_ms=%.3f\n"
-                  "bench: %s peak_rss_mb=%.1f peak_data_mb=%.1f start_data_mb=%.1f "
-                  "peak_live_mb=%.1f added_over_live=%.2f\n",
-                  m.name().c_str(), bench, ms.front(), ms[ms.size() / 2], ms.back(),
-                  m.name().c_str(), rss_mb, peak_data_mb, start.data_mb(), live_mb,
-                  live_mb > 0 ? added_mb / live_mb : 0.0);
-    // On stderr as documented, and on stdout where compare.sh reads it.
-    std::fputs(line, stderr);
-    std::fputs(line, stdout);
-    return report_profile() ? 0 : 1;
-  }
-  if (!report_profile()) return 1;
+  if (elided == 0) return;
+  std::cerr << "hlo-run: note: " << elided << " elided constant" << (elided == 1 ? "" : "s")
+            << " (constant({...})) filled with generated values from --seed " << seed << "\n";
+}
 
-  if (!outfeed_file.empty()) {
-    std::string out;
-    for (int64_t d = 0; d < devices; ++d) {
-      if (devices > 1) hlo::StrAppend(&out, runner.DeviceName(d), ":\n");
-      for (const hlo::Literal& l : runner.outfeed(d)) out += hlo::ResultToText(l);
-    }
-    if (auto st = hlo::WriteOutputAtomically(outfeed_file, out); !st.ok()) {
-      hlo::ReportError("hlo-run", st);
-      return 1;
-    }
+// Where the result goes: checks that need only the module's shapes.
+absl::Status CheckResultFlags(const RunFlags& f, const hlo::Shape& root, int64_t devices) {
+  if (!f.npy_file) return absl::OkStatus();
+  const int64_t arrays = hlo::ResultArrayCount(root);
+  if (arrays == 1 && devices == 1 && root.IsArray()) return absl::OkStatus();
+  return UsageError(hlo::StrCat(
+      "-o ", f.output, " names one .npy file, but the result has ",
+      devices > 1 ? hlo::StrCat(devices, " devices") : hlo::StrCat(arrays, " arrays"),
+      ": give -o DIR --output-format=npy for a folder of result_I.npy"));
+}
+
+absl::Status WriteResult(const RunFlags& f, const std::vector<hlo::Literal>& lits,
+                         const hlo::Shape& root, hlo::ReplicaRunner& runner) {
+  const auto devices = static_cast<int64_t>(lits.size());
+  if (f.npy_file) {
+    auto bytes = hlo::WriteNpy(lits[0]);
+    if (!bytes.ok()) return bytes.status();
+    return hlo::WriteOutputAtomically(f.output, *bytes);
   }
-  std::vector<hlo::Literal> lits;
-  for (const hlo::Value& v : *result) lits.push_back(v.ToLiteral());
-  if (!expect.empty()) {
-    bool all_match = true;
+  if (f.output_format == "npy") {
     for (int64_t d = 0; d < devices; ++d) {
-      const std::string& file = expect[expect.size() == 1 ? 0 : d];
-      auto expected = hlo::LoadExpected(file, entry.root()->shape());
-      if (!expected.ok()) {
-        hlo::ReportError("hlo-run", expected.status());
-        return 1;
-      }
-      std::string report = hlo::CompareLiterals(lits[d], *expected, hlo::Tolerance{rtol, atol});
-      std::string who = devices > 1 ? hlo::StrCat(" (", runner.DeviceName(d), ")") : "";
-      if (!report.empty()) {
-        std::cerr << "hlo-run: result" << who << " differs from " << file << ": " << report;
-        all_match = false;
-      } else {
-        std::cerr << "hlo-run: result" << who << " matches " << file << "\n";
-      }
-    }
-    return all_match ? 0 : 1;
-  }
-  absl::Status st;
-  if (output_format == "npy") {
-    for (int64_t d = 0; d < devices && st.ok(); ++d) {
-      std::string dir = output;
+      std::string dir = f.output;
       if (devices > 1) {
-        if (mkdir(output.c_str(), 0777) != 0 && errno != EEXIST) {
-          st = absl::PermissionDeniedError(hlo::StrCat(output, ": error: cannot create"));
-          break;
+        if (mkdir(f.output.c_str(), 0777) != 0 && errno != EEXIST) {
+          return absl::PermissionDeniedError(hlo::StrCat(f.output, ": error: cannot create"));
         }
         std::string name = runner.DeviceName(d);
         std::replace(name.begin(), name.end(), ' ', '_');
-        dir = hlo::StrCat(output, "/", name);
+        dir = hlo::StrCat(f.output, "/", name);
       }
-      st = hlo::WriteResultNpy(lits[d], dir);
+      if (auto st = hlo::WriteResultNpy(lits[d], dir); !st.ok()) return st;
     }
-  } else if (output_format == "json") {
-    std::string out;
+    return absl::OkStatus();
+  }
+  std::string out;
+  if (f.output_format == "json") {
     for (int64_t d = 0; d < devices; ++d) {
-      std::string one = hlo::ResultToJson(lits[d], entry.root()->shape());
+      std::string one = hlo::ResultToJson(lits[d], root);
       if (devices == 1) {
         out = one;
         break;
@@ -410,18 +404,206 @@ int main(int argc, char** argv) {
       one.pop_back();  // the newline
       hlo::StrAppend(&out, d == 0 ? "[" : ",\n ", one, d + 1 == devices ? "]\n" : "");
     }
-    st = hlo::WriteOutputAtomically(output, out);
   } else {
-    std::string out;
     for (int64_t d = 0; d < devices; ++d) {
       if (devices > 1) hlo::StrAppend(&out, runner.DeviceName(d), ":\n");
       out += hlo::ResultToText(lits[d]);
     }
-    st = hlo::WriteOutputAtomically(output, out);
   }
+  return hlo::WriteOutputAtomically(f.output, out);
+}
+
+// Compares each device's result with its --expect files; false on a mismatch.
+absl::StatusOr<bool> CheckExpected(const RunFlags& f,
+                                   const std::vector<std::vector<std::string>>& expect,
+                                   const std::vector<hlo::Literal>& lits,
+                                   const hlo::Shape& root, hlo::ReplicaRunner& runner) {
+  bool all_match = true;
+  const auto devices = static_cast<int64_t>(lits.size());
+  for (int64_t d = 0; d < devices; ++d) {
+    std::string dir_name = runner.DeviceName(d);
+    std::replace(dir_name.begin(), dir_name.end(), ' ', '_');
+    auto expected = hlo::LoadExpectedResult(expect[d], root, devices > 1 ? dir_name : "");
+    if (!expected.ok()) return expected.status();
+    std::string report = hlo::CompareLiterals(lits[d], *expected, hlo::Tolerance{f.rtol, f.atol});
+    std::string who = devices > 1 ? hlo::StrCat(" (", runner.DeviceName(d), ")") : "";
+    std::string files = hlo::StrJoin(expect[d], ", ");
+    if (!report.empty()) {
+      std::cerr << "hlo-run: result" << who << " differs from " << files << ": " << report;
+      all_match = false;
+    } else {
+      std::cerr << "hlo-run: result" << who << " matches " << files << "\n";
+    }
+  }
+  return all_match;
+}
+
+// What the first run gives: the outfeed, --expect's verdict and the result
+// (-o; standard output unless --expect or --bench). False on a mismatch.
+absl::StatusOr<bool> Outputs(const RunFlags& f,
+                             const std::vector<std::vector<std::string>>& expect,
+                             std::vector<hlo::Value>& result, const hlo::Shape& root,
+                             hlo::ReplicaRunner& runner) {
+  const auto devices = static_cast<int64_t>(result.size());
+  if (!f.outfeed_file.empty()) {
+    std::string out;
+    for (int64_t d = 0; d < devices; ++d) {
+      if (devices > 1) hlo::StrAppend(&out, runner.DeviceName(d), ":\n");
+      for (const hlo::Literal& l : runner.outfeed(d)) out += hlo::ResultToText(l);
+    }
+    if (auto st = hlo::WriteOutputAtomically(f.outfeed_file, out); !st.ok()) return st;
+  }
+  std::vector<hlo::Literal> lits;
+  for (const hlo::Value& v : result) lits.push_back(v.ToLiteral());
+  bool match = true;
+  if (!f.expect.empty()) {
+    auto verdict = CheckExpected(f, expect, lits, root, runner);
+    if (!verdict.ok()) return verdict.status();
+    match = *verdict;
+  }
+  if (f.output_given || (f.expect.empty() && f.bench == 0)) {
+    if (auto st = WriteResult(f, lits, root, runner); !st.ok()) return st;
+  }
+  return match;
+}
+
+// --bench: the timed runs after the first, and their figures on stderr and
+// stdout.
+absl::Status Bench(const RunFlags& f, hlo::ReplicaRunner& runner,
+                   const std::vector<std::vector<hlo::Value>>& args, hlo::Profiler* profiler,
+                   const std::string& name, const Resident& start) {
+  std::vector<double> ms;
+  for (int i = 0; i < f.bench; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = runner.Run(args);
+    auto t1 = std::chrono::steady_clock::now();
+    if (!r.ok()) return r.status();
+    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    if (profiler) profiler->AddRun(ms.back());
+  }
+  std::sort(ms.begin(), ms.end());
+  // Memory beside the times: the process's peak resident set; its data
+  // part (the peak less the file-backed pages resident now: code and
+  // libraries are paged in as they first run, and are not buffers); what
+  // the data grew by since the start; and the evaluator's peak of live
+  // buffers (inputs, outputs and the largest set of intermediates alive at
+  // once), the least any plan could hold.
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  const double rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  const double peak_data_mb = std::max(0.0, rss_mb - ResidentNow().file_mb);
+  const double live_mb = static_cast<double>(runner.PeakLiveBytes()) / (1024.0 * 1024.0);
+  const double added_mb = std::max(0.0, peak_data_mb - start.data_mb());
+  // The times' line ends at max_ms (../shared/bench/compare.sh matches it
+  // whole); the memory has a line of its own.
+  char line[400];
+  std::snprintf(line, sizeof(line),
+                "bench: %s runs=%d min_ms=%.3f median_ms=%.3f max_ms=%.3f\n"
+                "bench: %s peak_rss_mb=%.1f peak_data_mb=%.1f start_data_mb=%.1f "
+                "peak_live_mb=%.1f added_over_live=%.2f\n",
+                name.c_str(), f.bench, ms.front(), ms[ms.size() / 2], ms.back(), name.c_str(),
+                rss_mb, peak_data_mb, start.data_mb(), live_mb,
+                live_mb > 0 ? added_mb / live_mb : 0.0);
+  // On stderr as documented, and on stdout where compare.sh reads it.
+  std::fputs(line, stderr);
+  std::fputs(line, stdout);
+  return absl::OkStatus();
+}
+
+absl::Status LoadInfeed(const RunFlags& f, hlo::ReplicaRunner& runner, int64_t devices) {
+  if (f.infeed_files.empty()) return absl::OkStatus();
+  std::vector<hlo::FeedItem> feed;
+  for (const std::string& file : f.infeed_files) {
+    auto items = hlo::LoadFeedFile(file);
+    if (!items.ok()) return items.status();
+    for (hlo::FeedItem& item : *items) feed.push_back(std::move(item));
+  }
+  for (int64_t d = 0; d < devices; ++d) runner.SetInfeed(d, feed);
+  return absl::OkStatus();
+}
+
+// Everything after the flags. A result that differs from --expect is not an
+// error: *matched says so (exit 1 after the --bench runs).
+absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched) {
+  if (auto st = CheckFlags(f); !st.ok()) return st;
+  auto module = LoadModule(f);
+  if (!module.ok()) return module.status();
+  hlo::Module& m = **module;
+  const hlo::Computation& entry = *m.entry();
+  const hlo::Shape& root = entry.root()->shape();
+  int64_t replicas = f.replicas == 0 ? std::max<int64_t>(1, m.replica_count()) : f.replicas;
+  int64_t partitions =
+      f.partitions == 0 ? std::max<int64_t>(1, m.num_partitions()) : f.partitions;
+  if (replicas * partitions > 1024) {
+    return UsageError(hlo::StrCat(replicas, " replicas x ", partitions,
+                                  " partitions is more than the 1024 devices hlo-run runs"));
+  }
+  const int64_t devices = replicas * partitions;
+  if (auto st = CheckInputCount(f, entry, devices); !st.ok()) return st;
+  auto expect = hlo::AssignExpectFiles(f.expect, root, devices);
+  if (!expect.ok()) return AsUsage(expect.status());
+  if (auto st = CheckResultFlags(f, root, devices); !st.ok()) return st;
+  // Sizes are checked before any input is read or generated.
+  if (auto st = hlo::CheckInputsFit(m, f.max_memory); !st.ok()) return st;
+  auto args = ReadArguments(f, entry, devices);
+  if (!args.ok()) return args.status();
+  NoteElidedConstants(m, f.seed);
+
+  hlo::EvalOptions options;
+  options.max_memory_bytes = f.max_memory;
+  options.max_iterations = f.max_iterations;
+  options.seed = f.seed;
+  options.flush_denormals = f.denormals == "flush";
+  options.fast_paths = !f.no_fast_paths;
+  options.fusion = !f.no_fusion;
+  if (options.flush_denormals) hlo::SetBlasDenormalMode(true);
+  if (f.bench == 0) options.progress = ProgressPrinter();
+  std::unique_ptr<hlo::Profiler> profiler;
+  if (f.profile) {
+    profiler = std::make_unique<hlo::Profiler>();
+    options.profiler = profiler.get();
+  }
+  hlo::ReplicaRunner runner(
+      m, options, replicas, partitions,
+      std::chrono::milliseconds(static_cast<int64_t>(f.collective_timeout * 1000)));
+  if (auto st = LoadInfeed(f, runner, devices); !st.ok()) return st;
+  auto first_start = std::chrono::steady_clock::now();
+  auto result = runner.Run(*args);
+  if (!result.ok()) return result.status();
+  // The profile covers the timed runs of --bench, else this one.
+  if (profiler && f.bench == 0) {
+    profiler->AddRun(std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - first_start).count());
+  }
+  if (profiler && f.bench > 0) profiler->Reset();
+  auto outputs = Outputs(f, *expect, *result, root, runner);
+  if (!outputs.ok()) return outputs.status();
+  *matched = *outputs;
+  if (f.bench > 0) {
+    // The first result is written: free it, so that the timed runs' results
+    // are not a second set of outputs alive beside it.
+    result->clear();
+    result->shrink_to_fit();
+    if (auto st = Bench(f, runner, *args, profiler.get(), m.name(), start); !st.ok()) return st;
+  }
+  if (!profiler) return absl::OkStatus();
+  profiler->set_limits(hlo::MeasureMachineLimits());
+  return hlo::ReportProfile(*profiler, m.name(), f.profile_json);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Before any module, input or buffer: what --bench's peak data is
+  // measured from.
+  const Resident start = ResidentNow();
+  RunFlags flags;
+  if (std::optional<int> code = ParseFlags(argc, argv, flags)) return *code;
+  bool matched = true;
+  absl::Status st = RunTool(flags, start, &matched);
   if (!st.ok()) {
     hlo::ReportError("hlo-run", st);
-    return 1;
+    return ExitCode(st);
   }
-  return 0;
+  return matched ? 0 : 1;
 }

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "CLI/CLI.hpp"
 #include "ir/hlo_printer.h"
 #include "ir/output_file.h"
 #include "ir/read_file.h"
@@ -51,6 +52,105 @@ void ReportError(std::string_view tool, const absl::Status& status) {
   } else {
     std::cerr << tool << ": error: " << msg << "\n";
   }
+}
+
+std::string ClosestName(std::string_view word, const std::vector<std::string>& names) {
+  size_t best = std::max<size_t>(1, word.size() / 3) + 1;
+  std::string closest;
+  for (const std::string& name : names) {
+    // Levenshtein distance, one row at a time.
+    std::vector<size_t> row(name.size() + 1);
+    for (size_t j = 0; j <= name.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= word.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= name.size(); ++j) {
+        size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+                           diagonal + (word[i - 1] == name[j - 1] ? 0 : 1)});
+        diagonal = up;
+      }
+    }
+    if (row[name.size()] < best) {
+      best = row[name.size()];
+      closest = name;
+    }
+  }
+  return closest;
+}
+
+std::vector<std::string> LongOptionNames(const CLI::App& app) {
+  std::vector<std::string> names{"--help"};
+  for (const CLI::Option* o : app.get_options()) {
+    for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
+  }
+  return names;
+}
+
+int ReportParseError(CLI::App& app, const CLI::ParseError& e, std::string_view tool) {
+  if (e.get_exit_code() == 0) return app.exit(e);
+  std::cerr << tool << ": error: " << e.what() << "; see --help\n";
+  return 2;
+}
+
+absl::Status CheckLongOptions(int argc, const char* const* argv,
+                              const std::vector<std::string>& known) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (!arg.starts_with("--")) continue;
+    std::string_view name = arg.substr(0, arg.find('='));
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    std::string msg = StrCat("unknown option ", name);
+    std::string close = ClosestName(name, known);
+    if (!close.empty()) StrAppend(&msg, " (did you mean ", close, "?)");
+    return absl::InvalidArgumentError(StrCat(msg, "; see --help"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPassNames(std::string_view passes) {
+  std::vector<std::string> names;
+  for (const PassInfo& p : AllPasses()) names.emplace_back(p.name);
+  std::string word;
+  for (size_t i = 0; i <= passes.size(); ++i) {
+    char c = i < passes.size() ? passes[i] : ',';
+    if (c != ',' && c != '(' && c != ')') {
+      if (c != ' ') word += c;
+      continue;
+    }
+    if (!word.empty() && word != "fixed-point" && !CreatePass(word)) {
+      std::string msg = StrCat("--passes: unknown pass '", word, "'");
+      std::string close = ClosestName(word, names);
+      if (!close.empty()) StrAppend(&msg, " (did you mean '", close, "'?)");
+      return absl::InvalidArgumentError(StrCat(msg, "; --list-passes names them"));
+    }
+    word.clear();
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExplainParseFailure(std::string_view text, std::string_view filename,
+                                 std::string_view tool, const absl::Status& status) {
+  // Past blank lines and `//` comments (MLIR's and HLO's alike).
+  std::string_view t = text;
+  while (true) {
+    size_t start = t.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos) return status;
+    t = t.substr(start);
+    if (!t.starts_with("//")) break;
+    size_t end = t.find('\n');
+    if (end == std::string_view::npos) return status;
+    t = t.substr(end);
+  }
+  const size_t line = 1 + std::count(text.begin(), text.begin() + (t.data() - text.data()), '\n');
+  bool mlir = t.starts_with("module @") || t.starts_with("module {") ||
+              t.starts_with("module attributes") || t.starts_with("func.func") ||
+              t.starts_with("#loc") || t.starts_with("\"builtin.module\"");
+  if (!mlir) return status;
+  return absl::InvalidArgumentError(
+      StrCat(filename, ":", line, ":1: error: this looks like StableHLO/MLIR text; ", tool,
+             " reads HLO text (as XLA dumps it with --xla_dump_hlo_as_text)"));
 }
 
 namespace {
@@ -188,9 +288,10 @@ absl::StatusOr<Pipeline> PreparePipeline(PassFlags& flags) {
     return absl::InvalidArgumentError("give either -O or --passes, not both");
   }
   if (flags.optimize) flags.passes = std::string(kDefaultPipeline);
+  if (auto st = CheckPassNames(flags.passes); !st.ok()) return st;
   for (const std::string& name : flags.print_after) {
-    if (!CreatePass(name)) {
-      return absl::InvalidArgumentError(StrCat("--print-after: unknown pass '", name, "'"));
+    if (auto st = CheckPassNames(name); !st.ok()) {
+      return absl::InvalidArgumentError("--print-after" + std::string(st.message()).substr(8));
     }
   }
   flags.options.print_after = flags.print_after;

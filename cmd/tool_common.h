@@ -15,6 +15,11 @@
 #include "ir/module.h"
 #include "passes/pipeline.h"
 
+namespace CLI {
+class App;
+class ParseError;
+}  // namespace CLI
+
 namespace hlo {
 
 // Reads a file, or standard input for "-".
@@ -25,6 +30,28 @@ absl::Status WriteOutputAtomically(const std::string& path, std::string_view dat
 // Prints a status message to stderr (prefixed with the tool name unless it
 // already starts with a file location).
 void ReportError(std::string_view tool, const absl::Status& status);
+
+// ---- Usage help -------------------------------------------------------------
+
+// The name of `names` closest to `word` (Levenshtein distance, at most a
+// third of the word's length and at least 1), or empty.
+std::string ClosestName(std::string_view word, const std::vector<std::string>& names);
+// Checks every `--name` argument before CLI11 parses them (up to a bare
+// `--`) against the long option names of `known`: an unknown one is an
+// InvalidArgument error naming it, with "did you mean --x?" when one is close.
+std::vector<std::string> LongOptionNames(const CLI::App& app);
+// A CLI11 parse error as `TOOL: error: WHAT; see --help` (exit status 2);
+// --help and --version print as CLI11 does (0).
+int ReportParseError(CLI::App& app, const CLI::ParseError& e, std::string_view tool);
+absl::Status CheckLongOptions(int argc, const char* const* argv,
+                              const std::vector<std::string>& known);
+// The pass names of a --passes list (fixed-point groups opened) must exist:
+// an unknown one is an InvalidArgument error with the closest name.
+absl::Status CheckPassNames(std::string_view passes);
+// When a parse failed on text that looks like StableHLO / MLIR (`module @`,
+// `func.func`, `stablehlo.` ops), an error that says so; else `status`.
+absl::Status ExplainParseFailure(std::string_view text, std::string_view filename,
+                                 std::string_view tool, const absl::Status& status);
 
 // ---- Benchmark figures (hlo-opt --time) ----------------------------------
 

@@ -21,19 +21,22 @@ bool EndsWith(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// Literal text with or without its shape.
-absl::StatusOr<Literal> ParseText(const std::string& text, const std::string& path,
-                                  const Shape& shape) {
-  // A shape prefix starts with an element type name followed by '[' (values
-  // like `true`, `nan` or `inf` start with letters too), or with '(' for a
-  // tuple.
-  std::string_view t = StripWhitespace(text);
+// Whether stripped text starts with an array shape: an element type name
+// followed by '[' (values like `true`, `nan` or `inf` start with letters too).
+bool StartsWithArrayShape(std::string_view t) {
   size_t word = 0;
   while (word < t.size() && ((t[word] >= 'a' && t[word] <= 'z') || (t[word] >= '0' && t[word] <= '9'))) {
     ++word;
   }
-  bool has_shape = (!t.empty() && t[0] == '(' && shape.IsTuple()) ||
-                   (word < t.size() && t[word] == '[' && ParsePrimitiveType(t.substr(0, word)));
+  return word < t.size() && t[word] == '[' && ParsePrimitiveType(t.substr(0, word));
+}
+
+// Literal text with or without its shape.
+absl::StatusOr<Literal> ParseText(const std::string& text, const std::string& path,
+                                  const Shape& shape) {
+  // A shape prefix is an array shape, or '(' for a tuple.
+  std::string_view t = StripWhitespace(text);
+  bool has_shape = (!t.empty() && t[0] == '(' && shape.IsTuple()) || StartsWithArrayShape(t);
   if (has_shape) {
     auto lit = ParseLiteral(text, ParseOptions{path});
     if (!lit.ok()) return lit.status();
@@ -61,14 +64,46 @@ absl::Status WriteNpyTree(const Literal& lit, const std::string& dir, const std:
   return absl::OkStatus();
 }
 
+absl::Status NpzError(const std::string& path) {
+  return absl::InvalidArgumentError(
+      StrCat(path, ": error: an .npz archive (numpy.savez) is not read: give each array as an "
+                   ".npy file (numpy.save)"));
+}
+
 }  // namespace
 
 absl::StatusOr<Literal> LoadLiteralFile(const std::string& path, const Shape& shape) {
+  if (EndsWith(path, ".npz")) return NpzError(path);
   if (EndsWith(path, ".npy")) return ReadNpyFile(path, shape);
   auto data = ReadWholeFile(path);
   if (!data.ok()) return data.status();
+  // A zip archive (np.savez) under another name is no text either.
+  if (data->starts_with("PK\x03\x04")) return NpzError(path);
   if (EndsWith(path, ".json")) return LiteralFromJson(*data, path);
   return ParseText(*data, path, shape);
+}
+
+bool LooksLikeLiteral(std::string_view text) {
+  std::string_view t = StripWhitespace(text);
+  // A path (`1.npy`, `data/x`) is a file, missing or not.
+  if (t.empty() || t.find('/') != std::string_view::npos) return false;
+  for (std::string_view ext : {".npy", ".npz", ".json", ".txt"}) {
+    if (t.ends_with(ext)) return false;
+  }
+  char c = t[0];
+  if (c == '{' || c == '(' || c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9')) {
+    return true;
+  }
+  for (std::string_view word : {"true", "false", "nan", "inf"}) {
+    if (t == word) return true;
+  }
+  return StartsWithArrayShape(t);
+}
+
+absl::StatusOr<Literal> LoadInputArgument(const std::string& arg, const Shape& shape) {
+  struct stat st {};
+  if (stat(arg.c_str(), &st) == 0 || !LooksLikeLiteral(arg)) return LoadLiteralFile(arg, shape);
+  return ParseText(arg, "<--input>", shape);
 }
 
 absl::StatusOr<Literal> LoadExpected(const std::string& path, const Shape& result_shape) {

@@ -4,6 +4,7 @@
 #define HLO_EVAL_IO_RUN_IO_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -15,7 +16,15 @@ namespace hlo {
 // Reads a value for a parameter of `shape` from a file: `.npy`, `.json`
 // (design.md's result format), or literal text (`f32[2] {1, 2}`, or just the
 // value `{1, 2}` when it fits the parameter; tuples as `(f32[] 1, s32[] 2)`).
+// An .npz archive (or any zip) is an error saying so.
 absl::StatusOr<Literal> LoadLiteralFile(const std::string& path, const Shape& shape);
+// An --input argument: the file when it exists; else, when the text looks
+// like a literal (starts with `{`, `(`, a digit, a sign or `.`, is true,
+// false, nan or inf, or starts with a shape such as `f32[2]`; no '/' and no
+// .npy/.npz/.json/.txt ending), that literal text itself; else the file
+// (whose error says it cannot be opened).
+absl::StatusOr<Literal> LoadInputArgument(const std::string& arg, const Shape& shape);
+bool LooksLikeLiteral(std::string_view text);
 // Reads an expected result (text, JSON or npy; for npy and bare values the
 // result shape is used).
 absl::StatusOr<Literal> LoadExpected(const std::string& path, const Shape& result_shape);
