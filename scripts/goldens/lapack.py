@@ -1,8 +1,6 @@
-#!/usr/bin/env python3
-"""Writes the modules testdata/eval/lapack_*.hlo, which run jaxlib's CPU
-LAPACK custom-calls, and their expected results, computed without hlo-run.
-
-  /usr/bin/python3 scripts/gen_lapack_goldens.py [--check] [--filter REGEX] [-v]
+"""Family `lapack`: writes the modules testdata/eval/lapack_*.hlo, which run
+jaxlib's CPU LAPACK custom-calls, and their expected results, computed
+without hlo-run.
 
 Each module calls custom-call targets with the text JAX and XLA print for
 them (jax/_src/lax/linalg.py's lowerings, jaxlib/cpu/lapack_kernels.cc's
@@ -40,20 +38,14 @@ singular values against numpy, info); they have no .expect file.
 
 Modules come in pairs: NAME_single (f32 and c64, rtol 1e-4) and NAME_double
 (f64 and c128, rtol 1e-10).
-
---check compares instead of writing (exit 1 when a file is stale).
 """
-import argparse
-import os
 import re
-import sys
 
 import numpy as np
 import scipy.linalg.blas as blas
 import scipy.linalg.lapack as lapack
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_eval_goldens as g  # noqa: E402  (literal printer and reader)
+from goldens import core as g  # literal printer and reader
 
 EVAL_DIR = g.EVAL_DIR
 HLO_TYPE = {"s": "f32", "d": "f64", "c": "c64", "z": "c128"}
@@ -180,14 +172,14 @@ class Module:
                     "// RUN:   /usr/bin/python3 ../scripts/lapack_properties.py %t \\"]
             body += [f"// RUN:     {c} \\" for c in self.checks[:-1]]
             body += [f"// RUN:     {self.checks[-1]}",
-                     f"// {comment} Written by scripts/gen_lapack_goldens.py; the results are "
+                     f"// {comment} Written by scripts/goldens/lapack.py; the results are "
                      "not unique (signs, phases, order), so scripts/lapack_properties.py checks "
                      "their defining properties against numpy (the module also returns its "
                      "input matrices, the checks' a)."]
         else:
             body = [f"// RUN: hlo-run %s --expect eval/{name}.expect --rtol {tol[0]} "
                     f"--atol {tol[1]}",
-                    f"// {comment} Expected: scripts/gen_lapack_goldens.py (scipy.linalg.lapack)."]
+                    f"// {comment} Expected: scripts/goldens/lapack.py (scipy.linalg.lapack)."]
         body += [f"HloModule {name}", "", "ENTRY main {"]
         body += ["  " + line for line in self.lines]
         outs = ", ".join(n for n, _ in self.outputs)
@@ -946,46 +938,14 @@ def build(name):
     return text, g.result_text(g.tup(*outs)) + "\n"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare, do not write")
-    ap.add_argument("--filter", default="", help="only modules matching this regex")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    a = ap.parse_args()
+def generate(w, name_filter):
+    """Writes (or checks) the family's modules and files; returns their number."""
     names = [f"{base}_{p}" for base in GENERATORS for p in PRECISIONS]
-    problems, written, same = [], 0, 0
     for name in names:
-        if not re.search(a.filter, name):
+        if not re.search(name_filter, name):
             continue
         text, expect = build(name)
-        files = {name + ".hlo": text, name + ".expect": expect, name + ".out": ""}
-        for rel, data in files.items():
-            p = os.path.join(EVAL_DIR, rel)
-            if data is None:  # must not exist
-                if not os.path.exists(p):
-                    continue
-                if a.check:
-                    problems.append(f"{rel}: should not exist")
-                else:
-                    os.remove(p)
-                    written += 1
-                continue
-            if g.read_text(p) == data:
-                same += 1
-            elif a.check:
-                problems.append(f"{rel}: stale")
-            else:
-                with open(p, "w", encoding="utf-8") as f:
-                    f.write(data)
-                written += 1
-                if a.verbose:
-                    print(f"wrote {rel}")
-    for p in problems:
-        print(p, file=sys.stderr)
-    print(f"gen_lapack_goldens: {len(names)} modules, {written} files written, {same} unchanged, "
-          f"{len(problems)} problems")
-    return 1 if problems else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        w.file(f"eval/{name}.hlo", text)
+        w.file(f"eval/{name}.expect", expect)
+        w.file(f"eval/{name}.out", "")
+    return len(names)
