@@ -168,14 +168,16 @@ class Module:
 
     def text(self, name, comment, tol):
         if self.checks:
-            body = ["// RUN: hlo-run %s --output-format=npy -o %t && \\",
-                    "// RUN:   /usr/bin/python3 ../scripts/lapack_properties.py %t \\"]
-            body += [f"// RUN:     {c} \\" for c in self.checks[:-1]]
-            body += [f"// RUN:     {self.checks[-1]}",
-                     f"// {comment} Written by scripts/goldens/lapack.py; the results are "
-                     "not unique (signs, phases, order), so scripts/lapack_properties.py checks "
-                     "their defining properties against numpy (the module also returns its "
-                     "input matrices, the checks' a)."]
+            # Two RUN lines (one %t), neither continued: scripts that read
+            # RUN lines (fusion_agreement.py, semantics_check.py) take the
+            # first as a plain hlo-run and skip the second.
+            body = ["// RUN: hlo-run %s --output-format npy -o %t",
+                    "// RUN: /usr/bin/python3 ../scripts/lapack_properties.py %t "
+                    + " ".join(self.checks),
+                    f"// {comment} Written by scripts/goldens/lapack.py; the results are "
+                    "not unique (signs, phases, order), so scripts/lapack_properties.py checks "
+                    "their defining properties against numpy (the module also returns its "
+                    "input matrices, the checks' a)."]
         else:
             body = [f"// RUN: hlo-run %s --expect eval/{name}.expect --rtol {tol[0]} "
                     f"--atol {tol[1]}",
