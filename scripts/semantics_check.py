@@ -10,7 +10,8 @@ TOLERANCE; NaN equals NaN, infinities must match, -0 equals 0).
 
 Files holding several modules (`// -----`) are split. A module is skipped
 (and counted) when its RUN line gives hlo-run flags other than --input,
---expect, --rtol, --atol (inputs are random here, expectations not used),
+--expect, --rtol, --atol, --output-format (inputs are random here,
+expectations and output files not used),
 when it is a RUN-ERROR test, or when hlo-run cannot run it before any pass
 (side effects, unsupported ops, parameters of unsupported types, ...).
 A module hlo-opt fails on, or that fails to run after the passes, is a
@@ -31,7 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTDATA = os.path.join(ROOT, "testdata")
 DIRS = ("eval", "passes")
 PIPELINES = (("-O", ["-O"]), ("layout-assignment", ["--passes=layout-assignment"]))
-HARMLESS_RUN_FLAGS = {"--input", "--expect", "--rtol", "--atol"}
+HARMLESS_RUN_FLAGS = {"--input", "--expect", "--rtol", "--atol", "--output-format"}
 RUN_ARGS = ["--random-inputs", "--seed", "1", "--output-format", "json"]
 # Relative tolerance per element type (passes rewrite exactly; this covers
 # at most a few rounding steps of a different but equal evaluation order).

@@ -2,7 +2,7 @@
 // worked examples from the spec, and operands or attributes that disagree
 // with the instruction (which the verifier normally rejects) giving
 // messages, never crashes. The numeric coverage is in testdata/eval
-// (scripts/gen_linalg_goldens.py).
+// (scripts/goldens/linalg.py).
 #include <catch2/catch.hpp>
 #include <memory>
 #include <string>

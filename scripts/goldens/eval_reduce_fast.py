@@ -5,8 +5,8 @@
 # reduce_window_strided, reduce_window_batched, reduce_argmax_ties and
 # select_and_scatter_batched. Each module's second RUN line is the general
 # evaluator (--no-fast-paths), held to the same expected values. Run inside
-# gen_eval_goldens.py's namespace (it executes every
-# scripts/gen_eval_goldens_*.py), so `golden`, `reduce_window`, `Lit`, ...
+# core.py's namespace (eval.py executes every
+# scripts/goldens/eval_*.py), so `golden`, `reduce_window`, `Lit`, ...
 # are its own.
 #
 # Exact modules: every output is the spec's fold in window order (row-major

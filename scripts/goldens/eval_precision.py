@@ -1,6 +1,6 @@
 # Expected values of testdata/eval/precision_f64.hlo and
-# testdata/eval/reduce_sum_pairwise.hlo (run inside gen_eval_goldens.py's
-# namespace, which executes every scripts/gen_eval_goldens_*.py).
+# testdata/eval/reduce_sum_pairwise.hlo (run inside core.py's
+# namespace; eval.py executes every scripts/goldens/eval_*.py).
 #
 # precision_f64 (exact): hlo-run --precision=f64 computes every f32/bf16
 # operation in f64 and rounds only the outputs to their declared types, so

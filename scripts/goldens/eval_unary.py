@@ -1,7 +1,7 @@
 # Expected values of the unary elementwise, transcendental and conversion
-# modules of testdata/eval (see gen_eval_goldens.py).
-# Run inside gen_eval_goldens.py's namespace (it executes every
-# scripts/gen_eval_goldens_*.py), so `golden`, `L`, `tup`, `wrap` and the
+# modules of testdata/eval (see eval.py).
+# Run inside core.py's namespace (eval.py executes every
+# scripts/goldens/eval_*.py), so `golden`, `L`, `tup`, `wrap` and the
 # other helpers and semantics functions there are its own.
 
 # ---- unary elementwise ---------------------------------------------------------

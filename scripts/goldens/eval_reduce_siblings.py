@@ -3,8 +3,8 @@
 # whole reductions, which hlo-run runs as one pass over the operand,
 # eval/fusion/reduce_siblings.h), split over cores by rows or, for few long rows,
 # by columns; a lone column reduction; NaN in max/min; f64. Run inside
-# gen_eval_goldens.py's namespace (it executes every
-# scripts/gen_eval_goldens_*.py).
+# core.py's namespace (eval.py executes every
+# scripts/goldens/eval_*.py).
 #
 # reduce_siblings_f32 (tolerance): the module's own inputs, restated with
 # numpy float32 arithmetic (which rounds as IEEE does); sums and products in

@@ -1,5 +1,5 @@
 # Expected values of testdata/eval/denormals_{flush,keep}.hlo (see
-# gen_eval_goldens.py; run inside its namespace).
+# eval.py; run inside core.py's namespace).
 #
 # --denormals=flush restates XLA:CPU, which runs with MXCSR's FTZ and DAZ
 # bits: an SSE arithmetic instruction reads a denormal f32/f64 operand as a

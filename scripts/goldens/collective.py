@@ -1,5 +1,6 @@
-"""Expected results of the multi-device modules testdata/eval/collective_*.hlo,
-for scripts/gen_eval_goldens.py (which calls register() with itself).
+"""Expected results of the multi-device modules testdata/eval/collective_*.hlo
+and sdy_manual_computation_2x2.hlo, for the eval family (eval.py calls
+register() with core.py).
 
 Every device's value is computed here with numpy from the semantics of the
 collectives (stablehlo-spec.en.md "collective ops" and XLA's process groups:

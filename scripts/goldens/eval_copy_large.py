@@ -1,8 +1,8 @@
 # Expected value of testdata/eval/data_copy_large.hlo: copies of 2 MiB and
 # more (the size from which eval/kernels/data_copy.cc splits a copy across
 # the cores), each compared in the module with values computed from iotas in
-# the result's coordinates. Run inside gen_eval_goldens.py's namespace (it
-# executes every scripts/gen_eval_goldens_*.py), so `golden`, `L` and `tup`
+# the result's coordinates. Run inside core.py's namespace (eval.py
+# executes every scripts/goldens/eval_*.py), so `golden`, `L` and `tup`
 # are its own. Restated here with numpy: build each operand from its iota
 # formula, copy or transpose it, and compare with the result formula.
 

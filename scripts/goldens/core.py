@@ -1,52 +1,23 @@
 #!/usr/bin/env python3
-"""Computes the expected results of testdata/eval/*.hlo without hlo-run.
-
-  /usr/bin/python3 scripts/gen_eval_goldens.py [--check] [--filter REGEX] [-v]
-
-The modules in testdata/eval/ are hand-written, one per file, each starting
-with `// RUN: hlo-run %s ...` and a one-line comment saying what it checks.
-For every module there is a function (in scripts/gen_eval_goldens_*.py,
-registered with @golden("NAME")) that computes the value of the module's ROOT from the
-operation semantics in ../shared/spec (operation-semantics.en.txt for XLA,
-stablehlo-spec.en.md), with numpy, exact integer arithmetic and - for the
-formats numpy lacks (bf16, the f8/f4 formats, s2/s4/u2/u4) - the rounding and
-wrapping implemented here from the format definitions. It never runs hlo-run.
-
-The inputs are read from the module itself: a small reader below parses every
-`NAME = TYPE[DIMS] constant(LITERAL)` line (and the `--input` files named on
-the RUN line), so the values live in one place, the .hlo file.
-
-Two kinds of expected file:
-
-* exact modules (`// RUN: hlo-run %s`): NAME.out is hlo-run's text result,
-  `f32[3] {1, 2, 3}`, tuples `(f32[] 1, s32[] 2)`, floats as the shortest text
-  that reads back to the same value of the type (ir/literal_text.cc,
-  LiteralStyle::kCompact: std::to_chars for f32/f64; for narrower floats the
-  same rule - fewest characters, then closest, then fixed over scientific).
-* tolerance modules, for transcendental functions whose last bit libm may not
-  round correctly (`// RUN: hlo-run %s --expect eval/NAME.expect --rtol R
-  --atol A`): NAME.expect holds the reference values (computed in double and
-  rounded to the type) and NAME.out is empty (hlo-run prints nothing on a
-  match and exits 1 with a report otherwise).
+"""The machinery the golden generators share (scripts/gen-goldens): element
+types and the rounding and wrapping of the formats numpy lacks (bf16, the
+f8/f4 formats, s2/s4/u2/u4), Lit values, hlo-run's text format (printing),
+the module reader (constants and --input files), the eval family's registry
+(@golden) and the semantics helpers its generators (eval_*.py) use.
 
 Where the sign of a NaN result is not fixed by IEEE-754 (0/0, inf-inf, log(-1),
 NaN operands of arithmetic), the modules canonicalize it in HLO with
 `select(compare(r, r, NE), nan, r)`, and the functions here use canon().
-
---check compares instead of writing (exit 1 when a file is stale or a module
-has no generator); the last line is `gen_eval_goldens: N modules, ...`.
 """
-import argparse
 import math
 import os
 import re
 import shlex
-import sys
 from decimal import Decimal
 
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TESTDATA = os.path.join(ROOT, "testdata")
 EVAL_DIR = os.path.join(TESTDATA, "eval")
 
@@ -1215,144 +1186,8 @@ def tup(*xs):
     return list(xs)
 
 
-# ============================================================================
-# The modules. Each function gets the module's constants by name (and
-# c.inputs, the --input files) and returns the ROOT value.
-# ============================================================================
-
-# The multi-device modules (collective_*): scripts/gen_collective_goldens.py.
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_collective_goldens  # noqa: E402
-gen_collective_goldens.register(sys.modules[__name__])
-# The generators themselves live in scripts/gen_eval_goldens_*.py (unary,
-# binary, structure, dot_conv, random, winograd), executed in this
-# namespace, so they use `golden`, `L`, `tup`, ... directly.
-import glob as _glob  # noqa: E402
-for _extra in sorted(_glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                             "gen_eval_goldens_*.py"))):
-    with open(_extra, encoding="utf-8") as _f:
-        exec(compile(_f.read(), _extra, "exec"))
-
-
-# ============================================================================
-# Driver
-# ============================================================================
-
-# Modules whose expected files other scripts write (gen_indexing_goldens.py,
-# gen_linalg_goldens.py).
-OTHER_GENERATORS = ("gather_", "scatter_", "sort_", "topk_", "custom_call_",
-                    "cholesky_", "triangular_solve_", "fft_", "batch_norm_", "lapack_")
-
-
 def read_text(path):
     if not os.path.exists(path):
         return None
     with open(path, encoding="utf-8") as f:
         return f.read()
-
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare, do not write")
-    ap.add_argument("--filter", default="", help="only modules matching this regex")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    a = ap.parse_args()
-    names = sorted(f[:-len(".hlo")] for f in os.listdir(EVAL_DIR)
-                   if f.endswith(".hlo") and not f.startswith(OTHER_GENERATORS))
-    problems, written, same = [], 0, 0
-    for name in names:
-        if not re.search(a.filter, name):
-            continue
-        path = os.path.join(EVAL_DIR, name + ".hlo")
-        if open(path, encoding="utf-8").read().startswith("// RUN-ERROR:"):
-            continue  # an error module: its NAME.err is written by hand
-        if name not in TESTS:
-            problems.append(f"{name}.hlo: no generator in gen_eval_goldens.py")
-            continue
-        fn, tol = TESTS[name]
-        text, consts = read_module(path)
-        lines = text.splitlines()
-        args = run_args(text)
-        if (not args or args[:2] != ["hlo-run", "%s"] or not lines[0].startswith("// RUN:")
-                or len(lines) < 2 or not lines[1].startswith("// ")):
-            problems.append(f"{name}.hlo: must start with `// RUN: hlo-run %s` and a `//` comment")
-            continue
-        want_expect = f"eval/{name}.expect"
-        if tol:
-            ok = ("--expect" in args and args[args.index("--expect") + 1] == want_expect
-                  and "--rtol" in args and float(args[args.index("--rtol") + 1]) == tol[0]
-                  and "--atol" in args and float(args[args.index("--atol") + 1]) == tol[1])
-            if not ok:
-                problems.append(f"{name}.hlo: RUN line must say --expect {want_expect} "
-                                f"--rtol {tol[0]} --atol {tol[1]}")
-                continue
-        elif "--expect" in args:
-            problems.append(f"{name}.hlo: --expect in an exact module")
-            continue
-        if name in INPUT_FILES:
-            for rel, data in INPUT_FILES[name]().items():
-                p = os.path.join(EVAL_DIR, rel)
-                if isinstance(data, np.ndarray):
-                    import io
-                    buf = io.BytesIO()
-                    np.save(buf, data)
-                    blob = buf.getvalue()
-                    old = open(p, "rb").read() if os.path.exists(p) else None
-                    if old != blob:
-                        if a.check:
-                            problems.append(f"{rel}: stale")
-                        else:
-                            open(p, "wb").write(blob)
-                else:
-                    if read_text(p) != data:
-                        if a.check:
-                            problems.append(f"{rel}: stale")
-                        else:
-                            open(p, "w", encoding="utf-8").write(data)
-        consts.inputs = read_inputs(args, text)
-        try:
-            res = fn(consts)
-        except Exception as e:  # a bug in a generator; say where
-            import traceback
-            problems.append(f"{name}: generator failed: {e!r}")
-            if a.verbose:
-                traceback.print_exc()
-            continue
-        want_shape = declared_root_shape(text)
-        results = getattr(res, "device_results", [res])
-        bad = [r for r in results if want_shape is not None and
-               want_shape != result_shape(r).replace(" ", "")]
-        if bad:
-            res = bad[0]
-            problems.append(f"{name}: generator gives {result_shape(res)}, the module's ROOT is "
-                            f"{want_shape}")
-            continue
-        text_out = (res.text(result_text) if hasattr(res, "device_results")
-                    else result_text(res) + "\n")
-        files = {name + ".out": text_out} if not tol else {name + ".expect": text_out,
-                                                             name + ".out": ""}
-        for rel, data in files.items():
-            p = os.path.join(EVAL_DIR, rel)
-            if read_text(p) == data:
-                same += 1
-                continue
-            if a.check:
-                problems.append(f"{rel}: stale")
-            else:
-                with open(p, "w", encoding="utf-8") as f:
-                    f.write(data)
-                written += 1
-                if a.verbose:
-                    print(f"wrote {rel}")
-    for name in sorted(TESTS):
-        if name not in names:
-            problems.append(f"{name}: generator without testdata/eval/{name}.hlo")
-    for p in problems:
-        print("PROBLEM", p)
-    print(f"gen_eval_goldens: {len(names)} modules, {written} files written, "
-          f"{same} unchanged, {len(problems)} problems")
-    return 1 if problems else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

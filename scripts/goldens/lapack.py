@@ -1,8 +1,6 @@
-#!/usr/bin/env python3
-"""Writes the modules testdata/eval/lapack_*.hlo, which run jaxlib's CPU
-LAPACK custom-calls, and their expected results, computed without hlo-run.
-
-  /usr/bin/python3 scripts/gen_lapack_goldens.py [--check] [--filter REGEX] [-v]
+"""Family `lapack`: writes the modules testdata/eval/lapack_*.hlo, which run
+jaxlib's CPU LAPACK custom-calls, and their expected results, computed
+without hlo-run.
 
 Each module calls custom-call targets with the text JAX and XLA print for
 them (jax/_src/lax/linalg.py's lowerings, jaxlib/cpu/lapack_kernels.cc's
@@ -14,13 +12,13 @@ backend_config, the legacy forms' sizes as leading scalar operands.
 The expected values come from scipy.linalg.lapack (and scipy.linalg.blas for
 trsm), which calls the same LAPACK routine on the same matrix. That is the
 oracle these kernels need: a LAPACK custom-call's result is LAPACK's output,
-including its choices where the mathematics leaves one open (the signs and
-phases of eigenvectors and singular vectors, the Householder vectors of a
-QR, the untouched triangle of a Cholesky factor, the pivots of an LU). Those
-choices are fixed by the routine's algorithm, so any LAPACK derived from the
-reference implementation gives them; where LAPACK's path depends on the
-workspace size the same optimal size is asked for (the *_lwork queries), and
-the inputs are well conditioned so rounding cannot flip a choice. Each
+including its conventions where the mathematics leaves a choice open (the
+Householder vectors of a QR, the untouched triangle of a Cholesky factor,
+the pivots of an LU). Those are fixed by the routine's algorithm, so any
+LAPACK derived from the reference implementation gives them; where LAPACK's
+path depends on the workspace size the same optimal size is asked for (the
+*_lwork queries), and the inputs are well conditioned so rounding cannot
+flip a choice. Each
 generator also checks the scipy outputs against the factorisation they
 claim (a = l l^H, a = q r, a v = v diag(w), ...), so a misread output
 fails here instead of becoming an expected value. Outputs whose contents
@@ -28,22 +26,26 @@ LAPACK leaves unspecified (gesdd's destroyed x, workspaces) are not
 compared: the modules return only the defined ones, through
 get-tuple-element, as JAX does.
 
+Results that the mathematics leaves open and that differ between LAPACK
+builds and CPU kernels in practice (the Schur form and vectors of gees, the
+eigenvectors of geev and syevd/heevd, the singular vectors of gesdd/gesvd:
+their signs, phases, and the order of gees's eigenvalues) are not compared
+with scipy's: those modules (Module.check) also return their input matrices
+and their RUN line hands every result, as .npy, to
+scripts/lapack_properties.py, which checks the defining properties (A = Z T
+Z^H with Z unitary and T in Schur form, A v = v diag(w), eigenvalues and
+singular values against numpy, info); they have no .expect file.
+
 Modules come in pairs: NAME_single (f32 and c64, rtol 1e-4) and NAME_double
 (f64 and c128, rtol 1e-10).
-
---check compares instead of writing (exit 1 when a file is stale).
 """
-import argparse
-import os
 import re
-import sys
 
 import numpy as np
 import scipy.linalg.blas as blas
 import scipy.linalg.lapack as lapack
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_eval_goldens as g  # noqa: E402  (literal printer and reader)
+from goldens import core as g  # literal printer and reader
 
 EVAL_DIR = g.EVAL_DIR
 HLO_TYPE = {"s": "f32", "d": "f64", "c": "c64", "z": "c128"}
@@ -84,7 +86,9 @@ class Module:
 
     def __init__(self):
         self.lines = []
-        self.outputs = []  # (name, shape text, expected Lit)
+        self.outputs = []  # (name, expected Lit)
+        self.inputs = {}  # constant name -> its index in outputs
+        self.checks = []  # lapack_properties.py checks; none: compare values
         self.count = 0
 
     def fresh(self, base):
@@ -141,6 +145,21 @@ class Module:
         self.lines.append(f"{name} = {shape(t, dims, len(dims) == rtop)} "
                           f"get-tuple-element({cname}), index={index}")
         self.outputs.append((name, lit))
+        return len(self.outputs) - 1
+
+    def input(self, name, lit):
+        """Returns constant `name` too (the property checker reads the
+        matrix); its index in the ROOT tuple."""
+        if name not in self.inputs:
+            self.inputs[name] = len(self.outputs)
+            self.outputs.append((name, lit))
+        return self.inputs[name]
+
+    def check(self, kind, parts, **options):
+        """A lapack_properties.py check of the last custom-call's results:
+        parts maps each part (a, t, z, w, ...) to its index in the ROOT tuple."""
+        items = [f"{k}={v}" for k, v in parts.items()] + [f"{k}={v}" for k, v in options.items()]
+        self.checks.append(f"{kind}[{self.results[0]}]:{','.join(items)}")
 
     def whole(self, lit):
         """The last custom-call's (array) result itself."""
@@ -148,9 +167,22 @@ class Module:
         self.outputs.append((cname, lit))
 
     def text(self, name, comment, tol):
-        body = [f"// RUN: hlo-run %s --expect eval/{name}.expect --rtol {tol[0]} --atol {tol[1]}",
-                f"// {comment} Expected: scripts/gen_lapack_goldens.py (scipy.linalg.lapack).",
-                f"HloModule {name}", "", "ENTRY main {"]
+        if self.checks:
+            # Two RUN lines (one %t), neither continued: scripts that read
+            # RUN lines (fusion_agreement.py, semantics_check.py) take the
+            # first as a plain hlo-run and skip the second.
+            body = ["// RUN: hlo-run %s --output-format npy -o %t",
+                    "// RUN: /usr/bin/python3 ../scripts/lapack_properties.py %t "
+                    + " ".join(self.checks),
+                    f"// {comment} Written by scripts/goldens/lapack.py; the results are "
+                    "not unique (signs, phases, order), so scripts/lapack_properties.py checks "
+                    "their defining properties against numpy (the module also returns its "
+                    "input matrices, the checks' a)."]
+        else:
+            body = [f"// RUN: hlo-run %s --expect eval/{name}.expect --rtol {tol[0]} "
+                    f"--atol {tol[1]}",
+                    f"// {comment} Expected: scripts/goldens/lapack.py (scipy.linalg.lapack)."]
+        body += [f"HloModule {name}", "", "ENTRY main {"]
         body += ["  " + line for line in self.lines]
         outs = ", ".join(n for n, _ in self.outputs)
         root_shape = "(" + ", ".join(g.shape_text(l) for _, l in self.outputs) + ")"
@@ -521,11 +553,12 @@ def svd_module(m, letter, rng, routine):
                       [(t, v.dims), (r, b + [k]), (t, b + [mm, ucols]), (t, b + [vtrows, nn]),
                        ("s32", b)], attrs=f"mode = {ord(mode)} : ui8", aliasing="{0}: (0, {})")
         s, u, vt = svd_ref(letter, routine, v.a, mode)
-        m.output(0, 1, s)
+        parts = {"a": m.input(x, v), "s": m.output(0, 1, s)}
         if mode != "N":
-            m.output(0, 2, u)
-            m.output(0, 3, vt)
-        m.output(0, 4, s32(np.zeros(b, dtype=np.int64)))
+            parts["u"] = m.output(0, 2, u)
+            parts["vt"] = m.output(0, 3, vt)
+        parts["info"] = m.output(0, 4, s32(np.zeros(b, dtype=np.int64)))
+        m.check("svd", parts)
     return xa, a
 
 
@@ -546,10 +579,8 @@ def _(m, letter, rng):
                   [(t, a.dims), (r, [2, 3]), (t, [2, 4, 4]), (t, [2, 3, 3]), ("s32", [2])] + work,
                   ffi=False, aliasing="{0}: (6, {})")
     s, u, vt = svd_ref(letter, "gesdd", a.a, "A")
-    m.output(0, 1, s)
-    m.output(0, 2, u)
-    m.output(0, 3, vt)
-    m.output(0, 4, s32([0, 0]))
+    m.check("svd", {"a": m.input(xa, a), "s": m.output(0, 1, s), "u": m.output(0, 2, u),
+                    "vt": m.output(0, 3, vt), "info": m.output(0, 4, s32([0, 0]))})
 
 
 @generator("lapack_gesvd", "SVD by QR iteration: lapack_?gesvd_ffi with mode A and S on a batch "
@@ -598,10 +629,12 @@ def _(m, letter, rng):
                       attrs=f"mode = {ord(mode)} : ui8, {uplo_attr(lower)}",
                       aliasing="{0}: (0, {})")
         vecs, w = eigh_ref(letter, v.a, lower, mode == "V")
+        parts = {"a": m.input(x, v)}
         if mode == "V":
-            m.output(0, 0, vecs)
-        m.output(0, 1, w)
-        m.output(0, 2, s32([0, 0]))
+            parts["v"] = m.output(0, 0, vecs)
+        parts["w"] = m.output(0, 1, w)
+        parts["info"] = m.output(0, 2, s32([0, 0]))
+        m.check("eigh", parts, uplo="L" if lower else "U")
     n = 4
     if g.is_complex(t):
         work = [(t, [1 + 2 * n + n * n]), (r, [1 + 5 * n + 2 * n * n]), ("s32", [3 + 5 * n])]
@@ -611,8 +644,8 @@ def _(m, letter, rng):
     m.custom_call(f"lapack_{letter}{name}", ops, [(t, a.dims), (r, [2, 4]), ("s32", [2])] + work,
                   ffi=False, aliasing="{0}: (3, {})")
     vecs, w = eigh_ref(letter, a.a, True)
-    m.output(0, 0, vecs)
-    m.output(0, 1, w)
+    m.check("eigh", {"a": m.input(xa, a), "v": m.output(0, 0, vecs), "w": m.output(0, 1, w),
+                     "info": m.output(0, 2, s32([0, 0]))}, uplo="L")
 
 
 def unpack(wi, packed):
@@ -680,16 +713,17 @@ def _(m, letter, rng):
                       attrs=f"compute_left = {ord('V' if left else 'N')} : ui8, "
                             f"compute_right = {ord('V')} : ui8")
         w, wi, vl, vr = geev_ref(letter, a.a, left, True)
-        m.output(0, 0, w)
+        parts = {"a": m.input(xa, a), "w": m.output(0, 0, w)}
         if real:
-            m.output(0, 1, wi)
+            parts["wi"] = m.output(0, 1, wi)
         if left:
-            m.output(0, nw, vl)
-        m.output(0, nw + 1, vr)
-        m.output(0, nw + 2, s32([0, 0]))
+            parts["vl"] = m.output(0, nw, vl)
+        parts["vr"] = m.output(0, nw + 1, vr)
+        parts["info"] = m.output(0, nw + 2, s32([0, 0]))
+        m.check("geev", parts)
     m.custom_call(f"lapack_{letter}geev_ffi", [(xi, t, inf.dims)], results(inf.dims),
                   attrs=f"compute_left = {ord('N')} : ui8, compute_right = {ord('N')} : ui8")
-    m.output(0, nw + 2, s32(-4))
+    m.check("info", {"r": m.output(0, nw + 2, s32(-4))}, value=-4)
     n = 4
     ops = [(m.scalar("s32", 2), "s32", []), (m.scalar("s32", n), "s32", []),
            (m.scalar("u8", ord("V")), "u8", []), (m.scalar("u8", ord("V")), "u8", []),
@@ -698,11 +732,13 @@ def _(m, letter, rng):
     m.custom_call(f"lapack_{letter}geev", ops, work + results(a.dims), ffi=False)
     w, wi, vl, vr = geev_ref(letter, a.a, True, True)
     first = len(work)
-    m.output(0, first, w)
+    parts = {"a": m.input(xa, a), "w": m.output(0, first, w)}
     if real:
-        m.output(0, first + 1, wi)
-    m.output(0, first + nw, vl)
-    m.output(0, first + nw + 1, vr)
+        parts["wi"] = m.output(0, first + 1, wi)
+    parts["vl"] = m.output(0, first + nw, vl)
+    parts["vr"] = m.output(0, first + nw + 1, vr)
+    parts["info"] = m.output(0, first + nw + 2, s32([0, 0]))
+    m.check("geev", parts)
 
 
 def gees_ref(letter, a, vectors):
@@ -743,13 +779,14 @@ def _(m, letter, rng):
                       attrs=f"mode = {ord(mode)} : ui8, sort = {ord('N')} : ui8",
                       aliasing="{0}: (0, {})")
         tt, vs, w, wi = gees_ref(letter, a.a, mode == "V")
-        m.output(0, 0, tt)
+        parts = {"a": m.input(xa, a), "t": m.output(0, 0, tt)}
         if mode == "V":
-            m.output(0, 1, vs)
-        m.output(0, 2, w)
+            parts["z"] = m.output(0, 1, vs)
+        parts["w"] = m.output(0, 2, w)
         if real:
-            m.output(0, 3, wi)
-        m.output(0, 4 if real else 3, s32([0, 0]))
+            parts["wi"] = m.output(0, 3, wi)
+        parts["info"] = m.output(0, 4 if real else 3, s32([0, 0]))
+        m.check("schur", parts)
     ops = [(m.scalar("s32", 2), "s32", []), (m.scalar("s32", 4), "s32", []),
            (m.scalar("u8", ord("V")), "u8", []), (m.scalar("u8", ord("N")), "u8", []),
            (xa, t, a.dims)]
@@ -760,12 +797,12 @@ def _(m, letter, rng):
     m.custom_call(f"lapack_{letter}gees", ops, res + [("s32", [2])] * 2, ffi=False,
                   aliasing="{0}: (4, {})")
     tt, vs, w, wi = gees_ref(letter, a.a, True)
-    m.output(0, 0, tt)
-    m.output(0, 1 if real else 2, w)
+    parts = {"a": m.input(xa, a), "t": m.output(0, 0, tt), "w": m.output(0, 1 if real else 2, w)}
     if real:
-        m.output(0, 2, wi)
-    m.output(0, 3, vs)
-    m.output(0, 5, s32([0, 0]))
+        parts["wi"] = m.output(0, 2, wi)
+    parts["z"] = m.output(0, 3, vs)
+    parts["info"] = m.output(0, 5, s32([0, 0]))
+    m.check("schur", parts)
 
 
 # ============================================================================
@@ -898,40 +935,19 @@ def build(name):
         rng = np.random.default_rng(sum(map(ord, base + letter)))
         gen(m, letter, rng)
     text, outs = m.text(name, comment, tol)
+    if m.checks:  # checked by properties: no expected values
+        return text, None
     return text, g.result_text(g.tup(*outs)) + "\n"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare, do not write")
-    ap.add_argument("--filter", default="", help="only modules matching this regex")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    a = ap.parse_args()
+def generate(w, name_filter):
+    """Writes (or checks) the family's modules and files; returns their number."""
     names = [f"{base}_{p}" for base in GENERATORS for p in PRECISIONS]
-    problems, written, same = [], 0, 0
     for name in names:
-        if not re.search(a.filter, name):
+        if not re.search(name_filter, name):
             continue
         text, expect = build(name)
-        files = {name + ".hlo": text, name + ".expect": expect, name + ".out": ""}
-        for rel, data in files.items():
-            p = os.path.join(EVAL_DIR, rel)
-            if g.read_text(p) == data:
-                same += 1
-            elif a.check:
-                problems.append(f"{rel}: stale")
-            else:
-                with open(p, "w", encoding="utf-8") as f:
-                    f.write(data)
-                written += 1
-                if a.verbose:
-                    print(f"wrote {rel}")
-    for p in problems:
-        print(p, file=sys.stderr)
-    print(f"gen_lapack_goldens: {len(names)} modules, {written} files written, {same} unchanged, "
-          f"{len(problems)} problems")
-    return 1 if problems else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        w.file(f"eval/{name}.hlo", text)
+        w.file(f"eval/{name}.expect", expect)
+        w.file(f"eval/{name}.out", "")
+    return len(names)

@@ -4,8 +4,8 @@
 # (multiply, add, subtract, compare, select, maximum, divide), so the
 # expected values are exact; the row vector's magnitudes lie in [0.5, 2), so
 # the quotient stays finite.
-# Run inside gen_eval_goldens.py's namespace (see its loop over
-# scripts/gen_eval_goldens_*.py).
+# Run inside core.py's namespace (see eval.py's loop over
+# scripts/goldens/eval_*.py).
 
 _FUSION_SEED = 20261126
 

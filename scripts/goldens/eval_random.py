@@ -1,7 +1,7 @@
 # Expected values of the rng-bit-generator, rng-get-and-update-state,
 # dynamic-reshape and copy-start/copy-done modules of testdata/eval.
-# Run inside gen_eval_goldens.py's namespace (it executes every
-# scripts/gen_eval_goldens_*.py), so `golden`, `L` and `tup` are its own.
+# Run inside core.py's namespace (eval.py executes every
+# scripts/goldens/eval_*.py), so `golden`, `L` and `tup` are its own.
 #
 # Threefry-2x32-20 and Philox-4x32-10 are written here from Salmon et al.
 # (SC 2011) and checked at load time against the Random123 known-answer

@@ -1,12 +1,8 @@
-#!/usr/bin/env python3
-"""Computes the expected results of the linear-algebra, FFT and batch-norm
-modules in testdata/eval/ without hlo-run.
+"""Family `linalg`: the expected results of the linear-algebra, FFT and
+batch-norm modules in testdata/eval/, computed without hlo-run.
 
-  /usr/bin/python3 scripts/gen_linalg_goldens.py [--check] [--filter REGEX] [-v]
-
-Covers testdata/eval/{cholesky,triangular_solve,fft,batch_norm}_*.hlo; the
-other modules there belong to scripts/gen_eval_goldens.py, whose module
-reader, literal printer and small-float rounding this script reuses.
+Covers testdata/eval/{cholesky,triangular_solve,fft,batch_norm}_*.hlo,
+with core.py's module reader, literal printer and small-float rounding.
 
 Every module is a tolerance module (`// RUN: hlo-run %s --expect
 eval/NAME.expect --rtol R --atol A`, an empty NAME.out): LAPACK, BLAS and the
@@ -19,27 +15,24 @@ type once:
   returns u = l^H (a = u^H u), the other triangle zero. A batch element that
   is not positive definite is all NaN (XLA's CholeskyExpander; the spec
   leaves it undefined).
-* triangular-solve: numpy.linalg.solve on op(t), t the triangle of a named by
-  `lower` (with ones on the diagonal when unit_diagonal), op per transpose_a
-  (ADJOINT conjugates); right-side solves x op(t) = b as op(t)^T x^T = b^T.
+* triangular-solve: substitution in exact rational arithmetic, rounded once
+  (numpy.linalg.solve's last bits depend on the BLAS kernels), on op(t), t
+  the triangle of a named by `lower` (with ones on the diagonal when
+  unit_diagonal), op per transpose_a (ADJOINT conjugates); right-side
+  solves x op(t) = b as op(t)^T x^T = b^T.
 * fft: numpy.fft.fftn / ifftn / rfftn / irfftn over the last len(fft_length)
   axes with s=fft_length (ifft and irfft scale by 1/N, as XLA).
 * batch-norm: the formulas of stablehlo-spec.en.md written in numpy:
   statistics over every axis but feature_index, biased variance, epsilon
   rounded to the operand type.
-
---check compares instead of writing (exit 1 when a file is stale or a module
-has no generator).
 """
-import argparse
 import os
 import re
-import sys
+from fractions import Fraction
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_eval_goldens as g  # noqa: E402  (reader, printer, float formats)
+from goldens import core as g  # reader, printer, float formats
 
 EVAL_DIR = g.EVAL_DIR
 PREFIXES = ("cholesky_", "triangular_solve_", "fft_", "batch_norm_")
@@ -126,6 +119,52 @@ def _(c):
 # triangular-solve
 # ============================================================================
 
+class Exact:
+    """An exact complex (or real) number: a pair of Fractions."""
+
+    def __init__(self, re, im=Fraction(0)):
+        self.re, self.im = re, im
+
+    @staticmethod
+    def of(x):
+        x = complex(x)
+        return Exact(Fraction(x.real), Fraction(x.imag))
+
+    def __sub__(self, o):
+        return Exact(self.re - o.re, self.im - o.im)
+
+    def __mul__(self, o):
+        return Exact(self.re * o.re - self.im * o.im, self.re * o.im + self.im * o.re)
+
+    def __truediv__(self, o):
+        d = o.re * o.re + o.im * o.im
+        return Exact((self.re * o.re + self.im * o.im) / d, (self.im * o.re - self.re * o.im) / d)
+
+    def rounded(self):
+        """Each part correctly rounded to double."""
+        return complex(float(self.re), float(self.im))
+
+
+def exact_triangular_solve(op, rhs):
+    """x with op x = rhs for a triangular op, in exact arithmetic and rounded
+    once: the same bits on every machine (numpy.linalg.solve's depend on the
+    BLAS kernels)."""
+    n = op.shape[0]
+    lower = not np.any(np.triu(op, 1))
+    rows = range(n) if lower else range(n - 1, -1, -1)
+    m = [[Exact.of(v) for v in row] for row in op]
+    out = np.empty(rhs.shape, dtype=np.complex128)
+    for k in range(rhs.shape[1]):
+        x = [None] * n
+        for i in rows:
+            acc = Exact.of(rhs[i, k])
+            for j in (range(i) if lower else range(i + 1, n)):
+                acc = acc - m[i][j] * x[j]
+            x[i] = acc / m[i][i]
+        out[:, k] = [v.rounded() for v in x]
+    return out if np.iscomplexobj(rhs) else out.real
+
+
 def triangular_solve(a_lit, b_lit, left_side, lower, unit_diagonal, transpose_a):
     a, b = wide(a_lit), wide(b_lit)
     out = np.empty_like(b)
@@ -136,9 +175,9 @@ def triangular_solve(a_lit, b_lit, left_side, lower, unit_diagonal, transpose_a)
             t[np.diag_indices(t.shape[0])] = 1
         op = {"NO_TRANSPOSE": t, "TRANSPOSE": t.T, "ADJOINT": t.conj().T}[transpose_a]
         if left_side:
-            out[idx] = np.linalg.solve(op, b[idx])
+            out[idx] = exact_triangular_solve(op, b[idx])
         else:
-            out[idx] = np.linalg.solve(op.T, b[idx].T).T
+            out[idx] = exact_triangular_solve(op.T, b[idx].T).T
     return to_type(b_lit.t, out)
 
 
@@ -343,23 +382,19 @@ def _(c):
 # Driver
 # ============================================================================
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare, do not write")
-    ap.add_argument("--filter", default="", help="only modules matching this regex")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    a = ap.parse_args()
+def generate(w, name_filter):
+    """Writes (or checks) the family's files; returns its number of modules."""
     names = sorted(f[:-len(".hlo")] for f in os.listdir(EVAL_DIR)
                    if f.endswith(".hlo") and f.startswith(PREFIXES))
-    problems, written, same = [], 0, 0
     for name in names:
-        if not re.search(a.filter, name):
+        if not re.search(name_filter, name):
             continue
         if name not in TESTS:
-            problems.append(f"{name}.hlo: no generator in gen_linalg_goldens.py")
+            w.problem(f"{name}.hlo: no generator in scripts/goldens/linalg.py")
             continue
         fn, tol = TESTS[name]
         text, consts = g.read_module(os.path.join(EVAL_DIR, name + ".hlo"))
+        w.claim_module(f"eval/{name}.hlo", text)
         consts.text = text
         args = g.run_args(text)
         want_expect = f"eval/{name}.expect"
@@ -368,44 +403,25 @@ def main():
               and "--rtol" in args and float(args[args.index("--rtol") + 1]) == tol[0]
               and "--atol" in args and float(args[args.index("--atol") + 1]) == tol[1])
         if not ok:
-            problems.append(f"{name}.hlo: RUN line must be `hlo-run %s --expect {want_expect} "
-                            f"--rtol {tol[0]} --atol {tol[1]}`")
+            w.problem(f"{name}.hlo: RUN line must be `hlo-run %s --expect {want_expect} "
+                      f"--rtol {tol[0]} --atol {tol[1]}`")
             continue
         try:
             res = fn(consts)
         except Exception as e:  # a bug in a generator; say where
             import traceback
-            problems.append(f"{name}: generator failed: {e!r}")
-            if a.verbose:
+            w.problem(f"{name}: generator failed: {e!r}")
+            if w.verbose:
                 traceback.print_exc()
             continue
         want_shape = g.declared_root_shape(text)
         if want_shape is not None and want_shape != g.result_shape(res).replace(" ", ""):
-            problems.append(f"{name}: generator gives {g.result_shape(res)}, the module's ROOT "
-                            f"is {want_shape}")
+            w.problem(f"{name}: generator gives {g.result_shape(res)}, the module's ROOT "
+                      f"is {want_shape}")
             continue
-        files = {name + ".expect": g.result_text(res) + "\n", name + ".out": ""}
-        for rel, data in files.items():
-            p = os.path.join(EVAL_DIR, rel)
-            if g.read_text(p) == data:
-                same += 1
-            elif a.check:
-                problems.append(f"{rel}: stale")
-            else:
-                with open(p, "w", encoding="utf-8") as f:
-                    f.write(data)
-                written += 1
-                if a.verbose:
-                    print(f"wrote {rel}")
+        w.file(f"eval/{name}.expect", g.result_text(res) + "\n")
+        w.file(f"eval/{name}.out", "")
     for name in sorted(TESTS):
         if name not in names:
-            problems.append(f"{name}: generator without testdata/eval/{name}.hlo")
-    for p in problems:
-        print("PROBLEM", p)
-    print(f"gen_linalg_goldens: {len(names)} modules, {written} files written, "
-          f"{same} unchanged, {len(problems)} problems")
-    return 1 if problems else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+            w.problem(f"{name}: generator without testdata/eval/{name}.hlo")
+    return len(names)

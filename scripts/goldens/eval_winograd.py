@@ -1,8 +1,8 @@
 # Expected values and inputs of testdata/eval/convolution_winograd*.hlo: 2-D
 # 3x3 stride-1 convolutions with enough features for hlo-run's Winograd
 # F(2x2, 3x3) path (eval/kernels/convolution_winograd.h). Run inside
-# gen_eval_goldens.py's namespace (it executes every
-# scripts/gen_eval_goldens_*.py), so `golden`, `convolution`, `Lit`, `tup`
+# core.py's namespace (eval.py executes every
+# scripts/goldens/eval_*.py), so `golden`, `convolution`, `Lit`, `tup`
 # and `INPUT_FILES` are its own.
 #
 # convolution_winograd (exact): integer inputs in [-3, 3]. On the Winograd

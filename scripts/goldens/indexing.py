@@ -1,8 +1,5 @@
-#!/usr/bin/env python3
-"""Computes the expected results of the gather, scatter, sort, topk and
-custom-call modules in testdata/eval/ without hlo-run.
-
-  /usr/bin/python3 scripts/gen_indexing_goldens.py [--check] [--filter REGEX] [-v]
+"""Family `indexing`: the expected results of the gather, scatter, sort, topk
+and custom-call modules in testdata/eval/, computed without hlo-run.
 
 The modules are testdata/eval/{gather,scatter,sort,topk,custom_call}_*.hlo.
 Each function below (registered with @golden("NAME")) restates the module's
@@ -20,30 +17,25 @@ element by element with plain Python loops:
   Python (as a "less" on the 2*N scalars); for a strict weak order every
   stable sort gives this same answer.
 * topk: the indices sorted by (descending or ascending key, then index), the
-  key being XLA's total order for floats (gen_eval_goldens.total_key).
+  key being XLA's total order for floats (core.total_key).
 
 The literal reader, the value printing and the number formats (bf16, s4,
-...) come from scripts/gen_eval_goldens.py, so the inputs live only in the
-.hlo files. The spec's own printed results of its gather and scatter
-examples are checked against the computed ones as well.
-
---check compares instead of writing (exit 1 when a file is stale); the last
-line is `gen_indexing_goldens: N modules, ...`.
+...) come from core.py, so the inputs live only in the .hlo files. The
+spec's own printed results of its gather and scatter examples are checked
+against the computed ones as well. Error modules (`// RUN-ERROR:`, ERRORS
+below) get their NAME.err from design.md's error format.
 """
-import argparse
 import functools
 import os
 import re
-import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_eval_goldens as ge  # noqa: E402
-from gen_eval_goldens import Lit, NAN  # noqa: E402
+from goldens import core as ge
+from goldens.core import Lit, NAN
 
 EVAL_DIR = ge.EVAL_DIR
-# The modules this script owns (gen_eval_goldens.py leaves them alone).
+# The modules this family owns (the eval family leaves them alone).
 PREFIXES = ("gather_", "scatter_", "sort_", "topk_", "custom_call_")
 
 TESTS = {}
@@ -661,69 +653,44 @@ def error_text(name, text):
 # Driver
 # ============================================================================
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare, do not write")
-    ap.add_argument("--filter", default="", help="only modules matching this regex")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    a = ap.parse_args()
+def generate(w, name_filter):
+    """Writes (or checks) the family's files; returns its number of modules."""
     names = sorted(f[:-len(".hlo")] for f in os.listdir(EVAL_DIR)
                    if f.endswith(".hlo") and f.startswith(PREFIXES))
-    problems, written, same = [], 0, 0
     for name in names:
-        if not re.search(a.filter, name):
+        if not re.search(name_filter, name):
             continue
         path = os.path.join(EVAL_DIR, name + ".hlo")
         text, consts = ge.read_module(path)
+        w.claim_module(f"eval/{name}.hlo", text)
         first = text.splitlines()[0]
         if name in ERRORS:
             if not first.startswith("// RUN-ERROR: hlo-run %s"):
-                problems.append(f"{name}.hlo: must start with `// RUN-ERROR: hlo-run %s`")
+                w.problem(f"{name}.hlo: must start with `// RUN-ERROR: hlo-run %s`")
                 continue
-            files = {name + ".err": error_text(name, text)}
-        else:
-            if name not in TESTS:
-                problems.append(f"{name}.hlo: no generator in gen_indexing_goldens.py")
-                continue
-            if not first.startswith("// RUN: hlo-run %s"):
-                problems.append(f"{name}.hlo: must start with `// RUN: hlo-run %s`")
-                continue
-            try:
-                res = TESTS[name](consts)
-            except Exception as e:  # a bug in a generator; say where
-                import traceback
-                problems.append(f"{name}: generator failed: {e!r}")
-                if a.verbose:
-                    traceback.print_exc()
-                continue
-            want_shape = ge.declared_root_shape(text)
-            got_shape = ge.result_shape(res).replace(" ", "")
-            if want_shape is not None and want_shape != got_shape:
-                problems.append(f"{name}: generator gives {got_shape}, the ROOT is {want_shape}")
-                continue
-            files = {name + ".out": ge.result_text(res) + "\n"}
-        for rel, data in files.items():
-            p = os.path.join(EVAL_DIR, rel)
-            if ge.read_text(p) == data:
-                same += 1
-                continue
-            if a.check:
-                problems.append(f"{rel}: stale")
-            else:
-                with open(p, "w", encoding="utf-8") as f:
-                    f.write(data)
-                written += 1
-                if a.verbose:
-                    print(f"wrote {rel}")
+            w.file(f"eval/{name}.err", error_text(name, text))
+            continue
+        if name not in TESTS:
+            w.problem(f"{name}.hlo: no generator in scripts/goldens/indexing.py")
+            continue
+        if not first.startswith("// RUN: hlo-run %s"):
+            w.problem(f"{name}.hlo: must start with `// RUN: hlo-run %s`")
+            continue
+        try:
+            res = TESTS[name](consts)
+        except Exception as e:  # a bug in a generator; say where
+            import traceback
+            w.problem(f"{name}: generator failed: {e!r}")
+            if w.verbose:
+                traceback.print_exc()
+            continue
+        want_shape = ge.declared_root_shape(text)
+        got_shape = ge.result_shape(res).replace(" ", "")
+        if want_shape is not None and want_shape != got_shape:
+            w.problem(f"{name}: generator gives {got_shape}, the ROOT is {want_shape}")
+            continue
+        w.file(f"eval/{name}.out", ge.result_text(res) + "\n")
     for name in sorted(set(TESTS) | set(ERRORS)):
         if name not in names:
-            problems.append(f"{name}: generator without testdata/eval/{name}.hlo")
-    for p in problems:
-        print("PROBLEM", p)
-    print(f"gen_indexing_goldens: {len(names)} modules, {written} files written, "
-          f"{same} unchanged, {len(problems)} problems")
-    return 1 if problems else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+            w.problem(f"{name}: generator without testdata/eval/{name}.hlo")
+    return len(names)

@@ -1,14 +1,14 @@
 # Expected values and inputs of testdata/eval/convolution_paths.hlo: one
 # convolution per fast path of eval/kernels/convolution*.cc, with the forms
 # XLA emits (weight and input gradients, groups, strides, dilations). Run
-# inside gen_eval_goldens.py's namespace (it executes every
-# scripts/gen_eval_goldens_*.py), so `golden`, `convolution`, `Lit`, `tup`
+# inside core.py's namespace (eval.py executes every
+# scripts/goldens/eval_*.py), so `golden`, `convolution`, `Lit`, `tup`
 # and `INPUT_FILES` are its own.
 #
 # Integer inputs in [-3, 3] make every sum exact in f32/f64 (at most a few
 # thousand products of magnitude <= 9), so each result is the spec's
 # convolution with exact sums whatever order hlo-run sums in; the reference
-# is gen_eval_goldens_dot_conv.py's `convolution` (pad, dilate, slide the
+# is eval_dot_conv.py's `convolution` (pad, dilate, slide the
 # window, exact products).
 #
 # The paths (see the module's comments): the input read in place with
