@@ -23,6 +23,7 @@
 #include "eval/io/random_fill.h"
 #include "eval/io/run_io.h"
 #include "eval/runtime/profiler.h"
+#include "ir/interrupt.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
 #include "passes/passes.h"
@@ -83,6 +84,7 @@ Resident ResidentNow() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  hlo::interrupt::InstallHandlers();  // SIGINT, SIGTERM, SIGHUP
   // Before any module, input or buffer: what --bench's peak data is
   // measured from.
   const Resident start = ResidentNow();
@@ -386,19 +388,13 @@ int main(int argc, char** argv) {
   }
   absl::Status st;
   if (output_format == "npy") {
-    for (int64_t d = 0; d < devices && st.ok(); ++d) {
-      std::string dir = output;
-      if (devices > 1) {
-        if (mkdir(output.c_str(), 0777) != 0 && errno != EEXIST) {
-          st = absl::PermissionDeniedError(hlo::StrCat(output, ": error: cannot create"));
-          break;
-        }
-        std::string name = runner.DeviceName(d);
-        std::replace(name.begin(), name.end(), ' ', '_');
-        dir = hlo::StrCat(output, "/", name);
-      }
-      st = hlo::WriteResultNpy(lits[d], dir);
+    std::vector<std::string> subdirs;  // one per device when there are several
+    for (int64_t d = 0; devices > 1 && d < devices; ++d) {
+      std::string name = runner.DeviceName(d);
+      std::replace(name.begin(), name.end(), ' ', '_');
+      subdirs.push_back(std::move(name));
     }
+    st = hlo::WriteResultNpy(lits, subdirs, output);
   } else if (output_format == "json") {
     std::string out;
     for (int64_t d = 0; d < devices; ++d) {
