@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +31,8 @@ constexpr int kMaxDepth = 16;
 
 struct Slot {
   bool used;
+  bool child;  // pid, not path
+  pid_t pid;
   Kind kind;
   char path[kPathBytes];
   char target[kTargetBytes];
@@ -108,6 +111,30 @@ bool RemoveTreeAt(int parent, const char* name, int depth) {
   return gone;
 }
 
+// Sends the children `sig` and reaps them: 2 s for them to end (ours clean
+// up and exit at once), then SIGKILL.
+void EndChildren(int sig) {
+  for (Slot& slot : g_slots) {
+    if (slot.used && slot.child) kill(slot.pid, sig);
+  }
+  for (int tick = 0;; ++tick) {
+    bool running = false;
+    for (Slot& slot : g_slots) {
+      if (!slot.used || !slot.child) continue;
+      if (tick == 200) kill(slot.pid, SIGKILL);
+      pid_t r = waitpid(slot.pid, nullptr, tick < 200 ? WNOHANG : 0);
+      if (r == slot.pid || (r < 0 && errno != EINTR)) {
+        slot.used = false;
+      } else {
+        running = true;
+      }
+    }
+    if (!running) return;
+    timespec ts{0, 10'000'000};
+    nanosleep(&ts, nullptr);
+  }
+}
+
 void Handle(int sig) {
   int saved_errno = errno;
   for (;;) {
@@ -116,13 +143,14 @@ void Handle(int sig) {
     if (expected == kTaken) WaitForExit();
     Nap();  // a Critical section on another thread ends soon
   }
+  EndChildren(sig);
   Message m;
   m.Add(program_invocation_short_name);
   m.Add(": interrupted by ");
   m.Add(SignalName(sig));
   bool named = false;
   for (Slot& slot : g_slots) {
-    if (!slot.used) continue;
+    if (!slot.used || slot.child) continue;
     if (slot.kind == Kind::kFile) {
       unlink(slot.path);
     } else {
@@ -191,9 +219,23 @@ int Remember(Kind kind, const std::string& path, const std::string& target) {
   for (int i = 0; i < kSlots; ++i) {
     Slot& slot = g_slots[i];
     if (slot.used) continue;
+    slot.child = false;
     slot.kind = kind;
     std::memcpy(slot.path, path.c_str(), path.size() + 1);
     std::memcpy(slot.target, target.c_str(), target.size() + 1);
+    slot.used = true;
+    return i;
+  }
+  return -1;
+}
+
+int RememberChild(pid_t pid) {
+  Critical critical;
+  for (int i = 0; i < kSlots; ++i) {
+    Slot& slot = g_slots[i];
+    if (slot.used) continue;
+    slot.child = true;
+    slot.pid = pid;
     slot.used = true;
     return i;
   }

@@ -13,6 +13,8 @@
 #ifndef HLO_IR_INTERRUPT_H_
 #define HLO_IR_INTERRUPT_H_
 
+#include <sys/types.h>
+
 #include <string>
 
 namespace hlo::interrupt {
@@ -46,6 +48,12 @@ int Remember(Kind kind, const std::string& path, const std::string& target);
 // `handle` (from Remember; -1 is ignored) is done: in the Critical section
 // that renames or removes its path.
 void Forget(int handle);
+
+// A child process (hlo-test's commands) that the handler first sends the
+// same signal, waits for (2 s, then SIGKILL), so that it writes nothing more
+// where the handler removes things. Forget it before reaping it (waitid
+// with WNOWAIT), while its pid cannot be reused. -1 when the table is full.
+int RememberChild(pid_t pid);
 
 // Removes a directory tree with system calls only (the handler's way):
 // true when it is gone. For tests.

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """SIGTERM, SIGINT and SIGHUP at many moments of a run that writes a set of
 outputs: hlo-run --output-format=npy -o DIR (300 results), hlo-opt -o FILE,
-hlo-opt --dump-dir DIR and hlo-test --update. After each, the outputs are all
+hlo-opt --dump-dir DIR and hlo-test --update (and hlo-test running a long
+command: the command ends with it). After each, the outputs are all
 there with the right contents or none is (an existing directory keeps its
 files; an updated file is old or new), no temporary (*.tmp*) is left, and the
 tool exited 0 (it finished first) or 128 + the signal with a message naming
@@ -252,6 +253,23 @@ def test_hlo_opt(bin_dir, work, what, extra, target, count):
 
 # ---- hlo-test --update ---------------------------------------------------------------
 
+def commands_running(marker, patience):
+    """Processes whose command line holds `marker`, after up to `patience` s."""
+    deadline = time.monotonic() + patience
+    while True:
+        found = []
+        for pid in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    if marker.encode() in f.read():
+                        found.append(pid)
+            except OSError:
+                pass
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.01)
+
+
 def test_hlo_test_update(bin_dir, work):
     tests = os.path.join(work, "golden")
     os.mkdir(tests)
@@ -275,13 +293,68 @@ def test_hlo_test_update(bin_dir, work):
         rc, err = run_interrupted(cmd, work, delay, sig)
         label = f"hlo-test --update, {SIGNALS[sig]} at {delay:.3f} s"
         check(label, rc, err, sig, {"": b"old\n"}, snapshot(out), {"": new}, work)
-        # Its temporary directory (/tmp/hlo-test.*) went with it.
+        # Its commands ended with it (one it started as the signal came may
+        # take a moment: it learns of hlo-test's end by PR_SET_PDEATHSIG) ...
+        for pid in commands_running(marker, 2.0):
+            fail(f"{label}: its command {pid} still runs")
+        # ... and its temporary directory (/tmp/hlo-test.*) went with it.
         for entry in os.listdir("/tmp"):
             d = os.path.join("/tmp", entry)
             if entry.startswith("hlo-test.") and os.path.isdir(d) and \
                     any(marker in n for n in os.listdir(d)):
                 fail(f"{label}: its temporary directory {d} is left")
                 shutil.rmtree(d, ignore_errors=True)
+
+
+SLOW_MODULE = """HloModule slow
+
+cond {
+  p = (s32[], f32[1024]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(100000000)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+
+body {
+  p = (s32[], f32[1024]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  x = f32[1024] get-tuple-element(p), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  y = f32[1024] add(x, x)
+  ROOT t = (s32[], f32[1024]) tuple(j, y)
+}
+
+ENTRY e {
+  z = s32[] constant(0)
+  f = f32[] constant(0)
+  b = f32[1024] broadcast(f), dimensions={}
+  init = (s32[], f32[1024]) tuple(z, b)
+  w = (s32[], f32[1024]) while(init), condition=cond, body=body
+  ROOT r = f32[1024] get-tuple-element(w), index=1
+}
+"""
+
+
+def test_hlo_test_commands(bin_dir, work):
+    """hlo-test interrupted while a command runs (for a minute if let be):
+    the command ends with it."""
+    tests = os.path.join(work, "golden_slow")
+    os.mkdir(tests)
+    marker = "interrupt_slow_case"
+    with open(os.path.join(tests, marker + ".hlo"), "w") as f:
+        f.write("// RUN: hlo-run %s\n" + SLOW_MODULE)
+    cmd = [os.path.join(bin_dir, "hlo-test"), "golden_slow", "-j", "1"]
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        rc, err = run_interrupted(cmd, work, 0.5, sig)
+        label = f"hlo-test running a command, {SIGNALS[sig]} at 0.5 s"
+        check(label, rc, err, sig, None, None, None, work)
+        if rc == 0:
+            fail(f"{label}: the command finished first")
+        left = commands_running(marker, 0.5)
+        for pid in left:
+            fail(f"{label}: its command {pid} still runs")
+            os.kill(int(pid), signal.SIGKILL)
 
 
 def main():
@@ -295,6 +368,7 @@ def main():
         test_hlo_opt(bin_dir, work, "--dump-dir", ["--passes=" + ",".join(["dce", "cse"] * 10)],
                      lambda d: ["--dump-dir", d], 12)
         test_hlo_test_update(bin_dir, work)
+        test_hlo_test_commands(bin_dir, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print("outcomes:", ", ".join(f"{n} {a}/{b}" for (a, b), n in sorted(outcomes.items())))
