@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -158,7 +159,8 @@ TEST_CASE("SIGTERM while an OutputDir is written leaves nothing", "[output_dir][
     CHECK(WEXITSTATUS(status) == 128 + SIGTERM);
     CHECK(Listing(tmp.path) == before);
     CHECK(Slurp(log.path + "/err") ==
-          "unit_tests: interrupted by SIGTERM while writing " + dir + "; nothing written\n");
+          std::string(program_invocation_short_name) + ": interrupted by SIGTERM while writing " +
+              dir + "; nothing written\n");
   }
 }
 
@@ -175,7 +177,8 @@ TEST_CASE("A signal inside a Critical section waits for its end", "[interrupt]")
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 128 + SIGTERM);
   CHECK(fs::exists(path));
-  CHECK(Slurp(log.path + "/err") == "unit_tests: interrupted by SIGTERM\n");
+  CHECK(Slurp(log.path + "/err") ==
+        std::string(program_invocation_short_name) + ": interrupted by SIGTERM\n");
 }
 
 TEST_CASE("RemoveTree removes a nested tree", "[interrupt]") {
