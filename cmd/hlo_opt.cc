@@ -10,6 +10,7 @@
 #include "eval/kernels/gemm.h"
 #include "ir/hlo_graphviz.h"
 #include "ir/hlo_printer.h"
+#include "ir/interrupt.h"
 #include "ir/module_json.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
@@ -18,6 +19,7 @@
 #include "passes/verifier.h"
 
 int main(int argc, char** argv) {
+  hlo::interrupt::InstallHandlers();  // SIGINT, SIGTERM, SIGHUP
   CLI::App app{"hlo-opt: parse, transform and print XLA HLO modules"};
   std::string input = "-";
   std::string output = "-";
@@ -234,6 +236,11 @@ int main(int argc, char** argv) {
                  pass_timer.cpu_seconds(), static_cast<long long>(instructions_after),
                  static_cast<long long>(pass_flags.most_runs),
                  static_cast<long long>(pass_flags.total_runs));
+  }
+  // --dump-dir's files appear together once every module has run.
+  if (auto st = hlo::PublishDumps(pass_flags); !st.ok()) {
+    hlo::ReportError("hlo-opt", st);
+    return 1;
   }
   if (printed == 0 && !any_error) {
     // Only separators, blanks and comments: there is nothing to print.

@@ -29,6 +29,7 @@
 #include "eval/io/random_fill.h"
 #include "eval/io/run_io.h"
 #include "eval/runtime/profiler.h"
+#include "ir/interrupt.h"
 #include "ir/npy.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
@@ -379,19 +380,13 @@ absl::Status WriteResult(const RunFlags& f, const std::vector<hlo::Literal>& lit
     return hlo::WriteOutputAtomically(f.output, *bytes);
   }
   if (f.output_format == "npy") {
-    for (int64_t d = 0; d < devices; ++d) {
-      std::string dir = f.output;
-      if (devices > 1) {
-        if (mkdir(f.output.c_str(), 0777) != 0 && errno != EEXIST) {
-          return absl::PermissionDeniedError(hlo::StrCat(f.output, ": error: cannot create"));
-        }
-        std::string name = runner.DeviceName(d);
-        std::replace(name.begin(), name.end(), ' ', '_');
-        dir = hlo::StrCat(f.output, "/", name);
-      }
-      if (auto st = hlo::WriteResultNpy(lits[d], dir); !st.ok()) return st;
+    std::vector<std::string> subdirs;  // one per device when there are several
+    for (int64_t d = 0; devices > 1 && d < devices; ++d) {
+      std::string name = runner.DeviceName(d);
+      std::replace(name.begin(), name.end(), ' ', '_');
+      subdirs.push_back(std::move(name));
     }
-    return absl::OkStatus();
+    return hlo::WriteResultNpy(lits, subdirs, f.output);
   }
   std::string out;
   if (f.output_format == "json") {
@@ -594,6 +589,7 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  hlo::interrupt::InstallHandlers();  // SIGINT, SIGTERM, SIGHUP
   // Before any module, input or buffer: what --bench's peak data is
   // measured from.
   const Resident start = ResidentNow();

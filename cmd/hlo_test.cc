@@ -15,8 +15,10 @@
 
 #include "CLI/CLI.hpp"
 #include "golden/runner.h"
+#include "ir/interrupt.h"
 
 int main(int argc, char** argv) {
+  hlo::interrupt::InstallHandlers();  // SIGINT, SIGTERM, SIGHUP
   CLI::App app{"hlo-test: run golden tests (RUN lines, .out/.err files, hlo-check)"};
   std::vector<std::string> paths;
   hlo::golden::RunnerOptions options;
@@ -36,13 +38,24 @@ int main(int argc, char** argv) {
   auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   options.tool_directory = ec ? "" : self.parent_path().string();
   char temp_template[] = "/tmp/hlo-test.XXXXXX";
-  const char* temp = mkdtemp(temp_template);
-  if (temp == nullptr) {
+  std::string temp;
+  int temp_handle = -1;
+  {
+    // Removed on SIGINT, SIGTERM and SIGHUP too (ir/interrupt.h). One thread
+    // so far: nothing here can keep the handler waiting.
+    hlo::interrupt::Critical critical;
+    if (const char* made = mkdtemp(temp_template)) {
+      temp = made;
+      temp_handle = hlo::interrupt::Remember(hlo::interrupt::Kind::kTree, temp, "");
+    }
+  }
+  if (temp.empty()) {
     std::cerr << "hlo-test: cannot create a temporary directory\n";
     return 2;
   }
   options.temp_directory = temp;
   int status = hlo::golden::RunTests(paths, options, std::cout);
   std::filesystem::remove_all(temp, ec);
+  hlo::interrupt::Forget(temp_handle);
   return status;
 }

@@ -312,6 +312,12 @@ std::string PrintForOutput(Module& module, const PrintStyle& style, const PassFl
 
 absl::Status RunPasses(Pipeline& pipeline, Module& module, const PrintStyle& style,
                        PassFlags& flags, std::string_view label) {
+  if (!flags.options.dump_dir.empty() && !flags.dumps) {
+    auto dumps = OutputDir::Open(flags.options.dump_dir, /*make_parents=*/true);
+    if (!dumps.ok()) return dumps.status();
+    flags.dumps = *std::move(dumps);
+    flags.options.dump_files = flags.dumps.get();
+  }
   flags.options.printer = [&](Module& m) { return PrintForOutput(m, style, flags); };
   std::vector<std::pair<std::string, int64_t>> before;
   if (flags.stats) before = OpcodeCounts(module);
@@ -329,6 +335,10 @@ absl::Status RunPasses(Pipeline& pipeline, Module& module, const PrintStyle& sty
     std::fwrite(report.data(), 1, report.size(), stderr);
   }
   return absl::OkStatus();
+}
+
+absl::Status PublishDumps(PassFlags& flags) {
+  return flags.dumps ? flags.dumps->Commit() : absl::OkStatus();
 }
 
 }  // namespace hlo

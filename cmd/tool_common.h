@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "ir/module.h"
+#include "ir/output_dir.h"
 #include "passes/pipeline.h"
 
 namespace CLI {
@@ -105,6 +106,8 @@ struct PassFlags {
   std::string filter;                    // --filter
   bool stats = false;                    // --stats
   PipelineOptions options;               // --verify-each, --print-after-all, --dump-dir
+  // --dump-dir's files, staged by the first RunPasses until PublishDumps.
+  std::unique_ptr<OutputDir> dumps;
   // Set by RunPasses when count_runs, for hlo-opt --time: the most runs of
   // any one pass (the rounds of the -O pipeline's fixed-point group), and the
   // runs of all passes together (each run walks the module once).
@@ -124,6 +127,9 @@ std::string PrintForOutput(Module& module, const PrintStyle& style, const PassFl
 // and the --stats report on stderr.
 absl::Status RunPasses(Pipeline& pipeline, Module& module, const PrintStyle& style,
                        PassFlags& flags, std::string_view label);
+// Makes --dump-dir's files of every module appear together (ir/output_dir.h;
+// none after a failed write); nothing when no module was run.
+absl::Status PublishDumps(PassFlags& flags);
 
 }  // namespace hlo
 

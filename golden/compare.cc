@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "ir/output_file.h"
 
 namespace hlo::golden {
 
@@ -140,14 +141,9 @@ bool ReadFile(const std::string& path, std::string* text) {
 }
 
 bool WriteFile(const std::string& path, const std::string& text) {
-  std::string temporary = path + ".tmp.hlo-test";
-  {
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file) return false;
-    file << text;
-    if (!file.good()) return false;
-  }
-  return std::rename(temporary.c_str(), path.c_str()) == 0;
+  // Old or new, never truncated, and no temporary left by a failure or by
+  // SIGINT/SIGTERM/SIGHUP (ir/output_file.h). Golden outputs need no fsync.
+  return WriteFileAtomically(path, text, /*sync=*/false).ok();
 }
 
 }  // namespace hlo::golden

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "golden/compare.h"
+#include "ir/interrupt.h"
 
 namespace hlo::golden {
 
@@ -229,9 +231,13 @@ int RunProgram(const std::vector<std::string>& argv, const std::string& input,
   args.push_back(nullptr);
   const char* directory = options.working_directory.empty() ? nullptr
                                                             : options.working_directory.c_str();
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid == 0) {
     // Only async-signal-safe calls until exec.
+    // Ends when hlo-test ends, should a signal stop hlo-test before it noted
+    // this command (RememberChild below).
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent) _exit(127);
     dup2(in_pipe[0], 0);
     dup2(out_pipe[1], 1);
     dup2(err_pipe[1], 2);
@@ -239,6 +245,8 @@ int RunProgram(const std::vector<std::string>& argv, const std::string& input,
     execv(program.c_str(), args.data());
     _exit(127);
   }
+  // On SIGINT/SIGTERM/SIGHUP hlo-test ends its commands first (ir/interrupt.h).
+  int child_slot = pid > 0 ? hlo::interrupt::RememberChild(pid) : -1;
   close(in_pipe[0]);
   close(out_pipe[1]);
   close(err_pipe[1]);
@@ -309,6 +317,10 @@ int RunProgram(const std::vector<std::string>& argv, const std::string& input,
     if (fd >= 0) close(fd);
   }
   int status = 0;
+  siginfo_t info;
+  while (waitid(P_PID, pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+  }
+  hlo::interrupt::Forget(child_slot);  // before its pid can be reused
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (timed_out) {

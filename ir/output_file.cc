@@ -1,65 +1,72 @@
 #include "ir/output_file.h"
 
-#include <csignal>
 #include <cerrno>
-#include <cstdio>
+#include <csignal>
 #include <cstring>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ir/interrupt.h"
 #include "ir/strings.h"
 
 namespace hlo {
-namespace {
 
 absl::Status CannotWrite(const std::string& path, int err) {
   return absl::DataLossError(StrCat(path, ": cannot write: ", std::strerror(err)));
 }
 
-// Writes all of `data` to `f`, then flushes it to the disk; false with errno set on failure.
-bool WriteAll(FILE* f, std::string_view data, bool sync) {
-  if (std::fwrite(data.data(), 1, data.size(), f) != data.size()) return false;
-  if (std::fflush(f) != 0) return false;
-  return !sync || fsync(fileno(f)) == 0;
-}
-
-}  // namespace
-
-absl::Status WriteFileAtomically(const std::string& path, std::string_view data) {
+int WriteAndClose(int fd, std::string_view data, bool sync) {
   static const bool ignore_xfsz = (std::signal(SIGXFSZ, SIG_IGN), true);
   (void)ignore_xfsz;
+  int err = 0;
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      err = n < 0 ? errno : EIO;
+      break;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (err == 0 && sync && fsync(fd) != 0) err = errno;
+  if (close(fd) != 0 && err == 0) err = errno;
+  return err;
+}
+
+absl::Status WriteFileAtomically(const std::string& path, std::string_view data, bool sync) {
   struct stat st;
   if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
     if (S_ISDIR(st.st_mode)) return CannotWrite(path, EISDIR);
-    FILE* dev = std::fopen(path.c_str(), "wb");
-    if (!dev) return CannotWrite(path, errno);
-    bool ok = WriteAll(dev, data, /*sync=*/false);
-    int err = errno;
-    if (std::fclose(dev) != 0 && ok) {
-      ok = false;
-      err = errno;
-    }
-    return ok ? absl::OkStatus() : CannotWrite(path, err);
+    int dev = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (dev < 0) return CannotWrite(path, errno);
+    int err = WriteAndClose(dev, data, /*sync=*/false);
+    return err == 0 ? absl::OkStatus() : CannotWrite(path, err);
   }
   std::string tmp = StrCat(path, ".tmp.", getpid());
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return CannotWrite(path, errno);
-  bool ok = WriteAll(f, data, /*sync=*/true);
-  int err = errno;
-  if (std::fclose(f) != 0 && ok) {
-    ok = false;
-    err = errno;
+  int fd, err = 0, handle = -1;
+  {
+    // Made and noted together: a signal finds either no temporary or one
+    // it removes. (No allocation while signals are held.)
+    interrupt::Critical critical;
+    fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+      err = errno;
+    } else {
+      handle = interrupt::Remember(interrupt::Kind::kFile, tmp, path);
+    }
   }
-  if (ok && std::rename(tmp.c_str(), path.c_str()) != 0) {
-    ok = false;
-    err = errno;
+  if (fd < 0) return CannotWrite(path, err);
+  err = WriteAndClose(fd, data, sync);
+  {
+    interrupt::Critical critical;
+    if (err == 0 && rename(tmp.c_str(), path.c_str()) != 0) err = errno;
+    if (err != 0) unlink(tmp.c_str());
+    interrupt::Forget(handle);
   }
-  if (!ok) {
-    std::remove(tmp.c_str());
-    return CannotWrite(path, err);
-  }
-  return absl::OkStatus();
+  return err == 0 ? absl::OkStatus() : CannotWrite(path, err);
 }
 
 }  // namespace hlo

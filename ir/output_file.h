@@ -1,6 +1,8 @@
 // Every file the tools write (-o for HLO text, JSON, dot and .npy results,
-// --dump-dir, --outfeed) goes through WriteFileAtomically: whole or not at
-// all, and on failure a message that says why.
+// --dump-dir, --outfeed, hlo-test's files) goes through WriteFileAtomically
+// or an OutputDir (ir/output_dir.h): whole or not at all, on failure a
+// message that says why, and on SIGINT, SIGTERM or SIGHUP no temporary left
+// (ir/interrupt.h).
 #ifndef HLO_IR_OUTPUT_FILE_H_
 #define HLO_IR_OUTPUT_FILE_H_
 
@@ -11,14 +13,24 @@
 
 namespace hlo {
 
-// Writes `data` to `path` through a temporary file beside it, flushed to disk
-// and renamed over `path`; on any failure the temporary is removed and `path`
-// keeps whatever it had. Devices and pipes (/dev/null, a FIFO) are written in
-// place, since a rename would replace them with a regular file. The error is
-// "PATH: cannot write: REASON" (strerror: "No space left on device", "File
-// too large", ...). SIGXFSZ is ignored from the first call on, so a file-size
-// limit is an error to report, not a signal that kills the tool.
-absl::Status WriteFileAtomically(const std::string& path, std::string_view data);
+// Writes `data` to `path` through a temporary file beside it (PATH.tmp.PID),
+// flushed to disk when `sync` and renamed over `path`; on any failure the
+// temporary is removed and `path` keeps whatever it had; a signal while it
+// writes removes the temporary too. Devices and pipes (/dev/null, a FIFO)
+// are written in place, since a rename would replace them with a regular
+// file. The error is "PATH: cannot write: REASON" (strerror: "No space left
+// on device", "File too large", ...). SIGXFSZ is ignored from the first call
+// on, so a file-size limit is an error to report, not a signal that kills
+// the tool.
+absl::Status WriteFileAtomically(const std::string& path, std::string_view data,
+                                 bool sync = true);
+
+// Writes all of `data` to the open file `fd`, fsyncs it when `sync`, and
+// closes it: 0, or the errno of the first failure. Ignores SIGXFSZ as above.
+int WriteAndClose(int fd, std::string_view data, bool sync);
+
+// "PATH: cannot write: strerror(err)".
+absl::Status CannotWrite(const std::string& path, int err);
 
 }  // namespace hlo
 

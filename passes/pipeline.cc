@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 
-#include "ir/output_file.h"
+#include "ir/output_dir.h"
 #include "ir/strings.h"
 #include "passes/passes.h"
 #include "passes/verifier.h"
@@ -78,12 +77,6 @@ class Pipeline::Runner {
   absl::Status Begin() {
     module_.ResetChurn();  // compaction measures churn from here
     if (options_.dump_dir.empty() || !Printing()) return absl::OkStatus();
-    std::error_code ec;
-    std::filesystem::create_directories(options_.dump_dir, ec);
-    if (ec) {
-      return absl::InvalidArgumentError(
-          StrCat("cannot create the dump directory '", options_.dump_dir, "': ", ec.message()));
-    }
     return Dump("input", options_.printer(module_));
   }
 
@@ -183,10 +176,10 @@ class Pipeline::Runner {
   absl::Status Dump(std::string_view what, const std::string& text) {
     char number[16];
     std::snprintf(number, sizeof(number), "%03d", step_);
-    std::filesystem::path path =
-        std::filesystem::path(options_.dump_dir) / StrCat(label_, ".", number, ".", what, ".hlo");
-    if (auto st = WriteFileAtomically(path.string(), text); !st.ok()) return st;
-    return absl::OkStatus();
+    if (options_.dump_files == nullptr) {
+      return absl::InternalError("--dump-dir without a place to write the dumps");
+    }
+    return options_.dump_files->Write(StrCat(label_, ".", number, ".", what, ".hlo"), text);
   }
 
   Module& module_;

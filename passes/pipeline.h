@@ -41,6 +41,8 @@ inline constexpr std::string_view kDefaultPipeline =
 // Iterations a fixed-point group runs at most.
 inline constexpr int kFixedPointBound = 25;
 
+class OutputDir;  // ir/output_dir.h
+
 struct PipelineOptions {
   bool verify_each = false;       // run the verifier after every pass
   bool print_after_all = false;   // print the module after every pass
@@ -48,6 +50,8 @@ struct PipelineOptions {
   // When set, each printed step goes to DIR/LABEL.NNN.PASS.hlo (the input as
   // step 000) instead of stderr.
   std::string dump_dir;
+  // Where the dumps go, staged (ir/output_dir.h); required with dump_dir.
+  OutputDir* dump_files = nullptr;
   // Prints the module for --print-after*; required when printing.
   std::function<std::string(Module&)> printer;
 };

@@ -1,15 +1,10 @@
 #include "eval/io/run_io.h"
 
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <vector>
 
 #include "ir/literal_json.h"
 #include "ir/npy.h"
-#include "ir/output_file.h"
+#include "ir/output_dir.h"
 #include "ir/read_file.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
@@ -45,23 +40,18 @@ absl::StatusOr<Literal> ParseText(const std::string& text, const std::string& pa
   return ParseLiteralValue(text, shape.WithoutLayout(), ParseOptions{path});
 }
 
-// Writes the tree's arrays; `written` collects the files made, so a failure
-// part-way can remove them (the result is written whole or not at all).
-absl::Status WriteNpyTree(const Literal& lit, const std::string& dir, const std::string& name,
-                          std::vector<std::string>& written) {
+// Writes the tree's arrays as PREFIX.npy, PREFIX_0.npy, PREFIX_1_0.npy, ...
+absl::Status WriteNpyTree(const Literal& lit, OutputDir& out, const std::string& prefix) {
   if (lit.IsTuple()) {
     for (size_t i = 0; i < lit.elements().size(); ++i) {
-      absl::Status st = WriteNpyTree(lit.elements()[i], dir, StrCat(name, "_", i), written);
+      absl::Status st = WriteNpyTree(lit.elements()[i], out, StrCat(prefix, "_", i));
       if (!st.ok()) return st;
     }
     return absl::OkStatus();
   }
   auto bytes = WriteNpy(lit);
   if (!bytes.ok()) return bytes.status();
-  std::string path = StrCat(dir, "/", name, ".npy");
-  if (auto st = WriteFileAtomically(path, *bytes); !st.ok()) return st;
-  written.push_back(std::move(path));
-  return absl::OkStatus();
+  return out.Write(StrCat(prefix, ".npy"), *bytes);
 }
 
 absl::Status NpzError(const std::string& path) {
@@ -122,16 +112,19 @@ std::string ResultToJson(const Literal& result, const Shape& shape) {
   return out;
 }
 
-absl::Status WriteResultNpy(const Literal& result, const std::string& dir) {
-  if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
-    return absl::PermissionDeniedError(StrCat(dir, ": error: cannot create: ", std::strerror(errno)));
+absl::Status WriteResultNpy(const std::vector<Literal>& results,
+                            const std::vector<std::string>& subdirs, const std::string& dir) {
+  if (results.size() > 1 && subdirs.size() != results.size()) {
+    return absl::InternalError("WriteResultNpy: one subdirectory per result expected");
   }
-  std::vector<std::string> written;
-  absl::Status st = WriteNpyTree(result, dir, "result", written);
-  if (!st.ok()) {
-    for (const std::string& path : written) std::remove(path.c_str());
+  auto out = OutputDir::Open(dir, /*make_parents=*/false);
+  if (!out.ok()) return out.status();
+  for (size_t d = 0; d < results.size(); ++d) {
+    std::string prefix = results.size() > 1 ? StrCat(subdirs[d], "/result") : "result";
+    // On failure the OutputDir removes what was written.
+    if (absl::Status st = WriteNpyTree(results[d], **out, prefix); !st.ok()) return st;
   }
-  return st;
+  return (*out)->Commit();
 }
 
 }  // namespace hlo

@@ -34,8 +34,12 @@ std::string ResultToText(const Literal& result);
 // design.md's JSON result; `shape` carries the result layout.
 std::string ResultToJson(const Literal& result, const Shape& shape);
 // Writes one .npy file per array of the result into `dir` (created if
-// needed): result.npy, or result_0.npy, result_1_0.npy, … for tuples.
-absl::Status WriteResultNpy(const Literal& result, const std::string& dir);
+// needed): result.npy, or result_0.npy, result_1_0.npy, … for tuples; with
+// several results (devices), those of results[d] into DIR/subdirs[d]/. The
+// files appear together once all are written, or none does: a failure or
+// SIGINT/SIGTERM/SIGHUP leaves DIR as it was (ir/output_dir.h).
+absl::Status WriteResultNpy(const std::vector<Literal>& results,
+                            const std::vector<std::string>& subdirs, const std::string& dir);
 
 }  // namespace hlo
 
