@@ -1,5 +1,7 @@
 #include "eval/io/run_io.h"
 
+#include <sys/stat.h>
+
 #include <vector>
 
 #include "ir/literal_json.h"
