@@ -1,8 +1,13 @@
 #include "check/source_text.h"
 #include "golden/compare.h"
 
-#include <fstream>
-#include <iterator>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -132,22 +137,74 @@ std::vector<int> DifferingCases(std::string_view expected, std::string_view actu
   return differing;
 }
 
-bool ReadFile(const std::string& path, std::string* text) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return false;
-  text->assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-  return !file.bad();
+bool ReadFile(const std::string& path, std::string* text, std::string* error,
+              size_t max_bytes) {
+  auto fail = [&](const std::string& why) {
+    if (error != nullptr) *error = absl::StrCat(path, ": ", why);
+    return false;
+  };
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return fail(std::strerror(errno));
+  struct stat st;
+  int saved = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+  if (saved != 0) {
+    close(fd);
+    return fail(std::strerror(saved));
+  }
+  text->clear();
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      saved = errno;
+      close(fd);
+      return fail(std::strerror(saved));
+    }
+    if (n == 0) break;
+    if (text->size() + n > max_bytes) {
+      close(fd);
+      text->clear();
+      return fail(absl::StrCat("larger than ", max_bytes, " bytes"));
+    }
+    text->append(buffer, n);
+  }
+  close(fd);
+  return true;
 }
 
-bool WriteFile(const std::string& path, const std::string& text) {
-  std::string temporary = path + ".tmp.hlo-test";
-  {
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file) return false;
-    file << text;
-    if (!file.good()) return false;
+bool WriteFile(const std::string& path, const std::string& text, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    if (error != nullptr) *error = absl::StrCat(path, ": ", why);
+    return false;
+  };
+  // An existing file keeps its mode; a read-only one is not replaced (root
+  // may write anything, so the mode bits decide).
+  struct stat st;
+  mode_t mode = 0666;
+  if (stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return fail(std::strerror(EISDIR));
+    if ((st.st_mode & 0222) == 0 || access(path.c_str(), W_OK) != 0) {
+      return fail("read-only file, not replaced");
+    }
+    mode = st.st_mode & 07777;
   }
-  return std::rename(temporary.c_str(), path.c_str()) == 0;
+  std::string temporary = path + ".tmp.hlo-test";
+  int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  if (fd < 0) return fail(std::strerror(errno));
+  int saved = 0;
+  if (mode != 0666 && fchmod(fd, mode) != 0) saved = errno;
+  for (size_t done = 0; saved == 0 && done < text.size();) {
+    ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) saved = errno;
+    if (n > 0) done += n;
+  }
+  if (close(fd) != 0 && saved == 0) saved = errno;
+  if (saved == 0 && std::rename(temporary.c_str(), path.c_str()) != 0) saved = errno;
+  if (saved == 0) return true;
+  unlink(temporary.c_str());
+  return fail(std::strerror(saved));
 }
 
 }  // namespace hlo::golden
