@@ -143,10 +143,16 @@ bool ReadFile(const std::string& path, std::string* text, std::string* error,
     if (error != nullptr) *error = absl::StrCat(path, ": ", why);
     return false;
   };
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO with no writer must not hang the open (it is refused
+  // below); regular files and devices such as /dev/null are read.
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return fail(std::strerror(errno));
   struct stat st;
   int saved = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+  if (saved == 0 && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+    close(fd);
+    return fail("not a regular file");
+  }
   if (saved != 0) {
     close(fd);
     return fail(std::strerror(saved));
@@ -184,6 +190,8 @@ bool WriteFile(const std::string& path, const std::string& text, std::string* er
   mode_t mode = 0666;
   if (stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return fail(std::strerror(EISDIR));
+    // A rename would put a file in place of /dev/null or a FIFO.
+    if (!S_ISREG(st.st_mode)) return fail("not a regular file, not replaced");
     if ((st.st_mode & 0222) == 0 || access(path.c_str(), W_OK) != 0) {
       return fail("read-only file, not replaced");
     }

@@ -44,8 +44,9 @@ TEST_CASE("golden: ReadFile says why it cannot read", "[golden]") {
   CHECK(error == dir / "f" + ": larger than 4 bytes");
   CHECK(ReadFile(dir / "f", &text, &error, 5));
   CHECK(text == "12345");
-  CHECK(ReadFile("/dev/null", &text));  // not a regular file, but readable
-  CHECK(text.empty());
+  // A device is read up to the limit.
+  CHECK(!ReadFile("/dev/zero", &text, &error, 100000));
+  CHECK(error == "/dev/zero: larger than 100000 bytes");
 }
 
 TEST_CASE("golden: WriteFile keeps the mode, refuses read-only files and folders",
@@ -71,6 +72,9 @@ TEST_CASE("golden: WriteFile keeps the mode, refuses read-only files and folders
   CHECK(error == dir / "d" + ": Is a directory");
   CHECK(!WriteFile(dir / "none/x", "x", &error));
   CHECK(error == dir / "none/x" + ": No such file or directory");
+  // A device or FIFO is not replaced by a file.
+  CHECK(!WriteFile("/dev/zero", "x", &error));
+  CHECK(error == "/dev/zero: not a regular file, not replaced");
   // Nothing left behind.
   CHECK(!std::filesystem::exists(dir / "a.out.tmp.hlo-test"));
 }

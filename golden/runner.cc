@@ -388,6 +388,10 @@ int RunTests(const std::vector<std::string>& paths, const RunnerOptions& options
           << "\n";
       return 2;
     }
+    if (!fs::is_regular_file(path, ec) && !fs::is_directory(path, ec)) {
+      out << "hlo-test: " << path << ": not a test file or folder\n";
+      return 2;
+    }
     for (const std::string& file : FindTestFiles(path)) {
       std::string root = SuiteRoot(file, path);
       if (filter && !RE2::PartialMatch(fs::path(file).lexically_relative(root).string(), *filter)) {

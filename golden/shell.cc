@@ -84,6 +84,13 @@ absl::StatusOr<std::vector<Token>> Tokenize(const std::string& line) {
   return tokens;
 }
 
+bool IsOperator(const std::string& text) {
+  for (std::string_view op : {"2>&1", "&&", "2>", "|", ">", "<"}) {
+    if (text == op) return true;
+  }
+  return false;
+}
+
 std::string FindProgram(const std::string& name, const ShellOptions& options) {
   std::string program = name == "FileCheck" ? "hlo-check" : name;
   if (program.find('/') != std::string::npos) return program;
@@ -180,10 +187,13 @@ absl::StatusOr<std::vector<Pipeline>> ParseCommandLine(const std::string& line) 
     const Token& token = (*tokens)[k];
     Command& command = pipelines.back().back();
     auto operand = [&](const char* what) -> absl::StatusOr<std::string> {
-      if (k + 1 >= tokens->size()) {
+      const Token* next = k + 1 < tokens->size() ? &(*tokens)[k + 1] : nullptr;
+      // `> > f` or `>> f` (appending is not supported) is no file name `>`.
+      if (next == nullptr || (!next->quoted && IsOperator(next->text))) {
         return absl::InvalidArgumentError(absl::StrCat("missing file after ", what));
       }
-      return (*tokens)[++k].text;
+      ++k;
+      return next->text;
     };
     if (!token.quoted && (token.text == "|" || token.text == "&&")) {
       if (command.argv.empty()) {
@@ -389,6 +399,11 @@ int RunExternal(const std::string& program, const std::vector<std::string>& argv
     return kStatusTimedOut;
   }
   if (stop == Stop::kOutputLimit) {
+    // Enough of it to show; the rest would only fill memory.
+    for (std::string* text : {out, err}) {
+      if (text->size() > 65536) text->resize(65536);
+      text->shrink_to_fit();
+    }
     *err += absl::StrCat("hlo-test: ", argv[0], " wrote more than ",
                          options.max_output_bytes >> 20, " MiB of output (killed)\n");
     return kStatusOutputLimit;
@@ -430,8 +445,9 @@ namespace {
 
 // Opens a `>`/`2>` file before the command runs, as sh does.
 int OpenForWriting(const std::string& file, const ShellOptions& options, std::string* err) {
-  int fd = open(ResolvePath(file, options).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                0666);
+  // O_NONBLOCK: a FIFO with no reader fails at once instead of hanging.
+  int fd = open(ResolvePath(file, options).c_str(),
+                O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0666);
   if (fd < 0) *err = absl::StrCat("hlo-test: cannot open ", file, ": ", std::strerror(errno), "\n");
   return fd;
 }
@@ -541,6 +557,9 @@ ShellResult RunCommandLine(const std::vector<Pipeline>& pipelines, const ShellOp
         }
       }
       data = std::move(out);
+      // A command killed (timeout, output limit) fails the line: nothing
+      // after it runs on what it left.
+      if (status == kStatusTimedOut || status == kStatusOutputLimit) return result;
     }
     if (!result.ok) break;
   }

@@ -135,6 +135,12 @@ def cases(bin_dir):
              [r"diff: cannot read sub: Is a directory"]),
         Case("config-dir", {"s/x.hlo": "HloModule m\n", "s/hlo-test.cfg/": None}, [], 1,
              [r"FAIL: \S*x.hlo: cannot read \S*s/hlo-test.cfg: Is a directory"]),
+        Case("fifo", {"a.hlo": "// RUN: cat < f | hlo-check %s\n// CHECK: x\n", "f": "fifo"},
+             [], 1, [r"hlo-test: cannot open f: not a regular file"]),
+        Case("fifo-out", {"a.hlo": "// RUN: echo x > f\n", "f": "fifo"}, [], 1,
+             [r"hlo-test: cannot open f: No such device or address"]),
+        Case("fifo-path", {"a.hlo": "// RUN: true\n", "f": "fifo"}, ["@f"], 2,
+             [r"f: not a test file or folder"]),
         # Redirections fail as in sh.
         Case("redirect-nonexistent", {"a.hlo": "// RUN: echo x > /nonexistent/x\n"}, [], 1,
              [r"hlo-test: cannot open /nonexistent/x: No such file or directory"]),
@@ -196,6 +202,8 @@ def run_case(case, bin_dir, scratch, verbose):
         path = os.path.join(suite, name)
         if content is None:
             os.makedirs(path, exist_ok=True)
+        elif content == "fifo":
+            os.mkfifo(path)
         elif isinstance(content, tuple):
             write(path, content[0], content[1])
         else:
@@ -208,8 +216,10 @@ def run_case(case, bin_dir, scratch, verbose):
     def limits():
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
-    argv = [os.path.join(bin_dir, "hlo-test"), *case.args]
-    if case.files:
+    # "@NAME" names a file of the suite.
+    args = [os.path.join(suite, a[1:]) if a.startswith("@") else a for a in case.args]
+    argv = [os.path.join(bin_dir, "hlo-test"), *args]
+    if case.files and not any(a.startswith("@") for a in case.args):
         argv.append(suite)
     start = time.monotonic()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
