@@ -290,7 +290,15 @@ enum class Stop { kNone, kTimedOut, kOutputLimit };
 
 // Feeds `input` to the child and collects its outputs until both are closed,
 // the deadline passes or they grow past the limit.
-Stop Pump(Pipes* pipes, const std::string& input, const ShellOptions& options,
+// Whether the child has exited (it stays unreaped: its id keeps naming the
+// group).
+bool Exited(pid_t pid) {
+  siginfo_t info{};
+  if (waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return errno != EINTR;
+  return info.si_pid == pid;
+}
+
+Stop Pump(pid_t pid, Pipes* pipes, const std::string& input, const ShellOptions& options,
           std::chrono::steady_clock::time_point deadline, std::string* out, std::string* err) {
   size_t written = 0;
   int in_fd = pipes->in[1];
@@ -303,6 +311,7 @@ Stop Pump(Pipes* pipes, const std::string& input, const ShellOptions& options,
   int* fds[2] = {&pipes->out[0], &pipes->err[0]};
   std::string* sinks[2] = {out, err};
   char buffer[65536];
+  bool child_exited = false;
   while (*fds[0] >= 0 || *fds[1] >= 0 || in_fd >= 0) {
     pollfd polls[3];
     int count = 0;
@@ -314,9 +323,15 @@ Stop Pump(Pipes* pipes, const std::string& input, const ShellOptions& options,
                        deadline - std::chrono::steady_clock::now())
                        .count();
     if (left <= 0) return Stop::kTimedOut;
-    if (poll(polls, count, static_cast<int>(std::min<int64_t>(left, 60'000))) < 0 &&
+    if (poll(polls, count, static_cast<int>(std::min<int64_t>(left, 100))) < 0 &&
         errno != EINTR) {
       return Stop::kNone;
+    }
+    // The child is gone but something it started holds the pipes: end that
+    // (what it wrote is still read, up to the end of the pipes).
+    if (!child_exited && Exited(pid)) {
+      child_exited = true;
+      kill(-pid, SIGKILL);
     }
     for (int p = 0; p < count; ++p) {
       if (polls[p].revents == 0) continue;
@@ -349,17 +364,15 @@ Stop Pump(Pipes* pipes, const std::string& input, const ShellOptions& options,
 // Waits (until the deadline) for the child to exit, kills what is left of
 // its group (while the unreaped child holds the group's id), and reaps it.
 int Reap(pid_t pid, std::chrono::steady_clock::time_point deadline, Stop* stop) {
-  for (int pause_ms = 1; *stop == Stop::kNone;) {
-    siginfo_t info{};
-    if (waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 && errno != EINTR) break;
-    if (info.si_pid == pid) break;
+  for (int pause_ms = 1; *stop == Stop::kNone && !Exited(pid);) {
     if (std::chrono::steady_clock::now() >= deadline) *stop = Stop::kTimedOut;
     std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
     pause_ms = std::min(pause_ms * 2, 50);
   }
   kill(-pid, SIGKILL);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return kStatusNotFound;  // lost: never a success
   }
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WEXITSTATUS(status);
@@ -388,7 +401,7 @@ int RunExternal(const std::string& program, const std::vector<std::string>& argv
   }
   int slot = RegisterGroup(pid);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout_seconds);
-  Stop stop = Pump(&pipes, input, options, deadline, out, err);
+  Stop stop = Pump(pid, &pipes, input, options, deadline, out, err);
   if (stop != Stop::kNone) kill(-pid, SIGKILL);
   pipes.CloseAll();
   int status = Reap(pid, deadline, &stop);

@@ -187,14 +187,22 @@ TEST_CASE("golden: what a command starts and leaves running is killed when it ex
           "[golden]") {
   ScratchDir dir;
   ShellOptions options{dir.path(), "", 10};
-  ShellResult r =
-      Run("sh -c 'sleep 77 > /dev/null 2>&1 < /dev/null & echo $! > pid'", options);
-  CHECK(r.ok);
-  std::string pid;
-  REQUIRE(ReadFile(dir / "pid", &pid));
-  pid_t sleeper = std::stoi(pid);
-  for (int k = 0; k < 100 && !ProcessGone(sleeper); ++k) usleep(10'000);
-  CHECK(ProcessGone(sleeper));
+  // Also when it holds the command's output pipe: the run does not wait
+  // for it (before: until the timeout).
+  for (const char* line : {"sh -c 'sleep 77 > /dev/null 2>&1 < /dev/null & echo $! > pid'",
+                           "sh -c 'sleep 77 & echo $! > pid; echo done'"}) {
+    INFO(line);
+    auto start = std::chrono::steady_clock::now();
+    ShellResult r = Run(line, options);
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(3));
+    CHECK(r.ok);
+    std::string pid;
+    REQUIRE(ReadFile(dir / "pid", &pid));
+    pid_t sleeper = std::stoi(pid);
+    for (int k = 0; k < 100 && !ProcessGone(sleeper); ++k) usleep(10'000);
+    CHECK(ProcessGone(sleeper));
+  }
+  CHECK(Run("sh -c 'sleep 77 & echo done'", options).stdout_text == "done\n");
 }
 
 TEST_CASE("golden: a command that floods its output is killed at the limit", "[golden]") {

@@ -172,6 +172,8 @@ def cases(bin_dir):
              ["--timeout", "1"], 1, [r"sh exited 124", r"timed out after 1 s"]),
         Case("left-running", {"a.hlo": "// RUN: sh -c 'sleep 7772 >/dev/null 2>&1 &'\n",
                               "a.out": ""}, [], 0, [r"1 passed, 0 failed"]),
+        Case("left-holding-pipe", {"a.hlo": "// RUN: sh -c 'sleep 7772 & echo done'\n",
+                                   "a.out": "done\n"}, [], 0, [r"1 passed, 0 failed"]),
         Case("sigterm", {"a.hlo": "// RUN: sh -c 'sleep 7773; true'\n"}, [], -15, [],
              signal_after=1.0),
         # --update and files it cannot write.
