@@ -7,10 +7,10 @@
 #include <system_error>
 #include <thread>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "absl/strings/ascii.h"
 #include "golden/check_generator.h"
 #include "golden/compare.h"
 #include "golden/shell.h"
