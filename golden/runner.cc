@@ -39,6 +39,13 @@ std::string Indent(std::string_view text, size_t max_lines = 60) {
 void Fail(TestOutcome* outcome, std::string reason, std::string details = "") {
   outcome->passed = false;
   outcome->reason = std::move(reason);
+  // Kept until the summary for every test: a megabytes-long stderr would
+  // only be cut to its first lines there.
+  constexpr size_t kMaxDetails = 65536;
+  if (details.size() > kMaxDetails) {
+    details.resize(kMaxDetails);
+    details += "\n...\n";
+  }
   outcome->details = std::move(details);
 }
 

@@ -46,6 +46,12 @@ TEST_CASE("golden: command lines parse into pipelines, redirections and `not`", 
   CHECK((*quoted)[0][0].argv == std::vector<std::string>{"echo", "|", "&&", ">"});
 }
 
+TEST_CASE("golden: a quoted path is one word", "[golden]") {
+  auto parsed = ParseCommandLine("cat '/x'\\''y z' 'a b'");
+  REQUIRE(parsed.ok());
+  CHECK((*parsed)[0][0].argv == std::vector<std::string>{"cat", "/x'y z", "a b"});
+}
+
 TEST_CASE("golden: malformed command lines are errors", "[golden]") {
   for (const char* line : {"echo 'a", "echo \"a", "| x", "x |", "x && && y", "x >", "x <",
                            "not", "", "x >> f", "x > > f", "x < | y", "x 2> && y"}) {

@@ -182,6 +182,15 @@ std::string SiblingPath(const TestFile& test, const std::string& suffix) {
   return base + suffix;
 }
 
+// A path as one word of the RUN-line shell: quoted when it holds a blank,
+// quote or operator (a $TMPDIR with a space), else as it is.
+static std::string ShellWord(const std::string& path) {
+  if (path.find_first_of(" \t'\"\\|&<>") == std::string::npos) return path;
+  std::string quoted = "'";
+  for (char c : path) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 std::string Substitute(const std::string& command, const TestFile& test,
                        const std::string& temp_dir) {
   std::string directory = fs::path(test.relative).parent_path().string();
@@ -199,19 +208,19 @@ std::string Substitute(const std::string& command, const TestFile& test,
     }
     char c = command[i + 1];
     if (command.compare(i, 11, "%{expected}") == 0) {
-      out += expected;
+      out += ShellWord(expected);
       i += 10;
     } else if (c == 's') {
-      out += test.relative;
+      out += ShellWord(test.relative);
       ++i;
     } else if (c == 'S') {
-      out += directory;
+      out += ShellWord(directory);
       ++i;
     } else if (c == 't') {
-      out += absl::StrCat(temp_dir, "/", flat, ".tmp");
+      out += ShellWord(absl::StrCat(temp_dir, "/", flat, ".tmp"));
       ++i;
     } else if (c == 'T') {
-      out += temp_dir;
+      out += ShellWord(temp_dir);
       ++i;
     } else if (c == '%') {
       out += '%';

@@ -15,7 +15,8 @@
 //
 // Substitutions: %s the file, %S its directory, %t a temporary file of its
 // own, %T the temporary directory, %{expected} NAME.expected.hlo beside the
-// file when that exists, else the file itself, %% a percent sign.
+// file when that exists, else the file itself, %% a percent sign. A path
+// with blanks, quotes or shell operators is substituted single-quoted.
 #ifndef HLO_GOLDEN_TEST_FILE_H_
 #define HLO_GOLDEN_TEST_FILE_H_
 

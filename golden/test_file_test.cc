@@ -63,6 +63,9 @@ TEST_CASE("golden: substitutions %s %S %t %T %{expected} %%", "[golden]") {
   TestFile top{dir.path(), "b.hlo", {}, "", false};
   CHECK(Substitute("%S", top, "/T") == ".");
   CHECK(SiblingPath(test, ".out") == "sub/a.out");
+  // Paths with blanks or quotes stay one word.
+  CHECK(Substitute("cat %s %T", test, "/tmp/a b") == "cat sub/a.hlo '/tmp/a b'");
+  CHECK(Substitute("%t", test, "/x'y") == "'/x'\\''y/sub_a.hlo.tmp'");
 }
 
 TEST_CASE("golden: tests without RUN lines take their config's run: lines", "[golden]") {

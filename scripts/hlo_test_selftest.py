@@ -188,6 +188,9 @@ def cases(bin_dir):
              ["--update"], 0, [r"updated a.out"], check=mode_and_text("a.out", 0o640, "new\n")),
         Case("update-write-fails", {"a.hlo": "// RUN: echo x | diff no/dir/e.txt -\n"},
              ["--update"], 1, [r"--update cannot write \S*no/dir/e.txt: No such file"]),
+        # A $TMPDIR (and suite) with a blank: %t stays one word.
+        Case("blank in paths", {"a b.hlo": "// RUN: echo hi > %t && cat %t %s > %T/x\n"},
+             [], 0, [r"1 passed, 0 failed"]),
         # More threads than the system gives: a note, and every test still runs.
         Case("threads", MANY, ["-j", "300"], 0,
              [r"note: -j 300: the system gave \d+ threads", r"300 passed, 0 failed"],
