@@ -95,6 +95,11 @@ TEST_CASE("golden: --update writes nothing from a command line that failed", "[g
     CHECK(s.Read("t.hlo") == text);
     CHECK(s.Read("exp.txt") == "x\n");
   }
+  // The reason says why, also when 2>&1 sent the message down the pipe.
+  s.dir.Write("m.hlo", "// RUN: cat missing.txt 2>&1 | hlo-check %s\n" + checks);
+  TestOutcome m = s.Run("m.hlo", true);
+  CHECK(m.reason.find("cat exited 1 (RUN line 1)") == 0);
+  CHECK(m.details == "cat: cannot read missing.txt: No such file or directory\n");
   // Same for .out: a failed command writes no NAME.out.
   s.dir.Write("o.hlo", "// RUN: cat missing.txt\n");
   CHECK(s.Run("o.hlo", true).verdict == Verdict::kFail);

@@ -478,7 +478,8 @@ bool WriteAll(int fd, const std::string& text) {
 // Runs one command with its redirections: a file that cannot be opened (or
 // written) fails it with status 1, as in sh; `*input` becomes what it read.
 int RunRedirected(const Command& command, std::string* input, const ShellOptions& options,
-                  std::string* out, std::string* err, bool* redirect_failed) {
+                  std::string* out, std::string* err, bool* redirect_failed,
+                  std::string* merged) {
   if (!command.stdin_file.empty()) {
     std::string why;
     if (!ReadFile(ResolvePath(command.stdin_file, options), input, &why,
@@ -504,6 +505,7 @@ int RunRedirected(const Command& command, std::string* input, const ShellOptions
   int status = RunProgram(command.argv, *input, options, out, err);
   if (command.merge_stderr) {
     *out += *err;
+    *merged = std::move(*err);  // still shown when the command fails
     err->clear();
   }
   std::string* texts[2] = {out, err};
@@ -525,6 +527,7 @@ int RunRedirected(const Command& command, std::string* input, const ShellOptions
   }
   if (failure.empty()) return status;
   *err += failure;
+  if (command.merge_stderr) *merged += failure;
   *redirect_failed = true;
   return status == 0 ? 1 : status;
 }
@@ -542,7 +545,9 @@ ShellResult RunCommandLine(const std::vector<Pipeline>& pipelines, const ShellOp
       std::string out, err;
       bool last = k + 1 == pipeline.size();
       bool redirect_failed = false;
-      int status = RunRedirected(command, &input, options, &out, &err, &redirect_failed);
+      std::string merged;  // the stderr that 2>&1 sent to stdout
+      int status =
+          RunRedirected(command, &input, options, &out, &err, &redirect_failed, &merged);
       if (last) result.last_input = input;
       CommandResult done;
       done.program = command.argv[0];
@@ -550,7 +555,7 @@ ShellResult RunCommandLine(const std::vector<Pipeline>& pipelines, const ShellOp
       done.redirect_failed = redirect_failed;
       // A crash (killed by a signal) or a missing program fails even under `not`.
       done.ok = command.negate ? (status != 0 && status < kStatusTimedOut) : status == 0;
-      done.stderr_text = err;
+      done.stderr_text = command.merge_stderr ? std::move(merged) : err;
       result.ok = result.ok && done.ok;
       result.commands.push_back(done);
       if (last) {

@@ -43,7 +43,7 @@ struct CommandResult {
   int status = 0;        // exit status; 128 + N when killed by signal N
   bool ok = true;        // status as wanted (0, or non-zero under `not`)
   bool redirect_failed = false;  // a `<`, `>` or `2>` file could not be opened or written
-  std::string stderr_text;
+  std::string stderr_text;       // also under 2>&1 (for reports)
 };
 
 struct ShellResult {
