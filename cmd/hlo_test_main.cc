@@ -35,7 +35,8 @@ std::atomic<bool> interrupted{false};
 
 // SIGINT/SIGTERM/SIGHUP: a thread of its own waits for them (blocked in
 // every other thread), kills the commands' process groups, removes the
-// temporary folder and ends hlo-test by the same signal.
+// temporary folder and ends hlo-test by the same signal (re-raised on that
+// thread: a handler installed for it runs there, then the default).
 void HandleSignalsOnAThread(const std::string& temp_directory) {
   sigset_t set;
   sigemptyset(&set);
@@ -50,8 +51,11 @@ void HandleSignalsOnAThread(const std::string& temp_directory) {
       std::error_code ec;
       std::filesystem::remove_all(temp_directory, ec);
       hlo::golden::KillRunningCommands();  // any started meanwhile
-      ::signal(signal_number, SIG_DFL);
+      // Re-raised here with the disposition in force (a cleanup handler,
+      // e.g. for a file being written, still runs), then by default.
       pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+      raise(signal_number);
+      ::signal(signal_number, SIG_DFL);
       raise(signal_number);
     }).detach();
   } catch (const std::system_error&) {

@@ -57,10 +57,10 @@ def stray_processes():
 
 class Case:
     def __init__(self, name, files, args, status, patterns, limit=10,
-                 check=None, signal_after=None):
+                 check=None, signal_after=None, sig=signal.SIGTERM):
         self.name, self.files, self.args, self.status = name, files, args, status
         self.patterns, self.limit, self.check = patterns, limit, check
-        self.signal_after = signal_after
+        self.signal_after, self.sig = signal_after, sig
 
 
 def unchanged(name, text):
@@ -175,8 +175,9 @@ def cases(bin_dir):
                               "a.out": ""}, [], 0, [r"1 passed, 0 failed"]),
         Case("left-holding-pipe", {"a.hlo": "// RUN: sh -c 'sleep 7772 & echo done'\n",
                                    "a.out": "done\n"}, [], 0, [r"1 passed, 0 failed"]),
-        Case("sigterm", {"a.hlo": "// RUN: sh -c 'sleep 7773; true'\n"}, [], -15, [],
-             signal_after=1.0),
+        *[Case(f"signal-{int(sig)}", {"a.hlo": "// RUN: sh -c 'sleep 7773; true'\n"}, [],
+               -int(sig), [], signal_after=1.0, sig=sig)
+          for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)],
         # --update and files it cannot write.
         Case("update-read-only", {"a.hlo": "// RUN: echo new\n", "a.out": ("old\n", 0o444)},
              ["--update"], 1, [r"--update cannot write \S*a.out: read-only file, not replaced"],
@@ -234,7 +235,7 @@ def run_case(case, bin_dir, scratch, verbose, sanitized):
     try:
         if case.signal_after:
             time.sleep(case.signal_after)
-            proc.send_signal(signal.SIGTERM)
+            proc.send_signal(case.sig)
         output, _ = proc.communicate(timeout=case.limit)
     except subprocess.TimeoutExpired:
         proc.kill()
