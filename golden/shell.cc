@@ -233,8 +233,8 @@ absl::StatusOr<std::vector<Pipeline>> ParseCommandLine(const std::string& line) 
 
 namespace {
 
-// The process groups running now, for KillRunningCommands (a signal handler
-// reads them: plain atomics, no locks).
+// The process groups running now, for KillRunningCommands (called from a
+// signal's thread or handler: plain atomics, no locks).
 constexpr int kGroupSlots = 4096;
 std::atomic<pid_t> running_groups[kGroupSlots];
 
@@ -288,8 +288,6 @@ pid_t Spawn(const std::string& program, const std::vector<std::string>& argv,
 
 enum class Stop { kNone, kTimedOut, kOutputLimit };
 
-// Feeds `input` to the child and collects its outputs until both are closed,
-// the deadline passes or they grow past the limit.
 // Whether the child has exited (it stays unreaped: its id keeps naming the
 // group).
 bool Exited(pid_t pid) {
@@ -298,6 +296,8 @@ bool Exited(pid_t pid) {
   return info.si_pid == pid;
 }
 
+// Feeds `input` to the child and collects its outputs until both are closed,
+// the deadline passes or they grow past the limit.
 Stop Pump(pid_t pid, Pipes* pipes, const std::string& input, const ShellOptions& options,
           std::chrono::steady_clock::time_point deadline, std::string* out, std::string* err) {
   size_t written = 0;
