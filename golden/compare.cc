@@ -1,8 +1,13 @@
 #include "check/source_text.h"
 #include "golden/compare.h"
 
-#include <fstream>
-#include <iterator>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -133,17 +138,75 @@ std::vector<int> DifferingCases(std::string_view expected, std::string_view actu
   return differing;
 }
 
-bool ReadFile(const std::string& path, std::string* text) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return false;
-  text->assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-  return !file.bad();
+bool ReadFile(const std::string& path, std::string* text, std::string* error,
+              size_t max_bytes) {
+  auto fail = [&](const std::string& why) {
+    if (error != nullptr) *error = absl::StrCat(path, ": ", why);
+    return false;
+  };
+  // O_NONBLOCK: a FIFO with no writer must not hang the open (it is refused
+  // below); regular files and devices such as /dev/null are read.
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return fail(std::strerror(errno));
+  struct stat st;
+  int saved = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+  if (saved == 0 && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+    close(fd);
+    return fail("not a regular file");
+  }
+  if (saved != 0) {
+    close(fd);
+    return fail(std::strerror(saved));
+  }
+  text->clear();
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      saved = errno;
+      close(fd);
+      return fail(std::strerror(saved));
+    }
+    if (n == 0) break;
+    if (text->size() + n > max_bytes) {
+      close(fd);
+      text->clear();
+      return fail(absl::StrCat("larger than ", max_bytes, " bytes"));
+    }
+    text->append(buffer, n);
+  }
+  close(fd);
+  return true;
 }
 
-bool WriteFile(const std::string& path, const std::string& text) {
+bool WriteFile(const std::string& path, const std::string& text, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    if (error != nullptr) *error = absl::StrCat(path, ": ", why);
+    return false;
+  };
+  // An existing file keeps its mode; a read-only one is not replaced (root
+  // may write anything, so the mode bits decide).
+  struct stat st;
+  mode_t mode = 0666;
+  if (stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return fail(std::strerror(EISDIR));
+    // A rename would put a file in place of /dev/null or a FIFO.
+    if (!S_ISREG(st.st_mode)) return fail("not a regular file, not replaced");
+    if ((st.st_mode & 0222) == 0 || access(path.c_str(), W_OK) != 0) {
+      return fail("read-only file, not replaced");
+    }
+    mode = st.st_mode & 07777;
+  }
   // Old or new, never truncated, and no temporary left by a failure or by
   // SIGINT/SIGTERM/SIGHUP (ir/output_file.h). Golden outputs need no fsync.
-  return WriteFileAtomically(path, text, /*sync=*/false).ok();
+  absl::Status written = WriteFileAtomically(path, text, /*sync=*/false);
+  if (!written.ok()) {
+    if (error != nullptr) *error = std::string(written.message());
+    return false;
+  }
+  if (mode != 0666 && chmod(path.c_str(), mode) != 0) return fail(std::strerror(errno));
+  return true;
 }
 
 }  // namespace hlo::golden

@@ -22,8 +22,15 @@ std::vector<std::string> SplitCases(std::string_view text);
 // cases; empty otherwise.
 std::vector<int> DifferingCases(std::string_view expected, std::string_view actual);
 
-bool ReadFile(const std::string& path, std::string* text);
-bool WriteFile(const std::string& path, const std::string& text);
+// Reads a file of at most `max_bytes`; on failure `error` (when given) says
+// why ("PATH: Is a directory", "PATH: larger than N bytes").
+constexpr size_t kMaxReadBytes = size_t{1} << 30;
+bool ReadFile(const std::string& path, std::string* text, std::string* error = nullptr,
+              size_t max_bytes = kMaxReadBytes);
+// Replaces the file through a temporary and a rename, keeping an existing
+// file's mode; refuses a read-only file or a directory. On failure `error`
+// (when given) names the file and the reason.
+bool WriteFile(const std::string& path, const std::string& text, std::string* error = nullptr);
 
 }  // namespace hlo::golden
 

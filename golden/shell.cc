@@ -4,20 +4,21 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "golden/compare.h"
-#include "ir/interrupt.h"
 
 namespace hlo::golden {
 
@@ -83,6 +84,13 @@ absl::StatusOr<std::vector<Token>> Tokenize(const std::string& line) {
   return tokens;
 }
 
+bool IsOperator(const std::string& text) {
+  for (std::string_view op : {"2>&1", "&&", "2>", "|", ">", "<"}) {
+    if (text == op) return true;
+  }
+  return false;
+}
+
 std::string FindProgram(const std::string& name, const ShellOptions& options) {
   std::string program = name == "FileCheck" ? "hlo-check" : name;
   if (program.find('/') != std::string::npos) return program;
@@ -102,6 +110,12 @@ std::string ResolvePath(const std::string& path, const ShellOptions& options) {
   return absl::StrCat(options.working_directory, "/", path);
 }
 
+// The reason of a ReadFile/WriteFile error ("PATH: reason" -> "reason").
+std::string ErrorReason(const std::string& error) {
+  size_t colon = error.rfind(": ");
+  return colon == std::string::npos ? error : error.substr(colon + 2);
+}
+
 // `diff A B`: status 0 when the texts are equal (trailing blanks aside), 1
 // with a unified diff on stdout otherwise, 2 when a file cannot be read.
 int BuiltinDiff(const std::vector<std::string>& argv, const std::string& input,
@@ -119,8 +133,10 @@ int BuiltinDiff(const std::vector<std::string>& argv, const std::string& input,
   for (int k = 0; k < 2; ++k) {
     if (files[k] == "-") {
       texts[k] = input;
-    } else if (!ReadFile(ResolvePath(files[k], options), &texts[k])) {
-      *err = absl::StrCat("diff: cannot read ", files[k], "\n");
+    } else if (std::string why;
+               !ReadFile(ResolvePath(files[k], options), &texts[k], &why,
+                         options.max_output_bytes)) {
+      *err = absl::StrCat("diff: cannot read ", files[k], ": ", ErrorReason(why), "\n");
       return 2;
     }
   }
@@ -147,8 +163,10 @@ int RunBuiltin(const std::vector<std::string>& argv, const std::string& input,
       std::string text;
       if (argv[k] == "-") {
         text = input;
-      } else if (!ReadFile(ResolvePath(argv[k], options), &text)) {
-        *err += absl::StrCat("cat: cannot read ", argv[k], "\n");
+      } else if (std::string why;
+                 !ReadFile(ResolvePath(argv[k], options), &text, &why,
+                           options.max_output_bytes)) {
+        *err += absl::StrCat("cat: cannot read ", argv[k], ": ", ErrorReason(why), "\n");
         return 1;
       }
       *out += text;
@@ -169,10 +187,13 @@ absl::StatusOr<std::vector<Pipeline>> ParseCommandLine(const std::string& line) 
     const Token& token = (*tokens)[k];
     Command& command = pipelines.back().back();
     auto operand = [&](const char* what) -> absl::StatusOr<std::string> {
-      if (k + 1 >= tokens->size()) {
+      const Token* next = k + 1 < tokens->size() ? &(*tokens)[k + 1] : nullptr;
+      // `> > f` or `>> f` (appending is not supported) is no file name `>`.
+      if (next == nullptr || (!next->quoted && IsOperator(next->text))) {
         return absl::InvalidArgumentError(absl::StrCat("missing file after ", what));
       }
-      return (*tokens)[++k].text;
+      ++k;
+      return next->text;
     };
     if (!token.quoted && (token.text == "|" || token.text == "&&")) {
       if (command.argv.empty()) {
@@ -210,127 +231,308 @@ absl::StatusOr<std::vector<Pipeline>> ParseCommandLine(const std::string& line) 
   return pipelines;
 }
 
-int RunProgram(const std::vector<std::string>& argv, const std::string& input,
-               const ShellOptions& options, std::string* out, std::string* err) {
-  bool handled = false;
-  int builtin = RunBuiltin(argv, input, options, out, err, &handled);
-  if (handled) return builtin;
-  std::string program = FindProgram(argv[0], options);
-  if (program.empty()) {
-    *err = absl::StrCat(argv[0], ": command not found\n");
-    return 127;
+namespace {
+
+// The process groups running now, for KillRunningCommands (called from a
+// signal's thread or handler: plain atomics, no locks).
+constexpr int kGroupSlots = 4096;
+std::atomic<pid_t> running_groups[kGroupSlots];
+
+int RegisterGroup(pid_t group) {
+  for (int k = 0; k < kGroupSlots; ++k) {
+    pid_t empty = 0;
+    if (running_groups[k].compare_exchange_strong(empty, group)) return k;
   }
-  int in_pipe[2], out_pipe[2], err_pipe[2];
-  if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0 ||
-      pipe2(err_pipe, O_CLOEXEC) != 0) {
-    *err = "hlo-test: pipe failed\n";
-    return 127;
+  return -1;
+}
+
+struct Pipes {
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
+  void CloseAll() {
+    for (int* p : {in, out, err}) {
+      for (int k = 0; k < 2; ++k) {
+        if (p[k] >= 0) close(p[k]);
+        p[k] = -1;
+      }
+    }
   }
+};
+
+// Forks and execs `program` in a process group of its own; -1 on failure.
+pid_t Spawn(const std::string& program, const std::vector<std::string>& argv,
+            const ShellOptions& options, Pipes* pipes) {
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
   const char* directory = options.working_directory.empty() ? nullptr
                                                             : options.working_directory.c_str();
-  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid == 0) {
     // Only async-signal-safe calls until exec.
-    // Ends when hlo-test ends, should a signal stop hlo-test before it noted
-    // this command (RememberChild below).
-    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent) _exit(127);
-    dup2(in_pipe[0], 0);
-    dup2(out_pipe[1], 1);
-    dup2(err_pipe[1], 2);
-    if (directory != nullptr && chdir(directory) != 0) _exit(127);
+    setpgid(0, 0);
+    signal(SIGPIPE, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);  // hlo-test blocks SIGINT, SIGTERM
+    dup2(pipes->in[0], 0);
+    dup2(pipes->out[1], 1);
+    dup2(pipes->err[1], 2);
+    if (directory != nullptr && chdir(directory) != 0) _exit(kStatusNotFound);
     execv(program.c_str(), args.data());
-    _exit(127);
+    _exit(kStatusNotFound);
   }
-  // On SIGINT/SIGTERM/SIGHUP hlo-test ends its commands first (ir/interrupt.h).
-  int child_slot = pid > 0 ? hlo::interrupt::RememberChild(pid) : -1;
-  close(in_pipe[0]);
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  if (pid < 0) {
-    close(in_pipe[1]);
-    close(out_pipe[0]);
-    close(err_pipe[0]);
-    *err = "hlo-test: fork failed\n";
-    return 127;
-  }
-  signal(SIGPIPE, SIG_IGN);
+  // Also here: the group exists before anything signals it.
+  if (pid > 0) setpgid(pid, pid);
+  return pid;
+}
+
+enum class Stop { kNone, kTimedOut, kOutputLimit };
+
+// Whether the child has exited (it stays unreaped: its id keeps naming the
+// group).
+bool Exited(pid_t pid) {
+  siginfo_t info{};
+  if (waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return errno != EINTR;
+  return info.si_pid == pid;
+}
+
+// Feeds `input` to the child and collects its outputs until both are closed,
+// the deadline passes or they grow past the limit.
+Stop Pump(pid_t pid, Pipes* pipes, const std::string& input, const ShellOptions& options,
+          std::chrono::steady_clock::time_point deadline, std::string* out, std::string* err) {
   size_t written = 0;
-  int in_fd = in_pipe[1];
+  int in_fd = pipes->in[1];
   if (input.empty()) {
     close(in_fd);
-    in_fd = -1;
+    in_fd = pipes->in[1] = -1;
   } else {
     fcntl(in_fd, F_SETFL, O_NONBLOCK);
   }
-  int open_outputs = 2;
-  int fds[2] = {out_pipe[0], err_pipe[0]};
+  int* fds[2] = {&pipes->out[0], &pipes->err[0]};
   std::string* sinks[2] = {out, err};
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout_seconds);
-  bool timed_out = false;
   char buffer[65536];
-  while (open_outputs > 0 || in_fd >= 0) {
+  bool child_exited = false;
+  while (*fds[0] >= 0 || *fds[1] >= 0 || in_fd >= 0) {
     pollfd polls[3];
     int count = 0;
     for (int k = 0; k < 2; ++k) {
-      if (fds[k] >= 0) polls[count++] = {fds[k], POLLIN, 0};
+      if (*fds[k] >= 0) polls[count++] = {*fds[k], POLLIN, 0};
     }
     if (in_fd >= 0) polls[count++] = {in_fd, POLLOUT, 0};
-    int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                    deadline - std::chrono::steady_clock::now())
-                                    .count());
-    if (left <= 0) {
-      timed_out = true;
-      kill(pid, SIGKILL);
-      break;
+    int64_t left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       deadline - std::chrono::steady_clock::now())
+                       .count();
+    if (left <= 0) return Stop::kTimedOut;
+    if (poll(polls, count, static_cast<int>(std::min<int64_t>(left, 100))) < 0 &&
+        errno != EINTR) {
+      return Stop::kNone;
     }
-    if (poll(polls, count, left) < 0 && errno != EINTR) break;
+    // The child is gone but something it started holds the pipes: end that
+    // (what it wrote is still read, up to the end of the pipes).
+    if (!child_exited && Exited(pid)) {
+      child_exited = true;
+      kill(-pid, SIGKILL);
+    }
     for (int p = 0; p < count; ++p) {
       if (polls[p].revents == 0) continue;
       if (polls[p].fd == in_fd) {
         ssize_t n = write(in_fd, input.data() + written, input.size() - written);
         if (n > 0) written += n;
-        if (n < 0 && errno != EAGAIN) written = input.size();
+        if (n < 0 && errno != EAGAIN && errno != EINTR) written = input.size();
         if (written >= input.size()) {
           close(in_fd);
-          in_fd = -1;
+          in_fd = pipes->in[1] = -1;
         }
         continue;
       }
       for (int k = 0; k < 2; ++k) {
-        if (polls[p].fd != fds[k]) continue;
-        ssize_t n = read(fds[k], buffer, sizeof(buffer));
+        if (polls[p].fd != *fds[k]) continue;
+        ssize_t n = read(*fds[k], buffer, sizeof(buffer));
         if (n > 0) {
           sinks[k]->append(buffer, n);
+          if (out->size() + err->size() > options.max_output_bytes) return Stop::kOutputLimit;
         } else if (n == 0 || errno != EINTR) {
-          close(fds[k]);
-          fds[k] = -1;
-          --open_outputs;
+          close(*fds[k]);
+          *fds[k] = -1;
         }
       }
     }
   }
-  for (int fd : {fds[0], fds[1], in_fd}) {
-    if (fd >= 0) close(fd);
+  return Stop::kNone;
+}
+
+// Waits (until the deadline) for the child to exit, kills what is left of
+// its group (while the unreaped child holds the group's id), and reaps it.
+int Reap(pid_t pid, std::chrono::steady_clock::time_point deadline, Stop* stop) {
+  for (int pause_ms = 1; *stop == Stop::kNone && !Exited(pid);) {
+    if (std::chrono::steady_clock::now() >= deadline) *stop = Stop::kTimedOut;
+    std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+    pause_ms = std::min(pause_ms * 2, 50);
   }
+  kill(-pid, SIGKILL);
   int status = 0;
-  siginfo_t info;
-  while (waitid(P_PID, pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
-  }
-  hlo::interrupt::Forget(child_slot);  // before its pid can be reused
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (timed_out) {
-    *err += absl::StrCat("hlo-test: ", argv[0], " timed out after ", options.timeout_seconds,
-                         " s\n");
-    return 124;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return kStatusNotFound;  // lost: never a success
   }
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WEXITSTATUS(status);
 }
+
+int RunExternal(const std::string& program, const std::vector<std::string>& argv,
+                const std::string& input, const ShellOptions& options, std::string* out,
+                std::string* err) {
+  Pipes pipes;
+  if (pipe2(pipes.in, O_CLOEXEC) != 0 || pipe2(pipes.out, O_CLOEXEC) != 0 ||
+      pipe2(pipes.err, O_CLOEXEC) != 0) {
+    pipes.CloseAll();
+    *err = absl::StrCat("hlo-test: cannot run ", argv[0], ": ", std::strerror(errno), "\n");
+    return kStatusNotFound;
+  }
+  signal(SIGPIPE, SIG_IGN);
+  pid_t pid = Spawn(program, argv, options, &pipes);
+  close(pipes.in[0]);
+  close(pipes.out[1]);
+  close(pipes.err[1]);
+  pipes.in[0] = pipes.out[1] = pipes.err[1] = -1;
+  if (pid < 0) {
+    pipes.CloseAll();
+    *err = absl::StrCat("hlo-test: cannot run ", argv[0], ": ", std::strerror(errno), "\n");
+    return kStatusNotFound;
+  }
+  int slot = RegisterGroup(pid);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout_seconds);
+  Stop stop = Pump(pid, &pipes, input, options, deadline, out, err);
+  if (stop != Stop::kNone) kill(-pid, SIGKILL);
+  pipes.CloseAll();
+  int status = Reap(pid, deadline, &stop);
+  if (slot >= 0) running_groups[slot] = 0;
+  if (stop == Stop::kTimedOut) {
+    *err += absl::StrCat("hlo-test: ", argv[0], " timed out after ", options.timeout_seconds,
+                         " s (killed)\n");
+    return kStatusTimedOut;
+  }
+  if (stop == Stop::kOutputLimit) {
+    // Enough of it to show; the rest would only fill memory.
+    for (std::string* text : {out, err}) {
+      if (text->size() > 65536) text->resize(65536);
+      text->shrink_to_fit();
+    }
+    *err += absl::StrCat("hlo-test: ", argv[0], " wrote more than ",
+                         options.max_output_bytes >> 20, " MiB of output (killed)\n");
+    return kStatusOutputLimit;
+  }
+  return status;
+}
+
+}  // namespace
+
+void KillRunningCommands() {
+  for (int k = 0; k < kGroupSlots; ++k) {
+    pid_t group = running_groups[k].load();
+    if (group > 0) kill(-group, SIGKILL);
+  }
+}
+
+int RunProgram(const std::vector<std::string>& argv, const std::string& input,
+               const ShellOptions& options, std::string* out, std::string* err) {
+  bool handled = false;
+  int builtin = RunBuiltin(argv, input, options, out, err, &handled);
+  if (handled) {
+    if (out->size() + err->size() > options.max_output_bytes) {
+      out->clear();
+      *err = absl::StrCat("hlo-test: ", argv[0], " wrote more than ",
+                          options.max_output_bytes >> 20, " MiB of output\n");
+      return kStatusOutputLimit;
+    }
+    return builtin;
+  }
+  std::string program = FindProgram(argv[0], options);
+  if (program.empty()) {
+    *err = absl::StrCat(argv[0], ": command not found\n");
+    return kStatusNotFound;
+  }
+  return RunExternal(program, argv, input, options, out, err);
+}
+
+namespace {
+
+// Opens a `>`/`2>` file before the command runs, as sh does.
+int OpenForWriting(const std::string& file, const ShellOptions& options, std::string* err) {
+  // O_NONBLOCK: a FIFO with no reader fails at once instead of hanging.
+  int fd = open(ResolvePath(file, options).c_str(),
+                O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0666);
+  if (fd < 0) *err = absl::StrCat("hlo-test: cannot open ", file, ": ", std::strerror(errno), "\n");
+  return fd;
+}
+
+bool WriteAll(int fd, const std::string& text) {
+  for (size_t done = 0; done < text.size();) {
+    ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    done += n;
+  }
+  return true;
+}
+
+// Runs one command with its redirections: a file that cannot be opened (or
+// written) fails it with status 1, as in sh; `*input` becomes what it read.
+int RunRedirected(const Command& command, std::string* input, const ShellOptions& options,
+                  std::string* out, std::string* err, bool* redirect_failed,
+                  std::string* merged) {
+  if (!command.stdin_file.empty()) {
+    std::string why;
+    if (!ReadFile(ResolvePath(command.stdin_file, options), input, &why,
+                  options.max_output_bytes)) {
+      input->clear();
+      *err = absl::StrCat("hlo-test: cannot open ", command.stdin_file, ": ", ErrorReason(why),
+                          "\n");
+      *redirect_failed = true;
+      return 1;
+    }
+  }
+  int fds[2] = {-1, -1};  // stdout, stderr files
+  const std::string* files[2] = {&command.stdout_file, &command.stderr_file};
+  for (int k = 0; k < 2; ++k) {
+    if (files[k]->empty()) continue;
+    fds[k] = OpenForWriting(*files[k], options, err);
+    if (fds[k] < 0) {
+      if (fds[0] >= 0) close(fds[0]);
+      *redirect_failed = true;
+      return 1;
+    }
+  }
+  int status = RunProgram(command.argv, *input, options, out, err);
+  if (command.merge_stderr) {
+    *out += *err;
+    *merged = std::move(*err);  // still shown when the command fails
+    err->clear();
+  }
+  std::string* texts[2] = {out, err};
+  std::string failure;
+  for (int k = 0; k < 2; ++k) {
+    if (fds[k] < 0) continue;
+    bool written = WriteAll(fds[k], *texts[k]);
+    int saved = errno;
+    if (close(fds[k]) != 0 && written) {
+      written = false;
+      saved = errno;
+    }
+    if (!written) {
+      failure += absl::StrCat("hlo-test: cannot write ", *files[k], ": ", std::strerror(saved),
+                              "\n");
+    }
+    // What went to a `2>` file still shows in a failure's report.
+    if (k == 0) out->clear();
+  }
+  if (failure.empty()) return status;
+  *err += failure;
+  if (command.merge_stderr) *merged += failure;
+  *redirect_failed = true;
+  return status == 0 ? 1 : status;
+}
+
+}  // namespace
 
 ShellResult RunCommandLine(const std::vector<Pipeline>& pipelines, const ShellOptions& options) {
   ShellResult result;
@@ -340,30 +542,20 @@ ShellResult RunCommandLine(const std::vector<Pipeline>& pipelines, const ShellOp
       const Command& command = pipeline[k];
       std::string input = std::move(data);
       data.clear();
-      if (!command.stdin_file.empty()) {
-        ReadFile(ResolvePath(command.stdin_file, options), &input);
-      }
       std::string out, err;
-      int status = RunProgram(command.argv, input, options, &out, &err);
       bool last = k + 1 == pipeline.size();
+      bool redirect_failed = false;
+      std::string merged;  // the stderr that 2>&1 sent to stdout
+      int status =
+          RunRedirected(command, &input, options, &out, &err, &redirect_failed, &merged);
       if (last) result.last_input = input;
-      if (command.merge_stderr) {
-        out += err;
-        err.clear();
-      }
-      if (!command.stderr_file.empty()) {
-        WriteFile(ResolvePath(command.stderr_file, options), err);
-      }
-      if (!command.stdout_file.empty()) {
-        WriteFile(ResolvePath(command.stdout_file, options), out);
-        out.clear();
-      }
       CommandResult done;
       done.program = command.argv[0];
       done.status = status;
+      done.redirect_failed = redirect_failed;
       // A crash (killed by a signal) or a missing program fails even under `not`.
-      done.ok = command.negate ? (status != 0 && status < 124) : status == 0;
-      done.stderr_text = err;
+      done.ok = command.negate ? (status != 0 && status < kStatusTimedOut) : status == 0;
+      done.stderr_text = command.merge_stderr ? std::move(merged) : err;
       result.ok = result.ok && done.ok;
       result.commands.push_back(done);
       if (last) {
@@ -383,6 +575,9 @@ ShellResult RunCommandLine(const std::vector<Pipeline>& pipelines, const ShellOp
         }
       }
       data = std::move(out);
+      // A command killed (timeout, output limit) fails the line: nothing
+      // after it runs on what it left.
+      if (status == kStatusTimedOut || status == kStatusOutputLimit) return result;
     }
     if (!result.ok) break;
   }

@@ -3,7 +3,11 @@
 // `2> FILE`, `< FILE`), quoting as sh does ('...', "...", backslash), and
 // the builtins `diff A B` (`-` is standard input; trailing blanks aside,
 // as the golden comparisons), `echo` and `cat`. Commands of a pipeline run one
-// after another, each reading what the previous one wrote.
+// after another, each reading what the previous one wrote. As in sh, a
+// redirection that cannot be opened fails its command (status 1, "cannot
+// open") without running it. Each program runs in a process group of its
+// own, killed whole when it runs past the timeout or writes more than the
+// output limit, and when it exits (nothing it started outlives it).
 #ifndef HLO_GOLDEN_SHELL_H_
 #define HLO_GOLDEN_SHELL_H_
 
@@ -29,11 +33,17 @@ using Pipeline = std::vector<Command>;
 // Parses a command line into pipelines joined by `&&`.
 absl::StatusOr<std::vector<Pipeline>> ParseCommandLine(const std::string& line);
 
+// Statuses of a command hlo-test stopped, or could not start.
+constexpr int kStatusTimedOut = 124;
+constexpr int kStatusOutputLimit = 125;
+constexpr int kStatusNotFound = 127;
+
 struct CommandResult {
   std::string program;
   int status = 0;        // exit status; 128 + N when killed by signal N
   bool ok = true;        // status as wanted (0, or non-zero under `not`)
-  std::string stderr_text;
+  bool redirect_failed = false;  // a `<`, `>` or `2>` file could not be opened or written
+  std::string stderr_text;       // also under 2>&1 (for reports)
 };
 
 struct ShellResult {
@@ -53,6 +63,7 @@ struct ShellOptions {
   std::string working_directory;
   std::string tool_directory;  // hlo-opt, hlo-run, hlo-check are found here first
   int timeout_seconds = 600;
+  size_t max_output_bytes = size_t{64} << 20;  // stdout + stderr of one command
 };
 
 ShellResult RunCommandLine(const std::vector<Pipeline>& pipelines, const ShellOptions& options);
@@ -61,6 +72,10 @@ ShellResult RunCommandLine(const std::vector<Pipeline>& pipelines, const ShellOp
 // input; collects its standard output and error.
 int RunProgram(const std::vector<std::string>& argv, const std::string& input,
                const ShellOptions& options, std::string* out, std::string* err);
+
+// Kills the process group of every command running now (async-signal-safe:
+// for a SIGINT/SIGTERM handler, so nothing outlives an interrupted run).
+void KillRunningCommands();
 
 }  // namespace hlo::golden
 

@@ -109,7 +109,8 @@ std::string SuiteRoot(const std::string& file, const std::string& given) {
   fs::path directory = fs::path(file).parent_path();
   std::string root;
   for (fs::path p = directory; !p.empty(); p = p.parent_path()) {
-    if (fs::exists(p / kConfigName)) root = p.string();
+    std::error_code ec;
+    if (fs::exists(p / kConfigName, ec)) root = p.string();
     if (p == p.root_path()) break;
   }
   if (!root.empty()) return root;
@@ -123,19 +124,50 @@ std::string SuiteRoot(const std::string& file, const std::string& given) {
 
 std::vector<RunLine> ParseRunLines(const std::string& text) { return ParseRuns(text, false); }
 
+absl::StatusOr<bool> ParseXfail(const std::string& text, const std::string& path) {
+  bool xfail = false;
+  int number = 0;
+  for (std::string_view line : check::SplitLines(text)) {
+    ++number;
+    std::string_view rest = check::TrimLeading(line);
+    if (!check::ConsumePrefix(&rest, "//")) continue;
+    rest = check::TrimLeading(rest);
+    if (!check::ConsumePrefix(&rest, "XFAIL:")) continue;
+    // lit: a comma-separated list, any item true; `*` is always true.
+    for (absl::string_view piece : absl::StrSplit(std::string(rest), ',')) {
+      std::string_view item = check::Trim(std::string_view(piece.data(), piece.size()));
+      if (item != "*") {
+        return absl::InvalidArgumentError(
+            absl::StrCat(path, ":", number, ": XFAIL: '", std::string(item),
+                         "' is not supported: hlo-test has no features, only `*`"));
+      }
+      xfail = true;
+    }
+  }
+  return xfail;
+}
+
 absl::StatusOr<TestFile> LoadTestFile(const std::string& path, const std::string& root) {
   TestFile test;
   test.root = root;
   test.relative = fs::path(path).lexically_relative(root).string();
-  if (!ReadFile(path, &test.text)) {
-    return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::string error;
+  if (!ReadFile(path, &test.text, &error)) {
+    return absl::NotFoundError(absl::StrCat("cannot read ", error));
   }
+  auto xfail = ParseXfail(test.text, path);
+  if (!xfail.ok()) return xfail.status();
+  test.xfail = *xfail;
   test.runs = ParseRunLines(test.text);
   if (!test.runs.empty()) return test;
   // Defaults: the nearest hlo-test.cfg with run lines, up to the root.
   for (fs::path p = fs::path(path).parent_path();; p = p.parent_path()) {
-    std::string config;
-    if (ReadFile((p / kConfigName).string(), &config)) {
+    std::string config, config_path = (p / kConfigName).string();
+    std::error_code ec;
+    if (fs::exists(config_path, ec)) {
+      if (!ReadFile(config_path, &config, &error)) {
+        return absl::InvalidArgumentError(absl::StrCat("cannot read ", error));
+      }
       test.runs = ParseRuns(config, true);
       if (!test.runs.empty()) break;
     }
@@ -150,6 +182,15 @@ std::string SiblingPath(const TestFile& test, const std::string& suffix) {
   return base + suffix;
 }
 
+// A path as one word of the RUN-line shell: quoted when it holds a blank,
+// quote or operator (a $TMPDIR with a space), else as it is.
+static std::string ShellWord(const std::string& path) {
+  if (path.find_first_of(" \t'\"\\|&<>") == std::string::npos) return path;
+  std::string quoted = "'";
+  for (char c : path) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 std::string Substitute(const std::string& command, const TestFile& test,
                        const std::string& temp_dir) {
   std::string directory = fs::path(test.relative).parent_path().string();
@@ -157,7 +198,8 @@ std::string Substitute(const std::string& command, const TestFile& test,
   std::string flat = test.relative;
   std::replace(flat.begin(), flat.end(), '/', '_');
   std::string expected = SiblingPath(test, ".expected.hlo");
-  if (!fs::exists(fs::path(test.root) / expected)) expected = test.relative;
+  std::error_code ec;
+  if (!fs::exists(fs::path(test.root) / expected, ec)) expected = test.relative;
   std::string out;
   for (size_t i = 0; i < command.size(); ++i) {
     if (command[i] != '%' || i + 1 >= command.size()) {
@@ -166,19 +208,19 @@ std::string Substitute(const std::string& command, const TestFile& test,
     }
     char c = command[i + 1];
     if (command.compare(i, 11, "%{expected}") == 0) {
-      out += expected;
+      out += ShellWord(expected);
       i += 10;
     } else if (c == 's') {
-      out += test.relative;
+      out += ShellWord(test.relative);
       ++i;
     } else if (c == 'S') {
-      out += directory;
+      out += ShellWord(directory);
       ++i;
     } else if (c == 't') {
-      out += absl::StrCat(temp_dir, "/", flat, ".tmp");
+      out += ShellWord(absl::StrCat(temp_dir, "/", flat, ".tmp"));
       ++i;
     } else if (c == 'T') {
-      out += temp_dir;
+      out += ShellWord(temp_dir);
       ++i;
     } else if (c == '%') {
       out += '%';

@@ -9,9 +9,14 @@
 // `exclude: NAME` in a config leaves NAME (beside the config) out of the
 // search for tests.
 //
+// `// XFAIL: *` marks a test expected to fail, as in lit: it counts as
+// XFAIL when it fails and as a failure (XPASS) when it passes; --update
+// leaves it alone. hlo-test has no features, so `*` is the only value.
+//
 // Substitutions: %s the file, %S its directory, %t a temporary file of its
 // own, %T the temporary directory, %{expected} NAME.expected.hlo beside the
-// file when that exists, else the file itself, %% a percent sign.
+// file when that exists, else the file itself, %% a percent sign. A path
+// with blanks, quotes or shell operators is substituted single-quoted.
 #ifndef HLO_GOLDEN_TEST_FILE_H_
 #define HLO_GOLDEN_TEST_FILE_H_
 
@@ -33,6 +38,7 @@ struct TestFile {
   std::string relative;  // the file, relative to root
   std::vector<RunLine> runs;
   std::string text;
+  bool xfail = false;    // `// XFAIL: *`
 };
 
 // Finds the .hlo files under `path` (a file or a directory; NAME.expected.hlo
@@ -43,6 +49,9 @@ std::string SuiteRoot(const std::string& file, const std::string& given);
 absl::StatusOr<TestFile> LoadTestFile(const std::string& path, const std::string& root);
 // The file's RUN lines parsed from its text (no defaults).
 std::vector<RunLine> ParseRunLines(const std::string& text);
+// Whether the text has an `// XFAIL: *` line; an error (naming `path` and
+// the line) for any other XFAIL value.
+absl::StatusOr<bool> ParseXfail(const std::string& text, const std::string& path);
 std::string Substitute(const std::string& command, const TestFile& test,
                        const std::string& temp_dir);
 // The path (relative to the root) of NAME.<suffix> beside the test file.
