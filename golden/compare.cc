@@ -202,8 +202,12 @@ bool WriteFile(const std::string& path, const std::string& text, std::string* er
   // SIGINT/SIGTERM/SIGHUP (ir/output_file.h). Golden outputs need no fsync.
   absl::Status written = WriteFileAtomically(path, text, /*sync=*/false);
   if (!written.ok()) {
-    if (error != nullptr) *error = std::string(written.message());
-    return false;
+    // "PATH: cannot write: REASON": the runner says "--update cannot write".
+    std::string_view message(written.message().data(), written.message().size());
+    std::string_view marker = ": cannot write: ";
+    size_t at = message.find(marker);
+    return fail(std::string(at == std::string_view::npos ? message
+                                                         : message.substr(at + marker.size())));
   }
   if (mode != 0666 && chmod(path.c_str(), mode) != 0) return fail(std::strerror(errno));
   return true;

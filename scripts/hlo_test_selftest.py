@@ -176,7 +176,7 @@ def cases(bin_dir):
         Case("left-holding-pipe", {"a.hlo": "// RUN: sh -c 'sleep 7772 & echo done'\n",
                                    "a.out": "done\n"}, [], 0, [r"1 passed, 0 failed"]),
         *[Case(f"signal-{int(sig)}", {"a.hlo": "// RUN: sh -c 'sleep 7773; true'\n"}, [],
-               -int(sig), [], signal_after=1.0, sig=sig)
+               128 + int(sig), [r"interrupted by SIG"], signal_after=1.0, sig=sig)
           for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)],
         # --update and files it cannot write.
         Case("update-read-only", {"a.hlo": "// RUN: echo new\n", "a.out": ("old\n", 0o444)},
