@@ -1,7 +1,7 @@
 // Helpers shared by the command-line tools: reading input, writing output
 // atomically, and reporting errors.
-#ifndef HLO_CMD_TOOL_COMMON_H_
-#define HLO_CMD_TOOL_COMMON_H_
+#ifndef HLO_TOOLS_TOOL_COMMON_H_
+#define HLO_TOOLS_TOOL_COMMON_H_
 
 #include <chrono>
 #include <cstdint>
@@ -133,4 +133,4 @@ absl::Status PublishDumps(PassFlags& flags);
 
 }  // namespace hlo
 
-#endif  // HLO_CMD_TOOL_COMMON_H_
+#endif  // HLO_TOOLS_TOOL_COMMON_H_

@@ -1,4 +1,4 @@
-#include "cmd/tool_common.h"
+#include "tools/tool_common.h"
 
 #include <algorithm>
 #include <cstdio>

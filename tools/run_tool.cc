@@ -1,0 +1,560 @@
+// hlo-run's logic (tools/run_tool.h): evaluates an HLO module's entry
+// computation on inputs from files, .npy or a seed, and prints or checks the
+// result.
+#include "tools/run_tool.h"
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "absl/strings/cord.h"
+#include "eval/collectives/replica_runner.h"
+#include "eval/denormals.h"
+#include "eval/evaluator.h"
+#include "eval/io/compare.h"
+#include "eval/io/expect.h"
+#include "eval/io/feed_io.h"
+#include "eval/io/random_fill.h"
+#include "eval/io/run_io.h"
+#include "eval/runtime/profiler.h"
+#include "ir/interrupt.h"
+#include "ir/npy.h"
+#include "ir/strings.h"
+#include "parser/parser.h"
+#include "passes/passes.h"
+#include "passes/pipeline.h"
+#include "passes/shape_inference.h"
+#include "passes/verifier.h"
+#include "tools/tool_common.h"
+#include "tools/tool_status.h"
+
+namespace {
+
+using hlo::AsUsage;
+using hlo::Resident;
+using hlo::ResidentNow;
+using hlo::RunFlags;
+using hlo::UsageError;
+
+// Progress on a terminal: instructions done of total and elapsed time.
+std::function<void(int64_t, int64_t)> ProgressPrinter() {
+  if (!isatty(STDERR_FILENO)) return nullptr;
+  auto start = std::chrono::steady_clock::now();
+  auto last = std::make_shared<std::chrono::steady_clock::time_point>(start);
+  return [start, last](int64_t done, int64_t total) {
+    auto now = std::chrono::steady_clock::now();
+    if (done < total && now - *last < std::chrono::milliseconds(200)) return;
+    *last = now;
+    double s = std::chrono::duration<double>(now - start).count();
+    std::fprintf(stderr, "\r[%lld/%lld instructions] %.1fs%s", static_cast<long long>(done),
+                 static_cast<long long>(total), s, done == total ? "\n" : "");
+  };
+}
+
+void AddOptions(CLI::App& app, RunFlags& f) {
+  app.add_option("input", f.module_file, "HLO text file, or - for standard input")->required();
+  CLI::Option* input = app.add_option(
+      "--input", f.inputs,
+      "a value per parameter: a file (.npy, .json or literal text), or literal text itself");
+  app.add_flag("--random-inputs", f.random_inputs, "generate every parameter from --seed")
+      ->excludes(input);
+  app.add_option("--seed", f.seed, "seed for --random-inputs and elided constants")
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            return s.find('-') == std::string::npos ? std::string()
+                                                    : "a seed is a number from 0 to 2^64-1";
+          },
+          "UINT64"));
+  app.add_option("--passes", f.passes, "passes to run before evaluating");
+  app.add_option("--output-format", f.output_format,
+                 "text, json or npy (default: from -o's extension .npy / .json, else text)")
+      ->check(CLI::IsMember({"text", "json", "npy"}));
+  app.add_option("-o,--output", f.output,
+                 "output file (npy: FILE.npy for an array result, else a folder)");
+  app.add_option("--expect", f.expect,
+                 "compare the result with this: one file of the whole result, one .npy per "
+                 "result array in order, or a folder of result_I.npy / out_I.npy (per device: "
+                 "once, or once per device); exit 1 on mismatch");
+  app.add_option("--replicas", f.replicas,
+                 "replicas to run (default: the module's replica_count)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1024}));
+  app.add_option("--partitions", f.partitions,
+                 "partitions to run (default: the module's num_partitions)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1024}));
+  app.add_option("--infeed", f.infeed_files,
+                 "values for infeed, read in order (text, .json, .npy)");
+  app.add_option("--outfeed", f.outfeed_file, "write what outfeed sends to this file");
+  app.add_option("--collective-timeout", f.collective_timeout,
+                 "seconds a device waits for the others at a collective")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--rtol", f.rtol, "relative tolerance for --expect");
+  app.add_option("--atol", f.atol, "absolute tolerance for --expect");
+  app.add_option("--bench", f.bench,
+                 "time N runs after a first run (whose result --expect and -o take)")
+      ->check(CLI::Range(1, 1000000));
+  app.add_option("--max-memory", f.max_memory, "largest bytes of live buffers");
+  app.add_option("--max-iterations", f.max_iterations, "stop while loops after N trips");
+  app.add_flag("--no-verify", f.no_verify, "do not verify the module after parsing");
+  app.add_option("--denormals", f.denormals,
+                 "keep: IEEE denormals (default); flush: XLA:CPU's flush-to-zero (FTZ/DAZ)")
+      ->check(CLI::IsMember({"keep", "flush"}));
+  app.add_option("--precision", f.precision,
+                 "native: each op in its declared type; f64: floats narrower than f64 computed in "
+                 "f64 (c64 in c128), outputs rounded to their types (the widen-floats pass)")
+      ->check(CLI::IsMember({"native", "f64"}));
+  app.add_flag("--no-fast-paths", f.no_fast_paths,
+               "apply reducers, comparators and other called computations with the general "
+               "evaluator, element by element (a reference for checking the fast paths)");
+  app.add_flag("--no-fusion", f.no_fusion,
+               "run every instruction through its own kernel: no fused loops, softmax rows or "
+               "sibling reductions (the same results, bit for bit)");
+  // A flag whose file comes only as --profile=FILE: `--profile model.hlo`
+  // must not take the module for the profile's file.
+  app.add_flag("--profile", f.profile_json,
+               "print each instruction's and opcode's time, calls, bytes and FLOPs "
+               "(per run; with --bench, over the timed runs) on stderr, beside the "
+               "machine's memcpy and sgemm rates; --profile=FILE also writes them as JSON. "
+               "Every device of a multi-device run is profiled (times summed)")
+      ->option_text("[=FILE]");
+}
+
+// Parses the command line; returns the exit status when it should stop.
+std::optional<int> ParseFlags(int argc, char** argv, RunFlags& f) {
+  CLI::App app{"hlo-run: evaluate an XLA HLO module on the CPU"};
+  AddOptions(app, f);
+  if (auto st = hlo::CheckLongOptions(argc, argv, hlo::LongOptionNames(app)); !st.ok()) {
+    hlo::ReportError("hlo-run", st);
+    return 2;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = hlo::ReportParseError(app, e, "hlo-run");
+    // `--profile FILE`: FILE became the module, the module an extra.
+    bool profile_space = false;
+    for (int i = 1; i + 1 < argc; ++i) {
+      profile_space |= std::string_view(argv[i]) == "--profile" && argv[i + 1][0] != '-';
+    }
+    if (code != 0 && profile_space) {
+      std::cerr << "hlo-run: note: --profile takes its file only as --profile=FILE\n";
+    }
+    return code == 0 ? 0 : 2;
+  }
+  f.output_given = app.count("--output") > 0;
+  f.profile = app.count("--profile") > 0;
+  // A bare flag reads as "true": the file comes only with '='.
+  bool profile_file = false;
+  for (int i = 1; i < argc; ++i) {
+    profile_file |= std::string_view(argv[i]).starts_with("--profile=");
+  }
+  if (!profile_file) f.profile_json.clear();
+  return std::nullopt;
+}
+
+// The format -o's extension names: npy, json, text, or empty.
+std::string FormatOfPath(const std::string& path) {
+  if (path.ends_with(".npy")) return "npy";
+  if (path.ends_with(".json")) return "json";
+  if (path.ends_with(".txt")) return "text";
+  return "";
+}
+
+// The flags' contract with each other (README "Flags together").
+absl::Status CheckFlags(RunFlags& f) {
+  std::string implied = f.output_given ? FormatOfPath(f.output) : "";
+  if (!f.output_format.empty() && !implied.empty() && implied != f.output_format) {
+    return UsageError(hlo::StrCat("--output-format=", f.output_format, " conflicts with -o ",
+                                  f.output, " (", implied, " by its extension)"));
+  }
+  const bool format_given = !f.output_format.empty();
+  if (f.output_format.empty()) f.output_format = implied.empty() ? "text" : implied;
+  f.npy_file = f.output_format == "npy" && f.output.ends_with(".npy");
+  if (f.output_format == "npy" && !f.output_given) {
+    return UsageError("--output-format=npy needs -o DIR (or -o FILE.npy for an array result)");
+  }
+  if (format_given && !f.output_given && (!f.expect.empty() || f.bench > 0)) {
+    return UsageError(hlo::StrCat("--output-format without -o beside ",
+                                  f.expect.empty() ? "--bench" : "--expect",
+                                  ": the result is written only with -o FILE then"));
+  }
+  if ((f.rtol || f.atol) && f.expect.empty()) {
+    return UsageError(hlo::StrCat(f.rtol ? "--rtol" : "--atol", " needs --expect"));
+  }
+  return absl::OkStatus();
+}
+
+// Parses, verifies and transforms the module (--passes, --precision).
+absl::StatusOr<std::unique_ptr<hlo::Module>> LoadModule(const RunFlags& f) {
+  auto text = hlo::ReadInput(f.module_file);
+  if (!text.ok()) return text.status();
+  std::string filename = f.module_file == "-" ? "<stdin>" : f.module_file;
+  auto shared_text = std::make_shared<const std::string>(*std::move(text));
+  auto module = hlo::ParseModule(*shared_text, hlo::ParseOptions{filename, &hlo::InferShape});
+  if (!module.ok()) {
+    return hlo::ExplainParseFailure(*shared_text, filename, "hlo-run", module.status());
+  }
+  hlo::Module& m = **module;
+  m.set_source(filename, shared_text);
+  if (!f.no_verify) {
+    if (auto st = hlo::VerifyModule(m); !st.ok()) return st;
+  }
+  if (auto st = hlo::CheckPassNames(f.passes); !st.ok()) return AsUsage(st);
+  auto pipeline = hlo::BuildPipeline(f.passes);
+  if (!pipeline.ok()) return AsUsage(pipeline.status());
+  if (auto st = pipeline->Run(m); !st.ok()) return st;
+  if (f.precision == "f64") {
+    // Nothing runs after the rewrite (no folding of the wide module).
+    absl::Status st = hlo::CreateWidenFloats()->Run(m).status();
+    if (st.ok() && !f.no_verify) st = hlo::VerifyModule(m);
+    if (!st.ok()) return st;
+  }
+  return module;
+}
+
+absl::Status CheckInputCount(const RunFlags& f, const hlo::Computation& entry,
+                             int64_t devices) {
+  const int64_t params = entry.parameter_count();
+  const auto given = static_cast<int64_t>(f.inputs.size());
+  if (f.random_inputs || given == params || (devices > 1 && given == params * devices)) {
+    return absl::OkStatus();
+  }
+  std::string names;
+  if (params > 0 && params <= 8) {
+    for (int64_t i = 0; i < params; ++i) {
+      hlo::StrAppend(&names, i == 0 ? " (" : ", ", entry.parameter(i)->name(), ": ",
+                     entry.parameter(i)->shape().ToString(false));
+    }
+    names += ")";
+  }
+  return UsageError(hlo::StrCat(
+      "the entry computation takes ", params, params == 1 ? " parameter" : " parameters", names,
+      "; ", given, " --input given: give one per parameter",
+      devices > 1 ? hlo::StrCat(" (or ", params * devices, ", ", params,
+                                " per device in device order)")
+                  : std::string(),
+      " or --random-inputs"));
+}
+
+// Puts "parameter I 'NAME': " after the "error: " of a reader's message.
+absl::Status NameParameter(const absl::Status& st, int64_t i, const hlo::Instruction& p) {
+  std::string msg(st.message());
+  std::string what = hlo::StrCat("parameter ", i, " '", p.name(), "' (",
+                                 p.shape().ToString(false), "): ");
+  size_t at = msg.find(": error: ");
+  if (at == std::string::npos) return absl::Status(st.code(), what + msg);
+  msg.insert(at + 9, what);
+  return absl::Status(st.code(), msg);
+}
+
+// Device d's inputs: its own files when given per device, else the shared
+// ones; random inputs from seed + d.
+absl::StatusOr<std::vector<std::vector<hlo::Value>>> ReadArguments(
+    const RunFlags& f, const hlo::Computation& entry, int64_t devices) {
+  const int64_t params = entry.parameter_count();
+  std::vector<std::vector<hlo::Value>> args(devices);
+  for (int64_t d = 0; d < devices; ++d) {
+    for (int64_t i = 0; i < params; ++i) {
+      const hlo::Shape& shape = entry.parameter(i)->shape();
+      size_t file = static_cast<int64_t>(f.inputs.size()) == params ? i : d * params + i;
+      if (!f.random_inputs && d > 0 && file == static_cast<size_t>(i)) {
+        args[d].push_back(args[0][i]);  // the same input: share the buffer
+        continue;
+      }
+      auto lit = f.random_inputs
+                     ? hlo::RandomLiteral(shape, f.seed + static_cast<uint64_t>(d),
+                                          static_cast<uint64_t>(i))
+                     : hlo::LoadInputArgument(f.inputs[file], shape);
+      if (!lit.ok()) return NameParameter(lit.status(), i, *entry.parameter(i));
+      args[d].push_back(hlo::Value::FromLiteral(*std::move(lit)));
+    }
+  }
+  return args;
+}
+
+// Says once that elided constants (`constant({...})`) run on generated values.
+void NoteElidedConstants(const hlo::Module& m, uint64_t seed) {
+  int64_t elided = 0;
+  for (const auto& comp : m.computations()) {
+    for (const auto& inst : comp->instructions()) elided += inst->literal_elided() ? 1 : 0;
+  }
+  if (elided == 0) return;
+  std::cerr << "hlo-run: note: " << elided << " elided constant" << (elided == 1 ? "" : "s")
+            << " (constant({...})) filled with generated values from --seed " << seed << "\n";
+}
+
+// Where the result goes: checks that need only the module's shapes.
+absl::Status CheckResultFlags(const RunFlags& f, const hlo::Shape& root, int64_t devices) {
+  if (!f.npy_file) return absl::OkStatus();
+  const int64_t arrays = hlo::ResultArrayCount(root);
+  if (arrays == 1 && devices == 1 && root.IsArray()) return absl::OkStatus();
+  return UsageError(hlo::StrCat(
+      "-o ", f.output, " names one .npy file, but the result has ",
+      devices > 1 ? hlo::StrCat(devices, " devices") : hlo::StrCat(arrays, " arrays"),
+      ": give -o DIR --output-format=npy for a folder of result_I.npy"));
+}
+
+absl::Status WriteResult(const RunFlags& f, const std::vector<hlo::Literal>& lits,
+                         const hlo::Shape& root, hlo::ReplicaRunner& runner) {
+  const auto devices = static_cast<int64_t>(lits.size());
+  if (f.npy_file) {
+    auto bytes = hlo::WriteNpy(lits[0]);
+    if (!bytes.ok()) return bytes.status();
+    return hlo::WriteOutputAtomically(f.output, *bytes);
+  }
+  if (f.output_format == "npy") {
+    std::vector<std::string> subdirs;  // one per device when there are several
+    for (int64_t d = 0; devices > 1 && d < devices; ++d) {
+      std::string name = runner.DeviceName(d);
+      std::replace(name.begin(), name.end(), ' ', '_');
+      subdirs.push_back(std::move(name));
+    }
+    return hlo::WriteResultNpy(lits, subdirs, f.output);
+  }
+  std::string out;
+  if (f.output_format == "json") {
+    for (int64_t d = 0; d < devices; ++d) {
+      std::string one = hlo::ResultToJson(lits[d], root);
+      if (devices == 1) {
+        out = one;
+        break;
+      }
+      one.pop_back();  // the newline
+      hlo::StrAppend(&out, d == 0 ? "[" : ",\n ", one, d + 1 == devices ? "]\n" : "");
+    }
+  } else {
+    for (int64_t d = 0; d < devices; ++d) {
+      if (devices > 1) hlo::StrAppend(&out, runner.DeviceName(d), ":\n");
+      out += hlo::ResultToText(lits[d]);
+    }
+  }
+  return hlo::WriteOutputAtomically(f.output, out);
+}
+
+// Compares each device's result with its --expect files; false on a mismatch.
+absl::StatusOr<bool> CheckExpected(const RunFlags& f,
+                                   const std::vector<std::vector<std::string>>& expect,
+                                   const std::vector<hlo::Literal>& lits,
+                                   const hlo::Shape& root, hlo::ReplicaRunner& runner) {
+  bool all_match = true;
+  const auto devices = static_cast<int64_t>(lits.size());
+  for (int64_t d = 0; d < devices; ++d) {
+    std::string dir_name = runner.DeviceName(d);
+    std::replace(dir_name.begin(), dir_name.end(), ' ', '_');
+    auto expected = hlo::LoadExpectedResult(expect[d], root, devices > 1 ? dir_name : "");
+    if (!expected.ok()) return expected.status();
+    std::string report = hlo::CompareLiterals(lits[d], *expected, hlo::Tolerance{f.rtol, f.atol});
+    std::string who = devices > 1 ? hlo::StrCat(" (", runner.DeviceName(d), ")") : "";
+    std::string files = hlo::StrJoin(expect[d], ", ");
+    if (!report.empty()) {
+      std::cerr << "hlo-run: result" << who << " differs from " << files << ": " << report;
+      all_match = false;
+    } else {
+      std::cerr << "hlo-run: result" << who << " matches " << files << "\n";
+    }
+  }
+  return all_match;
+}
+
+// What the first run gives: the outfeed, --expect's verdict and the result
+// (-o; standard output unless --expect or --bench). False on a mismatch.
+absl::StatusOr<bool> Outputs(const RunFlags& f,
+                             const std::vector<std::vector<std::string>>& expect,
+                             std::vector<hlo::Value>& result, const hlo::Shape& root,
+                             hlo::ReplicaRunner& runner) {
+  const auto devices = static_cast<int64_t>(result.size());
+  if (!f.outfeed_file.empty()) {
+    std::string out;
+    for (int64_t d = 0; d < devices; ++d) {
+      if (devices > 1) hlo::StrAppend(&out, runner.DeviceName(d), ":\n");
+      for (const hlo::Literal& l : runner.outfeed(d)) out += hlo::ResultToText(l);
+    }
+    if (auto st = hlo::WriteOutputAtomically(f.outfeed_file, out); !st.ok()) return st;
+  }
+  std::vector<hlo::Literal> lits;
+  for (const hlo::Value& v : result) lits.push_back(v.ToLiteral());
+  bool match = true;
+  if (!f.expect.empty()) {
+    auto verdict = CheckExpected(f, expect, lits, root, runner);
+    if (!verdict.ok()) return verdict.status();
+    match = *verdict;
+  }
+  if (f.output_given || (f.expect.empty() && f.bench == 0)) {
+    if (auto st = WriteResult(f, lits, root, runner); !st.ok()) return st;
+  }
+  return match;
+}
+
+// --bench: the timed runs after the first, and their figures on stderr and
+// stdout.
+absl::Status Bench(const RunFlags& f, hlo::ReplicaRunner& runner,
+                   const std::vector<std::vector<hlo::Value>>& args, hlo::Profiler* profiler,
+                   const std::string& name, const Resident& start) {
+  std::vector<double> ms;
+  for (int i = 0; i < f.bench; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = runner.Run(args);
+    auto t1 = std::chrono::steady_clock::now();
+    if (!r.ok()) return r.status();
+    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    if (profiler) profiler->AddRun(ms.back());
+  }
+  std::sort(ms.begin(), ms.end());
+  // Memory beside the times: the process's peak resident set; its data
+  // part (the peak less the file-backed pages resident now: code and
+  // libraries are paged in as they first run, and are not buffers); what
+  // the data grew by since the start; and the evaluator's peak of live
+  // buffers (inputs, outputs and the largest set of intermediates alive at
+  // once), the least any plan could hold.
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  const double rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  const double peak_data_mb = std::max(0.0, rss_mb - ResidentNow().file_mb);
+  const double live_mb = static_cast<double>(runner.PeakLiveBytes()) / (1024.0 * 1024.0);
+  const double added_mb = std::max(0.0, peak_data_mb - start.data_mb());
+  // The times' line ends at max_ms (../shared/bench/compare.sh matches it
+  // whole); the memory has a line of its own.
+  char line[400];
+  std::snprintf(line, sizeof(line),
+                "bench: %s runs=%d min_ms=%.3f median_ms=%.3f max_ms=%.3f\n"
+                "bench: %s peak_rss_mb=%.1f peak_data_mb=%.1f start_data_mb=%.1f "
+                "peak_live_mb=%.1f added_over_live=%.2f\n",
+                name.c_str(), f.bench, ms.front(), ms[ms.size() / 2], ms.back(), name.c_str(),
+                rss_mb, peak_data_mb, start.data_mb(), live_mb,
+                live_mb > 0 ? added_mb / live_mb : 0.0);
+  // On stderr as documented, and on stdout where compare.sh reads it.
+  std::fputs(line, stderr);
+  std::fputs(line, stdout);
+  return absl::OkStatus();
+}
+
+absl::Status LoadInfeed(const RunFlags& f, hlo::ReplicaRunner& runner, int64_t devices) {
+  if (f.infeed_files.empty()) return absl::OkStatus();
+  std::vector<hlo::FeedItem> feed;
+  for (const std::string& file : f.infeed_files) {
+    auto items = hlo::LoadFeedFile(file);
+    if (!items.ok()) return items.status();
+    for (hlo::FeedItem& item : *items) feed.push_back(std::move(item));
+  }
+  for (int64_t d = 0; d < devices; ++d) runner.SetInfeed(d, feed);
+  return absl::OkStatus();
+}
+
+// Everything after the flags. A result that differs from --expect is not an
+// error: *matched says so (exit 1 after the --bench runs).
+absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched) {
+  if (auto st = CheckFlags(f); !st.ok()) return st;
+  auto module = LoadModule(f);
+  if (!module.ok()) return module.status();
+  hlo::Module& m = **module;
+  const hlo::Computation& entry = *m.entry();
+  const hlo::Shape& root = entry.root()->shape();
+  int64_t replicas = f.replicas == 0 ? std::max<int64_t>(1, m.replica_count()) : f.replicas;
+  int64_t partitions =
+      f.partitions == 0 ? std::max<int64_t>(1, m.num_partitions()) : f.partitions;
+  if (replicas * partitions > 1024) {
+    return UsageError(hlo::StrCat(replicas, " replicas x ", partitions,
+                                  " partitions is more than the 1024 devices hlo-run runs"));
+  }
+  const int64_t devices = replicas * partitions;
+  if (auto st = CheckInputCount(f, entry, devices); !st.ok()) return st;
+  auto expect = hlo::AssignExpectFiles(f.expect, root, devices);
+  if (!expect.ok()) return AsUsage(expect.status());
+  if (auto st = CheckResultFlags(f, root, devices); !st.ok()) return st;
+  // Sizes are checked before any input is read or generated.
+  if (auto st = hlo::CheckInputsFit(m, f.max_memory); !st.ok()) return st;
+  auto args = ReadArguments(f, entry, devices);
+  if (!args.ok()) return args.status();
+  NoteElidedConstants(m, f.seed);
+
+  hlo::EvalOptions options;
+  options.max_memory_bytes = f.max_memory;
+  options.max_iterations = f.max_iterations;
+  options.seed = f.seed;
+  options.flush_denormals = f.denormals == "flush";
+  options.fast_paths = !f.no_fast_paths;
+  options.fusion = !f.no_fusion;
+  if (options.flush_denormals) hlo::SetBlasDenormalMode(true);
+  if (f.bench == 0) options.progress = ProgressPrinter();
+  std::unique_ptr<hlo::Profiler> profiler;
+  if (f.profile) {
+    profiler = std::make_unique<hlo::Profiler>();
+    options.profiler = profiler.get();
+  }
+  hlo::ReplicaRunner runner(
+      m, options, replicas, partitions,
+      std::chrono::milliseconds(static_cast<int64_t>(f.collective_timeout * 1000)));
+  if (auto st = LoadInfeed(f, runner, devices); !st.ok()) return st;
+  auto first_start = std::chrono::steady_clock::now();
+  auto result = runner.Run(*args);
+  if (!result.ok()) return result.status();
+  // The profile covers the timed runs of --bench, else this one.
+  if (profiler && f.bench == 0) {
+    profiler->AddRun(std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - first_start).count());
+  }
+  if (profiler && f.bench > 0) profiler->Reset();
+  auto outputs = Outputs(f, *expect, *result, root, runner);
+  if (!outputs.ok()) return outputs.status();
+  *matched = *outputs;
+  if (f.bench > 0) {
+    // The first result is written: free it, so that the timed runs' results
+    // are not a second set of outputs alive beside it.
+    result->clear();
+    result->shrink_to_fit();
+    if (auto st = Bench(f, runner, *args, profiler.get(), m.name(), start); !st.ok()) return st;
+  }
+  if (!profiler) return absl::OkStatus();
+  profiler->set_limits(hlo::MeasureMachineLimits());
+  return hlo::ReportProfile(*profiler, m.name(), f.profile_json);
+}
+
+}  // namespace
+
+namespace hlo {
+
+Resident ResidentNow() {
+  Resident r;
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (f == nullptr) return r;
+  char line[256];
+  while (std::fgets(line, sizeof(line), f) != nullptr) {
+    long kb = 0;
+    if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) r.total_mb = kb / 1024.0;
+    if (std::sscanf(line, "RssFile: %ld kB", &kb) == 1) r.file_mb += kb / 1024.0;
+    if (std::sscanf(line, "RssShmem: %ld kB", &kb) == 1) r.file_mb += kb / 1024.0;
+  }
+  std::fclose(f);
+  return r;
+}
+
+
+int64_t DefaultMaxMemory() {
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return int64_t{8} << 30;
+  return static_cast<int64_t>(pages) * page / 4 * 3;
+}
+
+std::optional<int> ParseRunFlags(int argc, char** argv, RunFlags& flags) {
+  return ParseFlags(argc, argv, flags);
+}
+
+absl::Status RunHloRun(RunFlags& flags, const Resident& start, bool* matched) {
+  return RunTool(flags, start, matched);
+}
+
+}  // namespace hlo
