@@ -90,9 +90,15 @@ struct InputModules {
   std::vector<std::unique_ptr<Module>> json;  // JSON: the modules, read
 };
 
-absl::StatusOr<InputModules> ReadModules(const OptFlags& f) {
+// `parse_timer` counts the split (and JSON's parse), not the reading.
+absl::StatusOr<InputModules> ReadModules(const OptFlags& f, PhaseTimer& parse_timer) {
   auto read = ReadInput(f.input);
   if (!read.ok()) return read.status();
+  parse_timer.Start();
+  struct StopAtReturn {
+    PhaseTimer& timer;
+    ~StopAtReturn() { timer.Stop(); }
+  } stop{parse_timer};
   InputModules in;
   in.text = std::make_shared<const std::string>(*std::move(read));
   in.filename = f.input == "-" ? "<stdin>" : f.input;
@@ -246,9 +252,7 @@ absl::Status RunHloOpt(OptFlags& f, const std::function<void(const absl::Status&
   auto pipeline = PreparePipeline(f.pass_flags);
   if (!pipeline.ok()) return AsUsage(pipeline.status());
   OptRun run;
-  run.parse_timer.Start();
-  absl::StatusOr<InputModules> in = ReadModules(f);
-  run.parse_timer.Stop();
+  absl::StatusOr<InputModules> in = ReadModules(f, run.parse_timer);
   if (!in.ok()) return in.status();
   for (size_t i = 0; i < in->pieces.size(); ++i) {
     absl::StatusOr<std::unique_ptr<Module>> m = ParseOne(f, *in, i, run);
