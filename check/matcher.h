@@ -32,8 +32,9 @@ struct Annotation {
 
 class Matcher {
  public:
+  // `variables`: those the command line defines (-D).
   Matcher(const SourceText& input, const std::vector<CheckString>& checks,
-          const CheckOptions& options, Diagnostics* diagnostics);
+          const CheckOptions& options, Diagnostics* diagnostics, VariableTable variables = {});
   // True when every check passed.
   bool Run();
   const std::vector<Annotation>& annotations() const { return annotations_; }
@@ -49,9 +50,14 @@ class Matcher {
                   std::vector<const LocatedPattern*>* nots);
   bool CheckNots(const std::vector<const LocatedPattern*>& nots, size_t begin, size_t end);
   bool CheckLinePosition(const CheckString& check, size_t previous_end, size_t match_begin);
-  // Matches `pattern` in [begin, end); reports a failure unless `quiet`.
+  // Matches `pattern` in [begin, end); reports a failure when `report`.
   bool MatchPattern(const LocatedPattern& pattern, size_t begin, size_t end, size_t* position,
-                    size_t* length, bool report, const char* what);
+                    size_t* length, bool report, const char* what,
+                    PatternMatch* found = nullptr);
+  // -v: FileCheck's remark for a match, with its substitutions and captures.
+  void ReportMatch(const LocatedPattern& pattern, size_t position, size_t length,
+                   const PatternMatch& match);
+  void Annotate(Annotation annotation);
   void ReportNoMatch(const LocatedPattern& pattern, size_t begin, size_t end,
                      const PatternMatch& attempt, const char* what);
   std::string Label(const LocatedPattern& pattern) const;
@@ -62,7 +68,12 @@ class Matcher {
   Diagnostics* diagnostics_;
   VariableTable variables_;
   std::vector<Annotation> annotations_;
+  bool annotations_dropped_ = false;
 };
+
+// The input dump keeps at most this many annotations (a CHECK-COUNT of a
+// billion would otherwise hold one per match).
+inline constexpr size_t kMaxAnnotations = 100'000;
 
 }  // namespace hlo::check
 

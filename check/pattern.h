@@ -6,8 +6,10 @@
 //            | '#' [fmt ','] [NAME ':'] [expr]   numeric definition / use
 //            | '@LINE' [('+'|'-') N]     the check line (legacy form)
 // Literal text matches itself; a pattern with no `{{` or `[[` is a fixed
-// string (found with a plain search). Regexes are RE2 syntax, matched
-// leftmost-longest as POSIX does, and never across a line end.
+// string (found with a plain search). As in FileCheck, a `{{` regex ends at
+// the first `}}`, and a `[[[` starts with a literal `[`. Regexes are POSIX
+// EREs (check/posix_regex.h), run on RE2 leftmost-longest, never across a
+// line end.
 #ifndef HLO_CHECK_PATTERN_H_
 #define HLO_CHECK_PATTERN_H_
 
@@ -30,12 +32,16 @@ struct PatternOptions {
   bool match_full_lines = false;
   bool strict_whitespace = false;
   bool literal = false;  // CHECK{LITERAL}: no {{ }} or [[ ]] blocks
+  bool ignore_case = false;
 };
 
 // Where a pattern's text is wrong: an offset into the pattern text.
 struct PatternError {
   size_t offset = 0;
   std::string message;
+  // FileCheck exits at once with status 1 on some errors (an unbalanced `]`
+  // in a [[ ]] block) instead of 2.
+  int exit_code = 2;
 };
 
 struct PatternMatch {
@@ -43,6 +49,13 @@ struct PatternMatch {
   size_t length = 0;
   // Substituted variables (name, value), for the notes of a failure.
   std::vector<std::pair<std::string, std::string>> substitutions;
+  // Variables this match defined: name, offset in the buffer, length (-v).
+  struct Capture {
+    std::string name;
+    size_t position = 0;
+    size_t length = 0;
+  };
+  std::vector<Capture> captures;
 };
 
 enum class MatchStatus { kFound, kNotFound, kError };
@@ -71,23 +84,32 @@ class Pattern {
   int line() const { return line_; }
   // Whether the pattern defines or uses variables (not allowed in labels).
   bool HasVariables() const;
-  // The literal text of the pattern (for the near-miss search).
-  const std::string& literal_text() const { return literal_text_; }
+  // The text FileCheck compares with the input when it looks for a near
+  // miss: the fixed string, or the regex as FileCheck builds it.
+  const std::string& example() const { return example_; }
+  // Whether the pattern defines variables (a CHECK-COUNT that matches empty
+  // twice at one place then always will).
+  bool DefinesVariables() const;
 
  private:
   struct Piece;
-  std::string BuildRegex(const VariableTable& variables, const std::vector<std::string>* values,
-                         std::vector<std::pair<std::string, std::string>>* substitutions,
-                         std::string* error) const;
+  struct Built;
+  // The regex for RE2. `values` (indexed by piece) fixes the definitions a
+  // backreference uses; `relaxed` turns each backreference into a capture
+  // of the definition's regex.
+  Built BuildRegex(const VariableTable& variables, const std::vector<std::string>* values,
+                   bool relaxed, PatternMatch* match, std::string* error) const;
   MatchStatus MatchRegex(std::string_view buffer, VariableTable& variables, PatternMatch* match,
                          std::string* error) const;
-  MatchStatus MatchWithBackreferences(std::string_view buffer, const re2::RE2& relaxed,
-                                      VariableTable& variables, PatternMatch* match,
-                                      std::string* error) const;
+  MatchStatus MatchWithBackreferences(std::string_view buffer, VariableTable& variables,
+                                      PatternMatch* match, std::string* error) const;
   bool ParsePieces(std::string_view text, PatternError* error);
   bool ParseBlock(std::string_view block, size_t offset, PatternError* error);
-  void DefineVariables(std::string_view buffer, const std::vector<re2::StringPiece>& groups,
-                       VariableTable& variables) const;
+  bool ParseNumericBlock(std::string_view block, size_t offset, PatternError* error);
+  bool DefineVariables(std::string_view buffer, const std::vector<re2::StringPiece>& groups,
+                       const std::vector<int>& group_of, VariableTable& variables,
+                       PatternMatch* match, std::string* error) const;
+  std::unique_ptr<re2::RE2> Compile(const std::string& regex) const;
 
   CheckKind kind_ = CheckKind::kPlain;
   int line_ = 0;
@@ -96,15 +118,17 @@ class Pattern {
   std::string fixed_;             // fixed-string pattern
   bool is_fixed_ = false;
   std::vector<Piece> pieces_;     // regex pattern
-  int group_count_ = 0;           // capture groups the pieces open
+  bool ignore_case_ = false;
+  int paren_ = 1;                 // FileCheck's capture numbering (CurParen)
   bool has_backreferences_ = false;
   std::unique_ptr<re2::RE2> compiled_;  // when nothing is substituted
-  std::string literal_text_;
+  std::vector<int> compiled_groups_;    // its capture group of each piece
+  std::string example_;
 };
 
 // Compiles `regex` with hlo-check's options (multi-line, leftmost-longest, no
 // match across line ends, Latin-1 bytes).
-std::unique_ptr<re2::RE2> CompileCheckRegex(const std::string& regex);
+std::unique_ptr<re2::RE2> CompileCheckRegex(const std::string& regex, bool ignore_case = false);
 
 }  // namespace hlo::check
 

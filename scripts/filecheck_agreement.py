@@ -15,7 +15,12 @@ empty input). The pairs:
   changed, a line dropped, duplicated or swapped with the next, a capture
   renamed, a regex altered, the literal text altered, an input line dropped
   or duplicated, an option added (--match-full-lines, --strict-whitespace,
-  --implicit-check-not).
+  --implicit-check-not);
+* --shapes N generated pairs (default 1000) whose patterns are HLO shapes and
+  layouts (`f32[8,16]{1,0}`) with their numbers and brackets replaced by
+  regexes and variables, and `[`, `]`, `{`, `}` put beside those: where a
+  `{{` regex ends, `[[[N:...]]]`, braces inside regexes, brackets inside
+  captures, backreferences, numeric variables, -D, --ignore-case.
 
 Regexes stay in the syntax both tools read alike (hlo-check's {{...}} is
 RE2, FileCheck's POSIX ERE: `\\d` means a digit to RE2 and a `d` to POSIX, so
@@ -176,6 +181,99 @@ def mutations(check, text, options, rng):
     return out
 
 
+SHAPE_LINES = [
+    "%p.0 = f32[8]{0} parameter(0)",
+    "%c.1 = f32[8,16]{1,0} constant({...})",
+    "%t.2 = (f32[2]{0}, s32[]) tuple(%a, %b)",
+    "%r.3 = bf16[4,2,3]{2,1,0:T(8,128)} reshape(%p.0)",
+    "ROOT %d.4 = f32[8,16]{0,1} dot(%x, %y), lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+    "%k.5 = s32[2,2] constant({ { 1, 2 }, { 3, 4 } })",
+    "%s.6 = f32[] slice(%p.0), slice={[0:1]}",
+    "{0} {1,0} [8] [[1,2],[3,4]] {{1}} }} ]] [[ {{",
+]
+# Regexes whose brackets and braces sit at the edges of a {{ }} or a capture.
+EDGE_REGEXES = ["[0-9]+", "{[0-9]+", "[0-9]+}", "{", "}", "[{]", "[}]", "[]]", "[^]]*", "[^}]*",
+                "[[]", ".*", "[0-9]{1,2}", "[0-9]{1}", "(0|1)", "\\{", "\\[", "\\]", "",
+                "[[:digit:]]+", "x{", "{1}", "{,}", "[0-9]+\\]", "[0-9,]*", "[a-z0-9]+",
+                "[0-9]*]", "}}", "{{", "(", "a{256}", "[0-9]+|", "[z-a]", "[[:foo:]]", "\\"]
+
+
+def shape_pattern(line, rng, names):
+    """A pattern from `line`: runs of digits and some punctuation replaced by
+    regexes and variables, brackets and braces kept or doubled beside them."""
+    out = []
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        r = rng.random()
+        if ch.isdigit():
+            j = i
+            while j < len(line) and line[j].isdigit():
+                j += 1
+            choice = rng.randrange(8)
+            if choice == 0:
+                out.append("{{" + rng.choice(EDGE_REGEXES) + "}}")
+            elif choice == 1:
+                name = rng.choice("NMK")
+                names.add(name)
+                out.append(f"[[{name}:{rng.choice(EDGE_REGEXES)}]]")
+            elif choice == 2 and names:
+                out.append(f"[[{rng.choice(sorted(names))}]]")
+            elif choice == 3:
+                name = rng.choice("IJ")
+                out.append(rng.choice([f"[[#{name}:]]", f"[[#%u,{name}:]]", "[[#]]", f"[[#{name}+1]]",
+                                       f"[[#{name}]]", "[[#@LINE]]", "[[@LINE]]"]))
+            elif choice == 4:
+                out.append("{{[0-9]+}}")
+            else:
+                out.append(line[i:j])
+            i = j
+            continue
+        if ch in "[]{}" and r < 0.35:
+            out.append(rng.choice([ch, ch + ch, ch * 3, "{{" + "\\" + ch + "}}", "{{[" + ch + "]}}"]))
+        elif ch == " " and r < 0.1:
+            out.append(rng.choice(["{{ *}}", " ", "{{.*}}", "[[S:.*]]"]))
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def shape_pairs(count, rng):
+    """(check, input, options) pairs over SHAPE_LINES."""
+    text = "\n".join(SHAPE_LINES) + "\n"
+    pairs = []
+    for _ in range(count):
+        names = set()
+        lines = []
+        for _ in range(rng.randint(1, 3)):
+            line = rng.choice(SHAPE_LINES)
+            start = rng.randrange(len(line) // 2 + 1)
+            piece = line[start:start + rng.randint(4, 40)].strip() or line
+            kind = rng.choice(["CHECK", "CHECK", "CHECK", "CHECK-NEXT", "CHECK-SAME", "CHECK-NOT",
+                               "CHECK-DAG"])
+            lines.append(f"{kind}: {shape_pattern(piece, rng, names)}")
+        if not any(l.startswith("CHECK:") or l.startswith("CHECK-DAG:") for l in lines):
+            lines.insert(0, "CHECK: HloModule" if rng.random() < 0.1 else "CHECK: %p.0")
+        if lines[0].startswith("CHECK-NEXT") or lines[0].startswith("CHECK-SAME"):
+            lines[0] = "CHECK:" + lines[0].split(":", 1)[1]
+        options = []
+        r = rng.random()
+        if r < 0.1:
+            options.append("--ignore-case")
+            lines = [l.split(": ", 1)[0] + ": " + l.split(": ", 1)[1].swapcase() for l in lines]
+        elif r < 0.2:
+            options.append("-DN=" + rng.choice(["8", "16", "0", "1,0"]))
+            lines.append("CHECK: [[N]]")
+        elif r < 0.25:
+            options.append("-D#I=" + rng.choice(["3", "7", "0x10"]))
+            lines.append("CHECK: [[#I+1]]")
+        elif r < 0.3:
+            options.append("--match-full-lines")
+        pairs.append(("\n".join(lines) + "\n", text, options))
+    return pairs
+
+
 def run(tool, check_path, input_path, options):
     proc = subprocess.run([tool, check_path, "--input-file", input_path, "--dump-input=never"]
                           + options, capture_output=True, timeout=60)
@@ -188,6 +286,8 @@ def main():
     ap.add_argument("--filecheck", default="FileCheck-14")
     ap.add_argument("--min-pairs", type=int, default=500)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--shapes", type=int, default=1000,
+                    help="generated pairs of HLO shapes with brackets beside regexes")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
@@ -201,6 +301,7 @@ def main():
     pairs = list(base)
     for check, text, options in base:
         pairs.extend(mutations(check, text, options, rng))
+    pairs.extend(shape_pairs(a.shapes, random.Random(a.seed)))
     seen = set()
     unique = []
     for check, text, options in pairs:
