@@ -21,14 +21,14 @@ namespace hlo::check {
 
 namespace {
 
-// The budget of one Match call.
-constexpr size_t kMaxPairs = 2'000'000;      // (start, end) value candidates visited
-constexpr size_t kMaxBytes = 100'000'000;    // bytes the definition's regex reads
-constexpr size_t kMaxTries = 2'000;          // exact regexes compiled and run
+// The budget of one Match call, in bytes read: each candidate value costs
+// its length (hashed, matched, searched for), each exact regex tried 16
+// times the line and the regex (compiled and run). About a second.
+constexpr size_t kMaxWork = 50'000'000;
 
 struct Budget {
-  size_t pairs = 0, bytes = 0, tries = 0;
-  bool Exhausted() const { return pairs > kMaxPairs || bytes > kMaxBytes || tries > kMaxTries; }
+  size_t work = 0, tries = 0;
+  bool Exhausted() const { return work > kMaxWork; }
 };
 
 re2::StringPiece ToPiece(std::string_view text) { return re2::StringPiece(text.data(), text.size()); }
@@ -96,7 +96,10 @@ MatchStatus Pattern::MatchWithBackreferences(std::string_view buffer, VariableTa
       if (d == definitions.size()) {
         ++budget.tries;
         std::string unused;
-        auto exact = Compile(BuildRegex(variables, &values, false, nullptr, &unused).regex);
+        std::string text = BuildRegex(variables, &values, false, nullptr, &unused).regex;
+        // Compiling, and RE2 building its DFA, grow with both sizes.
+        budget.work += line.size() * (1 + text.size() / 8) + 16 * text.size();
+        auto exact = Compile(text);
         re2::StringPiece hit;
         if (!exact->ok() ||
             !exact->Match(ToPiece(buffer), start, line_end, RE2::UNANCHORED, &hit, 1)) {
@@ -114,11 +117,14 @@ MatchStatus Pattern::MatchWithBackreferences(std::string_view buffer, VariableTa
       }
       absl::flat_hash_set<std::string_view> seen;
       auto consider = [&](size_t i, size_t j) {
-        ++budget.pairs;
         std::string_view value = line.substr(i, j - i);
-        if (seen.contains(value)) return;
-        budget.bytes += value.size() + 1;
-        if (!RE2::FullMatch(ToPiece(value), *whole[d])) return;
+        budget.work += 2 * value.size() + 64;  // 64: the calls themselves
+        if (seen.contains(value) || !RE2::FullMatch(ToPiece(value), *whole[d])) return;
+        // The use comes after the definition: its value occurs again later.
+        if (!ignore_case_ && !value.empty()) {
+          budget.work += line.size() - j;
+          if (line.find(value, j) == std::string_view::npos) return;
+        }
         seen.insert(value);
         std::string& slot = values[definitions[d]];
         slot.assign(1, '=');
@@ -127,7 +133,14 @@ MatchStatus Pattern::MatchWithBackreferences(std::string_view buffer, VariableTa
       };
       consider(0, 0);  // the empty value first: often the only one
       for (size_t i = 0; i < line.size() && !optimal && !budget.Exhausted(); ++i) {
-        for (size_t j = line.size(); j > i && !optimal && !budget.Exhausted(); --j) {
+        // No value starting at i outlasts the longest match of the regex there.
+        re2::StringPiece longest;
+        ++budget.work;
+        if (!whole[d]->Match(ToPiece(line), i, line.size(), RE2::ANCHOR_START, &longest, 1)) {
+          continue;
+        }
+        budget.work += longest.size();
+        for (size_t j = i + longest.size(); j > i && !optimal && !budget.Exhausted(); --j) {
           consider(i, j);
         }
       }

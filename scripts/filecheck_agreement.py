@@ -274,6 +274,14 @@ def shape_pairs(count, rng):
     return pairs
 
 
+NEAR = re.compile(r"^[^\n]*:(\d+):(\d+): note: possible intended match here$", re.M)
+
+
+def near_miss(stderr):
+    """The line and column of the near-miss notes in `stderr`."""
+    return NEAR.findall(stderr)
+
+
 def run(tool, check_path, input_path, options):
     proc = subprocess.run([tool, check_path, "--input-file", input_path, "--dump-input=never"]
                           + options, capture_output=True, timeout=60)
@@ -328,11 +336,30 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
             results = list(pool.map(compare, range(len(unique))))
+        # A directory as the check file or as the input (issue 36): both exit 2.
+        check_path = os.path.join(tmp, "dir_check.txt")
+        with open(check_path, "w") as f:
+            f.write("CHECK: x\n")
+        for check_arg, input_arg in ((tmp, check_path), (check_path, tmp)):
+            unique.append((f"<directory {check_arg == tmp}>", "", []))
+            want, want_err = run(filecheck, check_arg, input_arg, [])
+            got, got_err = run(hlo_check, check_arg, input_arg, [])
+            results.append((want, got, want_err, got_err))
     differ = []
+    near_total = near_differ = 0
     for (check, text, options), (want, got, want_err, got_err) in zip(unique, results):
         verdicts[want] = verdicts.get(want, 0) + 1
         if want != got:
             differ.append((check, text, options, want, got, want_err, got_err))
+        elif want == 1:
+            # Where each tool's "possible intended match" note points (or none).
+            want_near, got_near = near_miss(want_err), near_miss(got_err)
+            near_total += 1
+            if want_near != got_near:
+                near_differ += 1
+                if a.verbose:
+                    print(f"NEAR MISS: FileCheck {want_near}, hlo-check {got_near}")
+                    print("  check file:\n    " + "\n    ".join(check.split("\n")[:10]))
     for check, text, options, want, got, want_err, got_err in differ:
         print(f"DIFFER: FileCheck {want}, hlo-check {got}, options {options}")
         print("  check file:\n    " + "\n    ".join(check.split("\n")[:40]))
@@ -343,6 +370,8 @@ def main():
     n = len(unique)
     print(f"verdicts (FileCheck): {verdicts.get(0, 0)} pass, {verdicts.get(1, 0)} fail, "
           f"{verdicts.get(2, 0)} malformed")
+    print(f"near misses: {near_total} failures, {near_total - near_differ} with the same "
+          f"'possible intended match' note (or none in both), {near_differ} differ")
     print(f"agreement: {n} pairs, {n - len(differ)} agree, {len(differ)} differ")
     return 0 if not differ and n >= a.min_pairs else 1
 
