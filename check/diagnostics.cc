@@ -97,7 +97,6 @@ size_t BandedEditDistance(std::string_view a, std::string_view b, size_t limit,
 }  // namespace
 
 size_t FindNearMiss(std::string_view buffer, std::string_view example, size_t max_cells) {
-  if (example.empty()) return std::string_view::npos;
   // FileCheck's Pattern::printFuzzyMatch: over the first 4096 characters,
   // skipping blanks, the quality of a position is the edit distance of the
   // example and the input from there (cut at the line end, at most as long as

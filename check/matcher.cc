@@ -104,6 +104,7 @@ bool Matcher::MatchPattern(const LocatedPattern& pattern, size_t begin, size_t e
       start = stop + 1;
     }
     Annotate({Annotation::Kind::kError, begin, begin, Label(pattern), "error: " + error});
+    if (report) ReportNearMiss(pattern, begin, end);  // FileCheck shows it here too
     return false;
   }
   if (report) ReportNoMatch(pattern, begin, end, match, what);
@@ -126,7 +127,11 @@ void Matcher::ReportNoMatch(const LocatedPattern& pattern, size_t begin, size_t 
     diagnostics_->Note(&input_, scan, absl::StrCat("with \"", name, "\" equal to \"", value, "\""));
   }
   Annotate({Annotation::Kind::kError, scan, end, Label(pattern), "error: no match found"});
-  size_t near = FindNearMiss(text.substr(begin, end - begin), pattern.pattern.example());
+  ReportNearMiss(pattern, begin, end);
+}
+
+void Matcher::ReportNearMiss(const LocatedPattern& pattern, size_t begin, size_t end) {
+  size_t near = FindNearMiss(input_.text().substr(begin, end - begin), pattern.pattern.example());
   if (near != std::string_view::npos) {
     near += begin;
     diagnostics_->Note(&input_, near, "possible intended match here");

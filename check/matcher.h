@@ -60,6 +60,7 @@ class Matcher {
   void Annotate(Annotation annotation);
   void ReportNoMatch(const LocatedPattern& pattern, size_t begin, size_t end,
                      const PatternMatch& attempt, const char* what);
+  void ReportNearMiss(const LocatedPattern& pattern, size_t begin, size_t end);
   std::string Label(const LocatedPattern& pattern) const;
 
   const SourceText& input_;
