@@ -23,15 +23,15 @@ bool DefineNumeric(std::string_view text, size_t at, const SourceText& source,
   NumericFormat format;
   size_t comma = left.find(',');
   if (!left.empty() && left[0] == '%') {
-    std::string_view spec = left.substr(1, comma == std::string_view::npos ? left.npos : comma - 1);
-    bool ok = comma != std::string_view::npos && spec.size() == 1 &&
-              std::string_view("udxX").find(spec[0]) != std::string_view::npos;
-    if (!ok) {
-      diagnostics->Error(&source, at + 1, "invalid matching format specification in expression");
+    auto parsed = comma == std::string_view::npos
+                      ? absl::StatusOr<NumericFormat>(absl::InvalidArgumentError(
+                            "invalid matching format specification in expression"))
+                      : ParseNumericFormat(left.substr(0, comma));
+    if (!parsed.ok()) {
+      diagnostics->Error(&source, at + 1, std::string(parsed.status().message()));
       return false;
     }
-    format.kind = spec[0];
-    format.explicit_kind = true;
+    format = *parsed;
     left.remove_prefix(comma + 1);
   }
   std::string_view name = Trim(left);

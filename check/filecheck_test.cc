@@ -118,6 +118,8 @@ TEST_CASE("check: -D, --ignore-case and -v", "[check]") {
   defines.defines = {"SHAPE=f32[8]", "#N=7", "#%x,H=0x1f"};
   CHECK(Verdict("CHECK: [[SHAPE]]{0}\nCHECK: [[#N+1]] [[#H]]\n", "f32[8]{0}\n8 1f\n", defines) == 0);
   CHECK(Verdict("CHECK: [[#N+2]]\n", "8\n", defines) == 1);
+  defines.defines = {"#%.4x,P=2"};  // FileCheck-14: 0002 passes
+  CHECK(Verdict("CHECK: [[#P]]\n", "0002\n", defines) == 0);
   defines.defines = {"1X=a"};
   CHECK(Verdict("CHECK: a\n", "a\n", defines) == 2);
   defines.defines = {"X"};

@@ -51,36 +51,6 @@ size_t VariableNameLength(std::string_view text) {
   return i;
 }
 
-// `%u`, `%d`, `%x`, `%X`, optionally with `.PRECISION`.
-bool ParseFormat(std::string_view spec, NumericFormat* format, std::string* error) {
-  spec = Trim(spec);
-  *error = "invalid matching format specification in expression";
-  if (spec.size() < 2 || spec[0] != '%') return false;
-  spec.remove_prefix(1);
-  if (spec[0] == '.') {
-    size_t digits = 1;
-    long long precision = 0;
-    while (digits < spec.size() && absl::ascii_isdigit(spec[digits])) {
-      precision = std::min<long long>(precision * 10 + (spec[digits] - '0'), 1LL << 40);
-      ++digits;
-    }
-    if (digits == 1) return false;
-    if (precision > kMaxPrecision) {
-      *error = absl::StrCat("precision ", std::string(spec.substr(1, digits - 1)),
-                            " is larger than hlo-check's limit of ", kMaxPrecision, " digits");
-      return false;
-    }
-    format->precision = static_cast<int>(precision);
-    spec.remove_prefix(digits);
-  }
-  if (spec.size() != 1 || std::string_view("udxX").find(spec[0]) == std::string_view::npos) {
-    return false;
-  }
-  format->kind = spec[0];
-  format->explicit_kind = true;
-  return true;
-}
-
 }  // namespace
 
 std::unique_ptr<re2::RE2> CompileCheckRegex(const std::string& regex, bool ignore_case) {
@@ -321,12 +291,13 @@ bool Pattern::ParseNumericBlock(std::string_view block, size_t offset, PatternEr
   Piece piece;
   size_t comma = rest.find(',');
   if (!TrimLeading(rest).empty() && TrimLeading(rest)[0] == '%') {
-    std::string message;
     std::string_view spec = comma == std::string_view::npos ? rest : rest.substr(0, comma);
-    if (!ParseFormat(spec, &piece.format, &message)) {
-      *error = {offset, message};
+    auto format = ParseNumericFormat(spec);
+    if (!format.ok()) {
+      *error = {offset, std::string(format.status().message())};
       return false;
     }
+    piece.format = *format;
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
   }
   size_t colon = rest.find(':');

@@ -1,5 +1,6 @@
 #include "check/variables.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 
@@ -69,6 +70,36 @@ absl::StatusOr<NumericInt> NumericFormat::Parse(std::string_view digits) const {
     return absl::OutOfRangeError("unable to represent numeric value");
   }
   return value;
+}
+
+absl::StatusOr<NumericFormat> ParseNumericFormat(std::string_view spec) {
+  spec = Trim(spec);
+  NumericFormat format;
+  auto invalid = absl::InvalidArgumentError("invalid matching format specification in expression");
+  if (spec.size() < 2 || spec[0] != '%') return invalid;
+  spec.remove_prefix(1);
+  if (spec[0] == '.') {
+    size_t digits = 1;
+    long long precision = 0;
+    while (digits < spec.size() && absl::ascii_isdigit(spec[digits])) {
+      precision = std::min<long long>(precision * 10 + (spec[digits] - '0'), 1LL << 40);
+      ++digits;
+    }
+    if (digits == 1) return invalid;
+    if (precision > kMaxPrecision) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("precision ", std::string(spec.substr(1, digits - 1)),
+                       " is larger than hlo-check's limit of ", kMaxPrecision, " digits"));
+    }
+    format.precision = static_cast<int>(precision);
+    spec.remove_prefix(digits);
+  }
+  if (spec.size() != 1 || std::string_view("udxX").find(spec[0]) == std::string_view::npos) {
+    return invalid;
+  }
+  format.kind = spec[0];
+  format.explicit_kind = true;
+  return format;
 }
 
 bool IsVariableName(std::string_view name) {

@@ -47,6 +47,9 @@ struct NumericValue {
   NumericFormat format;
 };
 
+// `%u`, `%d`, `%x`, `%X`, optionally with `.PRECISION` (at most kMaxPrecision).
+absl::StatusOr<NumericFormat> ParseNumericFormat(std::string_view spec);
+
 // True for a name FileCheck accepts: [$]?[A-Za-z_][A-Za-z0-9_]*.
 bool IsVariableName(std::string_view name);
 
