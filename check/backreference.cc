@@ -121,7 +121,7 @@ MatchStatus Pattern::MatchWithBackreferences(std::string_view buffer, VariableTa
         budget.work += 2 * value.size() + 64;  // 64: the calls themselves
         if (seen.contains(value) || !RE2::FullMatch(ToPiece(value), *whole[d])) return;
         // The use comes after the definition: its value occurs again later.
-        if (!ignore_case_ && !value.empty()) {
+        if (!value.empty()) {
           budget.work += line.size() - j;
           if (line.find(value, j) == std::string_view::npos) return;
         }

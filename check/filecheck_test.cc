@@ -129,6 +129,9 @@ TEST_CASE("check: -D, --ignore-case and -v", "[check]") {
   CHECK(Verdict("CHECK: F32[8]{0}\n", "f32[8]{0}\n", fold) == 0);
   CHECK(Verdict("CHECK: F32[{{[A-Z]}}]\n", "f32[n]\n", fold) == 0);
   CHECK(Verdict("CHECK: F32\n", "f32\n") == 1);
+  // A backreference compares bytes even without case (LLVM's regex engine).
+  CHECK(Verdict("CHECK: [[X:[a-z]+]] [[X]]\n", "ab AB\n", fold) == 1);
+  CHECK(Verdict("CHECK: [[X:[a-z]+]] [[X]]\n", "AB AB\n", fold) == 0);
   CheckOptions verbose;
   verbose.verbose = 1;
   std::string messages = Run("CHECK: [[V:[a-z]+]] = f32\n", "add = f32\n", verbose).messages;

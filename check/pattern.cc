@@ -419,7 +419,10 @@ Pattern::Built Pattern::BuildRegex(const VariableTable& variables,
         const Piece& definition = pieces_[piece.definition];
         const std::string* value = fixed_value(piece.definition);
         if (value != nullptr) {
-          regex += Escape(value->substr(1));
+          // LLVM's regex engine compares a backreference byte for byte, even
+          // under --ignore-case.
+          std::string literal = Escape(value->substr(1));
+          regex += ignore_case_ ? absl::StrCat("(?-i:", literal, ")") : literal;
         } else if (relaxed) {
           built.group_of[i] = ++groups;
           absl::StrAppend(&regex, "(", definition.text, ")");
