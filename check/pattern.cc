@@ -370,15 +370,6 @@ bool Pattern::HasVariables() const {
   return false;
 }
 
-bool Pattern::DefinesVariables() const {
-  for (const Piece& piece : pieces_) {
-    if (piece.kind == Piece::Kind::kStringDef || piece.kind == Piece::Kind::kNumericDef) {
-      return true;
-    }
-  }
-  return false;
-}
-
 Pattern::Built Pattern::BuildRegex(const VariableTable& variables,
                                    const std::vector<std::string>* values, bool relaxed,
                                    PatternMatch* match, std::string* error) const {

@@ -76,20 +76,19 @@ class Pattern {
 
   // Finds the first match in `buffer` (leftmost, then longest). On kFound,
   // defines the pattern's variables. kError: `error` says why (an undefined
-  // variable, a substituted regex that does not compile).
+  // variable, an overflow, a captured number out of range, a substituted
+  // regex that does not compile, a backreference search that gave up).
   MatchStatus Match(std::string_view buffer, VariableTable& variables, PatternMatch* match,
                     std::string* error) const;
 
   CheckKind kind() const { return kind_; }
   int line() const { return line_; }
-  // Whether the pattern defines or uses variables (not allowed in labels).
+  // FileCheck's hasVariable (not allowed in labels): the pattern defines a
+  // string variable or substitutes something.
   bool HasVariables() const;
   // The text FileCheck compares with the input when it looks for a near
   // miss: the fixed string, or the regex as FileCheck builds it.
   const std::string& example() const { return example_; }
-  // Whether the pattern defines variables (a CHECK-COUNT that matches empty
-  // twice at one place then always will).
-  bool DefinesVariables() const;
 
  private:
   struct Piece;
