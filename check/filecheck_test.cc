@@ -104,6 +104,10 @@ TEST_CASE("check: brackets and braces beside regexes and variables", "[check]") 
   CHECK(Verdict("CHECK: x {{}}\n", "x\n") == 2);          // empty regex
   CHECK(Verdict("CHECK: {{(|a)}}\n", "a\n") == 2);        // empty alternative
   CHECK(Verdict("CHECK: [[X:]]x[[X]]\n", "x\n") == 0);    // [[X:]] matches empty
+  // A pattern of empty substitutions is an empty regex: it matches nowhere.
+  CHECK(Verdict("CHECK: [[X:a?]]\nCHECK: [[X]]\n", "b\n") == 1);
+  CHECK(Verdict("CHECK: [[X:a?]]\nCHECK: [[X]]\n", "a\n") == 1);
+  CHECK(Verdict("CHECK: [[X:a?]]\nCHECK: [[X]]b\n", "b\n") == 0);
   CHECK(Verdict("CHECK: {{[]]}}\n", "]\n") == 0);
   // A backreference \N has one digit: the tenth capture cannot be used.
   CHECK(Verdict("CHECK: {{(a)(b)(c)(d)(e)(f)(g)(h)}}[[X:x]][[X]]\n", "abcdefghxx\n") == 2);

@@ -20,7 +20,10 @@ empty input). The pairs:
   layouts (`f32[8,16]{1,0}`) with their numbers and brackets replaced by
   regexes and variables, and `[`, `]`, `{`, `}` put beside those: where a
   `{{` regex ends, `[[[N:...]]]`, braces inside regexes, brackets inside
-  captures, backreferences, numeric variables, -D, --ignore-case.
+  captures, backreferences, numeric variables, -D, --ignore-case;
+* --regexes N random short regexes (default 500) over POSIX's special
+  characters, each as a {{ }} block and as a capture, against HLO text:
+  LLVM regcomp's errors against hlo-check's reading of them.
 
 Regexes stay in the syntax both tools read alike (hlo-check's {{...}} is
 RE2, FileCheck's POSIX ERE: `\\d` means a digit to RE2 and a `d` to POSIX, so
@@ -282,6 +285,24 @@ def near_miss(stderr):
     return NEAR.findall(stderr)
 
 
+REGEX_ATOMS = ["(", ")", "[", "]", "{", "}", "|", "*", "+", "?", "^", "$", ".", "\\", "a", "0",
+               "1", "2", ",", ":", "-", "[0-9]", "[^]]", "{2}", "{1,}", "{,", "[[:digit:]]",
+               "[[.a.]]", "[]a]", "\\{", "\\1", "f32", " ", "%"]
+
+
+def regex_pairs(count, rng):
+    """Random regexes as {{ }} blocks and captures, against HLO text."""
+    text = "\n".join(SHAPE_LINES) + "\n"
+    pairs = []
+    for _ in range(count):
+        regex = "".join(rng.choice(REGEX_ATOMS) for _ in range(rng.randint(1, 6)))
+        if "}}" in regex or "]]" in regex:
+            continue
+        pairs.append((f"CHECK: {{{{{regex}}}}}\n", text, []))
+        pairs.append((f"CHECK: [[R:{regex}]]\nCHECK: [[R]]\n", text, []))
+    return pairs
+
+
 def run(tool, check_path, input_path, options):
     proc = subprocess.run([tool, check_path, "--input-file", input_path, "--dump-input=never"]
                           + options, capture_output=True, timeout=60)
@@ -296,6 +317,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--shapes", type=int, default=1000,
                     help="generated pairs of HLO shapes with brackets beside regexes")
+    ap.add_argument("--regexes", type=int, default=500, help="random regexes to compare")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
@@ -310,6 +332,7 @@ def main():
     for check, text, options in base:
         pairs.extend(mutations(check, text, options, rng))
     pairs.extend(shape_pairs(a.shapes, random.Random(a.seed)))
+    pairs.extend(regex_pairs(a.regexes, random.Random(a.seed)))
     seen = set()
     unique = []
     for check, text, options in pairs:
