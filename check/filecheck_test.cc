@@ -143,6 +143,13 @@ TEST_CASE("check: -D, --ignore-case and -v", "[check]") {
         std::string::npos);
   CHECK(messages.find("input:1:1: note: found here\nadd = f32\n^~~~~~~~~") != std::string::npos);
   CHECK(messages.find("input:1:1: note: captured var \"V\"\nadd = f32\n^~~") != std::string::npos);
+  // FileCheck keeps -v's remarks for the input dump unless --dump-input=never.
+  verbose.dump_input = DumpInput::kFail;
+  CHECK(RunFileCheck("check", "CHECK: add\n", "input", "add\n", verbose).messages.empty());
+  // A count is named CHECK-COUNT and counted, in FileCheck's words.
+  CHECK(Run("CHECK-COUNT-3: op\n", "op op\n").messages.find(
+            "check:1:16: error: CHECK-COUNT: expected string not found in input (3 out of 3)") !=
+        std::string::npos);
 }
 
 TEST_CASE("check: the near miss is shown for regexes and variables too", "[check]") {

@@ -24,19 +24,29 @@ void Matcher::Annotate(Annotation annotation) {
 }
 
 void Matcher::ReportMatch(const LocatedPattern& pattern, size_t position, size_t length,
-                          const PatternMatch& match) {
-  if (options_.verbose < 1) return;
+                          const PatternMatch& match, const std::string& counted) {
+  // FileCheck prints its -v remarks only with --dump-input=never; otherwise
+  // it keeps them for the dump.
+  if (options_.verbose < 1 || options_.dump_input != DumpInput::kNever) return;
   diagnostics_->Remark(pattern.source, pattern.offset,
-                       absl::StrCat(pattern.directive, ": expected string found in input"));
+                       absl::StrCat(Described(pattern), ": expected string found in input",
+                                    counted));
   diagnostics_->Note(&input_, position, "found here", length);
   for (const auto& [name, value] : match.substitutions) {
     diagnostics_->Note(&input_, position,
-                       absl::StrCat("with \"", name, "\" equal to \"", value, "\""), length);
+                       absl::StrCat("with \"", name, "\" equal to \"", value, "\""));
   }
   for (const PatternMatch::Capture& capture : match.captures) {
     diagnostics_->Note(&input_, capture.position, absl::StrCat("captured var \"", capture.name, "\""),
                        capture.length);
   }
+}
+
+// FileCheck names a CHECK-COUNT-3 directive CHECK-COUNT in its messages.
+std::string Matcher::Described(const LocatedPattern& pattern) {
+  size_t count = pattern.directive.find("-COUNT-");
+  return count == std::string::npos ? pattern.directive
+                                    : pattern.directive.substr(0, count + 6);
 }
 
 std::string Matcher::Label(const LocatedPattern& pattern) const {
@@ -82,7 +92,7 @@ bool Matcher::Run() {
 }
 
 bool Matcher::MatchPattern(const LocatedPattern& pattern, size_t begin, size_t end,
-                           size_t* position, size_t* length, bool report, const char* what,
+                           size_t* position, size_t* length, bool report, const std::string& what,
                            PatternMatch* found) {
   std::string_view buffer = input_.text().substr(begin, end - begin);
   PatternMatch match;
@@ -112,10 +122,10 @@ bool Matcher::MatchPattern(const LocatedPattern& pattern, size_t begin, size_t e
 }
 
 void Matcher::ReportNoMatch(const LocatedPattern& pattern, size_t begin, size_t end,
-                            const PatternMatch& attempt, const char* what) {
+                            const PatternMatch& attempt, const std::string& what) {
   std::string_view text = input_.text();
   diagnostics_->Error(pattern.source, pattern.offset,
-                      absl::StrCat(pattern.directive, ": ", what));
+                      absl::StrCat(Described(pattern), ": ", what));
   size_t scan = begin;
   while (scan < end && (text[scan] == ' ' || text[scan] == '\t' || text[scan] == '\n' ||
                         text[scan] == '\r')) {
@@ -151,17 +161,15 @@ size_t Matcher::Check(const CheckString& check, size_t begin, size_t end, bool l
   int empty_here = 0;  // empty matches in a row where the previous one ended
   for (int n = 1; n <= check.count; ++n) {
     size_t position = 0, match_length = 0;
-    const char* what = "expected string not found in input";
+    // FileCheck counts in its messages: "(2 out of 3)".
+    std::string counted = check.count > 1 ? absl::StrCat(" (", n, " out of ", check.count, ")") : "";
+    std::string what = "expected string not found in input" + counted;
     PatternMatch found;
     if (!MatchPattern(check.check, match_end, end, &position, &match_length, true, what,
                       &found)) {
-      if (check.count > 1 && n > 1) {
-        diagnostics_->Note(&input_, match_end,
-                           absl::StrCat("found ", n - 1, " of ", check.count, " matches"));
-      }
       return kNotFound;
     }
-    ReportMatch(check.check, position, match_length, found);
+    ReportMatch(check.check, position, match_length, found, counted);
     if (!label_scan) {
       Annotate({Annotation::Kind::kMatch, position, position + match_length, Label(check.check),
                 ""});
@@ -227,7 +235,7 @@ bool Matcher::CheckNots(const std::vector<const LocatedPattern*>& nots, size_t b
       continue;
     }
     if (status != MatchStatus::kFound) {
-      if (options_.verbose >= 2) {
+      if (options_.verbose >= 2 && options_.dump_input == DumpInput::kNever) {
         diagnostics_->Remark(pattern->source, pattern->offset,
                              absl::StrCat(pattern->directive, ": excluded string not found in input"));
         diagnostics_->Note(&input_, begin, "scanning from here");

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "check/check_options.h"
@@ -52,14 +53,15 @@ class Matcher {
   bool CheckLinePosition(const CheckString& check, size_t previous_end, size_t match_begin);
   // Matches `pattern` in [begin, end); reports a failure when `report`.
   bool MatchPattern(const LocatedPattern& pattern, size_t begin, size_t end, size_t* position,
-                    size_t* length, bool report, const char* what,
+                    size_t* length, bool report, const std::string& what,
                     PatternMatch* found = nullptr);
   // -v: FileCheck's remark for a match, with its substitutions and captures.
   void ReportMatch(const LocatedPattern& pattern, size_t position, size_t length,
-                   const PatternMatch& match);
+                   const PatternMatch& match, const std::string& counted = "");
+  static std::string Described(const LocatedPattern& pattern);
   void Annotate(Annotation annotation);
   void ReportNoMatch(const LocatedPattern& pattern, size_t begin, size_t end,
-                     const PatternMatch& attempt, const char* what);
+                     const PatternMatch& attempt, const std::string& what);
   void ReportNearMiss(const LocatedPattern& pattern, size_t begin, size_t end);
   std::string Label(const LocatedPattern& pattern) const;
 
