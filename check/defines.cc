@@ -15,7 +15,7 @@ size_t TextOffset(const SourceText& source, size_t index) {
 }
 
 bool DefineNumeric(std::string_view text, size_t at, const SourceText& source,
-                   VariableTable* variables, Diagnostics* diagnostics) {
+                   VariableTable* variables, VariableNames* names, Diagnostics* diagnostics) {
   // #[%FMT,]NAME=EXPR
   size_t equal = text.find('=');
   std::string_view left = text.substr(1, equal - 1);
@@ -39,6 +39,11 @@ bool DefineNumeric(std::string_view text, size_t at, const SourceText& source,
     diagnostics->Error(&source, at + 1, "invalid variable name");
     return false;
   }
+  if (names->strings.contains(std::string(name))) {
+    diagnostics->Error(&source, at + 1,
+                       "string variable with name '" + std::string(name) + "' already exists");
+    return false;
+  }
   if (Trim(expression_text).empty()) {
     diagnostics->Error(&source, at + equal + 1, "missing expression in numeric definition");
     return false;
@@ -58,6 +63,7 @@ bool DefineNumeric(std::string_view text, size_t at, const SourceText& source,
     return false;
   }
   variables->SetNumeric(name, *value);
+  names->numerics[std::string(name)] = {value->format, 0};
   return true;
 }
 
@@ -73,7 +79,7 @@ std::string DefinesText(const std::vector<std::string>& defines) {
 
 bool DefineCommandLineVariables(const std::vector<std::string>& defines,
                                 const SourceText& source, VariableTable* variables,
-                                Diagnostics* diagnostics) {
+                                VariableNames* names, Diagnostics* diagnostics) {
   for (size_t i = 0; i < defines.size(); ++i) {
     std::string_view text = defines[i];
     size_t equal = text.find('=');
@@ -89,7 +95,7 @@ bool DefineCommandLineVariables(const std::vector<std::string>& defines,
     }
     size_t at = TextOffset(source, i);
     if (text[0] == '#') {
-      if (!DefineNumeric(text, at, source, variables, diagnostics)) return false;
+      if (!DefineNumeric(text, at, source, variables, names, diagnostics)) return false;
       continue;
     }
     std::string_view name = text.substr(0, equal);
@@ -97,6 +103,12 @@ bool DefineCommandLineVariables(const std::vector<std::string>& defines,
       diagnostics->Error(&source, at, "invalid variable name");
       return false;
     }
+    if (names->numerics.contains(std::string(name))) {
+      diagnostics->Error(&source, at,
+                         "numeric variable with name '" + std::string(name) + "' already exists");
+      return false;
+    }
+    names->strings.insert(std::string(name));
     variables->SetString(name, std::string(text.substr(equal + 1)));
   }
   return true;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "check/diagnostics.h"
+#include "check/pattern.h"
 #include "check/source_text.h"
 #include "check/variables.h"
 
@@ -16,11 +17,12 @@ namespace hlo::check {
 // "Global define #N: TEXT", as FileCheck shows them.
 std::string DefinesText(const std::vector<std::string>& defines);
 
-// Defines each of `defines` in `variables`; false (with located errors in
-// `diagnostics`, against `source` = DefinesText) when one is malformed.
+// Defines each of `defines` in `variables` (and its name in `names`); false
+// (with located errors in `diagnostics`, against `source` = DefinesText)
+// when one is malformed or names a variable of the other kind.
 bool DefineCommandLineVariables(const std::vector<std::string>& defines,
                                 const SourceText& source, VariableTable* variables,
-                                Diagnostics* diagnostics);
+                                VariableNames* names, Diagnostics* diagnostics);
 
 }  // namespace hlo::check
 

@@ -143,9 +143,10 @@ class PrefixFinder {
 };
 
 bool ParseImplicitChecks(const SourceText& command_line, const CheckOptions& options,
-                         std::vector<LocatedPattern>* implicit, Diagnostics* diagnostics) {
+                         std::vector<LocatedPattern>* implicit, Diagnostics* diagnostics,
+                         VariableNames* names = nullptr) {
   PatternOptions pattern_options{options.match_full_lines, options.strict_whitespace, false,
-                                 options.ignore_case};
+                                 options.ignore_case, names};
   for (int line = 1; line <= static_cast<int>(options.implicit_check_not.size()); ++line) {
     std::string_view text = command_line.Line(line);
     std::string_view prefix = "-implicit-check-not='";
@@ -205,11 +206,11 @@ std::string ImplicitCheckNotText(const CheckOptions& options) {
 
 int ParseCheckFile(const SourceText& check_file, const SourceText& command_line,
                    const CheckOptions& options, std::vector<CheckString>* checks,
-                   Diagnostics* diagnostics) {
+                   Diagnostics* diagnostics, VariableNames* names) {
   std::vector<std::string> prefixes = CheckPrefixes(options);
   std::vector<std::string> unused = prefixes;
   std::vector<LocatedPattern> implicit;
-  if (!ParseImplicitChecks(command_line, options, &implicit, diagnostics)) return 2;
+  if (!ParseImplicitChecks(command_line, options, &implicit, diagnostics, names)) return 2;
   std::vector<LocatedPattern> dag_not = CopyImplicit(command_line, options);
   std::string_view text = check_file.text();
   PrefixFinder finder(text, prefixes, options.comment_prefixes);
@@ -252,7 +253,7 @@ int ParseCheckFile(const SourceText& check_file, const SourceText& command_line,
     located.offset = start;
     located.directive = type.name;
     PatternOptions pattern_options{options.match_full_lines, options.strict_whitespace,
-                                   type.literal, options.ignore_case};
+                                   type.literal, options.ignore_case, names};
     PatternError error;
     if (!Pattern::Parse(text.substr(start, end - start), type.kind, line, pattern_options,
                         &located.pattern, &error)) {

@@ -27,13 +27,15 @@ CheckResult RunFileCheck(const std::string& check_name, const std::string& check
   SourceText defines("Global defines", DefinesText(options.defines));
   Diagnostics diagnostics;
   VariableTable variables;
-  if (!DefineCommandLineVariables(options.defines, defines, &variables, &diagnostics)) {
+  VariableNames names;
+  if (!DefineCommandLineVariables(options.defines, defines, &variables, &names, &diagnostics)) {
     result.exit_code = 2;
     result.messages = diagnostics.Render();
     return result;
   }
   std::vector<CheckString> checks;
-  if (int status = ParseCheckFile(check_file, command_line, options, &checks, &diagnostics)) {
+  if (int status = ParseCheckFile(check_file, command_line, options, &checks, &diagnostics,
+                                  &names)) {
     result.exit_code = status;
     result.messages = diagnostics.Render();
     return result;

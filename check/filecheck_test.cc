@@ -166,5 +166,25 @@ TEST_CASE("check: the near miss is shown for regexes and variables too", "[check
             .messages.find("input:3:18: note: possible intended match here") != std::string::npos);
 }
 
+TEST_CASE("check: a name is one kind of variable in the whole file", "[check]") {
+  // FileCheck-14's verdicts on the same files.
+  CHECK(Verdict("CHECK: [[N:a]]\nCHECK: [[#N:]]\n", "a 1\n") == 2);
+  CHECK(Verdict("CHECK: [[#N:]]\nCHECK: [[N:a]]\n", "1 a\n") == 2);
+  CHECK(Verdict("CHECK: [[#N]]\nCHECK: [[N:a]]\n", "1 a\n") == 2);  // a use makes N numeric
+  CheckOptions numeric, string;
+  numeric.defines = {"#N=1"};
+  string.defines = {"N=1"};
+  CHECK(Verdict("CHECK: [[N:a]]\n", "a\n", numeric) == 2);
+  CHECK(Verdict("CHECK: [[#N:]]\n", "1\n", string) == 2);
+  // A numeric variable keeps its format.
+  CHECK(Verdict("CHECK: [[#%x,N:]]\nCHECK: [[#%d,N:]]\n", "a 1\n") == 2);
+  CHECK(Verdict("CHECK: [[#%x,N:]]\nCHECK: [[#%x,N:]]\n", "a b\n") == 0);
+  // A use on the line of the variable's first definition is an error; a
+  // second definition there is not.
+  CHECK(Verdict("CHECK: [[#N:]] [[#N+1]]\n", "1 2\n") == 2);
+  CHECK(Verdict("CHECK: [[#N+1]] [[#N:]]\n", "1 2\n") == 1);
+  CHECK(Verdict("CHECK: [[#N:]] [[#N:]]\n", "1 2\n") == 0);
+}
+
 }  // namespace
 }  // namespace hlo::check

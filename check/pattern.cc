@@ -119,7 +119,8 @@ bool Pattern::Parse(std::string_view text, CheckKind kind, int line,
     p.pieces_.push_back(Piece{.kind = Piece::Kind::kLiteral, .text = std::string(text)});
   } else {
     if (p.full_lines_) p.example_ = options.strict_whitespace ? "^" : "^ *";
-    if (!p.ParsePieces(text, error)) return false;
+    VariableNames local;
+    if (!p.ParsePieces(text, options.names ? options.names : &local, error)) return false;
     if (p.paren_ - 1 > kMaxRegexGroups) {
       *error = {0, absl::StrCat("invalid regex: more than ", kMaxRegexGroups,
                                 " capturing groups (with {{ }} blocks and variables)")};
@@ -145,7 +146,7 @@ bool Pattern::Parse(std::string_view text, CheckKind kind, int line,
   return true;
 }
 
-bool Pattern::ParsePieces(std::string_view text, PatternError* error) {
+bool Pattern::ParsePieces(std::string_view text, VariableNames* names, PatternError* error) {
   size_t offset = 0;
   while (offset < text.size()) {
     std::string_view rest = text.substr(offset);
@@ -182,7 +183,7 @@ bool Pattern::ParsePieces(std::string_view text, PatternError* error) {
         *error = {offset, "Invalid substitution block, no ]] found"};
         return false;
       }
-      if (!ParseBlock(rest.substr(2, end), offset + 2, error)) return false;
+      if (!ParseBlock(rest.substr(2, end), offset + 2, names, error)) return false;
       offset += end + 4;
       continue;
     }
@@ -196,8 +197,9 @@ bool Pattern::ParsePieces(std::string_view text, PatternError* error) {
   return true;
 }
 
-bool Pattern::ParseBlock(std::string_view block, size_t offset, PatternError* error) {
-  if (!block.empty() && block[0] == '#') return ParseNumericBlock(block, offset, error);
+bool Pattern::ParseBlock(std::string_view block, size_t offset, VariableNames* names,
+                         PatternError* error) {
+  if (!block.empty() && block[0] == '#') return ParseNumericBlock(block, offset, names, error);
   size_t colon = block.find(':');
   std::string_view name_part = block.substr(0, colon);
   size_t space = name_part.find_first_of(" \t");
@@ -259,12 +261,11 @@ bool Pattern::ParseBlock(std::string_view block, size_t offset, PatternError* er
     *error = {offset, "invalid name in string variable definition"};
     return false;
   }
-  for (const Piece& earlier : pieces_) {
-    if (earlier.kind == Piece::Kind::kNumericDef && earlier.name == name) {
-      *error = {offset, "numeric variable with name '" + name + "' already exists"};
-      return false;
-    }
+  if (names->numerics.contains(name)) {
+    *error = {offset, "numeric variable with name '" + name + "' already exists"};
+    return false;
   }
+  names->strings.insert(name);
   std::string_view regex = block.substr(colon + 1);
   Piece piece;
   piece.kind = Piece::Kind::kStringDef;
@@ -286,7 +287,8 @@ bool Pattern::ParseBlock(std::string_view block, size_t offset, PatternError* er
   return true;
 }
 
-bool Pattern::ParseNumericBlock(std::string_view block, size_t offset, PatternError* error) {
+bool Pattern::ParseNumericBlock(std::string_view block, size_t offset, VariableNames* names,
+                                PatternError* error) {
   std::string_view rest = block.substr(1);
   Piece piece;
   size_t comma = rest.find(',');
@@ -308,11 +310,9 @@ bool Pattern::ParseNumericBlock(std::string_view block, size_t offset, PatternEr
       *error = {offset, "invalid variable name"};
       return false;
     }
-    for (const Piece& earlier : pieces_) {
-      if (earlier.kind == Piece::Kind::kStringDef && earlier.name == name) {
-        *error = {offset, "string variable with name '" + std::string(name) + "' already exists"};
-        return false;
-      }
+    if (names->strings.contains(std::string(name))) {
+      *error = {offset, "string variable with name '" + std::string(name) + "' already exists"};
+      return false;
     }
     piece.kind = Piece::Kind::kNumericDef;
     piece.name = std::string(name);
@@ -327,13 +327,27 @@ bool Pattern::ParseNumericBlock(std::string_view block, size_t offset, PatternEr
     *error = {offset, std::string(expression.status().message())};
     return false;
   }
+  // FileCheck reads the expression first: a use of an unknown name makes it
+  // a numeric variable; a use of one first defined on this line is an error.
+  NumericFormat implicit;
+  bool first_use = true;
   for (const std::string& used : expression->VariableNames()) {
-    for (const Piece& earlier : pieces_) {
-      if (earlier.kind == Piece::Kind::kNumericDef && earlier.name == used) {
-        *error = {offset, absl::StrCat("numeric variable '", used,
-                                       "' defined earlier in the same CHECK directive")};
-        return false;
-      }
+    auto [it, added] = names->numerics.try_emplace(used);
+    if (!added && it->second.line == line_ && line_ > 0) {
+      *error = {offset, absl::StrCat("numeric variable '", used,
+                                     "' defined earlier in the same CHECK directive")};
+      return false;
+    }
+    if (first_use) implicit = it->second.format;
+    first_use = false;
+  }
+  if (piece.kind == Piece::Kind::kNumericDef) {
+    NumericFormat format = piece.format.explicit_kind ? piece.format : implicit;
+    auto [it, added] = names->numerics.try_emplace(piece.name, VariableNames::Numeric{format, line_});
+    if (!added && (it->second.format.kind != format.kind ||
+                   it->second.format.precision != format.precision)) {
+      *error = {offset, "format different from previous variable definition"};
+      return false;
     }
   }
   piece.has_expression = !expression->terms.empty();

@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "check/variables.h"
 
 #include "re2/re2.h"
@@ -28,11 +30,26 @@ namespace hlo::check {
 
 enum class CheckKind { kPlain, kNext, kSame, kNot, kDag, kLabel, kEmpty, kEof };
 
+// The variable names FileCheck has seen so far in the check file (and on
+// the command line): a name is a string variable or a numeric one, never
+// both. As in FileCheck, a numeric use of an unknown name makes it numeric
+// (unsigned); a numeric variable keeps the format it was first given, and
+// the line of its first definition (0: none) forbids uses on that line.
+struct VariableNames {
+  struct Numeric {
+    NumericFormat format;
+    int line = 0;
+  };
+  absl::flat_hash_set<std::string> strings;
+  absl::flat_hash_map<std::string, Numeric> numerics;
+};
+
 struct PatternOptions {
   bool match_full_lines = false;
   bool strict_whitespace = false;
   bool literal = false;  // CHECK{LITERAL}: no {{ }} or [[ ]] blocks
   bool ignore_case = false;
+  VariableNames* names = nullptr;  // the file's names so far (null: this pattern's only)
 };
 
 // Where a pattern's text is wrong: an offset into the pattern text.
@@ -102,9 +119,11 @@ class Pattern {
                          std::string* error) const;
   MatchStatus MatchWithBackreferences(std::string_view buffer, VariableTable& variables,
                                       PatternMatch* match, std::string* error) const;
-  bool ParsePieces(std::string_view text, PatternError* error);
-  bool ParseBlock(std::string_view block, size_t offset, PatternError* error);
-  bool ParseNumericBlock(std::string_view block, size_t offset, PatternError* error);
+  bool ParsePieces(std::string_view text, VariableNames* names, PatternError* error);
+  bool ParseBlock(std::string_view block, size_t offset, VariableNames* names,
+                  PatternError* error);
+  bool ParseNumericBlock(std::string_view block, size_t offset, VariableNames* names,
+                         PatternError* error);
   bool DefineVariables(std::string_view buffer, const std::vector<re2::StringPiece>& groups,
                        const std::vector<int>& group_of, VariableTable& variables,
                        PatternMatch* match, std::string* error) const;
