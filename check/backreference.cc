@@ -35,15 +35,15 @@ re2::StringPiece ToPiece(std::string_view text) { return re2::StringPiece(text.d
 
 }  // namespace
 
-MatchStatus Pattern::MatchWithBackreferences(std::string_view buffer, VariableTable& variables,
-                                             PatternMatch* match, std::string* error) const {
-  error->clear();
-  Built relaxed = BuildRegex(variables, nullptr, /*relaxed=*/true, match, error);
-  if (!error->empty()) return MatchStatus::kError;
+absl::StatusOr<bool> Pattern::MatchWithBackreferences(std::string_view buffer,
+                                                      VariableTable& variables,
+                                                      PatternMatch* match) const {
+  absl::StatusOr<Built> built = BuildRegex(variables, nullptr, /*relaxed=*/true, match);
+  if (!built.ok()) return built.status();
+  const Built& relaxed = *built;
   auto regex = Compile(relaxed.regex);
   if (!regex->ok()) {
-    *error = "invalid regex after substitution: " + regex->error();
-    return MatchStatus::kError;
+    return absl::InvalidArgumentError("invalid regex after substitution: " + regex->error());
   }
   std::vector<size_t> definitions;  // pieces that a backreference uses
   std::vector<std::pair<size_t, size_t>> uses;  // (backreference, definition)
@@ -63,7 +63,7 @@ MatchStatus Pattern::MatchWithBackreferences(std::string_view buffer, VariableTa
   while (from <= buffer.size()) {
     if (!regex->Match(ToPiece(buffer), from, buffer.size(), RE2::UNANCHORED, groups.data(),
                       static_cast<int>(groups.size()))) {
-      return MatchStatus::kNotFound;
+      return false;
     }
     size_t start = groups[0].data() - buffer.data();
     size_t relaxed_end = start + groups[0].size();
@@ -76,9 +76,9 @@ MatchStatus Pattern::MatchWithBackreferences(std::string_view buffer, VariableTa
     if (consistent) {
       match->position = start;
       match->length = groups[0].size();
-      return DefineVariables(buffer, groups, relaxed.group_of, variables, match, error)
-                 ? MatchStatus::kFound
-                 : MatchStatus::kError;
+      absl::Status defined = DefineVariables(buffer, groups, relaxed.group_of, variables, match);
+      if (!defined.ok()) return defined;
+      return true;
     }
     size_t line_end = buffer.find('\n', start);
     if (line_end == std::string_view::npos) line_end = buffer.size();
@@ -95,14 +95,15 @@ MatchStatus Pattern::MatchWithBackreferences(std::string_view buffer, VariableTa
       if (optimal || budget.Exhausted()) return;
       if (d == definitions.size()) {
         ++budget.tries;
-        std::string unused;
-        std::string text = BuildRegex(variables, &values, false, nullptr, &unused).regex;
+        absl::StatusOr<Built> exact = BuildRegex(variables, &values, false, nullptr);
+        if (!exact.ok()) return;
+        const std::string& text = exact->regex;
         // Compiling, and RE2 building its DFA, grow with both sizes.
         budget.work += line.size() * (1 + text.size() / 8) + 16 * text.size();
-        auto exact = Compile(text);
+        auto compiled = Compile(text);
         re2::StringPiece hit;
-        if (!exact->ok() ||
-            !exact->Match(ToPiece(buffer), start, line_end, RE2::UNANCHORED, &hit, 1)) {
+        if (!compiled->ok() ||
+            !compiled->Match(ToPiece(buffer), start, line_end, RE2::UNANCHORED, &hit, 1)) {
           return;
         }
         size_t hit_start = hit.data() - buffer.data();
@@ -148,14 +149,15 @@ MatchStatus Pattern::MatchWithBackreferences(std::string_view buffer, VariableTa
     };
     assign(0);
     if (budget.Exhausted() && !optimal) {
-      *error = absl::StrCat(
+      return absl::ResourceExhaustedError(absl::StrCat(
           "backreference to '", pieces_[definitions[0]].name,
           "': gave up after trying ", budget.tries, " values on an input line of ", line.size(),
-          " bytes (its regex allows too many); give the variable a narrower regex");
-      return MatchStatus::kError;
+          " bytes (its regex allows too many); give the variable a narrower regex"));
     }
     if (best_start != std::string_view::npos) {
-      Built exact = BuildRegex(variables, &best_values, false, nullptr, error);
+      absl::StatusOr<Built> built_exact = BuildRegex(variables, &best_values, false, nullptr);
+      if (!built_exact.ok()) return built_exact.status();
+      const Built& exact = *built_exact;
       auto compiled = Compile(exact.regex);
       int exact_wanted = 0;
       for (int group : exact.group_of) exact_wanted = std::max(exact_wanted, group);
@@ -164,13 +166,14 @@ MatchStatus Pattern::MatchWithBackreferences(std::string_view buffer, VariableTa
                       static_cast<int>(exact_groups.size()));
       match->position = best_start;
       match->length = best_length;
-      return DefineVariables(buffer, exact_groups, exact.group_of, variables, match, error)
-                 ? MatchStatus::kFound
-                 : MatchStatus::kError;
+      absl::Status defined =
+          DefineVariables(buffer, exact_groups, exact.group_of, variables, match);
+      if (!defined.ok()) return defined;
+      return true;
     }
     from = line_end + 1;
   }
-  return MatchStatus::kNotFound;
+  return false;
 }
 
 }  // namespace hlo::check

@@ -96,16 +96,16 @@ bool Matcher::MatchPattern(const LocatedPattern& pattern, size_t begin, size_t e
                            PatternMatch* found) {
   std::string_view buffer = input_.text().substr(begin, end - begin);
   PatternMatch match;
-  std::string error;
-  MatchStatus status = pattern.pattern.Match(buffer, variables_, &match, &error);
-  if (status == MatchStatus::kFound) {
+  absl::StatusOr<bool> status = pattern.pattern.Match(buffer, variables_, &match);
+  if (status.ok() && *status) {
     *position = begin + match.position;
     *length = match.length;
     for (PatternMatch::Capture& capture : match.captures) capture.position += begin;
     if (found != nullptr) *found = std::move(match);
     return true;
   }
-  if (status == MatchStatus::kError) {
+  if (!status.ok()) {
+    std::string error(status.status().message());
     size_t start = 0;
     while (start <= error.size()) {
       size_t stop = error.find('\n', start);
@@ -227,14 +227,13 @@ bool Matcher::CheckNots(const std::vector<const LocatedPattern*>& nots, size_t b
     size_t position = 0, length = 0;
     std::string_view buffer = input_.text().substr(begin, end - begin);
     PatternMatch match;
-    std::string error;
-    MatchStatus status = pattern->pattern.Match(buffer, variables_, &match, &error);
-    if (status == MatchStatus::kError) {
-      diagnostics_->Error(pattern->source, pattern->offset, error);
+    absl::StatusOr<bool> status = pattern->pattern.Match(buffer, variables_, &match);
+    if (!status.ok()) {
+      diagnostics_->Error(pattern->source, pattern->offset, std::string(status.status().message()));
       found_any = true;
       continue;
     }
-    if (status != MatchStatus::kFound) {
+    if (!*status) {
       if (options_.verbose >= 2 && options_.dump_input == DumpInput::kNever) {
         diagnostics_->Remark(pattern->source, pattern->offset,
                              absl::StrCat(pattern->directive, ": excluded string not found in input"));

@@ -134,10 +134,13 @@ bool Pattern::Parse(std::string_view text, CheckKind kind, int line,
                    (piece.kind == Piece::Kind::kNumericDef && piece.has_expression);
   }
   if (!substitutes && !p.has_backreferences_) {
-    std::string unused;
-    Built built = p.BuildRegex(VariableTable(), nullptr, false, nullptr, &unused);
-    p.compiled_ = p.Compile(built.regex);
-    p.compiled_groups_ = std::move(built.group_of);
+    absl::StatusOr<Built> built = p.BuildRegex(VariableTable(), nullptr, false, nullptr);
+    if (!built.ok()) {
+      *error = {0, std::string(built.status().message())};
+      return false;
+    }
+    p.compiled_ = p.Compile(built->regex);
+    p.compiled_groups_ = std::move(built->group_of);
     if (!p.compiled_->ok()) {
       *error = {0, "invalid regex: " + p.compiled_->error()};
       return false;
@@ -384,18 +387,19 @@ bool Pattern::HasVariables() const {
   return false;
 }
 
-Pattern::Built Pattern::BuildRegex(const VariableTable& variables,
-                                   const std::vector<std::string>* values, bool relaxed,
-                                   PatternMatch* match, std::string* error) const {
+absl::StatusOr<Pattern::Built> Pattern::BuildRegex(const VariableTable& variables,
+                                                   const std::vector<std::string>* values,
+                                                   bool relaxed, PatternMatch* match) const {
   // `values`, when given, fixes the value of every definition that a
   // backreference refers to (indexed by piece; "=" + value, "" for none).
   auto fixed_value = [&](size_t index) -> const std::string* {
     if (values == nullptr || index >= values->size() || (*values)[index].empty()) return nullptr;
     return &(*values)[index];
   };
-  auto note_error = [&](std::string_view message) {
-    if (!error->empty()) *error += "\n";
-    *error += message;
+  std::string errors;
+  auto note_error = [&](const std::string& message) {
+    if (!errors.empty()) errors += "\n";
+    errors += message;
   };
   Built built;
   built.group_of.assign(pieces_.size(), 0);
@@ -473,13 +477,14 @@ Pattern::Built Pattern::BuildRegex(const VariableTable& variables,
     }
   }
   if (full_lines_) regex += strict_whitespace_ ? "$" : " *$";
+  if (!errors.empty()) return absl::InvalidArgumentError(errors);
   return built;
 }
 
-bool Pattern::DefineVariables(std::string_view buffer,
-                              const std::vector<re2::StringPiece>& groups,
-                              const std::vector<int>& group_of, VariableTable& variables,
-                              PatternMatch* match, std::string* error) const {
+absl::Status Pattern::DefineVariables(std::string_view buffer,
+                                      const std::vector<re2::StringPiece>& groups,
+                                      const std::vector<int>& group_of, VariableTable& variables,
+                                      PatternMatch* match) const {
   for (size_t i = 0; i < pieces_.size(); ++i) {
     const Piece& piece = pieces_[i];
     int group = group_of[i];
@@ -500,23 +505,20 @@ bool Pattern::DefineVariables(std::string_view buffer,
       if (evaluated.ok()) format = evaluated->format;
     }
     auto number = format.Parse(value);
-    if (!number.ok()) {
-      *error = std::string(number.status().message());
-      return false;
-    }
+    if (!number.ok()) return number.status();
     variables.SetNumeric(piece.name, {*number, format});
   }
-  return true;
+  return absl::OkStatus();
 }
 
-MatchStatus Pattern::Match(std::string_view buffer, VariableTable& variables, PatternMatch* match,
-                           std::string* error) const {
+absl::StatusOr<bool> Pattern::Match(std::string_view buffer, VariableTable& variables,
+                                    PatternMatch* match) const {
   match->substitutions.clear();
   match->captures.clear();
   switch (kind_) {
     case CheckKind::kEof:
       *match = {buffer.size(), 0, {}, {}};
-      return MatchStatus::kFound;
+      return true;
     case CheckKind::kEmpty: {
       // An empty line: a line end followed by another or by the end of input;
       // the match starts after the first line end (the empty line itself).
@@ -524,21 +526,21 @@ MatchStatus Pattern::Match(std::string_view buffer, VariableTable& variables, Pa
            i = buffer.find('\n', i + 1)) {
         if (i + 1 == buffer.size() || buffer[i + 1] == '\n') {
           *match = {i + 1, 0, {}, {}};
-          return MatchStatus::kFound;
+          return true;
         }
       }
-      return MatchStatus::kNotFound;
+      return false;
     }
     default:
       break;
   }
   if (is_fixed_) {
     size_t position = buffer.find(fixed_);
-    if (position == std::string_view::npos) return MatchStatus::kNotFound;
+    if (position == std::string_view::npos) return false;
     *match = {position, fixed_.size(), {}, {}};
-    return MatchStatus::kFound;
+    return true;
   }
-  return MatchRegex(buffer, variables, match, error);
+  return MatchRegex(buffer, variables, match);
 }
 
 namespace {
@@ -553,38 +555,36 @@ int GroupsWanted(const std::vector<int>& group_of) {
 
 }  // namespace
 
-MatchStatus Pattern::MatchRegex(std::string_view buffer, VariableTable& variables,
-                                PatternMatch* match, std::string* error) const {
-  if (has_backreferences_) return MatchWithBackreferences(buffer, variables, match, error);
+absl::StatusOr<bool> Pattern::MatchRegex(std::string_view buffer, VariableTable& variables,
+                                         PatternMatch* match) const {
+  if (has_backreferences_) return MatchWithBackreferences(buffer, variables, match);
   std::unique_ptr<re2::RE2> substituted;
   const re2::RE2* regex = compiled_.get();
   std::vector<int> group_of = compiled_groups_;
   if (regex == nullptr) {
-    error->clear();
-    Built built = BuildRegex(variables, nullptr, false, match, error);
-    if (!error->empty()) return MatchStatus::kError;
+    absl::StatusOr<Built> built = BuildRegex(variables, nullptr, false, match);
+    if (!built.ok()) return built.status();
     // Only empty substitutions: FileCheck's regex is empty, which LLVM's
     // engine rejects, so the pattern matches nowhere.
-    if (built.regex == "(?m)") return MatchStatus::kNotFound;
-    substituted = Compile(built.regex);
+    if (built->regex == "(?m)") return false;
+    substituted = Compile(built->regex);
     if (!substituted->ok()) {
-      *error = "invalid regex after substitution: " + substituted->error();
-      return MatchStatus::kError;
+      return absl::InvalidArgumentError("invalid regex after substitution: " +
+                                        substituted->error());
     }
     regex = substituted.get();
-    group_of = std::move(built.group_of);
+    group_of = std::move(built->group_of);
   }
   std::vector<re2::StringPiece> groups(GroupsWanted(group_of));
   if (!regex->Match(re2::StringPiece(buffer.data(), buffer.size()), 0, buffer.size(),
                     RE2::UNANCHORED, groups.data(), static_cast<int>(groups.size()))) {
-    return MatchStatus::kNotFound;
+    return false;
   }
   match->position = groups[0].data() - buffer.data();
   match->length = groups[0].size();
-  if (!DefineVariables(buffer, groups, group_of, variables, match, error)) {
-    return MatchStatus::kError;
-  }
-  return MatchStatus::kFound;
+  absl::Status defined = DefineVariables(buffer, groups, group_of, variables, match);
+  if (!defined.ok()) return defined;
+  return true;
 }
 
 }  // namespace hlo::check

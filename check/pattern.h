@@ -21,6 +21,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/container/flat_hash_set.h"
 #include "check/variables.h"
 
@@ -75,8 +77,6 @@ struct PatternMatch {
   std::vector<Capture> captures;
 };
 
-enum class MatchStatus { kFound, kNotFound, kError };
-
 class Pattern {
  public:
   Pattern();
@@ -91,12 +91,14 @@ class Pattern {
   // The end-of-input pattern that carries trailing CHECK-NOT/-DAG lines.
   static Pattern EndOfInput(int line);
 
-  // Finds the first match in `buffer` (leftmost, then longest). On kFound,
-  // defines the pattern's variables. kError: `error` says why (an undefined
-  // variable, an overflow, a captured number out of range, a substituted
-  // regex that does not compile, a backreference search that gave up).
-  MatchStatus Match(std::string_view buffer, VariableTable& variables, PatternMatch* match,
-                    std::string* error) const;
+  // Finds the first match in `buffer` (leftmost, then longest): true and the
+  // match (its variables defined), false when there is none (`match` keeps
+  // the substitutions, for the notes), or an error that says why (an
+  // undefined variable, an overflow, a captured number out of range, a
+  // substituted regex that does not compile, a backreference search that
+  // gave up).
+  absl::StatusOr<bool> Match(std::string_view buffer, VariableTable& variables,
+                             PatternMatch* match) const;
 
   CheckKind kind() const { return kind_; }
   int line() const { return line_; }
@@ -113,20 +115,23 @@ class Pattern {
   // The regex for RE2. `values` (indexed by piece) fixes the definitions a
   // backreference uses; `relaxed` turns each backreference into a capture
   // of the definition's regex.
-  Built BuildRegex(const VariableTable& variables, const std::vector<std::string>* values,
-                   bool relaxed, PatternMatch* match, std::string* error) const;
-  MatchStatus MatchRegex(std::string_view buffer, VariableTable& variables, PatternMatch* match,
-                         std::string* error) const;
-  MatchStatus MatchWithBackreferences(std::string_view buffer, VariableTable& variables,
-                                      PatternMatch* match, std::string* error) const;
+  // Errors: the substitutions that failed, one per line.
+  absl::StatusOr<Built> BuildRegex(const VariableTable& variables,
+                                   const std::vector<std::string>* values, bool relaxed,
+                                   PatternMatch* match) const;
+  absl::StatusOr<bool> MatchRegex(std::string_view buffer, VariableTable& variables,
+                                  PatternMatch* match) const;
+  absl::StatusOr<bool> MatchWithBackreferences(std::string_view buffer, VariableTable& variables,
+                                               PatternMatch* match) const;
   bool ParsePieces(std::string_view text, VariableNames* names, PatternError* error);
   bool ParseBlock(std::string_view block, size_t offset, VariableNames* names,
                   PatternError* error);
   bool ParseNumericBlock(std::string_view block, size_t offset, VariableNames* names,
                          PatternError* error);
-  bool DefineVariables(std::string_view buffer, const std::vector<re2::StringPiece>& groups,
-                       const std::vector<int>& group_of, VariableTable& variables,
-                       PatternMatch* match, std::string* error) const;
+  absl::Status DefineVariables(std::string_view buffer,
+                               const std::vector<re2::StringPiece>& groups,
+                               const std::vector<int>& group_of, VariableTable& variables,
+                               PatternMatch* match) const;
   std::unique_ptr<re2::RE2> Compile(const std::string& regex) const;
 
   CheckKind kind_ = CheckKind::kPlain;
