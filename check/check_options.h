@@ -18,6 +18,9 @@ struct CheckOptions {
   bool allow_unused_prefixes = false;
   bool allow_empty_input = false;
   bool enable_var_scope = false;
+  bool ignore_case = false;
+  int verbose = 0;                   // -v: remarks for matches; -vv: also for CHECK-NOT
+  std::vector<std::string> defines;  // -D: NAME=VALUE or #[FMT,]NAME=EXPR
   DumpInput dump_input = DumpInput::kFail;
   int dump_input_context = 5;
 };

@@ -17,6 +17,11 @@ void Diagnostics::Note(const SourceText* source, size_t offset, std::string mess
   all_.push_back({Severity::kNote, source, offset, length, std::move(message)});
 }
 
+void Diagnostics::Remark(const SourceText* source, size_t offset, std::string message,
+                         size_t length) {
+  all_.push_back({Severity::kRemark, source, offset, length, std::move(message)});
+}
+
 void Diagnostics::Plain(std::string message) {
   all_.push_back({Severity::kError, nullptr, 0, 0, std::move(message)});
   ++errors_;
@@ -34,7 +39,9 @@ std::string RenderDiagnostic(const Diagnostic& diagnostic) {
   int line = source.LineOf(diagnostic.offset);
   int column = source.ColumnOf(diagnostic.offset);
   std::string out = absl::StrCat(source.name(), ":", line, ":", column, ": ",
-                                 diagnostic.severity == Severity::kError ? "error: " : "note: ",
+                                 diagnostic.severity == Severity::kError    ? "error: "
+                                 : diagnostic.severity == Severity::kRemark ? "remark: "
+                                                                            : "note: ",
                                  diagnostic.message, "\n");
   std::string_view text = source.Line(line);
   out += std::string(text) + "\n";
@@ -52,57 +59,75 @@ std::string RenderDiagnostic(const Diagnostic& diagnostic) {
 
 namespace {
 
-// Levenshtein distance between a and b, giving up above `limit`.
-size_t EditDistance(std::string_view a, std::string_view b, size_t limit) {
-  if (a.size() > b.size() + limit || b.size() > a.size() + limit) return limit + 1;
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    size_t best = row[0];
-    for (size_t j = 1; j <= b.size(); ++j) {
+// The Levenshtein distance of a and b when it is at most `limit`, else
+// limit + 1; only the band of cells within `limit` of the diagonal is
+// computed, so the cost is O(|b| * limit).
+size_t BandedEditDistance(std::string_view a, std::string_view b, size_t limit,
+                          std::vector<size_t>* row_buffer, size_t* cells) {
+  size_t n = a.size(), m = b.size();
+  if ((n > m ? n - m : m - n) > limit) return limit + 1;
+  const size_t kFar = limit + 1;
+  std::vector<size_t>& row = *row_buffer;  // row[j]: distance of a[0,i) and b[0,j)
+  row.assign(m + 1, kFar);
+  for (size_t j = 0; j <= std::min(m, limit); ++j) row[j] = j;
+  for (size_t i = 1; i <= n; ++i) {
+    size_t low = i > limit ? i - limit : 0;
+    size_t high = std::min(m, i + limit);
+    size_t diagonal = low == 0 ? row[0] : row[low - 1];
+    if (low == 0) {
+      row[0] = i <= limit ? i : kFar;
+      low = 1;
+    } else {
+      row[low - 1] = kFar;
+    }
+    size_t best = kFar;
+    for (size_t j = low; j <= high; ++j) {
       size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      size_t value = std::min({above + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      row[j] = std::min(value, kFar);
       diagonal = above;
       best = std::min(best, row[j]);
     }
-    if (best > limit) return limit + 1;
+    *cells += high - low + 1;
+    if (best > limit) return kFar;
   }
-  return row[b.size()];
+  return row[m];
 }
 
 }  // namespace
 
-size_t FindNearMiss(std::string_view input, size_t from, std::string_view wanted,
-                    size_t max_lines) {
-  if (wanted.empty()) return std::string_view::npos;
-  size_t best_offset = std::string_view::npos;
-  // A line qualifies when a substring of it is within a third of the pattern's
-  // length of edits (FileCheck's quality bar is similar).
-  size_t best_distance = wanted.size() / 3 + 1;
-  size_t line_start = from;
-  for (size_t lines = 0; line_start <= input.size() && lines < max_lines; ++lines) {
-    size_t line_end = input.find('\n', line_start);
-    if (line_end == std::string_view::npos) line_end = input.size();
-    std::string_view line = input.substr(line_start, line_end - line_start);
-    // Compare with every window of the pattern's length (the pattern may sit
-    // anywhere in the line).
-    size_t width = std::min(line.size(), wanted.size() + 2);
-    for (size_t start = 0; start + width <= line.size(); ++start) {
-      if (line.size() > 2000 && start % 8 != 0) continue;
-      if (line[start] == ' ' && wanted[0] != ' ') continue;
-      size_t distance = EditDistance(wanted, line.substr(start, width), best_distance - 1);
-      if (distance < best_distance) {
-        best_distance = distance;
-        best_offset = line_start + start;
-        if (distance == 0) break;
-      }
+size_t FindNearMiss(std::string_view buffer, std::string_view example, size_t max_cells) {
+  // FileCheck's Pattern::printFuzzyMatch: over the first 4096 characters,
+  // skipping blanks, the quality of a position is the edit distance of the
+  // example and the input from there (cut at the line end, at most as long as
+  // the example) plus a hundredth of the lines skipped; the best position
+  // (the first of equals) is shown when its quality is under 50 and it is not
+  // where the search started.
+  constexpr double kWorst = 50;
+  size_t lines = 0, best = std::string_view::npos, cells = 0;
+  double best_quality = 0;
+  std::vector<size_t> row;
+  size_t end = std::min<size_t>(4096, buffer.size());
+  for (size_t i = 0; i < end && cells <= max_cells; ++i) {
+    if (buffer[i] == '\n') ++lines;
+    if (buffer[i] == ' ' || buffer[i] == '\t') continue;
+    std::string_view prefix = buffer.substr(i, example.size());
+    prefix = prefix.substr(0, prefix.find('\n'));
+    double line_cost = static_cast<double>(lines) / 100.;
+    // Only distances that can still win (and be shown) are computed exactly.
+    double bound = best == std::string_view::npos ? kWorst : std::min(kWorst, best_quality);
+    size_t limit = static_cast<size_t>(std::max(0.0, bound - line_cost));
+    size_t distance = BandedEditDistance(prefix, example, limit, &row, &cells);
+    double quality = static_cast<double>(distance) + line_cost;
+    if (best == std::string_view::npos || quality < best_quality) {
+      best = i;
+      best_quality = quality;
     }
-    if (line_end == input.size()) break;
-    line_start = line_end + 1;
   }
-  return best_offset;
+  if (best == 0 || best == std::string_view::npos || best_quality >= kWorst) {
+    return std::string_view::npos;
+  }
+  return best;
 }
 
 }  // namespace hlo::check

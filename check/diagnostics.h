@@ -12,7 +12,7 @@
 
 namespace hlo::check {
 
-enum class Severity { kError, kNote };
+enum class Severity { kError, kNote, kRemark };
 
 struct Diagnostic {
   Severity severity = Severity::kError;
@@ -26,6 +26,7 @@ class Diagnostics {
  public:
   void Error(const SourceText* source, size_t offset, std::string message, size_t length = 0);
   void Note(const SourceText* source, size_t offset, std::string message, size_t length = 0);
+  void Remark(const SourceText* source, size_t offset, std::string message, size_t length = 0);
   void Plain(std::string message);
 
   bool has_errors() const { return errors_ > 0; }
@@ -39,11 +40,14 @@ class Diagnostics {
 
 std::string RenderDiagnostic(const Diagnostic& diagnostic);
 
-// The line of `input` from `from` on (at most `max_lines` lines) that is most
-// like `wanted` (by edit distance), as FileCheck's "possible intended match";
-// returns an offset, or npos when no line shares enough with it.
-size_t FindNearMiss(std::string_view input, size_t from, std::string_view wanted,
-                    size_t max_lines = 4000);
+// FileCheck's "possible intended match": the offset in `buffer` (the text a
+// failed directive searched) most like `example` (Pattern::example()), or
+// npos. As FileCheck, it looks at the first 4096 characters only; the edit
+// distances are computed in a band (only distances under 50 are shown), and
+// the search stops early after `max_cells` cells of them, so its cost is
+// bounded whatever the input and the pattern.
+size_t FindNearMiss(std::string_view buffer, std::string_view example,
+                    size_t max_cells = 200'000'000);
 
 }  // namespace hlo::check
 

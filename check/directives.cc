@@ -100,28 +100,53 @@ struct PrefixHit {
   bool is_comment = false;
 };
 
-// The earliest occurrence of any prefix at or after `from` (the longest one
-// where several start at the same place).
-PrefixHit FindPrefix(std::string_view text, size_t from, const std::vector<std::string>& checks,
-                     const std::vector<std::string>& comments) {
-  PrefixHit best;
-  auto consider = [&](const std::vector<std::string>& prefixes, bool is_comment) {
-    for (const std::string& prefix : prefixes) {
-      size_t at = text.find(prefix, from);
+// Finds the earliest occurrence of any prefix at or after a position that
+// only grows, remembering each prefix's next occurrence: a prefix that does
+// not occur again is not searched for again, so reading the file is linear
+// (a fresh search per directive made it quadratic).
+class PrefixFinder {
+ public:
+  PrefixFinder(std::string_view text, const std::vector<std::string>& checks,
+               const std::vector<std::string>& comments)
+      : text_(text) {
+    for (const std::string& prefix : checks) entries_.push_back({&prefix, false, 0, false});
+    for (const std::string& prefix : comments) entries_.push_back({&prefix, true, 0, false});
+  }
+
+  // The earliest hit at or after `from` (the longest prefix where several
+  // start at the same place).
+  PrefixHit Find(size_t from) {
+    PrefixHit best;
+    for (Entry& entry : entries_) {
+      if (!entry.searched || (entry.next != std::string_view::npos && entry.next < from)) {
+        entry.next = text_.find(*entry.prefix, from);
+        entry.searched = true;
+      }
+      size_t at = entry.next;
       if (at == std::string_view::npos) continue;
-      if (at < best.at || (at == best.at && prefix.size() > best.prefix->size())) {
-        best = {at, &prefix, is_comment};
+      if (at < best.at || (at == best.at && entry.prefix->size() > best.prefix->size())) {
+        best = {at, entry.prefix, entry.is_comment};
       }
     }
+    return best;
+  }
+
+ private:
+  struct Entry {
+    const std::string* prefix;
+    bool is_comment;
+    size_t next;
+    bool searched;
   };
-  consider(checks, false);
-  consider(comments, true);
-  return best;
-}
+  std::string_view text_;
+  std::vector<Entry> entries_;
+};
 
 bool ParseImplicitChecks(const SourceText& command_line, const CheckOptions& options,
-                         std::vector<LocatedPattern>* implicit, Diagnostics* diagnostics) {
-  PatternOptions pattern_options{options.match_full_lines, options.strict_whitespace, false};
+                         std::vector<LocatedPattern>* implicit, Diagnostics* diagnostics,
+                         VariableNames* names = nullptr) {
+  PatternOptions pattern_options{options.match_full_lines, options.strict_whitespace, false,
+                                 options.ignore_case, names};
   for (int line = 1; line <= static_cast<int>(options.implicit_check_not.size()); ++line) {
     std::string_view text = command_line.Line(line);
     std::string_view prefix = "-implicit-check-not='";
@@ -179,18 +204,19 @@ std::string ImplicitCheckNotText(const CheckOptions& options) {
   return text;
 }
 
-bool ParseCheckFile(const SourceText& check_file, const SourceText& command_line,
-                    const CheckOptions& options, std::vector<CheckString>* checks,
-                    Diagnostics* diagnostics) {
+int ParseCheckFile(const SourceText& check_file, const SourceText& command_line,
+                   const CheckOptions& options, std::vector<CheckString>* checks,
+                   Diagnostics* diagnostics, VariableNames* names) {
   std::vector<std::string> prefixes = CheckPrefixes(options);
   std::vector<std::string> unused = prefixes;
   std::vector<LocatedPattern> implicit;
-  if (!ParseImplicitChecks(command_line, options, &implicit, diagnostics)) return false;
+  if (!ParseImplicitChecks(command_line, options, &implicit, diagnostics, names)) return 2;
   std::vector<LocatedPattern> dag_not = CopyImplicit(command_line, options);
   std::string_view text = check_file.text();
+  PrefixFinder finder(text, prefixes, options.comment_prefixes);
   size_t pos = 0;
   while (pos < text.size()) {
-    PrefixHit hit = FindPrefix(text, pos, prefixes, options.comment_prefixes);
+    PrefixHit hit = finder.Find(pos);
     if (hit.prefix == nullptr) break;
     DirectiveType type;
     if (hit.at == 0 || !IsPartOfWord(text[hit.at - 1])) {
@@ -206,12 +232,12 @@ bool ParseCheckFile(const SourceText& check_file, const SourceText& command_line
     if (type.found == Found::kBadNot) {
       diagnostics->Error(&check_file, hit.at,
                          "unsupported -NOT combo on prefix '" + *hit.prefix + "'");
-      return false;
+      return 2;
     }
     if (type.found == Found::kBadCount) {
       diagnostics->Error(&check_file, hit.at,
                          "invalid count in -COUNT specification on prefix '" + *hit.prefix + "'");
-      return false;
+      return 2;
     }
     size_t start = type.pattern_start;
     if (!(options.strict_whitespace && options.match_full_lines)) {
@@ -227,19 +253,19 @@ bool ParseCheckFile(const SourceText& check_file, const SourceText& command_line
     located.offset = start;
     located.directive = type.name;
     PatternOptions pattern_options{options.match_full_lines, options.strict_whitespace,
-                                   type.literal};
+                                   type.literal, options.ignore_case, names};
     PatternError error;
     if (!Pattern::Parse(text.substr(start, end - start), type.kind, line, pattern_options,
                         &located.pattern, &error)) {
       std::string message = error.message;
       if (message.ends_with("with prefix")) message += " '" + *hit.prefix + ":'";
       diagnostics->Error(&check_file, start + error.offset, message);
-      return false;
+      return error.exit_code;
     }
     if (type.kind == CheckKind::kLabel && located.pattern.HasVariables()) {
       diagnostics->Error(&check_file, start,
                          "found '" + *hit.prefix + "-LABEL:' with variable definition or use");
-      return false;
+      return 2;
     }
     if ((type.kind == CheckKind::kNext || type.kind == CheckKind::kSame ||
          type.kind == CheckKind::kEmpty) &&
@@ -250,7 +276,7 @@ bool ParseCheckFile(const SourceText& check_file, const SourceText& command_line
       diagnostics->Error(&check_file, hit.at,
                          absl::StrCat("found '", *hit.prefix, "-", std::string(suffix), "' without previous '",
                                       *hit.prefix, ": line"));
-      return false;
+      return 2;
     }
     if (type.kind == CheckKind::kDag || type.kind == CheckKind::kNot) {
       dag_not.push_back(std::move(located));
@@ -281,9 +307,9 @@ bool ParseCheckFile(const SourceText& check_file, const SourceText& command_line
     diagnostics->Plain(absl::StrCat("error: no check strings found with prefix",
                                     unused.size() > 1 ? "es " : " ",
                                     absl::StrJoin(quoted, ", ")));
-    return false;
+    return 2;
   }
-  return true;
+  return 0;
 }
 
 }  // namespace hlo::check

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "check/defines.h"
 #include "check/diagnostics.h"
 #include "check/directives.h"
 #include "check/input_dump.h"
@@ -23,10 +24,19 @@ CheckResult RunFileCheck(const std::string& check_name, const std::string& check
   }
   SourceText check_file(check_name, CanonicalizeText(check_text, options.strict_whitespace));
   SourceText command_line("command line", ImplicitCheckNotText(options));
+  SourceText defines("Global defines", DefinesText(options.defines));
   Diagnostics diagnostics;
-  std::vector<CheckString> checks;
-  if (!ParseCheckFile(check_file, command_line, options, &checks, &diagnostics)) {
+  VariableTable variables;
+  VariableNames names;
+  if (!DefineCommandLineVariables(options.defines, defines, &variables, &names, &diagnostics)) {
     result.exit_code = 2;
+    result.messages = diagnostics.Render();
+    return result;
+  }
+  std::vector<CheckString> checks;
+  if (int status = ParseCheckFile(check_file, command_line, options, &checks, &diagnostics,
+                                  &names)) {
+    result.exit_code = status;
     result.messages = diagnostics.Render();
     return result;
   }
@@ -36,7 +46,7 @@ CheckResult RunFileCheck(const std::string& check_name, const std::string& check
     return result;
   }
   SourceText input(input_name, CanonicalizeText(input_text, options.strict_whitespace));
-  Matcher matcher(input, checks, options, &diagnostics);
+  Matcher matcher(input, checks, options, &diagnostics, std::move(variables));
   bool passed = matcher.Run();
   result.exit_code = passed ? 0 : 1;
   result.messages = diagnostics.Render();

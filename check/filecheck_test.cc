@@ -80,3 +80,111 @@ TEST_CASE("check: options", "[check]") {
 
 }  // namespace
 }  // namespace hlo::check
+
+namespace hlo::check {
+namespace {
+
+CheckResult Run(const std::string& check, const std::string& input, CheckOptions options = {}) {
+  options.dump_input = DumpInput::kNever;
+  return RunFileCheck("check", check, "input", input, options);
+}
+
+// Verdicts and notes of FileCheck-14 (issue 35), run on the same files.
+TEST_CASE("check: brackets and braces beside regexes and variables", "[check]") {
+  // After `{{` the regex ends at the first `}}`: here `{[0-9]+`, then `}`.
+  CHECK(Verdict("CHECK: f32[8]{{{[0-9]+}}}\n", "f32[8]{0}\n") == 0);
+  CHECK(Verdict("CHECK: f32[8]{{{[0-9]+}}}\n", "f32[8]{x}\n") == 1);
+  CHECK(Verdict("CHECK: f32[8]{{{0}}}\n", "f32[8]{0}\n") == 2);  // `{0` repeats nothing
+  // `[[[`: a literal `[`, then the variable.
+  CHECK(Verdict("CHECK: f32[[[N:[0-9]+]]]{0}\nCHECK: s32[[[N]]]\n", "f32[8]{0}\ns32[8]\n") == 0);
+  CHECK(Verdict("CHECK: f32[[[N:[0-9]+]]]{0}\nCHECK: s32[[[N]]]\n", "f32[8]{0}\ns32[9]\n") == 1);
+  CHECK(Verdict("CHECK: [[[[X:a]]]]\n", "[[a]]\n") == 0);
+  // FileCheck exits 1 at once on a `]` that closes nothing in a [[ ]] block.
+  CHECK(Verdict("CHECK: [[X:a]\n", "a\n") == 1);
+  CHECK(Verdict("CHECK: x {{}}\n", "x\n") == 2);          // empty regex
+  CHECK(Verdict("CHECK: {{(|a)}}\n", "a\n") == 2);        // empty alternative
+  CHECK(Verdict("CHECK: [[X:]]x[[X]]\n", "x\n") == 0);    // [[X:]] matches empty
+  // A pattern of empty substitutions is an empty regex: it matches nowhere.
+  CHECK(Verdict("CHECK: [[X:a?]]\nCHECK: [[X]]\n", "b\n") == 1);
+  CHECK(Verdict("CHECK: [[X:a?]]\nCHECK: [[X]]\n", "a\n") == 1);
+  CHECK(Verdict("CHECK: [[X:a?]]\nCHECK: [[X]]b\n", "b\n") == 0);
+  CHECK(Verdict("CHECK: {{[]]}}\n", "]\n") == 0);
+  // A backreference \N has one digit: the tenth capture cannot be used.
+  CHECK(Verdict("CHECK: {{(a)(b)(c)(d)(e)(f)(g)(h)}}[[X:x]][[X]]\n", "abcdefghxx\n") == 2);
+  CHECK(Verdict("CHECK: {{(a)(b)(c)(d)(e)(f)(g)}}[[X:x]][[X]]\n", "abcdefgxx\n") == 0);
+  // Numeric definitions may sit in a label, string ones may not.
+  CHECK(Verdict("CHECK-LABEL: v[[#N:]]\nCHECK: w[[#N]]\n", "v3 w3\n") == 0);
+  CHECK(Verdict("CHECK-LABEL: v[[N:[0-9]]]\n", "v3\n") == 2);
+}
+
+TEST_CASE("check: -D, --ignore-case and -v", "[check]") {
+  CheckOptions defines;
+  defines.defines = {"SHAPE=f32[8]", "#N=7", "#%x,H=0x1f"};
+  CHECK(Verdict("CHECK: [[SHAPE]]{0}\nCHECK: [[#N+1]] [[#H]]\n", "f32[8]{0}\n8 1f\n", defines) == 0);
+  CHECK(Verdict("CHECK: [[#N+2]]\n", "8\n", defines) == 1);
+  defines.defines = {"#%.4x,P=2"};  // FileCheck-14: 0002 passes
+  CHECK(Verdict("CHECK: [[#P]]\n", "0002\n", defines) == 0);
+  defines.defines = {"1X=a"};
+  CHECK(Verdict("CHECK: a\n", "a\n", defines) == 2);
+  defines.defines = {"X"};
+  CHECK(Verdict("CHECK: a\n", "a\n", defines) == 2);
+  CheckOptions fold;
+  fold.ignore_case = true;
+  CHECK(Verdict("CHECK: F32[8]{0}\n", "f32[8]{0}\n", fold) == 0);
+  CHECK(Verdict("CHECK: F32[{{[A-Z]}}]\n", "f32[n]\n", fold) == 0);
+  CHECK(Verdict("CHECK: F32\n", "f32\n") == 1);
+  // A backreference compares bytes even without case (LLVM's regex engine).
+  CHECK(Verdict("CHECK: [[X:[a-z]+]] [[X]]\n", "ab AB\n", fold) == 1);
+  CHECK(Verdict("CHECK: [[X:[a-z]+]] [[X]]\n", "AB AB\n", fold) == 0);
+  CheckOptions verbose;
+  verbose.verbose = 1;
+  std::string messages = Run("CHECK: [[V:[a-z]+]] = f32\n", "add = f32\n", verbose).messages;
+  CHECK(messages.find("check:1:8: remark: CHECK: expected string found in input") !=
+        std::string::npos);
+  CHECK(messages.find("input:1:1: note: found here\nadd = f32\n^~~~~~~~~") != std::string::npos);
+  CHECK(messages.find("input:1:1: note: captured var \"V\"\nadd = f32\n^~~") != std::string::npos);
+  // FileCheck keeps -v's remarks for the input dump unless --dump-input=never.
+  verbose.dump_input = DumpInput::kFail;
+  CHECK(RunFileCheck("check", "CHECK: add\n", "input", "add\n", verbose).messages.empty());
+  // A count is named CHECK-COUNT and counted, in FileCheck's words.
+  CHECK(Run("CHECK-COUNT-3: op\n", "op op\n").messages.find(
+            "check:1:16: error: CHECK-COUNT: expected string not found in input (3 out of 3)") !=
+        std::string::npos);
+}
+
+TEST_CASE("check: the near miss is shown for regexes and variables too", "[check]") {
+  const std::string input = "HloModule m\n %p = f32[8]{0} parameter(0)\n %q = f32[16]{0} add(%p, %p)\n";
+  // FileCheck-14's notes for these files: line 3 column 2, line 2 column 7.
+  for (const char* check : {"CHECK: %q = f32[{{[0-9]+}}]{1} add\n",
+                            "CHECK: [[V:%[a-z]]] = f32[16]{1} add\n"}) {
+    CHECK(Run(check, input).messages.find("input:3:2: note: possible intended match here") !=
+          std::string::npos);
+  }
+  CHECK(Run("CHECK: f32[[[N:[0-9]+]]]{0} paramter\n", input)
+            .messages.find("input:2:7: note: possible intended match here") != std::string::npos);
+  CHECK(Run("CHECK: add(%p, %q)\n", input)
+            .messages.find("input:3:18: note: possible intended match here") != std::string::npos);
+}
+
+TEST_CASE("check: a name is one kind of variable in the whole file", "[check]") {
+  // FileCheck-14's verdicts on the same files.
+  CHECK(Verdict("CHECK: [[N:a]]\nCHECK: [[#N:]]\n", "a 1\n") == 2);
+  CHECK(Verdict("CHECK: [[#N:]]\nCHECK: [[N:a]]\n", "1 a\n") == 2);
+  CHECK(Verdict("CHECK: [[#N]]\nCHECK: [[N:a]]\n", "1 a\n") == 2);  // a use makes N numeric
+  CheckOptions numeric, string;
+  numeric.defines = {"#N=1"};
+  string.defines = {"N=1"};
+  CHECK(Verdict("CHECK: [[N:a]]\n", "a\n", numeric) == 2);
+  CHECK(Verdict("CHECK: [[#N:]]\n", "1\n", string) == 2);
+  // A numeric variable keeps its format.
+  CHECK(Verdict("CHECK: [[#%x,N:]]\nCHECK: [[#%d,N:]]\n", "a 1\n") == 2);
+  CHECK(Verdict("CHECK: [[#%x,N:]]\nCHECK: [[#%x,N:]]\n", "a b\n") == 0);
+  // A use on the line of the variable's first definition is an error; a
+  // second definition there is not.
+  CHECK(Verdict("CHECK: [[#N:]] [[#N+1]]\n", "1 2\n") == 2);
+  CHECK(Verdict("CHECK: [[#N+1]] [[#N:]]\n", "1 2\n") == 1);
+  CHECK(Verdict("CHECK: [[#N:]] [[#N:]]\n", "1 2\n") == 0);
+}
+
+}  // namespace
+}  // namespace hlo::check

@@ -8,8 +8,46 @@
 namespace hlo::check {
 
 Matcher::Matcher(const SourceText& input, const std::vector<CheckString>& checks,
-                 const CheckOptions& options, Diagnostics* diagnostics)
-    : input_(input), checks_(checks), options_(options), diagnostics_(diagnostics) {}
+                 const CheckOptions& options, Diagnostics* diagnostics, VariableTable variables)
+    : input_(input),
+      checks_(checks),
+      options_(options),
+      diagnostics_(diagnostics),
+      variables_(std::move(variables)) {}
+
+void Matcher::Annotate(Annotation annotation) {
+  if (annotations_.size() >= kMaxAnnotations) {
+    annotations_dropped_ = true;
+    return;
+  }
+  annotations_.push_back(std::move(annotation));
+}
+
+void Matcher::ReportMatch(const LocatedPattern& pattern, size_t position, size_t length,
+                          const PatternMatch& match, const std::string& counted) {
+  // FileCheck prints its -v remarks only with --dump-input=never; otherwise
+  // it keeps them for the dump.
+  if (options_.verbose < 1 || options_.dump_input != DumpInput::kNever) return;
+  diagnostics_->Remark(pattern.source, pattern.offset,
+                       absl::StrCat(Described(pattern), ": expected string found in input",
+                                    counted));
+  diagnostics_->Note(&input_, position, "found here", length);
+  for (const auto& [name, value] : match.substitutions) {
+    diagnostics_->Note(&input_, position,
+                       absl::StrCat("with \"", name, "\" equal to \"", value, "\""));
+  }
+  for (const PatternMatch::Capture& capture : match.captures) {
+    diagnostics_->Note(&input_, capture.position, absl::StrCat("captured var \"", capture.name, "\""),
+                       capture.length);
+  }
+}
+
+// FileCheck names a CHECK-COUNT-3 directive CHECK-COUNT in its messages.
+std::string Matcher::Described(const LocatedPattern& pattern) {
+  size_t count = pattern.directive.find("-COUNT-");
+  return count == std::string::npos ? pattern.directive
+                                    : pattern.directive.substr(0, count + 6);
+}
 
 std::string Matcher::Label(const LocatedPattern& pattern) const {
   if (pattern.source == nullptr) return "check";
@@ -54,17 +92,20 @@ bool Matcher::Run() {
 }
 
 bool Matcher::MatchPattern(const LocatedPattern& pattern, size_t begin, size_t end,
-                           size_t* position, size_t* length, bool report, const char* what) {
+                           size_t* position, size_t* length, bool report, const std::string& what,
+                           PatternMatch* found) {
   std::string_view buffer = input_.text().substr(begin, end - begin);
   PatternMatch match;
-  std::string error;
-  MatchStatus status = pattern.pattern.Match(buffer, variables_, &match, &error);
-  if (status == MatchStatus::kFound) {
+  absl::StatusOr<bool> status = pattern.pattern.Match(buffer, variables_, &match);
+  if (status.ok() && *status) {
     *position = begin + match.position;
     *length = match.length;
+    for (PatternMatch::Capture& capture : match.captures) capture.position += begin;
+    if (found != nullptr) *found = std::move(match);
     return true;
   }
-  if (status == MatchStatus::kError) {
+  if (!status.ok()) {
+    std::string error(status.status().message());
     size_t start = 0;
     while (start <= error.size()) {
       size_t stop = error.find('\n', start);
@@ -72,8 +113,8 @@ bool Matcher::MatchPattern(const LocatedPattern& pattern, size_t begin, size_t e
       diagnostics_->Error(pattern.source, pattern.offset, error.substr(start, stop - start));
       start = stop + 1;
     }
-    annotations_.push_back({Annotation::Kind::kError, begin, begin, Label(pattern),
-                            "error: " + error});
+    Annotate({Annotation::Kind::kError, begin, begin, Label(pattern), "error: " + error});
+    if (report) ReportNearMiss(pattern, begin, end);  // FileCheck shows it here too
     return false;
   }
   if (report) ReportNoMatch(pattern, begin, end, match, what);
@@ -81,10 +122,10 @@ bool Matcher::MatchPattern(const LocatedPattern& pattern, size_t begin, size_t e
 }
 
 void Matcher::ReportNoMatch(const LocatedPattern& pattern, size_t begin, size_t end,
-                            const PatternMatch& attempt, const char* what) {
+                            const PatternMatch& attempt, const std::string& what) {
   std::string_view text = input_.text();
   diagnostics_->Error(pattern.source, pattern.offset,
-                      absl::StrCat(pattern.directive, ": ", what));
+                      absl::StrCat(Described(pattern), ": ", what));
   size_t scan = begin;
   while (scan < end && (text[scan] == ' ' || text[scan] == '\t' || text[scan] == '\n' ||
                         text[scan] == '\r')) {
@@ -95,14 +136,16 @@ void Matcher::ReportNoMatch(const LocatedPattern& pattern, size_t begin, size_t 
   for (const auto& [name, value] : attempt.substitutions) {
     diagnostics_->Note(&input_, scan, absl::StrCat("with \"", name, "\" equal to \"", value, "\""));
   }
-  annotations_.push_back({Annotation::Kind::kError, scan, end, Label(pattern),
-                          "error: no match found"});
-  std::string wanted = pattern.pattern.literal_text();
-  size_t near = FindNearMiss(text.substr(0, end), scan, wanted);
+  Annotate({Annotation::Kind::kError, scan, end, Label(pattern), "error: no match found"});
+  ReportNearMiss(pattern, begin, end);
+}
+
+void Matcher::ReportNearMiss(const LocatedPattern& pattern, size_t begin, size_t end) {
+  size_t near = FindNearMiss(input_.text().substr(begin, end - begin), pattern.pattern.example());
   if (near != std::string_view::npos) {
+    near += begin;
     diagnostics_->Note(&input_, near, "possible intended match here");
-    annotations_.push_back({Annotation::Kind::kNote, near, near + 1, Label(pattern),
-                            "possible intended match"});
+    Annotate({Annotation::Kind::kNote, near, near + 1, Label(pattern), "possible intended match"});
   }
 }
 
@@ -115,22 +158,29 @@ size_t Matcher::Check(const CheckString& check, size_t begin, size_t end, bool l
     if (last == kNotFound) return kNotFound;
   }
   size_t match_end = last, first = kNotFound;
+  int empty_here = 0;  // empty matches in a row where the previous one ended
   for (int n = 1; n <= check.count; ++n) {
     size_t position = 0, match_length = 0;
-    const char* what = "expected string not found in input";
-    if (!MatchPattern(check.check, match_end, end, &position, &match_length, true, what)) {
-      if (check.count > 1 && n > 1) {
-        diagnostics_->Note(&input_, match_end,
-                           absl::StrCat("found ", n - 1, " of ", check.count, " matches"));
-      }
+    // FileCheck counts in its messages: "(2 out of 3)".
+    std::string counted = check.count > 1 ? absl::StrCat(" (", n, " out of ", check.count, ")") : "";
+    std::string what = "expected string not found in input" + counted;
+    PatternMatch found;
+    if (!MatchPattern(check.check, match_end, end, &position, &match_length, true, what,
+                      &found)) {
       return kNotFound;
     }
+    ReportMatch(check.check, position, match_length, found, counted);
     if (!label_scan) {
-      annotations_.push_back({Annotation::Kind::kMatch, position, position + match_length,
-                              Label(check.check), ""});
+      Annotate({Annotation::Kind::kMatch, position, position + match_length, Label(check.check),
+                ""});
     }
+    empty_here = match_length == 0 && position == match_end ? empty_here + 1 : 0;
     match_end = position + match_length;
     if (n == 1) first = position;
+    // Two empty matches in a row at one place: the second left the variables
+    // as the first did (an empty match defines only empty strings), so every
+    // later search is the same search with the same result.
+    if (empty_here >= 2) break;
   }
   *length = match_end - first;
   if (!label_scan) {
@@ -165,8 +215,8 @@ bool Matcher::CheckLinePosition(const CheckString& check, size_t previous_end,
     size_t after = input_.text().find('\n', previous_end);
     diagnostics_->Note(&input_, after + 1, "non-matching line after previous match is here");
   }
-  annotations_.push_back({Annotation::Kind::kError, match_begin, match_begin + 1,
-                          Label(check.check), "error: " + problem});
+  Annotate({Annotation::Kind::kError, match_begin, match_begin + 1, Label(check.check),
+            "error: " + problem});
   return false;
 }
 
@@ -177,21 +227,27 @@ bool Matcher::CheckNots(const std::vector<const LocatedPattern*>& nots, size_t b
     size_t position = 0, length = 0;
     std::string_view buffer = input_.text().substr(begin, end - begin);
     PatternMatch match;
-    std::string error;
-    MatchStatus status = pattern->pattern.Match(buffer, variables_, &match, &error);
-    if (status == MatchStatus::kError) {
-      diagnostics_->Error(pattern->source, pattern->offset, error);
+    absl::StatusOr<bool> status = pattern->pattern.Match(buffer, variables_, &match);
+    if (!status.ok()) {
+      diagnostics_->Error(pattern->source, pattern->offset, std::string(status.status().message()));
       found_any = true;
       continue;
     }
-    if (status != MatchStatus::kFound) continue;
+    if (!*status) {
+      if (options_.verbose >= 2 && options_.dump_input == DumpInput::kNever) {
+        diagnostics_->Remark(pattern->source, pattern->offset,
+                             absl::StrCat(pattern->directive, ": excluded string not found in input"));
+        diagnostics_->Note(&input_, begin, "scanning from here");
+      }
+      continue;
+    }
     position = begin + match.position;
     length = match.length;
     diagnostics_->Error(pattern->source, pattern->offset,
                         absl::StrCat(pattern->directive, ": excluded string found in input"));
     diagnostics_->Note(&input_, position, "found here", length);
-    annotations_.push_back({Annotation::Kind::kExcluded, position, position + length,
-                            Label(*pattern), "error: no match expected"});
+    Annotate({Annotation::Kind::kExcluded, position, position + length, Label(*pattern),
+              "error: no match expected"});
     found_any = true;
   }
   return !found_any;
@@ -213,9 +269,10 @@ size_t Matcher::CheckDag(const CheckString& check, size_t begin, size_t end,
     }
     size_t from = start, position = 0, length = 0;
     auto it = ranges.begin();
+    PatternMatch found;
     while (true) {
       if (!MatchPattern(pattern, from, end, &position, &length, true,
-                        "expected string not found in input")) {
+                        "expected string not found in input", &found)) {
         return kNotFound;
       }
       Range found{position, position + length};
@@ -232,8 +289,8 @@ size_t Matcher::CheckDag(const CheckString& check, size_t begin, size_t end,
       }
       from = it->end;
     }
-    annotations_.push_back({Annotation::Kind::kMatch, position, position + length,
-                            Label(pattern), ""});
+    ReportMatch(pattern, position, length, found);
+    Annotate({Annotation::Kind::kMatch, position, position + length, Label(pattern), ""});
     bool group_ends = k + 1 == check.dag_not.size() ||
                       check.dag_not[k + 1].pattern.kind() == CheckKind::kNot;
     if (group_ends) {

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "check/check_options.h"
@@ -32,8 +33,9 @@ struct Annotation {
 
 class Matcher {
  public:
+  // `variables`: those the command line defines (-D).
   Matcher(const SourceText& input, const std::vector<CheckString>& checks,
-          const CheckOptions& options, Diagnostics* diagnostics);
+          const CheckOptions& options, Diagnostics* diagnostics, VariableTable variables = {});
   // True when every check passed.
   bool Run();
   const std::vector<Annotation>& annotations() const { return annotations_; }
@@ -49,11 +51,18 @@ class Matcher {
                   std::vector<const LocatedPattern*>* nots);
   bool CheckNots(const std::vector<const LocatedPattern*>& nots, size_t begin, size_t end);
   bool CheckLinePosition(const CheckString& check, size_t previous_end, size_t match_begin);
-  // Matches `pattern` in [begin, end); reports a failure unless `quiet`.
+  // Matches `pattern` in [begin, end); reports a failure when `report`.
   bool MatchPattern(const LocatedPattern& pattern, size_t begin, size_t end, size_t* position,
-                    size_t* length, bool report, const char* what);
+                    size_t* length, bool report, const std::string& what,
+                    PatternMatch* found = nullptr);
+  // -v: FileCheck's remark for a match, with its substitutions and captures.
+  void ReportMatch(const LocatedPattern& pattern, size_t position, size_t length,
+                   const PatternMatch& match, const std::string& counted = "");
+  static std::string Described(const LocatedPattern& pattern);
+  void Annotate(Annotation annotation);
   void ReportNoMatch(const LocatedPattern& pattern, size_t begin, size_t end,
-                     const PatternMatch& attempt, const char* what);
+                     const PatternMatch& attempt, const std::string& what);
+  void ReportNearMiss(const LocatedPattern& pattern, size_t begin, size_t end);
   std::string Label(const LocatedPattern& pattern) const;
 
   const SourceText& input_;
@@ -62,7 +71,12 @@ class Matcher {
   Diagnostics* diagnostics_;
   VariableTable variables_;
   std::vector<Annotation> annotations_;
+  bool annotations_dropped_ = false;
 };
+
+// The input dump keeps at most this many annotations (a CHECK-COUNT of a
+// billion would otherwise hold one per match).
+inline constexpr size_t kMaxAnnotations = 100'000;
 
 }  // namespace hlo::check
 

@@ -1,39 +1,26 @@
 #include "check/pattern.h"
+#include "check/pattern_pieces.h"
 
 #include <algorithm>
-#include <functional>
 
-#include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
-#include "check/source_text.h"
 #include "absl/strings/str_cat.h"
+#include "check/posix_regex.h"
+#include "check/source_text.h"
 #include "re2/re2.h"
 
 namespace hlo::check {
 
-struct Pattern::Piece {
-  enum class Kind { kLiteral, kRegex, kStringDef, kStringUse, kBackref, kNumericDef, kNumericUse };
-  Kind kind = Kind::kLiteral;
-  std::string text;  // literal text or regex
-  std::string name;  // the variable of a definition or use
-  int group = 0;     // capture group of a definition
-  size_t definition = 0;  // kBackref: index of the defining piece
-  NumericFormat format;
-  NumericExpression expression;
-  bool has_expression = false;
-};
-
 namespace {
 
-constexpr size_t kMaxBackreferenceLine = 4096;  // longer lines: no value search
-constexpr size_t kMaxBackreferenceTries = 20000;
+constexpr int64_t kRegexMemory = 256 << 20;
 
 std::string Escape(std::string_view text) { return RE2::QuoteMeta(text); }
 
-// The end of a `[[...]]` block in `text` (which starts after the `[[`): the
-// offset of the `]]` outside any nested [...], skipping backslash escapes.
-size_t FindBlockEnd(std::string_view text, bool* unbalanced) {
+// FileCheck's FindRegexVarEnd: the offset of the `]]` that ends a block in
+// `text` (which starts after the `[[`), outside any nested [...], skipping
+// backslash escapes. A `]` with no `[` is an error at that offset.
+size_t FindBlockEnd(std::string_view text, size_t* unbalanced_at) {
   size_t depth = 0;
   size_t i = 0;
   while (i < text.size()) {
@@ -46,7 +33,7 @@ size_t FindBlockEnd(std::string_view text, bool* unbalanced) {
       ++depth;
     } else if (text[i] == ']') {
       if (depth == 0) {
-        *unbalanced = true;
+        *unbalanced_at = i;
         return std::string_view::npos;
       }
       --depth;
@@ -64,77 +51,24 @@ size_t VariableNameLength(std::string_view text) {
   return i;
 }
 
-// `%u`, `%d`, `%x`, `%X`, optionally with `.PRECISION`.
-bool ParseFormat(std::string_view spec, NumericFormat* format) {
-  spec = Trim(spec);
-  if (spec.size() < 2 || spec[0] != '%') return false;
-  spec.remove_prefix(1);
-  if (spec[0] == '.') {
-    size_t digits = 1;
-    int precision = 0;
-    while (digits < spec.size() && absl::ascii_isdigit(spec[digits])) {
-      precision = precision * 10 + (spec[digits] - '0');
-      ++digits;
-    }
-    if (digits == 1) return false;
-    format->precision = precision;
-    spec.remove_prefix(digits);
-  }
-  if (spec.size() != 1 || std::string_view("udxX").find(spec[0]) == std::string_view::npos) {
-    return false;
-  }
-  format->kind = spec[0];
-  format->explicit_kind = true;
-  return true;
-}
-
-// RE2 reads a `{` that starts no valid repetition as a literal; POSIX (and so
-// FileCheck) rejects it. Rejecting it here keeps check files portable, e.g.
-// `{{[0-9]{6}}}`, whose regex ends at the first `}}`.
-bool BracesBalanced(std::string_view regex) {
-  for (size_t i = 0; i < regex.size(); ++i) {
-    char c = regex[i];
-    if (c == '\\') {
-      ++i;
-    } else if (c == '[') {
-      size_t j = i + 1;
-      if (j < regex.size() && regex[j] == '^') ++j;
-      if (j < regex.size() && regex[j] == ']') ++j;
-      while (j < regex.size() && regex[j] != ']') {
-        if (regex[j] == '[' && j + 1 < regex.size() &&
-            (regex[j + 1] == ':' || regex[j + 1] == '=' || regex[j + 1] == '.')) {
-          size_t close = regex.find(std::string{regex[j + 1], ']'}, j + 2);
-          j = close == std::string_view::npos ? regex.size() : close + 2;
-          continue;
-        }
-        ++j;
-      }
-      i = j;
-    } else if (c == '{') {
-      size_t j = i + 1;
-      size_t digits = j;
-      while (j < regex.size() && absl::ascii_isdigit(regex[j])) ++j;
-      if (j == digits) return false;
-      if (j < regex.size() && regex[j] == ',') {
-        ++j;
-        while (j < regex.size() && absl::ascii_isdigit(regex[j])) ++j;
-      }
-      if (j >= regex.size() || regex[j] != '}') return false;
-      i = j;
-    }
-  }
-  return true;
-}
-
 }  // namespace
 
-std::unique_ptr<re2::RE2> CompileCheckRegex(const std::string& regex) {
+std::unique_ptr<re2::RE2> CompileCheckRegex(const std::string& regex, bool ignore_case) {
   RE2::Options options;
   options.set_longest_match(true);
   options.set_never_nl(true);
   options.set_log_errors(false);
+  options.set_case_sensitive(!ignore_case);
   options.set_encoding(RE2::Options::EncodingLatin1);
+  // RE2's default of 8 MB sends big regexes (thousands of groups) from its
+  // DFA to its NFA, which is slower by the regex's size; the memory stays
+  // bounded either way.
+  options.set_max_mem(kRegexMemory);
   return std::make_unique<re2::RE2>(regex, options);
+}
+
+std::unique_ptr<re2::RE2> Pattern::Compile(const std::string& regex) const {
+  return CompileCheckRegex(regex, ignore_case_);
 }
 
 Pattern::Pattern() = default;
@@ -156,6 +90,7 @@ bool Pattern::Parse(std::string_view text, CheckKind kind, int line,
   p.line_ = line;
   p.full_lines_ = options.match_full_lines && kind != CheckKind::kNot;
   p.strict_whitespace_ = options.strict_whitespace;
+  p.ignore_case_ = options.ignore_case;
   if (!(options.strict_whitespace && options.match_full_lines)) {
     while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
   }
@@ -167,19 +102,31 @@ bool Pattern::Parse(std::string_view text, CheckKind kind, int line,
     *error = {0, "found non-empty check string for empty check with prefix"};
     return false;
   }
-  if (kind == CheckKind::kEmpty) return true;
-  p.literal_text_ = std::string(text);
+  if (kind == CheckKind::kEmpty) {
+    p.example_ = "(\n$)";
+    return true;
+  }
   bool has_blocks = text.find("{{") != std::string_view::npos ||
                     text.find("[[") != std::string_view::npos;
   if (options.literal || (!p.full_lines_ && (text.size() < 2 || !has_blocks))) {
-    p.is_fixed_ = true;
-    p.fixed_ = std::string(text);
-    return true;
-  }
-  if (options.literal) {
+    p.example_ = std::string(text);
+    if (!options.ignore_case) {
+      p.is_fixed_ = true;
+      p.fixed_ = std::string(text);
+      return true;
+    }
+    // Without case: the text as a regex, so that RE2 folds the case.
     p.pieces_.push_back(Piece{.kind = Piece::Kind::kLiteral, .text = std::string(text)});
-  } else if (!p.ParsePieces(text, error)) {
-    return false;
+  } else {
+    if (p.full_lines_) p.example_ = options.strict_whitespace ? "^" : "^ *";
+    VariableNames local;
+    if (!p.ParsePieces(text, options.names ? options.names : &local, error)) return false;
+    if (p.paren_ - 1 > kMaxRegexGroups) {
+      *error = {0, absl::StrCat("invalid regex: more than ", kMaxRegexGroups,
+                                " capturing groups (with {{ }} blocks and variables)")};
+      return false;
+    }
+    if (p.full_lines_) p.example_ += options.strict_whitespace ? "$" : " *$";
   }
   bool substitutes = false;
   for (const Piece& piece : p.pieces_) {
@@ -187,8 +134,13 @@ bool Pattern::Parse(std::string_view text, CheckKind kind, int line,
                    (piece.kind == Piece::Kind::kNumericDef && piece.has_expression);
   }
   if (!substitutes && !p.has_backreferences_) {
-    std::string unused;
-    p.compiled_ = CompileCheckRegex(p.BuildRegex(VariableTable(), nullptr, nullptr, &unused));
+    absl::StatusOr<Built> built = p.BuildRegex(VariableTable(), nullptr, false, nullptr);
+    if (!built.ok()) {
+      *error = {0, std::string(built.status().message())};
+      return false;
+    }
+    p.compiled_ = p.Compile(built->regex);
+    p.compiled_groups_ = std::move(built->group_of);
     if (!p.compiled_->ok()) {
       *error = {0, "invalid regex: " + p.compiled_->error()};
       return false;
@@ -197,117 +149,65 @@ bool Pattern::Parse(std::string_view text, CheckKind kind, int line,
   return true;
 }
 
-bool Pattern::ParsePieces(std::string_view text, PatternError* error) {
+bool Pattern::ParsePieces(std::string_view text, VariableNames* names, PatternError* error) {
   size_t offset = 0;
   while (offset < text.size()) {
     std::string_view rest = text.substr(offset);
-    if (rest.substr(0, 2) == "{{") {
+    if (rest.starts_with("{{")) {
       size_t end = rest.find("}}");
       if (end == std::string_view::npos) {
         *error = {offset, "found start of regex string with no end '}}'"};
         return false;
       }
-      std::string regex(rest.substr(2, end - 2));
-      if (!BracesBalanced(regex)) {
-        *error = {offset + 2, "invalid regex: braces not balanced"};
+      std::string_view regex = rest.substr(2, end - 2);
+      auto translated = TranslatePosixRegex(regex);
+      if (!translated.ok()) {
+        *error = {offset + 2, absl::StrCat("invalid regex: ", translated.status().message())};
         return false;
       }
-      auto compiled = CompileCheckRegex("(?:" + regex + ")");
-      if (!compiled->ok()) {
-        *error = {offset + 2, "invalid regex: " + compiled->error()};
-        return false;
-      }
-      group_count_ += compiled->NumberOfCapturingGroups();
-      pieces_.push_back(Piece{.kind = Piece::Kind::kRegex, .text = std::move(regex)});
+      absl::StrAppend(&example_, "(", std::string(regex), ")");
+      paren_ += 1 + translated->groups;
+      pieces_.push_back(Piece{.kind = Piece::Kind::kRegex,
+                              .text = std::move(translated->re2),
+                              .groups = translated->groups});
       offset += end + 2;
       continue;
     }
-    if (rest.substr(0, 2) == "[[") {
-      bool unbalanced = false;
-      size_t end = FindBlockEnd(rest.substr(2), &unbalanced);
-      if (end == std::string_view::npos) {
-        *error = {offset + 2, unbalanced ? "missing closing \"]\" for regex variable"
-                                         : "Invalid substitution block, no ]] found"};
+    // FileCheck: "If there are extra '['s before the "[[", treat them
+    // literally" (the literal below then ends at the next `[[`).
+    if (rest.starts_with("[[") && !rest.starts_with("[[[")) {
+      size_t unbalanced_at = std::string_view::npos;
+      size_t end = FindBlockEnd(rest.substr(2), &unbalanced_at);
+      if (unbalanced_at != std::string_view::npos) {
+        *error = {offset + 2 + unbalanced_at, "missing closing \"]\" for regex variable", 1};
         return false;
       }
-      if (!ParseBlock(rest.substr(2, end), offset + 2, error)) return false;
+      if (end == std::string_view::npos) {
+        *error = {offset, "Invalid substitution block, no ]] found"};
+        return false;
+      }
+      if (!ParseBlock(rest.substr(2, end), offset + 2, names, error)) return false;
       offset += end + 4;
       continue;
     }
     size_t end = std::min(rest.find("{{", 1), rest.find("[[", 1));
     if (end == std::string_view::npos) end = rest.size();
-    pieces_.push_back(
-        Piece{.kind = Piece::Kind::kLiteral, .text = std::string(rest.substr(0, end))});
+    std::string_view literal = rest.substr(0, end);
+    example_ += EscapePosix(literal);
+    pieces_.push_back(Piece{.kind = Piece::Kind::kLiteral, .text = std::string(literal)});
     offset += end;
   }
   return true;
 }
 
-bool Pattern::ParseBlock(std::string_view block, size_t offset, PatternError* error) {
-  auto defined_here = [&](std::string_view name, Piece::Kind kind) -> const Piece* {
-    for (const Piece& piece : pieces_) {
-      if (piece.kind == kind && piece.name == name) return &piece;
-    }
-    return nullptr;
-  };
-  if (!block.empty() && block[0] == '#') {
-    std::string_view rest = block.substr(1);
-    Piece piece;
-    size_t comma = rest.find(',');
-    if (!TrimLeading(rest).empty() &&
-        TrimLeading(rest)[0] == '%') {
-      if (comma == std::string_view::npos || !ParseFormat(rest.substr(0, comma), &piece.format)) {
-        *error = {offset, "invalid matching format specification in expression"};
-        return false;
-      }
-      rest = rest.substr(comma + 1);
-    }
-    size_t colon = rest.find(':');
-    std::string_view expression_text = rest;
-    if (colon != std::string_view::npos) {
-      std::string_view name = Trim(rest.substr(0, colon));
-      if (!IsVariableName(name)) {
-        *error = {offset, "invalid variable name"};
-        return false;
-      }
-      if (defined_here(name, Piece::Kind::kStringDef) != nullptr) {
-        *error = {offset, "string variable with name '" + std::string(name) + "' already exists"};
-        return false;
-      }
-      piece.kind = Piece::Kind::kNumericDef;
-      piece.name = std::string(name);
-      expression_text = rest.substr(colon + 1);
-    } else {
-      piece.kind = Piece::Kind::kNumericUse;
-    }
-    expression_text = Trim(expression_text);
-    if (expression_text.substr(0, 2) == "==") expression_text.remove_prefix(2);
-    auto expression = NumericExpression::Parse(expression_text);
-    if (!expression.ok()) {
-      *error = {offset, std::string(expression.status().message())};
-      return false;
-    }
-    for (const std::string& used : expression->VariableNames()) {
-      if (defined_here(used, Piece::Kind::kNumericDef) != nullptr) {
-        *error = {offset, absl::StrCat("numeric variable '", used,
-                                       "' defined earlier in the same CHECK directive")};
-        return false;
-      }
-    }
-    piece.has_expression = !expression->terms.empty();
-    piece.expression = std::move(*expression);
-    if (piece.kind == Piece::Kind::kNumericUse && !piece.has_expression) {
-      piece.kind = Piece::Kind::kRegex;  // [[#]]: any number
-      piece.text = piece.format.WildcardRegex();
-    }
-    if (piece.kind == Piece::Kind::kNumericDef) piece.group = ++group_count_;
-    pieces_.push_back(std::move(piece));
-    return true;
-  }
+bool Pattern::ParseBlock(std::string_view block, size_t offset, VariableNames* names,
+                         PatternError* error) {
+  if (!block.empty() && block[0] == '#') return ParseNumericBlock(block, offset, names, error);
   size_t colon = block.find(':');
   std::string_view name_part = block.substr(0, colon);
-  if (name_part.find_first_of(" \t") != std::string_view::npos) {
-    *error = {offset, "unexpected whitespace"};
+  size_t space = name_part.find_first_of(" \t");
+  if (space != std::string_view::npos) {
+    *error = {offset + space, "unexpected whitespace"};
     return false;
   }
   if (!name_part.empty() && name_part[0] == '@') {
@@ -324,6 +224,7 @@ bool Pattern::ParseBlock(std::string_view block, size_t offset, PatternError* er
     piece.kind = Piece::Kind::kNumericUse;
     piece.expression = std::move(*expression);
     piece.has_expression = true;
+    piece.shown = std::string(name_part);
     pieces_.push_back(std::move(piece));
     return true;
   }
@@ -343,6 +244,13 @@ bool Pattern::ParseBlock(std::string_view block, size_t offset, PatternError* er
     piece.kind = Piece::Kind::kStringUse;
     for (size_t i = pieces_.size(); i-- > 0;) {
       if (pieces_[i].kind == Piece::Kind::kStringDef && pieces_[i].name == name) {
+        // FileCheck writes a use after a definition in the same pattern as a
+        // POSIX backreference \N, and N is one digit.
+        if (pieces_[i].paren > 9) {
+          *error = {offset, "Can't back-reference more than 9 variables"};
+          return false;
+        }
+        absl::StrAppend(&example_, "\\", pieces_[i].paren);
         piece.kind = Piece::Kind::kBackref;
         piece.definition = i;
         has_backreferences_ = true;
@@ -356,25 +264,114 @@ bool Pattern::ParseBlock(std::string_view block, size_t offset, PatternError* er
     *error = {offset, "invalid name in string variable definition"};
     return false;
   }
-  if (defined_here(name, Piece::Kind::kNumericDef) != nullptr) {
+  if (names->numerics.contains(name)) {
     *error = {offset, "numeric variable with name '" + name + "' already exists"};
     return false;
   }
+  names->strings.insert(name);
+  std::string_view regex = block.substr(colon + 1);
   Piece piece;
   piece.kind = Piece::Kind::kStringDef;
   piece.name = name;
-  piece.text = std::string(block.substr(colon + 1));
-  piece.group = ++group_count_;
-  if (!BracesBalanced(piece.text)) {
-    *error = {offset + colon + 1, "invalid regex: braces not balanced"};
+  if (!regex.empty()) {  // FileCheck lets [[X:]] match the empty string
+    auto translated = TranslatePosixRegex(regex);
+    if (!translated.ok()) {
+      *error = {offset + colon + 1,
+                absl::StrCat("invalid regex: ", translated.status().message())};
+      return false;
+    }
+    piece.text = std::move(translated->re2);
+    piece.groups = translated->groups;
+  }
+  absl::StrAppend(&example_, "(", std::string(regex), ")");
+  piece.paren = paren_;
+  paren_ += 1 + piece.groups;
+  pieces_.push_back(std::move(piece));
+  return true;
+}
+
+bool Pattern::ParseNumericBlock(std::string_view block, size_t offset, VariableNames* names,
+                                PatternError* error) {
+  std::string_view rest = block.substr(1);
+  Piece piece;
+  size_t comma = rest.find(',');
+  if (!TrimLeading(rest).empty() && TrimLeading(rest)[0] == '%') {
+    std::string_view spec = comma == std::string_view::npos ? rest : rest.substr(0, comma);
+    auto format = ParseNumericFormat(spec);
+    if (!format.ok()) {
+      *error = {offset, std::string(format.status().message())};
+      return false;
+    }
+    piece.format = *format;
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  size_t colon = rest.find(':');
+  std::string_view expression_text = rest;
+  if (colon != std::string_view::npos) {
+    std::string_view name = Trim(rest.substr(0, colon));
+    if (!IsVariableName(name)) {
+      *error = {offset, "invalid variable name"};
+      return false;
+    }
+    if (names->strings.contains(std::string(name))) {
+      *error = {offset, "string variable with name '" + std::string(name) + "' already exists"};
+      return false;
+    }
+    piece.kind = Piece::Kind::kNumericDef;
+    piece.name = std::string(name);
+    expression_text = rest.substr(colon + 1);
+  } else {
+    piece.kind = Piece::Kind::kNumericUse;
+  }
+  expression_text = Trim(expression_text);
+  if (expression_text.substr(0, 2) == "==") expression_text.remove_prefix(2);
+  auto expression = NumericExpression::Parse(expression_text);
+  if (!expression.ok()) {
+    *error = {offset, std::string(expression.status().message())};
     return false;
   }
-  auto compiled = CompileCheckRegex("(" + piece.text + ")");
-  if (!compiled->ok()) {
-    *error = {offset + colon + 1, "invalid regex: " + compiled->error()};
+  // FileCheck reads the expression first: a use of an unknown name makes it
+  // a numeric variable; a use of one first defined on this line is an error.
+  NumericFormat implicit;
+  bool first_use = true;
+  for (const std::string& used : expression->VariableNames()) {
+    auto [it, added] = names->numerics.try_emplace(used);
+    if (!added && it->second.line == line_ && line_ > 0) {
+      *error = {offset, absl::StrCat("numeric variable '", used,
+                                     "' defined earlier in the same CHECK directive")};
+      return false;
+    }
+    if (first_use) implicit = it->second.format;
+    first_use = false;
+  }
+  if (piece.kind == Piece::Kind::kNumericDef) {
+    NumericFormat format = piece.format.explicit_kind ? piece.format : implicit;
+    auto [it, added] = names->numerics.try_emplace(piece.name, VariableNames::Numeric{format, line_});
+    if (!added && (it->second.format.kind != format.kind ||
+                   it->second.format.precision != format.precision)) {
+      *error = {offset, "format different from previous variable definition"};
+      return false;
+    }
+  }
+  piece.has_expression = !expression->terms.empty();
+  piece.expression = std::move(*expression);
+  piece.shown = std::string(expression_text);
+  bool wildcard = !piece.has_expression;
+  if (wildcard && piece.format.precision > kMaxWildcardPrecision) {
+    // FileCheck's regex engine takes repetition counts up to 255.
+    *error = {offset, "invalid regex: invalid repetition count(s)"};
     return false;
   }
-  group_count_ += compiled->NumberOfCapturingGroups() - 1;
+  if (piece.kind == Piece::Kind::kNumericDef) {
+    absl::StrAppend(&example_, "(", wildcard ? piece.format.FileCheckWildcard() : "", ")");
+    piece.paren = paren_;
+    paren_ += 1 + (wildcard && piece.format.precision > 0 ? 1 : 0);
+  } else if (wildcard) {  // [[#]] or [[#%x]]: any number
+    piece.kind = Piece::Kind::kRegex;
+    piece.text = piece.format.WildcardRegex();
+    example_ += piece.format.FileCheckWildcard();
+    paren_ += piece.format.precision > 0 ? 1 : 0;
+  }
   pieces_.push_back(std::move(piece));
   return true;
 }
@@ -382,24 +379,33 @@ bool Pattern::ParseBlock(std::string_view block, size_t offset, PatternError* er
 bool Pattern::HasVariables() const {
   for (const Piece& piece : pieces_) {
     if (piece.kind == Piece::Kind::kStringDef || piece.kind == Piece::Kind::kStringUse ||
-        piece.kind == Piece::Kind::kBackref || piece.kind == Piece::Kind::kNumericUse) {
+        piece.kind == Piece::Kind::kBackref || piece.kind == Piece::Kind::kNumericUse ||
+        (piece.kind == Piece::Kind::kNumericDef && piece.has_expression)) {
       return true;
     }
   }
   return false;
 }
 
-std::string Pattern::BuildRegex(const VariableTable& variables,
-                                const std::vector<std::string>* values,
-                                std::vector<std::pair<std::string, std::string>>* substitutions,
-                                std::string* error) const {
+absl::StatusOr<Pattern::Built> Pattern::BuildRegex(const VariableTable& variables,
+                                                   const std::vector<std::string>* values,
+                                                   bool relaxed, PatternMatch* match) const {
   // `values`, when given, fixes the value of every definition that a
-  // backreference refers to (indexed by piece).
+  // backreference refers to (indexed by piece; "=" + value, "" for none).
   auto fixed_value = [&](size_t index) -> const std::string* {
     if (values == nullptr || index >= values->size() || (*values)[index].empty()) return nullptr;
     return &(*values)[index];
   };
-  std::string regex = "(?m)";
+  std::string errors;
+  auto note_error = [&](const std::string& message) {
+    if (!errors.empty()) errors += "\n";
+    errors += message;
+  };
+  Built built;
+  built.group_of.assign(pieces_.size(), 0);
+  std::string& regex = built.regex;
+  int& groups = built.groups;
+  regex = "(?m)";
   if (full_lines_) regex += strict_whitespace_ ? "^" : "^ *";
   for (size_t i = 0; i < pieces_.size(); ++i) {
     const Piece& piece = pieces_[i];
@@ -409,230 +415,176 @@ std::string Pattern::BuildRegex(const VariableTable& variables,
         break;
       case Piece::Kind::kRegex:
         absl::StrAppend(&regex, "(?:", piece.text, ")");
+        groups += piece.groups;
         break;
       case Piece::Kind::kStringDef: {
         const std::string* value = fixed_value(i);
+        built.group_of[i] = ++groups;
         absl::StrAppend(&regex, "(", value ? Escape(value->substr(1)) : piece.text, ")");
+        if (value == nullptr) groups += piece.groups;
         break;
       }
       case Piece::Kind::kBackref: {
+        const Piece& definition = pieces_[piece.definition];
         const std::string* value = fixed_value(piece.definition);
-        regex += value ? Escape(value->substr(1))
-                       : absl::StrCat("(?:", pieces_[piece.definition].text, ")");
+        if (value != nullptr) {
+          // LLVM's regex engine compares a backreference byte for byte, even
+          // under --ignore-case.
+          std::string literal = Escape(value->substr(1));
+          regex += ignore_case_ ? absl::StrCat("(?-i:", literal, ")") : literal;
+        } else if (relaxed) {
+          built.group_of[i] = ++groups;
+          absl::StrAppend(&regex, "(", definition.text, ")");
+          groups += definition.groups;
+        } else {
+          absl::StrAppend(&regex, "(?:", definition.text, ")");
+          groups += definition.groups;
+        }
         break;
       }
       case Piece::Kind::kStringUse: {
         const std::string* value = variables.GetString(piece.name);
         if (value == nullptr) {
-          if (!error->empty()) *error += "\n";
-          *error += "undefined variable: " + piece.name;
+          note_error("undefined variable: " + piece.name);
           break;
         }
-        if (substitutions) substitutions->push_back({piece.name, *value});
+        if (match) match->substitutions.push_back({piece.name, *value});
         regex += Escape(*value);
         break;
       }
       case Piece::Kind::kNumericDef:
       case Piece::Kind::kNumericUse: {
-        if (piece.kind == Piece::Kind::kNumericDef && !piece.has_expression) {
+        bool define = piece.kind == Piece::Kind::kNumericDef;
+        if (define) built.group_of[i] = ++groups;
+        if (define && !piece.has_expression) {
           absl::StrAppend(&regex, "(", piece.format.WildcardRegex(), ")");
           break;
         }
         auto value = piece.expression.Evaluate(variables, line_, piece.format);
-        if (!value.ok()) {
-          if (!error->empty()) *error += "\n";
-          *error += std::string(value.status().message());
+        absl::StatusOr<std::string> text =
+            value.ok() ? value->format.Format(value->value) : value.status();
+        if (!text.ok()) {
+          bool overflow = text.status().code() == absl::StatusCode::kOutOfRange;
+          note_error(overflow ? absl::StrCat("unable to substitute variable or numeric "
+                                             "expression: ", text.status().message())
+                              : std::string(text.status().message()));
           break;
         }
-        std::string text = value->format.Format(value->value);
-        if (substitutions && piece.kind == Piece::Kind::kNumericUse) {
-          std::string shown;
-          for (const auto& term : piece.expression.terms) {
-            shown += (term.negate ? "-" : (shown.empty() ? "" : "+"));
-            shown += term.kind == NumericExpression::Term::Kind::kLine ? "@LINE"
-                     : term.kind == NumericExpression::Term::Kind::kVariable
-                         ? term.name
-                         : std::to_string(term.literal);
-          }
-          substitutions->push_back({shown, text});
-        }
-        if (piece.kind == Piece::Kind::kNumericDef) {
-          absl::StrAppend(&regex, "(", Escape(text), ")");
-        } else {
-          regex += Escape(text);
-        }
+        if (match && !define) match->substitutions.push_back({piece.shown, *text});
+        regex += define ? absl::StrCat("(", Escape(*text), ")") : Escape(*text);
         break;
       }
     }
   }
   if (full_lines_) regex += strict_whitespace_ ? "$" : " *$";
-  return regex;
+  if (!errors.empty()) return absl::InvalidArgumentError(errors);
+  return built;
 }
 
-void Pattern::DefineVariables(std::string_view buffer,
-                              const std::vector<re2::StringPiece>& groups,
-                              VariableTable& variables) const {
-  (void)buffer;
-  for (const Piece& piece : pieces_) {
-    if (piece.group <= 0 || piece.group >= static_cast<int>(groups.size())) continue;
-    std::string_view value(groups[piece.group].data(), groups[piece.group].size());
+absl::Status Pattern::DefineVariables(std::string_view buffer,
+                                      const std::vector<re2::StringPiece>& groups,
+                                      const std::vector<int>& group_of, VariableTable& variables,
+                                      PatternMatch* match) const {
+  for (size_t i = 0; i < pieces_.size(); ++i) {
+    const Piece& piece = pieces_[i];
+    int group = group_of[i];
+    if (group <= 0 || group >= static_cast<int>(groups.size())) continue;
+    if (piece.kind != Piece::Kind::kStringDef && piece.kind != Piece::Kind::kNumericDef) continue;
+    std::string_view value(groups[group].data(), groups[group].size());
+    if (groups[group].data() != nullptr) {
+      match->captures.push_back(
+          {piece.name, static_cast<size_t>(groups[group].data() - buffer.data()), value.size()});
+    }
     if (piece.kind == Piece::Kind::kStringDef) {
       variables.SetString(piece.name, std::string(value));
-    } else if (piece.kind == Piece::Kind::kNumericDef) {
-      NumericFormat format = piece.format;
-      if (piece.has_expression && !format.explicit_kind) {
-        auto evaluated = piece.expression.Evaluate(variables, line_, format);
-        if (evaluated.ok()) format = evaluated->format;
-      }
-      if (auto number = format.Parse(value)) variables.SetNumeric(piece.name, {*number, format});
+      continue;
     }
+    NumericFormat format = piece.format;
+    if (piece.has_expression && !format.explicit_kind) {
+      auto evaluated = piece.expression.Evaluate(variables, line_, format);
+      if (evaluated.ok()) format = evaluated->format;
+    }
+    auto number = format.Parse(value);
+    if (!number.ok()) return number.status();
+    variables.SetNumeric(piece.name, {*number, format});
   }
+  return absl::OkStatus();
 }
 
-MatchStatus Pattern::Match(std::string_view buffer, VariableTable& variables, PatternMatch* match,
-                           std::string* error) const {
+absl::StatusOr<bool> Pattern::Match(std::string_view buffer, VariableTable& variables,
+                                    PatternMatch* match) const {
   match->substitutions.clear();
+  match->captures.clear();
   switch (kind_) {
     case CheckKind::kEof:
-      *match = {buffer.size(), 0, {}};
-      return MatchStatus::kFound;
+      *match = {buffer.size(), 0, {}, {}};
+      return true;
     case CheckKind::kEmpty: {
       // An empty line: a line end followed by another or by the end of input;
       // the match starts after the first line end (the empty line itself).
       for (size_t i = buffer.find('\n'); i != std::string_view::npos;
            i = buffer.find('\n', i + 1)) {
         if (i + 1 == buffer.size() || buffer[i + 1] == '\n') {
-          *match = {i + 1, 0, {}};
-          return MatchStatus::kFound;
+          *match = {i + 1, 0, {}, {}};
+          return true;
         }
       }
-      return MatchStatus::kNotFound;
+      return false;
     }
     default:
       break;
   }
   if (is_fixed_) {
     size_t position = buffer.find(fixed_);
-    if (position == std::string_view::npos) return MatchStatus::kNotFound;
-    *match = {position, fixed_.size(), {}};
-    return MatchStatus::kFound;
+    if (position == std::string_view::npos) return false;
+    *match = {position, fixed_.size(), {}, {}};
+    return true;
   }
-  return MatchRegex(buffer, variables, match, error);
+  return MatchRegex(buffer, variables, match);
 }
 
-MatchStatus Pattern::MatchRegex(std::string_view buffer, VariableTable& variables,
-                                PatternMatch* match, std::string* error) const {
+namespace {
+
+// The submatches worth asking RE2 for: up to the highest group a piece uses
+// (RE2 is slower, and needs more memory, for each one asked).
+int GroupsWanted(const std::vector<int>& group_of) {
+  int wanted = 0;
+  for (int group : group_of) wanted = std::max(wanted, group);
+  return wanted + 1;
+}
+
+}  // namespace
+
+absl::StatusOr<bool> Pattern::MatchRegex(std::string_view buffer, VariableTable& variables,
+                                         PatternMatch* match) const {
+  if (has_backreferences_) return MatchWithBackreferences(buffer, variables, match);
   std::unique_ptr<re2::RE2> substituted;
   const re2::RE2* regex = compiled_.get();
+  std::vector<int> group_of = compiled_groups_;
   if (regex == nullptr) {
-    error->clear();
-    std::string text = BuildRegex(variables, nullptr, &match->substitutions, error);
-    if (!error->empty()) return MatchStatus::kError;
-    substituted = CompileCheckRegex(text);
+    absl::StatusOr<Built> built = BuildRegex(variables, nullptr, false, match);
+    if (!built.ok()) return built.status();
+    // Only empty substitutions: FileCheck's regex is empty, which LLVM's
+    // engine rejects, so the pattern matches nowhere.
+    if (built->regex == "(?m)") return false;
+    substituted = Compile(built->regex);
     if (!substituted->ok()) {
-      *error = "invalid regex after substitution: " + substituted->error();
-      return MatchStatus::kError;
+      return absl::InvalidArgumentError("invalid regex after substitution: " +
+                                        substituted->error());
     }
     regex = substituted.get();
+    group_of = std::move(built->group_of);
   }
-  if (has_backreferences_) return MatchWithBackreferences(buffer, *regex, variables, match, error);
-  std::vector<re2::StringPiece> groups(group_count_ + 1);
-  if (!regex->Match(re2::StringPiece(buffer.data(), buffer.size()), 0, buffer.size(), RE2::UNANCHORED, groups.data(),
-                    static_cast<int>(groups.size()))) {
-    return MatchStatus::kNotFound;
+  std::vector<re2::StringPiece> groups(GroupsWanted(group_of));
+  if (!regex->Match(re2::StringPiece(buffer.data(), buffer.size()), 0, buffer.size(),
+                    RE2::UNANCHORED, groups.data(), static_cast<int>(groups.size()))) {
+    return false;
   }
   match->position = groups[0].data() - buffer.data();
   match->length = groups[0].size();
-  DefineVariables(buffer, groups, variables);
-  return MatchStatus::kFound;
-}
-
-// RE2 has no backreferences, so a pattern that uses a variable defined earlier
-// in itself is matched in two steps: `relaxed` (each use replaced by the
-// definition's regex) finds the first line that can hold a match; then every
-// value the definition could take on that line is tried as a literal, and the
-// leftmost (then longest) exact match wins. Lines with none are skipped.
-MatchStatus Pattern::MatchWithBackreferences(std::string_view buffer, const re2::RE2& relaxed,
-                                             VariableTable& variables, PatternMatch* match,
-                                             std::string* error) const {
-  std::vector<size_t> definitions;
-  for (const Piece& piece : pieces_) {
-    if (piece.kind == Piece::Kind::kBackref &&
-        std::find(definitions.begin(), definitions.end(), piece.definition) == definitions.end()) {
-      definitions.push_back(piece.definition);
-    }
-  }
-  std::vector<std::unique_ptr<re2::RE2>> whole;  // each definition, anchored at both ends
-  for (size_t index : definitions) {
-    whole.push_back(CompileCheckRegex("^(?:" + pieces_[index].text + ")$"));
-  }
-  size_t from = 0;
-  while (from <= buffer.size()) {
-    re2::StringPiece found;
-    if (!relaxed.Match(re2::StringPiece(buffer.data(), buffer.size()), from, buffer.size(), RE2::UNANCHORED, &found, 1)) break;
-    size_t start = found.data() - buffer.data();
-    size_t line_end = buffer.find('\n', start);
-    if (line_end == std::string_view::npos) line_end = buffer.size();
-    std::string_view line = buffer.substr(start, line_end - start);
-    // Candidate values per definition ("=" + value, so that an empty value is
-    // told apart from "no value").
-    std::vector<std::vector<std::string>> candidates(definitions.size());
-    if (line.size() <= kMaxBackreferenceLine) {
-      for (size_t d = 0; d < definitions.size(); ++d) {
-        absl::flat_hash_set<std::string_view> seen;
-        for (size_t i = 0; i <= line.size(); ++i) {
-          for (size_t j = i; j <= line.size(); ++j) {
-            std::string_view value = line.substr(i, j - i);
-            if (seen.contains(value) ||
-                !RE2::FullMatch(re2::StringPiece(value.data(), value.size()), *whole[d])) {
-              continue;
-            }
-            seen.insert(value);
-            candidates[d].push_back(absl::StrCat("=", std::string(value)));
-          }
-        }
-      }
-    }
-    size_t best_start = std::string_view::npos, best_length = 0, tries = 0;
-    std::vector<std::string> best_values;
-    std::vector<std::string> values(pieces_.size());
-    std::function<void(size_t)> search = [&](size_t d) {
-      if (tries >= kMaxBackreferenceTries) return;
-      if (d == definitions.size()) {
-        ++tries;
-        std::string unused;
-        auto exact = CompileCheckRegex(BuildRegex(variables, &values, nullptr, &unused));
-        re2::StringPiece hit;
-        if (exact->ok() &&
-            exact->Match(re2::StringPiece(buffer.data(), buffer.size()), start, line_end, RE2::UNANCHORED, &hit, 1)) {
-          size_t hit_start = hit.data() - buffer.data();
-          if (hit_start < best_start || (hit_start == best_start && hit.size() > best_length)) {
-            best_start = hit_start;
-            best_length = hit.size();
-            best_values = values;
-          }
-        }
-        return;
-      }
-      for (const std::string& value : candidates[d]) {
-        values[definitions[d]] = value;
-        search(d + 1);
-      }
-    };
-    search(0);
-    if (best_start != std::string_view::npos) {
-      auto exact = CompileCheckRegex(BuildRegex(variables, &best_values, nullptr, error));
-      std::vector<re2::StringPiece> groups(group_count_ + 1);
-      exact->Match(re2::StringPiece(buffer.data(), buffer.size()), best_start, line_end, RE2::ANCHOR_START, groups.data(),
-                   static_cast<int>(groups.size()));
-      match->position = best_start;
-      match->length = best_length;
-      DefineVariables(buffer, groups, variables);
-      return MatchStatus::kFound;
-    }
-    from = line_end + 1;
-  }
-  return MatchStatus::kNotFound;
+  absl::Status defined = DefineVariables(buffer, groups, group_of, variables, match);
+  if (!defined.ok()) return defined;
+  return true;
 }
 
 }  // namespace hlo::check

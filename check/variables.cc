@@ -1,5 +1,6 @@
 #include "check/variables.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 
@@ -10,50 +11,95 @@
 namespace hlo::check {
 
 std::string NumericFormat::WildcardRegex() const {
-  std::string digits;
-  switch (kind) {
-    case 'x': digits = "[0-9a-f]"; break;
-    case 'X': digits = "[0-9A-F]"; break;
-    default: digits = "[0-9]"; break;
-  }
-  std::string count = precision > 0 ? absl::StrCat("{", precision, ",}") : "+";
+  std::string digits = kind == 'x' ? "[0-9a-f]" : kind == 'X' ? "[0-9A-F]" : "[0-9]";
+  std::string leading = kind == 'x' ? "[1-9a-f]" : kind == 'X' ? "[1-9A-F]" : "[1-9]";
   std::string sign = kind == 'd' ? "-?" : "";
-  return sign + digits + count;
+  if (precision == 0) return sign + digits + "+";
+  // FileCheck's: at least `precision` digits, no leading zero beyond them.
+  return absl::StrCat(sign, "(?:", leading, digits, "*)?", digits, "{", precision, "}");
 }
 
-std::string NumericFormat::Format(int64_t value) const {
-  bool negative = kind == 'd' && value < 0;
-  uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
-  char buffer[32];
-  const char* spec = kind == 'x' ? "%llx" : kind == 'X' ? "%llX" : "%llu";
-  std::snprintf(buffer, sizeof(buffer), spec, static_cast<unsigned long long>(magnitude));
-  std::string digits = buffer;
-  if (static_cast<int>(digits.size()) < precision) {
-    digits.insert(0, precision - digits.size(), '0');
+std::string NumericFormat::FileCheckWildcard() const {
+  std::string digits = kind == 'x' ? "[0-9a-f]" : kind == 'X' ? "[0-9A-F]" : "[0-9]";
+  std::string leading = kind == 'x' ? "[1-9a-f]" : kind == 'X' ? "[1-9A-F]" : "[1-9]";
+  std::string sign = kind == 'd' ? "-?" : "";
+  if (precision == 0) return sign + digits + "+";
+  return absl::StrCat(sign, "(", leading, digits, "*)?", digits, "{", precision, "}");
+}
+
+absl::StatusOr<std::string> NumericFormat::Format(NumericInt value) const {
+  if ((kind == 'd' && value > INT64_MAX) || (kind != 'd' && value < 0)) {
+    return absl::OutOfRangeError("overflow error");
   }
-  return negative ? "-" + digits : digits;
+  bool negative = value < 0;
+  unsigned __int128 magnitude = negative ? -value : value;
+  int base = kind == 'x' || kind == 'X' ? 16 : 10;
+  const char* symbols = kind == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+  std::string digits;
+  do {
+    digits.push_back(symbols[static_cast<int>(magnitude % base)]);
+    magnitude /= base;
+  } while (magnitude != 0);
+  if (static_cast<int>(digits.size()) < precision) digits.append(precision - digits.size(), '0');
+  if (negative) digits.push_back('-');
+  return std::string(digits.rbegin(), digits.rend());
 }
 
-std::optional<int64_t> NumericFormat::Parse(std::string_view digits) const {
+absl::StatusOr<NumericInt> NumericFormat::Parse(std::string_view digits) const {
   bool negative = false;
   if (kind == 'd' && !digits.empty() && digits[0] == '-') {
     negative = true;
     digits.remove_prefix(1);
   }
-  if (digits.empty()) return std::nullopt;
   int base = (kind == 'x' || kind == 'X') ? 16 : 10;
-  uint64_t value = 0;
+  NumericInt value = 0;
   for (char c : digits) {
     int d = std::isdigit(static_cast<unsigned char>(c))
                 ? c - '0'
                 : (base == 16 && std::isxdigit(static_cast<unsigned char>(c))
                        ? std::tolower(static_cast<unsigned char>(c)) - 'a' + 10
                        : -1);
-    if (d < 0) return std::nullopt;
-    if (value > (UINT64_MAX - d) / base) return std::nullopt;
+    if (d < 0) return absl::InvalidArgumentError("invalid digit");
     value = value * base + d;
+    if (value > kMaxNumeric) break;
   }
-  return negative ? -static_cast<int64_t>(value) : static_cast<int64_t>(value);
+  if (negative) value = -value;
+  NumericInt high = kind == 'd' ? NumericInt{INT64_MAX} : kMaxNumeric;
+  NumericInt low = kind == 'd' ? kMinNumeric : 0;
+  if (digits.empty() || value > high || value < low) {
+    return absl::OutOfRangeError("unable to represent numeric value");
+  }
+  return value;
+}
+
+absl::StatusOr<NumericFormat> ParseNumericFormat(std::string_view spec) {
+  spec = Trim(spec);
+  NumericFormat format;
+  auto invalid = absl::InvalidArgumentError("invalid matching format specification in expression");
+  if (spec.size() < 2 || spec[0] != '%') return invalid;
+  spec.remove_prefix(1);
+  if (spec[0] == '.') {
+    size_t digits = 1;
+    long long precision = 0;
+    while (digits < spec.size() && absl::ascii_isdigit(spec[digits])) {
+      precision = std::min<long long>(precision * 10 + (spec[digits] - '0'), 1LL << 40);
+      ++digits;
+    }
+    if (digits == 1) return invalid;
+    if (precision > kMaxPrecision) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("precision ", std::string(spec.substr(1, digits - 1)),
+                       " is larger than hlo-check's limit of ", kMaxPrecision, " digits"));
+    }
+    format.precision = static_cast<int>(precision);
+    spec.remove_prefix(digits);
+  }
+  if (spec.size() != 1 || std::string_view("udxX").find(spec[0]) == std::string_view::npos) {
+    return invalid;
+  }
+  format.kind = spec[0];
+  format.explicit_kind = true;
+  return format;
 }
 
 bool IsVariableName(std::string_view name) {
@@ -107,6 +153,11 @@ absl::StatusOr<NumericExpression> NumericExpression::Parse(std::string_view text
       continue;
     }
     Term term;
+    // A literal may carry its own sign: [[#-5+N]].
+    if (text.size() > 1 && text[0] == '-' && std::isdigit(static_cast<unsigned char>(text[1]))) {
+      negate = !negate;
+      text.remove_prefix(1);
+    }
     term.negate = negate;
     size_t length = 0;
     if (text.substr(0, 5) == "@LINE") {
@@ -116,14 +167,17 @@ absl::StatusOr<NumericExpression> NumericExpression::Parse(std::string_view text
       term.kind = Term::Kind::kLiteral;
       int base = text.substr(0, 2) == "0x" ? 16 : 10;
       length = base == 16 ? 2 : 0;
-      uint64_t value = 0;
+      NumericInt value = 0;
       while (length < text.size() && std::isxdigit(static_cast<unsigned char>(text[length])) &&
              (base == 16 || std::isdigit(static_cast<unsigned char>(text[length])))) {
         char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[length])));
         value = value * base + (std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : c - 'a' + 10);
+        if (value > kMaxNumeric) {
+          return absl::OutOfRangeError("unable to represent numeric value");
+        }
         ++length;
       }
-      term.literal = static_cast<int64_t>(value);
+      term.literal = value;
     } else {
       term.kind = Term::Kind::kVariable;
       while (length < text.size() &&
@@ -160,7 +214,7 @@ absl::StatusOr<NumericValue> NumericExpression::Evaluate(const VariableTable& va
   result.format = format;
   bool format_from_variable = !format.explicit_kind;
   for (const Term& term : terms) {
-    int64_t value = term.literal;
+    NumericInt value = term.literal;
     if (term.kind == Term::Kind::kLine) {
       value = line;
     } else if (term.kind == Term::Kind::kVariable) {
@@ -174,7 +228,11 @@ absl::StatusOr<NumericValue> NumericExpression::Evaluate(const VariableTable& va
         format_from_variable = false;
       }
     }
+    // Checked: each operand is in range, so the wide sum cannot wrap.
     result.value += term.negate ? -value : value;
+    if (result.value < kMinNumeric || result.value > kMaxNumeric) {
+      return absl::OutOfRangeError("overflow error");
+    }
   }
   return result;
 }

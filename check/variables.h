@@ -15,6 +15,16 @@
 
 namespace hlo::check {
 
+// FileCheck's numeric values: any integer in [INT64_MIN, UINT64_MAX]; the
+// arithmetic is done wider and checked against that range.
+__extension__ typedef __int128 NumericInt;
+inline constexpr NumericInt kMinNumeric = -(NumericInt{1} << 63);
+inline constexpr NumericInt kMaxNumeric = (NumericInt{1} << 64) - 1;
+// The widest precision (%.N) a value may be written with; FileCheck's regex
+// engine takes repetition counts up to 255, so wildcards stop there.
+inline constexpr int kMaxPrecision = 4096;
+inline constexpr int kMaxWildcardPrecision = 255;
+
 // How a numeric value is written: %u (unsigned decimal), %d (signed), %x / %X
 // (hex digits), with an optional minimum number of digits (%.4x).
 struct NumericFormat {
@@ -22,15 +32,23 @@ struct NumericFormat {
   int precision = 0;
   bool explicit_kind = false;
 
+  // The regex of any value, in RE2 syntax and as FileCheck writes it.
   std::string WildcardRegex() const;
-  std::string Format(int64_t value) const;
-  std::optional<int64_t> Parse(std::string_view digits) const;
+  std::string FileCheckWildcard() const;
+  // "overflow error" when the value cannot be written in this format (a
+  // negative value unsigned, a value above INT64_MAX signed).
+  absl::StatusOr<std::string> Format(NumericInt value) const;
+  // "unable to represent numeric value" when out of the format's range.
+  absl::StatusOr<NumericInt> Parse(std::string_view digits) const;
 };
 
 struct NumericValue {
-  int64_t value = 0;
+  NumericInt value = 0;
   NumericFormat format;
 };
+
+// `%u`, `%d`, `%x`, `%X`, optionally with `.PRECISION` (at most kMaxPrecision).
+absl::StatusOr<NumericFormat> ParseNumericFormat(std::string_view spec);
 
 // True for a name FileCheck accepts: [$]?[A-Za-z_][A-Za-z0-9_]*.
 bool IsVariableName(std::string_view name);
@@ -55,7 +73,7 @@ struct NumericExpression {
     bool negate = false;
     enum class Kind { kVariable, kLine, kLiteral } kind = Kind::kLiteral;
     std::string name;
-    int64_t literal = 0;
+    NumericInt literal = 0;
   };
   std::vector<Term> terms;
 

@@ -3,9 +3,12 @@
 // Reads the input (standard input by default) and matches the CHECK lines of
 // CHECK_FILE against it. Exit status 0 pass, 1 a check failed, 2 bad usage
 // or a malformed check file. FileCheck's single-dash spelling of long
-// options (-check-prefix=X) is accepted too.
+// options (-check-prefix=X) is accepted too, and its -DNAME=VALUE.
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -18,31 +21,44 @@
 
 namespace {
 
-bool ReadAll(const std::string& path, std::string* text) {
+// Reads `path` ("-": standard input); on failure returns why, as FileCheck
+// words it ("Is a directory", "No such file or directory").
+std::string ReadAll(const std::string& path, std::string* text) {
   if (path == "-") {
     std::ostringstream buffer;
     buffer << std::cin.rdbuf();
     *text = buffer.str();
-    return true;
+    return "";
   }
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) return std::strerror(EISDIR);
   std::ifstream file(path, std::ios::binary);
-  if (!file) return false;
+  if (!file) return std::strerror(errno != 0 ? errno : ENOENT);
   text->assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-  return !file.bad();
+  if (file.bad()) return std::strerror(errno != 0 ? errno : EIO);
+  return "";
 }
 
-// -check-prefix=X -> --check-prefix=X (FileCheck accepts both spellings).
-std::vector<std::string> NormalizeArguments(int argc, char** argv) {
-  std::vector<std::string> args;
+// -check-prefix=X -> --check-prefix=X (FileCheck accepts both spellings);
+// -DNAME=VALUE go to `defines` (FileCheck's -D takes its value attached).
+// Returns false on a -D without one.
+bool NormalizeArguments(int argc, char** argv, std::vector<std::string>* args,
+                        std::vector<std::string>* defines) {
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg.size() > 2 && arg[0] == '-' && arg[1] != '-' && std::isalpha(static_cast<unsigned char>(arg[1]))) {
+    if (arg.starts_with("-D")) {
+      if (arg.size() == 2) return false;
+      defines->push_back(arg.substr(2));
+      continue;
+    }
+    if (arg.size() > 2 && arg[0] == '-' && arg[1] != '-' &&
+        std::isalpha(static_cast<unsigned char>(arg[1]))) {
       arg = "-" + arg;
     }
-    args.push_back(arg);
+    args->push_back(arg);
   }
-  std::reverse(args.begin(), args.end());  // CLI11 parses a reversed vector
-  return args;
+  std::reverse(args->begin(), args->end());  // CLI11 parses a reversed vector
+  return true;
 }
 
 constexpr const char* kDumpInputHelp =
@@ -55,7 +71,7 @@ constexpr const char* kDumpInputHelp =
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   CLI::App app{"hlo-check: match CHECK lines against an input (LLVM FileCheck's semantics, RE2)"};
   hlo::check::CheckOptions options;
   std::string check_file;
@@ -84,8 +100,19 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"never", "fail", "always", "help"}));
   app.add_option("--dump-input-context", options.dump_input_context,
                  "lines shown around each error in the input dump");
+  app.add_flag("--ignore-case", options.ignore_case, "match without regard to case");
+  int verbose = 0;
+  bool very_verbose = false, color = false;
+  app.add_flag("-v", verbose, "print a remark for each match (FileCheck's -v)");
+  app.add_flag("--vv", very_verbose, "also for each CHECK-NOT that found nothing (-vv)");
+  app.add_flag("--color", color, "accepted for FileCheck's sake; hlo-check does not colour");
+  std::vector<std::string> args;
+  if (!NormalizeArguments(argc, argv, &args, &options.defines)) {
+    std::cerr << "hlo-check: for the -D option: requires a value (-DNAME=VALUE)\n";
+    return 2;
+  }
   try {
-    app.parse(NormalizeArguments(argc, argv));
+    app.parse(args);
   } catch (const CLI::ParseError& e) {
     if (dump_input == "help") {
       std::cout << kDumpInputHelp;
@@ -105,17 +132,29 @@ int main(int argc, char** argv) {
   options.check_prefixes.insert(options.check_prefixes.end(), prefix_lists.begin(),
                                 prefix_lists.end());
   if (!comment_prefixes.empty()) options.comment_prefixes = comment_prefixes;
+  options.verbose = very_verbose ? 2 : verbose > 0 ? 1 : 0;
   std::string check_text, input_text;
-  if (!ReadAll(check_file, &check_text)) {
-    std::cerr << "hlo-check: cannot read check file '" << check_file << "'\n";
+  if (std::string why = ReadAll(check_file, &check_text); !why.empty()) {
+    std::cerr << "hlo-check: Could not open check file '" << check_file << "': " << why << "\n";
     return 2;
   }
-  if (!ReadAll(input_file, &input_text)) {
-    std::cerr << "hlo-check: cannot read input file '" << input_file << "'\n";
+  if (std::string why = ReadAll(input_file, &input_text); !why.empty()) {
+    std::cerr << "hlo-check: Could not open input file '" << input_file << "': " << why << "\n";
     return 2;
   }
   std::string input_name = input_file == "-" ? "<stdin>" : input_file;
   auto result = hlo::check::RunFileCheck(check_file, check_text, input_name, input_text, options);
   std::cerr << result.messages;
   return result.exit_code;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return Main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "hlo-check: out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "hlo-check: " << e.what() << "\n";
+  }
+  return 2;
 }

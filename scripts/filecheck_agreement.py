@@ -15,7 +15,19 @@ empty input). The pairs:
   changed, a line dropped, duplicated or swapped with the next, a capture
   renamed, a regex altered, the literal text altered, an input line dropped
   or duplicated, an option added (--match-full-lines, --strict-whitespace,
-  --implicit-check-not).
+  --implicit-check-not);
+* --shapes N generated pairs (default 1000) whose patterns are HLO shapes and
+  layouts (`f32[8,16]{1,0}`) with their numbers and brackets replaced by
+  regexes and variables, and `[`, `]`, `{`, `}` put beside those: where a
+  `{{` regex ends, `[[[N:...]]]`, braces inside regexes, brackets inside
+  captures, backreferences, numeric variables, -D, --ignore-case;
+* --regexes N random short regexes (default 500) over POSIX's special
+  characters, each as a {{ }} block and as a capture, against HLO text:
+  LLVM regcomp's errors against hlo-check's reading of them;
+* --blocks N random check files (default 500) of variable blocks and noise
+  ([[#%x,N:]], [[N:a]], [[#N+1]], [[@LINE+1]], stray brackets, huge
+  numbers), with -D, --ignore-case, --match-full-lines: a name's kind and
+  format across the file, numeric overflow, malformed blocks.
 
 Regexes stay in the syntax both tools read alike (hlo-check's {{...}} is
 RE2, FileCheck's POSIX ERE: `\\d` means a digit to RE2 and a `d` to POSIX, so
@@ -176,6 +188,153 @@ def mutations(check, text, options, rng):
     return out
 
 
+SHAPE_LINES = [
+    "%p.0 = f32[8]{0} parameter(0)",
+    "%c.1 = f32[8,16]{1,0} constant({...})",
+    "%t.2 = (f32[2]{0}, s32[]) tuple(%a, %b)",
+    "%r.3 = bf16[4,2,3]{2,1,0:T(8,128)} reshape(%p.0)",
+    "ROOT %d.4 = f32[8,16]{0,1} dot(%x, %y), lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+    "%k.5 = s32[2,2] constant({ { 1, 2 }, { 3, 4 } })",
+    "%s.6 = f32[] slice(%p.0), slice={[0:1]}",
+    "{0} {1,0} [8] [[1,2],[3,4]] {{1}} }} ]] [[ {{",
+]
+# Regexes whose brackets and braces sit at the edges of a {{ }} or a capture.
+EDGE_REGEXES = ["[0-9]+", "{[0-9]+", "[0-9]+}", "{", "}", "[{]", "[}]", "[]]", "[^]]*", "[^}]*",
+                "[[]", ".*", "[0-9]{1,2}", "[0-9]{1}", "(0|1)", "\\{", "\\[", "\\]", "",
+                "[[:digit:]]+", "x{", "{1}", "{,}", "[0-9]+\\]", "[0-9,]*", "[a-z0-9]+",
+                "[0-9]*]", "}}", "{{", "(", "a{256}", "[0-9]+|", "[z-a]", "[[:foo:]]", "\\"]
+
+
+def shape_pattern(line, rng, names):
+    """A pattern from `line`: runs of digits and some punctuation replaced by
+    regexes and variables, brackets and braces kept or doubled beside them."""
+    out = []
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        r = rng.random()
+        if ch.isdigit():
+            j = i
+            while j < len(line) and line[j].isdigit():
+                j += 1
+            choice = rng.randrange(8)
+            if choice == 0:
+                out.append("{{" + rng.choice(EDGE_REGEXES) + "}}")
+            elif choice == 1:
+                name = rng.choice("NMK")
+                names.add(name)
+                out.append(f"[[{name}:{rng.choice(EDGE_REGEXES)}]]")
+            elif choice == 2 and names:
+                out.append(f"[[{rng.choice(sorted(names))}]]")
+            elif choice == 3:
+                name = rng.choice("IJ")
+                out.append(rng.choice([f"[[#{name}:]]", f"[[#%u,{name}:]]", "[[#]]", f"[[#{name}+1]]",
+                                       f"[[#{name}]]", "[[#@LINE]]", "[[@LINE]]"]))
+            elif choice == 4:
+                out.append("{{[0-9]+}}")
+            else:
+                out.append(line[i:j])
+            i = j
+            continue
+        if ch in "[]{}" and r < 0.35:
+            out.append(rng.choice([ch, ch + ch, ch * 3, "{{" + "\\" + ch + "}}", "{{[" + ch + "]}}"]))
+        elif ch == " " and r < 0.1:
+            out.append(rng.choice(["{{ *}}", " ", "{{.*}}", "[[S:.*]]"]))
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def shape_pairs(count, rng):
+    """(check, input, options) pairs over SHAPE_LINES."""
+    text = "\n".join(SHAPE_LINES) + "\n"
+    pairs = []
+    for _ in range(count):
+        names = set()
+        lines = []
+        for _ in range(rng.randint(1, 3)):
+            line = rng.choice(SHAPE_LINES)
+            start = rng.randrange(len(line) // 2 + 1)
+            piece = line[start:start + rng.randint(4, 40)].strip() or line
+            kind = rng.choice(["CHECK", "CHECK", "CHECK", "CHECK-NEXT", "CHECK-SAME", "CHECK-NOT",
+                               "CHECK-DAG"])
+            lines.append(f"{kind}: {shape_pattern(piece, rng, names)}")
+        if not any(l.startswith("CHECK:") or l.startswith("CHECK-DAG:") for l in lines):
+            lines.insert(0, "CHECK: HloModule" if rng.random() < 0.1 else "CHECK: %p.0")
+        if lines[0].startswith("CHECK-NEXT") or lines[0].startswith("CHECK-SAME"):
+            lines[0] = "CHECK:" + lines[0].split(":", 1)[1]
+        options = []
+        r = rng.random()
+        if r < 0.1:
+            options.append("--ignore-case")
+            lines = [l.split(": ", 1)[0] + ": " + l.split(": ", 1)[1].swapcase() for l in lines]
+        elif r < 0.2:
+            options.append("-DN=" + rng.choice(["8", "16", "0", "1,0"]))
+            lines.append("CHECK: [[N]]")
+        elif r < 0.25:
+            options.append("-D#I=" + rng.choice(["3", "7", "0x10"]))
+            lines.append("CHECK: [[#I+1]]")
+        elif r < 0.3:
+            options.append("--match-full-lines")
+        pairs.append(("\n".join(lines) + "\n", text, options))
+    return pairs
+
+
+NEAR = re.compile(r"^[^\n]*:(\d+):(\d+): note: possible intended match here$", re.M)
+
+
+def near_miss(stderr):
+    """The line and column of the near-miss notes in `stderr`."""
+    return NEAR.findall(stderr)
+
+
+REGEX_ATOMS = ["(", ")", "[", "]", "{", "}", "|", "*", "+", "?", "^", "$", ".", "\\", "a", "0",
+               "1", "2", ",", ":", "-", "[0-9]", "[^]]", "{2}", "{1,}", "{,", "[[:digit:]]",
+               "[[.a.]]", "[]a]", "\\{", "\\1", "f32", " ", "%"]
+
+
+def regex_pairs(count, rng):
+    """Random regexes as {{ }} blocks and captures, against HLO text."""
+    text = "\n".join(SHAPE_LINES) + "\n"
+    pairs = []
+    for _ in range(count):
+        regex = "".join(rng.choice(REGEX_ATOMS) for _ in range(rng.randint(1, 6)))
+        if "}}" in regex or "]]" in regex:
+            continue
+        pairs.append((f"CHECK: {{{{{regex}}}}}\n", text, []))
+        pairs.append((f"CHECK: [[R:{regex}]]\nCHECK: [[R]]\n", text, []))
+    return pairs
+
+
+BLOCK_TOKENS = ["[[#N:]]", "[[#%x,N:]]", "[[N:a]]", "[[N:[a-z]]]", "[[#N+1]]", "[[#N-1]]",
+                "[[@LINE+1]]", "[[#@LINE]]", "{{[0-9]+}}", "[[N]]", "[[#%d,M:N-5]]", "[[#M]]",
+                "[[#]]", "[[#%.2u,P:]]", "[[N:.*]]", "[[#N]]", "[[#%X,Q:]]", "[[", "]]", "{{",
+                "}}", "#", "%", "%d", "%x", "%.3u", ",", ":", "@LINE", "+", "-", "1", "0x1f", "N",
+                "X", "$G", " ", "a", "[", "]", "{", "}", "(", ")", "*", "\\", "==", "f32",
+                "9999999999999999999999"]
+BLOCK_KINDS = ["CHECK", "CHECK-NEXT", "CHECK-SAME", "CHECK-NOT", "CHECK-DAG", "CHECK-LABEL",
+               "CHECK-COUNT-2", "CHECK{LITERAL}"]
+BLOCK_INPUT = ("f32[8]{0} a 1 1f 9 0x1f\nX N a[1] {a} 18446744073709551615 -3\n\n"
+               "%x.1 = f32[] a\n")
+
+
+def block_pairs(count, rng):
+    """Random check files of variable blocks and noise."""
+    pairs = []
+    for _ in range(count):
+        lines = []
+        for _ in range(rng.randint(1, 3)):
+            body = "".join(rng.choice(BLOCK_TOKENS) for _ in range(rng.randint(1, 10)))
+            lines.append(rng.choice(BLOCK_KINDS) + ": " + body)
+        if lines[0].startswith(("CHECK-NEXT", "CHECK-SAME")):
+            lines[0] = "CHECK: x"
+        options = rng.choice([[], [], ["--match-full-lines"], ["-DN=1"], ["-D#N=3"],
+                              ["--ignore-case"]])
+        pairs.append(("\n".join(lines) + "\n", BLOCK_INPUT, options))
+    return pairs
+
+
 def run(tool, check_path, input_path, options):
     proc = subprocess.run([tool, check_path, "--input-file", input_path, "--dump-input=never"]
                           + options, capture_output=True, timeout=60)
@@ -188,6 +347,10 @@ def main():
     ap.add_argument("--filecheck", default="FileCheck-14")
     ap.add_argument("--min-pairs", type=int, default=500)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--shapes", type=int, default=1000,
+                    help="generated pairs of HLO shapes with brackets beside regexes")
+    ap.add_argument("--regexes", type=int, default=500, help="random regexes to compare")
+    ap.add_argument("--blocks", type=int, default=500, help="random files of variable blocks")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
@@ -201,6 +364,9 @@ def main():
     pairs = list(base)
     for check, text, options in base:
         pairs.extend(mutations(check, text, options, rng))
+    pairs.extend(shape_pairs(a.shapes, random.Random(a.seed)))
+    pairs.extend(regex_pairs(a.regexes, random.Random(a.seed)))
+    pairs.extend(block_pairs(a.blocks, random.Random(a.seed)))
     seen = set()
     unique = []
     for check, text, options in pairs:
@@ -227,11 +393,33 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
             results = list(pool.map(compare, range(len(unique))))
+        # A directory as the check file or as the input (issue 36): both exit 2.
+        check_path = os.path.join(tmp, "dir_check.txt")
+        with open(check_path, "w") as f:
+            f.write("CHECK: x\n")
+        for check_arg, input_arg in ((tmp, check_path), (check_path, tmp)):
+            unique.append((f"<directory {check_arg == tmp}>", "", []))
+            want, want_err = run(filecheck, check_arg, input_arg, [])
+            got, got_err = run(hlo_check, check_arg, input_arg, [])
+            results.append((want, got, want_err, got_err))
     differ = []
+    near_total = near_differ = crashed = 0
     for (check, text, options), (want, got, want_err, got_err) in zip(unique, results):
+        if want not in (0, 1, 2):
+            crashed += 1  # FileCheck itself crashed (it does on some malformed input)
+            continue
         verdicts[want] = verdicts.get(want, 0) + 1
         if want != got:
             differ.append((check, text, options, want, got, want_err, got_err))
+        elif want == 1:
+            # Where each tool's "possible intended match" note points (or none).
+            want_near, got_near = near_miss(want_err), near_miss(got_err)
+            near_total += 1
+            if want_near != got_near:
+                near_differ += 1
+                if a.verbose:
+                    print(f"NEAR MISS: FileCheck {want_near}, hlo-check {got_near}")
+                    print("  check file:\n    " + "\n    ".join(check.split("\n")[:10]))
     for check, text, options, want, got, want_err, got_err in differ:
         print(f"DIFFER: FileCheck {want}, hlo-check {got}, options {options}")
         print("  check file:\n    " + "\n    ".join(check.split("\n")[:40]))
@@ -242,6 +430,11 @@ def main():
     n = len(unique)
     print(f"verdicts (FileCheck): {verdicts.get(0, 0)} pass, {verdicts.get(1, 0)} fail, "
           f"{verdicts.get(2, 0)} malformed")
+    print(f"near misses: {near_total} failures, {near_total - near_differ} with the same "
+          f"'possible intended match' note (or none in both), {near_differ} differ")
+    if crashed:
+        print(f"FileCheck crashed on {crashed} pairs (left out)")
+        n -= crashed
     print(f"agreement: {n} pairs, {n - len(differ)} agree, {len(differ)} differ")
     return 0 if not differ and n >= a.min_pairs else 1
 

@@ -1,0 +1,29 @@
+// FileCheck's -D options: -DNAME=VALUE defines a string variable and
+// -D#[FMT,]NAME=EXPR a numeric one, before the check file is read.
+#ifndef HLO_CHECK_DEFINES_H_
+#define HLO_CHECK_DEFINES_H_
+
+#include <string>
+#include <vector>
+
+#include "check/diagnostics.h"
+#include "check/pattern.h"
+#include "check/source_text.h"
+#include "check/variables.h"
+
+namespace hlo::check {
+
+// The text the definitions' diagnostics point into: one line per definition,
+// "Global define #N: TEXT", as FileCheck shows them.
+std::string DefinesText(const std::vector<std::string>& defines);
+
+// Defines each of `defines` in `variables` (and its name in `names`); false
+// (with located errors in `diagnostics`, against `source` = DefinesText)
+// when one is malformed or names a variable of the other kind.
+bool DefineCommandLineVariables(const std::vector<std::string>& defines,
+                                const SourceText& source, VariableTable* variables,
+                                VariableNames* names, Diagnostics* diagnostics);
+
+}  // namespace hlo::check
+
+#endif  // HLO_CHECK_DEFINES_H_
