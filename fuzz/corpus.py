@@ -15,6 +15,8 @@ are left out: small inputs give more executions a second.
 * literal: the .expect files of testdata (literal text with its shape) and
   the constants of the modules (`f32[2] {1, 2}`), each after the byte that
   tells literal_fuzzer.cc to read the shape from the text.
+* eval: the modules of testdata/eval/lapack_*.hlo and sdy_*.hlo (the
+  LAPACK custom-calls and Shardy manual computations), error tests included.
 * npy: the .npy files, each after the byte that picks its element type in
   npy_fuzzer.cc (kTypes there).
 """
@@ -61,6 +63,14 @@ def parser_seeds(args):
         yield piece
 
 
+def eval_seeds(args):
+    for pattern in ("lapack_*.hlo", "sdy_*.hlo"):
+        for path in sorted(glob.glob(os.path.join(ROOT, "testdata", "eval", pattern))):
+            for piece in re.split(rb"(?m)^// -----.*\n", read(path)):
+                if piece.strip():
+                    yield piece
+
+
 def json_seeds(args):
     for path in glob.glob(os.path.join(ROOT, "testdata", "**", "*.json"), recursive=True):
         if b"hlo-module-json" in read(path):
@@ -96,7 +106,7 @@ def npy_seeds(args):
 
 
 TARGETS = {"parser": parser_seeds, "opt": parser_seeds, "module_json": json_seeds,
-           "literal": literal_seeds, "npy": npy_seeds}
+           "literal": literal_seeds, "npy": npy_seeds, "eval": eval_seeds}
 
 
 def main():

@@ -11,6 +11,10 @@
 * module_json.dict (module_json target): the names the module JSON reader
   and writer use (string literals in ir/module_json*.cc) and the table names.
 * npy.dict (npy target): the .npy magic, header keys and descrs.
+* eval.dict (eval target): hlo.dict's words, the custom-call targets
+  hlo-run implements (LAPACK names built from eval/custom_call.cc's
+  kLapackRoutines), the attribute names and words of eval/linalg/ and of
+  the Shardy manual computations, and backend_config fragments.
 
 --check exits 1 when a checked-in dictionary differs from what would be
 written (the sources changed; run without --check and commit).
@@ -65,7 +69,7 @@ def render(title, groups):
     return "\n".join(lines) + "\n"
 
 
-def hlo_dict():
+def hlo_groups():
     opcodes = table_names("ir/opcode.h", "HLO_OPCODES")
     attrs = table_names("ir/attribute.h", "HLO_ATTRIBUTES")
     types = table_names("ir/primitive_type.h", "HLO_PRIMITIVE_TYPES")
@@ -75,10 +79,13 @@ def hlo_dict():
                    "'", "<=", "?", "T(", "S(", "D(", "P(", "E(", "*", "[0:2]", "f32[]",
                    "s32[2,3]{1,0}", "(f32[], s32[])", "parameter(0)", "constant(1)",
                    "to_apply=", "calls=", "nan", "-inf", "inf", "0x1p-149", "1e39"]
-    return render("HLO text: opcodes, attributes, element types, parser words", [
-        ("opcodes", opcodes), ("attributes", [a + "=" for a in attrs]),
-        ("element types", [t + "[" for t in types]), ("parser words", words),
-        ("punctuation and fragments", punctuation)])
+    return [("opcodes", opcodes), ("attributes", [a + "=" for a in attrs]),
+            ("element types", [t + "[" for t in types]), ("parser words", words),
+            ("punctuation and fragments", punctuation)]
+
+
+def hlo_dict():
+    return render("HLO text: opcodes, attributes, element types, parser words", hlo_groups())
 
 
 def json_dict():
@@ -105,11 +112,36 @@ def npy_dict():
         ("descrs", ["'%s'" % d for d in descrs])])
 
 
+def eval_dict():
+    table = read("eval/custom_call.cc")
+    lapack = set()
+    for routine, types, legacy in re.findall(
+            r'\{"(\w+)", &lapack::\w+, "(\w+)", (true|false)\}', table):
+        for t in types:
+            lapack.add("lapack_%s%s_ffi" % (t, routine))
+            if legacy == "true":
+                lapack.add(("blas_%strsm" % t) if routine == "trsm" else "lapack_%s%s" % (t, routine))
+    words = literals([os.path.join(ROOT, "eval", "custom_call.cc"),
+                      os.path.join(ROOT, "eval", "collectives", "sdy_manual_computation.cc")] +
+                     glob.glob(os.path.join(ROOT, "eval", "linalg", "*.cc")))
+    fragments = ["backend_config={", " : ui8", " : i32", "= 76 : ui8", "= 85 : ui8",
+                 "= 86 : ui8", "= 78 : ui8", "= 65 : ui8", "= 83 : ui8", "true", "false",
+                 "api_version=API_VERSION_TYPED_FFI", "operand_layout_constraints={",
+                 "custom-call(", "custom_call_target=\"", "frontend_attributes={",
+                 "#sdy.sharding_per_value<[", "<@mesh, [", "#sdy.mesh<[", "#sdy<manual_axes{",
+                 "\\\"x\\\"", "\\\"y\\\"", "\\\"x\\\":(1)2", "\"x\"=2", "\"y\"=2",
+                 "device_ids=[", "xla.sdy.manual_computation_body.1", "[0,0]", "[1,0]", "[0]",
+                 "{1,0}", "{0,1}", "{1,2,0}"]
+    return render("evaluated modules: hlo.dict, custom-call targets, LAPACK and Shardy words",
+                  hlo_groups() + [("custom-call targets", lapack), ("eval words", words),
+                                  ("eval fragments", fragments)])
+
+
 def main():
     check = "--check" in sys.argv[1:]
     stale = []
     for name, text in [("hlo.dict", hlo_dict()), ("module_json.dict", json_dict()),
-                       ("npy.dict", npy_dict())]:
+                       ("npy.dict", npy_dict()), ("eval.dict", eval_dict())]:
         path = os.path.join(FUZZ, name)
         old = open(path, encoding="utf-8").read() if os.path.exists(path) else None
         if check:

@@ -87,7 +87,9 @@ std::string ValidateRef(const Mesh& mesh, const MeshAxisRef& r) {
     return StrCat("sub-axis ", RefText(mesh, r), " needs a pre-size of at least 1 and a size "
                   "above 1");
   }
-  if (r.pre_size > full || r.size > full || full % (r.pre_size * r.size) != 0) {
+  // (pre-size times size may overflow: divided out one at a time.)
+  if (r.pre_size > full || r.size > full || full % r.pre_size != 0 ||
+      (full / r.pre_size) % r.size != 0) {
     return StrCat("sub-axis ", RefText(mesh, r), ": pre-size times size (", r.pre_size, "*",
                   r.size, ") must divide the axis size ", full);
   }

@@ -1,14 +1,43 @@
 #include "ir/read_file.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <new>
+#include <vector>
 
 #include "ir/strings.h"
 
 namespace hlo {
+namespace {
+
+// A limit of the process's memory in bytes (none: INT64_MAX).
+int64_t Limit(int resource) {
+  struct rlimit r;
+  if (getrlimit(resource, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return INT64_MAX;
+  return static_cast<int64_t>(std::min<rlim_t>(r.rlim_cur, INT64_MAX));
+}
+
+absl::Status TooLarge(const std::string& path, std::string_view size, int64_t limit) {
+  return absl::ResourceExhaustedError(
+      StrCat(path, ": error: cannot read: ", size, " exceeds the input limit of ", limit,
+             " bytes"));
+}
+
+}  // namespace
+
+int64_t MaxInputBytes() {
+  int64_t memory = INT64_MAX;
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) memory = static_cast<int64_t>(pages) * page;
+  memory = std::min({memory, Limit(RLIMIT_AS), Limit(RLIMIT_DATA)});
+  return memory / 2;
+}
 
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
   FILE* in = std::fopen(path.c_str(), "rb");
@@ -21,16 +50,48 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
 }
 
 absl::StatusOr<std::string> ReadRestOfFile(std::FILE* in, const std::string& path) {
+  return ReadRestOfFile(in, path, MaxInputBytes());
+}
+
+absl::StatusOr<std::string> ReadRestOfFile(std::FILE* in, const std::string& path,
+                                           int64_t limit) {
   // One read of the file's size when it has one, then whatever else comes
-  // (a file that grew meanwhile, or a stream with no size).
+  // (a file that grew meanwhile, or a stream with no size) in blocks, up to
+  // the limit: an endless stream (/dev/zero, a FIFO) ends in this error,
+  // not in running out of memory. (Blocks, joined at the end, need at most
+  // twice the input; a string grown by doubling needed three times.)
+  constexpr size_t kBlock = size_t{1} << 20;
   std::string data;
-  struct stat st;
-  if (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    data.resize(static_cast<size_t>(st.st_size));
-    data.resize(std::fread(data.data(), 1, data.size(), in));
+  try {
+    struct stat st;
+    if (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      if (st.st_size > limit) {
+        return TooLarge(path, StrCat("its size (", st.st_size, " bytes)"), limit);
+      }
+      data.resize(static_cast<size_t>(st.st_size));
+      data.resize(std::fread(data.data(), 1, data.size(), in));
+    }
+    std::vector<std::string> blocks;
+    int64_t total = static_cast<int64_t>(data.size());
+    for (;;) {
+      std::string block(kBlock, '\0');
+      block.resize(std::fread(block.data(), 1, kBlock, in));
+      if (block.empty()) break;
+      total += static_cast<int64_t>(block.size());
+      if (total > limit) {
+        return TooLarge(path, StrCat("the input (more than ", total - block.size(), " bytes)"),
+                        limit);
+      }
+      const bool last = block.size() < kBlock;
+      blocks.push_back(std::move(block));
+      if (last) break;
+    }
+    data.reserve(static_cast<size_t>(total));
+    for (const std::string& b : blocks) data += b;
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError(
+        StrCat(path, ": error: cannot read: the input does not fit in memory"));
   }
-  char chunk[1 << 16];
-  while (size_t n = std::fread(chunk, 1, sizeof chunk, in)) data.append(chunk, n);
   if (std::ferror(in) != 0) {
     return absl::DataLossError(StrCat(path, ": error: cannot read: ", std::strerror(errno)));
   }

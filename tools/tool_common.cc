@@ -26,11 +26,7 @@
 namespace hlo {
 
 absl::StatusOr<std::string> ReadInput(const std::string& path) {
-  if (path == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    return ss.str();
-  }
+  if (path == "-") return ReadRestOfFile(stdin, "<stdin>");  // bounded, as files are
   return ReadWholeFile(path);
 }
 

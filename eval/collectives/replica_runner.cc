@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "eval/denormals.h"
@@ -17,8 +18,22 @@ namespace hlo {
 // Threads for devices 1..n-1, each waiting for the next run.
 class ReplicaRunner::DeviceThreads {
  public:
-  explicit DeviceThreads(int64_t devices) {
-    for (int64_t d = 1; d < devices; ++d) threads_.emplace_back([this, d] { Work(d); });
+  // An error when the system cannot give that many threads (a process or
+  // memory limit): the ones started are stopped again.
+  static absl::StatusOr<std::unique_ptr<DeviceThreads>> Start(int64_t devices) {
+    auto threads = std::make_unique<DeviceThreads>();
+    try {
+      for (int64_t d = 1; d < devices; ++d) {
+        threads->threads_.emplace_back([t = threads.get(), d] { t->Work(d); });
+      }
+    } catch (const std::system_error& e) {
+      const size_t started = threads->threads_.size();
+      threads.reset();
+      return absl::ResourceExhaustedError(
+          StrCat("cannot start a thread for each of the ", devices, " devices (", started + 1,
+                 " running): ", e.what()));
+    }
+    return threads;
   }
   ~DeviceThreads() {
     {
@@ -130,7 +145,14 @@ absl::StatusOr<std::vector<Value>> ReplicaRunner::Run(
   if (n == 1) {
     run_one(0);
   } else {
-    if (threads_ == nullptr) threads_ = std::make_unique<DeviceThreads>(n);
+    if (threads_ == nullptr) {
+      auto started = DeviceThreads::Start(n);
+      if (!started.ok()) {
+        for (auto& c : contexts_) c->rendezvous = nullptr;
+        return started.status();
+      }
+      threads_ = *std::move(started);
+    }
     threads_->Run(run_one);
   }
   for (auto& c : contexts_) c->rendezvous = nullptr;

@@ -36,6 +36,7 @@
 #include "eval/kernels/kernels.h"
 #include "ir/computation.h"
 #include "ir/frontend_attributes.h"
+#include "ir/mesh.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -352,32 +353,50 @@ absl::StatusOr<ManualMesh> MakeManualMesh(const Module& module, const TensorShar
   return m;
 }
 
-// Per dimension, the manual axes a value is cut along.
-absl::StatusOr<std::vector<DimAxes>> ManualDims(const ManualMesh& m, const TensorSharding& s) {
-  if (!s.inline_mesh && s.mesh_name != m.name) {
-    return Invalid(StrCat("a manual computation's shardings name two meshes, '", m.name,
-                          "' and '", s.mesh_name, "'"));
-  }
-  std::vector<DimAxes> dims(s.dim_names.size());
-  for (size_t d = 0; d < dims.size(); ++d) {
+// `s` over the mesh as a named sharding, checked as the parser checks a
+// `sharding={mesh[...], [...]}` (ValidateNamedSharding): sub-axes that
+// divide their axis, no axis used twice or overlapping another. Shardy
+// refuses the same; without the check, blocks would overlap (and others be
+// left unwritten) and their counts could overflow.
+absl::StatusOr<NamedSharding> CheckedSharding(const ManualMesh& m, const TensorSharding& s,
+                                              std::string_view what) {
+  NamedSharding named;
+  named.mesh.axis_names = m.mesh.names;
+  named.mesh.axis_sizes = m.mesh.sizes;
+  for (size_t d = 0; d < s.dim_names.size(); ++d) {
+    NamedSharding::Dim& dim = named.dims.emplace_back();
     for (size_t k = 0; k < s.dim_names[d].size(); ++k) {
       const auto& names = m.mesh.names;
       auto it = std::find(names.begin(), names.end(), s.dim_names[d][k]);
       if (it == names.end()) {
-        return Invalid(StrCat("the mesh has no axis '", s.dim_names[d][k], "'"));
+        return Invalid(StrCat(what, ": the mesh has no axis '", s.dim_names[d][k], "'"));
       }
-      const int64_t axis = it - names.begin();
-      if (!m.manual[axis]) continue;  // a free axis: the body sees it whole
-      AxisRef ref{axis, 1, m.mesh.sizes[axis]};
-      if (auto [pre, size] = s.dim_sub[d][k]; pre > 0) {
-        if (ref.size % (pre * size) != 0) {
-          return Invalid(StrCat("sub-axis '", names[axis], "':(", pre, ")", size,
-                                " does not divide the axis"));
-        }
-        ref.pre = pre;
-        ref.size = size;
-      }
-      dims[d].push_back(ref);
+      const auto [pre, size] = s.dim_sub[d][k];
+      dim.axes.push_back(MeshAxisRef{it - names.begin(), pre, pre > 0 ? size : 0});
+    }
+  }
+  if (std::string e = ValidateNamedSharding(named); !e.empty()) {
+    return Invalid(StrCat(what, ": ", e));
+  }
+  return named;
+}
+
+// Per dimension, the manual axes a value is cut along; `what` names the
+// sharding in messages.
+absl::StatusOr<std::vector<DimAxes>> ManualDims(const ManualMesh& m, const TensorSharding& s,
+                                                std::string_view what) {
+  if (!s.inline_mesh && s.mesh_name != m.name) {
+    return Invalid(StrCat("a manual computation's shardings name two meshes, '", m.name,
+                          "' and '", s.mesh_name, "'"));
+  }
+  auto named = CheckedSharding(m, s, what);
+  if (!named.ok()) return named.status();
+  std::vector<DimAxes> dims(named->dims.size());
+  for (size_t d = 0; d < dims.size(); ++d) {
+    for (const MeshAxisRef& r : named->dims[d].axes) {
+      if (!m.manual[r.axis]) continue;  // a free axis: the body sees it whole
+      dims[d].push_back(r.is_sub_axis() ? AxisRef{r.axis, r.pre_size, r.size}
+                                        : AxisRef{r.axis, 1, m.mesh.sizes[r.axis]});
     }
   }
   return dims;
@@ -543,7 +562,8 @@ absl::StatusOr<Value> EvalSdyManualComputation(const Instruction& call, Operands
     if (src->second < 0 || src->second >= static_cast<int64_t>(shardings->size())) {
       return Invalid(StrCat("operand ", j, " of the manual computation has no in-sharding"));
     }
-    auto dims = ManualDims(*mesh, (*shardings)[src->second]);
+    auto dims = ManualDims(*mesh, (*shardings)[src->second],
+                           StrCat("xla.sdy.in_shardings of operand ", j));
     if (!dims.ok()) return dims.status();
     if (!ops[j]->is_array()) return Invalid(StrCat("operand ", j, " is not an array"));
     const Literal& global = ops[j]->array();
@@ -607,7 +627,7 @@ absl::StatusOr<Value> EvalSdyLocalToGlobalShape(const Instruction& inst, Operand
     if (!ops[i]->is_tuple() || static_cast<int64_t>(ops[i]->elements().size()) != n) {
       return Invalid(StrCat("operand ", i, " is not a result of a manual computation"));
     }
-    auto dims = ManualDims(*mesh, (*shardings)[i]);
+    auto dims = ManualDims(*mesh, (*shardings)[i], StrCat("xla.sdy.out_shardings of result ", i));
     if (!dims.ok()) return dims.status();
     if (!shape.IsArray()) return Invalid(StrCat("result ", i, " is not an array"));
     auto local = LocalDims(shape, *dims);
@@ -632,6 +652,12 @@ absl::StatusOr<Value> EvalSdyLocalToGlobalShape(const Instruction& inst, Operand
       }
       CopyBlock(piece.array(), global->mutable_array(), *local,
                 Offset(*mesh, *dims, *local, p), /*to_global=*/true);
+    }
+    // (Every block has a device once the sharding is checked; a gap would
+    // be uninitialised memory in the result.)
+    if (std::find(written.begin(), written.end(), false) != written.end()) {
+      return Invalid(StrCat("result ", i, ": some blocks of ", shape.ToString(false),
+                            " are held by no device"));
     }
     out.push_back(*std::move(global));
   }

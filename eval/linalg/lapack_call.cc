@@ -19,7 +19,9 @@ namespace hlo::lapack {
 namespace {
 
 std::string ShapeText(PrimitiveType type, const std::vector<int64_t>& dims) {
-  return StrCat(PrimitiveTypeName(type), "[", absl::StrJoin(dims, ","), "]");
+  std::vector<std::string> parts;
+  for (int64_t d : dims) parts.push_back(d == kAnySize ? "*" : StrCat(d));
+  return StrCat(PrimitiveTypeName(type), "[", absl::StrJoin(parts, ","), "]");
 }
 
 std::string SpecsText(const std::vector<ResultSpec>& specs, bool tuple) {
@@ -30,7 +32,8 @@ std::string SpecsText(const std::vector<ResultSpec>& specs, bool tuple) {
 
 bool SameArray(const Shape& s, const ResultSpec& spec) {
   return s.IsArray() && s.element_type() == spec.type &&
-         std::equal(s.dims().begin(), s.dims().end(), spec.dims.begin(), spec.dims.end());
+         std::equal(s.dims().begin(), s.dims().end(), spec.dims.begin(), spec.dims.end(),
+                    [](int64_t got, int64_t want) { return want == kAnySize || got == want; });
 }
 
 // Each logical dimension's stride in memory laid out by `layout_of`'s
@@ -335,16 +338,9 @@ Value Call::Finish() {
   return Value::Tuple(std::move(elements));
 }
 
-std::vector<int64_t> Call::DeclaredMatrix(int64_t i) const {
-  const Shape& s = inst_.shape();
-  if (!s.IsTuple() || i >= s.tuple_size() || !s.tuple_shape(i).IsArray()) return {};
-  return {s.tuple_shape(i).dims().begin(), s.tuple_shape(i).dims().end()};
-}
-
-std::vector<int64_t> Call::DeclaredVector(int64_t i) const {
-  std::vector<int64_t> dims = DeclaredMatrix(i);
-  if (dims.size() != 1) return {-1};
-  return dims;
+std::vector<int64_t> Call::ResultDims(int64_t i) const {
+  const Shape& s = results_[i]->shape();
+  return {s.dims().begin(), s.dims().end()};
 }
 
 const Shape& Call::OperandLayout(int64_t i) const {

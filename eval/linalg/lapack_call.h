@@ -18,6 +18,7 @@
 #ifndef HLO_EVAL_LINALG_LAPACK_CALL_H_
 #define HLO_EVAL_LINALG_LAPACK_CALL_H_
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <optional>
@@ -67,6 +68,10 @@ struct Matrices {
   int rows = 0, cols = 0;
 };
 
+// A dimension of any size in a ResultSpec or ExpectOperand (the length of
+// a legacy workspace result, u's columns with SVD mode 'N'); printed `*`.
+constexpr int64_t kAnySize = -1;
+
 // One expected result: element type and dimensions.
 struct ResultSpec {
   PrimitiveType type;
@@ -97,7 +102,8 @@ class Call {
   // Operand i, an array of `type`, as a batch of matrices (rank >= 2, both
   // matrix dimensions within LAPACK's 32-bit integers).
   absl::StatusOr<Matrices> MatrixOperand(int64_t i, PrimitiveType type) const;
-  // Operand i must be an array of `type` with exactly these dimensions.
+  // Operand i must be an array of `type` with these dimensions (kAnySize
+  // matches any).
   absl::Status ExpectOperand(int64_t i, PrimitiveType type, const std::vector<int64_t>& dims,
                              std::string_view what) const;
   // A scalar operand of the legacy forms (s32 sizes and flags, u8 job
@@ -121,19 +127,27 @@ class Call {
 
   // ---- results ----------------------------------------------------------------
   // The result must be a tuple of these shapes (or, with `tuple` false, the
-  // one array). Allocates the results.
+  // one array; kAnySize matches any size). Allocates the results.
   absl::Status ExpectResults(const std::vector<ResultSpec>& specs, bool tuple = true);
   // Result i from elements in memory order.
   template <typename T>
   void Store(int64_t i, const std::vector<T>& memory) {
     FromMemoryOrder(memory.data(), ResultLayout(i), *results_[i]);
   }
+  // Result i's dimensions, after ExpectResults accepted them.
+  std::vector<int64_t> ResultDims(int64_t i) const;
+  // Result i (after ExpectResults) filled with identity matrices.
+  template <typename T>
+  void StoreIdentity(int64_t i) {
+    const std::vector<int64_t> dims = ResultDims(i);
+    const int64_t rows = dims[dims.size() - 2], cols = dims.back();
+    std::vector<T> memory(results_[i]->element_count());
+    for (size_t b = 0; rows * cols > 0 && b < memory.size(); b += rows * cols) {
+      for (int64_t j = 0; j < std::min(rows, cols); ++j) memory[b + j * rows + j] = T(1);
+    }
+    Store(i, memory);
+  }
   Value Finish();
-  // The dimensions of result i as the instruction declares them: any
-  // array (empty when there is none), a vector ({-1}, which no check
-  // accepts, when it is not one).
-  std::vector<int64_t> DeclaredMatrix(int64_t i) const;
-  std::vector<int64_t> DeclaredVector(int64_t i) const;
 
  private:
   absl::Status ParseAttributes();

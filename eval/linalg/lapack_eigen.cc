@@ -88,14 +88,18 @@ absl::StatusOr<Value> Syevd(Call& call, char uplo, char mode, int64_t x_index) {
     specs.push_back({kS32, {liwork}});
   }
   LAPACK_TRY(call.ExpectResults(specs));
-  LAPACK_ASSIGN(const int lwork32, LapackInt(lwork, "syevd's work"));
-  LAPACK_ASSIGN(const int lrwork32, LapackInt(lrwork, "heevd's rwork"));
-  LAPACK_ASSIGN(const int liwork32, LapackInt(liwork, "syevd's iwork"));
-  std::vector<T> a = call.Load<T>(x_index), work(lwork);
-  std::vector<Real<T>> w(x.batch * n), rwork(kIsComplex<T> ? lrwork : 0);
-  std::vector<int> iwork(liwork);
+  LAPACK_ASSIGN(const int lwork32, LapackInt(std::max<int64_t>(lwork, 1), "syevd's work"));
+  LAPACK_ASSIGN(const int lrwork32, LapackInt(std::max<int64_t>(lrwork, 1), "heevd's rwork"));
+  LAPACK_ASSIGN(const int liwork32, LapackInt(std::max<int64_t>(liwork, 1), "syevd's iwork"));
+  std::vector<T> a = call.Load<T>(x_index);
+  std::vector<Real<T>> w(x.batch * n);
   std::vector<int32_t> info(x.batch);
-  for (int64_t b = 0; b < x.batch; ++b) {
+  // (jaxlib's sizes reach 0 when n is 0, where LAPACK still writes the
+  // first element of each workspace: at least one each.)
+  std::vector<T> work(std::max<int64_t>(lwork, 1));
+  std::vector<Real<T>> rwork(std::max<int64_t>(lrwork, 1));
+  std::vector<int> iwork(std::max<int64_t>(liwork, 1));
+  for (int64_t b = 0; n > 0 && b < x.batch; ++b) {
     info[b] = lapack::Syevd(mode, uplo, x.rows, a.data() + b * n * n, std::max(1, x.rows),
                             w.data() + b * n, work.data(), lwork32, rwork.data(), lrwork32,
                             iwork.data(), liwork32);
@@ -156,6 +160,7 @@ absl::StatusOr<Value> Geev(Call& call, char jobvl, char jobvr, int64_t x_index) 
   specs.push_back({kS32, x.batch_dims});
   LAPACK_TRY(call.ExpectResults(specs));
   const int ni = x.rows, ld = std::max(1, x.rows);
+  if (n == 0) return call.Finish();  // empty results, info 0 (its zeros)
   LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("geev", [&](T* w, int l) {
                   if constexpr (kIsComplex<T>) {
                     R rwork[1];
@@ -229,6 +234,7 @@ absl::StatusOr<Value> Gees(Call& call, char jobvs, int64_t x_index) {
   specs.push_back({kS32, x.batch_dims});
   LAPACK_TRY(call.ExpectResults(specs));
   const int ni = x.rows, ld = std::max(1, x.rows);
+  if (n == 0) return call.Finish();  // empty results, sdim and info 0 (their zeros)
   LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("gees", [&](T* w, int l) {
                   int sdim = 0;
                   if constexpr (kIsComplex<T>) {

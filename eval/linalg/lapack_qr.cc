@@ -36,10 +36,39 @@ absl::StatusOr<int64_t> LegacyLwork(Call& call, int64_t i) {
 
 // The number of reflectors: tau (operand i) is [batch..., k].
 absl::StatusOr<int> TauLength(Call& call, int64_t i, const std::vector<int64_t>& batch_dims) {
+  LAPACK_TRY(call.ExpectOperand(i, call.type(), Append(batch_dims, {kAnySize}), "tau"));
   const Shape& s = call.OperandShape(i);
-  const int64_t k = s.rank() == static_cast<int64_t>(batch_dims.size()) + 1 ? s.dim(s.rank() - 1) : 0;
-  LAPACK_TRY(call.ExpectOperand(i, call.type(), Append(batch_dims, {k}), "tau"));
-  return LapackInt(k, "the number of reflectors");
+  return LapackInt(s.dim(s.rank() - 1), "the number of reflectors");
+}
+
+// The results when there is nothing to factor (an empty matrix, no
+// reflectors): result 0 is operand `x_index` as it came, the others zero.
+absl::StatusOr<Value> Unchanged(Call& call, int64_t x_index) {
+  WithElementType(call.type(), [&](auto t) {
+    call.Store(0, call.Load<decltype(t)>(x_index));
+    return 0;
+  });
+  return call.Finish();
+}
+
+// geqp3's first step (LAPACK's "move initial columns up front"): the
+// columns with a nonzero jpvt entry are swapped to the front in order, and
+// jpvt becomes the 1-based permutation that makes.
+void PinColumns(int32_t* jpvt, int64_t n) {
+  int32_t fixed = 1;
+  for (int32_t j = 1; j <= n; ++j) {
+    if (jpvt[j - 1] == 0) {
+      jpvt[j - 1] = j;
+      continue;
+    }
+    if (j != fixed) {
+      jpvt[j - 1] = jpvt[fixed - 1];
+      jpvt[fixed - 1] = j;
+    } else {
+      jpvt[j - 1] = j;
+    }
+    ++fixed;
+  }
 }
 
 template <typename T>
@@ -55,7 +84,7 @@ absl::StatusOr<Value> Getrf(Call& call) {
   std::vector<T> a = call.Load<T>(x_index);
   std::vector<int32_t> ipiv(x.batch * k), info(x.batch);
   const int64_t step = int64_t{x.rows} * x.cols;
-  for (int64_t b = 0; b < x.batch; ++b) {
+  for (int64_t b = 0; k > 0 && b < x.batch; ++b) {
     info[b] = lapack::Getrf(x.rows, x.cols, a.data() + b * step, std::max(1, x.rows),
                             ipiv.data() + b * k);
   }
@@ -81,6 +110,7 @@ absl::StatusOr<Value> Geqrf(Call& call) {
     specs.push_back({call.type(), {lwork}});
   }
   LAPACK_TRY(call.ExpectResults(specs));
+  if (k == 0) return Unchanged(call, x_index);
   LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("geqrf", [&](T* w, int l) {
                   lapack::Geqrf<T>(x.rows, x.cols, nullptr, lda, nullptr, w, l);
                 }));
@@ -106,6 +136,15 @@ absl::StatusOr<Value> Geqp3(Call& call) {
   LAPACK_TRY(call.ExpectResults({{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
                                  {kS32, Append(x.batch_dims, {x.cols})},
                                  {call.type(), Append(x.batch_dims, {k})}}));
+  if (x.cols == 0) return Unchanged(call, 0);
+  if (x.rows == 0) {
+    // Nothing to factor, but jpvt is still ordered; done here, as LAPACK's
+    // own m = 0 path asks ormqr for more workspace than its query gave.
+    std::vector<int32_t> jpvt = call.Load<int32_t>(1);
+    for (int64_t b = 0; b < x.batch; ++b) PinColumns(jpvt.data() + b * x.cols, x.cols);
+    call.Store(1, jpvt);
+    return Unchanged(call, 0);
+  }
   LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("geqp3", [&](T* w, int l) {
                   lapack::Geqp3<T>(x.rows, x.cols, nullptr, lda, nullptr, nullptr, w, l, nullptr);
                 }));
@@ -144,6 +183,7 @@ absl::StatusOr<Value> Orgqr(Call& call) {
     specs.push_back({call.type(), {lwork}});
   }
   LAPACK_TRY(call.ExpectResults(specs, /*tuple=*/!ffi));
+  if (x.cols == 0) return Unchanged(call, x_index);  // (then m >= 0 = n = k)
   LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("orgqr", [&](T* w, int l) {
                   lapack::Orgqr<T>(x.rows, x.cols, k, nullptr, lda, nullptr, w, l);
                 }));
@@ -176,6 +216,8 @@ absl::StatusOr<Value> Ormqr(Call& call) {
   }
   LAPACK_TRY(call.ExpectResults({{call.type(), Append(c.batch_dims, {c.rows, c.cols})}},
                                 /*tuple=*/false));
+  // Q is the identity without reflectors; an empty c has nothing to change.
+  if (k == 0 || c.rows == 0 || c.cols == 0) return Unchanged(call, 2);
   const char side = left ? 'L' : 'R';
   const char trans = transpose ? (kIsComplex<T> ? 'C' : 'T') : 'N';
   const int lda = std::max(1, order), ldc = std::max(1, c.rows);

@@ -12,7 +12,7 @@
 //   lapack_?gtsv_ffi (dl, d, du [batch..., n], b [batch..., n, nrhs]) ->
 //     (dl_out, d_out, du_out, b_out, info): dl[0] and du[n-1] are not part
 //     of the matrix (LAPACK gets dl from its second element); the diagonals
-//     come back as LAPACK leaves them (its LU factors).
+//     come back as LAPACK leaves them (its LU factors), also with nrhs = 0.
 //
 // Workspaces are LAPACK's optimal size (its query), as jaxlib's; a legacy
 // form's work result is left zero.
@@ -114,11 +114,14 @@ absl::StatusOr<Value> Gtsv(Call& call) {
   std::vector<int32_t> info(b.batch);
   const int n = b.rows;
   const int64_t b_step = int64_t{n} * b.cols;
-  if (n > 0) {
-    for (int64_t i = 0; i < b.batch; ++i) {
-      info[i] = lapack::Gtsv(n, b.cols, dl.data() + i * n + 1, d.data() + i * n,
-                             du.data() + i * n, x.data() + i * b_step, std::max(1, n));
-    }
+  // With no right-hand sides LAPACK still factors the matrix, but its back
+  // substitution writes B(N,1) all the same: it gets a zero column instead
+  // (pivoting looks only at the diagonals, so the factors are the same).
+  std::vector<T> stand_in(b.cols == 0 ? n : 0);
+  for (int64_t i = 0; n > 0 && i < b.batch; ++i) {
+    T* rhs = b.cols == 0 ? stand_in.data() : x.data() + i * b_step;
+    info[i] = lapack::Gtsv(n, std::max(1, b.cols), dl.data() + i * n + 1, d.data() + i * n,
+                           du.data() + i * n, rhs, n);
   }
   call.Store(0, dl);
   call.Store(1, d);

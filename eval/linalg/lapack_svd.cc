@@ -46,16 +46,35 @@ absl::StatusOr<Value> Svd(Call& call, SvdShape sv, bool gesdd, int64_t x_index) 
                                    {call.type(), Append(x.batch_dims, {x.rows, sv.u_cols})},
                                    {call.type(), Append(x.batch_dims, {sv.vt_rows, x.cols})},
                                    {kS32, x.batch_dims}};
-  if (!call.target().ffi) {
-    specs.push_back({kS32, call.DeclaredVector(5)});
-    if (kIsComplex<T>) specs.push_back({real.type, call.DeclaredVector(6)});
-    specs.push_back({call.type(), call.DeclaredVector(kIsComplex<T> ? 7 : 6)});
+  if (!call.target().ffi) {  // the workspaces, of any length
+    specs.push_back({kS32, {kAnySize}});
+    if (kIsComplex<T>) specs.push_back({real.type, {kAnySize}});
+    specs.push_back({call.type(), {kAnySize}});
   }
   LAPACK_TRY(call.ExpectResults(specs));
-  LAPACK_ASSIGN(const int u_cols, LapackInt(sv.u_cols, "u's columns"));
-  LAPACK_ASSIGN(const int vt_rows, LapackInt(sv.vt_rows, "vt's rows"));
+  // With mode 'N', u and vt keep the shapes they are given.
+  const std::vector<int64_t> u_dims = call.ResultDims(2), vt_dims = call.ResultDims(3);
+  LAPACK_ASSIGN(const int u_cols, LapackInt(u_dims.back(), "u's columns"));
+  LAPACK_ASSIGN(const int vt_rows, LapackInt(vt_dims[vt_dims.size() - 2], "vt's rows"));
   const char mode = sv.mode;
   const int m = x.rows, n = x.cols;
+  const int64_t u_step = int64_t{m} * u_cols, vt_step = int64_t{vt_rows} * n;
+  std::vector<T> a = call.Load<T>(x_index);
+  std::vector<T> u(x.batch * u_step), vt(x.batch * vt_step);
+  std::vector<Real<T>> s(x.batch * sv.k);
+  std::vector<int32_t> info(x.batch);
+  if (sv.k == 0) {
+    // An empty matrix: LAPACK returns at once and leaves u and vt as they
+    // were; full ones are the identity (numpy's and jax's answer).
+    call.Store(0, a);
+    call.Store(1, s);
+    if (mode == 'A') {
+      call.StoreIdentity<T>(2);
+      call.StoreIdentity<T>(3);
+    }
+    call.Store(4, info);
+    return call.Finish();
+  }
   const int lda = std::max(1, m), ldu = std::max(1, m), ldvt = std::max(1, vt_rows);
   LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("svd", [&](T* w, int l) {
                   if (gesdd) {
@@ -67,18 +86,18 @@ absl::StatusOr<Value> Svd(Call& call, SvdShape sv, bool gesdd, int64_t x_index) 
                   }
                 }));
   LAPACK_ASSIGN(const int rwork_size, LapackInt(RworkSize(gesdd, mode, m, n), "rwork"));
-  std::vector<T> a = call.Load<T>(x_index), work(lwork);
-  std::vector<T> u(x.batch * m * int64_t{u_cols}), vt(x.batch * int64_t{vt_rows} * n);
-  std::vector<Real<T>> s(x.batch * sv.k), rwork(kIsComplex<T> ? std::max(rwork_size, 1) : 0);
+  std::vector<T> work(lwork);
+  std::vector<Real<T>> rwork(kIsComplex<T> ? std::max(rwork_size, 1) : 0);
   std::vector<int> iwork(8 * static_cast<size_t>(sv.k));
-  std::vector<int32_t> info(x.batch);
-  const int64_t a_step = int64_t{m} * n, u_step = int64_t{m} * u_cols,
-                vt_step = int64_t{vt_rows} * n;
+  // LAPACK writes u and vt only with mode 'A' or 'S'; with 'N' they may be
+  // of any size (even empty), so it gets a one-element stand-in.
+  T unused[1] = {};
+  const int64_t a_step = int64_t{m} * n;
   for (int64_t b = 0; b < x.batch; ++b) {
     T* ab = a.data() + b * a_step;
     Real<T>* sb = s.data() + b * sv.k;
-    T* ub = u.data() + b * u_step;
-    T* vtb = vt.data() + b * vt_step;
+    T* ub = mode == 'N' ? unused : u.data() + b * u_step;
+    T* vtb = mode == 'N' ? unused : vt.data() + b * vt_step;
     info[b] = gesdd ? lapack::Gesdd(mode, m, n, ab, lda, sb, ub, ldu, vtb, ldvt, work.data(),
                                     lwork, rwork.data(), iwork.data())
                     : lapack::Gesvd(mode, mode, m, n, ab, lda, sb, ub, ldu, vtb, ldvt,
@@ -94,7 +113,7 @@ absl::StatusOr<Value> Svd(Call& call, SvdShape sv, bool gesdd, int64_t x_index) 
 
 // u's and vt's shapes for a mode; with 'N' they are whatever the result
 // declares (LAPACK does not touch them).
-absl::Status ShapeUV(Call& call, SvdShape& sv) {
+void ShapeUV(SvdShape& sv) {
   const Matrices& x = sv.x;
   if (sv.mode == 'A') {
     sv.u_cols = x.rows;
@@ -102,11 +121,8 @@ absl::Status ShapeUV(Call& call, SvdShape& sv) {
   } else if (sv.mode == 'S') {
     sv.u_cols = sv.vt_rows = sv.k;
   } else {
-    std::vector<int64_t> u = call.DeclaredMatrix(2), vt = call.DeclaredMatrix(3);
-    sv.u_cols = u.empty() ? -1 : u.back();
-    sv.vt_rows = vt.empty() ? -1 : vt[vt.size() - 2];
+    sv.u_cols = sv.vt_rows = kAnySize;
   }
-  return absl::OkStatus();
 }
 
 absl::StatusOr<Value> Run(Call& call, bool gesdd) {
@@ -132,7 +148,7 @@ absl::StatusOr<Value> Run(Call& call, bool gesdd) {
     sv.u_cols = full ? sv.x.rows : sv.k;
     sv.vt_rows = full ? sv.x.cols : sv.k;
   }
-  if (ffi) LAPACK_TRY(ShapeUV(call, sv));
+  if (ffi) ShapeUV(sv);
   return WithElementType(call.type(),
                          [&](auto t) { return Svd<decltype(t)>(call, sv, gesdd, x_index); });
 }

@@ -37,7 +37,7 @@ absl::StatusOr<Value> Potrf(Call& call, char uplo, int64_t a_index) {
   std::vector<T> a = call.Load<T>(a_index);
   std::vector<int32_t> info(x.batch);
   const int64_t step = int64_t{x.rows} * x.cols;
-  for (int64_t b = 0; b < x.batch; ++b) {
+  for (int64_t b = 0; x.rows > 0 && b < x.batch; ++b) {
     info[b] = lapack::Potrf(uplo, x.rows, a.data() + b * step, std::max(1, x.rows));
   }
   call.Store(0, a);

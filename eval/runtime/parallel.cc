@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -138,14 +139,19 @@ std::atomic<bool>& parked = parked_line.parked;
 class Pool {
  public:
   // Created on the first job's thread (see eval/runtime/thread_pinning.h).
+  // When the system gives fewer threads (a process or memory limit), the
+  // pool runs with those it got: parts beyond its workers run on the caller.
   explicit Pool(int64_t workers) : lines_(new WorkerLine[workers]) {
     const std::vector<int> cpus = PoolCpus(workers + 1);
-    for (int64_t w = 0; w < workers; ++w) {
-      const int cpu = cpus.empty() ? -1 : cpus[w + 1];
-      threads_.emplace_back([this, w, cpu] {
-        if (cpu >= 0) PinThisThread(cpu, /*creator=*/false);
-        Work(w);
-      });
+    try {
+      for (int64_t w = 0; w < workers; ++w) {
+        const int cpu = cpus.empty() ? -1 : cpus[w + 1];
+        threads_.emplace_back([this, w, cpu] {
+          if (cpu >= 0) PinThisThread(cpu, /*creator=*/false);
+          Work(w);
+        });
+      }
+    } catch (const std::system_error&) {
     }
     if (!cpus.empty()) PinThisThread(cpus[0], /*creator=*/true);
   }
