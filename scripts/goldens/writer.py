@@ -21,9 +21,20 @@ _ERROR_MODULE = ("an error module (// RUN-ERROR:): NAME.err is hlo-run's diagnos
                  "design.md's error format, not a value a generator could compute")
 for _name in ("collective_deadlock", "collective_group_mismatch", "collective_infeed_missing",
               "lapack_error_attribute", "lapack_error_legacy_sizes", "lapack_error_result_shape",
-              "limit_max_memory_inputs", "limit_max_memory_live", "scan_unsupported"):
+              "limit_max_memory_inputs", "limit_max_memory_live", "scan_unsupported",
+              "lapack_error_gehrd_empty", "lapack_error_svd_vector_rank",
+              "sdy_error_axis_repeated", "sdy_error_out_axis_reused",
+              "sdy_error_out_subaxes_overlap", "sdy_error_subaxis_overflow"):
     HAND_WRITTEN[f"eval/{_name}.hlo"] = _ERROR_MODULE
     HAND_WRITTEN[f"eval/{_name}.err"] = _ERROR_MODULE
+# Degenerate LAPACK calls whose expected values follow from the routines'
+# definitions by hand (each module's comment gives the reasoning): empty
+# results and info 0, the factors of lapack_gtsv_single's matrices, the
+# singular values of a diagonal matrix.
+_BY_DEFINITION = "expected values from the routine's definition, worked out in the module's comment"
+for _name in ("lapack_empty_results", "lapack_gtsv_no_rhs", "lapack_svd_no_vectors"):
+    for _ext in ("hlo", "expect", "out"):
+        HAND_WRITTEN[f"eval/{_name}.{_ext}"] = _BY_DEFINITION
 # Folders whose files are all checked for a generator.
 GENERATED_FOLDERS = ("eval",)
 
