@@ -24,23 +24,6 @@
 
 namespace hlo {
 
-int64_t ShapeBytes(const Shape& shape) {
-  if (shape.IsTuple()) {
-    int64_t n = 0;
-    for (const Shape* e : shape.tuple_shapes()) {
-      int64_t b = ShapeBytes(*e);
-      if (b < 0 || n > INT64_MAX - b) return -1;
-      n += b;
-    }
-    return n;
-  }
-  if (!shape.IsArray()) return 0;
-  int64_t count = shape.ElementCount();
-  int64_t width = ByteWidth(shape.element_type());
-  if (count < 0 || (width > 0 && count > INT64_MAX / width)) return -1;
-  return count * width;
-}
-
 absl::Status CheckInputsFit(const Module& module, int64_t max_bytes) {
   const Computation* entry = module.entry();
   if (entry == nullptr) return absl::OkStatus();
@@ -98,6 +81,12 @@ ReplicaRunner& Evaluator::ManualRunnerFor(const Instruction& call, int64_t parti
     runner = std::make_unique<ReplicaRunner>(module_, options, /*replicas=*/1, partitions);
   }
   return *runner;
+}
+
+absl::StatusOr<std::vector<Value>> Evaluator::RunManualComputation(
+    const Instruction& call, int64_t partitions, const std::vector<std::vector<Value>>& arguments,
+    const Computation& body) {
+  return ManualRunnerFor(call, partitions).Run(arguments, &body);
 }
 
 Evaluator::Evaluator(Module& module, EvalOptions options)
@@ -446,33 +435,6 @@ absl::Status Evaluator::LocatedOnce(const Instruction& inst, const absl::Status&
   std::string_view msg(status.message().data(), status.message().size());
   if (msg.find(": error: %") != std::string_view::npos) return status;
   return Located(inst, status);
-}
-
-absl::Status CheckValueShape(const Value& value, const Shape& shape, std::string_view what) {
-  if (shape.IsTuple()) {
-    if (!value.is_tuple() || static_cast<int64_t>(value.elements().size()) != shape.tuple_size()) {
-      return absl::InvalidArgumentError(StrCat(what, " should be a tuple of ",
-                                               shape.tuple_size(), " elements"));
-    }
-    for (int64_t i = 0; i < shape.tuple_size(); ++i) {
-      absl::Status st = CheckValueShape(value.element(i), shape.tuple_shape(i),
-                                        StrCat(what, " element ", i));
-      if (!st.ok()) return st;
-    }
-    return absl::OkStatus();
-  }
-  if (shape.IsToken()) {
-    if (value.is_token()) return absl::OkStatus();
-    return absl::InvalidArgumentError(StrCat(what, " should be a token"));
-  }
-  if (!value.is_array() || !value.array().shape().Compatible(shape.WithoutLayout())) {
-    std::string got = value.is_array() ? value.array().shape().ToString(false)
-                      : value.is_tuple() ? std::string("a tuple")
-                                         : std::string("a token");
-    return absl::InvalidArgumentError(StrCat(what, " has shape ", got, " but ",
-                                             shape.ToString(false), " is expected"));
-  }
-  return absl::OkStatus();
 }
 
 namespace {

@@ -646,7 +646,7 @@ absl::StatusOr<Value> GetTupleElement(const Instruction& inst, Operands ops) {
   return ops[0]->element(index);
 }
 
-absl::StatusOr<Value> Constant(const Instruction& inst, Evaluator& evaluator) {
+absl::StatusOr<Value> Constant(const Instruction& inst, KernelContext& evaluator) {
   if (inst.literal() != nullptr) return Value::FromLiteral(*inst.literal());
   if (!inst.literal_elided()) return Invalid("constant has no value");
   absl::StatusOr<Literal> lit =
@@ -700,7 +700,7 @@ absl::StatusOr<Value> SetDimensionSize(const Instruction& inst, Operands ops) {
 }  // namespace
 
 absl::StatusOr<Value> EvalDataMovement(const Instruction& inst, Operands ops,
-                                       Evaluator& evaluator) {
+                                       KernelContext& evaluator) {
   switch (inst.opcode()) {
     case Opcode::kBroadcast: return Broadcast(inst, ops);
     case Opcode::kReshape: return Reshape(inst, ops);

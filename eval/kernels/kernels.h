@@ -7,7 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "eval/evaluator.h"
+#include "eval/interp/kernel_context.h"
 #include "eval/value.h"
 #include "ir/instruction.h"
 
@@ -34,47 +34,47 @@ absl::StatusOr<Value> EvalElementwise(const Instruction& inst, Operands ops);
 // dynamic-update-slice, concatenate, pad, reverse, iota, copy, bitcast,
 // tuple, get-tuple-element, constant, get/set-dimension-size.
 absl::StatusOr<Value> EvalDataMovement(const Instruction& inst, Operands ops,
-                                       Evaluator& evaluator);
+                                       KernelContext& evaluator);
 // The values 0..n-1 of an iota dimension in `type` (integers wrap): the
 // iota kernel broadcasts it, the batched interpreter reads it per block.
 absl::StatusOr<Literal> IotaLine(PrimitiveType type, int64_t n);
 
 // eval/kernels/reduce.cc: reduce, reduce-window, select-and-scatter.
 absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops,
-                                    Evaluator& evaluator);
+                                    KernelContext& evaluator);
 
 // eval/kernels/control.cc: call, fusion, while, conditional, map, opt-barrier,
 // after-all, add-dependency, domain.
 absl::StatusOr<Value> EvalControl(const Instruction& inst, Operands ops,
-                                  Evaluator& evaluator);
+                                  KernelContext& evaluator);
 
 // eval/kernels/dot.cc: dot, ragged-dot, scaled-dot (OpenBLAS gemm for floats).
-absl::StatusOr<Value> EvalDot(const Instruction& inst, Operands ops, Evaluator& evaluator);
+absl::StatusOr<Value> EvalDot(const Instruction& inst, Operands ops, KernelContext& evaluator);
 
 // eval/kernels/convolution.cc: convolution (packing plus gemm).
 absl::StatusOr<Value> EvalConvolution(const Instruction& inst, Operands ops,
-                                      Evaluator& evaluator);
+                                      KernelContext& evaluator);
 
 // eval/linalg/cholesky_triangular_solve.cc: cholesky, triangular-solve (LAPACK/BLAS).
-absl::StatusOr<Value> EvalLinalg(const Instruction& inst, Operands ops, Evaluator& evaluator);
+absl::StatusOr<Value> EvalLinalg(const Instruction& inst, Operands ops, KernelContext& evaluator);
 
 // eval/kernels/fft.cc: fft (FFT, IFFT, RFFT, IRFFT).
-absl::StatusOr<Value> EvalFft(const Instruction& inst, Operands ops, Evaluator& evaluator);
+absl::StatusOr<Value> EvalFft(const Instruction& inst, Operands ops, KernelContext& evaluator);
 
 // eval/kernels/batch_norm.cc: batch-norm-training, -inference, -grad.
 absl::StatusOr<Value> EvalBatchNorm(const Instruction& inst, Operands ops,
-                                    Evaluator& evaluator);
+                                    KernelContext& evaluator);
 
 // eval/kernels/gather_scatter.cc: gather, scatter.
 absl::StatusOr<Value> EvalGatherScatter(const Instruction& inst, Operands ops,
-                                        Evaluator& evaluator);
+                                        KernelContext& evaluator);
 
 // eval/kernels/sort.cc: sort, topk.
-absl::StatusOr<Value> EvalSort(const Instruction& inst, Operands ops, Evaluator& evaluator);
+absl::StatusOr<Value> EvalSort(const Instruction& inst, Operands ops, KernelContext& evaluator);
 
 // custom_call.cc: custom-call, through a registry of known targets.
 absl::StatusOr<Value> EvalCustomCall(const Instruction& inst, Operands ops,
-                                     Evaluator& evaluator);
+                                     KernelContext& evaluator);
 
 // eval/collectives/sdy_manual_computation.cc: Shardy manual computations (shard_map) run on
 // every device of their mesh: the call of an xla.sdy.manual_computation_body
@@ -82,19 +82,19 @@ absl::StatusOr<Value> EvalCustomCall(const Instruction& inst, Operands ops,
 // around it.
 bool IsSdyManualComputationCall(const Instruction& call);
 absl::StatusOr<Value> EvalSdyManualComputation(const Instruction& call, Operands ops,
-                                               Evaluator& evaluator);
+                                               KernelContext& evaluator);
 absl::StatusOr<Value> EvalSdyGlobalToLocalShape(const Instruction& inst, Operands ops,
-                                                Evaluator& evaluator);
+                                                KernelContext& evaluator);
 absl::StatusOr<Value> EvalSdyLocalToGlobalShape(const Instruction& inst, Operands ops,
-                                                Evaluator& evaluator);
+                                                KernelContext& evaluator);
 
 // eval/kernels/random.cc: rng, rng-bit-generator, rng-get-and-update-state.
-absl::StatusOr<Value> EvalRandom(const Instruction& inst, Operands ops, Evaluator& evaluator);
+absl::StatusOr<Value> EvalRandom(const Instruction& inst, Operands ops, KernelContext& evaluator);
 
 // eval/collectives/collective_kernels.cc: collectives across replicas, replica-id,
 // partition-id, send/recv, infeed/outfeed and the async forms.
 absl::StatusOr<Value> EvalCollective(const Instruction& inst, Operands ops,
-                                     Evaluator& evaluator);
+                                     KernelContext& evaluator);
 
 }  // namespace hlo
 

@@ -225,7 +225,7 @@ void FastReduce(const Literal& in, T init, absl::Span<const int64_t> in_dims,
 absl::StatusOr<Value> GeneralReduce(const Computation& reducer, Operands ops,
                                     absl::Span<const int64_t> in_dims,
                                     const std::vector<bool>& reduced, std::vector<Value> outs,
-                                    Evaluator& ev) {
+                                    KernelContext& ev) {
   const size_t n = ops.size() / 2;
   const int64_t rank = static_cast<int64_t>(in_dims.size());
   std::vector<int64_t> in_strides = Strides(in_dims);
@@ -278,7 +278,7 @@ absl::StatusOr<Value> GeneralReduce(const Computation& reducer, Operands ops,
 
 }  // namespace
 
-absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, KernelContext& ev) {
   auto to_apply = Called(inst, AttrKind::kToApply);
   if (!to_apply.ok()) return to_apply.status();
   const size_t n = ops.size() / 2;
@@ -321,7 +321,7 @@ absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, Evaluato
 
 }  // namespace reduction
 
-absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops, KernelContext& ev) {
   switch (inst.opcode()) {
     case Opcode::kReduce: return reduction::EvalReduce(inst, ops, ev);
     case Opcode::kReduceWindow: return reduction::EvalReduceWindow(inst, ops, ev);

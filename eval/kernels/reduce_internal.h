@@ -15,7 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "eval/evaluator.h"
+#include "eval/interp/kernel_context.h"
 #include "eval/fusion/batch_program.h"
 #include "eval/kernels/kernels.h"
 #include "eval/type_dispatch.h"
@@ -319,7 +319,7 @@ void FillElements(uint8_t* dst, const uint8_t* value, int64_t n, int width);
 // x_0.., results m) when it has exactly that signature on these element
 // types; null otherwise (or with fast paths off).
 BatchProgram* ReducerProgram(const Computation& reducer, absl::Span<const PrimitiveType> types,
-                             Evaluator& ev);
+                             KernelContext& ev);
 
 // Whether reducer(init, init) == init bit for bit (so a run of padding
 // folds to the init value, and a prefix scan is exact).
@@ -327,17 +327,17 @@ absl::StatusOr<bool> InitIsStable(BatchProgram& program, absl::Span<const Litera
 
 // ---- the three operations -----------------------------------------------------
 
-absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, Evaluator& ev);
-absl::StatusOr<Value> EvalReduceWindow(const Instruction& inst, Operands ops, Evaluator& ev);
+absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, KernelContext& ev);
+absl::StatusOr<Value> EvalReduceWindow(const Instruction& inst, Operands ops, KernelContext& ev);
 absl::StatusOr<Value> EvalSelectAndScatter(const Instruction& inst, Operands ops,
-                                           Evaluator& ev);
+                                           KernelContext& ev);
 
 // reduce with a reducer the batched interpreter runs, into `outs` (made by
 // the caller); nullopt when it cannot (the caller then uses the general
 // evaluator).
 std::optional<absl::Status> BatchedReduce(const Computation& reducer, Operands ops,
                                           const std::vector<bool>& reduced,
-                                          std::vector<Value>& outs, Evaluator& ev);
+                                          std::vector<Value>& outs, KernelContext& ev);
 
 }  // namespace reduction
 }  // namespace hlo

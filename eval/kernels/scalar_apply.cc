@@ -47,7 +47,7 @@ void StoreScalar(Literal& array, int64_t i, const Literal& scalar) {
 }
 
 absl::StatusOr<Value> MapScalarComputation(const Computation& computation, Operands ops,
-                                           const Shape& result, Evaluator& evaluator) {
+                                           const Shape& result, KernelContext& evaluator) {
   auto out = NewArray(result);
   if (!out.ok()) return out.status();
   Literal& dst = out->mutable_array();
