@@ -10,7 +10,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "eval/collectives/replica_runner.h"
 #include "eval/denormals.h"
-#include "eval/fusion/batch_program.h"
+#include "eval/interp/batch_program.h"
 #include "eval/fusion/fusion_plan.h"
 #include "eval/fusion/loop_fusion.h"
 #include "eval/fusion/reduce_siblings.h"

@@ -64,7 +64,7 @@ class Evaluator : public KernelContext {
   int64_t live_bytes() const { return live_bytes_; }
   int64_t peak_live_bytes() const { return peak_live_bytes_; }
 
-  // `computation` compiled for the batched interpreter (eval/fusion/batch_program.h),
+  // `computation` compiled for the batched interpreter (eval/interp/batch_program.h),
   // once per computation; null when it cannot be compiled or fast paths are
   // off (the caller then uses Call element by element).
   BatchProgram* BatchProgramFor(const Computation& computation) override;

@@ -35,9 +35,6 @@ absl::StatusOr<Value> EvalElementwise(const Instruction& inst, Operands ops);
 // tuple, get-tuple-element, constant, get/set-dimension-size.
 absl::StatusOr<Value> EvalDataMovement(const Instruction& inst, Operands ops,
                                        KernelContext& evaluator);
-// The values 0..n-1 of an iota dimension in `type` (integers wrap): the
-// iota kernel broadcasts it, the batched interpreter reads it per block.
-absl::StatusOr<Literal> IotaLine(PrimitiveType type, int64_t n);
 
 // eval/kernels/reduce.cc: reduce, reduce-window, select-and-scatter.
 absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops,

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "eval/fusion/reduce_fold.h"
-#include "eval/fusion/reduce_one_pass.h"
+#include "eval/interp/reduce_fold.h"
+#include "eval/interp/reduce_one_pass.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/reduce_internal.h"
 #include "eval/kernels/scalar_apply.h"
@@ -42,15 +42,6 @@ bool NextIndex(std::vector<int64_t>& idx, absl::Span<const int64_t> dims) {
     idx[d] = 0;
   }
   return false;
-}
-
-bool FastPathType(PrimitiveType t, Opcode op) {
-  if (IsSmallFloat(t) || IsComplex(t) || !IsArrayType(t)) return false;
-  if (IsInteger(t) && BitWidth(t) < 8) return false;  // sub-byte ints wrap in their width
-  if (IsFloat(t) && (op == Opcode::kAnd || op == Opcode::kOr || op == Opcode::kXor)) {
-    return false;
-  }
-  return true;
 }
 
 absl::StatusOr<std::vector<Value>> NewOutputs(const Shape& shape, size_t n) {

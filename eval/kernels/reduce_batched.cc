@@ -1,6 +1,6 @@
 // Reducers the typed loops do not know (logaddexp, argmax's variadic
 // compare-and-select, fusions and calls) through the batched interpreter
-// (eval/fusion/batch_program.h), vectorised across output positions: a block of
+// (eval/interp/batch_program.h), vectorised across output positions: a block of
 // outputs holds its accumulators side by side, and each reduction step
 // gathers the step's operand element of every output in the block into a
 // contiguous buffer and runs the program once over the block. Each output

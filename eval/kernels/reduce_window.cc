@@ -14,7 +14,7 @@
 // * a simple reducer (eval/kernels/scalar_apply.h) otherwise runs as a typed loop,
 //   O(outputs x window), vectorised across the output's minor dimension;
 // * any other reducer through the batched interpreter
-//   (eval/fusion/batch_program.h), across blocks of output positions, or per
+//   (eval/interp/batch_program.h), across blocks of output positions, or per
 //   element through the evaluator when it does not compile.
 #include <algorithm>
 #include <cstring>

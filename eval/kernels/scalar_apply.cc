@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "eval/fusion/batch_program.h"
+#include "eval/interp/batch_program.h"
 #include "ir/strings.h"
 
 namespace hlo {

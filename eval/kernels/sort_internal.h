@@ -15,8 +15,8 @@
 
 #include "absl/status/statusor.h"
 #include "eval/interp/kernel_context.h"
-#include "eval/fusion/batch_program.h"
-#include "eval/kernels/elementwise_internal.h"
+#include "eval/interp/batch_program.h"
+#include "eval/interp/elementwise_ops.h"
 #include "eval/kernels/kernels.h"
 #include "eval/type_dispatch.h"
 #include "ir/computation.h"
