@@ -15,7 +15,7 @@
 
 #include "CLI/CLI.hpp"
 #include "cmd/tool_common.h"
-#include "eval/collectives/replica_runner.h"
+#include "eval/replica_runner.h"
 #include "eval/denormals.h"
 #include "eval/evaluator.h"
 #include "eval/io/compare.h"

@@ -8,7 +8,7 @@
 #endif
 
 #include "absl/container/flat_hash_map.h"
-#include "eval/collectives/replica_runner.h"
+#include "eval/replica_runner.h"
 #include "eval/denormals.h"
 #include "eval/interp/batch_program.h"
 #include "eval/fusion/fusion_plan.h"
@@ -17,7 +17,7 @@
 #include "eval/kernels/dot.h"
 #include "eval/kernels/kernels.h"
 #include "eval/runtime/array_recycler.h"
-#include "eval/runtime/computation_plan.h"
+#include "eval/computation_plan.h"
 #include "eval/runtime/profiler.h"
 #include "ir/computation.h"
 #include "ir/strings.h"

@@ -38,7 +38,7 @@ class Evaluator : public KernelContext {
   // Runs any computation of the module (used by call, while, reduce, …).
   absl::StatusOr<Value> Call(const Computation& computation,
                              absl::Span<const Value* const> arguments) override;
-  // A computation's plan (eval/runtime/computation_plan.h), made at its first call:
+  // A computation's plan (eval/computation_plan.h), made at its first call:
   // callers that run one computation many times (while loops) look it up
   // once and call it through the plan.
   ComputationPlan& PlanFor(const Computation& computation) override;

@@ -1,6 +1,8 @@
 // EvalElementwise: checks the operands, makes the result (or takes over an
 // operand's buffer) and runs the op through elementwise::Apply
-// (eval/interp/elementwise_ops.h).
+// (eval/interp/elementwise_ops.h); EvalElementwiseFlushingDenormals, the
+// same with XLA:CPU's flush-to-zero (eval/denormals.h).
+#include "eval/denormals.h"
 #include "eval/interp/elementwise_ops.h"
 #include "eval/kernels/kernels.h"
 #include "ir/instruction.h"
@@ -185,5 +187,33 @@ absl::StatusOr<Value> EvalElementwise(const Instruction& inst, Operands ops) {
   if (!st.ok()) return st;
   return result;
 }
+
+absl::StatusOr<Value> EvalElementwiseFlushingDenormals(const Instruction& inst, Operands ops) {
+  if (!ElementwiseFlushesDenormals(inst) || HardwareFlushes(inst)) {
+    return EvalElementwise(inst, ops);
+  }
+  // Copies of the operands that hold denormals, flushed; made only when one
+  // does (most instructions have none, and integer ones never).
+  std::vector<Value> flushed;
+  std::vector<const Value*> args;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (!ops[i]->is_array() || !ContainsDenormals(ops[i]->array())) continue;
+    if (args.empty()) {
+      flushed.reserve(ops.size());  // no reallocation: args point into it
+      args.assign(ops.begin(), ops.end());
+    }
+    flushed.push_back(Value::Array(std::make_shared<Literal>(ops[i]->array())));
+    FlushDenormalsInPlace(flushed.back().mutable_array());
+    args[i] = &flushed.back();
+  }
+  absl::StatusOr<Value> result = EvalElementwise(inst, args.empty() ? ops : Operands(args));
+  if (!result.ok() || !result->is_array() || !ContainsDenormals(result->array())) return result;
+  // A kernel may hand back an operand's buffer: flush a copy unless the
+  // result holds its buffer alone.
+  if (!result->unique()) *result = Value::Array(std::make_shared<Literal>(result->array()));
+  FlushDenormalsInPlace(result->mutable_array());
+  return result;
+}
+
 
 }  // namespace hlo

@@ -29,6 +29,11 @@ absl::StatusOr<Value> TakeOrNewArray(const Value& x, bool reusable, const Shape&
 // select, clamp, convert, bitcast-convert, reduce-precision,
 // stochastic-convert.
 absl::StatusOr<Value> EvalElementwise(const Instruction& inst, Operands ops);
+// EvalElementwise with XLA:CPU's flush-to-zero: the operands' denormals
+// read as zeros (copies are flushed, the operands stay as they are) and the
+// result's flushed, for the ops ElementwiseFlushesDenormals names
+// (eval/denormals.h).
+absl::StatusOr<Value> EvalElementwiseFlushingDenormals(const Instruction& inst, Operands ops);
 
 // eval/kernels/data.cc: broadcast, reshape, transpose, slice, dynamic-slice,
 // dynamic-update-slice, concatenate, pad, reverse, iota, copy, bitcast,
@@ -39,6 +44,11 @@ absl::StatusOr<Value> EvalDataMovement(const Instruction& inst, Operands ops,
 // eval/kernels/reduce.cc: reduce, reduce-window, select-and-scatter.
 absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops,
                                     KernelContext& evaluator);
+// A reduce or reduce-window whose computation is one arithmetic op (add,
+// multiply, maximum, minimum) runs as a typed loop: its result is flushed
+// as the op would flush it (maximum/minimum keep their operand's bits in
+// that loop; XLA's maxps/minps do not).
+void FlushFastReductionResult(const Instruction& inst, Value& result);
 
 // eval/kernels/control.cc: call, fusion, while, conditional, map, opt-barrier,
 // after-all, add-dependency, domain.

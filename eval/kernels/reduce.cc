@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "eval/denormals.h"
 #include "eval/interp/reduce_fold.h"
 #include "eval/interp/reduce_one_pass.h"
 #include "eval/kernels/kernels.h"
@@ -320,6 +321,17 @@ absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops, Kerne
     default:
       return absl::InternalError(StrCat("no reduction kernel for ", inst.OpcodeText()));
   }
+}
+
+void FlushFastReductionResult(const Instruction& inst, Value& result) {
+  if (inst.opcode() != Opcode::kReduce && inst.opcode() != Opcode::kReduceWindow) return;
+  const Computation* reducer = inst.to_apply();
+  if (!reducer || !SimpleBinaryReducer(*reducer) || !result.is_array() ||
+      !ContainsDenormals(result.array())) {
+    return;
+  }
+  if (!result.unique()) result = Value::Array(std::make_shared<Literal>(result.array()));
+  FlushDenormalsInPlace(result.mutable_array());
 }
 
 }  // namespace hlo
