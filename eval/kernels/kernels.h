@@ -8,22 +8,13 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "eval/interp/kernel_context.h"
+#include "eval/runtime/new_array.h"
 #include "eval/value.h"
 #include "ir/instruction.h"
 
 namespace hlo {
 
 using Operands = absl::Span<const Value* const>;
-
-// A zero-filled array value of the instruction's (array) result shape.
-absl::StatusOr<Value> NewArray(const Shape& shape);
-// The same without the zero-fill: only for kernels that write every element
-// of the result on success (elementwise, copies, transposes, broadcasts).
-absl::StatusOr<Value> NewArrayUninitialized(const Shape& shape);
-// `x` itself when `reusable` (only the caller reads it) and no one else
-// holds its buffer, else NewArrayUninitialized: for results that may take
-// over an operand read element by element before each is written.
-absl::StatusOr<Value> TakeOrNewArray(const Value& x, bool reusable, const Shape& shape);
 
 // eval/kernels/elementwise.cc: every unary and binary elementwise op, compare,
 // select, clamp, convert, bitcast-convert, reduce-precision,

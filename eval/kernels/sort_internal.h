@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "eval/interp/kernel_context.h"
 #include "eval/interp/batch_program.h"
 #include "eval/interp/elementwise_ops.h"
+#include "eval/interp/kernel_context.h"
 #include "eval/kernels/kernels.h"
 #include "eval/type_dispatch.h"
 #include "ir/computation.h"
