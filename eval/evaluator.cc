@@ -377,6 +377,9 @@ absl::StatusOr<Value> Evaluator::Dispatch(const Instruction& inst, Operands ops)
     case Opcode::kConditional: case Opcode::kMap: case Opcode::kOptimizationBarrier:
     case Opcode::kAfterAll: case Opcode::kAddDependency: case Opcode::kDomain:
     case Opcode::kScan:
+      // A Shardy manual computation's call runs its body on every device of
+      // its mesh (eval/collectives/, a layer above the call kernel).
+      if (IsSdyManualComputationCall(inst)) return EvalSdyManualComputation(inst, ops, *this);
       return EvalControl(inst, ops, *this);
     case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kTranspose:
     case Opcode::kSlice: case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:

@@ -160,7 +160,6 @@ absl::StatusOr<Value> EvalControl(const Instruction& inst, Operands ops, KernelC
   switch (inst.opcode()) {
     case Opcode::kCall:
     case Opcode::kFusion: {
-      if (IsSdyManualComputationCall(inst)) return EvalSdyManualComputation(inst, ops, ev);
       auto c = CalledComputation(inst, inst.opcode() == Opcode::kCall ? AttrKind::kToApply
                                                                        : AttrKind::kCalls);
       if (!c.ok()) return c.status();
