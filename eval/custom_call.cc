@@ -26,14 +26,14 @@ namespace hlo {
 namespace {
 
 using CustomCallFn = absl::StatusOr<Value> (*)(const Instruction& inst, Operands ops,
-                                               Evaluator& ev);
+                                               KernelContext& ev);
 
-absl::StatusOr<Value> TopKTarget(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> TopKTarget(const Instruction& inst, Operands ops, KernelContext& ev) {
   return sort_internal::EvalTopKCustomCall(inst, ops, ev);
 }
 
 // An annotation that means the identity on a single device.
-absl::StatusOr<Value> Identity(const Instruction& inst, Operands ops, Evaluator&) {
+absl::StatusOr<Value> Identity(const Instruction& inst, Operands ops, KernelContext&) {
   if (ops.size() != 1) {
     return absl::InvalidArgumentError(StrCat("custom-call takes one operand here, not ",
                                              ops.size()));
@@ -43,7 +43,7 @@ absl::StatusOr<Value> Identity(const Instruction& inst, Operands ops, Evaluator&
 }
 
 // An annotation with no result (an empty tuple): nothing to do.
-absl::StatusOr<Value> NoResult(const Instruction& inst, Operands, Evaluator&) {
+absl::StatusOr<Value> NoResult(const Instruction& inst, Operands, KernelContext&) {
   if (!inst.shape().IsTuple() || inst.shape().tuple_size() != 0) {
     return absl::InvalidArgumentError(StrCat("custom-call ",
                                              inst.GetString(AttrKind::kCustomCallTarget),
@@ -105,7 +105,7 @@ const LapackRoutine* FindLapackRoutine(const lapack::Target& t) {
 
 }  // namespace
 
-absl::StatusOr<Value> EvalCustomCall(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalCustomCall(const Instruction& inst, Operands ops, KernelContext& ev) {
   std::string_view target = inst.GetString(AttrKind::kCustomCallTarget);
   for (const Target& t : kTargets) {
     if (t.name == target) return t.fn(inst, ops, ev);

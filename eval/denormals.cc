@@ -11,8 +11,11 @@
 #define HLO_HAVE_MXCSR 1
 #endif
 
-#include "eval/kernels/gemm.h"
-#include "eval/kernels/scalar_apply.h"
+#include <cblas.h>
+
+// OpenBLAS's own shutdown of its worker threads (exported, not in cblas.h);
+// its next threaded call starts them again, from the calling thread.
+extern "C" int blas_thread_shutdown_(void);
 
 namespace hlo {
 namespace {
@@ -79,6 +82,14 @@ bool IsWideFloat(PT t) {
   return t == PT::kF32 || t == PT::kF64 || t == PT::kC64 || t == PT::kC128;
 }
 
+// Stops OpenBLAS's worker threads, keeping their number: its next threaded
+// call starts them again from the calling thread, with that thread's MXCSR.
+void RestartBlasThreads() {
+  const int threads = openblas_get_num_threads();
+  blas_thread_shutdown_();
+  openblas_set_num_threads(threads);
+}
+
 }  // namespace
 
 void SetBlasDenormalMode(bool flush) {
@@ -89,7 +100,7 @@ void SetBlasDenormalMode(bool flush) {
   // New threads copy their creator's MXCSR. OpenBLAS's workers start again
   // now or at its next threaded call, made from an evaluating thread, which
   // has the bits too.
-  gemm::RestartBlasThreads();
+  RestartBlasThreads();
 #ifdef HLO_HAVE_MXCSR
   _mm_setcsr(csr);
 #endif
@@ -155,47 +166,10 @@ bool HardwareFlushes(const Instruction& inst) {
 #endif
 }
 
-absl::StatusOr<Value> EvalElementwiseFlushingDenormals(const Instruction& inst, Operands ops) {
-  if (!ElementwiseFlushesDenormals(inst) || HardwareFlushes(inst)) {
-    return EvalElementwise(inst, ops);
-  }
-  // Copies of the operands that hold denormals, flushed; made only when one
-  // does (most instructions have none, and integer ones never).
-  std::vector<Value> flushed;
-  std::vector<const Value*> args;
-  for (size_t i = 0; i < ops.size(); ++i) {
-    if (!ops[i]->is_array() || !ContainsDenormals(ops[i]->array())) continue;
-    if (args.empty()) {
-      flushed.reserve(ops.size());  // no reallocation: args point into it
-      args.assign(ops.begin(), ops.end());
-    }
-    flushed.push_back(Value::Array(std::make_shared<Literal>(ops[i]->array())));
-    FlushDenormalsInPlace(flushed.back().mutable_array());
-    args[i] = &flushed.back();
-  }
-  absl::StatusOr<Value> result = EvalElementwise(inst, args.empty() ? ops : Operands(args));
-  if (!result.ok() || !result->is_array() || !ContainsDenormals(result->array())) return result;
-  // A kernel may hand back an operand's buffer: flush a copy unless the
-  // result holds its buffer alone.
-  if (!result->unique()) *result = Value::Array(std::make_shared<Literal>(result->array()));
-  FlushDenormalsInPlace(result->mutable_array());
-  return result;
-}
-
 bool ContainsDenormals(const Literal& lit) {
   // Flush only reads when write is false.
   return Flush(const_cast<Literal&>(lit), /*write=*/false);
 }
 
-void FlushFastReductionResult(const Instruction& inst, Value& result) {
-  if (inst.opcode() != Opcode::kReduce && inst.opcode() != Opcode::kReduceWindow) return;
-  const Computation* reducer = inst.to_apply();
-  if (!reducer || !SimpleBinaryReducer(*reducer) || !result.is_array() ||
-      !ContainsDenormals(result.array())) {
-    return;
-  }
-  if (!result.unique()) result = Value::Array(std::make_shared<Literal>(result.array()));
-  FlushDenormalsInPlace(result.mutable_array());
-}
 
 }  // namespace hlo

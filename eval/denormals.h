@@ -18,6 +18,10 @@
 //   computes them in, so their own denormals are never flushed; bf16 has
 //   f32's exponent range, so its denormals are f32 denormals and flush.
 //
+// (The elementwise kernel's flush, EvalElementwiseFlushingDenormals, and
+// that of the typed reduction loops, FlushFastReductionResult, are in
+// eval/kernels/kernels.h.)
+//
 // hlo-run applies both halves: MXCSR's bits on every evaluating thread
 // (replica threads, worker threads and OpenBLAS's threads inherit them), and
 // an explicit flush of the elementwise ops' float operands and results, so
@@ -26,8 +30,6 @@
 #ifndef HLO_EVAL_DENORMALS_H_
 #define HLO_EVAL_DENORMALS_H_
 
-#include "absl/status/statusor.h"
-#include "eval/kernels/kernels.h"
 #include "eval/value.h"
 #include "ir/instruction.h"
 #include "ir/literal.h"
@@ -73,17 +75,6 @@ bool HardwareFlushes(const Instruction& inst);
 // whether anything changed.
 bool FlushDenormalsInPlace(Literal& lit);
 bool ContainsDenormals(const Literal& lit);
-
-// EvalElementwise with XLA:CPU's flush-to-zero: the operands' denormals
-// read as zeros (copies are flushed, the operands stay as they are) and the
-// result's flushed, for the ops ElementwiseFlushesDenormals names.
-absl::StatusOr<Value> EvalElementwiseFlushingDenormals(const Instruction& inst, Operands ops);
-
-// A reduce or reduce-window whose computation is one arithmetic op (add,
-// multiply, maximum, minimum) runs as a typed loop: its result is flushed
-// as the op would flush it (maximum/minimum keep their operand's bits in
-// that loop; XLA's maxps/minps do not).
-void FlushFastReductionResult(const Instruction& inst, Value& result);
 
 }  // namespace hlo
 

@@ -1,46 +1,24 @@
 #include "eval/evaluator.h"
 
 #include <algorithm>
-#include <cstring>
-
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include "absl/container/flat_hash_map.h"
-#include "eval/collectives/replica_runner.h"
+#include "eval/computation_plan.h"
 #include "eval/denormals.h"
-#include "eval/fusion/batch_program.h"
 #include "eval/fusion/fusion_plan.h"
 #include "eval/fusion/loop_fusion.h"
 #include "eval/fusion/reduce_siblings.h"
+#include "eval/interp/batch_program.h"
 #include "eval/kernels/dot.h"
 #include "eval/kernels/kernels.h"
+#include "eval/replica_runner.h"
 #include "eval/runtime/array_recycler.h"
-#include "eval/runtime/computation_plan.h"
 #include "eval/runtime/profiler.h"
 #include "ir/computation.h"
 #include "ir/located_status.h"
 #include "ir/strings.h"
 
 namespace hlo {
-
-int64_t ShapeBytes(const Shape& shape) {
-  if (shape.IsTuple()) {
-    int64_t n = 0;
-    for (const Shape* e : shape.tuple_shapes()) {
-      int64_t b = ShapeBytes(*e);
-      if (b < 0 || n > INT64_MAX - b) return -1;
-      n += b;
-    }
-    return n;
-  }
-  if (!shape.IsArray()) return 0;
-  int64_t count = shape.ElementCount();
-  int64_t width = ByteWidth(shape.element_type());
-  if (count < 0 || (width > 0 && count > INT64_MAX / width)) return -1;
-  return count * width;
-}
 
 absl::Status CheckInputsFit(const Module& module, int64_t max_bytes) {
   const Computation* entry = module.entry();
@@ -99,6 +77,12 @@ ReplicaRunner& Evaluator::ManualRunnerFor(const Instruction& call, int64_t parti
     runner = std::make_unique<ReplicaRunner>(module_, options, /*replicas=*/1, partitions);
   }
   return *runner;
+}
+
+absl::StatusOr<std::vector<Value>> Evaluator::RunManualComputation(
+    const Instruction& call, int64_t partitions, const std::vector<std::vector<Value>>& arguments,
+    const Computation& body) {
+  return ManualRunnerFor(call, partitions).Run(arguments, &body);
 }
 
 Evaluator::Evaluator(Module& module, EvalOptions options)
@@ -394,6 +378,9 @@ absl::StatusOr<Value> Evaluator::Dispatch(const Instruction& inst, Operands ops)
     case Opcode::kConditional: case Opcode::kMap: case Opcode::kOptimizationBarrier:
     case Opcode::kAfterAll: case Opcode::kAddDependency: case Opcode::kDomain:
     case Opcode::kScan:
+      // A Shardy manual computation's call runs its body on every device of
+      // its mesh (eval/collectives/, a layer above the call kernel).
+      if (IsSdyManualComputationCall(inst)) return EvalSdyManualComputation(inst, ops, *this);
       return EvalControl(inst, ops, *this);
     case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kTranspose:
     case Opcode::kSlice: case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:
@@ -446,80 +433,6 @@ absl::Status Evaluator::LocatedOnce(const Instruction& inst, const absl::Status&
   // Errors from nested calls already name their instruction.
   if (IsLocated(status)) return status;
   return Located(inst, status);
-}
-
-absl::Status CheckValueShape(const Value& value, const Shape& shape, std::string_view what) {
-  if (shape.IsTuple()) {
-    if (!value.is_tuple() || static_cast<int64_t>(value.elements().size()) != shape.tuple_size()) {
-      return absl::InvalidArgumentError(StrCat(what, " should be a tuple of ",
-                                               shape.tuple_size(), " elements"));
-    }
-    for (int64_t i = 0; i < shape.tuple_size(); ++i) {
-      absl::Status st = CheckValueShape(value.element(i), shape.tuple_shape(i),
-                                        StrCat(what, " element ", i));
-      if (!st.ok()) return st;
-    }
-    return absl::OkStatus();
-  }
-  if (shape.IsToken()) {
-    if (value.is_token()) return absl::OkStatus();
-    return absl::InvalidArgumentError(StrCat(what, " should be a token"));
-  }
-  if (!value.is_array() || !value.array().shape().Compatible(shape.WithoutLayout())) {
-    std::string got = value.is_array() ? value.array().shape().ToString(false)
-                      : value.is_tuple() ? std::string("a tuple")
-                                         : std::string("a token");
-    return absl::InvalidArgumentError(StrCat(what, " has shape ", got, " but ",
-                                             shape.ToString(false), " is expected"));
-  }
-  return absl::OkStatus();
-}
-
-namespace {
-
-// Keeps freed result buffers in the heap for the next results. By default
-// glibc hands a freed chunk at the top of the heap back to the kernel once
-// the free space passes its trim threshold, so the next large result is
-// fresh memory again and pays a page fault per 4 KiB (measured on softmax
-// f32[256,8192]: 3.0 ms with this, 6.4 ms without, once results reuse
-// their operands' buffers). Large buffers (past 32 MiB, glibc's largest
-// mmap threshold) are still mapped and unmapped one by one.
-bool TuneAllocator() {
-#if defined(__GLIBC__)
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
-#endif
-  return true;
-}
-
-void TuneAllocatorOnce() {
-  [[maybe_unused]] static const bool tuned = TuneAllocator();
-}
-
-}  // namespace
-
-absl::StatusOr<Value> NewArray(const Shape& shape) {
-  if (std::shared_ptr<Literal> reused = ReuseArray(shape)) {
-    if (reused->size_bytes() > 0) std::memset(reused->data(), 0, reused->size_bytes());
-    return Value::Array(std::move(reused));
-  }
-  TuneAllocatorOnce();
-  auto lit = Literal::Create(shape);
-  if (!lit.ok()) return lit.status();
-  return Value::Array(std::make_shared<Literal>(*std::move(lit)));
-}
-
-absl::StatusOr<Value> NewArrayUninitialized(const Shape& shape) {
-  if (std::shared_ptr<Literal> reused = ReuseArray(shape)) return Value::Array(std::move(reused));
-  TuneAllocatorOnce();
-  auto lit = Literal::CreateUninitialized(shape);
-  if (!lit.ok()) return lit.status();
-  return Value::Array(std::make_shared<Literal>(*std::move(lit)));
-}
-
-absl::StatusOr<Value> TakeOrNewArray(const Value& x, bool reusable, const Shape& shape) {
-  if (reusable && x.unique()) return x;
-  return NewArrayUninitialized(shape);
 }
 
 }  // namespace hlo

@@ -12,62 +12,23 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "eval/interp/kernel_context.h"
 #include "eval/value.h"
 #include "ir/module.h"
 
 namespace hlo {
 
-class BatchProgram;
-class DeviceContext;
-class Profiler;
-
-struct EvalOptions {
-  // Largest number of bytes of live buffers; more is an error naming the
-  // instruction that would exceed it.
-  int64_t max_memory_bytes = int64_t{1} << 34;
-  // While loops stop with an error after this many trips (< 0: no limit).
-  int64_t max_iterations = -1;
-  // Seed for rng and rng-bit-generator defaults and elided constants.
-  uint64_t seed = 0;
-  // Called after each instruction of the entry computation with (done,
-  // total); null for none.
-  std::function<void(int64_t, int64_t)> progress;
-  // The device this evaluator runs as in a multi-device run (its ids, the
-  // rendezvous shared with the other devices, its feeds); null: the only
-  // device, with no feeds. Owned by the caller, one per evaluator.
-  DeviceContext* device = nullptr;
-  // XLA:CPU's flush-to-zero (hlo-run --denormals=flush, eval/denormals.h);
-  // false: IEEE denormals, as the spec says.
-  bool flush_denormals = false;
-  // false: applied computations (reducers, comparators, combiners, …) go
-  // through the general evaluator element by element, as a reference for
-  // the specialised paths (hlo-run --no-fast-paths).
-  bool fast_paths = true;
-  // false: no fusion: groups of elementwise ops (and softmax rows,
-  // row-broadcast ops), sibling reductions and XLA's loop fusions are not
-  // run as one loop; each instruction runs through its own kernel, with
-  // the same bits (hlo-run --no-fusion; the fusion_agreement test holds
-  // every golden module to that). Implied by fast_paths = false.
-  bool fusion = true;
-  // Times every instruction evaluated (hlo-run --profile, eval/runtime/profiler.h);
-  // null: no timing, no cost. Shared by the devices of a multi-device run.
-  Profiler* profiler = nullptr;
-};
-
-struct ComputationPlan;
 struct Frame;
 struct FusedGroup;
 class ReplicaRunner;
 
-// Bytes of the arrays in a shape (tuples summed); -1 past 2^63.
-int64_t ShapeBytes(const Shape& shape);
 // Checks, before any input is made, that the entry computation's parameters
 // fit in `max_bytes` (inputs are live buffers too, counted per device as
 // EvalOptions::max_memory_bytes is); the error names the parameter that
 // passes the limit.
 absl::Status CheckInputsFit(const Module& module, int64_t max_bytes);
 
-class Evaluator {
+class Evaluator : public KernelContext {
  public:
   Evaluator(Module& module, EvalOptions options);
   ~Evaluator();
@@ -76,23 +37,24 @@ class Evaluator {
   absl::StatusOr<Value> Run(std::vector<Value> arguments);
   // Runs any computation of the module (used by call, while, reduce, …).
   absl::StatusOr<Value> Call(const Computation& computation,
-                             absl::Span<const Value* const> arguments);
-  // A computation's plan (eval/runtime/computation_plan.h), made at its first call:
+                             absl::Span<const Value* const> arguments) override;
+  // A computation's plan (eval/computation_plan.h), made at its first call:
   // callers that run one computation many times (while loops) look it up
   // once and call it through the plan.
-  ComputationPlan& PlanFor(const Computation& computation);
-  absl::StatusOr<Value> Call(ComputationPlan& plan, absl::Span<const Value* const> arguments);
+  ComputationPlan& PlanFor(const Computation& computation) override;
+  absl::StatusOr<Value> Call(ComputationPlan& plan,
+                             absl::Span<const Value* const> arguments) override;
   // Like Call, but the arguments are handed over: the callee may move their
   // buffers out and update those nobody else holds in place (a while body's
   // loop state, a fusion's operand that dies at the fusion).
-  absl::StatusOr<Value> CallTaking(ComputationPlan& plan, absl::Span<Value> arguments);
+  absl::StatusOr<Value> CallTaking(ComputationPlan& plan, absl::Span<Value> arguments) override;
   // Evaluates one instruction on its operands' values (constant folding).
   absl::StatusOr<Value> EvaluateInstruction(const Instruction& inst,
-                                            absl::Span<const Value* const> operands) {
+                                            absl::Span<const Value* const> operands) override {
     return Evaluate(inst, operands);
   }
-  const EvalOptions& options() const { return options_; }
-  Module& module() { return module_; }
+  const EvalOptions& options() const override { return options_; }
+  Module& module() override { return module_; }
 
   // Live buffer accounting (bytes); Reserve fails when the limit is passed.
   absl::Status Reserve(int64_t bytes, const Instruction& inst);
@@ -102,10 +64,10 @@ class Evaluator {
   int64_t live_bytes() const { return live_bytes_; }
   int64_t peak_live_bytes() const { return peak_live_bytes_; }
 
-  // `computation` compiled for the batched interpreter (eval/fusion/batch_program.h),
+  // `computation` compiled for the batched interpreter (eval/interp/batch_program.h),
   // once per computation; null when it cannot be compiled or fast paths are
   // off (the caller then uses Call element by element).
-  BatchProgram* BatchProgramFor(const Computation& computation);
+  BatchProgram* BatchProgramFor(const Computation& computation) override;
   // `fusion` as one batched loop (eval/fusion/loop_fusion.h), compiled at its first
   // call; null when it cannot be or fast paths are off.
   FusedGroup* LoopFusionFor(const Instruction& fusion);
@@ -113,11 +75,14 @@ class Evaluator {
   // eval/collectives/sdy_manual_computation.cc) on `partitions` partitions: made at its
   // first call and kept, with their threads and plans, for the next.
   ReplicaRunner& ManualRunnerFor(const Instruction& call, int64_t partitions);
+  absl::StatusOr<std::vector<Value>> RunManualComputation(
+      const Instruction& call, int64_t partitions,
+      const std::vector<std::vector<Value>>& arguments, const Computation& body) override;
 
   // The 128-bit rng state of this run, low word first, read and advanced by
   // rng-get-and-update-state and rng (eval/kernels/random.cc); starts at
   // {seed, 0}.
-  std::array<uint64_t, 2>& rng_state() { return rng_state_; }
+  std::array<uint64_t, 2>& rng_state() override { return rng_state_; }
 
  private:
   absl::StatusOr<Value> Evaluate(const Instruction& inst,
@@ -152,9 +117,6 @@ class Evaluator {
   int call_depth_ = 0;
   std::array<uint64_t, 2> rng_state_{options_.seed, 0};
 };
-
-// Checks that `value` fits `shape` (element types, dims; tuples recurse).
-absl::Status CheckValueShape(const Value& value, const Shape& shape, std::string_view what);
 
 }  // namespace hlo
 

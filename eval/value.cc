@@ -1,5 +1,10 @@
 #include "eval/value.h"
 
+#include <cstdint>
+#include <string>
+
+#include "ir/strings.h"
+
 namespace hlo {
 
 Value Value::FromLiteral(Literal literal) {
@@ -34,6 +39,50 @@ int64_t Value::ByteSize() const {
   int64_t n = 0;
   for (const Value& e : elements()) n += e.ByteSize();
   return n;
+}
+
+int64_t ShapeBytes(const Shape& shape) {
+  if (shape.IsTuple()) {
+    int64_t n = 0;
+    for (const Shape* e : shape.tuple_shapes()) {
+      int64_t b = ShapeBytes(*e);
+      if (b < 0 || n > INT64_MAX - b) return -1;
+      n += b;
+    }
+    return n;
+  }
+  if (!shape.IsArray()) return 0;
+  int64_t count = shape.ElementCount();
+  int64_t width = ByteWidth(shape.element_type());
+  if (count < 0 || (width > 0 && count > INT64_MAX / width)) return -1;
+  return count * width;
+}
+
+absl::Status CheckValueShape(const Value& value, const Shape& shape, std::string_view what) {
+  if (shape.IsTuple()) {
+    if (!value.is_tuple() || static_cast<int64_t>(value.elements().size()) != shape.tuple_size()) {
+      return absl::InvalidArgumentError(StrCat(what, " should be a tuple of ",
+                                               shape.tuple_size(), " elements"));
+    }
+    for (int64_t i = 0; i < shape.tuple_size(); ++i) {
+      absl::Status st = CheckValueShape(value.element(i), shape.tuple_shape(i),
+                                        StrCat(what, " element ", i));
+      if (!st.ok()) return st;
+    }
+    return absl::OkStatus();
+  }
+  if (shape.IsToken()) {
+    if (value.is_token()) return absl::OkStatus();
+    return absl::InvalidArgumentError(StrCat(what, " should be a token"));
+  }
+  if (!value.is_array() || !value.array().shape().Compatible(shape.WithoutLayout())) {
+    std::string got = value.is_array() ? value.array().shape().ToString(false)
+                      : value.is_tuple() ? std::string("a tuple")
+                                         : std::string("a token");
+    return absl::InvalidArgumentError(StrCat(what, " has shape ", got, " but ",
+                                             shape.ToString(false), " is expected"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace hlo

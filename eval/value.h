@@ -5,8 +5,10 @@
 #define HLO_EVAL_VALUE_H_
 
 #include <memory>
+#include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "ir/literal.h"
 #include "ir/shape.h"
 
@@ -72,6 +74,12 @@ class Value {
   bool is_tuple_ = false;
   bool is_token_ = false;
 };
+
+// Bytes of the arrays in a shape (tuples summed); -1 past 2^63.
+int64_t ShapeBytes(const Shape& shape);
+
+// Checks that `value` fits `shape` (element types, dims; tuples recurse).
+absl::Status CheckValueShape(const Value& value, const Shape& shape, std::string_view what);
 
 }  // namespace hlo
 

@@ -22,7 +22,6 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/cord.h"
-#include "eval/collectives/replica_runner.h"
 #include "eval/denormals.h"
 #include "eval/evaluator.h"
 #include "eval/io/compare.h"
@@ -30,6 +29,7 @@
 #include "eval/io/feed_io.h"
 #include "eval/io/random_fill.h"
 #include "eval/io/run_io.h"
+#include "eval/replica_runner.h"
 #include "eval/runtime/profiler.h"
 #include "ir/interrupt.h"
 #include "ir/npy.h"

@@ -57,7 +57,7 @@ Value OperandTuple(Operands ops) {
 
 // ---- -start forms ---------------------------------------------------------------
 
-absl::StatusOr<Value> AllGatherStart(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> AllGatherStart(const Instruction& inst, Operands ops, KernelContext& ev) {
   auto r = EvalGroupCollective(inst, Opcode::kAllGather, ops, ElementOr(inst.shape(), 1), ev);
   if (!r.ok()) return r.status();
   Value in = ops.size() == 1 ? *ops[0] : OperandTuple(ops);
@@ -65,7 +65,7 @@ absl::StatusOr<Value> AllGatherStart(const Instruction& inst, Operands ops, Eval
 }
 
 absl::StatusOr<Value> CollectivePermuteStart(const Instruction& inst, Operands ops,
-                                             Evaluator& ev) {
+                                             KernelContext& ev) {
   auto r = EvalGroupCollective(inst, Opcode::kCollectivePermute, ops, ElementOr(inst.shape(), 1),
                                ev);
   if (!r.ok()) return r.status();
@@ -86,7 +86,7 @@ bool IsGroupCollective(Opcode op) {
   }
 }
 
-absl::StatusOr<Value> AsyncStart(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> AsyncStart(const Instruction& inst, Operands ops, KernelContext& ev) {
   const Shape& result_shape = ElementOr(inst.shape(), 1);
   absl::StatusOr<Value> r;
   if (inst.has_wrapped_opcode()) {
@@ -110,7 +110,7 @@ absl::StatusOr<Value> AsyncStart(const Instruction& inst, Operands ops, Evaluato
 
 // ---- infeed / outfeed -------------------------------------------------------------
 
-absl::StatusOr<Value> Infeed(const Instruction& inst, Evaluator& ev) {
+absl::StatusOr<Value> Infeed(const Instruction& inst, KernelContext& ev) {
   DeviceContext* dev = ev.options().device;
   if (dev == nullptr || !dev->has_infeed) {
     return Invalid("infeed needs values: give hlo-run --infeed FILE");
@@ -130,7 +130,7 @@ absl::StatusOr<Value> Infeed(const Instruction& inst, Evaluator& ev) {
   return Value::Tuple({std::move(data), Value::Token()});
 }
 
-absl::StatusOr<Value> Outfeed(Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> Outfeed(Operands ops, KernelContext& ev) {
   if (ops.empty()) return Invalid("outfeed needs an operand");
   if (DeviceContext* dev = ev.options().device) dev->outfeed.push_back(ops[0]->ToLiteral());
   return Value::Token();
@@ -215,7 +215,7 @@ absl::StatusOr<PairPlan> PlanPairs(const Instruction& inst, DeviceContext& dev, 
   return plan;
 }
 
-absl::StatusOr<Value> Send(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> Send(const Instruction& inst, Operands ops, KernelContext& ev) {
   if (ops.size() != 2) return Invalid("send takes (data, token)");
   if (ev.options().device == nullptr) return Invalid("send needs the evaluator's DeviceContext");
   DeviceContext& dev = *ev.options().device;
@@ -242,7 +242,7 @@ absl::StatusOr<Value> Send(const Instruction& inst, Operands ops, Evaluator& ev)
 
 // recv only takes a ticket; recv-done waits for the data, so that devices
 // that each post a recv before their send do not block each other.
-absl::StatusOr<Value> Recv(const Instruction& inst, Evaluator& ev) {
+absl::StatusOr<Value> Recv(const Instruction& inst, KernelContext& ev) {
   if (ev.options().device == nullptr) return Invalid("recv needs the evaluator's DeviceContext");
   DeviceContext& dev = *ev.options().device;
   const Shape& data_shape = ElementOr(inst.shape(), 0);
@@ -270,7 +270,7 @@ absl::StatusOr<Value> Recv(const Instruction& inst, Evaluator& ev) {
   return Value::Tuple({*std::move(data), *std::move(ctx), Value::Token()});
 }
 
-absl::StatusOr<Value> RecvDone(Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> RecvDone(Operands ops, KernelContext& ev) {
   if (ev.options().device == nullptr) return Invalid("recv-done needs the evaluator's DeviceContext");
   DeviceContext& dev = *ev.options().device;
   auto ctx = Element(*ops[0], 1, "recv-done");
@@ -304,7 +304,7 @@ absl::StatusOr<Value> RecvDone(Operands ops, Evaluator& ev) {
 
 }  // namespace
 
-absl::StatusOr<Value> EvalCollective(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalCollective(const Instruction& inst, Operands ops, KernelContext& ev) {
   DeviceContext* dev = ev.options().device;
   switch (inst.opcode()) {
     case Opcode::kReplicaId:

@@ -123,7 +123,7 @@ bool FoldNative(Opcode op, Literal& acc, const Literal& x) {
 
 // Folds the arrays in order with to_apply: ((x0 op x1) op x2) ...
 absl::StatusOr<Value> FoldArrays(const Computation& f, const std::vector<const Literal*>& parts,
-                                 Evaluator& ev) {
+                                 KernelContext& ev) {
   auto acc = CopyArray(*parts[0]);
   if (!acc.ok()) return acc.status();
   std::optional<Opcode> simple = SimpleBinaryReducer(f);
@@ -178,7 +178,7 @@ absl::StatusOr<int64_t> OneDim(const Instruction& inst, int64_t rank) {
 struct Ctx {
   const Instruction& inst;
   Operands ops;
-  Evaluator& ev;
+  KernelContext& ev;
   DeviceContext& dev;
   DeviceContext* shared;  // null: one device
   std::vector<int64_t> group;
@@ -417,7 +417,7 @@ absl::StatusOr<Value> RunOp(Ctx& c, Opcode op, const Shape& result) {
 
 }  // namespace
 
-DeviceContext& DeviceOf(Evaluator& ev, DeviceContext& fallback) {
+DeviceContext& DeviceOf(KernelContext& ev, DeviceContext& fallback) {
   return ev.options().device != nullptr ? *ev.options().device : fallback;
 }
 
@@ -449,7 +449,7 @@ absl::StatusOr<Value> ExchangeValues(const Instruction& inst, const std::vector<
 }
 
 absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Operands ops,
-                                          const Shape& result, Evaluator& ev) {
+                                          const Shape& result, KernelContext& ev) {
   DeviceContext fallback;
   DeviceContext& dev = DeviceOf(ev, fallback);
   Ctx c{inst, ops, ev, dev, ev.options().device, {}, 0};

@@ -16,7 +16,7 @@ namespace hlo {
 // Evaluates `inst` as the collective `op` (for a sugared async-start, the
 // wrapped op) with the given result shape.
 absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Operands ops,
-                                          const Shape& result, Evaluator& evaluator);
+                                          const Shape& result, KernelContext& evaluator);
 
 // Runs one instance of a collective of `inst` among `group` (device
 // numbers): with one device `combine` just runs on this device's value.
@@ -25,7 +25,7 @@ absl::StatusOr<Value> ExchangeValues(const Instruction& inst, const std::vector<
                                      const Rendezvous::Combine& combine);
 
 // The device context of an evaluator, or `fallback` (device 0 of 1).
-DeviceContext& DeviceOf(Evaluator& evaluator, DeviceContext& fallback);
+DeviceContext& DeviceOf(KernelContext& evaluator, DeviceContext& fallback);
 
 // A zero value of any shape (arrays zero-filled, tokens, tuples).
 absl::StatusOr<Value> ZeroValue(const Shape& shape);

@@ -13,18 +13,11 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "eval/collectives/replica_rendezvous.h"
+#include "eval/io/feed_io.h"
 #include "ir/instruction.h"
 #include "ir/literal.h"
 
 namespace hlo {
-
-// One value of an infeed: a literal, or an .npy image read with the shape
-// the infeed declares when it runs.
-struct FeedItem {
-  std::optional<Literal> literal;
-  std::string npy;
-  std::string source;  // the file, for errors
-};
 
 class DeviceContext {
  public:

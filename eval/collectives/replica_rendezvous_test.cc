@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "eval/collectives/replica_rendezvous.h"
-#include "eval/collectives/replica_runner.h"
+#include "eval/replica_runner.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
 

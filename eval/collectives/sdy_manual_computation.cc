@@ -32,7 +32,6 @@
 #include <string>
 #include <vector>
 
-#include "eval/collectives/replica_runner.h"
 #include "eval/kernels/kernels.h"
 #include "ir/computation.h"
 #include "ir/frontend_attributes.h"
@@ -533,7 +532,7 @@ bool IsSdyManualComputationCall(const Instruction& call) {
 
 // The operands, global, unchanged: the manual computation's call cuts them.
 absl::StatusOr<Value> EvalSdyGlobalToLocalShape(const Instruction& inst, Operands ops,
-                                                Evaluator&) {
+                                                KernelContext&) {
   if (!inst.shape().IsTuple()) {
     if (ops.size() != 1) return Invalid(StrCat(kGlobalToLocal, " of one result takes one operand"));
     return *ops[0];
@@ -544,7 +543,7 @@ absl::StatusOr<Value> EvalSdyGlobalToLocalShape(const Instruction& inst, Operand
 }
 
 absl::StatusOr<Value> EvalSdyManualComputation(const Instruction& call, Operands ops,
-                                               Evaluator& ev) {
+                                               KernelContext& ev) {
   const Computation& body = *call.to_apply();
   if (body.parameter_count() != static_cast<int64_t>(ops.size())) {
     return Invalid(StrCat("the manual computation body takes ", body.parameter_count(),
@@ -585,7 +584,7 @@ absl::StatusOr<Value> EvalSdyManualComputation(const Instruction& call, Operands
       args[d].push_back(*std::move(piece));
     }
   }
-  auto results = ev.ManualRunnerFor(call, n).Run(args, &body);
+  auto results = ev.RunManualComputation(call, n, args, body);
   if (!results.ok()) return results.status();
   // Per result, all devices' pieces.
   if (!call.shape().IsTuple()) return Value::Tuple(*std::move(results));
@@ -605,7 +604,7 @@ absl::StatusOr<Value> EvalSdyManualComputation(const Instruction& call, Operands
 }
 
 absl::StatusOr<Value> EvalSdyLocalToGlobalShape(const Instruction& inst, Operands ops,
-                                                Evaluator& ev) {
+                                                KernelContext& ev) {
   auto shardings = ShardingsOf(inst, "xla.sdy.out_shardings");
   if (!shardings.ok()) return shardings.status();
   const bool tuple = inst.shape().IsTuple();

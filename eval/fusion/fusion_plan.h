@@ -12,9 +12,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "eval/fusion/batch_program.h"
 #include "eval/fusion/row_broadcast_op.h"
 #include "eval/fusion/row_softmax.h"
+#include "eval/interp/batch_program.h"
 #include "eval/value.h"
 #include "ir/instruction.h"
 

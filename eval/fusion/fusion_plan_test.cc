@@ -1,11 +1,11 @@
 // The executor's fused groups (eval/fusion/fusion_plan.cc) as the plan
-// (eval/runtime/computation_plan.cc) runs them: a broadcast of a scalar
+// (eval/computation_plan.cc) runs them: a broadcast of a scalar
 // read by several groups is computed inside each, and made on its own only
 // when something else reads it. Values: testdata/eval/fused_shared_broadcast.hlo.
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "eval/runtime/plan_test_util.h"
+#include "eval/plan_test_util.h"
 #include "ir/strings.h"
 
 namespace hlo {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
-#include "eval/fusion/batch_program.h"
+#include "eval/interp/batch_program.h"
 #include "ir/computation.h"
 
 namespace hlo {

@@ -1,5 +1,5 @@
 // Sibling reductions in the executor: reduces that read one operand with
-// simple reducers (eval/fusion/reduce_one_pass.h), planned as one group that runs
+// simple reducers (eval/interp/reduce_one_pass.h), planned as one group that runs
 // at the first of them in post order and reads the operand once (a row
 // sum, a column sum and a maximum of one matrix: one pass instead of
 // three). The others' results wait in their slots until their turn.
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
-#include "eval/fusion/reduce_one_pass.h"
+#include "eval/interp/reduce_one_pass.h"
 #include "eval/value.h"
 #include "ir/instruction.h"
 

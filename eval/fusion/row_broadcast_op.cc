@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "eval/denormals.h"
-#include "eval/kernels/elementwise_internal.h"
+#include "eval/interp/elementwise_ops.h"
 #include "eval/kernels/kernels.h"
 #include "eval/runtime/parallel.h"
 

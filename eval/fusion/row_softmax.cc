@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
-#include "eval/fusion/reduce_fold.h"
-#include "eval/kernels/elementwise_internal.h"
+#include "eval/interp/elementwise_ops.h"
+#include "eval/interp/reduce_fold.h"
+#include "eval/interp/vector_clones.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/scalar_apply.h"
-#include "eval/kernels/vector_clones.h"
 #include "eval/runtime/parallel.h"
 #include "ir/computation.h"
 

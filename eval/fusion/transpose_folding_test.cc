@@ -5,7 +5,7 @@
 #include <string>
 
 #include "eval/fusion/transpose_folding.h"
-#include "eval/runtime/plan_test_util.h"
+#include "eval/plan_test_util.h"
 
 namespace hlo {
 namespace {

@@ -7,13 +7,22 @@
 #ifndef HLO_EVAL_IO_FEED_IO_H_
 #define HLO_EVAL_IO_FEED_IO_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "eval/collectives/replica_context.h"
+#include "ir/literal.h"
 
 namespace hlo {
+
+// One value of an infeed: a literal, or an .npy image read with the shape
+// the infeed declares when it runs.
+struct FeedItem {
+  std::optional<Literal> literal;
+  std::string npy;
+  std::string source;  // the file, for errors
+};
 
 absl::StatusOr<std::vector<FeedItem>> LoadFeedFile(const std::string& path);
 // The literal of a feed item for an infeed of data shape `shape`.

@@ -225,7 +225,7 @@ absl::StatusOr<Value> Grad(const Instruction& inst, const BatchNormInputs& in,
 
 }  // namespace
 
-absl::StatusOr<Value> EvalBatchNorm(const Instruction& inst, Operands ops, Evaluator&) {
+absl::StatusOr<Value> EvalBatchNorm(const Instruction& inst, Operands ops, KernelContext&) {
   absl::StatusOr<BatchNormInputs> in = ReadInputs(inst, ops);
   if (!in.ok()) return in.status();
   switch (inst.opcode()) {

@@ -88,7 +88,7 @@ std::optional<CounterTest> MatchCounterTest(const Computation& cond) {
   return t;
 }
 
-absl::StatusOr<Value> EvalWhile(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalWhile(const Instruction& inst, Operands ops, KernelContext& ev) {
   auto cond = CalledComputation(inst, AttrKind::kCondition);
   if (!cond.ok()) return cond.status();
   auto body = CalledComputation(inst, AttrKind::kBody);
@@ -123,7 +123,7 @@ absl::StatusOr<Value> EvalWhile(const Instruction& inst, Operands ops, Evaluator
   }
 }
 
-absl::StatusOr<Value> EvalConditional(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalConditional(const Instruction& inst, Operands ops, KernelContext& ev) {
   std::vector<const Computation*> branches;
   if (const Attribute* a = inst.FindAttr(AttrKind::kBranchComputations)) {
     for (const Computation* c : std::get<std::vector<Computation*>>(a->value)) {
@@ -156,11 +156,10 @@ absl::StatusOr<Value> EvalConditional(const Instruction& inst, Operands ops, Eva
 
 }  // namespace
 
-absl::StatusOr<Value> EvalControl(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalControl(const Instruction& inst, Operands ops, KernelContext& ev) {
   switch (inst.opcode()) {
     case Opcode::kCall:
     case Opcode::kFusion: {
-      if (IsSdyManualComputationCall(inst)) return EvalSdyManualComputation(inst, ops, ev);
       auto c = CalledComputation(inst, inst.opcode() == Opcode::kCall ? AttrKind::kToApply
                                                                        : AttrKind::kCalls);
       if (!c.ok()) return c.status();

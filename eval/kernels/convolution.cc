@@ -565,7 +565,7 @@ absl::Status RunConvolution(const Geometry& g, const Literal& lhs, const Literal
 
 }  // namespace
 
-absl::StatusOr<Value> EvalConvolution(const Instruction& inst, Operands ops, Evaluator&) {
+absl::StatusOr<Value> EvalConvolution(const Instruction& inst, Operands ops, KernelContext&) {
   if (ops.size() != 2) {
     return Invalid(StrCat("convolution takes 2 operands but has ", ops.size()));
   }

@@ -19,6 +19,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "eval/interp/batch_program.h"
 #include "eval/io/random_fill.h"
 #include "eval/kernels/dynamic.h"
 #include "eval/kernels/kernels.h"
@@ -587,25 +588,6 @@ absl::StatusOr<Value> Reverse(const Instruction& inst, Operands ops) {
 
 // ---- iota -----------------------------------------------------------------
 
-}  // namespace
-
-absl::StatusOr<Literal> IotaLine(PrimitiveType type, int64_t n) {
-  absl::StatusOr<Literal> line = Literal::Create(Shape::Array(type, {n}));
-  if (!line.ok()) return line.status();
-  for (int64_t i = 0; i < n; ++i) {
-    if (IsComplex(type)) {
-      line->SetComplex(i, {static_cast<double>(i), 0.0});
-    } else if (IsFloat(type)) {
-      line->SetDouble(i, static_cast<double>(i));
-    } else {
-      line->SetInt(i, i);  // integers wrap, as a converted wider iota would
-    }
-  }
-  return line;
-}
-
-namespace {
-
 absl::StatusOr<Value> Iota(const Instruction& inst) {
   const Shape& shape = inst.shape();
   if (!shape.IsArray() || !IsArrayType(shape.element_type())) {
@@ -646,7 +628,7 @@ absl::StatusOr<Value> GetTupleElement(const Instruction& inst, Operands ops) {
   return ops[0]->element(index);
 }
 
-absl::StatusOr<Value> Constant(const Instruction& inst, Evaluator& evaluator) {
+absl::StatusOr<Value> Constant(const Instruction& inst, KernelContext& evaluator) {
   if (inst.literal() != nullptr) return Value::FromLiteral(*inst.literal());
   if (!inst.literal_elided()) return Invalid("constant has no value");
   absl::StatusOr<Literal> lit =
@@ -700,7 +682,7 @@ absl::StatusOr<Value> SetDimensionSize(const Instruction& inst, Operands ops) {
 }  // namespace
 
 absl::StatusOr<Value> EvalDataMovement(const Instruction& inst, Operands ops,
-                                       Evaluator& evaluator) {
+                                       KernelContext& evaluator) {
   switch (inst.opcode()) {
     case Opcode::kBroadcast: return Broadcast(inst, ops);
     case Opcode::kReshape: return Reshape(inst, ops);

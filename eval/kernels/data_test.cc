@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "eval/evaluator.h"
 #include "eval/io/random_fill.h"
 #include "eval/kernels/kernels.h"
 #include "ir/computation.h"

@@ -271,7 +271,7 @@ absl::StatusOr<Value> EvalDotWithDims(const Instruction& inst, Operands ops,
   return dot_internal::DotOf(inst, ops, dims);
 }
 
-absl::StatusOr<Value> EvalDot(const Instruction& inst, Operands ops, Evaluator&) {
+absl::StatusOr<Value> EvalDot(const Instruction& inst, Operands ops, KernelContext&) {
   switch (inst.opcode()) {
     case Opcode::kDot:
       return dot_internal::Dot(inst, ops);

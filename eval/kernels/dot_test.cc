@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "eval/evaluator.h"
 #include "eval/kernels/gemm.h"
 #include "eval/kernels/kernels.h"
 #include "ir/computation.h"

@@ -12,7 +12,7 @@ namespace hlo {
 absl::StatusOr<Value> EvalDynamicReshape(const Instruction& inst, Operands ops);
 absl::StatusOr<Value> EvalCopyStart(const Instruction& inst, Operands ops);
 absl::StatusOr<Value> EvalCopyDone(const Instruction& inst, Operands ops);
-absl::StatusOr<Value> EvalScan(const Instruction& inst, Operands ops, Evaluator& evaluator);
+absl::StatusOr<Value> EvalScan(const Instruction& inst, Operands ops, KernelContext& evaluator);
 
 }  // namespace hlo
 

@@ -1,5 +1,5 @@
 // convert, bitcast-convert, reduce-precision and stochastic-convert
-// (eval/kernels/elementwise_convert.cc), an evaluator run of an elementwise
+// (eval/interp/elementwise_convert.cc), an evaluator run of an elementwise
 // chain, and (hidden, [.][eval-bench]) the f32 kernel timings.
 //
 // Expected values: the StableHLO examples ("StableHLO:"), XLA's documented
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "eval/evaluator.h"
-#include "eval/kernels/elementwise_internal.h"
+#include "eval/interp/elementwise_ops.h"
 #include "eval/kernels/elementwise_test_util.h"
 #include "eval/kernels/kernels.h"
 

@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "eval/kernels/elementwise_internal.h"
+#include "eval/interp/elementwise_ops.h"
 #include "eval/kernels/elementwise_test_util.h"
 #include "eval/kernels/kernels.h"
 #include "ir/float_formats.h"

@@ -233,7 +233,7 @@ absl::StatusOr<Shape> ExpectedShape(FftKind kind, const Shape& in,
 
 }  // namespace
 
-absl::StatusOr<Value> EvalFft(const Instruction& inst, Operands ops, Evaluator&) {
+absl::StatusOr<Value> EvalFft(const Instruction& inst, Operands ops, KernelContext&) {
   if (ops.size() != 1 || !ops[0]->is_array()) {
     return absl::InvalidArgumentError("fft takes one array operand");
   }

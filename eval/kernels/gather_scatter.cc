@@ -19,7 +19,7 @@
 namespace hlo {
 namespace gather_internal {
 // Defined in eval/kernels/scatter_update.cc.
-absl::StatusOr<Value> EvalScatter(const Instruction& inst, Operands ops, Evaluator& ev);
+absl::StatusOr<Value> EvalScatter(const Instruction& inst, Operands ops, KernelContext& ev);
 }  // namespace gather_internal
 
 namespace {
@@ -255,7 +255,7 @@ absl::StatusOr<Value> EvalGather(const Instruction& inst, Operands ops, bool fas
 
 }  // namespace
 
-absl::StatusOr<Value> EvalGatherScatter(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalGatherScatter(const Instruction& inst, Operands ops, KernelContext& ev) {
   switch (inst.opcode()) {
     case Opcode::kGather: return EvalGather(inst, ops, ev.options().fast_paths);
     case Opcode::kScatter: return EvalScatter(inst, ops, ev);

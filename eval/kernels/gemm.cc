@@ -303,12 +303,6 @@ void StopBlasThreads() {
   blas_thread_shutdown_();
 }
 
-void RestartBlasThreads() {
-  const int threads = openblas_get_num_threads();
-  blas_thread_shutdown_();
-  openblas_set_num_threads(threads);
-}
-
 // ---- the strided dot core -------------------------------------------------------
 
 namespace {

@@ -50,10 +50,6 @@ class SingleThreadedBlas {
 // the process could use (measured: hlo-opt -O on the 100k-instruction bench
 // module ran its passes about 15% slower with them).
 void StopBlasThreads();
-// Stops OpenBLAS's worker threads, keeping their number: its next threaded
-// call starts them again from the calling thread, with that thread's
-// floating-point state (MXCSR, see eval/denormals.h).
-void RestartBlasThreads();
 
 using Dims = absl::InlinedVector<int64_t, 6>;
 

@@ -7,7 +7,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "eval/evaluator.h"
+#include "eval/interp/kernel_context.h"
+#include "eval/runtime/new_array.h"
 #include "eval/value.h"
 #include "ir/instruction.h"
 
@@ -15,66 +16,63 @@ namespace hlo {
 
 using Operands = absl::Span<const Value* const>;
 
-// A zero-filled array value of the instruction's (array) result shape.
-absl::StatusOr<Value> NewArray(const Shape& shape);
-// The same without the zero-fill: only for kernels that write every element
-// of the result on success (elementwise, copies, transposes, broadcasts).
-absl::StatusOr<Value> NewArrayUninitialized(const Shape& shape);
-// `x` itself when `reusable` (only the caller reads it) and no one else
-// holds its buffer, else NewArrayUninitialized: for results that may take
-// over an operand read element by element before each is written.
-absl::StatusOr<Value> TakeOrNewArray(const Value& x, bool reusable, const Shape& shape);
-
 // eval/kernels/elementwise.cc: every unary and binary elementwise op, compare,
 // select, clamp, convert, bitcast-convert, reduce-precision,
 // stochastic-convert.
 absl::StatusOr<Value> EvalElementwise(const Instruction& inst, Operands ops);
+// EvalElementwise with XLA:CPU's flush-to-zero: the operands' denormals
+// read as zeros (copies are flushed, the operands stay as they are) and the
+// result's flushed, for the ops ElementwiseFlushesDenormals names
+// (eval/denormals.h).
+absl::StatusOr<Value> EvalElementwiseFlushingDenormals(const Instruction& inst, Operands ops);
 
 // eval/kernels/data.cc: broadcast, reshape, transpose, slice, dynamic-slice,
 // dynamic-update-slice, concatenate, pad, reverse, iota, copy, bitcast,
 // tuple, get-tuple-element, constant, get/set-dimension-size.
 absl::StatusOr<Value> EvalDataMovement(const Instruction& inst, Operands ops,
-                                       Evaluator& evaluator);
-// The values 0..n-1 of an iota dimension in `type` (integers wrap): the
-// iota kernel broadcasts it, the batched interpreter reads it per block.
-absl::StatusOr<Literal> IotaLine(PrimitiveType type, int64_t n);
+                                       KernelContext& evaluator);
 
 // eval/kernels/reduce.cc: reduce, reduce-window, select-and-scatter.
 absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops,
-                                    Evaluator& evaluator);
+                                    KernelContext& evaluator);
+// A reduce or reduce-window whose computation is one arithmetic op (add,
+// multiply, maximum, minimum) runs as a typed loop: its result is flushed
+// as the op would flush it (maximum/minimum keep their operand's bits in
+// that loop; XLA's maxps/minps do not).
+void FlushFastReductionResult(const Instruction& inst, Value& result);
 
 // eval/kernels/control.cc: call, fusion, while, conditional, map, opt-barrier,
 // after-all, add-dependency, domain.
 absl::StatusOr<Value> EvalControl(const Instruction& inst, Operands ops,
-                                  Evaluator& evaluator);
+                                  KernelContext& evaluator);
 
 // eval/kernels/dot.cc: dot, ragged-dot, scaled-dot (OpenBLAS gemm for floats).
-absl::StatusOr<Value> EvalDot(const Instruction& inst, Operands ops, Evaluator& evaluator);
+absl::StatusOr<Value> EvalDot(const Instruction& inst, Operands ops, KernelContext& evaluator);
 
 // eval/kernels/convolution.cc: convolution (packing plus gemm).
 absl::StatusOr<Value> EvalConvolution(const Instruction& inst, Operands ops,
-                                      Evaluator& evaluator);
+                                      KernelContext& evaluator);
 
 // eval/linalg/cholesky_triangular_solve.cc: cholesky, triangular-solve (LAPACK/BLAS).
-absl::StatusOr<Value> EvalLinalg(const Instruction& inst, Operands ops, Evaluator& evaluator);
+absl::StatusOr<Value> EvalLinalg(const Instruction& inst, Operands ops, KernelContext& evaluator);
 
 // eval/kernels/fft.cc: fft (FFT, IFFT, RFFT, IRFFT).
-absl::StatusOr<Value> EvalFft(const Instruction& inst, Operands ops, Evaluator& evaluator);
+absl::StatusOr<Value> EvalFft(const Instruction& inst, Operands ops, KernelContext& evaluator);
 
 // eval/kernels/batch_norm.cc: batch-norm-training, -inference, -grad.
 absl::StatusOr<Value> EvalBatchNorm(const Instruction& inst, Operands ops,
-                                    Evaluator& evaluator);
+                                    KernelContext& evaluator);
 
 // eval/kernels/gather_scatter.cc: gather, scatter.
 absl::StatusOr<Value> EvalGatherScatter(const Instruction& inst, Operands ops,
-                                        Evaluator& evaluator);
+                                        KernelContext& evaluator);
 
 // eval/kernels/sort.cc: sort, topk.
-absl::StatusOr<Value> EvalSort(const Instruction& inst, Operands ops, Evaluator& evaluator);
+absl::StatusOr<Value> EvalSort(const Instruction& inst, Operands ops, KernelContext& evaluator);
 
 // custom_call.cc: custom-call, through a registry of known targets.
 absl::StatusOr<Value> EvalCustomCall(const Instruction& inst, Operands ops,
-                                     Evaluator& evaluator);
+                                     KernelContext& evaluator);
 
 // eval/collectives/sdy_manual_computation.cc: Shardy manual computations (shard_map) run on
 // every device of their mesh: the call of an xla.sdy.manual_computation_body
@@ -82,19 +80,19 @@ absl::StatusOr<Value> EvalCustomCall(const Instruction& inst, Operands ops,
 // around it.
 bool IsSdyManualComputationCall(const Instruction& call);
 absl::StatusOr<Value> EvalSdyManualComputation(const Instruction& call, Operands ops,
-                                               Evaluator& evaluator);
+                                               KernelContext& evaluator);
 absl::StatusOr<Value> EvalSdyGlobalToLocalShape(const Instruction& inst, Operands ops,
-                                                Evaluator& evaluator);
+                                                KernelContext& evaluator);
 absl::StatusOr<Value> EvalSdyLocalToGlobalShape(const Instruction& inst, Operands ops,
-                                                Evaluator& evaluator);
+                                                KernelContext& evaluator);
 
 // eval/kernels/random.cc: rng, rng-bit-generator, rng-get-and-update-state.
-absl::StatusOr<Value> EvalRandom(const Instruction& inst, Operands ops, Evaluator& evaluator);
+absl::StatusOr<Value> EvalRandom(const Instruction& inst, Operands ops, KernelContext& evaluator);
 
 // eval/collectives/collective_kernels.cc: collectives across replicas, replica-id,
 // partition-id, send/recv, infeed/outfeed and the async forms.
 absl::StatusOr<Value> EvalCollective(const Instruction& inst, Operands ops,
-                                     Evaluator& evaluator);
+                                     KernelContext& evaluator);
 
 }  // namespace hlo
 

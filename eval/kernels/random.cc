@@ -116,7 +116,7 @@ absl::StatusOr<Value> RngBitGenerator(const Instruction& inst, Operands ops) {
 }
 
 // rng-get-and-update-state: the current state, then state += delta.
-absl::StatusOr<Value> RngGetAndUpdateState(const Instruction& inst, Evaluator& ev) {
+absl::StatusOr<Value> RngGetAndUpdateState(const Instruction& inst, KernelContext& ev) {
   auto out = NewArray(Shape::Array(PrimitiveType::kU64, {2}));
   if (!out.ok()) return out.status();
   std::array<uint64_t, 2>& state = ev.rng_state();
@@ -130,7 +130,7 @@ absl::StatusOr<Value> RngGetAndUpdateState(const Instruction& inst, Evaluator& e
 }
 
 // Takes the run's counter and advances it by `words` 32-bit words.
-U128 TakeCounter(Evaluator& ev, int64_t words) {
+U128 TakeCounter(KernelContext& ev, int64_t words) {
   std::array<uint64_t, 2>& state = ev.rng_state();
   U128 c{state[0], state[1]};
   state[0] += static_cast<uint64_t>(words);
@@ -140,7 +140,7 @@ U128 TakeCounter(Evaluator& ev, int64_t words) {
 
 // Uniform doubles in [0, 1) with `mantissa` random bits, from 32-bit words
 // (mantissa <= 32) or 64-bit words.
-std::vector<double> Uniforms(Evaluator& ev, int64_t n, int mantissa) {
+std::vector<double> Uniforms(KernelContext& ev, int64_t n, int mantissa) {
   std::vector<double> u(n);
   const uint64_t key = ev.options().seed;
   if (mantissa > 32) {
@@ -164,7 +164,7 @@ double Round(PrimitiveType t, double x) {
 // Significand bits (without the leading 1) of the types rng computes in.
 int MantissaBits(PrimitiveType t) { return t == PrimitiveType::kF64 ? 52 : 23; }
 
-absl::StatusOr<Value> Rng(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> Rng(const Instruction& inst, Operands ops, KernelContext& ev) {
   if (ops.size() != 2 || !ops[0]->is_array() || !ops[1]->is_array() ||
       ops[0]->array().element_count() != 1 || ops[1]->array().element_count() != 1) {
     return Invalid("rng takes two scalar operands");
@@ -244,7 +244,7 @@ absl::StatusOr<Value> Rng(const Instruction& inst, Operands ops, Evaluator& ev) 
 
 }  // namespace
 
-absl::StatusOr<Value> EvalRandom(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalRandom(const Instruction& inst, Operands ops, KernelContext& ev) {
   switch (inst.opcode()) {
     case Opcode::kRngBitGenerator: return RngBitGenerator(inst, ops);
     case Opcode::kRngGetAndUpdateState: return RngGetAndUpdateState(inst, ev);

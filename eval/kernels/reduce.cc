@@ -9,8 +9,9 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "eval/fusion/reduce_fold.h"
-#include "eval/fusion/reduce_one_pass.h"
+#include "eval/denormals.h"
+#include "eval/interp/reduce_fold.h"
+#include "eval/interp/reduce_one_pass.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/reduce_internal.h"
 #include "eval/kernels/scalar_apply.h"
@@ -42,15 +43,6 @@ bool NextIndex(std::vector<int64_t>& idx, absl::Span<const int64_t> dims) {
     idx[d] = 0;
   }
   return false;
-}
-
-bool FastPathType(PrimitiveType t, Opcode op) {
-  if (IsSmallFloat(t) || IsComplex(t) || !IsArrayType(t)) return false;
-  if (IsInteger(t) && BitWidth(t) < 8) return false;  // sub-byte ints wrap in their width
-  if (IsFloat(t) && (op == Opcode::kAnd || op == Opcode::kOr || op == Opcode::kXor)) {
-    return false;
-  }
-  return true;
 }
 
 absl::StatusOr<std::vector<Value>> NewOutputs(const Shape& shape, size_t n) {
@@ -225,7 +217,7 @@ void FastReduce(const Literal& in, T init, absl::Span<const int64_t> in_dims,
 absl::StatusOr<Value> GeneralReduce(const Computation& reducer, Operands ops,
                                     absl::Span<const int64_t> in_dims,
                                     const std::vector<bool>& reduced, std::vector<Value> outs,
-                                    Evaluator& ev) {
+                                    KernelContext& ev) {
   const size_t n = ops.size() / 2;
   const int64_t rank = static_cast<int64_t>(in_dims.size());
   std::vector<int64_t> in_strides = Strides(in_dims);
@@ -278,7 +270,7 @@ absl::StatusOr<Value> GeneralReduce(const Computation& reducer, Operands ops,
 
 }  // namespace
 
-absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, KernelContext& ev) {
   auto to_apply = Called(inst, AttrKind::kToApply);
   if (!to_apply.ok()) return to_apply.status();
   const size_t n = ops.size() / 2;
@@ -321,7 +313,7 @@ absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, Evaluato
 
 }  // namespace reduction
 
-absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops, KernelContext& ev) {
   switch (inst.opcode()) {
     case Opcode::kReduce: return reduction::EvalReduce(inst, ops, ev);
     case Opcode::kReduceWindow: return reduction::EvalReduceWindow(inst, ops, ev);
@@ -329,6 +321,17 @@ absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops, Evalu
     default:
       return absl::InternalError(StrCat("no reduction kernel for ", inst.OpcodeText()));
   }
+}
+
+void FlushFastReductionResult(const Instruction& inst, Value& result) {
+  if (inst.opcode() != Opcode::kReduce && inst.opcode() != Opcode::kReduceWindow) return;
+  const Computation* reducer = inst.to_apply();
+  if (!reducer || !SimpleBinaryReducer(*reducer) || !result.is_array() ||
+      !ContainsDenormals(result.array())) {
+    return;
+  }
+  if (!result.unique()) result = Value::Array(std::make_shared<Literal>(result.array()));
+  FlushDenormalsInPlace(result.mutable_array());
 }
 
 }  // namespace hlo

@@ -1,6 +1,6 @@
 // Reducers the typed loops do not know (logaddexp, argmax's variadic
 // compare-and-select, fusions and calls) through the batched interpreter
-// (eval/fusion/batch_program.h), vectorised across output positions: a block of
+// (eval/interp/batch_program.h), vectorised across output positions: a block of
 // outputs holds its accumulators side by side, and each reduction step
 // gathers the step's operand element of every output in the block into a
 // contiguous buffer and runs the program once over the block. Each output
@@ -83,7 +83,7 @@ void FillElements(uint8_t* dst, const uint8_t* value, int64_t n, int width) {
 }
 
 BatchProgram* ReducerProgram(const Computation& reducer, absl::Span<const PrimitiveType> types,
-                             Evaluator& ev) {
+                             KernelContext& ev) {
   BatchProgram* p = ev.BatchProgramFor(reducer);
   if (!p) return nullptr;
   const int64_t m = static_cast<int64_t>(types.size());
@@ -118,7 +118,7 @@ absl::StatusOr<bool> InitIsStable(BatchProgram& program,
 
 std::optional<absl::Status> BatchedReduce(const Computation& reducer, Operands ops,
                                           const std::vector<bool>& reduced,
-                                          std::vector<Value>& outs, Evaluator& ev) {
+                                          std::vector<Value>& outs, KernelContext& ev) {
   const size_t m = ops.size() / 2;
   std::vector<PrimitiveType> types(m);
   for (size_t j = 0; j < m; ++j) {

@@ -14,7 +14,7 @@
 // * a simple reducer (eval/kernels/scalar_apply.h) otherwise runs as a typed loop,
 //   O(outputs x window), vectorised across the output's minor dimension;
 // * any other reducer through the batched interpreter
-//   (eval/fusion/batch_program.h), across blocks of output positions, or per
+//   (eval/interp/batch_program.h), across blocks of output positions, or per
 //   element through the evaluator when it does not compile.
 #include <algorithm>
 #include <cstring>
@@ -360,7 +360,7 @@ absl::Status BatchedWindow(BatchProgram& program, const Buffers& b,
 std::optional<absl::Status> BatchedReduceWindow(const Computation& reducer, Operands ops,
                                                 const std::vector<WindowAxis>& axes,
                                                 absl::Span<const int64_t> in_strides,
-                                                std::vector<Value>& outs, Evaluator& ev) {
+                                                std::vector<Value>& outs, KernelContext& ev) {
   Buffers b;
   b.m = ops.size() / 2;
   std::vector<PrimitiveType> types(b.m);
@@ -393,7 +393,7 @@ std::optional<absl::Status> BatchedReduceWindow(const Computation& reducer, Oper
 absl::Status GeneralReduceWindow(const Computation& reducer, Operands ops,
                                  const std::vector<WindowAxis>& axes,
                                  absl::Span<const int64_t> in_strides,
-                                 std::vector<Value>& outs, Evaluator& ev) {
+                                 std::vector<Value>& outs, KernelContext& ev) {
   const size_t n = ops.size() / 2;
   std::vector<int64_t> out_dims;
   for (const WindowAxis& a : axes) out_dims.push_back(a.out);
@@ -431,7 +431,7 @@ absl::Status GeneralReduceWindow(const Computation& reducer, Operands ops,
 
 }  // namespace
 
-absl::StatusOr<Value> EvalReduceWindow(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalReduceWindow(const Instruction& inst, Operands ops, KernelContext& ev) {
   auto to_apply = Called(inst, AttrKind::kToApply);
   if (!to_apply.ok()) return to_apply.status();
   const size_t n = ops.size() / 2;

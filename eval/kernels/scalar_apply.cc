@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "eval/fusion/batch_program.h"
+#include "eval/interp/batch_program.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -47,7 +47,7 @@ void StoreScalar(Literal& array, int64_t i, const Literal& scalar) {
 }
 
 absl::StatusOr<Value> MapScalarComputation(const Computation& computation, Operands ops,
-                                           const Shape& result, Evaluator& evaluator) {
+                                           const Shape& result, KernelContext& evaluator) {
   auto out = NewArray(result);
   if (!out.ok()) return out.status();
   Literal& dst = out->mutable_array();

@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "eval/evaluator.h"
+#include "eval/interp/kernel_context.h"
 #include "eval/kernels/kernels.h"
 #include "ir/computation.h"
 
@@ -23,7 +23,7 @@ void StoreScalar(Literal& array, int64_t i, const Literal& scalar);
 
 // map: applies the computation to the operands' elements.
 absl::StatusOr<Value> MapScalarComputation(const Computation& computation, Operands ops,
-                                           const Shape& result, Evaluator& evaluator);
+                                           const Shape& result, KernelContext& evaluator);
 
 }  // namespace hlo
 

@@ -8,7 +8,7 @@
 
 namespace hlo {
 
-absl::StatusOr<Value> EvalScan(const Instruction&, Operands, Evaluator&) {
+absl::StatusOr<Value> EvalScan(const Instruction&, Operands, KernelContext&) {
   return absl::UnimplementedError(
       "hlo-run cannot evaluate 'scan': its semantics (which operands are inputs and which "
       "carries, the signature of to_apply, num_carries, is_reverse, is_associative) are not "

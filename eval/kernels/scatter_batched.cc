@@ -1,5 +1,5 @@
 // scatter with any other scalar update computation: the batched
-// interpreter (eval/fusion/batch_program.h) over many update elements at a time.
+// interpreter (eval/interp/batch_program.h) over many update elements at a time.
 //
 // Elements are taken in the general evaluator's order (windows in list
 // order, each window row-major) into a run of up to BatchProgram::kBlock:

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "eval/fusion/batch_program.h"
+#include "eval/interp/batch_program.h"
 #include "eval/kernels/gather_index.h"
 #include "eval/kernels/kernels.h"
 #include "ir/computation.h"

@@ -17,7 +17,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "eval/kernels/elementwise_internal.h"
+#include "eval/interp/elementwise_ops.h"
 #include "eval/kernels/reduce_internal.h"
 #include "eval/kernels/scalar_apply.h"
 #include "eval/kernels/scatter_internal.h"

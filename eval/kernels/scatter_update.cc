@@ -192,7 +192,7 @@ namespace {
 // Any computation, any number of inputs: the evaluator once per element.
 absl::Status ScatterGeneric(const ScatterPlan& p, const WindowList& windows,
                             const Computation& update, Operands ops, std::vector<Value>& outs,
-                            Evaluator& ev) {
+                            KernelContext& ev) {
   const size_t n = p.n;
   std::vector<Value> args_v(2 * n);
   std::vector<const Value*> args(2 * n);
@@ -246,7 +246,7 @@ bool SoleUseOfOperand0(const Instruction& inst) {
 
 }  // namespace
 
-absl::StatusOr<Value> EvalScatter(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalScatter(const Instruction& inst, Operands ops, KernelContext& ev) {
   ScatterPlan p;
   if (auto st = CheckScatter(inst, ops, p); !st.ok()) return st;
   const Literal& indices = ops[p.n]->array();

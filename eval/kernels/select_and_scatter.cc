@@ -200,7 +200,7 @@ absl::Status BatchedSelectAndScatter(BatchProgram& select, BatchProgram& scatter
 absl::Status GeneralSelectAndScatter(const Computation& select, const Computation& scatter,
                                      Operands ops, const std::vector<WindowAxis>& axes,
                                      absl::Span<const int64_t> in_strides, Literal& dst,
-                                     Evaluator& ev) {
+                                     KernelContext& ev) {
   const Literal& operand = ops[0]->array();
   const Literal& source = ops[1]->array();
   std::vector<int64_t> sdims;
@@ -247,7 +247,7 @@ absl::Status GeneralSelectAndScatter(const Computation& select, const Computatio
 }  // namespace
 
 absl::StatusOr<Value> EvalSelectAndScatter(const Instruction& inst, Operands ops,
-                                           Evaluator& ev) {
+                                           KernelContext& ev) {
   auto select = Called(inst, AttrKind::kSelect);
   if (!select.ok()) return select.status();
   auto scatter = Called(inst, AttrKind::kScatter);

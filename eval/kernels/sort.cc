@@ -143,7 +143,7 @@ void SortValues(const Slices& s, bool descending, Literal& out) {
 
 // Any comparator: the evaluator decides each comparison.
 absl::Status SortGeneric(const Slices& s, const Computation& comparator, Operands ops,
-                         std::vector<Value>& outs, Evaluator& ev) {
+                         std::vector<Value>& outs, KernelContext& ev) {
   const size_t n_ops = ops.size();
   std::vector<std::vector<Value>> scalars(n_ops, std::vector<Value>(s.n));
   std::vector<const Value*> args(2 * n_ops);
@@ -218,7 +218,7 @@ bool SortRecognized(const Slices& s, const KeyComparator& cmp, Operands ops,
   return true;
 }
 
-absl::StatusOr<Value> EvalSortOp(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalSortOp(const Instruction& inst, Operands ops, KernelContext& ev) {
   if (ops.empty()) return Invalid("sort needs at least one operand");
   const size_t n_ops = ops.size();
   for (const Value* v : ops) {
@@ -301,7 +301,7 @@ absl::StatusOr<Value> EvalTopKOp(const Instruction& inst, Operands ops) {
 }  // namespace
 }  // namespace sort_internal
 
-absl::StatusOr<Value> EvalSort(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalSort(const Instruction& inst, Operands ops, KernelContext& ev) {
   switch (inst.opcode()) {
     case Opcode::kSort: return sort_internal::EvalSortOp(inst, ops, ev);
     case Opcode::kTopK: return sort_internal::EvalTopKOp(inst, ops);

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "eval/evaluator.h"
-#include "eval/fusion/batch_program.h"
-#include "eval/kernels/elementwise_internal.h"
+#include "eval/interp/batch_program.h"
+#include "eval/interp/elementwise_ops.h"
+#include "eval/interp/kernel_context.h"
 #include "eval/kernels/kernels.h"
 #include "eval/type_dispatch.h"
 #include "ir/computation.h"
@@ -261,7 +261,7 @@ absl::Status SortSlicesBatched(const Slices& s, BatchProgram& program,
 // custom-call TopK (XLA's TopkRewriter): k from the result shape; without a
 // comparator the k largest, with one (to_apply or called_computations: 2
 // parameters, or 4 with the s32 indices) the first k of a stable sort by it.
-absl::StatusOr<Value> EvalTopKCustomCall(const Instruction& inst, Operands ops, Evaluator& ev);
+absl::StatusOr<Value> EvalTopKCustomCall(const Instruction& inst, Operands ops, KernelContext& ev);
 
 }  // namespace sort_internal
 }  // namespace hlo

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "eval/kernels/elementwise_internal.h"
+#include "eval/interp/elementwise_ops.h"
 #include "eval/kernels/sort_internal.h"
 #include "eval/kernels/sort_radix.h"
 

@@ -1,5 +1,5 @@
 // Sorting by any comparator through the batched interpreter
-// (eval/fusion/batch_program.h). A merge sort asks one comparison at a time, each
+// (eval/interp/batch_program.h). A merge sort asks one comparison at a time, each
 // depending on the last; a sorting network's comparisons are fixed in
 // advance, so each stage's compare-exchanges, for every slice at once, are
 // one batch. Batcher's odd-even merge sort needs about n log2(n)^2 / 4

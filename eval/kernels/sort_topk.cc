@@ -106,7 +106,7 @@ namespace {
 // first k kept.
 absl::StatusOr<Value> TopKWithComparator(const Literal& operand, int64_t k,
                                          const Computation& comparator, const Shape& result,
-                                         Evaluator& ev) {
+                                         KernelContext& ev) {
   if (auto st = CheckTopKShape(operand.shape(), k, result); !st.ok()) return st;
   const int64_t params = comparator.parameter_count();
   if (params != 2 && params != 4) {
@@ -250,7 +250,7 @@ std::optional<absl::StatusOr<Value>> TopKBatched(const Literal& operand, int64_t
 
 }  // namespace
 
-absl::StatusOr<Value> EvalTopKCustomCall(const Instruction& inst, Operands ops, Evaluator& ev) {
+absl::StatusOr<Value> EvalTopKCustomCall(const Instruction& inst, Operands ops, KernelContext& ev) {
   const Shape& result = inst.shape();
   if (ops.size() != 1 || !ops[0]->is_array()) {
     return Invalid("custom-call TopK takes one array operand");

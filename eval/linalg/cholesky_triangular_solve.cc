@@ -256,7 +256,7 @@ absl::StatusOr<Value> EvalTriangularSolve(const Instruction& inst, const Literal
 
 }  // namespace
 
-absl::StatusOr<Value> EvalLinalg(const Instruction& inst, Operands ops, Evaluator&) {
+absl::StatusOr<Value> EvalLinalg(const Instruction& inst, Operands ops, KernelContext&) {
   const bool cholesky = inst.opcode() == Opcode::kCholesky;
   const size_t want = cholesky ? 1 : 2;
   if (ops.size() != want) {

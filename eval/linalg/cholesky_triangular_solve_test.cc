@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "eval/evaluator.h"
 #include "eval/kernels/kernels.h"
 #include "ir/computation.h"
 #include "ir/literal.h"

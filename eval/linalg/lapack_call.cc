@@ -11,7 +11,6 @@
 #include <cstring>
 
 #include "absl/strings/str_join.h"
-#include "eval/evaluator.h"
 #include "ir/attribute.h"
 #include "ir/strings.h"
 

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "eval/evaluator.h"
+#include "eval/value.h"
 #include "ir/output_file.h"
 #include "ir/strings.h"
 

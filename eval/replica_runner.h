@@ -5,8 +5,8 @@
 // With several, device 0 runs on the calling thread and the others on
 // threads started at the first run and kept for the next ones (a run of a
 // small program took less time than starting its threads).
-#ifndef HLO_EVAL_COLLECTIVES_REPLICA_RUNNER_H_
-#define HLO_EVAL_COLLECTIVES_REPLICA_RUNNER_H_
+#ifndef HLO_EVAL_REPLICA_RUNNER_H_
+#define HLO_EVAL_REPLICA_RUNNER_H_
 
 #include <chrono>
 #include <memory>
@@ -60,4 +60,4 @@ class ReplicaRunner {
 
 }  // namespace hlo
 
-#endif  // HLO_EVAL_COLLECTIVES_REPLICA_RUNNER_H_
+#endif  // HLO_EVAL_REPLICA_RUNNER_H_

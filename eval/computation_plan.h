@@ -3,8 +3,8 @@
 // many reads each value has, each result's bytes, what the executor does at
 // each instruction, and frames of slots kept for the next call, so that a
 // call of a computation that has run before allocates nothing of its own.
-#ifndef HLO_EVAL_RUNTIME_COMPUTATION_PLAN_H_
-#define HLO_EVAL_RUNTIME_COMPUTATION_PLAN_H_
+#ifndef HLO_EVAL_COMPUTATION_PLAN_H_
+#define HLO_EVAL_COMPUTATION_PLAN_H_
 
 #include <cstdint>
 #include <memory>
@@ -102,4 +102,4 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& computation, bool f
 
 }  // namespace hlo
 
-#endif  // HLO_EVAL_RUNTIME_COMPUTATION_PLAN_H_
+#endif  // HLO_EVAL_COMPUTATION_PLAN_H_

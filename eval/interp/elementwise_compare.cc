@@ -6,8 +6,8 @@
 #include <cstring>
 #include <string_view>
 
-#include "eval/kernels/elementwise_internal.h"
-#include "eval/kernels/vector_clones.h"
+#include "eval/interp/elementwise_ops.h"
+#include "eval/interp/vector_clones.h"
 #include "ir/compare_order.h"
 #include "ir/instruction.h"
 

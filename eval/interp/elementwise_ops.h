@@ -1,13 +1,15 @@
-// Private to eval/kernels/elementwise*.cc: compile-time element traits, the
-// small-float decode/encode helpers, and the per-family entry points that
-// EvalElementwise routes to.
+// The elementwise ops on literals (eval/interp/elementwise*.cc), for the
+// elementwise kernel (eval/kernels/elementwise.cc), the batched interpreter
+// and the fused loops: compile-time element traits, the small-float
+// decode/encode helpers, and the per-family entry points that Apply routes
+// to.
 //
 // Conventions (ir/literal.h): dense row-major storage, pred as a byte 0/1,
 // sub-byte integers sign/zero-extended in a byte, f16/bf16/f8/f4 as raw bits,
 // complex as (re, im) pairs. Narrow floats are computed in float and rounded
 // once per op (as XLA's CPU backend does for f16/bf16).
-#ifndef HLO_EVAL_KERNELS_ELEMENTWISE_INTERNAL_H_
-#define HLO_EVAL_KERNELS_ELEMENTWISE_INTERNAL_H_
+#ifndef HLO_EVAL_INTERP_ELEMENTWISE_OPS_H_
+#define HLO_EVAL_INTERP_ELEMENTWISE_OPS_H_
 
 #include <cmath>
 #include <complex>
@@ -17,9 +19,11 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "eval/kernels/kernels.h"
+#include "absl/types/span.h"
 #include "eval/type_dispatch.h"
 #include "ir/float_formats.h"
+#include "ir/instruction.h"
+#include "ir/literal.h"
 #include "ir/primitive_type.h"
 #include "ir/strings.h"
 
@@ -190,7 +194,7 @@ absl::Status EvalSelect(const Literal& pred, const Literal& on_true, const Liter
                         Literal& out);
 absl::Status EvalClamp(const Literal& lo, const Literal& x, const Literal& hi, Literal& out);
 // The same loops on raw arrays of n elements, for fused loops
-// (eval/fusion/batch_program.cc): compare of f32 / f64 arrays (T) as `inst`
+// (eval/interp/batch_program.cc): compare of f32 / f64 arrays (T) as `inst`
 // asks, and select of elements `width` bytes wide (false for widths other
 // than 1, 2, 4 and 8).
 template <typename T>
@@ -216,4 +220,4 @@ absl::Status TypeError(Opcode op, PrimitiveType type);
 }  // namespace elementwise
 }  // namespace hlo
 
-#endif  // HLO_EVAL_KERNELS_ELEMENTWISE_INTERNAL_H_
+#endif  // HLO_EVAL_INTERP_ELEMENTWISE_OPS_H_

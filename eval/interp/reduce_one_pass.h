@@ -5,8 +5,8 @@
 // reduction's accumulators take them, split over the cores. The executor
 // runs sibling reduces (one operand, several reduces) this way
 // (eval/fusion/reduce_siblings.h), and a lone reduce of these forms too.
-#ifndef HLO_EVAL_FUSION_REDUCE_ONE_PASS_H_
-#define HLO_EVAL_FUSION_REDUCE_ONE_PASS_H_
+#ifndef HLO_EVAL_INTERP_REDUCE_ONE_PASS_H_
+#define HLO_EVAL_INTERP_REDUCE_ONE_PASS_H_
 
 #include <cstdint>
 #include <optional>
@@ -64,4 +64,4 @@ bool ReduceInOnePass(const Literal& x, int64_t rows, int64_t cols,
 
 }  // namespace hlo
 
-#endif  // HLO_EVAL_FUSION_REDUCE_ONE_PASS_H_
+#endif  // HLO_EVAL_INTERP_REDUCE_ONE_PASS_H_

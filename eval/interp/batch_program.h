@@ -3,12 +3,12 @@
 // of elementwise steps, then run over blocks of element positions at a time.
 //
 // Each step is one of the elementwise families' kernels applied to a block
-// (eval/kernels/elementwise_internal.h), so results are bit-identical to the
+// (eval/interp/elementwise_ops.h), so results are bit-identical to the
 // general evaluator's on the same computation; the per-step dispatch is paid
 // once per block of kBlock positions instead of once per element, and no
 // Value or Literal is created per element.
-#ifndef HLO_EVAL_FUSION_BATCH_PROGRAM_H_
-#define HLO_EVAL_FUSION_BATCH_PROGRAM_H_
+#ifndef HLO_EVAL_INTERP_BATCH_PROGRAM_H_
+#define HLO_EVAL_INTERP_BATCH_PROGRAM_H_
 
 #include <cstdint>
 #include <memory>
@@ -185,6 +185,10 @@ class BatchProgram {
   std::vector<bool> writes_in_place_;  // per result
 };
 
+// The values 0..n-1 of an iota dimension in `type` (integers wrap): the
+// iota kernel broadcasts it, the batched interpreter reads it per block.
+absl::StatusOr<Literal> IotaLine(PrimitiveType type, int64_t n);
+
 }  // namespace hlo
 
-#endif  // HLO_EVAL_FUSION_BATCH_PROGRAM_H_
+#endif  // HLO_EVAL_INTERP_BATCH_PROGRAM_H_

@@ -1,9 +1,9 @@
 // Folds of contiguous rows under a simple reducer (the typed reduce fast
-// paths: eval/kernels/reduce.cc, eval/fusion/reduce_one_pass.cc). Reduction order is
+// paths: eval/kernels/reduce.cc, eval/interp/reduce_one_pass.cc). Reduction order is
 // implementation-defined in XLA and StableHLO; float sums and products fold
 // pairwise so that their error grows with log n, not n.
-#ifndef HLO_EVAL_FUSION_REDUCE_FOLD_H_
-#define HLO_EVAL_FUSION_REDUCE_FOLD_H_
+#ifndef HLO_EVAL_INTERP_REDUCE_FOLD_H_
+#define HLO_EVAL_INTERP_REDUCE_FOLD_H_
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +14,7 @@
 #include <immintrin.h>
 #endif
 
-#include "eval/kernels/reduce_internal.h"
+#include "eval/interp/reduce_ops.h"
 
 namespace hlo {
 namespace reduction {
@@ -382,4 +382,4 @@ class RowStream {
 }  // namespace reduction
 }  // namespace hlo
 
-#endif  // HLO_EVAL_FUSION_REDUCE_FOLD_H_
+#endif  // HLO_EVAL_INTERP_REDUCE_FOLD_H_

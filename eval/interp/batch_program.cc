@@ -1,4 +1,4 @@
-#include "eval/fusion/batch_program.h"
+#include "eval/interp/batch_program.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,8 +7,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "eval/denormals.h"
-#include "eval/kernels/elementwise_internal.h"
-#include "eval/kernels/kernels.h"
+#include "eval/interp/elementwise_ops.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -918,6 +917,21 @@ absl::Status BatchProgram::Run(absl::Span<const void* const> inputs,
     }
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<Literal> IotaLine(PrimitiveType type, int64_t n) {
+  absl::StatusOr<Literal> line = Literal::Create(Shape::Array(type, {n}));
+  if (!line.ok()) return line.status();
+  for (int64_t i = 0; i < n; ++i) {
+    if (IsComplex(type)) {
+      line->SetComplex(i, {static_cast<double>(i), 0.0});
+    } else if (IsFloat(type)) {
+      line->SetDouble(i, static_cast<double>(i));
+    } else {
+      line->SetInt(i, i);  // integers wrap, as a converted wider iota would
+    }
+  }
+  return line;
 }
 
 }  // namespace hlo

@@ -7,7 +7,7 @@
 #include <complex>
 #include <cstring>
 
-#include "eval/kernels/elementwise_internal.h"
+#include "eval/interp/elementwise_ops.h"
 #include "ir/instruction.h"
 
 namespace hlo {

@@ -1,4 +1,4 @@
-#include "eval/runtime/computation_plan.h"
+#include "eval/computation_plan.h"
 
 #include <algorithm>
 #include <variant>

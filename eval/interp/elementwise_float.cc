@@ -3,13 +3,13 @@
 // (the AVX-512 / AVX2 vector math library behind -ffast-math's vectorised
 // calls, at most 4 ulp) for the transcendental functions, chosen at run time
 // from the CPU's features. Narrow floats reach these loops through float
-// buffers (see eval/kernels/elementwise_unary.cc / _binary.cc).
+// buffers (see eval/interp/elementwise_unary.cc / _binary.cc).
 #include <atomic>
 #include <cmath>
 #include <cstring>
 
-#include "eval/kernels/elementwise_internal.h"
-#include "eval/kernels/vector_clones.h"
+#include "eval/interp/elementwise_ops.h"
+#include "eval/interp/vector_clones.h"
 
 #if defined(__SSE2__) || defined(__x86_64__)
 #include <immintrin.h>

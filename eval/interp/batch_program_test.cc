@@ -1,4 +1,4 @@
-// The batched interpreter (eval/fusion/batch_program.cc) against the general evaluator:
+// The batched interpreter (eval/interp/batch_program.cc) against the general evaluator:
 // for each scalar computation, random bit patterns (NaNs, denormals, zero
 // divisors and out-of-range shifts included) run through BatchProgram::Run
 // over many positions must give, bit for bit, what Evaluator::Call gives
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "eval/evaluator.h"
-#include "eval/fusion/batch_program.h"
+#include "eval/interp/batch_program.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
 

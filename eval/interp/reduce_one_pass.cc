@@ -1,11 +1,10 @@
-#include "eval/fusion/reduce_one_pass.h"
+#include "eval/interp/reduce_one_pass.h"
 
 #include <algorithm>
 #include <memory>
 
-#include "eval/fusion/reduce_fold.h"
-#include "eval/kernels/reduce_internal.h"
-#include "eval/kernels/vector_clones.h"
+#include "eval/interp/reduce_fold.h"
+#include "eval/interp/vector_clones.h"
 #include "eval/runtime/parallel.h"
 #include "eval/type_dispatch.h"
 

@@ -15,7 +15,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "eval/kernels/elementwise_internal.h"
+#include "eval/interp/elementwise_ops.h"
 
 namespace hlo {
 namespace elementwise {

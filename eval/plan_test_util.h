@@ -1,14 +1,14 @@
 // Test helper: a module parsed and its entry computation planned
-// (eval/runtime/computation_plan.h), with lookups by instruction name.
-#ifndef HLO_EVAL_RUNTIME_PLAN_TEST_UTIL_H_
-#define HLO_EVAL_RUNTIME_PLAN_TEST_UTIL_H_
+// (eval/computation_plan.h), with lookups by instruction name.
+#ifndef HLO_EVAL_PLAN_TEST_UTIL_H_
+#define HLO_EVAL_PLAN_TEST_UTIL_H_
 
 #include <catch2/catch.hpp>
 #include <memory>
 #include <string>
 #include <string_view>
 
-#include "eval/runtime/computation_plan.h"
+#include "eval/computation_plan.h"
 #include "parser/parser.h"
 
 namespace hlo {
@@ -39,4 +39,4 @@ inline PlannedModule PlanModule(std::string_view text, bool fast_paths = true,
 
 }  // namespace hlo
 
-#endif  // HLO_EVAL_RUNTIME_PLAN_TEST_UTIL_H_
+#endif  // HLO_EVAL_PLAN_TEST_UTIL_H_

@@ -1,4 +1,4 @@
-#include "eval/collectives/replica_runner.h"
+#include "eval/replica_runner.h"
 
 #include <algorithm>
 #include <condition_variable>

@@ -12,7 +12,7 @@
 #include <cstring>
 #include <limits>
 
-#include "eval/kernels/elementwise_internal.h"
+#include "eval/interp/elementwise_ops.h"
 #include "ir/instruction.h"
 
 namespace hlo {
