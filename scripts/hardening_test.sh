@@ -46,11 +46,11 @@ limit='exceeds the input limit of [0-9]+ bytes|does not fit in memory'
 expect "hlo-run /dev/zero" "^/dev/zero: error: cannot read: .*($limit)" "$bin/hlo-run" /dev/zero
 expect "hlo-opt /dev/zero" "^/dev/zero: error: cannot read: .*($limit)" "$bin/hlo-opt" /dev/zero
 stdin=/dev/zero expect "hlo-opt - < /dev/zero" "^<stdin>: error: cannot read: .*($limit)" "$bin/hlo-opt" -
-expect "hlo-run --input /dev/zero" "^/dev/zero: error: cannot read: .*($limit)" \
+expect "hlo-run --input /dev/zero" "^/dev/zero: error: parameter 0 'p' \(f32\[4\]\): cannot read: .*($limit)" \
   "$bin/hlo-run" p.hlo --input /dev/zero
 mkfifo feed.npy
 cat /dev/zero > feed.npy 2>/dev/null & writer=$!
-expect "hlo-run --input FIFO.npy" "^feed.npy: error: cannot read: .*($limit)" \
+expect "hlo-run --input FIFO.npy" "^feed.npy: error: parameter 0 'p' \(f32\[4\]\): cannot read: .*($limit)" \
   "$bin/hlo-run" p.hlo --input feed.npy
 kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null; writer=
 expect "hlo-run --replicas 1000" "error: .*cannot start a thread for each of the 1000 devices" \
