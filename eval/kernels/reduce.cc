@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "eval/denormals.h"
+#include "eval/interp/elementwise_ops.h"
 #include "eval/interp/reduce_fold.h"
 #include "eval/interp/reduce_one_pass.h"
 #include "eval/kernels/kernels.h"
@@ -53,6 +54,29 @@ absl::StatusOr<std::vector<Value>> NewOutputs(const Shape& shape, size_t n) {
     outs.push_back(*std::move(v));
   }
   return outs;
+}
+
+absl::StatusOr<bool> ReducerOperands::Match(const Computation& reducer, Operands ops) {
+  const size_t n = ops.size() / 2;
+  if (static_cast<size_t>(reducer.parameter_count()) != 2 * n) return false;
+  pointers_.assign(ops.begin(), ops.end());
+  converted_.clear();
+  converted_.reserve(ops.size());
+  bool any = false;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    // Inputs take the reducer's parameters N.., init values its accumulators.
+    const size_t param = i < n ? n + i : i - n;
+    const PrimitiveType want = reducer.parameter(param)->shape().element_type();
+    if (!ops[i]->is_array() || ops[i]->array().element_type() == want) continue;
+    const Literal& from = ops[i]->array();
+    auto to = Literal::CreateUninitialized(from.shape().WithElementType(want));
+    if (!to.ok()) return to.status();
+    if (absl::Status st = elementwise::EvalConvert(from, *to); !st.ok()) return st;
+    converted_.push_back(Value::FromLiteral(*std::move(to)));
+    pointers_[i] = &converted_.back();
+    any = true;
+  }
+  return any;
 }
 
 namespace {
@@ -273,6 +297,10 @@ absl::StatusOr<Value> GeneralReduce(const Computation& reducer, Operands ops,
 absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, KernelContext& ev) {
   auto to_apply = Called(inst, AttrKind::kToApply);
   if (!to_apply.ok()) return to_apply.status();
+  ReducerOperands matched;
+  absl::StatusOr<bool> converted = matched.Match(**to_apply, ops);
+  if (!converted.ok()) return converted.status();
+  if (*converted) ops = matched.operands();
   const size_t n = ops.size() / 2;
   const Literal& first = ops[0]->array();
   absl::Span<const int64_t> in_dims = first.shape().dims();

@@ -30,6 +30,23 @@ namespace reduction {
 // The single computation named by attribute `kind`.
 absl::StatusOr<const Computation*> Called(const Instruction& inst, AttrKind kind);
 
+// XLA's verifier takes reducer operands whose float type differs from the
+// reducer's parameters (VerifyReducerShape compares ignoring fp precision:
+// an f16 init value for an f32 max, say), while the kernels read inputs and
+// init values as the reducer's types. ReducerOperands converts those that
+// differ: `ops` is N inputs then N init values, matched to the reducer's
+// input parameters N..2N-1 and accumulators 0..N-1.
+class ReducerOperands {
+ public:
+  // Whether any operand was converted; then operands() holds them all.
+  absl::StatusOr<bool> Match(const Computation& reducer, Operands ops);
+  Operands operands() const { return pointers_; }
+
+ private:
+  std::vector<Value> converted_;
+  std::vector<const Value*> pointers_;
+};
+
 // Row-major strides of dims.
 std::vector<int64_t> Strides(absl::Span<const int64_t> dims);
 

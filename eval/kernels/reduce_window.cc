@@ -434,11 +434,26 @@ absl::Status GeneralReduceWindow(const Computation& reducer, Operands ops,
 absl::StatusOr<Value> EvalReduceWindow(const Instruction& inst, Operands ops, KernelContext& ev) {
   auto to_apply = Called(inst, AttrKind::kToApply);
   if (!to_apply.ok()) return to_apply.status();
+  ReducerOperands matched;
+  absl::StatusOr<bool> converted = matched.Match(**to_apply, ops);
+  if (!converted.ok()) return converted.status();
+  if (*converted) ops = matched.operands();
   const size_t n = ops.size() / 2;
   const Literal& first = ops[0]->array();
   auto made = NewOutputs(inst.shape(), n);
   if (!made.ok()) return made.status();
   std::vector<Value> outs = *std::move(made);
+  // The result takes the init values' types (XLA's InferReduceWindowShape);
+  // the reducer's accumulators are written into it as they are.
+  for (size_t i = 0; i < n; ++i) {
+    PrimitiveType acc = (*to_apply)->parameter(static_cast<int64_t>(i))->shape().element_type();
+    if (outs[i].array().element_type() != acc) {
+      return absl::UnimplementedError(StrCat(
+          "a reduce-window whose result ", i, " (", PrimitiveTypeName(outs[i].array().element_type()),
+          ") has another type than its reducer's accumulator (", PrimitiveTypeName(acc),
+          ") is not evaluated"));
+    }
+  }
   auto result = [&]() -> Value {
     return n == 1 ? std::move(outs[0]) : Value::Tuple(std::move(outs));
   };

@@ -203,6 +203,16 @@ def _(c):
                reduce_(c.h, c.oneh, [1], lambda a, b: wrap("u16", a * b)))
 
 
+@golden("reduce_mixed_precision", tol=(0, 0))
+def _(c):
+    # The reducer's type decides: the f16 init and the bf16 input become f32
+    # before reducing (exact conversions here), as XLA's verifier allows.
+    def as_f32(lit):
+        return L("f32", lit.a.tolist())
+    return tup(reduce_(c.x, as_f32(c.inf), [1], fmin),
+               reduce_(as_f32(c.y), c.zero, [0], lambda a, b: a + b))
+
+
 def argbest(better):
     def fn(acc, x):
         (av, ai), (bv, bi) = acc, x
