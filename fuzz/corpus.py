@@ -17,6 +17,9 @@ are left out: small inputs give more executions a second.
   tells literal_fuzzer.cc to read the shape from the text.
 * eval: the modules of testdata/eval/lapack_*.hlo and sdy_*.hlo (the
   LAPACK custom-calls and Shardy manual computations), error tests included.
+* check: every testdata file with CHECK lines, as the check file and as
+  the input (after the options byte 0 of check_fuzzer.cc and a NUL between).
+* runline: every testdata .hlo file (its RUN lines, first 4 KiB).
 * npy: the .npy files, each after the byte that picks its element type in
   npy_fuzzer.cc (kTypes there).
 """
@@ -105,7 +108,19 @@ def npy_seeds(args):
         yield bytes([index]) + data
 
 
-TARGETS = {"parser": parser_seeds, "opt": parser_seeds, "module_json": json_seeds,
+def check_seeds(args):
+    for path in glob.glob(os.path.join(ROOT, "testdata", "**", "*.hlo"), recursive=True):
+        text = read(path)
+        if b"CHECK" in text:
+            yield b"\x00" + text[:8192] + b"\x00" + text[:8192]
+
+
+def runline_seeds(args):
+    for path in glob.glob(os.path.join(ROOT, "testdata", "**", "*.hlo"), recursive=True):
+        yield read(path)[:4096]
+
+
+TARGETS = {"check": check_seeds, "runline": runline_seeds, "parser": parser_seeds, "opt": parser_seeds, "module_json": json_seeds,
            "literal": literal_seeds, "npy": npy_seeds, "eval": eval_seeds}
 
 

@@ -11,6 +11,10 @@
 * module_json.dict (module_json target): the names the module JSON reader
   and writer use (string literals in ir/module_json*.cc) and the table names.
 * npy.dict (npy target): the .npy magic, header keys and descrs.
+* check.dict (check target): FileCheck's directives, substitution and
+  regex syntax, numeric formats, HLO's brackets.
+* runline.dict (runline target): RUN-line syntax, substitutions, shell
+  operators and the tools' names.
 * eval.dict (eval target): hlo.dict's words, the custom-call targets
   hlo-run implements (LAPACK names built from eval/custom_call.cc's
   kLapackRoutines), the attribute names and words of eval/linalg/ and of
@@ -137,11 +141,34 @@ def eval_dict():
                                   ("eval fragments", fragments)])
 
 
+def check_dict():
+    kinds = ["", "-NEXT", "-SAME", "-NOT", "-DAG", "-LABEL", "-EMPTY", "-COUNT-2", "-COUNT-0"]
+    return render("hlo-check: directives, substitutions, regex syntax", [
+        ("directives", ["CHECK%s:" % k for k in kinds] + ["NEXT:", "NEXT-NOT:", "COM:", "RUN:"]),
+        ("substitutions", ["[[", "]]", "[[X:", "[[X]]", "[[#", "[[#N:", "[[#%x,N:", "[[#%.3u,",
+                           "[[#@LINE+1]]", "[[#@LINE-2]]", "[[#N+1]]", "[[#N*2]]",
+                           "[[#max(N,1)]]", "[[#min(", "[[@LINE]]", "[[$X:", "$"]),
+        ("regexes", ["{{", "}}", "{{.*}}", "{{[0-9]+}}", "{{[^ ]+}}", "\\", "(", ")", "|",
+                     "[a-z]", "[^", "*", "+", "?", "{2}", "{1,3}", "^", "[[:space:]]", "\\d"]),
+        ("HLO fragments", ["f32[8]{0}", "%add", "ROOT ", "= ", "{1,0}", "s32[]", "\n", " "])])
+
+
+def runline_dict():
+    return render("hlo-test: RUN lines, substitutions, shell syntax", [
+        ("directives", ["// RUN: ", "// RUN-ERROR: ", "// XFAIL: *", "// XFAIL: x", "\\\n"]),
+        ("substitutions", ["%s", "%S", "%t", "%T", "%{expected}", "%%", "%{", "%"]),
+        ("shell", ["|", "&&", "||", "not ", "2>&1", "> ", ">>", "2> ", "< ", "'", "\"", "\\",
+                   ";", "$(", "`", "&"]),
+        ("programs", ["hlo-opt ", "hlo-run ", "hlo-check ", "FileCheck ", "diff ", "cat ", "echo ",
+                      "sh -c ", "--check-prefix=A", "-", "/dev/null"])])
+
+
 def main():
     check = "--check" in sys.argv[1:]
     stale = []
     for name, text in [("hlo.dict", hlo_dict()), ("module_json.dict", json_dict()),
-                       ("npy.dict", npy_dict()), ("eval.dict", eval_dict())]:
+                       ("npy.dict", npy_dict()), ("eval.dict", eval_dict()),
+                       ("check.dict", check_dict()), ("runline.dict", runline_dict())]:
         path = os.path.join(FUZZ, name)
         old = open(path, encoding="utf-8").read() if os.path.exists(path) else None
         if check:
