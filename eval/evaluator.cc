@@ -33,10 +33,10 @@ absl::Status CheckInputsFit(const Module& module, int64_t max_bytes) {
     }
     std::string where = module.source_name().empty() ? "<module>" : module.source_name();
     if (param.loc().line > 0) StrAppend(&where, ":", param.loc().line, ":", param.loc().col);
-    return absl::ResourceExhaustedError(StrCat(
+    return MarkLocated(absl::ResourceExhaustedError(StrCat(
         where, ": error: %", param.name(), ": parameter ", i, " needs ",
         bytes < 0 ? std::string("more than 2^63") : StrCat(bytes), " bytes with ", total,
-        " bytes of earlier parameters, over the limit of ", max_bytes, " bytes (--max-memory)"));
+        " bytes of earlier parameters, over the limit of ", max_bytes, " bytes (--max-memory)")));
   }
   return absl::OkStatus();
 }

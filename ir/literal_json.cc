@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ir/located_status.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -72,7 +73,7 @@ void AppendJson(std::string& out, const Literal& lit, const Shape* shape) {
 }
 
 absl::Status JsonError(std::string_view what, std::string_view path, std::string_view msg) {
-  return absl::InvalidArgumentError(StrCat(what, ": error: ", path, ": ", msg));
+  return MarkLocated(absl::InvalidArgumentError(StrCat(what, ": error: ", path, ": ", msg)));
 }
 
 double JsonNumber(const nlohmann::json& v, bool* ok) {

@@ -14,6 +14,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "ir/computation.h"
 #include "ir/literal.h"
+#include "ir/located_status.h"
 #include "ir/module_json.h"
 #include "ir/opcode_attributes.h"
 #include "ir/strings.h"
@@ -1238,8 +1239,8 @@ bool OnlySpaceFrom(std::string_view text, size_t pos) {
 }
 
 absl::Status Error(std::string_view filename, std::string_view where, std::string_view what) {
-  return absl::InvalidArgumentError(
-      StrCat(filename, ": error: module JSON: ", where, ": ", what));
+  return MarkLocated(absl::InvalidArgumentError(
+      StrCat(filename, ": error: module JSON: ", where, ": ", what)));
 }
 
 // Reads one module object; `prefix` and `path` place it in the input.

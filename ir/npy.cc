@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "ir/located_status.h"
 #include "ir/read_file.h"
 #include "ir/strings.h"
 
@@ -15,7 +16,7 @@ namespace hlo {
 namespace {
 
 absl::Status NpyError(std::string_view what, std::string_view msg) {
-  return absl::InvalidArgumentError(StrCat(what, ": error: ", msg));
+  return MarkLocated(absl::InvalidArgumentError(StrCat(what, ": error: ", msg)));
 }
 
 // The .npy descr of each type we write.
@@ -210,7 +211,7 @@ absl::StatusOr<Literal> ReadNpy(std::string_view bytes, const Shape& expected,
 absl::StatusOr<Literal> ReadNpyFile(const std::string& path, const Shape& expected) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
-    return absl::NotFoundError(StrCat(path, ": error: cannot open: ", std::strerror(errno)));
+    return MarkLocated(absl::NotFoundError(StrCat(path, ": error: cannot open: ", std::strerror(errno))));
   }
   struct FileCloser {
     FILE* f;
@@ -226,7 +227,7 @@ absl::StatusOr<Literal> ReadNpyFile(const std::string& path, const Shape& expect
   const size_t file_size = static_cast<size_t>(st.st_size);
   auto read_error = [&] {
     const char* reason = std::ferror(f) ? std::strerror(errno) : "the file ended early";
-    return absl::DataLossError(StrCat(path, ": error: cannot read: ", reason));
+    return MarkLocated(absl::DataLossError(StrCat(path, ": error: cannot read: ", reason)));
   };
   // The first bytes give the header's size; then the whole header.
   std::string head(std::min<size_t>(file_size, 12), '\0');

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ir/interrupt.h"
+#include "ir/located_status.h"
 #include "ir/output_file.h"
 #include "ir/strings.h"
 
@@ -18,7 +19,7 @@ namespace hlo {
 namespace {
 
 absl::Status CannotCreate(const std::string& dir, const std::string& reason) {
-  return absl::PermissionDeniedError(StrCat(dir, ": error: cannot create: ", reason));
+  return MarkLocated(absl::PermissionDeniedError(StrCat(dir, ": error: cannot create: ", reason)));
 }
 
 // The paths of a per-file publication, built before the signals are held.

@@ -11,6 +11,7 @@
 #include <new>
 #include <vector>
 
+#include "ir/located_status.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -24,9 +25,9 @@ int64_t Limit(int resource) {
 }
 
 absl::Status TooLarge(const std::string& path, std::string_view size, int64_t limit) {
-  return absl::ResourceExhaustedError(
+  return MarkLocated(absl::ResourceExhaustedError(
       StrCat(path, ": error: cannot read: ", size, " exceeds the input limit of ", limit,
-             " bytes"));
+             " bytes")));
 }
 
 }  // namespace
@@ -42,7 +43,7 @@ int64_t MaxInputBytes() {
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
   FILE* in = std::fopen(path.c_str(), "rb");
   if (!in) {
-    return absl::NotFoundError(StrCat(path, ": error: cannot open: ", std::strerror(errno)));
+    return MarkLocated(absl::NotFoundError(StrCat(path, ": error: cannot open: ", std::strerror(errno))));
   }
   absl::StatusOr<std::string> data = ReadRestOfFile(in, path);
   std::fclose(in);
@@ -89,11 +90,11 @@ absl::StatusOr<std::string> ReadRestOfFile(std::FILE* in, const std::string& pat
     data.reserve(static_cast<size_t>(total));
     for (const std::string& b : blocks) data += b;
   } catch (const std::bad_alloc&) {
-    return absl::ResourceExhaustedError(
-        StrCat(path, ": error: cannot read: the input does not fit in memory"));
+    return MarkLocated(absl::ResourceExhaustedError(
+        StrCat(path, ": error: cannot read: the input does not fit in memory")));
   }
   if (std::ferror(in) != 0) {
-    return absl::DataLossError(StrCat(path, ": error: cannot read: ", std::strerror(errno)));
+    return MarkLocated(absl::DataLossError(StrCat(path, ": error: cannot read: ", std::strerror(errno))));
   }
   return data;
 }

@@ -7,6 +7,7 @@
 #include "ir/bare_name.h"
 #include "ir/strings.h"
 #include "ir/hlo_printer.h"
+#include "ir/located_status.h"
 #include "ir/opcode_attributes.h"
 #include "parser/diagnostic.h"
 #include "parser/parser_impl.h"
@@ -74,8 +75,8 @@ Parser::Pos Parser::PrevEnd() const {
 bool Parser::ErrorAt(uint32_t line, uint32_t col, std::string message) {
   if (failed()) return false;
   error_pos_ = {line, col};
-  error_ = absl::InvalidArgumentError(FormatDiagnostic(
-      options_.filename, line, col, message, lexer_.LineText(line)));
+  error_ = MarkLocated(absl::InvalidArgumentError(FormatDiagnostic(
+      options_.filename, line, col, message, lexer_.LineText(line))));
   return false;
 }
 
@@ -1237,11 +1238,11 @@ absl::StatusOr<std::unique_ptr<Module>> ParseModulePiece(std::string_view text,
   if (probe.Next().kind == Tok::kEof) {
     // NotFound lets a caller skip an empty piece of a split file; the message
     // is a full diagnostic for when the piece is all there is.
-    return absl::NotFoundError(FormatDiagnostic(
+    return MarkLocated(absl::NotFoundError(FormatDiagnostic(
         options.filename, first_line, 1,
         "expected 'HloModule' or a computation, found end of input (the input has "
         "no module)",
-        probe.LineText(first_line)));
+        probe.LineText(first_line))));
   }
   Parser parser(text, first_line, options);
   return parser.ParseModule();
@@ -1255,7 +1256,9 @@ absl::StatusOr<std::vector<std::unique_ptr<Module>>> ParseModules(
   for (const TextPiece& piece : pieces) {
     auto m = ParseModulePiece(piece.text, piece.first_line, options);
     if (absl::IsNotFound(m.status())) {
-      if (first_empty.ok()) first_empty = absl::InvalidArgumentError(m.status().message());
+      if (first_empty.ok()) {
+        first_empty = MarkLocated(absl::InvalidArgumentError(m.status().message()));
+      }
       continue;
     }
     if (!m.ok()) return m.status();

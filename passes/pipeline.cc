@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "ir/located_status.h"
 #include "ir/output_dir.h"
 #include "ir/strings.h"
 #include "passes/passes.h"
@@ -128,8 +129,8 @@ class Pipeline::Runner {
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!changed.ok()) {
-      return absl::Status(changed.status().code(),
-                          StrCat("pass '", pass.name(), "': ", std::string(changed.status().message())));
+      return WithMessage(changed.status(), StrCat("pass '", pass.name(), "': ",
+                                                  std::string(changed.status().message())));
     }
     ++step_;
     // Between passes no pointer into the IR is held, so a computation that
@@ -138,9 +139,8 @@ class Pipeline::Runner {
     if (timings_) Record(pass.name(), *changed, seconds);
     if (options_.verify_each) {
       if (absl::Status st = VerifyModule(module_); !st.ok()) {
-        return absl::Status(st.code(), StrCat("the module does not verify after pass '",
-                                              pass.name(), "' (step ", step_, "):\n",
-                                              std::string(st.message())));
+        return WithMessage(st, StrCat("the module does not verify after pass '", pass.name(),
+                                      "' (step ", step_, "):\n", std::string(st.message())));
       }
     }
     if (options_.print_after_all ||

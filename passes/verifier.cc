@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "ir/located_status.h"
 #include "ir/opcode_attributes.h"
 #include "ir/strings.h"
 #include "parser/diagnostic.h"
@@ -64,7 +65,7 @@ class Verifier {
     if (errors_.empty()) return absl::OkStatus();
     std::string msg = StrJoin(errors_, "\n");
     if (dropped_ > 0) StrAppend(&msg, "\n(", dropped_, " more problems not shown)");
-    return absl::InvalidArgumentError(msg);
+    return MarkLocated(absl::InvalidArgumentError(msg));  // each line names its place
   }
 
  private:

@@ -14,6 +14,7 @@
 #include "eval/kernels/gemm.h"
 #include "ir/hlo_graphviz.h"
 #include "ir/hlo_printer.h"
+#include "ir/located_status.h"
 #include "ir/module_json.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
@@ -268,8 +269,8 @@ absl::Status RunHloOpt(OptFlags& f, const std::function<void(const absl::Status&
   if (auto st = PublishDumps(f.pass_flags); !st.ok()) return st;
   if (run.printed == 0 && !run.any_error) {
     // Only separators, blanks and comments: there is nothing to print.
-    return absl::InvalidArgumentError(
-        StrCat(in->filename, ":1:1: error: the input holds no module"));
+    return MarkLocated(absl::InvalidArgumentError(
+        StrCat(in->filename, ":1:1: error: the input holds no module")));
   }
   // The modules that worked are written even when others failed (exit 1).
   if (run.printed > 0) {

@@ -32,6 +32,7 @@
 #include "eval/replica_runner.h"
 #include "eval/runtime/profiler.h"
 #include "ir/interrupt.h"
+#include "ir/located_status.h"
 #include "ir/npy.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
@@ -254,10 +255,12 @@ absl::Status NameParameter(const absl::Status& st, int64_t i, const hlo::Instruc
   std::string msg(st.message());
   std::string what = hlo::StrCat("parameter ", i, " '", p.name(), "' (",
                                  p.shape().ToString(false), "): ");
-  size_t at = msg.find(": error: ");
-  if (at == std::string::npos) return absl::Status(st.code(), what + msg);
+  // A located message (a typed mark) starts "PLACE: error: ": the name goes
+  // after that.
+  size_t at = hlo::IsLocated(st) ? msg.find(": error: ") : std::string::npos;
+  if (at == std::string::npos) return hlo::WithMessage(st, what + msg);
   msg.insert(at + 9, what);
-  return absl::Status(st.code(), msg);
+  return hlo::WithMessage(st, msg);
 }
 
 // Device d's inputs: its own files when given per device, else the shared

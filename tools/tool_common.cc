@@ -17,6 +17,7 @@
 
 #include "CLI/CLI.hpp"
 #include "ir/hlo_printer.h"
+#include "ir/located_status.h"
 #include "ir/output_file.h"
 #include "ir/read_file.h"
 #include "ir/slab_pool.h"
@@ -42,8 +43,8 @@ absl::Status WriteOutputAtomically(const std::string& path, std::string_view dat
 
 void ReportError(std::string_view tool, const absl::Status& status) {
   std::string_view msg(status.message().data(), status.message().size());
-  // Diagnostics already carry "FILE:LINE:COL: error:".
-  if (msg.find(": error: ") != std::string_view::npos) {
+  // Diagnostics already carry "FILE:LINE:COL: error:" (ir/located_status.h).
+  if (IsLocated(status)) {
     std::cerr << msg << "\n";
   } else {
     std::cerr << tool << ": error: " << msg << "\n";
@@ -144,9 +145,9 @@ absl::Status ExplainParseFailure(std::string_view text, std::string_view filenam
               t.starts_with("module attributes") || t.starts_with("func.func") ||
               t.starts_with("#loc") || t.starts_with("\"builtin.module\"");
   if (!mlir) return status;
-  return absl::InvalidArgumentError(
+  return MarkLocated(absl::InvalidArgumentError(
       StrCat(filename, ":", line, ":1: error: this looks like StableHLO/MLIR text; ", tool,
-             " reads HLO text (as XLA dumps it with --xla_dump_hlo_as_text)"));
+             " reads HLO text (as XLA dumps it with --xla_dump_hlo_as_text)")));
 }
 
 namespace {

@@ -28,8 +28,8 @@ absl::StatusOr<std::string> ReadInput(const std::string& path);
 // Writes `data` to `path` through a temporary file in the same directory and
 // a rename, so a failure never leaves a partial file; "-" is standard output.
 absl::Status WriteOutputAtomically(const std::string& path, std::string_view data);
-// Prints a status message to stderr (prefixed with the tool name unless it
-// already starts with a file location).
+// Prints a status message to stderr, prefixed with the tool name unless the
+// status is marked located (ir/located_status.h: it names its place).
 void ReportError(std::string_view tool, const absl::Status& status);
 
 // ---- Usage help -------------------------------------------------------------

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "eval/io/run_io.h"
+#include "ir/located_status.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -61,10 +62,12 @@ Literal Assemble(const Shape& shape, std::vector<Literal>& leaves, size_t& next)
 absl::Status NameArray(const absl::Status& st, size_t k, const Shape& shape) {
   std::string msg(st.message());
   std::string what = StrCat("result array ", k, " (", shape.ToString(false), "): ");
-  size_t at = msg.find(": error: ");
-  if (at == std::string::npos) return absl::Status(st.code(), what + msg);
+  // A located message (a typed mark) starts "PLACE: error: ": the name goes
+  // after that.
+  size_t at = hlo::IsLocated(st) ? msg.find(": error: ") : std::string::npos;
+  if (at == std::string::npos) return hlo::WithMessage(st, what + msg);
   msg.insert(at + 9, what);
-  return absl::Status(st.code(), msg);
+  return hlo::WithMessage(st, msg);
 }
 
 // The files of a folder for each leaf; unused .npy files are an error.
@@ -89,9 +92,9 @@ absl::StatusOr<std::vector<std::string>> FilesInFolder(const std::string& dir,
       }
     }
     if (found.empty()) {
-      return absl::NotFoundError(StrCat(dir, ": error: no ", names[0], " or ", names[1],
+      return MarkLocated(absl::NotFoundError(StrCat(dir, ": error: no ", names[0], " or ", names[1],
                                         " for result array ", k, " (",
-                                        leaves[k].shape->ToString(false), ")"));
+                                        leaves[k].shape->ToString(false), ")")));
     }
     used.insert(found);
     files.push_back((fs::path(dir) / found).string());
@@ -100,13 +103,13 @@ absl::StatusOr<std::vector<std::string>> FilesInFolder(const std::string& dir,
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     std::string name = entry.path().filename().string();
     if (name.size() > 4 && name.ends_with(".npy") && !used.contains(name)) {
-      return absl::InvalidArgumentError(
+      return MarkLocated(absl::InvalidArgumentError(
           StrCat(dir, "/", name, ": error: not an array of the result (it has ",
-                 Arrays(static_cast<int64_t>(leaves.size())), ")"));
+                 Arrays(static_cast<int64_t>(leaves.size())), ")")));
     }
   }
   if (ec) {
-    return absl::NotFoundError(StrCat(dir, ": error: cannot read: ", ec.message()));
+    return MarkLocated(absl::NotFoundError(StrCat(dir, ": error: cannot read: ", ec.message())));
   }
   return files;
 }

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ir/literal_json.h"
+#include "ir/located_status.h"
 #include "ir/npy.h"
 #include "ir/read_file.h"
 #include "ir/strings.h"
@@ -34,16 +35,16 @@ absl::StatusOr<std::vector<FeedItem>> TextFeed(const std::string& text, const st
   }
   if (!StripWhitespace(pending).empty()) {
     auto lit = ParseLiteral(pending, ParseOptions{path});
-    return absl::InvalidArgumentError(
+    return MarkLocated(absl::InvalidArgumentError(
         StrCat(path, ":", first_line, ": error: cannot read an infeed value (literal text with "
-               "its shape, e.g. f32[2] {1, 2}): ", std::string(lit.status().message())));
+               "its shape, e.g. f32[2] {1, 2}): ", std::string(lit.status().message()))));
   }
   return items;
 }
 
 absl::StatusOr<std::vector<FeedItem>> JsonFeed(const std::string& text, const std::string& path) {
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return absl::InvalidArgumentError(StrCat(path, ": error: not valid JSON"));
+  if (j.is_discarded()) return MarkLocated(absl::InvalidArgumentError(StrCat(path, ": error: not valid JSON")));
   std::vector<FeedItem> items;
   std::vector<std::string> parts;
   if (j.is_array()) {

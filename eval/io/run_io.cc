@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ir/literal_json.h"
+#include "ir/located_status.h"
 #include "ir/npy.h"
 #include "ir/output_dir.h"
 #include "ir/read_file.h"
@@ -57,9 +58,9 @@ absl::Status WriteNpyTree(const Literal& lit, OutputDir& out, const std::string&
 }
 
 absl::Status NpzError(const std::string& path) {
-  return absl::InvalidArgumentError(
+  return MarkLocated(absl::InvalidArgumentError(
       StrCat(path, ": error: an .npz archive (numpy.savez) is not read: give each array as an "
-                   ".npy file (numpy.save)"));
+                   ".npy file (numpy.save)")));
 }
 
 }  // namespace
