@@ -152,6 +152,9 @@ Instruction* Context::ScalarConstant(PrimitiveType type, uint64_t bits, const Sh
 }
 
 Instruction* Context::BroadcastScalar(Instruction* scalar, const Shape& shape) {
+  // A broadcast keeps its operand's type: another type would need a convert
+  // (a reduce's init may be of another float type than its result).
+  if (scalar->shape().element_type() != shape.element_type()) return nullptr;
   if (shape.rank() == 0 && CanReplaceShape(scalar->shape(), shape)) return scalar;
   Instruction* b = Add(Opcode::kBroadcast, shape, {scalar});
   b->SetAttr(AttrKind::kDimensions, std::vector<int64_t>{});

@@ -67,7 +67,8 @@ class Context {
                   const Shape& like) const;
   // A scalar constant with the given element bits.
   Instruction* ScalarConstant(PrimitiveType type, uint64_t bits, const Shape& like);
-  // `scalar` broadcast to `shape` (the scalar itself when `shape` is rank 0).
+  // `scalar` broadcast to `shape` (the scalar itself when `shape` is rank 0);
+  // null when their element types differ (that would need a convert).
   Instruction* BroadcastScalar(Instruction* scalar, const Shape& shape);
   // The splat `s` as an array of `shape` (a new scalar constant broadcast).
   Instruction* SplatLike(const Splat& s, const Shape& shape);

@@ -60,6 +60,9 @@ Instruction* SimplifyReduceOp(Context& ctx, Instruction* inst) {
   Instruction* x = inst->operand(0);
   Instruction* init = inst->operand(1);
   if (init->shape().rank() != 0) return nullptr;
+  // An init of another float type than the result (XLA's verifier allows
+  // it) would need a convert first: left alone.
+  if (init->shape().element_type() != inst->shape().element_type()) return nullptr;
   // Nothing to reduce: every result is the init value.
   if (x->shape().ElementCount() == 0) return ctx.BroadcastScalar(init, inst->shape());
   for (int64_t d : inst->GetInts(AttrKind::kDimensions)) {
