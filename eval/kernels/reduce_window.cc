@@ -20,10 +20,12 @@
 #include <cstring>
 #include <memory>
 
+#include "eval/interp/elementwise_ops.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/reduce_internal.h"
 #include "eval/kernels/scalar_apply.h"
 #include "eval/type_dispatch.h"
+#include "ir/status_macros.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -440,21 +442,28 @@ absl::StatusOr<Value> EvalReduceWindow(const Instruction& inst, Operands ops, Ke
   if (*converted) ops = matched.operands();
   const size_t n = ops.size() / 2;
   const Literal& first = ops[0]->array();
-  auto made = NewOutputs(inst.shape(), n);
-  if (!made.ok()) return made.status();
-  std::vector<Value> outs = *std::move(made);
-  // The result takes the init values' types (XLA's InferReduceWindowShape);
-  // the reducer's accumulators are written into it as they are.
+  // The result takes the init values' types (XLA's InferReduceWindowShape),
+  // which may be another float type than the reducer's accumulators: the
+  // windows are reduced in the accumulators' types, then converted.
+  auto declared = [&](size_t i) -> const Shape& {
+    return inst.shape().IsTuple() ? inst.shape().tuple_shape(static_cast<int64_t>(i))
+                                  : inst.shape();
+  };
+  std::vector<Value> outs;
   for (size_t i = 0; i < n; ++i) {
     PrimitiveType acc = (*to_apply)->parameter(static_cast<int64_t>(i))->shape().element_type();
-    if (outs[i].array().element_type() != acc) {
-      return absl::UnimplementedError(StrCat(
-          "a reduce-window whose result ", i, " (", PrimitiveTypeName(outs[i].array().element_type()),
-          ") has another type than its reducer's accumulator (", PrimitiveTypeName(acc),
-          ") is not evaluated"));
-    }
+    auto out = NewArray(declared(i).WithElementType(acc));
+    if (!out.ok()) return out.status();
+    outs.push_back(*std::move(out));
   }
-  auto result = [&]() -> Value {
+  auto result = [&]() -> absl::StatusOr<Value> {
+    for (size_t i = 0; i < n; ++i) {
+      if (outs[i].array().element_type() == declared(i).element_type()) continue;
+      auto to = NewArrayUninitialized(declared(i));
+      if (!to.ok()) return to.status();
+      HLO_RETURN_IF_ERROR(elementwise::EvalConvert(outs[i].array(), to->mutable_array()));
+      outs[i] = *std::move(to);
+    }
     return n == 1 ? std::move(outs[0]) : Value::Tuple(std::move(outs));
   };
   if (outs[0].array().element_count() == 0) return result();

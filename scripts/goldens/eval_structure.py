@@ -209,8 +209,10 @@ def _(c):
     # before reducing (exact conversions here), as XLA's verifier allows.
     def as_f32(lit):
         return L("f32", lit.a.tolist())
+    pairs = reduce_window(c.z, as_f32(c.ninf), [2], fn=fmax)
     return tup(reduce_(c.x, as_f32(c.inf), [1], fmin),
-               reduce_(as_f32(c.y), c.zero, [0], lambda a, b: a + b))
+               reduce_(as_f32(c.y), c.zero, [0], lambda a, b: a + b),
+               L("f16", pairs.a.tolist()))
 
 
 def argbest(better):

@@ -24,8 +24,7 @@ for _name in ("collective_deadlock", "collective_group_mismatch", "collective_in
               "limit_max_memory_inputs", "limit_max_memory_live", "scan_unsupported",
               "lapack_error_gehrd_empty", "lapack_error_svd_vector_rank",
               "sdy_error_axis_repeated", "sdy_error_out_axis_reused",
-              "sdy_error_out_subaxes_overlap", "sdy_error_subaxis_overflow",
-              "reduce_window_mixed_precision_error"):
+              "sdy_error_out_subaxes_overlap", "sdy_error_subaxis_overflow"):
     HAND_WRITTEN[f"eval/{_name}.hlo"] = _ERROR_MODULE
     HAND_WRITTEN[f"eval/{_name}.err"] = _ERROR_MODULE
 # Degenerate LAPACK calls whose expected values follow from the routines'
