@@ -31,27 +31,6 @@ constexpr std::string_view kFile = "fuzz.hlo";
 constexpr int64_t kMaxElements = int64_t{1} << 12;
 constexpr int64_t kMaxMeshDevices = 16;
 
-bool SmallShape(const hlo::Shape& shape) {
-  if (shape.IsTuple()) {
-    for (const hlo::Shape* s : shape.tuple_shapes()) {
-      if (!SmallShape(*s)) return false;
-    }
-    return true;
-  }
-  if (!shape.IsArray()) return true;
-  const int64_t n = shape.ElementCount();
-  return n >= 0 && n <= kMaxElements;
-}
-
-bool SmallModule(const hlo::Module& module) {
-  for (const auto& c : module.computations()) {
-    for (const auto& inst : c->instructions()) {
-      if (!SmallShape(inst->shape())) return false;
-    }
-  }
-  return true;
-}
-
 // Every `#sdy.mesh<[...]>` in the text has at most kMaxMeshDevices devices
 // (the product of the numbers after '=' inside its brackets).
 bool SmallMeshes(std::string_view text) {
@@ -85,7 +64,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!module.ok()) return 0;
   hlo::Module& m = **module;
   m.set_source(std::string(kFile), text);
-  if (!hlo::VerifyModule(m).ok() || !SmallModule(m) || m.entry() == nullptr) return 0;
+  if (!hlo::VerifyModule(m).ok() || !hlo::fuzz::ShapesAtMost(m, kMaxElements) ||
+      m.entry() == nullptr) {
+    return 0;
+  }
   std::vector<hlo::Value> args;
   for (int64_t i = 0; i < m.entry()->parameter_count(); ++i) {
     auto lit = hlo::RandomLiteral(m.entry()->parameter(i)->shape(), 1, static_cast<uint64_t>(i));

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "ir/module.h"
 
 namespace hlo::fuzz {
 
@@ -47,6 +48,29 @@ inline void CheckLocated(const absl::Status& status, std::string_view file) {
   if (!StartsWithDiagnostic(Text(status.message()), file)) {
     Fail("an error without a location", Text(status.message()));
   }
+}
+
+// Whether every array of every instruction of `module` (tuples opened) has
+// at most `max_elements` elements: targets that evaluate leave larger
+// modules out (an execution would take seconds and find nothing more).
+inline bool ShapesAtMost(const Shape& shape, int64_t max_elements) {
+  if (shape.IsTuple()) {
+    for (const Shape* s : shape.tuple_shapes()) {
+      if (!ShapesAtMost(*s, max_elements)) return false;
+    }
+    return true;
+  }
+  if (!shape.IsArray()) return true;
+  const int64_t n = shape.ElementCount();
+  return n >= 0 && n <= max_elements;
+}
+inline bool ShapesAtMost(const Module& module, int64_t max_elements) {
+  for (const auto& c : module.computations()) {
+    for (const auto& inst : c->instructions()) {
+      if (!ShapesAtMost(inst->shape(), max_elements)) return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace hlo::fuzz

@@ -25,27 +25,6 @@ namespace {
 constexpr std::string_view kFile = "fuzz.hlo";
 constexpr int64_t kMaxElements = int64_t{1} << 16;
 
-bool SmallShape(const hlo::Shape& shape) {
-  if (shape.IsTuple()) {
-    for (const hlo::Shape* s : shape.tuple_shapes()) {
-      if (!SmallShape(*s)) return false;
-    }
-    return true;
-  }
-  if (!shape.IsArray()) return true;
-  int64_t n = shape.ElementCount();
-  return n >= 0 && n <= kMaxElements;
-}
-
-bool SmallModule(const hlo::Module& module) {
-  for (const auto& c : module.computations()) {
-    for (const auto& inst : c->instructions()) {
-      if (!SmallShape(inst->shape())) return false;
-    }
-  }
-  return true;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -55,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!module.ok()) return 0;
   hlo::Module& m = **module;
   m.set_source(std::string(kFile), text);
-  if (!hlo::VerifyModule(m).ok() || !SmallModule(m)) return 0;
+  if (!hlo::VerifyModule(m).ok() || !hlo::fuzz::ShapesAtMost(m, kMaxElements)) return 0;
   auto pipeline = hlo::BuildPipeline(hlo::kDefaultPipeline);
   if (!pipeline.ok()) hlo::fuzz::Fail("-O does not build", hlo::fuzz::Text(pipeline.status().message()));
   std::string before = hlo::PrintModule(m);
