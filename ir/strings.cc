@@ -39,14 +39,24 @@ std::string_view StripWhitespace(std::string_view text) {
 }
 
 bool ParseInt64(std::string_view text, int64_t* out) {
-  if (!text.empty() && text[0] == '+') text.remove_prefix(1);
+  // One optional sign: from_chars reads a '-' itself, so after a '+' no
+  // second sign may follow ("+-0" is no number).
+  if (!text.empty() && text[0] == '+') {
+    text.remove_prefix(1);
+    if (!text.empty() && text[0] == '-') return false;
+  }
   if (text.empty()) return false;
   auto r = std::from_chars(text.data(), text.data() + text.size(), *out);
   return r.ec == std::errc() && r.ptr == text.data() + text.size();
 }
 
 bool ParseDouble(std::string_view text, double* out) {
-  if (!text.empty() && text[0] == '+') text.remove_prefix(1);
+  // One optional sign: from_chars reads a '-' itself, so after a '+' no
+  // second sign may follow ("+-0" is no number).
+  if (!text.empty() && text[0] == '+') {
+    text.remove_prefix(1);
+    if (!text.empty() && text[0] == '-') return false;
+  }
   if (text.empty()) return false;
   auto r = std::from_chars(text.data(), text.data() + text.size(), *out);
   return r.ec == std::errc() && r.ptr == text.data() + text.size();
