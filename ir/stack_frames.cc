@@ -51,16 +51,21 @@ class FrameInterner {
  public:
   // The new id of `old_id`'s frame in `in` with its parent already interned
   // as `parent`, or 0 when its location or names are out of range.
-  int32_t Intern(const StackFrameIndex& in, int32_t old_id, int32_t parent) {
-    const StackFrameIndex::Frame& old = in.frames[old_id - 1];
-    int32_t loc_id = old.file_location_id;
-    if (loc_id <= 0 || loc_id > static_cast<int64_t>(in.file_locations.size())) return 0;
+  // Whether `old_id`'s location and names are in range in `in`.
+  static bool Valid(const StackFrameIndex& in, int32_t old_id) {
+    int32_t loc_id = in.frames[old_id - 1].file_location_id;
+    if (loc_id <= 0 || loc_id > static_cast<int64_t>(in.file_locations.size())) return false;
     const StackFrameIndex::FileLocation& loc = in.file_locations[loc_id - 1];
-    if (loc.file_name_id <= 0 || loc.file_name_id > static_cast<int64_t>(in.file_names.size()) ||
-        loc.function_name_id <= 0 ||
-        loc.function_name_id > static_cast<int64_t>(in.function_names.size())) {
-      return 0;
-    }
+    return loc.file_name_id > 0 && loc.file_name_id <= static_cast<int64_t>(in.file_names.size()) &&
+           loc.function_name_id > 0 &&
+           loc.function_name_id <= static_cast<int64_t>(in.function_names.size());
+  }
+
+  // The new id of `old_id`'s frame (Valid) in `in` with its parent already
+  // interned as `parent`.
+  int32_t Intern(const StackFrameIndex& in, int32_t old_id, int32_t parent) {
+    const StackFrameIndex::FileLocation& loc =
+        in.file_locations[in.frames[old_id - 1].file_location_id - 1];
     StackFrameIndex::FileLocation l = loc;
     l.file_name_id = Id(files_, out_.file_names, in.file_names[loc.file_name_id - 1]);
     l.function_name_id =
@@ -155,7 +160,11 @@ const Instruction* CanonicalizeStackFrameIds(Module& module, const StackFrameInd
       int32_t current = old_id;
       bool valid = true;
       while (current != 0) {
-        if (current < 0 || current > frame_count || !visited.insert(current).second) {
+        // A path that reaches an invalid frame interns nothing: frames kept
+        // for it would be unused, and dropped (renumbering the rest) when
+        // the printed text is read again.
+        if (current < 0 || current > frame_count || !visited.insert(current).second ||
+            !FrameInterner::Valid(in, current)) {
           valid = false;
           break;
         }
@@ -168,7 +177,6 @@ const Instruction* CanonicalizeStackFrameIds(Module& module, const StackFrameInd
         new_id = current == 0 ? 0 : mapping[current];
         for (auto it = path.rbegin(); it != path.rend(); ++it) {
           new_id = interner.Intern(in, *it, new_id);
-          if (new_id == 0) break;
           mapping[*it] = new_id;
         }
       }

@@ -62,7 +62,10 @@ void AppendStackFrameIndex(std::string& out, const StackFrameIndex& index);
 // ones dropped; the ids in metadata are renumbered to it. An id that is out
 // of range, reaches a cycle or an invalid location is dropped from the
 // metadata (XLA sets it to 0, which is not printed), and a metadata left
-// empty goes. Returns the first instruction whose stack_frame_id is not a
+// empty goes. Unlike XLA, such a path interns none of its frames: XLA keeps
+// the valid ancestors it interned before the bad frame, which renumbers the
+// index when its printed text is read again (printing is then not a fixed
+// point). Returns the first instruction whose stack_frame_id is not a
 // 32-bit integer (nothing is changed then), else null.
 const Instruction* CanonicalizeStackFrameIds(Module& module, const StackFrameIndex& parsed);
 
