@@ -31,7 +31,9 @@ struct Budget {
   bool Exhausted() const { return work > kMaxWork; }
 };
 
-re2::StringPiece ToPiece(std::string_view text) { return re2::StringPiece(text.data(), text.size()); }
+re2::StringPiece ToPiece(std::string_view text) {
+  return re2::StringPiece(text.data(), text.size());
+}
 
 }  // namespace
 
@@ -45,7 +47,7 @@ absl::StatusOr<bool> Pattern::MatchWithBackreferences(std::string_view buffer,
   if (!regex->ok()) {
     return absl::InvalidArgumentError("invalid regex after substitution: " + regex->error());
   }
-  std::vector<size_t> definitions;  // pieces that a backreference uses
+  std::vector<size_t> definitions;              // pieces that a backreference uses
   std::vector<std::pair<size_t, size_t>> uses;  // (backreference, definition)
   for (size_t i = 0; i < pieces_.size(); ++i) {
     if (pieces_[i].kind != Piece::Kind::kBackref) continue;
@@ -150,8 +152,8 @@ absl::StatusOr<bool> Pattern::MatchWithBackreferences(std::string_view buffer,
     assign(0);
     if (budget.Exhausted() && !optimal) {
       return absl::ResourceExhaustedError(absl::StrCat(
-          "backreference to '", pieces_[definitions[0]].name,
-          "': gave up after trying ", budget.tries, " values on an input line of ", line.size(),
+          "backreference to '", pieces_[definitions[0]].name, "': gave up after trying ",
+          budget.tries, " values on an input line of ", line.size(),
           " bytes (its regex allows too many); give the variable a narrower regex"));
     }
     if (best_start != std::string_view::npos) {

@@ -77,20 +77,20 @@ std::string DefinesText(const std::vector<std::string>& defines) {
   return text;
 }
 
-bool DefineCommandLineVariables(const std::vector<std::string>& defines,
-                                const SourceText& source, VariableTable* variables,
-                                VariableNames* names, Diagnostics* diagnostics) {
+bool DefineCommandLineVariables(const std::vector<std::string>& defines, const SourceText& source,
+                                VariableTable* variables, VariableNames* names,
+                                Diagnostics* diagnostics) {
   for (size_t i = 0; i < defines.size(); ++i) {
     std::string_view text = defines[i];
     size_t equal = text.find('=');
     if (equal == std::string_view::npos) {
-      diagnostics->Plain(
-          absl::StrCat("Missing equal sign in command-line definition '-D", std::string(text), "'"));
+      diagnostics->Plain(absl::StrCat("Missing equal sign in command-line definition '-D",
+                                      std::string(text), "'"));
       return false;
     }
     if (equal == 0 || (text[0] == '#' && equal == 1)) {
-      diagnostics->Plain(
-          absl::StrCat("Missing variable name in command-line definition '-D", std::string(text), "'"));
+      diagnostics->Plain(absl::StrCat("Missing variable name in command-line definition '-D",
+                                      std::string(text), "'"));
       return false;
     }
     size_t at = TextOffset(source, i);

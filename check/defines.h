@@ -20,9 +20,9 @@ std::string DefinesText(const std::vector<std::string>& defines);
 // Defines each of `defines` in `variables` (and its name in `names`); false
 // (with located errors in `diagnostics`, against `source` = DefinesText)
 // when one is malformed or names a variable of the other kind.
-bool DefineCommandLineVariables(const std::vector<std::string>& defines,
-                                const SourceText& source, VariableTable* variables,
-                                VariableNames* names, Diagnostics* diagnostics);
+bool DefineCommandLineVariables(const std::vector<std::string>& defines, const SourceText& source,
+                                VariableTable* variables, VariableNames* names,
+                                Diagnostics* diagnostics);
 
 }  // namespace hlo::check
 

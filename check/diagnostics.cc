@@ -50,9 +50,9 @@ std::string RenderDiagnostic(const Diagnostic& diagnostic) {
     if (text[i] == '\t') marker[i] = '\t';
   }
   marker += "^";
-  size_t tail = std::min(diagnostic.length, text.size() >= static_cast<size_t>(column)
-                                                ? text.size() - column + 1
-                                                : size_t{0});
+  size_t tail =
+      std::min(diagnostic.length,
+               text.size() >= static_cast<size_t>(column) ? text.size() - column + 1 : size_t{0});
   if (tail > 1) marker += std::string(tail - 1, '~');
   return out + marker + "\n";
 }

@@ -270,12 +270,12 @@ int ParseCheckFile(const SourceText& check_file, const SourceText& command_line,
     if ((type.kind == CheckKind::kNext || type.kind == CheckKind::kSame ||
          type.kind == CheckKind::kEmpty) &&
         checks->empty()) {
-      std::string_view suffix = type.kind == CheckKind::kNext   ? "NEXT"
+      std::string_view suffix = type.kind == CheckKind::kNext    ? "NEXT"
                                 : type.kind == CheckKind::kEmpty ? "EMPTY"
                                                                  : "SAME";
       diagnostics->Error(&check_file, hit.at,
-                         absl::StrCat("found '", *hit.prefix, "-", std::string(suffix), "' without previous '",
-                                      *hit.prefix, ": line"));
+                         absl::StrCat("found '", *hit.prefix, "-", std::string(suffix),
+                                      "' without previous '", *hit.prefix, ": line"));
       return 2;
     }
     if (type.kind == CheckKind::kDag || type.kind == CheckKind::kNot) {
@@ -305,8 +305,7 @@ int ParseCheckFile(const SourceText& check_file, const SourceText& command_line,
     std::vector<std::string> quoted;
     for (const std::string& prefix : unused) quoted.push_back("'" + prefix + ":'");
     diagnostics->Plain(absl::StrCat("error: no check strings found with prefix",
-                                    unused.size() > 1 ? "es " : " ",
-                                    absl::StrJoin(quoted, ", ")));
+                                    unused.size() > 1 ? "es " : " ", absl::StrJoin(quoted, ", ")));
     return 2;
   }
   return 0;

@@ -34,8 +34,8 @@ CheckResult RunFileCheck(const std::string& check_name, const std::string& check
     return result;
   }
   std::vector<CheckString> checks;
-  if (int status = ParseCheckFile(check_file, command_line, options, &checks, &diagnostics,
-                                  &names)) {
+  if (int status =
+          ParseCheckFile(check_file, command_line, options, &checks, &diagnostics, &names)) {
     result.exit_code = status;
     result.messages = diagnostics.Render();
     return result;
@@ -53,10 +53,9 @@ CheckResult RunFileCheck(const std::string& check_name, const std::string& check
   bool dump = options.dump_input == DumpInput::kAlways ||
               (options.dump_input == DumpInput::kFail && !passed);
   if (dump) {
-    result.messages += RenderInputDump(input, check_name, matcher.annotations(),
-                                       options.dump_input == DumpInput::kAlways
-                                           ? -1
-                                           : options.dump_input_context);
+    result.messages +=
+        RenderInputDump(input, check_name, matcher.annotations(),
+                        options.dump_input == DumpInput::kAlways ? -1 : options.dump_input_context);
   }
   return result;
 }

@@ -48,13 +48,13 @@ TEST_CASE("check: regexes and variables", "[check]") {
 }
 
 TEST_CASE("check: malformed check files exit 2", "[check]") {
-  CHECK(Verdict("CHECK:\n", "a\n") == 2);                  // empty pattern
-  CHECK(Verdict("CHECK-NEXT: a\n", "a\n") == 2);           // no previous CHECK
-  CHECK(Verdict("CHECK: {{a\n", "a\n") == 2);              // no }}
+  CHECK(Verdict("CHECK:\n", "a\n") == 2);                    // empty pattern
+  CHECK(Verdict("CHECK-NEXT: a\n", "a\n") == 2);             // no previous CHECK
+  CHECK(Verdict("CHECK: {{a\n", "a\n") == 2);                // no }}
   CHECK(Verdict("CHECK: {{[0-9]{6}}}\n", "123456\n") == 2);  // regex ends at the first }}
-  CHECK(Verdict("CHECK: [[1X]]\n", "a\n") == 2);           // bad variable name
-  CHECK(Verdict("NOTHING HERE\n", "a\n") == 2);            // no check strings
-  CHECK(Verdict("CHECK: a\n", "") == 2);                   // empty input
+  CHECK(Verdict("CHECK: [[1X]]\n", "a\n") == 2);             // bad variable name
+  CHECK(Verdict("NOTHING HERE\n", "a\n") == 2);              // no check strings
+  CHECK(Verdict("CHECK: a\n", "") == 2);                     // empty input
   CHECK(Verdict("CHECK-NOT-NEXT: a\n", "a\n") == 2);
 }
 
@@ -101,9 +101,9 @@ TEST_CASE("check: brackets and braces beside regexes and variables", "[check]") 
   CHECK(Verdict("CHECK: [[[[X:a]]]]\n", "[[a]]\n") == 0);
   // FileCheck exits 1 at once on a `]` that closes nothing in a [[ ]] block.
   CHECK(Verdict("CHECK: [[X:a]\n", "a\n") == 1);
-  CHECK(Verdict("CHECK: x {{}}\n", "x\n") == 2);          // empty regex
-  CHECK(Verdict("CHECK: {{(|a)}}\n", "a\n") == 2);        // empty alternative
-  CHECK(Verdict("CHECK: [[X:]]x[[X]]\n", "x\n") == 0);    // [[X:]] matches empty
+  CHECK(Verdict("CHECK: x {{}}\n", "x\n") == 2);        // empty regex
+  CHECK(Verdict("CHECK: {{(|a)}}\n", "a\n") == 2);      // empty alternative
+  CHECK(Verdict("CHECK: [[X:]]x[[X]]\n", "x\n") == 0);  // [[X:]] matches empty
   // A pattern of empty substitutions is an empty regex: it matches nowhere.
   CHECK(Verdict("CHECK: [[X:a?]]\nCHECK: [[X]]\n", "b\n") == 1);
   CHECK(Verdict("CHECK: [[X:a?]]\nCHECK: [[X]]\n", "a\n") == 1);
@@ -120,7 +120,8 @@ TEST_CASE("check: brackets and braces beside regexes and variables", "[check]") 
 TEST_CASE("check: -D, --ignore-case and -v", "[check]") {
   CheckOptions defines;
   defines.defines = {"SHAPE=f32[8]", "#N=7", "#%x,H=0x1f"};
-  CHECK(Verdict("CHECK: [[SHAPE]]{0}\nCHECK: [[#N+1]] [[#H]]\n", "f32[8]{0}\n8 1f\n", defines) == 0);
+  CHECK(Verdict("CHECK: [[SHAPE]]{0}\nCHECK: [[#N+1]] [[#H]]\n", "f32[8]{0}\n8 1f\n", defines) ==
+        0);
   CHECK(Verdict("CHECK: [[#N+2]]\n", "8\n", defines) == 1);
   defines.defines = {"#%.4x,P=2"};  // FileCheck-14: 0002 passes
   CHECK(Verdict("CHECK: [[#P]]\n", "0002\n", defines) == 0);
@@ -147,16 +148,19 @@ TEST_CASE("check: -D, --ignore-case and -v", "[check]") {
   verbose.dump_input = DumpInput::kFail;
   CHECK(RunFileCheck("check", "CHECK: add\n", "input", "add\n", verbose).messages.empty());
   // A count is named CHECK-COUNT and counted, in FileCheck's words.
-  CHECK(Run("CHECK-COUNT-3: op\n", "op op\n").messages.find(
-            "check:1:16: error: CHECK-COUNT: expected string not found in input (3 out of 3)") !=
-        std::string::npos);
+  CHECK(
+      Run("CHECK-COUNT-3: op\n", "op op\n")
+          .messages.find(
+              "check:1:16: error: CHECK-COUNT: expected string not found in input (3 out of 3)") !=
+      std::string::npos);
 }
 
 TEST_CASE("check: the near miss is shown for regexes and variables too", "[check]") {
-  const std::string input = "HloModule m\n %p = f32[8]{0} parameter(0)\n %q = f32[16]{0} add(%p, %p)\n";
+  const std::string input =
+      "HloModule m\n %p = f32[8]{0} parameter(0)\n %q = f32[16]{0} add(%p, %p)\n";
   // FileCheck-14's notes for these files: line 3 column 2, line 2 column 7.
-  for (const char* check : {"CHECK: %q = f32[{{[0-9]+}}]{1} add\n",
-                            "CHECK: [[V:%[a-z]]] = f32[16]{1} add\n"}) {
+  for (const char* check :
+       {"CHECK: %q = f32[{{[0-9]+}}]{1} add\n", "CHECK: [[V:%[a-z]]] = f32[16]{1} add\n"}) {
     CHECK(Run(check, input).messages.find("input:3:2: note: possible intended match here") !=
           std::string::npos);
   }

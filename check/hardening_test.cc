@@ -1,10 +1,9 @@
 // Issue 36: inputs that cost hlo-check super-linear time or unbounded memory,
 // or aborted it. Each must end in a located error or the right verdict,
 // quickly (each case here runs in well under a second).
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <string>
-
-#include <catch2/catch.hpp>
 
 #include "check/filecheck.h"
 
@@ -38,10 +37,12 @@ TEST_CASE("hardening: a backreference on a long line is bounded", "[check][harde
   // Where the values are few, the search finds the answer.
   CHECK(Run("CHECK: [[X:[a-c]+]]Z[[X]]\n", std::string(3000, 'x') + "abcZabc\n").exit_code == 0);
   CHECK(Run("CHECK: [[X:[a-c]+]]Z[[X]]\n", std::string(3000, 'x') + "abcZab\n").exit_code == 1);
-  CHECK(Run("CHECK: [[X:[a-z]+]]=[[X]];\n", std::string(3000, 'q') + " ab=b; abc=abc;\n")
-            .exit_code == 0);
-  CHECK(Run("CHECK: [[X:[a-z]+]]=[[X]];\n", std::string(3000, 'q') + " ab=c; abc=ab;\n")
-            .exit_code == 1);
+  CHECK(
+      Run("CHECK: [[X:[a-z]+]]=[[X]];\n", std::string(3000, 'q') + " ab=b; abc=abc;\n").exit_code ==
+      0);
+  CHECK(
+      Run("CHECK: [[X:[a-z]+]]=[[X]];\n", std::string(3000, 'q') + " ab=c; abc=ab;\n").exit_code ==
+      1);
 }
 
 TEST_CASE("hardening: the near-miss search is bounded", "[check][hardening]") {
@@ -69,8 +70,9 @@ TEST_CASE("hardening: reading a check file is linear", "[check][hardening]") {
 
 TEST_CASE("hardening: huge counts, precisions and regexes", "[check][hardening]") {
   // FileCheck runs out of memory on these two; hlo-check says why.
-  CHECK(Run("CHECK: [[#%.2000000000u,1]]\n", "1\n").messages.find(
-            "check:1:10: error: precision 2000000000 is larger than") != std::string::npos);
+  CHECK(Run("CHECK: [[#%.2000000000u,1]]\n", "1\n")
+            .messages.find("check:1:10: error: precision 2000000000 is larger than") !=
+        std::string::npos);
   CHECK(Run("CHECK: [[#%.300u,N:]]\n", "1\n").exit_code == 2);
   CHECK(Run("CHECK: [[#%.10u,1]]\n", "0000000001\n").exit_code == 0);
   // A count of two billion: the check fails at the first missing match, and
@@ -83,11 +85,12 @@ TEST_CASE("hardening: huge counts, precisions and regexes", "[check][hardening]"
   CHECK(code == 0);
   std::string groups, nested = std::string(30000, '(') + "a" + std::string(30000, ')');
   for (int i = 0; i < 30000; ++i) groups += "(a)";
-  CHECK(Run("CHECK: {{" + groups + "}}\n", "a\n").messages.find(
-            "check:1:10: error: invalid regex: more than 1000 capturing groups") !=
+  CHECK(Run("CHECK: {{" + groups + "}}\n", "a\n")
+            .messages.find("check:1:10: error: invalid regex: more than 1000 capturing groups") !=
         std::string::npos);
-  CHECK(Run("CHECK: [[X:" + nested + "]]\n", "a\n").messages.find(
-            "check:1:12: error: invalid regex: parentheses nest deeper than") != std::string::npos);
+  CHECK(Run("CHECK: [[X:" + nested + "]]\n", "a\n")
+            .messages.find("check:1:12: error: invalid regex: parentheses nest deeper than") !=
+        std::string::npos);
   std::string blocks;
   for (int i = 0; i < 2000; ++i) blocks += "{{a}}";
   CHECK(Run("CHECK: " + blocks + "\n", "a\n").exit_code == 2);
@@ -96,20 +99,19 @@ TEST_CASE("hardening: huge counts, precisions and regexes", "[check][hardening]"
 TEST_CASE("hardening: numeric overflow is an error, not undefined behaviour",
           "[check][hardening]") {
   // FileCheck-14's verdicts and messages on the same files.
-  CHECK(Run("CHECK: [[#0xffffffffffffffff+1]]\n", "0\n").messages.find(
-            "unable to substitute variable or numeric expression: overflow error") !=
+  CHECK(Run("CHECK: [[#0xffffffffffffffff+1]]\n", "0\n")
+            .messages.find("unable to substitute variable or numeric expression: overflow error") !=
         std::string::npos);
   CHECK(Run("CHECK: [[#0xffffffffffffffff+1]]\n", "0\n").exit_code == 1);
   CHECK(Run("CHECK: [[#18446744073709551616]]\n", "0\n").exit_code == 2);
   CHECK(Run("CHECK: [[#9223372036854775807+1]]\n", "9223372036854775808\n").exit_code == 0);
   CHECK(Run("CHECK: [[#-9223372036854775807-2]]\n", "0\n").exit_code == 1);
   CHECK(Run("CHECK: [[@LINE+9223372036854775807]]\n", "9223372036854775808\n").exit_code == 0);
-  CHECK(Run("CHECK: [[#@LINE-2]]\n", "-1\n").messages.find("overflow error") !=
-        std::string::npos);
+  CHECK(Run("CHECK: [[#@LINE-2]]\n", "-1\n").messages.find("overflow error") != std::string::npos);
   CHECK(Run("CHECK: [[#%d,@LINE-2]]\n", "-1\n").exit_code == 0);
   // A captured value too large for its format.
-  CHECK(Run("CHECK: [[#N:]]\n", "99999999999999999999\n").messages.find(
-            "unable to represent numeric value") != std::string::npos);
+  CHECK(Run("CHECK: [[#N:]]\n", "99999999999999999999\n")
+            .messages.find("unable to represent numeric value") != std::string::npos);
   CHECK(Run("CHECK: [[#N:]]\nCHECK: [[#N+1]]\n", "18446744073709551615\n0\n").exit_code == 1);
 }
 

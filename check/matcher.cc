@@ -28,25 +28,24 @@ void Matcher::ReportMatch(const LocatedPattern& pattern, size_t position, size_t
   // FileCheck prints its -v remarks only with --dump-input=never; otherwise
   // it keeps them for the dump.
   if (options_.verbose < 1 || options_.dump_input != DumpInput::kNever) return;
-  diagnostics_->Remark(pattern.source, pattern.offset,
-                       absl::StrCat(Described(pattern), ": expected string found in input",
-                                    counted));
+  diagnostics_->Remark(
+      pattern.source, pattern.offset,
+      absl::StrCat(Described(pattern), ": expected string found in input", counted));
   diagnostics_->Note(&input_, position, "found here", length);
   for (const auto& [name, value] : match.substitutions) {
     diagnostics_->Note(&input_, position,
                        absl::StrCat("with \"", name, "\" equal to \"", value, "\""));
   }
   for (const PatternMatch::Capture& capture : match.captures) {
-    diagnostics_->Note(&input_, capture.position, absl::StrCat("captured var \"", capture.name, "\""),
-                       capture.length);
+    diagnostics_->Note(&input_, capture.position,
+                       absl::StrCat("captured var \"", capture.name, "\""), capture.length);
   }
 }
 
 // FileCheck names a CHECK-COUNT-3 directive CHECK-COUNT in its messages.
 std::string Matcher::Described(const LocatedPattern& pattern) {
   size_t count = pattern.directive.find("-COUNT-");
-  return count == std::string::npos ? pattern.directive
-                                    : pattern.directive.substr(0, count + 6);
+  return count == std::string::npos ? pattern.directive : pattern.directive.substr(0, count + 6);
 }
 
 std::string Matcher::Label(const LocatedPattern& pattern) const {
@@ -124,11 +123,10 @@ bool Matcher::MatchPattern(const LocatedPattern& pattern, size_t begin, size_t e
 void Matcher::ReportNoMatch(const LocatedPattern& pattern, size_t begin, size_t end,
                             const PatternMatch& attempt, const std::string& what) {
   std::string_view text = input_.text();
-  diagnostics_->Error(pattern.source, pattern.offset,
-                      absl::StrCat(Described(pattern), ": ", what));
+  diagnostics_->Error(pattern.source, pattern.offset, absl::StrCat(Described(pattern), ": ", what));
   size_t scan = begin;
-  while (scan < end && (text[scan] == ' ' || text[scan] == '\t' || text[scan] == '\n' ||
-                        text[scan] == '\r')) {
+  while (scan < end &&
+         (text[scan] == ' ' || text[scan] == '\t' || text[scan] == '\n' || text[scan] == '\r')) {
     ++scan;
   }
   if (scan == end) scan = begin;
@@ -162,17 +160,17 @@ size_t Matcher::Check(const CheckString& check, size_t begin, size_t end, bool l
   for (int n = 1; n <= check.count; ++n) {
     size_t position = 0, match_length = 0;
     // FileCheck counts in its messages: "(2 out of 3)".
-    std::string counted = check.count > 1 ? absl::StrCat(" (", n, " out of ", check.count, ")") : "";
+    std::string counted =
+        check.count > 1 ? absl::StrCat(" (", n, " out of ", check.count, ")") : "";
     std::string what = "expected string not found in input" + counted;
     PatternMatch found;
-    if (!MatchPattern(check.check, match_end, end, &position, &match_length, true, what,
-                      &found)) {
+    if (!MatchPattern(check.check, match_end, end, &position, &match_length, true, what, &found)) {
       return kNotFound;
     }
     ReportMatch(check.check, position, match_length, found, counted);
     if (!label_scan) {
-      Annotate({Annotation::Kind::kMatch, position, position + match_length, Label(check.check),
-                ""});
+      Annotate(
+          {Annotation::Kind::kMatch, position, position + match_length, Label(check.check), ""});
     }
     empty_here = match_length == 0 && position == match_end ? empty_here + 1 : 0;
     match_end = position + match_length;
@@ -190,8 +188,7 @@ size_t Matcher::Check(const CheckString& check, size_t begin, size_t end, bool l
   return first;
 }
 
-bool Matcher::CheckLinePosition(const CheckString& check, size_t previous_end,
-                                size_t match_begin) {
+bool Matcher::CheckLinePosition(const CheckString& check, size_t previous_end, size_t match_begin) {
   CheckKind kind = check.check.pattern.kind();
   if (kind != CheckKind::kNext && kind != CheckKind::kEmpty && kind != CheckKind::kSame) {
     return true;
@@ -220,8 +217,7 @@ bool Matcher::CheckLinePosition(const CheckString& check, size_t previous_end,
   return false;
 }
 
-bool Matcher::CheckNots(const std::vector<const LocatedPattern*>& nots, size_t begin,
-                        size_t end) {
+bool Matcher::CheckNots(const std::vector<const LocatedPattern*>& nots, size_t begin, size_t end) {
   bool found_any = false;
   for (const LocatedPattern* pattern : nots) {
     size_t position = 0, length = 0;
@@ -235,8 +231,9 @@ bool Matcher::CheckNots(const std::vector<const LocatedPattern*>& nots, size_t b
     }
     if (!*status) {
       if (options_.verbose >= 2 && options_.dump_input == DumpInput::kNever) {
-        diagnostics_->Remark(pattern->source, pattern->offset,
-                             absl::StrCat(pattern->directive, ": excluded string not found in input"));
+        diagnostics_->Remark(
+            pattern->source, pattern->offset,
+            absl::StrCat(pattern->directive, ": excluded string not found in input"));
         diagnostics_->Note(&input_, begin, "scanning from here");
       }
       continue;
@@ -291,8 +288,8 @@ size_t Matcher::CheckDag(const CheckString& check, size_t begin, size_t end,
     }
     ReportMatch(pattern, position, length, found);
     Annotate({Annotation::Kind::kMatch, position, position + length, Label(pattern), ""});
-    bool group_ends = k + 1 == check.dag_not.size() ||
-                      check.dag_not[k + 1].pattern.kind() == CheckKind::kNot;
+    bool group_ends =
+        k + 1 == check.dag_not.size() || check.dag_not[k + 1].pattern.kind() == CheckKind::kNot;
     if (group_ends) {
       if (!nots->empty()) {
         if (!CheckNots(*nots, start, ranges.front().begin)) return kNotFound;

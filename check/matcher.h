@@ -45,8 +45,7 @@ class Matcher {
   // FileCheckString::Check: the check's match position in [begin, end), or
   // kNotFound (with diagnostics). In label-scan mode only the pattern itself
   // is matched.
-  size_t Check(const CheckString& check, size_t begin, size_t end, bool label_scan,
-               size_t* length);
+  size_t Check(const CheckString& check, size_t begin, size_t end, bool label_scan, size_t* length);
   size_t CheckDag(const CheckString& check, size_t begin, size_t end,
                   std::vector<const LocatedPattern*>* nots);
   bool CheckNots(const std::vector<const LocatedPattern*>& nots, size_t begin, size_t end);

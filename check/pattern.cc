@@ -1,10 +1,10 @@
 #include "check/pattern.h"
-#include "check/pattern_pieces.h"
 
 #include <algorithm>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "check/pattern_pieces.h"
 #include "check/posix_regex.h"
 #include "check/source_text.h"
 #include "re2/re2.h"
@@ -83,8 +83,8 @@ Pattern Pattern::EndOfInput(int line) {
   return pattern;
 }
 
-bool Pattern::Parse(std::string_view text, CheckKind kind, int line,
-                    const PatternOptions& options, Pattern* pattern, PatternError* error) {
+bool Pattern::Parse(std::string_view text, CheckKind kind, int line, const PatternOptions& options,
+                    Pattern* pattern, PatternError* error) {
   Pattern& p = *pattern;
   p.kind_ = kind;
   p.line_ = line;
@@ -106,8 +106,8 @@ bool Pattern::Parse(std::string_view text, CheckKind kind, int line,
     p.example_ = "(\n$)";
     return true;
   }
-  bool has_blocks = text.find("{{") != std::string_view::npos ||
-                    text.find("[[") != std::string_view::npos;
+  bool has_blocks =
+      text.find("{{") != std::string_view::npos || text.find("[[") != std::string_view::npos;
   if (options.literal || (!p.full_lines_ && (text.size() < 2 || !has_blocks))) {
     p.example_ = std::string(text);
     if (!options.ignore_case) {
@@ -130,7 +130,8 @@ bool Pattern::Parse(std::string_view text, CheckKind kind, int line,
   }
   bool substitutes = false;
   for (const Piece& piece : p.pieces_) {
-    substitutes |= piece.kind == Piece::Kind::kStringUse || piece.kind == Piece::Kind::kNumericUse ||
+    substitutes |= piece.kind == Piece::Kind::kStringUse ||
+                   piece.kind == Piece::Kind::kNumericUse ||
                    (piece.kind == Piece::Kind::kNumericDef && piece.has_expression);
   }
   if (!substitutes && !p.has_backreferences_) {
@@ -276,8 +277,7 @@ bool Pattern::ParseBlock(std::string_view block, size_t offset, VariableNames* n
   if (!regex.empty()) {  // FileCheck lets [[X:]] match the empty string
     auto translated = TranslatePosixRegex(regex);
     if (!translated.ok()) {
-      *error = {offset + colon + 1,
-                absl::StrCat("invalid regex: ", translated.status().message())};
+      *error = {offset + colon + 1, absl::StrCat("invalid regex: ", translated.status().message())};
       return false;
     }
     piece.text = std::move(translated->re2);
@@ -346,7 +346,8 @@ bool Pattern::ParseNumericBlock(std::string_view block, size_t offset, VariableN
   }
   if (piece.kind == Piece::Kind::kNumericDef) {
     NumericFormat format = piece.format.explicit_kind ? piece.format : implicit;
-    auto [it, added] = names->numerics.try_emplace(piece.name, VariableNames::Numeric{format, line_});
+    auto [it, added] =
+        names->numerics.try_emplace(piece.name, VariableNames::Numeric{format, line_});
     if (!added && (it->second.format.kind != format.kind ||
                    it->second.format.precision != format.precision)) {
       *error = {offset, "format different from previous variable definition"};
@@ -466,7 +467,8 @@ absl::StatusOr<Pattern::Built> Pattern::BuildRegex(const VariableTable& variable
         if (!text.ok()) {
           bool overflow = text.status().code() == absl::StatusCode::kOutOfRange;
           note_error(overflow ? absl::StrCat("unable to substitute variable or numeric "
-                                             "expression: ", text.status().message())
+                                             "expression: ",
+                                             text.status().message())
                               : std::string(text.status().message()));
           break;
         }

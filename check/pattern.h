@@ -21,11 +21,10 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/container/flat_hash_set.h"
 #include "check/variables.h"
-
 #include "re2/re2.h"
 
 namespace hlo::check {
@@ -86,8 +85,8 @@ class Pattern {
 
   // Parses the text after a directive; `line` is the check line (@LINE).
   // Returns false and fills `error` when the pattern is malformed.
-  static bool Parse(std::string_view text, CheckKind kind, int line,
-                    const PatternOptions& options, Pattern* pattern, PatternError* error);
+  static bool Parse(std::string_view text, CheckKind kind, int line, const PatternOptions& options,
+                    Pattern* pattern, PatternError* error);
   // The end-of-input pattern that carries trailing CHECK-NOT/-DAG lines.
   static Pattern EndOfInput(int line);
 
@@ -124,12 +123,10 @@ class Pattern {
   absl::StatusOr<bool> MatchWithBackreferences(std::string_view buffer, VariableTable& variables,
                                                PatternMatch* match) const;
   bool ParsePieces(std::string_view text, VariableNames* names, PatternError* error);
-  bool ParseBlock(std::string_view block, size_t offset, VariableNames* names,
-                  PatternError* error);
+  bool ParseBlock(std::string_view block, size_t offset, VariableNames* names, PatternError* error);
   bool ParseNumericBlock(std::string_view block, size_t offset, VariableNames* names,
                          PatternError* error);
-  absl::Status DefineVariables(std::string_view buffer,
-                               const std::vector<re2::StringPiece>& groups,
+  absl::Status DefineVariables(std::string_view buffer, const std::vector<re2::StringPiece>& groups,
                                const std::vector<int>& group_of, VariableTable& variables,
                                PatternMatch* match) const;
   std::unique_ptr<re2::RE2> Compile(const std::string& regex) const;
@@ -138,11 +135,11 @@ class Pattern {
   int line_ = 0;
   bool full_lines_ = false;
   bool strict_whitespace_ = false;
-  std::string fixed_;             // fixed-string pattern
+  std::string fixed_;  // fixed-string pattern
   bool is_fixed_ = false;
-  std::vector<Piece> pieces_;     // regex pattern
+  std::vector<Piece> pieces_;  // regex pattern
   bool ignore_case_ = false;
-  int paren_ = 1;                 // FileCheck's capture numbering (CurParen)
+  int paren_ = 1;  // FileCheck's capture numbering (CurParen)
   bool has_backreferences_ = false;
   std::unique_ptr<re2::RE2> compiled_;  // when nothing is substituted
   std::vector<int> compiled_groups_;    // its capture group of each piece

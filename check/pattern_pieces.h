@@ -14,9 +14,9 @@ namespace hlo::check {
 struct Pattern::Piece {
   enum class Kind { kLiteral, kRegex, kStringDef, kStringUse, kBackref, kNumericDef, kNumericUse };
   Kind kind = Kind::kLiteral;
-  std::string text;  // literal text, or a regex in RE2 syntax
-  int groups = 0;    // capturing groups inside a regex
-  std::string name;  // the variable of a definition or use
+  std::string text;       // literal text, or a regex in RE2 syntax
+  int groups = 0;         // capturing groups inside a regex
+  std::string name;       // the variable of a definition or use
   size_t definition = 0;  // kBackref: index of the defining piece
   NumericFormat format;
   NumericExpression expression;

@@ -88,8 +88,8 @@ class Translator {
         if (!More()) return Fail(kParens);
         if (depth + 1 > kMaxRegexNesting) {
           if (error_ == nullptr) {
-            nesting_error_ = absl::StrCat("parentheses nest deeper than ", kMaxRegexNesting,
-                                          " levels");
+            nesting_error_ =
+                absl::StrCat("parentheses nest deeper than ", kMaxRegexNesting, " levels");
             error_ = nesting_error_.c_str();
           }
           pos_ = text_.size();
@@ -230,9 +230,9 @@ class Translator {
         size_t start = pos_;
         while (More() && std::isalpha(static_cast<unsigned char>(Peek()))) ++pos_;
         std::string_view name = text_.substr(start, pos_ - start);
-        static constexpr std::string_view kClasses[] = {
-            "alnum", "alpha", "blank", "cntrl", "digit", "graph",
-            "lower", "print", "punct", "space", "upper", "xdigit"};
+        static constexpr std::string_view kClasses[] = {"alnum", "alpha", "blank", "cntrl",
+                                                        "digit", "graph", "lower", "print",
+                                                        "punct", "space", "upper", "xdigit"};
         bool known = false;
         for (std::string_view known_name : kClasses) known |= name == known_name;
         if (!known) return Fail(kClass);

@@ -2,9 +2,8 @@
 // each regex as a {{ }} block: the messages are regerror's).
 #include "check/posix_regex.h"
 
-#include <string>
-
 #include <catch2/catch.hpp>
+#include <string>
 
 #include "re2/re2.h"
 

@@ -94,8 +94,7 @@ int CountNewlines(std::string_view text) {
     if (c != '\n' && c != '\r') continue;
     ++count;
     // A \r\n or \n\r pair is one line end.
-    if (i + 1 < text.size() && (text[i + 1] == '\n' || text[i + 1] == '\r') &&
-        text[i + 1] != c) {
+    if (i + 1 < text.size() && (text[i + 1] == '\n' || text[i + 1] == '\r') && text[i + 1] != c) {
       ++i;
     }
   }

@@ -5,8 +5,8 @@
 #include <cstdio>
 
 #include "absl/strings/ascii.h"
-#include "check/source_text.h"
 #include "absl/strings/str_cat.h"
+#include "check/source_text.h"
 
 namespace hlo::check {
 
@@ -144,8 +144,8 @@ absl::StatusOr<NumericExpression> NumericExpression::Parse(std::string_view text
   while (!text.empty()) {
     if (!expect_operand) {
       if (text[0] != '+' && text[0] != '-') {
-        return absl::InvalidArgumentError(
-            "unsupported operation '" + std::string(text.substr(0, 1)) + "'");
+        return absl::InvalidArgumentError("unsupported operation '" +
+                                          std::string(text.substr(0, 1)) + "'");
       }
       negate = text[0] == '-';
       text = TrimLeading(text.substr(1));
@@ -171,7 +171,8 @@ absl::StatusOr<NumericExpression> NumericExpression::Parse(std::string_view text
       while (length < text.size() && std::isxdigit(static_cast<unsigned char>(text[length])) &&
              (base == 16 || std::isdigit(static_cast<unsigned char>(text[length])))) {
         char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[length])));
-        value = value * base + (std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : c - 'a' + 10);
+        value =
+            value * base + (std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : c - 'a' + 10);
         if (value > kMaxNumeric) {
           return absl::OutOfRangeError("unable to represent numeric value");
         }
@@ -180,9 +181,8 @@ absl::StatusOr<NumericExpression> NumericExpression::Parse(std::string_view text
       term.literal = value;
     } else {
       term.kind = Term::Kind::kVariable;
-      while (length < text.size() &&
-             (std::isalnum(static_cast<unsigned char>(text[length])) || text[length] == '_' ||
-              (length == 0 && text[0] == '$'))) {
+      while (length < text.size() && (std::isalnum(static_cast<unsigned char>(text[length])) ||
+                                      text[length] == '_' || (length == 0 && text[0] == '$'))) {
         ++length;
       }
       term.name = std::string(text.substr(0, length));

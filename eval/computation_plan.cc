@@ -25,15 +25,19 @@ const Computation* CalleeOf(const Instruction& inst) {
 
 PlanStep StepOf(const Instruction& inst) {
   switch (inst.opcode()) {
-    case Opcode::kConstant: return PlanStep::kConstant;
-    case Opcode::kTuple: return PlanStep::kTuple;
+    case Opcode::kConstant:
+      return PlanStep::kConstant;
+    case Opcode::kTuple:
+      return PlanStep::kTuple;
     case Opcode::kGetTupleElement:
       return inst.operand_count() == 1 && inst.HasAttr(AttrKind::kIndex)
                  ? PlanStep::kGetTupleElement
                  : PlanStep::kEvaluate;
-    case Opcode::kCall: case Opcode::kFusion:
+    case Opcode::kCall:
+    case Opcode::kFusion:
       return CalleeOf(inst) != nullptr ? PlanStep::kCall : PlanStep::kEvaluate;
-    default: return PlanStep::kEvaluate;
+    default:
+      return PlanStep::kEvaluate;
   }
 }
 
@@ -104,7 +108,8 @@ void MarkFusedAway(ComputationPlan& plan,
   for (size_t i = plan.order.size(); i-- > 0;) {
     const Instruction* m = plan.order[i];
     if (in_groups[i].empty()) continue;
-    const bool skip = !IsDuplicableMember(*m) ||
+    const bool skip =
+        !IsDuplicableMember(*m) ||
         std::all_of(m->users().begin(), m->users().end(), [&](const Instruction* u) {
           auto it = slot.find(u);
           if (it == slot.end()) return false;
@@ -132,8 +137,8 @@ std::unique_ptr<Frame> ComputationPlan::TakeFrame() {
   return frame;
 }
 
-std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_paths,
-                                          bool fusion, bool flush_denormals) {
+std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_paths, bool fusion,
+                                          bool flush_denormals) {
   auto plan = std::make_unique<ComputationPlan>();
   plan->computation = &comp;
   std::vector<Instruction*> order = comp.PostOrder();

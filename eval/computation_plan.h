@@ -52,10 +52,10 @@ struct ComputationPlan {
   std::vector<PlanStep> steps;
   std::vector<int32_t> operand_begin;  // operands of i: operand_slots[begin[i], begin[i+1])
   std::vector<int32_t> operand_slots;
-  std::vector<int32_t> uses;        // reads of each value (the root's result one more)
-  std::vector<int64_t> bytes;       // ShapeBytes of each result (-1 past 2^63)
-  std::vector<int32_t> parameter;   // the parameter number, -1 for others
-  std::vector<int32_t> tuple_index; // kGetTupleElement: the element's index
+  std::vector<int32_t> uses;         // reads of each value (the root's result one more)
+  std::vector<int64_t> bytes;        // ShapeBytes of each result (-1 past 2^63)
+  std::vector<int32_t> parameter;    // the parameter number, -1 for others
+  std::vector<int32_t> tuple_index;  // kGetTupleElement: the element's index
   // kGetTupleElement: its tuple's readers are all get-tuple-elements of
   // distinct indices, so it may move its element out even before the
   // tuple's last read.

@@ -35,8 +35,8 @@ absl::StatusOr<Value> TopKTarget(const Instruction& inst, Operands ops, KernelCo
 // An annotation that means the identity on a single device.
 absl::StatusOr<Value> Identity(const Instruction& inst, Operands ops, KernelContext&) {
   if (ops.size() != 1) {
-    return absl::InvalidArgumentError(StrCat("custom-call takes one operand here, not ",
-                                             ops.size()));
+    return absl::InvalidArgumentError(
+        StrCat("custom-call takes one operand here, not ", ops.size()));
   }
   if (auto st = CheckValueShape(*ops[0], inst.shape(), "the operand"); !st.ok()) return st;
   return *ops[0];
@@ -45,10 +45,9 @@ absl::StatusOr<Value> Identity(const Instruction& inst, Operands ops, KernelCont
 // An annotation with no result (an empty tuple): nothing to do.
 absl::StatusOr<Value> NoResult(const Instruction& inst, Operands, KernelContext&) {
   if (!inst.shape().IsTuple() || inst.shape().tuple_size() != 0) {
-    return absl::InvalidArgumentError(StrCat("custom-call ",
-                                             inst.GetString(AttrKind::kCustomCallTarget),
-                                             " returns an empty tuple, not ",
-                                             inst.shape().ToString(false)));
+    return absl::InvalidArgumentError(
+        StrCat("custom-call ", inst.GetString(AttrKind::kCustomCallTarget),
+               " returns an empty tuple, not ", inst.shape().ToString(false)));
   }
   return Value::Tuple({});
 }

@@ -1,7 +1,6 @@
 #include "eval/denormals.h"
 
 #include <algorithm>
-
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -61,10 +60,12 @@ bool Flush(Literal& lit, bool write) {
   const PT t = lit.element_type();
   const int64_t n = lit.element_count();
   switch (t) {
-    case PT::kF32: case PT::kC64:
+    case PT::kF32:
+    case PT::kC64:
       return FlushBits(reinterpret_cast<uint32_t*>(lit.data()), t == PT::kC64 ? 2 * n : n,
                        uint32_t{0x7f800000}, uint32_t{0x007fffff}, write);
-    case PT::kF64: case PT::kC128:
+    case PT::kF64:
+    case PT::kC128:
       return FlushBits(reinterpret_cast<uint64_t*>(lit.data()), t == PT::kC128 ? 2 * n : n,
                        uint64_t{0x7ff0000000000000}, uint64_t{0x000fffffffffffff}, write);
     case PT::kBF16:
@@ -78,9 +79,7 @@ bool Flush(Literal& lit, bool write) {
 // Float types XLA converts between with hardware conversions (cvtss2sd and
 // the like, which flush); conversions to or from narrower floats are integer
 // rounding in XLA and keep denormals.
-bool IsWideFloat(PT t) {
-  return t == PT::kF32 || t == PT::kF64 || t == PT::kC64 || t == PT::kC128;
-}
+bool IsWideFloat(PT t) { return t == PT::kF32 || t == PT::kF64 || t == PT::kC64 || t == PT::kC128; }
 
 // Stops OpenBLAS's worker threads, keeping their number: its next threaded
 // call starts them again from the calling thread, with that thread's MXCSR.
@@ -129,8 +128,13 @@ bool HasFlushedDenormals(PrimitiveType t) {
 
 bool ElementwiseFlushesDenormals(const Instruction& inst) {
   switch (inst.opcode()) {
-    case Opcode::kNegate: case Opcode::kAbs: case Opcode::kSelect: case Opcode::kReal:
-    case Opcode::kImag: case Opcode::kComplex: case Opcode::kBitcastConvert:
+    case Opcode::kNegate:
+    case Opcode::kAbs:
+    case Opcode::kSelect:
+    case Opcode::kReal:
+    case Opcode::kImag:
+    case Opcode::kComplex:
+    case Opcode::kBitcastConvert:
     case Opcode::kReducePrecision:
       return false;
     case Opcode::kConvert: {
@@ -153,7 +157,10 @@ bool FlushDenormalsInPlace(Literal& lit) { return Flush(lit, /*write=*/true); }
 bool HardwareFlushes(const Instruction& inst) {
 #ifdef HLO_HAVE_MXCSR
   switch (inst.opcode()) {
-    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
+    case Opcode::kAdd:
+    case Opcode::kSubtract:
+    case Opcode::kMultiply:
+    case Opcode::kDivide:
       break;
     default:
       return false;
@@ -170,6 +177,5 @@ bool ContainsDenormals(const Literal& lit) {
   // Flush only reads when write is false.
   return Flush(const_cast<Literal&>(lit), /*write=*/false);
 }
-
 
 }  // namespace hlo

@@ -56,7 +56,8 @@ BatchProgram* Evaluator::BatchProgramFor(const Computation& comp) {
   if (!options_.fast_paths) return nullptr;
   auto it = batch_programs_.find(&comp);
   if (it != batch_programs_.end()) return it->second.get();
-  absl::StatusOr<std::unique_ptr<BatchProgram>> program = BatchProgram::Compile(comp, options_.flush_denormals);
+  absl::StatusOr<std::unique_ptr<BatchProgram>> program =
+      BatchProgram::Compile(comp, options_.flush_denormals);
   std::unique_ptr<BatchProgram> kept = program.ok() ? *std::move(program) : nullptr;
   return batch_programs_.emplace(&comp, std::move(kept)).first->second.get();
 }
@@ -92,11 +93,11 @@ Evaluator::~Evaluator() = default;
 
 absl::Status Evaluator::Reserve(int64_t bytes, const Instruction& inst) {
   if (bytes < 0 || bytes > options_.max_memory_bytes - live_bytes_) {
-    return Located(inst, absl::ResourceExhaustedError(StrCat(
-                             "needs ", bytes < 0 ? std::string("more than 2^63") : StrCat(bytes),
-                             " bytes for its result with ", live_bytes_,
-                             " bytes live, over the limit of ", options_.max_memory_bytes,
-                             " bytes (--max-memory)")));
+    return Located(
+        inst, absl::ResourceExhaustedError(StrCat(
+                  "needs ", bytes < 0 ? std::string("more than 2^63") : StrCat(bytes),
+                  " bytes for its result with ", live_bytes_, " bytes live, over the limit of ",
+                  options_.max_memory_bytes, " bytes (--max-memory)")));
   }
   live_bytes_ += bytes;
   peak_live_bytes_ = std::max(peak_live_bytes_, live_bytes_);
@@ -156,8 +157,7 @@ absl::StatusOr<Value> Evaluator::CallTaking(ComputationPlan& plan, absl::Span<Va
   return Execute(plan, {}, arguments);
 }
 
-absl::StatusOr<Value> Evaluator::Execute(ComputationPlan& plan,
-                                         absl::Span<const Value* const> read,
+absl::StatusOr<Value> Evaluator::Execute(ComputationPlan& plan, absl::Span<const Value* const> read,
                                          absl::Span<Value> taken) {
   if (++call_depth_ > 10000) {
     --call_depth_;
@@ -177,8 +177,8 @@ absl::StatusOr<Value> Evaluator::Execute(ComputationPlan& plan,
     if (step == PlanStep::kParameter) {
       const int32_t p = plan.parameter[i];
       if (static_cast<size_t>(p) >= argument_count) {
-        failure = Located(*plan.order[i],
-                          absl::InvalidArgumentError("no argument for this parameter"));
+        failure =
+            Located(*plan.order[i], absl::InvalidArgumentError("no argument for this parameter"));
         break;
       }
       if (taking) {
@@ -348,7 +348,8 @@ absl::StatusOr<Value> Evaluator::Step(ComputationPlan& plan, Frame& frame, size_
         if (!r.ok()) return LocatedOnce(inst, r.status());
         return r;
       }
-      default: break;
+      default:
+        break;
     }
     frame.ops.clear();
     for (int32_t s : operands) frame.ops.push_back(operand(s));
@@ -368,56 +369,100 @@ absl::StatusOr<Value> Evaluator::Evaluate(const Instruction& inst, Operands ops)
 // instruction: its temporaries showed in programs of many small ones).
 absl::StatusOr<Value> Evaluator::Dispatch(const Instruction& inst, Operands ops) {
   switch (inst.opcode()) {
-    case Opcode::kReduce: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
-    {
+    case Opcode::kReduce:
+    case Opcode::kReduceWindow:
+    case Opcode::kSelectAndScatter: {
       absl::StatusOr<Value> result = EvalReduction(inst, ops, *this);
       if (options_.flush_denormals && result.ok()) FlushFastReductionResult(inst, *result);
       return result;
     }
-    case Opcode::kCall: case Opcode::kFusion: case Opcode::kWhile:
-    case Opcode::kConditional: case Opcode::kMap: case Opcode::kOptimizationBarrier:
-    case Opcode::kAfterAll: case Opcode::kAddDependency: case Opcode::kDomain:
+    case Opcode::kCall:
+    case Opcode::kFusion:
+    case Opcode::kWhile:
+    case Opcode::kConditional:
+    case Opcode::kMap:
+    case Opcode::kOptimizationBarrier:
+    case Opcode::kAfterAll:
+    case Opcode::kAddDependency:
+    case Opcode::kDomain:
     case Opcode::kScan:
       // A Shardy manual computation's call runs its body on every device of
       // its mesh (eval/collectives/, a layer above the call kernel).
       if (IsSdyManualComputationCall(inst)) return EvalSdyManualComputation(inst, ops, *this);
       return EvalControl(inst, ops, *this);
-    case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kTranspose:
-    case Opcode::kSlice: case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:
-    case Opcode::kConcatenate: case Opcode::kPad: case Opcode::kReverse:
-    case Opcode::kIota: case Opcode::kCopy: case Opcode::kBitcast: case Opcode::kTuple:
-    case Opcode::kGetTupleElement: case Opcode::kConstant:
-    case Opcode::kGetDimensionSize: case Opcode::kSetDimensionSize:
-    case Opcode::kDynamicReshape: case Opcode::kCopyStart: case Opcode::kCopyDone:
+    case Opcode::kBroadcast:
+    case Opcode::kReshape:
+    case Opcode::kTranspose:
+    case Opcode::kSlice:
+    case Opcode::kDynamicSlice:
+    case Opcode::kDynamicUpdateSlice:
+    case Opcode::kConcatenate:
+    case Opcode::kPad:
+    case Opcode::kReverse:
+    case Opcode::kIota:
+    case Opcode::kCopy:
+    case Opcode::kBitcast:
+    case Opcode::kTuple:
+    case Opcode::kGetTupleElement:
+    case Opcode::kConstant:
+    case Opcode::kGetDimensionSize:
+    case Opcode::kSetDimensionSize:
+    case Opcode::kDynamicReshape:
+    case Opcode::kCopyStart:
+    case Opcode::kCopyDone:
       return EvalDataMovement(inst, ops, *this);
-    case Opcode::kDot: case Opcode::kRaggedDot: case Opcode::kScaledDot:
+    case Opcode::kDot:
+    case Opcode::kRaggedDot:
+    case Opcode::kScaledDot:
       return EvalDot(inst, ops, *this);
     case Opcode::kConvolution:
       return EvalConvolution(inst, ops, *this);
-    case Opcode::kCholesky: case Opcode::kTriangularSolve:
+    case Opcode::kCholesky:
+    case Opcode::kTriangularSolve:
       return EvalLinalg(inst, ops, *this);
     case Opcode::kFft:
       return EvalFft(inst, ops, *this);
-    case Opcode::kBatchNormTraining: case Opcode::kBatchNormInference:
+    case Opcode::kBatchNormTraining:
+    case Opcode::kBatchNormInference:
     case Opcode::kBatchNormGrad:
       return EvalBatchNorm(inst, ops, *this);
-    case Opcode::kGather: case Opcode::kScatter:
+    case Opcode::kGather:
+    case Opcode::kScatter:
       return EvalGatherScatter(inst, ops, *this);
-    case Opcode::kSort: case Opcode::kTopK:
+    case Opcode::kSort:
+    case Opcode::kTopK:
       return EvalSort(inst, ops, *this);
     case Opcode::kCustomCall:
       return EvalCustomCall(inst, ops, *this);
-    case Opcode::kRng: case Opcode::kRngBitGenerator: case Opcode::kRngGetAndUpdateState:
+    case Opcode::kRng:
+    case Opcode::kRngBitGenerator:
+    case Opcode::kRngGetAndUpdateState:
       return EvalRandom(inst, ops, *this);
-    case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kAllGatherDone:
-    case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kAllReduceDone:
-    case Opcode::kAllToAll: case Opcode::kRaggedAllToAll: case Opcode::kReduceScatter:
-    case Opcode::kCollectiveBroadcast: case Opcode::kCollectivePermute:
-    case Opcode::kCollectivePermuteStart: case Opcode::kCollectivePermuteDone:
-    case Opcode::kCollectiveReduce: case Opcode::kReplicaId: case Opcode::kPartitionId:
-    case Opcode::kSend: case Opcode::kSendDone: case Opcode::kRecv: case Opcode::kRecvDone:
-    case Opcode::kInfeed: case Opcode::kOutfeed:
-    case Opcode::kAsyncStart: case Opcode::kAsyncUpdate: case Opcode::kAsyncDone:
+    case Opcode::kAllGather:
+    case Opcode::kAllGatherStart:
+    case Opcode::kAllGatherDone:
+    case Opcode::kAllReduce:
+    case Opcode::kAllReduceStart:
+    case Opcode::kAllReduceDone:
+    case Opcode::kAllToAll:
+    case Opcode::kRaggedAllToAll:
+    case Opcode::kReduceScatter:
+    case Opcode::kCollectiveBroadcast:
+    case Opcode::kCollectivePermute:
+    case Opcode::kCollectivePermuteStart:
+    case Opcode::kCollectivePermuteDone:
+    case Opcode::kCollectiveReduce:
+    case Opcode::kReplicaId:
+    case Opcode::kPartitionId:
+    case Opcode::kSend:
+    case Opcode::kSendDone:
+    case Opcode::kRecv:
+    case Opcode::kRecvDone:
+    case Opcode::kInfeed:
+    case Opcode::kOutfeed:
+    case Opcode::kAsyncStart:
+    case Opcode::kAsyncUpdate:
+    case Opcode::kAsyncDone:
       return EvalCollective(inst, ops, *this);
     default:
       if (IsElementwise(inst.opcode())) {

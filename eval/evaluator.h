@@ -76,8 +76,8 @@ class Evaluator : public KernelContext {
   // first call and kept, with their threads and plans, for the next.
   ReplicaRunner& ManualRunnerFor(const Instruction& call, int64_t partitions);
   absl::StatusOr<std::vector<Value>> RunManualComputation(
-      const Instruction& call, int64_t partitions,
-      const std::vector<std::vector<Value>>& arguments, const Computation& body) override;
+      const Instruction& call, int64_t partitions, const std::vector<std::vector<Value>>& arguments,
+      const Computation& body) override;
 
   // The 128-bit rng state of this run, low word first, read and advanced by
   // rng-get-and-update-state and rng (eval/kernels/random.cc); starts at
@@ -85,11 +85,9 @@ class Evaluator : public KernelContext {
   std::array<uint64_t, 2>& rng_state() override { return rng_state_; }
 
  private:
-  absl::StatusOr<Value> Evaluate(const Instruction& inst,
-                                 absl::Span<const Value* const> operands);
+  absl::StatusOr<Value> Evaluate(const Instruction& inst, absl::Span<const Value* const> operands);
   // Evaluate's kernel call, unlocated.
-  absl::StatusOr<Value> Dispatch(const Instruction& inst,
-                                 absl::Span<const Value* const> operands);
+  absl::StatusOr<Value> Dispatch(const Instruction& inst, absl::Span<const Value* const> operands);
   absl::Status Located(const Instruction& inst, const absl::Status& status) const;
   // `status` located at `inst` unless it names an instruction already (the
   // errors of nested calls).

@@ -27,8 +27,7 @@ struct PlannedModule {
   PlanStep Step(std::string_view name) const { return plan->steps[Slot(name)]; }
 };
 
-inline PlannedModule PlanModule(std::string_view text, bool fast_paths = true,
-                                bool fusion = true) {
+inline PlannedModule PlanModule(std::string_view text, bool fast_paths = true, bool fusion = true) {
   auto m = ParseModule(text);
   INFO((m.ok() ? std::string() : std::string(m.status().message())));
   REQUIRE(m.ok());

@@ -29,9 +29,9 @@ class ReplicaRunner::DeviceThreads {
     } catch (const std::system_error& e) {
       const size_t started = threads->threads_.size();
       threads.reset();
-      return absl::ResourceExhaustedError(
-          StrCat("cannot start a thread for each of the ", devices, " devices (", started + 1,
-                 " running): ", e.what()));
+      return absl::ResourceExhaustedError(StrCat("cannot start a thread for each of the ", devices,
+                                                 " devices (", started + 1,
+                                                 " running): ", e.what()));
     }
     return threads;
   }
@@ -95,8 +95,8 @@ ReplicaRunner::ReplicaRunner(Module& module, const EvalOptions& options, int64_t
       partitions_(partitions < 1 ? 1 : partitions),
       timeout_(timeout) {
   for (int64_t d = 0; d < replicas_ * partitions_; ++d) {
-    contexts_.push_back(std::make_unique<DeviceContext>(d / partitions_, d % partitions_,
-                                                        replicas_, partitions_, nullptr));
+    contexts_.push_back(std::make_unique<DeviceContext>(d / partitions_, d % partitions_, replicas_,
+                                                        partitions_, nullptr));
     EvalOptions o = options;
     o.device = contexts_.back().get();
     if (d > 0) o.progress = nullptr;

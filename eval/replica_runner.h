@@ -22,8 +22,7 @@ class ReplicaRunner {
  public:
   // options.device is ignored (each device gets its own context); progress
   // is reported by device 0 only.
-  ReplicaRunner(Module& module, const EvalOptions& options, int64_t replicas,
-                int64_t partitions,
+  ReplicaRunner(Module& module, const EvalOptions& options, int64_t replicas, int64_t partitions,
                 std::chrono::milliseconds timeout = std::chrono::seconds(60));
   ~ReplicaRunner();
 

@@ -17,17 +17,18 @@ namespace hlo {
 // overloads can tell them apart from integers.
 template <PrimitiveType kType>
 struct SmallFloatBits {
-  using Bits = std::conditional_t<(kType == PrimitiveType::kF16 ||
-                                   kType == PrimitiveType::kBF16),
+  using Bits = std::conditional_t<(kType == PrimitiveType::kF16 || kType == PrimitiveType::kBF16),
                                   uint16_t, uint8_t>;
   Bits bits;
 };
 
 template <PrimitiveType kType>
 struct StorageOf;
-#define HLO_STORAGE(T, C) \
-  template <>             \
-  struct StorageOf<PrimitiveType::T> { using type = C; };
+#define HLO_STORAGE(T, C)              \
+  template <>                          \
+  struct StorageOf<PrimitiveType::T> { \
+    using type = C;                    \
+  };
 HLO_STORAGE(kPred, bool)
 HLO_STORAGE(kS1, int8_t)
 HLO_STORAGE(kS2, int8_t)
@@ -48,9 +49,11 @@ HLO_STORAGE(kF64, double)
 HLO_STORAGE(kC64, std::complex<float>)
 HLO_STORAGE(kC128, std::complex<double>)
 #undef HLO_STORAGE
-#define HLO_SMALL_FLOAT_STORAGE(T) \
-  template <>                      \
-  struct StorageOf<PrimitiveType::T> { using type = SmallFloatBits<PrimitiveType::T>; };
+#define HLO_SMALL_FLOAT_STORAGE(T)                 \
+  template <>                                      \
+  struct StorageOf<PrimitiveType::T> {             \
+    using type = SmallFloatBits<PrimitiveType::T>; \
+  };
 HLO_SMALL_FLOAT_STORAGE(kF16)
 HLO_SMALL_FLOAT_STORAGE(kBF16)
 HLO_SMALL_FLOAT_STORAGE(kF8E5M2)
@@ -79,8 +82,8 @@ template <typename F>
 bool DispatchType(PrimitiveType type, F&& f) {
   // One case per array type (kinds P, S, U, F, C); token and opaque (T, O)
   // have no storage and return false.
-#define HLO_DISPATCH_ARRAY(e) \
-  case PrimitiveType::e:      \
+#define HLO_DISPATCH_ARRAY(e)       \
+  case PrimitiveType::e:            \
     f(TypeTag<PrimitiveType::e>{}); \
     return true;
 #define HLO_DISPATCH_NONE(e) \

@@ -61,12 +61,12 @@ int64_t ShapeBytes(const Shape& shape) {
 absl::Status CheckValueShape(const Value& value, const Shape& shape, std::string_view what) {
   if (shape.IsTuple()) {
     if (!value.is_tuple() || static_cast<int64_t>(value.elements().size()) != shape.tuple_size()) {
-      return absl::InvalidArgumentError(StrCat(what, " should be a tuple of ",
-                                               shape.tuple_size(), " elements"));
+      return absl::InvalidArgumentError(
+          StrCat(what, " should be a tuple of ", shape.tuple_size(), " elements"));
     }
     for (int64_t i = 0; i < shape.tuple_size(); ++i) {
-      absl::Status st = CheckValueShape(value.element(i), shape.tuple_shape(i),
-                                        StrCat(what, " element ", i));
+      absl::Status st =
+          CheckValueShape(value.element(i), shape.tuple_shape(i), StrCat(what, " element ", i));
       if (!st.ok()) return st;
     }
     return absl::OkStatus();
@@ -76,11 +76,11 @@ absl::Status CheckValueShape(const Value& value, const Shape& shape, std::string
     return absl::InvalidArgumentError(StrCat(what, " should be a token"));
   }
   if (!value.is_array() || !value.array().shape().Compatible(shape.WithoutLayout())) {
-    std::string got = value.is_array() ? value.array().shape().ToString(false)
+    std::string got = value.is_array()   ? value.array().shape().ToString(false)
                       : value.is_tuple() ? std::string("a tuple")
                                          : std::string("a token");
-    return absl::InvalidArgumentError(StrCat(what, " has shape ", got, " but ",
-                                             shape.ToString(false), " is expected"));
+    return absl::InvalidArgumentError(
+        StrCat(what, " has shape ", got, " but ", shape.ToString(false), " is expected"));
   }
   return absl::OkStatus();
 }

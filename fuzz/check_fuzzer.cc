@@ -31,7 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (flags & 16) options.check_prefixes = {"CHECK", "NEXT"};
   if (flags & 32) options.defines = {"V=f32[8]{0}", "#N=7"};
   options.allow_empty_input = flags & 64;
-  options.dump_input = (flags & 128) ? hlo::check::DumpInput::kAlways : hlo::check::DumpInput::kFail;
+  options.dump_input =
+      (flags & 128) ? hlo::check::DumpInput::kAlways : hlo::check::DumpInput::kFail;
   hlo::check::CheckResult r =
       hlo::check::RunFileCheck("fuzz.check", check_text, "fuzz.input", input_text, options);
   if (r.exit_code < 0 || r.exit_code > 2) {

@@ -59,8 +59,7 @@ bool SmallMeshes(std::string_view text) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto text = std::make_shared<const std::string>(reinterpret_cast<const char*>(data), size);
   if (!SmallMeshes(*text)) return 0;
-  auto module = hlo::ParseModule(*text,
-                                  hlo::ParseOptions{std::string(kFile), &hlo::InferShape});
+  auto module = hlo::ParseModule(*text, hlo::ParseOptions{std::string(kFile), &hlo::InferShape});
   if (!module.ok()) return 0;
   hlo::Module& m = **module;
   m.set_source(std::string(kFile), text);

@@ -22,10 +22,14 @@ constexpr std::string_view kFile = "fuzz.txt";
 // Shapes a bare value is read for: every element type family, ranks 0 to 3,
 // zero-sized dims and tuples.
 constexpr std::string_view kShapes[] = {
-    "f32[]", "f32[3]", "f32[2,3]", "s32[2,2,2]", "pred[4]", "u8[0]", "s4[5]", "u2[3]",
-    "bf16[2]", "f16[2]", "f64[2]", "c64[2]", "c128[1]", "f8e4m3fn[3]", "f8e5m2[2]",
-    "f4e2m1fn[2]", "s64[2]", "u64[2]", "token[]", "(f32[], s32[2])", "((pred[]), f32[0,2])",
-    "f32[2,0,3]", "s16[1,1]", "f8e8m0fnu[2]",
+    "f32[]",       "f32[3]",          "f32[2,3]",
+    "s32[2,2,2]",  "pred[4]",         "u8[0]",
+    "s4[5]",       "u2[3]",           "bf16[2]",
+    "f16[2]",      "f64[2]",          "c64[2]",
+    "c128[1]",     "f8e4m3fn[3]",     "f8e5m2[2]",
+    "f4e2m1fn[2]", "s64[2]",          "u64[2]",
+    "token[]",     "(f32[], s32[2])", "((pred[]), f32[0,2])",
+    "f32[2,0,3]",  "s16[1,1]",        "f8e8m0fnu[2]",
 };
 
 void CheckReprint(const hlo::Literal& lit) {
@@ -36,7 +40,8 @@ void CheckReprint(const hlo::Literal& lit) {
                     std::string(again.status().message()) + "\n" + first);
   }
   std::string second = hlo::LiteralToString(*again, hlo::LiteralStyle::kCompact);
-  if (second != first) hlo::fuzz::Fail("literal printing is not a fixed point", first + "\n" + second);
+  if (second != first)
+    hlo::fuzz::Fail("literal printing is not a fixed point", first + "\n" + second);
   // XLA's constant style reads back as a value of the same shape.
   std::string value;
   hlo::AppendLiteralValue(value, lit, hlo::LiteralStyle::kHloConstant);
@@ -66,7 +71,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     hlo::ShapePool pool;
     auto shape = hlo::ParseShape(kShapes[pick], pool);
     if (!shape.ok()) hlo::fuzz::Fail("a fuzz target shape does not parse", kShapes[pick]);
-    lit = hlo::ParseLiteralValue(text, shape->WithoutLayout(), hlo::ParseOptions{std::string(kFile)});
+    lit =
+        hlo::ParseLiteralValue(text, shape->WithoutLayout(), hlo::ParseOptions{std::string(kFile)});
   }
   if (!lit.ok()) {
     hlo::fuzz::CheckLocated(lit.status(), kFile);

@@ -21,8 +21,8 @@ namespace {
 constexpr std::string_view kFile = "fuzz.npy";
 
 constexpr std::string_view kTypes[] = {
-    "pred", "s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64", "f16", "bf16", "f32",
-    "f64", "c64", "c128", "s4", "u4", "s2", "u1", "f8e4m3fn", "f8e5m2", "f4e2m1fn",
+    "pred", "s8",  "s16", "s32",  "s64", "u8", "u16", "u32", "u64",      "f16",    "bf16",
+    "f32",  "f64", "c64", "c128", "s4",  "u4", "s2",  "u1",  "f8e4m3fn", "f8e5m2", "f4e2m1fn",
 };
 
 // The dims between the parentheses after 'shape', as "2,3"; "" when there
@@ -53,9 +53,12 @@ std::string HeaderDims(std::string_view bytes) {
 
 void CheckRewrite(const hlo::Literal& lit) {
   auto written = hlo::WriteNpy(lit);
-  if (!written.ok()) hlo::fuzz::Fail("an array read from .npy cannot be written", hlo::fuzz::Text(written.status().message()));
+  if (!written.ok())
+    hlo::fuzz::Fail("an array read from .npy cannot be written",
+                    hlo::fuzz::Text(written.status().message()));
   auto again = hlo::ReadNpy(*written, lit.shape(), "rewritten.npy");
-  if (!again.ok()) hlo::fuzz::Fail("a written .npy does not read back", hlo::fuzz::Text(again.status().message()));
+  if (!again.ok())
+    hlo::fuzz::Fail("a written .npy does not read back", hlo::fuzz::Text(again.status().message()));
   auto written_again = hlo::WriteNpy(*again);
   if (!written_again.ok() || *written_again != *written) {
     hlo::fuzz::Fail("writing .npy is not a fixed point");

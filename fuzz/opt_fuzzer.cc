@@ -29,17 +29,18 @@ constexpr int64_t kMaxElements = int64_t{1} << 16;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto text = std::make_shared<const std::string>(reinterpret_cast<const char*>(data), size);
-  auto module = hlo::ParseModule(*text,
-                                  hlo::ParseOptions{std::string(kFile), &hlo::InferShape});
+  auto module = hlo::ParseModule(*text, hlo::ParseOptions{std::string(kFile), &hlo::InferShape});
   if (!module.ok()) return 0;
   hlo::Module& m = **module;
   m.set_source(std::string(kFile), text);
   if (!hlo::VerifyModule(m).ok() || !hlo::fuzz::ShapesAtMost(m, kMaxElements)) return 0;
   auto pipeline = hlo::BuildPipeline(hlo::kDefaultPipeline);
-  if (!pipeline.ok()) hlo::fuzz::Fail("-O does not build", hlo::fuzz::Text(pipeline.status().message()));
+  if (!pipeline.ok())
+    hlo::fuzz::Fail("-O does not build", hlo::fuzz::Text(pipeline.status().message()));
   std::string before = hlo::PrintModule(m);
   if (absl::Status run = pipeline->Run(m); !run.ok()) {
-    hlo::fuzz::Fail("-O failed on a module that verifies", std::string(run.message()) + "\n" + before);
+    hlo::fuzz::Fail("-O failed on a module that verifies",
+                    std::string(run.message()) + "\n" + before);
   }
   if (absl::Status verified = hlo::VerifyModule(m); !verified.ok()) {
     hlo::fuzz::Fail("-O broke the module", std::string(verified.message()) + "\n" + before);

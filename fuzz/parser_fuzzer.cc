@@ -21,11 +21,11 @@
 #include "absl/container/flat_hash_set.h"
 #include "fuzz/fuzz_check.h"
 #include "ir/attribute.h"
-#include "ir/strings.h"
 #include "ir/hlo_printer.h"
+#include "ir/strings.h"
 #include "parser/parser.h"
-#include "passes/verifier.h"
 #include "passes/shape_inference.h"
+#include "passes/verifier.h"
 
 namespace {
 
@@ -56,8 +56,7 @@ bool EveryFrameUsed(const hlo::Module& module) {
 }
 
 void CheckFixedPoint(const std::string& first) {
-  auto again = hlo::ParseModules(first,
-                                 hlo::ParseOptions{std::string(kReprint), &hlo::InferShape});
+  auto again = hlo::ParseModules(first, hlo::ParseOptions{std::string(kReprint), &hlo::InferShape});
   if (!again.ok()) {
     hlo::fuzz::Fail("the printed text of modules that verify does not parse",
                     std::string(again.status().message()) + "\n" + first);
@@ -77,8 +76,7 @@ void CheckFixedPoint(const std::string& first) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto text = std::make_shared<const std::string>(reinterpret_cast<const char*>(data), size);
-  auto modules = hlo::ParseModules(*text,
-                                  hlo::ParseOptions{std::string(kFile), &hlo::InferShape});
+  auto modules = hlo::ParseModules(*text, hlo::ParseOptions{std::string(kFile), &hlo::InferShape});
   if (!modules.ok()) {
     hlo::fuzz::CheckLocated(modules.status(), kFile);
     return 0;

@@ -1,4 +1,3 @@
-#include "check/source_text.h"
 #include "golden/check_generator.h"
 
 #include <cctype>
@@ -9,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "check/source_text.h"
 #include "golden/compare.h"
 
 namespace hlo::golden {
@@ -17,8 +17,7 @@ namespace {
 
 constexpr size_t kDirectiveWidth = 11;  // strlen("CHECK-LABEL")
 
-std::string Directive(const std::string& prefix, const std::string& suffix,
-                      std::string_view text) {
+std::string Directive(const std::string& prefix, const std::string& suffix, std::string_view text) {
   std::string name = suffix.empty() ? prefix : prefix + "-" + suffix;
   size_t width = kDirectiveWidth + prefix.size() - 5;
   std::string padding(name.size() < width ? width - name.size() : 0, ' ');
@@ -171,9 +170,8 @@ std::vector<std::string> GenerateCheckLines(std::string_view output, const std::
     } else {
       // Lines that define a name get captures for all their names (locals,
       // forgotten at the block's end); other lines are checked as they are.
-      lines.push_back(Directive(prefix, "NEXT",
-                                DefinesName(line) ? namer.Replace(line, false)
-                                                  : EscapeBlocks(line)));
+      lines.push_back(Directive(
+          prefix, "NEXT", DefinesName(line) ? namer.Replace(line, false) : EscapeBlocks(line)));
     }
   }
   return lines;
@@ -199,8 +197,7 @@ std::string RewriteCheckLines(std::string_view file_text, std::string_view outpu
     std::vector<std::string>& lines = cases[k];
     // Drop blank lines the old CHECK lines left at the top of a case.
     size_t comments = 0;
-    while (comments < lines.size() &&
-           check::TrimLeading(lines[comments]).starts_with("//")) {
+    while (comments < lines.size() && check::TrimLeading(lines[comments]).starts_with("//")) {
       ++comments;
     }
     size_t body = comments;

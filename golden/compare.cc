@@ -1,4 +1,3 @@
-#include "check/source_text.h"
 #include "golden/compare.h"
 
 #include <fcntl.h>
@@ -11,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "check/source_text.h"
 #include "ir/output_file.h"
 
 namespace hlo::golden {
@@ -40,7 +40,8 @@ std::string NormalizeTrailing(std::string_view text) {
   std::string out;
   for (std::string_view line : check::SplitLines(text)) {
     size_t end = line.find_last_not_of(" \t\r");
-    out += std::string(end == std::string_view::npos ? std::string_view() : line.substr(0, end + 1));
+    out +=
+        std::string(end == std::string_view::npos ? std::string_view() : line.substr(0, end + 1));
     out += '\n';
   }
   while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') {
@@ -100,8 +101,8 @@ std::string UnifiedDiff(std::string_view expected, std::string_view actual,
       if (edits[end].kind != ' ') last = end;
       if (end - last > 2 * kContext) break;
     }
-    while (end > k && edits[end - 1].kind == ' ' && end - 1 > k &&
-           edits[end - 2].kind == ' ' && end - k > kContext) {
+    while (end > k && edits[end - 1].kind == ' ' && end - 1 > k && edits[end - 2].kind == ' ' &&
+           end - k > kContext) {
       --end;
     }
     out += absl::StrCat("@@ -", edits[start].i + 1, " +", edits[start].j + 1, " @@\n");
@@ -138,8 +139,7 @@ std::vector<int> DifferingCases(std::string_view expected, std::string_view actu
   return differing;
 }
 
-bool ReadFile(const std::string& path, std::string* text, std::string* error,
-              size_t max_bytes) {
+bool ReadFile(const std::string& path, std::string* text, std::string* error, size_t max_bytes) {
   auto fail = [&](const std::string& why) {
     if (error != nullptr) *error = absl::StrCat(path, ": ", why);
     return false;
@@ -206,8 +206,8 @@ bool WriteFile(const std::string& path, const std::string& text, std::string* er
     std::string_view message(written.message().data(), written.message().size());
     std::string_view marker = ": cannot write: ";
     size_t at = message.find(marker);
-    return fail(std::string(at == std::string_view::npos ? message
-                                                         : message.substr(at + marker.size())));
+    return fail(
+        std::string(at == std::string_view::npos ? message : message.substr(at + marker.size())));
   }
   if (mode != 0666 && chmod(path.c_str(), mode) != 0) return fail(std::strerror(errno));
   return true;

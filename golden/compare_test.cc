@@ -49,8 +49,7 @@ TEST_CASE("golden: ReadFile says why it cannot read", "[golden]") {
   CHECK(error == "/dev/zero: larger than 100000 bytes");
 }
 
-TEST_CASE("golden: WriteFile keeps the mode, refuses read-only files and folders",
-          "[golden]") {
+TEST_CASE("golden: WriteFile keeps the mode, refuses read-only files and folders", "[golden]") {
   ScratchDir dir;
   std::string path = dir.Write("a.out", "old\n");
   REQUIRE(chmod(path.c_str(), 0640) == 0);

@@ -1,4 +1,3 @@
-#include "check/source_text.h"
 #include "golden/runner.h"
 
 #include <atomic>
@@ -11,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "check/source_text.h"
 #include "golden/check_generator.h"
 #include "golden/compare.h"
 #include "golden/shell.h"
@@ -130,9 +130,9 @@ Update UpdateCheckLines(TestFile* test, const ShellResult& result, const Command
   }
   if (!checks_this_file) return Update::kNone;
   if (prefixes.size() > 1) {
-    Fail(outcome, absl::StrCat("--update writes one prefix per command, not ",
-                               absl::StrJoin(prefixes, ","),
-                               ": give each prefix a RUN line of its own"));
+    Fail(outcome,
+         absl::StrCat("--update writes one prefix per command, not ", absl::StrJoin(prefixes, ","),
+                      ": give each prefix a RUN line of its own"));
     return Update::kFailed;
   }
   std::string output = result.last_input, error;
@@ -204,10 +204,10 @@ void DescribeFailure(const ShellResult& result, const RunLine& run, const std::s
   } else if (failed->program == "diff" && failed->status == 1) {
     reason = absl::StrCat("diff found a difference", where);
   } else {
-    reason = absl::StrCat(failed->program, " exited ", failed->status,
-                          run.expect_error && failed == &result.commands.back() ? ", expected 1"
-                                                                                 : "",
-                          where, ": $ ", command);
+    reason =
+        absl::StrCat(failed->program, " exited ", failed->status,
+                     run.expect_error && failed == &result.commands.back() ? ", expected 1" : "",
+                     where, ": $ ", command);
   }
   // hlo-test's own word on the command (killed, a redirection that failed)
   // ends its stderr, which may be long: it goes into the reason.
@@ -266,8 +266,8 @@ bool RunOne(TestFile* test, const RunLine& run, const RunnerOptions& options,
     same = CompareWithFile(*test, out_file, "stdout", result.stdout_text, options, outcome);
   }
   if (same && run.expect_error) {
-    same = CompareWithFile(*test, SiblingPath(*test, ".err"), "stderr", result.stderr_text,
-                           options, outcome);
+    same = CompareWithFile(*test, SiblingPath(*test, ".err"), "stderr", result.stderr_text, options,
+                           outcome);
   }
   return same;
 }
@@ -337,8 +337,8 @@ void RunOnThreads(int count, const std::function<void()>& work, std::ostream& ou
     try {
       threads.emplace_back(work);
     } catch (const std::system_error& e) {
-      out << "hlo-test: note: -j " << count << ": the system gave " << t << " threads ("
-          << e.what() << "); running on " << std::max(t, 1) << "\n";
+      out << "hlo-test: note: -j " << count << ": the system gave " << t << " threads (" << e.what()
+          << "); running on " << std::max(t, 1) << "\n";
       break;
     }
   }
@@ -363,8 +363,8 @@ int PrintSummary(const std::vector<TestOutcome>& outcomes, const RunnerOptions& 
       case Verdict::kFail:
       case Verdict::kXPass:
         ++failed;
-        out << (outcome.verdict == Verdict::kXPass ? "XPASS: " : "FAIL: ") << outcome.name
-            << ": " << outcome.reason << "\n";
+        out << (outcome.verdict == Verdict::kXPass ? "XPASS: " : "FAIL: ") << outcome.name << ": "
+            << outcome.reason << "\n";
         if (!outcome.details.empty()) out << Indent(outcome.details);
     }
   }

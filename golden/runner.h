@@ -37,8 +37,8 @@ struct RunnerOptions {
 enum class Verdict { kPass, kFail, kXFail, kXPass };
 
 struct TestOutcome {
-  std::string name;  // relative to the root
-  bool passed = true;   // the runs' result, before XFAIL
+  std::string name;    // relative to the root
+  bool passed = true;  // the runs' result, before XFAIL
   Verdict verdict = Verdict::kPass;
   std::string reason;   // one line
   std::string details;  // diff or checker messages

@@ -39,8 +39,7 @@ struct Suite {
   }
 };
 
-TEST_CASE("golden: RUN compares stdout with NAME.out; RUN-ERROR stderr with NAME.err",
-          "[golden]") {
+TEST_CASE("golden: RUN compares stdout with NAME.out; RUN-ERROR stderr with NAME.err", "[golden]") {
   Suite s;
   s.dir.Write("a.hlo", "// RUN: echo hello\n");
   TestOutcome o = s.Run("a.hlo");
@@ -64,8 +63,7 @@ TEST_CASE("golden: RUN compares stdout with NAME.out; RUN-ERROR stderr with NAME
   CHECK(o.reason.find("sh exited 2, expected 1 (RUN line 1)") == 0);
 }
 
-TEST_CASE("golden: a folder where NAME.out belongs fails the test, --update or not",
-          "[golden]") {
+TEST_CASE("golden: a folder where NAME.out belongs fails the test, --update or not", "[golden]") {
   Suite s;
   s.dir.Write("a.hlo", "// RUN: echo hello\n");
   std::filesystem::create_directories(s.dir / "a.out");
@@ -79,11 +77,12 @@ TEST_CASE("golden: a folder where NAME.out belongs fails the test, --update or n
 TEST_CASE("golden: --update writes nothing from a command line that failed", "[golden]") {
   Suite s;
   const std::string checks = "// CHECK: hand-written\n";
-  for (const char* run : {"cat missing.txt | hlo-check %s", "hlo-check %s --input-file missing",
-                          "hlo-check %s < missing", "echo x | hlo-check %s --bad-option",
-                          "cat missing.txt | hlo-check %s --input-file in.txt",
-                          "cat missing.txt 2>&1 | diff %S/exp.txt -", "echo hand-written | not hlo-check %s",
-                          "echo x | hlo-check %s > /nonexistent/x"}) {
+  for (const char* run :
+       {"cat missing.txt | hlo-check %s", "hlo-check %s --input-file missing",
+        "hlo-check %s < missing", "echo x | hlo-check %s --bad-option",
+        "cat missing.txt | hlo-check %s --input-file in.txt",
+        "cat missing.txt 2>&1 | diff %S/exp.txt -", "echo hand-written | not hlo-check %s",
+        "echo x | hlo-check %s > /nonexistent/x"}) {
     INFO(run);
     std::string text = std::string("// RUN: ") + run + "\n" + checks;
     s.dir.Write("t.hlo", text);
@@ -127,8 +126,7 @@ TEST_CASE("golden: --update rewrites every prefix of a file in one run", "[golde
   CHECK(s.Run("t.hlo", true).updated.empty());
 }
 
-TEST_CASE("golden: --update of a new test without CHECK lines, and from --input-file",
-          "[golden]") {
+TEST_CASE("golden: --update of a new test without CHECK lines, and from --input-file", "[golden]") {
   Suite s;
   s.dir.Write("in.txt", "from file\n");
   s.dir.Write("t.hlo", "// RUN: hlo-check %s --input-file in.txt\n");
@@ -156,8 +154,8 @@ TEST_CASE("golden: --update reports files it cannot write; read-only ones stay",
   REQUIRE(chmod(out.c_str(), 0444) == 0);
   TestOutcome o = s.Run("a.hlo", true);
   CHECK(o.verdict == Verdict::kFail);
-  CHECK(o.reason == "stdout differs; --update cannot write " + out +
-                        ": read-only file, not replaced");
+  CHECK(o.reason ==
+        "stdout differs; --update cannot write " + out + ": read-only file, not replaced");
   CHECK(s.Read("a.out") == "old\n");
   struct stat st;
   REQUIRE(stat(out.c_str(), &st) == 0);
@@ -174,8 +172,7 @@ TEST_CASE("golden: --update reports files it cannot write; read-only ones stay",
   CHECK(o.reason == "--update cannot write " + checked + ": read-only file, not replaced");
 }
 
-TEST_CASE("golden: --update writes a diff's expected file when the rest succeeded",
-          "[golden]") {
+TEST_CASE("golden: --update writes a diff's expected file when the rest succeeded", "[golden]") {
   Suite s;
   s.dir.Write("d.hlo", "// RUN: echo x | diff exp.txt -\n");
   CHECK(s.Run("d.hlo").verdict == Verdict::kFail);

@@ -1,4 +1,3 @@
-#include "check/source_text.h"
 #include "golden/shell.h"
 
 #include <fcntl.h>
@@ -18,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "check/source_text.h"
 #include "golden/compare.h"
 
 namespace hlo::golden {
@@ -133,9 +133,8 @@ int BuiltinDiff(const std::vector<std::string>& argv, const std::string& input,
   for (int k = 0; k < 2; ++k) {
     if (files[k] == "-") {
       texts[k] = input;
-    } else if (std::string why;
-               !ReadFile(ResolvePath(files[k], options), &texts[k], &why,
-                         options.max_output_bytes)) {
+    } else if (std::string why; !ReadFile(ResolvePath(files[k], options), &texts[k], &why,
+                                          options.max_output_bytes)) {
       *err = absl::StrCat("diff: cannot read ", files[k], ": ", ErrorReason(why), "\n");
       return 2;
     }
@@ -164,8 +163,7 @@ int RunBuiltin(const std::vector<std::string>& argv, const std::string& input,
       if (argv[k] == "-") {
         text = input;
       } else if (std::string why;
-                 !ReadFile(ResolvePath(argv[k], options), &text, &why,
-                           options.max_output_bytes)) {
+                 !ReadFile(ResolvePath(argv[k], options), &text, &why, options.max_output_bytes)) {
         *err += absl::StrCat("cat: cannot read ", argv[k], ": ", ErrorReason(why), "\n");
         return 1;
       }
@@ -213,8 +211,9 @@ absl::StatusOr<std::vector<Pipeline>> ParseCommandLine(const std::string& line) 
     if (!token.quoted && (token.text == ">" || token.text == "2>" || token.text == "<")) {
       auto file = operand(token.text.c_str());
       if (!file.ok()) return file.status();
-      (token.text == ">" ? command.stdout_file
-                         : token.text == "2>" ? command.stderr_file : command.stdin_file) = *file;
+      (token.text == ">"    ? command.stdout_file
+       : token.text == "2>" ? command.stderr_file
+                            : command.stdin_file) = *file;
       continue;
     }
     if (!token.quoted && token.text == "not" && command.argv.empty()) {
@@ -264,8 +263,8 @@ pid_t Spawn(const std::string& program, const std::vector<std::string>& argv,
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
-  const char* directory = options.working_directory.empty() ? nullptr
-                                                            : options.working_directory.c_str();
+  const char* directory =
+      options.working_directory.empty() ? nullptr : options.working_directory.c_str();
   pid_t pid = fork();
   if (pid == 0) {
     // Only async-signal-safe calls until exec.
@@ -323,8 +322,7 @@ Stop Pump(pid_t pid, Pipes* pipes, const std::string& input, const ShellOptions&
                        deadline - std::chrono::steady_clock::now())
                        .count();
     if (left <= 0) return Stop::kTimedOut;
-    if (poll(polls, count, static_cast<int>(std::min<int64_t>(left, 100))) < 0 &&
-        errno != EINTR) {
+    if (poll(polls, count, static_cast<int>(std::min<int64_t>(left, 100))) < 0 && errno != EINTR) {
       return Stop::kNone;
     }
     // The child is gone but something it started holds the pipes: end that
@@ -417,8 +415,8 @@ int RunExternal(const std::string& program, const std::vector<std::string>& argv
       if (text->size() > 65536) text->resize(65536);
       text->shrink_to_fit();
     }
-    *err += absl::StrCat("hlo-test: ", argv[0], " wrote more than ",
-                         options.max_output_bytes >> 20, " MiB of output (killed)\n");
+    *err += absl::StrCat("hlo-test: ", argv[0], " wrote more than ", options.max_output_bytes >> 20,
+                         " MiB of output (killed)\n");
     return kStatusOutputLimit;
   }
   return status;
@@ -478,15 +476,14 @@ bool WriteAll(int fd, const std::string& text) {
 // Runs one command with its redirections: a file that cannot be opened (or
 // written) fails it with status 1, as in sh; `*input` becomes what it read.
 int RunRedirected(const Command& command, std::string* input, const ShellOptions& options,
-                  std::string* out, std::string* err, bool* redirect_failed,
-                  std::string* merged) {
+                  std::string* out, std::string* err, bool* redirect_failed, std::string* merged) {
   if (!command.stdin_file.empty()) {
     std::string why;
     if (!ReadFile(ResolvePath(command.stdin_file, options), input, &why,
                   options.max_output_bytes)) {
       input->clear();
-      *err = absl::StrCat("hlo-test: cannot open ", command.stdin_file, ": ", ErrorReason(why),
-                          "\n");
+      *err =
+          absl::StrCat("hlo-test: cannot open ", command.stdin_file, ": ", ErrorReason(why), "\n");
       *redirect_failed = true;
       return 1;
     }
@@ -519,8 +516,8 @@ int RunRedirected(const Command& command, std::string* input, const ShellOptions
       saved = errno;
     }
     if (!written) {
-      failure += absl::StrCat("hlo-test: cannot write ", *files[k], ": ", std::strerror(saved),
-                              "\n");
+      failure +=
+          absl::StrCat("hlo-test: cannot write ", *files[k], ": ", std::strerror(saved), "\n");
     }
     // What went to a `2>` file still shows in a failure's report.
     if (k == 0) out->clear();
@@ -546,8 +543,7 @@ ShellResult RunCommandLine(const std::vector<Pipeline>& pipelines, const ShellOp
       bool last = k + 1 == pipeline.size();
       bool redirect_failed = false;
       std::string merged;  // the stderr that 2>&1 sent to stdout
-      int status =
-          RunRedirected(command, &input, options, &out, &err, &redirect_failed, &merged);
+      int status = RunRedirected(command, &input, options, &out, &err, &redirect_failed, &merged);
       if (last) result.last_input = input;
       CommandResult done;
       done.program = command.argv[0];
@@ -569,7 +565,8 @@ ShellResult RunCommandLine(const std::vector<Pipeline>& pipelines, const ShellOp
         if (command.argv[0] == "diff") {
           std::vector<std::string> files;
           for (size_t a = 1; a < command.argv.size(); ++a) {
-            if (command.argv[a] == "-" || command.argv[a][0] != '-') files.push_back(command.argv[a]);
+            if (command.argv[a] == "-" || command.argv[a][0] != '-')
+              files.push_back(command.argv[a]);
           }
           if (files.size() == 2 && files[1] == "-") result.diff_expected_file = files[0];
         }

@@ -20,11 +20,11 @@ namespace hlo::golden {
 
 struct Command {
   std::vector<std::string> argv;
-  bool negate = false;          // `not CMD`
-  bool merge_stderr = false;    // `2>&1`
-  std::string stdout_file;      // `> FILE`
-  std::string stderr_file;      // `2> FILE`
-  std::string stdin_file;       // `< FILE`
+  bool negate = false;        // `not CMD`
+  bool merge_stderr = false;  // `2>&1`
+  std::string stdout_file;    // `> FILE`
+  std::string stderr_file;    // `2> FILE`
+  std::string stdin_file;     // `< FILE`
 };
 
 // A pipeline: commands joined by `|`.
@@ -40,21 +40,21 @@ constexpr int kStatusNotFound = 127;
 
 struct CommandResult {
   std::string program;
-  int status = 0;        // exit status; 128 + N when killed by signal N
-  bool ok = true;        // status as wanted (0, or non-zero under `not`)
+  int status = 0;                // exit status; 128 + N when killed by signal N
+  bool ok = true;                // status as wanted (0, or non-zero under `not`)
   bool redirect_failed = false;  // a `<`, `>` or `2>` file could not be opened or written
   std::string stderr_text;       // also under 2>&1 (for reports)
 };
 
 struct ShellResult {
   std::vector<CommandResult> commands;
-  std::string stdout_text;  // of the last command
-  std::string stderr_text;  // of the last command
-  int status = 0;           // of the last command, before `not`
-  bool ok = true;           // every command ended as wanted
-  bool last_checks = false; // the last command compares (hlo-check, diff) or writes a file
+  std::string stdout_text;   // of the last command
+  std::string stderr_text;   // of the last command
+  int status = 0;            // of the last command, before `not`
+  bool ok = true;            // every command ended as wanted
+  bool last_checks = false;  // the last command compares (hlo-check, diff) or writes a file
   std::string last_program;
-  std::string last_input;   // what the last command read
+  std::string last_input;  // what the last command read
   // `diff EXPECTED -` in the last command: the file it compared with.
   std::string diff_expected_file;
 };

@@ -26,7 +26,8 @@ ShellResult Run(const std::string& line, const ShellOptions& options) {
 }
 
 TEST_CASE("golden: command lines parse into pipelines, redirections and `not`", "[golden]") {
-  auto parsed = ParseCommandLine("not hlo-opt 'a b' \"c\\\"d\" e\\ f 2>&1 < in | x > out && y 2> err");
+  auto parsed =
+      ParseCommandLine("not hlo-opt 'a b' \"c\\\"d\" e\\ f 2>&1 < in | x > out && y 2> err");
   REQUIRE(parsed.ok());
   REQUIRE(parsed->size() == 2);
   const Pipeline& first = (*parsed)[0];
@@ -53,8 +54,8 @@ TEST_CASE("golden: a quoted path is one word", "[golden]") {
 }
 
 TEST_CASE("golden: malformed command lines are errors", "[golden]") {
-  for (const char* line : {"echo 'a", "echo \"a", "| x", "x |", "x && && y", "x >", "x <",
-                           "not", "", "x >> f", "x > > f", "x < | y", "x 2> && y"}) {
+  for (const char* line : {"echo 'a", "echo \"a", "| x", "x |", "x && && y", "x >", "x <", "not",
+                           "", "x >> f", "x > > f", "x < | y", "x 2> && y"}) {
     INFO(line);
     CHECK(!ParseCommandLine(line).ok());
   }
@@ -79,8 +80,7 @@ TEST_CASE("golden: builtins echo, cat and diff", "[golden]") {
   CHECK(!Run("echo one && echo two | diff - a.txt", options).ok);
 }
 
-TEST_CASE("golden: a folder or a missing file where a file is read fails its command",
-          "[golden]") {
+TEST_CASE("golden: a folder or a missing file where a file is read fails its command", "[golden]") {
   ScratchDir dir;
   std::filesystem::create_directories(dir / "d");
   ShellOptions options{dir.path(), "", 10};
@@ -189,8 +189,7 @@ TEST_CASE("golden: a timeout kills the command's whole process group", "[golden]
   CHECK(ProcessGone(sleeper));
 }
 
-TEST_CASE("golden: what a command starts and leaves running is killed when it exits",
-          "[golden]") {
+TEST_CASE("golden: what a command starts and leaves running is killed when it exits", "[golden]") {
   ScratchDir dir;
   ShellOptions options{dir.path(), "", 10};
   // Also when it holds the command's output pipe: the run does not wait
@@ -232,8 +231,7 @@ TEST_CASE("golden: a command that floods its output is killed at the limit", "[g
         kStatusOutputLimit);
 }
 
-TEST_CASE("golden: standard input reaches the program; a large input does not block",
-          "[golden]") {
+TEST_CASE("golden: standard input reaches the program; a large input does not block", "[golden]") {
   ScratchDir dir;
   ShellOptions options{dir.path(), "", 20};
   std::string big(3 << 20, 'a');

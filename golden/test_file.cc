@@ -1,4 +1,3 @@
-#include "check/source_text.h"
 #include "golden/test_file.h"
 
 #include <algorithm>
@@ -7,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "check/source_text.h"
 #include "golden/compare.h"
 
 namespace hlo::golden {

@@ -30,7 +30,7 @@ namespace hlo::golden {
 struct RunLine {
   bool expect_error = false;  // RUN-ERROR: the command exits 1, stderr is compared with NAME.err
   std::string command;
-  int line = 0;               // 0: from hlo-test.cfg
+  int line = 0;  // 0: from hlo-test.cfg
 };
 
 struct TestFile {
@@ -38,7 +38,7 @@ struct TestFile {
   std::string relative;  // the file, relative to root
   std::vector<RunLine> runs;
   std::string text;
-  bool xfail = false;    // `// XFAIL: *`
+  bool xfail = false;  // `// XFAIL: *`
 };
 
 // Finds the .hlo files under `path` (a file or a directory; NAME.expected.hlo

@@ -38,8 +38,7 @@ TEST_CASE("golden: a continuation ends at a line that is not a RUN line", "[gold
   CHECK(runs[1].command == "echo b");
 }
 
-TEST_CASE("golden: XFAIL takes `*` (also in a list); other values are located errors",
-          "[golden]") {
+TEST_CASE("golden: XFAIL takes `*` (also in a list); other values are located errors", "[golden]") {
   CHECK(*ParseXfail("// RUN: x\n", "t.hlo") == false);
   CHECK(*ParseXfail("// XFAIL: *\n", "t.hlo") == true);
   CHECK(*ParseXfail("  //   XFAIL:  * \n", "t.hlo") == true);

@@ -2,16 +2,16 @@
 
 #include <algorithm>
 #include <array>
-#include <iterator>
 #include <cstdio>
+#include <iterator>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
 #include "ir/bare_name.h"
-#include "ir/strings.h"
 #include "ir/computation.h"
 #include "ir/instruction.h"
 #include "ir/literal.h"
+#include "ir/strings.h"
 
 namespace hlo {
 namespace {
@@ -35,8 +35,7 @@ constexpr std::array<AttrInfo, kNumAttrKinds> kAttrs = {{
 #undef HLO_ATTR_INFO
 }};
 
-void AppendInts(std::string& out, const std::vector<int64_t>& v,
-                const char* sep = ",") {
+void AppendInts(std::string& out, const std::vector<int64_t>& v, const char* sep = ",") {
   for (size_t i = 0; i < v.size(); ++i) {
     if (i) out += sep;
     StrAppend(&out, v[i]);
@@ -51,8 +50,7 @@ void AppendIntBraces(std::string& out, const std::vector<int64_t>& v) {
 
 // `3x3` style lists of one window field.
 template <typename F>
-void AppendWindowField(std::string& out, const char* name, const Window& w,
-                       F field) {
+void AppendWindowField(std::string& out, const char* name, const Window& w, F field) {
   out += name;
   for (size_t i = 0; i < w.size(); ++i) {
     if (i) out += 'x';
@@ -62,13 +60,9 @@ void AppendWindowField(std::string& out, const char* name, const Window& w,
 
 }  // namespace
 
-std::string_view AttrName(AttrKind kind) {
-  return kAttrs[static_cast<int>(kind)].name;
-}
+std::string_view AttrName(AttrKind kind) { return kAttrs[static_cast<int>(kind)].name; }
 
-AttrType AttrValueType(AttrKind kind) {
-  return kAttrs[static_cast<int>(kind)].type;
-}
+AttrType AttrValueType(AttrKind kind) { return kAttrs[static_cast<int>(kind)].type; }
 
 std::optional<AttrKind> ParseAttrName(std::string_view name) {
   static const auto* index = [] {
@@ -118,12 +112,24 @@ void AppendQuoted(std::string& out, std::string_view text) {
   for (char ch : text) {
     unsigned char c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\'': out += "\\'"; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\'':
+        out += "\\'";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (c < 0x20 || c >= 0x7f) {
           out += '\\';
@@ -153,15 +159,13 @@ void AppendWindow(std::string& out, const Window& w) {
   };
   if (!w.empty()) {
     sep();
-    AppendWindowField(out, "size=", w, [](std::string& o, const WindowDim& d) {
-      StrAppend(&o, d.size);
-    });
+    AppendWindowField(out, "size=", w,
+                      [](std::string& o, const WindowDim& d) { StrAppend(&o, d.size); });
   }
   if (has([](const WindowDim& d) { return d.stride != 1; })) {
     sep();
-    AppendWindowField(out, "stride=", w, [](std::string& o, const WindowDim& d) {
-      StrAppend(&o, d.stride);
-    });
+    AppendWindowField(out, "stride=", w,
+                      [](std::string& o, const WindowDim& d) { StrAppend(&o, d.stride); });
   }
   if (has([](const WindowDim& d) { return d.padding_low != 0 || d.padding_high != 0; })) {
     sep();
@@ -171,15 +175,13 @@ void AppendWindow(std::string& out, const Window& w) {
   }
   if (has([](const WindowDim& d) { return d.base_dilation != 1; })) {
     sep();
-    AppendWindowField(out, "lhs_dilate=", w, [](std::string& o, const WindowDim& d) {
-      StrAppend(&o, d.base_dilation);
-    });
+    AppendWindowField(out, "lhs_dilate=", w,
+                      [](std::string& o, const WindowDim& d) { StrAppend(&o, d.base_dilation); });
   }
   if (has([](const WindowDim& d) { return d.window_dilation != 1; })) {
     sep();
-    AppendWindowField(out, "rhs_dilate=", w, [](std::string& o, const WindowDim& d) {
-      StrAppend(&o, d.window_dilation);
-    });
+    AppendWindowField(out, "rhs_dilate=", w,
+                      [](std::string& o, const WindowDim& d) { StrAppend(&o, d.window_dilation); });
   }
   if (has([](const WindowDim& d) { return d.window_reversal; })) {
     sep();
@@ -221,10 +223,8 @@ void AppendConvDims(std::string& out, const ConvDims& d) {
   AppendLabels(out, SideRank(d.input_batch, d.input_feature, d.input_spatial),
                {{d.input_batch, 'b'}, {d.input_feature, 'f'}}, d.input_spatial);
   out += '_';
-  AppendLabels(out,
-               SideRank(d.kernel_input_feature, d.kernel_output_feature, d.kernel_spatial),
-               {{d.kernel_input_feature, 'i'}, {d.kernel_output_feature, 'o'}},
-               d.kernel_spatial);
+  AppendLabels(out, SideRank(d.kernel_input_feature, d.kernel_output_feature, d.kernel_spatial),
+               {{d.kernel_input_feature, 'i'}, {d.kernel_output_feature, 'o'}}, d.kernel_spatial);
   out += "->";
   AppendLabels(out, SideRank(d.output_batch, d.output_feature, d.output_spatial),
                {{d.output_batch, 'b'}, {d.output_feature, 'f'}}, d.output_spatial);
@@ -246,9 +246,9 @@ namespace {
 // XLA's order of metadata fields; unknown fields go last, as read.
 int MetadataRank(std::string_view key) {
   static constexpr std::string_view kOrder[] = {
-      "op_type", "op_name", "source_file", "source_line", "source_end_line",
-      "source_column", "source_end_column", "profile_type", "deduplicated_name",
-      "preserve_layout", "scheduling_name", "stack_frame_id"};
+      "op_type",           "op_name",         "source_file",       "source_line",
+      "source_end_line",   "source_column",   "source_end_column", "profile_type",
+      "deduplicated_name", "preserve_layout", "scheduling_name",   "stack_frame_id"};
   for (size_t i = 0; i < std::size(kOrder); ++i) {
     if (kOrder[i] == key) return static_cast<int>(i);
   }
@@ -263,13 +263,18 @@ bool LooksLikeDict(std::string_view v) {
   for (size_t i = 0; i < v.size(); ++i) {
     char c = v[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
-    else if (c == '{') ++depth;
-    else if (c == '}' && --depth == 0 && i + 1 != v.size()) return false;
+    if (c == '"')
+      in_string = true;
+    else if (c == '{')
+      ++depth;
+    else if (c == '}' && --depth == 0 && i + 1 != v.size())
+      return false;
   }
   return depth == 0 && !in_string;
 }
@@ -319,11 +324,21 @@ void AppendIota(std::string& out, const IotaTileAssignment& iota) {
 void AppendShardingBody(std::string& out, const Sharding& s) {
   using T = Sharding::Type;
   switch (s.type) {
-    case T::kReplicated: out += "replicated"; break;
-    case T::kManual: out += "manual"; break;
-    case T::kUnknown: out += "unknown"; break;
-    case T::kUnreduced: out += "unreduced"; break;
-    case T::kMaximal: StrAppend(&out, "maximal device=", s.device); break;
+    case T::kReplicated:
+      out += "replicated";
+      break;
+    case T::kManual:
+      out += "manual";
+      break;
+    case T::kUnknown:
+      out += "unknown";
+      break;
+    case T::kUnreduced:
+      out += "unreduced";
+      break;
+    case T::kMaximal:
+      StrAppend(&out, "maximal device=", s.device);
+      break;
     case T::kTiled:
       if (s.iota) {
         out += "devices=";
@@ -345,7 +360,8 @@ void AppendShardingBody(std::string& out, const Sharding& s) {
       }
       break;
     case T::kTuple:
-    case T::kNamed: break;
+    case T::kNamed:
+      break;
   }
   if (!s.shard_group.empty()) StrAppend(&out, " ", s.shard_group);
   if (!s.metadata.empty()) {

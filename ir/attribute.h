@@ -59,108 +59,108 @@ enum class AttrType : uint8_t {
 };
 
 // X(enum, text name, value type)
-#define HLO_ATTRIBUTES(X)                                          \
-  X(kAlgorithm, "algorithm", kIdent)                               \
-  X(kApiVersion, "api_version", kIdent)                            \
-  X(kAsyncExecutionThread, "async_execution_thread", kString)      \
-  X(kBackendConfig, "backend_config", kBackendConfig)              \
-  X(kBatchGroupCount, "batch_group_count", kInt)                   \
-  X(kBody, "body", kComputation)                                   \
-  X(kBranchComputations, "branch_computations", kComputationList)  \
-  X(kCalledComputations, "called_computations", kComputationList)  \
-  X(kCalls, "calls", kComputationList)                             \
-  X(kChannelId, "channel_id", kInt)                                \
-  X(kCollapsedSliceDims, "collapsed_slice_dims", kIntList)         \
-  X(kCondition, "condition", kComputation)                         \
-  X(kConstrainLayout, "constrain_layout", kBool)                   \
-  X(kControlPredecessors, "control-predecessors", kInstructionList) \
-  X(kConvolutionKind, "convolution_kind", kIdent)                  \
-  X(kCrossProgramPrefetchIndex, "cross_program_prefetch_index", kInt) \
-  X(kCustomCallHasSideEffect, "custom_call_has_side_effect", kBool) \
-  X(kCustomCallTarget, "custom_call_target", kString)              \
-  X(kDimLabels, "dim_labels", kConvDims)                           \
-  X(kDimensions, "dimensions", kIntList)                           \
-  X(kDirection, "direction", kIdent)                               \
-  X(kDistribution, "distribution", kIdent)                         \
-  X(kDelta, "delta", kInt)                                         \
-  X(kDomain, "domain", kRaw)                                       \
-  X(kDynamicSliceSizes, "dynamic_slice_sizes", kIntList)           \
-  X(kEpsilon, "epsilon", kFloat)                                   \
-  X(kExponentBits, "exponent_bits", kInt)                          \
-  X(kFalseComputation, "false_computation", kComputation)          \
-  X(kFeatureGroupCount, "feature_group_count", kInt)               \
-  X(kFeatureIndex, "feature_index", kInt)                          \
-  X(kFftLength, "fft_length", kIntList)                            \
-  X(kFftType, "fft_type", kIdent)                                  \
-  X(kFrontendAttributes, "frontend_attributes", kStringMap)        \
-  X(kHasDynamicRoot, "has_dynamic_root", kBool)                   \
-  X(kInferredDimension, "inferred_dimension", kInt)                \
-  X(kIndex, "index", kInt)                                         \
-  X(kIndexVectorDim, "index_vector_dim", kInt)                     \
-  X(kIndicesAreSorted, "indices_are_sorted", kBool)                \
-  X(kInfeedConfig, "infeed_config", kString)                       \
-  X(kInputBatchingDims, "input_batching_dims", kIntList)           \
-  X(kInsertedWindowDims, "inserted_window_dims", kIntList)         \
-  X(kIotaDimension, "iota_dimension", kInt)                        \
-  X(kIsAssociative, "is_associative", kBool)                       \
-  X(kIsComposite, "is_composite", kBool)                           \
-  X(kIsCrossProgramPrefetch, "is_cross_program_prefetch", kBool)   \
-  X(kIsHostTransfer, "is_host_transfer", kBool)                    \
-  X(kIsReverse, "is_reverse", kBool)                               \
-  X(kIsStable, "is_stable", kBool)                                 \
-  X(kK, "k", kInt)                                                 \
-  X(kKind, "kind", kIdent)                                         \
-  X(kLargest, "largest", kBool)                                    \
-  X(kLeftSide, "left_side", kBool)                                 \
-  X(kLhsBatchDims, "lhs_batch_dims", kIntList)                     \
-  X(kLhsContractingDims, "lhs_contracting_dims", kIntList)         \
-  X(kLhsRaggedDims, "lhs_ragged_dims", kIntList)                   \
-  X(kLiteral, "literal", kLiteral)                                 \
-  X(kLower, "lower", kBool)                                        \
-  X(kMantissaBits, "mantissa_bits", kInt)                          \
-  X(kMetadata, "metadata", kKeyValues)                             \
-  X(kNumCarries, "num_carries", kInt)                              \
-  X(kOffsetDims, "offset_dims", kIntList)                          \
-  X(kOperandBatchingDims, "operand_batching_dims", kIntList)       \
-  X(kOperandLayoutConstraints, "operand_layout_constraints", kShapeList) \
-  X(kOperandPrecision, "operand_precision", kIdentList)            \
-  X(kOrder, "order", kIdent)                                       \
-  X(kOrigin, "origin", kRaw)                                       \
-  X(kOutfeedConfig, "outfeed_config", kString)                     \
-  X(kOutfeedShape, "outfeed_shape", kShape)                        \
-  X(kOutputToOperandAliasing, "output_to_operand_aliasing", kAliasing) \
-  X(kPaddingType, "padding_type", kIdent)                          \
-  X(kPadding, "padding", kPadding)                                 \
-  X(kParameterReplication, "parameter_replication", kBoolList)     \
-  X(kReplicaGroups, "replica_groups", kReplicaGroups)              \
-  X(kResultAccuracy, "result_accuracy", kRaw)                      \
-  X(kRhsBatchDims, "rhs_batch_dims", kIntList)                     \
-  X(kRhsContractingDims, "rhs_contracting_dims", kIntList)         \
-  X(kRhsGroupDims, "rhs_group_dims", kIntList)                     \
-  X(kScatterDimsToOperandDims, "scatter_dims_to_operand_dims", kIntList) \
+#define HLO_ATTRIBUTES(X)                                                   \
+  X(kAlgorithm, "algorithm", kIdent)                                        \
+  X(kApiVersion, "api_version", kIdent)                                     \
+  X(kAsyncExecutionThread, "async_execution_thread", kString)               \
+  X(kBackendConfig, "backend_config", kBackendConfig)                       \
+  X(kBatchGroupCount, "batch_group_count", kInt)                            \
+  X(kBody, "body", kComputation)                                            \
+  X(kBranchComputations, "branch_computations", kComputationList)           \
+  X(kCalledComputations, "called_computations", kComputationList)           \
+  X(kCalls, "calls", kComputationList)                                      \
+  X(kChannelId, "channel_id", kInt)                                         \
+  X(kCollapsedSliceDims, "collapsed_slice_dims", kIntList)                  \
+  X(kCondition, "condition", kComputation)                                  \
+  X(kConstrainLayout, "constrain_layout", kBool)                            \
+  X(kControlPredecessors, "control-predecessors", kInstructionList)         \
+  X(kConvolutionKind, "convolution_kind", kIdent)                           \
+  X(kCrossProgramPrefetchIndex, "cross_program_prefetch_index", kInt)       \
+  X(kCustomCallHasSideEffect, "custom_call_has_side_effect", kBool)         \
+  X(kCustomCallTarget, "custom_call_target", kString)                       \
+  X(kDimLabels, "dim_labels", kConvDims)                                    \
+  X(kDimensions, "dimensions", kIntList)                                    \
+  X(kDirection, "direction", kIdent)                                        \
+  X(kDistribution, "distribution", kIdent)                                  \
+  X(kDelta, "delta", kInt)                                                  \
+  X(kDomain, "domain", kRaw)                                                \
+  X(kDynamicSliceSizes, "dynamic_slice_sizes", kIntList)                    \
+  X(kEpsilon, "epsilon", kFloat)                                            \
+  X(kExponentBits, "exponent_bits", kInt)                                   \
+  X(kFalseComputation, "false_computation", kComputation)                   \
+  X(kFeatureGroupCount, "feature_group_count", kInt)                        \
+  X(kFeatureIndex, "feature_index", kInt)                                   \
+  X(kFftLength, "fft_length", kIntList)                                     \
+  X(kFftType, "fft_type", kIdent)                                           \
+  X(kFrontendAttributes, "frontend_attributes", kStringMap)                 \
+  X(kHasDynamicRoot, "has_dynamic_root", kBool)                             \
+  X(kInferredDimension, "inferred_dimension", kInt)                         \
+  X(kIndex, "index", kInt)                                                  \
+  X(kIndexVectorDim, "index_vector_dim", kInt)                              \
+  X(kIndicesAreSorted, "indices_are_sorted", kBool)                         \
+  X(kInfeedConfig, "infeed_config", kString)                                \
+  X(kInputBatchingDims, "input_batching_dims", kIntList)                    \
+  X(kInsertedWindowDims, "inserted_window_dims", kIntList)                  \
+  X(kIotaDimension, "iota_dimension", kInt)                                 \
+  X(kIsAssociative, "is_associative", kBool)                                \
+  X(kIsComposite, "is_composite", kBool)                                    \
+  X(kIsCrossProgramPrefetch, "is_cross_program_prefetch", kBool)            \
+  X(kIsHostTransfer, "is_host_transfer", kBool)                             \
+  X(kIsReverse, "is_reverse", kBool)                                        \
+  X(kIsStable, "is_stable", kBool)                                          \
+  X(kK, "k", kInt)                                                          \
+  X(kKind, "kind", kIdent)                                                  \
+  X(kLargest, "largest", kBool)                                             \
+  X(kLeftSide, "left_side", kBool)                                          \
+  X(kLhsBatchDims, "lhs_batch_dims", kIntList)                              \
+  X(kLhsContractingDims, "lhs_contracting_dims", kIntList)                  \
+  X(kLhsRaggedDims, "lhs_ragged_dims", kIntList)                            \
+  X(kLiteral, "literal", kLiteral)                                          \
+  X(kLower, "lower", kBool)                                                 \
+  X(kMantissaBits, "mantissa_bits", kInt)                                   \
+  X(kMetadata, "metadata", kKeyValues)                                      \
+  X(kNumCarries, "num_carries", kInt)                                       \
+  X(kOffsetDims, "offset_dims", kIntList)                                   \
+  X(kOperandBatchingDims, "operand_batching_dims", kIntList)                \
+  X(kOperandLayoutConstraints, "operand_layout_constraints", kShapeList)    \
+  X(kOperandPrecision, "operand_precision", kIdentList)                     \
+  X(kOrder, "order", kIdent)                                                \
+  X(kOrigin, "origin", kRaw)                                                \
+  X(kOutfeedConfig, "outfeed_config", kString)                              \
+  X(kOutfeedShape, "outfeed_shape", kShape)                                 \
+  X(kOutputToOperandAliasing, "output_to_operand_aliasing", kAliasing)      \
+  X(kPaddingType, "padding_type", kIdent)                                   \
+  X(kPadding, "padding", kPadding)                                          \
+  X(kParameterReplication, "parameter_replication", kBoolList)              \
+  X(kReplicaGroups, "replica_groups", kReplicaGroups)                       \
+  X(kResultAccuracy, "result_accuracy", kRaw)                               \
+  X(kRhsBatchDims, "rhs_batch_dims", kIntList)                              \
+  X(kRhsContractingDims, "rhs_contracting_dims", kIntList)                  \
+  X(kRhsGroupDims, "rhs_group_dims", kIntList)                              \
+  X(kScatterDimsToOperandDims, "scatter_dims_to_operand_dims", kIntList)    \
   X(kScatterIndicesBatchingDims, "scatter_indices_batching_dims", kIntList) \
-  X(kSchedule, "schedule", kIdent)                                 \
-  X(kScatter, "scatter", kComputation)                             \
-  X(kSelect, "select", kComputation)                               \
-  X(kSharding, "sharding", kSharding)                              \
-  X(kSlice, "slice", kSlice)                                       \
-  X(kSliceSizes, "slice_sizes", kIntList)                          \
-  X(kSparsity, "sparsity", kRaw)                                   \
-  X(kSparsityConfig, "sparsity_config", kRaw)                      \
-  X(kSourceTargetPairs, "source_target_pairs", kIntListList)       \
-  X(kSplitCount, "split_count", kInt)                              \
-  X(kSplitDimension, "split_dimension", kInt)                      \
-  X(kStartIndexMap, "start_index_map", kIntList)                   \
-  X(kStartIndicesBatchingDims, "start_indices_batching_dims", kIntList) \
-  X(kStatistics, "statistics", kRaw)                               \
-  X(kToApply, "to_apply", kComputation)                            \
-  X(kTransposeA, "transpose_a", kIdent)                            \
-  X(kTrueComputation, "true_computation", kComputation)            \
-  X(kType, "type", kIdent)                                         \
-  X(kUniqueIndices, "unique_indices", kBool)                       \
-  X(kUnitDiagonal, "unit_diagonal", kBool)                         \
-  X(kUpdateWindowDims, "update_window_dims", kIntList)             \
-  X(kUseGlobalDeviceIds, "use_global_device_ids", kBool)           \
+  X(kSchedule, "schedule", kIdent)                                          \
+  X(kScatter, "scatter", kComputation)                                      \
+  X(kSelect, "select", kComputation)                                        \
+  X(kSharding, "sharding", kSharding)                                       \
+  X(kSlice, "slice", kSlice)                                                \
+  X(kSliceSizes, "slice_sizes", kIntList)                                   \
+  X(kSparsity, "sparsity", kRaw)                                            \
+  X(kSparsityConfig, "sparsity_config", kRaw)                               \
+  X(kSourceTargetPairs, "source_target_pairs", kIntListList)                \
+  X(kSplitCount, "split_count", kInt)                                       \
+  X(kSplitDimension, "split_dimension", kInt)                               \
+  X(kStartIndexMap, "start_index_map", kIntList)                            \
+  X(kStartIndicesBatchingDims, "start_indices_batching_dims", kIntList)     \
+  X(kStatistics, "statistics", kRaw)                                        \
+  X(kToApply, "to_apply", kComputation)                                     \
+  X(kTransposeA, "transpose_a", kIdent)                                     \
+  X(kTrueComputation, "true_computation", kComputation)                     \
+  X(kType, "type", kIdent)                                                  \
+  X(kUniqueIndices, "unique_indices", kBool)                                \
+  X(kUnitDiagonal, "unit_diagonal", kBool)                                  \
+  X(kUpdateWindowDims, "update_window_dims", kIntList)                      \
+  X(kUseGlobalDeviceIds, "use_global_device_ids", kBool)                    \
   X(kWindow, "window", kWindow)
 
 enum class AttrKind : uint8_t {
@@ -189,8 +189,8 @@ struct WindowDim {
   int64_t stride = 1;
   int64_t padding_low = 0;
   int64_t padding_high = 0;
-  int64_t base_dilation = 1;    // lhs_dilate
-  int64_t window_dilation = 1;  // rhs_dilate
+  int64_t base_dilation = 1;     // lhs_dilate
+  int64_t window_dilation = 1;   // rhs_dilate
   bool window_reversal = false;  // rhs_reversal
   bool operator==(const WindowDim&) const = default;
 };
@@ -254,8 +254,16 @@ using KeyValues = std::vector<KeyValue>;
 
 // Sharding, in all of XLA's forms.
 struct Sharding {
-  enum class Type : uint8_t { kReplicated, kMaximal, kManual, kUnknown,
-                              kUnreduced, kTiled, kTuple, kNamed };
+  enum class Type : uint8_t {
+    kReplicated,
+    kMaximal,
+    kManual,
+    kUnknown,
+    kUnreduced,
+    kTiled,
+    kTuple,
+    kNamed
+  };
   Type type = Type::kReplicated;
   std::vector<Sharding> tuple_elements;
   int64_t device = 0;                      // maximal
@@ -289,16 +297,16 @@ struct BackendConfig {
 // Alternatives are at most 24 bytes (the vectors), so an Attribute is 40:
 // strings are interned (attribute texts repeat: kLoop, LT, targets), and the
 // rare bool lists (std::vector<bool> is 40 bytes) are shared.
-using AttrValue = std::variant<
-    int64_t, double, bool, InternedString, std::vector<int64_t>,
-    std::shared_ptr<const std::vector<bool>>, std::vector<std::string>,
-    std::vector<std::vector<int64_t>>, const Shape*, std::vector<const Shape*>,
-    std::vector<Computation*>, std::vector<Instruction*>,
-    std::shared_ptr<const Window>, std::shared_ptr<const ConvDims>,
-    std::shared_ptr<const PaddingConfig>, std::shared_ptr<const SliceSpec>,
-    std::shared_ptr<const ReplicaGroups>, std::shared_ptr<const Sharding>,
-    std::shared_ptr<const KeyValues>, std::shared_ptr<const BackendConfig>,
-    std::shared_ptr<const Aliasing>, std::shared_ptr<const Literal>>;
+using AttrValue =
+    std::variant<int64_t, double, bool, InternedString, std::vector<int64_t>,
+                 std::shared_ptr<const std::vector<bool>>, std::vector<std::string>,
+                 std::vector<std::vector<int64_t>>, const Shape*, std::vector<const Shape*>,
+                 std::vector<Computation*>, std::vector<Instruction*>,
+                 std::shared_ptr<const Window>, std::shared_ptr<const ConvDims>,
+                 std::shared_ptr<const PaddingConfig>, std::shared_ptr<const SliceSpec>,
+                 std::shared_ptr<const ReplicaGroups>, std::shared_ptr<const Sharding>,
+                 std::shared_ptr<const KeyValues>, std::shared_ptr<const BackendConfig>,
+                 std::shared_ptr<const Aliasing>, std::shared_ptr<const Literal>>;
 
 struct Attribute {
   AttrKind kind;

@@ -51,8 +51,8 @@ void* MapFresh(size_t size) {
   // longer, then trimmed), so that every whole 2 MiB stretch of the block
   // can be a huge page (first touch about 5x faster where the kernel grants
   // them) and only the tail is small pages.
-  void* raw = mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* raw =
+      mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) throw std::bad_alloc();
   const uintptr_t begin = reinterpret_cast<uintptr_t>(raw);
   const uintptr_t aligned = (begin + kHugePage - 1) / kHugePage * kHugePage;

@@ -1,8 +1,7 @@
 #include "ir/compact_string.h"
 
-#include <string>
-
 #include <catch2/catch.hpp>
+#include <string>
 
 namespace hlo {
 namespace {

@@ -8,9 +8,7 @@
 
 namespace hlo {
 
-bool Computation::is_entry() const {
-  return parent_ != nullptr && parent_->entry() == this;
-}
+bool Computation::is_entry() const { return parent_ != nullptr && parent_->entry() == this; }
 
 Instruction* Computation::AddInstruction(std::unique_ptr<Instruction> inst) {
   Instruction* raw = inst.get();
@@ -37,8 +35,7 @@ void Computation::RemoveInstruction(Instruction* inst) {
   }
 }
 
-int64_t Computation::RemoveInstructions(
-    const absl::flat_hash_set<const Instruction*>& dead) {
+int64_t Computation::RemoveInstructions(const absl::flat_hash_set<const Instruction*>& dead) {
   std::vector<Instruction*> list;
   list.reserve(dead.size());
   for (const Instruction* d : dead) list.push_back(const_cast<Instruction*>(d));
@@ -111,8 +108,7 @@ int64_t Computation::RemoveDeadInstructions(bool keep_side_effects) {
     kept.reserve(instructions_.size());
     for (auto& inst : instructions_) {
       bool dead = inst->users().empty() && inst.get() != root_ &&
-                  inst->opcode() != Opcode::kParameter &&
-                  !control_preds.contains(inst.get()) &&
+                  inst->opcode() != Opcode::kParameter && !control_preds.contains(inst.get()) &&
                   inst->control_predecessors().empty() &&
                   !(keep_side_effects && HasSideEffect(inst->opcode()));
       if (dead) {
@@ -146,8 +142,7 @@ std::vector<Instruction*> Computation::PostOrder() const {
       size_t n_ops = inst->operands().size();
       auto preds = inst->control_predecessors();
       if (next < n_ops + preds.size()) {
-        Instruction* dep =
-            next < n_ops ? inst->operand(next) : preds[next - n_ops];
+        Instruction* dep = next < n_ops ? inst->operand(next) : preds[next - n_ops];
         ++next;
         if (dep->parent() == this && visited.insert(dep).second) {
           stack.push_back({dep, 0});

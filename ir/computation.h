@@ -40,12 +40,8 @@ class Computation : public SlabAllocated<Computation> {
   bool is_entry() const;
 
   // Instructions in their order (the text order when parsed).
-  const InstructionList& instructions() const {
-    return instructions_;
-  }
-  int64_t instruction_count() const {
-    return static_cast<int64_t>(instructions_.size());
-  }
+  const InstructionList& instructions() const { return instructions_; }
+  int64_t instruction_count() const { return static_cast<int64_t>(instructions_.size()); }
   // Takes ownership; the instruction goes at the end of the order.
   Instruction* AddInstruction(std::unique_ptr<Instruction> inst);
   // Room for n instructions (the parser knows roughly how many follow).

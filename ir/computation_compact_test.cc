@@ -2,11 +2,10 @@
 // the module prints the same before and after, every pointer (operands,
 // users, control predecessors, parameters, root) moves to the new
 // instructions, and the new instructions lie in stored order in memory.
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <memory>
 #include <string>
-
-#include <catch2/catch.hpp>
 
 #include "ir/hlo_printer.h"
 #include "ir/slab_pool.h"
@@ -85,8 +84,7 @@ TEST_CASE("CompactInstructions: same module, pointers moved, memory in order", "
   }
 }
 
-TEST_CASE("CompactScatteredComputations: only large computations with much churn",
-          "[compact]") {
+TEST_CASE("CompactScatteredComputations: only large computations with much churn", "[compact]") {
   // A chain of 10000 negates (above the 8192-instruction threshold).
   std::string text = "HloModule m\n\nENTRY %e (p: f32[]) -> f32[] {\n  %p = f32[] parameter(0)\n";
   std::string prev = "p";
@@ -118,8 +116,7 @@ TEST_CASE("CompactScatteredComputations: only large computations with much churn
   CheckPointersInside(entry);
 }
 
-TEST_CASE("CompactScatteredComputations: small computations stay where they are",
-          "[compact]") {
+TEST_CASE("CompactScatteredComputations: small computations stay where they are", "[compact]") {
   auto m = Parse(
       "HloModule m\n\n"
       "ENTRY %e (p: f32[]) -> f32[] {\n"
@@ -158,7 +155,7 @@ TEST_CASE("CountOf: counted opcodes follow additions and removals", "[compact]")
   CHECK(entry.CountOf(Opcode::kWhile) == 0);
   CHECK(entry.CountOf(Opcode::kConditional) == 0);
   CHECK(entry.CountOf(Opcode::kTuple) == 0);
-  CHECK(entry.CountOf(Opcode::kAdd) == -1);  // not counted
+  CHECK(entry.CountOf(Opcode::kAdd) == -1);    // not counted
   CHECK(entry.RemoveDeadInstructions() == 1);  // %c2
   CHECK(entry.CountOf(Opcode::kCall) == 1);
   CHECK(m->computations()[0]->CountOf(Opcode::kCall) == 0);

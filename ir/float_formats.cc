@@ -33,15 +33,15 @@ struct Format {
 constexpr Format MakeFormat(int e, int m, int bias, Kind kind) {
   Format f{};
   const bool is_unsigned = kind == Kind::kExponentOnly;
-  f.info = SmallFloatInfo{e,
-                          m,
-                          bias,
-                          /*has_infinity=*/kind == Kind::kIeee,
-                          /*has_nan=*/kind != Kind::kNoNan,
-                          /*has_negative_zero=*/kind == Kind::kIeee ||
-                              kind == Kind::kFn || kind == Kind::kNoNan,
-                          /*nan_is_negative_zero_pattern=*/kind == Kind::kFnuz,
-                          /*unsigned_only=*/is_unsigned};
+  f.info = SmallFloatInfo{
+      e,
+      m,
+      bias,
+      /*has_infinity=*/kind == Kind::kIeee,
+      /*has_nan=*/kind != Kind::kNoNan,
+      /*has_negative_zero=*/kind == Kind::kIeee || kind == Kind::kFn || kind == Kind::kNoNan,
+      /*nan_is_negative_zero_pattern=*/kind == Kind::kFnuz,
+      /*unsigned_only=*/is_unsigned};
   f.kind = kind;
   f.bits = e + m + (is_unsigned ? 0 : 1);
   f.sign_bit = is_unsigned ? 0 : 1u << (f.bits - 1);
@@ -250,9 +250,7 @@ uint16_t FloatToBF16(float v) {
   return static_cast<uint16_t>((b + 0x7FFFu + ((b >> 16) & 1u)) >> 16);
 }
 
-float BF16ToFloat(uint16_t bits) {
-  return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16);
-}
+float BF16ToFloat(uint16_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16); }
 
 uint16_t FloatToHalf(float v) {
   const uint32_t b = std::bit_cast<uint32_t>(v);
@@ -285,17 +283,12 @@ float HalfToFloat(uint16_t bits) {
     const float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
     return sign ? -magnitude : magnitude;
   }
-  return std::bit_cast<float>(sign | ((exponent + 112u) << 23) |
-                              (mantissa << 13));
+  return std::bit_cast<float>(sign | ((exponent + 112u) << 23) | (mantissa << 13));
 }
 
-const SmallFloatInfo& GetSmallFloatInfo(PrimitiveType type) {
-  return FormatOf(type).info;
-}
+const SmallFloatInfo& GetSmallFloatInfo(PrimitiveType type) { return FormatOf(type).info; }
 
-double SmallFloatMax(PrimitiveType type) {
-  return DecodeSmallFloat(type, FormatOf(type).max_mag);
-}
+double SmallFloatMax(PrimitiveType type) { return DecodeSmallFloat(type, FormatOf(type).max_mag); }
 
 double SmallFloatMinNormal(PrimitiveType type) {
   const Format& f = FormatOf(type);

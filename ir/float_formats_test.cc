@@ -14,22 +14,18 @@ namespace {
 
 using PT = PrimitiveType;
 
-constexpr PT kNarrowTypes[] = {
-    PT::kF8E5M2,        PT::kF8E4M3,     PT::kF8E4M3FN,
-    PT::kF8E4M3B11FNUZ, PT::kF8E5M2FNUZ, PT::kF8E4M3FNUZ,
-    PT::kF8E3M4,        PT::kF4E2M1FN,   PT::kF8E8M0FNU};
-constexpr PT kAllTypes[] = {
-    PT::kF16,      PT::kBF16,          PT::kF8E5M2,     PT::kF8E4M3,
-    PT::kF8E4M3FN, PT::kF8E4M3B11FNUZ, PT::kF8E5M2FNUZ, PT::kF8E4M3FNUZ,
-    PT::kF8E3M4,   PT::kF4E2M1FN,      PT::kF8E8M0FNU};
+constexpr PT kNarrowTypes[] = {PT::kF8E5M2,        PT::kF8E4M3,     PT::kF8E4M3FN,
+                               PT::kF8E4M3B11FNUZ, PT::kF8E5M2FNUZ, PT::kF8E4M3FNUZ,
+                               PT::kF8E3M4,        PT::kF4E2M1FN,   PT::kF8E8M0FNU};
+constexpr PT kAllTypes[] = {PT::kF16,      PT::kBF16,          PT::kF8E5M2,     PT::kF8E4M3,
+                            PT::kF8E4M3FN, PT::kF8E4M3B11FNUZ, PT::kF8E5M2FNUZ, PT::kF8E4M3FNUZ,
+                            PT::kF8E3M4,   PT::kF4E2M1FN,      PT::kF8E8M0FNU};
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::string Name(PT t) { return std::string(PrimitiveTypeName(t)); }
-uint32_t SignBit(PT t) {
-  return GetSmallFloatInfo(t).unsigned_only ? 0 : 1u << (BitWidth(t) - 1);
-}
+uint32_t SignBit(PT t) { return GetSmallFloatInfo(t).unsigned_only ? 0 : 1u << (BitWidth(t) - 1); }
 bool SameDouble(double a, double b) {
   return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b);
 }
@@ -118,8 +114,7 @@ TEST_CASE("format properties", "[float_formats]") {
     CHECK(SmallFloatMax(r.type) == r.max);
     CHECK(SmallFloatMinNormal(r.type) == r.min_normal);
     CHECK(DecodeSmallFloat(r.type, 1) == r.smallest);
-    CHECK(info.exponent_bits + info.mantissa_bits + !info.unsigned_only ==
-          BitWidth(r.type));
+    CHECK(info.exponent_bits + info.mantissa_bits + !info.unsigned_only == BitWidth(r.type));
   }
   const SmallFloatInfo& fnuz = GetSmallFloatInfo(PT::kF8E4M3FNUZ);
   CHECK(fnuz.nan_is_negative_zero_pattern);
@@ -208,8 +203,7 @@ TEST_CASE("overflow happens after rounding", "[float_formats]") {
     CHECK(EncodeSmallFloat(r.type, std::nextafter(r.tie, 0.0)) == r.below);
     CHECK(EncodeSmallFloat(r.type, std::nextafter(r.tie, kInf)) == r.above);
     if (SignBit(r.type) != 0) {
-      CHECK(EncodeSmallFloat(r.type, -std::nextafter(r.tie, 0.0)) ==
-            (r.below | SignBit(r.type)));
+      CHECK(EncodeSmallFloat(r.type, -std::nextafter(r.tie, 0.0)) == (r.below | SignBit(r.type)));
     }
   }
 }
@@ -288,16 +282,12 @@ TEST_CASE("one rounding from double, never through float", "[float_formats]") {
     const int m = GetSmallFloatInfo(type).mantissa_bits;
     const double ulp = std::ldexp(1.0, -m);
     // Just above a tie: float would land on the tie, then go to even (1).
-    CHECK(DecodeSmallFloat(
-              type, EncodeSmallFloat(type, 1 + ulp / 2 + 0x1p-30)) == 1 + ulp);
+    CHECK(DecodeSmallFloat(type, EncodeSmallFloat(type, 1 + ulp / 2 + 0x1p-30)) == 1 + ulp);
     // ml_dtypes' case: 2^-24 is half a float ulp at 1, a tie in float.
-    CHECK(DecodeSmallFloat(
-              type, EncodeSmallFloat(type, 1 + ulp / 2 + 0x1p-24)) == 1 + ulp);
+    CHECK(DecodeSmallFloat(type, EncodeSmallFloat(type, 1 + ulp / 2 + 0x1p-24)) == 1 + ulp);
     if (m == 0) continue;
     // Just below a tie whose even side is above: float would round up to it.
-    CHECK(DecodeSmallFloat(type,
-                           EncodeSmallFloat(type, 1 + 3 * ulp / 2 - 0x1p-30)) ==
-          1 + ulp);
+    CHECK(DecodeSmallFloat(type, EncodeSmallFloat(type, 1 + 3 * ulp / 2 - 0x1p-30)) == 1 + ulp);
   }
   CHECK(EncodeSmallFloat(PT::kBF16, 1 + 0x1p-8 + 0x1p-30) == 0x3F81);
   CHECK(EncodeSmallFloat(PT::kF16, 1 + 0x1p-11 + 0x1p-40) == 0x3C01);
@@ -314,10 +304,8 @@ std::vector<float> BoundaryFloats(PT type) {
     const double lo = DecodeSmallFloat(type, b);
     const double hi = DecodeSmallFloat(type, b + 1);
     if (!std::isfinite(lo) || std::isnan(hi)) continue;
-    const double hi_or_next =
-        std::isinf(hi) ? lo + (lo - DecodeSmallFloat(type, b - 1)) : hi;
-    const float points[] = {static_cast<float>(lo),
-                            static_cast<float>((lo + hi_or_next) / 2)};
+    const double hi_or_next = std::isinf(hi) ? lo + (lo - DecodeSmallFloat(type, b - 1)) : hi;
+    const float points[] = {static_cast<float>(lo), static_cast<float>((lo + hi_or_next) / 2)};
     for (float p : points) {
       for (float q : {std::nextafter(p, -1.0f), p, std::nextafter(p, 1e30f)}) {
         out.push_back(q);
@@ -343,9 +331,8 @@ std::vector<float> SpecialFloats() {
                             -std::numeric_limits<float>::denorm_min(),
                             std::numeric_limits<float>::max(),
                             -std::numeric_limits<float>::max()};
-  for (uint32_t bits :
-       {0x7F800001u, 0xFF800001u, 0x7FBFFFFFu, 0x7FFFFFFFu, 0xFFFFFFFFu,
-        0x7F7F7FFFu, 0x7F7F8000u, 0x007FFFFFu, 0x00008000u, 0x00018000u}) {
+  for (uint32_t bits : {0x7F800001u, 0xFF800001u, 0x7FBFFFFFu, 0x7FFFFFFFu, 0xFFFFFFFFu,
+                        0x7F7F7FFFu, 0x7F7F8000u, 0x007FFFFFu, 0x00008000u, 0x00018000u}) {
     out.push_back(std::bit_cast<float>(bits));
   }
   return out;
@@ -360,8 +347,7 @@ std::vector<float> RandomFloats() {
   }
   std::uniform_int_distribution<uint32_t> exponent(95, 145);
   for (int i = 0; i < 2'000'000; ++i) {
-    const uint32_t bits =
-        (static_cast<uint32_t>(rng()) & 0x807FFFFFu) | (exponent(rng) << 23);
+    const uint32_t bits = (static_cast<uint32_t>(rng()) & 0x807FFFFFu) | (exponent(rng) << 23);
     out.push_back(std::bit_cast<float>(bits));
   }
   return out;

@@ -54,8 +54,7 @@ TEST_CASE("fusion computations are marked when parsed and when read from JSON",
   CheckKinds(**from_json);
 }
 
-TEST_CASE("a fusion instruction given calls= later marks its computation",
-          "[fusion_computation]") {
+TEST_CASE("a fusion instruction given calls= later marks its computation", "[fusion_computation]") {
   auto parsed = ParseModule(kText, ParseOptions{"m"});
   REQUIRE(parsed.ok());
   Module& m = **parsed;

@@ -31,12 +31,16 @@ class Printer {
   void PrintHeader() {
     out_ += "HloModule ";
     out_ += module_.name();
-    static constexpr std::string_view kOrder[] = {
-        "is_scheduled", "input_output_alias", "buffer_donor",
-        "alias_passthrough_params", "entry_computation_layout",
-        "allow_spmd_sharding_propagation_to_parameters",
-        "allow_spmd_sharding_propagation_to_output", "replica_count",
-        "num_partitions", "frontend_attributes"};
+    static constexpr std::string_view kOrder[] = {"is_scheduled",
+                                                  "input_output_alias",
+                                                  "buffer_donor",
+                                                  "alias_passthrough_params",
+                                                  "entry_computation_layout",
+                                                  "allow_spmd_sharding_propagation_to_parameters",
+                                                  "allow_spmd_sharding_propagation_to_output",
+                                                  "replica_count",
+                                                  "num_partitions",
+                                                  "frontend_attributes"};
     auto known = [](std::string_view name) {
       for (std::string_view k : kOrder) {
         if (k == name) return true;
@@ -171,8 +175,8 @@ class Printer {
         inst.operand_count() > 0 && inst.operand(0)->shape().IsArray()) {
       PrimitiveType t = inst.operand(0)->shape().element_type();
       std::string_view implied = IsFloat(t) || IsComplex(t) ? "FLOAT"
-                                 : IsSignedInt(t)          ? "SIGNED"
-                                                           : "UNSIGNED";
+                                 : IsSignedInt(t)           ? "SIGNED"
+                                                            : "UNSIGNED";
       return std::get<InternedString>(a.value) == implied;
     }
     if (a.kind == AttrKind::kOrder && inst.opcode() == Opcode::kCompare &&
@@ -268,9 +272,7 @@ class Printer {
 
 }  // namespace
 
-std::string PrintModule(Module& module) {
-  return PrintModule(module, module.style());
-}
+std::string PrintModule(Module& module) { return PrintModule(module, module.style()); }
 
 std::string PrintModule(Module& module, const PrintStyle& style) {
   std::string out;
@@ -278,8 +280,7 @@ std::string PrintModule(Module& module, const PrintStyle& style) {
   return out;
 }
 
-std::string PrintInstruction(Module& module, const Instruction& inst,
-                             const PrintStyle& style) {
+std::string PrintInstruction(Module& module, const Instruction& inst, const PrintStyle& style) {
   std::string out;
   Printer(module, style, out).PrintInstruction(inst);
   return out;

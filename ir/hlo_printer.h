@@ -14,8 +14,7 @@ std::string PrintModule(Module& module);
 // Prints with an explicit style.
 std::string PrintModule(Module& module, const PrintStyle& style);
 // One instruction line (no indentation, no newline), for diagnostics.
-std::string PrintInstruction(Module& module, const Instruction& inst,
-                             const PrintStyle& style);
+std::string PrintInstruction(Module& module, const Instruction& inst, const PrintStyle& style);
 
 }  // namespace hlo
 

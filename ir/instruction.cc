@@ -54,9 +54,7 @@ std::string Instruction::OpcodeText() const {
   return text;
 }
 
-bool Instruction::is_root() const {
-  return parent_ != nullptr && parent_->root() == this;
-}
+bool Instruction::is_root() const { return parent_ != nullptr && parent_->root() == this; }
 
 // Whether `user` is among `operand`'s users. Users and operands mirror each
 // other (user U is in O's users exactly when O is among U's operands), so the
@@ -87,8 +85,7 @@ void Instruction::ReplaceOperand(int64_t i, Instruction* new_operand) {
   operands_[i] = nullptr;  // so that the searches below see the other slots
   bool known = HasUser(new_operand->users_, operands_, this, new_operand);
   operands_[i] = new_operand;
-  if (old != nullptr &&
-      std::find(operands_.begin(), operands_.end(), old) == operands_.end()) {
+  if (old != nullptr && std::find(operands_.begin(), operands_.end(), old) == operands_.end()) {
     auto& users = old->users_;
     users.erase(std::remove(users.begin(), users.end(), this), users.end());
   }
@@ -123,9 +120,9 @@ void Instruction::ReplaceAllUsesWith(Instruction* other) {
 }
 
 void Instruction::RemoveUsers(absl::FunctionRef<bool(const Instruction*)> gone) {
-  users_.erase(std::remove_if(users_.begin(), users_.end(),
-                              [&](const Instruction* u) { return gone(u); }),
-               users_.end());
+  users_.erase(
+      std::remove_if(users_.begin(), users_.end(), [&](const Instruction* u) { return gone(u); }),
+      users_.end());
 }
 
 const Attribute* Instruction::FindAttr(AttrKind kind) const {
@@ -212,9 +209,7 @@ const T* GetShared(const Instruction& inst, AttrKind kind) {
 }
 }  // namespace
 
-const Window* Instruction::window() const {
-  return GetShared<Window>(*this, AttrKind::kWindow);
-}
+const Window* Instruction::window() const { return GetShared<Window>(*this, AttrKind::kWindow); }
 const ConvDims* Instruction::conv_dims() const {
   return GetShared<ConvDims>(*this, AttrKind::kDimLabels);
 }

@@ -95,8 +95,8 @@ class Instruction : public SlabAllocated<Instruction> {
   // The literal of a constant (null when elided and not yet filled).
   const Literal* literal() const { return literal_ ? literal_->get() : nullptr; }
   void set_literal(std::shared_ptr<const Literal> lit) {
-    literal_ = lit ? std::make_unique<const std::shared_ptr<const Literal>>(std::move(lit))
-                   : nullptr;
+    literal_ =
+        lit ? std::make_unique<const std::shared_ptr<const Literal>>(std::move(lit)) : nullptr;
   }
   bool literal_elided() const { return literal_elided_; }
   void set_literal_elided(bool elided) { literal_elided_ = elided; }

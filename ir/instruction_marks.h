@@ -86,9 +86,7 @@ class AddressMarks {
   static constexpr int kShift = AddressSlotShift<T>();
 
   // Out of range (a huge value) for addresses below the base.
-  uint64_t Slot(const T* p) const {
-    return (reinterpret_cast<uintptr_t>(p) - base_) >> kShift;
-  }
+  uint64_t Slot(const T* p) const { return (reinterpret_cast<uintptr_t>(p) - base_) >> kShift; }
 
   uintptr_t base_ = 0;
   uint64_t slots_ = 0;

@@ -12,9 +12,9 @@ namespace hlo {
 
 class InternedString {
  public:
-  InternedString();  // the empty string
+  InternedString();                       // the empty string
   InternedString(std::string_view text);  // NOLINT: implicit by design
-  InternedString(const char* text) : InternedString(std::string_view(text)) {}  // NOLINT
+  InternedString(const char* text) : InternedString(std::string_view(text)) {}         // NOLINT
   InternedString(const std::string& text) : InternedString(std::string_view(text)) {}  // NOLINT
 
   const std::string& str() const { return *text_; }

@@ -1,12 +1,5 @@
 #include "ir/interrupt.h"
 
-#include <atomic>
-#include <cerrno>
-#include <csignal>
-#include <cstdint>
-#include <cstring>
-#include <mutex>
-
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -15,6 +8,13 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
 
 namespace hlo::interrupt {
 namespace {
@@ -63,10 +63,14 @@ void Nap() {
 
 const char* SignalName(int sig) {
   switch (sig) {
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
-    case SIGHUP: return "SIGHUP";
-    default: return "a signal";
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "a signal";
   }
 }
 

@@ -6,8 +6,8 @@
 #include <new>
 
 #include "absl/status/status.h"
-#include "ir/strings.h"
 #include "ir/float_formats.h"
+#include "ir/strings.h"
 
 namespace hlo {
 
@@ -20,14 +20,15 @@ void Literal::RebindTupleShape() {
 }
 
 Literal::Literal(const Literal& o)
-    : shape_(o.shape_), element_count_(o.element_count_), bytes_(o.bytes_),
-      elements_(o.elements_) {
+    : shape_(o.shape_), element_count_(o.element_count_), bytes_(o.bytes_), elements_(o.elements_) {
   RebindTupleShape();
 }
 
 Literal::Literal(Literal&& o) noexcept
-    : shape_(std::move(o.shape_)), element_count_(o.element_count_),
-      bytes_(std::move(o.bytes_)), elements_(std::move(o.elements_)) {
+    : shape_(std::move(o.shape_)),
+      element_count_(o.element_count_),
+      bytes_(std::move(o.bytes_)),
+      elements_(std::move(o.elements_)) {
   RebindTupleShape();
 }
 
@@ -88,15 +89,14 @@ absl::StatusOr<Literal> Literal::CreateImpl(const Shape& shape, bool zero) {
   }
   int64_t n = shape.ElementCount();
   if (n < 0) {
-    return absl::InvalidArgumentError(
-        StrCat("shape ", shape.ToString(false),
-                     " has no static size (dynamic or too many elements)"));
+    return absl::InvalidArgumentError(StrCat("shape ", shape.ToString(false),
+                                             " has no static size (dynamic or too many elements)"));
   }
   int64_t width = ByteWidth(shape.element_type());
   if (n > kMaxLiteralBytes / std::max<int64_t>(width, 1)) {
-    return absl::ResourceExhaustedError(StrCat(
-        "shape ", shape.ToString(false), " needs ", n, " elements of ", width,
-        " bytes, more than the limit of ", kMaxLiteralBytes, " bytes"));
+    return absl::ResourceExhaustedError(
+        StrCat("shape ", shape.ToString(false), " needs ", n, " elements of ", width,
+               " bytes, more than the limit of ", kMaxLiteralBytes, " bytes"));
   }
   lit.element_count_ = n;
   try {
@@ -146,19 +146,32 @@ void Literal::SetBits(int64_t i, uint64_t bits) {
 int64_t Literal::GetInt(int64_t i) const {
   const uint8_t* p = bytes_.data();
   switch (element_type()) {
-    case PrimitiveType::kPred: return p[i] != 0;
-    case PrimitiveType::kS1: case PrimitiveType::kS2: case PrimitiveType::kS4:
-    case PrimitiveType::kS8: return reinterpret_cast<const int8_t*>(p)[i];
-    case PrimitiveType::kS16: return reinterpret_cast<const int16_t*>(p)[i];
-    case PrimitiveType::kS32: return reinterpret_cast<const int32_t*>(p)[i];
-    case PrimitiveType::kS64: return reinterpret_cast<const int64_t*>(p)[i];
-    case PrimitiveType::kU1: case PrimitiveType::kU2: case PrimitiveType::kU4:
-    case PrimitiveType::kU8: return p[i];
-    case PrimitiveType::kU16: return reinterpret_cast<const uint16_t*>(p)[i];
-    case PrimitiveType::kU32: return reinterpret_cast<const uint32_t*>(p)[i];
+    case PrimitiveType::kPred:
+      return p[i] != 0;
+    case PrimitiveType::kS1:
+    case PrimitiveType::kS2:
+    case PrimitiveType::kS4:
+    case PrimitiveType::kS8:
+      return reinterpret_cast<const int8_t*>(p)[i];
+    case PrimitiveType::kS16:
+      return reinterpret_cast<const int16_t*>(p)[i];
+    case PrimitiveType::kS32:
+      return reinterpret_cast<const int32_t*>(p)[i];
+    case PrimitiveType::kS64:
+      return reinterpret_cast<const int64_t*>(p)[i];
+    case PrimitiveType::kU1:
+    case PrimitiveType::kU2:
+    case PrimitiveType::kU4:
+    case PrimitiveType::kU8:
+      return p[i];
+    case PrimitiveType::kU16:
+      return reinterpret_cast<const uint16_t*>(p)[i];
+    case PrimitiveType::kU32:
+      return reinterpret_cast<const uint32_t*>(p)[i];
     case PrimitiveType::kU64:
       return static_cast<int64_t>(reinterpret_cast<const uint64_t*>(p)[i]);
-    default: return static_cast<int64_t>(GetDouble(i));
+    default:
+      return static_cast<int64_t>(GetDouble(i));
   }
 }
 
@@ -177,33 +190,56 @@ void Literal::SetInt(int64_t i, int64_t v) {
   uint8_t* p = bytes_.data();
   PrimitiveType t = element_type();
   switch (t) {
-    case PrimitiveType::kPred: p[i] = v != 0; return;
-    case PrimitiveType::kS1: case PrimitiveType::kS2: case PrimitiveType::kS4:
-    case PrimitiveType::kS8:
-      reinterpret_cast<int8_t*>(p)[i] =
-          static_cast<int8_t>(WrapInt(v, BitWidth(t), true));
+    case PrimitiveType::kPred:
+      p[i] = v != 0;
       return;
-    case PrimitiveType::kS16: reinterpret_cast<int16_t*>(p)[i] = static_cast<int16_t>(v); return;
-    case PrimitiveType::kS32: reinterpret_cast<int32_t*>(p)[i] = static_cast<int32_t>(v); return;
-    case PrimitiveType::kS64: reinterpret_cast<int64_t*>(p)[i] = v; return;
-    case PrimitiveType::kU1: case PrimitiveType::kU2: case PrimitiveType::kU4:
+    case PrimitiveType::kS1:
+    case PrimitiveType::kS2:
+    case PrimitiveType::kS4:
+    case PrimitiveType::kS8:
+      reinterpret_cast<int8_t*>(p)[i] = static_cast<int8_t>(WrapInt(v, BitWidth(t), true));
+      return;
+    case PrimitiveType::kS16:
+      reinterpret_cast<int16_t*>(p)[i] = static_cast<int16_t>(v);
+      return;
+    case PrimitiveType::kS32:
+      reinterpret_cast<int32_t*>(p)[i] = static_cast<int32_t>(v);
+      return;
+    case PrimitiveType::kS64:
+      reinterpret_cast<int64_t*>(p)[i] = v;
+      return;
+    case PrimitiveType::kU1:
+    case PrimitiveType::kU2:
+    case PrimitiveType::kU4:
     case PrimitiveType::kU8:
       p[i] = static_cast<uint8_t>(WrapInt(v, BitWidth(t), false));
       return;
-    case PrimitiveType::kU16: reinterpret_cast<uint16_t*>(p)[i] = static_cast<uint16_t>(v); return;
-    case PrimitiveType::kU32: reinterpret_cast<uint32_t*>(p)[i] = static_cast<uint32_t>(v); return;
-    case PrimitiveType::kU64: reinterpret_cast<uint64_t*>(p)[i] = static_cast<uint64_t>(v); return;
-    default: SetDouble(i, static_cast<double>(v)); return;
+    case PrimitiveType::kU16:
+      reinterpret_cast<uint16_t*>(p)[i] = static_cast<uint16_t>(v);
+      return;
+    case PrimitiveType::kU32:
+      reinterpret_cast<uint32_t*>(p)[i] = static_cast<uint32_t>(v);
+      return;
+    case PrimitiveType::kU64:
+      reinterpret_cast<uint64_t*>(p)[i] = static_cast<uint64_t>(v);
+      return;
+    default:
+      SetDouble(i, static_cast<double>(v));
+      return;
   }
 }
 
 double Literal::GetDouble(int64_t i) const {
   PrimitiveType t = element_type();
   switch (t) {
-    case PrimitiveType::kF32: return typed<float>()[i];
-    case PrimitiveType::kF64: return typed<double>()[i];
-    case PrimitiveType::kC64: return typed<float>()[2 * i];
-    case PrimitiveType::kC128: return typed<double>()[2 * i];
+    case PrimitiveType::kF32:
+      return typed<float>()[i];
+    case PrimitiveType::kF64:
+      return typed<double>()[i];
+    case PrimitiveType::kC64:
+      return typed<float>()[2 * i];
+    case PrimitiveType::kC128:
+      return typed<double>()[2 * i];
     case PrimitiveType::kU64:
       return static_cast<double>(typed<uint64_t>()[i]);
     default:
@@ -215,11 +251,21 @@ double Literal::GetDouble(int64_t i) const {
 void Literal::SetDouble(int64_t i, double v) {
   PrimitiveType t = element_type();
   switch (t) {
-    case PrimitiveType::kF32: typed<float>()[i] = static_cast<float>(v); return;
-    case PrimitiveType::kF64: typed<double>()[i] = v; return;
-    case PrimitiveType::kC64: SetComplex(i, {v, 0}); return;
-    case PrimitiveType::kC128: SetComplex(i, {v, 0}); return;
-    case PrimitiveType::kPred: bytes_[i] = v != 0; return;
+    case PrimitiveType::kF32:
+      typed<float>()[i] = static_cast<float>(v);
+      return;
+    case PrimitiveType::kF64:
+      typed<double>()[i] = v;
+      return;
+    case PrimitiveType::kC64:
+      SetComplex(i, {v, 0});
+      return;
+    case PrimitiveType::kC128:
+      SetComplex(i, {v, 0});
+      return;
+    case PrimitiveType::kPred:
+      bytes_[i] = v != 0;
+      return;
     default:
       if (IsFloat(t)) {
         SetBits(i, EncodeSmallFloat(t, v));
@@ -233,19 +279,16 @@ void Literal::SetDouble(int64_t i, double v) {
         if (v <= 0) {
           SetInt(i, 0);
         } else if (v >= max) {
-          SetBits(i, t == PrimitiveType::kU64 ? ~uint64_t{0}
-                                              : static_cast<uint64_t>(max));
+          SetBits(i, t == PrimitiveType::kU64 ? ~uint64_t{0} : static_cast<uint64_t>(max));
         } else {
           SetBits(i, static_cast<uint64_t>(v));
         }
       } else {
         double lim = std::ldexp(1.0, BitWidth(t) - 1);
         if (v >= lim) {
-          SetInt(i, t == PrimitiveType::kS64 ? INT64_MAX
-                                             : static_cast<int64_t>(lim) - 1);
+          SetInt(i, t == PrimitiveType::kS64 ? INT64_MAX : static_cast<int64_t>(lim) - 1);
         } else if (v < -lim) {
-          SetInt(i, t == PrimitiveType::kS64 ? INT64_MIN
-                                             : -static_cast<int64_t>(lim));
+          SetInt(i, t == PrimitiveType::kS64 ? INT64_MIN : -static_cast<int64_t>(lim));
         } else {
           SetInt(i, static_cast<int64_t>(v));
         }

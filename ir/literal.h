@@ -51,9 +51,13 @@ class Literal {
   const uint8_t* data() const { return bytes_.data(); }
   size_t size_bytes() const { return bytes_.size(); }
   template <typename T>
-  T* typed() { return reinterpret_cast<T*>(bytes_.data()); }
+  T* typed() {
+    return reinterpret_cast<T*>(bytes_.data());
+  }
   template <typename T>
-  const T* typed() const { return reinterpret_cast<const T*>(bytes_.data()); }
+  const T* typed() const {
+    return reinterpret_cast<const T*>(bytes_.data());
+  }
 
   std::vector<Literal>& elements() { return elements_; }
   const std::vector<Literal>& elements() const { return elements_; }
@@ -137,13 +141,11 @@ enum class LiteralStyle {
 
 // Appends the elements (no shape): `{1, 2}` or a scalar `7`, tuples as
 // `(a, b)`.
-void AppendLiteralValue(std::string& out, const Literal& literal,
-                        LiteralStyle style);
+void AppendLiteralValue(std::string& out, const Literal& literal, LiteralStyle style);
 // `f32[2] {1, 2}`, `(f32[] 1, s32[] 2)`.
 std::string LiteralToString(const Literal& literal, LiteralStyle style);
 // One element as text in the style.
-void AppendElement(std::string& out, const Literal& literal, int64_t i,
-                   LiteralStyle style);
+void AppendElement(std::string& out, const Literal& literal, int64_t i, LiteralStyle style);
 // Float text as XLA prints it in HLO: `%.{digits10}g`, else max_digits10;
 // nan, -nan, inf, -inf.
 void AppendXlaFloat(std::string& out, double value, PrimitiveType type);

@@ -1,7 +1,6 @@
 #include "ir/literal_json.h"
 
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 #include "ir/located_status.h"
@@ -120,8 +119,9 @@ absl::StatusOr<Literal> FromJson(const nlohmann::json& j, std::string_view what,
   if (!lit.ok()) return JsonError(what, path, std::string(lit.status().message()));
   const auto& data = j["data"];
   if (static_cast<int64_t>(data.size()) != lit->element_count()) {
-    return JsonError(what, path, StrCat("\"data\" has ", data.size(), " elements but dims give ",
-                                        lit->element_count()));
+    return JsonError(
+        what, path,
+        StrCat("\"data\" has ", data.size(), " elements but dims give ", lit->element_count()));
   }
   for (int64_t i = 0; i < lit->element_count(); ++i) {
     const auto& v = data[i];
@@ -131,8 +131,8 @@ absl::StatusOr<Literal> FromJson(const nlohmann::json& j, std::string_view what,
       lit->SetInt(i, v.get<bool>());
     } else if (IsInteger(*type)) {
       if (!v.is_number_integer()) return JsonError(what, at, "expected an integer");
-      lit->SetInt(i, v.is_number_unsigned() ? static_cast<int64_t>(v.get<uint64_t>())
-                                            : v.get<int64_t>());
+      lit->SetInt(
+          i, v.is_number_unsigned() ? static_cast<int64_t>(v.get<uint64_t>()) : v.get<int64_t>());
     } else if (IsComplex(*type)) {
       bool ok1 = false, ok2 = false;
       if (!v.is_array() || v.size() != 2) return JsonError(what, at, "expected [re, im]");

@@ -125,8 +125,7 @@ TEST_CASE("literal: Create checks sizes before allocating", "[literal]") {
   CHECK_FALSE(Literal::Create(Shape::Array(PT::kF32, {Shape::kUnboundedSize})).ok());
   CHECK_FALSE(Literal::Create(Shape::Array(PT::kF32, {2, Shape::kUnboundedSize})).ok());
   // 10^15 elements: an error, not an allocation.
-  absl::StatusOr<Literal> huge =
-      Literal::Create(Shape::Array(PT::kF32, {1000000, 1000000000}));
+  absl::StatusOr<Literal> huge = Literal::Create(Shape::Array(PT::kF32, {1000000, 1000000000}));
   CHECK_FALSE(huge.ok());
   // Overflowing element counts.
   CHECK_FALSE(Literal::Create(Shape::Array(PT::kF32, {int64_t{1} << 32, int64_t{1} << 32})).ok());
@@ -143,26 +142,51 @@ TEST_CASE("literal: integer storage wraps to the type's width", "[literal]") {
   struct Row {
     PT type;
     int64_t in;
-    int64_t out;       // GetInt
-    uint64_t bits;     // GetBits
+    int64_t out;    // GetInt
+    uint64_t bits;  // GetBits
   };
   const Row rows[] = {
-      {PT::kS1, 0, 0, 0},   {PT::kS1, -1, -1, 1},  {PT::kS1, 1, -1, 1},
-      {PT::kS1, 2, 0, 0},   {PT::kU1, 1, 1, 1},    {PT::kU1, 2, 0, 0},
-      {PT::kU1, 3, 1, 1},   {PT::kU1, -1, 1, 1},   {PT::kS2, 1, 1, 1},
-      {PT::kS2, 2, -2, 2},  {PT::kS2, -2, -2, 2},  {PT::kS2, -3, 1, 1},
-      {PT::kS2, -1, -1, 3}, {PT::kU2, 3, 3, 3},    {PT::kU2, 4, 0, 0},
-      {PT::kU2, -1, 3, 3},  {PT::kS4, 7, 7, 7},    {PT::kS4, 8, -8, 8},
-      {PT::kS4, -8, -8, 8}, {PT::kS4, -9, 7, 7},   {PT::kS4, -1, -1, 15},
-      {PT::kS4, 16, 0, 0},  {PT::kU4, 15, 15, 15}, {PT::kU4, 16, 0, 0},
-      {PT::kU4, -1, 15, 15}, {PT::kU4, 17, 1, 1},  {PT::kS8, 127, 127, 127},
-      {PT::kS8, 128, -128, 128}, {PT::kS8, -129, 127, 127},
-      {PT::kS8, -1, -1, 255}, {PT::kU8, 255, 255, 255}, {PT::kU8, 256, 0, 0},
-      {PT::kU8, -1, 255, 255}, {PT::kS16, 32768, -32768, 0x8000},
-      {PT::kS16, -1, -1, 0xFFFF}, {PT::kU16, 65535, 65535, 0xFFFF},
-      {PT::kU16, 65536, 0, 0}, {PT::kS32, INT32_MIN, INT32_MIN, 0x80000000u},
+      {PT::kS1, 0, 0, 0},
+      {PT::kS1, -1, -1, 1},
+      {PT::kS1, 1, -1, 1},
+      {PT::kS1, 2, 0, 0},
+      {PT::kU1, 1, 1, 1},
+      {PT::kU1, 2, 0, 0},
+      {PT::kU1, 3, 1, 1},
+      {PT::kU1, -1, 1, 1},
+      {PT::kS2, 1, 1, 1},
+      {PT::kS2, 2, -2, 2},
+      {PT::kS2, -2, -2, 2},
+      {PT::kS2, -3, 1, 1},
+      {PT::kS2, -1, -1, 3},
+      {PT::kU2, 3, 3, 3},
+      {PT::kU2, 4, 0, 0},
+      {PT::kU2, -1, 3, 3},
+      {PT::kS4, 7, 7, 7},
+      {PT::kS4, 8, -8, 8},
+      {PT::kS4, -8, -8, 8},
+      {PT::kS4, -9, 7, 7},
+      {PT::kS4, -1, -1, 15},
+      {PT::kS4, 16, 0, 0},
+      {PT::kU4, 15, 15, 15},
+      {PT::kU4, 16, 0, 0},
+      {PT::kU4, -1, 15, 15},
+      {PT::kU4, 17, 1, 1},
+      {PT::kS8, 127, 127, 127},
+      {PT::kS8, 128, -128, 128},
+      {PT::kS8, -129, 127, 127},
+      {PT::kS8, -1, -1, 255},
+      {PT::kU8, 255, 255, 255},
+      {PT::kU8, 256, 0, 0},
+      {PT::kU8, -1, 255, 255},
+      {PT::kS16, 32768, -32768, 0x8000},
+      {PT::kS16, -1, -1, 0xFFFF},
+      {PT::kU16, 65535, 65535, 0xFFFF},
+      {PT::kU16, 65536, 0, 0},
+      {PT::kS32, INT32_MIN, INT32_MIN, 0x80000000u},
       {PT::kS32, int64_t{1} << 31, INT32_MIN, 0x80000000u},
-      {PT::kS32, -1, -1, 0xFFFFFFFFu}, {PT::kU32, UINT32_MAX, UINT32_MAX, 0xFFFFFFFFu},
+      {PT::kS32, -1, -1, 0xFFFFFFFFu},
+      {PT::kU32, UINT32_MAX, UINT32_MAX, 0xFFFFFFFFu},
       {PT::kU32, int64_t{1} << 32, 0, 0},
       {PT::kS64, INT64_MIN, INT64_MIN, uint64_t{1} << 63},
       {PT::kS64, INT64_MAX, INT64_MAX, ~uint64_t{0} >> 1},
@@ -170,7 +194,9 @@ TEST_CASE("literal: integer storage wraps to the type's width", "[literal]") {
       // u64 values above INT64_MAX come back reinterpreted.
       {PT::kU64, -1, -1, ~uint64_t{0}},
       {PT::kU64, INT64_MIN, INT64_MIN, uint64_t{1} << 63},
-      {PT::kPred, 1, 1, 1}, {PT::kPred, 0, 0, 0}, {PT::kPred, 5, 1, 1},
+      {PT::kPred, 1, 1, 1},
+      {PT::kPred, 0, 0, 0},
+      {PT::kPred, 5, 1, 1},
       {PT::kPred, -1, 1, 1},
   };
   for (const Row& r : rows) {
@@ -307,8 +333,7 @@ TEST_CASE("hlo style: array brace spacing by rank", "[literal][literal_text]") {
   CHECK(Hlo(Iota(PT::kS32, {1, 1})) == "{ {1} }");
   CHECK(Hlo(Iota(PT::kS32, {2, 0})) == "{ {}, {} }");
   // Rank 3: no index comments.
-  CHECK(Hlo(Iota(PT::kS32, {2, 2, 2})) ==
-        "{ { { 1, 2 }, { 3, 4 } }, { { 5, 6 }, { 7, 8 } } }");
+  CHECK(Hlo(Iota(PT::kS32, {2, 2, 2})) == "{ { { 1, 2 }, { 3, 4 } }, { { 5, 6 }, { 7, 8 } } }");
   CHECK(Hlo(Iota(PT::kS32, {2, 1, 1})) == "{ { {1} }, { {2} } }");
   CHECK(Hlo(Iota(PT::kS32, {1, 3, 1})) == "{ { {1}, {2}, {3} } }");
   CHECK(Hlo(Iota(PT::kS32, {1, 2, 0})) == "{ { {}, {} } }");
@@ -326,8 +351,7 @@ TEST_CASE("hlo style: array brace spacing by rank", "[literal][literal_text]") {
   CHECK(Hlo(Iota(PT::kS32, {1, 1, 1, 2, 1})) ==
         "{ { /*i0=0*/ { /*i1=0*/ { /*i2=0*/ {1}, {2} } } } }");
   // Floats in arrays.
-  CHECK(Hlo(Doubles(PT::kF32, {2, 2}, {0.5, -1, kInf, 1e10})) ==
-        "{ { 0.5, -1 }, { inf, 1e+10 } }");
+  CHECK(Hlo(Doubles(PT::kF32, {2, 2}, {0.5, -1, kInf, 1e10})) == "{ { 0.5, -1 }, { inf, 1e+10 } }");
 }
 
 // XLA's DenseArrayPrintHelper (xla/literal.cc): a non-innermost level opens
@@ -377,10 +401,8 @@ TEST_CASE("hlo style: f64 is %.15g, else %.17g", "[literal][literal_text]") {
   CHECK(HloFloat(PT::kF64, 1e100) == "1e+100");
   CHECK(HloFloat(PT::kF64, 123456789012345) == "123456789012345");
   CHECK(HloFloat(PT::kF64, 1234567890123456789.0) == "1.2345678901234568e+18");
-  CHECK(HloFloat(PT::kF64, std::numeric_limits<double>::max()) ==
-        "1.7976931348623157e+308");
-  CHECK(HloFloat(PT::kF64, std::numeric_limits<double>::denorm_min()) ==
-        "4.94065645841247e-324");
+  CHECK(HloFloat(PT::kF64, std::numeric_limits<double>::max()) == "1.7976931348623157e+308");
+  CHECK(HloFloat(PT::kF64, std::numeric_limits<double>::denorm_min()) == "4.94065645841247e-324");
   CHECK(HloFloat(PT::kF64, -kInf) == "-inf");
   CHECK(HloFloat(PT::kF64, kNaN) == "nan");
 }
@@ -528,8 +550,8 @@ TEST_CASE("compact style: the design.md examples", "[literal][literal_text]") {
   c.SetComplex(0, {1, 2});
   c.SetComplex(1, {3, 4});
   CHECK(LiteralToString(c, LiteralStyle::kCompact) == "c64[2] {(1, 2), (3, 4)}");
-  CHECK(LiteralToString(Doubles(PT::kF32, {3}, {kNaN, kInf, -kInf}),
-                        LiteralStyle::kCompact) == "f32[3] {nan, inf, -inf}");
+  CHECK(LiteralToString(Doubles(PT::kF32, {3}, {kNaN, kInf, -kInf}), LiteralStyle::kCompact) ==
+        "f32[3] {nan, inf, -inf}");
 }
 
 TEST_CASE("compact style: nesting", "[literal][literal_text]") {

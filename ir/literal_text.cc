@@ -6,9 +6,9 @@
 #include <limits>
 #include <string_view>
 
-#include "ir/strings.h"
 #include "ir/float_formats.h"
 #include "ir/literal.h"
+#include "ir/strings.h"
 
 namespace hlo {
 namespace {
@@ -22,10 +22,14 @@ struct Digits {
 
 Digits FloatDigits(PrimitiveType type) {
   switch (type) {
-    case PrimitiveType::kF64: return {15, 17};
-    case PrimitiveType::kF32: return {6, 9};
-    case PrimitiveType::kF16: return {3, 5};
-    case PrimitiveType::kBF16: return {2, 4};
+    case PrimitiveType::kF64:
+      return {15, 17};
+    case PrimitiveType::kF32:
+      return {6, 9};
+    case PrimitiveType::kF16:
+      return {3, 5};
+    case PrimitiveType::kBF16:
+      return {2, 4};
     default: {
       // max_digits10 = ceil(1 + precision * log10(2)), precision counting
       // the implicit bit.
@@ -38,9 +42,12 @@ Digits FloatDigits(PrimitiveType type) {
 // Rounds `v` to the type (what reading its text back would give).
 double RoundToType(double v, PrimitiveType type) {
   switch (type) {
-    case PrimitiveType::kF64: return v;
-    case PrimitiveType::kF32: return static_cast<float>(v);
-    default: return DecodeSmallFloat(type, EncodeSmallFloat(type, v));
+    case PrimitiveType::kF64:
+      return v;
+    case PrimitiveType::kF32:
+      return static_cast<float>(v);
+    default:
+      return DecodeSmallFloat(type, EncodeSmallFloat(type, v));
   }
 }
 
@@ -74,8 +81,10 @@ uint64_t NanPayload(uint64_t bits, int mantissa_bits) {
 // with infinities); 0 for the others.
 int MantissaBits(PrimitiveType type) {
   switch (type) {
-    case PrimitiveType::kF64: return 52;
-    case PrimitiveType::kF32: return 23;
+    case PrimitiveType::kF64:
+      return 52;
+    case PrimitiveType::kF32:
+      return 23;
     default:
       if (IsSmallFloat(type) && GetSmallFloatInfo(type).has_infinity) {
         return GetSmallFloatInfo(type).mantissa_bits;
@@ -84,8 +93,8 @@ int MantissaBits(PrimitiveType type) {
   }
 }
 
-void AppendFloatElement(std::string& out, double value, uint64_t bits,
-                        PrimitiveType type, LiteralStyle style) {
+void AppendFloatElement(std::string& out, double value, uint64_t bits, PrimitiveType type,
+                        LiteralStyle style) {
   int mbits = MantissaBits(type);
   if (std::isnan(value) && mbits > 0) {
     uint64_t payload = NanPayload(bits, mbits);
@@ -93,8 +102,7 @@ void AppendFloatElement(std::string& out, double value, uint64_t bits,
     out += "nan";
     if (payload != 0) {
       char buf[32];
-      int n = std::snprintf(buf, sizeof(buf), "(0x%llx)",
-                            static_cast<unsigned long long>(payload));
+      int n = std::snprintf(buf, sizeof(buf), "(0x%llx)", static_cast<unsigned long long>(payload));
       out.append(buf, n);
     }
     return;
@@ -145,8 +153,7 @@ void AppendShortestFloat(std::string& out, double value, PrimitiveType type) {
   // no text with more than best.size() digits can be shorter.
   std::string best;
   double best_err = 0;
-  for (int p = 1; p <= 17 && (best.empty() || p <= static_cast<int>(best.size()));
-       ++p) {
+  for (int p = 1; p <= 17 && (best.empty() || p <= static_cast<int>(best.size())); ++p) {
     int n = std::snprintf(buf, sizeof(buf), "%.*e", p - 1, value);
     const double decimal = std::strtod(buf, nullptr);
     if (RoundToType(decimal, type) != value) continue;
@@ -187,8 +194,7 @@ void AppendShortestFloat(std::string& out, double value, PrimitiveType type) {
   out += best;
 }
 
-void AppendElement(std::string& out, const Literal& lit, int64_t i,
-                   LiteralStyle style) {
+void AppendElement(std::string& out, const Literal& lit, int64_t i, LiteralStyle style) {
   PrimitiveType t = lit.element_type();
   if (t == PrimitiveType::kPred) {
     // XLA prints pred array elements as 1/0 and scalars as true/false.
@@ -218,8 +224,7 @@ void AppendElement(std::string& out, const Literal& lit, int64_t i,
 namespace {
 
 // design.md's compact form: {{1, 2}, {3, 4}}.
-void AppendCompactArray(std::string& out, const Literal& lit, int64_t dim,
-                        int64_t& index) {
+void AppendCompactArray(std::string& out, const Literal& lit, int64_t dim, int64_t& index) {
   const Shape& shape = lit.shape();
   out += '{';
   for (int64_t k = 0; k < shape.dim(dim); ++k) {
@@ -236,8 +241,8 @@ void AppendCompactArray(std::string& out, const Literal& lit, int64_t dim,
 // XLA's one-line form: rank 1 `{1, 2}`; higher ranks `{ { 1, 2 }, { 3, 4 } }`
 // with rows of at most one element unspaced (`{1}`), and from rank 4 on an
 // index comment after each inner brace (`{ /*i0=1*/ ...`).
-void AppendHloArray(std::string& out, const Literal& lit, int64_t dim,
-                    int64_t position, int64_t& index) {
+void AppendHloArray(std::string& out, const Literal& lit, int64_t dim, int64_t position,
+                    int64_t& index) {
   const Shape& shape = lit.shape();
   const int64_t rank = shape.rank();
   const int64_t n = shape.dim(dim);
@@ -270,8 +275,7 @@ void AppendHloArray(std::string& out, const Literal& lit, int64_t dim,
 
 }  // namespace
 
-void AppendLiteralValue(std::string& out, const Literal& lit,
-                        LiteralStyle style) {
+void AppendLiteralValue(std::string& out, const Literal& lit, LiteralStyle style) {
   if (lit.IsTuple()) {
     bool hlo = style == LiteralStyle::kHloConstant;
     out += hlo ? "( " : "(";

@@ -78,20 +78,21 @@ std::string RefText(const Mesh& mesh, const MeshAxisRef& r) {
 // AxisRef::Validate.
 std::string ValidateRef(const Mesh& mesh, const MeshAxisRef& r) {
   if (r.axis < 0 || r.axis >= static_cast<int64_t>(mesh.axis_sizes.size())) {
-    return StrCat("axis index ", r.axis, " is out of range for a mesh of ",
-                  mesh.axis_sizes.size(), " axes");
+    return StrCat("axis index ", r.axis, " is out of range for a mesh of ", mesh.axis_sizes.size(),
+                  " axes");
   }
   if (!r.is_sub_axis()) return "";
   const int64_t full = mesh.axis_sizes[r.axis];
   if (r.pre_size < 1 || r.size <= 1) {
-    return StrCat("sub-axis ", RefText(mesh, r), " needs a pre-size of at least 1 and a size "
+    return StrCat("sub-axis ", RefText(mesh, r),
+                  " needs a pre-size of at least 1 and a size "
                   "above 1");
   }
   // (pre-size times size may overflow: divided out one at a time.)
   if (r.pre_size > full || r.size > full || full % r.pre_size != 0 ||
       (full / r.pre_size) % r.size != 0) {
-    return StrCat("sub-axis ", RefText(mesh, r), ": pre-size times size (", r.pre_size, "*",
-                  r.size, ") must divide the axis size ", full);
+    return StrCat("sub-axis ", RefText(mesh, r), ": pre-size times size (", r.pre_size, "*", r.size,
+                  ") must divide the axis size ", full);
   }
   if (r.size >= full) {
     return StrCat("sub-axis ", RefText(mesh, r), " must be smaller than the axis (size ", full,
@@ -102,8 +103,8 @@ std::string ValidateRef(const Mesh& mesh, const MeshAxisRef& r) {
 
 // Each reference valid and apart from every one seen before on its axis;
 // `what` names the list for messages.
-std::string TrackAxes(const Mesh& mesh, const std::vector<MeshAxisRef>& axes,
-                      std::string_view what, std::vector<MeshAxisRef>* seen) {
+std::string TrackAxes(const Mesh& mesh, const std::vector<MeshAxisRef>& axes, std::string_view what,
+                      std::vector<MeshAxisRef>* seen) {
   for (size_t i = 0; i < axes.size(); ++i) {
     if (std::string e = ValidateRef(mesh, axes[i]); !e.empty()) return e;
     for (const MeshAxisRef& other : *seen) {
@@ -146,9 +147,12 @@ void AppendRefs(std::string& out, const Mesh& mesh, const std::vector<MeshAxisRe
 
 std::string_view ReductionName(NamedSharding::Reduction r) {
   switch (r) {
-    case NamedSharding::Reduction::kMax: return "max";
-    case NamedSharding::Reduction::kMin: return "min";
-    case NamedSharding::Reduction::kSum: break;
+    case NamedSharding::Reduction::kMax:
+      return "max";
+    case NamedSharding::Reduction::kMin:
+      return "min";
+    case NamedSharding::Reduction::kSum:
+      break;
   }
   return "sum";
 }

@@ -93,10 +93,10 @@ TEST_CASE("mesh replica groups follow the mesh's device order", "[mesh]") {
 
 TEST_CASE("mesh replica groups refuse invalid axes", "[mesh]") {
   Mesh a8 = Make({"a"}, {8});
-  CHECK(!ExpandMeshReplicaGroups({a8, {Axis(0), Sub(0, 1, 2)}}).ok());  // overlap
+  CHECK(!ExpandMeshReplicaGroups({a8, {Axis(0), Sub(0, 1, 2)}}).ok());       // overlap
   CHECK(!ExpandMeshReplicaGroups({a8, {Sub(0, 1, 2), Sub(0, 2, 2)}}).ok());  // mergeable
-  CHECK(!ExpandMeshReplicaGroups({a8, {Sub(0, 3, 2)}}).ok());  // 6 does not divide 8
-  CHECK(!ExpandMeshReplicaGroups({a8, {Sub(0, 1, 8)}}).ok());  // the whole axis
+  CHECK(!ExpandMeshReplicaGroups({a8, {Sub(0, 3, 2)}}).ok());                // 6 does not divide 8
+  CHECK(!ExpandMeshReplicaGroups({a8, {Sub(0, 1, 8)}}).ok());                // the whole axis
   Mesh big = Make({"a", "b"}, {1 << 20, 1 << 20});
   CHECK(!ExpandMeshReplicaGroups({big, {Axis(0)}}).ok());  // too many devices
 }
@@ -131,15 +131,14 @@ TEST_CASE("mesh replica groups print as XLA prints them", "[mesh]") {
                "  ROOT r = f32[4]{0} all-reduce(p), replica_groups=") +
            std::string(groups) + ", to_apply=add\n}\n\n";
   };
-  for (std::string_view same : {"mesh['x'=2,'y'=2] {'x'}", "mesh['x'=4] {}",
-                                "mesh['x'=2,'y'=2], device_ids=([2,2]T(1,0)) {'y','x'}",
-                                "mesh['x'=2,'y'=2], device_ids=(3,1,0,2) {'y'}",
-                                "mesh['a'=4] {'a':(2)2}"}) {
+  for (std::string_view same :
+       {"mesh['x'=2,'y'=2] {'x'}", "mesh['x'=4] {}",
+        "mesh['x'=2,'y'=2], device_ids=([2,2]T(1,0)) {'y','x'}",
+        "mesh['x'=2,'y'=2], device_ids=(3,1,0,2) {'y'}", "mesh['a'=4] {'a':(2)2}"}) {
     CHECK(RoundTrip(module(same)) == module(same));
   }
   // The plain order is not written; other iotas in XLA's canonical form.
-  CHECK(RoundTrip(module("mesh['x'=4], device_ids=([4]) {'x'}")) ==
-        module("mesh['x'=4] {'x'}"));
+  CHECK(RoundTrip(module("mesh['x'=4], device_ids=([4]) {'x'}")) == module("mesh['x'=4] {'x'}"));
   CHECK(RoundTrip(module("mesh['x'=2,'y'=2], device_ids=([2,2]T(0,1)) {'x'}")) ==
         module("mesh['x'=2,'y'=2] {'x'}"));
   // Axes by number print by name.

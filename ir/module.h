@@ -17,11 +17,11 @@ namespace hlo {
 
 // How the text was written, so that printing keeps the style it read.
 struct PrintStyle {
-  bool percent_names = true;    // `%add.1` rather than `add.1`
-  bool signatures = true;       // `%comp (a: f32[]) -> f32[] {`
-  bool operand_shapes = true;   // `add(f32[] %a, f32[] %b)`
+  bool percent_names = true;   // `%add.1` rather than `add.1`
+  bool signatures = true;      // `%comp (a: f32[]) -> f32[] {`
+  bool operand_shapes = true;  // `add(f32[] %a, f32[] %b)`
   bool print_metadata = true;
-  bool print_layouts = true;    // layouts on shapes as written
+  bool print_layouts = true;  // layouts on shapes as written
   // XLA's dump form: `%t#1` for get-tuple-element(%t), index=1, whose own
   // line is left out (unless it is the root).
   bool compact_gte = false;
@@ -48,9 +48,7 @@ class Module {
   ShapePool& shapes() { return shapes_; }
   const Shape* Intern(const Shape& shape) { return shapes_.Intern(shape); }
 
-  const std::vector<std::unique_ptr<Computation>>& computations() const {
-    return computations_;
-  }
+  const std::vector<std::unique_ptr<Computation>>& computations() const { return computations_; }
   Computation* AddComputation(std::unique_ptr<Computation> computation);
   Computation* FindComputation(std::string_view name) const;
   // Removes computations that nothing calls (the entry stays).

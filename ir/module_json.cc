@@ -9,8 +9,7 @@ namespace {
 
 // Looks `name` up in a table indexed by enum value.
 template <typename E, size_t N>
-std::optional<E> FindName(const std::array<std::string_view, N>& names,
-                          std::string_view name) {
+std::optional<E> FindName(const std::array<std::string_view, N>& names, std::string_view name) {
   for (size_t i = 0; i < N; ++i) {
     if (names[i] == name) return static_cast<E>(i);
   }
@@ -18,31 +17,46 @@ std::optional<E> FindName(const std::array<std::string_view, N>& names,
 }
 
 // In AttrType order.
-constexpr std::array<std::string_view, 26> kAttrTypeNames = {
-    "int",          "float",          "bool",           "string",
-    "ident",        "int_list",       "bool_list",      "ident_list",
-    "int_list_list", "shape",         "shape_list",     "computation",
-    "computation_list", "instruction_list", "slice",    "window",
-    "conv_dims",    "padding",        "replica_groups", "sharding",
-    "key_values",   "string_map",     "backend_config", "aliasing",
-    "literal",      "raw"};
+constexpr std::array<std::string_view, 26> kAttrTypeNames = {"int",
+                                                             "float",
+                                                             "bool",
+                                                             "string",
+                                                             "ident",
+                                                             "int_list",
+                                                             "bool_list",
+                                                             "ident_list",
+                                                             "int_list_list",
+                                                             "shape",
+                                                             "shape_list",
+                                                             "computation",
+                                                             "computation_list",
+                                                             "instruction_list",
+                                                             "slice",
+                                                             "window",
+                                                             "conv_dims",
+                                                             "padding",
+                                                             "replica_groups",
+                                                             "sharding",
+                                                             "key_values",
+                                                             "string_map",
+                                                             "backend_config",
+                                                             "aliasing",
+                                                             "literal",
+                                                             "raw"};
 static_assert(static_cast<size_t>(AttrType::kRaw) + 1 == kAttrTypeNames.size());
 
 // In Sharding::Type order.
 constexpr std::array<std::string_view, 8> kShardingTypeNames = {
     "replicated", "maximal", "manual", "unknown", "unreduced", "tiled", "tuple", "named"};
-static_assert(static_cast<size_t>(Sharding::Type::kNamed) + 1 ==
-              kShardingTypeNames.size());
+static_assert(static_cast<size_t>(Sharding::Type::kNamed) + 1 == kShardingTypeNames.size());
 
 // In Layout::DimLevelType order.
-constexpr std::array<std::string_view, 4> kDimLevelNames = {
-    "dense", "compressed", "singleton", "loose_compressed"};
+constexpr std::array<std::string_view, 4> kDimLevelNames = {"dense", "compressed", "singleton",
+                                                            "loose_compressed"};
 
 }  // namespace
 
-std::string_view AttrTypeName(AttrType type) {
-  return kAttrTypeNames[static_cast<size_t>(type)];
-}
+std::string_view AttrTypeName(AttrType type) { return kAttrTypeNames[static_cast<size_t>(type)]; }
 
 std::optional<AttrType> ParseAttrTypeName(std::string_view name) {
   return FindName<AttrType>(kAttrTypeNames, name);
@@ -68,8 +82,7 @@ AttrType StoredAttrType(AttrKind kind, Opcode opcode) {
   // The parser reads collective-permute's slice_sizes as one list per
   // operand (see ParseAttrValue); everything else follows the table.
   if (kind == AttrKind::kSliceSizes &&
-      (opcode == Opcode::kCollectivePermute ||
-       opcode == Opcode::kCollectivePermuteStart)) {
+      (opcode == Opcode::kCollectivePermute || opcode == Opcode::kCollectivePermuteStart)) {
     return AttrType::kIntListList;
   }
   return AttrValueType(kind);

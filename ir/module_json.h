@@ -35,8 +35,8 @@ absl::StatusOr<std::unique_ptr<Module>> ModuleFromJson(std::string_view json,
 
 // Reads a sequence of module documents separated by whitespace (what
 // `hlo-opt multi.hlo --emit=json` writes for a `// -----` file).
-absl::StatusOr<std::vector<std::unique_ptr<Module>>> ModulesFromJson(
-    std::string_view json, std::string_view filename);
+absl::StatusOr<std::vector<std::unique_ptr<Module>>> ModulesFromJson(std::string_view json,
+                                                                     std::string_view filename);
 
 // ---- Names shared by the writer and the reader ------------------------------
 namespace module_json {

@@ -57,9 +57,7 @@ class Node {
       }
     }
   }
-  bool Has(std::string_view key) const {
-    return v_->is_object() && v_->contains(std::string(key));
-  }
+  bool Has(std::string_view key) const { return v_->is_object() && v_->contains(std::string(key)); }
   Node Get(std::string_view key) const {
     if (!Has(key)) Fail(StrCat("missing field '", key, "'"));
     return Node(v_->at(std::string(key)), StrCat(path_, "/", key));
@@ -210,7 +208,8 @@ void ParseOpcodeText(const Node& n, Opcode* op, std::optional<Opcode>* wrapped) 
   for (auto [suffix, async_op] : {std::pair{std::string_view("-start"), Opcode::kAsyncStart},
                                   std::pair{std::string_view("-update"), Opcode::kAsyncUpdate},
                                   std::pair{std::string_view("-done"), Opcode::kAsyncDone}}) {
-    if (t.size() > suffix.size() && std::string_view(t).substr(t.size() - suffix.size()) == suffix) {
+    if (t.size() > suffix.size() &&
+        std::string_view(t).substr(t.size() - suffix.size()) == suffix) {
       if (std::optional<Opcode> w = ParseOpcode(t.substr(0, t.size() - suffix.size()))) {
         *op = async_op;
         *wrapped = *w;
@@ -333,7 +332,8 @@ Layout Reader::ReadLayout(const Node& n, int64_t rank, int depth) {
     for (const Node& t : n.Get("tiles").Items()) l.tiles.push_back(ReadTile(t));
   }
   l.tail_padding_alignment_in_elements = n.IntOr("tail_padding_alignment_in_elements", 1);
-  if (n.Has("index_primitive_type")) l.index_primitive_type = ElementType(n.Get("index_primitive_type"));
+  if (n.Has("index_primitive_type"))
+    l.index_primitive_type = ElementType(n.Get("index_primitive_type"));
   if (n.Has("pointer_primitive_type")) {
     l.pointer_primitive_type = ElementType(n.Get("pointer_primitive_type"));
   }
@@ -358,8 +358,8 @@ const Shape* Reader::ReadShapeWithText(const Node& obj, std::string_view text_ke
   if (obj.Has(text_key)) {
     std::string text = obj.Get(text_key).Str();
     if (text != module_->shapes().Text(s)) {
-      obj.Get(text_key).Fail(StrCat("shape text '", text, "' does not match ", structure_key,
-                                    " (", module_->shapes().Text(s), ")"));
+      obj.Get(text_key).Fail(StrCat("shape text '", text, "' does not match ", structure_key, " (",
+                                    module_->shapes().Text(s), ")"));
     }
   }
   return s;
@@ -437,8 +437,8 @@ Literal ReadLiteral(const Node& n, const Shape& shape, int depth) {
   if (!shape.IsTuple()) return ReadArrayLiteral(n, shape);
   std::vector<Node> elems = n.Get("elements").Items();
   if (static_cast<int64_t>(elems.size()) != shape.tuple_size()) {
-    n.Get("elements").Fail(StrCat("has ", elems.size(), " elements but the shape has ",
-                                  shape.tuple_size()));
+    n.Get("elements")
+        .Fail(StrCat("has ", elems.size(), " elements but the shape has ", shape.tuple_size()));
   }
   std::vector<Literal> out;
   for (size_t i = 0; i < elems.size(); ++i) {
@@ -517,8 +517,8 @@ IotaTileAssignment ReadIota(const Node& n) {
 }
 
 Mesh ReadMesh(const Node& n) {
-  n.ExpectObject({"axes", "iota_reshape_dims", "iota_transpose_perm", "device_ids",
-                  "maximal_device"});
+  n.ExpectObject(
+      {"axes", "iota_reshape_dims", "iota_transpose_perm", "device_ids", "maximal_device"});
   Mesh m;
   if (n.Has("maximal_device")) {
     if (n.Has("axes")) n.Fail("a maximal mesh has no axes");
@@ -549,8 +549,8 @@ Mesh ReadMesh(const Node& n) {
       product *= d;
     }
     if (product != devices) {
-      n.Get("iota_reshape_dims").Fail(StrCat("hold ", product, " devices but the mesh has ",
-                                             devices));
+      n.Get("iota_reshape_dims")
+          .Fail(StrCat("hold ", product, " devices but the mesh has ", devices));
     }
     m.iota_perm = n.IntsOr("iota_transpose_perm");
     if (!IsPermutation(m.iota_perm, m.iota_reshape_dims.size())) {
@@ -594,9 +594,9 @@ NamedSharding ReadNamedSharding(const Node& n) {
   if (n.Has("dims")) {
     for (const Node& d : n.Get("dims").Items()) {
       d.ExpectObject({"axes", "closed"});
-      s.dims.push_back({d.Has("axes") ? ReadAxisRefs(d.Get("axes"), s.mesh)
-                                      : std::vector<MeshAxisRef>{},
-                        d.BoolOr("closed", true)});
+      s.dims.push_back(
+          {d.Has("axes") ? ReadAxisRefs(d.Get("axes"), s.mesh) : std::vector<MeshAxisRef>{},
+           d.BoolOr("closed", true)});
     }
   }
   if (n.Has("replicated")) s.replicated = ReadAxisRefs(n.Get("replicated"), s.mesh);
@@ -669,10 +669,10 @@ Sharding ReadSharding(const Node& n, int depth) {
 }
 
 ConvDims ReadConvDims(const Node& n) {
-  n.ExpectObject({"text", "input_batch", "input_feature", "input_spatial",
-                  "kernel_input_feature", "kernel_output_feature", "kernel_spatial",
-                  "output_batch", "output_feature", "output_spatial"});
-  ConvDims d{n.Get("input_batch").Int(),          n.Get("input_feature").Int(),
+  n.ExpectObject({"text", "input_batch", "input_feature", "input_spatial", "kernel_input_feature",
+                  "kernel_output_feature", "kernel_spatial", "output_batch", "output_feature",
+                  "output_spatial"});
+  ConvDims d{n.Get("input_batch").Int(),           n.Get("input_feature").Int(),
              n.Get("input_spatial").Ints(),        n.Get("kernel_input_feature").Int(),
              n.Get("kernel_output_feature").Int(), n.Get("kernel_spatial").Ints(),
              n.Get("output_batch").Int(),          n.Get("output_feature").Int(),
@@ -739,13 +739,17 @@ ReplicaGroups ReadReplicaGroups(const Node& n) {
 // The structured attribute types (window, sharding, literal, ...).
 AttrValue Reader::ReadStructValue(const Node& v, AttrType type) {
   switch (type) {
-    case AttrType::kWindow: return std::make_shared<const Window>(ReadWindow(v));
-    case AttrType::kConvDims: return std::make_shared<const ConvDims>(ReadConvDims(v));
+    case AttrType::kWindow:
+      return std::make_shared<const Window>(ReadWindow(v));
+    case AttrType::kConvDims:
+      return std::make_shared<const ConvDims>(ReadConvDims(v));
     case AttrType::kReplicaGroups:
       return std::make_shared<const ReplicaGroups>(ReadReplicaGroups(v));
-    case AttrType::kSharding: return std::make_shared<const Sharding>(ReadSharding(v, 0));
+    case AttrType::kSharding:
+      return std::make_shared<const Sharding>(ReadSharding(v, 0));
     case AttrType::kKeyValues:
-    case AttrType::kStringMap: return std::make_shared<const KeyValues>(ReadKeyValues(v));
+    case AttrType::kStringMap:
+      return std::make_shared<const KeyValues>(ReadKeyValues(v));
     case AttrType::kPadding: {
       auto p = std::make_shared<PaddingConfig>();
       for (const Node& d : v.Items()) {
@@ -771,8 +775,8 @@ AttrValue Reader::ReadStructValue(const Node& v, AttrType type) {
       auto a = std::make_shared<Aliasing>();
       for (const Node& e : v.Items()) {
         e.ExpectObject({"output_index", "operand", "operand_index"});
-        a->push_back({e.Get("output_index").Ints(), e.Get("operand").Int(),
-                      e.Get("operand_index").Ints()});
+        a->push_back(
+            {e.Get("output_index").Ints(), e.Get("operand").Int(), e.Get("operand_index").Ints()});
       }
       return std::shared_ptr<const Aliasing>(std::move(a));
     }
@@ -781,19 +785,26 @@ AttrValue Reader::ReadStructValue(const Node& v, AttrType type) {
       const Shape* s = ReadShapeWithText(v, "shape", "shape_structure");
       return std::make_shared<const Literal>(ReadLiteral(v, *s, 0));
     }
-    default: v.Fail("unhandled attribute type");
+    default:
+      v.Fail("unhandled attribute type");
   }
 }
 
 AttrValue Reader::ReadValue(const Node& v, AttrType type, AttrKind kind, const NameMap& names) {
   switch (type) {
-    case AttrType::kInt: return v.Int();
-    case AttrType::kFloat: return v.Number();
-    case AttrType::kBool: return v.Bool();
+    case AttrType::kInt:
+      return v.Int();
+    case AttrType::kFloat:
+      return v.Number();
+    case AttrType::kBool:
+      return v.Bool();
     case AttrType::kString:
-    case AttrType::kRaw: return v.Str();
-    case AttrType::kIdent: return Ident(v);
-    case AttrType::kIntList: return v.Ints();
+    case AttrType::kRaw:
+      return v.Str();
+    case AttrType::kIdent:
+      return Ident(v);
+    case AttrType::kIntList:
+      return v.Ints();
     case AttrType::kBoolList: {
       std::vector<bool> out;
       for (const Node& b : v.Items()) out.push_back(b.Bool());
@@ -834,7 +845,8 @@ AttrValue Reader::ReadValue(const Node& v, AttrType type, AttrKind kind, const N
       for (const Node& i : v.Items()) out.push_back(FindInstruction(i, names));
       return out;
     }
-    default: return ReadStructValue(v, type);
+    default:
+      return ReadStructValue(v, type);
   }
 }
 
@@ -856,8 +868,8 @@ void ReadOpcode(const Node& n, Opcode* op, std::optional<Opcode>* wrapped) {
     *wrapped = ParseOpcodeNode(n.Get("wrapped_opcode"));
   }
   if (n.Has("opcode") && n.Get("opcode").Str() != OpcodeText(*op, *wrapped)) {
-    n.Get("opcode").Fail(StrCat("does not match base_opcode/wrapped_opcode ('",
-                                OpcodeText(*op, *wrapped), "')"));
+    n.Get("opcode").Fail(
+        StrCat("does not match base_opcode/wrapped_opcode ('", OpcodeText(*op, *wrapped), "')"));
   }
 }
 
@@ -876,8 +888,9 @@ Instruction* Reader::CreateInstruction(const Node& n, Computation* c) {
     int64_t p = n.Get("parameter_number").Int();
     if (p < 0 || p > (int64_t{1} << 31)) n.Get("parameter_number").Fail("out of range");
     if (p < c->parameter_count() && c->parameter(p)) {
-      n.Get("parameter_number").Fail(StrCat("parameter(", p, ") is defined twice (also '",
-                                            c->parameter(p)->name(), "')"));
+      n.Get("parameter_number")
+          .Fail(
+              StrCat("parameter(", p, ") is defined twice (also '", c->parameter(p)->name(), "')"));
     }
     inst->set_parameter_number(p);
   } else if (n.Has("parameter_number")) {
@@ -910,14 +923,14 @@ void Reader::ReadAttribute(const Node& n, Instruction* inst, const NameMap& name
     rules = inst->wrapped_opcode();
   }
   if (!IsAllowedAttr(rules, *kind)) {
-    n.Get("name").Fail(StrCat("attribute '", name, "' is not allowed on '",
-                              OpcodeName(inst->opcode()), "'"));
+    n.Get("name").Fail(
+        StrCat("attribute '", name, "' is not allowed on '", OpcodeName(inst->opcode()), "'"));
   }
   if (inst->HasAttr(*kind)) n.Get("name").Fail(StrCat("attribute '", name, "' is given twice"));
   AttrType type = mj::StoredAttrType(*kind, inst->opcode());
   if (n.Has("type") && n.Get("type").Str() != mj::AttrTypeName(type)) {
-    n.Get("type").Fail(StrCat("'", name, "' holds a ", mj::AttrTypeName(type), ", not a ",
-                              n.Get("type").Str()));
+    n.Get("type").Fail(
+        StrCat("'", name, "' holds a ", mj::AttrTypeName(type), ", not a ", n.Get("type").Str()));
   }
   inst->SetAttr(*kind, ReadValue(n.Get("value"), type, *kind, names));
 }
@@ -998,9 +1011,8 @@ void CheckCycles(const Node& instructions, const Computation* c) {
       ++next;
       int& col = color[index[dep]];
       if (col == 1) {
-        instructions.Items()[index[dep]].Fail(
-            StrCat("instruction '", dep->name(), "' depends on itself (through '", inst->name(),
-                   "')"));
+        instructions.Items()[index[dep]].Fail(StrCat(
+            "instruction '", dep->name(), "' depends on itself (through '", inst->name(), "')"));
       }
       if (col == 0) {
         col = 1;
@@ -1038,8 +1050,11 @@ void Reader::ReadBody(const Node& n, Computation* c) {
     for (const Instruction* p : c->parameters()) want.push_back(std::string(p->name()));
     for (const Node& p : n.Get("parameters").Items()) got.push_back(p.Str());
     if (got != want) {
-      n.Get("parameters").Fail(StrCat("[", StrJoin(got, ", "), "] does not match the parameter "
-                                      "instructions [", StrJoin(want, ", "), "]"));
+      n.Get("parameters")
+          .Fail(StrCat("[", StrJoin(got, ", "),
+                       "] does not match the parameter "
+                       "instructions [",
+                       StrJoin(want, ", "), "]"));
     }
   }
   c->set_root(FindInstruction(n.Get("root"), names));
@@ -1069,7 +1084,8 @@ void Reader::ReadEntryLayout(const Node& n) {
   }
   Node result = n.Get("result");
   result.ExpectObject({"shape", "shape_structure"});
-  module_->set_entry_layout(std::move(params), ReadShapeWithText(result, "shape", "shape_structure"));
+  module_->set_entry_layout(std::move(params),
+                            ReadShapeWithText(result, "shape", "shape_structure"));
 }
 
 void Reader::ReadStyle(const Node& n) {
@@ -1110,12 +1126,12 @@ StackFrameIndex ReadStackFrameIndex(const Node& n) {
   };
   if (n.Has("file_locations")) {
     for (const Node& e : n.Get("file_locations").Items()) {
-      e.ExpectObject({"file_name_id", "function_name_id", "line", "end_line", "column",
-                      "end_column"});
-      index.file_locations.push_back(
-          {id(e, "file_name_id", index.file_names.size(), false),
-           id(e, "function_name_id", index.function_names.size(), false), int32(e, "line"),
-           int32(e, "end_line"), int32(e, "column"), int32(e, "end_column")});
+      e.ExpectObject(
+          {"file_name_id", "function_name_id", "line", "end_line", "column", "end_column"});
+      index.file_locations.push_back({id(e, "file_name_id", index.file_names.size(), false),
+                                      id(e, "function_name_id", index.function_names.size(), false),
+                                      int32(e, "line"), int32(e, "end_line"), int32(e, "column"),
+                                      int32(e, "end_column")});
     }
   }
   if (n.Has("stack_frames")) {
@@ -1135,7 +1151,8 @@ int64_t CountField(const Node& n, const Module& m, std::string_view key) {
   int64_t from_header = 0;
   const ModuleAttr* a = m.FindHeaderAttr(key);
   if (a && (!ParseInt64(a->value, &from_header) || from_header < 1)) {
-    n.Get("header_attributes").Fail(StrCat(key, " must be a positive integer, found '", a->value, "'"));
+    n.Get("header_attributes")
+        .Fail(StrCat(key, " must be a positive integer, found '", a->value, "'"));
   }
   int64_t v = n.IntOr(key, a ? from_header : 1);
   if (v < 1) n.Get(key).Fail("must be a positive integer");
@@ -1178,8 +1195,9 @@ std::unique_ptr<Module> Reader::ReadModule(const Node& n) {
     }
     if (cn.BoolOr("is_entry", false)) {
       if (module_->entry()) {
-        cn.Get("is_entry").Fail(StrCat("more than one entry computation ('",
-                                       module_->entry()->name(), "' and '", name, "')"));
+        cn.Get("is_entry")
+            .Fail(StrCat("more than one entry computation ('", module_->entry()->name(), "' and '",
+                         name, "')"));
       }
       module_->set_entry(c);
     }
@@ -1201,8 +1219,10 @@ size_t ValueEnd(std::string_view text, size_t pos) {
   for (size_t i = pos; i < text.size(); ++i) {
     char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '{' || c == '[') {
@@ -1239,8 +1259,8 @@ bool OnlySpaceFrom(std::string_view text, size_t pos) {
 }
 
 absl::Status Error(std::string_view filename, std::string_view where, std::string_view what) {
-  return MarkLocated(absl::InvalidArgumentError(
-      StrCat(filename, ": error: module JSON: ", where, ": ", what)));
+  return MarkLocated(
+      absl::InvalidArgumentError(StrCat(filename, ": error: module JSON: ", where, ": ", what)));
 }
 
 // Reads one module object; `prefix` and `path` place it in the input.
@@ -1274,8 +1294,8 @@ absl::Status ReadModules(const J& doc, std::string_view filename, std::string_vi
 
 }  // namespace
 
-absl::StatusOr<std::vector<std::unique_ptr<Module>>> ModulesFromJson(
-    std::string_view json, std::string_view filename) {
+absl::StatusOr<std::vector<std::unique_ptr<Module>>> ModulesFromJson(std::string_view json,
+                                                                     std::string_view filename) {
   std::vector<std::unique_ptr<Module>> modules;
   size_t pos = 0;
   for (int count = 1; !OnlySpaceFrom(json, pos); ++count) {
@@ -1290,8 +1310,8 @@ absl::StatusOr<std::vector<std::unique_ptr<Module>>> ModulesFromJson(
       return Error(filename, "/", e.what());
     }
     // With several documents, errors say which one.
-    std::string prefix = count == 1 && OnlySpaceFrom(json, end) ? ""
-                                                                : StrCat("document ", count, ": ");
+    std::string prefix =
+        count == 1 && OnlySpaceFrom(json, end) ? "" : StrCat("document ", count, ": ");
     if (absl::Status st = ReadModules(doc, filename, prefix, modules); !st.ok()) return st;
     pos = end;
   }

@@ -27,8 +27,8 @@ std::string ReadFile(const std::filesystem::path& path) {
 
 std::vector<std::filesystem::path> ParserCorpus() {
   std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::directory_iterator(
-           std::filesystem::path(HLO_SOURCE_DIR) / "testdata" / "parser")) {
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(HLO_SOURCE_DIR) /
+                                                           "testdata" / "parser")) {
     std::string name = e.path().filename().string();
     bool hlo = name.size() > 4 && name.substr(name.size() - 4) == ".hlo";
     bool expected = name.find(".expected.hlo") != std::string::npos;
@@ -165,12 +165,13 @@ TEST_CASE("module JSON rejects malformed input cleanly", "[module_json]") {
            i["opcode"] = "frobnicate";
          }),
          entry + "2/opcode", "unknown opcode 'frobnicate'");
-  expect(mutate([](J& j) { j["computations"][1]["instructions"][2]["attributes"][0]["name"] = "dims"; }),
-         entry + "2/attributes/0/name", "unknown attribute 'dims'");
   expect(mutate([](J& j) {
-           j["computations"][1]["instructions"][2]["attributes"][0]["value"] = "0";
+           j["computations"][1]["instructions"][2]["attributes"][0]["name"] = "dims";
          }),
-         entry + "2/attributes/0/value", "expected an array");
+         entry + "2/attributes/0/name", "unknown attribute 'dims'");
+  expect(
+      mutate([](J& j) { j["computations"][1]["instructions"][2]["attributes"][0]["value"] = "0"; }),
+      entry + "2/attributes/0/value", "expected an array");
   expect(mutate([](J& j) { j["computations"][1]["instructions"][2]["operands"][0] = "q"; }),
          entry + "2/operands/0", "no instruction of this computation is named 'q'");
   expect(mutate([](J& j) {
@@ -179,10 +180,10 @@ TEST_CASE("module JSON rejects malformed input cleanly", "[module_json]") {
          entry + "2/attributes/1/value", "no computation is named 'mul'");
   expect(mutate([](J& j) { j["computations"][1]["instructions"][1]["name"] = "p"; }),
          entry + "1/name", "duplicate instruction name 'p'");
-  expect(mutate([](J& j) { j["computations"][1]["root"] = "nothing"; }),
-         "/computations/1/root", "no instruction");
-  expect(mutate([](J& j) { j["computations"][0]["is_entry"] = true; }),
-         "/computations/1/is_entry", "more than one entry");
+  expect(mutate([](J& j) { j["computations"][1]["root"] = "nothing"; }), "/computations/1/root",
+         "no instruction");
+  expect(mutate([](J& j) { j["computations"][0]["is_entry"] = true; }), "/computations/1/is_entry",
+         "more than one entry");
   expect(mutate([](J& j) {
            J& s = j["computations"][0]["instructions"][0]["shape_structure"];
            s["dims"] = {2};

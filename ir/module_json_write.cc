@@ -65,9 +65,8 @@ J LayoutJson(const Layout& l) {
   if (!l.dim_levels.empty()) {
     J levels = J::array();
     for (const Layout::DimLevel& d : l.dim_levels) {
-      levels.push_back({{"type", mj::DimLevelTypeName(d.type)},
-                        {"unique", d.unique},
-                        {"ordered", d.ordered}});
+      levels.push_back(
+          {{"type", mj::DimLevelTypeName(d.type)}, {"unique", d.unique}, {"ordered", d.ordered}});
     }
     o["dim_levels"] = std::move(levels);
   }
@@ -79,7 +78,8 @@ J LayoutJson(const Layout& l) {
   if (l.tail_padding_alignment_in_elements != 1) {
     o["tail_padding_alignment_in_elements"] = l.tail_padding_alignment_in_elements;
   }
-  if (l.index_primitive_type) o["index_primitive_type"] = PrimitiveTypeName(*l.index_primitive_type);
+  if (l.index_primitive_type)
+    o["index_primitive_type"] = PrimitiveTypeName(*l.index_primitive_type);
   if (l.pointer_primitive_type) {
     o["pointer_primitive_type"] = PrimitiveTypeName(*l.pointer_primitive_type);
   }
@@ -175,8 +175,8 @@ J BitsJson(const Literal& lit) {
   J bits = J::array();
   for (int64_t i = 0; i < lit.element_count(); ++i) {
     if (IsComplex(lit.element_type())) {
-      bits.push_back({Hex(mj::ComplexComponentBits(lit, i, 0)),
-                      Hex(mj::ComplexComponentBits(lit, i, 1))});
+      bits.push_back(
+          {Hex(mj::ComplexComponentBits(lit, i, 0)), Hex(mj::ComplexComponentBits(lit, i, 1))});
     } else {
       bits.push_back(Hex(lit.GetBits(i)));
     }
@@ -528,12 +528,9 @@ J ModuleFieldsJson(const Module& m) {
   o["replica_count"] = m.replica_count();
   o["num_partitions"] = m.num_partitions();
   const PrintStyle& st = m.style();
-  o["print_style"] = {{"percent_names", st.percent_names},
-                      {"signatures", st.signatures},
-                      {"operand_shapes", st.operand_shapes},
-                      {"print_metadata", st.print_metadata},
-                      {"print_layouts", st.print_layouts},
-                      {"compact_gte", st.compact_gte}};
+  o["print_style"] = {{"percent_names", st.percent_names},   {"signatures", st.signatures},
+                      {"operand_shapes", st.operand_shapes}, {"print_metadata", st.print_metadata},
+                      {"print_layouts", st.print_layouts},   {"compact_gte", st.compact_gte}};
   const StackFrameIndex& frames = m.stack_frames();
   if (!frames.file_names.empty() || !frames.function_names.empty() ||
       !frames.file_locations.empty() || !frames.frames.empty()) {
@@ -543,9 +540,7 @@ J ModuleFieldsJson(const Module& m) {
 }
 
 // Compact JSON; Text() keeps every string UTF-8, so this never throws.
-std::string Dump(const J& j) {
-  return j.dump(-1, ' ', false, J::error_handler_t::replace);
-}
+std::string Dump(const J& j) { return j.dump(-1, ' ', false, J::error_handler_t::replace); }
 
 // The object's text without its closing brace, to append more members.
 std::string Open(const J& j) {

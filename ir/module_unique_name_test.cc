@@ -35,8 +35,7 @@ ENTRY %main (x: f32[]) -> f32[] {
   CHECK(m.UniqueName("broadcast") == "broadcast.44");
 }
 
-TEST_CASE("UniqueName looks at the instructions of a module built in code",
-          "[unique_name]") {
+TEST_CASE("UniqueName looks at the instructions of a module built in code", "[unique_name]") {
   Module m("m");
   auto comp = std::make_unique<Computation>("main");
   Computation* c = m.AddComputation(std::move(comp));

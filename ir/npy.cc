@@ -22,22 +22,39 @@ absl::Status NpyError(std::string_view what, std::string_view msg) {
 // The .npy descr of each type we write.
 std::string Descr(PrimitiveType t) {
   switch (t) {
-    case PrimitiveType::kPred: return "|b1";
-    case PrimitiveType::kS8: case PrimitiveType::kS1: case PrimitiveType::kS2:
-    case PrimitiveType::kS4: return "|i1";
-    case PrimitiveType::kS16: return "<i2";
-    case PrimitiveType::kS32: return "<i4";
-    case PrimitiveType::kS64: return "<i8";
-    case PrimitiveType::kU16: return "<u2";
-    case PrimitiveType::kU32: return "<u4";
-    case PrimitiveType::kU64: return "<u8";
-    case PrimitiveType::kF16: return "<f2";
-    case PrimitiveType::kF32: return "<f4";
-    case PrimitiveType::kF64: return "<f8";
-    case PrimitiveType::kC64: return "<c8";
-    case PrimitiveType::kC128: return "<c16";
-    case PrimitiveType::kBF16: return "<u2";
-    default: return "|u1";  // u8, sub-byte unsigned, f8 and f4 raw bits
+    case PrimitiveType::kPred:
+      return "|b1";
+    case PrimitiveType::kS8:
+    case PrimitiveType::kS1:
+    case PrimitiveType::kS2:
+    case PrimitiveType::kS4:
+      return "|i1";
+    case PrimitiveType::kS16:
+      return "<i2";
+    case PrimitiveType::kS32:
+      return "<i4";
+    case PrimitiveType::kS64:
+      return "<i8";
+    case PrimitiveType::kU16:
+      return "<u2";
+    case PrimitiveType::kU32:
+      return "<u4";
+    case PrimitiveType::kU64:
+      return "<u8";
+    case PrimitiveType::kF16:
+      return "<f2";
+    case PrimitiveType::kF32:
+      return "<f4";
+    case PrimitiveType::kF64:
+      return "<f8";
+    case PrimitiveType::kC64:
+      return "<c8";
+    case PrimitiveType::kC128:
+      return "<c16";
+    case PrimitiveType::kBF16:
+      return "<u2";
+    default:
+      return "|u1";  // u8, sub-byte unsigned, f8 and f4 raw bits
   }
 }
 
@@ -184,8 +201,8 @@ absl::Status FinishNpyLiteral(Literal& lit, const NpyLayout& layout, std::string
       int64_t v = lit.GetInt(i);
       int64_t raw = IsSignedInt(t) ? static_cast<int8_t>(lit.data()[i]) : lit.data()[i];
       if ((t == PrimitiveType::kPred && raw > 1) || (t != PrimitiveType::kPred && raw != v)) {
-        return NpyError(what, StrCat("element ", i, " (", raw, ") is out of range for ",
-                                     PrimitiveTypeName(t)));
+        return NpyError(
+            what, StrCat("element ", i, " (", raw, ") is out of range for ", PrimitiveTypeName(t)));
       }
     }
   }
@@ -211,7 +228,8 @@ absl::StatusOr<Literal> ReadNpy(std::string_view bytes, const Shape& expected,
 absl::StatusOr<Literal> ReadNpyFile(const std::string& path, const Shape& expected) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
-    return MarkLocated(absl::NotFoundError(StrCat(path, ": error: cannot open: ", std::strerror(errno))));
+    return MarkLocated(
+        absl::NotFoundError(StrCat(path, ": error: cannot open: ", std::strerror(errno))));
   }
   struct FileCloser {
     FILE* f;
@@ -264,7 +282,8 @@ absl::StatusOr<std::string> WriteNpy(const Literal& lit) {
   }
   std::string shape = "(";
   for (int64_t i = 0; i < lit.shape().rank(); ++i) {
-    StrAppend(&shape, lit.shape().dim(i), lit.shape().rank() == 1 ? "," : (i + 1 < lit.shape().rank() ? ", " : ""));
+    StrAppend(&shape, lit.shape().dim(i),
+              lit.shape().rank() == 1 ? "," : (i + 1 < lit.shape().rank() ? ", " : ""));
   }
   shape += ")";
   std::string header = StrCat("{'descr': '", Descr(lit.element_type()),

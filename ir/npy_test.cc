@@ -74,7 +74,8 @@ void ExpectBoth(const std::string& image, const Shape& shape, const std::string&
 
 TEST_CASE("ReadNpyFile: little-endian f32, row-major", "[npy]") {
   // 1.0f, 2.0f, -0.5f, 3.0f as IEEE little-endian bytes.
-  const std::string data = Bytes({0, 0, 0x80, 0x3f, 0, 0, 0, 0x40, 0, 0, 0, 0xbf, 0, 0, 0x40, 0x40});
+  const std::string data =
+      Bytes({0, 0, 0x80, 0x3f, 0, 0, 0, 0x40, 0, 0, 0, 0xbf, 0, 0, 0x40, 0x40});
   auto lit = ReadBoth(Image("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", data),
                       Shape::Array(PrimitiveType::kF32, {2, 2}));
   REQUIRE(lit.ok());
@@ -104,11 +105,11 @@ TEST_CASE("ReadNpyFile: bad images give the in-memory reader's located messages"
   ExpectBoth("\x93NUM", f32x4, "bad magic");
   ExpectBoth(Image(dict, std::string(16, '\0')).substr(0, 30), f32x4, "truncated .npy header");
   ExpectBoth(Image(dict, std::string(16, '\0')), Shape::Array(PrimitiveType::kF32, {2, 2}),
-           "array has dims (4)");
+             "array has dims (4)");
   ExpectBoth(Image(dict, std::string(16, '\0')), Shape::Array(PrimitiveType::kS32, {4}),
-           "does not fit the parameter type");
+             "does not fit the parameter type");
   ExpectBoth(Image("{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }", Bytes({1, 7})),
-           Shape::Array(PrimitiveType::kPred, {2}), "out of range for pred");
+             Shape::Array(PrimitiveType::kPred, {2}), "out of range for pred");
 }
 
 TEST_CASE("ReadNpyFile: a missing file is named with the reason", "[npy]") {

@@ -34,9 +34,7 @@ constexpr std::array<OpcodeInfo, kNumOpcodes> kOpcodes = {{
 
 }  // namespace
 
-std::string_view OpcodeName(Opcode opcode) {
-  return kOpcodes[static_cast<int>(opcode)].name;
-}
+std::string_view OpcodeName(Opcode opcode) { return kOpcodes[static_cast<int>(opcode)].name; }
 
 std::optional<Opcode> ParseOpcode(std::string_view name) {
   static const auto* index = [] {
@@ -55,20 +53,44 @@ int OpcodeArity(Opcode opcode) { return kOpcodes[static_cast<int>(opcode)].arity
 
 bool IsElementwiseUnary(Opcode op) {
   switch (op) {
-    case Opcode::kAbs: case Opcode::kCbrt: case Opcode::kCeil:
-    case Opcode::kClz: case Opcode::kConvert: case Opcode::kCos:
-    case Opcode::kErf: case Opcode::kExp: case Opcode::kExpm1:
-    case Opcode::kFloor: case Opcode::kImag: case Opcode::kIsFinite:
-    case Opcode::kLog: case Opcode::kLog1p: case Opcode::kLogistic:
-    case Opcode::kNegate: case Opcode::kNot: case Opcode::kPopcnt:
-    case Opcode::kReal: case Opcode::kReducePrecision:
-    case Opcode::kRoundNearestAfz: case Opcode::kRoundNearestEven:
-    case Opcode::kRsqrt: case Opcode::kSign: case Opcode::kSin:
-    case Opcode::kSqrt: case Opcode::kTan: case Opcode::kTanh:
-    case Opcode::kCopy: case Opcode::kBitcastConvert:
-    case Opcode::kAcos: case Opcode::kAcosh: case Opcode::kAsin:
-    case Opcode::kAsinh: case Opcode::kAtan: case Opcode::kAtanh:
-    case Opcode::kCosh: case Opcode::kSinh:
+    case Opcode::kAbs:
+    case Opcode::kCbrt:
+    case Opcode::kCeil:
+    case Opcode::kClz:
+    case Opcode::kConvert:
+    case Opcode::kCos:
+    case Opcode::kErf:
+    case Opcode::kExp:
+    case Opcode::kExpm1:
+    case Opcode::kFloor:
+    case Opcode::kImag:
+    case Opcode::kIsFinite:
+    case Opcode::kLog:
+    case Opcode::kLog1p:
+    case Opcode::kLogistic:
+    case Opcode::kNegate:
+    case Opcode::kNot:
+    case Opcode::kPopcnt:
+    case Opcode::kReal:
+    case Opcode::kReducePrecision:
+    case Opcode::kRoundNearestAfz:
+    case Opcode::kRoundNearestEven:
+    case Opcode::kRsqrt:
+    case Opcode::kSign:
+    case Opcode::kSin:
+    case Opcode::kSqrt:
+    case Opcode::kTan:
+    case Opcode::kTanh:
+    case Opcode::kCopy:
+    case Opcode::kBitcastConvert:
+    case Opcode::kAcos:
+    case Opcode::kAcosh:
+    case Opcode::kAsin:
+    case Opcode::kAsinh:
+    case Opcode::kAtan:
+    case Opcode::kAtanh:
+    case Opcode::kCosh:
+    case Opcode::kSinh:
       return true;
     default:
       return false;
@@ -77,13 +99,24 @@ bool IsElementwiseUnary(Opcode op) {
 
 bool IsElementwiseBinary(Opcode op) {
   switch (op) {
-    case Opcode::kAdd: case Opcode::kAnd: case Opcode::kAtan2:
-    case Opcode::kCompare: case Opcode::kComplex: case Opcode::kDivide:
-    case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kMulhi:
-    case Opcode::kMultiply: case Opcode::kOr: case Opcode::kPower:
-    case Opcode::kRemainder: case Opcode::kShiftLeft:
-    case Opcode::kShiftRightArithmetic: case Opcode::kShiftRightLogical:
-    case Opcode::kSubtract: case Opcode::kXor:
+    case Opcode::kAdd:
+    case Opcode::kAnd:
+    case Opcode::kAtan2:
+    case Opcode::kCompare:
+    case Opcode::kComplex:
+    case Opcode::kDivide:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+    case Opcode::kMulhi:
+    case Opcode::kMultiply:
+    case Opcode::kOr:
+    case Opcode::kPower:
+    case Opcode::kRemainder:
+    case Opcode::kShiftLeft:
+    case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical:
+    case Opcode::kSubtract:
+    case Opcode::kXor:
     case Opcode::kStochasticConvert:
       return true;
     default:
@@ -92,26 +125,41 @@ bool IsElementwiseBinary(Opcode op) {
 }
 
 bool IsElementwise(Opcode op) {
-  return IsElementwiseUnary(op) || IsElementwiseBinary(op) ||
-         op == Opcode::kSelect || op == Opcode::kClamp;
+  return IsElementwiseUnary(op) || IsElementwiseBinary(op) || op == Opcode::kSelect ||
+         op == Opcode::kClamp;
 }
 
 bool HasSideEffect(Opcode op) {
   switch (op) {
-    case Opcode::kAfterAll: case Opcode::kInfeed: case Opcode::kOutfeed:
-    case Opcode::kSend: case Opcode::kSendDone: case Opcode::kRecv:
-    case Opcode::kRecvDone: case Opcode::kRng:
-    case Opcode::kRngGetAndUpdateState: case Opcode::kAllReduce:
-    case Opcode::kAllReduceStart: case Opcode::kAllReduceDone:
-    case Opcode::kAllGather: case Opcode::kAllGatherStart:
-    case Opcode::kAllGatherDone: case Opcode::kAllToAll:
-    case Opcode::kRaggedAllToAll: case Opcode::kCollectivePermute:
-    case Opcode::kCollectivePermuteStart: case Opcode::kCollectivePermuteDone:
-    case Opcode::kCollectiveBroadcast: case Opcode::kReduceScatter:
+    case Opcode::kAfterAll:
+    case Opcode::kInfeed:
+    case Opcode::kOutfeed:
+    case Opcode::kSend:
+    case Opcode::kSendDone:
+    case Opcode::kRecv:
+    case Opcode::kRecvDone:
+    case Opcode::kRng:
+    case Opcode::kRngGetAndUpdateState:
+    case Opcode::kAllReduce:
+    case Opcode::kAllReduceStart:
+    case Opcode::kAllReduceDone:
+    case Opcode::kAllGather:
+    case Opcode::kAllGatherStart:
+    case Opcode::kAllGatherDone:
+    case Opcode::kAllToAll:
+    case Opcode::kRaggedAllToAll:
+    case Opcode::kCollectivePermute:
+    case Opcode::kCollectivePermuteStart:
+    case Opcode::kCollectivePermuteDone:
+    case Opcode::kCollectiveBroadcast:
+    case Opcode::kReduceScatter:
     case Opcode::kCollectiveReduce:
-    case Opcode::kAsyncStart: case Opcode::kAsyncUpdate:
-    case Opcode::kAsyncDone: case Opcode::kCustomCall:
-    case Opcode::kAddDependency: case Opcode::kDomain:
+    case Opcode::kAsyncStart:
+    case Opcode::kAsyncUpdate:
+    case Opcode::kAsyncDone:
+    case Opcode::kCustomCall:
+    case Opcode::kAddDependency:
+    case Opcode::kDomain:
     case Opcode::kOptimizationBarrier:
       return true;
     default:
@@ -126,10 +174,9 @@ bool IsAsyncStart(Opcode op) {
 }
 
 bool IsAsyncDone(Opcode op) {
-  return op == Opcode::kAsyncDone || op == Opcode::kAllGatherDone ||
-         op == Opcode::kAllReduceDone || op == Opcode::kCollectivePermuteDone ||
-         op == Opcode::kCopyDone || op == Opcode::kSendDone ||
-         op == Opcode::kRecvDone;
+  return op == Opcode::kAsyncDone || op == Opcode::kAllGatherDone || op == Opcode::kAllReduceDone ||
+         op == Opcode::kCollectivePermuteDone || op == Opcode::kCopyDone ||
+         op == Opcode::kSendDone || op == Opcode::kRecvDone;
 }
 
 }  // namespace hlo

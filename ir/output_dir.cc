@@ -1,14 +1,14 @@
 #include "ir/output_dir.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <utility>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "ir/interrupt.h"
 #include "ir/located_status.h"
@@ -24,7 +24,7 @@ absl::Status CannotCreate(const std::string& dir, const std::string& reason) {
 
 // The paths of a per-file publication, built before the signals are held.
 struct Moves {
-  std::vector<std::string> dirs;                            // to make, parents first
+  std::vector<std::string> dirs;                           // to make, parents first
   std::vector<std::pair<std::string, std::string>> files;  // staged -> final
 };
 

@@ -25,8 +25,7 @@ class OutputDir {
  public:
   // Makes the staging directory; `make_parents`: DIR's missing parents are
   // made first (they stay). The error is "DIR: error: cannot create: REASON".
-  static absl::StatusOr<std::unique_ptr<OutputDir>> Open(const std::string& dir,
-                                                         bool make_parents);
+  static absl::StatusOr<std::unique_ptr<OutputDir>> Open(const std::string& dir, bool make_parents);
   // Removes the staging directory unless committed.
   ~OutputDir();
   OutputDir(const OutputDir&) = delete;

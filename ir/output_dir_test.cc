@@ -82,14 +82,13 @@ TEST_CASE("OutputDir publishes a new directory with one rename", "[output_dir]")
   REQUIRE((*out)->Write("sub/b.txt", "B", /*sync=*/false).ok());
   // Nothing visible before Commit but the staging directory beside.
   CHECK(!fs::exists(dir));
-  CHECK(Listing(tmp.path) == std::set<std::string>{"out.tmp." + std::to_string(getpid()),
-                                                   "out.tmp." + std::to_string(getpid()) + "/a.txt",
-                                                   "out.tmp." + std::to_string(getpid()) + "/sub",
-                                                   "out.tmp." + std::to_string(getpid()) +
-                                                       "/sub/b.txt"});
-  REQUIRE((*out)->Commit().ok());
   CHECK(Listing(tmp.path) ==
-        std::set<std::string>{"out", "out/a.txt", "out/sub", "out/sub/b.txt"});
+        std::set<std::string>{"out.tmp." + std::to_string(getpid()),
+                              "out.tmp." + std::to_string(getpid()) + "/a.txt",
+                              "out.tmp." + std::to_string(getpid()) + "/sub",
+                              "out.tmp." + std::to_string(getpid()) + "/sub/b.txt"});
+  REQUIRE((*out)->Commit().ok());
+  CHECK(Listing(tmp.path) == std::set<std::string>{"out", "out/a.txt", "out/sub", "out/sub/b.txt"});
   CHECK(Slurp(dir + "/sub/b.txt") == "B");
 }
 
@@ -146,34 +145,38 @@ TEST_CASE("SIGTERM while an OutputDir is written leaves nothing", "[output_dir][
       std::ofstream(dir + "/keep.txt") << "old";
     }
     std::set<std::string> before = Listing(tmp.path);
-    int status = InChild([&] {
-      interrupt::InstallHandlers();  // over Catch2's
-      auto out = OutputDir::Open(dir, /*make_parents=*/false);
-      for (int i = 0; i < 20 && out.ok(); ++i) {
-        (void)(*out)->Write("sub/f" + std::to_string(i), std::string(1000, 'x'), false);
-      }
-      raise(SIGTERM);
-      _exit(5);  // not reached
-    }, log.path + "/err");
+    int status = InChild(
+        [&] {
+          interrupt::InstallHandlers();  // over Catch2's
+          auto out = OutputDir::Open(dir, /*make_parents=*/false);
+          for (int i = 0; i < 20 && out.ok(); ++i) {
+            (void)(*out)->Write("sub/f" + std::to_string(i), std::string(1000, 'x'), false);
+          }
+          raise(SIGTERM);
+          _exit(5);  // not reached
+        },
+        log.path + "/err");
     CHECK(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 128 + SIGTERM);
     CHECK(Listing(tmp.path) == before);
-    CHECK(Slurp(log.path + "/err") ==
-          std::string(program_invocation_short_name) + ": interrupted by SIGTERM while writing " +
-              dir + "; nothing written\n");
+    CHECK(Slurp(log.path + "/err") == std::string(program_invocation_short_name) +
+                                          ": interrupted by SIGTERM while writing " + dir +
+                                          "; nothing written\n");
   }
 }
 
 TEST_CASE("A signal inside a Critical section waits for its end", "[interrupt]") {
   TempDir tmp, log;
   std::string path = tmp.path + "/made";
-  int status = InChild([&] {
-    interrupt::InstallHandlers();  // over Catch2's
-    interrupt::Critical critical;
-    raise(SIGTERM);
-    int fd = open(path.c_str(), O_WRONLY | O_CREAT, 0666);
-    if (fd >= 0) close(fd);
-  }, log.path + "/err");
+  int status = InChild(
+      [&] {
+        interrupt::InstallHandlers();  // over Catch2's
+        interrupt::Critical critical;
+        raise(SIGTERM);
+        int fd = open(path.c_str(), O_WRONLY | O_CREAT, 0666);
+        if (fd >= 0) close(fd);
+      },
+      log.path + "/err");
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 128 + SIGTERM);
   CHECK(fs::exists(path));

@@ -1,12 +1,12 @@
 #include "ir/output_file.h"
 
-#include <cerrno>
-#include <csignal>
-#include <cstring>
-
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 
 #include "ir/interrupt.h"
 #include "ir/strings.h"

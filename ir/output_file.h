@@ -22,8 +22,7 @@ namespace hlo {
 // on device", "File too large", ...). SIGXFSZ is ignored from the first call
 // on, so a file-size limit is an error to report, not a signal that kills
 // the tool.
-absl::Status WriteFileAtomically(const std::string& path, std::string_view data,
-                                 bool sync = true);
+absl::Status WriteFileAtomically(const std::string& path, std::string_view data, bool sync = true);
 
 // Writes all of `data` to the open file `fd`, fsyncs it when `sync`, and
 // closes it: 0, or the errno of the first failure. Ignores SIGXFSZ as above.

@@ -15,8 +15,8 @@ bool IsPermutation(absl::Span<const int64_t> perm, int64_t rank) {
 }
 
 bool IsWellFormedTranspose(const Instruction& inst) {
-  if (inst.opcode() != Opcode::kTranspose || inst.operand_count() != 1 ||
-      !inst.shape().IsArray() || !inst.operand(0)->shape().IsArray()) {
+  if (inst.opcode() != Opcode::kTranspose || inst.operand_count() != 1 || !inst.shape().IsArray() ||
+      !inst.operand(0)->shape().IsArray()) {
     return false;
   }
   const int64_t rank = inst.shape().rank();

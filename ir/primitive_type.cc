@@ -23,9 +23,7 @@ const TypeInfo& Info(PrimitiveType t) { return kTypes[static_cast<int>(t)]; }
 
 }  // namespace
 
-std::string_view PrimitiveTypeName(PrimitiveType type) {
-  return Info(type).name;
-}
+std::string_view PrimitiveTypeName(PrimitiveType type) { return Info(type).name; }
 
 namespace {
 
@@ -79,17 +77,11 @@ int ByteWidth(PrimitiveType type) {
 bool IsPred(PrimitiveType type) { return Info(type).kind == P; }
 bool IsSignedInt(PrimitiveType type) { return Info(type).kind == S; }
 bool IsUnsignedInt(PrimitiveType type) { return Info(type).kind == U; }
-bool IsInteger(PrimitiveType type) {
-  return Info(type).kind == S || Info(type).kind == U;
-}
+bool IsInteger(PrimitiveType type) { return Info(type).kind == S || Info(type).kind == U; }
 bool IsFloat(PrimitiveType type) { return Info(type).kind == F; }
 bool IsComplex(PrimitiveType type) { return Info(type).kind == C; }
-bool IsArrayType(PrimitiveType type) {
-  return Info(type).kind != T && Info(type).kind != O;
-}
-bool IsSmallFloat(PrimitiveType type) {
-  return Info(type).kind == F && Info(type).bits <= 16;
-}
+bool IsArrayType(PrimitiveType type) { return Info(type).kind != T && Info(type).kind != O; }
+bool IsSmallFloat(PrimitiveType type) { return Info(type).kind == F && Info(type).bits <= 16; }
 PrimitiveType ComplexComponentType(PrimitiveType type) {
   if (type == PrimitiveType::kC64) return PrimitiveType::kF32;
   if (type == PrimitiveType::kC128) return PrimitiveType::kF64;

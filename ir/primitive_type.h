@@ -12,38 +12,38 @@ namespace hlo {
 // kind: P pred, S signed int, U unsigned int, F float, C complex, T token,
 //       O opaque. Bit width is the storage width of one element in memory
 //       (sub-byte types are stored one per byte in literals; see Literal).
-#define HLO_PRIMITIVE_TYPES(X)          \
-  X(kPred, "pred", 8, P)                \
-  X(kS1, "s1", 1, S)                    \
-  X(kS2, "s2", 2, S)                    \
-  X(kS4, "s4", 4, S)                    \
-  X(kS8, "s8", 8, S)                    \
-  X(kS16, "s16", 16, S)                 \
-  X(kS32, "s32", 32, S)                 \
-  X(kS64, "s64", 64, S)                 \
-  X(kU1, "u1", 1, U)                    \
-  X(kU2, "u2", 2, U)                    \
-  X(kU4, "u4", 4, U)                    \
-  X(kU8, "u8", 8, U)                    \
-  X(kU16, "u16", 16, U)                 \
-  X(kU32, "u32", 32, U)                 \
-  X(kU64, "u64", 64, U)                 \
-  X(kF16, "f16", 16, F)                 \
-  X(kBF16, "bf16", 16, F)               \
-  X(kF32, "f32", 32, F)                 \
-  X(kF64, "f64", 64, F)                 \
-  X(kC64, "c64", 64, C)                 \
-  X(kC128, "c128", 128, C)              \
-  X(kF8E5M2, "f8e5m2", 8, F)            \
-  X(kF8E4M3, "f8e4m3", 8, F)            \
-  X(kF8E4M3FN, "f8e4m3fn", 8, F)        \
+#define HLO_PRIMITIVE_TYPES(X)             \
+  X(kPred, "pred", 8, P)                   \
+  X(kS1, "s1", 1, S)                       \
+  X(kS2, "s2", 2, S)                       \
+  X(kS4, "s4", 4, S)                       \
+  X(kS8, "s8", 8, S)                       \
+  X(kS16, "s16", 16, S)                    \
+  X(kS32, "s32", 32, S)                    \
+  X(kS64, "s64", 64, S)                    \
+  X(kU1, "u1", 1, U)                       \
+  X(kU2, "u2", 2, U)                       \
+  X(kU4, "u4", 4, U)                       \
+  X(kU8, "u8", 8, U)                       \
+  X(kU16, "u16", 16, U)                    \
+  X(kU32, "u32", 32, U)                    \
+  X(kU64, "u64", 64, U)                    \
+  X(kF16, "f16", 16, F)                    \
+  X(kBF16, "bf16", 16, F)                  \
+  X(kF32, "f32", 32, F)                    \
+  X(kF64, "f64", 64, F)                    \
+  X(kC64, "c64", 64, C)                    \
+  X(kC128, "c128", 128, C)                 \
+  X(kF8E5M2, "f8e5m2", 8, F)               \
+  X(kF8E4M3, "f8e4m3", 8, F)               \
+  X(kF8E4M3FN, "f8e4m3fn", 8, F)           \
   X(kF8E4M3B11FNUZ, "f8e4m3b11fnuz", 8, F) \
-  X(kF8E5M2FNUZ, "f8e5m2fnuz", 8, F)    \
-  X(kF8E4M3FNUZ, "f8e4m3fnuz", 8, F)    \
-  X(kF8E3M4, "f8e3m4", 8, F)            \
-  X(kF4E2M1FN, "f4e2m1fn", 4, F)        \
-  X(kF8E8M0FNU, "f8e8m0fnu", 8, F)      \
-  X(kToken, "token", 0, T)              \
+  X(kF8E5M2FNUZ, "f8e5m2fnuz", 8, F)       \
+  X(kF8E4M3FNUZ, "f8e4m3fnuz", 8, F)       \
+  X(kF8E3M4, "f8e3m4", 8, F)               \
+  X(kF4E2M1FN, "f4e2m1fn", 4, F)           \
+  X(kF8E8M0FNU, "f8e8m0fnu", 8, F)         \
+  X(kToken, "token", 0, T)                 \
   X(kOpaque, "opaque", 0, O)
 
 enum class PrimitiveType : uint8_t {

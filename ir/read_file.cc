@@ -25,9 +25,8 @@ int64_t Limit(int resource) {
 }
 
 absl::Status TooLarge(const std::string& path, std::string_view size, int64_t limit) {
-  return MarkLocated(absl::ResourceExhaustedError(
-      StrCat(path, ": error: cannot read: ", size, " exceeds the input limit of ", limit,
-             " bytes")));
+  return MarkLocated(absl::ResourceExhaustedError(StrCat(
+      path, ": error: cannot read: ", size, " exceeds the input limit of ", limit, " bytes")));
 }
 
 }  // namespace
@@ -43,7 +42,8 @@ int64_t MaxInputBytes() {
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
   FILE* in = std::fopen(path.c_str(), "rb");
   if (!in) {
-    return MarkLocated(absl::NotFoundError(StrCat(path, ": error: cannot open: ", std::strerror(errno))));
+    return MarkLocated(
+        absl::NotFoundError(StrCat(path, ": error: cannot open: ", std::strerror(errno))));
   }
   absl::StatusOr<std::string> data = ReadRestOfFile(in, path);
   std::fclose(in);
@@ -54,8 +54,7 @@ absl::StatusOr<std::string> ReadRestOfFile(std::FILE* in, const std::string& pat
   return ReadRestOfFile(in, path, MaxInputBytes());
 }
 
-absl::StatusOr<std::string> ReadRestOfFile(std::FILE* in, const std::string& path,
-                                           int64_t limit) {
+absl::StatusOr<std::string> ReadRestOfFile(std::FILE* in, const std::string& path, int64_t limit) {
   // One read of the file's size when it has one, then whatever else comes
   // (a file that grew meanwhile, or a stream with no size) in blocks, up to
   // the limit: an endless stream (/dev/zero, a FIFO) ends in this error,
@@ -94,7 +93,8 @@ absl::StatusOr<std::string> ReadRestOfFile(std::FILE* in, const std::string& pat
         StrCat(path, ": error: cannot read: the input does not fit in memory")));
   }
   if (std::ferror(in) != 0) {
-    return MarkLocated(absl::DataLossError(StrCat(path, ": error: cannot read: ", std::strerror(errno))));
+    return MarkLocated(
+        absl::DataLossError(StrCat(path, ": error: cannot read: ", std::strerror(errno))));
   }
   return data;
 }

@@ -6,26 +6,19 @@
 namespace hlo {
 
 bool Layout::operator==(const Layout& o) const {
-  auto same_shape = [](const Shape* a, const Shape* b) {
-    return a == b || (a && b && *a == *b);
-  };
-  return minor_to_major == o.minor_to_major && dim_levels == o.dim_levels &&
-         tiles == o.tiles &&
-         tail_padding_alignment_in_elements ==
-             o.tail_padding_alignment_in_elements &&
+  auto same_shape = [](const Shape* a, const Shape* b) { return a == b || (a && b && *a == *b); };
+  return minor_to_major == o.minor_to_major && dim_levels == o.dim_levels && tiles == o.tiles &&
+         tail_padding_alignment_in_elements == o.tail_padding_alignment_in_elements &&
          index_primitive_type == o.index_primitive_type &&
          pointer_primitive_type == o.pointer_primitive_type &&
-         element_size_in_bits == o.element_size_in_bits &&
-         memory_space == o.memory_space && split_configs == o.split_configs &&
-         same_shape(physical_shape, o.physical_shape) &&
-         dynamic_shape_metadata_prefix_bytes ==
-             o.dynamic_shape_metadata_prefix_bytes;
+         element_size_in_bits == o.element_size_in_bits && memory_space == o.memory_space &&
+         split_configs == o.split_configs && same_shape(physical_shape, o.physical_shape) &&
+         dynamic_shape_metadata_prefix_bytes == o.dynamic_shape_metadata_prefix_bytes;
 }
 
 bool Layout::IsPlain() const {
-  return dim_levels.empty() && tiles.empty() &&
-         tail_padding_alignment_in_elements == 1 && !index_primitive_type &&
-         !pointer_primitive_type && element_size_in_bits == 0 &&
+  return dim_levels.empty() && tiles.empty() && tail_padding_alignment_in_elements == 1 &&
+         !index_primitive_type && !pointer_primitive_type && element_size_in_bits == 0 &&
          memory_space == 0 && split_configs.empty() && !physical_shape &&
          dynamic_shape_metadata_prefix_bytes == 0;
 }
@@ -154,13 +147,12 @@ bool Shape::Compatible(const Shape& other) const {
     return true;
   }
   return element_type_ == other.element_type_ && dims_ == other.dims_ &&
-         IsStatic() == other.IsStatic() &&
-         (dynamic_.empty() || dynamic_ == other.dynamic_);
+         IsStatic() == other.IsStatic() && (dynamic_.empty() || dynamic_ == other.dynamic_);
 }
 
 bool Shape::operator==(const Shape& other) const {
-  if (kind_ != other.kind_ || element_type_ != other.element_type_ ||
-      dims_ != other.dims_ || dynamic_ != other.dynamic_ ||
+  if (kind_ != other.kind_ || element_type_ != other.element_type_ || dims_ != other.dims_ ||
+      dynamic_ != other.dynamic_ ||
       (layout_ != other.layout_ && (!layout_ || !other.layout_ || !(*layout_ == *other.layout_))) ||
       tuple_.size() != other.tuple_.size()) {
     return false;
@@ -174,12 +166,11 @@ bool Shape::operator==(const Shape& other) const {
 }
 
 size_t Shape::Hash() const {
-  size_t h = absl::HashOf(static_cast<int>(kind_),
-                          static_cast<int>(element_type_), dims_, dynamic_,
+  size_t h = absl::HashOf(static_cast<int>(kind_), static_cast<int>(element_type_), dims_, dynamic_,
                           layout_ != nullptr);
   if (layout_) {
-    h = absl::HashOf(h, layout_->minor_to_major, layout_->tiles.size(),
-                     layout_->memory_space, layout_->element_size_in_bits);
+    h = absl::HashOf(h, layout_->minor_to_major, layout_->tiles.size(), layout_->memory_space,
+                     layout_->element_size_in_bits);
   }
   for (const Shape* e : tuple_) h = absl::HashOf(h, e->Hash());
   return h;
@@ -234,16 +225,13 @@ void AppendLayout(std::string& out, const Layout& layout) {
       for (const Tile& t : layout.tiles) AppendTile(out, t);
     }
     if (layout.tail_padding_alignment_in_elements != 1) {
-      StrAppend(&out, "L(", layout.tail_padding_alignment_in_elements,
-                      ")");
+      StrAppend(&out, "L(", layout.tail_padding_alignment_in_elements, ")");
     }
     if (layout.index_primitive_type) {
-      StrAppend(&out, "#(",
-                      PrimitiveTypeName(*layout.index_primitive_type), ")");
+      StrAppend(&out, "#(", PrimitiveTypeName(*layout.index_primitive_type), ")");
     }
     if (layout.pointer_primitive_type) {
-      StrAppend(&out, "*(",
-                      PrimitiveTypeName(*layout.pointer_primitive_type), ")");
+      StrAppend(&out, "*(", PrimitiveTypeName(*layout.pointer_primitive_type), ")");
     }
     if (layout.element_size_in_bits != 0) {
       StrAppend(&out, "E(", layout.element_size_in_bits, ")");
@@ -265,8 +253,7 @@ void AppendLayout(std::string& out, const Layout& layout) {
       out += ')';
     }
     if (layout.dynamic_shape_metadata_prefix_bytes != 0) {
-      StrAppend(&out, "M(", layout.dynamic_shape_metadata_prefix_bytes,
-                      ")");
+      StrAppend(&out, "M(", layout.dynamic_shape_metadata_prefix_bytes, ")");
     }
   }
   out += '}';

@@ -55,7 +55,7 @@ struct Layout {
   absl::InlinedVector<int64_t, 4> minor_to_major;
   std::vector<DimLevel> dim_levels;  // D(...); empty means all dense
   std::vector<Tile> tiles;
-  int64_t tail_padding_alignment_in_elements = 1;  // L(n)
+  int64_t tail_padding_alignment_in_elements = 1;       // L(n)
   std::optional<PrimitiveType> index_primitive_type;    // #(s32)
   std::optional<PrimitiveType> pointer_primitive_type;  // *(s32)
   int64_t element_size_in_bits = 0;                     // E(n)

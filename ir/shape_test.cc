@@ -25,13 +25,10 @@ TEST_CASE("shape: arrays and scalars print like XLA", "[shape]") {
   CHECK(Arr(PT::kF32, {2, 3}).WithDefaultLayout().ToString() == "f32[2,3]{1,0}");
   CHECK(Arr(PT::kF32, {2, 3}).WithDefaultLayout().ToString(false) == "f32[2,3]");
   CHECK(Arr(PT::kS8, {4}).WithDefaultLayout().ToString() == "s8[4]{0}");
-  CHECK(Arr(PT::kBF16, {2, 3, 4}).WithDefaultLayout().ToString() ==
-        "bf16[2,3,4]{2,1,0}");
-  CHECK(Arr(PT::kF32, {2, 3}).WithLayout(LayoutOf({0, 1})).ToString() ==
-        "f32[2,3]{0,1}");
+  CHECK(Arr(PT::kBF16, {2, 3, 4}).WithDefaultLayout().ToString() == "bf16[2,3,4]{2,1,0}");
+  CHECK(Arr(PT::kF32, {2, 3}).WithLayout(LayoutOf({0, 1})).ToString() == "f32[2,3]{0,1}");
   CHECK(Arr(PT::kF32, {0}).WithDefaultLayout().ToString() == "f32[0]{0}");
-  CHECK(Arr(PT::kF32, {1, 0, 7}).WithDefaultLayout().ToString() ==
-        "f32[1,0,7]{2,1,0}");
+  CHECK(Arr(PT::kF32, {1, 0, 7}).WithDefaultLayout().ToString() == "f32[1,0,7]{2,1,0}");
   // Scalars: the empty layout is not printed.
   CHECK(Arr(PT::kF32, {}).ToString() == "f32[]");
   CHECK(Arr(PT::kF32, {}).WithDefaultLayout().ToString() == "f32[]");
@@ -107,8 +104,7 @@ TEST_CASE("shape: tuples", "[shape]") {
   const Shape* inner = pool.Intern(t);
   const Shape* empty = pool.Intern(Shape::Tuple({}));
   CHECK(empty->ToString() == "()");
-  CHECK(Shape::Tuple({inner, empty}).ToString() ==
-        "((f32[2]{0}, s32[], token[]), ())");
+  CHECK(Shape::Tuple({inner, empty}).ToString() == "((f32[2]{0}, s32[], token[]), ())");
   CHECK(Shape::Tuple({empty}).ToString() == "(())");
   CHECK(Shape::Tuple({pool.Intern(Shape::Tuple({empty}))}).ToString() == "((()))");
 }
@@ -116,17 +112,13 @@ TEST_CASE("shape: tuples", "[shape]") {
 TEST_CASE("shape: /*index=N*/ before tuple elements 5, 10, ...", "[shape]") {
   ShapePool pool;
   const Shape* f = pool.Intern(Arr(PT::kF32, {}).WithDefaultLayout());
-  auto tuple_of = [&](int n) {
-    return Shape::Tuple(std::vector<const Shape*>(n, f));
-  };
+  auto tuple_of = [&](int n) { return Shape::Tuple(std::vector<const Shape*>(n, f)); };
   CHECK(tuple_of(5).ToString() == "(f32[], f32[], f32[], f32[], f32[])");
-  CHECK(tuple_of(6).ToString() ==
-        "(f32[], f32[], f32[], f32[], f32[], /*index=5*/f32[])");
+  CHECK(tuple_of(6).ToString() == "(f32[], f32[], f32[], f32[], f32[], /*index=5*/f32[])");
   CHECK(tuple_of(11).ToString() ==
         "(f32[], f32[], f32[], f32[], f32[], /*index=5*/f32[], f32[], f32[], "
         "f32[], f32[], /*index=10*/f32[])");
-  CHECK(tuple_of(6).ToString(false) ==
-        "(f32[], f32[], f32[], f32[], f32[], /*index=5*/f32[])");
+  CHECK(tuple_of(6).ToString(false) == "(f32[], f32[], f32[], f32[], f32[], /*index=5*/f32[])");
   // Only the tuple's own element positions count, at every nesting level.
   const Shape* t6 = pool.Intern(tuple_of(6));
   CHECK(Shape::Tuple({t6, f}).ToString() ==
@@ -225,8 +217,7 @@ TEST_CASE("layout: each field prints in XLA's syntax", "[shape][layout]") {
   Layout d2 = LayoutOf({3, 2, 1, 0});
   d2.dim_levels = {Layout::DimLevel{Layout::kSingleton, false, true},
                    Layout::DimLevel{Layout::kLooseCompressed, true, false},
-                   Layout::DimLevel{Layout::kCompressed, false, false},
-                   Layout::DimLevel{}};
+                   Layout::DimLevel{Layout::kCompressed, false, false}, Layout::DimLevel{}};
   CHECK(text(d2) == "{3,2,1,0:D(S+,H~,C+~,D)}");
 
   // Default-valued fields are not printed.
@@ -255,8 +246,7 @@ TEST_CASE("layout: all fields together, in XLA's order", "[shape][layout]") {
   l.minor_to_major = {1, 0};
   std::string out;
   AppendLayout(out, l);
-  CHECK(out ==
-        "{1,0:D(D,C)T(8,128)(2,1)L(2)#(s32)*(s64)E(4)S(1)SC(1:1024)P(u8[4096]{0})M(16)}");
+  CHECK(out == "{1,0:D(D,C)T(8,128)(2,1)L(2)#(s32)*(s64)E(4)S(1)SC(1:1024)P(u8[4096]{0})M(16)}");
   Shape s = Arr(PT::kS4, {64, 128}).WithLayout(l);
   CHECK(s.ToString() ==
         "s4[64,128]{1,0:D(D,C)T(8,128)(2,1)L(2)#(s32)*(s64)E(4)S(1)SC(1:1024)P(u8[4096]{0})M(16)}");
@@ -307,13 +297,10 @@ TEST_CASE("shape: ElementCount", "[shape]") {
   CHECK(Arr(PT::kF32, {0, Shape::kUnboundedSize}).ElementCount() == -1);
   // Largest products that fit, and the first that do not.
   CHECK(Arr(PT::kF32, {INT64_MAX}).ElementCount() == INT64_MAX);
-  CHECK(Arr(PT::kF32, {int64_t{1} << 31, int64_t{1} << 31}).ElementCount() ==
-        int64_t{1} << 62);
-  CHECK(Arr(PT::kF32, {int64_t{1} << 32, int64_t{1} << 31}).ElementCount() ==
-        -1);  // 2^63
+  CHECK(Arr(PT::kF32, {int64_t{1} << 31, int64_t{1} << 31}).ElementCount() == int64_t{1} << 62);
+  CHECK(Arr(PT::kF32, {int64_t{1} << 32, int64_t{1} << 31}).ElementCount() == -1);  // 2^63
   CHECK(Arr(PT::kF32, {int64_t{1} << 32, int64_t{1} << 32}).ElementCount() == -1);
-  CHECK(Arr(PT::kF32, {3037000499, 3037000499}).ElementCount() ==
-        int64_t{3037000499} * 3037000499);
+  CHECK(Arr(PT::kF32, {3037000499, 3037000499}).ElementCount() == int64_t{3037000499} * 3037000499);
   CHECK(Arr(PT::kF32, {3037000500, 3037000500}).ElementCount() == -1);
   CHECK(Arr(PT::kF32, {INT64_MAX, 2}).ElementCount() == -1);
   CHECK(Arr(PT::kF32, {1000000, 1000000, 1000000, 1000000}).ElementCount() == -1);
@@ -342,10 +329,14 @@ TEST_CASE("shape: Compatible ignores layouts, == does not", "[shape]") {
     }
   }
   // Element type, dimensions, rank and dynamism matter to both.
-  const Shape others[] = {
-      Arr(PT::kS32, {2, 3}), Arr(PT::kF32, {3, 2}), Arr(PT::kF32, {6}),
-      Arr(PT::kF32, {2, 3, 1}), Arr(PT::kF32, {2, 3}).WithDynamicDim(1, true),
-      Arr(PT::kF32, {}), Shape::Token(), Shape::Tuple({})};
+  const Shape others[] = {Arr(PT::kS32, {2, 3}),
+                          Arr(PT::kF32, {3, 2}),
+                          Arr(PT::kF32, {6}),
+                          Arr(PT::kF32, {2, 3, 1}),
+                          Arr(PT::kF32, {2, 3}).WithDynamicDim(1, true),
+                          Arr(PT::kF32, {}),
+                          Shape::Token(),
+                          Shape::Tuple({})};
   for (const Shape& o : others) {
     INFO(o.ToString());
     CHECK_FALSE(plain.Compatible(o));
@@ -449,8 +440,7 @@ TEST_CASE("shape pool: tuples share their elements", "[shape][pool]") {
   const Shape* nested = pool.Intern(Shape::Tuple({t1, t1}));
   CHECK(&nested->tuple_shape(0) == t1);
   CHECK(&nested->tuple_shape(1) == t1);
-  CHECK(pool.Text(nested) ==
-        "((f32[4]{0}, s32[], f32[4]{0}), (f32[4]{0}, s32[], f32[4]{0}))");
+  CHECK(pool.Text(nested) == "((f32[4]{0}, s32[], f32[4]{0}), (f32[4]{0}, s32[], f32[4]{0}))");
   // Pointers stay valid as the pool grows.
   std::vector<const Shape*> many;
   for (int64_t i = 1; i <= 2000; ++i) {

@@ -1,7 +1,7 @@
 // Fixed-size slots carved from slabs, for the IR's most numerous objects
 // (instructions and their attribute blocks: a large dump holds a million of
-// each; computations: a hundred thousand fused ones). A slot costs its size and no malloc header, objects made together
-// sit together in memory, and a slab's pages are faulted in with one call.
+// each; computations: a hundred thousand fused ones). A slot costs its size and no malloc header,
+// objects made together sit together in memory, and a slab's pages are faulted in with one call.
 // Freed slots are reused; slabs live until the process ends. Under
 // AddressSanitizer the pools step aside so use-after-free is still caught.
 #ifndef HLO_IR_SLAB_POOL_H_

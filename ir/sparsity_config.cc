@@ -104,8 +104,8 @@ bool ReadTensor(Reader& r, TensorSparsity* out) {
     } else if (key == "stride") {
       if (!r.Int(&out->stride, "stride")) return false;
     } else {
-      return r.FailAtKey(StrCat("unknown sparsity field '", key,
-                           "'; expected sparsity, dimension or stride"));
+      return r.FailAtKey(
+          StrCat("unknown sparsity field '", key, "'; expected sparsity, dimension or stride"));
     }
   }
   return r.Expect('}', "'}'");

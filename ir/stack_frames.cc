@@ -30,9 +30,8 @@ void AppendStackFrameIndex(std::string& out, const StackFrameIndex& index) {
   for (size_t i = 0; i < index.file_locations.size(); ++i) {
     const StackFrameIndex::FileLocation& l = index.file_locations[i];
     StrAppend(&out, i + 1, " {file_name_id=", l.file_name_id,
-              " function_name_id=", l.function_name_id, " line=", l.line,
-              " end_line=", l.end_line, " column=", l.column, " end_column=", l.end_column,
-              "}\n");
+              " function_name_id=", l.function_name_id, " line=", l.line, " end_line=", l.end_line,
+              " column=", l.column, " end_column=", l.end_column, "}\n");
   }
   out += "\nStackFrames\n";
   for (size_t i = 0; i < index.frames.size(); ++i) {
@@ -70,8 +69,8 @@ class FrameInterner {
     l.file_name_id = Id(files_, out_.file_names, in.file_names[loc.file_name_id - 1]);
     l.function_name_id =
         Id(functions_, out_.function_names, in.function_names[loc.function_name_id - 1]);
-    auto key = std::make_tuple(l.file_name_id, l.function_name_id, l.line, l.column,
-                               l.end_line, l.end_column);
+    auto key = std::make_tuple(l.file_name_id, l.function_name_id, l.line, l.column, l.end_line,
+                               l.end_column);
     auto [lit, new_loc] = locations_.try_emplace(key, out_.file_locations.size() + 1);
     if (new_loc) out_.file_locations.push_back(l);
     auto [fit, new_frame] =
@@ -82,8 +81,8 @@ class FrameInterner {
   StackFrameIndex Take() { return std::move(out_); }
 
  private:
-  static int32_t Id(absl::flat_hash_map<std::string, int32_t>& ids,
-                    std::vector<std::string>& names, const std::string& name) {
+  static int32_t Id(absl::flat_hash_map<std::string, int32_t>& ids, std::vector<std::string>& names,
+                    const std::string& name) {
     auto [it, inserted] = ids.try_emplace(name, names.size() + 1);
     if (inserted) names.push_back(name);
     return it->second;

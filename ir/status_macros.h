@@ -11,9 +11,9 @@
 
 // Returns the status of `expr` (an absl::Status) from the enclosing function
 // when it is not OK.
-#define HLO_RETURN_IF_ERROR(expr)                               \
-  do {                                                          \
-    ::absl::Status hlo_status_macro_status_ = (expr);           \
+#define HLO_RETURN_IF_ERROR(expr)                                        \
+  do {                                                                   \
+    ::absl::Status hlo_status_macro_status_ = (expr);                    \
     if (!hlo_status_macro_status_.ok()) return hlo_status_macro_status_; \
   } while (0)
 

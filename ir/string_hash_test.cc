@@ -44,8 +44,7 @@ TEST_CASE("HashString separates every length and every byte position", "[string_
   CHECK(low_bits.size() == 128);
 }
 
-TEST_CASE("HashString works as a flat_hash_set hash for instruction-like names",
-          "[string_hash]") {
+TEST_CASE("HashString works as a flat_hash_set hash for instruction-like names", "[string_hash]") {
   absl::flat_hash_set<std::string_view, StringViewHash> set;
   std::vector<std::string> names;
   for (int i = 0; i < 20000; ++i) names.push_back("multiply." + std::to_string(i));

@@ -27,12 +27,12 @@ std::vector<std::string_view> StrSplit(std::string_view text, char sep, bool ski
 }
 
 std::string_view StripWhitespace(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t' ||
-                           text.front() == '\n' || text.front() == '\r')) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\n' ||
+                           text.front() == '\r')) {
     text.remove_prefix(1);
   }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' ||
-                           text.back() == '\n' || text.back() == '\r')) {
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' ||
+                           text.back() == '\r')) {
     text.remove_suffix(1);
   }
   return text;

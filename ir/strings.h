@@ -19,9 +19,7 @@ inline void AppendPiece(std::string& out, const char* s) { out.append(s); }
 inline void AppendPiece(std::string& out, const std::string& s) { out.append(s); }
 inline void AppendPiece(std::string& out, char c) { out.push_back(c); }
 void AppendPiece(std::string& out, double v);  // like %g with 6 digits
-inline void AppendPiece(std::string& out, float v) {
-  AppendPiece(out, static_cast<double>(v));
-}
+inline void AppendPiece(std::string& out, float v) { AppendPiece(out, static_cast<double>(v)); }
 template <typename T,
           typename = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, char> &&
                                       !std::is_same_v<T, bool>>>
@@ -58,8 +56,7 @@ std::string StrJoin(const Container& items, std::string_view sep) {
 }
 
 // Splits on `sep`; keeps empty pieces unless `skip_empty`.
-std::vector<std::string_view> StrSplit(std::string_view text, char sep,
-                                       bool skip_empty = false);
+std::vector<std::string_view> StrSplit(std::string_view text, char sep, bool skip_empty = false);
 std::string_view StripWhitespace(std::string_view text);
 
 // Whole-string number parsing (optional leading '+' or '-').

@@ -48,9 +48,9 @@ bool Parser::ParseAliasHeader(bool donors, std::string* out) {
   while (!At(Tok::kRBrace)) {
     Entry e;
     Token at = tok_;
-    if (!donors && (!ParseShapeIndex(&e.output) ||
-                    !Expect(Tok::kColon, StrCat("':' after the output shape index; expected ",
-                                                format)))) {
+    if (!donors &&
+        (!ParseShapeIndex(&e.output) ||
+         !Expect(Tok::kColon, StrCat("':' after the output shape index; expected ", format)))) {
       return false;
     }
     if (!Expect(Tok::kLParen, StrCat("'(' before the parameter; expected ", format))) return false;
@@ -68,8 +68,7 @@ bool Parser::ParseAliasHeader(bool donors, std::string* out) {
       e.must = tok_.text == "must-alias";
       Advance();
     }
-    if (!Expect(Tok::kRParen, StrCat("')' after the parameter's shape index; expected ",
-                                     format))) {
+    if (!Expect(Tok::kRParen, StrCat("')' after the parameter's shape index; expected ", format))) {
       return false;
     }
     for (const Entry& other : entries) {

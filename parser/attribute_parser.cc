@@ -13,26 +13,36 @@ namespace {
 // Allowed identifiers of enum-like attributes (empty: any identifier).
 std::vector<std::string_view> IdentValues(AttrKind kind, Opcode opcode) {
   switch (kind) {
-    case AttrKind::kDirection: return {"EQ", "NE", "LT", "LE", "GT", "GE"};
-    case AttrKind::kType: return {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"};
-    case AttrKind::kOrder: return {"TOTAL", "PARTIAL"};
-    case AttrKind::kDistribution: return {"rng_uniform", "rng_normal"};
+    case AttrKind::kDirection:
+      return {"EQ", "NE", "LT", "LE", "GT", "GE"};
+    case AttrKind::kType:
+      return {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"};
+    case AttrKind::kOrder:
+      return {"TOTAL", "PARTIAL"};
+    case AttrKind::kDistribution:
+      return {"rng_uniform", "rng_normal"};
     case AttrKind::kAlgorithm:
       if (opcode == Opcode::kRngBitGenerator) {
         return {"rng_default", "rng_three_fry", "rng_philox"};
       }
       return {};
-    case AttrKind::kFftType: return {"FFT", "IFFT", "RFFT", "IRFFT"};
-    case AttrKind::kTransposeA: return {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
-    case AttrKind::kKind: return {"kLoop", "kInput", "kOutput", "kCustom"};
+    case AttrKind::kFftType:
+      return {"FFT", "IFFT", "RFFT", "IRFFT"};
+    case AttrKind::kTransposeA:
+      return {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
+    case AttrKind::kKind:
+      return {"kLoop", "kInput", "kOutput", "kCustom"};
     case AttrKind::kApiVersion:
       return {"API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
               "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"};
     case AttrKind::kSchedule:
       return {"SCHEDULE_NONE", "SCHEDULE_LATEST", "SCHEDULE_EARLIEST"};
-    case AttrKind::kPaddingType: return {"PADDING_INVALID", "PADDING_VALID", "PADDING_SAME"};
-    case AttrKind::kConvolutionKind: return {"fprop", "wgrad", "dgrad", "unset"};
-    default: return {};
+    case AttrKind::kPaddingType:
+      return {"PADDING_INVALID", "PADDING_VALID", "PADDING_SAME"};
+    case AttrKind::kConvolutionKind:
+      return {"fprop", "wgrad", "dgrad", "unset"};
+    default:
+      return {};
   }
 }
 
@@ -92,8 +102,8 @@ bool Parser::ParseIntListList(std::vector<std::vector<int64_t>>* out) {
 // fields: size stride pad (lo_hi) lhs_dilate rhs_dilate rhs_reversal
 bool Parser::ParseWindow(Window* out) {
   if (!Expect(Tok::kLBrace, "'{' to open the window")) return false;
-  static constexpr std::string_view kFields[] = {"size", "stride", "pad", "lhs_dilate",
-                                                 "rhs_dilate", "rhs_reversal"};
+  static constexpr std::string_view kFields[] = {"size",       "stride",     "pad",
+                                                 "lhs_dilate", "rhs_dilate", "rhs_reversal"};
   std::vector<std::string_view> seen;
   while (!At(Tok::kRBrace)) {
     if (!At(Tok::kName)) {
@@ -110,8 +120,8 @@ bool Parser::ParseWindow(Window* out) {
                                "rhs_reversal");
       std::string_view close = ClosestMatch(
           field.text, std::vector<std::string_view>(std::begin(kFields), std::end(kFields)));
-      if (!close.empty()) msg = StrCat("unknown window field '", field.text,
-                                       "'; did you mean '", close, "'?");
+      if (!close.empty())
+        msg = StrCat("unknown window field '", field.text, "'; did you mean '", close, "'?");
       return ErrorHere(std::move(msg));
     }
     if (std::find(seen.begin(), seen.end(), field.text) != seen.end()) {
@@ -119,22 +129,23 @@ bool Parser::ParseWindow(Window* out) {
     }
     seen.push_back(field.text);
     Advance();
-    if (!Consume(Tok::kEqual) && !Expect(Tok::kEqual, StrCat("'=' after the window field '", field.text, "'"))) {
+    if (!Consume(Tok::kEqual) &&
+        !Expect(Tok::kEqual, StrCat("'=' after the window field '", field.text, "'"))) {
       return false;
     }
     const bool pad = field.text == "pad";
     if (!At(Tok::kNumber)) {
-      return ErrorExpected(StrCat("a value for '", field.text, "' like ",
-                                  pad ? "0_0x1_1 (low_high per dimension)"
-                                      : "2x2 (one number per dimension)"));
+      return ErrorExpected(
+          StrCat("a value for '", field.text, "' like ",
+                 pad ? "0_0x1_1 (low_high per dimension)" : "2x2 (one number per dimension)"));
     }
     Token value = tok_;
     std::vector<std::string_view> parts = StrSplit(value.text, 'x');
     if (out->empty()) out->resize(parts.size());
     if (parts.size() != out->size()) {
-      return ErrorHere(StrCat("window field '", field.text, "' has ", parts.size(),
-                              " dimension", parts.size() == 1 ? "" : "s",
-                              " but the window has ", out->size(), " (from the first field)"));
+      return ErrorHere(StrCat("window field '", field.text, "' has ", parts.size(), " dimension",
+                              parts.size() == 1 ? "" : "s", " but the window has ", out->size(),
+                              " (from the first field)"));
     }
     for (size_t i = 0; i < parts.size(); ++i) {
       WindowDim& d = (*out)[i];
@@ -178,8 +189,9 @@ bool Parser::ParseConvDimsWithUnknown(ConvDims* out) {
   const char* begin = tok_.begin;
   const char* end = lexer_.buffer().data() + lexer_.buffer().size();
   const char* p = begin;
-  auto label = [](char c) { return c == '?' || c == '_' || (c >= '0' && c <= '9') ||
-                                   (c >= 'a' && c <= 'z'); };
+  auto label = [](char c) {
+    return c == '?' || c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z');
+  };
   while (p < end && label(*p)) ++p;
   if (end - p < 2 || p[0] != '-' || p[1] != '>') {
     return ErrorAtPointer(p, "expected '->' between the input_kernel and output dim labels");
@@ -201,10 +213,10 @@ bool Parser::ParseConvDimsWithUnknown(ConvDims* out) {
     sp->assign(spatial, -1);
     for (size_t i = 0; i < s.size(); ++i) {
       const char c = s[i];
-      int64_t* slot = c == a                                             ? pa
-                      : c == b                                           ? pb
+      int64_t* slot = c == a                                               ? pa
+                      : c == b                                             ? pb
                       : c >= '0' && static_cast<size_t>(c - '0') < spatial ? &(*sp)[c - '0']
-                                                                         : nullptr;
+                                                                           : nullptr;
       if (c == '?') continue;
       if (slot == nullptr || *slot >= 0) return false;
       *slot = static_cast<int64_t>(i);
@@ -215,8 +227,7 @@ bool Parser::ParseConvDimsWithUnknown(ConvDims* out) {
                   &out->input_spatial) ||
       !parse_side(lr.substr(us + 1), 'i', 'o', &out->kernel_input_feature,
                   &out->kernel_output_feature, &out->kernel_spatial) ||
-      !parse_side(o, 'b', 'f', &out->output_batch, &out->output_feature,
-                  &out->output_spatial)) {
+      !parse_side(o, 'b', 'f', &out->output_batch, &out->output_feature, &out->output_spatial)) {
     return ErrorAtPointer(begin, StrCat("bad dim labels '", lr, "->", o,
                                         "': each side needs its letters (b/f, i/o) and its "
                                         "spatial digits 0, 1, ... once, or '?'"));
@@ -243,8 +254,9 @@ bool Parser::ParseConvDims(ConvDims* out) {
   Token first = tok_;
   std::string_view lr = tok_.text;
   Advance();
-  if (!Expect(Tok::kArrow, "'->' between the input_kernel and output dim labels "
-                           "(like b01f_01io->b01f)")) {
+  if (!Expect(Tok::kArrow,
+              "'->' between the input_kernel and output dim labels "
+              "(like b01f_01io->b01f)")) {
     return false;
   }
   if (!At(Tok::kName) && !At(Tok::kNumber)) {
@@ -253,15 +265,16 @@ bool Parser::ParseConvDims(ConvDims* out) {
   std::string_view o = tok_.text;
   size_t us = lr.find('_');
   if (us == std::string_view::npos) {
-    return ErrorAt(first, StrCat("dim labels '", lr, "' have no '_' between the input and "
+    return ErrorAt(first, StrCat("dim labels '", lr,
+                                 "' have no '_' between the input and "
                                  "the kernel labels (like b01f_01io->b01f)"));
   }
   std::string_view l = lr.substr(0, us), r = lr.substr(us + 1);
   if (l.size() != r.size() || l.size() != o.size() || l.size() < 2) {
     return ErrorAt(first, StrCat("input, kernel and output dim labels must have the same "
-                                 "rank (at least 2), but '", l, "', '", r, "' and '", o,
-                                 "' have ", l.size(), ", ", r.size(), " and ", o.size(),
-                                 " letters"));
+                                 "rank (at least 2), but '",
+                                 l, "', '", r, "' and '", o, "' have ", l.size(), ", ", r.size(),
+                                 " and ", o.size(), " letters"));
   }
   size_t spatial = l.size() - 2;
   auto parse_side = [&](std::string_view s, char a, char b, int64_t* pa, int64_t* pb,
@@ -286,12 +299,11 @@ bool Parser::ParseConvDims(ConvDims* out) {
   if (!parse_side(l, 'b', 'f', &out->input_batch, &out->input_feature, &out->input_spatial) ||
       !parse_side(r, 'i', 'o', &out->kernel_input_feature, &out->kernel_output_feature,
                   &out->kernel_spatial) ||
-      !parse_side(o, 'b', 'f', &out->output_batch, &out->output_feature,
-                  &out->output_spatial)) {
+      !parse_side(o, 'b', 'f', &out->output_batch, &out->output_feature, &out->output_spatial)) {
     return ErrorAt(first, StrCat("bad dim labels '", lr, "->", o,
-                                       "': each side needs b/f (i/o for the kernel) once and "
-                                       "the spatial digits 0..", spatial == 0 ? 0 : spatial - 1,
-                                       " once"));
+                                 "': each side needs b/f (i/o for the kernel) once and "
+                                 "the spatial digits 0..",
+                                 spatial == 0 ? 0 : spatial - 1, " once"));
   }
   Advance();
   return true;
@@ -300,8 +312,9 @@ bool Parser::ParseConvDims(ConvDims* out) {
 // padding ::= lo_hi[_interior] ('x' lo_hi[_interior])*
 bool Parser::ParsePadding(PaddingConfig* out) {
   if (!At(Tok::kNumber)) {
-    return ErrorExpected("padding like 0_0x1_1 (low_high or low_high_interior per "
-                         "dimension)");
+    return ErrorExpected(
+        "padding like 0_0x1_1 (low_high or low_high_interior per "
+        "dimension)");
   }
   std::vector<std::string_view> parts = StrSplit(tok_.text, 'x');
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -373,7 +386,8 @@ bool Parser::ParseKeyValues(KeyValues* out, bool allow_unquoted) {
       kv.key = tok_.text;
     }
     Advance();
-    if (!Consume(Tok::kEqual)) return Expect(Tok::kEqual, StrCat("'=' after the key '", kv.key, "'"));
+    if (!Consume(Tok::kEqual))
+      return Expect(Tok::kEqual, StrCat("'=' after the key '", kv.key, "'"));
     if (At(Tok::kString)) {
       if (!UnescapeInterned(tok_, &kv.value)) return false;
       Advance();
@@ -390,8 +404,8 @@ bool Parser::ParseKeyValues(KeyValues* out, bool allow_unquoted) {
       kv.quoted = false;
       Advance();
     } else {
-      return ErrorExpected(StrCat(allow_unquoted ? "a value for '" : "a string value for '",
-                                  kv.key, "'", allow_unquoted ? "" : " (in double quotes)"));
+      return ErrorExpected(StrCat(allow_unquoted ? "a value for '" : "a string value for '", kv.key,
+                                  "'", allow_unquoted ? "" : " (in double quotes)"));
     }
     out->push_back(std::move(kv));
     Consume(Tok::kComma);
@@ -488,9 +502,8 @@ bool Parser::ParseSharding(Sharding* out, int depth) {
           Advance();
         }
         if (static_cast<int64_t>(out->devices.size()) != n) {
-          return ErrorAt(open, StrCat("tile shape [", StrJoin(out->tile_dims, ","),
-                                      "] needs ", n, " device", n == 1 ? "" : "s", " but ",
-                                      out->devices.size(),
+          return ErrorAt(open, StrCat("tile shape [", StrJoin(out->tile_dims, ","), "] needs ", n,
+                                      " device", n == 1 ? "" : "s", " but ", out->devices.size(),
                                       out->devices.size() == 1 ? " is" : " are", " listed"));
         }
       }
@@ -515,9 +528,17 @@ bool Parser::ParseSharding(Sharding* out, int depth) {
       if (!Expect(Tok::kEqual, "'=' after 'metadata'")) return false;
       if (!ParseShardingMetadata(&out->metadata)) return false;
     } else {
-      static const std::vector<std::string_view> kWords = {
-          "replicated", "manual", "unknown", "unreduced", "maximal", "devices",
-          "last_tile_dim_replicate", "last_tile_dims", "shard_as", "shard_like", "metadata"};
+      static const std::vector<std::string_view> kWords = {"replicated",
+                                                           "manual",
+                                                           "unknown",
+                                                           "unreduced",
+                                                           "maximal",
+                                                           "devices",
+                                                           "last_tile_dim_replicate",
+                                                           "last_tile_dims",
+                                                           "shard_as",
+                                                           "shard_like",
+                                                           "metadata"};
       std::string msg = StrCat("unknown sharding keyword '", w, "'");
       std::string_view close = ClosestMatch(w, kWords);
       if (!close.empty()) StrAppend(&msg, "; did you mean '", close, "'?");
@@ -525,8 +546,9 @@ bool Parser::ParseSharding(Sharding* out, int depth) {
     }
   }
   if (!have_type) {
-    return ErrorHere("sharding has no type: expected replicated, maximal device=N, "
-                     "devices=[...]..., manual or unknown before '}'");
+    return ErrorHere(
+        "sharding has no type: expected replicated, maximal device=N, "
+        "devices=[...]..., manual or unknown before '}'");
   }
   return Expect(Tok::kRBrace, "'}' to close the sharding");
 }
@@ -538,9 +560,8 @@ bool Parser::ParseAliasing(Aliasing* out) {
     AliasEntry e;
     if (!ParseIntList(&e.output_index) ||
         !Expect(Tok::kColon, "':' after the output index (like {0}: (1, {}))") ||
-        !Expect(Tok::kLParen, "'(' to open (operand, {operand index})") ||
-        !ParseInt(&e.operand) || !Expect(Tok::kComma, "',' after the operand number") ||
-        !ParseIntList(&e.operand_index) ||
+        !Expect(Tok::kLParen, "'(' to open (operand, {operand index})") || !ParseInt(&e.operand) ||
+        !Expect(Tok::kComma, "',' after the operand number") || !ParseIntList(&e.operand_index) ||
         !Expect(Tok::kRParen, "')' after the operand index")) {
       return false;
     }
@@ -619,15 +640,14 @@ bool Parser::ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out) {
     case AttrType::kIdent: {
       std::vector<std::string_view> allowed = IdentValues(kind, inst->opcode());
       if (!At(Tok::kName)) {
-        return ErrorExpected(allowed.empty()
-                                 ? StrCat("a name for '", AttrName(kind), "'")
-                                 : StrCat("one of ", StrJoin(allowed, ", "), " for '",
-                                          AttrName(kind), "'"));
+        return ErrorExpected(allowed.empty() ? StrCat("a name for '", AttrName(kind), "'")
+                                             : StrCat("one of ", StrJoin(allowed, ", "), " for '",
+                                                      AttrName(kind), "'"));
       }
       if (!allowed.empty() &&
           std::find(allowed.begin(), allowed.end(), tok_.text) == allowed.end()) {
-        std::string msg = StrCat("unknown ", AttrName(kind), " '", tok_.text,
-                                 "'; expected one of ", StrJoin(allowed, ", "));
+        std::string msg = StrCat("unknown ", AttrName(kind), " '", tok_.text, "'; expected one of ",
+                                 StrJoin(allowed, ", "));
         std::string_view close = ClosestMatch(tok_.text, allowed);
         if (!close.empty()) StrAppend(&msg, " (did you mean '", close, "'?)");
         return ErrorHere(std::move(msg));
@@ -637,9 +657,8 @@ bool Parser::ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out) {
       return true;
     }
     case AttrType::kIntList: {
-      if (kind == AttrKind::kSliceSizes &&
-          (inst->opcode() == Opcode::kCollectivePermute ||
-           inst->opcode() == Opcode::kCollectivePermuteStart)) {
+      if (kind == AttrKind::kSliceSizes && (inst->opcode() == Opcode::kCollectivePermute ||
+                                            inst->opcode() == Opcode::kCollectivePermuteStart)) {
         // collective-permute's slice sizes are one list per operand.
         std::vector<std::vector<int64_t>> v;
         if (!ParseIntListList(&v)) return false;
@@ -744,8 +763,8 @@ bool Parser::ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out) {
         return ErrorAt(open, StrCat("'", AttrName(kind), "' needs at least one computation"));
       }
       if (AttrValueType(kind) == AttrType::kComputation && v.size() != 1) {
-        return ErrorAt(open, StrCat("'", AttrName(kind), "' takes one computation, found ",
-                                    v.size()));
+        return ErrorAt(open,
+                       StrCat("'", AttrName(kind), "' takes one computation, found ", v.size()));
       }
       *out = std::move(v);
       return true;

@@ -12,8 +12,10 @@ namespace {
 // Length of the valid UTF-8 sequence at text[i] (0 when it is not one).
 size_t Utf8SequenceLength(std::string_view text, size_t i) {
   unsigned char c = static_cast<unsigned char>(text[i]);
-  size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
-             : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  size_t n = c >= 0xC2 && c <= 0xDF   ? 2
+             : c >= 0xE0 && c <= 0xEF ? 3
+             : c >= 0xF0 && c <= 0xF4 ? 4
+                                      : 0;
   if (n == 0 || i + n > text.size()) return 0;
   for (size_t k = 1; k < n; ++k) {
     if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return 0;
@@ -62,11 +64,9 @@ std::string OneLine(std::string_view message) {
 
 }  // namespace
 
-std::string FormatDiagnostic(std::string_view filename, uint32_t line,
-                             uint32_t col, std::string_view message,
-                             std::string_view source_line) {
-  std::string out =
-      StrCat(filename, ":", line, ":", col, ": error: ", OneLine(message), "\n");
+std::string FormatDiagnostic(std::string_view filename, uint32_t line, uint32_t col,
+                             std::string_view message, std::string_view source_line) {
+  std::string out = StrCat(filename, ":", line, ":", col, ": error: ", OneLine(message), "\n");
   // The source line as one glyph per character: valid UTF-8 is kept, control
   // characters and bytes that are not UTF-8 show as U+FFFD, so the caret
   // (which counts glyphs, tabs kept) lines up in a terminal.

@@ -10,9 +10,8 @@
 
 namespace hlo {
 
-std::string FormatDiagnostic(std::string_view filename, uint32_t line,
-                             uint32_t col, std::string_view message,
-                             std::string_view source_line);
+std::string FormatDiagnostic(std::string_view filename, uint32_t line, uint32_t col,
+                             std::string_view message, std::string_view source_line);
 
 // The closest of `candidates` to `word` by edit distance, or empty when none
 // is close enough to suggest.

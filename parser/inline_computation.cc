@@ -74,9 +74,9 @@ bool Parser::ParseInlineComputation(Computation** out) {
   // nested operands. XLA prints none; hand-written text nests a few.
   constexpr int kMaxInlineDepth = 100;
   if (inline_depth_ >= kMaxInlineDepth || nesting_depth_ + 1 > kMaxDepth) {
-    return ErrorAt(open, StrCat("inline computations nest more than ",
-                                inline_depth_ >= kMaxInlineDepth ? kMaxInlineDepth : kMaxDepth,
-                                " deep"));
+    return ErrorAt(open,
+                   StrCat("inline computations nest more than ",
+                          inline_depth_ >= kMaxInlineDepth ? kMaxInlineDepth : kMaxDepth, " deep"));
   }
   ++nesting_depth_;
   Computation* comp = module_->AddComputation(std::make_unique<Computation>("_"));

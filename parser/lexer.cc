@@ -30,9 +30,7 @@ constexpr std::array<uint8_t, 256> kCharClass = [] {
 inline bool IsNameStart(char c) { return kCharClass[static_cast<uint8_t>(c)] & kStartClass; }
 inline bool IsDigit(char c) { return kCharClass[static_cast<uint8_t>(c)] & kDigitClass; }
 inline bool IsNameChar(char c) { return kCharClass[static_cast<uint8_t>(c)] & kNameClass; }
-bool IsHexDigit(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+bool IsHexDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 // Bytes that can start a token or separate tokens. Anything else (control
 // characters, bytes of non-ASCII text, and '@', '!', ';', ...) is an error
@@ -128,34 +126,59 @@ std::string Hex(uint32_t v, int digits) {
 
 std::string_view TokName(Tok kind) {
   switch (kind) {
-    case Tok::kEof: return "end of input";
-    case Tok::kError: return "invalid token";
-    case Tok::kName: return "name";
-    case Tok::kNumber: return "number";
-    case Tok::kString: return "string";
-    case Tok::kEqual: return "'='";
-    case Tok::kComma: return "','";
-    case Tok::kColon: return "':'";
-    case Tok::kLParen: return "'('";
-    case Tok::kRParen: return "')'";
-    case Tok::kLBrace: return "'{'";
-    case Tok::kRBrace: return "'}'";
-    case Tok::kLSquare: return "'['";
-    case Tok::kRSquare: return "']'";
-    case Tok::kLess: return "'<'";
-    case Tok::kGreater: return "'>'";
-    case Tok::kArrow: return "'->'";
-    case Tok::kStar: return "'*'";
-    case Tok::kHash: return "'#'";
-    case Tok::kQuestion: return "'?'";
-    case Tok::kElided: return "'...'";
+    case Tok::kEof:
+      return "end of input";
+    case Tok::kError:
+      return "invalid token";
+    case Tok::kName:
+      return "name";
+    case Tok::kNumber:
+      return "number";
+    case Tok::kString:
+      return "string";
+    case Tok::kEqual:
+      return "'='";
+    case Tok::kComma:
+      return "','";
+    case Tok::kColon:
+      return "':'";
+    case Tok::kLParen:
+      return "'('";
+    case Tok::kRParen:
+      return "')'";
+    case Tok::kLBrace:
+      return "'{'";
+    case Tok::kRBrace:
+      return "'}'";
+    case Tok::kLSquare:
+      return "'['";
+    case Tok::kRSquare:
+      return "']'";
+    case Tok::kLess:
+      return "'<'";
+    case Tok::kGreater:
+      return "'>'";
+    case Tok::kArrow:
+      return "'->'";
+    case Tok::kStar:
+      return "'*'";
+    case Tok::kHash:
+      return "'#'";
+    case Tok::kQuestion:
+      return "'?'";
+    case Tok::kElided:
+      return "'...'";
   }
   return "token";
 }
 
 Lexer::Lexer(std::string_view buf, uint32_t first_line)
-    : buf_(buf), p_(buf.data()), end_(buf.data() + buf.size()),
-      line_start_(buf.data()), line_(first_line), first_line_(first_line) {}
+    : buf_(buf),
+      p_(buf.data()),
+      end_(buf.data() + buf.size()),
+      line_start_(buf.data()),
+      line_(first_line),
+      first_line_(first_line) {}
 
 Token Lexer::Make(Tok kind, const char* begin, const char* end) {
   Token t;
@@ -249,14 +272,13 @@ Token Lexer::BadByte(const char* p) {
   if (u >= 0x80) {
     size_t n = Utf8Length(p, end_);
     if (n == 0) {
-      return MakeError(p, p_, StrCat("unexpected byte 0x", Hex(u, 2),
-                                     " (not valid UTF-8 text)"));
+      return MakeError(p, p_, StrCat("unexpected byte 0x", Hex(u, 2), " (not valid UTF-8 text)"));
     }
     p_ = p + n;
-    return MakeError(p, p_, StrCat("unexpected non-ASCII character '",
-                                   std::string_view(p, n), "' (U+",
-                                   Hex(Utf8CodePoint(p, n), 4),
-                                   "); outside strings and comments HLO text is ASCII"));
+    return MakeError(
+        p, p_,
+        StrCat("unexpected non-ASCII character '", std::string_view(p, n), "' (U+",
+               Hex(Utf8CodePoint(p, n), 4), "); outside strings and comments HLO text is ASCII"));
   }
   switch (c) {
     case '-':
@@ -309,8 +331,7 @@ Token Lexer::Next() {
       char d = *p_;
       if (IsDigit(d) || IsNameStart(d) || d == '.') {
         ++p_;
-      } else if ((d == '-' || d == '+') &&
-                 !(d == '-' && p_ + 1 < end_ && p_[1] == '>')) {
+      } else if ((d == '-' || d == '+') && !(d == '-' && p_ + 1 < end_ && p_[1] == '>')) {
         ++p_;
       } else {
         break;
@@ -360,20 +381,34 @@ Token Lexer::Next() {
   }
   ++p_;
   switch (c) {
-    case '=': return Make(Tok::kEqual, start, p_);
-    case ',': return Make(Tok::kComma, start, p_);
-    case ':': return Make(Tok::kColon, start, p_);
-    case '(': return Make(Tok::kLParen, start, p_);
-    case ')': return Make(Tok::kRParen, start, p_);
-    case '{': return Make(Tok::kLBrace, start, p_);
-    case '}': return Make(Tok::kRBrace, start, p_);
-    case '[': return Make(Tok::kLSquare, start, p_);
-    case ']': return Make(Tok::kRSquare, start, p_);
-    case '<': return Make(Tok::kLess, start, p_);
-    case '>': return Make(Tok::kGreater, start, p_);
-    case '*': return Make(Tok::kStar, start, p_);
-    case '#': return Make(Tok::kHash, start, p_);
-    case '?': return Make(Tok::kQuestion, start, p_);
+    case '=':
+      return Make(Tok::kEqual, start, p_);
+    case ',':
+      return Make(Tok::kComma, start, p_);
+    case ':':
+      return Make(Tok::kColon, start, p_);
+    case '(':
+      return Make(Tok::kLParen, start, p_);
+    case ')':
+      return Make(Tok::kRParen, start, p_);
+    case '{':
+      return Make(Tok::kLBrace, start, p_);
+    case '}':
+      return Make(Tok::kRBrace, start, p_);
+    case '[':
+      return Make(Tok::kLSquare, start, p_);
+    case ']':
+      return Make(Tok::kRSquare, start, p_);
+    case '<':
+      return Make(Tok::kLess, start, p_);
+    case '>':
+      return Make(Tok::kGreater, start, p_);
+    case '*':
+      return Make(Tok::kStar, start, p_);
+    case '#':
+      return Make(Tok::kHash, start, p_);
+    case '?':
+      return Make(Tok::kQuestion, start, p_);
     case '-':
       if (p_ < end_ && *p_ == '>') {
         ++p_;
@@ -398,8 +433,7 @@ void Lexer::Reset(const Token& at) {
   line_start_ = at.begin - (at.col - 1);
 }
 
-std::string_view Lexer::ScanBalanced(const Token& open, std::string* error,
-                                     const char** error_at) {
+std::string_view Lexer::ScanBalanced(const Token& open, std::string* error, const char** error_at) {
   const char* start = open.begin;
   const char* q = start;
   std::vector<const char*> openers;  // unclosed brackets, innermost last
@@ -431,9 +465,9 @@ std::string_view Lexer::ScanBalanced(const Token& open, std::string* error,
         if (openers.empty()) return fail(q, StrCat("unexpected '", c, "'"));
         uint32_t line, col;
         LocationOf(openers.back(), &line, &col);
-        return fail(q, StrCat("expected '", closer_of(*openers.back()), "' to close the '",
-                              *openers.back(), "' at line ", line, " column ", col,
-                              ", found '", c, "'"));
+        return fail(
+            q, StrCat("expected '", closer_of(*openers.back()), "' to close the '", *openers.back(),
+                      "' at line ", line, " column ", col, ", found '", c, "'"));
       }
       openers.pop_back();
       if (openers.empty()) {
@@ -456,8 +490,8 @@ std::string_view Lexer::ScanBalanced(const Token& open, std::string* error,
                                closer_of(*unclosed), "' before the end of the input"));
 }
 
-bool Lexer::Unescape(std::string_view body, std::string* out,
-                     std::string* error, size_t* error_offset) {
+bool Lexer::Unescape(std::string_view body, std::string* out, std::string* error,
+                     size_t* error_offset) {
   if (body.find('\\') == std::string_view::npos) {
     out->assign(body.data(), body.size());
     return true;
@@ -478,18 +512,46 @@ bool Lexer::Unescape(std::string_view body, std::string* out,
     };
     if (++i >= body.size()) return fail("string ends in a lone backslash");
     switch (body[i]) {
-      case 'n': *out += '\n'; break;
-      case 't': *out += '\t'; break;
-      case 'r': *out += '\r'; break;
-      case 'a': *out += '\a'; break;
-      case 'b': *out += '\b'; break;
-      case 'f': *out += '\f'; break;
-      case 'v': *out += '\v'; break;
-      case '?': *out += '?'; break;
-      case '\\': *out += '\\'; break;
-      case '"': *out += '"'; break;
-      case '\'': *out += '\''; break;
-      case '0': case '1': case '2': case '3': case '4': case '5': case '6':
+      case 'n':
+        *out += '\n';
+        break;
+      case 't':
+        *out += '\t';
+        break;
+      case 'r':
+        *out += '\r';
+        break;
+      case 'a':
+        *out += '\a';
+        break;
+      case 'b':
+        *out += '\b';
+        break;
+      case 'f':
+        *out += '\f';
+        break;
+      case 'v':
+        *out += '\v';
+        break;
+      case '?':
+        *out += '?';
+        break;
+      case '\\':
+        *out += '\\';
+        break;
+      case '"':
+        *out += '"';
+        break;
+      case '\'':
+        *out += '\'';
+        break;
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
       case '7': {
         int v = 0, n = 0;
         while (n < 3 && i < body.size() && body[i] >= '0' && body[i] <= '7') {
@@ -521,10 +583,10 @@ bool Lexer::Unescape(std::string_view body, std::string* out,
         break;
       }
       default: {
-        const size_t n = static_cast<unsigned char>(body[i]) >= 0x80
-                             ? std::max<size_t>(1, Utf8Length(body.data() + i,
-                                                              body.data() + body.size()))
-                             : 1;
+        const size_t n =
+            static_cast<unsigned char>(body[i]) >= 0x80
+                ? std::max<size_t>(1, Utf8Length(body.data() + i, body.data() + body.size()))
+                : 1;
         return fail(StrCat("unknown escape '\\", body.substr(i, n),
                            "' in string (known: \\n \\t \\r \\a \\b \\f \\v "
                            "\\\\ \\\" \\' \\? \\NNN octal, \\xHH hex)"));

@@ -12,13 +12,26 @@ namespace hlo {
 
 enum class Tok : uint8_t {
   kEof,
-  kError,     // a malformed token; text holds the message
-  kName,      // identifier or %name: add.1, %p, f32, ENTRY, b01f_01io
-  kNumber,    // anything starting with a digit or -digit: 12, -1.5e3, 1_1x2_2
-  kString,    // "..." (text is the raw body, escapes not yet decoded)
-  kEqual, kComma, kColon, kLParen, kRParen, kLBrace, kRBrace,
-  kLSquare, kRSquare, kLess, kGreater, kArrow, kStar, kHash, kQuestion,
-  kElided,    // ...
+  kError,   // a malformed token; text holds the message
+  kName,    // identifier or %name: add.1, %p, f32, ENTRY, b01f_01io
+  kNumber,  // anything starting with a digit or -digit: 12, -1.5e3, 1_1x2_2
+  kString,  // "..." (text is the raw body, escapes not yet decoded)
+  kEqual,
+  kComma,
+  kColon,
+  kLParen,
+  kRParen,
+  kLBrace,
+  kRBrace,
+  kLSquare,
+  kRSquare,
+  kLess,
+  kGreater,
+  kArrow,
+  kStar,
+  kHash,
+  kQuestion,
+  kElided,  // ...
 };
 
 struct Token {

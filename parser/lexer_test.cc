@@ -62,12 +62,10 @@ TEST_CASE("lexer: every punctuation token kind", "[lexer]") {
     Tok kind;
   };
   const Row rows[] = {
-      {"=", Tok::kEqual},    {",", Tok::kComma},    {":", Tok::kColon},
-      {"(", Tok::kLParen},   {")", Tok::kRParen},   {"{", Tok::kLBrace},
-      {"}", Tok::kRBrace},   {"[", Tok::kLSquare},  {"]", Tok::kRSquare},
-      {"<", Tok::kLess},     {">", Tok::kGreater},  {"->", Tok::kArrow},
-      {"*", Tok::kStar},     {"#", Tok::kHash},     {"?", Tok::kQuestion},
-      {"...", Tok::kElided},
+      {"=", Tok::kEqual},   {",", Tok::kComma},  {":", Tok::kColon},    {"(", Tok::kLParen},
+      {")", Tok::kRParen},  {"{", Tok::kLBrace}, {"}", Tok::kRBrace},   {"[", Tok::kLSquare},
+      {"]", Tok::kRSquare}, {"<", Tok::kLess},   {">", Tok::kGreater},  {"->", Tok::kArrow},
+      {"*", Tok::kStar},    {"#", Tok::kHash},   {"?", Tok::kQuestion}, {"...", Tok::kElided},
   };
   for (const Row& r : rows) {
     Lexed t = One(r.text);
@@ -79,14 +77,12 @@ TEST_CASE("lexer: every punctuation token kind", "[lexer]") {
   }
   // All of them in a row, with and without spaces.
   CHECK(Kinds("=,:(){}[]<>->*#?...") ==
-        std::vector<Tok>{Tok::kEqual, Tok::kComma, Tok::kColon, Tok::kLParen,
-                         Tok::kRParen, Tok::kLBrace, Tok::kRBrace, Tok::kLSquare,
-                         Tok::kRSquare, Tok::kLess, Tok::kGreater, Tok::kArrow,
-                         Tok::kStar, Tok::kHash, Tok::kQuestion, Tok::kElided,
-                         Tok::kEof});
+        std::vector<Tok>{Tok::kEqual, Tok::kComma, Tok::kColon, Tok::kLParen, Tok::kRParen,
+                         Tok::kLBrace, Tok::kRBrace, Tok::kLSquare, Tok::kRSquare, Tok::kLess,
+                         Tok::kGreater, Tok::kArrow, Tok::kStar, Tok::kHash, Tok::kQuestion,
+                         Tok::kElided, Tok::kEof});
   // `{...}` is the elided constant.
-  CHECK(Kinds("{...}") ==
-        std::vector<Tok>{Tok::kLBrace, Tok::kElided, Tok::kRBrace, Tok::kEof});
+  CHECK(Kinds("{...}") == std::vector<Tok>{Tok::kLBrace, Tok::kElided, Tok::kRBrace, Tok::kEof});
   CHECK(Texts("{...}") == V{"{", "...", "}"});
 }
 
@@ -106,12 +102,35 @@ TEST_CASE("lexer: end of input", "[lexer]") {
 TEST_CASE("lexer: names", "[lexer]") {
   // Instruction and computation names, keywords, types, attribute names,
   // dim labels: one name token each.
-  for (const char* name :
-       {"add", "add.1", "%add.1", "%p", "f32", "s4", "pred", "ENTRY", "ROOT",
-        "HloModule", "get-tuple-element.3", "%get-tuple-element.3",
-        "all-reduce-start", "b01f_01io", "_x", "x_", "fused_computation.12",
-        "%a.b.c-d_e", "T", "SC", "kLoop", "true", "false", "inf", "nan",
-        "maximal", "replicated", "x1.2.3", "dot.0"}) {
+  for (const char* name : {"add",
+                           "add.1",
+                           "%add.1",
+                           "%p",
+                           "f32",
+                           "s4",
+                           "pred",
+                           "ENTRY",
+                           "ROOT",
+                           "HloModule",
+                           "get-tuple-element.3",
+                           "%get-tuple-element.3",
+                           "all-reduce-start",
+                           "b01f_01io",
+                           "_x",
+                           "x_",
+                           "fused_computation.12",
+                           "%a.b.c-d_e",
+                           "T",
+                           "SC",
+                           "kLoop",
+                           "true",
+                           "false",
+                           "inf",
+                           "nan",
+                           "maximal",
+                           "replicated",
+                           "x1.2.3",
+                           "dot.0"}) {
     INFO(name);
     Lexed t = One(name);
     CHECK(t.kind == Tok::kName);
@@ -120,8 +139,7 @@ TEST_CASE("lexer: names", "[lexer]") {
   }
   // A % name keeps its %; the name ends at anything that is not [A-Za-z0-9_.-].
   CHECK(Texts("%x.1=%y") == V{"%x.1", "=", "%y"});
-  CHECK(Texts("f32[2,3]{1,0}") ==
-        V{"f32", "[", "2", ",", "3", "]", "{", "1", ",", "0", "}"});
+  CHECK(Texts("f32[2,3]{1,0}") == V{"f32", "[", "2", ",", "3", "]", "{", "1", ",", "0", "}"});
   CHECK(Texts("(p0: f32[])") == V{"(", "p0", ":", "f32", "[", "]", ")"});
   CHECK(Texts("a,b") == V{"a", ",", "b"});
   CHECK(Texts("%a(%b)") == V{"%a", "(", "%b", ")"});
@@ -154,8 +172,7 @@ TEST_CASE("lexer: '->' versus names ending in '-'", "[lexer]") {
   CHECK(LexAll("- >")[0].kind == Tok::kError);
 }
 
-TEST_CASE("lexer: long names (scanned in 16-byte blocks) end where short ones do",
-          "[lexer]") {
+TEST_CASE("lexer: long names (scanned in 16-byte blocks) end where short ones do", "[lexer]") {
   // Every name byte class, past 16 bytes, then each kind of end.
   const std::string long_name = "aZ09_$.bC18_$.cD27_$.eF";  // 23 bytes
   CHECK(Texts(long_name + "(x)") == V{long_name, "(", "x", ")"});
@@ -202,10 +219,9 @@ TEST_CASE("lexer: -inf and -nan are names with their sign", "[lexer]") {
 
 TEST_CASE("lexer: numbers", "[lexer]") {
   for (const char* text :
-       {"0", "12", "-1", "-0", "1.5", "-1.5e3", "1e-05", "1e+10", "3e+2",
-        "6.02E23", "1.", "0.25", "-2147483648", "18446744073709551615",
-        "-9223372036854775808", "1_1x2_2", "3x3", "0_1x2_3", "-1_-2x0_0",
-        "0_0_0x2_2_1", "0x7f", "3.40282347e+38",
+       {"0", "12", "-1", "-0", "1.5", "-1.5e3", "1e-05", "1e+10", "3e+2", "6.02E23", "1.", "0.25",
+        "-2147483648", "18446744073709551615", "-9223372036854775808", "1_1x2_2", "3x3", "0_1x2_3",
+        "-1_-2x0_0", "0_0_0x2_2_1", "0x7f", "3.40282347e+38",
         // FORMAT-NOTES §10: `1.` and `.5` are numbers too.
         ".5", "-.5", ".5e3", "1.", "-1."}) {
     INFO(text);
@@ -219,8 +235,7 @@ TEST_CASE("lexer: numbers", "[lexer]") {
   CHECK(Texts("[0:2:1]") == V{"[", "0", ":", "2", ":", "1", "]"});
   CHECK(Texts("f32[<=8,?]") == V{"f32", "[", "<", "=", "8", ",", "?", "]"});
   CHECK(Texts("(1,2)") == V{"(", "1", ",", "2", ")"});
-  CHECK(Texts("size=3x3 stride=2x2") ==
-        V{"size", "=", "3x3", "stride", "=", "2x2"});
+  CHECK(Texts("size=3x3 stride=2x2") == V{"size", "=", "3x3", "stride", "=", "2x2"});
   CHECK(Texts("padding=0_1x2_3") == V{"padding", "=", "0_1x2_3"});
   CHECK(Texts("[2,4]<=[8]") == V{"[", "2", ",", "4", "]", "<", "=", "[", "8", "]"});
   // A negative number is one token; a '-' before a name is part of the name.
@@ -292,8 +307,7 @@ TEST_CASE("lexer: comments are skipped", "[lexer]") {
   // A `//` comment ends at the end of the line only.
   CHECK(Texts("a // x /* y\nb") == V{"a", "b"});
   // `/*index=5*/` in tuple shapes and operand lists.
-  CHECK(Texts("(f32[], /*index=5*/f32[])") ==
-        V{"(", "f32", "[", "]", ",", "f32", "[", "]", ")"});
+  CHECK(Texts("(f32[], /*index=5*/f32[])") == V{"(", "f32", "[", "]", ",", "f32", "[", "]", ")"});
   CHECK(Texts("{ { /*i0=0*/ {1} } }") == V{"{", "{", "{", "1", "}", "}", "}"});
   // Comment at end of input without a newline.
   CHECK(Texts("a //") == V{"a"});
@@ -408,8 +422,8 @@ TEST_CASE("lexer: error tokens", "[lexer]") {
     CHECK(LexAll("/*/")[0].kind == Tok::kError);
   }
   SECTION("stray characters") {
-    for (const char* text : {"@", "!", "^", "&", "|", ";", "\\", "`", "~",
-                             "+", ".", "..", "/", "-"}) {
+    for (const char* text :
+         {"@", "!", "^", "&", "|", ";", "\\", "`", "~", "+", ".", "..", "/", "-"}) {
       INFO(text);
       std::vector<Lexed> all = LexAll(std::string("ok ") + text);
       REQUIRE(all.size() >= 2);
@@ -530,12 +544,24 @@ TEST_CASE("lexer: Unescape decodes CEscape output", "[lexer]") {
   for (int c = 0; c < 256; ++c) {
     all += static_cast<char>(c);
     switch (c) {
-      case '\n': escaped += "\\n"; break;
-      case '\r': escaped += "\\r"; break;
-      case '\t': escaped += "\\t"; break;
-      case '"': escaped += "\\\""; break;
-      case '\'': escaped += "\\'"; break;
-      case '\\': escaped += "\\\\"; break;
+      case '\n':
+        escaped += "\\n";
+        break;
+      case '\r':
+        escaped += "\\r";
+        break;
+      case '\t':
+        escaped += "\\t";
+        break;
+      case '"':
+        escaped += "\\\"";
+        break;
+      case '\'':
+        escaped += "\\'";
+        break;
+      case '\\':
+        escaped += "\\\\";
+        break;
       default:
         if (c < 0x20 || c >= 0x7F) {
           char buf[8];

@@ -7,8 +7,8 @@
 #include <limits>
 #include <tuple>
 
-#include "ir/strings.h"
 #include "ir/float_formats.h"
+#include "ir/strings.h"
 #include "parser/parser_impl.h"
 
 namespace hlo {
@@ -20,10 +20,14 @@ namespace {
 // single NaN pattern.
 int MantissaBitsOf(PrimitiveType type) {
   switch (type) {
-    case PrimitiveType::kF64: return 52;
-    case PrimitiveType::kF32: return 23;
-    case PrimitiveType::kF16: return 10;
-    case PrimitiveType::kBF16: return 7;
+    case PrimitiveType::kF64:
+      return 52;
+    case PrimitiveType::kF32:
+      return 23;
+    case PrimitiveType::kF16:
+      return 10;
+    case PrimitiveType::kBF16:
+      return 7;
     default:
       if (IsSmallFloat(type) && GetSmallFloatInfo(type).has_infinity &&
           GetSmallFloatInfo(type).has_nan) {
@@ -82,9 +86,12 @@ bool DecimalOverflows(std::string_view t) {
 
 double LargestFinite(PrimitiveType type) {
   switch (type) {
-    case PrimitiveType::kF64: return std::numeric_limits<double>::max();
-    case PrimitiveType::kF32: return std::numeric_limits<float>::max();
-    default: return IsSmallFloat(type) ? SmallFloatMax(type) : 0;
+    case PrimitiveType::kF64:
+      return std::numeric_limits<double>::max();
+    case PrimitiveType::kF32:
+      return std::numeric_limits<float>::max();
+    default:
+      return IsSmallFloat(type) ? SmallFloatMax(type) : 0;
   }
 }
 
@@ -104,8 +111,7 @@ int64_t TotalElements(const Shape& shape, int depth = 0) {
     int64_t n = 0;
     for (const Shape* e : shape.tuple_shapes()) {
       int64_t m = TotalElements(*e, depth + 1);
-      n = m > std::numeric_limits<int64_t>::max() - n ? std::numeric_limits<int64_t>::max()
-                                                      : n + m;
+      n = m > std::numeric_limits<int64_t>::max() - n ? std::numeric_limits<int64_t>::max() : n + m;
     }
     return n;
   }
@@ -121,15 +127,14 @@ int64_t TotalElements(const Shape& shape, int depth = 0) {
 // (a one-line file must not make the parser allocate terabytes).
 bool Parser::CreateLiteralFor(const Shape& shape, const Token& at, Literal* out) {
   const char* rest = tok_.begin ? tok_.begin : lexer_.position();
-  const int64_t left = static_cast<int64_t>(
-      lexer_.buffer().data() + lexer_.buffer().size() - rest);
+  const int64_t left = static_cast<int64_t>(lexer_.buffer().data() + lexer_.buffer().size() - rest);
   const int64_t needed = TotalElements(shape);
   // Small literals are created anyway, so that a malformed one gets a message
   // about its text.
   if (needed > left && needed > (int64_t{1} << 20)) {
-    return ErrorAt(at, StrCat("a literal of shape ", shape.ToString(false), " has ", needed,
-                              " elements, more than the ", left,
-                              " bytes of text after it could hold"));
+    return ErrorAt(at,
+                   StrCat("a literal of shape ", shape.ToString(false), " has ", needed,
+                          " elements, more than the ", left, " bytes of text after it could hold"));
   }
   auto lit = Literal::Create(shape);
   if (!lit.ok()) return ErrorAt(at, std::string(lit.status().message()));
@@ -162,13 +167,13 @@ bool Parser::ParseConstantOperand(Instruction* inst) {
     if (!ParseShape(&written)) return false;
     if (!written->Compatible(*shape)) {
       return ErrorAt(at, StrCat("constant is written with shape ", written->ToString(),
-                                      " but the instruction has shape ", shape->ToString()));
+                                " but the instruction has shape ", shape->ToString()));
     }
   }
   // A scalar written as one token: the same token and shape always give the
   // same literal, so it is shared.
-  const bool one_token_scalar = shape->IsArray() && shape->rank() == 0 &&
-                                (At(Tok::kNumber) || At(Tok::kName));
+  const bool one_token_scalar =
+      shape->IsArray() && shape->rank() == 0 && (At(Tok::kNumber) || At(Tok::kName));
   Token first = tok_;
   if (one_token_scalar) {
     auto it = scalar_constants_.find({shape, first.text});
@@ -197,8 +202,8 @@ bool Parser::ParseLiteralForShape(const Shape& shape, Literal* out, int depth) {
     return ErrorHere(StrCat("literal is nested more than ", kMaxDepth, " levels deep"));
   }
   if (shape.IsTuple()) {
-    if (!Expect(Tok::kLParen, StrCat("'(' to open a literal of the tuple shape ",
-                                     shape.ToString(false)))) {
+    if (!Expect(Tok::kLParen,
+                StrCat("'(' to open a literal of the tuple shape ", shape.ToString(false)))) {
       return false;
     }
     for (int64_t i = 0; i < shape.tuple_size(); ++i) {
@@ -216,8 +221,7 @@ bool Parser::ParseLiteralForShape(const Shape& shape, Literal* out, int depth) {
         if (!ParseShape(&written)) return false;
         if (!written->Compatible(es)) {
           return ErrorAt(at, StrCat("tuple element ", i, " is written with shape ",
-                                          written->ToString(), " but should be ",
-                                          es.ToString()));
+                                    written->ToString(), " but should be ", es.ToString()));
         }
       }
       if (!ParseLiteralForShape(es, &out->elements()[i], depth + 1)) return false;
@@ -227,14 +231,14 @@ bool Parser::ParseLiteralForShape(const Shape& shape, Literal* out, int depth) {
                                        " element", shape.tuple_size() == 1 ? "" : "s"));
   }
   if (shape.IsToken() || shape.IsOpaque()) {
-    return ErrorHere(StrCat("a value of shape ", shape.ToString(false),
-                            " cannot be written as a literal"));
+    return ErrorHere(
+        StrCat("a value of shape ", shape.ToString(false), " cannot be written as a literal"));
   }
   if (shape.rank() == 0) {
     if (At(Tok::kLBrace)) {
       return ErrorHere(StrCat("expected ", AValue(shape.element_type()),
-                              ", found '{': a literal of the scalar shape ",
-                              shape.ToString(false), " has no braces"));
+                              ", found '{': a literal of the scalar shape ", shape.ToString(false),
+                              " has no braces"));
     }
     return ParseElement(out, 0, shape.element_type());
   }
@@ -250,8 +254,8 @@ bool Parser::ParseArrayLiteral(const Shape& shape, Literal* out) {
   int64_t level = 0;
   const std::string shape_text = shape.ToString(false);
   auto too_many = [&] {
-    return ErrorHere(StrCat("too many elements in dimension ", level, " of the ",
-                            shape_text, " literal: expected ", shape.dim(level)));
+    return ErrorHere(StrCat("too many elements in dimension ", level, " of the ", shape_text,
+                            " literal: expected ", shape.dim(level)));
   };
   if (!At(Tok::kLBrace)) {
     return ErrorExpected(StrCat("'{' to open the ", shape_text, " literal"));
@@ -263,8 +267,8 @@ bool Parser::ParseArrayLiteral(const Shape& shape, Literal* out) {
       if (!(counts[level] == 0 && At(Tok::kRBrace))) {
         if (counts[level] >= shape.dim(level)) return too_many();
         if (!At(Tok::kLBrace)) {
-          return ErrorExpected(StrCat("'{' to open dimension ", level + 1, " of the ",
-                                      shape_text, " literal (one level of braces per "
+          return ErrorExpected(StrCat("'{' to open dimension ", level + 1, " of the ", shape_text,
+                                      " literal (one level of braces per "
                                       "dimension)"));
         }
         Advance();
@@ -287,13 +291,13 @@ bool Parser::ParseArrayLiteral(const Shape& shape, Literal* out) {
     // Close levels until one continues with ','.
     while (true) {
       if (!At(Tok::kRBrace)) {
-        return ErrorExpected(StrCat("',' or '}' in dimension ", level, " of the ",
-                                    shape_text, " literal"));
+        return ErrorExpected(
+            StrCat("',' or '}' in dimension ", level, " of the ", shape_text, " literal"));
       }
       if (counts[level] != shape.dim(level)) {
-        return ErrorHere(StrCat("too few elements in dimension ", level, " of the ",
-                                shape_text, " literal: expected ", shape.dim(level),
-                                ", found ", counts[level]));
+        return ErrorHere(StrCat("too few elements in dimension ", level, " of the ", shape_text,
+                                " literal: expected ", shape.dim(level), ", found ",
+                                counts[level]));
       }
       Advance();
       if (level == 0) return true;
@@ -304,8 +308,8 @@ bool Parser::ParseArrayLiteral(const Shape& shape, Literal* out) {
 }
 
 // Float text: number | [-]inf | [-]nan | [-]nan '(' hex ')'.
-bool Parser::ParseFloatText(const Token& tok, bool negate, PrimitiveType type,
-                            double* value, uint64_t* bits, bool* has_bits) {
+bool Parser::ParseFloatText(const Token& tok, bool negate, PrimitiveType type, double* value,
+                            uint64_t* bits, bool* has_bits) {
   *has_bits = false;
   std::string_view t = tok.text;
   bool neg = negate;
@@ -334,9 +338,9 @@ bool Parser::ParseFloatText(const Token& tok, bool negate, PrimitiveType type,
         }
         const int m = MantissaBitsOf(type);
         if (r.ec != std::errc() || payload >= (uint64_t{1} << m)) {
-          return ErrorHere(StrCat("NaN payload ", h, " does not fit the ", m,
-                                  " mantissa bits of ", PrimitiveTypeName(type),
-                                  " (at most 0x", Hex((uint64_t{1} << m) - 1), ")"));
+          return ErrorHere(StrCat("NaN payload ", h, " does not fit the ", m, " mantissa bits of ",
+                                  PrimitiveTypeName(type), " (at most 0x",
+                                  Hex((uint64_t{1} << m) - 1), ")"));
         }
         if (payload == 0) {
           return ErrorHere(StrCat("NaN payload 0x0 is not a NaN (it would be ", neg ? "-" : "",
@@ -347,13 +351,13 @@ bool Parser::ParseFloatText(const Token& tok, bool negate, PrimitiveType type,
         *bits = NanBits(type, payload, neg);
         *has_bits = true;
       } else if (At(Tok::kLParen)) {
-        return ErrorHere(StrCat("NaN payloads are not supported for ",
-                                PrimitiveTypeName(type), ", which has a single NaN"));
+        return ErrorHere(StrCat("NaN payloads are not supported for ", PrimitiveTypeName(type),
+                                ", which has a single NaN"));
       }
       return true;
     }
-    return ErrorAt(tok, StrCat("expected ", AValue(type), " (a number, inf or nan), found '",
-                               tok.text, "'"));
+    return ErrorAt(
+        tok, StrCat("expected ", AValue(type), " (a number, inf or nan), found '", tok.text, "'"));
   }
   if (tok.kind != Tok::kNumber) {
     return ErrorAt(tok, StrCat("expected ", AValue(type), ", found ", Describe(tok)));
@@ -361,13 +365,13 @@ bool Parser::ParseFloatText(const Token& tok, bool negate, PrimitiveType type,
   auto r = std::from_chars(t.data(), t.data() + t.size(), *value);
   if (r.ec == std::errc::result_out_of_range && r.ptr == t.data() + t.size()) {
     if (DecimalOverflows(t)) {
-      return ErrorAt(tok, StrCat("value ", tok.text, " is out of range for ",
-                                 PrimitiveTypeName(type), " (largest finite value ",
-                                 LargestFinite(type), ")"));
+      return ErrorAt(tok,
+                     StrCat("value ", tok.text, " is out of range for ", PrimitiveTypeName(type),
+                            " (largest finite value ", LargestFinite(type), ")"));
     }
     *value = 0;  // underflow: the nearest double is zero
-  } else if (r.ec != std::errc() || r.ptr != t.data() + t.size() || t.empty() ||
-             t[0] == '+' || t[0] == '-') {
+  } else if (r.ec != std::errc() || r.ptr != t.data() + t.size() || t.empty() || t[0] == '+' ||
+             t[0] == '-') {
     return ErrorAt(tok, StrCat("bad ", PrimitiveTypeName(type), " value '", tok.text,
                                "'; expected a decimal number like 1.5 or 2e-3"));
   }
@@ -386,35 +390,33 @@ bool Parser::ParseElement(Literal* lit, int64_t index, PrimitiveType type) {
     } else if (tok.text == "false" || tok.text == "0") {
       lit->SetInt(index, 0);
     } else {
-      return ErrorHere(StrCat("expected true or false (or 1 or 0) for pred, found ",
-                              Found()));
+      return ErrorHere(StrCat("expected true or false (or 1 or 0) for pred, found ", Found()));
     }
     Advance();
     return true;
   }
   if (IsInteger(type)) {
     if (tok.kind != Tok::kNumber) {
-      return ErrorHere(StrCat("expected an integer for ", PrimitiveTypeName(type),
-                              ", found ", Found()));
+      return ErrorHere(
+          StrCat("expected an integer for ", PrimitiveTypeName(type), ", found ", Found()));
     }
     const int bits = BitWidth(type);
     const std::string range =
-        IsUnsignedInt(type)
-            ? StrCat("0..", bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1)
-            : StrCat(-static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1) - 1, "..",
-                     static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1));
+        IsUnsignedInt(type) ? StrCat("0..", bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1)
+                            : StrCat(-static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1) - 1,
+                                     "..", static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1));
     std::string_view t = tok.text;
     bool neg = !t.empty() && t[0] == '-';
     if (!t.empty() && (t[0] == '-' || t[0] == '+')) t.remove_prefix(1);
     uint64_t mag = 0;
     auto r = std::from_chars(t.data(), t.data() + t.size(), mag);
     if (r.ec == std::errc::result_out_of_range && r.ptr == t.data() + t.size()) {
-      return ErrorHere(StrCat("value ", tok.text, " is out of range for ",
-                              PrimitiveTypeName(type), " (", range, ")"));
+      return ErrorHere(StrCat("value ", tok.text, " is out of range for ", PrimitiveTypeName(type),
+                              " (", range, ")"));
     }
     if (r.ec != std::errc() || r.ptr != t.data() + t.size()) {
-      return ErrorHere(StrCat("expected an integer for ", PrimitiveTypeName(type),
-                              ", found '", tok.text, "'"));
+      return ErrorHere(
+          StrCat("expected an integer for ", PrimitiveTypeName(type), ", found '", tok.text, "'"));
     }
     bool ok;
     int64_t v;
@@ -434,8 +436,8 @@ bool Parser::ParseElement(Literal* lit, int64_t index, PrimitiveType type) {
       v = neg ? static_cast<int64_t>(0 - mag) : static_cast<int64_t>(mag);
     }
     if (!ok) {
-      return ErrorHere(StrCat("value ", tok.text, " is out of range for ",
-                              PrimitiveTypeName(type), " (", range, ")"));
+      return ErrorHere(StrCat("value ", tok.text, " is out of range for ", PrimitiveTypeName(type),
+                              " (", range, ")"));
     }
     lit->SetInt(index, v);
     Advance();
@@ -460,12 +462,12 @@ bool Parser::ParseElement(Literal* lit, int64_t index, PrimitiveType type) {
     if (!Expect(Tok::kRParen, "')' to close the complex value")) return false;
     lit->SetComplex(index, {re, im});
     const std::complex<double> stored = lit->GetComplex(index);
-    for (auto [given, kept, at] : {std::tuple{re, stored.real(), re_tok},
-                                   std::tuple{im, stored.imag(), im_tok}}) {
+    for (auto [given, kept, at] :
+         {std::tuple{re, stored.real(), re_tok}, std::tuple{im, stored.imag(), im_tok}}) {
       if (std::isfinite(given) && !std::isfinite(kept)) {
-        return ErrorAt(at, StrCat("value ", at.text, " is out of range for ",
-                                  PrimitiveTypeName(part), " (largest finite value ",
-                                  LargestFinite(part), ")"));
+        return ErrorAt(at,
+                       StrCat("value ", at.text, " is out of range for ", PrimitiveTypeName(part),
+                              " (largest finite value ", LargestFinite(part), ")"));
       }
     }
     return true;
@@ -498,9 +500,8 @@ bool Parser::ParseElement(Literal* lit, int64_t index, PrimitiveType type) {
   // A finite value that does not fit the type (it became inf or NaN) is an
   // error, as in XLA; values that round to the largest finite one are fine.
   if (!has_bits && std::isfinite(v) && !std::isfinite(lit->GetDouble(index))) {
-    return ErrorAt(tok, StrCat("value ", tok.text, " is out of range for ",
-                               PrimitiveTypeName(type), " (largest finite value ",
-                               LargestFinite(type), ")"));
+    return ErrorAt(tok, StrCat("value ", tok.text, " is out of range for ", PrimitiveTypeName(type),
+                               " (largest finite value ", LargestFinite(type), ")"));
   }
   return true;
 }

@@ -119,17 +119,43 @@ TEST_CASE("parse literal: scalars of every integer type", "[literal_parser]") {
 }
 
 TEST_CASE("parse literal: integer range errors", "[literal_parser]") {
-  for (const char* text : {
-           "s8[] 128", "s8[] -129", "u8[] 256", "u8[] -1", "s16[] 32768",
-           "s16[] -32769", "u16[] 65536", "s32[] 2147483648", "s32[] -2147483649",
-           "u32[] 4294967296", "u32[] -1", "s64[] 9223372036854775808",
-           "s64[] -9223372036854775809", "u64[] 18446744073709551616",
-           "u64[] -9223372036854775809", "u64[] 99999999999999999999", "s4[] 8",
-           "s4[] -9",
-           "u4[] 16", "u4[] -1", "s2[] 2", "s2[] -3", "u2[] 4", "s1[] 1",
-           "s1[] -2", "u1[] 2", "u1[] -1", "s32[] 1.5", "s32[] 1e3", "s32[] x",
-           "s32[] inf", "s32[] nan", "s32[] \"1\"", "s32[] 0x10", "s32[] 1_1",
-           "s4[2] {7, 8}", "u2[3] {0, 1, 4}"}) {
+  for (const char* text : {"s8[] 128",
+                           "s8[] -129",
+                           "u8[] 256",
+                           "u8[] -1",
+                           "s16[] 32768",
+                           "s16[] -32769",
+                           "u16[] 65536",
+                           "s32[] 2147483648",
+                           "s32[] -2147483649",
+                           "u32[] 4294967296",
+                           "u32[] -1",
+                           "s64[] 9223372036854775808",
+                           "s64[] -9223372036854775809",
+                           "u64[] 18446744073709551616",
+                           "u64[] -9223372036854775809",
+                           "u64[] 99999999999999999999",
+                           "s4[] 8",
+                           "s4[] -9",
+                           "u4[] 16",
+                           "u4[] -1",
+                           "s2[] 2",
+                           "s2[] -3",
+                           "u2[] 4",
+                           "s1[] 1",
+                           "s1[] -2",
+                           "u1[] 2",
+                           "u1[] -1",
+                           "s32[] 1.5",
+                           "s32[] 1e3",
+                           "s32[] x",
+                           "s32[] inf",
+                           "s32[] nan",
+                           "s32[] \"1\"",
+                           "s32[] 0x10",
+                           "s32[] 1_1",
+                           "s4[2] {7, 8}",
+                           "u2[3] {0, 1, 4}"}) {
     CHECK(Fails(text));
   }
 }
@@ -144,8 +170,8 @@ TEST_CASE("parse literal: pred", "[literal_parser]") {
   CHECK(a.GetInt(2) == 1);
   CHECK(a.GetInt(3) == 0);
   CHECK(MustParse("pred[] 1").GetInt(0) == 1);
-  for (const char* text : {"pred[] 2", "pred[] -1", "pred[] yes", "pred[] TRUE",
-                           "pred[] 1.0", "pred[2] {1, 2}"}) {
+  for (const char* text :
+       {"pred[] 2", "pred[] -1", "pred[] yes", "pred[] TRUE", "pred[] 1.0", "pred[2] {1, 2}"}) {
     CHECK(Fails(text));
   }
 }
@@ -176,8 +202,7 @@ TEST_CASE("parse literal: floats", "[literal_parser]") {
   // 1.00000005960464477539062500000001 is just above the midpoint between 1
   // and the next float, so it rounds up; through double it would be exactly
   // the midpoint and round to even (1).
-  CHECK(MustParse("f32[] 1.00000005960464477539062500000001").GetBits(0) ==
-        0x3F800001u);
+  CHECK(MustParse("f32[] 1.00000005960464477539062500000001").GetBits(0) == 0x3F800001u);
   // Narrow types round to nearest even.
   CHECK(MustParse("f16[] 0.1").GetBits(0) == 0x2E66);
   CHECK(MustParse("bf16[] 3.14159").GetBits(0) == 0x4049);
@@ -189,9 +214,9 @@ TEST_CASE("parse literal: floats", "[literal_parser]") {
   CHECK(MustParse("bf16[] -inf").GetBits(0) == 0xFF80);
   // Integers are fine for floats.
   CHECK(MustParse("f64[3] {1, -2, 3}").GetDouble(1) == -2);
-  for (const char* text : {"f32[] x", "f32[] true", "f32[] 1x", "f32[] \"1\"",
-                           "f32[] 1_1x2_2", "f32[] (1, 2)", "f32[] infinity",
-                           "f32[] --1", "f32[] 1e", "f32[] ..."}) {
+  for (const char* text :
+       {"f32[] x", "f32[] true", "f32[] 1x", "f32[] \"1\"", "f32[] 1_1x2_2", "f32[] (1, 2)",
+        "f32[] infinity", "f32[] --1", "f32[] 1e", "f32[] ..."}) {
     CHECK(Fails(text));
   }
 }
@@ -236,8 +261,8 @@ TEST_CASE("parse literal: complex", "[literal_parser]") {
   Literal n = MustParse("c64[] (nan, -nan)");
   CHECK(std::isnan(n.GetComplex(0).real()));
   CHECK(std::signbit(n.GetComplex(0).imag()));
-  for (const char* text : {"c64[] 1", "c64[] (1)", "c64[] (1, 2, 3)", "c64[] (1 2)",
-                           "c64[] (1, 2", "c64[] {1, 2}", "c64[1] {1}"}) {
+  for (const char* text : {"c64[] 1", "c64[] (1)", "c64[] (1, 2, 3)", "c64[] (1 2)", "c64[] (1, 2",
+                           "c64[] {1, 2}", "c64[1] {1}"}) {
     CHECK(Fails(text));
   }
 }
@@ -247,8 +272,8 @@ TEST_CASE("parse literal: arrays", "[literal_parser]") {
   CHECK(a.shape().ToString() == "s32[2,3]");
   for (int i = 0; i < 6; ++i) CHECK(a.GetInt(i) == i + 1);
   // XLA's spacing, index comments and line breaks are all just whitespace.
-  Literal b = MustParse(
-      "s32[1,2,1,2] { { /*i0=0*/ { /*i1=0*/ { 1, 2 } }, { /*i1=1*/ { 3, 4 } } } }");
+  Literal b =
+      MustParse("s32[1,2,1,2] { { /*i0=0*/ { /*i1=0*/ { 1, 2 } }, { /*i1=1*/ { 3, 4 } } } }");
   for (int i = 0; i < 4; ++i) CHECK(b.GetInt(i) == i + 1);
   Literal c = MustParse("f32[2,2] {\n  { 1, 2 },\n  { 3, 4 }\n}");
   CHECK(c.GetDouble(3) == 4);
@@ -415,8 +440,8 @@ TEST_CASE("round trip: design.md examples and printed forms", "[literal_parser]"
 
 // All values of the 8-bit and sub-byte integer types, both styles.
 TEST_CASE("round trip: every small integer", "[literal_parser]") {
-  for (PT type : {PT::kS1, PT::kS2, PT::kS4, PT::kS8, PT::kU1, PT::kU2, PT::kU4,
-                  PT::kU8, PT::kPred}) {
+  for (PT type :
+       {PT::kS1, PT::kS2, PT::kS4, PT::kS8, PT::kU1, PT::kU2, PT::kU4, PT::kU8, PT::kPred}) {
     const int bits = type == PT::kPred ? 1 : BitWidth(type);
     const int64_t n = int64_t{1} << bits;
     absl::StatusOr<Literal> lit = Literal::Create(Shape::Array(type, {n}));
@@ -468,18 +493,23 @@ TEST_CASE("round trip: 16/32/64-bit integer extremes", "[literal_parser]") {
 // FORMAT-NOTES §7: max_digits10 of each narrow type (ml_dtypes).
 int MaxDigits10(PT type) {
   switch (type) {
-    case PT::kF16: return 5;
-    case PT::kBF16: return 4;
+    case PT::kF16:
+      return 5;
+    case PT::kBF16:
+      return 4;
     case PT::kF8E4M3:
     case PT::kF8E4M3FN:
     case PT::kF8E4M3FNUZ:
     case PT::kF8E4M3B11FNUZ:
-    case PT::kF8E3M4: return 3;
+    case PT::kF8E3M4:
+      return 3;
     case PT::kF8E5M2:
     case PT::kF8E5M2FNUZ:
     case PT::kF4E2M1FN:
-    case PT::kF8E8M0FNU: return 2;
-    default: return 17;
+    case PT::kF8E8M0FNU:
+      return 2;
+    default:
+      return 17;
   }
 }
 
@@ -492,8 +522,10 @@ bool KeepsNanPayload(PT type) {
     case PT::kF8E4M3:
     case PT::kF8E3M4:
     case PT::kF32:
-    case PT::kF64: return true;
-    default: return false;
+    case PT::kF64:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -501,15 +533,14 @@ bool KeepsNanPayload(PT type) {
 bool IsDefaultNan(PT type, uint32_t bits) {
   const SmallFloatInfo& info = GetSmallFloatInfo(type);
   const uint32_t mag = bits & ((1u << (BitWidth(type) - 1)) - 1);
-  const uint32_t quiet = (((1u << info.exponent_bits) - 1) << info.mantissa_bits) |
-                         (1u << (info.mantissa_bits - 1));
+  const uint32_t quiet =
+      (((1u << info.exponent_bits) - 1) << info.mantissa_bits) | (1u << (info.mantissa_bits - 1));
   return mag == quiet;
 }
 
-constexpr PT kNarrowTypes[] = {
-    PT::kF8E5M2,        PT::kF8E4M3,     PT::kF8E4M3FN,
-    PT::kF8E4M3B11FNUZ, PT::kF8E5M2FNUZ, PT::kF8E4M3FNUZ,
-    PT::kF8E3M4,        PT::kF4E2M1FN,   PT::kF8E8M0FNU};
+constexpr PT kNarrowTypes[] = {PT::kF8E5M2,        PT::kF8E4M3,     PT::kF8E4M3FN,
+                               PT::kF8E4M3B11FNUZ, PT::kF8E5M2FNUZ, PT::kF8E4M3FNUZ,
+                               PT::kF8E3M4,        PT::kF4E2M1FN,   PT::kF8E8M0FNU};
 
 // Every bit pattern, as scalars and as one array, in both styles. NaNs keep
 // their bits where the format has payloads, else stay NaN.
@@ -564,9 +595,9 @@ void CheckEveryPattern(PT type) {
       absl::StatusOr<Literal> one_back = ParseLiteral(s);
       if (!one_back.ok() || !same(b, one_back->GetBits(0))) {
         if (++mismatches <= 5) {
-          FAIL_CHECK("bits 0x" << std::hex << b << " printed as '" << s << "' "
-                               << (one_back.ok() ? "read back differently"
-                                                 : one_back.status().message()));
+          FAIL_CHECK(
+              "bits 0x" << std::hex << b << " printed as '" << s << "' "
+                        << (one_back.ok() ? "read back differently" : one_back.status().message()));
         }
       }
     }
@@ -702,16 +733,33 @@ std::vector<U> Patterns(int random_count, uint64_t seed) {
     out.push_back(std::bit_cast<U>(static_cast<F>(mant * std::pow(10.0, exp10))));
   }
   using L = std::numeric_limits<F>;
-  for (F f : {F(0), F(1), F(-1), F(0.1), F(0.5), F(1) / F(3), L::max(), L::lowest(),
-              L::min(), L::denorm_min(), L::epsilon(), L::infinity(), -L::infinity(),
-              L::quiet_NaN(), -L::quiet_NaN(), L::signaling_NaN(), F(16777216),
-              F(123456789), F(1e10), F(1e-5), F(9007199254740993.0)}) {
+  for (F f : {F(0),
+              F(1),
+              F(-1),
+              F(0.1),
+              F(0.5),
+              F(1) / F(3),
+              L::max(),
+              L::lowest(),
+              L::min(),
+              L::denorm_min(),
+              L::epsilon(),
+              L::infinity(),
+              -L::infinity(),
+              L::quiet_NaN(),
+              -L::quiet_NaN(),
+              L::signaling_NaN(),
+              F(16777216),
+              F(123456789),
+              F(1e10),
+              F(1e-5),
+              F(9007199254740993.0)}) {
     out.push_back(std::bit_cast<U>(f));
   }
   const U sign = U{1} << (sizeof(U) * 8 - 1);
   const U exp_mask = std::bit_cast<U>(L::infinity());
-  for (U v : {U{0}, U{1}, U{2}, exp_mask - 1, exp_mask, exp_mask + 1, exp_mask | 1,
-              ~U{0} >> 1, ~U{0}, sign, sign | 1, sign | exp_mask, sign | (exp_mask + 1),
+  for (U v : {U{0}, U{1}, U{2}, exp_mask - 1, exp_mask, exp_mask + 1, exp_mask | 1, ~U{0} >> 1,
+              ~U{0}, sign, sign | 1, sign | exp_mask, sign | (exp_mask + 1),
               exp_mask | (exp_mask >> 1), (exp_mask >> 1) + 1}) {
     out.push_back(v);
     out.push_back(v ^ sign);
@@ -744,8 +792,7 @@ void CheckWideFloat(PT type, int random_count) {
     AppendElement(got, *lit, i, LiteralStyle::kHloConstant);
     const std::string want = type == PT::kF32 ? XlaF32(v) : XlaF64(v);
     if (got != want && ++text_mismatches <= 5) {
-      FAIL_CHECK("bits 0x" << std::hex << patterns[i] << ": '" << got << "' != '" << want
-                           << "'");
+      FAIL_CHECK("bits 0x" << std::hex << patterns[i] << ": '" << got << "' != '" << want << "'");
     }
   }
   CHECK(text_mismatches == 0);
@@ -839,9 +886,9 @@ TEST_CASE("round trip: complex", "[literal_parser][roundtrip]") {
 
 TEST_CASE("round trip: shapes of many ranks, both styles", "[literal_parser][roundtrip]") {
   const std::vector<std::vector<int64_t>> shapes = {
-      {}, {0}, {1}, {5}, {2, 3}, {3, 1}, {1, 3}, {0, 2}, {2, 0}, {2, 2, 2}, {1, 1, 1},
-      {2, 0, 3}, {2, 3, 1, 2}, {1, 1, 1, 1}, {2, 0, 1, 1}, {1, 2, 0, 1},
-      {2, 1, 2, 1, 2}, {1, 2, 1, 2, 1, 2}};
+      {},           {0},          {1},          {5},          {2, 3},          {3, 1},
+      {1, 3},       {0, 2},       {2, 0},       {2, 2, 2},    {1, 1, 1},       {2, 0, 3},
+      {2, 3, 1, 2}, {1, 1, 1, 1}, {2, 0, 1, 1}, {1, 2, 0, 1}, {2, 1, 2, 1, 2}, {1, 2, 1, 2, 1, 2}};
   for (PT type : {PT::kS32, PT::kF32, PT::kPred, PT::kBF16, PT::kC64, PT::kU4}) {
     for (const auto& dims : shapes) {
       absl::StatusOr<Literal> lit = Literal::Create(Shape::Array(type, dims));

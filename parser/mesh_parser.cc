@@ -80,8 +80,8 @@ bool Parser::ParseMesh(Mesh* out) {
     int64_t n = 1;
     for (int64_t d : iota.reshape_dims) n *= d;
     if (n != devices) {
-      return ErrorAt(at, StrCat("the iota device ids [", StrJoin(iota.reshape_dims, ","),
-                                "] hold ", n, " devices but the mesh has ", devices));
+      return ErrorAt(at, StrCat("the iota device ids [", StrJoin(iota.reshape_dims, ","), "] hold ",
+                                n, " devices but the mesh has ", devices));
     }
     if (iota.transpose_perm.empty()) iota.transpose_perm = {0};
     CanonicalizeIota(&iota.reshape_dims, &iota.transpose_perm);
@@ -101,8 +101,8 @@ bool Parser::ParseMesh(Mesh* out) {
       if (!Consume(Tok::kComma)) break;
     }
     if (static_cast<int64_t>(out->device_ids.size()) != devices) {
-      return ErrorAt(open, StrCat("the mesh has ", devices, " devices but ",
-                                  out->device_ids.size(), " ids are listed"));
+      return ErrorAt(open, StrCat("the mesh has ", devices, " devices but ", out->device_ids.size(),
+                                  " ids are listed"));
     }
     if (std::string e = ValidateMesh(*out); !e.empty()) return ErrorAt(open, e);
   }
@@ -153,8 +153,8 @@ bool Parser::ParseIotaArray(IotaTileAssignment* out) {
   }
   if (!perm) {
     return ErrorAt(t_tok, StrCat("iota transpose T(", StrJoin(out->transpose_perm, ","),
-                                 ") is not a permutation of the ", seen.size(),
-                                 " dimensions of [", StrJoin(out->reshape_dims, ","), "]"));
+                                 ") is not a permutation of the ", seen.size(), " dimensions of [",
+                                 StrJoin(out->reshape_dims, ","), "]"));
   }
   return true;
 }
@@ -164,8 +164,9 @@ bool Parser::ParseIotaArray(IotaTileAssignment* out) {
 bool Parser::ParseIota(IotaTileAssignment* out) {
   if (!ParseIotaDims(&out->dims, "iota group shape")) return false;
   if (!At(Tok::kLess)) {
-    return ErrorExpected("'<=' after the group shape (an iota list is written like "
-                         "[2,4]<=[8])");
+    return ErrorExpected(
+        "'<=' after the group shape (an iota list is written like "
+        "[2,4]<=[8])");
   }
   Advance();
   if (!Expect(Tok::kEqual, "'=' after '<' (an iota list is written like [2,4]<=[8])")) {
@@ -180,9 +181,9 @@ bool Parser::ParseIota(IotaTileAssignment* out) {
   };
   const int64_t n1 = product(out->dims), n2 = product(out->reshape_dims);
   if (n1 != n2) {
-    return ErrorAt(at, StrCat("iota device list [", StrJoin(out->reshape_dims, ","), "] has ",
-                              n2, " devices but the group shape [",
-                              StrJoin(out->dims, ","), "] needs ", n1));
+    return ErrorAt(
+        at, StrCat("iota device list [", StrJoin(out->reshape_dims, ","), "] has ", n2,
+                   " devices but the group shape [", StrJoin(out->dims, ","), "] needs ", n1));
   }
   return true;
 }
@@ -202,9 +203,9 @@ bool Parser::ParseMeshAxisRef(const Mesh& mesh, MeshAxisRef* out) {
   int64_t number = 0;
   if (out->axis < 0 && ParseInt64(name, &number)) {
     if (number < 0 || number >= static_cast<int64_t>(mesh.axis_names.size())) {
-      return ErrorAt(at, StrCat("axis number ", number, " is out of range: the mesh has ",
-                                mesh.axis_names.size(),
-                                mesh.axis_names.size() == 1 ? " axis" : " axes"));
+      return ErrorAt(
+          at, StrCat("axis number ", number, " is out of range: the mesh has ",
+                     mesh.axis_names.size(), mesh.axis_names.size() == 1 ? " axis" : " axes"));
     }
     out->axis = number;
   }
@@ -214,9 +215,8 @@ bool Parser::ParseMeshAxisRef(const Mesh& mesh, MeshAxisRef* out) {
     return ErrorAt(at, StrCat("'", name, "' is not an axis of ", mesh_text));
   }
   if (!Consume(Tok::kColon)) return true;
-  if (!Expect(Tok::kLParen, "'(' before the sub-axis pre-size") ||
-      !ParseInt(&out->pre_size) || !Expect(Tok::kRParen, "')' after the sub-axis pre-size") ||
-      !ParseInt(&out->size)) {
+  if (!Expect(Tok::kLParen, "'(' before the sub-axis pre-size") || !ParseInt(&out->pre_size) ||
+      !Expect(Tok::kRParen, "')' after the sub-axis pre-size") || !ParseInt(&out->size)) {
     return false;
   }
   if (out->pre_size < 1 || out->size < 2) {
@@ -327,8 +327,9 @@ bool Parser::ParseNamedSharding(Sharding* out) {
     }
     return finish(true);
   }
-  if (!Expect(Tok::kLSquare, "'[' to open the dimension shardings (or replicated, "
-                             "unreduced, manual)")) {
+  if (!Expect(Tok::kLSquare,
+              "'[' to open the dimension shardings (or replicated, "
+              "unreduced, manual)")) {
     return false;
   }
   while (!At(Tok::kRSquare)) {
@@ -344,8 +345,8 @@ bool Parser::ParseNamedSharding(Sharding* out) {
       d.axes.push_back(ref);
       if (!Consume(Tok::kComma)) break;
     }
-    if (!Expect(Tok::kRBrace, d.closed ? "',' or '}' after a mesh axis"
-                                       : "'}' after '?' (it comes last)")) {
+    if (!Expect(Tok::kRBrace,
+                d.closed ? "',' or '}' after a mesh axis" : "'}' after '?' (it comes last)")) {
       return false;
     }
     if (!Consume(Tok::kComma)) break;

@@ -5,17 +5,16 @@
 #include <cstring>
 
 #include "ir/bare_name.h"
-#include "ir/strings.h"
 #include "ir/hlo_printer.h"
 #include "ir/located_status.h"
 #include "ir/opcode_attributes.h"
+#include "ir/strings.h"
 #include "parser/diagnostic.h"
 #include "parser/parser_impl.h"
 
 namespace hlo {
 
-Parser::Parser(std::string_view text, uint32_t first_line,
-               const ParseOptions& options)
+Parser::Parser(std::string_view text, uint32_t first_line, const ParseOptions& options)
     : lexer_(text, first_line), options_(options) {}
 
 namespace {
@@ -39,8 +38,7 @@ size_t CountLinesToClosingBrace(const char* p, std::string_view buffer) {
 
 Instruction* Parser::FindName(std::string_view name) const {
   if (!recent_names_.empty()) {
-    const RecentName& recent =
-        recent_names_[HashString(name) & (recent_names_.size() - 1)];
+    const RecentName& recent = recent_names_[HashString(name) & (recent_names_.size() - 1)];
     if (recent.computation == computation_serial_ && recent.name == name) return recent.inst;
   }
   auto it = names_.find(name);
@@ -75,8 +73,8 @@ Parser::Pos Parser::PrevEnd() const {
 bool Parser::ErrorAt(uint32_t line, uint32_t col, std::string message) {
   if (failed()) return false;
   error_pos_ = {line, col};
-  error_ = MarkLocated(absl::InvalidArgumentError(FormatDiagnostic(
-      options_.filename, line, col, message, lexer_.LineText(line))));
+  error_ = MarkLocated(absl::InvalidArgumentError(
+      FormatDiagnostic(options_.filename, line, col, message, lexer_.LineText(line))));
   return false;
 }
 
@@ -98,8 +96,7 @@ bool Parser::ErrorInToken(const Token& tok, size_t offset, std::string message) 
   if (tok.kind == Tok::kError) return ErrorAt(tok, std::move(message));
   const char* p = tok.text.data() + std::min(offset, tok.text.size());
   if (std::find(tok.begin, p, '\n') == p) {
-    return ErrorAt(tok.line, tok.col + static_cast<uint32_t>(p - tok.begin),
-                   std::move(message));
+    return ErrorAt(tok.line, tok.col + static_cast<uint32_t>(p - tok.begin), std::move(message));
   }
   return ErrorAtPointer(p, std::move(message));
 }
@@ -121,15 +118,19 @@ std::string Quoted(std::string_view text) {
 
 std::string Parser::Describe(const Token& tok) {
   switch (tok.kind) {
-    case Tok::kEof: return "end of input";
-    case Tok::kError: return StrCat("invalid input (", tok.text, ")");
+    case Tok::kEof:
+      return "end of input";
+    case Tok::kError:
+      return StrCat("invalid input (", tok.text, ")");
     case Tok::kString: {
       std::string q = Quoted(tok.text);
       return StrCat("string \"", std::string_view(q).substr(1, q.size() - 2), "\"");
     }
     case Tok::kName:
-    case Tok::kNumber: return Quoted(tok.text);
-    default: return std::string(TokName(tok.kind));
+    case Tok::kNumber:
+      return Quoted(tok.text);
+    default:
+      return std::string(TokName(tok.kind));
   }
 }
 
@@ -138,10 +139,9 @@ bool Parser::ErrorExpected(std::string_view what) {
   std::string message = StrCat("expected ", what, ", found ", Found());
   // Something missing at the end of a line: the next line's closing bracket
   // (or the end of the input) says little about where the text is missing.
-  const bool closer = tok_.kind == Tok::kRBrace || tok_.kind == Tok::kRParen ||
-                      tok_.kind == Tok::kRSquare;
-  if (PrevEnd().line != 0 &&
-      (tok_.kind == Tok::kEof || (closer && tok_.line > PrevEnd().line))) {
+  const bool closer =
+      tok_.kind == Tok::kRBrace || tok_.kind == Tok::kRParen || tok_.kind == Tok::kRSquare;
+  if (PrevEnd().line != 0 && (tok_.kind == Tok::kEof || (closer && tok_.line > PrevEnd().line))) {
     return ErrorAt(PrevEnd(), std::move(message));
   }
   return ErrorHere(std::move(message));
@@ -258,8 +258,10 @@ bool Parser::ParseHeaderAttr() {
       return ErrorAt(value_line, value_col,
                      StrCat(name.text, " must be a positive integer, found '", value, "'"));
     }
-    if (name.text == "replica_count") module_->set_replica_count(n);
-    else module_->set_num_partitions(n);
+    if (name.text == "replica_count")
+      module_->set_replica_count(n);
+    else
+      module_->set_num_partitions(n);
   }
   if (name.text == "entry_computation_layout") {
     // Re-parse the value with a sub-parser so shapes get default layouts and
@@ -278,8 +280,8 @@ bool Parser::ParseHeaderAttr() {
       if (ok && !sub.Consume(Tok::kComma)) break;
     }
     ok = ok && sub.Expect(Tok::kRParen, "',' or ')' after a parameter shape") &&
-         sub.Expect(Tok::kArrow, "'->' before the result shape") &&
-         sub.ParseShape(&result) && sub.Expect(Tok::kRBrace, "'}' after the result shape");
+         sub.Expect(Tok::kArrow, "'->' before the result shape") && sub.ParseShape(&result) &&
+         sub.Expect(Tok::kRBrace, "'}' after the result shape");
     if (!ok) {
       // Report where the sub-parser stopped, in the coordinates of the file,
       // with its message.
@@ -306,11 +308,10 @@ bool Parser::ParseHeaderAttr() {
 // default and fusion_debugger in it.
 bool Parser::CheckDebugLogModes(std::string_view value, uint32_t line, uint32_t col) {
   constexpr std::string_view kKey = "log_mode=";
-  for (size_t at = value.find(kKey); at != std::string_view::npos;
-       at = value.find(kKey, at + 1)) {
+  for (size_t at = value.find(kKey); at != std::string_view::npos; at = value.find(kKey, at + 1)) {
     size_t begin = at + kKey.size(), end = begin;
-    while (end < value.size() && (std::isalnum(static_cast<unsigned char>(value[end])) ||
-                                  value[end] == '_')) {
+    while (end < value.size() &&
+           (std::isalnum(static_cast<unsigned char>(value[end])) || value[end] == '_')) {
       ++end;
     }
     std::string_view mode = value.substr(begin, end - begin);
@@ -324,8 +325,8 @@ bool Parser::CheckDebugLogModes(std::string_view value, uint32_t line, uint32_t 
         ++c;
       }
     }
-    return ErrorAt(l, c, StrCat("invalid debug log_mode '", mode,
-                                "'; expected default or fusion_debugger"));
+    return ErrorAt(
+        l, c, StrCat("invalid debug log_mode '", mode, "'; expected default or fusion_debugger"));
   }
   return true;
 }
@@ -341,8 +342,9 @@ bool Parser::ParseComputation() {
   }
   if (!At(Tok::kName)) {
     if (At(Tok::kRBrace) && !is_entry) {
-      return ErrorHere("unexpected '}' outside any computation (is there one '}' too "
-                       "many?)");
+      return ErrorHere(
+          "unexpected '}' outside any computation (is there one '}' too "
+          "many?)");
     }
     return ErrorExpected(is_entry ? "the entry computation's name after 'ENTRY'"
                                   : "a computation name (or 'ENTRY')");
@@ -352,8 +354,8 @@ bool Parser::ParseComputation() {
   bool percent = name[0] == '%';
   if (percent) name.remove_prefix(1);
   if (auto it = computations_.find(name); it != computations_.end()) {
-    return ErrorHere(StrCat("duplicate computation name '", name,
-                            "' (first defined at line ", it->second->loc().line, ")"));
+    return ErrorHere(StrCat("duplicate computation name '", name, "' (first defined at line ",
+                            it->second->loc().line, ")"));
   }
   Advance();
   auto comp_owner = std::make_unique<Computation>(std::string(name));
@@ -364,8 +366,7 @@ bool Parser::ParseComputation() {
     if (explicit_entry_) {
       ++entry_count_;
       return ErrorAt(entry_tok, StrCat("more than one ENTRY computation ('",
-                                             explicit_entry_->name(), "' and '",
-                                             name, "')"));
+                                       explicit_entry_->name(), "' and '", name, "')"));
     }
     explicit_entry_ = comp;
     entry_count_ = 1;
@@ -416,8 +417,7 @@ bool Parser::ParseComputation() {
     }
     Advance();
     std::string thread;
-    if (!Expect(Tok::kEqual, "'=' after 'execution_thread'") ||
-        !ParseStringValue(&thread)) {
+    if (!Expect(Tok::kEqual, "'=' after 'execution_thread'") || !ParseStringValue(&thread)) {
       return false;
     }
     comp->set_execution_thread(std::move(thread));
@@ -432,18 +432,17 @@ bool Parser::ParseComputation() {
     for (size_t i = 0; i < signature.size(); ++i) {
       const Shape* declared = signature[i].second;
       if (!declared->Compatible(comp->parameter(i)->shape())) {
-        return ErrorAt(signature[i].first,
-                       StrCat("signature gives parameter ", i, " shape ",
-                                    declared->ToString(), " but parameter(", i,
-                                    ") has shape ",
-                                    comp->parameter(i)->shape().ToString()));
+        return ErrorAt(
+            signature[i].first,
+            StrCat("signature gives parameter ", i, " shape ", declared->ToString(),
+                   " but parameter(", i, ") has shape ", comp->parameter(i)->shape().ToString()));
       }
     }
     const Instruction* root = comp->root();
     if (root != nullptr && !signature_result->Compatible(root->shape())) {
       return ErrorAt(name_tok, StrCat("signature of '", name, "' gives the result shape ",
-                                      signature_result->ToString(), " but its root '",
-                                      root->name(), "' has shape ", root->shape().ToString()));
+                                      signature_result->ToString(), " but its root '", root->name(),
+                                      "' has shape ", root->shape().ToString()));
     }
   }
   return true;
@@ -475,10 +474,12 @@ bool Parser::ParseBody(Computation* comp, std::string_view what) {
       // several lines, which XLA never prints.
       if (last_inst_ != nullptr && last_inst_line_ < PrevEnd().line &&
           comp->instructions().size() > 0 && comp->instructions().back().get() == last_inst_) {
-        return ErrorAt(PrevEnd(), StrCat("expected ", expected, ", found end of input; the last "
-                                         "instruction '", last_inst_->name(), "' (line ",
-                                         last_inst_line_, ") runs on to line ",
-                                         PrevEnd().line, ": is a bracket in it unclosed?"));
+        return ErrorAt(PrevEnd(),
+                       StrCat("expected ", expected,
+                              ", found end of input; the last "
+                              "instruction '",
+                              last_inst_->name(), "' (line ", last_inst_line_, ") runs on to line ",
+                              PrevEnd().line, ": is a bracket in it unclosed?"));
       }
       return ErrorExpected(expected);
     }
@@ -519,8 +520,8 @@ bool Parser::FinishComputation(Computation* comp, const Token& close) {
       for (const auto& [n, inst] : names_) {
         if (inst != p.inst) candidates.push_back(n);
       }
-      std::string msg = StrCat("control predecessor '", name,
-                               "' is not an instruction of this computation");
+      std::string msg =
+          StrCat("control predecessor '", name, "' is not an instruction of this computation");
       std::string_view close_match = ClosestMatch(name, candidates);
       if (!close_match.empty()) StrAppend(&msg, "; did you mean '", close_match, "'?");
       return ErrorAt(p.name, msg);
@@ -531,9 +532,9 @@ bool Parser::FinishComputation(Computation* comp, const Token& close) {
   for (const PendingOperandShape& p : pending_shapes_) {
     const Instruction* op = p.inst->operand(p.index);
     if (!p.shape->Compatible(op->shape())) {
-      return ErrorAt(p.at, StrCat("operand ", p.index, " is written with shape ",
-                                        p.shape->ToString(), " but '", op->name(),
-                                        "' has shape ", op->shape().ToString()));
+      return ErrorAt(p.at,
+                     StrCat("operand ", p.index, " is written with shape ", p.shape->ToString(),
+                            " but '", op->name(), "' has shape ", op->shape().ToString()));
     }
   }
   // Parameters must be numbered 0..n-1 without gaps.
@@ -547,9 +548,9 @@ bool Parser::FinishComputation(Computation* comp, const Token& close) {
       SourceLoc loc = after ? after->loc() : comp->loc();
       return ErrorAt(loc.line, loc.col,
                      StrCat("parameters must be numbered 0, 1, 2, ... without gaps: "
-                            "computation '", comp->name(), "' has parameter(",
-                            after ? after->parameter_number() : i, ") but no parameter(",
-                            i, ")"));
+                            "computation '",
+                            comp->name(), "' has parameter(", after ? after->parameter_number() : i,
+                            ") but no parameter(", i, ")"));
     }
   }
   comp->set_root(root_ ? root_ : comp->instructions().back().get());
@@ -575,17 +576,16 @@ bool Parser::CheckCycles(Computation* comp) {
         stack.pop_back();
         continue;
       }
-      Instruction* dep = next < inst->operands().size()
-                             ? inst->operand(next)
-                             : preds[next - inst->operands().size()];
+      Instruction* dep = next < inst->operands().size() ? inst->operand(next)
+                                                        : preds[next - inst->operands().size()];
       ++next;
       int& c = color[dep];
       if (c == 1) {
         if (dep == inst) {
-          return ErrorAt(dep->loc().line, dep->loc().col,
-                         StrCat("instruction '", dep->name(), "' uses itself as ",
-                                next <= inst->operands().size() ? "an operand"
-                                                                : "a control predecessor"));
+          return ErrorAt(
+              dep->loc().line, dep->loc().col,
+              StrCat("instruction '", dep->name(), "' uses itself as ",
+                     next <= inst->operands().size() ? "an operand" : "a control predecessor"));
         }
         // The cycle is the part of the stack from `dep` to `inst`.
         std::vector<std::string_view> cycle;
@@ -638,9 +638,8 @@ bool Parser::ParseInstruction(Computation* comp) {
   last_inst_line_ = name_tok.line;
   if (is_root) {
     if (root_) {
-      return ErrorAt(root_tok, StrCat(ComputationLabel(*comp),
-                                            " has more than one ROOT ('", root_->name(),
-                                            "' and '", name, "')"));
+      return ErrorAt(root_tok, StrCat(ComputationLabel(*comp), " has more than one ROOT ('",
+                                      root_->name(), "' and '", name, "')"));
     }
     root_ = inst;
   }
@@ -705,8 +704,7 @@ bool Parser::ParseInstructionRhs(Computation* comp, const Token& name_tok, std::
   auto [it, inserted] = names_.emplace(inst->name(), inst);
   if (!inserted) {
     return ErrorAt(name_tok, StrCat("duplicate instruction name '", name,
-                                          "' (first defined at line ",
-                                          it->second->loc().line, ")"));
+                                    "' (first defined at line ", it->second->loc().line, ")"));
   }
   RecentSlot(inst->name()) = {inst->name(), inst, computation_serial_};
   module_->NoteName(inst->name());
@@ -725,15 +723,16 @@ bool Parser::ParseInstructionRhs(Computation* comp, const Token& name_tok, std::
   // async-update continues a chain: operand 0 is its async-start or
   // async-update, any others are bound late (as XLA reads them).
   if (ok && *opcode == Opcode::kAsyncUpdate && inst->operand_count() == 0) {
-    ok = ErrorAt(op_tok, StrCat("'", op_tok.text, "' takes the async-start or async-update it "
+    ok = ErrorAt(op_tok, StrCat("'", op_tok.text,
+                                "' takes the async-start or async-update it "
                                 "continues as operand 0, found no operands"));
   }
   if (ok && (!wrapped || *opcode == Opcode::kAsyncDone) && OpcodeArity(*opcode) != kVariadic &&
-      inst->operand_count() != OpcodeArity(*opcode) &&
-      *opcode != Opcode::kParameter && *opcode != Opcode::kConstant) {
-    ok = ErrorAt(op_tok, StrCat("'", op_tok.text, "' takes ", OpcodeArity(*opcode),
-                                " operand", OpcodeArity(*opcode) == 1 ? "" : "s",
-                                ", found ", inst->operand_count()));
+      inst->operand_count() != OpcodeArity(*opcode) && *opcode != Opcode::kParameter &&
+      *opcode != Opcode::kConstant) {
+    ok = ErrorAt(op_tok,
+                 StrCat("'", op_tok.text, "' takes ", OpcodeArity(*opcode), " operand",
+                        OpcodeArity(*opcode) == 1 ? "" : "s", ", found ", inst->operand_count()));
   }
   // A nested instruction takes no attributes (as in XLA: a ',' after it
   // separates operands).
@@ -743,9 +742,9 @@ bool Parser::ParseInstructionRhs(Computation* comp, const Token& name_tok, std::
   if (*opcode == Opcode::kParameter && ok) {
     int64_t n = inst->parameter_number();
     if (n < comp->parameter_count() && comp->parameter(n) != nullptr) {
-      ok = ErrorAt(name_tok, StrCat("parameter(", n, ") is defined twice: '",
-                                    comp->parameter(n)->name(), "' (line ",
-                                    comp->parameter(n)->loc().line, ") and '", name, "'"));
+      ok = ErrorAt(name_tok,
+                   StrCat("parameter(", n, ") is defined twice: '", comp->parameter(n)->name(),
+                          "' (line ", comp->parameter(n)->loc().line, ") and '", name, "'"));
     }
   }
   comp->AddInstruction(std::move(owned));
@@ -779,34 +778,97 @@ std::string Parser::AnonymousName(Opcode op) {
 // degenerate forms).
 bool Parser::ShapeCanBeInferred(Opcode op) {
   switch (op) {
-    case Opcode::kBroadcast: case Opcode::kScan: case Opcode::kDomain:
+    case Opcode::kBroadcast:
+    case Opcode::kScan:
+    case Opcode::kDomain:
       return false;
-    case Opcode::kAbs: case Opcode::kAcos: case Opcode::kAcosh: case Opcode::kAsin:
-    case Opcode::kAsinh: case Opcode::kAdd: case Opcode::kAddDependency:
-    case Opcode::kAfterAll: case Opcode::kAtan2: case Opcode::kAtanh:
-    case Opcode::kBatchNormGrad: case Opcode::kBatchNormInference:
-    case Opcode::kBatchNormTraining: case Opcode::kCall: case Opcode::kCeil:
-    case Opcode::kCholesky: case Opcode::kClamp: case Opcode::kClz: case Opcode::kCompare:
-    case Opcode::kComplex: case Opcode::kConcatenate: case Opcode::kConditional:
-    case Opcode::kConvolution: case Opcode::kCopy: case Opcode::kCos: case Opcode::kCosh:
-    case Opcode::kOptimizationBarrier: case Opcode::kDivide: case Opcode::kDot:
-    case Opcode::kErf: case Opcode::kExp: case Opcode::kExpm1: case Opcode::kFft:
-    case Opcode::kFloor: case Opcode::kGather: case Opcode::kGetDimensionSize:
-    case Opcode::kSetDimensionSize: case Opcode::kGetTupleElement: case Opcode::kImag:
-    case Opcode::kIsFinite: case Opcode::kLog: case Opcode::kLog1p: case Opcode::kLogistic:
-    case Opcode::kAnd: case Opcode::kNot: case Opcode::kOr: case Opcode::kXor:
-    case Opcode::kMap: case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kMultiply:
-    case Opcode::kMulhi: case Opcode::kNegate: case Opcode::kPad: case Opcode::kPartitionId:
-    case Opcode::kPopcnt: case Opcode::kPower: case Opcode::kRaggedDot:
-    case Opcode::kReal: case Opcode::kReduce: case Opcode::kRemainder:
-    case Opcode::kReplicaId: case Opcode::kReverse: case Opcode::kRoundNearestAfz:
-    case Opcode::kRoundNearestEven: case Opcode::kRsqrt: case Opcode::kScaledDot:
-    case Opcode::kScatter: case Opcode::kSelect: case Opcode::kShiftLeft:
-    case Opcode::kShiftRightArithmetic: case Opcode::kShiftRightLogical: case Opcode::kSign:
-    case Opcode::kSin: case Opcode::kSinh: case Opcode::kSqrt: case Opcode::kCbrt:
-    case Opcode::kReduceWindow: case Opcode::kSelectAndScatter: case Opcode::kSort:
-    case Opcode::kSubtract: case Opcode::kTan: case Opcode::kTanh: case Opcode::kTranspose:
-    case Opcode::kTriangularSolve: case Opcode::kTuple: case Opcode::kWhile:
+    case Opcode::kAbs:
+    case Opcode::kAcos:
+    case Opcode::kAcosh:
+    case Opcode::kAsin:
+    case Opcode::kAsinh:
+    case Opcode::kAdd:
+    case Opcode::kAddDependency:
+    case Opcode::kAfterAll:
+    case Opcode::kAtan2:
+    case Opcode::kAtanh:
+    case Opcode::kBatchNormGrad:
+    case Opcode::kBatchNormInference:
+    case Opcode::kBatchNormTraining:
+    case Opcode::kCall:
+    case Opcode::kCeil:
+    case Opcode::kCholesky:
+    case Opcode::kClamp:
+    case Opcode::kClz:
+    case Opcode::kCompare:
+    case Opcode::kComplex:
+    case Opcode::kConcatenate:
+    case Opcode::kConditional:
+    case Opcode::kConvolution:
+    case Opcode::kCopy:
+    case Opcode::kCos:
+    case Opcode::kCosh:
+    case Opcode::kOptimizationBarrier:
+    case Opcode::kDivide:
+    case Opcode::kDot:
+    case Opcode::kErf:
+    case Opcode::kExp:
+    case Opcode::kExpm1:
+    case Opcode::kFft:
+    case Opcode::kFloor:
+    case Opcode::kGather:
+    case Opcode::kGetDimensionSize:
+    case Opcode::kSetDimensionSize:
+    case Opcode::kGetTupleElement:
+    case Opcode::kImag:
+    case Opcode::kIsFinite:
+    case Opcode::kLog:
+    case Opcode::kLog1p:
+    case Opcode::kLogistic:
+    case Opcode::kAnd:
+    case Opcode::kNot:
+    case Opcode::kOr:
+    case Opcode::kXor:
+    case Opcode::kMap:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+    case Opcode::kMultiply:
+    case Opcode::kMulhi:
+    case Opcode::kNegate:
+    case Opcode::kPad:
+    case Opcode::kPartitionId:
+    case Opcode::kPopcnt:
+    case Opcode::kPower:
+    case Opcode::kRaggedDot:
+    case Opcode::kReal:
+    case Opcode::kReduce:
+    case Opcode::kRemainder:
+    case Opcode::kReplicaId:
+    case Opcode::kReverse:
+    case Opcode::kRoundNearestAfz:
+    case Opcode::kRoundNearestEven:
+    case Opcode::kRsqrt:
+    case Opcode::kScaledDot:
+    case Opcode::kScatter:
+    case Opcode::kSelect:
+    case Opcode::kShiftLeft:
+    case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical:
+    case Opcode::kSign:
+    case Opcode::kSin:
+    case Opcode::kSinh:
+    case Opcode::kSqrt:
+    case Opcode::kCbrt:
+    case Opcode::kReduceWindow:
+    case Opcode::kSelectAndScatter:
+    case Opcode::kSort:
+    case Opcode::kSubtract:
+    case Opcode::kTan:
+    case Opcode::kTanh:
+    case Opcode::kTranspose:
+    case Opcode::kTriangularSolve:
+    case Opcode::kTuple:
+    case Opcode::kWhile:
     case Opcode::kTopK:
       return true;
     default:
@@ -830,8 +892,10 @@ static const Shape* WithDefaultLayouts(const Shape& s, ShapePool& pool) {
 bool Parser::InferShapeNow(Instruction* inst, const Token& op_tok) {
   for (int64_t i = 0; i < inst->operand_count(); ++i) {
     if (inst->operand(i) == nullptr) {
-      return ErrorAt(op_tok, StrCat("the shape of '", op_tok.text, "' is inferred from its "
-                                    "operands, so operand ", i, " must be defined above it"));
+      return ErrorAt(op_tok, StrCat("the shape of '", op_tok.text,
+                                    "' is inferred from its "
+                                    "operands, so operand ",
+                                    i, " must be defined above it"));
     }
   }
   for (auto p = pending_computations_.rbegin();
@@ -839,8 +903,8 @@ bool Parser::InferShapeNow(Instruction* inst, const Token& op_tok) {
     std::string_view name = p->name.text[0] == '%' ? p->name.text.substr(1) : p->name.text;
     auto it = computations_.find(name);
     if (it == computations_.end()) {
-      return ErrorAt(p->name, StrCat("the shape of '", op_tok.text, "' is inferred from '",
-                                     name, "', so that computation must be defined above it"));
+      return ErrorAt(p->name, StrCat("the shape of '", op_tok.text, "' is inferred from '", name,
+                                     "', so that computation must be defined above it"));
     }
     BindComputation(*p, it->second);
   }
@@ -848,13 +912,13 @@ bool Parser::InferShapeNow(Instruction* inst, const Token& op_tok) {
   // without a preferred element type); their inference reads it from here.
   const Opcode op = inst->opcode();
   if ((op == Opcode::kDot || op == Opcode::kConvolution || op == Opcode::kRaggedDot ||
-       op == Opcode::kScaledDot) && inst->operand_count() >= 2) {
+       op == Opcode::kScaledDot) &&
+      inst->operand_count() >= 2) {
     const Shape& a = inst->operand(0)->shape();
     const Shape& b = inst->operand(1)->shape();
     if (a.IsArray() && b.IsArray()) {
       PrimitiveType t = a.element_type();
-      if (BitWidth(b.element_type()) > BitWidth(t) ||
-          (IsFloat(b.element_type()) && !IsFloat(t))) {
+      if (BitWidth(b.element_type()) > BitWidth(t) || (IsFloat(b.element_type()) && !IsFloat(t))) {
         t = b.element_type();
       }
       inst->set_shape(pool_->Intern(Shape::Array(t, {})));
@@ -862,8 +926,8 @@ bool Parser::InferShapeNow(Instruction* inst, const Token& op_tok) {
   }
   absl::StatusOr<Shape> inferred = options_.infer_shape(*inst, *pool_);
   if (!inferred.ok()) {
-    return ErrorAt(op_tok, StrCat("cannot infer the shape of '", op_tok.text, "': ",
-                                  std::string(inferred.status().message())));
+    return ErrorAt(op_tok, StrCat("cannot infer the shape of '", op_tok.text,
+                                  "': ", std::string(inferred.status().message())));
   }
   inst->set_shape(WithDefaultLayouts(*inferred, *pool_));
   return true;
@@ -955,9 +1019,8 @@ bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
       inst->AppendOperand(operand);
       if (written && written != operand->shape_ptr() && !written->Compatible(operand->shape())) {
         return ErrorAt(shape_tok,
-                       StrCat("operand ", index, " is written with shape ",
-                                    written->ToString(), " but '", name,
-                                    "' has shape ", operand->shape().ToString()));
+                       StrCat("operand ", index, " is written with shape ", written->ToString(),
+                              " but '", name, "' has shape ", operand->shape().ToString()));
       }
     } else {
       inst->AppendOperand(nullptr);
@@ -999,9 +1062,9 @@ bool Parser::ParseCompactGte(const Token& base_tok, Computation* comp, Instructi
     }
     const int64_t count = static_cast<int64_t>(shape.tuple_shapes().size());
     if (index < 0 || index >= count) {
-      return ErrorAt(at, StrCat("tuple element #", index, " of '", key, "' is out of range: ",
-                                "its shape ", shape.ToString(), " has ", count, " element",
-                                count == 1 ? "" : "s"));
+      return ErrorAt(
+          at, StrCat("tuple element #", index, " of '", key, "' is out of range: ", "its shape ",
+                     shape.ToString(), " has ", count, " element", count == 1 ? "" : "s"));
     }
     StrAppend(&key, "#", index);
     auto [it, inserted] = compact_gtes_.try_emplace(key, nullptr);
@@ -1025,8 +1088,7 @@ bool Parser::ParseCompactGte(const Token& base_tok, Computation* comp, Instructi
 // name), with `.N` added when the module has that name already.
 void Parser::NameCompactGtes() {
   if (compact_gte_list_.empty()) return;
-  absl::flat_hash_set<const Instruction*> made(compact_gte_list_.begin(),
-                                               compact_gte_list_.end());
+  absl::flat_hash_set<const Instruction*> made(compact_gte_list_.begin(), compact_gte_list_.end());
   absl::flat_hash_set<std::string> taken;
   for (const auto& c : module_->computations()) {
     for (const auto& inst : c->instructions()) {
@@ -1049,8 +1111,7 @@ void Parser::NameCompactGtes() {
 // it).
 bool Parser::TakesIgnoredGroupMode(const Instruction& inst) {
   Opcode op = inst.has_wrapped_opcode() ? inst.wrapped_opcode() : inst.opcode();
-  return op == Opcode::kAllReduce || op == Opcode::kAllReduceStart ||
-         op == Opcode::kReduceScatter;
+  return op == Opcode::kAllReduce || op == Opcode::kAllReduceStart || op == Opcode::kReduceScatter;
 }
 
 // mode ::= 'mode' '=' ('cross_replica' | 'cross_partition'
@@ -1066,8 +1127,9 @@ bool Parser::SkipGroupMode() {
       return true;
     }
   }
-  return ErrorExpected("a collective group mode (cross_replica, cross_partition, "
-                       "cross_replica_and_partition or flattened_id)");
+  return ErrorExpected(
+      "a collective group mode (cross_replica, cross_partition, "
+      "cross_replica_and_partition or flattened_id)");
 }
 
 // attrs ::= (',' name '=' value)*
@@ -1096,26 +1158,27 @@ bool Parser::ParseAttributes(Instruction* inst) {
       std::vector<std::string_view> allowed;
       for (const AttrRule& r : OpcodeAttrRules(rules_op)) allowed.push_back(AttrName(r.kind));
       std::string msg = StrCat("attribute '", tok_.text, "' is not allowed on '",
-                                     OpcodeName(inst->opcode()), "'");
+                               OpcodeName(inst->opcode()), "'");
       if (allowed.empty()) {
-        StrAppend(&msg, "; it takes none of its own (only the common ones: metadata, "
-                        "sharding, frontend_attributes, backend_config, ...)");
+        StrAppend(&msg,
+                  "; it takes none of its own (only the common ones: metadata, "
+                  "sharding, frontend_attributes, backend_config, ...)");
       } else {
         std::string list;
         for (size_t i = 0; i < allowed.size(); ++i) {
-          StrAppend(&list, i == 0 ? "" : i + 1 == allowed.size() ? " and " : ", ",
-                    allowed[i]);
+          StrAppend(&list, i == 0 ? "" : i + 1 == allowed.size() ? " and " : ", ", allowed[i]);
         }
         StrAppend(&msg, "; it takes ", list, " (and the common ones: metadata, sharding, ...)");
       }
       return ErrorHere(msg);
     }
     if (inst->HasAttr(*kind)) {
-      return ErrorHere(StrCat("attribute '", tok_.text, "' is given twice on '",
-                              inst->name(), "'"));
+      return ErrorHere(
+          StrCat("attribute '", tok_.text, "' is given twice on '", inst->name(), "'"));
     }
     Advance();
-    if (!Consume(Tok::kEqual)) return Expect(Tok::kEqual, StrCat("'=' after '", name_tok.text, "'"));
+    if (!Consume(Tok::kEqual))
+      return Expect(Tok::kEqual, StrCat("'=' after '", name_tok.text, "'"));
     // Append first so pending references can point at the slot.
     inst->SetAttr(*kind, AttrValue{});
     AttrValue value;
@@ -1149,12 +1212,11 @@ bool Parser::CheckRequiredAttrs(Instruction* inst, const Token& at) {
                                 AttrName(r.kind), "', which is missing"));
     }
   }
-  if (inst->opcode() == Opcode::kConditional &&
-      !inst->HasAttr(AttrKind::kBranchComputations) &&
-      !(inst->HasAttr(AttrKind::kTrueComputation) &&
-        inst->HasAttr(AttrKind::kFalseComputation))) {
-    return ErrorAt(at, "'conditional' needs branch_computations, or both "
-                       "true_computation and false_computation");
+  if (inst->opcode() == Opcode::kConditional && !inst->HasAttr(AttrKind::kBranchComputations) &&
+      !(inst->HasAttr(AttrKind::kTrueComputation) && inst->HasAttr(AttrKind::kFalseComputation))) {
+    return ErrorAt(at,
+                   "'conditional' needs branch_computations, or both "
+                   "true_computation and false_computation");
   }
   // As XLA's parser: a pred selects between true_computation and
   // false_computation, an s32 index among branch_computations.
@@ -1162,8 +1224,9 @@ bool Parser::CheckRequiredAttrs(Instruction* inst, const Token& at) {
       inst->operand(0) != nullptr && inst->operand(0)->shape().IsArray() &&
       inst->operand(0)->shape().element_type() == PrimitiveType::kPred &&
       inst->HasAttr(AttrKind::kBranchComputations)) {
-    return ErrorAt(at, "a 'conditional' on a pred takes true_computation and "
-                       "false_computation, not branch_computations");
+    return ErrorAt(at,
+                   "a 'conditional' on a pred takes true_computation and "
+                   "false_computation, not branch_computations");
   }
   return true;
 }
@@ -1231,25 +1294,24 @@ absl::StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text,
   return parser.ParseModule();
 }
 
-absl::StatusOr<std::unique_ptr<Module>> ParseModulePiece(std::string_view text,
-                                                         uint32_t first_line,
+absl::StatusOr<std::unique_ptr<Module>> ParseModulePiece(std::string_view text, uint32_t first_line,
                                                          const ParseOptions& options) {
   Lexer probe(text, first_line);
   if (probe.Next().kind == Tok::kEof) {
     // NotFound lets a caller skip an empty piece of a split file; the message
     // is a full diagnostic for when the piece is all there is.
-    return MarkLocated(absl::NotFoundError(FormatDiagnostic(
-        options.filename, first_line, 1,
-        "expected 'HloModule' or a computation, found end of input (the input has "
-        "no module)",
-        probe.LineText(first_line))));
+    return MarkLocated(absl::NotFoundError(
+        FormatDiagnostic(options.filename, first_line, 1,
+                         "expected 'HloModule' or a computation, found end of input (the input has "
+                         "no module)",
+                         probe.LineText(first_line))));
   }
   Parser parser(text, first_line, options);
   return parser.ParseModule();
 }
 
-absl::StatusOr<std::vector<std::unique_ptr<Module>>> ParseModules(
-    std::string_view text, const ParseOptions& options) {
+absl::StatusOr<std::vector<std::unique_ptr<Module>>> ParseModules(std::string_view text,
+                                                                  const ParseOptions& options) {
   std::vector<std::unique_ptr<Module>> modules;
   std::vector<TextPiece> pieces = SplitModules(text);
   absl::Status first_empty;

@@ -32,8 +32,8 @@ absl::StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text,
                                                     const ParseOptions& options = {});
 
 // Parses a file of one or more modules separated by `// -----` lines.
-absl::StatusOr<std::vector<std::unique_ptr<Module>>> ParseModules(
-    std::string_view text, const ParseOptions& options = {});
+absl::StatusOr<std::vector<std::unique_ptr<Module>>> ParseModules(std::string_view text,
+                                                                  const ParseOptions& options = {});
 
 // Splits text at `// -----` lines: each piece and the line its text starts on.
 struct TextPiece {
@@ -43,8 +43,7 @@ struct TextPiece {
 std::vector<TextPiece> SplitModules(std::string_view text);
 // Parses one piece of a split file, with line numbers of the whole file. A
 // piece with nothing but blanks and comments gives NotFound.
-absl::StatusOr<std::unique_ptr<Module>> ParseModulePiece(std::string_view text,
-                                                         uint32_t first_line,
+absl::StatusOr<std::unique_ptr<Module>> ParseModulePiece(std::string_view text, uint32_t first_line,
                                                          const ParseOptions& options);
 
 // A shape on its own: `f32[2,3]{1,0}`. Arrays without a layout get the
@@ -52,11 +51,9 @@ absl::StatusOr<std::unique_ptr<Module>> ParseModulePiece(std::string_view text,
 absl::StatusOr<Shape> ParseShape(std::string_view text, ShapePool& pool);
 
 // A literal with its shape: `f32[2] {1, 2}`, `(s32[] 1, pred[] true)`.
-absl::StatusOr<Literal> ParseLiteral(std::string_view text,
-                                     const ParseOptions& options = {});
+absl::StatusOr<Literal> ParseLiteral(std::string_view text, const ParseOptions& options = {});
 // A literal's value for a known shape: `{1, 2}` or `7`.
-absl::StatusOr<Literal> ParseLiteralValue(std::string_view text,
-                                          const Shape& shape,
+absl::StatusOr<Literal> ParseLiteralValue(std::string_view text, const Shape& shape,
                                           const ParseOptions& options = {});
 
 }  // namespace hlo

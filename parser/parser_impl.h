@@ -72,13 +72,9 @@ class Parser {
   // diagnostics need it).
   Pos PrevEnd() const;
   // Was `t` the last token consumed (nothing read after it)?
-  bool PrevEndsAt(const Token& t) const {
-    return prev_is_token_ && prev_tok_.begin == t.begin;
-  }
+  bool PrevEndsAt(const Token& t) const { return prev_is_token_ && prev_tok_.begin == t.begin; }
   bool At(Tok kind) const { return tok_.kind == kind; }
-  bool AtName(std::string_view text) const {
-    return tok_.kind == Tok::kName && tok_.text == text;
-  }
+  bool AtName(std::string_view text) const { return tok_.kind == Tok::kName && tok_.text == text; }
   bool Consume(Tok kind) {
     if (tok_.kind != kind) return false;
     Advance();
@@ -105,7 +101,7 @@ class Parser {
   // An error about a bracket found by Lexer::ScanBalanced.
   bool ErrorAtPointer(const char* p, std::string message);
   std::string Found() const { return Describe(tok_); }  // the current token
-  static std::string Describe(const Token& tok);  // 'name', '(', end of input
+  static std::string Describe(const Token& tok);        // 'name', '(', end of input
   bool failed() const { return !error_.ok(); }
   // The recorded error, for a parse function that returned false.
   absl::Status Failure();
@@ -163,7 +159,7 @@ class Parser {
   // ---- attributes (attribute_parser.cc) -------------------------------------
   bool ParseAttrValue(AttrKind kind, Instruction* inst, AttrValue* out);
   bool ParseInt(int64_t* out);
-  bool ParseIntList(std::vector<int64_t>* out);     // {1,2}
+  bool ParseIntList(std::vector<int64_t>* out);  // {1,2}
   bool ParseIntListList(std::vector<std::vector<int64_t>>* out);
   bool ParseWindow(Window* out);
   bool ParseConvDims(ConvDims* out);
@@ -190,8 +186,7 @@ class Parser {
   bool UnescapeString(const Token& tok, std::string* out);
   bool UnescapeInterned(const Token& tok, InternedString* out);
   bool ParseShapedLiteral(Literal* out, int depth);
-  bool ParseComputationRef(Computation** out, Instruction* inst, int slot_attr,
-                           int slot_index);
+  bool ParseComputationRef(Computation** out, Instruction* inst, int slot_attr, int slot_index);
 
   // ---- shapes (shape_parser.cc) ---------------------------------------------
   // shape ::= type '[' dims ']' [layout] | '(' [shape (',' shape)*] ')' | token[]
@@ -206,8 +201,8 @@ class Parser {
   bool ParseLiteralForShape(const Shape& shape, Literal* out, int depth);
   bool ParseArrayLiteral(const Shape& shape, Literal* out);
   bool ParseElement(Literal* lit, int64_t index, PrimitiveType type);
-  bool ParseFloatText(const Token& tok, bool negate, PrimitiveType type,
-                      double* value, uint64_t* bits, bool* has_bits);
+  bool ParseFloatText(const Token& tok, bool negate, PrimitiveType type, double* value,
+                      uint64_t* bits, bool* has_bits);
 
   // A reference by name that must be resolved after the whole computation
   // (operands, control predecessors) or module (computations) is read.
@@ -274,7 +269,7 @@ class Parser {
   bool style_known_[3] = {false, false, false};
   Computation* explicit_entry_ = nullptr;
   int entry_count_ = 0;
-  StackFrameIndex parsed_frames_;  // as read, before CanonicalizeStackFrameIds
+  StackFrameIndex parsed_frames_;               // as read, before CanonicalizeStackFrameIds
   std::vector<Instruction*> compact_gte_list_;  // every one made, in order
 
   // Per-computation state.
@@ -308,7 +303,7 @@ class Parser {
   // `t#1#0` -> the get-tuple-element made for it (per computation).
   absl::flat_hash_map<std::string, Instruction*> compact_gtes_;
   Instruction* root_ = nullptr;
-  Token shape_tok_;  // where the current instruction's shape starts
+  Token shape_tok_;                         // where the current instruction's shape starts
   const Instruction* last_inst_ = nullptr;  // the last instruction read
   uint32_t last_inst_line_ = 0;             // the line it starts on
   // Module-wide.
@@ -338,8 +333,8 @@ class Parser {
       return StringViewHash{}(k.second) ^ absl::Hash<const Shape*>{}(k.first);
     }
   };
-  absl::flat_hash_map<std::pair<const Shape*, std::string_view>,
-                      std::shared_ptr<const Literal>, ScalarConstantKeyHash>
+  absl::flat_hash_map<std::pair<const Shape*, std::string_view>, std::shared_ptr<const Literal>,
+                      ScalarConstantKeyHash>
       scalar_constants_;
 };
 

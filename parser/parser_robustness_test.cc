@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/hlo_printer.h"
 #include "parser/diagnostic.h"
 #include "parser/parser.h"
-#include "ir/hlo_printer.h"
 #include "passes/shape_inference.h"
 
 namespace hlo {
@@ -81,8 +81,8 @@ bool Contains(std::string_view haystack, std::string_view needle) {
 }
 
 TEST_CASE("robustness: 50,000-deep tuple shapes are an error", "[parser][robustness]") {
-  std::string text = "ENTRY e {\n  ROOT p = " + Repeat("(", kDeep) + "f32[]" +
-                     Repeat(")", kDeep) + " parameter(0)\n}\n";
+  std::string text = "ENTRY e {\n  ROOT p = " + Repeat("(", kDeep) + "f32[]" + Repeat(")", kDeep) +
+                     " parameter(0)\n}\n";
   std::string e = ModuleError(text);
   CHECK(Contains(e, "<input>:2:"));
   CHECK(Contains(e, "nested more than"));
@@ -116,8 +116,8 @@ TEST_CASE("robustness: 50,000-deep literal braces", "[parser][robustness]") {
   std::string dims100;
   for (int i = 0; i < 100; ++i) dims100 += i ? ",1" : "1";
   absl::StatusOr<std::unique_ptr<Module>> m =
-      ParseModule("ENTRY e {\n  ROOT c = f32[" + dims100 + "] constant(" + Repeat("{", 100) +
-                  "7" + Repeat("}", 100) + ")\n}\n");
+      ParseModule("ENTRY e {\n  ROOT c = f32[" + dims100 + "] constant(" + Repeat("{", 100) + "7" +
+                  Repeat("}", 100) + ")\n}\n");
   CHECK(m.ok());
 }
 
@@ -128,9 +128,8 @@ TEST_CASE("robustness: 50,000-deep tuple literals", "[parser][robustness]") {
       Repeat("(", kDeep) + "f32[] 1" + Repeat(")", kDeep) + "\n}\n";
   CHECK(Contains(ModuleError(text), "nested more than"));
   // A constant of a deeply nested tuple shape stops at the shape.
-  std::string text2 = "ENTRY e {\n  ROOT c = " + Repeat("(", kDeep) + "s32[]" +
-                      Repeat(")", kDeep) + " constant(" + Repeat("(", kDeep) + "1" +
-                      Repeat(")", kDeep) + ")\n}\n";
+  std::string text2 = "ENTRY e {\n  ROOT c = " + Repeat("(", kDeep) + "s32[]" + Repeat(")", kDeep) +
+                      " constant(" + Repeat("(", kDeep) + "1" + Repeat(")", kDeep) + ")\n}\n";
   CHECK(Contains(ModuleError(text2), "nested more than"));
   // The literal entry point.
   absl::StatusOr<Literal> lit = ParseLiteral(Repeat("(", kDeep) + "s32[] 1" + Repeat(")", kDeep));
@@ -139,8 +138,8 @@ TEST_CASE("robustness: 50,000-deep tuple literals", "[parser][robustness]") {
 }
 
 TEST_CASE("robustness: 50,000-deep shardings", "[parser][robustness]") {
-  std::string text = "ENTRY e {\n  ROOT p = f32[] parameter(0), sharding=" +
-                     Repeat("{", kDeep) + "replicated" + Repeat("}", kDeep) + "\n}\n";
+  std::string text = "ENTRY e {\n  ROOT p = f32[] parameter(0), sharding=" + Repeat("{", kDeep) +
+                     "replicated" + Repeat("}", kDeep) + "\n}\n";
   CHECK(Contains(ModuleError(text), "nested more than"));
   ModuleError("ENTRY e {\n  ROOT p = f32[] parameter(0), sharding=" + Repeat("{", kDeep));
 }
@@ -150,8 +149,8 @@ TEST_CASE("robustness: 50,000-deep operands", "[parser][robustness]") {
                      Repeat("add(", kDeep) + "p" + Repeat(")", kDeep) + ")\n}\n";
   // Nested operand instructions: without shape inference the first needs a
   // shape; with it, the depth limit stops them (no stack overflow).
-  CHECK(Contains(ModuleError(text),
-                 "<input>:3:22: error: expected a shape before the opcode 'add'"));
+  CHECK(
+      Contains(ModuleError(text), "<input>:3:22: error: expected a shape before the opcode 'add'"));
   CHECK(Contains(ModuleError(text, ParseOptions{"<input>", &InferShape}),
                  "nested instructions more than 500 deep"));
 }
@@ -164,19 +163,20 @@ TEST_CASE("robustness: 50,000-deep raw attribute values", "[parser][robustness]"
                     "\n}\n");
   ParsesOrDiagnoses("ENTRY e {\n  ROOT p = f32[] parameter(0), frontend_attributes={a=" +
                     Repeat("[", kDeep) + Repeat("]", kDeep) + "}\n}\n");
-  std::string e = ModuleError("ENTRY e {\n  ROOT p = f32[] parameter(0), backend_config=" +
-                              Repeat("{[", kDeep) + "\n}\n");
+  std::string e = ModuleError(
+      "ENTRY e {\n  ROOT p = f32[] parameter(0), backend_config=" + Repeat("{[", kDeep) + "\n}\n");
   CHECK(Contains(e, "expected ']'"));
-  ModuleError("HloModule m, foo=" + Repeat("(", kDeep) + "\nENTRY e {\n  ROOT p = f32[] "
+  ModuleError("HloModule m, foo=" + Repeat("(", kDeep) +
+              "\nENTRY e {\n  ROOT p = f32[] "
               "parameter(0)\n}\n");
-  ModuleError("HloModule m, entry_computation_layout={(" + Repeat("(", kDeep) +
-              "f32[]" + Repeat(")", kDeep) + ")->f32[]}\nENTRY e {\n  ROOT p = f32[] "
+  ModuleError("HloModule m, entry_computation_layout={(" + Repeat("(", kDeep) + "f32[]" +
+              Repeat(")", kDeep) +
+              ")->f32[]}\nENTRY e {\n  ROOT p = f32[] "
               "parameter(0)\n}\n");
 }
 
 TEST_CASE("robustness: empty and blank input", "[parser][robustness]") {
-  for (std::string_view text : {"", " ", "\n\n\n", "// just a comment\n", "/* x */",
-                                "\r\n\r\n"}) {
+  for (std::string_view text : {"", " ", "\n\n\n", "// just a comment\n", "/* x */", "\r\n\r\n"}) {
     INFO(text);
     std::string e = ModuleError(text);
     CHECK(Contains(e, "<input>:1:1: error:"));
@@ -184,8 +184,9 @@ TEST_CASE("robustness: empty and blank input", "[parser][robustness]") {
 }
 
 TEST_CASE("robustness: columns are right with CRLF line ends", "[parser][robustness]") {
-  std::string e = ModuleError("ENTRY e {\r\n  p = f32[2] parameter(0)\r\n"
-                              "  ROOT n = f32[2] negate(q)\r\n}\r\n");
+  std::string e = ModuleError(
+      "ENTRY e {\r\n  p = f32[2] parameter(0)\r\n"
+      "  ROOT n = f32[2] negate(q)\r\n}\r\n");
   CHECK(e.rfind("<input>:3:26: error: use of undefined instruction 'q'", 0) == 0);
   CHECK_FALSE(Contains(e, "\r"));
   // Something missing at the end of a CRLF line: just after the last token.
@@ -193,8 +194,7 @@ TEST_CASE("robustness: columns are right with CRLF line ends", "[parser][robustn
   CHECK(e.rfind("<input>:3:27: error:", 0) == 0);
 }
 
-TEST_CASE("robustness: a file of several modules keeps whole-file lines",
-          "[parser][robustness]") {
+TEST_CASE("robustness: a file of several modules keeps whole-file lines", "[parser][robustness]") {
   std::string text =
       "ENTRY a {\n  ROOT p = f32[] parameter(0)\n}\n"
       "// -----\n"
@@ -228,12 +228,14 @@ TEST_CASE("robustness: huge sizes are errors before any allocation", "[parser][r
     ModuleError(text);
   }
   // Products of sharding and iota dimensions do not overflow.
-  ModuleError("ENTRY e {\n  ROOT p = f32[8] parameter(0), sharding={devices=[4294967296,"
-              "4294967296,4294967296]0,1}\n}\n");
-  ModuleError("HloModule m, replica_count=8\nadd {\n  x = f32[] parameter(0)\n  y = f32[] "
-              "parameter(1)\n  ROOT s = f32[] add(x, y)\n}\nENTRY e {\n  p = f32[4] "
-              "parameter(0)\n  ROOT r = f32[4] all-reduce(p), replica_groups=[4294967296,"
-              "4294967296,4294967296]<=[8], to_apply=add\n}\n");
+  ModuleError(
+      "ENTRY e {\n  ROOT p = f32[8] parameter(0), sharding={devices=[4294967296,"
+      "4294967296,4294967296]0,1}\n}\n");
+  ModuleError(
+      "HloModule m, replica_count=8\nadd {\n  x = f32[] parameter(0)\n  y = f32[] "
+      "parameter(1)\n  ROOT s = f32[] add(x, y)\n}\nENTRY e {\n  p = f32[4] "
+      "parameter(0)\n  ROOT r = f32[4] all-reduce(p), replica_groups=[4294967296,"
+      "4294967296,4294967296]<=[8], to_apply=add\n}\n");
 }
 
 TEST_CASE("robustness: the source line and caret of a diagnostic", "[parser][robustness]") {
@@ -244,7 +246,8 @@ TEST_CASE("robustness: the source line and caret of a diagnostic", "[parser][rob
   CHECK(FormatDiagnostic("f", 2, 4, "m", "\xC3\xA9t\xC3\xA9") ==
         "f:2:4: error: m\n\xC3\xA9t\xC3\xA9\n  ^");
   CHECK(FormatDiagnostic("f", 1, 3, "m", std::string("a\0b", 3)) ==
-        "f:1:3: error: m\na\xEF\xBF\xBD" "b\n  ^");
+        "f:1:3: error: m\na\xEF\xBF\xBD"
+        "b\n  ^");
   CHECK(FormatDiagnostic("f", 1, 1, "two\nlines\x01", "x") ==
         "f:1:1: error: two\\nlines\\x01\nx\n^");
   // A caret past the end of the line (something missing at its end).
@@ -310,11 +313,24 @@ TEST_CASE("robustness: every truncation of a module", "[parser][robustness]") {
 }
 
 TEST_CASE("robustness: mutated modules", "[parser][robustness]") {
-  static constexpr std::string_view kInserts[] = {
-      "{", "}", "(", ")", "[", "]", ",", "=", "->", "<=", "...", "\"", "/*", "//", "\\",
-      "\n", "\r", "\t", "%", "-", "nan(0x", "T(", ":", "ROOT ", "ENTRY ", "-1", "?",
-      "9223372036854775808", "1e400", std::string_view("\0", 1), "\xff", "\xc3", "#(",
-      "{...}", "\n// -----\n"};
+  static constexpr std::string_view kInserts[] = {"{",           "}",
+                                                  "(",           ")",
+                                                  "[",           "]",
+                                                  ",",           "=",
+                                                  "->",          "<=",
+                                                  "...",         "\"",
+                                                  "/*",          "//",
+                                                  "\\",          "\n",
+                                                  "\r",          "\t",
+                                                  "%",           "-",
+                                                  "nan(0x",      "T(",
+                                                  ":",           "ROOT ",
+                                                  "ENTRY ",      "-1",
+                                                  "?",           "9223372036854775808",
+                                                  "1e400",       std::string_view("\0", 1),
+                                                  "\xff",        "\xc3",
+                                                  "#(",          "{...}",
+                                                  "\n// -----\n"};
   Rng rng{0x9E3779B97F4A7C15ull};
   for (int round = 0; round < 3000; ++round) {
     std::string text(kSample);
@@ -322,10 +338,18 @@ TEST_CASE("robustness: mutated modules", "[parser][robustness]") {
     for (int k = 0; k < edits && !text.empty(); ++k) {
       size_t i = rng.Below(text.size());
       switch (rng.Below(5)) {
-        case 0: text[i] = static_cast<char>(text[i] ^ (1 << rng.Below(8))); break;
-        case 1: text[i] = static_cast<char>(rng.Below(256)); break;
-        case 2: text.insert(i, kInserts[rng.Below(std::size(kInserts))]); break;
-        case 3: text.erase(i, 1 + rng.Below(12)); break;
+        case 0:
+          text[i] = static_cast<char>(text[i] ^ (1 << rng.Below(8)));
+          break;
+        case 1:
+          text[i] = static_cast<char>(rng.Below(256));
+          break;
+        case 2:
+          text.insert(i, kInserts[rng.Below(std::size(kInserts))]);
+          break;
+        case 3:
+          text.erase(i, 1 + rng.Below(12));
+          break;
         default: {
           size_t len = 1 + rng.Below(30);
           std::string span = text.substr(i, len);
@@ -393,11 +417,14 @@ TEST_CASE("robustness: digit-led parameter names survive the signature", "[parse
 TEST_CASE("robustness: digit-led names keep their '%' in the bare style", "[parser][robustness]") {
   for (const char* name : {"8", "1x", "0.5"}) {
     const std::string n = name;
-    const std::string text = "HloModule m\n\nENTRY main (x: f32[2]) -> f32[2] {\n"
-                             "  x = f32[2]{0} parameter(0)\n  %" + n + " = f32[2]{0} negate(x)\n"
-                             "  ROOT r = f32[2]{0} call(%" + n + "), to_apply=%" + n + "c\n}\n\n%" +
-                             n + "c (%" + n + ": f32[2]) -> f32[2] {\n  ROOT %" + n +
-                             " = f32[2]{0} parameter(0)\n}\n\n";
+    const std::string text =
+        "HloModule m\n\nENTRY main (x: f32[2]) -> f32[2] {\n"
+        "  x = f32[2]{0} parameter(0)\n  %" +
+        n +
+        " = f32[2]{0} negate(x)\n"
+        "  ROOT r = f32[2]{0} call(%" +
+        n + "), to_apply=%" + n + "c\n}\n\n%" + n + "c (%" + n + ": f32[2]) -> f32[2] {\n  ROOT %" +
+        n + " = f32[2]{0} parameter(0)\n}\n\n";
     auto first = ParseModule(text, ParseOptions{"first.hlo", &InferShape});
     INFO(name << ": " << (first.ok() ? std::string() : std::string(first.status().message())));
     REQUIRE(first.ok());

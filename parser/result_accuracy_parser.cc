@@ -10,11 +10,26 @@ namespace {
 // The opcodes XLA's parser reads result_accuracy on.
 bool TakesResultAccuracy(Opcode op) {
   switch (op) {
-    case Opcode::kAcos: case Opcode::kAcosh: case Opcode::kAsin: case Opcode::kAsinh:
-    case Opcode::kAtanh: case Opcode::kExpm1: case Opcode::kLog: case Opcode::kLog1p:
-    case Opcode::kLogistic: case Opcode::kSqrt: case Opcode::kCbrt: case Opcode::kRsqrt:
-    case Opcode::kTanh: case Opcode::kErf: case Opcode::kSin: case Opcode::kSinh:
-    case Opcode::kCos: case Opcode::kCosh: case Opcode::kTan: case Opcode::kExp:
+    case Opcode::kAcos:
+    case Opcode::kAcosh:
+    case Opcode::kAsin:
+    case Opcode::kAsinh:
+    case Opcode::kAtanh:
+    case Opcode::kExpm1:
+    case Opcode::kLog:
+    case Opcode::kLog1p:
+    case Opcode::kLogistic:
+    case Opcode::kSqrt:
+    case Opcode::kCbrt:
+    case Opcode::kRsqrt:
+    case Opcode::kTanh:
+    case Opcode::kErf:
+    case Opcode::kSin:
+    case Opcode::kSinh:
+    case Opcode::kCos:
+    case Opcode::kCosh:
+    case Opcode::kTan:
+    case Opcode::kExp:
       return true;
     default:
       return false;
@@ -29,12 +44,13 @@ bool TakesResultAccuracy(Opcode op) {
 // Kept as XLA prints it: `{mode=highest}`, or the tolerance with all three
 // fields in that order (0 for one not given); `{mode=default}` is XLA's
 // default and not kept (*keep = false).
-bool Parser::ParseResultAccuracy(const Instruction& inst, const Token& name_tok,
-                                 AttrValue* out, bool* keep) {
+bool Parser::ParseResultAccuracy(const Instruction& inst, const Token& name_tok, AttrValue* out,
+                                 bool* keep) {
   if (!TakesResultAccuracy(inst.opcode())) {
-    return ErrorAt(name_tok, StrCat("attribute 'result_accuracy' is not allowed on '",
-                                    inst.OpcodeText(), "'; it is for the transcendental "
-                                    "unary ops (exponential, log, sqrt, tanh, ...)"));
+    return ErrorAt(name_tok,
+                   StrCat("attribute 'result_accuracy' is not allowed on '", inst.OpcodeText(),
+                          "'; it is for the transcendental "
+                          "unary ops (exponential, log, sqrt, tanh, ...)"));
   }
   *keep = true;
   if (!Expect(Tok::kLBrace, "'{' to open the result accuracy")) return false;

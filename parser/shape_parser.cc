@@ -154,8 +154,8 @@ bool Parser::ParseShapeValue(Shape* out, int depth) {
   std::optional<PrimitiveType> type = ParsePrimitiveType(tok_.text);
   if (!type) {
     if (ParseOpcode(tok_.text).has_value()) {
-      return ErrorHere(StrCat("expected a shape before the opcode '", tok_.text,
-                              "', like f32[2,3]"));
+      return ErrorHere(
+          StrCat("expected a shape before the opcode '", tok_.text, "', like f32[2,3]"));
     }
     std::vector<std::string_view> types;
     for (int i = 0; i < kNumPrimitiveTypes; ++i) {
@@ -167,13 +167,13 @@ bool Parser::ParseShapeValue(Shape* out, int depth) {
     return ErrorHere(std::move(msg));
   }
   Advance();
-  if (!Expect(Tok::kLSquare, StrCat("'[' after the element type '",
-                                    PrimitiveTypeName(*type), "'"))) {
+  if (!Expect(Tok::kLSquare,
+              StrCat("'[' after the element type '", PrimitiveTypeName(*type), "'"))) {
     return false;
   }
   if (*type == PrimitiveType::kToken || *type == PrimitiveType::kOpaque) {
-    if (!Expect(Tok::kRSquare, StrCat("']' (", PrimitiveTypeName(*type),
-                                      " shapes have no dimensions)"))) {
+    if (!Expect(Tok::kRSquare,
+                StrCat("']' (", PrimitiveTypeName(*type), " shapes have no dimensions)"))) {
       return false;
     }
     *out = *type == PrimitiveType::kToken ? Shape::Token() : Shape::Opaque();
@@ -205,12 +205,12 @@ bool Parser::ParseShapeValue(Shape* out, int depth) {
       int64_t d = 0;
       if (!ParseInt64(tok_.text, &d)) {
         std::string_view t = tok_.text;
-        bool digits = !t.empty() && std::all_of(t.begin() + (t[0] == '-' || t[0] == '+'),
-                                                t.end(), [](char c) { return c >= '0' && c <= '9'; });
-        return ErrorHere(digits ? StrCat("dimension size '", t,
-                                         "' is out of range (at most 9223372036854775807)")
-                                : StrCat("bad dimension size '", t,
-                                         "'; expected a non-negative integer"));
+        bool digits = !t.empty() && std::all_of(t.begin() + (t[0] == '-' || t[0] == '+'), t.end(),
+                                                [](char c) { return c >= '0' && c <= '9'; });
+        return ErrorHere(
+            digits
+                ? StrCat("dimension size '", t, "' is out of range (at most 9223372036854775807)")
+                : StrCat("bad dimension size '", t, "'; expected a non-negative integer"));
       }
       if (d < 0) {
         return ErrorHere(StrCat("dimension size ", d, " is negative"));
@@ -362,23 +362,23 @@ bool Parser::ParseLayout(Layout* out, int64_t rank, int depth) {
   if (out->physical_shape != nullptr &&
       std::all_of(out->dim_levels.begin(), out->dim_levels.end(),
                   [](const Layout::DimLevel& d) { return d.type == Layout::kDense; })) {
-    return ErrorAt(physical_tok, "the layout has a physical shape P(...) but is not sparse "
-                                 "(no dimension level in D(...) is compressed or singleton)");
+    return ErrorAt(physical_tok,
+                   "the layout has a physical shape P(...) but is not sparse "
+                   "(no dimension level in D(...) is compressed or singleton)");
   }
   if (static_cast<int64_t>(out->minor_to_major.size()) != rank) {
-    return ErrorAt(open, StrCat("layout {", StrJoin(out->minor_to_major, ","), "} has ",
-                                out->minor_to_major.size(), " dimension",
-                                out->minor_to_major.size() == 1 ? "" : "s",
-                                " but the shape has rank ", rank));
+    return ErrorAt(
+        open, StrCat("layout {", StrJoin(out->minor_to_major, ","), "} has ",
+                     out->minor_to_major.size(), " dimension",
+                     out->minor_to_major.size() == 1 ? "" : "s", " but the shape has rank ", rank));
   }
   std::vector<bool> seen(rank, false);
   for (int64_t d : out->minor_to_major) {
     if (d < 0 || d >= rank || seen[d]) {
       return ErrorAt(open, StrCat("layout {", StrJoin(out->minor_to_major, ","),
                                   "} is not a permutation of 0..", rank - 1, ": ",
-                                  d < 0 || d >= rank
-                                      ? StrCat("dimension ", d, " is out of range")
-                                      : StrCat("dimension ", d, " appears twice")));
+                                  d < 0 || d >= rank ? StrCat("dimension ", d, " is out of range")
+                                                     : StrCat("dimension ", d, " appears twice")));
     }
     seen[d] = true;
   }
@@ -416,7 +416,8 @@ bool Parser::ParseDimLevels(std::vector<Layout::DimLevel>* out) {
         std::string_view w(word, p - word);
         p = word;
         return error_at_p(w.empty() ? StrCat("expected a dimension level type (D, C, S or H), "
-                                             "found ", found())
+                                             "found ",
+                                             found())
                                     : StrCat("unknown dimension level type '", w,
                                              "'; expected D, C, S or H, optionally "
                                              "followed by + (not unique) or ~ (not "

@@ -96,10 +96,11 @@ TEST_CASE("parse shape: canonical texts read back unchanged", "[shape_parser]") 
 
 TEST_CASE("parse shape: every element type", "[shape_parser]") {
   for (const char* t :
-       {"pred", "s1", "s2", "s4", "s8", "s16", "s32", "s64", "u1", "u2", "u4",
-        "u8", "u16", "u32", "u64", "f16", "bf16", "f32", "f64", "c64", "c128",
-        "f8e5m2", "f8e4m3", "f8e4m3fn", "f8e4m3b11fnuz", "f8e5m2fnuz",
-        "f8e4m3fnuz", "f8e3m4", "f4e2m1fn", "f8e8m0fnu"}) {
+       {"pred",          "s1",         "s2",         "s4",     "s8",       "s16",
+        "s32",           "s64",        "u1",         "u2",     "u4",       "u8",
+        "u16",           "u32",        "u64",        "f16",    "bf16",     "f32",
+        "f64",           "c64",        "c128",       "f8e5m2", "f8e4m3",   "f8e4m3fn",
+        "f8e4m3b11fnuz", "f8e5m2fnuz", "f8e4m3fnuz", "f8e3m4", "f4e2m1fn", "f8e8m0fnu"}) {
     std::string text = std::string(t) + "[3,1]{1,0}";
     INFO(text);
     CHECK(Reprint(text) == text);
@@ -126,8 +127,7 @@ TEST_CASE("parse shape: missing layouts get the descending default", "[shape_par
   CHECK(MustParse("f32[]{}", pool) == scalar);
 }
 
-TEST_CASE("parse shape: layout fields in any order print in XLA's order",
-          "[shape_parser]") {
+TEST_CASE("parse shape: layout fields in any order print in XLA's order", "[shape_parser]") {
   CHECK(Reprint("f32[2]{0:S(1)E(4)}") == "f32[2]{0:E(4)S(1)}");
   CHECK(Reprint("f32[2]{0:M(8)S(1)T(128)}") == "f32[2]{0:T(128)S(1)M(8)}");
   CHECK(Reprint("f32[2]{0:*(s64)#(s32)L(2)}") == "f32[2]{0:L(2)#(s32)*(s64)}");
@@ -143,7 +143,8 @@ TEST_CASE("parse shape: layout fields in any order print in XLA's order",
 TEST_CASE("parse shape: layout field values", "[shape_parser]") {
   ShapePool pool;
   Shape s = MustParse(
-      "s4[8,128]{1,0:D(D,C)T(8,128)(2,*)L(2)#(s32)*(u64)E(4)S(3)SC(1:64,96)(0:4)P(u8[512]{0})M(16)}",
+      "s4[8,128]{1,0:D(D,C)T(8,128)(2,*)L(2)#(s32)*(u64)E(4)S(3)SC(1:64,96)(0:4)P(u8[512]{0})M(16)"
+      "}",
       pool);
   REQUIRE(s.has_layout());
   const Layout& l = s.layout();
@@ -224,16 +225,14 @@ TEST_CASE("parse shape: pool uniquing", "[shape_parser][pool]") {
   const Shape* f2 = pool.Intern(MustParse("f32[2]{0}", pool));
   CHECK(f2 == &t.tuple_shape(0));
   const Shape* whole1 = pool.Intern(t);
-  const Shape* whole2 = pool.Intern(
-      MustParse("(f32[2]{0}, f32[2], (f32[2]{0}, s32[]), f32[2]{0:S(1)})", pool));
+  const Shape* whole2 =
+      pool.Intern(MustParse("(f32[2]{0}, f32[2], (f32[2]{0}, s32[]), f32[2]{0:S(1)})", pool));
   CHECK(whole1 == whole2);
   const Shape* inner = pool.Intern(MustParse("(f32[2], s32[])", pool));
   CHECK(inner == &whole1->tuple_shape(2));
   // Different layout, different pointer.
-  CHECK(pool.Intern(MustParse("f32[2,3]{0,1}", pool)) !=
-        pool.Intern(MustParse("f32[2,3]", pool)));
-  CHECK(pool.Intern(MustParse("f32[2,3]{1,0}", pool)) ==
-        pool.Intern(MustParse("f32[2,3]", pool)));
+  CHECK(pool.Intern(MustParse("f32[2,3]{0,1}", pool)) != pool.Intern(MustParse("f32[2,3]", pool)));
+  CHECK(pool.Intern(MustParse("f32[2,3]{1,0}", pool)) == pool.Intern(MustParse("f32[2,3]", pool)));
 }
 
 TEST_CASE("parse shape: Compatible versus ==", "[shape_parser]") {

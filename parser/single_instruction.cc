@@ -57,8 +57,8 @@ bool Parser::ParseSingleInstruction() {
   }
   if (!ok) return false;
   if (!At(Tok::kEof)) {
-    return ErrorHere(StrCat("expected the end of the input after the instruction, found ",
-                            Found(), " (a text that starts with an instruction is one "
+    return ErrorHere(StrCat("expected the end of the input after the instruction, found ", Found(),
+                            " (a text that starts with an instruction is one "
                             "instruction; a module starts with 'HloModule' or a computation)"));
   }
   return FinishComputation(comp, tok_);
@@ -66,10 +66,11 @@ bool Parser::ParseSingleInstruction() {
 
 // An undefined operand of the lone instruction: a parameter of the entry
 // computation, made on the spot (before the instruction that uses it).
-bool Parser::MakeOperandParameter(Computation* comp, std::string_view name,
-                                  const Shape* shape, const Token& at, Instruction** out) {
+bool Parser::MakeOperandParameter(Computation* comp, std::string_view name, const Shape* shape,
+                                  const Token& at, Instruction** out) {
   if (shape == nullptr) {
-    return ErrorAt(at, StrCat("operand '", name, "' is not defined and has no shape: the "
+    return ErrorAt(at, StrCat("operand '", name,
+                              "' is not defined and has no shape: the "
                               "undefined operands of a lone instruction become parameters, "
                               "which need a shape"));
   }

@@ -17,8 +17,8 @@ constexpr std::string_view kFrameFields[] = {"file_location_id", "parent_frame_i
 
 // sub_attrs ::= '{' (','? name '=' int)* '}', each of `names` exactly once
 // (32-bit integers, as XLA reads them).
-bool Parser::ParseIntSubAttributes(absl::Span<const std::string_view> names,
-                                   std::string_view what, int32_t* values) {
+bool Parser::ParseIntSubAttributes(absl::Span<const std::string_view> names, std::string_view what,
+                                   int32_t* values) {
   Token open = tok_;
   if (!Expect(Tok::kLBrace, StrCat("'{' to open the ", what))) return false;
   std::vector<bool> seen(names.size(), false);
@@ -77,11 +77,12 @@ bool Parser::ParseStackFrameIndex(StackFrameIndex* out) {
       Advance();
       return true;
     }
-    return ErrorExpected(StrCat("'", keyword, "' (the stack-frame index has the sections "
+    return ErrorExpected(StrCat("'", keyword,
+                                "' (the stack-frame index has the sections "
                                 "FileNames, FunctionNames, FileLocations, StackFrames)"));
   };
-  if (!names(&out->file_names) || !section("FunctionNames") ||
-      !names(&out->function_names) || !section("FileLocations")) {
+  if (!names(&out->file_names) || !section("FunctionNames") || !names(&out->function_names) ||
+      !section("FileLocations")) {
     return false;
   }
   while (At(Tok::kNumber)) {

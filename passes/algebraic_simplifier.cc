@@ -96,8 +96,7 @@ std::optional<Splat> Context::SplatOf(const Instruction* inst) {
   auto it = splats_.find(inst);
   if (it != splats_.end()) return it->second;
   std::optional<Splat> result;
-  if (inst->literal() != nullptr &&
-      !inst->literal()->IsTuple() && inst->shape().IsArray() &&
+  if (inst->literal() != nullptr && !inst->literal()->IsTuple() && inst->shape().IsArray() &&
       inst->literal()->element_count() >= 1) {
     // Every element must have the same bits (so -0.0 and 0.0 differ). With
     // whole-byte elements of w bytes that is one memcmp of the data against
@@ -234,18 +233,17 @@ class ComputationSimplifier {
       inst->ReplaceAllUsesWith(repl);
       replaced_.push_back(inst);
       changed_ = true;
-      bool is_new = std::find(ctx_.created().begin() + built_before, ctx_.created().end(),
-                              repl) != ctx_.created().end();
+      bool is_new = std::find(ctx_.created().begin() + built_before, ctx_.created().end(), repl) !=
+                    ctx_.created().end();
       if (is_new) renames_.push_back({inst, repl});
       inst = is_new ? repl : nullptr;
     }
   }
 
   bool Removable(const Instruction* inst) {
-    return inst->users().empty() && !inst->is_root() &&
-           inst->opcode() != Opcode::kParameter && !HasSideEffect(inst->opcode()) &&
-           !bound_.contains(inst) && inst->control_predecessors().empty() &&
-           !CallsSideEffects(*inst);
+    return inst->users().empty() && !inst->is_root() && inst->opcode() != Opcode::kParameter &&
+           !HasSideEffect(inst->opcode()) && !bound_.contains(inst) &&
+           inst->control_predecessors().empty() && !CallsSideEffects(*inst);
   }
 
   // Does a computation `inst` calls (transitively) hold a side effect? Such

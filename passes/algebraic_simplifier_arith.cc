@@ -26,8 +26,7 @@ bool OperandIs(Context& ctx, const Instruction* inst, int64_t i, SplatTest test)
 
 // `x op c` or `c op x` where c passes `test` (both orders when `commutes`):
 // returns x.
-Instruction* IdentityOperand(Context& ctx, const Instruction* inst, SplatTest test,
-                             bool commutes) {
+Instruction* IdentityOperand(Context& ctx, const Instruction* inst, SplatTest test, bool commutes) {
   if (OperandIs(ctx, inst, 1, test)) return inst->operand(0);
   if (commutes && OperandIs(ctx, inst, 0, test)) return inst->operand(1);
   return nullptr;
@@ -228,11 +227,16 @@ Instruction* SimplifyPower(Context& ctx, Instruction* inst, PrimitiveType t) {
 bool IsLosslessConvert(PrimitiveType from, PrimitiveType to) {
   auto significand_bits = [](PrimitiveType f) {
     switch (f) {
-      case PrimitiveType::kF16: return 11;
-      case PrimitiveType::kBF16: return 8;
-      case PrimitiveType::kF32: return 24;
-      case PrimitiveType::kF64: return 53;
-      default: return 0;
+      case PrimitiveType::kF16:
+        return 11;
+      case PrimitiveType::kBF16:
+        return 8;
+      case PrimitiveType::kF32:
+        return 24;
+      case PrimitiveType::kF64:
+        return 53;
+      default:
+        return 0;
     }
   };
   int from_bits = BitWidth(from);
@@ -288,18 +292,25 @@ Instruction* SimplifyConstant(Context& ctx, Instruction* inst) {
 Instruction* SimplifyArith(Context& ctx, Instruction* inst) {
   PrimitiveType t = inst->shape().element_type();
   switch (inst->opcode()) {
-    case Opcode::kAdd: return SimplifyAdd(ctx, inst, t);
-    case Opcode::kSubtract: return SimplifySubtract(ctx, inst, t);
-    case Opcode::kMultiply: return SimplifyMultiply(ctx, inst, t);
-    case Opcode::kDivide: return SimplifyDivide(ctx, inst, t);
+    case Opcode::kAdd:
+      return SimplifyAdd(ctx, inst, t);
+    case Opcode::kSubtract:
+      return SimplifySubtract(ctx, inst, t);
+    case Opcode::kMultiply:
+      return SimplifyMultiply(ctx, inst, t);
+    case Opcode::kDivide:
+      return SimplifyDivide(ctx, inst, t);
     case Opcode::kAnd:
     case Opcode::kOr:
-    case Opcode::kXor: return SimplifyLogical(ctx, inst, t);
+    case Opcode::kXor:
+      return SimplifyLogical(ctx, inst, t);
     case Opcode::kShiftLeft:
     case Opcode::kShiftRightArithmetic:
-    case Opcode::kShiftRightLogical: return SimplifyShift(ctx, inst, t);
+    case Opcode::kShiftRightLogical:
+      return SimplifyShift(ctx, inst, t);
     case Opcode::kMaximum:
-    case Opcode::kMinimum: return SimplifyMinMax(ctx, inst, t);
+    case Opcode::kMinimum:
+      return SimplifyMinMax(ctx, inst, t);
     case Opcode::kNegate:
     case Opcode::kNot: {
       // negate(negate(x)) = x (also for INT_MIN); not(not(x)) = x.
@@ -308,7 +319,8 @@ Instruction* SimplifyArith(Context& ctx, Instruction* inst) {
       if (inst->opcode() == Opcode::kNot) return NotOfCompare(ctx, inst);
       return nullptr;
     }
-    case Opcode::kPower: return SimplifyPower(ctx, inst, t);
+    case Opcode::kPower:
+      return SimplifyPower(ctx, inst, t);
     case Opcode::kAbs: {
       Instruction* x = inst->operand(0);
       if (x->opcode() == Opcode::kAbs && !IsComplex(x->operand(0)->shape().element_type())) {
@@ -316,19 +328,24 @@ Instruction* SimplifyArith(Context& ctx, Instruction* inst) {
       }
       return nullptr;
     }
-    case Opcode::kCompare: return SimplifyCompare(ctx, inst);
-    case Opcode::kSelect: return SimplifySelect(ctx, inst);
-    case Opcode::kConvert: return SimplifyConvert(ctx, inst);
+    case Opcode::kCompare:
+      return SimplifyCompare(ctx, inst);
+    case Opcode::kSelect:
+      return SimplifySelect(ctx, inst);
+    case Opcode::kConvert:
+      return SimplifyConvert(ctx, inst);
     case Opcode::kBitcastConvert:
       if (inst->operand(0)->shape().element_type() == t) return inst->operand(0);
       return nullptr;
-    case Opcode::kConstant: return SimplifyConstant(ctx, inst);
+    case Opcode::kConstant:
+      return SimplifyConstant(ctx, inst);
     case Opcode::kIota: {
       int64_t d = inst->GetInt(AttrKind::kIotaDimension, -1);
       if (d < 0 || d >= inst->shape().rank() || inst->shape().dim(d) > 1) return nullptr;
       return ctx.ZerosLike(inst->shape());  // iota along a dimension of size 1 is 0
     }
-    default: return nullptr;
+    default:
+      return nullptr;
   }
 }
 

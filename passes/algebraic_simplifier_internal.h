@@ -33,9 +33,9 @@ struct Splat {
 };
 
 // Value tests, exact on the element type's encoding.
-bool IsIntZero(const Splat& s);     // integer or pred 0
-bool IsIntOne(const Splat& s);      // integer 1 (not pred)
-bool IsAllOnes(const Splat& s);     // integer -1 / all bits, or pred true
+bool IsIntZero(const Splat& s);       // integer or pred 0
+bool IsIntOne(const Splat& s);        // integer 1 (not pred)
+bool IsAllOnes(const Splat& s);       // integer -1 / all bits, or pred true
 bool IsFloatNegZero(const Splat& s);  // -0.0 of a real float type
 bool IsFloatPosZero(const Splat& s);  // +0.0 of a real float type
 bool IsFloatOne(const Splat& s);      // 1.0 of a real float type
@@ -46,8 +46,7 @@ bool IsIntMax(const Splat& s);
 
 class Context {
  public:
-  Context(Module& module, Computation& computation)
-      : module_(module), computation_(computation) {}
+  Context(Module& module, Computation& computation) : module_(module), computation_(computation) {}
 
   Module& module() { return module_; }
   Computation& computation() { return computation_; }
@@ -57,14 +56,11 @@ class Context {
 
   // Adds an instruction to the computation with a fresh name; the shape is
   // interned. Attributes are set by the caller.
-  Instruction* Add(Opcode opcode, const Shape& shape,
-                   std::initializer_list<Instruction*> operands);
-  Instruction* Add(Opcode opcode, const Shape& shape,
-                   absl::Span<Instruction* const> operands);
+  Instruction* Add(Opcode opcode, const Shape& shape, std::initializer_list<Instruction*> operands);
+  Instruction* Add(Opcode opcode, const Shape& shape, absl::Span<Instruction* const> operands);
   // An array shape for an intermediate result: default layout when `like`
   // carries a layout, none otherwise.
-  Shape ShapeLike(PrimitiveType type, absl::Span<const int64_t> dims,
-                  const Shape& like) const;
+  Shape ShapeLike(PrimitiveType type, absl::Span<const int64_t> dims, const Shape& like) const;
   // A scalar constant with the given element bits.
   Instruction* ScalarConstant(PrimitiveType type, uint64_t bits, const Shape& like);
   // `scalar` broadcast to `shape` (the scalar itself when `shape` is rank 0);

@@ -42,16 +42,22 @@ bool IsIdentityOf(Opcode op, const Splat& s) {
   bool is_float = IsFloat(t) && !IsComplex(t);
   bool is_int = IsInteger(t) || IsPred(t);
   switch (op) {
-    case Opcode::kAdd: return is_int ? IsIntZero(s) : is_float && IsFloatNegZero(s);
+    case Opcode::kAdd:
+      return is_int ? IsIntZero(s) : is_float && IsFloatNegZero(s);
     case Opcode::kMultiply:
       if (IsPred(t)) return IsAllOnes(s);
       return is_int ? IsIntOne(s) : is_float && IsFloatOne(s);
-    case Opcode::kMaximum: return is_int ? IsIntMin(s) : is_float && IsFloatInf(s, true);
-    case Opcode::kMinimum: return is_int ? IsIntMax(s) : is_float && IsFloatInf(s, false);
-    case Opcode::kAnd: return is_int && IsAllOnes(s);
+    case Opcode::kMaximum:
+      return is_int ? IsIntMin(s) : is_float && IsFloatInf(s, true);
+    case Opcode::kMinimum:
+      return is_int ? IsIntMax(s) : is_float && IsFloatInf(s, false);
+    case Opcode::kAnd:
+      return is_int && IsAllOnes(s);
     case Opcode::kOr:
-    case Opcode::kXor: return is_int && IsIntZero(s);
-    default: return false;
+    case Opcode::kXor:
+      return is_int && IsIntZero(s);
+    default:
+      return false;
   }
 }
 
@@ -85,8 +91,8 @@ bool Contains(const std::vector<int64_t>& v, int64_t x) {
 // dims first and its free dims at `free_offset`.
 Instruction* DotOperandAsResult(Context& ctx, Instruction* operand,
                                 const std::vector<int64_t>& batch,
-                                const std::vector<int64_t>& contracting,
-                                int64_t free_offset, const Shape& result) {
+                                const std::vector<int64_t>& contracting, int64_t free_offset,
+                                const Shape& result) {
   const Shape& s = operand->shape();
   std::vector<int64_t> kept_dims, mapping;
   int64_t free_index = 0;
@@ -111,8 +117,8 @@ Instruction* DotOperandAsResult(Context& ctx, Instruction* operand,
     identity = mapping[i] == static_cast<int64_t>(i);
   }
   if (identity) return v;  // already the result's dims (the result layout is checked later)
-  Instruction* b = ctx.Add(Opcode::kBroadcast,
-                           ctx.ShapeLike(result.element_type(), result.dims(), result), {v});
+  Instruction* b =
+      ctx.Add(Opcode::kBroadcast, ctx.ShapeLike(result.element_type(), result.dims(), result), {v});
   b->SetAttr(AttrKind::kDimensions, std::move(mapping));
   return b;
 }
@@ -125,8 +131,8 @@ Instruction* SimplifyDot(Context& ctx, Instruction* inst) {
   auto is_real = [](PrimitiveType p) { return IsFloat(p) && !IsComplex(p); };
   bool ints = IsInteger(t) && IsInteger(lhs->shape().element_type()) &&
               IsInteger(rhs->shape().element_type());
-  bool floats = is_real(t) && is_real(lhs->shape().element_type()) &&
-                is_real(rhs->shape().element_type());
+  bool floats =
+      is_real(t) && is_real(lhs->shape().element_type()) && is_real(rhs->shape().element_type());
   // An algorithm may round the operands first (bf16 passes): leave it.
   if ((!ints && !floats) || inst->HasAttr(AttrKind::kAlgorithm)) return nullptr;
   DotDims d = DotDimsOf(*inst);
@@ -142,17 +148,16 @@ Instruction* SimplifyDot(Context& ctx, Instruction* inst) {
   }
   int64_t nb = static_cast<int64_t>(d.lhs_batch.size());
   int64_t lhs_free = lhs->shape().rank() - nb - static_cast<int64_t>(d.lhs_contracting.size());
-  Instruction* a = DotOperandAsResult(ctx, lhs, d.lhs_batch, d.lhs_contracting, nb,
-                                      inst->shape());
+  Instruction* a = DotOperandAsResult(ctx, lhs, d.lhs_batch, d.lhs_contracting, nb, inst->shape());
   if (a == nullptr) return nullptr;
-  Instruction* b = DotOperandAsResult(ctx, rhs, d.rhs_batch, d.rhs_contracting,
-                                      nb + lhs_free, inst->shape());
+  Instruction* b =
+      DotOperandAsResult(ctx, rhs, d.rhs_batch, d.rhs_contracting, nb + lhs_free, inst->shape());
   if (b == nullptr) return nullptr;
   if (ints) return ctx.Add(Opcode::kMultiply, inst->shape(), {a, b});
   // The spec's sum starts from +0.0: keep that add, so a -0.0 product
   // becomes +0.0 exactly as in the dot.
-  Instruction* product = ctx.Add(Opcode::kMultiply,
-                                 ctx.ShapeLike(t, inst->shape().dims(), inst->shape()), {a, b});
+  Instruction* product =
+      ctx.Add(Opcode::kMultiply, ctx.ShapeLike(t, inst->shape().dims(), inst->shape()), {a, b});
   Instruction* zeros = ctx.ZerosLike(product->shape());
   return zeros ? ctx.Add(Opcode::kAdd, inst->shape(), {zeros, product}) : nullptr;
 }
@@ -161,8 +166,10 @@ Instruction* SimplifyDot(Context& ctx, Instruction* inst) {
 
 Instruction* SimplifyReduce(Context& ctx, Instruction* inst) {
   switch (inst->opcode()) {
-    case Opcode::kReduce: return SimplifyReduceOp(ctx, inst);
-    case Opcode::kDot: return SimplifyDot(ctx, inst);
+    case Opcode::kReduce:
+      return SimplifyReduceOp(ctx, inst);
+    case Opcode::kDot:
+      return SimplifyDot(ctx, inst);
     case Opcode::kSort: {
       // Sorting one array along a dimension of size 0 or 1 moves nothing.
       int64_t d = inst->GetInt(AttrKind::kDimensions, -1);
@@ -171,7 +178,8 @@ Instruction* SimplifyReduce(Context& ctx, Instruction* inst) {
       if (inst->operand_count() != 1 || d < 0 || d >= inst->shape().rank()) return nullptr;
       return inst->shape().dim(d) <= 1 ? inst->operand(0) : nullptr;
     }
-    default: return nullptr;
+    default:
+      return nullptr;
   }
 }
 

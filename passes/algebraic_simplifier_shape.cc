@@ -1,8 +1,8 @@
 // algsimp, shape family: no-op reshape/transpose/broadcast/copy/reverse,
 // chains of them composed into one, reshape/transpose/reverse of a
 // broadcast scalar turned into one broadcast, and a reshape that only adds
-// or drops dimensions of size 1 folded into the broadcast under it. These only move elements, so every
-// rewrite is exact for every element type.
+// or drops dimensions of size 1 folded into the broadcast under it. These only move elements, so
+// every rewrite is exact for every element type.
 #include <algorithm>
 #include <vector>
 
@@ -23,9 +23,7 @@ bool IsIdentityPermutation(absl::Span<const int64_t> perm) {
   return true;
 }
 
-bool SameDims(const Shape& a, const Shape& b) {
-  return a.dims() == b.dims();
-}
+bool SameDims(const Shape& a, const Shape& b) { return a.dims() == b.dims(); }
 
 // A broadcast of a rank-0 value: any reshape or transpose of it is the same
 // scalar broadcast to the new shape.
@@ -167,12 +165,18 @@ Instruction* SimplifyReverse(Instruction* inst) {
 
 Instruction* SimplifyShape(Context& ctx, Instruction* inst) {
   switch (inst->opcode()) {
-    case Opcode::kReshape: return SimplifyReshape(ctx, inst);
-    case Opcode::kTranspose: return SimplifyTranspose(ctx, inst);
-    case Opcode::kBroadcast: return SimplifyBroadcast(ctx, inst);
-    case Opcode::kCopy: return SimplifyCopy(inst);
-    case Opcode::kReverse: return SimplifyReverse(inst);
-    default: return nullptr;
+    case Opcode::kReshape:
+      return SimplifyReshape(ctx, inst);
+    case Opcode::kTranspose:
+      return SimplifyTranspose(ctx, inst);
+    case Opcode::kBroadcast:
+      return SimplifyBroadcast(ctx, inst);
+    case Opcode::kCopy:
+      return SimplifyCopy(inst);
+    case Opcode::kReverse:
+      return SimplifyReverse(inst);
+    default:
+      return nullptr;
   }
 }
 

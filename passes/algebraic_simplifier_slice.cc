@@ -3,8 +3,8 @@
 // operand, of empty operands, of adjacent slices, of broadcasts of one
 // scalar and of nested concatenates, pad without padding, dynamic-slice
 // with constant (clamped) starts, and dynamic-update-slice that replaces
-// everything or nothing or writes back what it read. All of them only select elements: exact for every
-// element type.
+// everything or nothing or writes back what it read. All of them only select elements: exact for
+// every element type.
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -14,8 +14,7 @@
 namespace hlo::algsimp {
 namespace {
 
-Instruction* NewSlice(Context& ctx, Instruction* operand, const Shape& shape,
-                      SliceSpec spec) {
+Instruction* NewSlice(Context& ctx, Instruction* operand, const Shape& shape, SliceSpec spec) {
   Instruction* s = ctx.Add(Opcode::kSlice, shape, {operand});
   s->SetAttr(AttrKind::kSlice, std::make_shared<const SliceSpec>(std::move(spec)));
   return s;
@@ -165,8 +164,8 @@ Instruction* SimplifyConcatenate(Context& ctx, Instruction* inst) {
     }
     std::vector<Instruction*> flat;
     for (Instruction* o : inst->operands()) {
-      bool splice = o->opcode() == Opcode::kConcatenate &&
-                    o->GetInts(AttrKind::kDimensions) == dims;
+      bool splice =
+          o->opcode() == Opcode::kConcatenate && o->GetInts(AttrKind::kDimensions) == dims;
       if (splice) {
         flat.insert(flat.end(), o->operands().begin(), o->operands().end());
       } else {
@@ -241,8 +240,7 @@ Instruction* SimplifyDynamicSlice(Context& ctx, Instruction* inst) {
   Instruction* x = inst->operand(0);
   const Shape& xs = x->shape();
   auto sizes = inst->GetInts(AttrKind::kDynamicSliceSizes);
-  if (static_cast<int64_t>(sizes.size()) != xs.rank() ||
-      inst->operand_count() != xs.rank() + 1) {
+  if (static_cast<int64_t>(sizes.size()) != xs.rank() || inst->operand_count() != xs.rank() + 1) {
     return nullptr;
   }
   // The whole operand: every start clamps to 0.
@@ -280,12 +278,18 @@ Instruction* SimplifyDynamicUpdateSlice(Instruction* inst) {
 
 Instruction* SimplifySlice(Context& ctx, Instruction* inst) {
   switch (inst->opcode()) {
-    case Opcode::kSlice: return SimplifySliceOp(ctx, inst);
-    case Opcode::kConcatenate: return SimplifyConcatenate(ctx, inst);
-    case Opcode::kPad: return SimplifyPad(inst);
-    case Opcode::kDynamicSlice: return SimplifyDynamicSlice(ctx, inst);
-    case Opcode::kDynamicUpdateSlice: return SimplifyDynamicUpdateSlice(inst);
-    default: return nullptr;
+    case Opcode::kSlice:
+      return SimplifySliceOp(ctx, inst);
+    case Opcode::kConcatenate:
+      return SimplifyConcatenate(ctx, inst);
+    case Opcode::kPad:
+      return SimplifyPad(inst);
+    case Opcode::kDynamicSlice:
+      return SimplifyDynamicSlice(ctx, inst);
+    case Opcode::kDynamicUpdateSlice:
+      return SimplifyDynamicUpdateSlice(inst);
+    default:
+      return nullptr;
   }
 }
 

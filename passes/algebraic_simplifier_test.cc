@@ -2,11 +2,10 @@
 // float encoding, one-sweep collapse of long chains with the dead removed,
 // a second run changing nothing, and control edges left alone.
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "ir/literal.h"
 #include "parser/parser.h"
@@ -40,8 +39,7 @@ bool RunAlgsimp(Module& m) {
 
 TEST_CASE("algsimp value tests tell -0.0 from +0.0 in every float type", "[algsimp]") {
   for (PrimitiveType t : {PrimitiveType::kF16, PrimitiveType::kBF16, PrimitiveType::kF32,
-                          PrimitiveType::kF64, PrimitiveType::kF8E4M3FN,
-                          PrimitiveType::kF8E5M2}) {
+                          PrimitiveType::kF64, PrimitiveType::kF8E4M3FN, PrimitiveType::kF8E5M2}) {
     Literal neg = Scalar(t, -0.0), pos = Scalar(t, 0.0), one = Scalar(t, 1.0);
     CHECK(algsimp::IsFloatNegZero(Splat{&neg, 0}));
     CHECK_FALSE(algsimp::IsFloatPosZero(Splat{&neg, 0}));
@@ -79,12 +77,14 @@ TEST_CASE("algsimp integer bounds per width and signedness", "[algsimp]") {
 
 TEST_CASE("algsimp collapses a long chain in one run and removes the dead", "[algsimp]") {
   // 200 double negations of x and a reshape chain: one run leaves x only.
-  std::string text = "HloModule m\nENTRY e {\n  x = f32[2,3] parameter(0)\n  n0 = f32[2,3] negate(x)\n";
+  std::string text =
+      "HloModule m\nENTRY e {\n  x = f32[2,3] parameter(0)\n  n0 = f32[2,3] negate(x)\n";
   for (int i = 1; i < 400; ++i) {
     text += "  n" + std::to_string(i) + " = f32[2,3] negate(n" + std::to_string(i - 1) + ")\n";
   }
-  text += "  r0 = f32[6] reshape(n399)\n  r1 = f32[3,2] reshape(r0)\n"
-          "  ROOT r2 = f32[2,3] reshape(r1)\n}\n";
+  text +=
+      "  r0 = f32[6] reshape(n399)\n  r1 = f32[3,2] reshape(r0)\n"
+      "  ROOT r2 = f32[2,3] reshape(r1)\n}\n";
   auto m = Parse(text);
   CHECK(RunAlgsimp(*m));
   const Computation& c = *m->entry();
@@ -111,8 +111,7 @@ ENTRY e {
   CHECK(c.instruction_count() == 6);
 }
 
-TEST_CASE("algsimp removes operands it orphans, but not calls with side effects",
-          "[algsimp]") {
+TEST_CASE("algsimp removes operands it orphans, but not calls with side effects", "[algsimp]") {
   auto m = Parse(R"(HloModule m
 effect {
   p = s32[4] parameter(0)

@@ -29,8 +29,8 @@ std::string_view NameStem(std::string_view name) {
 }
 
 std::unique_ptr<Instruction> Clone(Module& module, const Instruction& inst) {
-  auto copy = std::make_unique<Instruction>(
-      inst.opcode(), module.UniqueName(NameStem(inst.name())), inst.shape_ptr());
+  auto copy = std::make_unique<Instruction>(inst.opcode(), module.UniqueName(NameStem(inst.name())),
+                                            inst.shape_ptr());
   if (inst.has_wrapped_opcode()) copy->set_wrapped_opcode(inst.wrapped_opcode());
   if (inst.literal() != nullptr) {
     copy->set_literal(std::shared_ptr<const Literal>(std::make_shared<Literal>(*inst.literal())));
@@ -91,9 +91,7 @@ bool HasCall(const Module& module) {
 class CallInliner : public Pass {
  public:
   std::string_view name() const override { return "call-inliner"; }
-  std::string_view description() const override {
-    return "inlines every call instruction";
-  }
+  std::string_view description() const override { return "inlines every call instruction"; }
   absl::StatusOr<bool> Run(Module& module) override {
     if (!HasCall(module)) return false;
     int64_t inlined = 0;

@@ -62,8 +62,8 @@ struct InstHash {
       // A bounded prefix: equal literals hash equal, long ones stay cheap.
       size_t n = std::min<size_t>(lit->size_bytes(), 64);
       h = absl::HashOf(h, lit->size_bytes(),
-                       std::hash<std::string_view>()(std::string_view(
-                           reinterpret_cast<const char*>(lit->data()), n)));
+                       std::hash<std::string_view>()(
+                           std::string_view(reinterpret_cast<const char*>(lit->data()), n)));
     }
     return h;
   }

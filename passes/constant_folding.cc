@@ -118,8 +118,8 @@ bool ConstantFolding::ComputationFoldable(const Computation* comp) {
 bool MayFold(const Instruction* inst) {
   const Opcode o = inst->opcode();
   if (o == Opcode::kParameter || o == Opcode::kConstant || o == Opcode::kTuple ||
-      o == Opcode::kBroadcast || o == Opcode::kIota || o == Opcode::kFft ||
-      o == Opcode::kWhile || o == Opcode::kRng || o == Opcode::kAfterAll || HasSideEffect(o)) {
+      o == Opcode::kBroadcast || o == Opcode::kIota || o == Opcode::kFft || o == Opcode::kWhile ||
+      o == Opcode::kRng || o == Opcode::kAfterAll || HasSideEffect(o)) {
     return false;
   }
   return AnyOperandConstant(inst) && AllOperandsConstantLike(inst);
@@ -210,8 +210,7 @@ bool ConstantFolding::FoldIn(Computation& comp, Evaluator& ev) {
     // A bounded dynamic result (dynamic-reshape to s32[<=6]) evaluates to a
     // static literal, which no constant of the dynamic shape may hold.
     if (!result->array().shape().Compatible(inst->shape().WithoutLayout())) continue;
-    auto folded = std::make_unique<Instruction>(Opcode::kConstant, inst->name(),
-                                                inst->shape_ptr());
+    auto folded = std::make_unique<Instruction>(Opcode::kConstant, inst->name(), inst->shape_ptr());
     folded->set_loc(inst->loc());
     folded->set_literal(std::make_shared<const Literal>(result->ToLiteral()));
     Instruction* constant = comp.AddInstruction(std::move(folded));

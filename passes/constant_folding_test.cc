@@ -28,7 +28,8 @@ int64_t Count(const Module& m, Opcode op) {
   return n;
 }
 
-TEST_CASE("constant-folding: a chain folds in one run, then nothing changes", "[constant_folding]") {
+TEST_CASE("constant-folding: a chain folds in one run, then nothing changes",
+          "[constant_folding]") {
   auto m = Parse(R"(
 ENTRY main {
   a = s32[3] constant({1, 2, 3})
@@ -99,8 +100,7 @@ ENTRY main {
   CHECK(v1->ToLiteral() == v2->ToLiteral());
 }
 
-TEST_CASE("constant-folding: rng and tuple-shaped results are not folded",
-          "[constant_folding]") {
+TEST_CASE("constant-folding: rng and tuple-shaped results are not folded", "[constant_folding]") {
   auto m = Parse(R"(
 ENTRY main {
   s = u64[2] constant({0, 0})

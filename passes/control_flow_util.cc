@@ -42,10 +42,10 @@ std::optional<int64_t> ScalarIntConstant(const Instruction* inst) {
   return inst->literal()->GetInt(0);
 }
 
-Instruction* AddCall(Module& module, Computation& comp, const Shape& shape,
-                     Computation* callee, std::vector<Instruction*> operands) {
-  auto inst = std::make_unique<Instruction>(Opcode::kCall, module.UniqueName("call"),
-                                            module.Intern(shape));
+Instruction* AddCall(Module& module, Computation& comp, const Shape& shape, Computation* callee,
+                     std::vector<Instruction*> operands) {
+  auto inst =
+      std::make_unique<Instruction>(Opcode::kCall, module.UniqueName("call"), module.Intern(shape));
   for (Instruction* op : operands) inst->AppendOperand(op);
   inst->SetAttr(AttrKind::kToApply, std::vector<Computation*>{callee});
   return comp.AddInstruction(std::move(inst));

@@ -32,8 +32,8 @@ class SideEffectCache {
 std::optional<int64_t> ScalarIntConstant(const Instruction* inst);
 
 // Adds `call(operands), to_apply=callee` with `shape` to `comp`.
-Instruction* AddCall(Module& module, Computation& comp, const Shape& shape,
-                     Computation* callee, std::vector<Instruction*> operands);
+Instruction* AddCall(Module& module, Computation& comp, const Shape& shape, Computation* callee,
+                     std::vector<Instruction*> operands);
 
 }  // namespace hlo
 

@@ -64,9 +64,8 @@ struct DeadInstructions {
 
 // The instructions of `candidates` that are dead (as RemoveDeadFrom finds
 // them), without removing them.
-DeadInstructions FindDeadFrom(
-    const Computation& comp, const std::vector<Instruction*>& candidates,
-    const absl::flat_hash_set<const Instruction*>* control = nullptr);
+DeadInstructions FindDeadFrom(const Computation& comp, const std::vector<Instruction*>& candidates,
+                              const absl::flat_hash_set<const Instruction*>* control = nullptr);
 
 // Removes the instructions of `candidates` that are dead (no users, not the
 // root, not a parameter, not side-effecting, not control-related), then the

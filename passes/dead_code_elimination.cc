@@ -6,10 +6,10 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
-#include "passes/dead_code.h"
 #include "ir/instruction_marks.h"
-#include "passes/passes.h"
 #include "ir/module.h"
+#include "passes/dead_code.h"
+#include "passes/passes.h"
 
 namespace hlo {
 
@@ -58,9 +58,9 @@ void SideEffects::Note(const Computation& comp, bool effects) {
 }
 
 bool SideEffects::OfComputation(const Computation& comp) {
-  if (comp.MaybeEffectfulCount() == 0) return false;  // without reading it
+  if (comp.MaybeEffectfulCount() == 0) return false;           // without reading it
   if (std::optional<bool> known = Known(comp)) return *known;  // or being examined
-  Set(comp, false);  // a cycle back here finds no effects
+  Set(comp, false);                                            // a cycle back here finds no effects
   bool effects = false;
   for (const auto& inst : comp.instructions()) {
     if (Of(*inst)) {
@@ -83,8 +83,7 @@ absl::flat_hash_set<const Instruction*> ControlRelated(const Computation& comp) 
   return out;
 }
 
-DeadInstructions FindDeadFrom(const Computation& comp,
-                              const std::vector<Instruction*>& candidates,
+DeadInstructions FindDeadFrom(const Computation& comp, const std::vector<Instruction*>& candidates,
                               const absl::flat_hash_set<const Instruction*>* control) {
   DeadInstructions dead(comp);
   if (candidates.empty()) return dead;
@@ -109,8 +108,8 @@ DeadInstructions FindDeadFrom(const Computation& comp,
   };
   SideEffects effects;
   auto removable = [&](const Instruction* inst) {
-    return inst != comp.root() && inst->opcode() != Opcode::kParameter &&
-           !effects.Of(*inst) && !dead.contains(inst) && !control_related(inst);
+    return inst != comp.root() && inst->opcode() != Opcode::kParameter && !effects.Of(*inst) &&
+           !dead.contains(inst) && !control_related(inst);
   };
   std::vector<Instruction*> work;
   for (Instruction* c : candidates) {

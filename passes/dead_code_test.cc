@@ -1,13 +1,13 @@
 // Tests for the dead-code helpers: dce removes the computations only dead
 // instructions called (found in the same walk as the dead code), and
 // SideEffects answers the same with or without its module-wide bitmaps.
+#include "passes/dead_code.h"
+
+#include <catch2/catch.hpp>
 #include <memory>
 #include <string>
 
-#include <catch2/catch.hpp>
-
 #include "parser/parser.h"
-#include "passes/dead_code.h"
 #include "passes/pipeline.h"
 
 namespace hlo {
@@ -73,8 +73,7 @@ TEST_CASE("SideEffects: the same answers with module-wide bitmaps", "[dead_code]
   CHECK(wide.Of(*m->entry()->instructions()[2]));
 }
 
-TEST_CASE("Computation::MaybeEffectfulCount follows what may have side effects",
-          "[dead_code]") {
+TEST_CASE("Computation::MaybeEffectfulCount follows what may have side effects", "[dead_code]") {
   auto m = Parse(kModule);
   CHECK(m->FindComputation("g")->MaybeEffectfulCount() == 0);
   CHECK(m->FindComputation("h")->MaybeEffectfulCount() == 0);

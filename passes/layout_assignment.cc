@@ -51,30 +51,49 @@ struct Boundary {
   const Shape* root = nullptr;
 };
 
-enum class Rule { kKeep, kParameter, kElementwise, kCopy, kTranspose, kReshape,
-                  kTuple, kGetTupleElement, kCall, kWhile, kConditional };
+enum class Rule {
+  kKeep,
+  kParameter,
+  kElementwise,
+  kCopy,
+  kTranspose,
+  kReshape,
+  kTuple,
+  kGetTupleElement,
+  kCall,
+  kWhile,
+  kConditional
+};
 
 // One array operand and an array result (an unverified module may differ).
 bool IsArrayToArray(const Instruction& inst) {
-  return inst.operand_count() == 1 && inst.shape().IsArray() &&
-         inst.operand(0)->shape().IsArray();
+  return inst.operand_count() == 1 && inst.shape().IsArray() && inst.operand(0)->shape().IsArray();
 }
 
 Rule RuleOf(const Instruction& inst) {
   switch (inst.opcode()) {
-    case Opcode::kParameter: return Rule::kParameter;
-    case Opcode::kCopy: return IsArrayToArray(inst) ? Rule::kCopy : Rule::kKeep;
-    case Opcode::kTranspose: return IsWellFormedTranspose(inst) ? Rule::kTranspose : Rule::kKeep;
-    case Opcode::kReshape: return IsArrayToArray(inst) ? Rule::kReshape : Rule::kKeep;
-    case Opcode::kTuple: return inst.shape().IsTuple() ? Rule::kTuple : Rule::kKeep;
+    case Opcode::kParameter:
+      return Rule::kParameter;
+    case Opcode::kCopy:
+      return IsArrayToArray(inst) ? Rule::kCopy : Rule::kKeep;
+    case Opcode::kTranspose:
+      return IsWellFormedTranspose(inst) ? Rule::kTranspose : Rule::kKeep;
+    case Opcode::kReshape:
+      return IsArrayToArray(inst) ? Rule::kReshape : Rule::kKeep;
+    case Opcode::kTuple:
+      return inst.shape().IsTuple() ? Rule::kTuple : Rule::kKeep;
     case Opcode::kGetTupleElement:
       return inst.operand_count() == 1 ? Rule::kGetTupleElement : Rule::kKeep;
-    case Opcode::kCall: case Opcode::kFusion: return Rule::kCall;
-    case Opcode::kWhile: return Rule::kWhile;
-    case Opcode::kConditional: return Rule::kConditional;
+    case Opcode::kCall:
+    case Opcode::kFusion:
+      return Rule::kCall;
+    case Opcode::kWhile:
+      return Rule::kWhile;
+    case Opcode::kConditional:
+      return Rule::kConditional;
     default:
       return IsElementwiseInstruction(inst) && inst.shape().IsArray() ? Rule::kElementwise
-                                                                    : Rule::kKeep;
+                                                                      : Rule::kKeep;
   }
 }
 
@@ -149,8 +168,8 @@ class LayoutAssigner {
       const Shape* state = body->second.params[0];
       if (!state) return;
       if (body->second.root && body->second.root->Compatible(*state)) body->second.root = state;
-      if (cond != boundary_.end() && cond->second.params.size() == 1 &&
-          cond->second.params[0] && cond->second.params[0]->Compatible(*state)) {
+      if (cond != boundary_.end() && cond->second.params.size() == 1 && cond->second.params[0] &&
+          cond->second.params[0]->Compatible(*state)) {
         cond->second.params[0] = state;
       }
     } else if (inst.opcode() == Opcode::kConditional) {
@@ -297,8 +316,7 @@ class LayoutAssigner {
   void PropagateBackward(Instruction& inst, const Boundary& bd) {
     ForEachFixedRequirement(inst, [&](int64_t i, const Shape* s) { Want(inst.operand(i), s); });
     auto it = desired_.find(&inst);
-    if (it == desired_.end() && RuleOf(inst) == Rule::kElementwise &&
-        !IsWritten(inst.shape())) {
+    if (it == desired_.end() && RuleOf(inst) == Rule::kElementwise && !IsWritten(inst.shape())) {
       // No user wants a layout: take an operand's that is already decided,
       // so free operands (transposes, reshapes) follow it rather than
       // needing a copy later.
@@ -308,7 +326,9 @@ class LayoutAssigner {
                                  ? KnownLayout(*op, bd)
                                  : nullptr;
         if (known && known->IsArray()) {
-          it = desired_.try_emplace(&inst, Wish{WithM2M(inst.shape(), MinorToMajorOf(*known)), false}).first;
+          it = desired_
+                   .try_emplace(&inst, Wish{WithM2M(inst.shape(), MinorToMajorOf(*known)), false})
+                   .first;
           break;
         }
       }
@@ -333,8 +353,9 @@ class LayoutAssigner {
         }
       }
     } else if (rule == Rule::kTranspose && inst.operand_count() == 1) {
-      Pass(inst.operand(0), WithM2M(inst.operand(0)->shape(),
-                                    TransposeOperandLayout(m2m, inst.GetInts(AttrKind::kDimensions))));
+      Pass(inst.operand(0),
+           WithM2M(inst.operand(0)->shape(),
+                   TransposeOperandLayout(m2m, inst.GetInts(AttrKind::kDimensions))));
     } else if (rule == Rule::kReshape && inst.operand_count() == 1) {
       const Shape& op = inst.operand(0)->shape();
       if (auto l = ReshapeBitcastLayout(*want, op.dims())) Pass(inst.operand(0), WithM2M(op, *l));
@@ -464,9 +485,10 @@ class LayoutAssigner {
       std::vector<const Shape*> shapes;
       for (int64_t i = 0; i < have.tuple_size(); ++i) {
         // A tuple instruction's elements are at hand; others are taken apart.
-        Instruction* part = value->opcode() == Opcode::kTuple && value->operand_count() == have.tuple_size()
-                                ? value->operand(i)
-                                : AddGetTupleElement(comp, value, i);
+        Instruction* part =
+            value->opcode() == Opcode::kTuple && value->operand_count() == have.tuple_size()
+                ? value->operand(i)
+                : AddGetTupleElement(comp, value, i);
         Instruction* e = Convert(comp, part, &want->tuple_shape(i));
         elements.push_back(e);
         shapes.push_back(e->shape_ptr());

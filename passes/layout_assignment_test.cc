@@ -2,12 +2,11 @@
 // memory: an element's physical offset from minor_to_major) and for
 // properties of the layout passes on whole modules.
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <numeric>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "ir/hlo_printer.h"
 #include "ir/strings.h"
@@ -61,9 +60,9 @@ std::vector<MinorToMajor> AllLayouts(int64_t rank) {
 
 TEST_CASE("ReshapeBitcastLayout finds a bitcast layout exactly when one exists", "[layout]") {
   ShapePool pool;
-  const std::vector<Dims> shapes12 = {{12},      {2, 6},    {6, 2},    {3, 4},   {4, 3},
-                                      {2, 2, 3}, {3, 2, 2}, {2, 3, 2}, {1, 12},  {12, 1},
-                                      {2, 1, 6}, {3, 1, 4, 1}};
+  const std::vector<Dims> shapes12 = {{12},    {2, 6},    {6, 2},    {3, 4},
+                                      {4, 3},  {2, 2, 3}, {3, 2, 2}, {2, 3, 2},
+                                      {1, 12}, {12, 1},   {2, 1, 6}, {3, 1, 4, 1}};
   int found = 0, none = 0;
   for (const Dims& in : shapes12) {
     for (const Dims& out : shapes12) {
@@ -77,8 +76,8 @@ TEST_CASE("ReshapeBitcastLayout finds a bitcast layout exactly when one exists",
         for (const MinorToMajor& o : AllLayouts(static_cast<int64_t>(out.size()))) {
           exists = exists || ReshapeIsBitcast(in, in_m2m, out, o);
         }
-        INFO(StrCat("[", StrJoin(in, ","), "]{", StrJoin(in_m2m, ","), "} -> [",
-                    StrJoin(out, ","), "]"));
+        INFO(StrCat("[", StrJoin(in, ","), "]{", StrJoin(in_m2m, ","), "} -> [", StrJoin(out, ","),
+                    "]"));
         REQUIRE(got.has_value() == exists);
         if (got) {
           REQUIRE(ReshapeIsBitcast(in, in_m2m, out, *got));

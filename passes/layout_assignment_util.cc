@@ -10,8 +10,7 @@ namespace hlo {
 MinorToMajor MinorToMajorOf(const Shape& shape) {
   if (shape.has_layout() &&
       static_cast<int64_t>(shape.layout().minor_to_major.size()) == shape.rank()) {
-    return MinorToMajor(shape.layout().minor_to_major.begin(),
-                        shape.layout().minor_to_major.end());
+    return MinorToMajor(shape.layout().minor_to_major.begin(), shape.layout().minor_to_major.end());
   }
   MinorToMajor m2m;
   for (int64_t i = shape.rank() - 1; i >= 0; --i) m2m.push_back(i);
@@ -48,8 +47,7 @@ bool HasNonDefaultLayout(const Shape& shape) {
   return shape.IsArray() && !IsDefaultMinorToMajor(MinorToMajorOf(shape));
 }
 
-const Shape* WithMinorToMajor(Module& module, const Shape& shape,
-                              absl::Span<const int64_t> m2m) {
+const Shape* WithMinorToMajor(Module& module, const Shape& shape, absl::Span<const int64_t> m2m) {
   Layout layout;
   layout.minor_to_major.assign(m2m.begin(), m2m.end());
   return module.Intern(shape.WithLayout(std::move(layout)));
@@ -110,8 +108,7 @@ bool IsIdentityPermutation(absl::Span<const int64_t> perm) {
   return true;
 }
 
-std::vector<int64_t> PermuteDims(absl::Span<const int64_t> dims,
-                                 absl::Span<const int64_t> perm) {
+std::vector<int64_t> PermuteDims(absl::Span<const int64_t> dims, absl::Span<const int64_t> perm) {
   std::vector<int64_t> out(perm.size());
   for (size_t i = 0; i < perm.size(); ++i) out[i] = dims[perm[i]];
   return out;
@@ -179,8 +176,7 @@ std::optional<std::vector<Group>> ReshapeGroups(absl::Span<const int64_t> from_d
 
 }  // namespace
 
-std::optional<MinorToMajor> ReshapeBitcastLayout(const Shape& from,
-                                                 absl::Span<const int64_t> to) {
+std::optional<MinorToMajor> ReshapeBitcastLayout(const Shape& from, absl::Span<const int64_t> to) {
   absl::Span<const int64_t> fd = from.dims();
   for (int64_t d : fd) {
     if (d <= 0) return std::nullopt;  // empty or unbounded: nothing to keep
@@ -214,7 +210,8 @@ std::optional<MinorToMajor> ReshapeBitcastLayout(const Shape& from,
   std::vector<int64_t> major_to_minor;
   major_to_minor.reserve(rank);
   auto emit_units_before = [&](int64_t limit) {
-    for (int64_t d = limit - 1; d >= 0 && to[d] == 1; --d) {}
+    for (int64_t d = limit - 1; d >= 0 && to[d] == 1; --d) {
+    }
     int64_t start = limit;
     while (start > 0 && to[start - 1] == 1) --start;
     for (int64_t d = start; d < limit; ++d) major_to_minor.push_back(d);
@@ -232,15 +229,14 @@ std::optional<MinorToMajor> ReshapeBitcastLayout(const Shape& from,
 }
 
 Instruction* AddInstruction(Computation& comp, Opcode opcode, const Shape* shape,
-                            absl::Span<Instruction* const> operands,
-                            std::string_view prefix) {
+                            absl::Span<Instruction* const> operands, std::string_view prefix) {
   auto inst = std::make_unique<Instruction>(opcode, comp.parent()->UniqueName(prefix), shape);
   for (Instruction* op : operands) inst->AppendOperand(op);
   return comp.AddInstruction(std::move(inst));
 }
 
-Instruction* AddTranspose(Computation& comp, Instruction* operand,
-                          absl::Span<const int64_t> perm, const Shape* shape) {
+Instruction* AddTranspose(Computation& comp, Instruction* operand, absl::Span<const int64_t> perm,
+                          const Shape* shape) {
   Instruction* t = AddInstruction(comp, Opcode::kTranspose, shape, {operand}, "transpose");
   t->SetAttr(AttrKind::kDimensions, std::vector<int64_t>(perm.begin(), perm.end()));
   return t;
@@ -248,8 +244,7 @@ Instruction* AddTranspose(Computation& comp, Instruction* operand,
 
 Instruction* AddGetTupleElement(Computation& comp, Instruction* tuple, int64_t index) {
   Instruction* g = AddInstruction(comp, Opcode::kGetTupleElement,
-                                  &tuple->shape().tuple_shape(index), {tuple},
-                                  "get-tuple-element");
+                                  &tuple->shape().tuple_shape(index), {tuple}, "get-tuple-element");
   g->SetAttr(AttrKind::kIndex, index);
   return g;
 }
@@ -259,8 +254,7 @@ bool IsElementwiseInstruction(const Instruction& inst) {
   if (inst.opcode() != Opcode::kBitcastConvert) return true;
   return inst.operand_count() == 1 && inst.shape().IsArray() &&
          inst.operand(0)->shape().IsArray() &&
-         BitWidth(inst.shape().element_type()) ==
-             BitWidth(inst.operand(0)->shape().element_type());
+         BitWidth(inst.shape().element_type()) == BitWidth(inst.operand(0)->shape().element_type());
 }
 
 }  // namespace hlo

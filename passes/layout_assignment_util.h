@@ -14,9 +14,9 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
-#include "ir/permutation.h"
 #include "ir/computation.h"
 #include "ir/module.h"
+#include "ir/permutation.h"
 
 namespace hlo {
 
@@ -32,8 +32,7 @@ bool SameLayouts(const Shape& a, const Shape& b);
 bool HasNonDefaultLayout(const Shape& shape);
 
 // `shape` (an array) with the plain layout `m2m`, interned.
-const Shape* WithMinorToMajor(Module& module, const Shape& shape,
-                              absl::Span<const int64_t> m2m);
+const Shape* WithMinorToMajor(Module& module, const Shape& shape, absl::Span<const int64_t> m2m);
 // `shape` (interned in `module`) with a default layout on every array leaf
 // that has none (tuples recurse), interned; `&shape` when nothing is missing.
 const Shape* WithLayoutsFilled(Module& module, const Shape& shape);
@@ -52,8 +51,7 @@ MinorToMajor TransposeOperandLayout(absl::Span<const int64_t> result_m2m,
 // its layout) and `to` a bitcast (both directions: the relation is
 // symmetric), or nullopt when there is none (XLA's ReshapeIsBitcast). Size-1
 // dimensions go next to their logical neighbours, so default maps to default.
-std::optional<MinorToMajor> ReshapeBitcastLayout(const Shape& from,
-                                                 absl::Span<const int64_t> to);
+std::optional<MinorToMajor> ReshapeBitcastLayout(const Shape& from, absl::Span<const int64_t> to);
 
 // An elementwise instruction whose result has its operands' dimensions:
 // every elementwise opcode except a bitcast-convert between element types
@@ -66,14 +64,12 @@ bool IsIdentityPermutation(absl::Span<const int64_t> perm);
 
 // A new instruction appended to `comp` (named `prefix.N`).
 Instruction* AddInstruction(Computation& comp, Opcode opcode, const Shape* shape,
-                            absl::Span<Instruction* const> operands,
-                            std::string_view prefix);
-Instruction* AddTranspose(Computation& comp, Instruction* operand,
-                          absl::Span<const int64_t> perm, const Shape* shape);
+                            absl::Span<Instruction* const> operands, std::string_view prefix);
+Instruction* AddTranspose(Computation& comp, Instruction* operand, absl::Span<const int64_t> perm,
+                          const Shape* shape);
 Instruction* AddGetTupleElement(Computation& comp, Instruction* tuple, int64_t index);
 // The dims of `shape` permuted: result dim i = shape dim perm[i].
-std::vector<int64_t> PermuteDims(absl::Span<const int64_t> dims,
-                                 absl::Span<const int64_t> perm);
+std::vector<int64_t> PermuteDims(absl::Span<const int64_t> dims, absl::Span<const int64_t> perm);
 
 }  // namespace hlo
 

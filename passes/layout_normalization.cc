@@ -126,7 +126,8 @@ class Normalizer {
     const Shape* out_physical = Physical(out, out_perm);
     if (!v->shape().Compatible(*out_physical)) {
       Opcode op = in.element_type() == out.element_type() ? Opcode::kReshape : Opcode::kBitcast;
-      v = AddInstruction(comp, op, out_physical, {v}, op == Opcode::kReshape ? "reshape" : "bitcast");
+      v = AddInstruction(comp, op, out_physical, {v},
+                         op == Opcode::kReshape ? "reshape" : "bitcast");
     }
     if (!IsIdentityPermutation(out_perm)) {
       v = AddTranspose(comp, v, InversePermutation(out_perm), Default(out));

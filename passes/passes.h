@@ -10,18 +10,21 @@
 namespace hlo {
 
 std::unique_ptr<Pass> CreateDeadCodeElimination();  // dce: dead_code_elimination.cc
-std::unique_ptr<Pass> CreateCommonSubexpressionElimination();  // cse: common_subexpression_elimination.cc
-std::unique_ptr<Pass> CreateCallInliner();  // call-inliner: call_inliner.cc
+std::unique_ptr<Pass>
+CreateCommonSubexpressionElimination();         // cse: common_subexpression_elimination.cc
+std::unique_ptr<Pass> CreateCallInliner();      // call-inliner: call_inliner.cc
 std::unique_ptr<Pass> CreateTupleSimplifier();  // tuple-simplifier: tuple_simplifier.cc
 std::unique_ptr<Pass> CreateConstantFolding();  // constant-folding: constant_folding.cc
-std::unique_ptr<Pass> CreateWhileLoopSimplifier();  // while-loop-simplifier: while_loop_simplifier.cc
-std::unique_ptr<Pass> CreateConditionalSimplifier();  // conditional-simplifier: conditional_simplifier.cc
+std::unique_ptr<Pass>
+CreateWhileLoopSimplifier();  // while-loop-simplifier: while_loop_simplifier.cc
+std::unique_ptr<Pass>
+CreateConditionalSimplifier();  // conditional-simplifier: conditional_simplifier.cc
 std::unique_ptr<Pass> CreateAlgebraicSimplifier();  // algsimp: algebraic_simplifier.cc
-std::unique_ptr<Pass> CreateLayoutAssignment();  // layout-assignment: layout_assignment.cc
+std::unique_ptr<Pass> CreateLayoutAssignment();     // layout-assignment: layout_assignment.cc
 std::unique_ptr<Pass> CreateLayoutNormalization();  // layout-normalization: layout_normalization.cc
-std::unique_ptr<Pass> CreateTransposeFolding();  // transpose-folding: transpose_folding.cc
-std::unique_ptr<Pass> CreateReshapeMover();  // reshape-mover: reshape_mover.cc
-std::unique_ptr<Pass> CreateWidenFloats();  // widen-floats: widen_floats.cc
+std::unique_ptr<Pass> CreateTransposeFolding();     // transpose-folding: transpose_folding.cc
+std::unique_ptr<Pass> CreateReshapeMover();         // reshape-mover: reshape_mover.cc
+std::unique_ptr<Pass> CreateWidenFloats();          // widen-floats: widen_floats.cc
 
 }  // namespace hlo
 

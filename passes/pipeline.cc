@@ -63,8 +63,7 @@ void Pipeline::Add(std::unique_ptr<Pass> pass) {
 }
 
 void Pipeline::AddFixedPoint(Pipeline group, int max_iterations) {
-  steps_.push_back(
-      Step{nullptr, std::make_unique<Pipeline>(std::move(group)), max_iterations});
+  steps_.push_back(Step{nullptr, std::make_unique<Pipeline>(std::move(group)), max_iterations});
 }
 
 // One run of a pipeline on one module: the step counter, printing, verifying
@@ -92,9 +91,7 @@ class Pipeline::Runner {
   }
 
  private:
-  bool Printing() const {
-    return options_.print_after_all || !options_.print_after.empty();
-  }
+  bool Printing() const { return options_.print_after_all || !options_.print_after.empty(); }
 
   // A group is at its fixed point once each of its steps has run, one after
   // another, without changing the module. A pass is a deterministic function
@@ -129,8 +126,8 @@ class Pipeline::Runner {
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!changed.ok()) {
-      return WithMessage(changed.status(), StrCat("pass '", pass.name(), "': ",
-                                                  std::string(changed.status().message())));
+      return WithMessage(changed.status(), StrCat("pass '", pass.name(),
+                                                  "': ", std::string(changed.status().message())));
     }
     ++step_;
     // Between passes no pointer into the IR is held, so a computation that
@@ -271,8 +268,6 @@ class SpecParser {
 
 }  // namespace
 
-absl::StatusOr<Pipeline> BuildPipeline(std::string_view spec) {
-  return SpecParser(spec).Parse();
-}
+absl::StatusOr<Pipeline> BuildPipeline(std::string_view spec) { return SpecParser(spec).Parse(); }
 
 }  // namespace hlo

@@ -44,8 +44,8 @@ inline constexpr int kFixedPointBound = 25;
 class OutputDir;  // ir/output_dir.h
 
 struct PipelineOptions {
-  bool verify_each = false;       // run the verifier after every pass
-  bool print_after_all = false;   // print the module after every pass
+  bool verify_each = false;              // run the verifier after every pass
+  bool print_after_all = false;          // print the module after every pass
   std::vector<std::string> print_after;  // ... or after these passes
   // When set, each printed step goes to DIR/LABEL.NNN.PASS.hlo (the input as
   // step 000) instead of stderr.
@@ -73,13 +73,13 @@ class Pipeline {
   absl::Status Run(Module& module);
   // Runs with options; `label` names the module in dump files and messages.
   // Timings accumulate into `timings` when it is not null.
-  absl::StatusOr<bool> Run(Module& module, const PipelineOptions& options,
-                           std::string_view label, std::vector<PassTiming>* timings);
+  absl::StatusOr<bool> Run(Module& module, const PipelineOptions& options, std::string_view label,
+                           std::vector<PassTiming>* timings);
 
  private:
   struct Step {
-    std::unique_ptr<Pass> pass;        // a single pass, or
-    std::unique_ptr<Pipeline> group;   // a fixed-point group
+    std::unique_ptr<Pass> pass;       // a single pass, or
+    std::unique_ptr<Pipeline> group;  // a fixed-point group
     int max_iterations = 1;
   };
   class Runner;

@@ -1,18 +1,18 @@
 // Tests for the pass pipeline: the --passes syntax, fixed-point groups and
 // their bound, and the linear dead-code removal on long chains.
+#include "passes/pipeline.h"
+
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <memory>
 #include <set>
 #include <sstream>
 #include <string>
 
-#include <catch2/catch.hpp>
-
 #include "ir/strings.h"
 #include "parser/parser.h"
 #include "passes/dead_code.h"
-#include "passes/pipeline.h"
 
 namespace hlo {
 namespace {
@@ -22,8 +22,7 @@ std::string ErrorOf(std::string_view spec) {
   return p.ok() ? std::string() : std::string(p.status().message());
 }
 
-TEST_CASE("pass registry: each name once, the pass's own, listed in the README",
-          "[pipeline]") {
+TEST_CASE("pass registry: each name once, the pass's own, listed in the README", "[pipeline]") {
   std::ifstream in(std::string(HLO_SOURCE_DIR) + "/README.md");
   std::stringstream readme;
   readme << in.rdbuf();
@@ -37,8 +36,8 @@ TEST_CASE("pass registry: each name once, the pass's own, listed in the README",
     CHECK(pass->name() == info.name);
     CHECK(!pass->description().empty());
     // README's pass list: "| `name` | description |".
-    CHECK(readme.str().find("| `" + info.name + "` | " + std::string(pass->description()) +
-                            " |") != std::string::npos);
+    CHECK(readme.str().find("| `" + info.name + "` | " + std::string(pass->description()) + " |") !=
+          std::string::npos);
   }
   CHECK(seen.size() == 14);
 }

@@ -31,8 +31,8 @@ bool HasCallees(const Instruction& inst);
 // visited computations. `visit`, when given, sees every instruction of every
 // computation once, for a pass that needs one more look at each.
 std::vector<Computation*> ModulePostOrderOf(
-    const Module& module, absl::FunctionRef<void(const Instruction&)> visit =
-                              [](const Instruction&) {});
+    const Module& module,
+    absl::FunctionRef<void(const Instruction&)> visit = [](const Instruction&) {});
 
 }  // namespace hlo
 

@@ -2,16 +2,16 @@
 // Computation::PostOrder (stored order kept, forward references and control
 // edges pulled ahead), the control-related set of ControlRelated, and marks
 // for instructions in and out of the computation's address range.
+#include "passes/post_order.h"
+
+#include <catch2/catch.hpp>
 #include <memory>
 #include <string>
 
-#include <catch2/catch.hpp>
-
+#include "ir/instruction_marks.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
 #include "passes/dead_code.h"
-#include "ir/instruction_marks.h"
-#include "passes/post_order.h"
 
 namespace hlo {
 namespace {
@@ -28,8 +28,7 @@ std::vector<std::string> Names(const std::vector<Instruction*>& order) {
   return names;
 }
 
-TEST_CASE("PostOrderOf: the order and control set of Computation::PostOrder",
-          "[post_order]") {
+TEST_CASE("PostOrderOf: the order and control set of Computation::PostOrder", "[post_order]") {
   // %b is used before it is defined; %d waits for %c by a control edge.
   auto m = Parse(
       "HloModule m\n\n"
@@ -61,7 +60,8 @@ TEST_CASE("PostOrderOf: instructions appended after their users", "[post_order]"
   auto m = Parse(text);
   Computation& entry = *m->entry();
   // A new instruction at the end that an early one now reads.
-  auto extra = std::make_unique<Instruction>(Opcode::kAbs, "extra", entry.parameter(0)->shape_ptr());
+  auto extra =
+      std::make_unique<Instruction>(Opcode::kAbs, "extra", entry.parameter(0)->shape_ptr());
   extra->AppendOperand(entry.parameter(0));
   Instruction* added = entry.AddInstruction(std::move(extra));
   entry.instructions()[1]->ReplaceOperand(0, added);

@@ -48,7 +48,8 @@ bool CanTriviallyRearrange(const Instruction* inst) {
 }
 
 bool IsIdentityRearrange(const Instruction* r) {
-  if (r->opcode() == Opcode::kTranspose) return IsIdentityPermutation(r->GetInts(AttrKind::kDimensions));
+  if (r->opcode() == Opcode::kTranspose)
+    return IsIdentityPermutation(r->GetInts(AttrKind::kDimensions));
   return r->shape().dims() == r->operand(0)->shape().dims();
 }
 
@@ -140,7 +141,8 @@ class Mover {
     }
     inst.set_shape(Array(inst.shape().element_type(), inner.dims()));
     // The new rearrange takes every use of `inst`, then reads it.
-    Instruction* out = AddInstruction(comp, kind, old_shape, {}, kind == Opcode::kReshape ? "reshape" : "transpose");
+    Instruction* out = AddInstruction(comp, kind, old_shape, {},
+                                      kind == Opcode::kReshape ? "reshape" : "transpose");
     if (kind == Opcode::kTranspose) out->SetAttr(AttrKind::kDimensions, perm);
     inst.ReplaceAllUsesWith(out);
     out->AppendOperand(&inst);
@@ -156,7 +158,8 @@ class Mover {
                           Opcode kind, const std::vector<int64_t>& perm) {
     const Shape* shape = Array(op->shape().element_type(), dims);
     if (IsScalarBroadcast(op)) {
-      Instruction* b = AddInstruction(comp, Opcode::kBroadcast, shape, {op->operand(0)}, "broadcast");
+      Instruction* b =
+          AddInstruction(comp, Opcode::kBroadcast, shape, {op->operand(0)}, "broadcast");
       b->SetAttr(AttrKind::kDimensions, std::vector<int64_t>{});
       return b;
     }

@@ -26,8 +26,7 @@ absl::StatusOr<const Computation*> Called(const Instruction& inst, AttrKind kind
     const auto* v = std::get_if<std::vector<Computation*>>(&a->value);
     if (v && v->size() == 1 && (*v)[0] != nullptr) return (*v)[0];
   }
-  return ShapeError("'", inst.OpcodeText(), "' needs one computation in '", AttrName(kind),
-                    "'");
+  return ShapeError("'", inst.OpcodeText(), "' needs one computation in '", AttrName(kind), "'");
 }
 
 absl::StatusOr<ProgramShape> CalledShape(const Instruction& inst, AttrKind kind) {
@@ -41,8 +40,10 @@ absl::StatusOr<ProgramShape> CalledShape(const Instruction& inst, AttrKind kind)
 absl::StatusOr<int64_t> OneDimension(const Instruction& inst) {
   absl::Span<const int64_t> dims = inst.GetInts(AttrKind::kDimensions);
   if (dims.size() != 1) {
-    return ShapeError("'", inst.OpcodeText(), "' needs exactly one dimension in "
-                      "'dimensions', found ", DimsText(dims));
+    return ShapeError("'", inst.OpcodeText(),
+                      "' needs exactly one dimension in "
+                      "'dimensions', found ",
+                      DimsText(dims));
   }
   return dims[0];
 }
@@ -67,16 +68,17 @@ absl::StatusOr<Shape> InferConditional(const Instruction& inst) {
 absl::StatusOr<Shape> InferReduceFamily(const Instruction& inst, ShapePool& pool) {
   int64_t n = inst.operand_count();
   if (n % 2 != 0 || n == 0) {
-    return ShapeError("'", inst.OpcodeText(), "' needs as many init values as inputs, "
-                      "but has ", n, " operands");
+    return ShapeError("'", inst.OpcodeText(),
+                      "' needs as many init values as inputs, "
+                      "but has ",
+                      n, " operands");
   }
   auto to_apply = CalledShape(inst, AttrKind::kToApply);
   if (!to_apply.ok()) return to_apply.status();
   auto inputs = OperandShapes(inst, 0, n / 2);
   auto inits = OperandShapes(inst, n / 2);
   if (inst.opcode() == Opcode::kReduce) {
-    return InferReduceShape(inputs, inits, inst.GetInts(AttrKind::kDimensions), *to_apply,
-                            pool);
+    return InferReduceShape(inputs, inits, inst.GetInts(AttrKind::kDimensions), *to_apply, pool);
   }
   static const Window kNoWindow;
   const Window* w = inst.window();
@@ -96,7 +98,6 @@ absl::StatusOr<Shape> InferScatter(const Instruction& inst, ShapePool& pool) {
                            OperandShapes(inst, k + 1), *to_apply, inst, pool);
 }
 
-
 // convolution. A sparse rhs (sparsity_config rhs=1xM) holds 1/M of the input
 // features XLA counts for it (only 1:M is supported), and may be given as a
 // (values, metadata) tuple, as XLA's InferConvolveShape reads them.
@@ -107,8 +108,10 @@ absl::StatusOr<Shape> InferConvolution(const Instruction& inst, const Shape& dec
   const Shape* rhs = &inst.operand(1)->shape();
   if (rhs->IsTuple()) {
     if (rhs->tuple_size() != 2) {
-      return ShapeError("rhs of convolution, if a tuple, must have 2 elements for sparsity, but "
-                        "has ", ShapeText(*rhs));
+      return ShapeError(
+          "rhs of convolution, if a tuple, must have 2 elements for sparsity, but "
+          "has ",
+          ShapeText(*rhs));
     }
     rhs = &rhs->tuple_shape(0);
   }
@@ -145,7 +148,8 @@ absl::StatusOr<Shape> InferConvolution(const Instruction& inst, const Shape& dec
   if (!result.ok() && rhs == &sparse_rhs) {
     return ShapeError(std::string(result.status().message()),
                       " (the sparse rhs counts its input features times the sparsity_config "
-                      "block size: ", ShapeText(sparse_rhs), ")");
+                      "block size: ",
+                      ShapeText(sparse_rhs), ")");
   }
   return result;
 }
@@ -153,7 +157,8 @@ absl::StatusOr<Shape> InferConvolution(const Instruction& inst, const Shape& dec
 absl::StatusOr<Shape> InferElementwise(const Instruction& inst, const Shape& declared) {
   auto op = [&](int i) -> const Shape& { return inst.operand(i)->shape(); };
   switch (inst.opcode()) {
-    case Opcode::kConvert: return InferConvertShape(op(0), declared.element_type());
+    case Opcode::kConvert:
+      return InferConvertShape(op(0), declared.element_type());
     case Opcode::kBitcastConvert:
       return InferBitcastConvertShape(op(0), declared.element_type());
     case Opcode::kReducePrecision:
@@ -163,11 +168,13 @@ absl::StatusOr<Shape> InferElementwise(const Instruction& inst, const Shape& dec
       return InferStochasticConvertShape(op(0), op(1), declared.element_type());
     case Opcode::kCompare:
       return InferCompareShape(op(0), op(1), inst.GetString(AttrKind::kDirection),
-                               inst.GetString(AttrKind::kType),
-                               inst.GetString(AttrKind::kOrder));
-    case Opcode::kComplex: return InferComplexShape(op(0), op(1));
-    case Opcode::kSelect: return InferSelectShape(op(0), op(1), op(2));
-    case Opcode::kClamp: return InferClampShape(op(0), op(1), op(2));
+                               inst.GetString(AttrKind::kType), inst.GetString(AttrKind::kOrder));
+    case Opcode::kComplex:
+      return InferComplexShape(op(0), op(1));
+    case Opcode::kSelect:
+      return InferSelectShape(op(0), op(1), op(2));
+    case Opcode::kClamp:
+      return InferClampShape(op(0), op(1), op(2));
     default:
       if (IsElementwiseUnary(inst.opcode())) return InferUnaryShape(inst.opcode(), op(0));
       return InferBinaryShape(inst.opcode(), op(0), op(1));
@@ -180,7 +187,8 @@ absl::StatusOr<Shape> InferDataMovement(const Instruction& inst, const Shape& de
   switch (inst.opcode()) {
     case Opcode::kBroadcast:
       return InferBroadcastShape(op(0), declared.dims(), inst.GetInts(AttrKind::kDimensions));
-    case Opcode::kReshape: return InferReshapeShape(op(0), declared.dims());
+    case Opcode::kReshape:
+      return InferReshapeShape(op(0), declared.dims());
     case Opcode::kTranspose:
       return InferTransposeShape(op(0), inst.GetInts(AttrKind::kDimensions));
     case Opcode::kSlice:
@@ -207,12 +215,16 @@ absl::StatusOr<Shape> InferDataMovement(const Instruction& inst, const Shape& de
       return InferReverseShape(op(0), inst.GetInts(AttrKind::kDimensions));
     case Opcode::kIota:
       return InferIotaShape(declared, inst.GetInt(AttrKind::kIotaDimension));
-    case Opcode::kTuple: return InferTupleShape(OperandShapes(inst), pool);
+    case Opcode::kTuple:
+      return InferTupleShape(OperandShapes(inst), pool);
     case Opcode::kGetTupleElement:
       return InferGetTupleElementShape(op(0), inst.GetInt(AttrKind::kIndex));
-    case Opcode::kBitcast: return InferBitcastShape(op(0), declared);
-    case Opcode::kGather: return InferGatherShape(op(0), op(1), inst);
-    case Opcode::kScatter: return InferScatter(inst, pool);
+    case Opcode::kBitcast:
+      return InferBitcastShape(op(0), declared);
+    case Opcode::kGather:
+      return InferGatherShape(op(0), op(1), inst);
+    case Opcode::kScatter:
+      return InferScatter(inst, pool);
     case Opcode::kGetDimensionSize: {
       auto d = OneDimension(inst);
       if (!d.ok()) return d.status();
@@ -231,8 +243,7 @@ absl::StatusOr<Shape> InferDataMovement(const Instruction& inst, const Shape& de
   }
 }
 
-absl::StatusOr<Shape> InferLinalg(const Instruction& inst, const Shape& declared,
-                                  ShapePool& pool) {
+absl::StatusOr<Shape> InferLinalg(const Instruction& inst, const Shape& declared, ShapePool& pool) {
   auto op = [&](int i) -> const Shape& { return inst.operand(i)->shape(); };
   int64_t feature_index = inst.GetInt(AttrKind::kFeatureIndex);
   switch (inst.opcode()) {
@@ -252,7 +263,8 @@ absl::StatusOr<Shape> InferLinalg(const Instruction& inst, const Shape& declared
                            inst.GetInts(AttrKind::kFftLength));
     case Opcode::kTriangularSolve:
       return InferTriangularSolveShape(op(0), op(1), inst.GetBool(AttrKind::kLeftSide));
-    case Opcode::kCholesky: return InferCholeskyShape(op(0));
+    case Opcode::kCholesky:
+      return InferCholeskyShape(op(0));
     case Opcode::kBatchNormTraining:
       return InferBatchNormTrainingShape(op(0), op(1), op(2), feature_index, pool);
     case Opcode::kBatchNormInference:
@@ -260,8 +272,7 @@ absl::StatusOr<Shape> InferLinalg(const Instruction& inst, const Shape& declared
     case Opcode::kBatchNormGrad:
       return InferBatchNormGradShape(op(0), op(1), op(2), op(3), op(4), feature_index, pool);
     case Opcode::kRng:
-      return InferRngShape(inst.GetString(AttrKind::kDistribution), OperandShapes(inst),
-                           declared);
+      return InferRngShape(inst.GetString(AttrKind::kDistribution), OperandShapes(inst), declared);
     case Opcode::kRngBitGenerator:
       return InferRngBitGeneratorShape(op(0), inst.GetString(AttrKind::kAlgorithm), declared);
     default:
@@ -280,10 +291,9 @@ absl::StatusOr<Shape> InferControl(const Instruction& inst, ShapePool& pool) {
       auto scatter = CalledShape(inst, AttrKind::kScatter);
       if (!scatter.ok()) return scatter.status();
       static const Window kNoWindow;
-      return InferSelectAndScatterShape(inst.operand(0)->shape(), *select,
-                                        inst.window() ? *inst.window() : kNoWindow,
-                                        inst.operand(1)->shape(), inst.operand(2)->shape(),
-                                        *scatter);
+      return InferSelectAndScatterShape(
+          inst.operand(0)->shape(), *select, inst.window() ? *inst.window() : kNoWindow,
+          inst.operand(1)->shape(), inst.operand(2)->shape(), *scatter);
     }
     case Opcode::kSort: {
       auto d = OneDimension(inst);
@@ -292,7 +302,8 @@ absl::StatusOr<Shape> InferControl(const Instruction& inst, ShapePool& pool) {
       if (!cmp.ok()) return cmp.status();
       return InferSortShape(OperandShapes(inst), *d, *cmp, pool);
     }
-    case Opcode::kTopK: return InferTopKShape(inst.operand(0)->shape(), inst.GetInt(AttrKind::kK), pool);
+    case Opcode::kTopK:
+      return InferTopKShape(inst.operand(0)->shape(), inst.GetInt(AttrKind::kK), pool);
     case Opcode::kMap: {
       auto f = CalledShape(inst, AttrKind::kToApply);
       if (!f.ok()) return f.status();
@@ -300,8 +311,8 @@ absl::StatusOr<Shape> InferControl(const Instruction& inst, ShapePool& pool) {
     }
     case Opcode::kCall:
     case Opcode::kFusion: {
-      auto f = CalledShape(inst, inst.opcode() == Opcode::kCall ? AttrKind::kToApply
-                                                                 : AttrKind::kCalls);
+      auto f =
+          CalledShape(inst, inst.opcode() == Opcode::kCall ? AttrKind::kToApply : AttrKind::kCalls);
       if (!f.ok()) return f.status();
       return InferCallShape(OperandShapes(inst), *f);
     }
@@ -312,8 +323,10 @@ absl::StatusOr<Shape> InferControl(const Instruction& inst, ShapePool& pool) {
       if (!body.ok()) return body.status();
       return InferWhileShape(*cond, *body, inst.operand(0)->shape());
     }
-    case Opcode::kConditional: return InferConditional(inst);
-    case Opcode::kAfterAll: return InferAfterAllShape(OperandShapes(inst));
+    case Opcode::kConditional:
+      return InferConditional(inst);
+    case Opcode::kAfterAll:
+      return InferAfterAllShape(OperandShapes(inst));
     case Opcode::kAddDependency:
       return InferAddDependencyShape(inst.operand(0)->shape(), inst.operand(1)->shape());
     default:
@@ -327,8 +340,8 @@ absl::StatusOr<Shape> InferShape(const Instruction& inst, ShapePool& pool) {
   const Shape& declared = inst.shape();
   int arity = OpcodeArity(inst.opcode());
   if (arity != kVariadic && !inst.has_wrapped_opcode() && inst.operand_count() != arity) {
-    return ShapeError("'", inst.OpcodeText(), "' takes ", arity, " operand",
-                      arity == 1 ? "" : "s", " but has ", inst.operand_count());
+    return ShapeError("'", inst.OpcodeText(), "' takes ", arity, " operand", arity == 1 ? "" : "s",
+                      " but has ", inst.operand_count());
   }
   switch (inst.opcode()) {
     case Opcode::kParameter:
@@ -344,24 +357,50 @@ absl::StatusOr<Shape> InferShape(const Instruction& inst, ShapePool& pool) {
       return declared.WithoutLayout();
     case Opcode::kRngGetAndUpdateState:
       return Shape::Array(PrimitiveType::kU64, {2});
-    case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kTranspose:
-    case Opcode::kSlice: case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:
-    case Opcode::kConcatenate: case Opcode::kPad: case Opcode::kReverse:
-    case Opcode::kIota: case Opcode::kTuple: case Opcode::kGetTupleElement:
-    case Opcode::kBitcast: case Opcode::kGather: case Opcode::kScatter:
-    case Opcode::kGetDimensionSize: case Opcode::kSetDimensionSize:
+    case Opcode::kBroadcast:
+    case Opcode::kReshape:
+    case Opcode::kTranspose:
+    case Opcode::kSlice:
+    case Opcode::kDynamicSlice:
+    case Opcode::kDynamicUpdateSlice:
+    case Opcode::kConcatenate:
+    case Opcode::kPad:
+    case Opcode::kReverse:
+    case Opcode::kIota:
+    case Opcode::kTuple:
+    case Opcode::kGetTupleElement:
+    case Opcode::kBitcast:
+    case Opcode::kGather:
+    case Opcode::kScatter:
+    case Opcode::kGetDimensionSize:
+    case Opcode::kSetDimensionSize:
     case Opcode::kDynamicReshape:
       return InferDataMovement(inst, declared, pool);
-    case Opcode::kDot: case Opcode::kRaggedDot: case Opcode::kScaledDot:
-    case Opcode::kConvolution: case Opcode::kFft:
-    case Opcode::kTriangularSolve: case Opcode::kCholesky:
-    case Opcode::kBatchNormTraining: case Opcode::kBatchNormInference:
-    case Opcode::kBatchNormGrad: case Opcode::kRng: case Opcode::kRngBitGenerator:
+    case Opcode::kDot:
+    case Opcode::kRaggedDot:
+    case Opcode::kScaledDot:
+    case Opcode::kConvolution:
+    case Opcode::kFft:
+    case Opcode::kTriangularSolve:
+    case Opcode::kCholesky:
+    case Opcode::kBatchNormTraining:
+    case Opcode::kBatchNormInference:
+    case Opcode::kBatchNormGrad:
+    case Opcode::kRng:
+    case Opcode::kRngBitGenerator:
       return InferLinalg(inst, declared, pool);
-    case Opcode::kReduce: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
-    case Opcode::kSort: case Opcode::kTopK: case Opcode::kMap: case Opcode::kCall:
-    case Opcode::kFusion: case Opcode::kWhile: case Opcode::kConditional:
-    case Opcode::kAfterAll: case Opcode::kAddDependency:
+    case Opcode::kReduce:
+    case Opcode::kReduceWindow:
+    case Opcode::kSelectAndScatter:
+    case Opcode::kSort:
+    case Opcode::kTopK:
+    case Opcode::kMap:
+    case Opcode::kCall:
+    case Opcode::kFusion:
+    case Opcode::kWhile:
+    case Opcode::kConditional:
+    case Opcode::kAfterAll:
+    case Opcode::kAddDependency:
       return InferControl(inst, pool);
     default:
       if (IsElementwise(inst.opcode())) return InferElementwise(inst, declared);

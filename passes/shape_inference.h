@@ -51,14 +51,12 @@ absl::StatusOr<Shape> InferCompareShape(const Shape& lhs, const Shape& rhs,
 absl::StatusOr<Shape> InferComplexShape(const Shape& real, const Shape& imag);
 absl::StatusOr<Shape> InferSelectShape(const Shape& pred, const Shape& on_true,
                                        const Shape& on_false);
-absl::StatusOr<Shape> InferClampShape(const Shape& min, const Shape& operand,
-                                      const Shape& max);
+absl::StatusOr<Shape> InferClampShape(const Shape& min, const Shape& operand, const Shape& max);
 absl::StatusOr<Shape> InferConvertShape(const Shape& operand, PrimitiveType to);
 absl::StatusOr<Shape> InferBitcastConvertShape(const Shape& operand, PrimitiveType to);
-absl::StatusOr<Shape> InferStochasticConvertShape(const Shape& operand,
-                                                  const Shape& random, PrimitiveType to);
-absl::StatusOr<Shape> InferReducePrecisionShape(const Shape& operand,
-                                                int64_t exponent_bits,
+absl::StatusOr<Shape> InferStochasticConvertShape(const Shape& operand, const Shape& random,
+                                                  PrimitiveType to);
+absl::StatusOr<Shape> InferReducePrecisionShape(const Shape& operand, int64_t exponent_bits,
                                                 int64_t mantissa_bits);
 // map: operands of equal dims; the computation takes one scalar per operand.
 absl::StatusOr<Shape> InferMapShape(Shapes operands, const ProgramShape& to_apply,
@@ -77,14 +75,12 @@ absl::StatusOr<Shape> InferTransposeShape(const Shape& operand,
 absl::StatusOr<Shape> InferSliceShape(const Shape& operand, const SliceSpec& slice);
 absl::StatusOr<Shape> InferDynamicSliceShape(const Shape& operand, Shapes start_indices,
                                              absl::Span<const int64_t> slice_sizes);
-absl::StatusOr<Shape> InferDynamicUpdateSliceShape(const Shape& operand,
-                                                   const Shape& update,
+absl::StatusOr<Shape> InferDynamicUpdateSliceShape(const Shape& operand, const Shape& update,
                                                    Shapes start_indices);
 absl::StatusOr<Shape> InferConcatenateShape(Shapes operands, int64_t dimension);
 absl::StatusOr<Shape> InferPadShape(const Shape& operand, const Shape& padding_value,
                                     const PaddingConfig& padding);
-absl::StatusOr<Shape> InferReverseShape(const Shape& operand,
-                                        absl::Span<const int64_t> dimensions);
+absl::StatusOr<Shape> InferReverseShape(const Shape& operand, absl::Span<const int64_t> dimensions);
 absl::StatusOr<Shape> InferIotaShape(const Shape& result, int64_t iota_dimension);
 absl::StatusOr<Shape> InferTupleShape(Shapes elements, ShapePool& pool);
 absl::StatusOr<Shape> InferGetTupleElementShape(const Shape& tuple, int64_t index);
@@ -93,9 +89,9 @@ absl::StatusOr<Shape> InferBitcastShape(const Shape& operand, const Shape& resul
 absl::StatusOr<Shape> InferGatherShape(const Shape& operand, const Shape& start_indices,
                                        const Instruction& gather);
 // Variadic scatter: N operands, indices, N updates; to_apply takes 2N scalars.
-absl::StatusOr<Shape> InferScatterShape(Shapes operands, const Shape& indices,
-                                        Shapes updates, const ProgramShape& to_apply,
-                                        const Instruction& scatter, ShapePool& pool);
+absl::StatusOr<Shape> InferScatterShape(Shapes operands, const Shape& indices, Shapes updates,
+                                        const ProgramShape& to_apply, const Instruction& scatter,
+                                        ShapePool& pool);
 absl::StatusOr<Shape> InferGetDimensionSizeShape(const Shape& operand, int64_t dimension);
 absl::StatusOr<Shape> InferSetDimensionSizeShape(const Shape& operand, const Shape& size,
                                                  int64_t dimension);
@@ -109,15 +105,11 @@ absl::StatusOr<Shape> InferReduceShape(Shapes inputs, Shapes inits,
                                        absl::Span<const int64_t> dimensions,
                                        const ProgramShape& to_apply, ShapePool& pool);
 // window is empty for rank 0.
-absl::StatusOr<Shape> InferReduceWindowShape(Shapes inputs, Shapes inits,
-                                             const Window& window,
-                                             const ProgramShape& to_apply,
-                                             ShapePool& pool);
-absl::StatusOr<Shape> InferSelectAndScatterShape(const Shape& operand,
-                                                 const ProgramShape& select,
+absl::StatusOr<Shape> InferReduceWindowShape(Shapes inputs, Shapes inits, const Window& window,
+                                             const ProgramShape& to_apply, ShapePool& pool);
+absl::StatusOr<Shape> InferSelectAndScatterShape(const Shape& operand, const ProgramShape& select,
                                                  const Window& window, const Shape& source,
-                                                 const Shape& init,
-                                                 const ProgramShape& scatter);
+                                                 const Shape& init, const ProgramShape& scatter);
 // Sorts N operands of equal dims along `dimension`; comparator takes 2N
 // scalars and returns pred[].
 absl::StatusOr<Shape> InferSortShape(Shapes operands, int64_t dimension,
@@ -126,8 +118,8 @@ absl::StatusOr<Shape> InferTopKShape(const Shape& operand, int64_t k, ShapePool&
 
 // ---- control flow (shape_inference_control.cc) ------------------------------
 absl::StatusOr<Shape> InferCallShape(Shapes operands, const ProgramShape& to_apply);
-absl::StatusOr<Shape> InferWhileShape(const ProgramShape& condition,
-                                      const ProgramShape& body, const Shape& init);
+absl::StatusOr<Shape> InferWhileShape(const ProgramShape& condition, const ProgramShape& body,
+                                      const Shape& init);
 // branch_index is pred[] (two branches) or s32[].
 absl::StatusOr<Shape> InferConditionalShape(const Shape& branch_index,
                                             const std::vector<ProgramShape>& branches,
@@ -160,25 +152,22 @@ absl::StatusOr<Shape> InferScaledDotShape(const Shape& lhs, const Shape& rhs,
                                           std::optional<PrimitiveType> preferred);
 absl::StatusOr<Shape> InferConvolutionShape(const Shape& lhs, const Shape& rhs,
                                             const Window& window, const ConvDims& dims,
-                                            int64_t feature_group_count,
-                                            int64_t batch_group_count,
+                                            int64_t feature_group_count, int64_t batch_group_count,
                                             std::optional<PrimitiveType> preferred);
 absl::StatusOr<Shape> InferFftShape(const Shape& operand, std::string_view fft_type,
                                     absl::Span<const int64_t> fft_length);
-absl::StatusOr<Shape> InferTriangularSolveShape(const Shape& a, const Shape& b,
-                                                bool left_side);
+absl::StatusOr<Shape> InferTriangularSolveShape(const Shape& a, const Shape& b, bool left_side);
 absl::StatusOr<Shape> InferCholeskyShape(const Shape& a);
 absl::StatusOr<Shape> InferBatchNormTrainingShape(const Shape& operand, const Shape& scale,
                                                   const Shape& offset, int64_t feature_index,
                                                   ShapePool& pool);
 absl::StatusOr<Shape> InferBatchNormInferenceShape(const Shape& operand, const Shape& scale,
                                                    const Shape& offset, const Shape& mean,
-                                                   const Shape& variance,
-                                                   int64_t feature_index);
+                                                   const Shape& variance, int64_t feature_index);
 absl::StatusOr<Shape> InferBatchNormGradShape(const Shape& operand, const Shape& scale,
                                               const Shape& mean, const Shape& variance,
-                                              const Shape& grad_output,
-                                              int64_t feature_index, ShapePool& pool);
+                                              const Shape& grad_output, int64_t feature_index,
+                                              ShapePool& pool);
 absl::StatusOr<Shape> InferRngShape(std::string_view distribution, Shapes params,
                                     const Shape& result);
 absl::StatusOr<Shape> InferRngBitGeneratorShape(const Shape& state, std::string_view algorithm,

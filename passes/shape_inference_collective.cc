@@ -80,9 +80,8 @@ void AppendContext(const Shape& declared, int64_t first, std::vector<Shape>& out
 }
 
 std::string_view Article(std::string_view word) {
-  return !word.empty() && std::string_view("aeiou").find(word[0]) != std::string_view::npos
-             ? "an "
-             : "a ";
+  return !word.empty() && std::string_view("aeiou").find(word[0]) != std::string_view::npos ? "an "
+                                                                                            : "a ";
 }
 
 const std::vector<std::vector<int64_t>>* IntListList(const Instruction& inst, AttrKind kind) {
@@ -130,8 +129,7 @@ absl::Status ExpectToken(const Shape& s, std::string_view what) {
 absl::StatusOr<int64_t> OneDimension(const Op& op) {
   absl::Span<const int64_t> dims = op.inst.GetInts(AttrKind::kDimensions);
   if (dims.size() != 1) {
-    return ShapeError(op.name(), " needs one dimension in dimensions, but has ",
-                      DimsText(dims));
+    return ShapeError(op.name(), " needs one dimension in dimensions, but has ", DimsText(dims));
   }
   for (const Shape* s : op.operands) {
     HLO_RETURN_IF_ERROR(ExpectDimensions(dims, s->rank(), StrCat(op.name(), " dimensions")));
@@ -155,8 +153,12 @@ enum class GroupMode { kCrossReplica, kCrossPartition, kCrossReplicaAndPartition
 // without that flag, their groups span the replicas of every partition.
 bool HasGlobalIdsFlag(Opcode op) {
   switch (op) {
-    case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kAllGather:
-    case Opcode::kAllGatherStart: case Opcode::kReduceScatter: case Opcode::kCollectiveReduce:
+    case Opcode::kAllReduce:
+    case Opcode::kAllReduceStart:
+    case Opcode::kAllGather:
+    case Opcode::kAllGatherStart:
+    case Opcode::kReduceScatter:
+    case Opcode::kCollectiveReduce:
       return true;
     default:
       return false;
@@ -347,7 +349,8 @@ absl::StatusOr<Shape> InferCollectiveBroadcast(const Op& op) {
   std::vector<const Shape*> data = op.operands;
   if (op.inst.GetBool(AttrKind::kHasDynamicRoot)) {
     if (data.size() < 2) {
-      return ShapeError(op.name(), " with has_dynamic_root=true needs the root as a last "
+      return ShapeError(op.name(),
+                        " with has_dynamic_root=true needs the root as a last "
                         "operand after the data");
     }
     data.pop_back();
@@ -374,8 +377,7 @@ absl::StatusOr<int64_t> ShardCount(const Op& op, int64_t d, std::optional<int64_
                                    bool gather) {
   if (group) return *group;
   const Shape* declared = DeclaredFor(op, 0);
-  if (declared == nullptr || declared->is_unbounded_dim(d) ||
-      op.operand(0).is_unbounded_dim(d)) {
+  if (declared == nullptr || declared->is_unbounded_dim(d) || op.operand(0).is_unbounded_dim(d)) {
     return 1;
   }
   int64_t in = op.operand(0).dim(d), out = declared->dim(d);
@@ -408,8 +410,8 @@ absl::StatusOr<Shape> GatherOne(const Op& op, int64_t i, int64_t d, int64_t fact
   const Shape* declared = DeclaredFor(op, i);
   if (declared != nullptr && declared->dim(d) != size) {
     return ShapeError(op.name(), " result dimension ", d, " is ", declared->dim(d),
-                      " but operand dimension ", d, " (", in.dim(d), ") times ",
-                      FactorName(group), " ", factor, " is ", size);
+                      " but operand dimension ", d, " (", in.dim(d), ") times ", FactorName(group),
+                      " ", factor, " is ", size);
   }
   return WithDim(in, d, size);
 }
@@ -442,8 +444,8 @@ absl::StatusOr<Shape> InferGatherOrScatter(const Op& op, bool gather) {
   HLO_ASSIGN_OR_RETURN(int64_t factor, ShardCount(op, d, group, gather));
   std::vector<Shape> results;
   for (int64_t i = 0; i < op.operand_count(); ++i) {
-    HLO_ASSIGN_OR_RETURN(Shape r, gather ? GatherOne(op, i, d, factor, group)
-                                          : ScatterOne(op, i, d, factor, group));
+    HLO_ASSIGN_OR_RETURN(
+        Shape r, gather ? GatherOne(op, i, d, factor, group) : ScatterOne(op, i, d, factor, group));
     results.push_back(std::move(r));
   }
   return OneOrTuple(results, op.pool);
@@ -471,8 +473,8 @@ absl::StatusOr<Shape> InferAllToAll(const Op& op) {
     return in.WithoutLayout();
   }
   if (group && op.operand_count() != *group) {
-    return ShapeError("all-to-all without dimensions takes one operand per group member (",
-                      *group, "), but has ", op.operand_count());
+    return ShapeError("all-to-all without dimensions takes one operand per group member (", *group,
+                      "), but has ", op.operand_count());
   }
   for (int64_t i = 1; i < op.operand_count(); ++i) {
     if (!op.operand(i).Compatible(op.operand(0))) {
@@ -488,12 +490,14 @@ absl::StatusOr<Shape> InferAllToAll(const Op& op) {
 // type and in every dimension but the first; the four offset/size operands
 // are integer arrays of one shape, rank 1 or 2 (XLA's verifier).
 absl::StatusOr<Shape> InferRaggedAllToAll(const Op& op) {
-  static constexpr const char* kNames[] = {"input", "output", "input_offsets",
+  static constexpr const char* kNames[] = {"input",      "output",         "input_offsets",
                                            "send_sizes", "output_offsets", "recv_sizes"};
   HLO_RETURN_IF_ERROR(CheckGroups(op, /*uniform=*/true).status());
   if (op.operand_count() != 6) {
-    return ShapeError("ragged-all-to-all takes 6 operands (input, output, input_offsets, "
-                      "send_sizes, output_offsets, recv_sizes), but has ", op.operand_count());
+    return ShapeError(
+        "ragged-all-to-all takes 6 operands (input, output, input_offsets, "
+        "send_sizes, output_offsets, recv_sizes), but has ",
+        op.operand_count());
   }
   for (int i = 0; i < 6; ++i) {
     HLO_RETURN_IF_ERROR(ExpectArray(op.operand(i), StrCat("ragged-all-to-all ", kNames[i])));
@@ -540,14 +544,18 @@ absl::Status CheckOffsets(const Shape& buffer, const Shape& offsets, std::string
               (all_tuples && offsets.tuple_size() > 0));
   if (ok) return absl::OkStatus();
   return ShapeError("collective-permute ", what, " offsets ", ShapeText(offsets),
-                    " must be a tuple of ", buffer.rank(), " indices (or a tuple of such "
-                    "tuples) for the buffer ", ShapeText(buffer));
+                    " must be a tuple of ", buffer.rank(),
+                    " indices (or a tuple of such "
+                    "tuples) for the buffer ",
+                    ShapeText(buffer));
 }
 
 absl::Status CheckInPlaceOperands(const Op& op) {
   if (op.operand_count() != 4) {
-    return ShapeError("collective-permute with slice_sizes takes 4 operands (input, output, "
-                      "input offsets, output offsets), but has ", op.operand_count());
+    return ShapeError(
+        "collective-permute with slice_sizes takes 4 operands (input, output, "
+        "input offsets, output offsets), but has ",
+        op.operand_count());
   }
   const Shape &in = op.operand(0), &out = op.operand(1);
   if (in.IsArray() && out.IsArray()) {
@@ -564,8 +572,7 @@ absl::Status CheckInPlaceOperands(const Op& op) {
     std::string_view what = k == 2 ? "input" : "output";
     if (!offsets.IsTuple() || offsets.tuple_size() != buffers.tuple_size()) {
       return ShapeError("collective-permute ", what, " offsets ", ShapeText(offsets),
-                        " must be a tuple of one offset list per buffer of ",
-                        ShapeText(buffers));
+                        " must be a tuple of one offset list per buffer of ", ShapeText(buffers));
     }
     for (int64_t i = 0; i < buffers.tuple_size(); ++i) {
       HLO_RETURN_IF_ERROR(CheckOffsets(buffers.tuple_shape(i), offsets.tuple_shape(i), what));
@@ -587,8 +594,7 @@ absl::Status CheckPairId(int64_t id, std::string_view role, int64_t limit,
                          const std::string& limit_name) {
   if (id < 0) return ShapeError("source_target_pairs has a negative ", role, " ", id);
   if (limit > 1 && id >= limit) {
-    return ShapeError("source_target_pairs ", role, " ", id, " is out of range for ",
-                      limit_name);
+    return ShapeError("source_target_pairs ", role, " ", id, " is out of range for ", limit_name);
   }
   return absl::OkStatus();
 }
@@ -601,7 +607,8 @@ absl::Status CheckSourceTargetPairs(const Op& op) {
   int64_t allowed = AllowedRepeats(op);
   absl::flat_hash_map<int64_t, int64_t> sources, targets;
   for (const std::vector<int64_t>& p : *pairs) {
-    if (p.size() != 2) return ShapeError("source_target_pairs entry ", DimsText(p), " is not a pair");
+    if (p.size() != 2)
+      return ShapeError("source_target_pairs entry ", DimsText(p), " is not a pair");
     for (int k = 0; k < 2; ++k) {
       std::string_view role = k == 0 ? "source" : "target";
       HLO_RETURN_IF_ERROR(CheckPairId(p[k], role, limit, limit_name));
@@ -610,8 +617,8 @@ absl::Status CheckSourceTargetPairs(const Op& op) {
         return ShapeError("source_target_pairs repeats ", role, " ", p[k]);
       }
       if (seen > allowed) {
-        return ShapeError("source_target_pairs names ", role, " ", p[k], " more than ",
-                          allowed, " times");
+        return ShapeError("source_target_pairs names ", role, " ", p[k], " more than ", allowed,
+                          " times");
       }
     }
   }
@@ -654,9 +661,14 @@ absl::StatusOr<Shape> InferCollectivePermuteStart(const Op& op) {
 // The collectives that can also be wrapped by a sugared async-start.
 bool IsGroupCollective(Opcode op) {
   switch (op) {
-    case Opcode::kAllReduce: case Opcode::kCollectiveReduce: case Opcode::kAllGather:
-    case Opcode::kReduceScatter: case Opcode::kAllToAll: case Opcode::kRaggedAllToAll:
-    case Opcode::kCollectivePermute: case Opcode::kCollectiveBroadcast:
+    case Opcode::kAllReduce:
+    case Opcode::kCollectiveReduce:
+    case Opcode::kAllGather:
+    case Opcode::kReduceScatter:
+    case Opcode::kAllToAll:
+    case Opcode::kRaggedAllToAll:
+    case Opcode::kCollectivePermute:
+    case Opcode::kCollectiveBroadcast:
       return true;
     default:
       return false;
@@ -665,21 +677,28 @@ bool IsGroupCollective(Opcode op) {
 
 absl::StatusOr<Shape> InferGroupCollective(const Op& op) {
   switch (op.opcode) {
-    case Opcode::kAllGather: return InferGatherOrScatter(op, /*gather=*/true);
-    case Opcode::kReduceScatter: return InferGatherOrScatter(op, /*gather=*/false);
-    case Opcode::kAllToAll: return InferAllToAll(op);
-    case Opcode::kRaggedAllToAll: return InferRaggedAllToAll(op);
-    case Opcode::kCollectivePermute: return InferCollectivePermute(op);
-    case Opcode::kCollectiveBroadcast: return InferCollectiveBroadcast(op);
-    default: return InferAllReduce(op);
+    case Opcode::kAllGather:
+      return InferGatherOrScatter(op, /*gather=*/true);
+    case Opcode::kReduceScatter:
+      return InferGatherOrScatter(op, /*gather=*/false);
+    case Opcode::kAllToAll:
+      return InferAllToAll(op);
+    case Opcode::kRaggedAllToAll:
+      return InferRaggedAllToAll(op);
+    case Opcode::kCollectivePermute:
+      return InferCollectivePermute(op);
+    case Opcode::kCollectiveBroadcast:
+      return InferCollectiveBroadcast(op);
+    default:
+      return InferAllReduce(op);
   }
 }
 
 // ((operand or operands), result) per XLA's InferAllGatherStartShape.
 absl::StatusOr<Shape> InferAllGatherStart(const Instruction& inst, ShapePool& pool) {
   const Shape& declared = inst.shape();
-  const Shape* result = declared.IsTuple() && declared.tuple_size() == 2
-                            ? &declared.tuple_shape(1) : nullptr;
+  const Shape* result =
+      declared.IsTuple() && declared.tuple_size() == 2 ? &declared.tuple_shape(1) : nullptr;
   Op op = OpOf(inst, Opcode::kAllGather, result, pool);
   HLO_ASSIGN_OR_RETURN(Shape gathered, InferGatherOrScatter(op, /*gather=*/true));
   return TupleOf({OneOrTuple(Values(op.operands), pool), gathered}, pool);
@@ -708,7 +727,7 @@ absl::StatusOr<Shape> InferLegacyDone(const Instruction& inst, Opcode start, int
   const Shape& s = inst.operand(0)->shape();
   if (element < 0) return Plain(s, pool);
   HLO_ASSIGN_OR_RETURN(const Shape* second, Element(s, 1, StrCat(inst.OpcodeText(), " operand"),
-                                                     "a tuple of at least 2 elements"));
+                                                    "a tuple of at least 2 elements"));
   if (inst.opcode() == Opcode::kCopyDone && !s.tuple_shape(0).Compatible(*second)) {
     return ShapeError("copy-done operand elements 0 (", ShapeText(s.tuple_shape(0)), ") and 1 (",
                       ShapeText(*second), ") must have the same shape");
@@ -750,7 +769,7 @@ absl::StatusOr<Shape> InferSendRecv(const Instruction& inst, ShapePool& pool) {
       // The received data's shape is free: it is whatever the recv declares.
       HLO_RETURN_IF_ERROR(ExpectToken(inst.operand(0)->shape(), "recv operand"));
       HLO_ASSIGN_OR_RETURN(const Shape* data,
-                            Element(declared, 0, "recv", "(data, u32[], token[])"));
+                           Element(declared, 0, "recv", "(data, u32[], token[])"));
       return TupleOf({*data, U32Scalar(), Shape::Token()}, pool);
     }
     case Opcode::kSendDone:
@@ -760,9 +779,9 @@ absl::StatusOr<Shape> InferSendRecv(const Instruction& inst, ShapePool& pool) {
     default: {  // recv-done
       HLO_RETURN_IF_ERROR(ExpectProducer(inst, {Opcode::kRecv, Opcode::kGetTupleElement}));
       HLO_RETURN_IF_ERROR(CheckSameChannel(inst));
-      HLO_ASSIGN_OR_RETURN(const Shape* data, Element(inst.operand(0)->shape(), 0,
-                                                       "recv-done operand",
-                                                       "(data, u32[], token[])"));
+      HLO_ASSIGN_OR_RETURN(
+          const Shape* data,
+          Element(inst.operand(0)->shape(), 0, "recv-done operand", "(data, u32[], token[])"));
       return TupleOf({*data, Shape::Token()}, pool);
     }
   }
@@ -826,8 +845,8 @@ absl::StatusOr<Shape> CalledResult(const Instruction& inst, ShapePool& pool) {
   for (int64_t i = 0; i < inst.operand_count(); ++i) {
     if (!inst.operand(i)->shape().Compatible(*p.params[i])) {
       return ShapeError("async-start operand ", i, " has shape ",
-                        ShapeText(inst.operand(i)->shape()), " but %", comp->name(),
-                        " takes ", ShapeText(*p.params[i]));
+                        ShapeText(inst.operand(i)->shape()), " but %", comp->name(), " takes ",
+                        ShapeText(*p.params[i]));
     }
   }
   if (p.result == nullptr) return ShapeError("%", comp->name(), " has no root");
@@ -844,14 +863,16 @@ absl::StatusOr<Shape> CalledResult(const Instruction& inst, ShapePool& pool) {
 // and attributes; any other wrapped op's result is taken as declared.
 absl::StatusOr<Shape> WrappedResult(const Instruction& inst, ShapePool& pool) {
   const Shape& declared = inst.shape();
-  const Shape* result = declared.IsTuple() && declared.tuple_size() >= 2
-                            ? &declared.tuple_shape(1) : nullptr;
+  const Shape* result =
+      declared.IsTuple() && declared.tuple_size() >= 2 ? &declared.tuple_shape(1) : nullptr;
   if (IsGroupCollective(inst.wrapped_opcode())) {
     return InferGroupCollective(OpOf(inst, inst.wrapped_opcode(), result, pool));
   }
   if (result == nullptr) {
-    return ShapeError(inst.OpcodeText(), " must have the shape ((operands...), result, "
-                      "context...), but has ", ShapeText(declared));
+    return ShapeError(inst.OpcodeText(),
+                      " must have the shape ((operands...), result, "
+                      "context...), but has ",
+                      ShapeText(declared));
   }
   return Plain(*result, pool);
 }
@@ -864,12 +885,11 @@ absl::StatusOr<Shape> InferAsyncStart(const Instruction& inst, ShapePool& pool) 
   const Shape& declared = inst.shape();
   if (declared.IsTuple() && declared.tuple_size() >= 1 &&
       !declared.tuple_shape(0).Compatible(params)) {
-    return ShapeError(inst.OpcodeText(), " shape element 0 is ",
-                      ShapeText(declared.tuple_shape(0)), " but its operands are ",
-                      ShapeText(params));
+    return ShapeError(inst.OpcodeText(), " shape element 0 is ", ShapeText(declared.tuple_shape(0)),
+                      " but its operands are ", ShapeText(params));
   }
   HLO_ASSIGN_OR_RETURN(Shape result, inst.has_wrapped_opcode() ? WrappedResult(inst, pool)
-                                                                : CalledResult(inst, pool));
+                                                               : CalledResult(inst, pool));
   std::vector<Shape> elements = {params, result};
   AppendContext(declared, 2, elements);
   return TupleOf(elements, pool);
@@ -885,9 +905,9 @@ absl::Status ExpectAsyncProducer(const Instruction& inst) {
                    (!inst.has_wrapped_opcode() || p.wrapped_opcode() == inst.wrapped_opcode());
   if (!async || !same_kind) {
     std::string prefix(inst.has_wrapped_opcode() ? OpcodeName(inst.wrapped_opcode()) : "async");
-    return ShapeError(inst.OpcodeText(), " operand must be ", Article(prefix), prefix,
-                      "-start or ", prefix, "-update, but %", p.name(), " is ",
-                      Article(p.OpcodeText()), p.OpcodeText());
+    return ShapeError(inst.OpcodeText(), " operand must be ", Article(prefix), prefix, "-start or ",
+                      prefix, "-update, but %", p.name(), " is ", Article(p.OpcodeText()),
+                      p.OpcodeText());
   }
   // The chain's computation is the first one named from here up to its
   // async-start; an update or done that names one must name the same (XLA:
@@ -939,12 +959,14 @@ const Instruction& ChainStart(const Instruction& inst) {
 absl::StatusOr<Shape> InferAsyncUpdate(const Instruction& inst, const Shape& chain,
                                        ShapePool& pool) {
   HLO_RETURN_IF_ERROR(Element(chain, 1, StrCat(inst.OpcodeText(), " operand"),
-                               "((operands...), result, context...)")
-                           .status());
+                              "((operands...), result, context...)")
+                          .status());
   const Shape* bound = &chain.tuple_shape(0);
   if (!bound->IsTuple()) {
-    return ShapeError(inst.OpcodeText(), " operand must have the shape ((operands...), result, "
-                      "context...), but has ", ShapeText(chain));
+    return ShapeError(inst.OpcodeText(),
+                      " operand must have the shape ((operands...), result, "
+                      "context...), but has ",
+                      ShapeText(chain));
   }
   std::vector<Shape> params = Values(bound->tuple_shapes());
   for (int64_t i = 1; i < inst.operand_count(); ++i) params.push_back(inst.operand(i)->shape());
@@ -976,11 +998,9 @@ absl::StatusOr<Shape> InferAsyncUpdate(const Instruction& inst, const Shape& cha
 
 // async-done: the wrapped op's result. A generic chain must have bound every
 // parameter of its computation by now (XLA: "fully bound").
-absl::StatusOr<Shape> InferAsyncDone(const Instruction& inst, const Shape& chain,
-                                     ShapePool& pool) {
-  HLO_ASSIGN_OR_RETURN(const Shape* result,
-                        Element(chain, 1, StrCat(inst.OpcodeText(), " operand"),
-                                "((operands...), result, context...)"));
+absl::StatusOr<Shape> InferAsyncDone(const Instruction& inst, const Shape& chain, ShapePool& pool) {
+  HLO_ASSIGN_OR_RETURN(const Shape* result, Element(chain, 1, StrCat(inst.OpcodeText(), " operand"),
+                                                    "((operands...), result, context...)"));
   const Instruction& start = ChainStart(inst);
   if (const Computation* comp = start.to_apply(); comp != nullptr && !inst.has_wrapped_opcode()) {
     ProgramShape p = ProgramShapeOf(*comp);
@@ -988,8 +1008,8 @@ absl::StatusOr<Shape> InferAsyncDone(const Instruction& inst, const Shape& chain
     // (Binding too many is the start's or an update's error.)
     if (bound < static_cast<int64_t>(p.params.size())) {
       return ShapeError(inst.OpcodeText(), " ends a chain that binds ", bound, " operand",
-                        bound == 1 ? "" : "s", " but %", comp->name(), " takes ",
-                        p.params.size(), " parameter", p.params.size() == 1 ? "" : "s",
+                        bound == 1 ? "" : "s", " but %", comp->name(), " takes ", p.params.size(),
+                        " parameter", p.params.size() == 1 ? "" : "s",
                         " (the start and its async-updates bind them)");
     }
     // A result the chain left `()` (or a prefix) is the computation's; one
@@ -1042,9 +1062,13 @@ absl::StatusOr<Shape> InferCollectiveShape(const Instruction& inst, ShapePool& p
       // (destination, source, context): the destination differs only in
       // layout or memory space, which inference does not carry.
       return TupleOf({inst.operand(0)->shape(), inst.operand(0)->shape(), U32Scalar()}, pool);
-    case Opcode::kReplicaId: case Opcode::kPartitionId:
+    case Opcode::kReplicaId:
+    case Opcode::kPartitionId:
       return U32Scalar();
-    case Opcode::kSend: case Opcode::kRecv: case Opcode::kSendDone: case Opcode::kRecvDone:
+    case Opcode::kSend:
+    case Opcode::kRecv:
+    case Opcode::kSendDone:
+    case Opcode::kRecvDone:
       return InferSendRecv(inst, pool);
     case Opcode::kInfeed:
       return InferInfeed(inst, pool);
@@ -1052,9 +1076,11 @@ absl::StatusOr<Shape> InferCollectiveShape(const Instruction& inst, ShapePool& p
       return InferOutfeed(inst);
     case Opcode::kAsyncStart:
       return InferAsyncStart(inst, pool);
-    case Opcode::kAsyncUpdate: case Opcode::kAsyncDone:
+    case Opcode::kAsyncUpdate:
+    case Opcode::kAsyncDone:
       return InferAsyncUpdateOrDone(inst, pool);
-    case Opcode::kDomain: case Opcode::kOptimizationBarrier:
+    case Opcode::kDomain:
+    case Opcode::kOptimizationBarrier:
       return Plain(inst.operand(0)->shape(), pool);
     default:
       if (IsGroupCollective(inst.opcode())) {

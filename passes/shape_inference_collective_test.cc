@@ -3,14 +3,13 @@
 // the testdata/parser corpus (every instruction of the family must infer to
 // its declared shape) and the specs' examples; each invalid case breaks one
 // rule and checks that the message names it.
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <string_view>
-
-#include <catch2/catch.hpp>
 
 #include "ir/computation.h"
 #include "ir/module.h"
@@ -63,16 +62,35 @@ using Catch::Contains;
 
 bool InFamily(const Instruction& inst) {
   switch (inst.opcode()) {
-    case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kAllReduceDone:
-    case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kAllGatherDone:
-    case Opcode::kReduceScatter: case Opcode::kAllToAll: case Opcode::kRaggedAllToAll:
-    case Opcode::kCollectivePermute: case Opcode::kCollectivePermuteStart:
-    case Opcode::kCollectivePermuteDone: case Opcode::kCollectiveBroadcast:
-    case Opcode::kCollectiveReduce: case Opcode::kReplicaId: case Opcode::kPartitionId:
-    case Opcode::kSend: case Opcode::kSendDone: case Opcode::kRecv: case Opcode::kRecvDone:
-    case Opcode::kInfeed: case Opcode::kOutfeed: case Opcode::kCopyStart: case Opcode::kCopyDone:
-    case Opcode::kAsyncStart: case Opcode::kAsyncUpdate: case Opcode::kAsyncDone:
-    case Opcode::kDomain: case Opcode::kOptimizationBarrier:
+    case Opcode::kAllReduce:
+    case Opcode::kAllReduceStart:
+    case Opcode::kAllReduceDone:
+    case Opcode::kAllGather:
+    case Opcode::kAllGatherStart:
+    case Opcode::kAllGatherDone:
+    case Opcode::kReduceScatter:
+    case Opcode::kAllToAll:
+    case Opcode::kRaggedAllToAll:
+    case Opcode::kCollectivePermute:
+    case Opcode::kCollectivePermuteStart:
+    case Opcode::kCollectivePermuteDone:
+    case Opcode::kCollectiveBroadcast:
+    case Opcode::kCollectiveReduce:
+    case Opcode::kReplicaId:
+    case Opcode::kPartitionId:
+    case Opcode::kSend:
+    case Opcode::kSendDone:
+    case Opcode::kRecv:
+    case Opcode::kRecvDone:
+    case Opcode::kInfeed:
+    case Opcode::kOutfeed:
+    case Opcode::kCopyStart:
+    case Opcode::kCopyDone:
+    case Opcode::kAsyncStart:
+    case Opcode::kAsyncUpdate:
+    case Opcode::kAsyncDone:
+    case Opcode::kDomain:
+    case Opcode::kOptimizationBarrier:
       return true;
     default:
       return false;
@@ -320,17 +338,20 @@ std::string Module1(std::string_view header, std::string_view root) {
   // StrCat, not operator+: GCC 12 gives a false -Wrestrict on chained +.
   return StrCat("HloModule m", header, kSum,
                 "ENTRY main {\n  x = f32[8] parameter(0)\n  y = s32[8] parameter(1)\n"
-                "  ROOT r = ", root, "\n}\n");
+                "  ROOT r = ",
+                root, "\n}\n");
 }
 
 TEST_CASE("collective: channel_id and use_global_device_ids", "[shape_inference][collective]") {
   CHECK_THAT(Err(Module1("", "f32[8] all-reduce(x), channel_id=0, to_apply=sum")),
              Contains("channel_id must be positive, but is 0"));
-  CHECK_THAT(Err(Module1("", "f32[8] all-reduce(x), replica_groups={{0}}, "
-                             "use_global_device_ids=true, to_apply=sum")),
+  CHECK_THAT(Err(Module1("",
+                         "f32[8] all-reduce(x), replica_groups={{0}}, "
+                         "use_global_device_ids=true, to_apply=sum")),
              Contains("use_global_device_ids=true needs a channel_id"));
-  CHECK_THAT(Err(Module1("", "f32[8] all-reduce(x), channel_id=1, use_global_device_ids=true, "
-                             "to_apply=sum")),
+  CHECK_THAT(Err(Module1("",
+                         "f32[8] all-reduce(x), channel_id=1, use_global_device_ids=true, "
+                         "to_apply=sum")),
              Contains("use_global_device_ids=true needs replica_groups"));
 }
 
@@ -343,8 +364,9 @@ TEST_CASE("collective: replica_groups rules", "[shape_inference][collective]") {
              Contains("replica_groups repeats id 1"));
   CHECK_THAT(Err(Module1("", "f32[8] all-reduce(x), replica_groups={{0,2}}, to_apply=sum")),
              Contains("replica_groups name 2 ids, which must be 0 to 1, but 1 is missing"));
-  CHECK_THAT(Err(Module1("", "f32[16] all-gather(x), replica_groups={{0,1},{2}}, "
-                             "dimensions={0}")),
+  CHECK_THAT(Err(Module1("",
+                         "f32[16] all-gather(x), replica_groups={{0,1},{2}}, "
+                         "dimensions={0}")),
              Contains("replica_groups of all-gather must have equal sizes, but {0,1} has 2 ids "
                       "and {2} has 1"));
   CHECK_THAT(Err(Module1(", replica_count=4",
@@ -381,8 +403,7 @@ ENTRY main {
              Contains("all-reduce operand 0 must be an array"));
 }
 
-TEST_CASE("collective: all-gather and reduce-scatter dimensions",
-          "[shape_inference][collective]") {
+TEST_CASE("collective: all-gather and reduce-scatter dimensions", "[shape_inference][collective]") {
   CHECK_THAT(Err(Module1(", replica_count=4",
                          "f32[16] all-gather(x), replica_groups={{0,1,2,3}}, dimensions={0}")),
              Contains("all-gather result dimension 0 is 16 but operand dimension 0 (8) times "
@@ -394,13 +415,15 @@ TEST_CASE("collective: all-gather and reduce-scatter dimensions",
   CHECK_THAT(Err(Module1("", "f32[12] all-gather(x), dimensions={0}")),
              Contains("all-gather result dimension 0 is 12, which is not a multiple of operand "
                       "dimension 0 (8)"));
-  CHECK_THAT(Err(Module1(", replica_count=3", "f32[2] reduce-scatter(x), "
-                                              "replica_groups={{0,1,2}}, dimensions={0}, "
-                                              "to_apply=sum")),
+  CHECK_THAT(Err(Module1(", replica_count=3",
+                         "f32[2] reduce-scatter(x), "
+                         "replica_groups={{0,1,2}}, dimensions={0}, "
+                         "to_apply=sum")),
              Contains("reduce-scatter operand dimension 0 (8) is not divisible by the group "
                       "size 3"));
-  CHECK_THAT(Err(Module1("", "f32[2] reduce-scatter(x), replica_groups={{0,1}}, dimensions={0}, "
-                             "to_apply=sum")),
+  CHECK_THAT(Err(Module1("",
+                         "f32[2] reduce-scatter(x), replica_groups={{0,1}}, dimensions={0}, "
+                         "to_apply=sum")),
              Contains("reduce-scatter result dimension 0 is 2 but operand dimension 0 (8) "
                       "divided by the group size 2 is 4"));
   CHECK_THAT(Err(Module1("", "f32[3] reduce-scatter(x), dimensions={0}, to_apply=sum")),
@@ -449,8 +472,7 @@ TEST_CASE("collective: ragged-all-to-all rules", "[shape_inference][collective]"
 
 // ---- invalid: collective-permute ------------------------------------------------------------
 
-TEST_CASE("collective: collective-permute source_target_pairs",
-          "[shape_inference][collective]") {
+TEST_CASE("collective: collective-permute source_target_pairs", "[shape_inference][collective]") {
   CHECK_THAT(Err(Module1("", "f32[8] collective-permute(x), source_target_pairs={{1,0},{1,2}}")),
              Contains("source_target_pairs repeats source 1"));
   CHECK_THAT(Err(Module1("", "f32[8] collective-permute(x), source_target_pairs={{0,2},{1,2}}")),
@@ -486,8 +508,9 @@ TEST_CASE("collective: in-place collective-permute", "[shape_inference][collecti
   CHECK_THAT(Err(InPlace("j")),
              Contains("collective-permute output offsets (s32[]) must be a tuple of 2 "
                       "indices (or a tuple of such tuples) for the buffer f32[8,8]"));
-  CHECK_THAT(Err(Module1("", "f32[8] collective-permute(x, x, x), source_target_pairs={{0,1}}, "
-                             "slice_sizes={{8}}")),
+  CHECK_THAT(Err(Module1("",
+                         "f32[8] collective-permute(x, x, x), source_target_pairs={{0,1}}, "
+                         "slice_sizes={{8}}")),
              Contains("collective-permute with slice_sizes takes 4 operands"));
 }
 

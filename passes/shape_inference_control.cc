@@ -81,8 +81,8 @@ absl::StatusOr<Shape> InferCallShape(Shapes operands, const ProgramShape& to_app
   return to_apply.result->WithoutLayout();
 }
 
-absl::StatusOr<Shape> InferWhileShape(const ProgramShape& condition,
-                                      const ProgramShape& body, const Shape& init) {
+absl::StatusOr<Shape> InferWhileShape(const ProgramShape& condition, const ProgramShape& body,
+                                      const Shape& init) {
   if (condition.params.size() != 1) {
     return ShapeError("the while condition must take 1 parameter (the loop state), but takes ",
                       condition.params.size());
@@ -109,8 +109,10 @@ absl::StatusOr<Shape> InferWhileShape(const ProgramShape& condition,
                       ShapeText(*condition.params[0]));
   }
   if (!init.Compatible(state)) {
-    return ShapeError("while init has shape ", ShapeText(init), " but the body takes and "
-                      "returns ", ShapeText(state));
+    return ShapeError("while init has shape ", ShapeText(init),
+                      " but the body takes and "
+                      "returns ",
+                      ShapeText(state));
   }
   return init.WithoutLayout();
 }
@@ -120,8 +122,8 @@ absl::StatusOr<Shape> InferConditionalShape(const Shape& branch_index,
                                             Shapes branch_operands) {
   if (auto s = CheckBranchCount(branch_index, branches.size()); !s.ok()) return s;
   if (branch_operands.size() != branches.size()) {
-    return ShapeError("conditional has ", branches.size(), " branches but ",
-                      branch_operands.size(), " branch operands; each branch takes one");
+    return ShapeError("conditional has ", branches.size(), " branches but ", branch_operands.size(),
+                      " branch operands; each branch takes one");
   }
   for (size_t i = 0; i < branches.size(); ++i) {
     const ProgramShape& b = branches[i];

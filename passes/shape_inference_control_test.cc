@@ -2,11 +2,10 @@
 // conditional, after-all and add-dependency. Valid cases follow the
 // StableHLO spec's examples (in XLA's form, where a branch takes one
 // operand); each invalid case breaks one constraint.
+#include <catch2/catch.hpp>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "ir/computation.h"
 #include "ir/strings.h"
@@ -155,8 +154,7 @@ TEST_CASE("InferConditionalShape: spec examples", "[shape_inference]") {
   // Branches may take different operands.
   std::vector<ProgramShape> mixed = {Fn({S(kF32, {2})}, S(kF32)), Fn({S(kS32)}, S(kF32)),
                                      Fn({S(kF32)}, S(kF32))};
-  CHECK(Text(InferConditionalShape(*S(kS32), mixed, {S(kF32, {2}), S(kS32), S(kF32)})) ==
-        "f32[]");
+  CHECK(Text(InferConditionalShape(*S(kS32), mixed, {S(kF32, {2}), S(kS32), S(kF32)})) == "f32[]");
   // A single branch is allowed with an s32 index.
   CHECK(Text(InferConditionalShape(*S(kS32), {Fn({none}, S(kF32))}, {none})) == "f32[]");
 }

@@ -67,8 +67,10 @@ absl::Status ExpectStartIndices(Shapes indices, int64_t rank, std::string_view o
                         TypeName(v.element_type()));
     }
     if (v.dim(0) != rank) {
-      return ShapeError(op, " has ", v.dim(0), " start indices in its index vector, but the "
-                        "operand has rank ", rank);
+      return ShapeError(op, " has ", v.dim(0),
+                        " start indices in its index vector, but the "
+                        "operand has rank ",
+                        rank);
     }
     return absl::OkStatus();
   }
@@ -164,9 +166,10 @@ absl::StatusOr<Shape> InferBroadcastShape(const Shape& operand,
   TRY_STATUS(ExpectArray(operand, "operand of 'broadcast'"));
   TRY_STATUS(ExpectResultDims(result_dims, "broadcast result dimensions"));
   if (Size(dimensions) != operand.rank()) {
-    return ShapeError("broadcast dimensions ", DimsText(dimensions), " must have one entry per "
-                      "operand dimension, but the operand ", ShapeText(operand), " has rank ",
-                      operand.rank());
+    return ShapeError("broadcast dimensions ", DimsText(dimensions),
+                      " must have one entry per "
+                      "operand dimension, but the operand ",
+                      ShapeText(operand), " has rank ", operand.rank());
   }
   TRY_STATUS(ExpectDimensions(dimensions, Size(result_dims), "broadcast dimensions"));
   std::vector<bool> dynamic(result_dims.size(), false);
@@ -243,13 +246,12 @@ absl::StatusOr<Shape> InferSliceShape(const Shape& operand, const SliceSpec& sli
                         operand.dim(i));
     }
     if (s.start > s.limit) {
-      return ShapeError("slice start ", s.start, " exceeds limit ", s.limit, " in dimension ",
-                        i);
+      return ShapeError("slice start ", s.start, " exceeds limit ", s.limit, " in dimension ", i);
     }
     dims.push_back((s.limit - s.start + s.stride - 1) / s.stride);
     // Taking all of a dynamic dimension keeps it dynamic (as XLA does).
-    dynamic.push_back(operand.is_dynamic_dim(i) && !operand.is_unbounded_dim(i) &&
-                      s.start == 0 && s.stride == 1 && s.limit == operand.dim(i));
+    dynamic.push_back(operand.is_dynamic_dim(i) && !operand.is_unbounded_dim(i) && s.start == 0 &&
+                      s.stride == 1 && s.limit == operand.dim(i));
   }
   return MakeArray(operand.element_type(), dims, dynamic);
 }
@@ -259,8 +261,10 @@ absl::StatusOr<Shape> InferDynamicSliceShape(const Shape& operand, Shapes start_
   TRY_STATUS(ExpectArray(operand, "operand of 'dynamic-slice'"));
   TRY_STATUS(ExpectStartIndices(start_indices, operand.rank(), "dynamic-slice"));
   if (Size(slice_sizes) != operand.rank()) {
-    return ShapeError("dynamic-slice sizes ", DimsText(slice_sizes), " must have one entry "
-                      "per dimension of ", ShapeText(operand));
+    return ShapeError("dynamic-slice sizes ", DimsText(slice_sizes),
+                      " must have one entry "
+                      "per dimension of ",
+                      ShapeText(operand));
   }
   std::vector<bool> dynamic;
   for (int64_t i = 0; i < operand.rank(); ++i) {
@@ -353,8 +357,7 @@ absl::StatusOr<Shape> InferPadShape(const Shape& operand, const Shape& padding_v
   for (int64_t i = 0; i < operand.rank(); ++i) {
     const PaddingDim& p = padding[i];
     if (p.interior < 0) {
-      return ShapeError("pad interior padding ", p.interior, " in dimension ", i,
-                        " is negative");
+      return ShapeError("pad interior padding ", p.interior, " in dimension ", i, " is negative");
     }
     dynamic.push_back(operand.is_dynamic_dim(i));
     if (operand.is_unbounded_dim(i)) {
@@ -366,9 +369,9 @@ absl::StatusOr<Shape> InferPadShape(const Shape& operand, const Shape& padding_v
     __int128 size = static_cast<__int128>(p.low) + p.high + d +
                     static_cast<__int128>(std::max<int64_t>(d - 1, 0)) * p.interior;
     if (size < 0) {
-      return ShapeError("pad gives dimension ", i, " a negative size ",
-                        static_cast<int64_t>(size), " (low ", p.low, ", high ", p.high,
-                        ", interior ", p.interior, " on size ", d, ")");
+      return ShapeError("pad gives dimension ", i, " a negative size ", static_cast<int64_t>(size),
+                        " (low ", p.low, ", high ", p.high, ", interior ", p.interior, " on size ",
+                        d, ")");
     }
     if (size > INT64_MAX) return ShapeError("pad makes dimension ", i, " too large");
     dims.push_back(static_cast<int64_t>(size));
@@ -395,8 +398,10 @@ absl::StatusOr<Shape> InferIotaShape(const Shape& result, int64_t iota_dimension
   }
   PT t = result.element_type();
   if (!IsInteger(t) && !IsFloat(t) && !IsComplex(t)) {
-    return ShapeError("iota must have an integer, floating point or complex element type, "
-                      "but has ", TypeName(t));
+    return ShapeError(
+        "iota must have an integer, floating point or complex element type, "
+        "but has ",
+        TypeName(t));
   }
   return result.WithoutLayout();
 }
@@ -413,8 +418,8 @@ absl::StatusOr<Shape> InferGetTupleElementShape(const Shape& tuple, int64_t inde
                       ShapeText(tuple));
   }
   if (index < 0 || index >= tuple.tuple_size()) {
-    return ShapeError("get-tuple-element index ", index, " is out of range for ",
-                      ShapeText(tuple), " with ", tuple.tuple_size(), " elements");
+    return ShapeError("get-tuple-element index ", index, " is out of range for ", ShapeText(tuple),
+                      " with ", tuple.tuple_size(), " elements");
   }
   return tuple.tuple_shape(index).WithoutLayout();
 }
@@ -455,8 +460,7 @@ absl::Status ExpectDisjoint(absl::Span<const int64_t> a, std::string_view a_name
                             std::string_view op) {
   for (int64_t x : a) {
     if (Contains(b, x)) {
-      return ShapeError(op, ": operand dimension ", x, " is in both ", a_name, " and ",
-                        b_name);
+      return ShapeError(op, ": operand dimension ", x, " is in both ", a_name, " and ", b_name);
     }
   }
   return absl::OkStatus();
@@ -484,9 +488,8 @@ absl::StatusOr<IndexSpace> IndexSpaceOf(const Shape& indices, const Instruction&
   IndexSpace space;
   space.index_vector_dim = inst.GetInt(AttrKind::kIndexVectorDim);
   if (space.index_vector_dim < 0 || space.index_vector_dim > indices.rank()) {
-    return ShapeError(op, ": index_vector_dim ", space.index_vector_dim,
-                      " is out of range [0, ", indices.rank(), "] for ", name, " ",
-                      ShapeText(indices));
+    return ShapeError(op, ": index_vector_dim ", space.index_vector_dim, " is out of range [0, ",
+                      indices.rank(), "] for ", name, " ", ShapeText(indices));
   }
   for (int64_t d = 0; d < indices.rank(); ++d) {
     if (d == space.index_vector_dim) {
@@ -540,15 +543,15 @@ absl::Status CheckBatchingDims(const Shape& operand, absl::Span<const int64_t> o
                       space.index_vector_dim);
   }
   if (index_dims.size() != operand_dims.size()) {
-    return ShapeError(n.op, ": ", n.batching, " ", DimsText(operand_dims), " and ",
-                      index_name, " ", DimsText(index_dims), " must have the same size");
+    return ShapeError(n.op, ": ", n.batching, " ", DimsText(operand_dims), " and ", index_name, " ",
+                      DimsText(index_dims), " must have the same size");
   }
   for (size_t i = 0; i < operand_dims.size(); ++i) {
     int64_t od = operand_dims[i], id = index_dims[i];
     if (operand.dim(od) != indices.dim(id)) {
-      return ShapeError(n.op, ": operand batching dimension ", od, " of size ",
-                        operand.dim(od), " must equal indices batching dimension ", id,
-                        " of size ", indices.dim(id));
+      return ShapeError(n.op, ": operand batching dimension ", od, " of size ", operand.dim(od),
+                        " must equal indices batching dimension ", id, " of size ",
+                        indices.dim(id));
     }
   }
   return absl::OkStatus();
@@ -581,8 +584,8 @@ absl::Status CheckSliceSizes(const Shape& operand, absl::Span<const int64_t> siz
   for (int64_t i = 0; i < operand.rank(); ++i) {
     if (sizes[i] < 0) return ShapeError("gather: slice_sizes[", i, "]=", sizes[i], " is negative");
     if (!operand.is_unbounded_dim(i) && sizes[i] > operand.dim(i)) {
-      return ShapeError("gather: slice_sizes[", i, "]=", sizes[i],
-                        " exceeds operand dimension ", i, " of size ", operand.dim(i));
+      return ShapeError("gather: slice_sizes[", i, "]=", sizes[i], " exceeds operand dimension ", i,
+                        " of size ", operand.dim(i));
     }
     // Collapsed and batching dims are dropped from the result: at most one
     // element of them can be taken (C9, C12).
@@ -634,8 +637,7 @@ absl::StatusOr<Shape> InferGatherShape(const Shape& operand, const Shape& start_
   static constexpr WindowNames kNames{"gather", "offset_dims", "collapsed_slice_dims",
                                       "operand_batching_dims"};
   TRY_STATUS(ExpectArray(operand, "gather operand"));
-  absl::StatusOr<IndexSpace> space =
-      IndexSpaceOf(start_indices, gather, "gather", "start_indices");
+  absl::StatusOr<IndexSpace> space = IndexSpaceOf(start_indices, gather, "gather", "start_indices");
   if (!space.ok()) return space.status();
   auto offset_dims = gather.GetInts(AttrKind::kOffsetDims);
   auto collapsed = gather.GetInts(AttrKind::kCollapsedSliceDims);
@@ -646,10 +648,10 @@ absl::StatusOr<Shape> InferGatherShape(const Shape& operand, const Shape& start_
   TRY_STATUS(ExpectDimensions(offset_dims, result_rank, "gather: offset_dims"));
   TRY_STATUS(CheckWindowDims(operand, offset_dims, collapsed, batching, kNames));
   TRY_STATUS(CheckBatchingDims(operand, batching, start_indices,
-                               gather.GetInts(AttrKind::kStartIndicesBatchingDims), *space,
-                               kNames, "start_indices_batching_dims"));
-  TRY_STATUS(CheckIndexMap(gather.GetInts(AttrKind::kStartIndexMap), *space, operand,
-                           batching, kNames, "start_index_map"));
+                               gather.GetInts(AttrKind::kStartIndicesBatchingDims), *space, kNames,
+                               "start_indices_batching_dims"));
+  TRY_STATUS(CheckIndexMap(gather.GetInts(AttrKind::kStartIndexMap), *space, operand, batching,
+                           kNames, "start_index_map"));
   TRY_STATUS(CheckSliceSizes(operand, slice_sizes, collapsed, batching));
   return GatherResult(operand, start_indices, *space, offset_dims, slice_sizes, collapsed,
                       batching);
@@ -714,8 +716,7 @@ absl::Status CheckUpdateDims(const Shape& update, const Shape& operand, const Sh
     int64_t d = space.batch_dims[next_batch++];
     if (!unbounded && !indices.is_unbounded_dim(d) && update.dim(i) != indices.dim(d)) {
       return ShapeError("scatter: update dimension ", i, " of size ", update.dim(i),
-                        " must equal scatter_indices dimension ", d, " of size ",
-                        indices.dim(d));
+                        " must equal scatter_indices dimension ", d, " of size ", indices.dim(d));
     }
   }
   return absl::OkStatus();
@@ -736,8 +737,8 @@ std::string ScalarsText(absl::Span<const Shape* const> shapes) {
 absl::Status CheckScatterComputation(Shapes operands, const ProgramShape& f) {
   size_t n = operands.size();
   if (f.params.size() != 2 * n) {
-    return ShapeError("scatter computation takes ", f.params.size(),
-                      " parameters, but needs ", 2 * n, " (two per operand)");
+    return ShapeError("scatter computation takes ", f.params.size(), " parameters, but needs ",
+                      2 * n, " (two per operand)");
   }
   for (size_t i = 0; i < 2 * n; ++i) {
     const Shape* p = f.params[i];
@@ -766,15 +767,14 @@ absl::Status CheckScatterComputation(Shapes operands, const ProgramShape& f) {
 }  // namespace
 
 absl::StatusOr<Shape> InferScatterShape(Shapes operands, const Shape& indices, Shapes updates,
-                                        const ProgramShape& to_apply,
-                                        const Instruction& scatter, ShapePool& pool) {
-  static constexpr WindowNames kNames{"scatter", "update_window_dims",
-                                      "inserted_window_dims", "input_batching_dims"};
+                                        const ProgramShape& to_apply, const Instruction& scatter,
+                                        ShapePool& pool) {
+  static constexpr WindowNames kNames{"scatter", "update_window_dims", "inserted_window_dims",
+                                      "input_batching_dims"};
   TRY_STATUS(CheckScatterOperands(operands, updates));
   const Shape& operand = *operands[0];
   const Shape& update = *updates[0];
-  absl::StatusOr<IndexSpace> space =
-      IndexSpaceOf(indices, scatter, "scatter", "scatter_indices");
+  absl::StatusOr<IndexSpace> space = IndexSpaceOf(indices, scatter, "scatter", "scatter_indices");
   if (!space.ok()) return space.status();
   auto window = scatter.GetInts(AttrKind::kUpdateWindowDims);
   auto inserted = scatter.GetInts(AttrKind::kInsertedWindowDims);
@@ -786,8 +786,8 @@ absl::StatusOr<Shape> InferScatterShape(Shapes operands, const Shape& indices, S
   TRY_STATUS(CheckBatchingDims(operand, batching, indices,
                                scatter.GetInts(AttrKind::kScatterIndicesBatchingDims), *space,
                                kNames, "scatter_indices_batching_dims"));
-  TRY_STATUS(CheckIndexMap(scatter.GetInts(AttrKind::kScatterDimsToOperandDims), *space,
-                           operand, batching, kNames, "scatter_dims_to_operand_dims"));
+  TRY_STATUS(CheckIndexMap(scatter.GetInts(AttrKind::kScatterDimsToOperandDims), *space, operand,
+                           batching, kNames, "scatter_dims_to_operand_dims"));
   TRY_STATUS(CheckUpdateDims(update, operand, indices, *space, window, inserted, batching));
   TRY_STATUS(CheckScatterComputation(operands, to_apply));
   // The results have the operands' shapes (XLA keeps the operand types).
@@ -833,24 +833,24 @@ absl::StatusOr<Shape> InferDynamicReshapeShape(const Shape& operand, Shapes dim_
   TRY_STATUS(ExpectArray(result, "result of 'dynamic-reshape'"));
   TRY_STATUS(ExpectSameType(result, "result", operand, "operand"));
   if (static_cast<int64_t>(dim_sizes.size()) != result.rank()) {
-    return ShapeError("dynamic-reshape has ", dim_sizes.size(),
-                      " dimension sizes, but the result ", ShapeText(result), " has rank ",
-                      result.rank());
+    return ShapeError("dynamic-reshape has ", dim_sizes.size(), " dimension sizes, but the result ",
+                      ShapeText(result), " has rank ", result.rank());
   }
   for (size_t i = 0; i < dim_sizes.size(); ++i) {
     const Shape& s = *dim_sizes[i];
     TRY_STATUS(ExpectScalar(s, StrCat("dynamic-reshape size ", i)));
     if (!IsInteger(s.element_type())) {
-      return ShapeError("dynamic-reshape size ", i, " must be an integer, but has element "
-                        "type ", TypeName(s.element_type()));
+      return ShapeError("dynamic-reshape size ", i,
+                        " must be an integer, but has element "
+                        "type ",
+                        TypeName(s.element_type()));
     }
   }
   // The bounds must hold the same number of elements; `?` is unchecked.
   int64_t from = operand.ElementCount(), to = result.ElementCount();
   if (from >= 0 && to >= 0 && from != to) {
-    return ShapeError("dynamic-reshape from ", ShapeText(operand), " (", from,
-                      " elements) to ", ShapeText(result), " (", to,
-                      " elements) must keep the element count");
+    return ShapeError("dynamic-reshape from ", ShapeText(operand), " (", from, " elements) to ",
+                      ShapeText(result), " (", to, " elements) must keep the element count");
   }
   return result.WithoutLayout();
 }

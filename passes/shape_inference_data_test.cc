@@ -45,8 +45,7 @@ TEST_CASE("broadcast", "[shape_inference]") {
   CheckError(InferBroadcastShape(A(PT::kS32, {1, 3}), {2, 3, 2}, {2, 1}),
              {"broadcast operand dimension 0 of size 1 must equal result dimension 2 of size 2"});
   CheckShape(InferBroadcastShape(A(PT::kS32, {3}), {2, 3, 2}, {1}), A(PT::kS32, {2, 3, 2}));
-  CheckShape(InferBroadcastShape(A(PT::kS32, {3, 2}), {2, 3, 2}, {1, 2}),
-             A(PT::kS32, {2, 3, 2}));
+  CheckShape(InferBroadcastShape(A(PT::kS32, {3, 2}), {2, 3, 2}, {1, 2}), A(PT::kS32, {2, 3, 2}));
   // Dimensions need not be sorted; scalars broadcast with none.
   CheckShape(InferBroadcastShape(A(PT::kF32, {2, 3}), {3, 2}, {1, 0}), A(PT::kF32, {3, 2}));
   CheckShape(InferBroadcastShape(S(PT::kF32), {4}, {}), A(PT::kF32, {4}));
@@ -89,8 +88,7 @@ TEST_CASE("reshape", "[shape_inference]") {
 
 TEST_CASE("transpose", "[shape_inference]") {
   CheckShape(InferTransposeShape(A(PT::kS32, {2, 3, 2}), {2, 1, 0}), A(PT::kS32, {2, 3, 2}));
-  CheckShape(InferTransposeShape(Dyn(A(PT::kF32, {2, 5}), 1), {1, 0}),
-             Dyn(A(PT::kF32, {5, 2}), 0));
+  CheckShape(InferTransposeShape(Dyn(A(PT::kF32, {2, 5}), 1), {1, 0}), Dyn(A(PT::kF32, {5, 2}), 0));
   CheckError(InferTransposeShape(A(PT::kF32, {2, 3}), {0}),
              {"transpose permutation {0} must have 2 entries"});
   CheckError(InferTransposeShape(A(PT::kF32, {2, 3}), {0, 0}),
@@ -102,8 +100,7 @@ TEST_CASE("transpose", "[shape_inference]") {
 // ---- slices -----------------------------------------------------------------
 
 TEST_CASE("slice", "[shape_inference]") {
-  CheckShape(InferSliceShape(A(PT::kS64, {3, 4}), {{1, 3, 1}, {2, 4, 1}}),
-             A(PT::kS64, {2, 2}));
+  CheckShape(InferSliceShape(A(PT::kS64, {3, 4}), {{1, 3, 1}, {2, 4, 1}}), A(PT::kS64, {2, 2}));
   // ceil((limit - start) / stride).
   CheckShape(InferSliceShape(A(PT::kF32, {10}), {{1, 8, 3}}), A(PT::kF32, {3}));
   CheckShape(InferSliceShape(A(PT::kF32, {10}), {{4, 4, 2}}), A(PT::kF32, {0}));
@@ -131,10 +128,8 @@ std::vector<const Shape*> Ptrs(const std::vector<Shape>& v) {
 
 TEST_CASE("dynamic-slice", "[shape_inference]") {
   std::vector<Shape> idx = {S(PT::kS64), S(PT::kS64)};
-  CheckShape(InferDynamicSliceShape(A(PT::kS32, {4, 4}), Ptrs(idx), {2, 2}),
-             A(PT::kS32, {2, 2}));
-  CheckShape(InferDynamicSliceShape(A(PT::kS32, {4, 4}), Ptrs(idx), {0, 4}),
-             A(PT::kS32, {0, 4}));
+  CheckShape(InferDynamicSliceShape(A(PT::kS32, {4, 4}), Ptrs(idx), {2, 2}), A(PT::kS32, {2, 2}));
+  CheckShape(InferDynamicSliceShape(A(PT::kS32, {4, 4}), Ptrs(idx), {0, 4}), A(PT::kS32, {0, 4}));
 
   CheckError(InferDynamicSliceShape(A(PT::kS32, {4, 3}), Ptrs(idx), {2, 4}),
              {"dynamic-slice size 4 exceeds dimension 1 of size 3"});
@@ -168,13 +163,11 @@ TEST_CASE("dynamic-update-slice", "[shape_inference]") {
   CheckError(InferDynamicUpdateSliceShape(A(PT::kS32, {4, 4}), A(PT::kF32, {2, 2}), Ptrs(idx)),
              {"update has element type f32 but operand has s32"});
   std::vector<Shape> mixed = {S(PT::kU32), S(PT::kS32)};
-  CheckError(
-      InferDynamicUpdateSliceShape(A(PT::kS32, {4, 4}), A(PT::kS32, {2, 2}), Ptrs(mixed)),
-      {"dynamic-update-slice start indices must all have the same type"});
+  CheckError(InferDynamicUpdateSliceShape(A(PT::kS32, {4, 4}), A(PT::kS32, {2, 2}), Ptrs(mixed)),
+             {"dynamic-update-slice start indices must all have the same type"});
   std::vector<Shape> three = {S(PT::kS32), S(PT::kS32), S(PT::kS32)};
-  CheckError(
-      InferDynamicUpdateSliceShape(A(PT::kS32, {4, 4}), A(PT::kS32, {2, 2}), Ptrs(three)),
-      {"dynamic-update-slice has 3 start indices, but the operand has rank 2"});
+  CheckError(InferDynamicUpdateSliceShape(A(PT::kS32, {4, 4}), A(PT::kS32, {2, 2}), Ptrs(three)),
+             {"dynamic-update-slice has 3 start indices, but the operand has rank 2"});
 }
 
 // ---- concatenate, pad, reverse ----------------------------------------------
@@ -286,8 +279,8 @@ TEST_CASE("bitcast", "[shape_inference]") {
 // ---- gather -----------------------------------------------------------------
 
 struct GatherDims {
-  std::vector<int64_t> offset_dims, collapsed, operand_batching, indices_batching,
-      start_index_map, slice_sizes;
+  std::vector<int64_t> offset_dims, collapsed, operand_batching, indices_batching, start_index_map,
+      slice_sizes;
   int64_t index_vector_dim = 0;
 };
 
@@ -320,8 +313,7 @@ GatherDims SpecGather() {
   return d;
 }
 
-absl::StatusOr<Shape> InferGather(const Shape& operand, const Shape& indices,
-                                  const GatherDims& d) {
+absl::StatusOr<Shape> InferGather(const Shape& operand, const Shape& indices, const GatherDims& d) {
   return InferGatherShape(operand, indices, *Gather(d));
 }
 
@@ -460,26 +452,25 @@ TEST_CASE("scatter: spec example", "[shape_inference]") {
 TEST_CASE("scatter: variadic", "[shape_inference]") {
   SpecScatter s;
   Shape input2 = A(PT::kF32, {2, 3, 4, 2}), update2 = A(PT::kF32, {2, 2, 3, 2, 2});
-  ProgramShape both = Program(s.pool, {S(PT::kS64), S(PT::kF32), S(PT::kS64), S(PT::kF32)},
-                              Shape::Tuple({s.pool.Intern(S(PT::kS64)),
-                                            s.pool.Intern(S(PT::kF32))}));
+  ProgramShape both =
+      Program(s.pool, {S(PT::kS64), S(PT::kF32), S(PT::kS64), S(PT::kF32)},
+              Shape::Tuple({s.pool.Intern(S(PT::kS64)), s.pool.Intern(S(PT::kF32))}));
   auto inst = Scatter(ScatterDims{});
-  absl::StatusOr<Shape> r = InferScatterShape({&s.input, &input2}, s.indices,
-                                              {&s.update, &update2}, both, *inst, s.pool);
+  absl::StatusOr<Shape> r =
+      InferScatterShape({&s.input, &input2}, s.indices, {&s.update, &update2}, both, *inst, s.pool);
   CheckShape(r, Shape::Tuple({s.pool.Intern(s.input), s.pool.Intern(input2)}));
 
-  ProgramShape scalar_result = Program(
-      s.pool, {S(PT::kS64), S(PT::kF32), S(PT::kS64), S(PT::kF32)}, S(PT::kS64));
-  CheckError(InferScatterShape({&s.input, &input2}, s.indices, {&s.update, &update2},
-                               scalar_result, *inst, s.pool),
+  ProgramShape scalar_result =
+      Program(s.pool, {S(PT::kS64), S(PT::kF32), S(PT::kS64), S(PT::kF32)}, S(PT::kS64));
+  CheckError(InferScatterShape({&s.input, &input2}, s.indices, {&s.update, &update2}, scalar_result,
+                               *inst, s.pool),
              {"scatter computation must return (s64[], f32[])", "but returns s64[]"});
-  CheckError(InferScatterShape({&s.input, &input2}, s.indices, {&s.update}, both, *inst,
-                               s.pool),
+  CheckError(InferScatterShape({&s.input, &input2}, s.indices, {&s.update}, both, *inst, s.pool),
              {"scatter has 2 operands but 1 updates"});
   Shape small = A(PT::kF32, {2, 3, 4, 1});
-  CheckError(InferScatterShape({&s.input, &small}, s.indices, {&s.update, &update2}, both,
-                               *inst, s.pool),
-             {"operand 1 f32[2,3,4,1] and operand 0 s64[2,3,4,2] must have the same dimensions"});
+  CheckError(
+      InferScatterShape({&s.input, &small}, s.indices, {&s.update, &update2}, both, *inst, s.pool),
+      {"operand 1 f32[2,3,4,1] and operand 0 s64[2,3,4,2] must have the same dimensions"});
 }
 
 TEST_CASE("scatter: a bf16 scatter may combine in f32", "[shape_inference]") {
@@ -556,7 +547,8 @@ TEST_CASE("scatter: computation", "[shape_inference]") {
   s.add = Program(s.pool, {S(PT::kS64), A(PT::kS64, {2})}, S(PT::kS64));
   CheckError(s.Infer(ScatterDims{}), {"parameter 1 must be a scalar", "s64[2]"});
   s.add = Program(s.pool, {S(PT::kS64), S(PT::kS64)}, A(PT::kS64, {1}));
-  CheckError(s.Infer(ScatterDims{}), {"scatter computation must return s64[] (the type of its first parameter), but "
+  CheckError(s.Infer(ScatterDims{}),
+             {"scatter computation must return s64[] (the type of its first parameter), but "
               "returns s64[1]"});
 }
 

@@ -41,8 +41,7 @@ bool PredOrIntegerType(PT t) { return IsPred(t) || IsInteger(t); }
 
 constexpr TypeClass kAnyType{AnyArrayType, "an array element type"};
 constexpr TypeClass kNumeric{NumericType, "integer, floating point or complex"};
-constexpr TypeClass kSignedNumeric{SignedNumericType,
-                                   "signed integer, floating point or complex"};
+constexpr TypeClass kSignedNumeric{SignedNumericType, "signed integer, floating point or complex"};
 constexpr TypeClass kFloat{FloatType, "floating point"};
 constexpr TypeClass kFloatOrComplex{FloatOrComplexType, "floating point or complex"};
 constexpr TypeClass kInteger{IntegerType, "integer"};
@@ -60,29 +59,53 @@ struct UnaryRule {
 std::optional<UnaryRule> UnaryRuleFor(Opcode op) {
   switch (op) {
     // abs of a complex number is its (real) magnitude.
-    case Opcode::kAbs: return UnaryRule{kSignedNumeric, UnaryResult::kComponent};
-    case Opcode::kSign: return UnaryRule{kSignedNumeric, UnaryResult::kSame};
-    case Opcode::kNegate: return UnaryRule{kNumeric, UnaryResult::kSame};
-    case Opcode::kNot: return UnaryRule{kPredOrInteger, UnaryResult::kSame};
+    case Opcode::kAbs:
+      return UnaryRule{kSignedNumeric, UnaryResult::kComponent};
+    case Opcode::kSign:
+      return UnaryRule{kSignedNumeric, UnaryResult::kSame};
+    case Opcode::kNegate:
+      return UnaryRule{kNumeric, UnaryResult::kSame};
+    case Opcode::kNot:
+      return UnaryRule{kPredOrInteger, UnaryResult::kSame};
     case Opcode::kPopcnt:
-    case Opcode::kClz: return UnaryRule{kInteger, UnaryResult::kSame};
+    case Opcode::kClz:
+      return UnaryRule{kInteger, UnaryResult::kSame};
     // Rounding and erf have no complex form (XLA accepts floats only).
     case Opcode::kFloor:
     case Opcode::kCeil:
     case Opcode::kRoundNearestAfz:
     case Opcode::kRoundNearestEven:
-    case Opcode::kErf: return UnaryRule{kFloat, UnaryResult::kSame};
-    case Opcode::kIsFinite: return UnaryRule{kFloat, UnaryResult::kPred};
+    case Opcode::kErf:
+      return UnaryRule{kFloat, UnaryResult::kSame};
+    case Opcode::kIsFinite:
+      return UnaryRule{kFloat, UnaryResult::kPred};
     // real/imag of a float are the value itself and zero.
     case Opcode::kReal:
-    case Opcode::kImag: return UnaryRule{kFloatOrComplex, UnaryResult::kComponent};
-    case Opcode::kExp: case Opcode::kExpm1: case Opcode::kLog: case Opcode::kLog1p:
-    case Opcode::kSqrt: case Opcode::kRsqrt: case Opcode::kCbrt: case Opcode::kTanh:
-    case Opcode::kSin: case Opcode::kCos: case Opcode::kTan: case Opcode::kLogistic:
-    case Opcode::kAcos: case Opcode::kAcosh: case Opcode::kAsin: case Opcode::kAsinh:
-    case Opcode::kAtan: case Opcode::kAtanh: case Opcode::kCosh: case Opcode::kSinh:
+    case Opcode::kImag:
+      return UnaryRule{kFloatOrComplex, UnaryResult::kComponent};
+    case Opcode::kExp:
+    case Opcode::kExpm1:
+    case Opcode::kLog:
+    case Opcode::kLog1p:
+    case Opcode::kSqrt:
+    case Opcode::kRsqrt:
+    case Opcode::kCbrt:
+    case Opcode::kTanh:
+    case Opcode::kSin:
+    case Opcode::kCos:
+    case Opcode::kTan:
+    case Opcode::kLogistic:
+    case Opcode::kAcos:
+    case Opcode::kAcosh:
+    case Opcode::kAsin:
+    case Opcode::kAsinh:
+    case Opcode::kAtan:
+    case Opcode::kAtanh:
+    case Opcode::kCosh:
+    case Opcode::kSinh:
       return UnaryRule{kFloatOrComplex, UnaryResult::kSame};
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -90,15 +113,29 @@ std::optional<UnaryRule> UnaryRuleFor(Opcode op) {
 std::optional<TypeClass> BinaryTypesFor(Opcode op) {
   switch (op) {
     // On pred these are the logical or/and/or/and (StableHLO and XLA agree).
-    case Opcode::kAdd: case Opcode::kMultiply:
-    case Opcode::kMaximum: case Opcode::kMinimum: return kAnyType;
-    case Opcode::kSubtract: case Opcode::kDivide:
-    case Opcode::kRemainder: case Opcode::kPower: return kNumeric;
-    case Opcode::kAtan2: return kFloatOrComplex;
-    case Opcode::kAnd: case Opcode::kOr: case Opcode::kXor: return kPredOrInteger;
-    case Opcode::kShiftLeft: case Opcode::kShiftRightArithmetic:
-    case Opcode::kShiftRightLogical: case Opcode::kMulhi: return kInteger;
-    default: return std::nullopt;
+    case Opcode::kAdd:
+    case Opcode::kMultiply:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+      return kAnyType;
+    case Opcode::kSubtract:
+    case Opcode::kDivide:
+    case Opcode::kRemainder:
+    case Opcode::kPower:
+      return kNumeric;
+    case Opcode::kAtan2:
+      return kFloatOrComplex;
+    case Opcode::kAnd:
+    case Opcode::kOr:
+    case Opcode::kXor:
+      return kPredOrInteger;
+    case Opcode::kShiftLeft:
+    case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical:
+    case Opcode::kMulhi:
+      return kInteger;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -110,11 +147,10 @@ absl::Status ExpectTypeClass(PT t, const TypeClass& types, std::string_view what
                     " element type ", TypeName(t));
 }
 
-
 // Returns the status of `expr` when it is an error.
-#define TRY_STATUS(expr)                 \
-  do {                                   \
-    absl::Status try_status_ = (expr);   \
+#define TRY_STATUS(expr)                       \
+  do {                                         \
+    absl::Status try_status_ = (expr);         \
     if (!try_status_.ok()) return try_status_; \
   } while (0)
 
@@ -231,8 +267,7 @@ absl::StatusOr<Shape> JoinElements(const Shape& operand, PT to, int64_t ratio) {
   int64_t last = operand.rank() - 1;
   if (last < 0 || operand.dim(last) != ratio || operand.is_dynamic_dim(last)) {
     return ShapeError("bitcast-convert from ", ShapeText(operand), " to ", TypeName(to),
-                      " needs a last dimension of size ", ratio,
-                      " (the ratio of the bit widths)");
+                      " needs a last dimension of size ", ratio, " (the ratio of the bit widths)");
   }
   std::vector<int64_t> dims(operand.dims().begin(), operand.dims().end() - 1);
   std::vector<bool> dynamic;
@@ -254,9 +289,12 @@ absl::StatusOr<Shape> InferUnaryShape(Opcode op, const Shape& operand) {
   PT t = operand.element_type();
   TRY_STATUS(ExpectTypeClass(t, rule->types, what));
   switch (rule->result) {
-    case UnaryResult::kSame: return WithType(operand, t);
-    case UnaryResult::kPred: return WithType(operand, PT::kPred);
-    case UnaryResult::kComponent: return WithType(operand, ComplexComponentType(t));
+    case UnaryResult::kSame:
+      return WithType(operand, t);
+    case UnaryResult::kPred:
+      return WithType(operand, PT::kPred);
+    case UnaryResult::kComponent:
+      return WithType(operand, ComplexComponentType(t));
   }
   return WithType(operand, t);
 }
@@ -277,16 +315,14 @@ absl::StatusOr<Shape> InferBinaryShape(Opcode op, const Shape& lhs, const Shape&
 
 absl::StatusOr<Shape> InferCompareShape(const Shape& lhs, const Shape& rhs,
                                         std::string_view direction,
-                                        std::string_view comparison_type,
-                                        std::string_view order) {
+                                        std::string_view comparison_type, std::string_view order) {
   TRY_STATUS(ExpectArray(lhs, "lhs of 'compare'"));
   TRY_STATUS(ExpectArray(rhs, "rhs of 'compare'"));
   absl::StatusOr<Shape> merged = MergeDims(lhs, "lhs", rhs, "rhs");
   if (!merged.ok()) return merged.status();
   TRY_STATUS(ExpectSameType(lhs, "lhs", rhs, "rhs"));
   if (!IsDirection(direction)) {
-    return ShapeError("compare direction '", direction,
-                      "' is not one of EQ, NE, GE, GT, LE, LT");
+    return ShapeError("compare direction '", direction, "' is not one of EQ, NE, GE, GT, LE, LT");
   }
   // StableHLO defines GE/GT/LE/LT on complex lexicographically, so every
   // direction is allowed; only the comparison type depends on the element.
@@ -332,8 +368,7 @@ absl::StatusOr<Shape> InferSelectShape(const Shape& pred, const Shape& on_true,
   return merged;
 }
 
-absl::StatusOr<Shape> InferClampShape(const Shape& min, const Shape& operand,
-                                      const Shape& max) {
+absl::StatusOr<Shape> InferClampShape(const Shape& min, const Shape& operand, const Shape& max) {
   TRY_STATUS(ExpectArray(min, "min of 'clamp'"));
   TRY_STATUS(ExpectArray(operand, "operand of 'clamp'"));
   TRY_STATUS(ExpectArray(max, "max of 'clamp'"));
@@ -387,20 +422,26 @@ absl::StatusOr<Shape> InferStochasticConvertShape(const Shape& operand, const Sh
   PT from = operand.element_type(), bits_type = random.element_type();
   TRY_STATUS(ExpectTypeClass(from, kFloat, "operand of 'stochastic-convert'"));
   if (!IsUnsignedInt(bits_type)) {
-    return ShapeError("random operand of 'stochastic-convert' must be unsigned integer, but "
-                      "has element type ", TypeName(bits_type));
+    return ShapeError(
+        "random operand of 'stochastic-convert' must be unsigned integer, but "
+        "has element type ",
+        TypeName(bits_type));
   }
   // One random bit per bit of the operand decides the rounding.
   if (BitWidth(bits_type) != BitWidth(from)) {
-    return ShapeError("random operand of 'stochastic-convert' must have as many bits as the "
-                      "operand's ", TypeName(from), " (", BitWidth(from), "), but ",
-                      TypeName(bits_type), " has ", BitWidth(bits_type));
+    return ShapeError(
+        "random operand of 'stochastic-convert' must have as many bits as the "
+        "operand's ",
+        TypeName(from), " (", BitWidth(from), "), but ", TypeName(bits_type), " has ",
+        BitWidth(bits_type));
   }
   absl::StatusOr<Shape> merged = MergeDims(operand, "operand", random, "random operand");
   if (!merged.ok()) return merged.status();
   if (!IsInteger(to) && !IsFloat(to)) {
-    return ShapeError("'stochastic-convert' must produce an integer or floating point type, "
-                      "not ", TypeName(to));
+    return ShapeError(
+        "'stochastic-convert' must produce an integer or floating point type, "
+        "not ",
+        TypeName(to));
   }
   return WithType(*merged, to);
 }
@@ -410,8 +451,7 @@ absl::StatusOr<Shape> InferReducePrecisionShape(const Shape& operand, int64_t ex
   TRY_STATUS(ExpectArray(operand, "operand of 'reduce-precision'"));
   TRY_STATUS(ExpectTypeClass(operand.element_type(), kFloat, "operand of 'reduce-precision'"));
   if (exponent_bits < 1) {
-    return ShapeError("reduce-precision exponent_bits must be at least 1, but is ",
-                      exponent_bits);
+    return ShapeError("reduce-precision exponent_bits must be at least 1, but is ", exponent_bits);
   }
   if (mantissa_bits < 0) {
     return ShapeError("reduce-precision mantissa_bits must not be negative, but is ",
@@ -441,15 +481,15 @@ absl::Status CheckMapDimensions(absl::Span<const int64_t> dimensions, int64_t ra
 // returns one scalar (StableHLO C4).
 absl::StatusOr<PT> CheckMapComputation(Shapes operands, const ProgramShape& to_apply) {
   if (to_apply.params.size() != operands.size()) {
-    return ShapeError("map computation takes ", to_apply.params.size(),
-                      " parameters, but map has ", operands.size(), " operands");
+    return ShapeError("map computation takes ", to_apply.params.size(), " parameters, but map has ",
+                      operands.size(), " operands");
   }
   for (size_t i = 0; i < operands.size(); ++i) {
     Shape want = Shape::Array(operands[i]->element_type(), {});
     const Shape* got = to_apply.params[i];
     if (!got || !got->Compatible(want)) {
-      return ShapeError("map computation parameter ", i, " must be ", ShapeText(want),
-                        ", but is ", got ? ShapeText(*got) : "missing");
+      return ShapeError("map computation parameter ", i, " must be ", ShapeText(want), ", but is ",
+                        got ? ShapeText(*got) : "missing");
     }
   }
   const Shape* result = to_apply.result;

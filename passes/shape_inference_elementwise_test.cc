@@ -110,8 +110,8 @@ TEST_CASE("unary: element types each op rejects", "[shape_inference]") {
 }
 
 TEST_CASE("unary: non-array operands and non-unary opcodes", "[shape_inference]") {
-  CheckError(InferUnaryShape(Opcode::kExp, Shape::Token()), {"operand of 'exponential'",
-                                                            "must be an array"});
+  CheckError(InferUnaryShape(Opcode::kExp, Shape::Token()),
+             {"operand of 'exponential'", "must be an array"});
   CheckError(InferUnaryShape(Opcode::kAdd, A(PT::kF32, {})), {"'add'", "not a unary"});
   CheckError(InferUnaryShape(Opcode::kConvert, A(PT::kF32, {})), {"'convert'"});
 }
@@ -143,8 +143,7 @@ TEST_CASE("binary: logical ops on pred", "[shape_inference]") {
   }
   CheckShape(InferBinaryShape(Opcode::kMulhi, A(PT::kU32, {2}), A(PT::kU32, {2})),
              A(PT::kU32, {2}));
-  CheckShape(InferBinaryShape(Opcode::kAtan2, A(PT::kC64, {}), A(PT::kC64, {})),
-             A(PT::kC64, {}));
+  CheckShape(InferBinaryShape(Opcode::kAtan2, A(PT::kC64, {}), A(PT::kC64, {})), A(PT::kC64, {}));
 }
 
 TEST_CASE("binary: element types each op rejects", "[shape_inference]") {
@@ -190,8 +189,7 @@ TEST_CASE("binary: operands must agree", "[shape_inference]") {
 TEST_CASE("binary: dynamic dimensions merge", "[shape_inference]") {
   // `?` matches any size and takes the other side's; `<=N` wins over N.
   Shape unbounded = A(PT::kF32, {Shape::kUnboundedSize, 3});
-  CheckShape(InferBinaryShape(Opcode::kAdd, unbounded, A(PT::kF32, {2, 3})),
-             A(PT::kF32, {2, 3}));
+  CheckShape(InferBinaryShape(Opcode::kAdd, unbounded, A(PT::kF32, {2, 3})), A(PT::kF32, {2, 3}));
   Shape bounded = A(PT::kF32, {4}).WithDynamicDim(0, true);
   CheckShape(InferBinaryShape(Opcode::kMultiply, A(PT::kF32, {4}), bounded), bounded);
   CheckShape(InferBinaryShape(Opcode::kComplex, A(PT::kF32, {2}), A(PT::kF32, {2})),
@@ -212,13 +210,11 @@ TEST_CASE("compare: spec example and comparison types", "[shape_inference]") {
   CheckShape(InferCompareShape(A(PT::kPred, {3}), A(PT::kPred, {3}), "NE", "UNSIGNED"),
              A(PT::kPred, {3}));
   // Without a type, the element type's default applies.
-  CheckShape(InferCompareShape(A(PT::kBF16, {3}), A(PT::kBF16, {3}), "LE", ""),
-             A(PT::kPred, {3}));
+  CheckShape(InferCompareShape(A(PT::kBF16, {3}), A(PT::kBF16, {3}), "LE", ""), A(PT::kPred, {3}));
   // Complex compares with FLOAT, in any direction (lexicographic).
   CheckShape(InferCompareShape(A(PT::kC64, {2}), A(PT::kC64, {2}), "EQ", "FLOAT"),
              A(PT::kPred, {2}));
-  CheckShape(InferCompareShape(A(PT::kC64, {2}), A(PT::kC64, {2}), "LT", ""),
-             A(PT::kPred, {2}));
+  CheckShape(InferCompareShape(A(PT::kC64, {2}), A(PT::kC64, {2}), "LT", ""), A(PT::kPred, {2}));
 }
 
 TEST_CASE("compare: invalid", "[shape_inference]") {
@@ -258,8 +254,7 @@ TEST_CASE("select", "[shape_inference]") {
   CheckShape(InferSelectShape(A(PT::kPred, {2, 2}), A(PT::kS32, {2, 2}), A(PT::kS32, {2, 2})),
              A(PT::kS32, {2, 2}));
   // A scalar pred picks a whole operand.
-  CheckShape(InferSelectShape(S(PT::kPred), A(PT::kF32, {3}), A(PT::kF32, {3})),
-             A(PT::kF32, {3}));
+  CheckShape(InferSelectShape(S(PT::kPred), A(PT::kF32, {3}), A(PT::kF32, {3})), A(PT::kF32, {3}));
   CheckError(InferSelectShape(A(PT::kS32, {2}), A(PT::kF32, {2}), A(PT::kF32, {2})),
              {"pred of 'select' must have element type pred, but has s32"});
   CheckError(InferSelectShape(A(PT::kPred, {3}), A(PT::kF32, {2}), A(PT::kF32, {2})),
@@ -275,10 +270,8 @@ TEST_CASE("select", "[shape_inference]") {
 TEST_CASE("clamp", "[shape_inference]") {
   CheckShape(InferClampShape(A(PT::kS32, {3}), A(PT::kS32, {3}), A(PT::kS32, {3})),
              A(PT::kS32, {3}));
-  CheckShape(InferClampShape(S(PT::kF32), A(PT::kF32, {2, 3}), S(PT::kF32)),
-             A(PT::kF32, {2, 3}));
-  CheckShape(InferClampShape(S(PT::kF32), A(PT::kF32, {2}), A(PT::kF32, {2})),
-             A(PT::kF32, {2}));
+  CheckShape(InferClampShape(S(PT::kF32), A(PT::kF32, {2, 3}), S(PT::kF32)), A(PT::kF32, {2, 3}));
+  CheckShape(InferClampShape(S(PT::kF32), A(PT::kF32, {2}), A(PT::kF32, {2})), A(PT::kF32, {2}));
   CheckError(InferClampShape(A(PT::kF32, {3}), A(PT::kF32, {2}), S(PT::kF32)),
              {"min f32[3] and operand f32[2] must have the same dimensions"});
   CheckError(InferClampShape(S(PT::kF32), A(PT::kF32, {2}), A(PT::kF32, {1})),
@@ -316,8 +309,7 @@ TEST_CASE("bitcast-convert", "[shape_inference]") {
              {"bitcast-convert from c64 to f64 mixes complex and real types"});
   CheckError(InferBitcastConvertShape(A(PT::kF16, {3}), PT::kF32),
              {"from f16[3] to f32 needs a last dimension of size 2"});
-  CheckError(InferBitcastConvertShape(S(PT::kF16), PT::kF32),
-             {"needs a last dimension of size 2"});
+  CheckError(InferBitcastConvertShape(S(PT::kF16), PT::kF32), {"needs a last dimension of size 2"});
   CheckError(InferBitcastConvertShape(A(PT::kF32, {2}), PT::kOpaque),
              {"cannot produce element type opaque"});
 }

@@ -65,8 +65,7 @@ bool SizesMatch(const Shape& a, int64_t da, const Shape& b, int64_t db) {
 // ---- dot ---------------------------------------------------------------------
 
 // Range, uniqueness, and no dimension both batch and contracting.
-absl::Status CheckDotSide(const Shape& s, std::string_view side,
-                          absl::Span<const int64_t> batch,
+absl::Status CheckDotSide(const Shape& s, std::string_view side, absl::Span<const int64_t> batch,
                           absl::Span<const int64_t> contracting) {
   const std::string b = StrCat(side, "_batch_dims"), c = StrCat(side, "_contracting_dims");
   if (auto st = ExpectDimensions(batch, s.rank(), b); !st.ok()) return st;
@@ -83,13 +82,13 @@ absl::Status CheckDotSide(const Shape& s, std::string_view side,
 absl::Status CheckDotPairs(const Shape& lhs, absl::Span<const int64_t> l, const Shape& rhs,
                            absl::Span<const int64_t> r, std::string_view kind) {
   if (l.size() != r.size()) {
-    return ShapeError("lhs has ", l.size(), " ", kind, " dimension", l.size() == 1 ? "" : "s",
-                      " ", DimsText(l), " but rhs has ", r.size(), " ", DimsText(r));
+    return ShapeError("lhs has ", l.size(), " ", kind, " dimension", l.size() == 1 ? "" : "s", " ",
+                      DimsText(l), " but rhs has ", r.size(), " ", DimsText(r));
   }
   for (size_t i = 0; i < l.size(); ++i) {
     if (!SizesMatch(lhs, l[i], rhs, r[i])) {
-      return ShapeError("lhs ", kind, " dimension ", l[i], " has size ", lhs.dim(l[i]),
-                        " but rhs ", kind, " dimension ", r[i], " has size ", rhs.dim(r[i]));
+      return ShapeError("lhs ", kind, " dimension ", l[i], " has size ", lhs.dim(l[i]), " but rhs ",
+                        kind, " dimension ", r[i], " has size ", rhs.dim(r[i]));
     }
   }
   return absl::OkStatus();
@@ -142,9 +141,8 @@ absl::Status CheckConvLayout(const Shape& lhs, const Shape& rhs, const Window& w
                              const ConvDims& d) {
   const size_t n = d.input_spatial.size();
   if (d.kernel_spatial.size() != n || d.output_spatial.size() != n) {
-    return ShapeError("dim_labels have ", n, " input, ", d.kernel_spatial.size(),
-                      " kernel and ", d.output_spatial.size(),
-                      " output spatial dimensions; they must be equal");
+    return ShapeError("dim_labels have ", n, " input, ", d.kernel_spatial.size(), " kernel and ",
+                      d.output_spatial.size(), " output spatial dimensions; they must be equal");
   }
   if (window.size() != n) {
     return ShapeError("window has ", window.size(), " dimensions but dim_labels have ", n,
@@ -152,8 +150,8 @@ absl::Status CheckConvLayout(const Shape& lhs, const Shape& rhs, const Window& w
   }
   const int64_t rank = static_cast<int64_t>(n) + 2;
   if (lhs.rank() != rank || rhs.rank() != rank) {
-    return ShapeError("dim_labels describe rank-", rank, " operands, but lhs is ",
-                      ShapeText(lhs), " and rhs is ", ShapeText(rhs));
+    return ShapeError("dim_labels describe rank-", rank, " operands, but lhs is ", ShapeText(lhs),
+                      " and rhs is ", ShapeText(rhs));
   }
   if (auto s = CheckConvLabels("input", d.input_batch, d.input_feature, d.input_spatial, rank);
       !s.ok()) {
@@ -235,9 +233,9 @@ absl::StatusOr<int64_t> WindowCount(int64_t base, const WindowDim& w, size_t i) 
   if (overflow) return ShapeError("window dimension ", i, " overflows 64-bit sizes");
   dilated_window += 1;
   if (padded < 0) {
-    return ShapeError("window dimension ", i, " pads the input dimension of size ",
-                      dilated_base, " (after lhs dilation) by ", w.padding_low, " and ",
-                      w.padding_high, " to ", padded, ", which is negative");
+    return ShapeError("window dimension ", i, " pads the input dimension of size ", dilated_base,
+                      " (after lhs dilation) by ", w.padding_low, " and ", w.padding_high, " to ",
+                      padded, ", which is negative");
   }
   if (dilated_window > padded) return 0;
   return (padded - dilated_window) / w.stride + 1;
@@ -280,9 +278,9 @@ absl::Status CheckFftDims(const Shape& s, absl::Span<const int64_t> len, bool sk
   for (size_t i = 0; i + (skip_last ? 1 : 0) < len.size(); ++i) {
     const int64_t d = first + static_cast<int64_t>(i);
     if (s.dim(d) != len[i] && !s.is_unbounded_dim(d)) {
-      return ShapeError(type, " transforms the last ", len.size(), " dimensions of ",
-                        ShapeText(s), ", so dimension ", d, " must be fft_length[", i, "] = ",
-                        len[i], ", but has size ", s.dim(d));
+      return ShapeError(type, " transforms the last ", len.size(), " dimensions of ", ShapeText(s),
+                        ", so dimension ", d, " must be fft_length[", i, "] = ", len[i],
+                        ", but has size ", s.dim(d));
     }
   }
   return absl::OkStatus();
@@ -294,8 +292,8 @@ absl::StatusOr<Shape> InferRfft(const Shape& operand, absl::Span<const int64_t> 
     return ShapeError("RFFT needs an f32 or f64 operand, but has ", ShapeText(operand));
   }
   if (auto s = CheckFftDims(operand, len, false, "RFFT"); !s.ok()) return s;
-  Shape out = WithType(operand, t == PrimitiveType::kF32 ? PrimitiveType::kC64
-                                                         : PrimitiveType::kC128);
+  Shape out =
+      WithType(operand, t == PrimitiveType::kF32 ? PrimitiveType::kC64 : PrimitiveType::kC128);
   // Real input has conjugate-symmetric output: only n/2+1 of the last n
   // frequencies are kept. (Zero-sized dims stay zero-sized.)
   const int64_t n = len.back();
@@ -317,8 +315,8 @@ absl::StatusOr<Shape> InferIrfft(const Shape& operand, absl::Span<const int64_t>
   const int64_t last = operand.rank() - 1, n = len.back();
   const bool both_empty = operand.dim(last) == 0 && n == 0;
   if (!both_empty && operand.dim(last) != n / 2 + 1 && !operand.is_unbounded_dim(last)) {
-    return ShapeError("IRFFT of length ", n, " needs the last operand dimension to have size ",
-                      n, "/2+1 = ", n / 2 + 1, ", but ", ShapeText(operand), " has ",
+    return ShapeError("IRFFT of length ", n, " needs the last operand dimension to have size ", n,
+                      "/2+1 = ", n / 2 + 1, ", but ", ShapeText(operand), " has ",
                       operand.dim(last));
   }
   std::vector<int64_t> dims(operand.dims().begin(), operand.dims().end());
@@ -380,8 +378,8 @@ absl::Status CheckFeatureVector(const Shape& v, std::string_view name, const Sha
                       " but the operand has ", PrimitiveTypeName(operand.element_type()));
   }
   if (v.dim(0) != operand.dim(feature_index)) {
-    return ShapeError(name, " has ", v.dim(0), " elements but feature dimension ",
-                      feature_index, " of the operand ", ShapeText(operand), " has size ",
+    return ShapeError(name, " has ", v.dim(0), " elements but feature dimension ", feature_index,
+                      " of the operand ", ShapeText(operand), " has size ",
                       operand.dim(feature_index));
   }
   return absl::OkStatus();
@@ -390,8 +388,7 @@ absl::Status CheckFeatureVector(const Shape& v, std::string_view name, const Sha
 // (operand, feature vector, feature vector): batch-norm-training's
 // (output, mean, variance) and batch-norm-grad's (grad_operand, grad_scale,
 // grad_offset).
-Shape OperandAndTwoFeatureVectors(const Shape& operand, int64_t feature_index,
-                                  ShapePool& pool) {
+Shape OperandAndTwoFeatureVectors(const Shape& operand, int64_t feature_index, ShapePool& pool) {
   const Shape* feature =
       pool.Intern(Shape::Array(operand.element_type(), {operand.dim(feature_index)}));
   return Shape::Tuple({pool.Intern(operand.WithoutLayout()), feature, feature});
@@ -440,8 +437,7 @@ absl::StatusOr<Shape> InferDotShape(const Shape& lhs, const Shape& rhs, const Do
   if (auto s = CheckDotPairs(lhs, dims.lhs_batch, rhs, dims.rhs_batch, "batch"); !s.ok()) {
     return s;
   }
-  if (auto s = CheckDotPairs(lhs, dims.lhs_contracting, rhs, dims.rhs_contracting,
-                             "contracting");
+  if (auto s = CheckDotPairs(lhs, dims.lhs_contracting, rhs, dims.rhs_contracting, "contracting");
       !s.ok()) {
     return s;
   }
@@ -491,14 +487,14 @@ absl::StatusOr<Shape> InferRaggedDotShape(const Shape& lhs, const Shape& rhs,
   const bool contracting = Contains(dims.lhs_contracting, ragged);
   const bool batch = Contains(dims.lhs_batch, ragged);
   if (!contracting && !batch && rhs_group.size() != 1) {
-    return ShapeError("lhs ragged dimension ", ragged, " is not contracting or batch, so rhs "
+    return ShapeError("lhs ragged dimension ", ragged,
+                      " is not contracting or batch, so rhs "
                       "needs one group dimension in rhs_group_dims");
   }
   if ((contracting || batch) && !rhs_group.empty()) {
     return ShapeError("lhs ragged dimension ", ragged, " is a ",
                       contracting ? "contracting" : "batch",
-                      " dimension, so rhs_group_dims must be empty, but is ",
-                      DimsText(rhs_group));
+                      " dimension, so rhs_group_dims must be empty, but is ", DimsText(rhs_group));
   }
   for (const auto& [list, list_name] : {std::pair{&dims.rhs_batch, "rhs_batch_dims"},
                                         std::pair{&dims.rhs_contracting, "rhs_contracting_dims"}}) {
@@ -510,8 +506,7 @@ absl::StatusOr<Shape> InferRaggedDotShape(const Shape& lhs, const Shape& rhs,
   if (auto s = CheckDotPairs(lhs, dims.lhs_batch, rhs, dims.rhs_batch, "batch"); !s.ok()) {
     return s;
   }
-  if (auto s = CheckDotPairs(lhs, dims.lhs_contracting, rhs, dims.rhs_contracting,
-                             "contracting");
+  if (auto s = CheckDotPairs(lhs, dims.lhs_contracting, rhs, dims.rhs_contracting, "contracting");
       !s.ok()) {
     return s;
   }
@@ -570,16 +565,14 @@ absl::StatusOr<Shape> InferScaledDotShape(const Shape& lhs, const Shape& rhs,
 
 absl::StatusOr<Shape> InferConvolutionShape(const Shape& lhs, const Shape& rhs,
                                             const Window& window, const ConvDims& dims,
-                                            int64_t feature_group_count,
-                                            int64_t batch_group_count,
+                                            int64_t feature_group_count, int64_t batch_group_count,
                                             std::optional<PrimitiveType> preferred) {
   if (auto s = ExpectArray(lhs, "lhs"); !s.ok()) return s;
   if (auto s = ExpectArray(rhs, "rhs"); !s.ok()) return s;
   if (auto s = CheckOperandTypes(lhs, rhs); !s.ok()) return s;
   if (auto s = CheckGroupCounts(feature_group_count, batch_group_count); !s.ok()) return s;
   if (auto s = CheckConvLayout(lhs, rhs, window, dims); !s.ok()) return s;
-  if (auto s = CheckConvFeatures(lhs, rhs, dims, feature_group_count, batch_group_count);
-      !s.ok()) {
+  if (auto s = CheckConvFeatures(lhs, rhs, dims, feature_group_count, batch_group_count); !s.ok()) {
     return s;
   }
   if (rhs.is_dynamic_dim(dims.kernel_output_feature)) {
@@ -609,8 +602,10 @@ absl::StatusOr<Shape> InferFftShape(const Shape& operand, std::string_view fft_t
                       " entries; an FFT transforms 1 to 3 dimensions");
   }
   if (operand.rank() < static_cast<int64_t>(fft_length.size())) {
-    return ShapeError("an FFT of ", fft_length.size(), " dimensions needs an operand of rank "
-                      "at least ", fft_length.size(), ", but has ", ShapeText(operand));
+    return ShapeError("an FFT of ", fft_length.size(),
+                      " dimensions needs an operand of rank "
+                      "at least ",
+                      fft_length.size(), ", but has ", ShapeText(operand));
   }
   for (int64_t n : fft_length) {
     if (n < 0) return ShapeError("fft_length ", DimsText(fft_length), " has a negative length");
@@ -625,8 +620,7 @@ absl::StatusOr<Shape> InferFftShape(const Shape& operand, std::string_view fft_t
   return operand.WithoutLayout();
 }
 
-absl::StatusOr<Shape> InferTriangularSolveShape(const Shape& a, const Shape& b,
-                                                bool left_side) {
+absl::StatusOr<Shape> InferTriangularSolveShape(const Shape& a, const Shape& b, bool left_side) {
   if (auto s = ExpectArray(a, "a"); !s.ok()) return s;
   if (auto s = ExpectArray(b, "b"); !s.ok()) return s;
   if (auto s = ExpectFloatOrComplex(a, "triangular-solve", "a"); !s.ok()) return s;
@@ -670,10 +664,8 @@ absl::StatusOr<Shape> InferBatchNormTrainingShape(const Shape& operand, const Sh
 
 absl::StatusOr<Shape> InferBatchNormInferenceShape(const Shape& operand, const Shape& scale,
                                                    const Shape& offset, const Shape& mean,
-                                                   const Shape& variance,
-                                                   int64_t feature_index) {
-  if (auto s = CheckBatchNormOperand(operand, feature_index, "batch-norm-inference");
-      !s.ok()) {
+                                                   const Shape& variance, int64_t feature_index) {
+  if (auto s = CheckBatchNormOperand(operand, feature_index, "batch-norm-inference"); !s.ok()) {
     return s;
   }
   const std::pair<const Shape*, const char*> vectors[] = {
@@ -686,8 +678,8 @@ absl::StatusOr<Shape> InferBatchNormInferenceShape(const Shape& operand, const S
 
 absl::StatusOr<Shape> InferBatchNormGradShape(const Shape& operand, const Shape& scale,
                                               const Shape& mean, const Shape& variance,
-                                              const Shape& grad_output,
-                                              int64_t feature_index, ShapePool& pool) {
+                                              const Shape& grad_output, int64_t feature_index,
+                                              ShapePool& pool) {
   if (auto s = CheckBatchNormOperand(operand, feature_index, "batch-norm-grad"); !s.ok()) {
     return s;
   }
@@ -719,8 +711,8 @@ absl::StatusOr<Shape> InferRngShape(std::string_view distribution, Shapes params
   const char* a_name = uniform ? "a" : "mu";
   const char* b_name = uniform ? "b" : "sigma";
   if (params.size() != 2) {
-    return ShapeError(distribution, " takes 2 operands (", a_name, " and ", b_name,
-                      "), but has ", params.size());
+    return ShapeError(distribution, " takes 2 operands (", a_name, " and ", b_name, "), but has ",
+                      params.size());
   }
   if (auto s = ExpectScalar(*params[0], a_name); !s.ok()) return s;
   if (auto s = ExpectScalar(*params[1], b_name); !s.ok()) return s;
@@ -761,8 +753,10 @@ absl::StatusOr<Shape> InferRngBitGeneratorShape(const Shape& state, std::string_
   }
   const Shape& bits = result.tuple_shape(1);
   if (!bits.IsArray() || !(IsInteger(bits.element_type()) || IsFloat(bits.element_type()))) {
-    return ShapeError("the random bits must be an integer or floating-point array, but have "
-                      "shape ", ShapeText(bits));
+    return ShapeError(
+        "the random bits must be an integer or floating-point array, but have "
+        "shape ",
+        ShapeText(bits));
   }
   return result.WithoutLayout();
 }

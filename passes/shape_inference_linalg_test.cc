@@ -2,10 +2,9 @@
 // rng and rng-bit-generator shape inference. Valid cases follow the
 // StableHLO spec's examples; each invalid case breaks one constraint and
 // checks the message names it.
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "passes/shape_inference.h"
 
@@ -83,8 +82,7 @@ TEST_CASE("InferDotShape: spec example and dimension order", "[shape_inference]"
   CHECK(Text(InferDotShape(S(kF32, {3, 7, 2}), S(kF32, {2, 3, 4, 5}), Dot({2}, {0}, {0}, {1}),
                            kF32)) == "f32[2,7,4,5]");
   // No contraction: an outer product.
-  CHECK(Text(InferDotShape(S(kF32, {2}), S(kF32, {3}), Dot({}, {}, {}, {}), kF32)) ==
-        "f32[2,3]");
+  CHECK(Text(InferDotShape(S(kF32, {2}), S(kF32, {3}), Dot({}, {}, {}, {}), kF32)) == "f32[2,3]");
   CHECK(Text(InferDotShape(Dyn(S(kF32, {4, 3}), 0), S(kF32, {3, 5}), Dot({}, {1}, {}, {0}),
                            kF32)) == "f32[<=4,5]");
 }
@@ -96,8 +94,7 @@ TEST_CASE("InferDotShape: element types", "[shape_inference]") {
   // XLA: mixed operand types, the declared type is the result's.
   CHECK(Text(InferDotShape(S(kS8, {2, 3}), S(kBF16, {3, 4}), mm, kBF16)) == "bf16[2,4]");
   // Without a declared type the higher-precision operand type wins.
-  CHECK(Text(InferDotShape(S(kS32, {2, 3}), S(kF32, {3, 4}), mm, std::nullopt)) ==
-        "f32[2,4]");
+  CHECK(Text(InferDotShape(S(kS32, {2, 3}), S(kF32, {3, 4}), mm, std::nullopt)) == "f32[2,4]");
   // A float result may be narrower than float operands.
   CHECK(Text(InferDotShape(S(kF32, {2, 3}), S(kF32, {3, 4}), mm, kBF16)) == "bf16[2,4]");
   CHECK_THAT(Err(InferDotShape(S(kS32, {2, 3}), S(kS32, {3, 4}), mm, kS8)),
@@ -114,12 +111,12 @@ TEST_CASE("InferDotShape: dimension errors", "[shape_inference]") {
                       "has size 32"));
   CHECK_THAT(Err(InferDotShape(a, b, Dot({}, {1}, {}, {}), kF32)),
              Contains("lhs has 1 contracting dimension {1} but rhs has 0 {}"));
-  CHECK_THAT(Err(InferDotShape(S(kF32, {2, 3, 4}), S(kF32, {2, 4, 5}), Dot({0}, {2}, {}, {1}),
-                               kF32)),
-             Contains("lhs has 1 batch dimension {0} but rhs has 0 {}"));
-  CHECK_THAT(Err(InferDotShape(S(kF32, {2, 3, 4}), S(kF32, {3, 4, 5}), Dot({0}, {2}, {0}, {1}),
-                               kF32)),
-             Contains("lhs batch dimension 0 has size 2 but rhs batch dimension 0 has size 3"));
+  CHECK_THAT(
+      Err(InferDotShape(S(kF32, {2, 3, 4}), S(kF32, {2, 4, 5}), Dot({0}, {2}, {}, {1}), kF32)),
+      Contains("lhs has 1 batch dimension {0} but rhs has 0 {}"));
+  CHECK_THAT(
+      Err(InferDotShape(S(kF32, {2, 3, 4}), S(kF32, {3, 4, 5}), Dot({0}, {2}, {0}, {1}), kF32)),
+      Contains("lhs batch dimension 0 has size 2 but rhs batch dimension 0 has size 3"));
   CHECK_THAT(Err(InferDotShape(a, b, Dot({}, {2}, {}, {0}), kF32)),
              Contains("lhs_contracting_dims {2} has dimension 2 out of range for rank 2"));
   CHECK_THAT(Err(InferDotShape(a, b, Dot({}, {1}, {}, {-1}), kF32)),
@@ -144,21 +141,30 @@ ConvDims Labels(std::string_view in, std::string_view kernel, std::string_view o
   };
   for (size_t i = 0; i < in.size(); ++i) {
     const auto p = static_cast<int64_t>(i);
-    if (in[i] == 'b') d.input_batch = p;
-    else if (in[i] == 'f') d.input_feature = p;
-    else spatial(d.input_spatial, in[i], p);
+    if (in[i] == 'b')
+      d.input_batch = p;
+    else if (in[i] == 'f')
+      d.input_feature = p;
+    else
+      spatial(d.input_spatial, in[i], p);
   }
   for (size_t i = 0; i < kernel.size(); ++i) {
     const auto p = static_cast<int64_t>(i);
-    if (kernel[i] == 'i') d.kernel_input_feature = p;
-    else if (kernel[i] == 'o') d.kernel_output_feature = p;
-    else spatial(d.kernel_spatial, kernel[i], p);
+    if (kernel[i] == 'i')
+      d.kernel_input_feature = p;
+    else if (kernel[i] == 'o')
+      d.kernel_output_feature = p;
+    else
+      spatial(d.kernel_spatial, kernel[i], p);
   }
   for (size_t i = 0; i < out.size(); ++i) {
     const auto p = static_cast<int64_t>(i);
-    if (out[i] == 'b') d.output_batch = p;
-    else if (out[i] == 'f') d.output_feature = p;
-    else spatial(d.output_spatial, out[i], p);
+    if (out[i] == 'b')
+      d.output_batch = p;
+    else if (out[i] == 'f')
+      d.output_feature = p;
+    else
+      spatial(d.output_spatial, out[i], p);
   }
   return d;
 }
@@ -190,8 +196,8 @@ TEST_CASE("InferConvolutionShape: spec example", "[shape_inference]") {
 TEST_CASE("InferConvolutionShape: layouts, padding, groups", "[shape_inference]") {
   Window same = Win({3, 3});
   for (WindowDim& d : same) d.padding_low = d.padding_high = 1;
-  CHECK(Text(InferConvolutionShape(S(kF32, {8, 32, 32, 3}), S(kF32, {3, 3, 3, 16}), same, kNHWC,
-                                   1, 1, kF32)) == "f32[8,32,32,16]");
+  CHECK(Text(InferConvolutionShape(S(kF32, {8, 32, 32, 3}), S(kF32, {3, 3, 3, 16}), same, kNHWC, 1,
+                                   1, kF32)) == "f32[8,32,32,16]");
   // NCHW input, OIHW kernel: the labels place each dimension.
   CHECK(Text(InferConvolutionShape(S(kF32, {8, 3, 32, 32}), S(kF32, {16, 3, 5, 5}), Win({5, 5}),
                                    Labels("bf01", "oi01", "bf01"), 1, 1, kF32)) ==
@@ -204,15 +210,15 @@ TEST_CASE("InferConvolutionShape: layouts, padding, groups", "[shape_inference]"
   CHECK(Text(InferConvolutionShape(S(kF32, {1, 10, 10, 4}), S(kF32, {3, 3, 1, 4}), Win({3, 3}),
                                    kNHWC, 4, 1, kF32)) == "f32[1,8,8,4]");
   // Batch groups fold the batch into the output features.
-  CHECK(Text(InferConvolutionShape(S(kF32, {4, 5, 5, 2}), S(kF32, {3, 3, 2, 4}), Win({3, 3}),
-                                   kNHWC, 1, 2, kF32)) == "f32[2,3,3,4]");
+  CHECK(Text(InferConvolutionShape(S(kF32, {4, 5, 5, 2}), S(kF32, {3, 3, 2, 4}), Win({3, 3}), kNHWC,
+                                   1, 2, kF32)) == "f32[2,3,3,4]");
   // Window (rhs) dilation: a 3-wide kernel dilated by 2 covers 5.
   Window dilated = Win({3});
   dilated[0].window_dilation = 2;
   CHECK(Text(InferConvolutionShape(S(kF32, {1, 10, 1}), S(kF32, {3, 1, 1}), dilated,
                                    Labels("b0f", "0io", "b0f"), 1, 1, kF32)) == "f32[1,6,1]");
-  CHECK(Text(InferConvolutionShape(S(kS8, {1, 4, 4, 1}), S(kS8, {3, 3, 1, 1}), Win({3, 3}),
-                                   kNHWC, 1, 1, kS32)) == "s32[1,2,2,1]");
+  CHECK(Text(InferConvolutionShape(S(kS8, {1, 4, 4, 1}), S(kS8, {3, 3, 1, 1}), Win({3, 3}), kNHWC,
+                                   1, 1, kS32)) == "s32[1,2,2,1]");
   CHECK(Text(InferConvolutionShape(Dyn(S(kF32, {8, 4, 4, 1}), 0), S(kF32, {3, 3, 1, 1}),
                                    Win({3, 3}), kNHWC, 1, 1, kF32)) == "f32[<=8,2,2,1]");
 }
@@ -277,9 +283,9 @@ TEST_CASE("InferConvolutionShape: layout and window errors", "[shape_inference]"
   w = Win({3, 3});
   w[0].base_dilation = 0;
   CHECK_THAT(err(w, kNHWC), Contains("dilations must be at least 1"));
-  CHECK_THAT(Err(InferConvolutionShape(S(kPred, {1, 8, 8, 2}), rhs, Win({3, 3}), kNHWC, 1, 1,
-                                       kF32)),
-             Contains("lhs has element type pred but rhs has f32"));
+  CHECK_THAT(
+      Err(InferConvolutionShape(S(kPred, {1, 8, 8, 2}), rhs, Win({3, 3}), kNHWC, 1, 1, kF32)),
+      Contains("lhs has element type pred but rhs has f32"));
 }
 
 // ---- fft -----------------------------------------------------------------------------
@@ -369,11 +375,9 @@ TEST_CASE("InferCholeskyShape", "[shape_inference]") {
 TEST_CASE("InferBatchNorm*Shape: spec examples", "[shape_inference]") {
   const Shape& x = S(kF64, {2, 2, 2});
   const Shape& v = S(kF64, {2});
-  CHECK(Text(InferBatchNormTrainingShape(x, v, v, 2, Pool())) ==
-        "(f64[2,2,2], f64[2], f64[2])");
+  CHECK(Text(InferBatchNormTrainingShape(x, v, v, 2, Pool())) == "(f64[2,2,2], f64[2], f64[2])");
   CHECK(Text(InferBatchNormInferenceShape(x, v, v, v, v, 2)) == "f64[2,2,2]");
-  CHECK(Text(InferBatchNormGradShape(x, v, v, v, x, 2, Pool())) ==
-        "(f64[2,2,2], f64[2], f64[2])");
+  CHECK(Text(InferBatchNormGradShape(x, v, v, v, x, 2, Pool())) == "(f64[2,2,2], f64[2], f64[2])");
   // XLA allows statistics in another float precision; outputs follow the
   // operand.
   CHECK(Text(InferBatchNormTrainingShape(S(kBF16, {4, 3}), S(kF32, {3}), S(kF32, {3}), 1,
@@ -413,8 +417,7 @@ TEST_CASE("InferBatchNorm*Shape: errors", "[shape_inference]") {
 
 TEST_CASE("InferRngShape", "[shape_inference]") {
   // stablehlo.rng example: uniform over s32 [0, 2), shape [3, 3].
-  CHECK(Text(InferRngShape("rng_uniform", {&S(kS32), &S(kS32)}, S(kS32, {3, 3}))) ==
-        "s32[3,3]");
+  CHECK(Text(InferRngShape("rng_uniform", {&S(kS32), &S(kS32)}, S(kS32, {3, 3}))) == "s32[3,3]");
   CHECK(Text(InferRngShape("rng_normal", {&S(kF32), &S(kF32)}, S(kF32, {2}))) == "f32[2]");
   CHECK(Text(InferRngShape("rng_uniform", {&S(kPred), &S(kPred)}, S(kPred, {4}))) == "pred[4]");
   CHECK_THAT(Err(InferRngShape("rng_poisson", {&S(kF32), &S(kF32)}, S(kF32))),

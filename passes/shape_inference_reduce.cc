@@ -34,15 +34,16 @@ absl::Status ExpectResult(const ProgramShape& f, std::string_view name) {
 // else the elements of its tuple. (XLA accepts a 1-tuple for N = 1 too; the
 // op then returns a 1-tuple.)
 absl::StatusOr<std::vector<const Shape*>> ReducerResults(const ProgramShape& f,
-                                                         std::string_view name,
-                                                         int64_t n) {
+                                                         std::string_view name, int64_t n) {
   if (auto s = ExpectResult(f, name); !s.ok()) return s;
   const Shape& r = *f.result;
   std::vector<const Shape*> out;
   if (r.IsArray()) {
     if (n != 1) {
-      return ShapeError(name, " must return a tuple of ", n, " scalars (one per input), but "
-                        "returns ", ShapeText(r));
+      return ShapeError(name, " must return a tuple of ", n,
+                        " scalars (one per input), but "
+                        "returns ",
+                        ShapeText(r));
     }
     out.push_back(&r);
   } else if (r.IsTuple()) {
@@ -71,11 +72,13 @@ absl::Status CheckReducer(const ProgramShape& f, std::string_view name, Shapes i
   const int64_t params = static_cast<int64_t>(f.params.size());
   if (params != 2 * n) {
     if (n == 1) {
-      return ShapeError(name, " must take 2 parameters (an accumulator then an input), "
-                        "but takes ", params);
+      return ShapeError(name,
+                        " must take 2 parameters (an accumulator then an input), "
+                        "but takes ",
+                        params);
     }
-    return ShapeError(name, " must take ", 2 * n, " parameters (", n, " accumulators then ",
-                      n, " inputs), but takes ", params);
+    return ShapeError(name, " must take ", 2 * n, " parameters (", n, " accumulators then ", n,
+                      " inputs), but takes ", params);
   }
   auto results = ReducerResults(f, name, n);
   if (!results.ok()) return results.status();
@@ -99,8 +102,7 @@ absl::Status CheckReducer(const ProgramShape& f, std::string_view name, Shapes i
     }
     if (!SameTypeIgnoringFp(in_param.element_type(), acc.element_type())) {
       return ShapeError(name, " parameter ", n + i, " (input ", i, ") has shape ",
-                        ShapeText(in_param), " but accumulator ", i, " has shape ",
-                        ShapeText(acc));
+                        ShapeText(in_param), " but accumulator ", i, " has shape ", ShapeText(acc));
     }
   }
   return absl::OkStatus();
@@ -130,8 +132,8 @@ absl::Status CheckReduceOperands(std::string_view op, Shapes inputs, Shapes init
 
 // N arrays sharing dims and dynamism, each with its own element type; one
 // array for a single type unless `force_tuple`.
-Shape ArraysOfTypes(const Shape& dims_like, absl::Span<const PrimitiveType> types,
-                    bool force_tuple, ShapePool& pool) {
+Shape ArraysOfTypes(const Shape& dims_like, absl::Span<const PrimitiveType> types, bool force_tuple,
+                    ShapePool& pool) {
   if (types.size() == 1 && !force_tuple) return WithType(dims_like, types[0]);
   std::vector<const Shape*> elements;
   for (PrimitiveType t : types) elements.push_back(pool.Intern(WithType(dims_like, t)));
@@ -147,13 +149,13 @@ bool AddOverflows(int64_t a, int64_t b, int64_t* out) { return __builtin_add_ove
 // of size `base`: floor((padded dilated base - dilated window) / stride) + 1,
 // or 0 when the window does not fit (XLA's StridedBound of DilatedBounds).
 absl::StatusOr<int64_t> WindowCount(int64_t base, const WindowDim& w, int64_t i) {
-  if (w.size < 1) return ShapeError("window dimension ", i, " has size ", w.size,
-                                    "; it must be at least 1");
-  if (w.stride < 1) return ShapeError("window dimension ", i, " has stride ", w.stride,
-                                      "; it must be at least 1");
+  if (w.size < 1)
+    return ShapeError("window dimension ", i, " has size ", w.size, "; it must be at least 1");
+  if (w.stride < 1)
+    return ShapeError("window dimension ", i, " has stride ", w.stride, "; it must be at least 1");
   if (w.base_dilation < 1) {
-    return ShapeError("window dimension ", i, " has base dilation (lhs_dilate) ",
-                      w.base_dilation, "; it must be at least 1");
+    return ShapeError("window dimension ", i, " has base dilation (lhs_dilate) ", w.base_dilation,
+                      "; it must be at least 1");
   }
   if (w.window_dilation < 1) {
     return ShapeError("window dimension ", i, " has window dilation (rhs_dilate) ",
@@ -169,9 +171,9 @@ absl::StatusOr<int64_t> WindowCount(int64_t base, const WindowDim& w, int64_t i)
   dilated_window += 1;
   if (padded < 0) {
     // Negative padding removes elements, but not more than there are.
-    return ShapeError("window dimension ", i, " pads the input dimension of size ",
-                      dilated_base, " (after base dilation) by ", w.padding_low, " and ",
-                      w.padding_high, " to ", padded, ", which is negative");
+    return ShapeError("window dimension ", i, " pads the input dimension of size ", dilated_base,
+                      " (after base dilation) by ", w.padding_low, " and ", w.padding_high, " to ",
+                      padded, ", which is negative");
   }
   if (dilated_window > padded) return 0;
   return (padded - dilated_window) / w.stride + 1;
@@ -180,12 +182,11 @@ absl::StatusOr<int64_t> WindowCount(int64_t base, const WindowDim& w, int64_t i)
 // The shape of the window positions over `base` (reduce-window's result,
 // select-and-scatter's source), with element type `type`. Dynamic input
 // dims give dynamic output dims; unbounded ones stay unbounded.
-absl::StatusOr<Shape> WindowOutputShape(const Shape& base, const Window& window,
-                                        PrimitiveType type, std::string_view base_name) {
+absl::StatusOr<Shape> WindowOutputShape(const Shape& base, const Window& window, PrimitiveType type,
+                                        std::string_view base_name) {
   if (static_cast<int64_t>(window.size()) != base.rank()) {
-    return ShapeError("window has ", window.size(), " dimension",
-                      window.size() == 1 ? "" : "s", " but ", base_name, " ",
-                      ShapeText(base), " has rank ", base.rank());
+    return ShapeError("window has ", window.size(), " dimension", window.size() == 1 ? "" : "s",
+                      " but ", base_name, " ", ShapeText(base), " has rank ", base.rank());
   }
   std::vector<int64_t> dims;
   for (int64_t i = 0; i < base.rank(); ++i) {
@@ -210,17 +211,14 @@ absl::Status CheckComparator(const ProgramShape& comparator, Shapes operands) {
   }
   if (auto s = ExpectResult(comparator, "comparator"); !s.ok()) return s;
   if (!comparator.result->Compatible(Shape::Array(PrimitiveType::kPred, {}))) {
-    return ShapeError("comparator must return pred[], but returns ",
-                      ShapeText(*comparator.result));
+    return ShapeError("comparator must return pred[], but returns ", ShapeText(*comparator.result));
   }
   for (size_t p = 0; p < 2 * n; ++p) {
     const Shape& param = *comparator.params[p];
     PrimitiveType t = operands[p / 2]->element_type();
-    if (!param.IsArray() || param.rank() != 0 ||
-        !SameTypeIgnoringFp(param.element_type(), t)) {
+    if (!param.IsArray() || param.rank() != 0 || !SameTypeIgnoringFp(param.element_type(), t)) {
       return ShapeError("comparator parameter ", p, " has shape ", ShapeText(param),
-                        " but compares elements of operand ", p / 2, ", which are ",
-                        ScalarText(t));
+                        " but compares elements of operand ", p / 2, ", which are ", ScalarText(t));
     }
   }
   return absl::OkStatus();
@@ -256,10 +254,8 @@ absl::StatusOr<Shape> InferReduceShape(Shapes inputs, Shapes inits,
   return ArraysOfTypes(kept, types, to_apply.result->IsTuple(), pool);
 }
 
-absl::StatusOr<Shape> InferReduceWindowShape(Shapes inputs, Shapes inits,
-                                             const Window& window,
-                                             const ProgramShape& to_apply,
-                                             ShapePool& pool) {
+absl::StatusOr<Shape> InferReduceWindowShape(Shapes inputs, Shapes inits, const Window& window,
+                                             const ProgramShape& to_apply, ShapePool& pool) {
   if (auto s = CheckReduceOperands("reduce-window", inputs, inits, to_apply); !s.ok()) {
     return s;
   }
@@ -271,11 +267,9 @@ absl::StatusOr<Shape> InferReduceWindowShape(Shapes inputs, Shapes inits,
   return ArraysOfTypes(*out, types, to_apply.result->IsTuple(), pool);
 }
 
-absl::StatusOr<Shape> InferSelectAndScatterShape(const Shape& operand,
-                                                 const ProgramShape& select,
+absl::StatusOr<Shape> InferSelectAndScatterShape(const Shape& operand, const ProgramShape& select,
                                                  const Window& window, const Shape& source,
-                                                 const Shape& init,
-                                                 const ProgramShape& scatter) {
+                                                 const Shape& init, const ProgramShape& scatter) {
   if (auto s = ExpectArray(operand, "operand"); !s.ok()) return s;
   if (auto s = ExpectArray(source, "source"); !s.ok()) return s;
   if (auto s = ExpectScalar(init, "init value"); !s.ok()) return s;
@@ -340,8 +334,7 @@ absl::StatusOr<Shape> InferSortShape(Shapes operands, int64_t dimension,
 absl::StatusOr<Shape> InferTopKShape(const Shape& operand, int64_t k, ShapePool& pool) {
   if (auto s = ExpectArray(operand, "operand"); !s.ok()) return s;
   if (operand.rank() < 1) {
-    return ShapeError("topk needs an operand of rank at least 1, but has ",
-                      ShapeText(operand));
+    return ShapeError("topk needs an operand of rank at least 1, but has ", ShapeText(operand));
   }
   const int64_t last = operand.rank() - 1;
   if (k < 0) return ShapeError("topk k is ", k, "; it must not be negative");

@@ -1,10 +1,9 @@
 // Tests for reduce, reduce-window, select-and-scatter, sort and topk shape
 // inference. Valid cases follow the StableHLO spec's examples; each invalid
 // case breaks one constraint and checks the message names it.
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "passes/shape_inference.h"
 
@@ -74,30 +73,29 @@ TEST_CASE("InferReduceShape: spec example and variadic forms", "[shape_inference
         "f32[2,3]");
   // Variadic: (value, index) argmax-style, a tuple of results.
   ProgramShape argmax = Fn({S(kF32), S(kS32), S(kF32), S(kS32)}, T({S(kF32), S(kS32)}));
-  CHECK(Text(InferReduceShape({S(kF32, {2, 3}), S(kS32, {2, 3})}, {S(kF32), S(kS32)}, {0},
-                              argmax, Pool())) == "(f32[3], s32[3])");
+  CHECK(Text(InferReduceShape({S(kF32, {2, 3}), S(kS32, {2, 3})}, {S(kF32), S(kS32)}, {0}, argmax,
+                              Pool())) == "(f32[3], s32[3])");
   // XLA: a bf16 input may be reduced by an f32 computation; the result takes
   // the computation's type.
   CHECK(Text(InferReduceShape({S(kBF16, {4, 2})}, {S(kF32)}, {0}, Binary(kF32), Pool())) ==
         "f32[2]");
   // Dynamic kept dimensions stay dynamic.
-  CHECK(Text(InferReduceShape({Dyn(S(kF32, {4, 3}), 0)}, {S(kF32)}, {1}, Binary(kF32),
-                              Pool())) == "f32[<=4]");
+  CHECK(Text(InferReduceShape({Dyn(S(kF32, {4, 3}), 0)}, {S(kF32)}, {1}, Binary(kF32), Pool())) ==
+        "f32[<=4]");
 }
 
 TEST_CASE("InferReduceShape: operand errors", "[shape_inference]") {
   CHECK_THAT(Err(InferReduceShape({}, {}, {}, Binary(kF32), Pool())),
              Contains("at least one input"));
-  CHECK_THAT(Err(InferReduceShape({S(kF32, {2})}, {S(kF32), S(kF32)}, {0}, Binary(kF32),
-                                  Pool())),
+  CHECK_THAT(Err(InferReduceShape({S(kF32, {2})}, {S(kF32), S(kF32)}, {0}, Binary(kF32), Pool())),
              Contains("one init value per input, but has 1 inputs and 2 init values"));
   CHECK_THAT(Err(InferReduceShape({S(kF32, {2})}, {S(kF32, {1})}, {0}, Binary(kF32), Pool())),
              Contains("init value 0 must be a scalar"));
   CHECK_THAT(Err(InferReduceShape({T({S(kF32)})}, {S(kF32)}, {}, Binary(kF32), Pool())),
              Contains("input 0 must be an array"));
   ProgramShape two = Fn({S(kF32), S(kF32), S(kF32), S(kF32)}, T({S(kF32), S(kF32)}));
-  CHECK_THAT(Err(InferReduceShape({S(kF32, {2, 3}), S(kF32, {3, 2})}, {S(kF32), S(kF32)}, {0},
-                                  two, Pool())),
+  CHECK_THAT(Err(InferReduceShape({S(kF32, {2, 3}), S(kF32, {3, 2})}, {S(kF32), S(kF32)}, {0}, two,
+                                  Pool())),
              Contains("input 0 f32[2,3] and input 1 f32[3,2] must have the same dimensions"));
   CHECK_THAT(Err(InferReduceShape({S(kF32, {2, 3})}, {S(kF32)}, {2}, Binary(kF32), Pool())),
              Contains("dimensions {2} has dimension 2 out of range for rank 2"));
@@ -107,21 +105,20 @@ TEST_CASE("InferReduceShape: operand errors", "[shape_inference]") {
 
 TEST_CASE("InferReduceShape: to_apply errors", "[shape_inference]") {
   const Shape* in = S(kF32, {2, 3});
-  CHECK_THAT(Err(InferReduceShape({in}, {S(kF32)}, {0},
-                                  Fn({S(kF32), S(kF32), S(kF32)}, S(kF32)), Pool())),
-             Contains("to_apply must take 2 parameters (an accumulator then an input), but "
-                      "takes 3"));
+  CHECK_THAT(
+      Err(InferReduceShape({in}, {S(kF32)}, {0}, Fn({S(kF32), S(kF32), S(kF32)}, S(kF32)), Pool())),
+      Contains("to_apply must take 2 parameters (an accumulator then an input), but "
+               "takes 3"));
   CHECK_THAT(Err(InferReduceShape({in, in}, {S(kF32), S(kF32)}, {0}, Binary(kF32), Pool())),
              Contains("to_apply must take 4 parameters (2 accumulators then 2 inputs), but "
                       "takes 2"));
   ProgramShape scalar_result = Fn({S(kF32), S(kF32), S(kF32), S(kF32)}, S(kF32));
   CHECK_THAT(Err(InferReduceShape({in, in}, {S(kF32), S(kF32)}, {0}, scalar_result, Pool())),
              Contains("must return a tuple of 2 scalars (one per input), but returns f32[]"));
-  CHECK_THAT(Err(InferReduceShape({in}, {S(kF32)}, {0}, Fn({S(kF32), S(kF32)}, S(kF32, {2})),
-                                  Pool())),
-             Contains("must return scalars, but returns f32[2]"));
-  CHECK_THAT(Err(InferReduceShape({in}, {S(kF32)}, {0}, Fn({S(kS32), S(kF32)}, S(kF32)),
-                                  Pool())),
+  CHECK_THAT(
+      Err(InferReduceShape({in}, {S(kF32)}, {0}, Fn({S(kF32), S(kF32)}, S(kF32, {2})), Pool())),
+      Contains("must return scalars, but returns f32[2]"));
+  CHECK_THAT(Err(InferReduceShape({in}, {S(kF32)}, {0}, Fn({S(kS32), S(kF32)}, S(kF32)), Pool())),
              Contains("to_apply parameter 0 (accumulator 0) has shape s32[] but result 0 has "
                       "shape f32[]"));
   CHECK_THAT(Err(InferReduceShape({in}, {S(kS32)}, {0}, Binary(kF32), Pool())),
@@ -130,11 +127,10 @@ TEST_CASE("InferReduceShape: to_apply errors", "[shape_inference]") {
   CHECK_THAT(Err(InferReduceShape({S(kS32, {2})}, {S(kF32)}, {0}, Binary(kF32), Pool())),
              Contains("to_apply parameter 1 (input 0) has shape f32[] but input 0 has element "
                       "type s32"));
-  CHECK_THAT(Err(InferReduceShape({in}, {S(kF32)}, {0}, Fn({S(kF32), S(kF32, {1})}, S(kF32)),
-                                  Pool())),
-             Contains("to_apply parameter 1 (input 0) has shape f32[1]"));
-  CHECK_THAT(Err(InferReduceShape({in}, {S(kF32)}, {0}, Fn({S(kF32), S(kF32)}, nullptr),
-                                  Pool())),
+  CHECK_THAT(
+      Err(InferReduceShape({in}, {S(kF32)}, {0}, Fn({S(kF32), S(kF32, {1})}, S(kF32)), Pool())),
+      Contains("to_apply parameter 1 (input 0) has shape f32[1]"));
+  CHECK_THAT(Err(InferReduceShape({in}, {S(kF32)}, {0}, Fn({S(kF32), S(kF32)}, nullptr), Pool())),
              Contains("to_apply has no root instruction"));
 }
 
@@ -154,14 +150,13 @@ TEST_CASE("InferReduceWindowShape: spec examples", "[shape_inference]") {
   Window pool2x3 = Win({2, 3});
   pool2x3[0].stride = 2;
   pool2x3[1].stride = 3;
-  CHECK(Text(InferReduceWindowShape({S(kF32, {4, 6})}, {S(kF32)}, pool2x3, Binary(kF32),
-                                    Pool())) == "f32[2,2]");
+  CHECK(Text(InferReduceWindowShape({S(kF32, {4, 6})}, {S(kF32)}, pool2x3, Binary(kF32), Pool())) ==
+        "f32[2,2]");
   // Windows that do not fit give an empty dimension.
-  CHECK(Text(InferReduceWindowShape({S(kF32, {2})}, {S(kF32)}, Win({3}), Binary(kF32),
-                                    Pool())) == "f32[0]");
+  CHECK(Text(InferReduceWindowShape({S(kF32, {2})}, {S(kF32)}, Win({3}), Binary(kF32), Pool())) ==
+        "f32[0]");
   // Rank 0: an empty window.
-  CHECK(Text(InferReduceWindowShape({S(kF32)}, {S(kF32)}, {}, Binary(kF32), Pool())) ==
-        "f32[]");
+  CHECK(Text(InferReduceWindowShape({S(kF32)}, {S(kF32)}, {}, Binary(kF32), Pool())) == "f32[]");
 }
 
 TEST_CASE("InferReduceWindowShape: padding, variadic, dynamic", "[shape_inference]") {
@@ -179,8 +174,8 @@ TEST_CASE("InferReduceWindowShape: padding, variadic, dynamic", "[shape_inferenc
   CHECK(Text(InferReduceWindowShape({S(kF32, {5})}, {S(kF32)}, same, Binary(kF32), Pool())) ==
         "f32[3]");
   ProgramShape two = Fn({S(kF32), S(kS32), S(kF32), S(kS32)}, T({S(kF32), S(kS32)}));
-  CHECK(Text(InferReduceWindowShape({S(kF32, {4}), S(kS32, {4})}, {S(kF32), S(kS32)}, Win({2}),
-                                    two, Pool())) == "(f32[3], s32[3])");
+  CHECK(Text(InferReduceWindowShape({S(kF32, {4}), S(kS32, {4})}, {S(kF32), S(kS32)}, Win({2}), two,
+                                    Pool())) == "(f32[3], s32[3])");
   Window halve = Win({2});
   halve[0].stride = 2;
   CHECK(Text(InferReduceWindowShape({Dyn(S(kF32, {8}), 0)}, {S(kF32)}, halve, Binary(kF32),
@@ -208,9 +203,9 @@ TEST_CASE("InferReduceWindowShape: errors", "[shape_inference]") {
   w[0].padding_high = -2;
   CHECK_THAT(err(w), Contains("window dimension 0 pads the input dimension of size 4"));
   CHECK_THAT(err(w), Contains("to -1, which is negative"));
-  CHECK_THAT(Err(InferReduceWindowShape({in}, {S(kF32), S(kF32)}, Win({1, 1}), Binary(kF32),
-                                        Pool())),
-             Contains("reduce-window needs one init value per input"));
+  CHECK_THAT(
+      Err(InferReduceWindowShape({in}, {S(kF32), S(kF32)}, Win({1, 1}), Binary(kF32), Pool())),
+      Contains("reduce-window needs one init value per input"));
   CHECK_THAT(Err(InferReduceWindowShape({in}, {S(kS32)}, Win({1, 1}), Binary(kF32), Pool())),
              Contains("init value 0 has shape s32[]"));
 }
@@ -229,8 +224,7 @@ Window SelectWindow() {
 
 TEST_CASE("InferSelectAndScatterShape: spec example", "[shape_inference]") {
   CHECK(Text(InferSelectAndScatterShape(*S(kS64, {4, 2}), GreaterEqual(kS64), SelectWindow(),
-                                        *S(kS64, {2, 2}), *S(kS64), Binary(kS64))) ==
-        "s64[4,2]");
+                                        *S(kS64, {2, 2}), *S(kS64), Binary(kS64))) == "s64[4,2]");
 }
 
 TEST_CASE("InferSelectAndScatterShape: errors", "[shape_inference]") {

@@ -14,13 +14,12 @@ absl::Status ExpectScalar(const Shape& s, std::string_view what) {
   return ShapeError(what, " must be a scalar, but has shape ", ShapeText(s));
 }
 
-absl::Status ExpectDimensions(absl::Span<const int64_t> dims, int64_t rank,
-                              std::string_view what) {
+absl::Status ExpectDimensions(absl::Span<const int64_t> dims, int64_t rank, std::string_view what) {
   std::vector<bool> seen(rank > 0 ? rank : 0, false);
   for (int64_t d : dims) {
     if (d < 0 || d >= rank) {
-      return ShapeError(what, " ", DimsText(dims), " has dimension ", d,
-                        " out of range for rank ", rank);
+      return ShapeError(what, " ", DimsText(dims), " has dimension ", d, " out of range for rank ",
+                        rank);
     }
     if (seen[d]) return ShapeError(what, " ", DimsText(dims), " repeats dimension ", d);
     seen[d] = true;
@@ -42,8 +41,8 @@ absl::Status ExpectSameDims(const Shape& a, std::string_view a_name, const Shape
 absl::Status ExpectSameType(const Shape& a, std::string_view a_name, const Shape& b,
                             std::string_view b_name) {
   if (a.element_type() == b.element_type()) return absl::OkStatus();
-  return ShapeError(a_name, " has element type ", PrimitiveTypeName(a.element_type()),
-                    " but ", b_name, " has ", PrimitiveTypeName(b.element_type()));
+  return ShapeError(a_name, " has element type ", PrimitiveTypeName(a.element_type()), " but ",
+                    b_name, " has ", PrimitiveTypeName(b.element_type()));
 }
 
 Shape WithType(const Shape& like, PrimitiveType t) {

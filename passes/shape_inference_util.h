@@ -28,8 +28,7 @@ absl::Status ExpectArray(const Shape& s, std::string_view what);
 absl::Status ExpectScalar(const Shape& s, std::string_view what);
 // Error unless every value is in [0, rank) and none repeats; `what` names
 // the attribute ("dimensions").
-absl::Status ExpectDimensions(absl::Span<const int64_t> dims, int64_t rank,
-                              std::string_view what);
+absl::Status ExpectDimensions(absl::Span<const int64_t> dims, int64_t rank, std::string_view what);
 // Error unless a and b have the same dims (and dynamism); names them.
 absl::Status ExpectSameDims(const Shape& a, std::string_view a_name, const Shape& b,
                             std::string_view b_name);

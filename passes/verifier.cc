@@ -54,8 +54,7 @@ int64_t LeafCount(const Shape& shape) {
 
 class Verifier {
  public:
-  Verifier(Module& module, const VerifyOptions& options)
-      : module_(module), options_(options) {}
+  Verifier(Module& module, const VerifyOptions& options) : module_(module), options_(options) {}
 
   absl::Status Run() {
     if (!module_.entry()) Report(SourceLoc{}, "", "the module has no entry computation");
@@ -75,8 +74,8 @@ class Verifier {
       return;
     }
     std::string text = name.empty() ? std::string(message) : StrCat("%", name, ": ", message);
-    const std::string& file = module_.source_name().empty() ? std::string("<module>")
-                                                            : module_.source_name();
+    const std::string& file =
+        module_.source_name().empty() ? std::string("<module>") : module_.source_name();
     if (loc.line == 0) {
       errors_.push_back(StrCat(file, ": error: ", text));
       return;
@@ -97,8 +96,7 @@ class Verifier {
     }
     for (int64_t i = 0; i < comp.parameter_count(); ++i) {
       if (!comp.parameter(i)) {
-        Report(comp.loc(), "", StrCat("computation '", comp.name(), "' has no parameter(",
-                                      i, ")"));
+        Report(comp.loc(), "", StrCat("computation '", comp.name(), "' has no parameter(", i, ")"));
       }
     }
     absl::flat_hash_set<std::string_view> names;
@@ -150,8 +148,7 @@ class Verifier {
     }
     if (!inferred->Compatible(inst.shape())) {
       ReportInst(inst, StrCat("the shape is ", inst.shape().ToString(false),
-                              " but the operands and attributes give ",
-                              inferred->ToString(false)));
+                              " but the operands and attributes give ", inferred->ToString(false)));
     }
   }
 
@@ -167,10 +164,10 @@ class Verifier {
     if (const Attribute* a = inst.FindAttr(AttrKind::kOperandLayoutConstraints)) {
       const auto* shapes = std::get_if<std::vector<const Shape*>>(&a->value);
       if (shapes && static_cast<int64_t>(shapes->size()) != inst.operand_count()) {
-        ReportInst(inst, StrCat("operand_layout_constraints lists ", shapes->size(), " shape",
-                                shapes->size() == 1 ? "" : "s", " but the instruction has ",
-                                inst.operand_count(), " operand",
-                                inst.operand_count() == 1 ? "" : "s"));
+        ReportInst(inst,
+                   StrCat("operand_layout_constraints lists ", shapes->size(), " shape",
+                          shapes->size() == 1 ? "" : "s", " but the instruction has ",
+                          inst.operand_count(), " operand", inst.operand_count() == 1 ? "" : "s"));
       } else if (shapes) {
         for (int64_t i = 0; i < inst.operand_count(); ++i) {
           const Shape* want = (*shapes)[i];
@@ -191,8 +188,8 @@ class Verifier {
       if (flags && static_cast<int64_t>(flags->size()) != leaves) {
         ReportInst(inst, StrCat("parameter_replication has ", flags->size(), " entr",
                                 flags->size() == 1 ? "y" : "ies", " but the parameter ",
-                                inst.shape().ToString(false),
-                                " has ", leaves, " leaf buffer", leaves == 1 ? "" : "s"));
+                                inst.shape().ToString(false), " has ", leaves, " leaf buffer",
+                                leaves == 1 ? "" : "s"));
       }
     }
   }
@@ -200,8 +197,8 @@ class Verifier {
   // {output index}: (operand, {operand index}): both places exist and hold
   // the same shape (the buffers are shared).
   void VerifyAlias(const Instruction& inst, const AliasEntry& e) {
-    std::string what = StrCat("output_to_operand_aliasing {", StrJoin(e.output_index, ","),
-                              "}: (", e.operand, ", ", IndexText(e.operand_index), ")");
+    std::string what = StrCat("output_to_operand_aliasing {", StrJoin(e.output_index, ","), "}: (",
+                              e.operand, ", ", IndexText(e.operand_index), ")");
     const Shape* out = Subshape(inst.shape(), e.output_index);
     if (!out) {
       ReportInst(inst, StrCat(what, ": the result ", inst.shape().ToString(false),
@@ -221,9 +218,8 @@ class Verifier {
       return;
     }
     if (!in->Compatible(*out)) {
-      ReportInst(inst, StrCat(what, ": the output ", out->ToString(false),
-                              " and the operand ", in->ToString(false),
-                              " must have the same shape"));
+      ReportInst(inst, StrCat(what, ": the output ", out->ToString(false), " and the operand ",
+                              in->ToString(false), " must have the same shape"));
     }
   }
 
@@ -294,8 +290,8 @@ class Verifier {
             auto it = std::find(path.begin(), path.end(), callee->name());
             for (; it != path.end(); ++it) StrAppend(&cycle, "'", *it, "' -> ");
             StrAppend(&cycle, "'", callee->name(), "'");
-            ReportInst(*inst, StrCat("calls computation '", callee->name(),
-                                     "' recursively (", cycle, "); calls must not form a cycle"));
+            ReportInst(*inst, StrCat("calls computation '", callee->name(), "' recursively (",
+                                     cycle, "); calls must not form a cycle"));
           } else if (state == 0) {
             visit(callee);
           }
@@ -316,9 +312,9 @@ class Verifier {
     if (!entry || !result) return;
     const auto& params = module_.entry_parameter_layouts();
     if (static_cast<int64_t>(params.size()) != entry->parameter_count()) {
-      Report(entry->loc(), "", StrCat("entry_computation_layout lists ", params.size(),
-                                      " parameters but the entry computation has ",
-                                      entry->parameter_count()));
+      Report(entry->loc(), "",
+             StrCat("entry_computation_layout lists ", params.size(),
+                    " parameters but the entry computation has ", entry->parameter_count()));
       return;
     }
     for (size_t i = 0; i < params.size(); ++i) {
@@ -330,9 +326,9 @@ class Verifier {
       }
     }
     if (entry->root() && !result->Compatible(entry->root()->shape())) {
-      ReportInst(*entry->root(), StrCat("entry_computation_layout gives the result shape ",
-                                        result->ToString(false), " but the root has ",
-                                        entry->root()->shape().ToString(false)));
+      ReportInst(*entry->root(),
+                 StrCat("entry_computation_layout gives the result shape ", result->ToString(false),
+                        " but the root has ", entry->root()->shape().ToString(false)));
     }
   }
 

@@ -161,15 +161,15 @@ bool RemoveDeadLoopState(Module& module, Computation& comp, Instruction* loop,
     if (init->opcode() == Opcode::kTuple) {
       elements.push_back(init->operand(j));
     } else {
-      Instruction* g = Add(module, comp, Opcode::kGetTupleElement,
-                           init->shape().tuple_shapes()[j], {init});
+      Instruction* g =
+          Add(module, comp, Opcode::kGetTupleElement, init->shape().tuple_shapes()[j], {init});
       g->SetAttr(AttrKind::kIndex, j);
       elements.push_back(g);
     }
   }
   const Shape* new_shape = Kept(module, shape, live);
-  loop->ReplaceOperand(0, Add(module, comp, Opcode::kTuple,
-                              Kept(module, init->shape(), live), elements));
+  loop->ReplaceOperand(
+      0, Add(module, comp, Opcode::kTuple, Kept(module, init->shape(), live), elements));
   loop->set_shape(new_shape);
   Renumber(loop, index);
   if (init->users().empty() && init != comp.root() && init->opcode() == Opcode::kTuple) {

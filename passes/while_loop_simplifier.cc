@@ -109,9 +109,8 @@ KnownState StepState(const Computation& body, const KnownState& known) {
     auto it = known.find(index);
     if (!kv || it == known.end()) return;
     int64_t r;
-    const bool overflow = v->opcode() == Opcode::kAdd
-                              ? __builtin_add_overflow(it->second, *kv, &r)
-                              : __builtin_sub_overflow(it->second, *kv, &r);
+    const bool overflow = v->opcode() == Opcode::kAdd ? __builtin_add_overflow(it->second, *kv, &r)
+                                                      : __builtin_sub_overflow(it->second, *kv, &r);
     if (!overflow && Fits(t, r)) out[index] = r;
   };
   if (root->opcode() == Opcode::kTuple) {

@@ -299,8 +299,8 @@ class Widener {
 
   Instruction* Add(Computation& comp, Opcode opcode, const Shape* shape,
                    absl::Span<Instruction* const> operands) {
-    auto inst = std::make_unique<Instruction>(opcode, module_.UniqueName(OpcodeName(opcode)),
-                                              shape);
+    auto inst =
+        std::make_unique<Instruction>(opcode, module_.UniqueName(OpcodeName(opcode)), shape);
     for (Instruction* op : operands) inst->AppendOperand(op);
     changed_ = true;
     return comp.AddInstruction(std::move(inst));

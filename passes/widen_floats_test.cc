@@ -218,8 +218,7 @@ ENTRY %main (p: f32[3]) -> (f32[3], f32[2], f32[2], c64[2], f32[2]) {
   CHECK(Find(*m, "re")->shape().element_type() == PrimitiveType::kF64);
 }
 
-TEST_CASE("widen-floats: LAPACK calls take their double twins, TopK is widened",
-          "[widen_floats]") {
+TEST_CASE("widen-floats: LAPACK calls take their double twins, TopK is widened", "[widen_floats]") {
   auto m = Parse(R"(HloModule lapack
 
 ENTRY %main (a: f32[3,3], v: f32[2,5]) -> (f32[3,3], s32[], f32[2,2]) {
@@ -285,10 +284,8 @@ ENTRY %main (p: (f32[2], bf16[2]), c: pred[]) -> (f32[2], bf16[2]) {
   Widen(*m);
   CHECK(m->entry()->parameter(0)->shape().ToString(false) == "(f32[2], bf16[2])");
   CHECK(m->entry()->root()->shape().ToString(false) == "(f32[2], bf16[2])");
-  CHECK(m->FindComputation("fused")->parameter(1)->shape().element_type() ==
-        PrimitiveType::kF64);
-  CHECK(m->FindComputation("yes")->parameter(0)->shape().ToString(false) ==
-        "(f64[2], f64[2])");
+  CHECK(m->FindComputation("fused")->parameter(1)->shape().element_type() == PrimitiveType::kF64);
+  CHECK(m->FindComputation("yes")->parameter(0)->shape().ToString(false) == "(f64[2], f64[2])");
   Value v = Run(*m, {"(f32[2] {3, 1e8}, bf16[2] {0.5, 3})", "pred[] true"});
   CHECK(v.element(0).ToLiteral().GetDouble(0) == 1.5);
   CHECK(v.element(0).ToLiteral().GetDouble(1) == 3e8);

@@ -86,7 +86,7 @@ absl::Status CheckEmitFlags(const CLI::App& app, const OptFlags& f) {
 struct InputModules {
   std::shared_ptr<const std::string> text;  // shared with the modules (verifier quotes)
   std::string filename;
-  std::vector<std::string_view> pieces;     // HLO text: one per module
+  std::vector<std::string_view> pieces;  // HLO text: one per module
   std::vector<uint32_t> first_lines;
   std::vector<std::unique_ptr<Module>> json;  // JSON: the modules, read
 };
@@ -142,10 +142,9 @@ absl::StatusOr<std::unique_ptr<Module>> ParseOne(const OptFlags& f, InputModules
   if (f.time_phases) before = CurrentMemoryUsage();
   run.parse_timer.Start();
   absl::StatusOr<std::unique_ptr<Module>> m =
-      f.input_format == "json"
-          ? std::move(in.json[i])
-          : ParseModulePiece(in.pieces[i], in.first_lines[i],
-                             ParseOptions{in.filename, &InferShape});
+      f.input_format == "json" ? std::move(in.json[i])
+                               : ParseModulePiece(in.pieces[i], in.first_lines[i],
+                                                  ParseOptions{in.filename, &InferShape});
   run.parse_timer.Stop();
   if (f.time_phases && m.ok()) {
     MemoryUsage after = CurrentMemoryUsage();
@@ -173,8 +172,8 @@ PrintStyle OutputStyle(const OptFlags& f, const Module& m) {
 }
 
 // Verifies, runs the passes on and prints module `i` into run.out.
-absl::Status HandleModule(OptFlags& f, Pipeline& pipeline, InputModules& in, size_t i,
-                          Module& m, OptRun& run) {
+absl::Status HandleModule(OptFlags& f, Pipeline& pipeline, InputModules& in, size_t i, Module& m,
+                          OptRun& run) {
   m.set_source(in.filename, in.text);
   if (!f.no_verify) {
     if (auto st = VerifyModule(m); !st.ok()) return st;
@@ -269,8 +268,8 @@ absl::Status RunHloOpt(OptFlags& f, const std::function<void(const absl::Status&
   if (auto st = PublishDumps(f.pass_flags); !st.ok()) return st;
   if (run.printed == 0 && !run.any_error) {
     // Only separators, blanks and comments: there is nothing to print.
-    return MarkLocated(absl::InvalidArgumentError(
-        StrCat(in->filename, ":1:1: error: the input holds no module")));
+    return MarkLocated(
+        absl::InvalidArgumentError(StrCat(in->filename, ":1:1: error: the input holds no module")));
   }
   // The modules that worked are written even when others failed (exit 1).
   if (run.printed > 0) {

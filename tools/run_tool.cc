@@ -7,9 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
-
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -90,8 +89,7 @@ void AddOptions(CLI::App& app, RunFlags& f) {
                  "compare the result with this: one file of the whole result, one .npy per "
                  "result array in order, or a folder of result_I.npy / out_I.npy (per device: "
                  "once, or once per device); exit 1 on mismatch");
-  app.add_option("--replicas", f.replicas,
-                 "replicas to run (default: the module's replica_count)")
+  app.add_option("--replicas", f.replicas, "replicas to run (default: the module's replica_count)")
       ->check(CLI::Range(int64_t{1}, int64_t{1024}));
   app.add_option("--partitions", f.partitions,
                  "partitions to run (default: the module's num_partitions)")
@@ -226,8 +224,7 @@ absl::StatusOr<std::unique_ptr<hlo::Module>> LoadModule(const RunFlags& f) {
   return module;
 }
 
-absl::Status CheckInputCount(const RunFlags& f, const hlo::Computation& entry,
-                             int64_t devices) {
+absl::Status CheckInputCount(const RunFlags& f, const hlo::Computation& entry, int64_t devices) {
   const int64_t params = entry.parameter_count();
   const auto given = static_cast<int64_t>(f.inputs.size());
   if (f.random_inputs || given == params || (devices > 1 && given == params * devices)) {
@@ -244,17 +241,17 @@ absl::Status CheckInputCount(const RunFlags& f, const hlo::Computation& entry,
   return UsageError(hlo::StrCat(
       "the entry computation takes ", params, params == 1 ? " parameter" : " parameters", names,
       "; ", given, " --input given: give one per parameter",
-      devices > 1 ? hlo::StrCat(" (or ", params * devices, ", ", params,
-                                " per device in device order)")
-                  : std::string(),
+      devices > 1
+          ? hlo::StrCat(" (or ", params * devices, ", ", params, " per device in device order)")
+          : std::string(),
       " or --random-inputs"));
 }
 
 // Puts "parameter I 'NAME': " after the "error: " of a reader's message.
 absl::Status NameParameter(const absl::Status& st, int64_t i, const hlo::Instruction& p) {
   std::string msg(st.message());
-  std::string what = hlo::StrCat("parameter ", i, " '", p.name(), "' (",
-                                 p.shape().ToString(false), "): ");
+  std::string what =
+      hlo::StrCat("parameter ", i, " '", p.name(), "' (", p.shape().ToString(false), "): ");
   // A located message (a typed mark) starts "PLACE: error: ": the name goes
   // after that.
   size_t at = hlo::IsLocated(st) ? msg.find(": error: ") : std::string::npos;
@@ -265,8 +262,9 @@ absl::Status NameParameter(const absl::Status& st, int64_t i, const hlo::Instruc
 
 // Device d's inputs: its own files when given per device, else the shared
 // ones; random inputs from seed + d.
-absl::StatusOr<std::vector<std::vector<hlo::Value>>> ReadArguments(
-    const RunFlags& f, const hlo::Computation& entry, int64_t devices) {
+absl::StatusOr<std::vector<std::vector<hlo::Value>>> ReadArguments(const RunFlags& f,
+                                                                   const hlo::Computation& entry,
+                                                                   int64_t devices) {
   const int64_t params = entry.parameter_count();
   std::vector<std::vector<hlo::Value>> args(devices);
   for (int64_t d = 0; d < devices; ++d) {
@@ -277,10 +275,9 @@ absl::StatusOr<std::vector<std::vector<hlo::Value>>> ReadArguments(
         args[d].push_back(args[0][i]);  // the same input: share the buffer
         continue;
       }
-      auto lit = f.random_inputs
-                     ? hlo::RandomLiteral(shape, f.seed + static_cast<uint64_t>(d),
-                                          static_cast<uint64_t>(i))
-                     : hlo::LoadInputArgument(f.inputs[file], shape);
+      auto lit = f.random_inputs ? hlo::RandomLiteral(shape, f.seed + static_cast<uint64_t>(d),
+                                                      static_cast<uint64_t>(i))
+                                 : hlo::LoadInputArgument(f.inputs[file], shape);
       if (!lit.ok()) return NameParameter(lit.status(), i, *entry.parameter(i));
       args[d].push_back(hlo::Value::FromLiteral(*std::move(lit)));
     }
@@ -304,10 +301,10 @@ absl::Status CheckResultFlags(const RunFlags& f, const hlo::Shape& root, int64_t
   if (!f.npy_file) return absl::OkStatus();
   const int64_t arrays = hlo::ResultArrayCount(root);
   if (arrays == 1 && devices == 1 && root.IsArray()) return absl::OkStatus();
-  return UsageError(hlo::StrCat(
-      "-o ", f.output, " names one .npy file, but the result has ",
-      devices > 1 ? hlo::StrCat(devices, " devices") : hlo::StrCat(arrays, " arrays"),
-      ": give -o DIR --output-format=npy for a folder of result_I.npy"));
+  return UsageError(
+      hlo::StrCat("-o ", f.output, " names one .npy file, but the result has ",
+                  devices > 1 ? hlo::StrCat(devices, " devices") : hlo::StrCat(arrays, " arrays"),
+                  ": give -o DIR --output-format=npy for a folder of result_I.npy"));
 }
 
 absl::Status WriteResult(const RunFlags& f, const std::vector<hlo::Literal>& lits,
@@ -350,8 +347,8 @@ absl::Status WriteResult(const RunFlags& f, const std::vector<hlo::Literal>& lit
 // Compares each device's result with its --expect files; false on a mismatch.
 absl::StatusOr<bool> CheckExpected(const RunFlags& f,
                                    const std::vector<std::vector<std::string>>& expect,
-                                   const std::vector<hlo::Literal>& lits,
-                                   const hlo::Shape& root, hlo::ReplicaRunner& runner) {
+                                   const std::vector<hlo::Literal>& lits, const hlo::Shape& root,
+                                   hlo::ReplicaRunner& runner) {
   bool all_match = true;
   const auto devices = static_cast<int64_t>(lits.size());
   for (int64_t d = 0; d < devices; ++d) {
@@ -374,8 +371,7 @@ absl::StatusOr<bool> CheckExpected(const RunFlags& f,
 
 // What the first run gives: the outfeed, --expect's verdict and the result
 // (-o; standard output unless --expect or --bench). False on a mismatch.
-absl::StatusOr<bool> Outputs(const RunFlags& f,
-                             const std::vector<std::vector<std::string>>& expect,
+absl::StatusOr<bool> Outputs(const RunFlags& f, const std::vector<std::vector<std::string>>& expect,
                              std::vector<hlo::Value>& result, const hlo::Shape& root,
                              hlo::ReplicaRunner& runner) {
   const auto devices = static_cast<int64_t>(result.size());
@@ -466,8 +462,7 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched) {
   const hlo::Computation& entry = *m.entry();
   const hlo::Shape& root = entry.root()->shape();
   int64_t replicas = f.replicas == 0 ? std::max<int64_t>(1, m.replica_count()) : f.replicas;
-  int64_t partitions =
-      f.partitions == 0 ? std::max<int64_t>(1, m.num_partitions()) : f.partitions;
+  int64_t partitions = f.partitions == 0 ? std::max<int64_t>(1, m.num_partitions()) : f.partitions;
   if (replicas * partitions > 1024) {
     return UsageError(hlo::StrCat(replicas, " replicas x ", partitions,
                                   " partitions is more than the 1024 devices hlo-run runs"));
@@ -506,8 +501,9 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched) {
   if (!result.ok()) return result.status();
   // The profile covers the timed runs of --bench, else this one.
   if (profiler && f.bench == 0) {
-    profiler->AddRun(std::chrono::duration<double, std::milli>(
-                         std::chrono::steady_clock::now() - first_start).count());
+    profiler->AddRun(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start)
+            .count());
   }
   if (profiler && f.bench > 0) profiler->Reset();
   auto outputs = Outputs(f, *expect, *result, root, runner);
@@ -543,7 +539,6 @@ Resident ResidentNow() {
   std::fclose(f);
   return r;
 }
-
 
 int64_t DefaultMaxMemory() {
   long pages = sysconf(_SC_PHYS_PAGES);

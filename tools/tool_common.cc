@@ -1,5 +1,11 @@
 #include "tools/tool_common.h"
 
+#include <malloc.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -8,12 +14,6 @@
 #include <iterator>
 #include <map>
 #include <sstream>
-
-#include <malloc.h>
-#include <sys/resource.h>
-#include <time.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "CLI/CLI.hpp"
 #include "ir/hlo_printer.h"
@@ -63,8 +63,8 @@ std::string ClosestName(std::string_view word, const std::vector<std::string>& n
       row[0] = i;
       for (size_t j = 1; j <= name.size(); ++j) {
         size_t up = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                           diagonal + (word[i - 1] == name[j - 1] ? 0 : 1)});
+        row[j] =
+            std::min({row[j] + 1, row[j - 1] + 1, diagonal + (word[i - 1] == name[j - 1] ? 0 : 1)});
         diagonal = up;
       }
     }
@@ -167,8 +167,7 @@ void PhaseTimer::Start() {
 }
 
 void PhaseTimer::Stop() {
-  wall_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_)
-               .count();
+  wall_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
   cpu_ += ThreadCpuSeconds() - cpu_start_;
 }
 
@@ -245,13 +244,11 @@ std::string StatsReport(std::string_view label,
   std::string out = StrCat("hlo-opt stats for ", label, "\n");
   char line[160];
   double total_seconds = 0;
-  std::snprintf(line, sizeof(line), "  %-26s %6s %8s %12s\n", "pass", "runs", "changed",
-                "seconds");
+  std::snprintf(line, sizeof(line), "  %-26s %6s %8s %12s\n", "pass", "runs", "changed", "seconds");
   out += line;
   for (const PassTiming& t : timings) {
     std::snprintf(line, sizeof(line), "  %-26s %6lld %8lld %12.6f\n", t.name.c_str(),
-                  static_cast<long long>(t.runs), static_cast<long long>(t.changed),
-                  t.seconds);
+                  static_cast<long long>(t.runs), static_cast<long long>(t.changed), t.seconds);
     out += line;
     total_seconds += t.seconds;
   }

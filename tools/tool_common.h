@@ -85,8 +85,7 @@ uint64_t PeakResidentBytes();
 // RE2 pattern matches somewhere (RE2::PartialMatch on the line without its
 // indentation), with the header of each computation that keeps one; the
 // HloModule line stays. An invalid pattern is an InvalidArgument error.
-absl::StatusOr<std::string> FilterInstructionLines(std::string_view text,
-                                                   std::string_view pattern);
+absl::StatusOr<std::string> FilterInstructionLines(std::string_view text, std::string_view pattern);
 
 // Instructions per opcode text over every computation, sorted by opcode.
 std::vector<std::pair<std::string, int64_t>> OpcodeCounts(const Module& module);
@@ -103,9 +102,9 @@ struct PassFlags {
   std::string passes;                    // --passes
   std::vector<std::string> print_after;  // --print-after
   bool filter_given = false;
-  std::string filter;                    // --filter
-  bool stats = false;                    // --stats
-  PipelineOptions options;               // --verify-each, --print-after-all, --dump-dir
+  std::string filter;       // --filter
+  bool stats = false;       // --stats
+  PipelineOptions options;  // --verify-each, --print-after-all, --dump-dir
   // --dump-dir's files, staged by the first RunPasses until PublishDumps.
   std::unique_ptr<OutputDir> dumps;
   // Set by RunPasses when count_runs, for hlo-opt --time: the most runs of

@@ -8,8 +8,12 @@ namespace {
 // Ops whose XLA class carries use_global_device_ids.
 bool HasGlobalIdsFlag(Opcode op) {
   switch (op) {
-    case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kAllGather:
-    case Opcode::kAllGatherStart: case Opcode::kReduceScatter: case Opcode::kCollectiveReduce:
+    case Opcode::kAllReduce:
+    case Opcode::kAllReduceStart:
+    case Opcode::kAllGather:
+    case Opcode::kAllGatherStart:
+    case Opcode::kReduceScatter:
+    case Opcode::kCollectiveReduce:
       return true;
     default:
       return false;
@@ -18,9 +22,12 @@ bool HasGlobalIdsFlag(Opcode op) {
 
 std::string_view ModeIds(CollectiveMode mode) {
   switch (mode) {
-    case CollectiveMode::kCrossPartition: return "partition";
-    case CollectiveMode::kFlattenedId: return "device";
-    default: return "replica";
+    case CollectiveMode::kCrossPartition:
+      return "partition";
+    case CollectiveMode::kFlattenedId:
+      return "device";
+    default:
+      return "replica";
   }
 }
 
@@ -62,11 +69,11 @@ absl::StatusOr<std::vector<int64_t>> GroupDevices(const Instruction& inst, Opcod
   if (!groups.ok()) return groups.status();
   const int64_t R = dev.replica_count, P = dev.partition_count;
   int64_t id_count = *mode == CollectiveMode::kCrossPartition ? P
-                     : *mode == CollectiveMode::kFlattenedId ? R * P
-                                                             : R;
+                     : *mode == CollectiveMode::kFlattenedId  ? R * P
+                                                              : R;
   int64_t my_id = *mode == CollectiveMode::kCrossPartition ? dev.partition_id
-                  : *mode == CollectiveMode::kFlattenedId ? dev.device()
-                                                          : dev.replica_id;
+                  : *mode == CollectiveMode::kFlattenedId  ? dev.device()
+                                                           : dev.replica_id;
   std::vector<int64_t> ids;
   if (groups->empty()) {
     if (*mode == CollectiveMode::kFlattenedId) {
@@ -78,9 +85,8 @@ absl::StatusOr<std::vector<int64_t>> GroupDevices(const Instruction& inst, Opcod
       for (int64_t id : g) {
         if (id < 0 || id >= id_count) {
           return absl::InvalidArgumentError(
-              StrCat("replica_groups name ", ModeIds(*mode), " ", id, " but the run has ",
-                     id_count, " ", ModeIds(*mode), id_count == 1 ? "" : "s",
-                     " (--replicas/--partitions)"));
+              StrCat("replica_groups name ", ModeIds(*mode), " ", id, " but the run has ", id_count,
+                     " ", ModeIds(*mode), id_count == 1 ? "" : "s", " (--replicas/--partitions)"));
         }
       }
       for (int64_t id : g) {
@@ -88,17 +94,23 @@ absl::StatusOr<std::vector<int64_t>> GroupDevices(const Instruction& inst, Opcod
       }
     }
     if (ids.empty()) {
-      return absl::NotFoundError(
-          StrCat(ModeIds(*mode), " ", my_id, " is in no group of replica_groups (the run has ",
-                 id_count, " ", ModeIds(*mode), id_count == 1 ? "" : "s", ")"));
+      return absl::NotFoundError(StrCat(ModeIds(*mode), " ", my_id,
+                                        " is in no group of replica_groups (the run has ", id_count,
+                                        " ", ModeIds(*mode), id_count == 1 ? "" : "s", ")"));
     }
   }
   std::vector<int64_t> devices;
   for (int64_t id : ids) {
     switch (*mode) {
-      case CollectiveMode::kCrossReplica: devices.push_back(id * P + dev.partition_id); break;
-      case CollectiveMode::kCrossPartition: devices.push_back(dev.replica_id * P + id); break;
-      case CollectiveMode::kFlattenedId: devices.push_back(id); break;
+      case CollectiveMode::kCrossReplica:
+        devices.push_back(id * P + dev.partition_id);
+        break;
+      case CollectiveMode::kCrossPartition:
+        devices.push_back(dev.replica_id * P + id);
+        break;
+      case CollectiveMode::kFlattenedId:
+        devices.push_back(id);
+        break;
       case CollectiveMode::kCrossReplicaAndPartition:
         for (int64_t p = 0; p < P; ++p) devices.push_back(id * P + p);
         break;
@@ -109,25 +121,34 @@ absl::StatusOr<std::vector<int64_t>> GroupDevices(const Instruction& inst, Opcod
 
 int64_t PairId(CollectiveMode mode, const DeviceContext& dev) {
   switch (mode) {
-    case CollectiveMode::kCrossPartition: return dev.partition_id;
-    case CollectiveMode::kFlattenedId: return dev.device();
-    default: return dev.replica_id;
+    case CollectiveMode::kCrossPartition:
+      return dev.partition_id;
+    case CollectiveMode::kFlattenedId:
+      return dev.device();
+    default:
+      return dev.replica_id;
   }
 }
 
 int64_t PairDevice(CollectiveMode mode, const DeviceContext& dev, int64_t id) {
   switch (mode) {
-    case CollectiveMode::kCrossPartition: return dev.replica_id * dev.partition_count + id;
-    case CollectiveMode::kFlattenedId: return id;
-    default: return id * dev.partition_count + dev.partition_id;
+    case CollectiveMode::kCrossPartition:
+      return dev.replica_id * dev.partition_count + id;
+    case CollectiveMode::kFlattenedId:
+      return id;
+    default:
+      return id * dev.partition_count + dev.partition_id;
   }
 }
 
 int64_t PairIdCount(CollectiveMode mode, const DeviceContext& dev) {
   switch (mode) {
-    case CollectiveMode::kCrossPartition: return dev.partition_count;
-    case CollectiveMode::kFlattenedId: return dev.devices();
-    default: return dev.replica_count;
+    case CollectiveMode::kCrossPartition:
+      return dev.partition_count;
+    case CollectiveMode::kFlattenedId:
+      return dev.devices();
+    default:
+      return dev.replica_count;
   }
 }
 

@@ -18,7 +18,12 @@
 
 namespace hlo {
 
-enum class CollectiveMode { kCrossReplica, kCrossPartition, kCrossReplicaAndPartition, kFlattenedId };
+enum class CollectiveMode {
+  kCrossReplica,
+  kCrossPartition,
+  kCrossReplicaAndPartition,
+  kFlattenedId
+};
 
 // The mode of `inst` run as `op` (the wrapped op of a sugared async-start).
 absl::StatusOr<CollectiveMode> CollectiveModeOf(const Instruction& inst, Opcode op);

@@ -1,12 +1,13 @@
 // Group resolution of collectives (eval/collectives/collective_groups.cc) per XLA's
 // CollectiveOpGroupMode and the StableHLO spec's process groups, worked by
 // hand: device = replica * partitions + partition.
+#include "eval/collectives/collective_groups.h"
+
 #include <catch2/catch.hpp>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "eval/collectives/collective_groups.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
@@ -31,7 +32,8 @@ add {
 
 ENTRY main {
   x = f32[4] parameter(0)
-  ROOT r = f32[4] )", op, "\n}\n");
+  ROOT r = f32[4] )",
+                            op, "\n}\n");
   auto m = ParseModule(text);
   INFO((m.ok() ? std::string() : std::string(m.status().message())));
   REQUIRE(m.ok());
@@ -79,8 +81,9 @@ TEST_CASE("groups: cross-partition, cross-replica-and-partition, flattened",
   OneOp crp = Parse("all-reduce(x), channel_id=1, replica_groups={{0,1}}, to_apply=add");
   CHECK(Group(crp, 1, 1, 2, 2) == V{0, 1, 2, 3});
   // Flattened ids name devices.
-  OneOp flat = Parse("all-reduce(x), channel_id=1, replica_groups={{0,3},{1,2}}, "
-                     "use_global_device_ids=true, to_apply=add");
+  OneOp flat = Parse(
+      "all-reduce(x), channel_id=1, replica_groups={{0,3},{1,2}}, "
+      "use_global_device_ids=true, to_apply=add");
   CHECK(Group(flat, 1, 0, 2, 2) == V{1, 2});  // device 2
   CHECK(Group(flat, 1, 1, 2, 2) == V{0, 3});  // device 3
 }

@@ -66,8 +66,8 @@ absl::StatusOr<Value> AllGatherStart(const Instruction& inst, Operands ops, Kern
 
 absl::StatusOr<Value> CollectivePermuteStart(const Instruction& inst, Operands ops,
                                              KernelContext& ev) {
-  auto r = EvalGroupCollective(inst, Opcode::kCollectivePermute, ops, ElementOr(inst.shape(), 1),
-                               ev);
+  auto r =
+      EvalGroupCollective(inst, Opcode::kCollectivePermute, ops, ElementOr(inst.shape(), 1), ev);
   if (!r.ok()) return r.status();
   Value in = ops.size() == 1 ? *ops[0] : OperandTuple(ops);
   return StartTuple(std::move(in), *std::move(r), inst.shape());
@@ -77,9 +77,14 @@ absl::StatusOr<Value> CollectivePermuteStart(const Instruction& inst, Operands o
 
 bool IsGroupCollective(Opcode op) {
   switch (op) {
-    case Opcode::kAllReduce: case Opcode::kCollectiveReduce: case Opcode::kAllGather:
-    case Opcode::kReduceScatter: case Opcode::kAllToAll: case Opcode::kRaggedAllToAll:
-    case Opcode::kCollectivePermute: case Opcode::kCollectiveBroadcast:
+    case Opcode::kAllReduce:
+    case Opcode::kCollectiveReduce:
+    case Opcode::kAllGather:
+    case Opcode::kReduceScatter:
+    case Opcode::kAllToAll:
+    case Opcode::kRaggedAllToAll:
+    case Opcode::kCollectivePermute:
+    case Opcode::kCollectiveBroadcast:
       return true;
     default:
       return false;
@@ -160,7 +165,8 @@ absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> SendRecvPairs(const Ins
         cur = 0;
         in_num = false;
         if (ch != '{' && ch != '}' && ch != ',' && ch != ' ') {
-          return Invalid(StrCat("cannot read _xla_send_recv_source_target_pairs=\"", e.value, "\""));
+          return Invalid(
+              StrCat("cannot read _xla_send_recv_source_target_pairs=\"", e.value, "\""));
         }
       }
     }
@@ -208,8 +214,8 @@ absl::StatusOr<PairPlan> PlanPairs(const Instruction& inst, DeviceContext& dev, 
   if (plan.pairs.empty()) plan.pairs.push_back({0, 0});
   for (auto [s, t] : plan.pairs) {
     if (s >= ids || t >= ids) {
-      return Invalid(StrCat("send/recv pair {", s, ",", t, "} names an id outside the ", ids,
-                            " of this run"));
+      return Invalid(
+          StrCat("send/recv pair {", s, ",", t, "} names an id outside the ", ids, " of this run"));
     }
   }
   return plan;
@@ -271,7 +277,8 @@ absl::StatusOr<Value> Recv(const Instruction& inst, KernelContext& ev) {
 }
 
 absl::StatusOr<Value> RecvDone(Operands ops, KernelContext& ev) {
-  if (ev.options().device == nullptr) return Invalid("recv-done needs the evaluator's DeviceContext");
+  if (ev.options().device == nullptr)
+    return Invalid("recv-done needs the evaluator's DeviceContext");
   DeviceContext& dev = *ev.options().device;
   auto ctx = Element(*ops[0], 1, "recv-done");
   if (!ctx.ok()) return ctx.status();
@@ -319,7 +326,8 @@ absl::StatusOr<Value> EvalCollective(const Instruction& inst, Operands ops, Kern
       return CollectivePermuteStart(inst, ops, ev);
     case Opcode::kAllReduceDone:
       return *ops[0];
-    case Opcode::kAllGatherDone: case Opcode::kCollectivePermuteDone:
+    case Opcode::kAllGatherDone:
+    case Opcode::kCollectivePermuteDone:
     case Opcode::kAsyncDone:
       return Element(*ops[0], 1, inst.OpcodeText());
     case Opcode::kAsyncStart:

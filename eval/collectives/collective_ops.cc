@@ -319,29 +319,29 @@ absl::StatusOr<Value> RaggedAllToAll(Ctx& c) {
   Value mine = Value::Tuple({*c.ops[0], *c.ops[2], *c.ops[3], *c.ops[4]});
   const Literal& output = c.ops[1]->array();
   int64_t m = c.rank;
-  return ExchangeValues(c.inst, c.group, c.shared, mine,
-                        [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
-    auto out = CopyArray(output);
-    if (!out.ok()) return out.status();
-    Literal& dst = out->mutable_array();
-    int64_t out_rows = dst.shape().dim(0);
-    int64_t row = dst.shape().dim(0) == 0 ? 0 : AlongDim(dst.shape(), 0).inner;
-    for (size_t k = 0; k < all.size(); ++k) {
-      const Literal& in = all[k].element(0).array();
-      int64_t in_off = all[k].element(1).array().GetInt(m);
-      int64_t count = all[k].element(2).array().GetInt(m);
-      int64_t out_off = all[k].element(3).array().GetInt(m);
-      int64_t in_rows = in.shape().dim(0);
-      if (count < 0 || in_off < 0 || out_off < 0 || in_off > in_rows - count ||
-          out_off > out_rows - count) {
-        return Invalid(StrCat("ragged-all-to-all: member ", k, " sends rows [", in_off, ", ",
-                              in_off + count, ") of ", in_rows, " to rows [", out_off, ", ",
-                              out_off + count, ") of ", out_rows, ", out of range"));
-      }
-      std::memcpy(dst.data() + out_off * row, in.data() + in_off * row, count * row);
-    }
-    return out;
-  });
+  return ExchangeValues(
+      c.inst, c.group, c.shared, mine, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
+        auto out = CopyArray(output);
+        if (!out.ok()) return out.status();
+        Literal& dst = out->mutable_array();
+        int64_t out_rows = dst.shape().dim(0);
+        int64_t row = dst.shape().dim(0) == 0 ? 0 : AlongDim(dst.shape(), 0).inner;
+        for (size_t k = 0; k < all.size(); ++k) {
+          const Literal& in = all[k].element(0).array();
+          int64_t in_off = all[k].element(1).array().GetInt(m);
+          int64_t count = all[k].element(2).array().GetInt(m);
+          int64_t out_off = all[k].element(3).array().GetInt(m);
+          int64_t in_rows = in.shape().dim(0);
+          if (count < 0 || in_off < 0 || out_off < 0 || in_off > in_rows - count ||
+              out_off > out_rows - count) {
+            return Invalid(StrCat("ragged-all-to-all: member ", k, " sends rows [", in_off, ", ",
+                                  in_off + count, ") of ", in_rows, " to rows [", out_off, ", ",
+                                  out_off + count, ") of ", out_rows, ", out of range"));
+          }
+          std::memcpy(dst.data() + out_off * row, in.data() + in_off * row, count * row);
+        }
+        return out;
+      });
 }
 
 absl::StatusOr<Value> CollectiveBroadcast(Ctx& c) {
@@ -361,7 +361,8 @@ absl::StatusOr<Value> CollectiveBroadcast(Ctx& c) {
 // gets its source's operands, devices no pair targets get zeros.
 absl::StatusOr<Value> CollectivePermute(Ctx& c, Opcode op, const Shape& result) {
   if (c.inst.HasAttr(AttrKind::kSliceSizes)) {
-    return absl::UnimplementedError("the in-place collective-permute (slice_sizes) is not supported");
+    return absl::UnimplementedError(
+        "the in-place collective-permute (slice_sizes) is not supported");
   }
   auto mode = CollectiveModeOf(c.inst, op);
   if (!mode.ok()) return mode.status();
@@ -395,7 +396,8 @@ absl::StatusOr<Value> CollectivePermute(Ctx& c, Opcode op, const Shape& result) 
 
 absl::StatusOr<Value> RunOp(Ctx& c, Opcode op, const Shape& result) {
   switch (op) {
-    case Opcode::kAllReduce: case Opcode::kCollectiveReduce:
+    case Opcode::kAllReduce:
+    case Opcode::kCollectiveReduce:
       return AllReduce(c);
     case Opcode::kAllGather:
       return AllGather(c);
@@ -476,11 +478,11 @@ absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Op
   if (!r.ok()) return r;
   // The group size decides the shape of all-gather and reduce-scatter: a
   // run with other device counts than the module was written for shows here.
-  if (absl::Status st = CheckValueShape(*r, result, StrCat("the result over ", c.group.size(),
-                                                           " devices"));
+  if (absl::Status st =
+          CheckValueShape(*r, result, StrCat("the result over ", c.group.size(), " devices"));
       !st.ok()) {
-    return absl::InvalidArgumentError(StrCat(std::string(st.message()),
-                                             " (check --replicas/--partitions)"));
+    return absl::InvalidArgumentError(
+        StrCat(std::string(st.message()), " (check --replicas/--partitions)"));
   }
   return r;
 }

@@ -49,9 +49,7 @@ class DeviceContext {
   int64_t devices() const { return replica_count * partition_count; }
   // How often `key` ran on this device before (then counts this run).
   int64_t NextInstance(const void* key) { return instances_[key]++; }
-  int64_t NextChannelUse(int64_t channel, bool send) {
-    return (send ? sends_ : recvs_)[channel]++;
-  }
+  int64_t NextChannelUse(int64_t channel, bool send) { return (send ? sends_ : recvs_)[channel]++; }
   // A recv waiting for its recv-done: where its data comes from.
   struct PendingRecv {
     const Shape* shape = nullptr;  // the data's shape

@@ -22,7 +22,8 @@ void Rendezvous::CheckDeadlockLocked() {
   if (Aborted() || blocked_ == 0 || blocked_ + finished_count_ < devices()) return;
   std::vector<std::string> parts;
   for (int64_t d = 0; d < devices(); ++d) {
-    if (!waiting_at_[d].empty()) parts.push_back(StrCat(DeviceName(d), " waits at ", waiting_at_[d]));
+    if (!waiting_at_[d].empty())
+      parts.push_back(StrCat(DeviceName(d), " waits at ", waiting_at_[d]));
   }
   std::vector<std::string> done;
   for (int64_t d = 0; d < devices(); ++d) {
@@ -36,9 +37,8 @@ void Rendezvous::CheckDeadlockLocked() {
 
 absl::Status Rendezvous::WaitFailure(const std::string& where, bool timed_out) {
   if (timed_out && !Aborted()) {
-    abort_ = absl::DeadlineExceededError(
-        StrCat("timed out after ", timeout_.count() / 1000.0, " s waiting for the other devices at ",
-               where));
+    abort_ = absl::DeadlineExceededError(StrCat("timed out after ", timeout_.count() / 1000.0,
+                                                " s waiting for the other devices at ", where));
     cv_.notify_all();
   }
   return abort_;
@@ -91,17 +91,16 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
       s->group.assign(group.begin(), group.end());
     } else if (s->group != std::vector<int64_t>(group.begin(), group.end())) {
       return absl::InvalidArgumentError(
-          StrCat(where, ": the devices disagree on the group: ", DeviceName(device),
-                 " has {", StrJoin(group, ","), "}, another {", StrJoin(s->group, ","), "}"));
+          StrCat(where, ": the devices disagree on the group: ", DeviceName(device), " has {",
+                 StrJoin(group, ","), "}, another {", StrJoin(s->group, ","), "}"));
     }
     slot = s;
     slot->contributions[rank] = std::move(contribution);
     slot->combines.resize(group.size(), nullptr);
     slot->combines[rank] = &combine;
     if (++slot->arrived == static_cast<int64_t>(group.size())) {
-      if (SmallContributions(*slot) &&
-          std::find(slot->combines.begin(), slot->combines.end(), nullptr) ==
-              slot->combines.end()) {
+      if (SmallContributions(*slot) && std::find(slot->combines.begin(), slot->combines.end(),
+                                                 nullptr) == slot->combines.end()) {
         // The last to arrive combines for every caller, so the others wake
         // once, with their result, and no second meeting is needed. Under
         // the lock: each combine is its caller's, valid while that caller
@@ -188,9 +187,8 @@ absl::StatusOr<Value> Rendezvous::Receive(const std::string& key, int64_t device
   Mail& m = mail_[key];
   if (!m.delivered) {
     if (source >= 0 && source < devices() && finished_[source]) {
-      return absl::FailedPreconditionError(
-          StrCat(where, ": ", DeviceName(source), " finished without sending to ",
-                 DeviceName(device)));
+      return absl::FailedPreconditionError(StrCat(
+          where, ": ", DeviceName(source), " finished without sending to ", DeviceName(device)));
     }
     m.waiting = true;
     ++blocked_;

@@ -2,6 +2,8 @@
 // replica runner: exchanges in group order, repeated instances, mailboxes,
 // and that nothing hangs (a failing device, a device that finishes early, a
 // deadlock, a timeout). Expected values are worked by hand.
+#include "eval/collectives/replica_rendezvous.h"
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdint>
@@ -10,7 +12,6 @@
 #include <thread>
 #include <vector>
 
-#include "eval/collectives/replica_rendezvous.h"
 #include "eval/replica_runner.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
@@ -45,8 +46,8 @@ TEST_CASE("rendezvous: contributions arrive in group order", "[rendezvous]") {
   Rendezvous rv(4, 1);
   // Groups {2,0} and {1,3}; device d contributes d + 1.
   auto out = OnThreads(4, [&](int d) {
-    std::vector<int64_t> group = d % 2 == 0 ? std::vector<int64_t>{2, 0}
-                                            : std::vector<int64_t>{1, 3};
+    std::vector<int64_t> group =
+        d % 2 == 0 ? std::vector<int64_t>{2, 0} : std::vector<int64_t>{1, 3};
     auto r = rv.Collective(StrCat("g", group[0]), group, d, Scalar(d + 1), Digits, "%x");
     rv.Finish(d, r.status());
     return r;

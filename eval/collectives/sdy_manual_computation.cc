@@ -45,9 +45,7 @@ constexpr std::string_view kGlobalToLocal = "xla.sdy.GlobalToLocalShape";
 constexpr std::string_view kLocalToGlobal = "xla.sdy.LocalToGlobalShape";
 constexpr int64_t kMaxDevices = 4096;  // one thread each
 
-absl::Status Invalid(std::string message) {
-  return absl::InvalidArgumentError(std::move(message));
-}
+absl::Status Invalid(std::string message) { return absl::InvalidArgumentError(std::move(message)); }
 
 // ---- the #sdy attribute text --------------------------------------------
 
@@ -71,7 +69,7 @@ using DimAxes = std::vector<AxisRef>;
 struct TensorSharding {
   std::string mesh_name;  // @name; empty for an inline mesh<...>
   std::optional<SdyMesh> inline_mesh;
-  std::vector<std::vector<std::string>> dim_names;  // resolved later
+  std::vector<std::vector<std::string>> dim_names;                // resolved later
   std::vector<std::vector<std::pair<int64_t, int64_t>>> dim_sub;  // (pre, size), 0: whole
 };
 
@@ -123,9 +121,9 @@ class Cursor {
       if (!Eat("\"")) return std::nullopt;
       return out;
     }
-    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) ||
-                                   text_[pos_] == '_' || text_[pos_] == '.' ||
-                                   text_[pos_] == '-' || text_[pos_] == '$')) {
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_' ||
+            text_[pos_] == '.' || text_[pos_] == '-' || text_[pos_] == '$')) {
       out.push_back(text_[pos_++]);
     }
     if (out.empty()) return std::nullopt;
@@ -196,8 +194,8 @@ absl::StatusOr<SdyMesh> FindMesh(const Module& module, const std::string& name) 
       } while (c.Eat(","));
     }
   }
-  return Invalid(StrCat("the module's frontend_attributes have no mesh '", name,
-                        "' in xla.sdy.meshes"));
+  return Invalid(
+      StrCat("the module's frontend_attributes have no mesh '", name, "' in xla.sdy.meshes"));
 }
 
 // sharding ::= '<' ('@' name | 'mesh' mesh_body) ',' '[' dim (',' dim)* ']'
@@ -286,8 +284,10 @@ absl::StatusOr<std::vector<std::string>> ManualAxesOf(const Instruction& inst) {
   bool ok = c.Find("manual_axes") && c.Eat("{");
   while (ok && c.Peek() == '"') {
     auto name = c.Name();
-    if (!name) ok = false;
-    else out.push_back(*name);
+    if (!name)
+      ok = false;
+    else
+      out.push_back(*name);
     if (!c.Eat(",")) break;
   }
   if (!ok || !c.Eat("}")) {
@@ -302,9 +302,9 @@ absl::StatusOr<std::vector<std::string>> ManualAxesOf(const Instruction& inst) {
 struct ManualMesh {
   SdyMesh mesh;
   std::string name;
-  std::vector<bool> manual;                   // per axis
-  std::vector<std::vector<int64_t>> coords;   // per mesh position
-  std::vector<int64_t> position_of_device;    // inverse of device_ids
+  std::vector<bool> manual;                  // per axis
+  std::vector<std::vector<int64_t>> coords;  // per mesh position
+  std::vector<int64_t> position_of_device;   // inverse of device_ids
 };
 
 absl::StatusOr<ManualMesh> MakeManualMesh(const Module& module, const TensorSharding& s,
@@ -328,12 +328,13 @@ absl::StatusOr<ManualMesh> MakeManualMesh(const Module& module, const TensorShar
   m.manual.assign(m.mesh.names.size(), false);
   for (const std::string& axis : manual_axes) {
     auto it = std::find(m.mesh.names.begin(), m.mesh.names.end(), axis);
-    if (it == m.mesh.names.end()) return Invalid(StrCat("the mesh has no manual axis '", axis, "'"));
+    if (it == m.mesh.names.end())
+      return Invalid(StrCat("the mesh has no manual axis '", axis, "'"));
     m.manual[it - m.mesh.names.begin()] = true;
   }
   if (!m.mesh.device_ids.empty() && static_cast<int64_t>(m.mesh.device_ids.size()) != n) {
-    return Invalid(StrCat("the mesh has ", n, " positions but ", m.mesh.device_ids.size(),
-                          " device_ids"));
+    return Invalid(
+        StrCat("the mesh has ", n, " positions but ", m.mesh.device_ids.size(), " device_ids"));
   }
   m.position_of_device.assign(n, -1);
   for (int64_t p = 0; p < n; ++p) {
@@ -385,8 +386,8 @@ absl::StatusOr<NamedSharding> CheckedSharding(const ManualMesh& m, const TensorS
 absl::StatusOr<std::vector<DimAxes>> ManualDims(const ManualMesh& m, const TensorSharding& s,
                                                 std::string_view what) {
   if (!s.inline_mesh && s.mesh_name != m.name) {
-    return Invalid(StrCat("a manual computation's shardings name two meshes, '", m.name,
-                          "' and '", s.mesh_name, "'"));
+    return Invalid(StrCat("a manual computation's shardings name two meshes, '", m.name, "' and '",
+                          s.mesh_name, "'"));
   }
   auto named = CheckedSharding(m, s, what);
   if (!named.ok()) return named.status();
@@ -488,8 +489,8 @@ absl::StatusOr<std::pair<const Instruction*, int64_t>> InShardingSource(const In
     src = src->operand(0);
   }
   if (!IsTarget(*src, kGlobalToLocal)) {
-    return Invalid(StrCat("operand ", j, " of a manual computation is not made by ",
-                          kGlobalToLocal));
+    return Invalid(
+        StrCat("operand ", j, " of a manual computation is not made by ", kGlobalToLocal));
   }
   return std::make_pair(src, index);
 }
@@ -506,9 +507,8 @@ absl::StatusOr<ManualMesh> MeshOfCall(const Instruction& call, const Module& mod
     key = "xla.sdy.in_shardings";
   } else {
     for (const Instruction* u : call.users()) {
-      const Instruction* v = u->opcode() == Opcode::kGetTupleElement && !u->users().empty()
-                                 ? u->users()[0]
-                                 : u;
+      const Instruction* v =
+          u->opcode() == Opcode::kGetTupleElement && !u->users().empty() ? u->users()[0] : u;
       if (IsTarget(*v, kLocalToGlobal)) source = v;
     }
     key = "xla.sdy.out_shardings";
@@ -561,13 +561,14 @@ absl::StatusOr<Value> EvalSdyManualComputation(const Instruction& call, Operands
     if (src->second < 0 || src->second >= static_cast<int64_t>(shardings->size())) {
       return Invalid(StrCat("operand ", j, " of the manual computation has no in-sharding"));
     }
-    auto dims = ManualDims(*mesh, (*shardings)[src->second],
-                           StrCat("xla.sdy.in_shardings of operand ", j));
+    auto dims =
+        ManualDims(*mesh, (*shardings)[src->second], StrCat("xla.sdy.in_shardings of operand ", j));
     if (!dims.ok()) return dims.status();
     if (!ops[j]->is_array()) return Invalid(StrCat("operand ", j, " is not an array"));
     const Literal& global = ops[j]->array();
     auto local = LocalDims(global.shape(), *dims);
-    if (!local.ok()) return Invalid(StrCat("operand ", j, ": ", std::string(local.status().message())));
+    if (!local.ok())
+      return Invalid(StrCat("operand ", j, ": ", std::string(local.status().message())));
     Shape local_shape = Shape::Array(global.element_type(), *local);
     const Shape& param = body.parameter(j)->shape();
     if (!param.IsArray() || !local_shape.Compatible(param.WithoutLayout())) {
@@ -611,8 +612,8 @@ absl::StatusOr<Value> EvalSdyLocalToGlobalShape(const Instruction& inst, Operand
   const int64_t count = tuple ? inst.shape().tuple_size() : 1;
   if (static_cast<int64_t>(ops.size()) != count ||
       static_cast<int64_t>(shardings->size()) != count) {
-    return Invalid(StrCat(kLocalToGlobal, " has ", ops.size(), " operands and ",
-                          shardings->size(), " out-shardings for ", count, " results"));
+    return Invalid(StrCat(kLocalToGlobal, " has ", ops.size(), " operands and ", shardings->size(),
+                          " out-shardings for ", count, " results"));
   }
   if (count == 0) return Value::Tuple({});
   auto manual = ManualAxesOf(inst);
@@ -630,7 +631,8 @@ absl::StatusOr<Value> EvalSdyLocalToGlobalShape(const Instruction& inst, Operand
     if (!dims.ok()) return dims.status();
     if (!shape.IsArray()) return Invalid(StrCat("result ", i, " is not an array"));
     auto local = LocalDims(shape, *dims);
-    if (!local.ok()) return Invalid(StrCat("result ", i, ": ", std::string(local.status().message())));
+    if (!local.ok())
+      return Invalid(StrCat("result ", i, ": ", std::string(local.status().message())));
     auto global = NewArrayUninitialized(shape);
     if (!global.ok()) return global.status();
     int64_t blocks = 1;
@@ -646,11 +648,10 @@ absl::StatusOr<Value> EvalSdyLocalToGlobalShape(const Instruction& inst, Operand
       const Shape local_shape = Shape::Array(shape.element_type(), *local);
       if (!piece.is_array() || !piece.array().shape().Compatible(local_shape)) {
         return Invalid(StrCat("operand ", i, " on device ", device, " should be ",
-                              local_shape.ToString(false), " to make ",
-                              shape.ToString(false)));
+                              local_shape.ToString(false), " to make ", shape.ToString(false)));
       }
-      CopyBlock(piece.array(), global->mutable_array(), *local,
-                Offset(*mesh, *dims, *local, p), /*to_global=*/true);
+      CopyBlock(piece.array(), global->mutable_array(), *local, Offset(*mesh, *dims, *local, p),
+                /*to_global=*/true);
     }
     // (Every block has a device once the sharding is checked; a gap would
     // be uninitialised memory in the result.)

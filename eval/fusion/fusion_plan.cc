@@ -19,8 +19,7 @@ bool IsScalarShape(const Shape& s) { return s.IsArray() && s.rank() == 0; }
 bool IsFusibleStep(const Instruction& inst, int64_t min_elements) {
   const Shape& s = inst.shape();
   return IsElementwise(inst.opcode()) && inst.opcode() != Opcode::kStochasticConvert &&
-         s.IsArray() && s.ElementCount() >= min_elements &&
-         inst.control_predecessors().empty();
+         s.IsArray() && s.ElementCount() >= min_elements && inst.control_predecessors().empty();
 }
 
 // Whether `p` may join a group whose arrays have `root`'s dimensions.
@@ -45,8 +44,9 @@ bool IsDuplicableMember(const Instruction& inst) {
          IsScalarShape(inst.operand(0)->shape());
 }
 
-std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
-    absl::Span<const Instruction* const> order, bool flush_denormals, int64_t min_elements) {
+std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instruction* const> order,
+                                                         bool flush_denormals,
+                                                         int64_t min_elements) {
   absl::flat_hash_map<const Instruction*, int64_t> position;
   for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int64_t>(i);
   auto by_position = [&](const Instruction* a, const Instruction* b) {
@@ -88,7 +88,7 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
             continue;
           }
           bool all_users_in = std::all_of(p->users().begin(), p->users().end(),
-                                           [&](const Instruction* u) { return group.contains(u); });
+                                          [&](const Instruction* u) { return group.contains(u); });
           if (all_users_in || IsDuplicableMember(*p)) {
             group.insert(p);
             grew = true;
@@ -101,11 +101,10 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
     fused->root = &root;
     fused->members.assign(group.begin(), group.end());
     std::sort(fused->members.begin(), fused->members.end(), by_position);
-    auto program = BatchProgram::CompileGroup(root, fused->members, flush_denormals,
-                                              &fused->inputs);
+    auto program =
+        BatchProgram::CompileGroup(root, fused->members, flush_denormals, &fused->inputs);
     if (!program.ok()) continue;
-    fused->row_op =
-        MatchRowBroadcastOp(root, fused->members, fused->inputs, flush_denormals);
+    fused->row_op = MatchRowBroadcastOp(root, fused->members, fused->inputs, flush_denormals);
     // One step is worth a group when it saves a broadcast's array (a bias
     // add, a scale by a scalar): the broadcast is read where it lies.
     const bool absorbs_broadcast =

@@ -47,8 +47,8 @@ struct FusedGroup {
 // elementwise steps, or is one op reading a broadcast per row
 // (RowBroadcastOp, so that the broadcast is never materialised), and arrays
 // of at least `min_elements` elements; each instruction is in at most one
-// group, duplicable members (IsDuplicableMember) aside. Any array but a scalar by default: the per-instruction cost of
-// small arrays (JAX's random bits over a few hundred words, in XLA's fusion
+// group, duplicable members (IsDuplicableMember) aside. Any array but a scalar by default: the
+// per-instruction cost of small arrays (JAX's random bits over a few hundred words, in XLA's fusion
 // computations and in unoptimised modules alike) is most of their time, and
 // one batched loop over a group pays it once.
 // A scalar constant, or a broadcast of a scalar, is computed inside every
@@ -56,9 +56,9 @@ struct FusedGroup {
 // shared by three relus is never made.
 bool IsDuplicableMember(const Instruction& inst);
 inline constexpr int64_t kMinFusedElements = 2;
-std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(
-    absl::Span<const Instruction* const> order, bool flush_denormals,
-    int64_t min_elements = kMinFusedElements);
+std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instruction* const> order,
+                                                         bool flush_denormals,
+                                                         int64_t min_elements = kMinFusedElements);
 
 // Runs a group on its inputs' values (inputs[i] for group.inputs[i]). An
 // input array that only this group reads (`reusable`) may become the result.

@@ -25,7 +25,8 @@ ENTRY main {
   n = f32[64,64] negate(x)
   a2 = f32[64,64] add(n, bb)
   r2 = f32[64,64] maximum(a2, zeros)
-  )", root, "\n}\n");
+  )",
+                root, "\n}\n");
 }
 
 // Whether the group whose root is `group_root` reads `input`.

@@ -87,8 +87,7 @@ bool ArrayOf(const Value& value, PrimitiveType type, int64_t count) {
 std::unique_ptr<FusedGroup> CompileLoopFusion(const Instruction& fusion, bool flush_denormals) {
   const Computation* body = fusion.to_apply();
   if (fusion.opcode() != Opcode::kFusion || body == nullptr || !fusion.shape().IsArray() ||
-      !body->root()->shape().IsArray() ||
-      body->root()->shape().dims() != fusion.shape().dims() ||
+      !body->root()->shape().IsArray() || body->root()->shape().dims() != fusion.shape().dims() ||
       body->root()->shape().element_type() != fusion.shape().element_type()) {
     return nullptr;
   }

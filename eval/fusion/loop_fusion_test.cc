@@ -2,13 +2,14 @@
 // computations compile, and that a fusion computing a smaller value first
 // (a mean or a standard deviation broadcast over the root) gives, bit for
 // bit, what its computation gives instruction by instruction.
+#include "eval/fusion/loop_fusion.h"
+
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "eval/evaluator.h"
-#include "eval/fusion/loop_fusion.h"
 #include "eval/io/random_fill.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
@@ -154,7 +155,8 @@ ENTRY main {
 void CheckLoopMatchesComputation(Module& m, const Instruction& f, FusedGroup& loop) {
   std::vector<Value> args;
   for (int64_t i = 0; i < f.operand_count(); ++i) {
-    absl::StatusOr<Literal> lit = RandomLiteral(f.operand(i)->shape(), 11, static_cast<uint64_t>(i));
+    absl::StatusOr<Literal> lit =
+        RandomLiteral(f.operand(i)->shape(), 11, static_cast<uint64_t>(i));
     REQUIRE(lit.ok());
     args.push_back(Value::FromLiteral(*std::move(lit)));
   }

@@ -26,9 +26,9 @@ std::optional<Candidate> AsCandidate(const Instruction& inst) {
   const Instruction& x = *inst.operand(0);
   const Instruction& init = *inst.operand(1);
   const PrimitiveType t = inst.shape().element_type();
-  if (!x.shape().IsArray() || x.shape().element_type() != t ||
-      init.opcode() != Opcode::kConstant || init.literal() == nullptr ||
-      !init.shape().IsArray() || init.shape().rank() != 0 || init.shape().element_type() != t) {
+  if (!x.shape().IsArray() || x.shape().element_type() != t || init.opcode() != Opcode::kConstant ||
+      init.literal() == nullptr || !init.shape().IsArray() || init.shape().rank() != 0 ||
+      init.shape().element_type() != t) {
     return std::nullopt;
   }
   const Computation* reducer = inst.to_apply();

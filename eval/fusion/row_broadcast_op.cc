@@ -63,10 +63,18 @@ void RunTyped(const RowBroadcastOp& op, const T* x, const T* s, T* out) {
                  [&](int64_t r0, int64_t r1) { RowLoop<o, T>(op, x, s, out, r0, r1); });
   };
   switch (op.op) {
-    case Opcode::kAdd: run(std::integral_constant<Opcode, Opcode::kAdd>{}); break;
-    case Opcode::kSubtract: run(std::integral_constant<Opcode, Opcode::kSubtract>{}); break;
-    case Opcode::kMultiply: run(std::integral_constant<Opcode, Opcode::kMultiply>{}); break;
-    default: run(std::integral_constant<Opcode, Opcode::kDivide>{}); break;
+    case Opcode::kAdd:
+      run(std::integral_constant<Opcode, Opcode::kAdd>{});
+      break;
+    case Opcode::kSubtract:
+      run(std::integral_constant<Opcode, Opcode::kSubtract>{});
+      break;
+    case Opcode::kMultiply:
+      run(std::integral_constant<Opcode, Opcode::kMultiply>{});
+      break;
+    default:
+      run(std::integral_constant<Opcode, Opcode::kDivide>{});
+      break;
   }
 }
 
@@ -102,7 +110,8 @@ std::optional<RowBroadcastOp> MatchRowBroadcastOp(const Instruction& root,
   }
   const Shape& shape = root.shape();
   if (members.size() != 2 || root.operand_count() != 2 || !shape.IsArray() ||
-      (shape.element_type() != PrimitiveType::kF32 && shape.element_type() != PrimitiveType::kF64) ||
+      (shape.element_type() != PrimitiveType::kF32 &&
+       shape.element_type() != PrimitiveType::kF64) ||
       (flush_denormals && !HardwareFlushes(root))) {
     return std::nullopt;
   }
@@ -149,8 +158,7 @@ absl::StatusOr<Value> RunRowBroadcastOp(const RowBroadcastOp& op, const Shape& s
   const Value* s = inputs[op.row_input];
   if (x == nullptr || s == nullptr || !x->is_array() || !s->is_array() ||
       x->array().element_type() != op.type || s->array().element_type() != op.type ||
-      x->array().element_count() != op.rows * op.inner ||
-      s->array().element_count() != op.rows) {
+      x->array().element_count() != op.rows * op.inner || s->array().element_count() != op.rows) {
     return absl::InvalidArgumentError("a fused input has the wrong type");
   }
   // Each element is read before it is written, so the result may take

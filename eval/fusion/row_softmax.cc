@@ -60,11 +60,10 @@ const Instruction* RowValueOf(const Instruction& b, const Shape& shape,
   for (;;) {
     if (v->operand_count() != 1) return v;
     const Shape& in = v->operand(0)->shape();
-    const bool link =
-        in.IsArray() && in.element_type() == shape.element_type() &&
-        in.ElementCount() == v->shape().ElementCount() &&
-        (v->opcode() == Opcode::kReshape ||
-         (v->opcode() == Opcode::kBroadcast && in.dims() == v->shape().dims()));
+    const bool link = in.IsArray() && in.element_type() == shape.element_type() &&
+                      in.ElementCount() == v->shape().ElementCount() &&
+                      (v->opcode() == Opcode::kReshape ||
+                       (v->opcode() == Opcode::kBroadcast && in.dims() == v->shape().dims()));
     if (!link || !OnlyUsers(*v, {links->back()})) return v;
     links->push_back(v);
     v = v->operand(0);
@@ -99,8 +98,8 @@ HLO_VECTOR_CLONES void DivideByScalar(T* o, T t, int64_t n) {
 
 // shift: the max's init (own_max) or the row values to subtract.
 template <typename T>
-void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T* out,
-                 int64_t r0, int64_t r1) {
+void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T* out, int64_t r0,
+                 int64_t r1) {
   const int64_t cols = op.cols;
   std::vector<T> scratch(static_cast<size_t>(std::min(kChunk, cols)));
   RowStream<Opcode::kAdd, T> sum;
@@ -124,10 +123,9 @@ void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T
 
 template <typename T>
 void RunTyped(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T* out) {
-  ParallelRows(op.rows, std::max<int64_t>(1, kMinPartElements / op.cols),
-               [&](int64_t r0, int64_t r1) {
-                 SoftmaxRows<T>(op, x, shift, sum_init, out, r0, r1);
-               });
+  ParallelRows(
+      op.rows, std::max<int64_t>(1, kMinPartElements / op.cols),
+      [&](int64_t r0, int64_t r1) { SoftmaxRows<T>(op, x, shift, sum_init, out, r0, r1); });
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // The softmax diamond (eval/fusion/row_softmax.h): matched where its form
 // is exact, and bit for bit the result of the same module run unfused.
+#include "eval/fusion/row_softmax.h"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
@@ -8,7 +10,6 @@
 #include <vector>
 
 #include "eval/evaluator.h"
-#include "eval/fusion/row_softmax.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
 
@@ -69,7 +70,8 @@ ENTRY main {
   ysmb = f64[3,4,100] broadcast(ysm), dimensions={0,1}
   yout = f64[3,4,100] divide(ye, ysmb)
   ROOT t = (f32[37,5000], f64[3,4,100])",
-                extra.empty() ? "" : ", f32[37,5000], f64[3,4]", ") tuple(out, yout", extra, ")\n}\n");
+                extra.empty() ? "" : ", f32[37,5000], f64[3,4]", ") tuple(out, yout", extra,
+                ")\n}\n");
 }
 
 // Inputs over [-120, 20]: exp's results include subnormals and zeros; row 5
@@ -218,7 +220,8 @@ ENTRY main {
   s3 = f32[2,3] reshape(s2)
   s4 = f32[2,3,5000] broadcast(s3), dimensions={0,1}
   div = f32[2,3,5000] divide(e, s4)
-  ROOT t = (f32[2,3,5000])", extra_shapes, ") tuple(div", extra, ")\n}\n");
+  ROOT t = (f32[2,3,5000])",
+                extra_shapes, ") tuple(div", extra, ")\n}\n");
 }
 
 TEST_CASE("row softmax: JAX's form, through its reshapes, gives the unfused bits",

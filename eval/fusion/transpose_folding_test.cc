@@ -1,10 +1,11 @@
 // Transposes folded into dots (eval/fusion/transpose_folding.cc): which fold,
 // the dims the dot then reads, and that the plan skips a folded transpose
 // and keeps every other. Values: testdata/eval/dot_transpose_folding.hlo.
+#include "eval/fusion/transpose_folding.h"
+
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "eval/fusion/transpose_folding.h"
 #include "eval/plan_test_util.h"
 
 namespace hlo {
@@ -84,8 +85,7 @@ TEST_CASE("transpose folding: one transpose as both operands", "[transpose_foldi
   CHECK(p.plan->uses[p.Slot("e")] == 2);
 }
 
-TEST_CASE("transpose folding: with fusion off too, not without fast paths",
-          "[transpose_folding]") {
+TEST_CASE("transpose folding: with fusion off too, not without fast paths", "[transpose_folding]") {
   CHECK(Plan(true, false).Step("scores") == PlanStep::kFoldedDot);
   PlannedModule reference = Plan(false, false);
   CHECK(reference.Step("scores") == PlanStep::kEvaluate);

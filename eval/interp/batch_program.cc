@@ -36,7 +36,7 @@ struct BatchProgram::Step {
   int32_t operands[3] = {-1, -1, -1};
   int32_t arity = 0;
   int32_t result = -1;
-  bool flush = false;  // XLA:CPU's flush-to-zero applies to this op
+  bool flush = false;    // XLA:CPU's flush-to-zero applies to this op
   bool bitcast = false;  // a scalar bitcast between types: bitcast-convert
   // Runs on raw arrays (PlanInPlace): the kernels elementwise::Apply reaches
   // for these types, called without Literals.
@@ -58,8 +58,7 @@ class BatchProgram::Compiler {
   // Registers of `computation`'s root elements, with its parameters bound
   // to `arguments`.
   absl::StatusOr<std::vector<int32_t>> Inline(const Computation& computation,
-                                              const std::vector<int32_t>& arguments,
-                                              int depth) {
+                                              const std::vector<int32_t>& arguments, int depth) {
     if (depth > 64) return absl::UnimplementedError("calls nest too deep");
     Registers regs;
     for (const Instruction* inst : computation.PostOrder()) {
@@ -106,12 +105,12 @@ class BatchProgram::Compiler {
         if (inst.parameter_number() >= static_cast<int64_t>(arguments.size())) {
           return unsupported("no argument for this parameter");
         }
-        if (arguments[inst.parameter_number()] == kSlicedOnly) return std::vector<int32_t>{kSlicedOnly};
+        if (arguments[inst.parameter_number()] == kSlicedOnly)
+          return std::vector<int32_t>{kSlicedOnly};
         if (!IsScalar(shape) && !IsGroupArray(shape)) return unsupported("not a scalar");
         return std::vector<int32_t>{arguments[inst.parameter_number()]};
       case Opcode::kConstant:
-        if (!IsScalar(shape) || inst.literal() == nullptr ||
-            inst.literal()->element_count() != 1) {
+        if (!IsScalar(shape) || inst.literal() == nullptr || inst.literal()->element_count() != 1) {
           return unsupported("not a scalar constant");
         }
         return std::vector<int32_t>{NewRegister(shape.element_type(), inst.literal())};
@@ -136,8 +135,7 @@ class BatchProgram::Compiler {
         // to s32): bitcast-convert's bits.
         if (IsScalar(shape) && ins.size() == 1 && IsScalar(inst.operand(0)->shape()) &&
             inst.operand(0)->shape().element_type() != shape.element_type() &&
-            ByteWidth(inst.operand(0)->shape().element_type()) ==
-                ByteWidth(shape.element_type())) {
+            ByteWidth(inst.operand(0)->shape().element_type()) == ByteWidth(shape.element_type())) {
           Step step;
           step.inst = &inst;
           step.arity = 1;
@@ -148,7 +146,9 @@ class BatchProgram::Compiler {
           return std::vector<int32_t>{step.result};
         }
         [[fallthrough]];
-      case Opcode::kReshape: case Opcode::kCopy: case Opcode::kTranspose:
+      case Opcode::kReshape:
+      case Opcode::kCopy:
+      case Opcode::kTranspose:
         // Loop fusions: a reshape, a row-major bitcast or a copy keeps each
         // element at its row-major position, so the register stands for it.
         if (reshapes_ && ins.size() == 1 && inst.opcode() != Opcode::kTranspose &&
@@ -173,7 +173,8 @@ class BatchProgram::Compiler {
         return ins;
       case Opcode::kIota:
         return NewIota(inst);
-      case Opcode::kCall: case Opcode::kFusion: {
+      case Opcode::kCall:
+      case Opcode::kFusion: {
         const Computation* callee = inst.to_apply();
         if (callee == nullptr) return unsupported("no called computation");
         return Inline(*callee, ins, depth + 1);
@@ -207,8 +208,7 @@ class BatchProgram::Compiler {
     return std::vector<int32_t>{step.result};
   }
 
-  int32_t NewParameter(PrimitiveType type, bool scalar, int64_t source = -1,
-                       int64_t offset = 0) {
+  int32_t NewParameter(PrimitiveType type, bool scalar, int64_t source = -1, int64_t offset = 0) {
     program_.parameter_sources_.push_back(
         source >= 0 ? source : static_cast<int64_t>(program_.parameter_types_.size()));
     program_.parameter_offsets_.push_back(offset);
@@ -226,7 +226,8 @@ class BatchProgram::Compiler {
     const Shape& shape = inst.shape();
     const int64_t d = inst.GetInt(AttrKind::kIotaDimension, -1);
     if (!IsGroupArray(shape) || inst.operand_count() != 0 || d < 0 || d >= shape.rank()) {
-      return absl::UnimplementedError(StrCat("%", inst.name(), ": an iota not of the loop's positions"));
+      return absl::UnimplementedError(
+          StrCat("%", inst.name(), ": an iota not of the loop's positions"));
     }
     absl::StatusOr<Literal> line = IotaLine(shape.element_type(), shape.dim(d));
     if (!line.ok()) return line.status();
@@ -357,10 +358,18 @@ void FillTyped(uint8_t* dst, const void* src, int64_t count) {
 
 void FillRepeated(uint8_t* dst, const void* src, int64_t width, int64_t count) {
   switch (width) {
-    case 1: std::memset(dst, *static_cast<const uint8_t*>(src), count); return;
-    case 2: FillTyped<uint16_t>(dst, src, count); return;
-    case 4: FillTyped<uint32_t>(dst, src, count); return;
-    case 8: FillTyped<uint64_t>(dst, src, count); return;
+    case 1:
+      std::memset(dst, *static_cast<const uint8_t*>(src), count);
+      return;
+    case 2:
+      FillTyped<uint16_t>(dst, src, count);
+      return;
+    case 4:
+      FillTyped<uint32_t>(dst, src, count);
+      return;
+    case 8:
+      FillTyped<uint64_t>(dst, src, count);
+      return;
     default:
       for (int64_t i = 0; i < count; ++i) std::memcpy(dst + i * width, src, width);
   }
@@ -378,8 +387,8 @@ absl::Status FinishProgram(const absl::StatusOr<std::vector<int32_t>>& results,
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::Compile(
-    const Computation& computation, bool flush_denormals) {
+absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::Compile(const Computation& computation,
+                                                                    bool flush_denormals) {
   std::unique_ptr<BatchProgram> program(new BatchProgram());
   Compiler compiler(*program, flush_denormals, nullptr);
   std::vector<int32_t> arguments;
@@ -390,9 +399,9 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::Compile(
     }
     arguments.push_back(compiler.NewParameter(s.element_type(), false));
   }
-  absl::Status st = FinishProgram(compiler.Inline(computation, arguments, 0),
-                                  program->result_registers_, program->result_types_,
-                                  program->register_types_);
+  absl::Status st =
+      FinishProgram(compiler.Inline(computation, arguments, 0), program->result_registers_,
+                    program->result_types_, program->register_types_);
   if (!st.ok()) return st;
   program->PlanInPlace();
   return program;
@@ -414,10 +423,10 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileElementwise(
     if (!s.IsArray()) return absl::UnimplementedError(StrCat("parameter ", i, " is not an array"));
     // Read only through slices: one-element slices (SliceElement) or none.
     absl::Span<Instruction* const> users = computation.parameter(i)->users();
-    const bool sliced = !users.empty() && std::all_of(users.begin(), users.end(),
-                                                      [](const Instruction* u) {
-                                                        return u->opcode() == Opcode::kSlice;
-                                                      });
+    const bool sliced =
+        !users.empty() && std::all_of(users.begin(), users.end(), [](const Instruction* u) {
+          return u->opcode() == Opcode::kSlice;
+        });
     if (!scalar && !sliced && s.ElementCount() != dims.ElementCount()) {
       // Read whole only through one broadcast (after row-major bitcasts):
       // a broadcast parameter, its values laid out per position.
@@ -455,9 +464,9 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileElementwise(
     compiler.Precompute(&value, reg, precomputed[k].made_of);
     for (const Instruction* c : chain) compiler.PassThrough(c);
   }
-  absl::Status st = FinishProgram(compiler.Inline(computation, arguments, 0),
-                                  program->result_registers_, program->result_types_,
-                                  program->register_types_);
+  absl::Status st =
+      FinishProgram(compiler.Inline(computation, arguments, 0), program->result_registers_,
+                    program->result_types_, program->register_types_);
   if (!st.ok()) return st;
   if (program->result_registers_.size() != 1) {
     return absl::UnimplementedError("the root is not one array");
@@ -511,11 +520,16 @@ struct Bytes16 {
 
 void StridedRun(int64_t width, const uint8_t* src, int64_t stride, int64_t n, uint8_t* dst) {
   switch (width) {
-    case 1: return StridedRunOf<uint8_t>(src, stride, n, dst);
-    case 2: return StridedRunOf<uint16_t>(src, stride, n, dst);
-    case 4: return StridedRunOf<uint32_t>(src, stride, n, dst);
-    case 8: return StridedRunOf<uint64_t>(src, stride, n, dst);
-    case 16: return StridedRunOf<Bytes16>(src, stride, n, dst);
+    case 1:
+      return StridedRunOf<uint8_t>(src, stride, n, dst);
+    case 2:
+      return StridedRunOf<uint16_t>(src, stride, n, dst);
+    case 4:
+      return StridedRunOf<uint32_t>(src, stride, n, dst);
+    case 8:
+      return StridedRunOf<uint64_t>(src, stride, n, dst);
+    case 16:
+      return StridedRunOf<Bytes16>(src, stride, n, dst);
     default:
       for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * width, src + i * stride * width, width);
   }
@@ -594,8 +608,8 @@ const uint8_t* BatchProgram::BroadcastInPlace(Broadcast& b, const uint8_t* src, 
 }
 
 absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileGroup(
-    const Instruction& root, const std::vector<const Instruction*>& members,
-    bool flush_denormals, std::vector<const Instruction*>* inputs) {
+    const Instruction& root, const std::vector<const Instruction*>& members, bool flush_denormals,
+    std::vector<const Instruction*>* inputs) {
   const Shape& dims = root.shape();
   if (!dims.IsArray()) return absl::UnimplementedError("the root is not an array");
   std::unique_ptr<BatchProgram> program(new BatchProgram());
@@ -670,8 +684,7 @@ absl::Status BatchProgram::Resize(int64_t length) {
   registers_.clear();
   registers_.reserve(register_types_.size());
   for (size_t r = 0; r < register_types_.size(); ++r) {
-    absl::StatusOr<Literal> lit =
-        Literal::Create(Shape::Array(register_types_[r], {length}));
+    absl::StatusOr<Literal> lit = Literal::Create(Shape::Array(register_types_[r], {length}));
     if (!lit.ok()) return lit.status();
     registers_.push_back(*std::move(lit));
     if (const Literal* c = constants_[r]) {
@@ -704,31 +717,36 @@ typename Step::Raw RawKindOf(const Step& step, const std::vector<PrimitiveType>&
       const int64_t width = ByteWidth(rt);
       const bool fits = width == 1 || width == 2 || width == 4 || width == 8;
       return step.arity == 3 && type(0) == PT::kPred && type(1) == rt && type(2) == rt && fits
-                 ? K::kSelect : K::kNone;
+                 ? K::kSelect
+                 : K::kNone;
     }
     case Opcode::kCompare:
       return step.arity == 2 && rt == PT::kPred && type(0) == type(1) &&
                      (type(0) == PT::kF32 || type(0) == PT::kF64)
-                 ? K::kCompareFloat : K::kNone;
+                 ? K::kCompareFloat
+                 : K::kNone;
     // Apply's own cases before the unary and binary families.
-    case Opcode::kCopy: case Opcode::kConvert: case Opcode::kBitcastConvert:
-    case Opcode::kReducePrecision: case Opcode::kStochasticConvert: case Opcode::kClamp:
+    case Opcode::kCopy:
+    case Opcode::kConvert:
+    case Opcode::kBitcastConvert:
+    case Opcode::kReducePrecision:
+    case Opcode::kStochasticConvert:
+    case Opcode::kClamp:
       return K::kNone;
     default:
       break;
   }
   if (!float_result) return K::kNone;
   if (step.arity == 1 && IsElementwiseUnary(op) && type(0) == rt) {
-    const bool ok = rt == PT::kF32
-                        ? elementwise::UnaryFloatKernel<float>(op, nullptr, nullptr, 0)
-                        : elementwise::UnaryFloatKernel<double>(op, nullptr, nullptr, 0);
+    const bool ok = rt == PT::kF32 ? elementwise::UnaryFloatKernel<float>(op, nullptr, nullptr, 0)
+                                   : elementwise::UnaryFloatKernel<double>(op, nullptr, nullptr, 0);
     return ok ? K::kUnaryFloat : K::kNone;
   }
   if (step.arity == 2 && IsElementwiseBinary(op) && op != Opcode::kComplex && type(0) == rt &&
       type(1) == rt) {
-    const bool ok =
-        rt == PT::kF32 ? elementwise::BinaryFloatKernel<float>(op, nullptr, nullptr, nullptr, 0)
-                       : elementwise::BinaryFloatKernel<double>(op, nullptr, nullptr, nullptr, 0);
+    const bool ok = rt == PT::kF32
+                        ? elementwise::BinaryFloatKernel<float>(op, nullptr, nullptr, nullptr, 0)
+                        : elementwise::BinaryFloatKernel<double>(op, nullptr, nullptr, nullptr, 0);
     return ok ? K::kBinaryFloat : K::kNone;
   }
   return K::kNone;
@@ -741,8 +759,8 @@ void RunRawFloat(const Opcode op, bool unary, uint8_t* const* in, uint8_t* out, 
                                      reinterpret_cast<T*>(out), n);
   } else {
     elementwise::BinaryFloatKernel<T>(op, reinterpret_cast<const T*>(in[0]),
-                                      reinterpret_cast<const T*>(in[1]),
-                                      reinterpret_cast<T*>(out), n);
+                                      reinterpret_cast<const T*>(in[1]), reinterpret_cast<T*>(out),
+                                      n);
   }
 }
 
@@ -789,7 +807,8 @@ absl::Status BatchProgram::RunSteps(int64_t count) {
       const Opcode op = step.inst->opcode();
       const bool f32 = step.raw_type == PrimitiveType::kF32;
       switch (step.raw) {
-        case Step::Raw::kUnaryFloat: case Step::Raw::kBinaryFloat: {
+        case Step::Raw::kUnaryFloat:
+        case Step::Raw::kBinaryFloat: {
           const bool unary = step.raw == Step::Raw::kUnaryFloat;
           f32 ? RunRawFloat<float>(op, unary, in, out, count)
               : RunRawFloat<double>(op, unary, in, out, count);
@@ -797,11 +816,12 @@ absl::Status BatchProgram::RunSteps(int64_t count) {
         }
         case Step::Raw::kCompareFloat: {
           bool* o = reinterpret_cast<bool*>(out);
-          absl::Status st =
-              f32 ? elementwise::CompareFloatArrays(*step.inst, reinterpret_cast<const float*>(in[0]),
-                                                    reinterpret_cast<const float*>(in[1]), o, count)
-                  : elementwise::CompareFloatArrays(*step.inst, reinterpret_cast<const double*>(in[0]),
-                                                    reinterpret_cast<const double*>(in[1]), o, count);
+          absl::Status st = f32 ? elementwise::CompareFloatArrays(
+                                      *step.inst, reinterpret_cast<const float*>(in[0]),
+                                      reinterpret_cast<const float*>(in[1]), o, count)
+                                : elementwise::CompareFloatArrays(
+                                      *step.inst, reinterpret_cast<const double*>(in[0]),
+                                      reinterpret_cast<const double*>(in[1]), o, count);
           if (!st.ok()) {
             return absl::Status(st.code(),
                                 StrCat("%", step.inst->name(), ": ", std::string(st.message())));
@@ -812,7 +832,8 @@ absl::Status BatchProgram::RunSteps(int64_t count) {
           elementwise::SelectArrays(ByteWidth(step.raw_type), reinterpret_cast<const bool*>(in[0]),
                                     in[1], in[2], out, count);
           break;
-        case Step::Raw::kNone: break;
+        case Step::Raw::kNone:
+          break;
       }
       continue;
     }
@@ -831,7 +852,8 @@ absl::Status BatchProgram::RunSteps(int64_t count) {
         step.bitcast ? elementwise::EvalBitcastConvert(*ops[0], out)
                      : elementwise::Apply(*step.inst, absl::MakeConstSpan(ops, step.arity), out);
     if (!st.ok()) {
-      return absl::Status(st.code(), StrCat("%", step.inst->name(), ": ", std::string(st.message())));
+      return absl::Status(st.code(),
+                          StrCat("%", step.inst->name(), ": ", std::string(st.message())));
     }
     if (flush) FlushDenormalsInPlace(out);
   }
@@ -849,8 +871,8 @@ absl::Status BatchProgram::Run(absl::Span<const void* const> inputs,
   // input (in-place updates): the block's later steps may still read it.
   absl::InlinedVector<bool, 8> write_in_place(outputs.size(), false);
   for (size_t r = 0; r < outputs.size(); ++r) {
-    write_in_place[r] = writes_in_place_[r] &&
-                        std::find(inputs.begin(), inputs.end(), outputs[r]) == inputs.end();
+    write_in_place[r] =
+        writes_in_place_[r] && std::find(inputs.begin(), inputs.end(), outputs[r]) == inputs.end();
   }
   for (int64_t offset = first; offset < first + n; offset += block_) {
     const int64_t count = std::min(block_, first + n - offset);
@@ -895,18 +917,17 @@ absl::Status BatchProgram::Run(absl::Span<const void* const> inputs,
       std::memcpy(reg, src + offset * width, count * width);
     }
     for (Iota& iota : iotas_) {
-      FillBroadcast(iota.broadcast, iota.line.data(), ByteWidth(register_types_[iota.reg]),
-                    offset, count, registers_[iota.reg].data());
+      FillBroadcast(iota.broadcast, iota.line.data(), ByteWidth(register_types_[iota.reg]), offset,
+                    count, registers_[iota.reg].data());
     }
     for (size_t r = 0; r < outputs.size(); ++r) {
       if (!writes_in_place_[r]) continue;
       // (Reset when not in place this call: the pointer may still name an
       // earlier call's output.)
       const int32_t reg = result_registers_[r];
-      register_data_[reg] =
-          write_in_place[r]
-              ? static_cast<uint8_t*>(outputs[r]) + offset * ByteWidth(result_types_[r])
-              : registers_[reg].data();
+      register_data_[reg] = write_in_place[r] ? static_cast<uint8_t*>(outputs[r]) +
+                                                    offset * ByteWidth(result_types_[r])
+                                              : registers_[reg].data();
     }
     if (absl::Status st = RunSteps(count); !st.ok()) return st;
     for (size_t r = 0; r < outputs.size(); ++r) {

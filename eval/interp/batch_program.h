@@ -73,8 +73,8 @@ class BatchProgram {
   // reaches through `members`; every other operand becomes a parameter, in
   // the order written to `inputs`.
   static absl::StatusOr<std::unique_ptr<BatchProgram>> CompileGroup(
-      const Instruction& root, const std::vector<const Instruction*>& members,
-      bool flush_denormals, std::vector<const Instruction*>* inputs);
+      const Instruction& root, const std::vector<const Instruction*>& members, bool flush_denormals,
+      std::vector<const Instruction*>* inputs);
 
   // Whether parameter i is read as one value for every position.
   bool parameter_is_scalar(int64_t i) const { return parameter_scalar_[i]; }
@@ -105,8 +105,8 @@ class BatchProgram {
   // Array mode: inputs and outputs point at position 0 and the positions
   // [first, first + n) of the root's row-major order are evaluated (parts
   // of one loop on several cores, each with its own program copy).
-  absl::Status Run(absl::Span<const void* const> inputs, absl::Span<void* const> outputs,
-                   int64_t n, int64_t first = 0);
+  absl::Status Run(absl::Span<const void* const> inputs, absl::Span<void* const> outputs, int64_t n,
+                   int64_t first = 0);
 
   ~BatchProgram();
 
@@ -178,7 +178,7 @@ class BatchProgram {
   // input itself, or for a result written in place the output itself (at
   // the block's first position). Steps on Literals never read either kind.
   std::vector<uint8_t*> register_data_;
-  std::vector<bool> reads_in_place_;   // per parameter
+  std::vector<bool> reads_in_place_;  // per parameter
   // Per broadcast parameter: only raw steps read it, so a block that is
   // one contiguous run of its operand is read where it lies.
   std::vector<bool> broadcast_in_place_;

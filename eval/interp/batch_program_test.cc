@@ -3,6 +3,8 @@
 // divisors and out-of-range shifts included) run through BatchProgram::Run
 // over many positions must give, bit for bit, what Evaluator::Call gives
 // position by position. Also what it refuses to compile.
+#include "eval/interp/batch_program.h"
+
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstring>
@@ -10,7 +12,6 @@
 #include <vector>
 
 #include "eval/evaluator.h"
-#include "eval/interp/batch_program.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
 

@@ -159,13 +159,18 @@ absl::Status IntBinary(Opcode op, const Storage<P>* a, const Storage<P>* b, Stor
 // pred: add/maximum are or, multiply/minimum are and, subtract is xor.
 absl::Status PredBinary(Opcode op, const bool* a, const bool* b, bool* out, int64_t n) {
   switch (op) {
-    case Opcode::kAdd: case Opcode::kMaximum: case Opcode::kOr:
+    case Opcode::kAdd:
+    case Opcode::kMaximum:
+    case Opcode::kOr:
       for (int64_t i = 0; i < n; ++i) out[i] = a[i] | b[i];
       return absl::OkStatus();
-    case Opcode::kMultiply: case Opcode::kMinimum: case Opcode::kAnd:
+    case Opcode::kMultiply:
+    case Opcode::kMinimum:
+    case Opcode::kAnd:
       for (int64_t i = 0; i < n; ++i) out[i] = a[i] & b[i];
       return absl::OkStatus();
-    case Opcode::kSubtract: case Opcode::kXor:
+    case Opcode::kSubtract:
+    case Opcode::kXor:
       for (int64_t i = 0; i < n; ++i) out[i] = a[i] ^ b[i];
       return absl::OkStatus();
     default:
@@ -197,15 +202,16 @@ std::complex<R> ComplexPow(std::complex<R> x, std::complex<R> y) {
 // In the wider type, as the unary complex functions (WidenedComplex).
 template <typename R>
 std::complex<R> ComplexAtan2(std::complex<R> y, std::complex<R> x) {
-  return WidenedComplex([](auto b, auto a) {
-    const decltype(a) i(0, 1);
-    return -i * std::log((a + i * b) / std::sqrt(a * a + b * b));
-  }, y, x);
+  return WidenedComplex(
+      [](auto b, auto a) {
+        const decltype(a) i(0, 1);
+        return -i * std::log((a + i * b) / std::sqrt(a * a + b * b));
+      },
+      y, x);
 }
 
 template <typename R>
-absl::Status ComplexBinary(Opcode op, PT type, const Literal& la, const Literal& lb,
-                           Literal& lo) {
+absl::Status ComplexBinary(Opcode op, PT type, const Literal& la, const Literal& lb, Literal& lo) {
   using C = std::complex<R>;
   const C* a = la.typed<C>();
   const C* b = lb.typed<C>();
@@ -215,15 +221,32 @@ absl::Status ComplexBinary(Opcode op, PT type, const Literal& la, const Literal&
     for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
   };
   switch (op) {
-    case Opcode::kAdd: zip([](C x, C y) { return x + y; }); break;
-    case Opcode::kSubtract: zip([](C x, C y) { return x - y; }); break;
-    case Opcode::kMultiply: zip([](C x, C y) { return x * y; }); break;
-    case Opcode::kDivide: zip([](C x, C y) { return x / y; }); break;
-    case Opcode::kPower: zip(ComplexPow<R>); break;
-    case Opcode::kAtan2: zip(ComplexAtan2<R>); break;
-    case Opcode::kMaximum: zip([](C x, C y) { return MaxOf(x, y); }); break;
-    case Opcode::kMinimum: zip([](C x, C y) { return MinOf(x, y); }); break;
-    default: return TypeError(op, type);
+    case Opcode::kAdd:
+      zip([](C x, C y) { return x + y; });
+      break;
+    case Opcode::kSubtract:
+      zip([](C x, C y) { return x - y; });
+      break;
+    case Opcode::kMultiply:
+      zip([](C x, C y) { return x * y; });
+      break;
+    case Opcode::kDivide:
+      zip([](C x, C y) { return x / y; });
+      break;
+    case Opcode::kPower:
+      zip(ComplexPow<R>);
+      break;
+    case Opcode::kAtan2:
+      zip(ComplexAtan2<R>);
+      break;
+    case Opcode::kMaximum:
+      zip([](C x, C y) { return MaxOf(x, y); });
+      break;
+    case Opcode::kMinimum:
+      zip([](C x, C y) { return MinOf(x, y); });
+      break;
+    default:
+      return TypeError(op, type);
   }
   return absl::OkStatus();
 }
@@ -253,8 +276,7 @@ void MakeComplex(const R* re, const R* im, std::complex<R>* out, int64_t n) {
 
 }  // namespace
 
-absl::Status EvalBinary(const Instruction& inst, const Literal& a, const Literal& b,
-                        Literal& out) {
+absl::Status EvalBinary(const Instruction& inst, const Literal& a, const Literal& b, Literal& out) {
   const Opcode op = inst.opcode();
   const PT t = a.element_type();
   const PT rt = out.element_type();
@@ -276,15 +298,14 @@ absl::Status EvalBinary(const Instruction& inst, const Literal& a, const Literal
                                              " cannot produce ", PrimitiveTypeName(rt)));
   }
   if (t == PT::kF32) {
-    if (!BinaryFloatKernel<float>(op, a.typed<float>(), b.typed<float>(), out.typed<float>(),
-                                  n)) {
+    if (!BinaryFloatKernel<float>(op, a.typed<float>(), b.typed<float>(), out.typed<float>(), n)) {
       return TypeError(op, t);
     }
     return absl::OkStatus();
   }
   if (t == PT::kF64) {
-    if (!BinaryFloatKernel<double>(op, a.typed<double>(), b.typed<double>(),
-                                   out.typed<double>(), n)) {
+    if (!BinaryFloatKernel<double>(op, a.typed<double>(), b.typed<double>(), out.typed<double>(),
+                                   n)) {
       return TypeError(op, t);
     }
     return absl::OkStatus();

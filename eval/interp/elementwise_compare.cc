@@ -25,12 +25,24 @@ template <typename X, typename Key>
 HLO_VECTOR_CLONES void CompareLoop(Dir dir, const X* __restrict a, const X* __restrict b,
                                    bool* __restrict out, int64_t n, Key key) {
   switch (dir) {
-    case Dir::kEq: for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) == key(b[i]); break;
-    case Dir::kNe: for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) != key(b[i]); break;
-    case Dir::kGe: for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) >= key(b[i]); break;
-    case Dir::kGt: for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) > key(b[i]); break;
-    case Dir::kLe: for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) <= key(b[i]); break;
-    case Dir::kLt: for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) < key(b[i]); break;
+    case Dir::kEq:
+      for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) == key(b[i]);
+      break;
+    case Dir::kNe:
+      for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) != key(b[i]);
+      break;
+    case Dir::kGe:
+      for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) >= key(b[i]);
+      break;
+    case Dir::kGt:
+      for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) > key(b[i]);
+      break;
+    case Dir::kLe:
+      for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) <= key(b[i]);
+      break;
+    case Dir::kLt:
+      for (int64_t i = 0; i < n; ++i) out[i] = key(a[i]) < key(b[i]);
+      break;
   }
 }
 
@@ -60,8 +72,8 @@ inline int32_t SmallTotalKey(uint32_t bits, int width, bool has_sign) {
 }
 
 absl::Status TypeMismatch(std::string_view type, PT t) {
-  return absl::InvalidArgumentError(StrCat("compare type ", type, " does not suit element type ",
-                                           PrimitiveTypeName(t)));
+  return absl::InvalidArgumentError(
+      StrCat("compare type ", type, " does not suit element type ", PrimitiveTypeName(t)));
 }
 
 // Integers compared as `signed_view` says (the element type's own
@@ -105,12 +117,24 @@ absl::Status ComplexCompare(Dir dir, const Literal& la, const Literal& lb, bool*
     bool lt = x.real() < y.real() || (x.real() == y.real() && x.imag() < y.imag());
     bool gt = x.real() > y.real() || (x.real() == y.real() && x.imag() > y.imag());
     switch (dir) {
-      case Dir::kEq: out[i] = eq; break;
-      case Dir::kNe: out[i] = !eq; break;
-      case Dir::kLt: out[i] = lt; break;
-      case Dir::kGt: out[i] = gt; break;
-      case Dir::kLe: out[i] = lt || eq; break;
-      case Dir::kGe: out[i] = gt || eq; break;
+      case Dir::kEq:
+        out[i] = eq;
+        break;
+      case Dir::kNe:
+        out[i] = !eq;
+        break;
+      case Dir::kLt:
+        out[i] = lt;
+        break;
+      case Dir::kGt:
+        out[i] = gt;
+        break;
+      case Dir::kLe:
+        out[i] = lt || eq;
+        break;
+      case Dir::kGe:
+        out[i] = gt || eq;
+        break;
     }
   }
   return absl::OkStatus();
@@ -119,12 +143,18 @@ absl::Status ComplexCompare(Dir dir, const Literal& la, const Literal& lb, bool*
 // The comparison direction of `inst`.
 absl::Status DirectionOf(const Instruction& inst, Dir& dir) {
   std::string_view d = inst.GetString(AttrKind::kDirection);
-  if (d == "EQ") dir = Dir::kEq;
-  else if (d == "NE") dir = Dir::kNe;
-  else if (d == "GE") dir = Dir::kGe;
-  else if (d == "GT") dir = Dir::kGt;
-  else if (d == "LE") dir = Dir::kLe;
-  else if (d == "LT") dir = Dir::kLt;
+  if (d == "EQ")
+    dir = Dir::kEq;
+  else if (d == "NE")
+    dir = Dir::kNe;
+  else if (d == "GE")
+    dir = Dir::kGe;
+  else if (d == "GT")
+    dir = Dir::kGt;
+  else if (d == "LE")
+    dir = Dir::kLe;
+  else if (d == "LT")
+    dir = Dir::kLt;
   else {
     return absl::InvalidArgumentError(
         StrCat("compare direction '", d, "' is not one of EQ, NE, GE, GT, LE, LT"));
@@ -159,9 +189,8 @@ absl::Status EvalCompare(const Instruction& inst, const Literal& la, const Liter
   std::string_view order = inst.GetString(AttrKind::kOrder);
   const PT t = la.element_type();
   if (!order.empty() && order != DefaultCompareOrder(t) && !IsFloat(t)) {
-    return absl::InvalidArgumentError(StrCat("compare order ", order,
-                                             " does not suit element type ",
-                                             PrimitiveTypeName(t)));
+    return absl::InvalidArgumentError(
+        StrCat("compare order ", order, " does not suit element type ", PrimitiveTypeName(t)));
   }
   const int64_t n = la.element_count();
   bool* out = lo.typed<bool>();
@@ -235,8 +264,8 @@ absl::Status CompareFloatArrays(const Instruction& inst, const T* a, const T* b,
 }
 template absl::Status CompareFloatArrays<float>(const Instruction&, const float*, const float*,
                                                 bool*, int64_t);
-template absl::Status CompareFloatArrays<double>(const Instruction&, const double*,
-                                                 const double*, bool*, int64_t);
+template absl::Status CompareFloatArrays<double>(const Instruction&, const double*, const double*,
+                                                 bool*, int64_t);
 
 // ---- select ---------------------------------------------------------------------
 
@@ -256,8 +285,8 @@ HLO_VECTOR_CLONES void SelectLoop(const bool* __restrict pred, const E* __restri
     out[i] = static_cast<E>((t[i] & mask) | (f[i] & static_cast<E>(~mask)));
   }
 }
-void SelectLoop(const bool* __restrict p, const Bytes16* __restrict t,
-                const Bytes16* __restrict f, Bytes16* __restrict out, int64_t n) {
+void SelectLoop(const bool* __restrict p, const Bytes16* __restrict t, const Bytes16* __restrict f,
+                Bytes16* __restrict out, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = p[i] ? t[i] : f[i];
 }
 
@@ -266,11 +295,24 @@ void SelectLoop(const bool* __restrict p, const Bytes16* __restrict t,
 bool SelectArrays(int64_t width, const bool* pred, const void* on_true, const void* on_false,
                   void* out, int64_t n) {
   switch (width) {
-    case 1: SelectLoop(pred, static_cast<const uint8_t*>(on_true), static_cast<const uint8_t*>(on_false), static_cast<uint8_t*>(out), n); return true;
-    case 2: SelectLoop(pred, static_cast<const uint16_t*>(on_true), static_cast<const uint16_t*>(on_false), static_cast<uint16_t*>(out), n); return true;
-    case 4: SelectLoop(pred, static_cast<const uint32_t*>(on_true), static_cast<const uint32_t*>(on_false), static_cast<uint32_t*>(out), n); return true;
-    case 8: SelectLoop(pred, static_cast<const uint64_t*>(on_true), static_cast<const uint64_t*>(on_false), static_cast<uint64_t*>(out), n); return true;
-    default: return false;
+    case 1:
+      SelectLoop(pred, static_cast<const uint8_t*>(on_true), static_cast<const uint8_t*>(on_false),
+                 static_cast<uint8_t*>(out), n);
+      return true;
+    case 2:
+      SelectLoop(pred, static_cast<const uint16_t*>(on_true),
+                 static_cast<const uint16_t*>(on_false), static_cast<uint16_t*>(out), n);
+      return true;
+    case 4:
+      SelectLoop(pred, static_cast<const uint32_t*>(on_true),
+                 static_cast<const uint32_t*>(on_false), static_cast<uint32_t*>(out), n);
+      return true;
+    case 8:
+      SelectLoop(pred, static_cast<const uint64_t*>(on_true),
+                 static_cast<const uint64_t*>(on_false), static_cast<uint64_t*>(out), n);
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -291,8 +333,8 @@ absl::Status EvalSelect(const Literal& pred, const Literal& on_true, const Liter
     SelectLoop(p, on_true.typed<Bytes16>(), on_false.typed<Bytes16>(), out.typed<Bytes16>(), n);
     return absl::OkStatus();
   }
-  return absl::InvalidArgumentError(StrCat("'select' does not take element type ",
-                                           PrimitiveTypeName(out.element_type())));
+  return absl::InvalidArgumentError(
+      StrCat("'select' does not take element type ", PrimitiveTypeName(out.element_type())));
 }
 
 // ---- clamp ----------------------------------------------------------------------
@@ -327,8 +369,8 @@ absl::Status EvalClamp(const Literal& lo, const Literal& x, const Literal& hi, L
   auto fmax = [](auto a, auto b) { return MaxOf(a, b); };
   auto fmin = [](auto a, auto b) { return MinOf(a, b); };
   if (t == PT::kF32) {
-    ClampLoop(lo.typed<float>(), ls, x.typed<float>(), hi.typed<float>(), hs, out.typed<float>(),
-              n, fmax, fmin);
+    ClampLoop(lo.typed<float>(), ls, x.typed<float>(), hi.typed<float>(), hs, out.typed<float>(), n,
+              fmax, fmin);
     return absl::OkStatus();
   }
   if (t == PT::kF64) {
@@ -377,8 +419,7 @@ absl::Status EvalClamp(const Literal& lo, const Literal& x, const Literal& hi, L
       using S = Storage<P>;
       auto imax = [](S a, S b) { return std::max(a, b); };
       auto imin = [](S a, S b) { return std::min(a, b); };
-      ClampLoop(lo.typed<S>(), ls, x.typed<S>(), hi.typed<S>(), hs, out.typed<S>(), n, imax,
-                imin);
+      ClampLoop(lo.typed<S>(), ls, x.typed<S>(), hi.typed<S>(), hs, out.typed<S>(), n, imax, imin);
       status = absl::OkStatus();
     }
   });

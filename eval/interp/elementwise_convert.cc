@@ -112,10 +112,18 @@ void Store(const Chunk& ch, int64_t i0, int64_t m, Literal& out) {
   if constexpr (Q == PT::kPred) {
     bool* o = out.typed<bool>() + i0;
     switch (ch.kind) {
-      case Mid::kInt: for (int64_t k = 0; k < m; ++k) o[k] = ch.i[k] != 0; break;
-      case Mid::kUInt: for (int64_t k = 0; k < m; ++k) o[k] = ch.u[k] != 0; break;
-      case Mid::kFloat: for (int64_t k = 0; k < m; ++k) o[k] = ch.d[k] != 0; break;
-      case Mid::kComplex: for (int64_t k = 0; k < m; ++k) o[k] = ch.c[k] != 0.0; break;
+      case Mid::kInt:
+        for (int64_t k = 0; k < m; ++k) o[k] = ch.i[k] != 0;
+        break;
+      case Mid::kUInt:
+        for (int64_t k = 0; k < m; ++k) o[k] = ch.u[k] != 0;
+        break;
+      case Mid::kFloat:
+        for (int64_t k = 0; k < m; ++k) o[k] = ch.d[k] != 0;
+        break;
+      case Mid::kComplex:
+        for (int64_t k = 0; k < m; ++k) o[k] = ch.c[k] != 0.0;
+        break;
     }
   } else if constexpr (kind == 'S' || kind == 'U') {
     using T = IntTraits<Q>;
@@ -138,9 +146,15 @@ void Store(const Chunk& ch, int64_t i0, int64_t m, Literal& out) {
   } else if constexpr (Q == PT::kF32 || Q == PT::kF64) {
     S* o = out.typed<S>() + i0;
     switch (ch.kind) {
-      case Mid::kInt: for (int64_t k = 0; k < m; ++k) o[k] = static_cast<S>(ch.i[k]); break;
-      case Mid::kUInt: for (int64_t k = 0; k < m; ++k) o[k] = static_cast<S>(ch.u[k]); break;
-      case Mid::kFloat: for (int64_t k = 0; k < m; ++k) o[k] = static_cast<S>(ch.d[k]); break;
+      case Mid::kInt:
+        for (int64_t k = 0; k < m; ++k) o[k] = static_cast<S>(ch.i[k]);
+        break;
+      case Mid::kUInt:
+        for (int64_t k = 0; k < m; ++k) o[k] = static_cast<S>(ch.u[k]);
+        break;
+      case Mid::kFloat:
+        for (int64_t k = 0; k < m; ++k) o[k] = static_cast<S>(ch.d[k]);
+        break;
       case Mid::kComplex:
         for (int64_t k = 0; k < m; ++k) o[k] = static_cast<S>(ch.c[k].real());
         break;
@@ -157,18 +171,32 @@ void Store(const Chunk& ch, int64_t i0, int64_t m, Literal& out) {
       }
     };
     switch (ch.kind) {
-      case Mid::kInt: for (int64_t k = 0; k < m; ++k) put(k, RoundToOdd(ch.i[k])); break;
-      case Mid::kUInt: for (int64_t k = 0; k < m; ++k) put(k, RoundToOdd(ch.u[k], false)); break;
-      case Mid::kFloat: for (int64_t k = 0; k < m; ++k) put(k, ch.d[k]); break;
-      case Mid::kComplex: for (int64_t k = 0; k < m; ++k) put(k, ch.c[k].real()); break;
+      case Mid::kInt:
+        for (int64_t k = 0; k < m; ++k) put(k, RoundToOdd(ch.i[k]));
+        break;
+      case Mid::kUInt:
+        for (int64_t k = 0; k < m; ++k) put(k, RoundToOdd(ch.u[k], false));
+        break;
+      case Mid::kFloat:
+        for (int64_t k = 0; k < m; ++k) put(k, ch.d[k]);
+        break;
+      case Mid::kComplex:
+        for (int64_t k = 0; k < m; ++k) put(k, ch.c[k].real());
+        break;
     }
   } else if constexpr (kind == 'C') {
     using R = typename S::value_type;
     S* o = out.typed<S>() + i0;
     switch (ch.kind) {
-      case Mid::kInt: for (int64_t k = 0; k < m; ++k) o[k] = S(static_cast<R>(ch.i[k]), 0); break;
-      case Mid::kUInt: for (int64_t k = 0; k < m; ++k) o[k] = S(static_cast<R>(ch.u[k]), 0); break;
-      case Mid::kFloat: for (int64_t k = 0; k < m; ++k) o[k] = S(static_cast<R>(ch.d[k]), 0); break;
+      case Mid::kInt:
+        for (int64_t k = 0; k < m; ++k) o[k] = S(static_cast<R>(ch.i[k]), 0);
+        break;
+      case Mid::kUInt:
+        for (int64_t k = 0; k < m; ++k) o[k] = S(static_cast<R>(ch.u[k]), 0);
+        break;
+      case Mid::kFloat:
+        for (int64_t k = 0; k < m; ++k) o[k] = S(static_cast<R>(ch.d[k]), 0);
+        break;
       case Mid::kComplex:
         for (int64_t k = 0; k < m; ++k) {
           o[k] = S(static_cast<R>(ch.c[k].real()), static_cast<R>(ch.c[k].imag()));
@@ -218,8 +246,8 @@ absl::Status EvalConvert(const Literal& in, Literal& out) {
   DispatchType(from, [&](auto tag) { load = &Load<decltype(tag)::value>; });
   DispatchType(to, [&](auto tag) { store = &Store<decltype(tag)::value>; });
   if (load == nullptr || store == nullptr) {
-    return absl::InvalidArgumentError(StrCat("cannot convert ", PrimitiveTypeName(from), " to ",
-                                             PrimitiveTypeName(to)));
+    return absl::InvalidArgumentError(
+        StrCat("cannot convert ", PrimitiveTypeName(from), " to ", PrimitiveTypeName(to)));
   }
   // One chunk per thread, made at its first use: a fresh one (80 KiB,
   // value-initialised) cost more than converting a small array (memset was
@@ -242,9 +270,9 @@ absl::Status EvalBitcastConvert(const Literal& in, Literal& out) {
   const int64_t win = LogicalBits(from), wout = LogicalBits(to);
   const int64_t nin = in.element_count(), nout = out.element_count();
   if (win == 0 || wout == 0 || nin * win != nout * wout) {
-    return absl::InvalidArgumentError(
-        StrCat("bitcast-convert from ", in.shape().ToString(false), " to ",
-               out.shape().ToString(false), ": the sizes in bits differ"));
+    return absl::InvalidArgumentError(StrCat("bitcast-convert from ", in.shape().ToString(false),
+                                             " to ", out.shape().ToString(false),
+                                             ": the sizes in bits differ"));
   }
   const bool in_packed = win == 8 * ByteWidth(from);
   const bool out_packed = wout == 8 * ByteWidth(to);
@@ -304,9 +332,10 @@ UInt ReducePrecisionBits(UInt x, int nbits, int src_mant, int64_t dest_exp, int6
   const UInt one = 1;
   const UInt sign_mask = one << (nbits - 1);
   const UInt exp_mask = ((one << src_exp) - 1) << src_mant;
-  const UInt abs_bits = x & ~sign_mask & (nbits == 8 * static_cast<int>(sizeof(UInt))
-                                              ? ~UInt{0}
-                                              : static_cast<UInt>((one << nbits) - 1));
+  const UInt abs_bits =
+      x & ~sign_mask &
+      (nbits == 8 * static_cast<int>(sizeof(UInt)) ? ~UInt{0}
+                                                   : static_cast<UInt>((one << nbits) - 1));
   const bool is_nan = abs_bits > exp_mask;
   const UInt original = x;
   if (dest_mant < src_mant) {
@@ -345,8 +374,8 @@ void ReducePrecisionLoop(UInt* data, const UInt* in, int64_t n, int nbits, int s
 
 }  // namespace
 
-absl::Status EvalReducePrecision(const Literal& in, int64_t exponent_bits,
-                                 int64_t mantissa_bits, Literal& out) {
+absl::Status EvalReducePrecision(const Literal& in, int64_t exponent_bits, int64_t mantissa_bits,
+                                 Literal& out) {
   const PT t = in.element_type();
   if (!IsFloat(t)) return TypeError(Opcode::kReducePrecision, t);
   if (exponent_bits < 1 || mantissa_bits < 0) {
@@ -367,8 +396,8 @@ absl::Status EvalReducePrecision(const Literal& in, int64_t exponent_bits,
     case PT::kF16:
     case PT::kBF16: {
       const int mant = GetSmallFloatInfo(t).mantissa_bits;
-      ReducePrecisionLoop(out.typed<uint16_t>(), in.typed<uint16_t>(), n, 16, mant,
-                          exponent_bits, mantissa_bits);
+      ReducePrecisionLoop(out.typed<uint16_t>(), in.typed<uint16_t>(), n, 16, mant, exponent_bits,
+                          mantissa_bits);
       return absl::OkStatus();
     }
     case PT::kF8E5M2:
@@ -447,7 +476,8 @@ absl::Status EvalStochasticConvert(const Literal& in, const Literal& random, Lit
   if (!IsUnsignedInt(bits_type) || BitWidth(bits_type) != BitWidth(from)) {
     return absl::InvalidArgumentError(
         StrCat("the random operand of 'stochastic-convert' must be an unsigned integer as wide "
-               "as ", PrimitiveTypeName(from), ", not ", PrimitiveTypeName(bits_type)));
+               "as ",
+               PrimitiveTypeName(from), ", not ", PrimitiveTypeName(bits_type)));
   }
   if (!IsInteger(to)) {
     return absl::UnimplementedError(StrCat("'stochastic-convert' to ", PrimitiveTypeName(to),
@@ -472,13 +502,15 @@ absl::Status EvalStochasticConvert(const Literal& in, const Literal& random, Lit
   } else if (from == PT::kF64) {
     for (int64_t i = 0; i < n; ++i) x[i] = in.typed<double>()[i];
   } else {
-    for (int64_t i = 0; i < n; ++i) x[i] = DecodeSmallFloat(from, static_cast<uint32_t>(in.GetBits(i)));
+    for (int64_t i = 0; i < n; ++i)
+      x[i] = DecodeSmallFloat(from, static_cast<uint32_t>(in.GetBits(i)));
   }
   DispatchType(to, [&](auto tag) {
     constexpr PT Q = decltype(tag)::value;
     if constexpr (kIsInt<Q>) {
       using T = IntTraits<Q>;
-      double fp_max = limit(static_cast<std::conditional_t<T::kSigned, int64_t, uint64_t>>(T::kMax));
+      double fp_max =
+          limit(static_cast<std::conditional_t<T::kSigned, int64_t, uint64_t>>(T::kMax));
       double fp_min = limit(static_cast<int64_t>(T::kMin));
       StochasticLoop<Q>(x.data(), r.data(), BitWidth(bits_type), fp_max, fp_min,
                         out.typed<Storage<Q>>(), n);

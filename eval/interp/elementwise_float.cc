@@ -32,10 +32,10 @@ void SetVecMathEnabled(bool enabled) { vec_math_enabled.store(enabled); }
 // The x86-64 vector function ABI names: _ZGV<isa>N<lanes>v_<name>, isa d =
 // AVX2, e = AVX-512. libm.so's linker script pulls in libmvec as needed.
 extern "C" {
-#define HLO_EW_DECLARE(name)                          \
-  __m512 _ZGVeN16v_##name##f(__m512);                 \
-  __m256 _ZGVdN8v_##name##f(__m256);                  \
-  __m512d _ZGVeN8v_##name(__m512d);                   \
+#define HLO_EW_DECLARE(name)          \
+  __m512 _ZGVeN16v_##name##f(__m512); \
+  __m256 _ZGVdN8v_##name##f(__m256);  \
+  __m512d _ZGVeN8v_##name(__m512d);   \
   __m256d _ZGVdN4v_##name(__m256d);
 HLO_EW_DECLARE(exp)
 HLO_EW_DECLARE(expm1)
@@ -62,9 +62,9 @@ namespace {
 
 // 2: AVX-512F, 1: AVX2+FMA, 0: neither.
 int VecLevel() {
-  static const int level = __builtin_cpu_supports("avx512f")                                ? 2
+  static const int level = __builtin_cpu_supports("avx512f")                                   ? 2
                            : (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) ? 1
-                                                                                              : 0;
+                                                                                               : 0;
   return level;
 }
 
@@ -320,25 +320,44 @@ template <typename T>
 void Transcendental(Opcode op, const T* in, T* out, int64_t n) {
   if (VecMath(op, in, out, n)) return;
   switch (op) {
-    case Opcode::kExp: return MapInPlace(in, out, n, [](T x) { return std::exp(x); });
-    case Opcode::kExpm1: return MapInPlace(in, out, n, [](T x) { return std::expm1(x); });
-    case Opcode::kLog: return MapInPlace(in, out, n, [](T x) { return std::log(x); });
-    case Opcode::kLog1p: return MapInPlace(in, out, n, [](T x) { return std::log1p(x); });
-    case Opcode::kSin: return MapInPlace(in, out, n, [](T x) { return std::sin(x); });
-    case Opcode::kCos: return MapInPlace(in, out, n, [](T x) { return std::cos(x); });
-    case Opcode::kTan: return MapInPlace(in, out, n, [](T x) { return std::tan(x); });
-    case Opcode::kTanh: return MapInPlace(in, out, n, [](T x) { return std::tanh(x); });
-    case Opcode::kAsin: return MapInPlace(in, out, n, [](T x) { return std::asin(x); });
-    case Opcode::kAcos: return MapInPlace(in, out, n, [](T x) { return std::acos(x); });
-    case Opcode::kAtan: return MapInPlace(in, out, n, [](T x) { return std::atan(x); });
-    case Opcode::kSinh: return MapInPlace(in, out, n, [](T x) { return std::sinh(x); });
-    case Opcode::kCosh: return MapInPlace(in, out, n, [](T x) { return std::cosh(x); });
-    case Opcode::kAsinh: return MapInPlace(in, out, n, [](T x) { return std::asinh(x); });
-    case Opcode::kAcosh: return MapInPlace(in, out, n, [](T x) { return std::acosh(x); });
-    case Opcode::kAtanh: return MapInPlace(in, out, n, [](T x) { return std::atanh(x); });
-    case Opcode::kErf: return MapInPlace(in, out, n, [](T x) { return std::erf(x); });
-    case Opcode::kCbrt: return MapInPlace(in, out, n, [](T x) { return std::cbrt(x); });
-    default: return;
+    case Opcode::kExp:
+      return MapInPlace(in, out, n, [](T x) { return std::exp(x); });
+    case Opcode::kExpm1:
+      return MapInPlace(in, out, n, [](T x) { return std::expm1(x); });
+    case Opcode::kLog:
+      return MapInPlace(in, out, n, [](T x) { return std::log(x); });
+    case Opcode::kLog1p:
+      return MapInPlace(in, out, n, [](T x) { return std::log1p(x); });
+    case Opcode::kSin:
+      return MapInPlace(in, out, n, [](T x) { return std::sin(x); });
+    case Opcode::kCos:
+      return MapInPlace(in, out, n, [](T x) { return std::cos(x); });
+    case Opcode::kTan:
+      return MapInPlace(in, out, n, [](T x) { return std::tan(x); });
+    case Opcode::kTanh:
+      return MapInPlace(in, out, n, [](T x) { return std::tanh(x); });
+    case Opcode::kAsin:
+      return MapInPlace(in, out, n, [](T x) { return std::asin(x); });
+    case Opcode::kAcos:
+      return MapInPlace(in, out, n, [](T x) { return std::acos(x); });
+    case Opcode::kAtan:
+      return MapInPlace(in, out, n, [](T x) { return std::atan(x); });
+    case Opcode::kSinh:
+      return MapInPlace(in, out, n, [](T x) { return std::sinh(x); });
+    case Opcode::kCosh:
+      return MapInPlace(in, out, n, [](T x) { return std::cosh(x); });
+    case Opcode::kAsinh:
+      return MapInPlace(in, out, n, [](T x) { return std::asinh(x); });
+    case Opcode::kAcosh:
+      return MapInPlace(in, out, n, [](T x) { return std::acosh(x); });
+    case Opcode::kAtanh:
+      return MapInPlace(in, out, n, [](T x) { return std::atanh(x); });
+    case Opcode::kErf:
+      return MapInPlace(in, out, n, [](T x) { return std::erf(x); });
+    case Opcode::kCbrt:
+      return MapInPlace(in, out, n, [](T x) { return std::cbrt(x); });
+    default:
+      return;
   }
 }
 
@@ -347,8 +366,12 @@ void Transcendental(Opcode op, const T* in, T* out, int64_t n) {
 template <typename T>
 bool UnaryFloatKernel(Opcode op, const T* in, T* out, int64_t n) {
   switch (op) {
-    case Opcode::kAbs: Map(in, out, n, [](T x) { return std::fabs(x); }); return true;
-    case Opcode::kNegate: Map(in, out, n, [](T x) { return -x; }); return true;
+    case Opcode::kAbs:
+      Map(in, out, n, [](T x) { return std::fabs(x); });
+      return true;
+    case Opcode::kNegate:
+      Map(in, out, n, [](T x) { return -x; });
+      return true;
     case Opcode::kSign:
       // NaN stays (its own NaN), ±0 stays, else ±1.
       Map(in, out, n, [](T x) {
@@ -356,13 +379,21 @@ bool UnaryFloatKernel(Opcode op, const T* in, T* out, int64_t n) {
         return x < T(0) ? T(-1) : s;
       });
       return true;
-    case Opcode::kFloor: Map(in, out, n, [](T x) { return std::floor(x); }); return true;
-    case Opcode::kCeil: Map(in, out, n, [](T x) { return std::ceil(x); }); return true;
-    case Opcode::kRoundNearestAfz: Map(in, out, n, [](T x) { return std::round(x); }); return true;
+    case Opcode::kFloor:
+      Map(in, out, n, [](T x) { return std::floor(x); });
+      return true;
+    case Opcode::kCeil:
+      Map(in, out, n, [](T x) { return std::ceil(x); });
+      return true;
+    case Opcode::kRoundNearestAfz:
+      Map(in, out, n, [](T x) { return std::round(x); });
+      return true;
     case Opcode::kRoundNearestEven:
       Map(in, out, n, [](T x) { return std::nearbyint(x); });
       return true;
-    case Opcode::kSqrt: Sqrt(in, out, n); return true;
+    case Opcode::kSqrt:
+      Sqrt(in, out, n);
+      return true;
     case Opcode::kRsqrt:
       Sqrt(in, out, n);
       MapInPlace(out, out, n, [](T x) { return T(1) / x; });
@@ -377,13 +408,30 @@ bool UnaryFloatKernel(Opcode op, const T* in, T* out, int64_t n) {
         return numerator / (T(1) + t);
       });
       return true;
-    case Opcode::kReal: std::memcpy(out, in, n * sizeof(T)); return true;
-    case Opcode::kImag: std::memset(out, 0, n * sizeof(T)); return true;
-    case Opcode::kExp: case Opcode::kExpm1: case Opcode::kLog: case Opcode::kLog1p:
-    case Opcode::kSin: case Opcode::kCos: case Opcode::kTan: case Opcode::kTanh:
-    case Opcode::kAsin: case Opcode::kAcos: case Opcode::kAtan: case Opcode::kSinh:
-    case Opcode::kCosh: case Opcode::kAsinh: case Opcode::kAcosh: case Opcode::kAtanh:
-    case Opcode::kErf: case Opcode::kCbrt:
+    case Opcode::kReal:
+      std::memcpy(out, in, n * sizeof(T));
+      return true;
+    case Opcode::kImag:
+      std::memset(out, 0, n * sizeof(T));
+      return true;
+    case Opcode::kExp:
+    case Opcode::kExpm1:
+    case Opcode::kLog:
+    case Opcode::kLog1p:
+    case Opcode::kSin:
+    case Opcode::kCos:
+    case Opcode::kTan:
+    case Opcode::kTanh:
+    case Opcode::kAsin:
+    case Opcode::kAcos:
+    case Opcode::kAtan:
+    case Opcode::kSinh:
+    case Opcode::kCosh:
+    case Opcode::kAsinh:
+    case Opcode::kAcosh:
+    case Opcode::kAtanh:
+    case Opcode::kErf:
+    case Opcode::kCbrt:
       Transcendental(op, in, out, n);
       return true;
     default:
@@ -396,31 +444,54 @@ bool BinaryFloatKernel(Opcode op, const T* a, const T* b, T* out, int64_t n) {
   // (n > 0: empty buffers all have a null data pointer.)
   if (n > 0 && (out == a || out == b)) {
     switch (op) {
-      case Opcode::kAdd: ZipAliased(a, b, out, n, [](T x, T y) { return x + y; }); return true;
-      case Opcode::kSubtract: ZipAliased(a, b, out, n, [](T x, T y) { return x - y; }); return true;
-      case Opcode::kMultiply: ZipAliased(a, b, out, n, [](T x, T y) { return x * y; }); return true;
-      case Opcode::kDivide: ZipAliased(a, b, out, n, [](T x, T y) { return x / y; }); return true;
+      case Opcode::kAdd:
+        ZipAliased(a, b, out, n, [](T x, T y) { return x + y; });
+        return true;
+      case Opcode::kSubtract:
+        ZipAliased(a, b, out, n, [](T x, T y) { return x - y; });
+        return true;
+      case Opcode::kMultiply:
+        ZipAliased(a, b, out, n, [](T x, T y) { return x * y; });
+        return true;
+      case Opcode::kDivide:
+        ZipAliased(a, b, out, n, [](T x, T y) { return x / y; });
+        return true;
       case Opcode::kMaximum:
         ZipAliased(a, b, out, n, [](T x, T y) { return MaxOf(x, y); });
         return true;
       case Opcode::kMinimum:
         ZipAliased(a, b, out, n, [](T x, T y) { return MinOf(x, y); });
         return true;
-      default: return false;  // callers alias only for the ops above
+      default:
+        return false;  // callers alias only for the ops above
     }
   }
   switch (op) {
-    case Opcode::kAdd: Zip(a, b, out, n, [](T x, T y) { return x + y; }); return true;
-    case Opcode::kSubtract: Zip(a, b, out, n, [](T x, T y) { return x - y; }); return true;
-    case Opcode::kMultiply: Zip(a, b, out, n, [](T x, T y) { return x * y; }); return true;
-    case Opcode::kDivide: Zip(a, b, out, n, [](T x, T y) { return x / y; }); return true;
-    case Opcode::kMaximum: Zip(a, b, out, n, [](T x, T y) { return MaxOf(x, y); }); return true;
-    case Opcode::kMinimum: Zip(a, b, out, n, [](T x, T y) { return MinOf(x, y); }); return true;
+    case Opcode::kAdd:
+      Zip(a, b, out, n, [](T x, T y) { return x + y; });
+      return true;
+    case Opcode::kSubtract:
+      Zip(a, b, out, n, [](T x, T y) { return x - y; });
+      return true;
+    case Opcode::kMultiply:
+      Zip(a, b, out, n, [](T x, T y) { return x * y; });
+      return true;
+    case Opcode::kDivide:
+      Zip(a, b, out, n, [](T x, T y) { return x / y; });
+      return true;
+    case Opcode::kMaximum:
+      Zip(a, b, out, n, [](T x, T y) { return MaxOf(x, y); });
+      return true;
+    case Opcode::kMinimum:
+      Zip(a, b, out, n, [](T x, T y) { return MinOf(x, y); });
+      return true;
     // The sign follows the dividend; |result| < |divisor| (C fmod).
     case Opcode::kRemainder:
       Zip(a, b, out, n, [](T x, T y) { return std::fmod(x, y); });
       return true;
-    case Opcode::kPower: Zip(a, b, out, n, [](T x, T y) { return std::pow(x, y); }); return true;
+    case Opcode::kPower:
+      Zip(a, b, out, n, [](T x, T y) { return std::pow(x, y); });
+      return true;
     case Opcode::kAtan2:
       Zip(a, b, out, n, [](T x, T y) { return std::atan2(x, y); });
       return true;
@@ -432,8 +503,7 @@ bool BinaryFloatKernel(Opcode op, const T* a, const T* b, T* out, int64_t n) {
 template bool UnaryFloatKernel<float>(Opcode, const float*, float*, int64_t);
 template bool UnaryFloatKernel<double>(Opcode, const double*, double*, int64_t);
 template bool BinaryFloatKernel<float>(Opcode, const float*, const float*, float*, int64_t);
-template bool BinaryFloatKernel<double>(Opcode, const double*, const double*, double*,
-                                        int64_t);
+template bool BinaryFloatKernel<double>(Opcode, const double*, const double*, double*, int64_t);
 
 }  // namespace elementwise
 }  // namespace hlo

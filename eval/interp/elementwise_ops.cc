@@ -2,18 +2,19 @@
 // its family (eval/interp/elementwise_{unary,binary,compare,convert}.cc,
 // with the float loops in eval/interp/elementwise_float.cc). Also the
 // small-float decode/encode helpers the families share.
+#include "eval/interp/elementwise_ops.h"
+
 #include <cstring>
 #include <mutex>
 
-#include "eval/interp/elementwise_ops.h"
 #include "ir/instruction.h"
 
 namespace hlo {
 namespace elementwise {
 
 absl::Status TypeError(Opcode op, PrimitiveType type) {
-  return absl::InvalidArgumentError(StrCat("'", OpcodeName(op), "' does not take element type ",
-                                           PrimitiveTypeName(type)));
+  return absl::InvalidArgumentError(
+      StrCat("'", OpcodeName(op), "' does not take element type ", PrimitiveTypeName(type)));
 }
 
 const float* SmallFloatTable(PrimitiveType type) {
@@ -77,8 +78,7 @@ absl::Status Apply(const Instruction& inst, absl::Span<const Literal* const> ops
       return EvalBitcastConvert(arr(0), out);
     case Opcode::kReducePrecision:
       if (!inst.HasAttr(AttrKind::kExponentBits) || !inst.HasAttr(AttrKind::kMantissaBits)) {
-        return absl::InvalidArgumentError(
-            "reduce-precision needs exponent_bits and mantissa_bits");
+        return absl::InvalidArgumentError("reduce-precision needs exponent_bits and mantissa_bits");
       }
       return EvalReducePrecision(arr(0), inst.GetInt(AttrKind::kExponentBits),
                                  inst.GetInt(AttrKind::kMantissaBits), out);

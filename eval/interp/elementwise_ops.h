@@ -58,8 +58,8 @@ constexpr char KindOf(PrimitiveType t) {
 template <PrimitiveType P>
 inline constexpr bool kIsInt = KindOf(P) == 'S' || KindOf(P) == 'U';
 template <PrimitiveType P>
-inline constexpr bool kIsSmallFloat =
-    KindOf(P) == 'F' && P != PrimitiveType::kF32 && P != PrimitiveType::kF64;
+inline constexpr bool kIsSmallFloat = KindOf(P) == 'F' && P != PrimitiveType::kF32&& P
+                                                              != PrimitiveType::kF64;
 
 // Integer element helpers: storage type S, unsigned twin U, a wide-enough
 // unsigned type W for wrapping arithmetic (no int promotion surprises), the
@@ -74,10 +74,10 @@ struct IntTraits {
   static constexpr bool kSigned = KindOf(P) == 'S';
   static constexpr bool kFull = kBits == 8 * static_cast<int>(sizeof(S));
   static constexpr W kMask = kFull ? static_cast<W>(~U{0}) : static_cast<W>((W{1} << kBits) - 1);
-  static constexpr S kMin = kFull      ? std::numeric_limits<S>::min()
+  static constexpr S kMin = kFull     ? std::numeric_limits<S>::min()
                             : kSigned ? static_cast<S>(-(int64_t{1} << (kBits - 1)))
                                       : S{0};
-  static constexpr S kMax = kFull      ? std::numeric_limits<S>::max()
+  static constexpr S kMax = kFull     ? std::numeric_limits<S>::max()
                             : kSigned ? static_cast<S>((int64_t{1} << (kBits - 1)) - 1)
                                       : static_cast<S>(kMask);
 
@@ -185,11 +185,9 @@ void SetVecMathEnabled(bool enabled);
 // Unary math and bit ops (abs … tanh, is-finite, popcnt, clz, real, imag).
 absl::Status EvalUnary(const Instruction& inst, const Literal& in, Literal& out);
 // Binary arithmetic and bit ops, complex, mulhi, shifts, maximum/minimum.
-absl::Status EvalBinary(const Instruction& inst, const Literal& a, const Literal& b,
-                        Literal& out);
+absl::Status EvalBinary(const Instruction& inst, const Literal& a, const Literal& b, Literal& out);
 // compare, select, clamp.
-absl::Status EvalCompare(const Instruction& inst, const Literal& a, const Literal& b,
-                         Literal& out);
+absl::Status EvalCompare(const Instruction& inst, const Literal& a, const Literal& b, Literal& out);
 absl::Status EvalSelect(const Literal& pred, const Literal& on_true, const Literal& on_false,
                         Literal& out);
 absl::Status EvalClamp(const Literal& lo, const Literal& x, const Literal& hi, Literal& out);
@@ -205,8 +203,8 @@ bool SelectArrays(int64_t width, const bool* pred, const void* on_true, const vo
 // convert, bitcast-convert, reduce-precision, stochastic-convert.
 absl::Status EvalConvert(const Literal& in, Literal& out);
 absl::Status EvalBitcastConvert(const Literal& in, Literal& out);
-absl::Status EvalReducePrecision(const Literal& in, int64_t exponent_bits,
-                                 int64_t mantissa_bits, Literal& out);
+absl::Status EvalReducePrecision(const Literal& in, int64_t exponent_bits, int64_t mantissa_bits,
+                                 Literal& out);
 absl::Status EvalStochasticConvert(const Literal& in, const Literal& random, Literal& out);
 
 // Routes one elementwise op to its family on operands the caller has

@@ -17,9 +17,8 @@ namespace {
 using PT = PrimitiveType;
 
 absl::Status ResultTypeError(Opcode op, PT operand, PT result) {
-  return absl::InvalidArgumentError(StrCat("'", OpcodeName(op), "' of ",
-                                           PrimitiveTypeName(operand), " cannot produce ",
-                                           PrimitiveTypeName(result)));
+  return absl::InvalidArgumentError(StrCat("'", OpcodeName(op), "' of ", PrimitiveTypeName(operand),
+                                           " cannot produce ", PrimitiveTypeName(result)));
 }
 
 // ---- integers ------------------------------------------------------------------
@@ -67,7 +66,8 @@ absl::Status IntUnary(Opcode op, const Storage<P>* in, Storage<P>* out, int64_t 
       return absl::OkStatus();
     case Opcode::kClz:
       for (int64_t i = 0; i < n; ++i) {
-        out[i] = T::Wrap(static_cast<W>(T::kBits - static_cast<int>(std::bit_width(T::Bits(in[i])))));
+        out[i] =
+            T::Wrap(static_cast<W>(T::kBits - static_cast<int>(std::bit_width(T::Bits(in[i])))));
       }
       return absl::OkStatus();
     default:
@@ -159,29 +159,74 @@ absl::Status ComplexUnary(Opcode op, PT type, const Literal& in, Literal& out) {
   }
   C* o = out.typed<C>();
   switch (op) {
-    case Opcode::kNegate: CMap(x, o, n, [](C z) { return -z; }); break;
-    case Opcode::kSign: CMap(x, o, n, Sign<R>); break;
-    case Opcode::kExp: CMapWide(x, o, n, [](auto z) { return std::exp(z); }); break;
-    case Opcode::kExpm1: CMapWide(x, o, n, [](auto z) { return Expm1(z); }); break;
-    case Opcode::kLog: CMapWide(x, o, n, [](auto z) { return std::log(z); }); break;
-    case Opcode::kLog1p: CMapWide(x, o, n, [](auto z) { return Log1p(z); }); break;
-    case Opcode::kLogistic: CMapWide(x, o, n, [](auto z) { return Logistic(z); }); break;
-    case Opcode::kSqrt: CMapWide(x, o, n, [](auto z) { return std::sqrt(z); }); break;
-    case Opcode::kRsqrt: CMapWide(x, o, n, [](auto z) { return Rsqrt(z); }); break;
-    case Opcode::kCbrt: CMapWide(x, o, n, [](auto z) { return Cbrt(z); }); break;
-    case Opcode::kSin: CMapWide(x, o, n, [](auto z) { return std::sin(z); }); break;
-    case Opcode::kCos: CMapWide(x, o, n, [](auto z) { return std::cos(z); }); break;
-    case Opcode::kTan: CMapWide(x, o, n, [](auto z) { return std::tan(z); }); break;
-    case Opcode::kTanh: CMapWide(x, o, n, [](auto z) { return std::tanh(z); }); break;
-    case Opcode::kAsin: CMapWide(x, o, n, [](auto z) { return std::asin(z); }); break;
-    case Opcode::kAcos: CMapWide(x, o, n, [](auto z) { return std::acos(z); }); break;
-    case Opcode::kAtan: CMapWide(x, o, n, [](auto z) { return std::atan(z); }); break;
-    case Opcode::kSinh: CMapWide(x, o, n, [](auto z) { return std::sinh(z); }); break;
-    case Opcode::kCosh: CMapWide(x, o, n, [](auto z) { return std::cosh(z); }); break;
-    case Opcode::kAsinh: CMapWide(x, o, n, [](auto z) { return std::asinh(z); }); break;
-    case Opcode::kAcosh: CMapWide(x, o, n, [](auto z) { return std::acosh(z); }); break;
-    case Opcode::kAtanh: CMapWide(x, o, n, [](auto z) { return std::atanh(z); }); break;
-    default: return TypeError(op, type);
+    case Opcode::kNegate:
+      CMap(x, o, n, [](C z) { return -z; });
+      break;
+    case Opcode::kSign:
+      CMap(x, o, n, Sign<R>);
+      break;
+    case Opcode::kExp:
+      CMapWide(x, o, n, [](auto z) { return std::exp(z); });
+      break;
+    case Opcode::kExpm1:
+      CMapWide(x, o, n, [](auto z) { return Expm1(z); });
+      break;
+    case Opcode::kLog:
+      CMapWide(x, o, n, [](auto z) { return std::log(z); });
+      break;
+    case Opcode::kLog1p:
+      CMapWide(x, o, n, [](auto z) { return Log1p(z); });
+      break;
+    case Opcode::kLogistic:
+      CMapWide(x, o, n, [](auto z) { return Logistic(z); });
+      break;
+    case Opcode::kSqrt:
+      CMapWide(x, o, n, [](auto z) { return std::sqrt(z); });
+      break;
+    case Opcode::kRsqrt:
+      CMapWide(x, o, n, [](auto z) { return Rsqrt(z); });
+      break;
+    case Opcode::kCbrt:
+      CMapWide(x, o, n, [](auto z) { return Cbrt(z); });
+      break;
+    case Opcode::kSin:
+      CMapWide(x, o, n, [](auto z) { return std::sin(z); });
+      break;
+    case Opcode::kCos:
+      CMapWide(x, o, n, [](auto z) { return std::cos(z); });
+      break;
+    case Opcode::kTan:
+      CMapWide(x, o, n, [](auto z) { return std::tan(z); });
+      break;
+    case Opcode::kTanh:
+      CMapWide(x, o, n, [](auto z) { return std::tanh(z); });
+      break;
+    case Opcode::kAsin:
+      CMapWide(x, o, n, [](auto z) { return std::asin(z); });
+      break;
+    case Opcode::kAcos:
+      CMapWide(x, o, n, [](auto z) { return std::acos(z); });
+      break;
+    case Opcode::kAtan:
+      CMapWide(x, o, n, [](auto z) { return std::atan(z); });
+      break;
+    case Opcode::kSinh:
+      CMapWide(x, o, n, [](auto z) { return std::sinh(z); });
+      break;
+    case Opcode::kCosh:
+      CMapWide(x, o, n, [](auto z) { return std::cosh(z); });
+      break;
+    case Opcode::kAsinh:
+      CMapWide(x, o, n, [](auto z) { return std::asinh(z); });
+      break;
+    case Opcode::kAcosh:
+      CMapWide(x, o, n, [](auto z) { return std::acosh(z); });
+      break;
+    case Opcode::kAtanh:
+      CMapWide(x, o, n, [](auto z) { return std::atanh(z); });
+      break;
+    default:
+      return TypeError(op, type);
   }
   return absl::OkStatus();
 }

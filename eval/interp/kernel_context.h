@@ -90,8 +90,8 @@ class KernelContext {
   // arguments[d]; the devices of `call` are made at its first call and kept.
   // Returns each device's result.
   virtual absl::StatusOr<std::vector<Value>> RunManualComputation(
-      const Instruction& call, int64_t partitions,
-      const std::vector<std::vector<Value>>& arguments, const Computation& body) = 0;
+      const Instruction& call, int64_t partitions, const std::vector<std::vector<Value>>& arguments,
+      const Computation& body) = 0;
   // The 128-bit rng state of this run, low word first, read and advanced by
   // rng-get-and-update-state and rng (eval/kernels/random.cc); starts at
   // {seed, 0}.

@@ -143,8 +143,8 @@ T FoldRowLanes(const T* src, int64_t n) {
 constexpr int64_t kPairwiseBlock = 256;
 
 template <Opcode op, typename T>
-constexpr bool kPairwise =
-    std::is_floating_point_v<T> && (op == Opcode::kAdd || op == Opcode::kMultiply);
+constexpr bool kPairwise = std::is_floating_point_v<T> &&
+                           (op == Opcode::kAdd || op == Opcode::kMultiply);
 
 // p, q = the lanes of the blocks at `blocks` and `blocks + kPairwiseBlock`
 // (PairwiseStack::PushTwo), on SSE2 registers or, below, AVX2 ones (16
@@ -180,9 +180,8 @@ __attribute__((target("avx2"))) inline __m256 ApplyAvx2(__m256 a, __m256 b) {
 // binary counter, all in registers. The same values as Push per block.
 // Returns the elements taken (whole pairs of blocks).
 template <Opcode op>
-__attribute__((target("avx2"))) int64_t PushPairsAvx2(float (*stack)[16], int& top,
-                                                      uint64_t& count, const float* src,
-                                                      int64_t n) {
+__attribute__((target("avx2"))) int64_t PushPairsAvx2(float (*stack)[16], int& top, uint64_t& count,
+                                                      const float* src, int64_t n) {
   int64_t b = 0;
   for (; b + 2 * kPairwiseBlock <= n; b += 2 * kPairwiseBlock) {
     const float* x = src + b;
@@ -300,8 +299,7 @@ T FoldRowPairwise(const T* src, int64_t n) {
 // (float sums and products: pairwise over blocks, see kPairwiseBlock).
 template <Opcode op, typename T>
 T FoldRow(const T* src, int64_t n) {
-  if constexpr (std::is_floating_point_v<T> &&
-                (op == Opcode::kMaximum || op == Opcode::kMinimum)) {
+  if constexpr (std::is_floating_point_v<T> && (op == Opcode::kMaximum || op == Opcode::kMinimum)) {
     if (n >= 16) return FoldRowMinMax<op>(src, n);
   }
   if constexpr (kPairwise<op, T>) {
@@ -310,7 +308,6 @@ T FoldRow(const T* src, int64_t n) {
     return FoldRowLanes<op>(src, n);
   }
 }
-
 
 // FoldRow over a row given in consecutive pieces of any lengths, with the
 // same result as FoldRow over the whole row (pieces that split a pairwise

@@ -32,8 +32,7 @@ constexpr int64_t kPieceBytes = 4 * 1024;
 // dst[k] = dst[k] op src[k]: the column accumulation, bound by its
 // stores, so on the widest registers the machine has.
 template <Opcode op, typename T>
-HLO_VECTOR_CLONES void Accumulate(
-    T* __restrict dst, const T* __restrict src, int64_t n) {
+HLO_VECTOR_CLONES void Accumulate(T* __restrict dst, const T* __restrict src, int64_t n) {
   for (int64_t k = 0; k < n; ++k) dst[k] = Apply<op>(dst[k], src[k]);
 }
 
@@ -73,10 +72,13 @@ int Levels(int64_t n) {
 template <Opcode op, typename T>
 class TypedPartReduce final : public PartReduce<T> {
  public:
-  TypedPartReduce(ReduceAxes axes, T init, T* out, const T* x, const Part& part,
-                  bool split_columns)
-      : axes_(axes), init_(init), out_(out), col_lo_(part.col_lo),
-        width_(part.col_hi - part.col_lo), split_columns_(split_columns) {
+  TypedPartReduce(ReduceAxes axes, T init, T* out, const T* x, const Part& part, bool split_columns)
+      : axes_(axes),
+        init_(init),
+        out_(out),
+        col_lo_(part.col_lo),
+        width_(part.col_hi - part.col_lo),
+        split_columns_(split_columns) {
     if (axes_ == ReduceAxes::kColumns) {
       PlaceLevels(Levels(part.row_hi - part.row_lo), x + part.col_lo);
     }
@@ -160,9 +162,9 @@ class TypedPartReduce final : public PartReduce<T> {
   const bool split_columns_;
   reduction::RowStream<op, T> stream_;  // kRows: the row's; kAll: the part's
   // (arrays, not vectors: std::vector<bool> has no data())
-  std::unique_ptr<T[]> levels_;         // kColumns: width_ per tree level, in
-  std::vector<T*> level_;               // ... at these places
-  T whole_{};                           // kAll: the part's fold
+  std::unique_ptr<T[]> levels_;  // kColumns: width_ per tree level, in
+  std::vector<T*> level_;        // ... at these places
+  T whole_{};                    // kAll: the part's fold
 };
 
 template <typename T>
@@ -272,9 +274,8 @@ void RunOnePass(const Literal& x, int64_t rows, int64_t cols,
     SplitRows(0, rows, depth, parts, merges, &root);
     for (Part& p : parts) p.col_hi = cols;
   } else if (cores > 1 && n >= kMinParallelElements && cols >= 2 * reduction::kPairwiseBlock &&
-             std::none_of(reduces.begin(), reduces.end(), [](const OnePassReduce& r) {
-               return r.axes == ReduceAxes::kRows;
-             })) {
+             std::none_of(reduces.begin(), reduces.end(),
+                          [](const OnePassReduce& r) { return r.axes == ReduceAxes::kRows; })) {
     // Few long rows: each core takes whole pairwise blocks of columns.
     // (Not for a row reduction: a row folded in two halves, then the
     // halves combined, is not FoldRow's order, and a sibling row sum must
@@ -368,8 +369,8 @@ bool ReduceInOnePass(const Literal& x, int64_t rows, int64_t cols,
                          : r.axes == ReduceAxes::kColumns ? cols
                                                           : 1;
     if (!OnePassSupports(t, r.op) || r.init == nullptr || r.out == nullptr ||
-        r.init->element_type() != t || r.init->element_count() != 1 ||
-        r.out->element_type() != t || r.out->element_count() != want) {
+        r.init->element_type() != t || r.init->element_count() != 1 || r.out->element_type() != t ||
+        r.out->element_count() != want) {
       return false;
     }
   }

@@ -56,28 +56,44 @@ template <Opcode op, typename T>
 inline T Apply(T a, T b) {
   if constexpr (std::is_same_v<T, bool>) {
     switch (op) {
-      case Opcode::kAdd: case Opcode::kOr: case Opcode::kMaximum: return a || b;
-      case Opcode::kXor: return a != b;
-      default: return a && b;  // multiply, and, minimum
+      case Opcode::kAdd:
+      case Opcode::kOr:
+      case Opcode::kMaximum:
+        return a || b;
+      case Opcode::kXor:
+        return a != b;
+      default:
+        return a && b;  // multiply, and, minimum
     }
   } else if constexpr (std::is_integral_v<T>) {
     // u16 * u16 promotes to int and can overflow it: wrap in at least 32 bits.
     using U = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
     switch (op) {
-      case Opcode::kAdd: return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-      case Opcode::kMultiply: return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
-      case Opcode::kMaximum: return Max(a, b);
-      case Opcode::kMinimum: return Min(a, b);
-      case Opcode::kAnd: return a & b;
-      case Opcode::kOr: return a | b;
-      default: return a ^ b;
+      case Opcode::kAdd:
+        return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+      case Opcode::kMultiply:
+        return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+      case Opcode::kMaximum:
+        return Max(a, b);
+      case Opcode::kMinimum:
+        return Min(a, b);
+      case Opcode::kAnd:
+        return a & b;
+      case Opcode::kOr:
+        return a | b;
+      default:
+        return a ^ b;
     }
   } else {
     switch (op) {
-      case Opcode::kAdd: return a + b;
-      case Opcode::kMultiply: return a * b;
-      case Opcode::kMaximum: return Max(a, b);
-      default: return Min(a, b);
+      case Opcode::kAdd:
+        return a + b;
+      case Opcode::kMultiply:
+        return a * b;
+      case Opcode::kMaximum:
+        return Max(a, b);
+      default:
+        return Min(a, b);
     }
   }
 }
@@ -94,20 +110,34 @@ constexpr bool kNativeFast = std::is_arithmetic_v<T>;
 
 // Whether `op` is defined on T (and/or/xor only on integers and pred).
 template <Opcode op, typename T>
-constexpr bool kOpOnType = !std::is_floating_point_v<T> ||
-                           (op != Opcode::kAnd && op != Opcode::kOr && op != Opcode::kXor);
+constexpr bool kOpOnType =
+    !std::is_floating_point_v<T> || (op != Opcode::kAnd && op != Opcode::kOr && op != Opcode::kXor);
 
 // Calls f(std::integral_constant<Opcode, op>{}) for a simple reducer op.
 template <typename F>
 void DispatchReducer(Opcode op, F&& f) {
   switch (op) {
-    case Opcode::kAdd: f(std::integral_constant<Opcode, Opcode::kAdd>{}); break;
-    case Opcode::kMultiply: f(std::integral_constant<Opcode, Opcode::kMultiply>{}); break;
-    case Opcode::kMaximum: f(std::integral_constant<Opcode, Opcode::kMaximum>{}); break;
-    case Opcode::kMinimum: f(std::integral_constant<Opcode, Opcode::kMinimum>{}); break;
-    case Opcode::kAnd: f(std::integral_constant<Opcode, Opcode::kAnd>{}); break;
-    case Opcode::kOr: f(std::integral_constant<Opcode, Opcode::kOr>{}); break;
-    default: f(std::integral_constant<Opcode, Opcode::kXor>{}); break;
+    case Opcode::kAdd:
+      f(std::integral_constant<Opcode, Opcode::kAdd>{});
+      break;
+    case Opcode::kMultiply:
+      f(std::integral_constant<Opcode, Opcode::kMultiply>{});
+      break;
+    case Opcode::kMaximum:
+      f(std::integral_constant<Opcode, Opcode::kMaximum>{});
+      break;
+    case Opcode::kMinimum:
+      f(std::integral_constant<Opcode, Opcode::kMinimum>{});
+      break;
+    case Opcode::kAnd:
+      f(std::integral_constant<Opcode, Opcode::kAnd>{});
+      break;
+    case Opcode::kOr:
+      f(std::integral_constant<Opcode, Opcode::kOr>{});
+      break;
+    default:
+      f(std::integral_constant<Opcode, Opcode::kXor>{});
+      break;
   }
 }
 

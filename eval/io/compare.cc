@@ -50,19 +50,17 @@ void CompareArrays(const Literal& a, const Literal& e, const Tolerance& tol,
       std::string got, want;
       AppendElement(got, a, i, LiteralStyle::kCompact);
       AppendElement(want, e, i, LiteralStyle::kCompact);
-      StrAppend(&report, where, "index ", IndexText(a.shape(), i), ": got ", got,
-                ", expected ", want, "\n");
+      StrAppend(&report, where, "index ", IndexText(a.shape(), i), ": got ", got, ", expected ",
+                want, "\n");
     }
   }
 }
 
-void CompareRec(const Literal& a, const Literal& e, const Tolerance& tol,
-                const std::string& where, int max_report, std::string& report,
-                int64_t& mismatches) {
-  if (a.IsTuple() != e.IsTuple() ||
-      (a.IsTuple() && a.elements().size() != e.elements().size())) {
-    StrAppend(&report, where, "structure differs: got ", a.shape().ToString(false),
-              ", expected ", e.shape().ToString(false), "\n");
+void CompareRec(const Literal& a, const Literal& e, const Tolerance& tol, const std::string& where,
+                int max_report, std::string& report, int64_t& mismatches) {
+  if (a.IsTuple() != e.IsTuple() || (a.IsTuple() && a.elements().size() != e.elements().size())) {
+    StrAppend(&report, where, "structure differs: got ", a.shape().ToString(false), ", expected ",
+              e.shape().ToString(false), "\n");
     ++mismatches;
     return;
   }
@@ -71,8 +69,8 @@ void CompareRec(const Literal& a, const Literal& e, const Tolerance& tol,
     return;
   }
   for (size_t i = 0; i < a.elements().size(); ++i) {
-    CompareRec(a.elements()[i], e.elements()[i], tol, StrCat(where, "element ", i, " "),
-               max_report, report, mismatches);
+    CompareRec(a.elements()[i], e.elements()[i], tol, StrCat(where, "element ", i, " "), max_report,
+               report, mismatches);
   }
 }
 
@@ -80,19 +78,33 @@ void CompareRec(const Literal& a, const Literal& e, const Tolerance& tol,
 
 double DefaultRtol(PrimitiveType t) {
   switch (t) {
-    case PrimitiveType::kF64: case PrimitiveType::kC128: return 1e-12;
-    case PrimitiveType::kF32: case PrimitiveType::kC64: return 1e-5;
-    case PrimitiveType::kF16: case PrimitiveType::kBF16: return 1e-2;
-    default: return IsFloat(t) ? 0.125 : 0;
+    case PrimitiveType::kF64:
+    case PrimitiveType::kC128:
+      return 1e-12;
+    case PrimitiveType::kF32:
+    case PrimitiveType::kC64:
+      return 1e-5;
+    case PrimitiveType::kF16:
+    case PrimitiveType::kBF16:
+      return 1e-2;
+    default:
+      return IsFloat(t) ? 0.125 : 0;
   }
 }
 
 double DefaultAtol(PrimitiveType t) {
   switch (t) {
-    case PrimitiveType::kF64: case PrimitiveType::kC128: return 1e-14;
-    case PrimitiveType::kF32: case PrimitiveType::kC64: return 1e-6;
-    case PrimitiveType::kF16: case PrimitiveType::kBF16: return 1e-3;
-    default: return IsFloat(t) ? 1.0 / 64 : 0;
+    case PrimitiveType::kF64:
+    case PrimitiveType::kC128:
+      return 1e-14;
+    case PrimitiveType::kF32:
+    case PrimitiveType::kC64:
+      return 1e-6;
+    case PrimitiveType::kF16:
+    case PrimitiveType::kBF16:
+      return 1e-3;
+    default:
+      return IsFloat(t) ? 1.0 / 64 : 0;
   }
 }
 

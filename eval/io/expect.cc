@@ -93,8 +93,8 @@ absl::StatusOr<std::vector<std::string>> FilesInFolder(const std::string& dir,
     }
     if (found.empty()) {
       return MarkLocated(absl::NotFoundError(StrCat(dir, ": error: no ", names[0], " or ", names[1],
-                                        " for result array ", k, " (",
-                                        leaves[k].shape->ToString(false), ")")));
+                                                    " for result array ", k, " (",
+                                                    leaves[k].shape->ToString(false), ")")));
     }
     used.insert(found);
     files.push_back((fs::path(dir) / found).string());
@@ -147,15 +147,16 @@ absl::StatusOr<std::vector<std::vector<std::string>>> AssignExpectFiles(
     for (int64_t d = 0; d < devices; ++d) out[d] = {given[d]};
     return out;
   }
-  std::string ways = "one file of the whole result, one .npy per array in order, or a folder "
-                     "of result_I.npy / out_I.npy";
+  std::string ways =
+      "one file of the whole result, one .npy per array in order, or a folder "
+      "of result_I.npy / out_I.npy";
   if (devices > 1) {
     StrAppend(&ways, "; with ", devices,
               " devices also one per device or one per array per device");
   }
   std::string why = n == 1 ? StrCat(" (", given[0], " holds one array)") : "";
-  return absl::InvalidArgumentError(StrCat(n, " --expect given", why, ", but the result has ",
-                                           Arrays(arrays), ": give ", ways));
+  return absl::InvalidArgumentError(
+      StrCat(n, " --expect given", why, ", but the result has ", Arrays(arrays), ": give ", ways));
 }
 
 absl::StatusOr<Literal> LoadExpectedResult(const std::vector<std::string>& files,

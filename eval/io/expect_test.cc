@@ -1,11 +1,12 @@
 // hlo-run --expect's files: how the arguments split among devices and
 // arrays (README "--expect"), and reading a folder of .npy files.
+#include "eval/io/expect.h"
+
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "eval/io/expect.h"
 #include "ir/npy.h"
 #include "ir/output_file.h"
 #include "parser/parser.h"

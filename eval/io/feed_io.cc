@@ -13,7 +13,8 @@ namespace hlo {
 namespace {
 
 bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // Literals with shapes, each starting on a new line: lines are gathered
@@ -35,16 +36,19 @@ absl::StatusOr<std::vector<FeedItem>> TextFeed(const std::string& text, const st
   }
   if (!StripWhitespace(pending).empty()) {
     auto lit = ParseLiteral(pending, ParseOptions{path});
-    return MarkLocated(absl::InvalidArgumentError(
-        StrCat(path, ":", first_line, ": error: cannot read an infeed value (literal text with "
-               "its shape, e.g. f32[2] {1, 2}): ", std::string(lit.status().message()))));
+    return MarkLocated(
+        absl::InvalidArgumentError(StrCat(path, ":", first_line,
+                                          ": error: cannot read an infeed value (literal text with "
+                                          "its shape, e.g. f32[2] {1, 2}): ",
+                                          std::string(lit.status().message()))));
   }
   return items;
 }
 
 absl::StatusOr<std::vector<FeedItem>> JsonFeed(const std::string& text, const std::string& path) {
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return MarkLocated(absl::InvalidArgumentError(StrCat(path, ": error: not valid JSON")));
+  if (j.is_discarded())
+    return MarkLocated(absl::InvalidArgumentError(StrCat(path, ": error: not valid JSON")));
   std::vector<FeedItem> items;
   std::vector<std::string> parts;
   if (j.is_array()) {

@@ -16,14 +16,16 @@ namespace hlo {
 namespace {
 
 bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // Whether stripped text starts with an array shape: an element type name
 // followed by '[' (values like `true`, `nan` or `inf` start with letters too).
 bool StartsWithArrayShape(std::string_view t) {
   size_t word = 0;
-  while (word < t.size() && ((t[word] >= 'a' && t[word] <= 'z') || (t[word] >= '0' && t[word] <= '9'))) {
+  while (word < t.size() &&
+         ((t[word] >= 'a' && t[word] <= 'z') || (t[word] >= '0' && t[word] <= '9'))) {
     ++word;
   }
   return word < t.size() && t[word] == '[' && ParsePrimitiveType(t.substr(0, word));
@@ -59,8 +61,9 @@ absl::Status WriteNpyTree(const Literal& lit, OutputDir& out, const std::string&
 
 absl::Status NpzError(const std::string& path) {
   return MarkLocated(absl::InvalidArgumentError(
-      StrCat(path, ": error: an .npz archive (numpy.savez) is not read: give each array as an "
-                   ".npy file (numpy.save)")));
+      StrCat(path,
+             ": error: an .npz archive (numpy.savez) is not read: give each array as an "
+             ".npy file (numpy.save)")));
 }
 
 }  // namespace

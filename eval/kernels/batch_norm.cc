@@ -38,8 +38,8 @@ absl::StatusOr<Value> FromDoubles(const Shape& shape, const std::vector<double>&
   if (!out.ok()) return out;
   Literal& lit = out->mutable_array();
   if (lit.element_count() != static_cast<int64_t>(v.size())) {
-    return absl::InvalidArgumentError(StrCat("result ", shape.ToString(false), " should have ",
-                                             v.size(), " elements"));
+    return absl::InvalidArgumentError(
+        StrCat("result ", shape.ToString(false), " should have ", v.size(), " elements"));
   }
   const int64_t n = lit.element_count();
   if (lit.element_type() == PrimitiveType::kF32) {
@@ -110,16 +110,15 @@ absl::StatusOr<BatchNormInputs> ReadInputs(const Instruction& inst, Operands ops
   const Shape& s = ops[0]->array().shape();
   const int64_t f = inst.GetInt(AttrKind::kFeatureIndex, -1);
   if (f < 0 || f >= s.rank()) {
-    return absl::InvalidArgumentError(StrCat("feature_index ", f, " is out of range for ",
-                                             s.ToString(false)));
+    return absl::InvalidArgumentError(
+        StrCat("feature_index ", f, " is out of range for ", s.ToString(false)));
   }
   BatchNormInputs in;
   in.layout.features = s.dim(f);
   for (int64_t d = 0; d < f; ++d) in.layout.outer *= s.dim(d);
   for (int64_t d = f + 1; d < s.rank(); ++d) in.layout.inner *= s.dim(d);
   // batch-norm-grad's last operand is grad_output, shaped like the operand.
-  const size_t vectors_end = inst.opcode() == Opcode::kBatchNormGrad ? ops.size() - 1
-                                                                     : ops.size();
+  const size_t vectors_end = inst.opcode() == Opcode::kBatchNormGrad ? ops.size() - 1 : ops.size();
   for (size_t i = 1; i < vectors_end; ++i) {
     const Shape& v = ops[i]->array().shape();
     if (v.rank() != 1 || v.dim(0) != s.dim(f)) {
@@ -132,10 +131,9 @@ absl::StatusOr<BatchNormInputs> ReadInputs(const Instruction& inst, Operands ops
   if (vectors_end != ops.size() &&
       !std::equal(s.dims().begin(), s.dims().end(), ops.back()->array().shape().dims().begin(),
                   ops.back()->array().shape().dims().end())) {
-    return absl::InvalidArgumentError(StrCat("grad_output ",
-                                             ops.back()->array().shape().ToString(false),
-                                             " must have the dimensions of the operand ",
-                                             s.ToString(false)));
+    return absl::InvalidArgumentError(
+        StrCat("grad_output ", ops.back()->array().shape().ToString(false),
+               " must have the dimensions of the operand ", s.ToString(false)));
   }
   in.x = ToDoubles(ops[0]->array());
   in.epsilon = RoundTo(s.element_type(), inst.GetFloat(AttrKind::kEpsilon, 0));
@@ -144,8 +142,7 @@ absl::StatusOr<BatchNormInputs> ReadInputs(const Instruction& inst, Operands ops
 
 // scale * (x - mean) / sqrt(variance + epsilon) + offset.
 std::vector<double> Normalize(const BatchNormInputs& in, const std::vector<double>& scale,
-                              const std::vector<double>& offset,
-                              const std::vector<double>& mean,
+                              const std::vector<double>& offset, const std::vector<double>& mean,
                               const std::vector<double>& variance) {
   std::vector<double> y(in.x.size());
   in.layout.ForEachRun([&](int64_t c, int64_t begin, int64_t end) {
@@ -160,8 +157,8 @@ std::vector<double> Normalize(const BatchNormInputs& in, const std::vector<doubl
 absl::StatusOr<std::vector<const Shape*>> TupleOf3(const Instruction& inst) {
   const Shape& s = inst.shape();
   if (!s.IsTuple() || s.tuple_size() != 3) {
-    return absl::InvalidArgumentError(StrCat(inst.OpcodeText(), " returns a 3-tuple, not ",
-                                             s.ToString(false)));
+    return absl::InvalidArgumentError(
+        StrCat(inst.OpcodeText(), " returns a 3-tuple, not ", s.ToString(false)));
   }
   return s.tuple_shapes();
 }
@@ -203,8 +200,8 @@ absl::StatusOr<Value> Grad(const Instruction& inst, const BatchNormInputs& in,
   const std::vector<double> dy = ToDoubles(grad_output);
   const double n = static_cast<double>(in.layout.count());
   std::vector<double> sum_dy = SumPerFeature(in.layout, [&](int64_t, int64_t i) { return dy[i]; });
-  std::vector<double> sum_dy_xc = SumPerFeature(
-      in.layout, [&](int64_t c, int64_t i) { return dy[i] * (in.x[i] - mean[c]); });
+  std::vector<double> sum_dy_xc =
+      SumPerFeature(in.layout, [&](int64_t c, int64_t i) { return dy[i] * (in.x[i] - mean[c]); });
   std::vector<double> grad_x(in.x.size());
   std::vector<double> grad_scale(in.layout.features, 0.0);
   in.layout.ForEachRun([&](int64_t c, int64_t begin, int64_t end) {

@@ -160,13 +160,15 @@ absl::StatusOr<Value> EvalControl(const Instruction& inst, Operands ops, KernelC
   switch (inst.opcode()) {
     case Opcode::kCall:
     case Opcode::kFusion: {
-      auto c = CalledComputation(inst, inst.opcode() == Opcode::kCall ? AttrKind::kToApply
-                                                                       : AttrKind::kCalls);
+      auto c = CalledComputation(
+          inst, inst.opcode() == Opcode::kCall ? AttrKind::kToApply : AttrKind::kCalls);
       if (!c.ok()) return c.status();
       return ev.Call(**c, ops);
     }
-    case Opcode::kWhile: return EvalWhile(inst, ops, ev);
-    case Opcode::kConditional: return EvalConditional(inst, ops, ev);
+    case Opcode::kWhile:
+      return EvalWhile(inst, ops, ev);
+    case Opcode::kConditional:
+      return EvalConditional(inst, ops, ev);
     case Opcode::kMap: {
       auto c = CalledComputation(inst, AttrKind::kToApply);
       if (!c.ok()) return c.status();
@@ -176,8 +178,10 @@ absl::StatusOr<Value> EvalControl(const Instruction& inst, Operands ops, KernelC
     case Opcode::kAddDependency:
     case Opcode::kDomain:
       return *ops[0];
-    case Opcode::kAfterAll: return Value::Token();
-    case Opcode::kScan: return EvalScan(inst, ops, ev);
+    case Opcode::kAfterAll:
+      return Value::Token();
+    case Opcode::kScan:
+      return EvalScan(inst, ops, ev);
     default:
       return absl::InternalError(StrCat("no control kernel for ", inst.OpcodeText()));
   }

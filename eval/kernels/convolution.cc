@@ -52,14 +52,11 @@ namespace {
 using conv::Geometry;
 using gemm::Dims;
 
-absl::Status Invalid(std::string message) {
-  return absl::InvalidArgumentError(std::move(message));
-}
+absl::Status Invalid(std::string message) { return absl::InvalidArgumentError(std::move(message)); }
 
 std::string DimsText(absl::Span<const int64_t> dims) {
   return StrCat("{", StrJoin(dims, ","), "}");
 }
-
 
 absl::Status CheckLabels(std::string_view side, int64_t a, int64_t b,
                          const std::vector<int64_t>& spatial, int64_t rank) {
@@ -88,11 +85,12 @@ absl::Status CheckGroups(const Geometry& g) {
   if (g.feature_groups > 1 && g.batch_groups > 1) {
     return Invalid("feature_group_count and batch_group_count cannot both be greater than 1");
   }
-  if (g.in_features % g.feature_groups != 0 ||
-      g.in_features / g.feature_groups != g.kernel_in) {
-    return Invalid(StrCat("the input has ", g.in_features, " features, which with "
-                          "feature_group_count ", g.feature_groups,
-                          " does not give the kernel's ", g.kernel_in, " input features"));
+  if (g.in_features % g.feature_groups != 0 || g.in_features / g.feature_groups != g.kernel_in) {
+    return Invalid(StrCat("the input has ", g.in_features,
+                          " features, which with "
+                          "feature_group_count ",
+                          g.feature_groups, " does not give the kernel's ", g.kernel_in,
+                          " input features"));
   }
   if (g.kernel_out % (g.feature_groups * g.batch_groups) != 0) {
     return Invalid(StrCat("the kernel's ", g.kernel_out, " output features do not divide into ",
@@ -131,8 +129,7 @@ absl::Status SpatialDim(Geometry& g, int64_t i) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<Geometry> ReadGeometry(const Instruction& inst, const Shape& lhs,
-                                      const Shape& rhs) {
+absl::StatusOr<Geometry> ReadGeometry(const Instruction& inst, const Shape& lhs, const Shape& rhs) {
   Geometry g;
   const ConvDims* labels = inst.conv_dims();
   if (labels == nullptr) return Invalid("convolution needs dim_labels");
@@ -179,8 +176,8 @@ absl::StatusOr<Geometry> ReadGeometry(const Instruction& inst, const Shape& lhs,
   for (int64_t i = 0; i < g.nsp; ++i) {
     const WindowDim& wd = w[i];
     if (wd.size < 1) {
-      return Invalid(StrCat("window dimension ", i, " has size ", wd.size,
-                            "; it must be at least 1"));
+      return Invalid(
+          StrCat("window dimension ", i, " has size ", wd.size, "; it must be at least 1"));
     }
     if (wd.size != rhs.dim(d.kernel_spatial[i])) {
       return Invalid(StrCat("window dimension ", i, " has size ", wd.size,
@@ -212,7 +209,8 @@ absl::StatusOr<Geometry> ReadGeometry(const Instruction& inst, const Shape& lhs,
 
 Dims RowMajorStrides(absl::Span<const int64_t> dims) {
   Dims s(dims.size(), 1);
-  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) s[i] = s[i + 1] * dims[i + 1];
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i)
+    s[i] = s[i + 1] * dims[i + 1];
   return s;
 }
 
@@ -376,8 +374,8 @@ absl::Status PackKernel(const Geometry& g, const Literal& rhs, ScratchBuffer<T>&
           tap += wi * src[d.kernel_spatial[i]];
         }
         for (int64_t c = 0; c < g.kernel_in; ++c) {
-          const int64_t base = tap + c * src[d.kernel_input_feature] +
-                               grp * per * src[d.kernel_output_feature];
+          const int64_t base =
+              tap + c * src[d.kernel_input_feature] + grp * per * src[d.kernel_output_feature];
           for (int64_t j = 0; j < per; ++j) {
             *out++ = gemm::ToCompute<P, T>(k[base + j * src[d.kernel_output_feature]], table);
           }
@@ -387,7 +385,6 @@ absl::Status PackKernel(const Geometry& g, const Literal& rhs, ScratchBuffer<T>&
   });
   return absl::OkStatus();
 }
-
 
 // The kernel in place: [spatial...][in][out] row-major in the compute type,
 // no reversal (any groups: group g's matrix is columns [g * per, (g + 1) *
@@ -459,7 +456,8 @@ void ScatterOutput(const Geometry& g, const T* oc, Literal& out) {
         int64_t off = n * dst[d.output_batch];
         for (int64_t i = 0; i < g.nsp; ++i) off += idx[i] * dst[d.output_spatial[i]];
         const int64_t fs = dst[d.output_feature];
-        for (int64_t f = 0; f < g.kernel_out; ++f) o[off + f * fs] = gemm::FromCompute<P, T>(*src++);
+        for (int64_t f = 0; f < g.kernel_out; ++f)
+          o[off + f * fs] = gemm::FromCompute<P, T>(*src++);
       } while (Next(idx, g.out_sp));
     }
   });
@@ -527,8 +525,8 @@ absl::Status RunConvolution(const Geometry& g, const Literal& lhs, const Literal
     oc = obuf.data();
   }
   if (winograd) {
-    conv::WinogradShape s{g.batch, g.padded[0], g.padded[1], 0, 0, g.out_sp[0], g.out_sp[1],
-                          g.in_features, g.kernel_out};
+    conv::WinogradShape s{g.batch,     g.padded[0], g.padded[1],   0,           0,
+                          g.out_sp[0], g.out_sp[1], g.in_features, g.kernel_out};
     if (x != nullptr) {
       s.in_h = g.in_sp[0];
       s.in_w = g.in_sp[1];
@@ -553,9 +551,9 @@ absl::Status RunConvolution(const Geometry& g, const Literal& lhs, const Literal
       DepthwiseKernel<T>(g, k, kd.data());
       conv::DepthwiseConvolution<T>(g, from, kd.data(), oc);
     } else {
-      conv::KernelMatrix<T> km{k, kernel_in_place ? g.per_group() : g.taps() * g.kernel_in *
-                                                                        g.per_group(),
-                               kernel_in_place ? g.kernel_out : g.per_group()};
+      conv::KernelMatrix<T> km{
+          k, kernel_in_place ? g.per_group() : g.taps() * g.kernel_in * g.per_group(),
+          kernel_in_place ? g.kernel_out : g.per_group()};
       if (auto st = conv::GemmConvolution<T>(g, from, km, oc); !st.ok()) return st;
     }
   }
@@ -575,8 +573,7 @@ absl::StatusOr<Value> EvalConvolution(const Instruction& inst, Operands ops, Ker
     }
   }
   if (!inst.shape().IsArray() || !IsArrayType(inst.shape().element_type())) {
-    return Invalid(StrCat("convolution must produce an array, not ",
-                          inst.shape().ToString(false)));
+    return Invalid(StrCat("convolution must produce an array, not ", inst.shape().ToString(false)));
   }
   const Literal& lhs = ops[0]->array();
   const Literal& rhs = ops[1]->array();

@@ -25,9 +25,8 @@ using Vec64 __attribute__((vector_size(64))) = E;
 
 template <typename E, int kVecs>
 __attribute__((always_inline)) inline void PointChunk(E* __restrict out, const E* __restrict x,
-                                                      const int64_t* xoff,
-                                                      const int64_t* koff, int64_t ntaps,
-                                                      const E* __restrict k) {
+                                                      const int64_t* xoff, const int64_t* koff,
+                                                      int64_t ntaps, const E* __restrict k) {
   using V = Vec64<E>;
   constexpr int64_t kLanes = 64 / sizeof(E);
   V acc[kVecs] = {};
@@ -49,27 +48,26 @@ __attribute__((always_inline)) inline void PointChunk(E* __restrict out, const E
 // k[koff[t] + f], f < n, taps in order. Up to four 64-byte vectors of
 // features accumulate in registers across all taps; a tail of fewer than
 // one vector runs scalar.
-#define HLO_DEPTHWISE_RUN(E)                                                                \
-  __attribute__((target_clones("avx512f", "avx2", "default"))) void DepthwiseRun(            \
-      E* __restrict out, const E* __restrict x, int64_t x_step, int64_t count,              \
-      const int64_t* xoff, const int64_t* koff, int64_t ntaps, const E* __restrict k,        \
-      int64_t n) {                                                                          \
-    constexpr int64_t kLanes = 64 / sizeof(E);                                              \
-    for (int64_t p = 0; p < count; ++p, out += n, x += x_step) {                            \
-      int64_t f0 = 0;                                                                       \
-      for (; f0 + 4 * kLanes <= n; f0 += 4 * kLanes) {                                      \
-        PointChunk<E, 4>(out + f0, x + f0, xoff, koff, ntaps, k + f0);                      \
-      }                                                                                     \
-      const int64_t left = (n - f0) / kLanes;                                               \
-      if (left == 3) PointChunk<E, 3>(out + f0, x + f0, xoff, koff, ntaps, k + f0);         \
-      if (left == 2) PointChunk<E, 2>(out + f0, x + f0, xoff, koff, ntaps, k + f0);         \
-      if (left == 1) PointChunk<E, 1>(out + f0, x + f0, xoff, koff, ntaps, k + f0);         \
-      for (f0 += left * kLanes; f0 < n; ++f0) {                                             \
-        E acc = 0;                                                                          \
-        for (int64_t t = 0; t < ntaps; ++t) acc += x[xoff[t] + f0] * k[koff[t] + f0];       \
-        out[f0] = acc;                                                                      \
-      }                                                                                     \
-    }                                                                                       \
+#define HLO_DEPTHWISE_RUN(E)                                                                       \
+  __attribute__((target_clones("avx512f", "avx2", "default"))) void DepthwiseRun(                  \
+      E* __restrict out, const E* __restrict x, int64_t x_step, int64_t count,                     \
+      const int64_t* xoff, const int64_t* koff, int64_t ntaps, const E* __restrict k, int64_t n) { \
+    constexpr int64_t kLanes = 64 / sizeof(E);                                                     \
+    for (int64_t p = 0; p < count; ++p, out += n, x += x_step) {                                   \
+      int64_t f0 = 0;                                                                              \
+      for (; f0 + 4 * kLanes <= n; f0 += 4 * kLanes) {                                             \
+        PointChunk<E, 4>(out + f0, x + f0, xoff, koff, ntaps, k + f0);                             \
+      }                                                                                            \
+      const int64_t left = (n - f0) / kLanes;                                                      \
+      if (left == 3) PointChunk<E, 3>(out + f0, x + f0, xoff, koff, ntaps, k + f0);                \
+      if (left == 2) PointChunk<E, 2>(out + f0, x + f0, xoff, koff, ntaps, k + f0);                \
+      if (left == 1) PointChunk<E, 1>(out + f0, x + f0, xoff, koff, ntaps, k + f0);                \
+      for (f0 += left * kLanes; f0 < n; ++f0) {                                                    \
+        E acc = 0;                                                                                 \
+        for (int64_t t = 0; t < ntaps; ++t) acc += x[xoff[t] + f0] * k[koff[t] + f0];              \
+        out[f0] = acc;                                                                             \
+      }                                                                                            \
+    }                                                                                              \
   }
 HLO_DEPTHWISE_RUN(float)
 HLO_DEPTHWISE_RUN(double)
@@ -129,79 +127,79 @@ void DepthwiseConvolution(const Geometry& g, const Source<T>& src, const T* kd, 
   const int64_t work_per_line = std::max<int64_t>(1, width * C * ntaps);
   ParallelRows(lines, std::max<int64_t>(1, (int64_t{1} << 16) / work_per_line),
                [&](int64_t begin, int64_t end) {
-    std::vector<int64_t> xoff(ntaps), koff(ntaps);
-    Dims start(nsp, 0);
-    for (int64_t line = begin; line < end; ++line) {
-      // The line's batch element and outer output indices.
-      int64_t rem = line, base = 0;
-      for (int64_t i = last - 1; i >= 0; --i) {
-        const int64_t o = rem % g.out_sp[i];
-        rem /= g.out_sp[i];
-        start[i] = o * g.stride[i] - src.pad[i];
-        base += start[i] * src.sp_stride[i];
-      }
-      base += rem * src.batch_stride;
-      T* o = out + line * width * C;
-      bool outer_inside = true;
-      for (int64_t i = 0; i < last; ++i) {
-        outer_inside = outer_inside && start[i] >= 0 &&
-                       start[i] + (g.win[i] - 1) * g.win_dil[i] < src.sp[i];
-      }
-      // Points [lo, hi) of the line have their window inside along the
-      // last dim too.
-      int64_t lo = 0, hi = 0;
-      if (outer_inside && nsp > 0) {
-        const int64_t s = g.stride[last], p = src.pad[last];
-        const int64_t reach = (g.win[last] - 1) * g.win_dil[last];
-        lo = p <= 0 ? 0 : std::min(width, (p + s - 1) / s);
-        const int64_t room = src.sp[last] - 1 - reach + p;  // ox * s <= room
-        hi = room < 0 ? 0 : std::min(width, room / s + 1);
-        hi = std::max(hi, lo);
-      } else if (outer_inside) {
-        hi = width;
-      }
-      for (int64_t ox = 0; ox < width;) {
-        int64_t b = base;
-        if (nsp > 0) {
-          start[last] = ox * g.stride[last] - src.pad[last];
-          b += start[last] * src.sp_stride[last];
-        }
-        if (ox >= lo && ox < hi) {
-          const int64_t step = nsp > 0 ? g.stride[last] * src.sp_stride[last] : 0;
-          if (per == 1) {
-            DepthwiseRun(o, src.x + b, step, hi - ox, full_x.data(), full_k.data(), ntaps, kd,
-                         C);
-          } else {
-            for (int64_t q = 0; q < hi - ox; ++q) {
-              SpreadPoint(o + q * C, src.x + b + q * step, full_x.data(), full_k.data(), ntaps,
-                          kd, C, per);
-            }
-          }
-          o += (hi - ox) * C;
-          ox = hi;
-          continue;
-        }
-        int64_t n = 0;
-        for (int64_t t = 0; t < ntaps; ++t) {
-          bool inside = true;
-          for (int64_t i = 0; i < nsp; ++i) {
-            const int64_t p = start[i] + reach[t * nsp + i];
-            inside = inside && p >= 0 && p < src.sp[i];
-          }
-          if (!inside) continue;
-          xoff[n] = b + full_x[t];
-          koff[n++] = full_k[t];
-        }
-        if (per == 1) {
-          DepthwiseRun(o, src.x, 0, 1, xoff.data(), koff.data(), n, kd, C);
-        } else {
-          SpreadPoint(o, src.x, xoff.data(), koff.data(), n, kd, C, per);
-        }
-        o += C;
-        ++ox;
-      }
-    }
-  });
+                 std::vector<int64_t> xoff(ntaps), koff(ntaps);
+                 Dims start(nsp, 0);
+                 for (int64_t line = begin; line < end; ++line) {
+                   // The line's batch element and outer output indices.
+                   int64_t rem = line, base = 0;
+                   for (int64_t i = last - 1; i >= 0; --i) {
+                     const int64_t o = rem % g.out_sp[i];
+                     rem /= g.out_sp[i];
+                     start[i] = o * g.stride[i] - src.pad[i];
+                     base += start[i] * src.sp_stride[i];
+                   }
+                   base += rem * src.batch_stride;
+                   T* o = out + line * width * C;
+                   bool outer_inside = true;
+                   for (int64_t i = 0; i < last; ++i) {
+                     outer_inside = outer_inside && start[i] >= 0 &&
+                                    start[i] + (g.win[i] - 1) * g.win_dil[i] < src.sp[i];
+                   }
+                   // Points [lo, hi) of the line have their window inside along the
+                   // last dim too.
+                   int64_t lo = 0, hi = 0;
+                   if (outer_inside && nsp > 0) {
+                     const int64_t s = g.stride[last], p = src.pad[last];
+                     const int64_t reach = (g.win[last] - 1) * g.win_dil[last];
+                     lo = p <= 0 ? 0 : std::min(width, (p + s - 1) / s);
+                     const int64_t room = src.sp[last] - 1 - reach + p;  // ox * s <= room
+                     hi = room < 0 ? 0 : std::min(width, room / s + 1);
+                     hi = std::max(hi, lo);
+                   } else if (outer_inside) {
+                     hi = width;
+                   }
+                   for (int64_t ox = 0; ox < width;) {
+                     int64_t b = base;
+                     if (nsp > 0) {
+                       start[last] = ox * g.stride[last] - src.pad[last];
+                       b += start[last] * src.sp_stride[last];
+                     }
+                     if (ox >= lo && ox < hi) {
+                       const int64_t step = nsp > 0 ? g.stride[last] * src.sp_stride[last] : 0;
+                       if (per == 1) {
+                         DepthwiseRun(o, src.x + b, step, hi - ox, full_x.data(), full_k.data(),
+                                      ntaps, kd, C);
+                       } else {
+                         for (int64_t q = 0; q < hi - ox; ++q) {
+                           SpreadPoint(o + q * C, src.x + b + q * step, full_x.data(),
+                                       full_k.data(), ntaps, kd, C, per);
+                         }
+                       }
+                       o += (hi - ox) * C;
+                       ox = hi;
+                       continue;
+                     }
+                     int64_t n = 0;
+                     for (int64_t t = 0; t < ntaps; ++t) {
+                       bool inside = true;
+                       for (int64_t i = 0; i < nsp; ++i) {
+                         const int64_t p = start[i] + reach[t * nsp + i];
+                         inside = inside && p >= 0 && p < src.sp[i];
+                       }
+                       if (!inside) continue;
+                       xoff[n] = b + full_x[t];
+                       koff[n++] = full_k[t];
+                     }
+                     if (per == 1) {
+                       DepthwiseRun(o, src.x, 0, 1, xoff.data(), koff.data(), n, kd, C);
+                     } else {
+                       SpreadPoint(o, src.x, xoff.data(), koff.data(), n, kd, C, per);
+                     }
+                     o += C;
+                     ++ox;
+                   }
+                 }
+               });
 }
 
 #define HLO_DEPTHWISE_INSTANTIATE(T) \

@@ -91,8 +91,8 @@ Taps MakeTaps(const Geometry& g, const Source<T>& src) {
 // Patch rows [r0, r0 + n) of the group whose source features start at c0
 // and batch at n0 (element offsets) into cols[n][taps * kernel_in].
 template <typename T>
-void GatherRows(const Geometry& g, const Source<T>& src, const Taps& taps, int64_t c0,
-                int64_t n0, int64_t r0, int64_t n, T* cols) {
+void GatherRows(const Geometry& g, const Source<T>& src, const Taps& taps, int64_t c0, int64_t n0,
+                int64_t r0, int64_t n, T* cols) {
   const int64_t kin = g.kernel_in, ntaps = static_cast<int64_t>(taps.offset.size());
   const int64_t kdim = ntaps * kin, positions = g.positions();
   Dims o(g.nsp, 0), start(g.nsp, 0);
@@ -170,7 +170,8 @@ absl::Status GemmConvolution(const Geometry& g, const Source<T>& src, const Kern
   const Taps taps = MakeTaps(g, src);
   const int64_t kdim = static_cast<int64_t>(taps.offset.size()) * kin;
   const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
-  int64_t block = std::min(rows, std::max(kMinBlockRows, kBlockElements / std::max<int64_t>(1, kdim)));
+  int64_t block =
+      std::min(rows, std::max(kMinBlockRows, kBlockElements / std::max<int64_t>(1, kdim)));
   int64_t blocks = (rows + block - 1) / block;
   // Few items: as many as there are cores (or a multiple), evenly sized.
   if (blocks > 1 && groups * blocks < 4 * cores) {
@@ -216,12 +217,10 @@ template absl::Status GemmConvolution<float>(const Geometry&, const Source<float
                                              const KernelMatrix<float>&, float*);
 template absl::Status GemmConvolution<double>(const Geometry&, const Source<double>&,
                                               const KernelMatrix<double>&, double*);
-template absl::Status GemmConvolution<gemm::cfloat>(const Geometry&,
-                                                    const Source<gemm::cfloat>&,
+template absl::Status GemmConvolution<gemm::cfloat>(const Geometry&, const Source<gemm::cfloat>&,
                                                     const KernelMatrix<gemm::cfloat>&,
                                                     gemm::cfloat*);
-template absl::Status GemmConvolution<gemm::cdouble>(const Geometry&,
-                                                     const Source<gemm::cdouble>&,
+template absl::Status GemmConvolution<gemm::cdouble>(const Geometry&, const Source<gemm::cdouble>&,
                                                      const KernelMatrix<gemm::cdouble>&,
                                                      gemm::cdouble*);
 template absl::Status GemmConvolution<uint64_t>(const Geometry&, const Source<uint64_t>&,

@@ -18,14 +18,14 @@ using gemm::Dims;
 
 // Sizes of everything, checked against each other and the result shape.
 struct Geometry {
-  int64_t nsp = 0;                      // spatial dims
-  int64_t batch = 0, in_features = 0;   // input
-  Dims in_sp;                           // input spatial sizes
+  int64_t nsp = 0;                     // spatial dims
+  int64_t batch = 0, in_features = 0;  // input
+  Dims in_sp;                          // input spatial sizes
   int64_t kernel_in = 0, kernel_out = 0;
-  Dims win;                             // window (kernel spatial) sizes
+  Dims win;  // window (kernel spatial) sizes
   Dims stride, lo, hi, base_dil, win_dil;
   std::vector<bool> reversal;
-  Dims padded;                          // padded dilated input spatial sizes
+  Dims padded;  // padded dilated input spatial sizes
   Dims out_sp;
   int64_t out_batch = 0;
   int64_t feature_groups = 1, batch_groups = 1;
@@ -45,10 +45,10 @@ struct Geometry {
 template <typename T>
 struct Source {
   const T* x = nullptr;
-  Dims sp;               // spatial sizes of x
-  Dims sp_stride;        // element stride of each spatial dim
+  Dims sp;         // spatial sizes of x
+  Dims sp_stride;  // element stride of each spatial dim
   int64_t batch_stride = 0;
-  Dims pad;              // virtual low padding per spatial dim
+  Dims pad;  // virtual low padding per spatial dim
 };
 
 // The kernel as gemm operands: group g's [taps * kernel_in] x [per_group]

@@ -49,6 +49,8 @@ constexpr int64_t kSkew = 16;
 
 // u[xi * plane + o] = (G g G^T)[xi] for the 3x3 kernel g of each o < n,
 // tap t of which is g[t * plane + o].
+// Macro bodies laid out by hand: clang-format reflows the statement macros.
+// clang-format off
 #define HLO_WINOGRAD_KERNEL_ROW(T)                                                          \
   __attribute__((target_clones("avx512f", "avx2", "default"))) void KernelRow(               \
       const T* __restrict g, int64_t plane, int64_t n, T* __restrict u) {                   \
@@ -137,13 +139,14 @@ HLO_WINOGRAD_INPUT_TILE(double)
 HLO_WINOGRAD_OUTPUT_TILE(float)
 HLO_WINOGRAD_OUTPUT_TILE(double)
 #undef HLO_WINOGRAD_OUTPUT_TILE
+// clang-format on
 
 // Tile counts and the position of a tile (tiles numbered batch, then tile
 // row, then tile column).
 struct Tiling {
-  int64_t out_h = 0, out_w = 0;      // output spatial sizes
-  int64_t rows = 0, cols = 0;        // tiles per image along each axis
-  int64_t count = 0;                 // tiles in all
+  int64_t out_h = 0, out_w = 0;  // output spatial sizes
+  int64_t rows = 0, cols = 0;    // tiles per image along each axis
+  int64_t count = 0;             // tiles in all
   void Locate(int64_t t, int64_t& n, int64_t& y, int64_t& x) const {
     n = t / (rows * cols);
     const int64_t r = t % (rows * cols);
@@ -156,8 +159,8 @@ struct Tiling {
 // xi stride vs). Tiles that reach into the padding are first copied into a
 // zero-filled 4x4 buffer.
 template <typename T>
-void InputTiles(const WinogradShape& s, const Tiling& tl, const T* x, int64_t t0, int64_t n,
-                T* v, int64_t vs) {
+void InputTiles(const WinogradShape& s, const Tiling& tl, const T* x, int64_t t0, int64_t n, T* v,
+                int64_t vs) {
   const int64_t C = s.in_features, row = s.in_w * C;
   std::vector<T> edge;
   for (int64_t t = 0; t < n; ++t) {
@@ -201,7 +204,8 @@ void OutputTiles(const WinogradShape& s, const Tiling& tl, const T* m, int64_t m
     }
     OutputTile(m + t * O, ms, O, edge.data(), edge.data() + 2 * O);
     const int64_t nr = std::min<int64_t>(2, tl.out_h - y), nc = std::min<int64_t>(2, tl.out_w - x);
-    for (int64_t r = 0; r < nr; ++r) std::memcpy(base + r * row, &edge[r * 2 * O], nc * O * sizeof(T));
+    for (int64_t r = 0; r < nr; ++r)
+      std::memcpy(base + r * row, &edge[r * 2 * O], nc * O * sizeof(T));
   }
 }
 
@@ -264,8 +268,8 @@ absl::Status Winograd3x3(const WinogradShape& s, const T* x, const T* kc, T* out
       const int64_t t0 = b * block, nt = std::min(block, tl.count - t0);
       InputTiles(s, tl, x, t0, nt, w.v.data(), vs);
       for (int64_t xi = 0; xi < 16; ++xi) {
-        gemm::Gemm<T>(false, false, nt, O, C, w.v.data() + xi * vs, C, u.data() + xi * C * O,
-                      O, w.m.data() + xi * ms, O);
+        gemm::Gemm<T>(false, false, nt, O, C, w.v.data() + xi * vs, C, u.data() + xi * C * O, O,
+                      w.m.data() + xi * ms, O);
       }
       OutputTiles(s, tl, w.m.data(), ms, t0, nt, out);
     }
@@ -277,8 +281,7 @@ absl::Status Winograd3x3(const WinogradShape& s, const T* x, const T* kc, T* out
   return absl::OkStatus();
 }
 
-template absl::Status Winograd3x3<float>(const WinogradShape&, const float*, const float*,
-                                         float*);
+template absl::Status Winograd3x3<float>(const WinogradShape&, const float*, const float*, float*);
 template absl::Status Winograd3x3<double>(const WinogradShape&, const double*, const double*,
                                           double*);
 

@@ -2,14 +2,15 @@
 // OpenBLAS thread-count guard it runs under. Inputs are small integers, so
 // every intermediate of both is exact (multiples of 1/4 far below 2^24)
 // and the results must be equal, whatever the summation order.
-#include <catch2/catch.hpp>
+#include "eval/kernels/convolution_winograd.h"
+
 #include <cblas.h>
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <random>
 #include <vector>
 
-#include "eval/kernels/convolution_winograd.h"
 #include "eval/kernels/gemm.h"
 
 namespace hlo {
@@ -77,8 +78,8 @@ TEST_CASE("Winograd 3x3 equals the direct sum: odd sizes, padding 0-2, batches",
     s.out_w = c[4] + c[2] + c[6] - 2;
     s.in_features = c[7];
     s.out_features = c[8];
-    INFO("batch " << s.batch << " input " << s.in_h << "x" << s.in_w << " output " << s.out_h
-                  << "x" << s.out_w << " features " << s.in_features << "->" << s.out_features);
+    INFO("batch " << s.batch << " input " << s.in_h << "x" << s.in_w << " output " << s.out_h << "x"
+                  << s.out_w << " features " << s.in_features << "->" << s.out_features);
     CheckShape<float>(s, rng);
     CheckShape<double>(s, rng);
   }

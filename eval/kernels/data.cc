@@ -50,9 +50,7 @@ using data_internal::FillElements;
 using data_internal::StridedCopy;
 using Strides = absl::InlinedVector<int64_t, 6>;
 
-absl::Status Invalid(std::string message) {
-  return absl::InvalidArgumentError(std::move(message));
-}
+absl::Status Invalid(std::string message) { return absl::InvalidArgumentError(std::move(message)); }
 
 std::string DimsText(absl::Span<const int64_t> dims) {
   return StrCat("{", StrJoin(dims, ","), "}");
@@ -91,8 +89,8 @@ absl::StatusOr<const Literal*> ArrayOperand(const Instruction& inst, Operands op
 absl::StatusOr<Value> NewResult(const Instruction& inst, PrimitiveType operand_type) {
   const Shape& shape = inst.shape();
   if (!shape.IsArray()) {
-    return Invalid(StrCat(inst.OpcodeText(), " must produce an array, not ",
-                          shape.ToString(false)));
+    return Invalid(
+        StrCat(inst.OpcodeText(), " must produce an array, not ", shape.ToString(false)));
   }
   if (shape.element_type() != operand_type) {
     return Invalid(StrCat(inst.OpcodeText(), " produces ", shape.ToString(false),
@@ -102,8 +100,8 @@ absl::StatusOr<Value> NewResult(const Instruction& inst, PrimitiveType operand_t
   return NewArrayUninitialized(shape);
 }
 
-absl::Status CheckRank(const Instruction& inst, absl::Span<const int64_t> attr,
-                       int64_t rank, std::string_view what) {
+absl::Status CheckRank(const Instruction& inst, absl::Span<const int64_t> attr, int64_t rank,
+                       std::string_view what) {
   if (static_cast<int64_t>(attr.size()) != rank) {
     return Invalid(StrCat(inst.OpcodeText(), " has ", attr.size(), " ", what,
                           " for an operand of rank ", rank));
@@ -210,8 +208,8 @@ absl::StatusOr<Value> Transpose(const Instruction& inst, Operands ops) {
       }
     }
   } else {
-    return Invalid(StrCat("transpose of ", ishape.ToString(false), " cannot give ",
-                          oshape.ToString(false)));
+    return Invalid(
+        StrCat("transpose of ", ishape.ToString(false), " cannot give ", oshape.ToString(false)));
   }
   absl::StatusOr<Value> out = NewResult(inst, ishape.element_type());
   if (!out.ok()) return out;
@@ -243,8 +241,8 @@ absl::StatusOr<Value> Slice(const Instruction& inst, Operands ops) {
   const SliceSpec* spec = inst.slice();
   const int64_t rank = ishape.rank();
   if (spec == nullptr || static_cast<int64_t>(spec->size()) != rank) {
-    return Invalid(StrCat("slice needs one [start:limit:stride] per dimension of ",
-                          ishape.ToString(false)));
+    return Invalid(
+        StrCat("slice needs one [start:limit:stride] per dimension of ", ishape.ToString(false)));
   }
   Strides in_strides = RowMajorStrides(ishape.dims());
   absl::InlinedVector<int64_t, 6> dims(rank);
@@ -253,8 +251,7 @@ absl::StatusOr<Value> Slice(const Instruction& inst, Operands ops) {
     const SliceDim& s = (*spec)[i];
     if (s.start < 0 || s.start > s.limit || s.limit > ishape.dim(i) || s.stride < 1) {
       return Invalid(StrCat("slice [", s.start, ":", s.limit, ":", s.stride,
-                            "] is out of range for dimension ", i, " of size ",
-                            ishape.dim(i)));
+                            "] is out of range for dimension ", i, " of size ", ishape.dim(i)));
     }
     dims[i] = s.limit == s.start ? 0 : 1 + (s.limit - s.start - 1) / s.stride;
     offset += s.start * in_strides[i];
@@ -280,9 +277,9 @@ absl::StatusOr<Value> Slice(const Instruction& inst, Operands ops) {
 // Start indices from the index operands ops[first..]: one integer scalar per
 // dimension, or (the old form) one rank-1 array. Each start is clamped to
 // [0, dim - size].
-absl::StatusOr<absl::InlinedVector<int64_t, 6>> StartIndices(
-    const Instruction& inst, Operands ops, size_t first, const Shape& operand,
-    absl::Span<const int64_t> sizes) {
+absl::StatusOr<absl::InlinedVector<int64_t, 6>> StartIndices(const Instruction& inst, Operands ops,
+                                                             size_t first, const Shape& operand,
+                                                             absl::Span<const int64_t> sizes) {
   const int64_t rank = operand.rank();
   absl::InlinedVector<int64_t, 6> starts(rank, 0);
   const size_t n = ops.size() - first;
@@ -311,8 +308,8 @@ absl::StatusOr<absl::InlinedVector<int64_t, 6>> StartIndices(
     for (int64_t i = 0; i < rank; ++i) starts[i] = read(idx, i);
   } else {
     if (static_cast<int64_t>(n) != rank) {
-      return Invalid(StrCat(inst.OpcodeText(), " has ", n,
-                            " start indices for an operand of rank ", rank));
+      return Invalid(
+          StrCat(inst.OpcodeText(), " has ", n, " start indices for an operand of rank ", rank));
     }
     for (int64_t i = 0; i < rank; ++i) {
       absl::StatusOr<const Literal*> idx = ArrayOperand(inst, ops, first + i);
@@ -343,8 +340,8 @@ absl::StatusOr<Value> DynamicSlice(const Instruction& inst, Operands ops) {
   if (auto st = CheckRank(inst, sizes, rank, "dynamic_slice_sizes"); !st.ok()) return st;
   for (int64_t i = 0; i < rank; ++i) {
     if (sizes[i] < 0 || sizes[i] > ishape.dim(i)) {
-      return Invalid(StrCat("dynamic-slice size ", sizes[i], " does not fit dimension ", i,
-                            " of ", ishape.ToString(false)));
+      return Invalid(StrCat("dynamic-slice size ", sizes[i], " does not fit dimension ", i, " of ",
+                            ishape.ToString(false)));
     }
   }
   if (auto st = CheckResultDims(inst, sizes); !st.ok()) return st;
@@ -390,8 +387,8 @@ absl::StatusOr<Value> DynamicUpdateSlice(const Instruction& inst, Operands ops) 
   const Shape& ushape = (*upd)->shape();
   const int64_t rank = ishape.rank();
   if (ushape.rank() != rank || ushape.element_type() != ishape.element_type()) {
-    return Invalid(StrCat("dynamic-update-slice cannot write ", ushape.ToString(false),
-                          " into ", ishape.ToString(false)));
+    return Invalid(StrCat("dynamic-update-slice cannot write ", ushape.ToString(false), " into ",
+                          ishape.ToString(false)));
   }
   for (int64_t i = 0; i < rank; ++i) {
     if (ushape.dim(i) > ishape.dim(i)) {
@@ -487,29 +484,30 @@ absl::StatusOr<Value> Pad(const Instruction& inst, Operands ops) {
   if (!pv.ok()) return pv.status();
   const Shape& ishape = (*in)->shape();
   if ((*pv)->shape().rank() != 0 || (*pv)->element_type() != ishape.element_type()) {
-    return Invalid(StrCat("pad value must be a scalar of ", PrimitiveTypeName(ishape.element_type()),
-                          ", not ", (*pv)->shape().ToString(false)));
+    return Invalid(StrCat("pad value must be a scalar of ",
+                          PrimitiveTypeName(ishape.element_type()), ", not ",
+                          (*pv)->shape().ToString(false)));
   }
   const PaddingConfig* config = inst.padding();
   const int64_t rank = ishape.rank();
   if (config == nullptr || static_cast<int64_t>(config->size()) != rank) {
-    return Invalid(StrCat("pad needs one low_high_interior per dimension of ",
-                          ishape.ToString(false)));
+    return Invalid(
+        StrCat("pad needs one low_high_interior per dimension of ", ishape.ToString(false)));
   }
   absl::InlinedVector<int64_t, 6> dims(rank);
   for (int64_t i = 0; i < rank; ++i) {
     const PaddingDim& p = (*config)[i];
     const int64_t n = ishape.dim(i);
     if (p.interior < 0) {
-      return Invalid(StrCat("pad interior padding ", p.interior, " of dimension ", i,
-                            " is negative"));
+      return Invalid(
+          StrCat("pad interior padding ", p.interior, " of dimension ", i, " is negative"));
     }
     // n + low + high + (n-1)*interior, in 128 bits against overflow.
     __int128 size = static_cast<__int128>(n) + p.low + p.high +
                     static_cast<__int128>(std::max<int64_t>(n - 1, 0)) * p.interior;
     if (size < 0 || size > INT64_MAX) {
-      return Invalid(StrCat("pad of dimension ", i, " of size ", n, " by ", p.low, "_", p.high,
-                            "_", p.interior, " gives a size out of range"));
+      return Invalid(StrCat("pad of dimension ", i, " of size ", n, " by ", p.low, "_", p.high, "_",
+                            p.interior, " gives a size out of range"));
     }
     dims[i] = static_cast<int64_t>(size);
   }
@@ -544,8 +542,7 @@ absl::StatusOr<Value> Pad(const Instruction& inst, Operands ops) {
     src_off += static_cast<int64_t>(k0) * src[i];
     dst_off += first * dst[i];
   }
-  StridedCopy(width, o.data() + dst_off * width, (*in)->data() + src_off * width,
-              std::move(axes));
+  StridedCopy(width, o.data() + dst_off * width, (*in)->data() + src_off * width, std::move(axes));
   return out;
 }
 
@@ -653,8 +650,8 @@ absl::StatusOr<Value> GetDimensionSize(const Instruction& inst, Operands ops) {
   if (!d.ok()) return d.status();
   const Shape& shape = inst.shape();
   if (!shape.IsArray() || shape.rank() != 0 || !IsInteger(shape.element_type())) {
-    return Invalid(StrCat("get-dimension-size must produce an integer scalar, not ",
-                          shape.ToString(false)));
+    return Invalid(
+        StrCat("get-dimension-size must produce an integer scalar, not ", shape.ToString(false)));
   }
   absl::StatusOr<Value> out = NewArray(shape);
   if (!out.ok()) return out;
@@ -684,16 +681,26 @@ absl::StatusOr<Value> SetDimensionSize(const Instruction& inst, Operands ops) {
 absl::StatusOr<Value> EvalDataMovement(const Instruction& inst, Operands ops,
                                        KernelContext& evaluator) {
   switch (inst.opcode()) {
-    case Opcode::kBroadcast: return Broadcast(inst, ops);
-    case Opcode::kReshape: return Reshape(inst, ops);
-    case Opcode::kTranspose: return Transpose(inst, ops);
-    case Opcode::kSlice: return Slice(inst, ops);
-    case Opcode::kDynamicSlice: return DynamicSlice(inst, ops);
-    case Opcode::kDynamicUpdateSlice: return DynamicUpdateSlice(inst, ops);
-    case Opcode::kConcatenate: return Concatenate(inst, ops);
-    case Opcode::kPad: return Pad(inst, ops);
-    case Opcode::kReverse: return Reverse(inst, ops);
-    case Opcode::kIota: return Iota(inst);
+    case Opcode::kBroadcast:
+      return Broadcast(inst, ops);
+    case Opcode::kReshape:
+      return Reshape(inst, ops);
+    case Opcode::kTranspose:
+      return Transpose(inst, ops);
+    case Opcode::kSlice:
+      return Slice(inst, ops);
+    case Opcode::kDynamicSlice:
+      return DynamicSlice(inst, ops);
+    case Opcode::kDynamicUpdateSlice:
+      return DynamicUpdateSlice(inst, ops);
+    case Opcode::kConcatenate:
+      return Concatenate(inst, ops);
+    case Opcode::kPad:
+      return Pad(inst, ops);
+    case Opcode::kReverse:
+      return Reverse(inst, ops);
+    case Opcode::kIota:
+      return Iota(inst);
     case Opcode::kCopy:
       // Values are immutable unless unique, so a copy shares the buffers
       // (tuples deep-share); storage is row-major whatever the layouts.
@@ -711,13 +718,20 @@ absl::StatusOr<Value> EvalDataMovement(const Instruction& inst, Operands ops,
       for (const Value* v : ops) elements.push_back(*v);
       return Value::Tuple(std::move(elements));
     }
-    case Opcode::kGetTupleElement: return GetTupleElement(inst, ops);
-    case Opcode::kConstant: return Constant(inst, evaluator);
-    case Opcode::kGetDimensionSize: return GetDimensionSize(inst, ops);
-    case Opcode::kSetDimensionSize: return SetDimensionSize(inst, ops);
-    case Opcode::kDynamicReshape: return EvalDynamicReshape(inst, ops);
-    case Opcode::kCopyStart: return EvalCopyStart(inst, ops);
-    case Opcode::kCopyDone: return EvalCopyDone(inst, ops);
+    case Opcode::kGetTupleElement:
+      return GetTupleElement(inst, ops);
+    case Opcode::kConstant:
+      return Constant(inst, evaluator);
+    case Opcode::kGetDimensionSize:
+      return GetDimensionSize(inst, ops);
+    case Opcode::kSetDimensionSize:
+      return SetDimensionSize(inst, ops);
+    case Opcode::kDynamicReshape:
+      return EvalDynamicReshape(inst, ops);
+    case Opcode::kCopyStart:
+      return EvalCopyStart(inst, ops);
+    case Opcode::kCopyDone:
+      return EvalCopyDone(inst, ops);
     default:
       return absl::InternalError(
           StrCat("'", inst.OpcodeText(), "' is not a data-movement instruction"));

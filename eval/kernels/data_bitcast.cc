@@ -34,8 +34,8 @@ using Strides = absl::InlinedVector<int64_t, 6>;
 
 // Where each logical dimension steps in memory.
 struct Physical {
-  Strides strides;         // physical stride (elements) of each logical dim
-  bool row_major = true;   // the same order as row-major storage
+  Strides strides;           // physical stride (elements) of each logical dim
+  bool row_major = true;     // the same order as row-major storage
   int64_t element_bits = 0;  // bits one element takes in memory
 };
 
@@ -85,8 +85,8 @@ absl::StatusOr<Physical> PhysicalOf(const Shape& layout_of, absl::Span<const int
     if (ok) seen[d] = true;
   }
   if (!ok) {
-    return absl::InvalidArgumentError(StrCat("layout of ", layout_of.ToString(),
-                                             " is not a permutation of its dimensions"));
+    return absl::InvalidArgumentError(
+        StrCat("layout of ", layout_of.ToString(), " is not a permutation of its dimensions"));
   }
   p.strides.assign(rank, 0);
   int64_t stride = 1;
@@ -141,7 +141,7 @@ void WriteBits(uint8_t* stream, int64_t bit, int64_t n, uint64_t v) {
 // The operand instruction's shape carries the operand's layout.
 const Shape& BitcastOperandLayout(const Instruction& inst, const Literal& in) {
   return inst.operand_count() > 0 && inst.operand(0) != nullptr ? inst.operand(0)->shape()
-                                                                 : in.shape();
+                                                                : in.shape();
 }
 
 }  // namespace
@@ -188,9 +188,9 @@ absl::StatusOr<Value> EvalBitcast(const Instruction& inst, const Value& operand)
   const int64_t in_bytes = (in_count * pin->element_bits + 7) / 8;
   const int64_t out_bytes = (out_count * pout->element_bits + 7) / 8;
   if (in_bytes != out_bytes) {
-    return absl::InvalidArgumentError(
-        StrCat("bitcast from ", in_layout_of.ToString(), " (", in_bytes, " bytes) to ",
-               oshape.ToString(), " (", out_bytes, " bytes) changes the size"));
+    return absl::InvalidArgumentError(StrCat("bitcast from ", in_layout_of.ToString(), " (",
+                                             in_bytes, " bytes) to ", oshape.ToString(), " (",
+                                             out_bytes, " bytes) changes the size"));
   }
   absl::StatusOr<Value> out = NewArray(oshape);
   if (!out.ok()) return out;
@@ -219,19 +219,18 @@ absl::StatusOr<Value> EvalBitcast(const Instruction& inst, const Value& operand)
   // 2. The result's elements in physical order.
   std::vector<uint8_t> phys_out_buf;
   const uint8_t* phys_out = phys_in;
-  const bool same_memory =
-      in_type == out_type && pin->element_bits == pout->element_bits;
+  const bool same_memory = in_type == out_type && pin->element_bits == pout->element_bits;
   if (!same_memory) {
     phys_out_buf.assign(o.size_bytes(), 0);
-    const bool whole_bytes = pin->element_bits == 8 * in_width &&
-                             pout->element_bits == 8 * out_width;
+    const bool whole_bytes =
+        pin->element_bits == 8 * in_width && pout->element_bits == 8 * out_width;
     if (whole_bytes) {
       std::memcpy(phys_out_buf.data(), phys_in, o.size_bytes());
     } else {
       if (pin->element_bits > 64 || pout->element_bits > 64) {
-        return absl::UnimplementedError(
-            StrCat("bitcast between ", in_layout_of.ToString(), " and ", oshape.ToString(),
-                   " packs elements wider than 64 bits"));
+        return absl::UnimplementedError(StrCat("bitcast between ", in_layout_of.ToString(), " and ",
+                                               oshape.ToString(),
+                                               " packs elements wider than 64 bits"));
       }
       std::vector<uint8_t> stream(static_cast<size_t>(in_bytes), 0);
       for (int64_t e = 0; e < in_count; ++e) {
@@ -241,8 +240,7 @@ absl::StatusOr<Value> EvalBitcast(const Instruction& inst, const Value& operand)
       }
       for (int64_t e = 0; e < out_count; ++e) {
         uint64_t raw = ReadBits(stream.data(), e * pout->element_bits, pout->element_bits);
-        std::memcpy(phys_out_buf.data() + e * out_width, &raw,
-                    std::min<int64_t>(out_width, 8));
+        std::memcpy(phys_out_buf.data() + e * out_width, &raw, std::min<int64_t>(out_width, 8));
       }
     }
     NormalizeElements(out_type, phys_out_buf.data(), out_count);

@@ -123,8 +123,8 @@ inline void Transpose4x4(uint32_t* dst, int64_t ds, const uint32_t* src, int64_t
 // takes the head), so rows are written in whole cache lines. `large` (a
 // result much bigger than the caches) allows non-temporal stores.
 template <typename E>
-void Tile2D(E* __restrict dst, const E* __restrict src, const CopyAxis& a,
-            const CopyAxis& b, bool large) {
+void Tile2D(E* __restrict dst, const E* __restrict src, const CopyAxis& a, const CopyAxis& b,
+            bool large) {
   constexpr int64_t kTI = 1024 / sizeof(E);
   constexpr int64_t kTJ = 32;
   alignas(64) E buf[kTI * kTJ];
@@ -231,9 +231,8 @@ void CopyAxesTyped(uint8_t* dst_bytes, const uint8_t* src_bytes, CopyAxes& axes)
       SplitOuter(split, parallel, outer ? 1 : 64, [&](int64_t d0, int64_t s0, const CopyAxes& p) {
         const int n = static_cast<int>(p.size());
         const CopyAxis a = outer ? axes[r - 2] : p[n - 1];
-        ForEachOuter(p.data(), outer ? n : n - 1, d0, s0, [&](int64_t d, int64_t s) {
-          Tile2D<E>(dst + d, src + s, a, inner, large);
-        });
+        ForEachOuter(p.data(), outer ? n : n - 1, d0, s0,
+                     [&](int64_t d, int64_t s) { Tile2D<E>(dst + d, src + s, a, inner, large); });
       });
       return;
     }
@@ -267,12 +266,23 @@ void FillTyped(uint8_t* dst, int64_t count, const uint8_t* value) {
 void StridedCopy(int width, uint8_t* dst, const uint8_t* src, CopyAxes axes) {
   if (!MergeContiguousAxes(axes)) return;
   switch (width) {
-    case 1: CopyAxesTyped<uint8_t>(dst, src, axes); break;
-    case 2: CopyAxesTyped<uint16_t>(dst, src, axes); break;
-    case 4: CopyAxesTyped<uint32_t>(dst, src, axes); break;
-    case 8: CopyAxesTyped<uint64_t>(dst, src, axes); break;
-    case 16: CopyAxesTyped<Word128>(dst, src, axes); break;
-    default: break;
+    case 1:
+      CopyAxesTyped<uint8_t>(dst, src, axes);
+      break;
+    case 2:
+      CopyAxesTyped<uint16_t>(dst, src, axes);
+      break;
+    case 4:
+      CopyAxesTyped<uint32_t>(dst, src, axes);
+      break;
+    case 8:
+      CopyAxesTyped<uint64_t>(dst, src, axes);
+      break;
+    case 16:
+      CopyAxesTyped<Word128>(dst, src, axes);
+      break;
+    default:
+      break;
   }
 }
 
@@ -286,12 +296,23 @@ void FillElements(int width, uint8_t* dst, int64_t count, const uint8_t* value) 
     return;
   }
   switch (width) {
-    case 1: FillTyped<uint8_t>(dst, count, value); break;
-    case 2: FillTyped<uint16_t>(dst, count, value); break;
-    case 4: FillTyped<uint32_t>(dst, count, value); break;
-    case 8: FillTyped<uint64_t>(dst, count, value); break;
-    case 16: FillTyped<Word128>(dst, count, value); break;
-    default: break;
+    case 1:
+      FillTyped<uint8_t>(dst, count, value);
+      break;
+    case 2:
+      FillTyped<uint16_t>(dst, count, value);
+      break;
+    case 4:
+      FillTyped<uint32_t>(dst, count, value);
+      break;
+    case 8:
+      FillTyped<uint64_t>(dst, count, value);
+      break;
+    case 16:
+      FillTyped<Word128>(dst, count, value);
+      break;
+    default:
+      break;
   }
 }
 

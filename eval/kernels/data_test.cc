@@ -208,12 +208,11 @@ TEST_CASE("reshape: StableHLO and XLA examples", "[eval]") {
     ROOT t = (s32[3,2]) tuple(a)
   })");
   // StableHLO: [[1,2,3],[4,5,6]] -> [[1,2],[3,4],[5,6]].
-  Expect(r.Eval("a", {V("s32[2,3] {{1, 2, 3}, {4, 5, 6}}")}),
-         "s32[3,2] {{1, 2}, {3, 4}, {5, 6}}");
+  Expect(r.Eval("a", {V("s32[2,3] {{1, 2, 3}, {4, 5, 6}}")}), "s32[3,2] {{1, 2}, {3, 4}, {5, 6}}");
   // XLA: in-order collapse of v (v012_24 and v012_83).
-  Value v = V(
-      "f32[4,2,3] {{{10, 11, 12}, {15, 16, 17}}, {{20, 21, 22}, {25, 26, 27}},"
-      " {{30, 31, 32}, {35, 36, 37}}, {{40, 41, 42}, {45, 46, 47}}}");
+  Value v =
+      V("f32[4,2,3] {{{10, 11, 12}, {15, 16, 17}}, {{20, 21, 22}, {25, 26, 27}},"
+        " {{30, 31, 32}, {35, 36, 37}}, {{40, 41, 42}, {45, 46, 47}}}");
   Expect(r.Eval("b", {v}),
          "f32[24] {10, 11, 12, 15, 16, 17, 20, 21, 22, 25, 26, 27, 30, 31, 32, 35, 36, 37,"
          " 40, 41, 42, 45, 46, 47}");
@@ -238,9 +237,8 @@ TEST_CASE("reshape: scalars, rank 4 and empty arrays", "[eval]") {
   Expect(r.Eval("a", {V("f32[1,1] {{5}}")}), "f32[] 5");
   Expect(r.Eval("b", {V("f32[] 5")}), "f32[1,1] {{5}}");
   // Row-major order is kept: element i stays element i.
-  absl::StatusOr<Value> c = r.Eval("c", {Make(PrimitiveType::kU8, {2, 3, 4}, [](int64_t i) {
-                                        return static_cast<uint64_t>(i);
-                                      })});
+  absl::StatusOr<Value> c = r.Eval("c", {Make(PrimitiveType::kU8, {2, 3, 4},
+                                              [](int64_t i) { return static_cast<uint64_t>(i); })});
   REQUIRE(c.ok());
   for (int64_t i = 0; i < 24; ++i) CHECK(c->array().GetInt(i) == i);
   Expect(r.Eval("d", {V("f32[0,3] {}")}), "f32[3,0] {{}, {}, {}}");
@@ -293,7 +291,8 @@ void CheckTranspose(const Value& operand, const Value& result, const std::vector
     const Literal& a = result.array();
     const Literal& b = operand.array();
     const int w = ByteWidth(a.element_type());
-    if (std::memcmp(a.data() + Linear(out_dims, i) * w, b.data() + Linear(in_dims, j) * w, w) != 0) {
+    if (std::memcmp(a.data() + Linear(out_dims, i) * w, b.data() + Linear(in_dims, j) * w, w) !=
+        0) {
       ++bad;
     }
   });
@@ -361,18 +360,18 @@ TEST_CASE("transpose: large 2-D blocks for every element width", "[eval]") {
     PrimitiveType type;
     std::vector<int64_t> dims, perm;
   };
-  for (const Case& c : std::vector<Case>{
-           {"ta", PrimitiveType::kU8, {1037, 301}, {1, 0}},
-           {"tb", PrimitiveType::kF16, {301, 1037}, {1, 0}},
-           {"tc", PrimitiveType::kF32, {301, 1037}, {1, 0}},
-           {"td", PrimitiveType::kF64, {301, 257}, {1, 0}},
-           {"tf", PrimitiveType::kF32, {3, 130, 67}, {2, 0, 1}},
-           {"ga", PrimitiveType::kU8, {3, 37, 41}, {0, 2, 1}},
-           {"gb", PrimitiveType::kF16, {3, 37, 41}, {0, 2, 1}},
-           {"gc", PrimitiveType::kF32, {3, 37, 41}, {0, 2, 1}},
-           {"gd", PrimitiveType::kF64, {3, 37, 41}, {0, 2, 1}}}) {
+  for (const Case& c : std::vector<Case>{{"ta", PrimitiveType::kU8, {1037, 301}, {1, 0}},
+                                         {"tb", PrimitiveType::kF16, {301, 1037}, {1, 0}},
+                                         {"tc", PrimitiveType::kF32, {301, 1037}, {1, 0}},
+                                         {"td", PrimitiveType::kF64, {301, 257}, {1, 0}},
+                                         {"tf", PrimitiveType::kF32, {3, 130, 67}, {2, 0, 1}},
+                                         {"ga", PrimitiveType::kU8, {3, 37, 41}, {0, 2, 1}},
+                                         {"gb", PrimitiveType::kF16, {3, 37, 41}, {0, 2, 1}},
+                                         {"gc", PrimitiveType::kF32, {3, 37, 41}, {0, 2, 1}},
+                                         {"gd", PrimitiveType::kF64, {3, 37, 41}, {0, 2, 1}}}) {
     INFO(c.name);
-    Value in = Make(c.type, c.dims, [](int64_t i) { return static_cast<uint64_t>(i * 2654435761u); });
+    Value in =
+        Make(c.type, c.dims, [](int64_t i) { return static_cast<uint64_t>(i * 2654435761u); });
     absl::StatusOr<Value> t = r.Eval(c.name, {in});
     REQUIRE(t.ok());
     CheckTranspose(in, *t, c.dims, c.perm);
@@ -380,7 +379,8 @@ TEST_CASE("transpose: large 2-D blocks for every element width", "[eval]") {
   // c128: 16-byte elements, both halves distinct.
   absl::StatusOr<Literal> lit = Literal::Create(Shape::Array(PrimitiveType::kC128, {67, 131}));
   REQUIRE(lit.ok());
-  for (int64_t i = 0; i < lit->element_count(); ++i) lit->SetComplex(i, {double(i), -double(i) - 0.5});
+  for (int64_t i = 0; i < lit->element_count(); ++i)
+    lit->SetComplex(i, {double(i), -double(i) - 0.5});
   Value in = Value::FromLiteral(*std::move(lit));
   absl::StatusOr<Value> t = r.Eval("te", {in});
   REQUIRE(t.ok());
@@ -404,8 +404,8 @@ TEST_CASE("transpose: results larger than the caches", "[eval]") {
     const char* name;
     int64_t batch, rows, cols;
   };
-  for (const Case& c : std::vector<Case>{
-           {"ta", 1, 2900, 2900}, {"tb", 2, 2049, 2048}, {"tc", 2, 2048, 2049}}) {
+  for (const Case& c :
+       std::vector<Case>{{"ta", 1, 2900, 2900}, {"tb", 2, 2049, 2048}, {"tc", 2, 2048, 2049}}) {
     INFO(c.name);
     std::vector<int64_t> dims = {c.batch, c.rows, c.cols};
     if (c.batch == 1) dims.erase(dims.begin());
@@ -470,7 +470,8 @@ TEST_CASE("slice: strides, rank 0, rank 3 and empty results", "[eval]") {
   Expect(r.Eval("d", {V("f32[] 4")}), "f32[] 4");
   Expect(r.Eval("e", {v}), "f32[0] {}");
   // c[i,j,k] = 12i + 4j + k: i=1, j in {0,2}, k in {1,2}.
-  Value c = Make(PrimitiveType::kS32, {2, 3, 4}, [](int64_t i) { return static_cast<uint64_t>(i); });
+  Value c =
+      Make(PrimitiveType::kS32, {2, 3, 4}, [](int64_t i) { return static_cast<uint64_t>(i); });
   Expect(r.Eval("f", {c}), "s32[1,2,2] {{{13, 14}, {21, 22}}}");
   // ceil((10 - 7) / 2) = 2 elements: 7, 9.
   Expect(r.Eval("g", {v}), "f32[2] {7, 9}");
@@ -569,8 +570,7 @@ TEST_CASE("dynamic-update-slice: XLA examples", "[eval]") {
   Expect(r.Eval("d1", {V("f32[5] {0, 1, 2, 3, 4}"), V("f32[2] {5, 6}"), V("s32[] 2")}),
          "f32[5] {0, 1, 5, 6, 4}");
   Expect(r.Eval("d2", {V("f32[4,3] {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9, 10, 11}}"),
-                       V("f32[3,2] {{12, 13}, {14, 15}, {16, 17}}"), V("s32[] 1"),
-                       V("s32[] 1")}),
+                       V("f32[3,2] {{12, 13}, {14, 15}, {16, 17}}"), V("s32[] 1"), V("s32[] 1")}),
          "f32[4,3] {{0, 1, 2}, {3, 12, 13}, {6, 14, 15}, {9, 16, 17}}");
 }
 
@@ -679,8 +679,8 @@ TEST_CASE("concatenate: inner dimensions, empty operands, rank 3, sub-byte", "[e
     ROOT t = (f32[2,3]) tuple(c1)
   })");
   // Along dimension 1, rows are joined: row i = x[i] ++ z[i] ++ y[i].
-  Expect(r.Eval("c1", {V("f32[2,1] {{1}, {2}}"), V("f32[2,0] {{}, {}}"),
-                       V("f32[2,2] {{3, 4}, {5, 6}}")}),
+  Expect(r.Eval("c1",
+                {V("f32[2,1] {{1}, {2}}"), V("f32[2,0] {{}, {}}"), V("f32[2,2] {{3, 4}, {5, 6}}")}),
          "f32[2,3] {{1, 3, 4}, {2, 5, 6}}");
   Expect(r.Eval("c2", {V("u2[1,2,2] {{{0, 1}, {2, 3}}}"), V("u2[1,2,1] {{{3}, {0}}}")}),
          "u2[1,2,3] {{{0, 1, 3}, {2, 3, 0}}}");
@@ -1023,7 +1023,8 @@ TEST_CASE("bitcast: rank 3 and 4 layouts", "[eval]") {
   })");
   // {0,2,1}: dimension 0 fastest, then 2, then 1. Memory order is
   // for j (dim 1) { for k (dim 2) { for i (dim 0) } }; p[i,j,k] = 12i+4j+k.
-  Value p = Make(PrimitiveType::kS32, {2, 3, 4}, [](int64_t i) { return static_cast<uint64_t>(i); });
+  Value p =
+      Make(PrimitiveType::kS32, {2, 3, 4}, [](int64_t i) { return static_cast<uint64_t>(i); });
   absl::StatusOr<Value> a = r.Eval("a", {p});
   REQUIRE(a.ok());
   int64_t n = 0;
@@ -1034,7 +1035,8 @@ TEST_CASE("bitcast: rank 3 and 4 layouts", "[eval]") {
   }
   // Same dims, reversed minor_to_major: the result is the full transpose of
   // the indices, b[i,j,k,l] = q[l,k,j,i].
-  Value q = Make(PrimitiveType::kS16, {2, 2, 2, 2}, [](int64_t i) { return static_cast<uint64_t>(i); });
+  Value q =
+      Make(PrimitiveType::kS16, {2, 2, 2, 2}, [](int64_t i) { return static_cast<uint64_t>(i); });
   absl::StatusOr<Value> b = r.Eval("b", {q});
   REQUIRE(b.ok());
   CheckTranspose(q, *b, {2, 2, 2, 2}, {3, 2, 1, 0});
@@ -1151,8 +1153,8 @@ std::string ListText(const std::vector<int64_t>& v) {
 // Checks every element of `result` (dims `out_dims`): source(index) gives the
 // row-major element of `operand` it must hold, or -1 for `pad`'s element 0.
 template <typename F>
-void CheckElements(const Value& result, const std::vector<int64_t>& out_dims,
-                   const Value& operand, const Value* pad, F source) {
+void CheckElements(const Value& result, const std::vector<int64_t>& out_dims, const Value& operand,
+                   const Value* pad, F source) {
   const Literal& out = result.array();
   const int w = ByteWidth(out.element_type());
   int64_t bad = 0;
@@ -1166,9 +1168,11 @@ void CheckElements(const Value& result, const std::vector<int64_t>& out_dims,
 
 TEST_CASE("data movement: random shapes of rank 0..4 against the definitions", "[eval]") {
   Rng rng{12345};
-  const std::vector<std::pair<std::string, PrimitiveType>> types = {
-      {"u8", PrimitiveType::kU8},   {"s16", PrimitiveType::kS16}, {"f32", PrimitiveType::kF32},
-      {"s64", PrimitiveType::kS64}, {"c128", PrimitiveType::kC128}};
+  const std::vector<std::pair<std::string, PrimitiveType>> types = {{"u8", PrimitiveType::kU8},
+                                                                    {"s16", PrimitiveType::kS16},
+                                                                    {"f32", PrimitiveType::kF32},
+                                                                    {"s64", PrimitiveType::kS64},
+                                                                    {"c128", PrimitiveType::kC128}};
   for (int iter = 0; iter < 60; ++iter) {
     const auto& [tname, type] = types[rng.Uniform(0, types.size() - 1)];
     const int64_t rank = rng.Uniform(0, 4);
@@ -1224,15 +1228,14 @@ TEST_CASE("data movement: random shapes of rank 0..4 against the definitions", "
       dyn_params += StrCat("    i", i, " = s32[] parameter(", i + 2, ")\n");
       dyn_operands += StrCat(", i", i);
     }
-    std::string text = StrCat("ENTRY e {\n    p = ", in, " parameter(0)\n    v = ", tname,
-                              "[] parameter(1)\n", dyn_params, "    t = ",
-                              ShapeText(tname, tdims), " transpose(p), dimensions=",
-                              ListText(perm), "\n    b = ", ShapeText(tname, bdims),
-                              " broadcast(p), dimensions=", ListText(bmap), "\n    s = ",
-                              ShapeText(tname, sdims), " slice(p), slice=", slice,
-                              "\n    r = ", in, " reverse(p), dimensions=", ListText(rev),
-                              "\n    d = ", ShapeText(tname, ddims), " dynamic-slice(p",
-                              dyn_operands, "), dynamic_slice_sizes=", ListText(ddims));
+    std::string text =
+        StrCat("ENTRY e {\n    p = ", in, " parameter(0)\n    v = ", tname, "[] parameter(1)\n",
+               dyn_params, "    t = ", ShapeText(tname, tdims),
+               " transpose(p), dimensions=", ListText(perm), "\n    b = ", ShapeText(tname, bdims),
+               " broadcast(p), dimensions=", ListText(bmap), "\n    s = ", ShapeText(tname, sdims),
+               " slice(p), slice=", slice, "\n    r = ", in,
+               " reverse(p), dimensions=", ListText(rev), "\n    d = ", ShapeText(tname, ddims),
+               " dynamic-slice(p", dyn_operands, "), dynamic_slice_sizes=", ListText(ddims));
     if (rank > 0) {
       text += StrCat("\n    q = ", ShapeText(tname, pdims), " pad(p, v), padding=", padding);
     }

@@ -7,12 +7,13 @@
 // operands in place, others converted once. The dot core (eval/kernels/gemm.cc) hands
 // contiguous matrices to OpenBLAS with transpose flags and packs the rest.
 // ragged-dot and scaled-dot are in eval/kernels/dot_ragged.cc.
+#include "eval/kernels/dot.h"
+
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "eval/kernels/dot.h"
 #include "eval/kernels/dot_internal.h"
 #include "ir/strings.h"
 
@@ -43,8 +44,7 @@ absl::Status CheckOperandsAndResult(const Instruction& inst, Operands ops, size_
   }
   const Shape& s = inst.shape();
   if (!s.IsArray() || !IsArrayType(s.element_type())) {
-    return Invalid(StrCat(inst.OpcodeText(), " must produce an array, not ",
-                          s.ToString(false)));
+    return Invalid(StrCat(inst.OpcodeText(), " must produce an array, not ", s.ToString(false)));
   }
   return absl::OkStatus();
 }
@@ -64,8 +64,8 @@ absl::Status CheckSide(std::string_view side, absl::Span<const int64_t> dims,
                               " operand"));
       }
       if (used[d]) {
-        return Invalid(StrCat(side, " dimension ", d,
-                              " appears twice in the batch and contracting dims"));
+        return Invalid(
+            StrCat(side, " dimension ", d, " appears twice in the batch and contracting dims"));
       }
       used[d] = true;
     }
@@ -73,18 +73,16 @@ absl::Status CheckSide(std::string_view side, absl::Span<const int64_t> dims,
   return absl::OkStatus();
 }
 
-absl::Status CheckPairs(std::string_view kind, absl::Span<const int64_t> lhs,
-                        const gemm::Dims& l, absl::Span<const int64_t> rhs,
-                        const gemm::Dims& r) {
+absl::Status CheckPairs(std::string_view kind, absl::Span<const int64_t> lhs, const gemm::Dims& l,
+                        absl::Span<const int64_t> rhs, const gemm::Dims& r) {
   if (l.size() != r.size()) {
-    return Invalid(StrCat("lhs has ", l.size(), " ", kind, " dims ", DimsText(l),
-                          " but rhs has ", r.size(), " ", DimsText(r)));
+    return Invalid(StrCat("lhs has ", l.size(), " ", kind, " dims ", DimsText(l), " but rhs has ",
+                          r.size(), " ", DimsText(r)));
   }
   for (size_t i = 0; i < l.size(); ++i) {
     if (lhs[l[i]] != rhs[r[i]]) {
-      return Invalid(StrCat("lhs ", kind, " dimension ", l[i], " has size ", lhs[l[i]],
-                            " but rhs ", kind, " dimension ", r[i], " has size ",
-                            rhs[r[i]]));
+      return Invalid(StrCat("lhs ", kind, " dimension ", l[i], " has size ", lhs[l[i]], " but rhs ",
+                            kind, " dimension ", r[i], " has size ", rhs[r[i]]));
     }
   }
   return absl::OkStatus();

@@ -53,10 +53,10 @@ struct PrefixDim {
 
 struct Ragged {
   Mode mode = Mode::kFree;
-  int64_t ragged = 0;       // lhs dim
-  int64_t rhs_group = -1;   // rhs dim (free mode)
+  int64_t ragged = 0;      // lhs dim
+  int64_t rhs_group = -1;  // rhs dim (free mode)
   int64_t groups = 0;
-  gemm::DotDimNumbers d;    // rhs dims numbered without the group dim
+  gemm::DotDimNumbers d;  // rhs dims numbered without the group dim
   std::vector<PrefixDim> prefix;
   int64_t ragged_out = -1;  // result dim of the ragged dim (free, batch)
   int64_t ragged_rhs = -1;  // paired rhs dim, group-dim numbering (contracting, batch)
@@ -64,14 +64,16 @@ struct Ragged {
 };
 
 // rhs dim number with the group dim counted.
-int64_t RawRhs(const Ragged& r, int64_t x) { return r.rhs_group >= 0 && x >= r.rhs_group ? x + 1 : x; }
+int64_t RawRhs(const Ragged& r, int64_t x) {
+  return r.rhs_group >= 0 && x >= r.rhs_group ? x + 1 : x;
+}
 
 absl::Status ReadPrefix(const Shape& gs, const std::vector<PrefixDim>& full, Ragged& r,
                         const Shape& lhs) {
   if (gs.rank() == 1) return absl::OkStatus();  // one row of sizes for every index
   if (gs.rank() - 1 != static_cast<int64_t>(full.size())) {
-    return Invalid(StrCat("group_sizes ", gs.ToString(false), " must be [g] or have ",
-                          full.size(), " leading dims matching lhs"));
+    return Invalid(StrCat("group_sizes ", gs.ToString(false), " must be [g] or have ", full.size(),
+                          " leading dims matching lhs"));
   }
   for (size_t i = 0; i < full.size(); ++i) {
     if (full[i].lhs < 0 || gs.dim(i) != lhs.dim(full[i].lhs)) {
@@ -89,12 +91,12 @@ absl::StatusOr<Ragged> ReadRagged(const Instruction& inst, const Shape& lhs, con
   absl::Span<const int64_t> lr = inst.GetInts(AttrKind::kLhsRaggedDims);
   absl::Span<const int64_t> rg = inst.GetInts(AttrKind::kRhsGroupDims);
   if (lr.size() != 1 || lr[0] < 0 || lr[0] >= lhs.rank()) {
-    return Invalid(StrCat("lhs_ragged_dims ", DimsText(lr),
-                          " must name exactly one dimension of lhs"));
+    return Invalid(
+        StrCat("lhs_ragged_dims ", DimsText(lr), " must name exactly one dimension of lhs"));
   }
   if (rg.size() > 1 || (rg.size() == 1 && (rg[0] < 0 || rg[0] >= rhs.rank()))) {
-    return Invalid(StrCat("rhs_group_dims ", DimsText(rg),
-                          " must be empty or name one dimension of rhs"));
+    return Invalid(
+        StrCat("rhs_group_dims ", DimsText(rg), " must be empty or name one dimension of rhs"));
   }
   if (!IsInteger(gs.element_type()) || gs.rank() < 1) {
     return Invalid(StrCat("group_sizes must be an integer array of rank at least 1, not ",
@@ -165,8 +167,8 @@ absl::StatusOr<Ragged> ReadRagged(const Instruction& inst, const Shape& lhs, con
 }
 
 template <typename C>
-absl::Status RunRagged(const Ragged& r, const Literal& lhs, const Literal& rhs,
-                       const Literal& gs, Literal& out) {
+absl::Status RunRagged(const Ragged& r, const Literal& lhs, const Literal& rhs, const Literal& gs,
+                       Literal& out) {
   std::vector<C> lbuf, rbuf, obuf;
   auto lv = OperandView<C>(lhs, lbuf);
   if (!lv.ok()) return lv.status();
@@ -221,8 +223,8 @@ absl::Status RunRagged(const Ragged& r, const Literal& lhs, const Literal& rhs,
 
 absl::Status CheckScale(const Shape& x, const Shape& scale, const char* name) {
   if (scale.rank() != x.rank()) {
-    return Invalid(StrCat(name, "_scale ", scale.ToString(false), " must have the rank of ",
-                          name, " ", x.ToString(false)));
+    return Invalid(StrCat(name, "_scale ", scale.ToString(false), " must have the rank of ", name,
+                          " ", x.ToString(false)));
   }
   for (int64_t d = 0; d < x.rank(); ++d) {
     const int64_t blocks = scale.dim(d);

@@ -59,8 +59,8 @@ TEST_CASE("DotCore matches a triple loop for every operand orientation", "[dot]"
               want += static_cast<double>(x) * y;
             }
             const float got = out_t ? c[j * m + i] : c[i * n + j];
-            INFO("lhs_t " << lhs_t << " rhs_t " << rhs_t << " out_t " << out_t << " at " << i
-                          << "," << j);
+            INFO("lhs_t " << lhs_t << " rhs_t " << rhs_t << " out_t " << out_t << " at " << i << ","
+                          << j);
             REQUIRE(got == static_cast<float>(want));  // small integers: exact
           }
         }
@@ -140,8 +140,8 @@ TEST_CASE("dot reports operands that do not fit its attributes", "[dot]") {
                               "f32[3,5] {{1,2,3,4,5},{5,6,7,8,9},{1,1,1,1,1}}"}),
               "has dims {2,5}");  // consistent operands, but not the declared result
   // The fitting operands work.
-  auto ok = EvalRoot(kDot, {"f32[2,3] {{1,2,3},{4,5,6}}",
-                            "f32[3,4] {{1,0,0,0},{0,1,0,0},{0,0,1,1}}"});
+  auto ok =
+      EvalRoot(kDot, {"f32[2,3] {{1,2,3},{4,5,6}}", "f32[3,4] {{1,0,0,0},{0,1,0,0},{0,0,1,1}}"});
   REQUIRE(ok.ok());
   CHECK(LiteralToString(ok->ToLiteral(), LiteralStyle::kCompact) ==
         "f32[2,4] {{1, 2, 3, 3}, {4, 5, 6, 6}}");
@@ -176,11 +176,10 @@ void CheckMatrixVector(PrimitiveType type, std::string_view name) {
                           {{cols}, {rows, cols}, 0, 1, rows}};
     for (const Form& f : forms) {
       auto dims = [](const std::vector<int64_t>& d) { return StrJoin(d, ","); };
-      const std::string text =
-          StrCat("ENTRY main {\n  a = ", name, "[", dims(f.lhs), "] parameter(0)\n  b = ", name,
-                 "[", dims(f.rhs), "] parameter(1)\n  ROOT d = ", name, "[", f.out,
-                 "] dot(a, b), lhs_contracting_dims={", f.lc, "}, rhs_contracting_dims={", f.rc,
-                 "}\n}");
+      const std::string text = StrCat(
+          "ENTRY main {\n  a = ", name, "[", dims(f.lhs), "] parameter(0)\n  b = ", name, "[",
+          dims(f.rhs), "] parameter(1)\n  ROOT d = ", name, "[", f.out,
+          "] dot(a, b), lhs_contracting_dims={", f.lc, "}, rhs_contracting_dims={", f.rc, "}\n}");
       absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(StrCat("HloModule test\n\n", text));
       REQUIRE(m.ok());
       Evaluator evaluator(**m, {});
@@ -192,10 +191,9 @@ void CheckMatrixVector(PrimitiveType type, std::string_view name) {
       gemm::DotDimNumbers d;
       d.lhs_contracting = {f.lc};
       d.rhs_contracting = {f.rc};
-      REQUIRE(gemm::DotCore<T>(
-                  gemm::RowMajorView<const T>(a.array().template typed<T>(), f.lhs),
-                  gemm::RowMajorView<const T>(b.array().template typed<T>(), f.rhs),
-                  gemm::RowMajorView<T>(want.data(), std::vector<int64_t>{f.out}), d)
+      REQUIRE(gemm::DotCore<T>(gemm::RowMajorView<const T>(a.array().template typed<T>(), f.lhs),
+                               gemm::RowMajorView<const T>(b.array().template typed<T>(), f.rhs),
+                               gemm::RowMajorView<T>(want.data(), std::vector<int64_t>{f.out}), d)
                   .ok());
       INFO(text);
       REQUIRE(std::memcmp(got->array().template typed<T>(), want.data(), f.out * sizeof(T)) == 0);
@@ -245,11 +243,13 @@ TEST_CASE("ragged-dot and scaled-dot report bad operands", "[dot]") {
   sb = f32[3,2] parameter(3)
   ROOT d = f32[2,3] scaled-dot(a, b, sa, sb), lhs_contracting_dims={1}, rhs_contracting_dims={1}
 })";
-  ExpectError(EvalRoot(scaled, {"f32[2,4] {{1,1,1,1},{1,1,1,1}}", "f32[3,4] {{1,1,1,1},{1,1,1,1},{1,1,1,1}}",
+  ExpectError(EvalRoot(scaled, {"f32[2,4] {{1,1,1,1},{1,1,1,1}}",
+                                "f32[3,4] {{1,1,1,1},{1,1,1,1},{1,1,1,1}}",
                                 "f32[2,3] {{1,1,1},{1,1,1}}", "f32[3,2] {{1,1},{1,1},{1,1}}"}),
               "does not split evenly");
-  ExpectError(EvalRoot(scaled, {"f32[2,4] {{1,1,1,1},{1,1,1,1}}", "f32[3,4] {{1,1,1,1},{1,1,1,1},{1,1,1,1}}",
-                                "f32[2] {1,1}", "f32[3,2] {{1,1},{1,1},{1,1}}"}),
+  ExpectError(EvalRoot(scaled, {"f32[2,4] {{1,1,1,1},{1,1,1,1}}",
+                                "f32[3,4] {{1,1,1,1},{1,1,1,1},{1,1,1,1}}", "f32[2] {1,1}",
+                                "f32[3,2] {{1,1},{1,1},{1,1}}"}),
               "must have the rank of lhs");
 }
 
@@ -265,9 +265,10 @@ TEST_CASE("convolution reports operands that do not fit its attributes", "[dot]"
   ExpectError(EvalRoot(conv, {"f32[1,5,2] {{{1,1},{1,1},{1,1},{1,1},{1,1}}}", k}),
               "has dims {1,4,3}");
   ExpectError(EvalRoot(conv, {"f32[4,2] {{1,1},{1,1},{1,1},{1,1}}", k}), "rank-3");
-  ExpectError(EvalRoot(conv, {"f32[1,4,2] {{{1,1},{1,1},{1,1},{1,1}}}",
-                              "f32[3,2,3] {{{1,0,0},{0,1,0}},{{0,0,1},{1,1,1}},{{0,0,1},{1,1,1}}}"}),
-              "window dimension 0 has size 2");
+  ExpectError(
+      EvalRoot(conv, {"f32[1,4,2] {{{1,1},{1,1},{1,1},{1,1}}}",
+                      "f32[3,2,3] {{{1,0,0},{0,1,0}},{{0,0,1},{1,1,1}},{{0,0,1},{1,1,1}}}"}),
+      "window dimension 0 has size 2");
   auto ok = EvalRoot(conv, {"f32[1,4,2] {{{1,2},{3,4},{5,6},{7,8}}}", k});
   REQUIRE(ok.ok());
   // out[p][o] = sum_w sum_i x[p+w][i] k[w][i][o]; p = 0: o0 = 1*1 + 4*1 = 5,
@@ -276,8 +277,7 @@ TEST_CASE("convolution reports operands that do not fit its attributes", "[dot]"
         "f32[1,3,3] {{{5, 6, 7}, {9, 10, 11}, {13, 14, 15}}}");
 }
 
-TEST_CASE("convolution rejects bad group counts and negative padding past the input",
-          "[dot]") {
+TEST_CASE("convolution rejects bad group counts and negative padding past the input", "[dot]") {
   const std::string x = "f32[1,4,2] {{{1,2},{3,4},{5,6},{7,8}}}";
   const std::string k = "f32[2,1,2] {{{1,1}},{{1,1}}}";
   constexpr std::string_view grouped = R"(ENTRY main {

@@ -5,18 +5,17 @@
 // makes it "functionally identical to reshape" with size(operand) =
 // size(result), and as the verifier also asks the bounds to hold the
 // operand's element count, every size must equal its dimension's bound.
+#include "eval/kernels/dynamic.h"
+
 #include <cstring>
 #include <vector>
 
-#include "eval/kernels/dynamic.h"
 #include "ir/strings.h"
 
 namespace hlo {
 namespace {
 
-absl::Status Invalid(std::string message) {
-  return absl::InvalidArgumentError(std::move(message));
-}
+absl::Status Invalid(std::string message) { return absl::InvalidArgumentError(std::move(message)); }
 
 }  // namespace
 
@@ -42,8 +41,8 @@ absl::StatusOr<Value> EvalDynamicReshape(const Instruction& inst, Operands ops) 
     }
     const int64_t size = s.array().GetInt(0);
     if (shape.is_unbounded_dim(i)) {
-      return Invalid(StrCat("dynamic-reshape result dimension ", i,
-                            " is unbounded; hlo-run needs a bound"));
+      return Invalid(
+          StrCat("dynamic-reshape result dimension ", i, " is unbounded; hlo-run needs a bound"));
     }
     if (size != dims[i]) {
       return Invalid(StrCat("dynamic-reshape size ", i, " is ", size, " but must be ", dims[i],

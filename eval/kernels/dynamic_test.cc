@@ -55,8 +55,7 @@ ENTRY main {
   ROOT s = (f32[2], f32[2], u32[]) copy-start(a)
 })");
   REQUIRE(r.ok());
-  CHECK(LiteralToString(*r, LiteralStyle::kCompact) ==
-        "(f32[2] {1, 2}, f32[2] {1, 2}, u32[] 0)");
+  CHECK(LiteralToString(*r, LiteralStyle::kCompact) == "(f32[2] {1, 2}, f32[2] {1, 2}, u32[] 0)");
 }
 
 TEST_CASE("scan: an error that says why", "[dynamic]") {

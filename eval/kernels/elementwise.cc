@@ -44,7 +44,8 @@ absl::Status CheckOperands(const Instruction& inst, Operands ops) {
   const PrimitiveType rt = shape.element_type();
   auto arr = [&](int i) -> const Literal& { return ops[i]->array(); };
   switch (op) {
-    case Opcode::kCopy: case Opcode::kReducePrecision:
+    case Opcode::kCopy:
+    case Opcode::kReducePrecision:
       HLO_RETURN_IF_ERROR(CheckDims(arr(0), shape, 0));
       return CheckType(arr(0), 0, rt);
     case Opcode::kConvert:
@@ -106,20 +107,40 @@ absl::Status Run(const Instruction& inst, Operands ops, Literal& out) {
 int ReusableOperand(const Instruction& inst, Operands ops) {
   size_t arity = 0;
   switch (inst.opcode()) {
-    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply:
-    case Opcode::kDivide: case Opcode::kMaximum: case Opcode::kMinimum:
+    case Opcode::kAdd:
+    case Opcode::kSubtract:
+    case Opcode::kMultiply:
+    case Opcode::kDivide:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
       arity = 2;
       break;
     // Unary float kernels that read element i before writing it (VecMath's
     // blocks, MapInPlace, Sqrt); not logistic, which re-reads its input.
-    case Opcode::kExp: case Opcode::kExpm1: case Opcode::kLog: case Opcode::kLog1p:
-    case Opcode::kSin: case Opcode::kCos: case Opcode::kTan: case Opcode::kTanh:
-    case Opcode::kAsin: case Opcode::kAcos: case Opcode::kAtan: case Opcode::kSinh:
-    case Opcode::kCosh: case Opcode::kAsinh: case Opcode::kAcosh: case Opcode::kAtanh:
-    case Opcode::kErf: case Opcode::kCbrt: case Opcode::kSqrt: case Opcode::kRsqrt:
+    case Opcode::kExp:
+    case Opcode::kExpm1:
+    case Opcode::kLog:
+    case Opcode::kLog1p:
+    case Opcode::kSin:
+    case Opcode::kCos:
+    case Opcode::kTan:
+    case Opcode::kTanh:
+    case Opcode::kAsin:
+    case Opcode::kAcos:
+    case Opcode::kAtan:
+    case Opcode::kSinh:
+    case Opcode::kCosh:
+    case Opcode::kAsinh:
+    case Opcode::kAcosh:
+    case Opcode::kAtanh:
+    case Opcode::kErf:
+    case Opcode::kCbrt:
+    case Opcode::kSqrt:
+    case Opcode::kRsqrt:
       arity = 1;
       break;
-    default: return -1;
+    default:
+      return -1;
   }
   const Shape& shape = inst.shape();
   if (ops.size() != arity || inst.operand_count() != static_cast<int64_t>(arity) ||
@@ -147,12 +168,10 @@ int ReusableOperand(const Instruction& inst, Operands ops) {
 
 absl::StatusOr<Value> EvalElementwise(const Instruction& inst, Operands ops) {
   const Opcode op = inst.opcode();
-  int arity = (op == Opcode::kSelect || op == Opcode::kClamp) ? 3
-              : IsElementwiseBinary(op)                    ? 2
-                                                               : 1;
+  int arity = (op == Opcode::kSelect || op == Opcode::kClamp) ? 3 : IsElementwiseBinary(op) ? 2 : 1;
   if (static_cast<int>(ops.size()) != arity) {
-    return absl::InvalidArgumentError(StrCat("'", OpcodeName(op), "' takes ", arity,
-                                             " operands but has ", ops.size()));
+    return absl::InvalidArgumentError(
+        StrCat("'", OpcodeName(op), "' takes ", arity, " operands but has ", ops.size()));
   }
   for (size_t i = 0; i < ops.size(); ++i) {
     if (ops[i] == nullptr || !ops[i]->is_array()) {
@@ -174,9 +193,8 @@ absl::StatusOr<Value> EvalElementwise(const Instruction& inst, Operands ops) {
     return result;
   }
   // Every kernel here but bitcast-convert writes each result element.
-  absl::StatusOr<Value> result = op == Opcode::kBitcastConvert
-                                     ? NewArray(inst.shape())
-                                     : NewArrayUninitialized(inst.shape());
+  absl::StatusOr<Value> result =
+      op == Opcode::kBitcastConvert ? NewArray(inst.shape()) : NewArrayUninitialized(inst.shape());
   if (!result.ok()) return result.status();
   absl::Status st = elementwise::Run(inst, ops, result->mutable_array());
   if (!st.ok()) return st;
@@ -209,6 +227,5 @@ absl::StatusOr<Value> EvalElementwiseFlushingDenormals(const Instruction& inst, 
   FlushDenormalsInPlace(result->mutable_array());
   return result;
 }
-
 
 }  // namespace hlo

@@ -47,12 +47,14 @@ TEST_CASE("convert: float to integer truncates and saturates, NaN gives 0", "[ev
   CHECK_LIT(MustEval("u64[3]", "convert", {L("f32[3] {1.8e19, 2e19, -1}")}),
             "u64[3] {18000000404716257280, 18446744073709551615, 0}");
   // 2^63 - 1 is 2^63 as a double: saturates.
-  CHECK_LIT(MustEval("s64[2]", "convert", {L("f64[2] {9223372036854775807, -9223372036854775808}")}),
-            "s64[2] {9223372036854775807, -9223372036854775808}");
+  CHECK_LIT(
+      MustEval("s64[2]", "convert", {L("f64[2] {9223372036854775807, -9223372036854775808}")}),
+      "s64[2] {9223372036854775807, -9223372036854775808}");
   CHECK_LIT(MustEval("u32[2]", "convert", {L("f64[2] {4294967295.9, 4294967296}")}),
             "u32[2] {4294967295, 4294967295}");
   CHECK_LIT(MustEval("s8[2]", "convert", {L("bf16[2] {200, -200}")}), "s8[2] {127, -128}");
-  CHECK_LIT(MustEval("u16[3]", "convert", {L("f16[3] {65504, -1, inf}")}), "u16[3] {65504, 0, 65535}");
+  CHECK_LIT(MustEval("u16[3]", "convert", {L("f16[3] {65504, -1, inf}")}),
+            "u16[3] {65504, 0, 65535}");
   CHECK_LIT(MustEval("s32[2]", "convert", {L("f8e4m3fn[2] {-448, nan}")}), "s32[2] {-448, 0}");
 }
 
@@ -76,8 +78,9 @@ TEST_CASE("convert: integer to integer wraps into the target width", "[eval]") {
 
 TEST_CASE("convert: integer to float rounds to nearest even, once", "[eval]") {
   // 2^24 + 1 ties 2^24 and 2^24 + 2 -> even 2^24; 2^24 + 3 -> 2^24 + 4.
-  CHECK_LIT(MustEval("f32[4]", "convert", {L("s32[4] {16777217, 16777219, -16777217, 2147483647}")}),
-            "f32[4] {16777216, 16777220, -16777216, 2147483648}");
+  CHECK_LIT(
+      MustEval("f32[4]", "convert", {L("s32[4] {16777217, 16777219, -16777217, 2147483647}")}),
+      "f32[4] {16777216, 16777220, -16777216, 2147483648}");
   CHECK_LIT(MustEval("f32[1]", "convert", {L("s64[1] {1152921504606846977}")}),
             "f32[1] {1152921504606846976}");
   CHECK_LIT(MustEval("f32[1]", "convert", {L("u64[1] {18446744073709551615}")}),
@@ -99,7 +102,8 @@ TEST_CASE("convert: integer to float rounds to nearest even, once", "[eval]") {
   CHECK_LIT(MustEval("f8e4m3fn[1]", "convert", {L("u8[1] {255}")}), "f8e4m3fn[1] {256}");
   CHECK_LIT(MustEval("f8e5m2[1]", "convert", {L("s32[1] {100}")}), "f8e5m2[1] {96}");
   // f4e2m1fn: 5 ties 4 and 6 -> 4 (even); 7 and -100 saturate to +-6.
-  CHECK_LIT(MustEval("f4e2m1fn[3]", "convert", {L("s32[3] {5, 7, -100}")}), "f4e2m1fn[3] {4, 6, -6}");
+  CHECK_LIT(MustEval("f4e2m1fn[3]", "convert", {L("s32[3] {5, 7, -100}")}),
+            "f4e2m1fn[3] {4, 6, -6}");
   CHECK_LIT(MustEval("f32[2]", "convert", {L("pred[2] {true, false}")}), "f32[2] {1, 0}");
   CHECK_LIT(MustEval("bf16[2]", "convert", {L("u4[2] {15, 0}")}), "bf16[2] {15, 0}");
 }
@@ -108,23 +112,28 @@ TEST_CASE("convert: float to float rounds to nearest even from the source value"
   // f64 -> f32: overflow to inf, underflow to (signed) zero or denormals;
   // 1 + 2^-24 ties -> 1; 1 + 3*2^-24 ties -> 1 + 2^-22 (even).
   CHECK_LIT(MustEval("f32[7]", "convert",
-                     {L("f64[7] {1e300, -1e300, -1e-50, 1.0000000596046448, 1.0000001788139343, 1e-45, nan}")}),
+                     {L("f64[7] {1e300, -1e300, -1e-50, 1.0000000596046448, 1.0000001788139343, "
+                        "1e-45, nan}")}),
             "f32[7] {inf, -inf, -0, 1, 1.00000024, 1.4e-45, nan}");
-  CHECK_LIT(MustEval("f64[2]", "convert", {L("f32[2] {0.1, -inf}")}), "f64[2] {0.10000000149011612, -inf}");
+  CHECK_LIT(MustEval("f64[2]", "convert", {L("f32[2] {0.1, -inf}")}),
+            "f64[2] {0.10000000149011612, -inf}");
   // f32 -> bf16: 1 + 2^-8 ties -> 1; 1 + 3*2^-8 -> 1 + 2^-6; FLT_MAX is past
   // bf16's max + half an ulp -> inf; denormals stay (1e-40 -> 2^-133).
   CHECK_LIT(MustEval("bf16[7]", "convert",
                      {L("f32[7] {1.00390625, 1.01171875, 3.40282347e38, nan, -0, -inf, 1e-40}")}),
             "bf16[7] {1, 1.015625, inf, nan, -0, -inf, 9.18354962e-41}");
   // f32 -> f16: 1e-7 -> 2 * 2^-24; 2^-25 ties 0 and 2^-24 -> 0.
-  CHECK_LIT(MustEval("f16[6]", "convert",
-                     {L("f32[6] {1e-7, 65519, 65520, 6.10351562e-05, 5.96046448e-08, 2.98023224e-08}")}),
-            "f16[6] {1.1920929e-07, 65504, inf, 6.10351562e-05, 5.96046448e-08, 0}");
+  CHECK_LIT(
+      MustEval("f16[6]", "convert",
+               {L("f32[6] {1e-7, 65519, 65520, 6.10351562e-05, 5.96046448e-08, 2.98023224e-08}")}),
+      "f16[6] {1.1920929e-07, 65504, inf, 6.10351562e-05, 5.96046448e-08, 0}");
   // f64 -> f16 rounds once: 1 + 2^-11 + 2^-40 is above the tie, -> 1 + 2^-10
   // (via f32 it would become the tie 1 + 2^-11 and then 1).
-  CHECK_LIT(MustEval("f16[1]", "convert", {L("f64[1] {1.0004882812509095}")}), "f16[1] {1.0009765625}");
-  CHECK_SAME(MustEval("f32[5]", "convert", {Bits(PT::kF16, {0x0001, 0x7C00, 0xFC00, 0x8000, 0x3C00})}),
-             Doubles(PT::kF32, {5.9604644775390625e-08, kInf, -kInf, -0.0, 1}));
+  CHECK_LIT(MustEval("f16[1]", "convert", {L("f64[1] {1.0004882812509095}")}),
+            "f16[1] {1.0009765625}");
+  CHECK_SAME(
+      MustEval("f32[5]", "convert", {Bits(PT::kF16, {0x0001, 0x7C00, 0xFC00, 0x8000, 0x3C00})}),
+      Doubles(PT::kF32, {5.9604644775390625e-08, kInf, -kInf, -0.0, 1}));
   // bf16 1e-6 is 9.98377799987793e-07, an f16 denormal: 17 * 2^-24.
   CHECK_LIT(MustEval("f16[3]", "convert", {L("bf16[3] {1e10, 1.5, 1e-6}")}),
             "f16[3] {inf, 1.5, 1.0132789611816406e-06}");
@@ -152,16 +161,19 @@ TEST_CASE("convert: float to float rounds to nearest even from the source value"
   Literal big = MustEval("s16[5000]", "convert", {Doubles(PT::kF8E5M2, xs)});
   Literal back = Doubles(PT::kF8E5M2, xs);
   for (size_t i = 0; i < xs.size(); ++i) {
-    CHECK(big.GetInt(static_cast<int64_t>(i)) == static_cast<int64_t>(back.GetDouble(static_cast<int64_t>(i))));
+    CHECK(big.GetInt(static_cast<int64_t>(i)) ==
+          static_cast<int64_t>(back.GetDouble(static_cast<int64_t>(i))));
   }
 }
 
 TEST_CASE("convert: pred and complex", "[eval]") {
   // StableHLO convert example.
-  CHECK_LIT(MustEval("c128[3]", "convert", {L("s64[3] {-1, 0, 1}")}), "c128[3] {(-1, 0), (0, 0), (1, 0)}");
+  CHECK_LIT(MustEval("c128[3]", "convert", {L("s64[3] {-1, 0, 1}")}),
+            "c128[3] {(-1, 0), (0, 0), (1, 0)}");
   CHECK_LIT(MustEval("pred[5]", "convert", {L("f32[5] {0, -0, 0.5, nan, inf}")}),
             "pred[5] {false, false, true, true, true}");
-  CHECK_LIT(MustEval("pred[3]", "convert", {L("s32[3] {0, 2, -1}")}), "pred[3] {false, true, true}");
+  CHECK_LIT(MustEval("pred[3]", "convert", {L("s32[3] {0, 2, -1}")}),
+            "pred[3] {false, true, true}");
   CHECK_LIT(MustEval("pred[2]", "convert", {L("u4[2] {0, 8}")}), "pred[2] {false, true}");
   CHECK_LIT(MustEval("pred[3]", "convert", {L("c64[3] {(0, 0), (0, 1), (-0, -0)}")}),
             "pred[3] {false, true, false}");
@@ -169,7 +181,8 @@ TEST_CASE("convert: pred and complex", "[eval]") {
   // complex -> real keeps the real part (StableHLO).
   CHECK_LIT(MustEval("f32[1]", "convert", {L("c64[1] {(1.5, 2)}")}), "f32[1] {1.5}");
   CHECK_LIT(MustEval("s32[1]", "convert", {L("c64[1] {(2.7, 9)}")}), "s32[1] {2}");
-  CHECK_LIT(MustEval("c128[1]", "convert", {L("c64[1] {(0.1, -2)}")}), "c128[1] {(0.10000000149011612, -2)}");
+  CHECK_LIT(MustEval("c128[1]", "convert", {L("c64[1] {(0.1, -2)}")}),
+            "c128[1] {(0.10000000149011612, -2)}");
   CHECK_LIT(MustEval("c64[1]", "convert", {L("c128[1] {(1e300, 1e-50)}")}), "c64[1] {(inf, 0)}");
   CHECK_LIT(MustEval("c64[1]", "convert", {L("bf16[1] {3}")}), "c64[1] {(3, 0)}");
   CHECK_LIT(MustEval("f16[1]", "convert", {L("c128[1] {(65520, 1)}")}), "f16[1] {inf}");
@@ -181,16 +194,21 @@ TEST_CASE("convert: pred and complex", "[eval]") {
 
 TEST_CASE("bitcast-convert: same width reinterprets the bits", "[eval]") {
   // f32 1.0 = 0x3F800000 = 1065353216; -0 = 0x80000000.
-  CHECK_LIT(MustEval("s32[2]", "bitcast-convert", {L("f32[2] {1, -0}")}), "s32[2] {1065353216, -2147483648}");
-  CHECK_LIT(MustEval("f32[1]", "bitcast-convert", {L("u32[1] {1078530011}")}), "f32[1] {3.14159274}");
+  CHECK_LIT(MustEval("s32[2]", "bitcast-convert", {L("f32[2] {1, -0}")}),
+            "s32[2] {1065353216, -2147483648}");
+  CHECK_LIT(MustEval("f32[1]", "bitcast-convert", {L("u32[1] {1078530011}")}),
+            "f32[1] {3.14159274}");
   CHECK_LIT(MustEval("u4[2]", "bitcast-convert", {L("s4[2] {-1, -8}")}), "u4[2] {15, 8}");
   CHECK_LIT(MustEval("s4[2]", "bitcast-convert", {L("u4[2] {15, 7}")}), "s4[2] {-1, 7}");
-  CHECK_LIT(MustEval("s16[1]", "bitcast-convert", {L("f16[1] {-2}")}), "s16[1] {-16384}");  // 0xC000
+  CHECK_LIT(MustEval("s16[1]", "bitcast-convert", {L("f16[1] {-2}")}),
+            "s16[1] {-16384}");  // 0xC000
   CHECK_LIT(MustEval("u8[1]", "bitcast-convert", {L("f8e4m3fn[1] {448}")}), "u8[1] {126}");  // 0x7E
   // A pred byte holds 0 or 1: nonzero bytes read as true.
-  CHECK_LIT(MustEval("pred[3]", "bitcast-convert", {L("s8[3] {0, -1, 2}")}), "pred[3] {false, true, true}");
+  CHECK_LIT(MustEval("pred[3]", "bitcast-convert", {L("s8[3] {0, -1, 2}")}),
+            "pred[3] {false, true, true}");
   CHECK_LIT(MustEval("u8[2]", "bitcast-convert", {L("pred[2] {true, false}")}), "u8[2] {1, 0}");
-  CHECK_LIT(MustEval("s64[1]", "bitcast-convert", {L("f64[1] {-1}")}), "s64[1] {-4616189618054758400}");
+  CHECK_LIT(MustEval("s64[1]", "bitcast-convert", {L("f64[1] {-1}")}),
+            "s64[1] {-4616189618054758400}");
 }
 
 TEST_CASE("bitcast-convert: between widths, little-endian element order", "[eval]") {
@@ -204,8 +222,10 @@ TEST_CASE("bitcast-convert: between widths, little-endian element order", "[eval
   // -> {0x0000, 0x3F80} = {0, 1.875}.
   CHECK_LIT(MustEval("f16[2,2]", "bitcast-convert", {L("f32[2] {1, -2}")}),
             "f16[2,2] {{0, 1.875}, {0, -2}}");
-  CHECK_LIT(MustEval("f32[2]", "bitcast-convert", {L("f16[2,2] {{0, 1.875}, {0, -2}}")}), "f32[2] {1, -2}");
-  CHECK_LIT(MustEval("u32[]", "bitcast-convert", {L("u8[4] {1, 2, 3, 4}")}), "u32[] 67305985");  // 0x04030201
+  CHECK_LIT(MustEval("f32[2]", "bitcast-convert", {L("f16[2,2] {{0, 1.875}, {0, -2}}")}),
+            "f32[2] {1, -2}");
+  CHECK_LIT(MustEval("u32[]", "bitcast-convert", {L("u8[4] {1, 2, 3, 4}")}),
+            "u32[] 67305985");  // 0x04030201
   CHECK_LIT(MustEval("u8[2,4]", "bitcast-convert", {L("s32[2] {-1, 258}")}),
             "u8[2,4] {{255, 255, 255, 255}, {2, 1, 0, 0}}");
   // Sub-byte: u8 0xAB -> u4 {0xB, 0xA}; as s4 {-5, -6}.
@@ -214,7 +234,8 @@ TEST_CASE("bitcast-convert: between widths, little-endian element order", "[eval
   CHECK_LIT(MustEval("u8[]", "bitcast-convert", {L("u4[2] {11, 10}")}), "u8[] 171");
   CHECK_LIT(MustEval("s8[]", "bitcast-convert", {L("s4[2] {-5, -6}")}), "s8[] -85");
   // u32 0x12345678 -> 8 nibbles, least significant first.
-  CHECK_LIT(MustEval("u4[8]", "bitcast-convert", {L("u32[] 305419896")}), "u4[8] {8, 7, 6, 5, 4, 3, 2, 1}");
+  CHECK_LIT(MustEval("u4[8]", "bitcast-convert", {L("u32[] 305419896")}),
+            "u4[8] {8, 7, 6, 5, 4, 3, 2, 1}");
   // s2 {1, -1, 0, -2} = bits 01, 11, 00, 10 -> 0b10001101 = 141.
   CHECK_LIT(MustEval("u8[]", "bitcast-convert", {L("s2[4] {1, -1, 0, -2}")}), "u8[] 141");
   CHECK_LIT(MustEval("s2[4]", "bitcast-convert", {L("u8[] 141")}), "s2[4] {1, -1, 0, -2}");
@@ -225,8 +246,10 @@ TEST_CASE("bitcast-convert: between widths, little-endian element order", "[eval
   CHECK_LIT(MustEval("u4[2]", "bitcast-convert", {L("f8e4m3fn[] 448")}), "u4[2] {14, 7}");
   // c128 (1, 2): the re double 0x3FF0000000000000 is the c64 (0, 1.875),
   // the im double 0x4000000000000000 is (0, 2).
-  CHECK_LIT(MustEval("c64[2]", "bitcast-convert", {L("c128[] (1, 2)")}), "c64[2] {(0, 1.875), (0, 2)}");
-  CHECK_LIT(MustEval("c128[]", "bitcast-convert", {L("c64[2] {(0, 1.875), (0, 2)}")}), "c128[] (1, 2)");
+  CHECK_LIT(MustEval("c64[2]", "bitcast-convert", {L("c128[] (1, 2)")}),
+            "c64[2] {(0, 1.875), (0, 2)}");
+  CHECK_LIT(MustEval("c128[]", "bitcast-convert", {L("c64[2] {(0, 1.875), (0, 2)}")}),
+            "c128[] (1, 2)");
 }
 
 // ============================================================================
@@ -242,7 +265,8 @@ TEST_CASE("reduce-precision: XLA's rounding, overflow, flushing and NaN rules", 
   in.SetDouble(3, 0);
   in.SetDouble(4, 65519);
   in.SetDouble(5, 65520);
-  Literal out = MustEval("f64[6]", "reduce-precision", {std::move(in)}, "exponent_bits=5, mantissa_bits=10");
+  Literal out =
+      MustEval("f64[6]", "reduce-precision", {std::move(in)}, "exponent_bits=5, mantissa_bits=10");
   CHECK(out.GetBits(0) == 0x7FF0000000000000ull);
   CHECK(out.GetBits(1) == 0x7FFFFFFFFFFFFFFFull);  // NaN kept as it is
   CHECK(out.GetBits(2) == 0);
@@ -253,12 +277,14 @@ TEST_CASE("reduce-precision: XLA's rounding, overflow, flushing and NaN rules", 
   // -65520 -> -65536 (bf16 can hold it); denormals are not flushed (8
   // exponent bits is f32's own range) but their bits round the same way:
   // 1e-40 (bits 0x000116C2) -> 0x00010000 = 2^-133, as converting to bf16.
-  CHECK_LIT(MustEval("f32[5]", "reduce-precision", {L("f32[5] {1.00390625, 1.01171875, -65520, 1e-40, -0}")},
+  CHECK_LIT(MustEval("f32[5]", "reduce-precision",
+                     {L("f32[5] {1.00390625, 1.01171875, -65520, 1e-40, -0}")},
                      "exponent_bits=8, mantissa_bits=7"),
             "f32[5] {1, 1.015625, -65536, 9.18354962e-41, -0}");
   // f16's layout (5, 10): values below f16's smallest normal are flushed
   // to signed zero; past its max they become signed infinity.
-  CHECK_LIT(MustEval("f32[5]", "reduce-precision", {L("f32[5] {1e-5, -1e-5, 65520, -1e6, 6.10351562e-05}")},
+  CHECK_LIT(MustEval("f32[5]", "reduce-precision",
+                     {L("f32[5] {1e-5, -1e-5, 65520, -1e6, 6.10351562e-05}")},
                      "exponent_bits=5, mantissa_bits=10"),
             "f32[5] {0, -0, inf, -inf, 6.10351562e-05}");
   // No mantissa bits: NaN becomes +inf (XLA); 1.5 ties 1 and 2 -> 2; 1.25 -> 1.
@@ -270,22 +296,29 @@ TEST_CASE("reduce-precision: XLA's rounding, overflow, flushing and NaN rules", 
                      "exponent_bits=11, mantissa_bits=52"),
             "f32[3] {0.1, 1e-45, 3e38}");
   // Rounding carries into the exponent: 1.9999999 with 1 mantissa bit -> 2.
-  CHECK_LIT(MustEval("f32[1]", "reduce-precision", {L("f32[1] {1.99999988}")}, "exponent_bits=8, mantissa_bits=1"),
+  CHECK_LIT(MustEval("f32[1]", "reduce-precision", {L("f32[1] {1.99999988}")},
+                     "exponent_bits=8, mantissa_bits=1"),
             "f32[1] {2}");
   // NaN whose payload would round into the exponent stays NaN.
-  Literal q = MustEval("f32[1]", "reduce-precision", {L("f32[1] {nan(0x7fffff)}")}, "exponent_bits=5, mantissa_bits=2");
+  Literal q = MustEval("f32[1]", "reduce-precision", {L("f32[1] {nan(0x7fffff)}")},
+                       "exponent_bits=5, mantissa_bits=2");
   CHECK(std::isnan(q.GetDouble(0)));
   // On f16 itself (5, 10): to e4m3-like (4, 3) bits: 0.1 -> 0.1015625;
   // 300 overflows (max of 4 exponent bits is 2^7 * 1.875 = 240) -> inf.
-  CHECK_LIT(MustEval("f16[2]", "reduce-precision", {L("f16[2] {0.1, 300}")}, "exponent_bits=4, mantissa_bits=3"),
+  CHECK_LIT(MustEval("f16[2]", "reduce-precision", {L("f16[2] {0.1, 300}")},
+                     "exponent_bits=4, mantissa_bits=3"),
             "f16[2] {0.1015625, inf}");
-  CHECK_LIT(MustEval("bf16[1]", "reduce-precision", {L("bf16[1] {1.0078125}")}, "exponent_bits=8, mantissa_bits=6"),
+  CHECK_LIT(MustEval("bf16[1]", "reduce-precision", {L("bf16[1] {1.0078125}")},
+                     "exponent_bits=8, mantissa_bits=6"),
             "bf16[1] {1}");
-  CHECK_LIT(MustEval("f8e5m2[2]", "reduce-precision", {L("f8e5m2[2] {1.25, 1.75}")}, "exponent_bits=5, mantissa_bits=1"),
+  CHECK_LIT(MustEval("f8e5m2[2]", "reduce-precision", {L("f8e5m2[2] {1.25, 1.75}")},
+                     "exponent_bits=5, mantissa_bits=1"),
             "f8e5m2[2] {1, 2}");
-  CHECK_LIT(MustEval("f8e4m3fn[1]", "reduce-precision", {L("f8e4m3fn[1] {1.125}")}, "exponent_bits=4, mantissa_bits=2"),
+  CHECK_LIT(MustEval("f8e4m3fn[1]", "reduce-precision", {L("f8e4m3fn[1] {1.125}")},
+                     "exponent_bits=4, mantissa_bits=2"),
             "f8e4m3fn[1] {1}");
-  CHECK_LIT(MustEval("f64[1]", "reduce-precision", {L("f64[1] {0.1}")}, "exponent_bits=8, mantissa_bits=23"),
+  CHECK_LIT(MustEval("f64[1]", "reduce-precision", {L("f64[1] {0.1}")},
+                     "exponent_bits=8, mantissa_bits=23"),
             "f64[1] {0.10000000149011612}");
 }
 
@@ -296,27 +329,33 @@ TEST_CASE("reduce-precision: XLA's rounding, overflow, flushing and NaN rules", 
 TEST_CASE("stochastic-convert: rounds up when random < fraction * 2^bits", "[eval]") {
   // 2.25: fraction 0.25 -> threshold 0.25 * 2^32 = 0x40000000. Negative
   // values round their magnitude the same way.
-  CHECK_LIT(MustEval("s32[10]", "stochastic-convert",
-                     {L("f32[10] {2.25, 2.25, -2.25, -2.25, 3, nan, inf, -inf, 1e10, -1e10}"),
-                      L("u32[10] {1073741823, 1073741824, 1073741823, 1073741824, 0, 5, 5, 5, 5, 5}")}),
-            "s32[10] {3, 2, -3, -2, 3, 0, 2147483647, -2147483648, 2147483647, -2147483648}");
+  CHECK_LIT(
+      MustEval("s32[10]", "stochastic-convert",
+               {L("f32[10] {2.25, 2.25, -2.25, -2.25, 3, nan, inf, -inf, 1e10, -1e10}"),
+                L("u32[10] {1073741823, 1073741824, 1073741823, 1073741824, 0, 5, 5, 5, 5, 5}")}),
+      "s32[10] {3, 2, -3, -2, 3, 0, 2147483647, -2147483648, 2147483647, -2147483648}");
   // f16 with u16 bits: 1.5 -> threshold 0x8000; 200 >= 127 saturates.
   CHECK_LIT(MustEval("s8[4]", "stochastic-convert",
                      {L("f16[4] {1.5, 1.5, 200, -200}"), L("u16[4] {32767, 32768, 0, 0}")}),
             "s8[4] {2, 1, 127, -128}");
-  CHECK_LIT(MustEval("s16[2]", "stochastic-convert", {L("bf16[2] {-2.5, -2.5}"), L("u16[2] {0, 65535}")}),
-            "s16[2] {-3, -2}");
-  CHECK_LIT(MustEval("s64[2]", "stochastic-convert",
-                     {L("f64[2] {0.5, 0.5}"), L("u64[2] {9223372036854775807, 9223372036854775808}")}),
-            "s64[2] {1, 0}");
+  CHECK_LIT(
+      MustEval("s16[2]", "stochastic-convert", {L("bf16[2] {-2.5, -2.5}"), L("u16[2] {0, 65535}")}),
+      "s16[2] {-3, -2}");
+  CHECK_LIT(
+      MustEval("s64[2]", "stochastic-convert",
+               {L("f64[2] {0.5, 0.5}"), L("u64[2] {9223372036854775807, 9223372036854775808}")}),
+      "s64[2] {1, 0}");
   // Sub-byte targets saturate at their own range; 0.75 rounds down only
   // when random >= 0xC0000000.
-  CHECK_LIT(MustEval("s4[3]", "stochastic-convert", {L("f32[3] {7.5, -8.5, 0.75}"), L("u32[3] {0, 0, 3221225472}")}),
+  CHECK_LIT(MustEval("s4[3]", "stochastic-convert",
+                     {L("f32[3] {7.5, -8.5, 0.75}"), L("u32[3] {0, 0, 3221225472}")}),
             "s4[3] {7, -8, 0}");
-  CHECK(ErrorOf("f32[1]", "stochastic-convert", {L("f32[1] {1}"), L("u32[1] {1}")}).find("integer") !=
-        std::string::npos);
-  CHECK(ErrorOf("s32[1]", "stochastic-convert", {L("f32[1] {1}"), L("u16[1] {1}")}).find("as wide") !=
-        std::string::npos);
+  CHECK(
+      ErrorOf("f32[1]", "stochastic-convert", {L("f32[1] {1}"), L("u32[1] {1}")}).find("integer") !=
+      std::string::npos);
+  CHECK(
+      ErrorOf("s32[1]", "stochastic-convert", {L("f32[1] {1}"), L("u16[1] {1}")}).find("as wide") !=
+      std::string::npos);
 }
 
 // ============================================================================
@@ -345,7 +384,8 @@ ENTRY main {
   std::vector<float> ys = {1, -1, 0.5, -0.25, 0.1, -3};
   Literal x = L("f32[2,3] {{-2, -0.5, 0}, {0.25, 1, 3}}");
   Literal y = L("f32[2,3] {{1, -1, 0.5}, {-0.25, 0.1, -3}}");
-  absl::StatusOr<Value> r = ev.Run({Value::FromLiteral(std::move(x)), Value::FromLiteral(std::move(y))});
+  absl::StatusOr<Value> r =
+      ev.Run({Value::FromLiteral(std::move(x)), Value::FromLiteral(std::move(y))});
   INFO((r.ok() ? std::string() : std::string(r.status().message())));
   REQUIRE(r.ok());
   Literal out = r->ToLiteral();
@@ -385,11 +425,16 @@ TEST_CASE("elementwise: f32 kernel timings over 16M elements", "[.][eval-bench]"
   };
   const float* a = x.typed<float>();
   const float* b = y.typed<float>();
-  time("add kernel (warm output)", [&] { elementwise::BinaryFloatKernel<float>(Opcode::kAdd, a, b, out.data(), n); });
-  time("exponential kernel (warm output)", [&] { elementwise::UnaryFloatKernel<float>(Opcode::kExp, a, out.data(), n); });
-  time("tanh kernel (warm output)", [&] { elementwise::UnaryFloatKernel<float>(Opcode::kTanh, a, out.data(), n); });
-  time("divide kernel (warm output)", [&] { elementwise::BinaryFloatKernel<float>(Opcode::kDivide, a, b, out.data(), n); });
-  time("multiply kernel (warm output)", [&] { elementwise::BinaryFloatKernel<float>(Opcode::kMultiply, a, b, out.data(), n); });
+  time("add kernel (warm output)",
+       [&] { elementwise::BinaryFloatKernel<float>(Opcode::kAdd, a, b, out.data(), n); });
+  time("exponential kernel (warm output)",
+       [&] { elementwise::UnaryFloatKernel<float>(Opcode::kExp, a, out.data(), n); });
+  time("tanh kernel (warm output)",
+       [&] { elementwise::UnaryFloatKernel<float>(Opcode::kTanh, a, out.data(), n); });
+  time("divide kernel (warm output)",
+       [&] { elementwise::BinaryFloatKernel<float>(Opcode::kDivide, a, b, out.data(), n); });
+  time("multiply kernel (warm output)",
+       [&] { elementwise::BinaryFloatKernel<float>(Opcode::kMultiply, a, b, out.data(), n); });
 
   // What a fresh result costs before any kernel runs (NewArray zero-fills).
   time("NewArray f32[16M] alone", [&] {
@@ -397,11 +442,11 @@ TEST_CASE("elementwise: f32 kernel timings over 16M elements", "[.][eval-bench]"
     REQUIRE(r.ok());
   });
   std::string shape = StrCat("f32[", n, "]");
-  std::string text = StrCat("HloModule b\nENTRY e {\n  p0 = ", shape, " parameter(0)\n  p1 = ", shape,
-                            " parameter(1)\n  add = ", shape, " add(p0, p1)\n  exp = ", shape,
-                            " exponential(p0)\n  tanh = ", shape, " tanh(p0)\n  cmp = pred[", n,
-                            "] compare(p0, p1), direction=GT\n  ROOT sel = ", shape,
-                            " select(cmp, p0, p1)\n}\n");
+  std::string text =
+      StrCat("HloModule b\nENTRY e {\n  p0 = ", shape, " parameter(0)\n  p1 = ", shape,
+             " parameter(1)\n  add = ", shape, " add(p0, p1)\n  exp = ", shape,
+             " exponential(p0)\n  tanh = ", shape, " tanh(p0)\n  cmp = pred[", n,
+             "] compare(p0, p1), direction=GT\n  ROOT sel = ", shape, " select(cmp, p0, p1)\n}\n");
   absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(text);
   REQUIRE(m.ok());
   Value vx = Value::FromLiteral(std::move(x)), vy = Value::FromLiteral(std::move(y));

@@ -21,8 +21,8 @@ std::vector<double> Doubles(const Literal& l) {
 }
 
 Value F32(const std::vector<double>& values) {
-  auto lit = Literal::Create(Shape::Array(PrimitiveType::kF32,
-                                          {static_cast<int64_t>(values.size())}));
+  auto lit =
+      Literal::Create(Shape::Array(PrimitiveType::kF32, {static_cast<int64_t>(values.size())}));
   REQUIRE(lit.ok());
   for (size_t i = 0; i < values.size(); ++i) lit->SetDouble(static_cast<int64_t>(i), values[i]);
   return Value::FromLiteral(*std::move(lit));

@@ -9,8 +9,8 @@
 // reduce-precision), or are worked by hand from IEEE-754 and two's
 // complement (stated next to each case). Transcendental functions are
 // checked against double-precision libm within a few ulp.
-#include <catch2/catch.hpp>
 #include <bit>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -39,8 +39,7 @@ TEST_CASE("elementwise: abs/negate/sign of signed integers wrap at INT_MIN", "[e
   // StableHLO abs example.
   CHECK_LIT(MustEval("s32[3]", "abs", {L("s32[3] {-2, 0, 2}")}), "s32[3] {2, 0, 2}");
   // Two's complement: -INT_MIN is INT_MIN again.
-  CHECK_LIT(MustEval("s32[2]", "abs", {L("s32[2] {-2147483648, -7}")}),
-            "s32[2] {-2147483648, 7}");
+  CHECK_LIT(MustEval("s32[2]", "abs", {L("s32[2] {-2147483648, -7}")}), "s32[2] {-2147483648, 7}");
   CHECK_LIT(MustEval("s8[2]", "abs", {L("s8[2] {-128, -1}")}), "s8[2] {-128, 1}");
   CHECK_LIT(MustEval("s4[3]", "abs", {L("s4[3] {-8, -7, 7}")}), "s4[3] {-8, 7, 7}");
   CHECK_LIT(MustEval("s64[2]", "negate", {L("s64[2] {-9223372036854775808, 5}")}),
@@ -53,8 +52,7 @@ TEST_CASE("elementwise: abs/negate/sign of signed integers wrap at INT_MIN", "[e
   CHECK_LIT(MustEval("u32[1]", "negate", {L("u32[1] {1}")}), "u32[1] {4294967295}");
   CHECK_LIT(MustEval("s32[3]", "sign", {L("s32[3] {-5, 0, 7}")}), "s32[3] {-1, 0, 1}");
   CHECK_LIT(MustEval("s4[3]", "sign", {L("s4[3] {-8, 0, 7}")}), "s4[3] {-1, 0, 1}");
-  CHECK_LIT(MustEval("s64[2]", "sign", {L("s64[2] {-9223372036854775808, 9}")}),
-            "s64[2] {-1, 1}");
+  CHECK_LIT(MustEval("s64[2]", "sign", {L("s64[2] {-9223372036854775808, 9}")}), "s64[2] {-1, 1}");
 }
 
 TEST_CASE("elementwise: not of pred and integers", "[eval]") {
@@ -83,8 +81,7 @@ TEST_CASE("elementwise: popcnt and count-leading-zeros use the type's width", "[
             "s64[2,2] {{64, 63}, {56, 0}}");
   CHECK_LIT(MustEval("s32[3]", "count-leading-zeros", {L("s32[3] {0, 1, -1}")}),
             "s32[3] {32, 31, 0}");
-  CHECK_LIT(MustEval("u16[2]", "count-leading-zeros", {L("u16[2] {0, 256}")}),
-            "u16[2] {16, 7}");
+  CHECK_LIT(MustEval("u16[2]", "count-leading-zeros", {L("u16[2] {0, 256}")}), "u16[2] {16, 7}");
   // 4-bit: 0000 -> 4, 0001 -> 3, 1111 -> 0, 0100 -> 1.
   CHECK_LIT(MustEval("s4[4]", "count-leading-zeros", {L("s4[4] {0, 1, -1, 4}")}),
             "s4[4] {4, 3, 0, 1}");
@@ -122,8 +119,9 @@ TEST_CASE("elementwise: rounding ops", "[eval]") {
             "f64[5] {-3, 0, 1, 1, 3}");
   CHECK_LIT(MustEval("f64[5]", "round-nearest-even", {L("f64[5] {-2.5, 0.4, 0.5, 0.6, 2.5}")}),
             "f64[5] {-2, 0, 0, 1, 2}");
-  CHECK_LIT(MustEval("f32[6]", "round-nearest-even", {L("f32[6] {-0.5, 1.5, 3.5, -0.4, inf, nan}")}),
-            "f32[6] {-0, 2, 4, -0, inf, nan}");
+  CHECK_LIT(
+      MustEval("f32[6]", "round-nearest-even", {L("f32[6] {-0.5, 1.5, 3.5, -0.4, inf, nan}")}),
+      "f32[6] {-0, 2, 4, -0, inf, nan}");
   CHECK_LIT(MustEval("f32[4]", "round-nearest-afz", {L("f32[4] {-0.5, 1.5, -0.4, 8388609}")}),
             "f32[4] {-1, 2, -0, 8388609}");
   CHECK_LIT(MustEval("f32[5]", "floor", {L("f32[5] {-1.5, 1.5, -0, -0.1, -inf}")}),
@@ -156,16 +154,16 @@ TEST_CASE("elementwise: sqrt, rsqrt, cbrt special values", "[eval]") {
   CHECK(c.GetDouble(3) == kInf);
   CHECK_LIT(MustEval("f16[2]", "sqrt", {L("f16[2] {4, 0.0625}")}), "f16[2] {2, 0.25}");
   // f16: 2^-24 (the smallest denormal) has sqrt 2^-12, no flush to zero.
-  CHECK_SAME(MustEval("f16[1]", "sqrt", {Bits(PT::kF16, {0x0001})}),
-             Bits(PT::kF16, {0x0C00}));
+  CHECK_SAME(MustEval("f16[1]", "sqrt", {Bits(PT::kF16, {0x0001})}), Bits(PT::kF16, {0x0C00}));
 }
 
 TEST_CASE("elementwise: exp/log family special values", "[eval]") {
   // Each case has more elements than a vector, so that both the vector body
   // and its tail run.
-  CHECK_LIT(MustEval("f32[18]", "exponential",
-                     {L("f32[18] {0, -0, -inf, inf, nan, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -inf}")}),
-            "f32[18] {1, 1, 0, inf, nan, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0}");
+  CHECK_LIT(
+      MustEval("f32[18]", "exponential",
+               {L("f32[18] {0, -0, -inf, inf, nan, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -inf}")}),
+      "f32[18] {1, 1, 0, inf, nan, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0}");
   // exp overflows past ln(FLT_MAX) = 88.72 and underflows into denormals.
   Literal e = MustEval("f32[3]", "exponential", {L("f32[3] {89, -100, -104}")});
   CHECK(std::isinf(e.GetDouble(0)));
@@ -186,8 +184,7 @@ TEST_CASE("elementwise: exp/log family special values", "[eval]") {
 }
 
 TEST_CASE("elementwise: logistic is accurate at both ends", "[eval]") {
-  Literal r = MustEval("f32[8]", "logistic",
-                       {L("f32[8] {0, 100, -100, inf, -inf, nan, 1, -20}")});
+  Literal r = MustEval("f32[8]", "logistic", {L("f32[8] {0, 100, -100, inf, -inf, nan, 1, -20}")});
   CHECK(r.GetDouble(0) == 0.5);
   CHECK(r.GetDouble(1) == 1);
   // 1/(1+e^100) = e^-100 / (1 + e^-100), a float denormal, not 0.
@@ -204,7 +201,8 @@ TEST_CASE("elementwise: logistic is accurate at both ends", "[eval]") {
 }
 
 TEST_CASE("elementwise: trigonometric and hyperbolic special values", "[eval]") {
-  CHECK_LIT(MustEval("f32[4]", "sine", {L("f32[4] {0, -0, inf, nan}")}), "f32[4] {0, -0, nan, nan}");
+  CHECK_LIT(MustEval("f32[4]", "sine", {L("f32[4] {0, -0, inf, nan}")}),
+            "f32[4] {0, -0, nan, nan}");
   CHECK_LIT(MustEval("f32[3]", "cosine", {L("f32[3] {0, -inf, nan}")}), "f32[3] {1, nan, nan}");
   CHECK_LIT(MustEval("f32[2]", "tan", {L("f32[2] {0, -0}")}), "f32[2] {0, -0}");
   CHECK_LIT(MustEval("f32[5]", "tanh", {L("f32[5] {0, -0, inf, -inf, nan}")}),
@@ -277,8 +275,8 @@ TEST_CASE("elementwise: transcendental functions within 4 ulp of libm", "[eval]"
           double err = UlpError(out.GetDouble(i), fn.ref(xs[i]), type);
           if (err > worst) worst = err, at = xs[i];
         }
-        INFO(fn.op << " " << PrimitiveTypeName(type) << (vec ? " vector" : " scalar")
-                   << ": worst " << worst << " ulp at " << at);
+        INFO(fn.op << " " << PrimitiveTypeName(type) << (vec ? " vector" : " scalar") << ": worst "
+                   << worst << " ulp at " << at);
         CHECK(worst <= 4.0);
       }
     }
@@ -293,12 +291,26 @@ TEST_CASE("elementwise: transcendental functions within 4 ulp of libm", "[eval]"
 TEST_CASE("elementwise: f32 exp saturates to +0 and +inf as scalar expf does", "[eval]") {
   // edge_lo/edge_hi: expf's +0 and +inf; range: libmvec's vector range.
   const float edge_lo = -0x1.9fe36ap+6f, edge_hi = 0x1.62e43p+6f, range = 0x1.5d589ep+6f;
-  const float specials[] = {-std::numeric_limits<float>::infinity(), -1e30f, -1000.0f,
-                            std::nextafter(edge_lo, -200.0f), edge_lo,
-                            std::nextafter(edge_lo, 0.0f), -95.0f, -87.5f,
-                            std::nextafter(-range, -200.0f), -range, -1.0f, 0.0f, 1.0f, range,
-                            std::nextafter(range, 200.0f), 88.0f, std::nextafter(edge_hi, 0.0f),
-                            edge_hi, std::nextafter(edge_hi, 200.0f), 1000.0f,
+  const float specials[] = {-std::numeric_limits<float>::infinity(),
+                            -1e30f,
+                            -1000.0f,
+                            std::nextafter(edge_lo, -200.0f),
+                            edge_lo,
+                            std::nextafter(edge_lo, 0.0f),
+                            -95.0f,
+                            -87.5f,
+                            std::nextafter(-range, -200.0f),
+                            -range,
+                            -1.0f,
+                            0.0f,
+                            1.0f,
+                            range,
+                            std::nextafter(range, 200.0f),
+                            88.0f,
+                            std::nextafter(edge_hi, 0.0f),
+                            edge_hi,
+                            std::nextafter(edge_hi, 200.0f),
+                            1000.0f,
                             std::numeric_limits<float>::infinity(),
                             std::numeric_limits<float>::quiet_NaN()};
   std::vector<double> xs;
@@ -327,8 +339,7 @@ TEST_CASE("elementwise: narrow floats compute in f32 and round once", "[eval]") 
   CHECK_LIT(MustEval("f16[1]", "exponential", {L("f16[1] {1}")}), "f16[1] {2.71875}");
   CHECK_LIT(MustEval("bf16[1]", "exponential", {L("bf16[1] {1}")}), "bf16[1] {2.71875}");
   // f8e4m3fn: e lies between 2.5 and 2.75 (ulp 0.25), nearer 2.75.
-  CHECK_LIT(MustEval("f8e4m3fn[1]", "exponential", {L("f8e4m3fn[1] {1}")}),
-            "f8e4m3fn[1] {2.75}");
+  CHECK_LIT(MustEval("f8e4m3fn[1]", "exponential", {L("f8e4m3fn[1] {1}")}), "f8e4m3fn[1] {2.75}");
   CHECK_LIT(MustEval("f16[2]", "tanh", {L("f16[2] {-inf, 0}")}), "f16[2] {-1, 0}");
   CHECK_LIT(MustEval("bf16[2]", "log", {L("bf16[2] {0, -1}")}), "bf16[2] {-inf, nan}");
   // f16 exp(12) = 162754.8 overflows f16 (max 65504) to inf.
@@ -407,8 +418,9 @@ TEST_CASE("elementwise: complex unary ops", "[eval]") {
 
 TEST_CASE("elementwise: integer add/subtract/multiply wrap in the type's width", "[eval]") {
   // StableHLO add example.
-  CHECK_LIT(MustEval("s32[2,2]", "add", {L("s32[2,2] {{1, 2}, {3, 4}}"), L("s32[2,2] {{5, 6}, {7, 8}}")}),
-            "s32[2,2] {{6, 8}, {10, 12}}");
+  CHECK_LIT(
+      MustEval("s32[2,2]", "add", {L("s32[2,2] {{1, 2}, {3, 4}}"), L("s32[2,2] {{5, 6}, {7, 8}}")}),
+      "s32[2,2] {{6, 8}, {10, 12}}");
   CHECK_LIT(MustEval("s32[2]", "add", {L("s32[2] {2147483647, -2147483648}"), L("s32[2] {1, -1}")}),
             "s32[2] {-2147483648, 2147483647}");
   CHECK_LIT(MustEval("s8[1]", "add", {L("s8[1] {127}"), L("s8[1] {1}")}), "s8[1] {-128}");
@@ -440,8 +452,9 @@ TEST_CASE("elementwise: integer divide and remainder edge cases (XLA)", "[eval]"
                      {L("s32[7] {7, -7, 7, -7, 5, -2147483648, -2147483648}"),
                       L("s32[7] {2, 2, -2, -2, 0, -1, 1}")}),
             "s32[7] {3, -3, -3, 3, -1, -2147483648, -2147483648}");
-  CHECK_LIT(MustEval("s64[2]", "divide", {L("s64[2] {-9223372036854775808, 0}"), L("s64[2] {-1, 0}")}),
-            "s64[2] {-9223372036854775808, -1}");
+  CHECK_LIT(
+      MustEval("s64[2]", "divide", {L("s64[2] {-9223372036854775808, 0}"), L("s64[2] {-1, 0}")}),
+      "s64[2] {-9223372036854775808, -1}");
   // Unsigned x / 0 is all ones.
   CHECK_LIT(MustEval("u32[2]", "divide", {L("u32[2] {5, 4294967295}"), L("u32[2] {0, 2}")}),
             "u32[2] {4294967295, 2147483647}");
@@ -450,8 +463,9 @@ TEST_CASE("elementwise: integer divide and remainder edge cases (XLA)", "[eval]"
             "s4[3] {-8, -1, -3}");
   CHECK_LIT(MustEval("u4[1]", "divide", {L("u4[1] {5}"), L("u4[1] {0}")}), "u4[1] {15}");
   // StableHLO remainder example; x % 0 = x; INT_MIN % -1 = 0.
-  CHECK_LIT(MustEval("s64[4]", "remainder", {L("s64[4] {17, -17, 17, -17}"), L("s64[4] {3, 3, -3, -3}")}),
-            "s64[4] {2, -2, 2, -2}");
+  CHECK_LIT(
+      MustEval("s64[4]", "remainder", {L("s64[4] {17, -17, 17, -17}"), L("s64[4] {3, 3, -3, -3}")}),
+      "s64[4] {2, -2, 2, -2}");
   CHECK_LIT(MustEval("s32[2]", "remainder", {L("s32[2] {5, -2147483648}"), L("s32[2] {0, -1}")}),
             "s32[2] {5, 0}");
   CHECK_LIT(MustEval("u16[2]", "remainder", {L("u16[2] {5, 65535}"), L("u16[2] {0, 256}")}),
@@ -483,13 +497,16 @@ TEST_CASE("elementwise: integer power", "[eval]") {
 
 TEST_CASE("elementwise: maximum/minimum/and/or/xor on integers and pred", "[eval]") {
   // StableHLO maximum / minimum examples.
-  CHECK_LIT(MustEval("s32[2,2]", "maximum", {L("s32[2,2] {{1, 2}, {7, 8}}"), L("s32[2,2] {{5, 6}, {3, 4}}")}),
+  CHECK_LIT(MustEval("s32[2,2]", "maximum",
+                     {L("s32[2,2] {{1, 2}, {7, 8}}"), L("s32[2,2] {{5, 6}, {3, 4}}")}),
             "s32[2,2] {{5, 6}, {7, 8}}");
-  CHECK_LIT(MustEval("s32[2,2]", "minimum", {L("s32[2,2] {{1, 2}, {7, 8}}"), L("s32[2,2] {{5, 6}, {3, 4}}")}),
+  CHECK_LIT(MustEval("s32[2,2]", "minimum",
+                     {L("s32[2,2] {{1, 2}, {7, 8}}"), L("s32[2,2] {{5, 6}, {3, 4}}")}),
             "s32[2,2] {{1, 2}, {3, 4}}");
   CHECK_LIT(MustEval("u32[1]", "maximum", {L("u32[1] {4294967295}"), L("u32[1] {1}")}),
             "u32[1] {4294967295}");
-  CHECK_LIT(MustEval("s4[2]", "minimum", {L("s4[2] {-8, 7}"), L("s4[2] {7, -1}")}), "s4[2] {-8, -1}");
+  CHECK_LIT(MustEval("s4[2]", "minimum", {L("s4[2] {-8, 7}"), L("s4[2] {7, -1}")}),
+            "s4[2] {-8, -1}");
   CHECK_LIT(MustEval("pred[4]", "maximum", {L("pred[4] {0, 0, 1, 1}"), L("pred[4] {0, 1, 0, 1}")}),
             "pred[4] {0, 1, 1, 1}");
   CHECK_LIT(MustEval("pred[4]", "minimum", {L("pred[4] {0, 0, 1, 1}"), L("pred[4] {0, 1, 0, 1}")}),
@@ -505,7 +522,8 @@ TEST_CASE("elementwise: maximum/minimum/and/or/xor on integers and pred", "[eval
             "pred[4] {0, 0, 0, 1}");
   CHECK_LIT(MustEval("pred[4]", "or", {L("pred[4] {0, 0, 1, 1}"), L("pred[4] {0, 1, 0, 1}")}),
             "pred[4] {0, 1, 1, 1}");
-  CHECK_LIT(MustEval("s32[2]", "and", {L("s32[2] {12, -1}"), L("s32[2] {10, 5}")}), "s32[2] {8, 5}");
+  CHECK_LIT(MustEval("s32[2]", "and", {L("s32[2] {12, -1}"), L("s32[2] {10, 5}")}),
+            "s32[2] {8, 5}");
   CHECK_LIT(MustEval("u8[2]", "or", {L("u8[2] {12, 128}"), L("u8[2] {3, 1}")}), "u8[2] {15, 129}");
   CHECK_LIT(MustEval("s4[2]", "xor", {L("s4[2] {-1, 5}"), L("s4[2] {7, 3}")}), "s4[2] {-8, 6}");
   CHECK_LIT(MustEval("u4[1]", "xor", {L("u4[1] {15}"), L("u4[1] {9}")}), "u4[1] {6}");
@@ -515,37 +533,46 @@ TEST_CASE("elementwise: shifts, including amounts past the bit width", "[eval]")
   // StableHLO examples.
   CHECK_LIT(MustEval("s64[3]", "shift-left", {L("s64[3] {-1, 0, 1}"), L("s64[3] {1, 2, 3}")}),
             "s64[3] {-2, 0, 8}");
-  CHECK_LIT(MustEval("s64[3]", "shift-right-arithmetic", {L("s64[3] {-1, 0, 8}"), L("s64[3] {1, 2, 3}")}),
-            "s64[3] {-1, 0, 1}");
-  CHECK_LIT(MustEval("s64[3]", "shift-right-logical", {L("s64[3] {-1, 0, 8}"), L("s64[3] {1, 2, 3}")}),
-            "s64[3] {9223372036854775807, 0, 1}");
+  CHECK_LIT(
+      MustEval("s64[3]", "shift-right-arithmetic", {L("s64[3] {-1, 0, 8}"), L("s64[3] {1, 2, 3}")}),
+      "s64[3] {-1, 0, 1}");
+  CHECK_LIT(
+      MustEval("s64[3]", "shift-right-logical", {L("s64[3] {-1, 0, 8}"), L("s64[3] {1, 2, 3}")}),
+      "s64[3] {9223372036854775807, 0, 1}");
   // Amounts >= 32 (and negative ones, read as unsigned): 0 for left and
   // logical right shifts, the sign fill for arithmetic right shifts.
-  CHECK_LIT(MustEval("s32[4]", "shift-left", {L("s32[4] {1, 1, 1, 3}"), L("s32[4] {31, 32, -1, 100}")}),
-            "s32[4] {-2147483648, 0, 0, 0}");
+  CHECK_LIT(
+      MustEval("s32[4]", "shift-left", {L("s32[4] {1, 1, 1, 3}"), L("s32[4] {31, 32, -1, 100}")}),
+      "s32[4] {-2147483648, 0, 0, 0}");
   CHECK_LIT(MustEval("s32[4]", "shift-right-arithmetic",
                      {L("s32[4] {-8, 5, -1, -2147483648}"), L("s32[4] {32, 100, -1, 31}")}),
             "s32[4] {-1, 0, -1, -1}");
-  CHECK_LIT(MustEval("s32[3]", "shift-right-logical", {L("s32[3] {-1, -1, -1}"), L("s32[3] {32, 31, -5}")}),
+  CHECK_LIT(MustEval("s32[3]", "shift-right-logical",
+                     {L("s32[3] {-1, -1, -1}"), L("s32[3] {32, 31, -5}")}),
             "s32[3] {0, 1, 0}");
   CHECK_LIT(MustEval("u8[3]", "shift-left", {L("u8[3] {1, 1, 255}"), L("u8[3] {7, 8, 4}")}),
             "u8[3] {128, 0, 240}");
   // Unsigned arithmetic shift copies the top bit: 200 = 11001000 -> 11100100.
-  CHECK_LIT(MustEval("u8[3]", "shift-right-arithmetic", {L("u8[3] {200, 100, 200}"), L("u8[3] {1, 1, 9}")}),
+  CHECK_LIT(MustEval("u8[3]", "shift-right-arithmetic",
+                     {L("u8[3] {200, 100, 200}"), L("u8[3] {1, 1, 9}")}),
             "u8[3] {228, 50, 255}");
-  CHECK_LIT(MustEval("u32[1]", "shift-right-logical", {L("u32[1] {4294967295}"), L("u32[1] {4294967295}")}),
+  CHECK_LIT(MustEval("u32[1]", "shift-right-logical",
+                     {L("u32[1] {4294967295}"), L("u32[1] {4294967295}")}),
             "u32[1] {0}");
   // 4-bit: 1 << 3 = 1000 = -8; -8 >>a 1 = 1100 = -4; -8 >>l 1 = 0100 = 4;
   // an amount of -1 is 1111 = 15 >= 4.
   CHECK_LIT(MustEval("s4[4]", "shift-left", {L("s4[4] {1, 1, 1, 7}"), L("s4[4] {3, 4, -1, 1}")}),
             "s4[4] {-8, 0, 0, -2}");
-  CHECK_LIT(MustEval("s4[3]", "shift-right-arithmetic", {L("s4[3] {-8, -8, 7}"), L("s4[3] {1, -1, 4}")}),
-            "s4[3] {-4, -1, 0}");
+  CHECK_LIT(
+      MustEval("s4[3]", "shift-right-arithmetic", {L("s4[3] {-8, -8, 7}"), L("s4[3] {1, -1, 4}")}),
+      "s4[3] {-4, -1, 0}");
   CHECK_LIT(MustEval("s4[2]", "shift-right-logical", {L("s4[2] {-8, -1}"), L("s4[2] {1, 3}")}),
             "s4[2] {4, 1}");
-  CHECK_LIT(MustEval("u4[3]", "shift-right-arithmetic", {L("u4[3] {8, 7, 9}"), L("u4[3] {1, 1, 15}")}),
-            "u4[3] {12, 3, 15}");
-  CHECK_LIT(MustEval("u4[2]", "shift-left", {L("u4[2] {3, 1}"), L("u4[2] {2, 4}")}), "u4[2] {12, 0}");
+  CHECK_LIT(
+      MustEval("u4[3]", "shift-right-arithmetic", {L("u4[3] {8, 7, 9}"), L("u4[3] {1, 1, 15}")}),
+      "u4[3] {12, 3, 15}");
+  CHECK_LIT(MustEval("u4[2]", "shift-left", {L("u4[2] {3, 1}"), L("u4[2] {2, 4}")}),
+            "u4[2] {12, 0}");
   CHECK_LIT(MustEval("u2[2]", "shift-right-logical", {L("u2[2] {3, 3}"), L("u2[2] {1, 2}")}),
             "u2[2] {1, 0}");
 }
@@ -553,18 +580,19 @@ TEST_CASE("elementwise: shifts, including amounts past the bit width", "[eval]")
 TEST_CASE("elementwise: mulhi gives the high half of the full product", "[eval]") {
   // 2^30 * 4 = 2^32 -> 1; -1 * 1 = -1 -> high word all ones; INT_MIN^2 =
   // 2^62 -> 2^30; 3 * 5 -> 0.
-  CHECK_LIT(MustEval("s32[4]", "mulhi",
-                     {L("s32[4] {1073741824, -1, -2147483648, 3}"), L("s32[4] {4, 1, -2147483648, 5}")}),
-            "s32[4] {1, -1, 1073741824, 0}");
+  CHECK_LIT(
+      MustEval("s32[4]", "mulhi",
+               {L("s32[4] {1073741824, -1, -2147483648, 3}"), L("s32[4] {4, 1, -2147483648, 5}")}),
+      "s32[4] {1, -1, 1073741824, 0}");
   // (2^32-1)^2 = 0xFFFFFFFE_00000001.
   CHECK_LIT(MustEval("u32[1]", "mulhi", {L("u32[1] {4294967295}"), L("u32[1] {4294967295}")}),
             "u32[1] {4294967294}");
   // INT64_MIN * 2 = -2^64 -> high word -1; (2^64-1)^2 high word 2^64-2.
-  CHECK_LIT(MustEval("s64[2]", "mulhi", {L("s64[2] {-9223372036854775808, 4611686018427387904}"),
-                                         L("s64[2] {2, 4}")}),
+  CHECK_LIT(MustEval("s64[2]", "mulhi",
+                     {L("s64[2] {-9223372036854775808, 4611686018427387904}"), L("s64[2] {2, 4}")}),
             "s64[2] {-1, 1}");
-  CHECK_LIT(MustEval("u64[1]", "mulhi", {L("u64[1] {18446744073709551615}"),
-                                         L("u64[1] {18446744073709551615}")}),
+  CHECK_LIT(MustEval("u64[1]", "mulhi",
+                     {L("u64[1] {18446744073709551615}"), L("u64[1] {18446744073709551615}")}),
             "u64[1] {18446744073709551614}");
   // s8: -128 * -128 = 16384 = 0x4000 -> 0x40; s4: -8 * -8 = 64 = 0x40 -> 4;
   // u4: 15 * 15 = 225 = 0xE1 -> 14; s4: -8 * 7 = -56 = 0xC8 (8 bits) -> -4.
@@ -580,23 +608,26 @@ TEST_CASE("elementwise: mulhi gives the high half of the full product", "[eval]"
 TEST_CASE("elementwise: float arithmetic follows IEEE", "[eval]") {
   // The StableHLO divide example's quotients 5.66666651 are those of 17 / 3
   // (17.1 / 3 is 5.7): the nearest f32 to 17/3 is 5.666666507720947.
-  CHECK_LIT(MustEval("f32[4]", "divide",
-                     {L("f32[4] {17, -17, 17, -17}"), L("f32[4] {3, 3, -3, -3}")}),
-            "f32[4] {5.66666651, -5.66666651, -5.66666651, 5.66666651}");
+  CHECK_LIT(
+      MustEval("f32[4]", "divide", {L("f32[4] {17, -17, 17, -17}"), L("f32[4] {3, 3, -3, -3}")}),
+      "f32[4] {5.66666651, -5.66666651, -5.66666651, 5.66666651}");
   // 17.1f = 17.10000038146972656; / 3 = 5.7000001271..., which is nearer
   // the f32 5.70000028610229492 than 5.69999980926513672.
   CHECK_LIT(MustEval("f32[1]", "divide", {L("f32[1] {17.1}"), L("f32[1] {3}")}),
             "f32[1] {5.70000029}");
-  CHECK_LIT(MustEval("f32[5]", "divide", {L("f32[5] {1, -1, 0, 1, inf}"), L("f32[5] {0, 0, 0, -0, inf}")}),
+  CHECK_LIT(MustEval("f32[5]", "divide",
+                     {L("f32[5] {1, -1, 0, 1, inf}"), L("f32[5] {0, 0, 0, -0, inf}")}),
             "f32[5] {inf, -inf, nan, -inf, nan}");
-  CHECK_LIT(MustEval("f32[4]", "add", {L("f32[4] {inf, -0, 1e38, 0.1}"), L("f32[4] {-inf, -0, 1e38, 0.2}")}),
+  CHECK_LIT(MustEval("f32[4]", "add",
+                     {L("f32[4] {inf, -0, 1e38, 0.1}"), L("f32[4] {-inf, -0, 1e38, 0.2}")}),
             "f32[4] {nan, -0, 2e38, 0.3}");
   CHECK_LIT(MustEval("f32[2]", "add", {L("f32[2] {3e38, -3e38}"), L("f32[2] {3e38, -3e38}")}),
             "f32[2] {inf, -inf}");
   CHECK_LIT(MustEval("f32[3]", "subtract", {L("f32[3] {0, 1, inf}"), L("f32[3] {0, 1, inf}")}),
             "f32[3] {0, 0, nan}");
-  CHECK_LIT(MustEval("f32[3]", "multiply", {L("f32[3] {0, -2, 1e-30}"), L("f32[3] {inf, 0, 1e-30}")}),
-            "f32[3] {nan, -0, 0}");
+  CHECK_LIT(
+      MustEval("f32[3]", "multiply", {L("f32[3] {0, -2, 1e-30}"), L("f32[3] {inf, 0, 1e-30}")}),
+      "f32[3] {nan, -0, 0}");
   // Denormals are kept (no flush): 2^-126 / 2 = 2^-127.
   CHECK_LIT(MustEval("f32[1]", "divide", {L("f32[1] {1.17549435e-38}"), L("f32[1] {2}")}),
             "f32[1] {5.87747175e-39}");
@@ -621,18 +652,22 @@ TEST_CASE("elementwise: float arithmetic follows IEEE", "[eval]") {
 
 TEST_CASE("elementwise: float maximum/minimum propagate NaN and order -0 < +0", "[eval]") {
   // The cases repeat so that the vectorised loop body runs, not only its tail.
-  std::string a = "f32[18] {nan, 1, -0, 0, 2, -inf, nan, 1, -0, 0, 2, -inf, nan, 1, -0, 0, 2, -inf}";
-  std::string b = "f32[18] {1, nan, 0, -0, -3, inf, 1, nan, 0, -0, -3, inf, 1, nan, 0, -0, -3, inf}";
+  std::string a =
+      "f32[18] {nan, 1, -0, 0, 2, -inf, nan, 1, -0, 0, 2, -inf, nan, 1, -0, 0, 2, -inf}";
+  std::string b =
+      "f32[18] {1, nan, 0, -0, -3, inf, 1, nan, 0, -0, -3, inf, 1, nan, 0, -0, -3, inf}";
   CHECK_LIT(MustEval("f32[18]", "maximum", {L(a), L(b)}),
             "f32[18] {nan, nan, 0, 0, 2, inf, nan, nan, 0, 0, 2, inf, nan, nan, 0, 0, 2, inf}");
   CHECK_LIT(MustEval("f32[18]", "minimum", {L(a), L(b)}),
-            "f32[18] {nan, nan, -0, -0, -3, -inf, nan, nan, -0, -0, -3, -inf, nan, nan, -0, -0, -3, -inf}");
+            "f32[18] {nan, nan, -0, -0, -3, -inf, nan, nan, -0, -0, -3, -inf, nan, nan, -0, -0, "
+            "-3, -inf}");
   CHECK_LIT(MustEval("f64[3]", "maximum", {L("f64[3] {nan, -0, 1}"), L("f64[3] {2, 0, nan}")}),
             "f64[3] {nan, 0, nan}");
   CHECK_LIT(MustEval("bf16[3]", "minimum", {L("bf16[3] {nan, 0, 1}"), L("bf16[3] {2, -0, -1}")}),
             "bf16[3] {nan, -0, -1}");
-  CHECK_LIT(MustEval("f8e4m3fn[2]", "maximum", {L("f8e4m3fn[2] {nan, 448}"), L("f8e4m3fn[2] {1, -448}")}),
-            "f8e4m3fn[2] {nan, 448}");
+  CHECK_LIT(
+      MustEval("f8e4m3fn[2]", "maximum", {L("f8e4m3fn[2] {nan, 448}"), L("f8e4m3fn[2] {1, -448}")}),
+      "f8e4m3fn[2] {nan, 448}");
 }
 
 TEST_CASE("elementwise: f16/bf16/f8 arithmetic rounds to nearest even once", "[eval]") {
@@ -645,15 +680,19 @@ TEST_CASE("elementwise: f16/bf16/f8 arithmetic rounds to nearest even once", "[e
   CHECK_LIT(MustEval("bf16[2]", "add", {L("bf16[2] {256, 258}"), L("bf16[2] {1, 1}")}),
             "bf16[2] {256, 260}");
   // f16 denormals: 2^-24 + 2^-24 = 2^-23; 2^-24 * 0.5 is the tie with 0 -> 0.
-  CHECK_SAME(MustEval("f16[2]", "add", {Bits(PT::kF16, {0x0001, 0x0001}), Bits(PT::kF16, {0x0001, 0x8001})}),
+  CHECK_SAME(MustEval("f16[2]", "add",
+                      {Bits(PT::kF16, {0x0001, 0x0001}), Bits(PT::kF16, {0x0001, 0x8001})}),
              Bits(PT::kF16, {0x0002, 0x0000}));
-  CHECK_SAME(MustEval("f16[2]", "multiply", {Bits(PT::kF16, {0x0001, 0x0003}), Bits(PT::kF16, {0x3800, 0x3800})}),
+  CHECK_SAME(MustEval("f16[2]", "multiply",
+                      {Bits(PT::kF16, {0x0001, 0x0003}), Bits(PT::kF16, {0x3800, 0x3800})}),
              Bits(PT::kF16, {0x0000, 0x0002}));
   // 1/3 in f16: 0x3555 = 0.333251953125.
-  CHECK_SAME(MustEval("f16[1]", "divide", {L("f16[1] {1}"), L("f16[1] {3}")}), Bits(PT::kF16, {0x3555}));
+  CHECK_SAME(MustEval("f16[1]", "divide", {L("f16[1] {1}"), L("f16[1] {3}")}),
+             Bits(PT::kF16, {0x3555}));
   // e4m3fn: 448 + 16 = 464 ties 448 (even) and 480 (NaN) -> 448; 448 + 32
   // = 480 overflows -> NaN (no inf in fn formats).
-  Literal fn = MustEval("f8e4m3fn[2]", "add", {L("f8e4m3fn[2] {448, 448}"), L("f8e4m3fn[2] {16, 32}")});
+  Literal fn =
+      MustEval("f8e4m3fn[2]", "add", {L("f8e4m3fn[2] {448, 448}"), L("f8e4m3fn[2] {16, 32}")});
   CHECK(fn.GetDouble(0) == 448);
   CHECK(std::isnan(fn.GetDouble(1)));
   // e5m2 (3 significant bits): 1 + 0.125 ties 1 and 1.25 -> 1; 1.25 + 0.125 -> 1.5.
@@ -684,13 +723,16 @@ TEST_CASE("elementwise: complex binary ops", "[eval]") {
   // StableHLO complex example.
   CHECK_LIT(MustEval("c128[2]", "complex", {L("f64[2] {1, 3}"), L("f64[2] {2, 4}")}),
             "c128[2] {(1, 2), (3, 4)}");
-  CHECK_LIT(MustEval("c64[1]", "complex", {L("f32[1] {-0}"), L("f32[1] {nan}")}), "c64[1] {(-0, nan)}");
+  CHECK_LIT(MustEval("c64[1]", "complex", {L("f32[1] {-0}"), L("f32[1] {nan}")}),
+            "c64[1] {(-0, nan)}");
   // (1+2i)(3+4i) = -5+10i; (1+2i)/(3+4i) = (11+2i)/25.
-  CHECK_LIT(MustEval("c64[2]", "multiply", {L("c64[2] {(1, 2), (0, 1)}"), L("c64[2] {(3, 4), (0, 1)}")}),
-            "c64[2] {(-5, 10), (-1, 0)}");
+  CHECK_LIT(
+      MustEval("c64[2]", "multiply", {L("c64[2] {(1, 2), (0, 1)}"), L("c64[2] {(3, 4), (0, 1)}")}),
+      "c64[2] {(-5, 10), (-1, 0)}");
   CHECK_LIT(MustEval("c128[1]", "divide", {L("c128[1] {(1, 2)}"), L("c128[1] {(3, 4)}")}),
             "c128[1] {(0.44, 0.08)}");
-  CHECK_LIT(MustEval("c64[1]", "add", {L("c64[1] {(1, 2)}"), L("c64[1] {(3, -4)}")}), "c64[1] {(4, -2)}");
+  CHECK_LIT(MustEval("c64[1]", "add", {L("c64[1] {(1, 2)}"), L("c64[1] {(3, -4)}")}),
+            "c64[1] {(4, -2)}");
   CHECK_LIT(MustEval("c64[1]", "subtract", {L("c64[1] {(1, 2)}"), L("c64[1] {(3, -4)}")}),
             "c64[1] {(-2, 6)}");
   // Powers: x^0 = 1, 1^y = 1, 2^3 = 8, 0^(2+0i) = 0, i^2 = -1.
@@ -708,10 +750,12 @@ TEST_CASE("elementwise: complex binary ops", "[eval]") {
   CHECK(at.GetComplex(0).real() == Approx(3 * kPi / 4).epsilon(1e-14));
   CHECK(std::fabs(at.GetComplex(0).imag()) < 1e-14);
   // maximum/minimum: lexicographic on (real, imag) (StableHLO).
-  CHECK_LIT(MustEval("c64[2]", "maximum", {L("c64[2] {(1, 5), (2, 1)}"), L("c64[2] {(1, 6), (1, 9)}")}),
-            "c64[2] {(1, 6), (2, 1)}");
-  CHECK_LIT(MustEval("c64[2]", "minimum", {L("c64[2] {(1, 5), (2, 1)}"), L("c64[2] {(1, 6), (1, 9)}")}),
-            "c64[2] {(1, 5), (1, 9)}");
+  CHECK_LIT(
+      MustEval("c64[2]", "maximum", {L("c64[2] {(1, 5), (2, 1)}"), L("c64[2] {(1, 6), (1, 9)}")}),
+      "c64[2] {(1, 6), (2, 1)}");
+  CHECK_LIT(
+      MustEval("c64[2]", "minimum", {L("c64[2] {(1, 5), (2, 1)}"), L("c64[2] {(1, 6), (1, 9)}")}),
+      "c64[2] {(1, 5), (1, 9)}");
 }
 
 // ============================================================================
@@ -737,17 +781,18 @@ TEST_CASE("elementwise: compare FLOAT directions follow IEEE quiet comparisons",
   };
   for (const Case& c : cases) {
     INFO(c.dir);
-    CHECK_LIT(MustEval("pred[6]", "compare", {L(a), L(b)}, StrCat("direction=", c.dir)), c.expected);
-    CHECK_LIT(MustEval("pred[6]", "compare", {L("f64[6] {nan, 1, -0, 1, 2, -inf}"),
-                                              L("f64[6] {1, nan, 0, 1, 1, inf}")},
+    CHECK_LIT(MustEval("pred[6]", "compare", {L(a), L(b)}, StrCat("direction=", c.dir)),
+              c.expected);
+    CHECK_LIT(MustEval("pred[6]", "compare",
+                       {L("f64[6] {nan, 1, -0, 1, 2, -inf}"), L("f64[6] {1, nan, 0, 1, 1, inf}")},
                        StrCat("direction=", c.dir)),
               c.expected);
-    CHECK_LIT(MustEval("pred[6]", "compare", {L("bf16[6] {nan, 1, -0, 1, 2, -inf}"),
-                                              L("bf16[6] {1, nan, 0, 1, 1, inf}")},
+    CHECK_LIT(MustEval("pred[6]", "compare",
+                       {L("bf16[6] {nan, 1, -0, 1, 2, -inf}"), L("bf16[6] {1, nan, 0, 1, 1, inf}")},
                        StrCat("direction=", c.dir, ", type=FLOAT")),
               c.expected);
-    CHECK_LIT(MustEval("pred[6]", "compare", {L("f16[6] {nan, 1, -0, 1, 2, -inf}"),
-                                              L("f16[6] {1, nan, 0, 1, 1, inf}")},
+    CHECK_LIT(MustEval("pred[6]", "compare",
+                       {L("f16[6] {nan, 1, -0, 1, 2, -inf}"), L("f16[6] {1, nan, 0, 1, 1, inf}")},
                        StrCat("direction=", c.dir)),
               c.expected);
   }
@@ -786,43 +831,54 @@ TEST_CASE("elementwise: compare TOTALORDER orders -NaN < -inf < -0 < +0 < inf < 
     }
   }
   // NaN payloads are ordered too: nan(0x1) < nan (quiet, 0x400000).
-  CHECK_LIT(MustEval("pred[2]", "compare", {L("f32[2] {nan(0x1), -nan}"), L("f32[2] {nan, -nan(0x1)}")},
-                     "direction=LT, type=TOTALORDER"),
-            "pred[2] {true, true}");
+  CHECK_LIT(
+      MustEval("pred[2]", "compare", {L("f32[2] {nan(0x1), -nan}"), L("f32[2] {nan, -nan(0x1)}")},
+               "direction=LT, type=TOTALORDER"),
+      "pred[2] {true, true}");
 }
 
 TEST_CASE("elementwise: compare integers, pred and complex", "[eval]") {
-  CHECK_LIT(MustEval("pred[3]", "compare", {L("s32[3] {-1, 5, -2147483648}"), L("s32[3] {1, 5, 2147483647}")},
+  CHECK_LIT(MustEval("pred[3]", "compare",
+                     {L("s32[3] {-1, 5, -2147483648}"), L("s32[3] {1, 5, 2147483647}")},
                      "direction=LT, type=SIGNED"),
             "pred[3] {true, false, true}");
   CHECK_LIT(MustEval("pred[3]", "compare", {L("u32[3] {4294967295, 5, 0}"), L("u32[3] {1, 5, 1}")},
                      "direction=GT, type=UNSIGNED"),
             "pred[3] {true, false, false}");
-  CHECK_LIT(MustEval("pred[3]", "compare", {L("s4[3] {-8, 7, -1}"), L("s4[3] {7, -8, -1}")}, "direction=LE"),
+  CHECK_LIT(MustEval("pred[3]", "compare", {L("s4[3] {-8, 7, -1}"), L("s4[3] {7, -8, -1}")},
+                     "direction=LE"),
             "pred[3] {true, false, true}");
-  CHECK_LIT(MustEval("pred[2]", "compare", {L("u4[2] {15, 0}"), L("u4[2] {0, 15}")}, "direction=GE"),
-            "pred[2] {true, false}");
-  CHECK_LIT(MustEval("pred[2]", "compare", {L("s64[2] {-9223372036854775808, 1}"), L("s64[2] {9223372036854775807, 1}")},
+  CHECK_LIT(
+      MustEval("pred[2]", "compare", {L("u4[2] {15, 0}"), L("u4[2] {0, 15}")}, "direction=GE"),
+      "pred[2] {true, false}");
+  CHECK_LIT(MustEval("pred[2]", "compare",
+                     {L("s64[2] {-9223372036854775808, 1}"), L("s64[2] {9223372036854775807, 1}")},
                      "direction=NE"),
             "pred[2] {true, false}");
-  CHECK_LIT(MustEval("pred[2]", "compare", {L("u64[2] {18446744073709551615, 1}"), L("u64[2] {1, 1}")},
-                     "direction=GT"),
+  CHECK_LIT(MustEval("pred[2]", "compare",
+                     {L("u64[2] {18446744073709551615, 1}"), L("u64[2] {1, 1}")}, "direction=GT"),
             "pred[2] {true, false}");
   // pred: false < true.
   CHECK_LIT(MustEval("pred[4]", "compare", {L("pred[4] {0, 0, 1, 1}"), L("pred[4] {0, 1, 0, 1}")},
                      "direction=LT, type=UNSIGNED"),
             "pred[4] {false, true, false, false}");
-  CHECK_LIT(MustEval("pred[3]", "compare", {L("c64[3] {(1, 2), (1, 2), (nan, 0)}"), L("c64[3] {(1, 2), (1, -2), (nan, 0)}")},
-                     "direction=EQ"),
-            "pred[3] {true, false, false}");
-  CHECK_LIT(MustEval("pred[3]", "compare", {L("c128[3] {(1, 2), (1, 2), (nan, 0)}"), L("c128[3] {(1, 2), (1, -2), (nan, 0)}")},
-                     "direction=NE"),
-            "pred[3] {false, true, true}");
+  CHECK_LIT(
+      MustEval("pred[3]", "compare",
+               {L("c64[3] {(1, 2), (1, 2), (nan, 0)}"), L("c64[3] {(1, 2), (1, -2), (nan, 0)}")},
+               "direction=EQ"),
+      "pred[3] {true, false, false}");
+  CHECK_LIT(
+      MustEval("pred[3]", "compare",
+               {L("c128[3] {(1, 2), (1, 2), (nan, 0)}"), L("c128[3] {(1, 2), (1, -2), (nan, 0)}")},
+               "direction=NE"),
+      "pred[3] {false, true, true}");
   // Other directions: lexicographic (StableHLO).
-  CHECK_LIT(MustEval("pred[3]", "compare", {L("c64[3] {(1, 2), (1, 2), (0, 9)}"), L("c64[3] {(1, 3), (1, 2), (1, 0)}")},
+  CHECK_LIT(MustEval("pred[3]", "compare",
+                     {L("c64[3] {(1, 2), (1, 2), (0, 9)}"), L("c64[3] {(1, 3), (1, 2), (1, 0)}")},
                      "direction=LT"),
             "pred[3] {true, false, true}");
-  CHECK(ErrorOf("pred[2]", "compare", {L("f32[2] {1, 2}"), L("f32[2] {1, 2}")}, "direction=LT, type=SIGNED")
+  CHECK(ErrorOf("pred[2]", "compare", {L("f32[2] {1, 2}"), L("f32[2] {1, 2}")},
+                "direction=LT, type=SIGNED")
             .find("SIGNED") != std::string::npos);
 }
 
@@ -832,46 +888,62 @@ TEST_CASE("elementwise: select with array and scalar pred", "[eval]") {
                      {L("pred[2,2] {{false, true}, {true, false}}"), L("s32[2,2] {{1, 2}, {3, 4}}"),
                       L("s32[2,2] {{5, 6}, {7, 8}}")}),
             "s32[2,2] {{5, 2}, {3, 8}}");
-  CHECK_LIT(MustEval("f32[3]", "select", {L("pred[] true"), L("f32[3] {1, 2, 3}"), L("f32[3] {4, 5, 6}")}),
+  CHECK_LIT(MustEval("f32[3]", "select",
+                     {L("pred[] true"), L("f32[3] {1, 2, 3}"), L("f32[3] {4, 5, 6}")}),
             "f32[3] {1, 2, 3}");
-  CHECK_LIT(MustEval("f32[3]", "select", {L("pred[] false"), L("f32[3] {1, 2, 3}"), L("f32[3] {4, 5, 6}")}),
+  CHECK_LIT(MustEval("f32[3]", "select",
+                     {L("pred[] false"), L("f32[3] {1, 2, 3}"), L("f32[3] {4, 5, 6}")}),
             "f32[3] {4, 5, 6}");
-  CHECK_LIT(MustEval("f32[]", "select", {L("pred[] false"), L("f32[] 1"), L("f32[] -0")}), "f32[] -0");
-  CHECK_LIT(MustEval("c128[2]", "select", {L("pred[2] {1, 0}"), L("c128[2] {(1, 2), (3, 4)}"),
-                                           L("c128[2] {(5, 6), (7, 8)}")}),
-            "c128[2] {(1, 2), (7, 8)}");
-  CHECK_LIT(MustEval("s4[2]", "select", {L("pred[2] {0, 1}"), L("s4[2] {-8, -8}"), L("s4[2] {7, 7}")}),
-            "s4[2] {7, -8}");
-  CHECK_LIT(MustEval("bf16[2]", "select", {L("pred[2] {0, 1}"), L("bf16[2] {1, nan}"), L("bf16[2] {-0, 3}")}),
+  CHECK_LIT(MustEval("f32[]", "select", {L("pred[] false"), L("f32[] 1"), L("f32[] -0")}),
+            "f32[] -0");
+  CHECK_LIT(
+      MustEval("c128[2]", "select",
+               {L("pred[2] {1, 0}"), L("c128[2] {(1, 2), (3, 4)}"), L("c128[2] {(5, 6), (7, 8)}")}),
+      "c128[2] {(1, 2), (7, 8)}");
+  CHECK_LIT(
+      MustEval("s4[2]", "select", {L("pred[2] {0, 1}"), L("s4[2] {-8, -8}"), L("s4[2] {7, 7}")}),
+      "s4[2] {7, -8}");
+  CHECK_LIT(MustEval("bf16[2]", "select",
+                     {L("pred[2] {0, 1}"), L("bf16[2] {1, nan}"), L("bf16[2] {-0, 3}")}),
             "bf16[2] {-0, nan}");
-  CHECK_LIT(MustEval("pred[2]", "select", {L("pred[2] {0, 1}"), L("pred[2] {1, 1}"), L("pred[2] {0, 0}")}),
+  CHECK_LIT(MustEval("pred[2]", "select",
+                     {L("pred[2] {0, 1}"), L("pred[2] {1, 1}"), L("pred[2] {0, 0}")}),
             "pred[2] {0, 1}");
-  CHECK_LIT(MustEval("f64[2]", "select", {L("pred[2] {0, 1}"), L("f64[2] {1, 2}"), L("f64[2] {3, 4}")}),
-            "f64[2] {3, 2}");
+  CHECK_LIT(
+      MustEval("f64[2]", "select", {L("pred[2] {0, 1}"), L("f64[2] {1, 2}"), L("f64[2] {3, 4}")}),
+      "f64[2] {3, 2}");
 }
 
 TEST_CASE("elementwise: clamp with scalar or array bounds", "[eval]") {
   // XLA clamp example (scalar bounds) and StableHLO clamp example (arrays).
   CHECK_LIT(MustEval("s32[3]", "clamp", {L("s32[] 0"), L("s32[3] {-1, 5, 9}"), L("s32[] 6")}),
             "s32[3] {0, 5, 6}");
-  CHECK_LIT(MustEval("s32[3]", "clamp", {L("s32[3] {5, 10, 15}"), L("s32[3] {3, 13, 23}"), L("s32[3] {10, 15, 20}")}),
+  CHECK_LIT(MustEval("s32[3]", "clamp",
+                     {L("s32[3] {5, 10, 15}"), L("s32[3] {3, 13, 23}"), L("s32[3] {10, 15, 20}")}),
             "s32[3] {5, 13, 20}");
-  CHECK_LIT(MustEval("s32[3]", "clamp", {L("s32[3] {5, 10, 15}"), L("s32[3] {3, 13, 23}"), L("s32[] 12")}),
+  CHECK_LIT(MustEval("s32[3]", "clamp",
+                     {L("s32[3] {5, 10, 15}"), L("s32[3] {3, 13, 23}"), L("s32[] 12")}),
             "s32[3] {5, 12, 12}");
-  CHECK_LIT(MustEval("s32[3]", "clamp", {L("s32[] 4"), L("s32[3] {3, 13, 23}"), L("s32[3] {10, 15, 20}")}),
+  CHECK_LIT(MustEval("s32[3]", "clamp",
+                     {L("s32[] 4"), L("s32[3] {3, 13, 23}"), L("s32[3] {10, 15, 20}")}),
             "s32[3] {4, 13, 20}");
   // min(max(x, lo), hi) with NaN-propagating max/min.
-  CHECK_LIT(MustEval("f32[4]", "clamp", {L("f32[] -1"), L("f32[4] {nan, -5, 0.5, 5}"), L("f32[] 1")}),
-            "f32[4] {nan, -1, 0.5, 1}");
+  CHECK_LIT(
+      MustEval("f32[4]", "clamp", {L("f32[] -1"), L("f32[4] {nan, -5, 0.5, 5}"), L("f32[] 1")}),
+      "f32[4] {nan, -1, 0.5, 1}");
   CHECK_LIT(MustEval("f32[2]", "clamp", {L("f32[] nan"), L("f32[2] {1, 2}"), L("f32[] 1")}),
             "f32[2] {nan, nan}");
-  CHECK_LIT(MustEval("f32[2]", "clamp", {L("f32[] 0"), L("f32[2] {-0, -1}"), L("f32[] 1")}), "f32[2] {0, 0}");
+  CHECK_LIT(MustEval("f32[2]", "clamp", {L("f32[] 0"), L("f32[2] {-0, -1}"), L("f32[] 1")}),
+            "f32[2] {0, 0}");
   CHECK_LIT(MustEval("bf16[3]", "clamp", {L("bf16[] 0"), L("bf16[3] {-2, 0.5, 3}"), L("bf16[] 1")}),
             "bf16[3] {0, 0.5, 1}");
-  CHECK_LIT(MustEval("u4[3]", "clamp", {L("u4[] 2"), L("u4[3] {0, 9, 15}"), L("u4[] 12")}), "u4[3] {2, 9, 12}");
-  CHECK_LIT(MustEval("s4[2]", "clamp", {L("s4[] -3"), L("s4[2] {-8, 7}"), L("s4[] 3")}), "s4[2] {-3, 3}");
-  CHECK_LIT(MustEval("f64[2]", "clamp", {L("f64[2] {0, 0}"), L("f64[2] {-1, 2}"), L("f64[2] {1, 1}")}),
-            "f64[2] {0, 1}");
+  CHECK_LIT(MustEval("u4[3]", "clamp", {L("u4[] 2"), L("u4[3] {0, 9, 15}"), L("u4[] 12")}),
+            "u4[3] {2, 9, 12}");
+  CHECK_LIT(MustEval("s4[2]", "clamp", {L("s4[] -3"), L("s4[2] {-8, 7}"), L("s4[] 3")}),
+            "s4[2] {-3, 3}");
+  CHECK_LIT(
+      MustEval("f64[2]", "clamp", {L("f64[2] {0, 0}"), L("f64[2] {-1, 2}"), L("f64[2] {1, 1}")}),
+      "f64[2] {0, 1}");
   CHECK_LIT(MustEval("pred[2]", "clamp", {L("pred[] true"), L("pred[2] {0, 1}"), L("pred[] true")}),
             "pred[2] {1, 1}");
 }
@@ -881,8 +953,8 @@ TEST_CASE("elementwise: clamp with scalar or array bounds", "[eval]") {
 // ============================================================================
 
 TEST_CASE("elementwise: ops reject element types they do not take", "[eval]") {
-  CHECK(ErrorOf("s32[2]", "floor", {L("s32[2] {1, 2}")}).find("'floor' does not take element type s32") !=
-        std::string::npos);
+  CHECK(ErrorOf("s32[2]", "floor", {L("s32[2] {1, 2}")})
+            .find("'floor' does not take element type s32") != std::string::npos);
   CHECK(ErrorOf("f32[2]", "popcnt", {L("f32[2] {1, 2}")}).find("popcnt") != std::string::npos);
   CHECK(ErrorOf("f32[2]", "and", {L("f32[2] {1, 2}"), L("f32[2] {1, 2}")}).find("and") !=
         std::string::npos);
@@ -890,7 +962,8 @@ TEST_CASE("elementwise: ops reject element types they do not take", "[eval]") {
         std::string::npos);
   CHECK(ErrorOf("c64[1]", "remainder", {L("c64[1] {(1, 1)}"), L("c64[1] {(1, 1)}")}).find("c64") !=
         std::string::npos);
-  CHECK(ErrorOf("s32[1]", "atan2", {L("s32[1] {1}"), L("s32[1] {1}")}).find("atan2") != std::string::npos);
+  CHECK(ErrorOf("s32[1]", "atan2", {L("s32[1] {1}"), L("s32[1] {1}")}).find("atan2") !=
+        std::string::npos);
   CHECK(ErrorOf("c64[1]", "erf", {L("c64[1] {(1, 1)}")}).find("erf") != std::string::npos);
   // Operands that do not fit the instruction.
   CHECK(ErrorOf("f32[3]", "add", {L("f32[2] {1, 2}"), L("f32[2] {1, 2}")}).find("does not match") !=
@@ -902,7 +975,8 @@ TEST_CASE("elementwise: ops reject element types they do not take", "[eval]") {
 }
 
 TEST_CASE("elementwise: copy of an array; tuples are refused", "[eval]") {
-  CHECK_LIT(MustEval("f32[2,2]", "copy", {L("f32[2,2] {{1, -0}, {nan, 4}}")}), "f32[2,2] {{1, -0}, {nan, 4}}");
+  CHECK_LIT(MustEval("f32[2,2]", "copy", {L("f32[2,2] {{1, -0}, {nan, 4}}")}),
+            "f32[2,2] {{1, -0}, {nan, 4}}");
   CHECK_LIT(MustEval("s4[3]", "copy", {L("s4[3] {-8, 0, 7}")}), "s4[3] {-8, 0, 7}");
   std::string text =
       "HloModule t\n\nENTRY e {\n  p0 = (f32[2], s32[]) parameter(0)\n"

@@ -58,12 +58,11 @@ inline Literal Doubles(PT type, const std::vector<double>& values) {
 
 // Evaluates `ROOT r = <result> <op>(p0, p1, ...)<, attrs>` on the operands.
 inline absl::StatusOr<Literal> Eval(std::string_view result, std::string_view op,
-                             std::vector<Literal> operands, std::string_view attrs = "") {
+                                    std::vector<Literal> operands, std::string_view attrs = "") {
   std::string text = "HloModule t\n\nENTRY e {\n";
   std::string args;
   for (size_t i = 0; i < operands.size(); ++i) {
-    StrAppend(&text, "  p", i, " = ", operands[i].shape().ToString(false), " parameter(", i,
-              ")\n");
+    StrAppend(&text, "  p", i, " = ", operands[i].shape().ToString(false), " parameter(", i, ")\n");
     StrAppend(&args, i ? ", " : "", "p", i);
   }
   StrAppend(&text, "  ROOT r = ", result, " ", op, "(", args, ")");
@@ -83,15 +82,15 @@ inline absl::StatusOr<Literal> Eval(std::string_view result, std::string_view op
 }
 
 inline Literal MustEval(std::string_view result, std::string_view op, std::vector<Literal> operands,
-                 std::string_view attrs = "") {
+                        std::string_view attrs = "") {
   absl::StatusOr<Literal> r = Eval(result, op, std::move(operands), attrs);
   INFO((r.ok() ? std::string() : std::string(r.status().message())));
   REQUIRE(r.ok());
   return *std::move(r);
 }
 
-inline std::string ErrorOf(std::string_view result, std::string_view op, std::vector<Literal> operands,
-                    std::string_view attrs = "") {
+inline std::string ErrorOf(std::string_view result, std::string_view op,
+                           std::vector<Literal> operands, std::string_view attrs = "") {
   absl::StatusOr<Literal> r = Eval(result, op, std::move(operands), attrs);
   REQUIRE_FALSE(r.ok());
   return std::string(r.status().message());
@@ -107,16 +106,15 @@ inline bool IsNaNBits(const Literal& l, int64_t i) {
 // +0 differ), except that any NaN matches any NaN.
 inline std::string Mismatch(const Literal& actual, const Literal& expected) {
   if (actual.shape().ToString(false) != expected.shape().ToString(false)) {
-    return StrCat("shape ", actual.shape().ToString(false), " != ",
-                  expected.shape().ToString(false));
+    return StrCat("shape ", actual.shape().ToString(false),
+                  " != ", expected.shape().ToString(false));
   }
   PT t = actual.element_type();
   for (int64_t i = 0; i < actual.element_count(); ++i) {
     if (IsComplex(t)) {
       std::complex<double> a = actual.GetComplex(i), e = expected.GetComplex(i);
       auto same = [](double x, double y) {
-        return (std::isnan(x) && std::isnan(y)) ||
-               (x == y && std::signbit(x) == std::signbit(y));
+        return (std::isnan(x) && std::isnan(y)) || (x == y && std::signbit(x) == std::signbit(y));
       };
       if (!same(a.real(), e.real()) || !same(a.imag(), e.imag())) {
         return StrCat("element ", i, ": (", a.real(), ",", a.imag(), ") != (", e.real(), ",",
@@ -133,14 +131,14 @@ inline std::string Mismatch(const Literal& actual, const Literal& expected) {
   return "";
 }
 
-#define CHECK_LIT(actual, expected_text)                 \
-  do {                                                   \
-    Literal expected_lit_ = L(expected_text);            \
-    CHECK(Mismatch((actual), expected_lit_) == "");      \
+#define CHECK_LIT(actual, expected_text)            \
+  do {                                              \
+    Literal expected_lit_ = L(expected_text);       \
+    CHECK(Mismatch((actual), expected_lit_) == ""); \
   } while (0)
 
-#define CHECK_SAME(actual, expected)         \
-  do {                                       \
+#define CHECK_SAME(actual, expected)             \
+  do {                                           \
     CHECK(Mismatch((actual), (expected)) == ""); \
   } while (0)
 

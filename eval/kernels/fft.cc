@@ -8,8 +8,8 @@
 // IRFFT extends its n/2+1 inputs by Hermitian symmetry
 // (X[n-k] = conj(X[k])) and returns the real part, so the imaginary parts of
 // X[0] and X[n/2] do not matter.
-#include <cstdint>
 #include <complex>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -100,8 +100,7 @@ void Store(const std::vector<Cx<R>>& work, R scale, Literal& out) {
     case PrimitiveType::kC128: {
       auto* y = out.typed<std::complex<double>>();
       for (int64_t i = 0; i < count; ++i) {
-        y[i] = {static_cast<double>(work[i].re * scale),
-                static_cast<double>(work[i].im * scale)};
+        y[i] = {static_cast<double>(work[i].re * scale), static_cast<double>(work[i].im * scale)};
       }
       break;
     }
@@ -132,8 +131,8 @@ std::vector<Cx<R>> TruncateRows(const std::vector<Cx<R>>& work, int64_t rows, in
 // The inverse of the last dimension of IRFFT: rows of n/2+1 spectra become
 // rows of n (unscaled, real parts in .re).
 template <typename R>
-std::vector<Cx<R>> HermitianInverseRows(const std::vector<Cx<R>>& half, int64_t rows,
-                                        int64_t h, int64_t n) {
+std::vector<Cx<R>> HermitianInverseRows(const std::vector<Cx<R>>& half, int64_t rows, int64_t h,
+                                        int64_t n) {
   std::vector<Cx<R>> out(rows * n);
   FftPlan<R> plan(n, 1);
   for (int64_t r = 0; r < rows; ++r) {
@@ -156,7 +155,8 @@ void Compute(FftKind kind, const Literal& in, absl::Span<const int64_t> len, Lit
                       ? R(1) / static_cast<R>(Product(len))
                       : R(1);
   switch (kind) {
-    case FftKind::kFft: case FftKind::kIfft: {
+    case FftKind::kFft:
+    case FftKind::kIfft: {
       const int sign = kind == FftKind::kFft ? -1 : 1;
       for (size_t a = first; a < rank; ++a) TransformAxis(work.data(), dims, a, sign);
       break;
@@ -189,8 +189,7 @@ absl::StatusOr<FftKind> ParseKind(std::string_view text) {
 }
 
 // The result type and dims for the operand, or an error naming the problem.
-absl::StatusOr<Shape> ExpectedShape(FftKind kind, const Shape& in,
-                                    absl::Span<const int64_t> len) {
+absl::StatusOr<Shape> ExpectedShape(FftKind kind, const Shape& in, absl::Span<const int64_t> len) {
   const PrimitiveType t = in.element_type();
   const bool complex_in = t == PrimitiveType::kC64 || t == PrimitiveType::kC128;
   const bool real_in = t == PrimitiveType::kF32 || t == PrimitiveType::kF64;
@@ -200,9 +199,9 @@ absl::StatusOr<Shape> ExpectedShape(FftKind kind, const Shape& in,
                " operand for this fft_type, but has ", in.ToString(false)));
   }
   if (len.empty() || len.size() > 3 || in.rank() < static_cast<int64_t>(len.size())) {
-    return absl::InvalidArgumentError(
-        StrCat("fft_length ", DimsText(len), " must have 1 to 3 entries and at most the rank of ",
-               in.ToString(false)));
+    return absl::InvalidArgumentError(StrCat("fft_length ", DimsText(len),
+                                             " must have 1 to 3 entries and at most the rank of ",
+                                             in.ToString(false)));
   }
   const int64_t first = in.rank() - static_cast<int64_t>(len.size());
   std::vector<int64_t> dims(in.dims().begin(), in.dims().end());
@@ -215,9 +214,9 @@ absl::StatusOr<Shape> ExpectedShape(FftKind kind, const Shape& in,
     }
     if (last && kind == FftKind::kIrfft) want = len[i] == 0 && dims[d] == 0 ? 0 : len[i] / 2 + 1;
     if (dims[d] != want) {
-      return absl::InvalidArgumentError(
-          StrCat("dimension ", d, " of the operand ", in.ToString(false), " must be ", want,
-                 " for fft_length ", DimsText(len)));
+      return absl::InvalidArgumentError(StrCat("dimension ", d, " of the operand ",
+                                               in.ToString(false), " must be ", want,
+                                               " for fft_length ", DimsText(len)));
     }
   }
   PrimitiveType out_type = t;
@@ -247,8 +246,8 @@ absl::StatusOr<Value> EvalFft(const Instruction& inst, Operands ops, KernelConte
   if (!shape.IsArray() || shape.element_type() != want->element_type() ||
       !std::equal(shape.dims().begin(), shape.dims().end(), want->dims().begin(),
                   want->dims().end())) {
-    return absl::InvalidArgumentError(StrCat("the result shape ", shape.ToString(false),
-                                             " should be ", want->ToString(false)));
+    return absl::InvalidArgumentError(
+        StrCat("the result shape ", shape.ToString(false), " should be ", want->ToString(false)));
   }
   absl::StatusOr<Value> result = NewArray(shape);
   if (!result.ok() || in.element_count() == 0 || result->array().element_count() == 0) {

@@ -30,17 +30,28 @@ Cx<R> Twiddle(int64_t j, int64_t n, int sign) {
     c = std::cos(a);
     s = std::sin(a);
   } else {
-    const long double a =
-        kHalfPi * static_cast<long double>(n - rem) / static_cast<long double>(n);
+    const long double a = kHalfPi * static_cast<long double>(n - rem) / static_cast<long double>(n);
     c = std::sin(a);
     s = std::cos(a);
   }
   long double re, im;
   switch (quadrant & 3) {
-    case 0: re = c; im = s; break;
-    case 1: re = -s; im = c; break;
-    case 2: re = -c; im = -s; break;
-    default: re = s; im = -c; break;
+    case 0:
+      re = c;
+      im = s;
+      break;
+    case 1:
+      re = -s;
+      im = c;
+      break;
+    case 2:
+      re = -c;
+      im = -s;
+      break;
+    default:
+      re = s;
+      im = -c;
+      break;
   }
   if (sign < 0) im = -im;
   return {static_cast<R>(re), static_cast<R>(im)};
@@ -132,8 +143,7 @@ void FftPlan<R>::RunBluestein(Cx<R>* data) {
 // Decimation in time: the p sub-sequences in[r], in[r+p], ... are
 // transformed into out[r*m .. r*m+m), then combined by Butterfly.
 template <typename R>
-void FftPlan<R>::Recurse(const Cx<R>* in, int64_t stride, Cx<R>* out, int64_t n,
-                         size_t level) {
+void FftPlan<R>::Recurse(const Cx<R>* in, int64_t stride, Cx<R>* out, int64_t n, size_t level) {
   const int64_t p = factors_[level];
   const int64_t m = n / p;
   if (m == 1) {

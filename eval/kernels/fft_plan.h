@@ -23,9 +23,13 @@ struct Cx {
 };
 
 template <typename R>
-inline Cx<R> operator+(Cx<R> a, Cx<R> b) { return {a.re + b.re, a.im + b.im}; }
+inline Cx<R> operator+(Cx<R> a, Cx<R> b) {
+  return {a.re + b.re, a.im + b.im};
+}
 template <typename R>
-inline Cx<R> operator-(Cx<R> a, Cx<R> b) { return {a.re - b.re, a.im - b.im}; }
+inline Cx<R> operator-(Cx<R> a, Cx<R> b) {
+  return {a.re - b.re, a.im - b.im};
+}
 template <typename R>
 inline Cx<R> operator*(Cx<R> a, Cx<R> b) {
   return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
@@ -61,10 +65,10 @@ class FftPlan {
 
   int64_t n_;
   int sign_;
-  std::vector<int64_t> factors_;   // radices, outermost first
-  std::vector<Cx<R>> twiddles_;    // exp(sign 2 pi i j / n)
+  std::vector<int64_t> factors_;  // radices, outermost first
+  std::vector<Cx<R>> twiddles_;   // exp(sign 2 pi i j / n)
   std::vector<Cx<R>> scratch_;
-  std::vector<Cx<R>> butterfly_;   // generic radix temporaries
+  std::vector<Cx<R>> butterfly_;  // generic radix temporaries
   // Bluestein: the chirp exp(sign pi i j^2 / n), the transformed filter and
   // a power-of-two plan pair for the convolution.
   std::vector<Cx<R>> chirp_;

@@ -1,12 +1,12 @@
 // The one-dimensional FFT (eval/kernels/fft_plan.h) on awkward lengths, against a
 // direct O(n^2) DFT X[k] = sum_j x[j] exp(sign 2 pi i jk/n) evaluated in
 // long double with angles reduced exactly (jk mod n), from the definition.
+#include "eval/kernels/fft_plan.h"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <vector>
-
-#include "eval/kernels/fft_plan.h"
 
 namespace hlo {
 namespace {

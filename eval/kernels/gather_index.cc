@@ -48,8 +48,8 @@ absl::Status CheckDimList(std::string_view op, std::string_view name,
                           absl::Span<const int64_t> dims, int64_t bound, bool sorted) {
   for (size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] < 0 || dims[i] >= bound) {
-      return Invalid(StrCat(op, " ", name, "=", DimsText(dims), ": ", dims[i],
-                            " is not in [0, ", bound, ")"));
+      return Invalid(
+          StrCat(op, " ", name, "=", DimsText(dims), ": ", dims[i], " is not in [0, ", bound, ")"));
     }
     for (size_t j = 0; j < i; ++j) {
       if (dims[j] == dims[i]) {
@@ -85,8 +85,8 @@ absl::StatusOr<IndexBatch> MakeIndexBatch(std::string_view op, const Shape& indi
                                           int64_t index_vector_dim) {
   const int64_t rank = indices.rank();
   if (index_vector_dim < 0 || index_vector_dim > rank) {
-    return Invalid(StrCat(op, " index_vector_dim=", index_vector_dim, " is not in [0, ",
-                          rank, "] for indices ", indices.ToString(false)));
+    return Invalid(StrCat(op, " index_vector_dim=", index_vector_dim, " is not in [0, ", rank,
+                          "] for indices ", indices.ToString(false)));
   }
   IndexBatch b;
   Dims strides = RowMajorStrides(indices.dims());

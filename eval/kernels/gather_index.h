@@ -48,9 +48,9 @@ bool Contains(absl::Span<const int64_t> list, int64_t value);
 // The batch positions of an index array: all its dimensions except
 // index_vector_dim (which holds the index vectors), in row-major order.
 struct IndexBatch {
-  Dims dims;            // sizes of the batch dimensions
-  Dims array_dim;       // for each batch dimension, the index array's dimension
-  Dims strides;         // element stride of each batch dimension in the array
+  Dims dims;                  // sizes of the batch dimensions
+  Dims array_dim;             // for each batch dimension, the index array's dimension
+  Dims strides;               // element stride of each batch dimension in the array
   int64_t vector_size = 1;    // components of each index vector
   int64_t vector_stride = 0;  // element stride between components
   int64_t count = 1;          // number of batch positions

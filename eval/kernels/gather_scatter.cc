@@ -45,7 +45,7 @@ struct GatherPlan {
   Dims batching_coord;        // per batching pair: the batch coordinate it reads
   Dims batching_stride;       // per batching pair: the operand dim's stride
   Axes slice_axes;            // the slice: dst = result, src = operand strides
-  bool empty = false;      // the slice or the result has no elements
+  bool empty = false;         // the slice or the result has no elements
 };
 
 absl::Status CheckGather(const Instruction& inst, const Shape& operand, const Shape& indices,
@@ -54,8 +54,8 @@ absl::Status CheckGather(const Instruction& inst, const Shape& operand, const Sh
   const int64_t rank = operand.rank();
   const Shape& result = inst.shape();
   if (!result.IsArray() || result.element_type() != operand.element_type()) {
-    return Invalid(StrCat("gather of ", operand.ToString(false), " cannot give ",
-                          result.ToString(false)));
+    return Invalid(
+        StrCat("gather of ", operand.ToString(false), " cannot give ", result.ToString(false)));
   }
   if (!inst.HasAttr(AttrKind::kIndexVectorDim)) return Invalid("gather needs index_vector_dim");
   auto batch = MakeIndexBatch(kOp, indices, inst.GetInt(AttrKind::kIndexVectorDim));
@@ -68,8 +68,10 @@ absl::Status CheckGather(const Instruction& inst, const Shape& operand, const Sh
   absl::Span<const int64_t> ibd = inst.GetInts(AttrKind::kStartIndicesBatchingDims);
   absl::Span<const int64_t> sizes = inst.GetInts(AttrKind::kSliceSizes);
   if (static_cast<int64_t>(sizes.size()) != rank) {
-    return Invalid(StrCat("gather slice_sizes=", DimsText(sizes), " needs one size per operand "
-                          "dimension of ", operand.ToString(false)));
+    return Invalid(StrCat("gather slice_sizes=", DimsText(sizes),
+                          " needs one size per operand "
+                          "dimension of ",
+                          operand.ToString(false)));
   }
   for (int64_t d = 0; d < rank; ++d) {
     if (sizes[d] < 0 || sizes[d] > operand.dim(d)) {
@@ -89,8 +91,8 @@ absl::Status CheckGather(const Instruction& inst, const Shape& operand, const Sh
   if (!st.ok()) return st;
   for (int64_t d : collapsed) {
     if (sizes[d] != 1) {
-      return Invalid(StrCat("gather collapses dimension ", d, " whose slice size is ", sizes[d],
-                            ", not 1"));
+      return Invalid(
+          StrCat("gather collapses dimension ", d, " whose slice size is ", sizes[d], ", not 1"));
     }
   }
   if (static_cast<int64_t>(sim.size()) != p.batch.vector_size) {
@@ -99,8 +101,7 @@ absl::Status CheckGather(const Instruction& inst, const Shape& operand, const Sh
   }
   if (obd.size() != ibd.size()) {
     return Invalid(StrCat("gather operand_batching_dims=", DimsText(obd),
-                          " and start_indices_batching_dims=", DimsText(ibd),
-                          " differ in length"));
+                          " and start_indices_batching_dims=", DimsText(ibd), " differ in length"));
   }
   const int64_t ivd = inst.GetInt(AttrKind::kIndexVectorDim);
   for (size_t i = 0; i < obd.size(); ++i) {
@@ -163,9 +164,8 @@ absl::Status CheckGather(const Instruction& inst, const Shape& operand, const Sh
 // storage word. `by_element`: every element moved on its own (the general
 // evaluator's walk, --no-fast-paths), else contiguous runs by memcpy.
 template <typename E>
-void GatherSlices(const GatherPlan& p, const Literal& indices, IndexReader read,
-                  uint8_t* out_bytes, const uint8_t* in_bytes, int64_t begin, int64_t end,
-                  bool by_element) {
+void GatherSlices(const GatherPlan& p, const Literal& indices, IndexReader read, uint8_t* out_bytes,
+                  const uint8_t* in_bytes, int64_t begin, int64_t end, bool by_element) {
   E* __restrict out = reinterpret_cast<E*>(out_bytes);
   const E* __restrict in = reinterpret_cast<const E*>(in_bytes);
   const IndexBatch& b = p.batch;
@@ -217,10 +217,9 @@ void Gather(const GatherPlan& p, const Literal& indices, IndexReader read, uint8
     return;
   }
   const int64_t slice_bytes = std::max<int64_t>(1, result_bytes / count);
-  ParallelRows(count, std::max<int64_t>(1, kParallelGatherBytes / 2 / slice_bytes),
-               [&](int64_t b, int64_t e) {
-                 GatherSlices<E>(p, indices, read, out, in, b, e, false);
-               });
+  ParallelRows(
+      count, std::max<int64_t>(1, kParallelGatherBytes / 2 / slice_bytes),
+      [&](int64_t b, int64_t e) { GatherSlices<E>(p, indices, read, out, in, b, e, false); });
 }
 
 absl::StatusOr<Value> EvalGather(const Instruction& inst, Operands ops, bool fast) {
@@ -231,8 +230,8 @@ absl::StatusOr<Value> EvalGather(const Instruction& inst, Operands ops, bool fas
   const Literal& indices = ops[1]->array();
   IndexReader read = ReaderFor(indices.element_type());
   if (!read) {
-    return Invalid(StrCat("gather start indices must be integers, not ",
-                          indices.shape().ToString(false)));
+    return Invalid(
+        StrCat("gather start indices must be integers, not ", indices.shape().ToString(false)));
   }
   GatherPlan p;
   if (auto st = CheckGather(inst, operand.shape(), indices.shape(), p); !st.ok()) return st;
@@ -243,12 +242,23 @@ absl::StatusOr<Value> EvalGather(const Instruction& inst, Operands ops, bool fas
   const uint8_t* src = operand.data();
   const int64_t bytes = static_cast<int64_t>(out->array().size_bytes());
   switch (ByteWidth(operand.element_type())) {
-    case 1: Gather<uint8_t>(p, indices, read, dst, src, bytes, fast); break;
-    case 2: Gather<uint16_t>(p, indices, read, dst, src, bytes, fast); break;
-    case 4: Gather<uint32_t>(p, indices, read, dst, src, bytes, fast); break;
-    case 8: Gather<uint64_t>(p, indices, read, dst, src, bytes, fast); break;
-    case 16: Gather<Word128>(p, indices, read, dst, src, bytes, fast); break;
-    default: return Invalid(StrCat("gather cannot move ", operand.shape().ToString(false)));
+    case 1:
+      Gather<uint8_t>(p, indices, read, dst, src, bytes, fast);
+      break;
+    case 2:
+      Gather<uint16_t>(p, indices, read, dst, src, bytes, fast);
+      break;
+    case 4:
+      Gather<uint32_t>(p, indices, read, dst, src, bytes, fast);
+      break;
+    case 8:
+      Gather<uint64_t>(p, indices, read, dst, src, bytes, fast);
+      break;
+    case 16:
+      Gather<Word128>(p, indices, read, dst, src, bytes, fast);
+      break;
+    default:
+      return Invalid(StrCat("gather cannot move ", operand.shape().ToString(false)));
   }
   return out;
 }
@@ -257,8 +267,10 @@ absl::StatusOr<Value> EvalGather(const Instruction& inst, Operands ops, bool fas
 
 absl::StatusOr<Value> EvalGatherScatter(const Instruction& inst, Operands ops, KernelContext& ev) {
   switch (inst.opcode()) {
-    case Opcode::kGather: return EvalGather(inst, ops, ev.options().fast_paths);
-    case Opcode::kScatter: return EvalScatter(inst, ops, ev);
+    case Opcode::kGather:
+      return EvalGather(inst, ops, ev.options().fast_paths);
+    case Opcode::kScatter:
+      return EvalScatter(inst, ops, ev);
     default:
       return absl::InternalError(StrCat("no gather/scatter kernel for ", inst.OpcodeText()));
   }

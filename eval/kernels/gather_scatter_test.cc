@@ -40,8 +40,9 @@ std::string Text(const Value& v) { return LiteralToString(v.ToLiteral(), Literal
 // A gather module over operand f32[4,3] and the given indices text.
 std::string GatherModule(std::string_view indices, std::string_view attrs,
                          std::string_view result = "f32[2,3]") {
-  return StrCat("ENTRY main {\n  op = f32[4,3] constant({{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9, 10, 11}})\n",
-                "  idx = ", indices, "\n  ROOT g = ", result, " gather(op, idx), ", attrs, "\n}\n");
+  return StrCat(
+      "ENTRY main {\n  op = f32[4,3] constant({{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9, 10, 11}})\n",
+      "  idx = ", indices, "\n  ROOT g = ", result, " gather(op, idx), ", attrs, "\n}\n");
 }
 
 constexpr std::string_view kRowGather =
@@ -56,29 +57,35 @@ TEST_CASE("gather: a row lookup (checks the harness)", "[gather]") {
 
 TEST_CASE("gather: malformed dimension numbers are errors", "[gather]") {
   const std::string_view idx = "s32[2] constant({3, 0})";
-  ExpectError(RunModule(GatherModule(idx, "offset_dims={1}, collapsed_slice_dims={0}, "
-                                          "start_index_map={5}, index_vector_dim=1, "
-                                          "slice_sizes={1,3}")),
+  ExpectError(RunModule(GatherModule(idx,
+                                     "offset_dims={1}, collapsed_slice_dims={0}, "
+                                     "start_index_map={5}, index_vector_dim=1, "
+                                     "slice_sizes={1,3}")),
               "start_index_map={5}: 5 is not in [0, 2)");
-  ExpectError(RunModule(GatherModule(idx, "offset_dims={1}, collapsed_slice_dims={0}, "
-                                          "start_index_map={0}, index_vector_dim=1, "
-                                          "slice_sizes={1,4}")),
+  ExpectError(RunModule(GatherModule(idx,
+                                     "offset_dims={1}, collapsed_slice_dims={0}, "
+                                     "start_index_map={0}, index_vector_dim=1, "
+                                     "slice_sizes={1,4}")),
               "size 4 of dimension 1 is not in [0, 3]");
-  ExpectError(RunModule(GatherModule(idx, "offset_dims={1}, collapsed_slice_dims={0}, "
-                                          "start_index_map={0}, index_vector_dim=1, "
-                                          "slice_sizes={2,3}")),
+  ExpectError(RunModule(GatherModule(idx,
+                                     "offset_dims={1}, collapsed_slice_dims={0}, "
+                                     "start_index_map={0}, index_vector_dim=1, "
+                                     "slice_sizes={2,3}")),
               "collapses dimension 0 whose slice size is 2");
-  ExpectError(RunModule(GatherModule(idx, "offset_dims={1}, collapsed_slice_dims={0}, "
-                                          "start_index_map={0}, index_vector_dim=3, "
-                                          "slice_sizes={1,3}")),
+  ExpectError(RunModule(GatherModule(idx,
+                                     "offset_dims={1}, collapsed_slice_dims={0}, "
+                                     "start_index_map={0}, index_vector_dim=3, "
+                                     "slice_sizes={1,3}")),
               "index_vector_dim=3 is not in [0, 1]");
-  ExpectError(RunModule(GatherModule(idx, "offset_dims={1}, collapsed_slice_dims={0}, "
-                                          "start_index_map={0,1}, index_vector_dim=1, "
-                                          "slice_sizes={1,3}")),
+  ExpectError(RunModule(GatherModule(idx,
+                                     "offset_dims={1}, collapsed_slice_dims={0}, "
+                                     "start_index_map={0,1}, index_vector_dim=1, "
+                                     "slice_sizes={1,3}")),
               "has 2 entries but the index vectors have 1");
-  ExpectError(RunModule(GatherModule(idx, "offset_dims={1}, collapsed_slice_dims={0,0}, "
-                                          "start_index_map={0}, index_vector_dim=1, "
-                                          "slice_sizes={1,3}")),
+  ExpectError(RunModule(GatherModule(idx,
+                                     "offset_dims={1}, collapsed_slice_dims={0,0}, "
+                                     "start_index_map={0}, index_vector_dim=1, "
+                                     "slice_sizes={1,3}")),
               "repeats 0");
   ExpectError(RunModule(GatherModule(idx, kRowGather, "f32[2,2]")),
               "gather result f32[2,2] does not match");
@@ -115,17 +122,19 @@ TEST_CASE("scatter: duplicates accumulate (checks the harness)", "[scatter]") {
 }
 
 TEST_CASE("scatter: malformed scatters are errors", "[scatter]") {
-  ExpectError(RunModule(ScatterModule(kAdd, "update_window_dims={}, inserted_window_dims={0}, "
-                                            "scatter_dims_to_operand_dims={1}, "
-                                            "index_vector_dim=1, to_apply=add")),
+  ExpectError(RunModule(ScatterModule(kAdd,
+                                      "update_window_dims={}, inserted_window_dims={0}, "
+                                      "scatter_dims_to_operand_dims={1}, "
+                                      "index_vector_dim=1, to_apply=add")),
               "scatter_dims_to_operand_dims={1}: 1 is not in [0, 1)");
   ExpectError(RunModule(ScatterModule(kAdd, kElemScatter, "s32[2] constant({10, 20})")),
               "do not match the input");
   ExpectError(RunModule(ScatterModule(kAdd, kElemScatter, "f32[3] constant({1, 2, 3})")),
               "do not match input 0");
-  ExpectError(RunModule(ScatterModule(kAdd, "update_window_dims={0}, inserted_window_dims={0}, "
-                                            "scatter_dims_to_operand_dims={0}, "
-                                            "index_vector_dim=1, to_apply=add")),
+  ExpectError(RunModule(ScatterModule(kAdd,
+                                      "update_window_dims={0}, inserted_window_dims={0}, "
+                                      "scatter_dims_to_operand_dims={0}, "
+                                      "index_vector_dim=1, to_apply=add")),
               "do not fit the input");
   // The update computation: wrong arity, wrong result type, and a failure.
   ExpectError(RunModule(ScatterModule("add {\n  a = s32[] parameter(0)\n  ROOT b = s32[] "
@@ -161,8 +170,9 @@ ENTRY main {
 )"),
                      {Value::FromLiteral(*ParseLiteral("s32[3] {1, 2, 3}"))});
   REQUIRE(r.ok());
-  CHECK(Text(*r) == "(s32[3] {-1, 98, -3}, s32[3] {-1, 98, -3}, s32[3] {-1, -2, -3}, "
-                    "s32[3] {1, 102, 3}, s32[3] {1, 2, 3})");
+  CHECK(Text(*r) ==
+        "(s32[3] {-1, 98, -3}, s32[3] {-1, 98, -3}, s32[3] {-1, -2, -3}, "
+        "s32[3] {1, 102, 3}, s32[3] {1, 2, 3})");
 }
 
 TEST_CASE("gather and scatter: extreme indices clamp or are skipped, never overflow",
@@ -260,7 +270,8 @@ ENTRY main {
     }
   }
   CHECK(checked == 9 * 3 * 4 * 4);
-  for (size_t i = 0; i < expect_s.size(); ++i) CHECK(s.GetInt(static_cast<int64_t>(i)) == expect_s[i]);
+  for (size_t i = 0; i < expect_s.size(); ++i)
+    CHECK(s.GetInt(static_cast<int64_t>(i)) == expect_s[i]);
 }
 
 }  // namespace

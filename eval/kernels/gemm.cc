@@ -76,8 +76,8 @@ void BlasGemv(bool trans, int64_t rows, int64_t cols, const T* mat, int64_t ld, 
 
 // BlasGemv without transpose: RowDots where it runs (x contiguous, AVX-512).
 template <typename T>
-void RowDotsOrBlas(int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x,
-                   int64_t incx, T* y, int64_t incy) {
+void RowDotsOrBlas(int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x, int64_t incx,
+                   T* y, int64_t incy) {
   if (incx == 1 && HasRowDots()) {
     RowDots(rows, cols, mat, ld, x, y, incy);
   } else {
@@ -99,8 +99,7 @@ template <typename T>
 void GemvRowsPart(const GemvRows<T>& g, int64_t part) {
   const int64_t r0 = part * g.step, r1 = std::min<int64_t>(g.rows, r0 + g.step);
   if (r0 < r1) {
-    RowDotsOrBlas(r1 - r0, g.cols, g.mat + r0 * g.ld, g.ld, g.x, g.incx, g.y + r0 * g.incy,
-                  g.incy);
+    RowDotsOrBlas(r1 - r0, g.cols, g.mat + r0 * g.ld, g.ld, g.x, g.incx, g.y + r0 * g.incy, g.incy);
   }
 }
 
@@ -136,8 +135,8 @@ void RowGemv(bool split, int64_t rows, int64_t cols, const T* mat, int64_t ld, c
 // the matrix once where gemm would first pack it (a 256x256 matrix times a
 // vector: 10 us in sgemm, mostly packing, ~2 us in sgemv).
 template <typename T>
-bool Gemv(bool split, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a,
-          int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc) {
+bool Gemv(bool split, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+          const T* b, int64_t ldb, T* c, int64_t ldc) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     if (n == 1) {  // c[i * ldc] = sum_p A(i, p) B(p, 0)
       if (ta) {
@@ -202,8 +201,8 @@ void SplitGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
                const T* b, int64_t ldb, T* c, int64_t ldc) {
   const int64_t cores = CoreCount();
   // Each part packs its share of the split operand and all of the other.
-  const double split_rows_cost = static_cast<double>(k) * n;   // all of B per core
-  const double split_cols_cost = static_cast<double>(m) * k;   // all of A per core
+  const double split_rows_cost = static_cast<double>(k) * n;  // all of B per core
+  const double split_cols_cost = static_cast<double>(m) * k;  // all of A per core
   const bool rows =
       m >= 2 * kSplitUnit && (split_rows_cost <= split_cols_cost || n < 2 * kSplitUnit);
   const int64_t extent = rows ? m : n;
@@ -216,8 +215,7 @@ void SplitGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
       const int64_t hi = std::min(extent, units * (p + 1) / parts * kSplitUnit);
       if (hi <= lo) continue;
       if (rows) {
-        BlasGemm(ta, tb, hi - lo, n, k, ta ? a + lo : a + lo * lda, lda, b, ldb, c + lo * ldc,
-                 ldc);
+        BlasGemm(ta, tb, hi - lo, n, k, ta ? a + lo : a + lo * lda, lda, b, ldb, c + lo * ldc, ldc);
       } else {
         BlasGemm(ta, tb, m, hi - lo, k, a, lda, tb ? b + lo * ldb : b + lo, ldb, c + lo, ldc);
       }
@@ -228,8 +226,8 @@ void SplitGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
 }  // namespace
 
 template <typename T>
-void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
-          const T* b, int64_t ldb, T* c, int64_t ldc) {
+void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b,
+          int64_t ldb, T* c, int64_t ldc) {
   if (m == 0 || n == 0) return;
   if constexpr (std::is_same_v<T, uint64_t>) {
     NaiveGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
@@ -482,9 +480,9 @@ absl::Status DotCore(const View<const T>& lhs, const View<const T>& rhs, const V
   // wakes OpenBLAS's workers each time). A few large ones: one threaded
   // gemm each.
   const int64_t cores = CoreCount();  // cached: hardware_concurrency reads sysfs
-  const bool per_core = batches > 1 && cores > 1 &&
-                        (batches >= 4 * cores ||
-                         static_cast<double>(m) * n * k <= kSmallBatchProduct);
+  const bool per_core =
+      batches > 1 && cores > 1 &&
+      (batches >= 4 * cores || static_cast<double>(m) * n * k <= kSmallBatchProduct);
   const int64_t workers = per_core ? std::min(cores, batches) : 1;
   struct Scratch {
     ScratchBuffer<T> a, b, c;
@@ -552,16 +550,13 @@ template absl::Status DotCore<cfloat>(const View<const cfloat>&, const View<cons
                                       const View<cfloat>&, const DotDimNumbers&);
 template absl::Status DotCore<cdouble>(const View<const cdouble>&, const View<const cdouble>&,
                                        const View<cdouble>&, const DotDimNumbers&);
-template absl::Status DotCore<uint64_t>(const View<const uint64_t>&,
-                                        const View<const uint64_t>&, const View<uint64_t>&,
-                                        const DotDimNumbers&);
+template absl::Status DotCore<uint64_t>(const View<const uint64_t>&, const View<const uint64_t>&,
+                                        const View<uint64_t>&, const DotDimNumbers&);
 
 // ---- compute types and small-float tables ---------------------------------------
 
 Compute ComputeTypeOf(PrimitiveType a, PrimitiveType b, PrimitiveType result) {
-  auto wide = [](PrimitiveType t) {
-    return t == PrimitiveType::kF64 || t == PrimitiveType::kC128;
-  };
+  auto wide = [](PrimitiveType t) { return t == PrimitiveType::kF64 || t == PrimitiveType::kC128; };
   const bool cplx = IsComplex(a) || IsComplex(b) || IsComplex(result);
   const bool dbl = wide(a) || wide(b) || wide(result);
   const bool real_operands = IsFloat(a) || IsFloat(b) || IsComplex(a) || IsComplex(b);

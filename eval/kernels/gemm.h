@@ -25,8 +25,8 @@ namespace gemm {
 // with a contiguous vector, which run on eval/kernels/row_dots.h where the
 // machine has AVX-512; uint64 always runs the exact wrapping loop.
 template <typename T>
-void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const T* a,
-          int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc);
+void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+          const T* b, int64_t ldb, T* c, int64_t ldc);
 
 // While one is alive, OpenBLAS runs each call on the calling thread only,
 // so that callers can split many small independent products across the

@@ -11,10 +11,10 @@
 #ifndef HLO_EVAL_KERNELS_GEMM_CONVERT_H_
 #define HLO_EVAL_KERNELS_GEMM_CONVERT_H_
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
-#include <algorithm>
 #include <limits>
 #include <memory>
 #include <new>
@@ -39,8 +39,7 @@ enum class Compute { kFloat, kDouble, kCFloat, kCDouble, kU64 };
 Compute ComputeTypeOf(PrimitiveType a, PrimitiveType b, PrimitiveType result);
 
 template <typename C>
-inline constexpr bool kIsComplex =
-    std::is_same_v<C, cfloat> || std::is_same_v<C, cdouble>;
+inline constexpr bool kIsComplex = std::is_same_v<C, cfloat> || std::is_same_v<C, cdouble>;
 
 // 256-entry decode table of an 8-bit or 4-bit float format, built once.
 const float* SmallFloatDecodeTable(PrimitiveType type);
@@ -98,7 +97,8 @@ inline Storage<P> WrapInt(uint64_t v) {
   } else {
     uint64_t low = v & ((uint64_t{1} << bits) - 1);
     if constexpr (std::is_signed_v<S>) {
-      if (low >> (bits - 1)) return static_cast<S>(static_cast<int64_t>(low) - (int64_t{1} << bits));
+      if (low >> (bits - 1))
+        return static_cast<S>(static_cast<int64_t>(low) - (int64_t{1} << bits));
     }
     return static_cast<S>(low);
   }
@@ -244,11 +244,21 @@ void FromComputeBuffer(const C* src, Literal& lit) {
 template <typename F>
 void DispatchCompute(Compute c, F&& f) {
   switch (c) {
-    case Compute::kFloat: f(float{}); return;
-    case Compute::kDouble: f(double{}); return;
-    case Compute::kCFloat: f(cfloat{}); return;
-    case Compute::kCDouble: f(cdouble{}); return;
-    case Compute::kU64: f(uint64_t{}); return;
+    case Compute::kFloat:
+      f(float{});
+      return;
+    case Compute::kDouble:
+      f(double{});
+      return;
+    case Compute::kCFloat:
+      f(cfloat{});
+      return;
+    case Compute::kCDouble:
+      f(cdouble{});
+      return;
+    case Compute::kU64:
+      f(uint64_t{});
+      return;
   }
 }
 

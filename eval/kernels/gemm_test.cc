@@ -6,12 +6,14 @@
 // RowDots alone: each row the same bits whatever rows go with it. And large
 // products, which the cores split by rows or by columns: every element
 // within the rounding bound of a plain sum in long double.
+#include "eval/kernels/gemm.h"
+
 #include <cblas.h>
 
 #include <catch2/catch.hpp>
-#include <cstdint>
 #include <cmath>
 #include <complex>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -19,7 +21,6 @@
 #include <utility>
 #include <vector>
 
-#include "eval/kernels/gemm.h"
 #include "eval/kernels/row_dots.h"
 #include "eval/linalg/lapack_fortran.h"  // lapack::Real
 
@@ -92,8 +93,7 @@ void CheckSplitGemv() {
       REQUIRE(std::memcmp(got.data(), want.data(), rows * sizeof(T)) == 0);
       // ... and x^T . mat^T, an m == 1 product with mat read transposed.
       std::vector<T> row(rows, T(-7));
-      gemm::Gemm<T>(false, true, 1, rows, cols, x.data(), cols, mat.data(), cols, row.data(),
-                    rows);
+      gemm::Gemm<T>(false, true, 1, rows, cols, x.data(), cols, mat.data(), cols, row.data(), rows);
       REQUIRE(std::memcmp(row.data(), want.data(), rows * sizeof(T)) == 0);
     }
   }
@@ -172,16 +172,15 @@ void CheckRowDotsOrder() {
       gemm::RowDots(rows, cols, mat.data(), ld, x.data(), y.data(), incy);
       for (int64_t r = 0; r < rows; ++r) {
         const T want = RowDotsOrder(cols, mat.data() + r * ld, x.data());
-        INFO("rows=" << rows << " cols=" << cols << " row " << r << ": " << y[r * incy]
-                     << " want " << want);
+        INFO("rows=" << rows << " cols=" << cols << " row " << r << ": " << y[r * incy] << " want "
+                     << want);
         REQUIRE(std::memcmp(&y[r * incy], &want, sizeof(T)) == 0);
       }
     }
   }
 }
 
-TEST_CASE("RowDots: every row the bits of its lanes' order, across blocks and chunks",
-          "[gemm]") {
+TEST_CASE("RowDots: every row the bits of its lanes' order, across blocks and chunks", "[gemm]") {
   CheckRowDotsOrder<float>();
   CheckRowDotsOrder<double>();
 }
@@ -242,8 +241,8 @@ void CheckSplitGemm(int shape_count) {
       for (int64_t i = 0; i < m; ++i) {
         for (int64_t j = 0; j < n; ++j) {
           // long double, or its complex for complex T.
-          using Wide = std::conditional_t<std::is_same_v<R, T>, long double,
-                                          std::complex<long double>>;
+          using Wide =
+              std::conditional_t<std::is_same_v<R, T>, long double, std::complex<long double>>;
           Wide want = 0;
           long double magnitude = 0;
           for (int64_t p = 0; p < k; ++p) {
@@ -261,8 +260,8 @@ void CheckSplitGemm(int shape_count) {
           }
         }
       }
-      INFO("m=" << m << " n=" << n << " k=" << k << " ta=" << ta << " tb=" << tb
-                << ": worst at (" << worst_i << ", " << worst_j << ")");
+      INFO("m=" << m << " n=" << n << " k=" << k << " ta=" << ta << " tb=" << tb << ": worst at ("
+                << worst_i << ", " << worst_j << ")");
       REQUIRE(worst <= 1);
     }
   }

@@ -43,8 +43,7 @@ void FlushFastReductionResult(const Instruction& inst, Value& result);
 
 // eval/kernels/control.cc: call, fusion, while, conditional, map, opt-barrier,
 // after-all, add-dependency, domain.
-absl::StatusOr<Value> EvalControl(const Instruction& inst, Operands ops,
-                                  KernelContext& evaluator);
+absl::StatusOr<Value> EvalControl(const Instruction& inst, Operands ops, KernelContext& evaluator);
 
 // eval/kernels/dot.cc: dot, ragged-dot, scaled-dot (OpenBLAS gemm for floats).
 absl::StatusOr<Value> EvalDot(const Instruction& inst, Operands ops, KernelContext& evaluator);

@@ -14,12 +14,10 @@
 namespace hlo {
 
 // Threefry-2x32 with 20 rounds.
-std::array<uint32_t, 2> Threefry2x32(std::array<uint32_t, 2> counter,
-                                     std::array<uint32_t, 2> key);
+std::array<uint32_t, 2> Threefry2x32(std::array<uint32_t, 2> counter, std::array<uint32_t, 2> key);
 
 // Philox-4x32 with 10 rounds.
-std::array<uint32_t, 4> Philox4x32(std::array<uint32_t, 4> counter,
-                                   std::array<uint32_t, 2> key);
+std::array<uint32_t, 4> Philox4x32(std::array<uint32_t, 4> counter, std::array<uint32_t, 2> key);
 
 // A 128-bit Philox counter: two 64-bit words, low first.
 struct U128 {

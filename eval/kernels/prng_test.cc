@@ -1,11 +1,11 @@
 // Threefry-2x32-20 and Philox-4x32-10 against the Random123 known-answer
 // vectors (tests/kat_vectors of the Random123 distribution: counter words,
 // key words, expected words), and XLA's layouts of their outputs.
+#include "eval/kernels/prng.h"
+
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <vector>
-
-#include "eval/kernels/prng.h"
 
 namespace hlo {
 namespace {

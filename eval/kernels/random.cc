@@ -21,8 +21,8 @@
 // sin(2 pi u1), z1 = ... cos(...), then mu + sigma z.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <numbers>
 #include <vector>
 
@@ -33,9 +33,7 @@
 namespace hlo {
 namespace {
 
-absl::Status Invalid(std::string message) {
-  return absl::InvalidArgumentError(std::move(message));
-}
+absl::Status Invalid(std::string message) { return absl::InvalidArgumentError(std::move(message)); }
 
 absl::Status CheckWidth(PrimitiveType t) {
   if ((!IsInteger(t) && !IsFloat(t)) || BitWidth(t) > 64) {
@@ -106,8 +104,8 @@ absl::StatusOr<Value> RngBitGenerator(const Instruction& inst, Operands ops) {
                         : ThreefryBits32(s[0], s[1], bits_shape.dims(), w32);
   } else {
     U128 counter{s[1], n_state == 3 ? s[2] : s[0]};
-    U128 next = width == 64 ? PhiloxBits64(s[0], counter, n, w64)
-                            : PhiloxBits32(s[0], counter, n, w32);
+    U128 next =
+        width == 64 ? PhiloxBits64(s[0], counter, n, w64) : PhiloxBits32(s[0], counter, n, w32);
     ns[1] = next.lo;
     if (n_state == 3) ns[2] = next.hi;
   }
@@ -146,11 +144,13 @@ std::vector<double> Uniforms(KernelContext& ev, int64_t n, int mantissa) {
   if (mantissa > 32) {
     std::vector<uint64_t> w(n);
     PhiloxBits64(key, TakeCounter(ev, 2 * n), n, w.data());
-    for (int64_t i = 0; i < n; ++i) u[i] = std::ldexp(static_cast<double>(w[i] >> (64 - mantissa)), -mantissa);
+    for (int64_t i = 0; i < n; ++i)
+      u[i] = std::ldexp(static_cast<double>(w[i] >> (64 - mantissa)), -mantissa);
   } else {
     std::vector<uint32_t> w(n);
     PhiloxBits32(key, TakeCounter(ev, n), n, w.data());
-    for (int64_t i = 0; i < n; ++i) u[i] = std::ldexp(static_cast<double>(w[i] >> (32 - mantissa)), -mantissa);
+    for (int64_t i = 0; i < n; ++i)
+      u[i] = std::ldexp(static_cast<double>(w[i] >> (32 - mantissa)), -mantissa);
   }
   return u;
 }
@@ -246,9 +246,12 @@ absl::StatusOr<Value> Rng(const Instruction& inst, Operands ops, KernelContext& 
 
 absl::StatusOr<Value> EvalRandom(const Instruction& inst, Operands ops, KernelContext& ev) {
   switch (inst.opcode()) {
-    case Opcode::kRngBitGenerator: return RngBitGenerator(inst, ops);
-    case Opcode::kRngGetAndUpdateState: return RngGetAndUpdateState(inst, ev);
-    case Opcode::kRng: return Rng(inst, ops, ev);
+    case Opcode::kRngBitGenerator:
+      return RngBitGenerator(inst, ops);
+    case Opcode::kRngGetAndUpdateState:
+      return RngGetAndUpdateState(inst, ev);
+    case Opcode::kRng:
+      return Rng(inst, ops, ev);
     default:
       return absl::InternalError(StrCat("no random kernel for ", inst.OpcodeText()));
   }

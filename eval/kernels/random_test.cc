@@ -109,7 +109,8 @@ TEST_CASE("rng-get-and-update-state: {seed, 0}, then + delta with carry", "[rand
   b = u64[2] rng-get-and-update-state(), delta=9223372036854775807
   c = u64[2] rng-get-and-update-state(), delta=9223372036854775807
   d = u64[2] rng-get-and-update-state(), delta=1
-  ROOT t = (u64[2], u64[2], u64[2], u64[2]) tuple(a, b, c, d))", 3);
+  ROOT t = (u64[2], u64[2], u64[2], u64[2]) tuple(a, b, c, d))",
+                      3);
   CHECK(r.elements()[0].GetInt(0) == 3);
   CHECK(r.elements()[0].GetInt(1) == 0);
   CHECK(r.elements()[1].GetInt(0) == 13);
@@ -124,7 +125,8 @@ TEST_CASE("rng: uniform floats lie in [a, b) with the uniform mean and variance"
   Literal r = MustRun(R"(
   a = f32[] constant(-2)
   b = f32[] constant(3)
-  ROOT r = f32[100000] rng(a, b), distribution=rng_uniform)", 11);
+  ROOT r = f32[100000] rng(a, b), distribution=rng_uniform)",
+                      11);
   double sum = 0, sq = 0, lo = 1e9, hi = -1e9;
   const int64_t n = r.element_count();
   for (int64_t i = 0; i < n; ++i) {
@@ -149,7 +151,8 @@ TEST_CASE("rng: uniform integers cover [a, b) evenly", "[random]") {
   Literal r = MustRun(R"(
   a = s32[] constant(-3)
   b = s32[] constant(4)
-  ROOT r = s32[70000] rng(a, b), distribution=rng_uniform)", 5);
+  ROOT r = s32[70000] rng(a, b), distribution=rng_uniform)",
+                      5);
   int64_t count[7] = {};
   for (int64_t i = 0; i < r.element_count(); ++i) {
     int64_t v = r.GetInt(i);
@@ -162,7 +165,8 @@ TEST_CASE("rng: uniform integers cover [a, b) evenly", "[random]") {
   Literal u = MustRun(R"(
   a = u64[] constant(10)
   b = u64[] constant(13)
-  ROOT r = u64[1000] rng(a, b), distribution=rng_uniform)", 5);
+  ROOT r = u64[1000] rng(a, b), distribution=rng_uniform)",
+                      5);
   for (int64_t i = 0; i < u.element_count(); ++i) {
     REQUIRE(u.GetInt(i) >= 10);
     REQUIRE(u.GetInt(i) < 13);
@@ -172,9 +176,13 @@ TEST_CASE("rng: uniform integers cover [a, b) evenly", "[random]") {
 TEST_CASE("rng: normal has mean mu and deviation sigma", "[random]") {
   for (std::string_view t : {"f32", "f64"}) {
     Literal r = MustRun(StrCat(R"(
-  m = )", t, R"([] constant(1.5)
-  s = )", t, R"([] constant(2)
-  ROOT r = )", t, R"([100001] rng(m, s), distribution=rng_normal)"), 9);
+  m = )",
+                               t, R"([] constant(1.5)
+  s = )",
+                               t, R"([] constant(2)
+  ROOT r = )",
+                               t, R"([100001] rng(m, s), distribution=rng_normal)"),
+                        9);
     double sum = 0, sq = 0, within1 = 0;
     const int64_t n = r.element_count();
     for (int64_t i = 0; i < n; ++i) {

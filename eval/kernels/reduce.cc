@@ -97,8 +97,8 @@ class PairwiseReduce {
  public:
   static constexpr int64_t kLeafRows = 32;
 
-  PairwiseReduce(const T* src, absl::Span<const int64_t> in_dims,
-                 const std::vector<bool>& reduced) : src_(src) {
+  PairwiseReduce(const T* src, absl::Span<const int64_t> in_dims, const std::vector<bool>& reduced)
+      : src_(src) {
     for (size_t d = 0; d < in_dims.size(); ++d) {
       if (in_dims[d] == 1) continue;
       if (!dims_.empty() && reduced_.back() == reduced[d]) {
@@ -235,7 +235,6 @@ void FastReduce(const Literal& in, T init, absl::Span<const int64_t> in_dims,
   }
 }
 
-
 // Every other reducer, per element through the evaluator: for each output
 // element, fold the reduced elements in row-major order.
 absl::StatusOr<Value> GeneralReduce(const Computation& reducer, Operands ops,
@@ -343,9 +342,12 @@ absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, KernelCo
 
 absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops, KernelContext& ev) {
   switch (inst.opcode()) {
-    case Opcode::kReduce: return reduction::EvalReduce(inst, ops, ev);
-    case Opcode::kReduceWindow: return reduction::EvalReduceWindow(inst, ops, ev);
-    case Opcode::kSelectAndScatter: return reduction::EvalSelectAndScatter(inst, ops, ev);
+    case Opcode::kReduce:
+      return reduction::EvalReduce(inst, ops, ev);
+    case Opcode::kReduceWindow:
+      return reduction::EvalReduceWindow(inst, ops, ev);
+    case Opcode::kSelectAndScatter:
+      return reduction::EvalSelectAndScatter(inst, ops, ev);
     default:
       return absl::InternalError(StrCat("no reduction kernel for ", inst.OpcodeText()));
   }

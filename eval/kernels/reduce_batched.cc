@@ -43,14 +43,24 @@ struct Bytes16 {
 
 }  // namespace
 
-void GatherElements(uint8_t* dst, const uint8_t* src, const int64_t* offsets, int64_t n,
-                    int width, const uint8_t* fill) {
+void GatherElements(uint8_t* dst, const uint8_t* src, const int64_t* offsets, int64_t n, int width,
+                    const uint8_t* fill) {
   switch (width) {
-    case 1: GatherAs<uint8_t>(dst, src, offsets, n, fill); return;
-    case 2: GatherAs<uint16_t>(dst, src, offsets, n, fill); return;
-    case 4: GatherAs<uint32_t>(dst, src, offsets, n, fill); return;
-    case 8: GatherAs<uint64_t>(dst, src, offsets, n, fill); return;
-    case 16: GatherAs<Bytes16>(dst, src, offsets, n, fill); return;
+    case 1:
+      GatherAs<uint8_t>(dst, src, offsets, n, fill);
+      return;
+    case 2:
+      GatherAs<uint16_t>(dst, src, offsets, n, fill);
+      return;
+    case 4:
+      GatherAs<uint32_t>(dst, src, offsets, n, fill);
+      return;
+    case 8:
+      GatherAs<uint64_t>(dst, src, offsets, n, fill);
+      return;
+    case 16:
+      GatherAs<Bytes16>(dst, src, offsets, n, fill);
+      return;
     default:
       for (int64_t i = 0; i < n; ++i) {
         std::memcpy(dst + i * width, offsets[i] < 0 ? fill : src + offsets[i] * width, width);
@@ -61,11 +71,21 @@ void GatherElements(uint8_t* dst, const uint8_t* src, const int64_t* offsets, in
 void ScatterElements(uint8_t* dst, const uint8_t* src, const int64_t* offsets, int64_t n,
                      int width) {
   switch (width) {
-    case 1: ScatterAs<uint8_t>(dst, src, offsets, n); return;
-    case 2: ScatterAs<uint16_t>(dst, src, offsets, n); return;
-    case 4: ScatterAs<uint32_t>(dst, src, offsets, n); return;
-    case 8: ScatterAs<uint64_t>(dst, src, offsets, n); return;
-    case 16: ScatterAs<Bytes16>(dst, src, offsets, n); return;
+    case 1:
+      ScatterAs<uint8_t>(dst, src, offsets, n);
+      return;
+    case 2:
+      ScatterAs<uint16_t>(dst, src, offsets, n);
+      return;
+    case 4:
+      ScatterAs<uint32_t>(dst, src, offsets, n);
+      return;
+    case 8:
+      ScatterAs<uint64_t>(dst, src, offsets, n);
+      return;
+    case 16:
+      ScatterAs<Bytes16>(dst, src, offsets, n);
+      return;
     default:
       for (int64_t i = 0; i < n; ++i) std::memcpy(dst + offsets[i] * width, src + i * width, width);
   }
@@ -97,8 +117,7 @@ BatchProgram* ReducerProgram(const Computation& reducer, absl::Span<const Primit
   return p;
 }
 
-absl::StatusOr<bool> InitIsStable(BatchProgram& program,
-                                  absl::Span<const Literal* const> inits) {
+absl::StatusOr<bool> InitIsStable(BatchProgram& program, absl::Span<const Literal* const> inits) {
   const size_t m = inits.size();
   std::vector<const void*> in(2 * m);
   std::vector<std::vector<uint8_t>> results(m);
@@ -183,8 +202,7 @@ std::optional<absl::Status> BatchedReduce(const Computation& reducer, Operands o
     for (int64_t step = 0; step < steps; ++step) {
       for (int64_t i = 0; i < nb; ++i) offsets[i] = base[i] + red_offset;
       for (size_t j = 0; j < m; ++j) {
-        GatherElements(xs[j].data(), ops[j]->array().data(), offsets.data(), nb, width[j],
-                       nullptr);
+        GatherElements(xs[j].data(), ops[j]->array().data(), offsets.data(), nb, width[j], nullptr);
       }
       absl::Status s = program->Run(in, out, nb);
       if (!s.ok()) return s;

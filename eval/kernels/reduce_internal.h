@@ -61,8 +61,7 @@ bool NextIndex(std::vector<int64_t>& idx, absl::Span<const int64_t> dims);
 struct WindowAxis {
   int64_t in = 1;   // operand extent
   int64_t out = 1;  // output extent
-  int64_t size = 1, stride = 1, pad_lo = 0, pad_hi = 0, base_dilation = 1,
-          window_dilation = 1;
+  int64_t size = 1, stride = 1, pad_lo = 0, pad_hi = 0, base_dilation = 1, window_dilation = 1;
   int64_t dilated = 1;  // operand extent after base dilation
 
   int64_t Index(int64_t o, int64_t k) const {
@@ -130,10 +129,8 @@ void VisitWindow(const std::vector<WindowAxis>& axes, absl::Span<const int64_t> 
 // window order, with the valid range of each axis worked out once. Needs
 // base_dilation 1 on every axis; `scratch` is scratch.
 template <typename F>
-void VisitWindowElements(const std::vector<WindowAxis>& axes,
-                         absl::Span<const int64_t> in_strides,
-                         absl::Span<const int64_t> out_idx, std::vector<int64_t>& scratch,
-                         F&& f) {
+void VisitWindowElements(const std::vector<WindowAxis>& axes, absl::Span<const int64_t> in_strides,
+                         absl::Span<const int64_t> out_idx, std::vector<int64_t>& scratch, F&& f) {
   const size_t r = axes.size();
   scratch.resize(4 * r);
   int64_t* lo = scratch.data();
@@ -208,8 +205,8 @@ absl::StatusOr<std::vector<Value>> NewOutputs(const Shape& shape, size_t n);
 
 // Copies n elements of `width` bytes: dst[i] = src[offsets[i]], or `fill`
 // (one element) where offsets[i] < 0.
-void GatherElements(uint8_t* dst, const uint8_t* src, const int64_t* offsets, int64_t n,
-                    int width, const uint8_t* fill);
+void GatherElements(uint8_t* dst, const uint8_t* src, const int64_t* offsets, int64_t n, int width,
+                    const uint8_t* fill);
 // dst[offsets[i]] = src[i].
 void ScatterElements(uint8_t* dst, const uint8_t* src, const int64_t* offsets, int64_t n,
                      int width);

@@ -394,8 +394,8 @@ std::optional<absl::Status> BatchedReduceWindow(const Computation& reducer, Oper
 
 absl::Status GeneralReduceWindow(const Computation& reducer, Operands ops,
                                  const std::vector<WindowAxis>& axes,
-                                 absl::Span<const int64_t> in_strides,
-                                 std::vector<Value>& outs, KernelContext& ev) {
+                                 absl::Span<const int64_t> in_strides, std::vector<Value>& outs,
+                                 KernelContext& ev) {
   const size_t n = ops.size() / 2;
   std::vector<int64_t> out_dims;
   for (const WindowAxis& a : axes) out_dims.push_back(a.out);
@@ -469,8 +469,7 @@ absl::StatusOr<Value> EvalReduceWindow(const Instruction& inst, Operands ops, Ke
   if (outs[0].array().element_count() == 0) return result();
   const Window window = inst.window() ? *inst.window() : Window{};
   absl::Span<const int64_t> in_dims = first.shape().dims();
-  const std::vector<WindowAxis> axes =
-      WindowAxes(window, in_dims, outs[0].array().shape().dims());
+  const std::vector<WindowAxis> axes = WindowAxes(window, in_dims, outs[0].array().shape().dims());
   const std::vector<int64_t> in_strides =
       in_dims.empty() ? std::vector<int64_t>{1} : Strides(in_dims);
   const bool fast = ev.options().fast_paths;

@@ -10,7 +10,6 @@ namespace {
 
 #define HLO_AVX512 __attribute__((target("avx512f"), always_inline)) inline
 
-
 // Overloads per element type, so that one kernel template serves f32 (16
 // lanes) and f64 (8 lanes).
 HLO_AVX512 __m512 Zero512(const float*) { return _mm512_setzero_ps(); }
@@ -39,7 +38,7 @@ HLO_AVX512 float Sum512(__m512 v) {
 }
 HLO_AVX512 double Sum512(__m512d v) {
   const __m256d s4 = _mm256_add_pd(_mm512_maskz_extractf64x4_pd(0xff, v, 0),
-                                     _mm512_maskz_extractf64x4_pd(0xff, v, 1));
+                                   _mm512_maskz_extractf64x4_pd(0xff, v, 1));
   const __m128d s2 = _mm_add_pd(_mm256_castpd256_pd128(s4), _mm256_extractf128_pd(s4, 1));
   return _mm_cvtsd_f64(_mm_add_sd(s2, _mm_unpackhi_pd(s2, s2)));
 }
@@ -63,10 +62,9 @@ struct BlockEnds {
 // bits do not depend on them; columns past the tail are loaded as zeros,
 // which add +0 to their lanes.
 template <typename T, int NV>
-__attribute__((target("avx512f"))) void Block512(int64_t rows, const T* mat, int64_t ld,
-                                                  const T* x, int64_t tail, BlockEnds ends,
-                                                  decltype(Zero512(x))* acc, T* y,
-                                                  int64_t incy) {
+__attribute__((target("avx512f"))) void Block512(int64_t rows, const T* mat, int64_t ld, const T* x,
+                                                 int64_t tail, BlockEnds ends,
+                                                 decltype(Zero512(x))* acc, T* y, int64_t incy) {
   constexpr int64_t kLanes = 64 / sizeof(T);
   decltype(Zero512(x)) xv[NV + 1];
 #pragma GCC unroll 16
@@ -91,6 +89,8 @@ constexpr int64_t kMostVectors = 16;
 template <typename T>
 void BlockAny(int64_t nv, int64_t rows, const T* mat, int64_t ld, const T* x, int64_t tail,
               BlockEnds ends, decltype(Zero512(x))* acc, T* y, int64_t incy) {
+  // One case per macro call, laid out by hand.
+  // clang-format off
   switch (nv) {
 #define HLO_BLOCK(n) \
   case n: return Block512<T, n>(rows, mat, ld, x, tail, ends, acc, y, incy);
@@ -101,6 +101,7 @@ void BlockAny(int64_t nv, int64_t rows, const T* mat, int64_t ld, const T* x, in
     default: return;
   }
 }
+// clang-format on
 
 #undef HLO_AVX512
 
@@ -108,8 +109,7 @@ void BlockAny(int64_t nv, int64_t rows, const T* mat, int64_t ld, const T* x, in
 // each chunk through the columns in blocks of kMostVectors vectors, the
 // last with the columns past whole vectors.
 template <typename T>
-void AllRows(int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x, T* y,
-             int64_t incy) {
+void AllRows(int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x, T* y, int64_t incy) {
   constexpr int64_t kLanes = 64 / sizeof(T);
   constexpr int64_t kChunk = 64;
   alignas(64) decltype(Zero512(x)) acc[kChunk];
@@ -139,8 +139,8 @@ void RowDots(int64_t rows, int64_t cols, const float* mat, int64_t ld, const flo
   AllRows(rows, cols, mat, ld, x, y, incy);
 }
 
-void RowDots(int64_t rows, int64_t cols, const double* mat, int64_t ld, const double* x,
-             double* y, int64_t incy) {
+void RowDots(int64_t rows, int64_t cols, const double* mat, int64_t ld, const double* x, double* y,
+             int64_t incy) {
   AllRows(rows, cols, mat, ld, x, y, incy);
 }
 

@@ -25,8 +25,8 @@ bool HasRowDots();
 // contiguous). Requires HasRowDots().
 void RowDots(int64_t rows, int64_t cols, const float* mat, int64_t ld, const float* x, float* y,
              int64_t incy);
-void RowDots(int64_t rows, int64_t cols, const double* mat, int64_t ld, const double* x,
-             double* y, int64_t incy);
+void RowDots(int64_t rows, int64_t cols, const double* mat, int64_t ld, const double* x, double* y,
+             int64_t incy);
 
 }  // namespace gemm
 }  // namespace hlo

@@ -15,16 +15,20 @@ std::optional<Opcode> SimpleBinaryReducer(const Computation& c) {
     return std::nullopt;
   }
   switch (root->opcode()) {
-    case Opcode::kAdd: case Opcode::kMultiply: case Opcode::kMaximum:
-    case Opcode::kMinimum: case Opcode::kAnd: case Opcode::kOr: case Opcode::kXor:
+    case Opcode::kAdd:
+    case Opcode::kMultiply:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+    case Opcode::kAnd:
+    case Opcode::kOr:
+    case Opcode::kXor:
       break;
     default:
       return std::nullopt;
   }
   const Instruction* a = root->operand(0);
   const Instruction* b = root->operand(1);
-  bool params = a->opcode() == Opcode::kParameter && b->opcode() == Opcode::kParameter &&
-                a != b;
+  bool params = a->opcode() == Opcode::kParameter && b->opcode() == Opcode::kParameter && a != b;
   // All of these ops are commutative, so either parameter order works.
   if (!params) return std::nullopt;
   if (a->shape().element_type() != root->shape().element_type() ||
@@ -80,8 +84,9 @@ absl::StatusOr<Value> MapScalarComputation(const Computation& computation, Opera
     auto r = evaluator.Call(computation, args);
     if (!r.ok()) return r.status();
     if (!r->is_array() || r->array().element_type() != dst.element_type()) {
-      return absl::InvalidArgumentError("map's computation must return a scalar of the "
-                                        "result's element type");
+      return absl::InvalidArgumentError(
+          "map's computation must return a scalar of the "
+          "result's element type");
     }
     StoreScalar(dst, i, r->array());
   }

@@ -31,7 +31,7 @@ namespace hlo {
 namespace gather_internal {
 
 struct ScatterPlan {
-  size_t n = 1;  // inputs (= updates)
+  size_t n = 1;                               // inputs (= updates)
   PrimitiveType type = PrimitiveType::kPred;  // input 0's element type
   IndexBatch batch;
   Dims update_batch_strides;  // per batch dimension: its stride in the updates

@@ -181,12 +181,18 @@ WindowFn TypedCombiner(const ScatterPlan& p, const Computation& update) {
   const PrimitiveType t = p.type;
   if (IsReplace(update)) {
     switch (ByteWidth(t)) {
-      case 1: return &ReplaceWindow<uint8_t>;
-      case 2: return &ReplaceWindow<uint16_t>;
-      case 4: return &ReplaceWindow<uint32_t>;
-      case 8: return &ReplaceWindow<uint64_t>;
-      case 16: return &ReplaceWindow<Word128>;
-      default: return nullptr;
+      case 1:
+        return &ReplaceWindow<uint8_t>;
+      case 2:
+        return &ReplaceWindow<uint16_t>;
+      case 4:
+        return &ReplaceWindow<uint32_t>;
+      case 8:
+        return &ReplaceWindow<uint64_t>;
+      case 16:
+        return &ReplaceWindow<Word128>;
+      default:
+        return nullptr;
     }
   }
   std::optional<Opcode> op = SimpleBinaryReducer(update);
@@ -225,8 +231,8 @@ void ApplyTypedWindows(const ScatterPlan& p, const WindowList& windows, WindowFn
   const int64_t total = p.input_elements;
   int64_t window_elements = 1;
   for (const Axis& a : p.window_axes) window_elements *= a.size;
-  const int64_t work = ((copy_from ? total : 0) +
-                        static_cast<int64_t>(windows.size()) * window_elements) * width;
+  const int64_t work =
+      ((copy_from ? total : 0) + static_cast<int64_t>(windows.size()) * window_elements) * width;
   const uint8_t* from = copy_from ? copy_from->data() : nullptr;
   if (p.slab <= 0 || (work < kParallelBytes && !copy_from) || windows.size() > UINT32_MAX) {
     // One pass in list order (the copy first, split over the cores).

@@ -30,8 +30,8 @@ namespace gather_internal {
 absl::Status CheckScatter(const Instruction& inst, Operands ops, ScatterPlan& p) {
   constexpr std::string_view kOp = "scatter";
   if (ops.size() < 3 || ops.size() % 2 == 0) {
-    return Invalid(StrCat("scatter takes N inputs, the indices and N updates, not ",
-                          ops.size(), " operands"));
+    return Invalid(
+        StrCat("scatter takes N inputs, the indices and N updates, not ", ops.size(), " operands"));
   }
   for (const Value* v : ops) {
     if (!v->is_array()) return Invalid("scatter operands must be arrays");
@@ -46,25 +46,25 @@ absl::Status CheckScatter(const Instruction& inst, Operands ops, ScatterPlan& p)
   for (size_t k = 0; k < p.n; ++k) {
     const Shape& in = ops[k]->array().shape();
     const Shape& up = ops[p.n + 1 + k]->array().shape();
-    const Shape& res = inst.shape().IsTuple() && p.n > 1 && k < static_cast<size_t>(
-                           inst.shape().tuple_size()) ? inst.shape().tuple_shape(k)
-                                                      : inst.shape();
+    const Shape& res =
+        inst.shape().IsTuple() && p.n > 1 && k < static_cast<size_t>(inst.shape().tuple_size())
+            ? inst.shape().tuple_shape(k)
+            : inst.shape();
     if (in.dims() != input.dims() || up.dims() != updates.dims() ||
         up.element_type() != in.element_type()) {
       return Invalid(StrCat("scatter input ", k, " ", in.ToString(false), " and update ",
-                            up.ToString(false), " do not match input 0 ",
-                            input.ToString(false), " and update 0 ",
-                            updates.ToString(false)));
+                            up.ToString(false), " do not match input 0 ", input.ToString(false),
+                            " and update 0 ", updates.ToString(false)));
     }
     if (!res.IsArray() || res.dims() != in.dims() || res.element_type() != in.element_type()) {
-      return Invalid(StrCat("scatter of ", in.ToString(false), " cannot give ",
-                            inst.shape().ToString(false)));
+      return Invalid(
+          StrCat("scatter of ", in.ToString(false), " cannot give ", inst.shape().ToString(false)));
     }
   }
   if ((p.n > 1) != inst.shape().IsTuple() ||
       (p.n > 1 && inst.shape().tuple_size() != static_cast<int64_t>(p.n))) {
-    return Invalid(StrCat("scatter of ", p.n, " inputs cannot give ",
-                          inst.shape().ToString(false)));
+    return Invalid(
+        StrCat("scatter of ", p.n, " inputs cannot give ", inst.shape().ToString(false)));
   }
   if (!inst.HasAttr(AttrKind::kIndexVectorDim)) return Invalid("scatter needs index_vector_dim");
   const int64_t ivd = inst.GetInt(AttrKind::kIndexVectorDim);
@@ -98,8 +98,8 @@ absl::Status CheckScatter(const Instruction& inst, Operands ops, ScatterPlan& p)
   }
   for (size_t i = 0; i < ibd.size(); ++i) {
     if (sibd[i] == ivd) {
-      return Invalid(StrCat("scatter scatter_indices_batching_dims contains index_vector_dim ",
-                            ivd));
+      return Invalid(
+          StrCat("scatter scatter_indices_batching_dims contains index_vector_dim ", ivd));
     }
     if (input.dim(ibd[i]) != indices.dim(sibd[i])) {
       return Invalid(StrCat("scatter batching dimension ", ibd[i], " of the input (size ",
@@ -111,8 +111,8 @@ absl::Status CheckScatter(const Instruction& inst, Operands ops, ScatterPlan& p)
   if (static_cast<int64_t>(uwd.size()) != windows ||
       updates.rank() != windows + static_cast<int64_t>(p.batch.dims.size())) {
     return Invalid(StrCat("scatter update_window_dims=", DimsText(uwd), " and the updates ",
-                          updates.ToString(false), " do not fit the input ",
-                          input.ToString(false), " and indices ", indices.ToString(false)));
+                          updates.ToString(false), " do not fit the input ", input.ToString(false),
+                          " and indices ", indices.ToString(false)));
   }
   Dims ustrides = RowMajorStrides(updates.dims());
   Dims istrides = RowMajorStrides(input.dims());
@@ -133,9 +133,8 @@ absl::Status CheckScatter(const Instruction& inst, Operands ops, ScatterPlan& p)
     p.window_axes.push_back({window[d], istrides[d], ustrides[ud]});
   }
   if (!fits) {
-    return Invalid(StrCat("scatter updates ", updates.ToString(false),
-                          " do not match the input ", input.ToString(false), " and indices ",
-                          indices.ToString(false)));
+    return Invalid(StrCat("scatter updates ", updates.ToString(false), " do not match the input ",
+                          input.ToString(false), " and indices ", indices.ToString(false)));
   }
   for (int64_t d : sdod) {
     p.start_limit.push_back(input.dim(d) - window[d]);
@@ -209,8 +208,8 @@ absl::Status ScatterGeneric(const ScatterPlan& p, const WindowList& windows,
       return false;
     }
     for (size_t k = 0; k < n; ++k) {
-      const Value* v = n == 1 ? &*r : (r->is_tuple() && r->elements().size() == n
-                                           ? &r->element(k) : nullptr);
+      const Value* v =
+          n == 1 ? &*r : (r->is_tuple() && r->elements().size() == n ? &r->element(k) : nullptr);
       Literal& dst = outs[k].mutable_array();
       if (!v || !v->is_array() || v->array().element_count() != 1 ||
           v->array().element_type() != dst.element_type()) {
@@ -251,8 +250,8 @@ absl::StatusOr<Value> EvalScatter(const Instruction& inst, Operands ops, KernelC
   if (auto st = CheckScatter(inst, ops, p); !st.ok()) return st;
   const Literal& indices = ops[p.n]->array();
   if (!ReaderFor(indices.element_type())) {
-    return Invalid(StrCat("scatter indices must be integers, not ",
-                          indices.shape().ToString(false)));
+    return Invalid(
+        StrCat("scatter indices must be integers, not ", indices.shape().ToString(false)));
   }
   const Attribute* a = inst.FindAttr(AttrKind::kToApply);
   const auto* called = a ? std::get_if<std::vector<Computation*>>(&a->value) : nullptr;

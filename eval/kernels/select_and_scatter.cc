@@ -60,10 +60,18 @@ inline bool KeepSelected(T selected, T candidate) {
 template <typename F>
 void DispatchKeep(Keep k, F&& f) {
   switch (k) {
-    case Keep::kGe: f(std::integral_constant<Keep, Keep::kGe>{}); break;
-    case Keep::kGt: f(std::integral_constant<Keep, Keep::kGt>{}); break;
-    case Keep::kLe: f(std::integral_constant<Keep, Keep::kLe>{}); break;
-    default: f(std::integral_constant<Keep, Keep::kLt>{}); break;
+    case Keep::kGe:
+      f(std::integral_constant<Keep, Keep::kGe>{});
+      break;
+    case Keep::kGt:
+      f(std::integral_constant<Keep, Keep::kGt>{});
+      break;
+    case Keep::kLe:
+      f(std::integral_constant<Keep, Keep::kLe>{});
+      break;
+    default:
+      f(std::integral_constant<Keep, Keep::kLt>{});
+      break;
   }
 }
 
@@ -266,8 +274,8 @@ absl::StatusOr<Value> EvalSelectAndScatter(const Instruction& inst, Operands ops
   const std::vector<int64_t> in_strides =
       in_dims.empty() ? std::vector<int64_t>{1} : Strides(in_dims);
   const PrimitiveType t = operand.element_type();
-  const bool same_types = source.element_type() == t && init.element_type() == t &&
-                          dst.element_type() == t;
+  const bool same_types =
+      source.element_type() == t && init.element_type() == t && dst.element_type() == t;
   if (ev.options().fast_paths && same_types) {
     std::optional<Keep> keep = SimpleSelect(**select);
     std::optional<Opcode> op = SimpleBinaryReducer(**scatter);
@@ -285,10 +293,9 @@ absl::StatusOr<Value> EvalSelectAndScatter(const Instruction& inst, Operands ops
     if (sel && sca && sel->parameter_count() == 2 && sel->result_count() == 1 &&
         sel->parameter_type(0) == t && sel->parameter_type(1) == t &&
         sel->result_type(0) == PrimitiveType::kPred && sca->parameter_count() == 2 &&
-        sca->result_count() == 1 && sca->parameter_type(0) == t &&
-        sca->parameter_type(1) == t && sca->result_type(0) == t) {
-      absl::Status s = BatchedSelectAndScatter(*sel, *sca, operand, source, axes, in_strides,
-                                               dst);
+        sca->result_count() == 1 && sca->parameter_type(0) == t && sca->parameter_type(1) == t &&
+        sca->result_type(0) == t) {
+      absl::Status s = BatchedSelectAndScatter(*sel, *sca, operand, source, axes, in_strides, dst);
       if (!s.ok()) return s;
       return out;
     }

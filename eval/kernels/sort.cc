@@ -30,9 +30,7 @@ namespace sort_internal {
 
 namespace {
 
-absl::Status Invalid(std::string message) {
-  return absl::InvalidArgumentError(std::move(message));
-}
+absl::Status Invalid(std::string message) { return absl::InvalidArgumentError(std::move(message)); }
 
 struct Word128 {
   uint64_t lo, hi;
@@ -54,11 +52,21 @@ void PermuteTyped(const uint8_t* in_bytes, uint8_t* out_bytes, int64_t base, int
 void Permute(const Literal& in, Literal& out, int64_t base, int64_t inner,
              const std::vector<int64_t>& perm) {
   switch (ByteWidth(in.element_type())) {
-    case 1: PermuteTyped<uint8_t>(in.data(), out.data(), base, inner, perm); break;
-    case 2: PermuteTyped<uint16_t>(in.data(), out.data(), base, inner, perm); break;
-    case 4: PermuteTyped<uint32_t>(in.data(), out.data(), base, inner, perm); break;
-    case 8: PermuteTyped<uint64_t>(in.data(), out.data(), base, inner, perm); break;
-    default: PermuteTyped<Word128>(in.data(), out.data(), base, inner, perm); break;
+    case 1:
+      PermuteTyped<uint8_t>(in.data(), out.data(), base, inner, perm);
+      break;
+    case 2:
+      PermuteTyped<uint16_t>(in.data(), out.data(), base, inner, perm);
+      break;
+    case 4:
+      PermuteTyped<uint32_t>(in.data(), out.data(), base, inner, perm);
+      break;
+    case 8:
+      PermuteTyped<uint64_t>(in.data(), out.data(), base, inner, perm);
+      break;
+    default:
+      PermuteTyped<Word128>(in.data(), out.data(), base, inner, perm);
+      break;
   }
 }
 
@@ -169,7 +177,8 @@ absl::Status SortGeneric(const Slices& s, const Computation& comparator, Operand
   };
   s.ForEach([&](int64_t base) {
     for (size_t k = 0; k < n_ops; ++k) {
-      for (int64_t j = 0; j < s.n; ++j) scalars[k][j] = ScalarAt(ops[k]->array(), base + j * s.inner);
+      for (int64_t j = 0; j < s.n; ++j)
+        scalars[k][j] = ScalarAt(ops[k]->array(), base + j * s.inner);
     }
     for (int64_t j = 0; j < s.n; ++j) perm[j] = j;
     MergeSort(perm.data(), s.n, buf.data(), less);
@@ -236,15 +245,15 @@ absl::StatusOr<Value> EvalSortOp(const Instruction& inst, Operands ops, KernelCo
     if (in.dims() != first.dims() || !out.IsArray() || out.dims() != in.dims() ||
         out.element_type() != in.element_type()) {
       return Invalid(StrCat("sort operand ", k, " ", in.ToString(false),
-                            " does not match operand 0 ", first.ToString(false),
-                            " and the result ", result.ToString(false)));
+                            " does not match operand 0 ", first.ToString(false), " and the result ",
+                            result.ToString(false)));
     }
   }
   absl::Span<const int64_t> dims = inst.GetInts(AttrKind::kDimensions);
   const int64_t rank = first.rank();
   if (dims.size() != 1 || dims[0] < -rank || dims[0] >= std::max<int64_t>(rank, 1)) {
-    return Invalid(StrCat("sort needs dimensions={d} with one dimension of ",
-                          first.ToString(false)));
+    return Invalid(
+        StrCat("sort needs dimensions={d} with one dimension of ", first.ToString(false)));
   }
   Computation* comparator = inst.to_apply();
   if (!comparator) return Invalid("sort needs a comparator (to_apply)");
@@ -278,11 +287,12 @@ absl::StatusOr<Value> EvalSortOp(const Instruction& inst, Operands ops, KernelCo
     for (const Value* v : ops) arrays.push_back(&v->array());
     BatchProgram* program = ev.BatchProgramFor(*comparator);
     if (program && BatchedComparatorFits(*program, arrays)) {
-      auto st = SortSlicesBatched(s, *program, arrays, [&](int64_t base, const std::vector<int64_t>& perm) {
-        for (size_t k = 0; k < n_ops; ++k) {
-          Permute(ops[k]->array(), outs[k].mutable_array(), base, s.inner, perm);
-        }
-      });
+      auto st = SortSlicesBatched(
+          s, *program, arrays, [&](int64_t base, const std::vector<int64_t>& perm) {
+            for (size_t k = 0; k < n_ops; ++k) {
+              Permute(ops[k]->array(), outs[k].mutable_array(), base, s.inner, perm);
+            }
+          });
       if (!st.ok()) return st;
       return done();
     }
@@ -303,9 +313,12 @@ absl::StatusOr<Value> EvalTopKOp(const Instruction& inst, Operands ops) {
 
 absl::StatusOr<Value> EvalSort(const Instruction& inst, Operands ops, KernelContext& ev) {
   switch (inst.opcode()) {
-    case Opcode::kSort: return sort_internal::EvalSortOp(inst, ops, ev);
-    case Opcode::kTopK: return sort_internal::EvalTopKOp(inst, ops);
-    default: return absl::InternalError(StrCat("no sort kernel for ", inst.OpcodeText()));
+    case Opcode::kSort:
+      return sort_internal::EvalSortOp(inst, ops, ev);
+    case Opcode::kTopK:
+      return sort_internal::EvalTopKOp(inst, ops);
+    default:
+      return absl::InternalError(StrCat("no sort kernel for ", inst.OpcodeText()));
   }
 }
 

@@ -186,8 +186,7 @@ struct KeyComparator {
 // LT/GT compare of a key pair, or the lexicographic forms JAX and XLA build
 // from such compares with EQ/NE, and/or and select. Anything else (LE/GE,
 // complex keys, arithmetic on the values) is not recognised.
-std::optional<KeyComparator> RecognizeComparator(const Computation& comparator,
-                                                 int64_t n_operands);
+std::optional<KeyComparator> RecognizeComparator(const Computation& comparator, int64_t n_operands);
 
 // keys as the key reads it: the f32 conversion of a widened key's
 // bf16/f16 operand (made in *widened), else keys itself.
@@ -236,8 +235,7 @@ bool DispatchRuleKey(PrimitiveType t, const std::vector<KeyRule>& rules, F&& f) 
 // smallest) elements of each row, ties to the lower index, in XLA's total
 // order for floats (NaN above +inf, -0 below +0). `result` is the
 // (values, indices) tuple shape.
-absl::StatusOr<Value> TopK(const Literal& operand, int64_t k, bool largest,
-                           const Shape& result);
+absl::StatusOr<Value> TopK(const Literal& operand, int64_t k, bool largest, const Shape& result);
 // Sorts every slice of s by the keys' order keys (OrderKeys of each key's
 // operand, `order_keys[k]` for keys[k]), ties by index, and calls
 // emit(base, perm) with each slice's permutation. Long slices sort by
@@ -247,16 +245,15 @@ void SortSlicesByOrderKeys(const Slices& s, const std::vector<std::vector<uint64
 
 // Whether `program` (a comparator for the batched interpreter) takes one
 // pair of parameters per operand, of its element type, and returns a pred.
-bool BatchedComparatorFits(const BatchProgram& program,
-                           absl::Span<const Literal* const> operands);
+bool BatchedComparatorFits(const BatchProgram& program, absl::Span<const Literal* const> operands);
 // Sorts every slice of s by the batched comparator: a sorting network
 // (Batcher's odd-even merge sort) whose stages each ask the program about
 // all pairs of all slices at once, ties (neither less) broken by the
 // original index, so for a strict weak order the answer is the stable
 // sort's. Calls emit(base, perm) with each slice's permutation.
-absl::Status SortSlicesBatched(const Slices& s, BatchProgram& program,
-                               absl::Span<const Literal* const> operands,
-                               const std::function<void(int64_t, const std::vector<int64_t>&)>& emit);
+absl::Status SortSlicesBatched(
+    const Slices& s, BatchProgram& program, absl::Span<const Literal* const> operands,
+    const std::function<void(int64_t, const std::vector<int64_t>&)>& emit);
 
 // custom-call TopK (XLA's TopkRewriter): k from the result shape; without a
 // comparator the k largest, with one (to_apply or called_computations: 2

@@ -67,8 +67,7 @@ std::optional<int64_t> IntConstant(const Instruction* e) {
     if (!v || *v < 0 || (bits < 63 && *v >= (int64_t{1} << bits))) return std::nullopt;
     return v;
   }
-  if (e->opcode() != Opcode::kConstant || !e->literal() || !IsScalar(e) ||
-      !IsInteger(TypeOf(e))) {
+  if (e->opcode() != Opcode::kConstant || !e->literal() || !IsScalar(e) || !IsInteger(TypeOf(e))) {
     return std::nullopt;
   }
   return e->literal()->GetInt(0);
@@ -85,7 +84,8 @@ bool SameValue(const Instruction* a, const Instruction* b) {
     return false;
   }
   switch (a->opcode()) {
-    case Opcode::kParameter: return a->parameter_number() == b->parameter_number();
+    case Opcode::kParameter:
+      return a->parameter_number() == b->parameter_number();
     case Opcode::kConstant:
       return a->literal() && b->literal() && a->literal()->GetBits(0) == b->literal()->GetBits(0);
     case Opcode::kConvert:
@@ -93,7 +93,8 @@ bool SameValue(const Instruction* a, const Instruction* b) {
     case Opcode::kBitcastConvert:
       return a->operand_count() == 1 && b->operand_count() == 1 &&
              SameValue(a->operand(0), b->operand(0));
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -117,9 +118,9 @@ bool SignedCompare(const Instruction* cmp, std::string_view direction) {
 // What one side of a key compare computes from its parameter.
 struct KeyExpr {
   int64_t param = -1;
-  bool widened = false;     // convert(bf16/f16 parameter) to f32
+  bool widened = false;  // convert(bf16/f16 parameter) to f32
   std::vector<KeyRule> rules;
-  bool total_bits = false;  // the total-order integer of the float
+  bool total_bits = false;              // the total-order integer of the float
   const Instruction* source = nullptr;  // the parameter or its convert
   bool SameForm(const KeyExpr& o) const {
     return widened == o.widened && rules == o.rules && total_bits == o.total_bits;
@@ -160,13 +161,13 @@ bool MatchFloatKey(const Computation& c, const Instruction* e, KeyExpr* k) {
   const Instruction* x = k->source;
   KeyRule rule;
   rule.result_bits = value->literal()->GetBits(0);
-  if (IeeeCompare(cond, "NE") && SameValue(cond->operand(0), x) &&
-      SameValue(cond->operand(1), x)) {
+  if (IeeeCompare(cond, "NE") && SameValue(cond->operand(0), x) && SameValue(cond->operand(1), x)) {
     rule.kind = KeyRule::kNaN;
   } else if (IeeeCompare(cond, "EQ")) {
     const Instruction* a = cond->operand(0);
     const Instruction* b = cond->operand(1);
-    const Instruction* m = SameValue(a, x) ? Unbroadcast(b) : (SameValue(b, x) ? Unbroadcast(a) : nullptr);
+    const Instruction* m =
+        SameValue(a, x) ? Unbroadcast(b) : (SameValue(b, x) ? Unbroadcast(a) : nullptr);
     if (!m || !IsScalarConstant(m, t)) return false;
     rule.kind = KeyRule::kEqual;
     rule.match = m->literal()->GetDouble(0);
@@ -212,18 +213,17 @@ bool MatchTotalBits(const Computation& c, const Instruction* e, KeyExpr* k) {
   if (!f || !HasXorTotalOrder(TypeOf(f)) || !MatchFloatKey(c, f, k)) return false;
   const int64_t max = static_cast<int64_t>((uint64_t{1} << (BitWidth(TypeOf(s)) - 1)) - 1);
   const Instruction* cond = e->operand(0);
-  const bool negative =
-      (SignedCompare(cond, "LT") && SameValue(cond->operand(0), s) &&
-       IntConstant(cond->operand(1)) == 0) ||
-      (SignedCompare(cond, "GT") && SameValue(cond->operand(1), s) &&
-       IntConstant(cond->operand(0)) == 0);
+  const bool negative = (SignedCompare(cond, "LT") && SameValue(cond->operand(0), s) &&
+                         IntConstant(cond->operand(1)) == 0) ||
+                        (SignedCompare(cond, "GT") && SameValue(cond->operand(1), s) &&
+                         IntConstant(cond->operand(0)) == 0);
   if (!negative) return false;
   const Instruction* flipped = e->operand(1);
   if (flipped->opcode() == Opcode::kXor && flipped->operand_count() == 2) {
     const Instruction* a = flipped->operand(0);
     const Instruction* b = flipped->operand(1);
-    k->total_bits = (SameValue(a, s) && IntConstant(b) == max) ||
-                    (SameValue(b, s) && IntConstant(a) == max);
+    k->total_bits =
+        (SameValue(a, s) && IntConstant(b) == max) || (SameValue(b, s) && IntConstant(a) == max);
     return k->total_bits;
   }
   if (flipped->opcode() == Opcode::kBitcastConvert && flipped->operand_count() == 1 &&
@@ -324,8 +324,8 @@ bool SameKeySet(const std::vector<SortKey>& ties, const std::vector<SortKey>& ke
   return within(ties, keys) && within(keys, ties);
 }
 
-std::optional<std::vector<SortKey>> MatchLexicographic(const Computation& c,
-                                                       const Instruction* e, int depth) {
+std::optional<std::vector<SortKey>> MatchLexicographic(const Computation& c, const Instruction* e,
+                                                       int depth) {
   if (depth > 64 || !IsScalar(e) || TypeOf(e) != PrimitiveType::kPred) return std::nullopt;
   if (auto k = MatchOrderCompare(c, e)) return std::vector<SortKey>{*k};
   auto join = [](SortKey first, std::optional<std::vector<SortKey>> rest) {

@@ -16,8 +16,7 @@ namespace sort_internal {
 
 const Literal& KeySource(const Literal& keys, const SortKey& key, std::optional<Literal>* widened) {
   if (!key.widened) return keys;
-  auto f32 = Literal::CreateUninitialized(
-      Shape::Array(PrimitiveType::kF32, keys.shape().dims()));
+  auto f32 = Literal::CreateUninitialized(Shape::Array(PrimitiveType::kF32, keys.shape().dims()));
   if (!f32.ok()) return keys;  // only for a shape that the operand has already
   elementwise::DecodeSmallFloats(keys.element_type(), keys.data(),
                                  reinterpret_cast<float*>(f32->data()), keys.element_count());

@@ -50,11 +50,21 @@ struct Bytes16 {
 template <typename F>
 void ByWidth(int width, F&& f) {
   switch (width) {
-    case 1: f(uint8_t{}); break;
-    case 2: f(uint16_t{}); break;
-    case 4: f(uint32_t{}); break;
-    case 8: f(uint64_t{}); break;
-    default: f(Bytes16{}); break;
+    case 1:
+      f(uint8_t{});
+      break;
+    case 2:
+      f(uint16_t{});
+      break;
+    case 4:
+      f(uint32_t{});
+      break;
+    case 8:
+      f(uint64_t{});
+      break;
+    default:
+      f(Bytes16{});
+      break;
   }
 }
 
@@ -62,8 +72,8 @@ void ByWidth(int width, F&& f) {
 // current order.
 struct Column {
   int width = 0;
-  std::vector<uint8_t> data;        // the group's elements
-  std::vector<uint8_t> lhs, rhs;    // one batch's parameters
+  std::vector<uint8_t> data;      // the group's elements
+  std::vector<uint8_t> lhs, rhs;  // one batch's parameters
 };
 
 // dst[q] = src[index[q]] (elements of type E).
@@ -92,8 +102,7 @@ void SwapTyped(uint8_t* data, const int64_t* a, const int64_t* b, const uint8_t*
 // the network; order[g * n + pos] ends as the input position at pos.
 absl::Status SortGroup(const Slices& s, BatchProgram& program,
                        absl::Span<const Literal* const> operands, const int64_t* bases,
-                       int64_t count, std::vector<Column>& columns,
-                       std::vector<int64_t>& order) {
+                       int64_t count, std::vector<Column>& columns, std::vector<int64_t>& order) {
   const int64_t n = s.n;
   order.resize(count * n);
   for (int64_t g = 0; g < count; ++g) {
@@ -156,8 +165,8 @@ absl::Status SortGroup(const Slices& s, BatchProgram& program,
           // In order: less(x[hi], x[lo]) swaps; else !less(x[lo], x[hi]) does.
           swap[q] = (less[q] != 0) == (order[lo_at[q]] < order[hi_at[q]]);
         }
-        SwapTyped<int64_t>(reinterpret_cast<uint8_t*>(order.data()), lo_at.data(),
-                           hi_at.data(), swap.data(), c);
+        SwapTyped<int64_t>(reinterpret_cast<uint8_t*>(order.data()), lo_at.data(), hi_at.data(),
+                           swap.data(), c);
         for (Column& col : columns) {
           ByWidth(col.width, [&](auto e) {
             SwapTyped<decltype(e)>(col.data.data(), lo_at.data(), hi_at.data(), swap.data(), c);
@@ -171,8 +180,7 @@ absl::Status SortGroup(const Slices& s, BatchProgram& program,
 
 }  // namespace
 
-bool BatchedComparatorFits(const BatchProgram& program,
-                           absl::Span<const Literal* const> operands) {
+bool BatchedComparatorFits(const BatchProgram& program, absl::Span<const Literal* const> operands) {
   if (program.parameter_count() != 2 * static_cast<int64_t>(operands.size()) ||
       program.result_count() != 1 || program.result_type(0) != PrimitiveType::kPred) {
     return false;
@@ -186,9 +194,9 @@ bool BatchedComparatorFits(const BatchProgram& program,
   return true;
 }
 
-absl::Status SortSlicesBatched(const Slices& s, BatchProgram& program,
-                               absl::Span<const Literal* const> operands,
-                               const std::function<void(int64_t, const std::vector<int64_t>&)>& emit) {
+absl::Status SortSlicesBatched(
+    const Slices& s, BatchProgram& program, absl::Span<const Literal* const> operands,
+    const std::function<void(int64_t, const std::vector<int64_t>&)>& emit) {
   std::vector<int64_t> bases;
   s.ForEach([&](int64_t base) {
     bases.push_back(base);

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,8 +59,7 @@ std::vector<int64_t> Ints(const Literal& l) {
   return v;
 }
 
-TEST_CASE("MergeSort: equals std::stable_sort, and stays in bounds for any comparator",
-          "[sort]") {
+TEST_CASE("MergeSort: equals std::stable_sort, and stays in bounds for any comparator", "[sort]") {
   Lcg rng;
   for (int64_t n : {0, 1, 2, 15, 16, 17, 33, 100, 1000, 4097}) {
     std::vector<std::pair<int, int>> a(n), buf(n);
@@ -78,7 +77,8 @@ TEST_CASE("MergeSort: equals std::stable_sort, and stays in bounds for any compa
       return ids;
     };
     std::vector<int> all = sorted_ids(a);
-    sort_internal::MergeSort(a.data(), n, buf.data(), [](const auto&, const auto&) { return true; });
+    sort_internal::MergeSort(a.data(), n, buf.data(),
+                             [](const auto&, const auto&) { return true; });
     CHECK(sorted_ids(a) == all);
     sort_internal::MergeSort(a.data(), n, buf.data(),
                              [&](const auto&, const auto&) { return rng.Next(2) == 0; });
@@ -359,9 +359,9 @@ std::optional<sort_internal::KeyComparator> Recognize(std::string_view comparato
 // The total-order integer of parameter p as XLA's ComparisonExpander writes
 // it, named k<p>.
 std::string TotalBits(int p) {
-  return StrCat("  b", p, " = s32[] bitcast(p", p, ")\n  x", p, " = s32[] xor(imax, b", p,
-                ")\n  n", p, " = pred[] compare(b", p, ", izero), direction=LT\n  k", p,
-                " = s32[] select(n", p, ", x", p, ", b", p, ")\n");
+  return StrCat("  b", p, " = s32[] bitcast(p", p, ")\n  x", p, " = s32[] xor(imax, b", p, ")\n  n",
+                p, " = pred[] compare(b", p, ", izero), direction=LT\n  k", p, " = s32[] select(n",
+                p, ", x", p, ", b", p, ")\n");
 }
 
 constexpr std::string_view kTwoF32 =
@@ -370,10 +370,10 @@ constexpr std::string_view kTwoF32 =
 
 TEST_CASE("RecognizeComparator: XLA's and JAX's comparators order by keys", "[sort]") {
   SECTION("total order as integers, GT, 4 parameters (after.hlo's TopK comparator)") {
-    auto r = Recognize(StrCat("cmp {\n", kTwoF32, "  p2 = s32[] parameter(2)\n",
-                              "  p3 = s32[] parameter(3)\n", TotalBits(0), TotalBits(1),
-                              "  ROOT r = pred[] compare(k0, k1), direction=GT\n}\n"),
-                       2);
+    auto r = Recognize(
+        StrCat("cmp {\n", kTwoF32, "  p2 = s32[] parameter(2)\n", "  p3 = s32[] parameter(3)\n",
+               TotalBits(0), TotalBits(1), "  ROOT r = pred[] compare(k0, k1), direction=GT\n}\n"),
+        2);
     REQUIRE(r);
     REQUIRE(r->keys.size() == 1);
     CHECK(r->keys[0].operand == 0);
@@ -477,12 +477,12 @@ TEST_CASE("RecognizeComparator: XLA's and JAX's comparators order by keys", "[so
   }
 }
 
-TEST_CASE("RecognizeComparator: what is no order by keys stays with the comparator",
-          "[sort]") {
+TEST_CASE("RecognizeComparator: what is no order by keys stays with the comparator", "[sort]") {
   auto two = [](std::string_view body) {
-    return StrCat("cmp {\n  p0 = f32[] parameter(0)\n  p1 = f32[] parameter(1)\n"
-                  "  p2 = s32[] parameter(2)\n  p3 = s32[] parameter(3)\n",
-                  body, "}\n");
+    return StrCat(
+        "cmp {\n  p0 = f32[] parameter(0)\n  p1 = f32[] parameter(1)\n"
+        "  p2 = s32[] parameter(2)\n  p3 = s32[] parameter(3)\n",
+        body, "}\n");
   };
   // A function of the values (|x|), LE, one parameter on both sides.
   CHECK_FALSE(Recognize(two("  a0 = f32[] abs(p0)\n  a1 = f32[] abs(p1)\n"
@@ -503,15 +503,15 @@ TEST_CASE("RecognizeComparator: what is no order by keys stays with the comparat
                             "  ROOT r = pred[] select(eq, lt2, lt)\n"),
                         2));
   // xor with a constant other than MAX is no total order.
-  CHECK_FALSE(Recognize(StrCat("cmp {\n", "  p0 = f32[] parameter(0)\n  p1 = f32[] parameter(1)\n"
-                               "  izero = s32[] constant(0)\n  imax = s32[] constant(2147483646)\n",
-                               TotalBits(0), TotalBits(1),
-                               "  ROOT r = pred[] compare(k0, k1), direction=LT\n}\n"),
-                        1));
+  CHECK_FALSE(Recognize(
+      StrCat("cmp {\n",
+             "  p0 = f32[] parameter(0)\n  p1 = f32[] parameter(1)\n"
+             "  izero = s32[] constant(0)\n  imax = s32[] constant(2147483646)\n",
+             TotalBits(0), TotalBits(1), "  ROOT r = pred[] compare(k0, k1), direction=LT\n}\n"),
+      1));
 }
 
-TEST_CASE("sort: any comparator (batched sorting network) equals std::stable_sort",
-          "[sort]") {
+TEST_CASE("sort: any comparator (batched sorting network) equals std::stable_sort", "[sort]") {
   // |k| < |l| on s32 keys with many ties and an iota payload, for every
   // length up to 70 (networks padded to powers of two) and a long row.
   Lcg rng;
@@ -533,18 +533,20 @@ abs_lt {
 }
 
 ENTRY main {
-  k = s32[)", n, R"(] parameter(0)
-  i = s32[)", n, R"(] iota(), iota_dimension=0
-  ROOT s = (s32[)", n, "], s32[", n, R"(]) sort(k, i), dimensions={0}, to_apply=abs_lt
+  k = s32[)",
+                              n, R"(] parameter(0)
+  i = s32[)",
+                              n, R"(] iota(), iota_dimension=0
+  ROOT s = (s32[)",
+                              n, "], s32[", n, R"(]) sort(k, i), dimensions={0}, to_apply=abs_lt
 }
 )"),
                        {S32Array(keys)});
     REQUIRE(r.ok());
     std::vector<int64_t> order(n);
     for (int64_t j = 0; j < n; ++j) order[j] = j;
-    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-      return std::abs(keys[a]) < std::abs(keys[b]);
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return std::abs(keys[a]) < std::abs(keys[b]); });
     INFO("n = " << n);
     CHECK(Ints(r->element(1).array()) == order);
   }

@@ -16,9 +16,7 @@ namespace hlo {
 namespace sort_internal {
 namespace {
 
-absl::Status Invalid(std::string message) {
-  return absl::InvalidArgumentError(std::move(message));
-}
+absl::Status Invalid(std::string message) { return absl::InvalidArgumentError(std::move(message)); }
 
 // Checks the (values, indices) result shape against the operand and k.
 absl::Status CheckTopKShape(const Shape& operand, int64_t k, const Shape& result) {
@@ -26,8 +24,7 @@ absl::Status CheckTopKShape(const Shape& operand, int64_t k, const Shape& result
   if (rank < 1) return Invalid(StrCat("topk needs an operand of rank at least 1"));
   const int64_t n = operand.dim(rank - 1);
   if (k < 0 || k > n) {
-    return Invalid(StrCat("topk k=", k, " is not in [0, ", n, "] for ",
-                          operand.ToString(false)));
+    return Invalid(StrCat("topk k=", k, " is not in [0, ", n, "] for ", operand.ToString(false)));
   }
   bool ok = result.IsTuple() && result.tuple_size() == 2;
   for (int64_t e = 0; ok && e < 2; ++e) {
@@ -65,8 +62,7 @@ absl::StatusOr<std::vector<Value>> NewResults(const Shape& result) {
 
 }  // namespace
 
-absl::StatusOr<Value> TopK(const Literal& operand, int64_t k, bool largest,
-                           const Shape& result) {
+absl::StatusOr<Value> TopK(const Literal& operand, int64_t k, bool largest, const Shape& result) {
   if (auto st = CheckTopKShape(operand.shape(), k, result); !st.ok()) return st;
   if (IsComplex(operand.element_type())) {
     return Invalid(StrCat("topk cannot order ", operand.shape().ToString(false)));
@@ -239,10 +235,11 @@ std::optional<absl::StatusOr<Value>> TopKBatched(const Literal& operand, int64_t
   s.n = operand.shape().dim(operand.shape().rank() - 1);
   s.outer = s.n == 0 ? 0 : operand.element_count() / s.n;
   if (k > 0) {
-    auto st = SortSlicesBatched(s, program, arrays, [&](int64_t base, const std::vector<int64_t>& perm) {
-      EmitRow(operand, base / s.n, s.n, perm, k, (*outs)[0].mutable_array(),
-              (*outs)[1].mutable_array());
-    });
+    auto st =
+        SortSlicesBatched(s, program, arrays, [&](int64_t base, const std::vector<int64_t>& perm) {
+          EmitRow(operand, base / s.n, s.n, perm, k, (*outs)[0].mutable_array(),
+                  (*outs)[1].mutable_array());
+        });
     if (!st.ok()) return Out(st);
   }
   return Out(Value::Tuple(*std::move(outs)));
@@ -257,8 +254,8 @@ absl::StatusOr<Value> EvalTopKCustomCall(const Instruction& inst, Operands ops, 
   }
   if (!result.IsTuple() || result.tuple_size() != 2 || !result.tuple_shape(0).IsArray() ||
       result.tuple_shape(0).rank() < 1) {
-    return Invalid(StrCat("custom-call TopK must return (values, indices), not ",
-                          result.ToString(false)));
+    return Invalid(
+        StrCat("custom-call TopK must return (values, indices), not ", result.ToString(false)));
   }
   const Shape& values = result.tuple_shape(0);
   const int64_t k = values.dim(values.rank() - 1);

@@ -29,8 +29,7 @@ inline bool MergeContiguousAxes(StridedAxes& axes) {
     if (a.size == 1) continue;
     if (kept > 0) {
       StridedAxis& outer = axes[kept - 1];
-      if (outer.dst_stride == a.dst_stride * a.size &&
-          outer.src_stride == a.src_stride * a.size) {
+      if (outer.dst_stride == a.dst_stride * a.size && outer.src_stride == a.src_stride * a.size) {
         outer.size *= a.size;
         outer.dst_stride = a.dst_stride;
         outer.src_stride = a.src_stride;

@@ -119,8 +119,7 @@ absl::StatusOr<Value> EvalCholesky(const Instruction& inst, const Literal& a) {
   const Shape& s = a.shape();
   if (s.rank() < 2 || s.dim(s.rank() - 1) != s.dim(s.rank() - 2)) {
     return absl::InvalidArgumentError(StrCat(
-        "cholesky needs square matrices in the last two dimensions, but a is ",
-        s.ToString(false)));
+        "cholesky needs square matrices in the last two dimensions, but a is ", s.ToString(false)));
   }
   const int64_t n = s.dim(s.rank() - 1);
   if (auto st = CheckBlasSize(n, n); !st.ok()) return st;
@@ -140,14 +139,21 @@ absl::StatusOr<Value> EvalCholesky(const Instruction& inst, const Literal& a) {
     StoreTo(data, result->mutable_array());
   };
   switch (WorkType(s.element_type())) {
-    case PrimitiveType::kF32: run(float{}); break;
-    case PrimitiveType::kF64: run(double{}); break;
-    case PrimitiveType::kC64: run(C64{}); break;
-    case PrimitiveType::kC128: run(C128{}); break;
+    case PrimitiveType::kF32:
+      run(float{});
+      break;
+    case PrimitiveType::kF64:
+      run(double{});
+      break;
+    case PrimitiveType::kC64:
+      run(C64{});
+      break;
+    case PrimitiveType::kC128:
+      run(C128{});
+      break;
     default:
-      return absl::InvalidArgumentError(
-          StrCat("cholesky needs a floating-point or complex operand, but a is ",
-                 s.ToString(false)));
+      return absl::InvalidArgumentError(StrCat(
+          "cholesky needs a floating-point or complex operand, but a is ", s.ToString(false)));
   }
   return result;
 }
@@ -172,8 +178,8 @@ absl::StatusOr<SolveOptions> ParseSolveOptions(const Instruction& inst) {
   } else if (t == "ADJOINT") {
     o.transpose = CblasConjTrans;
   } else {
-    return absl::InvalidArgumentError(StrCat(
-        "unknown transpose_a '", t, "'; expected NO_TRANSPOSE, TRANSPOSE or ADJOINT"));
+    return absl::InvalidArgumentError(
+        StrCat("unknown transpose_a '", t, "'; expected NO_TRANSPOSE, TRANSPOSE or ADJOINT"));
   }
   return o;
 }
@@ -181,8 +187,8 @@ absl::StatusOr<SolveOptions> ParseSolveOptions(const Instruction& inst) {
 // Solves op(a) x = b (left) or x op(a) = b (right) for every batch element,
 // overwriting b (rows x cols each) with x.
 template <typename W>
-void SolveBatch(const std::vector<W>& a, std::vector<W>& b, int64_t n, int64_t rows,
-                int64_t cols, const SolveOptions& o) {
+void SolveBatch(const std::vector<W>& a, std::vector<W>& b, int64_t n, int64_t rows, int64_t cols,
+                const SolveOptions& o) {
   const int64_t batch = n == 0 ? 0 : static_cast<int64_t>(a.size()) / (n * n);
   if (rows == 0 || cols == 0) return;
   const CBLAS_SIDE side = o.left_side ? CblasLeft : CblasRight;
@@ -212,17 +218,17 @@ absl::StatusOr<Value> EvalTriangularSolve(const Instruction& inst, const Literal
   if (!o.ok()) return o.status();
   const int64_t r = sa.rank();
   if (r < 2 || sa.dim(r - 1) != sa.dim(r - 2)) {
-    return absl::InvalidArgumentError(StrCat(
-        "triangular-solve needs square matrices a in the last two dimensions, but a is ",
-        sa.ToString(false)));
+    return absl::InvalidArgumentError(
+        StrCat("triangular-solve needs square matrices a in the last two dimensions, but a is ",
+               sa.ToString(false)));
   }
   const int64_t n = sa.dim(r - 1);
   if (sb.rank() != r || sa.element_type() != sb.element_type() ||
       !std::equal(sa.dims().begin(), sa.dims().end() - 2, sb.dims().begin()) ||
       sb.dim(o->left_side ? r - 2 : r - 1) != n) {
     return absl::InvalidArgumentError(StrCat("b ", sb.ToString(false), " does not fit a ",
-                                             sa.ToString(false), " with left_side=",
-                                             o->left_side ? "true" : "false"));
+                                             sa.ToString(false),
+                                             " with left_side=", o->left_side ? "true" : "false"));
   }
   const int64_t rows = sb.dim(r - 2), cols = sb.dim(r - 1);
   if (auto st = CheckBlasSize(rows, cols); !st.ok()) return st;
@@ -242,10 +248,18 @@ absl::StatusOr<Value> EvalTriangularSolve(const Instruction& inst, const Literal
     StoreTo(x, result->mutable_array());
   };
   switch (WorkType(sa.element_type())) {
-    case PrimitiveType::kF32: run(float{}); break;
-    case PrimitiveType::kF64: run(double{}); break;
-    case PrimitiveType::kC64: run(C64{}); break;
-    case PrimitiveType::kC128: run(C128{}); break;
+    case PrimitiveType::kF32:
+      run(float{});
+      break;
+    case PrimitiveType::kF64:
+      run(double{});
+      break;
+    case PrimitiveType::kC64:
+      run(C64{});
+      break;
+    case PrimitiveType::kC128:
+      run(C128{});
+      break;
     default:
       return absl::InvalidArgumentError(
           StrCat("triangular-solve needs floating-point or complex operands, but a is ",

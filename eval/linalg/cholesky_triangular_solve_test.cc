@@ -35,10 +35,13 @@ class Runner {
     for (const Value& v : operands) ptrs.push_back(&v);
     Instruction& root = Root();
     switch (root.opcode()) {
-      case Opcode::kFft: return EvalFft(root, ptrs, *evaluator_);
-      case Opcode::kCholesky: case Opcode::kTriangularSolve:
+      case Opcode::kFft:
+        return EvalFft(root, ptrs, *evaluator_);
+      case Opcode::kCholesky:
+      case Opcode::kTriangularSolve:
         return EvalLinalg(root, ptrs, *evaluator_);
-      default: return EvalBatchNorm(root, ptrs, *evaluator_);
+      default:
+        return EvalBatchNorm(root, ptrs, *evaluator_);
     }
   }
 

@@ -41,8 +41,7 @@ std::vector<int64_t> MemoryStrides(const Shape& layout_of, absl::Span<const int6
   const size_t rank = dims.size();
   std::vector<int64_t> m2m;
   if (layout_of.IsArray() && layout_of.has_layout()) {
-    m2m.assign(layout_of.layout().minor_to_major.begin(),
-               layout_of.layout().minor_to_major.end());
+    m2m.assign(layout_of.layout().minor_to_major.begin(), layout_of.layout().minor_to_major.end());
   }
   std::vector<bool> seen(rank, false);
   bool ok = m2m.size() == rank;
@@ -154,17 +153,27 @@ std::optional<Target> ParseTarget(std::string_view name) {
     t.ffi = true;
     name.remove_suffix(4);
   }
-  std::string_view prefix = t.ffi ? "lapack_" : (name.substr(0, 5) == "blas_" ? "blas_" : "lapack_");
+  std::string_view prefix =
+      t.ffi ? "lapack_" : (name.substr(0, 5) == "blas_" ? "blas_" : "lapack_");
   if (name.substr(0, prefix.size()) != prefix || name.size() < prefix.size() + 2) {
     return std::nullopt;
   }
   name.remove_prefix(prefix.size());
   switch (name[0]) {
-    case 's': t.type = PrimitiveType::kF32; break;
-    case 'd': t.type = PrimitiveType::kF64; break;
-    case 'c': t.type = PrimitiveType::kC64; break;
-    case 'z': t.type = PrimitiveType::kC128; break;
-    default: return std::nullopt;
+    case 's':
+      t.type = PrimitiveType::kF32;
+      break;
+    case 'd':
+      t.type = PrimitiveType::kF64;
+      break;
+    case 'c':
+      t.type = PrimitiveType::kC64;
+      break;
+    case 'z':
+      t.type = PrimitiveType::kC128;
+      break;
+    default:
+      return std::nullopt;
   }
   t.routine = name.substr(1);
   // BLAS names only trsm, in the legacy form only.
@@ -174,10 +183,14 @@ std::optional<Target> ParseTarget(std::string_view name) {
 
 char TypeLetter(PrimitiveType type) {
   switch (type) {
-    case PrimitiveType::kF32: return 's';
-    case PrimitiveType::kF64: return 'd';
-    case PrimitiveType::kC64: return 'c';
-    default: return 'z';
+    case PrimitiveType::kF32:
+      return 's';
+    case PrimitiveType::kF64:
+      return 'd';
+    case PrimitiveType::kC64:
+      return 'c';
+    default:
+      return 'z';
   }
 }
 
@@ -208,9 +221,8 @@ absl::StatusOr<const std::pair<int64_t, std::string>*> Call::Attr(std::string_vi
   LAPACK_TRY(ParseAttributes());
   auto it = attrs_->find(std::string(name));
   if (it == attrs_->end()) {
-    return absl::InvalidArgumentError(StrCat("custom-call ", TargetName(),
-                                             " needs the attribute '", name,
-                                             "' in backend_config"));
+    return absl::InvalidArgumentError(StrCat("custom-call ", TargetName(), " needs the attribute '",
+                                             name, "' in backend_config"));
   }
   return &it->second;
 }
@@ -222,7 +234,8 @@ absl::StatusOr<char> Call::CharAttr(std::string_view name, std::string_view allo
     return static_cast<char>(v);
   }
   std::vector<std::string> codes;
-  for (char c : allowed) codes.push_back(StrCat(static_cast<int>(c), " ('", std::string(1, c), "')"));
+  for (char c : allowed)
+    codes.push_back(StrCat(static_cast<int>(c), " ('", std::string(1, c), "')"));
   return absl::InvalidArgumentError(StrCat("attribute ", name, " = ", a->second, " of ",
                                            TargetName(), " must be one of ",
                                            absl::StrJoin(codes, ", ")));
@@ -262,9 +275,9 @@ absl::Status Call::ExpectOperandCount(int64_t n) const {
 absl::StatusOr<Matrices> Call::MatrixOperand(int64_t i, PrimitiveType type) const {
   const Shape& s = ops_[i]->array().shape();
   if (s.element_type() != type || s.rank() < 2) {
-    return absl::InvalidArgumentError(
-        StrCat("operand ", i, " of ", TargetName(), " must be a batch of ",
-               PrimitiveTypeName(type), " matrices, not ", s.ToString(false)));
+    return absl::InvalidArgumentError(StrCat("operand ", i, " of ", TargetName(),
+                                             " must be a batch of ", PrimitiveTypeName(type),
+                                             " matrices, not ", s.ToString(false)));
   }
   Matrices m;
   m.batch_dims.assign(s.dims().begin(), s.dims().end() - 2);

@@ -35,10 +35,9 @@
 #include "ir/primitive_type.h"
 
 // Early returns for the kernels' many checks.
-#define LAPACK_TRY(expr)                      \
-  do {                                        \
-    if (absl::Status st_ = (expr); !st_.ok()) \
-      return st_;                             \
+#define LAPACK_TRY(expr)                                  \
+  do {                                                    \
+    if (absl::Status st_ = (expr); !st_.ok()) return st_; \
   } while (0)
 #define LAPACK_CONCAT_INNER(a, b) a##b
 #define LAPACK_CONCAT(a, b) LAPACK_CONCAT_INNER(a, b)
@@ -180,10 +179,14 @@ constexpr PrimitiveType PrimitiveTypeOf() {
 template <typename F>
 auto WithElementType(PrimitiveType type, F f) {
   switch (type) {
-    case PrimitiveType::kF32: return f(float{});
-    case PrimitiveType::kF64: return f(double{});
-    case PrimitiveType::kC64: return f(std::complex<float>{});
-    default: return f(std::complex<double>{});
+    case PrimitiveType::kF32:
+      return f(float{});
+    case PrimitiveType::kF64:
+      return f(double{});
+    case PrimitiveType::kC64:
+      return f(std::complex<float>{});
+    default:
+      return f(std::complex<double>{});
   }
 }
 

@@ -36,7 +36,7 @@ std::vector<int64_t> Dims(std::vector<int64_t> batch, std::initializer_list<int6
 
 // A module calling `target` on operands filled with 0.5 (0 for s32).
 std::string CallText(const std::string& target, const std::vector<Array>& operands,
-                   const std::vector<Array>& results, const std::string& config, bool tuple) {
+                     const std::vector<Array>& results, const std::string& config, bool tuple) {
   const std::string& t = operands[0].type;
   std::string text = StrCat("HloModule m\n\nENTRY main {\n  v = ", t, "[] constant(",
                             t[0] == 'c' ? "(0.5, 0.25)" : "0.5", ")\n  vi = s32[] constant(0)\n");
@@ -46,7 +46,8 @@ std::string CallText(const std::string& target, const std::vector<Array>& operan
               operands[i].type == "s32" ? "vi" : "v", "), dimensions={}\n");
     StrAppend(&names, i ? ", " : "", "o", i);
   }
-  for (size_t i = 0; i < results.size(); ++i) StrAppend(&shapes, i ? ", " : "", ShapeText(results[i]));
+  for (size_t i = 0; i < results.size(); ++i)
+    StrAppend(&shapes, i ? ", " : "", ShapeText(results[i]));
   StrAppend(&text, "  ROOT r = ", tuple ? StrCat("(", shapes, ")") : shapes, " custom-call(", names,
             "), custom_call_target=\"", target,
             "\", api_version=API_VERSION_TYPED_FFI, backend_config={", config, "}\n}\n");
@@ -93,7 +94,7 @@ void Square(const Type& ty, const std::vector<int64_t>& b, int64_t n) {
   Check(p + "potrf_ffi", {x}, {x, info}, "uplo = 76 : ui8", true);
   for (int mode : {86, 78}) {
     Check(p + (cplx ? "heevd_ffi" : "syevd_ffi"), {x}, {x, {R, Dims(b, {n})}, info},
-                 StrCat("mode = ", mode, " : ui8, uplo = 76 : ui8"), true);
+          StrCat("mode = ", mode, " : ui8, uplo = 76 : ui8"), true);
   }
   const std::string vectors = "compute_left = 86 : ui8, compute_right = 86 : ui8";
   const std::string schur = "mode = 86 : ui8, sort = 78 : ui8";
@@ -108,9 +109,9 @@ void Square(const Type& ty, const std::vector<int64_t>& b, int64_t n) {
   if (n > 0) {  // (tau has n - 1 elements)
     const Array tau{T, Dims(b, {n - 1})};
     Check(p + "gehrd_ffi", {x}, {x, tau, info}, StrCat("high = ", n, " : i32, low = 1 : i32"),
-                 true);
+          true);
     Check(p + (cplx ? "hetrd_ffi" : "sytrd_ffi"), {x},
-                 {x, {R, Dims(b, {n})}, {R, Dims(b, {n - 1})}, tau, info}, "uplo = 76 : ui8", true);
+          {x, {R, Dims(b, {n})}, {R, Dims(b, {n - 1})}, tau, info}, "uplo = 76 : ui8", true);
   }
   for (int64_t nrhs : {0, 2}) {
     const Array rhs{T, Dims(b, {n, nrhs})};
@@ -130,34 +131,36 @@ void Rectangular(const Type& ty, const std::vector<int64_t>& b, int64_t m, int64
   Check(p + "geqp3_ffi", {x, jpvt}, {x, jpvt, tau}, "", true);
   for (int64_t reflectors : {int64_t{0}, n}) {
     if (m < n) break;
-    Check(p + (cplx ? "ungqr_ffi" : "orgqr_ffi"), {x, {T, Dims(b, {reflectors})}}, {x}, "",
-                 false);
+    Check(p + (cplx ? "ungqr_ffi" : "orgqr_ffi"), {x, {T, Dims(b, {reflectors})}}, {x}, "", false);
   }
   for (int64_t reflectors : {int64_t{0}, std::min<int64_t>(m, 1)}) {
     Check(p + (cplx ? "unmqr_ffi" : "ormqr_ffi"),
-                 {{T, Dims(b, {m, reflectors})}, {T, Dims(b, {reflectors})}, x}, {x},
-                 "left = true, transpose = false", false);
+          {{T, Dims(b, {m, reflectors})}, {T, Dims(b, {reflectors})}, x}, {x},
+          "left = true, transpose = false", false);
   }
   Check(p + "trsm_ffi", {{T, Dims(b, {m, m})}, x}, {x},
-               "diag = 78 : ui8, side = 76 : ui8, trans_x = 78 : ui8, uplo = 76 : ui8", false);
+        "diag = 78 : ui8, side = 76 : ui8, trans_x = 78 : ui8, uplo = 76 : ui8", false);
   struct Mode {
     int code;
     std::vector<int64_t> u, vt;
   };
-  const Mode modes[] = {{65, {m, m}, {n, n}}, {83, {m, k}, {k, n}}, {78, {m, 0}, {0, n}},
-                        {78, {m, 5}, {2, n}}};
+  const Mode modes[] = {
+      {65, {m, m}, {n, n}}, {83, {m, k}, {k, n}}, {78, {m, 0}, {0, n}}, {78, {m, 5}, {2, n}}};
   for (const char* routine : {"gesdd_ffi", "gesvd_ffi"}) {
     for (const Mode& mode : modes) {
       const Array u{T, Dims(b, {mode.u[0], mode.u[1]})}, vt{T, Dims(b, {mode.vt[0], mode.vt[1]})};
       Check(p + routine, {x}, {x, {R, Dims(b, {k})}, u, vt, info},
-                   StrCat("mode = ", mode.code, " : ui8"), true);
+            StrCat("mode = ", mode.code, " : ui8"), true);
     }
   }
 }
 
-TEST_CASE("every LAPACK custom-call evaluates on degenerate sizes, or names a wrong rank", "[linalg][lapack]") {
-  const Type types[] = {{'s', "f32", "f32", "c64"}, {'d', "f64", "f64", "c128"},
-                        {'c', "c64", "f32", "c64"}, {'z', "c128", "f64", "c128"}};
+TEST_CASE("every LAPACK custom-call evaluates on degenerate sizes, or names a wrong rank",
+          "[linalg][lapack]") {
+  const Type types[] = {{'s', "f32", "f32", "c64"},
+                        {'d', "f64", "f64", "c128"},
+                        {'c', "c64", "f32", "c64"},
+                        {'z', "c128", "f64", "c128"}};
   const std::vector<std::vector<int64_t>> batches = {{}, {0}, {2}};
   for (const Type& ty : types) {
     for (const std::vector<int64_t>& b : batches) {

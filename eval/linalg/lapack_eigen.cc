@@ -36,8 +36,8 @@ constexpr PrimitiveType kU8 = PrimitiveType::kU8;
 absl::StatusOr<Matrices> SquareOperand(Call& call, int64_t i) {
   LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(i, call.type()));
   if (x.rows != x.cols) {
-    return absl::InvalidArgumentError(StrCat(call.TargetName(), " needs square matrices, not ",
-                                             x.rows, "x", x.cols));
+    return absl::InvalidArgumentError(
+        StrCat(call.TargetName(), " needs square matrices, not ", x.rows, "x", x.cols));
   }
   return x;
 }
@@ -188,9 +188,9 @@ absl::StatusOr<Value> Geev(Call& call, char jobvl, char jobvr, int64_t x_index) 
                                     vl.data() + b * n * n, ld, vr.data() + b * n * n, ld,
                                     work.data(), lwork, rwork.data());
     } else {
-      info[b] = lapack::GeevReal(jobvl, jobvr, ni, a_copy.data(), ld, w.data() + b * n,
-                                 wi.data() + b * n, vl_work.data(), ld, vr_work.data(), ld,
-                                 work.data(), lwork);
+      info[b] =
+          lapack::GeevReal(jobvl, jobvr, ni, a_copy.data(), ld, w.data() + b * n, wi.data() + b * n,
+                           vl_work.data(), ld, vr_work.data(), ld, work.data(), lwork);
       if (info[b] == 0) {
         UnpackEigenvectors(n, wi.data() + b * n, vl_work.data(), vl.data() + b * n * n);
         UnpackEigenvectors(n, wi.data() + b * n, vr_work.data(), vr.data() + b * n * n);
@@ -256,8 +256,7 @@ absl::StatusOr<Value> Gees(Call& call, char jobvs, int64_t x_index) {
                                     vs.data() + b * n * n, ld, work.data(), lwork, rwork.data());
     } else {
       info[b] = lapack::GeesReal(jobvs, ni, a.data() + b * n * n, ld, &s, w.data() + b * n,
-                                 wi.data() + b * n, vs.data() + b * n * n, ld, work.data(),
-                                 lwork);
+                                 wi.data() + b * n, vs.data() + b * n * n, ld, work.data(), lwork);
     }
     sdim[b] = s;
   }
@@ -304,9 +303,8 @@ absl::StatusOr<Value> EvalSyevd(Call& call) {
     LAPACK_ASSIGN(const Matrices x, SquareOperand(call, 3));
     LAPACK_TRY(call.ExpectSizes({{1, "batch", x.batch}, {2, "n", x.rows}}));
   }
-  return WithElementType(call.type(), [&](auto t) {
-    return Syevd<decltype(t)>(call, uplo, mode, ffi ? 0 : 3);
-  });
+  return WithElementType(call.type(),
+                         [&](auto t) { return Syevd<decltype(t)>(call, uplo, mode, ffi ? 0 : 3); });
 }
 
 absl::StatusOr<Value> EvalGeev(Call& call) {
@@ -320,8 +318,8 @@ absl::StatusOr<Value> EvalGeev(Call& call) {
 
 absl::StatusOr<Value> EvalGees(Call& call) {
   const bool ffi = call.target().ffi;
-  LAPACK_ASSIGN(const auto jobs, ffi ? Jobs(call, "mode", "sort", "NS")
-                                     : Jobs(call, "jobvs", "sort", "NS"));
+  LAPACK_ASSIGN(const auto jobs,
+                ffi ? Jobs(call, "mode", "sort", "NS") : Jobs(call, "jobvs", "sort", "NS"));
   if (jobs.second != 'N') {
     return absl::UnimplementedError(
         "gees with sort 'S' needs a select function, which the custom-call cannot pass "

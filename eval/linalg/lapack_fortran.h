@@ -37,14 +37,13 @@ inline constexpr bool kIsComplex = !std::is_same_v<T, Real<T>>;
 // as a plain pointer.
 extern "C" {
 
-#define HLO_LAPACK_DECLARE(p, T)                                                                      \
-  void p##trsm_(const char*, const char*, const char*, const char*, const int*, const int*,   \
-                const T*, const T*, const int*, T*, const int*, size_t, size_t, size_t,        \
-                size_t);                                                                       \
-  void p##getrf_(const int*, const int*, T*, const int*, int*, int*);                          \
-  void p##geqrf_(const int*, const int*, T*, const int*, T*, T*, const int*, int*);            \
-  void p##potrf_(const char*, const int*, T*, const int*, int*, size_t);                       \
-  void p##gehrd_(const int*, const int*, const int*, T*, const int*, T*, T*, const int*, int*); \
+#define HLO_LAPACK_DECLARE(p, T)                                                                 \
+  void p##trsm_(const char*, const char*, const char*, const char*, const int*, const int*,      \
+                const T*, const T*, const int*, T*, const int*, size_t, size_t, size_t, size_t); \
+  void p##getrf_(const int*, const int*, T*, const int*, int*, int*);                            \
+  void p##geqrf_(const int*, const int*, T*, const int*, T*, T*, const int*, int*);              \
+  void p##potrf_(const char*, const int*, T*, const int*, int*, size_t);                         \
+  void p##gehrd_(const int*, const int*, const int*, T*, const int*, T*, T*, const int*, int*);  \
   void p##gtsv_(const int*, const int*, T*, T*, T*, T*, const int*, int*);
 HLO_LAPACK_DECLARE(s, float)
 HLO_LAPACK_DECLARE(d, double)
@@ -53,46 +52,44 @@ HLO_LAPACK_DECLARE(z, std::complex<double>)
 #undef HLO_LAPACK_DECLARE
 
 // Routines whose real and complex forms differ in name or arguments.
-#define HLO_LAPACK_DECLARE_REAL(p, T)                                                           \
-  void p##geqp3_(const int*, const int*, T*, const int*, int*, T*, T*, const int*, int*);       \
-  void p##orgqr_(const int*, const int*, const int*, T*, const int*, const T*, T*, const int*,  \
-                 int*);                                                                         \
-  void p##ormqr_(const char*, const char*, const int*, const int*, const int*, const T*,        \
-                 const int*, const T*, T*, const int*, T*, const int*, int*, size_t, size_t);   \
-  void p##gesdd_(const char*, const int*, const int*, T*, const int*, T*, T*, const int*, T*,   \
-                 const int*, T*, const int*, int*, int*, size_t);                               \
-  void p##gesvd_(const char*, const char*, const int*, const int*, T*, const int*, T*, T*,      \
-                 const int*, T*, const int*, T*, const int*, int*, size_t, size_t);             \
-  void p##syevd_(const char*, const char*, const int*, T*, const int*, T*, T*, const int*,      \
-                 int*, const int*, int*, size_t, size_t);                                       \
-  void p##geev_(const char*, const char*, const int*, T*, const int*, T*, T*, T*, const int*,   \
-                T*, const int*, T*, const int*, int*, size_t, size_t);                          \
-  void p##gees_(const char*, const char*, const void*, const int*, T*, const int*, int*, T*, T*, \
-                T*, const int*, T*, const int*, int*, int*, size_t, size_t);                    \
-  void p##sytrd_(const char*, const int*, T*, const int*, T*, T*, T*, T*, const int*, int*,     \
-                 size_t);
+#define HLO_LAPACK_DECLARE_REAL(p, T)                                                             \
+  void p##geqp3_(const int*, const int*, T*, const int*, int*, T*, T*, const int*, int*);         \
+  void p##orgqr_(const int*, const int*, const int*, T*, const int*, const T*, T*, const int*,    \
+                 int*);                                                                           \
+  void p##ormqr_(const char*, const char*, const int*, const int*, const int*, const T*,          \
+                 const int*, const T*, T*, const int*, T*, const int*, int*, size_t, size_t);     \
+  void p##gesdd_(const char*, const int*, const int*, T*, const int*, T*, T*, const int*, T*,     \
+                 const int*, T*, const int*, int*, int*, size_t);                                 \
+  void p##gesvd_(const char*, const char*, const int*, const int*, T*, const int*, T*, T*,        \
+                 const int*, T*, const int*, T*, const int*, int*, size_t, size_t);               \
+  void p##syevd_(const char*, const char*, const int*, T*, const int*, T*, T*, const int*, int*,  \
+                 const int*, int*, size_t, size_t);                                               \
+  void p##geev_(const char*, const char*, const int*, T*, const int*, T*, T*, T*, const int*, T*, \
+                const int*, T*, const int*, int*, size_t, size_t);                                \
+  void p##gees_(const char*, const char*, const void*, const int*, T*, const int*, int*, T*, T*,  \
+                T*, const int*, T*, const int*, int*, int*, size_t, size_t);                      \
+  void p##sytrd_(const char*, const int*, T*, const int*, T*, T*, T*, T*, const int*, int*, size_t);
 HLO_LAPACK_DECLARE_REAL(s, float)
 HLO_LAPACK_DECLARE_REAL(d, double)
 #undef HLO_LAPACK_DECLARE_REAL
 
-#define HLO_LAPACK_DECLARE_COMPLEX(p, T, R)                                                     \
-  void p##geqp3_(const int*, const int*, T*, const int*, int*, T*, T*, const int*, R*, int*);   \
-  void p##ungqr_(const int*, const int*, const int*, T*, const int*, const T*, T*, const int*,  \
-                 int*);                                                                         \
-  void p##unmqr_(const char*, const char*, const int*, const int*, const int*, const T*,        \
-                 const int*, const T*, T*, const int*, T*, const int*, int*, size_t, size_t);   \
-  void p##gesdd_(const char*, const int*, const int*, T*, const int*, R*, T*, const int*, T*,   \
-                 const int*, T*, const int*, R*, int*, int*, size_t);                           \
-  void p##gesvd_(const char*, const char*, const int*, const int*, T*, const int*, R*, T*,      \
-                 const int*, T*, const int*, T*, const int*, R*, int*, size_t, size_t);         \
-  void p##heevd_(const char*, const char*, const int*, T*, const int*, R*, T*, const int*, R*,  \
-                 const int*, int*, const int*, int*, size_t, size_t);                           \
-  void p##geev_(const char*, const char*, const int*, T*, const int*, T*, T*, const int*, T*,   \
-                const int*, T*, const int*, R*, int*, size_t, size_t);                          \
-  void p##gees_(const char*, const char*, const void*, const int*, T*, const int*, int*, T*,  \
-                T*, const int*, T*, const int*, R*, int*, int*, size_t, size_t);                \
-  void p##hetrd_(const char*, const int*, T*, const int*, R*, R*, T*, T*, const int*, int*,     \
-                 size_t);
+#define HLO_LAPACK_DECLARE_COMPLEX(p, T, R)                                                      \
+  void p##geqp3_(const int*, const int*, T*, const int*, int*, T*, T*, const int*, R*, int*);    \
+  void p##ungqr_(const int*, const int*, const int*, T*, const int*, const T*, T*, const int*,   \
+                 int*);                                                                          \
+  void p##unmqr_(const char*, const char*, const int*, const int*, const int*, const T*,         \
+                 const int*, const T*, T*, const int*, T*, const int*, int*, size_t, size_t);    \
+  void p##gesdd_(const char*, const int*, const int*, T*, const int*, R*, T*, const int*, T*,    \
+                 const int*, T*, const int*, R*, int*, int*, size_t);                            \
+  void p##gesvd_(const char*, const char*, const int*, const int*, T*, const int*, R*, T*,       \
+                 const int*, T*, const int*, T*, const int*, R*, int*, size_t, size_t);          \
+  void p##heevd_(const char*, const char*, const int*, T*, const int*, R*, T*, const int*, R*,   \
+                 const int*, int*, const int*, int*, size_t, size_t);                            \
+  void p##geev_(const char*, const char*, const int*, T*, const int*, T*, T*, const int*, T*,    \
+                const int*, T*, const int*, R*, int*, size_t, size_t);                           \
+  void p##gees_(const char*, const char*, const void*, const int*, T*, const int*, int*, T*, T*, \
+                const int*, T*, const int*, R*, int*, int*, size_t, size_t);                     \
+  void p##hetrd_(const char*, const int*, T*, const int*, R*, R*, T*, T*, const int*, int*, size_t);
 HLO_LAPACK_DECLARE_COMPLEX(c, std::complex<float>, float)
 HLO_LAPACK_DECLARE_COMPLEX(z, std::complex<double>, double)
 #undef HLO_LAPACK_DECLARE_COMPLEX
@@ -101,28 +98,36 @@ HLO_LAPACK_DECLARE_COMPLEX(z, std::complex<double>, double)
 namespace hlo::lapack {
 
 // Calls the s/d/c/z form of a routine for element type T.
-#define HLO_LAPACK_DISPATCH(routine, ...)                                          \
-  do {                                                                             \
-    if constexpr (std::is_same_v<T, float>) s##routine##_(__VA_ARGS__);            \
-    else if constexpr (std::is_same_v<T, double>) d##routine##_(__VA_ARGS__);      \
-    else if constexpr (std::is_same_v<T, C64>) c##routine##_(__VA_ARGS__);         \
-    else z##routine##_(__VA_ARGS__);                                               \
+#define HLO_LAPACK_DISPATCH(routine, ...)         \
+  do {                                            \
+    if constexpr (std::is_same_v<T, float>)       \
+      s##routine##_(__VA_ARGS__);                 \
+    else if constexpr (std::is_same_v<T, double>) \
+      d##routine##_(__VA_ARGS__);                 \
+    else if constexpr (std::is_same_v<T, C64>)    \
+      c##routine##_(__VA_ARGS__);                 \
+    else                                          \
+      z##routine##_(__VA_ARGS__);                 \
   } while (0)
 // The same where the complex routine has another name (orgqr / ungqr).
-#define HLO_LAPACK_DISPATCH2(real, complex, ...)                                   \
-  do {                                                                             \
-    if constexpr (std::is_same_v<T, float>) s##real##_(__VA_ARGS__);               \
-    else if constexpr (std::is_same_v<T, double>) d##real##_(__VA_ARGS__);         \
-    else if constexpr (std::is_same_v<T, C64>) c##complex##_(__VA_ARGS__);         \
-    else z##complex##_(__VA_ARGS__);                                               \
+#define HLO_LAPACK_DISPATCH2(real, complex, ...)  \
+  do {                                            \
+    if constexpr (std::is_same_v<T, float>)       \
+      s##real##_(__VA_ARGS__);                    \
+    else if constexpr (std::is_same_v<T, double>) \
+      d##real##_(__VA_ARGS__);                    \
+    else if constexpr (std::is_same_v<T, C64>)    \
+      c##complex##_(__VA_ARGS__);                 \
+    else                                          \
+      z##complex##_(__VA_ARGS__);                 \
   } while (0)
 
 // B := alpha op(A)^-1 B (side 'L') or alpha B op(A)^-1 (side 'R').
 template <typename T>
-void Trsm(char side, char uplo, char trans, char diag, int m, int n, T alpha, const T* a,
-          int lda, T* b, int ldb) {
-  HLO_LAPACK_DISPATCH(trsm, &side, &uplo, &trans, &diag, &m, &n, &alpha, a, &lda, b, &ldb, 1,
-                      1, 1, 1);
+void Trsm(char side, char uplo, char trans, char diag, int m, int n, T alpha, const T* a, int lda,
+          T* b, int ldb) {
+  HLO_LAPACK_DISPATCH(trsm, &side, &uplo, &trans, &diag, &m, &n, &alpha, a, &lda, b, &ldb, 1, 1, 1,
+                      1);
 }
 
 template <typename T>
@@ -162,8 +167,8 @@ template <typename T>
 int Ormqr(char side, char trans, int m, int n, int k, const T* a, int lda, const T* tau, T* c,
           int ldc, T* work, int lwork) {
   int info = 0;
-  HLO_LAPACK_DISPATCH2(ormqr, unmqr, &side, &trans, &m, &n, &k, a, &lda, tau, c, &ldc, work,
-                       &lwork, &info, 1, 1);
+  HLO_LAPACK_DISPATCH2(ormqr, unmqr, &side, &trans, &m, &n, &k, a, &lda, tau, c, &ldc, work, &lwork,
+                       &info, 1, 1);
   return info;
 }
 
@@ -180,12 +185,12 @@ int Gesdd(char jobz, int m, int n, T* a, int lda, Real<T>* s, T* u, int ldu, T* 
           T* work, int lwork, Real<T>* rwork, int* iwork) {
   int info = 0;
   if constexpr (kIsComplex<T>) {
-    HLO_LAPACK_DISPATCH(gesdd, &jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork,
-                        rwork, iwork, &info, 1);
+    HLO_LAPACK_DISPATCH(gesdd, &jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, rwork,
+                        iwork, &info, 1);
   } else {
     (void)rwork;
-    HLO_LAPACK_DISPATCH(gesdd, &jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork,
-                        iwork, &info, 1);
+    HLO_LAPACK_DISPATCH(gesdd, &jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, iwork,
+                        &info, 1);
   }
   return info;
 }
@@ -195,12 +200,12 @@ int Gesvd(char jobu, char jobvt, int m, int n, T* a, int lda, Real<T>* s, T* u, 
           int ldvt, T* work, int lwork, Real<T>* rwork) {
   int info = 0;
   if constexpr (kIsComplex<T>) {
-    HLO_LAPACK_DISPATCH(gesvd, &jobu, &jobvt, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work,
-                        &lwork, rwork, &info, 1, 1);
+    HLO_LAPACK_DISPATCH(gesvd, &jobu, &jobvt, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork,
+                        rwork, &info, 1, 1);
   } else {
     (void)rwork;
-    HLO_LAPACK_DISPATCH(gesvd, &jobu, &jobvt, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work,
-                        &lwork, &info, 1, 1);
+    HLO_LAPACK_DISPATCH(gesvd, &jobu, &jobvt, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork,
+                        &info, 1, 1);
   }
   return info;
 }
@@ -215,11 +220,11 @@ int Syevd(char jobz, char uplo, int n, T* a, int lda, Real<T>* w, T* work, int l
   } else if constexpr (std::is_same_v<T, double>) {
     dsyevd_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork, &info, 1, 1);
   } else if constexpr (std::is_same_v<T, C64>) {
-    cheevd_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork, &lrwork, iwork, &liwork, &info,
-            1, 1);
+    cheevd_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork, &lrwork, iwork, &liwork, &info, 1,
+            1);
   } else {
-    zheevd_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork, &lrwork, iwork, &liwork, &info,
-            1, 1);
+    zheevd_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork, &lrwork, iwork, &liwork, &info, 1,
+            1);
   }
   if constexpr (!kIsComplex<T>) (void)rwork, (void)lrwork;
   return info;
@@ -231,8 +236,8 @@ template <typename T>
 int GeevReal(char jobvl, char jobvr, int n, T* a, int lda, T* wr, T* wi, T* vl, int ldvl, T* vr,
              int ldvr, T* work, int lwork) {
   int info = 0;
-  HLO_LAPACK_DISPATCH(geev, &jobvl, &jobvr, &n, a, &lda, wr, wi, vl, &ldvl, vr, &ldvr, work,
-                      &lwork, &info, 1, 1);
+  HLO_LAPACK_DISPATCH(geev, &jobvl, &jobvr, &n, a, &lda, wr, wi, vl, &ldvl, vr, &ldvr, work, &lwork,
+                      &info, 1, 1);
   return info;
 }
 
@@ -247,8 +252,8 @@ int GeevComplex(char jobvl, char jobvr, int n, T* a, int lda, T* w, T* vl, int l
 
 // Unsorted Schur factorisation (sort 'N': no select function, no bwork).
 template <typename T>
-int GeesReal(char jobvs, int n, T* a, int lda, int* sdim, T* wr, T* wi, T* vs, int ldvs,
-             T* work, int lwork) {
+int GeesReal(char jobvs, int n, T* a, int lda, int* sdim, T* wr, T* wi, T* vs, int ldvs, T* work,
+             int lwork) {
   int info = 0;
   const char sort = 'N';
   HLO_LAPACK_DISPATCH(gees, &jobvs, &sort, nullptr, &n, a, &lda, sdim, wr, wi, vs, &ldvs, work,
@@ -261,8 +266,8 @@ int GeesComplex(char jobvs, int n, T* a, int lda, int* sdim, T* w, T* vs, int ld
                 int lwork, Real<T>* rwork) {
   int info = 0;
   const char sort = 'N';
-  HLO_LAPACK_DISPATCH(gees, &jobvs, &sort, nullptr, &n, a, &lda, sdim, w, vs, &ldvs, work,
-                      &lwork, rwork, nullptr, &info, 1, 1);
+  HLO_LAPACK_DISPATCH(gees, &jobvs, &sort, nullptr, &n, a, &lda, sdim, w, vs, &ldvs, work, &lwork,
+                      rwork, nullptr, &info, 1, 1);
   return info;
 }
 

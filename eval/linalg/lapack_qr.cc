@@ -76,7 +76,8 @@ absl::StatusOr<Value> Getrf(Call& call) {
   const bool ffi = call.target().ffi;
   const int64_t x_index = ffi ? 0 : 3;
   LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(x_index, call.type()));
-  if (!ffi) LAPACK_TRY(call.ExpectSizes({{0, "batch", x.batch}, {1, "m", x.rows}, {2, "n", x.cols}}));
+  if (!ffi)
+    LAPACK_TRY(call.ExpectSizes({{0, "batch", x.batch}, {1, "m", x.rows}, {2, "n", x.cols}}));
   const int k = std::min(x.rows, x.cols);
   LAPACK_TRY(call.ExpectResults({{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
                                  {kS32, Append(x.batch_dims, {k})},
@@ -169,15 +170,14 @@ absl::StatusOr<Value> Orgqr(Call& call) {
   LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(x_index, call.type()));
   LAPACK_ASSIGN(const int k, TauLength(call, x_index + 1, x.batch_dims));
   if (!(x.rows >= x.cols && x.cols >= k)) {
-    return absl::InvalidArgumentError(
-        StrCat(call.TargetName(), " needs m >= n >= k, but x is ", x.rows, "x", x.cols,
-               " with ", k, " reflectors"));
+    return absl::InvalidArgumentError(StrCat(call.TargetName(), " needs m >= n >= k, but x is ",
+                                             x.rows, "x", x.cols, " with ", k, " reflectors"));
   }
   const int lda = std::max(1, x.rows);
   std::vector<ResultSpec> specs = {{call.type(), Append(x.batch_dims, {x.rows, x.cols})}};
   if (!ffi) {
-    LAPACK_TRY(call.ExpectSizes(
-        {{0, "batch", x.batch}, {1, "m", x.rows}, {2, "n", x.cols}, {3, "k", k}}));
+    LAPACK_TRY(
+        call.ExpectSizes({{0, "batch", x.batch}, {1, "m", x.rows}, {2, "n", x.cols}, {3, "k", k}}));
     LAPACK_ASSIGN(const int64_t lwork, LegacyLwork(call, 4));
     specs.push_back({kS32, x.batch_dims});
     specs.push_back({call.type(), {lwork}});
@@ -229,8 +229,8 @@ absl::StatusOr<Value> Ormqr(Call& call) {
   std::vector<T> cm = call.Load<T>(2), work(lwork);
   const int64_t a_step = int64_t{a.rows} * a.cols, c_step = int64_t{c.rows} * c.cols;
   for (int64_t b = 0; b < c.batch; ++b) {
-    lapack::Ormqr(side, trans, c.rows, c.cols, k, am.data() + b * a_step, lda,
-                  tau.data() + b * k, cm.data() + b * c_step, ldc, work.data(), lwork);
+    lapack::Ormqr(side, trans, c.rows, c.cols, k, am.data() + b * a_step, lda, tau.data() + b * k,
+                  cm.data() + b * c_step, ldc, work.data(), lwork);
   }
   call.Store(0, cm);
   return call.Finish();

@@ -31,9 +31,8 @@ constexpr PrimitiveType kS32 = PrimitiveType::kS32;
 absl::StatusOr<Matrices> NonEmptySquare(Call& call, int64_t i) {
   LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(i, call.type()));
   if (x.rows != x.cols || x.rows == 0) {
-    return absl::InvalidArgumentError(StrCat(call.TargetName(),
-                                             " needs non-empty square matrices, not ", x.rows,
-                                             "x", x.cols));
+    return absl::InvalidArgumentError(
+        StrCat(call.TargetName(), " needs non-empty square matrices, not ", x.rows, "x", x.cols));
   }
   return x;
 }
@@ -149,12 +148,11 @@ absl::StatusOr<Value> EvalGehrd(Call& call) {
     LAPACK_ASSIGN(lwork, call.ScalarOperand(5, kS32, "lwork"));
   }
   if (low < 1 || high > INT32_MAX) {
-    return absl::InvalidArgumentError(StrCat("gehrd's low ", low, " or high ", high,
-                                             " is out of range"));
+    return absl::InvalidArgumentError(
+        StrCat("gehrd's low ", low, " or high ", high, " is out of range"));
   }
   return WithElementType(call.type(), [&](auto t) {
-    return Gehrd<decltype(t)>(call, static_cast<int>(low), static_cast<int>(high), x_index,
-                              lwork);
+    return Gehrd<decltype(t)>(call, static_cast<int>(low), static_cast<int>(high), x_index, lwork);
   });
 }
 

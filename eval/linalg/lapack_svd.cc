@@ -42,7 +42,8 @@ template <typename T>
 absl::StatusOr<Value> Svd(Call& call, SvdShape sv, bool gesdd, int64_t x_index) {
   const Matrices& x = sv.x;
   const ResultSpec real = {PrimitiveTypeOf<Real<T>>(), Append(x.batch_dims, {sv.k})};
-  std::vector<ResultSpec> specs = {{call.type(), Append(x.batch_dims, {x.rows, x.cols})}, real,
+  std::vector<ResultSpec> specs = {{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
+                                   real,
                                    {call.type(), Append(x.batch_dims, {x.rows, sv.u_cols})},
                                    {call.type(), Append(x.batch_dims, {sv.vt_rows, x.cols})},
                                    {kS32, x.batch_dims}};
@@ -78,11 +79,11 @@ absl::StatusOr<Value> Svd(Call& call, SvdShape sv, bool gesdd, int64_t x_index) 
   const int lda = std::max(1, m), ldu = std::max(1, m), ldvt = std::max(1, vt_rows);
   LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("svd", [&](T* w, int l) {
                   if (gesdd) {
-                    lapack::Gesdd<T>(mode, m, n, nullptr, lda, nullptr, nullptr, ldu, nullptr,
-                                     ldvt, w, l, nullptr, nullptr);
+                    lapack::Gesdd<T>(mode, m, n, nullptr, lda, nullptr, nullptr, ldu, nullptr, ldvt,
+                                     w, l, nullptr, nullptr);
                   } else {
-                    lapack::Gesvd<T>(mode, mode, m, n, nullptr, lda, nullptr, nullptr, ldu,
-                                     nullptr, ldvt, w, l, nullptr);
+                    lapack::Gesvd<T>(mode, mode, m, n, nullptr, lda, nullptr, nullptr, ldu, nullptr,
+                                     ldvt, w, l, nullptr);
                   }
                 }));
   LAPACK_ASSIGN(const int rwork_size, LapackInt(RworkSize(gesdd, mode, m, n), "rwork"));
@@ -98,10 +99,10 @@ absl::StatusOr<Value> Svd(Call& call, SvdShape sv, bool gesdd, int64_t x_index) 
     Real<T>* sb = s.data() + b * sv.k;
     T* ub = mode == 'N' ? unused : u.data() + b * u_step;
     T* vtb = mode == 'N' ? unused : vt.data() + b * vt_step;
-    info[b] = gesdd ? lapack::Gesdd(mode, m, n, ab, lda, sb, ub, ldu, vtb, ldvt, work.data(),
-                                    lwork, rwork.data(), iwork.data())
-                    : lapack::Gesvd(mode, mode, m, n, ab, lda, sb, ub, ldu, vtb, ldvt,
-                                    work.data(), lwork, rwork.data());
+    info[b] = gesdd ? lapack::Gesdd(mode, m, n, ab, lda, sb, ub, ldu, vtb, ldvt, work.data(), lwork,
+                                    rwork.data(), iwork.data())
+                    : lapack::Gesvd(mode, mode, m, n, ab, lda, sb, ub, ldu, vtb, ldvt, work.data(),
+                                    lwork, rwork.data());
   }
   call.Store(0, a);
   call.Store(1, s);
@@ -142,7 +143,8 @@ absl::StatusOr<Value> Run(Call& call, bool gesdd) {
     LAPACK_ASSIGN(const int64_t full, call.ScalarOperand(0, kS32, "full_matrices"));
     LAPACK_ASSIGN(const int64_t uv, call.ScalarOperand(1, kS32, "compute_uv"));
     LAPACK_TRY(call.ScalarOperand(5, kS32, "lwork").status());
-    LAPACK_TRY(call.ExpectSizes({{2, "batch", sv.x.batch}, {3, "m", sv.x.rows}, {4, "n", sv.x.cols}}));
+    LAPACK_TRY(
+        call.ExpectSizes({{2, "batch", sv.x.batch}, {3, "m", sv.x.rows}, {4, "n", sv.x.cols}}));
     sv.mode = !uv ? 'N' : full ? 'A' : 'S';
     // The legacy u and vt always have their full_matrices shapes.
     sv.u_cols = full ? sv.x.rows : sv.k;

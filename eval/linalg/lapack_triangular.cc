@@ -11,7 +11,6 @@
 //     m, n, batch, alpha, a, b) -> b_out, solving with alpha.
 #include <algorithm>
 
-
 #include "eval/linalg/lapack_fortran.h"
 #include "eval/linalg/lapack_kernels.h"
 #include "ir/strings.h"
@@ -70,9 +69,8 @@ absl::StatusOr<Value> Trsm(Call& call, const TrsmOptions& o, T alpha, int64_t a_
   const int64_t a_step = int64_t{k} * k, b_step = int64_t{b.rows} * b.cols;
   if (b_step > 0) {
     for (int64_t i = 0; i < b.batch; ++i) {
-      lapack::Trsm(o.side, o.uplo, o.trans, o.diag, b.rows, b.cols, alpha,
-                   am.data() + i * a_step, std::max(1, k), x.data() + i * b_step,
-                   std::max(1, b.rows));
+      lapack::Trsm(o.side, o.uplo, o.trans, o.diag, b.rows, b.cols, alpha, am.data() + i * a_step,
+                   std::max(1, k), x.data() + i * b_step, std::max(1, b.rows));
     }
   }
   call.Store(0, x);
@@ -91,8 +89,7 @@ absl::StatusOr<Value> LegacyTrsm(Call& call) {
     return absl::InvalidArgumentError(
         StrCat("trans_a must be 0, 1 (transpose) or 2 (adjoint), not ", flags[2]));
   }
-  TrsmOptions o{flags[0] ? 'L' : 'R', flags[1] ? 'L' : 'U', "NTC"[flags[2]],
-                flags[3] ? 'U' : 'N'};
+  TrsmOptions o{flags[0] ? 'L' : 'R', flags[1] ? 'L' : 'U', "NTC"[flags[2]], flags[3] ? 'U' : 'N'};
   LAPACK_TRY(call.ExpectOperand(7, call.type(), {}, "alpha"));
   const T alpha = call.Load<T>(7)[0];
   return Trsm<T>(call, o, alpha, 8);
@@ -110,7 +107,8 @@ absl::StatusOr<Value> EvalPotrf(Call& call) {
     uplo = lower ? 'L' : 'U';
   }
   const int64_t a_index = call.target().ffi ? 0 : 3;
-  return WithElementType(call.type(), [&](auto t) { return Potrf<decltype(t)>(call, uplo, a_index); });
+  return WithElementType(call.type(),
+                         [&](auto t) { return Potrf<decltype(t)>(call, uplo, a_index); });
 }
 
 absl::StatusOr<Value> EvalTrsm(Call& call) {

@@ -28,9 +28,7 @@ bool TuneAllocator() {
   return true;
 }
 
-void TuneAllocatorOnce() {
-  [[maybe_unused]] static const bool tuned = TuneAllocator();
-}
+void TuneAllocatorOnce() { [[maybe_unused]] static const bool tuned = TuneAllocator(); }
 
 }  // namespace
 

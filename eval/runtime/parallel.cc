@@ -262,7 +262,7 @@ class Pool {
       const Ticket t = Ticket::Unpack(packed);
       seen = t.generation;
       spin = t.frequent;
-      if (w + 1 >= t.handed) continue;  // no part for this worker
+      if (w + 1 >= t.handed) continue;                         // no part for this worker
       if (t.stealable && !line.Claim(t.generation)) continue;  // the caller took it back
       WriteCsr(t.csr);
       job_.call(job_.args, w + 1);
@@ -280,8 +280,8 @@ class Pool {
   std::vector<std::thread> threads_;
   uint64_t generation_ = 0;  // the caller's (under busy_), as is:
   Clock::time_point last_run_;
-  std::mutex busy_;          // one job at a time
-  std::mutex mu_;            // for the sleeps
+  std::mutex busy_;  // one job at a time
+  std::mutex mu_;    // for the sleeps
   std::condition_variable wake_, done_;
   static thread_local bool in_job_;  // a worker, or a caller inside Run
 };

@@ -3,8 +3,8 @@
 // see the caller's MXCSR, and a call from inside a part runs on its thread.
 #include "eval/runtime/parallel.h"
 
-#include <catch2/catch.hpp>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdint>
 #include <thread>

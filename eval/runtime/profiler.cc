@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-
 #include <nlohmann/json.hpp>
 
 #include "eval/value.h"
@@ -29,11 +28,11 @@ double MsSince(Clock::time_point start) {
 // backs fresh memory lazily, each 4 KiB fault costs tens of microseconds).
 void MeasureMemcpy(MachineLimits& limits) {
   constexpr size_t kBytes = size_t{64} << 20, kHuge = size_t{2} << 20;
-  void* map = mmap(nullptr, kBytes + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+  void* map =
+      mmap(nullptr, kBytes + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED) return;
-  char* buffer = reinterpret_cast<char*>(
-      (reinterpret_cast<uintptr_t>(map) + kHuge - 1) & ~uintptr_t{kHuge - 1});
+  char* buffer = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(map) + kHuge - 1) &
+                                         ~uintptr_t{kHuge - 1});
 #ifdef MADV_HUGEPAGE
   madvise(buffer, kBytes, MADV_HUGEPAGE);
 #endif
@@ -56,8 +55,8 @@ double TimeSgemm(int n, int tries, MachineLimits& limits) {
   double best_ms = 1e30;
   for (int i = 0; i <= tries; ++i) {
     auto start = Clock::now();
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n,
-                b.data(), n, 0.0f, c.data(), n);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n,
+                0.0f, c.data(), n);
     if (i > 0) best_ms = std::min(best_ms, MsSince(start));
   }
   double gflops = 2.0 * n * n * n / (best_ms * 1e6);
@@ -84,11 +83,22 @@ int64_t ElementCount(const Shape& shape) {
 
 bool MovesNoData(Opcode op) {
   switch (op) {
-    case Opcode::kParameter: case Opcode::kConstant: case Opcode::kTuple:
-    case Opcode::kGetTupleElement: case Opcode::kBitcast: case Opcode::kOptimizationBarrier:
-    case Opcode::kAfterAll: case Opcode::kAddDependency: case Opcode::kDomain:
-    case Opcode::kCall: case Opcode::kFusion: case Opcode::kWhile: case Opcode::kConditional:
-    case Opcode::kAsyncStart: case Opcode::kAsyncUpdate: case Opcode::kAsyncDone:
+    case Opcode::kParameter:
+    case Opcode::kConstant:
+    case Opcode::kTuple:
+    case Opcode::kGetTupleElement:
+    case Opcode::kBitcast:
+    case Opcode::kOptimizationBarrier:
+    case Opcode::kAfterAll:
+    case Opcode::kAddDependency:
+    case Opcode::kDomain:
+    case Opcode::kCall:
+    case Opcode::kFusion:
+    case Opcode::kWhile:
+    case Opcode::kConditional:
+    case Opcode::kAsyncStart:
+    case Opcode::kAsyncUpdate:
+    case Opcode::kAsyncDone:
       return true;
     default:
       return false;
@@ -175,7 +185,8 @@ int64_t InstructionFlops(const Instruction& inst) {
                              : inst.shape();
       return ElementCount(out) * size;
     }
-    case Opcode::kCopy: case Opcode::kBitcastConvert:
+    case Opcode::kCopy:
+    case Opcode::kBitcastConvert:
       return 0;
     default:
       return IsElementwise(op) ? ElementCount(inst.shape()) : 0;
@@ -185,7 +196,8 @@ int64_t InstructionFlops(const Instruction& inst) {
 int64_t InstructionBytesRead(const Instruction& inst) {
   if (MovesNoData(inst.opcode())) return 0;
   int64_t bytes = 0;
-  for (const Instruction* op : inst.operands()) bytes += std::max<int64_t>(ShapeBytes(op->shape()), 0);
+  for (const Instruction* op : inst.operands())
+    bytes += std::max<int64_t>(ShapeBytes(op->shape()), 0);
   return bytes;
 }
 
@@ -277,11 +289,10 @@ std::vector<Profiler::Row> Profiler::InstructionRows() const {
     const double calls = static_cast<double>(stats.calls);
     row.per_run.ms = static_cast<double>(stats.ns) / 1e6 / runs;
     // An instruction first run after some runs took 0 in those.
-    row.per_run.min_ms =
-        run_ms_.empty() ? row.per_run.ms
-        : stats.runs_counted == static_cast<int64_t>(run_ms_.size())
-            ? static_cast<double>(stats.min_run_ns) / 1e6
-            : 0;
+    row.per_run.min_ms = run_ms_.empty() ? row.per_run.ms
+                         : stats.runs_counted == static_cast<int64_t>(run_ms_.size())
+                             ? static_cast<double>(stats.min_run_ns) / 1e6
+                             : 0;
     row.per_run.calls = calls / runs;
     row.per_run.bytes_read = static_cast<double>(InstructionBytesRead(*inst)) * calls / runs;
     row.per_run.bytes_written = static_cast<double>(InstructionBytesWritten(*inst)) * calls / runs;
@@ -340,17 +351,18 @@ Profiler::RunSummary Profiler::Summary(const std::vector<Row>& rows) const {
 namespace {
 
 constexpr char kColumns[] =
-    "      ms  min ms      %     calls   MB read  MB write     GFLOP     GB/s  %mem   GFLOP/s  %peak";
+    "      ms  min ms      %     calls   MB read  MB write     GFLOP     GB/s  %mem   GFLOP/s  "
+    "%peak";
 
 std::string RowColumns(const RowAmounts& a, double share, double gbps, double memory_fraction,
                        double gflops, double compute_fraction) {
   char buf[256];
-  std::snprintf(buf, sizeof(buf),
-                "%8.3f %7.3f %6.2f %9s %9.3f %9.3f %9.4f %8.2f %5.0f %9.2f %6.1f", a.ms,
-                a.min_ms, 100 * share,
-                (std::nearbyint(a.calls) == a.calls ? Fixed(a.calls, 0) : Fixed(a.calls, 1)).c_str(),
-                a.bytes_read / 1e6, a.bytes_written / 1e6, a.flops / 1e9, gbps,
-                100 * memory_fraction, gflops, 100 * compute_fraction);
+  std::snprintf(
+      buf, sizeof(buf), "%8.3f %7.3f %6.2f %9s %9.3f %9.3f %9.4f %8.2f %5.0f %9.2f %6.1f", a.ms,
+      a.min_ms, 100 * share,
+      (std::nearbyint(a.calls) == a.calls ? Fixed(a.calls, 0) : Fixed(a.calls, 1)).c_str(),
+      a.bytes_read / 1e6, a.bytes_written / 1e6, a.flops / 1e9, gbps, 100 * memory_fraction, gflops,
+      100 * compute_fraction);
   return buf;
 }
 
@@ -360,36 +372,41 @@ std::string Profiler::Table(std::string_view module_name, int top) const {
   std::vector<Row> rows = InstructionRows();
   std::vector<Row> opcodes = OpcodeRows(rows);
   const RunSummary runs = Summary(rows);
-  std::string out = StrCat("profile: ", module_name, ", ", runs.runs,
-                           runs.runs == 1 ? " run" : " runs", "; per run ", Fixed(runs.ms, 3),
-                           " ms in ", rows.size(), " instructions (wall ", Fixed(runs.wall_ms, 3),
-                           " ms, with the profiler's own cost)\n");
+  std::string out =
+      StrCat("profile: ", module_name, ", ", runs.runs, runs.runs == 1 ? " run" : " runs",
+             "; per run ", Fixed(runs.ms, 3), " ms in ", rows.size(), " instructions (wall ",
+             Fixed(runs.wall_ms, 3), " ms, with the profiler's own cost)\n");
   StrAppend(&out, "machine: memcpy ", Fixed(limits_.memcpy_gbps, 1),
             " GB/s (read + write, one thread, ", limits_.memcpy_bytes >> 20, " MiB), sgemm ",
             limits_.sgemm_size, "^3 ", Fixed(limits_.sgemm_gflops, 1), " GFLOP/s (",
-            limits_.blas_threads, " OpenBLAS threads); measured in ",
-            Fixed(limits_.probe_ms, 0), " ms\n");
+            limits_.blas_threads, " OpenBLAS threads); measured in ", Fixed(limits_.probe_ms, 0),
+            " ms\n");
   const size_t shown = std::min<size_t>(rows.size(), static_cast<size_t>(std::max(top, 0)));
-  StrAppend(&out, "top ", shown, " instructions by exclusive time (per run: the mean, the "
-            "smallest; %mem of memcpy, %peak of sgemm):\n", kColumns, "  opcode               shape                         "
+  StrAppend(&out, "top ", shown,
+            " instructions by exclusive time (per run: the mean, the "
+            "smallest; %mem of memcpy, %peak of sgemm):\n",
+            kColumns,
+            "  opcode               shape                         "
             "   name\n");
   for (size_t i = 0; i < shown; ++i) {
     const Row& r = rows[i];
     char tail[256];
     std::snprintf(tail, sizeof(tail), "  %-20s %-32s ", Shorten(r.opcode, 20).c_str(),
                   Shorten(r.shape, 32).c_str());
-    StrAppend(&out, RowColumns(r.per_run, r.share, r.gbps, r.memory_fraction, r.gflops,
-                               r.compute_fraction),
-              tail, r.name, "\n");
+    StrAppend(
+        &out,
+        RowColumns(r.per_run, r.share, r.gbps, r.memory_fraction, r.gflops, r.compute_fraction),
+        tail, r.name, "\n");
   }
   StrAppend(&out, "opcodes (per run):\n", kColumns, "  opcode               instructions\n");
   for (const Row& r : opcodes) {
     char tail[64];
     std::snprintf(tail, sizeof(tail), "  %-20s %lld", Shorten(r.opcode, 20).c_str(),
                   static_cast<long long>(r.instructions));
-    StrAppend(&out, RowColumns(r.per_run, r.share, r.gbps, r.memory_fraction, r.gflops,
-                               r.compute_fraction),
-              tail, "\n");
+    StrAppend(
+        &out,
+        RowColumns(r.per_run, r.share, r.gbps, r.memory_fraction, r.gflops, r.compute_fraction),
+        tail, "\n");
   }
   return out;
 }

@@ -23,12 +23,12 @@ namespace hlo {
 
 // What the machine reaches, measured briefly (well under 100 ms).
 struct MachineLimits {
-  double memcpy_gbps = 0;     // bytes read + written per second by memcpy, one thread
-  int64_t memcpy_bytes = 0;   // the size of the buffer copied (half of it to the other half)
-  double sgemm_gflops = 0;    // cblas_sgemm's rate on n x n x n
-  int64_t sgemm_size = 0;     // that n
-  int blas_threads = 0;       // OpenBLAS's threads during the probe
-  double probe_ms = 0;        // how long measuring took
+  double memcpy_gbps = 0;    // bytes read + written per second by memcpy, one thread
+  int64_t memcpy_bytes = 0;  // the size of the buffer copied (half of it to the other half)
+  double sgemm_gflops = 0;   // cblas_sgemm's rate on n x n x n
+  int64_t sgemm_size = 0;    // that n
+  int blas_threads = 0;      // OpenBLAS's threads during the probe
+  double probe_ms = 0;       // how long measuring took
 };
 
 // A memcpy over an already-touched 64 MiB buffer and cblas_sgemm 512^3

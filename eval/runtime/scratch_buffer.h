@@ -63,7 +63,7 @@ class ScratchBuffer {
     const size_t bytes = static_cast<size_t>(n > 0 ? n : 1) * sizeof(T);
     try {
       data_ = static_cast<T*>(Pooled(bytes) ? buffer_pool::Allocate(bytes)
-                                            : ::operator new(bytes, std::align_val_t{64}));
+                                            : ::operator new (bytes, std::align_val_t{64}));
     } catch (const std::bad_alloc&) {
       return absl::ResourceExhaustedError(StrCat("cannot allocate ", bytes, " bytes"));
     }
@@ -85,7 +85,7 @@ class ScratchBuffer {
     if (Pooled(bytes_)) {
       buffer_pool::Free(data_, bytes_);
     } else {
-      ::operator delete(data_, std::align_val_t{64});
+      ::operator delete (data_, std::align_val_t{64});
     }
     data_ = nullptr;
     bytes_ = 0;

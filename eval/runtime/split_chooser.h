@@ -39,7 +39,7 @@ class SplitChooser {
     int last_way = kUntimed;  // 0, 1, or kUntimed
     int64_t period = 0;       // calls between tries of the other way
     int64_t since_try = 0;
-    int64_t try_left = 0;     // timed calls still wanted of the other way
+    int64_t try_left = 0;  // timed calls still wanted of the other way
     int64_t try_calls = 0;
   };
   static constexpr int kClasses = 64;

@@ -1,12 +1,12 @@
 // The pool's CPUs (eval/runtime/thread_pinning.h): distinct CPUs the
 // process may use, one per pool thread, or none when HLO_PIN=0 or the
 // counts differ.
+#include "eval/runtime/thread_pinning.h"
+
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <set>
 #include <thread>
-
-#include "eval/runtime/thread_pinning.h"
 
 #if defined(__linux__)
 #include <sched.h>
