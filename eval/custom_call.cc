@@ -14,8 +14,12 @@
 //   lapack_<p><routine>_ffi, lapack_<p><routine>, blas_<p>trsm
 //              jaxlib's CPU LAPACK kernels (p = s, d, c, z), the routine
 //              families of kLapackRoutines (eval/linalg/lapack_kernels.h).
+//   __cudnn$*, __cublas$*, cusolver_*_ffi, cu_lu_pivots_to_permutation
+//              XLA:GPU's library calls and jaxlib's GPU kernels
+//              (eval/gpu/gpu_custom_calls.h).
 #include <string_view>
 
+#include "eval/gpu/gpu_custom_calls.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/sort_internal.h"
 #include "eval/linalg/lapack_kernels.h"
@@ -115,6 +119,7 @@ absl::StatusOr<Value> EvalCustomCall(const Instruction& inst, Operands ops, Kern
       return r->fn(call);
     }
   }
+  if (gpu::GpuCustomCallFn fn = gpu::FindGpuCustomCall(target)) return fn(inst, ops, ev);
   return absl::UnimplementedError(
       StrCat("hlo-run has no implementation of custom-call target '", target, "'"));
 }

@@ -24,7 +24,8 @@ LAYERS = [
     ("runtime, io", ["eval/runtime/", "eval/io/"]),
     ("interp", ["eval/interp/"]),
     ("kernels", ["eval/kernels/"]),
-    ("fusion, linalg, collectives", ["eval/fusion/", "eval/linalg/", "eval/collectives/"]),
+    ("fusion, linalg, collectives, gpu",
+     ["eval/fusion/", "eval/linalg/", "eval/collectives/", "eval/gpu/"]),
     ("evaluator", ["eval/evaluator.*", "eval/computation_plan.*", "eval/replica_runner.*",
                    "eval/custom_call.cc"]),
 ]

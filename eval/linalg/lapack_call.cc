@@ -241,6 +241,12 @@ absl::StatusOr<char> Call::CharAttr(std::string_view name, std::string_view allo
                                            absl::StrJoin(codes, ", ")));
 }
 
+absl::Status Call::SetAttr(std::string_view name, int64_t value) {
+  LAPACK_TRY(ParseAttributes());
+  (*attrs_)[std::string(name)] = {value, StrCat(value)};
+  return absl::OkStatus();
+}
+
 absl::StatusOr<bool> Call::BoolAttr(std::string_view name) {
   LAPACK_ASSIGN(const auto* a, Attr(name));
   if (a->second == "true" || a->second == "false") return a->second == "true";

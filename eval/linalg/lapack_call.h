@@ -94,6 +94,9 @@ class Call {
   absl::StatusOr<char> CharAttr(std::string_view name, std::string_view allowed);
   absl::StatusOr<bool> BoolAttr(std::string_view name);
   absl::StatusOr<int64_t> IntAttr(std::string_view name);
+  // Sets an attribute as if backend_config held `name = value` (adapters
+  // whose calls name their options differently, eval/gpu/cusolver.cc).
+  absl::Status SetAttr(std::string_view name, int64_t value);
 
   // ---- operands ---------------------------------------------------------------
   absl::Status ExpectOperandCount(int64_t n) const;

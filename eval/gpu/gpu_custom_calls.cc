@@ -1,0 +1,34 @@
+// The GPU targets (eval/gpu/gpu_custom_calls.h), one table.
+#include "eval/gpu/gpu_custom_calls.h"
+
+namespace hlo::gpu {
+namespace {
+
+struct Target {
+  std::string_view name;
+  GpuCustomCallFn fn;
+};
+
+constexpr Target kTargets[] = {
+    {"__cudnn$convForward", &EvalCudnnConvForward},
+    {"__cudnn$convBackwardInput", &EvalCudnnConvBackwardInput},
+    {"__cudnn$convBackwardFilter", &EvalCudnnConvBackwardFilter},
+    {"__cudnn$convBiasActivationForward", &EvalCudnnConvBiasActivation},
+    {"__cublas$gemm", &EvalCublasGemm},
+    {"__cublas$lt$matmul", &EvalCublasGemm},
+    {"__cublas$triangularSolve", &EvalCublasTriangularSolve},
+    {"cu_lu_pivots_to_permutation", &EvalLuPivotsToPermutation},
+    {"hip_lu_pivots_to_permutation", &EvalLuPivotsToPermutation},
+};
+
+}  // namespace
+
+GpuCustomCallFn FindGpuCustomCall(std::string_view target) {
+  for (const Target& t : kTargets) {
+    if (t.name == target) return t.fn;
+  }
+  if (IsSolverTarget(target)) return &EvalSolverCall;
+  return nullptr;
+}
+
+}  // namespace hlo::gpu

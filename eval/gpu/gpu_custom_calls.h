@@ -1,0 +1,41 @@
+// XLA:GPU's library calls and jaxlib's GPU kernels as custom-calls on the
+// CPU (eval/gpu/): what an XLA:GPU optimized module calls instead of HLO
+// instructions, evaluated with hlo-run's own kernels (convolution, dot,
+// triangular solve) and its LAPACK adapters (eval/linalg/). The targets
+// and their meaning come from XLA's GPU sources
+// (xla/service/gpu/cublas_cudnn.h, backend_configs.proto) and jaxlib's
+// (jaxlib/gpu/*_ffi.cc); custom_call.cc asks FindGpuCustomCall first.
+#ifndef HLO_EVAL_GPU_GPU_CUSTOM_CALLS_H_
+#define HLO_EVAL_GPU_GPU_CUSTOM_CALLS_H_
+
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "eval/kernels/kernels.h"
+
+namespace hlo::gpu {
+
+using GpuCustomCallFn = absl::StatusOr<Value> (*)(const Instruction& inst, Operands ops,
+                                                  KernelContext& ev);
+
+// The function that evaluates `target`, or null when it is none of these.
+GpuCustomCallFn FindGpuCustomCall(std::string_view target);
+
+// eval/gpu/cudnn_conv.cc
+absl::StatusOr<Value> EvalCudnnConvForward(const Instruction&, Operands, KernelContext&);
+absl::StatusOr<Value> EvalCudnnConvBackwardInput(const Instruction&, Operands, KernelContext&);
+absl::StatusOr<Value> EvalCudnnConvBackwardFilter(const Instruction&, Operands, KernelContext&);
+absl::StatusOr<Value> EvalCudnnConvBiasActivation(const Instruction&, Operands, KernelContext&);
+
+// eval/gpu/cublas.cc
+absl::StatusOr<Value> EvalCublasGemm(const Instruction&, Operands, KernelContext&);
+absl::StatusOr<Value> EvalCublasTriangularSolve(const Instruction&, Operands, KernelContext&);
+
+// eval/gpu/cusolver.cc
+bool IsSolverTarget(std::string_view target);
+absl::StatusOr<Value> EvalSolverCall(const Instruction&, Operands, KernelContext&);
+absl::StatusOr<Value> EvalLuPivotsToPermutation(const Instruction&, Operands, KernelContext&);
+
+}  // namespace hlo::gpu
+
+#endif  // HLO_EVAL_GPU_GPU_CUSTOM_CALLS_H_
