@@ -197,6 +197,10 @@ def test_conflicts(c):
     c.expect_exit("--rtol without --expect is an error naming both", p, 2, "--rtol", "--expect")
     p = c.run("hlo-run", "add.hlo", "--random-inputs", "--bench", "0")
     c.expect_exit("--bench 0 is an error", p, 2, "--bench")
+    p = c.run("hlo-run", "add.hlo", "--random-inputs", "--dot-default-precision=tf32",
+              "--precision=f64")
+    c.expect_exit("--dot-default-precision=tf32 with --precision=f64 is an error naming both", p,
+                  2, "--dot-default-precision", "--precision")
     p = c.run("hlo-run", "add.hlo", "--input", "a.npy", "--input", "b.npy",
               "--expect", "sum.npy", "-o", "both.npy")
     vals = read_npy(c.path("both.npy"))

@@ -115,6 +115,11 @@ void AddOptions(CLI::App& app, RunFlags& f) {
                  "native: each op in its declared type; f64: floats narrower than f64 computed in "
                  "f64 (c64 in c128), outputs rounded to their types (the widen-floats pass)")
       ->check(CLI::IsMember({"native", "f64"}));
+  app.add_option("--dot-default-precision", f.dot_default_precision,
+                 "how f32 dots and convolutions of DEFAULT precision compute: f32 (default), "
+                 "tf32 (operands rounded to TF32, as NVIDIA GPUs do by default) or bf16 "
+                 "(rounded to bf16); products summed in f32")
+      ->check(CLI::IsMember({"f32", "tf32", "bf16"}));
   app.add_flag("--no-fast-paths", f.no_fast_paths,
                "apply reducers, comparators and other called computations with the general "
                "evaluator, element by element (a reference for checking the fast paths)");
@@ -190,6 +195,11 @@ absl::Status CheckFlags(RunFlags& f) {
                                   f.expect.empty() ? "--bench" : "--expect",
                                   ": the result is written only with -o FILE then"));
   }
+  if (f.dot_default_precision != "f32" && f.precision == "f64") {
+    return UsageError(hlo::StrCat("--dot-default-precision=", f.dot_default_precision,
+                                  " conflicts with --precision=f64 (dots rounded to ",
+                                  f.dot_default_precision, " cannot also compute in f64)"));
+  }
   if ((f.rtol || f.atol) && f.expect.empty()) {
     return UsageError(hlo::StrCat(f.rtol ? "--rtol" : "--atol", " needs --expect"));
   }
@@ -215,6 +225,12 @@ absl::StatusOr<std::unique_ptr<hlo::Module>> LoadModule(const RunFlags& f) {
   auto pipeline = hlo::BuildPipeline(f.passes);
   if (!pipeline.ok()) return AsUsage(pipeline.status());
   if (auto st = pipeline->Run(m); !st.ok()) return st;
+  if (f.dot_default_precision != "f32") {
+    const int mantissa_bits = f.dot_default_precision == "tf32" ? 10 : 7;
+    absl::Status st = hlo::CreateRoundDotOperands(mantissa_bits)->Run(m).status();
+    if (st.ok() && !f.no_verify) st = hlo::VerifyModule(m);
+    if (!st.ok()) return st;
+  }
   if (f.precision == "f64") {
     // Nothing runs after the rewrite (no folding of the wide module).
     absl::Status st = hlo::CreateWidenFloats()->Run(m).status();

@@ -48,6 +48,7 @@ struct RunFlags {
   bool no_verify = false;
   std::string denormals = "keep";
   std::string precision = "native";
+  std::string dot_default_precision = "f32";  // f32, tf32, bf16
   bool no_fast_paths = false;
   bool no_fusion = false;
   bool profile = false;
