@@ -774,12 +774,13 @@ std::string Parser::AnonymousName(Opcode op) {
 }
 
 // XLA's CanInferShape: the opcodes whose shape its parser infers when the
-// text leaves it out (broadcast and scan aside: XLA infers them only in
-// degenerate forms).
+// text leaves it out (broadcast aside: XLA infers it only in a degenerate
+// form; scan when it has an input).
 bool Parser::ShapeCanBeInferred(Opcode op) {
   switch (op) {
-    case Opcode::kBroadcast:
     case Opcode::kScan:
+      return true;
+    case Opcode::kBroadcast:
     case Opcode::kDomain:
       return false;
     case Opcode::kAbs:

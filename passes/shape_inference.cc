@@ -344,9 +344,16 @@ absl::StatusOr<Shape> InferShape(const Instruction& inst, ShapePool& pool) {
                       " but has ", inst.operand_count());
   }
   switch (inst.opcode()) {
+    case Opcode::kScan: {
+      auto d = OneDimension(inst);
+      if (!d.ok()) return d.status();
+      auto f = CalledShape(inst, AttrKind::kToApply);
+      if (!f.ok()) return f.status();
+      return InferScanShape(OperandShapes(inst), *f, *d, inst.GetInt(AttrKind::kNumCarries, 0),
+                            declared, pool);
+    }
     case Opcode::kParameter:
     case Opcode::kCustomCall:
-    case Opcode::kScan:
       // The result shape is given by the instruction.
       return declared.WithoutLayout();
     case Opcode::kConstant:

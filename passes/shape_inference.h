@@ -120,6 +120,15 @@ absl::StatusOr<Shape> InferTopKShape(const Shape& operand, int64_t k, ShapePool&
 absl::StatusOr<Shape> InferCallShape(Shapes operands, const ProgramShape& to_apply);
 absl::StatusOr<Shape> InferWhileShape(const ProgramShape& condition, const ProgramShape& body,
                                       const Shape& init);
+// scan (XLA's HloScanInstruction, xla/service/scan_expander.cc): operands
+// are inputs then `num_carries` initial carries; to_apply takes an element
+// of each input (the scan dimension removed) then the carries, and returns
+// (outputs..., carries...); the result is the outputs stacked along the
+// scan dimension, then the final carries (a single array when to_apply's
+// root is one). With no inputs the scan length comes from `declared`.
+absl::StatusOr<Shape> InferScanShape(Shapes operands, const ProgramShape& to_apply,
+                                     int64_t dimension, int64_t num_carries, const Shape& declared,
+                                     ShapePool& pool);
 // branch_index is pred[] (two branches) or s32[].
 absl::StatusOr<Shape> InferConditionalShape(const Shape& branch_index,
                                             const std::vector<ProgramShape>& branches,

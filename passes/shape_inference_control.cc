@@ -117,6 +117,112 @@ absl::StatusOr<Shape> InferWhileShape(const ProgramShape& condition, const Progr
   return init.WithoutLayout();
 }
 
+namespace {
+
+Shape WithoutDimension(const Shape& s, int64_t d) {
+  std::vector<int64_t> dims(s.dims().begin(), s.dims().end());
+  dims.erase(dims.begin() + d);
+  return Shape::Array(s.element_type(), dims);
+}
+
+Shape WithDimension(const Shape& s, int64_t d, int64_t size) {
+  std::vector<int64_t> dims(s.dims().begin(), s.dims().end());
+  dims.insert(dims.begin() + d, size);
+  return Shape::Array(s.element_type(), dims);
+}
+
+// The scan's length: its first input's size along `d`, else (no inputs) its
+// first output's in the declared shape.
+absl::StatusOr<int64_t> ScanLength(Shapes inputs, const Shape& declared, int64_t d,
+                                   int64_t num_outputs) {
+  const Shape* first = nullptr;
+  if (!inputs.empty()) {
+    first = inputs[0];
+  } else if (num_outputs > 0) {
+    first = declared.IsTuple() ? (declared.tuple_size() > 0 ? &declared.tuple_shape(0) : nullptr)
+                               : &declared;
+  }
+  if (first == nullptr || !first->IsArray()) {
+    return ShapeError("scan has no input and no output array to take its length from");
+  }
+  if (d >= first->rank()) {
+    return ShapeError("scan dimension ", d, " is out of range for ", ShapeText(*first));
+  }
+  return first->dim(d);
+}
+
+}  // namespace
+
+absl::StatusOr<Shape> InferScanShape(Shapes operands, const ProgramShape& to_apply,
+                                     int64_t dimension, int64_t num_carries, const Shape& declared,
+                                     ShapePool& pool) {
+  const int64_t n = static_cast<int64_t>(operands.size());
+  if (num_carries < 0 || num_carries > n) {
+    return ShapeError("scan has ", num_carries, " carries but ", n, " operands");
+  }
+  if (dimension < 0) return ShapeError("scan dimension ", dimension, " is negative");
+  if (auto s = ExpectResult(to_apply, "scan's to_apply"); !s.ok()) return s;
+  if (static_cast<int64_t>(to_apply.params.size()) != n) {
+    return ShapeError("scan has ", n, " operands, but to_apply takes ", to_apply.params.size(),
+                      " parameters");
+  }
+  const Shape& root = *to_apply.result;
+  std::vector<const Shape*> roots;
+  if (root.IsTuple()) {
+    roots = root.tuple_shapes();
+  } else {
+    roots.push_back(&root);
+  }
+  const int64_t results = static_cast<int64_t>(roots.size());
+  if (results < num_carries) {
+    return ShapeError("scan has ", num_carries, " carries, but to_apply returns only ", results,
+                      " values");
+  }
+  const int64_t inputs = n - num_carries, outputs = results - num_carries;
+  if (inputs == 0 && outputs == 0) return ShapeError("scan has no inputs and no outputs");
+  auto length = ScanLength(operands.subspan(0, inputs), declared, dimension, outputs);
+  if (!length.ok()) return length.status();
+  for (int64_t i = 0; i < n; ++i) {
+    const Shape& op = *operands[i];
+    if (auto s = ExpectArray(op, StrCat("scan operand ", i)); !s.ok()) return s;
+    Shape want = op.WithoutLayout();
+    if (i < inputs) {
+      if (dimension >= op.rank() || op.dim(dimension) != *length) {
+        return ShapeError("scan input ", i, " ", ShapeText(op), " must have ", *length,
+                          " elements along dimension ", dimension);
+      }
+      want = WithoutDimension(op, dimension);
+    }
+    if (!to_apply.params[i]->Compatible(want)) {
+      return ShapeError("scan operand ", i, " gives to_apply ", ShapeText(want),
+                        ", but its parameter ", i, " is ", ShapeText(*to_apply.params[i]));
+    }
+  }
+  for (int64_t j = 0; j < num_carries; ++j) {
+    if (!roots[outputs + j]->Compatible(*to_apply.params[inputs + j])) {
+      return ShapeError("scan carry ", j, ": to_apply takes ",
+                        ShapeText(*to_apply.params[inputs + j]), " but returns ",
+                        ShapeText(*roots[outputs + j]));
+    }
+  }
+  std::vector<const Shape*> result;
+  for (int64_t k = 0; k < results; ++k) {
+    const Shape& r = *roots[k];
+    if (k >= outputs) {
+      result.push_back(pool.Intern(r.WithoutLayout()));
+      continue;
+    }
+    if (auto s = ExpectArray(r, StrCat("scan output ", k)); !s.ok()) return s;
+    if (dimension > r.rank()) {
+      return ShapeError("scan dimension ", dimension, " is out of range for output ", k, " ",
+                        ShapeText(WithDimension(r, r.rank(), *length)));
+    }
+    result.push_back(pool.Intern(WithDimension(r, dimension, *length)));
+  }
+  if (!root.IsTuple()) return *result[0];
+  return Shape::Tuple(std::move(result));
+}
+
 absl::StatusOr<Shape> InferConditionalShape(const Shape& branch_index,
                                             const std::vector<ProgramShape>& branches,
                                             Shapes branch_operands) {

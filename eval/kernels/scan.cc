@@ -1,18 +1,149 @@
-// scan: not evaluated. Neither the operation semantics nor the StableHLO
-// spec in shared/spec describes it, and the verifier takes its result shape
-// as declared, so the order of inputs and carries among the operands, the
-// signature of to_apply, and what num_carries, is_reverse and
-// is_associative mean are not pinned down; guessing would give plausible
-// but unfounded numbers, so this is an error that says why.
+// scan, as XLA's ScanExpander (xla/service/scan_expander.cc) rewrites it
+// into a while loop: operands are inputs then num_carries initial
+// carries; for each index i along the scan dimension (from the last when
+// is_reverse), to_apply gets element i of every input (that dimension
+// removed) and the carries, and returns (outputs..., new carries...)
+// (or one array: the output, or the carry when num_carries is 1). Output
+// k's element i is stored at index i of result k; the result is the
+// outputs then the final carries. is_associative only permits other
+// evaluation orders (XLA:GPU's parallel scan); this one is sequential.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "eval/interp/kernel_context.h"
 #include "eval/kernels/dynamic.h"
+#include "ir/computation.h"
+#include "ir/strings.h"
 
 namespace hlo {
+namespace {
 
-absl::StatusOr<Value> EvalScan(const Instruction&, Operands, KernelContext&) {
-  return absl::UnimplementedError(
-      "hlo-run cannot evaluate 'scan': its semantics (which operands are inputs and which "
-      "carries, the signature of to_apply, num_carries, is_reverse, is_associative) are not "
-      "specified by the operation semantics or the StableHLO spec");
+absl::Status Invalid(std::string message) { return absl::InvalidArgumentError(std::move(message)); }
+
+// An array viewed as [outer][length][inner] around the scan dimension.
+struct Split {
+  int64_t outer = 1, length = 0, inner = 1, width = 0;
+};
+
+Split SplitAt(const Shape& s, int64_t d) {
+  Split p;
+  for (int64_t k = 0; k < d; ++k) p.outer *= s.dim(k);
+  p.length = s.dim(d);
+  for (int64_t k = d + 1; k < s.rank(); ++k) p.inner *= s.dim(k);
+  p.width = ByteWidth(s.element_type());
+  return p;
+}
+
+// Element i of `whole` (split p) into `slice`.
+void Take(const Split& p, int64_t i, const Literal& whole, Literal& slice) {
+  const int64_t row = p.inner * p.width;
+  for (int64_t o = 0; o < p.outer; ++o) {
+    std::memcpy(slice.data() + o * row, whole.data() + (o * p.length + i) * row, row);
+  }
+}
+
+// `slice` into element i of `whole`.
+void Put(const Split& p, int64_t i, const Literal& slice, Literal& whole) {
+  const int64_t row = p.inner * p.width;
+  for (int64_t o = 0; o < p.outer; ++o) {
+    std::memcpy(whole.data() + (o * p.length + i) * row, slice.data() + o * row, row);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Value> EvalScan(const Instruction& inst, Operands ops, KernelContext& ev) {
+  const Computation* body = inst.to_apply();
+  absl::Span<const int64_t> dims = inst.GetInts(AttrKind::kDimensions);
+  const int64_t n = static_cast<int64_t>(ops.size());
+  const int64_t carries = inst.GetInt(AttrKind::kNumCarries, 0);
+  if (body == nullptr || body->root() == nullptr || dims.size() != 1 || carries < 0 ||
+      carries > n || body->parameter_count() != n) {
+    return Invalid(
+        "scan needs to_apply with one parameter per operand, one dimension and "
+        "0 <= num_carries <= the operands");
+  }
+  const int64_t d = dims[0], inputs = n - carries;
+  const Shape& root = body->root()->shape();
+  const int64_t results = root.IsTuple() ? root.tuple_size() : 1;
+  const int64_t outputs = results - carries;
+  const Shape& s = inst.shape();
+  if (outputs < 0 || (s.IsTuple() ? s.tuple_size() : 1) != results) {
+    return Invalid(StrCat("scan's to_apply returns ", results, " values for ", carries,
+                          " carries, but the scan's shape is ", s.ToString(false)));
+  }
+  auto result_shape = [&](int64_t k) -> const Shape& { return s.IsTuple() ? s.tuple_shape(k) : s; };
+  // The slices to_apply takes, and the output arrays.
+  std::vector<Split> in_split(inputs), out_split(outputs);
+  std::vector<Value> slices(inputs), outs(outputs), carry;
+  for (int64_t j = inputs; j < n; ++j) carry.push_back(*ops[j]);
+  int64_t length = -1;
+  for (int64_t i = 0; i < inputs; ++i) {
+    if (!ops[i]->is_array() || d >= ops[i]->array().shape().rank()) {
+      return Invalid("scan inputs must be arrays with its dimension");
+    }
+    const Shape& in = ops[i]->array().shape();
+    in_split[i] = SplitAt(in, d);
+    if (length >= 0 && in_split[i].length != length) {
+      return Invalid("scan inputs differ in length along the scan dimension");
+    }
+    length = in_split[i].length;
+    absl::StatusOr<Value> v = NewArrayUninitialized(body->parameter(i)->shape());
+    if (!v.ok()) return v.status();
+    if (v->array().element_count() * ByteWidth(in.element_type()) !=
+        in_split[i].outer * in_split[i].inner * in_split[i].width) {
+      return Invalid(StrCat("scan input ", i, " does not slice to to_apply's parameter ",
+                            body->parameter(i)->shape().ToString(false)));
+    }
+    slices[i] = *std::move(v);
+  }
+  for (int64_t k = 0; k < outputs; ++k) {
+    const Shape& r = result_shape(k);
+    if (!r.IsArray() || d >= r.rank() || (length >= 0 && r.dim(d) != length)) {
+      return Invalid(StrCat("scan output ", k, " ", r.ToString(false), " must have the scan's ",
+                            "length along dimension ", d));
+    }
+    out_split[k] = SplitAt(r, d);
+    length = r.dim(d);
+    absl::StatusOr<Value> v = NewArray(r);
+    if (!v.ok()) return v.status();
+    outs[k] = *std::move(v);
+  }
+  ComputationPlan& plan = ev.PlanFor(*body);
+  std::vector<const Value*> args(n);
+  for (int64_t step = 0; step < length; ++step) {
+    const int64_t i = inst.GetBool(AttrKind::kIsReverse, false) ? length - 1 - step : step;
+    for (int64_t k = 0; k < inputs; ++k) {
+      // A fresh slice when to_apply kept the last one (returned it).
+      if (slices[k].array_ptr().use_count() > 1) {
+        absl::StatusOr<Value> v = NewArrayUninitialized(slices[k].array().shape());
+        if (!v.ok()) return v.status();
+        slices[k] = *std::move(v);
+      }
+      Take(in_split[k], i, ops[k]->array(), slices[k].mutable_array());
+      args[k] = &slices[k];
+    }
+    for (int64_t j = 0; j < carries; ++j) args[inputs + j] = &carry[j];
+    absl::StatusOr<Value> r = ev.Call(plan, args);
+    if (!r.ok()) return r.status();
+    for (int64_t k = 0; k < results; ++k) {
+      const Value& v = root.IsTuple() ? r->elements()[k] : *r;
+      if (k >= outputs) {
+        carry[k - outputs] = v;
+        continue;
+      }
+      const Split& p = out_split[k];
+      if (!v.is_array() || v.array().element_count() * p.width != p.outer * p.inner * p.width) {
+        return Invalid(StrCat("scan's to_apply returned a wrong shape for output ", k));
+      }
+      Put(p, i, v.array(), outs[k].mutable_array());
+    }
+  }
+  if (!s.IsTuple()) return outputs == 1 ? outs[0] : carry[0];
+  std::vector<Value> all = std::move(outs);
+  all.insert(all.end(), carry.begin(), carry.end());
+  return Value::Tuple(std::move(all));
 }
 
 }  // namespace hlo

@@ -21,7 +21,7 @@ _ERROR_MODULE = ("an error module (// RUN-ERROR:): NAME.err is hlo-run's diagnos
                  "design.md's error format, not a value a generator could compute")
 for _name in ("collective_deadlock", "collective_group_mismatch", "collective_infeed_missing",
               "lapack_error_attribute", "lapack_error_legacy_sizes", "lapack_error_result_shape",
-              "limit_max_memory_inputs", "limit_max_memory_live", "scan_unsupported",
+              "limit_max_memory_inputs", "limit_max_memory_live",
               "lapack_error_gehrd_empty", "lapack_error_svd_vector_rank",
               "sdy_error_axis_repeated", "sdy_error_out_axis_reused",
               "sdy_error_out_subaxes_overlap", "sdy_error_subaxis_overflow"):
