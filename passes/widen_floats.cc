@@ -22,6 +22,7 @@
 // constants (filled from the seed by their shape). A computation called only
 // by such an instruction (a custom call's) keeps its types. The type-generic
 // custom calls are widened: TopK and the partitioning annotations as they
+// are, XLA:GPU's cuDNN/cuBLAS calls and jaxlib's GPU solver calls as they
 // are, jaxlib's LAPACK/BLAS kernels renamed to their double twins
 // (lapack_spotrf_ffi -> lapack_dpotrf_ffi, c -> z).
 // The entry root converts back to the declared result type, so the entry
@@ -69,6 +70,13 @@ bool WidenableCustomCall(std::string_view target, std::string* renamed) {
   renamed->clear();
   if (target == "TopK" || target == "Sharding" || target == "SPMDFullToShardShape" ||
       target == "SPMDShardToFullShape" || target.starts_with("xla.sdy.")) {
+    return true;
+  }
+  // XLA:GPU's library calls and jaxlib's GPU solver calls (eval/gpu/) take
+  // their element type from their operands and results.
+  if (target.starts_with("__cudnn$conv") || target == "__cublas$gemm" ||
+      target == "__cublas$lt$matmul" || target == "__cublas$triangularSolve" ||
+      target.starts_with("cusolver_") || target.starts_with("hipsolver_")) {
     return true;
   }
   for (std::string_view prefix : {"lapack_", "blas_"}) {
