@@ -13,6 +13,7 @@
 //   syevd (a) -> (v, w[batch, n] ascending, info), lower, algorithm: the
 //     eigenvectors' signs are LAPACK's, which cuSOLVER's need not share
 //   sytrd (a) -> (a_out, d, e, tau, info), lower
+//   gesvd, gesvdj: eval/gpu/cusolver_svd.cc
 //
 // cu_lu_pivots_to_permutation / hip_lu_pivots_to_permutation (pivots
 // s32[batch, k], 0-based) -> s32[batch, p], p >= k: the identity
@@ -67,6 +68,8 @@ constexpr Routine kRoutines[] = {
     {"orgqr", &lapack::EvalOrgqr},
     {"syevd", &Syevd},
     {"sytrd", &Sytrd},
+    {"gesvd", &EvalSolverGesvd},
+    {"gesvdj", &EvalSolverGesvdj},
 };
 
 // `cusolver_potrf_ffi` -> "potrf"; empty when the name is not a solver call.

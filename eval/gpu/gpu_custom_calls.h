@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "eval/kernels/kernels.h"
+#include "eval/linalg/lapack_call.h"
 
 namespace hlo::gpu {
 
@@ -35,6 +36,11 @@ absl::StatusOr<Value> EvalCublasTriangularSolve(const Instruction&, Operands, Ke
 bool IsSolverTarget(std::string_view target);
 absl::StatusOr<Value> EvalSolverCall(const Instruction&, Operands, KernelContext&);
 absl::StatusOr<Value> EvalLuPivotsToPermutation(const Instruction&, Operands, KernelContext&);
+
+// eval/gpu/cusolver_svd.cc: cusolver_gesvd_ffi and cusolver_gesvdj_ffi on a
+// LAPACK call context (eval/linalg/lapack_call.h).
+absl::StatusOr<Value> EvalSolverGesvd(lapack::Call& call);
+absl::StatusOr<Value> EvalSolverGesvdj(lapack::Call& call);
 
 }  // namespace hlo::gpu
 
