@@ -14,6 +14,7 @@
 //     eigenvectors' signs are LAPACK's, which cuSOLVER's need not share
 //   sytrd (a) -> (a_out, d, e, tau, info), lower
 //   gesvd, gesvdj: eval/gpu/cusolver_svd.cc
+//   syrk (a, c_in, alpha, beta) -> c_out, transpose: see SyrkOf below
 //
 // cu_lu_pivots_to_permutation / hip_lu_pivots_to_permutation (pivots
 // s32[batch, k], 0-based) -> s32[batch, p], p >= k: the identity
@@ -56,6 +57,55 @@ absl::StatusOr<Value> Sytrd(Call& call) {
   return lapack::EvalSytrd(call);
 }
 
+// syrk (a [batch, rows, cols], c_in [batch, n, n], alpha, beta (one element
+// each)) -> c_out, attribute transpose: cuBLAS's syrk with uplo upper and
+// op = transpose ? N : T on column-major memory, n = transpose ? cols : rows.
+// In memory, op(A) (n x k) is A (lda n) for N, and the transpose of the
+// k x n A (lda k) for T; C's upper triangle becomes alpha op(A) op(A)^T +
+// beta C (a plain transpose for complex types too), the lower keeps c_in.
+template <typename T>
+absl::StatusOr<Value> SyrkOf(Call& call, bool transpose) {
+  LAPACK_ASSIGN(const lapack::Matrices a, call.MatrixOperand(0, call.type()));
+  const int64_t n = transpose ? a.cols : a.rows, k = transpose ? a.rows : a.cols;
+  LAPACK_TRY(call.ExpectOperand(1, call.type(), lapack::Append(a.batch_dims, {n, n}), "c_in"));
+  for (int64_t i : {2, 3}) {
+    if (call.OperandShape(i).element_type() != call.type() ||
+        call.OperandShape(i).ElementCount() != 1) {
+      return absl::InvalidArgumentError(StrCat("alpha and beta of ", call.TargetName(),
+                                               " must be single ", PrimitiveTypeName(call.type()),
+                                               " values"));
+    }
+  }
+  LAPACK_TRY(call.ExpectResults({{call.type(), lapack::Append(a.batch_dims, {n, n})}},
+                                /*tuple=*/false));
+  const std::vector<T> am = call.Load<T>(0);
+  std::vector<T> c = call.Load<T>(1);
+  const T alpha = call.Load<T>(2)[0], beta = call.Load<T>(3)[0];
+  auto op = [&](const T* m, int64_t i, int64_t l) {
+    return transpose ? m[i + l * n] : m[l + i * k];
+  };
+  for (int64_t b = 0; b < a.batch; ++b) {
+    const T* ab = am.data() + b * n * k;
+    T* cb = c.data() + b * n * n;
+    for (int64_t j = 0; j < n; ++j) {
+      for (int64_t i = 0; i <= j; ++i) {
+        T sum{};
+        for (int64_t l = 0; l < k; ++l) sum += op(ab, i, l) * op(ab, j, l);
+        cb[i + j * n] = alpha * sum + beta * cb[i + j * n];
+      }
+    }
+  }
+  call.Store(0, c);
+  return call.Finish();
+}
+
+absl::StatusOr<Value> Syrk(Call& call) {
+  LAPACK_TRY(call.ExpectOperandCount(4));
+  LAPACK_ASSIGN(const bool transpose, call.BoolAttr("transpose"));
+  return lapack::WithElementType(call.type(),
+                                 [&](auto t) { return SyrkOf<decltype(t)>(call, transpose); });
+}
+
 struct Routine {
   std::string_view name;
   absl::StatusOr<Value> (*fn)(Call&);
@@ -70,6 +120,7 @@ constexpr Routine kRoutines[] = {
     {"sytrd", &Sytrd},
     {"gesvd", &EvalSolverGesvd},
     {"gesvdj", &EvalSolverGesvdj},
+    {"syrk", &Syrk},
 };
 
 // `cusolver_potrf_ffi` -> "potrf"; empty when the name is not a solver call.
