@@ -127,7 +127,8 @@ def eval_dict():
                 lapack.add(("blas_%strsm" % t) if routine == "trsm" else "lapack_%s%s" % (t, routine))
     words = literals([os.path.join(ROOT, "eval", "custom_call.cc"),
                       os.path.join(ROOT, "eval", "collectives", "sdy_manual_computation.cc")] +
-                     glob.glob(os.path.join(ROOT, "eval", "linalg", "*.cc")))
+                     glob.glob(os.path.join(ROOT, "eval", "linalg", "*.cc")) +
+                     glob.glob(os.path.join(ROOT, "eval", "gpu", "*.cc")))
     fragments = ["backend_config={", " : ui8", " : i32", "= 76 : ui8", "= 85 : ui8",
                  "= 86 : ui8", "= 78 : ui8", "= 65 : ui8", "= 83 : ui8", "true", "false",
                  "api_version=API_VERSION_TYPED_FFI", "operand_layout_constraints={",
