@@ -125,6 +125,10 @@ def eval_dict():
             lapack.add("lapack_%s%s_ffi" % (t, routine))
             if legacy == "true":
                 lapack.add(("blas_%strsm" % t) if routine == "trsm" else "lapack_%s%s" % (t, routine))
+    gpu = read("eval/gpu/gpu_custom_calls.cc")
+    lapack.update(re.findall(r'\{"([^"]+)", &Eval\w+\}', gpu))
+    for routine in re.findall(r'\{"(\w+)", &[\w:]+\}', read("eval/gpu/cusolver.cc")):
+        lapack.add("cusolver_%s_ffi" % routine)
     words = literals([os.path.join(ROOT, "eval", "custom_call.cc"),
                       os.path.join(ROOT, "eval", "collectives", "sdy_manual_computation.cc")] +
                      glob.glob(os.path.join(ROOT, "eval", "linalg", "*.cc")) +
