@@ -101,6 +101,22 @@ absl::Status PlainWindow(const ConvCall& c) {
   return absl::OkStatus();
 }
 
+// The forward convolution's output size along spatial dim i, from the input
+// size: the output gradient must have it.
+absl::Status CheckForwardSize(const ConvCall& c, size_t i, int64_t in, int64_t out) {
+  const WindowDim& f = c.window[i];
+  const int64_t reach = (f.size - 1) * f.window_dilation + 1;
+  const int64_t padded = in + f.padding_low + f.padding_high;
+  const int64_t want = padded < reach || f.stride < 1 ? 0 : (padded - reach) / f.stride + 1;
+  if (want != out) {
+    return Invalid(StrCat("custom-call ", TargetOf(c.inst),
+                          ": the forward convolution of an input ", "of size ", in, " gives ", want,
+                          " outputs along spatial dimension ", i, ", but the output gradient has ",
+                          out));
+  }
+  return absl::OkStatus();
+}
+
 // The input gradient: a convolution of the output gradient, dilated by the
 // stride, with the reversed filter, its input and output features swapped.
 absl::StatusOr<Value> BackwardInput(const ConvCall& c, KernelContext& ev) {
@@ -128,6 +144,7 @@ absl::StatusOr<Value> BackwardInput(const ConvCall& c, KernelContext& ev) {
     }
     const int64_t in = c.result->dim(d.input_spatial[i]);
     const int64_t out = out_grad.dim(d.output_spatial[i]);
+    if (auto st = CheckForwardSize(c, i, in, out); !st.ok()) return st;
     const int64_t reach = (f.size - 1) * f.window_dilation;  // effective window - 1
     WindowDim b;
     b.size = f.size;
@@ -170,6 +187,7 @@ absl::StatusOr<Value> BackwardFilter(const ConvCall& c, KernelContext& ev) {
     }
     const int64_t in = input.dim(d.input_spatial[i]);
     const int64_t out = out_grad.dim(d.output_spatial[i]);
+    if (auto st = CheckForwardSize(c, i, in, out); !st.ok()) return st;
     WindowDim b;
     b.size = out;
     b.stride = f.window_dilation;

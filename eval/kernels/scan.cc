@@ -89,6 +89,8 @@ absl::StatusOr<Value> EvalScan(const Instruction& inst, Operands ops, KernelCont
       return Invalid("scan inputs differ in length along the scan dimension");
     }
     length = in_split[i].length;
+    if (body->parameter(i) == nullptr)
+      return Invalid(StrCat("scan's to_apply lacks parameter ", i));
     absl::StatusOr<Value> v = NewArrayUninitialized(body->parameter(i)->shape());
     if (!v.ok()) return v.status();
     if (v->array().element_count() * ByteWidth(in.element_type()) !=
@@ -127,6 +129,10 @@ absl::StatusOr<Value> EvalScan(const Instruction& inst, Operands ops, KernelCont
     for (int64_t j = 0; j < carries; ++j) args[inputs + j] = &carry[j];
     absl::StatusOr<Value> r = ev.Call(plan, args);
     if (!r.ok()) return r.status();
+    if (root.IsTuple() &&
+        (!r->is_tuple() || static_cast<int64_t>(r->elements().size()) != results)) {
+      return Invalid("scan's to_apply returned a value of another shape than its root's");
+    }
     for (int64_t k = 0; k < results; ++k) {
       const Value& v = root.IsTuple() ? r->elements()[k] : *r;
       if (k >= outputs) {
