@@ -17,6 +17,9 @@ constexpr Target kTargets[] = {
     {"__cublas$gemm", &EvalCublasGemm},
     {"__cublas$lt$matmul", &EvalCublasGemm},
     {"__cublas$triangularSolve", &EvalCublasTriangularSolve},
+    {"xla.gpu.ext.cub_sort_keys", &EvalCubSort},
+    {"xla.gpu.ext.cub_sort_pairs", &EvalCubSort},
+    {"xla.gpu.ext.cub_scan", &EvalCubScan},
     {"cu_lu_pivots_to_permutation", &EvalLuPivotsToPermutation},
     {"hip_lu_pivots_to_permutation", &EvalLuPivotsToPermutation},
 };

@@ -32,6 +32,10 @@ absl::StatusOr<Value> EvalCudnnConvBiasActivation(const Instruction&, Operands, 
 absl::StatusOr<Value> EvalCublasGemm(const Instruction&, Operands, KernelContext&);
 absl::StatusOr<Value> EvalCublasTriangularSolve(const Instruction&, Operands, KernelContext&);
 
+// eval/gpu/cub.cc
+absl::StatusOr<Value> EvalCubSort(const Instruction&, Operands, KernelContext&);
+absl::StatusOr<Value> EvalCubScan(const Instruction&, Operands, KernelContext&);
+
 // eval/gpu/cusolver.cc
 bool IsSolverTarget(std::string_view target);
 absl::StatusOr<Value> EvalSolverCall(const Instruction&, Operands, KernelContext&);
