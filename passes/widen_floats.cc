@@ -76,7 +76,8 @@ bool WidenableCustomCall(std::string_view target, std::string* renamed) {
   // their element type from their operands and results.
   if (target.starts_with("__cudnn$conv") || target == "__cublas$gemm" ||
       target == "__cublas$lt$matmul" || target == "__cublas$triangularSolve" ||
-      target.starts_with("cusolver_") || target.starts_with("hipsolver_")) {
+      target.starts_with("cusolver_") || target.starts_with("hipsolver_") ||
+      target.starts_with("xla.gpu.ext.cub_")) {
     return true;
   }
   for (std::string_view prefix : {"lapack_", "blas_"}) {
