@@ -10,6 +10,7 @@ module before optimizations) and the results an NVIDIA H200 computed. Per case a
   run     hlo-run runs it on the case's inputs with --dot-default-precision=tf32 (f32 dots
           and convolutions of DEFAULT precision multiply TF32-rounded operands, as the GPU)
   match   the results are the GPU's within the case's tolerances (TOLERANCES below)
+  -O      (after.hlo) hlo-opt -O --verify-each on it, then run and match the same way
 
 Every (case, text, column) must pass but those in KNOWN (with the reason); a listed one
 that passes is reported. Exit 77 (skipped) without ../shared/xla-jax/gpu.
@@ -43,6 +44,8 @@ TOLERANCES = {
     # 5e-4 of the largest value.
     "gpt_fwd": (2e-3, 1e-3),
 }
+COLUMNS = {"after.hlo": ("parse", "verify", "run", "match", "-O"),
+           "before.hlo": ("parse", "verify", "run", "match")}
 KNOWN = {
     ("float_edges", "before.hlo", "match"):
         "XLA:GPU's optimizations drop the f32->bf16->f32 round trip of output 4 "
@@ -87,9 +90,40 @@ def compare(got, want, dtype, tol):
     return ""
 
 
+def run_and_match(run, f, d, meta):
+    """'' when hlo-run on text f gives the case's results, else why not."""
+    import numpy as np
+    with tempfile.TemporaryDirectory() as td:
+        cmd = [run, f, "--output-format=npy", "-o", td, *RUN_ARGS]
+        for i in range(len(meta["inputs"])):
+            cmd += ["--input", os.path.join(d, f"in_{i}.npy")]
+        rc, _, err = sh(cmd)
+        if rc != 0:
+            return f"exit {rc}: {first_error(err)}"
+        outs = sorted(glob.glob(os.path.join(td, "result*.npy")),
+                      key=lambda p: [int(x) for x in re.findall(r"\d+", os.path.basename(p))])
+        wants = [os.path.join(d, f"out_{i}.npy") for i in range(len(meta["outputs"]))]
+        if len(outs) != len(wants):
+            return f"{len(outs)} results vs {len(wants)}"
+        tol = TOLERANCES.get(os.path.basename(d), DEFAULT)
+        msgs = [f"out {i}: {m}" for i, (g, w) in enumerate(zip(outs, wants))
+                if (m := compare(np.load(g), np.load(w), meta["outputs"][i], tol))]
+        return "; ".join(msgs)[:300]
+
+
+def optimized(bindir, d, meta):
+    """The -O column: '' or why it failed."""
+    with tempfile.TemporaryDirectory() as td:
+        o = os.path.join(td, "m.hlo")
+        rc, _, err = sh([os.path.join(bindir, "hlo-opt"), os.path.join(d, "after.hlo"), "-O",
+                         "--verify-each", "-o", o])
+        if rc != 0:
+            return f"hlo-opt -O: {first_error(err)}"
+        return run_and_match(os.path.join(bindir, "hlo-run"), o, d, meta)
+
+
 def check_text(bindir, d, text, meta):
     """{column: message} for the columns that failed (parse, verify, run, match)."""
-    import numpy as np
     opt, run = os.path.join(bindir, "hlo-opt"), os.path.join(bindir, "hlo-run")
     f = os.path.join(d, text)
     rc, out, err = sh([opt, f, "--no-verify"])
@@ -101,25 +135,11 @@ def check_text(bindir, d, text, meta):
     rc, _, err = sh([opt, f, "-o", "/dev/null"])
     if rc != 0:
         failed["verify"] = first_error(err)
-    with tempfile.TemporaryDirectory() as td:
-        cmd = [run, f, "--output-format=npy", "-o", td, *RUN_ARGS]
-        for i in range(len(meta["inputs"])):
-            cmd += ["--input", os.path.join(d, f"in_{i}.npy")]
-        rc, _, err = sh(cmd)
-        if rc != 0:
-            failed["run"] = failed["match"] = f"exit {rc}: {first_error(err)}"
-            return failed
-        outs = sorted(glob.glob(os.path.join(td, "result*.npy")),
-                      key=lambda p: [int(x) for x in re.findall(r"\d+", os.path.basename(p))])
-        wants = [os.path.join(d, f"out_{i}.npy") for i in range(len(meta["outputs"]))]
-        if len(outs) != len(wants):
-            failed["match"] = f"{len(outs)} results vs {len(wants)}"
-            return failed
-        tol = TOLERANCES.get(os.path.basename(d), DEFAULT)
-        msgs = [f"out {i}: {m}" for i, (g, w) in enumerate(zip(outs, wants))
-                if (m := compare(np.load(g), np.load(w), meta["outputs"][i], tol))]
-        if msgs:
-            failed["match"] = "; ".join(msgs)[:300]
+    m = run_and_match(run, f, d, meta)
+    if m.startswith("exit "):
+        failed["run"] = m
+    if m:
+        failed["match"] = m
     return failed
 
 
@@ -145,7 +165,11 @@ def main():
         n += 1
         for text in ("after.hlo", "before.hlo"):
             bad = check_text(bindir, d, text, meta)
-            for col in ("parse", "verify", "run", "match"):
+            if text == "after.hlo":
+                o = optimized(bindir, d, meta)
+                if o:
+                    bad["-O"] = o
+            for col in COLUMNS[text]:
                 counts[(text, col)] = counts.get((text, col), 0) + (col not in bad)
             for col, msg in bad.items():
                 failed[(name, text, col)] = msg
@@ -154,7 +178,7 @@ def main():
                   + "".join(f"\n       {c}: {m}" for c, m in bad.items()), flush=True)
     for text in ("after.hlo", "before.hlo"):
         print(f"{text}: " + ", ".join(f"{counts.get((text, c), 0)}/{n} {c}"
-                                     for c in ("parse", "verify", "run", "match")))
+                                     for c in COLUMNS[text]))
     unexpected = sorted(k for k in failed if k not in KNOWN)
     fixed = sorted(k for k in KNOWN if k not in failed and (not a.only or k[0] in a.only))
     for k in unexpected:
