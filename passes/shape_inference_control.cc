@@ -158,13 +158,15 @@ absl::StatusOr<Shape> InferScanShape(Shapes operands, const ProgramShape& to_app
                                      ShapePool& pool) {
   const int64_t n = static_cast<int64_t>(operands.size());
   if (num_carries < 0 || num_carries > n) {
-    return ShapeError("scan has ", num_carries, " carries but ", n, " operands");
+    return ShapeError("scan has ", num_carries, num_carries == 1 ? " carry" : " carries", " but ",
+                      n, n == 1 ? " operand" : " operands");
   }
   if (dimension < 0) return ShapeError("scan dimension ", dimension, " is negative");
   if (auto s = ExpectResult(to_apply, "scan's to_apply"); !s.ok()) return s;
   if (static_cast<int64_t>(to_apply.params.size()) != n) {
-    return ShapeError("scan has ", n, " operands, but to_apply takes ", to_apply.params.size(),
-                      " parameters");
+    return ShapeError("scan has ", n, n == 1 ? " operand" : " operands", ", but to_apply takes ",
+                      to_apply.params.size(),
+                      to_apply.params.size() == 1 ? " parameter" : " parameters");
   }
   const Shape& root = *to_apply.result;
   std::vector<const Shape*> roots;
