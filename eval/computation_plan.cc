@@ -138,7 +138,7 @@ std::unique_ptr<Frame> ComputationPlan::TakeFrame() {
 }
 
 std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_paths, bool fusion,
-                                          bool flush_denormals) {
+                                          bool flush_denormals, bool fold_transposes) {
   auto plan = std::make_unique<ComputationPlan>();
   plan->computation = &comp;
   std::vector<Instruction*> order = comp.PostOrder();
@@ -175,7 +175,7 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
     }
   }
   plan->folded_at.assign(n, nullptr);
-  if (fast_paths) FoldTransposesIntoDots(*plan, slot);
+  if (fast_paths && fold_transposes) FoldTransposesIntoDots(*plan, slot);
   if (fast_paths && fusion) {
     plan->groups = FindFusedGroups(plan->order, flush_denormals);
     for (const std::unique_ptr<FusedGroup>& g : plan->groups) {

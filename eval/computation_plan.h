@@ -96,9 +96,10 @@ struct ComputationPlan {
 // Plans `computation`. With `fast_paths` off every instruction but
 // parameters goes through its kernel (the reference path); with `fusion`
 // off no fused groups or sibling reductions are planned (transposes still
-// fold into dots: a strided read, not a fused loop).
+// fold into dots, a strided read, unless `fold_transposes` is false).
 std::unique_ptr<ComputationPlan> MakePlan(const Computation& computation, bool fast_paths,
-                                          bool fusion, bool flush_denormals);
+                                          bool fusion, bool flush_denormals,
+                                          bool fold_transposes = true);
 
 }  // namespace hlo
 

@@ -13,6 +13,7 @@
 #include "eval/kernels/kernels.h"
 #include "eval/replica_runner.h"
 #include "eval/runtime/array_recycler.h"
+#include "eval/runtime/eval_observer.h"
 #include "eval/runtime/profiler.h"
 #include "ir/computation.h"
 #include "ir/located_status.h"
@@ -45,7 +46,11 @@ ComputationPlan& Evaluator::PlanFor(const Computation& comp) {
   if (&comp == last_planned_) return *last_plan_;
   std::unique_ptr<ComputationPlan>& plan = plans_[&comp];
   if (plan == nullptr) {
-    plan = MakePlan(comp, options_.fast_paths, options_.fusion, options_.flush_denormals);
+    // An observer sees every instruction's value: nothing fused, no
+    // transpose folded into its dot (the same bits either way).
+    const bool observed = options_.observer != nullptr;
+    plan = MakePlan(comp, options_.fast_paths, options_.fusion && !observed,
+                    options_.flush_denormals, /*fold_transposes=*/!observed);
   }
   last_planned_ = &comp;
   last_plan_ = plan.get();
@@ -63,7 +68,7 @@ BatchProgram* Evaluator::BatchProgramFor(const Computation& comp) {
 }
 
 FusedGroup* Evaluator::LoopFusionFor(const Instruction& fusion) {
-  if (!options_.fast_paths || !options_.fusion) return nullptr;
+  if (!options_.fast_paths || !options_.fusion || options_.observer != nullptr) return nullptr;
   auto it = loop_fusions_.find(&fusion);
   if (it != loop_fusions_.end()) return it->second.get();
   return loop_fusions_.emplace(&fusion, CompileLoopFusion(fusion, options_.flush_denormals))
@@ -75,6 +80,7 @@ ReplicaRunner& Evaluator::ManualRunnerFor(const Instruction& call, int64_t parti
   if (runner == nullptr || runner->devices() != partitions) {
     EvalOptions options = options_;
     options.progress = nullptr;
+    options.observer = nullptr;  // one device's observer; the manual devices are threads
     runner = std::make_unique<ReplicaRunner>(module_, options, /*replicas=*/1, partitions);
   }
   return *runner;
@@ -137,6 +143,16 @@ absl::StatusOr<Value> Evaluator::Run(std::vector<Value> arguments) {
   }
   std::vector<const Value*> ptrs;
   for (const Value& v : arguments) ptrs.push_back(&v);
+  if (options_.observer != nullptr) {
+    for (size_t i = 0; i < arguments.size(); ++i) {
+      const Instruction& p = *entry->parameter(static_cast<int64_t>(i));
+      options_.observer->Before(p);
+      if (absl::Status st = options_.observer->After(p, {}, &arguments[i]); !st.ok()) {
+        Release(input_bytes);
+        return st;
+      }
+    }
+  }
   ScopedFlushDenormals denormal_mode(options_.flush_denormals);
   absl::StatusOr<Value> result = Call(*entry, ptrs);
   Release(input_bytes);
@@ -246,8 +262,8 @@ absl::StatusOr<Value> Evaluator::Execute(ComputationPlan& plan, absl::Span<const
   return result;
 }
 
-absl::StatusOr<Value> Evaluator::Step(ComputationPlan& plan, Frame& frame, size_t i,
-                                      absl::Span<Value> taken) {
+absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, size_t i,
+                                          absl::Span<Value> taken) {
   const Instruction& inst = *plan.order[i];
   absl::Span<const int32_t> operands = plan.operands(i);
   std::vector<Value>& slots = frame.slots;
@@ -357,6 +373,36 @@ absl::StatusOr<Value> Evaluator::Step(ComputationPlan& plan, Frame& frame, size_
   };
   Profiler* profiler = options_.profiler != nullptr && plan.profiled ? options_.profiler : nullptr;
   return profiler != nullptr ? profiler->Time(inst, evaluate) : evaluate();
+}
+
+absl::StatusOr<Value> Evaluator::Step(ComputationPlan& plan, Frame& frame, size_t i,
+                                      absl::Span<Value> taken) {
+  // Observed like profiled: not the scalar computations applied per element.
+  if (__builtin_expect(options_.observer != nullptr && plan.profiled, 0)) {
+    return ObservedStep(plan, frame, i, taken);
+  }
+  return StepBody(plan, frame, i, taken);
+}
+
+absl::StatusOr<Value> Evaluator::ObservedStep(ComputationPlan& plan, Frame& frame, size_t i,
+                                              absl::Span<Value> taken) {
+  const Instruction& inst = *plan.order[i];
+  // The operands are held until After: no kernel writes into a buffer held
+  // twice, and a call's taken arguments stay readable here.
+  std::vector<Value> held;
+  for (int32_t s : plan.operands(i)) {
+    const int32_t p = plan.parameter[s];
+    held.push_back(p >= 0 ? *frame.params[p] : frame.slots[s]);
+  }
+  EvalObserver& observer = *options_.observer;
+  observer.Before(inst);
+  absl::StatusOr<Value> result = StepBody(plan, frame, i, taken);
+  std::vector<const Value*> read;
+  read.reserve(held.size());
+  for (const Value& v : held) read.push_back(&v);
+  absl::Status seen = observer.After(inst, read, result.ok() ? &*result : nullptr);
+  if (!seen.ok() && result.ok()) return seen;
+  return result;
 }
 
 absl::StatusOr<Value> Evaluator::Evaluate(const Instruction& inst, Operands ops) {

@@ -99,6 +99,11 @@ class Evaluator : public KernelContext {
   // Evaluates instruction `i` of the running call into its slot.
   absl::StatusOr<Value> Step(ComputationPlan& plan, Frame& frame, size_t i,
                              absl::Span<Value> taken);
+  absl::StatusOr<Value> StepBody(ComputationPlan& plan, Frame& frame, size_t i,
+                                 absl::Span<Value> taken);
+  // Step with EvalOptions::observer told (out of Step's hot path).
+  [[gnu::noinline]] absl::StatusOr<Value> ObservedStep(ComputationPlan& plan, Frame& frame,
+                                                       size_t i, absl::Span<Value> taken);
 
   absl::flat_hash_map<const Computation*, std::unique_ptr<ComputationPlan>> plans_;
   // The last plan looked up (kernels call one computation per element).

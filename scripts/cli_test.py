@@ -376,9 +376,39 @@ def test_shared_xla_case(c):
     c.expect_exit("sort_topk: --expect DIR of out_I.npy", p, 0, "matches")
 
 
+def test_numerics(c):
+    """--find-nonfinite's exit status 3; the numerics options' conflicts."""
+    c.write("nan.npy", npy_bytes("f4", [2], [1.0, float("nan")]))
+    p = c.run("hlo-run", "add.hlo", "--input", "a.npy", "--input", "nan.npy", "--find-nonfinite")
+    c.expect_exit("--find-nonfinite on a NaN input exits 3 naming the parameter", p, 3,
+                  "first non-finite value: %y = parameter", "1 NaN", stream="stdout")
+    p = c.run("hlo-run", "add.hlo", "--input", "a.npy", "--input", "b.npy", "--find-nonfinite")
+    c.expect_exit("--find-nonfinite with nothing to find exits 0", p, 0, "every value is finite")
+    for args, names in [(["--find-nonfinite", "--bench", "2"], ["--find-nonfinite", "--bench"]),
+                        (["--dump-values", "x", "d", "--bench", "2"], ["--dump-values", "--bench"]),
+                        (["--find-nonfinite", "--replicas", "2"], ["--find-nonfinite",
+                                                                  "--replicas"]),
+                        (["--error-report", "--precision=f64"], ["--error-report",
+                                                                "--precision=f64"]),
+                        (["--error-report", "--find-nonfinite"], ["--error-report",
+                                                                 "--find-nonfinite"]),
+                        (["--error-report", "-o", "r.txt"], ["--error-report", "-o"]),
+                        (["--json"], ["--json", "--error-report"]),
+                        (["--dump-values", "(", "d"], ["--dump-values", "bad RE2"])]:
+        p = c.run("hlo-run", "add.hlo", "--random-inputs", *args)
+        c.expect_exit(f"{' '.join(args)} is an error naming both", p, 2, *names)
+    p = c.run("hlo-run", "--compare-values", "d1", "d2", "--seed", "3")
+    c.expect_exit("--compare-values with --seed is an error naming both", p, 2,
+                  "--seed", "--compare-values")
+    p = c.run("hlo-run", "add.hlo", "--compare-values", "d1", "d2")
+    c.expect_exit("--compare-values with a module is an error", p, 2, "--compare-values", "add.hlo")
+    p = c.run("hlo-run")
+    c.expect_exit("no module and no --compare-values is an error", p, 2, "input is required")
+
+
 TESTS = [test_conflicts, test_bench, test_expect_leaves, test_opt_multi_module,
          test_opt_conflicts, test_output_extension, test_inline_input, test_profile, test_npz,
-         test_messages, test_shared_xla_case]
+         test_messages, test_shared_xla_case, test_numerics]
 
 
 def main():

@@ -39,6 +39,8 @@
 #include "passes/pipeline.h"
 #include "passes/shape_inference.h"
 #include "passes/verifier.h"
+#include "re2/re2.h"
+#include "tools/numerics/numerics_run.h"
 #include "tools/tool_common.h"
 #include "tools/tool_status.h"
 
@@ -65,8 +67,64 @@ std::function<void(int64_t, int64_t)> ProgressPrinter() {
   };
 }
 
+// The numerics options (README "hlo-run"; tools/numerics/).
+void AddNumericsOptions(CLI::App& app, RunFlags& f) {
+  app.add_flag("--find-nonfinite", f.find_nonfinite,
+               "stop at the first instruction whose result holds NaN or Inf and describe it "
+               "(exit status 3)");
+  // The count comes only as --error-report=N, as --profile's file.
+  app.add_flag("--error-report", f.error_report_text,
+               "run beside the f64 widening and list the N (default 10) instructions that add "
+               "the most error")
+      ->option_text("[=N]");
+  app.add_flag("--json", f.json, "--error-report and --compare-values print JSON");
+  app.add_option("--dump-values", f.dump_values,
+                 "write the value of every instruction whose name matches RE2 as DIR/NAME.npy")
+      ->expected(2)
+      ->option_text("RE2 DIR");
+  app.add_option("--compare-values", f.compare_values,
+                 "compare two --dump-values folders (no module): where the values differ")
+      ->expected(2)
+      ->option_text("DIR1 DIR2");
+}
+
+// --error-report's N and the module --compare-values does without.
+std::optional<int> FinishNumericsFlags(CLI::App& app, int argc, char** argv, RunFlags& f) {
+  if (app.count("--error-report") > 0) {
+    f.error_report = 10;
+    for (int i = 1; i < argc; ++i) {
+      std::string_view a(argv[i]);
+      if (!a.starts_with("--error-report=")) continue;
+      int64_t n = 0;
+      if (!hlo::ParseInt64(a.substr(15), &n) || n < 1 || n > 1000000) {
+        std::cerr << "hlo-run: error: --error-report=N takes a count from 1 to 1000000\n";
+        return 2;
+      }
+      f.error_report = static_cast<int>(n);
+    }
+  }
+  if (f.module_file.empty() && f.compare_values.empty()) {
+    std::cerr << "hlo-run: error: input is required; see --help\n";
+    return 2;
+  }
+  if (f.compare_values.empty()) return std::nullopt;
+  if (!f.module_file.empty()) {
+    std::cerr << "hlo-run: error: --compare-values takes no module (" << f.module_file << ")\n";
+    return 2;
+  }
+  for (const CLI::Option* o : app.get_options()) {
+    if (o->count() == 0 || o->get_name() == "--compare-values" || o->get_name() == "--json") {
+      continue;
+    }
+    std::cerr << "hlo-run: error: " << o->get_name() << " conflicts with --compare-values\n";
+    return 2;
+  }
+  return std::nullopt;
+}
+
 void AddOptions(CLI::App& app, RunFlags& f) {
-  app.add_option("input", f.module_file, "HLO text file, or - for standard input")->required();
+  // Required unless --compare-values (ParseFlags checks).
+  app.add_option("input", f.module_file, "HLO text file, or - for standard input");
   CLI::Option* input = app.add_option(
       "--input", f.inputs,
       "a value per parameter: a file (.npy, .json or literal text), or literal text itself");
@@ -134,6 +192,7 @@ void AddOptions(CLI::App& app, RunFlags& f) {
                "machine's memcpy and sgemm rates; --profile=FILE also writes them as JSON. "
                "Every device of a multi-device run is profiled (times summed)")
       ->option_text("[=FILE]");
+  AddNumericsOptions(app, f);
 }
 
 // Parses the command line; returns the exit status when it should stop.
@@ -166,7 +225,7 @@ std::optional<int> ParseFlags(int argc, char** argv, RunFlags& f) {
     profile_file |= std::string_view(argv[i]).starts_with("--profile=");
   }
   if (!profile_file) f.profile_json.clear();
-  return std::nullopt;
+  return FinishNumericsFlags(app, argc, argv, f);
 }
 
 // The format -o's extension names: npy, json, text, or empty.
@@ -177,8 +236,50 @@ std::string FormatOfPath(const std::string& path) {
   return "";
 }
 
+// The numerics options' names given, in the order of the README.
+std::vector<std::string> NumericsOptions(const RunFlags& f) {
+  std::vector<std::string> on;
+  if (f.find_nonfinite) on.push_back("--find-nonfinite");
+  if (f.error_report > 0) on.push_back("--error-report");
+  if (!f.dump_values.empty()) on.push_back("--dump-values");
+  return on;
+}
+
+// The numerics options against the others (README "Flags together").
+absl::Status CheckNumericsFlags(const RunFlags& f) {
+  if (f.json && f.error_report == 0 && f.compare_values.empty()) {
+    return UsageError("--json needs --error-report or --compare-values");
+  }
+  const std::vector<std::string> on = NumericsOptions(f);
+  if (on.empty()) return absl::OkStatus();
+  if (f.bench > 0) return UsageError(on[0] + " conflicts with --bench");
+  if (!f.dump_values.empty()) {
+    RE2 re(f.dump_values[0], RE2::Quiet);
+    if (!re.ok()) {
+      return UsageError(
+          hlo::StrCat("--dump-values: bad RE2 '", f.dump_values[0], "': ", re.error()));
+    }
+  }
+  if (f.error_report == 0) return absl::OkStatus();
+  // --error-report makes two runs of its own and prints only its report.
+  const std::pair<bool, const char*> others[] = {{f.find_nonfinite, "--find-nonfinite"},
+                                                 {!f.dump_values.empty(), "--dump-values"},
+                                                 {f.precision == "f64", "--precision=f64"},
+                                                 {!f.expect.empty(), "--expect"},
+                                                 {f.output_given, "-o"},
+                                                 {!f.output_format.empty(), "--output-format"},
+                                                 {f.profile, "--profile"},
+                                                 {!f.infeed_files.empty(), "--infeed"},
+                                                 {!f.outfeed_file.empty(), "--outfeed"}};
+  for (const auto& [given, name] : others) {
+    if (given) return UsageError(hlo::StrCat("--error-report conflicts with ", name));
+  }
+  return absl::OkStatus();
+}
+
 // The flags' contract with each other (README "Flags together").
 absl::Status CheckFlags(RunFlags& f) {
+  if (auto st = CheckNumericsFlags(f); !st.ok()) return st;
   std::string implied = f.output_given ? FormatOfPath(f.output) : "";
   if (!f.output_format.empty() && !implied.empty() && implied != f.output_format) {
     return UsageError(hlo::StrCat("--output-format=", f.output_format, " conflicts with -o ",
@@ -472,6 +573,12 @@ absl::Status LoadInfeed(const RunFlags& f, hlo::ReplicaRunner& runner, int64_t d
 // error: *matched says so (exit 1 after the --bench runs).
 absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched) {
   if (auto st = CheckFlags(f); !st.ok()) return st;
+  if (!f.compare_values.empty()) {
+    auto same = hlo::RunCompareValues(f.compare_values[0], f.compare_values[1], f.json);
+    if (!same.ok()) return same.status();
+    *matched = *same;
+    return absl::OkStatus();
+  }
   auto module = LoadModule(f);
   if (!module.ok()) return module.status();
   hlo::Module& m = **module;
@@ -484,6 +591,13 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched) {
                                   " partitions is more than the 1024 devices hlo-run runs"));
   }
   const int64_t devices = replicas * partitions;
+  if (std::vector<std::string> on = NumericsOptions(f); !on.empty() && devices > 1) {
+    return UsageError(hlo::StrCat(
+        on[0], " runs one device: it conflicts with ",
+        f.replicas > 1 ? "--replicas" : (f.partitions > 1 ? "--partitions" : "the module's"),
+        f.replicas > 1 || f.partitions > 1 ? "" : " replica_count/num_partitions", " (", devices,
+        " devices)"));
+  }
   if (auto st = CheckInputCount(f, entry, devices); !st.ok()) return st;
   auto expect = hlo::AssignExpectFiles(f.expect, root, devices);
   if (!expect.ok()) return AsUsage(expect.status());
@@ -503,6 +617,20 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched) {
   options.fusion = !f.no_fusion;
   if (options.flush_denormals) hlo::SetBlasDenormalMode(true);
   if (f.bench == 0) options.progress = ProgressPrinter();
+  if (f.error_report > 0) {
+    RunFlags wide = f;
+    wide.precision = "f64";
+    auto wide_module = LoadModule(wide);
+    if (!wide_module.ok()) return wide_module.status();
+    return hlo::RunErrorReport(m, **wide_module, (*args)[0], options, f.error_report, f.json);
+  }
+  std::unique_ptr<hlo::NumericsSession> numerics;
+  if (f.find_nonfinite || !f.dump_values.empty()) {
+    auto session = hlo::NumericsSession::Start(m, f.find_nonfinite, f.dump_values);
+    if (!session.ok()) return session.status();
+    numerics = *std::move(session);
+    options.observer = numerics->observer();
+  }
   std::unique_ptr<hlo::Profiler> profiler;
   if (f.profile) {
     profiler = std::make_unique<hlo::Profiler>();
@@ -514,6 +642,9 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched) {
   if (auto st = LoadInfeed(f, runner, devices); !st.ok()) return st;
   auto first_start = std::chrono::steady_clock::now();
   auto result = runner.Run(*args);
+  if (numerics) {
+    if (auto st = numerics->Finish(result.status()); !st.ok()) return st;
+  }
   if (!result.ok()) return result.status();
   // The profile covers the timed runs of --bench, else this one.
   if (profiler && f.bench == 0) {

@@ -53,6 +53,13 @@ struct RunFlags {
   bool no_fusion = false;
   bool profile = false;
   std::string profile_json;  // --profile=FILE
+  // Numerics (tools/numerics/numerics_run.h).
+  bool find_nonfinite = false;
+  int error_report = 0;  // --error-report[=N]: N; 0: off
+  std::string error_report_text;
+  bool json = false;
+  std::vector<std::string> dump_values;     // {RE2, DIR}
+  std::vector<std::string> compare_values;  // {DIR1, DIR2}
 };
 
 // Parses the command line; returns the exit status when the tool should

@@ -16,6 +16,7 @@ namespace hlo {
 
 inline constexpr absl::string_view kUsagePayload = "type.hlo/usage";
 inline constexpr absl::string_view kReportedPayload = "type.hlo/reported";
+inline constexpr absl::string_view kFindingPayload = "type.hlo/finding";
 
 // A bad command line: exit status 2.
 inline absl::Status UsageError(const std::string& message) {
@@ -38,8 +39,16 @@ inline absl::Status AlreadyReported(const std::string& summary) {
 inline bool IsReported(const absl::Status& status) {
   return status.GetPayload(kReportedPayload).has_value();
 }
+// What the tool looked for was found and printed (hlo-run
+// --find-nonfinite): exit status 3, distinct from errors.
+inline absl::Status Finding(const std::string& summary) {
+  absl::Status st = AlreadyReported(summary);
+  st.SetPayload(kFindingPayload, absl::Cord());
+  return st;
+}
 inline int ExitCode(const absl::Status& status) {
   if (status.ok()) return 0;
+  if (status.GetPayload(kFindingPayload).has_value()) return 3;
   return status.GetPayload(kUsagePayload).has_value() ? 2 : 1;
 }
 

@@ -21,6 +21,7 @@ namespace hlo {
 
 class BatchProgram;
 class DeviceContext;
+class EvalObserver;
 class Profiler;
 // A computation prepared for calls (eval/computation_plan.h); opaque here.
 struct ComputationPlan;
@@ -56,6 +57,9 @@ struct EvalOptions {
   // Times every instruction evaluated (hlo-run --profile, eval/runtime/profiler.h);
   // null: no timing, no cost. Shared by the devices of a multi-device run.
   Profiler* profiler = nullptr;
+  // Told about every instruction evaluated (eval/runtime/eval_observer.h:
+  // hlo-run's numerics options); null: none, no cost. One device only.
+  EvalObserver* observer = nullptr;
 };
 
 class KernelContext {

@@ -6,6 +6,7 @@
 #include "eval/kernels/dynamic.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/scalar_apply.h"
+#include "eval/runtime/eval_observer.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
 
@@ -102,10 +103,14 @@ absl::StatusOr<Value> EvalWhile(const Instruction& inst, Operands ops, KernelCon
   Value state = *ops[0];
   const Value* arg = &state;
   int64_t limit = ev.options().max_iterations;
-  // (A profile times the condition's instructions as they are.)
-  const std::optional<CounterTest> counter =
-      ev.options().profiler == nullptr ? MatchCounterTest(**cond) : std::nullopt;
+  // (A profile times the condition's instructions as they are; an
+  // observer sees them.)
+  EvalObserver* observer = ev.options().observer;
+  const std::optional<CounterTest> counter = ev.options().profiler == nullptr && observer == nullptr
+                                                 ? MatchCounterTest(**cond)
+                                                 : std::nullopt;
   for (int64_t trip = 0;; ++trip) {
+    if (observer != nullptr) observer->LoopTrip(trip);
     if (std::optional<bool> go = counter ? counter->Test(state) : std::nullopt; go.has_value()) {
       if (!*go) return state;
     } else {
