@@ -16,6 +16,6 @@ int main(int argc, char** argv) {
   if (std::optional<int> code = hlo::ParseRunFlags(argc, argv, flags)) return *code;
   bool matched = true;
   absl::Status st = hlo::RunHloRun(flags, start, &matched);
-  if (!st.ok()) hlo::ReportError("hlo-run", st);
+  if (!st.ok() && !hlo::IsReported(st)) hlo::ReportError("hlo-run", st);
   return st.ok() ? (matched ? 0 : 1) : hlo::ExitCode(st);
 }

@@ -52,6 +52,7 @@ struct RunFlags {
   bool no_fusion = false;
   bool profile = false;
   std::string profile_json;  // --profile=FILE
+  bool mpi = false;          // --mpi (also implied under mpirun)
 };
 
 // Parses the command line; returns the exit status when the tool should

@@ -443,8 +443,10 @@ absl::StatusOr<Value> ExchangeValues(const Instruction& inst, const std::vector<
   if (dev == nullptr || dev->rendezvous == nullptr || group.size() <= 1) {
     return combine(absl::MakeConstSpan(&contribution, 1));
   }
-  std::string key = StrCat(reinterpret_cast<uintptr_t>(&inst), "#", dev->NextInstance(&inst), "/",
-                           StrJoin(group, ","));
+  // Names, not addresses: every process of an MPI run makes the same key.
+  std::string key =
+      StrCat(inst.parent() != nullptr ? inst.parent()->name() : std::string_view(), "/",
+             inst.name(), "#", dev->NextInstance(&inst), "/", StrJoin(group, ","));
   std::string where = StrCat("%", inst.name(), " (", inst.OpcodeText(), ")");
   return dev->rendezvous->Collective(key, group, dev->device(), std::move(contribution), combine,
                                      where);

@@ -21,6 +21,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "eval/collectives/transport.h"
 #include "eval/value.h"
 
 namespace hlo {
@@ -33,6 +34,10 @@ class Rendezvous {
              std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
   int64_t devices() const { return replicas_ * partitions_; }
+
+  // Devices on other processes (eval/collectives/transport.h): only
+  // [first, first + count) run here. Before any device arrives.
+  void SetTransport(Transport* transport, int64_t first, int64_t count);
   // "replica 1", or "replica 1 partition 0" when there are partitions.
   std::string DeviceName(int64_t device) const;
 
@@ -54,13 +59,33 @@ class Rendezvous {
   // Point to point: Send never blocks (it deposits a deep copy); Receive
   // waits for the matching Send. Keys name channel, source, target and
   // sequence number.
-  void Send(const std::string& key, const Value& data);
+  absl::Status Send(const std::string& key, int64_t target, const Value& data);
   absl::StatusOr<Value> Receive(const std::string& key, int64_t device, int64_t source,
                                 const std::string& where);
 
   // Every device calls this once when it stops; an error releases every
   // waiting device.
   void Finish(int64_t device, const absl::Status& status);
+
+  // From the transport: another process's contributions to `key`, the
+  // data of a send to a device here, and the error that stopped the run
+  // elsewhere (it releases every wait here).
+  void DeliverContributions(const std::string& key, const std::vector<int64_t>& group,
+                            std::vector<std::pair<int64_t, Value>> contributions);
+  void DeliverMail(const std::string& key, Value data);
+  void AbortFromPeer(const absl::Status& status);
+
+  // What the transport's deadlock detection needs of this process.
+  struct State {
+    uint64_t version = 0;              // changes with every other field
+    bool stuck = false;                // every device here waits or has finished
+    bool finished = false;             // every device here finished without error
+    int64_t sent = 0, received = 0;    // messages to and from other processes
+    std::vector<std::string> waiting;  // "replica 1 waits at %x (all-reduce)"
+    std::vector<std::string> finished_devices;
+    std::string first_waiting;  // the lowest waiting device's name; empty: none
+  };
+  State GetState();
 
  private:
   struct Slot {
@@ -76,6 +101,8 @@ class Rendezvous {
     int64_t waiting = 0;  // callers counted in blocked_ for this slot
     bool complete = false;
     std::vector<int64_t> group;
+    int64_t local = 0;          // members on this process
+    int64_t local_arrived = 0;  // of them
   };
   struct Mail {
     Value data;
@@ -90,6 +117,14 @@ class Rendezvous {
   // The error of a wait that cannot complete (abort, or timeout).
   absl::Status WaitFailure(const std::string& where, bool timed_out);
   bool Aborted() const { return !abort_.ok(); }
+  bool IsLocal(int64_t device) const {
+    return device >= first_local_ && device < first_local_ + local_count_;
+  }
+  std::shared_ptr<Slot> NewSlot(absl::Span<const int64_t> group);
+  // Every contribution is in: wakes the waiting callers.
+  void CompleteLocked(Slot& slot);
+  // Sends this process's contributions to the other processes of the group.
+  absl::Status PostLocalLocked(const std::string& key, const Slot& slot);
 
   const int64_t replicas_;
   const int64_t partitions_;
@@ -103,6 +138,11 @@ class Rendezvous {
   int64_t finished_count_ = 0;
   int64_t blocked_ = 0;
   absl::Status abort_;
+  Transport* transport_ = nullptr;
+  int64_t first_local_ = 0;
+  int64_t local_count_;
+  int64_t sent_ = 0, received_ = 0;
+  uint64_t version_ = 0;
 };
 
 }  // namespace hlo
