@@ -59,11 +59,12 @@ absl::StatusOr<std::unique_ptr<MpiTransport>> StartMpi(const RunFlags& f, int64_
 }
 
 void EndMpiJob(MpiTransport& mpi, const absl::Status& error) {
-  std::optional<absl::Status> peer = mpi.PeerError();
-  if (peer.has_value()) {
-    // Every rank has it: rank 0 says it, the others leave the ending to it.
+  if (mpi.PeerError().has_value()) {
+    // Every rank has it: rank 0 says it (its devices' own message, located
+    // as in the threaded run, or the run's), the others leave the ending
+    // to it.
     if (mpi.rank() == 0) {
-      ReportError("hlo-run", *peer);
+      ReportError("hlo-run", error);
       mpi.AbortJob(1);
     }
     std::this_thread::sleep_for(std::chrono::seconds(5));

@@ -151,8 +151,11 @@ class MpiImpl final : public MpiTransport {
     StateChanged();
     std::unique_lock<std::mutex> lock(mu_);
     done_.wait(lock, [&] { return done_epoch_ >= epoch_ || peer_error_.has_value(); });
-    if (peer_error_) return *peer_error_;
-    return absl::OkStatus();
+    if (!peer_error_) return absl::OkStatus();
+    // Named as the threaded run names it: by the first waiting device.
+    if (peer_device_.empty()) return *peer_error_;
+    return absl::FailedPreconditionError(
+        StrCat(std::string(peer_error_->message()), " (", peer_device_, ")"));
   }
 
   void DetachRun() override {
@@ -338,7 +341,8 @@ class MpiImpl final : public MpiTransport {
       }
       case kAbort: {
         HLO_ASSIGN_OR_RETURN(std::string msg, r.Str());
-        PeerAbort(epoch, msg);
+        HLO_ASSIGN_OR_RETURN(std::string device, r.Str());
+        PeerAbort(epoch, msg, device);
         return absl::OkStatus();
       }
     }
@@ -390,10 +394,11 @@ class MpiImpl final : public MpiTransport {
     return absl::OkStatus();
   }
 
-  void PeerAbort(int64_t epoch, const std::string& msg) {
+  void PeerAbort(int64_t epoch, const std::string& msg, const std::string& device) {
     std::lock_guard<std::mutex> lock(mu_);
     if (epoch != epoch_) return;
     peer_error_ = absl::FailedPreconditionError(msg);
+    peer_device_ = device;
     if (rendezvous_ != nullptr) rendezvous_->AbortFromPeer(*peer_error_);
     done_.notify_all();
   }
@@ -427,12 +432,14 @@ class MpiImpl final : public MpiTransport {
     ++report_changes_;
   }
 
-  void Broadcast(MessageType type, int64_t epoch, const std::string* msg) {
+  void Broadcast(MessageType type, int64_t epoch, const std::string* msg,
+                 const std::string* device) {
     for (int r = 1; r < ranks_; ++r) {
       WireWriter w;
       w.Int(type);
       w.Int(epoch);
       if (msg != nullptr) w.Str(*msg);
+      if (device != nullptr) w.Str(*device);
       (void)Post(r, w.Take());
     }
   }
@@ -457,7 +464,7 @@ class MpiImpl final : public MpiTransport {
     if (!all) return;
     const int64_t epoch = epoch_done_next_;
     if (finished) {
-      Broadcast(kDone, epoch, nullptr);
+      Broadcast(kDone, epoch, nullptr, nullptr);
       {
         std::lock_guard<std::mutex> lock(mu_);
         done_epoch_ = std::max(done_epoch_, epoch);
@@ -491,10 +498,9 @@ class MpiImpl final : public MpiTransport {
     // the device ReplicaRunner names.
     std::string msg = StrCat("deadlock: ", StrJoin(waiting, "; "));
     if (!done.empty()) StrAppend(&msg, "; finished: ", StrJoin(done, ", "));
-    if (!first.empty()) StrAppend(&msg, " (", first, ")");
     aborted_epoch_ = epoch;
-    Broadcast(kAbort, epoch, &msg);
-    PeerAbort(epoch, msg);
+    Broadcast(kAbort, epoch, &msg, &first);
+    PeerAbort(epoch, msg, first);
   }
 
   MPI_Comm comm_;
@@ -520,6 +526,7 @@ class MpiImpl final : public MpiTransport {
   std::vector<std::string> early_;
   int64_t done_epoch_ = 0;
   std::optional<absl::Status> peer_error_;
+  std::string peer_device_;  // the first device that waits, for the message
 
   // Rank 0's view (the progress thread's alone).
   std::map<int64_t, std::vector<std::optional<Report>>> reports_;
