@@ -247,8 +247,16 @@ ENTRY e {
     p = subprocess.Popen(mpirun_prefix(2) + [hlo_run, slow, "--random-inputs"], cwd=tmp,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                          env=dict(os.environ, HLO_PIN="0"))
-    time.sleep(3)
-    victims = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+    # Both ranks started (mpirun may be slow to start them on a loaded
+    # machine), then a moment inside the loop.
+    victims = []
+    for _ in range(200):
+        victims = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True,
+                                 text=True).stdout.split()
+        if len(victims) >= 2:
+            break
+        time.sleep(0.1)
+    time.sleep(2)
     if not victims:
         problems.append("killed rank: no rank process found under mpirun")
         p.kill()
