@@ -102,6 +102,47 @@ def xla_cases(dirs):
     return cases
 
 
+# All-reduce shapes the goldens lack: a reducer that is no native op, two
+# operands of different types, an element count no rank count divides, and
+# groups that span ranks or stay inside one (run with --random-inputs).
+EXTRA = {
+    "allreduce_mixed.hlo": """HloModule allreduce_mixed, replica_count=4
+mix {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  m = f32[] multiply(a, b)
+  ROOT s = f32[] add(m, a)
+}
+imax {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT m = s32[] maximum(a, b)
+}
+ENTRY e {
+  p = f32[7,3] parameter(0)
+  q = s32[7,3] parameter(1)
+  p2 = f32[5] parameter(2)
+  r = f32[7,3] all-reduce(p), replica_groups={{0,2},{1,3}}, to_apply=mix
+  s = f32[7,3] all-reduce(p), replica_groups={{3,1,0,2}}, to_apply=mix
+  t = f32[7,3] all-reduce(p), replica_groups={{0,1},{2,3}}, to_apply=mix
+  u = (f32[7,3], f32[5]) all-reduce(p, p2), replica_groups={}, to_apply=mix
+  v = s32[7,3] all-reduce(q), replica_groups={{1,2,3,0}}, to_apply=imax
+  ROOT o = (f32[7,3], f32[7,3], f32[7,3], (f32[7,3], f32[5]), s32[7,3]) tuple(r, s, t, u, v)
+}
+""",
+}
+
+
+def extra_cases(tmp):
+    cases = []
+    for name, text in EXTRA.items():
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        cases.append((name, tmp, path, ["--random-inputs", "--seed", "3"], 4))
+    return cases
+
+
 def same_tree(a, b):
     """None when the two folders hold the same files with the same bytes."""
     fa = sorted(os.path.relpath(p, a) for p in glob.glob(os.path.join(a, "**", "*"), recursive=True)
@@ -311,9 +352,10 @@ def main():
     else:
         print("mpi: no ../shared/xla-jax: its multi-device cases are skipped")
     cases += xla_cases([d for d in dirs if os.path.isdir(d)])
+    tmp = tempfile.mkdtemp(prefix="hlo-mpi-test.")
+    cases += extra_cases(tmp)
     cases = [c for c in cases if re.search(a.filter, c[0])]
     problems, runs = [], 0
-    tmp = tempfile.mkdtemp(prefix="hlo-mpi-test.")
     t0 = time.time()
     try:
         for name, cwd, module, args, n in cases:

@@ -175,6 +175,18 @@ absl::StatusOr<int64_t> OneDim(const Instruction& inst, int64_t rank) {
 
 // ---- the ops ---------------------------------------------------------------------
 
+// The key of one instance of a collective: names, not addresses, so that
+// every process of an MPI run makes the same one.
+std::string CollectiveKey(const Instruction& inst, const std::vector<int64_t>& group,
+                          DeviceContext& dev) {
+  return StrCat(inst.parent() != nullptr ? inst.parent()->name() : std::string_view(), "/",
+                inst.name(), "#", dev.NextInstance(&inst), "/", StrJoin(group, ","));
+}
+
+std::string CollectiveWhere(const Instruction& inst) {
+  return StrCat("%", inst.name(), " (", inst.OpcodeText(), ")");
+}
+
 struct Ctx {
   const Instruction& inst;
   Operands ops;
@@ -189,10 +201,73 @@ absl::StatusOr<Value> Exchange(Ctx& c, const Rendezvous::Combine& combine) {
   return ExchangeValues(c.inst, c.group, c.shared, Bundle(c.ops), combine);
 }
 
+// Elements [part * E / parts, (part + 1) * E / parts) of an array, flat.
+absl::StatusOr<Value> FlatPart(const Literal& a, int64_t part, int64_t parts) {
+  const int64_t e = a.element_count(), begin = e * part / parts, end = e * (part + 1) / parts;
+  const int64_t width = ByteWidth(a.element_type());
+  auto out = NewArrayUninitialized(Shape::Array(a.element_type(), {end - begin}));
+  if (!out.ok()) return out.status();
+  std::memcpy(out->mutable_array().data(), a.data() + begin * width, (end - begin) * width);
+  return out;
+}
+
+// An all-reduce whose group spans MPI ranks: each rank reduces a slice of
+// the elements over every member's slice, in group order (the fold is
+// element by element, so the bits are those of the whole fold).
+absl::StatusOr<Value> AllReduceSliced(Ctx& c, const Computation& f) {
+  const size_t n = c.ops.size();
+  Rendezvous::Sliced sliced;
+  sliced.slice = [n](const Value& v, int64_t part, int64_t parts) -> absl::StatusOr<Value> {
+    std::vector<Value> cut;
+    for (size_t i = 0; i < n; ++i) {
+      auto s = FlatPart(Part(v, n, i), part, parts);
+      if (!s.ok()) return s.status();
+      cut.push_back(*std::move(s));
+    }
+    return Unbundle(std::move(cut));
+  };
+  sliced.reduce = [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
+    std::vector<Value> results;
+    for (size_t i = 0; i < n; ++i) {
+      std::vector<const Literal*> parts;
+      for (const Value& v : all) parts.push_back(&Part(v, n, i));
+      auto r = FoldArrays(f, parts, c.ev);
+      if (!r.ok()) return r.status();
+      results.push_back(*std::move(r));
+    }
+    return Unbundle(std::move(results));
+  };
+  sliced.assemble = [&](absl::Span<const Value> parts) -> absl::StatusOr<Value> {
+    std::vector<Value> results;
+    for (size_t i = 0; i < n; ++i) {
+      auto out = NewArrayUninitialized(c.ops[i]->array().shape());
+      if (!out.ok()) return out.status();
+      Literal& dst = out->mutable_array();
+      size_t at = 0;
+      for (const Value& p : parts) {
+        const Literal& piece = Part(p, n, i);
+        if (at + piece.size_bytes() > dst.size_bytes()) return Invalid("a reduced slice too large");
+        std::memcpy(dst.data() + at, piece.data(), piece.size_bytes());
+        at += piece.size_bytes();
+      }
+      if (at != dst.size_bytes()) return Invalid("the reduced slices do not make the result");
+      results.push_back(*std::move(out));
+    }
+    return Unbundle(std::move(results));
+  };
+  return c.shared->rendezvous->ReduceSliced(CollectiveKey(c.inst, c.group, *c.shared), c.group,
+                                            c.shared->device(), Bundle(c.ops), sliced,
+                                            CollectiveWhere(c.inst));
+}
+
 absl::StatusOr<Value> AllReduce(Ctx& c) {
   const Computation* f = c.inst.to_apply();
   if (f == nullptr) return Invalid("needs a to_apply computation");
   size_t n = c.ops.size();
+  if (c.shared != nullptr && c.shared->rendezvous != nullptr &&
+      c.shared->rendezvous->SpansProcesses(c.group)) {
+    return AllReduceSliced(c, *f);
+  }
   return Exchange(c, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
     std::vector<Value> results;
     for (size_t i = 0; i < n; ++i) {
@@ -443,13 +518,8 @@ absl::StatusOr<Value> ExchangeValues(const Instruction& inst, const std::vector<
   if (dev == nullptr || dev->rendezvous == nullptr || group.size() <= 1) {
     return combine(absl::MakeConstSpan(&contribution, 1));
   }
-  // Names, not addresses: every process of an MPI run makes the same key.
-  std::string key =
-      StrCat(inst.parent() != nullptr ? inst.parent()->name() : std::string_view(), "/",
-             inst.name(), "#", dev->NextInstance(&inst), "/", StrJoin(group, ","));
-  std::string where = StrCat("%", inst.name(), " (", inst.OpcodeText(), ")");
-  return dev->rendezvous->Collective(key, group, dev->device(), std::move(contribution), combine,
-                                     where);
+  return dev->rendezvous->Collective(CollectiveKey(inst, group, *dev), group, dev->device(),
+                                     std::move(contribution), combine, CollectiveWhere(inst));
 }
 
 absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Operands ops,

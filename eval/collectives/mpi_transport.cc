@@ -164,7 +164,7 @@ class MpiImpl final : public MpiTransport {
   }
 
   absl::Status SendContributions(
-      int to, const std::string& key, const std::vector<int64_t>& group,
+      const std::vector<int>& to, const std::string& key, const std::vector<int64_t>& group,
       const std::vector<std::pair<int64_t, const Value*>>& mine) override {
     WireWriter w;
     int64_t bytes = 0;
@@ -179,7 +179,9 @@ class MpiImpl final : public MpiTransport {
       w.Int(index);
       w.Val(*value);
     }
-    return Post(to, w.Take());
+    auto message = std::make_shared<const std::string>(w.Take());
+    for (int r : to) HLO_RETURN_IF_ERROR(Post(r, message));
+    return absl::OkStatus();
   }
 
   absl::Status SendMail(int to, const std::string& key, const Value& data) override {
@@ -189,7 +191,7 @@ class MpiImpl final : public MpiTransport {
     w.Int(epoch_);
     w.Str(key);
     w.Val(data);
-    return Post(to, w.Take());
+    return Post(to, std::make_shared<const std::string>(w.Take()));
   }
 
   void StateChanged() override {
@@ -210,19 +212,21 @@ class MpiImpl final : public MpiTransport {
   }
 
  private:
+  // One encoded message may go to several ranks: shared, never copied.
+  using Bytes = std::shared_ptr<const std::string>;
   struct Outgoing {
     int to;
-    std::string bytes;
+    Bytes bytes;
   };
   struct InFlight {
     MPI_Request request;
-    std::string bytes;  // in a list: never moves while MPI reads it
+    Bytes bytes;  // alive until MPI has sent it
   };
 
-  absl::Status Post(int to, std::string bytes) {
-    if (bytes.size() > static_cast<size_t>(INT_MAX)) {
+  absl::Status Post(int to, Bytes bytes) {
+    if (bytes->size() > static_cast<size_t>(INT_MAX)) {
       return absl::ResourceExhaustedError(
-          StrCat("a message of ", bytes.size(), " bytes between MPI ranks is over MPI's 2 GiB"));
+          StrCat("a message of ", bytes->size(), " bytes between MPI ranks is over MPI's 2 GiB"));
     }
     {
       std::lock_guard<std::mutex> lock(queue_mu_);
@@ -283,7 +287,7 @@ class MpiImpl final : public MpiTransport {
     for (Outgoing& o : out) {
       inflight_.push_back(InFlight{MPI_REQUEST_NULL, std::move(o.bytes)});
       InFlight& f = inflight_.back();
-      MPI_Isend(f.bytes.data(), static_cast<int>(f.bytes.size()), MPI_BYTE, o.to, kTag, comm_,
+      MPI_Isend(f.bytes->data(), static_cast<int>(f.bytes->size()), MPI_BYTE, o.to, kTag, comm_,
                 &f.request);
     }
     for (auto it = inflight_.begin(); it != inflight_.end();) {
@@ -422,7 +426,7 @@ class MpiImpl final : public MpiTransport {
     w.Int(kState);
     w.Int(epoch);
     WriteReport(w, st);
-    (void)Post(0, w.Take());
+    (void)Post(0, std::make_shared<const std::string>(w.Take()));
   }
 
   void Store(int64_t epoch, int source, Report rep) {
@@ -440,7 +444,7 @@ class MpiImpl final : public MpiTransport {
       w.Int(epoch);
       if (msg != nullptr) w.Str(*msg);
       if (device != nullptr) w.Str(*device);
-      (void)Post(r, w.Take());
+      (void)Post(r, std::make_shared<const std::string>(w.Take()));
     }
   }
 

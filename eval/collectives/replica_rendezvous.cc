@@ -114,13 +114,8 @@ absl::Status Rendezvous::PostLocalLocked(const std::string& key, const Slot& slo
       if (std::find(ranks.begin(), ranks.end(), r) == ranks.end()) ranks.push_back(r);
     }
   }
-  for (int r : ranks) {
-    if (absl::Status st = transport_->SendContributions(r, key, slot.group, mine); !st.ok()) {
-      return st;
-    }
-    ++sent_;
-  }
-  return absl::OkStatus();
+  sent_ += static_cast<int64_t>(ranks.size());
+  return transport_->SendContributions(ranks, key, slot.group, mine);
 }
 
 absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,

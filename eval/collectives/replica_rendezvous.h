@@ -56,6 +56,29 @@ class Rendezvous {
                                    int64_t device, Value contribution, const Combine& combine,
                                    const std::string& where);
 
+  // Whether `group` has devices on other processes (a transport's).
+  bool SpansProcesses(absl::Span<const int64_t> group) const;
+
+  // An elementwise reduction of every member's contribution in group order
+  // (all-reduce) whose group spans processes: each of the P processes of
+  // the group reduces one slice of the elements over every member's slice,
+  // in group order, then the reduced slices go to every process. A process
+  // sends and receives about twice its contributions' bytes, not the whole
+  // group's, and holds one contribution's worth of others' data; the result
+  // is bit-identical to folding whole contributions, element by element.
+  // (rendezvous_sliced.cc)
+  struct Sliced {
+    // Part `part` of `parts` of a contribution.
+    std::function<absl::StatusOr<Value>(const Value&, int64_t part, int64_t parts)> slice;
+    // Folds the members' slices, given in group order.
+    std::function<absl::StatusOr<Value>(absl::Span<const Value>)> reduce;
+    // The whole result from every part's reduced slice, in part order.
+    std::function<absl::StatusOr<Value>(absl::Span<const Value>)> assemble;
+  };
+  absl::StatusOr<Value> ReduceSliced(const std::string& key, absl::Span<const int64_t> group,
+                                     int64_t device, Value contribution, const Sliced& sliced,
+                                     const std::string& where);
+
   // Point to point: Send never blocks (it deposits a deep copy); Receive
   // waits for the matching Send. Keys name channel, source, target and
   // sequence number.
@@ -103,6 +126,7 @@ class Rendezvous {
     std::vector<int64_t> group;
     int64_t local = 0;          // members on this process
     int64_t local_arrived = 0;  // of them
+    bool reducing = false;      // ReduceSliced: a caller reduces this process's part
   };
   struct Mail {
     Value data;
@@ -125,6 +149,17 @@ class Rendezvous {
   void CompleteLocked(Slot& slot);
   // Sends this process's contributions to the other processes of the group.
   absl::Status PostLocalLocked(const std::string& key, const Slot& slot);
+  // Waits (counted for the deadlock detection) until `slot` is complete.
+  absl::Status WaitCompleteLocked(std::unique_lock<std::mutex>& lock, Slot& slot, int64_t device,
+                                  const std::string& where);
+  // ReduceSliced's steps: the processes of a group, each as its first
+  // device, in group order; sending every other process its slices; this
+  // process's part reduced and sent.
+  std::vector<int64_t> ProcessesOf(absl::Span<const int64_t> group) const;
+  absl::Status PostSlicesLocked(const std::string& key, Slot& slot, const Sliced& sliced,
+                                const std::vector<int64_t>& processes);
+  absl::Status ReducePartLocked(std::unique_lock<std::mutex>& lock, const std::string& key,
+                                Slot& slices, Slot& parts, const Sliced& sliced);
 
   const int64_t replicas_;
   const int64_t partitions_;

@@ -43,9 +43,10 @@ class Transport {
 
   // Called by the Rendezvous, under its lock, so they never block on a
   // peer: this process's contributions (group index, value) to the
-  // collective `key` of `group`, for process `to`; one send/recv message.
+  // collective `key` of `group`, for the processes `to` (encoded once);
+  // one send/recv message.
   virtual absl::Status SendContributions(
-      int to, const std::string& key, const std::vector<int64_t>& group,
+      const std::vector<int>& to, const std::string& key, const std::vector<int64_t>& group,
       const std::vector<std::pair<int64_t, const Value*>>& mine) = 0;
   virtual absl::Status SendMail(int to, const std::string& key, const Value& data) = 0;
   // The Rendezvous' state changed (a device waits, or finished): the

@@ -80,9 +80,9 @@ class FakeTransport : public Transport {
   absl::Status EndRun() override { return absl::OkStatus(); }
   void DetachRun() override {}
   absl::Status SendContributions(
-      int to, const std::string& key, const std::vector<int64_t>& group,
+      const std::vector<int>& to, const std::string& key, const std::vector<int64_t>& group,
       const std::vector<std::pair<int64_t, const Value*>>& mine) override {
-    if (to != 1 - rank_) return absl::InternalError("sent to the wrong process");
+    if (to != std::vector<int>{1 - rank_}) return absl::InternalError("sent to the wrong process");
     WireWriter w;
     w.Int(static_cast<int64_t>(mine.size()));
     for (const auto& [i, v] : mine) {
