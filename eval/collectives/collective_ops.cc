@@ -264,7 +264,11 @@ absl::StatusOr<Value> AllReduce(Ctx& c) {
   const Computation* f = c.inst.to_apply();
   if (f == nullptr) return Invalid("needs a to_apply computation");
   size_t n = c.ops.size();
-  if (c.shared != nullptr && c.shared->rendezvous != nullptr &&
+  // Slices pay for a second round of messages only when they are large.
+  constexpr int64_t kSliceBytes = 64 << 10;
+  int64_t bytes = 0;
+  for (const Value* o : c.ops) bytes += static_cast<int64_t>(o->array().size_bytes());
+  if (bytes > kSliceBytes && c.shared != nullptr && c.shared->rendezvous != nullptr &&
       c.shared->rendezvous->SpansProcesses(c.group)) {
     return AllReduceSliced(c, *f);
   }

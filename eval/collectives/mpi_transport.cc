@@ -265,9 +265,14 @@ class MpiImpl final : public MpiTransport {
         continue;
       }
       ++idle;
-      // Short naps while a run is busy, longer ones when quiet: the ranks
-      // share the machine's cores with the devices' threads.
-      auto nap = std::chrono::microseconds(idle < 200 ? 20 : idle < 2000 ? 200 : 1000);
+      // Just after traffic the next message is likely near: yield (the
+      // ranks may share cores with the devices' threads) rather than nap.
+      if (idle < 2000) {
+        std::this_thread::yield();
+        continue;
+      }
+      // Then naps, longer when quiet.
+      auto nap = std::chrono::microseconds(idle < 4000 ? 50 : 1000);
       std::unique_lock<std::mutex> lock(queue_mu_);
       wake_.wait_for(lock, nap, [&] { return !queue_.empty() || dirty_ || stopping_; });
     }
@@ -418,6 +423,10 @@ class MpiImpl final : public MpiTransport {
       st = rendezvous_->GetState();
       epoch = epoch_;
     }
+    // Only a stuck process's state matters to rank 0 (finished is stuck
+    // too); a process leaves that state only through a message counted as
+    // received, so a stale report can never make the counts agree.
+    if (!st.stuck) return;
     if (rank_ == 0) {
       Store(epoch, 0, FromState(st));
       return;
