@@ -197,8 +197,9 @@ struct Ctx {
   int64_t rank = 0;  // this device's place in the group
 };
 
-absl::StatusOr<Value> Exchange(Ctx& c, const Rendezvous::Combine& combine) {
-  return ExchangeValues(c.inst, c.group, c.shared, Bundle(c.ops), combine);
+absl::StatusOr<Value> Exchange(Ctx& c, const Rendezvous::Combine& combine,
+                               const Rendezvous::Wants* wants = nullptr) {
+  return ExchangeValues(c.inst, c.group, c.shared, Bundle(c.ops), combine, wants);
 }
 
 // Elements [part * E / parts, (part + 1) * E / parts) of an array, flat.
@@ -425,15 +426,19 @@ absl::StatusOr<Value> RaggedAllToAll(Ctx& c) {
 
 absl::StatusOr<Value> CollectiveBroadcast(Ctx& c) {
   size_t n = c.ops.size();
-  return Exchange(c, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
-    std::vector<Value> results;
-    for (size_t i = 0; i < n; ++i) {
-      auto r = CopyArray(Part(all[0], n, i));
-      if (!r.ok()) return r.status();
-      results.push_back(*std::move(r));
-    }
-    return Unbundle(std::move(results));
-  });
+  const Rendezvous::Wants first = [](int64_t m, int64_t) { return m == 0; };
+  return Exchange(
+      c,
+      [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
+        std::vector<Value> results;
+        for (size_t i = 0; i < n; ++i) {
+          auto r = CopyArray(Part(all[0], n, i));
+          if (!r.ok()) return r.status();
+          results.push_back(*std::move(r));
+        }
+        return Unbundle(std::move(results));
+      },
+      &first);
 }
 
 // Every device of this one's id space exchanges; the target of a pair
@@ -461,16 +466,25 @@ absl::StatusOr<Value> CollectivePermute(Ctx& c, Opcode op, const Shape& result) 
   c.group.clear();
   for (int64_t id = 0; id < ids; ++id) c.group.push_back(PairDevice(*mode, c.dev, id));
   size_t n = c.ops.size();
-  return Exchange(c, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
-    if (source < 0) return ZeroValue(result);
-    std::vector<Value> results;
-    for (size_t i = 0; i < n; ++i) {
-      auto r = CopyArray(Part(all[source], n, i));
-      if (!r.ok()) return r.status();
-      results.push_back(*std::move(r));
-    }
-    return Unbundle(std::move(results));
-  });
+  // Member t reads only its source's operands (group index = id).
+  std::vector<int64_t> source_of(static_cast<size_t>(ids), -1);
+  if (pairs != nullptr) {
+    for (const std::vector<int64_t>& p : *pairs) source_of[p[1]] = p[0];
+  }
+  const Rendezvous::Wants wants = [&](int64_t m, int64_t t) { return source_of[t] == m; };
+  return Exchange(
+      c,
+      [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
+        if (source < 0) return ZeroValue(result);
+        std::vector<Value> results;
+        for (size_t i = 0; i < n; ++i) {
+          auto r = CopyArray(Part(all[source], n, i));
+          if (!r.ok()) return r.status();
+          results.push_back(*std::move(r));
+        }
+        return Unbundle(std::move(results));
+      },
+      &wants);
 }
 
 absl::StatusOr<Value> RunOp(Ctx& c, Opcode op, const Shape& result) {
@@ -518,12 +532,14 @@ absl::StatusOr<Value> ZeroValue(const Shape& shape) {
 
 absl::StatusOr<Value> ExchangeValues(const Instruction& inst, const std::vector<int64_t>& group,
                                      DeviceContext* dev, Value contribution,
-                                     const Rendezvous::Combine& combine) {
+                                     const Rendezvous::Combine& combine,
+                                     const Rendezvous::Wants* wants) {
   if (dev == nullptr || dev->rendezvous == nullptr || group.size() <= 1) {
     return combine(absl::MakeConstSpan(&contribution, 1));
   }
   return dev->rendezvous->Collective(CollectiveKey(inst, group, *dev), group, dev->device(),
-                                     std::move(contribution), combine, CollectiveWhere(inst));
+                                     std::move(contribution), combine, CollectiveWhere(inst),
+                                     wants);
 }
 
 absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Operands ops,

@@ -138,6 +138,7 @@ absl::StatusOr<Value> Rendezvous::ReduceSliced(const std::string& key,
                StrJoin(group, ","), "}, another {", StrJoin(s->group, ","), "}"));
   }
   std::shared_ptr<Slot> slices = s;
+  slices->expected = static_cast<int64_t>(group.size());  // every member's slice
   const std::vector<int64_t> processes = ProcessesOf(group);
   slices->contributions[rank] = std::move(contribution);
   ++slices->arrived;
@@ -152,6 +153,7 @@ absl::StatusOr<Value> Rendezvous::ReduceSliced(const std::string& key,
   if (!r) r = NewSlot(processes);
   std::shared_ptr<Slot> parts = r;
   parts->local = slices->local;  // every caller here departs from it
+  parts->expected = static_cast<int64_t>(processes.size());
   if (!slices->reducing) {
     if (absl::Status st = ReducePartLocked(lock, key, *slices, *parts, sliced); !st.ok()) {
       return fail(st);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ir/status_macros.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -103,7 +104,24 @@ void Rendezvous::CompleteLocked(Slot& slot) {
   cv_.notify_all();
 }
 
-absl::Status Rendezvous::PostLocalLocked(const std::string& key, const Slot& slot) {
+int64_t Rendezvous::ExpectedLocked(const Slot& slot, const Wants* wants) const {
+  const auto n = static_cast<int64_t>(slot.group.size());
+  if (wants == nullptr) return n;
+  int64_t expected = slot.local;
+  for (int64_t m = 0; m < n; ++m) {
+    if (IsLocal(slot.group[m])) continue;
+    for (int64_t r = 0; r < n; ++r) {
+      if (IsLocal(slot.group[r]) && (*wants)(m, r)) {
+        ++expected;
+        break;
+      }
+    }
+  }
+  return expected;
+}
+
+absl::Status Rendezvous::PostLocalLocked(const std::string& key, const Slot& slot,
+                                         const Wants* wants) {
   std::vector<std::pair<int64_t, const Value*>> mine;
   std::vector<int> ranks;
   for (size_t i = 0; i < slot.group.size(); ++i) {
@@ -114,14 +132,32 @@ absl::Status Rendezvous::PostLocalLocked(const std::string& key, const Slot& slo
       if (std::find(ranks.begin(), ranks.end(), r) == ranks.end()) ranks.push_back(r);
     }
   }
-  sent_ += static_cast<int64_t>(ranks.size());
-  return transport_->SendContributions(ranks, key, slot.group, mine);
+  if (wants == nullptr) {
+    sent_ += static_cast<int64_t>(ranks.size());
+    return transport_->SendContributions(ranks, key, slot.group, mine);
+  }
+  // Each process gets only what its members read.
+  for (int r : ranks) {
+    std::vector<std::pair<int64_t, const Value*>> theirs;
+    for (const auto& entry : mine) {
+      for (size_t j = 0; j < slot.group.size(); ++j) {
+        if (transport_->RankOf(slot.group[j]) == r && (*wants)(entry.first, j)) {
+          theirs.push_back(entry);
+          break;
+        }
+      }
+    }
+    if (theirs.empty()) continue;
+    ++sent_;
+    HLO_RETURN_IF_ERROR(transport_->SendContributions({r}, key, slot.group, theirs));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
                                              absl::Span<const int64_t> group, int64_t device,
                                              Value contribution, const Combine& combine,
-                                             const std::string& where) {
+                                             const std::string& where, const Wants* wants) {
   int64_t rank = -1;
   for (size_t i = 0; i < group.size(); ++i) {
     if (group[i] == device) rank = static_cast<int64_t>(i);
@@ -143,15 +179,16 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
     slot->contributions[rank] = std::move(contribution);
     slot->combines[rank] = &combine;
     ++slot->arrived;
+    if (slot->expected < 0) slot->expected = ExpectedLocked(*slot, wants);
     const bool remote = slot->local < static_cast<int64_t>(group.size());
     if (remote && ++slot->local_arrived == slot->local) {
-      if (absl::Status st = PostLocalLocked(key, *slot); !st.ok()) {
+      if (absl::Status st = PostLocalLocked(key, *slot, wants); !st.ok()) {
         abort_ = st;
         cv_.notify_all();
         return st;
       }
     }
-    if (slot->arrived == static_cast<int64_t>(group.size())) {
+    if (slot->arrived == slot->expected) {
       if (!remote && SmallContributions(*slot) &&
           std::find(slot->combines.begin(), slot->combines.end(), nullptr) ==
               slot->combines.end()) {
@@ -244,7 +281,7 @@ void Rendezvous::DeliverContributions(const std::string& key, const std::vector<
     s->contributions[index] = std::move(value);
     ++s->arrived;
   }
-  if (s->arrived == static_cast<int64_t>(group.size())) CompleteLocked(*s);
+  if (s->arrived == s->expected) CompleteLocked(*s);
 }
 
 void Rendezvous::DeliverMail(const std::string& key, Value data) {

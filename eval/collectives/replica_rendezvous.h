@@ -52,9 +52,15 @@ class Rendezvous {
   // `combine` (the others wait inside, so their combines stay valid) and
   // the others only pick up their results.
   using Combine = std::function<absl::StatusOr<Value>(absl::Span<const Value>)>;
+  //
+  // `wants(m, r)`: whether the combine of group member r reads member m's
+  // contribution (null: every one). Only what some member of a process
+  // reads crosses to that process (collective-permute, -broadcast); the
+  // combines must not read the others. The same for every caller.
+  using Wants = std::function<bool(int64_t member, int64_t reader)>;
   absl::StatusOr<Value> Collective(const std::string& key, absl::Span<const int64_t> group,
                                    int64_t device, Value contribution, const Combine& combine,
-                                   const std::string& where);
+                                   const std::string& where, const Wants* wants = nullptr);
 
   // Whether `group` has devices on other processes (a transport's).
   bool SpansProcesses(absl::Span<const int64_t> group) const;
@@ -127,6 +133,7 @@ class Rendezvous {
     int64_t local = 0;          // members on this process
     int64_t local_arrived = 0;  // of them
     bool reducing = false;      // ReduceSliced: a caller reduces this process's part
+    int64_t expected = -1;      // contributions this process gets; -1: not known yet
   };
   struct Mail {
     Value data;
@@ -148,7 +155,9 @@ class Rendezvous {
   // Every contribution is in: wakes the waiting callers.
   void CompleteLocked(Slot& slot);
   // Sends this process's contributions to the other processes of the group.
-  absl::Status PostLocalLocked(const std::string& key, const Slot& slot);
+  absl::Status PostLocalLocked(const std::string& key, const Slot& slot, const Wants* wants);
+  // How many contributions this process gets (its own and those it wants).
+  int64_t ExpectedLocked(const Slot& slot, const Wants* wants) const;
   // Waits (counted for the deadlock detection) until `slot` is complete.
   absl::Status WaitCompleteLocked(std::unique_lock<std::mutex>& lock, Slot& slot, int64_t device,
                                   const std::string& where);
