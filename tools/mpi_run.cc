@@ -17,6 +17,10 @@
 
 namespace hlo {
 
+void PrepareMpiProcess() {
+  if (LaunchedByMpirun() && MpiBuilt()) setenv("HLO_PIN", "0", 1);
+}
+
 absl::StatusOr<bool> WantMpi(const RunFlags& f) {
   if (f.mpi && !MpiBuilt()) {
     return UsageError(

@@ -12,6 +12,11 @@
 
 namespace hlo {
 
+// Under mpirun, before anything runs: no thread pinning
+// (eval/runtime/thread_pinning.h assumes the process has the machine's CPUs
+// to itself; ranks on one host share them, and would pile onto the same).
+void PrepareMpiProcess();
+
 // Whether this run spreads its devices over MPI ranks: --mpi, or started by
 // mpirun in a build with MPI. Usage error: --mpi in a build without MPI.
 absl::StatusOr<bool> WantMpi(const RunFlags& flags);

@@ -571,6 +571,7 @@ std::optional<int> ParseRunFlags(int argc, char** argv, RunFlags& flags) {
 }
 
 absl::Status RunHloRun(RunFlags& flags, const Resident& start, bool* matched) {
+  PrepareMpiProcess();
   std::unique_ptr<MpiTransport> mpi;
   absl::Status st = RunTool(flags, start, matched, mpi);
   // Under MPI an error ends every rank; one before MPI started is the same
