@@ -135,6 +135,28 @@ ENTRY e {
   ROOT o = (f32[7,3], f32[7,3], f32[7,3], (f32[7,3], f32[5]), s32[7,3]) tuple(r, s, t, u, v)
 }
 """,
+    "scatter_alltoall.hlo": """HloModule scatter_alltoall, replica_count=4
+mix {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  m = f32[] multiply(a, b)
+  ROOT s = f32[] subtract(m, a)
+}
+ENTRY e {
+  p = f32[8,6] parameter(0)
+  q = f32[4,5] parameter(1)
+  w = f32[3,8] parameter(2)
+  r = (f32[2,6], f32[1,5]) reduce-scatter(p, q), replica_groups={{3,0,2,1}}, dimensions={0}, to_apply=mix
+  s = f32[4,6] reduce-scatter(p), replica_groups={{0,2},{1,3}}, dimensions={0}, to_apply=mix
+  t = f32[3,8] all-to-all(w), replica_groups={{1,3,0,2}}, dimensions={1}
+  u = f32[8,6] all-to-all(p), replica_groups={{0,3},{1,2}}, dimensions={0}
+  q0 = f32[4,5] negate(q)
+  q1 = f32[4,5] abs(q)
+  q2 = f32[4,5] exponential(q)
+  v = (f32[4,5], f32[4,5], f32[4,5], f32[4,5]) all-to-all(q, q0, q1, q2), replica_groups={{2,0,3,1}}
+  ROOT o = ((f32[2,6], f32[1,5]), f32[4,6], f32[3,8], f32[8,6], (f32[4,5], f32[4,5], f32[4,5], f32[4,5])) tuple(r, s, t, u, v)
+}
+""",
 }
 
 

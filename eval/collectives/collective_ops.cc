@@ -198,8 +198,15 @@ struct Ctx {
 };
 
 absl::StatusOr<Value> Exchange(Ctx& c, const Rendezvous::Combine& combine,
-                               const Rendezvous::Wants* wants = nullptr) {
-  return ExchangeValues(c.inst, c.group, c.shared, Bundle(c.ops), combine, wants);
+                               const Rendezvous::Wants* wants = nullptr,
+                               const Rendezvous::Cut* cut = nullptr) {
+  return ExchangeValues(c.inst, c.group, c.shared, Bundle(c.ops), combine, wants, cut);
+}
+
+// Whether the group has devices on other MPI ranks.
+bool Spans(const Ctx& c) {
+  return c.shared != nullptr && c.shared->rendezvous != nullptr &&
+         c.shared->rendezvous->SpansProcesses(c.group);
 }
 
 // Elements [part * E / parts, (part + 1) * E / parts) of an array, flat.
@@ -320,6 +327,34 @@ absl::StatusOr<Value> ReduceScatter(Ctx& c) {
                             ") is not divisible by the group size ", parts));
     }
   }
+  if (Spans(c)) {
+    // Across ranks only each member's shard of every contribution moves;
+    // the combine folds the shards, in group order, as below.
+    const Rendezvous::Cut cut = [&](const Value& v, int64_t r) -> absl::StatusOr<Value> {
+      std::vector<Value> shards;
+      for (size_t i = 0; i < n; ++i) {
+        int64_t size = c.ops[i]->array().shape().dim(*d) / parts;
+        auto s = SliceAlong(Part(v, n, i), *d, r * size, size);
+        if (!s.ok()) return s.status();
+        shards.push_back(*std::move(s));
+      }
+      return Unbundle(std::move(shards));
+    };
+    return Exchange(
+        c,
+        [&](absl::Span<const Value> shards) -> absl::StatusOr<Value> {
+          std::vector<Value> results;
+          for (size_t i = 0; i < n; ++i) {
+            std::vector<const Literal*> ptrs;
+            for (const Value& s : shards) ptrs.push_back(&Part(s, n, i));
+            auto r = FoldArrays(*f, ptrs, c.ev);
+            if (!r.ok()) return r.status();
+            results.push_back(*std::move(r));
+          }
+          return Unbundle(std::move(results));
+        },
+        nullptr, &cut);
+  }
   return Exchange(c, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
     std::vector<Value> results;
     for (size_t i = 0; i < n; ++i) {
@@ -350,6 +385,18 @@ absl::StatusOr<Value> AllToAll(Ctx& c) {
                             parts, "), but has ", c.ops.size()));
     }
     size_t n = c.ops.size();
+    if (Spans(c)) {
+      // Across ranks only operand r of each member goes to member r.
+      const Rendezvous::Cut cut = [&](const Value& v, int64_t r) -> absl::StatusOr<Value> {
+        return CopyArray(Part(v, n, static_cast<size_t>(r)));
+      };
+      return Exchange(
+          c,
+          [&](absl::Span<const Value> mine) {
+            return Value::Tuple({mine.begin(), mine.end()});
+          },
+          nullptr, &cut);
+    }
     return Exchange(c, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
       std::vector<Value> results;
       for (const Value& v : all) {
@@ -369,6 +416,23 @@ absl::StatusOr<Value> AllToAll(Ctx& c) {
                           ") is not divisible by the group size ", parts));
   }
   int64_t size = in.dim(*d) / parts;
+  if (Spans(c)) {
+    // Across ranks only chunk r of each member goes to member r.
+    const Rendezvous::Cut cut = [&](const Value& v, int64_t r) -> absl::StatusOr<Value> {
+      return SliceAlong(v.array(), *d, r * size, size);
+    };
+    return Exchange(
+        c,
+        [&](absl::Span<const Value> chunks) -> absl::StatusOr<Value> {
+          auto out = NewArray(in);
+          if (!out.ok()) return out.status();
+          for (int64_t k = 0; k < parts; ++k) {
+            PlaceAlong(chunks[k].array(), out->mutable_array(), *d, k * size);
+          }
+          return out;
+        },
+        nullptr, &cut);
+  }
   return Exchange(c, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
     auto out = NewArray(in);
     if (!out.ok()) return out.status();
@@ -533,13 +597,13 @@ absl::StatusOr<Value> ZeroValue(const Shape& shape) {
 absl::StatusOr<Value> ExchangeValues(const Instruction& inst, const std::vector<int64_t>& group,
                                      DeviceContext* dev, Value contribution,
                                      const Rendezvous::Combine& combine,
-                                     const Rendezvous::Wants* wants) {
+                                     const Rendezvous::Wants* wants, const Rendezvous::Cut* cut) {
   if (dev == nullptr || dev->rendezvous == nullptr || group.size() <= 1) {
     return combine(absl::MakeConstSpan(&contribution, 1));
   }
   return dev->rendezvous->Collective(CollectiveKey(inst, group, *dev), group, dev->device(),
-                                     std::move(contribution), combine, CollectiveWhere(inst),
-                                     wants);
+                                     std::move(contribution), combine, CollectiveWhere(inst), wants,
+                                     cut);
 }
 
 absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Operands ops,

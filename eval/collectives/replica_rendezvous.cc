@@ -120,8 +120,62 @@ int64_t Rendezvous::ExpectedLocked(const Slot& slot, const Wants* wants) const {
   return expected;
 }
 
+absl::Status Rendezvous::PostCutsLocked(const std::string& key, const Slot& slot, const Cut& cut) {
+  const auto n = static_cast<int64_t>(slot.group.size());
+  std::vector<int> ranks;
+  for (int64_t d : slot.group) {
+    int r = transport_->RankOf(d);
+    if (!IsLocal(d) && std::find(ranks.begin(), ranks.end(), r) == ranks.end()) ranks.push_back(r);
+  }
+  for (int r : ranks) {
+    std::vector<Value> tuples;
+    tuples.reserve(static_cast<size_t>(n));
+    std::vector<std::pair<int64_t, const Value*>> entries;
+    for (int64_t m = 0; m < n; ++m) {
+      if (!IsLocal(slot.group[m])) continue;
+      std::vector<Value> parts;
+      for (int64_t j = 0; j < n; ++j) {
+        if (transport_->RankOf(slot.group[j]) != r) continue;
+        auto part = cut(slot.contributions[m], j);
+        if (!part.ok()) return part.status();
+        parts.push_back(*std::move(part));
+      }
+      tuples.push_back(Value::Tuple(std::move(parts)));
+      entries.emplace_back(m, &tuples.back());
+    }
+    ++sent_;
+    HLO_RETURN_IF_ERROR(transport_->SendContributions({r}, key, slot.group, entries));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Value>> Rendezvous::CutView(const Slot& slot, int64_t rank,
+                                                       const Cut& cut) const {
+  // This caller's place among the members here: its element of each
+  // tuple that came from another process.
+  int64_t at = 0;
+  for (int64_t j = 0; j < rank; ++j) at += IsLocal(slot.group[j]) ? 1 : 0;
+  std::vector<Value> view;
+  view.reserve(slot.group.size());
+  for (size_t m = 0; m < slot.group.size(); ++m) {
+    if (IsLocal(slot.group[m])) {
+      auto part = cut(slot.contributions[m], rank);
+      if (!part.ok()) return part.status();
+      view.push_back(*std::move(part));
+      continue;
+    }
+    const Value& t = slot.contributions[m];
+    if (!t.is_tuple() || at >= static_cast<int64_t>(t.elements().size())) {
+      return absl::DataLossError("a message from another rank has the wrong parts");
+    }
+    view.push_back(t.element(at));
+  }
+  return view;
+}
+
 absl::Status Rendezvous::PostLocalLocked(const std::string& key, const Slot& slot,
-                                         const Wants* wants) {
+                                         const Wants* wants, const Cut* cut) {
+  if (cut != nullptr) return PostCutsLocked(key, slot, *cut);
   std::vector<std::pair<int64_t, const Value*>> mine;
   std::vector<int> ranks;
   for (size_t i = 0; i < slot.group.size(); ++i) {
@@ -157,7 +211,8 @@ absl::Status Rendezvous::PostLocalLocked(const std::string& key, const Slot& slo
 absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
                                              absl::Span<const int64_t> group, int64_t device,
                                              Value contribution, const Combine& combine,
-                                             const std::string& where, const Wants* wants) {
+                                             const std::string& where, const Wants* wants,
+                                             const Cut* cut) {
   int64_t rank = -1;
   for (size_t i = 0; i < group.size(); ++i) {
     if (group[i] == device) rank = static_cast<int64_t>(i);
@@ -182,7 +237,7 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
     if (slot->expected < 0) slot->expected = ExpectedLocked(*slot, wants);
     const bool remote = slot->local < static_cast<int64_t>(group.size());
     if (remote && ++slot->local_arrived == slot->local) {
-      if (absl::Status st = PostLocalLocked(key, *slot, wants); !st.ok()) {
+      if (absl::Status st = PostLocalLocked(key, *slot, wants, cut); !st.ok()) {
         abort_ = st;
         cv_.notify_all();
         return st;
@@ -237,7 +292,13 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
     return mine;
   }
   // Every contribution is in; each caller combines on its own thread.
-  absl::StatusOr<Value> result = combine(slot->contributions);
+  absl::StatusOr<Value> result;
+  if (cut != nullptr && slot->local < static_cast<int64_t>(group.size())) {
+    absl::StatusOr<std::vector<Value>> view = CutView(*slot, rank, *cut);
+    result = view.ok() ? combine(*view) : view.status();
+  } else {
+    result = combine(slot->contributions);
+  }
   std::unique_lock<std::mutex> lock(mu_);
   if (++slot->departed == slot->local) {
     // Drop the references to every device's buffers here, under the lock

@@ -58,9 +58,16 @@ class Rendezvous {
   // reads crosses to that process (collective-permute, -broadcast); the
   // combines must not read the others. The same for every caller.
   using Wants = std::function<bool(int64_t member, int64_t reader)>;
+  //
+  // `cut(contribution, reader)`: the part of a contribution that member
+  // `reader`'s combine reads (reduce-scatter's slice, all-to-all's chunk).
+  // With one, only those parts cross processes, and every combine gets, for
+  // each member, the part for its own caller, not the whole contribution.
+  using Cut = std::function<absl::StatusOr<Value>(const Value& contribution, int64_t reader)>;
   absl::StatusOr<Value> Collective(const std::string& key, absl::Span<const int64_t> group,
                                    int64_t device, Value contribution, const Combine& combine,
-                                   const std::string& where, const Wants* wants = nullptr);
+                                   const std::string& where, const Wants* wants = nullptr,
+                                   const Cut* cut = nullptr);
 
   // Whether `group` has devices on other processes (a transport's).
   bool SpansProcesses(absl::Span<const int64_t> group) const;
@@ -155,7 +162,13 @@ class Rendezvous {
   // Every contribution is in: wakes the waiting callers.
   void CompleteLocked(Slot& slot);
   // Sends this process's contributions to the other processes of the group.
-  absl::Status PostLocalLocked(const std::string& key, const Slot& slot, const Wants* wants);
+  absl::Status PostLocalLocked(const std::string& key, const Slot& slot, const Wants* wants,
+                               const Cut* cut);
+  // With a Cut: each process gets, per member here, a tuple of the parts
+  // its members read, in group order.
+  absl::Status PostCutsLocked(const std::string& key, const Slot& slot, const Cut& cut);
+  // The parts of every member's contribution that member `rank` reads.
+  absl::StatusOr<std::vector<Value>> CutView(const Slot& slot, int64_t rank, const Cut& cut) const;
   // How many contributions this process gets (its own and those it wants).
   int64_t ExpectedLocked(const Slot& slot, const Wants* wants) const;
   // Waits (counted for the deadlock detection) until `slot` is complete.
