@@ -80,7 +80,7 @@ def golden_cases():
     return cases
 
 
-def xla_cases(dirs):
+def xla_cases(dirs, tmp):
     import numpy as np  # only for splitting the global inputs into shards
     cases = []
     for d in dirs:
@@ -91,13 +91,13 @@ def xla_cases(dirs):
                 continue
             ndev = len(outs)
             nin = len(glob.glob(os.path.join(case, "in_[0-9]*.npy")))
-            tmp = tempfile.mkdtemp(prefix="mpi-shards.")
+            shards = tempfile.mkdtemp(prefix="shards.", dir=tmp)
             ins = []
             for dev in range(ndev):
                 for i in range(nin):
                     p = os.path.join(case, f"in_d{dev}_{i}.npy")
                     if not os.path.exists(p):
-                        p = os.path.join(tmp, f"in_d{dev}_{i}.npy")
+                        p = os.path.join(shards, f"in_d{dev}_{i}.npy")
                         np.save(p, np.split(np.load(os.path.join(case, f"in_{i}.npy")), ndev)[dev])
                     ins.append(p)
             args = ["--partitions", str(ndev)]
@@ -378,8 +378,8 @@ def main():
         dirs.append(shared)
     else:
         print("mpi: no ../shared/xla-jax: its multi-device cases are skipped")
-    cases += xla_cases([d for d in dirs if os.path.isdir(d)])
     tmp = tempfile.mkdtemp(prefix="hlo-mpi-test.")
+    cases += xla_cases([d for d in dirs if os.path.isdir(d)], tmp)
     cases += extra_cases(tmp)
     cases = [c for c in cases if re.search(a.filter, c[0])]
     problems, runs = [], 0
