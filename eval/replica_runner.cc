@@ -89,24 +89,32 @@ class ReplicaRunner::DeviceThreads {
 };
 
 ReplicaRunner::ReplicaRunner(Module& module, const EvalOptions& options, int64_t replicas,
-                             int64_t partitions, std::chrono::milliseconds timeout)
+                             int64_t partitions, std::chrono::milliseconds timeout,
+                             Transport* transport)
     : module_(module),
       replicas_(replicas < 1 ? 1 : replicas),
       partitions_(partitions < 1 ? 1 : partitions),
-      timeout_(timeout) {
-  for (int64_t d = 0; d < replicas_ * partitions_; ++d) {
+      timeout_(timeout),
+      transport_(transport) {
+  int64_t count = replicas_ * partitions_;
+  if (transport_ != nullptr) {
+    first_ = transport_->first_device();
+    count = transport_->local_devices();
+  }
+  for (int64_t d = first_; d < first_ + count; ++d) {
     contexts_.push_back(std::make_unique<DeviceContext>(d / partitions_, d % partitions_, replicas_,
                                                         partitions_, nullptr));
     EvalOptions o = options;
     o.device = contexts_.back().get();
-    if (d > 0) o.progress = nullptr;
+    if (d > first_) o.progress = nullptr;
     evaluators_.push_back(std::make_unique<Evaluator>(module_, std::move(o)));
   }
 }
 
 ReplicaRunner::~ReplicaRunner() = default;
 
-std::string ReplicaRunner::DeviceName(int64_t d) const {
+std::string ReplicaRunner::DeviceName(int64_t local) const {
+  const int64_t d = first_ + local;
   if (partitions_ == 1) return StrCat("replica ", d);
   return StrCat("replica ", d / partitions_, " partition ", d % partitions_);
 }
@@ -125,11 +133,22 @@ absl::StatusOr<std::vector<Value>> ReplicaRunner::Run(
   }
   std::vector<absl::StatusOr<Value>> results(n, absl::UnknownError("not run"));
   std::unique_ptr<Rendezvous> rendezvous;
-  if (n > 1) rendezvous = std::make_unique<Rendezvous>(replicas_, partitions_, timeout_);
+  if (replicas_ * partitions_ > 1) {
+    rendezvous = std::make_unique<Rendezvous>(replicas_, partitions_, timeout_);
+    if (transport_ != nullptr) rendezvous->SetTransport(transport_, first_, n);
+  }
   for (auto& c : contexts_) {
     c->ResetCounts();
     c->rendezvous = rendezvous.get();
   }
+  // Lets the transport go of this run's Rendezvous however the run ends.
+  struct Detach {
+    Transport* t;
+    ~Detach() {
+      if (t != nullptr) t->DetachRun();
+    }
+  } detach{rendezvous ? transport_ : nullptr};
+  if (detach.t != nullptr) detach.t->BeginRun(rendezvous.get());
   const std::function<void(int64_t)> run_one = [&](int64_t d) {
     if (computation == nullptr) {
       results[d] = evaluators_[d]->Run(arguments[d]);
@@ -140,7 +159,7 @@ absl::StatusOr<std::vector<Value>> ReplicaRunner::Run(
       for (const Value& v : arguments[d]) ptrs.push_back(&v);
       results[d] = evaluators_[d]->Call(*computation, ptrs);
     }
-    if (rendezvous) rendezvous->Finish(d, results[d].status());
+    if (rendezvous) rendezvous->Finish(first_ + d, results[d].status());
   };
   if (n == 1) {
     run_one(0);
@@ -167,8 +186,12 @@ absl::StatusOr<std::vector<Value>> ReplicaRunner::Run(
   }
   if (cause >= 0) {
     const absl::Status& st = results[cause].status();
-    if (n == 1) return st;
+    if (replicas_ * partitions_ == 1) return st;
     return WithMessage(st, StrCat(std::string(st.message()), " (", DeviceName(cause), ")"));
+  }
+  // Every device here finished: wait for the other processes' devices.
+  if (detach.t != nullptr) {
+    if (absl::Status st = detach.t->EndRun(); !st.ok()) return st;
   }
   std::vector<Value> out;
   out.reserve(n);

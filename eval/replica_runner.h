@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "eval/collectives/replica_context.h"
+#include "eval/collectives/transport.h"
 #include "eval/evaluator.h"
 
 namespace hlo {
@@ -21,13 +22,21 @@ namespace hlo {
 class ReplicaRunner {
  public:
   // options.device is ignored (each device gets its own context); progress
-  // is reported by device 0 only.
+  // is reported by device 0 only. With a `transport`, only its devices run
+  // here (first_device() on), the others in other processes: every index
+  // below (arguments, results, SetInfeed, DeviceName, outfeed) counts this
+  // process's devices from 0.
   ReplicaRunner(Module& module, const EvalOptions& options, int64_t replicas, int64_t partitions,
-                std::chrono::milliseconds timeout = std::chrono::seconds(60));
+                std::chrono::milliseconds timeout = std::chrono::seconds(60),
+                Transport* transport = nullptr);
   ~ReplicaRunner();
 
+  // The devices run here.
   int64_t devices() const { return static_cast<int64_t>(contexts_.size()); }
-  // "replica 1", or "replica 1 partition 0".
+  int64_t first_device() const { return first_; }
+  // Every process's devices: replicas x partitions.
+  int64_t total_devices() const { return replicas_ * partitions_; }
+  // "replica 1", or "replica 1 partition 0" (of local device `device`).
   std::string DeviceName(int64_t device) const;
 
   // The values every run's infeed reads on `device`, in order.
@@ -51,6 +60,8 @@ class ReplicaRunner {
   Module& module_;
   int64_t replicas_, partitions_;
   std::chrono::milliseconds timeout_;
+  Transport* transport_;
+  int64_t first_ = 0;
   std::vector<std::unique_ptr<DeviceContext>> contexts_;
   std::vector<std::unique_ptr<Evaluator>> evaluators_;
   class DeviceThreads;

@@ -41,6 +41,7 @@
 #include "passes/verifier.h"
 #include "re2/re2.h"
 #include "tools/numerics/numerics_run.h"
+#include "tools/mpi_run.h"
 #include "tools/tool_common.h"
 #include "tools/tool_status.h"
 
@@ -193,6 +194,9 @@ void AddOptions(CLI::App& app, RunFlags& f) {
                "Every device of a multi-device run is profiled (times summed)")
       ->option_text("[=FILE]");
   AddNumericsOptions(app, f);
+  app.add_flag("--mpi", f.mpi,
+               "spread the devices over the ranks of mpirun -n R (implied when mpirun starts "
+               "hlo-run; an error otherwise or in a build without MPI)");
 }
 
 // Parses the command line; returns the exit status when it should stop.
@@ -377,26 +381,27 @@ absl::Status NameParameter(const absl::Status& st, int64_t i, const hlo::Instruc
   return hlo::WithMessage(st, msg);
 }
 
-// Device d's inputs: its own files when given per device, else the shared
-// ones; random inputs from seed + d.
+// Device d's inputs (d in [first, first + count): the devices run here):
+// its own files when given per device, else the shared ones; random inputs
+// from seed + d.
 absl::StatusOr<std::vector<std::vector<hlo::Value>>> ReadArguments(const RunFlags& f,
                                                                    const hlo::Computation& entry,
-                                                                   int64_t devices) {
+                                                                   int64_t first, int64_t count) {
   const int64_t params = entry.parameter_count();
-  std::vector<std::vector<hlo::Value>> args(devices);
-  for (int64_t d = 0; d < devices; ++d) {
+  std::vector<std::vector<hlo::Value>> args(count);
+  for (int64_t d = first; d < first + count; ++d) {
     for (int64_t i = 0; i < params; ++i) {
       const hlo::Shape& shape = entry.parameter(i)->shape();
       size_t file = static_cast<int64_t>(f.inputs.size()) == params ? i : d * params + i;
-      if (!f.random_inputs && d > 0 && file == static_cast<size_t>(i)) {
-        args[d].push_back(args[0][i]);  // the same input: share the buffer
+      if (!f.random_inputs && d > first && file == static_cast<size_t>(i)) {
+        args[d - first].push_back(args[0][i]);  // the same input: share the buffer
         continue;
       }
       auto lit = f.random_inputs ? hlo::RandomLiteral(shape, f.seed + static_cast<uint64_t>(d),
                                                       static_cast<uint64_t>(i))
                                  : hlo::LoadInputArgument(f.inputs[file], shape);
       if (!lit.ok()) return NameParameter(lit.status(), i, *entry.parameter(i));
-      args[d].push_back(hlo::Value::FromLiteral(*std::move(lit)));
+      args[d - first].push_back(hlo::Value::FromLiteral(*std::move(lit)));
     }
   }
   return args;
@@ -427,6 +432,8 @@ absl::Status CheckResultFlags(const RunFlags& f, const hlo::Shape& root, int64_t
 absl::Status WriteResult(const RunFlags& f, const std::vector<hlo::Literal>& lits,
                          const hlo::Shape& root, hlo::ReplicaRunner& runner) {
   const auto devices = static_cast<int64_t>(lits.size());
+  // Per device when the run has several, also those of other MPI ranks.
+  const bool several = runner.total_devices() > 1;
   if (f.npy_file) {
     auto bytes = hlo::WriteNpy(lits[0]);
     if (!bytes.ok()) return bytes.status();
@@ -434,7 +441,7 @@ absl::Status WriteResult(const RunFlags& f, const std::vector<hlo::Literal>& lit
   }
   if (f.output_format == "npy") {
     std::vector<std::string> subdirs;  // one per device when there are several
-    for (int64_t d = 0; devices > 1 && d < devices; ++d) {
+    for (int64_t d = 0; several && d < devices; ++d) {
       std::string name = runner.DeviceName(d);
       std::replace(name.begin(), name.end(), ' ', '_');
       subdirs.push_back(std::move(name));
@@ -445,7 +452,7 @@ absl::Status WriteResult(const RunFlags& f, const std::vector<hlo::Literal>& lit
   if (f.output_format == "json") {
     for (int64_t d = 0; d < devices; ++d) {
       std::string one = hlo::ResultToJson(lits[d], root);
-      if (devices == 1) {
+      if (!several) {
         out = one;
         break;
       }
@@ -454,7 +461,7 @@ absl::Status WriteResult(const RunFlags& f, const std::vector<hlo::Literal>& lit
     }
   } else {
     for (int64_t d = 0; d < devices; ++d) {
-      if (devices > 1) hlo::StrAppend(&out, runner.DeviceName(d), ":\n");
+      if (several) hlo::StrAppend(&out, runner.DeviceName(d), ":\n");
       out += hlo::ResultToText(lits[d]);
     }
   }
@@ -471,11 +478,13 @@ absl::StatusOr<bool> CheckExpected(const RunFlags& f,
   for (int64_t d = 0; d < devices; ++d) {
     std::string dir_name = runner.DeviceName(d);
     std::replace(dir_name.begin(), dir_name.end(), ' ', '_');
-    auto expected = hlo::LoadExpectedResult(expect[d], root, devices > 1 ? dir_name : "");
+    const std::vector<std::string>& mine = expect[runner.first_device() + d];
+    const bool several = runner.total_devices() > 1;
+    auto expected = hlo::LoadExpectedResult(mine, root, several ? dir_name : "");
     if (!expected.ok()) return expected.status();
     std::string report = hlo::CompareLiterals(lits[d], *expected, hlo::Tolerance{f.rtol, f.atol});
-    std::string who = devices > 1 ? hlo::StrCat(" (", runner.DeviceName(d), ")") : "";
-    std::string files = hlo::StrJoin(expect[d], ", ");
+    std::string who = several ? hlo::StrCat(" (", runner.DeviceName(d), ")") : "";
+    std::string files = hlo::StrJoin(mine, ", ");
     if (!report.empty()) {
       std::cerr << "hlo-run: result" << who << " differs from " << files << ": " << report;
       all_match = false;
@@ -557,7 +566,7 @@ absl::Status Bench(const RunFlags& f, hlo::ReplicaRunner& runner,
   return absl::OkStatus();
 }
 
-absl::Status LoadInfeed(const RunFlags& f, hlo::ReplicaRunner& runner, int64_t devices) {
+absl::Status LoadInfeed(const RunFlags& f, hlo::ReplicaRunner& runner) {
   if (f.infeed_files.empty()) return absl::OkStatus();
   std::vector<hlo::FeedItem> feed;
   for (const std::string& file : f.infeed_files) {
@@ -565,13 +574,14 @@ absl::Status LoadInfeed(const RunFlags& f, hlo::ReplicaRunner& runner, int64_t d
     if (!items.ok()) return items.status();
     for (hlo::FeedItem& item : *items) feed.push_back(std::move(item));
   }
-  for (int64_t d = 0; d < devices; ++d) runner.SetInfeed(d, feed);
+  for (int64_t d = 0; d < runner.devices(); ++d) runner.SetInfeed(d, feed);
   return absl::OkStatus();
 }
 
 // Everything after the flags. A result that differs from --expect is not an
 // error: *matched says so (exit 1 after the --bench runs).
-absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched) {
+absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched,
+                     std::unique_ptr<hlo::MpiTransport>& mpi) {
   if (auto st = CheckFlags(f); !st.ok()) return st;
   if (!f.compare_values.empty()) {
     auto same = hlo::RunCompareValues(f.compare_values[0], f.compare_values[1], f.json);
@@ -604,7 +614,16 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched) {
   if (auto st = CheckResultFlags(f, root, devices); !st.ok()) return st;
   // Sizes are checked before any input is read or generated.
   if (auto st = hlo::CheckInputsFit(m, f.max_memory); !st.ok()) return st;
-  auto args = ReadArguments(f, entry, devices);
+  auto want_mpi = hlo::WantMpi(f);
+  if (!want_mpi.ok()) return want_mpi.status();
+  if (*want_mpi) {
+    auto started = hlo::StartMpi(f, devices);
+    if (!started.ok()) return started.status();
+    mpi = *std::move(started);
+  }
+  // Under MPI each rank reads only its own devices' inputs.
+  auto args =
+      ReadArguments(f, entry, mpi ? mpi->first_device() : 0, mpi ? mpi->local_devices() : devices);
   if (!args.ok()) return args.status();
   NoteElidedConstants(m, f.seed);
 
@@ -638,8 +657,8 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched) {
   }
   hlo::ReplicaRunner runner(
       m, options, replicas, partitions,
-      std::chrono::milliseconds(static_cast<int64_t>(f.collective_timeout * 1000)));
-  if (auto st = LoadInfeed(f, runner, devices); !st.ok()) return st;
+      std::chrono::milliseconds(static_cast<int64_t>(f.collective_timeout * 1000)), mpi.get());
+  if (auto st = LoadInfeed(f, runner); !st.ok()) return st;
   auto first_start = std::chrono::steady_clock::now();
   auto result = runner.Run(*args);
   if (numerics) {
@@ -699,7 +718,16 @@ std::optional<int> ParseRunFlags(int argc, char** argv, RunFlags& flags) {
 }
 
 absl::Status RunHloRun(RunFlags& flags, const Resident& start, bool* matched) {
-  return RunTool(flags, start, matched);
+  PrepareMpiProcess();
+  std::unique_ptr<MpiTransport> mpi;
+  absl::Status st = RunTool(flags, start, matched, mpi);
+  // Under MPI an error ends every rank; one before MPI started is the same
+  // on every rank: rank 0 says it.
+  if (!st.ok() && mpi) EndMpiJob(*mpi, st);
+  if (!st.ok() && LaunchedByMpirun() && MpiBuilt() && MpirunRank() > 0) {
+    return AlreadyReported(std::string(st.message()));
+  }
+  return st;
 }
 
 }  // namespace hlo

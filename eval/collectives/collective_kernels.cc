@@ -233,9 +233,10 @@ absl::StatusOr<Value> Send(const Instruction& inst, Operands ops, KernelContext&
     const auto& [pairs, channel, seq, mode, me] = *plan;
     for (auto [s, t] : pairs) {
       if (s != me) continue;
-      std::string key = MailKey(channel, dev.device(), PairDevice(mode, dev, t), seq);
+      const int64_t target = PairDevice(mode, dev, t);
+      std::string key = MailKey(channel, dev.device(), target, seq);
       if (dev.rendezvous != nullptr) {
-        dev.rendezvous->Send(key, *ops[0]);
+        if (absl::Status st = dev.rendezvous->Send(key, target, *ops[0]); !st.ok()) return st;
       } else {
         dev.local_mail[key] = Value::FromLiteral(ops[0]->ToLiteral());
       }

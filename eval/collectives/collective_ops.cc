@@ -175,6 +175,18 @@ absl::StatusOr<int64_t> OneDim(const Instruction& inst, int64_t rank) {
 
 // ---- the ops ---------------------------------------------------------------------
 
+// The key of one instance of a collective: names, not addresses, so that
+// every process of an MPI run makes the same one.
+std::string CollectiveKey(const Instruction& inst, const std::vector<int64_t>& group,
+                          DeviceContext& dev) {
+  return StrCat(inst.parent() != nullptr ? inst.parent()->name() : std::string_view(), "/",
+                inst.name(), "#", dev.NextInstance(&inst), "/", StrJoin(group, ","));
+}
+
+std::string CollectiveWhere(const Instruction& inst) {
+  return StrCat("%", inst.name(), " (", inst.OpcodeText(), ")");
+}
+
 struct Ctx {
   const Instruction& inst;
   Operands ops;
@@ -185,14 +197,89 @@ struct Ctx {
   int64_t rank = 0;  // this device's place in the group
 };
 
-absl::StatusOr<Value> Exchange(Ctx& c, const Rendezvous::Combine& combine) {
-  return ExchangeValues(c.inst, c.group, c.shared, Bundle(c.ops), combine);
+absl::StatusOr<Value> Exchange(Ctx& c, const Rendezvous::Combine& combine,
+                               const Rendezvous::Wants* wants = nullptr,
+                               const Rendezvous::Cut* cut = nullptr) {
+  return ExchangeValues(c.inst, c.group, c.shared, Bundle(c.ops), combine, wants, cut);
+}
+
+// Whether the group has devices on other MPI ranks.
+bool Spans(const Ctx& c) {
+  return c.shared != nullptr && c.shared->rendezvous != nullptr &&
+         c.shared->rendezvous->SpansProcesses(c.group);
+}
+
+// Elements [part * E / parts, (part + 1) * E / parts) of an array, flat.
+absl::StatusOr<Value> FlatPart(const Literal& a, int64_t part, int64_t parts) {
+  const int64_t e = a.element_count(), begin = e * part / parts, end = e * (part + 1) / parts;
+  const int64_t width = ByteWidth(a.element_type());
+  auto out = NewArrayUninitialized(Shape::Array(a.element_type(), {end - begin}));
+  if (!out.ok()) return out.status();
+  std::memcpy(out->mutable_array().data(), a.data() + begin * width, (end - begin) * width);
+  return out;
+}
+
+// An all-reduce whose group spans MPI ranks: each rank reduces a slice of
+// the elements over every member's slice, in group order (the fold is
+// element by element, so the bits are those of the whole fold).
+absl::StatusOr<Value> AllReduceSliced(Ctx& c, const Computation& f) {
+  const size_t n = c.ops.size();
+  Rendezvous::Sliced sliced;
+  sliced.slice = [n](const Value& v, int64_t part, int64_t parts) -> absl::StatusOr<Value> {
+    std::vector<Value> cut;
+    for (size_t i = 0; i < n; ++i) {
+      auto s = FlatPart(Part(v, n, i), part, parts);
+      if (!s.ok()) return s.status();
+      cut.push_back(*std::move(s));
+    }
+    return Unbundle(std::move(cut));
+  };
+  sliced.reduce = [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
+    std::vector<Value> results;
+    for (size_t i = 0; i < n; ++i) {
+      std::vector<const Literal*> parts;
+      for (const Value& v : all) parts.push_back(&Part(v, n, i));
+      auto r = FoldArrays(f, parts, c.ev);
+      if (!r.ok()) return r.status();
+      results.push_back(*std::move(r));
+    }
+    return Unbundle(std::move(results));
+  };
+  sliced.assemble = [&](absl::Span<const Value> parts) -> absl::StatusOr<Value> {
+    std::vector<Value> results;
+    for (size_t i = 0; i < n; ++i) {
+      auto out = NewArrayUninitialized(c.ops[i]->array().shape());
+      if (!out.ok()) return out.status();
+      Literal& dst = out->mutable_array();
+      size_t at = 0;
+      for (const Value& p : parts) {
+        const Literal& piece = Part(p, n, i);
+        if (at + piece.size_bytes() > dst.size_bytes()) return Invalid("a reduced slice too large");
+        std::memcpy(dst.data() + at, piece.data(), piece.size_bytes());
+        at += piece.size_bytes();
+      }
+      if (at != dst.size_bytes()) return Invalid("the reduced slices do not make the result");
+      results.push_back(*std::move(out));
+    }
+    return Unbundle(std::move(results));
+  };
+  return c.shared->rendezvous->ReduceSliced(CollectiveKey(c.inst, c.group, *c.shared), c.group,
+                                            c.shared->device(), Bundle(c.ops), sliced,
+                                            CollectiveWhere(c.inst));
 }
 
 absl::StatusOr<Value> AllReduce(Ctx& c) {
   const Computation* f = c.inst.to_apply();
   if (f == nullptr) return Invalid("needs a to_apply computation");
   size_t n = c.ops.size();
+  // Slices pay for a second round of messages only when they are large.
+  constexpr int64_t kSliceBytes = 64 << 10;
+  int64_t bytes = 0;
+  for (const Value* o : c.ops) bytes += static_cast<int64_t>(o->array().size_bytes());
+  if (bytes > kSliceBytes && c.shared != nullptr && c.shared->rendezvous != nullptr &&
+      c.shared->rendezvous->SpansProcesses(c.group)) {
+    return AllReduceSliced(c, *f);
+  }
   return Exchange(c, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
     std::vector<Value> results;
     for (size_t i = 0; i < n; ++i) {
@@ -240,6 +327,34 @@ absl::StatusOr<Value> ReduceScatter(Ctx& c) {
                             ") is not divisible by the group size ", parts));
     }
   }
+  if (Spans(c)) {
+    // Across ranks only each member's shard of every contribution moves;
+    // the combine folds the shards, in group order, as below.
+    const Rendezvous::Cut cut = [&](const Value& v, int64_t r) -> absl::StatusOr<Value> {
+      std::vector<Value> shards;
+      for (size_t i = 0; i < n; ++i) {
+        int64_t size = c.ops[i]->array().shape().dim(*d) / parts;
+        auto s = SliceAlong(Part(v, n, i), *d, r * size, size);
+        if (!s.ok()) return s.status();
+        shards.push_back(*std::move(s));
+      }
+      return Unbundle(std::move(shards));
+    };
+    return Exchange(
+        c,
+        [&](absl::Span<const Value> shards) -> absl::StatusOr<Value> {
+          std::vector<Value> results;
+          for (size_t i = 0; i < n; ++i) {
+            std::vector<const Literal*> ptrs;
+            for (const Value& s : shards) ptrs.push_back(&Part(s, n, i));
+            auto r = FoldArrays(*f, ptrs, c.ev);
+            if (!r.ok()) return r.status();
+            results.push_back(*std::move(r));
+          }
+          return Unbundle(std::move(results));
+        },
+        nullptr, &cut);
+  }
   return Exchange(c, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
     std::vector<Value> results;
     for (size_t i = 0; i < n; ++i) {
@@ -270,6 +385,18 @@ absl::StatusOr<Value> AllToAll(Ctx& c) {
                             parts, "), but has ", c.ops.size()));
     }
     size_t n = c.ops.size();
+    if (Spans(c)) {
+      // Across ranks only operand r of each member goes to member r.
+      const Rendezvous::Cut cut = [&](const Value& v, int64_t r) -> absl::StatusOr<Value> {
+        return CopyArray(Part(v, n, static_cast<size_t>(r)));
+      };
+      return Exchange(
+          c,
+          [&](absl::Span<const Value> mine) {
+            return Value::Tuple({mine.begin(), mine.end()});
+          },
+          nullptr, &cut);
+    }
     return Exchange(c, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
       std::vector<Value> results;
       for (const Value& v : all) {
@@ -289,6 +416,23 @@ absl::StatusOr<Value> AllToAll(Ctx& c) {
                           ") is not divisible by the group size ", parts));
   }
   int64_t size = in.dim(*d) / parts;
+  if (Spans(c)) {
+    // Across ranks only chunk r of each member goes to member r.
+    const Rendezvous::Cut cut = [&](const Value& v, int64_t r) -> absl::StatusOr<Value> {
+      return SliceAlong(v.array(), *d, r * size, size);
+    };
+    return Exchange(
+        c,
+        [&](absl::Span<const Value> chunks) -> absl::StatusOr<Value> {
+          auto out = NewArray(in);
+          if (!out.ok()) return out.status();
+          for (int64_t k = 0; k < parts; ++k) {
+            PlaceAlong(chunks[k].array(), out->mutable_array(), *d, k * size);
+          }
+          return out;
+        },
+        nullptr, &cut);
+  }
   return Exchange(c, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
     auto out = NewArray(in);
     if (!out.ok()) return out.status();
@@ -346,15 +490,19 @@ absl::StatusOr<Value> RaggedAllToAll(Ctx& c) {
 
 absl::StatusOr<Value> CollectiveBroadcast(Ctx& c) {
   size_t n = c.ops.size();
-  return Exchange(c, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
-    std::vector<Value> results;
-    for (size_t i = 0; i < n; ++i) {
-      auto r = CopyArray(Part(all[0], n, i));
-      if (!r.ok()) return r.status();
-      results.push_back(*std::move(r));
-    }
-    return Unbundle(std::move(results));
-  });
+  const Rendezvous::Wants first = [](int64_t m, int64_t) { return m == 0; };
+  return Exchange(
+      c,
+      [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
+        std::vector<Value> results;
+        for (size_t i = 0; i < n; ++i) {
+          auto r = CopyArray(Part(all[0], n, i));
+          if (!r.ok()) return r.status();
+          results.push_back(*std::move(r));
+        }
+        return Unbundle(std::move(results));
+      },
+      &first);
 }
 
 // Every device of this one's id space exchanges; the target of a pair
@@ -382,16 +530,25 @@ absl::StatusOr<Value> CollectivePermute(Ctx& c, Opcode op, const Shape& result) 
   c.group.clear();
   for (int64_t id = 0; id < ids; ++id) c.group.push_back(PairDevice(*mode, c.dev, id));
   size_t n = c.ops.size();
-  return Exchange(c, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
-    if (source < 0) return ZeroValue(result);
-    std::vector<Value> results;
-    for (size_t i = 0; i < n; ++i) {
-      auto r = CopyArray(Part(all[source], n, i));
-      if (!r.ok()) return r.status();
-      results.push_back(*std::move(r));
-    }
-    return Unbundle(std::move(results));
-  });
+  // Member t reads only its source's operands (group index = id).
+  std::vector<int64_t> source_of(static_cast<size_t>(ids), -1);
+  if (pairs != nullptr) {
+    for (const std::vector<int64_t>& p : *pairs) source_of[p[1]] = p[0];
+  }
+  const Rendezvous::Wants wants = [&](int64_t m, int64_t t) { return source_of[t] == m; };
+  return Exchange(
+      c,
+      [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
+        if (source < 0) return ZeroValue(result);
+        std::vector<Value> results;
+        for (size_t i = 0; i < n; ++i) {
+          auto r = CopyArray(Part(all[source], n, i));
+          if (!r.ok()) return r.status();
+          results.push_back(*std::move(r));
+        }
+        return Unbundle(std::move(results));
+      },
+      &wants);
 }
 
 absl::StatusOr<Value> RunOp(Ctx& c, Opcode op, const Shape& result) {
@@ -439,15 +596,14 @@ absl::StatusOr<Value> ZeroValue(const Shape& shape) {
 
 absl::StatusOr<Value> ExchangeValues(const Instruction& inst, const std::vector<int64_t>& group,
                                      DeviceContext* dev, Value contribution,
-                                     const Rendezvous::Combine& combine) {
+                                     const Rendezvous::Combine& combine,
+                                     const Rendezvous::Wants* wants, const Rendezvous::Cut* cut) {
   if (dev == nullptr || dev->rendezvous == nullptr || group.size() <= 1) {
     return combine(absl::MakeConstSpan(&contribution, 1));
   }
-  std::string key = StrCat(reinterpret_cast<uintptr_t>(&inst), "#", dev->NextInstance(&inst), "/",
-                           StrJoin(group, ","));
-  std::string where = StrCat("%", inst.name(), " (", inst.OpcodeText(), ")");
-  return dev->rendezvous->Collective(key, group, dev->device(), std::move(contribution), combine,
-                                     where);
+  return dev->rendezvous->Collective(CollectiveKey(inst, group, *dev), group, dev->device(),
+                                     std::move(contribution), combine, CollectiveWhere(inst), wants,
+                                     cut);
 }
 
 absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Operands ops,

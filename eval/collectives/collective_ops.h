@@ -22,7 +22,9 @@ absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Op
 // numbers): with one device `combine` just runs on this device's value.
 absl::StatusOr<Value> ExchangeValues(const Instruction& inst, const std::vector<int64_t>& group,
                                      DeviceContext* device, Value contribution,
-                                     const Rendezvous::Combine& combine);
+                                     const Rendezvous::Combine& combine,
+                                     const Rendezvous::Wants* wants = nullptr,
+                                     const Rendezvous::Cut* cut = nullptr);
 
 // The device context of an evaluator, or `fallback` (device 0 of 1).
 DeviceContext& DeviceOf(KernelContext& evaluator, DeviceContext& fallback);

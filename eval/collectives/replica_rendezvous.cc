@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ir/status_macros.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -11,7 +12,15 @@ Rendezvous::Rendezvous(int64_t replicas, int64_t partitions, std::chrono::millis
       partitions_(partitions < 1 ? 1 : partitions),
       timeout_(timeout),
       finished_(static_cast<size_t>(replicas_ * partitions_), false),
-      waiting_at_(static_cast<size_t>(replicas_ * partitions_)) {}
+      waiting_at_(static_cast<size_t>(replicas_ * partitions_)),
+      local_count_(replicas_ * partitions_) {}
+
+void Rendezvous::SetTransport(Transport* transport, int64_t first, int64_t count) {
+  std::lock_guard<std::mutex> lock(mu_);
+  transport_ = transport;
+  first_local_ = first;
+  local_count_ = count;
+}
 
 std::string Rendezvous::DeviceName(int64_t device) const {
   if (partitions_ == 1) return StrCat("replica ", device);
@@ -19,6 +28,13 @@ std::string Rendezvous::DeviceName(int64_t device) const {
 }
 
 void Rendezvous::CheckDeadlockLocked() {
+  ++version_;
+  if (transport_ != nullptr) {
+    // Devices elsewhere may still come: the transport decides, from every
+    // process's State.
+    transport_->StateChanged();
+    return;
+  }
   if (Aborted() || blocked_ == 0 || blocked_ + finished_count_ < devices()) return;
   std::vector<std::string> parts;
   for (int64_t d = 0; d < devices(); ++d) {
@@ -71,10 +87,132 @@ bool Rendezvous::SmallContributions(const Slot& slot) {
   return true;
 }
 
+std::shared_ptr<Rendezvous::Slot> Rendezvous::NewSlot(absl::Span<const int64_t> group) {
+  auto s = std::make_shared<Slot>();
+  s->contributions.resize(group.size());
+  s->combines.resize(group.size(), nullptr);
+  s->group.assign(group.begin(), group.end());
+  for (int64_t d : group) s->local += IsLocal(d) ? 1 : 0;
+  return s;
+}
+
+void Rendezvous::CompleteLocked(Slot& slot) {
+  slot.complete = true;
+  blocked_ -= slot.waiting;
+  slot.waiting = 0;
+  ++version_;
+  cv_.notify_all();
+}
+
+int64_t Rendezvous::ExpectedLocked(const Slot& slot, const Wants* wants) const {
+  const auto n = static_cast<int64_t>(slot.group.size());
+  if (wants == nullptr) return n;
+  int64_t expected = slot.local;
+  for (int64_t m = 0; m < n; ++m) {
+    if (IsLocal(slot.group[m])) continue;
+    for (int64_t r = 0; r < n; ++r) {
+      if (IsLocal(slot.group[r]) && (*wants)(m, r)) {
+        ++expected;
+        break;
+      }
+    }
+  }
+  return expected;
+}
+
+absl::Status Rendezvous::PostCutsLocked(const std::string& key, const Slot& slot, const Cut& cut) {
+  const auto n = static_cast<int64_t>(slot.group.size());
+  std::vector<int> ranks;
+  for (int64_t d : slot.group) {
+    int r = transport_->RankOf(d);
+    if (!IsLocal(d) && std::find(ranks.begin(), ranks.end(), r) == ranks.end()) ranks.push_back(r);
+  }
+  for (int r : ranks) {
+    std::vector<Value> tuples;
+    tuples.reserve(static_cast<size_t>(n));
+    std::vector<std::pair<int64_t, const Value*>> entries;
+    for (int64_t m = 0; m < n; ++m) {
+      if (!IsLocal(slot.group[m])) continue;
+      std::vector<Value> parts;
+      for (int64_t j = 0; j < n; ++j) {
+        if (transport_->RankOf(slot.group[j]) != r) continue;
+        auto part = cut(slot.contributions[m], j);
+        if (!part.ok()) return part.status();
+        parts.push_back(*std::move(part));
+      }
+      tuples.push_back(Value::Tuple(std::move(parts)));
+      entries.emplace_back(m, &tuples.back());
+    }
+    ++sent_;
+    HLO_RETURN_IF_ERROR(transport_->SendContributions({r}, key, slot.group, entries));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Value>> Rendezvous::CutView(const Slot& slot, int64_t rank,
+                                                       const Cut& cut) const {
+  // This caller's place among the members here: its element of each
+  // tuple that came from another process.
+  int64_t at = 0;
+  for (int64_t j = 0; j < rank; ++j) at += IsLocal(slot.group[j]) ? 1 : 0;
+  std::vector<Value> view;
+  view.reserve(slot.group.size());
+  for (size_t m = 0; m < slot.group.size(); ++m) {
+    if (IsLocal(slot.group[m])) {
+      auto part = cut(slot.contributions[m], rank);
+      if (!part.ok()) return part.status();
+      view.push_back(*std::move(part));
+      continue;
+    }
+    const Value& t = slot.contributions[m];
+    if (!t.is_tuple() || at >= static_cast<int64_t>(t.elements().size())) {
+      return absl::DataLossError("a message from another rank has the wrong parts");
+    }
+    view.push_back(t.element(at));
+  }
+  return view;
+}
+
+absl::Status Rendezvous::PostLocalLocked(const std::string& key, const Slot& slot,
+                                         const Wants* wants, const Cut* cut) {
+  if (cut != nullptr) return PostCutsLocked(key, slot, *cut);
+  std::vector<std::pair<int64_t, const Value*>> mine;
+  std::vector<int> ranks;
+  for (size_t i = 0; i < slot.group.size(); ++i) {
+    if (IsLocal(slot.group[i])) {
+      mine.emplace_back(static_cast<int64_t>(i), &slot.contributions[i]);
+    } else {
+      int r = transport_->RankOf(slot.group[i]);
+      if (std::find(ranks.begin(), ranks.end(), r) == ranks.end()) ranks.push_back(r);
+    }
+  }
+  if (wants == nullptr) {
+    sent_ += static_cast<int64_t>(ranks.size());
+    return transport_->SendContributions(ranks, key, slot.group, mine);
+  }
+  // Each process gets only what its members read.
+  for (int r : ranks) {
+    std::vector<std::pair<int64_t, const Value*>> theirs;
+    for (const auto& entry : mine) {
+      for (size_t j = 0; j < slot.group.size(); ++j) {
+        if (transport_->RankOf(slot.group[j]) == r && (*wants)(entry.first, j)) {
+          theirs.push_back(entry);
+          break;
+        }
+      }
+    }
+    if (theirs.empty()) continue;
+    ++sent_;
+    HLO_RETURN_IF_ERROR(transport_->SendContributions({r}, key, slot.group, theirs));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
                                              absl::Span<const int64_t> group, int64_t device,
                                              Value contribution, const Combine& combine,
-                                             const std::string& where) {
+                                             const std::string& where, const Wants* wants,
+                                             const Cut* cut) {
   int64_t rank = -1;
   for (size_t i = 0; i < group.size(); ++i) {
     if (group[i] == device) rank = static_cast<int64_t>(i);
@@ -86,9 +224,7 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
     if (Aborted()) return abort_;
     std::shared_ptr<Slot>& s = slots_[key];
     if (!s) {
-      s = std::make_shared<Slot>();
-      s->contributions.resize(group.size());
-      s->group.assign(group.begin(), group.end());
+      s = NewSlot(group);
     } else if (s->group != std::vector<int64_t>(group.begin(), group.end())) {
       return absl::InvalidArgumentError(
           StrCat(where, ": the devices disagree on the group: ", DeviceName(device), " has {",
@@ -96,11 +232,21 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
     }
     slot = s;
     slot->contributions[rank] = std::move(contribution);
-    slot->combines.resize(group.size(), nullptr);
     slot->combines[rank] = &combine;
-    if (++slot->arrived == static_cast<int64_t>(group.size())) {
-      if (SmallContributions(*slot) && std::find(slot->combines.begin(), slot->combines.end(),
-                                                 nullptr) == slot->combines.end()) {
+    ++slot->arrived;
+    if (slot->expected < 0) slot->expected = ExpectedLocked(*slot, wants);
+    const bool remote = slot->local < static_cast<int64_t>(group.size());
+    if (remote && ++slot->local_arrived == slot->local) {
+      if (absl::Status st = PostLocalLocked(key, *slot, wants, cut); !st.ok()) {
+        abort_ = st;
+        cv_.notify_all();
+        return st;
+      }
+    }
+    if (slot->arrived == slot->expected) {
+      if (!remote && SmallContributions(*slot) &&
+          std::find(slot->combines.begin(), slot->combines.end(), nullptr) ==
+              slot->combines.end()) {
         // The last to arrive combines for every caller, so the others wake
         // once, with their result, and no second meeting is needed. Under
         // the lock: each combine is its caller's, valid while that caller
@@ -118,10 +264,7 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
         slot->contributions.clear();
         slot->combined = true;
       }
-      slot->complete = true;
-      blocked_ -= slot->waiting;
-      slot->waiting = 0;
-      cv_.notify_all();
+      CompleteLocked(*slot);
     } else {
       ++blocked_;
       ++slot->waiting;
@@ -141,7 +284,7 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
     std::lock_guard<std::mutex> lock(mu_);
     Value mine = std::move(slot->results[rank]);
     absl::Status failure = slot->failures[rank];
-    if (++slot->departed == static_cast<int64_t>(group.size())) {
+    if (++slot->departed == slot->local) {
       auto it = slots_.find(key);
       if (it != slots_.end() && it->second == slot) slots_.erase(it);
     }
@@ -149,9 +292,15 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
     return mine;
   }
   // Every contribution is in; each caller combines on its own thread.
-  absl::StatusOr<Value> result = combine(slot->contributions);
+  absl::StatusOr<Value> result;
+  if (cut != nullptr && slot->local < static_cast<int64_t>(group.size())) {
+    absl::StatusOr<std::vector<Value>> view = CutView(*slot, rank, *cut);
+    result = view.ok() ? combine(*view) : view.status();
+  } else {
+    result = combine(slot->contributions);
+  }
   std::unique_lock<std::mutex> lock(mu_);
-  if (++slot->departed == static_cast<int64_t>(group.size())) {
+  if (++slot->departed == slot->local) {
     // Drop the references to every device's buffers here, under the lock
     // the owners wait on, so that no owner sees its buffer shared (or
     // unshared) by another thread afterwards.
@@ -162,12 +311,87 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
   } else {
     // The others still read this caller's contribution; they always get
     // here, since every one of them has arrived.
-    cv_.wait(lock, [&] { return slot->departed == static_cast<int64_t>(slot->group.size()); });
+    cv_.wait(lock, [&] { return slot->departed == slot->local; });
   }
   return result;
 }
 
-void Rendezvous::Send(const std::string& key, const Value& data) {
+void Rendezvous::DeliverContributions(const std::string& key, const std::vector<int64_t>& group,
+                                      std::vector<std::pair<int64_t, Value>> contributions) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++received_;
+  ++version_;
+  if (Aborted()) return;
+  std::shared_ptr<Slot>& s = slots_[key];
+  if (!s) {
+    s = NewSlot(group);
+  } else if (s->group != group) {
+    abort_ = absl::InvalidArgumentError(StrCat("the processes disagree on the group of ", key,
+                                               ": {", StrJoin(group, ","), "} and {",
+                                               StrJoin(s->group, ","), "}"));
+    cv_.notify_all();
+    return;
+  }
+  for (auto& [index, value] : contributions) {
+    if (index < 0 || index >= static_cast<int64_t>(group.size()) || IsLocal(group[index])) {
+      abort_ = absl::DataLossError(
+          StrCat("a message from another rank names member ", index, " of the group of ", key));
+      cv_.notify_all();
+      return;
+    }
+    s->contributions[index] = std::move(value);
+    ++s->arrived;
+  }
+  if (s->arrived == s->expected) CompleteLocked(*s);
+}
+
+void Rendezvous::DeliverMail(const std::string& key, Value data) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++received_;
+  ++version_;
+  Mail& m = mail_[key];
+  m.data = std::move(data);
+  m.delivered = true;
+  if (m.waiting) {
+    m.waiting = false;
+    --blocked_;
+  }
+  cv_.notify_all();
+}
+
+void Rendezvous::AbortFromPeer(const absl::Status& status) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (Aborted()) return;
+  abort_ = status;
+  ++version_;
+  cv_.notify_all();
+}
+
+Rendezvous::State Rendezvous::GetState() {
+  std::lock_guard<std::mutex> lock(mu_);
+  State st;
+  st.version = version_;
+  st.stuck = blocked_ + finished_count_ >= local_count_;
+  st.finished = finished_count_ == local_count_ && !Aborted();
+  st.sent = sent_;
+  st.received = received_;
+  for (int64_t d = first_local_; d < first_local_ + local_count_; ++d) {
+    if (!waiting_at_[d].empty()) {
+      st.waiting.push_back(StrCat(DeviceName(d), " waits at ", waiting_at_[d]));
+      if (st.first_waiting.empty()) st.first_waiting = DeviceName(d);
+    }
+    if (finished_[d]) st.finished_devices.push_back(DeviceName(d));
+  }
+  return st;
+}
+
+absl::Status Rendezvous::Send(const std::string& key, int64_t target, const Value& data) {
+  if (transport_ != nullptr && !IsLocal(target)) {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++sent_;
+    ++version_;
+    return transport_->SendMail(transport_->RankOf(target), key, data);
+  }
   Value copy = Value::FromLiteral(data.ToLiteral());  // the receiver owns it
   std::lock_guard<std::mutex> lock(mu_);
   Mail& m = mail_[key];
@@ -178,6 +402,7 @@ void Rendezvous::Send(const std::string& key, const Value& data) {
     --blocked_;
   }
   cv_.notify_all();
+  return absl::OkStatus();
 }
 
 absl::StatusOr<Value> Rendezvous::Receive(const std::string& key, int64_t device, int64_t source,
@@ -212,6 +437,7 @@ void Rendezvous::Finish(int64_t device, const absl::Status& status) {
   if (device < 0 || device >= devices() || finished_[device]) return;
   finished_[device] = true;
   ++finished_count_;
+  ++version_;
   if (!status.ok() && !Aborted()) {
     abort_ = absl::AbortedError(StrCat("stopped because ", DeviceName(device), " failed"));
     cv_.notify_all();

@@ -21,6 +21,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "eval/collectives/transport.h"
 #include "eval/value.h"
 
 namespace hlo {
@@ -33,6 +34,10 @@ class Rendezvous {
              std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
   int64_t devices() const { return replicas_ * partitions_; }
+
+  // Devices on other processes (eval/collectives/transport.h): only
+  // [first, first + count) run here. Before any device arrives.
+  void SetTransport(Transport* transport, int64_t first, int64_t count);
   // "replica 1", or "replica 1 partition 0" when there are partitions.
   std::string DeviceName(int64_t device) const;
 
@@ -47,20 +52,76 @@ class Rendezvous {
   // `combine` (the others wait inside, so their combines stay valid) and
   // the others only pick up their results.
   using Combine = std::function<absl::StatusOr<Value>(absl::Span<const Value>)>;
+  //
+  // `wants(m, r)`: whether the combine of group member r reads member m's
+  // contribution (null: every one). Only what some member of a process
+  // reads crosses to that process (collective-permute, -broadcast); the
+  // combines must not read the others. The same for every caller.
+  using Wants = std::function<bool(int64_t member, int64_t reader)>;
+  //
+  // `cut(contribution, reader)`: the part of a contribution that member
+  // `reader`'s combine reads (reduce-scatter's slice, all-to-all's chunk).
+  // With one, only those parts cross processes, and every combine gets, for
+  // each member, the part for its own caller, not the whole contribution.
+  using Cut = std::function<absl::StatusOr<Value>(const Value& contribution, int64_t reader)>;
   absl::StatusOr<Value> Collective(const std::string& key, absl::Span<const int64_t> group,
                                    int64_t device, Value contribution, const Combine& combine,
-                                   const std::string& where);
+                                   const std::string& where, const Wants* wants = nullptr,
+                                   const Cut* cut = nullptr);
+
+  // Whether `group` has devices on other processes (a transport's).
+  bool SpansProcesses(absl::Span<const int64_t> group) const;
+
+  // An elementwise reduction of every member's contribution in group order
+  // (all-reduce) whose group spans processes: each of the P processes of
+  // the group reduces one slice of the elements over every member's slice,
+  // in group order, then the reduced slices go to every process. A process
+  // sends and receives about twice its contributions' bytes, not the whole
+  // group's, and holds one contribution's worth of others' data; the result
+  // is bit-identical to folding whole contributions, element by element.
+  // (rendezvous_sliced.cc)
+  struct Sliced {
+    // Part `part` of `parts` of a contribution.
+    std::function<absl::StatusOr<Value>(const Value&, int64_t part, int64_t parts)> slice;
+    // Folds the members' slices, given in group order.
+    std::function<absl::StatusOr<Value>(absl::Span<const Value>)> reduce;
+    // The whole result from every part's reduced slice, in part order.
+    std::function<absl::StatusOr<Value>(absl::Span<const Value>)> assemble;
+  };
+  absl::StatusOr<Value> ReduceSliced(const std::string& key, absl::Span<const int64_t> group,
+                                     int64_t device, Value contribution, const Sliced& sliced,
+                                     const std::string& where);
 
   // Point to point: Send never blocks (it deposits a deep copy); Receive
   // waits for the matching Send. Keys name channel, source, target and
   // sequence number.
-  void Send(const std::string& key, const Value& data);
+  absl::Status Send(const std::string& key, int64_t target, const Value& data);
   absl::StatusOr<Value> Receive(const std::string& key, int64_t device, int64_t source,
                                 const std::string& where);
 
   // Every device calls this once when it stops; an error releases every
   // waiting device.
   void Finish(int64_t device, const absl::Status& status);
+
+  // From the transport: another process's contributions to `key`, the
+  // data of a send to a device here, and the error that stopped the run
+  // elsewhere (it releases every wait here).
+  void DeliverContributions(const std::string& key, const std::vector<int64_t>& group,
+                            std::vector<std::pair<int64_t, Value>> contributions);
+  void DeliverMail(const std::string& key, Value data);
+  void AbortFromPeer(const absl::Status& status);
+
+  // What the transport's deadlock detection needs of this process.
+  struct State {
+    uint64_t version = 0;              // changes with every other field
+    bool stuck = false;                // every device here waits or has finished
+    bool finished = false;             // every device here finished without error
+    int64_t sent = 0, received = 0;    // messages to and from other processes
+    std::vector<std::string> waiting;  // "replica 1 waits at %x (all-reduce)"
+    std::vector<std::string> finished_devices;
+    std::string first_waiting;  // the lowest waiting device's name; empty: none
+  };
+  State GetState();
 
  private:
   struct Slot {
@@ -76,6 +137,10 @@ class Rendezvous {
     int64_t waiting = 0;  // callers counted in blocked_ for this slot
     bool complete = false;
     std::vector<int64_t> group;
+    int64_t local = 0;          // members on this process
+    int64_t local_arrived = 0;  // of them
+    bool reducing = false;      // ReduceSliced: a caller reduces this process's part
+    int64_t expected = -1;      // contributions this process gets; -1: not known yet
   };
   struct Mail {
     Value data;
@@ -90,6 +155,33 @@ class Rendezvous {
   // The error of a wait that cannot complete (abort, or timeout).
   absl::Status WaitFailure(const std::string& where, bool timed_out);
   bool Aborted() const { return !abort_.ok(); }
+  bool IsLocal(int64_t device) const {
+    return device >= first_local_ && device < first_local_ + local_count_;
+  }
+  std::shared_ptr<Slot> NewSlot(absl::Span<const int64_t> group);
+  // Every contribution is in: wakes the waiting callers.
+  void CompleteLocked(Slot& slot);
+  // Sends this process's contributions to the other processes of the group.
+  absl::Status PostLocalLocked(const std::string& key, const Slot& slot, const Wants* wants,
+                               const Cut* cut);
+  // With a Cut: each process gets, per member here, a tuple of the parts
+  // its members read, in group order.
+  absl::Status PostCutsLocked(const std::string& key, const Slot& slot, const Cut& cut);
+  // The parts of every member's contribution that member `rank` reads.
+  absl::StatusOr<std::vector<Value>> CutView(const Slot& slot, int64_t rank, const Cut& cut) const;
+  // How many contributions this process gets (its own and those it wants).
+  int64_t ExpectedLocked(const Slot& slot, const Wants* wants) const;
+  // Waits (counted for the deadlock detection) until `slot` is complete.
+  absl::Status WaitCompleteLocked(std::unique_lock<std::mutex>& lock, Slot& slot, int64_t device,
+                                  const std::string& where);
+  // ReduceSliced's steps: the processes of a group, each as its first
+  // device, in group order; sending every other process its slices; this
+  // process's part reduced and sent.
+  std::vector<int64_t> ProcessesOf(absl::Span<const int64_t> group) const;
+  absl::Status PostSlicesLocked(const std::string& key, Slot& slot, const Sliced& sliced,
+                                const std::vector<int64_t>& processes);
+  absl::Status ReducePartLocked(std::unique_lock<std::mutex>& lock, const std::string& key,
+                                Slot& slices, Slot& parts, const Sliced& sliced);
 
   const int64_t replicas_;
   const int64_t partitions_;
@@ -103,6 +195,11 @@ class Rendezvous {
   int64_t finished_count_ = 0;
   int64_t blocked_ = 0;
   absl::Status abort_;
+  Transport* transport_ = nullptr;
+  int64_t first_local_ = 0;
+  int64_t local_count_;
+  int64_t sent_ = 0, received_ = 0;
+  uint64_t version_ = 0;
 };
 
 }  // namespace hlo

@@ -155,10 +155,10 @@ TEST_CASE("rendezvous: mail is delivered whichever side comes first", "[rendezvo
     absl::StatusOr<Value> r;
     if (d == 0) {
       r = rv.Receive(in, d, 1 - d, "%r");
-      rv.Send(outkey, Scalar(40 + d));
+      (void)rv.Send(outkey, 1 - d, Scalar(40 + d));
     } else {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      rv.Send(outkey, Scalar(40 + d));
+      (void)rv.Send(outkey, 1 - d, Scalar(40 + d));
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
       r = rv.Receive(in, d, 1 - d, "%r");
     }

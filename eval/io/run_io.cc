@@ -120,13 +120,13 @@ std::string ResultToJson(const Literal& result, const Shape& shape) {
 
 absl::Status WriteResultNpy(const std::vector<Literal>& results,
                             const std::vector<std::string>& subdirs, const std::string& dir) {
-  if (results.size() > 1 && subdirs.size() != results.size()) {
+  if (!subdirs.empty() && subdirs.size() != results.size()) {
     return absl::InternalError("WriteResultNpy: one subdirectory per result expected");
   }
   auto out = OutputDir::Open(dir, /*make_parents=*/false);
   if (!out.ok()) return out.status();
   for (size_t d = 0; d < results.size(); ++d) {
-    std::string prefix = results.size() > 1 ? StrCat(subdirs[d], "/result") : "result";
+    std::string prefix = !subdirs.empty() ? StrCat(subdirs[d], "/result") : "result";
     // On failure the OutputDir removes what was written.
     if (absl::Status st = WriteNpyTree(results[d], **out, prefix); !st.ok()) return st;
   }

@@ -35,7 +35,7 @@ std::string ResultToText(const Literal& result);
 std::string ResultToJson(const Literal& result, const Shape& shape);
 // Writes one .npy file per array of the result into `dir` (created if
 // needed): result.npy, or result_0.npy, result_1_0.npy, … for tuples; with
-// several results (devices), those of results[d] into DIR/subdirs[d]/. The
+// subdirs (one per result: devices), those of results[d] into DIR/subdirs[d]/. The
 // files appear together once all are written, or none does: a failure or
 // SIGINT/SIGTERM/SIGHUP leaves DIR as it was (ir/output_dir.h).
 absl::Status WriteResultNpy(const std::vector<Literal>& results,

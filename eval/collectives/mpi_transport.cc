@@ -1,0 +1,588 @@
+#include "eval/collectives/mpi_transport.h"
+
+#include <cstdlib>
+
+#include "ir/strings.h"
+
+namespace hlo {
+
+bool LaunchedByMpirun() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK"}) {
+    if (std::getenv(v) != nullptr) return true;
+  }
+  return false;
+}
+
+int MpirunRank() {
+  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}) {
+    if (const char* s = std::getenv(v)) return std::atoi(s);
+  }
+  return 0;
+}
+
+MpiTransport::~MpiTransport() = default;
+
+}  // namespace hlo
+
+#ifndef HLO_HAVE_MPI
+
+namespace hlo {
+
+bool MpiBuilt() { return false; }
+
+absl::StatusOr<std::unique_ptr<MpiTransport>> MpiTransport::Start(int64_t) {
+  return absl::FailedPreconditionError(
+      "this hlo-run was built without MPI (CMake found none: install libopenmpi-dev, or "
+      "scripts/setup, and build again)");
+}
+
+}  // namespace hlo
+
+#else  // HLO_HAVE_MPI
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <climits>
+#include <condition_variable>
+#include <cstdio>
+#include <list>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "eval/collectives/replica_rendezvous.h"
+#include "eval/collectives/wire_format.h"
+#include "ir/status_macros.h"
+
+namespace hlo {
+namespace {
+
+enum MessageType : int64_t { kContributions = 1, kMail, kState, kDone, kAbort };
+constexpr int kTag = 17;
+// How long every process must stay stuck, with no message in flight and
+// no report changing, before rank 0 calls it a deadlock.
+constexpr auto kDeadlockSettle = std::chrono::milliseconds(200);
+
+// One process's Rendezvous::State as rank 0 keeps it.
+struct Report {
+  bool stuck = false, finished = false;
+  int64_t sent = 0, received = 0;
+  std::vector<std::string> waiting, finished_devices;
+  std::string first_waiting;
+};
+
+void WriteReport(WireWriter& w, const Rendezvous::State& s) {
+  w.Int(s.stuck ? 1 : 0);
+  w.Int(s.finished ? 1 : 0);
+  w.Int(s.sent);
+  w.Int(s.received);
+  w.Str(s.first_waiting);
+  w.Int(static_cast<int64_t>(s.waiting.size()));
+  for (const std::string& x : s.waiting) w.Str(x);
+  w.Int(static_cast<int64_t>(s.finished_devices.size()));
+  for (const std::string& x : s.finished_devices) w.Str(x);
+}
+
+absl::StatusOr<std::vector<std::string>> ReadStrings(WireReader& r) {
+  HLO_ASSIGN_OR_RETURN(int64_t n, r.Int());
+  if (n < 0 || n > (1 << 20)) return absl::DataLossError("a report's length");
+  std::vector<std::string> v;
+  for (int64_t i = 0; i < n; ++i) {
+    HLO_ASSIGN_OR_RETURN(std::string s, r.Str());
+    v.push_back(std::move(s));
+  }
+  return v;
+}
+
+absl::StatusOr<Report> ReadReport(WireReader& r) {
+  Report rep;
+  HLO_ASSIGN_OR_RETURN(int64_t stuck, r.Int());
+  HLO_ASSIGN_OR_RETURN(int64_t finished, r.Int());
+  rep.stuck = stuck != 0;
+  rep.finished = finished != 0;
+  HLO_ASSIGN_OR_RETURN(rep.sent, r.Int());
+  HLO_ASSIGN_OR_RETURN(rep.received, r.Int());
+  HLO_ASSIGN_OR_RETURN(rep.first_waiting, r.Str());
+  HLO_ASSIGN_OR_RETURN(rep.waiting, ReadStrings(r));
+  HLO_ASSIGN_OR_RETURN(rep.finished_devices, ReadStrings(r));
+  return rep;
+}
+
+Report FromState(const Rendezvous::State& s) {
+  return Report{s.stuck,   s.finished,         s.sent,         s.received,
+                s.waiting, s.finished_devices, s.first_waiting};
+}
+
+class MpiImpl final : public MpiTransport {
+ public:
+  MpiImpl(MPI_Comm comm, int rank, int ranks, int64_t devices)
+      : comm_(comm), rank_(rank), ranks_(ranks), per_rank_(devices / ranks) {
+    thread_ = std::thread([this] { Loop(); });
+  }
+  ~MpiImpl() override {
+    stopping_ = true;
+    wake_.notify_all();
+    thread_.join();
+    MPI_Comm_free(&comm_);
+    MPI_Finalize();
+  }
+
+  int rank() const override { return rank_; }
+  int ranks() const override { return ranks_; }
+  int64_t first_device() const override { return rank_ * per_rank_; }
+  int64_t local_devices() const override { return per_rank_; }
+  int RankOf(int64_t device) const override { return static_cast<int>(device / per_rank_); }
+
+  void BeginRun(Rendezvous* rendezvous) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++epoch_;
+    rendezvous_ = rendezvous;
+    peer_error_.reset();
+    std::vector<std::string> early = std::move(early_);
+    early_.clear();
+    for (std::string& m : early) HandleDataLocked(std::move(m));
+    dirty_ = true;
+  }
+
+  absl::Status EndRun() override {
+    StateChanged();
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [&] { return done_epoch_ >= epoch_ || peer_error_.has_value(); });
+    if (!peer_error_) return absl::OkStatus();
+    // Named as the threaded run names it: by the first waiting device.
+    if (peer_device_.empty()) return *peer_error_;
+    return absl::FailedPreconditionError(
+        StrCat(std::string(peer_error_->message()), " (", peer_device_, ")"));
+  }
+
+  void DetachRun() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    rendezvous_ = nullptr;
+  }
+
+  absl::Status SendContributions(
+      const std::vector<int>& to, const std::string& key, const std::vector<int64_t>& group,
+      const std::vector<std::pair<int64_t, const Value*>>& mine) override {
+    WireWriter w;
+    int64_t bytes = 0;
+    for (const auto& m : mine) bytes += WireBytes(*m.second);
+    w.Reserve(static_cast<size_t>(bytes) + 256 + key.size() + 8 * group.size());
+    w.Int(kContributions);
+    w.Int(epoch_);
+    w.Str(key);
+    w.Ints(group);
+    w.Int(static_cast<int64_t>(mine.size()));
+    for (const auto& [index, value] : mine) {
+      w.Int(index);
+      w.Val(*value);
+    }
+    auto message = std::make_shared<const std::string>(w.Take());
+    for (int r : to) HLO_RETURN_IF_ERROR(Post(r, message));
+    return absl::OkStatus();
+  }
+
+  absl::Status SendMail(int to, const std::string& key, const Value& data) override {
+    WireWriter w;
+    w.Reserve(static_cast<size_t>(WireBytes(data)) + 256 + key.size());
+    w.Int(kMail);
+    w.Int(epoch_);
+    w.Str(key);
+    w.Val(data);
+    return Post(to, std::make_shared<const std::string>(w.Take()));
+  }
+
+  void StateChanged() override {
+    dirty_ = true;
+    wake_.notify_all();
+  }
+
+  std::optional<absl::Status> PeerError() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return peer_error_;
+  }
+
+  [[noreturn]] void AbortJob(int code) override {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, code);
+    std::_Exit(code);
+  }
+
+ private:
+  // One encoded message may go to several ranks: shared, never copied.
+  using Bytes = std::shared_ptr<const std::string>;
+  struct Outgoing {
+    int to;
+    Bytes bytes;
+  };
+  struct InFlight {
+    MPI_Request request;
+    Bytes bytes;  // alive until MPI has sent it
+  };
+
+  absl::Status Post(int to, Bytes bytes) {
+    if (bytes->size() > static_cast<size_t>(INT_MAX)) {
+      return absl::ResourceExhaustedError(
+          StrCat("a message of ", bytes->size(), " bytes between MPI ranks is over MPI's 2 GiB"));
+    }
+    {
+      std::lock_guard<std::mutex> lock(queue_mu_);
+      queue_.push_back(Outgoing{to, std::move(bytes)});
+    }
+    wake_.notify_all();
+    return absl::OkStatus();
+  }
+
+  // The progress thread: the only caller of MPI between Start and the
+  // destructor.
+  void Loop() {
+    int idle = 0;
+    bool barrier_started = false;
+    MPI_Request barrier = MPI_REQUEST_NULL;
+    for (;;) {
+      bool busy = SendQueued();
+      busy |= Receive();
+      ReportState();
+      if (rank_ == 0) Coordinate();
+      if (stopping_) {
+        // Every rank stops sending, then meets the others; until then it
+        // keeps receiving, so no rank's send waits for a reader gone.
+        if (!barrier_started && inflight_.empty() && QueueEmpty()) {
+          MPI_Ibarrier(comm_, &barrier);
+          barrier_started = true;
+        }
+        if (barrier_started) {
+          int done = 0;
+          MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+          if (done) return;
+        }
+      }
+      if (busy) {
+        idle = 0;
+        continue;
+      }
+      ++idle;
+      // Just after traffic the next message is likely near: yield (the
+      // ranks may share cores with the devices' threads) rather than nap.
+      if (idle < 2000) {
+        std::this_thread::yield();
+        continue;
+      }
+      // Then naps, longer when quiet.
+      auto nap = std::chrono::microseconds(idle < 4000 ? 50 : 1000);
+      std::unique_lock<std::mutex> lock(queue_mu_);
+      wake_.wait_for(lock, nap, [&] { return !queue_.empty() || dirty_ || stopping_; });
+    }
+  }
+
+  bool QueueEmpty() {
+    std::lock_guard<std::mutex> lock(queue_mu_);
+    return queue_.empty();
+  }
+
+  bool SendQueued() {
+    std::vector<Outgoing> out;
+    {
+      std::lock_guard<std::mutex> lock(queue_mu_);
+      out.swap(queue_);
+    }
+    for (Outgoing& o : out) {
+      inflight_.push_back(InFlight{MPI_REQUEST_NULL, std::move(o.bytes)});
+      InFlight& f = inflight_.back();
+      MPI_Isend(f.bytes->data(), static_cast<int>(f.bytes->size()), MPI_BYTE, o.to, kTag, comm_,
+                &f.request);
+    }
+    for (auto it = inflight_.begin(); it != inflight_.end();) {
+      int done = 0;
+      MPI_Test(&it->request, &done, MPI_STATUS_IGNORE);
+      it = done ? inflight_.erase(it) : std::next(it);
+    }
+    return !out.empty();
+  }
+
+  bool Receive() {
+    bool any = false;
+    for (int k = 0; k < 64; ++k) {
+      int flag = 0;
+      MPI_Status status;
+      MPI_Iprobe(MPI_ANY_SOURCE, kTag, comm_, &flag, &status);
+      if (!flag) break;
+      int n = 0;
+      MPI_Get_count(&status, MPI_BYTE, &n);
+      std::string buf(static_cast<size_t>(n), '\0');
+      MPI_Recv(buf.data(), n, MPI_BYTE, status.MPI_SOURCE, kTag, comm_, MPI_STATUS_IGNORE);
+      if (absl::Status st = Handle(status.MPI_SOURCE, std::move(buf)); !st.ok()) {
+        std::fprintf(stderr, "hlo-run: error: MPI rank %d: %s\n", rank_,
+                     std::string(st.message()).c_str());
+        AbortJob(1);
+      }
+      any = true;
+    }
+    return any;
+  }
+
+  absl::Status Handle(int source, std::string buf) {
+    WireReader r(buf);
+    HLO_ASSIGN_OR_RETURN(int64_t type, r.Int());
+    HLO_ASSIGN_OR_RETURN(int64_t epoch, r.Int());
+    switch (type) {
+      case kContributions:
+      case kMail: {
+        std::lock_guard<std::mutex> lock(mu_);
+        HandleDataLocked(std::move(buf));
+        dirty_ = true;  // the received count changed
+        return absl::OkStatus();
+      }
+      case kState: {
+        if (rank_ != 0 || source < 0 || source >= ranks_) break;
+        HLO_ASSIGN_OR_RETURN(Report rep, ReadReport(r));
+        Store(epoch, source, std::move(rep));
+        return absl::OkStatus();
+      }
+      case kDone: {
+        std::lock_guard<std::mutex> lock(mu_);
+        done_epoch_ = std::max(done_epoch_, epoch);
+        done_.notify_all();
+        return absl::OkStatus();
+      }
+      case kAbort: {
+        HLO_ASSIGN_OR_RETURN(std::string msg, r.Str());
+        HLO_ASSIGN_OR_RETURN(std::string device, r.Str());
+        PeerAbort(epoch, msg, device);
+        return absl::OkStatus();
+      }
+    }
+    return absl::DataLossError(StrCat("a message of unknown kind from rank ", source));
+  }
+
+  // A collective's contributions or a send's data: delivered now, kept for
+  // the run it belongs to when that has not begun here, or dropped when
+  // its run is over.
+  void HandleDataLocked(std::string buf) {
+    WireReader r(buf);
+    auto type = r.Int();
+    auto epoch = r.Int();
+    if (!type.ok() || !epoch.ok()) return;
+    if (*epoch > epoch_) {
+      early_.push_back(std::move(buf));
+      return;
+    }
+    if (*epoch < epoch_ || rendezvous_ == nullptr) return;
+    absl::Status st = *type == kMail ? DeliverMail(r) : DeliverContributions(r);
+    if (!st.ok()) {
+      std::fprintf(stderr, "hlo-run: error: MPI rank %d: %s\n", rank_,
+                   std::string(st.message()).c_str());
+      AbortJob(1);
+    }
+  }
+
+  absl::Status DeliverMail(WireReader& r) {
+    HLO_ASSIGN_OR_RETURN(std::string key, r.Str());
+    HLO_ASSIGN_OR_RETURN(Value data, r.Val());
+    rendezvous_->DeliverMail(key, std::move(data));
+    return absl::OkStatus();
+  }
+
+  absl::Status DeliverContributions(WireReader& r) {
+    HLO_ASSIGN_OR_RETURN(std::string key, r.Str());
+    HLO_ASSIGN_OR_RETURN(std::vector<int64_t> group, r.Ints());
+    HLO_ASSIGN_OR_RETURN(int64_t n, r.Int());
+    if (n < 0 || n > static_cast<int64_t>(group.size())) {
+      return absl::DataLossError("a message's contribution count");
+    }
+    std::vector<std::pair<int64_t, Value>> parts;
+    for (int64_t i = 0; i < n; ++i) {
+      HLO_ASSIGN_OR_RETURN(int64_t index, r.Int());
+      HLO_ASSIGN_OR_RETURN(Value v, r.Val());
+      parts.emplace_back(index, std::move(v));
+    }
+    rendezvous_->DeliverContributions(key, group, std::move(parts));
+    return absl::OkStatus();
+  }
+
+  void PeerAbort(int64_t epoch, const std::string& msg, const std::string& device) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (epoch != epoch_) return;
+    peer_error_ = absl::FailedPreconditionError(msg);
+    peer_device_ = device;
+    if (rendezvous_ != nullptr) rendezvous_->AbortFromPeer(*peer_error_);
+    done_.notify_all();
+  }
+
+  // Tells rank 0 this process's state when it changed.
+  void ReportState() {
+    if (!dirty_.exchange(false)) return;
+    Rendezvous::State st;
+    int64_t epoch;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (rendezvous_ == nullptr) return;
+      st = rendezvous_->GetState();
+      epoch = epoch_;
+    }
+    // Only a stuck process's state matters to rank 0 (finished is stuck
+    // too); a process leaves that state only through a message counted as
+    // received, so a stale report can never make the counts agree.
+    if (!st.stuck) return;
+    if (rank_ == 0) {
+      Store(epoch, 0, FromState(st));
+      return;
+    }
+    WireWriter w;
+    w.Int(kState);
+    w.Int(epoch);
+    WriteReport(w, st);
+    (void)Post(0, std::make_shared<const std::string>(w.Take()));
+  }
+
+  void Store(int64_t epoch, int source, Report rep) {
+    std::vector<std::optional<Report>>& reps = reports_[epoch];
+    reps.resize(static_cast<size_t>(ranks_));
+    reps[source] = std::move(rep);
+    ++report_changes_;
+  }
+
+  void Broadcast(MessageType type, int64_t epoch, const std::string* msg,
+                 const std::string* device) {
+    for (int r = 1; r < ranks_; ++r) {
+      WireWriter w;
+      w.Int(type);
+      w.Int(epoch);
+      if (msg != nullptr) w.Str(*msg);
+      if (device != nullptr) w.Str(*device);
+      (void)Post(r, std::make_shared<const std::string>(w.Take()));
+    }
+  }
+
+  // Rank 0: ends the run when every process finished; reports a deadlock
+  // when every process has been stuck a while with nothing in flight.
+  void Coordinate() {
+    auto it = reports_.find(epoch_done_next_);
+    if (it == reports_.end()) return;
+    bool all = true, finished = true, stuck = true;
+    int64_t sent = 0, received = 0;
+    for (const std::optional<Report>& r : it->second) {
+      if (!r) {
+        all = false;
+        break;
+      }
+      finished &= r->finished;
+      stuck &= r->stuck;
+      sent += r->sent;
+      received += r->received;
+    }
+    if (!all) return;
+    const int64_t epoch = epoch_done_next_;
+    if (finished) {
+      Broadcast(kDone, epoch, nullptr, nullptr);
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        done_epoch_ = std::max(done_epoch_, epoch);
+        done_.notify_all();
+      }
+      reports_.erase(it);
+      ++epoch_done_next_;
+      suspect_ = false;
+      return;
+    }
+    if (!stuck || sent != received || aborted_epoch_ == epoch) {
+      suspect_ = false;
+      return;
+    }
+    auto now = std::chrono::steady_clock::now();
+    if (!suspect_ || suspect_changes_ != report_changes_) {
+      suspect_ = true;
+      suspect_since_ = now;
+      suspect_changes_ = report_changes_;
+      return;
+    }
+    if (now - suspect_since_ < kDeadlockSettle) return;
+    std::vector<std::string> waiting, done;
+    std::string first;
+    for (const std::optional<Report>& r : it->second) {
+      waiting.insert(waiting.end(), r->waiting.begin(), r->waiting.end());
+      done.insert(done.end(), r->finished_devices.begin(), r->finished_devices.end());
+      if (first.empty()) first = r->first_waiting;
+    }
+    // The threaded run's message (Rendezvous::CheckDeadlockLocked), with
+    // the device ReplicaRunner names.
+    std::string msg = StrCat("deadlock: ", StrJoin(waiting, "; "));
+    if (!done.empty()) StrAppend(&msg, "; finished: ", StrJoin(done, ", "));
+    aborted_epoch_ = epoch;
+    Broadcast(kAbort, epoch, &msg, &first);
+    PeerAbort(epoch, msg, first);
+  }
+
+  MPI_Comm comm_;
+  const int rank_, ranks_;
+  const int64_t per_rank_;
+  std::thread thread_;
+  std::atomic<bool> stopping_{false};
+  std::atomic<bool> dirty_{false};
+
+  // The outgoing queue (device threads post, the progress thread sends).
+  std::mutex queue_mu_;
+  std::condition_variable wake_;
+  std::vector<Outgoing> queue_;
+  std::list<InFlight> inflight_;  // the progress thread's
+
+  // The run: taken by the progress thread before the Rendezvous' lock,
+  // never the other way round (the Rendezvous calls in only Send*, which
+  // take queue_mu_).
+  std::mutex mu_;
+  std::condition_variable done_;
+  std::atomic<int64_t> epoch_{0};
+  Rendezvous* rendezvous_ = nullptr;
+  std::vector<std::string> early_;
+  int64_t done_epoch_ = 0;
+  std::optional<absl::Status> peer_error_;
+  std::string peer_device_;  // the first device that waits, for the message
+
+  // Rank 0's view (the progress thread's alone).
+  std::map<int64_t, std::vector<std::optional<Report>>> reports_;
+  int64_t epoch_done_next_ = 1;
+  int64_t aborted_epoch_ = 0;
+  int64_t report_changes_ = 0;
+  bool suspect_ = false;
+  int64_t suspect_changes_ = 0;
+  std::chrono::steady_clock::time_point suspect_since_;
+};
+
+}  // namespace
+
+bool MpiBuilt() { return true; }
+
+absl::StatusOr<std::unique_ptr<MpiTransport>> MpiTransport::Start(int64_t devices) {
+  if (!LaunchedByMpirun()) {
+    return absl::FailedPreconditionError(
+        "--mpi needs the processes mpirun starts: mpirun -n R hlo-run ...");
+  }
+  int provided = 0;
+  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  absl::Status error;
+  if (provided < MPI_THREAD_SERIALIZED) {
+    error = absl::FailedPreconditionError(
+        "this MPI library gives no thread support (MPI_THREAD_SERIALIZED is needed)");
+  } else if (devices % ranks != 0) {
+    error = absl::InvalidArgumentError(
+        StrCat("mpirun started ", ranks, " ranks for ", devices,
+               " devices (replicas x partitions): the rank count must divide the device count"));
+  }
+  if (!error.ok()) {
+    MPI_Finalize();
+    return error;
+  }
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  return std::unique_ptr<MpiTransport>(new MpiImpl(comm, rank, ranks, devices));
+}
+
+}  // namespace hlo
+
+#endif  // HLO_HAVE_MPI

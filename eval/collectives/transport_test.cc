@@ -1,0 +1,282 @@
+// The Transport seam (eval/collectives/transport.h) without MPI: two
+// Rendezvous stand for two processes of two devices each, joined by a fake
+// transport that carries messages through the wire format
+// (eval/collectives/wire_format.h) on a thread of its own, as the MPI
+// progress thread does. Combines must see every device's contribution in
+// group order, whichever process it came from; mail crosses too.
+#include "eval/collectives/transport.h"
+
+#include <catch2/catch.hpp>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "eval/collectives/replica_rendezvous.h"
+#include "eval/collectives/wire_format.h"
+#include "ir/strings.h"
+
+namespace hlo {
+namespace {
+
+Value Scalar(int32_t v) {
+  auto lit = Literal::Create(Shape::Array(PrimitiveType::kS32, {}));
+  lit->typed<int32_t>()[0] = v;
+  return Value::Array(std::make_shared<Literal>(*std::move(lit)));
+}
+
+// Delivers posted messages in order on one thread (never under a sender's
+// lock, as the MPI transport's progress thread).
+class Wire {
+ public:
+  Wire() : thread_([this] { Loop(); }) {}
+  ~Wire() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  void Post(std::function<void()> f) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      queue_.push_back(std::move(f));
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  void Loop() {
+    for (;;) {
+      std::function<void()> f;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+        if (queue_.empty()) return;
+        f = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      f();
+    }
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> queue_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+class FakeTransport : public Transport {
+ public:
+  FakeTransport(int rank, Wire& wire) : rank_(rank), wire_(wire) {}
+  Rendezvous* peer = nullptr;
+
+  int64_t first_device() const override { return rank_ * 2; }
+  int64_t local_devices() const override { return 2; }
+  int RankOf(int64_t device) const override { return static_cast<int>(device / 2); }
+  void BeginRun(Rendezvous*) override {}
+  absl::Status EndRun() override { return absl::OkStatus(); }
+  void DetachRun() override {}
+  absl::Status SendContributions(
+      const std::vector<int>& to, const std::string& key, const std::vector<int64_t>& group,
+      const std::vector<std::pair<int64_t, const Value*>>& mine) override {
+    if (to != std::vector<int>{1 - rank_}) return absl::InternalError("sent to the wrong process");
+    WireWriter w;
+    w.Int(static_cast<int64_t>(mine.size()));
+    for (const auto& [i, v] : mine) {
+      w.Int(i);
+      w.Val(*v);
+    }
+    wire_.Post([this, key, group, bytes = w.Take()] {
+      WireReader r(bytes);
+      int64_t n = *r.Int();
+      std::vector<std::pair<int64_t, Value>> parts;
+      for (int64_t k = 0; k < n; ++k) {
+        int64_t i = *r.Int();
+        parts.emplace_back(i, *r.Val());
+      }
+      peer->DeliverContributions(key, group, std::move(parts));
+    });
+    return absl::OkStatus();
+  }
+  absl::Status SendMail(int, const std::string& key, const Value& data) override {
+    WireWriter w;
+    w.Val(data);
+    wire_.Post([this, key, bytes = w.Take()] {
+      WireReader r(bytes);
+      peer->DeliverMail(key, *r.Val());
+    });
+    return absl::OkStatus();
+  }
+  void StateChanged() override { ++changes; }
+  std::atomic<int> changes{0};
+
+ private:
+  int rank_;
+  Wire& wire_;
+};
+
+// combine: the contributions as a number in base 10, in group order.
+absl::StatusOr<Value> Digits(absl::Span<const Value> all) {
+  int32_t v = 0;
+  for (const Value& x : all) v = v * 10 + x.array().typed<int32_t>()[0];
+  return Scalar(v);
+}
+
+TEST_CASE("collectives across a transport combine in group order", "[transport]") {
+  Wire wire;
+  Rendezvous a(4, 1), b(4, 1);
+  FakeTransport ta(0, wire), tb(1, wire);
+  ta.peer = &b;
+  tb.peer = &a;
+  a.SetTransport(&ta, 0, 2);
+  b.SetTransport(&tb, 2, 2);
+  Rendezvous* of[4] = {&a, &a, &b, &b};
+  std::vector<absl::StatusOr<Value>> out(4, absl::UnknownError("not run"));
+  std::vector<int32_t> firsts(4, 0);
+  std::vector<std::thread> threads;
+  // Three instances: the whole group {3,1,0,2} (an order across the
+  // processes), a group within process 1, and one of a device on each.
+  for (int d = 0; d < 4; ++d) {
+    threads.emplace_back([&, d] {
+      std::vector<int64_t> all = {3, 1, 0, 2};
+      auto r = of[d]->Collective("k#0", all, d, Scalar(d + 1), Digits, "%x");
+      if (!r.ok()) {
+        out[d] = r;
+        return;
+      }
+      firsts[d] = r->array().typed<int32_t>()[0];
+      std::vector<int64_t> pair = d < 2 ? std::vector<int64_t>{1, 0}   // process 0 alone
+                                        : std::vector<int64_t>{2, 3};  // process 1 alone
+      std::vector<int64_t> cross =
+          d % 2 == 0 ? std::vector<int64_t>{2, 0} : std::vector<int64_t>{1, 3};
+      auto p = of[d]->Collective(StrCat("p#0/", pair[0]), pair, d, Scalar(d + 1), Digits, "%p");
+      auto c = of[d]->Collective(StrCat("c#0/", cross[0]), cross, d, Scalar(d + 1), Digits, "%c");
+      if (!p.ok() || !c.ok()) {
+        out[d] = !p.ok() ? p.status() : c.status();
+        return;
+      }
+      out[d] = Scalar(p->array().typed<int32_t>()[0] * 100 + c->array().typed<int32_t>()[0]);
+      of[d]->Finish(d, absl::OkStatus());
+    });
+  }
+  for (auto& t : threads) t.join();
+  // {1,0}: 21, {2,3}: 34; {2,0}: 31, {1,3}: 24.
+  const int32_t want[4] = {2131, 2124, 3431, 3424};
+  for (int d = 0; d < 4; ++d) {
+    CHECK(firsts[d] == 4213);
+    REQUIRE(out[d].ok());
+    CHECK(out[d]->array().typed<int32_t>()[0] == want[d]);
+  }
+  CHECK(a.GetState().finished);
+  // To the other process: the whole group's and each cross pair's.
+  CHECK(b.GetState().sent == 3);
+  CHECK(a.GetState().received == 3);
+}
+
+// A collective-permute's exchange: member t reads only its source's value,
+// so only that crosses (one message per process that needs any).
+std::vector<absl::StatusOr<Value>> Permute(const std::vector<int64_t>& source_of, int64_t* sent_a,
+                                           int64_t* sent_b) {
+  Wire wire;
+  Rendezvous a(4, 1), b(4, 1);
+  FakeTransport ta(0, wire), tb(1, wire);
+  ta.peer = &b;
+  tb.peer = &a;
+  a.SetTransport(&ta, 0, 2);
+  b.SetTransport(&tb, 2, 2);
+  Rendezvous* of[4] = {&a, &a, &b, &b};
+  const Rendezvous::Wants wants = [&](int64_t m, int64_t t) { return source_of[t] == m; };
+  std::vector<absl::StatusOr<Value>> out(4, absl::UnknownError("not run"));
+  std::vector<std::thread> threads;
+  for (int d = 0; d < 4; ++d) {
+    threads.emplace_back([&, d] {
+      const std::vector<int64_t> all = {0, 1, 2, 3};
+      Rendezvous::Combine take = [&, d](absl::Span<const Value> v) -> absl::StatusOr<Value> {
+        if (source_of[d] < 0) return Scalar(-1);
+        return Scalar(v[source_of[d]].array().typed<int32_t>()[0]);
+      };
+      out[d] = of[d]->Collective("perm#0", all, d, Scalar(10 * (d + 1)), take, "%p", &wants);
+      of[d]->Finish(d, out[d].status());
+    });
+  }
+  for (auto& t : threads) t.join();
+  *sent_a = a.GetState().sent;
+  *sent_b = b.GetState().sent;
+  return out;
+}
+
+TEST_CASE("a permute across a transport sends only what is read", "[transport]") {
+  int64_t sent_a = 0, sent_b = 0;
+  // 0 -> 3, 3 -> 1, 1 -> 2, 2 -> 0: every device reads the other process.
+  auto out = Permute({2, 3, 1, 0}, &sent_a, &sent_b);
+  const int32_t want[4] = {30, 40, 20, 10};
+  for (int d = 0; d < 4; ++d) {
+    REQUIRE(out[d].ok());
+    CHECK(out[d]->array().typed<int32_t>()[0] == want[d]);
+  }
+  CHECK(sent_a == 1);
+  CHECK(sent_b == 1);
+  // 0 -> 1 and 2 -> 3 stay inside the processes: nothing crosses; devices
+  // 0 and 2 are no pair's target.
+  out = Permute({-1, 0, -1, 2}, &sent_a, &sent_b);
+  const int32_t want2[4] = {-1, 10, -1, 30};
+  for (int d = 0; d < 4; ++d) {
+    REQUIRE(out[d].ok());
+    CHECK(out[d]->array().typed<int32_t>()[0] == want2[d]);
+  }
+  CHECK(sent_a == 0);
+  CHECK(sent_b == 0);
+}
+
+TEST_CASE("send and receive across a transport", "[transport]") {
+  Wire wire;
+  Rendezvous a(4, 1), b(4, 1);
+  FakeTransport ta(0, wire), tb(1, wire);
+  ta.peer = &b;
+  tb.peer = &a;
+  a.SetTransport(&ta, 0, 2);
+  b.SetTransport(&tb, 2, 2);
+  absl::StatusOr<Value> got = absl::UnknownError("not run");
+  std::thread receiver([&] { got = b.Receive("ch:1>3#0", 3, 1, "%r"); });
+  for (int i = 0; i < 2000 && b.GetState().waiting.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  CHECK(b.GetState().waiting == std::vector<std::string>{"replica 3 waits at %r"});
+  CHECK(b.GetState().stuck == false);  // device 2 has not stopped
+  REQUIRE(a.Send("ch:1>3#0", 3, Scalar(77)).ok());
+  receiver.join();
+  REQUIRE(got.ok());
+  CHECK(got->array().typed<int32_t>()[0] == 77);
+  CHECK(ta.changes == 0);
+  CHECK(tb.changes >= 1);  // device 3 waited
+}
+
+TEST_CASE("wire format round trip and damage", "[transport]") {
+  auto lit = Literal::Create(Shape::Array(PrimitiveType::kF32, {2, 3}));
+  for (int i = 0; i < 6; ++i) lit->typed<float>()[i] = 0.5f * i - 1;
+  Value arr = Value::Array(std::make_shared<Literal>(*std::move(lit)));
+  Value v = Value::Tuple({arr, Scalar(-5), Value::Token(), Value::Tuple({})});
+  WireWriter w;
+  w.Str("key");
+  w.Val(v);
+  std::string bytes = w.Take();
+  WireReader r(bytes);
+  CHECK(*r.Str() == "key");
+  auto back = r.Val();
+  REQUIRE(back.ok());
+  CHECK(r.done());
+  CHECK(back->ToLiteral() == v.ToLiteral());
+  // Every shorter message is an error, never a read past its end.
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    WireReader cut(std::string_view(bytes).substr(0, n));
+    auto s = cut.Str();
+    if (!s.ok()) continue;
+    CHECK_FALSE(cut.Val().ok());
+  }
+}
+
+}  // namespace
+}  // namespace hlo

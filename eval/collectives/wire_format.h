@@ -1,0 +1,60 @@
+// The bytes a transport between processes carries: Values (arrays with
+// their shapes, tuples, tokens) and the few fields of each message, written
+// with a Writer and read back with a Reader that checks every length, so a
+// damaged message is an error, never a read past its end.
+#ifndef HLO_EVAL_COLLECTIVES_WIRE_FORMAT_H_
+#define HLO_EVAL_COLLECTIVES_WIRE_FORMAT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "eval/value.h"
+
+namespace hlo {
+
+class WireWriter {
+ public:
+  void Int(int64_t v) { Raw(&v, sizeof(v)); }
+  void Str(std::string_view s) {
+    Int(static_cast<int64_t>(s.size()));
+    Raw(s.data(), s.size());
+  }
+  void Ints(const std::vector<int64_t>& v) {
+    Int(static_cast<int64_t>(v.size()));
+    Raw(v.data(), v.size() * sizeof(int64_t));
+  }
+  // An array's shape (type, dims, dynamism, minor_to_major) and bytes.
+  void Val(const Value& v);
+  // Room for `bytes` more, so that one large array is copied once.
+  void Reserve(size_t bytes) { out_.reserve(out_.size() + bytes); }
+  std::string Take() { return std::move(out_); }
+
+ private:
+  void Raw(const void* p, size_t n) { out_.append(static_cast<const char*>(p), n); }
+  std::string out_;
+};
+
+class WireReader {
+ public:
+  explicit WireReader(std::string_view in) : in_(in) {}
+  absl::StatusOr<int64_t> Int();
+  absl::StatusOr<std::string> Str();
+  absl::StatusOr<std::vector<int64_t>> Ints();
+  absl::StatusOr<Value> Val();
+  bool done() const { return in_.empty(); }
+
+ private:
+  absl::Status Raw(void* p, size_t n);
+  absl::StatusOr<Value> ValAt(int depth);
+  std::string_view in_;
+};
+
+// Bytes of the arrays in `v` (tuples summed): what Val will copy.
+int64_t WireBytes(const Value& v);
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_COLLECTIVES_WIRE_FORMAT_H_
