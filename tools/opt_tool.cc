@@ -16,11 +16,13 @@
 #include "ir/hlo_printer.h"
 #include "ir/located_status.h"
 #include "ir/module_json.h"
+#include "ir/status_macros.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
 #include "passes/pipeline.h"
 #include "passes/shape_inference.h"
 #include "passes/verifier.h"
+#include "stablehlo/writer.h"
 #include "tools/tool_status.h"
 
 namespace hlo {
@@ -48,7 +50,8 @@ void AddOptions(CLI::App& app, OptFlags& f) {
                "print instructions per opcode before and after, and time per pass, to stderr");
   app.add_option("--filter", p.filter,
                  "print only instructions whose text matches this RE2 pattern");
-  app.add_option("--emit", f.emit, "output format")->check(CLI::IsMember({"hlo", "json", "dot"}));
+  app.add_option("--emit", f.emit, "output format")
+      ->check(CLI::IsMember({"hlo", "json", "dot", "stablehlo"}));
   app.add_option("--input-format", f.input_format,
                  "input format (default: json for a .json file, else hlo)")
       ->check(CLI::IsMember({"hlo", "json"}));
@@ -185,12 +188,16 @@ absl::Status HandleModule(OptFlags& f, Pipeline& pipeline, InputModules& in, siz
   run.pass_timer.Stop();
   if (!passes.ok()) return passes;
   if (f.time_phases) run.instructions_after += InstructionCount(m);
-  if (run.printed++ > 0) run.out += f.emit == "hlo" ? "// -----\n\n" : "\n";
+  if (run.printed++ > 0)
+    run.out += f.emit == "hlo" || f.emit == "stablehlo" ? "// -----\n\n" : "\n";
   if (f.emit == "json") {
     run.out += ModuleToJson(m);
     run.out += '\n';
   } else if (f.emit == "dot") {
     run.out += PrintGraphviz(m);
+  } else if (f.emit == "stablehlo") {
+    HLO_ASSIGN_OR_RETURN(std::string text, stablehlo::PrintStableHlo(m));
+    run.out += text;
   } else {
     run.print_timer.Start();
     run.out += PrintForOutput(m, style, f.pass_flags);

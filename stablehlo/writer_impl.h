@@ -1,0 +1,104 @@
+// The StableHLO writer's state, shared by its files: writer.cc (module,
+// functions, regions, values) and writer_ops.cc (one instruction).
+#ifndef HLO_STABLEHLO_WRITER_IMPL_H_
+#define HLO_STABLEHLO_WRITER_IMPL_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/statusor.h"
+#include "ir/computation.h"
+#include "ir/instruction.h"
+#include "ir/module.h"
+
+namespace hlo::stablehlo {
+
+// An instruction's value: one SSA name, or the elements of a tuple that was
+// never built as one value (`flat`).
+struct Value {
+  std::vector<std::string> parts;
+  bool flat = false;
+};
+
+// One generic-form operation.
+struct Op {
+  std::string name;                   // "stablehlo.add"
+  std::vector<std::string> operands;  // SSA names
+  std::vector<const Shape*> operand_shapes;
+  std::vector<std::string> properties;  // "dimension = 0 : i64"
+  std::vector<std::string> regions;     // "{\n ... }"
+  std::vector<std::string> attributes;  // discardable: "mhlo.sharding = ..."
+  std::vector<const Shape*> results;    // one per result
+};
+
+class Writer {
+ public:
+  explicit Writer(const Module& module) : module_(module) {}
+  absl::StatusOr<std::string> Run();
+
+  // writer.cc
+  absl::Status Function(const Computation& comp);
+  // The body of `comp` with its parameters bound to `params`, at `indent`;
+  // returns the root's value.
+  absl::StatusOr<Value> Body(const Computation& comp, const std::vector<Value>& params, int indent);
+  // A region `{ ^bb0(args): body; "stablehlo.return"(...) }` for `comp`,
+  // each parameter a block argument (tuple parameters flattened when
+  // `flatten_tuples`), or bound to `captured` (no block arguments).
+  absl::StatusOr<std::string> Region(const Computation& comp, int indent, bool flatten_tuples,
+                                     const std::vector<Value>* captured = nullptr);
+  // The value's elements as SSA names (get_tuple_element for a tuple value
+  // not built from elements) / the value as one SSA name (a tuple built).
+  absl::StatusOr<std::vector<std::string>> Elements(const Value& v, const Shape& shape, int indent);
+  absl::StatusOr<std::string> Single(const Value& v, const Shape& shape, int indent);
+  // Writes `op` at `indent`; its value (flat when it has several results
+  // standing for one tuple `shape`).
+  absl::StatusOr<Value> Emit(const Op& op, int indent);
+  std::string FreshArg() { return "%arg" + std::to_string(next_arg_++); }
+  absl::Status Error(const Instruction& inst, std::string_view message) const;
+  const Value& ValueOf(const Instruction* inst) const { return values_.at(inst); }
+  // Operand i as one SSA name.
+  absl::StatusOr<std::string> Operand(const Instruction& inst, int64_t i, int indent);
+  // Every operand as SSA names, with their shapes, into `op`.
+  absl::Status Operands(const Instruction& inst, int indent, Op& op);
+  void Line(int indent, std::string_view text);
+  const std::string& FunctionName(const Computation& comp);
+
+  // writer_ops.cc: writes `inst` (inside a body at `indent`), its value.
+  absl::StatusOr<Value> Instruction(const hlo::Instruction& inst, int indent);
+
+ private:
+  absl::StatusOr<Value> Elementwise(const hlo::Instruction& inst, std::string_view name,
+                                    int indent);
+  absl::StatusOr<Value> Bitcast(const hlo::Instruction& inst, int indent);
+  absl::StatusOr<Value> Constant(const hlo::Instruction& inst, int indent);
+  absl::StatusOr<Value> Reduce(const hlo::Instruction& inst, int indent);
+  absl::StatusOr<Value> ReduceWindow(const hlo::Instruction& inst, int indent);
+  absl::StatusOr<Value> While(const hlo::Instruction& inst, int indent);
+  absl::StatusOr<Value> Conditional(const hlo::Instruction& inst, int indent);
+  absl::StatusOr<Value> Call(const hlo::Instruction& inst, const Computation& callee, int indent);
+  absl::StatusOr<Value> CustomCall(const hlo::Instruction& inst, int indent);
+  absl::StatusOr<Value> Collective(const hlo::Instruction& inst, int indent);
+  absl::StatusOr<Value> DataMovement(const hlo::Instruction& inst, int indent);
+  absl::StatusOr<Value> Structured(const hlo::Instruction& inst, int indent);
+  absl::StatusOr<Value> Other(const hlo::Instruction& inst, int indent);
+  // Results of an op whose HLO value is `shape`: its elements when a tuple
+  // of arrays, else `shape` itself.
+  static std::vector<const Shape*> ResultsOf(const Shape& shape);
+
+  const Module& module_;
+  std::string out_;
+  std::string* sink_ = &out_;  // where lines go (a region being built)
+  int next_value_ = 0;
+  int next_arg_ = 0;
+  absl::flat_hash_map<const hlo::Instruction*, Value> values_;
+  absl::flat_hash_map<const Computation*, std::string> function_names_;
+  std::vector<const Computation*> pending_functions_;
+  absl::flat_hash_set<const Computation*> queued_;
+};
+
+}  // namespace hlo::stablehlo
+
+#endif  // HLO_STABLEHLO_WRITER_IMPL_H_
