@@ -7,7 +7,7 @@
 
 #include "ir/strings.h"
 
-namespace hlo::stablehlo {
+namespace hlo::stablehlo::writing {
 namespace {
 
 // Arrays up to this many elements are written as lists, larger ones (of
@@ -270,4 +270,4 @@ std::string Quoted(std::string_view text) {
   return out + "\"";
 }
 
-}  // namespace hlo::stablehlo
+}  // namespace hlo::stablehlo::writing

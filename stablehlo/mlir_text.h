@@ -1,5 +1,6 @@
 // MLIR text of HLO's types and literals, as StableHLO writes them:
-// `tensor<2x3xf32>`, `tuple<...>`, `!stablehlo.token`, `dense<...>`.
+// `tensor<2x3xf32>`, `tuple<...>`, `!stablehlo.token`, `dense<...>`
+// (the writer's; the reader has its own in types.h and dense.h).
 #ifndef HLO_STABLEHLO_MLIR_TEXT_H_
 #define HLO_STABLEHLO_MLIR_TEXT_H_
 
@@ -13,7 +14,7 @@
 #include "ir/primitive_type.h"
 #include "ir/shape.h"
 
-namespace hlo::stablehlo {
+namespace hlo::stablehlo::writing {
 
 // The MLIR element type (`i1`, `ui8`, `bf16`, `complex<f32>`, `f8E4M3FN`);
 // an error for token and opaque.
@@ -40,6 +41,6 @@ std::string Upper(std::string_view s);
 // `"text"` with MLIR's escapes (\\, \", \n, \t, \XX for other bytes).
 std::string Quoted(std::string_view text);
 
-}  // namespace hlo::stablehlo
+}  // namespace hlo::stablehlo::writing
 
 #endif  // HLO_STABLEHLO_MLIR_TEXT_H_

@@ -7,7 +7,7 @@
 #include "stablehlo/mlir_text.h"
 #include "stablehlo/writer_impl.h"
 
-namespace hlo::stablehlo {
+namespace hlo::stablehlo::writing {
 namespace {
 
 // Line `line` (1-based) of `text`, without its newline.
@@ -265,8 +265,12 @@ absl::StatusOr<std::string> Writer::Run() {
   return std::move(out_);
 }
 
+}  // namespace hlo::stablehlo::writing
+
+namespace hlo::stablehlo {
+
 absl::StatusOr<std::string> PrintStableHlo(const Module& module) {
-  Writer writer(module);
+  writing::Writer writer(module);
   return writer.Run();
 }
 

@@ -1,5 +1,6 @@
 // The StableHLO writer's state, shared by its files: writer.cc (module,
-// functions, regions, values) and writer_ops.cc (one instruction).
+// functions, regions, values), writer_ops.cc and writer_structured.cc (one
+// instruction). In namespace `writing`, apart from the reader's Op and Value.
 #ifndef HLO_STABLEHLO_WRITER_IMPL_H_
 #define HLO_STABLEHLO_WRITER_IMPL_H_
 
@@ -14,7 +15,7 @@
 #include "ir/instruction.h"
 #include "ir/module.h"
 
-namespace hlo::stablehlo {
+namespace hlo::stablehlo::writing {
 
 // An instruction's value: one SSA name, or the elements of a tuple that was
 // never built as one value (`flat`).
@@ -99,6 +100,6 @@ class Writer {
   absl::flat_hash_set<const Computation*> queued_;
 };
 
-}  // namespace hlo::stablehlo
+}  // namespace hlo::stablehlo::writing
 
 #endif  // HLO_STABLEHLO_WRITER_IMPL_H_

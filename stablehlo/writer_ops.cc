@@ -7,7 +7,7 @@
 #include "stablehlo/mlir_text.h"
 #include "stablehlo/writer_impl.h"
 
-namespace hlo::stablehlo {
+namespace hlo::stablehlo::writing {
 namespace {
 
 // The elementwise ops: HLO opcode -> op name (stablehlo.* or chlo.* for
@@ -513,4 +513,4 @@ absl::StatusOr<Value> Writer::DataMovement(const hlo::Instruction& inst, int ind
   return Emit(op, indent);
 }
 
-}  // namespace hlo::stablehlo
+}  // namespace hlo::stablehlo::writing

@@ -5,7 +5,7 @@
 #include "stablehlo/mlir_text.h"
 #include "stablehlo/writer_impl.h"
 
-namespace hlo::stablehlo {
+namespace hlo::stablehlo::writing {
 namespace {
 
 // `name = [1, 2]` for the fields of #stablehlo.dot/gather/scatter, empty
@@ -441,4 +441,4 @@ absl::StatusOr<Value> Writer::Other(const hlo::Instruction& inst, int indent) {
   return Error(inst, StrCat("'", OpcodeName(inst.opcode()), "' has no StableHLO form written yet"));
 }
 
-}  // namespace hlo::stablehlo
+}  // namespace hlo::stablehlo::writing
