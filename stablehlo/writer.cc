@@ -22,6 +22,33 @@ std::string_view SourceLine(const std::string& text, uint32_t line) {
   return std::string_view(text).substr(begin, end == std::string::npos ? end : end - begin);
 }
 
+// A dictionary key MLIR reads bare, else quoted.
+std::string DictionaryKey(std::string_view key) {
+  bool bare = !key.empty() && (std::isalpha(static_cast<unsigned char>(key[0])) || key[0] == '_');
+  for (char c : key) {
+    bare &= std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
+  }
+  return bare ? std::string(key) : Quoted(key);
+}
+
+// mhlo.frontend_attributes and mhlo.sharding of `inst`, as XLA's StableHLO
+// import writes them.
+void AppendDiscardable(const hlo::Instruction& inst, std::vector<std::string>& out) {
+  if (const Attribute* a = inst.FindAttr(AttrKind::kFrontendAttributes)) {
+    std::vector<std::string> entries;
+    for (const KeyValue& kv : *std::get<std::shared_ptr<const KeyValues>>(a->value)) {
+      entries.push_back(StrCat(DictionaryKey(std::string_view(kv.key)), " = ",
+                               Quoted(std::string_view(kv.value))));
+    }
+    out.push_back(StrCat("mhlo.frontend_attributes = {", StrJoin(entries, ", "), "}"));
+  }
+  if (const Attribute* a = inst.FindAttr(AttrKind::kSharding)) {
+    std::string text;
+    AppendSharding(text, *std::get<std::shared_ptr<const Sharding>>(a->value));
+    out.push_back(StrCat("mhlo.sharding = ", Quoted(text)));
+  }
+}
+
 std::string Indent(int n) { return std::string(static_cast<size_t>(n) * 2, ' '); }
 
 // A symbol name MLIR reads bare: letters, digits, '_', '$', '.'.
@@ -96,7 +123,12 @@ absl::StatusOr<Value> Writer::Emit(const Op& op, int indent) {
   StrAppend(&line, "\"", op.name, "\"(", StrJoin(op.operands, ", "), ")");
   if (!op.properties.empty()) StrAppend(&line, " <{", StrJoin(op.properties, ", "), "}>");
   if (!op.regions.empty()) StrAppend(&line, " (", StrJoin(op.regions, ", "), ")");
-  if (!op.attributes.empty()) StrAppend(&line, " {", StrJoin(op.attributes, ", "), "}");
+  std::vector<std::string> attributes = op.attributes;
+  if (decorating_ != nullptr && op.name != "stablehlo.tuple" &&
+      op.name != "stablehlo.get_tuple_element") {
+    AppendDiscardable(*decorating_, attributes);
+  }
+  if (!attributes.empty()) StrAppend(&line, " {", StrJoin(attributes, ", "), "}");
   HLO_ASSIGN_OR_RETURN(std::string operand_types, TypeList(op.operand_shapes));
   HLO_ASSIGN_OR_RETURN(std::string result_types, TypeList(op.results));
   StrAppend(&line, " : (", operand_types, ") -> ");

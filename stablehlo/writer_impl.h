@@ -71,6 +71,7 @@ class Writer {
   absl::StatusOr<Value> Instruction(const hlo::Instruction& inst, int indent);
 
  private:
+  absl::StatusOr<Value> InstructionOps(const hlo::Instruction& inst, int indent);
   absl::StatusOr<Value> Elementwise(const hlo::Instruction& inst, std::string_view name,
                                     int indent);
   absl::StatusOr<Value> Bitcast(const hlo::Instruction& inst, int indent);
@@ -94,6 +95,10 @@ class Writer {
   std::string* sink_ = &out_;  // where lines go (a region being built)
   int next_value_ = 0;
   int next_arg_ = 0;
+  // The instruction being written: the ops written for it (not the tuples
+  // and get_tuple_elements that move its operands) carry its frontend
+  // attributes and sharding.
+  const hlo::Instruction* decorating_ = nullptr;
   absl::flat_hash_map<const hlo::Instruction*, Value> values_;
   absl::flat_hash_map<const Computation*, std::string> function_names_;
   std::vector<const Computation*> pending_functions_;

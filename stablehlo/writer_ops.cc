@@ -130,6 +130,9 @@ std::string_view ElementwiseName(Opcode op) {
 std::string CompareType(const hlo::Instruction& inst) {
   std::string_view type = inst.GetString(AttrKind::kType);
   if (!type.empty()) return Upper(type);
+  // XLA's newer text: order=TOTAL|PARTIAL for floats.
+  std::string_view order = inst.GetString(AttrKind::kOrder);
+  if (order == "TOTAL") return "TOTALORDER";
   PrimitiveType t = inst.operand(0)->shape().element_type();
   if (IsFloat(t) || IsComplex(t)) return "FLOAT";
   if (IsSignedInt(t)) return "SIGNED";
@@ -348,6 +351,14 @@ absl::StatusOr<Value> Writer::Call(const hlo::Instruction& inst, const Computati
 }
 
 absl::StatusOr<Value> Writer::Instruction(const hlo::Instruction& inst, int indent) {
+  const hlo::Instruction* outer = decorating_;
+  decorating_ = &inst;
+  absl::StatusOr<Value> v = InstructionOps(inst, indent);
+  decorating_ = outer;
+  return v;
+}
+
+absl::StatusOr<Value> Writer::InstructionOps(const hlo::Instruction& inst, int indent) {
   std::string_view elementwise = ElementwiseName(inst.opcode());
   if (!elementwise.empty()) return Elementwise(inst, elementwise, indent);
   switch (inst.opcode()) {
