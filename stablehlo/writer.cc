@@ -49,6 +49,53 @@ void AppendDiscardable(const hlo::Instruction& inst, std::vector<std::string>& o
   }
 }
 
+// The entries of a header attribute's `{key=value, ...}` text: split at
+// the top-level commas, values unquoted.
+std::vector<std::pair<std::string, std::string>> HeaderEntries(std::string_view text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (text.size() < 2 || text.front() != '{' || text.back() != '}') return out;
+  text = text.substr(1, text.size() - 2);
+  int depth = 0;
+  bool quoted = false;
+  size_t begin = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    char c = i < text.size() ? text[i] : ',';
+    if (quoted) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      quoted = true;
+    } else if (c == '{' || c == '[' || c == '(' || c == '<') {
+      ++depth;
+    } else if (c == '}' || c == ']' || c == ')' || c == '>') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      std::string_view entry = StripWhitespace(text.substr(begin, i - begin));
+      begin = i + 1;
+      size_t eq = entry.find('=');
+      if (eq == std::string_view::npos) continue;
+      std::string key(StripWhitespace(entry.substr(0, eq)));
+      std::string_view value = StripWhitespace(entry.substr(eq + 1));
+      std::string v;
+      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+        for (size_t k = 1; k + 1 < value.size(); ++k) {
+          if (value[k] == '\\' && k + 2 < value.size()) ++k;
+          v += value[k];
+        }
+      } else {
+        v = std::string(value);
+      }
+      out.emplace_back(std::move(key), std::move(v));
+    }
+  }
+  return out;
+}
+
 std::string Indent(int n) { return std::string(static_cast<size_t>(n) * 2, ' '); }
 
 // A symbol name MLIR reads bare: letters, digits, '_', '$', '.'.
@@ -287,7 +334,15 @@ absl::StatusOr<std::string> Writer::Run() {
   if (module_.entry() == nullptr) return absl::InvalidArgumentError("module has no entry");
   out_ = StrCat("module @", SymbolName(module_.name()),
                 " attributes {mhlo.num_partitions = ", module_.num_partitions(),
-                " : i32, mhlo.num_replicas = ", module_.replica_count(), " : i32} {\n");
+                " : i32, mhlo.num_replicas = ", module_.replica_count(), " : i32");
+  if (const ModuleAttr* a = module_.FindHeaderAttr("frontend_attributes")) {
+    std::vector<std::string> entries;
+    for (const auto& [key, value] : HeaderEntries(a->value)) {
+      entries.push_back(StrCat(DictionaryKey(key), " = ", Quoted(value)));
+    }
+    out_ += StrCat(", mhlo.frontend_attributes = {", StrJoin(entries, ", "), "}");
+  }
+  out_ += "} {\n";
   FunctionName(*module_.entry());
   HLO_RETURN_IF_ERROR(Function(*module_.entry()));
   for (size_t i = 0; i < pending_functions_.size(); ++i) {

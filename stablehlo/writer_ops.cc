@@ -132,7 +132,8 @@ std::string CompareType(const hlo::Instruction& inst) {
   if (!type.empty()) return Upper(type);
   // XLA's newer text: order=TOTAL|PARTIAL for floats.
   std::string_view order = inst.GetString(AttrKind::kOrder);
-  if (order == "TOTAL") return "TOTALORDER";
+  PrimitiveType element = inst.operand(0)->shape().element_type();
+  if (order == "TOTAL" && IsFloat(element)) return "TOTALORDER";
   PrimitiveType t = inst.operand(0)->shape().element_type();
   if (IsFloat(t) || IsComplex(t)) return "FLOAT";
   if (IsSignedInt(t)) return "SIGNED";
