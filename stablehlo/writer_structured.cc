@@ -145,6 +145,15 @@ int ApiVersion(std::string_view name) {
   return 1;
 }
 
+bool HasDefaultLayout(const Shape& s) {
+  if (!s.IsArray() || !s.has_layout()) return true;
+  const auto& m2m = s.layout().minor_to_major;
+  for (size_t i = 0; i < m2m.size(); ++i) {
+    if (m2m[i] != static_cast<int64_t>(m2m.size() - 1 - i)) return false;
+  }
+  return true;
+}
+
 std::string LayoutDense(const Shape& s) {
   std::vector<int64_t> m2m;
   if (s.has_layout()) {
@@ -387,10 +396,21 @@ absl::StatusOr<Value> Writer::CustomCall(const hlo::Instruction& inst, int inden
   }
   if (inst.GetBool(AttrKind::kCustomCallHasSideEffect))
     op.properties.push_back("has_side_effect = true");
+  // The layouts the call reads and writes: its constraints, else (after
+  // layout assignment) its operands' and results' own when not the default.
+  std::vector<const Shape*> operand_layouts;
+  bool non_default = false;
   if (const Attribute* a = inst.FindAttr(AttrKind::kOperandLayoutConstraints)) {
+    operand_layouts = std::get<std::vector<const Shape*>>(a->value);
+    non_default = true;
+  } else {
+    for (const hlo::Instruction* o : inst.operands()) operand_layouts.push_back(&o->shape());
+    for (const Shape* s : operand_layouts) non_default |= !HasDefaultLayout(*s);
+    for (const Shape* s : op.results) non_default |= !HasDefaultLayout(*s);
+  }
+  if (non_default) {
     std::vector<std::string> in, out;
-    for (const Shape* s : std::get<std::vector<const Shape*>>(a->value))
-      in.push_back(LayoutDense(*s));
+    for (const Shape* s : operand_layouts) in.push_back(LayoutDense(*s));
     for (const Shape* s : op.results) out.push_back(LayoutDense(*s));
     op.properties.push_back(StrCat("operand_layouts = [", StrJoin(in, ", "), "]"));
     op.properties.push_back(StrCat("result_layouts = [", StrJoin(out, ", "), "]"));
