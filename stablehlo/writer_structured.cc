@@ -309,6 +309,7 @@ absl::StatusOr<Value> Writer::Collective(const hlo::Instruction& inst, int inden
   Op op;
   op.results = ResultsOf(inst.shape());
   bool reduces = false;
+  bool start_of_pair = false;
   switch (inst.opcode()) {
     case Opcode::kAllReduce:
     case Opcode::kAllReduceStart:
@@ -316,8 +317,15 @@ absl::StatusOr<Value> Writer::Collective(const hlo::Instruction& inst, int inden
       reduces = true;
       break;
     case Opcode::kAllGather:
+    case Opcode::kAllGatherStart:
       op.name = "stablehlo.all_gather";
       op.properties = {StrCat("all_gather_dim = ", FirstDimension(inst), " : i64")};
+      // The start's (operand, result) tuple: the gather gives the result.
+      if (inst.opcode() == Opcode::kAllGatherStart && inst.shape().IsTuple() &&
+          inst.shape().tuple_shapes().size() == 2 && inst.operand_count() == 1) {
+        op.results = {inst.shape().tuple_shapes()[1]};
+        start_of_pair = true;
+      }
       break;
     case Opcode::kReduceScatter:
       op.name = "stablehlo.reduce_scatter";
@@ -356,6 +364,10 @@ absl::StatusOr<Value> Writer::Collective(const hlo::Instruction& inst, int inden
     case Opcode::kAllReduceDone:
     case Opcode::kCollectivePermuteDone:
       return ValueOf(inst.operand(0));
+    case Opcode::kAllGatherDone: {
+      const Value& start = ValueOf(inst.operand(0));
+      return Value{{start.parts.back()}, false};
+    }
     default:
       return absl::UnimplementedError("");
   }
@@ -370,7 +382,9 @@ absl::StatusOr<Value> Writer::Collective(const hlo::Instruction& inst, int inden
     HLO_ASSIGN_OR_RETURN(std::string r, Region(*inst.to_apply(), indent, false));
     op.regions = {r};
   }
-  return Emit(op, indent);
+  if (!start_of_pair) return Emit(op, indent);
+  HLO_ASSIGN_OR_RETURN(Value gathered, Emit(op, indent));
+  return Value{{op.operands[0], gathered.parts[0]}, true};
 }
 
 absl::StatusOr<Value> Writer::CustomCall(const hlo::Instruction& inst, int indent) {
@@ -449,6 +463,38 @@ absl::StatusOr<Value> Writer::Other(const hlo::Instruction& inst, int indent) {
     }
     case Opcode::kAsyncUpdate:
       return ValueOf(inst.operand(0));
+    case Opcode::kCopyStart: {
+      // (destination, source, context): the copy is its operand.
+      const std::string& x = ValueOf(inst.operand(0)).parts[0];
+      return Value{{x, x}, true};
+    }
+    case Opcode::kCopyDone: {
+      const Value& start = ValueOf(inst.operand(0));
+      return Value{{start.parts[0]}, false};
+    }
+    case Opcode::kRng: {
+      std::string_view d = inst.GetString(AttrKind::kDistribution);
+      if (d != "rng_uniform" && d != "rng_normal") return Error(inst, "unknown rng distribution");
+      const Shape& s = inst.shape();
+      // The result shape as a tensor<Rxi64> constant operand.
+      Shape dims_shape = Shape::Array(PrimitiveType::kS64, {s.rank()});
+      Op dims;
+      dims.name = "stablehlo.constant";
+      std::vector<int64_t> d64(s.dims().begin(), s.dims().end());
+      dims.properties = {StrCat("value = dense<", I64List(d64), "> : tensor<", s.rank(), "xi64>")};
+      if (s.rank() == 0) dims.properties = {"value = dense<> : tensor<0xi64>"};
+      dims.results = {&dims_shape};
+      HLO_ASSIGN_OR_RETURN(Value shape_value, Emit(dims, indent));
+      Op op;
+      op.name = "stablehlo.rng";
+      HLO_RETURN_IF_ERROR(Operands(inst, indent, op));
+      op.operands.push_back(shape_value.parts[0]);
+      op.operand_shapes.push_back(&dims_shape);
+      op.properties = {StrCat("rng_distribution = ",
+                              Enum("rng_distribution", d == "rng_uniform" ? "UNIFORM" : "NORMAL"))};
+      op.results = {&s};
+      return Emit(op, indent);
+    }
     case Opcode::kAsyncDone: {
       const Value& start = ValueOf(inst.operand(0));
       if (!start.flat || start.parts.size() != 3)
