@@ -188,6 +188,16 @@ absl::StatusOr<Value> Writer::Emit(const Op& op, int indent) {
   return v;
 }
 
+absl::StatusOr<Value> Writer::EmitFor(const hlo::Instruction& inst, const Op& op, int indent) {
+  HLO_ASSIGN_OR_RETURN(Value v, Emit(op, indent));
+  const Shape& s = inst.shape();
+  if (s.IsTuple() && op.results.size() == s.tuple_shapes().size() &&
+      !(op.results.size() == 1 && op.results[0] == &s)) {
+    v.flat = true;
+  }
+  return v;
+}
+
 absl::StatusOr<std::vector<std::string>> Writer::Elements(const Value& v, const Shape& shape,
                                                           int indent) {
   if (v.flat) return v.parts;

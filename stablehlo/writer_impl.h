@@ -57,6 +57,9 @@ class Writer {
   // Writes `op` at `indent`; its value (flat when it has several results
   // standing for one tuple `shape`).
   absl::StatusOr<Value> Emit(const Op& op, int indent);
+  // Emit for the op that computes `inst`: a tuple-shaped instruction whose
+  // op has one result per element is that flat tuple (a 1-tuple too).
+  absl::StatusOr<Value> EmitFor(const hlo::Instruction& inst, const Op& op, int indent);
   std::string FreshArg() { return "%arg" + std::to_string(next_arg_++); }
   absl::Status Error(const Instruction& inst, std::string_view message) const;
   const Value& ValueOf(const Instruction* inst) const { return values_.at(inst); }

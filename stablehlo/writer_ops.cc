@@ -164,7 +164,7 @@ absl::StatusOr<Value> Writer::Elementwise(const hlo::Instruction& inst, std::str
   op.name = std::string(name);
   HLO_RETURN_IF_ERROR(Operands(inst, indent, op));
   op.results = {&inst.shape()};
-  return Emit(op, indent);
+  return EmitFor(inst, op, indent);
 }
 
 absl::StatusOr<Value> Writer::Constant(const hlo::Instruction& inst, int indent) {
@@ -179,7 +179,7 @@ absl::StatusOr<Value> Writer::Constant(const hlo::Instruction& inst, int indent)
   op.name = "stablehlo.constant";
   op.properties = {StrCat("value = ", dense, " : ", type)};
   op.results = {&inst.shape()};
-  return Emit(op, indent);
+  return EmitFor(inst, op, indent);
 }
 
 // A bitcast reinterprets the operand's bytes in the result's layout: the
@@ -272,7 +272,7 @@ absl::StatusOr<Value> Writer::Reduce(const hlo::Instruction& inst, int indent) {
   HLO_ASSIGN_OR_RETURN(std::string region, Region(*f, indent, false));
   op.regions = {region};
   op.results = ResultsOf(inst.shape());
-  return Emit(op, indent);
+  return EmitFor(inst, op, indent);
 }
 
 absl::StatusOr<Value> Writer::While(const hlo::Instruction& inst, int indent) {
@@ -348,7 +348,7 @@ absl::StatusOr<Value> Writer::Call(const hlo::Instruction& inst, const Computati
   HLO_RETURN_IF_ERROR(Operands(inst, indent, op));
   op.properties = {StrCat("callee = @", FunctionName(callee))};
   op.results = {&inst.shape()};
-  return Emit(op, indent);
+  return EmitFor(inst, op, indent);
 }
 
 absl::StatusOr<Value> Writer::Instruction(const hlo::Instruction& inst, int indent) {
@@ -393,7 +393,7 @@ absl::StatusOr<Value> Writer::InstructionOps(const hlo::Instruction& inst, int i
       op.operand_shapes = {&inst.operand(0)->shape()};
       op.properties = {StrCat("index = ", index, " : i32")};
       op.results = {&inst.shape()};
-      return Emit(op, indent);
+      return EmitFor(inst, op, indent);
     }
     case Opcode::kReduce:
     case Opcode::kReduceWindow:
@@ -522,7 +522,7 @@ absl::StatusOr<Value> Writer::DataMovement(const hlo::Instruction& inst, int ind
       return absl::UnimplementedError("");
   }
   HLO_RETURN_IF_ERROR(Operands(inst, indent, op));
-  return Emit(op, indent);
+  return EmitFor(inst, op, indent);
 }
 
 }  // namespace hlo::stablehlo::writing

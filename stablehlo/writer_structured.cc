@@ -302,7 +302,7 @@ absl::StatusOr<Value> Writer::Structured(const hlo::Instruction& inst, int inden
     HLO_ASSIGN_OR_RETURN(std::string r, Region(*c, indent, false));
     op.regions.push_back(std::move(r));
   }
-  return Emit(op, indent);
+  return EmitFor(inst, op, indent);
 }
 
 absl::StatusOr<Value> Writer::Collective(const hlo::Instruction& inst, int indent) {
@@ -382,7 +382,7 @@ absl::StatusOr<Value> Writer::Collective(const hlo::Instruction& inst, int inden
     HLO_ASSIGN_OR_RETURN(std::string r, Region(*inst.to_apply(), indent, false));
     op.regions = {r};
   }
-  if (!start_of_pair) return Emit(op, indent);
+  if (!start_of_pair) return EmitFor(inst, op, indent);
   HLO_ASSIGN_OR_RETURN(Value gathered, Emit(op, indent));
   return Value{{op.operands[0], gathered.parts[0]}, true};
 }
@@ -439,7 +439,7 @@ absl::StatusOr<Value> Writer::CustomCall(const hlo::Instruction& inst, int inden
     op.properties.push_back(StrCat("output_operand_aliases = [", StrJoin(aliases, ", "), "]"));
   }
   HLO_RETURN_IF_ERROR(Operands(inst, indent, op));
-  return Emit(op, indent);
+  return EmitFor(inst, op, indent);
 }
 
 absl::StatusOr<Value> Writer::Other(const hlo::Instruction& inst, int indent) {
@@ -493,7 +493,7 @@ absl::StatusOr<Value> Writer::Other(const hlo::Instruction& inst, int indent) {
       op.properties = {StrCat("rng_distribution = ",
                               Enum("rng_distribution", d == "rng_uniform" ? "UNIFORM" : "NORMAL"))};
       op.results = {&s};
-      return Emit(op, indent);
+      return EmitFor(inst, op, indent);
     }
     case Opcode::kAsyncDone: {
       const Value& start = ValueOf(inst.operand(0));
