@@ -200,7 +200,15 @@ absl::StatusOr<Value> Writer::EmitFor(const hlo::Instruction& inst, const Op& op
 
 absl::StatusOr<std::vector<std::string>> Writer::Elements(const Value& v, const Shape& shape,
                                                           int indent) {
-  if (v.flat) return v.parts;
+  if (v.flat) {
+    for (const std::string& part : v.parts) {
+      if (part.empty()) {
+        return absl::InvalidArgumentError(
+            "a value with no StableHLO counterpart (send's data or context) is used");
+      }
+    }
+    return v.parts;
+  }
   std::vector<std::string> out;
   for (size_t i = 0; i < shape.tuple_shapes().size(); ++i) {
     Op op;
@@ -216,6 +224,12 @@ absl::StatusOr<std::vector<std::string>> Writer::Elements(const Value& v, const 
 }
 
 absl::StatusOr<std::string> Writer::Single(const Value& v, const Shape& shape, int indent) {
+  for (const std::string& part : v.parts) {
+    if (part.empty()) {
+      return absl::InvalidArgumentError(
+          "a value with no StableHLO counterpart (send's data or context) is used");
+    }
+  }
   if (!v.flat) return v.parts[0];
   Op op;
   op.name = "stablehlo.tuple";

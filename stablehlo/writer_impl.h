@@ -88,6 +88,8 @@ class Writer {
   absl::StatusOr<Value> Collective(const hlo::Instruction& inst, int indent);
   absl::StatusOr<Value> DataMovement(const hlo::Instruction& inst, int indent);
   absl::StatusOr<Value> Structured(const hlo::Instruction& inst, int indent);
+  absl::StatusOr<Value> Receive(const hlo::Instruction& inst, int indent);
+  absl::StatusOr<Value> Transmit(const hlo::Instruction& inst, int indent);
   absl::StatusOr<Value> Other(const hlo::Instruction& inst, int indent);
   // Results of an op whose HLO value is `shape`: its elements when a tuple
   // of arrays, else `shape` itself.

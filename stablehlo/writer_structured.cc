@@ -442,6 +442,71 @@ absl::StatusOr<Value> Writer::CustomCall(const hlo::Instruction& inst, int inden
   return EmitFor(inst, op, indent);
 }
 
+// infeed(token) and recv(token): ((data), token) in HLO, the data's
+// arrays and a token in StableHLO; recv's u32 context has no counterpart.
+absl::StatusOr<Value> Writer::Receive(const hlo::Instruction& inst, int indent) {
+  const Shape& s = inst.shape();
+  if (!s.IsTuple() || s.tuple_shapes().size() < 2) return Error(inst, "expected a tuple result");
+  const Shape& data = *s.tuple_shapes()[0];
+  const Shape& token = *s.tuple_shapes().back();
+  Op op;
+  const bool infeed = inst.opcode() == Opcode::kInfeed;
+  op.name = infeed ? "stablehlo.infeed" : "stablehlo.recv";
+  HLO_RETURN_IF_ERROR(Operands(inst, indent, op));
+  op.results = ResultsOf(data);
+  op.results.push_back(&token);
+  if (infeed) {
+    op.properties = {StrCat("infeed_config = ", Quoted(inst.GetString(AttrKind::kInfeedConfig)))};
+  } else {
+    op.properties = {
+        StrCat("channel_handle = #stablehlo.channel_handle<handle = ",
+               inst.GetInt(AttrKind::kChannelId),
+               ", type = ", inst.GetBool(AttrKind::kIsHostTransfer) ? 3 : 1, ">"),
+        StrCat("is_host_transfer = ", inst.GetBool(AttrKind::kIsHostTransfer) ? "true" : "false")};
+  }
+  HLO_ASSIGN_OR_RETURN(Value v, Emit(op, indent));
+  Value data_value{std::vector<std::string>(v.parts.begin(), v.parts.end() - 1), true};
+  if (op.results.size() == 2 && op.results[0] == &data) data_value.flat = false;
+  HLO_ASSIGN_OR_RETURN(std::string data_name, Single(data_value, data, indent));
+  if (infeed) return Value{{data_name, v.parts.back()}, true};
+  return Value{{data_name, "", v.parts.back()}, true};
+}
+
+// outfeed(data, token) and send(data, token): the data's arrays and the
+// token; a token results (send's data and context have no counterpart).
+absl::StatusOr<Value> Writer::Transmit(const hlo::Instruction& inst, int indent) {
+  if (inst.operand_count() != 2) return Error(inst, "expected data and a token");
+  const Shape& data = inst.operand(0)->shape();
+  Op op;
+  const bool outfeed = inst.opcode() == Opcode::kOutfeed;
+  op.name = outfeed ? "stablehlo.outfeed" : "stablehlo.send";
+  if (data.IsTuple()) {
+    HLO_ASSIGN_OR_RETURN(op.operands, Elements(ValueOf(inst.operand(0)), data, indent));
+    op.operand_shapes = data.tuple_shapes();
+  } else {
+    op.operands = ValueOf(inst.operand(0)).parts;
+    op.operand_shapes = {&data};
+  }
+  HLO_ASSIGN_OR_RETURN(std::string token, Operand(inst, 1, indent));
+  op.operands.push_back(token);
+  op.operand_shapes.push_back(&inst.operand(1)->shape());
+  if (outfeed) {
+    op.properties = {StrCat("outfeed_config = ", Quoted(inst.GetString(AttrKind::kOutfeedConfig)))};
+    op.results = {&inst.shape()};
+    return Emit(op, indent);
+  }
+  op.properties = {
+      StrCat(
+          "channel_handle = #stablehlo.channel_handle<handle = ", inst.GetInt(AttrKind::kChannelId),
+          ", type = ", inst.GetBool(AttrKind::kIsHostTransfer) ? 2 : 1, ">"),
+      StrCat("is_host_transfer = ", inst.GetBool(AttrKind::kIsHostTransfer) ? "true" : "false")};
+  const Shape& s = inst.shape();
+  if (!s.IsTuple() || s.tuple_shapes().empty()) return Error(inst, "expected a tuple result");
+  op.results = {s.tuple_shapes().back()};
+  HLO_ASSIGN_OR_RETURN(Value t, Emit(op, indent));
+  return Value{{"", "", t.parts[0]}, true};
+}
+
 absl::StatusOr<Value> Writer::Other(const hlo::Instruction& inst, int indent) {
   switch (inst.opcode()) {
     case Opcode::kAsyncStart: {
@@ -463,6 +528,18 @@ absl::StatusOr<Value> Writer::Other(const hlo::Instruction& inst, int indent) {
     }
     case Opcode::kAsyncUpdate:
       return ValueOf(inst.operand(0));
+    case Opcode::kInfeed:
+    case Opcode::kRecv:
+      return Receive(inst, indent);
+    case Opcode::kOutfeed:
+    case Opcode::kSend:
+      return Transmit(inst, indent);
+    case Opcode::kSendDone:
+      return Value{{ValueOf(inst.operand(0)).parts.back()}, false};
+    case Opcode::kRecvDone: {
+      const Value& recv = ValueOf(inst.operand(0));
+      return Value{{recv.parts[0], recv.parts.back()}, true};
+    }
     case Opcode::kCopyStart: {
       // (destination, source, context): the copy is its operand.
       const std::string& x = ValueOf(inst.operand(0)).parts[0];
