@@ -9,7 +9,8 @@ TOLERANCE; NaN equals NaN, infinities must match, -0 equals 0).
   scripts/semantics_check.py --bin build/bin [--filter REGEX] [-v] [--stablehlo]
 
 With --stablehlo the pipeline is the round trip through StableHLO text
-instead: `hlo-opt --emit=stablehlo` and hlo-run reading that text, over
+instead: `hlo-opt --emit=stablehlo` (custom assembly, then generic form) and hlo-run
+reading that text, over
 testdata/eval, testdata/passes and testdata/xla-jax (CTest
 stablehlo_roundtrip). A module the writer has no form for yet is skipped
 with its reason (listed with -v), not failed.
@@ -39,7 +40,9 @@ TESTDATA = os.path.join(ROOT, "testdata")
 DIRS = ("eval", "passes")
 PIPELINES = (("-O", ["-O"]), ("layout-assignment", ["--passes=layout-assignment"]))
 STABLEHLO_DIRS = ("eval", "passes", "xla-jax")
-STABLEHLO_PIPELINES = (("the StableHLO round trip", ["--emit=stablehlo"]),)
+STABLEHLO_PIPELINES = (("the StableHLO round trip", ["--emit=stablehlo"]),
+                       ("the generic StableHLO round trip",
+                        ["--emit=stablehlo", "--print-op-generic"]))
 HARMLESS_RUN_FLAGS = {"--input", "--expect", "--rtol", "--atol", "--output-format"}
 RUN_ARGS = ["--random-inputs", "--seed", "1", "--output-format", "json"]
 # Relative tolerance per element type (passes rewrite exactly; this covers

@@ -167,14 +167,21 @@ absl::StatusOr<Value> Writer::Emit(const Op& op, int indent) {
       line = StrCat(name, ":", op.results.size(), " = ");
     }
   }
-  StrAppend(&line, "\"", op.name, "\"(", StrJoin(op.operands, ", "), ")");
-  if (!op.properties.empty()) StrAppend(&line, " <{", StrJoin(op.properties, ", "), "}>");
-  if (!op.regions.empty()) StrAppend(&line, " (", StrJoin(op.regions, ", "), ")");
   std::vector<std::string> attributes = op.attributes;
   if (decorating_ != nullptr && op.name != "stablehlo.tuple" &&
       op.name != "stablehlo.get_tuple_element") {
     AppendDiscardable(*decorating_, attributes);
   }
+  if (!generic_ && attributes.empty() && op.regions.empty() && op.properties.size() <= 4) {
+    HLO_ASSIGN_OR_RETURN(std::string pretty, PrettyText(op));
+    if (!pretty.empty()) {
+      Line(indent, line + pretty);
+      return v;
+    }
+  }
+  StrAppend(&line, "\"", op.name, "\"(", StrJoin(op.operands, ", "), ")");
+  if (!op.properties.empty()) StrAppend(&line, " <{", StrJoin(op.properties, ", "), "}>");
+  if (!op.regions.empty()) StrAppend(&line, " (", StrJoin(op.regions, ", "), ")");
   if (!attributes.empty()) StrAppend(&line, " {", StrJoin(attributes, ", "), "}");
   HLO_ASSIGN_OR_RETURN(std::string operand_types, TypeList(op.operand_shapes));
   HLO_ASSIGN_OR_RETURN(std::string result_types, TypeList(op.results));
@@ -186,6 +193,49 @@ absl::StatusOr<Value> Writer::Emit(const Op& op, int indent) {
   }
   Line(indent, line);
   return v;
+}
+
+absl::StatusOr<std::string> Writer::PrettyText(const Op& op) const {
+  if (op.pretty == PrettyForm::kNone || op.results.size() != 1) return std::string();
+  HLO_ASSIGN_OR_RETURN(std::string result, TypeText(*op.results[0]));
+  std::vector<std::string> types;
+  for (const Shape* s : op.operand_shapes) {
+    HLO_ASSIGN_OR_RETURN(std::string t, TypeText(*s));
+    types.push_back(std::move(t));
+  }
+  const std::string operands = StrJoin(op.operands, ", ");
+  const std::string functional = StrCat("(", StrJoin(types, ", "), ") -> ", result);
+  switch (op.pretty) {
+    case PrettyForm::kNone:
+      break;
+    case PrettyForm::kSameType:
+      for (const std::string& t : types) {
+        if (t != result) return std::string();
+      }
+      return StrCat(op.name, " ", operands, " : ", result);
+    case PrettyForm::kFunctional:
+      return StrCat(op.name, " ", operands, op.pretty_text, " : ", functional);
+    case PrettyForm::kConstant:
+      return StrCat(op.name, " ", op.pretty_text, " : ", result);
+    case PrettyForm::kCompare: {
+      size_t space = op.pretty_text.find(' ');
+      return StrCat(op.name, " ", op.pretty_text.substr(0, space), ", ", operands, ", ",
+                    op.pretty_text.substr(space + 1), " : ", functional);
+    }
+    case PrettyForm::kSelect:
+      if (types.size() != 3 || types[1] != result || types[2] != result ||
+          op.operand_shapes[0]->dims() != op.results[0]->dims()) {
+        return StrCat(op.name, " ", operands, " : ", functional);
+      }
+      return StrCat(op.name, " ", operands, " : ", types[0], ", ", result);
+    case PrettyForm::kBare:
+      return StrCat(op.name, op.pretty_text, " : ", result);
+    case PrettyForm::kSlice:
+      return StrCat(op.name, " ", operands, " ", op.pretty_text, " : ", functional);
+    case PrettyForm::kCall:
+      return StrCat("call ", op.pretty_text, "(", operands, ") : ", functional);
+  }
+  return std::string();
 }
 
 absl::StatusOr<Value> Writer::EmitFor(const hlo::Instruction& inst, const Op& op, int indent) {
@@ -321,8 +371,13 @@ absl::StatusOr<std::string> Writer::Region(const Computation& comp, int indent, 
   absl::StatusOr<std::string> types = TypeList(shapes);
   sink_ = outer;
   if (!types.ok()) return types.status();
-  StrAppend(&text, Indent(indent + 2), "\"stablehlo.return\"(", StrJoin(returned, ", "), ") : (",
-            *types, ") -> ()\n", Indent(indent + 1), "}");
+  if (generic_) {
+    StrAppend(&text, Indent(indent + 2), "\"stablehlo.return\"(", StrJoin(returned, ", "), ") : (",
+              *types, ") -> ()\n", Indent(indent + 1), "}");
+  } else {
+    StrAppend(&text, Indent(indent + 2), "stablehlo.return ", StrJoin(returned, ", "), " : ",
+              *types, "\n", Indent(indent + 1), "}");
+  }
   return text;
 }
 
@@ -345,7 +400,8 @@ absl::Status Writer::Function(const Computation& comp) {
   sink_ = &body;
   HLO_ASSIGN_OR_RETURN(Value root, Body(comp, params, 2));
   HLO_ASSIGN_OR_RETURN(std::string result, Single(root, comp.root()->shape(), 2));
-  Line(2, StrCat("\"func.return\"(", result, ") : (", result_type, ") -> ()"));
+  Line(2, generic_ ? StrCat("\"func.return\"(", result, ") : (", result_type, ") -> ()")
+                   : StrCat("return ", result, " : ", result_type));
   sink_ = &out_;
   Line(1, StrCat("func.func ", entry ? "public" : "private", " @", FunctionName(comp), "(",
                  StrJoin(args, ", "), ") -> ", result_type, " {"));
@@ -380,8 +436,8 @@ absl::StatusOr<std::string> Writer::Run() {
 
 namespace hlo::stablehlo {
 
-absl::StatusOr<std::string> PrintStableHlo(const Module& module) {
-  writing::Writer writer(module);
+absl::StatusOr<std::string> PrintStableHlo(const Module& module, bool generic) {
+  writing::Writer writer(module, generic);
   return writer.Run();
 }
 

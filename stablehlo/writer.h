@@ -8,9 +8,7 @@
 // travel as their elements (`%3#1`), as StableHLO writes them; a tuple value
 // is built (`stablehlo.tuple`) only where one is needed. Layouts are not part
 // of StableHLO: a copy is its operand, and a bitcast becomes the transposes
-// and reshape that give the same logical result. Ops are written in MLIR's
-// generic form (`"stablehlo.add"(%0, %1) : (...) -> ...`), which every MLIR
-// parser reads with or without the dialect.
+// and reshape that give the same logical result.
 #ifndef HLO_STABLEHLO_WRITER_H_
 #define HLO_STABLEHLO_WRITER_H_
 
@@ -22,8 +20,12 @@
 namespace hlo::stablehlo {
 
 // The module as StableHLO text; a located error for an instruction that
-// has no StableHLO form (or none written yet).
-absl::StatusOr<std::string> PrintStableHlo(const Module& module);
+// has no StableHLO form (or none written yet). Common ops are written in
+// their custom assembly, as JAX prints them, the others in MLIR's generic
+// form; `generic` writes every op in the generic form (which MLIR's parser
+// reads without the StableHLO dialect, as mlir-opt's
+// --mlir-print-op-generic prints).
+absl::StatusOr<std::string> PrintStableHlo(const Module& module, bool generic = false);
 
 }  // namespace hlo::stablehlo
 

@@ -24,7 +24,29 @@ struct Value {
   bool flat = false;
 };
 
-// One generic-form operation.
+// The custom assembly forms the writer knows (MLIR's generic form is
+// written for every other op, and for all with --print-op-generic):
+//   kSameType    name %a, %b : T                   (operands and result of T)
+//   kFunctional  name %a, %b<pretty_text> : (A, B) -> R
+//   kConstant    name <pretty_text> : R
+//   kCompare     name <DIR>, %a, %b, <TYPE> : (A, B) -> R   (pretty_text "DIR TYPE")
+//   kSelect      name %p, %a, %b : P, R   (P and R of one shape)
+//   kBare        name<pretty_text> : R    (iota, partition_id)
+//   kSlice       name %a <pretty_text> : (A) -> R
+//   kCall        call @f(%a) : (A) -> R
+enum class PrettyForm : uint8_t {
+  kNone,
+  kSameType,
+  kFunctional,
+  kConstant,
+  kCompare,
+  kSelect,
+  kBare,
+  kSlice,
+  kCall
+};
+
+// One operation.
 struct Op {
   std::string name;                   // "stablehlo.add"
   std::vector<std::string> operands;  // SSA names
@@ -33,11 +55,14 @@ struct Op {
   std::vector<std::string> regions;     // "{\n ... }"
   std::vector<std::string> attributes;  // discardable: "mhlo.sharding = ..."
   std::vector<const Shape*> results;    // one per result
+  // The op's custom assembly, as JAX prints it (kNone: generic form only).
+  PrettyForm pretty = PrettyForm::kNone;
+  std::string pretty_text;  // what the form puts after the operands
 };
 
 class Writer {
  public:
-  explicit Writer(const Module& module) : module_(module) {}
+  Writer(const Module& module, bool generic) : module_(module), generic_(generic) {}
   absl::StatusOr<std::string> Run();
 
   // writer.cc
@@ -68,6 +93,9 @@ class Writer {
   // Every operand as SSA names, with their shapes, into `op`.
   absl::Status Operands(const Instruction& inst, int indent, Op& op);
   void Line(int indent, std::string_view text);
+  // The op in its custom assembly after `results = `; empty when it has
+  // none here (or its types do not fit the form).
+  absl::StatusOr<std::string> PrettyText(const Op& op) const;
   const std::string& FunctionName(const Computation& comp);
 
   // writer_ops.cc: writes `inst` (inside a body at `indent`), its value.
@@ -96,6 +124,7 @@ class Writer {
   static std::vector<const Shape*> ResultsOf(const Shape& shape);
 
   const Module& module_;
+  const bool generic_;  // MLIR's generic form for every op
   std::string out_;
   std::string* sink_ = &out_;  // where lines go (a region being built)
   int next_value_ = 0;

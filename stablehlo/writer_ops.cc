@@ -164,6 +164,13 @@ absl::StatusOr<Value> Writer::Elementwise(const hlo::Instruction& inst, std::str
   op.name = std::string(name);
   HLO_RETURN_IF_ERROR(Operands(inst, indent, op));
   op.results = {&inst.shape()};
+  if (inst.opcode() == Opcode::kConvert || inst.opcode() == Opcode::kBitcastConvert) {
+    op.pretty = PrettyForm::kFunctional;
+  } else if (inst.opcode() == Opcode::kSelect) {
+    op.pretty = PrettyForm::kSelect;
+  } else if (name.substr(0, 5) != "chlo.") {
+    op.pretty = PrettyForm::kSameType;
+  }
   return EmitFor(inst, op, indent);
 }
 
@@ -178,6 +185,8 @@ absl::StatusOr<Value> Writer::Constant(const hlo::Instruction& inst, int indent)
   Op op;
   op.name = "stablehlo.constant";
   op.properties = {StrCat("value = ", dense, " : ", type)};
+  op.pretty = PrettyForm::kConstant;
+  op.pretty_text = dense;
   op.results = {&inst.shape()};
   return EmitFor(inst, op, indent);
 }
@@ -347,6 +356,8 @@ absl::StatusOr<Value> Writer::Call(const hlo::Instruction& inst, const Computati
   op.name = "func.call";
   HLO_RETURN_IF_ERROR(Operands(inst, indent, op));
   op.properties = {StrCat("callee = @", FunctionName(callee))};
+  op.pretty = PrettyForm::kCall;
+  op.pretty_text = StrCat("@", FunctionName(callee));
   op.results = {&inst.shape()};
   return EmitFor(inst, op, indent);
 }
@@ -431,13 +442,18 @@ absl::StatusOr<Value> Writer::DataMovement(const hlo::Instruction& inst, int ind
     case Opcode::kBroadcast:
       op.name = "stablehlo.broadcast_in_dim";
       op.properties = {StrCat("broadcast_dimensions = ", dims())};
+      op.pretty = PrettyForm::kFunctional;
+      op.pretty_text = StrCat(", dims = ", I64List(inst.GetInts(AttrKind::kDimensions)));
       break;
     case Opcode::kReshape:
       op.name = "stablehlo.reshape";
+      op.pretty = PrettyForm::kFunctional;
       break;
     case Opcode::kTranspose:
       op.name = "stablehlo.transpose";
       op.properties = {StrCat("permutation = ", dims())};
+      op.pretty = PrettyForm::kFunctional;
+      op.pretty_text = StrCat(", dims = ", I64List(inst.GetInts(AttrKind::kDimensions)));
       break;
     case Opcode::kReverse:
       op.name = "stablehlo.reverse";
@@ -449,11 +465,17 @@ absl::StatusOr<Value> Writer::DataMovement(const hlo::Instruction& inst, int ind
           "dimension = ",
           inst.GetInts(AttrKind::kDimensions).empty() ? 0 : inst.GetInts(AttrKind::kDimensions)[0],
           " : i64")};
+      op.pretty = PrettyForm::kFunctional;
+      op.pretty_text = StrCat(", dim = ", inst.GetInts(AttrKind::kDimensions).empty()
+                                              ? 0
+                                              : inst.GetInts(AttrKind::kDimensions)[0]);
       break;
     case Opcode::kIota:
       op.name = "stablehlo.iota";
       op.properties = {
           StrCat("iota_dimension = ", inst.GetInt(AttrKind::kIotaDimension), " : i64")};
+      op.pretty = PrettyForm::kBare;
+      op.pretty_text = StrCat(" dim = ", inst.GetInt(AttrKind::kIotaDimension));
       break;
     case Opcode::kSlice: {
       op.name = "stablehlo.slice";
@@ -468,6 +490,14 @@ absl::StatusOr<Value> Writer::DataMovement(const hlo::Instruction& inst, int ind
       op.properties = {StrCat("start_indices = ", I64Array(start)),
                        StrCat("limit_indices = ", I64Array(limit)),
                        StrCat("strides = ", I64Array(stride))};
+      // [start:limit] per dimension, [start:limit:stride] where it steps.
+      std::vector<std::string> ranges;
+      for (size_t i = 0; i < start.size(); ++i) {
+        ranges.push_back(stride[i] == 1 ? StrCat(start[i], ":", limit[i])
+                                        : StrCat(start[i], ":", limit[i], ":", stride[i]));
+      }
+      op.pretty = PrettyForm::kSlice;
+      op.pretty_text = StrCat("[", StrJoin(ranges, ", "), "]");
       break;
     }
     case Opcode::kDynamicSlice:
@@ -499,6 +529,8 @@ absl::StatusOr<Value> Writer::DataMovement(const hlo::Instruction& inst, int ind
           StrCat("comparison_direction = ",
                  Enum("comparison_direction", Upper(inst.GetString(AttrKind::kDirection)))),
           StrCat("compare_type = ", Enum("comparison_type", CompareType(inst)))};
+      op.pretty = PrettyForm::kCompare;
+      op.pretty_text = StrCat(Upper(inst.GetString(AttrKind::kDirection)), " ", CompareType(inst));
       break;
     case Opcode::kReducePrecision:
       op.name = "stablehlo.reduce_precision";
@@ -514,9 +546,11 @@ absl::StatusOr<Value> Writer::DataMovement(const hlo::Instruction& inst, int ind
       break;
     case Opcode::kReplicaId:
       op.name = "stablehlo.replica_id";
+      op.pretty = PrettyForm::kBare;
       break;
     case Opcode::kPartitionId:
       op.name = "stablehlo.partition_id";
+      op.pretty = PrettyForm::kBare;
       break;
     default:
       return absl::UnimplementedError("");

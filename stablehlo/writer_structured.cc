@@ -110,6 +110,29 @@ void Scatter(const hlo::Instruction& inst, Op& op) {
                    StrCat("unique_indices = ", Bool(inst.GetBool(AttrKind::kUniqueIndices)))};
 }
 
+// `, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision =
+// [DEFAULT, DEFAULT]`: dot_general's custom assembly after its operands.
+std::string DotPretty(const hlo::Instruction& inst) {
+  std::string out;
+  absl::Span<const int64_t> lb = inst.GetInts(AttrKind::kLhsBatchDims);
+  absl::Span<const int64_t> rb = inst.GetInts(AttrKind::kRhsBatchDims);
+  if (!lb.empty() || !rb.empty()) {
+    StrAppend(&out, ", batching_dims = ", I64List(lb), " x ", I64List(rb));
+  }
+  StrAppend(&out, ", contracting_dims = ", I64List(inst.GetInts(AttrKind::kLhsContractingDims)),
+            " x ", I64List(inst.GetInts(AttrKind::kRhsContractingDims)));
+  std::vector<std::string> precisions;
+  if (const Attribute* a = inst.FindAttr(AttrKind::kOperandPrecision)) {
+    for (const std::string& p : std::get<std::vector<std::string>>(a->value)) {
+      precisions.push_back(Upper(p));
+    }
+  } else {
+    precisions = {"DEFAULT", "DEFAULT"};
+  }
+  StrAppend(&out, ", precision = [", StrJoin(precisions, ", "), "]");
+  return out;
+}
+
 // channel_handle and replica_groups of a collective.
 absl::Status CollectiveAttributes(const hlo::Instruction& inst, Op& op) {
   if (inst.HasAttr(AttrKind::kChannelId)) {
@@ -190,6 +213,8 @@ absl::StatusOr<Value> Writer::Structured(const hlo::Instruction& inst, int inden
       op.name = "stablehlo.dot_general";
       op.properties = {StrCat("dot_dimension_numbers = #stablehlo.dot<", StrJoin(f, ", "), ">"),
                        Precision(inst)};
+      op.pretty = PrettyForm::kFunctional;
+      op.pretty_text = DotPretty(inst);
       break;
     }
     case Opcode::kConvolution: {
@@ -520,6 +545,8 @@ absl::StatusOr<Value> Writer::Other(const hlo::Instruction& inst, int indent) {
       op.name = "func.call";
       HLO_RETURN_IF_ERROR(Operands(inst, indent, op));
       op.properties = {StrCat("callee = @", FunctionName(*callee))};
+      op.pretty = PrettyForm::kCall;
+      op.pretty_text = StrCat("@", FunctionName(*callee));
       op.results = {&callee->root()->shape()};
       HLO_ASSIGN_OR_RETURN(Value result, Emit(op, indent));
       Value v{{}, true};

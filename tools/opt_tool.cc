@@ -62,6 +62,8 @@ void AddOptions(CLI::App& app, OptFlags& f) {
                  "write get-tuple-element operands as %t#1 and leave their lines out, as "
                  "XLA's dumps do (default: as the input)")
       ->check(CLI::IsMember({"true", "false"}));
+  app.add_flag("--print-op-generic", f.print_op_generic,
+               "with --emit=stablehlo: every op in MLIR's generic form");
   app.add_flag("--list-passes", f.list_passes, "list the passes and exit");
   app.add_flag("--no-verify", f.no_verify, "do not verify modules after reading them");
   // Benchmark output (scripts/bench-parse); hidden from --help.
@@ -73,6 +75,10 @@ void AddOptions(CLI::App& app, OptFlags& f) {
 // --print-after* or --dump-dir print HLO text too.
 absl::Status CheckEmitFlags(const CLI::App& app, const OptFlags& f) {
   const PassFlags& p = f.pass_flags;
+  if (app.count("--print-op-generic") > 0 && f.emit != "stablehlo") {
+    return UsageError(
+        StrCat("--print-op-generic shapes StableHLO text, and --emit=", f.emit, " prints none"));
+  }
   const bool prints_steps =
       p.options.print_after_all || !p.print_after.empty() || !p.options.dump_dir.empty();
   if (f.emit == "hlo" || prints_steps) return absl::OkStatus();
@@ -196,7 +202,7 @@ absl::Status HandleModule(OptFlags& f, Pipeline& pipeline, InputModules& in, siz
   } else if (f.emit == "dot") {
     run.out += PrintGraphviz(m);
   } else if (f.emit == "stablehlo") {
-    HLO_ASSIGN_OR_RETURN(std::string text, stablehlo::PrintStableHlo(m));
+    HLO_ASSIGN_OR_RETURN(std::string text, stablehlo::PrintStableHlo(m, f.print_op_generic));
     run.out += text;
   } else {
     run.print_timer.Start();
