@@ -275,6 +275,9 @@ def test_opt_conflicts(c):
     c.expect_exit("hlo-opt --filter with --emit=json applies to --print-after", p, 0, "add(")
     p = c.run("hlo-opt", "add.hlo", "-O", "--passes=dce")
     c.expect_exit("hlo-opt -O with --passes is an error naming both", p, 2, "-O", "--passes")
+    p = c.run("hlo-opt", "add.hlo", "--print-op-generic")
+    c.expect_exit("hlo-opt --print-op-generic without --emit=stablehlo is an error naming both",
+                  p, 2, "--print-op-generic", "--emit=hlo")
 
 
 def test_output_extension(c):

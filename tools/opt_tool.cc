@@ -16,11 +16,13 @@
 #include "ir/hlo_printer.h"
 #include "ir/located_status.h"
 #include "ir/module_json.h"
+#include "ir/status_macros.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
 #include "passes/pipeline.h"
 #include "passes/shape_inference.h"
 #include "passes/verifier.h"
+#include "stablehlo/writer.h"
 #include "tools/tool_status.h"
 
 namespace hlo {
@@ -48,7 +50,8 @@ void AddOptions(CLI::App& app, OptFlags& f) {
                "print instructions per opcode before and after, and time per pass, to stderr");
   app.add_option("--filter", p.filter,
                  "print only instructions whose text matches this RE2 pattern");
-  app.add_option("--emit", f.emit, "output format")->check(CLI::IsMember({"hlo", "json", "dot"}));
+  app.add_option("--emit", f.emit, "output format")
+      ->check(CLI::IsMember({"hlo", "json", "dot", "stablehlo"}));
   app.add_option("--input-format", f.input_format,
                  "input format (default: json for a .json file, else hlo)")
       ->check(CLI::IsMember({"hlo", "json"}));
@@ -59,6 +62,8 @@ void AddOptions(CLI::App& app, OptFlags& f) {
                  "write get-tuple-element operands as %t#1 and leave their lines out, as "
                  "XLA's dumps do (default: as the input)")
       ->check(CLI::IsMember({"true", "false"}));
+  app.add_flag("--print-op-generic", f.print_op_generic,
+               "with --emit=stablehlo: every op in MLIR's generic form");
   app.add_flag("--list-passes", f.list_passes, "list the passes and exit");
   app.add_flag("--no-verify", f.no_verify, "do not verify modules after reading them");
   // Benchmark output (scripts/bench-parse); hidden from --help.
@@ -70,6 +75,10 @@ void AddOptions(CLI::App& app, OptFlags& f) {
 // --print-after* or --dump-dir print HLO text too.
 absl::Status CheckEmitFlags(const CLI::App& app, const OptFlags& f) {
   const PassFlags& p = f.pass_flags;
+  if (app.count("--print-op-generic") > 0 && f.emit != "stablehlo") {
+    return UsageError(
+        StrCat("--print-op-generic shapes StableHLO text, and --emit=", f.emit, " prints none"));
+  }
   const bool prints_steps =
       p.options.print_after_all || !p.print_after.empty() || !p.options.dump_dir.empty();
   if (f.emit == "hlo" || prints_steps) return absl::OkStatus();
@@ -185,12 +194,16 @@ absl::Status HandleModule(OptFlags& f, Pipeline& pipeline, InputModules& in, siz
   run.pass_timer.Stop();
   if (!passes.ok()) return passes;
   if (f.time_phases) run.instructions_after += InstructionCount(m);
-  if (run.printed++ > 0) run.out += f.emit == "hlo" ? "// -----\n\n" : "\n";
+  if (run.printed++ > 0)
+    run.out += f.emit == "hlo" || f.emit == "stablehlo" ? "// -----\n\n" : "\n";
   if (f.emit == "json") {
     run.out += ModuleToJson(m);
     run.out += '\n';
   } else if (f.emit == "dot") {
     run.out += PrintGraphviz(m);
+  } else if (f.emit == "stablehlo") {
+    HLO_ASSIGN_OR_RETURN(std::string text, stablehlo::PrintStableHlo(m, f.print_op_generic));
+    run.out += text;
   } else {
     run.print_timer.Start();
     run.out += PrintForOutput(m, style, f.pass_flags);

@@ -22,6 +22,7 @@ struct OptFlags {
   std::string compact_gte;   // "true" / "false"; empty keeps the style read
   bool print_metadata = true;
   bool list_passes = false;
+  bool print_op_generic = false;  // --emit=stablehlo in the generic form
   bool no_verify = false;
   bool time_phases = false;  // --time (scripts/bench-parse)
   PassFlags pass_flags;
