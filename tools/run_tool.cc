@@ -40,8 +40,8 @@
 #include "passes/shape_inference.h"
 #include "passes/verifier.h"
 #include "re2/re2.h"
-#include "tools/numerics/numerics_run.h"
 #include "tools/mpi_run.h"
+#include "tools/numerics/numerics_run.h"
 #include "tools/tool_common.h"
 #include "tools/tool_status.h"
 

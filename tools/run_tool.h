@@ -60,7 +60,7 @@ struct RunFlags {
   bool json = false;
   std::vector<std::string> dump_values;     // {RE2, DIR}
   std::vector<std::string> compare_values;  // {DIR1, DIR2}
-  bool mpi = false;          // --mpi (also implied under mpirun)
+  bool mpi = false;                         // --mpi (also implied under mpirun)
 };
 
 // Parses the command line; returns the exit status when the tool should
