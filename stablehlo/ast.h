@@ -26,6 +26,8 @@ struct Type {
   std::vector<Type> elements;  // kTuple
   // The HLO shape text, without a layout: `f32[2,3]`, `(f32[], s32[])`, `token[]`.
   std::string Hlo() const;
+  // As MLIR writes it, for messages: `tensor<2x3xf32>`.
+  std::string Mlir() const;
   int64_t ElementCount() const;
   bool operator==(const Type&) const = default;
 };

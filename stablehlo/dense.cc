@@ -145,7 +145,7 @@ absl::Status DenseToHloLiteral(const Lexer& lex, const Attr& a, const Type& type
     const size_t count = a.s.size() / w;
     if (a.s.size() % w != 0 || (count != 1 && count != static_cast<size_t>(n))) {
       return lex.Error(a.pos, StrCat("dense hex data of ", a.s.size(), " bytes does not fill ",
-                                     type.Hlo(), " (", n, " elements of ", w, " bytes)"));
+                                     type.Mlir(), " (", n, " elements of ", w, " bytes)"));
     }
     flat.reserve(count);
     for (size_t i = 0; i < count; ++i) flat.push_back(ScalarFromBytes(t, a.s, i * w));
@@ -155,7 +155,7 @@ absl::Status DenseToHloLiteral(const Lexer& lex, const Attr& a, const Type& type
     if (a.elems.size() % per != 0 || (count != static_cast<size_t>(n) && count != 1) ||
         (count == 1 && a.dense_nested && n != 1)) {
       return lex.Error(a.pos, StrCat("dense data of ", count, " elements does not fill ",
-                                     type.Hlo(), " (", n, " elements)"));
+                                     type.Mlir(), " (", n, " elements)"));
     }
     flat.reserve(count);
     for (size_t i = 0; i < count; ++i) {

@@ -82,14 +82,14 @@ absl::StatusOr<std::string> BroadcastTo(Translator& t, Scope& s, const Op& op, c
   std::vector<int64_t> kept;
   for (size_t d = 0; d < rank; ++d) {
     if (map[d] < 0 || map[d] >= static_cast<int64_t>(target.dims.size())) {
-      return t.Error(pos,
-                     StrCat("broadcast dimension ", map[d], " is out of range for ", target.Hlo()));
+      return t.Error(
+          pos, StrCat("broadcast dimension ", map[d], " is out of range for ", target.Mlir()));
     }
     if (v.type.dims[d] == target.dims[map[d]]) {
       squeezed.dims.push_back(v.type.dims[d]);
       kept.push_back(map[d]);
     } else if (v.type.dims[d] != 1) {
-      return t.Error(pos, StrCat("cannot broadcast ", v.type.Hlo(), " to ", target.Hlo(),
+      return t.Error(pos, StrCat("cannot broadcast ", v.type.Mlir(), " to ", target.Mlir(),
                                  ": dimension ", d, " has size ", v.type.dims[d]));
     }
   }

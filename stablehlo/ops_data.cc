@@ -27,7 +27,7 @@ absl::Status BroadcastInDim(Translator& t, const Op& op, Scope& s) {
   HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
   if (in[0].type.element != type.element) {
     return t.Error(op.name_pos, StrCat("broadcast_in_dim changes the element type: ",
-                                       in[0].type.Hlo(), " to ", type.Hlo()));
+                                       in[0].type.Mlir(), " to ", type.Mlir()));
   }
   HLO_ASSIGN_OR_RETURN(std::string name, BroadcastTo(t, s, op, in[0], type, dims, op.name_pos));
   return t.BindResults(s, op, name);

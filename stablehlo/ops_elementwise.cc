@@ -107,8 +107,8 @@ absl::Status Constant(Translator& t, const Op& op, Scope& s) {
   if (value->kind != Attr::Kind::kDense) return t.Error(value->pos, "expected a dense<...> value");
   HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
   if (!(type == value->type)) {
-    return t.Error(value->pos, StrCat("type mismatch: the value is ", value->type.Hlo(),
-                                      " but the result is ", type.Hlo()));
+    return t.Error(value->pos, StrCat("type mismatch: the value is ", value->type.Mlir(),
+                                      " but the result is ", type.Mlir()));
   }
   DenseText d;
   HLO_RETURN_IF_ERROR(DenseToHloLiteral(t.lex(), *value, type, &d));

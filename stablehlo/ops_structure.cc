@@ -45,7 +45,7 @@ absl::Status Call(Translator& t, const Op& op, Scope& s) {
     if (!(in[i].type == f->args[i].type)) {
       return t.Error(op.operands[i].pos,
                      StrCat("type mismatch: argument ", i, " of @", f->name, " is ",
-                            f->args[i].type.Hlo(), ", not ", in[i].type.Hlo()));
+                            f->args[i].type.Mlir(), ", not ", in[i].type.Mlir()));
     }
   }
   if (op.result_types != f->results) {
@@ -311,8 +311,8 @@ absl::Status CustomCall(Translator& t, const Op& op, Scope& s) {
     std::vector<int64_t> minor_to_major;
     HLO_RETURN_IF_ERROR(AttrInts(t.lex(), layout, "layout", &minor_to_major));
     if (minor_to_major.size() != type.dims.size()) {
-      return t.Error(layout.pos,
-                     StrCat("a layout of ", minor_to_major.size(), " dimensions for ", type.Hlo()));
+      return t.Error(layout.pos, StrCat("a layout of ", minor_to_major.size(), " dimensions for ",
+                                        type.Mlir()));
     }
     *out = StrCat(type.Hlo(), "{", StrJoin(minor_to_major, ","), "}");
     return absl::OkStatus();

@@ -63,8 +63,8 @@ absl::StatusOr<std::vector<Value>> Translator::Operands(const Scope& s, const Op
     if (i < op.operand_types.size() && op.operand_types[i].kind == Type::Kind::kTensor &&
         !(v.type == op.operand_types[i])) {
       return Error(op.operands[i].pos,
-                   StrCat("type mismatch: ", op.operands[i].name, " is ", v.type.Hlo(),
-                          " but the op says ", op.operand_types[i].Hlo()));
+                   StrCat("type mismatch: ", op.operands[i].name, " is ", v.type.Mlir(),
+                          " but the op says ", op.operand_types[i].Mlir()));
     }
     out.push_back(std::move(v));
   }
@@ -229,8 +229,8 @@ absl::Status Translator::TranslateFunc(const Func& f, bool entry) {
   for (size_t i = 0; i < returned.size(); ++i) {
     if (!(returned[i].type == f.results[i])) {
       return Error(ret.operands[i].pos,
-                   StrCat("type mismatch: @", f.name, " returns ", returned[i].type.Hlo(),
-                          " as result ", i, " of type ", f.results[i].Hlo()));
+                   StrCat("type mismatch: @", f.name, " returns ", returned[i].type.Mlir(),
+                          " as result ", i, " of type ", f.results[i].Mlir()));
     }
   }
   if (returned.size() == 1) {

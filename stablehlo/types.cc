@@ -26,6 +26,30 @@ std::string Type::Hlo() const {
   return out;
 }
 
+std::string Type::Mlir() const {
+  if (kind == Kind::kToken) return "!stablehlo.token";
+  if (kind == Kind::kTuple) {
+    std::string out = "tuple<";
+    for (size_t i = 0; i < elements.size(); ++i) StrAppend(&out, i ? ", " : "", elements[i].Mlir());
+    return out + ">";
+  }
+  std::string e = element;
+  if (e == "pred") {
+    e = "i1";
+  } else if (e == "c64" || e == "c128") {
+    e = e == "c64" ? "complex<f32>" : "complex<f64>";
+  } else if (e[0] == 's') {
+    e[0] = 'i';
+  } else if (e[0] == 'u') {
+    e = "ui" + e.substr(1);
+  } else if (e.starts_with("f8") || e.starts_with("f4")) {
+    for (size_t i = 2; i < e.size(); ++i) e[i] = static_cast<char>(std::toupper(e[i]));
+  }
+  std::string out = "tensor<";
+  for (int64_t d : dims) StrAppend(&out, d, "x");
+  return out + e + ">";
+}
+
 int64_t Type::ElementCount() const {
   int64_t n = 1;
   for (int64_t d : dims) n *= d;
@@ -102,6 +126,9 @@ absl::Status ParseTensorBody(Lexer& lex, Type* out) {
     }
     if (!lex.EatDigitsRaw(&d)) break;
     if (out->dims.size() >= 64) return lex.Error(pos, "a tensor has at most 64 dimensions");
+    if (d != 0 && out->ElementCount() > (int64_t{1} << 62) / d) {
+      return lex.Error(pos, "the tensor has more than 2^62 elements");
+    }
     out->dims.push_back(d);
     if (!lex.EatRaw('x')) return lex.ErrorExpected("'x' after a dimension size");
   }
@@ -117,8 +144,9 @@ absl::Status ParseTensorBody(Lexer& lex, Type* out) {
 }  // namespace
 
 // type ::= tensor-type | 'tuple' '<' type-list? '>' | '!stablehlo.token' | element
-absl::Status ParseType(Lexer& lex, Type* out) {
+absl::Status ParseType(Lexer& lex, Type* out, int depth) {
   *out = Type();
+  if (depth > 100) return lex.ErrorHere("tuple types nested more than 100 deep");
   if (lex.Eat("tensor")) {
     HLO_RETURN_IF_ERROR(lex.Expect("<", "after 'tensor'"));
     return ParseTensorBody(lex, out);
@@ -127,7 +155,7 @@ absl::Status ParseType(Lexer& lex, Type* out) {
     out->kind = Type::Kind::kTuple;
     HLO_RETURN_IF_ERROR(lex.Expect("<", "after 'tuple'"));
     if (lex.Eat(">")) return absl::OkStatus();
-    HLO_RETURN_IF_ERROR(ParseTypeList(lex, &out->elements));
+    HLO_RETURN_IF_ERROR(ParseTypeList(lex, &out->elements, depth + 1));
     return lex.Expect(">", "to close 'tuple<'");
   }
   if (lex.Eat("!stablehlo.token")) {
@@ -142,10 +170,10 @@ absl::Status ParseType(Lexer& lex, Type* out) {
   return lex.ErrorExpected("a type like tensor<2xf32>");
 }
 
-absl::Status ParseTypeList(Lexer& lex, std::vector<Type>* out) {
+absl::Status ParseTypeList(Lexer& lex, std::vector<Type>* out, int depth) {
   do {
     out->emplace_back();
-    HLO_RETURN_IF_ERROR(ParseType(lex, &out->back()));
+    HLO_RETURN_IF_ERROR(ParseType(lex, &out->back(), depth));
   } while (lex.Eat(","));
   return absl::OkStatus();
 }

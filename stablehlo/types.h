@@ -18,9 +18,9 @@ namespace hlo::stablehlo {
 // or empty when there is none.
 std::string HloElementType(std::string_view mlir_name);
 
-absl::Status ParseType(Lexer& lex, Type* out);
+absl::Status ParseType(Lexer& lex, Type* out, int depth = 0);
 // type-list ::= type (',' type)*
-absl::Status ParseTypeList(Lexer& lex, std::vector<Type>* out);
+absl::Status ParseTypeList(Lexer& lex, std::vector<Type>* out, int depth = 0);
 // `(types) -> types` or `types -> types` or a single type (for all operands
 // and the result); `n_operands` resolves the single-type forms.
 absl::Status ParseFunctionType(Lexer& lex, std::vector<Type>* inputs, std::vector<Type>* results);
