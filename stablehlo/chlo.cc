@@ -7,47 +7,20 @@
 #include "ir/status_macros.h"
 #include "ir/strings.h"
 #include "stablehlo/attributes.h"
+#include "stablehlo/chlo_builder.h"
 #include "stablehlo/op_util.h"
 
 namespace hlo::stablehlo {
 
-namespace {
-
-// Emits elementwise HLO on values of one shape.
-struct Builder {
-  Translator& t;
-  Scope& s;
-  const Op& op;
-  Type type;  // the shape every value here has (its element type varies)
-
-  Type Of(std::string_view element) const {
-    Type r = type;
-    r.element = std::string(element);
-    return r;
-  }
-  std::string Un(std::string_view opcode, const std::string& a, const Type& ty) {
-    return t.Emit(s, op, opcode, ty, StrCat(opcode, "(", a, ")"));
-  }
-  std::string Bin(std::string_view opcode, const std::string& a, const std::string& b,
-                  const Type& ty) {
-    return t.Emit(s, op, opcode, ty, StrCat(opcode, "(", a, ", ", b, ")"));
-  }
-  std::string Cmp(std::string_view dir, const std::string& a, const std::string& b) {
-    return t.Emit(s, op, "compare", Of("pred"),
-                  StrCat("compare(", a, ", ", b, "), direction=", dir));
-  }
-  std::string Sel(const std::string& p, const std::string& a, const std::string& b,
-                  const Type& ty) {
-    return t.Emit(s, op, "select", ty, StrCat("select(", p, ", ", a, ", ", b, ")"));
-  }
-  std::string Const(std::string_view text, const Type& ty) { return t.Splat(s, op, ty, text); }
-};
+namespace {}  // namespace
 
 absl::StatusOr<Value> OneOperand(Translator& t, const Op& op, const Scope& s) {
   HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 1));
   HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
   return in[0];
 }
+
+namespace {
 
 absl::Status TopK(Translator& t, const Op& op, Scope& s) {
   HLO_ASSIGN_OR_RETURN(Value x, OneOperand(t, op, s));
@@ -210,6 +183,7 @@ std::vector<OpEntry> ChloOps() {
       {"chlo.tan", &Direct},       {"chlo.is_inf", &IsInf},   {"chlo.is_pos_inf", &IsInf},
       {"chlo.is_neg_inf", &IsInf}, {"chlo.erf_inv", &ErfInv}, {"chlo.next_after", &NextAfter},
   };
+  for (const OpEntry& e : ChloMathOps()) out.push_back(e);
   for (std::string_view name :
        {"chlo.broadcast_add", "chlo.broadcast_subtract", "chlo.broadcast_multiply",
         "chlo.broadcast_divide", "chlo.broadcast_maximum", "chlo.broadcast_minimum",

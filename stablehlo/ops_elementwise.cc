@@ -26,7 +26,7 @@ const absl::flat_hash_map<std::string_view, std::string_view>& Opcodes() {
       {"stablehlo.complex", "complex"},
       {"stablehlo.convert", "convert"},
       {"stablehlo.cosine", "cosine"},
-      {"stablehlo.count_leading_zeros", "clz"},
+      {"stablehlo.count_leading_zeros", "count-leading-zeros"},
       {"stablehlo.divide", "divide"},
       {"stablehlo.exponential", "exponential"},
       {"stablehlo.exponential_minus_one", "exponential-minus-one"},
