@@ -148,29 +148,30 @@ absl::Status While(Translator& t, const Op& op, Scope& s) {
   return t.BindTupleResults(s, op, loop);
 }
 
-// case: conditional(index, ()...) with one computation per branch, each
-// taking an empty tuple (the branches capture nothing here).
+// case / if: conditional(index or pred, one tuple per branch); each branch
+// takes the values it uses from outside (implicit captures) as its tuple.
 absl::Status Case(Translator& t, const Op& op, Scope& s) {
   HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
   if (in.size() != 1) return t.Error(op.name_pos, StrCat(op.name, " takes one operand"));
   if (op.regions.empty()) return t.Error(op.name_pos, StrCat(op.name, " needs branches"));
-  std::vector<std::string> branches;
-  for (const Region& r : op.regions) {
-    HLO_ASSIGN_OR_RETURN(std::string b, t.RegionComputation(r, "branch", true, true, s, 0));
-    branches.push_back(b);
+  if (op.name == "stablehlo.if" && op.regions.size() != 2) {
+    return t.Error(op.name_pos, "if has two regions");
   }
-  Type empty;
-  empty.kind = Type::Kind::kTuple;
-  std::vector<std::string> args;
-  for (size_t i = 0; i < branches.size(); ++i) {
-    args.push_back(t.Emit(s, op, "tuple", empty, "tuple()"));
+  std::vector<std::string> branches, args;
+  for (const Region& r : op.regions) {
+    std::vector<Value> captured;
+    HLO_ASSIGN_OR_RETURN(std::string b, t.BranchComputation(r, s, &captured));
+    branches.push_back(b);
+    Type tuple;
+    tuple.kind = Type::Kind::kTuple;
+    for (const Value& v : captured) tuple.elements.push_back(v.type);
+    args.push_back(t.Emit(s, op, "tuple", tuple, StrCat("tuple(", Names(captured), ")")));
   }
   Type result;
   result.kind = Type::Kind::kTuple;
   result.elements = op.result_types;
   std::string body = StrCat("conditional(", in[0].name, ", ", StrJoin(args, ", "), "), ");
   if (op.name == "stablehlo.if") {
-    if (branches.size() != 2) return t.Error(op.name_pos, "if has two regions");
     StrAppend(&body, "true_computation=", branches[0], ", false_computation=", branches[1]);
   } else {
     StrAppend(&body, "branch_computations={", StrJoin(branches, ", "), "}");

@@ -42,9 +42,23 @@ std::string Translator::Emit(Scope& s, const Op& op, std::string_view prefix, co
   return s.comp->lines.back().name;
 }
 
-absl::StatusOr<Value> Translator::Lookup(const Scope& s, const Use& use) const {
+absl::StatusOr<Value> Translator::Lookup(const Scope& s, const Use& use) {
   auto it = s.values.find(use.name);
   if (it != s.values.end()) return it->second;
+  if (s.captures != nullptr && s.parent != nullptr) {
+    HLO_ASSIGN_OR_RETURN(Value outer, Lookup(*s.parent, use));
+    const size_t index = s.captures->outer.size();
+    s.captures->outer.push_back(outer);
+    HloLine line;
+    line.name = NewName("get-tuple-element");
+    line.text = StrCat(line.name, " = ", outer.type.Hlo(), " get-tuple-element(", s.captures->param,
+                       "), index=", index);
+    line.pos = use.pos;
+    s.comp->lines.push_back(std::move(line));
+    Value inner{s.comp->lines.back().name, outer.type};
+    s.values[use.name] = inner;
+    return inner;
+  }
   for (const Scope* p = s.parent; p != nullptr; p = p->parent) {
     if (p->values.contains(use.name)) {
       return Error(use.pos, StrCat(use.name,
@@ -193,6 +207,43 @@ absl::StatusOr<std::string> Translator::RegionComputation(const Region& region,
     ret.pos = block.ops.back().pos;
     comp->root = Emit(s, ret, "tuple", t, StrCat("tuple(", StrJoin(names, ", "), ")"));
   }
+  return comp->name;
+}
+
+absl::StatusOr<std::string> Translator::BranchComputation(const Region& region, const Scope& outer,
+                                                          std::vector<Value>* captured) {
+  if (region.blocks.size() != 1 || !region.blocks[0].args.empty()) {
+    return Error(region.pos, "a branch is one block without arguments");
+  }
+  comps_.push_back(std::make_unique<HloComputation>());
+  HloComputation* comp = comps_.back().get();
+  comp->name = NewName("branch");
+  comp->pos = region.pos;
+  Captures captures;
+  captures.param = NewName("captures");
+  Scope s{comp, {}, &outer, &captures};
+  std::vector<Value> returned;
+  HLO_RETURN_IF_ERROR(TranslateBlock(region.blocks[0], s, &returned));
+  Type t;
+  t.kind = Type::Kind::kTuple;
+  std::vector<std::string> names;
+  for (const Value& v : returned) {
+    t.elements.push_back(v.type);
+    names.push_back(v.name);
+  }
+  Op ret;
+  ret.pos = region.blocks[0].ops.back().pos;
+  comp->root = Emit(s, ret, "tuple", t, StrCat("tuple(", StrJoin(names, ", "), ")"));
+  // The parameter, now that its type (the captured values') is known.
+  Type param;
+  param.kind = Type::Kind::kTuple;
+  for (const Value& v : captures.outer) param.elements.push_back(v.type);
+  HloLine line;
+  line.name = captures.param;
+  line.text = StrCat(line.name, " = ", param.Hlo(), " parameter(0)");
+  line.pos = region.pos;
+  comp->lines.insert(comp->lines.begin(), std::move(line));
+  *captured = std::move(captures.outer);
   return comp->name;
 }
 

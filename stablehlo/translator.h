@@ -41,11 +41,21 @@ struct HloComputation {
   bool entry = false;
 };
 
-// The values one block sees; `parent` only to name implicit captures.
+// Values a branch of case/if uses from outside it (implicit captures): they
+// reach the branch's computation as the elements of its one tuple parameter,
+// as XLA's translation passes them.
+struct Captures {
+  std::string param;         // the parameter's instruction name
+  std::vector<Value> outer;  // the captured values, outside
+};
+
+// The values one block sees. A use of a value of an enclosing scope is an
+// implicit capture: allowed where `captures` is set, else an error.
 struct Scope {
   HloComputation* comp = nullptr;
-  absl::flat_hash_map<std::string, Value> values;
+  mutable absl::flat_hash_map<std::string, Value> values;  // captures are added on use
   const Scope* parent = nullptr;
+  Captures* captures = nullptr;
 };
 
 class Translator {
@@ -69,7 +79,7 @@ class Translator {
                    std::string_view body);
   // The operands' values (checked against the op's operand types).
   absl::StatusOr<std::vector<Value>> Operands(const Scope& s, const Op& op);
-  absl::StatusOr<Value> Lookup(const Scope& s, const Use& use) const;
+  absl::StatusOr<Value> Lookup(const Scope& s, const Use& use);
   // Binds the op's results: one value, or the elements of a tuple-shaped
   // instruction `tuple_name` through get-tuple-element.
   absl::Status BindResults(Scope& s, const Op& op, const std::string& name);
@@ -87,6 +97,10 @@ class Translator {
   absl::StatusOr<std::string> RegionComputation(const Region& region, std::string_view prefix,
                                                 bool tuple_param, bool tuple_root,
                                                 const Scope& outer, size_t expected_args);
+  // A branch of case/if: no arguments; what it uses from outside becomes its
+  // one tuple parameter (`captured` gets the outer values, in order).
+  absl::StatusOr<std::string> BranchComputation(const Region& region, const Scope& outer,
+                                                std::vector<Value>* captured);
   // Translates the ops of a block into `s`; `returned` gets the operands of
   // its terminator (return), checked to be one.
   absl::Status TranslateBlock(const Block& block, Scope& s, std::vector<Value>* returned);
