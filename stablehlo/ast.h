@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "stablehlo/lexer.h"
 
 namespace hlo::stablehlo {
@@ -22,8 +23,8 @@ struct Type {
   enum class Kind : uint8_t { kTensor, kTuple, kToken };
   Kind kind = Kind::kTensor;
   std::string element;
-  std::vector<int64_t> dims;
-  std::vector<Type> elements;  // kTuple
+  absl::InlinedVector<int64_t, 6> dims;  // no allocation for most tensors
+  std::vector<Type> elements;            // kTuple
   // The HLO shape text, without a layout: `f32[2,3]`, `(f32[], s32[])`, `token[]`.
   std::string Hlo() const;
   // As MLIR writes it, for messages: `tensor<2x3xf32>`.

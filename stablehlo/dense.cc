@@ -114,8 +114,8 @@ absl::Status ScalarFromText(const Lexer& lex, const Attr& a, PrimitiveType t, st
 }
 
 // Writes `{...}` nesting over `dims` around the flat scalar texts.
-void Nest(const std::vector<std::string>& flat, const std::vector<int64_t>& dims, size_t dim,
-          size_t* next, std::string* out) {
+void Nest(const std::vector<std::string>& flat, const absl::InlinedVector<int64_t, 6>& dims,
+          size_t dim, size_t* next, std::string* out) {
   if (dim == dims.size()) {
     *out += flat[(*next)++];
     return;
