@@ -56,6 +56,7 @@ std::vector<OpEntry> DataOps();
 std::vector<OpEntry> StructureOps();
 std::vector<OpEntry> CollectiveOps();
 std::vector<OpEntry> ChloOps();
+std::vector<OpEntry> MiscOps();
 
 }  // namespace hlo::stablehlo
 

@@ -175,7 +175,30 @@ def pretty_misc():
           "1e-6", "1e-6")
 
 
+def misc_ops():
+    f = np.float32
+    x = np.array([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]], f)
+    scale = np.array([2.0, 0.5, -1.0], f)
+    offset = np.array([0.1, 0.2, 0.3], f)
+    mean = np.array([0.5, 1.0, -0.5], f)
+    var = np.array([4.0, 0.25, 1.0], f)
+    a = np.array([[2.0, 0, 0], [1.0, 4.0, 0], [-1.0, 0.5, 8.0]], f)
+    b = np.array([[2.0, 4.0], [3.0, -1.0], [1.0, 2.0]], f)
+    lines = [
+        '    %bn = "stablehlo.batch_norm_inference"(%x, %scale, %offset, %mean, %var) <{epsilon = 1.000000e-03 : f32, feature_index = 1 : i64}> : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>',
+        '    %ts = "stablehlo.triangular_solve"(%a, %b) <{left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false}> : (tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>',
+        '    %gd = stablehlo.get_dimension_size %x, dim = 1 : (tensor<2x3xf32>) -> tensor<i32>',
+    ]
+    bn = (x - mean) / np.sqrt(var + np.float32(1e-3)) * scale + offset
+    ts = np.linalg.solve(a.astype(float), b.astype(float))
+    write("misc_ops", ["batch_norm_inference, triangular_solve (generic forms), get_dimension_size."],
+          {"x": x, "scale": scale, "offset": offset, "mean": mean, "var": var, "a": a, "b": b},
+          lines, [("bn", bn.astype(f)), ("ts", ts.astype(f)), ("gd", np.array(3, np.int32))],
+          "1e-6", "1e-6")
+
+
 if __name__ == "__main__":
+    misc_ops()
     chlo_special()
     generic_forms()
     pretty_misc()
