@@ -267,6 +267,9 @@ absl::Status Translator::TranslateFunc(const Func& f, bool entry) {
       }
       StrAppend(&body, ", frontend_attributes={xla.sdy.sharding=\"", escaped, "\"}");
     }
+    if (const Attr* sh = a.attrs.Find("mhlo.sharding"); sh && sh->kind == Attr::Kind::kString) {
+      StrAppend(&body, ", sharding=", sh->s);  // GSPMD's text, checked by the HLO parser
+    }
     std::string p = Emit(s, param_op, StrCat("Arg_", i), a.type, body);
     s.values[a.name] = Value{p, a.type};
   }
