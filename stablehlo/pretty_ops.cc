@@ -593,10 +593,12 @@ const absl::flat_hash_map<std::string, ParseFn>& Table() {
 
 }  // namespace
 
-bool HasPrettyForm(std::string_view name) { return Table().contains(std::string(name)); }
+bool HasPrettyForm(std::string_view name) {
+  return Table().contains(absl::string_view(name.data(), name.size()));
+}
 
 absl::Status ParsePrettyOp(Reader& r, Op* op, int depth) {
-  return Table().at(op->name)(r, op, depth);
+  return Table().find(op->name)->second(r, op, depth);
 }
 
 }  // namespace hlo::stablehlo

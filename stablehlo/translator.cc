@@ -140,6 +140,9 @@ absl::Status Translator::TranslateOp(const Op& op, Scope& s) {
 
 absl::Status Translator::TranslateBlock(const Block& block, Scope& s,
                                         std::vector<Value>* returned) {
+  // Values move when the table grows: make room for the block's at once.
+  s.values.reserve(s.values.size() + block.ops.size() + block.args.size());
+  s.comp->lines.reserve(s.comp->lines.size() + block.ops.size() * 2);
   for (size_t i = 0; i < block.ops.size(); ++i) {
     const Op& op = block.ops[i];
     if (IsTerminator(op.name)) {
@@ -333,6 +336,14 @@ absl::Status Translator::Translate() {
 void Translator::Render() {
   text_.clear();
   line_pos_.clear();
+  size_t bytes = 256, lines = 2;
+  for (const auto& c : comps_) {
+    bytes += c->name.size() + 16;
+    lines += c->lines.size() + 3;
+    for (const HloLine& l : c->lines) bytes += l.text.size() + 8;
+  }
+  text_.reserve(bytes);
+  line_pos_.reserve(lines);
   std::string name = module_.name.empty() ? "module" : Sanitize(module_.name);
   StrAppend(&text_, "HloModule ", name);
   if (!module_.meshes.empty()) {
