@@ -10,8 +10,10 @@ import numpy as np
 import scipy.special as sp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MLIR = {np.float32: "f32", np.float64: "f64", np.int32: "i32", np.uint32: "ui32", np.bool_: "i1"}
-HLO = {np.float32: "f32", np.float64: "f64", np.int32: "s32", np.uint32: "u32", np.bool_: "pred"}
+MLIR = {np.float32: "f32", np.float64: "f64", np.int32: "i32", np.uint32: "ui32", np.bool_: "i1",
+        np.int64: "i64", np.complex64: "complex<f32>"}
+HLO = {np.float32: "f32", np.float64: "f64", np.int32: "s32", np.uint32: "u32", np.bool_: "pred",
+       np.int64: "s64", np.complex64: "c64"}
 
 
 def tensor(a):
@@ -21,6 +23,8 @@ def tensor(a):
 def elems(a):
     if a.dtype == np.bool_:
         return "true" if a else "false"
+    if a.dtype.kind == "c":
+        return f"({elems(a.real)}, {elems(a.imag)})"
     if a.dtype.kind == "f":
         if np.isnan(a):
             return "nan"
@@ -197,7 +201,64 @@ def misc_ops():
           "1e-6", "1e-6")
 
 
+def dense_forms():
+    """dense<...> as MLIR writes it: hex bytes (little-endian) of every width,
+    a hex splat, a bare hex float, nested lists, a splat, complex pairs."""
+    f32 = np.array([[1.5, -0.0], [np.inf, 3.25e-3]], np.float32)
+    f64 = np.array([1.0 / 3, -2.5e300], np.float64)
+    f16 = np.array([0.5, -65504.0, 6.1035156e-05], np.float16)
+    bf = np.array([1.0, -3.0, 0.15625], np.float32)  # exact in bf16
+    bf_bits = (bf.view(np.uint32) >> 16).astype(np.uint16)
+    i8 = np.array([-128, 5, 127], np.int8)
+    u16 = np.array([0, 40000, 65535], np.uint16)
+    i1 = np.array([True, False, True, True])
+    i64 = np.array([-(2 ** 62), 7], np.int64)
+    c64 = np.array([1.5 - 2j, 0.25 + 4j], np.complex64)
+    hx = lambda a: '"0x' + a.tobytes().hex().upper() + '"'
+    lines = [
+        f'    %f32 = stablehlo.constant dense<{hx(f32)}> : tensor<2x2xf32>',
+        f'    %f64 = stablehlo.constant dense<{hx(f64)}> : tensor<2xf64>',
+        f'    %f16 = stablehlo.constant dense<{hx(f16)}> : tensor<3xf16>',
+        f'    %bf16 = stablehlo.constant dense<{hx(bf_bits)}> : tensor<3xbf16>',
+        f'    %i8 = stablehlo.constant dense<{hx(i8)}> : tensor<3xi8>',
+        f'    %u16 = stablehlo.constant dense<{hx(u16)}> : tensor<3xui16>',
+        f'    %i1 = stablehlo.constant dense<{hx(i1.astype(np.uint8))}> : tensor<4xi1>',
+        f'    %i64 = stablehlo.constant dense<{hx(i64)}> : tensor<2xi64>',
+        f'    %c64 = stablehlo.constant dense<{hx(c64)}> : tensor<2xcomplex<f32>>',
+        '    %splat_hex = stablehlo.constant dense<"0x0000C03F"> : tensor<2x3xf32>',
+        '    %neg_inf = stablehlo.constant dense<0xFF800000> : tensor<f32>',
+        '    %nested = stablehlo.constant dense<[[1, -2], [3, 4]]> : tensor<2x2xi32>',
+        '    %splat = stablehlo.constant dense<2.500000e-01> : tensor<3xbf16>',
+        '    %pairs = stablehlo.constant dense<[(1.000000e+00,-2.000000e+00), (0.000000e+00,5.000000e-01)]> : tensor<2xcomplex<f32>>',
+        '    %bools = stablehlo.constant dense<[true, false]> : tensor<2xi1>',
+    ]
+    results = [("f32", f32), ("f64", f64), ("f16", f16.astype(np.float32)), ("bf16", bf),
+               ("i8", i8.astype(np.int32)), ("u16", u16.astype(np.uint32)), ("i1", i1),
+               ("i64", i64), ("c64", c64), ("splat_hex", np.full((2, 3), 1.5, np.float32)),
+               ("neg_inf", np.array(-np.inf, np.float32)),
+               ("nested", np.array([[1, -2], [3, 4]], np.int32)),
+               ("splat", np.full(3, 0.25, np.float32)),
+               ("pairs", np.array([1 - 2j, 0.5j], np.complex64)), ("bools", np.array([True, False]))]
+    # Narrow types compare through converts to f32/s32/u32 (the expect file's types).
+    conv = {"f16": ("tensor<3xf16>", "tensor<3xf32>"), "bf16": ("tensor<3xbf16>", "tensor<3xf32>"),
+            "i8": ("tensor<3xi8>", "tensor<3xi32>"), "u16": ("tensor<3xui16>", "tensor<3xui32>"),
+            "splat": ("tensor<3xbf16>", "tensor<3xf32>")}
+    names = []
+    for n, _ in results:
+        if n in conv:
+            lines.append(f"    %{n}_w = stablehlo.convert %{n} : ({conv[n][0]}) -> {conv[n][1]}")
+            names.append(n + "_w")
+        else:
+            names.append(n)
+    results = [(m, v) for m, (_, v) in zip(names, results)]
+    write("dense_forms", ["dense<...> constants: hex bytes of every width (f32, f64, f16, bf16, i8,",
+                          "ui16, i1, i64, complex<f32>), a hex splat, a bare hex float, nested lists,",
+                          "a splat, complex pairs, booleans."],
+          {}, lines, results, "0", "0")
+
+
 if __name__ == "__main__":
+    dense_forms()
     misc_ops()
     chlo_special()
     generic_forms()
