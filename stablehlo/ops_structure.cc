@@ -346,6 +346,9 @@ absl::Status CustomCall(Translator& t, const Op& op, Scope& s) {
     StrAppend(&body, ", operand_layout_constraints={", StrJoin(parts, ", "), "}");
   }
   if (OptionalBool(op, "has_side_effect")) body += ", custom_call_has_side_effect=true";
+  if (const Attr* sh = op.FindAttr("mhlo.sharding"); sh && sh->kind == Attr::Kind::kString) {
+    StrAppend(&body, ", sharding=", sh->s);  // @Sharding, @SPMDFullToShardShape, ...
+  }
   if (const Attr* al = op.FindAttr("output_operand_aliases"); al && !al->list.empty()) {
     std::vector<std::string> parts;
     for (const Attr& a : al->list) {
