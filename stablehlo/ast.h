@@ -33,6 +33,8 @@ struct Type {
   bool operator==(const Type&) const = default;
 };
 
+struct NamedAttr;
+
 // An attribute value. Dense elements keep their element texts (or the
 // hex bytes); dialect attributes (`#stablehlo.gather<k = v, ...>`) keep
 // their parameters as a dictionary and their text.
@@ -57,7 +59,7 @@ struct Attr {
   double f = 0;
   std::string s;  // string, symbol, word, dialect name, dense hex bytes
   std::vector<Attr> list;
-  std::vector<std::pair<std::string, Attr>> dict;
+  std::vector<NamedAttr> dict;
   Type type;                       // of kInt/kFloat/kDense (when written)
   std::vector<std::string> elems;  // kDense: element texts in row-major order
   bool dense_hex = false;          // kDense: s holds the raw bytes
@@ -66,6 +68,13 @@ struct Attr {
   Pos pos;
 
   const Attr* Find(std::string_view key) const;
+};
+
+// `key = value` in a dictionary (first, second: as the pair it stands for).
+struct NamedAttr {
+  NamedAttr(std::string key, Attr value) : first(std::move(key)), second(std::move(value)) {}
+  std::string first;
+  Attr second;
 };
 
 struct Op;
@@ -100,7 +109,7 @@ struct Op {
   std::string name;                  // stablehlo.add, func.call, chlo.top_k
   std::vector<std::string> results;  // one SSA name per result (`%0#1` for `%0:2`)
   std::vector<Use> operands;
-  std::vector<std::pair<std::string, Attr>> attrs;
+  std::vector<NamedAttr> attrs;
   std::vector<Region> regions;
   std::vector<Type> operand_types;
   std::vector<Type> result_types;

@@ -139,7 +139,7 @@ absl::Status ParseDialectAttr(Lexer& lex, Attr* a, int depth) {
   // Try `key = value, ...` first; else keep the text only.
   Lexer trial = lex;
   trial.Eat("<");
-  std::vector<std::pair<std::string, Attr>> params;
+  std::vector<NamedAttr> params;
   bool ok = true;
   if (!trial.Eat(">")) {
     do {
@@ -268,7 +268,7 @@ absl::Status ParseAttr(Lexer& lex, Attr* out, int depth, bool typed) {
   return lex.ErrorExpected("an attribute value");
 }
 
-absl::Status ParseDict(Lexer& lex, std::vector<std::pair<std::string, Attr>>* out, int depth) {
+absl::Status ParseDict(Lexer& lex, std::vector<NamedAttr>* out, int depth) {
   if (depth > kMaxNesting) return TooDeep(lex);
   HLO_RETURN_IF_ERROR(lex.Expect("{"));
   if (lex.Eat("}")) return absl::OkStatus();

@@ -24,7 +24,7 @@ inline constexpr int kMaxNesting = 200;
 // `key = value` parameters of pretty forms, which the op's types follow).
 absl::Status ParseAttr(Lexer& lex, Attr* out, int depth = 0, bool typed = true);
 // dict ::= '{' (entry (',' entry)*)? '}'   entry ::= (ident | string) ('=' attr)?
-absl::Status ParseDict(Lexer& lex, std::vector<std::pair<std::string, Attr>>* out, int depth = 0);
+absl::Status ParseDict(Lexer& lex, std::vector<NamedAttr>* out, int depth = 0);
 
 // Typed readers of attribute values, with a located error naming `what`.
 absl::Status AttrInt(const Lexer& lex, const Attr& a, std::string_view what, int64_t* out);

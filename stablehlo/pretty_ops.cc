@@ -205,7 +205,7 @@ absl::Status ParseConvolution(Reader& r, Op* op, int) {
   if (lex.Eat(",")) {
     HLO_RETURN_IF_ERROR(lex.Expect("window"));
     HLO_RETURN_IF_ERROR(lex.Expect("="));
-    std::vector<std::pair<std::string, Attr>> window;
+    std::vector<NamedAttr> window;
     HLO_RETURN_IF_ERROR(ParseDict(lex, &window));
     for (auto& [k, v] : window) {
       static const std::pair<const char*, const char*> kNames[] = {
