@@ -20,6 +20,8 @@ are left out: small inputs give more executions a second.
 * check: every testdata file with CHECK lines, as the check file and as
   the input (after the options byte 0 of check_fuzzer.cc and a NUL between).
 * runline: every testdata .hlo file (its RUN lines, first 4 KiB).
+* stablehlo: the StableHLO texts: testdata/stablehlo/*.hlo and the shared cases'
+  stablehlo.mlir files.
 * npy: the .npy files, each after the byte that picks its element type in
   npy_fuzzer.cc (kTypes there).
 """
@@ -115,12 +117,17 @@ def check_seeds(args):
             yield b"\x00" + text[:8192] + b"\x00" + text[:8192]
 
 
+def stablehlo_seeds(args):
+    for f in sorted(glob.glob(os.path.join(ROOT, "testdata", "stablehlo", "*.hlo"))) + files("*.mlir"):
+        yield read(f)
+
+
 def runline_seeds(args):
     for path in glob.glob(os.path.join(ROOT, "testdata", "**", "*.hlo"), recursive=True):
         yield read(path)[:4096]
 
 
-TARGETS = {"check": check_seeds, "runline": runline_seeds, "parser": parser_seeds, "opt": parser_seeds, "module_json": json_seeds,
+TARGETS = {"stablehlo": stablehlo_seeds, "check": check_seeds, "runline": runline_seeds, "parser": parser_seeds, "opt": parser_seeds, "module_json": json_seeds,
            "literal": literal_seeds, "npy": npy_seeds, "eval": eval_seeds}
 
 

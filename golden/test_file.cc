@@ -19,7 +19,9 @@ constexpr const char* kConfigName = "hlo-test.cfg";
 
 bool IsTestName(const fs::path& path) {
   std::string name = path.filename().string();
-  return name.size() > 4 && name.ends_with(".hlo") && !name.ends_with(".expected.hlo");
+  // StableHLO tests may be .mlir files (hlo-opt and hlo-run read them).
+  return (name.size() > 4 && name.ends_with(".hlo") && !name.ends_with(".expected.hlo")) ||
+         (name.size() > 5 && name.ends_with(".mlir"));
 }
 
 // Parses `// RUN: ...` lines; `prefix` is the comment leader ("//" in test
@@ -179,6 +181,7 @@ absl::StatusOr<TestFile> LoadTestFile(const std::string& path, const std::string
 std::string SiblingPath(const TestFile& test, const std::string& suffix) {
   std::string base = test.relative;
   if (base.ends_with(".hlo")) base.resize(base.size() - 4);
+  if (base.ends_with(".mlir")) base.resize(base.size() - 5);
   return base + suffix;
 }
 

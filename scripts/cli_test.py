@@ -346,9 +346,12 @@ def test_messages(c):
     p = c.run("hlo-opt", "add.hlo", "--passes=dcee")
     c.expect_exit("a mistyped pass: did you mean", p, 2, "dcee", "did you mean 'dce'")
     p = c.run("hlo-run", "stablehlo.mlir", "--random-inputs")
-    c.expect_exit("hlo-run: StableHLO text is named as such", p, 1, "StableHLO")
+    c.expect_exit("hlo-run: StableHLO text is read (stablehlo/)", p, 0)
     p = c.run("hlo-opt", "stablehlo.mlir")
-    c.expect_exit("hlo-opt: StableHLO text is named as such", p, 1, "StableHLO")
+    c.expect_exit("hlo-opt: StableHLO text is read (stablehlo/)", p, 0, "negate", stream="stdout")
+    p = c.run("hlo-opt", "stablehlo.mlir", "--input-format=hlo")
+    c.expect_exit("hlo-opt --input-format=hlo: StableHLO text is named as such", p, 1,
+                  "StableHLO")
     p = c.run("hlo-run", "elided.hlo", "--seed", "3")
     ok = p.returncode == 0 and p.stderr.count("elided") == 1 and "2 elided constants" in p.stderr
     c.check("elided constants filled: said once on stderr", ok,

@@ -3,9 +3,11 @@
 
 Runs ../shared/xla-jax/check.py (XLA's dumps, before/after texts, XLA:CPU's results) over
 the shared cases and over testdata/xla-jax/cases with --denormals=flush, as XLA:CPU runs.
-It adds one column of its own, "-O all": after.hlo and both dump files through
+It adds two columns of its own, "-O all": after.hlo and both dump files through
 `hlo-opt -O --verify-each` must verify and give XLA:CPU's results too (check.py's "-O run"
-covers before.hlo). Every column of every case must pass, except the (case, column) pairs listed with a reason
+covers before.hlo); and "stablehlo": the case's stablehlo.mlir (JAX's StableHLO text of the
+same program) must parse, verify and give XLA:CPU's results (multi-device cases run on one
+device with the global arrays, as check.py runs their before.hlo). Every column of every case must pass, except the (case, column) pairs listed with a reason
 in scripts/real-xla-known-failures.txt; a listed pair that now passes is reported so the
 list shrinks.
 
@@ -116,6 +118,56 @@ def optimized_texts(cases, binary, only):
     return failed
 
 
+def stablehlo_texts(cases, binary, only):
+    """The "stablehlo" column: stablehlo.mlir parses, verifies, runs and matches."""
+    import numpy as np
+    failed, counts = {}, {"cases": 0, "parse": 0, "verify": 0, "run": 0, "match": 0}
+    opt, run = os.path.join(binary, "hlo-opt"), os.path.join(binary, "hlo-run")
+    for d in sorted(glob.glob(os.path.join(cases, "*"))):
+        name, f = os.path.basename(d), os.path.join(d, "stablehlo.mlir")
+        if (only and name not in only.split(",")) or not os.path.exists(f):
+            continue
+        meta = json.load(open(os.path.join(d, "meta.json")))
+        if not meta.get("ok"):
+            continue
+        counts["cases"] += 1
+        msg = ""
+        with tempfile.TemporaryDirectory() as td:
+            for step, extra in (("parse", ["--no-verify"]), ("verify", [])):
+                o = subprocess.run([opt, f, "-o", os.devnull, *extra], capture_output=True, text=True)
+                if o.returncode != 0:
+                    msg = f"{step}: {o.stderr.strip()[:200]}"
+                    break
+                counts[step] += 1
+            if not msg:
+                cmd = [run, f, "--output-format=npy", "-o", td, "--denormals=flush"]
+                for i in range(len(meta["inputs"])):
+                    cmd += ["--input", os.path.join(d, f"in_{i}.npy")]
+                r = subprocess.run(cmd, capture_output=True, text=True)
+                if r.returncode != 0:
+                    msg = f"run: {r.stderr.strip()[:200]}"
+                else:
+                    counts["run"] += 1
+                    outs = sorted(glob.glob(os.path.join(td, "result*.npy")),
+                                  key=lambda p: [int(x) for x in re.findall(r"\d+", os.path.basename(p))])
+                    wants = [os.path.join(d, f"out_{i}.npy") for i in range(len(meta["outputs"]))]
+                    bad = [i for i, (g, w) in enumerate(zip(outs, wants))
+                           if not close(np.load(g), np.load(w), meta["outputs"][i])]
+                    if len(outs) != len(wants) or bad:
+                        msg = f"match: {len(outs)} results vs {len(wants)}, off: {bad[:5]}"
+                    else:
+                        counts["match"] += 1
+        print(f"{'FAIL' if msg else 'ok  '} {name} stablehlo" + (f"\n       {msg}" if msg else ""),
+              flush=True)
+        if msg:
+            failed[(name, "stablehlo")] = msg[:300]
+    if counts["cases"]:
+        n = counts["cases"]
+        print(f"stablehlo.mlir: {counts['parse']}/{n} parse, {counts['verify']}/{n} verify, "
+              f"{counts['run']}/{n} run, {counts['match']}/{n} match", flush=True)
+    return failed
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
@@ -135,6 +187,7 @@ def main():
             return 1
         failed.update(f)
         failed.update(optimized_texts(cases, os.path.abspath(a.bin), a.only))
+        failed.update(stablehlo_texts(cases, os.path.abspath(a.bin), a.only))
     unexpected = sorted(k for k in failed if k not in known)
     fixed = sorted(k for k in known if k not in failed and (not a.only or k[0] in a.only.split(",")))
     for case, col in unexpected:

@@ -22,6 +22,7 @@
 #include "passes/pipeline.h"
 #include "passes/shape_inference.h"
 #include "passes/verifier.h"
+#include "stablehlo/stablehlo.h"
 #include "stablehlo/writer.h"
 #include "tools/tool_status.h"
 
@@ -53,8 +54,9 @@ void AddOptions(CLI::App& app, OptFlags& f) {
   app.add_option("--emit", f.emit, "output format")
       ->check(CLI::IsMember({"hlo", "json", "dot", "stablehlo"}));
   app.add_option("--input-format", f.input_format,
-                 "input format (default: json for a .json file, else hlo)")
-      ->check(CLI::IsMember({"hlo", "json"}));
+                 "input format (default: json for a .json file, stablehlo for a .mlir file or "
+                 "MLIR text, else hlo)")
+      ->check(CLI::IsMember({"hlo", "json", "stablehlo"}));
   app.add_option("--print-style", f.print_style, "force long or short HLO text")
       ->check(CLI::IsMember({"long", "short"}));
   app.add_option("--print-metadata", f.print_metadata, "print metadata={...} attributes");
@@ -120,6 +122,14 @@ absl::StatusOr<InputModules> ReadModules(const OptFlags& f, PhaseTimer& parse_ti
     in.first_lines.assign(in.json.size(), 1);
     return in;
   }
+  if (f.input_format == "stablehlo" || (f.input_format.empty() && LooksLikeStableHlo(*in.text))) {
+    auto ms = ParseStableHlo(*in.text, ParseOptions{in.filename, &InferShape});
+    if (!ms.ok()) return ms.status();
+    in.json = *std::move(ms);  // read whole, as JSON's are
+    in.pieces.assign(in.json.size(), std::string_view());
+    in.first_lines.assign(in.json.size(), 1);
+    return in;
+  }
   for (const TextPiece& p : SplitModules(*in.text)) {
     in.pieces.push_back(p.text);
     in.first_lines.push_back(p.first_line);
@@ -151,9 +161,9 @@ absl::StatusOr<std::unique_ptr<Module>> ParseOne(const OptFlags& f, InputModules
   if (f.time_phases) before = CurrentMemoryUsage();
   run.parse_timer.Start();
   absl::StatusOr<std::unique_ptr<Module>> m =
-      f.input_format == "json" ? std::move(in.json[i])
-                               : ParseModulePiece(in.pieces[i], in.first_lines[i],
-                                                  ParseOptions{in.filename, &InferShape});
+      !in.json.empty() ? std::move(in.json[i])
+                       : ParseModulePiece(in.pieces[i], in.first_lines[i],
+                                          ParseOptions{in.filename, &InferShape});
   run.parse_timer.Stop();
   if (f.time_phases && m.ok()) {
     MemoryUsage after = CurrentMemoryUsage();
@@ -161,7 +171,7 @@ absl::StatusOr<std::unique_ptr<Module>> ParseOne(const OptFlags& f, InputModules
     run.ir_resident_bytes += static_cast<int64_t>(after.resident_bytes - before.resident_bytes);
     run.instructions += InstructionCount(**m);
   }
-  if (!m.ok() && f.input_format != "json") {
+  if (!m.ok() && in.json.empty()) {
     return ExplainParseFailure(in.pieces[i], in.filename, "hlo-opt", m.status());
   }
   return m;
@@ -245,7 +255,9 @@ std::optional<int> ParseOptFlags(int argc, char** argv, OptFlags& f) {
   } catch (const CLI::ParseError& e) {
     return ReportParseError(app, e, "hlo-opt");
   }
-  if (f.input_format.empty()) f.input_format = absl::EndsWith(f.input, ".json") ? "json" : "hlo";
+  // Empty: HLO text, or StableHLO when the text looks like MLIR (ReadModules).
+  if (f.input_format.empty() && absl::EndsWith(f.input, ".json")) f.input_format = "json";
+  if (f.input_format.empty() && absl::EndsWith(f.input, ".mlir")) f.input_format = "stablehlo";
   if (auto st = CheckEmitFlags(app, f); !st.ok()) {
     ReportError("hlo-opt", st);
     return 2;

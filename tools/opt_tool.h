@@ -17,7 +17,7 @@ struct OptFlags {
   std::string input = "-";
   std::string output = "-";
   std::string emit = "hlo";
-  std::string input_format;  // empty: from the file name
+  std::string input_format;  // empty: from the file name or the text
   std::string print_style;   // "long" / "short"; empty keeps the style read
   std::string compact_gte;   // "true" / "false"; empty keeps the style read
   bool print_metadata = true;

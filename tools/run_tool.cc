@@ -21,6 +21,7 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/cord.h"
+#include "absl/strings/match.h"
 #include "eval/denormals.h"
 #include "eval/evaluator.h"
 #include "eval/io/compare.h"
@@ -40,6 +41,7 @@
 #include "passes/shape_inference.h"
 #include "passes/verifier.h"
 #include "re2/re2.h"
+#include "stablehlo/stablehlo.h"
 #include "tools/mpi_run.h"
 #include "tools/numerics/numerics_run.h"
 #include "tools/tool_common.h"
@@ -317,7 +319,14 @@ absl::StatusOr<std::unique_ptr<hlo::Module>> LoadModule(const RunFlags& f) {
   if (!text.ok()) return text.status();
   std::string filename = f.module_file == "-" ? "<stdin>" : f.module_file;
   auto shared_text = std::make_shared<const std::string>(*std::move(text));
-  auto module = hlo::ParseModule(*shared_text, hlo::ParseOptions{filename, &hlo::InferShape});
+  absl::StatusOr<std::unique_ptr<hlo::Module>> module;
+  if (absl::EndsWith(filename, ".mlir") || hlo::LooksLikeStableHlo(*shared_text)) {
+    auto modules = hlo::ParseStableHlo(*shared_text, hlo::ParseOptions{filename, &hlo::InferShape});
+    if (!modules.ok()) return modules.status();
+    module = std::move(modules->front());
+  } else {
+    module = hlo::ParseModule(*shared_text, hlo::ParseOptions{filename, &hlo::InferShape});
+  }
   if (!module.ok()) {
     return hlo::ExplainParseFailure(*shared_text, filename, "hlo-run", module.status());
   }

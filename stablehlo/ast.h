@@ -1,0 +1,158 @@
+// What the reader builds from StableHLO text before translation: types,
+// attributes, operations with their regions, functions and the module. The
+// pretty and the generic form of an op give the same Op (the attribute
+// names are MLIR's property names, e.g. `broadcast_dimensions`).
+#ifndef HLO_STABLEHLO_AST_H_
+#define HLO_STABLEHLO_AST_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "stablehlo/lexer.h"
+
+namespace hlo::stablehlo {
+
+// tensor<2x3xf32>, tuple<...>, !stablehlo.token. `element` is the HLO
+// primitive type name (f32, s32, pred, c64, ...).
+struct Type {
+  enum class Kind : uint8_t { kTensor, kTuple, kToken };
+  Kind kind = Kind::kTensor;
+  std::string element;
+  absl::InlinedVector<int64_t, 6> dims;  // no allocation for most tensors
+  std::vector<Type> elements;            // kTuple
+  // The HLO shape text, without a layout: `f32[2,3]`, `(f32[], s32[])`, `token[]`.
+  std::string Hlo() const;
+  // As MLIR writes it, for messages: `tensor<2x3xf32>`.
+  std::string Mlir() const;
+  int64_t ElementCount() const;
+  bool operator==(const Type&) const = default;
+};
+
+struct NamedAttr;
+
+// An attribute value. Dense elements keep their element texts (or the
+// hex bytes); dialect attributes (`#stablehlo.gather<k = v, ...>`) keep
+// their parameters as a dictionary and their text.
+struct Attr {
+  enum class Kind : uint8_t {
+    kUnit,        // a key without a value (`use_global_device_ids`)
+    kInt,         // 3 : i64
+    kFloat,       // 1.0 : f32
+    kBool,        // true
+    kString,      // "text"
+    kSymbol,      // @name
+    kWord,        // a bare word: DEFAULT, FFT, b (enums written bare)
+    kArray,       // [a, b]
+    kDict,        // {a = 1, b}
+    kDenseArray,  // array<i64: 1, 2>
+    kDense,       // dense<...> : tensor<...>
+    kDialect,     // #stablehlo.gather<...>, #stablehlo<precision DEFAULT>, #sdy...
+    kType,        // a type as a value
+  };
+  Kind kind = Kind::kUnit;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;  // string, symbol, word, dialect name, dense hex bytes
+  std::vector<Attr> list;
+  std::vector<NamedAttr> dict;
+  Type type;                       // of kInt/kFloat/kDense (when written)
+  std::vector<std::string> elems;  // kDense: element texts in row-major order
+  bool dense_hex = false;          // kDense: s holds the raw bytes
+  bool dense_nested = false;       // kDense: written as a nested list
+  std::string text;                // kDialect / kDict: the source text
+  Pos pos;
+
+  const Attr* Find(std::string_view key) const;
+};
+
+// `key = value` in a dictionary (first, second: as the pair it stands for).
+struct NamedAttr {
+  NamedAttr(std::string key, Attr value) : first(std::move(key)), second(std::move(value)) {}
+  std::string first;
+  Attr second;
+};
+
+struct Op;
+
+struct Block {
+  std::vector<std::pair<std::string, Type>> args;
+  std::vector<Pos> arg_pos;
+  std::vector<Op> ops;
+};
+
+struct Region {
+  std::vector<Block> blocks;
+  Pos pos;
+};
+
+// A use of a value: `%x` or `%x#1`.
+struct Use {
+  std::string name;  // with the `#N` suffix when written
+  Pos pos;
+};
+
+// Source locations attached to an op (`loc(...)`), as metadata.
+struct Location {
+  std::string_view raw;  // the `loc(...)` body as written, until resolved
+  std::string op_name;
+  std::string file;
+  int64_t line = 0;
+  int64_t col = 0;
+};
+
+struct Op {
+  std::string name;                  // stablehlo.add, func.call, chlo.top_k
+  std::vector<std::string> results;  // one SSA name per result (`%0#1` for `%0:2`)
+  std::vector<Use> operands;
+  std::vector<NamedAttr> attrs;
+  std::vector<Region> regions;
+  std::vector<Type> operand_types;
+  std::vector<Type> result_types;
+  Location loc;
+  Pos pos;       // the op's first character (its results or its name)
+  Pos name_pos;  // its name
+
+  const Attr* FindAttr(std::string_view key) const;
+};
+
+struct Argument {
+  std::string name;
+  Type type;
+  Attr attrs;  // a dictionary (possibly empty)
+  Pos pos;
+};
+
+struct Func {
+  std::string name;
+  bool is_public = true;
+  std::vector<Argument> args;
+  std::vector<Type> results;
+  std::vector<Attr> result_attrs;
+  Region body;
+  Pos pos;
+  Location loc;
+};
+
+struct Mesh {
+  std::string name;
+  std::string text;  // the `<["i"=4]>` text as written
+  std::vector<std::pair<std::string, int64_t>> axes;
+  Pos pos;
+};
+
+struct MlirModule {
+  std::string name;
+  Attr attrs;  // a dictionary
+  std::vector<Func> funcs;
+  std::vector<Mesh> meshes;
+  Pos pos;
+};
+
+}  // namespace hlo::stablehlo
+
+#endif  // HLO_STABLEHLO_AST_H_

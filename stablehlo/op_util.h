@@ -1,0 +1,63 @@
+// Small helpers the op translators share: attribute lookup under the
+// pretty and the generic names, HLO list texts, enum words.
+#ifndef HLO_STABLEHLO_OP_UTIL_H_
+#define HLO_STABLEHLO_OP_UTIL_H_
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "stablehlo/ast.h"
+#include "stablehlo/translator.h"
+
+namespace hlo::stablehlo {
+
+// The attribute under the first of `names` present, or null.
+const Attr* FindAny(const Op& op, std::initializer_list<std::string_view> names);
+// The same, an error naming the first name when absent.
+absl::Status Require(const Translator& t, const Op& op,
+                     std::initializer_list<std::string_view> names, const Attr** out);
+absl::Status RequireInts(const Translator& t, const Op& op,
+                         std::initializer_list<std::string_view> names, std::vector<int64_t>* out);
+// Absent: `fallback`.
+absl::Status OptionalInts(const Translator& t, const Op& op,
+                          std::initializer_list<std::string_view> names, std::vector<int64_t>* out);
+absl::Status OptionalInt(const Translator& t, const Op& op,
+                         std::initializer_list<std::string_view> names, int64_t fallback,
+                         int64_t* out);
+bool OptionalBool(const Op& op, std::string_view name);
+
+// `{1,2,3}`
+std::string IntList(const std::vector<int64_t>& v);
+// `a, b, c` of the values' names.
+std::string Names(const std::vector<Value>& values);
+
+// broadcast_in_dim of `v` to `target` with operand dimension i at map[i];
+// size-1 dimensions that expand are reshaped away first (HLO's broadcast
+// keeps sizes), as XLA's translation does. Returns the instruction's name.
+absl::StatusOr<std::string> BroadcastTo(Translator& t, Scope& s, const Op& op, const Value& v,
+                                        const Type& target, const std::vector<int64_t>& map,
+                                        Pos pos);
+
+// The number of results an op must have.
+absl::Status ExpectResults(const Translator& t, const Op& op, size_t n);
+absl::Status ExpectOperands(const Translator& t, const Op& op, size_t n);
+
+// Registration of op translators (each ops_*.cc has a table).
+struct OpEntry {
+  std::string_view name;
+  OpTranslator fn;
+};
+std::vector<OpEntry> ElementwiseOps();
+std::vector<OpEntry> DataOps();
+std::vector<OpEntry> StructureOps();
+std::vector<OpEntry> CollectiveOps();
+std::vector<OpEntry> ChloOps();
+std::vector<OpEntry> MiscOps();
+
+}  // namespace hlo::stablehlo
+
+#endif  // HLO_STABLEHLO_OP_UTIL_H_

@@ -1,0 +1,158 @@
+// Collectives: all_reduce, all_gather, reduce_scatter, all_to_all,
+// collective_permute, collective_broadcast; replica groups as dense lists
+// or Shardy mesh axes.
+#include "ir/status_macros.h"
+#include "ir/strings.h"
+#include "stablehlo/attributes.h"
+#include "stablehlo/op_util.h"
+
+namespace hlo::stablehlo {
+
+namespace {
+
+// `, channel_id=N, replica_groups=..., use_global_device_ids=true`
+absl::Status CommonAttrs(const Translator& t, const Op& op, std::string* out) {
+  if (const Attr* ch = op.FindAttr("channel_handle")) {
+    int64_t handle = 0;
+    if (const Attr* h = ch->Find("handle"))
+      HLO_RETURN_IF_ERROR(AttrInt(t.lex(), *h, "handle", &handle));
+    if (handle > 0) StrAppend(out, ", channel_id=", handle);
+  }
+  if (const Attr* rg = op.FindAttr("replica_groups")) {
+    if (rg->kind == Attr::Kind::kDialect && rg->s == "stablehlo.replica_group_mesh_axes") {
+      const Attr* mesh = rg->Find("mesh");
+      const Attr* axes = rg->Find("axes");
+      if (mesh == nullptr || axes == nullptr) return t.Error(rg->pos, "mesh and axes needed");
+      const Mesh* m = nullptr;
+      for (const Mesh& x : t.module().meshes) {
+        if (x.name == mesh->s) m = &x;
+      }
+      if (m == nullptr) return t.Error(mesh->pos, StrCat("undefined mesh @", mesh->s));
+      std::vector<std::string> all, used;
+      for (const auto& [axis, size] : m->axes) all.push_back(StrCat("'", axis, "'=", size));
+      for (const Attr& a : axes->list) {
+        const Attr* name = a.Find("name");
+        if (name == nullptr || a.Find("sub_axis_info") != nullptr) {
+          return t.Error(a.pos,
+                         "only whole mesh axes (#stablehlo.axis_ref<name = ...>) are supported");
+        }
+        used.push_back(StrCat("'", name->s, "'"));
+      }
+      StrAppend(out, ", replica_groups=mesh[", StrJoin(all, ","), "] {", StrJoin(used, ","), "}");
+    } else {
+      std::vector<std::vector<int64_t>> groups;
+      if (!(rg->kind == Attr::Kind::kDense && rg->elems.empty())) {
+        HLO_RETURN_IF_ERROR(AttrIntMatrix(t.lex(), *rg, "replica_groups", &groups));
+      }
+      std::vector<std::string> parts;
+      for (auto& g : groups) {
+        // -1 pads short groups.
+        std::vector<int64_t> ids;
+        for (int64_t x : g) {
+          if (x >= 0) ids.push_back(x);
+        }
+        parts.push_back(IntList(ids));
+      }
+      StrAppend(out, ", replica_groups={", StrJoin(parts, ","), "}");
+    }
+  }
+  if (OptionalBool(op, "use_global_device_ids")) *out += ", use_global_device_ids=true";
+  return absl::OkStatus();
+}
+
+absl::Status AllReduce(Translator& t, const Op& op, Scope& s) {
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  if (op.regions.size() != 1) return t.Error(op.name_pos, "all_reduce has one region");
+  std::string attrs;
+  HLO_RETURN_IF_ERROR(CommonAttrs(t, op, &attrs));
+  HLO_ASSIGN_OR_RETURN(std::string comp,
+                       t.RegionComputation(op.regions[0], "region", false, false, s, 2));
+  return t.BindResults(s, op,
+                       t.Emit(s, op, "all-reduce", t.ResultType(op),
+                              StrCat("all-reduce(", Names(in), ")", attrs, ", to_apply=", comp)));
+}
+
+absl::Status AllGather(Translator& t, const Op& op, Scope& s) {
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  std::string attrs;
+  HLO_RETURN_IF_ERROR(CommonAttrs(t, op, &attrs));
+  int64_t dim = 0;
+  HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"all_gather_dim"}, 0, &dim));
+  return t.BindResults(
+      s, op,
+      t.Emit(s, op, "all-gather", t.ResultType(op),
+             StrCat("all-gather(", Names(in), ")", attrs, ", dimensions={", dim, "}")));
+}
+
+absl::Status ReduceScatter(Translator& t, const Op& op, Scope& s) {
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  if (op.regions.size() != 1) return t.Error(op.name_pos, "reduce_scatter has one region");
+  std::string attrs;
+  HLO_RETURN_IF_ERROR(CommonAttrs(t, op, &attrs));
+  int64_t dim = 0;
+  HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"scatter_dimension"}, 0, &dim));
+  HLO_ASSIGN_OR_RETURN(std::string comp,
+                       t.RegionComputation(op.regions[0], "region", false, false, s, 2));
+  return t.BindResults(s, op,
+                       t.Emit(s, op, "reduce-scatter", t.ResultType(op),
+                              StrCat("reduce-scatter(", Names(in), ")", attrs, ", dimensions={",
+                                     dim, "}, to_apply=", comp)));
+}
+
+absl::Status AllToAll(Translator& t, const Op& op, Scope& s) {
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  std::string attrs;
+  HLO_RETURN_IF_ERROR(CommonAttrs(t, op, &attrs));
+  int64_t split = 0, concat = 0;
+  HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"split_dimension"}, 0, &split));
+  HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"concat_dimension"}, split, &concat));
+  if (split != concat) {
+    return t.Error(op.name_pos,
+                   "all_to_all with split_dimension != concat_dimension is not "
+                   "supported yet");
+  }
+  return t.BindResults(
+      s, op,
+      t.Emit(s, op, "all-to-all", t.ResultType(op),
+             StrCat("all-to-all(", Names(in), ")", attrs, ", dimensions={", split, "}")));
+}
+
+absl::Status CollectivePermute(Translator& t, const Op& op, Scope& s) {
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  std::string attrs;
+  HLO_RETURN_IF_ERROR(CommonAttrs(t, op, &attrs));
+  std::vector<std::vector<int64_t>> pairs;
+  const Attr* p = nullptr;
+  HLO_RETURN_IF_ERROR(Require(t, op, {"source_target_pairs"}, &p));
+  HLO_RETURN_IF_ERROR(AttrIntMatrix(t.lex(), *p, "source_target_pairs", &pairs));
+  std::vector<std::string> parts;
+  for (const auto& pr : pairs) parts.push_back(IntList(pr));
+  return t.BindResults(s, op,
+                       t.Emit(s, op, "collective-permute", t.ResultType(op),
+                              StrCat("collective-permute(", Names(in), ")", attrs,
+                                     ", source_target_pairs={", StrJoin(parts, ","), "}")));
+}
+
+absl::Status CollectiveBroadcast(Translator& t, const Op& op, Scope& s) {
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  std::string attrs;
+  HLO_RETURN_IF_ERROR(CommonAttrs(t, op, &attrs));
+  return t.BindResults(s, op,
+                       t.Emit(s, op, "collective-broadcast", t.ResultType(op),
+                              StrCat("collective-broadcast(", Names(in), ")", attrs)));
+}
+
+}  // namespace
+
+std::vector<OpEntry> CollectiveOps() {
+  return {
+      {"stablehlo.all_reduce", &AllReduce},
+      {"stablehlo.all_gather", &AllGather},
+      {"stablehlo.reduce_scatter", &ReduceScatter},
+      {"stablehlo.all_to_all", &AllToAll},
+      {"stablehlo.collective_permute", &CollectivePermute},
+      {"stablehlo.collective_broadcast", &CollectiveBroadcast},
+  };
+}
+
+}  // namespace hlo::stablehlo

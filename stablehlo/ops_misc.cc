@@ -1,0 +1,135 @@
+// Batch normalization, triangular_solve, rng, and the dynamic-shape ops
+// whose shapes are static here (get_dimension_size, dynamic_iota,
+// dynamic_reshape, dynamic_broadcast_in_dim), which become their static
+// forms as XLA's translation does once shapes are known.
+#include <cstdio>
+
+#include "ir/status_macros.h"
+#include "ir/strings.h"
+#include "stablehlo/attributes.h"
+#include "stablehlo/op_util.h"
+
+namespace hlo::stablehlo {
+
+namespace {
+
+// `, epsilon=E, feature_index=F`
+absl::Status BatchNormAttrs(const Translator& t, const Op& op, std::string* out) {
+  const Attr* eps = nullptr;
+  HLO_RETURN_IF_ERROR(Require(t, op, {"epsilon"}, &eps));
+  double epsilon = eps->kind == Attr::Kind::kFloat ? eps->f : static_cast<double>(eps->i);
+  int64_t feature = 0;
+  const Attr* fi = nullptr;
+  HLO_RETURN_IF_ERROR(Require(t, op, {"feature_index"}, &fi));
+  HLO_RETURN_IF_ERROR(AttrInt(t.lex(), *fi, "feature_index", &feature));
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", epsilon);
+  *out = StrCat(", epsilon=", buf, ", feature_index=", feature);
+  return absl::OkStatus();
+}
+
+absl::Status BatchNorm(Translator& t, const Op& op, Scope& s) {
+  std::string_view opcode = op.name == "stablehlo.batch_norm_inference"  ? "batch-norm-inference"
+                            : op.name == "stablehlo.batch_norm_training" ? "batch-norm-training"
+                                                                         : "batch-norm-grad";
+  const size_t operands = opcode == "batch-norm-inference"  ? 5
+                          : opcode == "batch-norm-training" ? 3
+                                                            : 5;
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, operands));
+  HLO_RETURN_IF_ERROR(ExpectResults(t, op, opcode == "batch-norm-inference" ? 1 : 3));
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  std::string attrs;
+  HLO_RETURN_IF_ERROR(BatchNormAttrs(t, op, &attrs));
+  return t.BindResults(
+      s, op, t.Emit(s, op, opcode, t.ResultType(op), StrCat(opcode, "(", Names(in), ")", attrs)));
+}
+
+absl::Status TriangularSolve(Translator& t, const Op& op, Scope& s) {
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 2));
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
+  std::string transpose = "NO_TRANSPOSE";
+  if (const Attr* a = op.FindAttr("transpose_a")) {
+    HLO_RETURN_IF_ERROR(AttrWord(t.lex(), *a, "transpose_a", &transpose));
+  }
+  if (transpose != "NO_TRANSPOSE" && transpose != "TRANSPOSE" && transpose != "ADJOINT") {
+    return t.Error(op.name_pos, StrCat("unknown transpose_a '", transpose, "'"));
+  }
+  auto flag = [&](const char* key) { return OptionalBool(op, key) ? "true" : "false"; };
+  return t.BindResults(
+      s, op,
+      t.Emit(s, op, "triangular-solve", type,
+             StrCat("triangular-solve(", Names(in), "), left_side=", flag("left_side"),
+                    ", lower=", flag("lower"), ", unit_diagonal=", flag("unit_diagonal"),
+                    ", transpose_a=", transpose)));
+}
+
+// rng(a, b, shape): the shape operand is the result type's.
+absl::Status Rng(Translator& t, const Op& op, Scope& s) {
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 3));
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
+  const Attr* d = nullptr;
+  HLO_RETURN_IF_ERROR(Require(t, op, {"rng_distribution", "distribution"}, &d));
+  std::string dist;
+  HLO_RETURN_IF_ERROR(AttrWord(t.lex(), *d, "rng_distribution", &dist));
+  if (dist != "UNIFORM" && dist != "NORMAL") {
+    return t.Error(d->pos, StrCat("unknown rng distribution '", dist, "'"));
+  }
+  return t.BindResults(s, op,
+                       t.Emit(s, op, "rng", type,
+                              StrCat("rng(", in[0].name, ", ", in[1].name, "), distribution=",
+                                     dist == "UNIFORM" ? "rng_uniform" : "rng_normal")));
+}
+
+absl::Status GetDimensionSize(Translator& t, const Op& op, Scope& s) {
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 1));
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
+  int64_t dim = 0;
+  HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"dim", "dimension"}, 0, &dim));
+  if (dim < 0 || dim >= static_cast<int64_t>(in[0].type.dims.size())) {
+    return t.Error(op.name_pos,
+                   StrCat("dimension ", dim, " is out of range for ", in[0].type.Mlir()));
+  }
+  return t.BindResults(s, op, t.Splat(s, op, type, StrCat(in[0].type.dims[dim])));
+}
+
+// The dynamic ops with a static result: their static forms.
+absl::Status DynamicStatic(Translator& t, const Op& op, Scope& s) {
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
+  if (in.empty()) return t.Error(op.name_pos, StrCat(op.name, " needs operands"));
+  if (op.name == "stablehlo.dynamic_iota") {
+    int64_t dim = 0;
+    HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"iota_dimension"}, 0, &dim));
+    return t.BindResults(s, op,
+                         t.Emit(s, op, "iota", type, StrCat("iota(), iota_dimension=", dim)));
+  }
+  if (op.name == "stablehlo.dynamic_reshape") {
+    return t.BindResults(s, op,
+                         t.Emit(s, op, "reshape", type, StrCat("reshape(", in[0].name, ")")));
+  }
+  std::vector<int64_t> dims;
+  HLO_RETURN_IF_ERROR(RequireInts(t, op, {"broadcast_dimensions"}, &dims));
+  HLO_ASSIGN_OR_RETURN(std::string name, BroadcastTo(t, s, op, in[0], type, dims, op.name_pos));
+  return t.BindResults(s, op, name);
+}
+
+}  // namespace
+
+std::vector<OpEntry> MiscOps() {
+  return {
+      {"stablehlo.batch_norm_inference", &BatchNorm},
+      {"stablehlo.batch_norm_training", &BatchNorm},
+      {"stablehlo.batch_norm_grad", &BatchNorm},
+      {"stablehlo.triangular_solve", &TriangularSolve},
+      {"stablehlo.rng", &Rng},
+      {"stablehlo.get_dimension_size", &GetDimensionSize},
+      {"stablehlo.dynamic_iota", &DynamicStatic},
+      {"stablehlo.dynamic_reshape", &DynamicStatic},
+      {"stablehlo.dynamic_broadcast_in_dim", &DynamicStatic},
+  };
+}
+
+}  // namespace hlo::stablehlo

@@ -1,0 +1,114 @@
+#include "stablehlo/stablehlo.h"
+
+#include <charconv>
+
+#include "ir/located_status.h"
+#include "ir/status_macros.h"
+#include "ir/strings.h"
+#include "parser/diagnostic.h"
+#include "stablehlo/reader.h"
+#include "stablehlo/translator.h"
+
+namespace hlo {
+
+namespace {
+
+constexpr std::string_view kGenerated = "<stablehlo-translation>";
+
+// The translated module's text and where each of its lines came from.
+struct Translation {
+  std::string hlo;
+  std::vector<stablehlo::Pos> line_pos;
+};
+
+absl::StatusOr<Translation> Translate(std::string_view text, std::string_view filename) {
+  stablehlo::Lexer lex(text, filename);
+  stablehlo::MlirModule module;
+  stablehlo::Reader reader(lex);
+  HLO_RETURN_IF_ERROR(reader.ReadFile(&module));
+  stablehlo::Translator translator(lex, module);
+  HLO_RETURN_IF_ERROR(translator.Translate());
+  return Translation{translator.text(), translator.line_pos()};
+}
+
+std::string_view LineAt(std::string_view text, uint32_t line) {
+  size_t start = 0;
+  for (uint32_t l = 1; l < line; ++l) {
+    start = text.find('\n', start);
+    if (start == std::string_view::npos) return {};
+    ++start;
+  }
+  size_t end = text.find('\n', start);
+  return text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+}
+
+// An error of the HLO parser on the translation, moved to the StableHLO op
+// the offending line came from.
+absl::Status MoveError(const absl::Status& status, const Translation& tr, std::string_view text,
+                       std::string_view filename) {
+  std::string_view msg(status.message().data(), status.message().size());
+  std::string prefix = StrCat(kGenerated, ":");
+  if (!msg.starts_with(prefix)) return status;
+  std::string_view rest = msg.substr(prefix.size());
+  uint32_t line = 0;
+  auto r = std::from_chars(rest.data(), rest.data() + rest.size(), line);
+  size_t err = rest.find("error: ");
+  if (r.ec != std::errc() || err == std::string_view::npos || line == 0 ||
+      line > tr.line_pos.size()) {
+    return status;
+  }
+  std::string_view what = rest.substr(err + 7);
+  what = what.substr(0, what.find('\n'));
+  stablehlo::Pos pos = tr.line_pos[line - 1];
+  std::string hlo_line(StripWhitespace(LineAt(tr.hlo, line)));
+  if (hlo_line.size() > 160) hlo_line = hlo_line.substr(0, 160) + "...";
+  return MarkLocated(absl::InvalidArgumentError(FormatDiagnostic(
+      filename, pos.line, pos.col, StrCat(what, " (in its HLO translation: ", hlo_line, ")"),
+      LineAt(text, pos.line))));
+}
+
+}  // namespace
+
+bool LooksLikeStableHlo(std::string_view t) {
+  while (true) {
+    size_t start = t.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos) return false;
+    t = t.substr(start);
+    if (!t.starts_with("//")) break;
+    size_t end = t.find('\n');
+    if (end == std::string_view::npos) return false;
+    t = t.substr(end);
+  }
+  return t.starts_with("module @") || t.starts_with("module {") ||
+         t.starts_with("module attributes") || t.starts_with("func.func") || t.starts_with("#") ||
+         t.starts_with("\"builtin.module\"");
+}
+
+absl::StatusOr<std::string> StableHloToHloText(std::string_view text, std::string_view filename) {
+  HLO_ASSIGN_OR_RETURN(Translation tr, Translate(text, filename));
+  return tr.hlo;
+}
+
+absl::StatusOr<std::vector<std::unique_ptr<Module>>> ParseStableHlo(std::string_view text,
+                                                                    const ParseOptions& options) {
+  HLO_ASSIGN_OR_RETURN(Translation tr, Translate(text, options.filename));
+  ParseOptions hlo_options = options;
+  hlo_options.filename = std::string(kGenerated);
+  auto module = ParseModule(tr.hlo, hlo_options);
+  if (!module.ok()) return MoveError(module.status(), tr, text, options.filename);
+  // Places refer to the StableHLO text from here on.
+  auto moved = [&](SourceLoc loc) {
+    if (loc.line == 0 || loc.line > tr.line_pos.size()) return SourceLoc{};
+    const stablehlo::Pos& p = tr.line_pos[loc.line - 1];
+    return SourceLoc{p.line, p.col};
+  };
+  for (const auto& comp : (*module)->computations()) {
+    comp->set_loc(moved(comp->loc()));
+    for (const auto& inst : comp->instructions()) inst->set_loc(moved(inst->loc()));
+  }
+  std::vector<std::unique_ptr<Module>> out;
+  out.push_back(*std::move(module));
+  return out;
+}
+
+}  // namespace hlo
