@@ -42,10 +42,16 @@ absl::Status Square(Translator& t, const Op& op, Scope& s) {
   return t.BindResults(s, op, b.Bin("multiply", x.name, x.name, x.type));
 }
 
-// chlo ops that are one HLO op.
+// chlo ops that are one HLO op. The inverse trigonometric and hyperbolic
+// ops lower directly, as XLA's CHLO legalization does with its enable-acos,
+// enable-sinh, ... options (by default it decomposes them; the HLO ops are
+// computed by libm, and HLO -> StableHLO -> HLO stays exact).
 absl::Status Direct(Translator& t, const Op& op, Scope& s) {
   static const auto* m = new absl::flat_hash_map<std::string_view, std::string_view>{
-      {"chlo.erf", "erf"}, {"chlo.tan", "tan"}};
+      {"chlo.erf", "erf"},    {"chlo.tan", "tan"},     {"chlo.asin", "asin"},
+      {"chlo.acos", "acos"},  {"chlo.atan", "atan"},   {"chlo.sinh", "sinh"},
+      {"chlo.cosh", "cosh"},  {"chlo.asinh", "asinh"}, {"chlo.acosh", "acosh"},
+      {"chlo.atanh", "atanh"}};
   HLO_ASSIGN_OR_RETURN(Value x, OneOperand(t, op, s));
   HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
   Builder b{t, s, op, type};
@@ -179,9 +185,12 @@ absl::Status BroadcastBinary(Translator& t, const Op& op, Scope& s) {
 
 std::vector<OpEntry> ChloOps() {
   std::vector<OpEntry> out = {
-      {"chlo.top_k", &TopK},       {"chlo.square", &Square},  {"chlo.erf", &Direct},
-      {"chlo.tan", &Direct},       {"chlo.is_inf", &IsInf},   {"chlo.is_pos_inf", &IsInf},
-      {"chlo.is_neg_inf", &IsInf}, {"chlo.erf_inv", &ErfInv}, {"chlo.next_after", &NextAfter},
+      {"chlo.top_k", &TopK},     {"chlo.square", &Square},        {"chlo.erf", &Direct},
+      {"chlo.tan", &Direct},     {"chlo.asin", &Direct},          {"chlo.acos", &Direct},
+      {"chlo.atan", &Direct},    {"chlo.sinh", &Direct},          {"chlo.cosh", &Direct},
+      {"chlo.asinh", &Direct},   {"chlo.acosh", &Direct},         {"chlo.atanh", &Direct},
+      {"chlo.is_inf", &IsInf},   {"chlo.is_pos_inf", &IsInf},     {"chlo.is_neg_inf", &IsInf},
+      {"chlo.erf_inv", &ErfInv}, {"chlo.next_after", &NextAfter},
   };
   for (const OpEntry& e : ChloMathOps()) out.push_back(e);
   for (std::string_view name :

@@ -1,8 +1,7 @@
 // chlo's special functions, decomposed into HLO as XLA's CHLO legalization
-// does: asin, acos, atan (through atan2), sinh, cosh, asinh, acosh, atanh
-// (log forms guarded for large arguments), lgamma and digamma (Lanczos
-// approximation with g = 7 and reflection below 1/2), conj. f16 and bf16
-// are computed in f32, as XLA does.
+// does: lgamma and digamma (Lanczos approximation with g = 7 and reflection
+// below 1/2), conj. f16 and bf16 are computed in f32, as XLA does. (asin,
+// acos, atan, sinh, cosh, asinh, acosh and atanh are HLO ops: chlo.cc.)
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -39,102 +38,6 @@ std::string K(Builder& b, double v, const Type& f) {
 }
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr double kLog2 = 0.69314718055994530942;
-
-absl::Status Asin(Translator& t, const Op& op, Scope& s) {
-  // asin(x) = 2 * atan2(x, 1 + sqrt(1 - x^2))
-  return Real(t, op, s, [](Builder& b, const std::string& x, const Type& f) {
-    std::string one = K(b, 1, f);
-    std::string root = b.Un("sqrt", b.Bin("subtract", one, b.Bin("multiply", x, x, f), f), f);
-    std::string a = b.Bin("atan2", x, b.Bin("add", one, root, f), f);
-    return b.Bin("multiply", K(b, 2, f), a, f);
-  });
-}
-
-absl::Status Acos(Translator& t, const Op& op, Scope& s) {
-  // acos(x) = x != -1 ? 2 * atan2(sqrt(1 - x^2), 1 + x) : pi
-  return Real(t, op, s, [](Builder& b, const std::string& x, const Type& f) {
-    std::string one = K(b, 1, f);
-    std::string root = b.Un("sqrt", b.Bin("subtract", one, b.Bin("multiply", x, x, f), f), f);
-    std::string a =
-        b.Bin("multiply", K(b, 2, f), b.Bin("atan2", root, b.Bin("add", one, x, f), f), f);
-    return b.Sel(b.Cmp("NE", x, K(b, -1, f)), a, K(b, kPi, f), f);
-  });
-}
-
-absl::Status Atan(Translator& t, const Op& op, Scope& s) {
-  return Real(t, op, s, [](Builder& b, const std::string& x, const Type& f) {
-    return b.Bin("atan2", x, K(b, 1, f), f);
-  });
-}
-
-// e^(x - log 2) - e^(-x - log 2), which does not overflow before sinh does;
-// near 0, from expm1: sinh |x| = (e + e / (e + 1)) / 2 with e = expm1(|x|).
-absl::Status Sinh(Translator& t, const Op& op, Scope& s) {
-  return Real(t, op, s, [](Builder& b, const std::string& x, const Type& f) {
-    std::string log2 = K(b, kLog2, f);
-    std::string large =
-        b.Bin("subtract", b.Un("exponential", b.Bin("subtract", x, log2, f), f),
-              b.Un("exponential", b.Bin("subtract", b.Un("negate", x, f), log2, f), f), f);
-    std::string ax = b.Un("abs", x, f);
-    std::string e = b.Un("exponential-minus-one", ax, f);
-    std::string small =
-        b.Bin("multiply", K(b, 0.5, f),
-              b.Bin("add", e, b.Bin("divide", e, b.Bin("add", e, K(b, 1, f), f), f), f), f);
-    small = b.Bin("multiply", b.Un("sign", x, f), small, f);
-    return b.Sel(b.Cmp("LT", ax, K(b, 1, f)), small, large, f);
-  });
-}
-
-absl::Status Cosh(Translator& t, const Op& op, Scope& s) {
-  return Real(t, op, s, [](Builder& b, const std::string& x, const Type& f) {
-    std::string log2 = K(b, kLog2, f);
-    return b.Bin("add", b.Un("exponential", b.Bin("subtract", x, log2, f), f),
-                 b.Un("exponential", b.Bin("subtract", b.Un("negate", x, f), log2, f), f), f);
-  });
-}
-
-// asinh(x) = sign(x) * log(|x| + sqrt(x^2 + 1)); for |x| past sqrt(max),
-// log(|x|) + log 2; near 0, log1p(|x| + x^2 / (1 + sqrt(1 + x^2))).
-absl::Status Asinh(Translator& t, const Op& op, Scope& s) {
-  return Real(t, op, s, [](Builder& b, const std::string& x, const Type& f) {
-    std::string one = K(b, 1, f);
-    std::string ax = b.Un("abs", x, f);
-    std::string x2 = b.Bin("multiply", ax, ax, f);
-    std::string root = b.Un("sqrt", b.Bin("add", x2, one, f), f);
-    std::string mid = b.Un(
-        "log-plus-one", b.Bin("add", ax, b.Bin("divide", x2, b.Bin("add", one, root, f), f), f), f);
-    std::string big = b.Bin("add", b.Un("log", ax, f), K(b, kLog2, f), f);
-    double limit = f.element == "f64" ? 1e150 : 1e18;
-    std::string r = b.Sel(b.Cmp("GT", ax, K(b, limit, f)), big, mid, f);
-    return b.Bin("multiply", b.Un("sign", x, f), r, f);
-  });
-}
-
-// acosh(x) = log(x + sqrt((x + 1)(x - 1))); log(x) + log 2 for large x;
-// NaN below 1 (the square root's).
-absl::Status Acosh(Translator& t, const Op& op, Scope& s) {
-  return Real(t, op, s, [](Builder& b, const std::string& x, const Type& f) {
-    std::string one = K(b, 1, f);
-    std::string root = b.Un(
-        "sqrt", b.Bin("multiply", b.Bin("add", x, one, f), b.Bin("subtract", x, one, f), f), f);
-    std::string mid = b.Un("log", b.Bin("add", x, root, f), f);
-    std::string big = b.Bin("add", b.Un("log", x, f), K(b, kLog2, f), f);
-    double limit = f.element == "f64" ? 1e150 : 1e18;
-    return b.Sel(b.Cmp("GT", x, K(b, limit, f)), big, mid, f);
-  });
-}
-
-// atanh(x) = (log1p(x) - log1p(-x)) / 2; NaN outside [-1, 1].
-absl::Status Atanh(Translator& t, const Op& op, Scope& s) {
-  return Real(t, op, s, [](Builder& b, const std::string& x, const Type& f) {
-    std::string d = b.Bin("subtract", b.Un("log-plus-one", x, f),
-                          b.Un("log-plus-one", b.Un("negate", x, f), f), f);
-    std::string r = b.Bin("multiply", K(b, 0.5, f), d, f);
-    std::string outside = b.Cmp("GT", b.Un("abs", x, f), K(b, 1, f));
-    return b.Sel(outside, K(b, NAN, f), r, f);
-  });
-}
 
 // Lanczos approximation (g = 7, n = 9), as XLA's Lgamma and Digamma.
 constexpr double kLanczosGamma = 7;
@@ -237,10 +140,9 @@ absl::Status Conj(Translator& t, const Op& op, Scope& s) {
 
 std::vector<OpEntry> ChloMathOps() {
   return {
-      {"chlo.asin", &Asin},       {"chlo.acos", &Acos},   {"chlo.atan", &Atan},
-      {"chlo.sinh", &Sinh},       {"chlo.cosh", &Cosh},   {"chlo.asinh", &Asinh},
-      {"chlo.acosh", &Acosh},     {"chlo.atanh", &Atanh}, {"chlo.lgamma", &Lgamma},
-      {"chlo.digamma", &Digamma}, {"chlo.conj", &Conj},
+      {"chlo.lgamma", &Lgamma},
+      {"chlo.digamma", &Digamma},
+      {"chlo.conj", &Conj},
   };
 }
 

@@ -333,6 +333,44 @@ absl::Status Translator::Translate() {
   return absl::OkStatus();
 }
 
+// The module's header attributes: mhlo.num_replicas / num_partitions as
+// replica_count / num_partitions, mhlo.frontend_attributes and the sdy
+// meshes as frontend_attributes (values that are `{...}` written bare, as
+// XLA prints xla.sdy.meshes, the others quoted).
+void Translator::AppendModuleAttributes() {
+  for (const auto& [key, header] :
+       {std::pair<std::string_view, std::string_view>{"mhlo.num_replicas", "replica_count"},
+        {"mhlo.num_partitions", "num_partitions"}}) {
+    const Attr* a = module_.attrs.Find(key);
+    if (a != nullptr && a->kind == Attr::Kind::kInt) StrAppend(&text_, ", ", header, "=", a->i);
+  }
+  std::vector<std::string> entries;
+  if (!module_.meshes.empty()) {
+    std::vector<std::string> meshes;
+    for (const Mesh& m : module_.meshes) meshes.push_back(StrCat(m.name, " = #sdy.mesh", m.text));
+    entries.push_back(StrCat("xla.sdy.meshes={", StrJoin(meshes, ", "), "}"));
+  }
+  if (const Attr* fa = module_.attrs.Find("mhlo.frontend_attributes");
+      fa != nullptr && fa->kind == Attr::Kind::kDict) {
+    for (const NamedAttr& e : fa->dict) {
+      if (e.second.kind != Attr::Kind::kString) continue;
+      if (e.first == "xla.sdy.meshes" && !module_.meshes.empty()) continue;
+      const std::string& v = e.second.s;
+      if (v.size() >= 2 && v.front() == '{' && v.back() == '}') {
+        entries.push_back(StrCat(e.first, "=", v));
+        continue;
+      }
+      std::string quoted = "\"";
+      for (char c : v) {
+        if (c == '"' || c == '\\') quoted += '\\';
+        quoted += c;
+      }
+      entries.push_back(StrCat(e.first, "=", quoted, "\""));
+    }
+  }
+  if (!entries.empty()) StrAppend(&text_, ", frontend_attributes={", StrJoin(entries, ","), "}");
+}
+
 void Translator::Render() {
   text_.clear();
   line_pos_.clear();
@@ -346,11 +384,7 @@ void Translator::Render() {
   line_pos_.reserve(lines);
   std::string name = module_.name.empty() ? "module" : Sanitize(module_.name);
   StrAppend(&text_, "HloModule ", name);
-  if (!module_.meshes.empty()) {
-    std::vector<std::string> meshes;
-    for (const Mesh& m : module_.meshes) meshes.push_back(StrCat(m.name, " = #sdy.mesh", m.text));
-    StrAppend(&text_, ", frontend_attributes={xla.sdy.meshes={", StrJoin(meshes, ", "), "}}");
-  }
+  AppendModuleAttributes();
   text_ += "\n\n";
   line_pos_.push_back(module_.pos);
   line_pos_.push_back(module_.pos);

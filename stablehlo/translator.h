@@ -109,6 +109,7 @@ class Translator {
   absl::Status TranslateFunc(const Func& f, bool entry);
   absl::Status TranslateOp(const Op& op, Scope& s);
   void Render();
+  void AppendModuleAttributes();
 
   const Lexer& lex_;
   const MlirModule& module_;
