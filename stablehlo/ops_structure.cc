@@ -283,10 +283,16 @@ absl::Status CustomCall(Translator& t, const Op& op, Scope& s) {
   const Attr* target = nullptr;
   HLO_RETURN_IF_ERROR(Require(t, op, {"call_target_name"}, &target));
   HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
-  if (!op.regions.empty() || op.FindAttr("called_computations") != nullptr) {
-    const Attr* cc = op.FindAttr("called_computations");
-    if (cc != nullptr && !cc->list.empty()) {
-      return t.Error(cc->pos, "custom calls with called computations are not supported yet");
+  // called_computations = [@f, ...]: the functions' computations.
+  std::vector<std::string> called;
+  if (const Attr* cc = op.FindAttr("called_computations")) {
+    for (const Attr& sym : cc->list) {
+      bool found = false;
+      for (const Func& g : t.module().funcs) found |= g.name == sym.s;
+      if (sym.kind != Attr::Kind::kSymbol || !found) {
+        return t.Error(sym.pos, StrCat("called_computations names no function: @", sym.s));
+      }
+      called.push_back(sym.s);
     }
   }
   int64_t api = 1;
@@ -345,6 +351,7 @@ absl::Status CustomCall(Translator& t, const Op& op, Scope& s) {
     }
     StrAppend(&body, ", operand_layout_constraints={", StrJoin(parts, ", "), "}");
   }
+  if (!called.empty()) StrAppend(&body, ", called_computations={", StrJoin(called, ", "), "}");
   if (OptionalBool(op, "has_side_effect")) body += ", custom_call_has_side_effect=true";
   if (const Attr* sh = op.FindAttr("mhlo.sharding"); sh && sh->kind == Attr::Kind::kString) {
     StrAppend(&body, ", sharding=", sh->s);  // @Sharding, @SPMDFullToShardShape, ...
