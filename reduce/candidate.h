@@ -16,14 +16,15 @@
 
 namespace hlo::reduce {
 
-// How big a module is: instructions first, then the bytes of its text. A
-// candidate is kept only when it is smaller.
+// How big a module is. A candidate is kept only when its score (the bytes
+// of its text and 64 per instruction) is lower: removing an instruction
+// always counts, and so does a large constant made a broadcast of one
+// element, which adds an instruction.
 struct Size {
   int64_t instructions = 0;
   int64_t bytes = 0;
-  bool operator<(const Size& o) const {
-    return instructions != o.instructions ? instructions < o.instructions : bytes < o.bytes;
-  }
+  int64_t score() const { return 64 * instructions + bytes; }
+  bool operator<(const Size& o) const { return score() < o.score(); }
 };
 
 struct Candidate {
@@ -43,8 +44,7 @@ Candidate Canonical(Module& module, const PrintStyle& style);
 int64_t CountTargets(const std::string& text, Delta& delta);
 
 // The module of `text` with `delta` applied to targets [begin, end):
-// nullopt when that changes nothing, the result does not verify or is not
-// smaller than `text`.
+// nullopt when that changes nothing or the result does not verify.
 std::optional<Candidate> MakeCandidate(const std::string& text, Delta& delta, int64_t begin,
                                        int64_t end, const PrintStyle& style);
 

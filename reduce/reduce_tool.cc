@@ -61,8 +61,8 @@ void AddOptions(CLI::App& app, ReduceFlags& f) {
                  "bisect this hlo-opt pipeline instead of reducing: the first pass after which "
                  "the test turns true");
   app.add_flag("--check-minimal", f.check_minimal,
-               "after reducing, check that no single reduction still applies (exit 1 if one "
-               "does)");
+               "after reducing, check that no single change of any reduction still keeps the "
+               "test true (exit 1 if one does)");
 }
 
 // The selected reductions, in table order.
@@ -258,8 +258,12 @@ absl::Status RunHloReduce(ReduceFlags& f) {
   }
   HLO_RETURN_IF_ERROR(WriteOutputAtomically(f.output, result.text));
   if (f.check_minimal) {
+    // Every reduction, not only those selected: a single one of any kind
+    // that still applies means the output is not 1-minimal.
+    std::vector<const DeltaInfo*> all;
+    for (const DeltaInfo& d : AllDeltas()) all.push_back(&d);
     std::string failing;
-    if (!IsOneMinimal(result, *deltas, style, **tester, &failing)) {
+    if (!IsOneMinimal(result, all, style, **tester, &failing)) {
       return absl::FailedPreconditionError("the output is not 1-minimal: reduction '" + failing +
                                            "' still applies to it");
     }
