@@ -4,6 +4,7 @@
 // the same command line.
 #include <algorithm>
 #include <cstdio>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -143,6 +144,7 @@ class BuiltinOracle : public Oracle {
   // Results before and after the pipeline differ beyond the tolerance:
   // hlo-run's own --expect compares them.
   bool Mismatch(const std::string& path, const std::string& scratch, std::string* why) {
+    if (!test_.reference.empty()) return DiffersFromReference(path, scratch, why);
     const std::string before = scratch + "/before";
     const std::string after = scratch + "/after.hlo";
     std::vector<std::string> args = {path};
@@ -159,16 +161,44 @@ class BuiltinOracle : public Oracle {
       if (why) *why = Describe("hlo-opt", o);
       return false;
     }
-    std::vector<std::string> check = {after};
+    return DiffersFrom(after, before + ".d", scratch, why);
+  }
+
+  // hlo-run on `module` with --expect `expected` reports a difference (not a
+  // failure to run).
+  bool DiffersFrom(const std::string& module, const std::string& expected,
+                   const std::string& scratch, std::string* why) {
+    std::vector<std::string> check = {module};
     check.insert(check.end(), run_args_.begin(), run_args_.end());
-    check.insert(check.end(), {"--expect", before + ".d"});
+    check.insert(check.end(), {"--expect", expected});
     if (test_.rtol) check.insert(check.end(), {"--rtol", std::to_string(*test_.rtol)});
     if (test_.atol) check.insert(check.end(), {"--atol", std::to_string(*test_.atol)});
     ProcessResult c = RunTool("hlo-run", check, {}, scratch, "check.log");
-    // Only a reported difference counts (not a failure to run the output).
-    if (why) *why = Describe("hlo-run (after the pipeline)", c);
+    if (why) *why = Describe("hlo-run (after the passes)", c);
     return c.started && !c.timed_out && c.exit_code == 1 &&
            absl::StrContains(c.output, "differs from");
+  }
+
+  // Bisection: the reference's results, made once, beside the workers'
+  // folders.
+  bool DiffersFromReference(const std::string& path, const std::string& scratch, std::string* why) {
+    const std::string ref = scratch.substr(0, scratch.rfind('/')) + "/reference.d";
+    {
+      std::lock_guard<std::mutex> lock(reference_mu_);
+      if (!reference_made_) {
+        std::vector<std::string> args = {test_.reference};
+        args.insert(args.end(), run_args_.begin(), run_args_.end());
+        reference_run_ =
+            RunTool("hlo-run", args, {"--output-format=npy", "-o", ref}, scratch, "reference.log");
+        reference_made_ = true;
+      }
+    }
+    const ProcessResult& r = reference_run_;
+    if (!r.started || r.timed_out || r.exit_code != 0) {
+      if (why) *why = Describe("hlo-run (the input)", r);
+      return false;
+    }
+    return DiffersFrom(path, ref, scratch, why);
   }
 
   BuiltinTest test_;
@@ -176,6 +206,9 @@ class BuiltinOracle : public Oracle {
   std::vector<std::string> opt_args_;
   double timeout_;
   RE2 pattern_;
+  std::mutex reference_mu_;
+  bool reference_made_ = false;
+  ProcessResult reference_run_;
 };
 
 }  // namespace

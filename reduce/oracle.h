@@ -46,6 +46,9 @@ struct BuiltinTest {
   std::string opt_args = "-O";       // hlo-opt's arguments for --crash-tool=hlo-opt
   std::optional<double> rtol, atol;  // --mismatch's tolerances
   std::string bin_dir;               // where hlo-run and hlo-opt are
+  // Bisection: --mismatch compares each step's results with those of this
+  // module (the input) instead of running the pipeline.
+  std::string reference;
 };
 
 // A usage error for a bad pattern or arguments.

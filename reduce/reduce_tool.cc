@@ -132,6 +132,14 @@ absl::Status CheckFlags(const CLI::App& app, ReduceFlags& f) {
   if (f.input.empty()) return UsageError("no input module");
   if (!f.mismatch.empty()) HLO_RETURN_IF_ERROR(AsUsage(CheckPassNames(f.mismatch)));
   if (!f.passes.empty()) HLO_RETURN_IF_ERROR(AsUsage(CheckPassNames(f.passes)));
+  if (!f.passes.empty() && !f.mismatch.empty() && f.mismatch != f.passes) {
+    return UsageError(
+        "--passes and --mismatch name different pipelines: in bisection --mismatch compares each "
+        "pass's module with the input, so give it the same pipeline");
+  }
+  if (!f.passes.empty() && !f.mismatch.empty() && f.input == "-") {
+    return UsageError("--passes with --mismatch runs the input again: give it as a file, not -");
+  }
   return absl::OkStatus();
 }
 
@@ -147,6 +155,7 @@ absl::StatusOr<std::unique_ptr<Oracle>> MakeOracle(ReduceFlags& f) {
   if (!f.mismatch.empty()) {
     t.kind = BuiltinTest::Kind::kMismatch;
     t.pipeline = f.mismatch;
+    if (!f.passes.empty()) t.reference = f.input;
   }
   if (f.slower_than >= 0) {
     t.kind = BuiltinTest::Kind::kSlowerThan;
