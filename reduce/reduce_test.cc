@@ -125,6 +125,22 @@ TEST_CASE("The tester returns the first interesting candidate and caches", "[red
   CHECK_FALSE(none.has_value());
 }
 
+TEST_CASE("A test of a later candidate stops once an earlier one is interesting", "[reduce]") {
+  // Candidate 0 is interesting at once; candidate 1's test would sleep for
+  // 30 s (below the deadline): it is killed, not waited for.
+  auto oracle = MakeScriptOracle("grep -q yes {} || sleep 30", 60);
+  auto tester = Tester::Create(*oracle, 2);
+  REQUIRE(tester.ok());
+  const std::vector<std::string> texts = {"yes", "no"};
+  auto make = [&](int64_t i) -> std::optional<Candidate> { return Candidate{texts[i], Size{}}; };
+  auto start = std::chrono::steady_clock::now();
+  auto hit = (*tester)->FirstInteresting(2, make);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  REQUIRE(hit.has_value());
+  CHECK(hit->first == 0);
+  CHECK(s < 10);
+}
+
 TEST_CASE("A command past its deadline is killed with its group", "[reduce]") {
   auto start = std::chrono::steady_clock::now();
   ProcessResult r =

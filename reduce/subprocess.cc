@@ -41,7 +41,11 @@ std::string ReadLog(const std::string& path) {
   return out;
 }
 
+thread_local const std::atomic<bool>* t_cancel = nullptr;
+
 }  // namespace
+
+void SetThreadCancelFlag(const std::atomic<bool>* flag) { t_cancel = flag; }
 
 ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string& log_path,
                          double timeout_seconds) {
@@ -88,6 +92,10 @@ ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string
       r.timed_out = true;
       break;
     }
+    if (t_cancel != nullptr && t_cancel->load()) {
+      r.cancelled = true;
+      break;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
     pause_ms = std::min(pause_ms * 2, 20);
   }
@@ -98,7 +106,7 @@ ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!r.timed_out) {
+  if (!r.timed_out && !r.cancelled) {
     if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
     if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   }

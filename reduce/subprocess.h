@@ -5,6 +5,7 @@
 #ifndef HLO_REDUCE_SUBPROCESS_H_
 #define HLO_REDUCE_SUBPROCESS_H_
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@ namespace hlo::reduce {
 
 struct ProcessResult {
   bool started = false;    // false: fork or exec failed (`output` says why)
+  bool cancelled = false;  // killed because the thread's cancel flag was set
   bool timed_out = false;  // killed at the deadline
   int exit_code = -1;      // when it exited
   int signal = 0;          // when a signal ended it (not our SIGKILL)
@@ -21,6 +23,11 @@ struct ProcessResult {
 
 // Runs argv[0] (found on PATH when it has no '/') with `argv`, standard
 // input from /dev/null and both outputs into `log_path`.
+// The calling thread's cancel flag (null: none): a run sees it set and
+// kills its command (the reducer's workers, when an earlier candidate was
+// found interesting and theirs no longer matters).
+void SetThreadCancelFlag(const std::atomic<bool>* flag);
+
 ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string& log_path,
                          double timeout_seconds);
 

@@ -12,6 +12,7 @@
 #include "absl/hash/hash.h"
 #include "ir/interrupt.h"
 #include "ir/output_file.h"
+#include "reduce/subprocess.h"
 
 namespace hlo::reduce {
 
@@ -50,7 +51,8 @@ Tester::~Tester() {
   interrupt::Forget(handle_);
 }
 
-bool Tester::TestIn(const std::string& text, int worker) {
+std::optional<bool> Tester::TestIn(const std::string& text, int worker,
+                                   const std::atomic<bool>* cancel) {
   const size_t hash = absl::HashOf(text);
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -61,15 +63,18 @@ bool Tester::TestIn(const std::string& text, int worker) {
   const std::string path = scratch + "/candidate.hlo";
   bool interesting = false;
   if (WriteFileAtomically(path, text, /*sync=*/false).ok()) {
+    SetThreadCancelFlag(cancel);
     interesting = oracle_.Interesting(path, scratch);
+    SetThreadCancelFlag(nullptr);
   }
+  if (cancel != nullptr && cancel->load()) return std::nullopt;
   std::lock_guard<std::mutex> lock(mu_);
   cache_[hash] = interesting;
   ++tests_run_;
   return interesting;
 }
 
-bool Tester::Test(const std::string& text) { return TestIn(text, 0); }
+bool Tester::Test(const std::string& text) { return TestIn(text, 0).value_or(false); }
 
 std::string Tester::Explain(const std::string& text) {
   const std::string scratch = dir_ + "/w0";
@@ -84,20 +89,35 @@ std::optional<std::pair<int64_t, Candidate>> Tester::FirstInteresting(
   std::atomic<int64_t> best{count};  // the least interesting index so far
   std::mutex found_mu;
   std::optional<Candidate> found;
+  const int n = static_cast<int>(std::min<int64_t>(jobs_, count));
+  // What each worker tests, and its flag: a worker testing a candidate
+  // after one found interesting is told to stop.
+  std::vector<std::atomic<int64_t>> running(std::max(n, 1));
+  std::vector<std::atomic<bool>> cancel(std::max(n, 1));
   auto work = [&](int worker) {
     for (;;) {
       int64_t i = next.fetch_add(1);
       if (i >= count || i >= best.load()) return;
       std::optional<Candidate> c = make(i);
-      if (!c || !TestIn(c->text, worker)) continue;
+      if (!c) continue;
+      {
+        std::lock_guard<std::mutex> lock(found_mu);
+        if (i >= best.load()) return;
+        running[worker] = i;
+        cancel[worker] = false;
+      }
+      std::optional<bool> yes = TestIn(c->text, worker, &cancel[worker]);
+      if (!yes || !*yes) continue;
       std::lock_guard<std::mutex> lock(found_mu);
       if (i < best.load()) {
         best = i;
         found = std::move(c);
+        for (int w = 0; w < n; ++w) {
+          if (w != worker && running[w].load() > i) cancel[w] = true;
+        }
       }
     }
   };
-  const int n = static_cast<int>(std::min<int64_t>(jobs_, count));
   if (n <= 1) {
     work(0);
   } else {

@@ -5,6 +5,7 @@
 #ifndef HLO_REDUCE_TESTER_H_
 #define HLO_REDUCE_TESTER_H_
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -46,7 +47,9 @@ class Tester {
  private:
   Tester(Oracle& oracle, int jobs, std::string dir)
       : oracle_(oracle), jobs_(jobs), dir_(std::move(dir)) {}
-  bool TestIn(const std::string& text, int worker);
+  // nullopt when the run was cancelled (not cached).
+  std::optional<bool> TestIn(const std::string& text, int worker,
+                             const std::atomic<bool>* cancel = nullptr);
 
   Oracle& oracle_;
   int jobs_;
