@@ -1,5 +1,7 @@
 #include "reduce/candidate.h"
 
+#include <algorithm>
+
 #include "ir/hlo_printer.h"
 #include "parser/parser.h"
 #include "passes/shape_inference.h"
@@ -26,7 +28,13 @@ Candidate Canonical(Module& module, const PrintStyle& style) {
   module.style() = style;
   Candidate c;
   c.text = PrintModule(module, style);
-  c.size = Size{InstructionCount(module), static_cast<int64_t>(c.text.size())};
+  int64_t elements = 0;
+  for (const auto& comp : module.computations()) {
+    for (const auto& inst : comp->instructions()) {
+      if (inst->shape().IsArray()) elements += std::max<int64_t>(0, inst->shape().ElementCount());
+    }
+  }
+  c.size = Size{InstructionCount(module), static_cast<int64_t>(c.text.size()), elements};
   return c;
 }
 
