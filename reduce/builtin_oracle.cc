@@ -10,6 +10,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "ir/read_file.h"
 #include "re2/re2.h"
 #include "reduce/oracle.h"
@@ -57,7 +58,7 @@ class BuiltinOracle : public Oracle {
         run_args_(std::move(run_args)),
         opt_args_(std::move(opt_args)),
         timeout_(timeout),
-        pattern_(test_.pattern) {}
+        pattern_(test_.pattern, RE2::Quiet) {}
 
   bool ok() const { return pattern_.ok(); }
 
@@ -252,7 +253,7 @@ absl::StatusOr<std::unique_ptr<Oracle>> MakeBuiltinOracle(const BuiltinTest& tes
   auto oracle = std::make_unique<BuiltinOracle>(test, *std::move(run_args), *std::move(opt_args),
                                                 timeout_seconds);
   if (!oracle->ok())
-    return UsageError("--error-matches: invalid RE2 pattern '" + test.pattern + "'");
+    return UsageError(absl::StrCat("--error-matches: invalid RE2 pattern '", test.pattern, "'"));
   return oracle;
 }
 

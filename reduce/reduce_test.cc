@@ -1,10 +1,13 @@
 // Unit tests of hlo-reduce's parts: target numbering, candidates (clean-up,
 // parameters renumbered, verification), the tester's order and cache, the
 // subprocess deadline, and argument splitting.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <string>
 
+#include "ir/interrupt.h"
 #include "reduce/candidate.h"
 #include "reduce/delta.h"
 #include "reduce/oracle.h"
@@ -158,6 +161,61 @@ TEST_CASE("A command past its deadline is killed with its group", "[reduce]") {
   ProcessResult missing = RunProcess({"/no/such/tool"}, "/tmp/hlo-reduce-test.log", 10);
   CHECK(missing.exit_code == 127);
   std::remove("/tmp/hlo-reduce-test.log");
+}
+
+// A stand-in hlo-run in a folder of its own: dies by SIGSEGV on a module
+// holding "crash", reports an internal error on "internal", writes a NaN
+// into -o's JSON on "nan", and else fails with "bad thing" on "error".
+std::string FakeTools() {
+  char dir[] = "/tmp/hlo-reduce-fake.XXXXXX";
+  REQUIRE(mkdtemp(dir) != nullptr);
+  std::string path = std::string(dir) + "/hlo-run";
+  FILE* f = std::fopen(path.c_str(), "w");
+  REQUIRE(f != nullptr);
+  std::fputs(R"(#!/bin/sh
+m="$1"; out=""
+while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done
+grep -q crash "$m" && kill -SEGV $$
+grep -q internal "$m" && { echo "hlo-run: INTERNAL: oops" >&2; exit 1; }
+grep -q error "$m" && { echo "hlo-run: error: bad thing" >&2; exit 1; }
+if grep -q nan "$m"; then echo '{"data": ["nan"]}' > "$out"; else echo '{"data": [1]}' > "$out"; fi
+exit 0
+)",
+             f);
+  std::fclose(f);
+  chmod(path.c_str(), 0755);
+  return dir;
+}
+
+bool Verdict(BuiltinTest test, const std::string& module_text) {
+  auto oracle = MakeBuiltinOracle(test, 10);
+  REQUIRE(oracle.ok());
+  auto tester = Tester::Create(**oracle, 1);
+  REQUIRE(tester.ok());
+  return (*tester)->Test(module_text);
+}
+
+TEST_CASE("The built-in tests read hlo-run's outcome", "[reduce]") {
+  BuiltinTest t;
+  t.bin_dir = FakeTools();
+  t.kind = BuiltinTest::Kind::kCrash;
+  CHECK(Verdict(t, "crash"));
+  CHECK(Verdict(t, "internal"));
+  CHECK_FALSE(Verdict(t, "error"));
+  CHECK_FALSE(Verdict(t, "fine"));
+  t.kind = BuiltinTest::Kind::kErrorMatches;
+  t.pattern = "bad th.ng";
+  CHECK(Verdict(t, "error"));
+  CHECK_FALSE(Verdict(t, "fine"));
+  t.pattern = "other";
+  CHECK_FALSE(Verdict(t, "error"));
+  t.kind = BuiltinTest::Kind::kNonfinite;
+  CHECK(Verdict(t, "nan"));
+  CHECK_FALSE(Verdict(t, "fine"));
+  CHECK_FALSE(Verdict(t, "crash"));
+  t.pattern.assign(1, '(');  // an unbalanced group
+  CHECK_FALSE(MakeBuiltinOracle(t, 10).ok());
+  interrupt::RemoveTree(t.bin_dir.c_str());
 }
 
 TEST_CASE("SplitArgs splits as sh does for words and quotes", "[reduce]") {
