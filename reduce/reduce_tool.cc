@@ -181,8 +181,9 @@ absl::Status RunBisect(ReduceFlags& f, Module& module, const Candidate& start, T
   if (!steps.ok()) return steps.status();
   BisectResult r = Bisect(start.text, *steps, tester);
   if (!r.found) {
-    return absl::NotFoundError(StrCat("the test stays false after every pass of --passes=",
-                                      f.passes, " (", r.steps, " passes changed the module)"));
+    return absl::NotFoundError(StrCat(
+        "the test stays false after every pass of --passes=", f.passes, " (", r.steps,
+        " passes changed the module); a test past --timeout (", f.timeout, " s) counts as false"));
   }
   std::string out = StrCat("// hlo-reduce: the test turns true after pass ", r.step + 1, " of ",
                            r.steps, " that changed the module: ", r.pass, "\n// ----- before ",
