@@ -45,6 +45,12 @@ absl::StatusOr<std::unique_ptr<Tester>> Tester::Create(Oracle& oracle, int jobs)
 }
 
 Tester::~Tester() {
+  {
+    std::lock_guard<std::mutex> lock(pool_mu_);
+    pool_stop_ = true;
+  }
+  pool_cv_.notify_all();
+  for (std::thread& t : threads_) t.join();
   EndProgress();
   interrupt::Critical critical;
   interrupt::RemoveTree(dir_.c_str());
@@ -127,6 +133,50 @@ std::optional<std::pair<int64_t, Candidate>> Tester::FirstInteresting(
   }
   if (!found) return std::nullopt;
   return std::make_pair(best.load(), *std::move(found));
+}
+
+void Tester::RunOnWorkers(int n, const std::function<void(int)>& work) {
+  if (n <= 1) {
+    work(0);
+    return;
+  }
+  while (static_cast<int>(threads_.size()) < jobs_ - 1) {
+    const int w = static_cast<int>(threads_.size()) + 1;
+    threads_.emplace_back([this, w] { WorkerLoop(w); });
+  }
+  {
+    std::lock_guard<std::mutex> lock(pool_mu_);
+    pool_work_ = &work;
+    pool_n_ = n;
+    pool_pending_ = n - 1;
+    ++pool_generation_;
+  }
+  pool_cv_.notify_all();
+  work(0);
+  std::unique_lock<std::mutex> lock(pool_mu_);
+  pool_cv_.wait(lock, [&] { return pool_pending_ == 0; });
+  pool_work_ = nullptr;
+}
+
+void Tester::WorkerLoop(int w) {
+  int64_t seen = 0;
+  for (;;) {
+    const std::function<void(int)>* work = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(pool_mu_);
+      pool_cv_.wait(lock, [&] { return pool_stop_ || pool_generation_ != seen; });
+      if (pool_stop_) return;
+      seen = pool_generation_;
+      if (w < pool_n_) work = pool_work_;
+    }
+    if (work == nullptr) continue;
+    (*work)(w);
+    {
+      std::lock_guard<std::mutex> lock(pool_mu_);
+      --pool_pending_;
+    }
+    pool_cv_.notify_all();
+  }
 }
 
 void Tester::Progress(const Size& size, std::string_view phase) {

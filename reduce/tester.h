@@ -7,11 +7,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
@@ -39,7 +42,7 @@ class Tester {
       int64_t count, const std::function<std::optional<Candidate>(int64_t)>& make);
 
   int jobs() const { return jobs_; }
-  int64_t tests_run() const { return tests_run_; }
+  int64_t tests_run() const { return tests_run_.load(); }
   // The progress line's figures; it is drawn only when stderr is a terminal.
   void Progress(const Size& size, std::string_view phase);
   void EndProgress();
@@ -51,13 +54,28 @@ class Tester {
   std::optional<bool> TestIn(const std::string& text, int worker,
                              const std::atomic<bool>* cancel = nullptr);
 
+  // Runs work(w) for w in 1..n-1 on the pool's threads and work(0) here,
+  // and waits for all. The threads live as long as the tester: IR memory
+  // is pooled per thread (ir/slab_pool.h), and a thread per call would
+  // leave its pool behind each time.
+  void RunOnWorkers(int n, const std::function<void(int)>& work);
+  void WorkerLoop(int w);
+
   Oracle& oracle_;
   int jobs_;
+  std::vector<std::thread> threads_;
+  std::mutex pool_mu_;
+  std::condition_variable pool_cv_;
+  const std::function<void(int)>* pool_work_ = nullptr;
+  int pool_n_ = 0;
+  int64_t pool_generation_ = 0;
+  int pool_pending_ = 0;
+  bool pool_stop_ = false;
   std::string dir_;
   int handle_ = -1;
   std::mutex mu_;
   absl::flat_hash_map<size_t, bool> cache_;
-  int64_t tests_run_ = 0;
+  std::atomic<int64_t> tests_run_{0};
   bool tty_ = false;
   bool drawn_ = false;
   Size size_;
