@@ -42,7 +42,8 @@ void AddOptions(CLI::App& app, ReduceFlags& f) {
   app.add_option("--mismatch", f.mismatch,
                  "built-in test: results differ before and after this hlo-opt pipeline");
   app.add_option("--slower-than", f.slower_than,
-                 "built-in test: hlo-run takes more than this many milliseconds");
+                 "built-in test: hlo-run takes more than this many milliseconds")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--run-args", f.builtin.run_args,
                  "hlo-run's arguments in the built-in tests (default: --random-inputs --seed 1)");
   app.add_option("--opt-args", f.builtin.opt_args, "hlo-opt's arguments for --crash-tool=hlo-opt");
