@@ -2,9 +2,10 @@
 """Plants a fault into a copy of an HLO module for hlo-reduce's checks.
 
   plant_fault.py IN.hlo OUT.hlo log [--at FRACTION]
-      the residual-stream add (an `add` of f32[2,128,768]) nearest FRACTION
-      (default 0.5) of the way through the entry becomes log(add): NaN where
-      the sum is negative, carried to the output.
+      the `add` of a rank-3 or rank-4 f32 array (GPT-2's residual stream,
+      ResNet's residual sums) nearest FRACTION (default 0.5) of the way
+      through the entry becomes log(add): NaN where the sum is negative,
+      carried to the output.
 
 The input is never changed; OUT is a new file.
 """
@@ -22,10 +23,10 @@ def main():
     args = ap.parse_args()
     lines = open(args.input).read().split("\n")
     entry = next(i for i, l in enumerate(lines) if l.startswith("ENTRY"))
-    pat = re.compile(r"^  (%?)([\w.\-]+) = (f32\[2,128,768\]\{2,1,0\}) add\(")
+    pat = re.compile(r"^  (%?)([\w.\-]+) = (f32\[\d+,\d+,\d+(?:,\d+)?\]\{[\d,]+\}) add\(")
     hits = [i for i in range(entry, len(lines)) if pat.match(lines[i])]
     if not hits:
-        sys.exit("plant_fault.py: no residual add in the entry")
+        sys.exit("plant_fault.py: no rank-3 or rank-4 f32 add in the entry")
     target = entry + args.at * (len(lines) - entry)
     i = min(hits, key=lambda h: abs(h - target))
     m = pat.match(lines[i])
