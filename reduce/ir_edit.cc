@@ -113,8 +113,10 @@ void CleanUp(Module& module) {
   const Shape* old_result = module.entry_result_layout();
   std::vector<const Shape*> layouts;
   std::vector<Instruction*> params = EntryParameters(*entry);
+  bool same_signature = params.size() == old_layouts.size();
   for (size_t i = 0; i < params.size(); ++i) {
     const int64_t old = params[i]->parameter_number();
+    same_signature = same_signature && old == static_cast<int64_t>(i);
     const bool fits = old_result != nullptr && old >= 0 &&
                       old < static_cast<int64_t>(old_layouts.size()) &&
                       old_layouts[old]->Compatible(params[i]->shape());
@@ -124,6 +126,18 @@ void CleanUp(Module& module) {
   const Shape* root = entry->root()->shape_ptr();
   const bool result_fits = old_result != nullptr && old_result->Compatible(*root);
   module.set_entry_layout(std::move(layouts), result_fits ? old_result : root);
+  // Header attributes that name parameters or outputs by number or count
+  // them no longer fit a changed signature.
+  if (!same_signature || !result_fits) {
+    auto& attrs = module.header_attrs();
+    attrs.erase(std::remove_if(attrs.begin(), attrs.end(),
+                               [](const ModuleAttr& a) {
+                                 return a.name == "input_output_alias" ||
+                                        a.name == "buffer_donor" ||
+                                        a.name.starts_with("allow_spmd_sharding_propagation_to");
+                               }),
+                attrs.end());
+  }
 }
 
 }  // namespace hlo::reduce

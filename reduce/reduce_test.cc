@@ -77,6 +77,33 @@ TEST_CASE("Removing parameters renumbers the rest and the entry layout", "[reduc
   CHECK_FALSE(MakeCandidate(canonical, *delta, 5, 6, style).has_value());
 }
 
+TEST_CASE("A changed signature drops the header attributes that number it", "[reduce]") {
+  constexpr const char* text =
+      R"(HloModule h, input_output_alias={ {}: (1, {}, may-alias) }, allow_spmd_sharding_propagation_to_parameters={true,true}
+
+ENTRY main {
+  a = f32[4] parameter(0)
+  b = f32[4] parameter(1)
+  ROOT l = f32[4] log(b)
+}
+)";
+  auto module = ReadModule(text, "h");
+  REQUIRE(module.ok());
+  const std::string canonical = Canonical(**module, (*module)->style()).text;
+  REQUIRE(canonical.find("input_output_alias") != std::string::npos);
+  auto delta = Find("unused-parameters").create();
+  auto c = MakeCandidate(canonical, *delta, 0, 1, (*module)->style());
+  REQUIRE(c.has_value());
+  CHECK(c->text.find("input_output_alias") == std::string::npos);
+  CHECK(c->text.find("allow_spmd") == std::string::npos);
+  // The log replaced by its operand keeps the signature and the attributes.
+  auto keep = Find("operands").create();
+  CHECK(CountTargets(canonical, *keep) == 1);
+  auto k = MakeCandidate(canonical, *keep, 0, 1, (*module)->style());
+  REQUIRE(k.has_value());
+  CHECK(k->text.find("input_output_alias") != std::string::npos);
+}
+
 TEST_CASE("A candidate that does not verify is dropped", "[reduce]") {
   // The root tuple's elements are targets; a tuple of another computation's
   // root is not (its signature), so nothing here can break verification
