@@ -52,7 +52,7 @@ void AddOptions(CLI::App& app, ReduceFlags& f) {
   app.add_option("-j,--jobs", f.jobs, "tests run side by side (default: one per core)")
       ->check(CLI::Range(1, 1024));
   app.add_option("--timeout", f.timeout,
-                 "seconds a test may run; past it the candidate is not interesting")
+                 "seconds a test may run (default 60); past it the candidate is not interesting")
       ->check(CLI::PositiveNumber);
   app.add_option("--reductions", f.reductions,
                  "only these reductions (comma-separated): " + DeltaNames());
