@@ -26,7 +26,7 @@ LAYERS = [
     ("kernels", ["eval/kernels/"]),
     ("fusion, linalg, collectives", ["eval/fusion/", "eval/linalg/", "eval/collectives/"]),
     ("evaluator", ["eval/evaluator.*", "eval/computation_plan.*", "eval/replica_runner.*",
-                   "eval/custom_call.cc"]),
+                   "eval/custom_call.*"]),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"(eval/[^"]+)"')
