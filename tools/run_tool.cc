@@ -80,9 +80,8 @@ void AddOptions(CLI::App& app, RunFlags& f) {
           },
           "UINT64"));
   app.add_option("--passes", f.passes, "passes to run before evaluating");
-  app.add_option("--output-format", f.output_format,
-                 "text, json or npy (default: from -o's extension .npy / .json, else text)")
-      ->check(CLI::IsMember({"text", "json", "npy"}));
+  app.add_option("--output-format", f.output_format, hlo::ResultFormatHelp())
+      ->check(CLI::IsMember(hlo::ResultFormatNames()));
   app.add_option("-o,--output", f.output,
                  "output file (npy: FILE.npy for an array result, else a folder)");
   app.add_option("--expect", f.expect,
@@ -164,26 +163,22 @@ std::optional<int> ParseFlags(int argc, char** argv, RunFlags& f) {
   return std::nullopt;
 }
 
-// The format -o's extension names: npy, json, text, or empty.
-std::string FormatOfPath(const std::string& path) {
-  if (path.ends_with(".npy")) return "npy";
-  if (path.ends_with(".json")) return "json";
-  if (path.ends_with(".txt")) return "text";
-  return "";
-}
-
 // The flags' contract with each other (README "Flags together").
 absl::Status CheckFlags(RunFlags& f) {
-  std::string implied = f.output_given ? FormatOfPath(f.output) : "";
-  if (!f.output_format.empty() && !implied.empty() && implied != f.output_format) {
-    return UsageError(hlo::StrCat("--output-format=", f.output_format, " conflicts with -o ",
-                                  f.output, " (", implied, " by its extension)"));
-  }
+  const hlo::ResultFormat* implied = f.output_given ? hlo::ResultFormatOfPath(f.output) : nullptr;
   const bool format_given = !f.output_format.empty();
-  if (f.output_format.empty()) f.output_format = implied.empty() ? "text" : implied;
-  f.npy_file = f.output_format == "npy" && f.output.ends_with(".npy");
-  if (f.output_format == "npy" && !f.output_given) {
-    return UsageError("--output-format=npy needs -o DIR (or -o FILE.npy for an array result)");
+  f.format = format_given         ? hlo::FindResultFormat(f.output_format)
+             : implied != nullptr ? implied
+                                  : &hlo::ResultFormats()[0];
+  if (format_given && implied != nullptr && implied != f.format) {
+    return UsageError(hlo::StrCat("--output-format=", f.output_format, " conflicts with -o ",
+                                  f.output, " (", implied->name, " by its extension)"));
+  }
+  f.output_format = f.format->name;
+  f.npy_file = f.format->array_file && f.output.ends_with(f.format->extension);
+  if (!f.format->needs_output.empty() && !f.output_given) {
+    return UsageError(
+        hlo::StrCat("--output-format=", f.format->name, " needs -o ", f.format->needs_output));
   }
   if (format_given && !f.output_given && (!f.expect.empty() || f.bench > 0)) {
     return UsageError(hlo::StrCat("--output-format without -o beside ",
@@ -309,39 +304,9 @@ absl::Status CheckResultFlags(const RunFlags& f, const hlo::Shape& root, int64_t
 
 absl::Status WriteResult(const RunFlags& f, const std::vector<hlo::Literal>& lits,
                          const hlo::Shape& root, hlo::ReplicaRunner& runner) {
-  const auto devices = static_cast<int64_t>(lits.size());
-  if (f.npy_file) {
-    auto bytes = hlo::WriteNpy(lits[0]);
-    if (!bytes.ok()) return bytes.status();
-    return hlo::WriteOutputAtomically(f.output, *bytes);
-  }
-  if (f.output_format == "npy") {
-    std::vector<std::string> subdirs;  // one per device when there are several
-    for (int64_t d = 0; devices > 1 && d < devices; ++d) {
-      std::string name = runner.DeviceName(d);
-      std::replace(name.begin(), name.end(), ' ', '_');
-      subdirs.push_back(std::move(name));
-    }
-    return hlo::WriteResultNpy(lits, subdirs, f.output);
-  }
-  std::string out;
-  if (f.output_format == "json") {
-    for (int64_t d = 0; d < devices; ++d) {
-      std::string one = hlo::ResultToJson(lits[d], root);
-      if (devices == 1) {
-        out = one;
-        break;
-      }
-      one.pop_back();  // the newline
-      hlo::StrAppend(&out, d == 0 ? "[" : ",\n ", one, d + 1 == devices ? "]\n" : "");
-    }
-  } else {
-    for (int64_t d = 0; d < devices; ++d) {
-      if (devices > 1) hlo::StrAppend(&out, runner.DeviceName(d), ":\n");
-      out += hlo::ResultToText(lits[d]);
-    }
-  }
-  return hlo::WriteOutputAtomically(f.output, out);
+  std::vector<std::string> names;
+  for (size_t d = 0; d < lits.size(); ++d) names.push_back(runner.DeviceName(d));
+  return f.format->write(hlo::ResultOutput{lits, root, names, f.output, f.npy_file});
 }
 
 // Compares each device's result with its --expect files; false on a mismatch.
