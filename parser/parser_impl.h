@@ -260,7 +260,8 @@ class Parser {
   Pos prev_end_;
   Token prev_tok_;
   bool prev_is_token_ = false;
-  Pos error_pos_;  // where the recorded error is
+  Pos error_pos_;              // where the recorded error is
+  std::string error_message_;  // its message, without place and source line
   ParseOptions options_;
   absl::Status error_;
   std::unique_ptr<Module> module_;

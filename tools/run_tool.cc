@@ -242,17 +242,10 @@ absl::Status CheckInputCount(const RunFlags& f, const hlo::Computation& entry, i
       " or --random-inputs"));
 }
 
-// Puts "parameter I 'NAME': " after the "error: " of a reader's message.
+// Puts "parameter I 'NAME' (SHAPE): " before what a reader's error says.
 absl::Status NameParameter(const absl::Status& st, int64_t i, const hlo::Instruction& p) {
-  std::string msg(st.message());
-  std::string what =
-      hlo::StrCat("parameter ", i, " '", p.name(), "' (", p.shape().ToString(false), "): ");
-  // A located message (a typed mark) starts "PLACE: error: ": the name goes
-  // after that.
-  size_t at = hlo::IsLocated(st) ? msg.find(": error: ") : std::string::npos;
-  if (at == std::string::npos) return hlo::WithMessage(st, what + msg);
-  msg.insert(at + 9, what);
-  return hlo::WithMessage(st, msg);
+  return hlo::WithSubject(
+      st, hlo::StrCat("parameter ", i, " '", p.name(), "' (", p.shape().ToString(false), "): "));
 }
 
 // Device d's inputs: its own files when given per device, else the shared
