@@ -130,8 +130,9 @@ void AddOptions(CLI::App& app, RunFlags& f) {
       ->option_text("[=FILE]");
 }
 
-// Parses the command line; returns the exit status when it should stop.
-std::optional<int> ParseFlags(int argc, char** argv, RunFlags& f) {
+}  // namespace
+
+std::optional<int> hlo::ParseRunFlags(int argc, char** argv, RunFlags& f) {
   CLI::App app{"hlo-run: evaluate an XLA HLO module on the CPU"};
   AddOptions(app, f);
   if (auto st = hlo::CheckLongOptions(argc, argv, hlo::LongOptionNames(app)); !st.ok()) {
@@ -162,6 +163,8 @@ std::optional<int> ParseFlags(int argc, char** argv, RunFlags& f) {
   if (!profile_file) f.profile_json.clear();
   return std::nullopt;
 }
+
+namespace {
 
 // The flags' contract with each other (README "Flags together").
 absl::Status CheckFlags(RunFlags& f) {
@@ -410,9 +413,11 @@ absl::Status LoadInfeed(const RunFlags& f, hlo::ReplicaRunner& runner, int64_t d
   return absl::OkStatus();
 }
 
+}  // namespace
+
 // Everything after the flags. A result that differs from --expect is not an
 // error: *matched says so (exit 1 after the --bench runs).
-absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched) {
+absl::Status hlo::RunHloRun(RunFlags& f, const Resident& start, bool* matched) {
   if (auto st = CheckFlags(f); !st.ok()) return st;
   auto module = LoadModule(f);
   if (!module.ok()) return module.status();
@@ -479,8 +484,6 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched) {
   return hlo::ReportProfile(*profiler, m.name(), f.profile_json);
 }
 
-}  // namespace
-
 namespace hlo {
 
 Resident ResidentNow() {
@@ -503,14 +506,6 @@ int64_t DefaultMaxMemory() {
   long page = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || page <= 0) return int64_t{8} << 30;
   return static_cast<int64_t>(pages) * page / 4 * 3;
-}
-
-std::optional<int> ParseRunFlags(int argc, char** argv, RunFlags& flags) {
-  return ParseFlags(argc, argv, flags);
-}
-
-absl::Status RunHloRun(RunFlags& flags, const Resident& start, bool* matched) {
-  return RunTool(flags, start, matched);
 }
 
 }  // namespace hlo
