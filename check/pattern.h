@@ -115,6 +115,12 @@ class Pattern {
                                   PatternMatch* match) const;
   absl::StatusOr<bool> MatchWithBackreferences(std::string_view buffer, VariableTable& variables,
                                                PatternMatch* match) const;
+  struct ExactSearch;  // check/backreference.cc
+  // The match at [position, position + length): its variables defined from
+  // `groups` (numbered by `group_of`). True, or the error defining them.
+  absl::StatusOr<bool> Matched(std::string_view buffer, const std::vector<re2::StringPiece>& groups,
+                               const std::vector<int>& group_of, size_t position, size_t length,
+                               VariableTable& variables, PatternMatch* match) const;
   // PatternErrors at offsets into the pattern's text.
   absl::Status ParsePieces(std::string_view text, VariableNames* names);
   absl::Status ParseBlock(std::string_view block, size_t offset, VariableNames* names);
