@@ -186,6 +186,64 @@ absl::Status Malformed(Diagnostics* diagnostics, const SourceText& check_file, s
   return CheckError(CheckVerdict::kBadCheckFile, message);
 }
 
+// The pattern of a directive of `type` at hit (text [start, end) of the
+// line); `first`: no positive check came before it.
+absl::StatusOr<LocatedPattern> ParseDirective(const SourceText& check_file, const PrefixHit& hit,
+                                              const DirectiveType& type, size_t start, size_t end,
+                                              const CheckOptions& options, VariableNames* names,
+                                              bool first, Diagnostics* diagnostics) {
+  PatternOptions pattern_options{options.match_full_lines,
+                                 options.strict_whitespace,
+                                 type.literal,
+                                 options.ignore_case,
+                                 names,
+                                 *hit.prefix};
+  absl::StatusOr<Pattern> pattern =
+      Pattern::Parse(check_file.text().substr(start, end - start), type.kind,
+                     check_file.LineOf(start), pattern_options);
+  if (!pattern.ok()) {
+    diagnostics->Error(&check_file, start + PatternErrorOffset(pattern.status()),
+                       std::string(pattern.status().message()));
+    return pattern.status();
+  }
+  LocatedPattern located{*std::move(pattern), &check_file, start, type.name};
+  if (type.kind == CheckKind::kLabel && located.pattern.HasVariables()) {
+    return Malformed(diagnostics, check_file, start,
+                     "found '" + *hit.prefix + "-LABEL:' with variable definition or use");
+  }
+  if ((type.kind == CheckKind::kNext || type.kind == CheckKind::kSame ||
+       type.kind == CheckKind::kEmpty) &&
+      first) {
+    std::string_view suffix = type.kind == CheckKind::kNext    ? "NEXT"
+                              : type.kind == CheckKind::kEmpty ? "EMPTY"
+                                                               : "SAME";
+    return Malformed(diagnostics, check_file, hit.at,
+                     absl::StrCat("found '", *hit.prefix, "-", std::string(suffix),
+                                  "' without previous '", *hit.prefix, ": line"));
+  }
+  return located;
+}
+
+// FileCheck's rule for prefixes no directive used (`unused`): none found
+// is an error, and so is any unused one without --allow-unused-prefixes
+// (unless only --implicit-check-not checks, with the default prefix).
+absl::Status CheckPrefixesUsed(const std::vector<std::string>& prefixes,
+                               const std::vector<std::string>& unused, const CheckOptions& options,
+                               Diagnostics* diagnostics) {
+  bool none_found = unused.size() == prefixes.size();
+  bool some_unused = !options.allow_unused_prefixes && !unused.empty();
+  if ((!none_found && !some_unused) ||
+      (!options.implicit_check_not.empty() && options.check_prefixes.empty())) {
+    return absl::OkStatus();
+  }
+  std::vector<std::string> quoted;
+  for (const std::string& prefix : unused) quoted.push_back("'" + prefix + ":'");
+  std::string message = absl::StrCat("no check strings found with prefix",
+                                     unused.size() > 1 ? "es " : " ", absl::StrJoin(quoted, ", "));
+  diagnostics->Plain("error: " + message);
+  return CheckError(CheckVerdict::kNoCheckStrings, message);
+}
+
 }  // namespace
 
 std::vector<std::string> CheckPrefixes(const CheckOptions& options) {
@@ -258,35 +316,9 @@ absl::StatusOr<std::vector<CheckString>> ParseCheckFile(const SourceText& check_
     if (end == std::string_view::npos) end = text.size();
     pos = end;
     if (type.found == Found::kComment) continue;
-    int line = check_file.LineOf(start);
-    PatternOptions pattern_options{options.match_full_lines,
-                                   options.strict_whitespace,
-                                   type.literal,
-                                   options.ignore_case,
-                                   names,
-                                   *hit.prefix};
-    absl::StatusOr<Pattern> pattern =
-        Pattern::Parse(text.substr(start, end - start), type.kind, line, pattern_options);
-    if (!pattern.ok()) {
-      diagnostics->Error(&check_file, start + PatternErrorOffset(pattern.status()),
-                         std::string(pattern.status().message()));
-      return pattern.status();
-    }
-    LocatedPattern located{*std::move(pattern), &check_file, start, type.name};
-    if (type.kind == CheckKind::kLabel && located.pattern.HasVariables()) {
-      return Malformed(diagnostics, check_file, start,
-                       "found '" + *hit.prefix + "-LABEL:' with variable definition or use");
-    }
-    if ((type.kind == CheckKind::kNext || type.kind == CheckKind::kSame ||
-         type.kind == CheckKind::kEmpty) &&
-        checks.empty()) {
-      std::string_view suffix = type.kind == CheckKind::kNext    ? "NEXT"
-                                : type.kind == CheckKind::kEmpty ? "EMPTY"
-                                                                 : "SAME";
-      return Malformed(diagnostics, check_file, hit.at,
-                       absl::StrCat("found '", *hit.prefix, "-", std::string(suffix),
-                                    "' without previous '", *hit.prefix, ": line"));
-    }
+    HLO_ASSIGN_OR_RETURN(LocatedPattern located,
+                         ParseDirective(check_file, hit, type, start, end, options, names,
+                                        /*first=*/checks.empty(), diagnostics));
     if (type.kind == CheckKind::kDag || type.kind == CheckKind::kNot) {
       dag_not.push_back(std::move(located));
       continue;
@@ -307,18 +339,7 @@ absl::StatusOr<std::vector<CheckString>> ParseCheckFile(const SourceText& check_
     eof.dag_not = std::move(dag_not);
     checks.push_back(std::move(eof));
   }
-  bool none_found = unused.size() == prefixes.size();
-  bool some_unused = !options.allow_unused_prefixes && !unused.empty();
-  if ((none_found || some_unused) &&
-      (options.implicit_check_not.empty() || !options.check_prefixes.empty())) {
-    std::vector<std::string> quoted;
-    for (const std::string& prefix : unused) quoted.push_back("'" + prefix + ":'");
-    std::string message =
-        absl::StrCat("no check strings found with prefix", unused.size() > 1 ? "es " : " ",
-                     absl::StrJoin(quoted, ", "));
-    diagnostics->Plain("error: " + message);
-    return CheckError(CheckVerdict::kNoCheckStrings, message);
-  }
+  HLO_RETURN_IF_ERROR(CheckPrefixesUsed(prefixes, unused, options, diagnostics));
   return checks;
 }
 
