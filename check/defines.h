@@ -17,12 +17,13 @@ namespace hlo::check {
 // "Global define #N: TEXT", as FileCheck shows them.
 std::string DefinesText(const std::vector<std::string>& defines);
 
-// Defines each of `defines` in `variables` (and its name in `names`); false
-// (with located errors in `diagnostics`, against `source` = DefinesText)
-// when one is malformed or names a variable of the other kind.
-bool DefineCommandLineVariables(const std::vector<std::string>& defines, const SourceText& source,
-                                VariableTable* variables, VariableNames* names,
-                                Diagnostics* diagnostics);
+// Defines each of `defines` in `variables` (and its name in `names`); when
+// one is malformed or names a variable of the other kind, a kBadCheckFile
+// error (check/check_status.h), reported to `diagnostics` against `source`
+// (= DefinesText).
+absl::Status DefineCommandLineVariables(const std::vector<std::string>& defines,
+                                        const SourceText& source, VariableTable* variables,
+                                        VariableNames* names, Diagnostics* diagnostics);
 
 }  // namespace hlo::check
 

@@ -7,6 +7,8 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "check/check_status.h"
+#include "ir/status_macros.h"
 
 namespace hlo::check {
 
@@ -142,9 +144,13 @@ class PrefixFinder {
   std::vector<Entry> entries_;
 };
 
-bool ParseImplicitChecks(const SourceText& command_line, const CheckOptions& options,
-                         std::vector<LocatedPattern>* implicit, Diagnostics* diagnostics,
-                         VariableNames* names = nullptr) {
+// The --implicit-check-not patterns; a malformed one is reported to
+// `diagnostics` and its error returned.
+absl::StatusOr<std::vector<LocatedPattern>> ParseImplicitChecks(const SourceText& command_line,
+                                                                const CheckOptions& options,
+                                                                Diagnostics* diagnostics,
+                                                                VariableNames* names = nullptr) {
+  std::vector<LocatedPattern> implicit;
   PatternOptions pattern_options{options.match_full_lines, options.strict_whitespace, false,
                                  options.ignore_case, names};
   for (int line = 1; line <= static_cast<int>(options.implicit_check_not.size()); ++line) {
@@ -152,27 +158,90 @@ bool ParseImplicitChecks(const SourceText& command_line, const CheckOptions& opt
     std::string_view prefix = "-implicit-check-not='";
     size_t offset = command_line.LineStart(line) + prefix.size();
     std::string_view pattern_text = text.substr(prefix.size(), text.size() - prefix.size() - 1);
-    LocatedPattern located;
-    PatternError error;
-    if (!Pattern::Parse(pattern_text, CheckKind::kNot, 0, pattern_options, &located.pattern,
-                        &error)) {
-      diagnostics->Error(&command_line, offset + error.offset, error.message);
-      return false;
+    absl::StatusOr<Pattern> pattern =
+        Pattern::Parse(pattern_text, CheckKind::kNot, 0, pattern_options);
+    if (!pattern.ok()) {
+      diagnostics->Error(&command_line, offset + PatternErrorOffset(pattern.status()),
+                         std::string(pattern.status().message()));
+      return pattern.status();
     }
-    located.source = &command_line;
-    located.offset = offset;
-    located.directive = "IMPLICIT-CHECK-NOT";
-    implicit->push_back(std::move(located));
+    implicit.push_back(
+        LocatedPattern{*std::move(pattern), &command_line, offset, "IMPLICIT-CHECK-NOT"});
   }
-  return true;
+  return implicit;
 }
 
 std::vector<LocatedPattern> CopyImplicit(const SourceText& command_line,
                                          const CheckOptions& options) {
-  std::vector<LocatedPattern> copies;
   Diagnostics ignored;
-  ParseImplicitChecks(command_line, options, &copies, &ignored);
-  return copies;
+  absl::StatusOr<std::vector<LocatedPattern>> copies =
+      ParseImplicitChecks(command_line, options, &ignored);
+  return copies.ok() ? *std::move(copies) : std::vector<LocatedPattern>();
+}
+
+// A malformed check file: the error at `offset`, reported and returned.
+absl::Status Malformed(Diagnostics* diagnostics, const SourceText& check_file, size_t offset,
+                       const std::string& message) {
+  diagnostics->Error(&check_file, offset, message);
+  return CheckError(CheckVerdict::kBadCheckFile, message);
+}
+
+// The pattern of a directive of `type` at hit (text [start, end) of the
+// line); `first`: no positive check came before it.
+absl::StatusOr<LocatedPattern> ParseDirective(const SourceText& check_file, const PrefixHit& hit,
+                                              const DirectiveType& type, size_t start, size_t end,
+                                              const CheckOptions& options, VariableNames* names,
+                                              bool first, Diagnostics* diagnostics) {
+  PatternOptions pattern_options{options.match_full_lines,
+                                 options.strict_whitespace,
+                                 type.literal,
+                                 options.ignore_case,
+                                 names,
+                                 *hit.prefix};
+  absl::StatusOr<Pattern> pattern =
+      Pattern::Parse(check_file.text().substr(start, end - start), type.kind,
+                     check_file.LineOf(start), pattern_options);
+  if (!pattern.ok()) {
+    diagnostics->Error(&check_file, start + PatternErrorOffset(pattern.status()),
+                       std::string(pattern.status().message()));
+    return pattern.status();
+  }
+  LocatedPattern located{*std::move(pattern), &check_file, start, type.name};
+  if (type.kind == CheckKind::kLabel && located.pattern.HasVariables()) {
+    return Malformed(diagnostics, check_file, start,
+                     "found '" + *hit.prefix + "-LABEL:' with variable definition or use");
+  }
+  if ((type.kind == CheckKind::kNext || type.kind == CheckKind::kSame ||
+       type.kind == CheckKind::kEmpty) &&
+      first) {
+    std::string_view suffix = type.kind == CheckKind::kNext    ? "NEXT"
+                              : type.kind == CheckKind::kEmpty ? "EMPTY"
+                                                               : "SAME";
+    return Malformed(diagnostics, check_file, hit.at,
+                     absl::StrCat("found '", *hit.prefix, "-", std::string(suffix),
+                                  "' without previous '", *hit.prefix, ": line"));
+  }
+  return located;
+}
+
+// FileCheck's rule for prefixes no directive used (`unused`): none found
+// is an error, and so is any unused one without --allow-unused-prefixes
+// (unless only --implicit-check-not checks, with the default prefix).
+absl::Status CheckPrefixesUsed(const std::vector<std::string>& prefixes,
+                               const std::vector<std::string>& unused, const CheckOptions& options,
+                               Diagnostics* diagnostics) {
+  bool none_found = unused.size() == prefixes.size();
+  bool some_unused = !options.allow_unused_prefixes && !unused.empty();
+  if ((!none_found && !some_unused) ||
+      (!options.implicit_check_not.empty() && options.check_prefixes.empty())) {
+    return absl::OkStatus();
+  }
+  std::vector<std::string> quoted;
+  for (const std::string& prefix : unused) quoted.push_back("'" + prefix + ":'");
+  std::string message = absl::StrCat("no check strings found with prefix",
+                                     unused.size() > 1 ? "es " : " ", absl::StrJoin(quoted, ", "));
+  diagnostics->Plain("error: " + message);
+  return CheckError(CheckVerdict::kNoCheckStrings, message);
 }
 
 }  // namespace
@@ -204,13 +273,15 @@ std::string ImplicitCheckNotText(const CheckOptions& options) {
   return text;
 }
 
-int ParseCheckFile(const SourceText& check_file, const SourceText& command_line,
-                   const CheckOptions& options, std::vector<CheckString>* checks,
-                   Diagnostics* diagnostics, VariableNames* names) {
+absl::StatusOr<std::vector<CheckString>> ParseCheckFile(const SourceText& check_file,
+                                                        const SourceText& command_line,
+                                                        const CheckOptions& options,
+                                                        Diagnostics* diagnostics,
+                                                        VariableNames* names) {
   std::vector<std::string> prefixes = CheckPrefixes(options);
   std::vector<std::string> unused = prefixes;
-  std::vector<LocatedPattern> implicit;
-  if (!ParseImplicitChecks(command_line, options, &implicit, diagnostics, names)) return 2;
+  HLO_RETURN_IF_ERROR(ParseImplicitChecks(command_line, options, diagnostics, names).status());
+  std::vector<CheckString> checks;
   std::vector<LocatedPattern> dag_not = CopyImplicit(command_line, options);
   std::string_view text = check_file.text();
   PrefixFinder finder(text, prefixes, options.comment_prefixes);
@@ -230,14 +301,12 @@ int ParseCheckFile(const SourceText& check_file, const SourceText& command_line,
     }
     if (!hit.is_comment) std::erase(unused, *hit.prefix);
     if (type.found == Found::kBadNot) {
-      diagnostics->Error(&check_file, hit.at,
-                         "unsupported -NOT combo on prefix '" + *hit.prefix + "'");
-      return 2;
+      return Malformed(diagnostics, check_file, hit.at,
+                       "unsupported -NOT combo on prefix '" + *hit.prefix + "'");
     }
     if (type.found == Found::kBadCount) {
-      diagnostics->Error(&check_file, hit.at,
-                         "invalid count in -COUNT specification on prefix '" + *hit.prefix + "'");
-      return 2;
+      return Malformed(diagnostics, check_file, hit.at,
+                       "invalid count in -COUNT specification on prefix '" + *hit.prefix + "'");
     }
     size_t start = type.pattern_start;
     if (!(options.strict_whitespace && options.match_full_lines)) {
@@ -247,37 +316,9 @@ int ParseCheckFile(const SourceText& check_file, const SourceText& command_line,
     if (end == std::string_view::npos) end = text.size();
     pos = end;
     if (type.found == Found::kComment) continue;
-    int line = check_file.LineOf(start);
-    LocatedPattern located;
-    located.source = &check_file;
-    located.offset = start;
-    located.directive = type.name;
-    PatternOptions pattern_options{options.match_full_lines, options.strict_whitespace,
-                                   type.literal, options.ignore_case, names};
-    PatternError error;
-    if (!Pattern::Parse(text.substr(start, end - start), type.kind, line, pattern_options,
-                        &located.pattern, &error)) {
-      std::string message = error.message;
-      if (message.ends_with("with prefix")) message += " '" + *hit.prefix + ":'";
-      diagnostics->Error(&check_file, start + error.offset, message);
-      return error.exit_code;
-    }
-    if (type.kind == CheckKind::kLabel && located.pattern.HasVariables()) {
-      diagnostics->Error(&check_file, start,
-                         "found '" + *hit.prefix + "-LABEL:' with variable definition or use");
-      return 2;
-    }
-    if ((type.kind == CheckKind::kNext || type.kind == CheckKind::kSame ||
-         type.kind == CheckKind::kEmpty) &&
-        checks->empty()) {
-      std::string_view suffix = type.kind == CheckKind::kNext    ? "NEXT"
-                                : type.kind == CheckKind::kEmpty ? "EMPTY"
-                                                                 : "SAME";
-      diagnostics->Error(&check_file, hit.at,
-                         absl::StrCat("found '", *hit.prefix, "-", std::string(suffix),
-                                      "' without previous '", *hit.prefix, ": line"));
-      return 2;
-    }
+    HLO_ASSIGN_OR_RETURN(LocatedPattern located,
+                         ParseDirective(check_file, hit, type, start, end, options, names,
+                                        /*first=*/checks.empty(), diagnostics));
     if (type.kind == CheckKind::kDag || type.kind == CheckKind::kNot) {
       dag_not.push_back(std::move(located));
       continue;
@@ -287,7 +328,7 @@ int ParseCheckFile(const SourceText& check_file, const SourceText& command_line,
     check.count = type.count;
     check.dag_not = std::move(dag_not);
     dag_not = CopyImplicit(command_line, options);
-    checks->push_back(std::move(check));
+    checks.push_back(std::move(check));
   }
   if (!dag_not.empty()) {
     CheckString eof;
@@ -296,19 +337,10 @@ int ParseCheckFile(const SourceText& check_file, const SourceText& command_line,
     eof.check.offset = text.size();
     eof.check.directive = prefixes[0];
     eof.dag_not = std::move(dag_not);
-    checks->push_back(std::move(eof));
+    checks.push_back(std::move(eof));
   }
-  bool none_found = unused.size() == prefixes.size();
-  bool some_unused = !options.allow_unused_prefixes && !unused.empty();
-  if ((none_found || some_unused) &&
-      (options.implicit_check_not.empty() || !options.check_prefixes.empty())) {
-    std::vector<std::string> quoted;
-    for (const std::string& prefix : unused) quoted.push_back("'" + prefix + ":'");
-    diagnostics->Plain(absl::StrCat("error: no check strings found with prefix",
-                                    unused.size() > 1 ? "es " : " ", absl::StrJoin(quoted, ", ")));
-    return 2;
-  }
-  return 0;
+  HLO_RETURN_IF_ERROR(CheckPrefixesUsed(prefixes, unused, options, diagnostics));
+  return checks;
 }
 
 }  // namespace hlo::check

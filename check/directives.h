@@ -34,14 +34,17 @@ struct CheckString {
   std::vector<LocatedPattern> dag_not;
 };
 
-// Parses `check_file`. On a malformed check file adds errors to `diagnostics`
-// and returns the exit status FileCheck gives it (2, or 1 for the errors on
-// which FileCheck exits at once); 0 when well formed. `command_line` holds
-// the --implicit-check-not patterns' text for their diagnostics; `names`
-// those -D defined (the file's are added).
-int ParseCheckFile(const SourceText& check_file, const SourceText& command_line,
-                   const CheckOptions& options, std::vector<CheckString>* checks,
-                   Diagnostics* diagnostics, VariableNames* names);
+// Parses `check_file`. On a malformed check file adds the error to
+// `diagnostics` and returns it with its verdict (check/check_status.h:
+// kBadCheckFile with FileCheck's exit status, 2 or 1 for the errors on which
+// FileCheck exits at once; kNoCheckStrings). `command_line` holds the
+// --implicit-check-not patterns' text for their diagnostics; `names` those -D
+// defined (the file's are added).
+absl::StatusOr<std::vector<CheckString>> ParseCheckFile(const SourceText& check_file,
+                                                        const SourceText& command_line,
+                                                        const CheckOptions& options,
+                                                        Diagnostics* diagnostics,
+                                                        VariableNames* names);
 
 // The prefixes in effect: --check-prefix(es), or CHECK.
 std::vector<std::string> CheckPrefixes(const CheckOptions& options);

@@ -4,13 +4,16 @@
 #include "check/filecheck.h"
 
 #include <catch2/catch.hpp>
+#include <optional>
+
+#include "check/pattern.h"
 
 namespace hlo::check {
 namespace {
 
 int Verdict(const std::string& check, const std::string& input, CheckOptions options = {}) {
   options.dump_input = DumpInput::kNever;
-  return RunFileCheck("check", check, "input", input, options).exit_code;
+  return RunFileCheck("check", check, "input", input, options).exit_code();
 }
 
 TEST_CASE("check: CHECK and CHECK-NEXT follow the input in order", "[check]") {
@@ -188,6 +191,60 @@ TEST_CASE("check: a name is one kind of variable in the whole file", "[check]") 
   CHECK(Verdict("CHECK: [[#N:]] [[#N+1]]\n", "1 2\n") == 2);
   CHECK(Verdict("CHECK: [[#N+1]] [[#N:]]\n", "1 2\n") == 1);
   CHECK(Verdict("CHECK: [[#N:]] [[#N:]]\n", "1 2\n") == 0);
+}
+
+}  // namespace
+}  // namespace hlo::check
+
+namespace hlo::check {
+namespace {
+
+std::optional<CheckVerdict> VerdictKind(const std::string& check, const std::string& input,
+                                        CheckOptions options = {}) {
+  options.dump_input = DumpInput::kNever;
+  return VerdictOf(RunFileCheck("check", check, "input", input, options).status);
+}
+
+TEST_CASE("check: verdicts travel as typed payloads", "[check]") {
+  CHECK(!VerdictKind("CHECK: a\n", "a\n").has_value());
+  CHECK(VerdictKind("CHECK: a\n", "b\n") == CheckVerdict::kMatchFailed);
+  CHECK(VerdictKind("CHECK-NEXT: a\n", "a\n") == CheckVerdict::kBadCheckFile);
+  CHECK(VerdictKind("COM: nothing\n", "a\n") == CheckVerdict::kNoCheckStrings);
+  CHECK(VerdictKind("CHECK: a\n", "") == CheckVerdict::kEmptyInput);
+  CheckOptions bad_prefix;
+  bad_prefix.check_prefixes = {"A", "A"};
+  CHECK(VerdictKind("A: a\n", "a\n", bad_prefix) == CheckVerdict::kBadPrefix);
+  CheckOptions bad_define;
+  bad_define.defines = {"=x"};
+  CHECK(VerdictKind("CHECK: a\n", "a\n", bad_define) == CheckVerdict::kBadCheckFile);
+  // FileCheck stops at once, with 1, on an unbalanced ']' in a [[ ]] block.
+  CheckResult unbalanced = RunFileCheck("check", "CHECK: [[X]a]]\n", "input", "a\n", {});
+  CHECK(VerdictOf(unbalanced.status) == CheckVerdict::kBadCheckFile);
+  CHECK(unbalanced.exit_code() == 1);
+  // The verdict on the check file alone.
+  CHECK(VerdictOf(ReadCheckFile("check", "nothing\n", {})) == CheckVerdict::kNoCheckStrings);
+  CHECK(ReadCheckFile("check", "CHECK: x\n", {}).ok());
+}
+
+TEST_CASE("check: a pattern's error carries its offset and exit status", "[check]") {
+  PatternOptions options;
+  auto p = Pattern::Parse("ab {{x", CheckKind::kPlain, 1, options);
+  REQUIRE(!p.ok());
+  CHECK(PatternErrorOffset(p.status()) == 3);
+  CHECK(CheckExitCode(p.status()) == 2);
+  CHECK(p.status().message() == "found start of regex string with no end '}}'");
+  p = Pattern::Parse("a [[X]b]]", CheckKind::kPlain, 1, options);
+  REQUIRE(!p.ok());
+  CHECK(PatternErrorOffset(p.status()) == 5);
+  CHECK(CheckExitCode(p.status()) == 1);
+  options.prefix = "PRE";
+  p = Pattern::Parse("", CheckKind::kPlain, 1, options);
+  CHECK(p.status().message() == "found empty check string with prefix 'PRE:'");
+  CHECK(Pattern::Parse("a{{b}}", CheckKind::kPlain, 1, options).ok());
+  // Unmarked statuses: no verdict, exit 2; OK: 0.
+  CHECK(!VerdictOf(absl::InvalidArgumentError("x")).has_value());
+  CHECK(CheckExitCode(absl::InvalidArgumentError("x")) == 2);
+  CHECK(CheckExitCode(absl::OkStatus()) == 0);
 }
 
 }  // namespace

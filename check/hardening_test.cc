@@ -18,7 +18,7 @@ CheckResult Run(const std::string& check, const std::string& input) {
 
 double Seconds(const std::string& check, const std::string& input, int* exit_code) {
   auto start = std::chrono::steady_clock::now();
-  *exit_code = Run(check, input).exit_code;
+  *exit_code = Run(check, input).exit_code();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -35,14 +35,12 @@ TEST_CASE("hardening: a backreference on a long line is bounded", "[check][harde
   CHECK(Run(check, std::string(50000, 'a') + "Z" + std::string(50000, 'b') + "\n")
             .messages.find("check:1:8: error: backreference to 'X': gave up") != std::string::npos);
   // Where the values are few, the search finds the answer.
-  CHECK(Run("CHECK: [[X:[a-c]+]]Z[[X]]\n", std::string(3000, 'x') + "abcZabc\n").exit_code == 0);
-  CHECK(Run("CHECK: [[X:[a-c]+]]Z[[X]]\n", std::string(3000, 'x') + "abcZab\n").exit_code == 1);
-  CHECK(
-      Run("CHECK: [[X:[a-z]+]]=[[X]];\n", std::string(3000, 'q') + " ab=b; abc=abc;\n").exit_code ==
-      0);
-  CHECK(
-      Run("CHECK: [[X:[a-z]+]]=[[X]];\n", std::string(3000, 'q') + " ab=c; abc=ab;\n").exit_code ==
-      1);
+  CHECK(Run("CHECK: [[X:[a-c]+]]Z[[X]]\n", std::string(3000, 'x') + "abcZabc\n").exit_code() == 0);
+  CHECK(Run("CHECK: [[X:[a-c]+]]Z[[X]]\n", std::string(3000, 'x') + "abcZab\n").exit_code() == 1);
+  CHECK(Run("CHECK: [[X:[a-z]+]]=[[X]];\n", std::string(3000, 'q') + " ab=b; abc=abc;\n")
+            .exit_code() == 0);
+  CHECK(Run("CHECK: [[X:[a-z]+]]=[[X]];\n", std::string(3000, 'q') + " ab=c; abc=ab;\n")
+            .exit_code() == 1);
 }
 
 TEST_CASE("hardening: the near-miss search is bounded", "[check][hardening]") {
@@ -73,11 +71,11 @@ TEST_CASE("hardening: huge counts, precisions and regexes", "[check][hardening]"
   CHECK(Run("CHECK: [[#%.2000000000u,1]]\n", "1\n")
             .messages.find("check:1:10: error: precision 2000000000 is larger than") !=
         std::string::npos);
-  CHECK(Run("CHECK: [[#%.300u,N:]]\n", "1\n").exit_code == 2);
-  CHECK(Run("CHECK: [[#%.10u,1]]\n", "0000000001\n").exit_code == 0);
+  CHECK(Run("CHECK: [[#%.300u,N:]]\n", "1\n").exit_code() == 2);
+  CHECK(Run("CHECK: [[#%.10u,1]]\n", "0000000001\n").exit_code() == 0);
   // A count of two billion: the check fails at the first missing match, and
   // an empty match repeats without holding memory per match.
-  CHECK(Run("CHECK-COUNT-2000000000: x\n", "x x\n").exit_code == 1);
+  CHECK(Run("CHECK-COUNT-2000000000: x\n", "x x\n").exit_code() == 1);
   int code = 0;
   CHECK(Seconds("CHECK-COUNT-2000000000: {{y*}}\n", "x\n", &code) < 1);
   CHECK(code == 0);
@@ -93,7 +91,7 @@ TEST_CASE("hardening: huge counts, precisions and regexes", "[check][hardening]"
         std::string::npos);
   std::string blocks;
   for (int i = 0; i < 2000; ++i) blocks += "{{a}}";
-  CHECK(Run("CHECK: " + blocks + "\n", "a\n").exit_code == 2);
+  CHECK(Run("CHECK: " + blocks + "\n", "a\n").exit_code() == 2);
 }
 
 TEST_CASE("hardening: numeric overflow is an error, not undefined behaviour",
@@ -102,17 +100,17 @@ TEST_CASE("hardening: numeric overflow is an error, not undefined behaviour",
   CHECK(Run("CHECK: [[#0xffffffffffffffff+1]]\n", "0\n")
             .messages.find("unable to substitute variable or numeric expression: overflow error") !=
         std::string::npos);
-  CHECK(Run("CHECK: [[#0xffffffffffffffff+1]]\n", "0\n").exit_code == 1);
-  CHECK(Run("CHECK: [[#18446744073709551616]]\n", "0\n").exit_code == 2);
-  CHECK(Run("CHECK: [[#9223372036854775807+1]]\n", "9223372036854775808\n").exit_code == 0);
-  CHECK(Run("CHECK: [[#-9223372036854775807-2]]\n", "0\n").exit_code == 1);
-  CHECK(Run("CHECK: [[@LINE+9223372036854775807]]\n", "9223372036854775808\n").exit_code == 0);
+  CHECK(Run("CHECK: [[#0xffffffffffffffff+1]]\n", "0\n").exit_code() == 1);
+  CHECK(Run("CHECK: [[#18446744073709551616]]\n", "0\n").exit_code() == 2);
+  CHECK(Run("CHECK: [[#9223372036854775807+1]]\n", "9223372036854775808\n").exit_code() == 0);
+  CHECK(Run("CHECK: [[#-9223372036854775807-2]]\n", "0\n").exit_code() == 1);
+  CHECK(Run("CHECK: [[@LINE+9223372036854775807]]\n", "9223372036854775808\n").exit_code() == 0);
   CHECK(Run("CHECK: [[#@LINE-2]]\n", "-1\n").messages.find("overflow error") != std::string::npos);
-  CHECK(Run("CHECK: [[#%d,@LINE-2]]\n", "-1\n").exit_code == 0);
+  CHECK(Run("CHECK: [[#%d,@LINE-2]]\n", "-1\n").exit_code() == 0);
   // A captured value too large for its format.
   CHECK(Run("CHECK: [[#N:]]\n", "99999999999999999999\n")
             .messages.find("unable to represent numeric value") != std::string::npos);
-  CHECK(Run("CHECK: [[#N:]]\nCHECK: [[#N+1]]\n", "18446744073709551615\n0\n").exit_code == 1);
+  CHECK(Run("CHECK: [[#N:]]\nCHECK: [[#N+1]]\n", "18446744073709551615\n0\n").exit_code() == 1);
 }
 
 }  // namespace

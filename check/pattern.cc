@@ -4,9 +4,11 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "check/check_status.h"
 #include "check/pattern_pieces.h"
 #include "check/posix_regex.h"
 #include "check/source_text.h"
+#include "ir/status_macros.h"
 #include "re2/re2.h"
 
 namespace hlo::check {
@@ -51,6 +53,11 @@ size_t VariableNameLength(std::string_view text) {
   return i;
 }
 
+// FileCheck names the directive's prefix in some messages: " 'CHECK:'".
+std::string WithPrefix(const PatternOptions& options) {
+  return options.prefix.empty() ? "" : absl::StrCat(" '", std::string(options.prefix), ":'");
+}
+
 }  // namespace
 
 std::unique_ptr<re2::RE2> CompileCheckRegex(const std::string& regex, bool ignore_case) {
@@ -83,9 +90,9 @@ Pattern Pattern::EndOfInput(int line) {
   return pattern;
 }
 
-bool Pattern::Parse(std::string_view text, CheckKind kind, int line, const PatternOptions& options,
-                    Pattern* pattern, PatternError* error) {
-  Pattern& p = *pattern;
+absl::StatusOr<Pattern> Pattern::Parse(std::string_view text, CheckKind kind, int line,
+                                       const PatternOptions& options) {
+  Pattern p;
   p.kind_ = kind;
   p.line_ = line;
   p.full_lines_ = options.match_full_lines && kind != CheckKind::kNot;
@@ -95,16 +102,16 @@ bool Pattern::Parse(std::string_view text, CheckKind kind, int line, const Patte
     while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
   }
   if (text.empty() && kind != CheckKind::kEmpty) {
-    *error = {0, "found empty check string with prefix"};
-    return false;
+    return PatternError(0,
+                        absl::StrCat("found empty check string with prefix", WithPrefix(options)));
   }
   if (!text.empty() && kind == CheckKind::kEmpty) {
-    *error = {0, "found non-empty check string for empty check with prefix"};
-    return false;
+    return PatternError(0, absl::StrCat("found non-empty check string for empty check with prefix",
+                                        WithPrefix(options)));
   }
   if (kind == CheckKind::kEmpty) {
     p.example_ = "(\n$)";
-    return true;
+    return p;
   }
   bool has_blocks =
       text.find("{{") != std::string_view::npos || text.find("[[") != std::string_view::npos;
@@ -113,18 +120,17 @@ bool Pattern::Parse(std::string_view text, CheckKind kind, int line, const Patte
     if (!options.ignore_case) {
       p.is_fixed_ = true;
       p.fixed_ = std::string(text);
-      return true;
+      return p;
     }
     // Without case: the text as a regex, so that RE2 folds the case.
     p.pieces_.push_back(Piece{.kind = Piece::Kind::kLiteral, .text = std::string(text)});
   } else {
     if (p.full_lines_) p.example_ = options.strict_whitespace ? "^" : "^ *";
     VariableNames local;
-    if (!p.ParsePieces(text, options.names ? options.names : &local, error)) return false;
+    HLO_RETURN_IF_ERROR(p.ParsePieces(text, options.names ? options.names : &local));
     if (p.paren_ - 1 > kMaxRegexGroups) {
-      *error = {0, absl::StrCat("invalid regex: more than ", kMaxRegexGroups,
-                                " capturing groups (with {{ }} blocks and variables)")};
-      return false;
+      return PatternError(0, absl::StrCat("invalid regex: more than ", kMaxRegexGroups,
+                                          " capturing groups (with {{ }} blocks and variables)"));
     }
     if (p.full_lines_) p.example_ += options.strict_whitespace ? "$" : " *$";
   }
@@ -137,34 +143,31 @@ bool Pattern::Parse(std::string_view text, CheckKind kind, int line, const Patte
   if (!substitutes && !p.has_backreferences_) {
     absl::StatusOr<Built> built = p.BuildRegex(VariableTable(), nullptr, false, nullptr);
     if (!built.ok()) {
-      *error = {0, std::string(built.status().message())};
-      return false;
+      return PatternError(0, std::string(built.status().message()));
     }
     p.compiled_ = p.Compile(built->regex);
     p.compiled_groups_ = std::move(built->group_of);
     if (!p.compiled_->ok()) {
-      *error = {0, "invalid regex: " + p.compiled_->error()};
-      return false;
+      return PatternError(0, "invalid regex: " + p.compiled_->error());
     }
   }
-  return true;
+  return p;
 }
 
-bool Pattern::ParsePieces(std::string_view text, VariableNames* names, PatternError* error) {
+absl::Status Pattern::ParsePieces(std::string_view text, VariableNames* names) {
   size_t offset = 0;
   while (offset < text.size()) {
     std::string_view rest = text.substr(offset);
     if (rest.starts_with("{{")) {
       size_t end = rest.find("}}");
       if (end == std::string_view::npos) {
-        *error = {offset, "found start of regex string with no end '}}'"};
-        return false;
+        return PatternError(offset, "found start of regex string with no end '}}'");
       }
       std::string_view regex = rest.substr(2, end - 2);
       auto translated = TranslatePosixRegex(regex);
       if (!translated.ok()) {
-        *error = {offset + 2, absl::StrCat("invalid regex: ", translated.status().message())};
-        return false;
+        return PatternError(offset + 2,
+                            absl::StrCat("invalid regex: ", translated.status().message()));
       }
       absl::StrAppend(&example_, "(", std::string(regex), ")");
       paren_ += 1 + translated->groups;
@@ -180,14 +183,13 @@ bool Pattern::ParsePieces(std::string_view text, VariableNames* names, PatternEr
       size_t unbalanced_at = std::string_view::npos;
       size_t end = FindBlockEnd(rest.substr(2), &unbalanced_at);
       if (unbalanced_at != std::string_view::npos) {
-        *error = {offset + 2 + unbalanced_at, "missing closing \"]\" for regex variable", 1};
-        return false;
+        return PatternError(offset + 2 + unbalanced_at, "missing closing \"]\" for regex variable",
+                            1);
       }
       if (end == std::string_view::npos) {
-        *error = {offset, "Invalid substitution block, no ]] found"};
-        return false;
+        return PatternError(offset, "Invalid substitution block, no ]] found");
       }
-      if (!ParseBlock(rest.substr(2, end), offset + 2, names, error)) return false;
+      HLO_RETURN_IF_ERROR(ParseBlock(rest.substr(2, end), offset + 2, names));
       offset += end + 4;
       continue;
     }
@@ -198,28 +200,24 @@ bool Pattern::ParsePieces(std::string_view text, VariableNames* names, PatternEr
     pieces_.push_back(Piece{.kind = Piece::Kind::kLiteral, .text = std::string(literal)});
     offset += end;
   }
-  return true;
+  return absl::OkStatus();
 }
 
-bool Pattern::ParseBlock(std::string_view block, size_t offset, VariableNames* names,
-                         PatternError* error) {
-  if (!block.empty() && block[0] == '#') return ParseNumericBlock(block, offset, names, error);
+absl::Status Pattern::ParseBlock(std::string_view block, size_t offset, VariableNames* names) {
+  if (!block.empty() && block[0] == '#') return ParseNumericBlock(block, offset, names);
   size_t colon = block.find(':');
   std::string_view name_part = block.substr(0, colon);
   size_t space = name_part.find_first_of(" \t");
   if (space != std::string_view::npos) {
-    *error = {offset + space, "unexpected whitespace"};
-    return false;
+    return PatternError(offset + space, "unexpected whitespace");
   }
   if (!name_part.empty() && name_part[0] == '@') {
     if (colon != std::string_view::npos) {
-      *error = {offset, "invalid name in string variable definition"};
-      return false;
+      return PatternError(offset, "invalid name in string variable definition");
     }
     auto expression = NumericExpression::Parse(name_part);
     if (!expression.ok() || name_part.substr(0, 5) != "@LINE") {
-      *error = {offset, "invalid pseudo variable '" + std::string(name_part) + "'"};
-      return false;
+      return PatternError(offset, "invalid pseudo variable '" + std::string(name_part) + "'");
     }
     Piece piece;
     piece.kind = Piece::Kind::kNumericUse;
@@ -227,18 +225,16 @@ bool Pattern::ParseBlock(std::string_view block, size_t offset, VariableNames* n
     piece.has_expression = true;
     piece.shown = std::string(name_part);
     pieces_.push_back(std::move(piece));
-    return true;
+    return absl::OkStatus();
   }
   size_t name_length = VariableNameLength(name_part);
   if (name_length == 0) {
-    *error = {offset, "invalid variable name"};
-    return false;
+    return PatternError(offset, "invalid variable name");
   }
   std::string name(name_part.substr(0, name_length));
   if (colon == std::string_view::npos) {
     if (name_length != name_part.size()) {
-      *error = {offset, "invalid name in string variable use"};
-      return false;
+      return PatternError(offset, "invalid name in string variable use");
     }
     Piece piece;
     piece.name = name;
@@ -248,8 +244,7 @@ bool Pattern::ParseBlock(std::string_view block, size_t offset, VariableNames* n
         // FileCheck writes a use after a definition in the same pattern as a
         // POSIX backreference \N, and N is one digit.
         if (pieces_[i].paren > 9) {
-          *error = {offset, "Can't back-reference more than 9 variables"};
-          return false;
+          return PatternError(offset, "Can't back-reference more than 9 variables");
         }
         absl::StrAppend(&example_, "\\", pieces_[i].paren);
         piece.kind = Piece::Kind::kBackref;
@@ -259,15 +254,13 @@ bool Pattern::ParseBlock(std::string_view block, size_t offset, VariableNames* n
       }
     }
     pieces_.push_back(std::move(piece));
-    return true;
+    return absl::OkStatus();
   }
   if (name_length != name_part.size()) {
-    *error = {offset, "invalid name in string variable definition"};
-    return false;
+    return PatternError(offset, "invalid name in string variable definition");
   }
   if (names->numerics.contains(name)) {
-    *error = {offset, "numeric variable with name '" + name + "' already exists"};
-    return false;
+    return PatternError(offset, "numeric variable with name '" + name + "' already exists");
   }
   names->strings.insert(name);
   std::string_view regex = block.substr(colon + 1);
@@ -277,8 +270,8 @@ bool Pattern::ParseBlock(std::string_view block, size_t offset, VariableNames* n
   if (!regex.empty()) {  // FileCheck lets [[X:]] match the empty string
     auto translated = TranslatePosixRegex(regex);
     if (!translated.ok()) {
-      *error = {offset + colon + 1, absl::StrCat("invalid regex: ", translated.status().message())};
-      return false;
+      return PatternError(offset + colon + 1,
+                          absl::StrCat("invalid regex: ", translated.status().message()));
     }
     piece.text = std::move(translated->re2);
     piece.groups = translated->groups;
@@ -287,11 +280,11 @@ bool Pattern::ParseBlock(std::string_view block, size_t offset, VariableNames* n
   piece.paren = paren_;
   paren_ += 1 + piece.groups;
   pieces_.push_back(std::move(piece));
-  return true;
+  return absl::OkStatus();
 }
 
-bool Pattern::ParseNumericBlock(std::string_view block, size_t offset, VariableNames* names,
-                                PatternError* error) {
+absl::Status Pattern::ParseNumericBlock(std::string_view block, size_t offset,
+                                        VariableNames* names) {
   std::string_view rest = block.substr(1);
   Piece piece;
   size_t comma = rest.find(',');
@@ -299,8 +292,7 @@ bool Pattern::ParseNumericBlock(std::string_view block, size_t offset, VariableN
     std::string_view spec = comma == std::string_view::npos ? rest : rest.substr(0, comma);
     auto format = ParseNumericFormat(spec);
     if (!format.ok()) {
-      *error = {offset, std::string(format.status().message())};
-      return false;
+      return PatternError(offset, std::string(format.status().message()));
     }
     piece.format = *format;
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
@@ -310,12 +302,11 @@ bool Pattern::ParseNumericBlock(std::string_view block, size_t offset, VariableN
   if (colon != std::string_view::npos) {
     std::string_view name = Trim(rest.substr(0, colon));
     if (!IsVariableName(name)) {
-      *error = {offset, "invalid variable name"};
-      return false;
+      return PatternError(offset, "invalid variable name");
     }
     if (names->strings.contains(std::string(name))) {
-      *error = {offset, "string variable with name '" + std::string(name) + "' already exists"};
-      return false;
+      return PatternError(offset,
+                          "string variable with name '" + std::string(name) + "' already exists");
     }
     piece.kind = Piece::Kind::kNumericDef;
     piece.name = std::string(name);
@@ -327,8 +318,7 @@ bool Pattern::ParseNumericBlock(std::string_view block, size_t offset, VariableN
   if (expression_text.substr(0, 2) == "==") expression_text.remove_prefix(2);
   auto expression = NumericExpression::Parse(expression_text);
   if (!expression.ok()) {
-    *error = {offset, std::string(expression.status().message())};
-    return false;
+    return PatternError(offset, std::string(expression.status().message()));
   }
   // FileCheck reads the expression first: a use of an unknown name makes it
   // a numeric variable; a use of one first defined on this line is an error.
@@ -337,9 +327,8 @@ bool Pattern::ParseNumericBlock(std::string_view block, size_t offset, VariableN
   for (const std::string& used : expression->VariableNames()) {
     auto [it, added] = names->numerics.try_emplace(used);
     if (!added && it->second.line == line_ && line_ > 0) {
-      *error = {offset, absl::StrCat("numeric variable '", used,
-                                     "' defined earlier in the same CHECK directive")};
-      return false;
+      return PatternError(offset, absl::StrCat("numeric variable '", used,
+                                               "' defined earlier in the same CHECK directive"));
     }
     if (first_use) implicit = it->second.format;
     first_use = false;
@@ -350,8 +339,7 @@ bool Pattern::ParseNumericBlock(std::string_view block, size_t offset, VariableN
         names->numerics.try_emplace(piece.name, VariableNames::Numeric{format, line_});
     if (!added && (it->second.format.kind != format.kind ||
                    it->second.format.precision != format.precision)) {
-      *error = {offset, "format different from previous variable definition"};
-      return false;
+      return PatternError(offset, "format different from previous variable definition");
     }
   }
   piece.has_expression = !expression->terms.empty();
@@ -360,8 +348,7 @@ bool Pattern::ParseNumericBlock(std::string_view block, size_t offset, VariableN
   bool wildcard = !piece.has_expression;
   if (wildcard && piece.format.precision > kMaxWildcardPrecision) {
     // FileCheck's regex engine takes repetition counts up to 255.
-    *error = {offset, "invalid regex: invalid repetition count(s)"};
-    return false;
+    return PatternError(offset, "invalid regex: invalid repetition count(s)");
   }
   if (piece.kind == Piece::Kind::kNumericDef) {
     absl::StrAppend(&example_, "(", wildcard ? piece.format.FileCheckWildcard() : "", ")");
@@ -374,7 +361,7 @@ bool Pattern::ParseNumericBlock(std::string_view block, size_t offset, VariableN
     paren_ += piece.format.precision > 0 ? 1 : 0;
   }
   pieces_.push_back(std::move(piece));
-  return true;
+  return absl::OkStatus();
 }
 
 bool Pattern::HasVariables() const {

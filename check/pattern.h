@@ -51,15 +51,7 @@ struct PatternOptions {
   bool literal = false;  // CHECK{LITERAL}: no {{ }} or [[ ]] blocks
   bool ignore_case = false;
   VariableNames* names = nullptr;  // the file's names so far (null: this pattern's only)
-};
-
-// Where a pattern's text is wrong: an offset into the pattern text.
-struct PatternError {
-  size_t offset = 0;
-  std::string message;
-  // FileCheck exits at once with status 1 on some errors (an unbalanced `]`
-  // in a [[ ]] block) instead of 2.
-  int exit_code = 2;
+  std::string_view prefix;         // the directive's, for messages (empty: implicit)
 };
 
 struct PatternMatch {
@@ -84,9 +76,10 @@ class Pattern {
   Pattern& operator=(Pattern&&) noexcept;
 
   // Parses the text after a directive; `line` is the check line (@LINE).
-  // Returns false and fills `error` when the pattern is malformed.
-  static bool Parse(std::string_view text, CheckKind kind, int line, const PatternOptions& options,
-                    Pattern* pattern, PatternError* error);
+  // A malformed pattern is a PatternError (check/check_status.h): where in
+  // `text`, and the exit status FileCheck gives it.
+  static absl::StatusOr<Pattern> Parse(std::string_view text, CheckKind kind, int line,
+                                       const PatternOptions& options);
   // The end-of-input pattern that carries trailing CHECK-NOT/-DAG lines.
   static Pattern EndOfInput(int line);
 
@@ -122,10 +115,16 @@ class Pattern {
                                   PatternMatch* match) const;
   absl::StatusOr<bool> MatchWithBackreferences(std::string_view buffer, VariableTable& variables,
                                                PatternMatch* match) const;
-  bool ParsePieces(std::string_view text, VariableNames* names, PatternError* error);
-  bool ParseBlock(std::string_view block, size_t offset, VariableNames* names, PatternError* error);
-  bool ParseNumericBlock(std::string_view block, size_t offset, VariableNames* names,
-                         PatternError* error);
+  struct ExactSearch;  // check/backreference.cc
+  // The match at [position, position + length): its variables defined from
+  // `groups` (numbered by `group_of`). True, or the error defining them.
+  absl::StatusOr<bool> Matched(std::string_view buffer, const std::vector<re2::StringPiece>& groups,
+                               const std::vector<int>& group_of, size_t position, size_t length,
+                               VariableTable& variables, PatternMatch* match) const;
+  // PatternErrors at offsets into the pattern's text.
+  absl::Status ParsePieces(std::string_view text, VariableNames* names);
+  absl::Status ParseBlock(std::string_view block, size_t offset, VariableNames* names);
+  absl::Status ParseNumericBlock(std::string_view block, size_t offset, VariableNames* names);
   absl::Status DefineVariables(std::string_view buffer, const std::vector<re2::StringPiece>& groups,
                                const std::vector<int>& group_of, VariableTable& variables,
                                PatternMatch* match) const;

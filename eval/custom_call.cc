@@ -1,23 +1,16 @@
 // custom-call: a registry from custom_call_target to the function that
 // evaluates it. Targets are opaque to XLA itself, so only those whose
-// meaning is fixed by XLA's own passes are here:
-//
-//   TopK       (f32[..,n]) -> (f32[..,k], s32[..,k]), made by XLA's
-//              TopkRewriter (eval/kernels/sort_topk.cc).
-//   Sharding, SPMDFullToShardShape, SPMDShardToFullShape,
-//   xla.sdy.FuncResultSharding, xla.sdy.PropagationBarrier
-//              partitioning annotations: on one device, the operand itself.
-//   xla.sdy.ShardingGroup
-//              a Shardy annotation with no result.
-//   xla.sdy.GlobalToLocalShape, xla.sdy.LocalToGlobalShape
-//              the ends of a manual computation (eval/collectives/sdy_manual_computation.cc).
-//   lapack_<p><routine>_ffi, lapack_<p><routine>, blas_<p>trsm
-//              jaxlib's CPU LAPACK kernels (p = s, d, c, z), the routine
-//              families of kLapackRoutines (eval/linalg/lapack_kernels.h).
-//   __cudnn$*, __cublas$*, cusolver_*_ffi, cu_lu_pivots_to_permutation
-//              XLA:GPU's library calls and jaxlib's GPU kernels
-//              (eval/gpu/gpu_custom_calls.h).
+// meaning is fixed by XLA's own passes (or by jaxlib's kernels) are here.
+// kTargets and kLapackRoutines are the one list of what hlo-run implements:
+// each entry names a target (or a family), its handler and one line about it;
+// ListCustomCallTargets() gives them to README's list (custom_call_test.cc
+// holds the two together). A new target: its line here and its row in
+// README's table (the test prints the rows it expects).
+#include "eval/custom_call.h"
+
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "eval/gpu/gpu_custom_calls.h"
 #include "eval/kernels/kernels.h"
@@ -59,19 +52,27 @@ absl::StatusOr<Value> NoResult(const Instruction& inst, Operands, KernelContext&
 struct Target {
   std::string_view name;
   CustomCallFn fn;
+  std::string_view description;
 };
 
 constexpr Target kTargets[] = {
-    {"TopK", &TopKTarget},
-    {"Sharding", &Identity},
-    {"SPMDFullToShardShape", &Identity},
-    {"SPMDShardToFullShape", &Identity},
+    {"TopK", &TopKTarget,
+     "the k largest of the last dimension and their indices (XLA's TopkRewriter makes it)"},
+    {"Sharding", &Identity, "partitioning annotation: on one device, the operand itself"},
+    {"SPMDFullToShardShape", &Identity,
+     "partitioning annotation: on one device, the operand itself"},
+    {"SPMDShardToFullShape", &Identity,
+     "partitioning annotation: on one device, the operand itself"},
     // Shardy's round-trip annotations (xla/service/spmd/shardy/constants.h).
-    {"xla.sdy.FuncResultSharding", &Identity},
-    {"xla.sdy.PropagationBarrier", &Identity},
-    {"xla.sdy.ShardingGroup", &NoResult},
-    {"xla.sdy.GlobalToLocalShape", &EvalSdyGlobalToLocalShape},
-    {"xla.sdy.LocalToGlobalShape", &EvalSdyLocalToGlobalShape},
+    {"xla.sdy.FuncResultSharding", &Identity,
+     "Shardy annotation: on one device, the operand itself"},
+    {"xla.sdy.PropagationBarrier", &Identity,
+     "Shardy annotation: on one device, the operand itself"},
+    {"xla.sdy.ShardingGroup", &NoResult, "Shardy annotation with no result (an empty tuple)"},
+    {"xla.sdy.GlobalToLocalShape", &EvalSdyGlobalToLocalShape,
+     "entry of a Shardy manual computation: the operands, which its call cuts into shards"},
+    {"xla.sdy.LocalToGlobalShape", &EvalSdyLocalToGlobalShape,
+     "exit of a Shardy manual computation: the devices' shards joined by its out-shardings"},
 };
 
 using LapackFn = absl::StatusOr<Value> (*)(lapack::Call& call);
@@ -81,19 +82,29 @@ struct LapackRoutine {
   LapackFn fn;
   std::string_view types;  // the type letters jaxlib names it with
   bool legacy;             // jaxlib also had the form without `_ffi`
+  std::string_view description;
 };
 
 constexpr LapackRoutine kLapackRoutines[] = {
-    {"potrf", &lapack::EvalPotrf, "sdcz", true},  {"trsm", &lapack::EvalTrsm, "sdcz", true},
-    {"getrf", &lapack::EvalGetrf, "sdcz", true},  {"geqrf", &lapack::EvalGeqrf, "sdcz", true},
-    {"geqp3", &lapack::EvalGeqp3, "sdcz", false}, {"orgqr", &lapack::EvalOrgqr, "sd", true},
-    {"ungqr", &lapack::EvalOrgqr, "cz", true},    {"ormqr", &lapack::EvalOrmqr, "sd", false},
-    {"unmqr", &lapack::EvalOrmqr, "cz", false},   {"gesdd", &lapack::EvalGesdd, "sdcz", true},
-    {"gesvd", &lapack::EvalGesvd, "sdcz", false}, {"syevd", &lapack::EvalSyevd, "sd", true},
-    {"heevd", &lapack::EvalSyevd, "cz", true},    {"geev", &lapack::EvalGeev, "sdcz", true},
-    {"gees", &lapack::EvalGees, "sdcz", true},    {"gehrd", &lapack::EvalGehrd, "sdcz", true},
-    {"sytrd", &lapack::EvalSytrd, "sd", true},    {"hetrd", &lapack::EvalSytrd, "cz", true},
-    {"gtsv", &lapack::EvalGtsv, "sdcz", false},
+    {"potrf", &lapack::EvalPotrf, "sdcz", true, "Cholesky factorisation"},
+    {"trsm", &lapack::EvalTrsm, "sdcz", true, "triangular solve (BLAS)"},
+    {"getrf", &lapack::EvalGetrf, "sdcz", true, "LU factorisation with partial pivoting"},
+    {"geqrf", &lapack::EvalGeqrf, "sdcz", true, "QR factorisation (Householder reflectors)"},
+    {"geqp3", &lapack::EvalGeqp3, "sdcz", false, "QR factorisation with column pivoting"},
+    {"orgqr", &lapack::EvalOrgqr, "sd", true, "Q from Householder reflectors"},
+    {"ungqr", &lapack::EvalOrgqr, "cz", true, "Q from Householder reflectors"},
+    {"ormqr", &lapack::EvalOrmqr, "sd", false, "Q from reflectors times a matrix"},
+    {"unmqr", &lapack::EvalOrmqr, "cz", false, "Q from reflectors times a matrix"},
+    {"gesdd", &lapack::EvalGesdd, "sdcz", true, "SVD, divide and conquer"},
+    {"gesvd", &lapack::EvalGesvd, "sdcz", false, "SVD, QR iteration"},
+    {"syevd", &lapack::EvalSyevd, "sd", true, "symmetric eigensystem"},
+    {"heevd", &lapack::EvalSyevd, "cz", true, "Hermitian eigensystem"},
+    {"geev", &lapack::EvalGeev, "sdcz", true, "general eigensystem"},
+    {"gees", &lapack::EvalGees, "sdcz", true, "Schur factorisation"},
+    {"gehrd", &lapack::EvalGehrd, "sdcz", true, "Hessenberg reduction"},
+    {"sytrd", &lapack::EvalSytrd, "sd", true, "symmetric tridiagonal reduction"},
+    {"hetrd", &lapack::EvalSytrd, "cz", true, "Hermitian tridiagonal reduction"},
+    {"gtsv", &lapack::EvalGtsv, "sdcz", false, "tridiagonal solve"},
 };
 
 const LapackRoutine* FindLapackRoutine(const lapack::Target& t) {
@@ -106,13 +117,18 @@ const LapackRoutine* FindLapackRoutine(const lapack::Target& t) {
   return nullptr;
 }
 
+const Target* FindTarget(std::string_view target) {
+  for (const Target& t : kTargets) {
+    if (t.name == target) return &t;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 absl::StatusOr<Value> EvalCustomCall(const Instruction& inst, Operands ops, KernelContext& ev) {
   std::string_view target = inst.GetString(AttrKind::kCustomCallTarget);
-  for (const Target& t : kTargets) {
-    if (t.name == target) return t.fn(inst, ops, ev);
-  }
+  if (const Target* t = FindTarget(target)) return t->fn(inst, ops, ev);
   if (std::optional<lapack::Target> t = lapack::ParseTarget(target)) {
     if (const LapackRoutine* r = FindLapackRoutine(*t)) {
       lapack::Call call(inst, ops, *t);
@@ -122,6 +138,24 @@ absl::StatusOr<Value> EvalCustomCall(const Instruction& inst, Operands ops, Kern
   if (gpu::GpuCustomCallFn fn = gpu::FindGpuCustomCall(target)) return fn(inst, ops, ev);
   return absl::UnimplementedError(
       StrCat("hlo-run has no implementation of custom-call target '", target, "'"));
+}
+
+bool HasCustomCallHandler(std::string_view target) {
+  if (const Target* t = FindTarget(target)) return t->fn != nullptr;
+  std::optional<lapack::Target> t = lapack::ParseTarget(target);
+  const LapackRoutine* r = t ? FindLapackRoutine(*t) : nullptr;
+  return r != nullptr && r->fn != nullptr;
+}
+
+std::vector<CustomCallTargetInfo> ListCustomCallTargets() {
+  std::vector<CustomCallTargetInfo> list;
+  for (const Target& t : kTargets) list.push_back({{std::string(t.name)}, "", t.description});
+  for (const LapackRoutine& r : kLapackRoutines) {
+    CustomCallTargetInfo info{{StrCat("lapack_?", r.name, "_ffi")}, r.types, r.description};
+    if (r.legacy) info.names.push_back(StrCat(r.name == "trsm" ? "blas_?" : "lapack_?", r.name));
+    list.push_back(std::move(info));
+  }
+  return list;
 }
 
 }  // namespace hlo

@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       (flags & 128) ? hlo::check::DumpInput::kAlways : hlo::check::DumpInput::kFail;
   hlo::check::CheckResult r =
       hlo::check::RunFileCheck("fuzz.check", check_text, "fuzz.input", input_text, options);
-  if (r.exit_code < 0 || r.exit_code > 2) {
+  if (r.exit_code() < 0 || r.exit_code() > 2) {
     hlo::fuzz::Fail("hlo-check's exit code is not 0, 1 or 2", r.messages);
   }
   return 0;

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <sstream>
 #include <system_error>
 #include <thread>
 
@@ -10,6 +11,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "check/check_status.h"
+#include "check/check_tool.h"
+#include "check/filecheck.h"
 #include "check/source_text.h"
 #include "golden/check_generator.h"
 #include "golden/compare.h"
@@ -151,6 +155,17 @@ Update UpdateCheckLines(TestFile* test, const ShellResult& result, const Command
   return Update::kWritten;
 }
 
+// Whether hlo-check, run as `command`, finds no check strings in the test's
+// file: the check library's verdict on the file (read with the command's own
+// flags), not the wording of hlo-check's message.
+bool NoCheckStrings(const TestFile& test, const Command& command) {
+  std::ostringstream ignored;
+  auto flags = check::ParseCheckFlags(command.argv, ignored, ignored);
+  if (!flags.ok() || !flags->has_value() || (*flags)->check_file != test.relative) return false;
+  absl::Status verdict = check::ReadCheckFile(test.relative, test.text, (*flags)->options);
+  return check::VerdictOf(verdict) == check::CheckVerdict::kNoCheckStrings;
+}
+
 // --update for a failed checker: new CHECK lines or a new expected file,
 // only when every other command succeeded and the checker came to a verdict.
 Update UpdateChecker(TestFile* test, const ShellResult& result, size_t command_count,
@@ -181,9 +196,10 @@ Update UpdateChecker(TestFile* test, const ShellResult& result, size_t command_c
   }
   bool is_check = program == "hlo-check" || program == "FileCheck";
   // A failed check, or a new test with no CHECK lines yet.
-  bool no_checks = result.status == 2 && result.commands.back().stderr_text.find(
-                                             "no check strings found") != std::string::npos;
-  if (!is_check || (result.status != 1 && !no_checks)) return Update::kNone;
+  if (!is_check ||
+      (result.status != 1 && !(result.status == 2 && NoCheckStrings(*test, command)))) {
+    return Update::kNone;
+  }
   return UpdateCheckLines(test, result, command, outcome);
 }
 
@@ -212,11 +228,7 @@ void DescribeFailure(const ShellResult& result, const RunLine& run, const std::s
   // hlo-test's own word on the command (killed, a redirection that failed)
   // ends its stderr, which may be long: it goes into the reason.
   const std::string& err = failed->stderr_text;
-  size_t last = err.rfind('\n', err.size() >= 2 ? err.size() - 2 : 0);
-  last = last == std::string::npos ? 0 : last + 1;
-  if (err.compare(last, 10, "hlo-test: ") == 0) {
-    absl::StrAppend(&reason, ": ", absl::StripTrailingAsciiWhitespace(err.substr(last + 10)));
-  }
+  if (!failed->note.empty()) absl::StrAppend(&reason, ": ", failed->note);
   bool diff_output = failed->program == "diff" && failed->status == 1;
   Fail(outcome, reason, diff_output ? result.stdout_text : err);
 }

@@ -137,6 +137,22 @@ TEST_CASE("golden: --update of a new test without CHECK lines, and from --input-
   CHECK(s.Read("t.hlo").find("// CHECK-LABEL: from file") != std::string::npos);
 }
 
+TEST_CASE("golden: --update knows a file without check strings by hlo-check's verdict",
+          "[golden]") {
+  Suite s;
+  // Malformed, not empty: hlo-check exits 2 and its message quotes the line,
+  // whose words are those of the no-check-strings message.
+  s.dir.Write("t.hlo", "// RUN: echo x | hlo-check %s\n// CHECK-DAG-NOT: no check strings found\n");
+  TestOutcome o = s.Run("t.hlo", true);
+  CHECK(o.reason.find("hlo-check exited 2") == 0);
+  CHECK(o.updated.empty());
+  CHECK(s.Read("t.hlo").find("CHECK-LABEL") == std::string::npos);
+  // With other prefixes the same file has none: --update writes them.
+  s.dir.Write("p.hlo", "// RUN: echo x | hlo-check %s --check-prefix=P\n// CHECK: y\n");
+  CHECK(s.Run("p.hlo", true).verdict == Verdict::kPass);
+  CHECK(s.Read("p.hlo").find("// P-LABEL: x") != std::string::npos);
+}
+
 TEST_CASE("golden: --update refuses several prefixes in one command", "[golden]") {
   Suite s;
   std::string text = "// RUN: echo a | hlo-check %s --check-prefixes=A,B\n// A: x\n// B: y\n";

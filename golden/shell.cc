@@ -24,6 +24,13 @@ namespace hlo::golden {
 
 namespace {
 
+// hlo-test's own word on a command: "hlo-test: TEXT" at the end of its
+// stderr, and TEXT in `note` (when given) for the report.
+void Note(std::string* err, std::string* note, const std::string& text) {
+  absl::StrAppend(err, "hlo-test: ", text, "\n");
+  if (note != nullptr) *note = text;
+}
+
 struct Token {
   std::string text;
   bool quoted = false;
@@ -378,12 +385,13 @@ int Reap(pid_t pid, std::chrono::steady_clock::time_point deadline, Stop* stop) 
 
 int RunExternal(const std::string& program, const std::vector<std::string>& argv,
                 const std::string& input, const ShellOptions& options, std::string* out,
-                std::string* err) {
+                std::string* err, std::string* note) {
   Pipes pipes;
   if (pipe2(pipes.in, O_CLOEXEC) != 0 || pipe2(pipes.out, O_CLOEXEC) != 0 ||
       pipe2(pipes.err, O_CLOEXEC) != 0) {
     pipes.CloseAll();
-    *err = absl::StrCat("hlo-test: cannot run ", argv[0], ": ", std::strerror(errno), "\n");
+    err->clear();
+    Note(err, note, absl::StrCat("cannot run ", argv[0], ": ", std::strerror(errno)));
     return kStatusNotFound;
   }
   signal(SIGPIPE, SIG_IGN);
@@ -393,8 +401,10 @@ int RunExternal(const std::string& program, const std::vector<std::string>& argv
   close(pipes.err[1]);
   pipes.in[0] = pipes.out[1] = pipes.err[1] = -1;
   if (pid < 0) {
+    const int saved = errno;
     pipes.CloseAll();
-    *err = absl::StrCat("hlo-test: cannot run ", argv[0], ": ", std::strerror(errno), "\n");
+    err->clear();
+    Note(err, note, absl::StrCat("cannot run ", argv[0], ": ", std::strerror(saved)));
     return kStatusNotFound;
   }
   int slot = RegisterGroup(pid);
@@ -405,8 +415,8 @@ int RunExternal(const std::string& program, const std::vector<std::string>& argv
   int status = Reap(pid, deadline, &stop);
   if (slot >= 0) running_groups[slot] = 0;
   if (stop == Stop::kTimedOut) {
-    *err += absl::StrCat("hlo-test: ", argv[0], " timed out after ", options.timeout_seconds,
-                         " s (killed)\n");
+    Note(err, note,
+         absl::StrCat(argv[0], " timed out after ", options.timeout_seconds, " s (killed)"));
     return kStatusTimedOut;
   }
   if (stop == Stop::kOutputLimit) {
@@ -415,8 +425,9 @@ int RunExternal(const std::string& program, const std::vector<std::string>& argv
       if (text->size() > 65536) text->resize(65536);
       text->shrink_to_fit();
     }
-    *err += absl::StrCat("hlo-test: ", argv[0], " wrote more than ", options.max_output_bytes >> 20,
-                         " MiB of output (killed)\n");
+    Note(err, note,
+         absl::StrCat(argv[0], " wrote more than ", options.max_output_bytes >> 20,
+                      " MiB of output (killed)"));
     return kStatusOutputLimit;
   }
   return status;
@@ -432,14 +443,16 @@ void KillRunningCommands() {
 }
 
 int RunProgram(const std::vector<std::string>& argv, const std::string& input,
-               const ShellOptions& options, std::string* out, std::string* err) {
+               const ShellOptions& options, std::string* out, std::string* err, std::string* note) {
   bool handled = false;
   int builtin = RunBuiltin(argv, input, options, out, err, &handled);
   if (handled) {
     if (out->size() + err->size() > options.max_output_bytes) {
       out->clear();
-      *err = absl::StrCat("hlo-test: ", argv[0], " wrote more than ",
-                          options.max_output_bytes >> 20, " MiB of output\n");
+      err->clear();
+      Note(err, note,
+           absl::StrCat(argv[0], " wrote more than ", options.max_output_bytes >> 20,
+                        " MiB of output"));
       return kStatusOutputLimit;
     }
     return builtin;
@@ -449,17 +462,22 @@ int RunProgram(const std::vector<std::string>& argv, const std::string& input,
     *err = absl::StrCat(argv[0], ": command not found\n");
     return kStatusNotFound;
   }
-  return RunExternal(program, argv, input, options, out, err);
+  return RunExternal(program, argv, input, options, out, err, note);
 }
 
 namespace {
 
 // Opens a `>`/`2>` file before the command runs, as sh does.
-int OpenForWriting(const std::string& file, const ShellOptions& options, std::string* err) {
+int OpenForWriting(const std::string& file, const ShellOptions& options, std::string* err,
+                   std::string* note) {
   // O_NONBLOCK: a FIFO with no reader fails at once instead of hanging.
   int fd = open(ResolvePath(file, options).c_str(),
                 O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0666);
-  if (fd < 0) *err = absl::StrCat("hlo-test: cannot open ", file, ": ", std::strerror(errno), "\n");
+  if (fd < 0) {
+    const int saved = errno;
+    err->clear();
+    Note(err, note, absl::StrCat("cannot open ", file, ": ", std::strerror(saved)));
+  }
   return fd;
 }
 
@@ -476,14 +494,15 @@ bool WriteAll(int fd, const std::string& text) {
 // Runs one command with its redirections: a file that cannot be opened (or
 // written) fails it with status 1, as in sh; `*input` becomes what it read.
 int RunRedirected(const Command& command, std::string* input, const ShellOptions& options,
-                  std::string* out, std::string* err, bool* redirect_failed, std::string* merged) {
+                  std::string* out, std::string* err, bool* redirect_failed, std::string* merged,
+                  std::string* note) {
   if (!command.stdin_file.empty()) {
     std::string why;
     if (!ReadFile(ResolvePath(command.stdin_file, options), input, &why,
                   options.max_output_bytes)) {
       input->clear();
-      *err =
-          absl::StrCat("hlo-test: cannot open ", command.stdin_file, ": ", ErrorReason(why), "\n");
+      err->clear();
+      Note(err, note, absl::StrCat("cannot open ", command.stdin_file, ": ", ErrorReason(why)));
       *redirect_failed = true;
       return 1;
     }
@@ -492,14 +511,14 @@ int RunRedirected(const Command& command, std::string* input, const ShellOptions
   const std::string* files[2] = {&command.stdout_file, &command.stderr_file};
   for (int k = 0; k < 2; ++k) {
     if (files[k]->empty()) continue;
-    fds[k] = OpenForWriting(*files[k], options, err);
+    fds[k] = OpenForWriting(*files[k], options, err, note);
     if (fds[k] < 0) {
       if (fds[0] >= 0) close(fds[0]);
       *redirect_failed = true;
       return 1;
     }
   }
-  int status = RunProgram(command.argv, *input, options, out, err);
+  int status = RunProgram(command.argv, *input, options, out, err, note);
   if (command.merge_stderr) {
     *out += *err;
     *merged = std::move(*err);  // still shown when the command fails
@@ -515,10 +534,8 @@ int RunRedirected(const Command& command, std::string* input, const ShellOptions
       written = false;
       saved = errno;
     }
-    if (!written) {
-      failure +=
-          absl::StrCat("hlo-test: cannot write ", *files[k], ": ", std::strerror(saved), "\n");
-    }
+    if (!written)
+      Note(&failure, note, absl::StrCat("cannot write ", *files[k], ": ", std::strerror(saved)));
     // What went to a `2>` file still shows in a failure's report.
     if (k == 0) out->clear();
   }
@@ -543,12 +560,15 @@ ShellResult RunCommandLine(const std::vector<Pipeline>& pipelines, const ShellOp
       bool last = k + 1 == pipeline.size();
       bool redirect_failed = false;
       std::string merged;  // the stderr that 2>&1 sent to stdout
-      int status = RunRedirected(command, &input, options, &out, &err, &redirect_failed, &merged);
+      std::string note;
+      int status =
+          RunRedirected(command, &input, options, &out, &err, &redirect_failed, &merged, &note);
       if (last) result.last_input = input;
       CommandResult done;
       done.program = command.argv[0];
       done.status = status;
       done.redirect_failed = redirect_failed;
+      done.note = std::move(note);
       // A crash (killed by a signal) or a missing program fails even under `not`.
       done.ok = command.negate ? (status != 0 && status < kStatusTimedOut) : status == 0;
       done.stderr_text = command.merge_stderr ? std::move(merged) : err;

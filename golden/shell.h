@@ -44,6 +44,9 @@ struct CommandResult {
   bool ok = true;                // status as wanted (0, or non-zero under `not`)
   bool redirect_failed = false;  // a `<`, `>` or `2>` file could not be opened or written
   std::string stderr_text;       // also under 2>&1 (for reports)
+  // hlo-test's own word on the command (it was killed, could not start, a
+  // redirection failed), also the last line of stderr_text after "hlo-test: ".
+  std::string note;
 };
 
 struct ShellResult {
@@ -70,8 +73,10 @@ ShellResult RunCommandLine(const std::vector<Pipeline>& pipelines, const ShellOp
 
 // Runs one program (found as ShellOptions says) with `input` on its standard
 // input; collects its standard output and error.
+// hlo-test's own word on it, if any, goes to `note` too (CommandResult::note).
 int RunProgram(const std::vector<std::string>& argv, const std::string& input,
-               const ShellOptions& options, std::string* out, std::string* err);
+               const ShellOptions& options, std::string* out, std::string* err,
+               std::string* note = nullptr);
 
 // Kills the process group of every command running now (async-signal-safe:
 // for a SIGINT/SIGTERM handler, so nothing outlives an interrupted run).

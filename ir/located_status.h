@@ -6,6 +6,7 @@
 #define HLO_IR_LOCATED_STATUS_H_
 
 #include <string>
+#include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/strings/cord.h"
@@ -32,6 +33,18 @@ inline absl::Status WithMessage(const absl::Status& status, const std::string& m
   status.ForEachPayload(
       [&out](absl::string_view url, const absl::Cord& payload) { out.SetPayload(url, payload); });
   return out;
+}
+
+// `status` with `subject` ("parameter 1 'y' (f32[2]): ") in front of what it
+// says: after the place of a located message ("PLACE: error: ", the form
+// every located message has), else first.
+inline absl::Status WithSubject(const absl::Status& status, const std::string& subject) {
+  std::string message(status.message());
+  constexpr std::string_view kError = ": error: ";
+  const size_t at = IsLocated(status) ? message.find(kError) : std::string::npos;
+  if (at == std::string::npos) return WithMessage(status, subject + message);
+  message.insert(at + kError.size(), subject);
+  return WithMessage(status, message);
 }
 
 }  // namespace hlo

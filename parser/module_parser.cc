@@ -73,6 +73,7 @@ Parser::Pos Parser::PrevEnd() const {
 bool Parser::ErrorAt(uint32_t line, uint32_t col, std::string message) {
   if (failed()) return false;
   error_pos_ = {line, col};
+  error_message_ = message;
   error_ = MarkLocated(absl::InvalidArgumentError(
       FormatDiagnostic(options_.filename, line, col, message, lexer_.LineText(line))));
   return false;
@@ -285,14 +286,9 @@ bool Parser::ParseHeaderAttr() {
     if (!ok) {
       // Report where the sub-parser stopped, in the coordinates of the file,
       // with its message.
-      std::string msg(sub.error_.message());
-      size_t p = msg.find("error: ");
-      size_t e = msg.find('\n');
-      msg = msg.substr(p == std::string::npos ? 0 : p + 7,
-                       e == std::string::npos ? std::string::npos : e - p - 7);
       Pos at = sub.error_pos_;
       if (at.line == value_line) at.col += value_col - 1;
-      return ErrorAt(at, StrCat("in entry_computation_layout: ", msg));
+      return ErrorAt(at, StrCat("in entry_computation_layout: ", sub.error_message_));
     }
     module_->set_entry_layout(params, result);
     return true;  // printed from the parsed shapes, not kept as text

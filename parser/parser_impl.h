@@ -193,6 +193,12 @@ class Parser {
   bool ParseShape(const Shape** out);
   bool ParseShapeValue(Shape* out, int depth);
   bool ParseLayout(Layout* out, int64_t rank, int depth);
+  bool ParseLayoutDimensions(Layout* out);
+  bool ParseLayoutField(Layout* out, int depth, Token* physical_tok);
+  bool ParseLayoutTiles(Layout* out);
+  bool ParseLayoutSplitConfigs(Layout* out);
+  bool CheckLayout(const Layout& layout, int64_t rank, const Token& open,
+                   const Token& physical_tok);
   bool ParseDimLevels(std::vector<Layout::DimLevel>* out);
   bool IsShapeStart() const;
 
@@ -260,7 +266,8 @@ class Parser {
   Pos prev_end_;
   Token prev_tok_;
   bool prev_is_token_ = false;
-  Pos error_pos_;  // where the recorded error is
+  Pos error_pos_;              // where the recorded error is
+  std::string error_message_;  // its message, without place and source line
   ParseOptions options_;
   absl::Status error_;
   std::unique_ptr<Module> module_;

@@ -240,12 +240,22 @@ bool Parser::ParseShapeValue(Shape* out, int depth) {
 }
 
 // layout ::= '{' [int (',' int)*] [':' field*] '}'
-// field ::= 'D(' levels ')' | 'T' ('(' dims ')')+ | 'L(' n ')' | '#(' type ')'
-//         | '*(' type ')' | 'E(' n ')' | 'S(' n ')' | 'SC' ('(' d ':' i,.. ')')+
-//         | 'P(' shape ')' | 'M(' n ')'
 bool Parser::ParseLayout(Layout* out, int64_t rank, int depth) {
   Token open = tok_;
   Advance();  // '{'
+  if (!ParseLayoutDimensions(out)) return false;
+  Token physical_tok;  // the P of a physical shape, when given
+  if (Consume(Tok::kColon)) {
+    while (!At(Tok::kRBrace)) {
+      if (!ParseLayoutField(out, depth, &physical_tok)) return false;
+    }
+  }
+  if (!Expect(Tok::kRBrace, "'}' to close the layout")) return false;
+  return CheckLayout(*out, rank, open, physical_tok);
+}
+
+// The minor-to-major dimension numbers, up to the ':' or '}' after them.
+bool Parser::ParseLayoutDimensions(Layout* out) {
   bool after_comma = false;
   while (At(Tok::kNumber)) {
     int64_t d = 0;
@@ -257,126 +267,129 @@ bool Parser::ParseLayout(Layout* out, int64_t rank, int depth) {
     after_comma = Consume(Tok::kComma);
     if (!after_comma) break;
   }
-  if (!At(Tok::kColon) && !At(Tok::kRBrace)) {
-    return ErrorExpected(after_comma ? "a dimension number after ',' in the layout"
-                         : out->minor_to_major.empty()
-                             ? "a dimension number, ':' or '}' in the layout"
-                             : "',', ':' or '}' after a dimension number in the layout");
+  if (At(Tok::kColon) || At(Tok::kRBrace)) return true;
+  return ErrorExpected(after_comma ? "a dimension number after ',' in the layout"
+                       : out->minor_to_major.empty()
+                           ? "a dimension number, ':' or '}' in the layout"
+                           : "',', ':' or '}' after a dimension number in the layout");
+}
+
+// field ::= 'D(' levels ')' | 'T' ('(' dims ')')+ | 'L(' n ')' | '#(' type ')'
+//         | '*(' type ')' | 'E(' n ')' | 'S(' n ')' | 'SC' ('(' d ':' i,.. ')')+
+//         | 'P(' shape ')' | 'M(' n ')'
+// `physical_tok` becomes the P of a physical shape.
+bool Parser::ParseLayoutField(Layout* out, int depth, Token* physical_tok) {
+  std::string_view f;  // the field being read
+  auto paren_int = [&](int64_t* v) {
+    return Expect(Tok::kLParen, StrCat("'(' after '", f, "'")) && ParseInt(v) &&
+           Expect(Tok::kRParen, StrCat("')' to close '", f, "('"));
+  };
+  auto paren_type = [&](std::optional<PrimitiveType>* t) {
+    if (!Expect(Tok::kLParen, StrCat("'(' after '", f, "'"))) return false;
+    auto pt = At(Tok::kName) ? ParsePrimitiveType(tok_.text) : std::nullopt;
+    if (!pt) return ErrorExpected(StrCat("an element type in '", f, "(...)'"));
+    *t = pt;
+    Advance();
+    return Expect(Tok::kRParen, StrCat("')' to close '", f, "('"));
+  };
+  if (At(Tok::kHash) || At(Tok::kStar)) {
+    const bool index = At(Tok::kHash);
+    f = index ? "#" : "*";
+    Advance();
+    return paren_type(index ? &out->index_primitive_type : &out->pointer_primitive_type);
   }
-  Token physical_tok;  // the P of a physical shape, when given
-  if (Consume(Tok::kColon)) {
-    std::string_view f;  // the field being read
-    auto paren_int = [&](int64_t* v) {
-      return Expect(Tok::kLParen, StrCat("'(' after '", f, "'")) && ParseInt(v) &&
-             Expect(Tok::kRParen, StrCat("')' to close '", f, "('"));
-    };
-    auto paren_type = [&](std::optional<PrimitiveType>* t) {
-      if (!Expect(Tok::kLParen, StrCat("'(' after '", f, "'"))) return false;
-      auto pt = At(Tok::kName) ? ParsePrimitiveType(tok_.text) : std::nullopt;
-      if (!pt) return ErrorExpected(StrCat("an element type in '", f, "(...)'"));
-      *t = pt;
-      Advance();
-      return Expect(Tok::kRParen, StrCat("')' to close '", f, "('"));
-    };
-    while (!At(Tok::kRBrace)) {
-      if (At(Tok::kHash)) {
-        f = "#";
-        Advance();
-        if (!paren_type(&out->index_primitive_type)) return false;
-        continue;
-      }
-      if (At(Tok::kStar)) {
-        f = "*";
-        Advance();
-        if (!paren_type(&out->pointer_primitive_type)) return false;
-        continue;
-      }
-      if (!At(Tok::kName)) {
-        return ErrorExpected("a layout field (T, E, S, L, M, SC, P, D, #, *) or '}'");
-      }
-      Token field = tok_;
-      f = tok_.text;
-      Advance();
-      if (f == "T") {
-        if (!At(Tok::kLParen)) return ErrorExpected("'(' after 'T', like T(8,128)");
-        while (Consume(Tok::kLParen)) {
-          Tile tile;
-          while (!At(Tok::kRParen)) {
-            if (Consume(Tok::kStar)) {
-              tile.dims.push_back(Tile::kCombineDimension);
-            } else {
-              int64_t v = 0;
-              if (!ParseInt(&v)) return false;
-              tile.dims.push_back(v);
-            }
-            if (!Consume(Tok::kComma)) break;
-          }
-          if (!Expect(Tok::kRParen, "',' or ')' to close the tile")) return false;
-          out->tiles.push_back(std::move(tile));
-        }
-      } else if (f == "E") {
-        if (!paren_int(&out->element_size_in_bits)) return false;
-      } else if (f == "S") {
-        if (!paren_int(&out->memory_space)) return false;
-      } else if (f == "L") {
-        if (!paren_int(&out->tail_padding_alignment_in_elements)) return false;
-      } else if (f == "M") {
-        if (!paren_int(&out->dynamic_shape_metadata_prefix_bytes)) return false;
-      } else if (f == "SC") {
-        while (Consume(Tok::kLParen)) {
-          SplitConfig sc;
-          if (!ParseInt(&sc.dimension) ||
-              !Expect(Tok::kColon, "':' after the dimension of SC(dim:indices)")) {
-            return false;
-          }
-          while (!At(Tok::kRParen)) {
-            int64_t v = 0;
-            if (!ParseInt(&v)) return false;
-            sc.split_indices.push_back(v);
-            if (!Consume(Tok::kComma)) break;
-          }
-          if (!Expect(Tok::kRParen, "',' or ')' in SC(dim:indices)")) return false;
-          out->split_configs.push_back(std::move(sc));
-        }
-      } else if (f == "P") {
-        physical_tok = field;
-        if (!Expect(Tok::kLParen, "'(' after 'P'")) return false;
-        Shape phys;
-        if (!ParseShapeValue(&phys, depth + 1)) return false;
-        out->physical_shape = pool_->Intern(phys);
-        if (!Expect(Tok::kRParen, "')' to close 'P('")) return false;
-      } else if (f == "D") {
-        if (!At(Tok::kLParen)) return ErrorExpected("'(' after 'D'");
-        if (!ParseDimLevels(&out->dim_levels)) return false;
+  if (!At(Tok::kName)) {
+    return ErrorExpected("a layout field (T, E, S, L, M, SC, P, D, #, *) or '}'");
+  }
+  Token field = tok_;
+  f = tok_.text;
+  Advance();
+  if (f == "T") return ParseLayoutTiles(out);
+  if (f == "E") return paren_int(&out->element_size_in_bits);
+  if (f == "S") return paren_int(&out->memory_space);
+  if (f == "L") return paren_int(&out->tail_padding_alignment_in_elements);
+  if (f == "M") return paren_int(&out->dynamic_shape_metadata_prefix_bytes);
+  if (f == "SC") return ParseLayoutSplitConfigs(out);
+  if (f == "P") {
+    *physical_tok = field;
+    if (!Expect(Tok::kLParen, "'(' after 'P'")) return false;
+    Shape phys;
+    if (!ParseShapeValue(&phys, depth + 1)) return false;
+    out->physical_shape = pool_->Intern(phys);
+    return Expect(Tok::kRParen, "')' to close 'P('");
+  }
+  if (f == "D") {
+    if (!At(Tok::kLParen)) return ErrorExpected("'(' after 'D'");
+    return ParseDimLevels(&out->dim_levels);
+  }
+  return ErrorAt(field, StrCat("unknown layout field '", f,
+                               "'; the fields are T(tile), E(bits), S(memory space), "
+                               "L(alignment), M(bytes), SC(split), P(shape), D(levels), "
+                               "#(index type) and *(pointer type)"));
+}
+
+// After 'T': ('(' dims ')')+, a dimension being a number or '*'.
+bool Parser::ParseLayoutTiles(Layout* out) {
+  if (!At(Tok::kLParen)) return ErrorExpected("'(' after 'T', like T(8,128)");
+  while (Consume(Tok::kLParen)) {
+    Tile tile;
+    while (!At(Tok::kRParen)) {
+      if (Consume(Tok::kStar)) {
+        tile.dims.push_back(Tile::kCombineDimension);
       } else {
-        return ErrorAt(field, StrCat("unknown layout field '", f,
-                                     "'; the fields are T(tile), E(bits), S(memory space), "
-                                     "L(alignment), M(bytes), SC(split), P(shape), D(levels), "
-                                     "#(index type) and *(pointer type)"));
+        int64_t v = 0;
+        if (!ParseInt(&v)) return false;
+        tile.dims.push_back(v);
       }
+      if (!Consume(Tok::kComma)) break;
     }
+    if (!Expect(Tok::kRParen, "',' or ')' to close the tile")) return false;
+    out->tiles.push_back(std::move(tile));
   }
-  if (!Expect(Tok::kRBrace, "'}' to close the layout")) return false;
-  // As XLA's layout check: only a sparse layout (a dimension not dense) has
-  // a physical shape.
-  if (out->physical_shape != nullptr &&
-      std::all_of(out->dim_levels.begin(), out->dim_levels.end(),
+  return true;
+}
+
+// After 'SC': ('(' dimension ':' index (',' index)* ')')*.
+bool Parser::ParseLayoutSplitConfigs(Layout* out) {
+  while (Consume(Tok::kLParen)) {
+    SplitConfig sc;
+    if (!ParseInt(&sc.dimension) ||
+        !Expect(Tok::kColon, "':' after the dimension of SC(dim:indices)")) {
+      return false;
+    }
+    while (!At(Tok::kRParen)) {
+      int64_t v = 0;
+      if (!ParseInt(&v)) return false;
+      sc.split_indices.push_back(v);
+      if (!Consume(Tok::kComma)) break;
+    }
+    if (!Expect(Tok::kRParen, "',' or ')' in SC(dim:indices)")) return false;
+    out->split_configs.push_back(std::move(sc));
+  }
+  return true;
+}
+
+// What XLA's layout check asks of a layout read for a shape of `rank`: a
+// permutation of the dimensions, and a physical shape only when sparse.
+bool Parser::CheckLayout(const Layout& layout, int64_t rank, const Token& open,
+                         const Token& physical_tok) {
+  if (layout.physical_shape != nullptr &&
+      std::all_of(layout.dim_levels.begin(), layout.dim_levels.end(),
                   [](const Layout::DimLevel& d) { return d.type == Layout::kDense; })) {
     return ErrorAt(physical_tok,
                    "the layout has a physical shape P(...) but is not sparse "
                    "(no dimension level in D(...) is compressed or singleton)");
   }
-  if (static_cast<int64_t>(out->minor_to_major.size()) != rank) {
-    return ErrorAt(
-        open, StrCat("layout {", StrJoin(out->minor_to_major, ","), "} has ",
-                     out->minor_to_major.size(), " dimension",
-                     out->minor_to_major.size() == 1 ? "" : "s", " but the shape has rank ", rank));
+  const auto& dims = layout.minor_to_major;
+  if (static_cast<int64_t>(dims.size()) != rank) {
+    return ErrorAt(open, StrCat("layout {", StrJoin(dims, ","), "} has ", dims.size(), " dimension",
+                                dims.size() == 1 ? "" : "s", " but the shape has rank ", rank));
   }
   std::vector<bool> seen(rank, false);
-  for (int64_t d : out->minor_to_major) {
+  for (int64_t d : dims) {
     if (d < 0 || d >= rank || seen[d]) {
-      return ErrorAt(open, StrCat("layout {", StrJoin(out->minor_to_major, ","),
-                                  "} is not a permutation of 0..", rank - 1, ": ",
+      return ErrorAt(open, StrCat("layout {", StrJoin(dims, ","), "} is not a permutation of 0..",
+                                  rank - 1, ": ",
                                   d < 0 || d >= rank ? StrCat("dimension ", d, " is out of range")
                                                      : StrCat("dimension ", d, " appears twice")));
     }

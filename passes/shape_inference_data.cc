@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/status_macros.h"
 #include "passes/shape_inference.h"
 #include "passes/shape_inference_util.h"
 
@@ -21,13 +22,6 @@ namespace {
 using PT = PrimitiveType;
 
 std::string_view TypeName(PT t) { return PrimitiveTypeName(t); }
-
-// Returns the status of `expr` when it is an error.
-#define TRY_STATUS(expr)                       \
-  do {                                         \
-    absl::Status try_status_ = (expr);         \
-    if (!try_status_.ok()) return try_status_; \
-  } while (0)
 
 // An array shape from dims and per-dimension dynamism (a `?` size is dynamic
 // whatever `dynamic` says).
@@ -80,7 +74,7 @@ absl::Status ExpectStartIndices(Shapes indices, int64_t rank, std::string_view o
   }
   for (size_t i = 0; i < indices.size(); ++i) {
     const Shape& s = *indices[i];
-    TRY_STATUS(ExpectScalar(s, StrCat(op, " start index ", i)));
+    HLO_RETURN_IF_ERROR(ExpectScalar(s, StrCat(op, " start index ", i)));
     if (!IsInteger(s.element_type())) {
       return ShapeError(op, " start index ", i, " must be an integer, but has element type ",
                         TypeName(s.element_type()));
@@ -163,15 +157,15 @@ const Shape* InternWithoutLayout(const Shape& s, ShapePool& pool) {
 absl::StatusOr<Shape> InferBroadcastShape(const Shape& operand,
                                           absl::Span<const int64_t> result_dims,
                                           absl::Span<const int64_t> dimensions) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'broadcast'"));
-  TRY_STATUS(ExpectResultDims(result_dims, "broadcast result dimensions"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'broadcast'"));
+  HLO_RETURN_IF_ERROR(ExpectResultDims(result_dims, "broadcast result dimensions"));
   if (Size(dimensions) != operand.rank()) {
     return ShapeError("broadcast dimensions ", DimsText(dimensions),
                       " must have one entry per "
                       "operand dimension, but the operand ",
                       ShapeText(operand), " has rank ", operand.rank());
   }
-  TRY_STATUS(ExpectDimensions(dimensions, Size(result_dims), "broadcast dimensions"));
+  HLO_RETURN_IF_ERROR(ExpectDimensions(dimensions, Size(result_dims), "broadcast dimensions"));
   std::vector<bool> dynamic(result_dims.size(), false);
   for (int64_t i = 0; i < operand.rank(); ++i) {
     int64_t r = dimensions[i];
@@ -188,8 +182,8 @@ absl::StatusOr<Shape> InferBroadcastShape(const Shape& operand,
 
 absl::StatusOr<Shape> InferReshapeShape(const Shape& operand,
                                         absl::Span<const int64_t> result_dims) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'reshape'"));
-  TRY_STATUS(ExpectResultDims(result_dims, "reshape result dimensions"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'reshape'"));
+  HLO_RETURN_IF_ERROR(ExpectResultDims(result_dims, "reshape result dimensions"));
   Shape result = Shape::Array(operand.element_type(), result_dims);
   int64_t from = operand.ElementCount(), to = result.ElementCount();
   // With a `?` on either side the count is only known at run time.
@@ -208,12 +202,12 @@ absl::StatusOr<Shape> InferReshapeShape(const Shape& operand,
 
 absl::StatusOr<Shape> InferTransposeShape(const Shape& operand,
                                           absl::Span<const int64_t> permutation) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'transpose'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'transpose'"));
   if (Size(permutation) != operand.rank()) {
     return ShapeError("transpose permutation ", DimsText(permutation), " must have ",
                       operand.rank(), " entries, one per dimension of ", ShapeText(operand));
   }
-  TRY_STATUS(ExpectDimensions(permutation, operand.rank(), "transpose permutation"));
+  HLO_RETURN_IF_ERROR(ExpectDimensions(permutation, operand.rank(), "transpose permutation"));
   std::vector<int64_t> dims;
   std::vector<bool> dynamic;
   for (int64_t p : permutation) {
@@ -226,7 +220,7 @@ absl::StatusOr<Shape> InferTransposeShape(const Shape& operand,
 // ---- slices -----------------------------------------------------------------
 
 absl::StatusOr<Shape> InferSliceShape(const Shape& operand, const SliceSpec& slice) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'slice'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'slice'"));
   if (static_cast<int64_t>(slice.size()) != operand.rank()) {
     return ShapeError("slice has ", slice.size(), " dimensions, but the operand ",
                       ShapeText(operand), " has rank ", operand.rank());
@@ -258,8 +252,8 @@ absl::StatusOr<Shape> InferSliceShape(const Shape& operand, const SliceSpec& sli
 
 absl::StatusOr<Shape> InferDynamicSliceShape(const Shape& operand, Shapes start_indices,
                                              absl::Span<const int64_t> slice_sizes) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'dynamic-slice'"));
-  TRY_STATUS(ExpectStartIndices(start_indices, operand.rank(), "dynamic-slice"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'dynamic-slice'"));
+  HLO_RETURN_IF_ERROR(ExpectStartIndices(start_indices, operand.rank(), "dynamic-slice"));
   if (Size(slice_sizes) != operand.rank()) {
     return ShapeError("dynamic-slice sizes ", DimsText(slice_sizes),
                       " must have one entry "
@@ -284,9 +278,9 @@ absl::StatusOr<Shape> InferDynamicSliceShape(const Shape& operand, Shapes start_
 
 absl::StatusOr<Shape> InferDynamicUpdateSliceShape(const Shape& operand, const Shape& update,
                                                    Shapes start_indices) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'dynamic-update-slice'"));
-  TRY_STATUS(ExpectArray(update, "update of 'dynamic-update-slice'"));
-  TRY_STATUS(ExpectSameType(update, "update", operand, "operand"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'dynamic-update-slice'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(update, "update of 'dynamic-update-slice'"));
+  HLO_RETURN_IF_ERROR(ExpectSameType(update, "update", operand, "operand"));
   if (update.rank() != operand.rank()) {
     return ShapeError("update ", ShapeText(update), " must have the rank of the operand ",
                       ShapeText(operand));
@@ -298,7 +292,7 @@ absl::StatusOr<Shape> InferDynamicUpdateSliceShape(const Shape& operand, const S
                         " exceeds operand dimension ", i, " of size ", operand.dim(i));
     }
   }
-  TRY_STATUS(ExpectStartIndices(start_indices, operand.rank(), "dynamic-update-slice"));
+  HLO_RETURN_IF_ERROR(ExpectStartIndices(start_indices, operand.rank(), "dynamic-update-slice"));
   return operand.WithoutLayout();
 }
 
@@ -307,7 +301,7 @@ absl::StatusOr<Shape> InferDynamicUpdateSliceShape(const Shape& operand, const S
 absl::StatusOr<Shape> InferConcatenateShape(Shapes operands, int64_t dimension) {
   if (operands.empty()) return ShapeError("concatenate needs at least one operand");
   for (size_t i = 0; i < operands.size(); ++i) {
-    TRY_STATUS(ExpectArray(*operands[i], StrCat("concatenate operand ", i)));
+    HLO_RETURN_IF_ERROR(ExpectArray(*operands[i], StrCat("concatenate operand ", i)));
   }
   const Shape& first = *operands[0];
   if (dimension < 0 || dimension >= first.rank()) {
@@ -320,7 +314,7 @@ absl::StatusOr<Shape> InferConcatenateShape(Shapes operands, int64_t dimension) 
   for (size_t i = 1; i < operands.size(); ++i) {
     const Shape& s = *operands[i];
     std::string name = StrCat("operand ", i);
-    TRY_STATUS(ExpectSameType(s, StrCat("concatenate ", name), first, "operand 0"));
+    HLO_RETURN_IF_ERROR(ExpectSameType(s, StrCat("concatenate ", name), first, "operand 0"));
     if (s.rank() != first.rank()) {
       return ShapeError("concatenate ", name, " ", ShapeText(s), " has rank ", s.rank(),
                         ", but operand 0 ", ShapeText(first), " has rank ", first.rank());
@@ -345,9 +339,9 @@ absl::StatusOr<Shape> InferConcatenateShape(Shapes operands, int64_t dimension) 
 
 absl::StatusOr<Shape> InferPadShape(const Shape& operand, const Shape& padding_value,
                                     const PaddingConfig& padding) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'pad'"));
-  TRY_STATUS(ExpectScalar(padding_value, "padding value of 'pad'"));
-  TRY_STATUS(ExpectSameType(padding_value, "padding value", operand, "operand"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'pad'"));
+  HLO_RETURN_IF_ERROR(ExpectScalar(padding_value, "padding value of 'pad'"));
+  HLO_RETURN_IF_ERROR(ExpectSameType(padding_value, "padding value", operand, "operand"));
   if (static_cast<int64_t>(padding.size()) != operand.rank()) {
     return ShapeError("pad has ", padding.size(), " padding dimensions, but the operand ",
                       ShapeText(operand), " has rank ", operand.rank());
@@ -381,15 +375,15 @@ absl::StatusOr<Shape> InferPadShape(const Shape& operand, const Shape& padding_v
 
 absl::StatusOr<Shape> InferReverseShape(const Shape& operand,
                                         absl::Span<const int64_t> dimensions) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'reverse'"));
-  TRY_STATUS(ExpectDimensions(dimensions, operand.rank(), "reverse dimensions"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'reverse'"));
+  HLO_RETURN_IF_ERROR(ExpectDimensions(dimensions, operand.rank(), "reverse dimensions"));
   return operand.WithoutLayout();
 }
 
 // ---- iota, tuples, bitcast --------------------------------------------------
 
 absl::StatusOr<Shape> InferIotaShape(const Shape& result, int64_t iota_dimension) {
-  TRY_STATUS(ExpectArray(result, "result of 'iota'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(result, "result of 'iota'"));
   // XLA's verifier rejects scalar iotas: there is no dimension to count along.
   if (result.rank() == 0) return ShapeError("iota must have rank at least 1");
   if (iota_dimension < 0 || iota_dimension >= result.rank()) {
@@ -425,8 +419,8 @@ absl::StatusOr<Shape> InferGetTupleElementShape(const Shape& tuple, int64_t inde
 }
 
 absl::StatusOr<Shape> InferBitcastShape(const Shape& operand, const Shape& result) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'bitcast'"));
-  TRY_STATUS(ExpectArray(result, "result of 'bitcast'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'bitcast'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(result, "result of 'bitcast'"));
   // A bitcast reinterprets the buffer, so only the byte size must agree.
   int64_t from = ByteSize(operand), to = ByteSize(result);
   if (from < 0 || to < 0) {
@@ -477,7 +471,7 @@ struct IndexSpace {
 
 absl::StatusOr<IndexSpace> IndexSpaceOf(const Shape& indices, const Instruction& inst,
                                         std::string_view op, std::string_view name) {
-  TRY_STATUS(ExpectArray(indices, StrCat(op, " ", name)));
+  HLO_RETURN_IF_ERROR(ExpectArray(indices, StrCat(op, " ", name)));
   if (!IsInteger(indices.element_type())) {
     return ShapeError(op, ": ", name, " must be integer, but has element type ",
                       TypeName(indices.element_type()));
@@ -515,11 +509,11 @@ struct WindowNames {
 absl::Status CheckWindowDims(const Shape& operand, absl::Span<const int64_t> window,
                              absl::Span<const int64_t> collapsed,
                              absl::Span<const int64_t> batching, const WindowNames& n) {
-  TRY_STATUS(ExpectSorted(collapsed, StrCat(n.op, ": ", n.collapsed)));
-  TRY_STATUS(ExpectDimensions(collapsed, operand.rank(), StrCat(n.op, ": ", n.collapsed)));
-  TRY_STATUS(ExpectSorted(batching, StrCat(n.op, ": ", n.batching)));
-  TRY_STATUS(ExpectDimensions(batching, operand.rank(), StrCat(n.op, ": ", n.batching)));
-  TRY_STATUS(ExpectDisjoint(collapsed, n.collapsed, batching, n.batching, n.op));
+  HLO_RETURN_IF_ERROR(ExpectSorted(collapsed, StrCat(n.op, ": ", n.collapsed)));
+  HLO_RETURN_IF_ERROR(ExpectDimensions(collapsed, operand.rank(), StrCat(n.op, ": ", n.collapsed)));
+  HLO_RETURN_IF_ERROR(ExpectSorted(batching, StrCat(n.op, ": ", n.batching)));
+  HLO_RETURN_IF_ERROR(ExpectDimensions(batching, operand.rank(), StrCat(n.op, ": ", n.batching)));
+  HLO_RETURN_IF_ERROR(ExpectDisjoint(collapsed, n.collapsed, batching, n.batching, n.op));
   int64_t total = Size(window) + Size(collapsed) + Size(batching);
   if (total != operand.rank()) {
     return ShapeError(n.op, ": operand ", ShapeText(operand), " has rank ", operand.rank(),
@@ -537,7 +531,7 @@ absl::Status CheckBatchingDims(const Shape& operand, absl::Span<const int64_t> o
                                const IndexSpace& space, const WindowNames& n,
                                std::string_view index_name) {
   std::string what = StrCat(n.op, ": ", index_name);
-  TRY_STATUS(ExpectDimensions(index_dims, indices.rank(), what));
+  HLO_RETURN_IF_ERROR(ExpectDimensions(index_dims, indices.rank(), what));
   if (Contains(index_dims, space.index_vector_dim)) {
     return ShapeError(what, " ", DimsText(index_dims), " must not contain index_vector_dim ",
                       space.index_vector_dim);
@@ -569,7 +563,7 @@ absl::Status CheckIndexMap(absl::Span<const int64_t> map, const IndexSpace& spac
                       " entries, but an index vector has ", space.index_vector_size,
                       " (index_vector_dim is ", space.index_vector_dim, ")");
   }
-  TRY_STATUS(ExpectDimensions(map, operand.rank(), what));
+  HLO_RETURN_IF_ERROR(ExpectDimensions(map, operand.rank(), what));
   return ExpectDisjoint(map, map_name, batching, n.batching, n.op);
 }
 
@@ -636,7 +630,7 @@ absl::StatusOr<Shape> InferGatherShape(const Shape& operand, const Shape& start_
                                        const Instruction& gather) {
   static constexpr WindowNames kNames{"gather", "offset_dims", "collapsed_slice_dims",
                                       "operand_batching_dims"};
-  TRY_STATUS(ExpectArray(operand, "gather operand"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "gather operand"));
   absl::StatusOr<IndexSpace> space = IndexSpaceOf(start_indices, gather, "gather", "start_indices");
   if (!space.ok()) return space.status();
   auto offset_dims = gather.GetInts(AttrKind::kOffsetDims);
@@ -644,15 +638,15 @@ absl::StatusOr<Shape> InferGatherShape(const Shape& operand, const Shape& start_
   auto batching = gather.GetInts(AttrKind::kOperandBatchingDims);
   auto slice_sizes = gather.GetInts(AttrKind::kSliceSizes);
   int64_t result_rank = Size(offset_dims) + Size(space->batch_dims);
-  TRY_STATUS(ExpectSorted(offset_dims, "gather: offset_dims"));
-  TRY_STATUS(ExpectDimensions(offset_dims, result_rank, "gather: offset_dims"));
-  TRY_STATUS(CheckWindowDims(operand, offset_dims, collapsed, batching, kNames));
-  TRY_STATUS(CheckBatchingDims(operand, batching, start_indices,
-                               gather.GetInts(AttrKind::kStartIndicesBatchingDims), *space, kNames,
-                               "start_indices_batching_dims"));
-  TRY_STATUS(CheckIndexMap(gather.GetInts(AttrKind::kStartIndexMap), *space, operand, batching,
-                           kNames, "start_index_map"));
-  TRY_STATUS(CheckSliceSizes(operand, slice_sizes, collapsed, batching));
+  HLO_RETURN_IF_ERROR(ExpectSorted(offset_dims, "gather: offset_dims"));
+  HLO_RETURN_IF_ERROR(ExpectDimensions(offset_dims, result_rank, "gather: offset_dims"));
+  HLO_RETURN_IF_ERROR(CheckWindowDims(operand, offset_dims, collapsed, batching, kNames));
+  HLO_RETURN_IF_ERROR(CheckBatchingDims(operand, batching, start_indices,
+                                        gather.GetInts(AttrKind::kStartIndicesBatchingDims), *space,
+                                        kNames, "start_indices_batching_dims"));
+  HLO_RETURN_IF_ERROR(CheckIndexMap(gather.GetInts(AttrKind::kStartIndexMap), *space, operand,
+                                    batching, kNames, "start_index_map"));
+  HLO_RETURN_IF_ERROR(CheckSliceSizes(operand, slice_sizes, collapsed, batching));
   return GatherResult(operand, start_indices, *space, offset_dims, slice_sizes, collapsed,
                       batching);
 }
@@ -669,12 +663,12 @@ absl::Status CheckScatterOperands(Shapes operands, Shapes updates) {
   }
   for (size_t i = 0; i < operands.size(); ++i) {
     std::string op = StrCat("operand ", i), up = StrCat("update ", i);
-    TRY_STATUS(ExpectArray(*operands[i], StrCat("scatter ", op)));
-    TRY_STATUS(ExpectArray(*updates[i], StrCat("scatter ", up)));
-    TRY_STATUS(ExpectSameType(*updates[i], up, *operands[i], op));
+    HLO_RETURN_IF_ERROR(ExpectArray(*operands[i], StrCat("scatter ", op)));
+    HLO_RETURN_IF_ERROR(ExpectArray(*updates[i], StrCat("scatter ", up)));
+    HLO_RETURN_IF_ERROR(ExpectSameType(*updates[i], up, *operands[i], op));
     if (i == 0) continue;
-    TRY_STATUS(ExpectSameDims(*operands[i], op, *operands[0], "operand 0"));
-    TRY_STATUS(ExpectSameDims(*updates[i], up, *updates[0], "update 0"));
+    HLO_RETURN_IF_ERROR(ExpectSameDims(*operands[i], op, *operands[0], "operand 0"));
+    HLO_RETURN_IF_ERROR(ExpectSameDims(*updates[i], up, *updates[0], "update 0"));
   }
   return absl::OkStatus();
 }
@@ -771,7 +765,7 @@ absl::StatusOr<Shape> InferScatterShape(Shapes operands, const Shape& indices, S
                                         ShapePool& pool) {
   static constexpr WindowNames kNames{"scatter", "update_window_dims", "inserted_window_dims",
                                       "input_batching_dims"};
-  TRY_STATUS(CheckScatterOperands(operands, updates));
+  HLO_RETURN_IF_ERROR(CheckScatterOperands(operands, updates));
   const Shape& operand = *operands[0];
   const Shape& update = *updates[0];
   absl::StatusOr<IndexSpace> space = IndexSpaceOf(indices, scatter, "scatter", "scatter_indices");
@@ -779,17 +773,18 @@ absl::StatusOr<Shape> InferScatterShape(Shapes operands, const Shape& indices, S
   auto window = scatter.GetInts(AttrKind::kUpdateWindowDims);
   auto inserted = scatter.GetInts(AttrKind::kInsertedWindowDims);
   auto batching = scatter.GetInts(AttrKind::kInputBatchingDims);
-  TRY_STATUS(ExpectSorted(window, "scatter: update_window_dims"));
-  TRY_STATUS(CheckUpdateRank(update, *space, window));
-  TRY_STATUS(ExpectDimensions(window, update.rank(), "scatter: update_window_dims"));
-  TRY_STATUS(CheckWindowDims(operand, window, inserted, batching, kNames));
-  TRY_STATUS(CheckBatchingDims(operand, batching, indices,
-                               scatter.GetInts(AttrKind::kScatterIndicesBatchingDims), *space,
-                               kNames, "scatter_indices_batching_dims"));
-  TRY_STATUS(CheckIndexMap(scatter.GetInts(AttrKind::kScatterDimsToOperandDims), *space, operand,
-                           batching, kNames, "scatter_dims_to_operand_dims"));
-  TRY_STATUS(CheckUpdateDims(update, operand, indices, *space, window, inserted, batching));
-  TRY_STATUS(CheckScatterComputation(operands, to_apply));
+  HLO_RETURN_IF_ERROR(ExpectSorted(window, "scatter: update_window_dims"));
+  HLO_RETURN_IF_ERROR(CheckUpdateRank(update, *space, window));
+  HLO_RETURN_IF_ERROR(ExpectDimensions(window, update.rank(), "scatter: update_window_dims"));
+  HLO_RETURN_IF_ERROR(CheckWindowDims(operand, window, inserted, batching, kNames));
+  HLO_RETURN_IF_ERROR(CheckBatchingDims(operand, batching, indices,
+                                        scatter.GetInts(AttrKind::kScatterIndicesBatchingDims),
+                                        *space, kNames, "scatter_indices_batching_dims"));
+  HLO_RETURN_IF_ERROR(CheckIndexMap(scatter.GetInts(AttrKind::kScatterDimsToOperandDims), *space,
+                                    operand, batching, kNames, "scatter_dims_to_operand_dims"));
+  HLO_RETURN_IF_ERROR(
+      CheckUpdateDims(update, operand, indices, *space, window, inserted, batching));
+  HLO_RETURN_IF_ERROR(CheckScatterComputation(operands, to_apply));
   // The results have the operands' shapes (XLA keeps the operand types).
   if (operands.size() == 1) return operand.WithoutLayout();
   std::vector<const Shape*> results;
@@ -800,7 +795,7 @@ absl::StatusOr<Shape> InferScatterShape(Shapes operands, const Shape& indices, S
 // ---- dynamic shapes ---------------------------------------------------------
 
 absl::StatusOr<Shape> InferGetDimensionSizeShape(const Shape& operand, int64_t dimension) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'get-dimension-size'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'get-dimension-size'"));
   if (dimension < 0 || dimension >= operand.rank()) {
     return ShapeError("get-dimension-size dimension ", dimension, " is out of range for ",
                       ShapeText(operand));
@@ -815,7 +810,7 @@ absl::StatusOr<Shape> InferGetDimensionSizeShape(const Shape& operand, int64_t d
 
 absl::StatusOr<Shape> InferSetDimensionSizeShape(const Shape& operand, const Shape& size,
                                                  int64_t dimension) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'set-dimension-size'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'set-dimension-size'"));
   if (!size.IsArray() || size.rank() != 0 || size.element_type() != PT::kS32) {
     return ShapeError("size of 'set-dimension-size' must be s32[], but has shape ",
                       ShapeText(size));
@@ -829,16 +824,16 @@ absl::StatusOr<Shape> InferSetDimensionSizeShape(const Shape& operand, const Sha
 
 absl::StatusOr<Shape> InferDynamicReshapeShape(const Shape& operand, Shapes dim_sizes,
                                                const Shape& result) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'dynamic-reshape'"));
-  TRY_STATUS(ExpectArray(result, "result of 'dynamic-reshape'"));
-  TRY_STATUS(ExpectSameType(result, "result", operand, "operand"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'dynamic-reshape'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(result, "result of 'dynamic-reshape'"));
+  HLO_RETURN_IF_ERROR(ExpectSameType(result, "result", operand, "operand"));
   if (static_cast<int64_t>(dim_sizes.size()) != result.rank()) {
     return ShapeError("dynamic-reshape has ", dim_sizes.size(), " dimension sizes, but the result ",
                       ShapeText(result), " has rank ", result.rank());
   }
   for (size_t i = 0; i < dim_sizes.size(); ++i) {
     const Shape& s = *dim_sizes[i];
-    TRY_STATUS(ExpectScalar(s, StrCat("dynamic-reshape size ", i)));
+    HLO_RETURN_IF_ERROR(ExpectScalar(s, StrCat("dynamic-reshape size ", i)));
     if (!IsInteger(s.element_type())) {
       return ShapeError("dynamic-reshape size ", i,
                         " must be an integer, but has element "

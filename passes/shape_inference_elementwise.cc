@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/status_macros.h"
 #include "passes/shape_inference.h"
 #include "passes/shape_inference_util.h"
 
@@ -147,13 +148,6 @@ absl::Status ExpectTypeClass(PT t, const TypeClass& types, std::string_view what
                     " element type ", TypeName(t));
 }
 
-// Returns the status of `expr` when it is an error.
-#define TRY_STATUS(expr)                       \
-  do {                                         \
-    absl::Status try_status_ = (expr);         \
-    if (!try_status_.ok()) return try_status_; \
-  } while (0)
-
 // ---- dimensions -------------------------------------------------------------
 
 // An array shape from dims and per-dimension dynamism (a `?` size is dynamic
@@ -285,9 +279,9 @@ absl::StatusOr<Shape> InferUnaryShape(Opcode op, const Shape& operand) {
   std::optional<UnaryRule> rule = UnaryRuleFor(op);
   if (!rule) return ShapeError(OpText(op), " is not a unary elementwise op");
   std::string what = StrCat("operand of ", OpText(op));
-  TRY_STATUS(ExpectArray(operand, what));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, what));
   PT t = operand.element_type();
-  TRY_STATUS(ExpectTypeClass(t, rule->types, what));
+  HLO_RETURN_IF_ERROR(ExpectTypeClass(t, rule->types, what));
   switch (rule->result) {
     case UnaryResult::kSame:
       return WithType(operand, t);
@@ -303,40 +297,41 @@ absl::StatusOr<Shape> InferBinaryShape(Opcode op, const Shape& lhs, const Shape&
   if (op == Opcode::kComplex) return InferComplexShape(lhs, rhs);
   std::optional<TypeClass> types = BinaryTypesFor(op);
   if (!types) return ShapeError(OpText(op), " is not a binary elementwise op");
-  TRY_STATUS(ExpectArray(lhs, StrCat("lhs of ", OpText(op))));
-  TRY_STATUS(ExpectArray(rhs, StrCat("rhs of ", OpText(op))));
+  HLO_RETURN_IF_ERROR(ExpectArray(lhs, StrCat("lhs of ", OpText(op))));
+  HLO_RETURN_IF_ERROR(ExpectArray(rhs, StrCat("rhs of ", OpText(op))));
   absl::StatusOr<Shape> merged = MergeDims(lhs, "lhs", rhs, "rhs");
   if (!merged.ok()) return merged.status();
-  TRY_STATUS(ExpectSameType(lhs, "lhs", rhs, "rhs"));
-  TRY_STATUS(ExpectTypeClass(lhs.element_type(), *types, StrCat("operands of ", OpText(op)),
-                             /*plural=*/true));
+  HLO_RETURN_IF_ERROR(ExpectSameType(lhs, "lhs", rhs, "rhs"));
+  HLO_RETURN_IF_ERROR(ExpectTypeClass(lhs.element_type(), *types,
+                                      StrCat("operands of ", OpText(op)),
+                                      /*plural=*/true));
   return merged;
 }
 
 absl::StatusOr<Shape> InferCompareShape(const Shape& lhs, const Shape& rhs,
                                         std::string_view direction,
                                         std::string_view comparison_type, std::string_view order) {
-  TRY_STATUS(ExpectArray(lhs, "lhs of 'compare'"));
-  TRY_STATUS(ExpectArray(rhs, "rhs of 'compare'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(lhs, "lhs of 'compare'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(rhs, "rhs of 'compare'"));
   absl::StatusOr<Shape> merged = MergeDims(lhs, "lhs", rhs, "rhs");
   if (!merged.ok()) return merged.status();
-  TRY_STATUS(ExpectSameType(lhs, "lhs", rhs, "rhs"));
+  HLO_RETURN_IF_ERROR(ExpectSameType(lhs, "lhs", rhs, "rhs"));
   if (!IsDirection(direction)) {
     return ShapeError("compare direction '", direction, "' is not one of EQ, NE, GE, GT, LE, LT");
   }
   // StableHLO defines GE/GT/LE/LT on complex lexicographically, so every
   // direction is allowed; only the comparison type depends on the element.
-  TRY_STATUS(CheckComparisonType(lhs.element_type(), comparison_type));
-  TRY_STATUS(CheckComparisonOrder(lhs.element_type(), comparison_type, order));
+  HLO_RETURN_IF_ERROR(CheckComparisonType(lhs.element_type(), comparison_type));
+  HLO_RETURN_IF_ERROR(CheckComparisonOrder(lhs.element_type(), comparison_type, order));
   return WithType(*merged, PT::kPred);
 }
 
 absl::StatusOr<Shape> InferComplexShape(const Shape& real, const Shape& imag) {
-  TRY_STATUS(ExpectArray(real, "real part of 'complex'"));
-  TRY_STATUS(ExpectArray(imag, "imaginary part of 'complex'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(real, "real part of 'complex'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(imag, "imaginary part of 'complex'"));
   absl::StatusOr<Shape> merged = MergeDims(real, "real part", imag, "imaginary part");
   if (!merged.ok()) return merged.status();
-  TRY_STATUS(ExpectSameType(real, "real part", imag, "imaginary part"));
+  HLO_RETURN_IF_ERROR(ExpectSameType(real, "real part", imag, "imaginary part"));
   // Only c64 and c128 exist, so the parts are f32 or f64.
   PT t = real.element_type();
   if (t != PT::kF32 && t != PT::kF64) {
@@ -350,16 +345,16 @@ absl::StatusOr<Shape> InferComplexShape(const Shape& real, const Shape& imag) {
 
 absl::StatusOr<Shape> InferSelectShape(const Shape& pred, const Shape& on_true,
                                        const Shape& on_false) {
-  TRY_STATUS(ExpectArray(pred, "pred of 'select'"));
-  TRY_STATUS(ExpectArray(on_true, "on_true of 'select'"));
-  TRY_STATUS(ExpectArray(on_false, "on_false of 'select'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(pred, "pred of 'select'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(on_true, "on_true of 'select'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(on_false, "on_false of 'select'"));
   if (!IsPred(pred.element_type())) {
     return ShapeError("pred of 'select' must have element type pred, but has ",
                       TypeName(pred.element_type()));
   }
   absl::StatusOr<Shape> merged = MergeDims(on_true, "on_true", on_false, "on_false");
   if (!merged.ok()) return merged.status();
-  TRY_STATUS(ExpectSameType(on_true, "on_true", on_false, "on_false"));
+  HLO_RETURN_IF_ERROR(ExpectSameType(on_true, "on_true", on_false, "on_false"));
   // A scalar pred chooses whole arrays (StableHLO C1).
   if (pred.rank() != 0) {
     absl::StatusOr<Shape> p = MergeDims(pred, "pred", on_true, "on_true");
@@ -369,11 +364,11 @@ absl::StatusOr<Shape> InferSelectShape(const Shape& pred, const Shape& on_true,
 }
 
 absl::StatusOr<Shape> InferClampShape(const Shape& min, const Shape& operand, const Shape& max) {
-  TRY_STATUS(ExpectArray(min, "min of 'clamp'"));
-  TRY_STATUS(ExpectArray(operand, "operand of 'clamp'"));
-  TRY_STATUS(ExpectArray(max, "max of 'clamp'"));
-  TRY_STATUS(ExpectSameType(min, "min", operand, "operand"));
-  TRY_STATUS(ExpectSameType(max, "max", operand, "operand"));
+  HLO_RETURN_IF_ERROR(ExpectArray(min, "min of 'clamp'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'clamp'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(max, "max of 'clamp'"));
+  HLO_RETURN_IF_ERROR(ExpectSameType(min, "min", operand, "operand"));
+  HLO_RETURN_IF_ERROR(ExpectSameType(max, "max", operand, "operand"));
   // Scalar bounds apply to every element (StableHLO C1, C2).
   for (const auto& [bound, name] : {std::pair{&min, "min"}, std::pair{&max, "max"}}) {
     if (bound->rank() == 0) continue;
@@ -386,7 +381,7 @@ absl::StatusOr<Shape> InferClampShape(const Shape& min, const Shape& operand, co
 // ---- conversions ------------------------------------------------------------
 
 absl::StatusOr<Shape> InferConvertShape(const Shape& operand, PrimitiveType to) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'convert'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'convert'"));
   if (!IsArrayType(to)) {
     return ShapeError("'convert' cannot produce element type ", TypeName(to));
   }
@@ -394,7 +389,7 @@ absl::StatusOr<Shape> InferConvertShape(const Shape& operand, PrimitiveType to) 
 }
 
 absl::StatusOr<Shape> InferBitcastConvertShape(const Shape& operand, PrimitiveType to) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'bitcast-convert'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'bitcast-convert'"));
   PT from = operand.element_type();
   if (!IsArrayType(to)) {
     return ShapeError("'bitcast-convert' cannot produce element type ", TypeName(to));
@@ -417,10 +412,10 @@ absl::StatusOr<Shape> InferBitcastConvertShape(const Shape& operand, PrimitiveTy
 
 absl::StatusOr<Shape> InferStochasticConvertShape(const Shape& operand, const Shape& random,
                                                   PrimitiveType to) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'stochastic-convert'"));
-  TRY_STATUS(ExpectArray(random, "random operand of 'stochastic-convert'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'stochastic-convert'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(random, "random operand of 'stochastic-convert'"));
   PT from = operand.element_type(), bits_type = random.element_type();
-  TRY_STATUS(ExpectTypeClass(from, kFloat, "operand of 'stochastic-convert'"));
+  HLO_RETURN_IF_ERROR(ExpectTypeClass(from, kFloat, "operand of 'stochastic-convert'"));
   if (!IsUnsignedInt(bits_type)) {
     return ShapeError(
         "random operand of 'stochastic-convert' must be unsigned integer, but "
@@ -448,8 +443,9 @@ absl::StatusOr<Shape> InferStochasticConvertShape(const Shape& operand, const Sh
 
 absl::StatusOr<Shape> InferReducePrecisionShape(const Shape& operand, int64_t exponent_bits,
                                                 int64_t mantissa_bits) {
-  TRY_STATUS(ExpectArray(operand, "operand of 'reduce-precision'"));
-  TRY_STATUS(ExpectTypeClass(operand.element_type(), kFloat, "operand of 'reduce-precision'"));
+  HLO_RETURN_IF_ERROR(ExpectArray(operand, "operand of 'reduce-precision'"));
+  HLO_RETURN_IF_ERROR(
+      ExpectTypeClass(operand.element_type(), kFloat, "operand of 'reduce-precision'"));
   if (exponent_bits < 1) {
     return ShapeError("reduce-precision exponent_bits must be at least 1, but is ", exponent_bits);
   }
@@ -506,7 +502,7 @@ absl::StatusOr<Shape> InferMapShape(Shapes operands, const ProgramShape& to_appl
                                     absl::Span<const int64_t> dimensions) {
   if (operands.empty()) return ShapeError("map needs at least one operand");
   for (size_t i = 0; i < operands.size(); ++i) {
-    TRY_STATUS(ExpectArray(*operands[i], StrCat("map operand ", i)));
+    HLO_RETURN_IF_ERROR(ExpectArray(*operands[i], StrCat("map operand ", i)));
   }
   // Operands share dims; their element types may differ.
   Shape dims = operands[0]->WithoutLayout();
@@ -516,7 +512,7 @@ absl::StatusOr<Shape> InferMapShape(Shapes operands, const ProgramShape& to_appl
     if (!m.ok()) return m.status();
     dims = *m;
   }
-  TRY_STATUS(CheckMapDimensions(dimensions, dims.rank()));
+  HLO_RETURN_IF_ERROR(CheckMapDimensions(dimensions, dims.rank()));
   absl::StatusOr<PT> result_type = CheckMapComputation(operands, to_apply);
   if (!result_type.ok()) return result_type.status();
   return WithType(dims, *result_type);

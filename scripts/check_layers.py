@@ -27,7 +27,7 @@ LAYERS = [
     ("fusion, linalg, collectives, gpu",
      ["eval/fusion/", "eval/linalg/", "eval/collectives/", "eval/gpu/"]),
     ("evaluator", ["eval/evaluator.*", "eval/computation_plan.*", "eval/replica_runner.*",
-                   "eval/custom_call.cc"]),
+                   "eval/custom_call.*"]),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"(eval/[^"]+)"')

@@ -10,20 +10,12 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
-#include "absl/strings/match.h"
 #include "eval/kernels/gemm.h"
-#include "ir/hlo_graphviz.h"
-#include "ir/hlo_printer.h"
 #include "ir/located_status.h"
-#include "ir/module_json.h"
-#include "ir/status_macros.h"
 #include "ir/strings.h"
-#include "parser/parser.h"
 #include "passes/pipeline.h"
-#include "passes/shape_inference.h"
 #include "passes/verifier.h"
 #include "stablehlo/stablehlo.h"
-#include "stablehlo/writer.h"
 #include "tools/tool_status.h"
 
 namespace hlo {
@@ -51,12 +43,11 @@ void AddOptions(CLI::App& app, OptFlags& f) {
                "print instructions per opcode before and after, and time per pass, to stderr");
   app.add_option("--filter", p.filter,
                  "print only instructions whose text matches this RE2 pattern");
-  app.add_option("--emit", f.emit, "output format")
-      ->check(CLI::IsMember({"hlo", "json", "dot", "stablehlo"}));
+  app.add_option("--emit", f.emit, "output format: " + ModuleFormatHelp(/*writable=*/true))
+      ->check(CLI::IsMember(ModuleFormatNames(/*writable=*/true)));
   app.add_option("--input-format", f.input_format,
-                 "input format (default: json for a .json file, stablehlo for a .mlir file or "
-                 "MLIR text, else hlo)")
-      ->check(CLI::IsMember({"hlo", "json", "stablehlo"}));
+                 "input format: " + ModuleFormatHelp(/*writable=*/false))
+      ->check(CLI::IsMember(ModuleFormatNames(/*writable=*/false)));
   app.add_option("--print-style", f.print_style, "force long or short HLO text")
       ->check(CLI::IsMember({"long", "short"}));
   app.add_option("--print-metadata", f.print_metadata, "print metadata={...} attributes");
@@ -83,7 +74,7 @@ absl::Status CheckEmitFlags(const CLI::App& app, const OptFlags& f) {
   }
   const bool prints_steps =
       p.options.print_after_all || !p.print_after.empty() || !p.options.dump_dir.empty();
-  if (f.emit == "hlo" || prints_steps) return absl::OkStatus();
+  if (f.writer->styled || prints_steps) return absl::OkStatus();
   for (const char* name : {"--filter", "--print-style", "--compact-gte", "--print-metadata"}) {
     if (app.count(name) == 0) continue;
     return UsageError(StrCat(name, " shapes HLO text, and --emit=", f.emit,
@@ -92,14 +83,12 @@ absl::Status CheckEmitFlags(const CLI::App& app, const OptFlags& f) {
   return absl::OkStatus();
 }
 
-// The modules of the input: `// -----` separated HLO text, or JSON (one
-// module or a list of them, read in one go).
+// The modules of the input, each parsed when its turn comes (as its format
+// reads them: tools/formats.h).
 struct InputModules {
   std::shared_ptr<const std::string> text;  // shared with the modules (verifier quotes)
   std::string filename;
-  std::vector<std::string_view> pieces;  // HLO text: one per module
-  std::vector<uint32_t> first_lines;
-  std::vector<std::unique_ptr<Module>> json;  // JSON: the modules, read
+  std::vector<ModuleParser> parsers;  // one per module
 };
 
 // `parse_timer` counts the split (and JSON's parse), not the reading.
@@ -114,26 +103,14 @@ absl::StatusOr<InputModules> ReadModules(const OptFlags& f, PhaseTimer& parse_ti
   InputModules in;
   in.text = std::make_shared<const std::string>(*std::move(read));
   in.filename = f.input == "-" ? "<stdin>" : f.input;
-  if (f.input_format == "json") {
-    auto ms = ModulesFromJson(*in.text, in.filename);
-    if (!ms.ok()) return ms.status();
-    in.json = *std::move(ms);
-    in.pieces.assign(in.json.size(), std::string_view());
-    in.first_lines.assign(in.json.size(), 1);
-    return in;
+  // With no --input-format and no telling extension, MLIR text is StableHLO.
+  const ModuleFormat* reader = f.reader;
+  if (f.input_format.empty() && reader->name == "hlo" && LooksLikeStableHlo(*in.text)) {
+    reader = FindModuleFormat("stablehlo");
   }
-  if (f.input_format == "stablehlo" || (f.input_format.empty() && LooksLikeStableHlo(*in.text))) {
-    auto ms = ParseStableHlo(*in.text, ParseOptions{in.filename, &InferShape});
-    if (!ms.ok()) return ms.status();
-    in.json = *std::move(ms);  // read whole, as JSON's are
-    in.pieces.assign(in.json.size(), std::string_view());
-    in.first_lines.assign(in.json.size(), 1);
-    return in;
-  }
-  for (const TextPiece& p : SplitModules(*in.text)) {
-    in.pieces.push_back(p.text);
-    in.first_lines.push_back(p.first_line);
-  }
+  auto parsers = reader->read(ModuleSource{*in.text, in.filename, "hlo-opt"});
+  if (!parsers.ok()) return parsers.status();
+  in.parsers = *std::move(parsers);
   return in;
 }
 
@@ -160,19 +137,13 @@ absl::StatusOr<std::unique_ptr<Module>> ParseOne(const OptFlags& f, InputModules
   MemoryUsage before;
   if (f.time_phases) before = CurrentMemoryUsage();
   run.parse_timer.Start();
-  absl::StatusOr<std::unique_ptr<Module>> m =
-      !in.json.empty() ? std::move(in.json[i])
-                       : ParseModulePiece(in.pieces[i], in.first_lines[i],
-                                          ParseOptions{in.filename, &InferShape});
+  absl::StatusOr<std::unique_ptr<Module>> m = in.parsers[i]();
   run.parse_timer.Stop();
   if (f.time_phases && m.ok()) {
     MemoryUsage after = CurrentMemoryUsage();
     run.ir_heap_bytes += static_cast<int64_t>(after.heap_bytes - before.heap_bytes);
     run.ir_resident_bytes += static_cast<int64_t>(after.resident_bytes - before.resident_bytes);
     run.instructions += InstructionCount(**m);
-  }
-  if (!m.ok() && in.json.empty()) {
-    return ExplainParseFailure(in.pieces[i], in.filename, "hlo-opt", m.status());
   }
   return m;
 }
@@ -198,27 +169,19 @@ absl::Status HandleModule(OptFlags& f, Pipeline& pipeline, InputModules& in, siz
     if (auto st = VerifyModule(m); !st.ok()) return st;
   }
   PrintStyle style = OutputStyle(f, m);
-  std::string label = in.pieces.size() > 1 ? StrCat(m.name(), ".", i) : m.name();
+  std::string label = in.parsers.size() > 1 ? StrCat(m.name(), ".", i) : m.name();
   run.pass_timer.Start();
   absl::Status passes = RunPasses(pipeline, m, style, f.pass_flags, label);
   run.pass_timer.Stop();
   if (!passes.ok()) return passes;
   if (f.time_phases) run.instructions_after += InstructionCount(m);
-  if (run.printed++ > 0)
-    run.out += f.emit == "hlo" || f.emit == "stablehlo" ? "// -----\n\n" : "\n";
-  if (f.emit == "json") {
-    run.out += ModuleToJson(m);
-    run.out += '\n';
-  } else if (f.emit == "dot") {
-    run.out += PrintGraphviz(m);
-  } else if (f.emit == "stablehlo") {
-    HLO_ASSIGN_OR_RETURN(std::string text, stablehlo::PrintStableHlo(m, f.print_op_generic));
-    run.out += text;
-  } else {
-    run.print_timer.Start();
-    run.out += PrintForOutput(m, style, f.pass_flags);
-    run.print_timer.Stop();
-  }
+  run.print_timer.Start();
+  absl::StatusOr<std::string> text =
+      f.writer->write(m, ModuleWriteOptions{style, &f.pass_flags, f.print_op_generic});
+  run.print_timer.Stop();
+  if (!text.ok()) return text.status();
+  if (run.printed++ > 0) run.out += f.writer->separator;
+  run.out += *text;
   return absl::OkStatus();
 }
 
@@ -255,9 +218,9 @@ std::optional<int> ParseOptFlags(int argc, char** argv, OptFlags& f) {
   } catch (const CLI::ParseError& e) {
     return ReportParseError(app, e, "hlo-opt");
   }
-  // Empty: HLO text, or StableHLO when the text looks like MLIR (ReadModules).
-  if (f.input_format.empty() && absl::EndsWith(f.input, ".json")) f.input_format = "json";
-  if (f.input_format.empty() && absl::EndsWith(f.input, ".mlir")) f.input_format = "stablehlo";
+  f.reader =
+      f.input_format.empty() ? &ModuleFormatOfFile(f.input) : FindModuleFormat(f.input_format);
+  f.writer = FindModuleFormat(f.emit);
   if (auto st = CheckEmitFlags(app, f); !st.ok()) {
     ReportError("hlo-opt", st);
     return 2;
@@ -279,9 +242,9 @@ absl::Status RunHloOpt(OptFlags& f, const std::function<void(const absl::Status&
   OptRun run;
   absl::StatusOr<InputModules> in = ReadModules(f, run.parse_timer);
   if (!in.ok()) return in.status();
-  for (size_t i = 0; i < in->pieces.size(); ++i) {
+  for (size_t i = 0; i < in->parsers.size(); ++i) {
     absl::StatusOr<std::unique_ptr<Module>> m = ParseOne(f, *in, i, run);
-    if (!m.ok() && absl::IsNotFound(m.status()) && in->pieces.size() > 1) continue;  // empty
+    if (!m.ok() && absl::IsNotFound(m.status()) && in->parsers.size() > 1) continue;  // empty
     absl::Status st = m.ok() ? HandleModule(f, *pipeline, *in, i, **m, run) : m.status();
     if (!st.ok()) {
       report(st);

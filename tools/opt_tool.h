@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "tools/formats.h"
 #include "tools/tool_common.h"
 
 namespace hlo {
@@ -17,9 +18,12 @@ struct OptFlags {
   std::string input = "-";
   std::string output = "-";
   std::string emit = "hlo";
-  std::string input_format;  // empty: from the file name or the text
-  std::string print_style;   // "long" / "short"; empty keeps the style read
-  std::string compact_gte;   // "true" / "false"; empty keeps the style read
+  std::string input_format;  // empty: from the file name
+  // The formats the two name (tools/formats.h), set by ParseOptFlags.
+  const ModuleFormat* reader = nullptr;
+  const ModuleFormat* writer = nullptr;
+  std::string print_style;  // "long" / "short"; empty keeps the style read
+  std::string compact_gte;  // "true" / "false"; empty keeps the style read
   bool print_metadata = true;
   bool list_passes = false;
   bool print_op_generic = false;  // --emit=stablehlo in the generic form

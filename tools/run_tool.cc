@@ -141,9 +141,8 @@ void AddOptions(CLI::App& app, RunFlags& f) {
           },
           "UINT64"));
   app.add_option("--passes", f.passes, "passes to run before evaluating");
-  app.add_option("--output-format", f.output_format,
-                 "text, json or npy (default: from -o's extension .npy / .json, else text)")
-      ->check(CLI::IsMember({"text", "json", "npy"}));
+  app.add_option("--output-format", f.output_format, hlo::ResultFormatHelp())
+      ->check(CLI::IsMember(hlo::ResultFormatNames()));
   app.add_option("-o,--output", f.output,
                  "output file (npy: FILE.npy for an array result, else a folder)");
   app.add_option("--expect", f.expect,
@@ -201,8 +200,9 @@ void AddOptions(CLI::App& app, RunFlags& f) {
                "hlo-run; an error otherwise or in a build without MPI)");
 }
 
-// Parses the command line; returns the exit status when it should stop.
-std::optional<int> ParseFlags(int argc, char** argv, RunFlags& f) {
+}  // namespace
+
+std::optional<int> hlo::ParseRunFlags(int argc, char** argv, RunFlags& f) {
   CLI::App app{"hlo-run: evaluate an XLA HLO module on the CPU"};
   AddOptions(app, f);
   if (auto st = hlo::CheckLongOptions(argc, argv, hlo::LongOptionNames(app)); !st.ok()) {
@@ -234,13 +234,7 @@ std::optional<int> ParseFlags(int argc, char** argv, RunFlags& f) {
   return FinishNumericsFlags(app, argc, argv, f);
 }
 
-// The format -o's extension names: npy, json, text, or empty.
-std::string FormatOfPath(const std::string& path) {
-  if (path.ends_with(".npy")) return "npy";
-  if (path.ends_with(".json")) return "json";
-  if (path.ends_with(".txt")) return "text";
-  return "";
-}
+namespace {
 
 // The numerics options' names given, in the order of the README.
 std::vector<std::string> NumericsOptions(const RunFlags& f) {
@@ -286,16 +280,20 @@ absl::Status CheckNumericsFlags(const RunFlags& f) {
 // The flags' contract with each other (README "Flags together").
 absl::Status CheckFlags(RunFlags& f) {
   if (auto st = CheckNumericsFlags(f); !st.ok()) return st;
-  std::string implied = f.output_given ? FormatOfPath(f.output) : "";
-  if (!f.output_format.empty() && !implied.empty() && implied != f.output_format) {
-    return UsageError(hlo::StrCat("--output-format=", f.output_format, " conflicts with -o ",
-                                  f.output, " (", implied, " by its extension)"));
-  }
+  const hlo::ResultFormat* implied = f.output_given ? hlo::ResultFormatOfPath(f.output) : nullptr;
   const bool format_given = !f.output_format.empty();
-  if (f.output_format.empty()) f.output_format = implied.empty() ? "text" : implied;
-  f.npy_file = f.output_format == "npy" && f.output.ends_with(".npy");
-  if (f.output_format == "npy" && !f.output_given) {
-    return UsageError("--output-format=npy needs -o DIR (or -o FILE.npy for an array result)");
+  f.format = format_given         ? hlo::FindResultFormat(f.output_format)
+             : implied != nullptr ? implied
+                                  : &hlo::ResultFormats()[0];
+  if (format_given && implied != nullptr && implied != f.format) {
+    return UsageError(hlo::StrCat("--output-format=", f.output_format, " conflicts with -o ",
+                                  f.output, " (", implied->name, " by its extension)"));
+  }
+  f.output_format = f.format->name;
+  f.npy_file = f.format->array_file && f.output.ends_with(f.format->extension);
+  if (!f.format->needs_output.empty() && !f.output_given) {
+    return UsageError(
+        hlo::StrCat("--output-format=", f.format->name, " needs -o ", f.format->needs_output));
   }
   if (format_given && !f.output_given && (!f.expect.empty() || f.bench > 0)) {
     return UsageError(hlo::StrCat("--output-format without -o beside ",
@@ -377,17 +375,10 @@ absl::Status CheckInputCount(const RunFlags& f, const hlo::Computation& entry, i
       " or --random-inputs"));
 }
 
-// Puts "parameter I 'NAME': " after the "error: " of a reader's message.
+// Puts "parameter I 'NAME' (SHAPE): " before what a reader's error says.
 absl::Status NameParameter(const absl::Status& st, int64_t i, const hlo::Instruction& p) {
-  std::string msg(st.message());
-  std::string what =
-      hlo::StrCat("parameter ", i, " '", p.name(), "' (", p.shape().ToString(false), "): ");
-  // A located message (a typed mark) starts "PLACE: error: ": the name goes
-  // after that.
-  size_t at = hlo::IsLocated(st) ? msg.find(": error: ") : std::string::npos;
-  if (at == std::string::npos) return hlo::WithMessage(st, what + msg);
-  msg.insert(at + 9, what);
-  return hlo::WithMessage(st, msg);
+  return hlo::WithSubject(
+      st, hlo::StrCat("parameter ", i, " '", p.name(), "' (", p.shape().ToString(false), "): "));
 }
 
 // Device d's inputs (d in [first, first + count): the devices run here):
@@ -440,41 +431,11 @@ absl::Status CheckResultFlags(const RunFlags& f, const hlo::Shape& root, int64_t
 
 absl::Status WriteResult(const RunFlags& f, const std::vector<hlo::Literal>& lits,
                          const hlo::Shape& root, hlo::ReplicaRunner& runner) {
-  const auto devices = static_cast<int64_t>(lits.size());
+  std::vector<std::string> names;
+  for (size_t d = 0; d < lits.size(); ++d) names.push_back(runner.DeviceName(d));
   // Per device when the run has several, also those of other MPI ranks.
-  const bool several = runner.total_devices() > 1;
-  if (f.npy_file) {
-    auto bytes = hlo::WriteNpy(lits[0]);
-    if (!bytes.ok()) return bytes.status();
-    return hlo::WriteOutputAtomically(f.output, *bytes);
-  }
-  if (f.output_format == "npy") {
-    std::vector<std::string> subdirs;  // one per device when there are several
-    for (int64_t d = 0; several && d < devices; ++d) {
-      std::string name = runner.DeviceName(d);
-      std::replace(name.begin(), name.end(), ' ', '_');
-      subdirs.push_back(std::move(name));
-    }
-    return hlo::WriteResultNpy(lits, subdirs, f.output);
-  }
-  std::string out;
-  if (f.output_format == "json") {
-    for (int64_t d = 0; d < devices; ++d) {
-      std::string one = hlo::ResultToJson(lits[d], root);
-      if (!several) {
-        out = one;
-        break;
-      }
-      one.pop_back();  // the newline
-      hlo::StrAppend(&out, d == 0 ? "[" : ",\n ", one, d + 1 == devices ? "]\n" : "");
-    }
-  } else {
-    for (int64_t d = 0; d < devices; ++d) {
-      if (several) hlo::StrAppend(&out, runner.DeviceName(d), ":\n");
-      out += hlo::ResultToText(lits[d]);
-    }
-  }
-  return hlo::WriteOutputAtomically(f.output, out);
+  return f.format->write(
+      hlo::ResultOutput{lits, root, names, f.output, f.npy_file, runner.total_devices() > 1});
 }
 
 // Compares each device's result with its --expect files; false on a mismatch.
@@ -587,6 +548,8 @@ absl::Status LoadInfeed(const RunFlags& f, hlo::ReplicaRunner& runner) {
   return absl::OkStatus();
 }
 
+}  // namespace
+
 // Everything after the flags. A result that differs from --expect is not an
 // error: *matched says so (exit 1 after the --bench runs).
 absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched,
@@ -696,8 +659,6 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched,
   return hlo::ReportProfile(*profiler, m.name(), f.profile_json);
 }
 
-}  // namespace
-
 namespace hlo {
 
 Resident ResidentNow() {
@@ -720,10 +681,6 @@ int64_t DefaultMaxMemory() {
   long page = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || page <= 0) return int64_t{8} << 30;
   return static_cast<int64_t>(pages) * page / 4 * 3;
-}
-
-std::optional<int> ParseRunFlags(int argc, char** argv, RunFlags& flags) {
-  return ParseFlags(argc, argv, flags);
 }
 
 absl::Status RunHloRun(RunFlags& flags, const Resident& start, bool* matched) {

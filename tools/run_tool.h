@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "tools/formats.h"
 
 namespace hlo {
 
@@ -32,7 +33,8 @@ struct RunFlags {
   bool random_inputs = false;
   uint64_t seed = 0;
   std::string passes;
-  std::string output_format;  // as given; ResolveOutput fills it
+  std::string output_format;             // as given; CheckFlags fills it
+  const ResultFormat* format = nullptr;  // the one it names (tools/formats.h)
   std::string output = "-";
   bool output_given = false;
   bool npy_file = false;  // -o FILE.npy: one .npy file, not a folder

@@ -72,9 +72,6 @@ class BatchProgram::Compiler {
   // Lowers `inst` with `regs` holding its operands' registers.
   absl::StatusOr<std::vector<int32_t>> Lower(const Instruction& inst, const Registers& regs,
                                              const std::vector<int32_t>& arguments, int depth) {
-    auto unsupported = [&](std::string_view why) {
-      return absl::UnimplementedError(StrCat("%", inst.name(), ": ", why));
-    };
     const Shape& shape = inst.shape();
     // A value computed before the loop (CompileElementwise's precomputed):
     // its parameter's register; what it is computed from is not lowered.
@@ -84,9 +81,11 @@ class BatchProgram::Compiler {
     if (skipped_.contains(&inst)) return std::vector<int32_t>{};
     std::vector<int32_t> ins;
     for (const Instruction* op : inst.operands()) {
-      if (skipped_.contains(op)) return unsupported("reads what a precomputed value is made of");
+      if (skipped_.contains(op)) {
+        return Unsupported(inst, "reads what a precomputed value is made of");
+      }
       auto it = regs.find(op);
-      if (it == regs.end()) return unsupported("an operand outside the program");
+      if (it == regs.end()) return Unsupported(inst, "an operand outside the program");
       ins.insert(ins.end(), it->second.begin(), it->second.end());
     }
     // A bitcast or broadcast on the way from a broadcast parameter: its
@@ -98,20 +97,20 @@ class BatchProgram::Compiler {
     if (std::find(ins.begin(), ins.end(), kSlicedOnly) != ins.end()) {
       // A parameter of another shape: only its single elements are read.
       if (inst.opcode() == Opcode::kSlice && depth == 0) return SliceElement(inst);
-      return unsupported("an array parameter of another shape read whole");
+      return Unsupported(inst, "an array parameter of another shape read whole");
     }
     switch (inst.opcode()) {
       case Opcode::kParameter:
         if (inst.parameter_number() >= static_cast<int64_t>(arguments.size())) {
-          return unsupported("no argument for this parameter");
+          return Unsupported(inst, "no argument for this parameter");
         }
         if (arguments[inst.parameter_number()] == kSlicedOnly)
           return std::vector<int32_t>{kSlicedOnly};
-        if (!IsScalar(shape) && !IsGroupArray(shape)) return unsupported("not a scalar");
+        if (!IsScalar(shape) && !IsGroupArray(shape)) return Unsupported(inst, "not a scalar");
         return std::vector<int32_t>{arguments[inst.parameter_number()]};
       case Opcode::kConstant:
         if (!IsScalar(shape) || inst.literal() == nullptr || inst.literal()->element_count() != 1) {
-          return unsupported("not a scalar constant");
+          return Unsupported(inst, "not a scalar constant");
         }
         return std::vector<int32_t>{NewRegister(shape.element_type(), inst.literal())};
       case Opcode::kTuple:
@@ -119,79 +118,93 @@ class BatchProgram::Compiler {
       case Opcode::kGetTupleElement: {
         int64_t index = inst.GetInt(AttrKind::kIndex);
         if (index < 0 || index >= static_cast<int64_t>(ins.size()) || !shape.IsArray()) {
-          return unsupported("a nested tuple");
+          return Unsupported(inst, "a nested tuple");
         }
         return std::vector<int32_t>{ins[index]};
       }
       case Opcode::kBroadcast:
-        // A scalar's broadcast: the scalar's register stands for it.
-        if (array_dims_ && IsGroupArray(shape) && ins.size() == 1 &&
-            IsScalar(inst.operand(0)->shape())) {
-          return ins;
-        }
-        [[fallthrough]];
       case Opcode::kBitcast:
-        // Between scalar types of one width (XLA's comparators bitcast f32
-        // to s32): bitcast-convert's bits.
-        if (IsScalar(shape) && ins.size() == 1 && IsScalar(inst.operand(0)->shape()) &&
-            inst.operand(0)->shape().element_type() != shape.element_type() &&
-            ByteWidth(inst.operand(0)->shape().element_type()) == ByteWidth(shape.element_type())) {
-          Step step;
-          step.inst = &inst;
-          step.arity = 1;
-          step.operands[0] = ins[0];
-          step.result = NewRegister(shape.element_type(), nullptr);
-          step.bitcast = true;
-          program_.steps_.push_back(step);
-          return std::vector<int32_t>{step.result};
-        }
-        [[fallthrough]];
       case Opcode::kReshape:
       case Opcode::kCopy:
       case Opcode::kTranspose:
-        // Loop fusions: a reshape, a row-major bitcast or a copy keeps each
-        // element at its row-major position, so the register stands for it.
-        if (reshapes_ && ins.size() == 1 && inst.opcode() != Opcode::kTranspose &&
-            IsGroupArray(shape) && IsGroupArray(inst.operand(0)->shape()) &&
-            inst.operand(0)->shape().element_type() == shape.element_type() &&
-            (inst.opcode() != Opcode::kBitcast ||
-             (DefaultLayout(shape) && DefaultLayout(inst.operand(0)->shape()))) &&
-            (inst.opcode() != Opcode::kCopy || shape.dims() == inst.operand(0)->shape().dims())) {
-          return ins;
-        }
-        // One element of a parameter (SliceElement) to rank 0: the value.
-        if (IsScalar(shape) && ins.size() == 1 && inst.opcode() != Opcode::kTranspose &&
-            sliced_.contains(ins[0]) &&
-            inst.operand(0)->shape().element_type() == shape.element_type()) {
-          return ins;
-        }
-        // Rank 0 to rank 0: the value itself.
-        if (!IsScalar(shape) || ins.size() != 1 ||
-            inst.operand(0)->shape().element_type() != shape.element_type()) {
-          return unsupported("data movement of non-scalars");
-        }
-        return ins;
+        return LowerMove(inst, ins);
       case Opcode::kIota:
         return NewIota(inst);
       case Opcode::kCall:
       case Opcode::kFusion: {
         const Computation* callee = inst.to_apply();
-        if (callee == nullptr) return unsupported("no called computation");
+        if (callee == nullptr) return Unsupported(inst, "no called computation");
         return Inline(*callee, ins, depth + 1);
       }
       default:
-        break;
+        return LowerElementwise(inst, ins);
     }
+  }
+
+  static absl::Status Unsupported(const Instruction& inst, std::string_view why) {
+    return absl::UnimplementedError(StrCat("%", inst.name(), ": ", why));
+  }
+
+  // broadcast, bitcast, reshape, copy, transpose: the operand's register
+  // when it already holds the values, or a bitcast-convert step.
+  absl::StatusOr<std::vector<int32_t>> LowerMove(const Instruction& inst,
+                                                 const std::vector<int32_t>& ins) {
+    const Shape& shape = inst.shape();
+    const Opcode opcode = inst.opcode();
+    if (ins.size() != 1) return Unsupported(inst, "data movement of non-scalars");
+    const Shape& from = inst.operand(0)->shape();
+    // A scalar's broadcast: the scalar's register stands for it.
+    if (opcode == Opcode::kBroadcast && array_dims_ && IsGroupArray(shape) && IsScalar(from)) {
+      return ins;
+    }
+    // Between scalar types of one width (XLA's comparators bitcast f32 to
+    // s32): bitcast-convert's bits.
+    if ((opcode == Opcode::kBroadcast || opcode == Opcode::kBitcast) && IsScalar(shape) &&
+        IsScalar(from) && from.element_type() != shape.element_type() &&
+        ByteWidth(from.element_type()) == ByteWidth(shape.element_type())) {
+      Step step;
+      step.inst = &inst;
+      step.arity = 1;
+      step.operands[0] = ins[0];
+      step.result = NewRegister(shape.element_type(), nullptr);
+      step.bitcast = true;
+      program_.steps_.push_back(step);
+      return std::vector<int32_t>{step.result};
+    }
+    const bool same_type = from.element_type() == shape.element_type();
+    // Loop fusions: a reshape, a row-major bitcast or a copy keeps each
+    // element at its row-major position, so the register stands for it.
+    if (reshapes_ && opcode != Opcode::kTranspose && IsGroupArray(shape) && IsGroupArray(from) &&
+        same_type &&
+        (opcode != Opcode::kBitcast || (DefaultLayout(shape) && DefaultLayout(from))) &&
+        (opcode != Opcode::kCopy || shape.dims() == from.dims())) {
+      return ins;
+    }
+    // One element of a parameter (SliceElement) to rank 0: the value.
+    if (IsScalar(shape) && opcode != Opcode::kTranspose && sliced_.contains(ins[0]) && same_type) {
+      return ins;
+    }
+    // Rank 0 to rank 0: the value itself.
+    if (!IsScalar(shape) || !same_type) {
+      return Unsupported(inst, "data movement of non-scalars");
+    }
+    return ins;
+  }
+
+  // An elementwise op on scalars (or arrays of the group's shape): a step.
+  absl::StatusOr<std::vector<int32_t>> LowerElementwise(const Instruction& inst,
+                                                        const std::vector<int32_t>& ins) {
+    const Shape& shape = inst.shape();
     if (!IsElementwise(inst.opcode()) || inst.opcode() == Opcode::kStochasticConvert) {
-      return unsupported(StrCat("'", inst.OpcodeText(), "' is not batched"));
+      return Unsupported(inst, StrCat("'", inst.OpcodeText(), "' is not batched"));
     }
-    if (!IsScalar(shape) && !IsGroupArray(shape)) return unsupported("not a scalar");
+    if (!IsScalar(shape) && !IsGroupArray(shape)) return Unsupported(inst, "not a scalar");
     for (const Instruction* op : inst.operands()) {
       if (!IsScalar(op->shape()) && !IsGroupArray(op->shape())) {
-        return unsupported("operands of another shape");
+        return Unsupported(inst, "operands of another shape");
       }
     }
-    if (ins.empty() || ins.size() > 3) return unsupported("arity");
+    if (ins.empty() || ins.size() > 3) return Unsupported(inst, "arity");
     Step step;
     step.inst = &inst;
     step.arity = static_cast<int32_t>(ins.size());

@@ -58,16 +58,9 @@ Literal Assemble(const Shape& shape, std::vector<Literal>& leaves, size_t& next)
   return Literal::Tuple(std::move(elements));
 }
 
-// Puts "result array K (SHAPE)" after the "error: " of a reader's message.
+// Puts "result array K (SHAPE): " before what a reader's error says.
 absl::Status NameArray(const absl::Status& st, size_t k, const Shape& shape) {
-  std::string msg(st.message());
-  std::string what = StrCat("result array ", k, " (", shape.ToString(false), "): ");
-  // A located message (a typed mark) starts "PLACE: error: ": the name goes
-  // after that.
-  size_t at = hlo::IsLocated(st) ? msg.find(": error: ") : std::string::npos;
-  if (at == std::string::npos) return hlo::WithMessage(st, what + msg);
-  msg.insert(at + 9, what);
-  return hlo::WithMessage(st, msg);
+  return hlo::WithSubject(st, StrCat("result array ", k, " (", shape.ToString(false), "): "));
 }
 
 // The files of a folder for each leaf; unused .npy files are an error.

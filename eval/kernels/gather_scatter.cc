@@ -48,83 +48,92 @@ struct GatherPlan {
   bool empty = false;         // the slice or the result has no elements
 };
 
-absl::Status CheckGather(const Instruction& inst, const Shape& operand, const Shape& indices,
-                         GatherPlan& p) {
+// The dimension numbers of a gather.
+struct GatherDims {
+  explicit GatherDims(const Instruction& inst)
+      : offset_dims(inst.GetInts(AttrKind::kOffsetDims)),
+        collapsed(inst.GetInts(AttrKind::kCollapsedSliceDims)),
+        sim(inst.GetInts(AttrKind::kStartIndexMap)),
+        obd(inst.GetInts(AttrKind::kOperandBatchingDims)),
+        ibd(inst.GetInts(AttrKind::kStartIndicesBatchingDims)),
+        sizes(inst.GetInts(AttrKind::kSliceSizes)),
+        ivd(inst.GetInt(AttrKind::kIndexVectorDim)) {}
+  absl::Span<const int64_t> offset_dims, collapsed, sim, obd, ibd, sizes;
+  int64_t ivd;
+};
+
+// slice_sizes within the operand, and the dimension lists: in range,
+// disjoint where they must be, of matching lengths, collapsed and batching
+// dimensions of slice size 1, batching dimensions of equal sizes.
+absl::Status CheckGatherDims(const GatherDims& g, const Shape& operand, const Shape& indices,
+                             const Shape& result, int64_t vector_size) {
   constexpr std::string_view kOp = "gather";
   const int64_t rank = operand.rank();
-  const Shape& result = inst.shape();
-  if (!result.IsArray() || result.element_type() != operand.element_type()) {
-    return Invalid(
-        StrCat("gather of ", operand.ToString(false), " cannot give ", result.ToString(false)));
-  }
-  if (!inst.HasAttr(AttrKind::kIndexVectorDim)) return Invalid("gather needs index_vector_dim");
-  auto batch = MakeIndexBatch(kOp, indices, inst.GetInt(AttrKind::kIndexVectorDim));
-  if (!batch.ok()) return batch.status();
-  p.batch = *std::move(batch);
-  absl::Span<const int64_t> offset_dims = inst.GetInts(AttrKind::kOffsetDims);
-  absl::Span<const int64_t> collapsed = inst.GetInts(AttrKind::kCollapsedSliceDims);
-  absl::Span<const int64_t> sim = inst.GetInts(AttrKind::kStartIndexMap);
-  absl::Span<const int64_t> obd = inst.GetInts(AttrKind::kOperandBatchingDims);
-  absl::Span<const int64_t> ibd = inst.GetInts(AttrKind::kStartIndicesBatchingDims);
-  absl::Span<const int64_t> sizes = inst.GetInts(AttrKind::kSliceSizes);
-  if (static_cast<int64_t>(sizes.size()) != rank) {
-    return Invalid(StrCat("gather slice_sizes=", DimsText(sizes),
-                          " needs one size per operand "
-                          "dimension of ",
-                          operand.ToString(false)));
+  if (static_cast<int64_t>(g.sizes.size()) != rank) {
+    return Invalid(StrCat("gather slice_sizes=", DimsText(g.sizes),
+                          " needs one size per operand dimension of ", operand.ToString(false)));
   }
   for (int64_t d = 0; d < rank; ++d) {
-    if (sizes[d] < 0 || sizes[d] > operand.dim(d)) {
-      return Invalid(StrCat("gather slice_sizes=", DimsText(sizes), ": size ", sizes[d],
+    if (g.sizes[d] < 0 || g.sizes[d] > operand.dim(d)) {
+      return Invalid(StrCat("gather slice_sizes=", DimsText(g.sizes), ": size ", g.sizes[d],
                             " of dimension ", d, " is not in [0, ", operand.dim(d), "]"));
     }
   }
-  absl::Status st = CheckDimList(kOp, "collapsed_slice_dims", collapsed, rank, true);
-  if (st.ok()) st = CheckDimList(kOp, "operand_batching_dims", obd, rank, true);
-  if (st.ok()) st = CheckDimList(kOp, "start_index_map", sim, rank, false);
-  if (st.ok()) st = CheckDimList(kOp, "start_indices_batching_dims", ibd, indices.rank(), false);
-  if (st.ok()) st = CheckDimList(kOp, "offset_dims", offset_dims, result.rank(), true);
+  absl::Status st = CheckDimList(kOp, "collapsed_slice_dims", g.collapsed, rank, true);
+  if (st.ok()) st = CheckDimList(kOp, "operand_batching_dims", g.obd, rank, true);
+  if (st.ok()) st = CheckDimList(kOp, "start_index_map", g.sim, rank, false);
+  if (st.ok()) st = CheckDimList(kOp, "start_indices_batching_dims", g.ibd, indices.rank(), false);
+  if (st.ok()) st = CheckDimList(kOp, "offset_dims", g.offset_dims, result.rank(), true);
   if (st.ok()) {
-    st = CheckDisjoint(kOp, "collapsed_slice_dims", collapsed, "operand_batching_dims", obd);
+    st = CheckDisjoint(kOp, "collapsed_slice_dims", g.collapsed, "operand_batching_dims", g.obd);
   }
-  if (st.ok()) st = CheckDisjoint(kOp, "start_index_map", sim, "operand_batching_dims", obd);
+  if (st.ok()) st = CheckDisjoint(kOp, "start_index_map", g.sim, "operand_batching_dims", g.obd);
   if (!st.ok()) return st;
-  for (int64_t d : collapsed) {
-    if (sizes[d] != 1) {
+  for (int64_t d : g.collapsed) {
+    if (g.sizes[d] != 1) {
       return Invalid(
-          StrCat("gather collapses dimension ", d, " whose slice size is ", sizes[d], ", not 1"));
+          StrCat("gather collapses dimension ", d, " whose slice size is ", g.sizes[d], ", not 1"));
     }
   }
-  if (static_cast<int64_t>(sim.size()) != p.batch.vector_size) {
-    return Invalid(StrCat("gather start_index_map=", DimsText(sim), " has ", sim.size(),
-                          " entries but the index vectors have ", p.batch.vector_size));
+  if (static_cast<int64_t>(g.sim.size()) != vector_size) {
+    return Invalid(StrCat("gather start_index_map=", DimsText(g.sim), " has ", g.sim.size(),
+                          " entries but the index vectors have ", vector_size));
   }
-  if (obd.size() != ibd.size()) {
-    return Invalid(StrCat("gather operand_batching_dims=", DimsText(obd),
-                          " and start_indices_batching_dims=", DimsText(ibd), " differ in length"));
+  if (g.obd.size() != g.ibd.size()) {
+    return Invalid(StrCat("gather operand_batching_dims=", DimsText(g.obd),
+                          " and start_indices_batching_dims=", DimsText(g.ibd),
+                          " differ in length"));
   }
-  const int64_t ivd = inst.GetInt(AttrKind::kIndexVectorDim);
-  for (size_t i = 0; i < obd.size(); ++i) {
-    if (ibd[i] == ivd) {
-      return Invalid(StrCat("gather start_indices_batching_dims contains index_vector_dim ", ivd));
+  for (size_t i = 0; i < g.obd.size(); ++i) {
+    if (g.ibd[i] == g.ivd) {
+      return Invalid(
+          StrCat("gather start_indices_batching_dims contains index_vector_dim ", g.ivd));
     }
-    if (sizes[obd[i]] != 1 || operand.dim(obd[i]) != indices.dim(ibd[i])) {
-      return Invalid(StrCat("gather batching dimension ", obd[i], " of the operand (size ",
-                            operand.dim(obd[i]), ", slice size ", sizes[obd[i]],
-                            ") does not match dimension ", ibd[i], " of the indices (size ",
-                            indices.dim(ibd[i]), ")"));
+    if (g.sizes[g.obd[i]] != 1 || operand.dim(g.obd[i]) != indices.dim(g.ibd[i])) {
+      return Invalid(StrCat("gather batching dimension ", g.obd[i], " of the operand (size ",
+                            operand.dim(g.obd[i]), ", slice size ", g.sizes[g.obd[i]],
+                            ") does not match dimension ", g.ibd[i], " of the indices (size ",
+                            indices.dim(g.ibd[i]), ")"));
     }
   }
-  const int64_t offsets = rank - static_cast<int64_t>(collapsed.size() + obd.size());
-  if (static_cast<int64_t>(offset_dims.size()) != offsets ||
+  return absl::OkStatus();
+}
+
+// The slice's axes, the result's batch dimensions and strides, the starts'
+// limits and the batching coordinates, once the result is known to fit.
+absl::Status PlanGatherSlices(const GatherDims& g, const Shape& operand, const Shape& indices,
+                              const Shape& result, GatherPlan& p) {
+  const int64_t rank = operand.rank();
+  const int64_t offsets = rank - static_cast<int64_t>(g.collapsed.size() + g.obd.size());
+  if (static_cast<int64_t>(g.offset_dims.size()) != offsets ||
       result.rank() != offsets + static_cast<int64_t>(p.batch.dims.size())) {
-    return Invalid(StrCat("gather offset_dims=", DimsText(offset_dims), " and the result ",
+    return Invalid(StrCat("gather offset_dims=", DimsText(g.offset_dims), " and the result ",
                           result.ToString(false), " do not fit the operand ",
                           operand.ToString(false), " and indices ", indices.ToString(false)));
   }
   // Result dims: batch dims in index-array order, offset dims in operand order.
   for (int64_t d = 0; d < result.rank(); ++d) {
-    if (!Contains(offset_dims, d)) p.result_batch_dims.push_back(d);
+    if (!Contains(g.offset_dims, d)) p.result_batch_dims.push_back(d);
   }
   bool fits = true;
   for (size_t j = 0; j < p.result_batch_dims.size(); ++j) {
@@ -134,30 +143,48 @@ absl::Status CheckGather(const Instruction& inst, const Shape& operand, const Sh
   Dims ostrides = RowMajorStrides(operand.dims());
   size_t k = 0;
   for (int64_t d = 0; d < rank; ++d) {
-    if (Contains(collapsed, d) || Contains(obd, d)) continue;
-    int64_t rd = offset_dims[k++];
-    fits &= result.dim(rd) == sizes[d];
-    p.slice_axes.push_back({sizes[d], rstrides[rd], ostrides[d]});
+    if (Contains(g.collapsed, d) || Contains(g.obd, d)) continue;
+    int64_t rd = g.offset_dims[k++];
+    fits &= result.dim(rd) == g.sizes[d];
+    p.slice_axes.push_back({g.sizes[d], rstrides[rd], ostrides[d]});
   }
   if (!fits) {
     return Invalid(StrCat("gather result ", result.ToString(false), " does not match operand ",
                           operand.ToString(false), ", indices ", indices.ToString(false),
-                          " and slice_sizes=", DimsText(sizes)));
+                          " and slice_sizes=", DimsText(g.sizes)));
   }
-  p.start_index_map.assign(sim.begin(), sim.end());
+  p.start_index_map.assign(g.sim.begin(), g.sim.end());
   for (int64_t rd : p.result_batch_dims) p.result_batch_strides.push_back(rstrides[rd]);
-  for (int64_t d : sim) {
-    p.start_limit.push_back(operand.dim(d) - sizes[d]);
+  for (int64_t d : g.sim) {
+    p.start_limit.push_back(operand.dim(d) - g.sizes[d]);
     p.start_stride.push_back(ostrides[d]);
   }
-  for (size_t i = 0; i < obd.size(); ++i) {
+  for (size_t i = 0; i < g.obd.size(); ++i) {
     for (size_t j = 0; j < p.batch.array_dim.size(); ++j) {
-      if (p.batch.array_dim[j] == ibd[i]) p.batching_coord.push_back(static_cast<int64_t>(j));
+      if (p.batch.array_dim[j] == g.ibd[i]) p.batching_coord.push_back(static_cast<int64_t>(j));
     }
-    p.batching_stride.push_back(ostrides[obd[i]]);
+    p.batching_stride.push_back(ostrides[g.obd[i]]);
   }
   p.empty = !NormalizeAxes(p.slice_axes) || result.ElementCount() == 0;
   return absl::OkStatus();
+}
+
+absl::Status CheckGather(const Instruction& inst, const Shape& operand, const Shape& indices,
+                         GatherPlan& p) {
+  const Shape& result = inst.shape();
+  if (!result.IsArray() || result.element_type() != operand.element_type()) {
+    return Invalid(
+        StrCat("gather of ", operand.ToString(false), " cannot give ", result.ToString(false)));
+  }
+  if (!inst.HasAttr(AttrKind::kIndexVectorDim)) return Invalid("gather needs index_vector_dim");
+  auto batch = MakeIndexBatch("gather", indices, inst.GetInt(AttrKind::kIndexVectorDim));
+  if (!batch.ok()) return batch.status();
+  p.batch = *std::move(batch);
+  const GatherDims dims(inst);
+  if (auto st = CheckGatherDims(dims, operand, indices, result, p.batch.vector_size); !st.ok()) {
+    return st;
+  }
+  return PlanGatherSlices(dims, operand, indices, result, p);
 }
 
 // Copies the slices of batch positions [begin, end); E is the element's

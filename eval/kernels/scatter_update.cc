@@ -27,27 +27,31 @@
 namespace hlo {
 namespace gather_internal {
 
-absl::Status CheckScatter(const Instruction& inst, Operands ops, ScatterPlan& p) {
-  constexpr std::string_view kOp = "scatter";
-  if (ops.size() < 3 || ops.size() % 2 == 0) {
-    return Invalid(
-        StrCat("scatter takes N inputs, the indices and N updates, not ", ops.size(), " operands"));
-  }
-  for (const Value* v : ops) {
-    if (!v->is_array()) return Invalid("scatter operands must be arrays");
-  }
-  p.n = (ops.size() - 1) / 2;
+namespace {
+
+constexpr std::string_view kOp = "scatter";
+
+// The dimension numbers of a scatter.
+struct ScatterDims {
+  explicit ScatterDims(const Instruction& inst)
+      : uwd(inst.GetInts(AttrKind::kUpdateWindowDims)),
+        iwd(inst.GetInts(AttrKind::kInsertedWindowDims)),
+        sdod(inst.GetInts(AttrKind::kScatterDimsToOperandDims)),
+        ibd(inst.GetInts(AttrKind::kInputBatchingDims)),
+        sibd(inst.GetInts(AttrKind::kScatterIndicesBatchingDims)) {}
+  absl::Span<const int64_t> uwd, iwd, sdod, ibd, sibd;
+};
+
+// N inputs, the indices and N updates, of matching shapes, and a result of
+// the inputs' shapes.
+absl::Status CheckScatterOperands(const Instruction& inst, Operands ops, size_t n) {
   const Shape& input = ops[0]->array().shape();
-  p.type = input.element_type();
-  p.input_elements = input.ElementCount();
-  const Shape& indices = ops[p.n]->array().shape();
-  const Shape& updates = ops[p.n + 1]->array().shape();
-  const int64_t rank = input.rank();
-  for (size_t k = 0; k < p.n; ++k) {
+  const Shape& updates = ops[n + 1]->array().shape();
+  for (size_t k = 0; k < n; ++k) {
     const Shape& in = ops[k]->array().shape();
-    const Shape& up = ops[p.n + 1 + k]->array().shape();
+    const Shape& up = ops[n + 1 + k]->array().shape();
     const Shape& res =
-        inst.shape().IsTuple() && p.n > 1 && k < static_cast<size_t>(inst.shape().tuple_size())
+        inst.shape().IsTuple() && n > 1 && k < static_cast<size_t>(inst.shape().tuple_size())
             ? inst.shape().tuple_shape(k)
             : inst.shape();
     if (in.dims() != input.dims() || up.dims() != updates.dims() ||
@@ -61,56 +65,62 @@ absl::Status CheckScatter(const Instruction& inst, Operands ops, ScatterPlan& p)
           StrCat("scatter of ", in.ToString(false), " cannot give ", inst.shape().ToString(false)));
     }
   }
-  if ((p.n > 1) != inst.shape().IsTuple() ||
-      (p.n > 1 && inst.shape().tuple_size() != static_cast<int64_t>(p.n))) {
-    return Invalid(
-        StrCat("scatter of ", p.n, " inputs cannot give ", inst.shape().ToString(false)));
+  if ((n > 1) != inst.shape().IsTuple() ||
+      (n > 1 && inst.shape().tuple_size() != static_cast<int64_t>(n))) {
+    return Invalid(StrCat("scatter of ", n, " inputs cannot give ", inst.shape().ToString(false)));
   }
-  if (!inst.HasAttr(AttrKind::kIndexVectorDim)) return Invalid("scatter needs index_vector_dim");
-  const int64_t ivd = inst.GetInt(AttrKind::kIndexVectorDim);
-  auto batch = MakeIndexBatch(kOp, indices, ivd);
-  if (!batch.ok()) return batch.status();
-  p.batch = *std::move(batch);
-  absl::Span<const int64_t> uwd = inst.GetInts(AttrKind::kUpdateWindowDims);
-  absl::Span<const int64_t> iwd = inst.GetInts(AttrKind::kInsertedWindowDims);
-  absl::Span<const int64_t> sdod = inst.GetInts(AttrKind::kScatterDimsToOperandDims);
-  absl::Span<const int64_t> ibd = inst.GetInts(AttrKind::kInputBatchingDims);
-  absl::Span<const int64_t> sibd = inst.GetInts(AttrKind::kScatterIndicesBatchingDims);
-  absl::Status st = CheckDimList(kOp, "update_window_dims", uwd, updates.rank(), true);
-  if (st.ok()) st = CheckDimList(kOp, "inserted_window_dims", iwd, rank, true);
-  if (st.ok()) st = CheckDimList(kOp, "input_batching_dims", ibd, rank, true);
-  if (st.ok()) st = CheckDimList(kOp, "scatter_dims_to_operand_dims", sdod, rank, false);
-  if (st.ok()) st = CheckDimList(kOp, "scatter_indices_batching_dims", sibd, indices.rank(), false);
-  if (st.ok()) st = CheckDisjoint(kOp, "inserted_window_dims", iwd, "input_batching_dims", ibd);
+  return absl::OkStatus();
+}
+
+// The dimension lists: in range, disjoint where they must be, of matching
+// lengths, and the batching dimensions of equal sizes.
+absl::Status CheckScatterDims(const ScatterDims& d, const Shape& input, const Shape& indices,
+                              const Shape& updates, int64_t ivd, int64_t vector_size) {
+  const int64_t rank = input.rank();
+  absl::Status st = CheckDimList(kOp, "update_window_dims", d.uwd, updates.rank(), true);
+  if (st.ok()) st = CheckDimList(kOp, "inserted_window_dims", d.iwd, rank, true);
+  if (st.ok()) st = CheckDimList(kOp, "input_batching_dims", d.ibd, rank, true);
+  if (st.ok()) st = CheckDimList(kOp, "scatter_dims_to_operand_dims", d.sdod, rank, false);
   if (st.ok()) {
-    st = CheckDisjoint(kOp, "scatter_dims_to_operand_dims", sdod, "input_batching_dims", ibd);
+    st = CheckDimList(kOp, "scatter_indices_batching_dims", d.sibd, indices.rank(), false);
+  }
+  if (st.ok()) st = CheckDisjoint(kOp, "inserted_window_dims", d.iwd, "input_batching_dims", d.ibd);
+  if (st.ok()) {
+    st = CheckDisjoint(kOp, "scatter_dims_to_operand_dims", d.sdod, "input_batching_dims", d.ibd);
   }
   if (!st.ok()) return st;
-  if (static_cast<int64_t>(sdod.size()) != p.batch.vector_size) {
-    return Invalid(StrCat("scatter scatter_dims_to_operand_dims=", DimsText(sdod), " has ",
-                          sdod.size(), " entries but the index vectors have ",
-                          p.batch.vector_size));
+  if (static_cast<int64_t>(d.sdod.size()) != vector_size) {
+    return Invalid(StrCat("scatter scatter_dims_to_operand_dims=", DimsText(d.sdod), " has ",
+                          d.sdod.size(), " entries but the index vectors have ", vector_size));
   }
-  if (ibd.size() != sibd.size()) {
-    return Invalid(StrCat("scatter input_batching_dims=", DimsText(ibd),
-                          " and scatter_indices_batching_dims=", DimsText(sibd),
+  if (d.ibd.size() != d.sibd.size()) {
+    return Invalid(StrCat("scatter input_batching_dims=", DimsText(d.ibd),
+                          " and scatter_indices_batching_dims=", DimsText(d.sibd),
                           " differ in length"));
   }
-  for (size_t i = 0; i < ibd.size(); ++i) {
-    if (sibd[i] == ivd) {
+  for (size_t i = 0; i < d.ibd.size(); ++i) {
+    if (d.sibd[i] == ivd) {
       return Invalid(
           StrCat("scatter scatter_indices_batching_dims contains index_vector_dim ", ivd));
     }
-    if (input.dim(ibd[i]) != indices.dim(sibd[i])) {
-      return Invalid(StrCat("scatter batching dimension ", ibd[i], " of the input (size ",
-                            input.dim(ibd[i]), ") does not match dimension ", sibd[i],
-                            " of the indices (size ", indices.dim(sibd[i]), ")"));
+    if (input.dim(d.ibd[i]) != indices.dim(d.sibd[i])) {
+      return Invalid(StrCat("scatter batching dimension ", d.ibd[i], " of the input (size ",
+                            input.dim(d.ibd[i]), ") does not match dimension ", d.sibd[i],
+                            " of the indices (size ", indices.dim(d.sibd[i]), ")"));
     }
   }
-  const int64_t windows = rank - static_cast<int64_t>(iwd.size() + ibd.size());
-  if (static_cast<int64_t>(uwd.size()) != windows ||
+  return absl::OkStatus();
+}
+
+// The windows' axes and strides, the starts' limits and the batching
+// coordinates, once the updates are known to fit.
+absl::Status PlanScatterWindows(const ScatterDims& d, const Shape& input, const Shape& indices,
+                                const Shape& updates, ScatterPlan& p) {
+  const int64_t rank = input.rank();
+  const int64_t windows = rank - static_cast<int64_t>(d.iwd.size() + d.ibd.size());
+  if (static_cast<int64_t>(d.uwd.size()) != windows ||
       updates.rank() != windows + static_cast<int64_t>(p.batch.dims.size())) {
-    return Invalid(StrCat("scatter update_window_dims=", DimsText(uwd), " and the updates ",
+    return Invalid(StrCat("scatter update_window_dims=", DimsText(d.uwd), " and the updates ",
                           updates.ToString(false), " do not fit the input ", input.ToString(false),
                           " and indices ", indices.ToString(false)));
   }
@@ -118,39 +128,69 @@ absl::Status CheckScatter(const Instruction& inst, Operands ops, ScatterPlan& p)
   Dims istrides = RowMajorStrides(input.dims());
   bool fits = true;
   size_t j = 0;
-  for (int64_t d = 0; d < updates.rank(); ++d) {
-    if (Contains(uwd, d)) continue;
-    fits &= updates.dim(d) == p.batch.dims[j++];
-    p.update_batch_strides.push_back(ustrides[d]);
+  for (int64_t dim = 0; dim < updates.rank(); ++dim) {
+    if (Contains(d.uwd, dim)) continue;
+    fits &= updates.dim(dim) == p.batch.dims[j++];
+    p.update_batch_strides.push_back(ustrides[dim]);
   }
   Dims window(rank, 1);
   size_t k = 0;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (Contains(iwd, d) || Contains(ibd, d)) continue;
-    int64_t ud = uwd[k++];
-    window[d] = updates.dim(ud);
-    fits &= window[d] <= input.dim(d);
-    p.window_axes.push_back({window[d], istrides[d], ustrides[ud]});
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    if (Contains(d.iwd, dim) || Contains(d.ibd, dim)) continue;
+    int64_t ud = d.uwd[k++];
+    window[dim] = updates.dim(ud);
+    fits &= window[dim] <= input.dim(dim);
+    p.window_axes.push_back({window[dim], istrides[dim], ustrides[ud]});
   }
   if (!fits) {
     return Invalid(StrCat("scatter updates ", updates.ToString(false), " do not match the input ",
                           input.ToString(false), " and indices ", indices.ToString(false)));
   }
-  for (int64_t d : sdod) {
-    p.start_limit.push_back(input.dim(d) - window[d]);
-    p.start_stride.push_back(istrides[d]);
+  for (int64_t dim : d.sdod) {
+    p.start_limit.push_back(input.dim(dim) - window[dim]);
+    p.start_stride.push_back(istrides[dim]);
   }
-  for (size_t i = 0; i < ibd.size(); ++i) {
+  for (size_t i = 0; i < d.ibd.size(); ++i) {
     for (size_t b = 0; b < p.batch.array_dim.size(); ++b) {
-      if (p.batch.array_dim[b] == sibd[i]) p.batching_coord.push_back(static_cast<int64_t>(b));
+      if (p.batch.array_dim[b] == d.sibd[i]) p.batching_coord.push_back(static_cast<int64_t>(b));
     }
-    p.batching_stride.push_back(istrides[ibd[i]]);
+    p.batching_stride.push_back(istrides[d.ibd[i]]);
   }
   int64_t lead = 0;  // leading input dims where every window is one element wide
   while (lead < rank && window[lead] == 1) ++lead;
   p.slab = lead == 0 ? 0 : istrides[lead - 1];
   p.empty = !NormalizeAxes(p.window_axes) || updates.ElementCount() == 0;
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status CheckScatter(const Instruction& inst, Operands ops, ScatterPlan& p) {
+  if (ops.size() < 3 || ops.size() % 2 == 0) {
+    return Invalid(
+        StrCat("scatter takes N inputs, the indices and N updates, not ", ops.size(), " operands"));
+  }
+  for (const Value* v : ops) {
+    if (!v->is_array()) return Invalid("scatter operands must be arrays");
+  }
+  p.n = (ops.size() - 1) / 2;
+  const Shape& input = ops[0]->array().shape();
+  p.type = input.element_type();
+  p.input_elements = input.ElementCount();
+  const Shape& indices = ops[p.n]->array().shape();
+  const Shape& updates = ops[p.n + 1]->array().shape();
+  if (auto st = CheckScatterOperands(inst, ops, p.n); !st.ok()) return st;
+  if (!inst.HasAttr(AttrKind::kIndexVectorDim)) return Invalid("scatter needs index_vector_dim");
+  const int64_t ivd = inst.GetInt(AttrKind::kIndexVectorDim);
+  auto batch = MakeIndexBatch(kOp, indices, ivd);
+  if (!batch.ok()) return batch.status();
+  p.batch = *std::move(batch);
+  const ScatterDims dims(inst);
+  if (auto st = CheckScatterDims(dims, input, indices, updates, ivd, p.batch.vector_size);
+      !st.ok()) {
+    return st;
+  }
+  return PlanScatterWindows(dims, input, indices, updates, p);
 }
 
 WindowList ListWindows(const ScatterPlan& p, const Literal& indices) {

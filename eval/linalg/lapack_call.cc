@@ -218,7 +218,7 @@ absl::Status Call::ParseAttributes() {
 }
 
 absl::StatusOr<const std::pair<int64_t, std::string>*> Call::Attr(std::string_view name) {
-  LAPACK_TRY(ParseAttributes());
+  HLO_RETURN_IF_ERROR(ParseAttributes());
   auto it = attrs_->find(std::string(name));
   if (it == attrs_->end()) {
     return absl::InvalidArgumentError(StrCat("custom-call ", TargetName(), " needs the attribute '",
@@ -228,7 +228,7 @@ absl::StatusOr<const std::pair<int64_t, std::string>*> Call::Attr(std::string_vi
 }
 
 absl::StatusOr<char> Call::CharAttr(std::string_view name, std::string_view allowed) {
-  LAPACK_ASSIGN(const auto* a, Attr(name));
+  HLO_ASSIGN_OR_RETURN(const auto* a, Attr(name));
   const int64_t v = a->first;
   if (v > 0 && v < 128 && allowed.find(static_cast<char>(v)) != std::string_view::npos) {
     return static_cast<char>(v);
@@ -248,14 +248,14 @@ absl::Status Call::SetAttr(std::string_view name, int64_t value) {
 }
 
 absl::StatusOr<bool> Call::BoolAttr(std::string_view name) {
-  LAPACK_ASSIGN(const auto* a, Attr(name));
+  HLO_ASSIGN_OR_RETURN(const auto* a, Attr(name));
   if (a->second == "true" || a->second == "false") return a->second == "true";
   return absl::InvalidArgumentError(
       StrCat("attribute ", name, " = ", a->second, " of ", TargetName(), " must be true or false"));
 }
 
 absl::StatusOr<int64_t> Call::IntAttr(std::string_view name) {
-  LAPACK_ASSIGN(const auto* a, Attr(name));
+  HLO_ASSIGN_OR_RETURN(const auto* a, Attr(name));
   int64_t v = 0;
   if (!ParseInt(a->second, &v)) {
     return absl::InvalidArgumentError(
@@ -310,13 +310,13 @@ absl::Status Call::ExpectOperand(int64_t i, PrimitiveType type, const std::vecto
 
 absl::StatusOr<int64_t> Call::ScalarOperand(int64_t i, PrimitiveType type,
                                             std::string_view what) const {
-  LAPACK_TRY(ExpectOperand(i, type, {}, what));
+  HLO_RETURN_IF_ERROR(ExpectOperand(i, type, {}, what));
   return ops_[i]->array().GetInt(0);
 }
 
 absl::Status Call::ExpectSizes(std::initializer_list<Size> sizes) const {
   for (const Size& s : sizes) {
-    LAPACK_ASSIGN(const int64_t got, ScalarOperand(s.index, PrimitiveType::kS32, s.name));
+    HLO_ASSIGN_OR_RETURN(const int64_t got, ScalarOperand(s.index, PrimitiveType::kS32, s.name));
     if (got != s.value) {
       return absl::InvalidArgumentError(StrCat("scalar operand ", s.index, " (", s.name, ") of ",
                                                TargetName(), " is ", got,

@@ -33,19 +33,7 @@
 #include "absl/status/statusor.h"
 #include "eval/kernels/kernels.h"
 #include "ir/primitive_type.h"
-
-// Early returns for the kernels' many checks.
-#define LAPACK_TRY(expr)                                  \
-  do {                                                    \
-    if (absl::Status st_ = (expr); !st_.ok()) return st_; \
-  } while (0)
-#define LAPACK_CONCAT_INNER(a, b) a##b
-#define LAPACK_CONCAT(a, b) LAPACK_CONCAT_INNER(a, b)
-#define LAPACK_ASSIGN(lhs, expr) LAPACK_ASSIGN_IMPL(LAPACK_CONCAT(or_, __LINE__), lhs, expr)
-#define LAPACK_ASSIGN_IMPL(tmp, lhs, expr) \
-  auto tmp = (expr);                       \
-  if (!tmp.ok()) return tmp.status();      \
-  lhs = std::move(*tmp)
+#include "ir/status_macros.h"
 
 namespace hlo::lapack {
 

@@ -34,7 +34,7 @@ constexpr PrimitiveType kS32 = PrimitiveType::kS32;
 constexpr PrimitiveType kU8 = PrimitiveType::kU8;
 
 absl::StatusOr<Matrices> SquareOperand(Call& call, int64_t i) {
-  LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(i, call.type()));
+  HLO_ASSIGN_OR_RETURN(const Matrices x, call.MatrixOperand(i, call.type()));
   if (x.rows != x.cols) {
     return absl::InvalidArgumentError(
         StrCat(call.TargetName(), " needs square matrices, not ", x.rows, "x", x.cols));
@@ -43,7 +43,7 @@ absl::StatusOr<Matrices> SquareOperand(Call& call, int64_t i) {
 }
 
 absl::StatusOr<char> JobOperand(Call& call, int64_t i, const char* name, std::string_view allowed) {
-  LAPACK_ASSIGN(const int64_t v, call.ScalarOperand(i, kU8, name));
+  HLO_ASSIGN_OR_RETURN(const int64_t v, call.ScalarOperand(i, kU8, name));
   if (v <= 0 || v >= 128 || allowed.find(static_cast<char>(v)) == std::string_view::npos) {
     return absl::InvalidArgumentError(StrCat(name, " must be one of '", allowed, "', not ", v));
   }
@@ -66,7 +66,7 @@ bool AllFinite(const T* p, int64_t count) {
 
 template <typename T>
 absl::StatusOr<Value> Syevd(Call& call, char uplo, char mode, int64_t x_index) {
-  LAPACK_ASSIGN(const Matrices x, SquareOperand(call, x_index));
+  HLO_ASSIGN_OR_RETURN(const Matrices x, SquareOperand(call, x_index));
   const int64_t n = x.rows;
   const bool ffi = call.target().ffi, v = mode == 'V';
   // jaxlib's sizes (LAPACK's documented minimums), which also fix LAPACK's
@@ -87,10 +87,12 @@ absl::StatusOr<Value> Syevd(Call& call, char uplo, char mode, int64_t x_index) {
     if (kIsComplex<T>) specs.push_back({real, {lrwork}});
     specs.push_back({kS32, {liwork}});
   }
-  LAPACK_TRY(call.ExpectResults(specs));
-  LAPACK_ASSIGN(const int lwork32, LapackInt(std::max<int64_t>(lwork, 1), "syevd's work"));
-  LAPACK_ASSIGN(const int lrwork32, LapackInt(std::max<int64_t>(lrwork, 1), "heevd's rwork"));
-  LAPACK_ASSIGN(const int liwork32, LapackInt(std::max<int64_t>(liwork, 1), "syevd's iwork"));
+  HLO_RETURN_IF_ERROR(call.ExpectResults(specs));
+  HLO_ASSIGN_OR_RETURN(const int lwork32, LapackInt(std::max<int64_t>(lwork, 1), "syevd's work"));
+  HLO_ASSIGN_OR_RETURN(const int lrwork32,
+                       LapackInt(std::max<int64_t>(lrwork, 1), "heevd's rwork"));
+  HLO_ASSIGN_OR_RETURN(const int liwork32,
+                       LapackInt(std::max<int64_t>(liwork, 1), "syevd's iwork"));
   std::vector<T> a = call.Load<T>(x_index);
   std::vector<Real<T>> w(x.batch * n);
   std::vector<int32_t> info(x.batch);
@@ -133,7 +135,7 @@ void UnpackEigenvectors(int64_t n, const R* wi, const R* packed, std::complex<R>
 
 template <typename T>
 absl::StatusOr<Value> Geev(Call& call, char jobvl, char jobvr, int64_t x_index) {
-  LAPACK_ASSIGN(const Matrices x, SquareOperand(call, x_index));
+  HLO_ASSIGN_OR_RETURN(const Matrices x, SquareOperand(call, x_index));
   const int64_t n = x.rows;
   const bool ffi = call.target().ffi;
   using R = Real<T>;
@@ -158,19 +160,19 @@ absl::StatusOr<Value> Geev(Call& call, char jobvl, char jobvr, int64_t x_index) 
   specs.push_back({cplx, mat});
   specs.push_back({cplx, mat});
   specs.push_back({kS32, x.batch_dims});
-  LAPACK_TRY(call.ExpectResults(specs));
+  HLO_RETURN_IF_ERROR(call.ExpectResults(specs));
   const int ni = x.rows, ld = std::max(1, x.rows);
   if (n == 0) return call.Finish();  // empty results, info 0 (its zeros)
-  LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("geev", [&](T* w, int l) {
-                  if constexpr (kIsComplex<T>) {
-                    R rwork[1];
-                    lapack::GeevComplex<T>(jobvl, jobvr, ni, nullptr, ld, nullptr, nullptr, ld,
-                                           nullptr, ld, w, l, rwork);
-                  } else {
-                    lapack::GeevReal<T>(jobvl, jobvr, ni, nullptr, ld, nullptr, nullptr, nullptr,
-                                        ld, nullptr, ld, w, l);
-                  }
-                }));
+  HLO_ASSIGN_OR_RETURN(const int lwork, QueryWorkspace<T>("geev", [&](T* w, int l) {
+                         if constexpr (kIsComplex<T>) {
+                           R rwork[1];
+                           lapack::GeevComplex<T>(jobvl, jobvr, ni, nullptr, ld, nullptr, nullptr,
+                                                  ld, nullptr, ld, w, l, rwork);
+                         } else {
+                           lapack::GeevReal<T>(jobvl, jobvr, ni, nullptr, ld, nullptr, nullptr,
+                                               nullptr, ld, nullptr, ld, w, l);
+                         }
+                       }));
   const std::vector<T> a = call.Load<T>(x_index);
   std::vector<T> a_copy(n * n), work(lwork), vl_work(n * n), vr_work(n * n);
   std::vector<T> w(x.batch * n), wi(kIsComplex<T> ? 0 : x.batch * n);
@@ -210,7 +212,7 @@ absl::StatusOr<Value> Geev(Call& call, char jobvl, char jobvr, int64_t x_index) 
 
 template <typename T>
 absl::StatusOr<Value> Gees(Call& call, char jobvs, int64_t x_index) {
-  LAPACK_ASSIGN(const Matrices x, SquareOperand(call, x_index));
+  HLO_ASSIGN_OR_RETURN(const Matrices x, SquareOperand(call, x_index));
   const int64_t n = x.rows;
   const bool ffi = call.target().ffi;
   using R = Real<T>;
@@ -232,19 +234,19 @@ absl::StatusOr<Value> Gees(Call& call, char jobvs, int64_t x_index) {
   const int sdim_at = static_cast<int>(specs.size());
   specs.push_back({kS32, x.batch_dims});
   specs.push_back({kS32, x.batch_dims});
-  LAPACK_TRY(call.ExpectResults(specs));
+  HLO_RETURN_IF_ERROR(call.ExpectResults(specs));
   const int ni = x.rows, ld = std::max(1, x.rows);
   if (n == 0) return call.Finish();  // empty results, sdim and info 0 (their zeros)
-  LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("gees", [&](T* w, int l) {
-                  int sdim = 0;
-                  if constexpr (kIsComplex<T>) {
-                    lapack::GeesComplex<T>(jobvs, ni, nullptr, ld, &sdim, nullptr, nullptr, ld, w,
-                                           l, nullptr);
-                  } else {
-                    lapack::GeesReal<T>(jobvs, ni, nullptr, ld, &sdim, nullptr, nullptr, nullptr,
-                                        ld, w, l);
-                  }
-                }));
+  HLO_ASSIGN_OR_RETURN(const int lwork, QueryWorkspace<T>("gees", [&](T* w, int l) {
+                         int sdim = 0;
+                         if constexpr (kIsComplex<T>) {
+                           lapack::GeesComplex<T>(jobvs, ni, nullptr, ld, &sdim, nullptr, nullptr,
+                                                  ld, w, l, nullptr);
+                         } else {
+                           lapack::GeesReal<T>(jobvs, ni, nullptr, ld, &sdim, nullptr, nullptr,
+                                               nullptr, ld, w, l);
+                         }
+                       }));
   std::vector<T> a = call.Load<T>(x_index), vs(x.batch * n * n), work(lwork);
   std::vector<T> w(x.batch * n), wi(kIsComplex<T> ? 0 : x.batch * n);
   std::vector<R> rwork(n);
@@ -275,15 +277,15 @@ absl::StatusOr<std::pair<char, char>> Jobs(Call& call, const char* first, const 
                                            std::string_view second_allowed) {
   char a, b;
   if (call.target().ffi) {
-    LAPACK_TRY(call.ExpectOperandCount(1));
-    LAPACK_ASSIGN(a, call.CharAttr(first, "NV"));
-    LAPACK_ASSIGN(b, call.CharAttr(second, second_allowed));
+    HLO_RETURN_IF_ERROR(call.ExpectOperandCount(1));
+    HLO_ASSIGN_OR_RETURN(a, call.CharAttr(first, "NV"));
+    HLO_ASSIGN_OR_RETURN(b, call.CharAttr(second, second_allowed));
   } else {
-    LAPACK_TRY(call.ExpectOperandCount(5));
-    LAPACK_ASSIGN(const Matrices x, SquareOperand(call, 4));
-    LAPACK_TRY(call.ExpectSizes({{0, "batch", x.batch}, {1, "n", x.rows}}));
-    LAPACK_ASSIGN(a, JobOperand(call, 2, first, "NV"));
-    LAPACK_ASSIGN(b, JobOperand(call, 3, second, second_allowed));
+    HLO_RETURN_IF_ERROR(call.ExpectOperandCount(5));
+    HLO_ASSIGN_OR_RETURN(const Matrices x, SquareOperand(call, 4));
+    HLO_RETURN_IF_ERROR(call.ExpectSizes({{0, "batch", x.batch}, {1, "n", x.rows}}));
+    HLO_ASSIGN_OR_RETURN(a, JobOperand(call, 2, first, "NV"));
+    HLO_ASSIGN_OR_RETURN(b, JobOperand(call, 3, second, second_allowed));
   }
   return std::pair<char, char>(a, b);
 }
@@ -292,16 +294,16 @@ absl::StatusOr<std::pair<char, char>> Jobs(Call& call, const char* first, const 
 
 absl::StatusOr<Value> EvalSyevd(Call& call) {
   const bool ffi = call.target().ffi;
-  LAPACK_TRY(call.ExpectOperandCount(ffi ? 1 : 4));
+  HLO_RETURN_IF_ERROR(call.ExpectOperandCount(ffi ? 1 : 4));
   char uplo = 'L', mode = 'V';
   if (ffi) {
-    LAPACK_ASSIGN(uplo, call.CharAttr("uplo", "LU"));
-    LAPACK_ASSIGN(mode, call.CharAttr("mode", "NV"));
+    HLO_ASSIGN_OR_RETURN(uplo, call.CharAttr("uplo", "LU"));
+    HLO_ASSIGN_OR_RETURN(mode, call.CharAttr("mode", "NV"));
   } else {
-    LAPACK_ASSIGN(const int64_t lower, call.ScalarOperand(0, kS32, "lower"));
+    HLO_ASSIGN_OR_RETURN(const int64_t lower, call.ScalarOperand(0, kS32, "lower"));
     uplo = lower ? 'L' : 'U';
-    LAPACK_ASSIGN(const Matrices x, SquareOperand(call, 3));
-    LAPACK_TRY(call.ExpectSizes({{1, "batch", x.batch}, {2, "n", x.rows}}));
+    HLO_ASSIGN_OR_RETURN(const Matrices x, SquareOperand(call, 3));
+    HLO_RETURN_IF_ERROR(call.ExpectSizes({{1, "batch", x.batch}, {2, "n", x.rows}}));
   }
   return WithElementType(call.type(),
                          [&](auto t) { return Syevd<decltype(t)>(call, uplo, mode, ffi ? 0 : 3); });
@@ -309,8 +311,8 @@ absl::StatusOr<Value> EvalSyevd(Call& call) {
 
 absl::StatusOr<Value> EvalGeev(Call& call) {
   const bool ffi = call.target().ffi;
-  LAPACK_ASSIGN(const auto jobs, ffi ? Jobs(call, "compute_left", "compute_right", "NV")
-                                     : Jobs(call, "jobvl", "jobvr", "NV"));
+  HLO_ASSIGN_OR_RETURN(const auto jobs, ffi ? Jobs(call, "compute_left", "compute_right", "NV")
+                                            : Jobs(call, "jobvl", "jobvr", "NV"));
   return WithElementType(call.type(), [&](auto t) {
     return Geev<decltype(t)>(call, jobs.first, jobs.second, ffi ? 0 : 4);
   });
@@ -318,8 +320,8 @@ absl::StatusOr<Value> EvalGeev(Call& call) {
 
 absl::StatusOr<Value> EvalGees(Call& call) {
   const bool ffi = call.target().ffi;
-  LAPACK_ASSIGN(const auto jobs,
-                ffi ? Jobs(call, "mode", "sort", "NS") : Jobs(call, "jobvs", "sort", "NS"));
+  HLO_ASSIGN_OR_RETURN(const auto jobs,
+                       ffi ? Jobs(call, "mode", "sort", "NS") : Jobs(call, "jobvs", "sort", "NS"));
   if (jobs.second != 'N') {
     return absl::UnimplementedError(
         "gees with sort 'S' needs a select function, which the custom-call cannot pass "

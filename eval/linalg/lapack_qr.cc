@@ -29,14 +29,14 @@ constexpr PrimitiveType kS32 = PrimitiveType::kS32;
 
 // The legacy forms' workspace result: lwork elements, from operand `i`.
 absl::StatusOr<int64_t> LegacyLwork(Call& call, int64_t i) {
-  LAPACK_ASSIGN(const int64_t lwork, call.ScalarOperand(i, kS32, "lwork"));
+  HLO_ASSIGN_OR_RETURN(const int64_t lwork, call.ScalarOperand(i, kS32, "lwork"));
   if (lwork < 0) return absl::InvalidArgumentError(StrCat("lwork must not be negative: ", lwork));
   return lwork;
 }
 
 // The number of reflectors: tau (operand i) is [batch..., k].
 absl::StatusOr<int> TauLength(Call& call, int64_t i, const std::vector<int64_t>& batch_dims) {
-  LAPACK_TRY(call.ExpectOperand(i, call.type(), Append(batch_dims, {kAnySize}), "tau"));
+  HLO_RETURN_IF_ERROR(call.ExpectOperand(i, call.type(), Append(batch_dims, {kAnySize}), "tau"));
   const Shape& s = call.OperandShape(i);
   return LapackInt(s.dim(s.rank() - 1), "the number of reflectors");
 }
@@ -75,13 +75,14 @@ template <typename T>
 absl::StatusOr<Value> Getrf(Call& call) {
   const bool ffi = call.target().ffi;
   const int64_t x_index = ffi ? 0 : 3;
-  LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(x_index, call.type()));
+  HLO_ASSIGN_OR_RETURN(const Matrices x, call.MatrixOperand(x_index, call.type()));
   if (!ffi)
-    LAPACK_TRY(call.ExpectSizes({{0, "batch", x.batch}, {1, "m", x.rows}, {2, "n", x.cols}}));
+    HLO_RETURN_IF_ERROR(
+        call.ExpectSizes({{0, "batch", x.batch}, {1, "m", x.rows}, {2, "n", x.cols}}));
   const int k = std::min(x.rows, x.cols);
-  LAPACK_TRY(call.ExpectResults({{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
-                                 {kS32, Append(x.batch_dims, {k})},
-                                 {kS32, x.batch_dims}}));
+  HLO_RETURN_IF_ERROR(call.ExpectResults({{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
+                                          {kS32, Append(x.batch_dims, {k})},
+                                          {kS32, x.batch_dims}}));
   std::vector<T> a = call.Load<T>(x_index);
   std::vector<int32_t> ipiv(x.batch * k), info(x.batch);
   const int64_t step = int64_t{x.rows} * x.cols;
@@ -99,22 +100,23 @@ template <typename T>
 absl::StatusOr<Value> Geqrf(Call& call) {
   const bool ffi = call.target().ffi;
   const int64_t x_index = ffi ? 0 : 4;
-  LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(x_index, call.type()));
+  HLO_ASSIGN_OR_RETURN(const Matrices x, call.MatrixOperand(x_index, call.type()));
   const int k = std::min(x.rows, x.cols);
   const int lda = std::max(1, x.rows);
   std::vector<ResultSpec> specs = {{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
                                    {call.type(), Append(x.batch_dims, {k})}};
   if (!ffi) {
-    LAPACK_TRY(call.ExpectSizes({{0, "batch", x.batch}, {1, "m", x.rows}, {2, "n", x.cols}}));
-    LAPACK_ASSIGN(const int64_t lwork, LegacyLwork(call, 3));
+    HLO_RETURN_IF_ERROR(
+        call.ExpectSizes({{0, "batch", x.batch}, {1, "m", x.rows}, {2, "n", x.cols}}));
+    HLO_ASSIGN_OR_RETURN(const int64_t lwork, LegacyLwork(call, 3));
     specs.push_back({kS32, x.batch_dims});
     specs.push_back({call.type(), {lwork}});
   }
-  LAPACK_TRY(call.ExpectResults(specs));
+  HLO_RETURN_IF_ERROR(call.ExpectResults(specs));
   if (k == 0) return Unchanged(call, x_index);
-  LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("geqrf", [&](T* w, int l) {
-                  lapack::Geqrf<T>(x.rows, x.cols, nullptr, lda, nullptr, w, l);
-                }));
+  HLO_ASSIGN_OR_RETURN(const int lwork, QueryWorkspace<T>("geqrf", [&](T* w, int l) {
+                         lapack::Geqrf<T>(x.rows, x.cols, nullptr, lda, nullptr, w, l);
+                       }));
   std::vector<T> a = call.Load<T>(x_index), tau(x.batch * k), work(lwork);
   std::vector<int32_t> info(x.batch);
   const int64_t step = int64_t{x.rows} * x.cols;
@@ -130,13 +132,13 @@ absl::StatusOr<Value> Geqrf(Call& call) {
 
 template <typename T>
 absl::StatusOr<Value> Geqp3(Call& call) {
-  LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(0, call.type()));
-  LAPACK_TRY(call.ExpectOperand(1, kS32, Append(x.batch_dims, {x.cols}), "jpvt"));
+  HLO_ASSIGN_OR_RETURN(const Matrices x, call.MatrixOperand(0, call.type()));
+  HLO_RETURN_IF_ERROR(call.ExpectOperand(1, kS32, Append(x.batch_dims, {x.cols}), "jpvt"));
   const int k = std::min(x.rows, x.cols);
   const int lda = std::max(1, x.rows);
-  LAPACK_TRY(call.ExpectResults({{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
-                                 {kS32, Append(x.batch_dims, {x.cols})},
-                                 {call.type(), Append(x.batch_dims, {k})}}));
+  HLO_RETURN_IF_ERROR(call.ExpectResults({{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
+                                          {kS32, Append(x.batch_dims, {x.cols})},
+                                          {call.type(), Append(x.batch_dims, {k})}}));
   if (x.cols == 0) return Unchanged(call, 0);
   if (x.rows == 0) {
     // Nothing to factor, but jpvt is still ordered; done here, as LAPACK's
@@ -146,9 +148,10 @@ absl::StatusOr<Value> Geqp3(Call& call) {
     call.Store(1, jpvt);
     return Unchanged(call, 0);
   }
-  LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("geqp3", [&](T* w, int l) {
-                  lapack::Geqp3<T>(x.rows, x.cols, nullptr, lda, nullptr, nullptr, w, l, nullptr);
-                }));
+  HLO_ASSIGN_OR_RETURN(const int lwork, QueryWorkspace<T>("geqp3", [&](T* w, int l) {
+                         lapack::Geqp3<T>(x.rows, x.cols, nullptr, lda, nullptr, nullptr, w, l,
+                                          nullptr);
+                       }));
   std::vector<T> a = call.Load<T>(0), tau(x.batch * k), work(lwork);
   std::vector<int32_t> jpvt = call.Load<int32_t>(1);
   std::vector<Real<T>> rwork(2 * static_cast<size_t>(x.cols));
@@ -167,8 +170,8 @@ template <typename T>
 absl::StatusOr<Value> Orgqr(Call& call) {
   const bool ffi = call.target().ffi;
   const int64_t x_index = ffi ? 0 : 5;
-  LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(x_index, call.type()));
-  LAPACK_ASSIGN(const int k, TauLength(call, x_index + 1, x.batch_dims));
+  HLO_ASSIGN_OR_RETURN(const Matrices x, call.MatrixOperand(x_index, call.type()));
+  HLO_ASSIGN_OR_RETURN(const int k, TauLength(call, x_index + 1, x.batch_dims));
   if (!(x.rows >= x.cols && x.cols >= k)) {
     return absl::InvalidArgumentError(StrCat(call.TargetName(), " needs m >= n >= k, but x is ",
                                              x.rows, "x", x.cols, " with ", k, " reflectors"));
@@ -176,17 +179,17 @@ absl::StatusOr<Value> Orgqr(Call& call) {
   const int lda = std::max(1, x.rows);
   std::vector<ResultSpec> specs = {{call.type(), Append(x.batch_dims, {x.rows, x.cols})}};
   if (!ffi) {
-    LAPACK_TRY(
+    HLO_RETURN_IF_ERROR(
         call.ExpectSizes({{0, "batch", x.batch}, {1, "m", x.rows}, {2, "n", x.cols}, {3, "k", k}}));
-    LAPACK_ASSIGN(const int64_t lwork, LegacyLwork(call, 4));
+    HLO_ASSIGN_OR_RETURN(const int64_t lwork, LegacyLwork(call, 4));
     specs.push_back({kS32, x.batch_dims});
     specs.push_back({call.type(), {lwork}});
   }
-  LAPACK_TRY(call.ExpectResults(specs, /*tuple=*/!ffi));
+  HLO_RETURN_IF_ERROR(call.ExpectResults(specs, /*tuple=*/!ffi));
   if (x.cols == 0) return Unchanged(call, x_index);  // (then m >= 0 = n = k)
-  LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("orgqr", [&](T* w, int l) {
-                  lapack::Orgqr<T>(x.rows, x.cols, k, nullptr, lda, nullptr, w, l);
-                }));
+  HLO_ASSIGN_OR_RETURN(const int lwork, QueryWorkspace<T>("orgqr", [&](T* w, int l) {
+                         lapack::Orgqr<T>(x.rows, x.cols, k, nullptr, lda, nullptr, w, l);
+                       }));
   std::vector<T> a = call.Load<T>(x_index), work(lwork);
   const std::vector<T> tau = call.Load<T>(x_index + 1);
   std::vector<int32_t> info(x.batch);
@@ -202,11 +205,11 @@ absl::StatusOr<Value> Orgqr(Call& call) {
 
 template <typename T>
 absl::StatusOr<Value> Ormqr(Call& call) {
-  LAPACK_ASSIGN(const bool left, call.BoolAttr("left"));
-  LAPACK_ASSIGN(const bool transpose, call.BoolAttr("transpose"));
-  LAPACK_ASSIGN(const Matrices a, call.MatrixOperand(0, call.type()));
-  LAPACK_ASSIGN(const Matrices c, call.MatrixOperand(2, call.type()));
-  LAPACK_ASSIGN(const int k, TauLength(call, 1, c.batch_dims));
+  HLO_ASSIGN_OR_RETURN(const bool left, call.BoolAttr("left"));
+  HLO_ASSIGN_OR_RETURN(const bool transpose, call.BoolAttr("transpose"));
+  HLO_ASSIGN_OR_RETURN(const Matrices a, call.MatrixOperand(0, call.type()));
+  HLO_ASSIGN_OR_RETURN(const Matrices c, call.MatrixOperand(2, call.type()));
+  HLO_ASSIGN_OR_RETURN(const int k, TauLength(call, 1, c.batch_dims));
   const int order = left ? c.rows : c.cols;  // Q is order x order
   if (a.batch_dims != c.batch_dims || a.rows != order || a.cols < k || k > order) {
     return absl::InvalidArgumentError(
@@ -214,17 +217,17 @@ absl::StatusOr<Value> Ormqr(Call& call) {
                order, " rows and at least ", k, " columns per matrix c (", c.rows, "x", c.cols,
                "), not ", a.rows, "x", a.cols));
   }
-  LAPACK_TRY(call.ExpectResults({{call.type(), Append(c.batch_dims, {c.rows, c.cols})}},
-                                /*tuple=*/false));
+  HLO_RETURN_IF_ERROR(call.ExpectResults({{call.type(), Append(c.batch_dims, {c.rows, c.cols})}},
+                                         /*tuple=*/false));
   // Q is the identity without reflectors; an empty c has nothing to change.
   if (k == 0 || c.rows == 0 || c.cols == 0) return Unchanged(call, 2);
   const char side = left ? 'L' : 'R';
   const char trans = transpose ? (kIsComplex<T> ? 'C' : 'T') : 'N';
   const int lda = std::max(1, order), ldc = std::max(1, c.rows);
-  LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("ormqr", [&](T* w, int l) {
-                  lapack::Ormqr<T>(side, trans, c.rows, c.cols, k, nullptr, lda, nullptr, nullptr,
-                                   ldc, w, l);
-                }));
+  HLO_ASSIGN_OR_RETURN(const int lwork, QueryWorkspace<T>("ormqr", [&](T* w, int l) {
+                         lapack::Ormqr<T>(side, trans, c.rows, c.cols, k, nullptr, lda, nullptr,
+                                          nullptr, ldc, w, l);
+                       }));
   const std::vector<T> am = call.Load<T>(0), tau = call.Load<T>(1);
   std::vector<T> cm = call.Load<T>(2), work(lwork);
   const int64_t a_step = int64_t{a.rows} * a.cols, c_step = int64_t{c.rows} * c.cols;
@@ -239,27 +242,27 @@ absl::StatusOr<Value> Ormqr(Call& call) {
 }  // namespace
 
 absl::StatusOr<Value> EvalGetrf(Call& call) {
-  LAPACK_TRY(call.ExpectOperandCount(call.target().ffi ? 1 : 4));
+  HLO_RETURN_IF_ERROR(call.ExpectOperandCount(call.target().ffi ? 1 : 4));
   return WithElementType(call.type(), [&](auto t) { return Getrf<decltype(t)>(call); });
 }
 
 absl::StatusOr<Value> EvalGeqrf(Call& call) {
-  LAPACK_TRY(call.ExpectOperandCount(call.target().ffi ? 1 : 5));
+  HLO_RETURN_IF_ERROR(call.ExpectOperandCount(call.target().ffi ? 1 : 5));
   return WithElementType(call.type(), [&](auto t) { return Geqrf<decltype(t)>(call); });
 }
 
 absl::StatusOr<Value> EvalGeqp3(Call& call) {
-  LAPACK_TRY(call.ExpectOperandCount(2));
+  HLO_RETURN_IF_ERROR(call.ExpectOperandCount(2));
   return WithElementType(call.type(), [&](auto t) { return Geqp3<decltype(t)>(call); });
 }
 
 absl::StatusOr<Value> EvalOrgqr(Call& call) {
-  LAPACK_TRY(call.ExpectOperandCount(call.target().ffi ? 2 : 7));
+  HLO_RETURN_IF_ERROR(call.ExpectOperandCount(call.target().ffi ? 2 : 7));
   return WithElementType(call.type(), [&](auto t) { return Orgqr<decltype(t)>(call); });
 }
 
 absl::StatusOr<Value> EvalOrmqr(Call& call) {
-  LAPACK_TRY(call.ExpectOperandCount(3));
+  HLO_RETURN_IF_ERROR(call.ExpectOperandCount(3));
   return WithElementType(call.type(), [&](auto t) { return Ormqr<decltype(t)>(call); });
 }
 

@@ -29,7 +29,7 @@ namespace {
 constexpr PrimitiveType kS32 = PrimitiveType::kS32;
 
 absl::StatusOr<Matrices> NonEmptySquare(Call& call, int64_t i) {
-  LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(i, call.type()));
+  HLO_ASSIGN_OR_RETURN(const Matrices x, call.MatrixOperand(i, call.type()));
   if (x.rows != x.cols || x.rows == 0) {
     return absl::InvalidArgumentError(
         StrCat(call.TargetName(), " needs non-empty square matrices, not ", x.rows, "x", x.cols));
@@ -39,7 +39,7 @@ absl::StatusOr<Matrices> NonEmptySquare(Call& call, int64_t i) {
 
 template <typename T>
 absl::StatusOr<Value> Gehrd(Call& call, int low, int high, int64_t x_index, int64_t lwork_legacy) {
-  LAPACK_ASSIGN(const Matrices x, NonEmptySquare(call, x_index));
+  HLO_ASSIGN_OR_RETURN(const Matrices x, NonEmptySquare(call, x_index));
   const int n = x.rows;
   if (!(1 <= low && low <= high && high <= n)) {
     return absl::InvalidArgumentError(
@@ -49,10 +49,10 @@ absl::StatusOr<Value> Gehrd(Call& call, int low, int high, int64_t x_index, int6
                                    {call.type(), Append(x.batch_dims, {n - 1})},
                                    {kS32, x.batch_dims}};
   if (lwork_legacy >= 0) specs.push_back({call.type(), {lwork_legacy}});
-  LAPACK_TRY(call.ExpectResults(specs));
-  LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("gehrd", [&](T* w, int l) {
-                  lapack::Gehrd<T>(n, low, high, nullptr, n, nullptr, w, l);
-                }));
+  HLO_RETURN_IF_ERROR(call.ExpectResults(specs));
+  HLO_ASSIGN_OR_RETURN(const int lwork, QueryWorkspace<T>("gehrd", [&](T* w, int l) {
+                         lapack::Gehrd<T>(n, low, high, nullptr, n, nullptr, w, l);
+                       }));
   std::vector<T> a = call.Load<T>(x_index), tau(x.batch * (n - 1)), work(lwork);
   std::vector<int32_t> info(x.batch);
   const int64_t step = int64_t{n} * n;
@@ -68,7 +68,7 @@ absl::StatusOr<Value> Gehrd(Call& call, int low, int high, int64_t x_index, int6
 
 template <typename T>
 absl::StatusOr<Value> Sytrd(Call& call, char uplo, int64_t x_index, int64_t lwork_legacy) {
-  LAPACK_ASSIGN(const Matrices x, NonEmptySquare(call, x_index));
+  HLO_ASSIGN_OR_RETURN(const Matrices x, NonEmptySquare(call, x_index));
   const int n = x.rows;
   const PrimitiveType real = PrimitiveTypeOf<Real<T>>();
   std::vector<ResultSpec> specs = {{call.type(), Append(x.batch_dims, {n, n})},
@@ -77,10 +77,10 @@ absl::StatusOr<Value> Sytrd(Call& call, char uplo, int64_t x_index, int64_t lwor
                                    {call.type(), Append(x.batch_dims, {n - 1})},
                                    {kS32, x.batch_dims}};
   if (lwork_legacy >= 0) specs.push_back({call.type(), {lwork_legacy}});
-  LAPACK_TRY(call.ExpectResults(specs));
-  LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("sytrd", [&](T* w, int l) {
-                  lapack::Sytrd<T>('L', n, nullptr, n, nullptr, nullptr, nullptr, w, l);
-                }));
+  HLO_RETURN_IF_ERROR(call.ExpectResults(specs));
+  HLO_ASSIGN_OR_RETURN(const int lwork, QueryWorkspace<T>("sytrd", [&](T* w, int l) {
+                         lapack::Sytrd<T>('L', n, nullptr, n, nullptr, nullptr, nullptr, w, l);
+                       }));
   std::vector<T> a = call.Load<T>(x_index), tau(x.batch * (n - 1)), work(lwork);
   std::vector<Real<T>> d(x.batch * n), e(x.batch * (n - 1));
   std::vector<int32_t> info(x.batch);
@@ -99,15 +99,16 @@ absl::StatusOr<Value> Sytrd(Call& call, char uplo, int64_t x_index, int64_t lwor
 
 template <typename T>
 absl::StatusOr<Value> Gtsv(Call& call) {
-  LAPACK_ASSIGN(const Matrices b, call.MatrixOperand(3, call.type()));
+  HLO_ASSIGN_OR_RETURN(const Matrices b, call.MatrixOperand(3, call.type()));
   const std::vector<int64_t> diag = Append(b.batch_dims, {b.rows});
   const char* names[3] = {"dl", "d", "du"};
-  for (int i = 0; i < 3; ++i) LAPACK_TRY(call.ExpectOperand(i, call.type(), diag, names[i]));
-  LAPACK_TRY(call.ExpectResults({{call.type(), diag},
-                                 {call.type(), diag},
-                                 {call.type(), diag},
-                                 {call.type(), Append(b.batch_dims, {b.rows, b.cols})},
-                                 {kS32, b.batch_dims}}));
+  for (int i = 0; i < 3; ++i)
+    HLO_RETURN_IF_ERROR(call.ExpectOperand(i, call.type(), diag, names[i]));
+  HLO_RETURN_IF_ERROR(call.ExpectResults({{call.type(), diag},
+                                          {call.type(), diag},
+                                          {call.type(), diag},
+                                          {call.type(), Append(b.batch_dims, {b.rows, b.cols})},
+                                          {kS32, b.batch_dims}}));
   std::vector<T> dl = call.Load<T>(0), d = call.Load<T>(1), du = call.Load<T>(2),
                  x = call.Load<T>(3);
   std::vector<int32_t> info(b.batch);
@@ -134,18 +135,19 @@ absl::StatusOr<Value> Gtsv(Call& call) {
 
 absl::StatusOr<Value> EvalGehrd(Call& call) {
   const bool ffi = call.target().ffi;
-  LAPACK_TRY(call.ExpectOperandCount(ffi ? 1 : 7));
+  HLO_RETURN_IF_ERROR(call.ExpectOperandCount(ffi ? 1 : 7));
   int64_t low = 1, high = 0, lwork = -1;
   const int64_t x_index = ffi ? 0 : 6;
   if (ffi) {
-    LAPACK_ASSIGN(low, call.IntAttr("low"));
-    LAPACK_ASSIGN(high, call.IntAttr("high"));
+    HLO_ASSIGN_OR_RETURN(low, call.IntAttr("low"));
+    HLO_ASSIGN_OR_RETURN(high, call.IntAttr("high"));
   } else {
-    LAPACK_ASSIGN(const Matrices x, NonEmptySquare(call, x_index));
-    LAPACK_TRY(call.ExpectSizes({{0, "n", x.rows}, {3, "lda", x.rows}, {4, "batch", x.batch}}));
-    LAPACK_ASSIGN(low, call.ScalarOperand(1, kS32, "ilo"));
-    LAPACK_ASSIGN(high, call.ScalarOperand(2, kS32, "ihi"));
-    LAPACK_ASSIGN(lwork, call.ScalarOperand(5, kS32, "lwork"));
+    HLO_ASSIGN_OR_RETURN(const Matrices x, NonEmptySquare(call, x_index));
+    HLO_RETURN_IF_ERROR(
+        call.ExpectSizes({{0, "n", x.rows}, {3, "lda", x.rows}, {4, "batch", x.batch}}));
+    HLO_ASSIGN_OR_RETURN(low, call.ScalarOperand(1, kS32, "ilo"));
+    HLO_ASSIGN_OR_RETURN(high, call.ScalarOperand(2, kS32, "ihi"));
+    HLO_ASSIGN_OR_RETURN(lwork, call.ScalarOperand(5, kS32, "lwork"));
   }
   if (low < 1 || high > INT32_MAX) {
     return absl::InvalidArgumentError(
@@ -158,25 +160,26 @@ absl::StatusOr<Value> EvalGehrd(Call& call) {
 
 absl::StatusOr<Value> EvalSytrd(Call& call) {
   const bool ffi = call.target().ffi;
-  LAPACK_TRY(call.ExpectOperandCount(ffi ? 1 : 6));
+  HLO_RETURN_IF_ERROR(call.ExpectOperandCount(ffi ? 1 : 6));
   char uplo = 'L';
   int64_t lwork = -1;
   const int64_t x_index = ffi ? 0 : 5;
   if (ffi) {
-    LAPACK_ASSIGN(uplo, call.CharAttr("uplo", "LU"));
+    HLO_ASSIGN_OR_RETURN(uplo, call.CharAttr("uplo", "LU"));
   } else {
-    LAPACK_ASSIGN(const Matrices x, NonEmptySquare(call, x_index));
-    LAPACK_TRY(call.ExpectSizes({{0, "n", x.rows}, {2, "lda", x.rows}, {3, "batch", x.batch}}));
-    LAPACK_ASSIGN(const int64_t lower, call.ScalarOperand(1, kS32, "lower"));
+    HLO_ASSIGN_OR_RETURN(const Matrices x, NonEmptySquare(call, x_index));
+    HLO_RETURN_IF_ERROR(
+        call.ExpectSizes({{0, "n", x.rows}, {2, "lda", x.rows}, {3, "batch", x.batch}}));
+    HLO_ASSIGN_OR_RETURN(const int64_t lower, call.ScalarOperand(1, kS32, "lower"));
     uplo = lower ? 'L' : 'U';
-    LAPACK_ASSIGN(lwork, call.ScalarOperand(4, kS32, "lwork"));
+    HLO_ASSIGN_OR_RETURN(lwork, call.ScalarOperand(4, kS32, "lwork"));
   }
   return WithElementType(call.type(),
                          [&](auto t) { return Sytrd<decltype(t)>(call, uplo, x_index, lwork); });
 }
 
 absl::StatusOr<Value> EvalGtsv(Call& call) {
-  LAPACK_TRY(call.ExpectOperandCount(4));
+  HLO_RETURN_IF_ERROR(call.ExpectOperandCount(4));
   return WithElementType(call.type(), [&](auto t) { return Gtsv<decltype(t)>(call); });
 }
 

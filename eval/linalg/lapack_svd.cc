@@ -52,11 +52,11 @@ absl::StatusOr<Value> Svd(Call& call, SvdShape sv, bool gesdd, int64_t x_index) 
     if (kIsComplex<T>) specs.push_back({real.type, {kAnySize}});
     specs.push_back({call.type(), {kAnySize}});
   }
-  LAPACK_TRY(call.ExpectResults(specs));
+  HLO_RETURN_IF_ERROR(call.ExpectResults(specs));
   // With mode 'N', u and vt keep the shapes they are given.
   const std::vector<int64_t> u_dims = call.ResultDims(2), vt_dims = call.ResultDims(3);
-  LAPACK_ASSIGN(const int u_cols, LapackInt(u_dims.back(), "u's columns"));
-  LAPACK_ASSIGN(const int vt_rows, LapackInt(vt_dims[vt_dims.size() - 2], "vt's rows"));
+  HLO_ASSIGN_OR_RETURN(const int u_cols, LapackInt(u_dims.back(), "u's columns"));
+  HLO_ASSIGN_OR_RETURN(const int vt_rows, LapackInt(vt_dims[vt_dims.size() - 2], "vt's rows"));
   const char mode = sv.mode;
   const int m = x.rows, n = x.cols;
   const int64_t u_step = int64_t{m} * u_cols, vt_step = int64_t{vt_rows} * n;
@@ -77,16 +77,16 @@ absl::StatusOr<Value> Svd(Call& call, SvdShape sv, bool gesdd, int64_t x_index) 
     return call.Finish();
   }
   const int lda = std::max(1, m), ldu = std::max(1, m), ldvt = std::max(1, vt_rows);
-  LAPACK_ASSIGN(const int lwork, QueryWorkspace<T>("svd", [&](T* w, int l) {
-                  if (gesdd) {
-                    lapack::Gesdd<T>(mode, m, n, nullptr, lda, nullptr, nullptr, ldu, nullptr, ldvt,
-                                     w, l, nullptr, nullptr);
-                  } else {
-                    lapack::Gesvd<T>(mode, mode, m, n, nullptr, lda, nullptr, nullptr, ldu, nullptr,
-                                     ldvt, w, l, nullptr);
-                  }
-                }));
-  LAPACK_ASSIGN(const int rwork_size, LapackInt(RworkSize(gesdd, mode, m, n), "rwork"));
+  HLO_ASSIGN_OR_RETURN(const int lwork, QueryWorkspace<T>("svd", [&](T* w, int l) {
+                         if (gesdd) {
+                           lapack::Gesdd<T>(mode, m, n, nullptr, lda, nullptr, nullptr, ldu,
+                                            nullptr, ldvt, w, l, nullptr, nullptr);
+                         } else {
+                           lapack::Gesvd<T>(mode, mode, m, n, nullptr, lda, nullptr, nullptr, ldu,
+                                            nullptr, ldvt, w, l, nullptr);
+                         }
+                       }));
+  HLO_ASSIGN_OR_RETURN(const int rwork_size, LapackInt(RworkSize(gesdd, mode, m, n), "rwork"));
   std::vector<T> work(lwork);
   std::vector<Real<T>> rwork(kIsComplex<T> ? std::max(rwork_size, 1) : 0);
   std::vector<int> iwork(8 * static_cast<size_t>(sv.k));
@@ -128,22 +128,22 @@ void ShapeUV(SvdShape& sv) {
 
 absl::StatusOr<Value> Run(Call& call, bool gesdd) {
   const bool ffi = call.target().ffi;
-  LAPACK_TRY(call.ExpectOperandCount(ffi ? 1 : 7));
+  HLO_RETURN_IF_ERROR(call.ExpectOperandCount(ffi ? 1 : 7));
   const int64_t x_index = ffi ? 0 : 6;
   SvdShape sv;
-  LAPACK_ASSIGN(sv.x, call.MatrixOperand(x_index, call.type()));
+  HLO_ASSIGN_OR_RETURN(sv.x, call.MatrixOperand(x_index, call.type()));
   sv.k = std::min(sv.x.rows, sv.x.cols);
   if (ffi) {
-    LAPACK_ASSIGN(sv.mode, call.CharAttr("mode", "ASON"));
+    HLO_ASSIGN_OR_RETURN(sv.mode, call.CharAttr("mode", "ASON"));
     if (sv.mode == 'O') {
       return absl::UnimplementedError(
           "SVD mode 'O' (overwrite x) is not supported, as in jaxlib's kernel");
     }
   } else {
-    LAPACK_ASSIGN(const int64_t full, call.ScalarOperand(0, kS32, "full_matrices"));
-    LAPACK_ASSIGN(const int64_t uv, call.ScalarOperand(1, kS32, "compute_uv"));
-    LAPACK_TRY(call.ScalarOperand(5, kS32, "lwork").status());
-    LAPACK_TRY(
+    HLO_ASSIGN_OR_RETURN(const int64_t full, call.ScalarOperand(0, kS32, "full_matrices"));
+    HLO_ASSIGN_OR_RETURN(const int64_t uv, call.ScalarOperand(1, kS32, "compute_uv"));
+    HLO_RETURN_IF_ERROR(call.ScalarOperand(5, kS32, "lwork").status());
+    HLO_RETURN_IF_ERROR(
         call.ExpectSizes({{2, "batch", sv.x.batch}, {3, "m", sv.x.rows}, {4, "n", sv.x.cols}}));
     sv.mode = !uv ? 'N' : full ? 'A' : 'S';
     // The legacy u and vt always have their full_matrices shapes.

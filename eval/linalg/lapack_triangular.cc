@@ -28,11 +28,12 @@ absl::Status CheckSquare(const Matrices& m, std::string_view what) {
 
 template <typename T>
 absl::StatusOr<Value> Potrf(Call& call, char uplo, int64_t a_index) {
-  LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(a_index, call.type()));
-  LAPACK_TRY(CheckSquare(x, "the operand of potrf"));
-  if (!call.target().ffi) LAPACK_TRY(call.ExpectSizes({{1, "batch", x.batch}, {2, "n", x.rows}}));
-  LAPACK_TRY(call.ExpectResults({{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
-                                 {PrimitiveType::kS32, x.batch_dims}}));
+  HLO_ASSIGN_OR_RETURN(const Matrices x, call.MatrixOperand(a_index, call.type()));
+  HLO_RETURN_IF_ERROR(CheckSquare(x, "the operand of potrf"));
+  if (!call.target().ffi)
+    HLO_RETURN_IF_ERROR(call.ExpectSizes({{1, "batch", x.batch}, {2, "n", x.rows}}));
+  HLO_RETURN_IF_ERROR(call.ExpectResults({{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
+                                          {PrimitiveType::kS32, x.batch_dims}}));
   std::vector<T> a = call.Load<T>(a_index);
   std::vector<int32_t> info(x.batch);
   const int64_t step = int64_t{x.rows} * x.cols;
@@ -50,8 +51,8 @@ struct TrsmOptions {
 
 template <typename T>
 absl::StatusOr<Value> Trsm(Call& call, const TrsmOptions& o, T alpha, int64_t a_index) {
-  LAPACK_ASSIGN(const Matrices a, call.MatrixOperand(a_index, call.type()));
-  LAPACK_ASSIGN(const Matrices b, call.MatrixOperand(a_index + 1, call.type()));
+  HLO_ASSIGN_OR_RETURN(const Matrices a, call.MatrixOperand(a_index, call.type()));
+  HLO_ASSIGN_OR_RETURN(const Matrices b, call.MatrixOperand(a_index + 1, call.type()));
   const int k = o.side == 'L' ? b.rows : b.cols;
   if (a.batch_dims != b.batch_dims || a.rows != k || a.cols != k) {
     return absl::InvalidArgumentError(
@@ -60,10 +61,11 @@ absl::StatusOr<Value> Trsm(Call& call, const TrsmOptions& o, T alpha, int64_t a_
                " and b ", call.OperandShape(a_index + 1).ToString(false)));
   }
   if (!call.target().ffi) {
-    LAPACK_TRY(call.ExpectSizes({{4, "m", b.rows}, {5, "n", b.cols}, {6, "batch", b.batch}}));
+    HLO_RETURN_IF_ERROR(
+        call.ExpectSizes({{4, "m", b.rows}, {5, "n", b.cols}, {6, "batch", b.batch}}));
   }
-  LAPACK_TRY(call.ExpectResults({{call.type(), Append(b.batch_dims, {b.rows, b.cols})}},
-                                /*tuple=*/false));
+  HLO_RETURN_IF_ERROR(call.ExpectResults({{call.type(), Append(b.batch_dims, {b.rows, b.cols})}},
+                                         /*tuple=*/false));
   const std::vector<T> am = call.Load<T>(a_index);
   std::vector<T> x = call.Load<T>(a_index + 1);
   const int64_t a_step = int64_t{k} * k, b_step = int64_t{b.rows} * b.cols;
@@ -83,14 +85,14 @@ absl::StatusOr<Value> LegacyTrsm(Call& call) {
   int64_t flags[4];
   const char* names[4] = {"left_side", "lower", "trans_a", "diag"};
   for (int i = 0; i < 4; ++i) {
-    LAPACK_ASSIGN(flags[i], call.ScalarOperand(i, PrimitiveType::kS32, names[i]));
+    HLO_ASSIGN_OR_RETURN(flags[i], call.ScalarOperand(i, PrimitiveType::kS32, names[i]));
   }
   if (flags[2] < 0 || flags[2] > 2) {
     return absl::InvalidArgumentError(
         StrCat("trans_a must be 0, 1 (transpose) or 2 (adjoint), not ", flags[2]));
   }
   TrsmOptions o{flags[0] ? 'L' : 'R', flags[1] ? 'L' : 'U', "NTC"[flags[2]], flags[3] ? 'U' : 'N'};
-  LAPACK_TRY(call.ExpectOperand(7, call.type(), {}, "alpha"));
+  HLO_RETURN_IF_ERROR(call.ExpectOperand(7, call.type(), {}, "alpha"));
   const T alpha = call.Load<T>(7)[0];
   return Trsm<T>(call, o, alpha, 8);
 }
@@ -98,12 +100,12 @@ absl::StatusOr<Value> LegacyTrsm(Call& call) {
 }  // namespace
 
 absl::StatusOr<Value> EvalPotrf(Call& call) {
-  LAPACK_TRY(call.ExpectOperandCount(call.target().ffi ? 1 : 4));
+  HLO_RETURN_IF_ERROR(call.ExpectOperandCount(call.target().ffi ? 1 : 4));
   char uplo = 'L';
   if (call.target().ffi) {
-    LAPACK_ASSIGN(uplo, call.CharAttr("uplo", "LU"));
+    HLO_ASSIGN_OR_RETURN(uplo, call.CharAttr("uplo", "LU"));
   } else {
-    LAPACK_ASSIGN(const int64_t lower, call.ScalarOperand(0, PrimitiveType::kS32, "lower"));
+    HLO_ASSIGN_OR_RETURN(const int64_t lower, call.ScalarOperand(0, PrimitiveType::kS32, "lower"));
     uplo = lower ? 'L' : 'U';
   }
   const int64_t a_index = call.target().ffi ? 0 : 3;
@@ -113,15 +115,15 @@ absl::StatusOr<Value> EvalPotrf(Call& call) {
 
 absl::StatusOr<Value> EvalTrsm(Call& call) {
   if (!call.target().ffi) {
-    LAPACK_TRY(call.ExpectOperandCount(10));
+    HLO_RETURN_IF_ERROR(call.ExpectOperandCount(10));
     return WithElementType(call.type(), [&](auto t) { return LegacyTrsm<decltype(t)>(call); });
   }
-  LAPACK_TRY(call.ExpectOperandCount(2));
+  HLO_RETURN_IF_ERROR(call.ExpectOperandCount(2));
   TrsmOptions o{};
-  LAPACK_ASSIGN(o.side, call.CharAttr("side", "LR"));
-  LAPACK_ASSIGN(o.uplo, call.CharAttr("uplo", "LU"));
-  LAPACK_ASSIGN(o.trans, call.CharAttr("trans_x", "NTC"));
-  LAPACK_ASSIGN(o.diag, call.CharAttr("diag", "NU"));
+  HLO_ASSIGN_OR_RETURN(o.side, call.CharAttr("side", "LR"));
+  HLO_ASSIGN_OR_RETURN(o.uplo, call.CharAttr("uplo", "LU"));
+  HLO_ASSIGN_OR_RETURN(o.trans, call.CharAttr("trans_x", "NTC"));
+  HLO_ASSIGN_OR_RETURN(o.diag, call.CharAttr("diag", "NU"));
   return WithElementType(call.type(), [&](auto t) {
     using T = decltype(t);
     return Trsm<T>(call, o, T(1), 0);

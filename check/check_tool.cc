@@ -1,0 +1,184 @@
+// hlo-check's logic (check/check_tool.h).
+#include "check/check_tool.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "check/check_status.h"
+#include "check/filecheck.h"
+
+namespace hlo::check {
+
+namespace {
+
+// -check-prefix=X -> --check-prefix=X (FileCheck accepts both spellings);
+// -DNAME=VALUE go to `defines` (FileCheck's -D takes its value attached).
+// The arguments for CLI11, reversed as it parses them; a -D without a value
+// is a usage error.
+absl::StatusOr<std::vector<std::string>> NormalizeArguments(const std::vector<std::string>& argv,
+                                                            std::vector<std::string>* defines) {
+  std::vector<std::string> args;
+  for (size_t i = 1; i < argv.size(); ++i) {
+    std::string arg = argv[i];
+    if (arg.starts_with("-D")) {
+      if (arg.size() == 2) {
+        return CheckError(CheckVerdict::kUsage,
+                          "for the -D option: requires a value (-DNAME=VALUE)");
+      }
+      defines->push_back(arg.substr(2));
+      continue;
+    }
+    if (arg.size() > 2 && arg[0] == '-' && arg[1] != '-' &&
+        std::isalpha(static_cast<unsigned char>(arg[1]))) {
+      arg = "-" + arg;
+    }
+    args.push_back(arg);
+  }
+  std::reverse(args.begin(), args.end());  // CLI11 parses a reversed vector
+  return args;
+}
+
+constexpr const char* kDumpInputHelp =
+    "The input dump shows the input with line numbers; under a line, each\n"
+    "directive that matched or failed there is marked with the check file line:\n"
+    "  ^~~  the directive's match\n"
+    "  X~~  the directive failed (scanning from here)\n"
+    "  !~~  a CHECK-NOT pattern found (it must not be there)\n"
+    "  ?    the closest near miss of a failed directive\n";
+
+// The command line's raw values, before they become CheckOptions.
+struct RawFlags {
+  std::vector<std::string> prefixes, prefix_lists, comment_prefixes;
+  std::string dump_input = "fail";
+  int verbose = 0;
+  bool very_verbose = false;
+  bool color = false;
+};
+
+void AddOptions(CLI::App& app, CheckFlags& f, RawFlags& raw) {
+  CheckOptions& o = f.options;
+  app.add_option("check-file", f.check_file, "file holding the CHECK lines")->required();
+  app.add_option("--input-file", f.input_file, "the input to check (default: standard input)");
+  app.add_option("--check-prefix", raw.prefixes, "prefix of the directives (default CHECK)");
+  app.add_option("--check-prefixes", raw.prefix_lists, "comma-separated prefixes")->delimiter(',');
+  app.add_option("--comment-prefixes", raw.comment_prefixes,
+                 "comma-separated prefixes that make a line a comment (default COM,RUN)")
+      ->delimiter(',');
+  app.add_option("--implicit-check-not", o.implicit_check_not,
+                 "a pattern that must not occur anywhere a CHECK-NOT could look");
+  app.add_flag("--match-full-lines", o.match_full_lines,
+               "a pattern must match a whole line (blanks at its ends aside)");
+  app.add_flag("--strict-whitespace", o.strict_whitespace,
+               "do not fold runs of blanks into one space");
+  app.add_flag("--allow-empty", o.allow_empty_input, "accept an empty input");
+  app.add_flag("--allow-unused-prefixes", o.allow_unused_prefixes,
+               "accept prefixes that no directive uses");
+  app.add_flag("--enable-var-scope", o.enable_var_scope,
+               "forget variables not starting with $ at each CHECK-LABEL block");
+  app.add_option("--dump-input", raw.dump_input,
+                 "print the annotated input: never, fail, always, help")
+      ->check(CLI::IsMember({"never", "fail", "always", "help"}));
+  app.add_option("--dump-input-context", o.dump_input_context,
+                 "lines shown around each error in the input dump");
+  app.add_flag("--ignore-case", o.ignore_case, "match without regard to case");
+  app.add_flag("-v", raw.verbose, "print a remark for each match (FileCheck's -v)");
+  app.add_flag("--vv", raw.very_verbose, "also for each CHECK-NOT that found nothing (-vv)");
+  app.add_flag("--color", raw.color, "accepted for FileCheck's sake; hlo-check does not colour");
+}
+
+// The raw values into the options.
+void FinishOptions(const RawFlags& raw, CheckOptions& o) {
+  o.dump_input = raw.dump_input == "never"    ? DumpInput::kNever
+                 : raw.dump_input == "always" ? DumpInput::kAlways
+                                              : DumpInput::kFail;
+  o.check_prefixes = raw.prefixes;
+  o.check_prefixes.insert(o.check_prefixes.end(), raw.prefix_lists.begin(), raw.prefix_lists.end());
+  if (!raw.comment_prefixes.empty()) o.comment_prefixes = raw.comment_prefixes;
+  o.verbose = raw.very_verbose ? 2 : raw.verbose > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+absl::StatusOr<std::optional<CheckFlags>> ParseCheckFlags(const std::vector<std::string>& argv,
+                                                          std::ostream& out, std::ostream& err) {
+  CLI::App app{"hlo-check: match CHECK lines against an input (LLVM FileCheck's semantics, RE2)"};
+  CheckFlags f;
+  RawFlags raw;
+  AddOptions(app, f, raw);
+  absl::StatusOr<std::vector<std::string>> args = NormalizeArguments(argv, &f.options.defines);
+  if (!args.ok()) {
+    err << "hlo-check: " << args.status().message() << "\n";
+    return args.status();
+  }
+  try {
+    app.parse(*args);
+  } catch (const CLI::ParseError& e) {
+    if (raw.dump_input == "help") {
+      out << kDumpInputHelp;
+      return std::nullopt;
+    }
+    if (app.exit(e, out, err) == 0) return std::nullopt;
+    return CheckError(CheckVerdict::kUsage, e.what());
+  }
+  if (raw.dump_input == "help") {
+    out << kDumpInputHelp;
+    return std::nullopt;
+  }
+  FinishOptions(raw, f.options);
+  return f;
+}
+
+absl::StatusOr<std::string> ReadCheckInput(const std::string& path) {
+  if (path == "-") {
+    std::ostringstream buffer;
+    buffer << std::cin.rdbuf();
+    return buffer.str();
+  }
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    return CheckError(CheckVerdict::kCannotRead, std::strerror(EISDIR));
+  }
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    return CheckError(CheckVerdict::kCannotRead, std::strerror(errno != 0 ? errno : ENOENT));
+  std::string text(std::istreambuf_iterator<char>(file), {});
+  if (file.bad())
+    return CheckError(CheckVerdict::kCannotRead, std::strerror(errno != 0 ? errno : EIO));
+  return text;
+}
+
+absl::Status RunHloCheck(const std::vector<std::string>& args, std::ostream& out,
+                         std::ostream& err) {
+  absl::StatusOr<std::optional<CheckFlags>> flags = ParseCheckFlags(args, out, err);
+  if (!flags.ok()) return flags.status();
+  if (!flags->has_value()) return absl::OkStatus();  // help
+  const CheckFlags& f = **flags;
+  absl::StatusOr<std::string> check_text = ReadCheckInput(f.check_file);
+  if (!check_text.ok()) {
+    err << "hlo-check: Could not open check file '" << f.check_file
+        << "': " << check_text.status().message() << "\n";
+    return check_text.status();
+  }
+  absl::StatusOr<std::string> input_text = ReadCheckInput(f.input_file);
+  if (!input_text.ok()) {
+    err << "hlo-check: Could not open input file '" << f.input_file
+        << "': " << input_text.status().message() << "\n";
+    return input_text.status();
+  }
+  std::string input_name = f.input_file == "-" ? "<stdin>" : f.input_file;
+  CheckResult result = RunFileCheck(f.check_file, *check_text, input_name, *input_text, f.options);
+  err << result.messages;
+  return result.status;
+}
+
+}  // namespace hlo::check
