@@ -27,6 +27,7 @@
 #include "eval/gpu/gpu_config.h"
 #include "eval/gpu/gpu_custom_calls.h"
 #include "eval/linalg/lapack_kernels.h"
+#include "ir/status_macros.h"
 #include "ir/strings.h"
 
 namespace hlo::gpu {
@@ -65,9 +66,10 @@ absl::StatusOr<Value> Sytrd(Call& call) {
 // beta C (a plain transpose for complex types too), the lower keeps c_in.
 template <typename T>
 absl::StatusOr<Value> SyrkOf(Call& call, bool transpose) {
-  LAPACK_ASSIGN(const lapack::Matrices a, call.MatrixOperand(0, call.type()));
+  HLO_ASSIGN_OR_RETURN(const lapack::Matrices a, call.MatrixOperand(0, call.type()));
   const int64_t n = transpose ? a.cols : a.rows, k = transpose ? a.rows : a.cols;
-  LAPACK_TRY(call.ExpectOperand(1, call.type(), lapack::Append(a.batch_dims, {n, n}), "c_in"));
+  HLO_RETURN_IF_ERROR(
+      call.ExpectOperand(1, call.type(), lapack::Append(a.batch_dims, {n, n}), "c_in"));
   for (int64_t i : {2, 3}) {
     if (call.OperandShape(i).element_type() != call.type() ||
         call.OperandShape(i).ElementCount() != 1) {
@@ -76,8 +78,8 @@ absl::StatusOr<Value> SyrkOf(Call& call, bool transpose) {
                                                " values"));
     }
   }
-  LAPACK_TRY(call.ExpectResults({{call.type(), lapack::Append(a.batch_dims, {n, n})}},
-                                /*tuple=*/false));
+  HLO_RETURN_IF_ERROR(call.ExpectResults({{call.type(), lapack::Append(a.batch_dims, {n, n})}},
+                                         /*tuple=*/false));
   const std::vector<T> am = call.Load<T>(0);
   std::vector<T> c = call.Load<T>(1);
   const T alpha = call.Load<T>(2)[0], beta = call.Load<T>(3)[0];
@@ -100,8 +102,8 @@ absl::StatusOr<Value> SyrkOf(Call& call, bool transpose) {
 }
 
 absl::StatusOr<Value> Syrk(Call& call) {
-  LAPACK_TRY(call.ExpectOperandCount(4));
-  LAPACK_ASSIGN(const bool transpose, call.BoolAttr("transpose"));
+  HLO_RETURN_IF_ERROR(call.ExpectOperandCount(4));
+  HLO_ASSIGN_OR_RETURN(const bool transpose, call.BoolAttr("transpose"));
   return lapack::WithElementType(call.type(),
                                  [&](auto t) { return SyrkOf<decltype(t)>(call, transpose); });
 }

@@ -23,6 +23,7 @@
 #include "eval/gpu/gpu_custom_calls.h"
 #include "eval/linalg/lapack_fortran.h"
 #include "eval/linalg/lapack_kernels.h"
+#include "ir/status_macros.h"
 #include "ir/strings.h"
 
 namespace hlo::gpu {
@@ -59,10 +60,10 @@ absl::StatusOr<std::vector<int32_t>> RunGesvd(const Job& job, int64_t batch, int
   if (k == 0) return info;
   const char mode = job.mode();
   const int lda = std::max(1, m), ldvt = std::max(1, vt_rows);
-  LAPACK_ASSIGN(const int lwork, lapack::QueryWorkspace<T>("gesvd", [&](T* w, int l) {
-                  lapack::Gesvd<T>(mode, mode, m, n, nullptr, lda, nullptr, nullptr, lda, nullptr,
-                                   ldvt, w, l, nullptr);
-                }));
+  HLO_ASSIGN_OR_RETURN(const int lwork, lapack::QueryWorkspace<T>("gesvd", [&](T* w, int l) {
+                         lapack::Gesvd<T>(mode, mode, m, n, nullptr, lda, nullptr, nullptr, lda,
+                                          nullptr, ldvt, w, l, nullptr);
+                       }));
   std::vector<T> work(lwork);
   std::vector<Real<T>> rwork(lapack::kIsComplex<T> ? 5 * k : 0);
   T unused[1] = {};
@@ -79,7 +80,7 @@ absl::StatusOr<std::vector<int32_t>> RunGesvd(const Job& job, int64_t batch, int
 
 template <typename T>
 absl::StatusOr<Value> Gesvd(Call& call, const Job& job, bool transposed) {
-  LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(0, call.type()));
+  HLO_ASSIGN_OR_RETURN(const Matrices x, call.MatrixOperand(0, call.type()));
   const int m = transposed ? x.cols : x.rows, n = transposed ? x.rows : x.cols;
   if (n > m) {
     return absl::InvalidArgumentError(StrCat(call.TargetName(), " needs m >= n, not ", m, "x", n,
@@ -89,15 +90,17 @@ absl::StatusOr<Value> Gesvd(Call& call, const Job& job, bool transposed) {
                                 : transposed ? std::vector<int64_t>{n, m}
                                              : std::vector<int64_t>{m, n};
   const std::vector<int64_t>& b = x.batch_dims;
-  LAPACK_TRY(call.ExpectResults({{call.type(), lapack::Append(b, {x.rows, x.cols})},
-                                 {lapack::PrimitiveTypeOf<Real<T>>(), lapack::Append(b, {n})},
-                                 {call.type(), lapack::Append(b, {u_dims[0], u_dims[1]})},
-                                 {call.type(), lapack::Append(b, {n, n})},
-                                 {PrimitiveType::kS32, b}}));
+  HLO_RETURN_IF_ERROR(
+      call.ExpectResults({{call.type(), lapack::Append(b, {x.rows, x.cols})},
+                          {lapack::PrimitiveTypeOf<Real<T>>(), lapack::Append(b, {n})},
+                          {call.type(), lapack::Append(b, {u_dims[0], u_dims[1]})},
+                          {call.type(), lapack::Append(b, {n, n})},
+                          {PrimitiveType::kS32, b}}));
   const int u_cols = job.full ? m : n;
   std::vector<T> a = call.Load<T>(0), u(x.batch * m * u_cols), vt(x.batch * n * n);
   std::vector<Real<T>> s(x.batch * n);
-  LAPACK_ASSIGN(std::vector<int32_t> info, RunGesvd<T>(job, x.batch, m, n, a, s, u, u_cols, vt, n));
+  HLO_ASSIGN_OR_RETURN(std::vector<int32_t> info,
+                       RunGesvd<T>(job, x.batch, m, n, a, s, u, u_cols, vt, n));
   call.Store(0, a);
   call.Store(1, s);
   call.Store(2, u);
@@ -108,20 +111,21 @@ absl::StatusOr<Value> Gesvd(Call& call, const Job& job, bool transposed) {
 
 template <typename T>
 absl::StatusOr<Value> Gesvdj(Call& call, const Job& job) {
-  LAPACK_ASSIGN(const Matrices x, call.MatrixOperand(0, call.type()));
+  HLO_ASSIGN_OR_RETURN(const Matrices x, call.MatrixOperand(0, call.type()));
   const int m = x.rows, n = x.cols, k = std::min(m, n);
   const int u_cols = job.full ? m : k, v_cols = job.full ? n : k;
   const std::vector<int64_t>& b = x.batch_dims;
-  LAPACK_TRY(call.ExpectResults({{call.type(), lapack::Append(b, {m, n})},
-                                 {lapack::PrimitiveTypeOf<Real<T>>(), lapack::Append(b, {k})},
-                                 {call.type(), lapack::Append(b, {m, u_cols})},
-                                 {call.type(), lapack::Append(b, {n, v_cols})},
-                                 {PrimitiveType::kS32, b}}));
+  HLO_RETURN_IF_ERROR(
+      call.ExpectResults({{call.type(), lapack::Append(b, {m, n})},
+                          {lapack::PrimitiveTypeOf<Real<T>>(), lapack::Append(b, {k})},
+                          {call.type(), lapack::Append(b, {m, u_cols})},
+                          {call.type(), lapack::Append(b, {n, v_cols})},
+                          {PrimitiveType::kS32, b}}));
   std::vector<T> a = call.Load<T>(0), u(x.batch * m * u_cols), vt(x.batch * v_cols * n),
                  v(x.batch * n * v_cols);
   std::vector<Real<T>> s(x.batch * k);
-  LAPACK_ASSIGN(std::vector<int32_t> info,
-                RunGesvd<T>(job, x.batch, m, n, a, s, u, u_cols, vt, v_cols));
+  HLO_ASSIGN_OR_RETURN(std::vector<int32_t> info,
+                       RunGesvd<T>(job, x.batch, m, n, a, s, u, u_cols, vt, v_cols));
   // v (n x v_cols, column-major) is vt (v_cols x n) adjoint.
   const int64_t step = int64_t{n} * v_cols;
   for (int64_t bi = 0; job.uv && bi < x.batch; ++bi) {
@@ -141,24 +145,24 @@ absl::StatusOr<Value> Gesvdj(Call& call, const Job& job) {
 
 absl::StatusOr<Job> ReadJob(Call& call) {
   Job job;
-  LAPACK_ASSIGN(job.full, call.BoolAttr("full_matrices"));
-  LAPACK_ASSIGN(job.uv, call.BoolAttr("compute_uv"));
+  HLO_ASSIGN_OR_RETURN(job.full, call.BoolAttr("full_matrices"));
+  HLO_ASSIGN_OR_RETURN(job.uv, call.BoolAttr("compute_uv"));
   return job;
 }
 
 }  // namespace
 
 absl::StatusOr<Value> EvalSolverGesvd(Call& call) {
-  LAPACK_TRY(call.ExpectOperandCount(1));
-  LAPACK_ASSIGN(const Job job, ReadJob(call));
-  LAPACK_ASSIGN(const bool transposed, call.BoolAttr("transposed"));
+  HLO_RETURN_IF_ERROR(call.ExpectOperandCount(1));
+  HLO_ASSIGN_OR_RETURN(const Job job, ReadJob(call));
+  HLO_ASSIGN_OR_RETURN(const bool transposed, call.BoolAttr("transposed"));
   return lapack::WithElementType(call.type(),
                                  [&](auto t) { return Gesvd<decltype(t)>(call, job, transposed); });
 }
 
 absl::StatusOr<Value> EvalSolverGesvdj(Call& call) {
-  LAPACK_TRY(call.ExpectOperandCount(1));
-  LAPACK_ASSIGN(const Job job, ReadJob(call));
+  HLO_RETURN_IF_ERROR(call.ExpectOperandCount(1));
+  HLO_ASSIGN_OR_RETURN(const Job job, ReadJob(call));
   return lapack::WithElementType(call.type(),
                                  [&](auto t) { return Gesvdj<decltype(t)>(call, job); });
 }

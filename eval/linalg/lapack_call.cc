@@ -242,7 +242,7 @@ absl::StatusOr<char> Call::CharAttr(std::string_view name, std::string_view allo
 }
 
 absl::Status Call::SetAttr(std::string_view name, int64_t value) {
-  LAPACK_TRY(ParseAttributes());
+  HLO_RETURN_IF_ERROR(ParseAttributes());
   (*attrs_)[std::string(name)] = {value, StrCat(value)};
   return absl::OkStatus();
 }
