@@ -142,6 +142,7 @@ absl::StatusOr<Value> EvalCustomCall(const Instruction& inst, Operands ops, Kern
 
 bool HasCustomCallHandler(std::string_view target) {
   if (const Target* t = FindTarget(target)) return t->fn != nullptr;
+  if (gpu::FindGpuCustomCall(target) != nullptr) return true;
   std::optional<lapack::Target> t = lapack::ParseTarget(target);
   const LapackRoutine* r = t ? FindLapackRoutine(*t) : nullptr;
   return r != nullptr && r->fn != nullptr;
@@ -154,6 +155,9 @@ std::vector<CustomCallTargetInfo> ListCustomCallTargets() {
     CustomCallTargetInfo info{{StrCat("lapack_?", r.name, "_ffi")}, r.types, r.description};
     if (r.legacy) info.names.push_back(StrCat(r.name == "trsm" ? "blas_?" : "lapack_?", r.name));
     list.push_back(std::move(info));
+  }
+  for (gpu::GpuTargetInfo& g : gpu::ListGpuCustomCallTargets()) {
+    list.push_back({std::move(g.names), "", g.description});
   }
   return list;
 }

@@ -111,18 +111,19 @@ absl::StatusOr<Value> Syrk(Call& call) {
 struct Routine {
   std::string_view name;
   absl::StatusOr<Value> (*fn)(Call&);
+  std::string_view description;
 };
 
 constexpr Routine kRoutines[] = {
-    {"potrf", &Potrf},
-    {"getrf", &lapack::EvalGetrf},
-    {"geqrf", &lapack::EvalGeqrf},
-    {"orgqr", &lapack::EvalOrgqr},
-    {"syevd", &Syevd},
-    {"sytrd", &Sytrd},
-    {"gesvd", &EvalSolverGesvd},
-    {"gesvdj", &EvalSolverGesvdj},
-    {"syrk", &Syrk},
+    {"potrf", &Potrf, "Cholesky factorisation (LAPACK's potrf)"},
+    {"getrf", &lapack::EvalGetrf, "LU factorisation with partial pivoting (LAPACK's getrf)"},
+    {"geqrf", &lapack::EvalGeqrf, "QR factorisation (LAPACK's geqrf)"},
+    {"orgqr", &lapack::EvalOrgqr, "Q from Householder reflectors (LAPACK's orgqr/ungqr)"},
+    {"syevd", &Syevd, "symmetric/Hermitian eigensystem (LAPACK's syevd/heevd)"},
+    {"sytrd", &Sytrd, "tridiagonal reduction (LAPACK's sytrd/hetrd)"},
+    {"gesvd", &EvalSolverGesvd, "SVD (LAPACK's gesvd; `transposed` included)"},
+    {"gesvdj", &EvalSolverGesvdj, "SVD by Jacobi's method: V, not V^H (LAPACK's gesvd)"},
+    {"syrk", &Syrk, "symmetric rank-k update"},
 };
 
 // `cusolver_potrf_ffi` -> "potrf"; empty when the name is not a solver call.
@@ -137,6 +138,15 @@ std::string_view RoutineOf(std::string_view target) {
 }
 
 }  // namespace
+
+std::vector<GpuTargetInfo> ListSolverTargets() {
+  std::vector<GpuTargetInfo> list;
+  for (const Routine& r : kRoutines) {
+    list.push_back({{StrCat("cusolver_", r.name, "_ffi"), StrCat("hipsolver_", r.name, "_ffi")},
+                    r.description});
+  }
+  return list;
+}
 
 bool IsSolverTarget(std::string_view target) {
   std::string_view routine = RoutineOf(target);

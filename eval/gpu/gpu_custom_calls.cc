@@ -7,24 +7,39 @@ namespace {
 struct Target {
   std::string_view name;
   GpuCustomCallFn fn;
+  std::string_view description;
 };
 
 constexpr Target kTargets[] = {
-    {"__cudnn$convForward", &EvalCudnnConvForward},
-    {"__cudnn$convBackwardInput", &EvalCudnnConvBackwardInput},
-    {"__cudnn$convBackwardFilter", &EvalCudnnConvBackwardFilter},
-    {"__cudnn$convBiasActivationForward", &EvalCudnnConvBiasActivation},
-    {"__cublas$gemm", &EvalCublasGemm},
-    {"__cublas$lt$matmul", &EvalCublasGemm},
-    {"__cublas$triangularSolve", &EvalCublasTriangularSolve},
-    {"xla.gpu.ext.cub_sort_keys", &EvalCubSort},
-    {"xla.gpu.ext.cub_sort_pairs", &EvalCubSort},
-    {"xla.gpu.ext.cub_scan", &EvalCubScan},
-    {"cu_lu_pivots_to_permutation", &EvalLuPivotsToPermutation},
-    {"hip_lu_pivots_to_permutation", &EvalLuPivotsToPermutation},
+    {"__cudnn$convForward", &EvalCudnnConvForward,
+     "cuDNN convolution (window and dim_labels of the forward convolution)"},
+    {"__cudnn$convBackwardInput", &EvalCudnnConvBackwardInput,
+     "cuDNN convolution: the input gradient"},
+    {"__cudnn$convBackwardFilter", &EvalCudnnConvBackwardFilter,
+     "cuDNN convolution: the filter gradient"},
+    {"__cudnn$convBiasActivationForward", &EvalCudnnConvBiasActivation,
+     "cuDNN convolution with scales, side input, bias and activation"},
+    {"__cublas$gemm", &EvalCublasGemm, "cuBLAS gemm: alpha, beta with c, gemm_backend_config"},
+    {"__cublas$lt$matmul", &EvalCublasGemm,
+     "cuBLASLt matmul: gemm with bias, RELU, GELU, SILU epilogues and aux outputs"},
+    {"__cublas$triangularSolve", &EvalCublasTriangularSolve, "cuBLAS triangular solve"},
+    {"xla.gpu.ext.cub_sort_keys", &EvalCubSort, "CUB radix sort of each row"},
+    {"xla.gpu.ext.cub_sort_pairs", &EvalCubSort, "CUB radix sort of each row, with values"},
+    {"xla.gpu.ext.cub_scan", &EvalCubScan, "CUB inclusive sum along the minor-most dimension"},
+    {"cu_lu_pivots_to_permutation", &EvalLuPivotsToPermutation,
+     "LU pivots to a permutation (jaxlib)"},
+    {"hip_lu_pivots_to_permutation", &EvalLuPivotsToPermutation,
+     "LU pivots to a permutation (jaxlib, ROCm)"},
 };
 
 }  // namespace
+
+std::vector<GpuTargetInfo> ListGpuCustomCallTargets() {
+  std::vector<GpuTargetInfo> list;
+  for (const Target& t : kTargets) list.push_back({{std::string(t.name)}, t.description});
+  for (GpuTargetInfo& info : ListSolverTargets()) list.push_back(std::move(info));
+  return list;
+}
 
 GpuCustomCallFn FindGpuCustomCall(std::string_view target) {
   for (const Target& t : kTargets) {

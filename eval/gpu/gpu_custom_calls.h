@@ -8,7 +8,9 @@
 #ifndef HLO_EVAL_GPU_GPU_CUSTOM_CALLS_H_
 #define HLO_EVAL_GPU_GPU_CUSTOM_CALLS_H_
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "eval/kernels/kernels.h"
@@ -21,6 +23,15 @@ using GpuCustomCallFn = absl::StatusOr<Value> (*)(const Instruction& inst, Opera
 
 // The function that evaluates `target`, or null when it is none of these.
 GpuCustomCallFn FindGpuCustomCall(std::string_view target);
+
+// The targets, each with its names and one line about it (for the
+// registry's list: eval/custom_call.h).
+struct GpuTargetInfo {
+  std::vector<std::string> names;
+  std::string_view description;
+};
+std::vector<GpuTargetInfo> ListGpuCustomCallTargets();
+std::vector<GpuTargetInfo> ListSolverTargets();  // eval/gpu/cusolver.cc
 
 // eval/gpu/cudnn_conv.cc
 absl::StatusOr<Value> EvalCudnnConvForward(const Instruction&, Operands, KernelContext&);
