@@ -2,6 +2,7 @@
 
 #include "ir/strings.h"
 #include "stablehlo/lexer.h"
+#include "stablehlo/op_util.h"
 
 namespace hlo::stablehlo {
 
@@ -66,19 +67,6 @@ struct LocReader {
   }
 };
 
-std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out.push_back('\\');
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out.push_back(c);
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 void ResolveLocation(std::string_view raw,
@@ -94,11 +82,12 @@ std::string MetadataText(const Location& loc) {
   std::string out = "metadata={";
   bool first = true;
   if (!loc.op_name.empty()) {
-    StrAppend(&out, "op_name=", Quote(loc.op_name));
+    StrAppend(&out, "op_name=", HloQuoted(loc.op_name));
     first = false;
   }
   if (!loc.file.empty()) {
-    StrAppend(&out, first ? "" : " ", "source_file=", Quote(loc.file), " source_line=", loc.line);
+    StrAppend(&out, first ? "" : " ", "source_file=", HloQuoted(loc.file),
+              " source_line=", loc.line);
   }
   return out + "}";
 }

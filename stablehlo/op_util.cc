@@ -50,6 +50,19 @@ bool OptionalBool(const Op& op, std::string_view name) {
   return a != nullptr && (a->kind == Attr::Kind::kUnit || a->i != 0);
 }
 
+std::string HloQuoted(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out.push_back(c);
+  }
+  return out + "\"";
+}
+
 std::string IntList(const std::vector<int64_t>& v) { return StrCat("{", StrJoin(v, ","), "}"); }
 
 std::string Names(const std::vector<Value>& values) {

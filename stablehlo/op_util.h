@@ -30,6 +30,8 @@ absl::Status OptionalInt(const Translator& t, const Op& op,
                          int64_t* out);
 bool OptionalBool(const Op& op, std::string_view name);
 
+// `"text"` as HLO text quotes a string (\" \\ and \n escaped).
+std::string HloQuoted(std::string_view s);
 // `{1,2,3}`
 std::string IntList(const std::vector<int64_t>& v);
 // `a, b, c` of the values' names.

@@ -139,15 +139,10 @@ absl::Status Outfeed(Translator& t, const Op& op, Scope& s) {
   if (const Attr* c = op.FindAttr("outfeed_config"); c && c->kind == Attr::Kind::kString) {
     config = c->s;
   }
-  std::string quoted;
-  for (char ch : config) {
-    if (ch == '"' || ch == '\\') quoted += '\\';
-    quoted += ch;
-  }
   return t.BindResults(s, op,
                        t.Emit(s, op, "outfeed", token,
                               StrCat("outfeed(", data.name, ", ", in.back().name,
-                                     "), outfeed_config=\"", quoted, "\"")));
+                                     "), outfeed_config=", HloQuoted(config))));
 }
 
 }  // namespace

@@ -15,19 +15,6 @@ absl::Status ExpectRegions(const Translator& t, const Op& op, size_t n) {
   return t.Error(op.name_pos, StrCat(op.name, " has ", n, " region(s), not ", op.regions.size()));
 }
 
-std::string QuoteString(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out.push_back('\\');
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out.push_back(c);
-  }
-  return out + "\"";
-}
-
 absl::Status Call(Translator& t, const Op& op, Scope& s) {
   const Attr* callee = nullptr;
   HLO_RETURN_IF_ERROR(Require(t, op, {"callee"}, &callee));
@@ -340,7 +327,7 @@ absl::Status CustomCall(Translator& t, const Op& op, Scope& s) {
     result_shape = t.ResultType(op).Hlo();
   }
   std::string body =
-      StrCat("custom-call(", Names(in), "), custom_call_target=", QuoteString(target->s));
+      StrCat("custom-call(", Names(in), "), custom_call_target=", HloQuoted(target->s));
   if (const Attr* ol = op.FindAttr("operand_layouts")) {
     if (ol->list.size() != in.size()) return t.Error(ol->pos, "one operand layout per operand");
     std::vector<std::string> parts;
@@ -382,11 +369,11 @@ absl::Status CustomCall(Translator& t, const Op& op, Scope& s) {
   if (api != 1) StrAppend(&body, ", api_version=", kApi[api]);
   std::vector<std::string> frontend;
   if (const Attr* fa = op.FindAttr("mhlo.frontend_attributes")) {
-    for (const auto& [k, v] : fa->dict) frontend.push_back(StrCat(k, "=", QuoteString(v.s)));
+    for (const auto& [k, v] : fa->dict) frontend.push_back(StrCat(k, "=", HloQuoted(v.s)));
   }
   if (const Attr* rule = op.FindAttr("sdy.sharding_rule"); rule && !rule->text.empty()) {
     frontend.push_back(
-        StrCat("xla.sdy.sharding_rule=", QuoteString(StrCat("#", rule->s, rule->text))));
+        StrCat("xla.sdy.sharding_rule=", HloQuoted(StrCat("#", rule->s, rule->text))));
   }
   if (!frontend.empty()) StrAppend(&body, ", frontend_attributes={", StrJoin(frontend, ","), "}");
   if (api == 4) {
@@ -394,7 +381,7 @@ absl::Status CustomCall(Translator& t, const Op& op, Scope& s) {
     std::string text = d != nullptr && d->kind == Attr::Kind::kDict ? d->text : "{}";
     StrAppend(&body, ", backend_config=", text);
   } else if (config != nullptr && config->kind == Attr::Kind::kString && !config->s.empty()) {
-    StrAppend(&body, ", backend_config=", QuoteString(config->s));
+    StrAppend(&body, ", backend_config=", HloQuoted(config->s));
   }
   HloLine* unused = nullptr;
   (void)unused;

@@ -4,6 +4,7 @@
 #include "ir/status_macros.h"
 #include "ir/strings.h"
 #include "stablehlo/locations.h"
+#include "stablehlo/op_util.h"
 
 namespace hlo::stablehlo {
 
@@ -360,12 +361,7 @@ void Translator::AppendModuleAttributes() {
         entries.push_back(StrCat(e.first, "=", v));
         continue;
       }
-      std::string quoted = "\"";
-      for (char c : v) {
-        if (c == '"' || c == '\\') quoted += '\\';
-        quoted += c;
-      }
-      entries.push_back(StrCat(e.first, "=", quoted, "\""));
+      entries.push_back(StrCat(e.first, "=", HloQuoted(v)));
     }
   }
   if (!entries.empty()) StrAppend(&text_, ", frontend_attributes={", StrJoin(entries, ","), "}");
