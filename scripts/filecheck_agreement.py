@@ -114,10 +114,23 @@ def repo_pairs(bindir):
                 m = re.match(r"\s*//\s*RUN:\s*(.*)$", line)
                 if not m:
                     continue
-                command = m.group(1).split("|")[0].strip()
-                merge = command.endswith("2>&1")
-                command = command.replace("2>&1", "").replace("%s", os.path.relpath(path, TESTDATA))
-                argv = shlex.split(command)
+                # The first command of the pipeline (a '|' inside quotes is
+                # part of an argument).
+                lexer = shlex.shlex(m.group(1), posix=True, punctuation_chars="|&>")
+                lexer.whitespace_split = True
+                argv = []
+                for token in lexer:
+                    if token == "|":
+                        break
+                    argv.append(token)
+                merge = argv[-3:] == ["2", ">&", "1"]
+                if merge:
+                    argv = argv[:-3]
+                argv = [a.replace("%s", os.path.relpath(path, TESTDATA)) for a in argv]
+                if argv[:1] == ["not"]:  # hlo-test's `not`: the exit status is inverted
+                    argv = argv[1:]
+                if not argv or not os.path.exists(os.path.join(bindir, argv[0])):
+                    continue
                 proc = subprocess.run([os.path.join(bindir, argv[0])] + argv[1:], cwd=TESTDATA,
                                       capture_output=True, timeout=120)
                 output = proc.stdout + (proc.stderr if merge else b"")

@@ -335,15 +335,22 @@ absl::Status Translator::Translate() {
 }
 
 // The module's header attributes: mhlo.num_replicas / num_partitions as
-// replica_count / num_partitions, mhlo.frontend_attributes and the sdy
+// replica_count / num_partitions (not for a Shardy module), mhlo.frontend_attributes and the sdy
 // meshes as frontend_attributes (values that are `{...}` written bare, as
 // XLA prints xla.sdy.meshes, the others quoted).
 void Translator::AppendModuleAttributes() {
+  // A Shardy module (meshes) is the global program before partitioning: it
+  // runs on one device, as XLA's dump of it before partitioning does.
+  const Attr* fa = module_.attrs.Find("mhlo.frontend_attributes");
+  const bool shardy =
+      !module_.meshes.empty() || (fa != nullptr && fa->Find("xla.sdy.meshes") != nullptr);
   for (const auto& [key, header] :
        {std::pair<std::string_view, std::string_view>{"mhlo.num_replicas", "replica_count"},
         {"mhlo.num_partitions", "num_partitions"}}) {
     const Attr* a = module_.attrs.Find(key);
-    if (a != nullptr && a->kind == Attr::Kind::kInt) StrAppend(&text_, ", ", header, "=", a->i);
+    if (!shardy && a != nullptr && a->kind == Attr::Kind::kInt) {
+      StrAppend(&text_, ", ", header, "=", a->i);
+    }
   }
   std::vector<std::string> entries;
   if (!module_.meshes.empty()) {
@@ -351,8 +358,7 @@ void Translator::AppendModuleAttributes() {
     for (const Mesh& m : module_.meshes) meshes.push_back(StrCat(m.name, " = #sdy.mesh", m.text));
     entries.push_back(StrCat("xla.sdy.meshes={", StrJoin(meshes, ", "), "}"));
   }
-  if (const Attr* fa = module_.attrs.Find("mhlo.frontend_attributes");
-      fa != nullptr && fa->kind == Attr::Kind::kDict) {
+  if (fa != nullptr && fa->kind == Attr::Kind::kDict) {
     for (const NamedAttr& e : fa->dict) {
       if (e.second.kind != Attr::Kind::kString) continue;
       if (e.first == "xla.sdy.meshes" && !module_.meshes.empty()) continue;

@@ -535,6 +535,10 @@ absl::StatusOr<Value> Writer::Transmit(const hlo::Instruction& inst, int indent)
 absl::StatusOr<Value> Writer::Other(const hlo::Instruction& inst, int indent) {
   switch (inst.opcode()) {
     case Opcode::kAsyncStart: {
+      if (inst.has_wrapped_opcode()) {
+        return Error(inst, StrCat("the short form ", inst.OpcodeText(),
+                                  " has no StableHLO form written yet"));
+      }
       // The wrapped computation runs where it starts; async-done is its value.
       Computation* callee = inst.to_apply();
       if (callee == nullptr && !inst.called_computations().empty()) {
