@@ -151,8 +151,12 @@ absl::StatusOr<std::vector<LocatedPattern>> ParseImplicitChecks(const SourceText
                                                                 Diagnostics* diagnostics,
                                                                 VariableNames* names = nullptr) {
   std::vector<LocatedPattern> implicit;
-  PatternOptions pattern_options{options.match_full_lines, options.strict_whitespace, false,
-                                 options.ignore_case, names};
+  PatternOptions pattern_options{options.match_full_lines,
+                                 options.strict_whitespace,
+                                 false,
+                                 options.ignore_case,
+                                 names,
+                                 /*prefix=*/{}};
   for (int line = 1; line <= static_cast<int>(options.implicit_check_not.size()); ++line) {
     std::string_view text = command_line.Line(line);
     std::string_view prefix = "-implicit-check-not='";
