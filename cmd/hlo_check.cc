@@ -7,36 +7,49 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
 #include "check/filecheck.h"
+#include "ir/read_file.h"
 
 namespace {
 
-// Reads `path` ("-": standard input); on failure returns why, as FileCheck
-// words it ("Is a directory", "No such file or directory").
-std::string ReadAll(const std::string& path, std::string* text) {
-  if (path == "-") {
-    std::ostringstream buffer;
-    buffer << std::cin.rdbuf();
-    *text = buffer.str();
-    return "";
+// Reads `path` ("-": standard input) into `text`. Returns 0, or prints why
+// not and returns FileCheck's status 2: a file that cannot be opened as
+// FileCheck words it ("Could not open check file 'X': Is a directory"), an
+// input past hlo-run's bound (ir/read_file.h: half of the memory the
+// process may use; /dev/zero) located as hlo-run's ("PATH: error: cannot
+// read: ... exceeds the input limit of N bytes").
+int ReadAll(const std::string& path, const char* what, std::string* text) {
+  std::FILE* in = stdin;
+  if (path != "-") {
+    std::error_code error;
+    int reason = 0;
+    if (std::filesystem::is_directory(path, error)) {
+      reason = EISDIR;
+    } else if ((in = std::fopen(path.c_str(), "rb")) == nullptr) {
+      reason = errno != 0 ? errno : ENOENT;
+    }
+    if (reason != 0) {
+      std::cerr << "hlo-check: Could not open " << what << " file '" << path
+                << "': " << std::strerror(reason) << "\n";
+      return 2;
+    }
   }
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) return std::strerror(EISDIR);
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return std::strerror(errno != 0 ? errno : ENOENT);
-  text->assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-  if (file.bad()) return std::strerror(errno != 0 ? errno : EIO);
-  return "";
+  absl::StatusOr<std::string> data = hlo::ReadRestOfFile(in, path == "-" ? "<stdin>" : path);
+  if (in != stdin) std::fclose(in);
+  if (!data.ok()) {
+    std::cerr << data.status().message() << "\n";
+    return 2;
+  }
+  *text = std::move(*data);
+  return 0;
 }
 
 // -check-prefix=X -> --check-prefix=X (FileCheck accepts both spellings);
@@ -134,14 +147,8 @@ int Main(int argc, char** argv) {
   if (!comment_prefixes.empty()) options.comment_prefixes = comment_prefixes;
   options.verbose = very_verbose ? 2 : verbose > 0 ? 1 : 0;
   std::string check_text, input_text;
-  if (std::string why = ReadAll(check_file, &check_text); !why.empty()) {
-    std::cerr << "hlo-check: Could not open check file '" << check_file << "': " << why << "\n";
-    return 2;
-  }
-  if (std::string why = ReadAll(input_file, &input_text); !why.empty()) {
-    std::cerr << "hlo-check: Could not open input file '" << input_file << "': " << why << "\n";
-    return 2;
-  }
+  if (int status = ReadAll(check_file, "check", &check_text); status != 0) return status;
+  if (int status = ReadAll(input_file, "input", &input_text); status != 0) return status;
   std::string input_name = input_file == "-" ? "<stdin>" : input_file;
   auto result = hlo::check::RunFileCheck(check_file, check_text, input_name, input_text, options);
   std::cerr << result.messages;
