@@ -2,6 +2,7 @@
 #ifndef HLO_CHECK_CHECK_OPTIONS_H_
 #define HLO_CHECK_CHECK_OPTIONS_H_
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct CheckOptions {
   std::vector<std::string> defines;  // -D: NAME=VALUE or #[FMT,]NAME=EXPR
   DumpInput dump_input = DumpInput::kFail;
   int dump_input_context = 5;
+  // Steps the "possible intended match" search may take per failure
+  // (FindNearMiss's bound); the fuzz target lowers it to run faster.
+  size_t near_miss_steps = 200'000'000;
 };
 
 }  // namespace hlo::check

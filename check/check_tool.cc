@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,8 @@
 #include "CLI/CLI.hpp"
 #include "check/check_status.h"
 #include "check/filecheck.h"
+#include "ir/located_status.h"
+#include "ir/read_file.h"
 
 namespace hlo::check {
 
@@ -138,24 +141,46 @@ absl::StatusOr<std::optional<CheckFlags>> ParseCheckFlags(const std::vector<std:
   return f;
 }
 
+// `path` ("-": standard input), read within hlo-run's bound (ir/read_file.h:
+// half of the memory the process may use). Not opening it is FileCheck's
+// "Could not open" (RunHloCheck words it); an input past the bound is a
+// located error, as hlo-run words it ("PATH: error: cannot read: ...
+// exceeds the input limit of N bytes").
 absl::StatusOr<std::string> ReadCheckInput(const std::string& path) {
-  if (path == "-") {
-    std::ostringstream buffer;
-    buffer << std::cin.rdbuf();
-    return buffer.str();
+  std::FILE* in = stdin;
+  if (path != "-") {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error)) {
+      return CheckError(CheckVerdict::kCannotRead, std::strerror(EISDIR));
+    }
+    if ((in = std::fopen(path.c_str(), "rb")) == nullptr) {
+      return CheckError(CheckVerdict::kCannotRead, std::strerror(errno != 0 ? errno : ENOENT));
+    }
   }
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    return CheckError(CheckVerdict::kCannotRead, std::strerror(EISDIR));
+  absl::StatusOr<std::string> data = ReadRestOfFile(in, path == "-" ? "<stdin>" : path);
+  if (in != stdin) std::fclose(in);
+  if (!data.ok()) {
+    return MarkLocated(CheckError(CheckVerdict::kCannotRead, std::string(data.status().message())));
   }
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    return CheckError(CheckVerdict::kCannotRead, std::strerror(errno != 0 ? errno : ENOENT));
-  std::string text(std::istreambuf_iterator<char>(file), {});
-  if (file.bad())
-    return CheckError(CheckVerdict::kCannotRead, std::strerror(errno != 0 ? errno : EIO));
-  return text;
+  return data;
 }
+
+namespace {
+
+// FileCheck's "Could not open check file 'X': REASON", or a located error
+// (an input past the bound) as it is.
+absl::Status ReportUnreadable(const char* what, const std::string& path, const absl::Status& st,
+                              std::ostream& err) {
+  if (IsLocated(st)) {
+    err << st.message() << "\n";
+  } else {
+    err << "hlo-check: Could not open " << what << " file '" << path << "': " << st.message()
+        << "\n";
+  }
+  return st;
+}
+
+}  // namespace
 
 absl::Status RunHloCheck(const std::vector<std::string>& args, std::ostream& out,
                          std::ostream& err) {
@@ -164,17 +189,9 @@ absl::Status RunHloCheck(const std::vector<std::string>& args, std::ostream& out
   if (!flags->has_value()) return absl::OkStatus();  // help
   const CheckFlags& f = **flags;
   absl::StatusOr<std::string> check_text = ReadCheckInput(f.check_file);
-  if (!check_text.ok()) {
-    err << "hlo-check: Could not open check file '" << f.check_file
-        << "': " << check_text.status().message() << "\n";
-    return check_text.status();
-  }
+  if (!check_text.ok()) return ReportUnreadable("check", f.check_file, check_text.status(), err);
   absl::StatusOr<std::string> input_text = ReadCheckInput(f.input_file);
-  if (!input_text.ok()) {
-    err << "hlo-check: Could not open input file '" << f.input_file
-        << "': " << input_text.status().message() << "\n";
-    return input_text.status();
-  }
+  if (!input_text.ok()) return ReportUnreadable("input", f.input_file, input_text.status(), err);
   std::string input_name = f.input_file == "-" ? "<stdin>" : f.input_file;
   CheckResult result = RunFileCheck(f.check_file, *check_text, input_name, *input_text, f.options);
   err << result.messages;

@@ -42,12 +42,12 @@ std::string RenderDiagnostic(const Diagnostic& diagnostic);
 
 // FileCheck's "possible intended match": the offset in `buffer` (the text a
 // failed directive searched) most like `example` (Pattern::example()), or
-// npos. As FileCheck, it looks at the first 4096 characters only; the edit
-// distances are computed in a band (only distances under 50 are shown), and
-// the search stops early after `max_cells` cells of them, so its cost is
+// npos. As FileCheck, it looks at the first 4096 characters only; only
+// edit distances under 50 are computed (they alone are shown), and the
+// search stops early after `max_steps` steps of them, so its cost is
 // bounded whatever the input and the pattern.
 size_t FindNearMiss(std::string_view buffer, std::string_view example,
-                    size_t max_cells = 200'000'000);
+                    size_t max_steps = 200'000'000);
 
 }  // namespace hlo::check
 

@@ -139,7 +139,8 @@ void Matcher::ReportNoMatch(const LocatedPattern& pattern, size_t begin, size_t 
 }
 
 void Matcher::ReportNearMiss(const LocatedPattern& pattern, size_t begin, size_t end) {
-  size_t near = FindNearMiss(input_.text().substr(begin, end - begin), pattern.pattern.example());
+  size_t near = FindNearMiss(input_.text().substr(begin, end - begin), pattern.pattern.example(),
+                             options_.near_miss_steps);
   if (near != std::string_view::npos) {
     near += begin;
     diagnostics_->Note(&input_, near, "possible intended match here");

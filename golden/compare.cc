@@ -4,14 +4,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string_view>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "check/source_text.h"
 #include "ir/output_file.h"
+#include "ir/read_file.h"
 
 namespace hlo::golden {
 
@@ -159,24 +164,25 @@ bool ReadFile(const std::string& path, std::string* text, std::string* error, si
     return fail(std::strerror(saved));
   }
   text->clear();
-  char buffer[65536];
-  for (;;) {
-    ssize_t n = read(fd, buffer, sizeof(buffer));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      saved = errno;
-      close(fd);
-      return fail(std::strerror(saved));
-    }
-    if (n == 0) break;
-    if (text->size() + n > max_bytes) {
-      close(fd);
-      text->clear();
-      return fail(absl::StrCat("larger than ", max_bytes, " bytes"));
-    }
-    text->append(buffer, n);
+  std::FILE* in = fdopen(fd, "rb");
+  if (in == nullptr) {
+    saved = errno;
+    close(fd);
+    return fail(std::strerror(saved));
   }
-  close(fd);
+  // hlo-run's reader and bound (ir/read_file.h): at most half of the memory
+  // the process may use, read in blocks, so that /dev/zero under `ulimit -v`
+  // ends in this error, not in bad_alloc.
+  absl::StatusOr<std::string> data = ReadRestOfFile(
+      in, path, static_cast<int64_t>(std::min<uint64_t>(max_bytes, MaxInputBytes())));
+  std::fclose(in);
+  if (!data.ok()) {
+    std::string why(data.status().message());
+    const std::string_view kPrefix = ": error: cannot read: ";
+    if (size_t at = why.find(kPrefix); at != std::string::npos) why.erase(0, at + kPrefix.size());
+    return fail(why);
+  }
+  *text = std::move(*data);
   return true;
 }
 

@@ -22,8 +22,10 @@ std::vector<std::string> SplitCases(std::string_view text);
 // cases; empty otherwise.
 std::vector<int> DifferingCases(std::string_view expected, std::string_view actual);
 
-// Reads a file of at most `max_bytes`; on failure `error` (when given) says
-// why ("PATH: Is a directory", "PATH: larger than N bytes").
+// Reads a file of at most `max_bytes` (and at most hlo::MaxInputBytes(),
+// hlo-run's bound); on failure `error` (when given) says why ("PATH: Is a
+// directory", "PATH: the input (more than N bytes) exceeds the input limit
+// of L bytes").
 constexpr size_t kMaxReadBytes = size_t{1} << 30;
 bool ReadFile(const std::string& path, std::string* text, std::string* error = nullptr,
               size_t max_bytes = kMaxReadBytes);

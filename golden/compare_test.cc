@@ -41,12 +41,13 @@ TEST_CASE("golden: ReadFile says why it cannot read", "[golden]") {
   CHECK(error == dir / "none" + ": No such file or directory");
   dir.Write("f", "12345");
   CHECK(!ReadFile(dir / "f", &text, &error, 4));
-  CHECK(error == dir / "f" + ": larger than 4 bytes");
+  CHECK(error == dir / "f" + ": its size (5 bytes) exceeds the input limit of 4 bytes");
   CHECK(ReadFile(dir / "f", &text, &error, 5));
   CHECK(text == "12345");
   // A device is read up to the limit.
   CHECK(!ReadFile("/dev/zero", &text, &error, 100000));
-  CHECK(error == "/dev/zero: larger than 100000 bytes");
+  CHECK(error ==
+        "/dev/zero: the input (more than 0 bytes) exceeds the input limit of 100000 bytes");
 }
 
 TEST_CASE("golden: WriteFile keeps the mode, refuses read-only files and folders", "[golden]") {

@@ -226,7 +226,9 @@ TEST_CASE("golden: a command that floods its output is killed at the limit", "[g
   dir.Write("big.txt", std::string((size_t{1} << 20) + 1, 'x'));
   r = Run("cat big.txt", options);
   CHECK(r.status == 1);
-  CHECK(r.commands[0].stderr_text.find("larger than 1048576 bytes") != std::string::npos);
+  CHECK(r.commands[0].stderr_text.find(
+            "its size (1048577 bytes) exceeds the input limit of 1048576 bytes") !=
+        std::string::npos);
   CHECK(Run("cat big.txt big.txt", ShellOptions{dir.path(), "", 60, size_t{3} << 19}).status ==
         kStatusOutputLimit);
 }

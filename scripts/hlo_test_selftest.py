@@ -57,10 +57,10 @@ def stray_processes():
 
 class Case:
     def __init__(self, name, files, args, status, patterns, limit=10,
-                 check=None, signal_after=None, sig=signal.SIGTERM):
+                 check=None, signal_after=None, sig=signal.SIGTERM, memory=MEMORY_LIMIT):
         self.name, self.files, self.args, self.status = name, files, args, status
         self.patterns, self.limit, self.check = patterns, limit, check
-        self.signal_after, self.sig = signal_after, sig
+        self.signal_after, self.sig, self.memory = signal_after, sig, memory
 
 
 def unchanged(name, text):
@@ -142,6 +142,25 @@ def cases(bin_dir):
              [r"hlo-test: cannot open f: No such device or address"]),
         Case("fifo-path", {"a.hlo": "// RUN: true\n", "f": "fifo"}, ["@f"], 2,
              [r"f: not a test file or folder"]),
+        # Endless inputs end at the input limit: the RUN lines' reads at
+        # --max-output, the suite's own files at half the memory limit (as
+        # hlo-run's inputs; before, a string grown by doubling hit bad_alloc).
+        Case("stdin-dev-zero", {"a.hlo": "// RUN: hlo-opt < /dev/zero\n"}, [], 1,
+             [r"hlo-test: cannot open /dev/zero: the input \(more than \d+ bytes\) exceeds "
+              r"the input limit of 67108864 bytes"]),
+        Case("cat-dev-zero", {"a.hlo": "// RUN: cat /dev/zero | hlo-check %s\n// CHECK: x\n"},
+             [], 1, [r"cat: cannot read /dev/zero: the input \(more than \d+ bytes\) exceeds "
+                     r"the input limit of 67108864 bytes"]),
+        Case("diff-dev-zero", {"a.hlo": "// RUN: echo x | diff /dev/zero -\n"}, [], 1,
+             [r"diff: cannot read /dev/zero: the input \(more than \d+ bytes\) exceeds"]),
+        Case("out-dev-zero", {"a.hlo": "// RUN: echo hi\n", "a.out": "symlink:/dev/zero"}, [], 1,
+             [r"FAIL: a.hlo: stdout: cannot read \S*a.out: the input \(more than \d+ bytes\) "
+              r"exceeds the input limit of 524288000 bytes"], memory=1000 << 20),
+        Case("config-dev-zero",
+             {"s/x.hlo": "HloModule m\n", "s/hlo-test.cfg": "symlink:/dev/zero"}, [], 1,
+             [r"FAIL: \S*x.hlo: cannot read \S*s/hlo-test.cfg: the input \(more than \d+ "
+              r"bytes\) exceeds the input limit of 524288000 bytes"],
+             memory=1000 << 20),
         # Redirections fail as in sh.
         Case("redirect-nonexistent", {"a.hlo": "// RUN: echo x > /nonexistent/x\n"}, [], 1,
              [r"hlo-test: cannot open /nonexistent/x: No such file or directory"]),
@@ -196,7 +215,7 @@ def cases(bin_dir):
         # More threads than the system gives: a note, and every test still runs.
         Case("threads", MANY, ["-j", "300"], 0,
              [r"note: -j 300: the system gave \d+ threads", r"300 passed, 0 failed"],
-             limit=60),
+             limit=60, memory=600 << 20),  # room for the program, not for 300 thread stacks
     ]
 
 
@@ -211,14 +230,15 @@ def run_case(case, bin_dir, scratch, verbose, sanitized):
             os.makedirs(path, exist_ok=True)
         elif content == "fifo":
             os.mkfifo(path)
+        elif isinstance(content, str) and content.startswith("symlink:"):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            os.symlink(content[len("symlink:"):], path)
         elif isinstance(content, tuple):
             write(path, content[0], content[1])
         else:
             write(path, content)
     env = dict(os.environ, TMPDIR=tmp)
-    limit = MEMORY_LIMIT
-    if case.name == "threads":
-        limit = 600 << 20  # room for the program, not for 300 thread stacks
+    limit = case.memory
 
     def limits():
         if not sanitized:  # ASan reserves terabytes of address space
@@ -277,12 +297,15 @@ def main():
     with open(os.path.join(bin_dir, "hlo-test"), "rb") as f:
         sanitized = b"__asan_init" in f.read()
     if sanitized:
-        print("selftest: hlo-test is built with ASan: no memory limit, no threads case")
+        print("selftest: hlo-test is built with ASan: no memory limit, no case with a limit"
+              " of its own (threads, out-dev-zero, config-dev-zero)")
     scratch = tempfile.mkdtemp(prefix="hlo-test-selftest.")
     passed = failed = 0
     try:
         for case in cases(bin_dir):
-            if args.k not in case.name or (sanitized and case.name == "threads"):
+            # A case with a memory limit of its own is about that limit,
+            # which an ASan build cannot run under.
+            if args.k not in case.name or (sanitized and case.memory != MEMORY_LIMIT):
                 continue
             problem = run_case(case, bin_dir, scratch, args.v, sanitized)
             if problem:
