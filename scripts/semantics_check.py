@@ -12,7 +12,7 @@ With --stablehlo the pipeline is the round trip through StableHLO text
 instead: `hlo-opt --emit=stablehlo` (custom assembly, then generic form) and hlo-run
 reading that text, over
 testdata/eval, testdata/passes and testdata/xla-jax (CTest
-stablehlo_roundtrip). A module the writer has no form for yet is skipped
+stablehlo_roundtrip), and XLA's dumps of ../shared/xla-jax/cases where they are. A module the writer has no form for yet is skipped
 with its reason (listed with -v), not failed.
 
 Files holding several modules (`// -----`) are split. A module is skipped
@@ -39,7 +39,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTDATA = os.path.join(ROOT, "testdata")
 DIRS = ("eval", "passes")
 PIPELINES = (("-O", ["-O"]), ("layout-assignment", ["--passes=layout-assignment"]))
-STABLEHLO_DIRS = ("eval", "passes", "xla-jax")
+# testdata's folders, and XLA's dumps of the shared cases where ../shared is.
+SHARED_CASES = os.path.join(os.path.dirname(ROOT), "shared", "xla-jax", "cases")
+STABLEHLO_DIRS = ("eval", "passes", "xla-jax") + ((SHARED_CASES,) if os.path.isdir(SHARED_CASES)
+                                                  else ())
 STABLEHLO_PIPELINES = (("the StableHLO round trip", ["--emit=stablehlo"]),
                        ("the generic StableHLO round trip",
                         ["--emit=stablehlo", "--print-op-generic"]))
