@@ -21,6 +21,7 @@
 #include "passes/algebraic_simplifier_internal.h"
 #include "passes/passes.h"
 #include "passes/post_order.h"
+#include "passes/rewrite_limit.h"
 
 namespace hlo {
 namespace algsimp {
@@ -230,6 +231,7 @@ class ComputationSimplifier {
       size_t built_before = ctx_.created().size();
       Instruction* repl = TryFamilies(ctx_, inst);
       if (repl == nullptr || repl == inst || !CanReplace(*inst, *repl)) return;
+      if (!AllowRewrite(*inst)) return;  // bisection's bound: `repl` is left dead
       inst->ReplaceAllUsesWith(repl);
       replaced_.push_back(inst);
       changed_ = true;

@@ -14,6 +14,7 @@
 #include "ir/module.h"
 #include "passes/dead_code.h"
 #include "passes/passes.h"
+#include "passes/rewrite_limit.h"
 
 namespace hlo {
 namespace {
@@ -64,7 +65,8 @@ bool InlineCall(Module& module, Instruction* call,
                 const absl::flat_hash_set<const Instruction*>& control) {
   Computation* callee = call->to_apply();
   Computation* caller = call->parent();
-  if (callee == nullptr || callee == caller || !Inlinable(*call, *callee, control)) {
+  if (callee == nullptr || callee == caller || !Inlinable(*call, *callee, control) ||
+      !AllowRewrite(*call)) {
     return false;
   }
   absl::flat_hash_map<const Instruction*, Instruction*> copies;

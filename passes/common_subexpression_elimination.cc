@@ -13,6 +13,7 @@
 #include "passes/dead_code.h"
 #include "passes/passes.h"
 #include "passes/post_order.h"
+#include "passes/rewrite_limit.h"
 
 namespace hlo {
 namespace {
@@ -121,7 +122,7 @@ int64_t RunOnComputation(Computation& comp, SideEffects& effects) {
     comp_effects |= inst_effects;
     if (!Candidate(*inst, control, inst_effects)) continue;
     auto [it, inserted] = seen.insert(inst);
-    if (inserted) continue;
+    if (inserted || !AllowRewrite(*inst)) continue;
     inst->ReplaceAllUsesWith(*it);
     merged.push_back(inst);
   }

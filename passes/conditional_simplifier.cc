@@ -13,6 +13,7 @@
 
 #include "passes/control_flow_util.h"
 #include "passes/passes.h"
+#include "passes/rewrite_limit.h"
 
 namespace hlo {
 namespace {
@@ -66,7 +67,7 @@ bool ConditionalSimplifier::RunOn(Module& module, Computation& comp) {
     for (const Computation* b : branches) effects = effects || effects_.Has(b);
     if (effects) continue;
     Computation* branch = branches[*pick];
-    if (branch->parameter_count() != 1) continue;
+    if (branch->parameter_count() != 1 || !AllowRewrite(*cond)) continue;
     Instruction* call = AddCall(module, comp, cond->shape(), branch, {cond->operand(*pick + 1)});
     cond->ReplaceAllUsesWith(call);
     dead.insert(cond);

@@ -26,6 +26,7 @@
 #include "ir/computation.h"
 #include "passes/passes.h"
 #include "passes/post_order.h"
+#include "passes/rewrite_limit.h"
 
 namespace hlo {
 namespace {
@@ -210,6 +211,7 @@ bool ConstantFolding::FoldIn(Computation& comp, Evaluator& ev) {
     // A bounded dynamic result (dynamic-reshape to s32[<=6]) evaluates to a
     // static literal, which no constant of the dynamic shape may hold.
     if (!result->array().shape().Compatible(inst->shape().WithoutLayout())) continue;
+    if (!AllowRewrite(*inst)) continue;
     auto folded = std::make_unique<Instruction>(Opcode::kConstant, inst->name(), inst->shape_ptr());
     folded->set_loc(inst->loc());
     folded->set_literal(std::make_shared<const Literal>(result->ToLiteral()));

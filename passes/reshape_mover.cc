@@ -24,6 +24,7 @@
 #include "passes/layout_assignment_util.h"
 #include "passes/passes.h"
 #include "passes/post_order.h"
+#include "passes/rewrite_limit.h"
 
 namespace hlo {
 namespace {
@@ -79,7 +80,7 @@ class Mover {
     // control edge, so it still holds when the dead are removed.
     absl::flat_hash_set<const Instruction*> control;
     for (Instruction* inst : PostOrderOf(comp, &control)) {
-      if (const Instruction* r = Candidate(*inst)) {
+      if (const Instruction* r = Candidate(*inst); r != nullptr && AllowRewrite(*inst)) {
         Move(comp, *inst, r);
         changed = true;
       }

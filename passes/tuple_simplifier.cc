@@ -8,6 +8,7 @@
 #include "ir/module.h"
 #include "passes/dead_code.h"
 #include "passes/passes.h"
+#include "passes/rewrite_limit.h"
 
 namespace hlo {
 namespace {
@@ -62,7 +63,7 @@ int64_t RunOnComputation(Computation& comp) {
     Instruction* with = Replacement(*inst);
     if (with == nullptr || with == inst) continue;
     if (!control) control = ControlRelated(comp);
-    if (control->contains(inst)) continue;
+    if (control->contains(inst) || !AllowRewrite(*inst)) continue;
     inst->ReplaceAllUsesWith(with);
     replaced.push_back(inst);
   }

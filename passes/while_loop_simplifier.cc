@@ -23,6 +23,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "passes/control_flow_util.h"
 #include "passes/passes.h"
+#include "passes/rewrite_limit.h"
 #include "passes/while_loop_dead_state.h"
 
 namespace hlo {
@@ -142,11 +143,12 @@ bool RemoveTrips(Module& module, Computation& comp, Instruction* loop, const Com
   const std::optional<bool> first = EvalCondition(cond, start);
   if (!first) return false;
   if (!*first) {  // zero trips
+    if (!AllowRewrite(*loop)) return false;
     loop->ReplaceAllUsesWith(init);
     return true;
   }
   const std::optional<bool> second = EvalCondition(cond, StepState(body, start));
-  if (!second || *second) return false;
+  if (!second || *second || !AllowRewrite(*loop)) return false;
   loop->ReplaceAllUsesWith(AddCall(module, comp, loop->shape(), &body, {init}));
   return true;
 }

@@ -1,16 +1,13 @@
 #include "reduce/reduce_tool.h"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <iostream>
-#include <thread>
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_split.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
-#include "reduce/bisect.h"
+#include "reduce/bisect_tool.h"
 #include "reduce/candidate.h"
 #include "reduce/reducer.h"
 #include "tools/tool_common.h"
@@ -28,32 +25,7 @@ std::string DeltaNames() {
 void AddOptions(CLI::App& app, ReduceFlags& f) {
   app.add_option("input", f.input, "HLO text module to reduce");
   app.add_option("-o,--output", f.output, "output file (written atomically), - for stdout");
-  app.add_option("--test", f.test,
-                 "interestingness test: a shell command run with the candidate's path in place "
-                 "of {} (or after it); exit 0 means interesting");
-  app.add_flag("--crash", f.crash,
-               "built-in test: the tool (--crash-tool) dies or reports an "
-               "internal error");
-  app.add_option("--crash-tool", f.builtin.crash_tool, "hlo-run (default) or hlo-opt")
-      ->check(CLI::IsMember({"hlo-run", "hlo-opt"}));
-  app.add_option("--error-matches", f.error_matches,
-                 "built-in test: hlo-run fails with a message matching this RE2");
-  app.add_flag("--nonfinite", f.nonfinite, "built-in test: a result holds NaN or Inf");
-  app.add_option("--mismatch", f.mismatch,
-                 "built-in test: results differ before and after this hlo-opt pipeline");
-  app.add_option("--slower-than", f.slower_than,
-                 "built-in test: hlo-run takes more than this many milliseconds")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--run-args", f.builtin.run_args,
-                 "hlo-run's arguments in the built-in tests (default: --random-inputs --seed 1)");
-  app.add_option("--opt-args", f.builtin.opt_args, "hlo-opt's arguments for --crash-tool=hlo-opt");
-  app.add_option("--rtol", f.builtin.rtol, "--mismatch's relative tolerance");
-  app.add_option("--atol", f.builtin.atol, "--mismatch's absolute tolerance");
-  app.add_option("-j,--jobs", f.jobs, "tests run side by side (default: one per core)")
-      ->check(CLI::Range(1, 1024));
-  app.add_option("--timeout", f.timeout,
-                 "seconds a test may run (default 60); past it the candidate is not interesting")
-      ->check(CLI::PositiveNumber);
+  AddTestOptions(app, f.tests);
   app.add_option("--reductions", f.reductions,
                  "only these reductions (comma-separated): " + DeltaNames());
   app.add_option("--skip", f.skip, "reductions not to run (comma-separated)");
@@ -96,33 +68,9 @@ absl::StatusOr<std::vector<const DeltaInfo*>> SelectDeltas(const ReduceFlags& f)
   return out;
 }
 
-// Exactly one test; the options of a test only with it.
+// The test's options, and those of reduction or bisection.
 absl::Status CheckFlags(const CLI::App& app, ReduceFlags& f) {
-  std::vector<std::string> tests;
-  if (!f.test.empty()) tests.push_back("--test");
-  if (f.crash) tests.push_back("--crash");
-  if (app.count("--error-matches")) tests.push_back("--error-matches");
-  if (f.nonfinite) tests.push_back("--nonfinite");
-  if (app.count("--mismatch")) tests.push_back("--mismatch");
-  if (app.count("--slower-than")) tests.push_back("--slower-than");
-  if (tests.size() > 1)
-    return UsageError(tests[0] + " and " + tests[1] + " conflict: give one test");
-  if (tests.empty()) {
-    return UsageError(
-        "no test: give --test=CMD or one of --crash, --error-matches, --nonfinite, --mismatch, "
-        "--slower-than");
-  }
-  auto only_with = [&](const char* option, bool ok, const char* needs) -> absl::Status {
-    if (app.count(option) && !ok) return UsageError(StrCat(option, " needs ", needs));
-    return absl::OkStatus();
-  };
-  const bool builtin = f.test.empty();
-  HLO_RETURN_IF_ERROR(only_with("--crash-tool", f.crash, "--crash"));
-  HLO_RETURN_IF_ERROR(only_with("--opt-args", f.crash && f.builtin.crash_tool == "hlo-opt",
-                                "--crash --crash-tool=hlo-opt"));
-  HLO_RETURN_IF_ERROR(only_with("--run-args", builtin, "a built-in test, not --test"));
-  HLO_RETURN_IF_ERROR(only_with("--rtol", !f.mismatch.empty(), "--mismatch"));
-  HLO_RETURN_IF_ERROR(only_with("--atol", !f.mismatch.empty(), "--mismatch"));
+  HLO_RETURN_IF_ERROR(CheckTestOptions(app, f.tests));
   if (!f.passes.empty() && f.check_minimal) {
     return UsageError("--passes and --check-minimal conflict: bisection does not reduce");
   }
@@ -131,67 +79,20 @@ absl::Status CheckFlags(const CLI::App& app, ReduceFlags& f) {
                              " conflict: bisection does not reduce"));
   }
   if (f.input.empty()) return UsageError("no input module");
-  if (!f.mismatch.empty()) HLO_RETURN_IF_ERROR(AsUsage(CheckPassNames(f.mismatch)));
   if (!f.passes.empty()) HLO_RETURN_IF_ERROR(AsUsage(CheckPassNames(f.passes)));
-  if (!f.passes.empty() && !f.mismatch.empty() && f.mismatch != f.passes) {
+  if (!f.passes.empty() && !f.tests.mismatch.empty() && f.tests.mismatch != f.passes) {
     return UsageError(
         "--passes and --mismatch name different pipelines: in bisection --mismatch compares each "
         "pass's module with the input, so give it the same pipeline");
   }
-  if (!f.passes.empty() && !f.mismatch.empty() && f.input == "-") {
+  if (!f.passes.empty() && !f.tests.mismatch.empty() && f.input == "-") {
     return UsageError("--passes with --mismatch runs the input again: give it as a file, not -");
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::unique_ptr<Oracle>> MakeOracle(ReduceFlags& f) {
-  if (!f.test.empty()) return MakeScriptOracle(f.test, f.timeout);
-  BuiltinTest& t = f.builtin;
-  if (f.crash) t.kind = BuiltinTest::Kind::kCrash;
-  if (f.nonfinite) t.kind = BuiltinTest::Kind::kNonfinite;
-  if (!f.error_matches.empty()) {
-    t.kind = BuiltinTest::Kind::kErrorMatches;
-    t.pattern = f.error_matches;
-  }
-  if (!f.mismatch.empty()) {
-    t.kind = BuiltinTest::Kind::kMismatch;
-    t.pipeline = f.mismatch;
-    if (!f.passes.empty()) t.reference = f.input;
-  }
-  if (f.slower_than >= 0) {
-    t.kind = BuiltinTest::Kind::kSlowerThan;
-    t.slower_ms = f.slower_than;
-  }
-  // hlo-run and hlo-opt beside hlo-reduce, else on PATH.
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (n > 0) {
-    std::string dir(self, static_cast<size_t>(n));
-    dir = dir.substr(0, dir.rfind('/'));
-    if (access((dir + "/hlo-run").c_str(), X_OK) == 0) t.bin_dir = dir;
-  }
-  return MakeBuiltinOracle(t, f.timeout);
-}
-
 double Since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-absl::Status RunBisect(ReduceFlags& f, Module& module, const Candidate& start, Tester& tester) {
-  auto steps = RunPassSteps(module, f.passes, module.style());
-  if (!steps.ok()) return steps.status();
-  BisectResult r = Bisect(start.text, *steps, tester);
-  if (!r.found) {
-    return absl::NotFoundError(StrCat(
-        "the test stays false after every pass of --passes=", f.passes, " (", r.steps,
-        " passes changed the module); a test past --timeout (", f.timeout, " s) counts as false"));
-  }
-  std::string out = StrCat("// hlo-reduce: the test turns true after pass ", r.step + 1, " of ",
-                           r.steps, " that changed the module: ", r.pass, "\n// ----- before ",
-                           r.pass, "\n", r.before, "// ----- after ", r.pass, "\n", r.after);
-  std::cerr << "hlo-reduce: first pass after which the test is true: " << r.pass << " (step "
-            << r.step + 1 << " of " << r.steps << ", " << tester.tests_run() << " tests)\n";
-  return WriteOutputAtomically(f.output, out);
 }
 
 }  // namespace
@@ -227,7 +128,7 @@ absl::Status RunHloReduce(ReduceFlags& f) {
   auto start_time = std::chrono::steady_clock::now();
   auto deltas = SelectDeltas(f);
   if (!deltas.ok()) return deltas.status();
-  auto oracle = MakeOracle(f);
+  auto oracle = MakeOracle(f.tests, f.passes.empty() ? "" : f.input);
   if (!oracle.ok()) return oracle.status();
   auto text = ReadInput(f.input);
   if (!text.ok()) return text.status();
@@ -235,8 +136,7 @@ absl::Status RunHloReduce(ReduceFlags& f) {
   if (!module.ok()) return ExplainParseFailure(*text, f.input, "hlo-reduce", module.status());
   const PrintStyle style = (*module)->style();
   const Candidate start = Canonical(**module, style);
-  int jobs = f.jobs > 0 ? f.jobs : std::max(1u, std::thread::hardware_concurrency());
-  auto tester = Tester::Create(**oracle, jobs);
+  auto tester = Tester::Create(**oracle, JobCount(f.tests));
   if (!tester.ok()) return tester.status();
   const bool interesting = (*tester)->Test(start.text);
   if (!f.passes.empty()) {
@@ -244,7 +144,8 @@ absl::Status RunHloReduce(ReduceFlags& f) {
       return absl::FailedPreconditionError(
           "the test is already true on the input, before any pass: nothing to bisect");
     }
-    return RunBisect(f, **module, start, **tester);
+    return RunBisection("hlo-reduce", **module, start, f.passes, f.tests.timeout, **tester,
+                        f.output);
   }
   if (!interesting) {
     return absl::FailedPreconditionError(

@@ -8,21 +8,14 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "reduce/oracle.h"
+#include "reduce/test_options.h"
 
 namespace hlo::reduce {
 
 struct ReduceFlags {
   std::string input;
   std::string output = "-";
-  std::string test;  // --test=CMD
-  bool crash = false;
-  bool nonfinite = false;
-  std::string error_matches, mismatch;
-  double slower_than = -1;
-  BuiltinTest builtin;
-  int jobs = 0;  // 0: one per core
-  double timeout = 60;
+  TestOptions tests;
   std::string reductions, skip;
   bool list_reductions = false;
   std::string passes;  // bisection

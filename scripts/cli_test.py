@@ -278,6 +278,21 @@ def test_opt_conflicts(c):
     p = c.run("hlo-opt", "add.hlo", "--print-op-generic")
     c.expect_exit("hlo-opt --print-op-generic without --emit=stablehlo is an error naming both",
                   p, 2, "--print-op-generic", "--emit=hlo")
+    p = c.run("hlo-opt", "add.hlo", "--bisect=dce", "--nonfinite", "--emit=json")
+    c.expect_exit("hlo-opt --bisect with --emit is an error naming both", p, 2, "--bisect",
+                  "--emit")
+    p = c.run("hlo-opt", "add.hlo", "--bisect=dce", "--nonfinite", "-O")
+    c.expect_exit("hlo-opt --bisect with -O is an error naming both", p, 2, "--bisect", "-O")
+    p = c.run("hlo-opt", "add.hlo", "--bisect=dce", "--nonfinite", "--crash")
+    c.expect_exit("hlo-opt --bisect with two tests is an error naming both", p, 2, "--crash",
+                  "--nonfinite")
+    p = c.run("hlo-opt", "add.hlo", "--bisect=dce")
+    c.expect_exit("hlo-opt --bisect without a test is an error", p, 2, "no test")
+    p = c.run("hlo-opt", "add.hlo", "--bisect=dce", "--mismatch=algsimp")
+    c.expect_exit("hlo-opt --bisect and --mismatch of another pipeline is an error", p, 2,
+                  "--bisect", "--mismatch")
+    p = c.run("hlo-opt", "add.hlo", "--bisect=nosuchpass", "--nonfinite")
+    c.expect_exit("hlo-opt --bisect of an unknown pass is an error", p, 2, "nosuchpass")
 
 
 def test_output_extension(c):

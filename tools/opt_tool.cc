@@ -58,6 +58,12 @@ void AddOptions(CLI::App& app, OptFlags& f) {
   app.add_flag("--print-op-generic", f.print_op_generic,
                "with --emit=stablehlo: every op in MLIR's generic form");
   app.add_flag("--list-passes", f.list_passes, "list the passes and exit");
+  // cmd/hlo_opt.cc hands a command line with --bisect to reduce/bisect_tool.cc;
+  // the option is here for --help.
+  app.add_option("--bisect", f.bisect,
+                 "find the first pass of this pipeline, and the first rewrite within it, after "
+                 "which a test turns true; the test is hlo-reduce's (--test=CMD, --crash, "
+                 "--nonfinite, --mismatch, ...: hlo-opt --bisect=PIPELINE --help)");
   app.add_flag("--no-verify", f.no_verify, "do not verify modules after reading them");
   // Benchmark output (scripts/bench-parse); hidden from --help.
   app.add_flag("--time", f.time_phases, "print parse/print times and memory to stderr as one line")
@@ -205,6 +211,13 @@ void PrintTimes(const OptFlags& f, const InputModules& in, const OptRun& run) {
 }
 
 }  // namespace
+
+std::vector<std::string> OptOptionNames() {
+  CLI::App app;
+  OptFlags f;
+  AddOptions(app, f);
+  return LongOptionNames(app);
+}
 
 std::optional<int> ParseOptFlags(int argc, char** argv, OptFlags& f) {
   CLI::App app{"hlo-opt: parse, transform and print XLA HLO modules"};

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "tools/formats.h"
@@ -29,12 +30,16 @@ struct OptFlags {
   bool print_op_generic = false;  // --emit=stablehlo in the generic form
   bool no_verify = false;
   bool time_phases = false;  // --time (scripts/bench-parse)
+  std::string bisect;        // never set: reduce/bisect_tool.cc runs --bisect
   PassFlags pass_flags;
 };
 
 // Parses the command line; returns the exit status when the tool should stop
 // there (--help: 0; a usage error, already reported: 2).
 std::optional<int> ParseOptFlags(int argc, char** argv, OptFlags& flags);
+
+// hlo-opt's long option names (--bisect's parser names them in conflicts).
+std::vector<std::string> OptOptionNames();
 
 // Reads the input's modules and handles each in turn: parse, verify, the
 // passes, print. An error in one module goes to `report` and the others
