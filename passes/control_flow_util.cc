@@ -51,4 +51,14 @@ Instruction* AddCall(Module& module, Computation& comp, const Shape& shape, Comp
   return comp.AddInstruction(std::move(inst));
 }
 
+std::optional<int64_t> LoopStateIndex(const Instruction* inst, const Computation& comp) {
+  if (comp.parameter_count() != 1) return std::nullopt;
+  const Instruction* param = comp.parameter(0);
+  if (inst == param && !param->shape().IsTuple()) return -1;
+  if (inst->opcode() == Opcode::kGetTupleElement && inst->operand(0) == param) {
+    return inst->GetInt(AttrKind::kIndex);
+  }
+  return std::nullopt;
+}
+
 }  // namespace hlo

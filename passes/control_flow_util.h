@@ -31,6 +31,11 @@ class SideEffectCache {
 // bits, so that int64 ordering is exact), else nullopt.
 std::optional<int64_t> ScalarIntConstant(const Instruction* inst);
 
+// The loop state element a while condition or body instruction reads
+// directly: index i for get-tuple-element(param, i), -1 for the (non-tuple)
+// parameter itself; else nullopt.
+std::optional<int64_t> LoopStateIndex(const Instruction* inst, const Computation& comp);
+
 // Adds `call(operands), to_apply=callee` with `shape` to `comp`.
 Instruction* AddCall(Module& module, Computation& comp, const Shape& shape, Computation* callee,
                      std::vector<Instruction*> operands);

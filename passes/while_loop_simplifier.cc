@@ -33,23 +33,11 @@ namespace {
 // stands for a non-tuple state.
 using KnownState = absl::flat_hash_map<int64_t, int64_t>;
 
-// The state element a computation instruction reads directly: index i for
-// get-tuple-element(param, i), -1 for the parameter itself; else nullopt.
-std::optional<int64_t> StateIndex(const Instruction* inst, const Computation& comp) {
-  if (comp.parameter_count() != 1) return std::nullopt;
-  const Instruction* param = comp.parameter(0);
-  if (inst == param && !param->shape().IsTuple()) return -1;
-  if (inst->opcode() == Opcode::kGetTupleElement && inst->operand(0) == param) {
-    return inst->GetInt(AttrKind::kIndex);
-  }
-  return std::nullopt;
-}
-
 // A scalar integer value of `inst` inside `comp`, when known.
 std::optional<int64_t> ValueOf(const Instruction* inst, const Computation& comp,
                                const KnownState& known) {
   if (std::optional<int64_t> c = ScalarIntConstant(inst)) return c;
-  const std::optional<int64_t> i = StateIndex(inst, comp);
+  const std::optional<int64_t> i = LoopStateIndex(inst, comp);
   if (!i) return std::nullopt;
   auto it = known.find(*i);
   if (it == known.end()) return std::nullopt;
@@ -104,8 +92,8 @@ KnownState StepState(const Computation& body, const KnownState& known) {
     if (!v->shape().IsArray() || v->shape().rank() != 0 || !IsInteger(t)) return;
     const Instruction* x = v->operand(0);
     const Instruction* k = v->operand(1);
-    if (v->opcode() == Opcode::kAdd && StateIndex(k, body) == index) std::swap(x, k);
-    if (StateIndex(x, body) != index) return;
+    if (v->opcode() == Opcode::kAdd && LoopStateIndex(k, body) == index) std::swap(x, k);
+    if (LoopStateIndex(x, body) != index) return;
     const std::optional<int64_t> kv = ScalarIntConstant(k);
     auto it = known.find(index);
     if (!kv || it == known.end()) return;

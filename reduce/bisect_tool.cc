@@ -28,8 +28,8 @@ absl::Status CheckOnlyBisectOptions(int argc, char** argv, const std::vector<std
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--") break;
-    if (arg.substr(0, 2) != "--" && !(arg.size() == 2 && arg[0] == '-' && arg[1] != 'o' &&
-                                      arg[1] != 'j' && arg[1] != 'h')) {
+    if (arg.substr(0, 2) != "--" &&
+        !(arg.size() == 2 && arg[0] == '-' && arg[1] != 'o' && arg[1] != 'j' && arg[1] != 'h')) {
       continue;
     }
     std::string name(arg.substr(0, arg.find('=')));
@@ -85,8 +85,7 @@ absl::Status RunHloOptBisect(BisectFlags& f) {
     return absl::FailedPreconditionError(
         "the test is already true on the input, before any pass: nothing to bisect");
   }
-  return RunBisection("hlo-opt", **module, start, f.pipeline, f.tests.timeout, **tester,
-                      f.output);
+  return RunBisection("hlo-opt", **module, start, f.pipeline, f.tests.timeout, **tester, f.output);
 }
 
 }  // namespace
@@ -118,16 +117,14 @@ absl::Status RunBisection(std::string_view tool, Module& module, const Candidate
   if (!steps.ok()) return steps.status();
   BisectResult r = Bisect(start.text, *steps, module.style(), tester);
   if (!r.found) {
-    return absl::NotFoundError(StrCat("the test stays false after every pass of ", pipeline, " (",
-                                      r.steps,
-                                      " passes changed the module); a test past --timeout (",
-                                      timeout, " s) counts as false"));
+    return absl::NotFoundError(StrCat(
+        "the test stays false after every pass of ", pipeline, " (", r.steps,
+        " passes changed the module); a test past --timeout (", timeout, " s) counts as false"));
   }
   std::cerr << tool << ": first pass after which the test is true: " << r.pass << " (step "
             << r.step + 1 << " of " << r.steps;
   if (r.rewrite > 0) {
-    std::cerr << "), its rewrite " << r.rewrite << " of " << r.rewrites << " (of %"
-              << r.rewrite_at;
+    std::cerr << "), its rewrite " << r.rewrite << " of " << r.rewrites << " (of %" << r.rewrite_at;
   }
   std::cerr << "; " << tester.tests_run() << " tests)\n";
   return WriteOutputAtomically(output, BisectReport(r, tool));

@@ -4,6 +4,7 @@
 
 #include "ir/hlo_printer.h"
 #include "parser/parser.h"
+#include "passes/control_flow_util.h"
 #include "passes/shape_inference.h"
 #include "passes/verifier.h"
 #include "reduce/ir_edit.h"
@@ -28,13 +29,18 @@ Candidate Canonical(Module& module, const PrintStyle& style) {
   module.style() = style;
   Candidate c;
   c.text = PrintModule(module, style);
-  int64_t elements = 0;
+  int64_t elements = 0, magnitude = 0;
   for (const auto& comp : module.computations()) {
     for (const auto& inst : comp->instructions()) {
       if (inst->shape().IsArray()) elements += std::max<int64_t>(0, inst->shape().ElementCount());
+      if (std::optional<int64_t> v = ScalarIntConstant(inst.get())) {
+        // Saturating: |INT64_MIN| and sums past INT64_MAX stay at the top.
+        const int64_t m = *v == INT64_MIN ? INT64_MAX : (*v < 0 ? -*v : *v);
+        magnitude = m > INT64_MAX - magnitude ? INT64_MAX : magnitude + m;
+      }
     }
   }
-  c.size = Size{InstructionCount(module), static_cast<int64_t>(c.text.size()), elements};
+  c.size = Size{InstructionCount(module), static_cast<int64_t>(c.text.size()), elements, magnitude};
   return c;
 }
 

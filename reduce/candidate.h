@@ -20,14 +20,18 @@ namespace hlo::reduce {
 // of its text and 64 per instruction) is lower: removing an instruction
 // always counts, and so does a large constant made a broadcast of one
 // element, which adds an instruction.
-// At equal scores, fewer array elements (smaller shapes) are smaller.
+// At equal scores, fewer array elements (smaller shapes) are smaller, and
+// then smaller integer scalars (the sum of their magnitudes: a loop bound
+// of 2 is simpler than one of 5).
 struct Size {
   int64_t instructions = 0;
   int64_t bytes = 0;
   int64_t elements = 0;
+  int64_t magnitude = 0;
   int64_t score() const { return 64 * instructions + bytes; }
   bool operator<(const Size& o) const {
-    return score() != o.score() ? score() < o.score() : elements < o.elements;
+    if (score() != o.score()) return score() < o.score();
+    return elements != o.elements ? elements < o.elements : magnitude < o.magnitude;
   }
 };
 
