@@ -51,7 +51,7 @@ TEST_CASE("Every reduction is named once", "[reduce]") {
     names.push_back(d.name);
     CHECK(d.create() != nullptr);
   }
-  CHECK(names.size() == 19);
+  CHECK(names.size() == 20);
 }
 
 TEST_CASE("Removing parameters renumbers the rest and the entry layout", "[reduce]") {
