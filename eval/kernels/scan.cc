@@ -11,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "eval/computation_plan.h"
 #include "eval/interp/kernel_context.h"
 #include "eval/kernels/dynamic.h"
+#include "eval/runtime/eval_observer.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
 
@@ -113,8 +115,14 @@ absl::StatusOr<Value> EvalScan(const Instruction& inst, Operands ops, KernelCont
     outs[k] = *std::move(v);
   }
   ComputationPlan& plan = ev.PlanFor(*body);
+  // The body runs once per step, as a while body does: profiled and observed
+  // even when its parameters are scalars (Profiler::Covers takes such a
+  // computation for a reducer applied per element).
+  plan.profiled = true;
   std::vector<const Value*> args(n);
+  EvalObserver* observer = ev.options().observer;
   for (int64_t step = 0; step < length; ++step) {
+    if (observer != nullptr) observer->LoopTrip(step);  // --find-nonfinite names the step
     const int64_t i = inst.GetBool(AttrKind::kIsReverse, false) ? length - 1 - step : step;
     for (int64_t k = 0; k < inputs; ++k) {
       // A fresh slice when to_apply kept the last one (returned it).

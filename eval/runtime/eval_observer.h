@@ -33,7 +33,8 @@ class EvalObserver {
   virtual absl::Status After(const Instruction& inst, absl::Span<const Value* const> operands,
                              const Value* result) = 0;
   // The innermost while loop that has started (Before without After)
-  // begins trip `trip` (0 first): its condition, then its body.
+  // begins trip `trip` (0 first): its condition, then its body; or the
+  // innermost scan begins step `trip` (0 first, in the order it runs).
   virtual void LoopTrip(int64_t trip) = 0;
 };
 

@@ -35,6 +35,7 @@ bool PassesValuesOn(Opcode op) {
     case Opcode::kTuple:
     case Opcode::kGetTupleElement:
     case Opcode::kWhile:
+    case Opcode::kScan:
     case Opcode::kCall:
     case Opcode::kFusion:
     case Opcode::kConditional:
@@ -129,7 +130,7 @@ std::string NonFiniteFinder::Describe(const Instruction& inst,
   } else {
     std::string loops;
     for (const Running& r : running()) {
-      if (r.inst->opcode() != Opcode::kWhile) continue;
+      if (!IsLoop(*r.inst)) continue;
       StrAppend(&loops, loops.empty() ? "" : ", ", "%", r.inst->name(), " iteration ", r.trip);
     }
     StrAppend(&out, "  loops (outermost first, iterations from 0): ", loops, "\n");

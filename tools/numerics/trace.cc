@@ -17,10 +17,14 @@ absl::Status TracingObserver::After(const Instruction& inst,
   return Finished(inst, operands, *result);
 }
 
+bool IsLoop(const Instruction& inst) {
+  return inst.opcode() == Opcode::kWhile || inst.opcode() == Opcode::kScan;
+}
+
 std::vector<int64_t> TracingObserver::Trips() const {
   std::vector<int64_t> trips;
   for (const Running& r : running_) {
-    if (r.inst->opcode() == Opcode::kWhile) trips.push_back(r.trip);
+    if (IsLoop(*r.inst)) trips.push_back(r.trip);
   }
   return trips;
 }
@@ -29,7 +33,7 @@ std::string DescribeRunning(const std::vector<TracingObserver::Running>& running
   std::string out;
   for (const TracingObserver::Running& r : running) {
     StrAppend(&out, out.empty() ? "" : " > ", "%", r.inst->name());
-    if (r.inst->opcode() == Opcode::kWhile) StrAppend(&out, " iteration ", r.trip);
+    if (IsLoop(*r.inst)) StrAppend(&out, " iteration ", r.trip);
   }
   return out;
 }

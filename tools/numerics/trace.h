@@ -23,7 +23,7 @@ class TracingObserver : public EvalObserver {
  public:
   struct Running {
     const Instruction* inst;
-    int64_t trip;  // a while loop's trip (0 first); -1 before the first
+    int64_t trip;  // a while loop's trip or a scan's step (0 first); -1 before the first
   };
   void Before(const Instruction& inst) final { running_.push_back({&inst, -1}); }
   absl::Status After(const Instruction& inst, absl::Span<const Value* const> operands,
@@ -38,12 +38,16 @@ class TracingObserver : public EvalObserver {
   virtual absl::Status Finished(const Instruction& inst, absl::Span<const Value* const> operands,
                                 const Value& result) = 0;
   const std::vector<Running>& running() const { return running_; }
-  // The trips of the enclosing while loops, outermost first.
+  // The trips of the enclosing while loops and scans, outermost first.
   std::vector<int64_t> Trips() const;
 
  private:
   std::vector<Running> running_;
 };
+
+// A while loop or a scan: what LoopTrip numbers (a scan's steps from 0, in
+// the order they run).
+bool IsLoop(const Instruction& inst);
 
 // "%while.3 iteration 2 > %call.1 > %fusion.4", outermost first; empty at
 // the entry computation's top level.

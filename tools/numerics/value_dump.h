@@ -4,8 +4,9 @@
 // execution order. The files appear together when the run ends, or not at
 // all (ir/output_dir.h).
 //
-// File names: NAME.npy; inside while loops NAME.iter3.npy (each enclosing
-// loop's iteration from 0, outermost first: NAME.iter3.iter0.npy); a second
+// File names: NAME.npy; inside while loops and scans NAME.iter3.npy (each
+// enclosing loop's iteration or scan's step from 0, outermost first:
+// NAME.iter3.iter0.npy); a second
 // run of the same instruction at the same iterations (a computation called
 // twice) NAME.call1.npy, a third .call2; tuple results one file per array,
 // NAME.elem1.npy, NAME.elem1_0.npy.
