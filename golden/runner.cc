@@ -411,7 +411,12 @@ int RunTests(const std::vector<std::string>& paths, const RunnerOptions& options
       out << "hlo-test: " << path << ": not a test file or folder\n";
       return 2;
     }
-    for (const std::string& file : FindTestFiles(path)) {
+    auto files = FindTestFiles(path);
+    if (!files.ok()) {
+      out << "hlo-test: " << files.status().message() << "\n";
+      return 2;
+    }
+    for (const std::string& file : *files) {
       std::string root = SuiteRoot(file, path);
       if (filter && !RE2::PartialMatch(fs::path(file).lexically_relative(root).string(), *filter)) {
         continue;

@@ -64,12 +64,38 @@ std::vector<RunLine> ParseRuns(const std::string& text, bool config) {
 
 }  // namespace
 
+// Every line of an hlo-test.cfg is blank, a `#` comment, `run:`,
+// `run-error:` or `exclude:`: another (a misspelt key) is an error, not a
+// line silently skipped.
+static absl::Status CheckConfig(const std::string& text, const std::string& path) {
+  int number = 0;
+  for (std::string_view line : check::SplitLines(text)) {
+    ++number;
+    std::string_view rest = check::Trim(line);
+    if (rest.empty() || rest[0] == '#') continue;
+    if (rest.starts_with("run:") || rest.starts_with("run-error:") ||
+        rest.starts_with("exclude:")) {
+      continue;
+    }
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ":", number, ": error: not a comment, run:, run-error: or exclude: line"));
+  }
+  return absl::OkStatus();
+}
+
 // `exclude: NAME` lines of DIR/hlo-test.cfg: files or folders under DIR that
-// hold no tests of this suite.
-static std::vector<fs::path> Excluded(const fs::path& directory) {
+// hold no tests of this suite. No config: none; one that cannot be read or
+// has a bad line: an error.
+static absl::StatusOr<std::vector<fs::path>> Excluded(const fs::path& directory) {
   std::vector<fs::path> excluded;
-  std::string config;
-  if (!ReadFile((directory / kConfigName).string(), &config)) return excluded;
+  const std::string path = (directory / kConfigName).string();
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return excluded;
+  std::string config, error;
+  if (!ReadFile(path, &config, &error)) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot read ", error));
+  }
+  if (absl::Status st = CheckConfig(config, path); !st.ok()) return st;
   for (std::string_view line : check::SplitLines(config)) {
     line = check::Trim(line);
     if (check::ConsumePrefix(&line, "exclude:")) {
@@ -79,24 +105,26 @@ static std::vector<fs::path> Excluded(const fs::path& directory) {
   return excluded;
 }
 
-std::vector<std::string> FindTestFiles(const std::string& path) {
+absl::StatusOr<std::vector<std::string>> FindTestFiles(const std::string& path) {
   std::vector<std::string> files;
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) {
     files.push_back(fs::absolute(path).lexically_normal().string());
     return files;
   }
-  std::vector<fs::path> excluded = Excluded(fs::absolute(path).lexically_normal());
+  auto excluded = Excluded(fs::absolute(path).lexically_normal());
+  if (!excluded.ok()) return excluded.status();
   for (auto it = fs::recursive_directory_iterator(path, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     fs::path entry = fs::absolute(it->path()).lexically_normal();
-    if (std::find(excluded.begin(), excluded.end(), entry) != excluded.end()) {
+    if (std::find(excluded->begin(), excluded->end(), entry) != excluded->end()) {
       if (it->is_directory(ec)) it.disable_recursion_pending();
       continue;
     }
     if (it->is_directory(ec)) {
-      std::vector<fs::path> more = Excluded(entry);
-      excluded.insert(excluded.end(), more.begin(), more.end());
+      auto more = Excluded(entry);
+      if (!more.ok()) return more.status();
+      excluded->insert(excluded->end(), more->begin(), more->end());
       continue;
     }
     if (it->is_regular_file(ec) && IsTestName(it->path())) {
@@ -170,6 +198,7 @@ absl::StatusOr<TestFile> LoadTestFile(const std::string& path, const std::string
       if (!ReadFile(config_path, &config, &error)) {
         return absl::InvalidArgumentError(absl::StrCat("cannot read ", error));
       }
+      if (absl::Status st = CheckConfig(config, config_path); !st.ok()) return st;
       test.runs = ParseRuns(config, true);
       if (!test.runs.empty()) break;
     }

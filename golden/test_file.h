@@ -42,8 +42,10 @@ struct TestFile {
 };
 
 // Finds the .hlo files under `path` (a file or a directory; NAME.expected.hlo
-// files are expected outputs, not tests), sorted.
-std::vector<std::string> FindTestFiles(const std::string& path);
+// files are expected outputs, not tests), sorted, minus what the folders'
+// hlo-test.cfg `exclude:` lines name. A config that cannot be read or has a
+// line that is not a comment, run:, run-error: or exclude: is an error.
+absl::StatusOr<std::vector<std::string>> FindTestFiles(const std::string& path);
 // The suite root for a file found under `given`.
 std::string SuiteRoot(const std::string& file, const std::string& given);
 absl::StatusOr<TestFile> LoadTestFile(const std::string& path, const std::string& root);

@@ -107,9 +107,29 @@ TEST_CASE("golden: test files are .hlo files, not .expected.hlo, minus exclude:"
   dir.Write("d/e.hlo", "");
   std::filesystem::create_directories(dir / "f.hlo");  // a folder, not a test
   auto files = FindTestFiles(dir.path());
-  REQUIRE(files.size() == 2);
-  CHECK(files[0] == dir / "a.hlo");
-  CHECK(files[1] == dir / "d/e.hlo");
+  REQUIRE(files.ok());
+  REQUIRE(files->size() == 2);
+  CHECK((*files)[0] == dir / "a.hlo");
+  CHECK((*files)[1] == dir / "d/e.hlo");
+}
+
+TEST_CASE("golden: a misspelt or unreadable hlo-test.cfg is an error, not skipped", "[golden]") {
+  ScratchDir dir;
+  dir.Write("hlo-test.cfg", "# root\nexclude: skip\n");
+  dir.Write("a.hlo", "");
+  dir.Write("d/hlo-test.cfg", "run: hlo-opt %s\nexlcude: e.hlo\n");
+  dir.Write("d/e.hlo", "");
+  auto files = FindTestFiles(dir.path());
+  REQUIRE(!files.ok());
+  CHECK(std::string(files.status().message()).find("d/hlo-test.cfg:2: error:") !=
+        std::string::npos);
+  auto test = LoadTestFile(dir / "d/e.hlo", dir.path());
+  REQUIRE(!test.ok());
+  CHECK(std::string(test.status().message()).find("hlo-test.cfg:2: error:") != std::string::npos);
+  ScratchDir unreadable;
+  std::filesystem::create_directories(unreadable / "hlo-test.cfg");  // a folder
+  unreadable.Write("a.hlo", "");
+  CHECK(!FindTestFiles(unreadable.path()).ok());
 }
 
 }  // namespace
