@@ -1,7 +1,11 @@
 #include "golden/runner.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <sstream>
 #include <system_error>
@@ -343,9 +347,38 @@ TestOutcome LoadAndRun(const Job& job, const RunnerOptions& options) {
 
 // Runs `work` on `count` threads, or on as many as the system gives (at
 // least this one).
+// Address space left under RLIMIT_AS (`ulimit -v`), or INT64_MAX without one.
+int64_t AddressSpaceLeft() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return INT64_MAX;
+  std::ifstream statm("/proc/self/statm");
+  int64_t pages = 0;
+  if (!(statm >> pages)) return INT64_MAX;
+  return static_cast<int64_t>(limit.rlim_cur) - pages * sysconf(_SC_PAGESIZE);
+}
+
+// A new thread's stack reservation (glibc takes RLIMIT_STACK's, else 8 MiB).
+int64_t ThreadStackBytes() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_STACK, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 8 << 20;
+  return static_cast<int64_t>(limit.rlim_cur);
+}
+
+// What the tests' work needs besides the stacks (files read, outputs,
+// matching): under a memory limit, threads stop before they take it, or a
+// worker's read fails as "does not fit in memory" (or a thread's
+// allocation aborts) with hundreds of idle stacks holding the room.
+constexpr int64_t kWorkHeadroom = int64_t{256} << 20;
+
 void RunOnThreads(int count, const std::function<void()>& work, std::ostream& out) {
   std::vector<std::thread> threads;
+  const int64_t stack = ThreadStackBytes();
   for (int t = 0; t < count; ++t) {
+    if (t > 0 && AddressSpaceLeft() < kWorkHeadroom + stack) {
+      out << "hlo-test: note: -j " << count << ": the system gave " << t
+          << " threads (the memory limit leaves room for no more stacks); running on " << t << "\n";
+      break;
+    }
     try {
       threads.emplace_back(work);
     } catch (const std::system_error& e) {
