@@ -3,6 +3,7 @@
 #include "ir/status_macros.h"
 #include "ir/strings.h"
 #include "stablehlo/attributes.h"
+#include "stablehlo/dot_algorithm.h"
 #include "stablehlo/op_util.h"
 
 namespace hlo::stablehlo {
@@ -138,6 +139,39 @@ absl::Status PrecisionText(const Translator& t, const Op& op, std::string* out) 
   return absl::OkStatus();
 }
 
+// #stablehlo.dot_algorithm<...> as HLO's algorithm name (XLA's known ones).
+absl::Status DotAlgorithm(const Translator& t, const Attr& a, std::string* out) {
+  if (a.dict.empty()) return t.Error(a.pos, "a dot algorithm needs its parameters");
+  DotAlgorithmParams p;
+  for (const NamedAttr& field : a.dict) {
+    const std::string& key = field.first;
+    const Attr& v = field.second;
+    if (key == "lhs_precision_type" || key == "rhs_precision_type" || key == "accumulation_type") {
+      if (v.s.empty()) return t.Error(v.pos, StrCat(key, " must be a type"));
+      (key == "lhs_precision_type"   ? p.lhs
+       : key == "rhs_precision_type" ? p.rhs
+                                     : p.accumulation) = v.s;
+    } else if (key == "lhs_component_count" || key == "rhs_component_count" ||
+               key == "num_primitive_operations") {
+      if (v.kind != Attr::Kind::kInt) return t.Error(v.pos, StrCat(key, " must be an integer"));
+      (key == "lhs_component_count"   ? p.lhs_components
+       : key == "rhs_component_count" ? p.rhs_components
+                                      : p.primitive_operations) = v.i;
+    } else if (key == "allow_imprecise_accumulation") {
+      if (v.kind != Attr::Kind::kBool) return t.Error(v.pos, StrCat(key, " must be true or false"));
+      p.allow_imprecise_accumulation = v.i != 0;
+    } else {
+      return t.Error(v.pos, StrCat("unknown dot algorithm parameter '", key, "'"));
+    }
+  }
+  std::optional<std::string> name = HloDotAlgorithm(p);
+  if (!name) {
+    return t.Error(a.pos, StrCat("XLA knows no dot algorithm <", DotAlgorithmFields(p), ">"));
+  }
+  *out = *name;
+  return absl::OkStatus();
+}
+
 absl::Status DotGeneral(Translator& t, const Op& op, Scope& s) {
   HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 2));
   HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
@@ -157,9 +191,9 @@ absl::Status DotGeneral(Translator& t, const Op& op, Scope& s) {
       if (const Attr* a = dn->Find(key)) HLO_RETURN_IF_ERROR(AttrInts(t.lex(), *a, key, v));
     }
   }
-  if (op.FindAttr("algorithm") != nullptr) {
-    return t.Error(op.FindAttr("algorithm")->pos, "dot algorithms are not supported yet");
-  }
+  std::string algorithm;
+  if (const Attr* a = op.FindAttr("algorithm"))
+    HLO_RETURN_IF_ERROR(DotAlgorithm(t, *a, &algorithm));
   std::string body = StrCat("dot(", Names(in), ")");
   if (!lb.empty()) StrAppend(&body, ", lhs_batch_dims=", IntList(lb));
   StrAppend(&body, ", lhs_contracting_dims=", IntList(lc));
@@ -168,6 +202,7 @@ absl::Status DotGeneral(Translator& t, const Op& op, Scope& s) {
   std::string precision;
   HLO_RETURN_IF_ERROR(PrecisionText(t, op, &precision));
   body += precision;
+  if (!algorithm.empty()) StrAppend(&body, ", algorithm=", algorithm);
   return t.BindResults(s, op, t.Emit(s, op, "dot", type, body));
 }
 

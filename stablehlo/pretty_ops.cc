@@ -163,12 +163,22 @@ absl::Status ParseDotGeneral(Reader& r, Op* op, int) {
       HLO_RETURN_IF_ERROR(ParseAttr(lex, &p));
       op->attrs.emplace_back("precision_config", std::move(p));
     } else if (key == "algorithm") {
+      // '<' key '=' attr (',' key '=' attr)* '>': the parameters of
+      // #stablehlo.dot_algorithm<...>, as the generic form has them.
       Attr p;
-      std::string_view text;
       p.pos = lex.Here();
-      HLO_RETURN_IF_ERROR(lex.SkipBalanced(&text));
       p.kind = Attr::Kind::kDialect;
-      p.text = std::string(text);
+      p.s = "stablehlo.dot_algorithm";
+      HLO_RETURN_IF_ERROR(lex.Expect("<", "to open the dot algorithm"));
+      do {
+        std::string name;
+        HLO_RETURN_IF_ERROR(lex.ExpectIdent(&name, "a dot algorithm parameter"));
+        HLO_RETURN_IF_ERROR(lex.Expect("="));
+        Attr v;
+        HLO_RETURN_IF_ERROR(ParseAttr(lex, &v));
+        p.dict.emplace_back(std::move(name), std::move(v));
+      } while (lex.Eat(","));
+      HLO_RETURN_IF_ERROR(lex.Expect(">", "to close the dot algorithm"));
       op->attrs.emplace_back("algorithm", std::move(p));
     } else {
       return lex.Error(pos, StrCat("unknown dot_general parameter '", key, "'"));

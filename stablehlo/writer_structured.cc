@@ -2,6 +2,7 @@
 // scatter, sort, ...), the collectives and custom calls.
 #include "ir/status_macros.h"
 #include "ir/strings.h"
+#include "stablehlo/dot_algorithm.h"
 #include "stablehlo/mlir_text.h"
 #include "stablehlo/writer_impl.h"
 
@@ -202,8 +203,11 @@ absl::StatusOr<Value> Writer::Structured(const hlo::Instruction& inst, int inden
   std::vector<const Computation*> regions;
   switch (inst.opcode()) {
     case Opcode::kDot: {
-      if (inst.HasAttr(AttrKind::kAlgorithm)) {
-        return Error(inst, "dot's algorithm= is not written in StableHLO yet");
+      std::optional<DotAlgorithmParams> algorithm;
+      if (std::string_view a = inst.GetString(AttrKind::kAlgorithm);
+          !a.empty() && a != "unset" && a != "alg_unset") {
+        algorithm = DotAlgorithmOfHlo(a);
+        if (!algorithm) return Error(inst, StrCat("dot algorithm '", a, "' is not one XLA knows"));
       }
       std::vector<std::string> f;
       Field(f, "lhs_batching_dimensions", inst.GetInts(AttrKind::kLhsBatchDims));
@@ -215,6 +219,11 @@ absl::StatusOr<Value> Writer::Structured(const hlo::Instruction& inst, int inden
                        Precision(inst)};
       op.pretty = PrettyForm::kFunctional;
       op.pretty_text = DotPretty(inst);
+      if (algorithm) {
+        const std::string fields = DotAlgorithmFields(*algorithm);
+        op.properties.push_back(StrCat("algorithm = #stablehlo.dot_algorithm<", fields, ">"));
+        StrAppend(&op.pretty_text, ", algorithm = <", fields, ">");
+      }
       break;
     }
     case Opcode::kConvolution: {
