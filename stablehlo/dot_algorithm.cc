@@ -34,8 +34,8 @@ constexpr std::array<Known, 13> kKnown{{
 
 // StableHLO's "any f8": every f8 type but f8E8M0FNU (a scale type).
 bool IsAnyF8(std::string_view t) {
-  return t == "f8E3M4" || t == "f8E4M3" || t == "f8E4M3FN" || t == "f8E5M2" ||
-         t == "f8E4M3FNUZ" || t == "f8E4M3B11FNUZ" || t == "f8E5M2FNUZ";
+  return t == "f8E3M4" || t == "f8E4M3" || t == "f8E4M3FN" || t == "f8E5M2" || t == "f8E4M3FNUZ" ||
+         t == "f8E4M3B11FNUZ" || t == "f8E5M2FNUZ";
 }
 
 std::string Lower(std::string_view s) {
@@ -65,8 +65,7 @@ std::optional<DotAlgorithmParams> DotAlgorithmOfHlo(std::string_view hlo_name) {
 
 std::optional<std::string> HloDotAlgorithm(const DotAlgorithmParams& p) {
   if (p.lhs_components != 1 || p.rhs_components != 1) return std::nullopt;
-  if (IsAnyF8(p.lhs) && IsAnyF8(p.rhs) && p.accumulation == "f32" &&
-      p.primitive_operations == 1) {
+  if (IsAnyF8(p.lhs) && IsAnyF8(p.rhs) && p.accumulation == "f32" && p.primitive_operations == 1) {
     return std::string(p.allow_imprecise_accumulation ? kKnown[1].hlo : kKnown[0].hlo);
   }
   if (p.allow_imprecise_accumulation || p.lhs != p.rhs) return std::nullopt;
@@ -81,12 +80,12 @@ std::optional<std::string> HloDotAlgorithm(const DotAlgorithmParams& p) {
 }
 
 std::string DotAlgorithmFields(const DotAlgorithmParams& p) {
-  return StrCat("lhs_precision_type = ", p.lhs, ", rhs_precision_type = ", p.rhs,
-                ", accumulation_type = ", p.accumulation, ", lhs_component_count = ",
-                p.lhs_components, ", rhs_component_count = ", p.rhs_components,
-                ", num_primitive_operations = ", p.primitive_operations,
-                ", allow_imprecise_accumulation = ",
-                p.allow_imprecise_accumulation ? "true" : "false");
+  return StrCat(
+      "lhs_precision_type = ", p.lhs, ", rhs_precision_type = ", p.rhs,
+      ", accumulation_type = ", p.accumulation, ", lhs_component_count = ", p.lhs_components,
+      ", rhs_component_count = ", p.rhs_components,
+      ", num_primitive_operations = ", p.primitive_operations,
+      ", allow_imprecise_accumulation = ", p.allow_imprecise_accumulation ? "true" : "false");
 }
 
 }  // namespace hlo::stablehlo

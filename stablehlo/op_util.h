@@ -60,6 +60,10 @@ std::vector<OpEntry> CollectiveOps();
 std::vector<OpEntry> ChloOps();
 std::vector<OpEntry> MiscOps();
 
+// custom_call @ragged_all_to_all (XLA's import of ragged-all-to-all: the
+// replica groups and channel in its dictionary config) as the HLO op.
+absl::Status RaggedAllToAllCall(Translator& t, const Op& op, Scope& s);
+
 }  // namespace hlo::stablehlo
 
 #endif  // HLO_STABLEHLO_OP_UTIL_H_

@@ -117,6 +117,34 @@ absl::Status AllToAll(Translator& t, const Op& op, Scope& s) {
              StrCat("all-to-all(", Names(in), ")", attrs, ", dimensions={", split, "}")));
 }
 
+}  // namespace
+
+absl::Status RaggedAllToAllCall(Translator& t, const Op& op, Scope& s) {
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  if (in.size() != 6) {
+    return t.Error(op.name_pos, StrCat("ragged_all_to_all takes 6 operands, not ", in.size()));
+  }
+  const Attr* config = op.FindAttr("backend_config");
+  if (config == nullptr || config->kind != Attr::Kind::kDict) {
+    return t.Error(op.name_pos, "ragged_all_to_all needs its dictionary backend_config");
+  }
+  std::string attrs;
+  if (const Attr* ch = config->Find("channel_id")) {
+    int64_t id = 0;
+    HLO_RETURN_IF_ERROR(AttrInt(t.lex(), *ch, "channel_id", &id));
+    if (id > 0) StrAppend(&attrs, ", channel_id=", id);
+  }
+  Op groups;  // the config's replica_groups, read as a collective's
+  if (const Attr* rg = config->Find("replica_groups"))
+    groups.attrs.emplace_back("replica_groups", *rg);
+  HLO_RETURN_IF_ERROR(CommonAttrs(t, groups, &attrs));
+  return t.BindResults(s, op,
+                       t.Emit(s, op, "ragged-all-to-all", t.ResultType(op),
+                              StrCat("ragged-all-to-all(", Names(in), ")", attrs)));
+}
+
+namespace {
+
 absl::Status CollectivePermute(Translator& t, const Op& op, Scope& s) {
   HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
   std::string attrs;

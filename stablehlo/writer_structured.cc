@@ -134,6 +134,16 @@ std::string DotPretty(const hlo::Instruction& inst) {
   return out;
 }
 
+// The replica groups as a dense matrix; shorter groups are padded with -1,
+// as XLA's import writes groups of unequal sizes.
+std::string ReplicaGroupsDense(const hlo::Instruction& inst) {
+  std::vector<std::vector<int64_t>> groups = inst.replica_groups()->Groups();
+  size_t width = 0;
+  for (const auto& g : groups) width = std::max(width, g.size());
+  for (auto& g : groups) g.resize(width, -1);
+  return I64Matrix(groups, width);
+}
+
 // channel_handle and replica_groups of a collective.
 absl::Status CollectiveAttributes(const hlo::Instruction& inst, Op& op) {
   if (inst.HasAttr(AttrKind::kChannelId)) {
@@ -141,14 +151,7 @@ absl::Status CollectiveAttributes(const hlo::Instruction& inst, Op& op) {
                                    inst.GetInt(AttrKind::kChannelId), ", type = 1>"));
   }
   if (inst.HasAttr(AttrKind::kReplicaGroups)) {
-    std::vector<std::vector<int64_t>> groups = inst.replica_groups()->Groups();
-    size_t width = groups.empty() ? 0 : groups[0].size();
-    for (const auto& g : groups) {
-      if (g.size() != width) {
-        return absl::InvalidArgumentError("replica groups of unequal sizes have no dense form");
-      }
-    }
-    op.properties.push_back(StrCat("replica_groups = ", I64Matrix(groups, width)));
+    op.properties.push_back(StrCat("replica_groups = ", ReplicaGroupsDense(inst)));
   }
   if (inst.GetBool(AttrKind::kUseGlobalDeviceIds)) {
     op.properties.push_back("use_global_device_ids");
@@ -395,6 +398,23 @@ absl::StatusOr<Value> Writer::Collective(const hlo::Instruction& inst, int inden
     case Opcode::kCollectiveBroadcast:
       op.name = "stablehlo.collective_broadcast";
       break;
+    case Opcode::kRaggedAllToAll: {
+      // StableHLO has no such op: XLA's import writes a typed-FFI custom
+      // call whose dictionary config holds the channel and replica groups.
+      op.name = "stablehlo.custom_call";
+      std::vector<std::string> config;
+      if (inst.HasAttr(AttrKind::kChannelId)) {
+        config.push_back(StrCat("channel_id = ", inst.GetInt(AttrKind::kChannelId), " : i64"));
+      }
+      if (inst.HasAttr(AttrKind::kReplicaGroups)) {
+        config.push_back(StrCat("replica_groups = ", ReplicaGroupsDense(inst)));
+      }
+      op.properties = {"api_version = 4 : i32",
+                       StrCat("backend_config = {", StrJoin(config, ", "), "}"),
+                       "call_target_name = \"ragged_all_to_all\""};
+      HLO_RETURN_IF_ERROR(Operands(inst, indent, op));
+      return EmitFor(inst, op, indent);
+    }
     case Opcode::kAllReduceDone:
     case Opcode::kCollectivePermuteDone:
       return ValueOf(inst.operand(0));
