@@ -108,11 +108,12 @@ absl::Status Refusals(const Instruction& inst, const Config& c) {
 
 }  // namespace
 
-absl::StatusOr<View> MatmulView(const Shape& shape, const DotSide& side, bool contracting_last,
-                                const std::string& what) {
+absl::StatusOr<View> MatmulView(const Config& c, const Shape& shape, const DotSide& side,
+                                bool contracting_last, const std::string& what) {
   if (!shape.IsArray() || shape.rank() != 4 || side.batch.size() != 2 ||
       side.contracting.size() != 1) {
-    return Invalid(StrCat(what, " must be 4-d with 2 batch and 1 contracting dimensions, not ",
+    return Invalid(StrCat("custom-call ", c.target, ": ", what,
+                          " must be 4-d with 2 batch and 1 contracting dimensions, not ",
                           shape.ToString(false), " with batch {", StrJoin(side.batch, ","),
                           "} and contracting {", StrJoin(side.contracting, ","), "}"));
   }
@@ -121,7 +122,8 @@ absl::StatusOr<View> MatmulView(const Shape& shape, const DotSide& side, bool co
   const int64_t named[3] = {side.batch[0], side.batch[1], side.contracting[0]};
   for (int64_t n : named) {
     if (n < 0 || n > 3 || used[n]) {
-      return Invalid(StrCat(what, "'s batch {", StrJoin(side.batch, ","), "} and contracting {",
+      return Invalid(StrCat("custom-call ", c.target, ": ", what, "'s batch {",
+                            StrJoin(side.batch, ","), "} and contracting {",
                             StrJoin(side.contracting, ","),
                             "} dimensions are not distinct dimensions of a 4-d array"));
     }
@@ -141,9 +143,10 @@ absl::StatusOr<View> MatmulView(const Shape& shape, const DotSide& side, bool co
   return v;
 }
 
-absl::StatusOr<View> PlainView(const Shape& shape, const std::string& what) {
+absl::StatusOr<View> PlainView(const Config& c, const Shape& shape, const std::string& what) {
   if (!shape.IsArray() || shape.rank() != 4) {
-    return Invalid(StrCat(what, " must be 4-d, not ", shape.ToString(false)));
+    return Invalid(
+        StrCat("custom-call ", c.target, ": ", what, " must be 4-d, not ", shape.ToString(false)));
   }
   const std::vector<int64_t> strides = RowMajorStrides(shape);
   View v;
@@ -293,7 +296,7 @@ absl::Status FillProblem(const Config& c, Operands ops, size_t bias_index, size_
   if (c.bias) {
     if (auto st = CheckFloat(c, ops, next, "bias", nullptr); !st.ok()) return st;
     const Literal& bias = ops[next]->array();
-    absl::StatusOr<View> bv = PlainView(bias.shape(), "the bias");
+    absl::StatusOr<View> bv = PlainView(c, bias.shape(), "the bias");
     if (!bv.ok()) return bv.status();
     if (auto st = CheckBiasDims(c, *bv, p.d, "the bias"); !st.ok()) return st;
     p.bias = Gather<T>(bias, *bv);
@@ -342,17 +345,17 @@ absl::Status ReadForward(const Instruction& inst, Operands ops, const Config& c,
   if (!k_side.ok()) return k_side.status();
   absl::StatusOr<DotSide> v_side = ReadDotSide(c, "bmm2_dot_dimension_numbers", false);
   if (!v_side.ok()) return v_side.status();
-  absl::StatusOr<View> q = MatmulView(ops[0]->array().shape(), *q_side, true, "q (operand 0)");
+  absl::StatusOr<View> q = MatmulView(c, ops[0]->array().shape(), *q_side, true, "q (operand 0)");
   if (!q.ok()) return q.status();
-  absl::StatusOr<View> k = MatmulView(ops[1]->array().shape(), *k_side, true, "k (operand 1)");
+  absl::StatusOr<View> k = MatmulView(c, ops[1]->array().shape(), *k_side, true, "k (operand 1)");
   if (!k.ok()) return k.status();
-  absl::StatusOr<View> v = MatmulView(ops[2]->array().shape(), *v_side, false, "v (operand 2)");
+  absl::StatusOr<View> v = MatmulView(c, ops[2]->array().shape(), *v_side, false, "v (operand 2)");
   if (!v.ok()) return v.status();
   absl::StatusOr<Dims> d = CheckQkv(c, *q, *k, *v);
   if (!d.ok()) return d.status();
   p.d = *d;
   const Shape& s = inst.shape();
-  absl::StatusOr<View> o = PlainView(s.tuple_shape(0), "the output (result 0)");
+  absl::StatusOr<View> o = PlainView(c, s.tuple_shape(0), "the output (result 0)");
   if (!o.ok()) return o.status();
   if (auto st = CheckDims(c, *o, {d->b, d->hq, d->sq, d->dv}, "the output (result 0)"); !st.ok()) {
     return st;

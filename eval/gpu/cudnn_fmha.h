@@ -14,27 +14,6 @@
 
 namespace hlo::gpu::fmha {
 
-// One of a dot's two sides in a DotDimensionNumbers message.
-struct DotSide {
-  std::vector<int64_t> batch, contracting;
-};
-
-// A 4-d operand seen as [B, H, S, D]: its dims in that order and the strides
-// of each into its row-major storage.
-struct View {
-  int64_t dim[4] = {0, 0, 0, 0};
-  int64_t stride[4] = {0, 0, 0, 0};
-};
-
-// The view of `shape` whose dims are (batch..., non-contracting,
-// contracting) when `contracting_last`, else (batch..., contracting,
-// non-contracting): cuDNN's reading of a matmul operand
-// (xla/stream_executor/dnn.cc MakeCudnnCompatible). `what` names the operand.
-absl::StatusOr<View> MatmulView(const Shape& shape, const DotSide& side, bool contracting_last,
-                                const std::string& what);
-// The view of a 4-d shape in its own dim order (outputs, bias).
-absl::StatusOr<View> PlainView(const Shape& shape, const std::string& what);
-
 // The options of a call, from its target and cudnn_fmha_backend_config.
 struct Config {
   std::string target;
@@ -47,9 +26,30 @@ struct Config {
 };
 absl::StatusOr<Config> ReadConfig(const Instruction& inst, bool bias);
 
+// One of a dot's two sides in a DotDimensionNumbers message.
+struct DotSide {
+  std::vector<int64_t> batch, contracting;
+};
+
 // One side of a dot_dimension_numbers field of the config: an error naming
 // the field when it is absent.
 absl::StatusOr<DotSide> ReadDotSide(const Config& c, std::string_view field, bool lhs);
+
+// A 4-d operand seen as [B, H, S, D]: its dims in that order and the strides
+// of each into its row-major storage.
+struct View {
+  int64_t dim[4] = {0, 0, 0, 0};
+  int64_t stride[4] = {0, 0, 0, 0};
+};
+
+// The view of `shape` whose dims are (batch..., non-contracting,
+// contracting) when `contracting_last`, else (batch..., contracting,
+// non-contracting): cuDNN's reading of a matmul operand
+// (xla/stream_executor/dnn.cc MakeCudnnCompatible). `what` names the operand.
+absl::StatusOr<View> MatmulView(const Config& c, const Shape& shape, const DotSide& side,
+                                bool contracting_last, const std::string& what);
+// The view of a 4-d shape in its own dim order (outputs, bias).
+absl::StatusOr<View> PlainView(const Config& c, const Shape& shape, const std::string& what);
 
 // The sizes of one attention problem: queries [B, Hq, Sq, D], keys [B, Hk,
 // Skv, D], values [B, Hk, Skv, Dv]; each query head h reads key head

@@ -46,7 +46,7 @@ absl::Status CheckResults(const Instruction& inst, const Config& c, const Dims& 
       {d.b, d.hq, d.sq, d.d}, {d.b, d.hk, d.skv, d.d}, {d.b, d.hk, d.skv, d.dv}};
   const char* names[3] = {"dq (result 0)", "dk (result 1)", "dv (result 2)"};
   for (int r = 0; r < 3; ++r) {
-    absl::StatusOr<View> v = PlainView(s.tuple_shape(r), names[r]);
+    absl::StatusOr<View> v = PlainView(c, s.tuple_shape(r), names[r]);
     if (!v.ok()) return v.status();
     if (auto st = CheckDims(c, *v, want[r], names[r]); !st.ok()) return st;
     if (s.tuple_shape(r).element_type() != type) {
@@ -61,7 +61,7 @@ absl::Status CheckResults(const Instruction& inst, const Config& c, const Dims& 
                           " takes no bias, so it returns (dq, dk, dv, u8[workspace]), not ",
                           s.ToString(false)));
   }
-  absl::StatusOr<View> v = PlainView(s.tuple_shape(3), "dbias (result 3)");
+  absl::StatusOr<View> v = PlainView(c, s.tuple_shape(3), "dbias (result 3)");
   if (!v.ok()) return v.status();
   if (!IsFloat(s.tuple_shape(3).element_type())) {
     return Invalid(StrCat("custom-call ", c.target, ": dbias (result 3) must be of a float type"));
@@ -83,7 +83,7 @@ absl::Status CheckIntermediate(const Config& c, const Dims& d) {
   if (!dims.ok()) return dims.status();
   absl::StatusOr<DotSide> side = ReadDotSide(c, "bmm2_grad_gemm1_dot_dimension_numbers", true);
   if (!side.ok()) return side.status();
-  absl::StatusOr<View> p = MatmulView(Shape::Array(PrimitiveType::kF32, *dims), *side, false,
+  absl::StatusOr<View> p = MatmulView(c, Shape::Array(PrimitiveType::kF32, *dims), *side, false,
                                       "intermediate_tensor_shape");
   if (!p.ok()) return p.status();
   return CheckDims(c, *p, {d.b, d.hq, d.sq, d.skv}, "intermediate_tensor_shape");
@@ -107,7 +107,7 @@ absl::Status ReadBackward(const Instruction& inst, Operands ops, const Config& c
   for (int r = 0; r < 5; ++r) {
     absl::StatusOr<DotSide> side = ReadDotSide(c, reads[r].field, false);
     if (!side.ok()) return side.status();
-    absl::StatusOr<View> v = MatmulView(ops[reads[r].index]->array().shape(), *side,
+    absl::StatusOr<View> v = MatmulView(c, ops[reads[r].index]->array().shape(), *side,
                                         reads[r].contracting_last, reads[r].name);
     if (!v.ok()) return v.status();
     views[r] = *v;
