@@ -6,27 +6,28 @@
 //   __cudnn$fmhaScaleBiasSoftmax[Dropout] (q, k, v, bias[, seq_q, seq_kv])
 //     -> (o[, stats], u8[workspace])
 //
-// with S = fmha_scale * q.k^T (bmm1_dot_dimension_numbers) + bias, masked,
-// P = softmax(S) along the keys, o = P.v (bmm2_dot_dimension_numbers' rhs);
-// stats, the softmax statistics the backward call takes, is the log-sum-exp
-// of each row of S (its max plus the log of the sum of exp(S - max)). q and
-// k are read as [B, H, S, D] and v as [B, H, Skv, Dv] through the dot
-// dimension numbers; o, stats and bias are [B, H, Sq, Dv], [B, H, Sq] and
-// [B|1, H|1, Sq|1, Skv|1] in their own dim order, whatever their layouts.
-// Masks (mask_type): CAUSAL hides key j > query i (top-left aligned, as
-// XLA's causal reference modules build it); PADDING takes seq_q and seq_kv
-// (one length per batch) and hides keys j >= seq_kv[b] and whole queries
-// i >= seq_q[b]; PADDING_CAUSAL both; sliding_window_length w > 0 also
-// hides keys j <= i - w. A query that sees no key gets a zero output row
-// and stats -inf (XLA's padding test expects zeros past seq_q). The
-// arithmetic runs in f32 (cuda_dnn.cc sets cuDNN's compute and intermediate
-// data types to FLOAT; f64 for f64 operands, as --precision=f64 makes
-// them) and rounds once to the result types. Refused with an error: dropout
-// (dropout_rate > 0: cuDNN's Philox mask cannot be reproduced), ALIBI
-// (cuda_dnn.cc sets no ALiBi option: its meaning is not in XLA's sources),
-// packed segments (max_seg_per_batch > 1), paged attention, score_mod
-// computations, and the f8 targets (their intermediate f8 quantisation
-// with scale and amax operands is cuDNN's own).
+// with S = fmha_scale * q.k^T (bmm1_dot_dimension_numbers) + bias, masked, P =
+// softmax(S) along the keys, o = P.v (bmm2_dot_dimension_numbers' rhs); stats,
+// the softmax statistics the backward call takes, is the log-sum-exp of each
+// row of S (its max plus the log of the sum of exp(S - max), as
+// cudnn-frontend's softmax node writes its Stats). q and k are read as [B, H,
+// S, D] and v as [B, H, Skv, Dv] through the dot dimension numbers; o, stats
+// and bias are [B, H, Sq, Dv], [B, H, Sq] and [B|1, H|1, Sq|1, Skv|1] in their
+// own dim order, whatever their layouts. Masks (mask_type): CAUSAL hides key j
+// > query i (top-left aligned, as XLA's causal reference modules build it);
+// PADDING takes seq_q and seq_kv (one length per batch) and hides keys j >=
+// seq_kv[b] and whole queries i >= seq_q[b]; PADDING_CAUSAL both;
+// sliding_window_length w > 0 also hides keys j <= i - w (cudnn-frontend's
+// masks: a top-left causal diagonal, a left bound keeping j + w > i, padding by
+// the two lengths). A query that sees no key gets a zero output row and stats
+// -inf (XLA's padding test expects zeros past seq_q). The arithmetic runs in
+// f32 (cuda_dnn.cc sets cuDNN's compute and intermediate data types to FLOAT;
+// f64 for f64 operands, as --precision=f64 makes them) and rounds once to the
+// result types. Refused with an error: dropout (dropout_rate > 0: cuDNN's
+// Philox mask cannot be reproduced), ALIBI (cuda_dnn.cc sets no ALiBi option:
+// its meaning is not in XLA's sources), packed segments (max_seg_per_batch >
+// 1), paged attention, score_mod computations, and the f8 targets (their
+// intermediate f8 quantisation with scale and amax operands is cuDNN's own).
 #include "eval/gpu/cudnn_fmha.h"
 
 #include <algorithm>
