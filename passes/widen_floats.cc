@@ -77,7 +77,8 @@ bool WidenableCustomCall(std::string_view target, std::string* renamed) {
   if (target.starts_with("__cudnn$conv") || target == "__cublas$gemm" ||
       target == "__cublas$lt$matmul" || target == "__cublas$triangularSolve" ||
       target.starts_with("cusolver_") || target.starts_with("hipsolver_") ||
-      target.starts_with("xla.gpu.ext.cub_")) {
+      target.starts_with("xla.gpu.ext.cub_") ||
+      (target.starts_with("__cudnn$fmha") && !target.ends_with("F8"))) {
     return true;
   }
   for (std::string_view prefix : {"lapack_", "blas_"}) {

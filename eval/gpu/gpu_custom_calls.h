@@ -39,6 +39,15 @@ absl::StatusOr<Value> EvalCudnnConvBackwardInput(const Instruction&, Operands, K
 absl::StatusOr<Value> EvalCudnnConvBackwardFilter(const Instruction&, Operands, KernelContext&);
 absl::StatusOr<Value> EvalCudnnConvBiasActivation(const Instruction&, Operands, KernelContext&);
 
+// eval/gpu/cudnn_fmha.cc: cuDNN fused attention, forward and backward; the
+// f8 targets are refused with an error.
+absl::StatusOr<Value> EvalCudnnFmhaSoftmax(const Instruction&, Operands, KernelContext&);
+absl::StatusOr<Value> EvalCudnnFmhaScaleBiasSoftmax(const Instruction&, Operands, KernelContext&);
+absl::StatusOr<Value> EvalCudnnFmhaSoftmaxBackward(const Instruction&, Operands, KernelContext&);
+absl::StatusOr<Value> EvalCudnnFmhaScaleBiasSoftmaxBackward(const Instruction&, Operands,
+                                                            KernelContext&);
+absl::StatusOr<Value> EvalCudnnFmhaF8(const Instruction&, Operands, KernelContext&);
+
 // eval/gpu/cublas.cc
 absl::StatusOr<Value> EvalCublasGemm(const Instruction&, Operands, KernelContext&);
 absl::StatusOr<Value> EvalCublasTriangularSolve(const Instruction&, Operands, KernelContext&);
