@@ -38,9 +38,15 @@ def mpirun_prefix(n):
 
 
 # Under ASan, Open MPI's allocations that live until exit are no leak of ours.
+# The suppressions match by library, so Open MPI's and PMIx's plugins must
+# stay loaded until LeakSanitizer looks (no dlclose: else their frames are
+# "<unknown module>"), and the slow unwinder follows frames through them.
 SUPP = "suppressions=" + os.path.join(ROOT, "scripts", "mpi_lsan.supp")
 ENV = dict(os.environ, HLO_PIN="0",
-           LSAN_OPTIONS=":".join(x for x in (os.environ.get("LSAN_OPTIONS"), SUPP) if x))
+           OMPI_MCA_mca_base_component_disable_dlclose="1",
+           PMIX_MCA_mca_base_component_disable_dlclose="1",
+           LSAN_OPTIONS=":".join(x for x in (os.environ.get("LSAN_OPTIONS"), SUPP,
+                                             "fast_unwind_on_malloc=0") if x))
 
 
 def run(cmd, cwd, timeout=120):
