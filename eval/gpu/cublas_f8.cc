@@ -6,7 +6,9 @@
 //
 // a and b are f8e4m3fn or f8e5m2 (not both e5m2); c, the matrix bias, is
 // there when beta is not 0; bias, a vector along d's minor-most dimension,
-// when the epilogue names BIAS; d_scale, the last operand, when d is f8;
+// when the epilogue names BIAS; d_scale, the last operand, when d is f8
+// (when XLA rewrote an unscaled f8 dot, there is none and its thunk emitter
+// reads the last operand, b_scale, as d_scale, as this does);
 // the scales are f32 scalars; d_amax (damax_output) is an f32 scalar. With
 // cuBLASLt's scaling (the FP8 equation of cublasLtMatmul):
 //
@@ -22,7 +24,8 @@
 // (cuBLASLt's scale type for every FP8 combination, cuda_blas_lt.cc);
 // cuBLASLt's FAST_ACCUM mode (DEFAULT precision) changes only how its
 // accumulator rounds. Refused with an error: the _AUX epilogues (the thunk
-// emitter rejects them), block scaling (scale_mode 2, MX), f8 types other
+// emitter rejects them), d_amax of a non-f8 result (XLA never asks for it),
+// block scaling (scale_mode 2, MX), f8 types other
 // than e4m3fn/e5m2 (ROCm's fnuz calls take no d_scale: their meaning
 // differs) and type combinations cuBLASLt's FP8 table has not.
 #include <cmath>
@@ -65,6 +68,12 @@ absl::StatusOr<Layout> OperandLayout(const Gemm& g, bool f8_out, size_t given) {
   l.count = l.b_scale + 1;
   if (g.bias) l.bias = l.count++;
   if (f8_out) l.d_scale = l.count++;
+  // XLA rewrites an unscaled dot with an f8 result into (a, b, 1, 1): its
+  // thunk emitter then reads the last operand, b_scale, as d_scale.
+  if (f8_out && !g.bias && given + 1 == l.count) {
+    l.d_scale = l.b_scale;
+    l.count = given;
+  }
   if (given != l.count) {
     return Invalid(StrCat(kTarget, " with beta ", g.beta, ", epilogue ", g.epilogue, " and ",
                           f8_out ? "an f8" : "a non-f8", " result takes ", l.count,
@@ -171,6 +180,11 @@ absl::StatusOr<Value> EvalCublasLtMatmulF8(const Instruction& inst, Operands ops
   const Shape& d_shape = inst.shape().tuple_shape(0);
   const PrimitiveType d_type = d_shape.element_type();
   const bool f8_out = IsOcpF8(d_type);
+  if (g->damax_output && !f8_out) {
+    return Invalid(StrCat(kTarget, ": damax_output with a ", PrimitiveTypeName(d_type),
+                          " result is not implemented (XLA asks for d_amax only when it fuses the "
+                          "conversion to f8)"));
+  }
   HLO_ASSIGN_OR_RETURN(Layout l, OperandLayout(*g, f8_out, ops.size()));
   for (size_t i = 0; i < ops.size(); ++i) {
     if (!ops[i]->is_array()) return Invalid(StrCat(kTarget, ": operand ", i, " is a tuple"));
