@@ -74,7 +74,7 @@ bool WidenableCustomCall(std::string_view target, std::string* renamed) {
   }
   // XLA:GPU's library calls and jaxlib's GPU solver calls (eval/gpu/) take
   // their element type from their operands and results.
-  if (target.starts_with("__cudnn$conv") || target == "__cublas$gemm" ||
+  if (target.starts_with("__cudnn$conv") || target == "__cudnn$norm" || target == "__cublas$gemm" ||
       target == "__cublas$lt$matmul" || target == "__cublas$triangularSolve" ||
       target.starts_with("cusolver_") || target.starts_with("hipsolver_") ||
       target.starts_with("xla.gpu.ext.cub_") ||

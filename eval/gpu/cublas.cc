@@ -14,6 +14,8 @@
 //
 // The dot and the solve are hlo-run's kernels; the epilogue runs in f64
 // and rounds once to the result type.
+#include "eval/gpu/cublas.h"
+
 #include <cmath>
 #include <complex>
 #include <memory>
@@ -30,13 +32,7 @@ namespace {
 
 absl::Status Invalid(std::string message) { return absl::InvalidArgumentError(std::move(message)); }
 
-struct Gemm {
-  double alpha = 1, alpha_imag = 0, beta = 0;
-  std::vector<int64_t> lhs_batch, lhs_contracting, rhs_batch, rhs_contracting;
-  std::string epilogue = "DEFAULT";
-  bool bias = false, aux = false;
-  std::string activation;  // "", "RELU", "GELU", "SILU"
-};
+}  // namespace
 
 absl::StatusOr<Gemm> ReadGemm(const Instruction& inst) {
   absl::StatusOr<Json> m = ConfigMessage(inst, "gemm_backend_config");
@@ -49,6 +45,12 @@ absl::StatusOr<Gemm> ReadGemm(const Instruction& inst) {
   g.alpha_imag = *v;
   if (!(v = DoubleField(*m, "beta", 0)).ok()) return v.status();
   g.beta = *v;
+  absl::StatusOr<bool> damax = BoolField(*m, "damax_output", false);
+  if (!damax.ok()) return damax.status();
+  g.damax_output = *damax;
+  absl::StatusOr<int64_t> scale_mode = IntField(*m, "scale_mode", 0);
+  if (!scale_mode.ok()) return scale_mode.status();
+  g.scale_mode = *scale_mode;
   Json dims = Json::object();
   if (m->contains("dot_dimension_numbers")) dims = (*m)["dot_dimension_numbers"];
   struct {
@@ -87,7 +89,7 @@ absl::StatusOr<Gemm> ReadGemm(const Instruction& inst) {
   return Invalid(StrCat("gemm epilogue ", g.epilogue, " is not one hlo-run knows"));
 }
 
-std::unique_ptr<Instruction> MakeDot(const Shape* result, const Gemm& g) {
+std::unique_ptr<Instruction> GemmDot(const Shape* result, const Gemm& g) {
   auto dot = std::make_unique<Instruction>(Opcode::kDot, "cublas-gemm", result);
   dot->SetAttr(AttrKind::kLhsBatchDims, g.lhs_batch);
   dot->SetAttr(AttrKind::kLhsContractingDims, g.lhs_contracting);
@@ -96,7 +98,7 @@ std::unique_ptr<Instruction> MakeDot(const Shape* result, const Gemm& g) {
   return dot;
 }
 
-double Activate(std::string_view act, double x) {
+double GemmActivation(std::string_view act, double x) {
   if (act == "RELU") return x < 0 ? 0 : x;
   if (act == "GELU") {
     const double c = std::sqrt(2 / M_PI);
@@ -107,14 +109,12 @@ double Activate(std::string_view act, double x) {
 }
 
 // The output dimension the vector bias runs along: the result's minor-most.
-int64_t BiasDim(const Shape& out) {
+int64_t GemmBiasDim(const Shape& out) {
   if (out.has_layout() && !out.layout().minor_to_major.empty()) {
     return out.layout().minor_to_major[0];
   }
   return out.rank() - 1;
 }
-
-}  // namespace
 
 absl::StatusOr<Value> EvalCublasGemm(const Instruction& inst, Operands ops, KernelContext& ev) {
   const std::string target = TargetOf(inst);
@@ -135,7 +135,7 @@ absl::StatusOr<Value> EvalCublasGemm(const Instruction& inst, Operands ops, Kern
     return Invalid(StrCat("custom-call ", target, " returns (out", g->aux ? ", aux" : "",
                           ", s8[workspace]), not ", s.ToString(false)));
   }
-  auto dot = MakeDot(out, *g);
+  auto dot = GemmDot(out, *g);
   absl::StatusOr<Value> result = EvalDot(*dot, ops.subspan(0, 2), ev);
   if (!result.ok()) return result;
   Literal& o = result->mutable_array();
@@ -145,7 +145,7 @@ absl::StatusOr<Value> EvalCublasGemm(const Instruction& inst, Operands ops, Kern
                           out->ToString(false), ", not ", c->shape().ToString(false)));
   }
   const Literal* bias = g->bias ? &ops.back()->array() : nullptr;
-  const int64_t bias_dim = BiasDim(*out);
+  const int64_t bias_dim = GemmBiasDim(*out);
   int64_t inner = 1;
   if (bias != nullptr) {
     if (bias->shape().rank() != 1 || out->rank() == 0 ||
@@ -186,7 +186,7 @@ absl::StatusOr<Value> EvalCublasGemm(const Instruction& inst, Operands ops, Kern
     if (c != nullptr) x += g->beta * c->GetDouble(i);
     if (bias != nullptr) x += bias->GetDouble((i / inner) % out->dim(bias_dim));
     if (aux) aux->SetDouble(i, x);
-    o.SetDouble(i, Activate(g->activation, x));
+    o.SetDouble(i, GemmActivation(g->activation, x));
   }
   std::vector<Value> results;
   results.push_back(*std::move(result));

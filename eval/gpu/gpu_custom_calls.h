@@ -52,6 +52,12 @@ absl::StatusOr<Value> EvalCudnnFmhaF8(const Instruction&, Operands, KernelContex
 absl::StatusOr<Value> EvalCublasGemm(const Instruction&, Operands, KernelContext&);
 absl::StatusOr<Value> EvalCublasTriangularSolve(const Instruction&, Operands, KernelContext&);
 
+// eval/gpu/cublas_f8.cc: the FP8 gemm with its scales and d_amax.
+absl::StatusOr<Value> EvalCublasLtMatmulF8(const Instruction&, Operands, KernelContext&);
+
+// eval/gpu/cudnn_norm.cc: cuDNN layer norm, forward and backward.
+absl::StatusOr<Value> EvalCudnnNorm(const Instruction&, Operands, KernelContext&);
+
 // eval/gpu/cub.cc
 absl::StatusOr<Value> EvalCubSort(const Instruction&, Operands, KernelContext&);
 absl::StatusOr<Value> EvalCubScan(const Instruction&, Operands, KernelContext&);
