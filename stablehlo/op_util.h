@@ -59,6 +59,7 @@ std::vector<OpEntry> StructureOps();
 std::vector<OpEntry> CollectiveOps();
 std::vector<OpEntry> ChloOps();
 std::vector<OpEntry> MiscOps();
+std::vector<OpEntry> CheckOps();  // ops_check.cc: the interpreter tests' check.*
 
 }  // namespace hlo::stablehlo
 

@@ -445,6 +445,44 @@ absl::Status ParseComposite(Reader& r, Op* op, int) {
   return r.ParseTrailingTypes(op);
 }
 
+// The check ops of StableHLO's interpreter tests (its tests/CheckOps.td):
+//   check.expect_eq %a, %b : T       check.expect_almost_eq %a, %b (, tolerance = X)? : T
+//   check.expect_eq_const %a, dense<...> : T (, tolerance = X)? attr-dict
+//   check.expect_close %a, %b, max_ulp_difference = N (, min_ulp_difference = M)? :
+//       attr-dict T, T
+//   check.expect_serialized_eq %a, probe_id = "p" (, iter = N)? : T
+absl::Status ParseCheck(Reader& r, Op* op, int) {
+  Lexer& lex = r.lex();
+  HLO_RETURN_IF_ERROR(r.ParseUses(&op->operands));
+  if (op->name.ends_with("_const")) {
+    HLO_RETURN_IF_ERROR(lex.Expect(",", "and the expected value"));
+    Attr v;
+    HLO_RETURN_IF_ERROR(ParseAttr(lex, &v));
+    if (v.kind != Attr::Kind::kDense) return lex.Error(v.pos, "expected a dense<...> value");
+    op->operand_types.assign(op->operands.size(), v.type);
+    op->attrs.emplace_back("value", std::move(v));
+    HLO_RETURN_IF_ERROR(r.ParseNamedParams(op));
+    return r.ParseOptionalAttrDict(op);
+  }
+  HLO_RETURN_IF_ERROR(r.ParseNamedParams(op));
+  HLO_RETURN_IF_ERROR(r.ParseOptionalAttrDict(op));
+  HLO_RETURN_IF_ERROR(lex.Expect(":", "and the operand types"));
+  HLO_RETURN_IF_ERROR(r.ParseOptionalAttrDict(op));  // expect_close writes it here
+  Pos pos = lex.Here();
+  std::vector<Type> types;
+  HLO_RETURN_IF_ERROR(ParseTypeList(lex, &types));
+  const size_t n = op->operands.size();
+  if (types.size() == 1) {
+    op->operand_types.assign(n, types[0]);
+  } else if (types.size() == n) {
+    op->operand_types = std::move(types);
+  } else {
+    return lex.Error(pos, StrCat("expected one type or ", n, " types for the ", n, " operands of ",
+                                 op->name, ", found ", types.size()));
+  }
+  return absl::OkStatus();
+}
+
 const absl::flat_hash_map<std::string, ParseFn>& Table() {
   static const auto* table = [] {
     auto* t = new absl::flat_hash_map<std::string, ParseFn>;
@@ -539,6 +577,10 @@ const absl::flat_hash_map<std::string, ParseFn>& Table() {
     t->emplace("sdy.return", &ParseReturn);
     t->emplace("sdy.manual_computation", &ParseManualComputation);
     t->emplace("chlo.top_k", &ParseTopK);
+    for (const char* name : {"expect_eq", "expect_eq_const", "expect_almost_eq",
+                             "expect_almost_eq_const", "expect_close", "expect_serialized_eq"}) {
+      t->emplace(StrCat("check.", name), &ParseCheck);
+    }
     for (const char* name : {"acos",
                              "acosh",
                              "asin",
