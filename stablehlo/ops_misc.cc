@@ -102,7 +102,7 @@ absl::Status DynamicStatic(Translator& t, const Op& op, Scope& s) {
   if (in.empty()) return t.Error(op.name_pos, StrCat(op.name, " needs operands"));
   if (op.name == "stablehlo.dynamic_iota") {
     int64_t dim = 0;
-    HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"iota_dimension"}, 0, &dim));
+    HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"iota_dimension", "dim"}, 0, &dim));  // `dim`: pretty
     return t.BindResults(s, op,
                          t.Emit(s, op, "iota", type, StrCat("iota(), iota_dimension=", dim)));
   }
