@@ -2,7 +2,8 @@
 // topk, erf and tan to their HLO ops, square to a multiply, erf_inv by
 // Giles' single-precision polynomials (XLA's ErfInv32), next_after by bit
 // manipulation (XLA's NextAfter), is_inf by comparisons, the broadcasting
-// binary ops by explicit broadcasts.
+// binary ops by explicit broadcasts, mulhi by a wider product (or 32-bit
+// halves).
 #include "absl/container/flat_hash_map.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
@@ -56,6 +57,50 @@ absl::Status Direct(Translator& t, const Op& op, Scope& s) {
   HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
   Builder b{t, s, op, type};
   return t.BindResults(s, op, b.Un(m->at(op.name), x.name, type));
+}
+
+// chlo.mulhi: the high half of the double-width product, as CHLO's
+// decomposition computes it: in the wider type up to 32 bits; for 64 bits
+// from 32-bit halves, a signed product corrected for the sign extension
+// (hi(a * b) = hi_u64(a, b) - (a < 0 ? b : 0) - (b < 0 ? a : 0)).
+absl::Status Mulhi(Translator& t, const Op& op, Scope& s) {
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 2));
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  const Type& ty = in[0].type;
+  const std::string& e = ty.element;
+  int64_t bits = 0;
+  if ((e[0] != 's' && e[0] != 'u') || !ParseInt64(std::string_view(e).substr(1), &bits)) {
+    return t.Error(op.name_pos, StrCat("chlo.mulhi takes integers, not ", ty.Mlir()));
+  }
+  const bool is_signed = e[0] == 's';
+  Builder b{t, s, op, ty};
+  const std::string &x = in[0].name, &y = in[1].name;
+  if (bits < 64) {
+    int64_t wide = 8;
+    while (wide < 2 * bits) wide *= 2;
+    const Type w = b.Of(StrCat(e[0], wide));
+    std::string prod = b.Bin("multiply", b.Un("convert", x, w), b.Un("convert", y, w), w);
+    std::string hi = b.Bin(is_signed ? "shift-right-arithmetic" : "shift-right-logical", prod,
+                           b.Const(StrCat(bits), w), w);
+    return t.BindResults(s, op, b.Un("convert", hi, ty));
+  }
+  const Type u = b.Of("u64");
+  std::string xu = is_signed ? b.Un("bitcast-convert", x, u) : x;
+  std::string yu = is_signed ? b.Un("bitcast-convert", y, u) : y;
+  const std::string mask = b.Const("4294967295", u), k32 = b.Const("32", u);
+  auto lo = [&](const std::string& v) { return b.Bin("and", v, mask, u); };
+  auto high = [&](const std::string& v) { return b.Bin("shift-right-logical", v, k32, u); };
+  auto add = [&](const std::string& p, const std::string& q) { return b.Bin("add", p, q, u); };
+  auto mul = [&](const std::string& p, const std::string& q) { return b.Bin("multiply", p, q, u); };
+  const std::string xl = lo(xu), xh = high(xu), yl = lo(yu), yh = high(yu);
+  const std::string ll = mul(xl, yl), lh = mul(xl, yh), hl = mul(xh, yl), hh = mul(xh, yh);
+  const std::string mid = add(add(high(ll), lo(lh)), lo(hl));
+  std::string hi = add(add(add(hh, high(lh)), high(hl)), high(mid));
+  if (!is_signed) return t.BindResults(s, op, hi);
+  const std::string zero_s = b.Const("0", ty), zero_u = b.Const("0", u);
+  hi = b.Bin("subtract", hi, b.Sel(b.Cmp("LT", x, zero_s), yu, zero_u, u), u);
+  hi = b.Bin("subtract", hi, b.Sel(b.Cmp("LT", y, zero_s), xu, zero_u, u), u);
+  return t.BindResults(s, op, b.Un("bitcast-convert", hi, ty));
 }
 
 absl::Status IsInf(Translator& t, const Op& op, Scope& s) {
@@ -190,7 +235,7 @@ std::vector<OpEntry> ChloOps() {
       {"chlo.atan", &Direct},    {"chlo.sinh", &Direct},          {"chlo.cosh", &Direct},
       {"chlo.asinh", &Direct},   {"chlo.acosh", &Direct},         {"chlo.atanh", &Direct},
       {"chlo.is_inf", &IsInf},   {"chlo.is_pos_inf", &IsInf},     {"chlo.is_neg_inf", &IsInf},
-      {"chlo.erf_inv", &ErfInv}, {"chlo.next_after", &NextAfter},
+      {"chlo.erf_inv", &ErfInv}, {"chlo.next_after", &NextAfter}, {"chlo.mulhi", &Mulhi},
   };
   for (const OpEntry& e : ChloMathOps()) out.push_back(e);
   for (std::string_view name :

@@ -598,6 +598,7 @@ const absl::flat_hash_map<std::string, ParseFn>& Table() {
                              "is_neg_inf",
                              "is_pos_inf",
                              "lgamma",
+                             "mulhi",
                              "next_after",
                              "polygamma",
                              "sinh",
