@@ -59,7 +59,8 @@ std::vector<OpEntry> StructureOps();
 std::vector<OpEntry> CollectiveOps();
 std::vector<OpEntry> ChloOps();
 std::vector<OpEntry> MiscOps();
-std::vector<OpEntry> CheckOps();  // ops_check.cc: the interpreter tests' check.*
+std::vector<OpEntry> CheckOps();     // ops_check.cc: the interpreter tests' check.*
+std::vector<OpEntry> ParallelOps();  // ops_parallel.cc: interpreter.run_parallel
 
 }  // namespace hlo::stablehlo
 

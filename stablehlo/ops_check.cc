@@ -3,7 +3,9 @@
 // `custom-call(actual, expected), custom_call_target="stablehlo.check.expect_eq"`,
 // which hlo-run evaluates (eval/kernels/stablehlo_check.cc): a mismatch is an error
 // at the check's line. The `_const` forms first emit their expected value as
-// a constant; the tolerance and the ULP bounds go in backend_config.
+// a constant; the tolerance and the ULP bounds go in backend_config. A
+// value of one device of interpreter.run_parallel's grid is checked on that
+// device only: a third operand says whether this is it.
 #include <cstdio>
 
 #include "ir/status_macros.h"
@@ -84,6 +86,20 @@ absl::Status Check(Translator& t, const Op& op, Scope& s) {
       return t.Error(op.name_pos, "ULP differences are unsigned");
     }
     config = StrCat("max_ulp_difference=", max_ulp, ",min_ulp_difference=", min_ulp);
+  }
+  // A value of one device of interpreter.run_parallel's grid: checked there
+  // only (a third operand, whether this device is that one).
+  auto owner = t.device_values().find(in[0].name);
+  if (owner != t.device_values().end()) {
+    Type u32;
+    u32.element = "u32";
+    Type pred;
+    pred.element = "pred";
+    const std::string device = t.Splat(s, op, u32, StrCat(owner->second.device));
+    in.push_back(Value{
+        t.Emit(s, op, "compare", pred,
+               StrCat("compare(", owner->second.device_index, ", ", device, "), direction=EQ")),
+        pred});
   }
   std::string body = StrCat("custom-call(", Names(in), "), custom_call_target=\"stablehlo.check.",
                             kind, "\", custom_call_has_side_effect=true");

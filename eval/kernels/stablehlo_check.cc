@@ -196,9 +196,17 @@ absl::Status ExpectClose(const Instruction& inst, const Literal& a, const Litera
 
 absl::StatusOr<Value> EvalStableHloCheck(const Instruction& inst, Operands ops, KernelContext&) {
   std::string_view target = inst.GetString(AttrKind::kCustomCallTarget);
-  if (ops.size() != 2 || !ops[0]->is_array() || !ops[1]->is_array()) {
+  if (ops.size() < 2 || ops.size() > 3 || !ops[0]->is_array() || !ops[1]->is_array()) {
     return absl::InvalidArgumentError(
-        StrCat(target, " takes two arrays: the actual value and the expected one"));
+        StrCat(target, " takes two arrays, the actual value and the expected one, and a pred[]"));
+  }
+  // The optional third operand: whether to check here (a value of one device).
+  if (ops.size() == 3) {
+    if (!ops[2]->is_array() || ops[2]->array().element_type() != PrimitiveType::kPred ||
+        ops[2]->array().element_count() != 1) {
+      return absl::InvalidArgumentError(StrCat(target, "'s third operand is a pred[]"));
+    }
+    if (ops[2]->array().GetInt(0) == 0) return Value::Tuple({});
   }
   const Literal& a = ops[0]->array();
   const Literal& b = ops[1]->array();

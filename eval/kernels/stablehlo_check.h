@@ -9,7 +9,9 @@
 namespace hlo {
 
 // Compares operand 0 (actual) with operand 1 (expected); the first element
-// that differs is an error naming both and its index. The result is `()`.
+// that differs is an error naming both and its index. An optional third
+// operand, a pred[], false skips the check (a value of another device). The
+// result is `()`.
 absl::StatusOr<Value> EvalStableHloCheck(const Instruction& inst, Operands ops, KernelContext& ev);
 
 }  // namespace hlo
