@@ -3,7 +3,7 @@
 // Giles' single-precision polynomials (XLA's ErfInv32), next_after by bit
 // manipulation (XLA's NextAfter), is_inf by comparisons, the broadcasting
 // binary ops by explicit broadcasts, mulhi by a wider product (or 32-bit
-// halves).
+// halves), scan to HLO's scan.
 #include "absl/container/flat_hash_map.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
@@ -101,6 +101,34 @@ absl::Status Mulhi(Translator& t, const Op& op, Scope& s) {
   hi = b.Bin("subtract", hi, b.Sel(b.Cmp("LT", x, zero_s), yu, zero_u, u), u);
   hi = b.Bin("subtract", hi, b.Sel(b.Cmp("LT", y, zero_s), xu, zero_u, u), u);
   return t.BindResults(s, op, b.Un("bitcast-convert", hi, ty));
+}
+
+// chlo.scan: HLO's scan (inputs then carries; the body returns the outputs
+// then the new carries), as XLA's CHLO legalization keeps it.
+absl::Status Scan(Translator& t, const Op& op, Scope& s) {
+  if (op.regions.size() != 1) return t.Error(op.name_pos, "chlo.scan takes one region");
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  int64_t inits = 0, dim = 0;
+  if (const Attr* seg = op.FindAttr("operandSegmentSizes")) {  // the generic form
+    std::vector<int64_t> sizes;
+    HLO_RETURN_IF_ERROR(AttrInts(t.lex(), *seg, "operandSegmentSizes", &sizes));
+    if (sizes.size() != 2) return t.Error(seg->pos, "expected 2 operand segment sizes");
+    inits = sizes[1];
+  } else {
+    HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"num_inits"}, 0, &inits));
+  }
+  HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"dimension"}, 0, &dim));
+  if (inits < 0 || inits > static_cast<int64_t>(in.size())) {
+    return t.Error(op.name_pos, StrCat(inits, " initial carries of ", in.size(), " operands"));
+  }
+  const bool several = op.result_types.size() > 1;
+  HLO_ASSIGN_OR_RETURN(std::string body,
+                       t.RegionComputation(op.regions[0], "region", false, several, s, in.size()));
+  std::string text = StrCat("scan(", Names(in), "), dimensions={", dim, "}, num_carries=", inits);
+  if (OptionalBool(op, "is_reverse")) text += ", is_reverse=true";
+  if (OptionalBool(op, "is_associative")) text += ", is_associative=true";
+  StrAppend(&text, ", to_apply=", body);
+  return t.BindResults(s, op, t.Emit(s, op, "scan", t.ResultType(op), text));
 }
 
 absl::Status IsInf(Translator& t, const Op& op, Scope& s) {
@@ -236,6 +264,7 @@ std::vector<OpEntry> ChloOps() {
       {"chlo.asinh", &Direct},   {"chlo.acosh", &Direct},         {"chlo.atanh", &Direct},
       {"chlo.is_inf", &IsInf},   {"chlo.is_pos_inf", &IsInf},     {"chlo.is_neg_inf", &IsInf},
       {"chlo.erf_inv", &ErfInv}, {"chlo.next_after", &NextAfter}, {"chlo.mulhi", &Mulhi},
+      {"chlo.scan", &Scan},
   };
   for (const OpEntry& e : ChloMathOps()) out.push_back(e);
   for (std::string_view name :

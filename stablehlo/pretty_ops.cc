@@ -445,6 +445,40 @@ absl::Status ParseComposite(Reader& r, Op* op, int) {
   return r.ParseTrailingTypes(op);
 }
 
+// chlo.scan ::= '(' uses? ')' 'inits' '(' uses? ')' 'dimension' '=' int
+//               ('attributes' attr-dict)? region ':' function-type
+// (the count of inits goes in `num_inits`).
+absl::Status ParseScan(Reader& r, Op* op, int depth) {
+  Lexer& lex = r.lex();
+  for (const char* group : {"", "inits"}) {
+    const size_t before = op->operands.size();
+    if (*group != '\0') HLO_RETURN_IF_ERROR(lex.Expect(group, "and the scan's initial carries"));
+    HLO_RETURN_IF_ERROR(lex.Expect("("));
+    if (!lex.Eat(")")) {
+      HLO_RETURN_IF_ERROR(r.ParseUses(&op->operands));
+      HLO_RETURN_IF_ERROR(lex.Expect(")"));
+    }
+    if (*group != '\0') {
+      Attr n;
+      n.kind = Attr::Kind::kInt;
+      n.i = static_cast<int64_t>(op->operands.size() - before);
+      n.pos = lex.Here();
+      op->attrs.emplace_back("num_inits", std::move(n));
+    }
+  }
+  HLO_RETURN_IF_ERROR(lex.Expect("dimension", "after the scan's operands"));
+  HLO_RETURN_IF_ERROR(lex.Expect("="));
+  Attr d;
+  d.kind = Attr::Kind::kInt;
+  d.pos = lex.Here();
+  HLO_RETURN_IF_ERROR(lex.ExpectInt(&d.i, "the scan dimension"));
+  op->attrs.emplace_back("dimension", std::move(d));
+  if (lex.Eat("attributes")) HLO_RETURN_IF_ERROR(r.ParseOptionalAttrDict(op));
+  op->regions.emplace_back();
+  HLO_RETURN_IF_ERROR(r.ParseRegion(&op->regions.back(), depth));
+  return r.ParseTrailingTypes(op);
+}
+
 // The check ops of StableHLO's interpreter tests (its tests/CheckOps.td):
 //   check.expect_eq %a, %b : T       check.expect_almost_eq %a, %b (, tolerance = X)? : T
 //   check.expect_eq_const %a, dense<...> : T (, tolerance = X)? attr-dict
@@ -577,6 +611,7 @@ const absl::flat_hash_map<std::string, ParseFn>& Table() {
     t->emplace("sdy.return", &ParseReturn);
     t->emplace("sdy.manual_computation", &ParseManualComputation);
     t->emplace("chlo.top_k", &ParseTopK);
+    t->emplace("chlo.scan", &ParseScan);
     for (const char* name : {"expect_eq", "expect_eq_const", "expect_almost_eq",
                              "expect_almost_eq_const", "expect_close", "expect_serialized_eq"}) {
       t->emplace(StrCat("check.", name), &ParseCheck);
