@@ -99,6 +99,41 @@ absl::Status ReduceScatter(Translator& t, const Op& op, Scope& s) {
                                      dim, "}, to_apply=", comp)));
 }
 
+// all_to_all of one operand with split_dimension != concat_dimension, as
+// XLA's builder (XlaBuilder::AllToAll) lowers it: the split dimension cut
+// into [split_count, the rest], an array all-to-all along the new dimension
+// (its index k then holds device k's block), that dimension moved before the
+// concat dimension and merged into it.
+absl::StatusOr<std::string> AllToAllAcross(Translator& t, Scope& s, const Op& op, const Value& v,
+                                           const Type& out, const std::string& attrs, int64_t split,
+                                           int64_t concat) {
+  const auto rank = static_cast<int64_t>(v.type.dims.size());
+  int64_t n = 0;
+  HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"split_count"}, 0, &n));
+  if (split < 0 || concat < 0 || split >= rank || concat >= rank || n <= 0 ||
+      v.type.dims[split] % n != 0 || out.ElementCount() != v.type.ElementCount()) {
+    return t.Error(op.name_pos, StrCat("all_to_all: split_dimension ", split, ", concat_dimension ",
+                                       concat, " and split_count ", n, " do not fit ",
+                                       v.type.Mlir(), " -> ", out.Mlir()));
+  }
+  Type cut = v.type;
+  cut.dims[split] = v.type.dims[split] / n;
+  cut.dims.insert(cut.dims.begin() + split, n);
+  std::string a = t.Emit(s, op, "reshape", cut, StrCat("reshape(", v.name, ")"));
+  std::string b = t.Emit(s, op, "all-to-all", cut,
+                         StrCat("all-to-all(", a, ")", attrs, ", dimensions={", split, "}"));
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == concat) perm.push_back(split);
+    perm.push_back(d < split ? d : d + 1);
+  }
+  Type moved = cut;
+  for (size_t i = 0; i < perm.size(); ++i) moved.dims[i] = cut.dims[perm[i]];
+  std::string c =
+      t.Emit(s, op, "transpose", moved, StrCat("transpose(", b, "), dimensions=", IntList(perm)));
+  return t.Emit(s, op, "reshape", out, StrCat("reshape(", c, ")"));
+}
+
 absl::Status AllToAll(Translator& t, const Op& op, Scope& s) {
   HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
   std::string attrs;
@@ -107,9 +142,16 @@ absl::Status AllToAll(Translator& t, const Op& op, Scope& s) {
   HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"split_dimension"}, 0, &split));
   HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"concat_dimension"}, split, &concat));
   if (split != concat) {
-    return t.Error(op.name_pos,
-                   "all_to_all with split_dimension != concat_dimension is not "
-                   "supported yet");
+    // Each operand on its own: a variadic all_to_all exchanges them independently.
+    if (op.result_types.size() != in.size() || op.results.size() != in.size()) {
+      return t.Error(op.name_pos, "all_to_all has one result per operand");
+    }
+    for (size_t i = 0; i < in.size(); ++i) {
+      HLO_ASSIGN_OR_RETURN(
+          std::string r, AllToAllAcross(t, s, op, in[i], op.result_types[i], attrs, split, concat));
+      s.values[op.results[i]] = Value{r, op.result_types[i]};
+    }
+    return absl::OkStatus();
   }
   return t.BindResults(
       s, op,
