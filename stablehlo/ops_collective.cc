@@ -175,10 +175,65 @@ absl::Status CollectivePermute(Translator& t, const Op& op, Scope& s) {
                                      ", source_target_pairs={", StrJoin(parts, ","), "}")));
 }
 
+// collective_broadcast with has_dynamic_root (the last operand, tensor<Nxi32>,
+// holds each result's source as an index into its process group): each
+// operand all-gathered over the group (in group order), and the root's slice
+// taken. Cross-replica groups only (no channel).
+absl::Status DynamicRootBroadcast(Translator& t, const Op& op, Scope& s,
+                                  const std::vector<Value>& in, const std::string& attrs) {
+  const size_t n = in.empty() ? 0 : in.size() - 1;
+  if (n == 0 || in.back().type.element != "s32" || in.back().type.dims.size() != 1 ||
+      in.back().type.dims[0] != static_cast<int64_t>(n) || op.results.size() != n ||
+      op.result_types.size() != n) {
+    return t.Error(op.name_pos,
+                   "collective_broadcast with has_dynamic_root takes N operands, "
+                   "then a tensor<Nxi32> of roots, and gives N results");
+  }
+  if (attrs.find("channel_id") != std::string::npos) {
+    return t.Error(op.name_pos,
+                   "collective_broadcast with has_dynamic_root across partitions (a channel) is "
+                   "not supported yet");
+  }
+  const Attr* rg = op.FindAttr("replica_groups");
+  std::vector<std::vector<int64_t>> groups;
+  if (rg != nullptr) HLO_RETURN_IF_ERROR(AttrIntMatrix(t.lex(), *rg, "replica_groups", &groups));
+  if (groups.empty()) {
+    return t.Error(op.name_pos, "collective_broadcast with has_dynamic_root needs replica_groups");
+  }
+  const Value& root = in.back();
+  Type index;
+  index.element = "s32";
+  const std::string zero = t.Splat(s, op, index, "0");
+  for (size_t j = 0; j < n; ++j) {
+    const Value& v = in[j];
+    Type one = v.type;  // [1, dims...]
+    one.dims.insert(one.dims.begin(), 1);
+    Type all = one;  // [group size, dims...]
+    all.dims[0] = static_cast<int64_t>(groups[0].size());
+    std::string x = t.Emit(s, op, "reshape", one, StrCat("reshape(", v.name, ")"));
+    std::string g =
+        t.Emit(s, op, "all-gather", all, StrCat("all-gather(", x, ")", attrs, ", dimensions={0}"));
+    Type first = index;
+    first.dims = {1};
+    std::string r = t.Emit(s, op, "slice", first,
+                           StrCat("slice(", root.name, "), slice={[", j, ":", j + 1, "]}"));
+    std::vector<std::string> starts = {t.Emit(s, op, "reshape", index, StrCat("reshape(", r, ")"))};
+    for (size_t d = 0; d < v.type.dims.size(); ++d) starts.push_back(zero);
+    const std::vector<int64_t> sizes(one.dims.begin(), one.dims.end());
+    std::string picked = t.Emit(s, op, "dynamic-slice", one,
+                                StrCat("dynamic-slice(", g, ", ", StrJoin(starts, ", "),
+                                       "), dynamic_slice_sizes=", IntList(sizes)));
+    s.values[op.results[j]] =
+        Value{t.Emit(s, op, "reshape", v.type, StrCat("reshape(", picked, ")")), v.type};
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CollectiveBroadcast(Translator& t, const Op& op, Scope& s) {
   HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
   std::string attrs;
   HLO_RETURN_IF_ERROR(CommonAttrs(t, op, &attrs));
+  if (OptionalBool(op, "has_dynamic_root")) return DynamicRootBroadcast(t, op, s, in, attrs);
   return t.BindResults(s, op,
                        t.Emit(s, op, "collective-broadcast", t.ResultType(op),
                               StrCat("collective-broadcast(", Names(in), ")", attrs)));
