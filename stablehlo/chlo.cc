@@ -3,7 +3,7 @@
 // Giles' single-precision polynomials (XLA's ErfInv32), next_after by bit
 // manipulation (XLA's NextAfter), is_inf by comparisons, the broadcasting
 // binary ops by explicit broadcasts, mulhi by a wider product (or 32-bit
-// halves), scan to HLO's scan.
+// halves), scan and ragged_dot to HLO's scan and ragged-dot.
 #include "absl/container/flat_hash_map.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
@@ -129,6 +129,35 @@ absl::Status Scan(Translator& t, const Op& op, Scope& s) {
   if (OptionalBool(op, "is_associative")) text += ", is_associative=true";
   StrAppend(&text, ", to_apply=", body);
   return t.BindResults(s, op, t.Emit(s, op, "scan", t.ResultType(op), text));
+}
+
+// chlo.ragged_dot: HLO's ragged-dot, its dimension numbers as written.
+absl::Status RaggedDot(Translator& t, const Op& op, Scope& s) {
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 3));
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
+  const Attr* dims = nullptr;
+  HLO_RETURN_IF_ERROR(Require(t, op, {"ragged_dot_dimension_numbers"}, &dims));
+  std::string body = StrCat("ragged-dot(", Names(in), ")");
+  for (const auto& [key, hlo] :
+       {std::pair<std::string_view, std::string_view>{"lhs_batching_dimensions", "lhs_batch_dims"},
+        {"rhs_batching_dimensions", "rhs_batch_dims"},
+        {"lhs_contracting_dimensions", "lhs_contracting_dims"},
+        {"rhs_contracting_dimensions", "rhs_contracting_dims"},
+        {"lhs_ragged_dimensions", "lhs_ragged_dims"},
+        {"rhs_group_dimensions", "rhs_group_dims"}}) {
+    std::vector<int64_t> v;
+    if (const Attr* a = dims->Find(key)) HLO_RETURN_IF_ERROR(AttrInts(t.lex(), *a, key, &v));
+    if (!v.empty()) StrAppend(&body, ", ", hlo, "=", IntList(v));
+  }
+  if (const Attr* pc = op.FindAttr("precision_config")) {
+    for (const Attr& p : pc->list) {
+      if (p.s != "DEFAULT" && p.text.find("DEFAULT") == std::string::npos) {
+        return t.Error(p.pos, "chlo.ragged_dot precision other than DEFAULT is not supported yet");
+      }
+    }
+  }
+  return t.BindResults(s, op, t.Emit(s, op, "ragged-dot", type, body));
 }
 
 absl::Status IsInf(Translator& t, const Op& op, Scope& s) {
@@ -264,7 +293,7 @@ std::vector<OpEntry> ChloOps() {
       {"chlo.asinh", &Direct},   {"chlo.acosh", &Direct},         {"chlo.atanh", &Direct},
       {"chlo.is_inf", &IsInf},   {"chlo.is_pos_inf", &IsInf},     {"chlo.is_neg_inf", &IsInf},
       {"chlo.erf_inv", &ErfInv}, {"chlo.next_after", &NextAfter}, {"chlo.mulhi", &Mulhi},
-      {"chlo.scan", &Scan},
+      {"chlo.scan", &Scan},      {"chlo.ragged_dot", &RaggedDot},
   };
   for (const OpEntry& e : ChloMathOps()) out.push_back(e);
   for (std::string_view name :
