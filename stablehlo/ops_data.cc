@@ -1,5 +1,6 @@
 // Data movement and linear algebra: broadcast, reshape, transpose, reverse,
 // concatenate, slices, pad, dot_general, convolution, gather, fft, tuples.
+#include "absl/container/flat_hash_map.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
 #include "stablehlo/attributes.h"
@@ -138,6 +139,56 @@ absl::Status PrecisionText(const Translator& t, const Op& op, std::string* out) 
   return absl::OkStatus();
 }
 
+// A dot_general's algorithm (#stablehlo.dot_algorithm<lhs_precision_type =
+// tf32, ...>) as XLA's PrecisionConfig::Algorithm names it in HLO text
+// (`dot_tf32_tf32_f32`), for the combinations XLA defines.
+absl::StatusOr<std::string> DotAlgorithm(const Translator& t, const Attr& a) {
+  std::string_view text = a.text;
+  const size_t open = text.find('<'), close = text.rfind('>');
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open) {
+    return t.Error(a.pos, "expected the algorithm's parameters in <...>");
+  }
+  absl::flat_hash_map<std::string, std::string> p;
+  for (std::string_view part : StrSplit(text.substr(open + 1, close - open - 1), ',')) {
+    const size_t eq = part.find('=');
+    if (eq == std::string_view::npos) return t.Error(a.pos, "expected key = value in <...>");
+    p[std::string(StripWhitespace(part.substr(0, eq)))] =
+        std::string(StripWhitespace(part.substr(eq + 1)));
+  }
+  const std::string lhs = p["lhs_precision_type"], rhs = p["rhs_precision_type"],
+                    acc = p["accumulation_type"], ops = p["num_primitive_operations"];
+  const bool f8 = lhs.starts_with("f8") && rhs.starts_with("f8") && acc == "f32";
+  const bool fast = p["allow_imprecise_accumulation"] == "true";
+  if (p["lhs_component_count"] == "1" && p["rhs_component_count"] == "1") {
+    if (f8 && ops == "1")
+      return std::string(fast ? "dot_any_f8_any_f8_f32_fast_accum" : "dot_any_f8_any_f8_f32");
+    struct Known {
+      const char* lhs;
+      const char* acc;
+      const char* ops;
+      const char* hlo;
+    };
+    static constexpr Known kKnown[] = {
+        {"f16", "f16", "1", "dot_f16_f16_f16"},       {"f16", "f32", "1", "dot_f16_f16_f32"},
+        {"bf16", "bf16", "1", "dot_bf16_bf16_bf16"},  {"bf16", "f32", "1", "dot_bf16_bf16_f32"},
+        {"bf16", "f32", "3", "dot_bf16_bf16_f32_x3"}, {"bf16", "f32", "6", "dot_bf16_bf16_f32_x6"},
+        {"bf16", "f32", "9", "dot_bf16_bf16_f32_x9"}, {"tf32", "f32", "1", "dot_tf32_tf32_f32"},
+        {"tf32", "f32", "3", "dot_tf32_tf32_f32_x3"}, {"f32", "f32", "1", "dot_f32_f32_f32"},
+        {"f64", "f64", "1", "dot_f64_f64_f64"},
+    };
+    for (const Known& k : kKnown) {
+      if (!fast && lhs == k.lhs && rhs == k.lhs && acc == k.acc && ops == k.ops) return k.hlo;
+    }
+  }
+  std::string written;  // on one line
+  for (char c : text.substr(open, close - open + 1)) {
+    const bool blank = c == ' ' || c == '\n' || c == '\t' || c == '\r';
+    if (!blank) written.push_back(c);
+    if (blank && !written.empty() && written.back() != ' ') written.push_back(' ');
+  }
+  return t.Error(a.pos, StrCat("dot algorithm ", written, " has no XLA equivalent"));
+}
+
 absl::Status DotGeneral(Translator& t, const Op& op, Scope& s) {
   HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 2));
   HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
@@ -157,8 +208,9 @@ absl::Status DotGeneral(Translator& t, const Op& op, Scope& s) {
       if (const Attr* a = dn->Find(key)) HLO_RETURN_IF_ERROR(AttrInts(t.lex(), *a, key, v));
     }
   }
-  if (op.FindAttr("algorithm") != nullptr) {
-    return t.Error(op.FindAttr("algorithm")->pos, "dot algorithms are not supported yet");
+  std::string algorithm;
+  if (const Attr* a = op.FindAttr("algorithm")) {
+    HLO_ASSIGN_OR_RETURN(algorithm, DotAlgorithm(t, *a));
   }
   std::string body = StrCat("dot(", Names(in), ")");
   if (!lb.empty()) StrAppend(&body, ", lhs_batch_dims=", IntList(lb));
@@ -168,6 +220,7 @@ absl::Status DotGeneral(Translator& t, const Op& op, Scope& s) {
   std::string precision;
   HLO_RETURN_IF_ERROR(PrecisionText(t, op, &precision));
   body += precision;
+  if (!algorithm.empty()) StrAppend(&body, ", algorithm=", algorithm);
   return t.BindResults(s, op, t.Emit(s, op, "dot", type, body));
 }
 
