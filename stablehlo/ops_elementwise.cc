@@ -121,6 +121,7 @@ absl::Status Constant(Translator& t, const Op& op, Scope& s) {
   HLO_RETURN_IF_ERROR(DenseToHloLiteral(t.lex(), *value, type, &d));
   std::string name = d.splat ? t.Splat(s, op, type, d.text)
                              : t.Emit(s, op, "constant", type, StrCat("constant(", d.text, ")"));
+  t.constants()[name] = value;
   return t.BindResults(s, op, name);
 }
 

@@ -591,6 +591,7 @@ const absl::flat_hash_map<std::string, ParseFn>& Table() {
                              "get_dimension_size",
                              "dynamic_broadcast_in_dim",
                              "dynamic_reshape",
+                             "dynamic_pad",
                              "set_dimension_size"}) {
       t->emplace(StrCat("stablehlo.", name), &ParseSimple);
     }

@@ -116,6 +116,10 @@ class Translator {
     int64_t device = 0;
   };
   absl::flat_hash_map<std::string, DeviceValue>& device_values() { return device_values_; }
+  // The dense value of each instruction a stablehlo.constant became (by
+  // name): what the dynamic ops whose sizes are constants read
+  // (ops_misc.cc).
+  absl::flat_hash_map<std::string, const Attr*>& constants() { return constants_; }
 
  private:
   absl::Status TranslateFunc(const Func& f, bool entry);
@@ -132,6 +136,7 @@ class Translator {
   std::vector<Pos> line_pos_;
   int64_t grid_replicas_ = 0, grid_partitions_ = 0;
   absl::flat_hash_map<std::string, DeviceValue> device_values_;
+  absl::flat_hash_map<std::string, const Attr*> constants_;
 };
 
 // The op translators (ops_*.cc, chlo.cc): each takes the op and the scope
