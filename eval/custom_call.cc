@@ -15,6 +15,7 @@
 #include "eval/gpu/gpu_custom_calls.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/sort_internal.h"
+#include "eval/kernels/stablehlo_check.h"
 #include "eval/linalg/lapack_kernels.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
@@ -73,6 +74,13 @@ constexpr Target kTargets[] = {
      "entry of a Shardy manual computation: the operands, which its call cuts into shards"},
     {"xla.sdy.LocalToGlobalShape", &EvalSdyLocalToGlobalShape,
      "exit of a Shardy manual computation: the devices' shards joined by its out-shardings"},
+    // StableHLO's interpreter tests' check ops (stablehlo/ops_check.cc).
+    {"stablehlo.check.expect_eq", &EvalStableHloCheck,
+     "StableHLO's check.expect_eq: operand 0 equals operand 1 (IEEE), else an error"},
+    {"stablehlo.check.expect_almost_eq", &EvalStableHloCheck,
+     "StableHLO's check.expect_almost_eq: within backend_config's tolerance=X (NaN matches NaN)"},
+    {"stablehlo.check.expect_close", &EvalStableHloCheck,
+     "StableHLO's check.expect_close: ULP difference within backend_config's bounds"},
 };
 
 using LapackFn = absl::StatusOr<Value> (*)(lapack::Call& call);

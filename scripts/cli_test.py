@@ -263,6 +263,20 @@ def test_opt_multi_module(c):
             f"exit {p.returncode}; file {text[:200]!r}")
 
 
+def test_run_multi_module(c):
+    """hlo-run on a file of several modules: each runs; one-module options conflict."""
+    p = c.run("hlo-run", "three.hlo")
+    ok = (p.returncode == 1 and p.stdout.count("// -----") == 2 and "three.hlo:12:" in p.stderr
+          and p.stdout.startswith("f32[] 1\n"))
+    c.check("hlo-run: one bad module of three, the other two run, exit 1", ok,
+            f"exit {p.returncode}; stdout {p.stdout[:200]!r}; stderr {p.stderr[:300]!r}")
+    for opt in (["--input", "a.npy"], ["--expect", "sum.npy"], ["-o", "r.txt"],
+                ["--bench", "1"], ["--outfeed", "f.txt"], ["--find-nonfinite"]):
+        p = c.run("hlo-run", "three.hlo", *opt)
+        c.expect_exit(f"hlo-run {opt[0]} with a file of 3 modules is an error naming both", p,
+                      2, opt[0], "3 modules")
+
+
 def test_opt_conflicts(c):
     p = c.run("hlo-opt", "add.hlo", "--emit=json", "--filter=add")
     c.expect_exit("hlo-opt --filter with --emit=json is an error naming both", p, 2,
@@ -427,7 +441,7 @@ def test_numerics(c):
     c.expect_exit("no module and no --compare-values is an error", p, 2, "input is required")
 
 
-TESTS = [test_conflicts, test_bench, test_expect_leaves, test_opt_multi_module,
+TESTS = [test_conflicts, test_bench, test_expect_leaves, test_opt_multi_module, test_run_multi_module,
          test_opt_conflicts, test_output_extension, test_inline_input, test_profile, test_npz,
          test_messages, test_shared_xla_case, test_numerics]
 

@@ -2,7 +2,8 @@
 // topk, erf and tan to their HLO ops, square to a multiply, erf_inv by
 // Giles' single-precision polynomials (XLA's ErfInv32), next_after by bit
 // manipulation (XLA's NextAfter), is_inf by comparisons, the broadcasting
-// binary ops by explicit broadcasts.
+// binary ops by explicit broadcasts, mulhi by a wider product (or 32-bit
+// halves), scan and ragged_dot to HLO's scan and ragged-dot.
 #include "absl/container/flat_hash_map.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
@@ -56,6 +57,107 @@ absl::Status Direct(Translator& t, const Op& op, Scope& s) {
   HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
   Builder b{t, s, op, type};
   return t.BindResults(s, op, b.Un(m->at(op.name), x.name, type));
+}
+
+// chlo.mulhi: the high half of the double-width product, as CHLO's
+// decomposition computes it: in the wider type up to 32 bits; for 64 bits
+// from 32-bit halves, a signed product corrected for the sign extension
+// (hi(a * b) = hi_u64(a, b) - (a < 0 ? b : 0) - (b < 0 ? a : 0)).
+absl::Status Mulhi(Translator& t, const Op& op, Scope& s) {
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 2));
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  const Type& ty = in[0].type;
+  const std::string& e = ty.element;
+  int64_t bits = 0;
+  if ((e[0] != 's' && e[0] != 'u') || !ParseInt64(std::string_view(e).substr(1), &bits)) {
+    return t.Error(op.name_pos, StrCat("chlo.mulhi takes integers, not ", ty.Mlir()));
+  }
+  const bool is_signed = e[0] == 's';
+  Builder b{t, s, op, ty};
+  const std::string &x = in[0].name, &y = in[1].name;
+  if (bits < 64) {
+    int64_t wide = 8;
+    while (wide < 2 * bits) wide *= 2;
+    const Type w = b.Of(StrCat(e[0], wide));
+    std::string prod = b.Bin("multiply", b.Un("convert", x, w), b.Un("convert", y, w), w);
+    std::string hi = b.Bin(is_signed ? "shift-right-arithmetic" : "shift-right-logical", prod,
+                           b.Const(StrCat(bits), w), w);
+    return t.BindResults(s, op, b.Un("convert", hi, ty));
+  }
+  const Type u = b.Of("u64");
+  std::string xu = is_signed ? b.Un("bitcast-convert", x, u) : x;
+  std::string yu = is_signed ? b.Un("bitcast-convert", y, u) : y;
+  const std::string mask = b.Const("4294967295", u), k32 = b.Const("32", u);
+  auto lo = [&](const std::string& v) { return b.Bin("and", v, mask, u); };
+  auto high = [&](const std::string& v) { return b.Bin("shift-right-logical", v, k32, u); };
+  auto add = [&](const std::string& p, const std::string& q) { return b.Bin("add", p, q, u); };
+  auto mul = [&](const std::string& p, const std::string& q) { return b.Bin("multiply", p, q, u); };
+  const std::string xl = lo(xu), xh = high(xu), yl = lo(yu), yh = high(yu);
+  const std::string ll = mul(xl, yl), lh = mul(xl, yh), hl = mul(xh, yl), hh = mul(xh, yh);
+  const std::string mid = add(add(high(ll), lo(lh)), lo(hl));
+  std::string hi = add(add(add(hh, high(lh)), high(hl)), high(mid));
+  if (!is_signed) return t.BindResults(s, op, hi);
+  const std::string zero_s = b.Const("0", ty), zero_u = b.Const("0", u);
+  hi = b.Bin("subtract", hi, b.Sel(b.Cmp("LT", x, zero_s), yu, zero_u, u), u);
+  hi = b.Bin("subtract", hi, b.Sel(b.Cmp("LT", y, zero_s), xu, zero_u, u), u);
+  return t.BindResults(s, op, b.Un("bitcast-convert", hi, ty));
+}
+
+// chlo.scan: HLO's scan (inputs then carries; the body returns the outputs
+// then the new carries), as XLA's CHLO legalization keeps it.
+absl::Status Scan(Translator& t, const Op& op, Scope& s) {
+  if (op.regions.size() != 1) return t.Error(op.name_pos, "chlo.scan takes one region");
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  int64_t inits = 0, dim = 0;
+  if (const Attr* seg = op.FindAttr("operandSegmentSizes")) {  // the generic form
+    std::vector<int64_t> sizes;
+    HLO_RETURN_IF_ERROR(AttrInts(t.lex(), *seg, "operandSegmentSizes", &sizes));
+    if (sizes.size() != 2) return t.Error(seg->pos, "expected 2 operand segment sizes");
+    inits = sizes[1];
+  } else {
+    HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"num_inits"}, 0, &inits));
+  }
+  HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"dimension"}, 0, &dim));
+  if (inits < 0 || inits > static_cast<int64_t>(in.size())) {
+    return t.Error(op.name_pos, StrCat(inits, " initial carries of ", in.size(), " operands"));
+  }
+  const bool several = op.result_types.size() > 1;
+  HLO_ASSIGN_OR_RETURN(std::string body,
+                       t.RegionComputation(op.regions[0], "region", false, several, s, in.size()));
+  std::string text = StrCat("scan(", Names(in), "), dimensions={", dim, "}, num_carries=", inits);
+  if (OptionalBool(op, "is_reverse")) text += ", is_reverse=true";
+  if (OptionalBool(op, "is_associative")) text += ", is_associative=true";
+  StrAppend(&text, ", to_apply=", body);
+  return t.BindResults(s, op, t.Emit(s, op, "scan", t.ResultType(op), text));
+}
+
+// chlo.ragged_dot: HLO's ragged-dot, its dimension numbers as written.
+absl::Status RaggedDot(Translator& t, const Op& op, Scope& s) {
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 3));
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
+  const Attr* dims = nullptr;
+  HLO_RETURN_IF_ERROR(Require(t, op, {"ragged_dot_dimension_numbers"}, &dims));
+  std::string body = StrCat("ragged-dot(", Names(in), ")");
+  for (const auto& [key, hlo] :
+       {std::pair<std::string_view, std::string_view>{"lhs_batching_dimensions", "lhs_batch_dims"},
+        {"rhs_batching_dimensions", "rhs_batch_dims"},
+        {"lhs_contracting_dimensions", "lhs_contracting_dims"},
+        {"rhs_contracting_dimensions", "rhs_contracting_dims"},
+        {"lhs_ragged_dimensions", "lhs_ragged_dims"},
+        {"rhs_group_dimensions", "rhs_group_dims"}}) {
+    std::vector<int64_t> v;
+    if (const Attr* a = dims->Find(key)) HLO_RETURN_IF_ERROR(AttrInts(t.lex(), *a, key, &v));
+    if (!v.empty()) StrAppend(&body, ", ", hlo, "=", IntList(v));
+  }
+  if (const Attr* pc = op.FindAttr("precision_config")) {
+    for (const Attr& p : pc->list) {
+      if (p.s != "DEFAULT" && p.text.find("DEFAULT") == std::string::npos) {
+        return t.Error(p.pos, "chlo.ragged_dot precision other than DEFAULT is not supported yet");
+      }
+    }
+  }
+  return t.BindResults(s, op, t.Emit(s, op, "ragged-dot", type, body));
 }
 
 absl::Status IsInf(Translator& t, const Op& op, Scope& s) {
@@ -190,7 +292,8 @@ std::vector<OpEntry> ChloOps() {
       {"chlo.atan", &Direct},    {"chlo.sinh", &Direct},          {"chlo.cosh", &Direct},
       {"chlo.asinh", &Direct},   {"chlo.acosh", &Direct},         {"chlo.atanh", &Direct},
       {"chlo.is_inf", &IsInf},   {"chlo.is_pos_inf", &IsInf},     {"chlo.is_neg_inf", &IsInf},
-      {"chlo.erf_inv", &ErfInv}, {"chlo.next_after", &NextAfter},
+      {"chlo.erf_inv", &ErfInv}, {"chlo.next_after", &NextAfter}, {"chlo.mulhi", &Mulhi},
+      {"chlo.scan", &Scan},      {"chlo.ragged_dot", &RaggedDot},
   };
   for (const OpEntry& e : ChloMathOps()) out.push_back(e);
   for (std::string_view name :

@@ -59,6 +59,8 @@ std::vector<OpEntry> StructureOps();
 std::vector<OpEntry> CollectiveOps();
 std::vector<OpEntry> ChloOps();
 std::vector<OpEntry> MiscOps();
+std::vector<OpEntry> CheckOps();     // ops_check.cc: the interpreter tests' check.*
+std::vector<OpEntry> ParallelOps();  // ops_parallel.cc: interpreter.run_parallel
 
 // custom_call @ragged_all_to_all (XLA's import of ragged-all-to-all: the
 // replica groups and channel in its dictionary config) as the HLO op.

@@ -89,6 +89,13 @@ absl::Status Elementwise(Translator& t, const Op& op, Scope& s) {
   HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
   HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
   std::string body = StrCat(opcode, "(", Names(in), ")");
+  if (opcode == "convert" && in[0].type.element[0] == 'c' && type.element[0] != 'c') {
+    // Complex to real: the real part, as StableHLO's reference interpreter
+    // converts it (HLO's convert has no such conversion).
+    Type part = in[0].type;
+    part.element = part.element == "c128" ? "f64" : "f32";
+    body = StrCat("convert(", t.Emit(s, op, "real", part, StrCat("real(", in[0].name, ")")), ")");
+  }
   if (const Attr* acc = op.FindAttr("result_accuracy"); acc && !acc->text.empty()) {
     // #stablehlo.result_accuracy<mode = #stablehlo.result_accuracy_mode<HIGHEST>>: the
     // default mode needs nothing.
@@ -114,6 +121,7 @@ absl::Status Constant(Translator& t, const Op& op, Scope& s) {
   HLO_RETURN_IF_ERROR(DenseToHloLiteral(t.lex(), *value, type, &d));
   std::string name = d.splat ? t.Splat(s, op, type, d.text)
                              : t.Emit(s, op, "constant", type, StrCat("constant(", d.text, ")"));
+  t.constants()[name] = value;
   return t.BindResults(s, op, name);
 }
 

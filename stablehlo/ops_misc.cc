@@ -102,7 +102,7 @@ absl::Status DynamicStatic(Translator& t, const Op& op, Scope& s) {
   if (in.empty()) return t.Error(op.name_pos, StrCat(op.name, " needs operands"));
   if (op.name == "stablehlo.dynamic_iota") {
     int64_t dim = 0;
-    HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"iota_dimension"}, 0, &dim));
+    HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"iota_dimension", "dim"}, 0, &dim));  // `dim`: pretty
     return t.BindResults(s, op,
                          t.Emit(s, op, "iota", type, StrCat("iota(), iota_dimension=", dim)));
   }
@@ -147,6 +147,46 @@ absl::Status Outfeed(Translator& t, const Op& op, Scope& s) {
 
 }  // namespace
 
+// dynamic_pad, dynamic_gather and dynamic_conv whose sizes are constants:
+// their static ops (pad, gather, convolution), the constants' values as the
+// attributes (as StableHLO's simplification folds them). Other sizes are an
+// error: dynamic shapes are not read.
+absl::Status DynamicWithConstants(Translator& t, const Op& op, Scope& s) {
+  struct Form {
+    std::string_view name, static_name;
+    size_t kept;                                   // leading operands the static op takes
+    std::vector<std::string_view> constant_attrs;  // then one attribute per operand
+  };
+  static const Form kForms[] = {
+      {"stablehlo.dynamic_pad",
+       "stablehlo.pad",
+       2,
+       {"edge_padding_low", "edge_padding_high", "interior_padding"}},
+      {"stablehlo.dynamic_gather", "stablehlo.gather", 2, {"slice_sizes"}},
+      {"stablehlo.dynamic_conv", "stablehlo.convolution", 2, {"padding"}},
+  };
+  const Form* form = nullptr;
+  for (const Form& f : kForms) {
+    if (f.name == op.name) form = &f;
+  }
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, form->kept + form->constant_attrs.size()));
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  Op fixed = op;
+  fixed.name = std::string(form->static_name);
+  fixed.operands.resize(form->kept);
+  fixed.operand_types.resize(form->kept);
+  for (size_t i = 0; i < form->constant_attrs.size(); ++i) {
+    auto c = t.constants().find(in[form->kept + i].name);
+    if (c == t.constants().end()) {
+      return t.Error(op.operands[form->kept + i].pos,
+                     StrCat(op.name, "'s ", form->constant_attrs[i],
+                            " must be a constant here (dynamic shapes are not read)"));
+    }
+    fixed.attrs.emplace_back(std::string(form->constant_attrs[i]), *c->second);
+  }
+  return FindOpTranslator(fixed.name)(t, fixed, s);
+}
+
 std::vector<OpEntry> MiscOps() {
   return {
       {"stablehlo.batch_norm_inference", &BatchNorm},
@@ -159,6 +199,9 @@ std::vector<OpEntry> MiscOps() {
       {"stablehlo.dynamic_iota", &DynamicStatic},
       {"stablehlo.dynamic_reshape", &DynamicStatic},
       {"stablehlo.dynamic_broadcast_in_dim", &DynamicStatic},
+      {"stablehlo.dynamic_pad", &DynamicWithConstants},
+      {"stablehlo.dynamic_gather", &DynamicWithConstants},
+      {"stablehlo.dynamic_conv", &DynamicWithConstants},
   };
 }
 

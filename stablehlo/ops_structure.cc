@@ -1,6 +1,9 @@
 // Ops with regions or callees: func.call, reduce, reduce_window, sort,
 // while, case/if, scatter, select_and_scatter, map, custom_call,
 // sdy.manual_computation, composite, random numbers.
+#include <algorithm>
+
+#include "absl/container/flat_hash_set.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
 #include "stablehlo/attributes.h"
@@ -115,9 +118,65 @@ absl::Status Sort(Translator& t, const Op& op, Scope& s) {
   return t.BindResults(s, op, t.Emit(s, op, "sort", t.ResultType(op), body));
 }
 
+// The names a region uses that it does not define (its implicit captures),
+// in the order first used.
+void FreeNames(const Region& region, absl::flat_hash_set<std::string>& defined,
+               std::vector<Use>& free) {
+  for (const Block& b : region.blocks) {
+    for (const auto& [name, type] : b.args) defined.insert(name);
+    for (const Op& op : b.ops) {
+      for (const Use& u : op.operands) {
+        if (!defined.contains(u.name) && std::none_of(free.begin(), free.end(), [&](const Use& f) {
+              return f.name == u.name;
+            })) {
+          free.push_back(u);
+        }
+      }
+      for (const Region& r : op.regions) FreeNames(r, defined, free);
+      for (const std::string& name : op.results) defined.insert(name);
+    }
+  }
+}
+
+// A while whose regions use values from outside becomes, as XLA's
+// translation makes it, one that carries them as extra loop values: operands,
+// block arguments of the same names (which shadow the outer values inside),
+// passed through unchanged by the body, and unused results.
+// The op itself when it captures nothing.
+absl::StatusOr<const Op*> CarryCaptures(Translator& t, const Op& op, const Scope& s, Op* copy) {
+  std::vector<Use> free;
+  for (const Region& r : op.regions) {
+    absl::flat_hash_set<std::string> defined;
+    FreeNames(r, defined, free);
+  }
+  if (free.empty()) return &op;
+  Op& out = *copy;
+  out = op;
+  for (const Use& u : free) {
+    HLO_ASSIGN_OR_RETURN(Value v, t.Lookup(s, u));
+    out.operands.push_back(u);
+    out.operand_types.push_back(v.type);
+    out.result_types.push_back(v.type);
+    out.results.push_back(StrCat("%", t.NewName("while_capture")));
+    for (Region& r : out.regions) {
+      if (r.blocks.size() != 1) return t.Error(r.pos, "a while region of one block expected");
+      r.blocks[0].args.emplace_back(u.name, v.type);
+      r.blocks[0].arg_pos.push_back(u.pos);
+    }
+    Block& body = out.regions[1].blocks[0];
+    if (body.ops.empty()) return t.Error(out.regions[1].pos, "the while body returns nothing");
+    body.ops.back().operands.push_back(u);
+    body.ops.back().operand_types.push_back(v.type);
+  }
+  return copy;
+}
+
 // while(tuple(operands)), condition=c, body=b; the results are its elements.
-absl::Status While(Translator& t, const Op& op, Scope& s) {
-  HLO_RETURN_IF_ERROR(ExpectRegions(t, op, 2));
+absl::Status While(Translator& t, const Op& original, Scope& s) {
+  HLO_RETURN_IF_ERROR(ExpectRegions(t, original, 2));
+  Op copy;
+  HLO_ASSIGN_OR_RETURN(const Op* with_captures, CarryCaptures(t, original, s, &copy));
+  const Op& op = *with_captures;
   HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
   Type tuple;
   tuple.kind = Type::Kind::kTuple;

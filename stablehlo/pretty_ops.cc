@@ -455,6 +455,78 @@ absl::Status ParseComposite(Reader& r, Op* op, int) {
   return r.ParseTrailingTypes(op);
 }
 
+// chlo.scan ::= '(' uses? ')' 'inits' '(' uses? ')' 'dimension' '=' int
+//               ('attributes' attr-dict)? region ':' function-type
+// (the count of inits goes in `num_inits`).
+absl::Status ParseScan(Reader& r, Op* op, int depth) {
+  Lexer& lex = r.lex();
+  for (const char* group : {"", "inits"}) {
+    const size_t before = op->operands.size();
+    if (*group != '\0') HLO_RETURN_IF_ERROR(lex.Expect(group, "and the scan's initial carries"));
+    HLO_RETURN_IF_ERROR(lex.Expect("("));
+    if (!lex.Eat(")")) {
+      HLO_RETURN_IF_ERROR(r.ParseUses(&op->operands));
+      HLO_RETURN_IF_ERROR(lex.Expect(")"));
+    }
+    if (*group != '\0') {
+      Attr n;
+      n.kind = Attr::Kind::kInt;
+      n.i = static_cast<int64_t>(op->operands.size() - before);
+      n.pos = lex.Here();
+      op->attrs.emplace_back("num_inits", std::move(n));
+    }
+  }
+  HLO_RETURN_IF_ERROR(lex.Expect("dimension", "after the scan's operands"));
+  HLO_RETURN_IF_ERROR(lex.Expect("="));
+  Attr d;
+  d.kind = Attr::Kind::kInt;
+  d.pos = lex.Here();
+  HLO_RETURN_IF_ERROR(lex.ExpectInt(&d.i, "the scan dimension"));
+  op->attrs.emplace_back("dimension", std::move(d));
+  if (lex.Eat("attributes")) HLO_RETURN_IF_ERROR(r.ParseOptionalAttrDict(op));
+  op->regions.emplace_back();
+  HLO_RETURN_IF_ERROR(r.ParseRegion(&op->regions.back(), depth));
+  return r.ParseTrailingTypes(op);
+}
+
+// The check ops of StableHLO's interpreter tests (its tests/CheckOps.td):
+//   check.expect_eq %a, %b : T       check.expect_almost_eq %a, %b (, tolerance = X)? : T
+//   check.expect_eq_const %a, dense<...> : T (, tolerance = X)? attr-dict
+//   check.expect_close %a, %b, max_ulp_difference = N (, min_ulp_difference = M)? :
+//       attr-dict T, T
+//   check.expect_serialized_eq %a, probe_id = "p" (, iter = N)? : T
+absl::Status ParseCheck(Reader& r, Op* op, int) {
+  Lexer& lex = r.lex();
+  HLO_RETURN_IF_ERROR(r.ParseUses(&op->operands));
+  if (op->name.ends_with("_const")) {
+    HLO_RETURN_IF_ERROR(lex.Expect(",", "and the expected value"));
+    Attr v;
+    HLO_RETURN_IF_ERROR(ParseAttr(lex, &v));
+    if (v.kind != Attr::Kind::kDense) return lex.Error(v.pos, "expected a dense<...> value");
+    op->operand_types.assign(op->operands.size(), v.type);
+    op->attrs.emplace_back("value", std::move(v));
+    HLO_RETURN_IF_ERROR(r.ParseNamedParams(op));
+    return r.ParseOptionalAttrDict(op);
+  }
+  HLO_RETURN_IF_ERROR(r.ParseNamedParams(op));
+  HLO_RETURN_IF_ERROR(r.ParseOptionalAttrDict(op));
+  HLO_RETURN_IF_ERROR(lex.Expect(":", "and the operand types"));
+  HLO_RETURN_IF_ERROR(r.ParseOptionalAttrDict(op));  // expect_close writes it here
+  Pos pos = lex.Here();
+  std::vector<Type> types;
+  HLO_RETURN_IF_ERROR(ParseTypeList(lex, &types));
+  const size_t n = op->operands.size();
+  if (types.size() == 1) {
+    op->operand_types.assign(n, types[0]);
+  } else if (types.size() == n) {
+    op->operand_types = std::move(types);
+  } else {
+    return lex.Error(pos, StrCat("expected one type or ", n, " types for the ", n, " operands of ",
+                                 op->name, ", found ", types.size()));
+  }
+  return absl::OkStatus();
+}
+
 const absl::flat_hash_map<std::string, ParseFn>& Table() {
   static const auto* table = [] {
     auto* t = new absl::flat_hash_map<std::string, ParseFn>;
@@ -529,6 +601,7 @@ const absl::flat_hash_map<std::string, ParseFn>& Table() {
                              "get_dimension_size",
                              "dynamic_broadcast_in_dim",
                              "dynamic_reshape",
+                             "dynamic_pad",
                              "set_dimension_size"}) {
       t->emplace(StrCat("stablehlo.", name), &ParseSimple);
     }
@@ -549,6 +622,11 @@ const absl::flat_hash_map<std::string, ParseFn>& Table() {
     t->emplace("sdy.return", &ParseReturn);
     t->emplace("sdy.manual_computation", &ParseManualComputation);
     t->emplace("chlo.top_k", &ParseTopK);
+    t->emplace("chlo.scan", &ParseScan);
+    for (const char* name : {"expect_eq", "expect_eq_const", "expect_almost_eq",
+                             "expect_almost_eq_const", "expect_close", "expect_serialized_eq"}) {
+      t->emplace(StrCat("check.", name), &ParseCheck);
+    }
     for (const char* name : {"acos",
                              "acosh",
                              "asin",
@@ -566,6 +644,7 @@ const absl::flat_hash_map<std::string, ParseFn>& Table() {
                              "is_neg_inf",
                              "is_pos_inf",
                              "lgamma",
+                             "mulhi",
                              "next_after",
                              "polygamma",
                              "sinh",

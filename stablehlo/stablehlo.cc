@@ -1,5 +1,6 @@
 #include "stablehlo/stablehlo.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "ir/located_status.h"
@@ -21,8 +22,9 @@ struct Translation {
   std::vector<stablehlo::Pos> line_pos;
 };
 
-absl::StatusOr<Translation> Translate(std::string_view text, std::string_view filename) {
-  stablehlo::Lexer lex(text, filename);
+absl::StatusOr<Translation> Translate(std::string_view text, std::string_view filename,
+                                      uint32_t first_line) {
+  stablehlo::Lexer lex(text, filename, first_line);
   stablehlo::MlirModule module;
   stablehlo::Reader reader(lex);
   HLO_RETURN_IF_ERROR(reader.ReadFile(&module));
@@ -45,7 +47,7 @@ std::string_view LineAt(std::string_view text, uint32_t line) {
 // An error of the HLO parser on the translation, moved to the StableHLO op
 // the offending line came from.
 absl::Status MoveError(const absl::Status& status, const Translation& tr, std::string_view text,
-                       std::string_view filename) {
+                       uint32_t first_line, std::string_view filename) {
   std::string_view msg(status.message().data(), status.message().size());
   std::string prefix = StrCat(kGenerated, ":");
   if (!msg.starts_with(prefix)) return status;
@@ -64,7 +66,20 @@ absl::Status MoveError(const absl::Status& status, const Translation& tr, std::s
   if (hlo_line.size() > 160) hlo_line = hlo_line.substr(0, 160) + "...";
   return MarkLocated(absl::InvalidArgumentError(FormatDiagnostic(
       filename, pos.line, pos.col, StrCat(what, " (in its HLO translation: ", hlo_line, ")"),
-      LineAt(text, pos.line))));
+      LineAt(text, pos.line - first_line + 1))));
+}
+
+// True when the text holds nothing but blanks and `//` comments.
+bool IsBlank(std::string_view t) {
+  while (true) {
+    size_t start = t.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos) return true;
+    t = t.substr(start);
+    if (!t.starts_with("//")) return false;
+    size_t end = t.find('\n');
+    if (end == std::string_view::npos) return true;
+    t = t.substr(end);
+  }
 }
 
 }  // namespace
@@ -85,17 +100,45 @@ bool LooksLikeStableHlo(std::string_view t) {
 }
 
 absl::StatusOr<std::string> StableHloToHloText(std::string_view text, std::string_view filename) {
-  HLO_ASSIGN_OR_RETURN(Translation tr, Translate(text, filename));
+  HLO_ASSIGN_OR_RETURN(Translation tr, Translate(text, filename, 1));
   return tr.hlo;
 }
 
-absl::StatusOr<std::vector<std::unique_ptr<Module>>> ParseStableHlo(std::string_view text,
-                                                                    const ParseOptions& options) {
-  HLO_ASSIGN_OR_RETURN(Translation tr, Translate(text, options.filename));
+std::vector<TextPiece> SplitStableHlo(std::string_view text) {
+  constexpr std::string_view kMarker = "// -----";
+  std::vector<TextPiece> pieces;
+  size_t start = 0;
+  uint32_t start_line = 1;
+  for (size_t at = text.find(kMarker); at != std::string_view::npos;
+       at = text.find(kMarker, start)) {
+    pieces.push_back({text.substr(start, at - start), start_line});
+    start_line += static_cast<uint32_t>(std::count(text.begin() + start, text.begin() + at, '\n'));
+    size_t eol = text.find('\n', at);
+    if (eol == std::string_view::npos) {
+      start = text.size();
+      break;
+    }
+    start = eol + 1;
+    ++start_line;
+  }
+  pieces.push_back({text.substr(start), start_line});
+  return pieces;
+}
+
+absl::StatusOr<std::unique_ptr<Module>> ParseStableHloPiece(std::string_view text,
+                                                            uint32_t first_line,
+                                                            const ParseOptions& options) {
+  if (IsBlank(text)) {
+    return MarkLocated(absl::NotFoundError(FormatDiagnostic(
+        options.filename, first_line, 1,
+        "expected 'module' or 'func.func', found the end of the text (the input has no module)",
+        LineAt(text, 1))));
+  }
+  HLO_ASSIGN_OR_RETURN(Translation tr, Translate(text, options.filename, first_line));
   ParseOptions hlo_options = options;
   hlo_options.filename = std::string(kGenerated);
   auto module = ParseModule(tr.hlo, hlo_options);
-  if (!module.ok()) return MoveError(module.status(), tr, text, options.filename);
+  if (!module.ok()) return MoveError(module.status(), tr, text, first_line, options.filename);
   // Places refer to the StableHLO text from here on.
   auto moved = [&](SourceLoc loc) {
     if (loc.line == 0 || loc.line > tr.line_pos.size()) return SourceLoc{};
@@ -106,8 +149,26 @@ absl::StatusOr<std::vector<std::unique_ptr<Module>>> ParseStableHlo(std::string_
     comp->set_loc(moved(comp->loc()));
     for (const auto& inst : comp->instructions()) inst->set_loc(moved(inst->loc()));
   }
+  return module;
+}
+
+absl::StatusOr<std::vector<std::unique_ptr<Module>>> ParseStableHlo(std::string_view text,
+                                                                    const ParseOptions& options) {
   std::vector<std::unique_ptr<Module>> out;
-  out.push_back(*std::move(module));
+  absl::Status first_empty;
+  for (const TextPiece& piece : SplitStableHlo(text)) {
+    auto m = ParseStableHloPiece(piece.text, piece.first_line, options);
+    if (absl::IsNotFound(m.status())) {
+      if (first_empty.ok()) {
+        first_empty = MarkLocated(absl::InvalidArgumentError(m.status().message()));
+      }
+      continue;
+    }
+    if (!m.ok()) return m.status();
+    out.push_back(*std::move(m));
+  }
+  // Empty pieces are skipped, but a file needs at least one module.
+  if (out.empty()) return first_empty;
   return out;
 }
 

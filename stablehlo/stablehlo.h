@@ -23,10 +23,25 @@ namespace hlo {
 // `module`, `func.func`, `#loc`/alias definitions or `"builtin.module"`.
 bool LooksLikeStableHlo(std::string_view text);
 
-// Parses StableHLO text (one module) into one Module. `options.filename`
-// names the file in errors; `options.infer_shape` is handed to the HLO parser.
+// Parses StableHLO text into Modules: one, or one per piece of a file split
+// by `// -----` (SplitStableHlo; pieces of only blanks and comments are
+// skipped). The first error ends it.
+// `options.filename` names the file in errors; `options.infer_shape` is
+// handed to the HLO parser.
 absl::StatusOr<std::vector<std::unique_ptr<Module>>> ParseStableHlo(
     std::string_view text, const ParseOptions& options = {});
+
+// Splits text as MLIR's -split-input-file does: at every `// -----`,
+// wherever it stands on its line (`// // -----` too); the rest of the
+// marker's line is dropped. Each piece and the line its text starts on.
+std::vector<TextPiece> SplitStableHlo(std::string_view text);
+
+// One piece of a split file (SplitStableHlo), with the whole file's
+// line numbers in errors and locations. A piece of nothing but blanks and
+// comments gives NotFound.
+absl::StatusOr<std::unique_ptr<Module>> ParseStableHloPiece(std::string_view text,
+                                                            uint32_t first_line,
+                                                            const ParseOptions& options);
 
 // The HLO text the StableHLO text translates to (for debugging and tests).
 absl::StatusOr<std::string> StableHloToHloText(std::string_view text,

@@ -338,6 +338,17 @@ absl::Status Translator::Translate() {
 // replica_count / num_partitions (not for a Shardy module), mhlo.frontend_attributes and the sdy
 // meshes as frontend_attributes (values that are `{...}` written bare, as
 // XLA prints xla.sdy.meshes, the others quoted).
+absl::Status Translator::SetProcessGrid(Pos pos, int64_t replicas, int64_t partitions) {
+  if (grid_replicas_ != 0 && (grid_replicas_ != replicas || grid_partitions_ != partitions)) {
+    return Error(pos, StrCat("a grid of ", replicas, "x", partitions, " processes after one of ",
+                             grid_replicas_, "x", grid_partitions_,
+                             ": a module runs on one grid of devices"));
+  }
+  grid_replicas_ = replicas;
+  grid_partitions_ = partitions;
+  return absl::OkStatus();
+}
+
 void Translator::AppendModuleAttributes() {
   // A Shardy module (meshes) is the global program before partitioning: it
   // runs on one device, as XLA's dump of it before partitioning does.
@@ -348,7 +359,10 @@ void Translator::AppendModuleAttributes() {
        {std::pair<std::string_view, std::string_view>{"mhlo.num_replicas", "replica_count"},
         {"mhlo.num_partitions", "num_partitions"}}) {
     const Attr* a = module_.attrs.Find(key);
-    if (!shardy && a != nullptr && a->kind == Attr::Kind::kInt) {
+    if (grid_replicas_ > 0) {  // interpreter.run_parallel's grid
+      StrAppend(&text_, ", ", header, "=",
+                header == "replica_count" ? grid_replicas_ : grid_partitions_);
+    } else if (!shardy && a != nullptr && a->kind == Attr::Kind::kInt) {
       StrAppend(&text_, ", ", header, "=", a->i);
     }
   }

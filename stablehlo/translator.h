@@ -105,6 +105,22 @@ class Translator {
   // its terminator (return), checked to be one.
   absl::Status TranslateBlock(const Block& block, Scope& s, std::vector<Value>* returned);
 
+  // interpreter.run_parallel (ops_parallel.cc): the grid of devices the
+  // module runs on (its header's replica_count and num_partitions; one grid
+  // per module), and the values that belong to one device of it (by
+  // instruction name: the device-index instruction and the device), which
+  // the check ops check on that device only.
+  absl::Status SetProcessGrid(Pos pos, int64_t replicas, int64_t partitions);
+  struct DeviceValue {
+    std::string device_index;
+    int64_t device = 0;
+  };
+  absl::flat_hash_map<std::string, DeviceValue>& device_values() { return device_values_; }
+  // The dense value of each instruction a stablehlo.constant became (by
+  // name): what the dynamic ops whose sizes are constants read
+  // (ops_misc.cc).
+  absl::flat_hash_map<std::string, const Attr*>& constants() { return constants_; }
+
  private:
   absl::Status TranslateFunc(const Func& f, bool entry);
   absl::Status TranslateOp(const Op& op, Scope& s);
@@ -118,6 +134,9 @@ class Translator {
   int64_t next_id_ = 1;
   std::string text_;
   std::vector<Pos> line_pos_;
+  int64_t grid_replicas_ = 0, grid_partitions_ = 0;
+  absl::flat_hash_map<std::string, DeviceValue> device_values_;
+  absl::flat_hash_map<std::string, const Attr*> constants_;
 };
 
 // The op translators (ops_*.cc, chlo.cc): each takes the op and the scope

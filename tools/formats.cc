@@ -69,11 +69,17 @@ absl::StatusOr<std::string> WriteDot(Module& module, const ModuleWriteOptions&) 
   return PrintGraphviz(module);
 }
 
-// StableHLO (MLIR) text: read whole (one module), written per module.
+// StableHLO (MLIR) text: a module per piece of a `// -----` split file (as
+// mlir-opt's -split-input-file splits it), each read on its own; written per
+// module.
 absl::StatusOr<std::vector<ModuleParser>> ReadStableHloText(const ModuleSource& source) {
-  auto modules = ParseStableHlo(source.text, ParseOptions{source.filename, &InferShape});
-  if (!modules.ok()) return modules.status();
-  return ParsersOf(*std::move(modules));
+  std::vector<ModuleParser> parsers;
+  for (const TextPiece& p : SplitStableHlo(source.text)) {
+    parsers.push_back([p, filename = source.filename]() {
+      return ParseStableHloPiece(p.text, p.first_line, ParseOptions{filename, &InferShape});
+    });
+  }
+  return parsers;
 }
 
 absl::StatusOr<std::string> WriteStableHloText(Module& module, const ModuleWriteOptions& options) {

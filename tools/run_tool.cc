@@ -311,25 +311,26 @@ absl::Status CheckFlags(RunFlags& f) {
   return absl::OkStatus();
 }
 
-// Parses, verifies and transforms the module (--passes, --precision).
-absl::StatusOr<std::unique_ptr<hlo::Module>> LoadModule(const RunFlags& f) {
+// The module file's text and the name errors give it.
+struct Source {
+  std::shared_ptr<const std::string> text;
+  std::string filename;
+  bool stablehlo = false;
+};
+
+absl::StatusOr<Source> ReadSource(const RunFlags& f) {
   auto text = hlo::ReadInput(f.module_file);
   if (!text.ok()) return text.status();
-  std::string filename = f.module_file == "-" ? "<stdin>" : f.module_file;
-  auto shared_text = std::make_shared<const std::string>(*std::move(text));
-  absl::StatusOr<std::unique_ptr<hlo::Module>> module;
-  if (absl::EndsWith(filename, ".mlir") || hlo::LooksLikeStableHlo(*shared_text)) {
-    auto modules = hlo::ParseStableHlo(*shared_text, hlo::ParseOptions{filename, &hlo::InferShape});
-    if (!modules.ok()) return modules.status();
-    module = std::move(modules->front());
-  } else {
-    module = hlo::ParseModule(*shared_text, hlo::ParseOptions{filename, &hlo::InferShape});
-  }
-  if (!module.ok()) {
-    return hlo::ExplainParseFailure(*shared_text, filename, "hlo-run", module.status());
-  }
-  hlo::Module& m = **module;
-  m.set_source(filename, shared_text);
+  Source src;
+  src.filename = f.module_file == "-" ? "<stdin>" : f.module_file;
+  src.text = std::make_shared<const std::string>(*std::move(text));
+  src.stablehlo = absl::EndsWith(src.filename, ".mlir") || hlo::LooksLikeStableHlo(*src.text);
+  return src;
+}
+
+// Verifies and transforms a parsed module (--passes, --precision).
+absl::Status PrepareModule(const RunFlags& f, const Source& src, hlo::Module& m) {
+  m.set_source(src.filename, src.text);
   if (!f.no_verify) {
     if (auto st = hlo::VerifyModule(m); !st.ok()) return st;
   }
@@ -349,7 +350,45 @@ absl::StatusOr<std::unique_ptr<hlo::Module>> LoadModule(const RunFlags& f) {
     if (st.ok() && !f.no_verify) st = hlo::VerifyModule(m);
     if (!st.ok()) return st;
   }
+  return absl::OkStatus();
+}
+
+// Parses, verifies and transforms the file's one module.
+absl::StatusOr<std::unique_ptr<hlo::Module>> LoadModule(const RunFlags& f, const Source& src) {
+  absl::StatusOr<std::unique_ptr<hlo::Module>> module;
+  const hlo::ParseOptions options{src.filename, &hlo::InferShape};
+  if (src.stablehlo) {
+    auto modules = hlo::ParseStableHlo(*src.text, options);
+    if (!modules.ok()) return modules.status();
+    module = std::move(modules->front());
+  } else {
+    module = hlo::ParseModule(*src.text, options);
+  }
+  if (!module.ok()) {
+    return hlo::ExplainParseFailure(*src.text, src.filename, "hlo-run", module.status());
+  }
+  if (auto st = PrepareModule(f, src, **module); !st.ok()) return st;
   return module;
+}
+
+// The pieces of a file split by `// -----` lines that hold more than blanks
+// and `//` comments: the modules it holds.
+std::vector<hlo::TextPiece> ModulePieces(const Source& src) {
+  std::vector<hlo::TextPiece> pieces;
+  for (const hlo::TextPiece& p :
+       src.stablehlo ? hlo::SplitStableHlo(*src.text) : hlo::SplitModules(*src.text)) {
+    std::string_view t = p.text;
+    bool blank = true;
+    while (blank) {
+      size_t start = t.find_first_not_of(" \t\r\n");
+      if (start == std::string_view::npos) break;
+      t = t.substr(start);
+      blank = t.starts_with("//");
+      t = t.substr(std::min(t.size(), t.find('\n')));
+    }
+    if (!blank) pieces.push_back(p);
+  }
+  return pieces;
 }
 
 absl::Status CheckInputCount(const RunFlags& f, const hlo::Computation& entry, int64_t devices) {
@@ -548,6 +587,111 @@ absl::Status LoadInfeed(const RunFlags& f, hlo::ReplicaRunner& runner) {
   return absl::OkStatus();
 }
 
+// The devices a module runs on: the flags', else the module's.
+absl::Status DeviceCounts(const RunFlags& f, const hlo::Module& m, int64_t* replicas,
+                          int64_t* partitions) {
+  *replicas = f.replicas == 0 ? std::max<int64_t>(1, m.replica_count()) : f.replicas;
+  *partitions = f.partitions == 0 ? std::max<int64_t>(1, m.num_partitions()) : f.partitions;
+  if (*replicas * *partitions > 1024) {
+    return UsageError(hlo::StrCat(*replicas, " replicas x ", *partitions,
+                                  " partitions is more than the 1024 devices hlo-run runs"));
+  }
+  return absl::OkStatus();
+}
+
+hlo::EvalOptions MakeEvalOptions(const RunFlags& f) {
+  hlo::EvalOptions options;
+  options.max_memory_bytes = f.max_memory;
+  options.max_iterations = f.max_iterations;
+  options.seed = f.seed;
+  options.flush_denormals = f.denormals == "flush";
+  options.fast_paths = !f.no_fast_paths;
+  options.fusion = !f.no_fusion;
+  if (options.flush_denormals) hlo::SetBlasDenormalMode(true);
+  return options;
+}
+
+// A file of several modules: the options that name one module's values or
+// one run's outputs do not apply (README "hlo-run", split files).
+absl::Status CheckSplitFlags(const RunFlags& f, size_t modules) {
+  const std::pair<bool, const char*> single[] = {{!f.inputs.empty(), "--input"},
+                                                 {!f.expect.empty(), "--expect"},
+                                                 {f.output_given, "-o"},
+                                                 {f.bench > 0, "--bench"},
+                                                 {!f.infeed_files.empty(), "--infeed"},
+                                                 {!f.outfeed_file.empty(), "--outfeed"},
+                                                 {f.profile, "--profile"},
+                                                 {f.find_nonfinite, "--find-nonfinite"},
+                                                 {f.error_report > 0, "--error-report"},
+                                                 {!f.dump_values.empty(), "--dump-values"},
+                                                 {f.mpi || hlo::LaunchedByMpirun(), "--mpi"}};
+  for (const auto& [given, name] : single) {
+    if (!given) continue;
+    return UsageError(hlo::StrCat(name, " conflicts with a file of ", modules,
+                                  " modules (split by `// -----`): it applies to one module"));
+  }
+  return absl::OkStatus();
+}
+
+// One module of a split file, parsed, run and its result printed.
+absl::Status RunPiece(const RunFlags& f, const Source& src, const hlo::TextPiece& piece) {
+  const hlo::ParseOptions parse{src.filename, &hlo::InferShape};
+  auto module = src.stablehlo ? hlo::ParseStableHloPiece(piece.text, piece.first_line, parse)
+                              : hlo::ParseModulePiece(piece.text, piece.first_line, parse);
+  if (!module.ok()) return module.status();
+  hlo::Module& m = **module;
+  if (auto st = PrepareModule(f, src, m); !st.ok()) return st;
+  const hlo::Computation& entry = *m.entry();
+  if (entry.parameter_count() > 0 && !f.random_inputs) {
+    return hlo::MarkLocated(absl::InvalidArgumentError(hlo::StrCat(
+        src.filename, ":", entry.loc().line, ":", entry.loc().col,
+        ": error: the entry computation takes ", entry.parameter_count(),
+        entry.parameter_count() == 1 ? " parameter" : " parameters",
+        ": in a file of several modules each runs without inputs, or with --random-inputs")));
+  }
+  int64_t replicas = 0, partitions = 0;
+  if (auto st = DeviceCounts(f, m, &replicas, &partitions); !st.ok()) return st;
+  if (auto st = hlo::CheckInputsFit(m, f.max_memory); !st.ok()) return st;
+  auto args = ReadArguments(f, entry, 0, replicas * partitions);
+  if (!args.ok()) return args.status();
+  NoteElidedConstants(m, f.seed);
+  hlo::ReplicaRunner runner(
+      m, MakeEvalOptions(f), replicas, partitions,
+      std::chrono::milliseconds(static_cast<int64_t>(f.collective_timeout * 1000)), nullptr);
+  auto result = runner.Run(*args);
+  if (!result.ok()) return result.status();
+  std::vector<hlo::Literal> lits;
+  for (const hlo::Value& v : *result) lits.push_back(v.ToLiteral());
+  return WriteResult(f, lits, entry.root()->shape(), runner);
+}
+
+// A file of several modules (`// -----` lines, as mlir-opt's
+// -split-input-file reads them): each runs in turn, its result printed after
+// a `// -----` line (none before the first); an error is reported and the
+// rest still run (exit status 1).
+absl::Status RunSplit(const RunFlags& f, const Source& src,
+                      const std::vector<hlo::TextPiece>& pieces) {
+  if (auto st = CheckSplitFlags(f, pieces.size()); !st.ok()) return st;
+  bool any_error = false;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    if (i > 0) {
+      std::fputs("// -----\n", stdout);
+      std::fflush(stdout);
+    }
+    if (absl::Status st = RunPiece(f, src, pieces[i]); !st.ok()) {
+      // Every error names its module: at least the line the module starts on.
+      if (!hlo::IsLocated(st)) {
+        st = hlo::MarkLocated(
+            absl::Status(st.code(), hlo::StrCat(src.filename, ":", pieces[i].first_line,
+                                                ":1: error: ", std::string(st.message()))));
+      }
+      hlo::ReportError("hlo-run", st);
+      any_error = true;
+    }
+  }
+  return any_error ? hlo::AlreadyReported("a module failed") : absl::OkStatus();
+}
+
 }  // namespace
 
 // Everything after the flags. A result that differs from --expect is not an
@@ -561,17 +705,18 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched,
     *matched = *same;
     return absl::OkStatus();
   }
-  auto module = LoadModule(f);
+  auto src = ReadSource(f);
+  if (!src.ok()) return src.status();
+  if (std::vector<hlo::TextPiece> pieces = ModulePieces(*src); pieces.size() > 1) {
+    return RunSplit(f, *src, pieces);
+  }
+  auto module = LoadModule(f, *src);
   if (!module.ok()) return module.status();
   hlo::Module& m = **module;
   const hlo::Computation& entry = *m.entry();
   const hlo::Shape& root = entry.root()->shape();
-  int64_t replicas = f.replicas == 0 ? std::max<int64_t>(1, m.replica_count()) : f.replicas;
-  int64_t partitions = f.partitions == 0 ? std::max<int64_t>(1, m.num_partitions()) : f.partitions;
-  if (replicas * partitions > 1024) {
-    return UsageError(hlo::StrCat(replicas, " replicas x ", partitions,
-                                  " partitions is more than the 1024 devices hlo-run runs"));
-  }
+  int64_t replicas = 0, partitions = 0;
+  if (auto st = DeviceCounts(f, m, &replicas, &partitions); !st.ok()) return st;
   const int64_t devices = replicas * partitions;
   if (std::vector<std::string> on = NumericsOptions(f); !on.empty() && devices > 1) {
     return UsageError(hlo::StrCat(
@@ -599,19 +744,12 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched,
   if (!args.ok()) return args.status();
   NoteElidedConstants(m, f.seed);
 
-  hlo::EvalOptions options;
-  options.max_memory_bytes = f.max_memory;
-  options.max_iterations = f.max_iterations;
-  options.seed = f.seed;
-  options.flush_denormals = f.denormals == "flush";
-  options.fast_paths = !f.no_fast_paths;
-  options.fusion = !f.no_fusion;
-  if (options.flush_denormals) hlo::SetBlasDenormalMode(true);
+  hlo::EvalOptions options = MakeEvalOptions(f);
   if (f.bench == 0) options.progress = ProgressPrinter();
   if (f.error_report > 0) {
     RunFlags wide = f;
     wide.precision = "f64";
-    auto wide_module = LoadModule(wide);
+    auto wide_module = LoadModule(wide, *src);
     if (!wide_module.ok()) return wide_module.status();
     return hlo::RunErrorReport(m, **wide_module, (*args)[0], options, f.error_report, f.json);
   }

@@ -1,0 +1,123 @@
+// The check ops of StableHLO's interpreter tests (its tests/CheckOps.td):
+// each becomes a custom call with a side effect and no result,
+// `custom-call(actual, expected), custom_call_target="stablehlo.check.expect_eq"`,
+// which hlo-run evaluates (eval/kernels/stablehlo_check.cc): a mismatch is an error
+// at the check's line. The `_const` forms first emit their expected value as
+// a constant; the tolerance and the ULP bounds go in backend_config. A
+// value of one device of interpreter.run_parallel's grid is checked on that
+// device only: a third operand says whether this is it.
+#include <cstdio>
+
+#include "ir/status_macros.h"
+#include "ir/strings.h"
+#include "stablehlo/op_util.h"
+
+namespace hlo::stablehlo {
+namespace {
+
+bool IsFloatOrComplex(const std::string& element) {
+  return element.starts_with("f") || element == "bf16" || element.starts_with("c");
+}
+
+// `tolerance = X` (default 1e-4, as CheckOps.td's).
+absl::StatusOr<double> Tolerance(const Translator& t, const Op& op) {
+  const Attr* a = op.FindAttr("tolerance");
+  if (a == nullptr) return 1e-4;
+  if (a->kind == Attr::Kind::kFloat) return a->f;
+  if (a->kind == Attr::Kind::kInt) return static_cast<double>(a->i);
+  return t.Error(a->pos, "expected a number for tolerance");
+}
+
+// The expected value of a `_const` form: a constant instruction.
+absl::StatusOr<Value> ExpectedConstant(Translator& t, const Op& op, Scope& s) {
+  const Attr* value = nullptr;
+  HLO_RETURN_IF_ERROR(Require(t, op, {"value"}, &value));
+  if (value->kind != Attr::Kind::kDense) return t.Error(value->pos, "expected a dense<...> value");
+  Op c;
+  c.name = "stablehlo.constant";
+  c.results = {StrCat("%", t.NewName("check_expected"))};
+  c.attrs.emplace_back("value", *value);
+  c.result_types = {value->type};
+  c.pos = op.pos;
+  c.name_pos = op.name_pos;
+  c.loc = op.loc;
+  HLO_RETURN_IF_ERROR(FindOpTranslator(c.name)(t, c, s));
+  return t.Lookup(s, Use{c.results[0], value->pos});
+}
+
+absl::Status Check(Translator& t, const Op& op, Scope& s) {
+  if (op.name == "check.expect_serialized_eq") {
+    return t.Error(op.name_pos,
+                   "check.expect_serialized_eq compares with the files the interpreter's probes "
+                   "write (--probe-output-dir): not supported");
+  }
+  HLO_RETURN_IF_ERROR(ExpectResults(t, op, 0));
+  const bool is_const = op.name.ends_with("_const");
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, is_const ? 1 : 2));
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  if (is_const) {
+    HLO_ASSIGN_OR_RETURN(Value expected, ExpectedConstant(t, op, s));
+    in.push_back(std::move(expected));
+  }
+  if (!(in[0].type == in[1].type)) {
+    return t.Error(op.name_pos, StrCat("type mismatch: the actual value is ", in[0].type.Mlir(),
+                                       " but the expected one ", in[1].type.Mlir()));
+  }
+  if (in[0].type.kind != Type::Kind::kTensor) {
+    return t.Error(op.name_pos, StrCat(op.name, " compares tensors, not ", in[0].type.Mlir()));
+  }
+  std::string kind(op.name.substr(6));  // expect_eq, expect_almost_eq_const, ...
+  if (is_const) kind.resize(kind.size() - 6);
+  std::string config;
+  if (kind != "expect_eq" && !IsFloatOrComplex(in[0].type.element)) {
+    return t.Error(op.name_pos,
+                   StrCat(op.name, " compares floats or complex numbers, not ", in[0].type.Mlir()));
+  }
+  if (kind == "expect_almost_eq") {
+    HLO_ASSIGN_OR_RETURN(double tolerance, Tolerance(t, op));
+    char buf[40];
+    std::snprintf(buf, sizeof(buf), "tolerance=%.17g", tolerance);
+    config = buf;
+  } else if (kind == "expect_close") {
+    int64_t max_ulp = 1, min_ulp = 0;
+    HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"max_ulp_difference"}, 1, &max_ulp));
+    HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"min_ulp_difference"}, 0, &min_ulp));
+    if (max_ulp < 0 || min_ulp < 0) {
+      return t.Error(op.name_pos, "ULP differences are unsigned");
+    }
+    config = StrCat("max_ulp_difference=", max_ulp, ",min_ulp_difference=", min_ulp);
+  }
+  // A value of one device of interpreter.run_parallel's grid: checked there
+  // only (a third operand, whether this device is that one).
+  auto owner = t.device_values().find(in[0].name);
+  if (owner != t.device_values().end()) {
+    Type u32;
+    u32.element = "u32";
+    Type pred;
+    pred.element = "pred";
+    const std::string device = t.Splat(s, op, u32, StrCat(owner->second.device));
+    in.push_back(Value{
+        t.Emit(s, op, "compare", pred,
+               StrCat("compare(", owner->second.device_index, ", ", device, "), direction=EQ")),
+        pred});
+  }
+  std::string body = StrCat("custom-call(", Names(in), "), custom_call_target=\"stablehlo.check.",
+                            kind, "\", custom_call_has_side_effect=true");
+  if (!config.empty()) StrAppend(&body, ", backend_config=", HloQuoted(config));
+  Type none;
+  none.kind = Type::Kind::kTuple;
+  t.Emit(s, op, "check", none, body);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::vector<OpEntry> CheckOps() {
+  return {
+      {"check.expect_eq", &Check},        {"check.expect_eq_const", &Check},
+      {"check.expect_almost_eq", &Check}, {"check.expect_almost_eq_const", &Check},
+      {"check.expect_close", &Check},     {"check.expect_serialized_eq", &Check},
+  };
+}
+
+}  // namespace hlo::stablehlo
