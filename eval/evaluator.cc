@@ -57,6 +57,12 @@ ComputationPlan& Evaluator::PlanFor(const Computation& comp) {
   return *plan;
 }
 
+ComputationPlan& Evaluator::LoopBodyPlanFor(const Computation& comp) {
+  ComputationPlan& plan = PlanFor(comp);
+  plan.profiled = true;
+  return plan;
+}
+
 BatchProgram* Evaluator::BatchProgramFor(const Computation& comp) {
   if (!options_.fast_paths) return nullptr;
   auto it = batch_programs_.find(&comp);

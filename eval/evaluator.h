@@ -42,6 +42,7 @@ class Evaluator : public KernelContext {
   // callers that run one computation many times (while loops) look it up
   // once and call it through the plan.
   ComputationPlan& PlanFor(const Computation& computation) override;
+  ComputationPlan& LoopBodyPlanFor(const Computation& computation) override;
   absl::StatusOr<Value> Call(ComputationPlan& plan,
                              absl::Span<const Value* const> arguments) override;
   // Like Call, but the arguments are handed over: the callee may move their

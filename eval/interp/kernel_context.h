@@ -75,6 +75,10 @@ class KernelContext {
   // computation many times (while loops) look it up once and call it
   // through the plan.
   virtual ComputationPlan& PlanFor(const Computation& computation) = 0;
+  // PlanFor a computation that runs once per step of a loop (a scan's body):
+  // profiled and observed like a while body even when its parameters are
+  // scalars, which would otherwise mark a reducer applied per element.
+  virtual ComputationPlan& LoopBodyPlanFor(const Computation& computation) = 0;
   virtual absl::StatusOr<Value> Call(ComputationPlan& plan,
                                      absl::Span<const Value* const> arguments) = 0;
   // Like Call, but the arguments are handed over: the callee may move their

@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "eval/computation_plan.h"
 #include "eval/interp/kernel_context.h"
 #include "eval/kernels/dynamic.h"
 #include "eval/runtime/eval_observer.h"
@@ -114,11 +113,9 @@ absl::StatusOr<Value> EvalScan(const Instruction& inst, Operands ops, KernelCont
     if (!v.ok()) return v.status();
     outs[k] = *std::move(v);
   }
-  ComputationPlan& plan = ev.PlanFor(*body);
-  // The body runs once per step, as a while body does: profiled and observed
-  // even when its parameters are scalars (Profiler::Covers takes such a
-  // computation for a reducer applied per element).
-  plan.profiled = true;
+  // The body runs once per step, as a while body does: observed (and
+  // profiled) even when its parameters are scalars.
+  ComputationPlan& plan = ev.LoopBodyPlanFor(*body);
   std::vector<const Value*> args(n);
   EvalObserver* observer = ev.options().observer;
   for (int64_t step = 0; step < length; ++step) {
