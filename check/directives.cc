@@ -202,9 +202,16 @@ absl::StatusOr<LocatedPattern> ParseDirective(const SourceText& check_file, cons
                                  options.ignore_case,
                                  names,
                                  *hit.prefix};
+  std::string_view text = check_file.text().substr(start, end - start);
+  // A directive whose ':' is the file's last byte (no newline after it):
+  // FileCheck reads its pattern past the end, into the buffer's terminator,
+  // so it is not empty yet matches nothing (CHECK-EMPTY: is malformed,
+  // CHECK-NOT: holds, the others fail). hlo-check agrees.
+  const bool colon_at_end =
+      start == check_file.text().size() && start > 0 && check_file.text()[start - 1] == ':';
+  if (colon_at_end) text = "{{[^\\s\\S]}}";  // a regex that matches nothing
   absl::StatusOr<Pattern> pattern =
-      Pattern::Parse(check_file.text().substr(start, end - start), type.kind,
-                     check_file.LineOf(start), pattern_options);
+      Pattern::Parse(text, type.kind, check_file.LineOf(start), pattern_options);
   if (!pattern.ok()) {
     diagnostics->Error(&check_file, start + PatternErrorOffset(pattern.status()),
                        std::string(pattern.status().message()));

@@ -61,6 +61,19 @@ TEST_CASE("check: malformed check files exit 2", "[check]") {
   CHECK(Verdict("CHECK-NOT-NEXT: a\n", "a\n") == 2);
 }
 
+// FileCheck-14 reads the pattern of a directive whose ':' is the file's
+// last byte past the end (a pattern that is not empty and matches nothing);
+// verdicts checked against FileCheck-14 (scripts/filecheck_agreement.py
+// found the CHECK-EMPTY case).
+TEST_CASE("check: a directive's ':' as the file's last byte, as FileCheck reads it", "[check]") {
+  CHECK(Verdict("CHECK: a\nCHECK-EMPTY:", "a\n\n") == 2);    // non-empty check string
+  CHECK(Verdict("CHECK: a\nCHECK-EMPTY:  ", "a\n\n") == 0);  // spaces: empty, as usual
+  CHECK(Verdict("CHECK: a\nCHECK-NEXT:", "a\n\n") == 1);     // matches nothing
+  CHECK(Verdict("CHECK: a\nCHECK-NEXT:  ", "a\n\n") == 2);   // empty check string
+  CHECK(Verdict("CHECK: a\nCHECK:", "a\n") == 1);
+  CHECK(Verdict("CHECK: a\nCHECK-NOT:", "a\n") == 0);
+}
+
 TEST_CASE("check: options", "[check]") {
   CheckOptions full;
   full.match_full_lines = true;
