@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "eval/kernels/convolution_internal.h"
+#include "eval/kernels/isa_clones.h"
 #include "eval/runtime/parallel.h"
 
 namespace hlo {
@@ -48,26 +49,26 @@ __attribute__((always_inline)) inline void PointChunk(E* __restrict out, const E
 // k[koff[t] + f], f < n, taps in order. Up to four 64-byte vectors of
 // features accumulate in registers across all taps; a tail of fewer than
 // one vector runs scalar.
-#define HLO_DEPTHWISE_RUN(E)                                                                       \
-  __attribute__((target_clones("avx512f", "avx2", "default"))) void DepthwiseRun(                  \
-      E* __restrict out, const E* __restrict x, int64_t x_step, int64_t count,                     \
-      const int64_t* xoff, const int64_t* koff, int64_t ntaps, const E* __restrict k, int64_t n) { \
-    constexpr int64_t kLanes = 64 / sizeof(E);                                                     \
-    for (int64_t p = 0; p < count; ++p, out += n, x += x_step) {                                   \
-      int64_t f0 = 0;                                                                              \
-      for (; f0 + 4 * kLanes <= n; f0 += 4 * kLanes) {                                             \
-        PointChunk<E, 4>(out + f0, x + f0, xoff, koff, ntaps, k + f0);                             \
-      }                                                                                            \
-      const int64_t left = (n - f0) / kLanes;                                                      \
-      if (left == 3) PointChunk<E, 3>(out + f0, x + f0, xoff, koff, ntaps, k + f0);                \
-      if (left == 2) PointChunk<E, 2>(out + f0, x + f0, xoff, koff, ntaps, k + f0);                \
-      if (left == 1) PointChunk<E, 1>(out + f0, x + f0, xoff, koff, ntaps, k + f0);                \
-      for (f0 += left * kLanes; f0 < n; ++f0) {                                                    \
-        E acc = 0;                                                                                 \
-        for (int64_t t = 0; t < ntaps; ++t) acc += x[xoff[t] + f0] * k[koff[t] + f0];              \
-        out[f0] = acc;                                                                             \
-      }                                                                                            \
-    }                                                                                              \
+#define HLO_DEPTHWISE_RUN(E)                                                                 \
+  HLO_ISA_CLONES void DepthwiseRun(E* __restrict out, const E* __restrict x, int64_t x_step, \
+                                   int64_t count, const int64_t* xoff, const int64_t* koff,  \
+                                   int64_t ntaps, const E* __restrict k, int64_t n) {        \
+    constexpr int64_t kLanes = 64 / sizeof(E);                                               \
+    for (int64_t p = 0; p < count; ++p, out += n, x += x_step) {                             \
+      int64_t f0 = 0;                                                                        \
+      for (; f0 + 4 * kLanes <= n; f0 += 4 * kLanes) {                                       \
+        PointChunk<E, 4>(out + f0, x + f0, xoff, koff, ntaps, k + f0);                       \
+      }                                                                                      \
+      const int64_t left = (n - f0) / kLanes;                                                \
+      if (left == 3) PointChunk<E, 3>(out + f0, x + f0, xoff, koff, ntaps, k + f0);          \
+      if (left == 2) PointChunk<E, 2>(out + f0, x + f0, xoff, koff, ntaps, k + f0);          \
+      if (left == 1) PointChunk<E, 1>(out + f0, x + f0, xoff, koff, ntaps, k + f0);          \
+      for (f0 += left * kLanes; f0 < n; ++f0) {                                              \
+        E acc = 0;                                                                           \
+        for (int64_t t = 0; t < ntaps; ++t) acc += x[xoff[t] + f0] * k[koff[t] + f0];        \
+        out[f0] = acc;                                                                       \
+      }                                                                                      \
+    }                                                                                        \
   }
 HLO_DEPTHWISE_RUN(float)
 HLO_DEPTHWISE_RUN(double)

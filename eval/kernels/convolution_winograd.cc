@@ -25,6 +25,7 @@
 
 #include "eval/kernels/gemm.h"
 #include "eval/kernels/gemm_convert.h"
+#include "eval/kernels/isa_clones.h"
 #include "eval/runtime/scratch_buffer.h"
 #include "ir/strings.h"
 
@@ -52,7 +53,7 @@ constexpr int64_t kSkew = 16;
 // Macro bodies laid out by hand: clang-format reflows the statement macros.
 // clang-format off
 #define HLO_WINOGRAD_KERNEL_ROW(T)                                                          \
-  __attribute__((target_clones("avx512f", "avx2", "default"))) void KernelRow(               \
+  HLO_ISA_CLONES void KernelRow(                                                            \
       const T* __restrict g, int64_t plane, int64_t n, T* __restrict u) {                   \
     const T h = T(0.5);                                                                     \
     _Pragma("GCC ivdep") for (int64_t o = 0; o < n; ++o) {                                 \
@@ -90,7 +91,7 @@ void TransformKernel(const WinogradShape& s, const T* kc, T* u) {
 // v[xi * vs + c] = (B^T d B)[xi] for the 4x4 tile d whose row r starts at
 // r_r (tile columns ps elements apart), for each feature c < n.
 #define HLO_WINOGRAD_INPUT_TILE(T)                                                          \
-  __attribute__((target_clones("avx512f", "avx2", "default"))) void InputTile(               \
+  HLO_ISA_CLONES void InputTile(                                                            \
       const T* __restrict r0, const T* __restrict r1, const T* __restrict r2,               \
       const T* __restrict r3, int64_t ps, int64_t n, T* __restrict v, int64_t vs) {         \
     const T *q0 = r0 + ps, *q1 = r1 + ps, *q2 = r2 + ps, *q3 = r3 + ps;                     \
@@ -120,7 +121,7 @@ HLO_WINOGRAD_INPUT_TILE(double)
 // The 2x2 outputs (A^T m A) of one tile from m[xi * ms + o]: row 0 at y0,
 // row 1 at y1, the second column n elements after the first.
 #define HLO_WINOGRAD_OUTPUT_TILE(T)                                                         \
-  __attribute__((target_clones("avx512f", "avx2", "default"))) void OutputTile(              \
+  HLO_ISA_CLONES void OutputTile(                                                           \
       const T* __restrict m, int64_t ms, int64_t n, T* __restrict y0, T* __restrict y1) {   \
     _Pragma("GCC ivdep") for (int64_t o = 0; o < n; ++o) {                                 \
       T s[2][4];                                                                            \
