@@ -38,12 +38,8 @@ bool IsTarget(const Instruction& inst) {
 
 // hlo-run beside this tool, else on PATH.
 std::string HloRunPath() {
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (n <= 0) return "hlo-run";
-  std::string dir(self, static_cast<size_t>(n));
-  dir = dir.substr(0, dir.rfind('/'));
-  return access((dir + "/hlo-run").c_str(), X_OK) == 0 ? dir + "/hlo-run" : "hlo-run";
+  const std::string dir = ToolDirBesideSelf();
+  return dir.empty() ? "hlo-run" : dir + "/hlo-run";
 }
 
 // A temporary folder, removed with its contents (also on SIGINT/SIGTERM).

@@ -114,4 +114,13 @@ ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string
   return r;
 }
 
+std::string ToolDirBesideSelf() {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (n <= 0) return "";
+  std::string dir(self, static_cast<size_t>(n));
+  dir = dir.substr(0, dir.rfind('/'));
+  return access((dir + "/hlo-run").c_str(), X_OK) == 0 ? dir : "";
+}
+
 }  // namespace hlo::reduce

@@ -28,6 +28,10 @@ struct ProcessResult {
 // found interesting and theirs no longer matters).
 void SetThreadCancelFlag(const std::atomic<bool>* flag);
 
+// The folder of this program when hlo-run is beside it (the build's bin/),
+// else "" (the tools are then looked up on PATH).
+std::string ToolDirBesideSelf();
+
 ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string& log_path,
                          double timeout_seconds);
 

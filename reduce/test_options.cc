@@ -1,12 +1,11 @@
 #include "reduce/test_options.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <thread>
 
 #include "ir/status_macros.h"
 #include "ir/strings.h"
+#include "reduce/subprocess.h"
 #include "tools/tool_common.h"
 #include "tools/tool_status.h"
 
@@ -89,14 +88,7 @@ absl::StatusOr<std::unique_ptr<Oracle>> MakeOracle(TestOptions& t, const std::st
     b.kind = BuiltinTest::Kind::kSlowerThan;
     b.slower_ms = t.slower_than;
   }
-  // hlo-run and hlo-opt beside this tool, else on PATH.
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (n > 0) {
-    std::string dir(self, static_cast<size_t>(n));
-    dir = dir.substr(0, dir.rfind('/'));
-    if (access((dir + "/hlo-run").c_str(), X_OK) == 0) b.bin_dir = dir;
-  }
+  b.bin_dir = ToolDirBesideSelf();  // hlo-run and hlo-opt beside this tool, else on PATH
   return MakeBuiltinOracle(b, t.timeout);
 }
 
