@@ -17,20 +17,41 @@
 
 namespace hlo::stablehlo {
 
+// A uniform quantized element type, `!quant.uniform<i8:f32, 0.5:-3>` (one
+// scale and zero point) or `!quant.uniform<i8:f32:1, {0.5:-3, 0.25}>` (one
+// per index of dimension `axis`). A tensor of it holds its storage integers.
+struct QuantParams {
+  std::string storage;    // the HLO name of the storage type: s8, u8, s32, ...
+  std::string expressed;  // the HLO name of the expressed type: f32, ...
+  int64_t storage_min = 0, storage_max = 0;
+  int64_t axis = -1;  // per-axis: the quantized dimension
+  std::vector<double> scales;
+  std::vector<int64_t> zero_points;
+  bool per_axis() const { return axis >= 0; }
+  // As MLIR writes it: `!quant.uniform<i8:f32, 5.000000e-01:-3>`.
+  std::string Mlir() const;
+  bool operator==(const QuantParams&) const = default;
+};
+
 // tensor<2x3xf32>, tuple<...>, !stablehlo.token. `element` is the HLO
-// primitive type name (f32, s32, pred, c64, ...).
+// primitive type name (f32, s32, pred, c64, ...); of a quantized tensor, its
+// storage type's, with `quant` saying how its values are read.
 struct Type {
   enum class Kind : uint8_t { kTensor, kTuple, kToken };
   Kind kind = Kind::kTensor;
   std::string element;
-  absl::InlinedVector<int64_t, 6> dims;  // no allocation for most tensors
-  std::vector<Type> elements;            // kTuple
+  absl::InlinedVector<int64_t, 6> dims;      // no allocation for most tensors
+  std::vector<Type> elements;                // kTuple
+  std::shared_ptr<const QuantParams> quant;  // a quantized tensor's element type
   // The HLO shape text, without a layout: `f32[2,3]`, `(f32[], s32[])`, `token[]`.
   std::string Hlo() const;
   // As MLIR writes it, for messages: `tensor<2x3xf32>`.
   std::string Mlir() const;
   int64_t ElementCount() const;
-  bool operator==(const Type&) const = default;
+  bool operator==(const Type& o) const {
+    return kind == o.kind && element == o.element && dims == o.dims && elements == o.elements &&
+           (quant == o.quant || (quant && o.quant && *quant == *o.quant));
+  }
 };
 
 struct NamedAttr;

@@ -44,6 +44,11 @@ absl::StatusOr<std::string> BroadcastTo(Translator& t, Scope& s, const Op& op, c
                                         const Type& target, const std::vector<int64_t>& map,
                                         Pos pos);
 
+// A convolution's dimension numbers `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`
+// as HLO's dim_labels `b01f_01io->b01f`, and the kernel's spatial dimensions.
+absl::Status ConvLabels(const Translator& t, const Attr& a, std::string* out,
+                        std::vector<int64_t>* kernel_spatial);
+
 // The number of results an op must have.
 absl::Status ExpectResults(const Translator& t, const Op& op, size_t n);
 absl::Status ExpectOperands(const Translator& t, const Op& op, size_t n);
@@ -62,6 +67,9 @@ std::vector<OpEntry> MiscOps();
 std::vector<OpEntry> CheckOps();     // ops_check.cc: the interpreter tests' check.*
 std::vector<OpEntry> ParallelOps();  // ops_parallel.cc: interpreter.run_parallel
 
+// custom_call @check.eq (StableHLO's testdata) and @check.expect_* as the
+// check ops (ops_check.cc).
+absl::Status CheckCustomCall(Translator& t, const Op& op, Scope& s);
 // custom_call @ragged_all_to_all (XLA's import of ragged-all-to-all: the
 // replica groups and channel in its dictionary config) as the HLO op.
 absl::Status RaggedAllToAllCall(Translator& t, const Op& op, Scope& s);

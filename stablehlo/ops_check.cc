@@ -45,6 +45,32 @@ absl::StatusOr<Value> ExpectedConstant(Translator& t, const Op& op, Scope& s) {
   return t.Lookup(s, Use{c.results[0], value->pos});
 }
 
+// The check as a custom call (kind: expect_eq, expect_almost_eq, ...).
+absl::Status EmitCheck(Translator& t, Scope& s, const Op& op, std::vector<Value> in,
+                       std::string_view kind, std::string_view config) {
+  // A value of one device of interpreter.run_parallel's grid: checked there
+  // only (a third operand, whether this device is that one).
+  auto owner = t.device_values().find(in[0].name);
+  if (owner != t.device_values().end()) {
+    Type u32;
+    u32.element = "u32";
+    Type pred;
+    pred.element = "pred";
+    const std::string device = t.Splat(s, op, u32, StrCat(owner->second.device));
+    in.push_back(Value{
+        t.Emit(s, op, "compare", pred,
+               StrCat("compare(", owner->second.device_index, ", ", device, "), direction=EQ")),
+        pred});
+  }
+  std::string body = StrCat("custom-call(", Names(in), "), custom_call_target=\"stablehlo.check.",
+                            kind, "\", custom_call_has_side_effect=true");
+  if (!config.empty()) StrAppend(&body, ", backend_config=", HloQuoted(config));
+  Type none;
+  none.kind = Type::Kind::kTuple;
+  t.Emit(s, op, "check", none, body);
+  return absl::OkStatus();
+}
+
 absl::Status Check(Translator& t, const Op& op, Scope& s) {
   if (op.name == "check.expect_serialized_eq") {
     return t.Error(op.name_pos,
@@ -87,30 +113,54 @@ absl::Status Check(Translator& t, const Op& op, Scope& s) {
     }
     config = StrCat("max_ulp_difference=", max_ulp, ",min_ulp_difference=", min_ulp);
   }
-  // A value of one device of interpreter.run_parallel's grid: checked there
-  // only (a third operand, whether this device is that one).
-  auto owner = t.device_values().find(in[0].name);
-  if (owner != t.device_values().end()) {
-    Type u32;
-    u32.element = "u32";
-    Type pred;
-    pred.element = "pred";
-    const std::string device = t.Splat(s, op, u32, StrCat(owner->second.device));
-    in.push_back(Value{
-        t.Emit(s, op, "compare", pred,
-               StrCat("compare(", owner->second.device_index, ", ", device, "), direction=EQ")),
-        pred});
-  }
-  std::string body = StrCat("custom-call(", Names(in), "), custom_call_target=\"stablehlo.check.",
-                            kind, "\", custom_call_has_side_effect=true");
-  if (!config.empty()) StrAppend(&body, ", backend_config=", HloQuoted(config));
-  Type none;
-  none.kind = Type::Kind::kTuple;
-  t.Emit(s, op, "check", none, body);
-  return absl::OkStatus();
+  return EmitCheck(t, s, op, std::move(in), kind, config);
 }
 
 }  // namespace
+
+// custom_call @check.eq(expected, actual) of StableHLO's testdata (exact for
+// integers, within 1e-4 for floats, as stablehlo-translate's), and
+// @check.expect_eq / expect_almost_eq (1e-3) / expect_close (0 to 3 ULP):
+// the check, and `true` for its i1 result.
+absl::Status CheckCustomCall(Translator& t, const Op& op, Scope& s) {
+  const Attr* target = op.FindAttr("call_target_name");
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 2));
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  if (!(in[0].type == in[1].type) || in[0].type.kind != Type::Kind::kTensor) {
+    return t.Error(op.name_pos, StrCat(target->s, " compares two tensors of one type, not ",
+                                       in[0].type.Mlir(), " and ", in[1].type.Mlir()));
+  }
+  const bool is_float = IsFloatOrComplex(in[0].type.element);
+  std::string kind, config;
+  if (target->s == "check.eq") {
+    kind = is_float ? "expect_almost_eq" : "expect_eq";
+    if (is_float) config = "tolerance=0.0001";
+  } else if (target->s == "check.expect_eq") {
+    kind = "expect_eq";
+  } else if (target->s == "check.expect_almost_eq") {
+    kind = "expect_almost_eq";
+    config = "tolerance=0.001";
+  } else if (target->s == "check.expect_close") {
+    kind = "expect_close";
+    config = "max_ulp_difference=3,min_ulp_difference=0";
+  } else {
+    return t.Error(target->pos, StrCat("unknown check target @", target->s));
+  }
+  if (kind != "expect_eq" && !is_float) {
+    return t.Error(op.name_pos, StrCat(target->s, " compares floats or complex numbers, not ",
+                                       in[0].type.Mlir()));
+  }
+  HLO_RETURN_IF_ERROR(EmitCheck(t, s, op, std::move(in), kind, config));
+  if (op.result_types.empty()) return absl::OkStatus();
+  std::vector<Value> results;
+  for (const Type& r : op.result_types) {
+    if (r.kind != Type::Kind::kTensor || r.element != "pred") {
+      return t.Error(op.name_pos, StrCat(target->s, " gives i1 tensors, not ", r.Mlir()));
+    }
+  }
+  if (op.result_types.size() != 1) return t.Error(op.name_pos, "a check has one result");
+  return t.BindResults(s, op, t.Splat(s, op, op.result_types[0], "true"));
+}
 
 std::vector<OpEntry> CheckOps() {
   return {

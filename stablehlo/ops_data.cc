@@ -206,6 +206,8 @@ absl::Status DotGeneral(Translator& t, const Op& op, Scope& s) {
   return t.BindResults(s, op, t.Emit(s, op, "dot", type, body));
 }
 
+}  // namespace
+
 // `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` -> `b01f_01io->b01f`.
 absl::Status ConvLabels(const Translator& t, const Attr& a, std::string* out,
                         std::vector<int64_t>* kernel_spatial) {
@@ -237,6 +239,8 @@ absl::Status ConvLabels(const Translator& t, const Attr& a, std::string* out,
   for (auto [d, p] : spatial) kernel_spatial->push_back(p);
   return absl::OkStatus();
 }
+
+namespace {
 
 // window = {stride, pad, lhs_dilate, rhs_dilate, reverse} (or the generic
 // properties) -> `window={size=.. stride=.. pad=.. lhs_dilate=.. rhs_dilate=..}`.

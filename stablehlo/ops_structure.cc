@@ -329,6 +329,7 @@ absl::Status CustomCall(Translator& t, const Op& op, Scope& s) {
   const Attr* target = nullptr;
   HLO_RETURN_IF_ERROR(Require(t, op, {"call_target_name"}, &target));
   if (target->s == "ragged_all_to_all") return RaggedAllToAllCall(t, op, s);
+  if (target->s.starts_with("check.")) return CheckCustomCall(t, op, s);
   HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
   // called_computations = [@f, ...]: the functions' computations.
   std::vector<std::string> called;

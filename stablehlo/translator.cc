@@ -5,6 +5,7 @@
 #include "ir/strings.h"
 #include "stablehlo/locations.h"
 #include "stablehlo/op_util.h"
+#include "stablehlo/quant.h"
 
 namespace hlo::stablehlo {
 
@@ -131,7 +132,24 @@ std::string Translator::Splat(Scope& s, const Op& op, const Type& type, std::str
   return Emit(s, op, "broadcast", type, StrCat("broadcast(", c, "), dimensions={}"));
 }
 
+std::string Translator::ScalarComputation(std::string_view opcode, std::string_view element) {
+  std::string& name = scalar_computations_[StrCat(opcode, " ", element)];
+  if (!name.empty()) return name;
+  comps_.push_back(std::make_unique<HloComputation>());
+  HloComputation* comp = comps_.back().get();
+  comp->name = name = NewName(StrCat(opcode, "_", element));
+  Type scalar;
+  scalar.element = std::string(element);
+  Scope s{comp, {}, nullptr};
+  Op none;
+  const std::string a = Emit(s, none, "lhs", scalar, "parameter(0)");
+  const std::string b = Emit(s, none, "rhs", scalar, "parameter(1)");
+  comp->root = Emit(s, none, opcode, scalar, StrCat(opcode, "(", a, ", ", b, ")"));
+  return name;
+}
+
 absl::Status Translator::TranslateOp(const Op& op, Scope& s) {
+  if (UsesQuantTypes(op)) return TranslateQuantOp(*this, op, s);
   OpTranslator fn = FindOpTranslator(op.name);
   if (fn == nullptr) {
     return Error(op.name_pos, StrCat("unsupported op '", op.name, "'"));

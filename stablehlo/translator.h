@@ -90,6 +90,9 @@ class Translator {
   Type ResultType(const Op& op) const;
   // A scalar constant `text` of `element` broadcast to `type` (scalar when rank 0).
   std::string Splat(Scope& s, const Op& op, const Type& type, std::string_view text);
+  // A computation `(a, b) -> opcode(a, b)` on `element` scalars (made once),
+  // for the reductions the lowerings build. Returns its name.
+  std::string ScalarComputation(std::string_view opcode, std::string_view element);
   // Translates a region into a computation. Block arguments become the
   // parameters (or, with `tuple_param`, the elements of one tuple
   // parameter); the returned values its root (a tuple when several, or
@@ -137,6 +140,7 @@ class Translator {
   int64_t grid_replicas_ = 0, grid_partitions_ = 0;
   absl::flat_hash_map<std::string, DeviceValue> device_values_;
   absl::flat_hash_map<std::string, const Attr*> constants_;
+  absl::flat_hash_map<std::string, std::string> scalar_computations_;
 };
 
 // The op translators (ops_*.cc, chlo.cc): each takes the op and the scope

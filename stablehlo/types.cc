@@ -1,5 +1,10 @@
 #include "stablehlo/types.h"
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
 #include "ir/primitive_type.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
@@ -34,7 +39,9 @@ std::string Type::Mlir() const {
     return out + ">";
   }
   std::string e = element;
-  if (e == "pred") {
+  if (quant) {
+    e = quant->Mlir();
+  } else if (e == "pred") {
     e = "i1";
   } else if (e == "c64" || e == "c128") {
     e = e == "c64" ? "complex<f32>" : "complex<f64>";
@@ -54,6 +61,49 @@ int64_t Type::ElementCount() const {
   int64_t n = 1;
   for (int64_t d : dims) n *= d;
   return n;
+}
+
+namespace {
+
+// i8 -> s8, ui8 -> u8: the MLIR spelling of an HLO integer or float type.
+std::string MlirElementName(const std::string& hlo) {
+  if (hlo.empty()) return hlo;
+  if (hlo[0] == 's') {
+    std::string out = hlo;
+    out[0] = 'i';
+    return out;
+  }
+  return hlo;  // u8 (the quant dialect's spelling), f32, bf16
+}
+
+// The values a storage type holds: s8 -> -128..127, u4 -> 0..15.
+void StorageRange(std::string_view storage, int64_t* lo, int64_t* hi) {
+  const int bits = std::atoi(std::string(storage.substr(1)).c_str());
+  const bool is_signed = storage[0] == 's';
+  *lo = is_signed ? -(int64_t{1} << (bits - 1)) : 0;
+  *hi = is_signed ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
+}
+
+}  // namespace
+
+std::string QuantParams::Mlir() const {
+  auto pair = [&](size_t i) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.17g", scales[i]);
+    std::string out = buf;
+    if (zero_points[i] != 0) StrAppend(&out, ":", zero_points[i]);
+    return out;
+  };
+  std::string out = StrCat("!quant.uniform<", MlirElementName(storage));
+  int64_t lo = 0, hi = 0;
+  StorageRange(storage, &lo, &hi);
+  if (lo != storage_min || hi != storage_max)
+    StrAppend(&out, "<", storage_min, ":", storage_max, ">");
+  StrAppend(&out, ":", MlirElementName(expressed));
+  if (!per_axis()) return StrCat(out, ", ", pair(0), ">");
+  StrAppend(&out, ":", axis, ", {");
+  for (size_t i = 0; i < scales.size(); ++i) StrAppend(&out, i ? "," : "", pair(i));
+  return out + "}>";
 }
 
 std::string HloElementType(std::string_view m) {
@@ -81,8 +131,110 @@ std::string HloElementType(std::string_view m) {
 
 namespace {
 
-// element ::= integer-type | float-type | 'complex' '<' float-type '>'
-absl::Status ParseElementType(Lexer& lex, std::string* out) {
+// scale-zp ::= float (':' integer)?
+absl::Status ParseScaleZeroPoint(Lexer& lex, QuantParams* q) {
+  Pos pos = lex.Here();
+  std::string_view num;
+  if (!lex.EatNumberText(&num)) return lex.ErrorExpected("a scale");
+  std::string text(num);
+  char* end = nullptr;
+  const double scale = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(scale) || scale <= 0) {
+    return lex.Error(pos, StrCat("a scale must be a positive finite number, not ", text));
+  }
+  int64_t zp = 0;
+  if (lex.Eat(":")) HLO_RETURN_IF_ERROR(lex.ExpectInt(&zp, "a zero point"));
+  q->scales.push_back(scale);
+  q->zero_points.push_back(zp);
+  return absl::OkStatus();
+}
+
+// The storage type of a quantized type: i8 (signed), u8 (unsigned), with the
+// range of its values.
+absl::Status ParseStorageType(Lexer& lex, QuantParams* q) {
+  Pos pos = lex.Here();
+  std::string name;
+  if (!lex.EatIdent(&name)) return lex.ErrorExpected("a storage type like i8");
+  int64_t bits = 0;
+  const bool is_signed = name[0] == 'i';
+  if ((name[0] == 'i' || name[0] == 'u') && name.size() <= 3) {
+    for (size_t i = 1; i < name.size(); ++i) {
+      if (name[i] < '0' || name[i] > '9') bits = -1;
+      if (bits >= 0) bits = bits * 10 + (name[i] - '0');
+    }
+  }
+  if (bits != 2 && bits != 4 && bits != 8 && bits != 16 && bits != 32) {
+    return lex.Error(pos, StrCat("unknown storage type '", name,
+                                 "' (i2, i4, i8, i16, i32 or the unsigned u2 ... u32)"));
+  }
+  q->storage = StrCat(is_signed ? "s" : "u", bits);
+  int64_t lo = 0, hi = 0;
+  StorageRange(q->storage, &lo, &hi);
+  q->storage_min = lo;
+  q->storage_max = hi;
+  if (!lex.EatRaw('<')) return absl::OkStatus();
+  Pos range = lex.Here();
+  HLO_RETURN_IF_ERROR(lex.ExpectInt(&q->storage_min, "the least storage value"));
+  HLO_RETURN_IF_ERROR(lex.Expect(":", "between the storage range's bounds"));
+  HLO_RETURN_IF_ERROR(lex.ExpectInt(&q->storage_max, "the greatest storage value"));
+  HLO_RETURN_IF_ERROR(lex.Expect(">", "to close the storage range"));
+  if (q->storage_min < lo || q->storage_max > hi || q->storage_min >= q->storage_max) {
+    return lex.Error(range,
+                     StrCat("the storage range ", q->storage_min, ":", q->storage_max,
+                            " is not an increasing range within ", name, "'s ", lo, ":", hi));
+  }
+  return absl::OkStatus();
+}
+
+// quant-type ::= '!quant.uniform' '<' storage ('<' int ':' int '>')? ':' float-type
+//                (':' axis)? ',' (scale-zp | '{' scale-zp (',' scale-zp)* '}') '>'
+absl::Status ParseQuantType(Lexer& lex, QuantParams* q) {
+  Pos pos = lex.Here();
+  if (!lex.Eat("!quant.uniform")) {
+    return lex.Error(pos, "only uniform quantized types (!quant.uniform<...>) are supported");
+  }
+  HLO_RETURN_IF_ERROR(lex.Expect("<", "after '!quant.uniform'"));
+  HLO_RETURN_IF_ERROR(ParseStorageType(lex, q));
+  HLO_RETURN_IF_ERROR(lex.Expect(":", "after the storage type"));
+  Pos expressed_pos = lex.Here();
+  std::string expressed;
+  HLO_RETURN_IF_ERROR(lex.ExpectIdent(&expressed, "the expressed type"));
+  q->expressed = HloElementType(expressed);
+  if (q->expressed.empty() || q->expressed[0] == 's' || q->expressed[0] == 'u' ||
+      q->expressed == "pred") {
+    return lex.Error(expressed_pos,
+                     StrCat("the expressed type must be a float type, not '", expressed, "'"));
+  }
+  if (lex.Eat(":")) {
+    if (lex.PeekChar() == '{') {
+      return lex.ErrorHere("sub-channel (blockwise) quantization is not supported");
+    }
+    HLO_RETURN_IF_ERROR(lex.ExpectInt(&q->axis, "the quantized dimension"));
+    if (q->axis < 0) return lex.ErrorHere("the quantized dimension must be non-negative");
+  }
+  HLO_RETURN_IF_ERROR(lex.Expect(",", "before the scale"));
+  if (lex.Eat("{")) {
+    if (!q->per_axis()) return lex.ErrorHere("a list of scales needs a quantized dimension");
+    do {
+      HLO_RETURN_IF_ERROR(ParseScaleZeroPoint(lex, q));
+    } while (lex.Eat(","));
+    HLO_RETURN_IF_ERROR(lex.Expect("}", "to close the scales"));
+  } else {
+    if (q->per_axis()) return lex.ErrorExpected("'{' and a scale per index of the axis");
+    HLO_RETURN_IF_ERROR(ParseScaleZeroPoint(lex, q));
+  }
+  for (int64_t zp : q->zero_points) {
+    if (zp < q->storage_min || zp > q->storage_max) {
+      return lex.Error(pos, StrCat("the zero point ", zp, " is outside the storage range ",
+                                   q->storage_min, ":", q->storage_max));
+    }
+  }
+  return lex.Expect(">", "to close '!quant.uniform<'");
+}
+
+// element ::= integer-type | float-type | 'complex' '<' float-type '>' | quant-type
+absl::Status ParseElementType(Lexer& lex, Type* type) {
+  std::string* out = &type->element;
   Pos pos = lex.Here();
   if (lex.Eat("complex")) {
     HLO_RETURN_IF_ERROR(lex.Expect("<", "after 'complex'"));
@@ -102,10 +254,22 @@ absl::Status ParseElementType(Lexer& lex, std::string* out) {
   }
   if (lex.PeekChar() == '!') {
     std::string_view rest = lex.text().substr(lex.offset());
-    if (rest.starts_with("!quant.")) {
-      return lex.Error(pos, "quantized element types (!quant.uniform) are not supported yet");
+    if (!rest.starts_with("!quant.")) return lex.ErrorExpected("an element type");
+    auto q = std::make_shared<QuantParams>();
+    HLO_RETURN_IF_ERROR(ParseQuantType(lex, q.get()));
+    *out = q->storage;
+    if (q->per_axis()) {
+      if (q->axis >= static_cast<int64_t>(type->dims.size())) {
+        return lex.Error(pos, StrCat("the quantized dimension ", q->axis, " of a tensor of rank ",
+                                     type->dims.size()));
+      }
+      if (static_cast<int64_t>(q->scales.size()) != type->dims[q->axis]) {
+        return lex.Error(pos, StrCat(q->scales.size(), " scales for dimension ", q->axis,
+                                     " of size ", type->dims[q->axis]));
+      }
     }
-    return lex.ErrorExpected("an element type");
+    type->quant = std::move(q);
+    return absl::OkStatus();
   }
   std::string name;
   if (!lex.EatIdent(&name)) return lex.ErrorExpected("an element type like f32 or i32");
@@ -132,7 +296,7 @@ absl::Status ParseTensorBody(Lexer& lex, Type* out) {
     out->dims.push_back(d);
     if (!lex.EatRaw('x')) return lex.ErrorExpected("'x' after a dimension size");
   }
-  HLO_RETURN_IF_ERROR(ParseElementType(lex, &out->element));
+  HLO_RETURN_IF_ERROR(ParseElementType(lex, out));
   if (lex.Eat(",")) {
     std::string_view enc;
     return lex.ErrorHere("tensor encodings (sparsity, bounds) are not supported");
