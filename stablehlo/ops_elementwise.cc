@@ -113,7 +113,9 @@ absl::Status Constant(Translator& t, const Op& op, Scope& s) {
   HLO_RETURN_IF_ERROR(Require(t, op, {"value"}, &value));
   if (value->kind != Attr::Kind::kDense) return t.Error(value->pos, "expected a dense<...> value");
   HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
-  if (!(type == value->type)) {
+  Type storage = type;  // a quantized constant's value holds its storage integers
+  storage.quant = nullptr;
+  if (!(storage == value->type)) {
     return t.Error(value->pos, StrCat("type mismatch: the value is ", value->type.Mlir(),
                                       " but the result is ", type.Mlir()));
   }

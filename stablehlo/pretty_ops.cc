@@ -62,8 +62,11 @@ absl::Status ParseIota(Reader& r, Op* op, int depth) {
 }
 
 // constant ::= attr-dict? dense-attr   (the attribute carries the type)
-absl::Status ParseConstant(Reader& r, Op* op, int) {
+//            | generic-op            (`() <{value = ...}> : () -> T`, where T is not
+//                                     the value's type: a quantized constant's)
+absl::Status ParseConstant(Reader& r, Op* op, int depth) {
   Lexer& lex = r.lex();
+  if (lex.PeekChar() == '(') return r.ParseGenericOp(op, depth);
   HLO_RETURN_IF_ERROR(r.ParseOptionalAttrDict(op));
   Attr v;
   HLO_RETURN_IF_ERROR(ParseAttr(lex, &v));

@@ -43,12 +43,13 @@ class Reader {
   // `key = value` parameters of the pretty forms: ', key = value' repeated.
   absl::Status ParseNamedParams(Op* op);
   absl::Status ParseOp(Op* out, int depth);
+  // What follows a generic op's name: `(uses) <{props}> (regions) {attrs} : (types) -> types`.
+  absl::Status ParseGenericOp(Op* op, int depth);
 
  private:
   absl::Status ParseModuleBody(MlirModule* out);
   absl::Status ParseFunc(MlirModule* module, Func* out);
   absl::Status ParseMesh(Mesh* out);
-  absl::Status ParseGenericOp(Op* op, int depth);
   // loc ::= 'loc' '(' loc-body ')'; kept as text and resolved at the end.
   absl::Status ParseOptionalLoc(Location* out);
   absl::Status ParseAliasDef();
