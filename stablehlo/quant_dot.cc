@@ -227,8 +227,27 @@ absl::Status PadWithZeroPoint(Translator& t, Scope& s, const Op& op, const DotLi
   return absl::OkStatus();
 }
 
+// Every dimension named is one of its operand's (the zero-point sums index
+// by them before the HLO verifier sees the op).
+absl::Status CheckDims(const Translator& t, const Op& op, const DotLikeDims& d, size_t lhs_rank,
+                       size_t rhs_rank) {
+  for (const auto* dims : {&d.lhs_batch, &d.lhs_spatial, &d.lhs_contracting, &d.rhs_batch,
+                           &d.rhs_spatial, &d.rhs_contracting}) {
+    const bool lhs = dims == &d.lhs_batch || dims == &d.lhs_spatial || dims == &d.lhs_contracting;
+    for (int64_t x : *dims) {
+      if (x < 0 || x >= static_cast<int64_t>(lhs ? lhs_rank : rhs_rank)) {
+        return t.Error(op.name_pos,
+                       StrCat("dimension ", x, " of the ", lhs ? "lhs" : "rhs",
+                              " is out of range for its rank ", lhs ? lhs_rank : rhs_rank));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Integer(Translator& t, const Op& op, Scope& s, std::vector<Value> in,
                      const DotLikeDims& d) {
+  HLO_RETURN_IF_ERROR(CheckDims(t, op, d, in[0].type.dims.size(), in[1].type.dims.size()));
   const QuantParams& ql = *in[0].type.quant;
   const QuantParams& qr = *in[1].type.quant;
   const Type& result = op.result_types[0];

@@ -53,3 +53,19 @@ func.func @requantize_axis(%a: tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
   %r = stablehlo.uniform_quantize %a : (tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
   return %r : tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
 }
+
+// -----
+
+// Dimension numbers out of range are an error before the zero-point sums
+// read them (a dot_general and a convolution of rank-2 operands).
+func.func @dims_out_of_range(%a: tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, %b: tensor<3x2x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5:1>> {
+  %r = stablehlo.dot_general %a, %b, contracting_dims = [7] x [0] : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<3x2x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5:1>>
+  return %r : tensor<2x2x!quant.uniform<i8:f32, 0.5:1>>
+}
+
+// -----
+
+func.func @conv_rank(%a: tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, %b: tensor<3x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5:1>> {
+  %r = stablehlo.convolution(%a, %b) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 2], [0, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<3x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5:1>>
+  return %r : tensor<2x2x!quant.uniform<i8:f32, 0.5:1>>
+}
