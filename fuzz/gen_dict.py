@@ -120,14 +120,15 @@ def eval_dict():
     table = read("eval/custom_call.cc")
     lapack = set()
     for routine, types, legacy in re.findall(
-            r'\{"(\w+)", &lapack::\w+, "(\w+)", (true|false)\}', table):
+            r'\{"(\w+)", &lapack::\w+, "(\w+)", (true|false)[,}]', table):
         for t in types:
             lapack.add("lapack_%s%s_ffi" % (t, routine))
             if legacy == "true":
                 lapack.add(("blas_%strsm" % t) if routine == "trsm" else "lapack_%s%s" % (t, routine))
     gpu = read("eval/gpu/gpu_custom_calls.cc")
-    lapack.update(re.findall(r'\{"([^"]+)", &Eval\w+\}', gpu))
-    for routine in re.findall(r'\{"(\w+)", &[\w:]+\}', read("eval/gpu/cusolver.cc")):
+    # Table rows: {"name", &Fn[, "description"]}.
+    lapack.update(re.findall(r'\{"([^"]+)", &Eval\w+[,}]', gpu))
+    for routine in re.findall(r'\{"(\w+)", &[\w:]+[,}]', read("eval/gpu/cusolver.cc")):
         lapack.add("cusolver_%s_ffi" % routine)
     words = literals([os.path.join(ROOT, "eval", "custom_call.cc"),
                       os.path.join(ROOT, "eval", "collectives", "sdy_manual_computation.cc")] +
