@@ -40,17 +40,21 @@ struct Type {
   enum class Kind : uint8_t { kTensor, kTuple, kToken };
   Kind kind = Kind::kTensor;
   std::string element;
-  absl::InlinedVector<int64_t, 6> dims;      // no allocation for most tensors
+  absl::InlinedVector<int64_t, 6> dims;  // no allocation for most tensors
+  // Bounded dynamic dimensions (bit i: dims[i] is a bound), as MLIR's
+  // `tensor<4x?xf32, #stablehlo.bounds<?, 4>>` and HLO's `f32[4,<=4]`.
+  uint64_t dynamic = 0;
   std::vector<Type> elements;                // kTuple
   std::shared_ptr<const QuantParams> quant;  // a quantized tensor's element type
+  bool is_dynamic(size_t i) const { return (dynamic >> i) & 1; }
   // The HLO shape text, without a layout: `f32[2,3]`, `(f32[], s32[])`, `token[]`.
   std::string Hlo() const;
   // As MLIR writes it, for messages: `tensor<2x3xf32>`.
   std::string Mlir() const;
   int64_t ElementCount() const;
   bool operator==(const Type& o) const {
-    return kind == o.kind && element == o.element && dims == o.dims && elements == o.elements &&
-           (quant == o.quant || (quant && o.quant && *quant == *o.quant));
+    return kind == o.kind && element == o.element && dims == o.dims && dynamic == o.dynamic &&
+           elements == o.elements && (quant == o.quant || (quant && o.quant && *quant == *o.quant));
   }
 };
 

@@ -92,7 +92,31 @@ absl::Status GetDimensionSize(Translator& t, const Op& op, Scope& s) {
     return t.Error(op.name_pos,
                    StrCat("dimension ", dim, " is out of range for ", in[0].type.Mlir()));
   }
+  if (in[0].type.is_dynamic(dim)) {
+    return t.BindResults(
+        s, op,
+        t.Emit(s, op, "get-dimension-size", type,
+               StrCat("get-dimension-size(", in[0].name, "), dimensions={", dim, "}")));
+  }
+  // A static size: the constant XLA's builder folds it to.
   return t.BindResults(s, op, t.Splat(s, op, type, StrCat(in[0].type.dims[dim])));
+}
+
+// set_dimension_size: HLO's set-dimension-size, the result bounded.
+absl::Status SetDimensionSize(Translator& t, const Op& op, Scope& s) {
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 2));
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
+  int64_t dim = 0;
+  HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"dim", "dimension"}, 0, &dim));
+  if (dim < 0 || dim >= static_cast<int64_t>(in[0].type.dims.size())) {
+    return t.Error(op.name_pos,
+                   StrCat("dimension ", dim, " is out of range for ", in[0].type.Mlir()));
+  }
+  return t.BindResults(
+      s, op,
+      t.Emit(s, op, "set-dimension-size", type,
+             StrCat("set-dimension-size(", Names(in), "), dimensions={", dim, "}")));
 }
 
 // The dynamic ops with a static result: their static forms.
@@ -196,6 +220,7 @@ std::vector<OpEntry> MiscOps() {
       {"stablehlo.rng", &Rng},
       {"stablehlo.outfeed", &Outfeed},
       {"stablehlo.get_dimension_size", &GetDimensionSize},
+      {"stablehlo.set_dimension_size", &SetDimensionSize},
       {"stablehlo.dynamic_iota", &DynamicStatic},
       {"stablehlo.dynamic_reshape", &DynamicStatic},
       {"stablehlo.dynamic_broadcast_in_dim", &DynamicStatic},

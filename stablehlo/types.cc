@@ -1,5 +1,6 @@
 #include "stablehlo/types.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -25,7 +26,7 @@ std::string Type::Hlo() const {
   out += '[';
   for (size_t i = 0; i < dims.size(); ++i) {
     if (i) out += ',';
-    StrAppend(&out, dims[i]);
+    StrAppend(&out, is_dynamic(i) ? "<=" : "", dims[i]);
   }
   out += ']';
   return out;
@@ -53,8 +54,27 @@ std::string Type::Mlir() const {
     for (size_t i = 2; i < e.size(); ++i) e[i] = static_cast<char>(std::toupper(e[i]));
   }
   std::string out = "tensor<";
-  for (int64_t d : dims) StrAppend(&out, d, "x");
-  return out + e + ">";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (is_dynamic(i)) {
+      out += "?x";
+    } else {
+      StrAppend(&out, dims[i], "x");
+    }
+  }
+  out += e;
+  if (dynamic != 0) {
+    out += ", #stablehlo.bounds<";
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (i) out += ", ";
+      if (is_dynamic(i)) {
+        StrAppend(&out, dims[i]);
+      } else {
+        out += "?";
+      }
+    }
+    out += ">";
+  }
+  return out + ">";
 }
 
 int64_t Type::ElementCount() const {
@@ -278,29 +298,77 @@ absl::Status ParseElementType(Lexer& lex, Type* type) {
   return absl::OkStatus();
 }
 
-// tensor-type ::= 'tensor' '<' (dim 'x')* element (',' encoding)? '>'
+// bounds ::= '#stablehlo.bounds' '<' ('?' | int) (',' ('?' | int))* '>'
+// The bounds of the dynamic dimensions (-1 in `out->dims`): each such
+// dimension needs one, the static ones '?'.
+absl::Status ParseBounds(Lexer& lex, Type* out) {
+  Pos pos = lex.Here();
+  if (!lex.Eat("#stablehlo.bounds")) {
+    return lex.ErrorHere(
+        "tensor encodings other than #stablehlo.bounds (sparsity) are not supported");
+  }
+  HLO_RETURN_IF_ERROR(lex.Expect("<", "after '#stablehlo.bounds'"));
+  for (size_t i = 0; i < out->dims.size(); ++i) {
+    if (i > 0) HLO_RETURN_IF_ERROR(lex.Expect(",", "between the bounds"));
+    Pos at = lex.Here();
+    const bool dynamic = out->dims[i] < 0;
+    if (lex.Eat("?")) {
+      if (dynamic) {
+        return lex.Error(at, StrCat("dimension ", i,
+                                    " is dynamic ('?') but has no bound: "
+                                    "unbounded dynamic shapes are not supported"));
+      }
+      continue;
+    }
+    int64_t bound = 0;
+    HLO_RETURN_IF_ERROR(lex.ExpectInt(&bound, "a bound or '?'"));
+    if (!dynamic) return lex.Error(at, StrCat("a bound for the static dimension ", i));
+    if (bound < 0) return lex.Error(at, "a bound must be non-negative");
+    out->dims[i] = bound;
+  }
+  HLO_RETURN_IF_ERROR(lex.Expect(">", "to close the bounds (one per dimension)"));
+  int64_t count = 1;
+  for (int64_t d : out->dims) {
+    if (d != 0 && count > (int64_t{1} << 62) / d) {
+      return lex.Error(pos, "the tensor has more than 2^62 elements");
+    }
+    count *= d;
+  }
+  return absl::OkStatus();
+}
+
+// tensor-type ::= 'tensor' '<' ((dim | '?') 'x')* element (',' bounds)? '>'
 absl::Status ParseTensorBody(Lexer& lex, Type* out) {
   out->kind = Type::Kind::kTensor;
   lex.Here();
+  Pos first_dynamic;
   while (true) {
     int64_t d = 0;
     Pos pos = lex.Here();
+    if (out->dims.size() >= 64 && (lex.PeekChar() == '?' || std::isdigit(lex.PeekChar()))) {
+      return lex.Error(pos, "a tensor has at most 64 dimensions");
+    }
     if (lex.EatRaw('?')) {
-      return lex.Error(pos, "dynamic dimensions ('?') are not supported: shapes must be static");
+      if (out->dynamic == 0) first_dynamic = pos;
+      out->dynamic |= uint64_t{1} << out->dims.size();
+      out->dims.push_back(-1);
+    } else if (lex.EatDigitsRaw(&d)) {
+      if (out->dynamic == 0 && d != 0 && out->ElementCount() > (int64_t{1} << 62) / d) {
+        return lex.Error(pos, "the tensor has more than 2^62 elements");
+      }
+      out->dims.push_back(d);
+    } else {
+      break;
     }
-    if (!lex.EatDigitsRaw(&d)) break;
-    if (out->dims.size() >= 64) return lex.Error(pos, "a tensor has at most 64 dimensions");
-    if (d != 0 && out->ElementCount() > (int64_t{1} << 62) / d) {
-      return lex.Error(pos, "the tensor has more than 2^62 elements");
-    }
-    out->dims.push_back(d);
     if (!lex.EatRaw('x')) return lex.ErrorExpected("'x' after a dimension size");
   }
   HLO_RETURN_IF_ERROR(ParseElementType(lex, out));
   if (lex.Eat(",")) {
-    std::string_view enc;
-    return lex.ErrorHere("tensor encodings (sparsity, bounds) are not supported");
-    (void)enc;
+    HLO_RETURN_IF_ERROR(ParseBounds(lex, out));
+  } else if (out->dynamic != 0) {
+    return lex.Error(first_dynamic,
+                     "dynamic dimensions ('?') need #stablehlo.bounds: unbounded dynamic shapes "
+                     "are not supported (shapes must be static or bounded)");
   }
   return lex.Expect(">", "to close 'tensor<'");
 }

@@ -544,6 +544,13 @@ absl::StatusOr<Value> Writer::DataMovement(const hlo::Instruction& inst, int ind
           inst.GetInts(AttrKind::kDimensions).empty() ? 0 : inst.GetInts(AttrKind::kDimensions)[0],
           " : i64")};
       break;
+    case Opcode::kSetDimensionSize:
+      op.name = "stablehlo.set_dimension_size";
+      op.properties = {StrCat(
+          "dimension = ",
+          inst.GetInts(AttrKind::kDimensions).empty() ? 0 : inst.GetInts(AttrKind::kDimensions)[0],
+          " : i64")};
+      break;
     case Opcode::kReplicaId:
       op.name = "stablehlo.replica_id";
       op.pretty = PrettyForm::kBare;
