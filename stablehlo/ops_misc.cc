@@ -82,16 +82,26 @@ absl::Status Rng(Translator& t, const Op& op, Scope& s) {
                                      dist == "UNIFORM" ? "rng_uniform" : "rng_normal")));
 }
 
-absl::Status GetDimensionSize(Translator& t, const Op& op, Scope& s) {
-  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 1));
-  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
-  HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
-  int64_t dim = 0;
-  HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"dim", "dimension"}, 0, &dim));
-  if (dim < 0 || dim >= static_cast<int64_t>(in[0].type.dims.size())) {
+// get_dimension_size and set_dimension_size: the operands, the result type
+// and the dimension (`dim` pretty, `dimension` generic), checked.
+absl::Status DimensionSizeOp(Translator& t, const Op& op, Scope& s, size_t operands,
+                             std::vector<Value>* in, Type* type, int64_t* dim) {
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, operands));
+  HLO_ASSIGN_OR_RETURN(*in, t.Operands(s, op));
+  HLO_ASSIGN_OR_RETURN(*type, t.SingleResult(op));
+  HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"dim", "dimension"}, 0, dim));
+  if (*dim < 0 || *dim >= static_cast<int64_t>((*in)[0].type.dims.size())) {
     return t.Error(op.name_pos,
-                   StrCat("dimension ", dim, " is out of range for ", in[0].type.Mlir()));
+                   StrCat("dimension ", *dim, " is out of range for ", (*in)[0].type.Mlir()));
   }
+  return absl::OkStatus();
+}
+
+absl::Status GetDimensionSize(Translator& t, const Op& op, Scope& s) {
+  std::vector<Value> in;
+  Type type;
+  int64_t dim = 0;
+  HLO_RETURN_IF_ERROR(DimensionSizeOp(t, op, s, 1, &in, &type, &dim));
   if (in[0].type.is_dynamic(dim)) {
     return t.BindResults(
         s, op,
@@ -104,15 +114,10 @@ absl::Status GetDimensionSize(Translator& t, const Op& op, Scope& s) {
 
 // set_dimension_size: HLO's set-dimension-size, the result bounded.
 absl::Status SetDimensionSize(Translator& t, const Op& op, Scope& s) {
-  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 2));
-  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
-  HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
+  std::vector<Value> in;
+  Type type;
   int64_t dim = 0;
-  HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"dim", "dimension"}, 0, &dim));
-  if (dim < 0 || dim >= static_cast<int64_t>(in[0].type.dims.size())) {
-    return t.Error(op.name_pos,
-                   StrCat("dimension ", dim, " is out of range for ", in[0].type.Mlir()));
-  }
+  HLO_RETURN_IF_ERROR(DimensionSizeOp(t, op, s, 2, &in, &type, &dim));
   return t.BindResults(
       s, op,
       t.Emit(s, op, "set-dimension-size", type,

@@ -538,14 +538,9 @@ absl::StatusOr<Value> Writer::DataMovement(const hlo::Instruction& inst, int ind
                        StrCat("mantissa_bits = ", inst.GetInt(AttrKind::kMantissaBits), " : i32")};
       break;
     case Opcode::kGetDimensionSize:
-      op.name = "stablehlo.get_dimension_size";
-      op.properties = {StrCat(
-          "dimension = ",
-          inst.GetInts(AttrKind::kDimensions).empty() ? 0 : inst.GetInts(AttrKind::kDimensions)[0],
-          " : i64")};
-      break;
     case Opcode::kSetDimensionSize:
-      op.name = "stablehlo.set_dimension_size";
+      op.name = inst.opcode() == Opcode::kGetDimensionSize ? "stablehlo.get_dimension_size"
+                                                           : "stablehlo.set_dimension_size";
       op.properties = {StrCat(
           "dimension = ",
           inst.GetInts(AttrKind::kDimensions).empty() ? 0 : inst.GetInts(AttrKind::kDimensions)[0],
