@@ -118,7 +118,7 @@ OpTranslator FindOpTranslator(std::string_view name) {
   static const auto* table = [] {
     auto* t = new absl::flat_hash_map<std::string_view, OpTranslator>;
     for (auto* group : {&ElementwiseOps, &DataOps, &StructureOps, &CollectiveOps, &ChloOps,
-                        &MiscOps, &CheckOps, &ParallelOps}) {
+                        &MiscOps, &FeedOps, &CheckOps, &ParallelOps}) {
       for (const OpEntry& e : (*group)()) t->emplace(e.name, e.fn);
     }
     return t;

@@ -145,35 +145,6 @@ absl::Status DynamicStatic(Translator& t, const Op& op, Scope& s) {
   return t.BindResults(s, op, name);
 }
 
-// outfeed(inputs..., token): HLO's outfeed of the one input, or of the
-// tuple of several, and the token.
-absl::Status Outfeed(Translator& t, const Op& op, Scope& s) {
-  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
-  HLO_ASSIGN_OR_RETURN(Type token, t.SingleResult(op));
-  if (in.empty() || in.back().type.kind != Type::Kind::kToken || token.kind != Type::Kind::kToken) {
-    return t.Error(op.name_pos, "outfeed takes its inputs and a token, and gives a token");
-  }
-  Value data = in[0];
-  if (in.size() != 2) {
-    Type tuple;
-    tuple.kind = Type::Kind::kTuple;
-    std::vector<std::string> names;
-    for (size_t i = 0; i + 1 < in.size(); ++i) {
-      tuple.elements.push_back(in[i].type);
-      names.push_back(in[i].name);
-    }
-    data = {t.Emit(s, op, "tuple", tuple, StrCat("tuple(", StrJoin(names, ", "), ")")), tuple};
-  }
-  std::string config;
-  if (const Attr* c = op.FindAttr("outfeed_config"); c && c->kind == Attr::Kind::kString) {
-    config = c->s;
-  }
-  return t.BindResults(s, op,
-                       t.Emit(s, op, "outfeed", token,
-                              StrCat("outfeed(", data.name, ", ", in.back().name,
-                                     "), outfeed_config=", HloQuoted(config))));
-}
-
 }  // namespace
 
 // dynamic_pad, dynamic_gather and dynamic_conv whose sizes are constants:
@@ -223,7 +194,6 @@ std::vector<OpEntry> MiscOps() {
       {"stablehlo.batch_norm_grad", &BatchNorm},
       {"stablehlo.triangular_solve", &TriangularSolve},
       {"stablehlo.rng", &Rng},
-      {"stablehlo.outfeed", &Outfeed},
       {"stablehlo.get_dimension_size", &GetDimensionSize},
       {"stablehlo.set_dimension_size", &SetDimensionSize},
       {"stablehlo.dynamic_iota", &DynamicStatic},
