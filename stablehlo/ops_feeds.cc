@@ -84,22 +84,35 @@ absl::Status ChannelText(const Translator& t, const Op& op, std::string* out) {
   return absl::OkStatus();
 }
 
-// `, frontend_attributes={_xla_send_recv_source_target_pairs="{{0,1},...}"}`
-// of a `source_target_pairs` attribute (none without one).
+// `, frontend_attributes={...}`: the op's mhlo.frontend_attributes and, of
+// a `source_target_pairs` attribute, `_xla_send_recv_source_target_pairs=
+// "{{0,1},...}"` (empty when there are neither).
 absl::Status PairsText(const Translator& t, const Op& op, std::string* out) {
   out->clear();
-  const Attr* p = op.FindAttr("source_target_pairs");
-  if (p == nullptr) return absl::OkStatus();
-  std::vector<std::vector<int64_t>> pairs;
-  HLO_RETURN_IF_ERROR(AttrIntMatrix(t.lex(), *p, "source_target_pairs", &pairs));
-  if (pairs.empty()) return absl::OkStatus();
-  std::vector<std::string> parts;
-  for (const auto& pr : pairs) {
-    if (pr.size() != 2) return t.Error(p->pos, "source_target_pairs are [source, target] pairs");
-    parts.push_back(IntList(pr));
+  std::vector<std::string> entries;
+  bool has_pairs = false;
+  if (const Attr* fa = op.FindAttr("mhlo.frontend_attributes");
+      fa && fa->kind == Attr::Kind::kDict) {
+    for (const NamedAttr& e : fa->dict) {
+      if (e.second.kind != Attr::Kind::kString) continue;
+      entries.push_back(StrCat(e.first, "=", HloQuoted(e.second.s)));
+      has_pairs |= e.first == "_xla_send_recv_source_target_pairs";
+    }
   }
-  *out = StrCat(", frontend_attributes={_xla_send_recv_source_target_pairs=\"{",
-                StrJoin(parts, ","), "}\"}");
+  if (const Attr* p = op.FindAttr("source_target_pairs"); p && !has_pairs) {
+    std::vector<std::vector<int64_t>> pairs;
+    HLO_RETURN_IF_ERROR(AttrIntMatrix(t.lex(), *p, "source_target_pairs", &pairs));
+    std::vector<std::string> parts;
+    for (const auto& pr : pairs) {
+      if (pr.size() != 2) return t.Error(p->pos, "source_target_pairs are [source, target] pairs");
+      parts.push_back(IntList(pr));
+    }
+    if (!parts.empty()) {
+      entries.push_back(
+          StrCat("_xla_send_recv_source_target_pairs=\"{", StrJoin(parts, ","), "}\""));
+    }
+  }
+  if (!entries.empty()) *out = StrCat(", frontend_attributes={", StrJoin(entries, ","), "}");
   return absl::OkStatus();
 }
 

@@ -32,11 +32,28 @@ std::string Translator::NewName(std::string_view prefix) {
   return StrCat(Sanitize(prefix), ".", next_id_++);
 }
 
+// `, frontend_attributes={k="v",...}` of the op's mhlo.frontend_attributes,
+// which XLA's translation gives every instruction it makes for the op; none
+// when the body has its own (custom_call's, send/recv's).
+static void AppendFrontendAttributes(const Op& op, std::string_view body, std::string* out) {
+  if (op.attrs.empty()) return;
+  const Attr* fa = op.FindAttr("mhlo.frontend_attributes");
+  if (fa == nullptr || fa->kind != Attr::Kind::kDict || fa->dict.empty()) return;
+  if (body.find("frontend_attributes={") != std::string_view::npos) return;
+  std::vector<std::string> entries;
+  for (const NamedAttr& e : fa->dict) {
+    if (e.second.kind == Attr::Kind::kString)
+      entries.push_back(StrCat(e.first, "=", HloQuoted(e.second.s)));
+  }
+  if (!entries.empty()) StrAppend(out, ", frontend_attributes={", StrJoin(entries, ","), "}");
+}
+
 std::string Translator::Emit(Scope& s, const Op& op, std::string_view prefix, const Type& type,
                              std::string_view body) {
   HloLine line;
   line.name = NewName(prefix);
   line.text = StrCat(line.name, " = ", type.Hlo(), " ", body);
+  AppendFrontendAttributes(op, body, &line.text);
   std::string meta = MetadataText(op.loc);
   if (!meta.empty()) StrAppend(&line.text, ", ", meta);
   line.pos = op.pos;
