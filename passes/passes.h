@@ -25,6 +25,8 @@ std::unique_ptr<Pass> CreateLayoutNormalization();  // layout-normalization: lay
 std::unique_ptr<Pass> CreateTransposeFolding();     // transpose-folding: transpose_folding.cc
 std::unique_ptr<Pass> CreateReshapeMover();         // reshape-mover: reshape_mover.cc
 std::unique_ptr<Pass> CreateWidenFloats();          // widen-floats: widen_floats.cc
+std::unique_ptr<Pass>
+CreateDotAlgorithmRewriter();  // dot-algorithm-rewriter: dot_algorithm_rewriter.cc
 // round-dot-operands (round_dot_operands.cc): hlo-run --dot-default-precision;
 // not in the registry (it takes the mantissa width).
 std::unique_ptr<Pass> CreateRoundDotOperands(int mantissa_bits);

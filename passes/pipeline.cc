@@ -32,6 +32,7 @@ const std::vector<PassInfo>& AllPasses() {
       CreateTransposeFolding,
       CreateReshapeMover,
       CreateWidenFloats,
+      CreateDotAlgorithmRewriter,
   };
   static const auto* passes = [] {
     auto* all = new std::vector<PassInfo>;

@@ -338,6 +338,13 @@ absl::Status PrepareModule(const RunFlags& f, const Source& src, hlo::Module& m)
   auto pipeline = hlo::BuildPipeline(f.passes);
   if (!pipeline.ok()) return AsUsage(pipeline.status());
   if (auto st = pipeline->Run(m); !st.ok()) return st;
+  if (f.precision != "f64") {
+    // A dot's algorithm is part of what it computes (the f64 reference
+    // rounds no operand: widen-floats drops the algorithm).
+    absl::Status st = hlo::CreateDotAlgorithmRewriter()->Run(m).status();
+    if (st.ok() && !f.no_verify) st = hlo::VerifyModule(m);
+    if (!st.ok()) return st;
+  }
   if (f.dot_default_precision != "f32") {
     const int mantissa_bits = f.dot_default_precision == "tf32" ? 10 : 7;
     absl::Status st = hlo::CreateRoundDotOperands(mantissa_bits)->Run(m).status();
