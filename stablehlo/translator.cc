@@ -166,7 +166,7 @@ std::string Translator::ScalarComputation(std::string_view opcode, std::string_v
 }
 
 absl::Status Translator::TranslateOp(const Op& op, Scope& s) {
-  if (UsesQuantTypes(op)) return TranslateQuantOp(*this, op, s);
+  if (has_quant_types_ && UsesQuantTypes(op)) return TranslateQuantOp(*this, op, s);
   OpTranslator fn = FindOpTranslator(op.name);
   if (fn == nullptr) {
     return Error(op.name_pos, StrCat("unsupported op '", op.name, "'"));

@@ -60,7 +60,11 @@ struct Scope {
 
 class Translator {
  public:
-  Translator(const Lexer& lex, const MlirModule& module) : lex_(lex), module_(module) {}
+  Translator(const Lexer& lex, const MlirModule& module)
+      : lex_(lex),
+        module_(module),
+        // Most modules have no quantized type: then no op needs the check.
+        has_quant_types_(lex.text().find("!quant.") != std::string_view::npos) {}
 
   absl::Status Translate();
   // The HLO text and, per line of it (0-based), the StableHLO place.
@@ -141,6 +145,7 @@ class Translator {
   absl::flat_hash_map<std::string, DeviceValue> device_values_;
   absl::flat_hash_map<std::string, const Attr*> constants_;
   absl::flat_hash_map<std::string, std::string> scalar_computations_;
+  bool has_quant_types_;
 };
 
 // The op translators (ops_*.cc, chlo.cc): each takes the op and the scope
