@@ -123,6 +123,9 @@ bool MayFold(const Instruction* inst) {
       o == Opcode::kRng || o == Opcode::kAfterAll || HasSideEffect(o)) {
     return false;
   }
+  // A dot's algorithm rounds its operands as written (dot-algorithm-
+  // rewriter): the folding evaluator would compute it in the operand types.
+  if (inst->HasAttr(AttrKind::kAlgorithm) && o != Opcode::kRngBitGenerator) return false;
   return AnyOperandConstant(inst) && AllOperandsConstantLike(inst);
 }
 
