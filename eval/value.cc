@@ -34,6 +34,23 @@ Literal Value::ToLiteral() const {
   return Literal::Tuple({});
 }
 
+Literal Value::TakeLiteral() && {
+  if (is_tuple_) {
+    if (elements_ == nullptr || elements_.use_count() != 1) return ToLiteral();
+    std::vector<Literal> elems;
+    elems.reserve(elements_->size());
+    for (Value& e : *elements_) elems.push_back(std::move(e).TakeLiteral());
+    elements_.reset();
+    return Literal::Tuple(std::move(elems));
+  }
+  if (array_ && array_.use_count() == 1) {
+    Literal out = std::move(*array_);
+    array_.reset();
+    return out;
+  }
+  return ToLiteral();
+}
+
 int64_t Value::ByteSize() const {
   if (array_) return static_cast<int64_t>(array_->size_bytes());
   int64_t n = 0;

@@ -61,6 +61,9 @@ class Value {
 
   // Deep copy into a Literal (tokens become empty tuples).
   Literal ToLiteral() const;
+  // The same, moving the buffers out where this value is their only owner
+  // (the value is left empty); shared ones are copied.
+  Literal TakeLiteral() &&;
   // Bytes of array storage reachable from this value (shared buffers
   // counted each time).
   int64_t ByteSize() const;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ir/float_formats.h"
+#include "ir/literal_stream.h"
 
 namespace hlo {
 namespace {
@@ -575,6 +576,52 @@ TEST_CASE("compact style: nesting", "[literal][literal_text]") {
   Literal t = Literal::Tuple(std::move(outer));
   CHECK(LiteralToString(t, LiteralStyle::kCompact) == "((s32[] 1), (), u8[2] {1, 2})");
   CHECK(LiteralToString(Literal::Tuple({}), LiteralStyle::kCompact) == "()");
+}
+
+TEST_CASE("compact style: streamed text is LiteralToString's, in row pieces", "[literal_text]") {
+  std::vector<Literal> inner;
+  inner.push_back(Ints(PT::kS32, {}, {1}));
+  inner.push_back(Iota(PT::kF32, {3, 4}));
+  std::vector<Literal> outer;
+  outer.push_back(Literal::Tuple(std::move(inner)));
+  outer.push_back(Literal::Tuple({}));
+  outer.push_back(Iota(PT::kU8, {2, 0}));
+  outer.push_back(Doubles(PT::kF32, {3}, {kNaN, kInf, -kInf}));
+  std::vector<Literal> cases;
+  cases.push_back(Literal::Tuple(std::move(outer)));
+  cases.push_back(Iota(PT::kS32, {2, 3, 5}));
+  cases.push_back(Ints(PT::kPred, {}, {1}));
+  cases.push_back(Iota(PT::kS32, {0}));
+  for (const Literal& lit : cases) {
+    const std::string whole = LiteralToString(lit, LiteralStyle::kCompact);
+    for (size_t chunk : {size_t{1}, size_t{7}, size_t{1} << 20}) {
+      std::string streamed;
+      int pieces = 0;
+      REQUIRE(StreamLiteralText(
+                  lit,
+                  [&](std::string_view piece) {
+                    streamed += piece;
+                    ++pieces;
+                    return absl::OkStatus();
+                  },
+                  chunk)
+                  .ok());
+      CHECK(streamed == whole);
+      // s32[2,3,5] by single bytes: a piece per row (6), then the closing braces.
+      if (chunk == 1 && lit.shape().IsArray() && lit.shape().rank() == 3) CHECK(pieces == 7);
+    }
+    // The sink's first error stops the text and is returned.
+    int calls = 0;
+    absl::Status st = StreamLiteralText(
+        lit,
+        [&](std::string_view) {
+          ++calls;
+          return absl::DataLossError("full");
+        },
+        1);
+    CHECK(st.code() == absl::StatusCode::kDataLoss);
+    CHECK(calls == 1);
+  }
 }
 
 TEST_CASE("compact style: shortest round-trip floats", "[literal][literal_text]") {

@@ -3,11 +3,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <string_view>
 
 #include "ir/float_formats.h"
 #include "ir/literal.h"
+#include "ir/literal_stream.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -223,8 +225,10 @@ void AppendElement(std::string& out, const Literal& lit, int64_t i, LiteralStyle
 
 namespace {
 
-// design.md's compact form: {{1, 2}, {3, 4}}.
-void AppendCompactArray(std::string& out, const Literal& lit, int64_t dim, int64_t& index) {
+// design.md's compact form: {{1, 2}, {3, 4}}. With `drain`, the text so far
+// is handed to it after each innermost row (it may empty `out`).
+void AppendCompactArray(std::string& out, const Literal& lit, int64_t dim, int64_t& index,
+                        const std::function<void(std::string&)>* drain = nullptr) {
   const Shape& shape = lit.shape();
   out += '{';
   for (int64_t k = 0; k < shape.dim(dim); ++k) {
@@ -232,10 +236,11 @@ void AppendCompactArray(std::string& out, const Literal& lit, int64_t dim, int64
     if (dim + 1 == shape.rank()) {
       AppendElement(out, lit, index++, LiteralStyle::kCompact);
     } else {
-      AppendCompactArray(out, lit, dim + 1, index);
+      AppendCompactArray(out, lit, dim + 1, index, drain);
     }
   }
   out += '}';
+  if (drain != nullptr && dim + 1 == shape.rank()) (*drain)(out);
 }
 
 // XLA's one-line form: rank 1 `{1, 2}`; higher ranks `{ { 1, 2 }, { 3, 4 } }`
@@ -273,22 +278,47 @@ void AppendHloArray(std::string& out, const Literal& lit, int64_t dim, int64_t p
   out += " }";
 }
 
+// The compact text of `lit` (with its shape first when `with_shape`; a
+// tuple's array elements always with theirs), handed to `drain` after each
+// row when there is one.
+void AppendCompact(std::string& out, const Literal& lit, bool with_shape,
+                   const std::function<void(std::string&)>* drain) {
+  if (lit.IsTuple()) {
+    out += '(';
+    for (size_t i = 0; i < lit.elements().size(); ++i) {
+      if (i) out += ", ";
+      AppendCompact(out, lit.elements()[i], !lit.elements()[i].IsTuple(), drain);
+    }
+    out += ')';
+    return;
+  }
+  if (with_shape) {
+    lit.shape().AppendTo(out, false);
+    out += ' ';
+  }
+  if (!lit.shape().IsArray()) return;
+  if (lit.shape().rank() == 0) {
+    AppendElement(out, lit, 0, LiteralStyle::kCompact);
+    return;
+  }
+  int64_t index = 0;
+  AppendCompactArray(out, lit, 0, index, drain);
+}
+
 }  // namespace
 
 void AppendLiteralValue(std::string& out, const Literal& lit, LiteralStyle style) {
+  if (style == LiteralStyle::kCompact) {
+    AppendCompact(out, lit, /*with_shape=*/false, nullptr);
+    return;
+  }
   if (lit.IsTuple()) {
-    bool hlo = style == LiteralStyle::kHloConstant;
-    out += hlo ? "( " : "(";
+    out += "( ";
     for (size_t i = 0; i < lit.elements().size(); ++i) {
       if (i) out += ", ";
-      const Literal& e = lit.elements()[i];
-      if (!hlo && !e.IsTuple()) {
-        e.shape().AppendTo(out, false);
-        out += ' ';
-      }
-      AppendLiteralValue(out, e, style);
+      AppendLiteralValue(out, lit.elements()[i], style);
     }
-    out += hlo ? " )" : ")";
+    out += " )";
     return;
   }
   if (!lit.shape().IsArray()) return;
@@ -297,20 +327,31 @@ void AppendLiteralValue(std::string& out, const Literal& lit, LiteralStyle style
     return;
   }
   int64_t index = 0;
-  if (style == LiteralStyle::kHloConstant) {
-    AppendHloArray(out, lit, 0, 0, index);
-  } else {
-    AppendCompactArray(out, lit, 0, index);
-  }
+  AppendHloArray(out, lit, 0, 0, index);
+}
+
+absl::Status StreamLiteralText(const Literal& lit,
+                               absl::FunctionRef<absl::Status(std::string_view)> sink,
+                               size_t chunk) {
+  std::string buf;
+  absl::Status status;
+  const std::function<void(std::string&)> drain = [&](std::string& out) {
+    if (out.size() < chunk || !status.ok()) return;
+    status = sink(out);
+    out.clear();
+  };
+  AppendCompact(buf, lit, /*with_shape=*/!lit.IsTuple(), &drain);
+  if (status.ok() && !buf.empty()) status = sink(buf);
+  return status;
 }
 
 std::string LiteralToString(const Literal& lit, LiteralStyle style) {
   std::string out;
+  if (style == LiteralStyle::kCompact) {
+    AppendCompact(out, lit, /*with_shape=*/!lit.IsTuple(), nullptr);  // element shapes included
+    return out;
+  }
   if (lit.IsTuple()) {
-    if (style == LiteralStyle::kCompact) {
-      AppendLiteralValue(out, lit, style);  // element shapes included
-      return out;
-    }
     // XLA's one-line literal with shapes: `( s32[2] {1, 2}, pred[] true )`.
     out += "( ";
     for (size_t i = 0; i < lit.elements().size(); ++i) {

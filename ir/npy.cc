@@ -276,7 +276,7 @@ absl::StatusOr<Literal> ReadNpyFile(const std::string& path, const Shape& expect
   return lit;
 }
 
-absl::StatusOr<std::string> WriteNpy(const Literal& lit) {
+absl::StatusOr<std::string> NpyHeader(const Literal& lit) {
   if (lit.IsTuple() || !lit.shape().IsArray()) {
     return absl::InvalidArgumentError("only arrays can be written as .npy");
   }
@@ -298,7 +298,16 @@ absl::StatusOr<std::string> WriteNpy(const Literal& lit) {
   out += static_cast<char>(header.size() & 0xff);
   out += static_cast<char>((header.size() >> 8) & 0xff);
   out += header;
-  out.append(reinterpret_cast<const char*>(lit.data()), lit.size_bytes());
+  return out;
+}
+
+std::string_view NpyData(const Literal& lit) {
+  return std::string_view(reinterpret_cast<const char*>(lit.data()), lit.size_bytes());
+}
+
+absl::StatusOr<std::string> WriteNpy(const Literal& lit) {
+  absl::StatusOr<std::string> out = NpyHeader(lit);
+  if (out.ok()) out->append(NpyData(lit));
   return out;
 }
 

@@ -120,6 +120,12 @@ absl::Status OutputDir::MakeSubdirectories(const std::string& name) {
 }
 
 absl::Status OutputDir::Write(const std::string& name, std::string_view data, bool sync) {
+  return Write(
+      name, [&](ByteSink sink) { return sink(data); }, sync);
+}
+
+absl::Status OutputDir::Write(const std::string& name,
+                              absl::FunctionRef<absl::Status(ByteSink)> produce, bool sync) {
   std::string shown = StrCat(dir_, "/", name);
   if (done_) return absl::FailedPreconditionError(StrCat(shown, ": written after the end"));
   if (absl::Status st = MakeSubdirectories(name); !st.ok()) {
@@ -133,12 +139,19 @@ absl::Status OutputDir::Write(const std::string& name, std::string_view data, bo
     fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) err = errno;
   }
-  if (fd >= 0) err = WriteAndClose(fd, data, /*sync=*/false);
+  absl::Status produced;
+  if (fd >= 0) {
+    produced = produce([&](std::string_view piece) {
+      err = WriteAll(fd, piece);
+      return err == 0 ? absl::OkStatus() : absl::DataLossError("write failed");
+    });
+    if (close(fd) != 0 && err == 0) err = errno;
+  }
   sync_ |= sync;
-  if (err != 0) {
+  if (err != 0 || !produced.ok()) {
     failed_ = true;
     unlink(path.c_str());
-    return CannotWrite(shown, err);
+    return err != 0 ? CannotWrite(shown, err) : produced;
   }
   if (std::find(names_.begin(), names_.end(), name) == names_.end()) names_.push_back(name);
   return absl::OkStatus();

@@ -18,6 +18,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "ir/output_file.h"
 
 namespace hlo {
 
@@ -36,6 +37,9 @@ class OutputDir {
   // error is "DIR/NAME: cannot write: REASON", and after one Commit
   // publishes nothing.
   absl::Status Write(const std::string& name, std::string_view data, bool sync = true);
+  // The same for bytes handed over in pieces (WriteFileInPieces).
+  absl::Status Write(const std::string& name, absl::FunctionRef<absl::Status(ByteSink)> produce,
+                     bool sync = true);
   // Publishes what was written (an empty DIR when nothing was), or after a
   // failed Write removes it and returns OK (the Write returned the error).
   absl::Status Commit();

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 
 namespace hlo {
@@ -24,9 +25,18 @@ namespace hlo {
 // the tool.
 absl::Status WriteFileAtomically(const std::string& path, std::string_view data, bool sync = true);
 
-// Writes all of `data` to the open file `fd`, fsyncs it when `sync`, and
-// closes it: 0, or the errno of the first failure. Ignores SIGXFSZ as above.
-int WriteAndClose(int fd, std::string_view data, bool sync);
+// What a file's bytes are handed to, piece by piece, in order.
+using ByteSink = absl::FunctionRef<absl::Status(std::string_view)>;
+// The same for a file whose bytes `produce` hands to its sink in pieces (a
+// result's text as it is formatted, a header and then an array's buffer),
+// so that they need not be in memory at once: whole or not at all. Returns
+// the first error, of the sink or of `produce`.
+absl::Status WriteFileInPieces(const std::string& path,
+                               absl::FunctionRef<absl::Status(ByteSink)> produce, bool sync = true);
+
+// Writes all of `data` to `fd`: 0, or the errno of the failure. Ignores
+// SIGXFSZ as above.
+int WriteAll(int fd, std::string_view data);
 
 // "PATH: cannot write: strerror(err)".
 absl::Status CannotWrite(const std::string& path, int err);

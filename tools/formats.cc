@@ -10,6 +10,7 @@
 
 #include "eval/io/run_io.h"
 #include "ir/hlo_graphviz.h"
+#include "ir/literal_stream.h"
 #include "ir/module_json.h"
 #include "ir/npy.h"
 #include "ir/strings.h"
@@ -94,15 +95,19 @@ constexpr ModuleFormat kModuleFormats[] = {
      &WriteStableHloText, "// -----\n\n"},
 };
 
-// The text of each device's result, under its name when there are several.
+// The text of each device's result, under its name when there are several,
+// written as it is formatted.
 absl::Status WriteText(const ResultOutput& out) {
-  std::string text;
-  const size_t devices = out.results.size();
-  for (size_t d = 0; d < devices; ++d) {
-    if (out.per_device) StrAppend(&text, out.device_names[d], ":\n");
-    text += ResultToText(out.results[d]);
-  }
-  return WriteOutputAtomically(out.path, text);
+  return WriteOutputInPieces(out.path, [&](ByteSink sink) {
+    for (size_t d = 0; d < out.results.size(); ++d) {
+      if (out.per_device) {
+        if (absl::Status st = sink(StrCat(out.device_names[d], ":\n")); !st.ok()) return st;
+      }
+      if (absl::Status st = StreamLiteralText(out.results[d], sink); !st.ok()) return st;
+      if (absl::Status st = sink("\n"); !st.ok()) return st;
+    }
+    return absl::OkStatus();
+  });
 }
 
 // One JSON result, or a list of one per device.
@@ -125,9 +130,12 @@ absl::Status WriteResultJson(const ResultOutput& out) {
 // device when there are several.
 absl::Status WriteResultNpyFiles(const ResultOutput& out) {
   if (out.array_file) {
-    auto bytes = WriteNpy(out.results[0]);
-    if (!bytes.ok()) return bytes.status();
-    return WriteOutputAtomically(out.path, *bytes);
+    absl::StatusOr<std::string> header = NpyHeader(out.results[0]);
+    if (!header.ok()) return header.status();
+    return WriteOutputInPieces(out.path, [&](ByteSink sink) {
+      absl::Status st = sink(*header);
+      return st.ok() ? sink(NpyData(out.results[0])) : st;
+    });
   }
   std::vector<std::string> subdirs;
   for (size_t d = 0; out.per_device && d < out.results.size(); ++d) {

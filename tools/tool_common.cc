@@ -32,13 +32,22 @@ absl::StatusOr<std::string> ReadInput(const std::string& path) {
 }
 
 absl::Status WriteOutputAtomically(const std::string& path, std::string_view data) {
+  return WriteOutputInPieces(path, [&](ByteSink sink) { return sink(data); });
+}
+
+absl::Status WriteOutputInPieces(const std::string& path,
+                                 absl::FunctionRef<absl::Status(ByteSink)> produce) {
   if (path == "-" || path.empty()) {
-    std::fwrite(data.data(), 1, data.size(), stdout);
+    absl::Status st = produce([](std::string_view piece) {
+      std::fwrite(piece.data(), 1, piece.size(), stdout);
+      return std::ferror(stdout) ? absl::DataLossError("error writing standard output")
+                                 : absl::OkStatus();
+    });
     std::fflush(stdout);
-    if (std::ferror(stdout)) return absl::DataLossError("error writing standard output");
-    return absl::OkStatus();
+    if (st.ok() && std::ferror(stdout)) st = absl::DataLossError("error writing standard output");
+    return st;
   }
-  return WriteFileAtomically(path, data);
+  return WriteFileInPieces(path, produce);
 }
 
 void ReportError(std::string_view tool, const absl::Status& status) {

@@ -28,6 +28,10 @@ absl::StatusOr<std::string> ReadInput(const std::string& path);
 // Writes `data` to `path` through a temporary file in the same directory and
 // a rename, so a failure never leaves a partial file; "-" is standard output.
 absl::Status WriteOutputAtomically(const std::string& path, std::string_view data);
+// The same for bytes handed over in pieces (ir/output_file.h's
+// WriteFileInPieces): a large result need not be in memory at once.
+absl::Status WriteOutputInPieces(const std::string& path,
+                                 absl::FunctionRef<absl::Status(ByteSink)> produce);
 // Prints a status message to stderr, prefixed with the tool name unless the
 // status is marked located (ir/located_status.h: it names its place).
 void ReportError(std::string_view tool, const absl::Status& status);

@@ -54,9 +54,12 @@ absl::Status WriteNpyTree(const Literal& lit, OutputDir& out, const std::string&
     }
     return absl::OkStatus();
   }
-  auto bytes = WriteNpy(lit);
-  if (!bytes.ok()) return bytes.status();
-  return out.Write(StrCat(prefix, ".npy"), *bytes);
+  absl::StatusOr<std::string> header = NpyHeader(lit);
+  if (!header.ok()) return header.status();
+  return out.Write(StrCat(prefix, ".npy"), [&](ByteSink sink) {
+    absl::Status st = sink(*header);
+    return st.ok() ? sink(NpyData(lit)) : st;
+  });
 }
 
 absl::Status NpzError(const std::string& path) {
