@@ -276,6 +276,8 @@ absl::StatusOr<Literal> ReadNpyFile(const std::string& path, const Shape& expect
   return lit;
 }
 
+namespace {
+
 absl::StatusOr<std::string> NpyHeader(const Literal& lit) {
   if (lit.IsTuple() || !lit.shape().IsArray()) {
     return absl::InvalidArgumentError("only arrays can be written as .npy");
@@ -303,6 +305,15 @@ absl::StatusOr<std::string> NpyHeader(const Literal& lit) {
 
 std::string_view NpyData(const Literal& lit) {
   return std::string_view(reinterpret_cast<const char*>(lit.data()), lit.size_bytes());
+}
+
+}  // namespace
+
+absl::Status StreamNpy(const Literal& lit, ByteSink sink) {
+  absl::StatusOr<std::string> header = NpyHeader(lit);
+  if (!header.ok()) return header.status();
+  absl::Status st = sink(*header);
+  return st.ok() ? sink(NpyData(lit)) : st;
 }
 
 absl::StatusOr<std::string> WriteNpy(const Literal& lit) {

@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/literal.h"
+#include "ir/output_file.h"
 
 namespace hlo {
 
@@ -23,10 +24,9 @@ absl::StatusOr<Literal> ReadNpyFile(const std::string& path, const Shape& expect
 // Writes an array literal. bf16 and f16 … f8 types with no NumPy dtype are
 // written as their raw bits ('<u2' / '|u1'); sub-byte integers as '|i1'/'|u1'.
 absl::StatusOr<std::string> WriteNpy(const Literal& literal);
-// The same file as the header WriteNpy starts with, followed by the
-// literal's own buffer (NpyData): written in two pieces, with no copy.
-absl::StatusOr<std::string> NpyHeader(const Literal& literal);
-std::string_view NpyData(const Literal& literal);
+// The same file handed to `sink` as its header and then the literal's own
+// buffer: no copy of the array.
+absl::Status StreamNpy(const Literal& literal, ByteSink sink);
 
 }  // namespace hlo
 

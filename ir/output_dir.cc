@@ -140,13 +140,7 @@ absl::Status OutputDir::Write(const std::string& name,
     if (fd < 0) err = errno;
   }
   absl::Status produced;
-  if (fd >= 0) {
-    produced = produce([&](std::string_view piece) {
-      err = WriteAll(fd, piece);
-      return err == 0 ? absl::OkStatus() : absl::DataLossError("write failed");
-    });
-    if (close(fd) != 0 && err == 0) err = errno;
-  }
+  if (fd >= 0) err = WriteAndClose(fd, produce, /*sync=*/false, &produced);
   sync_ |= sync;
   if (err != 0 || !produced.ok()) {
     failed_ = true;

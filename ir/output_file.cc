@@ -30,13 +30,8 @@ int WriteAll(int fd, std::string_view data) {
   return 0;
 }
 
-namespace {
-
-// Writes what `produce` hands over to `fd` and closes it (fsync first when
-// `sync`): 0, or the errno of the first failure; `*produced` gets the
-// producer's own error.
-int ProduceAndClose(int fd, absl::FunctionRef<absl::Status(ByteSink)> produce, bool sync,
-                    absl::Status* produced) {
+int WriteAndClose(int fd, absl::FunctionRef<absl::Status(ByteSink)> produce, bool sync,
+                  absl::Status* produced) {
   int err = 0;
   *produced = produce([&](std::string_view piece) {
     err = WriteAll(fd, piece);
@@ -46,8 +41,6 @@ int ProduceAndClose(int fd, absl::FunctionRef<absl::Status(ByteSink)> produce, b
   if (close(fd) != 0 && err == 0) err = errno;
   return err;
 }
-
-}  // namespace
 
 absl::Status WriteFileAtomically(const std::string& path, std::string_view data, bool sync) {
   return WriteFileInPieces(
@@ -62,7 +55,7 @@ absl::Status WriteFileInPieces(const std::string& path,
     if (S_ISDIR(st.st_mode)) return CannotWrite(path, EISDIR);
     int dev = open(path.c_str(), O_WRONLY | O_CLOEXEC);
     if (dev < 0) return CannotWrite(path, errno);
-    int err = ProduceAndClose(dev, produce, /*sync=*/false, &produced);
+    int err = WriteAndClose(dev, produce, /*sync=*/false, &produced);
     if (err != 0) return CannotWrite(path, err);
     return produced;
   }
@@ -80,7 +73,7 @@ absl::Status WriteFileInPieces(const std::string& path,
     }
   }
   if (fd < 0) return CannotWrite(path, err);
-  err = ProduceAndClose(fd, produce, sync, &produced);
+  err = WriteAndClose(fd, produce, sync, &produced);
   {
     interrupt::Critical critical;
     if (err == 0 && produced.ok() && rename(tmp.c_str(), path.c_str()) != 0) err = errno;

@@ -37,6 +37,11 @@ absl::Status WriteFileInPieces(const std::string& path,
 // Writes all of `data` to `fd`: 0, or the errno of the failure. Ignores
 // SIGXFSZ as above.
 int WriteAll(int fd, std::string_view data);
+// Writes what `produce` hands over to `fd` and closes it (fsync first when
+// `sync`): 0, or the errno of the first failure; `*produced` gets the
+// producer's own error.
+int WriteAndClose(int fd, absl::FunctionRef<absl::Status(ByteSink)> produce, bool sync,
+                  absl::Status* produced);
 
 // "PATH: cannot write: strerror(err)".
 absl::Status CannotWrite(const std::string& path, int err);

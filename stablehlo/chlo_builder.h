@@ -41,6 +41,10 @@ struct Builder {
                   const Type& ty) {
     return t.Emit(s, op, "select", ty, StrCat("select(", p, ", ", a, ", ", b, ")"));
   }
+  std::string Clamp(const std::string& lo, const std::string& x, const std::string& hi,
+                    const Type& ty) {
+    return t.Emit(s, op, "clamp", ty, StrCat("clamp(", lo, ", ", x, ", ", hi, ")"));
+  }
   std::string Const(std::string_view text, const Type& ty) { return t.Splat(s, op, ty, text); }
 };
 

@@ -63,6 +63,18 @@ std::string HloQuoted(std::string_view s) {
   return out + "\"";
 }
 
+std::vector<std::string> FrontendAttributeEntries(const Op& op) {
+  std::vector<std::string> entries;
+  const Attr* fa = op.attrs.empty() ? nullptr : op.FindAttr("mhlo.frontend_attributes");
+  if (fa == nullptr || fa->kind != Attr::Kind::kDict) return entries;
+  for (const NamedAttr& e : fa->dict) {
+    if (e.second.kind == Attr::Kind::kString) {
+      entries.push_back(StrCat(e.first, "=", HloQuoted(e.second.s)));
+    }
+  }
+  return entries;
+}
+
 std::string IntList(const std::vector<int64_t>& v) { return StrCat("{", StrJoin(v, ","), "}"); }
 
 std::string Names(const std::vector<Value>& values) {

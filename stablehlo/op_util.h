@@ -32,6 +32,9 @@ bool OptionalBool(const Op& op, std::string_view name);
 
 // `"text"` as HLO text quotes a string (\" \\ and \n escaped).
 std::string HloQuoted(std::string_view s);
+// `k="v"` for each entry of the op's mhlo.frontend_attributes (string
+// values: XLA's translation takes no others).
+std::vector<std::string> FrontendAttributeEntries(const Op& op);
 // `{1,2,3}`
 std::string IntList(const std::vector<int64_t>& v);
 // `a, b, c` of the values' names.

@@ -51,14 +51,19 @@ absl::StatusOr<std::vector<Type>> DataResults(const Translator& t, const Op& op)
   return std::vector<Type>(op.result_types.begin(), op.result_types.end() - 1);
 }
 
-// Binds data result i to element i of `data` (or to `data` itself when it
-// is the one array), and the token.
-absl::Status BindDataAndToken(Translator& t, Scope& s, const Op& op, const std::string& data,
-                              bool data_is_tuple, const std::string& token) {
+// Binds the op's results from `pair`, an HLO (data, token) tuple: data
+// result i to element i of the data (or to the data itself when it is the
+// one array, `data_is_tuple` false), the last result to the token.
+absl::Status BindDataAndToken(Translator& t, Scope& s, const Op& op, const std::string& pair,
+                              const Type& data_type, bool data_is_tuple) {
   if (op.results.size() != op.result_types.size()) {
     return t.Error(op.pos, StrCat(op.name, " has ", op.result_types.size(), " results but ",
                                   op.results.size(), " are named"));
   }
+  const std::string data = t.Emit(s, op, "get-tuple-element", data_type,
+                                  StrCat("get-tuple-element(", pair, "), index=0"));
+  const std::string token = t.Emit(s, op, "get-tuple-element", TokenType(),
+                                   StrCat("get-tuple-element(", pair, "), index=1"));
   const size_t n = op.result_types.size() - 1;
   for (size_t i = 0; i < n; ++i) {
     std::string v = data;
@@ -89,16 +94,10 @@ absl::Status ChannelText(const Translator& t, const Op& op, std::string* out) {
 // "{{0,1},...}"` (empty when there are neither).
 absl::Status PairsText(const Translator& t, const Op& op, std::string* out) {
   out->clear();
-  std::vector<std::string> entries;
+  std::vector<std::string> entries = FrontendAttributeEntries(op);
   bool has_pairs = false;
-  if (const Attr* fa = op.FindAttr("mhlo.frontend_attributes");
-      fa && fa->kind == Attr::Kind::kDict) {
-    for (const NamedAttr& e : fa->dict) {
-      if (e.second.kind != Attr::Kind::kString) continue;
-      entries.push_back(StrCat(e.first, "=", HloQuoted(e.second.s)));
-      has_pairs |= e.first == "_xla_send_recv_source_target_pairs";
-    }
-  }
+  for (const std::string& e : entries)
+    has_pairs |= e.starts_with("_xla_send_recv_source_target_pairs=");
   if (const Attr* p = op.FindAttr("source_target_pairs"); p && !has_pairs) {
     std::vector<std::vector<int64_t>> pairs;
     HLO_RETURN_IF_ERROR(AttrIntMatrix(t.lex(), *p, "source_target_pairs", &pairs));
@@ -130,11 +129,7 @@ absl::Status Infeed(Translator& t, const Op& op, Scope& s) {
   const std::string feed =
       t.Emit(s, op, "infeed", TupleOf({data_tuple, TokenType()}),
              StrCat("infeed(", in[0].name, "), infeed_config=", HloQuoted(config)));
-  const std::string values = t.Emit(s, op, "get-tuple-element", data_tuple,
-                                    StrCat("get-tuple-element(", feed, "), index=0"));
-  const std::string token = t.Emit(s, op, "get-tuple-element", TokenType(),
-                                   StrCat("get-tuple-element(", feed, "), index=1"));
-  return BindDataAndToken(t, s, op, values, /*data_is_tuple=*/true, token);
+  return BindDataAndToken(t, s, op, feed, data_tuple, /*data_is_tuple=*/true);
 }
 
 // outfeed(inputs..., token): HLO's outfeed of the one input, or of the
@@ -190,11 +185,7 @@ absl::Status Recv(Translator& t, const Op& op, Scope& s) {
                                   StrCat("recv(", in[0].name, ")", channel, pairs));
   const std::string done = t.Emit(s, op, "recv-done", TupleOf({shape, TokenType()}),
                                   StrCat("recv-done(", recv, ")", channel));
-  const std::string values =
-      t.Emit(s, op, "get-tuple-element", shape, StrCat("get-tuple-element(", done, "), index=0"));
-  const std::string token = t.Emit(s, op, "get-tuple-element", TokenType(),
-                                   StrCat("get-tuple-element(", done, "), index=1"));
-  return BindDataAndToken(t, s, op, values, data.size() != 1, token);
+  return BindDataAndToken(t, s, op, done, shape, data.size() != 1);
 }
 
 }  // namespace

@@ -428,10 +428,7 @@ absl::Status CustomCall(Translator& t, const Op& op, Scope& s) {
                                "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"};
   if (api < 0 || api > 4) return t.Error(op.name_pos, StrCat("unknown api_version ", api));
   if (api != 1) StrAppend(&body, ", api_version=", kApi[api]);
-  std::vector<std::string> frontend;
-  if (const Attr* fa = op.FindAttr("mhlo.frontend_attributes")) {
-    for (const auto& [k, v] : fa->dict) frontend.push_back(StrCat(k, "=", HloQuoted(v.s)));
-  }
+  std::vector<std::string> frontend = FrontendAttributeEntries(op);
   if (const Attr* rule = op.FindAttr("sdy.sharding_rule"); rule && !rule->text.empty()) {
     frontend.push_back(
         StrCat("xla.sdy.sharding_rule=", HloQuoted(StrCat("#", rule->s, rule->text))));

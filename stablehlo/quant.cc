@@ -102,6 +102,14 @@ absl::StatusOr<Value> Dequantize(Translator& t, Scope& s, const Op& op, const Va
 
 namespace {
 
+// x (f32) clamped to the storage range of `q`, the bounds as f32.
+std::string ClampToStorage(Builder& b, const std::string& x, const QuantParams& q) {
+  const Type f32 = b.Of("f32");
+  const std::string lo = b.Const(FloatText(static_cast<double>(q.storage_min)), f32);
+  const std::string hi = b.Const(FloatText(static_cast<double>(q.storage_max)), f32);
+  return b.Clamp(lo, x, hi, f32);
+}
+
 // quantize(x) = convert<storage>(round_nearest_even(clamp(min, x / scale + zp, max))).
 absl::StatusOr<Value> Quantize(Translator& t, Scope& s, const Op& op, const Value& v,
                                const Type& result) {
@@ -114,10 +122,7 @@ absl::StatusOr<Value> Quantize(Translator& t, Scope& s, const Op& op, const Valu
   Builder b{t, s, op, Plain(v.type, "f32")};
   std::string f = b.Bin("divide", v.name, Param(b, "f32", ScaleTexts(q), q.axis), b.type);
   f = b.Bin("add", f, Param(b, "f32", ZeroPointTexts(q, true), q.axis), b.type);
-  const std::string lo = b.Const(FloatText(static_cast<double>(q.storage_min)), b.type);
-  const std::string hi = b.Const(FloatText(static_cast<double>(q.storage_max)), b.type);
-  f = t.Emit(s, op, "clamp", b.type, StrCat("clamp(", lo, ", ", f, ", ", hi, ")"));
-  f = b.Un("round-nearest-even", f, b.type);
+  f = b.Un("round-nearest-even", ClampToStorage(b, f, q), b.type);
   return Value{b.Un("convert", f, b.Of(q.storage)), result};
 }
 
@@ -128,36 +133,25 @@ std::string Requantize(Builder& b, const std::string& x, const QuantParams& in,
                        const QuantParams& out, std::string_view element) {
   if (in == out) return b.Un("convert", x, b.Of(element));
   std::string f = b.Un("convert", x, b.Of("f32"));
-  if (!in.per_axis() && !out.per_axis()) {
-    const double scale = in.scales[0] / out.scales[0];
-    f = b.Bin("multiply", f, b.Const(FloatText(scale), b.Of("f32")), b.Of("f32"));
+  // One merged scale and zero point per channel of the per-axis side (one
+  // when both are per-tensor).
+  const QuantParams& axis_of = out.per_axis() ? out : in;
+  std::vector<std::string> scales, zps;
+  bool any_zp = false;
+  for (size_t i = 0; i < axis_of.scales.size(); ++i) {
+    const size_t ii = in.per_axis() ? i : 0, oi = out.per_axis() ? i : 0;
+    const double scale = in.scales[ii] / out.scales[oi];
     const double zp =
-        static_cast<double>(out.zero_points[0]) - static_cast<double>(in.zero_points[0]) * scale;
-    if (zp != 0) f = b.Bin("add", f, b.Const(FloatText(zp), b.Of("f32")), b.Of("f32"));
-  } else {
-    const QuantParams& axis_of = out.per_axis() ? out : in;
-    const size_t n = axis_of.scales.size();
-    std::vector<std::string> scales, zps;
-    bool any_zp = false;
-    for (size_t i = 0; i < n; ++i) {
-      const double is = in.per_axis() ? in.scales[i] : in.scales[0];
-      const double os = out.per_axis() ? out.scales[i] : out.scales[0];
-      const int64_t iz = in.per_axis() ? in.zero_points[i] : in.zero_points[0];
-      const int64_t oz = out.per_axis() ? out.zero_points[i] : out.zero_points[0];
-      const double scale = is / os;
-      const double zp = static_cast<double>(oz) - static_cast<double>(iz) * scale;
-      scales.push_back(FloatText(scale));
-      zps.push_back(FloatText(zp));
-      any_zp = any_zp || static_cast<float>(zp) != 0;
-    }
-    f = b.Bin("multiply", f, Param(b, "f32", scales, axis_of.axis), b.Of("f32"));
-    if (any_zp) f = b.Bin("add", f, Param(b, "f32", zps, axis_of.axis), b.Of("f32"));
+        static_cast<double>(out.zero_points[oi]) - static_cast<double>(in.zero_points[ii]) * scale;
+    scales.push_back(FloatText(scale));
+    zps.push_back(FloatText(zp));
+    // The pass compares the per-tensor zero point as a double, the per-axis
+    // ones as floats.
+    any_zp = any_zp || (axis_of.per_axis() ? static_cast<float>(zp) != 0 : zp != 0);
   }
-  if (StorageBits(element) < 32) {
-    const std::string lo = b.Const(FloatText(static_cast<double>(out.storage_min)), b.Of("f32"));
-    const std::string hi = b.Const(FloatText(static_cast<double>(out.storage_max)), b.Of("f32"));
-    f = b.t.Emit(b.s, b.op, "clamp", b.Of("f32"), StrCat("clamp(", lo, ", ", f, ", ", hi, ")"));
-  }
+  f = b.Bin("multiply", f, Param(b, "f32", scales, axis_of.axis), b.Of("f32"));
+  if (any_zp) f = b.Bin("add", f, Param(b, "f32", zps, axis_of.axis), b.Of("f32"));
+  if (StorageBits(element) < 32) f = ClampToStorage(b, f, out);
   f = b.Un("round-nearest-even", f, b.Of("f32"));
   return b.Un("convert", f, b.Of(element));
 }
@@ -292,7 +286,7 @@ absl::Status Add(Translator& t, const Op& op, Scope& s) {
   if (StorageBits(qo.storage) < 32) {
     const std::string lo = b.Const(StrCat(qo.storage_min), b.Of("s32"));
     const std::string hi = b.Const(StrCat(qo.storage_max), b.Of("s32"));
-    sum = t.Emit(s, op, "clamp", b.Of("s32"), StrCat("clamp(", lo, ", ", sum, ", ", hi, ")"));
+    sum = b.Clamp(lo, sum, hi, b.Of("s32"));
   }
   if (qo.storage != "s32") sum = b.Un("convert", sum, b.type);
   return Bind(t, s, op, {Value{sum, result}});

@@ -36,15 +36,8 @@ std::string Translator::NewName(std::string_view prefix) {
 // which XLA's translation gives every instruction it makes for the op; none
 // when the body has its own (custom_call's, send/recv's).
 static void AppendFrontendAttributes(const Op& op, std::string_view body, std::string* out) {
-  if (op.attrs.empty()) return;
-  const Attr* fa = op.FindAttr("mhlo.frontend_attributes");
-  if (fa == nullptr || fa->kind != Attr::Kind::kDict || fa->dict.empty()) return;
-  if (body.find("frontend_attributes={") != std::string_view::npos) return;
-  std::vector<std::string> entries;
-  for (const NamedAttr& e : fa->dict) {
-    if (e.second.kind == Attr::Kind::kString)
-      entries.push_back(StrCat(e.first, "=", HloQuoted(e.second.s)));
-  }
+  if (op.attrs.empty() || body.find("frontend_attributes={") != std::string_view::npos) return;
+  std::vector<std::string> entries = FrontendAttributeEntries(op);
   if (!entries.empty()) StrAppend(out, ", frontend_attributes={", StrJoin(entries, ","), "}");
 }
 

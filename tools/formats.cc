@@ -130,12 +130,8 @@ absl::Status WriteResultJson(const ResultOutput& out) {
 // device when there are several.
 absl::Status WriteResultNpyFiles(const ResultOutput& out) {
   if (out.array_file) {
-    absl::StatusOr<std::string> header = NpyHeader(out.results[0]);
-    if (!header.ok()) return header.status();
-    return WriteOutputInPieces(out.path, [&](ByteSink sink) {
-      absl::Status st = sink(*header);
-      return st.ok() ? sink(NpyData(out.results[0])) : st;
-    });
+    return WriteOutputInPieces(out.path,
+                               [&](ByteSink sink) { return StreamNpy(out.results[0], sink); });
   }
   std::vector<std::string> subdirs;
   for (size_t d = 0; out.per_device && d < out.results.size(); ++d) {

@@ -54,12 +54,7 @@ absl::Status WriteNpyTree(const Literal& lit, OutputDir& out, const std::string&
     }
     return absl::OkStatus();
   }
-  absl::StatusOr<std::string> header = NpyHeader(lit);
-  if (!header.ok()) return header.status();
-  return out.Write(StrCat(prefix, ".npy"), [&](ByteSink sink) {
-    absl::Status st = sink(*header);
-    return st.ok() ? sink(NpyData(lit)) : st;
-  });
+  return out.Write(StrCat(prefix, ".npy"), [&](ByteSink sink) { return StreamNpy(lit, sink); });
 }
 
 absl::Status NpzError(const std::string& path) {
