@@ -144,13 +144,15 @@ class MpiImpl final : public MpiTransport {
     std::vector<std::string> early = std::move(early_);
     early_.clear();
     for (std::string& m : early) HandleDataLocked(std::move(m));
-    dirty_ = true;
+    MarkDirty(false);
   }
 
   absl::Status EndRun() override {
-    StateChanged();
+    MarkDirty(true);  // every device here finished: rank 0 needs to know now
     std::unique_lock<std::mutex> lock(mu_);
-    done_.wait(lock, [&] { return done_epoch_ >= epoch_ || peer_error_.has_value(); });
+    auto over = [&] { return done_epoch_ >= epoch_ || peer_error_.has_value(); };
+    // Rank 0's word comes soon after the last rank finishes: taken in here.
+    WaitDriving(*this, lock, done_, over, std::chrono::steady_clock::time_point::max());
     if (!peer_error_) return absl::OkStatus();
     // Named as the threaded run names it: by the first waiting device.
     if (peer_device_.empty()) return *peer_error_;
@@ -194,10 +196,7 @@ class MpiImpl final : public MpiTransport {
     return Post(to, std::make_shared<const std::string>(w.Take()));
   }
 
-  void StateChanged() override {
-    dirty_ = true;
-    wake_.notify_all();
-  }
+  void StateChanged() override { MarkDirty(false); }
 
   std::optional<absl::Status> PeerError() override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -223,58 +222,100 @@ class MpiImpl final : public MpiTransport {
     Bytes bytes;  // alive until MPI has sent it
   };
 
+  // From a device thread (a collective's contributions, a send's data):
+  // sent at once when no other thread drives MPI, after what is queued, so
+  // that the messages to a rank keep their order; else queued, and the
+  // progress thread woken, since the driver may be a device thread about to
+  // stop. No hand-off, and no wake-up, in the common case.
   absl::Status Post(int to, Bytes bytes) {
     if (bytes->size() > static_cast<size_t>(INT_MAX)) {
       return absl::ResourceExhaustedError(
           StrCat("a message of ", bytes->size(), " bytes between MPI ranks is over MPI's 2 GiB"));
     }
-    {
-      std::lock_guard<std::mutex> lock(queue_mu_);
-      queue_.push_back(Outgoing{to, std::move(bytes)});
+    std::unique_lock<std::mutex> drive(progress_mu_, std::try_to_lock);
+    if (drive.owns_lock()) {
+      SendQueued();
+      SendNow(Outgoing{to, std::move(bytes)});
+      return absl::OkStatus();
     }
+    Queue(to, std::move(bytes));
     wake_.notify_all();
     return absl::OkStatus();
   }
 
-  // The progress thread: the only caller of MPI between Start and the
-  // destructor.
+  // From the progress round itself (reports, rank 0's decisions): sent by
+  // the next round.
+  void Queue(int to, Bytes bytes) {
+    std::lock_guard<std::mutex> lock(queue_mu_);
+    queue_.push_back(Outgoing{to, std::move(bytes)});
+  }
+
+  Drive DriveProgress() override {
+    last_drive_ = std::chrono::steady_clock::now().time_since_epoch();
+    std::unique_lock<std::mutex> lock(progress_mu_, std::try_to_lock);
+    if (!lock.owns_lock()) return Drive::kIdle;
+    if (Step()) return Drive::kMoved;
+    return inflight_.empty() ? Drive::kIdle : Drive::kInFlight;
+  }
+
+  // Whether a waiting device thread drove MPI within the last nap.
+  bool DrivenLately() const {
+    return std::chrono::steady_clock::now().time_since_epoch() - last_drive_.load() < kNap;
+  }
+
+  // One round of progress, under progress_mu_: sends, receives, this
+  // process's report, rank 0's decisions. Returns whether anything moved.
+  bool Step() {
+    bool busy = SendQueued();
+    busy |= Receive();
+    ReportState();
+    if (rank_ == 0) Coordinate();
+    // What this round queued (a report, rank 0's word) goes now: the
+    // thread that drives may stop driving once this round returns.
+    return SendQueued() || busy;
+  }
+
+  // The progress thread: sends what a device posts without waiting after
+  // it (send), takes in what comes while every device here computes, and
+  // alone stops MPI at the end. It spins only while its own large send is
+  // in flight: the threads that wait for a message drive MPI themselves
+  // (DriveProgress, EndRun), and a spinning progress thread would take
+  // their cores when ranks share them.
   void Loop() {
-    int idle = 0;
     bool barrier_started = false;
     MPI_Request barrier = MPI_REQUEST_NULL;
     for (;;) {
-      bool busy = SendQueued();
-      busy |= Receive();
-      ReportState();
-      if (rank_ == 0) Coordinate();
-      if (stopping_) {
-        // Every rank stops sending, then meets the others; until then it
-        // keeps receiving, so no rank's send waits for a reader gone.
-        if (!barrier_started && inflight_.empty() && QueueEmpty()) {
-          MPI_Ibarrier(comm_, &barrier);
-          barrier_started = true;
-        }
-        if (barrier_started) {
-          int done = 0;
-          MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
-          if (done) return;
+      bool busy = false, in_flight = false;
+      // Beside a device thread that drives, the progress thread would only
+      // take the lock it needs (and its core, where ranks share cores).
+      if (stopping_ || !DrivenLately() || !QueueEmpty()) {
+        std::unique_lock<std::mutex> lock(progress_mu_, std::try_to_lock);
+        if (lock.owns_lock()) {
+          busy = Step();
+          in_flight = !inflight_.empty();
+          if (stopping_) {
+            // Every rank stops sending, then meets the others; until then it
+            // keeps receiving, so no rank's send waits for a reader gone.
+            if (!barrier_started && inflight_.empty() && QueueEmpty()) {
+              MPI_Ibarrier(comm_, &barrier);
+              barrier_started = true;
+            }
+            if (barrier_started) {
+              int done = 0;
+              MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+              if (done) return;
+            }
+          }
         }
       }
-      if (busy) {
-        idle = 0;
-        continue;
-      }
-      ++idle;
-      // Just after traffic the next message is likely near: yield (the
-      // ranks may share cores with the devices' threads) rather than nap.
-      if (idle < 2000) {
+      if (busy) continue;
+      if (in_flight) {  // a large send moves only as MPI is driven
         std::this_thread::yield();
         continue;
       }
-      // Then naps, longer when quiet.
-      auto nap = std::chrono::microseconds(idle < 4000 ? 50 : 1000);
       std::unique_lock<std::mutex> lock(queue_mu_);
-      wake_.wait_for(lock, nap, [&] { return !queue_.empty() || dirty_ || stopping_; });
+      wake_.wait_for(lock, stopping_ ? kNap / 20 : kNap,
+                     [&] { return !queue_.empty() || urgent_ || stopping_; });
     }
   }
 
@@ -283,24 +324,27 @@ class MpiImpl final : public MpiTransport {
     return queue_.empty();
   }
 
+  // Under progress_mu_. Whether anything was sent.
   bool SendQueued() {
     std::vector<Outgoing> out;
     {
       std::lock_guard<std::mutex> lock(queue_mu_);
       out.swap(queue_);
     }
-    for (Outgoing& o : out) {
-      inflight_.push_back(InFlight{MPI_REQUEST_NULL, std::move(o.bytes)});
-      InFlight& f = inflight_.back();
-      MPI_Isend(f.bytes->data(), static_cast<int>(f.bytes->size()), MPI_BYTE, o.to, kTag, comm_,
-                &f.request);
-    }
+    for (Outgoing& o : out) SendNow(std::move(o));
     for (auto it = inflight_.begin(); it != inflight_.end();) {
       int done = 0;
       MPI_Test(&it->request, &done, MPI_STATUS_IGNORE);
       it = done ? inflight_.erase(it) : std::next(it);
     }
     return !out.empty();
+  }
+
+  void SendNow(Outgoing o) {
+    inflight_.push_back(InFlight{MPI_REQUEST_NULL, std::move(o.bytes)});
+    InFlight& f = inflight_.back();
+    MPI_Isend(f.bytes->data(), static_cast<int>(f.bytes->size()), MPI_BYTE, o.to, kTag, comm_,
+              &f.request);
   }
 
   bool Receive() {
@@ -333,7 +377,7 @@ class MpiImpl final : public MpiTransport {
       case kMail: {
         std::lock_guard<std::mutex> lock(mu_);
         HandleDataLocked(std::move(buf));
-        dirty_ = true;  // the received count changed
+        MarkDirty(false);  // the received count changed
         return absl::OkStatus();
       }
       case kState: {
@@ -412,8 +456,27 @@ class MpiImpl final : public MpiTransport {
     done_.notify_all();
   }
 
+  // The state changed since the last report. A device is stuck at most
+  // collectives for microseconds (until the next message), so a state is
+  // reported only once it has stood kReportAfter, and small collectives
+  // send no reports (rank 0 needs 200 ms of agreement for a deadlock
+  // anyway); `urgent` (this process finished) is reported at once.
+  void MarkDirty(bool urgent) {
+    if (!dirty_.exchange(true)) dirty_since_ = std::chrono::steady_clock::now().time_since_epoch();
+    if (urgent) {
+      urgent_ = true;
+      wake_.notify_all();
+    }
+  }
+
   // Tells rank 0 this process's state when it changed.
   void ReportState() {
+    if (!dirty_) return;
+    if (!urgent_ &&
+        std::chrono::steady_clock::now().time_since_epoch() - dirty_since_.load() < kReportAfter) {
+      return;
+    }
+    urgent_ = false;
     if (!dirty_.exchange(false)) return;
     Rendezvous::State st;
     int64_t epoch;
@@ -435,7 +498,7 @@ class MpiImpl final : public MpiTransport {
     w.Int(kState);
     w.Int(epoch);
     WriteReport(w, st);
-    (void)Post(0, std::make_shared<const std::string>(w.Take()));
+    Queue(0, std::make_shared<const std::string>(w.Take()));
   }
 
   void Store(int64_t epoch, int source, Report rep) {
@@ -453,7 +516,7 @@ class MpiImpl final : public MpiTransport {
       w.Int(epoch);
       if (msg != nullptr) w.Str(*msg);
       if (device != nullptr) w.Str(*device);
-      (void)Post(r, std::make_shared<const std::string>(w.Take()));
+      Queue(r, std::make_shared<const std::string>(w.Take()));
     }
   }
 
@@ -520,8 +583,14 @@ class MpiImpl final : public MpiTransport {
   const int rank_, ranks_;
   const int64_t per_rank_;
   std::thread thread_;
+  // Held by whoever drives MPI: the progress thread or a waiting device.
+  std::mutex progress_mu_;
+  std::atomic<std::chrono::steady_clock::duration> last_drive_{};
+  static constexpr auto kNap = std::chrono::milliseconds(1);
   std::atomic<bool> stopping_{false};
-  std::atomic<bool> dirty_{false};
+  std::atomic<bool> dirty_{false}, urgent_{false};
+  std::atomic<std::chrono::steady_clock::duration> dirty_since_{};
+  static constexpr auto kReportAfter = std::chrono::milliseconds(1);
 
   // The outgoing queue (device threads post, the progress thread sends).
   std::mutex queue_mu_;

@@ -1,9 +1,11 @@
 // The Transport over MPI (eval/collectives/transport.h): `mpirun -n R
 // hlo-run ...` runs the N devices as R processes of N/R devices each (a
-// contiguous block per rank). Only a progress thread of each process calls
-// MPI (point to point on one duplicated communicator: no communicator is
-// made per group or per call); the device threads hand it encoded messages
-// and it delivers what comes in to the run's Rendezvous.
+// contiguous block per rank). Messages are point to point on one duplicated
+// communicator (no communicator is made per group or per call). One thread
+// at a time drives MPI (sends, receives, delivery to the run's Rendezvous):
+// a device thread that waits for a message drives it itself, so the message
+// reaches the thread that needs it with no hand-off between threads; a
+// progress thread drives it only while no device waits.
 //
 // Rank 0 also coordinates: each process reports its state (its devices
 // waiting or finished, messages sent and received); when every process's

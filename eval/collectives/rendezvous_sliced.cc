@@ -41,7 +41,7 @@ absl::Status Rendezvous::WaitCompleteLocked(std::unique_lock<std::mutex>& lock, 
   ++slot.waiting;
   waiting_at_[device] = where;
   CheckDeadlockLocked();
-  bool ok = cv_.wait_for(lock, timeout_, [&] { return slot.complete || Aborted(); });
+  bool ok = WaitLocked(lock, [&] { return slot.complete; });
   waiting_at_[device].clear();
   if (slot.complete) return absl::OkStatus();
   --blocked_;

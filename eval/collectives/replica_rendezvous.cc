@@ -51,6 +51,13 @@ void Rendezvous::CheckDeadlockLocked() {
   cv_.notify_all();
 }
 
+bool Rendezvous::WaitLocked(std::unique_lock<std::mutex>& lock, const std::function<bool()>& done) {
+  auto ready = [&] { return done() || Aborted(); };
+  const auto deadline = std::chrono::steady_clock::now() + timeout_;
+  if (transport_ == nullptr) return cv_.wait_until(lock, deadline, ready);
+  return WaitDriving(*transport_, lock, cv_, ready, deadline);
+}
+
 absl::Status Rendezvous::WaitFailure(const std::string& where, bool timed_out) {
   if (timed_out && !Aborted()) {
     abort_ = absl::DeadlineExceededError(StrCat("timed out after ", timeout_.count() / 1000.0,
@@ -270,7 +277,7 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
       ++slot->waiting;
       waiting_at_[device] = where;
       CheckDeadlockLocked();
-      bool ok = cv_.wait_for(lock, timeout_, [&] { return slot->complete || Aborted(); });
+      bool ok = WaitLocked(lock, [&] { return slot->complete; });
       waiting_at_[device].clear();
       if (!slot->complete) {
         slot->combines[rank] = nullptr;  // gone with its caller
@@ -419,7 +426,7 @@ absl::StatusOr<Value> Rendezvous::Receive(const std::string& key, int64_t device
     ++blocked_;
     waiting_at_[device] = where;
     CheckDeadlockLocked();
-    bool ok = cv_.wait_for(lock, timeout_, [&] { return m.delivered || Aborted(); });
+    bool ok = WaitLocked(lock, [&] { return m.delivered; });
     waiting_at_[device].clear();
     if (!m.delivered) {
       m.waiting = false;

@@ -154,6 +154,10 @@ class Rendezvous {
   void CheckDeadlockLocked();
   // The error of a wait that cannot complete (abort, or timeout).
   absl::Status WaitFailure(const std::string& where, bool timed_out);
+  // Waits, under `lock`, until `done()` or an abort; false when the timeout
+  // passed first. Across processes the waiting thread drives the transport
+  // itself meanwhile (WaitDriving).
+  bool WaitLocked(std::unique_lock<std::mutex>& lock, const std::function<bool()>& done);
   bool Aborted() const { return !abort_.ok(); }
   bool IsLocal(int64_t device) const {
     return device >= first_local_ && device < first_local_ + local_count_;

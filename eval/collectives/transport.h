@@ -10,8 +10,13 @@
 #ifndef HLO_EVAL_COLLECTIVES_TRANSPORT_H_
 #define HLO_EVAL_COLLECTIVES_TRANSPORT_H_
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -52,7 +57,58 @@ class Transport {
   // The Rendezvous' state changed (a device waits, or finished): the
   // transport may look at Rendezvous::State for its deadlock detection.
   virtual void StateChanged() = 0;
+
+  // Called by a device thread that waits for other processes, without the
+  // Rendezvous' lock: one round of what the transport's own progress thread
+  // does (send what is queued, deliver what came in), unless another thread
+  // is at it. The message a device waits for is then taken in by the
+  // thread that needs it, with no hand-off between threads (each a wake-up
+  // through the scheduler).
+  enum class Drive {
+    kIdle,      // nothing moved
+    kInFlight,  // a large message is still moving: drive again soon
+    kMoved,     // a message went or came: drive again now
+  };
+  virtual Drive DriveProgress() { return Drive::kIdle; }
 };
+
+// Waits under `lock` until `ready()` or `deadline`, driving `transport`
+// meanwhile: between yields for the first millisecond (a small
+// collective's round trip between processes that share cores), then
+// between naps on `cv` (woken early by this process's own events) that
+// double up to a millisecond, while a peer still computes. The waiter
+// never stops driving: a waiter asleep until another thread took its
+// message in would make its peers' waits long too, and each would then
+// wait as long for the next. Returns ready().
+template <typename Ready>
+bool WaitDriving(Transport& transport, std::unique_lock<std::mutex>& lock,
+                 std::condition_variable& cv, const Ready& ready,
+                 std::chrono::steady_clock::time_point deadline) {
+  using std::chrono::microseconds;
+  constexpr auto kSpinFor = std::chrono::milliseconds(1);
+  constexpr microseconds kFirstNap(50), kLongestNap(200);
+  const auto start = std::chrono::steady_clock::now();
+  microseconds nap(0);
+  while (!ready()) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) return false;
+    lock.unlock();
+    const Transport::Drive drive = transport.DriveProgress();
+    lock.lock();
+    if (ready()) break;
+    if (drive == Transport::Drive::kMoved) continue;
+    if (drive == Transport::Drive::kInFlight || now - start < kSpinFor) {
+      // Never a spin without a yield: the peer it waits for may share the core.
+      lock.unlock();
+      std::this_thread::yield();
+      lock.lock();
+      continue;
+    }
+    nap = std::clamp(nap * 2, kFirstNap, kLongestNap);
+    cv.wait_until(lock, std::min(now + nap, deadline), ready);
+  }
+  return true;
+}
 
 }  // namespace hlo
 
