@@ -173,6 +173,13 @@ def extra_cases(tmp):
         with open(path, "w") as f:
             f.write(text)
         cases.append((name, tmp, path, ["--random-inputs", "--seed", "3"], 4))
+    # A model's SPMD module (GPT-2 small's layers, Megatron-partitioned over
+    # 4): products large enough to be cut across the cores, whose bits must
+    # not depend on how many devices share the process.
+    path = os.path.join(tmp, "gpt2_tp4.hlo")
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_spmd_transformer.py"),
+                    "--layers", "2", "--seq", "128", "-o", path], check=True)
+    cases.append(("gpt2_tp4.hlo", tmp, path, ["--random-inputs", "--seed", "3"], 4))
     return cases
 
 

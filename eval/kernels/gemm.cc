@@ -42,7 +42,7 @@ void NaiveGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
   }
 }
 
-// Real multiply-adds from which a product may use OpenBLAS's threads.
+// Real multiply-adds from which a product is split across the cores.
 constexpr double kThreadedProduct = double{1 << 22};
 
 // A gemv over a matrix of at least this many bytes, on the calling thread
@@ -240,24 +240,20 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
       NaiveGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
       return;
     }
-    // Products too small to pay for waking OpenBLAS's workers run on this
-    // thread: a threaded call waits for every worker, and on a shared
-    // machine one that is not scheduled holds it up for milliseconds
-    // (cnn_grad's f32[27,4096]x[4096,16] weight gradient: 0.24 ms min,
-    // 1.6 ms mean).
-    std::optional<SingleThreadedBlas> one_thread;
-    if (static_cast<double>(m) * n * k * (kIsComplex<T> ? 4 : 1) <= kThreadedProduct) {
-      one_thread.emplace();
-    } else if (openblas_get_num_threads() > 1) {
-      // (Not so inside a SingleThreadedBlas, where pool workers run such
-      // products.)
-      if (m > 1 && n > 1 && CoreCount() > 1 && std::max(m, n) >= 2 * kSplitUnit) {
-        SplitGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
-        return;
-      }
-      ParkWorkers();  // OpenBLAS's workers will need the cores
+    // Every OpenBLAS call runs on its caller's thread alone, and a large
+    // product is cut into parts across the cores by SplitGemm instead: the
+    // bits OpenBLAS gives depend on its thread count and on how a product
+    // is cut, so both follow from the product's shape alone, never from
+    // what other threads do (a multi-device run's devices call this side
+    // by side, and its MPI ranks must give the threaded run's bits). Only
+    // the speed depends on whether the parts find the pool free.
+    SingleThreadedBlas one_thread;
+    const bool large = static_cast<double>(m) * n * k * (kIsComplex<T> ? 4 : 1) > kThreadedProduct;
+    if (large && m > 1 && n > 1 && CoreCount() > 1 && std::max(m, n) >= 2 * kSplitUnit) {
+      SplitGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+      return;
     }
-    if (Gemv(one_thread.has_value(), ta, tb, m, n, k, a, lda, b, ldb, c, ldc)) return;
+    if (Gemv(true, ta, tb, m, n, k, a, lda, b, ldb, c, ldc)) return;
     BlasGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
   }
 }

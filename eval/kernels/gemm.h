@@ -18,8 +18,10 @@ namespace gemm {
 // C (m x n, row-major with leading dimension ldc) = op(A) * op(B), where
 // op(A) is m x k: A[i*lda + p] untransposed, A[p*lda + i] transposed (and
 // likewise B, k x n). C is overwritten. T: float, double, complex<float>,
-// complex<double>, uint64_t. Floats go to OpenBLAS (every core it is
-// allowed) except small products (up to 2^12 multiply-adds, 2^15 complex),
+// complex<double>, uint64_t. Floats go to OpenBLAS, always on the calling
+// thread alone, a large product cut into parts across the cores (the parts,
+// and so the bits, follow from the shape alone), except small products (up
+// to 2^12 multiply-adds, 2^15 complex),
 // which run as a plain loop summing in k order like XLA's reference
 // evaluator, and f32/f64 matrix-vector products that dot a matrix's rows
 // with a contiguous vector, which run on eval/kernels/row_dots.h where the
@@ -33,8 +35,9 @@ void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const T* 
 // cores themselves: no wake-up of OpenBLAS's workers per call, and no
 // workers spinning for work while the callers transform data between
 // calls. Usable from several threads at once and nested: the first one in
-// saves OpenBLAS's thread count, the last one out restores it (other gemm
-// calls meanwhile run single-threaded too, which costs time, not results).
+// saves OpenBLAS's thread count, the last one out restores it (other OpenBLAS
+// calls meanwhile run single-threaded too; Gemm's always do, so its results
+// never depend on it).
 class SingleThreadedBlas {
  public:
   SingleThreadedBlas();
