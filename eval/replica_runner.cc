@@ -202,7 +202,7 @@ absl::StatusOr<std::vector<Value>> ReplicaRunner::Run(
 int64_t ReplicaRunner::PeakLiveBytes() const {
   int64_t peak = 0;
   for (const std::unique_ptr<Evaluator>& e : evaluators_) {
-    peak = std::max(peak, e->peak_live_bytes());
+    if (e) peak += e->peak_live_bytes();
   }
   return peak;
 }

@@ -53,7 +53,9 @@ class ReplicaRunner {
 
   // What each device's outfeed wrote in the last run.
   const std::vector<Literal>& outfeed(int64_t device) const { return contexts_[device]->outfeed; }
-  // The largest live-buffer count any device's evaluator reached (bytes).
+  // The live buffers of this process's devices (bytes): the sum of each
+  // device's peak (they run the same program side by side, so their peaks
+  // meet), the least any plan could hold for them.
   int64_t PeakLiveBytes() const;
 
  private:
