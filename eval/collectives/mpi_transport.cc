@@ -248,19 +248,24 @@ class MpiImpl final : public MpiTransport {
   void Queue(int to, Bytes bytes) {
     std::lock_guard<std::mutex> lock(queue_mu_);
     queue_.push_back(Outgoing{to, std::move(bytes)});
+    queued_.store(true, std::memory_order_relaxed);
   }
 
   Drive DriveProgress() override {
-    last_drive_ = std::chrono::steady_clock::now().time_since_epoch();
+    drives_.fetch_add(1, std::memory_order_relaxed);
     std::unique_lock<std::mutex> lock(progress_mu_, std::try_to_lock);
     if (!lock.owns_lock()) return Drive::kIdle;
     if (Step()) return Drive::kMoved;
     return inflight_.empty() ? Drive::kIdle : Drive::kInFlight;
   }
 
-  // Whether a waiting device thread drove MPI within the last nap.
-  bool DrivenLately() const {
-    return std::chrono::steady_clock::now().time_since_epoch() - last_drive_.load() < kNap;
+  // Whether a waiting device thread drove MPI since the progress thread
+  // last looked (a nap ago).
+  bool DrivenLately() {
+    const uint64_t drives = drives_.load(std::memory_order_relaxed);
+    const bool driven = drives != drives_seen_;
+    drives_seen_ = drives;
+    return driven;
   }
 
   // One round of progress, under progress_mu_: sends, receives, this
@@ -327,9 +332,12 @@ class MpiImpl final : public MpiTransport {
   // Under progress_mu_. Whether anything was sent.
   bool SendQueued() {
     std::vector<Outgoing> out;
-    {
+    // A spinning driver calls this every round: the lock only when there
+    // is something (a message queued meanwhile goes next round).
+    if (queued_.load(std::memory_order_relaxed)) {
       std::lock_guard<std::mutex> lock(queue_mu_);
       out.swap(queue_);
+      queued_.store(false, std::memory_order_relaxed);
     }
     for (Outgoing& o : out) SendNow(std::move(o));
     for (auto it = inflight_.begin(); it != inflight_.end();) {
@@ -472,8 +480,10 @@ class MpiImpl final : public MpiTransport {
   // Tells rank 0 this process's state when it changed.
   void ReportState() {
     if (!dirty_) return;
-    if (!urgent_ &&
-        std::chrono::steady_clock::now().time_since_epoch() - dirty_since_.load() < kReportAfter) {
+    // A spinning driver calls this every round: the clock every 64th.
+    if (!urgent_ && ((++report_rounds_ & 63) != 0 ||
+                     std::chrono::steady_clock::now().time_since_epoch() - dirty_since_.load() <
+                         kReportAfter)) {
       return;
     }
     urgent_ = false;
@@ -585,18 +595,21 @@ class MpiImpl final : public MpiTransport {
   std::thread thread_;
   // Held by whoever drives MPI: the progress thread or a waiting device.
   std::mutex progress_mu_;
-  std::atomic<std::chrono::steady_clock::duration> last_drive_{};
+  std::atomic<uint64_t> drives_{0};
+  uint64_t drives_seen_ = 0;  // the progress thread's
   static constexpr auto kNap = std::chrono::milliseconds(1);
   std::atomic<bool> stopping_{false};
   std::atomic<bool> dirty_{false}, urgent_{false};
   std::atomic<std::chrono::steady_clock::duration> dirty_since_{};
   static constexpr auto kReportAfter = std::chrono::milliseconds(1);
+  uint64_t report_rounds_ = 0;  // under progress_mu_
 
   // The outgoing queue (device threads post, the progress thread sends).
   std::mutex queue_mu_;
   std::condition_variable wake_;
   std::vector<Outgoing> queue_;
-  std::list<InFlight> inflight_;  // the progress thread's
+  std::atomic<bool> queued_{false};  // queue_ may be non-empty
+  std::list<InFlight> inflight_;     // the progress thread's
 
   // The run: taken by the progress thread before the Rendezvous' lock,
   // never the other way round (the Rendezvous calls in only Send*, which
