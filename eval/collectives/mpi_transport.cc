@@ -50,7 +50,9 @@ absl::StatusOr<std::unique_ptr<MpiTransport>> MpiTransport::Start(int64_t) {
 #include <cstdio>
 #include <list>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <string_view>
 #include <thread>
 
 #include "eval/collectives/replica_rendezvous.h"
@@ -143,7 +145,7 @@ class MpiImpl final : public MpiTransport {
     peer_error_.reset();
     std::vector<std::string> early = std::move(early_);
     early_.clear();
-    for (std::string& m : early) HandleDataLocked(std::move(m));
+    for (const std::string& m : early) HandleDataLocked(m);
     MarkDirty(false);
   }
 
@@ -161,6 +163,13 @@ class MpiImpl final : public MpiTransport {
   }
 
   void DetachRun() override {
+    {
+      // The run's receive buffer goes with it (progress_mu_ before mu_, as
+      // a round takes them).
+      std::lock_guard<std::mutex> progress(progress_mu_);
+      receive_buffer_.reset();
+      receive_capacity_ = 0;
+    }
     std::lock_guard<std::mutex> lock(mu_);
     rendezvous_ = nullptr;
   }
@@ -364,9 +373,17 @@ class MpiImpl final : public MpiTransport {
       if (!flag) break;
       int n = 0;
       MPI_Get_count(&status, MPI_BYTE, &n);
-      std::string buf(static_cast<size_t>(n), '\0');
-      MPI_Recv(buf.data(), n, MPI_BYTE, status.MPI_SOURCE, kTag, comm_, MPI_STATUS_IGNORE);
-      if (absl::Status st = Handle(status.MPI_SOURCE, std::move(buf)); !st.ok()) {
+      // One buffer for the run's messages (each is read out as it is
+      // handled): fresh pages once, not per message, and never zero-filled.
+      if (static_cast<size_t>(n) > receive_capacity_) {
+        receive_buffer_.reset();
+        receive_buffer_ = std::make_unique_for_overwrite<char[]>(static_cast<size_t>(n));
+        receive_capacity_ = static_cast<size_t>(n);
+      }
+      MPI_Recv(receive_buffer_.get(), n, MPI_BYTE, status.MPI_SOURCE, kTag, comm_,
+               MPI_STATUS_IGNORE);
+      const std::string_view buf(receive_buffer_.get(), static_cast<size_t>(n));
+      if (absl::Status st = Handle(status.MPI_SOURCE, buf); !st.ok()) {
         std::fprintf(stderr, "hlo-run: error: MPI rank %d: %s\n", rank_,
                      std::string(st.message()).c_str());
         AbortJob(1);
@@ -376,7 +393,7 @@ class MpiImpl final : public MpiTransport {
     return any;
   }
 
-  absl::Status Handle(int source, std::string buf) {
+  absl::Status Handle(int source, std::string_view buf) {
     WireReader r(buf);
     HLO_ASSIGN_OR_RETURN(int64_t type, r.Int());
     HLO_ASSIGN_OR_RETURN(int64_t epoch, r.Int());
@@ -384,7 +401,7 @@ class MpiImpl final : public MpiTransport {
       case kContributions:
       case kMail: {
         std::lock_guard<std::mutex> lock(mu_);
-        HandleDataLocked(std::move(buf));
+        HandleDataLocked(buf);
         MarkDirty(false);  // the received count changed
         return absl::OkStatus();
       }
@@ -413,13 +430,13 @@ class MpiImpl final : public MpiTransport {
   // A collective's contributions or a send's data: delivered now, kept for
   // the run it belongs to when that has not begun here, or dropped when
   // its run is over.
-  void HandleDataLocked(std::string buf) {
+  void HandleDataLocked(std::string_view buf) {
     WireReader r(buf);
     auto type = r.Int();
     auto epoch = r.Int();
     if (!type.ok() || !epoch.ok()) return;
     if (*epoch > epoch_) {
-      early_.push_back(std::move(buf));
+      early_.emplace_back(buf);  // a copy: the buffer is reused
       return;
     }
     if (*epoch < epoch_ || rendezvous_ == nullptr) return;
@@ -619,6 +636,9 @@ class MpiImpl final : public MpiTransport {
   std::atomic<int64_t> epoch_{0};
   Rendezvous* rendezvous_ = nullptr;
   std::vector<std::string> early_;
+  // The run's receive buffer (progress_mu_'s).
+  std::unique_ptr<char[]> receive_buffer_;
+  size_t receive_capacity_ = 0;
   int64_t done_epoch_ = 0;
   std::optional<absl::Status> peer_error_;
   std::string peer_device_;  // the first device that waits, for the message
