@@ -64,6 +64,8 @@ namespace {
 
 enum MessageType : int64_t { kContributions = 1, kMail, kState, kDone, kAbort };
 constexpr int kTag = 17;
+// The bytes of an array that travels apart from its message (WireWriter::Val).
+constexpr int kApartTag = 18;
 // How long every process must stay stuck, with no message in flight and
 // no report changing, before rank 0 calls it a deadlock.
 constexpr auto kDeadlockSettle = std::chrono::milliseconds(200);
@@ -143,9 +145,9 @@ class MpiImpl final : public MpiTransport {
     ++epoch_;
     rendezvous_ = rendezvous;
     peer_error_.reset();
-    std::vector<std::string> early = std::move(early_);
+    std::vector<Data> early = std::move(early_);
     early_.clear();
-    for (const std::string& m : early) HandleDataLocked(m);
+    for (Data& d : early) HandleDataLocked(std::move(d));
     MarkDirty(false);
   }
 
@@ -174,13 +176,17 @@ class MpiImpl final : public MpiTransport {
     rendezvous_ = nullptr;
   }
 
-  absl::Status SendContributions(
-      const std::vector<int>& to, const std::string& key, const std::vector<int64_t>& group,
-      const std::vector<std::pair<int64_t, const Value*>>& mine) override {
+  absl::Status SendContributions(const std::vector<int>& to, const std::string& key,
+                                 const std::vector<int64_t>& group,
+                                 const std::vector<std::pair<int64_t, const Value*>>& mine,
+                                 bool own) override {
+    // The Rendezvous' own large arrays go apart, from where they are;
+    // a device's are copied into the message.
+    Message message;
     WireWriter w;
     int64_t bytes = 0;
     for (const auto& m : mine) bytes += WireBytes(*m.second);
-    w.Reserve(static_cast<size_t>(bytes) + 256 + key.size() + 8 * group.size());
+    w.Reserve(static_cast<size_t>(own ? 0 : bytes) + 256 + key.size() + 8 * group.size());
     w.Int(kContributions);
     w.Int(epoch_);
     w.Str(key);
@@ -188,10 +194,11 @@ class MpiImpl final : public MpiTransport {
     w.Int(static_cast<int64_t>(mine.size()));
     for (const auto& [index, value] : mine) {
       w.Int(index);
-      w.Val(*value);
+      w.Val(*value, own ? &message.apart : nullptr);
     }
-    auto message = std::make_shared<const std::string>(w.Take());
-    for (int r : to) HLO_RETURN_IF_ERROR(Post(r, message));
+    message.fields = w.Take();
+    auto shared = std::make_shared<const Message>(std::move(message));
+    for (int r : to) HLO_RETURN_IF_ERROR(Post(r, shared));
     return absl::OkStatus();
   }
 
@@ -202,7 +209,7 @@ class MpiImpl final : public MpiTransport {
     w.Int(epoch_);
     w.Str(key);
     w.Val(data);
-    return Post(to, std::make_shared<const std::string>(w.Take()));
+    return Post(to, Fields(w.Take()));
   }
 
   void StateChanged() override { MarkDirty(false); }
@@ -220,16 +227,25 @@ class MpiImpl final : public MpiTransport {
   }
 
  private:
-  // One encoded message may go to several ranks: shared, never copied.
-  using Bytes = std::shared_ptr<const std::string>;
+  // One message: its encoded fields, then the arrays whose bytes travel
+  // apart (WireWriter::Val), each as a message of its own sent from where
+  // it is. One message may go to several ranks: shared, never copied.
+  struct Message {
+    std::string fields;
+    std::vector<Value> apart;
+  };
+  using Bytes = std::shared_ptr<const Message>;
   struct Outgoing {
     int to;
     Bytes bytes;
   };
   struct InFlight {
-    MPI_Request request;
+    std::vector<MPI_Request> requests;
     Bytes bytes;  // alive until MPI has sent it
   };
+  static Bytes Fields(std::string fields) {
+    return std::make_shared<const Message>(Message{std::move(fields), {}});
+  }
 
   // From a device thread (a collective's contributions, a send's data):
   // sent at once when no other thread drives MPI, after what is queued, so
@@ -237,9 +253,11 @@ class MpiImpl final : public MpiTransport {
   // progress thread woken, since the driver may be a device thread about to
   // stop. No hand-off, and no wake-up, in the common case.
   absl::Status Post(int to, Bytes bytes) {
-    if (bytes->size() > static_cast<size_t>(INT_MAX)) {
+    size_t largest = bytes->fields.size();
+    for (const Value& v : bytes->apart) largest = std::max(largest, v.array().size_bytes());
+    if (largest > static_cast<size_t>(INT_MAX)) {
       return absl::ResourceExhaustedError(
-          StrCat("a message of ", bytes->size(), " bytes between MPI ranks is over MPI's 2 GiB"));
+          StrCat("a message of ", largest, " bytes between MPI ranks is over MPI's 2 GiB"));
     }
     std::unique_lock<std::mutex> drive(progress_mu_, std::try_to_lock);
     if (drive.owns_lock()) {
@@ -351,17 +369,27 @@ class MpiImpl final : public MpiTransport {
     for (Outgoing& o : out) SendNow(std::move(o));
     for (auto it = inflight_.begin(); it != inflight_.end();) {
       int done = 0;
-      MPI_Test(&it->request, &done, MPI_STATUS_IGNORE);
+      MPI_Testall(static_cast<int>(it->requests.size()), it->requests.data(), &done,
+                  MPI_STATUSES_IGNORE);
       it = done ? inflight_.erase(it) : std::next(it);
     }
     return !out.empty();
   }
 
+  // The message's fields, then each array apart, in order (a receiver
+  // takes the arrays from this rank in the order their fields named them).
   void SendNow(Outgoing o) {
-    inflight_.push_back(InFlight{MPI_REQUEST_NULL, std::move(o.bytes)});
+    inflight_.push_back(InFlight{{}, std::move(o.bytes)});
     InFlight& f = inflight_.back();
-    MPI_Isend(f.bytes->data(), static_cast<int>(f.bytes->size()), MPI_BYTE, o.to, kTag, comm_,
-              &f.request);
+    const Message& m = *f.bytes;
+    f.requests.resize(1 + m.apart.size(), MPI_REQUEST_NULL);
+    MPI_Isend(m.fields.data(), static_cast<int>(m.fields.size()), MPI_BYTE, o.to, kTag, comm_,
+              &f.requests[0]);
+    for (size_t i = 0; i < m.apart.size(); ++i) {
+      const Literal& a = m.apart[i].array();
+      MPI_Isend(a.data(), static_cast<int>(a.size_bytes()), MPI_BYTE, o.to, kApartTag, comm_,
+                &f.requests[i + 1]);
+    }
   }
 
   bool Receive() {
@@ -400,8 +428,9 @@ class MpiImpl final : public MpiTransport {
     switch (type) {
       case kContributions:
       case kMail: {
+        HLO_ASSIGN_OR_RETURN(Data data, ReadData(source, type, epoch, r));
         std::lock_guard<std::mutex> lock(mu_);
-        HandleDataLocked(buf);
+        HandleDataLocked(std::move(data));
         MarkDirty(false);  // the received count changed
         return absl::OkStatus();
       }
@@ -427,49 +456,63 @@ class MpiImpl final : public MpiTransport {
     return absl::DataLossError(StrCat("a message of unknown kind from rank ", source));
   }
 
-  // A collective's contributions or a send's data: delivered now, kept for
-  // the run it belongs to when that has not begun here, or dropped when
-  // its run is over.
-  void HandleDataLocked(std::string_view buf) {
-    WireReader r(buf);
-    auto type = r.Int();
-    auto epoch = r.Int();
-    if (!type.ok() || !epoch.ok()) return;
-    if (*epoch > epoch_) {
-      early_.emplace_back(buf);  // a copy: the buffer is reused
+  // A collective's contributions or a send's data, read whole: its arrays
+  // that travel apart are taken in now, whatever run it belongs to, since
+  // they come next from its rank.
+  struct Data {
+    int64_t type = 0, epoch = 0;
+    std::string key;
+    std::vector<int64_t> group;                    // kContributions
+    std::vector<std::pair<int64_t, Value>> parts;  // kContributions
+    Value mail;                                    // kMail
+  };
+
+  absl::StatusOr<Data> ReadData(int source, int64_t type, int64_t epoch, WireReader& r) {
+    Data d;
+    d.type = type;
+    d.epoch = epoch;
+    HLO_ASSIGN_OR_RETURN(d.key, r.Str());
+    if (type == kMail) {
+      HLO_ASSIGN_OR_RETURN(d.mail, r.Val());
+    } else {
+      HLO_ASSIGN_OR_RETURN(d.group, r.Ints());
+      HLO_ASSIGN_OR_RETURN(int64_t n, r.Int());
+      if (n < 0 || n > static_cast<int64_t>(d.group.size())) {
+        return absl::DataLossError("a message's contribution count");
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        HLO_ASSIGN_OR_RETURN(int64_t index, r.Int());
+        HLO_ASSIGN_OR_RETURN(Value v, r.Val());
+        d.parts.emplace_back(index, std::move(v));
+      }
+    }
+    // Each array apart straight into its place: MPI's one copy.
+    for (const WireReader::Apart& a : r.apart()) {
+      MPI_Status status;
+      MPI_Probe(source, kApartTag, comm_, &status);
+      int n = 0;
+      MPI_Get_count(&status, MPI_BYTE, &n);
+      if (n < 0 || static_cast<size_t>(n) != a.bytes) {
+        return absl::DataLossError("an array sent apart has the wrong size");
+      }
+      MPI_Recv(a.data, n, MPI_BYTE, source, kApartTag, comm_, MPI_STATUS_IGNORE);
+    }
+    return d;
+  }
+
+  // Delivered now, kept for the run it belongs to when that has not begun
+  // here, or dropped when its run is over.
+  void HandleDataLocked(Data d) {
+    if (d.epoch > epoch_) {
+      early_.push_back(std::move(d));
       return;
     }
-    if (*epoch < epoch_ || rendezvous_ == nullptr) return;
-    absl::Status st = *type == kMail ? DeliverMail(r) : DeliverContributions(r);
-    if (!st.ok()) {
-      std::fprintf(stderr, "hlo-run: error: MPI rank %d: %s\n", rank_,
-                   std::string(st.message()).c_str());
-      AbortJob(1);
+    if (d.epoch < epoch_ || rendezvous_ == nullptr) return;
+    if (d.type == kMail) {
+      rendezvous_->DeliverMail(d.key, std::move(d.mail));
+    } else {
+      rendezvous_->DeliverContributions(d.key, d.group, std::move(d.parts));
     }
-  }
-
-  absl::Status DeliverMail(WireReader& r) {
-    HLO_ASSIGN_OR_RETURN(std::string key, r.Str());
-    HLO_ASSIGN_OR_RETURN(Value data, r.Val());
-    rendezvous_->DeliverMail(key, std::move(data));
-    return absl::OkStatus();
-  }
-
-  absl::Status DeliverContributions(WireReader& r) {
-    HLO_ASSIGN_OR_RETURN(std::string key, r.Str());
-    HLO_ASSIGN_OR_RETURN(std::vector<int64_t> group, r.Ints());
-    HLO_ASSIGN_OR_RETURN(int64_t n, r.Int());
-    if (n < 0 || n > static_cast<int64_t>(group.size())) {
-      return absl::DataLossError("a message's contribution count");
-    }
-    std::vector<std::pair<int64_t, Value>> parts;
-    for (int64_t i = 0; i < n; ++i) {
-      HLO_ASSIGN_OR_RETURN(int64_t index, r.Int());
-      HLO_ASSIGN_OR_RETURN(Value v, r.Val());
-      parts.emplace_back(index, std::move(v));
-    }
-    rendezvous_->DeliverContributions(key, group, std::move(parts));
-    return absl::OkStatus();
   }
 
   void PeerAbort(int64_t epoch, const std::string& msg, const std::string& device) {
@@ -525,7 +568,7 @@ class MpiImpl final : public MpiTransport {
     w.Int(kState);
     w.Int(epoch);
     WriteReport(w, st);
-    Queue(0, std::make_shared<const std::string>(w.Take()));
+    Queue(0, Fields(w.Take()));
   }
 
   void Store(int64_t epoch, int source, Report rep) {
@@ -543,7 +586,7 @@ class MpiImpl final : public MpiTransport {
       w.Int(epoch);
       if (msg != nullptr) w.Str(*msg);
       if (device != nullptr) w.Str(*device);
-      Queue(r, std::make_shared<const std::string>(w.Take()));
+      Queue(r, Fields(w.Take()));
     }
   }
 
@@ -635,7 +678,7 @@ class MpiImpl final : public MpiTransport {
   std::condition_variable done_;
   std::atomic<int64_t> epoch_{0};
   Rendezvous* rendezvous_ = nullptr;
-  std::vector<std::string> early_;
+  std::vector<Data> early_;
   // The run's receive buffer (progress_mu_'s).
   std::unique_ptr<char[]> receive_buffer_;
   size_t receive_capacity_ = 0;

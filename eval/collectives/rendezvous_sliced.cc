@@ -69,8 +69,8 @@ absl::Status Rendezvous::PostSlicesLocked(const std::string& key, Slot& slot, co
       entries.emplace_back(static_cast<int64_t>(i), &cut.back());
     }
     ++sent_;
-    HLO_RETURN_IF_ERROR(transport_->SendContributions({transport_->RankOf(processes[p])},
-                                                      StrCat(key, "/s"), slot.group, entries));
+    HLO_RETURN_IF_ERROR(transport_->SendContributions(
+        {transport_->RankOf(processes[p])}, StrCat(key, "/s"), slot.group, entries, /*own=*/true));
   }
   // This process's own part of its members' contributions: the whole
   // contributions are no longer needed.
@@ -105,7 +105,8 @@ absl::Status Rendezvous::ReducePartLocked(std::unique_lock<std::mutex>& lock,
   parts.contributions[mine] = *std::move(reduced);
   std::vector<std::pair<int64_t, const Value*>> entry = {{mine, &parts.contributions[mine]}};
   sent_ += static_cast<int64_t>(others.size());
-  absl::Status st = transport_->SendContributions(others, StrCat(key, "/r"), parts.group, entry);
+  absl::Status st =
+      transport_->SendContributions(others, StrCat(key, "/r"), parts.group, entry, /*own=*/true);
   if (!st.ok()) return st;
   if (++parts.arrived == static_cast<int64_t>(parts.group.size())) CompleteLocked(parts);
   return absl::OkStatus();

@@ -151,7 +151,7 @@ absl::Status Rendezvous::PostCutsLocked(const std::string& key, const Slot& slot
       entries.emplace_back(m, &tuples.back());
     }
     ++sent_;
-    HLO_RETURN_IF_ERROR(transport_->SendContributions({r}, key, slot.group, entries));
+    HLO_RETURN_IF_ERROR(transport_->SendContributions({r}, key, slot.group, entries, false));
   }
   return absl::OkStatus();
 }
@@ -195,7 +195,7 @@ absl::Status Rendezvous::PostLocalLocked(const std::string& key, const Slot& slo
   }
   if (wants == nullptr) {
     sent_ += static_cast<int64_t>(ranks.size());
-    return transport_->SendContributions(ranks, key, slot.group, mine);
+    return transport_->SendContributions(ranks, key, slot.group, mine, false);
   }
   // Each process gets only what its members read.
   for (int r : ranks) {
@@ -210,7 +210,7 @@ absl::Status Rendezvous::PostLocalLocked(const std::string& key, const Slot& slo
     }
     if (theirs.empty()) continue;
     ++sent_;
-    HLO_RETURN_IF_ERROR(transport_->SendContributions({r}, key, slot.group, theirs));
+    HLO_RETURN_IF_ERROR(transport_->SendContributions({r}, key, slot.group, theirs, false));
   }
   return absl::OkStatus();
 }

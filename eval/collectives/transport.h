@@ -49,10 +49,14 @@ class Transport {
   // Called by the Rendezvous, under its lock, so they never block on a
   // peer: this process's contributions (group index, value) to the
   // collective `key` of `group`, for the processes `to` (encoded once);
-  // one send/recv message.
-  virtual absl::Status SendContributions(
-      const std::vector<int>& to, const std::string& key, const std::vector<int64_t>& group,
-      const std::vector<std::pair<int64_t, const Value*>>& mine) = 0;
+  // one send/recv message. `own`: the arrays are the Rendezvous' own
+  // (slices it cut, parts it reduced), never written again, so the
+  // transport may keep them and send large ones from where they are;
+  // otherwise they are a device's, copied before this returns.
+  virtual absl::Status SendContributions(const std::vector<int>& to, const std::string& key,
+                                         const std::vector<int64_t>& group,
+                                         const std::vector<std::pair<int64_t, const Value*>>& mine,
+                                         bool own) = 0;
   virtual absl::Status SendMail(int to, const std::string& key, const Value& data) = 0;
   // The Rendezvous' state changed (a device waits, or finished): the
   // transport may look at Rendezvous::State for its deadlock detection.

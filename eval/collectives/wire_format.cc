@@ -9,7 +9,7 @@
 namespace hlo {
 namespace {
 
-enum Kind : int64_t { kArrayKind = 0, kTupleKind = 1, kTokenKind = 2 };
+enum Kind : int64_t { kArrayKind = 0, kTupleKind = 1, kTokenKind = 2, kArrayApartKind = 3 };
 
 absl::Status Damaged(std::string_view what) {
   return absl::DataLossError(StrCat("a message from another rank is damaged: ", what));
@@ -27,7 +27,7 @@ int64_t WireBytes(const Value& v) {
   return n;
 }
 
-void WireWriter::Val(const Value& v) {
+void WireWriter::Val(const Value& v, std::vector<Value>* apart) {
   if (v.is_token()) {
     Int(kTokenKind);
     return;
@@ -35,12 +35,13 @@ void WireWriter::Val(const Value& v) {
   if (v.is_tuple()) {
     Int(kTupleKind);
     Int(static_cast<int64_t>(v.elements().size()));
-    for (const Value& e : v.elements()) Val(e);
+    for (const Value& e : v.elements()) Val(e, apart);
     return;
   }
   const Literal& lit = v.array();
   const Shape& s = lit.shape();
-  Int(kArrayKind);
+  const bool away = apart != nullptr && static_cast<int64_t>(lit.size_bytes()) >= kApartBytes;
+  Int(away ? kArrayApartKind : kArrayKind);
   Int(static_cast<int64_t>(s.element_type()));
   Int(s.rank());
   for (int64_t i = 0; i < s.rank(); ++i) {
@@ -52,7 +53,11 @@ void WireWriter::Val(const Value& v) {
     for (int64_t d : s.layout().minor_to_major) Int(d);
   }
   Int(static_cast<int64_t>(lit.size_bytes()));
-  Raw(lit.data(), lit.size_bytes());
+  if (away) {
+    apart->push_back(v);
+  } else {
+    Raw(lit.data(), lit.size_bytes());
+  }
 }
 
 absl::Status WireReader::Raw(void* p, size_t n) {
@@ -104,7 +109,12 @@ absl::StatusOr<Value> WireReader::ValAt(int depth) {
     }
     return Value::Tuple(std::move(elements));
   }
-  if (kind != kArrayKind) return Damaged("a value's kind");
+  if (kind != kArrayKind && kind != kArrayApartKind) return Damaged("a value's kind");
+  HLO_ASSIGN_OR_RETURN(Literal lit, ArrayAt(kind == kArrayApartKind));
+  return Value::Array(std::make_shared<Literal>(std::move(lit)));
+}
+
+absl::StatusOr<Literal> WireReader::ArrayAt(bool apart) {
   HLO_ASSIGN_OR_RETURN(int64_t type, Int());
   HLO_ASSIGN_OR_RETURN(int64_t rank, Int());
   if (type < 0 || type >= kNumPrimitiveTypes || rank < 0 || rank > 64) {
@@ -132,11 +142,19 @@ absl::StatusOr<Value> WireReader::ValAt(int depth) {
     shape = shape.WithLayout(std::move(layout));
   }
   HLO_ASSIGN_OR_RETURN(int64_t bytes, Int());
-  if (bytes < 0 || static_cast<uint64_t>(bytes) > in_.size()) return Damaged("an array's size");
+  // Bytes here must be here; bytes apart come in a message of their own,
+  // checked against this size when they arrive.
+  if (bytes < 0 || (!apart && static_cast<uint64_t>(bytes) > in_.size())) {
+    return Damaged("an array's size");
+  }
   HLO_ASSIGN_OR_RETURN(Literal lit, Literal::CreateUninitialized(shape));
   if (static_cast<int64_t>(lit.size_bytes()) != bytes) return Damaged("an array's size");
-  if (absl::Status st = Raw(lit.data(), lit.size_bytes()); !st.ok()) return st;
-  return Value::Array(std::make_shared<Literal>(std::move(lit)));
+  if (apart) {
+    apart_.push_back(Apart{reinterpret_cast<char*>(lit.data()), lit.size_bytes()});
+  } else if (absl::Status st = Raw(lit.data(), lit.size_bytes()); !st.ok()) {
+    return st;
+  }
+  return lit;
 }
 
 }  // namespace hlo

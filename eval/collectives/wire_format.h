@@ -26,8 +26,13 @@ class WireWriter {
     Int(static_cast<int64_t>(v.size()));
     Raw(v.data(), v.size() * sizeof(int64_t));
   }
-  // An array's shape (type, dims, dynamism, minor_to_major) and bytes.
-  void Val(const Value& v);
+  // An array's shape (type, dims, dynamism, minor_to_major) and bytes. With
+  // `apart`, an array of at least kApartBytes leaves its bytes out: its
+  // Value goes to *apart, for the transport to send as a message of its
+  // own (from where it is, no copy) right after this one, and the reader
+  // lists where its bytes must go (WireReader::apart).
+  void Val(const Value& v, std::vector<Value>* apart = nullptr);
+  static constexpr int64_t kApartBytes = int64_t{64} << 10;
   // Room for `bytes` more, so that one large array is copied once.
   void Reserve(size_t bytes) { out_.reserve(out_.size() + bytes); }
   std::string Take() { return std::move(out_); }
@@ -45,11 +50,20 @@ class WireReader {
   absl::StatusOr<std::vector<int64_t>> Ints();
   absl::StatusOr<Value> Val();
   bool done() const { return in_.empty(); }
+  // The arrays read so far whose bytes travel apart, in order: where each
+  // one's bytes go, and how many.
+  struct Apart {
+    char* data;
+    size_t bytes;
+  };
+  const std::vector<Apart>& apart() const { return apart_; }
 
  private:
   absl::Status Raw(void* p, size_t n);
   absl::StatusOr<Value> ValAt(int depth);
+  absl::StatusOr<Literal> ArrayAt(bool apart);
   std::string_view in_;
+  std::vector<Apart> apart_;
 };
 
 // Bytes of the arrays in `v` (tuples summed): what Val will copy.
