@@ -122,8 +122,12 @@ Report FromState(const Rendezvous::State& s) {
 
 class MpiImpl final : public MpiTransport {
  public:
-  MpiImpl(MPI_Comm comm, int rank, int ranks, int64_t devices)
-      : comm_(comm), rank_(rank), ranks_(ranks), per_rank_(devices / ranks) {
+  MpiImpl(MPI_Comm comm, int rank, int ranks, int64_t devices, bool yield_when_idle)
+      : comm_(comm),
+        rank_(rank),
+        ranks_(ranks),
+        per_rank_(devices / ranks),
+        yield_when_idle_(yield_when_idle) {
     thread_ = std::thread([this] { Loop(); });
   }
   ~MpiImpl() override {
@@ -137,6 +141,7 @@ class MpiImpl final : public MpiTransport {
   int rank() const override { return rank_; }
   int ranks() const override { return ranks_; }
   int64_t first_device() const override { return rank_ * per_rank_; }
+  bool YieldWhenIdle() const override { return yield_when_idle_; }
   int64_t local_devices() const override { return per_rank_; }
   int RankOf(int64_t device) const override { return static_cast<int>(device / per_rank_); }
 
@@ -652,6 +657,7 @@ class MpiImpl final : public MpiTransport {
   MPI_Comm comm_;
   const int rank_, ranks_;
   const int64_t per_rank_;
+  const bool yield_when_idle_;
   std::thread thread_;
   // Held by whoever drives MPI: the progress thread or a waiting device.
   std::mutex progress_mu_;
@@ -725,7 +731,16 @@ absl::StatusOr<std::unique_ptr<MpiTransport>> MpiTransport::Start(int64_t device
   }
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  return std::unique_ptr<MpiTransport>(new MpiImpl(comm, rank, ranks, devices));
+  // Device threads that may wait on this machine, against its cores: more
+  // threads than cores, and a waiter must yield to the peer it waits for.
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local_ranks = 1;
+  MPI_Comm_size(node, &local_ranks);
+  MPI_Comm_free(&node);
+  const int64_t waiters = static_cast<int64_t>(local_ranks) * (devices / ranks);
+  const bool yield = waiters > static_cast<int64_t>(std::thread::hardware_concurrency());
+  return std::unique_ptr<MpiTransport>(new MpiImpl(comm, rank, ranks, devices, yield));
 }
 
 }  // namespace hlo

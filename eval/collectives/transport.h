@@ -74,13 +74,27 @@ class Transport {
     kMoved,     // a message went or came: drive again now
   };
   virtual Drive DriveProgress() { return Drive::kIdle; }
+  // Whether a waiting thread should give up its core between rounds: the
+  // processes here have more threads that wait than the machine has cores.
+  virtual bool YieldWhenIdle() const { return true; }
 };
+
+// A spin-wait's pause (no syscall): frees the core's pipeline for its
+// sibling thread.
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
 
 // Waits under `lock` until `ready()` or `deadline`, driving `transport`
 // meanwhile: between yields for the first millisecond (a small
 // collective's round trip between processes that share cores), then
 // between naps on `cv` (woken early by this process's own events) that
-// double up to 200 us, while a peer still computes. The waiter never stops
+// double up to 200 us, while a peer still computes (with a core of its
+// own it pauses rather than yields: YieldWhenIdle). The waiter never stops
 // driving: a waiter asleep until another thread took its message in would
 // make its peers' waits long too, and each would then wait as long for the
 // next. The spin takes neither the lock nor the clock each round (a round
@@ -96,6 +110,7 @@ bool WaitDriving(Transport& transport, std::unique_lock<std::mutex>& lock,
   constexpr microseconds kFirstNap(50), kLongestNap(200);
   constexpr int kLookEvery = 16;
   const auto start = std::chrono::steady_clock::now();
+  const bool yield = transport.YieldWhenIdle();
   auto now = start;
   microseconds nap(0);
   while (!ready()) {
@@ -105,8 +120,13 @@ bool WaitDriving(Transport& transport, std::unique_lock<std::mutex>& lock,
     for (int round = 0; round < kLookEvery; ++round) {
       drive = transport.DriveProgress();
       if (drive == Drive::kMoved) break;
-      // Never a spin without a yield: the peer it waits for may share the core.
-      std::this_thread::yield();
+      // A peer that shares the core needs it: yield (Open MPI's
+      // mpi_yield_when_idle); with a core of one's own, a pause is enough.
+      if (yield) {
+        std::this_thread::yield();
+      } else {
+        CpuRelax();
+      }
     }
     now = std::chrono::steady_clock::now();
     lock.lock();
