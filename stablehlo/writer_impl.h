@@ -114,6 +114,7 @@ class Writer {
   absl::StatusOr<Value> Call(const hlo::Instruction& inst, const Computation& callee, int indent);
   absl::StatusOr<Value> CustomCall(const hlo::Instruction& inst, int indent);
   absl::StatusOr<Value> Collective(const hlo::Instruction& inst, int indent);
+  absl::StatusOr<Value> TupleAllToAll(const hlo::Instruction& inst, int indent);
   absl::StatusOr<Value> DataMovement(const hlo::Instruction& inst, int indent);
   absl::StatusOr<Value> Structured(const hlo::Instruction& inst, int indent);
   absl::StatusOr<Value> Receive(const hlo::Instruction& inst, int indent);

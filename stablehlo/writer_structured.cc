@@ -370,9 +370,7 @@ absl::StatusOr<Value> Writer::Collective(const hlo::Instruction& inst, int inden
       reduces = true;
       break;
     case Opcode::kAllToAll: {
-      if (!inst.HasAttr(AttrKind::kDimensions)) {
-        return Error(inst, "the tuple form of all-to-all is not written in StableHLO yet");
-      }
+      if (!inst.HasAttr(AttrKind::kDimensions)) return TupleAllToAll(inst, indent);
       op.name = "stablehlo.all_to_all";
       int64_t d = FirstDimension(inst);
       int64_t groups = static_cast<int64_t>(
@@ -439,6 +437,87 @@ absl::StatusOr<Value> Writer::Collective(const hlo::Instruction& inst, int inden
   if (!start_of_pair) return EmitFor(inst, op, indent);
   HLO_ASSIGN_OR_RETURN(Value gathered, Emit(op, indent));
   return Value{{op.operands[0], gathered.parts[0]}, true};
+}
+
+// all-to-all's tuple form (operand i goes to the group's member i, result
+// j comes from member j): StableHLO's all_to_all splits one array, so the
+// operands are stacked along a new leading dimension, exchanged chunk by
+// chunk (split and concat dimension 0), and unstacked.
+absl::StatusOr<Value> Writer::TupleAllToAll(const hlo::Instruction& inst, int indent) {
+  const int64_t n = inst.operand_count();
+  const Shape& each = inst.operand(0)->shape();
+  for (int64_t i = 0; i < n; ++i) {
+    const Shape& s = inst.operand(i)->shape();
+    if (!s.IsArray() || s.element_type() != each.element_type() || s.dims() != each.dims()) {
+      return Error(inst,
+                   "the tuple form of all-to-all is written in StableHLO only for operands "
+                   "of one array type (stacked into one all_to_all)");
+    }
+  }
+  std::vector<int64_t> one_dims = {1}, all_dims = {n};
+  for (int64_t d : each.dims()) {
+    one_dims.push_back(d);
+    all_dims.push_back(d);
+  }
+  const Shape plain = Shape::Array(each.element_type(), each.dims());
+  const Shape one = Shape::Array(each.element_type(), one_dims);
+  const Shape all = Shape::Array(each.element_type(), all_dims);
+  auto emit = [&](std::string name, std::vector<std::string> operands,
+                  std::vector<const Shape*> shapes, std::vector<std::string> properties,
+                  const Shape& result, PrettyForm pretty,
+                  std::string pretty_text) -> absl::StatusOr<std::string> {
+    Op op;
+    op.name = std::move(name);
+    op.operands = std::move(operands);
+    op.operand_shapes = std::move(shapes);
+    op.properties = std::move(properties);
+    op.results = {&result};
+    op.pretty = pretty;
+    op.pretty_text = std::move(pretty_text);
+    HLO_ASSIGN_OR_RETURN(Value v, Emit(op, indent));
+    return v.parts[0];
+  };
+  std::vector<std::string> rows;
+  std::vector<const Shape*> row_shapes;
+  for (int64_t i = 0; i < n; ++i) {
+    HLO_ASSIGN_OR_RETURN(std::string x, Operand(inst, i, indent));
+    HLO_ASSIGN_OR_RETURN(std::string row,
+                         emit("stablehlo.reshape", {x}, {&inst.operand(i)->shape()}, {}, one,
+                              PrettyForm::kFunctional, ""));
+    rows.push_back(row);
+    row_shapes.push_back(&one);
+  }
+  HLO_ASSIGN_OR_RETURN(std::string stacked,
+                       emit("stablehlo.concatenate", rows, row_shapes, {"dimension = 0 : i64"}, all,
+                            PrettyForm::kFunctional, ", dim = 0"));
+  Op a2a;
+  a2a.name = "stablehlo.all_to_all";
+  a2a.operands = {stacked};
+  a2a.operand_shapes = {&all};
+  a2a.results = {&all};
+  a2a.properties = {"concat_dimension = 0 : i64", StrCat("split_count = ", n, " : i64"),
+                    "split_dimension = 0 : i64"};
+  absl::Status st = CollectiveAttributes(inst, a2a);
+  if (!st.ok()) return Error(inst, std::string(st.message()));
+  HLO_ASSIGN_OR_RETURN(Value exchanged, Emit(a2a, indent));
+  Value out{{}, true};
+  for (int64_t j = 0; j < n; ++j) {
+    std::vector<int64_t> start(all_dims.size(), 0), limit = all_dims, strides(all_dims.size(), 1);
+    start[0] = j;
+    limit[0] = j + 1;
+    std::vector<std::string> ranges;
+    for (size_t k = 0; k < start.size(); ++k) ranges.push_back(StrCat(start[k], ":", limit[k]));
+    HLO_ASSIGN_OR_RETURN(
+        std::string row,
+        emit("stablehlo.slice", {exchanged.parts[0]}, {&all},
+             {StrCat("start_indices = ", I64Array(start)),
+              StrCat("limit_indices = ", I64Array(limit)), StrCat("strides = ", I64Array(strides))},
+             one, PrettyForm::kSlice, StrCat("[", StrJoin(ranges, ", "), "]")));
+    HLO_ASSIGN_OR_RETURN(std::string element, emit("stablehlo.reshape", {row}, {&one}, {}, plain,
+                                                   PrettyForm::kFunctional, ""));
+    out.parts.push_back(element);
+  }
+  return out;
 }
 
 absl::StatusOr<Value> Writer::CustomCall(const hlo::Instruction& inst, int indent) {
