@@ -1,6 +1,7 @@
 #include "eval/collectives/replica_rendezvous.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "ir/status_macros.h"
 #include "ir/strings.h"
@@ -54,8 +55,35 @@ void Rendezvous::CheckDeadlockLocked() {
 bool Rendezvous::WaitLocked(std::unique_lock<std::mutex>& lock, const std::function<bool()>& done) {
   auto ready = [&] { return done() || Aborted(); };
   const auto deadline = std::chrono::steady_clock::now() + timeout_;
-  if (transport_ == nullptr) return cv_.wait_until(lock, deadline, ready);
-  return WaitDriving(*transport_, lock, cv_, ready, deadline);
+  if (transport_ != nullptr) return WaitDriving(*transport_, lock, cv_, ready, deadline);
+  if (SpinLocked(lock, ready)) return true;
+  return cv_.wait_until(lock, deadline, ready);
+}
+
+bool Rendezvous::SpinLocked(std::unique_lock<std::mutex>& lock,
+                            const std::function<bool()>& ready) {
+  // About a small collective's round among threads; a longer wait (a
+  // device still computing) sleeps.
+  constexpr auto kSpinFor = std::chrono::microseconds(50);
+  static const int64_t cores = std::max(1u, std::thread::hardware_concurrency());  // reads /sys
+  const bool yield = devices() > cores;
+  auto now = SpinPolicy::Clock::now();
+  if (!SpinPolicy::Allowed(now)) return ready();
+  const auto until = now + kSpinFor;
+  while (!ready()) {
+    if (now >= until) return false;
+    lock.unlock();
+    if (yield) {
+      std::this_thread::yield();
+    } else {
+      for (int i = 0; i < 32; ++i) CpuRelax();
+    }
+    lock.lock();
+    const auto after = SpinPolicy::Clock::now();
+    if (!SpinPolicy::Round(now, after)) return ready();
+    now = after;
+  }
+  return true;
 }
 
 absl::Status Rendezvous::WaitFailure(const std::string& where, bool timed_out) {
@@ -318,7 +346,8 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
   } else {
     // The others still read this caller's contribution; they always get
     // here, since every one of them has arrived.
-    cv_.wait(lock, [&] { return slot->departed == slot->local; });
+    auto departed = [&] { return slot->departed == slot->local; };
+    if (!SpinLocked(lock, departed)) cv_.wait(lock, departed);
   }
   return result;
 }

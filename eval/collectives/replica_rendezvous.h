@@ -158,6 +158,12 @@ class Rendezvous {
   // passed first. Across processes the waiting thread drives the transport
   // itself meanwhile (WaitDriving).
   bool WaitLocked(std::unique_lock<std::mutex>& lock, const std::function<bool()>& done);
+  // Before a thread of this process sleeps on cv_ (a wake-up through the
+  // futex costs tens of microseconds on these VMs): up to 50 us of checking
+  // `ready` between yields (more device threads than cores: the one it
+  // waits for needs the core) or pauses, while SpinPolicy allows. Whether
+  // `ready` came true.
+  bool SpinLocked(std::unique_lock<std::mutex>& lock, const std::function<bool()>& ready);
   bool Aborted() const { return !abort_.ok(); }
   bool IsLocal(int64_t device) const {
     return device >= first_local_ && device < first_local_ + local_count_;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "eval/collectives/spin_policy.h"
 #include "eval/value.h"
 
 namespace hlo {
@@ -94,32 +95,36 @@ inline void CpuRelax() {
 // collective's round trip between processes that share cores), then
 // between naps on `cv` (woken early by this process's own events) that
 // double up to 200 us, while a peer still computes (with a core of its
-// own it pauses rather than yields: YieldWhenIdle). The waiter never stops
-// driving: a waiter asleep until another thread took its message in would
-// make its peers' waits long too, and each would then wait as long for the
-// next. The spin takes neither the lock nor the clock each round (a round
-// should cost little more than the yield): it looks at `ready` when a
-// message came in and every kLookEvery rounds. Returns ready().
+// own it pauses rather than yields: YieldWhenIdle; while SpinPolicy says
+// the cores are busy with other work, it naps from the start). The waiter
+// never stops driving: a waiter asleep until another thread took its
+// message in would make its peers' waits long too, and each would then
+// wait as long for the next. The spin takes neither the lock nor the clock
+// each round (a round should cost little more than the yield): it looks at
+// `ready` when a message came in and every kLookEvery rounds. Returns
+// ready().
 template <typename Ready>
 bool WaitDriving(Transport& transport, std::unique_lock<std::mutex>& lock,
                  std::condition_variable& cv, const Ready& ready,
                  std::chrono::steady_clock::time_point deadline) {
   using std::chrono::microseconds;
   using Drive = Transport::Drive;
+  using Clock = std::chrono::steady_clock;
   constexpr auto kSpinFor = std::chrono::milliseconds(1);
   constexpr microseconds kFirstNap(50), kLongestNap(200);
   constexpr int kLookEvery = 16;
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   const bool yield = transport.YieldWhenIdle();
+  bool spin = !yield || SpinPolicy::Allowed(start);
   auto now = start;
   microseconds nap(0);
   while (!ready()) {
     if (now >= deadline) return false;
     lock.unlock();
     Drive drive = Drive::kIdle;
-    for (int round = 0; round < kLookEvery; ++round) {
+    for (int round = 0; round < (spin ? kLookEvery : 1); ++round) {
       drive = transport.DriveProgress();
-      if (drive == Drive::kMoved) break;
+      if (drive == Drive::kMoved || !spin) break;
       // A peer that shares the core needs it: yield (Open MPI's
       // mpi_yield_when_idle); with a core of one's own, a pause is enough.
       if (yield) {
@@ -128,12 +133,16 @@ bool WaitDriving(Transport& transport, std::unique_lock<std::mutex>& lock,
         CpuRelax();
       }
     }
-    now = std::chrono::steady_clock::now();
+    const auto after = Clock::now();
+    // A batch of rounds: slow only when it lost the core for a tick.
+    if (spin && yield) spin = SpinPolicy::Round(now, after, std::chrono::milliseconds(4));
+    now = after;
     lock.lock();
-    if (drive != Drive::kIdle || now - start < kSpinFor) continue;
+    if (drive == Drive::kMoved) continue;
+    if (spin && (drive == Drive::kInFlight || now - start < kSpinFor)) continue;
     nap = std::clamp(nap * 2, kFirstNap, kLongestNap);
     cv.wait_until(lock, std::min(now + nap, deadline), ready);
-    now = std::chrono::steady_clock::now();
+    now = Clock::now();
   }
   return true;
 }
