@@ -185,13 +185,12 @@ class MpiImpl final : public MpiTransport {
                                  const std::vector<int64_t>& group,
                                  const std::vector<std::pair<int64_t, const Value*>>& mine,
                                  bool own) override {
-    // The Rendezvous' own large arrays go apart, from where they are;
-    // a device's are copied into the message.
+    // Large arrays go apart: the Rendezvous' own from where they are, a
+    // device's as a copy made now (the device may write its buffer once
+    // this returns), which the receiver takes straight into its place.
     Message message;
     WireWriter w;
-    int64_t bytes = 0;
-    for (const auto& m : mine) bytes += WireBytes(*m.second);
-    w.Reserve(static_cast<size_t>(own ? 0 : bytes) + 256 + key.size() + 8 * group.size());
+    w.Reserve(256 + key.size() + 8 * group.size());
     w.Int(kContributions);
     w.Int(epoch_);
     w.Str(key);
@@ -199,22 +198,26 @@ class MpiImpl final : public MpiTransport {
     w.Int(static_cast<int64_t>(mine.size()));
     for (const auto& [index, value] : mine) {
       w.Int(index);
-      w.Val(*value, own ? &message.apart : nullptr);
+      w.Val(*value, &message.apart);
     }
     message.fields = w.Take();
+    if (!own) CopyApart(message);
     auto shared = std::make_shared<const Message>(std::move(message));
     for (int r : to) HLO_RETURN_IF_ERROR(Post(r, shared));
     return absl::OkStatus();
   }
 
   absl::Status SendMail(int to, const std::string& key, const Value& data) override {
+    Message message;
     WireWriter w;
-    w.Reserve(static_cast<size_t>(WireBytes(data)) + 256 + key.size());
+    w.Reserve(256 + key.size());
     w.Int(kMail);
     w.Int(epoch_);
     w.Str(key);
-    w.Val(data);
-    return Post(to, Fields(w.Take()));
+    w.Val(data, &message.apart);
+    message.fields = w.Take();
+    CopyApart(message);  // a device's data
+    return Post(to, std::make_shared<const Message>(std::move(message)));
   }
 
   void StateChanged() override { MarkDirty(false); }
@@ -248,6 +251,11 @@ class MpiImpl final : public MpiTransport {
     std::vector<MPI_Request> requests;
     Bytes bytes;  // alive until MPI has sent it
   };
+  // The arrays apart of a message made from a device's values: copies,
+  // so that the device may write its own buffers once the send returns.
+  static void CopyApart(Message& message) {
+    for (Value& a : message.apart) a = Value::Array(std::make_shared<Literal>(a.array()));
+  }
   static Bytes Fields(std::string fields) {
     return std::make_shared<const Message>(Message{std::move(fields), {}});
   }
