@@ -113,6 +113,8 @@ bool WaitDriving(Transport& transport, std::unique_lock<std::mutex>& lock,
   constexpr auto kSpinFor = std::chrono::milliseconds(1);
   constexpr microseconds kFirstNap(50), kLongestNap(200);
   constexpr int kLookEvery = 16;
+  constexpr auto kTick = std::chrono::milliseconds(4);
+  int slow_batches = 0;
   const auto start = Clock::now();
   const bool yield = transport.YieldWhenIdle();
   bool spin = !yield || SpinPolicy::Allowed(start);
@@ -134,8 +136,11 @@ bool WaitDriving(Transport& transport, std::unique_lock<std::mutex>& lock,
       }
     }
     const auto after = Clock::now();
-    // A batch of rounds: slow only when it lost the core for a tick.
-    if (spin && yield) spin = SpinPolicy::Round(now, after, std::chrono::milliseconds(4));
+    // A batch of rounds that lost the core for a scheduler tick, twice in
+    // one wait: the cores are busy with other work (once can be noise).
+    if (spin && yield && after - now > kTick && ++slow_batches == 2) {
+      spin = SpinPolicy::Round(now, after, kTick);
+    }
     now = after;
     lock.lock();
     if (drive == Drive::kMoved) continue;
