@@ -57,6 +57,7 @@ absl::StatusOr<std::unique_ptr<MpiTransport>> MpiTransport::Start(int64_t) {
 
 #include "eval/collectives/replica_rendezvous.h"
 #include "eval/collectives/wire_format.h"
+#include "eval/runtime/parallel.h"
 #include "ir/status_macros.h"
 
 namespace hlo {
@@ -747,7 +748,7 @@ absl::StatusOr<std::unique_ptr<MpiTransport>> MpiTransport::Start(int64_t device
   MPI_Comm_size(node, &local_ranks);
   MPI_Comm_free(&node);
   const int64_t waiters = static_cast<int64_t>(local_ranks) * (devices / ranks);
-  const bool yield = waiters > static_cast<int64_t>(std::thread::hardware_concurrency());
+  const bool yield = waiters > CoreCount();
   return std::unique_ptr<MpiTransport>(new MpiImpl(comm, rank, ranks, devices, yield));
 }
 

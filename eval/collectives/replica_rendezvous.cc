@@ -1,8 +1,8 @@
 #include "eval/collectives/replica_rendezvous.h"
 
 #include <algorithm>
-#include <thread>
 
+#include "eval/runtime/parallel.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
 
@@ -65,19 +65,14 @@ bool Rendezvous::SpinLocked(std::unique_lock<std::mutex>& lock,
   // About a small collective's round among threads; a longer wait (a
   // device still computing) sleeps.
   constexpr auto kSpinFor = std::chrono::microseconds(50);
-  static const int64_t cores = std::max(1u, std::thread::hardware_concurrency());  // reads /sys
-  const bool yield = devices() > cores;
+  const bool yield = devices() > CoreCount();
   auto now = SpinPolicy::Clock::now();
   if (!SpinPolicy::Allowed(now)) return ready();
   const auto until = now + kSpinFor;
   while (!ready()) {
     if (now >= until) return false;
     lock.unlock();
-    if (yield) {
-      std::this_thread::yield();
-    } else {
-      for (int i = 0; i < 32; ++i) CpuRelax();
-    }
+    GiveWay(yield, 32);
     lock.lock();
     const auto after = SpinPolicy::Clock::now();
     if (!SpinPolicy::Round(now, after)) return ready();

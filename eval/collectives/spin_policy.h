@@ -12,8 +12,29 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <thread>
 
 namespace hlo {
+
+// A spin-wait's pause (no syscall): frees the core's pipeline for its
+// sibling thread.
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// One round of a spin-wait: the core to another thread (`yield`: the one
+// waited for may need it), or `pauses` pauses (a core of one's own).
+inline void GiveWay(bool yield, int pauses) {
+  if (yield) {
+    std::this_thread::yield();
+  } else {
+    for (int i = 0; i < pauses; ++i) CpuRelax();
+  }
+}
 
 class SpinPolicy {
  public:

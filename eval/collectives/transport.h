@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -80,16 +79,6 @@ class Transport {
   virtual bool YieldWhenIdle() const { return true; }
 };
 
-// A spin-wait's pause (no syscall): frees the core's pipeline for its
-// sibling thread.
-inline void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
-
 // Waits under `lock` until `ready()` or `deadline`, driving `transport`
 // meanwhile: between yields for the first millisecond (a small
 // collective's round trip between processes that share cores), then
@@ -127,13 +116,8 @@ bool WaitDriving(Transport& transport, std::unique_lock<std::mutex>& lock,
     for (int round = 0; round < (spin ? kLookEvery : 1); ++round) {
       drive = transport.DriveProgress();
       if (drive == Drive::kMoved || !spin) break;
-      // A peer that shares the core needs it: yield (Open MPI's
-      // mpi_yield_when_idle); with a core of one's own, a pause is enough.
-      if (yield) {
-        std::this_thread::yield();
-      } else {
-        CpuRelax();
-      }
+      // Open MPI's mpi_yield_when_idle: yield where a peer shares the core.
+      GiveWay(yield, 1);
     }
     const auto after = Clock::now();
     // A batch of rounds that lost the core for a scheduler tick, twice in
