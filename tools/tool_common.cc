@@ -53,11 +53,11 @@ absl::Status WriteOutputInPieces(const std::string& path,
 void ReportError(std::string_view tool, const absl::Status& status) {
   std::string_view msg(status.message().data(), status.message().size());
   // Diagnostics already carry "FILE:LINE:COL: error:" (ir/located_status.h).
-  if (IsLocated(status)) {
-    std::cerr << msg << "\n";
-  } else {
-    std::cerr << tool << ": error: " << msg << "\n";
-  }
+  // One write: under mpirun, text that arrives in pieces can be interleaved
+  // with mpirun's own banner mid-line.
+  std::string line = IsLocated(status) ? std::string(msg) : StrCat(tool, ": error: ", msg);
+  line += '\n';
+  std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
 std::string ClosestName(std::string_view word, const std::vector<std::string>& names) {
