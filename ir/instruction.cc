@@ -189,6 +189,9 @@ std::string_view Instruction::GetString(AttrKind kind) const {
   const Attribute* a = FindAttr(kind);
   if (!a) return {};
   if (auto* v = std::get_if<InternedString>(&a->value)) return *v;
+  if (auto* c = std::get_if<std::shared_ptr<const BackendConfig>>(&a->value)) {
+    if (*c) return (*c)->text;
+  }
   return {};
 }
 

@@ -113,7 +113,7 @@ class Instruction : public SlabAllocated<Instruction> {
   int64_t GetInt(AttrKind kind, int64_t default_value = 0) const;
   bool GetBool(AttrKind kind, bool default_value = false) const;
   double GetFloat(AttrKind kind, double default_value = 0) const;
-  // kString and kIdent values; empty when absent.
+  // kString and kIdent values, and backend_config's text; empty when absent.
   std::string_view GetString(AttrKind kind) const;
   // kIntList; empty when absent.
   absl::Span<const int64_t> GetInts(AttrKind kind) const;

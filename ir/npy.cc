@@ -99,6 +99,7 @@ struct NpyLayout {
   size_t data_start = 0;  // the header's end
   char order = '<';       // '<' little-endian, '>' big, '|' not applicable
   bool fortran = false;   // column-major
+  Shape shape;            // the parameter's, with the file's dims where unbounded
 };
 
 // The header's size (magic, version, length and dict) from the image's
@@ -153,11 +154,20 @@ absl::StatusOr<NpyLayout> ParseNpyHeader(std::string_view bytes, const Shape& ex
     return NpyError(what, StrCat("data type '", descr, "' does not fit the parameter type ",
                                  PrimitiveTypeName(t)));
   }
-  if (dims != std::vector<int64_t>(expected.dims().begin(), expected.dims().end())) {
+  // An unbounded dimension (`?`) takes the file's size.
+  bool fits = static_cast<int64_t>(dims.size()) == expected.rank();
+  for (size_t i = 0; fits && i < dims.size(); ++i) {
+    const auto d = static_cast<int64_t>(i);
+    fits = expected.is_unbounded_dim(d) || dims[i] == expected.dim(d);
+  }
+  if (!fits) {
     return NpyError(what, StrCat("array has dims (", StrJoin(dims, ","), ") but the parameter is ",
                                  expected.ToString(false)));
   }
-  return NpyLayout{*end, descr[0], fortran == "True" && dims.size() > 1};
+  bool unbounded = false;
+  for (int64_t i = 0; i < expected.rank(); ++i) unbounded |= expected.is_unbounded_dim(i);
+  return NpyLayout{*end, descr[0], fortran == "True" && dims.size() > 1,
+                   unbounded ? Shape::Array(t, dims) : expected.WithoutLayout()};
 }
 
 absl::Status ShortData(std::string_view what, size_t have, size_t need) {
@@ -216,7 +226,7 @@ absl::StatusOr<Literal> ReadNpy(std::string_view bytes, const Shape& expected,
   absl::StatusOr<NpyLayout> layout = ParseNpyHeader(bytes, expected, what);
   if (!layout.ok()) return layout.status();
   std::string_view data = bytes.substr(layout->data_start);
-  auto lit = Literal::CreateUninitialized(expected.WithoutLayout());
+  auto lit = Literal::CreateUninitialized(layout->shape);
   if (!lit.ok()) return lit.status();
   const size_t need = lit->size_bytes();
   if (data.size() < need) return ShortData(what, data.size(), need);
@@ -261,12 +271,12 @@ absl::StatusOr<Literal> ReadNpyFile(const std::string& path, const Shape& expect
   if (!layout.ok()) return layout.status();
   // The data's size is checked before the literal is made.
   const size_t have = file_size - *end;
-  const int64_t count = expected.ElementCount();
+  const int64_t count = layout->shape.ElementCount();
   const int64_t width = ByteWidth(expected.element_type());
   if (count >= 0 && count <= INT64_MAX / width && have < static_cast<size_t>(count * width)) {
     return ShortData(path, have, static_cast<size_t>(count * width));
   }
-  auto lit = Literal::CreateUninitialized(expected.WithoutLayout());
+  auto lit = Literal::CreateUninitialized(layout->shape);
   if (!lit.ok()) return lit.status();
   if (lit->size_bytes() > 0 &&
       std::fread(lit->data(), 1, lit->size_bytes(), f) != lit->size_bytes()) {

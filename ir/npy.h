@@ -14,7 +14,8 @@ namespace hlo {
 // Reads an .npy image. `expected` (the parameter's shape) decides how
 // ambiguous data types read: raw 2-byte data ('V2' or '<u2') as bf16 or f16
 // when the parameter is, 1-byte data as f8 or sub-byte integers. The array
-// must have the expected dims. `what` names the file in errors.
+// must have the expected dims (any size where a dimension is unbounded,
+// `?`). `what` names the file in errors.
 absl::StatusOr<Literal> ReadNpy(std::string_view bytes, const Shape& expected,
                                 std::string_view what);
 // ReadNpy of the file at `path`, its data read straight into the literal

@@ -64,6 +64,19 @@ std::string OneLine(std::string_view message) {
 
 }  // namespace
 
+std::string_view SourceLineAt(std::string_view text, uint32_t line) {
+  size_t pos = 0;
+  for (uint32_t l = 1; l < line; ++l) {
+    pos = text.find('\n', pos);
+    if (pos == std::string_view::npos) return {};
+    ++pos;
+  }
+  std::string_view s = text.substr(pos);
+  s = s.substr(0, s.find('\n'));
+  if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
+  return s;
+}
+
 std::string FormatDiagnostic(std::string_view filename, uint32_t line, uint32_t col,
                              std::string_view message, std::string_view source_line) {
   std::string out = StrCat(filename, ":", line, ":", col, ": error: ", OneLine(message), "\n");

@@ -13,6 +13,9 @@ namespace hlo {
 std::string FormatDiagnostic(std::string_view filename, uint32_t line, uint32_t col,
                              std::string_view message, std::string_view source_line);
 
+// Line `line` (1-based) of `text`, without its line break; empty past the end.
+std::string_view SourceLineAt(std::string_view text, uint32_t line);
+
 // The closest of `candidates` to `word` by edit distance, or empty when none
 // is close enough to suggest.
 std::string_view ClosestMatch(std::string_view word,

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
+#include "ir/clone.h"
 #include "ir/frontend_attributes.h"
 #include "ir/module.h"
 #include "passes/dead_code.h"
@@ -18,29 +19,6 @@
 
 namespace hlo {
 namespace {
-
-// `add.12` -> `add`: inlined copies get fresh names from the same stem.
-std::string_view NameStem(std::string_view name) {
-  size_t dot = name.rfind('.');
-  if (dot == std::string_view::npos || dot + 1 == name.size()) return name;
-  for (size_t i = dot + 1; i < name.size(); ++i) {
-    if (name[i] < '0' || name[i] > '9') return name;
-  }
-  return name.substr(0, dot);
-}
-
-std::unique_ptr<Instruction> Clone(Module& module, const Instruction& inst) {
-  auto copy = std::make_unique<Instruction>(inst.opcode(), module.UniqueName(NameStem(inst.name())),
-                                            inst.shape_ptr());
-  if (inst.has_wrapped_opcode()) copy->set_wrapped_opcode(inst.wrapped_opcode());
-  if (inst.literal() != nullptr) {
-    copy->set_literal(std::shared_ptr<const Literal>(std::make_shared<Literal>(*inst.literal())));
-  }
-  copy->set_literal_elided(inst.literal_elided());
-  for (const Attribute& a : inst.attributes()) copy->SetAttr(a.kind, a.value);
-  copy->set_loc(inst.loc());
-  return copy;
-}
 
 // frontend_attributes={inlineable="false"} or "xla_late".
 bool FrontendKeepsCall(const Instruction& call) {
@@ -75,7 +53,7 @@ bool InlineCall(Module& module, Instruction* call,
   }
   for (Instruction* inst : callee->PostOrder()) {
     if (inst->opcode() == Opcode::kParameter) continue;
-    std::unique_ptr<Instruction> copy = Clone(module, *inst);
+    std::unique_ptr<Instruction> copy = CloneInstruction(module, *inst);
     for (Instruction* op : inst->operands()) copy->AppendOperand(copies.at(op));
     copies[inst] = caller->AddInstruction(std::move(copy));
   }

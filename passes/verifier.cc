@@ -16,19 +16,6 @@
 namespace hlo {
 namespace {
 
-std::string_view LineOf(const std::string& text, uint32_t line) {
-  size_t pos = 0;
-  for (uint32_t l = 1; l < line && pos != std::string::npos; ++l) {
-    pos = text.find('\n', pos);
-    if (pos != std::string::npos) ++pos;
-  }
-  if (pos == std::string::npos || pos > text.size()) return {};
-  size_t end = text.find('\n', pos);
-  std::string_view s(text.data() + pos, (end == std::string::npos ? text.size() : end) - pos);
-  if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
-  return s;
-}
-
 // The subshape at `index` (tuple element numbers from the outside in), or
 // null when the index leaves the shape.
 const Shape* Subshape(const Shape& shape, absl::Span<const int64_t> index) {
@@ -81,7 +68,7 @@ class Verifier {
       return;
     }
     std::string_view src;
-    if (module_.source_text()) src = LineOf(*module_.source_text(), loc.line);
+    if (module_.source_text()) src = SourceLineAt(*module_.source_text(), loc.line);
     errors_.push_back(FormatDiagnostic(file, loc.line, loc.col, text, src));
   }
 

@@ -5,20 +5,11 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "ir/clone.h"
 #include "ir/literal.h"
 
 namespace hlo::reduce {
 namespace {
-
-// `add.12` -> `add`: copies get fresh names from the same stem.
-std::string_view NameStem(std::string_view name) {
-  size_t dot = name.rfind('.');
-  if (dot == std::string_view::npos || dot + 1 == name.size()) return name;
-  for (size_t i = dot + 1; i < name.size(); ++i) {
-    if (name[i] < '0' || name[i] > '9') return name;
-  }
-  return name.substr(0, dot);
-}
 
 // The entry's parameter instructions by their (old) numbers.
 std::vector<Instruction*> EntryParameters(const Computation& entry) {
@@ -33,16 +24,6 @@ std::vector<Instruction*> EntryParameters(const Computation& entry) {
 }
 
 }  // namespace
-
-std::unique_ptr<Instruction> CloneInstruction(Module& module, const Instruction& inst) {
-  auto copy = std::make_unique<Instruction>(inst.opcode(), module.UniqueName(NameStem(inst.name())),
-                                            inst.shape_ptr());
-  if (inst.has_wrapped_opcode()) copy->set_wrapped_opcode(inst.wrapped_opcode());
-  if (inst.literal() != nullptr) copy->set_literal(std::make_shared<Literal>(*inst.literal()));
-  copy->set_literal_elided(inst.literal_elided());
-  for (const Attribute& a : inst.attributes()) copy->SetAttr(a.kind, a.value);
-  return copy;
-}
 
 Instruction* AddEntryParameter(Module& module, const Shape* shape) {
   Computation* entry = module.entry();

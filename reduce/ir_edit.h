@@ -1,5 +1,5 @@
-// IR edits the reductions share: copies of instructions, new parameters and
-// constants, inlining a called computation, and the clean-up after a change.
+// IR edits the reductions share: new parameters and constants, inlining a called computation, and
+// the clean-up after a change.
 #ifndef HLO_REDUCE_IR_EDIT_H_
 #define HLO_REDUCE_IR_EDIT_H_
 
@@ -9,10 +9,6 @@
 #include "ir/module.h"
 
 namespace hlo::reduce {
-
-// A copy of `inst` (opcode, shape, attributes, literal) without operands,
-// under a fresh name.
-std::unique_ptr<Instruction> CloneInstruction(Module& module, const Instruction& inst);
 
 // A new parameter of the entry computation, numbered after the others.
 Instruction* AddEntryParameter(Module& module, const Shape* shape);

@@ -41,17 +41,26 @@ struct Type {
   Kind kind = Kind::kTensor;
   std::string element;
   absl::InlinedVector<int64_t, 6> dims;  // no allocation for most tensors
-  // Bounded dynamic dimensions (bit i: dims[i] is a bound), as MLIR's
-  // `tensor<4x?xf32, #stablehlo.bounds<?, 4>>` and HLO's `f32[4,<=4]`.
+  // Dynamic dimensions (bit i): dims[i] is a bound, as MLIR's
+  // `tensor<4x?xf32, #stablehlo.bounds<?, 4>>` and HLO's `f32[4,<=4]`, or
+  // -1 when unbounded (`tensor<?xf32>`, HLO's `f32[?]`).
   uint64_t dynamic = 0;
   std::vector<Type> elements;                // kTuple
   std::shared_ptr<const QuantParams> quant;  // a quantized tensor's element type
   bool is_dynamic(size_t i) const { return (dynamic >> i) & 1; }
+  // `?` without a bound (dims[i] is -1).
+  bool is_unbounded(size_t i) const { return is_dynamic(i) && dims[i] < 0; }
+  bool has_unbounded() const {
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (is_unbounded(i)) return true;
+    }
+    return false;
+  }
   // The HLO shape text, without a layout: `f32[2,3]`, `(f32[], s32[])`, `token[]`.
   std::string Hlo() const;
   // As MLIR writes it, for messages: `tensor<2x3xf32>`.
   std::string Mlir() const;
-  int64_t ElementCount() const;
+  int64_t ElementCount() const;  // -1 when a dimension is unbounded
   bool operator==(const Type& o) const {
     return kind == o.kind && element == o.element && dims == o.dims && dynamic == o.dynamic &&
            elements == o.elements && (quant == o.quant || (quant && o.quant && *quant == *o.quant));

@@ -311,6 +311,7 @@ absl::Status AttrInts(const Lexer& lex, const Attr& a, std::string_view what,
   }
   if (a.kind == Attr::Kind::kDense && !a.dense_hex) {
     int64_t n = a.type.ElementCount();
+    if (n < 0) return lex.Error(a.pos, StrCat(what, " must have a static shape"));
     if (a.elems.size() != 1 && static_cast<int64_t>(a.elems.size()) != n) {
       return lex.Error(a.pos, StrCat(what, ": ", a.elems.size(), " elements for ", n));
     }

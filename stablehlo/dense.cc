@@ -137,6 +137,7 @@ absl::Status DenseToHloLiteral(const Lexer& lex, const Attr& a, const Type& type
   }
   const PrimitiveType t = *pt;
   const int64_t n = type.ElementCount();
+  if (n < 0) return lex.Error(a.pos, "a dense constant must have a static shape");
   if (n > (int64_t{1} << 31))
     return lex.Error(a.pos, "a dense constant of more than 2^31 elements");
   std::vector<std::string> flat;

@@ -178,17 +178,17 @@ absl::StatusOr<std::string> TypeText(const Shape& shape) {
   absl::StatusOr<std::string_view> element = ElementTypeText(shape.element_type());
   if (!element.ok()) return element.status();
   std::string out = "tensor<";
-  bool dynamic = false;
+  bool bounded = false;  // a bound to write (unbounded dimensions have none)
   for (int64_t i = 0; i < shape.rank(); ++i) {
     if (shape.is_dynamic_dim(i) || shape.is_unbounded_dim(i)) {
       out += "?x";
-      dynamic = true;
+      bounded |= !shape.is_unbounded_dim(i);
     } else {
       StrAppend(&out, shape.dim(i), "x");
     }
   }
   out += *element;
-  if (dynamic) {
+  if (bounded) {
     std::vector<std::string> bounds;
     for (int64_t i = 0; i < shape.rank(); ++i) {
       bool bounded = shape.is_dynamic_dim(i) && !shape.is_unbounded_dim(i);

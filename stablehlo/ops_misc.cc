@@ -1,7 +1,9 @@
 // Batch normalization, triangular_solve, rng, and the dynamic-shape ops
-// whose shapes are static here (get_dimension_size, dynamic_iota,
-// dynamic_reshape, dynamic_broadcast_in_dim), which become their static
-// forms as XLA's translation does once shapes are known.
+// (get_dimension_size, dynamic_iota, dynamic_reshape,
+// dynamic_broadcast_in_dim, real_dynamic_slice, ...): their static forms
+// where the result's shape is known, as XLA's translation does; with an
+// unbounded result (`tensor<?x4xf32>`), the custom calls XLA's translation
+// writes, which refine-shapes makes static once the inputs' shapes are known.
 #include <cstdio>
 
 #include "ir/status_macros.h"
@@ -124,33 +126,58 @@ absl::Status SetDimensionSize(Translator& t, const Op& op, Scope& s) {
              StrCat("set-dimension-size(", Names(in), "), dimensions={", dim, "}")));
 }
 
-// The dynamic ops with a static result: their static forms.
+// An unbounded result: the custom call XLA's translation makes of the op
+// (`mhlo.dynamic_broadcast_in_dim`, `mhlo.dynamic_reshape`,
+// `mhlo.real_dynamic_slice`; `mhlo.dynamic_iota` is ours, XLA's has no form
+// for it), its operands the op's, its attributes in backend_config.
+absl::Status UnboundedCustomCall(Translator& t, const Op& op, Scope& s,
+                                 const std::vector<Value>& in, const Type& type,
+                                 std::string_view config) {
+  std::string target = StrCat("mhlo.", op.name.substr(op.name.find('.') + 1));
+  std::string body = StrCat("custom-call(", Names(in), "), custom_call_target=\"", target, "\"");
+  if (!config.empty()) StrAppend(&body, ", backend_config=", HloQuoted(config));
+  return t.BindResults(s, op, t.Emit(s, op, "custom-call", type, body));
+}
+
+// dynamic_iota, dynamic_reshape, dynamic_broadcast_in_dim: with a static
+// or bounded result, their static forms.
 absl::Status DynamicStatic(Translator& t, const Op& op, Scope& s) {
   HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
   HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
   if (in.empty()) return t.Error(op.name_pos, StrCat(op.name, " needs operands"));
+  const bool unbounded = type.has_unbounded();
   if (op.name == "stablehlo.dynamic_iota") {
     int64_t dim = 0;
     HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"iota_dimension", "dim"}, 0, &dim));  // `dim`: pretty
+    if (unbounded) {
+      return UnboundedCustomCall(t, op, s, in, type, StrCat("{iota_dimension=", dim, "}"));
+    }
     return t.BindResults(s, op,
                          t.Emit(s, op, "iota", type, StrCat("iota(), iota_dimension=", dim)));
   }
   if (op.name == "stablehlo.dynamic_reshape") {
+    if (unbounded) return UnboundedCustomCall(t, op, s, in, type, "");
     return t.BindResults(s, op,
                          t.Emit(s, op, "reshape", type, StrCat("reshape(", in[0].name, ")")));
   }
   std::vector<int64_t> dims;
-  HLO_RETURN_IF_ERROR(RequireInts(t, op, {"broadcast_dimensions"}, &dims));
+  // `dims = [...]`: the pretty form's name
+  HLO_RETURN_IF_ERROR(RequireInts(t, op, {"broadcast_dimensions", "dims"}, &dims));
+  if (unbounded) {
+    return UnboundedCustomCall(t, op, s, in, type,
+                               StrCat("{broadcast_dimensions=[", StrJoin(dims, ","), "]}"));
+  }
   HLO_ASSIGN_OR_RETURN(std::string name, BroadcastTo(t, s, op, in[0], type, dims, op.name_pos));
   return t.BindResults(s, op, name);
 }
 
 }  // namespace
 
-// dynamic_pad, dynamic_gather and dynamic_conv whose sizes are constants:
-// their static ops (pad, gather, convolution), the constants' values as the
-// attributes (as StableHLO's simplification folds them). Other sizes are an
-// error: dynamic shapes are not read.
+// dynamic_pad, dynamic_gather, dynamic_conv and real_dynamic_slice whose
+// sizes are constants: their static ops (pad, gather, convolution, slice),
+// the constants' values as the attributes (as StableHLO's simplification
+// folds them). A real_dynamic_slice with an unbounded result is XLA's
+// custom call; other sizes are an error.
 absl::Status DynamicWithConstants(Translator& t, const Op& op, Scope& s) {
   struct Form {
     std::string_view name, static_name;
@@ -164,6 +191,10 @@ absl::Status DynamicWithConstants(Translator& t, const Op& op, Scope& s) {
        {"edge_padding_low", "edge_padding_high", "interior_padding"}},
       {"stablehlo.dynamic_gather", "stablehlo.gather", 2, {"slice_sizes"}},
       {"stablehlo.dynamic_conv", "stablehlo.convolution", 2, {"padding"}},
+      {"stablehlo.real_dynamic_slice",
+       "stablehlo.slice",
+       1,
+       {"start_indices", "limit_indices", "strides"}},
   };
   const Form* form = nullptr;
   for (const Form& f : kForms) {
@@ -171,6 +202,10 @@ absl::Status DynamicWithConstants(Translator& t, const Op& op, Scope& s) {
   }
   HLO_RETURN_IF_ERROR(ExpectOperands(t, op, form->kept + form->constant_attrs.size()));
   HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  if (op.name == "stablehlo.real_dynamic_slice") {
+    HLO_ASSIGN_OR_RETURN(Type type, t.SingleResult(op));
+    if (type.has_unbounded()) return UnboundedCustomCall(t, op, s, in, type, "");
+  }
   Op fixed = op;
   fixed.name = std::string(form->static_name);
   fixed.operands.resize(form->kept);
@@ -180,7 +215,9 @@ absl::Status DynamicWithConstants(Translator& t, const Op& op, Scope& s) {
     if (c == t.constants().end()) {
       return t.Error(op.operands[form->kept + i].pos,
                      StrCat(op.name, "'s ", form->constant_attrs[i],
-                            " must be a constant here (dynamic shapes are not read)"));
+                            " must be a constant here (sizes computed at run time are read "
+                            "for dynamic_broadcast_in_dim, dynamic_reshape, dynamic_iota "
+                            "and real_dynamic_slice with unbounded results)"));
     }
     fixed.attrs.emplace_back(std::string(form->constant_attrs[i]), *c->second);
   }
@@ -202,6 +239,7 @@ std::vector<OpEntry> MiscOps() {
       {"stablehlo.dynamic_pad", &DynamicWithConstants},
       {"stablehlo.dynamic_gather", &DynamicWithConstants},
       {"stablehlo.dynamic_conv", &DynamicWithConstants},
+      {"stablehlo.real_dynamic_slice", &DynamicWithConstants},
   };
 }
 

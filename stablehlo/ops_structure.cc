@@ -440,9 +440,11 @@ absl::Status CustomCall(Translator& t, const Op& op, Scope& s) {
     StrAppend(&body, ", backend_config=", text);
   } else if (config != nullptr && config->kind == Attr::Kind::kString && !config->s.empty()) {
     StrAppend(&body, ", backend_config=", HloQuoted(config->s));
+  } else if (const Attr* m = op.FindAttr("error_message");
+             m != nullptr && m->kind == Attr::Kind::kString && target->s == "shape_assertion") {
+    // JAX's shape assertion: its message, for refine-shapes to report.
+    StrAppend(&body, ", backend_config=", HloQuoted(m->s));
   }
-  HloLine* unused = nullptr;
-  (void)unused;
   Type shape_only = t.ResultType(op);
   std::string name = t.Emit(s, op, "custom-call", shape_only, body);
   // The layouts: rewrite the shape text of the line just emitted.

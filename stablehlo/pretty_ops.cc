@@ -605,6 +605,7 @@ const absl::flat_hash_map<std::string, ParseFn>& Table() {
                              "dynamic_broadcast_in_dim",
                              "dynamic_reshape",
                              "dynamic_pad",
+                             "real_dynamic_slice",
                              "set_dimension_size"}) {
       t->emplace(StrCat("stablehlo.", name), &ParseSimple);
     }

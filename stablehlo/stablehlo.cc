@@ -33,17 +33,6 @@ absl::StatusOr<Translation> Translate(std::string_view text, std::string_view fi
   return Translation{translator.text(), translator.line_pos()};
 }
 
-std::string_view LineAt(std::string_view text, uint32_t line) {
-  size_t start = 0;
-  for (uint32_t l = 1; l < line; ++l) {
-    start = text.find('\n', start);
-    if (start == std::string_view::npos) return {};
-    ++start;
-  }
-  size_t end = text.find('\n', start);
-  return text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
-}
-
 // An error of the HLO parser on the translation, moved to the StableHLO op
 // the offending line came from.
 absl::Status MoveError(const absl::Status& status, const Translation& tr, std::string_view text,
@@ -62,11 +51,11 @@ absl::Status MoveError(const absl::Status& status, const Translation& tr, std::s
   std::string_view what = rest.substr(err + 7);
   what = what.substr(0, what.find('\n'));
   stablehlo::Pos pos = tr.line_pos[line - 1];
-  std::string hlo_line(StripWhitespace(LineAt(tr.hlo, line)));
+  std::string hlo_line(StripWhitespace(SourceLineAt(tr.hlo, line)));
   if (hlo_line.size() > 160) hlo_line = hlo_line.substr(0, 160) + "...";
   return MarkLocated(absl::InvalidArgumentError(FormatDiagnostic(
       filename, pos.line, pos.col, StrCat(what, " (in its HLO translation: ", hlo_line, ")"),
-      LineAt(text, pos.line - first_line + 1))));
+      SourceLineAt(text, pos.line - first_line + 1))));
 }
 
 // True when the text holds nothing but blanks and `//` comments.
@@ -132,7 +121,7 @@ absl::StatusOr<std::unique_ptr<Module>> ParseStableHloPiece(std::string_view tex
     return MarkLocated(absl::NotFoundError(FormatDiagnostic(
         options.filename, first_line, 1,
         "expected 'module' or 'func.func', found the end of the text (the input has no module)",
-        LineAt(text, 1))));
+        SourceLineAt(text, 1))));
   }
   HLO_ASSIGN_OR_RETURN(Translation tr, Translate(text, options.filename, first_line));
   ParseOptions hlo_options = options;

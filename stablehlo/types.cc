@@ -26,7 +26,11 @@ std::string Type::Hlo() const {
   out += '[';
   for (size_t i = 0; i < dims.size(); ++i) {
     if (i) out += ',';
-    StrAppend(&out, is_dynamic(i) ? "<=" : "", dims[i]);
+    if (is_unbounded(i)) {
+      out += '?';
+    } else {
+      StrAppend(&out, is_dynamic(i) ? "<=" : "", dims[i]);
+    }
   }
   out += ']';
   return out;
@@ -62,11 +66,13 @@ std::string Type::Mlir() const {
     }
   }
   out += e;
-  if (dynamic != 0) {
+  bool bounded = false;
+  for (size_t i = 0; i < dims.size(); ++i) bounded |= is_dynamic(i) && !is_unbounded(i);
+  if (bounded) {
     out += ", #stablehlo.bounds<";
     for (size_t i = 0; i < dims.size(); ++i) {
       if (i) out += ", ";
-      if (is_dynamic(i)) {
+      if (is_dynamic(i) && !is_unbounded(i)) {
         StrAppend(&out, dims[i]);
       } else {
         out += "?";
@@ -79,7 +85,10 @@ std::string Type::Mlir() const {
 
 int64_t Type::ElementCount() const {
   int64_t n = 1;
-  for (int64_t d : dims) n *= d;
+  for (int64_t d : dims) {
+    if (d < 0) return -1;
+    n *= d;
+  }
   return n;
 }
 
@@ -299,8 +308,8 @@ absl::Status ParseElementType(Lexer& lex, Type* type) {
 }
 
 // bounds ::= '#stablehlo.bounds' '<' ('?' | int) (',' ('?' | int))* '>'
-// The bounds of the dynamic dimensions (-1 in `out->dims`): each such
-// dimension needs one, the static ones '?'.
+// The bounds of the dynamic dimensions (-1 in `out->dims`); '?' for a
+// static dimension, or for a dynamic one that stays unbounded.
 absl::Status ParseBounds(Lexer& lex, Type* out) {
   Pos pos = lex.Here();
   if (!lex.Eat("#stablehlo.bounds")) {
@@ -312,14 +321,7 @@ absl::Status ParseBounds(Lexer& lex, Type* out) {
     if (i > 0) HLO_RETURN_IF_ERROR(lex.Expect(",", "between the bounds"));
     Pos at = lex.Here();
     const bool dynamic = out->dims[i] < 0;
-    if (lex.Eat("?")) {
-      if (dynamic) {
-        return lex.Error(at, StrCat("dimension ", i,
-                                    " is dynamic ('?') but has no bound: "
-                                    "unbounded dynamic shapes are not supported"));
-      }
-      continue;
-    }
+    if (lex.Eat("?")) continue;
     int64_t bound = 0;
     HLO_RETURN_IF_ERROR(lex.ExpectInt(&bound, "a bound or '?'"));
     if (!dynamic) return lex.Error(at, StrCat("a bound for the static dimension ", i));
@@ -329,6 +331,7 @@ absl::Status ParseBounds(Lexer& lex, Type* out) {
   HLO_RETURN_IF_ERROR(lex.Expect(">", "to close the bounds (one per dimension)"));
   int64_t count = 1;
   for (int64_t d : out->dims) {
+    if (d < 0) continue;  // unbounded
     if (d != 0 && count > (int64_t{1} << 62) / d) {
       return lex.Error(pos, "the tensor has more than 2^62 elements");
     }
@@ -338,10 +341,11 @@ absl::Status ParseBounds(Lexer& lex, Type* out) {
 }
 
 // tensor-type ::= 'tensor' '<' ((dim | '?') 'x')* element (',' bounds)? '>'
+// A '?' without a bound is unbounded (`f32[?]` in HLO): runnable once
+// hlo-run refines it to its input's shape (passes/refine_shapes.cc).
 absl::Status ParseTensorBody(Lexer& lex, Type* out) {
   out->kind = Type::Kind::kTensor;
   lex.Here();
-  Pos first_dynamic;
   while (true) {
     int64_t d = 0;
     Pos pos = lex.Here();
@@ -349,11 +353,10 @@ absl::Status ParseTensorBody(Lexer& lex, Type* out) {
       return lex.Error(pos, "a tensor has at most 64 dimensions");
     }
     if (lex.EatRaw('?')) {
-      if (out->dynamic == 0) first_dynamic = pos;
       out->dynamic |= uint64_t{1} << out->dims.size();
       out->dims.push_back(-1);
     } else if (lex.EatDigitsRaw(&d)) {
-      if (out->dynamic == 0 && d != 0 && out->ElementCount() > (int64_t{1} << 62) / d) {
+      if (d != 0 && out->ElementCount() > (int64_t{1} << 62) / d) {
         return lex.Error(pos, "the tensor has more than 2^62 elements");
       }
       out->dims.push_back(d);
@@ -363,13 +366,7 @@ absl::Status ParseTensorBody(Lexer& lex, Type* out) {
     if (!lex.EatRaw('x')) return lex.ErrorExpected("'x' after a dimension size");
   }
   HLO_RETURN_IF_ERROR(ParseElementType(lex, out));
-  if (lex.Eat(",")) {
-    HLO_RETURN_IF_ERROR(ParseBounds(lex, out));
-  } else if (out->dynamic != 0) {
-    return lex.Error(first_dynamic,
-                     "dynamic dimensions ('?') need #stablehlo.bounds: unbounded dynamic shapes "
-                     "are not supported (shapes must be static or bounded)");
-  }
+  if (lex.Eat(",")) HLO_RETURN_IF_ERROR(ParseBounds(lex, out));
   return lex.Expect(">", "to close 'tensor<'");
 }
 

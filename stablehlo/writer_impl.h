@@ -112,6 +112,7 @@ class Writer {
   absl::StatusOr<Value> While(const hlo::Instruction& inst, int indent);
   absl::StatusOr<Value> Conditional(const hlo::Instruction& inst, int indent);
   absl::StatusOr<Value> Call(const hlo::Instruction& inst, const Computation& callee, int indent);
+  absl::StatusOr<bool> DynamicOpCall(const hlo::Instruction& inst, int indent, Op& op);
   absl::StatusOr<Value> CustomCall(const hlo::Instruction& inst, int indent);
   absl::StatusOr<Value> Collective(const hlo::Instruction& inst, int indent);
   absl::StatusOr<Value> TupleAllToAll(const hlo::Instruction& inst, int indent);

@@ -1,5 +1,6 @@
 // The StableHLO form of the structured ops (dot, convolution, gather,
 // scatter, sort, ...), the collectives and custom calls.
+#include "ir/config_ints.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
 #include "stablehlo/dot_algorithm.h"
@@ -520,15 +521,44 @@ absl::StatusOr<Value> Writer::TupleAllToAll(const hlo::Instruction& inst, int in
   return out;
 }
 
+// The custom calls XLA's translation makes of the dynamic ops with unbounded
+// results, as XLA's HLO-to-StableHLO import reads them back (and our
+// mhlo.dynamic_iota); false for other targets.
+absl::StatusOr<bool> Writer::DynamicOpCall(const hlo::Instruction& inst, int indent, Op& op) {
+  std::string_view target = inst.GetString(AttrKind::kCustomCallTarget);
+  std::string_view config = inst.GetString(AttrKind::kBackendConfig);
+  if (target == "mhlo.dynamic_broadcast_in_dim") {
+    auto dims = ConfigInts(config, "broadcast_dimensions");
+    if (!dims) return Error(inst, "needs backend_config={broadcast_dimensions=[...]}");
+    op.properties.push_back(StrCat("broadcast_dimensions = ", I64Array(*dims)));
+  } else if (target == "mhlo.dynamic_iota") {
+    auto dim = ConfigInts(config, "iota_dimension");
+    if (!dim || dim->size() != 1) return Error(inst, "needs backend_config={iota_dimension=N}");
+    op.properties.push_back(StrCat("iota_dimension = ", (*dim)[0], " : i64"));
+  } else if (target != "mhlo.dynamic_reshape" && target != "mhlo.real_dynamic_slice") {
+    return false;
+  }
+  op.name = StrCat("stablehlo.", target.substr(5));
+  HLO_RETURN_IF_ERROR(Operands(inst, indent, op));
+  return true;
+}
+
 absl::StatusOr<Value> Writer::CustomCall(const hlo::Instruction& inst, int indent) {
   Op op;
-  op.name = "stablehlo.custom_call";
   op.results = ResultsOf(inst.shape());
+  HLO_ASSIGN_OR_RETURN(bool dynamic_op, DynamicOpCall(inst, indent, op));
+  if (dynamic_op) return EmitFor(inst, op, indent);
+  op.name = "stablehlo.custom_call";
   const int api = ApiVersion(inst.GetString(AttrKind::kApiVersion));
   op.properties = {
       StrCat("api_version = ", api, " : i32"),
       StrCat("call_target_name = ", Quoted(inst.GetString(AttrKind::kCustomCallTarget)))};
-  if (const Attribute* a = inst.FindAttr(AttrKind::kBackendConfig)) {
+  if (const Attribute* a = inst.FindAttr(AttrKind::kBackendConfig);
+      a != nullptr && inst.GetString(AttrKind::kCustomCallTarget) == "shape_assertion") {
+    // JAX's shape assertion keeps its message as an attribute of its own.
+    op.attributes.push_back(
+        StrCat("error_message = ", Quoted(inst.GetString(AttrKind::kBackendConfig))));
+  } else if (a != nullptr) {
     const auto& bc = *std::get<std::shared_ptr<const BackendConfig>>(a->value);
     if (bc.is_json_object && api == 4) {
       op.properties.push_back(StrCat("backend_config = ", bc.text));

@@ -13,7 +13,9 @@
 #include "eval/kernels/gemm.h"
 #include "ir/located_status.h"
 #include "ir/strings.h"
+#include "parser/parser.h"
 #include "passes/pipeline.h"
+#include "passes/refine_shapes.h"
 #include "passes/verifier.h"
 #include "stablehlo/stablehlo.h"
 #include "tools/tool_status.h"
@@ -65,6 +67,9 @@ void AddOptions(CLI::App& app, OptFlags& f) {
                  "which a test turns true; the test is hlo-reduce's (--test=CMD, --crash, "
                  "--nonfinite, --mismatch, ...: hlo-opt --bisect=PIPELINE --help)");
   app.add_flag("--no-verify", f.no_verify, "do not verify modules after reading them");
+  app.add_option("--refine-shapes", f.refine_shapes,
+                 "make unbounded dimensions (f32[?,4]) static for entry parameters of these "
+                 "shapes, written as a tuple: '(f32[3,4], s32[])' (before the passes)");
   // Benchmark output (scripts/bench-parse); hidden from --help.
   app.add_flag("--time", f.time_phases, "print parse/print times and memory to stderr as one line")
       ->group("");
@@ -167,12 +172,34 @@ PrintStyle OutputStyle(const OptFlags& f, const Module& m) {
   return style;
 }
 
+// --refine-shapes: the entry parameters take the shapes of the tuple (or
+// the one shape) written.
+absl::Status RefineModule(const std::string& text, Module& m) {
+  absl::StatusOr<Shape> shape = ParseShape(text, m.shapes());
+  if (!shape.ok()) {
+    return UsageError(StrCat("--refine-shapes: ", std::string(shape.status().message())));
+  }
+  std::vector<Shape> params;
+  if (shape->IsTuple()) {
+    for (const Shape* e : shape->tuple_shapes()) params.push_back(*e);
+  } else {
+    params.push_back(*shape);
+  }
+  return RefineShapes(m, params);
+}
+
 // Verifies, runs the passes on and prints module `i` into run.out.
 absl::Status HandleModule(OptFlags& f, Pipeline& pipeline, InputModules& in, size_t i, Module& m,
                           OptRun& run) {
   m.set_source(in.filename, in.text);
   if (!f.no_verify) {
     if (auto st = VerifyModule(m); !st.ok()) return st;
+  }
+  if (!f.refine_shapes.empty()) {
+    if (auto st = RefineModule(f.refine_shapes, m); !st.ok()) return st;
+    if (!f.no_verify) {
+      if (auto st = VerifyModule(m); !st.ok()) return st;
+    }
   }
   PrintStyle style = OutputStyle(f, m);
   std::string label = in.parsers.size() > 1 ? StrCat(m.name(), ".", i) : m.name();
@@ -252,6 +279,12 @@ absl::Status RunHloOpt(OptFlags& f, const std::function<void(const absl::Status&
   }
   auto pipeline = PreparePipeline(f.pass_flags);
   if (!pipeline.ok()) return AsUsage(pipeline.status());
+  if (!f.refine_shapes.empty()) {
+    ShapePool pool;  // the text is checked once, before any module is read
+    if (auto shape = ParseShape(f.refine_shapes, pool); !shape.ok()) {
+      return UsageError(StrCat("--refine-shapes: ", std::string(shape.status().message())));
+    }
+  }
   OptRun run;
   absl::StatusOr<InputModules> in = ReadModules(f, run.parse_timer);
   if (!in.ok()) return in.status();

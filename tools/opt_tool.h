@@ -29,8 +29,9 @@ struct OptFlags {
   bool list_passes = false;
   bool print_op_generic = false;  // --emit=stablehlo in the generic form
   bool no_verify = false;
-  bool time_phases = false;  // --time (scripts/bench-parse)
-  std::string bisect;        // never set: reduce/bisect_tool.cc runs --bisect
+  std::string refine_shapes;  // the entry parameters' shapes, `(f32[3,4], s32[])`
+  bool time_phases = false;   // --time (scripts/bench-parse)
+  std::string bisect;         // never set: reduce/bisect_tool.cc runs --bisect
   PassFlags pass_flags;
 };
 

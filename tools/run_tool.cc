@@ -38,6 +38,7 @@
 #include "parser/parser.h"
 #include "passes/passes.h"
 #include "passes/pipeline.h"
+#include "passes/refine_shapes.h"
 #include "passes/shape_inference.h"
 #include "passes/verifier.h"
 #include "re2/re2.h"
@@ -360,6 +361,44 @@ absl::Status PrepareModule(const RunFlags& f, const Source& src, hlo::Module& m)
   return absl::OkStatus();
 }
 
+// Puts "parameter I 'NAME' (SHAPE): " before what a reader's error says.
+absl::Status NameParameter(const absl::Status& st, int64_t i, const hlo::Instruction& p) {
+  return hlo::WithSubject(
+      st, hlo::StrCat("parameter ", i, " '", p.name(), "' (", p.shape().ToString(false), "): "));
+}
+
+// A module with unbounded dimensions (`f32[?,4]`, a shape-polymorphic
+// export) runs refined for its inputs' shapes (passes/refine_shapes.h): a
+// parameter whose shape is unbounded takes the shape of its input (an .npy
+// file, or literal text that starts with its shape; the first device's
+// when each device has its own).
+absl::Status RefineForInputs(const RunFlags& f, hlo::Module& m) {
+  const hlo::Computation& entry = *m.entry();
+  const int64_t params = entry.parameter_count();
+  std::vector<hlo::Shape> shapes;
+  for (int64_t i = 0; i < params; ++i) {
+    const hlo::Instruction& p = *entry.parameter(i);
+    if (!hlo::HasUnboundedDims(p.shape())) {
+      shapes.push_back(p.shape());
+      continue;
+    }
+    const auto given = static_cast<int64_t>(f.inputs.size());
+    if (f.random_inputs || given < params || given % params != 0) {
+      return UsageError(hlo::StrCat(
+          "parameter ", i, " '", p.name(), "' (", p.shape().ToString(false),
+          ") has unbounded dimensions: give its values with --input (an .npy file, or literal "
+          "text that starts with its shape); the module is refined for that shape"));
+    }
+    auto lit = hlo::LoadInputArgument(f.inputs[i], p.shape());
+    if (!lit.ok()) return NameParameter(lit.status(), i, p);
+    if (hlo::HasUnboundedDims(lit->shape()) || !lit->shape().IsArray()) {
+      return NameParameter(absl::InvalidArgumentError("the input gives no shape"), i, p);
+    }
+    shapes.push_back(lit->shape());
+  }
+  return hlo::RefineShapes(m, shapes);
+}
+
 // Parses, verifies and transforms the file's one module.
 absl::StatusOr<std::unique_ptr<hlo::Module>> LoadModule(const RunFlags& f, const Source& src) {
   absl::StatusOr<std::unique_ptr<hlo::Module>> module;
@@ -373,6 +412,10 @@ absl::StatusOr<std::unique_ptr<hlo::Module>> LoadModule(const RunFlags& f, const
   }
   if (!module.ok()) {
     return hlo::ExplainParseFailure(*src.text, src.filename, "hlo-run", module.status());
+  }
+  if (hlo::HasUnboundedShapes(**module)) {
+    (*module)->set_source(src.filename, src.text);
+    if (auto st = RefineForInputs(f, **module); !st.ok()) return st;
   }
   if (auto st = PrepareModule(f, src, **module); !st.ok()) return st;
   return module;
@@ -419,12 +462,6 @@ absl::Status CheckInputCount(const RunFlags& f, const hlo::Computation& entry, i
           ? hlo::StrCat(" (or ", params * devices, ", ", params, " per device in device order)")
           : std::string(),
       " or --random-inputs"));
-}
-
-// Puts "parameter I 'NAME' (SHAPE): " before what a reader's error says.
-absl::Status NameParameter(const absl::Status& st, int64_t i, const hlo::Instruction& p) {
-  return hlo::WithSubject(
-      st, hlo::StrCat("parameter ", i, " '", p.name(), "' (", p.shape().ToString(false), "): "));
 }
 
 // Device d's inputs (d in [first, first + count): the devices run here):

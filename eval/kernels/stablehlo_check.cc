@@ -44,12 +44,7 @@ std::string IndexText(const Shape& shape, int64_t i) {
 
 // `key=value` of the backend_config ops_check.cc writes.
 absl::StatusOr<std::string_view> ConfigValue(const Instruction& inst, std::string_view key) {
-  std::string_view config;
-  if (const Attribute* a = inst.FindAttr(AttrKind::kBackendConfig)) {
-    if (const auto* c = std::get_if<std::shared_ptr<const BackendConfig>>(&a->value)) {
-      if (*c) config = (*c)->text;
-    }
-  }
+  std::string_view config = inst.GetString(AttrKind::kBackendConfig);
   for (std::string_view part : StrSplit(config, ',')) {
     if (part.starts_with(key) && part.substr(key.size()).starts_with("=")) {
       return part.substr(key.size() + 1);

@@ -205,13 +205,7 @@ std::string Call::TargetName() const {
 
 absl::Status Call::ParseAttributes() {
   if (attrs_) return absl::OkStatus();
-  std::string_view text;
-  if (const Attribute* a = inst_.FindAttr(AttrKind::kBackendConfig)) {
-    if (const auto* c = std::get_if<std::shared_ptr<const BackendConfig>>(&a->value)) {
-      if (*c) text = (*c)->text;
-    }
-  }
-  auto parsed = ParseDict(text);
+  auto parsed = ParseDict(inst_.GetString(AttrKind::kBackendConfig));
   if (!parsed.ok()) return parsed.status();
   attrs_ = std::move(*parsed);
   return absl::OkStatus();
