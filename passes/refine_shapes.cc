@@ -414,6 +414,11 @@ absl::Status Refiner::ResolveDynamic(Computation& comp, Instruction* inst,
 // keeps every operand dimension's size).
 absl::StatusOr<Instruction*> Refiner::DynamicBroadcast(Computation& comp, Instruction* inst) {
   HLO_ASSIGN_OR_RETURN(std::vector<int64_t> out, ConstantInts(*inst, 1, "output dimensions"));
+  for (int64_t d : out) {
+    if (d < 0) {
+      return Error(*inst, StrCat("output dimensions [", StrJoin(out, ","), "] are negative"));
+    }
+  }
   auto map = ConfigInts(inst->GetString(AttrKind::kBackendConfig), "broadcast_dimensions");
   Instruction* x = inst->operand(0);
   const Shape& in = x->shape();

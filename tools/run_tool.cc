@@ -329,38 +329,6 @@ absl::StatusOr<Source> ReadSource(const RunFlags& f) {
   return src;
 }
 
-// Verifies and transforms a parsed module (--passes, --precision).
-absl::Status PrepareModule(const RunFlags& f, const Source& src, hlo::Module& m) {
-  m.set_source(src.filename, src.text);
-  if (!f.no_verify) {
-    if (auto st = hlo::VerifyModule(m); !st.ok()) return st;
-  }
-  if (auto st = hlo::CheckPassNames(f.passes); !st.ok()) return AsUsage(st);
-  auto pipeline = hlo::BuildPipeline(f.passes);
-  if (!pipeline.ok()) return AsUsage(pipeline.status());
-  if (auto st = pipeline->Run(m); !st.ok()) return st;
-  if (f.precision != "f64") {
-    // A dot's algorithm is part of what it computes (the f64 reference
-    // rounds no operand: widen-floats drops the algorithm).
-    absl::Status st = hlo::CreateDotAlgorithmRewriter()->Run(m).status();
-    if (st.ok() && !f.no_verify) st = hlo::VerifyModule(m);
-    if (!st.ok()) return st;
-  }
-  if (f.dot_default_precision != "f32") {
-    const int mantissa_bits = f.dot_default_precision == "tf32" ? 10 : 7;
-    absl::Status st = hlo::CreateRoundDotOperands(mantissa_bits)->Run(m).status();
-    if (st.ok() && !f.no_verify) st = hlo::VerifyModule(m);
-    if (!st.ok()) return st;
-  }
-  if (f.precision == "f64") {
-    // Nothing runs after the rewrite (no folding of the wide module).
-    absl::Status st = hlo::CreateWidenFloats()->Run(m).status();
-    if (st.ok() && !f.no_verify) st = hlo::VerifyModule(m);
-    if (!st.ok()) return st;
-  }
-  return absl::OkStatus();
-}
-
 // Puts "parameter I 'NAME' (SHAPE): " before what a reader's error says.
 absl::Status NameParameter(const absl::Status& st, int64_t i, const hlo::Instruction& p) {
   return hlo::WithSubject(
@@ -399,6 +367,45 @@ absl::Status RefineForInputs(const RunFlags& f, hlo::Module& m) {
   return hlo::RefineShapes(m, shapes);
 }
 
+// Refines a module with unbounded dimensions for its inputs, verifies and
+// transforms it (--passes, --precision).
+absl::Status PrepareModule(const RunFlags& f, const Source& src, hlo::Module& m) {
+  m.set_source(src.filename, src.text);
+  if (!f.no_verify) {
+    if (auto st = hlo::VerifyModule(m); !st.ok()) return st;
+  }
+  if (hlo::HasUnboundedShapes(m)) {
+    if (auto st = RefineForInputs(f, m); !st.ok()) return st;
+    if (!f.no_verify) {
+      if (auto st = hlo::VerifyModule(m); !st.ok()) return st;
+    }
+  }
+  if (auto st = hlo::CheckPassNames(f.passes); !st.ok()) return AsUsage(st);
+  auto pipeline = hlo::BuildPipeline(f.passes);
+  if (!pipeline.ok()) return AsUsage(pipeline.status());
+  if (auto st = pipeline->Run(m); !st.ok()) return st;
+  if (f.precision != "f64") {
+    // A dot's algorithm is part of what it computes (the f64 reference
+    // rounds no operand: widen-floats drops the algorithm).
+    absl::Status st = hlo::CreateDotAlgorithmRewriter()->Run(m).status();
+    if (st.ok() && !f.no_verify) st = hlo::VerifyModule(m);
+    if (!st.ok()) return st;
+  }
+  if (f.dot_default_precision != "f32") {
+    const int mantissa_bits = f.dot_default_precision == "tf32" ? 10 : 7;
+    absl::Status st = hlo::CreateRoundDotOperands(mantissa_bits)->Run(m).status();
+    if (st.ok() && !f.no_verify) st = hlo::VerifyModule(m);
+    if (!st.ok()) return st;
+  }
+  if (f.precision == "f64") {
+    // Nothing runs after the rewrite (no folding of the wide module).
+    absl::Status st = hlo::CreateWidenFloats()->Run(m).status();
+    if (st.ok() && !f.no_verify) st = hlo::VerifyModule(m);
+    if (!st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
 // Parses, verifies and transforms the file's one module.
 absl::StatusOr<std::unique_ptr<hlo::Module>> LoadModule(const RunFlags& f, const Source& src) {
   absl::StatusOr<std::unique_ptr<hlo::Module>> module;
@@ -412,10 +419,6 @@ absl::StatusOr<std::unique_ptr<hlo::Module>> LoadModule(const RunFlags& f, const
   }
   if (!module.ok()) {
     return hlo::ExplainParseFailure(*src.text, src.filename, "hlo-run", module.status());
-  }
-  if (hlo::HasUnboundedShapes(**module)) {
-    (*module)->set_source(src.filename, src.text);
-    if (auto st = RefineForInputs(f, **module); !st.ok()) return st;
   }
   if (auto st = PrepareModule(f, src, **module); !st.ok()) return st;
   return module;
