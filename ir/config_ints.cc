@@ -11,8 +11,8 @@ std::optional<std::vector<int64_t>> ConfigInts(std::string_view config, std::str
   while (true) {
     at = config.find(key, at);
     if (at == std::string_view::npos) return std::nullopt;
-    const bool starts = at == 0 || config[at - 1] == '{' || config[at - 1] == ',' ||
-                        config[at - 1] == ' ';
+    const bool starts =
+        at == 0 || config[at - 1] == '{' || config[at - 1] == ',' || config[at - 1] == ' ';
     if (starts && config.substr(at + key.size()).starts_with("=")) break;
     at += key.size();
   }

@@ -163,8 +163,8 @@ absl::Status Refiner::Refine(Computation& comp, const std::vector<const Shape*>&
     Instruction* p = comp.parameter(i);
     if (p == nullptr) continue;
     if (!Fits(*params[i], p->shape())) {
-      return Error(*p, StrCat("takes ", p->shape().ToString(false), ", given ",
-                              params[i]->ToString(false)));
+      return Error(
+          *p, StrCat("takes ", p->shape().ToString(false), ", given ", params[i]->ToString(false)));
     }
     const Shape* s = LayoutLike(*params[i], p->shape(), module_.shapes());
     if (s != p->shape_ptr()) {
@@ -262,8 +262,8 @@ absl::Status Refiner::Reinfer(Instruction* inst) {
     bool filled = true;
     for (int64_t d : dims) filled &= d >= 0;
     if (filled) {
-      inst->set_shape(LayoutLike(Shape::Array(declared.element_type(), dims), declared,
-                                 module_.shapes()));
+      inst->set_shape(
+          LayoutLike(Shape::Array(declared.element_type(), dims), declared, module_.shapes()));
     }
   }
   auto shape = InferShape(*inst, module_.shapes());
@@ -353,8 +353,7 @@ void Refiner::Replace(Instruction* old, Instruction* replacement) {
   dead_.push_back(old);
 }
 
-absl::StatusOr<std::vector<int64_t>> Refiner::ConstantInts(const Instruction& inst,
-                                                           int64_t operand,
+absl::StatusOr<std::vector<int64_t>> Refiner::ConstantInts(const Instruction& inst, int64_t operand,
                                                            std::string_view what) const {
   if (operand >= inst.operand_count()) {
     return Error(inst, StrCat("needs its ", what, " as operand ", operand));
@@ -401,9 +400,9 @@ absl::Status Refiner::ResolveDynamic(Computation& comp, Instruction* inst,
   auto check = InferShape(*made, module_.shapes());
   if (!check.ok()) return Error(*inst, std::string(check.status().message()));
   if (!Fits(made->shape(), declared)) {
-    return Error(*inst, StrCat("is ", made->shape().ToString(false),
-                               " for these input shapes, which ", declared.ToString(false),
-                               " does not allow"));
+    return Error(*inst,
+                 StrCat("is ", made->shape().ToString(false), " for these input shapes, which ",
+                        declared.ToString(false), " does not allow"));
   }
   Replace(inst, made);
   return absl::OkStatus();
@@ -423,29 +422,29 @@ absl::StatusOr<Instruction*> Refiner::DynamicBroadcast(Computation& comp, Instru
   Instruction* x = inst->operand(0);
   const Shape& in = x->shape();
   if (!map || !in.IsArray() || static_cast<int64_t>(map->size()) != in.rank()) {
-    return Error(*inst, "needs backend_config={broadcast_dimensions=[...]}, one per operand "
-                        "dimension");
+    return Error(*inst,
+                 "needs backend_config={broadcast_dimensions=[...]}, one per operand "
+                 "dimension");
   }
   std::vector<int64_t> kept_dims, kept_map;
   for (int64_t i = 0; i < in.rank(); ++i) {
     const int64_t to = (*map)[i];
     if (to < 0 || to >= static_cast<int64_t>(out.size())) {
-      return Error(*inst, StrCat("broadcast dimension ", to, " is out of range for ",
-                                 out.size(), " output dimensions"));
+      return Error(*inst, StrCat("broadcast dimension ", to, " is out of range for ", out.size(),
+                                 " output dimensions"));
     }
     if (in.dim(i) == out[to]) {
       kept_dims.push_back(in.dim(i));
       kept_map.push_back(to);
     } else if (in.dim(i) != 1) {
-      return Error(*inst, StrCat("operand dimension ", i, " (", in.dim(i),
-                                 ") cannot broadcast to ", out[to]));
+      return Error(*inst, StrCat("operand dimension ", i, " (", in.dim(i), ") cannot broadcast to ",
+                                 out[to]));
     }
   }
   if (static_cast<int64_t>(kept_dims.size()) != in.rank()) {
     x = Add(comp, Opcode::kReshape, Shape::Array(in.element_type(), kept_dims), {x}, *x);
   }
-  Instruction* b =
-      Add(comp, Opcode::kBroadcast, Shape::Array(in.element_type(), out), {x}, *inst);
+  Instruction* b = Add(comp, Opcode::kBroadcast, Shape::Array(in.element_type(), out), {x}, *inst);
   b->SetAttr(AttrKind::kDimensions, std::move(kept_map));
   return b;
 }
@@ -471,8 +470,8 @@ absl::StatusOr<Instruction*> Refiner::DynamicSlice(Computation& comp, Instructio
     spec.push_back({start[i], limit[i], stride[i]});
     dims.push_back((limit[i] - start[i] + stride[i] - 1) / stride[i]);
   }
-  Instruction* s = Add(comp, Opcode::kSlice, Shape::Array(in.element_type(), dims),
-                       {inst->operand(0)}, *inst);
+  Instruction* s =
+      Add(comp, Opcode::kSlice, Shape::Array(in.element_type(), dims), {inst->operand(0)}, *inst);
   s->SetAttr(AttrKind::kSlice, std::make_shared<const SliceSpec>(std::move(spec)));
   return s;
 }
@@ -502,7 +501,8 @@ absl::Status Refiner::CheckShapeAssertion(Instruction* inst) {
       message.replace(at, key.size(), value);
     }
   }
-  return Error(*inst, StrCat("shape assertion failed: ", message.empty() ? "(no message)" : message));
+  return Error(*inst,
+               StrCat("shape assertion failed: ", message.empty() ? "(no message)" : message));
 }
 
 // call, while, conditional: each computation is refined (as a copy) for
@@ -551,9 +551,9 @@ absl::Status Refiner::RefineCalls(Instruction* inst) {
     HLO_ASSIGN_OR_RETURN(Computation * c, RefinedCopy(*inst, branches[i], {ops[i + 1]}));
     if (!c->root()->shape().Compatible(refined.empty() ? c->root()->shape()
                                                        : refined[0]->root()->shape())) {
-      return Error(*inst, StrCat("its branches give ", refined[0]->root()->shape().ToString(false),
-                                 " and ", c->root()->shape().ToString(false),
-                                 " for these input shapes"));
+      return Error(
+          *inst, StrCat("its branches give ", refined[0]->root()->shape().ToString(false), " and ",
+                        c->root()->shape().ToString(false), " for these input shapes"));
     }
     refined.push_back(c);
   }
@@ -583,9 +583,10 @@ absl::StatusOr<Computation*> Refiner::RefinedCopy(const Instruction& caller, Com
   bool any_constant = false;
   for (const Instruction* a : args) {
     shapes.push_back(module_.shapes().WithoutLayout(a->shape_ptr()));
-    const bool known = takes_constants && IsConstant(a) && changed_.contains(a) &&
-                       IsShapeLike(a->shape());
-    values.push_back(known ? LiteralToString(*a->literal(), LiteralStyle::kCompact) : std::string());
+    const bool known =
+        takes_constants && IsConstant(a) && changed_.contains(a) && IsShapeLike(a->shape());
+    values.push_back(known ? LiteralToString(*a->literal(), LiteralStyle::kCompact)
+                           : std::string());
     constants.push_back(known ? std::make_shared<const Literal>(*a->literal()) : nullptr);
     any_constant |= known;
   }
@@ -622,10 +623,9 @@ absl::Status RefineShapes(Module& module, absl::Span<const Shape> params) {
   if (entry == nullptr) return absl::InvalidArgumentError("the module has no entry computation");
   if (static_cast<int64_t>(params.size()) != entry->parameter_count()) {
     const int64_t n = entry->parameter_count();
-    return absl::InvalidArgumentError(StrCat("the entry computation takes ", n,
-                                             n == 1 ? " parameter, " : " parameters, ",
-                                             params.size(), params.size() == 1 ? " shape" : " shapes",
-                                             " given"));
+    return absl::InvalidArgumentError(
+        StrCat("the entry computation takes ", n, n == 1 ? " parameter, " : " parameters, ",
+               params.size(), params.size() == 1 ? " shape" : " shapes", " given"));
   }
   std::vector<const Shape*> shapes;
   for (const Shape& s : params) shapes.push_back(module.Intern(s));
