@@ -68,6 +68,18 @@ struct ResultSpec {
 // `dims` followed by `more`.
 std::vector<int64_t> Append(std::vector<int64_t> dims, std::initializer_list<int64_t> more);
 
+// f32 for f64, c64 for c128: the type a widened kernel rounds back to.
+template <typename T>
+using Narrow = std::conditional_t<std::is_same_v<T, double>, float, std::complex<float>>;
+
+// `v` converted element by element (widening exactly, or rounding once).
+template <typename To, typename From>
+std::vector<To> Widen(const std::vector<From>& v) {
+  std::vector<To> out(v.size());
+  for (size_t i = 0; i < v.size(); ++i) out[i] = static_cast<To>(v[i]);
+  return out;
+}
+
 class Call {
  public:
   Call(const Instruction& inst, Operands ops, Target target)
@@ -88,6 +100,7 @@ class Call {
 
   // ---- operands ---------------------------------------------------------------
   absl::Status ExpectOperandCount(int64_t n) const;
+  int64_t OperandCount() const { return static_cast<int64_t>(ops_.size()); }
   const Shape& OperandShape(int64_t i) const { return ops_[i]->array().shape(); }
   // Operand i, an array of `type`, as a batch of matrices (rank >= 2, both
   // matrix dimensions within LAPACK's 32-bit integers).
@@ -107,9 +120,14 @@ class Call {
   };
   absl::Status ExpectSizes(std::initializer_list<Size> sizes) const;
   // Operand i's elements in the memory order the kernel receives.
+  // A kernel computing an f32/c64 call in f64/c128 (WithComputeType) loads
+  // the operand widened.
   template <typename T>
   std::vector<T> Load(int64_t i) const {
     const Literal& lit = ops_[i]->array();
+    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) {
+      if (ByteWidth(lit.element_type()) != sizeof(T)) return Widen<T>(Load<Narrow<T>>(i));
+    }
     std::vector<T> out(lit.element_count());
     ToMemoryOrder(lit, OperandLayout(i), out.data());
     return out;
@@ -120,8 +138,15 @@ class Call {
   // one array; kAnySize matches any size). Allocates the results.
   absl::Status ExpectResults(const std::vector<ResultSpec>& specs, bool tuple = true);
   // Result i from elements in memory order.
+  // (Rounded once to the result's type when the kernel computed wider.)
   template <typename T>
   void Store(int64_t i, const std::vector<T>& memory) {
+    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) {
+      if (ByteWidth(results_[i]->element_type()) != sizeof(T)) {
+        Store(i, Widen<Narrow<T>>(memory));
+        return;
+      }
+    }
     FromMemoryOrder(memory.data(), ResultLayout(i), *results_[i]);
   }
   // Result i's dimensions, after ExpectResults accepted them.
@@ -166,6 +191,13 @@ constexpr PrimitiveType PrimitiveTypeOf() {
   return PrimitiveType::kS32;
 }
 
+// The real type of a LAPACK element type: f32 for c64, f64 for c128.
+inline PrimitiveType RealTypeOf(PrimitiveType type) {
+  if (type == PrimitiveType::kC64) return PrimitiveType::kF32;
+  if (type == PrimitiveType::kC128) return PrimitiveType::kF64;
+  return type;
+}
+
 // Calls f with a value of the C++ type of a LAPACK element type.
 template <typename F>
 auto WithElementType(PrimitiveType type, F f) {
@@ -179,6 +211,29 @@ auto WithElementType(PrimitiveType type, F f) {
     default:
       return f(std::complex<double>{});
   }
+}
+
+// Matrices up to this size are factored in f64/c128 when the call is f32/c64
+// (WithComputeType): the time is the call's overhead either way, and the
+// result, rounded once, is at least as accurate as XLA:CPU's f32 LAPACK.
+constexpr int64_t kWidenedMaxDim = 128;
+
+// WithElementType, but an f32 or c64 call whose matrices (the last two
+// dimensions of its operands of that type) have at most kWidenedMaxDim rows
+// and columns runs the f64/c128 kernel: Load widens, Store rounds back.
+template <typename F>
+auto WithComputeType(const Call& call, F f) {
+  bool small = true;
+  for (int64_t i = 0; i < call.OperandCount(); ++i) {
+    const Shape& shape = call.OperandShape(i);
+    if (shape.element_type() != call.type()) continue;
+    for (int64_t d = std::max<int64_t>(0, shape.rank() - 2); d < shape.rank(); ++d) {
+      small &= shape.dim(d) <= kWidenedMaxDim;
+    }
+  }
+  if (small && call.type() == PrimitiveType::kF32) return f(double{});
+  if (small && call.type() == PrimitiveType::kC64) return f(std::complex<double>{});
+  return WithElementType(call.type(), f);
 }
 
 // Workspace sizes come back from LAPACK's query (lwork = -1) as a float.

@@ -243,27 +243,27 @@ absl::StatusOr<Value> Ormqr(Call& call) {
 
 absl::StatusOr<Value> EvalGetrf(Call& call) {
   HLO_RETURN_IF_ERROR(call.ExpectOperandCount(call.target().ffi ? 1 : 4));
-  return WithElementType(call.type(), [&](auto t) { return Getrf<decltype(t)>(call); });
+  return WithComputeType(call, [&](auto t) { return Getrf<decltype(t)>(call); });
 }
 
 absl::StatusOr<Value> EvalGeqrf(Call& call) {
   HLO_RETURN_IF_ERROR(call.ExpectOperandCount(call.target().ffi ? 1 : 5));
-  return WithElementType(call.type(), [&](auto t) { return Geqrf<decltype(t)>(call); });
+  return WithComputeType(call, [&](auto t) { return Geqrf<decltype(t)>(call); });
 }
 
 absl::StatusOr<Value> EvalGeqp3(Call& call) {
   HLO_RETURN_IF_ERROR(call.ExpectOperandCount(2));
-  return WithElementType(call.type(), [&](auto t) { return Geqp3<decltype(t)>(call); });
+  return WithComputeType(call, [&](auto t) { return Geqp3<decltype(t)>(call); });
 }
 
 absl::StatusOr<Value> EvalOrgqr(Call& call) {
   HLO_RETURN_IF_ERROR(call.ExpectOperandCount(call.target().ffi ? 2 : 7));
-  return WithElementType(call.type(), [&](auto t) { return Orgqr<decltype(t)>(call); });
+  return WithComputeType(call, [&](auto t) { return Orgqr<decltype(t)>(call); });
 }
 
 absl::StatusOr<Value> EvalOrmqr(Call& call) {
   HLO_RETURN_IF_ERROR(call.ExpectOperandCount(3));
-  return WithElementType(call.type(), [&](auto t) { return Ormqr<decltype(t)>(call); });
+  return WithComputeType(call, [&](auto t) { return Ormqr<decltype(t)>(call); });
 }
 
 }  // namespace hlo::lapack

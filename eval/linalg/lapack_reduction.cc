@@ -70,7 +70,7 @@ template <typename T>
 absl::StatusOr<Value> Sytrd(Call& call, char uplo, int64_t x_index, int64_t lwork_legacy) {
   HLO_ASSIGN_OR_RETURN(const Matrices x, NonEmptySquare(call, x_index));
   const int n = x.rows;
-  const PrimitiveType real = PrimitiveTypeOf<Real<T>>();
+  const PrimitiveType real = RealTypeOf(call.type());
   std::vector<ResultSpec> specs = {{call.type(), Append(x.batch_dims, {n, n})},
                                    {real, Append(x.batch_dims, {n})},
                                    {real, Append(x.batch_dims, {n - 1})},
@@ -153,7 +153,7 @@ absl::StatusOr<Value> EvalGehrd(Call& call) {
     return absl::InvalidArgumentError(
         StrCat("gehrd's low ", low, " or high ", high, " is out of range"));
   }
-  return WithElementType(call.type(), [&](auto t) {
+  return WithComputeType(call, [&](auto t) {
     return Gehrd<decltype(t)>(call, static_cast<int>(low), static_cast<int>(high), x_index, lwork);
   });
 }
@@ -174,7 +174,7 @@ absl::StatusOr<Value> EvalSytrd(Call& call) {
     uplo = lower ? 'L' : 'U';
     HLO_ASSIGN_OR_RETURN(lwork, call.ScalarOperand(4, kS32, "lwork"));
   }
-  return WithElementType(call.type(),
+  return WithComputeType(call,
                          [&](auto t) { return Sytrd<decltype(t)>(call, uplo, x_index, lwork); });
 }
 

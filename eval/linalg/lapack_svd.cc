@@ -41,7 +41,7 @@ int64_t RworkSize(bool gesdd, char mode, int64_t m, int64_t n) {
 template <typename T>
 absl::StatusOr<Value> Svd(Call& call, SvdShape sv, bool gesdd, int64_t x_index) {
   const Matrices& x = sv.x;
-  const ResultSpec real = {PrimitiveTypeOf<Real<T>>(), Append(x.batch_dims, {sv.k})};
+  const ResultSpec real = {RealTypeOf(call.type()), Append(x.batch_dims, {sv.k})};
   std::vector<ResultSpec> specs = {{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
                                    real,
                                    {call.type(), Append(x.batch_dims, {x.rows, sv.u_cols})},

@@ -109,14 +109,13 @@ absl::StatusOr<Value> EvalPotrf(Call& call) {
     uplo = lower ? 'L' : 'U';
   }
   const int64_t a_index = call.target().ffi ? 0 : 3;
-  return WithElementType(call.type(),
-                         [&](auto t) { return Potrf<decltype(t)>(call, uplo, a_index); });
+  return WithComputeType(call, [&](auto t) { return Potrf<decltype(t)>(call, uplo, a_index); });
 }
 
 absl::StatusOr<Value> EvalTrsm(Call& call) {
   if (!call.target().ffi) {
     HLO_RETURN_IF_ERROR(call.ExpectOperandCount(10));
-    return WithElementType(call.type(), [&](auto t) { return LegacyTrsm<decltype(t)>(call); });
+    return WithComputeType(call, [&](auto t) { return LegacyTrsm<decltype(t)>(call); });
   }
   HLO_RETURN_IF_ERROR(call.ExpectOperandCount(2));
   TrsmOptions o{};
@@ -124,7 +123,7 @@ absl::StatusOr<Value> EvalTrsm(Call& call) {
   HLO_ASSIGN_OR_RETURN(o.uplo, call.CharAttr("uplo", "LU"));
   HLO_ASSIGN_OR_RETURN(o.trans, call.CharAttr("trans_x", "NTC"));
   HLO_ASSIGN_OR_RETURN(o.diag, call.CharAttr("diag", "NU"));
-  return WithElementType(call.type(), [&](auto t) {
+  return WithComputeType(call, [&](auto t) {
     using T = decltype(t);
     return Trsm<T>(call, o, T(1), 0);
   });
