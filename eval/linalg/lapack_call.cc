@@ -391,6 +391,18 @@ void Call::FromMemoryOrder(const void* in, const Shape& layout_of, Literal& lit)
   });
 }
 
+bool WidenedCall(const Call& call) {
+  if (call.type() != PrimitiveType::kF32 && call.type() != PrimitiveType::kC64) return false;
+  for (int64_t i = 0; i < call.OperandCount(); ++i) {
+    const Shape& shape = call.OperandShape(i);
+    if (shape.element_type() != call.type()) continue;
+    for (int64_t d = std::max<int64_t>(0, shape.rank() - 2); d < shape.rank(); ++d) {
+      if (shape.dim(d) > kWidenedMaxDim) return false;
+    }
+  }
+  return true;
+}
+
 absl::StatusOr<int> WorkspaceSize(double queried, std::string_view what) {
   if (!(queried >= 1)) return 1;
   if (queried > INT_MAX) {

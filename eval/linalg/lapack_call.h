@@ -218,21 +218,20 @@ auto WithElementType(PrimitiveType type, F f) {
 // result, rounded once, is at least as accurate as XLA:CPU's f32 LAPACK.
 constexpr int64_t kWidenedMaxDim = 128;
 
-// WithElementType, but an f32 or c64 call whose matrices (the last two
-// dimensions of its operands of that type) have at most kWidenedMaxDim rows
-// and columns runs the f64/c128 kernel: Load widens, Store rounds back.
+// Whether an f32 or c64 call's matrices (the last two dimensions of its
+// operands of that type) have at most kWidenedMaxDim rows and columns.
+bool WidenedCall(const Call& call);
+// The f64/c128 type of f32/c64.
+template <typename T>
+using Wide = std::conditional_t<std::is_same_v<T, float>, double, std::complex<double>>;
+
+// WithElementType, but a WidenedCall runs the f64/c128 kernel: Load
+// widens, Store rounds back.
 template <typename F>
 auto WithComputeType(const Call& call, F f) {
-  bool small = true;
-  for (int64_t i = 0; i < call.OperandCount(); ++i) {
-    const Shape& shape = call.OperandShape(i);
-    if (shape.element_type() != call.type()) continue;
-    for (int64_t d = std::max<int64_t>(0, shape.rank() - 2); d < shape.rank(); ++d) {
-      small &= shape.dim(d) <= kWidenedMaxDim;
-    }
-  }
-  if (small && call.type() == PrimitiveType::kF32) return f(double{});
-  if (small && call.type() == PrimitiveType::kC64) return f(std::complex<double>{});
+  const bool wide = WidenedCall(call);
+  if (wide && call.type() == PrimitiveType::kF32) return f(double{});
+  if (wide && call.type() == PrimitiveType::kC64) return f(std::complex<double>{});
   return WithElementType(call.type(), f);
 }
 

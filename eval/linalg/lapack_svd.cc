@@ -14,6 +14,9 @@
 // Workspaces: LAPACK's query for work, the documented sizes jaxlib uses for
 // iwork (8k) and rwork.
 #include <algorithm>
+#include <complex>
+#include <optional>
+#include <vector>
 
 #include "eval/linalg/lapack_fortran.h"
 #include "eval/linalg/lapack_kernels.h"
@@ -38,44 +41,28 @@ int64_t RworkSize(bool gesdd, char mode, int64_t m, int64_t n) {
   return std::max(5 * mn * mn + 5 * mn, 2 * mx * mn + 2 * mn * mn + mn);
 }
 
+// What one run of the routine leaves: x's contents, s, u, vt and info, each
+// for the whole batch (u and vt column-major, m x u_cols and vt_rows x n).
 template <typename T>
-absl::StatusOr<Value> Svd(Call& call, SvdShape sv, bool gesdd, int64_t x_index) {
+struct SvdMemory {
+  std::vector<T> a, u, vt;
+  std::vector<Real<T>> s;
+  std::vector<int32_t> info;
+};
+
+template <typename T>
+absl::StatusOr<SvdMemory<T>> RunSvd(Call& call, const SvdShape& sv, bool gesdd, int64_t x_index,
+                                    int u_cols, int vt_rows) {
   const Matrices& x = sv.x;
-  const ResultSpec real = {RealTypeOf(call.type()), Append(x.batch_dims, {sv.k})};
-  std::vector<ResultSpec> specs = {{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
-                                   real,
-                                   {call.type(), Append(x.batch_dims, {x.rows, sv.u_cols})},
-                                   {call.type(), Append(x.batch_dims, {sv.vt_rows, x.cols})},
-                                   {kS32, x.batch_dims}};
-  if (!call.target().ffi) {  // the workspaces, of any length
-    specs.push_back({kS32, {kAnySize}});
-    if (kIsComplex<T>) specs.push_back({real.type, {kAnySize}});
-    specs.push_back({call.type(), {kAnySize}});
-  }
-  HLO_RETURN_IF_ERROR(call.ExpectResults(specs));
-  // With mode 'N', u and vt keep the shapes they are given.
-  const std::vector<int64_t> u_dims = call.ResultDims(2), vt_dims = call.ResultDims(3);
-  HLO_ASSIGN_OR_RETURN(const int u_cols, LapackInt(u_dims.back(), "u's columns"));
-  HLO_ASSIGN_OR_RETURN(const int vt_rows, LapackInt(vt_dims[vt_dims.size() - 2], "vt's rows"));
   const char mode = sv.mode;
   const int m = x.rows, n = x.cols;
   const int64_t u_step = int64_t{m} * u_cols, vt_step = int64_t{vt_rows} * n;
-  std::vector<T> a = call.Load<T>(x_index);
-  std::vector<T> u(x.batch * u_step), vt(x.batch * vt_step);
-  std::vector<Real<T>> s(x.batch * sv.k);
-  std::vector<int32_t> info(x.batch);
-  if (sv.k == 0) {
-    // An empty matrix: LAPACK returns at once and leaves u and vt as they
-    // were; full ones are the identity (numpy's and jax's answer).
-    call.Store(0, a);
-    call.Store(1, s);
-    if (mode == 'A') {
-      call.StoreIdentity<T>(2);
-      call.StoreIdentity<T>(3);
-    }
-    call.Store(4, info);
-    return call.Finish();
-  }
+  SvdMemory<T> out;
+  out.a = call.Load<T>(x_index);
+  out.u.resize(x.batch * u_step);
+  out.vt.resize(x.batch * vt_step);
+  out.s.resize(x.batch * sv.k);
+  out.info.resize(x.batch);
   const int lda = std::max(1, m), ldu = std::max(1, m), ldvt = std::max(1, vt_rows);
   HLO_ASSIGN_OR_RETURN(const int lwork, QueryWorkspace<T>("svd", [&](T* w, int l) {
                          if (gesdd) {
@@ -95,20 +82,160 @@ absl::StatusOr<Value> Svd(Call& call, SvdShape sv, bool gesdd, int64_t x_index) 
   T unused[1] = {};
   const int64_t a_step = int64_t{m} * n;
   for (int64_t b = 0; b < x.batch; ++b) {
-    T* ab = a.data() + b * a_step;
-    Real<T>* sb = s.data() + b * sv.k;
-    T* ub = mode == 'N' ? unused : u.data() + b * u_step;
-    T* vtb = mode == 'N' ? unused : vt.data() + b * vt_step;
-    info[b] = gesdd ? lapack::Gesdd(mode, m, n, ab, lda, sb, ub, ldu, vtb, ldvt, work.data(), lwork,
-                                    rwork.data(), iwork.data())
-                    : lapack::Gesvd(mode, mode, m, n, ab, lda, sb, ub, ldu, vtb, ldvt, work.data(),
-                                    lwork, rwork.data());
+    T* ab = out.a.data() + b * a_step;
+    Real<T>* sb = out.s.data() + b * sv.k;
+    T* ub = mode == 'N' ? unused : out.u.data() + b * u_step;
+    T* vtb = mode == 'N' ? unused : out.vt.data() + b * vt_step;
+    out.info[b] = gesdd ? lapack::Gesdd(mode, m, n, ab, lda, sb, ub, ldu, vtb, ldvt, work.data(),
+                                        lwork, rwork.data(), iwork.data())
+                        : lapack::Gesvd(mode, mode, m, n, ab, lda, sb, ub, ldu, vtb, ldvt,
+                                        work.data(), lwork, rwork.data());
   }
-  call.Store(0, a);
-  call.Store(1, s);
-  call.Store(2, u);
-  call.Store(3, vt);
-  call.Store(4, info);
+  return out;
+}
+
+// Singular vectors are unique up to a sign (a phase when complex), which
+// depends on the precision the routine runs in. The f64/c128 run's vectors
+// take the signs of the f32/c64 run's (XLA:CPU's convention, f32 LAPACK):
+// u_j and v_j by the same phase, so u_j s_j v_j^H is unchanged. Columns of
+// u and rows of vt past k (mode 'A': a basis of the complement) are aligned
+// one by one, or are the narrow run's where the two runs chose other bases.
+// A batch element whose vectors do not pair up (repeated singular values:
+// no unique vectors; a failed run) is the narrow run's.
+template <typename T>
+class SignAligner {
+ public:
+  using W = Wide<T>;
+  SignAligner(const SvdShape& sv, int u_cols, int vt_rows, const SvdMemory<T>& narrow,
+              SvdMemory<W>& wide)
+      : m_(sv.x.rows),
+        n_(sv.x.cols),
+        k_(sv.k),
+        u_cols_(u_cols),
+        vt_rows_(vt_rows),
+        narrow_(narrow),
+        wide_(wide) {}
+
+  void Batch(int64_t b) {
+    const int64_t u0 = b * m_ * u_cols_, vt0 = b * vt_rows_ * n_;
+    // A u column or vt row: `count` elements from `first`, `stride` apart.
+    auto phase = [&](int64_t first, int64_t stride, int64_t count, const std::vector<T>& n,
+                     const std::vector<W>& w) -> std::optional<W> {
+      W inner{};
+      for (int64_t i = 0; i < count; ++i)
+        inner += Conj(w[first + i * stride]) * W(n[first + i * stride]);
+      if (std::abs(inner) < 0.9) return std::nullopt;  // both are unit vectors
+      // The two runs mostly follow one phase convention, the narrow run's
+      // phase off by its rounding: a phase within 1e-3 of 1 or -1 is that
+      // exactly (the wide run's own phase, or its negation), not the
+      // narrow run's rounding error.
+      W p = inner / std::abs(inner);
+      if (std::abs(p - W(1)) < 1e-3) return W(1);
+      if (std::abs(p + W(1)) < 1e-3) return W(-1);
+      return p;
+    };
+    bool paired = narrow_.info[b] == 0 && wide_.info[b] == 0;
+    std::vector<W> phases;
+    for (int64_t j = 0; paired && j < k_; ++j) {
+      std::optional<W> p = phase(u0 + j * m_, 1, m_, narrow_.u, wide_.u);
+      paired = p.has_value();
+      if (paired) phases.push_back(*p);
+    }
+    if (!paired) {
+      TakeNarrow(b);
+      return;
+    }
+    for (int64_t j = 0; j < u_cols_; ++j) {
+      std::optional<W> p = j < k_ ? phases[j] : phase(u0 + j * m_, 1, m_, narrow_.u, wide_.u);
+      for (int64_t r = 0; r < m_; ++r) {
+        W& x = wide_.u[u0 + j * m_ + r];
+        x = p ? x * *p : W(narrow_.u[u0 + j * m_ + r]);
+      }
+    }
+    for (int64_t j = 0; j < vt_rows_; ++j) {
+      std::optional<W> p =
+          j < k_ ? Conj(phases[j]) : phase(vt0 + j, vt_rows_, n_, narrow_.vt, wide_.vt);
+      for (int64_t c = 0; c < n_; ++c) {
+        W& x = wide_.vt[vt0 + c * vt_rows_ + j];
+        x = p ? x * *p : W(narrow_.vt[vt0 + c * vt_rows_ + j]);
+      }
+    }
+  }
+
+ private:
+  static W Conj(W x) {
+    if constexpr (kIsComplex<T>) return std::conj(x);
+    return x;
+  }
+  void TakeNarrow(int64_t b) {
+    for (int64_t j = 0; j < k_; ++j) wide_.s[b * k_ + j] = narrow_.s[b * k_ + j];
+    wide_.info[b] = narrow_.info[b];
+    const int64_t u_step = m_ * u_cols_, vt_step = int64_t{vt_rows_} * n_;
+    for (int64_t i = 0; i < u_step; ++i) wide_.u[b * u_step + i] = W(narrow_.u[b * u_step + i]);
+    for (int64_t i = 0; i < vt_step; ++i)
+      wide_.vt[b * vt_step + i] = W(narrow_.vt[b * vt_step + i]);
+  }
+
+  const int64_t m_, n_, k_, u_cols_, vt_rows_;
+  const SvdMemory<T>& narrow_;
+  SvdMemory<W>& wide_;
+};
+
+template <typename T>
+absl::StatusOr<Value> Svd(Call& call, SvdShape sv, bool gesdd, int64_t x_index) {
+  const Matrices& x = sv.x;
+  const ResultSpec real = {RealTypeOf(call.type()), Append(x.batch_dims, {sv.k})};
+  std::vector<ResultSpec> specs = {{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
+                                   real,
+                                   {call.type(), Append(x.batch_dims, {x.rows, sv.u_cols})},
+                                   {call.type(), Append(x.batch_dims, {sv.vt_rows, x.cols})},
+                                   {kS32, x.batch_dims}};
+  if (!call.target().ffi) {  // the workspaces, of any length
+    specs.push_back({kS32, {kAnySize}});
+    if (kIsComplex<T>) specs.push_back({real.type, {kAnySize}});
+    specs.push_back({call.type(), {kAnySize}});
+  }
+  HLO_RETURN_IF_ERROR(call.ExpectResults(specs));
+  // With mode 'N', u and vt keep the shapes they are given.
+  const std::vector<int64_t> u_dims = call.ResultDims(2), vt_dims = call.ResultDims(3);
+  HLO_ASSIGN_OR_RETURN(const int u_cols, LapackInt(u_dims.back(), "u's columns"));
+  HLO_ASSIGN_OR_RETURN(const int vt_rows, LapackInt(vt_dims[vt_dims.size() - 2], "vt's rows"));
+  if (sv.k == 0) {
+    // An empty matrix: LAPACK returns at once and leaves u and vt as they
+    // were; full ones are the identity (numpy's and jax's answer).
+    call.Store(0, call.Load<T>(x_index));
+    call.Store(1, std::vector<Real<T>>());
+    if (sv.mode == 'A') {
+      call.StoreIdentity<T>(2);
+      call.StoreIdentity<T>(3);
+    }
+    call.Store(4, std::vector<int32_t>(x.batch));
+    return call.Finish();
+  }
+  HLO_ASSIGN_OR_RETURN(SvdMemory<T> out, RunSvd<T>(call, sv, gesdd, x_index, u_cols, vt_rows));
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, std::complex<float>>) {
+    // A small f32/c64 SVD also runs in f64/c128 (as WithComputeType's
+    // kernels do), rounded once, with the f32 run's signs.
+    if (WidenedCall(call)) {
+      HLO_ASSIGN_OR_RETURN(SvdMemory<Wide<T>> wide,
+                           RunSvd<Wide<T>>(call, sv, gesdd, x_index, u_cols, vt_rows));
+      if (sv.mode != 'N') {
+        SignAligner<T> align(sv, u_cols, vt_rows, out, wide);
+        for (int64_t b = 0; b < x.batch; ++b) align.Batch(b);
+      }
+      call.Store(0, out.a);  // what LAPACK leaves in x: the f32 run's
+      call.Store(1, wide.s);
+      call.Store(2, wide.u);
+      call.Store(3, wide.vt);
+      call.Store(4, wide.info);
+      return call.Finish();
+    }
+  }
+  call.Store(0, out.a);
+  call.Store(1, out.s);
+  call.Store(2, out.u);
+  call.Store(3, out.vt);
+  call.Store(4, out.info);
   return call.Finish();
 }
 
