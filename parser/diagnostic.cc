@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "ir/located_status.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -75,6 +76,19 @@ std::string_view SourceLineAt(std::string_view text, uint32_t line) {
   s = s.substr(0, s.find('\n'));
   if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
   return s;
+}
+
+absl::Status InstructionError(const Module& module, const Instruction& inst,
+                              std::string_view message) {
+  const std::string file = module.source_name().empty() ? "<module>" : module.source_name();
+  const std::string text = StrCat("%", inst.name(), ": ", message);
+  if (inst.loc().line == 0) {
+    return MarkLocated(absl::InvalidArgumentError(StrCat(file, ": error: ", text)));
+  }
+  std::string_view src;
+  if (module.source_text()) src = SourceLineAt(*module.source_text(), inst.loc().line);
+  return MarkLocated(absl::InvalidArgumentError(
+      FormatDiagnostic(file, inst.loc().line, inst.loc().col, text, src)));
 }
 
 std::string FormatDiagnostic(std::string_view filename, uint32_t line, uint32_t col,

@@ -8,6 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "ir/module.h"
+
 namespace hlo {
 
 std::string FormatDiagnostic(std::string_view filename, uint32_t line, uint32_t col,
@@ -15,6 +18,12 @@ std::string FormatDiagnostic(std::string_view filename, uint32_t line, uint32_t 
 
 // Line `line` (1-based) of `text`, without its line break; empty past the end.
 std::string_view SourceLineAt(std::string_view text, uint32_t line);
+
+// `FILE:LINE:COL: error: %name: message` at the instruction's place in its
+// module's source (with the source line and a caret), or `FILE: error: ...`
+// for an instruction a pass made; a located InvalidArgument status.
+absl::Status InstructionError(const Module& module, const Instruction& inst,
+                              std::string_view message);
 
 // The closest of `candidates` to `word` by edit distance, or empty when none
 // is close enough to suggest.

@@ -146,15 +146,7 @@ class Refiner {
 };
 
 absl::Status Refiner::Error(const Instruction& inst, std::string_view message) const {
-  const std::string file = module_.source_name().empty() ? "<module>" : module_.source_name();
-  std::string text = StrCat("%", inst.name(), ": ", message);
-  if (inst.loc().line == 0) {
-    return MarkLocated(absl::InvalidArgumentError(StrCat(file, ": error: ", text)));
-  }
-  std::string_view src;
-  if (module_.source_text()) src = SourceLineAt(*module_.source_text(), inst.loc().line);
-  return MarkLocated(absl::InvalidArgumentError(
-      FormatDiagnostic(file, inst.loc().line, inst.loc().col, text, src)));
+  return InstructionError(module_, inst, message);
 }
 
 absl::Status Refiner::Refine(Computation& comp, const std::vector<const Shape*>& params,

@@ -10,18 +10,6 @@
 namespace hlo::stablehlo::writing {
 namespace {
 
-// Line `line` (1-based) of `text`, without its newline.
-std::string_view SourceLine(const std::string& text, uint32_t line) {
-  size_t begin = 0;
-  for (uint32_t l = 1; l < line; ++l) {
-    begin = text.find('\n', begin);
-    if (begin == std::string::npos) return {};
-    ++begin;
-  }
-  size_t end = text.find('\n', begin);
-  return std::string_view(text).substr(begin, end == std::string::npos ? end : end - begin);
-}
-
 // A dictionary key MLIR reads bare, else quoted.
 std::string DictionaryKey(std::string_view key) {
   bool bare = !key.empty() && (std::isalpha(static_cast<unsigned char>(key[0])) || key[0] == '_');
@@ -121,16 +109,7 @@ absl::StatusOr<std::string> TypeList(const std::vector<const Shape*>& shapes) {
 }  // namespace
 
 absl::Status Writer::Error(const hlo::Instruction& inst, std::string_view message) const {
-  std::string text = StrCat("%", inst.name(), ": ", message);
-  const std::string file =
-      module_.source_name().empty() ? std::string("<module>") : module_.source_name();
-  if (inst.loc().line == 0) {
-    return MarkLocated(absl::InvalidArgumentError(StrCat(file, ": error: ", text)));
-  }
-  std::string_view src;
-  if (module_.source_text()) src = SourceLine(*module_.source_text(), inst.loc().line);
-  return MarkLocated(absl::InvalidArgumentError(
-      FormatDiagnostic(file, inst.loc().line, inst.loc().col, text, src)));
+  return InstructionError(module_, inst, message);
 }
 
 void Writer::Line(int indent, std::string_view text) {
