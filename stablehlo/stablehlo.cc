@@ -30,7 +30,7 @@ absl::StatusOr<Translation> Translate(std::string_view text, std::string_view fi
   HLO_RETURN_IF_ERROR(reader.ReadFile(&module));
   stablehlo::Translator translator(lex, module);
   HLO_RETURN_IF_ERROR(translator.Translate());
-  return Translation{translator.text(), translator.line_pos()};
+  return Translation{translator.TakeText(), translator.TakeLinePos()};
 }
 
 // An error of the HLO parser on the translation, moved to the StableHLO op

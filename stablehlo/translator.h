@@ -67,9 +67,10 @@ class Translator {
         has_quant_types_(lex.text().find("!quant.") != std::string_view::npos) {}
 
   absl::Status Translate();
-  // The HLO text and, per line of it (0-based), the StableHLO place.
-  const std::string& text() const { return text_; }
-  const std::vector<Pos>& line_pos() const { return line_pos_; }
+  // The HLO text and, per line of it (0-based), the StableHLO place; moved
+  // out (the translator is done).
+  std::string TakeText() { return std::move(text_); }
+  std::vector<Pos> TakeLinePos() { return std::move(line_pos_); }
 
   // ---- For the op translators ----------------------------------------
   const Lexer& lex() const { return lex_; }
