@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "eval/collectives/probe_kernels.h"
 #include "eval/gpu/gpu_custom_calls.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/sort_internal.h"
@@ -81,6 +82,10 @@ constexpr Target kTargets[] = {
      "StableHLO's check.expect_almost_eq: within backend_config's tolerance=X (NaN matches NaN)"},
     {"stablehlo.check.expect_close", &EvalStableHloCheck,
      "StableHLO's check.expect_close: ULP difference within backend_config's bounds"},
+    {"stablehlo.check.expect_serialized_eq", &EvalExpectSerializedEq,
+     "StableHLO's check.expect_serialized_eq: the value interpreter.probe recorded (iter=N)"},
+    {"stablehlo.interpreter.probe", &EvalInterpreterProbe,
+     "StableHLO's interpreter.probe: the operand, recorded under backend_config's probe_id"},
 };
 
 using LapackFn = absl::StatusOr<Value> (*)(lapack::Call& call);

@@ -5,7 +5,8 @@
 // at the check's line. The `_const` forms first emit their expected value as
 // a constant; the tolerance and the ULP bounds go in backend_config. A
 // value of one device of interpreter.run_parallel's grid is checked on that
-// device only: a third operand says whether this is it.
+// device only: a third operand says whether this is it. interpreter.probe
+// records values that check.expect_serialized_eq compares.
 #include <cstdio>
 
 #include "ir/status_macros.h"
@@ -71,12 +72,54 @@ absl::Status EmitCheck(Translator& t, Scope& s, const Op& op, std::vector<Value>
   return absl::OkStatus();
 }
 
-absl::Status Check(Translator& t, const Op& op, Scope& s) {
-  if (op.name == "check.expect_serialized_eq") {
+// A string attribute's value (`probe_id = "x"`).
+absl::StatusOr<std::string> ProbeId(const Translator& t, const Op& op) {
+  const Attr* id = nullptr;
+  HLO_RETURN_IF_ERROR(Require(t, op, {"probe_id"}, &id));
+  if (id->kind != Attr::Kind::kString) return t.Error(id->pos, "probe_id is a string");
+  return id->s;
+}
+
+// interpreter.probe: the operand itself, recorded under its probe_id each
+// time it runs (`stablehlo.interpreter.probe`, eval/collectives/
+// probe_kernels.cc), for check.expect_serialized_eq to compare.
+absl::Status Probe(Translator& t, const Op& op, Scope& s) {
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 1));
+  HLO_RETURN_IF_ERROR(ExpectResults(t, op, 1));
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  HLO_ASSIGN_OR_RETURN(std::string id, ProbeId(t, op));
+  if (in[0].type.kind != Type::Kind::kTensor) {
     return t.Error(op.name_pos,
-                   "check.expect_serialized_eq compares with the files the interpreter's probes "
-                   "write (--probe-output-dir): not supported");
+                   StrCat("interpreter.probe records tensors, not ", in[0].type.Mlir()));
   }
+  return t.BindResults(s, op,
+                       t.Emit(s, op, "custom-call", in[0].type,
+                              StrCat("custom-call(", in[0].name,
+                                     "), custom_call_target=\"stablehlo.interpreter.probe\", "
+                                     "custom_call_has_side_effect=true, backend_config=",
+                                     HloQuoted(StrCat("probe_id=", id)))));
+}
+
+// check.expect_serialized_eq %v, probe_id = "id"[, iter = N]: the value the
+// probe recorded the N-th time it ran (default the first) equals %v.
+absl::Status SerializedCheck(Translator& t, const Op& op, Scope& s) {
+  HLO_RETURN_IF_ERROR(ExpectResults(t, op, 0));
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 1));
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  HLO_ASSIGN_OR_RETURN(std::string id, ProbeId(t, op));
+  int64_t iter = 0;
+  HLO_RETURN_IF_ERROR(OptionalInt(t, op, {"iter"}, 0, &iter));
+  if (iter < 0) return t.Error(op.name_pos, "iter is a count from 0");
+  if (in[0].type.kind != Type::Kind::kTensor) {
+    return t.Error(op.name_pos, StrCat(op.name, " compares tensors, not ", in[0].type.Mlir()));
+  }
+  // The probe id last: it may hold commas.
+  return EmitCheck(t, s, op, std::move(in), "expect_serialized_eq",
+                   StrCat("iter=", iter, ",probe_id=", id));
+}
+
+absl::Status Check(Translator& t, const Op& op, Scope& s) {
+  if (op.name == "check.expect_serialized_eq") return SerializedCheck(t, op, s);
   HLO_RETURN_IF_ERROR(ExpectResults(t, op, 0));
   const bool is_const = op.name.ends_with("_const");
   HLO_RETURN_IF_ERROR(ExpectOperands(t, op, is_const ? 1 : 2));
@@ -167,6 +210,7 @@ std::vector<OpEntry> CheckOps() {
       {"check.expect_eq", &Check},        {"check.expect_eq_const", &Check},
       {"check.expect_almost_eq", &Check}, {"check.expect_almost_eq_const", &Check},
       {"check.expect_close", &Check},     {"check.expect_serialized_eq", &Check},
+      {"interpreter.probe", &Probe},
   };
 }
 

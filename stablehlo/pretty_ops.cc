@@ -498,6 +498,15 @@ absl::Status ParseScan(Reader& r, Op* op, int depth) {
 //   check.expect_close %a, %b, max_ulp_difference = N (, min_ulp_difference = M)? :
 //       attr-dict T, T
 //   check.expect_serialized_eq %a, probe_id = "p" (, iter = N)? : T
+// interpreter.probe %x, probe_id = "id" : type: a check op's form, the
+// result of the operand's type.
+absl::Status ParseCheck(Reader& r, Op* op, int);
+absl::Status ParseProbe(Reader& r, Op* op, int depth) {
+  HLO_RETURN_IF_ERROR(ParseCheck(r, op, depth));
+  op->result_types = op->operand_types;
+  return absl::OkStatus();
+}
+
 absl::Status ParseCheck(Reader& r, Op* op, int) {
   Lexer& lex = r.lex();
   HLO_RETURN_IF_ERROR(r.ParseUses(&op->operands));
@@ -631,6 +640,7 @@ const absl::flat_hash_map<std::string, ParseFn>& Table() {
                              "expect_almost_eq_const", "expect_close", "expect_serialized_eq"}) {
       t->emplace(StrCat("check.", name), &ParseCheck);
     }
+    t->emplace("interpreter.probe", &ParseProbe);
     for (const char* name : {"acos",
                              "acosh",
                              "asin",

@@ -72,6 +72,9 @@ class DeviceContext {
   }
   // Sends to this device itself when there is no rendezvous.
   absl::flat_hash_map<std::string, Value> local_mail;
+  // What StableHLO's interpreter.probe recorded, by probe id, in the order
+  // the probe ran (eval/collectives/probe_kernels.cc).
+  absl::flat_hash_map<std::string, std::vector<Literal>> probes;
 
   // Forgets the counts, mail and feeds' positions (a new run).
   void ResetCounts() {
@@ -82,6 +85,7 @@ class DeviceContext {
     local_mail.clear();
     infeed_next = 0;
     outfeed.clear();
+    probes.clear();
   }
 
  private:

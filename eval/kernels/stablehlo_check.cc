@@ -113,7 +113,13 @@ absl::Status Mismatch(std::string_view what, const Literal& a, const Literal& b,
                                            IndexText(a.shape(), i), more));
 }
 
-absl::Status ExpectEq(const Literal& a, const Literal& b) {
+}  // namespace
+
+absl::Status StableHloExpectEq(const Literal& a, const Literal& b) {
+  if (a.element_type() != b.element_type() || a.shape().dims() != b.shape().dims()) {
+    return absl::InvalidArgumentError(StrCat("the actual value is ", a.shape().ToString(false),
+                                             ", the expected one ", b.shape().ToString(false)));
+  }
   const PrimitiveType type = a.element_type();
   for (int64_t i = 0; i < a.element_count(); ++i) {
     bool equal;
@@ -128,6 +134,8 @@ absl::Status ExpectEq(const Literal& a, const Literal& b) {
   }
   return absl::OkStatus();
 }
+
+namespace {
 
 absl::Status ExpectAlmostEq(const Instruction& inst, const Literal& a, const Literal& b) {
   HLO_ASSIGN_OR_RETURN(std::string_view text, ConfigValue(inst, "tolerance"));
@@ -217,7 +225,7 @@ absl::StatusOr<Value> EvalStableHloCheck(const Instruction& inst, Operands ops, 
   }
   absl::Status st;
   if (target == "stablehlo.check.expect_eq") {
-    st = ExpectEq(a, b);
+    st = StableHloExpectEq(a, b);
   } else if (target == "stablehlo.check.expect_almost_eq") {
     st = ExpectAlmostEq(inst, a, b);
   } else if (target == "stablehlo.check.expect_close") {

@@ -14,6 +14,10 @@ namespace hlo {
 // result is `()`.
 absl::StatusOr<Value> EvalStableHloCheck(const Instruction& inst, Operands ops, KernelContext& ev);
 
+// check.expect_eq's comparison: same type and dims, every element equal
+// (IEEE: NaN differs, -0 == +0); else an error naming the first that differs.
+absl::Status StableHloExpectEq(const Literal& actual, const Literal& expected);
+
 }  // namespace hlo
 
 #endif  // HLO_EVAL_KERNELS_STABLEHLO_CHECK_H_

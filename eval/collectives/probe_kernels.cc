@@ -1,0 +1,87 @@
+#include "eval/collectives/probe_kernels.h"
+
+#include <string>
+#include <string_view>
+
+#include "eval/collectives/replica_context.h"
+#include "eval/kernels/stablehlo_check.h"
+#include "ir/strings.h"
+
+namespace hlo {
+namespace {
+
+constexpr std::string_view kProbeId = "probe_id=";
+
+// The probe id: everything after `probe_id=` (the last field: it may hold
+// commas).
+absl::StatusOr<std::string> ProbeIdOf(const Instruction& inst) {
+  std::string_view config = inst.GetString(AttrKind::kBackendConfig);
+  size_t at = config.find(kProbeId);
+  if (at == std::string_view::npos || (at > 0 && config[at - 1] != ',')) {
+    return absl::InvalidArgumentError(
+        StrCat(inst.GetString(AttrKind::kCustomCallTarget), " needs backend_config probe_id=ID"));
+  }
+  return std::string(config.substr(at + kProbeId.size()));
+}
+
+absl::StatusOr<DeviceContext*> DeviceFor(const Instruction& inst, KernelContext& ev) {
+  if (ev.options().device == nullptr) {
+    return absl::InvalidArgumentError(StrCat(inst.GetString(AttrKind::kCustomCallTarget),
+                                             " runs only in a run of the module (it keeps "
+                                             "what it records for the run)"));
+  }
+  return ev.options().device;
+}
+
+}  // namespace
+
+absl::StatusOr<Value> EvalInterpreterProbe(const Instruction& inst, Operands ops,
+                                           KernelContext& ev) {
+  if (ops.size() != 1 || !ops[0]->is_array()) {
+    return absl::InvalidArgumentError("stablehlo.interpreter.probe takes one array");
+  }
+  absl::StatusOr<std::string> id = ProbeIdOf(inst);
+  if (!id.ok()) return id.status();
+  absl::StatusOr<DeviceContext*> dev = DeviceFor(inst, ev);
+  if (!dev.ok()) return dev.status();
+  (*dev)->probes[*id].push_back(ops[0]->ToLiteral());
+  return *ops[0];
+}
+
+absl::StatusOr<Value> EvalExpectSerializedEq(const Instruction& inst, Operands ops,
+                                             KernelContext& ev) {
+  if (ops.empty() || ops.size() > 2 || !ops[0]->is_array()) {
+    return absl::InvalidArgumentError(
+        "stablehlo.check.expect_serialized_eq takes the expected value and a pred[]");
+  }
+  if (ops.size() == 2) {
+    if (!ops[1]->is_array() || ops[1]->array().element_type() != PrimitiveType::kPred ||
+        ops[1]->array().element_count() != 1) {
+      return absl::InvalidArgumentError(
+          "stablehlo.check.expect_serialized_eq's second operand is a pred[]");
+    }
+    if (ops[1]->array().GetInt(0) == 0) return Value::Tuple({});
+  }
+  absl::StatusOr<std::string> id = ProbeIdOf(inst);
+  if (!id.ok()) return id.status();
+  std::string_view config = inst.GetString(AttrKind::kBackendConfig);
+  int64_t iter = 0;
+  if (config.starts_with("iter=") &&
+      !ParseInt64(config.substr(5, config.find(',') - 5), &iter)) {
+    return absl::InvalidArgumentError("stablehlo.check.expect_serialized_eq: a bad iter=N");
+  }
+  absl::StatusOr<DeviceContext*> dev = DeviceFor(inst, ev);
+  if (!dev.ok()) return dev.status();
+  auto it = (*dev)->probes.find(*id);
+  const size_t runs = it == (*dev)->probes.end() ? 0 : it->second.size();
+  if (iter < 0 || static_cast<size_t>(iter) >= runs) {
+    return absl::InvalidArgumentError(StrCat("probe '", *id, "' ran ", runs,
+                                             runs == 1 ? " time" : " times", ": it has no value ",
+                                             iter, " to compare"));
+  }
+  absl::Status st = StableHloExpectEq(it->second[iter], ops[0]->array());
+  if (!st.ok()) return st;
+  return Value::Tuple({});
+}
+
+}  // namespace hlo
