@@ -84,6 +84,8 @@ constexpr Target kTargets[] = {
      "StableHLO's check.expect_close: ULP difference within backend_config's bounds"},
     {"stablehlo.check.expect_serialized_eq", &EvalExpectSerializedEq,
      "StableHLO's check.expect_serialized_eq: the value interpreter.probe recorded (iter=N)"},
+    {"stablehlo.interpreter.print", &EvalInterpreterPrint,
+     "StableHLO's interpreter.print: the operand printed on standard output as it runs"},
     {"stablehlo.interpreter.probe", &EvalInterpreterProbe,
      "StableHLO's interpreter.probe: the operand, recorded under backend_config's probe_id"},
 };

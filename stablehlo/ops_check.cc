@@ -100,6 +100,25 @@ absl::Status Probe(Translator& t, const Op& op, Scope& s) {
                                      HloQuoted(StrCat("probe_id=", id)))));
 }
 
+// interpreter.print %x: the value printed on standard output as it runs
+// (`stablehlo.interpreter.print`, eval/collectives/probe_kernels.cc).
+absl::Status Print(Translator& t, const Op& op, Scope& s) {
+  HLO_RETURN_IF_ERROR(ExpectOperands(t, op, 1));
+  HLO_RETURN_IF_ERROR(ExpectResults(t, op, 0));
+  HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
+  if (in[0].type.kind != Type::Kind::kTensor) {
+    return t.Error(op.name_pos,
+                   StrCat("interpreter.print prints tensors, not ", in[0].type.Mlir()));
+  }
+  Type none;
+  none.kind = Type::Kind::kTuple;
+  t.Emit(s, op, "print", none,
+         StrCat("custom-call(", in[0].name,
+                "), custom_call_target=\"stablehlo.interpreter.print\", "
+                "custom_call_has_side_effect=true"));
+  return absl::OkStatus();
+}
+
 // check.expect_serialized_eq %v, probe_id = "id"[, iter = N]: the value the
 // probe recorded the N-th time it ran (default the first) equals %v.
 absl::Status SerializedCheck(Translator& t, const Op& op, Scope& s) {
@@ -210,7 +229,7 @@ std::vector<OpEntry> CheckOps() {
       {"check.expect_eq", &Check},        {"check.expect_eq_const", &Check},
       {"check.expect_almost_eq", &Check}, {"check.expect_almost_eq_const", &Check},
       {"check.expect_close", &Check},     {"check.expect_serialized_eq", &Check},
-      {"interpreter.probe", &Probe},
+      {"interpreter.probe", &Probe},      {"interpreter.print", &Print},
   };
 }
 

@@ -641,6 +641,7 @@ const absl::flat_hash_map<std::string, ParseFn>& Table() {
       t->emplace(StrCat("check.", name), &ParseCheck);
     }
     t->emplace("interpreter.probe", &ParseProbe);
+    t->emplace("interpreter.print", &ParseCheck);
     for (const char* name : {"acos",
                              "acosh",
                              "asin",

@@ -1,5 +1,6 @@
 #include "eval/collectives/probe_kernels.h"
 
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -35,6 +36,17 @@ absl::StatusOr<DeviceContext*> DeviceFor(const Instruction& inst, KernelContext&
 
 }  // namespace
 
+absl::StatusOr<Value> EvalInterpreterPrint(const Instruction& inst, Operands ops, KernelContext&) {
+  if (ops.size() != 1 || !ops[0]->is_array()) {
+    return absl::InvalidArgumentError("stablehlo.interpreter.print takes one array");
+  }
+  std::string text = StrCat("%", inst.name(), " = ",
+                            LiteralToString(ops[0]->array(), LiteralStyle::kCompact), "\n");
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+  return Value::Tuple({});
+}
+
 absl::StatusOr<Value> EvalInterpreterProbe(const Instruction& inst, Operands ops,
                                            KernelContext& ev) {
   if (ops.size() != 1 || !ops[0]->is_array()) {
@@ -66,8 +78,7 @@ absl::StatusOr<Value> EvalExpectSerializedEq(const Instruction& inst, Operands o
   if (!id.ok()) return id.status();
   std::string_view config = inst.GetString(AttrKind::kBackendConfig);
   int64_t iter = 0;
-  if (config.starts_with("iter=") &&
-      !ParseInt64(config.substr(5, config.find(',') - 5), &iter)) {
+  if (config.starts_with("iter=") && !ParseInt64(config.substr(5, config.find(',') - 5), &iter)) {
     return absl::InvalidArgumentError("stablehlo.check.expect_serialized_eq: a bad iter=N");
   }
   absl::StatusOr<DeviceContext*> dev = DeviceFor(inst, ev);

@@ -4,7 +4,9 @@
 // `stablehlo.check.expect_serialized_eq` (`iter=N,probe_id=ID`) compares its
 // operand with the value recorded the N-th time. The reference interpreter
 // writes the values to files (--probe-output-dir) and reads them back; here
-// they stay in the device's context for the run.
+// they stay in the device's context for the run. `stablehlo.interpreter.print`
+// prints its operand on standard output, one write per value (devices that
+// print at once do not interleave).
 #ifndef HLO_EVAL_COLLECTIVES_PROBE_KERNELS_H_
 #define HLO_EVAL_COLLECTIVES_PROBE_KERNELS_H_
 
@@ -12,6 +14,8 @@
 
 namespace hlo {
 
+absl::StatusOr<Value> EvalInterpreterPrint(const Instruction& inst, Operands ops,
+                                           KernelContext& ev);
 absl::StatusOr<Value> EvalInterpreterProbe(const Instruction& inst, Operands ops,
                                            KernelContext& ev);
 // An optional second operand, a pred[], false skips the check (a value of
