@@ -134,6 +134,10 @@ void AddOptions(CLI::App& app, RunFlags& f) {
       "a value per parameter: a file (.npy, .json or literal text), or literal text itself");
   app.add_flag("--random-inputs", f.random_inputs, "generate every parameter from --seed")
       ->excludes(input);
+  app.add_option("--refine-shapes", f.refine_shapes,
+                 "run a module with unbounded dimensions (f32[?,4]) for entry parameters of "
+                 "these shapes, written as a tuple: '(f32[3,4], s32[])' (else each takes its "
+                 "input's shape)");
   app.add_option("--seed", f.seed, "seed for --random-inputs and elided constants")
       ->check(CLI::Validator(
           [](const std::string& s) {
@@ -336,14 +340,27 @@ absl::Status NameParameter(const absl::Status& st, int64_t i, const hlo::Instruc
 }
 
 // A module with unbounded dimensions (`f32[?,4]`, a shape-polymorphic
-// export) runs refined for its inputs' shapes (passes/refine_shapes.h): a
-// parameter whose shape is unbounded takes the shape of its input (an .npy
-// file, or literal text that starts with its shape; the first device's
-// when each device has its own).
+// export) runs refined (passes/refine_shapes.h) for the shapes
+// --refine-shapes gives, else for its inputs': a parameter whose shape is
+// unbounded takes the shape of its input (an .npy file, or literal text
+// that starts with its shape; the first device's when each device has its
+// own).
 absl::Status RefineForInputs(const RunFlags& f, hlo::Module& m) {
   const hlo::Computation& entry = *m.entry();
   const int64_t params = entry.parameter_count();
   std::vector<hlo::Shape> shapes;
+  if (!f.refine_shapes.empty()) {
+    absl::StatusOr<hlo::Shape> given = hlo::ParseShape(f.refine_shapes, m.shapes());
+    if (!given.ok()) {
+      return UsageError(hlo::StrCat("--refine-shapes: ", std::string(given.status().message())));
+    }
+    if (given->IsTuple()) {
+      for (const hlo::Shape* e : given->tuple_shapes()) shapes.push_back(*e);
+    } else {
+      shapes.push_back(*given);
+    }
+    return hlo::RefineShapes(m, shapes);
+  }
   for (int64_t i = 0; i < params; ++i) {
     const hlo::Instruction& p = *entry.parameter(i);
     if (!hlo::HasUnboundedDims(p.shape())) {
@@ -355,7 +372,8 @@ absl::Status RefineForInputs(const RunFlags& f, hlo::Module& m) {
       return UsageError(hlo::StrCat(
           "parameter ", i, " '", p.name(), "' (", p.shape().ToString(false),
           ") has unbounded dimensions: give its values with --input (an .npy file, or literal "
-          "text that starts with its shape); the module is refined for that shape"));
+          "text that starts with its shape), or the shapes with --refine-shapes; the module "
+          "is refined for them"));
     }
     auto lit = hlo::LoadInputArgument(f.inputs[i], p.shape());
     if (!lit.ok()) return NameParameter(lit.status(), i, p);
@@ -374,7 +392,7 @@ absl::Status PrepareModule(const RunFlags& f, const Source& src, hlo::Module& m)
   if (!f.no_verify) {
     if (auto st = hlo::VerifyModule(m); !st.ok()) return st;
   }
-  if (hlo::HasUnboundedShapes(m)) {
+  if (!f.refine_shapes.empty() || hlo::HasUnboundedShapes(m)) {
     if (auto st = RefineForInputs(f, m); !st.ok()) return st;
     if (!f.no_verify) {
       if (auto st = hlo::VerifyModule(m); !st.ok()) return st;

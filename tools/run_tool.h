@@ -32,6 +32,7 @@ struct RunFlags {
   std::vector<std::string> inputs;
   bool random_inputs = false;
   uint64_t seed = 0;
+  std::string refine_shapes;  // the entry parameters' shapes, `(f32[3,4], s32[])`
   std::string passes;
   std::string output_format;             // as given; CheckFlags fills it
   const ResultFormat* format = nullptr;  // the one it names (tools/formats.h)

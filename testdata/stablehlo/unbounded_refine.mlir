@@ -1,6 +1,7 @@
 // RUN: hlo-run %s --input "f32[2,4] {{0, 1, 2, 3}, {4, 5, 6, 7}}" --output-format=json | hlo-check %s --check-prefix=TWO
 // RUN: hlo-run %s --input "f32[3,4] {{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}}" --output-format=json | hlo-check %s --check-prefix=THREE
 // RUN: hlo-opt %s --refine-shapes="f32[2,4]" | hlo-check %s --check-prefix=OPT
+// RUN: hlo-run %s --refine-shapes="f32[5,4]" --random-inputs --output-format=json | hlo-check %s --check-prefix=RANDOM
 // A shape-polymorphic export as jax.export writes it (args[0].shape = (b, 4),
 // the dimension variable passed to the wrapped function as a
 // jax.global_constant) runs refined for the shape of its input, as JAX
@@ -13,6 +14,7 @@
 //              grows; dynamic_iota)
 // b = 2: [2, 6, 10, 14] and [[13, 14, 15, 16], [46, 47, 48, 49]];
 // b = 3: [2, 6, 10, 14, 18, 22] and the rows above plus [79, 80, 81, 82].
+// --refine-shapes gives the shape instead, for random inputs (b = 5).
 module @jit_f attributes {jax.uses_shape_polymorphism = true, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main(%arg0: tensor<?x4xf32>) -> (tensor<?xf32> {jax.result_info = "[0]"}, tensor<?x4xf32> {jax.result_info = "[1]"}) {
     %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
@@ -55,6 +57,8 @@ module @jit_f attributes {jax.uses_shape_polymorphism = true, mhlo.num_partition
 // TWO: {"shape": "(f32[4]{0}, f32[2,4]{1,0})", "elements": [{"shape": "f32[4]{0}", "dtype": "f32", "dims": [4], "data": [2.0, 6.0, 10.0, 14.0]}, {"shape": "f32[2,4]{1,0}", "dtype": "f32", "dims": [2, 4], "data": [13.0, 14.0, 15.0, 16.0, 46.0, 47.0, 48.0, 49.0]}]}
 
 // THREE: "data": [2.0, 6.0, 10.0, 14.0, 18.0, 22.0]}, {"shape": "f32[3,4]{1,0}", "dtype": "f32", "dims": [3, 4], "data": [13.0, 14.0, 15.0, 16.0, 46.0, 47.0, 48.0, 49.0, 79.0, 80.0, 81.0, 82.0]}
+
+// RANDOM: {"shape": "(f32[10]{0}, f32[5,4]{1,0})"
 
 // The refined module: static shapes, the dynamic ops' static forms, the
 // assertion checked and gone, @double copied for each of its two shapes.
