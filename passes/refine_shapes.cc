@@ -249,7 +249,9 @@ absl::Status Refiner::Reinfer(Instruction* inst) {
           known *= declared.dim(i);
         }
       }
-      if (unknown == 1 && known > 0) dims[at] = in.ElementCount() / known;
+      if (unknown == 1 && known > 0 && in.ElementCount() >= 0) {
+        dims[at] = in.ElementCount() / known;
+      }
     }
     bool filled = true;
     for (int64_t d : dims) filled &= d >= 0;
