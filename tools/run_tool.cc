@@ -29,6 +29,7 @@
 #include "eval/io/feed_io.h"
 #include "eval/io/random_fill.h"
 #include "eval/io/run_io.h"
+#include "eval/kernels/gemm.h"
 #include "eval/replica_runner.h"
 #include "eval/runtime/profiler.h"
 #include "ir/interrupt.h"
@@ -676,7 +677,11 @@ hlo::EvalOptions MakeEvalOptions(const RunFlags& f) {
   options.flush_denormals = f.denormals == "flush";
   options.fast_paths = !f.no_fast_paths;
   options.fusion = !f.no_fusion;
-  if (options.flush_denormals) hlo::SetBlasDenormalMode(true);
+  if (options.flush_denormals) {
+    hlo::SetBlasDenormalMode(true);
+  } else {
+    hlo::gemm::ParkBlasThreads();
+  }
   return options;
 }
 

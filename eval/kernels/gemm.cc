@@ -297,6 +297,8 @@ void StopBlasThreads() {
   blas_thread_shutdown_();
 }
 
+void ParkBlasThreads() { blas_thread_shutdown_(); }
+
 // ---- the strided dot core -------------------------------------------------------
 
 namespace {

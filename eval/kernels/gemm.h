@@ -53,6 +53,12 @@ class SingleThreadedBlas {
 // the process could use (measured: hlo-opt -O on the 100k-instruction bench
 // module ran its passes about 15% slower with them).
 void StopBlasThreads();
+// The same stop of the workers that started with the library, keeping their
+// number: OpenBLAS starts them again at its next threaded call (a large
+// LAPACK routine). Until then they do not spin beside the evaluator; one of
+// them sharing the evaluating thread's core made a short program's median
+// time bimodal (0.14 or 0.24 ms, random_threefry's before.hlo).
+void ParkBlasThreads();
 
 using Dims = absl::InlinedVector<int64_t, 6>;
 
