@@ -79,6 +79,9 @@ constexpr Format kF8E5M2FNUZ = MakeFormat(5, 2, 16, Kind::kFnuz);
 constexpr Format kF8E4M3FNUZ = MakeFormat(4, 3, 8, Kind::kFnuz);
 constexpr Format kF4E2M1FN = MakeFormat(2, 1, 1, Kind::kNoNan);
 constexpr Format kF8E8M0FNU = MakeFormat(8, 0, 127, Kind::kExponentOnly);
+// The MX formats' 6-bit floats: finite only, no NaN (ml_dtypes' float6_*).
+constexpr Format kF6E2M3FN = MakeFormat(2, 3, 1, Kind::kNoNan);
+constexpr Format kF6E3M2FN = MakeFormat(3, 2, 3, Kind::kNoNan);
 
 const Format& FormatOf(PrimitiveType type) {
   switch (type) {
@@ -104,6 +107,10 @@ const Format& FormatOf(PrimitiveType type) {
       return kF4E2M1FN;
     case PrimitiveType::kF8E8M0FNU:
       return kF8E8M0FNU;
+    case PrimitiveType::kF6E2M3FN:
+      return kF6E2M3FN;
+    case PrimitiveType::kF6E3M2FN:
+      return kF6E3M2FN;
     default:
       break;
   }

@@ -656,7 +656,11 @@ TEST_CASE("compact style: shortest round-trip floats", "[literal][literal_text]"
   CHECK(CompactFloat(PT::kF8E4M3FN, 448) == "448");
   CHECK(CompactFloat(PT::kF8E5M2, 57344) == "57344");
   CHECK(CompactFloat(PT::kF4E2M1FN, 1.5) == "1.5");
-  CHECK(CompactFloat(PT::kF8E8M0FNU, 0x1p127) == "2e+38");
+  // Not "2e+38", past the largest value (a format without infinity).
+  CHECK(CompactFloat(PT::kF8E8M0FNU, 0x1p127) == "1.7e+38");
+  CHECK(CompactFloat(PT::kF6E2M3FN, 7.5) == "7.5");
+  CHECK(CompactFloat(PT::kF6E3M2FN, 28) == "28");
+  CHECK(CompactFloat(PT::kF6E3M2FN, 0.0625) == "0.06");
   CHECK(CompactFloat(PT::kF16, kInf) == "inf");
   CHECK(CompactFloat(PT::kF16, -kNaN) == "-nan");
   Literal c = Make(PT::kC128, {});

@@ -159,6 +159,14 @@ void AppendShortestFloat(std::string& out, double value, PrimitiveType type) {
     int n = std::snprintf(buf, sizeof(buf), "%.*e", p - 1, value);
     const double decimal = std::strtod(buf, nullptr);
     if (RoundToType(decimal, type) != value) continue;
+    // In a format without infinity, a text past the largest finite value
+    // reads back only by rounding down or saturating (7.5 as "8" in
+    // f6e2m3fn); a reader that range-checks the text refuses it, so the
+    // text stays within the range.
+    if (IsSmallFloat(type) && !GetSmallFloatInfo(type).has_infinity &&
+        std::fabs(decimal) > SmallFloatMax(type)) {
+      continue;
+    }
     const double err = std::fabs(decimal - value);
     std::string_view sci(buf, n);
     const size_t e = sci.find('e');

@@ -43,6 +43,8 @@ namespace hlo {
   X(kF8E3M4, "f8e3m4", 8, F)               \
   X(kF4E2M1FN, "f4e2m1fn", 4, F)           \
   X(kF8E8M0FNU, "f8e8m0fnu", 8, F)         \
+  X(kF6E2M3FN, "f6e2m3fn", 6, F)           \
+  X(kF6E3M2FN, "f6e3m2fn", 6, F)           \
   X(kToken, "token", 0, T)                 \
   X(kOpaque, "opaque", 0, O)
 

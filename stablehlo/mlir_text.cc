@@ -155,6 +155,10 @@ absl::StatusOr<std::string_view> ElementTypeText(PrimitiveType type) {
       return "f4E2M1FN";
     case PrimitiveType::kF8E8M0FNU:
       return "f8E8M0FNU";
+    case PrimitiveType::kF6E2M3FN:
+      return "f6E2M3FN";
+    case PrimitiveType::kF6E3M2FN:
+      return "f6E3M2FN";
     case PrimitiveType::kToken:
     case PrimitiveType::kOpaque:
       break;
