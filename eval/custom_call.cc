@@ -12,7 +12,6 @@
 #include <string_view>
 #include <vector>
 
-#include "eval/collectives/probe_kernels.h"
 #include "eval/gpu/gpu_custom_calls.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/sort_internal.h"

@@ -99,6 +99,8 @@ class Instruction : public SlabAllocated<Instruction> {
         lit ? std::make_unique<const std::shared_ptr<const Literal>>(std::move(lit)) : nullptr;
   }
   bool literal_elided() const { return literal_elided_; }
+  // A constant whose value is known (not elided and still unfilled).
+  bool IsKnownConstant() const { return opcode_ == Opcode::kConstant && literal() != nullptr; }
   void set_literal_elided(bool elided) { literal_elided_ = elided; }
 
   // Attributes in their written order.

@@ -46,14 +46,11 @@ int64_t Elements(const Shape& shape) {
   return n;
 }
 
-bool IsConstant(const Instruction* inst) {
-  return inst->opcode() == Opcode::kConstant && inst->literal() != nullptr;
-}
-
 // At least one operand (looking through tuples) is a constant.
 bool AnyOperandConstant(const Instruction* inst) {
   for (const Instruction* op : inst->operands()) {
-    if (op->opcode() == Opcode::kTuple ? AnyOperandConstant(op) : IsConstant(op)) return true;
+    if (op->opcode() == Opcode::kTuple ? AnyOperandConstant(op) : op->IsKnownConstant())
+      return true;
   }
   return false;
 }
@@ -65,9 +62,9 @@ bool AllOperandsConstantLike(const Instruction* inst) {
     const Opcode o = op->opcode();
     if (o == Opcode::kTuple) {
       if (!AllOperandsConstantLike(op)) return false;
-    } else if (!IsConstant(op) && o != Opcode::kIota &&
+    } else if (!op->IsKnownConstant() && o != Opcode::kIota &&
                !(o == Opcode::kBroadcast && op->operand_count() == 1 &&
-                 IsConstant(op->operand(0)))) {
+                 op->operand(0)->IsKnownConstant())) {
       return false;
     }
   }
@@ -153,7 +150,7 @@ bool ConstantFolding::Foldable(const Instruction* inst) {
 // The value of a constant-like operand: a constant's literal, or a
 // broadcast/iota/tuple evaluated from its own constant-like operands.
 absl::StatusOr<Value> ConstantFolding::OperandValue(const Instruction* op, Evaluator& ev) {
-  if (IsConstant(op)) return Value::FromLiteral(*op->literal());
+  if (op->IsKnownConstant()) return Value::FromLiteral(*op->literal());
   std::vector<Value> values;
   for (const Instruction* o : op->operands()) {
     auto v = OperandValue(o, ev);

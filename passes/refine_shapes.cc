@@ -16,6 +16,7 @@
 #include "ir/status_macros.h"
 #include "ir/strings.h"
 #include "parser/diagnostic.h"
+#include "parser/parser.h"
 #include "passes/post_order.h"
 #include "passes/shape_inference.h"
 
@@ -26,20 +27,6 @@ namespace {
 constexpr int64_t kMaxFoldedElements = 1024;
 // Calls nest no deeper than this (each level is a frame of the walk).
 constexpr int kMaxCallDepth = 200;
-
-bool HasUnbounded(const Shape& s) {
-  if (s.IsTuple()) {
-    for (const Shape* e : s.tuple_shapes()) {
-      if (HasUnbounded(*e)) return true;
-    }
-    return false;
-  }
-  if (!s.IsArray()) return false;
-  for (int64_t i = 0; i < s.rank(); ++i) {
-    if (s.is_unbounded_dim(i)) return true;
-  }
-  return false;
-}
 
 // Whether a value of shape `given` may stand where `declared` is written:
 // the same structure and element types, each dimension equal unless the
@@ -80,10 +67,6 @@ const Shape* LayoutLike(const Shape& shape, const Shape& like, ShapePool& pool) 
     return pool.Intern(shape.WithoutLayout().WithLayout(like.layout()));
   }
   return pool.Intern(shape);
-}
-
-bool IsConstant(const Instruction* inst) {
-  return inst->opcode() == Opcode::kConstant && inst->literal() != nullptr;
 }
 
 // A small integer or pred array: what shape computations are made of.
@@ -218,7 +201,7 @@ absl::Status Refiner::RefineInstruction(Computation& comp, Instruction* inst) {
   }
   bool operand_changed = false;
   for (const Instruction* op : inst->operands()) operand_changed |= changed_.contains(op);
-  if (!operand_changed && !HasUnbounded(inst->shape())) return absl::OkStatus();
+  if (!operand_changed && !HasUnboundedDims(inst->shape())) return absl::OkStatus();
   HLO_RETURN_IF_ERROR(Reinfer(inst));
   return Fold(comp, inst);
 }
@@ -228,7 +211,7 @@ absl::Status Refiner::RefineInstruction(Computation& comp, Instruction* inst) {
 // filled first from the operand.
 absl::Status Refiner::Reinfer(Instruction* inst) {
   const Shape& declared = inst->shape();
-  if (HasUnbounded(declared) && declared.IsArray() && inst->operand_count() > 0 &&
+  if (HasUnboundedDims(declared) && declared.IsArray() && inst->operand_count() > 0 &&
       inst->operand(0)->shape().IsArray()) {
     const Shape& in = inst->operand(0)->shape();
     std::vector<int64_t> dims(declared.dims().begin(), declared.dims().end());
@@ -268,12 +251,12 @@ absl::Status Refiner::Reinfer(Instruction* inst) {
 // Sets a refined result shape: where the module wrote a static shape, the
 // refined operands must agree with it.
 absl::Status Refiner::SetResult(Instruction* inst, const Shape& shape) {
-  if (HasUnbounded(shape)) {
+  if (HasUnboundedDims(shape)) {
     return Error(*inst, StrCat("its shape ", shape.ToString(false),
                                " stays unknown for these input shapes"));
   }
   const Shape& declared = inst->shape();
-  if (!HasUnbounded(declared)) {
+  if (!HasUnboundedDims(declared)) {
     if (!shape.Compatible(declared)) {
       return Error(*inst, StrCat("is ", shape.ToString(false), " for these input shapes, but ",
                                  declared.ToString(false), " is written"));
@@ -299,7 +282,7 @@ absl::Status Refiner::Fold(Computation& comp, Instruction* inst) {
   bool refined = false;
   std::vector<Value> values;
   for (const Instruction* op : inst->operands()) {
-    if (!IsConstant(op)) return absl::OkStatus();
+    if (!op->IsKnownConstant()) return absl::OkStatus();
     refined |= changed_.contains(op);
     values.push_back(Value::FromLiteral(*op->literal()));
   }
@@ -353,7 +336,7 @@ absl::StatusOr<std::vector<int64_t>> Refiner::ConstantInts(const Instruction& in
     return Error(inst, StrCat("needs its ", what, " as operand ", operand));
   }
   const Instruction* op = inst.operand(operand);
-  if (!IsConstant(op) || !op->shape().IsArray() || op->shape().rank() != 1 ||
+  if (!op->IsKnownConstant() || !op->shape().IsArray() || op->shape().rank() != 1 ||
       !IsInteger(op->shape().element_type())) {
     return Error(inst, StrCat("its ", what, " (%", op->name(),
                               ") is not a constant list of integers for these input shapes"));
@@ -474,7 +457,7 @@ absl::StatusOr<Instruction*> Refiner::DynamicSlice(Computation& comp, Instructio
 // message, with `{i}` the i-th value, when it does not.
 absl::Status Refiner::CheckShapeAssertion(Instruction* inst) {
   const Instruction* cond = inst->operand_count() > 0 ? inst->operand(0) : nullptr;
-  if (cond == nullptr || !IsConstant(cond) || !cond->shape().IsArray() ||
+  if (cond == nullptr || !cond->IsKnownConstant() || !cond->shape().IsArray() ||
       cond->shape().ElementCount() != 1) {
     return Error(*inst, "a shape assertion whose condition is not known from the input shapes");
   }
@@ -486,7 +469,7 @@ absl::Status Refiner::CheckShapeAssertion(Instruction* inst) {
   std::string message(inst->GetString(AttrKind::kBackendConfig));
   for (int64_t i = 1; i < inst->operand_count(); ++i) {
     const Instruction* v = inst->operand(i);
-    std::string value = IsConstant(v) && v->shape().ElementCount() == 1
+    std::string value = v->IsKnownConstant() && v->shape().ElementCount() == 1
                             ? StrCat(v->literal()->GetInt(0))
                             : StrCat("%", v->name());
     const std::string key = StrCat("{", i - 1, "}");
@@ -504,7 +487,7 @@ absl::Status Refiner::CheckShapeAssertion(Instruction* inst) {
 absl::Status Refiner::RefineCalls(Instruction* inst) {
   bool operand_changed = false;
   for (const Instruction* op : inst->operands()) operand_changed |= changed_.contains(op);
-  if (!operand_changed && !HasUnbounded(inst->shape())) return absl::OkStatus();
+  if (!operand_changed && !HasUnboundedDims(inst->shape())) return absl::OkStatus();
   const std::vector<Instruction*> ops(inst->operands().begin(), inst->operands().end());
   if (inst->opcode() == Opcode::kCall) {
     Computation* callee = inst->to_apply();
@@ -578,7 +561,7 @@ absl::StatusOr<Computation*> Refiner::RefinedCopy(const Instruction& caller, Com
   for (const Instruction* a : args) {
     shapes.push_back(module_.shapes().WithoutLayout(a->shape_ptr()));
     const bool known =
-        takes_constants && IsConstant(a) && changed_.contains(a) && IsShapeLike(a->shape());
+        takes_constants && a->IsKnownConstant() && changed_.contains(a) && IsShapeLike(a->shape());
     values.push_back(known ? LiteralToString(*a->literal(), LiteralStyle::kCompact)
                            : std::string());
     constants.push_back(known ? std::make_shared<const Literal>(*a->literal()) : nullptr);
@@ -600,16 +583,40 @@ absl::StatusOr<Computation*> Refiner::RefinedCopy(const Instruction& caller, Com
 
 }  // namespace
 
-bool HasUnboundedDims(const Shape& shape) { return HasUnbounded(shape); }
+bool HasUnboundedDims(const Shape& s) {
+  if (s.IsTuple()) {
+    for (const Shape* e : s.tuple_shapes()) {
+      if (HasUnboundedDims(*e)) return true;
+    }
+    return false;
+  }
+  if (!s.IsArray()) return false;
+  for (int64_t i = 0; i < s.rank(); ++i) {
+    if (s.is_unbounded_dim(i)) return true;
+  }
+  return false;
+}
 
 bool HasUnboundedShapes(const Module& module) {
   if (module.entry() == nullptr) return false;
   for (const Computation* comp : ModulePostOrderOf(module)) {
     for (const auto& inst : comp->instructions()) {
-      if (HasUnbounded(inst->shape())) return true;
+      if (HasUnboundedDims(inst->shape())) return true;
     }
   }
   return false;
+}
+
+absl::StatusOr<std::vector<Shape>> ParseParameterShapes(std::string_view text, ShapePool& pool) {
+  absl::StatusOr<Shape> shape = ParseShape(text, pool);
+  if (!shape.ok()) {
+    return absl::InvalidArgumentError(
+        StrCat("--refine-shapes: ", std::string(shape.status().message())));
+  }
+  if (!shape->IsTuple()) return std::vector<Shape>{*shape};
+  std::vector<Shape> params;
+  for (const Shape* e : shape->tuple_shapes()) params.push_back(*e);
+  return params;
 }
 
 absl::Status RefineShapes(Module& module, absl::Span<const Shape> params) {

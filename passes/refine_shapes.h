@@ -26,7 +26,11 @@
 #ifndef HLO_PASSES_REFINE_SHAPES_H_
 #define HLO_PASSES_REFINE_SHAPES_H_
 
+#include <string_view>
+#include <vector>
+
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "ir/module.h"
 
@@ -38,6 +42,11 @@ bool HasUnboundedDims(const Shape& shape);
 // Whether a shape of the entry computation or of a computation it calls has
 // an unbounded dimension.
 bool HasUnboundedShapes(const Module& module);
+
+// The text of hlo-run's and hlo-opt's --refine-shapes: a tuple of the entry
+// parameters' shapes (`(f32[3,4], s32[])`), or the one parameter's shape;
+// an error says `--refine-shapes: ` and what is wrong with it.
+absl::StatusOr<std::vector<Shape>> ParseParameterShapes(std::string_view text, ShapePool& pool);
 
 // Refines `module` for entry parameters of the shapes `params` (one per
 // parameter; layouts are taken from the module).

@@ -13,7 +13,6 @@
 #include "eval/kernels/gemm.h"
 #include "ir/located_status.h"
 #include "ir/strings.h"
-#include "parser/parser.h"
 #include "passes/pipeline.h"
 #include "passes/refine_shapes.h"
 #include "passes/verifier.h"
@@ -172,20 +171,11 @@ PrintStyle OutputStyle(const OptFlags& f, const Module& m) {
   return style;
 }
 
-// --refine-shapes: the entry parameters take the shapes of the tuple (or
-// the one shape) written.
+// --refine-shapes: the entry parameters take the shapes written.
 absl::Status RefineModule(const std::string& text, Module& m) {
-  absl::StatusOr<Shape> shape = ParseShape(text, m.shapes());
-  if (!shape.ok()) {
-    return UsageError(StrCat("--refine-shapes: ", std::string(shape.status().message())));
-  }
-  std::vector<Shape> params;
-  if (shape->IsTuple()) {
-    for (const Shape* e : shape->tuple_shapes()) params.push_back(*e);
-  } else {
-    params.push_back(*shape);
-  }
-  return RefineShapes(m, params);
+  absl::StatusOr<std::vector<Shape>> params = ParseParameterShapes(text, m.shapes());
+  if (!params.ok()) return UsageError(std::string(params.status().message()));
+  return RefineShapes(m, *params);
 }
 
 // Verifies, runs the passes on and prints module `i` into run.out.
@@ -281,8 +271,8 @@ absl::Status RunHloOpt(OptFlags& f, const std::function<void(const absl::Status&
   if (!pipeline.ok()) return AsUsage(pipeline.status());
   if (!f.refine_shapes.empty()) {
     ShapePool pool;  // the text is checked once, before any module is read
-    if (auto shape = ParseShape(f.refine_shapes, pool); !shape.ok()) {
-      return UsageError(StrCat("--refine-shapes: ", std::string(shape.status().message())));
+    if (auto shapes = ParseParameterShapes(f.refine_shapes, pool); !shapes.ok()) {
+      return UsageError(std::string(shapes.status().message()));
     }
   }
   OptRun run;

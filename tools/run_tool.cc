@@ -349,19 +349,12 @@ absl::Status NameParameter(const absl::Status& st, int64_t i, const hlo::Instruc
 absl::Status RefineForInputs(const RunFlags& f, hlo::Module& m) {
   const hlo::Computation& entry = *m.entry();
   const int64_t params = entry.parameter_count();
-  std::vector<hlo::Shape> shapes;
   if (!f.refine_shapes.empty()) {
-    absl::StatusOr<hlo::Shape> given = hlo::ParseShape(f.refine_shapes, m.shapes());
-    if (!given.ok()) {
-      return UsageError(hlo::StrCat("--refine-shapes: ", std::string(given.status().message())));
-    }
-    if (given->IsTuple()) {
-      for (const hlo::Shape* e : given->tuple_shapes()) shapes.push_back(*e);
-    } else {
-      shapes.push_back(*given);
-    }
-    return hlo::RefineShapes(m, shapes);
+    auto given = hlo::ParseParameterShapes(f.refine_shapes, m.shapes());
+    if (!given.ok()) return UsageError(std::string(given.status().message()));
+    return hlo::RefineShapes(m, *given);
   }
+  std::vector<hlo::Shape> shapes;
   for (int64_t i = 0; i < params; ++i) {
     const hlo::Instruction& p = *entry.parameter(i);
     if (!hlo::HasUnboundedDims(p.shape())) {

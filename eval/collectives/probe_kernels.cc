@@ -1,11 +1,12 @@
-#include "eval/collectives/probe_kernels.h"
-
+// StableHLO's interpreter probes and prints (declared in eval/kernels/kernels.h).
 #include <cstdio>
 #include <string>
 #include <string_view>
 
 #include "eval/collectives/replica_context.h"
+#include "eval/kernels/kernels.h"
 #include "eval/kernels/stablehlo_check.h"
+#include "ir/config_ints.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -76,10 +77,12 @@ absl::StatusOr<Value> EvalExpectSerializedEq(const Instruction& inst, Operands o
   }
   absl::StatusOr<std::string> id = ProbeIdOf(inst);
   if (!id.ok()) return id.status();
-  std::string_view config = inst.GetString(AttrKind::kBackendConfig);
   int64_t iter = 0;
-  if (config.starts_with("iter=") && !ParseInt64(config.substr(5, config.find(',') - 5), &iter)) {
-    return absl::InvalidArgumentError("stablehlo.check.expect_serialized_eq: a bad iter=N");
+  if (auto n = ConfigInts(inst.GetString(AttrKind::kBackendConfig), "iter")) {
+    if (n->size() != 1) {
+      return absl::InvalidArgumentError("stablehlo.check.expect_serialized_eq: a bad iter=N");
+    }
+    iter = (*n)[0];
   }
   absl::StatusOr<DeviceContext*> dev = DeviceFor(inst, ev);
   if (!dev.ok()) return dev.status();
