@@ -23,6 +23,10 @@ struct ParseOptions {
   // With an inferrer, an instruction may leave out its shape where XLA's
   // parser infers it (`add.1 = add(a, b)`); without one that is an error.
   ShapeInferrer infer_shape = nullptr;
+  // StableHLO text (stablehlo/stablehlo.h): try the one-pass direct reader
+  // first (stablehlo/direct_reader.h). Tests turn it off to hold it to the
+  // general path's result.
+  bool stablehlo_direct = true;
 };
 
 // Parses one module (or bare computations without an HloModule header).

@@ -80,16 +80,16 @@ absl::Status Lexer::Expect(std::string_view punct, std::string_view what_for) {
 }
 
 bool Lexer::EatIdent(std::string* out) {
-  SkipTrivia();
-  if (pos_ >= text_.size() || !IsIdentStart(text_[pos_])) return false;
-  size_t end = pos_ + 1;
-  while (end < text_.size() && IsIdentChar(text_[end]) &&
-         !(text_[end] == '-' && end + 1 < text_.size() && text_[end + 1] == '>')) {
-    ++end;
-  }
-  out->assign(text_.substr(pos_, end - pos_));
-  Advance(end - pos_);
+  std::string_view id = EatIdentView();
+  if (id.empty()) return false;
+  out->assign(id);
   return true;
+}
+
+std::string_view Lexer::EatIdentView() {
+  std::string_view id = PeekIdent();
+  pos_ += id.size();  // an identifier holds no newline
+  return id;
 }
 
 std::string_view Lexer::PeekIdent() {
@@ -111,17 +111,25 @@ absl::Status Lexer::ExpectIdent(std::string* out, std::string_view what) {
 bool Lexer::EatSigilName(char sigil, std::string* out) {
   SkipTrivia();
   if (pos_ + 1 >= text_.size() || text_[pos_] != sigil) return false;
-  size_t start = pos_ + 1;
-  if (sigil == '@' && text_[start] == '"') {
+  if (sigil == '@' && text_[pos_ + 1] == '"') {
     Advance(1);
     return EatString(out);
   }
-  size_t end = start;
-  while (end < text_.size() && (IsIdentChar(text_[end]) && text_[end] != '-')) ++end;
-  if (end == start) return false;
-  out->assign(text_.substr(start, end - start));
-  Advance(end - pos_);
+  std::string_view name = EatSigilView(sigil);
+  if (name.empty()) return false;
+  out->assign(name);
   return true;
+}
+
+std::string_view Lexer::EatSigilView(char sigil) {
+  SkipTrivia();
+  if (pos_ + 1 >= text_.size() || text_[pos_] != sigil) return {};
+  size_t end = pos_ + 1;
+  while (end < text_.size() && (IsIdentChar(text_[end]) && text_[end] != '-')) ++end;
+  if (end == pos_ + 1) return {};
+  std::string_view name = text_.substr(pos_ + 1, end - pos_ - 1);
+  pos_ = end;  // a name holds no newline
+  return name;
 }
 
 bool Lexer::EatNumberText(std::string_view* out) {

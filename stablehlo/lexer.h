@@ -41,6 +41,11 @@ class Lexer {
   absl::Status ExpectIdent(std::string* out, std::string_view what);
   // The identifier that comes next without consuming it (empty when none).
   std::string_view PeekIdent();
+  // EatIdent's identifier as a view of the text (empty when none).
+  std::string_view EatIdentView();
+  // EatSigilName's name as a view of the text, not for a quoted @"name"
+  // (empty when none).
+  std::string_view EatSigilView(char sigil);
   // `%name` (without `#N`), `@name` or `@"name"`, `^name`: the name after the sigil.
   bool EatSigilName(char sigil, std::string* out);
   // An integer, with an optional leading '-'; hexadecimal `0x..` too.

@@ -7,6 +7,7 @@
 #include "ir/status_macros.h"
 #include "ir/strings.h"
 #include "parser/diagnostic.h"
+#include "stablehlo/direct_reader.h"
 #include "stablehlo/reader.h"
 #include "stablehlo/translator.h"
 
@@ -122,6 +123,9 @@ absl::StatusOr<std::unique_ptr<Module>> ParseStableHloPiece(std::string_view tex
         options.filename, first_line, 1,
         "expected 'module' or 'func.func', found the end of the text (the input has no module)",
         SourceLineAt(text, 1))));
+  }
+  if (options.stablehlo_direct) {
+    if (std::unique_ptr<Module> m = stablehlo::ReadDirect(text, first_line)) return m;
   }
   HLO_ASSIGN_OR_RETURN(Translation tr, Translate(text, options.filename, first_line));
   ParseOptions hlo_options = options;

@@ -9,9 +9,7 @@
 
 namespace hlo::stablehlo {
 
-namespace {
-
-std::string Sanitize(std::string_view name) {
+std::string HloName(std::string_view name) {
   std::string out;
   for (char c : name) {
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -22,6 +20,8 @@ std::string Sanitize(std::string_view name) {
   return out;
 }
 
+namespace {
+
 bool IsTerminator(std::string_view name) {
   return name == "stablehlo.return" || name == "func.return" || name == "sdy.return";
 }
@@ -29,7 +29,7 @@ bool IsTerminator(std::string_view name) {
 }  // namespace
 
 std::string Translator::NewName(std::string_view prefix) {
-  return StrCat(Sanitize(prefix), ".", next_id_++);
+  return StrCat(HloName(prefix), ".", next_id_++);
 }
 
 // `, frontend_attributes={k="v",...}` of the op's mhlo.frontend_attributes,
@@ -282,7 +282,7 @@ absl::StatusOr<std::string> Translator::BranchComputation(const Region& region, 
 absl::Status Translator::TranslateFunc(const Func& f, bool entry) {
   comps_.push_back(std::make_unique<HloComputation>());
   HloComputation* comp = comps_.back().get();
-  comp->name = Sanitize(f.name);
+  comp->name = HloName(f.name);
   comp->entry = entry;
   comp->pos = f.pos;
   Scope s{comp, {}, nullptr};
@@ -426,7 +426,7 @@ void Translator::Render() {
   }
   text_.reserve(bytes);
   line_pos_.reserve(lines);
-  std::string name = module_.name.empty() ? "module" : Sanitize(module_.name);
+  std::string name = module_.name.empty() ? "module" : HloName(module_.name);
   StrAppend(&text_, "HloModule ", name);
   AppendModuleAttributes();
   text_ += "\n\n";

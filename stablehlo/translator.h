@@ -149,6 +149,10 @@ class Translator {
   bool has_quant_types_;
 };
 
+// A name as HLO text can hold it: characters other than [A-Za-z0-9_.-]
+// become '_', and a leading digit (or nothing) gets a '_' before it.
+std::string HloName(std::string_view name);
+
 // The op translators (ops_*.cc, chlo.cc): each takes the op and the scope
 // it is in, emits its instructions and binds its results.
 using OpTranslator = absl::Status (*)(Translator&, const Op&, Scope&);
