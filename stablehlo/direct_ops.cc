@@ -536,6 +536,86 @@ bool Reduce(DirectReader& r, OpText& op, Scope& s, int depth) {
   return r.BindResults(s, op, reduce);
 }
 
+// A while region: its one tuple parameter's elements are the loop's values
+// (`args`, of `types`); it returns the condition, or (the body) the next
+// values as a tuple.
+Computation* WhileRegion(DirectReader& r, std::string_view word,
+                         const std::vector<std::pair<std::string_view, SourceLoc>>& args,
+                         const Shapes& types, const Shape* tuple, bool tuple_root, int depth) {
+  Lexer& lex = r.lex();
+  if (!lex.Eat(word)) return nullptr;
+  const SourceLoc pos = r.Here();
+  if (!lex.Eat("{")) return nullptr;
+  Computation* comp = r.NewComputation("region", pos);
+  Scope region{comp, {}};
+  Instruction* param = r.Parameter(region, 0, "arg_tuple", tuple, pos);
+  for (size_t i = 0; i < args.size(); ++i) {
+    Instruction* gte =
+        r.Emit(region, Opcode::kGetTupleElement, "get-tuple-element", types[i], args[i].second,
+               {param});
+    gte->SetAttr(AttrKind::kIndex, static_cast<int64_t>(i));
+    region.values[args[i].first] = gte;
+  }
+  Values returned;
+  SourceLoc return_pos;
+  if (!r.Block(region, depth + 1, &returned, &return_pos)) return nullptr;
+  if (returned.size() == 1 && !tuple_root) {
+    comp->set_root(returned[0]);
+  } else {
+    std::vector<const Shape*> elements;
+    for (Instruction* v : returned) elements.push_back(v->shape_ptr());
+    comp->set_root(r.Emit(region, Opcode::kTuple, "tuple",
+                          r.module().Intern(Shape::Tuple(std::move(elements))), return_pos,
+                          returned));
+  }
+  return comp;
+}
+
+// while ::= '(' (arg '=' use (',' ...)*)? ')' (':' types)? 'cond' region 'do' region
+// (a loop whose regions use outer values is left to the general path,
+// which carries them as extra loop values).
+bool While(DirectReader& r, OpText& op, Scope& s, int depth) {
+  Lexer& lex = r.lex();
+  if (!lex.Eat("(")) return false;
+  std::vector<std::pair<std::string_view, SourceLoc>> args;
+  if (!lex.Eat(")")) {
+    do {
+      const SourceLoc pos = r.Here();
+      std::string_view arg = r.ValueName();
+      if (arg.empty() || lex.EatRaw('#') || !lex.Eat("=")) return false;
+      std::string_view init = r.Use();
+      if (init.empty()) return false;
+      args.emplace_back(arg, pos);
+      op.operands.push_back(init);
+    } while (lex.Eat(","));
+    if (!lex.Eat(")")) return false;
+  }
+  if (lex.PeekChar() == '{') return false;
+  if (!op.operands.empty()) {
+    if (!lex.Eat(":")) return false;
+    do {
+      const Shape* t = r.Type();
+      if (t == nullptr) return false;
+      op.operand_types.push_back(t);
+    } while (lex.Eat(","));
+    if (op.operand_types.size() != op.operands.size()) return false;
+  }
+  op.result_types = op.operand_types;
+  Values in;
+  if (!r.Operands(op, s, &in)) return false;
+  const Shape* tuple = r.module().Intern(
+      Shape::Tuple(std::vector<const Shape*>(op.operand_types.begin(), op.operand_types.end())));
+  Computation* cond = WhileRegion(r, "cond", args, op.operand_types, tuple, false, depth);
+  if (cond == nullptr) return false;
+  Computation* body = WhileRegion(r, "do", args, op.operand_types, tuple, true, depth);
+  if (body == nullptr) return false;
+  Instruction* init = r.Emit(s, Opcode::kTuple, "tuple", tuple, op.pos, in);
+  Instruction* loop = r.Emit(s, Opcode::kWhile, "while", tuple, op.pos, {init});
+  loop->SetAttr(AttrKind::kCondition, std::vector<Computation*>{cond});
+  loop->SetAttr(AttrKind::kBody, std::vector<Computation*>{body});
+  return r.BindResults(s, op, loop, /*tuple=*/true);
+}
+
 // call ::= '@' callee '(' uses? ')' ':' types   (bound to the callee at the end)
 bool Call(DirectReader& r, OpText& op, Scope& s, int) {
   Lexer& lex = r.lex();
@@ -573,6 +653,7 @@ OpReader FindOpReader(std::string_view name) {
         {"stablehlo.select", &Select},
         {"stablehlo.slice", &Slice},
         {"stablehlo.transpose", &Transpose},
+        {"stablehlo.while", &While},
         {"func.call", &Call},
     };
     for (const auto& [op, fn] : others) t->emplace(op, fn);

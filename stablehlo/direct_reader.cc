@@ -80,16 +80,19 @@ const Shape* DirectReader::Type() {
   return shape;
 }
 
+std::string_view DirectReader::Use() {
+  std::string_view name = ValueName();
+  if (name.empty() || !lex_.EatRaw('#')) return name;
+  int64_t n = 0;
+  if (!lex_.EatDigitsRaw(&n)) return {};
+  const char* end = lex_.text().data() + lex_.offset();
+  return std::string_view(name.data(), static_cast<size_t>(end - name.data()));
+}
+
 bool DirectReader::Uses(OpText& op) {
   while (true) {
-    std::string_view name = ValueName();
+    std::string_view name = Use();
     if (name.empty()) return false;
-    if (lex_.EatRaw('#')) {
-      int64_t n = 0;
-      if (!lex_.EatDigitsRaw(&n)) return false;
-      const char* end = lex_.text().data() + lex_.offset();
-      name = std::string_view(name.data(), static_cast<size_t>(end - name.data()));
-    }
     op.operands.push_back(name);
     const Lexer::Mark m = lex_.Save();
     if (!lex_.Eat(",")) return true;
@@ -214,9 +217,9 @@ const Shape* DirectReader::ResultType(const OpText& op) {
       Shape::Tuple(std::vector<const Shape*>(op.result_types.begin(), op.result_types.end())));
 }
 
-bool DirectReader::BindResults(Scope& s, const OpText& op, Instruction* inst) {
+bool DirectReader::BindResults(Scope& s, const OpText& op, Instruction* inst, bool tuple) {
   if (op.results.size() != op.result_types.size()) return false;
-  if (op.result_types.size() == 1) {
+  if (op.result_types.size() == 1 && !tuple) {
     s.values[op.results[0]] = inst;
     return true;
   }
@@ -544,8 +547,12 @@ std::unique_ptr<Module> DirectReader::Finish() {
 
 }  // namespace direct
 
-std::unique_ptr<Module> ReadDirect(std::string_view text, uint32_t first_line) {
-  return direct::DirectReader(text, first_line).Read();
+std::unique_ptr<Module> ReadDirect(std::string_view text, uint32_t first_line,
+                                   SourceLoc* gave_up_at) {
+  direct::DirectReader reader(text, first_line);
+  std::unique_ptr<Module> m = reader.Read();
+  if (m == nullptr && gave_up_at != nullptr) *gave_up_at = reader.Here();
+  return m;
 }
 
 }  // namespace hlo::stablehlo

@@ -25,8 +25,10 @@
 namespace hlo::stablehlo {
 
 // The module of `text` (one piece of a file; its first line is `first_line`
-// of the file), or null where the general path must read it.
-std::unique_ptr<Module> ReadDirect(std::string_view text, uint32_t first_line);
+// of the file), or null where the general path must read it; then
+// `gave_up_at` (when given) gets the place where the reader stopped.
+std::unique_ptr<Module> ReadDirect(std::string_view text, uint32_t first_line,
+                                   SourceLoc* gave_up_at = nullptr);
 
 }  // namespace hlo::stablehlo
 

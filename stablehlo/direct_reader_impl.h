@@ -53,6 +53,8 @@ class DirectReader {
   // `%name` with its sigil (empty when none comes next).
   std::string_view ValueName();
   Module& module() { return *module_; }
+  // use ::= '%' name ('#' int)?   as written (empty when none comes next).
+  std::string_view Use();
   // use (',' use)*, stopping before a ',' that no '%' follows.
   bool Uses(OpText& op);
   // ':' and the op's types, with the short forms MLIR prints (one type for
@@ -72,9 +74,9 @@ class DirectReader {
   // Parameter `number` of the scope's computation.
   Instruction* Parameter(Scope& s, size_t number, std::string_view prefix, const Shape* shape,
                          SourceLoc pos);
-  // Binds the op's results to `inst`: its value, or the elements of its
-  // tuple through get-tuple-element.
-  bool BindResults(Scope& s, const OpText& op, Instruction* inst);
+  // Binds the op's results to `inst`: its value, or (several, or always
+  // with `tuple`) the elements of its tuple through get-tuple-element.
+  bool BindResults(Scope& s, const OpText& op, Instruction* inst, bool tuple = false);
   // The one result's type (null when the op has another count).
   const Shape* SingleResult(const OpText& op) const;
   // The result type, a tuple of them when there are several.
