@@ -15,10 +15,14 @@ testdata/eval, testdata/passes and testdata/xla-jax (CTest
 stablehlo_roundtrip), and XLA's dumps of ../shared/xla-jax/cases where they are. A module the writer has no form for yet is skipped
 with its reason (listed with -v), not failed.
 
-Files holding several modules (`// -----`) are split. A module is skipped
-(and counted) when its RUN line gives hlo-run flags other than --input,
---expect, --rtol, --atol, --output-format (inputs are random here,
-expectations and output files not used),
+Files holding several modules (`// -----`) are split. The RUN line's
+flags that change how a module runs, not what it reads (PASSED_RUN_FLAGS:
+--no-fast-paths, --no-fusion, --replicas, --partitions, --precision,
+--denormals) are given to both runs. A module is skipped (and counted) when
+its RUN line gives other hlo-run flags than those and --input, --expect,
+--rtol, --atol, --output-format, --random-inputs, --seed (inputs are random
+here with seed 1, expectations and output files not used), or for the
+passes --precision or --denormals (RUNTIME_ONLY_FLAGS),
 when it is a RUN-ERROR test, or when hlo-run cannot run it before any pass
 (side effects, unsupported ops, parameters of unsupported types, ...).
 A module hlo-opt fails on, or that fails to run after the passes, is a
@@ -46,7 +50,16 @@ STABLEHLO_DIRS = ("eval", "passes", "xla-jax") + ((SHARED_CASES,) if os.path.isd
 STABLEHLO_PIPELINES = (("the StableHLO round trip", ["--emit=stablehlo"]),
                        ("the generic StableHLO round trip",
                         ["--emit=stablehlo", "--print-op-generic"]))
-HARMLESS_RUN_FLAGS = {"--input", "--expect", "--rtol", "--atol", "--output-format"}
+HARMLESS_RUN_FLAGS = {"--input", "--expect", "--rtol", "--atol", "--output-format",
+                      "--random-inputs", "--seed"}
+# Flags with a value (`--replicas 2` or `--replicas=2`) or none, given to
+# both runs as the RUN line gives them.
+PASSED_RUN_FLAGS = {"--no-fast-paths": False, "--no-fusion": False, "--replicas": True,
+                    "--partitions": True, "--precision": True, "--denormals": True}
+# Not for the passes: constant folding evaluates at compile time in the
+# type's own arithmetic with denormals kept, as XLA's does, so a run that
+# changes them gives other results after -O by design.
+RUNTIME_ONLY_FLAGS = {"--precision", "--denormals"}
 RUN_ARGS = ["--random-inputs", "--seed", "1", "--output-format", "json"]
 # Relative tolerance per element type (passes rewrite exactly; this covers
 # at most a few rounding steps of a different but equal evaluation order).
@@ -56,11 +69,13 @@ LOW_PRECISION = 0.13  # f8 and narrower types
 TIMEOUT = 120
 
 
-def pieces(path):
-    """(label, text) per module of a file; None text marks a skip reason."""
+def pieces(path, stablehlo):
+    """(label, text, flags) per module of a file: the hlo-run flags of its RUN
+    line to give both runs; None text marks a skip reason (in flags)."""
     text = open(path, encoding="utf-8", errors="surrogateescape").read()
     rel = os.path.relpath(path, TESTDATA)
     head = text.splitlines()[:10]
+    passed = []
     for line in head:
         if re.match(r"\s*//\s*RUN-ERROR:", line):
             return [(rel, None, "RUN-ERROR test")]
@@ -68,16 +83,26 @@ def pieces(path):
         if m:
             argv = shlex.split(m.group(1))
             if argv and argv[0] == "hlo-run":
+                if "|" in argv:
+                    return [(rel, None, "RUN pipes hlo-run's output on")]
                 flags = {a.split("=")[0] for a in argv[1:] if a.startswith("--")}
-                odd = flags - HARMLESS_RUN_FLAGS
+                odd = flags - HARMLESS_RUN_FLAGS - set(PASSED_RUN_FLAGS)
+                if not stablehlo:
+                    odd |= flags & RUNTIME_ONLY_FLAGS
                 if odd:
                     return [(rel, None, f"RUN uses {' '.join(sorted(odd))}")]
+                for i, a in enumerate(argv):
+                    name = a.split("=")[0]
+                    if name in PASSED_RUN_FLAGS:
+                        passed.append(a)
+                        if PASSED_RUN_FLAGS[name] and "=" not in a and i + 1 < len(argv):
+                            passed.append(argv[i + 1])
     parts = re.split(r"^// -----.*$", text, flags=re.M)
     out = []
     for i, part in enumerate(parts):
         if "HloModule" not in part and "ENTRY" not in part:
             continue
-        out.append((f"{rel}#{i}" if len(parts) > 1 else rel, part, None))
+        out.append((f"{rel}#{i}" if len(parts) > 1 else rel, part, passed))
     return out
 
 
@@ -171,15 +196,15 @@ def compare_selftest():
             for i, (x, y, same) in enumerate(cases) if (compare(x, y) is None) != same]
 
 
-def check(bindir, label, text, stablehlo=False):
-    """('ok' | 'skip' | 'fail', message)."""
+def check(bindir, label, text, run_flags, stablehlo=False):
+    """('ok' | 'skip' | 'fail', message); `run_flags` go to both hlo-run runs."""
     hlo_run = os.path.join(bindir, "hlo-run")
     hlo_opt = os.path.join(bindir, "hlo-opt")
     with tempfile.TemporaryDirectory(prefix="hlo-sem-") as tmp:
         src = os.path.join(tmp, "module.hlo")
         with open(src, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(text)
-        rc, out, err = run([hlo_run, src] + RUN_ARGS)
+        rc, out, err = run([hlo_run, src] + RUN_ARGS + run_flags)
         if rc != 0:
             first = err.decode(errors="replace").strip().splitlines()
             return "skip", f"hlo-run fails before the passes: {first[-1] if first else rc}"
@@ -196,7 +221,7 @@ def check(bindir, label, text, stablehlo=False):
             if rc != 0:
                 return "fail", f"hlo-opt {' '.join(flags)} exits {rc}: " \
                                f"{err.decode(errors='replace').strip()[-400:]}"
-            rc, out, err = run([hlo_run, opt] + RUN_ARGS)
+            rc, out, err = run([hlo_run, opt] + RUN_ARGS + run_flags)
             if rc != 0:
                 return "fail", f"hlo-run fails after {name}: " \
                                f"{err.decode(errors='replace').strip()[-400:]}"
@@ -225,14 +250,14 @@ def main():
                     continue
                 if not re.search(a.filter, os.path.relpath(path, TESTDATA)):
                     continue
-                for label, text, reason in pieces(path):
+                for label, text, flags in pieces(path, a.stablehlo):
                     if text is None:
-                        skipped.append((label, reason))
+                        skipped.append((label, flags))
                     else:
-                        work.append((label, text))
+                        work.append((label, text, flags))
     checked, failed = 0, [("compare_selftest", m) for m in compare_selftest()]
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        results = pool.map(lambda w: (w[0],) + check(bindir, w[0], w[1], a.stablehlo), work)
+        results = pool.map(lambda w: (w[0],) + check(bindir, w[0], w[1], w[2], a.stablehlo), work)
         for label, verdict, msg in results:
             if verdict == "skip":
                 skipped.append((label, msg))

@@ -88,6 +88,7 @@ class Writer {
   std::string FreshArg() { return "%arg" + std::to_string(next_arg_++); }
   absl::Status Error(const Instruction& inst, std::string_view message) const;
   const Value& ValueOf(const Instruction* inst) const { return values_.at(inst); }
+  void SetValue(const Instruction* inst, Value v) { values_[inst] = std::move(v); }
   // Operand i as one SSA name.
   absl::StatusOr<std::string> Operand(const Instruction& inst, int64_t i, int indent);
   // Every operand as SSA names, with their shapes, into `op`.

@@ -1,5 +1,6 @@
 // The StableHLO form of the structured ops (dot, convolution, gather,
 // scatter, sort, ...), the collectives and custom calls.
+#include <algorithm>
 #include "ir/config_ints.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
@@ -698,15 +699,37 @@ absl::StatusOr<Value> Writer::Other(const hlo::Instruction& inst, int indent) {
     case Opcode::kAsyncUpdate:
       return ValueOf(inst.operand(0));
     case Opcode::kInfeed:
-    case Opcode::kRecv:
       return Receive(inst, indent);
+    case Opcode::kRecv: {
+      // StableHLO's recv blocks until its data is there, as HLO's recv-done
+      // does (a recv only starts it): a recv that only recv-dones use is
+      // written where its first recv-done is, so that sends written between
+      // the two still come before it.
+      const bool only_done = !inst.users().empty() &&
+                             std::all_of(inst.users().begin(), inst.users().end(),
+                                         [](const hlo::Instruction* u) {
+                                           return u->opcode() == Opcode::kRecvDone;
+                                         });
+      if (only_done) return Value{{}, true};  // written at the recv-done
+      return Receive(inst, indent);
+    }
     case Opcode::kOutfeed:
     case Opcode::kSend:
       return Transmit(inst, indent);
     case Opcode::kSendDone:
       return Value{{ValueOf(inst.operand(0)).parts.back()}, false};
     case Opcode::kRecvDone: {
-      const Value& recv = ValueOf(inst.operand(0));
+      const hlo::Instruction* start = inst.operand(0);
+      if (ValueOf(start).parts.empty()) {
+        // Written with the recv's attributes (its source-target pairs).
+        const hlo::Instruction* outer = decorating_;
+        decorating_ = start;
+        absl::StatusOr<Value> written = Receive(*start, indent);
+        decorating_ = outer;
+        if (!written.ok()) return written.status();
+        SetValue(start, *std::move(written));
+      }
+      const Value& recv = ValueOf(start);
       return Value{{recv.parts[0], recv.parts.back()}, true};
     }
     case Opcode::kCopyStart: {
