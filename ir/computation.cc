@@ -24,6 +24,20 @@ Instruction* Computation::AddInstruction(std::unique_ptr<Instruction> inst) {
   return raw;
 }
 
+std::vector<std::unique_ptr<Instruction>> Computation::TakeInstructions() {
+  std::vector<std::unique_ptr<Instruction>> out;
+  out.reserve(instructions_.size());
+  for (auto& inst : instructions_) {
+    Counted(*inst, -1);
+    out.push_back(std::move(inst));
+  }
+  instructions_.clear();
+  parameters_.clear();
+  root_ = nullptr;
+  churn_ += static_cast<int64_t>(out.size());
+  return out;
+}
+
 void Computation::RemoveInstruction(Instruction* inst) {
   inst->DetachOperands();
   auto it = std::find_if(instructions_.begin(), instructions_.end(),

@@ -49,6 +49,9 @@ class Computation : public SlabAllocated<Computation> {
   // Removes instructions with no users that are not the root, parameters or
   // (when `keep_side_effects`) side-effecting; returns how many were removed.
   int64_t RemoveDeadInstructions(bool keep_side_effects = true);
+  // Hands over every instruction, in order, leaving the computation empty
+  // (no parameters, no root): for moving them into another computation.
+  std::vector<std::unique_ptr<Instruction>> TakeInstructions();
   // Removes one instruction that has no users (it must not be the root).
   void RemoveInstruction(Instruction* inst);
   // Removes every instruction `dead` holds in one sweep (each must have no

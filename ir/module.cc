@@ -15,6 +15,13 @@ Computation* Module::AddComputation(std::unique_ptr<Computation> computation) {
   return raw;
 }
 
+std::vector<std::unique_ptr<Computation>> Module::TakeComputations() {
+  entry_ = nullptr;
+  std::vector<std::unique_ptr<Computation>> out;
+  out.swap(computations_);
+  return out;
+}
+
 Computation* Module::FindComputation(std::string_view name) const {
   for (const auto& c : computations_) {
     if (c->name() == name) return c.get();

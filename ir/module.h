@@ -50,6 +50,9 @@ class Module {
 
   const std::vector<std::unique_ptr<Computation>>& computations() const { return computations_; }
   Computation* AddComputation(std::unique_ptr<Computation> computation);
+  // Hands over every computation, in order, leaving the module without any
+  // (and without an entry): for moving them into another module.
+  std::vector<std::unique_ptr<Computation>> TakeComputations();
   Computation* FindComputation(std::string_view name) const;
   // Removes computations that nothing calls (the entry stays).
   int64_t RemoveUnreachableComputations();

@@ -160,7 +160,7 @@ bool Parser::Expect(Tok kind, std::string_view what) {
 absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
   Advance();
   module_ = std::make_unique<Module>("module");
-  pool_ = &module_->shapes();
+  pool_ = options_.shape_pool != nullptr ? options_.shape_pool : &module_->shapes();
   if (AtName("HloModule")) {
     saw_header_ = true;
     if (!ParseHeader()) return Failure();
@@ -1247,6 +1247,12 @@ bool Parser::ResolveComputationRefs() {
   for (const PendingComputation& p : pending_computations_) {
     std::string_view name = p.name.text[0] == '%' ? p.name.text.substr(1) : p.name.text;
     auto it = computations_.find(name);
+    if (it == computations_.end() && options_.outside_computation) {
+      if (Computation* outside = options_.outside_computation(name)) {
+        BindComputation(p, outside);
+        continue;
+      }
+    }
     if (it == computations_.end()) {
       std::vector<std::string_view> candidates;
       for (const auto& [n, c] : computations_) candidates.push_back(n);

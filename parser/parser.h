@@ -2,6 +2,7 @@
 #ifndef HLO_PARSER_PARSER_H_
 #define HLO_PARSER_PARSER_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -27,6 +28,12 @@ struct ParseOptions {
   // first (stablehlo/direct_reader.h). Tests turn it off to hold it to the
   // general path's result.
   bool stablehlo_direct = true;
+  // For a text that adds to a module being built elsewhere (the StableHLO
+  // direct reader hands it the ops it has no reader for): shapes are
+  // interned in `shape_pool` (which must outlive the parsed module), and a
+  // computation the text names but does not define is looked up here.
+  ShapePool* shape_pool = nullptr;
+  std::function<Computation*(std::string_view)> outside_computation = nullptr;
 };
 
 // Parses one module (or bare computations without an HloModule header).

@@ -22,12 +22,17 @@ constexpr int kMaxDepth = 64;  // regions; deeper ones go to the general path
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
+// The same StableHLO type: layouts (which a delegated op's custom call may
+// give its result) are no part of it.
+bool SameType(const Shape* a, const Shape* b) { return a == b || a->Compatible(*b); }
+
 }  // namespace
 
 // ---- Reader ------------------------------------------------------------------
 
 DirectReader::DirectReader(std::string_view text, uint32_t first_line)
-    : lex_(text, "", first_line), module_(std::make_unique<Module>("module")) {}
+    : lex_(text, "", first_line),
+      module_(std::make_unique<Module>("module")) {}
 
 std::string_view DirectReader::ValueName() {
   std::string_view name = lex_.EatSigilView('%');
@@ -43,8 +48,49 @@ std::string_view DirectReader::NewName(std::string_view prefix) {
   return name_buf_;
 }
 
+// The shape of a general-path type: static tensors of a plain element type,
+// tuples of them and tokens (null for the others).
+const Shape* DirectReader::ShapeOf(const stablehlo::Type& t) {
+  switch (t.kind) {
+    case stablehlo::Type::Kind::kToken:
+      return module_->Intern(Shape::Token());
+    case stablehlo::Type::Kind::kTuple: {
+      std::vector<const Shape*> elements;
+      for (const stablehlo::Type& e : t.elements) {
+        const Shape* s = ShapeOf(e);
+        if (s == nullptr) return nullptr;
+        elements.push_back(s);
+      }
+      return module_->Intern(Shape::Tuple(std::move(elements)));
+    }
+    case stablehlo::Type::Kind::kTensor:
+      break;
+  }
+  std::optional<PrimitiveType> element = ParsePrimitiveType(t.element);
+  if (t.dynamic != 0 || t.quant != nullptr || !element) return nullptr;
+  return module_->Intern(Shape::Array(*element, t.dims).WithDefaultLayout());
+}
+
 // type ::= 'tensor' '<' (int 'x')* element '>'   (element: a plain type or complex<f32|f64>)
+//        | 'tuple' '<' ... '>' | '!stablehlo.token'
 const Shape* DirectReader::Type() {
+  if (lex_.PeekChar() != 't') {
+    return lex_.Eat("!stablehlo.token") ? module_->Intern(Shape::Token()) : nullptr;
+  }
+  if (lex_.Eat("tuple")) {
+    // Rare in JAX's text: read by the general path's type reader, once per text.
+    const size_t at = lex_.offset() - 5;
+    std::string_view group;
+    if (lex_.PeekChar() != '<' || !lex_.SkipBalanced(&group).ok()) return nullptr;
+    std::string_view text = lex_.text().substr(at, lex_.offset() - at);
+    if (auto it = types_.find(text); it != types_.end()) return it->second;
+    Lexer sub(text, "", 1);
+    stablehlo::Type t;
+    if (!ParseType(sub, &t).ok() || !sub.AtEnd()) return nullptr;
+    const Shape* shape = ShapeOf(t);
+    if (shape != nullptr) types_.emplace(text, shape);
+    return shape;
+  }
   if (!lex_.Eat("tensor")) return nullptr;
   std::string_view group;
   if (lex_.PeekChar() != '<' || !lex_.SkipBalanced(&group).ok()) return nullptr;
@@ -178,7 +224,7 @@ bool DirectReader::Operands(const OpText& op, const Scope& s,
   for (size_t i = 0; i < op.operands.size(); ++i) {
     auto it = s.values.find(op.operands[i]);
     if (it == s.values.end()) return false;
-    if (i < op.operand_types.size() && it->second->shape_ptr() != op.operand_types[i]) {
+    if (i < op.operand_types.size() && !SameType(it->second->shape_ptr(), op.operand_types[i])) {
       return false;
     }
     out->push_back(it->second);
@@ -303,7 +349,14 @@ bool DirectReader::OpHead(OpText& op) {
     } while (lex_.Eat(","));
     if (!lex_.Eat("=")) return false;
   }
-  if (lex_.PeekChar() == '"') return false;  // the generic form
+  if (lex_.PeekChar() == '"') {  // the generic form: the general path reads it
+    const size_t at = lex_.offset();
+    std::string name;
+    if (!lex_.EatString(&name)) return false;
+    op.name = lex_.text().substr(at + 1, name.size());
+    op.generic = true;
+    return op.name == name;  // (no escapes in an op name)
+  }
   op.name = lex_.EatIdentView();
   if (op.name == "call") op.name = "func.call";
   if (op.name == "return") op.name = "func.return";
@@ -318,6 +371,7 @@ bool DirectReader::Block(Scope& s, int depth, absl::InlinedVector<Instruction*, 
     const char c = lex_.PeekChar();
     if (c == '}' || c == '^' || c == '\0') return false;  // no terminator, or block labels
     OpText op;
+    const Lexer::Mark start = lex_.Save();
     if (!OpHead(op)) return false;
     if (op.name == "stablehlo.return" || op.name == "func.return") {
       if (!op.results.empty()) return false;
@@ -333,8 +387,15 @@ bool DirectReader::Block(Scope& s, int depth, absl::InlinedVector<Instruction*, 
       *return_pos = op.pos;
       return NothingAfterOp() && Operands(op, s, returned) && lex_.Eat("}");
     }
-    OpReader read = FindOpReader(op.name);
-    if (read == nullptr || !read(*this, op, s, depth) || !NothingAfterOp()) return false;
+    // An op this reader does not know, or one its reader gave up on before
+    // it made anything (a form or attribute it does not read), goes to the
+    // general path's reader and translator.
+    OpReader read = op.generic ? nullptr : FindOpReader(op.name);
+    const int64_t names_before = next_id_;
+    if (read == nullptr || !read(*this, op, s, depth)) {
+      if (next_id_ != names_before || !Delegate(start, op.name, s, depth)) return false;
+    }
+    if (!NothingAfterOp()) return false;
   }
 }
 
@@ -375,7 +436,7 @@ bool DirectReader::Func() {
   if (!Block(s, 1, &returned, &return_pos)) return false;
   if (returned.size() != f.results.size()) return false;
   for (size_t i = 0; i < returned.size(); ++i) {
-    if (returned[i]->shape_ptr() != f.results[i]) return false;
+    if (!SameType(returned[i]->shape_ptr(), f.results[i])) return false;
   }
   if (returned.size() == 1) {
     comp->set_root(returned[0]);
@@ -491,7 +552,9 @@ bool DirectReader::BindCalls() {
       return false;
     }
     for (size_t i = 0; i < f.args.size(); ++i) {
-      if (c.inst->operand(static_cast<int64_t>(i))->shape_ptr() != f.args[i]) return false;
+      if (!SameType(c.inst->operand(static_cast<int64_t>(i))->shape_ptr(), f.args[i])) {
+        return false;
+      }
     }
     c.inst->SetAttr(AttrKind::kToApply, std::vector<Computation*>{f.comp});
   }

@@ -1,18 +1,22 @@
-// The direct reader: StableHLO text of the common kind, read into the IR in
-// one pass, without the AST, the HLO text and the HLO parser that the
-// general path (reader.h, translator.h, then ParseModule) goes through.
+// The direct reader: StableHLO text read into the IR in one pass, without
+// the AST, the HLO text and the HLO parser that the general path (reader.h,
+// translator.h, then ParseModule) goes through for the whole text.
 //
-// It reads what JAX prints for most programs: a module of func.func's made of
-// the ops in direct_ops.cc (elementwise ops, constants, broadcasts, reshapes,
-// slices, dot_general, reduce, call, ...) in their pretty forms, without
-// locations or dialect attributes. On anything else (another op or form, an
-// attribute dictionary, a location, and every error) it gives up, and the
-// caller reads the text with the general path, which also words the errors.
+// The ops JAX prints most (elementwise ops, constants, broadcasts, reshapes,
+// slices, dot_general, reduce, while, call, ...: direct_ops.cc) it reads and
+// emits itself. Any other op, and one whose reader meets a form it does not
+// read before it has made anything, it hands to the general path one op at a
+// time (direct_delegate.cc): the general reader reads it, the general
+// translator translates it and the HLO parser reads that into this module.
+// It gives up on the whole text, and the caller reads it with the general
+// path (which also words the errors), at locations, meshes, attributes of a
+// function or of the module it does not know, and at every error.
 //
 // What it returns is the Module the general path gives for the same text, to
 // every instruction name, attribute, literal and source place:
 // direct_reader_test.cc holds the two paths to that on every .mlir file in
-// testdata/ and the shared cases.
+// testdata/ and third_party/, the shared cases, and --emit=stablehlo's text of
+// every testdata module, and the StableHLO fuzz target on every input.
 #ifndef HLO_STABLEHLO_DIRECT_READER_H_
 #define HLO_STABLEHLO_DIRECT_READER_H_
 

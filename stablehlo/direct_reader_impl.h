@@ -16,7 +16,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "ir/module.h"
+#include "stablehlo/ast.h"
 #include "stablehlo/lexer.h"
+#include "stablehlo/translator.h"
 
 namespace hlo::stablehlo::direct {
 
@@ -25,6 +27,7 @@ using Shapes = absl::InlinedVector<const Shape*, 4>;
 // An op as its text gives it, before its reader translates it.
 struct OpText {
   std::string_view name;  // stablehlo.add, func.call
+  bool generic = false;   // written in MLIR's generic form (`"stablehlo.add"(...)`)
   SourceLoc pos;          // its first character: its results, or its name
   absl::InlinedVector<std::string_view, 2> results;  // `%x`, or `%x#i` for `%x:N`
   absl::InlinedVector<std::string_view, 4> operands;  // `%x` or `%x#i` as written
@@ -64,8 +67,10 @@ class DirectReader {
   bool IntList(std::vector<int64_t>* out);
   // ',' key '=' '[' ints ']' with this key.
   bool NamedInts(std::string_view key, std::vector<int64_t>* out);
-  // A type: `tensor<...>` of a static shape and a plain element type.
+  // A type: `tensor<...>` of a static shape and a plain element type, a
+  // tuple of such, or a token.
   const Shape* Type();
+  const Shape* ShapeOf(const stablehlo::Type& t);
   // The op's operands, each of the type the op gives it.
   bool Operands(const OpText& op, const Scope& s, absl::InlinedVector<Instruction*, 4>* out);
   // A new instruction `prefix.N` at the end of the scope's computation.
@@ -116,11 +121,18 @@ class DirectReader {
   bool FuncSignature(FuncInfo* f, std::vector<std::pair<std::string_view, SourceLoc>>* args);
   bool OpHead(OpText& op);
   bool NothingAfterOp();
+  // An op without a reader here, read and translated by the general path's
+  // reader and translator, and their HLO parsed into this module
+  // (direct_delegate.cc). `start`: the op's first character.
+  bool Delegate(const Lexer::Mark& start, std::string_view name, Scope& s, int depth);
   bool BindCalls();
   std::unique_ptr<Module> Finish();
   std::string_view NewName(std::string_view prefix);
 
   Lexer lex_;
+  MlirModule no_functions_;  // what the delegated ops' translator sees
+  std::unique_ptr<Translator> translator_;  // made at the first delegated op
+  absl::flat_hash_map<std::string, Computation*> delegated_comps_;  // by name
   std::unique_ptr<Module> module_;
   std::string module_name_;
   int64_t replicas_ = 0, partitions_ = 0;  // 0: not given

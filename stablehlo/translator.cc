@@ -440,17 +440,19 @@ void Translator::Render() {
   for (const auto& c : comps_) {
     if (c->entry) order.push_back(c.get());
   }
-  for (const HloComputation* c : order) {
-    StrAppend(&text_, c->entry ? "ENTRY " : "", c->name, " {\n");
-    line_pos_.push_back(c->pos);
-    for (const HloLine& l : c->lines) {
-      StrAppend(&text_, "  ", l.name == c->root ? "ROOT " : "", l.text, "\n");
-      line_pos_.push_back(l.pos);
-    }
-    text_ += "}\n\n";
-    line_pos_.push_back(c->pos);
-    line_pos_.push_back(c->pos);
+  for (const HloComputation* c : order) RenderComputation(*c, &text_, &line_pos_);
+}
+
+void RenderComputation(const HloComputation& c, std::string* text, std::vector<Pos>* line_pos) {
+  StrAppend(text, c.entry ? "ENTRY " : "", c.name, " {\n");
+  line_pos->push_back(c.pos);
+  for (const HloLine& l : c.lines) {
+    StrAppend(text, "  ", l.name == c.root ? "ROOT " : "", l.text, "\n");
+    line_pos->push_back(l.pos);
   }
+  *text += "}\n\n";
+  line_pos->push_back(c.pos);
+  line_pos->push_back(c.pos);
 }
 
 }  // namespace hlo::stablehlo

@@ -129,6 +129,15 @@ class Translator {
   // (ops_misc.cc).
   absl::flat_hash_map<std::string, const Attr*>& constants() { return constants_; }
 
+  // ---- For the direct reader (direct_reader.h), which hands it the ops it
+  // has no reader for, one at a time, under its own names. ---------------
+  int64_t next_id() const { return next_id_; }
+  void set_next_id(int64_t id) { next_id_ = id; }
+  absl::Status TranslateOne(const Op& op, Scope& s) { return TranslateOp(op, s); }
+  // The computations made since the last call (regions, shared scalar
+  // computations), in the order they were made.
+  std::vector<std::unique_ptr<HloComputation>> TakeComputations() { return std::move(comps_); }
+
  private:
   absl::Status TranslateFunc(const Func& f, bool entry);
   absl::Status TranslateOp(const Op& op, Scope& s);
@@ -148,6 +157,10 @@ class Translator {
   absl::flat_hash_map<std::string, std::string> scalar_computations_;
   bool has_quant_types_;
 };
+
+// Appends the computation's HLO text (`[ENTRY] name {`, its lines, `}`)
+// and, per line, the StableHLO place it came from.
+void RenderComputation(const HloComputation& c, std::string* text, std::vector<Pos>* line_pos);
 
 // A name as HLO text can hold it: characters other than [A-Za-z0-9_.-]
 // become '_', and a leading digit (or nothing) gets a '_' before it.
