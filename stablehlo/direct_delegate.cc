@@ -7,6 +7,7 @@
 #include "ir/strings.h"
 #include "parser/parser.h"
 #include "stablehlo/direct_reader_impl.h"
+#include "stablehlo/locations.h"
 #include "stablehlo/reader.h"
 
 namespace hlo::stablehlo::direct {
@@ -29,13 +30,16 @@ stablehlo::Type AstType(const Shape& s) {
   return t;
 }
 
-// Every value the op and its regions use, and whether any has a location.
-void CollectUses(const stablehlo::Op& op, std::vector<const std::string*>* uses, bool* located) {
-  *located = *located || !op.loc.raw.empty();
+// Every value the op and its regions use; their locations resolved, as the
+// general reader resolves them at the end of the text.
+void CollectUses(stablehlo::Op& op,
+                 const absl::flat_hash_map<std::string, std::string_view>& aliases,
+                 std::vector<const std::string*>* uses) {
+  if (!op.loc.raw.empty()) ResolveLocation(op.loc.raw, aliases, &op.loc);
   for (const stablehlo::Use& u : op.operands) uses->push_back(&u.name);
-  for (const stablehlo::Region& r : op.regions) {
-    for (const stablehlo::Block& b : r.blocks) {
-      for (const stablehlo::Op& inner : b.ops) CollectUses(inner, uses, located);
+  for (stablehlo::Region& r : op.regions) {
+    for (stablehlo::Block& b : r.blocks) {
+      for (stablehlo::Op& inner : b.ops) CollectUses(inner, aliases, uses);
     }
   }
 }
@@ -52,9 +56,7 @@ bool DirectReader::Delegate(const Lexer::Mark& start, std::string_view name, Sco
   Reader reader(lex_);
   if (!reader.ParseOp(&op, depth).ok()) return false;
   std::vector<const std::string*> uses;
-  bool located = false;
-  CollectUses(op, &uses, &located);
-  if (located) return false;  // locations are resolved at the end of a text
+  CollectUses(op, aliases_, &uses);
 
   // The translator's scope: the outer values the op uses, under their
   // instructions' names; the text stands for each by a parameter.

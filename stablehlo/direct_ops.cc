@@ -72,7 +72,6 @@ bool Ints(const Params& params, std::initializer_list<std::string_view> keys,
 bool ReadSimple(DirectReader& r, OpText& op, Params* params) {
   if (r.lex().PeekChar() == '%' && !r.Uses(op)) return false;
   if (!ReadParams(r, params)) return false;
-  if (params == nullptr && r.lex().PeekChar() == ',') return false;
   return r.lex().PeekChar() != '{' && r.TrailingTypes(op);
 }
 

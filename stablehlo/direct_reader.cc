@@ -9,6 +9,7 @@
 #include "stablehlo/dense.h"
 #include "stablehlo/direct_reader_impl.h"
 #include "stablehlo/lexer.h"
+#include "stablehlo/locations.h"
 #include "stablehlo/translator.h"
 #include "stablehlo/types.h"
 
@@ -385,24 +386,108 @@ bool DirectReader::Block(Scope& s, int depth, absl::InlinedVector<Instruction*, 
         if (op.operand_types.size() != op.operands.size()) return false;
       }
       *return_pos = op.pos;
-      return NothingAfterOp() && Operands(op, s, returned) && lex_.Eat("}");
+      return_loc_ = {};
+      if (lex_.PeekChar() == '{') return false;
+      if (lex_.Eat("loc") && !LocationBody(&return_loc_)) return false;
+      return Operands(op, s, returned) && lex_.Eat("}");
     }
     // An op this reader does not know, or one its reader gave up on before
     // it made anything (a form or attribute it does not read), goes to the
     // general path's reader and translator.
     OpReader read = op.generic ? nullptr : FindOpReader(op.name);
     const int64_t names_before = next_id_;
+    const int64_t first = s.comp->instruction_count();
     if (read == nullptr || !read(*this, op, s, depth)) {
       if (next_id_ != names_before || !Delegate(start, op.name, s, depth)) return false;
     }
-    if (!NothingAfterOp()) return false;
+    // An attribute dictionary after the op was not read by its reader.
+    if (lex_.PeekChar() == '{') return false;
+    std::string_view loc;
+    if (lex_.Eat("loc")) {
+      if (!LocationBody(&loc) || !SetMetadata(loc, s.comp, first)) return false;
+    }
   }
 }
 
-// A location or an attribute dictionary after an op: the general path.
-bool DirectReader::NothingAfterOp() {
-  const char c = lex_.PeekChar();
-  return c != '{' && !(c == 'l' && lex_.text().substr(lex_.offset()).starts_with("loc"));
+// loc ::= 'loc' '(' body ')'   (after 'loc'): the body.
+bool DirectReader::LocationBody(std::string_view* body) {
+  std::string_view group;
+  if (lex_.PeekChar() != '(' || !lex_.SkipBalanced(&group).ok()) return false;
+  *body = group.substr(1, group.size() - 2);
+  return true;
+}
+
+// The metadata a location gives (op_name, source_file and source_line, as
+// MetadataText writes them and the HLO parser reads them back): null when it
+// says nothing. Names the HLO text would have to escape are left to the
+// general path (false).
+bool DirectReader::Metadata(std::string_view loc, std::shared_ptr<const KeyValues>* out) {
+  if (auto it = metadata_.find(loc); it != metadata_.end()) {
+    *out = it->second;
+    return true;
+  }
+  Location l;
+  ResolveLocation(loc, aliases_, &l);
+  for (const std::string* text : {&l.op_name, &l.file}) {
+    for (char c : *text) {
+      if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return false;
+    }
+  }
+  std::shared_ptr<KeyValues> kv;
+  if (!l.op_name.empty() || !l.file.empty()) {
+    kv = std::make_shared<KeyValues>();
+    if (!l.op_name.empty()) {
+      kv->push_back({InternedString("op_name"), InternedString(l.op_name), true});
+    }
+    if (!l.file.empty()) {
+      kv->push_back({InternedString("source_file"), InternedString(l.file), true});
+      kv->push_back({InternedString("source_line"), InternedString(StrCat(l.line)), false});
+    }
+  }
+  *out = kv;
+  metadata_.emplace(loc, *out);
+  return true;
+}
+
+// The location's metadata on the instructions an op made (those of `comp`
+// from index `first`), last among their attributes as the translation
+// writes it.
+bool DirectReader::SetMetadata(std::string_view loc, Computation* comp, int64_t first) {
+  std::shared_ptr<const KeyValues> kv;
+  if (!Metadata(loc, &kv)) return false;
+  if (kv == nullptr) return true;
+  for (int64_t i = first; i < comp->instruction_count(); ++i) {
+    comp->instructions()[i]->SetAttr(AttrKind::kMetadata, kv);
+  }
+  return true;
+}
+
+// alias-def ::= '#' name '=' (loc | attr), before or after the module.
+bool DirectReader::AliasDef() {
+  if (lex_.EatSigilView('#').empty() || !lex_.Eat("=")) return false;
+  std::string_view body;
+  if (lex_.Eat("loc")) return LocationBody(&body);
+  Attr ignored;
+  return ParseAttr(lex_, &ignored).ok();
+}
+
+// The `#name = loc(...)` aliases of the text, wherever they stand (JAX
+// writes most after the module), so that an op's location resolves where
+// the op is read.
+void DirectReader::ScanLocationAliases() {
+  const std::string_view text = lex_.text();
+  if (text.find("loc(") == std::string_view::npos) return;
+  for (size_t at = text[0] == '#' ? 0 : text.find("\n#"); at != std::string_view::npos;
+       at = text.find("\n#", at + 1)) {
+    Lexer line(text.substr(at), "", 1);
+    std::string_view name = line.EatSigilView('#');
+    std::string_view group;
+    if (name.empty() || !line.Eat("=") || !line.Eat("loc") || line.PeekChar() != '(' ||
+        !line.SkipBalanced(&group).ok()) {
+      continue;
+    }
+    aliases_[std::string(name)] = group.substr(1, group.size() - 2);
+  }
 }
 
 // func ::= 'func.func' ('public' | 'private')? '@' name '(' args? ')' ('->' results)? '{' block
@@ -442,9 +527,13 @@ bool DirectReader::Func() {
     comp->set_root(returned[0]);
   } else {
     std::vector<const Shape*> elements(f.results.begin(), f.results.end());
+    const int64_t first = comp->instruction_count();
     comp->set_root(Emit(s, Opcode::kTuple, "tuple", module_->Intern(Shape::Tuple(elements)),
                         return_pos, returned));
+    if (!return_loc_.empty() && !SetMetadata(return_loc_, comp, first)) return false;
   }
+  std::string_view ignored;  // a function's own location is not translated
+  if (lex_.Eat("loc") && !LocationBody(&ignored)) return false;
   funcs_.emplace(name, std::move(f));
   func_order_.push_back(name);
   return true;
@@ -464,6 +553,8 @@ bool DirectReader::FuncSignature(FuncInfo* f,
       if (name.empty() || lex_.EatRaw('#') || !lex_.Eat(":")) return false;
       const Shape* t = Type();
       if (t == nullptr) return false;
+      std::string_view ignored;  // an argument's location is not translated
+      if (lex_.Eat("loc") && !LocationBody(&ignored)) return false;
       f->args.push_back(t);
       args->emplace_back(name, pos);
     } while (lex_.Eat(","));
@@ -529,13 +620,24 @@ bool DirectReader::ModuleHeader() {
   return lex_.Eat("{");
 }
 
+// file ::= alias-def* (module | func+) alias-def*
 std::unique_ptr<Module> DirectReader::Read() {
+  ScanLocationAliases();
+  while (lex_.PeekChar() == '#') {
+    if (!AliasDef()) return nullptr;
+  }
   const bool wrapped = lex_.PeekChar() == 'm';
   if (!ModuleHeader()) return nullptr;
   while (lex_.PeekChar() == 'f') {
     if (!Func()) return nullptr;
   }
-  if (wrapped && !lex_.Eat("}")) return nullptr;
+  if (wrapped) {
+    std::string_view ignored;
+    if (!lex_.Eat("}") || (lex_.Eat("loc") && !LocationBody(&ignored))) return nullptr;
+  }
+  while (lex_.PeekChar() == '#') {
+    if (!AliasDef()) return nullptr;
+  }
   if (!lex_.AtEnd() || func_order_.empty() || !BindCalls()) return nullptr;
   return Finish();
 }

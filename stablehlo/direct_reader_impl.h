@@ -120,7 +120,11 @@ class DirectReader {
   bool Func();
   bool FuncSignature(FuncInfo* f, std::vector<std::pair<std::string_view, SourceLoc>>* args);
   bool OpHead(OpText& op);
-  bool NothingAfterOp();
+  bool LocationBody(std::string_view* body);
+  bool Metadata(std::string_view loc, std::shared_ptr<const KeyValues>* out);
+  bool SetMetadata(std::string_view loc, Computation* comp, int64_t first);
+  bool AliasDef();
+  void ScanLocationAliases();
   // An op without a reader here, read and translated by the general path's
   // reader and translator, and their HLO parsed into this module
   // (direct_delegate.cc). `start`: the op's first character.
@@ -146,6 +150,12 @@ class DirectReader {
   absl::flat_hash_map<std::string_view, const Shape*> types_;
   absl::flat_hash_map<std::string_view, Dense> splats_;
   bool any_operands_ = false;
+  // Locations: the text's `#name = loc(...)` aliases, the metadata of each
+  // location read, and the last return's location (a function's tuple root
+  // takes it).
+  absl::flat_hash_map<std::string, std::string_view> aliases_;
+  absl::flat_hash_map<std::string_view, std::shared_ptr<const KeyValues>> metadata_;
+  std::string_view return_loc_;
 };
 
 // An op reader: reads what follows the op's name and emits its instructions.

@@ -102,6 +102,11 @@ TEST_CASE("the direct reader gives the general path's module on the .mlir files"
       CheckText(ReadText(p), p.string(), &tally);
     }
   }
+  // StableHLO text in testdata's .hlo files (testdata/stablehlo/).
+  for (const fs::path& p : FilesUnder(fs::path(HLO_SOURCE_DIR) / "testdata", ".hlo")) {
+    const std::string text = ReadText(p);
+    if (LooksLikeStableHlo(text)) CheckText(text, p.string(), &tally);
+  }
   for (const fs::path& p : FilesUnder(fs::path(HLO_SOURCE_DIR) / "../shared/xla-jax/cases", ".mlir")) {
     CheckText(ReadText(p), p.string(), &tally);
   }
