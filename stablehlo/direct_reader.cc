@@ -91,9 +91,21 @@ const Shape* DirectReader::Type() {
     if (shape != nullptr) types_.emplace(text, shape);
     return shape;
   }
-  if (!lex_.Eat("tensor")) return nullptr;
+  if (!lex_.Eat("tensor") || lex_.PeekChar() != '<') return nullptr;
+  // `<...>` up to the first '>' when nothing opens before it (most types);
+  // else a balanced group.
   std::string_view group;
-  if (lex_.PeekChar() != '<' || !lex_.SkipBalanced(&group).ok()) return nullptr;
+  const std::string_view rest = lex_.text().substr(lex_.offset());
+  const size_t close = rest.find('>');
+  if (close != std::string_view::npos &&
+      rest.substr(1, close - 1).find_first_of("<\"\n(") == std::string_view::npos) {
+    group = rest.substr(0, close + 1);
+    Lexer::Mark after = lex_.Save();
+    after.pos += group.size();  // on the same line
+    lex_.Restore(after);
+  } else if (!lex_.SkipBalanced(&group).ok()) {
+    return nullptr;
+  }
   if (auto it = types_.find(group); it != types_.end()) return it->second;
   std::string_view body = group.substr(1, group.size() - 2);
   std::vector<int64_t> dims;
