@@ -196,7 +196,7 @@ def compare_selftest():
             for i, (x, y, same) in enumerate(cases) if (compare(x, y) is None) != same]
 
 
-def check(bindir, label, text, run_flags, stablehlo=False):
+def check(bindir, label, text, run_flags=(), stablehlo=False):
     """('ok' | 'skip' | 'fail', message); `run_flags` go to both hlo-run runs."""
     hlo_run = os.path.join(bindir, "hlo-run")
     hlo_opt = os.path.join(bindir, "hlo-opt")
@@ -204,7 +204,7 @@ def check(bindir, label, text, run_flags, stablehlo=False):
         src = os.path.join(tmp, "module.hlo")
         with open(src, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(text)
-        rc, out, err = run([hlo_run, src] + RUN_ARGS + run_flags)
+        rc, out, err = run([hlo_run, src] + RUN_ARGS + list(run_flags))
         if rc != 0:
             first = err.decode(errors="replace").strip().splitlines()
             return "skip", f"hlo-run fails before the passes: {first[-1] if first else rc}"
@@ -221,7 +221,7 @@ def check(bindir, label, text, run_flags, stablehlo=False):
             if rc != 0:
                 return "fail", f"hlo-opt {' '.join(flags)} exits {rc}: " \
                                f"{err.decode(errors='replace').strip()[-400:]}"
-            rc, out, err = run([hlo_run, opt] + RUN_ARGS + run_flags)
+            rc, out, err = run([hlo_run, opt] + RUN_ARGS + list(run_flags))
             if rc != 0:
                 return "fail", f"hlo-run fails after {name}: " \
                                f"{err.decode(errors='replace').strip()[-400:]}"

@@ -46,8 +46,7 @@ void CollectUses(stablehlo::Op& op,
 
 }  // namespace
 
-bool DirectReader::Delegate(const Lexer::Mark& start, std::string_view name, Scope& s,
-                            int depth) {
+bool DirectReader::Delegate(const Lexer::Mark& start, std::string_view name, Scope& s, int depth) {
   // The check and interpreter ops keep state of the whole module (the
   // device grid, probes) in the translator: the general path reads them.
   if (name.starts_with("check.") || name.starts_with("interpreter.")) return false;
@@ -86,8 +85,8 @@ bool DirectReader::Delegate(const Lexer::Mark& start, std::string_view name, Sco
   body.entry = true;
   for (size_t i = 0; i < outer.size(); ++i) {
     const std::string n(outer[i]->name());
-    body.lines.push_back({StrCat(n, " = ", outer[i]->shape().ToString(true), " parameter(", i, ")"),
-                          n, Pos()});
+    body.lines.push_back(
+        {StrCat(n, " = ", outer[i]->shape().ToString(true), " parameter(", i, ")"), n, Pos()});
   }
   for (HloLine& l : lines.lines) body.lines.push_back(std::move(l));
   if (body.lines.empty()) return false;

@@ -148,8 +148,8 @@ const absl::flat_hash_map<std::string_view, ElementwiseOp>& ElementwiseOps() {
     static std::vector<std::string> names;  // the keys' storage
     names.reserve(std::size(unary) + std::size(binary));
     for (int arity : {1, 2}) {
-      for (const auto& [name, opcode] : arity == 1 ? absl::MakeConstSpan(unary)
-                                                   : absl::MakeConstSpan(binary)) {
+      for (const auto& [name, opcode] :
+           arity == 1 ? absl::MakeConstSpan(unary) : absl::MakeConstSpan(binary)) {
         names.push_back(StrCat("stablehlo.", name));
         t->emplace(names.back(), ElementwiseOp{opcode, *ParseOpcode(opcode), arity});
       }
@@ -223,12 +223,13 @@ bool Compare(DirectReader& r, OpText& op, Scope& s, int) {
   }
   Values in;
   const Shape* type = nullptr;
-  if (lex.PeekChar() == '{' || !r.TrailingTypes(op) || !Prepare(r, op, s, 2, &in, &type)) return false;
+  if (lex.PeekChar() == '{' || !r.TrailingTypes(op) || !Prepare(r, op, s, 2, &in, &type))
+    return false;
   Instruction* cmp = r.Emit(s, Opcode::kCompare, "compare", type, op.pos, in);
   cmp->SetAttr(AttrKind::kDirection, InternedString(dir));
   // The element type's own comparison is not written (XLA prints others).
   const std::string_view element = PrimitiveTypeName(in[0]->shape().element_type());
-  const std::string_view fallback = element[0] == 's'                       ? "SIGNED"
+  const std::string_view fallback = element[0] == 's'                        ? "SIGNED"
                                     : element[0] == 'u' || element == "pred" ? "UNSIGNED"
                                                                              : "FLOAT";
   if (!cmp_type.empty() && cmp_type != "NOTYPE" && cmp_type != fallback) {
@@ -351,7 +352,8 @@ bool Slice(DirectReader& r, OpText& op, Scope& s, int) {
   }
   Values in;
   const Shape* type = nullptr;
-  if (lex.PeekChar() == '{' || !r.TrailingTypes(op) || !Prepare(r, op, s, 1, &in, &type)) return false;
+  if (lex.PeekChar() == '{' || !r.TrailingTypes(op) || !Prepare(r, op, s, 1, &in, &type))
+    return false;
   Instruction* slice = r.Emit(s, Opcode::kSlice, "slice", type, op.pos, in);
   slice->SetAttr(AttrKind::kSlice, std::shared_ptr<const SliceSpec>(std::move(spec)));
   return r.BindResults(s, op, slice);
@@ -430,7 +432,8 @@ bool DotGeneral(DirectReader& r, OpText& op, Scope& s, int) {
   }
   Values in;
   const Shape* type = nullptr;
-  if (lex.PeekChar() == '{' || !r.TrailingTypes(op) || !Prepare(r, op, s, 2, &in, &type)) return false;
+  if (lex.PeekChar() == '{' || !r.TrailingTypes(op) || !Prepare(r, op, s, 2, &in, &type))
+    return false;
   Instruction* dot = r.Emit(s, Opcode::kDot, "dot", type, op.pos, in);
   if (!lb.empty()) dot->SetAttr(AttrKind::kLhsBatchDims, std::move(lb));
   dot->SetAttr(AttrKind::kLhsContractingDims, std::move(lc));
@@ -549,9 +552,8 @@ Computation* WhileRegion(DirectReader& r, std::string_view word,
   Scope region{comp, {}};
   Instruction* param = r.Parameter(region, 0, "arg_tuple", tuple, pos);
   for (size_t i = 0; i < args.size(); ++i) {
-    Instruction* gte =
-        r.Emit(region, Opcode::kGetTupleElement, "get-tuple-element", types[i], args[i].second,
-               {param});
+    Instruction* gte = r.Emit(region, Opcode::kGetTupleElement, "get-tuple-element", types[i],
+                              args[i].second, {param});
     gte->SetAttr(AttrKind::kIndex, static_cast<int64_t>(i));
     region.values[args[i].first] = gte;
   }

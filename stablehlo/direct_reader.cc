@@ -31,8 +31,7 @@ bool SameType(const Shape* a, const Shape* b) { return a == b || a->Compatible(*
 // ---- Reader ------------------------------------------------------------------
 
 DirectReader::DirectReader(std::string_view text, uint32_t first_line)
-    : lex_(text, "", first_line),
-      module_(std::make_unique<Module>("module")) {}
+    : lex_(text, "", first_line), module_(std::make_unique<Module>("module")) {}
 
 std::string_view DirectReader::ValueName() {
   std::string_view name = lex_.EatSigilView('%');
@@ -197,8 +196,8 @@ bool DirectReader::TrailingTypes(OpText& op) {
   } else if (op.name == "stablehlo.complex" && in.size() == 1) {
     const Shape& c = *in[0];
     if (!c.IsArray()) return false;
-    const PrimitiveType part = c.element_type() == PrimitiveType::kC128 ? PrimitiveType::kF64
-                                                                       : PrimitiveType::kF32;
+    const PrimitiveType part =
+        c.element_type() == PrimitiveType::kC128 ? PrimitiveType::kF64 : PrimitiveType::kF32;
     const Shape* p = module_->Intern(Shape::Array(part, c.dims()).WithDefaultLayout());
     op.operand_types.assign(n, p);
     op.result_types = in;
@@ -282,8 +281,8 @@ bool DirectReader::BindResults(Scope& s, const OpText& op, Instruction* inst, bo
     return true;
   }
   for (size_t i = 0; i < op.results.size(); ++i) {
-    Instruction* gte = Emit(s, Opcode::kGetTupleElement, "get-tuple-element", op.result_types[i],
-                            op.pos, {inst});
+    Instruction* gte =
+        Emit(s, Opcode::kGetTupleElement, "get-tuple-element", op.result_types[i], op.pos, {inst});
     gte->SetAttr(AttrKind::kIndex, static_cast<int64_t>(i));
     s.values[op.results[i]] = gte;
   }
@@ -468,7 +467,6 @@ bool DirectReader::Func() {
   func_order_.push_back(name);
   return true;
 }
-
 
 // args ::= '(' ('%' name ':' type (',' ...)*)? ')'   (no attributes or locations)
 // results ::= '->' ('(' (type result-attrs? (',' ...)*)? ')' | type)

@@ -29,7 +29,7 @@ struct OpText {
   std::string_view name;  // stablehlo.add, func.call
   bool generic = false;   // written in MLIR's generic form (`"stablehlo.add"(...)`)
   SourceLoc pos;          // its first character: its results, or its name
-  absl::InlinedVector<std::string_view, 2> results;  // `%x`, or `%x#i` for `%x:N`
+  absl::InlinedVector<std::string_view, 2> results;   // `%x`, or `%x#i` for `%x:N`
   absl::InlinedVector<std::string_view, 4> operands;  // `%x` or `%x#i` as written
   Shapes operand_types, result_types;
 };
@@ -134,12 +134,12 @@ class DirectReader {
   std::string_view NewName(std::string_view prefix);
 
   Lexer lex_;
-  MlirModule no_functions_;  // what the delegated ops' translator sees
+  MlirModule no_functions_;                 // what the delegated ops' translator sees
   std::unique_ptr<Translator> translator_;  // made at the first delegated op
   absl::flat_hash_map<std::string, Computation*> delegated_comps_;  // by name
   std::unique_ptr<Module> module_;
   std::string module_name_;
-  int64_t replicas_ = 0, partitions_ = 0;  // 0: not given
+  int64_t replicas_ = 0, partitions_ = 0;            // 0: not given
   std::vector<std::unique_ptr<Computation>> comps_;  // in the order they were made
   absl::flat_hash_map<std::string_view, FuncInfo> funcs_;
   std::vector<std::string_view> func_order_;

@@ -48,14 +48,16 @@ std::string Describe(Module& m) {
   std::string out = PrintModule(m);
   const PrintStyle& st = m.style();
   StrAppend(&out, "style ", int{st.percent_names}, int{st.signatures}, int{st.operand_shapes},
-            int{st.print_metadata}, int{st.print_layouts}, int{st.compact_gte}, " replicas ", m.replica_count(), " partitions ",
-            m.num_partitions(), " entry ", m.entry()->name(), "\n");
-  for (const ModuleAttr& a : m.header_attrs()) StrAppend(&out, "header ", a.name, "=", a.value, "\n");
+            int{st.print_metadata}, int{st.print_layouts}, int{st.compact_gte}, " replicas ",
+            m.replica_count(), " partitions ", m.num_partitions(), " entry ", m.entry()->name(),
+            "\n");
+  for (const ModuleAttr& a : m.header_attrs())
+    StrAppend(&out, "header ", a.name, "=", a.value, "\n");
   for (const auto& c : m.computations()) {
     StrAppend(&out, "computation ", c->name(), " at ", c->loc().line, ":", c->loc().col,
               " signature ", int{c->printed_signature()}, " fusion ",
-              int{c->is_fusion_computation()},
-              " params ", c->parameter_count(), " root ", c->root()->name(), "\n");
+              int{c->is_fusion_computation()}, " params ", c->parameter_count(), " root ",
+              c->root()->name(), "\n");
     for (const auto& inst : c->instructions()) {
       StrAppend(&out, "  ", inst->name(), " at ", inst->loc().line, ":", inst->loc().col, " ",
                 inst->shape().ToString(true), " param ", inst->parameter_number(), " users");
@@ -107,7 +109,8 @@ TEST_CASE("the direct reader gives the general path's module on the .mlir files"
     const std::string text = ReadText(p);
     if (LooksLikeStableHlo(text)) CheckText(text, p.string(), &tally);
   }
-  for (const fs::path& p : FilesUnder(fs::path(HLO_SOURCE_DIR) / "../shared/xla-jax/cases", ".mlir")) {
+  for (const fs::path& p :
+       FilesUnder(fs::path(HLO_SOURCE_DIR) / "../shared/xla-jax/cases", ".mlir")) {
     CheckText(ReadText(p), p.string(), &tally);
   }
   INFO(tally.direct << " of " << tally.pieces << " pieces read directly");

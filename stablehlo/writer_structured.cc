@@ -1,6 +1,7 @@
 // The StableHLO form of the structured ops (dot, convolution, gather,
 // scatter, sort, ...), the collectives and custom calls.
 #include <algorithm>
+
 #include "ir/config_ints.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
@@ -705,11 +706,10 @@ absl::StatusOr<Value> Writer::Other(const hlo::Instruction& inst, int indent) {
       // does (a recv only starts it): a recv that only recv-dones use is
       // written where its first recv-done is, so that sends written between
       // the two still come before it.
-      const bool only_done = !inst.users().empty() &&
-                             std::all_of(inst.users().begin(), inst.users().end(),
-                                         [](const hlo::Instruction* u) {
-                                           return u->opcode() == Opcode::kRecvDone;
-                                         });
+      const bool only_done =
+          !inst.users().empty() &&
+          std::all_of(inst.users().begin(), inst.users().end(),
+                      [](const hlo::Instruction* u) { return u->opcode() == Opcode::kRecvDone; });
       if (only_done) return Value{{}, true};  // written at the recv-done
       return Receive(inst, indent);
     }
