@@ -433,7 +433,7 @@ bool DirectReader::Func() {
   if (name.empty()) return false;
   // A name the translation would change (or print with '%') is left to it.
   if (HloName(name) != name || !LexesBare(name) || funcs_.contains(name)) return false;
-  std::vector<std::pair<std::string_view, SourceLoc>> args;
+  std::vector<FuncArg> args;
   if (!FuncSignature(&f, &args)) return false;
   if (!lex_.Eat("{")) return false;
   comps_.push_back(std::make_unique<Computation>(std::string(name)));
@@ -443,7 +443,9 @@ bool DirectReader::Func() {
   f.comp = comp;
   Scope s{comp, {}};
   for (size_t i = 0; i < args.size(); ++i) {
-    s.values[args[i].first] = Parameter(s, i, StrCat("Arg_", i), f.args[i], args[i].second);
+    Instruction* p = Parameter(s, i, StrCat("Arg_", i), f.args[i], args[i].pos);
+    if (!ArgShardings(args[i].attrs, p)) return false;
+    s.values[args[i].name] = p;
   }
   absl::InlinedVector<Instruction*, 4> returned;
   SourceLoc return_pos;
@@ -468,23 +470,25 @@ bool DirectReader::Func() {
   return true;
 }
 
-// args ::= '(' ('%' name ':' type (',' ...)*)? ')'   (no attributes or locations)
-// results ::= '->' ('(' (type result-attrs? (',' ...)*)? ')' | type)
-// result-attrs ::= '{' key '=' string (',' ...)* '}'   (jax.result_info: not translated)
-bool DirectReader::FuncSignature(FuncInfo* f,
-                                 std::vector<std::pair<std::string_view, SourceLoc>>* args) {
+// args ::= '(' ('%' name ':' type dict? loc? (',' ...)*)? ')'
+// results ::= '->' ('(' (type dict? (',' ...)*)? ')' | type)
+// (a result's attributes, jax.result_info among them, are not translated)
+bool DirectReader::FuncSignature(FuncInfo* f, std::vector<FuncArg>* args) {
   if (!lex_.Eat("(")) return false;
   if (!lex_.Eat(")")) {
     do {
-      const SourceLoc pos = Here();
-      std::string_view name = ValueName();
-      if (name.empty() || lex_.EatRaw('#') || !lex_.Eat(":")) return false;
+      FuncArg a;
+      a.pos = Here();
+      a.name = ValueName();
+      if (a.name.empty() || lex_.EatRaw('#') || !lex_.Eat(":")) return false;
       const Shape* t = Type();
       if (t == nullptr) return false;
+      a.attrs.kind = Attr::Kind::kDict;
+      if (lex_.PeekChar() == '{' && !ParseDict(lex_, &a.attrs.dict).ok()) return false;
       std::string_view ignored;  // an argument's location is not translated
       if (lex_.Eat("loc") && !LocationBody(&ignored)) return false;
       f->args.push_back(t);
-      args->emplace_back(name, pos);
+      args->push_back(std::move(a));
     } while (lex_.Eat(","));
     if (!lex_.Eat(")")) return false;
   }
@@ -495,39 +499,47 @@ bool DirectReader::FuncSignature(FuncInfo* f,
     const Shape* t = Type();
     if (t == nullptr) return false;
     f->results.push_back(t);
-    if (paren && lex_.Eat("{")) {
-      do {
-        std::string value;
-        if (lex_.EatIdentView().empty() || !lex_.Eat("=") || !lex_.EatString(&value)) return false;
-      } while (lex_.Eat(","));
-      if (!lex_.Eat("}")) return false;
-    }
+    std::vector<NamedAttr> ignored;  // a result's attributes are not translated
+    if (paren && lex_.PeekChar() == '{' && !ParseDict(lex_, &ignored).ok()) return false;
   } while (paren && lex_.Eat(","));
   return !paren || lex_.Eat(")");
 }
 
-// attributes ::= '{' (key '=' value (',' ...)*)? '}' with the keys the
-// translation reads as ints (mhlo.num_replicas, mhlo.num_partitions) and
-// jax.uses_shape_polymorphism, which it does not read.
-bool DirectReader::ModuleAttributes() {
-  if (!lex_.Eat("{")) return false;
-  if (lex_.Eat("}")) return true;
-  do {
-    std::string_view key = lex_.EatIdentView();
-    if (!lex_.Eat("=")) return false;
-    if (key == "jax.uses_shape_polymorphism") {
-      if (!lex_.Eat("true") && !lex_.Eat("false")) return false;
-      continue;
+// An argument's shardings on its parameter, as the translation writes them:
+// sdy.sharding as frontend_attributes={xla.sdy.sharding="#sdy.sharding<...>"},
+// mhlo.sharding (GSPMD's text) as sharding=..., which the HLO parser reads
+// (here on a parameter of its own, whose attributes it must be alone in).
+bool DirectReader::ArgShardings(const Attr& attrs, Instruction* param) {
+  if (const Attr* sh = attrs.Find("sdy.sharding"); sh && !sh->text.empty()) {
+    std::string value = StrCat("#", sh->s, sh->text);
+    for (char c : value) {
+      if (static_cast<unsigned char>(c) < 0x20) return false;
     }
-    int64_t* slot = key == "mhlo.num_replicas"     ? &replicas_
-                    : key == "mhlo.num_partitions" ? &partitions_
-                                                   : nullptr;
-    int64_t v = 0;
-    if (slot == nullptr || *slot != 0 || !lex_.EatInt(&v) || v < 1) return false;
-    if (lex_.Eat(":") && !lex_.Eat("i32") && !lex_.Eat("i64")) return false;
-    *slot = v;
-  } while (lex_.Eat(","));
-  return lex_.Eat("}");
+    auto kv = std::make_shared<KeyValues>();
+    kv->push_back({InternedString("xla.sdy.sharding"), InternedString(value), true});
+    param->SetAttr(AttrKind::kFrontendAttributes, std::shared_ptr<const KeyValues>(kv));
+  }
+  if (const Attr* sh = attrs.Find("mhlo.sharding"); sh && sh->kind == Attr::Kind::kString) {
+    const std::string text =
+        StrCat("HloModule sharding\n\nENTRY e {\n  p = ", param->shape().ToString(true),
+               " parameter(0), sharding=", sh->s, "\n}\n");
+    ParseOptions options;
+    options.stablehlo_direct = false;
+    options.shape_pool = &module_->shapes();
+    absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(text, options);
+    if (!m.ok() || (*m)->entry()->instruction_count() != 1) return false;
+    absl::Span<const Attribute> read = (*m)->entry()->parameter(0)->attributes();
+    if (read.size() != 1 || read[0].kind != AttrKind::kSharding) return false;
+    param->SetAttr(AttrKind::kSharding, read[0].value);
+  }
+  return true;
+}
+
+// attributes ::= dict   (read as the general reader reads it; the header
+// attributes made from it at the end, as the translation makes them)
+bool DirectReader::ModuleAttributes() {
+  header_.attrs.kind = Attr::Kind::kDict;
+  return lex_.PeekChar() == '{' && ParseDict(lex_, &header_.attrs.dict).ok();
 }
 
 // file ::= 'module' ('@' name)? ('attributes' dict)? '{' func* '}' | func+
@@ -610,13 +622,13 @@ std::unique_ptr<Module> DirectReader::Finish() {
   if (entry == nullptr) return nullptr;
   Module& m = *module_;
   m.set_name(module_name_);
-  if (replicas_ > 0) {
-    m.header_attrs().push_back({"replica_count", StrCat(replicas_)});
-    m.set_replica_count(replicas_);
-  }
-  if (partitions_ > 0) {
-    m.header_attrs().push_back({"num_partitions", StrCat(partitions_)});
-    m.set_num_partitions(partitions_);
+  for (auto& [name, value] : HeaderAttributes(header_, 0, 0)) {
+    if (name == "replica_count" || name == "num_partitions") {
+      int64_t n = 0;
+      if (!ParseInt64(value, &n) || n < 1) return nullptr;  // the HLO parser's error
+      (name == "replica_count") ? m.set_replica_count(n) : m.set_num_partitions(n);
+    }
+    m.header_attrs().push_back({std::move(name), std::move(value)});
   }
   for (auto& c : comps_) {
     if (c.get() != entry->comp) m.AddComputation(std::move(c));

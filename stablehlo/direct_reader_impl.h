@@ -118,7 +118,13 @@ class DirectReader {
   bool ModuleHeader();
   bool ModuleAttributes();
   bool Func();
-  bool FuncSignature(FuncInfo* f, std::vector<std::pair<std::string_view, SourceLoc>>* args);
+  struct FuncArg {
+    std::string_view name;
+    SourceLoc pos;
+    Attr attrs;  // a dictionary
+  };
+  bool FuncSignature(FuncInfo* f, std::vector<FuncArg>* args);
+  bool ArgShardings(const Attr& attrs, Instruction* param);
   bool OpHead(OpText& op);
   bool LocationBody(std::string_view* body);
   bool Metadata(std::string_view loc, std::shared_ptr<const KeyValues>* out);
@@ -139,7 +145,7 @@ class DirectReader {
   absl::flat_hash_map<std::string, Computation*> delegated_comps_;  // by name
   std::unique_ptr<Module> module_;
   std::string module_name_;
-  int64_t replicas_ = 0, partitions_ = 0;            // 0: not given
+  MlirModule header_;                                // the module's attributes
   std::vector<std::unique_ptr<Computation>> comps_;  // in the order they were made
   absl::flat_hash_map<std::string_view, FuncInfo> funcs_;
   std::vector<std::string_view> func_order_;

@@ -362,10 +362,6 @@ absl::Status Translator::Translate() {
   return absl::OkStatus();
 }
 
-// The module's header attributes: mhlo.num_replicas / num_partitions as
-// replica_count / num_partitions (not for a Shardy module), mhlo.frontend_attributes and the sdy
-// meshes as frontend_attributes (values that are `{...}` written bare, as
-// XLA prints xla.sdy.meshes, the others quoted).
 absl::Status Translator::SetProcessGrid(Pos pos, int64_t replicas, int64_t partitions) {
   if (grid_replicas_ != 0 && (grid_replicas_ != replicas || grid_partitions_ != partitions)) {
     return Error(pos, StrCat("a grid of ", replicas, "x", partitions, " processes after one of ",
@@ -377,33 +373,35 @@ absl::Status Translator::SetProcessGrid(Pos pos, int64_t replicas, int64_t parti
   return absl::OkStatus();
 }
 
-void Translator::AppendModuleAttributes() {
+std::vector<std::pair<std::string, std::string>> HeaderAttributes(const MlirModule& module,
+                                                                  int64_t grid_replicas,
+                                                                  int64_t grid_partitions) {
+  std::vector<std::pair<std::string, std::string>> out;
   // A Shardy module (meshes) is the global program before partitioning: it
   // runs on one device, as XLA's dump of it before partitioning does.
-  const Attr* fa = module_.attrs.Find("mhlo.frontend_attributes");
+  const Attr* fa = module.attrs.Find("mhlo.frontend_attributes");
   const bool shardy =
-      !module_.meshes.empty() || (fa != nullptr && fa->Find("xla.sdy.meshes") != nullptr);
+      !module.meshes.empty() || (fa != nullptr && fa->Find("xla.sdy.meshes") != nullptr);
   for (const auto& [key, header] :
        {std::pair<std::string_view, std::string_view>{"mhlo.num_replicas", "replica_count"},
         {"mhlo.num_partitions", "num_partitions"}}) {
-    const Attr* a = module_.attrs.Find(key);
-    if (grid_replicas_ > 0) {  // interpreter.run_parallel's grid
-      StrAppend(&text_, ", ", header, "=",
-                header == "replica_count" ? grid_replicas_ : grid_partitions_);
+    const Attr* a = module.attrs.Find(key);
+    if (grid_replicas > 0) {  // interpreter.run_parallel's grid
+      out.emplace_back(header, StrCat(header == "replica_count" ? grid_replicas : grid_partitions));
     } else if (!shardy && a != nullptr && a->kind == Attr::Kind::kInt) {
-      StrAppend(&text_, ", ", header, "=", a->i);
+      out.emplace_back(header, StrCat(a->i));
     }
   }
   std::vector<std::string> entries;
-  if (!module_.meshes.empty()) {
+  if (!module.meshes.empty()) {
     std::vector<std::string> meshes;
-    for (const Mesh& m : module_.meshes) meshes.push_back(StrCat(m.name, " = #sdy.mesh", m.text));
+    for (const Mesh& m : module.meshes) meshes.push_back(StrCat(m.name, " = #sdy.mesh", m.text));
     entries.push_back(StrCat("xla.sdy.meshes={", StrJoin(meshes, ", "), "}"));
   }
   if (fa != nullptr && fa->kind == Attr::Kind::kDict) {
     for (const NamedAttr& e : fa->dict) {
       if (e.second.kind != Attr::Kind::kString) continue;
-      if (e.first == "xla.sdy.meshes" && !module_.meshes.empty()) continue;
+      if (e.first == "xla.sdy.meshes" && !module.meshes.empty()) continue;
       const std::string& v = e.second.s;
       if (v.size() >= 2 && v.front() == '{' && v.back() == '}') {
         entries.push_back(StrCat(e.first, "=", v));
@@ -412,7 +410,15 @@ void Translator::AppendModuleAttributes() {
       entries.push_back(StrCat(e.first, "=", HloQuoted(v)));
     }
   }
-  if (!entries.empty()) StrAppend(&text_, ", frontend_attributes={", StrJoin(entries, ","), "}");
+  if (!entries.empty())
+    out.emplace_back("frontend_attributes", StrCat("{", StrJoin(entries, ","), "}"));
+  return out;
+}
+
+void Translator::AppendModuleAttributes() {
+  for (const auto& [name, value] : HeaderAttributes(module_, grid_replicas_, grid_partitions_)) {
+    StrAppend(&text_, ", ", name, "=", value);
+  }
 }
 
 void Translator::Render() {

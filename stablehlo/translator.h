@@ -158,6 +158,16 @@ class Translator {
   bool has_quant_types_;
 };
 
+// The HLO module header's attributes (name, value text) for the module's
+// attributes: mhlo.num_replicas / num_partitions as replica_count /
+// num_partitions (not for a Shardy module; `grid_replicas` > 0: the grid of
+// interpreter.run_parallel instead), mhlo.frontend_attributes and the sdy
+// meshes as frontend_attributes (values that are `{...}` written bare, as XLA
+// prints xla.sdy.meshes, the others quoted).
+std::vector<std::pair<std::string, std::string>> HeaderAttributes(const MlirModule& module,
+                                                                  int64_t grid_replicas,
+                                                                  int64_t grid_partitions);
+
 // Appends the computation's HLO text (`[ENTRY] name {`, its lines, `}`)
 // and, per line, the StableHLO place it came from.
 void RenderComputation(const HloComputation& c, std::string* text, std::vector<Pos>* line_pos);
