@@ -69,7 +69,7 @@ bool DirectReader::Delegate(const Lexer::Mark& start, std::string_view name, Sco
     scope.values[*use] = stablehlo::Value{std::string(v->name()), AstType(v->shape())};
     if (std::find(outer.begin(), outer.end(), v) == outer.end()) outer.push_back(v);
   }
-  if (translator_ == nullptr) translator_ = std::make_unique<Translator>(lex_, no_functions_);
+  if (translator_ == nullptr) translator_ = std::make_unique<Translator>(lex_, context_);
   translator_->set_next_id(next_id_);
   if (!translator_->TranslateOne(op, scope).ok()) return false;
   next_id_ = translator_->next_id();

@@ -9,6 +9,7 @@
 #include "stablehlo/dense.h"
 #include "stablehlo/direct_reader_impl.h"
 #include "stablehlo/lexer.h"
+#include "stablehlo/reader.h"
 #include "stablehlo/translator.h"
 #include "stablehlo/types.h"
 
@@ -538,8 +539,8 @@ bool DirectReader::ArgShardings(const Attr& attrs, Instruction* param) {
 // attributes ::= dict   (read as the general reader reads it; the header
 // attributes made from it at the end, as the translation makes them)
 bool DirectReader::ModuleAttributes() {
-  header_.attrs.kind = Attr::Kind::kDict;
-  return lex_.PeekChar() == '{' && ParseDict(lex_, &header_.attrs.dict).ok();
+  context_.attrs.kind = Attr::Kind::kDict;
+  return lex_.PeekChar() == '{' && ParseDict(lex_, &context_.attrs.dict).ok();
 }
 
 // file ::= 'module' ('@' name)? ('attributes' dict)? '{' func* '}' | func+
@@ -568,8 +569,15 @@ std::unique_ptr<Module> DirectReader::Read() {
   }
   const bool wrapped = lex_.PeekChar() == 'm';
   if (!ModuleHeader()) return nullptr;
-  while (lex_.PeekChar() == 'f') {
-    if (!Func()) return nullptr;
+  // (module | func+) body ::= (func | mesh)*
+  while (lex_.PeekChar() == 'f' || lex_.PeekChar() == 's') {
+    if (lex_.Eat("sdy.mesh")) {
+      context_.meshes.emplace_back();
+      Reader meshes(lex_);
+      if (!meshes.ParseMesh(&context_.meshes.back()).ok()) return nullptr;
+    } else if (!Func()) {
+      return nullptr;
+    }
   }
   if (wrapped) {
     std::string_view ignored;
@@ -622,7 +630,7 @@ std::unique_ptr<Module> DirectReader::Finish() {
   if (entry == nullptr) return nullptr;
   Module& m = *module_;
   m.set_name(module_name_);
-  for (auto& [name, value] : HeaderAttributes(header_, 0, 0)) {
+  for (auto& [name, value] : HeaderAttributes(context_, 0, 0)) {
     if (name == "replica_count" || name == "num_partitions") {
       int64_t n = 0;
       if (!ParseInt64(value, &n) || n < 1) return nullptr;  // the HLO parser's error

@@ -140,12 +140,13 @@ class DirectReader {
   std::string_view NewName(std::string_view prefix);
 
   Lexer lex_;
-  MlirModule no_functions_;                 // what the delegated ops' translator sees
   std::unique_ptr<Translator> translator_;  // made at the first delegated op
   absl::flat_hash_map<std::string, Computation*> delegated_comps_;  // by name
   std::unique_ptr<Module> module_;
   std::string module_name_;
-  MlirModule header_;                                // the module's attributes
+  // The module's attributes and meshes (no functions): the header is made
+  // from them, and the delegated ops' translator sees them.
+  MlirModule context_;
   std::vector<std::unique_ptr<Computation>> comps_;  // in the order they were made
   absl::flat_hash_map<std::string_view, FuncInfo> funcs_;
   std::vector<std::string_view> func_order_;

@@ -45,11 +45,12 @@ class Reader {
   absl::Status ParseOp(Op* out, int depth);
   // What follows a generic op's name: `(uses) <{props}> (regions) {attrs} : (types) -> types`.
   absl::Status ParseGenericOp(Op* op, int depth);
+  // mesh ::= '@' name '=' '<' ... '>' attr-dict?   (after 'sdy.mesh')
+  absl::Status ParseMesh(Mesh* out);
 
  private:
   absl::Status ParseModuleBody(MlirModule* out);
   absl::Status ParseFunc(MlirModule* module, Func* out);
-  absl::Status ParseMesh(Mesh* out);
   // loc ::= 'loc' '(' loc-body ')'; kept as text and resolved at the end.
   absl::Status ParseOptionalLoc(Location* out);
   absl::Status ParseAliasDef();
