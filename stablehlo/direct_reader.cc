@@ -628,16 +628,22 @@ std::unique_ptr<Module> DirectReader::Finish() {
     }
   }
   if (entry == nullptr) return nullptr;
-  Module& m = *module_;
-  m.set_name(module_name_);
-  for (auto& [name, value] : HeaderAttributes(context_, 0, 0)) {
-    if (name == "replica_count" || name == "num_partitions") {
-      int64_t n = 0;
-      if (!ParseInt64(value, &n) || n < 1) return nullptr;  // the HLO parser's error
-      (name == "replica_count") ? m.set_replica_count(n) : m.set_num_partitions(n);
-    }
-    m.header_attrs().push_back({std::move(name), std::move(value)});
+  // The header as the translation writes it, read by the HLO parser (which
+  // checks the values and keeps them as it keeps them).
+  std::string header = StrCat("HloModule ", module_name_);
+  for (const auto& [name, value] : HeaderAttributes(context_, 0, 0)) {
+    StrAppend(&header, ", ", name, "=", value);
   }
+  header += "\n\nENTRY e {\n  p = f32[] parameter(0)\n}\n";
+  ParseOptions options;
+  options.stablehlo_direct = false;
+  absl::StatusOr<std::unique_ptr<Module>> read = ParseModule(header, options);
+  if (!read.ok()) return nullptr;
+  Module& m = *module_;
+  m.set_name((*read)->name());
+  m.header_attrs() = (*read)->header_attrs();
+  m.set_replica_count((*read)->replica_count());
+  m.set_num_partitions((*read)->num_partitions());
   for (auto& c : comps_) {
     if (c.get() != entry->comp) m.AddComputation(std::move(c));
   }

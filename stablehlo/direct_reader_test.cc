@@ -159,6 +159,12 @@ TEST_CASE("the direct reader gives up where the general path fails") {
       "func.func @main(%arg0: tensor<3xf32>) -> tensor<2x4xf32> {\n"
       "  %0 = stablehlo.broadcast_in_dim %arg0, dims = [1] : (tensor<3xf32>) -> tensor<2x4xf32>\n"
       "  return %0 : tensor<2x4xf32>\n}\n",
+      // A module attribute whose header value the HLO parser rejects (found
+      // by the fuzz target: an unbalanced bracket in a bare `{...}` value).
+      "module @m attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "
+      "\"{mesh = #sdy.mesh<[\\\"x\\\"=2?>}\"}} {\n"
+      "  func.func public @main(%arg0: tensor<3xf32>) -> tensor<3xf32> {\n"
+      "    return %arg0 : tensor<3xf32>\n  }\n}\n",
   };
   ParseOptions general;
   general.stablehlo_direct = false;
