@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "absl/container/flat_hash_set.h"
+
 #include "ir/bare_name.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
@@ -639,6 +641,12 @@ std::unique_ptr<Module> DirectReader::Finish() {
   options.stablehlo_direct = false;
   absl::StatusOr<std::unique_ptr<Module>> read = ParseModule(header, options);
   if (!read.ok()) return nullptr;
+  // Computation names are unique in HLO text (a function may be named as a
+  // region's computation is: the HLO parser's error then).
+  absl::flat_hash_set<std::string_view> names;
+  for (const auto& c : comps_) {
+    if (!names.insert(c->name()).second) return nullptr;
+  }
   Module& m = *module_;
   m.set_name((*read)->name());
   m.header_attrs() = (*read)->header_attrs();

@@ -159,6 +159,14 @@ TEST_CASE("the direct reader gives up where the general path fails") {
       "func.func @main(%arg0: tensor<3xf32>) -> tensor<2x4xf32> {\n"
       "  %0 = stablehlo.broadcast_in_dim %arg0, dims = [1] : (tensor<3xf32>) -> tensor<2x4xf32>\n"
       "  return %0 : tensor<2x4xf32>\n}\n",
+      // A function named as the translation names a region's computation.
+      "func.func @main(%arg0: tensor<2xf32>, %arg1: tensor<f32>) -> tensor<f32> {\n"
+      "  %0 = stablehlo.reduce(%arg0 init: %arg1) applies stablehlo.add across dimensions = [0]"
+      " : (tensor<2xf32>, tensor<f32>) -> tensor<f32>\n"
+      "  %1 = call @region.3(%0) : (tensor<f32>) -> tensor<f32>\n"
+      "  return %1 : tensor<f32>\n}\n"
+      "func.func private @region.3(%arg0: tensor<f32>) -> tensor<f32> {\n"
+      "  return %arg0 : tensor<f32>\n}\n",
       // A module attribute whose header value the HLO parser rejects (found
       // by the fuzz target: an unbalanced bracket in a bare `{...}` value).
       "module @m attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "
