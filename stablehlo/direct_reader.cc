@@ -3,7 +3,6 @@
 #include <charconv>
 
 #include "absl/container/flat_hash_set.h"
-
 #include "ir/bare_name.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
