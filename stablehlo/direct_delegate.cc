@@ -145,6 +145,12 @@ bool DirectReader::Delegate(const Lexer::Mark& start, std::string_view name, Sco
     if (v == scope.values.end()) return false;
     auto it = by_name.find(v->second.name);
     if (it == by_name.end()) return false;
+    // The general path knows a value by the type the translator bound it
+    // with, this reader by its instruction's shape: they must agree (they
+    // differ where an op's result type contradicts its operands, which the
+    // general path reports where the value is used).
+    const Shape* bound = ShapeOf(v->second.type);
+    if (bound == nullptr || !SameType(it->second->shape_ptr(), bound)) return false;
     owned_names_.push_back(result);
     s.values[owned_names_.back()] = it->second;
   }

@@ -24,10 +24,6 @@ constexpr int kMaxDepth = 64;  // regions; deeper ones go to the general path
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-// The same StableHLO type: layouts (which a delegated op's custom call may
-// give its result) are no part of it.
-bool SameType(const Shape* a, const Shape* b) { return a == b || a->Compatible(*b); }
-
 }  // namespace
 
 // ---- Reader ------------------------------------------------------------------

@@ -24,6 +24,10 @@ namespace hlo::stablehlo::direct {
 
 using Shapes = absl::InlinedVector<const Shape*, 4>;
 
+// The same StableHLO type: layouts (which a delegated op's custom call may
+// give its result) are no part of it.
+inline bool SameType(const Shape* a, const Shape* b) { return a == b || a->Compatible(*b); }
+
 // An op as its text gives it, before its reader translates it.
 struct OpText {
   std::string_view name;  // stablehlo.add, func.call

@@ -159,6 +159,12 @@ TEST_CASE("the direct reader gives up where the general path fails") {
       "func.func @main(%arg0: tensor<3xf32>) -> tensor<2x4xf32> {\n"
       "  %0 = stablehlo.broadcast_in_dim %arg0, dims = [1] : (tensor<3xf32>) -> tensor<2x4xf32>\n"
       "  return %0 : tensor<2x4xf32>\n}\n",
+      // A delegated op whose result type contradicts its operand (found by the
+      // fuzz target): the translation's instruction has the operand's shape,
+      // the value the declared type, and the return is checked against that.
+      "func.func @main(%arg0: tensor<3xf32>) -> tensor<3xi1> {\n"
+      "  %0 = chlo.is_neg_inf %arg0 : tensor<3xf32> -> tensor<6xi1>\n"
+      "  return %0 : tensor<3xi1>\n}\n",
       // A function named as the translation names a region's computation.
       "func.func @main(%arg0: tensor<2xf32>, %arg1: tensor<f32>) -> tensor<f32> {\n"
       "  %0 = stablehlo.reduce(%arg0 init: %arg1) applies stablehlo.add across dimensions = [0]"
