@@ -171,7 +171,8 @@ class DirectReader {
 
 // An op reader: reads what follows the op's name and emits its instructions.
 using OpReader = bool (*)(DirectReader&, OpText&, Scope&, int depth);
-// Null for an op the direct reader leaves to the general path.
+// Null for an op it has no reader for (handed to the general path's reader
+// and translator, op by op: direct_delegate.cc).
 OpReader FindOpReader(std::string_view name);
 
 }  // namespace hlo::stablehlo::direct
