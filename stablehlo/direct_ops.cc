@@ -443,6 +443,25 @@ bool DotGeneral(DirectReader& r, OpText& op, Scope& s, int) {
   return r.BindResults(s, op, dot);
 }
 
+// A region's ops into `region` (its parameters bound), and its root: the
+// one value it returns, or (several, or always with `tuple_root`) a tuple of
+// them, as the translation's RegionComputation makes it.
+bool RegionBody(DirectReader& r, Scope& region, int depth, bool tuple_root) {
+  Values returned;
+  SourceLoc return_pos;
+  if (!r.Block(region, depth + 1, &returned, &return_pos)) return false;
+  if (returned.size() == 1 && !tuple_root) {
+    region.comp->set_root(returned[0]);
+    return true;
+  }
+  std::vector<const Shape*> elements;
+  for (Instruction* v : returned) elements.push_back(v->shape_ptr());
+  region.comp->set_root(r.Emit(region, Opcode::kTuple, "tuple",
+                               r.module().Intern(Shape::Tuple(std::move(elements))), return_pos,
+                               returned));
+  return true;
+}
+
 // reduce ::= '(' use 'init' ':' use ')' (',' ...)* ('applies' op)? 'across' 'dimensions' '='
 //            '[' ints ']' ':' types ('reducer' ('(' arg ',' arg ')')+ region)?
 bool Reduce(DirectReader& r, OpText& op, Scope& s, int depth) {
@@ -518,18 +537,7 @@ bool Reduce(DirectReader& r, OpText& op, Scope& s, int depth) {
             r.Parameter(region, number, StrCat("Arg_", number), pair_types[j], pairs[j].second);
       }
     }
-    Values returned;
-    SourceLoc return_pos;
-    if (!r.Block(region, depth + 1, &returned, &return_pos)) return false;
-    if (returned.size() == 1 && in.size() <= 2) {
-      body->set_root(returned[0]);
-    } else {
-      std::vector<const Shape*> elements;
-      for (Instruction* v : returned) elements.push_back(v->shape_ptr());
-      body->set_root(r.Emit(region, Opcode::kTuple, "tuple",
-                            r.module().Intern(Shape::Tuple(std::move(elements))), return_pos,
-                            returned));
-    }
+    if (!RegionBody(r, region, depth, in.size() > 2)) return false;
   }
   if (in.empty() || in.size() % 2 != 0) return false;
   Instruction* reduce = r.Emit(s, Opcode::kReduce, "reduce", r.ResultType(op), op.pos, in);
@@ -557,19 +565,7 @@ Computation* WhileRegion(DirectReader& r, std::string_view word,
     gte->SetAttr(AttrKind::kIndex, static_cast<int64_t>(i));
     region.values[args[i].first] = gte;
   }
-  Values returned;
-  SourceLoc return_pos;
-  if (!r.Block(region, depth + 1, &returned, &return_pos)) return nullptr;
-  if (returned.size() == 1 && !tuple_root) {
-    comp->set_root(returned[0]);
-  } else {
-    std::vector<const Shape*> elements;
-    for (Instruction* v : returned) elements.push_back(v->shape_ptr());
-    comp->set_root(r.Emit(region, Opcode::kTuple, "tuple",
-                          r.module().Intern(Shape::Tuple(std::move(elements))), return_pos,
-                          returned));
-  }
-  return comp;
+  return RegionBody(r, region, depth, tuple_root) ? comp : nullptr;
 }
 
 // while ::= '(' (arg '=' use (',' ...)*)? ')' (':' types)? 'cond' region 'do' region
