@@ -7,10 +7,12 @@
 #include <system_error>
 #include <thread>
 
+#include "eval/collectives/collective_groups.h"
 #include "eval/denormals.h"
 #include "eval/runtime/thread_pinning.h"
 #include "ir/computation.h"
 #include "ir/located_status.h"
+#include "ir/status_macros.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -136,6 +138,12 @@ absl::StatusOr<std::vector<Value>> ReplicaRunner::Run(
   if (replicas_ * partitions_ > 1) {
     rendezvous = std::make_unique<Rendezvous>(replicas_, partitions_, timeout_);
     if (transport_ != nullptr) rendezvous->SetTransport(transport_, first_, n);
+  }
+  if (rendezvous && transport_ != nullptr && !groups_prepared_) {
+    // Once, before the first run, on every process alike.
+    groups_prepared_ = true;
+    HLO_RETURN_IF_ERROR(transport_->PrepareGroups(
+        SmallCollectiveGroups(module_, replicas_, partitions_, Rendezvous::kSmallBytes)));
   }
   for (auto& c : contexts_) {
     c->ResetCounts();

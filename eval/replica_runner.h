@@ -63,6 +63,7 @@ class ReplicaRunner {
   int64_t replicas_, partitions_;
   std::chrono::milliseconds timeout_;
   Transport* transport_;
+  bool groups_prepared_ = false;  // Transport::PrepareGroups
   int64_t first_ = 0;
   std::vector<std::unique_ptr<DeviceContext>> contexts_;
   std::vector<std::unique_ptr<Evaluator>> evaluators_;

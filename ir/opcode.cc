@@ -179,4 +179,20 @@ bool IsAsyncDone(Opcode op) {
          op == Opcode::kSendDone || op == Opcode::kRecvDone;
 }
 
+bool IsGroupCollective(Opcode op) {
+  switch (op) {
+    case Opcode::kAllReduce:
+    case Opcode::kCollectiveReduce:
+    case Opcode::kAllGather:
+    case Opcode::kReduceScatter:
+    case Opcode::kAllToAll:
+    case Opcode::kRaggedAllToAll:
+    case Opcode::kCollectivePermute:
+    case Opcode::kCollectiveBroadcast:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace hlo

@@ -175,6 +175,11 @@ bool HasSideEffect(Opcode opcode);
 // -start ops of async pairs, and the matching -done.
 bool IsAsyncStart(Opcode opcode);
 bool IsAsyncDone(Opcode opcode);
+// Collectives among groups of devices (all-reduce, collective-reduce,
+// all-gather, reduce-scatter, all-to-all and its ragged form,
+// collective-permute, collective-broadcast): the ops a sugared async-start
+// may wrap; not their own -start forms.
+bool IsGroupCollective(Opcode opcode);
 
 }  // namespace hlo
 

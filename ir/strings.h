@@ -59,6 +59,17 @@ std::string StrJoin(const Container& items, std::string_view sep) {
 std::vector<std::string_view> StrSplit(std::string_view text, char sep, bool skip_empty = false);
 std::string_view StripWhitespace(std::string_view text);
 
+// FNV-1a over `bytes`, continuing from `hash`: the same on every machine
+// and build (names of random streams, keys that processes compare).
+constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
+inline uint64_t Fnv1a(std::string_view bytes, uint64_t hash = kFnvOffset) {
+  for (char c : bytes) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
 // Whole-string number parsing (optional leading '+' or '-').
 bool ParseInt64(std::string_view text, int64_t* out);
 bool ParseDouble(std::string_view text, double* out);

@@ -658,23 +658,6 @@ absl::StatusOr<Shape> InferCollectivePermuteStart(const Op& op) {
 
 // ---- ops with a replica group, and their async forms -----------------------------
 
-// The collectives that can also be wrapped by a sugared async-start.
-bool IsGroupCollective(Opcode op) {
-  switch (op) {
-    case Opcode::kAllReduce:
-    case Opcode::kCollectiveReduce:
-    case Opcode::kAllGather:
-    case Opcode::kReduceScatter:
-    case Opcode::kAllToAll:
-    case Opcode::kRaggedAllToAll:
-    case Opcode::kCollectivePermute:
-    case Opcode::kCollectiveBroadcast:
-      return true;
-    default:
-      return false;
-  }
-}
-
 absl::StatusOr<Shape> InferGroupCollective(const Op& op) {
   switch (op.opcode) {
     case Opcode::kAllGather:

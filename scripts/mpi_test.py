@@ -6,7 +6,8 @@ replica_count/num_partitions > 1) and every multi-device XLA case
 threaded and under `mpirun -n 2` and `-n 4` (where the rank count divides the
 devices) with --output-format=npy -o DIR: every file must be byte for byte
 the threaded run's. Then the faults: a failing device, a deadlock across
-ranks and a rank killed mid-run each end the job with exit status 1 within
+ranks (a device that never arrives, and two collectives that meet where one
+should) and a rank killed mid-run each end the job with exit status 1 within
 seconds and the error named once.
 
   scripts/mpi_test.py --bin build/bin [--mpi-built ON|OFF] [--filter RE]
@@ -264,39 +265,59 @@ ENTRY e {
     if rc != 1 or secs > 20 or len(errors) != 1 or "replica 3" not in errors[0] \
             or "hlo-run: note: on MPI rank 1" not in err:
         problems.append(f"failing device: exit {rc} after {secs:.1f}s, errors {errors}")
-    # 2. A device that never arrives: replica 3 skips the all-reduce.
-    dead = os.path.join(tmp, "deadlock.hlo")
-    with open(dead, "w") as f:
-        f.write("""HloModule deadlock, replica_count=4
+    # 2. A device that never arrives: replica 3 skips the all-reduce. Then
+    #    two collectives that meet where one should (replica 3 runs another
+    #    all-reduce than the others: of another size, and of the same size,
+    #    which small collectives' gathers must tell apart by more than size).
+    #    Each is the threaded run's deadlock, in its words.
+    header = """HloModule deadlock, replica_count=4
 add {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
   ROOT s = f32[] add(a, b)
 }
-then {
-  ROOT p = f32[4] parameter(0)
-}
-else {
-  p = f32[4] parameter(0)
-  ROOT s = f32[4] all-reduce(p), replica_groups={}, to_apply=add
-}
-ENTRY e {
+"""
+    entry = """ENTRY e {
   x = f32[4] parameter(0)
   r = u32[] replica-id()
   three = u32[] constant(3)
   last = pred[] compare(r, three), direction=EQ
   ROOT y = f32[4] conditional(last, x, x), true_computation=then, false_computation=else
 }
-""")
-    rc0, _, err0, _ = run([hlo_run, dead, "--random-inputs"], tmp, timeout=60)
-    want = [l for l in err0.splitlines() if ": error:" in l]
-    for r in (2, 4):
-        rc, _, err, secs = run(mpirun_prefix(r) + [hlo_run, dead, "--random-inputs"], tmp,
-                               timeout=60)
-        errors = [l for l in err.splitlines() if ": error:" in l]
-        if rc != 1 or secs > 20 or errors != want or not want:
-            problems.append(f"deadlock -n {r}: exit {rc} after {secs:.1f}s, errors {errors}, "
-                            f"threaded: {want}")
+"""
+    other = """else {
+  p = f32[4] parameter(0)
+  ROOT sb = f32[4] all-reduce(p), replica_groups={}, to_apply=add
+}
+"""
+    deadlocks = {
+        "deadlock": "then {\n  ROOT p = f32[4] parameter(0)\n}\n" + other,
+        "two collectives of two sizes": """then {
+  p = f32[4] parameter(0)
+  c = f32[8] concatenate(p, p), dimensions={0}
+  sa = f32[8] all-reduce(c), replica_groups={}, to_apply=add
+  ROOT h = f32[4] slice(sa), slice={[0:4]}
+}
+""" + other,
+        "two collectives of one size": """then {
+  p = f32[4] parameter(0)
+  ROOT sa = f32[4] all-reduce(p), replica_groups={}, to_apply=add
+}
+""" + other,
+    }
+    for k, (what, body) in enumerate(deadlocks.items()):
+        dead = os.path.join(tmp, f"deadlock{k}.hlo")
+        with open(dead, "w") as f:
+            f.write(header + body + entry)
+        rc0, _, err0, _ = run([hlo_run, dead, "--random-inputs"], tmp, timeout=60)
+        want = [l for l in err0.splitlines() if ": error:" in l]
+        for r in (2, 4):
+            rc, _, err, secs = run(mpirun_prefix(r) + [hlo_run, dead, "--random-inputs"], tmp,
+                                   timeout=60)
+            errors = [l for l in err.splitlines() if ": error:" in l]
+            if rc != 1 or secs > 20 or errors != want or not want:
+                problems.append(f"{what} -n {r}: exit {rc} after {secs:.1f}s, errors {errors}, "
+                                f"threaded: {want}")
     # 3. A rank killed mid-run (SIGKILL while the others wait at a
     #    collective): mpirun ends the job, no rank is left behind.
     slow = os.path.join(tmp, "slow.hlo")
@@ -416,7 +437,7 @@ def main():
     print(f"mpi: {len(cases)} cases, {runs} mpirun runs bit-identical to the threaded run "
           f"unless listed; faults {'skipped' if a.no_faults else 'checked'}; "
           f"{time.time() - t0:.1f} s")
-    checks = len(cases) + (0 if a.no_faults else 4)  # the four fault checks
+    checks = len(cases) + (0 if a.no_faults else 6)  # the six fault checks
     print(f"{max(0, checks - len(problems))} passed, {len(problems)} failed")
     return 1 if problems else 0
 

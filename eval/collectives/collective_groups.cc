@@ -1,5 +1,8 @@
 #include "eval/collectives/collective_groups.h"
 
+#include <set>
+
+#include "eval/value.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -150,6 +153,62 @@ int64_t PairIdCount(CollectiveMode mode, const DeviceContext& dev) {
     default:
       return dev.replica_count;
   }
+}
+
+std::vector<int64_t> PairGroup(CollectiveMode mode, const DeviceContext& device) {
+  std::vector<int64_t> group;
+  for (int64_t id = 0; id < PairIdCount(mode, device); ++id) {
+    group.push_back(PairDevice(mode, device, id));
+  }
+  return group;
+}
+
+namespace {
+
+// The collective `inst` runs as (the wrapped op of a -start), or kTuple
+// (none) when it meets no group.
+Opcode GroupOpOf(const Instruction& inst) {
+  Opcode op = inst.opcode();
+  if (op == Opcode::kAsyncStart && inst.has_wrapped_opcode()) op = inst.wrapped_opcode();
+  switch (op) {
+    case Opcode::kAllReduceStart:
+      return Opcode::kAllReduce;
+    case Opcode::kAllGatherStart:
+      return Opcode::kAllGather;
+    case Opcode::kCollectivePermuteStart:
+      return Opcode::kCollectivePermute;
+    default:
+      return IsGroupCollective(op) ? op : Opcode::kTuple;
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<int64_t>> SmallCollectiveGroups(const Module& module, int64_t replicas,
+                                                        int64_t partitions, int64_t max_bytes) {
+  std::set<std::vector<int64_t>> groups;
+  for (const auto& computation : module.computations()) {
+    for (const auto& inst : computation->instructions()) {
+      const Opcode op = GroupOpOf(*inst);
+      if (op == Opcode::kTuple) continue;
+      int64_t bytes = 0;
+      for (const Instruction* o : inst->operands()) bytes += ShapeBytes(o->shape());
+      for (int64_t d = 0; d < replicas * partitions; ++d) {
+        DeviceContext device(d / partitions, d % partitions, replicas, partitions, nullptr);
+        std::vector<int64_t> group;
+        if (op == Opcode::kCollectivePermute) {
+          auto mode = CollectiveModeOf(*inst, op);
+          if (!mode.ok()) break;
+          group = PairGroup(*mode, device);
+        } else if (auto g = GroupDevices(*inst, op, device); g.ok()) {
+          group = *std::move(g);
+        }
+        if (group.size() < 2 || bytes > max_bytes / static_cast<int64_t>(group.size())) continue;
+        groups.insert(std::move(group));
+      }
+    }
+  }
+  return {groups.begin(), groups.end()};
 }
 
 }  // namespace hlo

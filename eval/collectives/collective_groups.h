@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "eval/collectives/replica_context.h"
 #include "ir/instruction.h"
+#include "ir/module.h"
 
 namespace hlo {
 
@@ -39,6 +40,17 @@ int64_t PairId(CollectiveMode mode, const DeviceContext& device);
 int64_t PairDevice(CollectiveMode mode, const DeviceContext& device, int64_t id);
 // How many ids the pairs' id space has.
 int64_t PairIdCount(CollectiveMode mode, const DeviceContext& device);
+// The devices a collective-permute meets with (its whole id space, the
+// device of id i at i).
+std::vector<int64_t> PairGroup(CollectiveMode mode, const DeviceContext& device);
+
+// Every group some collective of `module` meets in (all-reduce, all-gather,
+// reduce-scatter, all-to-all, collective-broadcast and -permute, in every
+// form) on replicas x partitions devices, whose operands are at most
+// `max_bytes` over the whole group: sorted, each once. The same on every
+// process of a run (Transport::PrepareGroups).
+std::vector<std::vector<int64_t>> SmallCollectiveGroups(const Module& module, int64_t replicas,
+                                                        int64_t partitions, int64_t max_bytes);
 
 }  // namespace hlo
 

@@ -102,5 +102,42 @@ TEST_CASE("groups: a device in no group, an id out of range", "[collective_group
   CHECK(std::string(h.status().message()).find("replica_groups name replica 1") == 0);
 }
 
+TEST_CASE("groups: every small collective's groups of a module", "[collective_groups]") {
+  auto m = ParseModule(R"(HloModule m, replica_count=2, num_partitions=2
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+body {
+  p = f32[4] parameter(0)
+  ROOT c = f32[4] collective-permute(p), channel_id=2, source_target_pairs={{0,1}}
+}
+
+ENTRY main {
+  x = f32[4] parameter(0)
+  big = f32[8192] parameter(1)
+  r = f32[4] all-reduce(x), replica_groups={}, to_apply=add
+  g = f32[16384] all-gather(big), channel_id=1, dimensions={0}
+  ROOT k = f32[4] call(r), to_apply=body
+}
+)");
+  REQUIRE(m.ok());
+  // all-reduce without channel: the replicas of each partition ({0,2},
+  // {1,3}); collective-permute with a channel: the partitions of each
+  // replica ({0,1}, {2,3}); the all-gather's 2 x 32 KB is over 32 KB.
+  CHECK(SmallCollectiveGroups(**m, 2, 2, 32 << 10) ==
+        std::vector<V>{{0, 1}, {0, 2}, {1, 3}, {2, 3}});
+  // With room for it, the all-gather's too: channel_id without
+  // use_global_device_ids, no replica_groups: every replica of every
+  // partition.
+  CHECK(SmallCollectiveGroups(**m, 2, 2, 1 << 20) ==
+        std::vector<V>{{0, 1}, {0, 1, 2, 3}, {0, 2}, {1, 3}, {2, 3}});
+  // One device: no group.
+  CHECK(SmallCollectiveGroups(**m, 1, 1, 1 << 20).empty());
+}
+
 }  // namespace
 }  // namespace hlo

@@ -75,22 +75,6 @@ absl::StatusOr<Value> CollectivePermuteStart(const Instruction& inst, Operands o
 
 // ---- async-start / -update / -done ------------------------------------------------
 
-bool IsGroupCollective(Opcode op) {
-  switch (op) {
-    case Opcode::kAllReduce:
-    case Opcode::kCollectiveReduce:
-    case Opcode::kAllGather:
-    case Opcode::kReduceScatter:
-    case Opcode::kAllToAll:
-    case Opcode::kRaggedAllToAll:
-    case Opcode::kCollectivePermute:
-    case Opcode::kCollectiveBroadcast:
-      return true;
-    default:
-      return false;
-  }
-}
-
 absl::StatusOr<Value> AsyncStart(const Instruction& inst, Operands ops, KernelContext& ev) {
   const Shape& result_shape = ElementOr(inst.shape(), 1);
   absl::StatusOr<Value> r;

@@ -527,8 +527,7 @@ absl::StatusOr<Value> CollectivePermute(Ctx& c, Opcode op, const Shape& result) 
       if (p[1] == me) source = p[0];
     }
   }
-  c.group.clear();
-  for (int64_t id = 0; id < ids; ++id) c.group.push_back(PairDevice(*mode, c.dev, id));
+  c.group = PairGroup(*mode, c.dev);
   size_t n = c.ops.size();
   // Member t reads only its source's operands (group index = id).
   std::vector<int64_t> source_of(static_cast<size_t>(ids), -1);

@@ -123,18 +123,21 @@ Report FromState(const Rendezvous::State& s) {
 
 class MpiImpl final : public MpiTransport {
  public:
-  MpiImpl(MPI_Comm comm, int rank, int ranks, int64_t devices, bool yield_when_idle)
+  MpiImpl(MPI_Comm comm, int rank, int ranks, int64_t devices, bool yield_when_idle,
+          bool progress_yields)
       : comm_(comm),
         rank_(rank),
         ranks_(ranks),
         per_rank_(devices / ranks),
-        yield_when_idle_(yield_when_idle) {
+        yield_when_idle_(yield_when_idle),
+        progress_yields_(progress_yields) {
     thread_ = std::thread([this] { Loop(); });
   }
   ~MpiImpl() override {
     stopping_ = true;
     wake_.notify_all();
     thread_.join();
+    for (auto& [group, g] : groups_) MPI_Comm_free(&g.comm);
     MPI_Comm_free(&comm_);
     MPI_Finalize();
   }
@@ -221,6 +224,11 @@ class MpiImpl final : public MpiTransport {
     return Post(to, std::make_shared<const Message>(std::move(message)));
   }
 
+  absl::Status PrepareGroups(const std::vector<std::vector<int64_t>>& groups) override;
+  std::shared_ptr<Gathered> StartGather(
+      const std::string& key, const std::vector<int64_t>& group,
+      const std::vector<std::pair<int64_t, const Value*>>& mine) override;
+
   void StateChanged() override { MarkDirty(false); }
 
   std::optional<absl::Status> PeerError() override {
@@ -297,7 +305,8 @@ class MpiImpl final : public MpiTransport {
     std::unique_lock<std::mutex> lock(progress_mu_, std::try_to_lock);
     if (!lock.owns_lock()) return Drive::kIdle;
     if (Step()) return Drive::kMoved;
-    return inflight_.empty() ? Drive::kIdle : Drive::kInFlight;
+    if (!inflight_.empty()) return Drive::kInFlight;
+    return progress_yields_ ? Drive::kYielded : Drive::kIdle;
   }
 
   // Whether a waiting device thread drove MPI since the progress thread
@@ -312,7 +321,16 @@ class MpiImpl final : public MpiTransport {
   // One round of progress, under progress_mu_: sends, receives, this
   // process's report, rank 0's decisions. Returns whether anything moved.
   bool Step() {
-    bool busy = SendQueued();
+    // While a gather is out, most rounds only look at it: each MPI call
+    // drives MPI's progress, which yields the core where ranks share
+    // cores (Open MPI's yield_when_idle), so a round of four calls gave
+    // the core away four times.
+    if (!gathers_.empty() && (++gather_rounds_ & 15) != 0) {
+      if (TestGathers()) return true;
+      if (!queued_.load(std::memory_order_relaxed)) return false;
+    }
+    bool busy = TestGathers();
+    busy |= SendQueued();
     busy |= Receive();
     ReportState();
     if (rank_ == 0) Coordinate();
@@ -373,13 +391,16 @@ class MpiImpl final : public MpiTransport {
   // Under progress_mu_. Whether anything was sent.
   bool SendQueued() {
     std::vector<Outgoing> out;
+    std::vector<std::unique_ptr<Gather>> gathers;
     // A spinning driver calls this every round: the lock only when there
     // is something (a message queued meanwhile goes next round).
     if (queued_.load(std::memory_order_relaxed)) {
       std::lock_guard<std::mutex> lock(queue_mu_);
       out.swap(queue_);
+      gathers.swap(gather_queue_);
       queued_.store(false, std::memory_order_relaxed);
     }
+    for (std::unique_ptr<Gather>& g : gathers) BeginGather(std::move(g));
     for (Outgoing& o : out) SendNow(std::move(o));
     for (auto it = inflight_.begin(); it != inflight_.end();) {
       int done = 0;
@@ -387,7 +408,7 @@ class MpiImpl final : public MpiTransport {
                   MPI_STATUSES_IGNORE);
       it = done ? inflight_.erase(it) : std::next(it);
     }
-    return !out.empty();
+    return !out.empty() || !gathers.empty();
   }
 
   // The message's fields, then each array apart, in order (a receiver
@@ -667,6 +688,7 @@ class MpiImpl final : public MpiTransport {
   const int rank_, ranks_;
   const int64_t per_rank_;
   const bool yield_when_idle_;
+  const bool progress_yields_;  // MpiProgressYields()
   std::thread thread_;
   // Held by whoever drives MPI: the progress thread or a waiting device.
   std::mutex progress_mu_;
@@ -679,12 +701,45 @@ class MpiImpl final : public MpiTransport {
   static constexpr auto kReportAfter = std::chrono::milliseconds(1);
   uint64_t report_rounds_ = 0;  // under progress_mu_
 
+  // A group's communicator (PrepareGroups): its rank i is ranks[i], which
+  // runs the group's members members[i] (group indices, in group order).
+  struct GroupComm {
+    MPI_Comm comm = MPI_COMM_NULL;
+    std::vector<int> ranks;
+    std::vector<std::vector<int64_t>> members;
+    int me = 0;
+  };
+  // Made before the first run, then only read.
+  std::map<std::vector<int64_t>, GroupComm> groups_;
+  // One small collective's gather (StartGather): every process's block
+  // (GatherBlocks), alive until MPI is done with its buffers.
+  struct Gather {
+    std::shared_ptr<Gathered> result;
+    const GroupComm* comm = nullptr;
+    GatherBlocks blocks;
+    std::string send;
+    std::unique_ptr<char[]> receive;
+    std::vector<int> counts, displacements;
+    // One send to and one receive from each other rank of the group:
+    // for a few small blocks MPI's own allgather (a schedule built per
+    // call) costs more.
+    std::vector<MPI_Request> requests;
+    std::vector<MPI_Status> statuses;
+    bool failed = false;  // MPI said no: its devices wait until rank 0 sees a deadlock
+  };
+  void BeginGather(std::unique_ptr<Gather> g);
+  bool TestGathers();
+  void DeliverGather(Gather& g);
+  std::list<std::unique_ptr<Gather>> gathers_;  // begun; progress_mu_'s
+  uint64_t gather_rounds_ = 0;                  // progress_mu_'s
+
   // The outgoing queue (device threads post, the progress thread sends).
   std::mutex queue_mu_;
   std::condition_variable wake_;
   std::vector<Outgoing> queue_;
-  std::atomic<bool> queued_{false};  // queue_ may be non-empty
-  std::list<InFlight> inflight_;     // the progress thread's
+  std::vector<std::unique_ptr<Gather>> gather_queue_;  // not begun yet
+  std::atomic<bool> queued_{false};                    // queue_ or gather_queue_ may be non-empty
+  std::list<InFlight> inflight_;                       // the progress thread's
 
   // The run: taken by the progress thread before the Rendezvous' lock,
   // never the other way round (the Rendezvous calls in only Send*, which
@@ -710,6 +765,193 @@ class MpiImpl final : public MpiTransport {
   int64_t suspect_changes_ = 0;
   std::chrono::steady_clock::time_point suspect_since_;
 };
+
+// Every rank passes the same groups (rank 0 makes sure: a rank with
+// another list is an error everywhere, not a hang), in the same order, so
+// the communicators are made in one order everywhere: each is made by the
+// ranks of its group only (MPI_Comm_create_group), one after another.
+absl::Status MpiImpl::PrepareGroups(const std::vector<std::vector<int64_t>>& groups) {
+  std::lock_guard<std::mutex> drive(progress_mu_);
+  uint64_t hash = kFnvOffset;
+  for (const std::vector<int64_t>& g : groups) {
+    const int64_t size = static_cast<int64_t>(g.size());
+    hash = Fnv1a(std::string_view(reinterpret_cast<const char*>(&size), sizeof(size)), hash);
+    hash = Fnv1a(std::string_view(reinterpret_cast<const char*>(g.data()), size * sizeof(int64_t)),
+                 hash);
+  }
+  uint64_t mine[2] = {hash, ~hash}, most[2] = {0, 0};
+  MPI_Allreduce(mine, most, 2, MPI_UINT64_T, MPI_MAX, comm_);
+  if (most[0] != mine[0] || most[1] != mine[1]) {
+    return absl::FailedPreconditionError(
+        "the MPI ranks disagree on the module's collectives (each rank must run the same module "
+        "with the same flags)");
+  }
+  MPI_Group all;
+  MPI_Comm_group(comm_, &all);
+  // Few enough that no MPI runs out of communicators; the rest exchange
+  // by messages.
+  constexpr size_t kMostGroups = 1024;
+  size_t made = 0;
+  for (const std::vector<int64_t>& g : groups) {
+    if (made == kMostGroups) break;
+    std::vector<int> ranks;
+    for (int64_t d : g) ranks.push_back(RankOf(d));
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    if (ranks.size() < 2) continue;
+    ++made;
+    const auto at = std::find(ranks.begin(), ranks.end(), rank_);
+    if (at == ranks.end() || groups_.count(g) != 0) continue;
+    GroupComm gc;
+    gc.ranks = ranks;
+    gc.me = static_cast<int>(at - ranks.begin());
+    gc.members.resize(ranks.size());
+    for (size_t m = 0; m < g.size(); ++m) {
+      const size_t i = std::lower_bound(ranks.begin(), ranks.end(), RankOf(g[m])) - ranks.begin();
+      gc.members[i].push_back(static_cast<int64_t>(m));
+    }
+    MPI_Group group;
+    MPI_Group_incl(all, static_cast<int>(ranks.size()), ranks.data(), &group);
+    MPI_Comm_create_group(comm_, group, kTag, &gc.comm);
+    MPI_Group_free(&group);
+    // A mismatch (another collective's gather) fails the request, not the job.
+    MPI_Comm_set_errhandler(gc.comm, MPI_ERRORS_RETURN);
+    groups_.emplace(g, std::move(gc));
+  }
+  MPI_Group_free(&all);
+  return absl::OkStatus();
+}
+
+std::shared_ptr<Transport::Gathered> MpiImpl::StartGather(
+    const std::string& key, const std::vector<int64_t>& group,
+    const std::vector<std::pair<int64_t, const Value*>>& mine) {
+  auto it = groups_.find(group);
+  if (it == groups_.end() || mine.empty()) return nullptr;
+  std::optional<GatherBlocks> blocks = GatherBlocks::For(key, *mine.front().second);
+  if (!blocks) return nullptr;
+  auto g = std::make_unique<Gather>();
+  g->comm = &it->second;
+  g->blocks = *std::move(blocks);
+  std::vector<const Value*> values;
+  for (const auto& m : mine) values.push_back(m.second);
+  if (!g->blocks.Write(values, &g->send)) return nullptr;
+  g->result = std::make_shared<Gathered>();
+  std::shared_ptr<Gathered> result = g->result;
+  size_t total = 0;
+  for (const std::vector<int64_t>& members : g->comm->members) {
+    g->displacements.push_back(static_cast<int>(total));
+    g->counts.push_back(static_cast<int>(g->blocks.BlockBytes(members.size())));
+    total += g->blocks.BlockBytes(members.size());
+  }
+  g->receive = std::make_unique_for_overwrite<char[]>(total);
+  // Begun now unless another thread drives MPI (then by the next round,
+  // after those queued before it).
+  std::unique_lock<std::mutex> drive(progress_mu_, std::try_to_lock);
+  if (drive.owns_lock()) {
+    SendQueued();
+    BeginGather(std::move(g));
+    return result;
+  }
+  std::lock_guard<std::mutex> lock(queue_mu_);
+  gather_queue_.push_back(std::move(g));
+  queued_.store(true, std::memory_order_relaxed);
+  wake_.notify_all();
+  return result;
+}
+
+// The gathers of one group are begun in one order on every rank, and
+// MPI keeps the order of messages between two ranks on one communicator
+// and tag: each receive matches its own gather's block.
+void MpiImpl::BeginGather(std::unique_ptr<Gather> g) {
+  const GroupComm& gc = *g->comm;
+  const int peers = static_cast<int>(gc.ranks.size());
+  g->requests.reserve(2 * (peers - 1));
+  for (int i = 0; i < peers; ++i) {
+    if (i == gc.me) continue;
+    g->requests.emplace_back();
+    if (MPI_Irecv(g->receive.get() + g->displacements[i], g->counts[i], MPI_BYTE, i, kTag, gc.comm,
+                  &g->requests.back()) != MPI_SUCCESS) {
+      g->failed = true;
+    }
+  }
+  for (int i = 0; i < peers; ++i) {
+    if (i == gc.me) continue;
+    g->requests.emplace_back();
+    if (MPI_Isend(g->send.data(), static_cast<int>(g->send.size()), MPI_BYTE, i, kTag, gc.comm,
+                  &g->requests.back()) != MPI_SUCCESS) {
+      g->failed = true;
+    }
+  }
+  g->statuses.resize(g->requests.size());
+  gathers_.push_back(std::move(g));
+}
+
+// Under progress_mu_: delivers the gathers MPI finished. Whether any did.
+bool MpiImpl::TestGathers() {
+  bool any = false;
+  for (auto it = gathers_.begin(); it != gathers_.end();) {
+    Gather& g = **it;
+    int done = 0;
+    if (!g.failed && MPI_Testall(static_cast<int>(g.requests.size()), g.requests.data(), &done,
+                                 g.statuses.data()) != MPI_SUCCESS) {
+      g.failed = true;
+      done = 0;
+    }
+    if (!done) {
+      ++it;
+      continue;
+    }
+    DeliverGather(g);
+    it = gathers_.erase(it);
+    any = true;
+  }
+  return any;
+}
+
+void MpiImpl::DeliverGather(Gather& g) {
+  std::vector<std::pair<int64_t, Value>> parts;
+  size_t receive = 0;  // the receives come first among the requests
+  for (size_t i = 0; i < g.comm->ranks.size(); ++i) {
+    if (static_cast<int>(i) == g.comm->me) continue;
+    int bytes = 0;
+    MPI_Get_count(&g.statuses[receive++], MPI_BYTE, &bytes);
+    if (bytes != g.counts[i]) return;  // short: another collective's
+    const std::vector<int64_t>& members = g.comm->members[i];
+    absl::StatusOr<std::vector<Value>> values = g.blocks.Read(
+        std::string_view(g.receive.get() + g.displacements[i], g.counts[i]), members.size());
+    // Another collective's (the devices disagree on the program): its
+    // devices wait on, as they would for a device that never came, until
+    // rank 0 sees the deadlock.
+    if (!values.ok()) return;
+    for (size_t k = 0; k < members.size(); ++k) {
+      parts.emplace_back(members[k], std::move((*values)[k]));
+    }
+  }
+  g.result->parts = std::move(parts);
+  g.result->done.store(true, std::memory_order_release);
+  // Its waiter may nap (a thread other than it drove MPI).
+  std::lock_guard<std::mutex> lock(mu_);
+  if (rendezvous_ != nullptr) rendezvous_->Wake();
+}
+
+// Whether MPI's own progress gives the core away when nothing moved (Open
+// MPI's mpi_yield_when_idle, on where mpirun oversubscribed the cores),
+// read through MPI's tool interface; false where the MPI has no such
+// variable.
+bool MpiProgressYields() {
+  int provided = 0, index = 0, count = 0;
+  if (MPI_T_init_thread(MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) return false;
+  uint64_t value = 0;  // a bool or an int, whatever the MPI stores
+  if (MPI_T_cvar_get_index("mpi_yield_when_idle", &index) == MPI_SUCCESS) {
+    MPI_T_cvar_handle handle;
+    if (MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count) == MPI_SUCCESS) {
+      if (count != 1 || MPI_T_cvar_read(handle, &value) != MPI_SUCCESS) value = 0;
+      MPI_T_cvar_handle_free(&handle);
+    }
+  }
+  MPI_T_finalize();
+  return value != 0;
+}
 
 }  // namespace
 
@@ -749,7 +991,8 @@ absl::StatusOr<std::unique_ptr<MpiTransport>> MpiTransport::Start(int64_t device
   MPI_Comm_free(&node);
   const int64_t waiters = static_cast<int64_t>(local_ranks) * (devices / ranks);
   const bool yield = waiters > CoreCount();
-  return std::unique_ptr<MpiTransport>(new MpiImpl(comm, rank, ranks, devices, yield));
+  return std::unique_ptr<MpiTransport>(
+      new MpiImpl(comm, rank, ranks, devices, yield, MpiProgressYields()));
 }
 
 }  // namespace hlo

@@ -92,11 +92,6 @@ absl::Status Rendezvous::WaitFailure(const std::string& where, bool timed_out) {
 
 namespace {
 
-// Contributions of at most this many bytes in all are combined by one
-// thread for every caller: then waking the callers costs more than the
-// combines.
-constexpr int64_t kSmallCollectiveBytes = 64 << 10;
-
 int64_t ValueBytes(const Value& v) {
   if (v.is_array()) return static_cast<int64_t>(v.array().size_bytes());
   int64_t n = 0;
@@ -108,11 +103,14 @@ int64_t ValueBytes(const Value& v) {
 
 }  // namespace
 
+// Among threads, the last caller combines for every caller when the
+// contributions are small: then waking the callers costs more than the
+// combines.
 bool Rendezvous::SmallContributions(const Slot& slot) {
   int64_t bytes = 0;
   for (const Value& v : slot.contributions) {
     bytes += ValueBytes(v);
-    if (bytes > kSmallCollectiveBytes) return false;
+    if (bytes > kSmallBytes) return false;
   }
   return true;
 }
@@ -188,7 +186,7 @@ absl::StatusOr<std::vector<Value>> Rendezvous::CutView(const Slot& slot, int64_t
   std::vector<Value> view;
   view.reserve(slot.group.size());
   for (size_t m = 0; m < slot.group.size(); ++m) {
-    if (IsLocal(slot.group[m])) {
+    if (IsLocal(slot.group[m]) || slot.gathered) {
       auto part = cut(slot.contributions[m], rank);
       if (!part.ok()) return part.status();
       view.push_back(*std::move(part));
@@ -201,6 +199,34 @@ absl::StatusOr<std::vector<Value>> Rendezvous::CutView(const Slot& slot, int64_t
     view.push_back(t.element(at));
   }
   return view;
+}
+
+absl::StatusOr<bool> Rendezvous::GatherLocked(std::unique_lock<std::mutex>& lock,
+                                              const std::string& key, Slot& slot, int64_t device,
+                                              const std::string& where) {
+  // Every member's contribution has this process's members' size (one
+  // instruction); a process that disagrees is caught by the transport.
+  std::vector<std::pair<int64_t, const Value*>> mine;
+  for (size_t i = 0; i < slot.group.size(); ++i) {
+    if (IsLocal(slot.group[i])) mine.emplace_back(static_cast<int64_t>(i), &slot.contributions[i]);
+  }
+  const int64_t each = ValueBytes(*mine.front().second);
+  if (each > kSmallBytes / static_cast<int64_t>(slot.group.size())) return false;
+  std::shared_ptr<Transport::Gathered> gathered = transport_->StartGather(key, slot.group, mine);
+  if (!gathered) return false;
+  ++blocked_;
+  waiting_at_[device] = where;
+  CheckDeadlockLocked();
+  const bool ok = WaitLocked(lock, [&] { return gathered->done.load(std::memory_order_acquire); });
+  waiting_at_[device].clear();
+  --blocked_;
+  ++version_;
+  if (!gathered->done.load(std::memory_order_acquire)) return WaitFailure(where, !ok);
+  // Every member's whole contribution is here now.
+  for (auto& [m, v] : gathered->parts) slot.contributions[m] = std::move(v);
+  slot.gathered = true;
+  slot.arrived = slot.expected = static_cast<int64_t>(slot.group.size());
+  return true;
 }
 
 absl::Status Rendezvous::PostLocalLocked(const std::string& key, const Slot& slot,
@@ -267,10 +293,17 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
     if (slot->expected < 0) slot->expected = ExpectedLocked(*slot, wants);
     const bool remote = slot->local < static_cast<int64_t>(group.size());
     if (remote && ++slot->local_arrived == slot->local) {
-      if (absl::Status st = PostLocalLocked(key, *slot, wants, cut); !st.ok()) {
-        abort_ = st;
-        cv_.notify_all();
-        return st;
+      absl::StatusOr<bool> gathered = GatherLocked(lock, key, *slot, device, where);
+      if (!gathered.ok()) {
+        slot->combines[rank] = nullptr;  // gone with its caller
+        return gathered.status();
+      }
+      if (!*gathered) {
+        if (absl::Status st = PostLocalLocked(key, *slot, wants, cut); !st.ok()) {
+          abort_ = st;
+          cv_.notify_all();
+          return st;
+        }
       }
     }
     if (slot->arrived == slot->expected) {
@@ -387,6 +420,12 @@ void Rendezvous::DeliverMail(const std::string& key, Value data) {
     m.waiting = false;
     --blocked_;
   }
+  cv_.notify_all();
+}
+
+void Rendezvous::Wake() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++version_;
   cv_.notify_all();
 }
 

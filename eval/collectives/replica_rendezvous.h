@@ -72,6 +72,12 @@ class Rendezvous {
   // Whether `group` has devices on other processes (a transport's).
   bool SpansProcesses(absl::Span<const int64_t> group) const;
 
+  // Contributions of at most this many bytes in all are small: among
+  // threads the last caller combines for every caller, and across
+  // processes they travel as one gather of the transport's
+  // (Transport::StartGather) where it has one for the group.
+  static constexpr int64_t kSmallBytes = 64 << 10;
+
   // An elementwise reduction of every member's contribution in group order
   // (all-reduce) whose group spans processes: each of the P processes of
   // the group reduces one slice of the elements over every member's slice,
@@ -110,6 +116,8 @@ class Rendezvous {
                             std::vector<std::pair<int64_t, Value>> contributions);
   void DeliverMail(const std::string& key, Value data);
   void AbortFromPeer(const absl::Status& status);
+  // A transport's gather is done (Transport::Gathered): its waiter looks.
+  void Wake();
 
   // What the transport's deadlock detection needs of this process.
   struct State {
@@ -141,6 +149,7 @@ class Rendezvous {
     int64_t local_arrived = 0;  // of them
     bool reducing = false;      // ReduceSliced: a caller reduces this process's part
     int64_t expected = -1;      // contributions this process gets; -1: not known yet
+    bool gathered = false;      // every member's whole contribution comes (StartGather)
   };
   struct Mail {
     Value data;
@@ -174,6 +183,12 @@ class Rendezvous {
   // Sends this process's contributions to the other processes of the group.
   absl::Status PostLocalLocked(const std::string& key, const Slot& slot, const Wants* wants,
                                const Cut* cut);
+  // Across processes, the last member here to arrive at a small
+  // collective gathers every member's contribution with the transport's
+  // gather (waiting for it as a device that waits at `where`); false: the
+  // transport has none for the group. An error: the wait failed.
+  absl::StatusOr<bool> GatherLocked(std::unique_lock<std::mutex>& lock, const std::string& key,
+                                    Slot& slot, int64_t device, const std::string& where);
   // With a Cut: each process gets, per member here, a tuple of the parts
   // its members read, in group order.
   absl::Status PostCutsLocked(const std::string& key, const Slot& slot, const Cut& cut);

@@ -11,9 +11,11 @@
 #define HLO_EVAL_COLLECTIVES_TRANSPORT_H_
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -58,6 +60,35 @@ class Transport {
                                          const std::vector<std::pair<int64_t, const Value*>>& mine,
                                          bool own) = 0;
   virtual absl::Status SendMail(int to, const std::string& key, const Value& data) = 0;
+
+  // Small collectives as one collective of the transport's own: before
+  // the first run, every process passes the same list of groups (device
+  // numbers, in group order) that collectives of the module meet in, and
+  // the transport makes what it needs for those it runs (an MPI
+  // communicator per group). Then StartGather, under the Rendezvous' lock
+  // and never blocking, starts the exchange of this process's members'
+  // contributions (group index, value; arrays of one shape per member)
+  // with every other process of `group`; once `done`, `parts` holds the
+  // other members' contributions, and the Rendezvous was woken. Null: not
+  // for this group (the caller sends them). A process's gathers of one
+  // group start in the order its members meet, so every process starts
+  // them in the same order. A gather that another process answers with
+  // another collective's never ends: its devices wait until the deadlock
+  // is seen, as for a device that never comes.
+  virtual absl::Status PrepareGroups(const std::vector<std::vector<int64_t>>& groups) {
+    (void)groups;
+    return absl::OkStatus();
+  }
+  struct Gathered {
+    std::atomic<bool> done{false};
+    std::vector<std::pair<int64_t, Value>> parts;
+  };
+  virtual std::shared_ptr<Gathered> StartGather(
+      const std::string& key, const std::vector<int64_t>& group,
+      const std::vector<std::pair<int64_t, const Value*>>& mine) {
+    (void)key, (void)group, (void)mine;
+    return nullptr;
+  }
   // The Rendezvous' state changed (a device waits, or finished): the
   // transport may look at Rendezvous::State for its deadlock detection.
   virtual void StateChanged() = 0;
@@ -70,6 +101,7 @@ class Transport {
   // through the scheduler).
   enum class Drive {
     kIdle,      // nothing moved
+    kYielded,   // nothing moved, and the transport's progress gave the core away
     kInFlight,  // a large message is still moving: drive again soon
     kMoved,     // a message went or came: drive again now
   };
@@ -116,8 +148,9 @@ bool WaitDriving(Transport& transport, std::unique_lock<std::mutex>& lock,
     for (int round = 0; round < (spin ? kLookEvery : 1); ++round) {
       drive = transport.DriveProgress();
       if (drive == Drive::kMoved || !spin) break;
-      // Open MPI's mpi_yield_when_idle: yield where a peer shares the core.
-      GiveWay(yield, 1);
+      // Open MPI's mpi_yield_when_idle: yield where a peer shares the core
+      // (once a round: not where MPI's own progress just did).
+      GiveWay(yield && drive != Drive::kYielded, 1);
     }
     const auto after = Clock::now();
     // A batch of rounds that lost the core for a scheduler tick, twice in

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -69,10 +70,76 @@ class Wire {
   std::thread thread_;
 };
 
+// The two processes' gathers (Transport::StartGather) matched in the order
+// each process starts them, per group, as MPI matches messages: the second
+// block of a pair completes both sides, each reading the other's block.
+class GatherHub {
+ public:
+  struct Side {
+    std::string block;
+    GatherBlocks blocks;
+    std::vector<int64_t> theirs;  // the other process's members (group indices)
+    std::shared_ptr<Transport::Gathered> result;
+    Rendezvous* self = nullptr;
+  };
+  void Arrive(int rank, const std::vector<int64_t>& group, Side side) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::deque<Side>& other = waiting_[{1 - rank, group}];
+    if (other.empty()) {
+      waiting_[{rank, group}].push_back(std::move(side));
+      return;
+    }
+    Side first = std::move(other.front());
+    other.pop_front();
+    Complete(first, side.block);
+    Complete(side, first.block);
+  }
+
+ private:
+  // A block of another collective leaves its waiter waiting.
+  static void Complete(Side& s, const std::string& their_block) {
+    auto values = s.blocks.Read(their_block, s.theirs.size());
+    if (!values.ok()) return;
+    for (size_t k = 0; k < s.theirs.size(); ++k) {
+      s.result->parts.emplace_back(s.theirs[k], std::move((*values)[k]));
+    }
+    s.result->done.store(true);
+    s.self->Wake();
+  }
+  std::mutex mu_;
+  std::map<std::pair<int, std::vector<int64_t>>, std::deque<Side>> waiting_;
+};
+
 class FakeTransport : public Transport {
  public:
   FakeTransport(int rank, Wire& wire) : rank_(rank), wire_(wire) {}
   Rendezvous* peer = nullptr;
+  // With a hub: small collectives go as gathers (into `self`).
+  GatherHub* hub = nullptr;
+  Rendezvous* self = nullptr;
+
+  std::shared_ptr<Gathered> StartGather(
+      const std::string& key, const std::vector<int64_t>& group,
+      const std::vector<std::pair<int64_t, const Value*>>& mine) override {
+    if (hub == nullptr) return nullptr;
+    GatherHub::Side side;
+    side.blocks = *GatherBlocks::For(key, *mine.front().second);
+    std::vector<const Value*> values;
+    for (const auto& m : mine) values.push_back(m.second);
+    if (!side.blocks.Write(values, &side.block)) return nullptr;
+    for (size_t m = 0; m < group.size(); ++m) {
+      if (RankOf(group[m]) != rank_) side.theirs.push_back(static_cast<int64_t>(m));
+    }
+    side.result = std::make_shared<Gathered>();
+    side.self = self;
+    std::shared_ptr<Gathered> result = side.result;
+    ++gathers;
+    wire_.Post([this, group, side = std::move(side)]() mutable {
+      hub->Arrive(rank_, group, std::move(side));
+    });
+    return result;
+  }
+  std::atomic<int> gathers{0};
 
   int64_t first_device() const override { return rank_ * 2; }
   int64_t local_devices() const override { return 2; }
@@ -254,6 +321,117 @@ TEST_CASE("send and receive across a transport", "[transport]") {
   CHECK(got->array().typed<int32_t>()[0] == 77);
   CHECK(ta.changes == 0);
   CHECK(tb.changes >= 1);  // device 3 waited
+}
+
+// Two processes of two devices whose small collectives go as gathers.
+struct GatheringPair {
+  Wire wire;
+  GatherHub hub;
+  Rendezvous a{4, 1}, b{4, 1};
+  FakeTransport ta{0, wire}, tb{1, wire};
+  Rendezvous* of[4] = {&a, &a, &b, &b};
+  GatheringPair() {
+    ta.peer = &b;
+    tb.peer = &a;
+    ta.hub = tb.hub = &hub;
+    ta.self = &a;
+    tb.self = &b;
+    a.SetTransport(&ta, 0, 2);
+    b.SetTransport(&tb, 2, 2);
+  }
+};
+
+TEST_CASE("small collectives across a transport go as one gather", "[transport]") {
+  GatheringPair p;
+  std::vector<absl::StatusOr<Value>> out(4, absl::UnknownError("not run"));
+  std::vector<int32_t> cuts(4, 0);
+  // A cut collective: reader r gets each member's value times 10 plus r.
+  const Rendezvous::Cut cut = [](const Value& v, int64_t r) -> absl::StatusOr<Value> {
+    return Scalar(v.array().typed<int32_t>()[0] * 10 + static_cast<int32_t>(r));
+  };
+  // combine of the cut: the members' parts summed.
+  const Rendezvous::Combine sum = [](absl::Span<const Value> all) -> absl::StatusOr<Value> {
+    int32_t v = 0;
+    for (const Value& x : all) v += x.array().typed<int32_t>()[0];
+    return Scalar(v);
+  };
+  std::vector<std::thread> threads;
+  for (int d = 0; d < 4; ++d) {
+    threads.emplace_back([&, d] {
+      const std::vector<int64_t> all = {3, 1, 0, 2};
+      out[d] = p.of[d]->Collective("k#0", all, d, Scalar(d + 1), Digits, "%x");
+      if (out[d].ok()) {
+        auto c = p.of[d]->Collective("cut#0", all, d, Scalar(d + 1), sum, "%c", nullptr, &cut);
+        cuts[d] = c.ok() ? c->array().typed<int32_t>()[0] : -1;
+      }
+      p.of[d]->Finish(d, out[d].status());
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (int d = 0; d < 4; ++d) {
+    REQUIRE(out[d].ok());
+    CHECK(out[d]->array().typed<int32_t>()[0] == 4213);
+    // Member r of {3,1,0,2} (device d) reads 10 * (1+2+3+4) + 4 * r.
+    const int32_t r = d == 3 ? 0 : d == 1 ? 1 : d == 0 ? 2 : 3;
+    CHECK(cuts[d] == 100 + 4 * r);
+  }
+  // One gather per process and collective; no counted message.
+  CHECK(p.ta.gathers == 2);
+  CHECK(p.tb.gathers == 2);
+  CHECK(p.a.GetState().sent == 0);
+  CHECK(p.b.GetState().received == 0);
+  CHECK(p.a.GetState().finished);
+  CHECK(p.b.GetState().finished);
+}
+
+TEST_CASE("a gather answered by another collective never ends", "[transport]") {
+  GatheringPair p;
+  std::vector<absl::StatusOr<Value>> out(4, absl::UnknownError("not run"));
+  std::vector<std::thread> threads;
+  for (int d = 0; d < 4; ++d) {
+    threads.emplace_back([&, d] {
+      // Process 1's devices run another instruction (same size, other key).
+      out[d] = p.of[d]->Collective(d < 2 ? "a#0" : "b#0", {0, 1, 2, 3}, d, Scalar(d), Digits,
+                                   d < 2 ? "%a" : "%b");
+    });
+  }
+  // Both processes end up stuck: each leader waits for its gather.
+  for (int i = 0; i < 5000 && !(p.a.GetState().stuck && p.b.GetState().stuck); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  CHECK(p.a.GetState().stuck);
+  CHECK(p.b.GetState().stuck);
+  CHECK(p.a.GetState().waiting.size() == 2);
+  // What rank 0 then says (a deadlock) releases everyone.
+  p.a.AbortFromPeer(absl::FailedPreconditionError("deadlock"));
+  p.b.AbortFromPeer(absl::FailedPreconditionError("deadlock"));
+  for (auto& t : threads) t.join();
+  for (int d = 0; d < 4; ++d) CHECK(out[d].status().message() == "deadlock");
+}
+
+TEST_CASE("gather blocks: round trip, another collective, damage", "[transport]") {
+  Value pair = Value::Tuple({Scalar(5), Scalar(-6)});
+  auto blocks = GatherBlocks::For("all-reduce#3/0,1", pair);
+  REQUIRE(blocks.has_value());
+  CHECK(blocks->member_bytes() == 8);
+  Value other = Value::Tuple({Scalar(7), Scalar(8)});
+  std::string block;
+  REQUIRE(blocks->Write({&pair, &other}, &block));
+  CHECK(block.size() == blocks->BlockBytes(2));
+  auto back = blocks->Read(block, 2);
+  REQUIRE(back.ok());
+  CHECK((*back)[0].ToLiteral() == pair.ToLiteral());
+  CHECK((*back)[1].ToLiteral() == other.ToLiteral());
+  // Another key, or another size: never read as this collective's.
+  auto elsewhere = GatherBlocks::For("all-reduce#4/0,1", pair);
+  CHECK(!elsewhere->Read(block, 2).ok());
+  CHECK(!blocks->Read(block, 1).ok());
+  CHECK(!blocks->Read(block.substr(0, block.size() - 1), 2).ok());
+  // A member of another size is not written.
+  Value wide = Value::Tuple({Scalar(1), Scalar(2), Scalar(3)});
+  std::string bad;
+  CHECK_FALSE(blocks->Write({&wide}, &bad));
+  CHECK_FALSE(GatherBlocks::For("k", Value::Token()).has_value());
 }
 
 TEST_CASE("wire format round trip and damage", "[transport]") {

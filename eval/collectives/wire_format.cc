@@ -157,4 +157,64 @@ absl::StatusOr<Literal> WireReader::ArrayAt(bool apart) {
   return lit;
 }
 
+std::optional<GatherBlocks> GatherBlocks::For(std::string_view key, const Value& like) {
+  GatherBlocks b;
+  b.key_hash_ = Fnv1a(key);
+  b.tuple_ = like.is_tuple();
+  if (like.is_array()) {
+    b.leaves_.push_back(like.array().shape());
+  } else if (like.is_tuple()) {
+    for (const Value& e : like.elements()) {
+      if (!e.is_array()) return std::nullopt;
+      b.leaves_.push_back(e.array().shape());
+    }
+  } else {
+    return std::nullopt;
+  }
+  b.member_bytes_ = WireBytes(like);
+  return b;
+}
+
+bool GatherBlocks::Write(const std::vector<const Value*>& members, std::string* out) const {
+  const int64_t header[2] = {static_cast<int64_t>(key_hash_), member_bytes_};
+  out->append(reinterpret_cast<const char*>(header), sizeof(header));
+  for (const Value* m : members) {
+    if (WireBytes(*m) != member_bytes_) return false;
+    if (m->is_array()) {
+      out->append(reinterpret_cast<const char*>(m->array().data()), m->array().size_bytes());
+      continue;
+    }
+    for (const Value& e : m->elements()) {
+      if (!e.is_array()) return false;
+      out->append(reinterpret_cast<const char*>(e.array().data()), e.array().size_bytes());
+    }
+  }
+  return true;
+}
+
+absl::StatusOr<std::vector<Value>> GatherBlocks::Read(std::string_view block,
+                                                      size_t members) const {
+  int64_t header[2];
+  if (block.size() != BlockBytes(members)) return Damaged("a gather's block has the wrong size");
+  std::memcpy(header, block.data(), sizeof(header));
+  if (header[0] != static_cast<int64_t>(key_hash_) || header[1] != member_bytes_) {
+    return absl::FailedPreconditionError("another rank's gather is of another collective");
+  }
+  block.remove_prefix(sizeof(header));
+  std::vector<Value> out;
+  out.reserve(members);
+  for (size_t m = 0; m < members; ++m) {
+    std::vector<Value> arrays;
+    for (const Shape& shape : leaves_) {
+      HLO_ASSIGN_OR_RETURN(Literal lit, Literal::CreateUninitialized(shape));
+      if (lit.size_bytes() > block.size()) return Damaged("a gather's block ends early");
+      std::memcpy(lit.data(), block.data(), lit.size_bytes());
+      block.remove_prefix(lit.size_bytes());
+      arrays.push_back(Value::Array(std::make_shared<Literal>(std::move(lit))));
+    }
+    out.push_back(tuple_ ? Value::Tuple(std::move(arrays)) : std::move(arrays.front()));
+  }
+  return out;
+}
+
 }  // namespace hlo

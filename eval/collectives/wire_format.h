@@ -6,6 +6,7 @@
 #define HLO_EVAL_COLLECTIVES_WIRE_FORMAT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,6 +69,35 @@ class WireReader {
 
 // Bytes of the arrays in `v` (tuples summed): what Val will copy.
 int64_t WireBytes(const Value& v);
+
+// A small collective's gather (Transport::StartGather) carries one block
+// per process: a header (a hash of the collective's key, the bytes of one
+// member's contribution), then its members' contributions in group order,
+// each the bytes of its arrays one after another. No shapes travel: every
+// member's contribution has the shapes of this process's (one instruction
+// on every device), and the header tells a process that disagrees.
+class GatherBlocks {
+ public:
+  // The blocks of contributions shaped like `like`; nullopt when it is not
+  // an array or a tuple of arrays.
+  static std::optional<GatherBlocks> For(std::string_view key, const Value& like);
+  static constexpr size_t kHeaderBytes = 16;
+  int64_t member_bytes() const { return member_bytes_; }
+  size_t BlockBytes(size_t members) const {
+    return kHeaderBytes + members * static_cast<size_t>(member_bytes_);
+  }
+  // This process's block; false when a member's bytes differ.
+  bool Write(const std::vector<const Value*>& members, std::string* out) const;
+  // Another process's block of `members` contributions; an error when its
+  // header or size is not this collective's.
+  absl::StatusOr<std::vector<Value>> Read(std::string_view block, size_t members) const;
+
+ private:
+  uint64_t key_hash_ = 0;
+  int64_t member_bytes_ = 0;
+  bool tuple_ = false;
+  std::vector<Shape> leaves_;  // the arrays of a contribution
+};
 
 }  // namespace hlo
 

@@ -1,5 +1,7 @@
 #include "eval/io/random_fill.h"
 
+#include "ir/strings.h"
+
 namespace hlo {
 namespace {
 
@@ -18,14 +20,7 @@ struct SplitMix64 {
 
 }  // namespace
 
-uint64_t StreamId(std::string_view name) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (char c : name) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
+uint64_t StreamId(std::string_view name) { return Fnv1a(name); }
 
 absl::StatusOr<Literal> RandomLiteral(const Shape& shape, uint64_t seed, uint64_t stream) {
   if (shape.IsTuple()) {
