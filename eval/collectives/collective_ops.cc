@@ -176,15 +176,24 @@ absl::StatusOr<int64_t> OneDim(const Instruction& inst, int64_t rank) {
 // ---- the ops ---------------------------------------------------------------------
 
 // The key of one instance of a collective: names, not addresses, so that
-// every process of an MPI run makes the same one.
-std::string CollectiveKey(const Instruction& inst, const std::vector<int64_t>& group,
-                          DeviceContext& dev) {
-  return StrCat(inst.parent() != nullptr ? inst.parent()->name() : std::string_view(), "/",
-                inst.name(), "#", dev.NextInstance(&inst), "/", StrJoin(group, ","));
+// every process of an MPI run makes the same one; and the collective's name
+// in errors. Their fixed parts are made once per device.
+const DeviceContext::CollectiveSite& NamedSite(const Instruction& inst,
+                                               const std::vector<int64_t>& group,
+                                               DeviceContext& dev) {
+  DeviceContext::CollectiveSite& site = dev.Site(&inst);
+  if (site.where.empty()) {
+    site.key_head = StrCat(inst.parent() != nullptr ? inst.parent()->name() : std::string_view(),
+                           "/", inst.name(), "#");
+    site.key_tail = StrCat("/", StrJoin(group, ","));
+    site.where = StrCat("%", inst.name(), " (", inst.OpcodeText(), ")");
+  }
+  return site;
 }
 
-std::string CollectiveWhere(const Instruction& inst) {
-  return StrCat("%", inst.name(), " (", inst.OpcodeText(), ")");
+std::string CollectiveKey(const DeviceContext::CollectiveSite& site, DeviceContext& dev,
+                          const Instruction& inst) {
+  return StrCat(site.key_head, dev.NextInstance(&inst), site.key_tail);
 }
 
 struct Ctx {
@@ -263,9 +272,9 @@ absl::StatusOr<Value> AllReduceSliced(Ctx& c, const Computation& f) {
     }
     return Unbundle(std::move(results));
   };
-  return c.shared->rendezvous->ReduceSliced(CollectiveKey(c.inst, c.group, *c.shared), c.group,
-                                            c.shared->device(), Bundle(c.ops), sliced,
-                                            CollectiveWhere(c.inst));
+  const DeviceContext::CollectiveSite& site = NamedSite(c.inst, c.group, *c.shared);
+  return c.shared->rendezvous->ReduceSliced(CollectiveKey(site, *c.shared, c.inst), c.group,
+                                            c.shared->device(), Bundle(c.ops), sliced, site.where);
 }
 
 absl::StatusOr<Value> AllReduce(Ctx& c) {
@@ -600,9 +609,9 @@ absl::StatusOr<Value> ExchangeValues(const Instruction& inst, const std::vector<
   if (dev == nullptr || dev->rendezvous == nullptr || group.size() <= 1) {
     return combine(absl::MakeConstSpan(&contribution, 1));
   }
-  return dev->rendezvous->Collective(CollectiveKey(inst, group, *dev), group, dev->device(),
-                                     std::move(contribution), combine, CollectiveWhere(inst), wants,
-                                     cut);
+  const DeviceContext::CollectiveSite& site = NamedSite(inst, group, *dev);
+  return dev->rendezvous->Collective(CollectiveKey(site, *dev, inst), group, dev->device(),
+                                     std::move(contribution), combine, site.where, wants, cut);
 }
 
 absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Operands ops,
@@ -618,13 +627,15 @@ absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Op
     return st;
   }
   if (op != Opcode::kCollectivePermute) {
-    auto group = GroupDevices(inst, op, dev);
+    DeviceContext::CollectiveSite& site = dev.Site(&inst);
+    if (!site.group) site.group = GroupDevices(inst, op, dev);
+    const absl::StatusOr<std::vector<int64_t>>& group = *site.group;
     // StableHLO's collective_broadcast: devices in no group get zeros.
     if (op == Opcode::kCollectiveBroadcast && absl::IsNotFound(group.status())) {
       return ZeroValue(result);
     }
     if (!group.ok()) return group.status();
-    c.group = *std::move(group);
+    c.group = *group;
     for (size_t i = 0; i < c.group.size(); ++i) {
       if (c.group[i] == dev.device()) c.rank = static_cast<int64_t>(i);
     }

@@ -40,6 +40,7 @@ absl::StatusOr<std::unique_ptr<MpiTransport>> MpiTransport::Start(int64_t) {
 
 #else  // HLO_HAVE_MPI
 
+#include <dlfcn.h>
 #include <mpi.h>
 
 #include <algorithm>
@@ -131,6 +132,11 @@ class MpiImpl final : public MpiTransport {
         per_rank_(devices / ranks),
         yield_when_idle_(yield_when_idle),
         progress_yields_(progress_yields) {
+    // Open MPI's switch (libopen-pal exports it; other MPIs have none).
+    if (progress_yields_) {
+      set_progress_yields_ = reinterpret_cast<void (*)(bool)>(
+          dlsym(RTLD_DEFAULT, "opal_progress_set_yield_when_idle"));
+    }
     thread_ = std::thread([this] { Loop(); });
   }
   ~MpiImpl() override {
@@ -150,6 +156,13 @@ class MpiImpl final : public MpiTransport {
   int RankOf(int64_t device) const override { return static_cast<int>(device / per_rank_); }
 
   void BeginRun(Rendezvous* rendezvous) override {
+    // During a run the waiters yield as WaitDriving says (every few polls),
+    // not MPI's progress on every poll; MPI's own blocking calls between
+    // runs (communicators, the end) keep its yields.
+    if (set_progress_yields_ != nullptr) {
+      set_progress_yields_(false);
+      run_yields_ = false;
+    }
     std::lock_guard<std::mutex> lock(mu_);
     ++epoch_;
     rendezvous_ = rendezvous;
@@ -174,6 +187,10 @@ class MpiImpl final : public MpiTransport {
   }
 
   void DetachRun() override {
+    if (set_progress_yields_ != nullptr) {
+      run_yields_ = progress_yields_;
+      set_progress_yields_(true);
+    }
     {
       // The run's receive buffer goes with it (progress_mu_ before mu_, as
       // a round takes them).
@@ -306,7 +323,7 @@ class MpiImpl final : public MpiTransport {
     if (!lock.owns_lock()) return Drive::kIdle;
     if (Step()) return Drive::kMoved;
     if (!inflight_.empty()) return Drive::kInFlight;
-    return progress_yields_ ? Drive::kYielded : Drive::kIdle;
+    return run_yields_ ? Drive::kYielded : Drive::kIdle;
   }
 
   // Whether a waiting device thread drove MPI since the progress thread
@@ -689,6 +706,10 @@ class MpiImpl final : public MpiTransport {
   const int64_t per_rank_;
   const bool yield_when_idle_;
   const bool progress_yields_;  // MpiProgressYields()
+  // Open MPI's opal_progress_set_yield_when_idle, when MPI's progress
+  // yields and it has one; whether MPI's progress yields now.
+  void (*set_progress_yields_)(bool) = nullptr;
+  std::atomic<bool> run_yields_{progress_yields_};
   std::thread thread_;
   // Held by whoever drives MPI: the progress thread or a waiting device.
   std::mutex progress_mu_;
@@ -703,11 +724,14 @@ class MpiImpl final : public MpiTransport {
 
   // A group's communicator (PrepareGroups): its rank i is ranks[i], which
   // runs the group's members members[i] (group indices, in group order).
+  struct Gather;
   struct GroupComm {
     MPI_Comm comm = MPI_COMM_NULL;
     std::vector<int> ranks;
     std::vector<std::vector<int64_t>> members;
     int me = 0;
+    // Gathers done with, their buffers kept for the next (spare_mu_'s).
+    std::vector<std::unique_ptr<Gather>> spare;
   };
   // Made before the first run, then only read.
   std::map<std::vector<int64_t>, GroupComm> groups_;
@@ -715,7 +739,7 @@ class MpiImpl final : public MpiTransport {
   // (GatherBlocks), alive until MPI is done with its buffers.
   struct Gather {
     std::shared_ptr<Gathered> result;
-    const GroupComm* comm = nullptr;
+    GroupComm* comm = nullptr;
     GatherBlocks blocks;
     std::string send;
     std::unique_ptr<char[]> receive;
@@ -731,7 +755,8 @@ class MpiImpl final : public MpiTransport {
   bool TestGathers();
   void DeliverGather(Gather& g);
   std::list<std::unique_ptr<Gather>> gathers_;  // begun; progress_mu_'s
-  uint64_t gather_rounds_ = 0;                  // progress_mu_'s
+  std::mutex spare_mu_;
+  uint64_t gather_rounds_ = 0;  // progress_mu_'s
 
   // The outgoing queue (device threads post, the progress thread sends).
   std::mutex queue_mu_;
@@ -827,23 +852,42 @@ std::shared_ptr<Transport::Gathered> MpiImpl::StartGather(
     const std::vector<std::pair<int64_t, const Value*>>& mine) {
   auto it = groups_.find(group);
   if (it == groups_.end() || mine.empty()) return nullptr;
-  std::optional<GatherBlocks> blocks = GatherBlocks::For(key, *mine.front().second);
-  if (!blocks) return nullptr;
-  auto g = std::make_unique<Gather>();
-  g->comm = &it->second;
-  g->blocks = *std::move(blocks);
+  GroupComm& gc = it->second;
+  std::unique_ptr<Gather> g;
+  {
+    std::lock_guard<std::mutex> lock(spare_mu_);
+    if (!gc.spare.empty()) {
+      g = std::move(gc.spare.back());
+      gc.spare.pop_back();
+    }
+  }
+  // A collective of the group's last shapes reuses its buffers.
+  const Value& like = *mine.front().second;
+  if (g != nullptr && g->blocks.Fits(like)) {
+    g->blocks.Rekey(key);
+  } else {
+    std::optional<GatherBlocks> blocks = GatherBlocks::For(key, like);
+    if (!blocks) return nullptr;
+    if (g == nullptr) g = std::make_unique<Gather>();
+    g->comm = &gc;
+    g->blocks = *std::move(blocks);
+    size_t total = 0;
+    g->counts.clear();
+    g->displacements.clear();
+    for (const std::vector<int64_t>& members : gc.members) {
+      g->displacements.push_back(static_cast<int>(total));
+      g->counts.push_back(static_cast<int>(g->blocks.BlockBytes(members.size())));
+      total += g->blocks.BlockBytes(members.size());
+    }
+    g->receive = std::make_unique_for_overwrite<char[]>(total);
+  }
   std::vector<const Value*> values;
   for (const auto& m : mine) values.push_back(m.second);
+  g->send.clear();
+  g->failed = false;
   if (!g->blocks.Write(values, &g->send)) return nullptr;
   g->result = std::make_shared<Gathered>();
   std::shared_ptr<Gathered> result = g->result;
-  size_t total = 0;
-  for (const std::vector<int64_t>& members : g->comm->members) {
-    g->displacements.push_back(static_cast<int>(total));
-    g->counts.push_back(static_cast<int>(g->blocks.BlockBytes(members.size())));
-    total += g->blocks.BlockBytes(members.size());
-  }
-  g->receive = std::make_unique_for_overwrite<char[]>(total);
   // Begun now unless another thread drives MPI (then by the next round,
   // after those queued before it).
   std::unique_lock<std::mutex> drive(progress_mu_, std::try_to_lock);
@@ -865,7 +909,7 @@ std::shared_ptr<Transport::Gathered> MpiImpl::StartGather(
 void MpiImpl::BeginGather(std::unique_ptr<Gather> g) {
   const GroupComm& gc = *g->comm;
   const int peers = static_cast<int>(gc.ranks.size());
-  g->requests.reserve(2 * (peers - 1));
+  g->requests.clear();
   for (int i = 0; i < peers; ++i) {
     if (i == gc.me) continue;
     g->requests.emplace_back();
@@ -902,7 +946,11 @@ bool MpiImpl::TestGathers() {
       continue;
     }
     DeliverGather(g);
+    g.result.reset();
+    std::unique_ptr<Gather> done_with = std::move(*it);
     it = gathers_.erase(it);
+    std::lock_guard<std::mutex> lock(spare_mu_);
+    done_with->comm->spare.push_back(std::move(done_with));
     any = true;
   }
   return any;

@@ -70,6 +70,15 @@ class DeviceContext {
     pending_.erase(it);
     return p;
   }
+  // What a collective instruction needs each time it runs here, made the
+  // first time (an instruction's group on a device never changes): its
+  // group (GroupDevices), the parts of its instances' keys around the
+  // instance number, and its name in errors. Kept across runs.
+  struct CollectiveSite {
+    std::optional<absl::StatusOr<std::vector<int64_t>>> group;
+    std::string key_head, key_tail, where;  // empty: not made yet
+  };
+  CollectiveSite& Site(const void* inst) { return sites_[inst]; }
   // Sends to this device itself when there is no rendezvous.
   absl::flat_hash_map<std::string, Value> local_mail;
   // What StableHLO's interpreter.probe recorded, by probe id, in the order
@@ -92,6 +101,7 @@ class DeviceContext {
   absl::flat_hash_map<int64_t, PendingRecv> pending_;
   int64_t next_ticket_ = 0;
   absl::flat_hash_map<const void*, int64_t> instances_;
+  absl::flat_hash_map<const void*, CollectiveSite> sites_;
   absl::flat_hash_map<int64_t, int64_t> sends_, recvs_;
 };
 

@@ -175,6 +175,18 @@ std::optional<GatherBlocks> GatherBlocks::For(std::string_view key, const Value&
   return b;
 }
 
+bool GatherBlocks::Fits(const Value& like) const {
+  if (like.is_array()) return !tuple_ && leaves_.size() == 1 && leaves_[0] == like.array().shape();
+  if (!like.is_tuple() || !tuple_ || like.elements().size() != leaves_.size()) return false;
+  for (size_t i = 0; i < leaves_.size(); ++i) {
+    const Value& e = like.elements()[i];
+    if (!e.is_array() || !(leaves_[i] == e.array().shape())) return false;
+  }
+  return true;
+}
+
+void GatherBlocks::Rekey(std::string_view key) { key_hash_ = Fnv1a(key); }
+
 bool GatherBlocks::Write(const std::vector<const Value*>& members, std::string* out) const {
   const int64_t header[2] = {static_cast<int64_t>(key_hash_), member_bytes_};
   out->append(reinterpret_cast<const char*>(header), sizeof(header));

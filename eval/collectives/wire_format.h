@@ -82,6 +82,10 @@ class GatherBlocks {
   // an array or a tuple of arrays.
   static std::optional<GatherBlocks> For(std::string_view key, const Value& like);
   static constexpr size_t kHeaderBytes = 16;
+  // Whether contributions shaped like `like` have these blocks (then
+  // Rekey makes them another collective's).
+  bool Fits(const Value& like) const;
+  void Rekey(std::string_view key);
   int64_t member_bytes() const { return member_bytes_; }
   size_t BlockBytes(size_t members) const {
     return kHeaderBytes + members * static_cast<size_t>(member_bytes_);
