@@ -243,8 +243,8 @@ class MpiImpl final : public MpiTransport {
 
   absl::Status PrepareGroups(const std::vector<std::vector<int64_t>>& groups) override;
   std::shared_ptr<Gathered> StartGather(
-      const std::string& key, const std::vector<int64_t>& group,
-      const std::vector<std::pair<int64_t, const Value*>>& mine) override;
+      const std::string& key, absl::Span<const int64_t> group,
+      absl::Span<const std::pair<int64_t, const Value*>> mine) override;
 
   void StateChanged() override { MarkDirty(false); }
 
@@ -733,8 +733,14 @@ class MpiImpl final : public MpiTransport {
     // Gathers done with, their buffers kept for the next (spare_mu_'s).
     std::vector<std::unique_ptr<Gather>> spare;
   };
-  // Made before the first run, then only read.
-  std::map<std::vector<int64_t>, GroupComm> groups_;
+  // Made before the first run, then only read; found by a span.
+  struct GroupLess {
+    using is_transparent = void;
+    bool operator()(absl::Span<const int64_t> a, absl::Span<const int64_t> b) const {
+      return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+    }
+  };
+  std::map<std::vector<int64_t>, GroupComm, GroupLess> groups_;
   // One small collective's gather (StartGather): every process's block
   // (GatherBlocks), alive until MPI is done with its buffers.
   struct Gather {
@@ -848,8 +854,8 @@ absl::Status MpiImpl::PrepareGroups(const std::vector<std::vector<int64_t>>& gro
 }
 
 std::shared_ptr<Transport::Gathered> MpiImpl::StartGather(
-    const std::string& key, const std::vector<int64_t>& group,
-    const std::vector<std::pair<int64_t, const Value*>>& mine) {
+    const std::string& key, absl::Span<const int64_t> group,
+    absl::Span<const std::pair<int64_t, const Value*>> mine) {
   auto it = groups_.find(group);
   if (it == groups_.end() || mine.empty()) return nullptr;
   GroupComm& gc = it->second;

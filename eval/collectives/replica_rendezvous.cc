@@ -201,32 +201,71 @@ absl::StatusOr<std::vector<Value>> Rendezvous::CutView(const Slot& slot, int64_t
   return view;
 }
 
+std::shared_ptr<Transport::Gathered> Rendezvous::StartGatherLocked(
+    const std::string& key, absl::Span<const int64_t> group,
+    absl::Span<const std::pair<int64_t, const Value*>> mine) {
+  // Every member's contribution has this process's members' size (one
+  // instruction); a process that disagrees is caught by the transport.
+  const int64_t each = ValueBytes(*mine.front().second);
+  if (each > kSmallBytes / static_cast<int64_t>(group.size())) return nullptr;
+  return transport_->StartGather(key, group, mine);
+}
+
+absl::Status Rendezvous::WaitGatheredLocked(std::unique_lock<std::mutex>& lock,
+                                            const Transport::Gathered& gathered, int64_t device,
+                                            const std::string& where) {
+  ++blocked_;
+  waiting_at_[device] = where;
+  CheckDeadlockLocked();
+  const bool ok = WaitLocked(lock, [&] { return gathered.done.load(std::memory_order_acquire); });
+  waiting_at_[device].clear();
+  --blocked_;
+  ++version_;
+  if (!gathered.done.load(std::memory_order_acquire)) return WaitFailure(where, !ok);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<bool> Rendezvous::GatherLocked(std::unique_lock<std::mutex>& lock,
                                               const std::string& key, Slot& slot, int64_t device,
                                               const std::string& where) {
-  // Every member's contribution has this process's members' size (one
-  // instruction); a process that disagrees is caught by the transport.
   std::vector<std::pair<int64_t, const Value*>> mine;
   for (size_t i = 0; i < slot.group.size(); ++i) {
     if (IsLocal(slot.group[i])) mine.emplace_back(static_cast<int64_t>(i), &slot.contributions[i]);
   }
-  const int64_t each = ValueBytes(*mine.front().second);
-  if (each > kSmallBytes / static_cast<int64_t>(slot.group.size())) return false;
-  std::shared_ptr<Transport::Gathered> gathered = transport_->StartGather(key, slot.group, mine);
+  std::shared_ptr<Transport::Gathered> gathered = StartGatherLocked(key, slot.group, mine);
   if (!gathered) return false;
-  ++blocked_;
-  waiting_at_[device] = where;
-  CheckDeadlockLocked();
-  const bool ok = WaitLocked(lock, [&] { return gathered->done.load(std::memory_order_acquire); });
-  waiting_at_[device].clear();
-  --blocked_;
-  ++version_;
-  if (!gathered->done.load(std::memory_order_acquire)) return WaitFailure(where, !ok);
+  HLO_RETURN_IF_ERROR(WaitGatheredLocked(lock, *gathered, device, where));
   // Every member's whole contribution is here now.
   for (auto& [m, v] : gathered->parts) slot.contributions[m] = std::move(v);
   slot.gathered = true;
   slot.arrived = slot.expected = static_cast<int64_t>(slot.group.size());
   return true;
+}
+
+std::optional<absl::StatusOr<Value>> Rendezvous::CollectiveAlone(
+    const std::string& key, absl::Span<const int64_t> group, int64_t rank, int64_t device,
+    Value& contribution, const Combine& combine, const std::string& where, const Cut* cut) {
+  const std::pair<int64_t, const Value*> mine(rank, &contribution);
+  std::shared_ptr<Transport::Gathered> gathered;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (Aborted()) return abort_;
+    gathered = StartGatherLocked(key, group, absl::MakeConstSpan(&mine, 1));
+    if (!gathered) return std::nullopt;
+    if (absl::Status st = WaitGatheredLocked(lock, *gathered, device, where); !st.ok()) return st;
+  }
+  std::vector<Value> all(group.size());
+  all[rank] = std::move(contribution);
+  for (auto& [m, v] : gathered->parts) all[m] = std::move(v);
+  if (cut == nullptr) return combine(all);
+  std::vector<Value> view;
+  view.reserve(all.size());
+  for (const Value& v : all) {
+    absl::StatusOr<Value> part = (*cut)(v, rank);
+    if (!part.ok()) return part.status();
+    view.push_back(*std::move(part));
+  }
+  return combine(view);
 }
 
 absl::Status Rendezvous::PostLocalLocked(const std::string& key, const Slot& slot,
@@ -274,6 +313,12 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
     if (group[i] == device) rank = static_cast<int64_t>(i);
   }
   if (rank < 0) return absl::InternalError("device not in its own group");
+  if (transport_ != nullptr && group.size() > 1 &&
+      std::count_if(group.begin(), group.end(), [&](int64_t d) { return IsLocal(d); }) == 1) {
+    std::optional<absl::StatusOr<Value>> alone =
+        CollectiveAlone(key, group, rank, device, contribution, combine, where, cut);
+    if (alone) return *std::move(alone);
+  }
   std::shared_ptr<Slot> slot;
   {
     std::unique_lock<std::mutex> lock(mu_);

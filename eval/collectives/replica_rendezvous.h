@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -189,6 +190,23 @@ class Rendezvous {
   // transport has none for the group. An error: the wait failed.
   absl::StatusOr<bool> GatherLocked(std::unique_lock<std::mutex>& lock, const std::string& key,
                                     Slot& slot, int64_t device, const std::string& where);
+  // The transport's gather of this process's members' contributions when
+  // they are small; null: none.
+  std::shared_ptr<Transport::Gathered> StartGatherLocked(
+      const std::string& key, absl::Span<const int64_t> group,
+      absl::Span<const std::pair<int64_t, const Value*>> mine);
+  // Waits for a gather as a blocked device at `where`.
+  absl::Status WaitGatheredLocked(std::unique_lock<std::mutex>& lock,
+                                  const Transport::Gathered& gathered, int64_t device,
+                                  const std::string& where);
+  // A small collective whose group has this process's one member, the
+  // device calling, and others elsewhere: the transport's gather is the
+  // whole meeting, with no slot. Nullopt: no gather for it.
+  std::optional<absl::StatusOr<Value>> CollectiveAlone(const std::string& key,
+                                                       absl::Span<const int64_t> group,
+                                                       int64_t rank, int64_t device,
+                                                       Value& contribution, const Combine& combine,
+                                                       const std::string& where, const Cut* cut);
   // With a Cut: each process gets, per member here, a tuple of the parts
   // its members read, in group order.
   absl::Status PostCutsLocked(const std::string& key, const Slot& slot, const Cut& cut);

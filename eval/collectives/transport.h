@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/types/span.h"
 #include "eval/collectives/spin_policy.h"
 #include "eval/value.h"
 
@@ -84,8 +85,8 @@ class Transport {
     std::vector<std::pair<int64_t, Value>> parts;
   };
   virtual std::shared_ptr<Gathered> StartGather(
-      const std::string& key, const std::vector<int64_t>& group,
-      const std::vector<std::pair<int64_t, const Value*>>& mine) {
+      const std::string& key, absl::Span<const int64_t> group,
+      absl::Span<const std::pair<int64_t, const Value*>> mine) {
     (void)key, (void)group, (void)mine;
     return nullptr;
   }

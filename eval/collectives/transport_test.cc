@@ -119,8 +119,9 @@ class FakeTransport : public Transport {
   Rendezvous* self = nullptr;
 
   std::shared_ptr<Gathered> StartGather(
-      const std::string& key, const std::vector<int64_t>& group,
-      const std::vector<std::pair<int64_t, const Value*>>& mine) override {
+      const std::string& key, absl::Span<const int64_t> span,
+      absl::Span<const std::pair<int64_t, const Value*>> mine) override {
+    const std::vector<int64_t> group(span.begin(), span.end());
     if (hub == nullptr) return nullptr;
     GatherHub::Side side;
     side.blocks = *GatherBlocks::For(key, *mine.front().second);
@@ -344,7 +345,7 @@ struct GatheringPair {
 TEST_CASE("small collectives across a transport go as one gather", "[transport]") {
   GatheringPair p;
   std::vector<absl::StatusOr<Value>> out(4, absl::UnknownError("not run"));
-  std::vector<int32_t> cuts(4, 0);
+  std::vector<int32_t> cuts(4, 0), crosses(4, 0);
   // A cut collective: reader r gets each member's value times 10 plus r.
   const Rendezvous::Cut cut = [](const Value& v, int64_t r) -> absl::StatusOr<Value> {
     return Scalar(v.array().typed<int32_t>()[0] * 10 + static_cast<int32_t>(r));
@@ -364,6 +365,15 @@ TEST_CASE("small collectives across a transport go as one gather", "[transport]"
         auto c = p.of[d]->Collective("cut#0", all, d, Scalar(d + 1), sum, "%c", nullptr, &cut);
         cuts[d] = c.ok() ? c->array().typed<int32_t>()[0] : -1;
       }
+      // One member in each process: the gather alone, no slot.
+      const std::vector<int64_t> cross =
+          d % 2 == 0 ? std::vector<int64_t>{2, 0} : std::vector<int64_t>{1, 3};
+      auto x = p.of[d]->Collective(StrCat("x#0/", cross[0]), cross, d, Scalar(d + 1), Digits, "%y");
+      auto y = p.of[d]->Collective(StrCat("y#0/", cross[0]), cross, d, Scalar(d + 1), sum, "%z",
+                                   nullptr, &cut);
+      crosses[d] = x.ok() && y.ok()
+                       ? x->array().typed<int32_t>()[0] * 1000 + y->array().typed<int32_t>()[0]
+                       : -1;
       p.of[d]->Finish(d, out[d].status());
     });
   }
@@ -375,9 +385,15 @@ TEST_CASE("small collectives across a transport go as one gather", "[transport]"
     const int32_t r = d == 3 ? 0 : d == 1 ? 1 : d == 0 ? 2 : 3;
     CHECK(cuts[d] == 100 + 4 * r);
   }
-  // One gather per process and collective; no counted message.
-  CHECK(p.ta.gathers == 2);
-  CHECK(p.tb.gathers == 2);
+  // {2,0}: digits 31, cut sum 10*(3+1) + 2*r = 40 + 2r; {1,3}: 24, 60 + 2r.
+  CHECK(crosses[0] == 31 * 1000 + 42);
+  CHECK(crosses[2] == 31 * 1000 + 40);
+  CHECK(crosses[1] == 24 * 1000 + 60);
+  CHECK(crosses[3] == 24 * 1000 + 62);
+  // One gather per process and collective, and one per device for each
+  // cross collective; no counted message.
+  CHECK(p.ta.gathers == 6);
+  CHECK(p.tb.gathers == 6);
   CHECK(p.a.GetState().sent == 0);
   CHECK(p.b.GetState().received == 0);
   CHECK(p.a.GetState().finished);
