@@ -1,127 +1,166 @@
 #!/usr/bin/python3
-"""Writes a model-scale SPMD module: GPT-2 small's forward pass, partitioned
-Megatron-style over P devices, as XLA's SPMD partitioner would leave it.
+"""Writes a model-scale SPMD module: GPT-2 small partitioned Megatron-style
+over P devices, as XLA's SPMD partitioner would leave it; its forward pass,
+or with --train a whole training step.
 
 Each device holds its shard of every weight (attention heads and the MLP's
 hidden units split P ways, the vocabulary of the LM head too); the
-column-parallel products need no communication, and each row-parallel one
-(attention's output projection, the MLP's second product) ends in an
-all-reduce over the P partitions. Layer norms, softmax (causal), GELU and
-the residual adds are as GPT-2 has them. The entry takes the embedded
-tokens [S, 768] and every layer's weights; it returns this device's slice
-of the logits, [S, vocab/P] (vocabulary padded to 50304 as nanoGPT does).
+column-parallel products need no communication forward, and each
+row-parallel one (attention's output projection, the MLP's second product)
+ends in an all-reduce over the P partitions. Layer norms, softmax (causal),
+GELU and the residual adds are as GPT-2 has them. The entry takes the
+embedded tokens [S, width] and every layer's weights.
 
-With the defaults (12 layers, S=256, P=4) a device holds about 124 MB of
-weights: the memory check of scripts/bench-mpi-memory runs it on 1, 2
-and 4 MPI ranks.
+Forward: it returns this device's slice of the logits, [S, vocab/P]
+(vocabulary padded to 50304 as nanoGPT does). With the defaults (12
+layers, S=256, P=4) a device holds about 124 MB of weights.
 
-  gen_spmd_transformer.py [--partitions 4] [--layers 12] [--seq 256] -o m.hlo
+--train: it also takes this device's slice of the targets [S, vocab/P] (a
+distribution over the vocabulary per position, one-hot for tokens) and
+returns the step's loss (the mean cross-entropy, softmax over the whole
+vocabulary: vocabulary-parallel, with all-reduces of each row's max and
+sum) and every weight after one SGD step (--lr). The backward pass comes
+from the forward pass by scripts/hlo_builder.py's differentiation: the
+column-parallel products' input gradients are summed over the partitions
+(Megatron's f), the row-parallel ones pass as they are (its g).
+
+scripts/bench-mpi-memory runs these on 1, 2 and 4 MPI ranks; CTest
+train_step_gradient checks a small --train module's gradient against
+finite differences of its loss.
+
+  gen_spmd_transformer.py [--partitions 4] [--layers 12] [--seq 256] [--train]
+      [--lr 1e-3] [--dtype f32] [--width 768 --heads 12 --ff 3072 --vocab 50304] -o m.hlo
 """
 import argparse
+import math
+import os
 import sys
 
-D, HEADS, FF, VOCAB = 768, 12, 3072, 50304
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hlo_builder import Builder  # noqa: E402
 
 
-class Writer:
-    def __init__(self):
-        self.lines = []
-        self.n = 0
-
-    def op(self, shape, text, name=None):
-        self.n += 1
-        name = name or "v%d" % self.n
-        self.lines.append("  %s = %s %s" % (name, shape, text))
-        return name
-
-
-def f32(*dims):
-    return "f32[%s]" % ",".join(str(d) for d in dims)
+def layer_norm(b, x, g, beta):
+    """(x - mean) * rsqrt(var + 1e-5) * g + beta over the last dimension."""
+    s, d = x.dims
+    inv_d = b.full(1.0 / d, (s,))
+    mean = b.mul(b.rsum(x, [1]), inv_d)
+    centered = b.sub(x, b.bcast(mean, (s, d), [0]))
+    var = b.mul(b.rsum(b.mul(centered, centered), [1]), inv_d)
+    rstd = b.rsqrt(b.add(var, b.full(1e-5, (s,))))
+    normed = b.mul(centered, b.bcast(rstd, (s, d), [0]))
+    return b.add(b.mul(normed, b.bcast(g, (s, d), [1])), b.bcast(beta, (s, d), [1]))
 
 
-def layer_norm(w, x, g, b, s):
-    """(x - mean) * rsqrt(var + 1e-5) * g + b over the last dimension."""
-    zero = w.op("f32[]", "constant(0)")
-    inv_d = w.op(f32(s), "broadcast(%s), dimensions={}" % w.op("f32[]", "constant(%r)" % (1.0 / D)))
-    mean = w.op(f32(s), "multiply(%s, %s)" % (
-        w.op(f32(s), "reduce(%s, %s), dimensions={1}, to_apply=add" % (x, zero)), inv_d))
-    centered = w.op(f32(s, D), "subtract(%s, %s)" % (
-        x, w.op(f32(s, D), "broadcast(%s), dimensions={0}" % mean)))
-    var = w.op(f32(s), "multiply(%s, %s)" % (
-        w.op(f32(s), "reduce(%s, %s), dimensions={1}, to_apply=add" % (
-            w.op(f32(s, D), "multiply(%s, %s)" % (centered, centered)), zero)), inv_d))
-    eps = w.op(f32(s), "broadcast(%s), dimensions={}" % w.op("f32[]", "constant(1e-05)"))
-    rstd = w.op(f32(s), "rsqrt(%s)" % w.op(f32(s), "add(%s, %s)" % (var, eps)))
-    normed = w.op(f32(s, D), "multiply(%s, %s)" % (
-        centered, w.op(f32(s, D), "broadcast(%s), dimensions={0}" % rstd)))
-    scaled = w.op(f32(s, D), "multiply(%s, %s)" % (
-        normed, w.op(f32(s, D), "broadcast(%s), dimensions={1}" % g)))
-    return w.op(f32(s, D), "add(%s, %s)" % (
-        scaled, w.op(f32(s, D), "broadcast(%s), dimensions={1}" % b)))
-
-
-def dense(w, x, wt, b, s, n):
-    y = w.op(f32(s, n), "dot(%s, %s), lhs_contracting_dims={1}, rhs_contracting_dims={0}" % (x, wt))
-    if b is None:
+def dense(b, x, w, bias):
+    y = b.dot(x, w, lc=(1,), rc=(0,))
+    if bias is None:
         return y
-    return w.op(f32(s, n), "add(%s, %s)" % (y, w.op(f32(s, n), "broadcast(%s), dimensions={1}" % b)))
+    return b.add(y, b.bcast(bias, y.dims, [1]))
 
 
-def all_reduce(w, x, shape, p, channel):
-    groups = "{{%s}}" % ",".join(str(i) for i in range(p))
-    return w.op(shape, "all-reduce(%s), channel_id=%d, replica_groups=%s, "
-                "use_global_device_ids=true, to_apply=add" % (x, channel, groups))
-
-
-def attention(w, y, p_, s, hp, channel):
-    """Causal self-attention on this device's hp heads; the output
+def attention(b, y, p, heads, dh):
+    """Causal self-attention on this device's heads; the output
     projection's partial sums all-reduced."""
-    dh = D // HEADS
-    qkv = dense(w, y, p_["wqkv"], p_["bqkv"], s, 3 * hp * dh)
-    qkv4 = w.op(f32(s, 3, hp, dh), "reshape(%s)" % qkv)
-    heads = []
-    for i in range(3):
-        part = w.op(f32(s, 1, hp, dh), "slice(%s), slice={[0:%d], [%d:%d], [0:%d], [0:%d]}" % (
-            qkv4, s, i, i + 1, hp, dh))
-        part = w.op(f32(s, hp, dh), "reshape(%s)" % part)
-        heads.append(w.op(f32(hp, s, dh), "transpose(%s), dimensions={1,0,2}" % part))
-    q, k, v = heads
-    scores = w.op(f32(hp, s, s), "dot(%s, %s), lhs_batch_dims={0}, lhs_contracting_dims={2}, "
-                  "rhs_batch_dims={0}, rhs_contracting_dims={2}" % (q, k))
-    scale = w.op(f32(hp, s, s), "broadcast(%s), dimensions={}" % w.op(
-        "f32[]", "constant(%r)" % (1.0 / dh ** 0.5)))
-    scores = w.op(f32(hp, s, s), "multiply(%s, %s)" % (scores, scale))
-    rows = w.op("s32[%d,%d]" % (s, s), "iota(), iota_dimension=0")
-    cols = w.op("s32[%d,%d]" % (s, s), "iota(), iota_dimension=1")
-    causal = w.op("pred[%d,%d]" % (s, s), "compare(%s, %s), direction=GE" % (rows, cols))
-    causal = w.op("pred[%d,%d,%d]" % (hp, s, s), "broadcast(%s), dimensions={1,2}" % causal)
-    masked = w.op(f32(hp, s, s), "broadcast(%s), dimensions={}" % w.op("f32[]", "constant(-1e+09)"))
-    scores = w.op(f32(hp, s, s), "select(%s, %s, %s)" % (causal, scores, masked))
-    ninf = w.op("f32[]", "constant(-inf)")
-    zero = w.op("f32[]", "constant(0)")
-    rmax = w.op(f32(hp, s), "reduce(%s, %s), dimensions={2}, to_apply=max" % (scores, ninf))
-    e = w.op(f32(hp, s, s), "exponential(%s)" % w.op(f32(hp, s, s), "subtract(%s, %s)" % (
-        scores, w.op(f32(hp, s, s), "broadcast(%s), dimensions={0,1}" % rmax))))
-    rsum = w.op(f32(hp, s), "reduce(%s, %s), dimensions={2}, to_apply=add" % (e, zero))
-    probs = w.op(f32(hp, s, s), "divide(%s, %s)" % (
-        e, w.op(f32(hp, s, s), "broadcast(%s), dimensions={0,1}" % rsum)))
-    ctx = w.op(f32(hp, s, dh), "dot(%s, %s), lhs_batch_dims={0}, lhs_contracting_dims={2}, "
-               "rhs_batch_dims={0}, rhs_contracting_dims={1}" % (probs, v))
-    ctx = w.op(f32(s, hp, dh), "transpose(%s), dimensions={1,0,2}" % ctx)
-    ctx = w.op(f32(s, hp * dh), "reshape(%s)" % ctx)
-    partial = dense(w, ctx, p_["wo"], None, s, D)
-    return all_reduce(w, partial, f32(s, D), p_["p"], channel)
+    s = y.dims[0]
+    qkv = b.reshape(dense(b, b.to_parallel(y), p["wqkv"], p["bqkv"]), (s, 3, heads, dh))
+    q, k, v = [b.transpose(b.reshape(b.slice(qkv, (0, i, 0, 0), (s, i + 1, heads, dh)),
+                                     (s, heads, dh)), [1, 0, 2]) for i in range(3)]
+    scores = b.dot(q, k, lb=(0,), lc=(2,), rb=(0,), rc=(2,))
+    scores = b.mul(scores, b.full(1.0 / math.sqrt(dh), scores.dims))
+    causal = b.compare(b.iota((s, s), 0), b.iota((s, s), 1), "GE")
+    causal = b.pred_broadcast(causal, scores.dims, [1, 2])
+    scores = b.select(causal, scores, b.full(-1e9, scores.dims))
+    # The row max shifts the exponent only: no gradient flows through it.
+    shifted = b.sub(scores, b.bcast(b.rmax(scores, [2]), scores.dims, [0, 1]))
+    e = b.exp(shifted)
+    probs = b.div(e, b.bcast(b.rsum(e, [2]), e.dims, [0, 1]))
+    ctx = b.dot(probs, v, lb=(0,), lc=(2,), rb=(0,), rc=(1,))
+    ctx = b.reshape(b.transpose(ctx, [1, 0, 2]), (s, heads * dh))
+    return b.all_reduce(dense(b, ctx, p["wo"], None))
 
 
-def gelu(w, x, shape):
+def gelu(b, x):
     """0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), GPT-2's."""
     def c(v):
-        return w.op(shape, "broadcast(%s), dimensions={}" % w.op("f32[]", "constant(%r)" % v))
-    x3 = w.op(shape, "multiply(%s, %s)" % (x, w.op(shape, "multiply(%s, %s)" % (x, x))))
-    inner = w.op(shape, "add(%s, %s)" % (x, w.op(shape, "multiply(%s, %s)" % (c(0.044715), x3))))
-    t = w.op(shape, "tanh(%s)" % w.op(shape, "multiply(%s, %s)" % (c(0.7978845608028654), inner)))
-    return w.op(shape, "multiply(%s, %s)" % (
-        w.op(shape, "multiply(%s, %s)" % (c(0.5), x)), w.op(shape, "add(%s, %s)" % (c(1.0), t))))
+        return b.full(v, x.dims)
+    x3 = b.mul(x, b.mul(x, x))
+    t = b.tanh(b.mul(c(0.7978845608028654), b.add(x, b.mul(c(0.044715), x3))))
+    return b.mul(b.mul(c(0.5), x), b.add(c(1.0), t))
+
+
+def cross_entropy(b, logits, targets, s):
+    """The mean over positions of -sum(targets * log softmax(logits)), the
+    vocabulary split over the partitions; and its gradient for the logits
+    here, (softmax * row sum of targets - targets) / S."""
+    m = b.all_reduce_max(b.rmax(logits, [1]))
+    shifted = b.emit(logits.dims, "subtract(%s, %s)" % (
+        logits.name, b.emit(logits.dims, "broadcast(%s), dimensions={0}" % m.name).name))
+    e = b.emit(logits.dims, "exponential(%s)" % shifted.name)
+    zero = b.emit((), "constant(0)")
+
+    def row_sum(x):
+        return b.emit((s,), "reduce(%s, %s), dimensions={1}, to_apply=add" % (x.name, zero.name))
+    total = b.all_reduce(row_sum(e))
+    weight = b.all_reduce(row_sum(targets))
+    log_total = b.emit(logits.dims, "broadcast(%s), dimensions={0}" % b.emit(
+        (s,), "log(%s)" % total.name).name)
+    logp = b.emit(logits.dims, "subtract(%s, %s)" % (shifted.name, log_total.name))
+    picked = b.emit(logits.dims, "multiply(%s, %s)" % (targets.name, logp.name))
+    per_device = b.emit((), "reduce(%s, %s), dimensions={0,1}, to_apply=add" % (
+        picked.name, zero.name))
+    scale = b.emit((), "constant(%r)" % (-1.0 / s))
+    loss = b.all_reduce(b.emit((), "multiply(%s, %s)" % (per_device.name, scale.name)))
+    softmax = b.emit(logits.dims, "divide(%s, %s)" % (e.name, b.emit(
+        logits.dims, "broadcast(%s), dimensions={0}" % total.name).name))
+    weighted = b.emit(logits.dims, "multiply(%s, %s)" % (softmax.name, b.emit(
+        logits.dims, "broadcast(%s), dimensions={0}" % weight.name).name))
+    diff = b.emit(logits.dims, "subtract(%s, %s)" % (weighted.name, targets.name))
+    grad = b.emit(logits.dims, "multiply(%s, %s)" % (diff.name, b.full(1.0 / s, logits.dims).name))
+    return loss, grad
+
+
+def build(a):
+    p, s, width = a.partitions, a.seq, a.width
+    hp, fp, vp, dh = a.heads // p, a.ff // p, a.vocab // p, width // a.heads
+    b = Builder(a.dtype, p)
+    x = b.param((s, width), "x")
+    weights = []
+
+    def param(dims, name):
+        weights.append(b.param(dims, name))
+        return weights[-1]
+
+    for layer in range(a.layers):
+        def lp(dims, name):
+            return param(dims, "l%d_%s" % (layer, name))
+        w = {"ln1_g": lp((width,), "ln1_g"), "ln1_b": lp((width,), "ln1_b"),
+             "wqkv": lp((width, 3 * hp * dh), "wqkv"), "bqkv": lp((3 * hp * dh,), "bqkv"),
+             "wo": lp((hp * dh, width), "wo"), "bo": lp((width,), "bo"),
+             "ln2_g": lp((width,), "ln2_g"), "ln2_b": lp((width,), "ln2_b"),
+             "w1": lp((width, fp), "w1"), "b1": lp((fp,), "b1"),
+             "w2": lp((fp, width), "w2"), "b2": lp((width,), "b2")}
+        y = layer_norm(b, x, w["ln1_g"], w["ln1_b"])
+        attn = attention(b, y, w, hp, dh)
+        x = b.add(x, b.add(attn, b.bcast(w["bo"], attn.dims, [1])))
+        y = b.to_parallel(layer_norm(b, x, w["ln2_g"], w["ln2_b"]))
+        h = gelu(b, dense(b, y, w["w1"], w["b1"]))
+        out = b.all_reduce(dense(b, h, w["w2"], None))
+        x = b.add(x, b.add(out, b.bcast(w["b2"], out.dims, [1])))
+    y = layer_norm(b, x, param((width,), "lnf_g"), param((width,), "lnf_b"))
+    logits = dense(b, b.to_parallel(y), param((width, vp), "wlm"), None)
+    if not a.train:
+        b.lines[-1] = b.lines[-1].replace("  " + logits.name, "  ROOT " + logits.name, 1)
+        return b.module("gpt2_small_tp%d" % p, p)
+    targets = b.param((s, vp), "targets")
+    loss, dlogits = cross_entropy(b, logits, targets, s)
+    grads = b.grads({logits: dlogits}, weights)
+    lr = a.lr
+    updated = [b.emit(w.dims, "subtract(%s, %s)" % (w.name, b.emit(
+        w.dims, "multiply(%s, %s)" % (g.name, b.full(lr, w.dims).name)).name))
+        for w, g in zip(weights, grads)]
+    b.root_tuple([loss] + updated)
+    return b.module("gpt2_small_train_tp%d" % p, p)
 
 
 def main():
@@ -129,56 +168,22 @@ def main():
     ap.add_argument("--partitions", type=int, default=4)
     ap.add_argument("--layers", type=int, default=12)
     ap.add_argument("--seq", type=int, default=256)
+    ap.add_argument("--train", action="store_true")
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--dtype", default="f32", choices=("f32", "f64"))
+    ap.add_argument("--width", type=int, default=768)
+    ap.add_argument("--heads", type=int, default=12)
+    ap.add_argument("--ff", type=int, default=3072)
+    ap.add_argument("--vocab", type=int, default=50304)
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args()
-    p, s = a.partitions, a.seq
-    if p < 1 or HEADS % p or FF % p or VOCAB % p:
-        sys.exit("gen_spmd_transformer: --partitions must divide 12 heads, 3072 and 50304")
-    hp, fp, vp = HEADS // p, FF // p, VOCAB // p
-    w = Writer()
-    params = []
-
-    def param(shape, name):
-        params.append(w.op(shape, "parameter(%d)" % len(params), name))
-        return params[-1]
-
-    x = param(f32(s, D), "x")
-    channel = 1
-    for layer in range(a.layers):
-        def lp(shape, name):
-            return param(shape, "l%d_%s" % (layer, name))
-        weights = {
-            "ln1_g": lp(f32(D), "ln1_g"), "ln1_b": lp(f32(D), "ln1_b"),
-            "wqkv": lp(f32(D, 3 * hp * (D // HEADS)), "wqkv"),
-            "bqkv": lp(f32(3 * hp * (D // HEADS)), "bqkv"),
-            "wo": lp(f32(hp * (D // HEADS), D), "wo"), "bo": lp(f32(D), "bo"),
-            "ln2_g": lp(f32(D), "ln2_g"), "ln2_b": lp(f32(D), "ln2_b"),
-            "w1": lp(f32(D, fp), "w1"), "b1": lp(f32(fp), "b1"),
-            "w2": lp(f32(fp, D), "w2"), "b2": lp(f32(D), "b2"), "p": p,
-        }
-        y = layer_norm(w, x, weights["ln1_g"], weights["ln1_b"], s)
-        attn = attention(w, y, weights, s, hp, channel)
-        channel += 1
-        attn = w.op(f32(s, D), "add(%s, %s)" % (
-            attn, w.op(f32(s, D), "broadcast(%s), dimensions={1}" % weights["bo"])))
-        x = w.op(f32(s, D), "add(%s, %s)" % (x, attn))
-        y = layer_norm(w, x, weights["ln2_g"], weights["ln2_b"], s)
-        h = gelu(w, dense(w, y, weights["w1"], weights["b1"], s, fp), f32(s, fp))
-        out = all_reduce(w, dense(w, h, weights["w2"], None, s, D), f32(s, D), p, channel)
-        channel += 1
-        out = w.op(f32(s, D), "add(%s, %s)" % (
-            out, w.op(f32(s, D), "broadcast(%s), dimensions={1}" % weights["b2"])))
-        x = w.op(f32(s, D), "add(%s, %s)" % (x, out))
-    y = layer_norm(w, x, param(f32(D), "lnf_g"), param(f32(D), "lnf_b"), s)
-    logits = dense(w, y, param(f32(D, vp), "wlm"), None, s, vp)
-    w.lines[-1] = w.lines[-1].replace("  " + logits, "  ROOT " + logits, 1)
-    text = ["HloModule gpt2_small_tp%d, num_partitions=%d" % (p, p), ""]
-    for name, op in (("add", "add"), ("max", "maximum")):
-        text += ["%s {" % name, "  a = f32[] parameter(0)", "  b = f32[] parameter(1)",
-                 "  ROOT r = f32[] %s(a, b)" % op, "}", ""]
-    text += ["ENTRY main {"] + w.lines + ["}", ""]
+    if a.partitions < 1 or a.heads % a.partitions or a.ff % a.partitions or \
+            a.vocab % a.partitions or a.width % a.heads:
+        sys.exit("gen_spmd_transformer: --partitions must divide --heads, --ff and --vocab, "
+                 "and --heads --width")
+    text = build(a)
     out = sys.stdout if a.output == "-" else open(a.output, "w")
-    out.write("\n".join(text))
+    out.write(text)
     if out is not sys.stdout:
         out.close()
 

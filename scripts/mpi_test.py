@@ -185,6 +185,12 @@ def extra_cases(tmp):
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_spmd_transformer.py"),
                     "--layers", "2", "--seq", "128", "-o", path], check=True)
     cases.append(("gpt2_tp4.hlo", tmp, path, ["--random-inputs", "--seed", "3"], 4))
+    # Its training step (one layer): the backward pass's collectives, small
+    # (the loss, each row's max and sum) and large (input gradients).
+    path = os.path.join(tmp, "gpt2_train_tp4.hlo")
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_spmd_transformer.py"),
+                    "--layers", "1", "--seq", "64", "--train", "-o", path], check=True)
+    cases.append(("gpt2_train_tp4.hlo", tmp, path, ["--random-inputs", "--seed", "3"], 4))
     return cases
 
 
