@@ -9,8 +9,14 @@
 // to a pool and the next request of a size it fits takes it, pages already
 // mapped. Blocks are whole 64 KiB units; fresh blocks past 4 MiB start on a
 // huge-page boundary with transparent huge pages asked for (first touch
-// about 5x faster where the kernel grants them), their tail small pages. The pool keeps
-// at most kMaxCachedBytes of free blocks; past that the oldest are unmapped.
+// about 5x faster where the kernel grants them), their tail small pages.
+// The pool keeps at most kMaxCachedBytes of free blocks; past that the
+// oldest are unmapped. It starts at 4 MiB, where huge pages pay: smaller
+// arrays come from malloc's heap, which keeps its pages too and whose freed
+// space serves requests of any size, where a pooled block serves only its
+// own (from 1 MiB, a training step's activations, freed as its gradients
+// of other sizes came, stayed resident beside them: 1.28x the live arrays
+// per MPI rank, now 1.10x).
 #ifndef HLO_IR_BUFFER_POOL_H_
 #define HLO_IR_BUFFER_POOL_H_
 
@@ -33,7 +39,7 @@ constexpr bool Enabled() { return true; }
 constexpr bool Enabled() { return true; }
 #endif
 
-inline constexpr size_t kMinPooledBytes = size_t{1} << 20;
+inline constexpr size_t kMinPooledBytes = size_t{4} << 20;
 inline constexpr size_t kMaxCachedBytes = size_t{4} << 30;
 
 // A block of at least `bytes` (>= kMinPooledBytes), 64-byte aligned; throws
