@@ -797,10 +797,11 @@ class MpiImpl final : public MpiTransport {
   std::chrono::steady_clock::time_point suspect_since_;
 };
 
-// Every rank passes the same groups (rank 0 makes sure: a rank with
-// another list is an error everywhere, not a hang), in the same order, so
-// the communicators are made in one order everywhere: each is made by the
-// ranks of its group only (MPI_Comm_create_group), one after another.
+// Every rank passes the same groups (one all-reduce of their hash makes
+// sure: a rank with another list is an error everywhere, not a hang), in
+// the same order, so the communicators are made in one order everywhere:
+// each by the ranks of its group only (MPI_Comm_create_group), one after
+// another.
 absl::Status MpiImpl::PrepareGroups(const std::vector<std::vector<int64_t>>& groups) {
   std::lock_guard<std::mutex> drive(progress_mu_);
   uint64_t hash = kFnvOffset;

@@ -1,7 +1,9 @@
 // The Transport over MPI (eval/collectives/transport.h): `mpirun -n R
 // hlo-run ...` runs the N devices as R processes of N/R devices each (a
 // contiguous block per rank). Messages are point to point on one duplicated
-// communicator (no communicator is made per group or per call). One thread
+// communicator; a small collective's gather (Transport::StartGather) is
+// one send and receive between each two ranks of its group, on a
+// communicator made for the group once, before the first run. One thread
 // at a time drives MPI (sends, receives, delivery to the run's Rendezvous):
 // a device thread that waits for a message drives it itself, so the message
 // reaches the thread that needs it with no hand-off between threads; a

@@ -113,8 +113,9 @@ class Transport {
 };
 
 // Waits under `lock` until `ready()` or `deadline`, driving `transport`
-// meanwhile: between yields for the first millisecond (a small
-// collective's round trip between processes that share cores), then
+// meanwhile: polling for the first millisecond (a small collective's round
+// trip between processes that share cores; the core given away once in
+// kPollsPerYield polls), then
 // between naps on `cv` (woken early by this process's own events) that
 // double up to 200 us, while a peer still computes (with a core of its
 // own it pauses rather than yields: YieldWhenIdle; while SpinPolicy says
