@@ -64,9 +64,18 @@ bool DirectReader::SetMetadata(std::string_view loc, Computation* comp, int64_t 
 
 // alias-def ::= '#' name '=' (loc | attr), before or after the module.
 bool DirectReader::AliasDef() {
-  if (lex_.EatSigilView('#').empty() || !lex_.Eat("=")) return false;
+  const std::string_view name = lex_.EatSigilView('#');
+  if (name.empty() || !lex_.Eat("=")) return false;
   std::string_view body;
-  if (lex_.Eat("loc")) return LocationBody(&body);
+  if (lex_.Eat("loc")) {
+    // The ops read so far took their locations from the scan: give up
+    // where it saw another definition (a `#name = loc` line inside a
+    // string, a name defined twice).
+    auto it = aliases_.find(std::string(name));
+    if (!LocationBody(&body) || it == aliases_.end() || it->second != body) return false;
+    ++defined_aliases_;
+    return true;
+  }
   Attr ignored;
   return ParseAttr(lex_, &ignored).ok();
 }

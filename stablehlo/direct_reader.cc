@@ -583,6 +583,8 @@ std::unique_ptr<Module> DirectReader::Read() {
   while (lex_.PeekChar() == '#') {
     if (!AliasDef()) return nullptr;
   }
+  // Every alias the scan found is one the text defines, once.
+  if (defined_aliases_ != aliases_.size()) return nullptr;
   if (!lex_.AtEnd() || func_order_.empty() || !BindCalls()) return nullptr;
   return Finish();
 }

@@ -165,6 +165,7 @@ class DirectReader {
   // location read, and the last return's location (a function's tuple root
   // takes it).
   absl::flat_hash_map<std::string, std::string_view> aliases_;
+  size_t defined_aliases_ = 0;  // the loc aliases AliasDef read
   absl::flat_hash_map<std::string_view, std::shared_ptr<const KeyValues>> metadata_;
   std::string_view return_loc_;
 };

@@ -189,6 +189,28 @@ TEST_CASE("the direct reader gives up where the general path fails") {
   }
 }
 
+TEST_CASE("the direct reader's location aliases are the ones the text defines") {
+  // A `#name = loc(...)` line inside a string of another alias (found by
+  // the fuzz target: the scan took it for a definition, the parse does
+  // not), and a name defined twice: the general path's module either way.
+  const char* body =
+      "func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {\n"
+      "  %0 = stablehlo.negate %arg0 : tensor<2xf32> loc(#loc3)\n"
+      "  return %0 : tensor<2xf32>\n}\n"
+      "#loc2 = loc(\"/home/u/model.py\":12:9)\n";
+  const std::string in_string =
+      std::string(body) +
+      "#loc3 = loc(\"jit(f)/first\"(#loc2))\n"
+      "#loc4 = loc(\"a\n#loc3 = loc(\"jit(f)/second\"(#loc2))\n\"(#loc2))\n";
+  const std::string twice = std::string(body) +
+                            "#loc3 = loc(\"jit(f)/first\"(#loc2))\n"
+                            "#loc3 = loc(\"jit(f)/second\"(#loc2))\n";
+  Tally tally;
+  CheckText(in_string, "an alias line inside a string", &tally);
+  CheckText(twice, "an alias defined twice", &tally);
+  CHECK(tally.direct == 0);  // both given up to the general path
+}
+
 TEST_CASE("the direct reader reads what JAX prints") {
   // A module of JAX's kind: the direct reader must take it (else the speed
   // of the common case is lost without a failing test).
