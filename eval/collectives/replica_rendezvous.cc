@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "eval/collectives/wire_format.h"
 #include "eval/runtime/parallel.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
@@ -90,26 +91,13 @@ absl::Status Rendezvous::WaitFailure(const std::string& where, bool timed_out) {
   return abort_;
 }
 
-namespace {
-
-int64_t ValueBytes(const Value& v) {
-  if (v.is_array()) return static_cast<int64_t>(v.array().size_bytes());
-  int64_t n = 0;
-  if (v.is_tuple()) {
-    for (const Value& e : v.elements()) n += ValueBytes(e);
-  }
-  return n;
-}
-
-}  // namespace
-
 // Among threads, the last caller combines for every caller when the
 // contributions are small: then waking the callers costs more than the
 // combines.
 bool Rendezvous::SmallContributions(const Slot& slot) {
   int64_t bytes = 0;
   for (const Value& v : slot.contributions) {
-    bytes += ValueBytes(v);
+    bytes += WireBytes(v);
     if (bytes > kSmallBytes) return false;
   }
   return true;
@@ -206,7 +194,7 @@ std::shared_ptr<Transport::Gathered> Rendezvous::StartGatherLocked(
     absl::Span<const std::pair<int64_t, const Value*>> mine) {
   // Every member's contribution has this process's members' size (one
   // instruction); a process that disagrees is caught by the transport.
-  const int64_t each = ValueBytes(*mine.front().second);
+  const int64_t each = WireBytes(*mine.front().second);
   if (each > kSmallBytes / static_cast<int64_t>(group.size())) return nullptr;
   return transport_->StartGather(key, group, mine);
 }
