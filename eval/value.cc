@@ -75,6 +75,20 @@ int64_t ShapeBytes(const Shape& shape) {
   return count * width;
 }
 
+bool ValueMatchesShape(const Value& value, const Shape& shape) {
+  if (shape.IsTuple()) {
+    if (!value.is_tuple() || static_cast<int64_t>(value.elements().size()) != shape.tuple_size()) {
+      return false;
+    }
+    for (int64_t i = 0; i < shape.tuple_size(); ++i) {
+      if (!ValueMatchesShape(value.element(i), shape.tuple_shape(i))) return false;
+    }
+    return true;
+  }
+  if (shape.IsToken()) return value.is_token();
+  return value.is_array() && value.array().shape().Compatible(shape);
+}
+
 absl::Status CheckValueShape(const Value& value, const Shape& shape, std::string_view what) {
   if (shape.IsTuple()) {
     if (!value.is_tuple() || static_cast<int64_t>(value.elements().size()) != shape.tuple_size()) {
@@ -92,7 +106,7 @@ absl::Status CheckValueShape(const Value& value, const Shape& shape, std::string
     if (value.is_token()) return absl::OkStatus();
     return absl::InvalidArgumentError(StrCat(what, " should be a token"));
   }
-  if (!value.is_array() || !value.array().shape().Compatible(shape.WithoutLayout())) {
+  if (!value.is_array() || !value.array().shape().Compatible(shape)) {
     std::string got = value.is_array()   ? value.array().shape().ToString(false)
                       : value.is_tuple() ? std::string("a tuple")
                                          : std::string("a token");

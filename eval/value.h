@@ -83,6 +83,8 @@ int64_t ShapeBytes(const Shape& shape);
 
 // Checks that `value` fits `shape` (element types, dims; tuples recurse).
 absl::Status CheckValueShape(const Value& value, const Shape& shape, std::string_view what);
+// CheckValueShape's test alone, with no message to make (hot paths).
+bool ValueMatchesShape(const Value& value, const Shape& shape);
 
 }  // namespace hlo
 

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "absl/container/inlined_vector.h"
 #include "eval/collectives/collective_groups.h"
 #include "eval/kernels/scalar_apply.h"
 #include "eval/type_dispatch.h"
@@ -122,7 +123,7 @@ bool FoldNative(Opcode op, Literal& acc, const Literal& x) {
 }
 
 // Folds the arrays in order with to_apply: ((x0 op x1) op x2) ...
-absl::StatusOr<Value> FoldArrays(const Computation& f, const std::vector<const Literal*>& parts,
+absl::StatusOr<Value> FoldArrays(const Computation& f, absl::Span<const Literal* const> parts,
                                  KernelContext& ev) {
   auto acc = CopyArray(*parts[0]);
   if (!acc.ok()) return acc.status();
@@ -202,20 +203,24 @@ struct Ctx {
   KernelContext& ev;
   DeviceContext& dev;
   DeviceContext* shared;  // null: one device
-  std::vector<int64_t> group;
+  // The device's cached group (DeviceContext::CollectiveSite), or
+  // own_group where the instance makes its own (collective-permute).
+  const std::vector<int64_t>* group_of = nullptr;
+  std::vector<int64_t> own_group;
   int64_t rank = 0;  // this device's place in the group
+  const std::vector<int64_t>& group() const { return *group_of; }
 };
 
 absl::StatusOr<Value> Exchange(Ctx& c, const Rendezvous::Combine& combine,
                                const Rendezvous::Wants* wants = nullptr,
                                const Rendezvous::Cut* cut = nullptr) {
-  return ExchangeValues(c.inst, c.group, c.shared, Bundle(c.ops), combine, wants, cut);
+  return ExchangeValues(c.inst, c.group(), c.shared, Bundle(c.ops), combine, wants, cut);
 }
 
 // Whether the group has devices on other MPI ranks.
 bool Spans(const Ctx& c) {
   return c.shared != nullptr && c.shared->rendezvous != nullptr &&
-         c.shared->rendezvous->SpansProcesses(c.group);
+         c.shared->rendezvous->SpansProcesses(c.group());
 }
 
 // Elements [part * E / parts, (part + 1) * E / parts) of an array, flat.
@@ -272,28 +277,33 @@ absl::StatusOr<Value> AllReduceSliced(Ctx& c, const Computation& f) {
     }
     return Unbundle(std::move(results));
   };
-  const DeviceContext::CollectiveSite& site = NamedSite(c.inst, c.group, *c.shared);
-  return c.shared->rendezvous->ReduceSliced(CollectiveKey(site, *c.shared, c.inst), c.group,
+  const DeviceContext::CollectiveSite& site = NamedSite(c.inst, c.group(), *c.shared);
+  return c.shared->rendezvous->ReduceSliced(CollectiveKey(site, *c.shared, c.inst), c.group(),
                                             c.shared->device(), Bundle(c.ops), sliced, site.where);
 }
 
 absl::StatusOr<Value> AllReduce(Ctx& c) {
   const Computation* f = c.inst.to_apply();
   if (f == nullptr) return Invalid("needs a to_apply computation");
-  size_t n = c.ops.size();
   // Slices pay for a second round of messages only when they are large.
   constexpr int64_t kSliceBytes = 64 << 10;
   int64_t bytes = 0;
   for (const Value* o : c.ops) bytes += static_cast<int64_t>(o->array().size_bytes());
   if (bytes > kSliceBytes && c.shared != nullptr && c.shared->rendezvous != nullptr &&
-      c.shared->rendezvous->SpansProcesses(c.group)) {
+      c.shared->rendezvous->SpansProcesses(c.group())) {
     return AllReduceSliced(c, *f);
   }
-  return Exchange(c, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
+  // Captures two pointers: std::function keeps them without an allocation.
+  return Exchange(c, [&c, f](absl::Span<const Value> all) -> absl::StatusOr<Value> {
+    const size_t n = c.ops.size();
+    absl::InlinedVector<const Literal*, 8> parts(all.size());
+    if (n == 1) {
+      for (size_t k = 0; k < all.size(); ++k) parts[k] = &all[k].array();
+      return FoldArrays(*f, parts, c.ev);
+    }
     std::vector<Value> results;
     for (size_t i = 0; i < n; ++i) {
-      std::vector<const Literal*> parts;
-      for (const Value& v : all) parts.push_back(&Part(v, n, i));
+      for (size_t k = 0; k < all.size(); ++k) parts[k] = &Part(all[k], n, i);
       auto r = FoldArrays(*f, parts, c.ev);
       if (!r.ok()) return r.status();
       results.push_back(*std::move(r));
@@ -329,7 +339,7 @@ absl::StatusOr<Value> ReduceScatter(Ctx& c) {
   size_t n = c.ops.size();
   auto d = OneDim(c.inst, c.ops[0]->array().shape().rank());
   if (!d.ok()) return d.status();
-  int64_t parts = static_cast<int64_t>(c.group.size());
+  int64_t parts = static_cast<int64_t>(c.group().size());
   for (const Value* o : c.ops) {
     if (o->array().shape().dim(*d) % parts != 0) {
       return Invalid(StrCat("operand dimension ", *d, " (", o->array().shape().dim(*d),
@@ -385,7 +395,7 @@ absl::StatusOr<Value> ReduceScatter(Ctx& c) {
 }
 
 absl::StatusOr<Value> AllToAll(Ctx& c) {
-  int64_t parts = static_cast<int64_t>(c.group.size());
+  int64_t parts = static_cast<int64_t>(c.group().size());
   if (!c.inst.HasAttr(AttrKind::kDimensions)) {
     // Tuple form: operand j goes to member j; element k of the result
     // comes from member k.
@@ -464,16 +474,16 @@ absl::StatusOr<Value> RaggedAllToAll(Ctx& c) {
     if (c.ops[i]->array().shape().rank() != 1) {
       return absl::UnimplementedError("ragged-all-to-all with rank-2 offsets is not supported");
     }
-    if (c.ops[i]->array().element_count() != static_cast<int64_t>(c.group.size())) {
+    if (c.ops[i]->array().element_count() != static_cast<int64_t>(c.group().size())) {
       return Invalid(StrCat("ragged-all-to-all offsets and sizes need one entry per group member (",
-                            c.group.size(), ")"));
+                            c.group().size(), ")"));
     }
   }
   Value mine = Value::Tuple({*c.ops[0], *c.ops[2], *c.ops[3], *c.ops[4]});
   const Literal& output = c.ops[1]->array();
   int64_t m = c.rank;
   return ExchangeValues(
-      c.inst, c.group, c.shared, mine, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
+      c.inst, c.group(), c.shared, mine, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
         auto out = CopyArray(output);
         if (!out.ok()) return out.status();
         Literal& dst = out->mutable_array();
@@ -536,7 +546,8 @@ absl::StatusOr<Value> CollectivePermute(Ctx& c, Opcode op, const Shape& result) 
       if (p[1] == me) source = p[0];
     }
   }
-  c.group = PairGroup(*mode, c.dev);
+  c.own_group = PairGroup(*mode, c.dev);
+  c.group_of = &c.own_group;
   size_t n = c.ops.size();
   // Member t reads only its source's operands (group index = id).
   std::vector<int64_t> source_of(static_cast<size_t>(ids), -1);
@@ -618,7 +629,8 @@ absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Op
                                           const Shape& result, KernelContext& ev) {
   DeviceContext fallback;
   DeviceContext& dev = DeviceOf(ev, fallback);
-  Ctx c{inst, ops, ev, dev, ev.options().device, {}, 0};
+  static const std::vector<int64_t> kNoGroup;
+  Ctx c{inst, ops, ev, dev, ev.options().device, &kNoGroup, {}, 0};
   if (op == Opcode::kRaggedAllToAll) {
     for (const Value* o : ops) {
       if (!o->is_array()) return Invalid("ragged-all-to-all operands must be arrays");
@@ -635,17 +647,18 @@ absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Op
       return ZeroValue(result);
     }
     if (!group.ok()) return group.status();
-    c.group = *group;
-    for (size_t i = 0; i < c.group.size(); ++i) {
-      if (c.group[i] == dev.device()) c.rank = static_cast<int64_t>(i);
+    c.group_of = &*group;
+    for (size_t i = 0; i < c.group().size(); ++i) {
+      if (c.group()[i] == dev.device()) c.rank = static_cast<int64_t>(i);
     }
   }
   absl::StatusOr<Value> r = RunOp(c, op, result);
   if (!r.ok()) return r;
   // The group size decides the shape of all-gather and reduce-scatter: a
   // run with other device counts than the module was written for shows here.
+  if (ValueMatchesShape(*r, result)) return r;
   if (absl::Status st =
-          CheckValueShape(*r, result, StrCat("the result over ", c.group.size(), " devices"));
+          CheckValueShape(*r, result, StrCat("the result over ", c.group().size(), " devices"));
       !st.ok()) {
     return absl::InvalidArgumentError(
         StrCat(std::string(st.message()), " (check --replicas/--partitions)"));

@@ -56,6 +56,7 @@ absl::StatusOr<std::unique_ptr<MpiTransport>> MpiTransport::Start(int64_t) {
 #include <string_view>
 #include <thread>
 
+#include "absl/container/inlined_vector.h"
 #include "eval/collectives/replica_rendezvous.h"
 #include "eval/collectives/wire_format.h"
 #include "eval/runtime/parallel.h"
@@ -178,7 +179,7 @@ class MpiImpl final : public MpiTransport {
     std::unique_lock<std::mutex> lock(mu_);
     auto over = [&] { return done_epoch_ >= epoch_ || peer_error_.has_value(); };
     // Rank 0's word comes soon after the last rank finishes: taken in here.
-    WaitDriving(*this, lock, done_, over, std::chrono::steady_clock::time_point::max());
+    WaitDriving(*this, lock, done_, over, std::chrono::steady_clock::duration::max());
     if (!peer_error_) return absl::OkStatus();
     // Named as the threaded run names it: by the first waiting device.
     if (peer_device_.empty()) return *peer_error_;
@@ -712,6 +713,10 @@ class MpiImpl final : public MpiTransport {
   std::atomic<bool> run_yields_{progress_yields_};
   std::thread thread_;
   // Held by whoever drives MPI: the progress thread or a waiting device.
+  // Every MPI call of a run is made under it (before the progress thread
+  // starts and after it stopped, one thread calls), so MPI is asked for
+  // MPI_THREAD_SERIALIZED only: with MPI_THREAD_MULTIPLE Open MPI locks
+  // inside every call as well.
   std::mutex progress_mu_;
   std::atomic<uint64_t> drives_{0};
   uint64_t drives_seen_ = 0;  // the progress thread's
@@ -760,7 +765,7 @@ class MpiImpl final : public MpiTransport {
   void BeginGather(std::unique_ptr<Gather> g);
   bool TestGathers();
   void DeliverGather(Gather& g);
-  std::list<std::unique_ptr<Gather>> gathers_;  // begun; progress_mu_'s
+  std::vector<std::unique_ptr<Gather>> gathers_;  // begun; progress_mu_'s
   std::mutex spare_mu_;
   uint64_t gather_rounds_ = 0;  // progress_mu_'s
 
@@ -888,12 +893,20 @@ std::shared_ptr<Transport::Gathered> MpiImpl::StartGather(
     }
     g->receive = std::make_unique_for_overwrite<char[]>(total);
   }
-  std::vector<const Value*> values;
+  absl::InlinedVector<const Value*, 8> values;
   for (const auto& m : mine) values.push_back(m.second);
   g->send.clear();
   g->failed = false;
   if (!g->blocks.Write(values, &g->send)) return nullptr;
-  g->result = std::make_shared<Gathered>();
+  // The last gather's result is reused once its waiter let it go (the
+  // fence pairs with the waiter's release of its reference).
+  if (g->result != nullptr && g->result.use_count() == 1) {
+    std::atomic_thread_fence(std::memory_order_acquire);
+    g->result->done.store(false, std::memory_order_relaxed);
+    g->result->parts.clear();
+  } else {
+    g->result = std::make_shared<Gathered>();
+  }
   std::shared_ptr<Gathered> result = g->result;
   // Begun now unless another thread drives MPI (then by the next round,
   // after those queued before it).
@@ -912,7 +925,8 @@ std::shared_ptr<Transport::Gathered> MpiImpl::StartGather(
 
 // The gathers of one group are begun in one order on every rank, and
 // MPI keeps the order of messages between two ranks on one communicator
-// and tag: each receive matches its own gather's block.
+// and tag: each receive matches its own gather's block. The sends go
+// first: a small one leaves at once, while the receives are posted.
 void MpiImpl::BeginGather(std::unique_ptr<Gather> g) {
   const GroupComm& gc = *g->comm;
   const int peers = static_cast<int>(gc.ranks.size());
@@ -920,7 +934,7 @@ void MpiImpl::BeginGather(std::unique_ptr<Gather> g) {
   for (int i = 0; i < peers; ++i) {
     if (i == gc.me) continue;
     g->requests.emplace_back();
-    if (MPI_Irecv(g->receive.get() + g->displacements[i], g->counts[i], MPI_BYTE, i, kTag, gc.comm,
+    if (MPI_Isend(g->send.data(), static_cast<int>(g->send.size()), MPI_BYTE, i, kTag, gc.comm,
                   &g->requests.back()) != MPI_SUCCESS) {
       g->failed = true;
     }
@@ -928,7 +942,7 @@ void MpiImpl::BeginGather(std::unique_ptr<Gather> g) {
   for (int i = 0; i < peers; ++i) {
     if (i == gc.me) continue;
     g->requests.emplace_back();
-    if (MPI_Isend(g->send.data(), static_cast<int>(g->send.size()), MPI_BYTE, i, kTag, gc.comm,
+    if (MPI_Irecv(g->receive.get() + g->displacements[i], g->counts[i], MPI_BYTE, i, kTag, gc.comm,
                   &g->requests.back()) != MPI_SUCCESS) {
       g->failed = true;
     }
@@ -953,7 +967,6 @@ bool MpiImpl::TestGathers() {
       continue;
     }
     DeliverGather(g);
-    g.result.reset();
     std::unique_ptr<Gather> done_with = std::move(*it);
     it = gathers_.erase(it);
     std::lock_guard<std::mutex> lock(spare_mu_);
@@ -964,25 +977,23 @@ bool MpiImpl::TestGathers() {
 }
 
 void MpiImpl::DeliverGather(Gather& g) {
-  std::vector<std::pair<int64_t, Value>> parts;
-  size_t receive = 0;  // the receives come first among the requests
+  std::vector<std::pair<int64_t, Value>>& parts = g.result->parts;
+  // The receives follow the sends among the requests, one per other rank.
+  size_t receive = g.requests.size() / 2;
   for (size_t i = 0; i < g.comm->ranks.size(); ++i) {
     if (static_cast<int>(i) == g.comm->me) continue;
     int bytes = 0;
     MPI_Get_count(&g.statuses[receive++], MPI_BYTE, &bytes);
     if (bytes != g.counts[i]) return;  // short: another collective's
     const std::vector<int64_t>& members = g.comm->members[i];
-    absl::StatusOr<std::vector<Value>> values = g.blocks.Read(
-        std::string_view(g.receive.get() + g.displacements[i], g.counts[i]), members.size());
+    absl::Status read = g.blocks.ReadEach(
+        std::string_view(g.receive.get() + g.displacements[i], g.counts[i]), members.size(),
+        [&](size_t k, Value v) { parts.emplace_back(members[k], std::move(v)); });
     // Another collective's (the devices disagree on the program): its
     // devices wait on, as they would for a device that never came, until
     // rank 0 sees the deadlock.
-    if (!values.ok()) return;
-    for (size_t k = 0; k < members.size(); ++k) {
-      parts.emplace_back(members[k], std::move((*values)[k]));
-    }
+    if (!read.ok()) return;
   }
-  g.result->parts = std::move(parts);
   g.result->done.store(true, std::memory_order_release);
   // Its waiter may nap (a thread other than it drove MPI).
   std::lock_guard<std::mutex> lock(mu_);
@@ -1018,7 +1029,7 @@ absl::StatusOr<std::unique_ptr<MpiTransport>> MpiTransport::Start(int64_t device
         "--mpi needs the processes mpirun starts: mpirun -n R hlo-run ...");
   }
   int provided = 0;
-  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided);
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/node_hash_map.h"
 #include "eval/collectives/replica_rendezvous.h"
 #include "eval/io/feed_io.h"
 #include "ir/instruction.h"
@@ -101,7 +102,9 @@ class DeviceContext {
   absl::flat_hash_map<int64_t, PendingRecv> pending_;
   int64_t next_ticket_ = 0;
   absl::flat_hash_map<const void*, int64_t> instances_;
-  absl::flat_hash_map<const void*, CollectiveSite> sites_;
+  // Node-based: a collective in progress holds its site's group by
+  // reference while other sites may be made.
+  absl::node_hash_map<const void*, CollectiveSite> sites_;
   absl::flat_hash_map<int64_t, int64_t> sends_, recvs_;
 };
 

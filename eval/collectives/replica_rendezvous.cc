@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/container/inlined_vector.h"
 #include "eval/collectives/wire_format.h"
 #include "eval/runtime/parallel.h"
 #include "ir/status_macros.h"
@@ -55,8 +56,8 @@ void Rendezvous::CheckDeadlockLocked() {
 
 bool Rendezvous::WaitLocked(std::unique_lock<std::mutex>& lock, const std::function<bool()>& done) {
   auto ready = [&] { return done() || Aborted(); };
+  if (transport_ != nullptr) return WaitDriving(*transport_, lock, cv_, ready, timeout_);
   const auto deadline = std::chrono::steady_clock::now() + timeout_;
-  if (transport_ != nullptr) return WaitDriving(*transport_, lock, cv_, ready, deadline);
   if (SpinLocked(lock, ready)) return true;
   return cv_.wait_until(lock, deadline, ready);
 }
@@ -242,7 +243,7 @@ std::optional<absl::StatusOr<Value>> Rendezvous::CollectiveAlone(
     if (!gathered) return std::nullopt;
     if (absl::Status st = WaitGatheredLocked(lock, *gathered, device, where); !st.ok()) return st;
   }
-  std::vector<Value> all(group.size());
+  absl::InlinedVector<Value, 8> all(group.size());
   all[rank] = std::move(contribution);
   for (auto& [m, v] : gathered->parts) all[m] = std::move(v);
   if (cut == nullptr) return combine(all);

@@ -112,7 +112,8 @@ class Transport {
   virtual bool YieldWhenIdle() const { return true; }
 };
 
-// Waits under `lock` until `ready()` or `deadline`, driving `transport`
+// Waits under `lock` until `ready()` or `timeout` passed (max: no end; the
+// clock is read once to start, not again for the deadline), driving `transport`
 // meanwhile: polling for the first millisecond (a small collective's round
 // trip between processes that share cores; the core given away once in
 // kPollsPerYield polls), then
@@ -129,7 +130,7 @@ class Transport {
 template <typename Ready>
 bool WaitDriving(Transport& transport, std::unique_lock<std::mutex>& lock,
                  std::condition_variable& cv, const Ready& ready,
-                 std::chrono::steady_clock::time_point deadline) {
+                 std::chrono::steady_clock::duration timeout) {
   using std::chrono::microseconds;
   using Drive = Transport::Drive;
   using Clock = std::chrono::steady_clock;
@@ -141,6 +142,8 @@ bool WaitDriving(Transport& transport, std::unique_lock<std::mutex>& lock,
   constexpr auto kTick = std::chrono::milliseconds(4);
   int slow_batches = 0;
   const auto start = Clock::now();
+  const auto deadline =
+      timeout == Clock::duration::max() ? Clock::time_point::max() : start + timeout;
   const bool yield = transport.YieldWhenIdle();
   bool spin = !yield || SpinPolicy::Allowed(start);
   auto now = start;

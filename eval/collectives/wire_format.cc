@@ -187,7 +187,7 @@ bool GatherBlocks::Fits(const Value& like) const {
 
 void GatherBlocks::Rekey(std::string_view key) { key_hash_ = Fnv1a(key); }
 
-bool GatherBlocks::Write(const std::vector<const Value*>& members, std::string* out) const {
+bool GatherBlocks::Write(absl::Span<const Value* const> members, std::string* out) const {
   const int64_t header[2] = {static_cast<int64_t>(key_hash_), member_bytes_};
   out->append(reinterpret_cast<const char*>(header), sizeof(header));
   for (const Value* m : members) {
@@ -204,8 +204,8 @@ bool GatherBlocks::Write(const std::vector<const Value*>& members, std::string* 
   return true;
 }
 
-absl::StatusOr<std::vector<Value>> GatherBlocks::Read(std::string_view block,
-                                                      size_t members) const {
+absl::Status GatherBlocks::ReadEach(std::string_view block, size_t members,
+                                    absl::FunctionRef<void(size_t, Value)> take) const {
   int64_t header[2];
   if (block.size() != BlockBytes(members)) return Damaged("a gather's block has the wrong size");
   std::memcpy(header, block.data(), sizeof(header));
@@ -213,19 +213,35 @@ absl::StatusOr<std::vector<Value>> GatherBlocks::Read(std::string_view block,
     return absl::FailedPreconditionError("another rank's gather is of another collective");
   }
   block.remove_prefix(sizeof(header));
-  std::vector<Value> out;
-  out.reserve(members);
+  auto leaf = [&](const Shape& shape) -> absl::StatusOr<Value> {
+    HLO_ASSIGN_OR_RETURN(Literal lit, Literal::CreateUninitialized(shape));
+    if (lit.size_bytes() > block.size()) return Damaged("a gather's block ends early");
+    std::memcpy(lit.data(), block.data(), lit.size_bytes());
+    block.remove_prefix(lit.size_bytes());
+    return Value::Array(std::make_shared<Literal>(std::move(lit)));
+  };
   for (size_t m = 0; m < members; ++m) {
+    if (!tuple_) {
+      HLO_ASSIGN_OR_RETURN(Value v, leaf(leaves_.front()));
+      take(m, std::move(v));
+      continue;
+    }
     std::vector<Value> arrays;
     for (const Shape& shape : leaves_) {
-      HLO_ASSIGN_OR_RETURN(Literal lit, Literal::CreateUninitialized(shape));
-      if (lit.size_bytes() > block.size()) return Damaged("a gather's block ends early");
-      std::memcpy(lit.data(), block.data(), lit.size_bytes());
-      block.remove_prefix(lit.size_bytes());
-      arrays.push_back(Value::Array(std::make_shared<Literal>(std::move(lit))));
+      HLO_ASSIGN_OR_RETURN(Value v, leaf(shape));
+      arrays.push_back(std::move(v));
     }
-    out.push_back(tuple_ ? Value::Tuple(std::move(arrays)) : std::move(arrays.front()));
+    take(m, Value::Tuple(std::move(arrays)));
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Value>> GatherBlocks::Read(std::string_view block,
+                                                      size_t members) const {
+  std::vector<Value> out;
+  out.reserve(members);
+  HLO_RETURN_IF_ERROR(
+      ReadEach(block, members, [&](size_t, Value v) { out.push_back(std::move(v)); }));
   return out;
 }
 

@@ -11,7 +11,9 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "eval/value.h"
 
 namespace hlo {
@@ -91,9 +93,12 @@ class GatherBlocks {
     return kHeaderBytes + members * static_cast<size_t>(member_bytes_);
   }
   // This process's block; false when a member's bytes differ.
-  bool Write(const std::vector<const Value*>& members, std::string* out) const;
-  // Another process's block of `members` contributions; an error when its
+  bool Write(absl::Span<const Value* const> members, std::string* out) const;
+  // Another process's block of `members` contributions, each given to
+  // `take` (its index in the block, its value) in order; an error when its
   // header or size is not this collective's.
+  absl::Status ReadEach(std::string_view block, size_t members,
+                        absl::FunctionRef<void(size_t, Value)> take) const;
   absl::StatusOr<std::vector<Value>> Read(std::string_view block, size_t members) const;
 
  private:
