@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   }
   double loop_ms = (MPI_Wtime() - t0) * 1e3 / runs;
   std::sort(ms.begin(), ms.end());
-  if (rank == 0) std::printf("median_ms=%.4f loop_ms=%.4f\n", ms[ms.size() / 2], loop_ms);
+  if (rank == 0) std::printf("median_ms=%.4f loop_ms=%.6f\n", ms[ms.size() / 2], loop_ms);
   MPI_Finalize();
   return 0;
 }

@@ -761,6 +761,9 @@ class MpiImpl final : public MpiTransport {
     std::vector<MPI_Request> requests;
     std::vector<MPI_Status> statuses;
     bool failed = false;  // MPI said no: its devices wait until rank 0 sees a deadlock
+    // Per rank of the group, the arrays its last block was read into, for
+    // the next read once their waiter let them go (GatherBlocks::ReadEach).
+    std::vector<std::vector<std::shared_ptr<Literal>>> kept;
   };
   void BeginGather(std::unique_ptr<Gather> g);
   bool TestGathers();
@@ -892,6 +895,7 @@ std::shared_ptr<Transport::Gathered> MpiImpl::StartGather(
       total += g->blocks.BlockBytes(members.size());
     }
     g->receive = std::make_unique_for_overwrite<char[]>(total);
+    g->kept.assign(gc.ranks.size(), {});
   }
   absl::InlinedVector<const Value*, 8> values;
   for (const auto& m : mine) values.push_back(m.second);
@@ -988,7 +992,7 @@ void MpiImpl::DeliverGather(Gather& g) {
     const std::vector<int64_t>& members = g.comm->members[i];
     absl::Status read = g.blocks.ReadEach(
         std::string_view(g.receive.get() + g.displacements[i], g.counts[i]), members.size(),
-        [&](size_t k, Value v) { parts.emplace_back(members[k], std::move(v)); });
+        [&](size_t k, Value v) { parts.emplace_back(members[k], std::move(v)); }, &g.kept[i]);
     // Another collective's (the devices disagree on the program): its
     // devices wait on, as they would for a device that never came, until
     // rank 0 sees the deadlock.

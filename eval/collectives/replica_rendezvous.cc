@@ -56,7 +56,7 @@ void Rendezvous::CheckDeadlockLocked() {
 
 bool Rendezvous::WaitLocked(std::unique_lock<std::mutex>& lock, const std::function<bool()>& done) {
   auto ready = [&] { return done() || Aborted(); };
-  if (transport_ != nullptr) return WaitDriving(*transport_, lock, cv_, ready, timeout_);
+  if (transport_ != nullptr) return WaitDriving(*transport_, lock, cv_, ready, timeout_, &napping_);
   const auto deadline = std::chrono::steady_clock::now() + timeout_;
   if (SpinLocked(lock, ready)) return true;
   return cv_.wait_until(lock, deadline, ready);
@@ -458,6 +458,12 @@ void Rendezvous::DeliverMail(const std::string& key, Value data) {
 }
 
 void Rendezvous::Wake() {
+  // The fence orders the caller's `done` before this look at the count, as
+  // the napper's count (a seq-cst add) comes before its look at `done`:
+  // either it sees `done`, or this sees it counted and wakes it under the
+  // lock (a missed wake would cost a nap, not a hang).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (napping_.load(std::memory_order_relaxed) == 0) return;
   std::lock_guard<std::mutex> lock(mu_);
   ++version_;
   cv_.notify_all();

@@ -9,6 +9,7 @@
 #ifndef HLO_EVAL_COLLECTIVES_REPLICA_RENDEZVOUS_H_
 #define HLO_EVAL_COLLECTIVES_REPLICA_RENDEZVOUS_H_
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -117,7 +118,8 @@ class Rendezvous {
                             std::vector<std::pair<int64_t, Value>> contributions);
   void DeliverMail(const std::string& key, Value data);
   void AbortFromPeer(const absl::Status& status);
-  // A transport's gather is done (Transport::Gathered): its waiter looks.
+  // A transport's gather is done (Transport::Gathered): its waiter looks
+  // (one that polls sees `done` itself; one asleep is woken).
   void Wake();
 
   // What the transport's deadlock detection needs of this process.
@@ -231,6 +233,8 @@ class Rendezvous {
   const std::chrono::milliseconds timeout_;
   std::mutex mu_;
   std::condition_variable cv_;
+  // Waiters asleep on cv_ in WaitDriving: Wake takes the lock only for them.
+  std::atomic<int> napping_{0};
   std::map<std::string, std::shared_ptr<Slot>> slots_;
   std::map<std::string, Mail> mail_;
   std::vector<bool> finished_;

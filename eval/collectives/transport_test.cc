@@ -450,6 +450,33 @@ TEST_CASE("gather blocks: round trip, another collective, damage", "[transport]"
   CHECK_FALSE(GatherBlocks::For("k", Value::Token()).has_value());
 }
 
+TEST_CASE("gather blocks: a read reuses the arrays its taker let go", "[transport]") {
+  auto blocks = GatherBlocks::For("all-reduce#1/0,1", Scalar(1));
+  REQUIRE(blocks.has_value());
+  const Value one = Scalar(11), two = Scalar(22), three = Scalar(33);
+  std::string block;
+  REQUIRE(blocks->Write({&one, &two}, &block));
+  std::vector<std::shared_ptr<Literal>> kept;
+  std::vector<Value> got;
+  auto take = [&](size_t, Value v) { got.push_back(std::move(v)); };
+  REQUIRE(blocks->ReadEach(block, 2, take, &kept).ok());
+  REQUIRE(kept.size() == 2);
+  const Literal* first = &got[0].array();
+  const Literal* second = &got[1].array();
+  // The first array is let go, the second still held: only the first is
+  // written again, and the held one keeps its value.
+  got.erase(got.begin());
+  block.clear();
+  REQUIRE(blocks->Write({&three, &one}, &block));
+  REQUIRE(blocks->ReadEach(block, 2, take, &kept).ok());
+  REQUIRE(got.size() == 3);
+  CHECK(&got[1].array() == first);
+  CHECK(&got[2].array() != second);
+  CHECK(got[0].ToLiteral() == two.ToLiteral());
+  CHECK(got[1].ToLiteral() == three.ToLiteral());
+  CHECK(got[2].ToLiteral() == one.ToLiteral());
+}
+
 TEST_CASE("wire format round trip and damage", "[transport]") {
   auto lit = Literal::Create(Shape::Array(PrimitiveType::kF32, {2, 3}));
   for (int i = 0; i < 6; ++i) lit->typed<float>()[i] = 0.5f * i - 1;

@@ -1,5 +1,6 @@
 #include "eval/collectives/wire_format.h"
 
+#include <atomic>
 #include <cstring>
 #include <memory>
 
@@ -157,9 +158,32 @@ absl::StatusOr<Literal> WireReader::ArrayAt(bool apart) {
   return lit;
 }
 
+namespace {
+
+// A collective key's hash, the same in every process: FNV-1a's step on
+// eight bytes at a time (a gather hashes a key per instance; byte by byte
+// was a chain of one multiply per character), then a final mix.
+uint64_t KeyHash(std::string_view key) {
+  uint64_t hash = kFnvOffset ^ key.size();
+  size_t at = 0;
+  for (; at + 8 <= key.size(); at += 8) {
+    uint64_t word;
+    std::memcpy(&word, key.data() + at, 8);
+    hash = (hash ^ word) * 0x100000001b3ULL;
+    hash ^= hash >> 29;
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, key.data() + at, key.size() - at);
+  hash = (hash ^ tail) * 0x100000001b3ULL;
+  hash ^= hash >> 32;
+  return hash * 0x9e3779b97f4a7c15ULL;
+}
+
+}  // namespace
+
 std::optional<GatherBlocks> GatherBlocks::For(std::string_view key, const Value& like) {
   GatherBlocks b;
-  b.key_hash_ = Fnv1a(key);
+  b.key_hash_ = KeyHash(key);
   b.tuple_ = like.is_tuple();
   if (like.is_array()) {
     b.leaves_.push_back(like.array().shape());
@@ -185,7 +209,7 @@ bool GatherBlocks::Fits(const Value& like) const {
   return true;
 }
 
-void GatherBlocks::Rekey(std::string_view key) { key_hash_ = Fnv1a(key); }
+void GatherBlocks::Rekey(std::string_view key) { key_hash_ = KeyHash(key); }
 
 bool GatherBlocks::Write(absl::Span<const Value* const> members, std::string* out) const {
   const int64_t header[2] = {static_cast<int64_t>(key_hash_), member_bytes_};
@@ -205,7 +229,8 @@ bool GatherBlocks::Write(absl::Span<const Value* const> members, std::string* ou
 }
 
 absl::Status GatherBlocks::ReadEach(std::string_view block, size_t members,
-                                    absl::FunctionRef<void(size_t, Value)> take) const {
+                                    absl::FunctionRef<void(size_t, Value)> take,
+                                    std::vector<std::shared_ptr<Literal>>* kept) const {
   int64_t header[2];
   if (block.size() != BlockBytes(members)) return Damaged("a gather's block has the wrong size");
   std::memcpy(header, block.data(), sizeof(header));
@@ -213,12 +238,27 @@ absl::Status GatherBlocks::ReadEach(std::string_view block, size_t members,
     return absl::FailedPreconditionError("another rank's gather is of another collective");
   }
   block.remove_prefix(sizeof(header));
+  size_t leaves = 0;  // read so far: the index into kept
   auto leaf = [&](const Shape& shape) -> absl::StatusOr<Value> {
-    HLO_ASSIGN_OR_RETURN(Literal lit, Literal::CreateUninitialized(shape));
-    if (lit.size_bytes() > block.size()) return Damaged("a gather's block ends early");
-    std::memcpy(lit.data(), block.data(), lit.size_bytes());
-    block.remove_prefix(lit.size_bytes());
-    return Value::Array(std::make_shared<Literal>(std::move(lit)));
+    std::shared_ptr<Literal> lit;
+    const size_t at = leaves++;
+    if (kept != nullptr && at < kept->size() && (*kept)[at].use_count() == 1 &&
+        (*kept)[at]->shape() == shape) {
+      // Pairs with the taker's release of its reference.
+      std::atomic_thread_fence(std::memory_order_acquire);
+      lit = (*kept)[at];
+    } else {
+      HLO_ASSIGN_OR_RETURN(Literal made, Literal::CreateUninitialized(shape));
+      lit = std::make_shared<Literal>(std::move(made));
+      if (kept != nullptr) {
+        if (kept->size() <= at) kept->resize(at + 1);
+        (*kept)[at] = lit;
+      }
+    }
+    if (lit->size_bytes() > block.size()) return Damaged("a gather's block ends early");
+    std::memcpy(lit->data(), block.data(), lit->size_bytes());
+    block.remove_prefix(lit->size_bytes());
+    return Value::Array(std::move(lit));
   };
   for (size_t m = 0; m < members; ++m) {
     if (!tuple_) {

@@ -96,9 +96,12 @@ class GatherBlocks {
   bool Write(absl::Span<const Value* const> members, std::string* out) const;
   // Another process's block of `members` contributions, each given to
   // `take` (its index in the block, its value) in order; an error when its
-  // header or size is not this collective's.
+  // header or size is not this collective's. `kept`, where given, holds the
+  // arrays of the last read of this block: each that its taker let go (the
+  // only reference left is kept's) is written again instead of a new one.
   absl::Status ReadEach(std::string_view block, size_t members,
-                        absl::FunctionRef<void(size_t, Value)> take) const;
+                        absl::FunctionRef<void(size_t, Value)> take,
+                        std::vector<std::shared_ptr<Literal>>* kept = nullptr) const;
   absl::StatusOr<std::vector<Value>> Read(std::string_view block, size_t members) const;
 
  private:
