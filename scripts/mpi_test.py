@@ -387,7 +387,77 @@ ENTRY e {
         left = [v for v in victims if running(v)]
         if left:
             problems.append(f"killed rank: ranks left running: {left}")
+    # 4. No deadlock where there is none: replica 1 waits long at a small
+    #    all-reduce (rank 0 hears it is stuck), then computes long after it
+    #    (past rank 0's 200 ms deadlock settle) while replica 0 waits at the
+    #    next. Rank 0 once kept rank 1's stale "stuck" and called it a
+    #    deadlock, since the small collective's gather is no counted message.
+    late = os.path.join(tmp, "late.hlo")
+    with open(late, "w") as f:
+        f.write(LATE_MODULE)
+    rc0, out0, _, _ = run([hlo_run, late, "--random-inputs"], tmp, timeout=60)
+    rc, out, err, secs = run(mpirun_prefix(2) + [hlo_run, late, "--random-inputs"], tmp,
+                             timeout=60)
+    results = lambda text: sorted(l for l in text.splitlines() if l.startswith("("))
+    if rc0 != 0 or rc != 0 or results(out) != results(out0):
+        errors = [l for l in err.splitlines() if ": error:" in l]
+        problems.append(f"late rank: exit {rc} after {secs:.1f}s, errors {errors}")
     return problems
+
+
+# Replica r spins `first` trips of sine over 4096 floats before the first
+# all-reduce and `second` after it: replica 0 first (long enough for rank 1
+# to report that it waits), replica 1 second (long past the settle time
+# after rank 0 reports). 0.8 s in all here; the old rank 0 failed it 3 of 3.
+LATE_MODULE = """HloModule late_rank, replica_count=2
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+cond {
+  p = (s32[], s32[], f32[4096]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] get-tuple-element(p), index=1
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  p = (s32[], s32[], f32[4096]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] get-tuple-element(p), index=1
+  x = f32[4096] get-tuple-element(p), index=2
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  y = f32[4096] sine(x)
+  ROOT t = (s32[], s32[], f32[4096]) tuple(j, n, y)
+}
+spin {
+  x = f32[4096] parameter(0)
+  n = s32[] parameter(1)
+  z = s32[] constant(0)
+  t = (s32[], s32[], f32[4096]) tuple(z, n, x)
+  w = (s32[], s32[], f32[4096]) while(t), condition=cond, body=body
+  ROOT r = f32[4096] get-tuple-element(w), index=2
+}
+ENTRY e {
+  x = f32[4096] parameter(0)
+  r = u32[] replica-id()
+  rs = s32[] convert(r)
+  one = s32[] constant(1)
+  other = s32[] subtract(one, rs)
+  k = s32[] constant(100000)
+  first = s32[] multiply(other, k)
+  k2 = s32[] constant(400000)
+  second = s32[] multiply(rs, k2)
+  a = f32[4096] call(x, first), to_apply=spin
+  s1 = f32[4] slice(a), slice={[0:4]}
+  r1 = f32[4] all-reduce(s1), replica_groups={}, to_apply=add
+  b = f32[4096] call(x, second), to_apply=spin
+  s2 = f32[4] slice(b), slice={[0:4]}
+  r2 = f32[4] all-reduce(s2), replica_groups={}, to_apply=add
+  ROOT out = (f32[4], f32[4]) tuple(r1, r2)
+}
+"""
 
 
 def running(pid):
@@ -443,7 +513,7 @@ def main():
     print(f"mpi: {len(cases)} cases, {runs} mpirun runs bit-identical to the threaded run "
           f"unless listed; faults {'skipped' if a.no_faults else 'checked'}; "
           f"{time.time() - t0:.1f} s")
-    checks = len(cases) + (0 if a.no_faults else 6)  # the six fault checks
+    checks = len(cases) + (0 if a.no_faults else 7)  # the seven fault checks
     print(f"{max(0, checks - len(problems))} passed, {len(problems)} failed")
     return 1 if problems else 0
 

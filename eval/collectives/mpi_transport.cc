@@ -166,6 +166,7 @@ class MpiImpl final : public MpiTransport {
     }
     std::lock_guard<std::mutex> lock(mu_);
     ++epoch_;
+    stuck_reported_ = false;  // the last run's reports are done with
     rendezvous_ = rendezvous;
     peer_error_.reset();
     std::vector<Data> early = std::move(early_);
@@ -248,6 +249,11 @@ class MpiImpl final : public MpiTransport {
       absl::Span<const std::pair<int64_t, const Value*>> mine) override;
 
   void StateChanged() override { MarkDirty(false); }
+  void LeftWait() override {
+    // Rare (a wait long enough to be reported), and rank 0 may be timing
+    // a deadlock on the report: at once.
+    if (stuck_reported_.load(std::memory_order_relaxed)) MarkDirty(true);
+  }
 
   std::optional<absl::Status> PeerError() override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -610,9 +616,16 @@ class MpiImpl final : public MpiTransport {
       epoch = epoch_;
     }
     // Only a stuck process's state matters to rank 0 (finished is stuck
-    // too); a process leaves that state only through a message counted as
-    // received, so a stale report can never make the counts agree.
-    if (!st.stuck) return;
+    // too). A process leaves that state through a message counted as
+    // received (then a stale report cannot make the counts agree) or
+    // through a gather, which no count shows: a process that told rank 0
+    // it is stuck says when it no longer is (LeftWait), else a long
+    // computation after a gather looked like a deadlock to rank 0.
+    if (!st.stuck) {
+      if (!stuck_reported_.exchange(false)) return;
+    } else {
+      stuck_reported_ = true;
+    }
     if (rank_ == 0) {
       Store(epoch, 0, FromState(st));
       return;
@@ -723,6 +736,8 @@ class MpiImpl final : public MpiTransport {
   static constexpr auto kNap = std::chrono::milliseconds(1);
   std::atomic<bool> stopping_{false};
   std::atomic<bool> dirty_{false}, urgent_{false};
+  // Rank 0's last report of this process says it is stuck.
+  std::atomic<bool> stuck_reported_{false};
   std::atomic<std::chrono::steady_clock::duration> dirty_since_{};
   static constexpr auto kReportAfter = std::chrono::milliseconds(1);
   uint64_t report_rounds_ = 0;  // under progress_mu_

@@ -56,7 +56,11 @@ void Rendezvous::CheckDeadlockLocked() {
 
 bool Rendezvous::WaitLocked(std::unique_lock<std::mutex>& lock, const std::function<bool()>& done) {
   auto ready = [&] { return done() || Aborted(); };
-  if (transport_ != nullptr) return WaitDriving(*transport_, lock, cv_, ready, timeout_, &napping_);
+  if (transport_ != nullptr) {
+    const bool ok = WaitDriving(*transport_, lock, cv_, ready, timeout_, &napping_);
+    transport_->LeftWait();
+    return ok;
+  }
   const auto deadline = std::chrono::steady_clock::now() + timeout_;
   if (SpinLocked(lock, ready)) return true;
   return cv_.wait_until(lock, deadline, ready);

@@ -93,6 +93,10 @@ class Transport {
   // The Rendezvous' state changed (a device waits, or finished): the
   // transport may look at Rendezvous::State for its deadlock detection.
   virtual void StateChanged() = 0;
+  // A device here stopped waiting (called under the Rendezvous' lock, so
+  // it must not block): a process whose last report said it is stuck may
+  // need to say that it no longer is.
+  virtual void LeftWait() {}
 
   // Called by a device thread that waits for other processes, without the
   // Rendezvous' lock: one round of what the transport's own progress thread
