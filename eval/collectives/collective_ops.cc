@@ -179,9 +179,8 @@ absl::StatusOr<int64_t> OneDim(const Instruction& inst, int64_t rank) {
 // The key of one instance of a collective: names, not addresses, so that
 // every process of an MPI run makes the same one; and the collective's name
 // in errors. Their fixed parts are made once per device.
-const DeviceContext::CollectiveSite& NamedSite(const Instruction& inst,
-                                               const std::vector<int64_t>& group,
-                                               DeviceContext& dev) {
+DeviceContext::CollectiveSite& NamedSite(const Instruction& inst, const std::vector<int64_t>& group,
+                                         DeviceContext& dev) {
   DeviceContext::CollectiveSite& site = dev.Site(&inst);
   if (site.where.empty()) {
     site.key_head = StrCat(inst.parent() != nullptr ? inst.parent()->name() : std::string_view(),
@@ -192,9 +191,12 @@ const DeviceContext::CollectiveSite& NamedSite(const Instruction& inst,
   return site;
 }
 
-std::string CollectiveKey(const DeviceContext::CollectiveSite& site, DeviceContext& dev,
-                          const Instruction& inst) {
-  return StrCat(site.key_head, dev.NextInstance(&inst), site.key_tail);
+// The next instance's key, in the site's own buffer (valid until the
+// instruction runs again on this device).
+const std::string& CollectiveKey(DeviceContext::CollectiveSite& site) {
+  site.key.assign(site.key_head);
+  StrAppend(&site.key, site.instances++, site.key_tail);
+  return site.key;
 }
 
 struct Ctx {
@@ -277,9 +279,9 @@ absl::StatusOr<Value> AllReduceSliced(Ctx& c, const Computation& f) {
     }
     return Unbundle(std::move(results));
   };
-  const DeviceContext::CollectiveSite& site = NamedSite(c.inst, c.group(), *c.shared);
-  return c.shared->rendezvous->ReduceSliced(CollectiveKey(site, *c.shared, c.inst), c.group(),
-                                            c.shared->device(), Bundle(c.ops), sliced, site.where);
+  DeviceContext::CollectiveSite& site = NamedSite(c.inst, c.group(), *c.shared);
+  return c.shared->rendezvous->ReduceSliced(CollectiveKey(site), c.group(), c.shared->device(),
+                                            Bundle(c.ops), sliced, site.where);
 }
 
 absl::StatusOr<Value> AllReduce(Ctx& c) {
@@ -620,8 +622,8 @@ absl::StatusOr<Value> ExchangeValues(const Instruction& inst, const std::vector<
   if (dev == nullptr || dev->rendezvous == nullptr || group.size() <= 1) {
     return combine(absl::MakeConstSpan(&contribution, 1));
   }
-  const DeviceContext::CollectiveSite& site = NamedSite(inst, group, *dev);
-  return dev->rendezvous->Collective(CollectiveKey(site, *dev, inst), group, dev->device(),
+  DeviceContext::CollectiveSite& site = NamedSite(inst, group, *dev);
+  return dev->rendezvous->Collective(CollectiveKey(site), group, dev->device(),
                                      std::move(contribution), combine, site.where, wants, cut);
 }
 

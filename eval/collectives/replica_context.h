@@ -48,8 +48,6 @@ class DeviceContext {
   // The flattened device id (XLA's replica_id * partitions + partition_id).
   int64_t device() const { return replica_id * partition_count + partition_id; }
   int64_t devices() const { return replica_count * partition_count; }
-  // How often `key` ran on this device before (then counts this run).
-  int64_t NextInstance(const void* key) { return instances_[key]++; }
   int64_t NextChannelUse(int64_t channel, bool send) { return (send ? sends_ : recvs_)[channel]++; }
   // A recv waiting for its recv-done: where its data comes from.
   struct PendingRecv {
@@ -74,10 +72,15 @@ class DeviceContext {
   // What a collective instruction needs each time it runs here, made the
   // first time (an instruction's group on a device never changes): its
   // group (GroupDevices), the parts of its instances' keys around the
-  // instance number, and its name in errors. Kept across runs.
+  // instance number, and its name in errors. Kept across runs; `instances`
+  // (how often it ran here this run) is reset by ResetCounts, and `key`
+  // holds the last instance's key (built in place: no allocation per run
+  // of the instruction).
   struct CollectiveSite {
     std::optional<absl::StatusOr<std::vector<int64_t>>> group;
     std::string key_head, key_tail, where;  // empty: not made yet
+    int64_t instances = 0;
+    std::string key;
   };
   CollectiveSite& Site(const void* inst) { return sites_[inst]; }
   // Sends to this device itself when there is no rendezvous.
@@ -88,7 +91,7 @@ class DeviceContext {
 
   // Forgets the counts, mail and feeds' positions (a new run).
   void ResetCounts() {
-    instances_.clear();
+    for (auto& [inst, site] : sites_) site.instances = 0;
     sends_.clear();
     recvs_.clear();
     pending_.clear();
@@ -101,7 +104,6 @@ class DeviceContext {
  private:
   absl::flat_hash_map<int64_t, PendingRecv> pending_;
   int64_t next_ticket_ = 0;
-  absl::flat_hash_map<const void*, int64_t> instances_;
   // Node-based: a collective in progress holds its site's group by
   // reference while other sites may be made.
   absl::node_hash_map<const void*, CollectiveSite> sites_;
