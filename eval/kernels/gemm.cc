@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "eval/kernels/gemm_convert.h"
+#include "eval/kernels/isa_clones.h"
 #include "eval/kernels/row_dots.h"
 #include "eval/runtime/parallel.h"
 #include "eval/runtime/scratch_buffer.h"
@@ -41,6 +42,39 @@ void NaiveGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
     }
   }
 }
+
+// NaiveGemm's plain k order for real floats with B read by rows, compiled
+// for AVX-512 and AVX2 too: the row update of a small product (an RNN
+// step's [4,32] x [32,32]) is a few vector ops there, against 8 SSE ones.
+// The same multiplies and adds in the same order, never contracted into
+// FMAs, so every clone gives NaiveGemm's bits. (Sums kept in registers
+// across k, in fixed-width column blocks, came out scalar from GCC 12 and
+// slower.)
+#if defined(__clang__)
+#define HLO_NO_FP_CONTRACT
+#define HLO_NO_FP_CONTRACT_BODY _Pragma("clang fp contract(off)")
+#else
+#define HLO_NO_FP_CONTRACT __attribute__((optimize("fp-contract=off")))
+#define HLO_NO_FP_CONTRACT_BODY
+#endif
+#define HLO_ROW_MAJOR_GEMM(T, Name)                                                 \
+  HLO_ISA_CLONES HLO_NO_FP_CONTRACT void Name(                                      \
+      bool ta, int64_t m, int64_t n, int64_t k, const T* __restrict a, int64_t lda, \
+      const T* __restrict b, int64_t ldb, T* __restrict c, int64_t ldc) {           \
+    HLO_NO_FP_CONTRACT_BODY                                                         \
+    for (int64_t i = 0; i < m; ++i) {                                               \
+      T* crow = c + i * ldc;                                                        \
+      for (int64_t j = 0; j < n; ++j) crow[j] = T(0);                               \
+      for (int64_t p = 0; p < k; ++p) {                                             \
+        const T av = ta ? a[p * lda + i] : a[i * lda + p];                          \
+        const T* brow = b + p * ldb;                                                \
+        for (int64_t j = 0; j < n; ++j) crow[j] += av * brow[j];                    \
+      }                                                                             \
+    }                                                                               \
+  }
+HLO_ROW_MAJOR_GEMM(float, RowMajorGemmF32)
+HLO_ROW_MAJOR_GEMM(double, RowMajorGemmF64)
+#undef HLO_ROW_MAJOR_GEMM
 
 // Real multiply-adds from which a product is split across the cores.
 constexpr double kThreadedProduct = double{1 << 22};
@@ -237,6 +271,11 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
     const int64_t small = kIsComplex<T> ? (int64_t{1} << 15) : (int64_t{1} << 12);
     const bool tiny = m <= small && n <= small && k <= small && m * n * k <= small;
     if (k == 0 || tiny || !FitsBlas({m, n, k, lda, ldb, ldc})) {
+      if constexpr (std::is_same_v<T, float>) {
+        if (!tb) return RowMajorGemmF32(ta, m, n, k, a, lda, b, ldb, c, ldc);
+      } else if constexpr (std::is_same_v<T, double>) {
+        if (!tb) return RowMajorGemmF64(ta, m, n, k, a, lda, b, ldb, c, ldc);
+      }
       NaiveGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
       return;
     }
