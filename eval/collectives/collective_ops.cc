@@ -597,8 +597,8 @@ absl::StatusOr<Value> RunOp(Ctx& c, Opcode op, const Shape& result) {
 
 }  // namespace
 
-DeviceContext& DeviceOf(KernelContext& ev, DeviceContext& fallback) {
-  return ev.options().device != nullptr ? *ev.options().device : fallback;
+DeviceContext& DeviceOf(KernelContext& ev, std::optional<DeviceContext>& fallback) {
+  return ev.options().device != nullptr ? *ev.options().device : fallback.emplace();
 }
 
 absl::StatusOr<Value> ZeroValue(const Shape& shape) {
@@ -629,7 +629,7 @@ absl::StatusOr<Value> ExchangeValues(const Instruction& inst, const std::vector<
 
 absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Operands ops,
                                           const Shape& result, KernelContext& ev) {
-  DeviceContext fallback;
+  std::optional<DeviceContext> fallback;  // made only where the run has no device
   DeviceContext& dev = DeviceOf(ev, fallback);
   static const std::vector<int64_t> kNoGroup;
   Ctx c{inst, ops, ev, dev, ev.options().device, &kNoGroup, {}, 0};

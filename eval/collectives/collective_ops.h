@@ -5,6 +5,7 @@
 #ifndef HLO_EVAL_COLLECTIVES_COLLECTIVE_OPS_H_
 #define HLO_EVAL_COLLECTIVES_COLLECTIVE_OPS_H_
 
+#include <optional>
 #include <vector>
 
 #include "eval/collectives/replica_context.h"
@@ -26,8 +27,8 @@ absl::StatusOr<Value> ExchangeValues(const Instruction& inst, const std::vector<
                                      const Rendezvous::Wants* wants = nullptr,
                                      const Rendezvous::Cut* cut = nullptr);
 
-// The device context of an evaluator, or `fallback` (device 0 of 1).
-DeviceContext& DeviceOf(KernelContext& evaluator, DeviceContext& fallback);
+// The device context of an evaluator, or `fallback` made now (device 0 of 1).
+DeviceContext& DeviceOf(KernelContext& evaluator, std::optional<DeviceContext>& fallback);
 
 // A zero value of any shape (arrays zero-filled, tokens, tuples).
 absl::StatusOr<Value> ZeroValue(const Shape& shape);
