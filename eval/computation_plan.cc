@@ -183,6 +183,13 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
       plan->group_at[slot.at(g->root)] = g.get();
     }
     MarkFusedAway(*plan, slot);
+    for (const std::unique_ptr<FusedGroup>& g : plan->groups) {
+      g->output_slots.clear();
+      for (const Instruction* o : g->outputs) {
+        plan->steps[slot.at(o)] = PlanStep::kGroupOutput;
+        g->output_slots.push_back(slot.at(o));
+      }
+    }
     // Reduces inside a group (a softmax's) are not siblings of others.
     std::vector<const Instruction*> outside;
     for (size_t i = 0; i < n; ++i) {
@@ -200,7 +207,9 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
   plan->operand_begin.assign(n + 1, 0);
   for (size_t i = 0; i < n; ++i) {
     plan->operand_begin[i] = static_cast<int32_t>(plan->operand_slots.size());
-    if (plan->steps[i] == PlanStep::kFusedAway) continue;
+    if (plan->steps[i] == PlanStep::kFusedAway || plan->steps[i] == PlanStep::kGroupOutput) {
+      continue;
+    }
     auto read = [&](const Instruction* op) {
       int32_t s = slot.at(op);
       plan->operand_slots.push_back(s);

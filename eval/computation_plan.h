@@ -25,6 +25,7 @@ enum class PlanStep : uint8_t {
   kParameter,        // nothing: readers see the caller's argument
   kFusedAway,        // nothing: computed inside its group's loop
   kGroup,            // its fused elementwise group (FusedGroup)
+  kGroupOutput,      // nothing here: its group's root step writes its slot (FusedGroup::outputs)
   kConstant,         // the constant's value, made once and shared
   kGetTupleElement,  // the element, moved out of the tuple where allowed
   kTuple,            // the operands, moved in where they die here

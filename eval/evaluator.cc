@@ -215,7 +215,7 @@ absl::StatusOr<Value> Evaluator::Execute(ComputationPlan& plan, absl::Span<const
       } else {
         frame->params[p] = read[p];  // tuple elements stay shared with the caller's
       }
-    } else if (step != PlanStep::kFusedAway) {
+    } else if (step != PlanStep::kFusedAway && step != PlanStep::kGroupOutput) {
       const int64_t bytes = plan.bytes[i];
       if (absl::Status st = Reserve(bytes, *plan.order[i]); !st.ok()) {
         failure = st;
@@ -247,7 +247,9 @@ absl::StatusOr<Value> Evaluator::Execute(ComputationPlan& plan, absl::Span<const
   Value result;
   if (!failure.ok()) {
     for (size_t j = 0; j < i; ++j) {
-      if (plan.parameter[j] < 0 && plan.steps[j] != PlanStep::kFusedAway &&
+      // A group's output counts from its group's step on (its slot holds it).
+      const bool made = plan.steps[j] != PlanStep::kGroupOutput || slots[j].is_array();
+      if (plan.parameter[j] < 0 && plan.steps[j] != PlanStep::kFusedAway && made &&
           frame->remaining[j] > 0) {
         Release(plan.bytes[j]);
       }
@@ -347,9 +349,13 @@ absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, s
         }
         frame.ops.clear();
         for (int32_t s : operands) frame.ops.push_back(operand(s));
-        absl::StatusOr<Value> r = RunFusedGroup(*plan.group_at[i], frame.ops, frame.reusable);
-        if (!r.ok()) return Located(inst, r.status());
-        return r;
+        FusedGroup& group = *plan.group_at[i];
+        if (group.outputs.empty()) {
+          absl::StatusOr<Value> r = RunFusedGroup(group, frame.ops, frame.reusable);
+          if (!r.ok()) return Located(inst, r.status());
+          return r;
+        }
+        return RunMultiOutputGroup(plan, frame, i);
       }
       case PlanStep::kSiblingReduce: {
         // Computed with the first of its group, or this is the first.
@@ -379,6 +385,30 @@ absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, s
   };
   Profiler* profiler = options_.profiler != nullptr && plan.profiled ? options_.profiler : nullptr;
   return profiler != nullptr ? profiler->Time(inst, evaluate) : evaluate();
+}
+
+absl::StatusOr<Value> Evaluator::RunMultiOutputGroup(ComputationPlan& plan, Frame& frame,
+                                                     size_t i) {
+  const Instruction& inst = *plan.order[i];
+  FusedGroup& group = *plan.group_at[i];
+  int64_t reserved = 0;
+  for (int32_t s : group.output_slots) {
+    if (absl::Status st = Reserve(plan.bytes[s], inst); !st.ok()) {
+      Release(reserved);
+      return st;
+    }
+    reserved += plan.bytes[s];
+  }
+  absl::InlinedVector<Value, 4> outputs;
+  absl::StatusOr<Value> r = RunFusedGroup(group, frame.ops, frame.reusable, &outputs);
+  if (!r.ok()) {
+    Release(reserved);
+    return Located(inst, r.status());
+  }
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    frame.slots[group.output_slots[k]] = std::move(outputs[k]);
+  }
+  return r;
 }
 
 absl::StatusOr<Value> Evaluator::Step(ComputationPlan& plan, Frame& frame, size_t i,

@@ -100,6 +100,9 @@ class Evaluator : public KernelContext {
   // Evaluates instruction `i` of the running call into its slot.
   absl::StatusOr<Value> Step(ComputationPlan& plan, Frame& frame, size_t i,
                              absl::Span<Value> taken);
+  // A group with outputs besides its root (step i is the root's): their
+  // bytes are counted and their slots filled here, the root's returned.
+  absl::StatusOr<Value> RunMultiOutputGroup(ComputationPlan& plan, Frame& frame, size_t i);
   absl::StatusOr<Value> StepBody(ComputationPlan& plan, Frame& frame, size_t i,
                                  absl::Span<Value> taken);
   // Step with EvalOptions::observer told (out of Step's hot path).

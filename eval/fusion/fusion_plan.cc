@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "eval/kernels/kernels.h"
 #include "eval/runtime/parallel.h"
 
@@ -34,6 +35,72 @@ bool MayJoin(const Instruction& p, const Instruction& root, int64_t min_elements
     return p.operand_count() == 1 && p.operand(0)->shape().IsArray();
   }
   return IsFusibleStep(p, min_elements);
+}
+
+// A small root's group: every fusible instruction of its dimensions up to
+// it that joins it through operands and users, less those whose value an
+// instruction before the root reads from outside (removed until none is
+// left): the loop runs at the root's step, so a member read outside must
+// be read only after it, and is then an output of the group too. (A
+// threefry round's adds and xors over u32[500] feed two outputs; grown
+// through operands alone they made a group per rotation and an op per add.)
+// Nothing outside between the members can depend on one, so every input is
+// computed before the root.
+absl::flat_hash_set<const Instruction*> MultiOutputRegion(
+    const Instruction& root, const absl::flat_hash_map<const Instruction*, int64_t>& position,
+    const absl::flat_hash_set<const Instruction*>& taken, int64_t min_elements) {
+  const int64_t at = position.at(&root);
+  auto before_root = [&](const Instruction* q) {
+    auto it = position.find(q);
+    return it != position.end() && it->second < at;
+  };
+  absl::flat_hash_set<const Instruction*> region = {&root};
+  std::vector<const Instruction*> work = {&root};
+  while (!work.empty()) {
+    const Instruction* m = work.back();
+    work.pop_back();
+    auto consider = [&](const Instruction* q) {
+      if (region.contains(q) || taken.contains(q) || !before_root(q) ||
+          !MayJoin(*q, root, min_elements)) {
+        return;
+      }
+      region.insert(q);
+      work.push_back(q);
+    };
+    for (const Instruction* p : m->operands()) consider(p);
+    // A duplicable member joins each group that reads it and links none.
+    if (IsDuplicableMember(*m)) continue;
+    for (const Instruction* u : m->users()) consider(u);
+  }
+  auto read_outside_early = [&](const Instruction* q) {
+    return std::any_of(q->users().begin(), q->users().end(), [&](const Instruction* u) {
+      return !region.contains(u) && (!position.contains(u) || position.at(u) < at);
+    });
+  };
+  for (bool removed = true; removed;) {
+    removed = false;
+    for (auto it = region.begin(); it != region.end();) {
+      const Instruction* q = *it;
+      if (q != &root && !IsDuplicableMember(*q) && read_outside_early(q)) {
+        region.erase(it++);
+        removed = true;
+      } else {
+        ++it;
+      }
+    }
+  }
+  // A duplicable member stays only where a member reads it.
+  for (auto it = region.begin(); it != region.end();) {
+    const Instruction* q = *it;
+    const bool read = std::any_of(q->users().begin(), q->users().end(),
+                                  [&](const Instruction* u) { return region.contains(u); });
+    if (IsDuplicableMember(*q) && !read) {
+      region.erase(it++);
+    } else {
+      ++it;
+    }
+  }
+  return region;
 }
 
 }  // namespace
@@ -76,9 +143,13 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
     if (taken.contains(&root) || !IsFusibleStep(root, min_elements)) continue;
     // Grow from the root through operands whose every user is already in
     // the group: then no member's value is needed outside, and every input
-    // is computed before the root runs.
-    absl::flat_hash_set<const Instruction*> group = {&root};
-    for (bool grew = true; grew;) {
+    // is computed before the root runs. A small root's group may have more
+    // outputs (MultiOutputRegion).
+    const bool small = root.shape().ElementCount() <= kMultiOutputElements;
+    absl::flat_hash_set<const Instruction*> group =
+        small ? MultiOutputRegion(root, position, taken, min_elements)
+              : absl::flat_hash_set<const Instruction*>{&root};
+    for (bool grew = !small; grew;) {
       grew = false;
       std::vector<const Instruction*> members(group.begin(), group.end());
       for (const Instruction* m : members) {
@@ -101,10 +172,18 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
     fused->root = &root;
     fused->members.assign(group.begin(), group.end());
     std::sort(fused->members.begin(), fused->members.end(), by_position);
-    auto program =
-        BatchProgram::CompileGroup(root, fused->members, flush_denormals, &fused->inputs);
+    for (const Instruction* m : fused->members) {
+      const bool read_outside =
+          std::any_of(m->users().begin(), m->users().end(),
+                      [&](const Instruction* u) { return !group.contains(u); });
+      if (m != &root && !IsDuplicableMember(*m) && read_outside) fused->outputs.push_back(m);
+    }
+    auto program = BatchProgram::CompileGroup(root, fused->members, flush_denormals, &fused->inputs,
+                                              fused->outputs);
     if (!program.ok()) continue;
-    fused->row_op = MatchRowBroadcastOp(root, fused->members, fused->inputs, flush_denormals);
+    if (fused->outputs.empty()) {
+      fused->row_op = MatchRowBroadcastOp(root, fused->members, fused->inputs, flush_denormals);
+    }
     // One step is worth a group when it saves a broadcast's array (a bias
     // add, a scale by a scalar): the broadcast is read where it lies.
     const bool absorbs_broadcast =
@@ -121,7 +200,8 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
 }
 
 absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* const> inputs,
-                                    const std::vector<bool>& reusable) {
+                                    const std::vector<bool>& reusable,
+                                    absl::InlinedVector<Value, 4>* outputs) {
   if (group.row_op) return RunRowBroadcastOp(*group.row_op, group.root->shape(), inputs, reusable);
   if (group.softmax) return RunRowSoftmax(*group.softmax, group.root->shape(), inputs, reusable);
   BatchProgram& program = *group.program;
@@ -160,7 +240,20 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
   while (static_cast<int64_t>(group.clones.size()) + 1 < cores) {
     group.clones.push_back(program.Clone());
   }
-  uint8_t* out = result.mutable_array().data();
+  // The other outputs get buffers of their own: the loop writes them in
+  // the middle of a block, where an input's buffer may still be read.
+  absl::InlinedVector<void*, 4> outs = {result.mutable_array().data()};
+  if (outputs != nullptr) outputs->clear();
+  for (const Instruction* o : group.outputs) {
+    absl::StatusOr<Value> fresh = NewArrayUninitialized(o->shape());
+    if (!fresh.ok()) return fresh.status();
+    outs.push_back(fresh->mutable_array().data());
+    if (outputs != nullptr) outputs->push_back(*std::move(fresh));
+  }
+  if (outs.size() != static_cast<size_t>(program.result_count()) ||
+      (outputs == nullptr && !group.outputs.empty())) {
+    return absl::InternalError("a fused group's outputs do not match its program");
+  }
   std::atomic<int64_t> next_program{0};
   std::mutex failure_mu;
   absl::Status failure;
@@ -168,7 +261,6 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
     const int64_t k = next_program++;
     BatchProgram& p = k == 0 ? program : *group.clones[k - 1];
     const int64_t begin = b * BatchProgram::kBlock, end = std::min(n, e * BatchProgram::kBlock);
-    void* outs[1] = {out};
     absl::Status st = p.Run(in, outs, end - begin, begin);
     if (!st.ok()) {
       std::lock_guard<std::mutex> lock(failure_mu);

@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "eval/fusion/row_broadcast_op.h"
@@ -26,6 +27,11 @@ namespace hlo {
 struct FusedGroup {
   const Instruction* root = nullptr;
   std::vector<const Instruction*> members;  // post order, root last
+  // Members besides the root that instructions after the root read (small
+  // groups only: MultiOutputRegion), in post order; the loop writes them
+  // too, and output_slots are their slots in the plan that runs the group.
+  std::vector<const Instruction*> outputs;
+  std::vector<int32_t> output_slots;
   std::vector<const Instruction*> inputs;
   std::unique_ptr<BatchProgram> program;
   // Copies for the other cores' parts of large groups.
@@ -56,14 +62,21 @@ struct FusedGroup {
 // shared by three relus is never made.
 bool IsDuplicableMember(const Instruction& inst);
 inline constexpr int64_t kMinFusedElements = 2;
+// Roots of at most this many elements may have groups with several outputs:
+// there a step's own cost is most of an op's time, and the later start of
+// the members (at the root's step) holds only small inputs longer.
+inline constexpr int64_t kMultiOutputElements = int64_t{1} << 14;
 std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instruction* const> order,
                                                          bool flush_denormals,
                                                          int64_t min_elements = kMinFusedElements);
 
-// Runs a group on its inputs' values (inputs[i] for group.inputs[i]). An
-// input array that only this group reads (`reusable`) may become the result.
+// Runs a group on its inputs' values (inputs[i] for group.inputs[i]) and
+// returns the root's value; `outputs` receives group.outputs' values (it
+// must be given when there are any). An input array that only this group
+// reads (`reusable`) may become the root's value.
 absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* const> inputs,
-                                    const std::vector<bool>& reusable);
+                                    const std::vector<bool>& reusable,
+                                    absl::InlinedVector<Value, 4>* outputs = nullptr);
 
 }  // namespace hlo
 

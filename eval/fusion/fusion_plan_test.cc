@@ -1,7 +1,9 @@
 // The executor's fused groups (eval/fusion/fusion_plan.cc) as the plan
 // (eval/computation_plan.cc) runs them: a broadcast of a scalar
 // read by several groups is computed inside each, and made on its own only
-// when something else reads it. Values: testdata/eval/fused_shared_broadcast.hlo.
+// when something else reads it; small arrays' groups take in what they are
+// linked to and write several outputs. Values:
+// testdata/eval/fused_shared_broadcast.hlo, fused_multi_output.hlo.
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -11,20 +13,30 @@
 namespace hlo {
 namespace {
 
-std::string ModuleText(std::string_view root) {
+// Two relu chains over `dims` arrays sharing x, a broadcast of b and a
+// broadcast zero.
+std::string ModuleText(std::string_view root, std::string_view dims = "256,256") {
   return StrCat(R"(HloModule t
 
 ENTRY main {
-  x = f32[64,64] parameter(0)
-  b = f32[64] parameter(1)
+  x = f32[)",
+                dims, R"(] parameter(0)
+  b = f32[256] parameter(1)
   zero = f32[] constant(0)
-  zeros = f32[64,64] broadcast(zero), dimensions={}
-  bb = f32[64,64] broadcast(b), dimensions={1}
-  a1 = f32[64,64] add(x, bb)
-  r1 = f32[64,64] maximum(a1, zeros)
-  n = f32[64,64] negate(x)
-  a2 = f32[64,64] add(n, bb)
-  r2 = f32[64,64] maximum(a2, zeros)
+  zeros = f32[)",
+                dims, R"(] broadcast(zero), dimensions={}
+  bb = f32[)",
+                dims, R"(] broadcast(b), dimensions={1}
+  a1 = f32[)",
+                dims, R"(] add(x, bb)
+  r1 = f32[)",
+                dims, R"(] maximum(a1, zeros)
+  n = f32[)",
+                dims, R"(] negate(x)
+  a2 = f32[)",
+                dims, R"(] add(n, bb)
+  r2 = f32[)",
+                dims, R"(] maximum(a2, zeros)
   )",
                 root, "\n}\n");
 }
@@ -43,7 +55,7 @@ PlannedModule Plan(std::string_view root) { return PlanModule(ModuleText(root));
 
 TEST_CASE("fusion plan: a shared broadcast of a scalar is computed in each group",
           "[fusion_plan]") {
-  PlannedModule p = Plan("ROOT t = (f32[64,64], f32[64,64]) tuple(r1, r2)");
+  PlannedModule p = Plan("ROOT t = (f32[256,256], f32[256,256]) tuple(r1, r2)");
   REQUIRE(p.Step("r1") == PlanStep::kGroup);
   REQUIRE(p.Step("r2") == PlanStep::kGroup);
   CHECK(!Reads(p, "r1", "zeros"));
@@ -58,13 +70,50 @@ TEST_CASE("fusion plan: a shared broadcast of a scalar is computed in each group
 
 TEST_CASE("fusion plan: a shared broadcast another instruction reads is still made",
           "[fusion_plan]") {
-  PlannedModule p = Plan("ROOT t = (f32[64,64], f32[64,64], f32[64,64]) tuple(r1, r2, zeros)");
+  PlannedModule p =
+      Plan("ROOT t = (f32[256,256], f32[256,256], f32[256,256]) tuple(r1, r2, zeros)");
   CHECK(!Reads(p, "r1", "zeros"));
   CHECK(!Reads(p, "r2", "zeros"));
   CHECK(p.Step("zeros") == PlanStep::kEvaluate);
   CHECK(p.Step("zero") == PlanStep::kConstant);  // zeros reads it
   CHECK(p.plan->uses[p.Slot("zeros")] == 1);
   CHECK(p.plan->uses[p.Slot("zero")] == 1);
+}
+
+TEST_CASE("fusion plan: small groups linked by their inputs run as one with two outputs",
+          "[fusion_plan]") {
+  // 4 x 256 elements: under kMultiOutputElements.
+  PlannedModule p =
+      PlanModule(ModuleText("ROOT t = (f32[4,256], f32[4,256]) tuple(r1, r2)", "4,256"));
+  REQUIRE(p.Step("r2") == PlanStep::kGroup);
+  const FusedGroup* g = p.plan->group_at[p.Slot("r2")];
+  REQUIRE(g->outputs.size() == 1);
+  CHECK(g->outputs[0]->name() == "r1");
+  CHECK(p.Step("r1") == PlanStep::kGroupOutput);
+  CHECK(g->output_slots == std::vector<int32_t>{p.Slot("r1")});
+  // The loop reads x and b (through bb, a member now) once for both.
+  CHECK(Reads(p, "r2", "x"));
+  CHECK(Reads(p, "r2", "b"));
+  CHECK(!Reads(p, "r2", "bb"));
+  for (const char* m : {"a1", "a2", "n", "bb", "zeros", "zero"}) {
+    CHECK(p.Step(m) == PlanStep::kFusedAway);
+  }
+  CHECK(p.plan->uses[p.Slot("r1")] == 1);  // the tuple
+}
+
+TEST_CASE("fusion plan: a small member read before the root stays out of its group",
+          "[fusion_plan]") {
+  // r1's reader (a reverse, no member) comes before d (the root): the
+  // loop runs at d, so r1 cannot be an output of it; it has its own group.
+  PlannedModule p = PlanModule(ModuleText(R"(s = f32[4,256] reverse(r1), dimensions={1}
+  d = f32[4,256] add(s, r2)
+  ROOT t = (f32[4,256], f32[4,256]) tuple(r1, d))",
+                                          "4,256"));
+  REQUIRE(p.Step("d") == PlanStep::kGroup);
+  const FusedGroup* g = p.plan->group_at[p.Slot("d")];
+  for (const Instruction* o : g->outputs) CHECK(o->name() != "r1");
+  CHECK(p.Step("r1") == PlanStep::kGroup);
+  CHECK(Reads(p, "d", "s"));
 }
 
 }  // namespace

@@ -622,7 +622,7 @@ const uint8_t* BatchProgram::BroadcastInPlace(Broadcast& b, const uint8_t* src, 
 
 absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileGroup(
     const Instruction& root, const std::vector<const Instruction*>& members, bool flush_denormals,
-    std::vector<const Instruction*>* inputs) {
+    std::vector<const Instruction*>* inputs, absl::Span<const Instruction* const> outputs) {
   const Shape& dims = root.shape();
   if (!dims.IsArray()) return absl::UnimplementedError("the root is not an array");
   std::unique_ptr<BatchProgram> program(new BatchProgram());
@@ -665,7 +665,17 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileGroup(
     return absl::UnimplementedError("the root is not one array of the group");
   }
   program->result_registers_ = it->second;
-  program->result_types_ = {program->register_types_[it->second[0]]};
+  for (const Instruction* o : outputs) {
+    auto out = regs.find(o);
+    if (out == regs.end() || out->second.size() != 1 || !o->shape().IsArray() ||
+        o->shape().dims() != dims.dims()) {
+      return absl::UnimplementedError(StrCat("%", o->name(), " is not one array of the group"));
+    }
+    program->result_registers_.push_back(out->second[0]);
+  }
+  for (int32_t r : program->result_registers_) {
+    program->result_types_.push_back(program->register_types_[r]);
+  }
   program->PlanInPlace();
   return program;
 }

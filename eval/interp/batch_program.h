@@ -71,10 +71,11 @@ class BatchProgram {
       absl::Span<const Precomputed> precomputed = {});
   // The same for instructions of a computation: `root` and the operands it
   // reaches through `members`; every other operand becomes a parameter, in
-  // the order written to `inputs`.
+  // the order written to `inputs`. Result 0 is the root, results 1.. the
+  // members `outputs` (each one array of the root's dimensions).
   static absl::StatusOr<std::unique_ptr<BatchProgram>> CompileGroup(
       const Instruction& root, const std::vector<const Instruction*>& members, bool flush_denormals,
-      std::vector<const Instruction*>* inputs);
+      std::vector<const Instruction*>* inputs, absl::Span<const Instruction* const> outputs = {});
 
   // Whether parameter i is read as one value for every position.
   bool parameter_is_scalar(int64_t i) const { return parameter_scalar_[i]; }

@@ -156,3 +156,19 @@ def _(c):
     i = np.broadcast_to(np.arange(5, dtype=np.int64)[None, None, :, None], (3, 2, 5, 7)).reshape(6, 35)
     return tup(Lit("f32", masked.astype(np.float32)), Lit("f32", ramped.astype(np.float32)),
                Lit("s32", (y * i).astype(np.int32)))
+
+
+@golden("fused_multi_output")
+def _(c):
+    x0, x1 = c.x0.a.astype(np.uint32), c.x1.a.astype(np.uint32)
+
+    def rotl(v, r):
+        return ((v << np.uint32(r)) | (v >> np.uint32(32 - r))).astype(np.uint32)
+
+    with np.errstate(over="ignore"):
+        a0 = (x0 + x1).astype(np.uint32)
+        k0 = a0 ^ rotl(x1, 13)
+        a1 = (a0 + k0).astype(np.uint32)
+        k1 = a1 ^ rotl(k0, 17)
+        a2 = (a1 + k1).astype(np.uint32)
+    return tup(Lit("u32", k0), Lit("u32", a2), Lit("u32", a1))
