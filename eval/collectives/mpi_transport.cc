@@ -250,9 +250,9 @@ class MpiImpl final : public MpiTransport {
 
   void StateChanged() override { MarkDirty(false); }
   void LeftWait() override {
-    // Rare (a wait long enough to be reported), and rank 0 may be timing
-    // a deadlock on the report: at once.
-    if (stuck_reported_.load(std::memory_order_relaxed)) MarkDirty(true);
+    // Rare (a wait that stood long enough to be reported); within a
+    // millisecond is soon enough for rank 0's 200 ms settle.
+    if (stuck_reported_.load(std::memory_order_relaxed)) MarkDirty(false);
   }
 
   std::optional<absl::Status> PeerError() override {
@@ -615,6 +615,21 @@ class MpiImpl final : public MpiTransport {
       st = rendezvous_->GetState();
       epoch = epoch_;
     }
+    // A stuck state is told once it has stood kReportAfter unchanged (its
+    // version): a stream of small collectives keeps the process dirty, and
+    // stuck at most instants, without any wait standing; told each time,
+    // each report was then taken back (LeftWait) a moment later.
+    if (st.stuck && !st.finished) {
+      const auto now = std::chrono::steady_clock::now().time_since_epoch();
+      if (st.version != stuck_version_) {
+        stuck_version_ = st.version;
+        stuck_version_since_ = now;
+      }
+      if (now - stuck_version_since_ < kReportAfter) {
+        dirty_ = true;  // looked at again later
+        return;
+      }
+    }
     // Only a stuck process's state matters to rank 0 (finished is stuck
     // too). A process leaves that state through a message counted as
     // received (then a stale report cannot make the counts agree) or
@@ -741,6 +756,9 @@ class MpiImpl final : public MpiTransport {
   std::atomic<std::chrono::steady_clock::duration> dirty_since_{};
   static constexpr auto kReportAfter = std::chrono::milliseconds(1);
   uint64_t report_rounds_ = 0;  // under progress_mu_
+  // The stuck state last seen by ReportState and since when (progress_mu_'s).
+  uint64_t stuck_version_ = 0;
+  std::chrono::steady_clock::duration stuck_version_since_{};
 
   // A group's communicator (PrepareGroups): its rank i is ranks[i], which
   // runs the group's members members[i] (group indices, in group order).
