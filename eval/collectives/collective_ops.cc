@@ -299,14 +299,14 @@ absl::StatusOr<Value> AllReduce(Ctx& c) {
   return Exchange(c, [&c, f](absl::Span<const Value> all) -> absl::StatusOr<Value> {
     const size_t n = c.ops.size();
     absl::InlinedVector<const Literal*, 8> parts(all.size());
-    if (n == 1) {
-      for (size_t k = 0; k < all.size(); ++k) parts[k] = &all[k].array();
+    auto fold = [&](size_t i) {  // operand i over the members, in group order
+      for (size_t k = 0; k < all.size(); ++k) parts[k] = &Part(all[k], n, i);
       return FoldArrays(*f, parts, c.ev);
-    }
+    };
+    if (n == 1) return fold(0);  // no results vector to unbundle
     std::vector<Value> results;
     for (size_t i = 0; i < n; ++i) {
-      for (size_t k = 0; k < all.size(); ++k) parts[k] = &Part(all[k], n, i);
-      auto r = FoldArrays(*f, parts, c.ev);
+      auto r = fold(i);
       if (!r.ok()) return r.status();
       results.push_back(*std::move(r));
     }

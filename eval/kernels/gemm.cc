@@ -75,6 +75,8 @@ void NaiveGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
 HLO_ROW_MAJOR_GEMM(float, RowMajorGemmF32)
 HLO_ROW_MAJOR_GEMM(double, RowMajorGemmF64)
 #undef HLO_ROW_MAJOR_GEMM
+#undef HLO_NO_FP_CONTRACT
+#undef HLO_NO_FP_CONTRACT_BODY
 
 // Real multiply-adds from which a product is split across the cores.
 constexpr double kThreadedProduct = double{1 << 22};
