@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "eval/kernels/gemm_convert.h"
+#include "eval/kernels/gemm_libxsmm.h"
 #include "eval/kernels/isa_clones.h"
 #include "eval/kernels/row_dots.h"
 #include "eval/runtime/parallel.h"
@@ -201,10 +202,14 @@ bool FitsBlas(std::initializer_list<int64_t> v) {
   return true;
 }
 
-// One OpenBLAS call, C = op(A) op(B), row-major.
+// One OpenBLAS call, C = op(A) op(B), row-major; short untransposed f32
+// products on libxsmm instead, where it is faster with the same bits.
 template <typename T>
 void BlasGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
               const T* b, int64_t ldb, T* c, int64_t ldc) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (!ta && !tb && LibxsmmGemm(m, n, k, a, lda, b, ldb, c, ldc)) return;
+  }
   const CBLAS_TRANSPOSE tra = ta ? CblasTrans : CblasNoTrans;
   const CBLAS_TRANSPOSE trb = tb ? CblasTrans : CblasNoTrans;
   const blasint M = static_cast<blasint>(m), N = static_cast<blasint>(n),

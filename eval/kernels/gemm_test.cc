@@ -220,49 +220,54 @@ T RandomElement(std::mt19937& rng) {
   }
 }
 
+// C = op(A) op(B) through Gemm, every element within factor * k * eps *
+// sum |a b| of the exact sum (C starts as NaN: an element not written fails).
+template <typename T>
+void CheckGemm(int64_t m, int64_t n, int64_t k, bool ta, bool tb, std::mt19937& rng,
+               long double factor) {
+  using R = lapack::Real<T>;
+  const int64_t lda = (ta ? m : k) + 3, ldb = (tb ? k : n) + 5, ldc = n + 2;
+  std::vector<T> a((ta ? k : m) * lda), b((tb ? n : k) * ldb);
+  for (T& x : a) x = RandomElement<T>(rng);
+  for (T& x : b) x = RandomElement<T>(rng);
+  std::vector<T> c(m * ldc, T(std::numeric_limits<R>::quiet_NaN()));
+  gemm::Gemm<T>(ta, tb, m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc);
+  // The worst element's error over its bound (NaN: an element not written).
+  long double worst = 0;
+  int64_t worst_i = 0, worst_j = 0;
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      // long double, or its complex for complex T.
+      using Wide = std::conditional_t<std::is_same_v<R, T>, long double, std::complex<long double>>;
+      Wide want = 0;
+      long double magnitude = 0;
+      for (int64_t p = 0; p < k; ++p) {
+        const Wide x(a[ta ? p * lda + i : i * lda + p]);
+        const Wide y(b[tb ? j * ldb + p : p * ldb + j]);
+        want += x * y;
+        magnitude += std::abs(x) * std::abs(y);
+      }
+      const long double err = std::abs(Wide(c[i * ldc + j]) - want);
+      const long double ratio = err / (factor * k * std::numeric_limits<R>::epsilon() * magnitude);
+      if (!(ratio <= worst)) {
+        worst = ratio;
+        worst_i = i;
+        worst_j = j;
+      }
+    }
+  }
+  INFO("m=" << m << " n=" << n << " k=" << k << " ta=" << ta << " tb=" << tb << ": worst at ("
+            << worst_i << ", " << worst_j << ")");
+  REQUIRE(worst <= 1);
+}
+
 template <typename T>
 void CheckSplitGemm(int shape_count) {
-  using R = lapack::Real<T>;
   std::mt19937 rng(5);
   const int64_t shapes[][3] = {{1000, 130, 40}, {130, 1000, 40}, {129, 129, 300}};
   for (int s = 0; s < shape_count; ++s) {
-    const int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
     for (int trans = 0; trans < 4; ++trans) {
-      const bool ta = trans & 1, tb = trans & 2;
-      const int64_t lda = (ta ? m : k) + 3, ldb = (tb ? k : n) + 5, ldc = n + 2;
-      std::vector<T> a((ta ? k : m) * lda), b((tb ? n : k) * ldb);
-      for (T& x : a) x = RandomElement<T>(rng);
-      for (T& x : b) x = RandomElement<T>(rng);
-      std::vector<T> c(m * ldc, T(std::numeric_limits<R>::quiet_NaN()));
-      gemm::Gemm<T>(ta, tb, m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc);
-      // The worst element's error over its bound (NaN: an element not written).
-      long double worst = 0;
-      int64_t worst_i = 0, worst_j = 0;
-      for (int64_t i = 0; i < m; ++i) {
-        for (int64_t j = 0; j < n; ++j) {
-          // long double, or its complex for complex T.
-          using Wide =
-              std::conditional_t<std::is_same_v<R, T>, long double, std::complex<long double>>;
-          Wide want = 0;
-          long double magnitude = 0;
-          for (int64_t p = 0; p < k; ++p) {
-            const Wide x(a[ta ? p * lda + i : i * lda + p]);
-            const Wide y(b[tb ? j * ldb + p : p * ldb + j]);
-            want += x * y;
-            magnitude += std::abs(x) * std::abs(y);
-          }
-          const long double err = std::abs(Wide(c[i * ldc + j]) - want);
-          const long double ratio = err / (4 * k * std::numeric_limits<R>::epsilon() * magnitude);
-          if (!(ratio <= worst)) {
-            worst = ratio;
-            worst_i = i;
-            worst_j = j;
-          }
-        }
-      }
-      INFO("m=" << m << " n=" << n << " k=" << k << " ta=" << ta << " tb=" << tb << ": worst at ("
-                << worst_i << ", " << worst_j << ")");
-      REQUIRE(worst <= 1);
+      CheckGemm<T>(shapes[s][0], shapes[s][1], shapes[s][2], trans & 1, trans & 2, rng, 4);
     }
   }
 }
@@ -271,6 +276,37 @@ TEST_CASE("A large product split across the cores is a correct gemm", "[gemm]") 
   CheckSplitGemm<float>(3);
   CheckSplitGemm<double>(3);
   CheckSplitGemm<std::complex<float>>(1);
+}
+
+// Products of at most 256 terms per element, which run on libxsmm where it
+// is built in (one fused multiply-add chain each, so within k * eps * sum
+// |a b|): sizes on and off its register tiles, leading dimensions wider than
+// the matrices, B at and past the size libxsmm takes, and the transposed
+// forms, which stay on OpenBLAS. An infinity times a zero gives NaN.
+TEST_CASE("Short f32 products are correct gemms (libxsmm's or OpenBLAS's)", "[gemm]") {
+  std::mt19937 rng(9);
+  const int64_t shapes[][3] = {{33, 17, 256},   {100, 64, 64},  {7, 300, 129},  {300, 3, 250},
+                               {64, 1024, 200}, {5, 2048, 256}, {40, 2049, 256}};
+  for (const auto& s : shapes) {
+    for (int trans = 0; trans < 4; ++trans) {
+      CheckGemm<float>(s[0], s[1], s[2], trans & 1, trans & 2, rng, 1);
+    }
+  }
+  const int64_t m = 48, n = 32, k = 100;
+  std::vector<float> a(m * k, 1.0f), b(k * n, 2.0f), c(m * n, -1.0f);
+  a[5 * k + 7] = INFINITY;
+  for (int64_t j = 0; j < n; ++j) b[7 * n + j] = 0;
+  gemm::Gemm<float>(false, false, m, n, k, a.data(), k, b.data(), n, c.data(), n);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      INFO("(" << i << ", " << j << ")");
+      if (i == 5) {
+        REQUIRE(std::isnan(c[i * n + j]));
+      } else {
+        REQUIRE(c[i * n + j] == 2.0f * (k - 1));
+      }
+    }
+  }
 }
 
 }  // namespace
