@@ -190,6 +190,19 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
         g->output_slots.push_back(slot.at(o));
       }
     }
+    // A reduce that folds its operand's group runs the group at its step.
+    for (const std::unique_ptr<FusedGroup>& g : plan->groups) {
+      if (!g->reduce) continue;
+      const int32_t root = slot.at(g->root), reduce = slot.at(g->reduce->reduce);
+      if (root == plan->root || plan->steps[reduce] != PlanStep::kEvaluate) {
+        g->reduce.reset();
+        continue;
+      }
+      plan->steps[root] = PlanStep::kFusedAway;
+      plan->group_at[root] = nullptr;
+      plan->steps[reduce] = PlanStep::kGroupReduce;
+      plan->group_at[reduce] = g.get();
+    }
     // Reduces inside a group (a softmax's) are not siblings of others.
     std::vector<const Instruction*> outside;
     for (size_t i = 0; i < n; ++i) {
@@ -217,6 +230,7 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
     };
     if (const FusedGroup* g = plan->group_at[i]) {
       for (const Instruction* op : g->inputs) read(op);
+      if (plan->steps[i] == PlanStep::kGroupReduce) read(order[i]->operand(1));
     } else if (const FoldedDot* f = plan->folded_at[i]) {
       for (const Instruction* op : f->reads) read(op);
     } else {

@@ -33,6 +33,7 @@ enum class PlanStep : uint8_t {
   kSiblingReduce,    // a reduce of a sibling group (eval/fusion/reduce_siblings.h): the
                      // first runs them all, the others find their result in their slot
   kFoldedDot,        // a dot reading its transposes' operands (eval/fusion/transpose_folding.h)
+  kGroupReduce,      // a reduce folding its operand's group as it runs (eval/fusion/group_reduce.h)
 };
 
 // The per-call state of one running call of a computation. A computation
@@ -68,7 +69,9 @@ struct ComputationPlan {
   std::vector<Value> constants;
   std::vector<bool> constant_made;
   // Elementwise groups run as one loop (eval/fusion/fusion_plan.h): at a group's
-  // root slot its group (whose inputs are that slot's operands).
+  // root slot its group (whose inputs are that slot's operands); at a
+  // kGroupReduce's slot the group its reduce folds (its inputs, then the
+  // reduce's init value).
   std::vector<std::unique_ptr<FusedGroup>> groups;
   std::vector<FusedGroup*> group_at;
   // Reduces of one operand run in one pass: at each member's slot its

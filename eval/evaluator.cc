@@ -6,6 +6,7 @@
 #include "eval/computation_plan.h"
 #include "eval/denormals.h"
 #include "eval/fusion/fusion_plan.h"
+#include "eval/fusion/group_reduce.h"
 #include "eval/fusion/loop_fusion.h"
 #include "eval/fusion/reduce_siblings.h"
 #include "eval/interp/batch_program.h"
@@ -356,6 +357,16 @@ absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, s
           return r;
         }
         return RunMultiOutputGroup(plan, frame, i);
+      }
+      case PlanStep::kGroupReduce: {
+        frame.ops.clear();
+        for (int32_t s : operands) frame.ops.push_back(operand(s));
+        absl::StatusOr<Value> r = RunGroupReduce(
+            *plan.group_at[i], absl::MakeConstSpan(frame.ops).first(operands.size() - 1),
+            *frame.ops.back());
+        if (!r.ok()) return Located(inst, r.status());
+        if (options_.flush_denormals) FlushFastReductionResult(inst, *r);
+        return r;
       }
       case PlanStep::kSiblingReduce: {
         // Computed with the first of its group, or this is the first.

@@ -167,7 +167,8 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
         }
       }
     }
-    if (group.size() < 2) continue;
+    // (One op is a group where a reduce folds its values: GroupReduceOf.)
+    if (group.size() < 2 && !GroupReduceOf(root)) continue;
     auto fused = std::make_unique<FusedGroup>();
     fused->root = &root;
     fused->members.assign(group.begin(), group.end());
@@ -189,7 +190,10 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
     const bool absorbs_broadcast =
         std::any_of(fused->members.begin(), fused->members.end(),
                     [](const Instruction* m) { return m->opcode() == Opcode::kBroadcast; });
-    if ((*program)->step_count() < 2 && !fused->row_op && !absorbs_broadcast) continue;
+    if (fused->outputs.empty()) fused->reduce = GroupReduceOf(root);
+    if ((*program)->step_count() < 2 && !fused->row_op && !absorbs_broadcast && !fused->reduce) {
+      continue;
+    }
     fused->program = *std::move(program);
     for (const Instruction* m : fused->members) {
       if (!IsDuplicableMember(*m)) taken.insert(m);

@@ -13,6 +13,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "eval/fusion/group_reduce.h"
 #include "eval/fusion/row_broadcast_op.h"
 #include "eval/fusion/row_softmax.h"
 #include "eval/interp/batch_program.h"
@@ -46,6 +47,9 @@ struct FusedGroup {
   // past the fusion's operands).
   std::vector<std::unique_ptr<FusedGroup>> precomputed;
   std::vector<std::vector<int64_t>> precomputed_args;
+  // The reduce that folds the root as the loop makes it (eval/fusion/
+  // group_reduce.h); the plan then runs the group at the reduce's step.
+  std::optional<GroupReduce> reduce;
 };
 
 // The groups of a computation given its post order: softmax diamonds

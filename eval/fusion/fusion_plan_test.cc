@@ -118,3 +118,57 @@ TEST_CASE("fusion plan: a small member read before the root stays out of its gro
 
 }  // namespace
 }  // namespace hlo
+
+namespace hlo {
+namespace {
+
+// A reduce of a group's root that nothing else reads folds the group's
+// loop (eval/fusion/group_reduce.h), one op alone included; not when the
+// root is read elsewhere too, nor a whole-array sum under 2^22 elements
+// (a lone reduce sums those in another order). Values:
+// testdata/eval/group_reduce.hlo.
+std::string ReduceModule(std::string_view extra) {
+  return StrCat(R"(HloModule t
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[] add(a, b)
+}
+
+ENTRY main {
+  x = f32[512,256] parameter(0)
+  zero = f32[] constant(0)
+  sq = f32[512,256] multiply(x, x)
+  cols = f32[256] reduce(sq, zero), dimensions={0}, to_apply=add
+  n = f32[512,256] negate(x)
+  e = f32[512,256] exponential(n)
+  rows = f32[512] reduce(e, zero), dimensions={1}, to_apply=add
+  a = f32[512,256] abs(x)
+  all = f32[] reduce(a, zero), dimensions={0,1}, to_apply=add
+  )",
+                extra, "\n}\n");
+}
+
+TEST_CASE("fusion plan: a reduce folds its operand's group", "[fusion_plan]") {
+  PlannedModule p =
+      PlanModule(ReduceModule("ROOT t = (f32[256], f32[512], f32[]) tuple(cols, rows, all)"));
+  CHECK(p.Step("cols") == PlanStep::kGroupReduce);
+  CHECK(p.Step("sq") == PlanStep::kFusedAway);
+  CHECK(p.Step("rows") == PlanStep::kGroupReduce);
+  CHECK(p.Step("e") == PlanStep::kFusedAway);
+  CHECK(p.Step("n") == PlanStep::kFusedAway);
+  // 2^17 elements: materialised, then the lone reduce.
+  CHECK(p.Step("all") == PlanStep::kEvaluate);
+}
+
+TEST_CASE("fusion plan: a group read outside its reduce is made whole", "[fusion_plan]") {
+  PlannedModule p =
+      PlanModule(ReduceModule("ROOT t = (f32[256], f32[512,256], f32[512]) tuple(cols, sq, rows)"));
+  CHECK(p.Step("cols") == PlanStep::kEvaluate);
+  CHECK(p.Step("sq") != PlanStep::kFusedAway);
+  CHECK(p.Step("rows") == PlanStep::kGroupReduce);
+}
+
+}  // namespace
+}  // namespace hlo

@@ -34,13 +34,7 @@ std::optional<Candidate> AsCandidate(const Instruction& inst) {
   const Computation* reducer = inst.to_apply();
   std::optional<Opcode> op = reducer != nullptr ? SimpleBinaryReducer(*reducer) : std::nullopt;
   if (!op || !OnePassSupports(t, *op)) return std::nullopt;
-  absl::Span<const int64_t> dims = x.shape().dims();
-  std::vector<bool> reduced(dims.size(), false);
-  for (int64_t d : inst.GetInts(AttrKind::kDimensions)) {
-    if (d < 0 || d >= static_cast<int64_t>(dims.size())) return std::nullopt;
-    reduced[d] = true;
-  }
-  std::optional<OnePassForm> form = OnePassFormOf(dims, reduced);
+  std::optional<OnePassForm> form = OnePassFormOfReduce(inst, x.shape().dims());
   // Small operands: each reduce alone costs less than the pass's set-up.
   constexpr int64_t kMinSiblingElements = int64_t{1} << 14;
   if (!form || form->cols < kMinOnePassCols || form->rows * form->cols < kMinSiblingElements) {

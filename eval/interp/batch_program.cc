@@ -883,8 +883,9 @@ absl::Status BatchProgram::RunSteps(int64_t count) {
   return absl::OkStatus();
 }
 
-absl::Status BatchProgram::Run(absl::Span<const void* const> inputs,
-                               absl::Span<void* const> outputs, int64_t n, int64_t first) {
+absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
+                                   absl::Span<void* const> outputs, int64_t n, int64_t first,
+                                   int64_t output_origin) {
   if (inputs.size() != parameter_types_.size() || outputs.size() != result_types_.size()) {
     return absl::InvalidArgumentError(StrCat("the computation takes ", parameter_types_.size(),
                                              " parameters and gives ", result_types_.size(),
@@ -948,15 +949,16 @@ absl::Status BatchProgram::Run(absl::Span<const void* const> inputs,
       // (Reset when not in place this call: the pointer may still name an
       // earlier call's output.)
       const int32_t reg = result_registers_[r];
-      register_data_[reg] = write_in_place[r] ? static_cast<uint8_t*>(outputs[r]) +
-                                                    offset * ByteWidth(result_types_[r])
-                                              : registers_[reg].data();
+      register_data_[reg] = write_in_place[r]
+                                ? static_cast<uint8_t*>(outputs[r]) +
+                                      (offset - output_origin) * ByteWidth(result_types_[r])
+                                : registers_[reg].data();
     }
     if (absl::Status st = RunSteps(count); !st.ok()) return st;
     for (size_t r = 0; r < outputs.size(); ++r) {
       if (write_in_place[r]) continue;
       const int64_t width = ByteWidth(result_types_[r]);
-      std::memcpy(static_cast<uint8_t*>(outputs[r]) + offset * width,
+      std::memcpy(static_cast<uint8_t*>(outputs[r]) + (offset - output_origin) * width,
                   registers_[result_registers_[r]].data(), count * width);
     }
   }

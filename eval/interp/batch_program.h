@@ -107,7 +107,16 @@ class BatchProgram {
   // [first, first + n) of the root's row-major order are evaluated (parts
   // of one loop on several cores, each with its own program copy).
   absl::Status Run(absl::Span<const void* const> inputs, absl::Span<void* const> outputs, int64_t n,
-                   int64_t first = 0);
+                   int64_t first = 0) {
+    return RunFrom(inputs, outputs, n, first, 0);
+  }
+  // Array mode, the outputs pointing at position `first` instead: a piece
+  // of the loop into a small buffer (a reduction that takes the values as
+  // they are made, eval/fusion/group_reduce.h).
+  absl::Status RunInto(absl::Span<const void* const> inputs, absl::Span<void* const> outputs,
+                       int64_t n, int64_t first) {
+    return RunFrom(inputs, outputs, n, first, first);
+  }
 
   ~BatchProgram();
 
@@ -115,6 +124,9 @@ class BatchProgram {
   struct Step;
   class Compiler;
   BatchProgram();
+  // Run, with outputs[r] pointing at position `output_origin`.
+  absl::Status RunFrom(absl::Span<const void* const> inputs, absl::Span<void* const> outputs,
+                       int64_t n, int64_t first, int64_t output_origin);
   // Makes every register `length` elements long (constants refilled).
   absl::Status Resize(int64_t length);
   // Runs the steps over the first `count` positions of the registers.

@@ -80,7 +80,9 @@ class TypedPartReduce final : public PartReduce<T> {
         width_(part.col_hi - part.col_lo),
         split_columns_(split_columns) {
     if (axes_ == ReduceAxes::kColumns) {
-      PlaceLevels(Levels(part.row_hi - part.row_lo), x + part.col_lo);
+      // (An address only: with a source, x is a piece's buffer.)
+      PlaceLevels(Levels(part.row_hi - part.row_lo),
+                  reinterpret_cast<uintptr_t>(x) + part.col_lo * sizeof(T));
     }
     stream_.Reset();
   }
@@ -140,7 +142,7 @@ class TypedPartReduce final : public PartReduce<T> {
   // column modulo 4 KiB: a load and a store in flight whose addresses
   // share their low 12 bits stall on a false dependence (4K aliasing), and
   // rows of 4 KiB multiples would otherwise line up with every level.
-  void PlaceLevels(int levels, const T* first_column) {
+  void PlaceLevels(int levels, uintptr_t first_column) {
     constexpr int64_t kPage = 4096 / sizeof(T) > 0 ? 4096 / sizeof(T) : 1;
     const int64_t chunk = width_ + kPage;
     levels_ = std::make_unique<T[]>(levels * chunk);
@@ -148,7 +150,7 @@ class TypedPartReduce final : public PartReduce<T> {
     for (int k = 0; k < levels; ++k) {
       T* start = levels_.get() + k * chunk;
       const int64_t delta = (k % 2 ? 192 : -192) * ((k + 1) / 2);
-      const uintptr_t want = reinterpret_cast<uintptr_t>(first_column) + 2048 + delta;
+      const uintptr_t want = first_column + 2048 + delta;
       level_[k] = start + (want - reinterpret_cast<uintptr_t>(start)) % 4096 / sizeof(T);
     }
   }
@@ -182,23 +184,62 @@ std::unique_ptr<PartReduce<T>> MakePartReduce(const OnePassReduce& r, const T* x
 
 // Rows [lo, hi) of a part as PairwiseReduce's Range: leaves of at most
 // kLeafRows rows in order, halves combined level by level.
+//
+// With a source the operand is made as it is read: a leaf at a time into
+// `made` where the leaf spans whole rows of at most kMadeElements, else a
+// piece at a time.
 template <typename T>
 class PartRunner {
  public:
   PartRunner(const T* x, int64_t cols, const Part& part,
              std::vector<std::unique_ptr<PartReduce<T>>>& reduces)
       : x_(x), cols_(cols), part_(part), reduces_(reduces) {}
+  PartRunner(OnePassSource* source, int64_t part_index, T* made, int64_t cols, const Part& part,
+             std::vector<std::unique_ptr<PartReduce<T>>>& reduces)
+      : x_(nullptr),
+        source_(source),
+        part_index_(part_index),
+        made_(made),
+        cols_(cols),
+        part_(part),
+        reduces_(reduces) {}
 
-  void Run() {
+  absl::Status Run() {
     Range(part_.row_lo, part_.row_hi, 0);
     for (auto& r : reduces_) r->EndPart();
+    return status_;
   }
 
+  static constexpr int64_t kMadeElements = int64_t{1} << 14;
+
  private:
+  // Row `row` of the leaf [lo, hi) from column c on: in memory, in the
+  // leaf made whole, or made here as one piece of n.
+  const T* RowAt(int64_t lo, int64_t row, int64_t c, int64_t n, bool leaf_made) {
+    if (source_ == nullptr) return x_ + row * cols_ + c;
+    if (leaf_made) return made_ + (row - lo) * cols_ + c;
+    if (status_.ok()) status_ = source_->Fill(part_index_, row * cols_ + c, n, made_);
+    return made_;
+  }
+
   void Range(int64_t lo, int64_t hi, int level) {
     if (hi - lo <= kLeafRows) {
       constexpr int64_t kPiece = kPieceBytes / sizeof(T);
+      const bool whole_rows = part_.col_lo == 0 && part_.col_hi == cols_;
+      const bool leaf_made = source_ != nullptr && whole_rows && (hi - lo) * cols_ <= kMadeElements;
+      if (leaf_made && status_.ok()) {
+        status_ = source_->Fill(part_index_, lo * cols_, (hi - lo) * cols_, made_);
+      }
       for (int64_t row = lo; row < hi; ++row) {
+        if (source_ != nullptr) {
+          for (int64_t c = part_.col_lo; c < part_.col_hi; c += kPiece) {
+            const int64_t n = std::min(kPiece, part_.col_hi - c);
+            const T* src = RowAt(lo, row, c, n, leaf_made);
+            for (auto& r : reduces_) r->Piece(src, row, c, n, row == lo, level);
+          }
+          for (auto& r : reduces_) r->EndRow(row);
+          continue;
+        }
         const T* src = x_ + row * cols_;
         for (int64_t c = part_.col_lo; c < part_.col_hi; c += kPiece) {
           const int64_t n = std::min(kPiece, part_.col_hi - c);
@@ -237,9 +278,13 @@ class PartRunner {
   }
 
   const T* x_;
+  OnePassSource* source_ = nullptr;
+  int64_t part_index_ = 0;
+  T* made_ = nullptr;  // kMadeElements, or a piece
   const int64_t cols_;
   const Part part_;
   std::vector<std::unique_ptr<PartReduce<T>>>& reduces_;
+  absl::Status status_;
 };
 
 // The nodes `depth` levels down the column tree over rows [lo, hi) (fewer
@@ -259,20 +304,24 @@ void SplitRows(int64_t lo, int64_t hi, int depth, std::vector<Part>& parts,
   merges.emplace_back(left, right);
 }
 
-template <typename T>
-void RunOnePass(const Literal& x, int64_t rows, int64_t cols,
-                absl::Span<const OnePassReduce> reduces) {
-  const int64_t n = rows * cols;
-  const int64_t cores = CoreCount();
+// How the pass cuts the operand into the cores' parts, and in what order
+// the parts' partials combine.
+struct PartPlan {
   std::vector<Part> parts;
   std::vector<std::pair<size_t, size_t>> merges;
   bool split_columns = false;
+};
+
+PartPlan PlanParts(int64_t rows, int64_t cols, absl::Span<const OnePassReduce> reduces) {
+  const int64_t n = rows * cols;
+  const int64_t cores = CoreCount();
+  PartPlan plan;
   if (cores > 1 && n >= kMinParallelElements && rows >= 2 * kLeafRows) {
     int depth = 0;
     while ((int64_t{1} << depth) < cores) ++depth;
     size_t root = 0;
-    SplitRows(0, rows, depth, parts, merges, &root);
-    for (Part& p : parts) p.col_hi = cols;
+    SplitRows(0, rows, depth, plan.parts, plan.merges, &root);
+    for (Part& p : plan.parts) p.col_hi = cols;
   } else if (cores > 1 && n >= kMinParallelElements && cols >= 2 * reduction::kPairwiseBlock &&
              std::none_of(reduces.begin(), reduces.end(),
                           [](const OnePassReduce& r) { return r.axes == ReduceAxes::kRows; })) {
@@ -280,39 +329,80 @@ void RunOnePass(const Literal& x, int64_t rows, int64_t cols,
     // (Not for a row reduction: a row folded in two halves, then the
     // halves combined, is not FoldRow's order, and a sibling row sum must
     // give the bits of the same reduce run alone.)
-    split_columns = true;
+    plan.split_columns = true;
     const int64_t blocks = (cols + reduction::kPairwiseBlock - 1) / reduction::kPairwiseBlock;
     const int64_t count = std::min(cores, blocks);
     const int64_t step = (blocks + count - 1) / count * reduction::kPairwiseBlock;
     for (int64_t c = 0; c < cols; c += step) {
-      parts.push_back(Part{0, rows, c, std::min(cols, c + step)});
-      if (parts.size() > 1) merges.emplace_back(0, parts.size() - 1);
+      plan.parts.push_back(Part{0, rows, c, std::min(cols, c + step)});
+      if (plan.parts.size() > 1) plan.merges.emplace_back(0, plan.parts.size() - 1);
     }
   } else {
-    parts.push_back(Part{0, rows, 0, cols});
+    plan.parts.push_back(Part{0, rows, 0, cols});
   }
-  std::vector<std::vector<std::unique_ptr<PartReduce<T>>>> state(parts.size());
-  const T* src = x.typed<T>();
+  return plan;
+}
+
+// Runs the parts (on the cores from `threaded_from` elements on), then
+// combines them. x: the operand in memory, or null with a source.
+template <typename T>
+absl::Status RunOnePass(const T* x, OnePassSource* source, int64_t rows, int64_t cols,
+                        absl::Span<const OnePassReduce> reduces, int64_t threaded_from) {
+  const PartPlan plan = PlanParts(rows, cols, reduces);
+  const int64_t count = static_cast<int64_t>(plan.parts.size());
+  std::vector<std::vector<std::unique_ptr<PartReduce<T>>>> state(plan.parts.size());
+  std::vector<absl::Status> failures(plan.parts.size());
+  if (source != nullptr) {
+    if (absl::Status st = source->Prepare(count); !st.ok()) return st;
+  }
   auto run = [&](int64_t b, int64_t e) {
+    std::unique_ptr<T[]> made;
+    if (source != nullptr) made = std::make_unique<T[]>(PartRunner<T>::kMadeElements);
     for (int64_t p = b; p < e; ++p) {
+      // The levels' placement looks at where the rows are read from.
+      const T* read_at = source != nullptr ? made.get() : x;
       for (const OnePassReduce& r : reduces) {
-        state[p].push_back(MakePartReduce<T>(r, src, parts[p], split_columns));
+        state[p].push_back(MakePartReduce<T>(r, read_at, plan.parts[p], plan.split_columns));
       }
-      PartRunner<T>(src, cols, parts[p], state[p]).Run();
+      if (source != nullptr) {
+        failures[p] = PartRunner<T>(source, p, made.get(), cols, plan.parts[p], state[p]).Run();
+      } else {
+        failures[p] = PartRunner<T>(x, cols, plan.parts[p], state[p]).Run();
+      }
     }
   };
-  const int64_t count = static_cast<int64_t>(parts.size());
-  if (n >= kMinThreadedElements) {
+  if (rows * cols >= threaded_from) {
     ParallelRows(count, 1, run);
   } else {
     run(0, count);
   }
-  for (const auto& [left, right] : merges) {
+  for (const absl::Status& st : failures) {
+    if (!st.ok()) return st;
+  }
+  for (const auto& [left, right] : plan.merges) {
     for (size_t k = 0; k < reduces.size(); ++k) state[left][k]->Absorb(*state[right][k]);
   }
   // Part 0 now holds every partial (over split columns each part has
   // written its own columns already).
   for (size_t k = 0; k < reduces.size(); ++k) state[0][k]->Final();
+  return absl::OkStatus();
+}
+
+// Whether every reduce fits a pass over rows x cols of type t.
+bool ReducesFit(PrimitiveType t, int64_t rows, int64_t cols,
+                absl::Span<const OnePassReduce> reduces) {
+  if (rows < 1 || cols < 1) return false;
+  for (const OnePassReduce& r : reduces) {
+    const int64_t want = r.axes == ReduceAxes::kRows      ? rows
+                         : r.axes == ReduceAxes::kColumns ? cols
+                                                          : 1;
+    if (!OnePassSupports(t, r.op) || r.init == nullptr || r.out == nullptr ||
+        r.init->element_type() != t || r.init->element_count() != 1 || r.out->element_type() != t ||
+        r.out->element_count() != want) {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -348,6 +438,16 @@ std::optional<OnePassForm> OnePassFormOf(absl::Span<const int64_t> in_dims,
   return form;
 }
 
+std::optional<OnePassForm> OnePassFormOfReduce(const Instruction& reduce,
+                                               absl::Span<const int64_t> in_dims) {
+  std::vector<bool> reduced(in_dims.size(), false);
+  for (int64_t d : reduce.GetInts(AttrKind::kDimensions)) {
+    if (d < 0 || d >= static_cast<int64_t>(in_dims.size())) return std::nullopt;
+    reduced[d] = true;
+  }
+  return OnePassFormOf(in_dims, reduced);
+}
+
 bool LoneReduceGains(const OnePassForm& form) {
   // Small arrays: the plain loop, without the parts' set-up.
   constexpr int64_t kMinColumnElements = int64_t{1} << 15;
@@ -363,26 +463,31 @@ bool OnePassSupports(PrimitiveType type, Opcode op) {
 bool ReduceInOnePass(const Literal& x, int64_t rows, int64_t cols,
                      absl::Span<const OnePassReduce> reduces) {
   const PrimitiveType t = x.element_type();
-  if (rows < 1 || cols < 1 || x.element_count() != rows * cols) return false;
-  for (const OnePassReduce& r : reduces) {
-    const int64_t want = r.axes == ReduceAxes::kRows      ? rows
-                         : r.axes == ReduceAxes::kColumns ? cols
-                                                          : 1;
-    if (!OnePassSupports(t, r.op) || r.init == nullptr || r.out == nullptr ||
-        r.init->element_type() != t || r.init->element_count() != 1 || r.out->element_type() != t ||
-        r.out->element_count() != want) {
-      return false;
-    }
-  }
+  if (x.element_count() != rows * cols || !ReducesFit(t, rows, cols, reduces)) return false;
   bool ran = false;
   DispatchType(t, [&](auto tag) {
     using T = typename decltype(tag)::T;
     if constexpr (reduction::kNativeFast<T>) {
-      RunOnePass<T>(x, rows, cols, reduces);
-      ran = true;
+      // (Reading memory fails nowhere.)
+      ran = RunOnePass<T>(x.typed<T>(), nullptr, rows, cols, reduces, kMinThreadedElements).ok();
     }
   });
   return ran;
+}
+
+absl::Status ReduceFromSource(OnePassSource& source, PrimitiveType type, int64_t rows, int64_t cols,
+                              absl::Span<const OnePassReduce> reduces) {
+  if (!ReducesFit(type, rows, cols, reduces)) {
+    return absl::InvalidArgumentError("no one-pass loop for this reduce");
+  }
+  absl::Status status = absl::InvalidArgumentError("no one-pass loop for this type");
+  DispatchType(type, [&](auto tag) {
+    using T = typename decltype(tag)::T;
+    if constexpr (reduction::kNativeFast<T>) {
+      status = RunOnePass<T>(nullptr, &source, rows, cols, reduces, kMinParallelElements);
+    }
+  });
+  return status;
 }
 
 }  // namespace hlo

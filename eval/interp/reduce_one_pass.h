@@ -12,8 +12,10 @@
 #include <optional>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "eval/value.h"
+#include "ir/instruction.h"
 #include "ir/opcode.h"
 
 namespace hlo {
@@ -33,6 +35,11 @@ struct OnePassForm {
 // row); nullopt for any other pattern, no reduced dim, or no elements.
 std::optional<OnePassForm> OnePassFormOf(absl::Span<const int64_t> in_dims,
                                          const std::vector<bool>& reduced);
+
+// OnePassFormOf for a reduce instruction's `dimensions` over an operand of
+// dims `in_dims`; nullopt for a dimension out of range too.
+std::optional<OnePassForm> OnePassFormOfReduce(const Instruction& reduce,
+                                               absl::Span<const int64_t> in_dims);
 
 // Narrower rows go to the plain typed loop, which has no per-row calls.
 inline constexpr int64_t kMinOnePassCols = 32;
@@ -61,6 +68,26 @@ bool OnePassSupports(PrimitiveType type, Opcode op);
 // written, when some reduce's type or op is not supported.
 bool ReduceInOnePass(const Literal& x, int64_t rows, int64_t cols,
                      absl::Span<const OnePassReduce> reduces);
+
+// An operand that is made as the pass reads it (the root of a fused loop,
+// eval/fusion/group_reduce.h) instead of lying in memory.
+class OnePassSource {
+ public:
+  virtual ~OnePassSource() = default;
+  // Before a pass: parts [0, parts) may then Fill at once, each from its
+  // own thread.
+  virtual absl::Status Prepare(int64_t parts) = 0;
+  // Elements [first, first + n) of the operand, row-major, into dst.
+  virtual absl::Status Fill(int64_t part, int64_t first, int64_t n, void* dst) = 0;
+};
+
+// ReduceInOnePass over an operand of `type` that `source` makes: the same
+// parts and order, so the same bits as over the operand in memory, without
+// the operand ever being whole. The parts run on the cores from 2^18
+// elements on (the pass over memory waits for 2^22: there each part only
+// reads). An error for an unsupported reduce or from the source.
+absl::Status ReduceFromSource(OnePassSource& source, PrimitiveType type, int64_t rows, int64_t cols,
+                              absl::Span<const OnePassReduce> reduces);
 
 }  // namespace hlo
 

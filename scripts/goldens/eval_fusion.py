@@ -172,3 +172,29 @@ def _(c):
         k1 = a1 ^ rotl(k0, 17)
         a2 = (a1 + k1).astype(np.uint32)
     return tup(Lit("u32", k0), Lit("u32", a2), Lit("u32", a1))
+
+
+# group_reduce: reduces of elementwise groups (eval/fusion/group_reduce.h).
+# The module's own inputs restated in float32 numpy (each op rounds as IEEE
+# does); float sums in float64 rounded to f32 (the tolerance covers the
+# order of the module's f32 sums); max exact, NaN propagating as maximum
+# does; the s32 products and sums wrap (int64, then reduced mod 2^32).
+@golden("group_reduce", tol=(1e-05, 0))
+def _(c):
+    i = np.arange(281600, dtype=np.int64)
+    flat = ((i * 7) % 1009).astype(np.float32) * np.float32(0.001) + np.float32(0.5)
+    f32 = lambda a: Lit("f32", np.asarray(a).astype(np.float32))
+    x = flat.reshape(1100, 256)
+    col_sq = (x * x).astype(np.float64).sum(axis=0)
+    d2 = (flat.reshape(550, 512) - np.float32(1.25)) * np.float32(2)
+    all_sum = np.abs(flat - np.float32(1)).astype(np.float64).sum()
+    w = flat.reshape(40, 7040)
+    wide_cols = (w * w).astype(np.float64).sum(axis=0)
+    wrap = lambda a: ((a + 2**31) % 2**32 - 2**31).astype(np.int32)
+    isq = wrap(i * i).astype(np.int64).reshape(1100, 256)
+    row_isum = wrap(isq.sum(axis=1))
+    xn = np.where(i % 4099 == 17, np.float32("nan"), flat).reshape(1100, 256)
+    g = (np.arange(4194304) % 4).astype(np.float32)  # its sum is exact in f32, in any order
+    big_sum = (g * g).astype(np.float64).sum()
+    return tup(f32(col_sq), f32(d2.max(axis=1)), f32(all_sum), f32(wide_cols),
+               Lit("s32", row_isum), f32((xn * xn).max(axis=0)), f32(big_sum))

@@ -1,0 +1,95 @@
+#include "eval/fusion/group_reduce.h"
+
+#include <vector>
+
+#include "eval/fusion/fusion_plan.h"
+#include "eval/kernels/scalar_apply.h"
+#include "eval/runtime/new_array.h"
+
+namespace hlo {
+namespace {
+
+// Narrowest rows and columns worth folding from the loop.
+constexpr int64_t kMinRowElements = 32;
+constexpr int64_t kMinColumns = 8;
+
+// The group's loop as the one pass's operand: each part runs its own copy
+// of the program (a program's registers are its own).
+class GroupSource final : public OnePassSource {
+ public:
+  GroupSource(FusedGroup& group, std::vector<const void*> inputs)
+      : group_(group), inputs_(std::move(inputs)) {}
+
+  absl::Status Prepare(int64_t parts) override {
+    while (static_cast<int64_t>(group_.clones.size()) + 1 < parts) {
+      group_.clones.push_back(group_.program->Clone());
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Fill(int64_t part, int64_t first, int64_t n, void* dst) override {
+    BatchProgram& program = part == 0 ? *group_.program : *group_.clones[part - 1];
+    void* const outputs[] = {dst};
+    return program.RunInto(inputs_, outputs, n, first);
+  }
+
+ private:
+  FusedGroup& group_;
+  const std::vector<const void*> inputs_;
+};
+
+}  // namespace
+
+std::optional<GroupReduce> GroupReduceOf(const Instruction& root) {
+  if (root.is_root() || root.users().size() != 1 || !root.shape().IsArray()) return std::nullopt;
+  const Instruction& reduce = *root.users()[0];
+  if (reduce.opcode() != Opcode::kReduce || reduce.operand_count() != 2 ||
+      reduce.operand(0) != &root || reduce.operand(1) == &root ||
+      !reduce.control_predecessors().empty() || !reduce.shape().IsArray() ||
+      reduce.shape().element_type() != root.shape().element_type() ||
+      reduce.to_apply() == nullptr) {
+    return std::nullopt;
+  }
+  std::optional<Opcode> op = SimpleBinaryReducer(*reduce.to_apply());
+  if (!op || !OnePassSupports(root.shape().element_type(), *op)) return std::nullopt;
+  std::optional<OnePassForm> form = OnePassFormOfReduce(reduce, root.shape().dims());
+  // A whole-array fold is pairwise per core's part in the one pass, which
+  // a lone reduce of under 2^22 elements does not do (it folds one tree):
+  // only where the lone reduce makes the one pass too are the bits its.
+  if (!form || (form->axes == ReduceAxes::kRows && form->cols < kMinRowElements) ||
+      (form->axes == ReduceAxes::kColumns && form->cols < kMinColumns) ||
+      (form->axes == ReduceAxes::kAll && !LoneReduceGains(*form))) {
+    return std::nullopt;
+  }
+  return GroupReduce{&reduce, *form, *op};
+}
+
+absl::StatusOr<Value> RunGroupReduce(FusedGroup& group, absl::Span<const Value* const> inputs,
+                                     const Value& init) {
+  if (!group.reduce || !group.program) {
+    return absl::InternalError("a fused reduce has no group loop");
+  }
+  const BatchProgram& program = *group.program;
+  std::vector<const void*> in(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i] == nullptr || !inputs[i]->is_array() ||
+        inputs[i]->array().element_type() != program.parameter_type(static_cast<int64_t>(i))) {
+      return absl::InvalidArgumentError("a fused input has the wrong type");
+    }
+    in[i] = inputs[i]->array().data();
+  }
+  if (!init.is_array()) return absl::InvalidArgumentError("the reduce's init value is not an array");
+  absl::StatusOr<Value> out = NewArrayUninitialized(group.reduce->reduce->shape());
+  if (!out.ok()) return out.status();
+  const GroupReduce& r = *group.reduce;
+  OnePassReduce one{r.form.axes, r.op, &init.array(), &out->mutable_array()};
+  GroupSource source(group, std::move(in));
+  if (absl::Status st = ReduceFromSource(source, group.root->shape().element_type(), r.form.rows,
+                                         r.form.cols, {one});
+      !st.ok()) {
+    return st;
+  }
+  return out;
+}
+
+}  // namespace hlo
