@@ -26,7 +26,8 @@ std::unique_ptr<Pass> CreateTransposeFolding();     // transpose-folding: transp
 std::unique_ptr<Pass> CreateReshapeMover();         // reshape-mover: reshape_mover.cc
 std::unique_ptr<Pass> CreateWidenFloats();          // widen-floats: widen_floats.cc
 std::unique_ptr<Pass>
-CreateDotAlgorithmRewriter();  // dot-algorithm-rewriter: dot_algorithm_rewriter.cc
+CreateDotAlgorithmRewriter();             // dot-algorithm-rewriter: dot_algorithm_rewriter.cc
+std::unique_ptr<Pass> CreateFusionCse();  // fusion-cse: fusion_cse.cc (hlo-run runs it)
 // round-dot-operands (round_dot_operands.cc): hlo-run --dot-default-precision;
 // not in the registry (it takes the mantissa width).
 std::unique_ptr<Pass> CreateRoundDotOperands(int mantissa_bits);

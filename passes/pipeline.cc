@@ -33,6 +33,7 @@ const std::vector<PassInfo>& AllPasses() {
       CreateReshapeMover,
       CreateWidenFloats,
       CreateDotAlgorithmRewriter,
+      CreateFusionCse,
   };
   static const auto* passes = [] {
     auto* all = new std::vector<PassInfo>;

@@ -409,6 +409,12 @@ absl::Status PrepareModule(const RunFlags& f, const Source& src, hlo::Module& m)
     if (st.ok() && !f.no_verify) st = hlo::VerifyModule(m);
     if (!st.ok()) return st;
   }
+  if (!f.no_fusion && !f.no_fast_paths) {
+    // Fusions read the values they would recompute (the same bits).
+    absl::Status st = hlo::CreateFusionCse()->Run(m).status();
+    if (st.ok() && !f.no_verify) st = hlo::VerifyModule(m);
+    if (!st.ok()) return st;
+  }
   if (f.precision == "f64") {
     // Nothing runs after the rewrite (no folding of the wide module).
     absl::Status st = hlo::CreateWidenFloats()->Run(m).status();

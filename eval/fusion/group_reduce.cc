@@ -78,7 +78,8 @@ absl::StatusOr<Value> RunGroupReduce(FusedGroup& group, absl::Span<const Value* 
     }
     in[i] = inputs[i]->array().data();
   }
-  if (!init.is_array()) return absl::InvalidArgumentError("the reduce's init value is not an array");
+  if (!init.is_array())
+    return absl::InvalidArgumentError("the reduce's init value is not an array");
   absl::StatusOr<Value> out = NewArrayUninitialized(group.reduce->reduce->shape());
   if (!out.ok()) return out.status();
   const GroupReduce& r = *group.reduce;

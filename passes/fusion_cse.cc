@@ -1,0 +1,164 @@
+// fusion-cse: a fusion's instruction that computes a value an earlier
+// instruction of the calling computation already holds reads that value
+// instead (a new parameter of the fused computation). XLA duplicates cheap
+// elementwise chains into every fusion that needs them, so its optimised
+// GPT-2 recomputes the whole residual stream, embedding onward, in each of
+// its layer norms' fusions, which the broadcast_add fusion before already
+// wrote. Values are numbered across the fusion boundary: a parameter is
+// its operand's number, a fusion's own number is its root's, and an inner
+// instruction is numbered by opcode, shape, attributes, literal and its
+// operands' numbers. The same operations on the same values give the same
+// bits, so results do not change. Data movement (broadcast, bitcast,
+// reshape, ...) stays: reading a made array is no cheaper than it.
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "ir/module.h"
+#include "passes/dead_code.h"
+#include "ir/strings.h"
+#include "passes/passes.h"
+
+namespace hlo {
+namespace {
+
+// Scalar constants and small literals take part in a number by their
+// bytes; a larger one is a value of its own.
+constexpr size_t kMaxKeyedLiteralBytes = 64;
+
+bool WorthReading(const Instruction& inst) {
+  switch (inst.opcode()) {
+    case Opcode::kParameter:
+    case Opcode::kConstant:
+    case Opcode::kBroadcast:
+    case Opcode::kBitcast:
+    case Opcode::kReshape:
+    case Opcode::kIota:
+    case Opcode::kCopy:
+    case Opcode::kTranspose:
+    case Opcode::kSlice:
+      return false;
+    default:
+      return inst.shape().IsArray();
+  }
+}
+
+class ValueNumbers {
+ public:
+  int64_t Fresh() { return next_++; }
+
+  // The number of an inner instruction given its operands' numbers; a fresh
+  // one when it cannot be keyed (effects, control edges, a large literal).
+  int64_t Of(const Instruction& inst, const absl::flat_hash_map<const Instruction*, int64_t>& num,
+             SideEffects& effects) {
+    if (!inst.control_predecessors().empty() || effects.Of(inst)) return Fresh();
+    std::string key = StrCat(static_cast<int>(inst.opcode()), "|",
+                             reinterpret_cast<uintptr_t>(inst.shape_ptr()), "|");
+    if (inst.has_wrapped_opcode()) StrAppend(&key, static_cast<int>(inst.wrapped_opcode()), "|");
+    for (const Instruction* op : inst.operands()) StrAppend(&key, num.at(op), ",");
+    for (const Attribute& a : inst.attributes()) {
+      if (a.kind == AttrKind::kMetadata) continue;
+      StrAppend(&key, "|", static_cast<int>(a.kind), "=");
+      AppendAttrValue(key, a, /*percent=*/false);
+    }
+    if (inst.literal_elided()) return Fresh();
+    if (const Literal* lit = inst.literal()) {
+      if (lit->size_bytes() > kMaxKeyedLiteralBytes) return Fresh();
+      key.append("|lit=");
+      key.append(reinterpret_cast<const char*>(lit->data()), lit->size_bytes());
+    }
+    auto [it, inserted] = keys_.try_emplace(std::move(key), next_);
+    if (inserted) ++next_;
+    return it->second;
+  }
+
+ private:
+  int64_t next_ = 0;
+  absl::flat_hash_map<std::string, int64_t> keys_;
+};
+
+class FusionCse : public Pass {
+ public:
+  std::string_view name() const override { return "fusion-cse"; }
+  std::string_view description() const override {
+    return "a fusion reads, instead of recomputing, values the computation already holds";
+  }
+
+  absl::StatusOr<bool> Run(Module& module) override {
+    absl::flat_hash_map<const Computation*, int> callers;
+    for (const auto& c : module.computations()) {
+      for (const auto& inst : c->instructions()) {
+        for (const Computation* called : inst->called_computations()) ++callers[called];
+      }
+    }
+    SideEffects effects(module);
+    bool changed = false;
+    for (const auto& c : module.computations()) {
+      if (c->is_fusion_computation()) continue;
+      changed |= RunOn(module, *c, callers, effects);
+    }
+    return changed;
+  }
+
+ private:
+  bool RunOn(Module& module, Computation& comp,
+             const absl::flat_hash_map<const Computation*, int>& callers, SideEffects& effects) {
+    ValueNumbers numbers;
+    absl::flat_hash_map<const Instruction*, int64_t> num;
+    absl::flat_hash_map<int64_t, Instruction*> held;  // number -> the outer instruction holding it
+    bool changed = false;
+    for (Instruction* inst : comp.PostOrder()) {
+      Computation* fused = inst->opcode() == Opcode::kFusion ? inst->to_apply() : nullptr;
+      auto caller_count = fused != nullptr ? callers.find(fused) : callers.end();
+      if (fused == nullptr || caller_count == callers.end() || caller_count->second != 1 ||
+          !fused->root()->shape().IsArray() || !inst->control_predecessors().empty()) {
+        num[inst] = numbers.Fresh();
+        held.try_emplace(num[inst], inst);
+        continue;
+      }
+      // Number the fused computation, then read what is held.
+      absl::flat_hash_map<const Instruction*, int64_t> inner;
+      std::vector<Instruction*> order = fused->PostOrder();
+      for (const Instruction* i : order) {
+        if (i->opcode() == Opcode::kParameter) {
+          const int64_t p = i->parameter_number();
+          inner[i] = p >= 0 && p < inst->operand_count() ? num.at(inst->operand(p))
+                                                           : numbers.Fresh();
+        } else {
+          inner[i] = numbers.Of(*i, inner, effects);
+        }
+      }
+      absl::flat_hash_map<Instruction*, Instruction*> parameter_for;  // outer -> new parameter
+      bool rewrote = false;
+      for (Instruction* i : order) {
+        if (i == fused->root() || !WorthReading(*i) || i->users().empty()) continue;
+        auto h = held.find(inner.at(i));
+        if (h == held.end() || h->second->shape_ptr() != i->shape_ptr()) continue;
+        Instruction*& param = parameter_for[h->second];
+        if (param == nullptr) {
+          auto p = std::make_unique<Instruction>(Opcode::kParameter,
+                                                 module.UniqueName("fusion_cse_param"),
+                                                 h->second->shape_ptr());
+          p->set_parameter_number(fused->parameter_count());
+          param = fused->AddInstruction(std::move(p));
+          inst->AppendOperand(h->second);
+        }
+        i->ReplaceAllUsesWith(param);
+        rewrote = true;
+      }
+      if (rewrote) {
+        fused->RemoveDeadInstructions();
+        changed = true;
+      }
+      num[inst] = inner.at(fused->root());
+      held.try_emplace(num[inst], inst);
+    }
+    return changed;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateFusionCse() { return std::make_unique<FusionCse>(); }
+
+}  // namespace hlo
