@@ -3,8 +3,13 @@
 // that its own cblas_* symbols stay out of the way), oneDNN (dnnl_sgemm) and
 // libxsmm (its JIT kernels, where it makes one). One thread each, as hlo-run
 // calls every gemm (it cuts a large product across the cores itself).
-// Prints GFLOP/s per library and shape, and each result's largest error
-// against an f64 product, relative to the largest |a|.|b| row-column sum.
+// Prints GFLOP/s per library and shape, each result's mean error against an
+// f64 product relative to the sum of |products|, whether its bits are
+// OpenBLAS's, and whether inf * 0 gives NaN. Three ways of keeping
+// OpenBLAS's accuracy past k = 256 on the faster kernels are measured too:
+// oneDNN's and libxsmm's products of 256-term blocks summed (dnnl-kb,
+// xsmm-kb), and libxsmm's blocks over tiles of C (xsmm-tile; TILE_ROWS and
+// TILE_COLS in the environment, 64 x 512 by default).
 //   gemm_bench [--ms 300] [--only LABEL]
 // Built and run by scripts/bench-gemm. A benchmark, not a test.
 #include <cblas.h>
@@ -163,8 +168,11 @@ int main(int argc, char** argv) {
   openblas_set_num_threads(1);
   Blis blis = LoadBlis();
   libxsmm_init();
-  constexpr int kLibs = 6;
-  const char* names[kLibs] = {"openblas", "blis", "onednn", "libxsmm", "dnnl-kb", "xsmm-kb"};
+  constexpr int kLibs = 7;
+  const char* names[kLibs] = {"openblas", "blis",    "onednn",   "libxsmm",
+                              "dnnl-kb",  "xsmm-kb", "xsmm-tile"};
+  const int64_t tile_rows = getenv("TILE_ROWS") ? atoll(getenv("TILE_ROWS")) : 64;
+  const int64_t tile_cols = getenv("TILE_COLS") ? atoll(getenv("TILE_COLS")) : 512;
   printf("one thread; BLIS kernels: %s; GFLOP/s (median call); mean relative error x 1e-9\n",
          blis.arch.empty() ? "(not loaded)" : blis.arch.c_str());
   printf("%-15s %5s %5s %5s |", "product", "m", "n", "k");
@@ -267,6 +275,34 @@ int main(int argc, char** argv) {
           });
         });
       }
+    }
+    if (!s.trans_b) {
+      // C in tiles of tile_rows x tile_cols, each summed as K-blocks: the
+      // first block's product into the tile, each later one into a scratch
+      // tile added to it (kb's bits, with the tile in cache).
+      const int64_t blocks = (k + kBlockK - 1) / kBlockK;
+      std::vector<float> tile(tile_rows * tile_cols);
+      measure(6, [&] {
+        for (int64_t j0 = 0; j0 < n; j0 += tile_cols) {
+          const int64_t nt = std::min(tile_cols, n - j0);
+          for (int64_t i0 = 0; i0 < m; i0 += tile_rows) {
+            const int64_t mt = std::min(tile_rows, m - i0);
+            float* ct = c.data() + i0 * n + j0;
+            for (int64_t bi = 0; bi < blocks; ++bi) {
+              const int64_t lo = k * bi / blocks, hi = k * (bi + 1) / blocks;
+              const libxsmm_blasint xm = nt, xn = mt, xk = hi - lo, lda = n, ldbx = k,
+                                    ldc = bi == 0 ? n : nt;
+              libxsmm_smmfunction kernel = libxsmm_smmdispatch(xm, xn, xk, &lda, &ldbx, &ldc,
+                                                               &alpha, &beta, &flags, nullptr);
+              kernel(b.data() + lo * n + j0, a.data() + i0 * k + lo, bi == 0 ? ct : tile.data());
+              if (bi == 0) continue;
+              for (int64_t i = 0; i < mt; ++i) {
+                for (int64_t j = 0; j < nt; ++j) ct[i * n + j] += tile[i * nt + j];
+              }
+            }
+          }
+        }
+      });
     }
     int best = 0;
     for (int l = 1; l < kLibs; ++l) {

@@ -357,7 +357,8 @@ absl::Status RunOnePass(const T* x, OnePassSource* source, int64_t rows, int64_t
   }
   auto run = [&](int64_t b, int64_t e) {
     std::unique_ptr<T[]> made;
-    if (source != nullptr) made = std::make_unique<T[]>(PartRunner<T>::kMadeElements);
+    // (Not zeroed: every element is made before it is read.)
+    if (source != nullptr) made = std::make_unique_for_overwrite<T[]>(PartRunner<T>::kMadeElements);
     for (int64_t p = b; p < e; ++p) {
       // The levels' placement looks at where the rows are read from.
       const T* read_at = source != nullptr ? made.get() : x;
