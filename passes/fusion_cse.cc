@@ -15,8 +15,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "ir/module.h"
-#include "passes/dead_code.h"
 #include "ir/strings.h"
+#include "passes/dead_code.h"
 #include "passes/passes.h"
 
 namespace hlo {
@@ -122,8 +122,8 @@ class FusionCse : public Pass {
       for (const Instruction* i : order) {
         if (i->opcode() == Opcode::kParameter) {
           const int64_t p = i->parameter_number();
-          inner[i] = p >= 0 && p < inst->operand_count() ? num.at(inst->operand(p))
-                                                           : numbers.Fresh();
+          inner[i] =
+              p >= 0 && p < inst->operand_count() ? num.at(inst->operand(p)) : numbers.Fresh();
         } else {
           inner[i] = numbers.Of(*i, inner, effects);
         }
@@ -136,9 +136,8 @@ class FusionCse : public Pass {
         if (h == held.end() || h->second->shape_ptr() != i->shape_ptr()) continue;
         Instruction*& param = parameter_for[h->second];
         if (param == nullptr) {
-          auto p = std::make_unique<Instruction>(Opcode::kParameter,
-                                                 module.UniqueName("fusion_cse_param"),
-                                                 h->second->shape_ptr());
+          auto p = std::make_unique<Instruction>(
+              Opcode::kParameter, module.UniqueName("fusion_cse_param"), h->second->shape_ptr());
           p->set_parameter_number(fused->parameter_count());
           param = fused->AddInstruction(std::move(p));
           inst->AppendOperand(h->second);

@@ -3,15 +3,19 @@
 // Measured on one Zen 4 core (scripts/bench-gemm): ResNet-50's pointwise
 // and stem convolutions, GPT-2's attention-times-values and other products
 // with k <= 256 ran at 111-117 GFLOP/s against OpenBLAS's 88-100, with the
-// same bits on those shapes. A wider B (16384 columns at k = 256) fell to
-// half of OpenBLAS's speed, and a longer k summed in one chain is less
-// accurate than OpenBLAS's k blocks (mean relative error 1.7e-8 against
-// 1.1e-8 at k = 768), so both stay on OpenBLAS.
+// same bits on those shapes. Whole, a wide B fell to half of OpenBLAS's
+// speed (16384 columns at k = 256: 23-34 against 58-66 GFLOP/s); in panels
+// of 256 columns it runs 62-76 there and 100-103 at 8192 columns and k = 64
+// (OpenBLAS 73-84), the narrower products unchanged. A longer k summed in
+// one chain is less accurate than OpenBLAS's k blocks (mean relative error
+// 1.7e-8 against 1.1e-8 at k = 768), and summed as blocks over tiles it ran
+// slower than OpenBLAS, so those stay on OpenBLAS.
 #include "eval/kernels/gemm_libxsmm.h"
 
 #ifdef HLO_HAVE_LIBXSMM
 #include <libxsmm.h>
 
+#include <algorithm>
 #include <climits>
 #endif
 
@@ -19,22 +23,36 @@ namespace hlo {
 namespace gemm {
 
 #ifdef HLO_HAVE_LIBXSMM
-bool LibxsmmGemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
-                 int64_t ldb, float* c, int64_t ldc) {
-  if (k < 1 || k > kLibxsmmMaxK || n * k > kLibxsmmMaxB || m > INT_MAX || lda > INT_MAX ||
-      ldb > INT_MAX || ldc > INT_MAX) {
-    return false;
-  }
-  // libxsmm is column-major: C^T (n x m) = B^T (n x k) A^T (k x m), so its
-  // first operand is our B. beta = 0: C is written, never read.
-  const libxsmm_blasint xm = n, xn = m, xk = k, xlda = ldb, xldb = lda, xldc = ldc;
+namespace {
+
+// The kernel of a panel of `cols` columns (libxsmm is column-major:
+// C^T (cols x m) = B^T (cols x k) A^T (k x m), so its first operand is
+// our B; beta = 0: C is written, never read). A lookup in libxsmm's
+// registry; the kernel is made once per shape.
+libxsmm_smmfunction PanelKernel(int64_t m, int64_t cols, int64_t k, int64_t lda, int64_t ldb,
+                                int64_t ldc) {
+  const libxsmm_blasint xm = cols, xn = m, xk = k, xlda = ldb, xldb = lda, xldc = ldc;
   const float alpha = 1, beta = 0;
   const int flags = LIBXSMM_GEMM_FLAG_NONE;
-  // A lookup in libxsmm's registry (the kernel is made once per shape).
-  const libxsmm_smmfunction kernel =
-      libxsmm_smmdispatch(xm, xn, xk, &xlda, &xldb, &xldc, &alpha, &beta, &flags, nullptr);
-  if (kernel == nullptr) return false;
-  kernel(b, a, c);
+  return libxsmm_smmdispatch(xm, xn, xk, &xlda, &xldb, &xldc, &alpha, &beta, &flags, nullptr);
+}
+
+}  // namespace
+
+bool LibxsmmGemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
+                 int64_t ldb, float* c, int64_t ldc) {
+  if (k < 1 || k > kLibxsmmMaxK || m > INT_MAX || lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX) {
+    return false;
+  }
+  // Both panel widths' kernels before any is run: all of C or none.
+  const int64_t full = std::min(n, kLibxsmmPanelCols), last = n % kLibxsmmPanelCols;
+  const libxsmm_smmfunction full_kernel = PanelKernel(m, full, k, lda, ldb, ldc);
+  const libxsmm_smmfunction last_kernel =
+      n > kLibxsmmPanelCols && last > 0 ? PanelKernel(m, last, k, lda, ldb, ldc) : full_kernel;
+  if (full_kernel == nullptr || last_kernel == nullptr) return false;
+  for (int64_t j = 0; j < n; j += kLibxsmmPanelCols) {
+    (n - j >= full ? full_kernel : last_kernel)(b + j, a, c + j);
+  }
   return true;
 }
 #else

@@ -8,18 +8,18 @@ namespace hlo {
 namespace gemm {
 
 // C (m x n, row-major, leading dimension ldc) = A (m x k) B (k x n), both
-// untransposed and row-major, on a libxsmm kernel when libxsmm is built in
-// and the product is one it runs faster than OpenBLAS without losing
-// accuracy: at most kLibxsmmMaxK terms per element, which libxsmm sums as
-// one fused multiply-add chain in k order, as OpenBLAS's kernels do within
-// one of their k blocks (on whole tiles the bits were the same), and B of
-// at most kLibxsmmMaxB elements (its kernels do not pack B; scripts/
-// bench-gemm has the table). Returns false, touching nothing, otherwise.
+// untransposed and row-major, on libxsmm's kernels when libxsmm is built in
+// and k is at most kLibxsmmMaxK: libxsmm sums each element as one fused
+// multiply-add chain in k order, as OpenBLAS's kernels do within one of
+// their k blocks (on whole tiles the bits were the same). Its kernels do not
+// pack B, so C goes in panels of kLibxsmmPanelCols columns, whose B stays
+// in the core's L2 (scripts/bench-gemm has the table). Returns false,
+// touching nothing, otherwise.
 bool LibxsmmGemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
                  int64_t ldb, float* c, int64_t ldc);
 
 inline constexpr int64_t kLibxsmmMaxK = 256;
-inline constexpr int64_t kLibxsmmMaxB = int64_t{1} << 19;
+inline constexpr int64_t kLibxsmmPanelCols = 256;
 
 }  // namespace gemm
 }  // namespace hlo
