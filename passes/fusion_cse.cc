@@ -135,6 +135,12 @@ class FusionCse : public Pass {
         auto h = held.find(inner.at(i));
         if (h == held.end() || h->second->shape_ptr() != i->shape_ptr()) continue;
         Instruction*& param = parameter_for[h->second];
+        // A parameter that already reads the held value, else a new one.
+        for (int64_t p = 0; param == nullptr && p < inst->operand_count(); ++p) {
+          if (inst->operand(p) == h->second && p < fused->parameter_count()) {
+            param = fused->parameter(p);
+          }
+        }
         if (param == nullptr) {
           auto p = std::make_unique<Instruction>(
               Opcode::kParameter, module.UniqueName("fusion_cse_param"), h->second->shape_ptr());
