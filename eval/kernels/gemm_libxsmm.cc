@@ -41,7 +41,8 @@ libxsmm_smmfunction PanelKernel(int64_t m, int64_t cols, int64_t k, int64_t lda,
 
 bool LibxsmmGemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
                  int64_t ldb, float* c, int64_t ldc) {
-  if (k < 1 || k > kLibxsmmMaxK || m > INT_MAX || lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX) {
+  if (k < 1 || k > kLibxsmmMaxK || m > INT_MAX || lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX ||
+      static_cast<double>(m) * n * k < static_cast<double>(kLibxsmmMinProduct)) {
     return false;
   }
   // Both panel widths' kernels before any is run: all of C or none.

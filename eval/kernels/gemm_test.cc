@@ -279,21 +279,23 @@ TEST_CASE("A large product split across the cores is a correct gemm", "[gemm]") 
 }
 
 // Products of at most 256 terms per element, which run on libxsmm where it
-// is built in (one fused multiply-add chain each, so within k * eps * sum
-// |a b|): sizes on and off its register tiles, leading dimensions wider than
-// the matrices, one column panel, whole panels and a narrower last one, and
-// the transposed forms, which stay on OpenBLAS. An infinity times a zero gives NaN.
+// is built in and the product has 2^23 multiply-adds or more (one fused
+// multiply-add chain each, so within k * eps * sum |a b|): sizes on and off
+// its register tiles, leading dimensions wider than the matrices, one
+// column panel, whole panels and a narrower last one, and the transposed
+// forms, which stay on OpenBLAS. An infinity times a zero gives NaN.
 TEST_CASE("Short f32 products are correct gemms (libxsmm's or OpenBLAS's)", "[gemm]") {
   std::mt19937 rng(9);
-  const int64_t shapes[][3] = {{33, 17, 256},   {100, 64, 64},   {7, 300, 129},
-                               {300, 3, 250},   {64, 1024, 200}, {5, 2048, 256},
-                               {40, 2049, 256}, {3, 5000, 200},  {300, 600, 64}};
+  // The first five are under libxsmm's 2^23 multiply-adds (OpenBLAS's).
+  const int64_t shapes[][3] = {{33, 17, 256},  {100, 64, 64},   {7, 300, 129},   {300, 3, 250},
+                               {5, 2048, 256}, {64, 1024, 200}, {40, 2049, 256}, {3, 16000, 200},
+                               {300, 600, 64}, {65, 517, 250}};
   for (const auto& s : shapes) {
     for (int trans = 0; trans < 4; ++trans) {
       CheckGemm<float>(s[0], s[1], s[2], trans & 1, trans & 2, rng, 1);
     }
   }
-  const int64_t m = 48, n = 32, k = 100;
+  const int64_t m = 512, n = 200, k = 100;  // libxsmm's when built in
   std::vector<float> a(m * k, 1.0f), b(k * n, 2.0f), c(m * n, -1.0f);
   a[5 * k + 7] = INFINITY;
   for (int64_t j = 0; j < n; ++j) b[7 * n + j] = 0;
