@@ -168,7 +168,8 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
       }
     }
     // (One op is a group where a reduce folds its values: GroupReduceOf.)
-    if (group.size() < 2 && !GroupReduceOf(root)) continue;
+    std::optional<GroupReduce> reduce = GroupReduceOf(root);
+    if (group.size() < 2 && !reduce) continue;
     auto fused = std::make_unique<FusedGroup>();
     fused->root = &root;
     fused->members.assign(group.begin(), group.end());
@@ -190,7 +191,7 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
     const bool absorbs_broadcast =
         std::any_of(fused->members.begin(), fused->members.end(),
                     [](const Instruction* m) { return m->opcode() == Opcode::kBroadcast; });
-    if (fused->outputs.empty()) fused->reduce = GroupReduceOf(root);
+    if (fused->outputs.empty()) fused->reduce = reduce;
     if ((*program)->step_count() < 2 && !fused->row_op && !absorbs_broadcast && !fused->reduce) {
       continue;
     }
@@ -203,6 +204,25 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
   return groups;
 }
 
+absl::StatusOr<std::vector<const void*>> GroupInputData(const BatchProgram& program,
+                                                        absl::Span<const Value* const> inputs) {
+  std::vector<const void*> in(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i] == nullptr || !inputs[i]->is_array() ||
+        inputs[i]->array().element_type() != program.parameter_type(static_cast<int64_t>(i))) {
+      return absl::InvalidArgumentError("a fused input has the wrong type");
+    }
+    in[i] = inputs[i]->array().data();
+  }
+  return in;
+}
+
+void EnsureProgramCopies(FusedGroup& group, int64_t copies) {
+  while (static_cast<int64_t>(group.clones.size()) + 1 < copies) {
+    group.clones.push_back(group.program->Clone());
+  }
+}
+
 absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* const> inputs,
                                     const std::vector<bool>& reusable,
                                     absl::InlinedVector<Value, 4>* outputs) {
@@ -210,15 +230,11 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
   if (group.softmax) return RunRowSoftmax(*group.softmax, group.root->shape(), inputs, reusable);
   BatchProgram& program = *group.program;
   const Shape& shape = group.root->shape();
-  std::vector<const void*> in(inputs.size());
+  absl::StatusOr<std::vector<const void*>> in = GroupInputData(program, inputs);
+  if (!in.ok()) return in.status();
   int64_t reuse = -1;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i] == nullptr || !inputs[i]->is_array() ||
-        inputs[i]->array().element_type() != program.parameter_type(static_cast<int64_t>(i))) {
-      return absl::InvalidArgumentError("a fused input has the wrong type");
-    }
     const Literal& a = inputs[i]->array();
-    in[i] = a.data();
     if (reuse < 0 && reusable[i] && inputs[i]->unique() && !program.parameter_is_scalar(i) &&
         !program.parameter_is_broadcast(static_cast<int64_t>(i)) &&
         a.element_type() == shape.element_type() && a.element_count() > 0) {
@@ -240,10 +256,7 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
   constexpr int64_t kMinPartElements = 64 * BatchProgram::kBlock;
   const int64_t n = shape.ElementCount();
   const int64_t blocks = (n + BatchProgram::kBlock - 1) / BatchProgram::kBlock;
-  const int64_t cores = CoreCount();  // cached: hardware_concurrency reads sysfs
-  while (static_cast<int64_t>(group.clones.size()) + 1 < cores) {
-    group.clones.push_back(program.Clone());
-  }
+  EnsureProgramCopies(group, CoreCount());  // (cached: hardware_concurrency reads sysfs)
   // The other outputs get buffers of their own: the loop writes them in
   // the middle of a block, where an input's buffer may still be read.
   absl::InlinedVector<void*, 4> outs = {result.mutable_array().data()};
@@ -265,7 +278,7 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
     const int64_t k = next_program++;
     BatchProgram& p = k == 0 ? program : *group.clones[k - 1];
     const int64_t begin = b * BatchProgram::kBlock, end = std::min(n, e * BatchProgram::kBlock);
-    absl::Status st = p.Run(in, outs, end - begin, begin);
+    absl::Status st = p.Run(*in, outs, end - begin, begin);
     if (!st.ok()) {
       std::lock_guard<std::mutex> lock(failure_mu);
       failure = st;

@@ -74,6 +74,14 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
                                                          bool flush_denormals,
                                                          int64_t min_elements = kMinFusedElements);
 
+// The data of a group's inputs (inputs[i] for group.inputs[i]) for its
+// program, or an error when one is not an array of the parameter's type.
+absl::StatusOr<std::vector<const void*>> GroupInputData(const BatchProgram& program,
+                                                        absl::Span<const Value* const> inputs);
+// Makes group.clones hold at least `copies` - 1 copies of its program (one
+// per part that runs at once).
+void EnsureProgramCopies(FusedGroup& group, int64_t copies);
+
 // Runs a group on its inputs' values (inputs[i] for group.inputs[i]) and
 // returns the root's value; `outputs` receives group.outputs' values (it
 // must be given when there are any). An input array that only this group

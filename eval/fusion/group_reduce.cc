@@ -21,9 +21,7 @@ class GroupSource final : public OnePassSource {
       : group_(group), inputs_(std::move(inputs)) {}
 
   absl::Status Prepare(int64_t parts) override {
-    while (static_cast<int64_t>(group_.clones.size()) + 1 < parts) {
-      group_.clones.push_back(group_.program->Clone());
-    }
+    EnsureProgramCopies(group_, parts);
     return absl::OkStatus();
   }
 
@@ -69,22 +67,15 @@ absl::StatusOr<Value> RunGroupReduce(FusedGroup& group, absl::Span<const Value* 
   if (!group.reduce || !group.program) {
     return absl::InternalError("a fused reduce has no group loop");
   }
-  const BatchProgram& program = *group.program;
-  std::vector<const void*> in(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i] == nullptr || !inputs[i]->is_array() ||
-        inputs[i]->array().element_type() != program.parameter_type(static_cast<int64_t>(i))) {
-      return absl::InvalidArgumentError("a fused input has the wrong type");
-    }
-    in[i] = inputs[i]->array().data();
-  }
+  absl::StatusOr<std::vector<const void*>> in = GroupInputData(*group.program, inputs);
+  if (!in.ok()) return in.status();
   if (!init.is_array())
     return absl::InvalidArgumentError("the reduce's init value is not an array");
   absl::StatusOr<Value> out = NewArrayUninitialized(group.reduce->reduce->shape());
   if (!out.ok()) return out.status();
   const GroupReduce& r = *group.reduce;
   OnePassReduce one{r.form.axes, r.op, &init.array(), &out->mutable_array()};
-  GroupSource source(group, std::move(in));
+  GroupSource source(group, *std::move(in));
   if (absl::Status st = ReduceFromSource(source, group.root->shape().element_type(), r.form.rows,
                                          r.form.cols, {one});
       !st.ok()) {

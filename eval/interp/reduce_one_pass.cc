@@ -213,10 +213,9 @@ class PartRunner {
   static constexpr int64_t kMadeElements = int64_t{1} << 14;
 
  private:
-  // Row `row` of the leaf [lo, hi) from column c on: in memory, in the
-  // leaf made whole, or made here as one piece of n.
-  const T* RowAt(int64_t lo, int64_t row, int64_t c, int64_t n, bool leaf_made) {
-    if (source_ == nullptr) return x_ + row * cols_ + c;
+  // Row `row` of the leaf [lo, hi) from column c on, from the source: in
+  // the leaf made whole, or made here as one piece of n.
+  const T* MadeRowAt(int64_t lo, int64_t row, int64_t c, int64_t n, bool leaf_made) {
     if (leaf_made) return made_ + (row - lo) * cols_ + c;
     if (status_.ok()) status_ = source_->Fill(part_index_, row * cols_ + c, n, made_);
     return made_;
@@ -234,7 +233,7 @@ class PartRunner {
         if (source_ != nullptr) {
           for (int64_t c = part_.col_lo; c < part_.col_hi; c += kPiece) {
             const int64_t n = std::min(kPiece, part_.col_hi - c);
-            const T* src = RowAt(lo, row, c, n, leaf_made);
+            const T* src = MadeRowAt(lo, row, c, n, leaf_made);
             for (auto& r : reduces_) r->Piece(src, row, c, n, row == lo, level);
           }
           for (auto& r : reduces_) r->EndRow(row);
