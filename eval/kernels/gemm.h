@@ -23,9 +23,10 @@ namespace gemm {
 // and so the bits, follow from the shape alone), except small products (up
 // to 2^12 multiply-adds, 2^15 complex),
 // which run as a plain loop summing in k order like XLA's reference
-// evaluator, and f32/f64 matrix-vector products that dot a matrix's rows
-// with a contiguous vector, which run on eval/kernels/row_dots.h where the
-// machine has AVX-512; uint64 always runs the exact wrapping loop.
+// evaluator, and f32/f64 products of at most 1024 results over k >= 32
+// and matrix-vector products that dot a matrix's rows with a contiguous
+// vector, which sum each result in lanes (eval/kernels/row_dots.h, the
+// same bits on every machine); uint64 always runs the exact wrapping loop.
 template <typename T>
 void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
           const T* b, int64_t ldb, T* c, int64_t ldc);

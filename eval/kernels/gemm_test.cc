@@ -1,14 +1,12 @@
 // gemm's matrix-vector path: a gemv that the cores split by rows gives the
 // same bits as one call of its kernel over the whole matrix on one thread
-// (RowDots, or OpenBLAS's sgemv/dgemv without AVX-512), however the split
+// (RowDots), however the split
 // chooser decides, for both row-dot orientations of a product and for f32
 // and f64; every element within the rounding bound of a sum in long double.
 // RowDots alone: each row the same bits whatever rows go with it. And large
 // products, which the cores split by rows or by columns: every element
 // within the rounding bound of a plain sum in long double.
 #include "eval/kernels/gemm.h"
-
-#include <cblas.h>
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -40,18 +38,7 @@ template <typename T>
 std::vector<T> OneCall(int64_t rows, int64_t cols, const std::vector<T>& mat,
                        const std::vector<T>& x) {
   std::vector<T> y(rows);
-  if (gemm::HasRowDots()) {
-    gemm::RowDots(rows, cols, mat.data(), cols, x.data(), y.data(), 1);
-    return y;
-  }
-  gemm::SingleThreadedBlas one;
-  if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemv(CblasRowMajor, CblasNoTrans, static_cast<int>(rows), static_cast<int>(cols), 1.0f,
-                mat.data(), static_cast<int>(cols), x.data(), 1, 0.0f, y.data(), 1);
-  } else {
-    cblas_dgemv(CblasRowMajor, CblasNoTrans, static_cast<int>(rows), static_cast<int>(cols), 1.0,
-                mat.data(), static_cast<int>(cols), x.data(), 1, 0.0, y.data(), 1);
-  }
+  gemm::RowDots(rows, cols, mat.data(), cols, x.data(), y.data(), 1);
   return y;
 }
 
@@ -112,7 +99,6 @@ TEST_CASE("A gemv split across the cores gives one call's bits (f64)", "[gemm]")
 // within the sum's bound.
 template <typename T>
 void CheckRowDotsGroups() {
-  if (!gemm::HasRowDots()) return;
   std::mt19937 rng(3);
   for (const int64_t cols : {1, 7, 15, 16, 17, 31, 33, 100}) {
     const int64_t rows = 29, ld = cols + 3, incy = 2;
@@ -156,10 +142,9 @@ T RowDotsOrder(int64_t cols, const T* row, const T* x) {
 // The blocks of columns (16 vectors of x at a time) and chunks of rows
 // (64) that RowDots works in leave every row the bits of RowDotsOrder:
 // columns on both sides of the block size and its multiples, rows on both
-// sides of the chunk size.
+// sides of the chunk size. The loop of machines without AVX-512 too.
 template <typename T>
 void CheckRowDotsOrder() {
-  if (!gemm::HasRowDots()) return;
   constexpr int64_t kBlockCols = 16 * 64 / sizeof(T);
   std::mt19937 rng(5);
   for (const int64_t cols : {int64_t{0}, int64_t{1}, int64_t{64 / sizeof(T) + 1}, kBlockCols - 1,
@@ -170,11 +155,14 @@ void CheckRowDotsOrder() {
       const std::vector<T> x = Random<T>(cols, rng);
       std::vector<T> y(rows * incy, T(-7));
       gemm::RowDots(rows, cols, mat.data(), ld, x.data(), y.data(), incy);
+      std::vector<T> portable(rows * incy, T(-7));
+      gemm::PortableRowDots(rows, cols, mat.data(), ld, x.data(), portable.data(), incy);
       for (int64_t r = 0; r < rows; ++r) {
         const T want = RowDotsOrder(cols, mat.data() + r * ld, x.data());
         INFO("rows=" << rows << " cols=" << cols << " row " << r << ": " << y[r * incy] << " want "
-                     << want);
+                     << want << ", portable " << portable[r * incy]);
         REQUIRE(std::memcmp(&y[r * incy], &want, sizeof(T)) == 0);
+        REQUIRE(std::memcmp(&portable[r * incy], &want, sizeof(T)) == 0);
       }
     }
   }
@@ -187,7 +175,6 @@ TEST_CASE("RowDots: every row the bits of its lanes' order, across blocks and ch
 
 // Infinities and NaNs reach their rows (a masked tail adds zeros only).
 TEST_CASE("RowDots: an infinity or NaN in a row's tail reaches that row only", "[gemm]") {
-  if (!gemm::HasRowDots()) return;
   const int64_t rows = 9, cols = 19;
   std::vector<float> mat(rows * cols, 1.0f), x(cols, 1.0f), y(rows);
   mat[2 * cols + 18] = std::numeric_limits<float>::infinity();
@@ -203,6 +190,66 @@ TEST_CASE("RowDots: an infinity or NaN in a row's tail reaches that row only", "
       REQUIRE(y[r] == 19.0f);
     }
   }
+}
+
+// Products of at most 1024 results over k >= 32 sum every result as
+// RowDots does, in every transpose form and for one row or column (the
+// matrix-vector products among them): each element the bits of
+// RowDotsOrder over row i of op(A) and column j of op(B). Against a single
+// chain of k fused multiply-adds, positive terms (a classifier's pooled
+// activations) come out closer to the exact sum.
+template <typename T>
+void CheckLaneProducts() {
+  std::mt19937 rng(11);
+  const int64_t shapes[][3] = {
+      {8, 10, 512}, {1, 40, 200}, {40, 1, 200}, {32, 32, 33}, {3, 7, 4096}};
+  for (const auto& s : shapes) {
+    const int64_t m = s[0], n = s[1], k = s[2];
+    for (int trans = 0; trans < 4; ++trans) {
+      const bool ta = trans & 1, tb = trans & 2;
+      const int64_t lda = (ta ? m : k) + 3, ldb = (tb ? k : n) + 5, ldc = n + 2;
+      const std::vector<T> a = Random<T>((ta ? k : m) * lda, rng);
+      const std::vector<T> b = Random<T>((tb ? n : k) * ldb, rng);
+      std::vector<T> c(m * ldc, T(-7));
+      gemm::Gemm<T>(ta, tb, m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc);
+      std::vector<T> row(k), col(k);
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t p = 0; p < k; ++p) row[p] = a[ta ? p * lda + i : i * lda + p];
+        for (int64_t j = 0; j < n; ++j) {
+          for (int64_t p = 0; p < k; ++p) col[p] = b[tb ? j * ldb + p : p * ldb + j];
+          const T want = RowDotsOrder(k, row.data(), col.data());
+          INFO("m=" << m << " n=" << n << " k=" << k << " ta=" << ta << " tb=" << tb << " (" << i
+                    << ", " << j << "): " << c[i * ldc + j] << " want " << want);
+          REQUIRE(std::memcmp(&c[i * ldc + j], &want, sizeof(T)) == 0);
+        }
+      }
+    }
+  }
+  // Positive terms: lanes stay within 3 units in the last place of the
+  // exact sum where one chain of 512 drifts further (about k/2 roundings
+  // up in the worst case).
+  const int64_t m = 8, n = 10, k = 512;
+  std::uniform_real_distribution<double> d(0, 1);
+  std::vector<T> a(m * k), b(k * n), c(m * n);
+  for (T& x : a) x = static_cast<T>(d(rng));
+  for (T& x : b) x = static_cast<T>(d(rng));
+  gemm::Gemm<T>(false, false, m, n, k, a.data(), k, b.data(), n, c.data(), n);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      long double exact = 0;
+      for (int64_t p = 0; p < k; ++p)
+        exact += static_cast<long double>(a[i * k + p]) * b[p * n + j];
+      const long double ulp = std::numeric_limits<T>::epsilon() * exact / 2;
+      INFO("(" << i << ", " << j << "): " << c[i * n + j] << " exact "
+               << static_cast<double>(exact));
+      REQUIRE(std::abs(c[i * n + j] - exact) <= 3 * ulp);
+    }
+  }
+}
+
+TEST_CASE("Products of few results sum each in RowDots' lanes, in every transpose form", "[gemm]") {
+  CheckLaneProducts<float>();
+  CheckLaneProducts<double>();
 }
 
 // C = op(A) op(B) for products past the threaded threshold (4M multiply-

@@ -3,6 +3,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace hlo {
 namespace gemm {
@@ -127,21 +128,88 @@ void AllRows(int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x, T
   }
 }
 
-}  // namespace
-
-bool HasRowDots() {
-  static const bool has = __builtin_cpu_supports("avx512f");
-  return has;
+// The same sums without AVX-512, for any other machine: per row, lane l
+// (of 64 bytes' worth) chains fma(row[c], x[c], acc) over the columns
+// c = l mod lanes in order from +0, then the lanes fold in halves as
+// Sum512 does. A fused multiply-add rounds once on every machine, so these
+// are the AVX-512 kernel's bits (a row's lanes are never -0: each starts
+// at +0, and x + (-x) and +0 + (-0) are +0, so the kernel's zero-filled
+// tail columns change nothing that the plain tail loop here leaves out).
+template <typename T>
+__attribute__((always_inline)) inline void PortableRows(int64_t rows, int64_t cols, const T* mat,
+                                                        int64_t ld, const T* x, T* y,
+                                                        int64_t incy) {
+  constexpr int kLanes = 64 / sizeof(T);
+  for (int64_t r = 0; r < rows; ++r) {
+    const T* row = mat + r * ld;
+    T acc[kLanes] = {};
+    int64_t c = 0;
+    for (; c + kLanes <= cols; c += kLanes) {
+      for (int l = 0; l < kLanes; ++l) acc[l] = std::fma(row[c + l], x[c + l], acc[l]);
+    }
+    for (int l = 0; c + l < cols; ++l) acc[l] = std::fma(row[c + l], x[c + l], acc[l]);
+    for (int w = kLanes / 2; w >= 1; w /= 2) {
+      for (int l = 0; l < w; ++l) acc[l] += acc[l + w];
+    }
+    y[r * incy] = acc[0];
+  }
 }
+
+// With hardware FMA (AVX2 machines), and without (the baseline: libm's fma).
+template <typename T>
+__attribute__((target("avx2,fma"))) void PortableRowsFma(int64_t rows, int64_t cols, const T* mat,
+                                                         int64_t ld, const T* x, T* y,
+                                                         int64_t incy) {
+  PortableRows(rows, cols, mat, ld, x, y, incy);
+}
+template <typename T>
+void PortableRowsBaseline(int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x, T* y,
+                          int64_t incy) {
+  PortableRows(rows, cols, mat, ld, x, y, incy);
+}
+
+enum class Kernel { kAvx512, kAvx2Fma, kBaseline };
+Kernel KernelHere() {
+  static const Kernel kernel = __builtin_cpu_supports("avx512f") ? Kernel::kAvx512
+                               : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")
+                                   ? Kernel::kAvx2Fma
+                                   : Kernel::kBaseline;
+  return kernel;
+}
+
+template <typename T>
+void Dispatch(int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x, T* y,
+              int64_t incy) {
+  switch (KernelHere()) {
+    case Kernel::kAvx512:
+      return AllRows(rows, cols, mat, ld, x, y, incy);
+    case Kernel::kAvx2Fma:
+      return PortableRowsFma(rows, cols, mat, ld, x, y, incy);
+    case Kernel::kBaseline:
+      return PortableRowsBaseline(rows, cols, mat, ld, x, y, incy);
+  }
+}
+
+}  // namespace
 
 void RowDots(int64_t rows, int64_t cols, const float* mat, int64_t ld, const float* x, float* y,
              int64_t incy) {
-  AllRows(rows, cols, mat, ld, x, y, incy);
+  Dispatch(rows, cols, mat, ld, x, y, incy);
 }
 
 void RowDots(int64_t rows, int64_t cols, const double* mat, int64_t ld, const double* x, double* y,
              int64_t incy) {
-  AllRows(rows, cols, mat, ld, x, y, incy);
+  Dispatch(rows, cols, mat, ld, x, y, incy);
+}
+
+void PortableRowDots(int64_t rows, int64_t cols, const float* mat, int64_t ld, const float* x,
+                     float* y, int64_t incy) {
+  PortableRowsBaseline(rows, cols, mat, ld, x, y, incy);
+}
+
+void PortableRowDots(int64_t rows, int64_t cols, const double* mat, int64_t ld, const double* x,
+                     double* y, int64_t incy) {
+  PortableRowsBaseline(rows, cols, mat, ld, x, y, incy);
 }
 
 }  // namespace gemm
