@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "eval/interp/elementwise_ops.h"
+#include "eval/interp/vector_clones.h"
 #include "ir/instruction.h"
 
 namespace hlo {
@@ -23,9 +24,12 @@ using PT = PrimitiveType;
 
 // ---- integers ------------------------------------------------------------------
 
+// Integer lanes are exact in any width: the AVX-512 and AVX2 clones also
+// vectorise the shifts by per-element amounts (threefry's rotations), which
+// SSE2 has no instruction for.
 template <PT P, typename F>
-void IntZip(const Storage<P>* __restrict a, const Storage<P>* __restrict b,
-            Storage<P>* __restrict out, int64_t n, F f) {
+HLO_VECTOR_CLONES void IntZip(const Storage<P>* __restrict a, const Storage<P>* __restrict b,
+                              Storage<P>* __restrict out, int64_t n, F f) {
   for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
 }
 

@@ -217,6 +217,15 @@ def _(c):
     return tup(sh(c.a, c.b), sh(c.c, c.d), sh(c.e, c.f), sh(c.g, c.h), sh(c.i, c.j), sh(c.k, c.l),
                sh(c.m, c.n))
 
+@golden("binary_shift_lanes")
+def _(c):
+    out = []
+    for t in ("s32", "u32", "s64", "u8", "s16"):
+        x, n = c[t + "_x"], c[t + "_n"]
+        for f in (ishl, ishr_logical, ishr_arith):
+            out.append(ew(t, lambda a, b, f=f: f(t, a, b), x, n))
+    return tup(*out)
+
 # ---- compare, select, clamp -----------------------------------------------------
 
 DIRS = ("EQ", "NE", "LT", "LE", "GT", "GE")
