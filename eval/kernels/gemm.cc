@@ -17,6 +17,7 @@
 #include "eval/kernels/gemm_libxsmm.h"
 #include "eval/kernels/isa_clones.h"
 #include "eval/kernels/row_dots.h"
+#include "eval/kernels/tiny_gemm.h"
 #include "eval/runtime/parallel.h"
 #include "eval/runtime/scratch_buffer.h"
 #include "eval/runtime/split_chooser.h"
@@ -330,8 +331,10 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
     const bool tiny = m <= small && n <= small && k <= small && m * n * k <= small;
     if (k == 0 || tiny || !FitsBlas({m, n, k, lda, ldb, ldc})) {
       if constexpr (std::is_same_v<T, float>) {
+        if (!tb && TinyGemmRows(ta, m, n, k, a, lda, b, ldb, c, ldc)) return;
         if (!tb) return RowMajorGemmF32(ta, m, n, k, a, lda, b, ldb, c, ldc);
       } else if constexpr (std::is_same_v<T, double>) {
+        if (!tb && TinyGemmRows(ta, m, n, k, a, lda, b, ldb, c, ldc)) return;
         if (!tb) return RowMajorGemmF64(ta, m, n, k, a, lda, b, ldb, c, ldc);
       }
       NaiveGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);

@@ -5,24 +5,17 @@
 #include <algorithm>
 #include <cmath>
 
+#include "eval/kernels/avx512_lanes.h"
+
 namespace hlo {
 namespace gemm {
 namespace {
 
 #define HLO_AVX512 __attribute__((target("avx512f"), always_inline)) inline
 
-// Overloads per element type, so that one kernel template serves f32 (16
-// lanes) and f64 (8 lanes).
-HLO_AVX512 __m512 Zero512(const float*) { return _mm512_setzero_ps(); }
-HLO_AVX512 __m512d Zero512(const double*) { return _mm512_setzero_pd(); }
-HLO_AVX512 __m512 Load512(const float* p) { return _mm512_loadu_ps(p); }
-HLO_AVX512 __m512d Load512(const double* p) { return _mm512_loadu_pd(p); }
-HLO_AVX512 __m512 LoadFirst512(const float* p, int64_t n) {
-  return _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << n) - 1), p);
-}
-HLO_AVX512 __m512d LoadFirst512(const double* p, int64_t n) {
-  return _mm512_maskz_loadu_pd(static_cast<__mmask8>((1u << n) - 1), p);
-}
+using avx512::Load;
+using avx512::LoadFirst;
+using avx512::Zero;
 HLO_AVX512 __m512 Fma512(__m512 a, __m512 b, __m512 c) { return _mm512_fmadd_ps(a, b, c); }
 HLO_AVX512 __m512d Fma512(__m512d a, __m512d b, __m512d c) { return _mm512_fmadd_pd(a, b, c); }
 
@@ -65,18 +58,18 @@ struct BlockEnds {
 template <typename T, int NV>
 __attribute__((target("avx512f"))) void Block512(int64_t rows, const T* mat, int64_t ld, const T* x,
                                                  int64_t tail, BlockEnds ends,
-                                                 decltype(Zero512(x))* acc, T* y, int64_t incy) {
+                                                 decltype(Zero(x))* acc, T* y, int64_t incy) {
   constexpr int64_t kLanes = 64 / sizeof(T);
-  decltype(Zero512(x)) xv[NV + 1];
+  decltype(Zero(x)) xv[NV + 1];
 #pragma GCC unroll 16
-  for (int j = 0; j < NV; ++j) xv[j] = Load512(x + j * kLanes);
-  xv[NV] = tail > 0 ? LoadFirst512(x + NV * kLanes, tail) : Zero512(x);
+  for (int j = 0; j < NV; ++j) xv[j] = Load(x + j * kLanes);
+  xv[NV] = tail > 0 ? LoadFirst(x + NV * kLanes, tail) : Zero(x);
   for (int64_t r = 0; r < rows; ++r) {
     const T* row = mat + r * ld;
-    auto a = ends.first ? Zero512(x) : acc[r];
+    auto a = ends.first ? Zero(x) : acc[r];
 #pragma GCC unroll 16
-    for (int j = 0; j < NV; ++j) a = Fma512(Load512(row + j * kLanes), xv[j], a);
-    if (tail > 0) a = Fma512(LoadFirst512(row + NV * kLanes, tail), xv[NV], a);
+    for (int j = 0; j < NV; ++j) a = Fma512(Load(row + j * kLanes), xv[j], a);
+    if (tail > 0) a = Fma512(LoadFirst(row + NV * kLanes, tail), xv[NV], a);
     if (ends.last) {
       y[r * incy] = Sum512(a);
     } else {
@@ -89,7 +82,7 @@ __attribute__((target("avx512f"))) void Block512(int64_t rows, const T* mat, int
 constexpr int64_t kMostVectors = 16;
 template <typename T>
 void BlockAny(int64_t nv, int64_t rows, const T* mat, int64_t ld, const T* x, int64_t tail,
-              BlockEnds ends, decltype(Zero512(x))* acc, T* y, int64_t incy) {
+              BlockEnds ends, decltype(Zero(x))* acc, T* y, int64_t incy) {
   // One case per macro call, laid out by hand.
   // clang-format off
   switch (nv) {
@@ -113,7 +106,7 @@ template <typename T>
 void AllRows(int64_t rows, int64_t cols, const T* mat, int64_t ld, const T* x, T* y, int64_t incy) {
   constexpr int64_t kLanes = 64 / sizeof(T);
   constexpr int64_t kChunk = 64;
-  alignas(64) decltype(Zero512(x)) acc[kChunk];
+  alignas(64) decltype(Zero(x)) acc[kChunk];
   const int64_t whole = cols / kLanes, tail = cols % kLanes;
   for (int64_t r0 = 0; r0 < rows; r0 += kChunk) {
     const int64_t n = std::min(kChunk, rows - r0);

@@ -1,0 +1,41 @@
+// AVX-512 loads, stores and zeros as overloads per element type, so that one
+// kernel template serves f32 (16 lanes a vector) and f64 (8 lanes). For the
+// hand-vectorised kernels (row_dots.cc, tiny_gemm.cc), whose functions carry
+// target("avx512f") and run only where the CPU has it.
+#ifndef HLO_EVAL_KERNELS_AVX512_LANES_H_
+#define HLO_EVAL_KERNELS_AVX512_LANES_H_
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+namespace hlo {
+namespace avx512 {
+
+#define HLO_AVX512_INLINE __attribute__((target("avx512f"), always_inline)) inline
+
+HLO_AVX512_INLINE __m512 Zero(const float*) { return _mm512_setzero_ps(); }
+HLO_AVX512_INLINE __m512d Zero(const double*) { return _mm512_setzero_pd(); }
+HLO_AVX512_INLINE __m512 Load(const float* p) { return _mm512_loadu_ps(p); }
+HLO_AVX512_INLINE __m512d Load(const double* p) { return _mm512_loadu_pd(p); }
+// The first n lanes (0 to all) at p; the others read as +0.
+HLO_AVX512_INLINE __m512 LoadFirst(const float* p, int64_t n) {
+  return _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << n) - 1), p);
+}
+HLO_AVX512_INLINE __m512d LoadFirst(const double* p, int64_t n) {
+  return _mm512_maskz_loadu_pd(static_cast<__mmask8>((1u << n) - 1), p);
+}
+// The first n lanes (0 to all) of v to p; memory past them is not written.
+HLO_AVX512_INLINE void StoreFirst(float* p, __m512 v, int64_t n) {
+  _mm512_mask_storeu_ps(p, static_cast<__mmask16>((1u << n) - 1), v);
+}
+HLO_AVX512_INLINE void StoreFirst(double* p, __m512d v, int64_t n) {
+  _mm512_mask_storeu_pd(p, static_cast<__mmask8>((1u << n) - 1), v);
+}
+HLO_AVX512_INLINE __m512 Broadcast(float x) { return _mm512_set1_ps(x); }
+HLO_AVX512_INLINE __m512d Broadcast(double x) { return _mm512_set1_pd(x); }
+
+}  // namespace avx512
+}  // namespace hlo
+
+#endif  // HLO_EVAL_KERNELS_AVX512_LANES_H_
