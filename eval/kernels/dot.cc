@@ -147,20 +147,22 @@ absl::Status RunDot(const Literal& lhs, const Literal& rhs, Literal& out,
   return absl::OkStatus();
 }
 
-// The gemm::Gemm call of a product of a matrix and a vector, which the dot
-// core would plan from views and axis lists (about 0.25 us a call, a tenth
-// of a while loop's f32[256,256] gemv): the same arguments, so the same
-// bits. Sizes of at least 2 keep the core's axis merges out of play.
-struct MatrixVectorCall {
+// The gemm::Gemm call of a product of two matrices or of a matrix and a
+// vector, which the dot core would plan from views and axis lists (about
+// 0.25 us a call: a tenth of a while loop's f32[256,256] gemv, a third of an
+// RNN step's [4,32] x [32,32]): the same arguments, so the same bits. Sizes
+// of at least 2 keep the core's axis merges out of play.
+struct GemmCall {
   bool trans_a = false, trans_b = false;
   int64_t m = 1, n = 1, k = 0, lda = 0, ldb = 0, ldc = 0;
 };
 
 // lhs [m,k] . rhs [k], lhs [k,m] . rhs [k] (contracting lhs dim 0),
-// lhs [k] . rhs [k,n], lhs [k] . rhs [n,k] (contracting rhs dim 1), no
-// batch dims; nullopt for anything else (the general path checks it).
-std::optional<MatrixVectorCall> MatchMatrixVector(const Instruction& inst, const Literal& lhs,
-                                                  const Literal& rhs) {
+// lhs [k] . rhs [k,n], lhs [k] . rhs [n,k] (contracting rhs dim 1), and
+// lhs [m,k] or [k,m] . rhs [k,n] or [n,k]; no batch dims; nullopt for
+// anything else (the general path checks it).
+std::optional<GemmCall> MatchGemmCall(const Instruction& inst, const Literal& lhs,
+                                      const Literal& rhs) {
   if (!inst.GetInts(AttrKind::kLhsBatchDims).empty() ||
       !inst.GetInts(AttrKind::kRhsBatchDims).empty()) {
     return std::nullopt;
@@ -169,42 +171,46 @@ std::optional<MatrixVectorCall> MatchMatrixVector(const Instruction& inst, const
   absl::Span<const int64_t> rc = inst.GetInts(AttrKind::kRhsContractingDims);
   absl::Span<const int64_t> l = lhs.shape().dims(), r = rhs.shape().dims();
   absl::Span<const int64_t> out = inst.shape().dims();
-  if (lc.size() != 1 || rc.size() != 1 || out.size() != 1 || l.size() + r.size() != 3) {
+  if (lc.size() != 1 || rc.size() != 1 || l.size() > 2 || r.size() > 2 ||
+      out.size() != l.size() + r.size() - 2 || out.empty() || lc[0] >= 2 || rc[0] >= 2) {
     return std::nullopt;
   }
-  MatrixVectorCall c;
-  if (l.size() == 2) {  // y = op(A) x
-    if (rc[0] != 0 || (lc[0] != 0 && lc[0] != 1)) return std::nullopt;
+  GemmCall c;
+  if (l.size() == 2) {  // op(A) is lhs or its transpose
     c.trans_a = lc[0] == 0;
     c.m = l[1 - lc[0]];
     c.k = l[lc[0]];
-    if (r[0] != c.k || out[0] != c.m || c.m < 2) return std::nullopt;
     c.lda = l[1];
-    c.ldb = c.ldc = 1;
-  } else {  // y = x op(B)
-    if (lc[0] != 0 || (rc[0] != 0 && rc[0] != 1)) return std::nullopt;
+    if (out[0] != c.m || c.m < 2) return std::nullopt;
+  } else {  // a row vector
+    c.k = l[0];
+    c.lda = c.k;
+  }
+  if (r.size() == 2) {  // op(B) is rhs or its transpose
     c.trans_b = rc[0] == 1;
     c.n = r[1 - rc[0]];
-    c.k = r[rc[0]];
-    if (l[0] != c.k || out[0] != c.n || c.n < 2) return std::nullopt;
-    c.lda = c.k;
+    if (r[rc[0]] != c.k || out.back() != c.n || c.n < 2) return std::nullopt;
     c.ldb = r[1];
-    c.ldc = c.n;
+  } else {  // a column vector
+    if (r[0] != c.k || rc[0] != 0) return std::nullopt;
+    c.ldb = 1;
   }
+  if (l.size() == 1 && lc[0] != 0) return std::nullopt;
+  c.ldc = r.size() == 2 ? c.n : 1;
   if (c.k < 2) return std::nullopt;
   return c;
 }
 
-// The matrix-vector product when lhs, rhs and the result all hold T.
+// The product when lhs, rhs and the result all hold T.
 template <typename T>
-std::optional<absl::StatusOr<Value>> MatrixVector(const Instruction& inst, const Literal& lhs,
-                                                  const Literal& rhs) {
+std::optional<absl::StatusOr<Value>> DirectGemm(const Instruction& inst, const Literal& lhs,
+                                                const Literal& rhs) {
   const T* a = gemm::DirectData<T>(lhs);
   const T* b = gemm::DirectData<T>(rhs);
   if (a == nullptr || b == nullptr || inst.shape().element_type() != lhs.element_type()) {
     return std::nullopt;
   }
-  const std::optional<MatrixVectorCall> c = MatchMatrixVector(inst, lhs, rhs);
+  const std::optional<GemmCall> c = MatchGemmCall(inst, lhs, rhs);
   if (!c) return std::nullopt;
   absl::StatusOr<Value> out = NewArrayUninitialized(inst.shape());
   if (!out.ok()) return out;
@@ -241,8 +247,8 @@ absl::StatusOr<Value> Dot(const Instruction& inst, Operands ops) {
   if (auto st = CheckOperandsAndResult(inst, ops, 2); !st.ok()) return st;
   const Literal& lhs = ops[0]->array();
   const Literal& rhs = ops[1]->array();
-  if (auto r = MatrixVector<float>(inst, lhs, rhs)) return *std::move(r);
-  if (auto r = MatrixVector<double>(inst, lhs, rhs)) return *std::move(r);
+  if (auto r = DirectGemm<float>(inst, lhs, rhs)) return *std::move(r);
+  if (auto r = DirectGemm<double>(inst, lhs, rhs)) return *std::move(r);
   return DotOf(inst, ops, DotDimNumbersOf(inst));
 }
 

@@ -156,54 +156,74 @@ Value RandomArray(PrimitiveType type, std::vector<int64_t> dims, std::mt19937& r
   return Value::FromLiteral(*std::move(lit));
 }
 
-// A matrix times a vector (either side, either orientation) takes a short
-// way to gemm: the same bits as the dot core planning it from views, for
-// sizes through the small-product loop, the row-dot gemv and its split.
+// A dot of rank-1 or rank-2 operands with one contracting dim each.
+struct ProductForm {
+  std::vector<int64_t> lhs, rhs;
+  int64_t lc, rc;
+  std::vector<int64_t> out;
+};
+
+// The dot instruction's result for `f` on random operands is bit for bit
+// the dot core's, planned from views.
 template <typename T>
-void CheckMatrixVector(PrimitiveType type, std::string_view name) {
+void CheckDirectGemm(PrimitiveType type, std::string_view name, const ProductForm& f,
+                     std::mt19937& rng) {
+  auto dims = [](const std::vector<int64_t>& d) { return StrJoin(d, ","); };
+  const std::string text = StrCat(
+      "ENTRY main {\n  a = ", name, "[", dims(f.lhs), "] parameter(0)\n  b = ", name, "[",
+      dims(f.rhs), "] parameter(1)\n  ROOT d = ", name, "[", dims(f.out),
+      "] dot(a, b), lhs_contracting_dims={", f.lc, "}, rhs_contracting_dims={", f.rc, "}\n}");
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(StrCat("HloModule test\n\n", text));
+  REQUIRE(m.ok());
+  Evaluator evaluator(**m, {});
+  const Value a = RandomArray(type, f.lhs, rng), b = RandomArray(type, f.rhs, rng);
+  const std::vector<const Value*> ops = {&a, &b};
+  absl::StatusOr<Value> got = EvalDot(*(*m)->entry()->root(), ops, evaluator);
+  REQUIRE(got.ok());
+  int64_t count = 1;
+  for (int64_t d : f.out) count *= d;
+  std::vector<T> want(count, T(-7));
+  gemm::DotDimNumbers d;
+  d.lhs_contracting = {f.lc};
+  d.rhs_contracting = {f.rc};
+  REQUIRE(gemm::DotCore<T>(gemm::RowMajorView<const T>(a.array().template typed<T>(), f.lhs),
+                           gemm::RowMajorView<const T>(b.array().template typed<T>(), f.rhs),
+                           gemm::RowMajorView<T>(want.data(), f.out), d)
+              .ok());
+  INFO(text);
+  REQUIRE(std::memcmp(got->array().template typed<T>(), want.data(), count * sizeof(T)) == 0);
+}
+
+// A matrix times a vector (either side, either orientation) and a matrix
+// times a matrix (either operand transposed) take a short way to gemm: the
+// same bits as the dot core planning it from views, for sizes through the
+// small-product loop, the lane sums of few results, the row-dot gemv and its
+// split, and OpenBLAS.
+template <typename T>
+void CheckDirectGemms(PrimitiveType type, std::string_view name) {
   std::mt19937 rng(17);
   const int64_t sizes[][2] = {{2, 2}, {7, 33}, {300, 2}, {256, 256}, {129, 517}};
-  // {lhs dims as text, rhs dims, contracting dims}, with r = rows, c = cols
-  // of the matrix: the four forms of MatchMatrixVector.
   for (const auto& [rows, cols] : sizes) {
-    struct Form {
-      std::vector<int64_t> lhs, rhs;
-      int64_t lc, rc, out;
-    };
-    const Form forms[] = {{{rows, cols}, {cols}, 1, 0, rows},
-                          {{cols, rows}, {cols}, 0, 0, rows},
-                          {{cols}, {cols, rows}, 0, 0, rows},
-                          {{cols}, {rows, cols}, 0, 1, rows}};
-    for (const Form& f : forms) {
-      auto dims = [](const std::vector<int64_t>& d) { return StrJoin(d, ","); };
-      const std::string text = StrCat(
-          "ENTRY main {\n  a = ", name, "[", dims(f.lhs), "] parameter(0)\n  b = ", name, "[",
-          dims(f.rhs), "] parameter(1)\n  ROOT d = ", name, "[", f.out,
-          "] dot(a, b), lhs_contracting_dims={", f.lc, "}, rhs_contracting_dims={", f.rc, "}\n}");
-      absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(StrCat("HloModule test\n\n", text));
-      REQUIRE(m.ok());
-      Evaluator evaluator(**m, {});
-      const Value a = RandomArray(type, f.lhs, rng), b = RandomArray(type, f.rhs, rng);
-      const std::vector<const Value*> ops = {&a, &b};
-      absl::StatusOr<Value> got = EvalDot(*(*m)->entry()->root(), ops, evaluator);
-      REQUIRE(got.ok());
-      std::vector<T> want(f.out, T(-7));
-      gemm::DotDimNumbers d;
-      d.lhs_contracting = {f.lc};
-      d.rhs_contracting = {f.rc};
-      REQUIRE(gemm::DotCore<T>(gemm::RowMajorView<const T>(a.array().template typed<T>(), f.lhs),
-                               gemm::RowMajorView<const T>(b.array().template typed<T>(), f.rhs),
-                               gemm::RowMajorView<T>(want.data(), std::vector<int64_t>{f.out}), d)
-                  .ok());
-      INFO(text);
-      REQUIRE(std::memcmp(got->array().template typed<T>(), want.data(), f.out * sizeof(T)) == 0);
-    }
+    const ProductForm forms[] = {{{rows, cols}, {cols}, 1, 0, {rows}},
+                                 {{cols, rows}, {cols}, 0, 0, {rows}},
+                                 {{cols}, {cols, rows}, 0, 0, {rows}},
+                                 {{cols}, {rows, cols}, 0, 1, {rows}}};
+    for (const ProductForm& f : forms) CheckDirectGemm<T>(type, name, f, rng);
+  }
+  const int64_t products[][3] = {
+      {2, 2, 2}, {4, 32, 32}, {8, 10, 512}, {64, 64, 64}, {300, 130, 40}};
+  for (const auto& [m, n, k] : products) {
+    const ProductForm forms[] = {{{m, k}, {k, n}, 1, 0, {m, n}},
+                                 {{k, m}, {k, n}, 0, 0, {m, n}},
+                                 {{m, k}, {n, k}, 1, 1, {m, n}},
+                                 {{k, m}, {n, k}, 0, 1, {m, n}}};
+    for (const ProductForm& f : forms) CheckDirectGemm<T>(type, name, f, rng);
   }
 }
 
-TEST_CASE("A matrix-vector dot gives the dot core's bits (f32, f64)", "[dot]") {
-  CheckMatrixVector<float>(PrimitiveType::kF32, "f32");
-  CheckMatrixVector<double>(PrimitiveType::kF64, "f64");
+TEST_CASE("A matrix-vector or matrix-matrix dot gives the dot core's bits (f32, f64)", "[dot]") {
+  CheckDirectGemms<float>(PrimitiveType::kF32, "f32");
+  CheckDirectGemms<double>(PrimitiveType::kF64, "f64");
 }
 
 TEST_CASE("A matrix-vector dot of mismatched operands is reported", "[dot]") {
