@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <list>
 #include <map>
 #include <mutex>
 #include <new>
@@ -18,13 +17,28 @@ namespace {
 
 constexpr size_t kHugePage = size_t{2} << 20;
 
+// A stretch of one mapping: handed out, or free. Free neighbours within a
+// mapping merge, and a request takes the best-fitting free piece, split
+// when it is larger, so freed space serves requests of any size as a heap's
+// does (exact-size blocks served only their own size: a model's early,
+// large activations stayed cached beside its later, smaller ones).
+struct Piece {
+  size_t size;
+  uint64_t mapping;  // pieces merge only within one mmap
+  bool free;
+};
+
+struct Mapping {
+  uintptr_t start;
+  size_t size;
+};
+
 struct Pool {
   std::mutex mu;
-  // Free blocks by mapped size, and their ages (oldest first) for eviction.
-  std::multimap<size_t, void*> free_by_size;
-  std::list<std::pair<void*, size_t>> free_by_age;
-  // Mapped size of every block handed out.
-  absl::flat_hash_map<void*, size_t> live;
+  std::map<uintptr_t, Piece> pieces;  // every piece, by address
+  std::multimap<size_t, uintptr_t> free_by_size;
+  absl::flat_hash_map<uint64_t, Mapping> mappings;
+  uint64_t next_mapping = 0;
   size_t cached = 0, live_bytes = 0, peak = 0;
 };
 
@@ -33,13 +47,11 @@ Pool& ThePool() {
   return *pool;
 }
 
-size_t MappedSize(size_t bytes) {
-  // Whole 64 KiB units. (Rounding a block past 4 MiB up to whole huge pages
-  // made its last one mostly empty yet resident: conv's two f32[8,56,56,64]
-  // arrays, 6.1 MiB each, took 8 MiB each.)
-  constexpr size_t kUnit = size_t{64} << 10;
-  return (bytes + kUnit - 1) / kUnit * kUnit;
-}
+// Whole 64 KiB units: the least a piece is cut to. (Rounding a block past
+// 4 MiB up to whole huge pages made its last one mostly empty yet resident:
+// conv's two f32[8,56,56,64] arrays, 6.1 MiB each, took 8 MiB each.)
+constexpr size_t kUnit = size_t{64} << 10;
+size_t MappedSize(size_t bytes) { return (bytes + kUnit - 1) / kUnit * kUnit; }
 
 void* MapFresh(size_t size) {
   if (size < 2 * kHugePage) {
@@ -66,12 +78,46 @@ void* MapFresh(size_t size) {
   return p;
 }
 
-void RemoveFromAge(Pool& pool, void* block) {
-  for (auto it = pool.free_by_age.begin(); it != pool.free_by_age.end(); ++it) {
-    if (it->first == block) {
-      pool.free_by_age.erase(it);
+void AddFree(Pool& pool, uintptr_t at, size_t size) { pool.free_by_size.emplace(size, at); }
+
+void RemoveFree(Pool& pool, uintptr_t at, size_t size) {
+  auto range = pool.free_by_size.equal_range(size);
+  for (auto f = range.first; f != range.second; ++f) {
+    if (f->second == at) {
+      pool.free_by_size.erase(f);
       return;
     }
+  }
+}
+
+// Merges the free piece at `it` with a free neighbour after it in the same
+// mapping (neither is in free_by_size).
+void MergeNext(Pool& pool, std::map<uintptr_t, Piece>::iterator it) {
+  auto next = std::next(it);
+  if (next == pool.pieces.end() || !next->second.free ||
+      next->second.mapping != it->second.mapping || it->first + it->second.size != next->first) {
+    return;
+  }
+  RemoveFree(pool, next->first, next->second.size);
+  it->second.size += next->second.size;
+  pool.pieces.erase(next);
+}
+
+// Past kMaxCachedBytes of free pieces: unmaps free pieces that are whole
+// mappings, largest first, into `evicted` (unmapped outside the lock).
+void Evict(Pool& pool, std::vector<std::pair<void*, size_t>>& evicted) {
+  for (auto f = pool.free_by_size.end();
+       pool.cached > kMaxCachedBytes && f != pool.free_by_size.begin();) {
+    --f;
+    const uintptr_t at = f->second;
+    auto piece = pool.pieces.find(at);
+    const Mapping& m = pool.mappings.at(piece->second.mapping);
+    if (m.start != at || m.size != f->first) continue;
+    evicted.emplace_back(reinterpret_cast<void*>(at), m.size);
+    pool.cached -= m.size;
+    pool.mappings.erase(piece->second.mapping);
+    pool.pieces.erase(piece);
+    f = pool.free_by_size.erase(f);
   }
 }
 
@@ -80,24 +126,34 @@ void RemoveFromAge(Pool& pool, void* block) {
 void* Allocate(size_t bytes) {
   Pool& pool = ThePool();
   const size_t want = MappedSize(bytes);
-  void* block = nullptr;
-  size_t size = want;
   {
     std::lock_guard<std::mutex> lock(pool.mu);
-    // The smallest free block that fits, if it wastes at most a quarter.
+    // The smallest free piece that fits; its rest stays free.
     auto it = pool.free_by_size.lower_bound(want);
-    if (it != pool.free_by_size.end() && it->first <= want + want / 4) {
-      block = it->second;
-      size = it->first;
+    if (it != pool.free_by_size.end()) {
+      const uintptr_t at = it->second;
+      const size_t size = it->first;
       pool.free_by_size.erase(it);
-      RemoveFromAge(pool, block);
-      pool.cached -= size;
+      Piece& piece = pool.pieces.at(at);
+      piece.free = false;
+      if (size > want) {
+        piece.size = want;
+        pool.pieces.emplace(at + want, Piece{size - want, piece.mapping, true});
+        AddFree(pool, at + want, size - want);
+      }
+      pool.cached -= want;
+      pool.live_bytes += want;
+      pool.peak = std::max(pool.peak, pool.live_bytes);
+      return reinterpret_cast<void*>(at);
     }
   }
-  if (block == nullptr) block = MapFresh(size);
+  void* block = MapFresh(want);
+  const uintptr_t at = reinterpret_cast<uintptr_t>(block);
   std::lock_guard<std::mutex> lock(pool.mu);
-  pool.live.emplace(block, size);
-  pool.live_bytes += size;
+  const uint64_t mapping = pool.next_mapping++;
+  pool.mappings.emplace(mapping, Mapping{at, want});
+  pool.pieces.emplace(at, Piece{want, mapping, false});
+  pool.live_bytes += want;
   pool.peak = std::max(pool.peak, pool.live_bytes);
   return block;
 }
@@ -108,27 +164,24 @@ void Free(void* block, size_t) {
   std::vector<std::pair<void*, size_t>> evicted;
   {
     std::lock_guard<std::mutex> lock(pool.mu);
-    auto it = pool.live.find(block);
-    if (it == pool.live.end()) return;
-    const size_t size = it->second;
-    pool.live.erase(it);
+    auto it = pool.pieces.find(reinterpret_cast<uintptr_t>(block));
+    if (it == pool.pieces.end() || it->second.free) return;
+    const size_t size = it->second.size;
     pool.live_bytes -= size;
-    pool.free_by_size.emplace(size, block);
-    pool.free_by_age.emplace_back(block, size);
     pool.cached += size;
-    while (pool.cached > kMaxCachedBytes && !pool.free_by_age.empty()) {
-      auto [old, old_size] = pool.free_by_age.front();
-      pool.free_by_age.pop_front();
-      auto range = pool.free_by_size.equal_range(old_size);
-      for (auto f = range.first; f != range.second; ++f) {
-        if (f->second == old) {
-          pool.free_by_size.erase(f);
-          break;
-        }
+    it->second.free = true;
+    MergeNext(pool, it);
+    if (it != pool.pieces.begin()) {
+      auto prev = std::prev(it);
+      if (prev->second.free && prev->second.mapping == it->second.mapping &&
+          prev->first + prev->second.size == it->first) {
+        RemoveFree(pool, prev->first, prev->second.size);
+        it = prev;
+        MergeNext(pool, it);
       }
-      pool.cached -= old_size;
-      evicted.emplace_back(old, old_size);
     }
+    AddFree(pool, it->first, it->second.size);
+    if (pool.cached > kMaxCachedBytes) Evict(pool, evicted);
   }
   for (auto [p, size] : evicted) munmap(p, size);
 }

@@ -6,17 +6,20 @@
 // than the arithmetic. glibc's malloc maps blocks past 32 MiB afresh every
 // time (its mmap threshold cannot go higher), so Literal's storage comes
 // from here for blocks of kMinPooledBytes and more: a freed block goes back
-// to a pool and the next request of a size it fits takes it, pages already
-// mapped. Blocks are whole 64 KiB units; fresh blocks past 4 MiB start on a
-// huge-page boundary with transparent huge pages asked for (first touch
-// about 5x faster where the kernel grants them), their tail small pages.
-// The pool keeps at most kMaxCachedBytes of free blocks; past that the
-// oldest are unmapped. It starts at 4 MiB, where huge pages pay: smaller
-// arrays come from malloc's heap, which keeps its pages too and whose freed
-// space serves requests of any size, where a pooled block serves only its
-// own (from 1 MiB, a training step's activations, freed as its gradients
-// of other sizes came, stayed resident beside them: 1.28x the live arrays
-// per MPI rank, now 1.10x).
+// to the pool, and a later request takes the smallest free piece that fits,
+// pages already mapped, split when it is larger; free neighbours within a
+// mapping merge again. So freed space serves requests of any size, as a
+// heap's does. (When a free block served only requests within a quarter of
+// its size, ResNet-50's early activations stayed cached while its later,
+// smaller ones grew the heap: peak data 1.43x the live arrays on XLA's
+// optimised text, 1.35x with pieces.) Pieces are whole 64 KiB units; fresh
+// blocks past 4 MiB start on a huge-page boundary with transparent huge
+// pages asked for (first touch about 5x faster where the kernel grants
+// them), their tail small pages. The pool keeps at most kMaxCachedBytes of
+// free pieces; past that, free whole mappings are unmapped, largest first.
+// It starts at 4 MiB, where huge pages pay: smaller arrays come from
+// malloc's heap. (From 1 MiB, with pieces, a training step's arrays per MPI
+// rank took 1.24x their live set against 1.11x; without pieces, 1.28x.)
 #ifndef HLO_IR_BUFFER_POOL_H_
 #define HLO_IR_BUFFER_POOL_H_
 
