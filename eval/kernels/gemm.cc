@@ -330,11 +330,12 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
     const int64_t small = kIsComplex<T> ? (int64_t{1} << 15) : (int64_t{1} << 12);
     const bool tiny = m <= small && n <= small && k <= small && m * n * k <= small;
     if (k == 0 || tiny || !FitsBlas({m, n, k, lda, ldb, ldc})) {
-      if constexpr (std::is_same_v<T, float>) {
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
         if (!tb && TinyGemmRows(ta, m, n, k, a, lda, b, ldb, c, ldc)) return;
+      }
+      if constexpr (std::is_same_v<T, float>) {
         if (!tb) return RowMajorGemmF32(ta, m, n, k, a, lda, b, ldb, c, ldc);
       } else if constexpr (std::is_same_v<T, double>) {
-        if (!tb && TinyGemmRows(ta, m, n, k, a, lda, b, ldb, c, ldc)) return;
         if (!tb) return RowMajorGemmF64(ta, m, n, k, a, lda, b, ldb, c, ldc);
       }
       NaiveGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
