@@ -168,6 +168,61 @@ ENTRY e {
   ROOT o = ((f32[2,6], f32[1,5]), f32[4,6], f32[3,8], f32[8,6], (f32[4,5], f32[4,5], f32[4,5], f32[4,5])) tuple(r, s, t, u, v)
 }
 """,
+    # Small gathers of one group through shared memory (eval/collectives/
+    # shm_ring.h): many more than the ring's slots, a larger all-reduce that
+    # goes by message between them on the same group, async pairs open at
+    # once, and a group of two whose members are on different ranks.
+    "ring_reuse.hlo": """HloModule ring_reuse, replica_count=4
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+cond {
+  p = (s32[], f32[3], f32[2100], f32[5]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(40)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  p = (s32[], f32[3], f32[2100], f32[5]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  x = f32[3] get-tuple-element(p), index=1
+  y = f32[2100] get-tuple-element(p), index=2
+  z = f32[5] get-tuple-element(p), index=3
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  xs = f32[3] all-reduce-start(x), replica_groups={}, to_apply=add
+  ys = f32[2100] all-reduce-start(y), replica_groups={}, to_apply=add
+  zs = f32[5] all-reduce-start(z), replica_groups={{0,2},{1,3}}, to_apply=max
+  zd = f32[5] all-reduce-done(zs)
+  yd = f32[2100] all-reduce-done(ys)
+  xd = f32[3] all-reduce-done(xs)
+  g = f32[12] all-gather(xd), replica_groups={}, dimensions={0}
+  g3 = f32[3] slice(g), slice={[3:6]}
+  q = f32[3] constant({0.25, 0.25, 0.25})
+  x2 = f32[3] multiply(g3, q)
+  y2 = f32[2100] multiply(yd, yd)
+  r = f32[2100] rsqrt(y2)
+  y3 = f32[2100] multiply(yd, r)
+  k = f32[5] constant({0.5, -1, 2, 0.125, 3})
+  z2 = f32[5] subtract(zd, k)
+  ROOT t = (s32[], f32[3], f32[2100], f32[5]) tuple(j, x2, y3, z2)
+}
+ENTRY e {
+  x = f32[3] parameter(0)
+  y = f32[2100] parameter(1)
+  z = f32[5] parameter(2)
+  c = s32[] constant(0)
+  t = (s32[], f32[3], f32[2100], f32[5]) tuple(c, x, y, z)
+  ROOT w = (s32[], f32[3], f32[2100], f32[5]) while(t), condition=cond, body=body
+}
+""",
 }
 
 
