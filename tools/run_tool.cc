@@ -628,16 +628,21 @@ absl::Status Bench(const RunFlags& f, hlo::ReplicaRunner& runner,
   const double peak_data_mb = std::max(0.0, rss_mb - ResidentNow().file_mb);
   const double live_mb = static_cast<double>(runner.PeakLiveBytes()) / (1024.0 * 1024.0);
   const double added_mb = std::max(0.0, peak_data_mb - start.data_mb());
+  // Below a megabyte of live arrays the ratio is the resident set's own
+  // noise (a few pages of heap over nearly nothing: 54272 for an MPI
+  // latency loop), so it is not given.
+  constexpr double kLeastLiveMb = 1.0;
+  char ratio[32] = "n/a";
+  if (live_mb >= kLeastLiveMb) std::snprintf(ratio, sizeof(ratio), "%.2f", added_mb / live_mb);
   // The times' line ends at max_ms (../shared/bench/compare.sh matches it
   // whole); the memory has a line of its own.
   char line[400];
   std::snprintf(line, sizeof(line),
                 "bench: %s runs=%d min_ms=%.3f median_ms=%.3f max_ms=%.3f\n"
                 "bench: %s peak_rss_mb=%.1f peak_data_mb=%.1f start_data_mb=%.1f "
-                "peak_live_mb=%.1f added_over_live=%.2f\n",
+                "peak_live_mb=%.1f added_over_live=%s\n",
                 name.c_str(), f.bench, ms.front(), ms[ms.size() / 2], ms.back(), name.c_str(),
-                rss_mb, peak_data_mb, start.data_mb(), live_mb,
-                live_mb > 0 ? added_mb / live_mb : 0.0);
+                rss_mb, peak_data_mb, start.data_mb(), live_mb, ratio);
   // On stderr as documented, and on stdout where compare.sh reads it.
   std::fputs(line, stderr);
   std::fputs(line, stdout);
