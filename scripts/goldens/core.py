@@ -33,10 +33,10 @@ UINT = {"u1": 1, "u2": 2, "u4": 4, "u8": 8, "u16": 16, "u32": 32, "u64": 64}
 #   ieee: inf and NaN as IEEE-754 (f16, bf16, f8e5m2, f8e4m3, f8e3m4);
 #   fn:   no inf, S.1111.111 is NaN (f8e4m3fn);
 #   fnuz: no inf, no -0, 0x80 is the only NaN (bias one more than IEEE's);
-#   f4:   f4e2m1fn, neither inf nor NaN;
+#   f4:   the MX formats f4e2m1fn, f6e2m3fn and f6e3m2fn, neither inf nor NaN;
 #   e8m0: f8e8m0fnu, unsigned powers of two, 0xFF is NaN.
 # Overflow follows ml_dtypes (what XLA uses): ieee -> inf, fn/fnuz -> NaN,
-# f4 saturates to +-6.
+# f4 saturates to its largest value.
 SMALL = {
     "f16": (5, 10, 15, "ieee"),
     "bf16": (8, 7, 127, "ieee"),
@@ -48,6 +48,8 @@ SMALL = {
     "f8e5m2fnuz": (5, 2, 16, "fnuz"),
     "f8e4m3b11fnuz": (4, 3, 11, "fnuz"),
     "f4e2m1fn": (2, 1, 1, "f4"),
+    "f6e2m3fn": (2, 3, 1, "f4"),
+    "f6e3m2fn": (3, 2, 3, "f4"),
     "f8e8m0fnu": (8, 0, 127, "e8m0"),
 }
 COMPLEX = {"c64": "f32", "c128": "f64"}
@@ -115,7 +117,7 @@ def small_nan(t, negative=False):
         # patterns with their sign bit, so the fnuz NaN prints as -nan.
         return -NAN if kind == "fnuz" else NAN
     if kind == "f4":
-        raise ValueError("f4e2m1fn has no NaN")
+        raise ValueError(f"{t} has no NaN")
     return -NAN if negative else NAN
 
 
@@ -124,7 +126,7 @@ def small_overflow(t, negative):
     if kind == "ieee":
         return -math.inf if negative else math.inf
     if kind == "f4":
-        return -6.0 if negative else 6.0
+        return -small_max(t) if negative else small_max(t)
     return small_nan(t, negative)
 
 
@@ -339,6 +341,11 @@ def shortest_text(value, t):
         dec = float(s)
         p += 1
         if rt(dec) != value:
+            continue
+        # A format without infinity: a text past its largest value reads
+        # back only by saturating, and a reader that range-checks refuses it
+        # (ir/literal_text.cc: 2^127 in f8e8m0fnu is "1.7e+38", not "2e+38").
+        if is_small(t) and SMALL[t][3] != "ieee" and abs(dec) > small_max(t):
             continue
         # to_chars measures closeness exactly; literal_text.cc does it in double
         # for the small formats (the same choice there).

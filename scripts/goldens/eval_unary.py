@@ -340,6 +340,12 @@ def _(c):
     return tup(canon(L("f32", parts)), cvt("f4e2m1fn", c.y))
 
 
+@golden("convert_f6")
+def _(c):
+    a, b = cvt("f6e2m3fn", c.x), cvt("f6e3m2fn", c.x)
+    return tup(cvt("f32", a), cvt("f32", b), a, b)
+
+
 @golden("convert_f8e8m0fnu")
 def _(c):
     e = cvt("f8e8m0fnu", c.x)
