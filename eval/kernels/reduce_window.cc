@@ -338,6 +338,14 @@ absl::Status BatchedWindow(BatchProgram& program, const Buffers& b,
   std::vector<const void*> in(2 * b.m);
   std::vector<void*> out(b.m);
   std::vector<int64_t> oidx(r, 0);
+  // Without padding or base dilation every window lies inside the operand
+  // (max-pooling's argmax): lane i then reads its window's origin plus the
+  // window position's offset, each computed once, not per lane and position.
+  const bool inside = std::all_of(axes.begin(), axes.end(), [](const WindowAxis& a) {
+    return a.pad_lo == 0 && a.pad_hi == 0 && a.base_dilation == 1 &&
+           (a.out - 1) * a.stride + (a.size - 1) * a.window_dilation < a.in;
+  });
+  std::vector<int64_t> origins(inside ? lanes : 0);
   for (int64_t start = 0; start < out_count; start += lanes) {
     const int64_t nb = std::min(lanes, out_count - start);
     lane.Fill(oidx, out_dims, nb);
@@ -345,9 +353,22 @@ absl::Status BatchedWindow(BatchProgram& program, const Buffers& b,
       in[j] = out[j] = b.out[j] + start * b.width[j];
       in[b.m + j] = xs[j].data();
     }
+    if (inside) {
+      std::fill(origins.begin(), origins.begin() + nb, 0);
+      for (size_t d = 0; d < r; ++d) {
+        const int64_t step = axes[d].stride * in_strides[d];
+        for (int64_t i = 0; i < nb; ++i) origins[i] += lane.lanes[d][i] * step;
+      }
+    }
     std::vector<int64_t> widx(r, 0);
     do {
-      for (int64_t i = 0; i < nb; ++i) offsets[i] = lane.WindowOffset(axes, in_strides, widx, i);
+      if (inside) {
+        int64_t at = 0;
+        for (size_t d = 0; d < r; ++d) at += widx[d] * axes[d].window_dilation * in_strides[d];
+        for (int64_t i = 0; i < nb; ++i) offsets[i] = origins[i] + at;
+      } else {
+        for (int64_t i = 0; i < nb; ++i) offsets[i] = lane.WindowOffset(axes, in_strides, widx, i);
+      }
       for (size_t j = 0; j < b.m; ++j) {
         GatherElements(xs[j].data(), b.in[j], offsets.data(), nb, b.width[j], b.init[j]);
       }
