@@ -90,14 +90,19 @@ void RemoveFree(Pool& pool, uintptr_t at, size_t size) {
   }
 }
 
-// Merges the free piece at `it` with a free neighbour after it in the same
-// mapping (neither is in free_by_size).
-void MergeNext(Pool& pool, std::map<uintptr_t, Piece>::iterator it) {
+using PieceIt = std::map<uintptr_t, Piece>::iterator;
+
+// Whether `b` is a free piece that starts where `a` ends, in a's mapping.
+bool FreeAfter(PieceIt a, PieceIt b) {
+  return b->second.free && b->second.mapping == a->second.mapping &&
+         a->first + a->second.size == b->first;
+}
+
+// Merges the free piece at `it` (not in free_by_size) with a free
+// neighbour after it in the same mapping.
+void MergeNext(Pool& pool, PieceIt it) {
   auto next = std::next(it);
-  if (next == pool.pieces.end() || !next->second.free ||
-      next->second.mapping != it->second.mapping || it->first + it->second.size != next->first) {
-    return;
-  }
+  if (next == pool.pieces.end() || !FreeAfter(it, next)) return;
   RemoveFree(pool, next->first, next->second.size);
   it->second.size += next->second.size;
   pool.pieces.erase(next);
@@ -173,11 +178,11 @@ void Free(void* block, size_t) {
     MergeNext(pool, it);
     if (it != pool.pieces.begin()) {
       auto prev = std::prev(it);
-      if (prev->second.free && prev->second.mapping == it->second.mapping &&
-          prev->first + prev->second.size == it->first) {
+      if (prev->second.free && FreeAfter(prev, it)) {
         RemoveFree(pool, prev->first, prev->second.size);
+        prev->second.size += it->second.size;
+        pool.pieces.erase(it);
         it = prev;
-        MergeNext(pool, it);
       }
     }
     AddFree(pool, it->first, it->second.size);

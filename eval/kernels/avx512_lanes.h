@@ -14,6 +14,12 @@ namespace avx512 {
 
 #define HLO_AVX512_INLINE __attribute__((target("avx512f"), always_inline)) inline
 
+// Whether this CPU runs AVX-512F (asked once).
+inline bool Available() {
+  static const bool has = __builtin_cpu_supports("avx512f");
+  return has;
+}
+
 HLO_AVX512_INLINE __m512 Zero(const float*) { return _mm512_setzero_ps(); }
 HLO_AVX512_INLINE __m512d Zero(const double*) { return _mm512_setzero_pd(); }
 HLO_AVX512_INLINE __m512 Load(const float* p) { return _mm512_loadu_ps(p); }

@@ -70,6 +70,12 @@ struct WindowAxis {
     if (base_dilation == 1) return pos;
     return pos % base_dilation == 0 ? pos / base_dilation : -1;
   }
+  // Whether every window lies inside the operand: no padding, no base
+  // dilation (max pooling and its gradient).
+  bool Inside() const {
+    return pad_lo == 0 && pad_hi == 0 && base_dilation == 1 && size > 0 &&
+           (out - 1) * stride + (size - 1) * window_dilation < in;
+  }
   // A window of one element that reads the operand as it is.
   bool Trivial() const {
     return size == 1 && stride == 1 && pad_lo == 0 && pad_hi == 0 && base_dilation == 1 &&
@@ -99,6 +105,20 @@ std::vector<WindowAxis> WindowAxes(const Window& window, absl::Span<const int64_
 
 // The only axis whose window is not Trivial(), or -1 (none or several).
 int SingleWindowAxis(const std::vector<WindowAxis>& axes);
+
+// Where every axis is Inside(): the offset of each window position from
+// its window's origin (the element at window position 0), in row-major
+// window order, the same for every window.
+std::vector<int64_t> InsideWindowOffsets(const std::vector<WindowAxis>& axes,
+                                         absl::Span<const int64_t> in_strides);
+// The operand element where output out_idx's window starts, for the same.
+inline int64_t InsideWindowOrigin(const std::vector<WindowAxis>& axes,
+                                  absl::Span<const int64_t> in_strides,
+                                  absl::Span<const int64_t> out_idx) {
+  int64_t origin = 0;
+  for (size_t d = 0; d < axes.size(); ++d) origin += out_idx[d] * axes[d].stride * in_strides[d];
+  return origin;
+}
 
 // Calls f(operand linear index, or -1 for padding and holes) for each
 // position of output out_idx's window, in row-major window order; `w` is

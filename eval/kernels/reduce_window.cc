@@ -61,6 +61,20 @@ int SingleWindowAxis(const std::vector<WindowAxis>& axes) {
   return found;
 }
 
+std::vector<int64_t> InsideWindowOffsets(const std::vector<WindowAxis>& axes,
+                                         absl::Span<const int64_t> in_strides) {
+  std::vector<int64_t> offsets, widx(axes.size(), 0), wdims;
+  for (const WindowAxis& a : axes) wdims.push_back(a.size);
+  do {
+    int64_t at = 0;
+    for (size_t d = 0; d < axes.size(); ++d) {
+      at += widx[d] * axes[d].window_dilation * in_strides[d];
+    }
+    offsets.push_back(at);
+  } while (NextIndex(widx, wdims));
+  return offsets;
+}
+
 namespace {
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -338,13 +352,13 @@ absl::Status BatchedWindow(BatchProgram& program, const Buffers& b,
   std::vector<const void*> in(2 * b.m);
   std::vector<void*> out(b.m);
   std::vector<int64_t> oidx(r, 0);
-  // Without padding or base dilation every window lies inside the operand
-  // (max-pooling's argmax): lane i then reads its window's origin plus the
-  // window position's offset, each computed once, not per lane and position.
-  const bool inside = std::all_of(axes.begin(), axes.end(), [](const WindowAxis& a) {
-    return a.pad_lo == 0 && a.pad_hi == 0 && a.base_dilation == 1 &&
-           (a.out - 1) * a.stride + (a.size - 1) * a.window_dilation < a.in;
-  });
+  // Where every window lies inside the operand (max-pooling's argmax),
+  // lane i reads its window's origin plus the window position's offset,
+  // each computed once, not per lane and position.
+  const bool inside =
+      std::all_of(axes.begin(), axes.end(), [](const WindowAxis& a) { return a.Inside(); });
+  const std::vector<int64_t> inside_offsets =
+      inside ? InsideWindowOffsets(axes, in_strides) : std::vector<int64_t>();
   std::vector<int64_t> origins(inside ? lanes : 0);
   for (int64_t start = 0; start < out_count; start += lanes) {
     const int64_t nb = std::min(lanes, out_count - start);
@@ -361,10 +375,10 @@ absl::Status BatchedWindow(BatchProgram& program, const Buffers& b,
       }
     }
     std::vector<int64_t> widx(r, 0);
+    size_t position = 0;
     do {
       if (inside) {
-        int64_t at = 0;
-        for (size_t d = 0; d < r; ++d) at += widx[d] * axes[d].window_dilation * in_strides[d];
+        const int64_t at = inside_offsets[position++];
         for (int64_t i = 0; i < nb; ++i) offsets[i] = origins[i] + at;
       } else {
         for (int64_t i = 0; i < nb; ++i) offsets[i] = lane.WindowOffset(axes, in_strides, widx, i);

@@ -11,18 +11,18 @@ namespace hlo {
 namespace gemm {
 namespace {
 
-#define HLO_AVX512 __attribute__((target("avx512f"), always_inline)) inline
-
 using avx512::Load;
 using avx512::LoadFirst;
 using avx512::Zero;
-HLO_AVX512 __m512 Fma512(__m512 a, __m512 b, __m512 c) { return _mm512_fmadd_ps(a, b, c); }
-HLO_AVX512 __m512d Fma512(__m512d a, __m512d b, __m512d c) { return _mm512_fmadd_pd(a, b, c); }
+HLO_AVX512_INLINE __m512 Fma512(__m512 a, __m512 b, __m512 c) { return _mm512_fmadd_ps(a, b, c); }
+HLO_AVX512_INLINE __m512d Fma512(__m512d a, __m512d b, __m512d c) {
+  return _mm512_fmadd_pd(a, b, c);
+}
 
 // The lanes folded in halves: 16 -> 8 -> 4 -> 2 -> 1 (f64: 8 -> 4 -> 2 -> 1).
 // (Halves by masked extracts: GCC 12's casts and plain extracts start from
 // an undefined vector, which -Wuninitialized rejects.)
-HLO_AVX512 float Sum512(__m512 v) {
+HLO_AVX512_INLINE float Sum512(__m512 v) {
   const __m256 lo = _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xff, _mm512_castps_pd(v), 0));
   const __m256 hi = _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xff, _mm512_castps_pd(v), 1));
   const __m256 s8 = _mm256_add_ps(lo, hi);
@@ -30,7 +30,7 @@ HLO_AVX512 float Sum512(__m512 v) {
   const __m128 s2 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
   return _mm_cvtss_f32(_mm_add_ss(s2, _mm_shuffle_ps(s2, s2, 1)));
 }
-HLO_AVX512 double Sum512(__m512d v) {
+HLO_AVX512_INLINE double Sum512(__m512d v) {
   const __m256d s4 = _mm256_add_pd(_mm512_maskz_extractf64x4_pd(0xff, v, 0),
                                    _mm512_maskz_extractf64x4_pd(0xff, v, 1));
   const __m128d s2 = _mm_add_pd(_mm256_castpd256_pd128(s4), _mm256_extractf128_pd(s4, 1));
@@ -97,8 +97,6 @@ void BlockAny(int64_t nv, int64_t rows, const T* mat, int64_t ld, const T* x, in
 }
 // clang-format on
 
-#undef HLO_AVX512
-
 // Rows in chunks whose lanes stay in L1 between blocks (64 rows: 4 KiB),
 // each chunk through the columns in blocks of kMostVectors vectors, the
 // last with the columns past whole vectors.
@@ -163,7 +161,7 @@ void PortableRowsBaseline(int64_t rows, int64_t cols, const T* mat, int64_t ld, 
 
 enum class Kernel { kAvx512, kAvx2Fma, kBaseline };
 Kernel KernelHere() {
-  static const Kernel kernel = __builtin_cpu_supports("avx512f") ? Kernel::kAvx512
+  static const Kernel kernel = avx512::Available() ? Kernel::kAvx512
                                : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")
                                    ? Kernel::kAvx2Fma
                                    : Kernel::kBaseline;

@@ -87,27 +87,13 @@ void TypedSelectAndScatter(const Literal& operand, const Literal& source,
   std::vector<int64_t> sidx(sdims.size(), 0), scratch;
   bool dilated = false;
   for (const WindowAxis& a : axes) dilated |= a.base_dilation != 1;
-  // Every window inside the operand (no padding, no base dilation: max
-  // pooling's gradient): its elements lie at the window's origin plus
-  // offsets that are the same for every window, listed once in row-major
-  // window order (VisitWindowElements' order) instead of worked out per
-  // window.
-  const bool inside = std::all_of(axes.begin(), axes.end(), [](const WindowAxis& a) {
-    return a.pad_lo == 0 && a.pad_hi == 0 && a.base_dilation == 1 && a.size > 0 &&
-           (a.out - 1) * a.stride + (a.size - 1) * a.window_dilation < a.in;
-  });
-  std::vector<int64_t> offsets;
-  if (inside) {
-    std::vector<int64_t> widx(axes.size(), 0), wdims;
-    for (const WindowAxis& a : axes) wdims.push_back(a.size);
-    do {
-      int64_t at = 0;
-      for (size_t d = 0; d < axes.size(); ++d) {
-        at += widx[d] * axes[d].window_dilation * in_strides[d];
-      }
-      offsets.push_back(at);
-    } while (NextIndex(widx, wdims));
-  }
+  // Where every window lies inside the operand (max pooling's gradient),
+  // its elements are the window's origin plus offsets listed once, in the
+  // row-major window order VisitWindowElements uses.
+  const bool inside =
+      std::all_of(axes.begin(), axes.end(), [](const WindowAxis& a) { return a.Inside(); });
+  const std::vector<int64_t> offsets =
+      inside ? InsideWindowOffsets(axes, in_strides) : std::vector<int64_t>();
   int64_t s = 0;
   do {
     int64_t chosen = -1;
@@ -120,8 +106,7 @@ void TypedSelectAndScatter(const Literal& operand, const Literal& source,
       }
     };
     if (inside) {
-      int64_t origin = 0;
-      for (size_t d = 0; d < axes.size(); ++d) origin += sidx[d] * axes[d].stride * in_strides[d];
+      const int64_t origin = InsideWindowOrigin(axes, in_strides, sidx);
       for (int64_t at : offsets) consider(origin + at);
     } else if (dilated) {
       VisitWindow(axes, in_strides, sidx, scratch, consider);

@@ -82,8 +82,7 @@ void AnyBlock(int nv, bool ta, int64_t m, int64_t k, const T* a, int64_t lda, co
 template <typename T>
 bool Rows(bool ta, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b,
           int64_t ldb, T* c, int64_t ldc) {
-  static const bool has = __builtin_cpu_supports("avx512f");
-  if (!has) return false;
+  if (!avx512::Available()) return false;
   constexpr int64_t kLanes = 64 / sizeof(T);
   constexpr int64_t kBlockCols = kMostVectors * kLanes;
   for (int64_t j = 0; j < n; j += kBlockCols) {
