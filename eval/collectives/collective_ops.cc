@@ -6,6 +6,7 @@
 #include "absl/container/inlined_vector.h"
 #include "eval/collectives/collective_groups.h"
 #include "eval/kernels/scalar_apply.h"
+#include "eval/runtime/array_recycler.h"
 #include "eval/type_dispatch.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
@@ -63,6 +64,12 @@ absl::StatusOr<Value> SliceAlong(const Literal& src, int64_t d, int64_t off, int
 }
 
 absl::StatusOr<Value> CopyArray(const Literal& src) {
+  // A small array freed on this thread (storage is row-major whatever the
+  // layout): no allocation of a shape and a buffer per collective.
+  if (std::shared_ptr<Literal> reused = ReuseArray(src.shape())) {
+    if (src.size_bytes() > 0) std::memcpy(reused->data(), src.data(), src.size_bytes());
+    return Value::Array(std::move(reused));
+  }
   return Value::Array(std::make_shared<Literal>(src));
 }
 
@@ -180,8 +187,9 @@ absl::StatusOr<int64_t> OneDim(const Instruction& inst, int64_t rank) {
 // every process of an MPI run makes the same one; and the collective's name
 // in errors. Their fixed parts are made once per device.
 DeviceContext::CollectiveSite& NamedSite(const Instruction& inst, const std::vector<int64_t>& group,
-                                         DeviceContext& dev) {
-  DeviceContext::CollectiveSite& site = dev.Site(&inst);
+                                         DeviceContext& dev,
+                                         DeviceContext::CollectiveSite* found = nullptr) {
+  DeviceContext::CollectiveSite& site = found != nullptr ? *found : dev.Site(&inst);
   if (site.where.empty()) {
     site.key_head = StrCat(inst.parent() != nullptr ? inst.parent()->name() : std::string_view(),
                            "/", inst.name(), "#");
@@ -210,13 +218,27 @@ struct Ctx {
   const std::vector<int64_t>* group_of = nullptr;
   std::vector<int64_t> own_group;
   int64_t rank = 0;  // this device's place in the group
+  // The device's site of `inst`, where EvalGroupCollective found it.
+  DeviceContext::CollectiveSite* site = nullptr;
   const std::vector<int64_t>& group() const { return *group_of; }
 };
+
+absl::StatusOr<Value> ExchangeAt(const Instruction& inst, const std::vector<int64_t>& group,
+                                 DeviceContext* dev, DeviceContext::CollectiveSite* found,
+                                 Value contribution, const Rendezvous::Combine& combine,
+                                 const Rendezvous::Wants* wants, const Rendezvous::Cut* cut) {
+  if (dev == nullptr || dev->rendezvous == nullptr || group.size() <= 1) {
+    return combine(absl::MakeConstSpan(&contribution, 1));
+  }
+  DeviceContext::CollectiveSite& site = NamedSite(inst, group, *dev, found);
+  return dev->rendezvous->Collective(CollectiveKey(site), group, dev->device(),
+                                     std::move(contribution), combine, site.where, wants, cut);
+}
 
 absl::StatusOr<Value> Exchange(Ctx& c, const Rendezvous::Combine& combine,
                                const Rendezvous::Wants* wants = nullptr,
                                const Rendezvous::Cut* cut = nullptr) {
-  return ExchangeValues(c.inst, c.group(), c.shared, Bundle(c.ops), combine, wants, cut);
+  return ExchangeAt(c.inst, c.group(), c.shared, c.site, Bundle(c.ops), combine, wants, cut);
 }
 
 // Whether the group has devices on other MPI ranks.
@@ -279,7 +301,7 @@ absl::StatusOr<Value> AllReduceSliced(Ctx& c, const Computation& f) {
     }
     return Unbundle(std::move(results));
   };
-  DeviceContext::CollectiveSite& site = NamedSite(c.inst, c.group(), *c.shared);
+  DeviceContext::CollectiveSite& site = NamedSite(c.inst, c.group(), *c.shared, c.site);
   return c.shared->rendezvous->ReduceSliced(CollectiveKey(site), c.group(), c.shared->device(),
                                             Bundle(c.ops), sliced, site.where);
 }
@@ -484,8 +506,9 @@ absl::StatusOr<Value> RaggedAllToAll(Ctx& c) {
   Value mine = Value::Tuple({*c.ops[0], *c.ops[2], *c.ops[3], *c.ops[4]});
   const Literal& output = c.ops[1]->array();
   int64_t m = c.rank;
-  return ExchangeValues(
-      c.inst, c.group(), c.shared, mine, [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
+  return ExchangeAt(
+      c.inst, c.group(), c.shared, c.site, mine,
+      [&](absl::Span<const Value> all) -> absl::StatusOr<Value> {
         auto out = CopyArray(output);
         if (!out.ok()) return out.status();
         Literal& dst = out->mutable_array();
@@ -506,7 +529,8 @@ absl::StatusOr<Value> RaggedAllToAll(Ctx& c) {
           std::memcpy(dst.data() + out_off * row, in.data() + in_off * row, count * row);
         }
         return out;
-      });
+      },
+      nullptr, nullptr);
 }
 
 absl::StatusOr<Value> CollectiveBroadcast(Ctx& c) {
@@ -619,12 +643,7 @@ absl::StatusOr<Value> ExchangeValues(const Instruction& inst, const std::vector<
                                      DeviceContext* dev, Value contribution,
                                      const Rendezvous::Combine& combine,
                                      const Rendezvous::Wants* wants, const Rendezvous::Cut* cut) {
-  if (dev == nullptr || dev->rendezvous == nullptr || group.size() <= 1) {
-    return combine(absl::MakeConstSpan(&contribution, 1));
-  }
-  DeviceContext::CollectiveSite& site = NamedSite(inst, group, *dev);
-  return dev->rendezvous->Collective(CollectiveKey(site), group, dev->device(),
-                                     std::move(contribution), combine, site.where, wants, cut);
+  return ExchangeAt(inst, group, dev, nullptr, std::move(contribution), combine, wants, cut);
 }
 
 absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Operands ops,
@@ -642,6 +661,7 @@ absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Op
   }
   if (op != Opcode::kCollectivePermute) {
     DeviceContext::CollectiveSite& site = dev.Site(&inst);
+    c.site = &site;
     if (!site.group) site.group = GroupDevices(inst, op, dev);
     const absl::StatusOr<std::vector<int64_t>>& group = *site.group;
     // StableHLO's collective_broadcast: devices in no group get zeros.

@@ -39,10 +39,10 @@ absl::Status Rendezvous::WaitCompleteLocked(std::unique_lock<std::mutex>& lock, 
   if (slot.complete) return absl::OkStatus();
   ++blocked_;
   ++slot.waiting;
-  waiting_at_[device] = where;
+  waiting_at_[device] = &where;
   CheckDeadlockLocked();
   bool ok = WaitLocked(lock, [&] { return slot.complete; });
-  waiting_at_[device].clear();
+  waiting_at_[device] = nullptr;
   if (slot.complete) return absl::OkStatus();
   --blocked_;
   --slot.waiting;

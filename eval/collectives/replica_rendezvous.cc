@@ -41,8 +41,8 @@ void Rendezvous::CheckDeadlockLocked() {
   if (Aborted() || blocked_ == 0 || blocked_ + finished_count_ < devices()) return;
   std::vector<std::string> parts;
   for (int64_t d = 0; d < devices(); ++d) {
-    if (!waiting_at_[d].empty())
-      parts.push_back(StrCat(DeviceName(d), " waits at ", waiting_at_[d]));
+    if (waiting_at_[d] != nullptr)
+      parts.push_back(StrCat(DeviceName(d), " waits at ", *waiting_at_[d]));
   }
   std::vector<std::string> done;
   for (int64_t d = 0; d < devices(); ++d) {
@@ -208,10 +208,10 @@ absl::Status Rendezvous::WaitGatheredLocked(std::unique_lock<std::mutex>& lock,
                                             const Transport::Gathered& gathered, int64_t device,
                                             const std::string& where) {
   ++blocked_;
-  waiting_at_[device] = where;
+  waiting_at_[device] = &where;
   CheckDeadlockLocked();
   const bool ok = WaitLocked(lock, [&] { return gathered.done.load(std::memory_order_acquire); });
-  waiting_at_[device].clear();
+  waiting_at_[device] = nullptr;
   --blocked_;
   ++version_;
   if (!gathered.done.load(std::memory_order_acquire)) return WaitFailure(where, !ok);
@@ -245,6 +245,12 @@ std::optional<absl::StatusOr<Value>> Rendezvous::CollectiveAlone(
     if (Aborted()) return abort_;
     gathered = StartGatherLocked(key, group, absl::MakeConstSpan(&mine, 1));
     if (!gathered) return std::nullopt;
+  }
+  // The peers' blocks are often in by now (the last to come finds them):
+  // one drive takes them in without the waiter's bookkeeping.
+  if (!gathered->done.load(std::memory_order_acquire)) transport_->DriveProgress();
+  if (!gathered->done.load(std::memory_order_acquire)) {
+    std::unique_lock<std::mutex> lock(mu_);
     if (absl::Status st = WaitGatheredLocked(lock, *gathered, device, where); !st.ok()) return st;
   }
   absl::InlinedVector<Value, 8> all(group.size());
@@ -369,10 +375,10 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
     } else {
       ++blocked_;
       ++slot->waiting;
-      waiting_at_[device] = where;
+      waiting_at_[device] = &where;
       CheckDeadlockLocked();
       bool ok = WaitLocked(lock, [&] { return slot->complete; });
-      waiting_at_[device].clear();
+      waiting_at_[device] = nullptr;
       if (!slot->complete) {
         slot->combines[rank] = nullptr;  // gone with its caller
         --blocked_;
@@ -490,8 +496,8 @@ Rendezvous::State Rendezvous::GetState() {
   st.sent = sent_;
   st.received = received_;
   for (int64_t d = first_local_; d < first_local_ + local_count_; ++d) {
-    if (!waiting_at_[d].empty()) {
-      st.waiting.push_back(StrCat(DeviceName(d), " waits at ", waiting_at_[d]));
+    if (waiting_at_[d] != nullptr) {
+      st.waiting.push_back(StrCat(DeviceName(d), " waits at ", *waiting_at_[d]));
       if (st.first_waiting.empty()) st.first_waiting = DeviceName(d);
     }
     if (finished_[d]) st.finished_devices.push_back(DeviceName(d));
@@ -531,10 +537,10 @@ absl::StatusOr<Value> Rendezvous::Receive(const std::string& key, int64_t device
     }
     m.waiting = true;
     ++blocked_;
-    waiting_at_[device] = where;
+    waiting_at_[device] = &where;
     CheckDeadlockLocked();
     bool ok = WaitLocked(lock, [&] { return m.delivered; });
-    waiting_at_[device].clear();
+    waiting_at_[device] = nullptr;
     if (!m.delivered) {
       m.waiting = false;
       --blocked_;

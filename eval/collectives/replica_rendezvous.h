@@ -238,7 +238,10 @@ class Rendezvous {
   std::map<std::string, std::shared_ptr<Slot>> slots_;
   std::map<std::string, Mail> mail_;
   std::vector<bool> finished_;
-  std::vector<std::string> waiting_at_;  // per device, while blocked
+  // Per device, while blocked: where it waits (the waiter's own string,
+  // alive while it waits; a copy per wait cost an allocation for most
+  // instruction names).
+  std::vector<const std::string*> waiting_at_;
   int64_t finished_count_ = 0;
   int64_t blocked_ = 0;
   absl::Status abort_;

@@ -2,6 +2,8 @@
 
 #include "eval/collectives/shm_ring.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <new>
 
@@ -66,13 +68,15 @@ std::unique_ptr<ShmRing> ShmRing::Create(MPI_Comm comm, size_t slot_bytes) {
 
 ShmRing::~ShmRing() { MPI_Win_free(&win_); }
 
-bool ShmRing::CanPublish(uint64_t seq) const {
-  if (seq < kSlots) return true;
+bool ShmRing::CanPublish(uint64_t seq) {
+  if (seq < kSlots || consumed_seen_ >= seq - kSlots + 1) return true;
+  uint64_t least = UINT64_MAX;
   for (size_t r = 0; r < segments_.size(); ++r) {
     if (static_cast<int>(r) == me_) continue;
-    if (segments_[r].consumed->load(std::memory_order_acquire) < seq - kSlots + 1) return false;
+    least = std::min(least, segments_[r].consumed->load(std::memory_order_acquire));
   }
-  return true;
+  consumed_seen_ = least;
+  return consumed_seen_ >= seq - kSlots + 1;
 }
 
 void ShmRing::Publish(uint64_t seq, std::string_view block) {

@@ -43,8 +43,8 @@ class ShmRing {
   size_t slot_bytes() const { return slot_bytes_; }
 
   // Whether every peer has read the block that gather `seq` overwrites
-  // (gather seq - kSlots's).
-  bool CanPublish(uint64_t seq) const;
+  // (gather seq - kSlots's). Called by one thread at a time.
+  bool CanPublish(uint64_t seq);
   // This rank's block of gather `seq` (at most slot_bytes), visible to the
   // peers once this returns. Gathers are published in order.
   void Publish(uint64_t seq, std::string_view block);
@@ -70,6 +70,10 @@ class ShmRing {
   int me_;
   size_t slot_bytes_;
   std::vector<Segment> segments_;  // per rank of the ring's communicator
+  // The least `consumed` of the peers when CanPublish last read them: a
+  // publish it already allows reads no peer's line (each read of one the
+  // peer just wrote is a transfer between cores).
+  uint64_t consumed_seen_ = 0;
 };
 
 }  // namespace hlo
