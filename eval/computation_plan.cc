@@ -209,6 +209,16 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
       if (plan->steps[i] != PlanStep::kFusedAway) outside.push_back(order[i]);
     }
     plan->sibling_groups = FindSiblingReduces(outside, flush_denormals);
+    // Integer and pred scalars left to their kernels are computed in place
+    // (--no-fusion keeps the kernels: the reference the two are held to).
+    plan->scalar_ops.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      if (plan->steps[i] != PlanStep::kEvaluate) continue;
+      if (std::optional<ScalarIntOp> op = ScalarIntOpOf(*order[i])) {
+        plan->steps[i] = PlanStep::kScalarInt;
+        plan->scalar_ops[i] = *op;
+      }
+    }
     for (const std::unique_ptr<SiblingReduces>& g : plan->sibling_groups) {
       for (const Instruction* m : g->members) {
         g->slots.push_back(slot.at(m));

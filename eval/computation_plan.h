@@ -14,6 +14,7 @@
 #include "eval/fusion/fusion_plan.h"
 #include "eval/fusion/reduce_siblings.h"
 #include "eval/fusion/transpose_folding.h"
+#include "eval/interp/scalar_int.h"
 #include "eval/value.h"
 #include "ir/computation.h"
 
@@ -34,6 +35,7 @@ enum class PlanStep : uint8_t {
                      // first runs them all, the others find their result in their slot
   kFoldedDot,        // a dot reading its transposes' operands (eval/fusion/transpose_folding.h)
   kGroupReduce,      // a reduce folding its operand's group as it runs (eval/fusion/group_reduce.h)
+  kScalarInt,        // an integer or pred scalar op computed in place (eval/interp/scalar_int.h)
 };
 
 // The per-call state of one running call of a computation. A computation
@@ -82,6 +84,8 @@ struct ComputationPlan {
   // reads are that slot's operands); the transposes are kFusedAway.
   std::vector<std::unique_ptr<FoldedDot>> folded_dots;
   std::vector<const FoldedDot*> folded_at;
+  // kScalarInt: the operation, decided once.
+  std::vector<ScalarIntOp> scalar_ops;
   int32_t root = -1;
   int32_t parameter_count = 0;
   bool profiled = false;  // Profiler::Covers: its instructions are timed

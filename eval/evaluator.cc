@@ -380,6 +380,13 @@ absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, s
         }
         return std::move((*r)[0]);
       }
+      case PlanStep::kScalarInt: {
+        frame.ops.clear();
+        for (int32_t s : operands) frame.ops.push_back(operand(s));
+        std::optional<Value> r = RunScalarInt(plan.scalar_ops[i], inst.shape(), frame.ops);
+        if (r) return *std::move(r);
+        break;  // not the scalars the shapes say: the kernel's error
+      }
       case PlanStep::kFoldedDot: {
         frame.ops.clear();
         for (int32_t s : operands) frame.ops.push_back(operand(s));
