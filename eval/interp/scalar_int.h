@@ -25,6 +25,8 @@ struct ScalarIntOp {
     kAdd,
     kSubtract,
     kMultiply,
+    kDivide,
+    kRemainder,
     kAnd,
     kOr,
     kXor,

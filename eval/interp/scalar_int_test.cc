@@ -28,22 +28,29 @@ std::unique_ptr<Module> Parse(const std::string& text) {
   return *std::move(m);
 }
 
-// A module whose root is `result op(p0, ...)` on rank-0 parameters.
+// A type with its dimensions: "s32" is the scalar s32[], "s32[1]" as written.
+std::string Dims(const std::string& type) {
+  return type.find('[') == std::string::npos ? type + "[]" : type;
+}
+
+// A module whose root is `result op(p0, ...)` (operands and result are
+// scalars unless given dimensions).
 std::unique_ptr<Module> Scalar(const std::string& result, const std::string& op,
                                const std::vector<std::string>& operands,
                                const std::string& attrs = "") {
   std::string text = "HloModule t\n\nENTRY e {\n", args;
   for (size_t i = 0; i < operands.size(); ++i) {
-    StrAppend(&text, "  p", i, " = ", operands[i], "[] parameter(", i, ")\n");
+    StrAppend(&text, "  p", i, " = ", Dims(operands[i]), " parameter(", i, ")\n");
     StrAppend(&args, i ? ", " : "", "p", i);
   }
-  StrAppend(&text, "  ROOT r = ", result, "[] ", op, "(", args, ")",
+  StrAppend(&text, "  ROOT r = ", Dims(result), " ", op, "(", args, ")",
             attrs.empty() ? "" : ", " + attrs, "\n}\n");
   return Parse(text);
 }
 
-Value ScalarValue(PT type, uint64_t bits) {
-  absl::StatusOr<Literal> lit = Literal::Create(Shape::Array(type, {}));
+Value ScalarValue(const Shape& shape, uint64_t bits) {
+  const PT type = shape.element_type();
+  absl::StatusOr<Literal> lit = Literal::Create(shape);
   REQUIRE(lit.ok());
   lit->SetBits(0, type == PT::kPred ? (bits & 1) : bits);
   return Value::FromLiteral(*std::move(lit));
@@ -87,7 +94,7 @@ void Agree(const Module& m) {
     std::vector<const Value*> ptrs;
     std::string which;
     for (int64_t i = 0; i < n; ++i) {
-      values.push_back(ScalarValue(root.operand(i)->shape().element_type(), edges[i][at[i]]));
+      values.push_back(ScalarValue(root.operand(i)->shape(), edges[i][at[i]]));
       StrAppend(&which, " ", edges[i][at[i]]);
     }
     for (const Value& v : values) ptrs.push_back(&v);
@@ -110,8 +117,9 @@ TEST_CASE("scalar int: binary ops agree with the kernels", "[scalar_int]") {
   for (const std::string& t : kTypes) {
     std::vector<std::string> ops = {"and", "or", "xor"};
     if (t != "pred") {
-      for (const char* o : {"add", "subtract", "multiply", "maximum", "minimum", "shift-left",
-                            "shift-right-logical", "shift-right-arithmetic"}) {
+      for (const char* o :
+           {"add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum",
+            "shift-left", "shift-right-logical", "shift-right-arithmetic"}) {
         ops.push_back(o);
       }
     }
@@ -146,8 +154,7 @@ uint64_t Run(const Module& m, const std::vector<uint64_t>& bits) {
   std::vector<Value> values;
   std::vector<const Value*> ptrs;
   for (size_t i = 0; i < bits.size(); ++i) {
-    values.push_back(
-        ScalarValue(root.operand(static_cast<int64_t>(i))->shape().element_type(), bits[i]));
+    values.push_back(ScalarValue(root.operand(static_cast<int64_t>(i))->shape(), bits[i]));
   }
   for (const Value& v : values) ptrs.push_back(&v);
   std::optional<Value> r = RunScalarInt(*op, root.shape(), ptrs);
@@ -175,12 +182,19 @@ TEST_CASE("scalar int: results the specification fixes", "[scalar_int]") {
             {0xffffffff, 1}) == 1);
   CHECK(Run(*Scalar("pred", "compare", {"pred", "pred"}, "direction=LT"), {0, 1}) == 1);
   CHECK(Run(*Scalar("s16", "select", {"pred", "s16", "s16"}), {1, 5, 9}) == 5);
+  // Division: x / 0 is all ones, x % 0 is x, INT_MIN / -1 is INT_MIN.
+  CHECK(Run(*Scalar("s32", "divide", {"s32", "s32"}), {7, 0}) == 0xffffffff);
+  CHECK(Run(*Scalar("u8", "divide", {"u8", "u8"}), {7, 0}) == 0xff);
+  CHECK(Run(*Scalar("s32", "remainder", {"s32", "s32"}), {7, 0}) == 7);
+  CHECK(Run(*Scalar("s8", "divide", {"s8", "s8"}), {0x80, 0xff}) == 0x80);
+  CHECK(Run(*Scalar("s8", "remainder", {"s8", "s8"}), {0x80, 0xff}) == 0);
+  CHECK(Run(*Scalar("s32", "divide", {"s32", "s32"}), {static_cast<uint32_t>(-7), 2}) ==
+        static_cast<uint32_t>(-3));
 }
 
 TEST_CASE("scalar int: what stays with the kernels", "[scalar_int]") {
-  // Division's edge rules, floats, sub-byte types, pred arithmetic, arrays,
-  // and compare attributes the kernel refuses.
-  CHECK_FALSE(ScalarIntOpOf(*Scalar("s32", "divide", {"s32", "s32"})->entry()->root()));
+  // Floats, sub-byte types, pred arithmetic, arrays, and compare attributes
+  // the kernel refuses.
   CHECK_FALSE(ScalarIntOpOf(*Scalar("f32", "add", {"f32", "f32"})->entry()->root()));
   CHECK_FALSE(ScalarIntOpOf(*Scalar("s4", "add", {"s4", "s4"})->entry()->root()));
   CHECK_FALSE(ScalarIntOpOf(*Scalar("pred", "add", {"pred", "pred"})->entry()->root()));
@@ -191,11 +205,13 @@ TEST_CASE("scalar int: what stays with the kernels", "[scalar_int]") {
       "HloModule t\n\nENTRY e {\n  p0 = s32[2] parameter(0)\n  p1 = s32[2] parameter(1)\n"
       "  ROOT r = s32[2] add(p0, p1)\n}\n");
   CHECK_FALSE(ScalarIntOpOf(*array->entry()->root()));
+  CHECK_FALSE(ScalarIntOpOf(*Scalar("s32[1]", "add", {"s32[1]", "s32[1]"})->entry()->root()));
   // A value that is not the scalar its shape says: the kernel reports it.
   std::unique_ptr<Module> m = Scalar("s32", "add", {"s32", "s32"});
   std::optional<ScalarIntOp> op = ScalarIntOpOf(*m->entry()->root());
   REQUIRE(op.has_value());
-  Value wrong = ScalarValue(PT::kS64, 1), right = ScalarValue(PT::kS32, 1);
+  Value wrong = ScalarValue(Shape::Array(PT::kS64, {}), 1);
+  Value right = ScalarValue(Shape::Array(PT::kS32, {}), 1);
   const Value* ptrs[2] = {&wrong, &right};
   CHECK_FALSE(RunScalarInt(*op, m->entry()->root()->shape(), ptrs).has_value());
 }
