@@ -210,11 +210,20 @@ constexpr int64_t kLaneDotMostCopied = int64_t{1} << 16;
 
 // The `count` vectors of k elements that lie across `src` (element p of
 // vector v at src[p * ld + v]) as rows of `rows` (k apart), or false.
+// In tiles of kTile source rows: writing all `count` rows at once, element
+// by element, put `count` store streams k elements apart, which share one
+// L1 set when k is a multiple of 1024 (f32[4096,16]: 64K elements in 64 us,
+// tiled 8 us).
 template <typename T>
 bool RowsOfColumns(const T* src, int64_t ld, int64_t count, int64_t k, ScratchBuffer<T>& rows) {
   if (!rows.Reset(count * k).ok()) return false;
-  for (int64_t p = 0; p < k; ++p) {
-    for (int64_t v = 0; v < count; ++v) rows[v * k + p] = src[p * ld + v];
+  constexpr int64_t kTile = 64;
+  for (int64_t p0 = 0; p0 < k; p0 += kTile) {
+    const int64_t p1 = std::min(k, p0 + kTile);
+    for (int64_t v = 0; v < count; ++v) {
+      T* out = rows.data() + v * k;
+      for (int64_t p = p0; p < p1; ++p) out[p] = src[p * ld + v];
+    }
   }
   return true;
 }
