@@ -594,7 +594,8 @@ absl::StatusOr<Value> Iota(const Instruction& inst) {
   if (d < 0 || d >= shape.rank()) {
     return Invalid(StrCat("iota_dimension ", d, " is out of range for ", shape.ToString(false)));
   }
-  absl::StatusOr<Value> out = NewArray(shape);
+  // Every element is written below (no zero fill first).
+  absl::StatusOr<Value> out = NewArrayUninitialized(shape);
   if (!out.ok()) return out;
   Literal& o = out->mutable_array();
   if (o.element_count() == 0) return out;

@@ -197,36 +197,57 @@ namespace {
 
 // ListWindows over one index type: `read(i)` is index element i. The
 // common types read inline (a call through IndexReader per component was
-// a fifth of a max-pool gradient's scatter of 16384 windows).
+// a fifth of a max-pool gradient's scatter of 16384 windows). The lists are
+// sized once and cut at the end, a window's bounds are tested without a
+// branch per component, and one batch dimension (the usual [N, k] indices)
+// steps without the coordinate loop: that scatter's list 0.2 -> 0.05 ms.
 template <typename Read>
 WindowList ListWindowsWith(const ScatterPlan& p, Read read) {
   const IndexBatch& b = p.batch;
   const size_t nstart = p.start_limit.size();
   WindowList w;
-  w.input_base.reserve(b.count);
-  w.update_base.reserve(b.count);
-  Dims coords(b.dims.size(), 0);
-  for (int64_t pos = 0; pos < b.count; ++pos) {
-    int64_t ibase = 0, ubase = 0, obase = 0;
-    for (size_t j = 0; j < coords.size(); ++j) {
-      ibase += coords[j] * b.strides[j];
-      ubase += coords[j] * p.update_batch_strides[j];
-    }
-    bool inside = true;
-    for (size_t k = 0; k < nstart; ++k) {
-      int64_t v = read(ibase + static_cast<int64_t>(k) * b.vector_stride);
-      inside &= v >= 0 && v <= p.start_limit[k];
-      if (inside) obase += v * p.start_stride[k];  // no overflow from wild indices
-    }
-    if (inside) {
-      for (size_t i = 0; i < p.batching_coord.size(); ++i) {
-        obase += coords[p.batching_coord[i]] * p.batching_stride[i];
-      }
-      w.input_base.push_back(obase);
-      w.update_base.push_back(ubase);
-    }
-    NextPosition(coords, b.dims);
+  for (size_t k = 0; k < nstart; ++k) {
+    if (p.start_limit[k] < 0) return w;  // the window is wider than the input
   }
+  w.input_base.resize(b.count);
+  w.update_base.resize(b.count);
+  size_t kept = 0;
+  // A start of v in [0, limit] along each dim: as unsigned, v <= limit (a
+  // negative v wraps past it); the offset is summed unsigned, since it is
+  // kept only when every component is in bounds.
+  auto window = [&](int64_t ibase, int64_t ubase, int64_t batching) {
+    bool inside = true;
+    uint64_t obase = static_cast<uint64_t>(batching);
+    for (size_t k = 0; k < nstart; ++k) {
+      const int64_t v = read(ibase + static_cast<int64_t>(k) * b.vector_stride);
+      inside &= static_cast<uint64_t>(v) <= static_cast<uint64_t>(p.start_limit[k]);
+      obase += static_cast<uint64_t>(v) * static_cast<uint64_t>(p.start_stride[k]);
+    }
+    w.input_base[kept] = static_cast<int64_t>(obase);
+    w.update_base[kept] = ubase;
+    kept += inside;
+  };
+  if (b.dims.size() == 1 && p.batching_coord.empty()) {
+    for (int64_t pos = 0; pos < b.count; ++pos) {
+      window(pos * b.strides[0], pos * p.update_batch_strides[0], 0);
+    }
+  } else {
+    Dims coords(b.dims.size(), 0);
+    for (int64_t pos = 0; pos < b.count; ++pos) {
+      int64_t ibase = 0, ubase = 0, batching = 0;
+      for (size_t j = 0; j < coords.size(); ++j) {
+        ibase += coords[j] * b.strides[j];
+        ubase += coords[j] * p.update_batch_strides[j];
+      }
+      for (size_t i = 0; i < p.batching_coord.size(); ++i) {
+        batching += coords[p.batching_coord[i]] * p.batching_stride[i];
+      }
+      window(ibase, ubase, batching);
+      NextPosition(coords, b.dims);
+    }
+  }
+  w.input_base.resize(kept);
+  w.update_base.resize(kept);
   return w;
 }
 
