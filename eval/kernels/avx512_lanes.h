@@ -40,6 +40,11 @@ HLO_AVX512_INLINE void StoreFirst(double* p, __m512d v, int64_t n) {
 }
 HLO_AVX512_INLINE __m512 Broadcast(float x) { return _mm512_set1_ps(x); }
 HLO_AVX512_INLINE __m512d Broadcast(double x) { return _mm512_set1_pd(x); }
+// a * b + c, rounded once.
+HLO_AVX512_INLINE __m512 Fma(__m512 a, __m512 b, __m512 c) { return _mm512_fmadd_ps(a, b, c); }
+HLO_AVX512_INLINE __m512d Fma(__m512d a, __m512d b, __m512d c) { return _mm512_fmadd_pd(a, b, c); }
+HLO_AVX512_INLINE __m512 Add(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
+HLO_AVX512_INLINE __m512d Add(__m512d a, __m512d b) { return _mm512_add_pd(a, b); }
 
 }  // namespace avx512
 }  // namespace hlo

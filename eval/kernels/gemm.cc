@@ -13,6 +13,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "eval/kernels/column_dots.h"
 #include "eval/kernels/gemm_convert.h"
 #include "eval/kernels/gemm_libxsmm.h"
 #include "eval/kernels/isa_clones.h"
@@ -239,9 +240,11 @@ bool LaneGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int
   if ((copy_a ? m * k : 0) + (copy_b ? n * k : 0) > kLaneDotMostCopied) return false;
   ScratchBuffer<T> a_rows, b_cols;
   if (copy_a && !RowsOfColumns(a, lda, m, k, a_rows)) return false;
-  if (copy_b && !RowsOfColumns(b, ldb, n, k, b_cols)) return false;
   const T* arows = copy_a ? a_rows.data() : a;
   const int64_t alda = copy_a ? k : ta ? 1 : lda;
+  // Several rows against b's columns where they lie (the same sums).
+  if (copy_b && m > 1 && n > 1 && ColumnDots(m, n, k, arows, alda, b, ldb, c, ldc)) return true;
+  if (copy_b && !RowsOfColumns(b, ldb, n, k, b_cols)) return false;
   const T* bcols = copy_b ? b_cols.data() : b;
   const int64_t bld = copy_b ? k : tb ? ldb : 1;
   // A matrix-vector product keeps RowGemv's split across the cores (the

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "eval/kernels/column_dots.h"
 #include "eval/kernels/row_dots.h"
 #include "eval/linalg/lapack_fortran.h"  // lapack::Real
 
@@ -171,6 +172,44 @@ void CheckRowDotsOrder() {
 TEST_CASE("RowDots: every row the bits of its lanes' order, across blocks and chunks", "[gemm]") {
   CheckRowDotsOrder<float>();
   CheckRowDotsOrder<double>();
+}
+
+// ColumnDots: every result the bits of RowDotsOrder on a's row and b's
+// column, for column counts around the vector's lanes (masked loads) and
+// contractions around the lanes and past them, with leading dimensions
+// past the sizes. Machines without AVX-512 skip it (it returns false).
+template <typename T>
+void CheckColumnDotsOrder() {
+  constexpr int64_t kLanes = 64 / sizeof(T);
+  std::mt19937 rng(11);
+  for (const int64_t k : {int64_t{1}, kLanes - 1, kLanes, kLanes + 3, int64_t{300}}) {
+    for (const int64_t n : {int64_t{2}, kLanes - 1, kLanes, kLanes + 1, 3 * kLanes + 2}) {
+      const int64_t m = 5, lda = k + 2, ldb = n + 3, ldc = n + 4;
+      const std::vector<T> a = Random<T>(m * lda, rng);
+      const std::vector<T> b = Random<T>(k * ldb, rng);
+      std::vector<T> c(m * ldc, T(-7));
+      if (!gemm::ColumnDots(m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc)) return;
+      std::vector<T> column(k);
+      for (int64_t j = 0; j < n; ++j) {
+        for (int64_t p = 0; p < k; ++p) column[p] = b[p * ldb + j];
+        for (int64_t i = 0; i < m; ++i) {
+          const T want = RowDotsOrder(k, column.data(), a.data() + i * lda);
+          INFO("k=" << k << " n=" << n << " c[" << i << "][" << j << "] = " << c[i * ldc + j]
+                    << " want " << want);
+          REQUIRE(std::memcmp(&c[i * ldc + j], &want, sizeof(T)) == 0);
+        }
+      }
+      // Nothing past each row's n results is written.
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = n; j < ldc; ++j) REQUIRE(c[i * ldc + j] == T(-7));
+      }
+    }
+  }
+}
+
+TEST_CASE("ColumnDots: every result the bits of RowDots' lanes on a column", "[gemm]") {
+  CheckColumnDotsOrder<float>();
+  CheckColumnDotsOrder<double>();
 }
 
 // Infinities and NaNs reach their rows (a masked tail adds zeros only).

@@ -11,13 +11,10 @@ namespace hlo {
 namespace gemm {
 namespace {
 
+using avx512::Fma;
 using avx512::Load;
 using avx512::LoadFirst;
 using avx512::Zero;
-HLO_AVX512_INLINE __m512 Fma512(__m512 a, __m512 b, __m512 c) { return _mm512_fmadd_ps(a, b, c); }
-HLO_AVX512_INLINE __m512d Fma512(__m512d a, __m512d b, __m512d c) {
-  return _mm512_fmadd_pd(a, b, c);
-}
 
 // The lanes folded in halves: 16 -> 8 -> 4 -> 2 -> 1 (f64: 8 -> 4 -> 2 -> 1).
 // (Halves by masked extracts: GCC 12's casts and plain extracts start from
@@ -68,8 +65,8 @@ __attribute__((target("avx512f"))) void Block512(int64_t rows, const T* mat, int
     const T* row = mat + r * ld;
     auto a = ends.first ? Zero(x) : acc[r];
 #pragma GCC unroll 16
-    for (int j = 0; j < NV; ++j) a = Fma512(Load(row + j * kLanes), xv[j], a);
-    if (tail > 0) a = Fma512(LoadFirst(row + NV * kLanes, tail), xv[NV], a);
+    for (int j = 0; j < NV; ++j) a = Fma(Load(row + j * kLanes), xv[j], a);
+    if (tail > 0) a = Fma(LoadFirst(row + NV * kLanes, tail), xv[NV], a);
     if (ends.last) {
       y[r * incy] = Sum512(a);
     } else {

@@ -1,0 +1,29 @@
+// RowDots' sums with the matrix the other way round: c[i][j] = the sum of
+// a's row i times b's column j, where b is [k][n] row-major (a dot's
+// right-hand side as it lies), each sum exactly as RowDots makes it (64
+// bytes of lanes, lane l a chain of fused multiply-adds over p = l mod
+// lanes in order from +0, the lanes folded in halves). The lanes of one
+// vector are here sixteen (f32) or eight (f64) columns j, so b is read in
+// place: the product of few results over a long contraction (a weight
+// gradient's [27,4096] x [4096,16]) no longer copies b's columns into rows
+// first.
+#ifndef HLO_EVAL_KERNELS_COLUMN_DOTS_H_
+#define HLO_EVAL_KERNELS_COLUMN_DOTS_H_
+
+#include <cstdint>
+
+namespace hlo {
+namespace gemm {
+
+// c[i * ldc + j] for i < m, j < n, from a[i * lda + p] and b[p * ldb + j]
+// (p < k); false (nothing written) where the CPU has no AVX-512, whose
+// callers copy b's columns and call RowDots instead (the same bits).
+bool ColumnDots(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
+                int64_t ldb, float* c, int64_t ldc);
+bool ColumnDots(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const double* b,
+                int64_t ldb, double* c, int64_t ldc);
+
+}  // namespace gemm
+}  // namespace hlo
+
+#endif  // HLO_EVAL_KERNELS_COLUMN_DOTS_H_
