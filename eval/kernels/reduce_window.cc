@@ -329,6 +329,31 @@ absl::Status BatchedPrefixScan(BatchProgram& program, const Buffers& b,
   return absl::OkStatus();
 }
 
+// Lanes [lane, lane + length) whose windows start at consecutive elements.
+struct LaneRun {
+  int64_t lane, length;
+};
+
+void ConsecutiveRuns(const int64_t* origins, int64_t n, std::vector<LaneRun>& runs) {
+  runs.clear();
+  for (int64_t i = 0; i < n; ++i) {
+    if (i > 0 && origins[i] == origins[i - 1] + 1) {
+      ++runs.back().length;
+    } else {
+      runs.push_back({i, 1});
+    }
+  }
+}
+
+// Each lane's element `at` past its window's origin, a run at a time.
+void CopyRuns(uint8_t* dst, const uint8_t* src, const int64_t* origins, int64_t at,
+              const std::vector<LaneRun>& runs, int width) {
+  for (const LaneRun& run : runs) {
+    std::memcpy(dst + run.lane * width, src + (origins[run.lane] + at) * width,
+                static_cast<size_t>(run.length) * width);
+  }
+}
+
 // Any window: a block of consecutive outputs accumulates in place; each
 // window position gathers its element (or the init value) per output.
 absl::Status BatchedWindow(BatchProgram& program, const Buffers& b,
@@ -360,6 +385,7 @@ absl::Status BatchedWindow(BatchProgram& program, const Buffers& b,
   const std::vector<int64_t> inside_offsets =
       inside ? InsideWindowOffsets(axes, in_strides) : std::vector<int64_t>();
   std::vector<int64_t> origins(inside ? lanes : 0);
+  std::vector<LaneRun> runs;
   for (int64_t start = 0; start < out_count; start += lanes) {
     const int64_t nb = std::min(lanes, out_count - start);
     lane.Fill(oidx, out_dims, nb);
@@ -373,18 +399,31 @@ absl::Status BatchedWindow(BatchProgram& program, const Buffers& b,
         const int64_t step = axes[d].stride * in_strides[d];
         for (int64_t i = 0; i < nb; ++i) origins[i] += lane.lanes[d][i] * step;
       }
+      ConsecutiveRuns(origins.data(), nb, runs);
     }
+    // Lanes whose windows start at consecutive elements (a pooling
+    // window's features) read each window position as runs, copied at once
+    // rather than element by element: cnn_grad's argmax over five
+    // operands gathers 16-element runs.
+    const bool by_runs = inside && static_cast<int64_t>(runs.size()) * 4 <= nb;
     std::vector<int64_t> widx(r, 0);
     size_t position = 0;
     do {
-      if (inside) {
+      if (by_runs) {
         const int64_t at = inside_offsets[position++];
-        for (int64_t i = 0; i < nb; ++i) offsets[i] = origins[i] + at;
+        for (size_t j = 0; j < b.m; ++j)
+          CopyRuns(xs[j].data(), b.in[j], origins.data(), at, runs, b.width[j]);
       } else {
-        for (int64_t i = 0; i < nb; ++i) offsets[i] = lane.WindowOffset(axes, in_strides, widx, i);
-      }
-      for (size_t j = 0; j < b.m; ++j) {
-        GatherElements(xs[j].data(), b.in[j], offsets.data(), nb, b.width[j], b.init[j]);
+        if (inside) {
+          const int64_t at = inside_offsets[position++];
+          for (int64_t i = 0; i < nb; ++i) offsets[i] = origins[i] + at;
+        } else {
+          for (int64_t i = 0; i < nb; ++i)
+            offsets[i] = lane.WindowOffset(axes, in_strides, widx, i);
+        }
+        for (size_t j = 0; j < b.m; ++j) {
+          GatherElements(xs[j].data(), b.in[j], offsets.data(), nb, b.width[j], b.init[j]);
+        }
       }
       absl::Status s = program.Run(in, out, nb);
       if (!s.ok()) return s;

@@ -128,6 +128,8 @@ def _(c):
     am = rw([x, idx], [c.ninf, c.zi], [1, 5], [1, 2], [(0, 0), (2, 2)], fn=argbest(lambda a, b: a > b))
     am2 = rw([x, idx], [c.ninf, c.zi], [3, 2], [2, 3], rhs_dilate=[1, 2],
              fn=argbest(lambda a, b: a > b))
+    am3 = rw([w, iota("s32", (4, 3, 16), 1)], [c.ninf, c.zi], [2, 2, 1], [2, 1, 1],
+             fn=argbest(lambda a, b: a > b))
     half_sum = lambda a, b: np.float32(np.float32(np.float32(a) + np.float32(b)) * np.float32(0.5))
     xb = cvt("bf16", x)
     return tup(rw(x, c.ninf, [1, 37], pad_=[(0, 0), (36, 0)], fn=lae),
@@ -138,7 +140,8 @@ def _(c):
                tup(*am),
                rw(x, c.zero, [2, 2], [1, 2], [(1, 0), (0, 0)], fn=half_sum),
                rw(xb, c.zb, [1, 37], pad_=[(0, 0), (36, 0)], fn=_bf16add),
-               tup(*am2))
+               tup(*am2),
+               tup(*am3))
 
 
 def _jax_arg(better):
