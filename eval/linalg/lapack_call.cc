@@ -9,7 +9,10 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <string_view>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_join.h"
 #include "ir/attribute.h"
 #include "ir/strings.h"
@@ -37,23 +40,27 @@ bool SameArray(const Shape& s, const ResultSpec& spec) {
 
 // Each logical dimension's stride in memory laid out by `layout_of`'s
 // minor_to_major (row-major when it has none or it does not fit).
-std::vector<int64_t> MemoryStrides(const Shape& layout_of, absl::Span<const int64_t> dims) {
+// Small per-call index vectors (a solver's loop makes many small calls;
+// their heap vectors were a fifth of a 5x5 trsm's time).
+using SmallDims = absl::InlinedVector<int64_t, 6>;
+
+SmallDims MemoryStrides(const Shape& layout_of, absl::Span<const int64_t> dims) {
   const size_t rank = dims.size();
-  std::vector<int64_t> m2m;
+  SmallDims m2m;
   if (layout_of.IsArray() && layout_of.has_layout()) {
     m2m.assign(layout_of.layout().minor_to_major.begin(), layout_of.layout().minor_to_major.end());
   }
-  std::vector<bool> seen(rank, false);
+  SmallDims seen(rank, 0);
   bool ok = m2m.size() == rank;
   for (int64_t d : m2m) {
     ok = ok && d >= 0 && static_cast<size_t>(d) < rank && !seen[d];
-    if (ok) seen[d] = true;
+    if (ok) seen[d] = 1;
   }
   if (!ok) {
     m2m.clear();
     for (size_t i = rank; i-- > 0;) m2m.push_back(static_cast<int64_t>(i));
   }
-  std::vector<int64_t> strides(rank);
+  SmallDims strides(rank);
   int64_t stride = 1;
   for (int64_t d : m2m) {
     strides[d] = stride;
@@ -64,12 +71,12 @@ std::vector<int64_t> MemoryStrides(const Shape& layout_of, absl::Span<const int6
 
 // Visits every element in row-major order with its offset in memory.
 template <typename F>
-void ForEachOffset(absl::Span<const int64_t> dims, const std::vector<int64_t>& strides, F f) {
+void ForEachOffset(absl::Span<const int64_t> dims, absl::Span<const int64_t> strides, F f) {
   const size_t rank = dims.size();
   for (int64_t d : dims) {
     if (d == 0) return;
   }
-  std::vector<int64_t> index(rank, 0);
+  SmallDims index(rank, 0);
   int64_t offset = 0, linear = 0;
   while (true) {
     f(linear++, offset);
@@ -85,6 +92,44 @@ void ForEachOffset(absl::Span<const int64_t> dims, const std::vector<int64_t>& s
       if (k == 0) return;
     }
     if (rank == 0) return;
+  }
+}
+
+// Copies each element between row-major order and memory order, typed
+// by width (a memcpy call per element otherwise).
+template <bool kToMemory>
+void Reorder(const uint8_t* src, uint8_t* dst, int width, absl::Span<const int64_t> dims,
+             absl::Span<const int64_t> strides) {
+  auto typed = [&](auto tag) {
+    using E = decltype(tag);
+    const E* s = reinterpret_cast<const E*>(src);
+    E* d = reinterpret_cast<E*>(dst);
+    ForEachOffset(dims, strides, [&](int64_t linear, int64_t offset) {
+      if constexpr (kToMemory) {
+        std::memcpy(d + offset, s + linear, sizeof(E));
+      } else {
+        std::memcpy(d + linear, s + offset, sizeof(E));
+      }
+    });
+  };
+  struct Bytes16 {
+    uint64_t lo, hi;
+  };
+  switch (width) {
+    case 4:
+      return typed(uint32_t{});
+    case 8:
+      return typed(uint64_t{});
+    case 16:
+      return typed(Bytes16{});
+    default:
+      ForEachOffset(dims, strides, [&](int64_t linear, int64_t offset) {
+        if constexpr (kToMemory) {
+          std::memcpy(dst + offset * width, src + linear * width, width);
+        } else {
+          std::memcpy(dst + linear * width, src + offset * width, width);
+        }
+      });
   }
 }
 
@@ -204,16 +249,25 @@ std::string Call::TargetName() const {
 }
 
 absl::Status Call::ParseAttributes() {
-  if (attrs_) return absl::OkStatus();
-  auto parsed = ParseDict(inst_.GetString(AttrKind::kBackendConfig));
-  if (!parsed.ok()) return parsed.status();
-  attrs_ = std::move(*parsed);
+  if (attrs_ != nullptr) return absl::OkStatus();
+  // Parses of backend_config texts, per thread (entries never move: each
+  // is held by pointer while its call runs).
+  thread_local absl::flat_hash_map<std::string, std::unique_ptr<const Dict>> parsed_texts;
+  const std::string_view text = inst_.GetString(AttrKind::kBackendConfig);
+  auto it = parsed_texts.find(absl::string_view(text.data(), text.size()));
+  if (it == parsed_texts.end()) {
+    auto parsed = ParseDict(text);
+    if (!parsed.ok()) return parsed.status();
+    it = parsed_texts.emplace(std::string(text), std::make_unique<const Dict>(*std::move(parsed)))
+             .first;
+  }
+  attrs_ = it->second.get();
   return absl::OkStatus();
 }
 
 absl::StatusOr<const std::pair<int64_t, std::string>*> Call::Attr(std::string_view name) {
   HLO_RETURN_IF_ERROR(ParseAttributes());
-  auto it = attrs_->find(std::string(name));
+  auto it = attrs_->find(absl::string_view(name.data(), name.size()));
   if (it == attrs_->end()) {
     return absl::InvalidArgumentError(StrCat("custom-call ", TargetName(), " needs the attribute '",
                                              name, "' in backend_config"));
@@ -237,7 +291,9 @@ absl::StatusOr<char> Call::CharAttr(std::string_view name, std::string_view allo
 
 absl::Status Call::SetAttr(std::string_view name, int64_t value) {
   HLO_RETURN_IF_ERROR(ParseAttributes());
-  (*attrs_)[std::string(name)] = {value, StrCat(value)};
+  if (!own_) own_ = *attrs_;
+  (*own_)[std::string(name)] = {value, StrCat(value)};
+  attrs_ = &*own_;
   return absl::OkStatus();
 }
 
@@ -372,23 +428,15 @@ const Shape& Call::ResultLayout(int64_t i) const {
 }
 
 void Call::ToMemoryOrder(const Literal& lit, const Shape& layout_of, void* out) {
-  const int width = ByteWidth(lit.element_type());
-  const std::vector<int64_t> strides = MemoryStrides(layout_of, lit.shape().dims());
-  const uint8_t* src = lit.data();
-  uint8_t* dst = static_cast<uint8_t*>(out);
-  ForEachOffset(lit.shape().dims(), strides, [&](int64_t linear, int64_t offset) {
-    std::memcpy(dst + offset * width, src + linear * width, width);
-  });
+  const SmallDims strides = MemoryStrides(layout_of, lit.shape().dims());
+  Reorder<true>(lit.data(), static_cast<uint8_t*>(out), ByteWidth(lit.element_type()),
+                lit.shape().dims(), strides);
 }
 
 void Call::FromMemoryOrder(const void* in, const Shape& layout_of, Literal& lit) {
-  const int width = ByteWidth(lit.element_type());
-  const std::vector<int64_t> strides = MemoryStrides(layout_of, lit.shape().dims());
-  const uint8_t* src = static_cast<const uint8_t*>(in);
-  uint8_t* dst = lit.data();
-  ForEachOffset(lit.shape().dims(), strides, [&](int64_t linear, int64_t offset) {
-    std::memcpy(dst + linear * width, src + offset * width, width);
-  });
+  const SmallDims strides = MemoryStrides(layout_of, lit.shape().dims());
+  Reorder<false>(static_cast<const uint8_t*>(in), lit.data(), ByteWidth(lit.element_type()),
+                 lit.shape().dims(), strides);
 }
 
 bool WidenedCall(const Call& call) {
