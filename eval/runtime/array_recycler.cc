@@ -12,7 +12,8 @@ namespace {
 struct Bin {
   struct Entry {
     PrimitiveType type{};
-    int64_t rank = -1;  // -1: empty
+    int64_t rank = -1;     // -1: empty
+    int64_t elements = 0;  // checked before the dims, which live behind the literal
     std::shared_ptr<Literal> literal;
   };
   static constexpr size_t kSize = 16;
@@ -52,6 +53,7 @@ void RecycleArray(Value& value) {
     bin.next = (bin.next + 1) % Bin::kSize;
     e.type = value.array().element_type();
     e.rank = value.array().shape().rank();
+    e.elements = value.array().element_count();
     e.literal = value.TakeArray();  // the oldest array is freed here
   }
   value = Value();
@@ -60,14 +62,15 @@ void RecycleArray(Value& value) {
 std::shared_ptr<Literal> ReuseArray(const Shape& shape) {
   const PrimitiveType type = shape.element_type();
   const int64_t rank = shape.rank();
+  if (!StaticArray(shape)) return nullptr;
+  uint64_t elements = 1;  // wraps for huge shapes: then the dims differ
+  for (int64_t d : shape.dims()) elements *= static_cast<uint64_t>(d);
   Bin& bin = ThreadBin();
   for (Bin::Entry& e : bin.entries) {
-    if (e.rank != rank || e.type != type) continue;
+    if (e.rank != rank || e.type != type || static_cast<uint64_t>(e.elements) != elements) continue;
     // Same dims: the same element count, which was small.
     absl::Span<const int64_t> have = e.literal->shape().dims();
-    if (!std::equal(have.begin(), have.end(), shape.dims().begin()) || !StaticArray(shape)) {
-      continue;
-    }
+    if (!std::equal(have.begin(), have.end(), shape.dims().begin())) continue;
     e.rank = -1;
     return std::move(e.literal);
   }
