@@ -6,7 +6,6 @@
 #include "absl/container/inlined_vector.h"
 #include "eval/collectives/collective_groups.h"
 #include "eval/kernels/scalar_apply.h"
-#include "eval/runtime/array_recycler.h"
 #include "eval/type_dispatch.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
@@ -64,13 +63,12 @@ absl::StatusOr<Value> SliceAlong(const Literal& src, int64_t d, int64_t off, int
 }
 
 absl::StatusOr<Value> CopyArray(const Literal& src) {
-  // A small array freed on this thread (storage is row-major whatever the
-  // layout): no allocation of a shape and a buffer per collective.
-  if (std::shared_ptr<Literal> reused = ReuseArray(src.shape())) {
-    if (src.size_bytes() > 0) std::memcpy(reused->data(), src.data(), src.size_bytes());
-    return Value::Array(std::move(reused));
-  }
-  return Value::Array(std::make_shared<Literal>(src));
+  // A small array freed on this thread where there is one (storage is
+  // row-major whatever the layout): no allocation per collective.
+  absl::StatusOr<Value> out = NewArrayUninitialized(src.shape());
+  if (!out.ok()) return out;
+  if (src.size_bytes() > 0) std::memcpy(out->mutable_array().data(), src.data(), src.size_bytes());
+  return out;
 }
 
 // ---- reductions ---------------------------------------------------------------
@@ -223,6 +221,9 @@ struct Ctx {
   const std::vector<int64_t>& group() const { return *group_of; }
 };
 
+// Runs one instance of a collective of `inst` among `group` (device
+// numbers), at the device's site of `inst` (`found`, or looked up): with
+// one device `combine` just runs on this device's value.
 absl::StatusOr<Value> ExchangeAt(const Instruction& inst, const std::vector<int64_t>& group,
                                  DeviceContext* dev, DeviceContext::CollectiveSite* found,
                                  Value contribution, const Rendezvous::Combine& combine,
@@ -637,13 +638,6 @@ absl::StatusOr<Value> ZeroValue(const Shape& shape) {
     return Value::Tuple(std::move(v));
   }
   return NewArray(shape);
-}
-
-absl::StatusOr<Value> ExchangeValues(const Instruction& inst, const std::vector<int64_t>& group,
-                                     DeviceContext* dev, Value contribution,
-                                     const Rendezvous::Combine& combine,
-                                     const Rendezvous::Wants* wants, const Rendezvous::Cut* cut) {
-  return ExchangeAt(inst, group, dev, nullptr, std::move(contribution), combine, wants, cut);
 }
 
 absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Operands ops,

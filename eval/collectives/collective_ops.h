@@ -19,14 +19,6 @@ namespace hlo {
 absl::StatusOr<Value> EvalGroupCollective(const Instruction& inst, Opcode op, Operands ops,
                                           const Shape& result, KernelContext& evaluator);
 
-// Runs one instance of a collective of `inst` among `group` (device
-// numbers): with one device `combine` just runs on this device's value.
-absl::StatusOr<Value> ExchangeValues(const Instruction& inst, const std::vector<int64_t>& group,
-                                     DeviceContext* device, Value contribution,
-                                     const Rendezvous::Combine& combine,
-                                     const Rendezvous::Wants* wants = nullptr,
-                                     const Rendezvous::Cut* cut = nullptr);
-
 // The device context of an evaluator, or `fallback` made now (device 0 of 1).
 DeviceContext& DeviceOf(KernelContext& evaluator, std::optional<DeviceContext>& fallback);
 

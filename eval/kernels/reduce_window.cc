@@ -409,13 +409,12 @@ absl::Status BatchedWindow(BatchProgram& program, const Buffers& b,
     std::vector<int64_t> widx(r, 0);
     size_t position = 0;
     do {
+      const int64_t at = inside ? inside_offsets[position++] : 0;
       if (by_runs) {
-        const int64_t at = inside_offsets[position++];
         for (size_t j = 0; j < b.m; ++j)
           CopyRuns(xs[j].data(), b.in[j], origins.data(), at, runs, b.width[j]);
       } else {
         if (inside) {
-          const int64_t at = inside_offsets[position++];
           for (int64_t i = 0; i < nb; ++i) offsets[i] = origins[i] + at;
         } else {
           for (int64_t i = 0; i < nb; ++i)
