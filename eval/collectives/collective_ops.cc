@@ -78,17 +78,16 @@ constexpr bool kNative = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
 
 // acc = op(acc, x) in a native loop for the ops and types where that is
 // exactly the computation (integers wrap; float max/min are left to the
-// computation for their NaN rules). False when not covered.
-bool FoldNative(Opcode op, Literal& acc, const Literal& x) {
-  PrimitiveType t = acc.element_type();
+// computation for their NaN rules), over n elements of type t in memory
+// order. False when not covered (n = 0 only asks).
+bool FoldNative(Opcode op, PrimitiveType t, void* acc, const void* x, int64_t n) {
   if (BitWidth(t) < 8 && t != PrimitiveType::kPred) return false;
   bool done = false;
   DispatchType(t, [&](auto tag) {
     using T = typename decltype(tag)::T;
     if constexpr (kNative<T>) {
-      T* a = acc.typed<T>();
-      const T* b = x.typed<T>();
-      const int64_t n = acc.element_count();
+      T* a = static_cast<T*>(acc);
+      const T* b = static_cast<const T*>(x);
       using U = typename std::conditional_t<std::is_integral_v<T>, std::make_unsigned<T>,
                                             std::type_identity<T>>::type;
       auto run = [&](auto f) {
@@ -112,9 +111,8 @@ bool FoldNative(Opcode op, Literal& acc, const Literal& x) {
           }
       }
     } else if constexpr (std::is_same_v<T, bool>) {
-      bool* a = acc.typed<bool>();
-      const bool* b = x.typed<bool>();
-      const int64_t n = acc.element_count();
+      bool* a = static_cast<bool*>(acc);
+      const bool* b = static_cast<const bool*>(x);
       if (op == Opcode::kAnd || op == Opcode::kMinimum || op == Opcode::kMultiply) {
         for (int64_t i = 0; i < n; ++i) a[i] = a[i] && b[i];
         done = true;
@@ -134,7 +132,11 @@ absl::StatusOr<Value> FoldArrays(const Computation& f, absl::Span<const Literal*
   if (!acc.ok()) return acc.status();
   std::optional<Opcode> simple = SimpleBinaryReducer(f);
   for (size_t k = 1; k < parts.size(); ++k) {
-    if (simple && FoldNative(*simple, acc->mutable_array(), *parts[k])) continue;
+    Literal& a = acc->mutable_array();
+    if (simple &&
+        FoldNative(*simple, a.element_type(), a.data(), parts[k]->data(), a.element_count())) {
+      continue;
+    }
     Value x = Value::Array(std::make_shared<Literal>(*parts[k]));
     const Value* args[2] = {&*acc, &x};
     auto next = MapScalarComputation(f, args, acc->array().shape(), ev);
@@ -307,6 +309,39 @@ absl::StatusOr<Value> AllReduceSliced(Ctx& c, const Computation& f) {
                                             Bundle(c.ops), sliced, site.where);
 }
 
+// A one-array all-reduce of a native fold (FoldArrays' bits) whose group
+// has this device alone on this process: folded from the members' bytes
+// where the transport's quick gather leaves them, no values made but the
+// result. Nullopt: not such an all-reduce.
+std::optional<absl::StatusOr<Value>> QuickAllReduce(Ctx& c, const Computation& f,
+                                                    const Rendezvous::Combine& combine) {
+  if (c.ops.size() != 1 || !Spans(c)) return std::nullopt;
+  const Literal& mine = c.ops[0]->array();
+  const PrimitiveType type = mine.element_type();
+  std::optional<Opcode> op = SimpleBinaryReducer(f);
+  if (!op || !FoldNative(*op, type, nullptr, nullptr, 0)) return std::nullopt;
+  absl::StatusOr<Value> out = NewArrayUninitialized(mine.shape());
+  if (!out.ok()) return out;
+  uint8_t* acc = out->mutable_array().data();
+  const int64_t n = mine.element_count();
+  const size_t bytes = mine.size_bytes();
+  auto fold = [&](absl::Span<const char* const> blocks) {
+    if (bytes > 0) std::memcpy(acc, blocks[0], bytes);
+    for (size_t k = 1; k < blocks.size(); ++k) FoldNative(*op, type, acc, blocks[k], n);
+  };
+  DeviceContext::CollectiveSite& site = NamedSite(c.inst, c.group(), *c.shared, c.site);
+  const std::string& key = CollectiveKey(site);
+  Rendezvous& rendezvous = *c.shared->rendezvous;
+  std::optional<absl::Status> quick =
+      rendezvous.QuickCollective(key, c.group(), c.shared->device(), *c.ops[0], fold, site.where);
+  if (!quick) {  // the instance's key is taken: the general path under it
+    return rendezvous.Collective(key, c.group(), c.shared->device(), *c.ops[0], combine,
+                                 site.where);
+  }
+  if (!quick->ok()) return *quick;
+  return out;
+}
+
 absl::StatusOr<Value> AllReduce(Ctx& c) {
   const Computation* f = c.inst.to_apply();
   if (f == nullptr) return Invalid("needs a to_apply computation");
@@ -319,7 +354,8 @@ absl::StatusOr<Value> AllReduce(Ctx& c) {
     return AllReduceSliced(c, *f);
   }
   // Captures two pointers: std::function keeps them without an allocation.
-  return Exchange(c, [&c, f](absl::Span<const Value> all) -> absl::StatusOr<Value> {
+  const Rendezvous::Combine combine = [&c,
+                                       f](absl::Span<const Value> all) -> absl::StatusOr<Value> {
     const size_t n = c.ops.size();
     absl::InlinedVector<const Literal*, 8> parts(all.size());
     auto fold = [&](size_t i) {  // operand i over the members, in group order
@@ -334,7 +370,11 @@ absl::StatusOr<Value> AllReduce(Ctx& c) {
       results.push_back(*std::move(r));
     }
     return Unbundle(std::move(results));
-  });
+  };
+  if (std::optional<absl::StatusOr<Value>> quick = QuickAllReduce(c, *f, combine)) {
+    return *std::move(quick);
+  }
+  return Exchange(c, combine);
 }
 
 absl::StatusOr<Value> AllGather(Ctx& c) {

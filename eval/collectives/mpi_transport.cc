@@ -255,6 +255,8 @@ class MpiImpl final : public MpiTransport {
   std::shared_ptr<Gathered> StartGather(
       const std::string& key, absl::Span<const int64_t> group,
       absl::Span<const std::pair<int64_t, const Value*>> mine) override;
+  Quick QuickGather(const std::string& key, absl::Span<const int64_t> group, const Value& mine,
+                    QuickFold fold) override;
 
   void StateChanged() override { MarkDirty(false); }
   void LeftWait() override {
@@ -797,6 +799,9 @@ class MpiImpl final : public MpiTransport {
     // delivered in that order (under progress_mu_).
     std::unique_ptr<ShmRing> ring;
     uint64_t ring_started = 0, ring_published = 0, ring_delivered = 0;
+    // Where every rank has one member: the rank (index into `ranks`) of
+    // each member, in group order (QuickGather's); empty otherwise.
+    std::vector<int> rank_of_member;
   };
   // Made before the first run, then only read; found by a span.
   struct GroupLess {
@@ -836,6 +841,10 @@ class MpiImpl final : public MpiTransport {
   // Rings for the first groups only (each rank maps kSlots slots of every
   // rank of each of its groups' rings).
   static constexpr size_t kMostRings = 64;
+  // How many times QuickGather looks for its peers' blocks (a pause
+  // between looks) before it hands the gather over.
+  static constexpr int kQuickPolls = 64;
+  std::unique_ptr<Gather> MakeGather(GroupComm& gc, const std::string& key, const Value& like);
   void BeginGather(std::unique_ptr<Gather> g);
   bool TestRingGather(Gather& g);
   static void TryPublish(Gather& g);
@@ -927,6 +936,11 @@ absl::Status MpiImpl::PrepareGroups(const std::vector<std::vector<int64_t>>& gro
       const size_t i = std::lower_bound(ranks.begin(), ranks.end(), RankOf(g[m])) - ranks.begin();
       gc.members[i].push_back(static_cast<int64_t>(m));
     }
+    if (std::all_of(gc.members.begin(), gc.members.end(),
+                    [](const std::vector<int64_t>& m) { return m.size() == 1; })) {
+      gc.rank_of_member.resize(g.size());
+      for (size_t i = 0; i < gc.members.size(); ++i) gc.rank_of_member[gc.members[i][0]] = int(i);
+    }
     MPI_Group group;
     MPI_Group_incl(all, static_cast<int>(ranks.size()), ranks.data(), &group);
     MPI_Comm_create_group(comm_, group, kTag, &gc.comm);
@@ -941,12 +955,11 @@ absl::Status MpiImpl::PrepareGroups(const std::vector<std::vector<int64_t>>& gro
   return absl::OkStatus();
 }
 
-std::shared_ptr<Transport::Gathered> MpiImpl::StartGather(
-    const std::string& key, absl::Span<const int64_t> group,
-    absl::Span<const std::pair<int64_t, const Value*>> mine) {
-  auto it = groups_.find(group);
-  if (it == groups_.end() || mine.empty()) return nullptr;
-  GroupComm& gc = it->second;
+// A gather of `gc` for contributions shaped like `like`: the buffers of
+// the group's last one of those shapes where there is one, and its result
+// (reset) once its waiter let it go. Null where `like` has no blocks.
+std::unique_ptr<MpiImpl::Gather> MpiImpl::MakeGather(GroupComm& gc, const std::string& key,
+                                                     const Value& like) {
   std::unique_ptr<Gather> g;
   {
     std::lock_guard<std::mutex> lock(spare_mu_);
@@ -955,8 +968,6 @@ std::shared_ptr<Transport::Gathered> MpiImpl::StartGather(
       gc.spare.pop_back();
     }
   }
-  // A collective of the group's last shapes reuses its buffers.
-  const Value& like = *mine.front().second;
   if (g != nullptr && g->blocks.Fits(like)) {
     g->blocks.Rekey(key);
   } else {
@@ -976,17 +987,8 @@ std::shared_ptr<Transport::Gathered> MpiImpl::StartGather(
     g->receive = std::make_unique_for_overwrite<char[]>(total);
     g->kept.assign(gc.ranks.size(), {});
   }
-  absl::InlinedVector<const Value*, 8> values;
-  for (const auto& m : mine) values.push_back(m.second);
-  g->send.clear();
   g->failed = false;
-  if (!g->blocks.Write(values, &g->send)) return nullptr;
-  // Every rank of the group computes the same choice (the same counts).
-  g->ring = gc.ring != nullptr && std::all_of(g->counts.begin(), g->counts.end(), [&](int c) {
-              return static_cast<size_t>(c) <= gc.ring->slot_bytes();
-            });
   g->published = false;
-  if (g->ring) g->seq = gc.ring_started++;
   // The last gather's result is reused once its waiter let it go (the
   // fence pairs with the waiter's release of its reference).
   if (g->result != nullptr && g->result.use_count() == 1) {
@@ -996,6 +998,26 @@ std::shared_ptr<Transport::Gathered> MpiImpl::StartGather(
   } else {
     g->result = std::make_shared<Gathered>();
   }
+  return g;
+}
+
+std::shared_ptr<Transport::Gathered> MpiImpl::StartGather(
+    const std::string& key, absl::Span<const int64_t> group,
+    absl::Span<const std::pair<int64_t, const Value*>> mine) {
+  auto it = groups_.find(group);
+  if (it == groups_.end() || mine.empty()) return nullptr;
+  GroupComm& gc = it->second;
+  std::unique_ptr<Gather> g = MakeGather(gc, key, *mine.front().second);
+  if (g == nullptr) return nullptr;
+  absl::InlinedVector<const Value*, 8> values;
+  for (const auto& m : mine) values.push_back(m.second);
+  g->send.clear();
+  if (!g->blocks.Write(values, &g->send)) return nullptr;
+  // Every rank of the group computes the same choice (the same counts).
+  g->ring = gc.ring != nullptr && std::all_of(g->counts.begin(), g->counts.end(), [&](int c) {
+              return static_cast<size_t>(c) <= gc.ring->slot_bytes();
+            });
+  if (g->ring) g->seq = gc.ring_started++;
   std::shared_ptr<Gathered> result = g->result;
   // Begun now unless another thread drives MPI (then by the next round,
   // after those queued before it).
@@ -1010,6 +1032,65 @@ std::shared_ptr<Transport::Gathered> MpiImpl::StartGather(
   queued_.store(true, std::memory_order_relaxed);
   wake_.notify_all();
   return result;
+}
+
+// The whole of a small all-reduce's exchange between ranks that keep pace
+// is then two cache-line transfers each way; the general path's
+// bookkeeping around them (a gather, its blocks read into new arrays,
+// delivery, the combine over values) cost twice that again.
+Transport::Quick MpiImpl::QuickGather(const std::string& key, absl::Span<const int64_t> group,
+                                      const Value& mine, QuickFold fold) {
+  if (!mine.is_array()) return {};
+  auto it = groups_.find(group);
+  if (it == groups_.end()) return {};
+  GroupComm& gc = it->second;
+  const Literal& array = mine.array();
+  const size_t block = GatherBlocks::kHeaderBytes + array.size_bytes();
+  if (gc.ring == nullptr || gc.rank_of_member.empty() || block > gc.ring->slot_bytes()) return {};
+  std::unique_lock<std::mutex> drive(progress_mu_, std::try_to_lock);
+  if (!drive.owns_lock()) return {};
+  // In order after the group's gathers begun here (none in flight), into
+  // a slot every peer is done reading.
+  const uint64_t seq = gc.ring_started;
+  if (gc.ring_published != seq || gc.ring_delivered != seq || !gc.ring->CanPublish(seq)) return {};
+  ++gc.ring_started;
+  char* slot = gc.ring->SlotOf(seq);
+  GatherBlocks::Header(key, static_cast<int64_t>(array.size_bytes()), slot);
+  std::memcpy(slot + GatherBlocks::kHeaderBytes, array.data(), array.size_bytes());
+  gc.ring->Published(seq);
+  ++gc.ring_published;
+  // About a round trip between cores that run both ranks; where ranks
+  // share cores a spin only keeps the peer from its own.
+  const int polls = yield_when_idle_ ? 1 : kQuickPolls;
+  bool arrived = false;
+  for (int i = 0; i < polls && !(arrived = gc.ring->Arrived(seq)); ++i) CpuRelax();
+  const int members = static_cast<int>(gc.rank_of_member.size());
+  absl::InlinedVector<const char*, 8> blocks(members);
+  for (int m = 0; arrived && m < members; ++m) {
+    const int r = gc.rank_of_member[m];
+    if (r == gc.me) {
+      blocks[m] = reinterpret_cast<const char*>(array.data());
+      continue;
+    }
+    const char* at = gc.ring->Block(r, seq, block).data();
+    // Another collective's block: its gather waits as the general one does.
+    arrived = std::memcmp(at, slot, GatherBlocks::kHeaderBytes) == 0;
+    blocks[m] = at + GatherBlocks::kHeaderBytes;
+  }
+  if (arrived) {
+    fold(blocks);
+    gc.ring->Consumed(seq);
+    ++gc.ring_delivered;
+    return {Quick::Kind::kDone, nullptr};
+  }
+  // Published: the gather goes on as one StartGather began.
+  std::unique_ptr<Gather> g = MakeGather(gc, key, mine);
+  g->ring = true;
+  g->seq = seq;
+  g->published = true;
+  std::shared_ptr<Gathered> result = g->result;
+  gathers_.push_back(std::move(g));
+  return {Quick::Kind::kHandedOver, std::move(result)};
 }
 
 // The gathers of one group are begun in one order on every rank, and

@@ -267,6 +267,46 @@ std::optional<absl::StatusOr<Value>> Rendezvous::CollectiveAlone(
   return combine(view);
 }
 
+std::optional<absl::Status> Rendezvous::QuickCollective(const std::string& key,
+                                                        absl::Span<const int64_t> group,
+                                                        int64_t device, const Value& contribution,
+                                                        Transport::QuickFold fold,
+                                                        const std::string& where) {
+  if (transport_ == nullptr || group.size() < 2 ||
+      std::count_if(group.begin(), group.end(), [&](int64_t d) { return IsLocal(d); }) != 1) {
+    return std::nullopt;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (Aborted()) return abort_;
+  }
+  Transport::Quick quick = transport_->QuickGather(key, group, contribution, fold);
+  if (quick.kind == Transport::Quick::Kind::kNotTaken) return std::nullopt;
+  if (quick.kind == Transport::Quick::Kind::kDone) return absl::OkStatus();
+  // Handed over: waited for as CollectiveAlone waits.
+  const Transport::Gathered& gathered = *quick.gathered;
+  if (!gathered.done.load(std::memory_order_acquire)) transport_->DriveProgress();
+  if (!gathered.done.load(std::memory_order_acquire)) {
+    std::unique_lock<std::mutex> lock(mu_);
+    HLO_RETURN_IF_ERROR(WaitGatheredLocked(lock, gathered, device, where));
+  }
+  absl::InlinedVector<const char*, 8> blocks(group.size());
+  for (size_t m = 0; m < group.size(); ++m) {
+    if (group[m] == device) blocks[m] = reinterpret_cast<const char*>(contribution.array().data());
+  }
+  for (const auto& [m, v] : gathered.parts) {
+    if (!v.is_array() || v.array().size_bytes() != contribution.array().size_bytes()) {
+      return absl::DataLossError("a block from another rank has the wrong size");
+    }
+    blocks[m] = reinterpret_cast<const char*>(v.array().data());
+  }
+  if (std::count(blocks.begin(), blocks.end(), nullptr) != 0) {
+    return absl::DataLossError("a gather between ranks came without every member's block");
+  }
+  fold(blocks);
+  return absl::OkStatus();
+}
+
 absl::Status Rendezvous::PostLocalLocked(const std::string& key, const Slot& slot,
                                          const Wants* wants, const Cut* cut) {
   if (cut != nullptr) return PostCutsLocked(key, slot, *cut);

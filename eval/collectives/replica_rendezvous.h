@@ -71,6 +71,17 @@ class Rendezvous {
                                    const std::string& where, const Wants* wants = nullptr,
                                    const Cut* cut = nullptr);
 
+  // The same where the contribution is one array and the combine a fold
+  // of the members' bytes (`fold`: every member's, in group order, where
+  // they lie), for a group whose only member here is `device`: through
+  // the transport's quick gather (Transport::QuickGather). Nullopt:
+  // nothing happened (no such way now); the caller calls Collective with
+  // the same key.
+  std::optional<absl::Status> QuickCollective(const std::string& key,
+                                              absl::Span<const int64_t> group, int64_t device,
+                                              const Value& contribution, Transport::QuickFold fold,
+                                              const std::string& where);
+
   // Whether `group` has devices on other processes (a transport's).
   bool SpansProcesses(absl::Span<const int64_t> group) const;
 

@@ -80,9 +80,8 @@ bool ShmRing::CanPublish(uint64_t seq) {
 }
 
 void ShmRing::Publish(uint64_t seq, std::string_view block) {
-  const Segment& mine = segments_[me_];
-  std::memcpy(mine.slots + (seq % kSlots) * slot_bytes_, block.data(), block.size());
-  mine.published->store(seq + 1, std::memory_order_release);
+  std::memcpy(SlotOf(seq), block.data(), block.size());
+  Published(seq);
 }
 
 bool ShmRing::Arrived(uint64_t seq) const {

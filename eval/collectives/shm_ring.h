@@ -48,6 +48,12 @@ class ShmRing {
   // This rank's block of gather `seq` (at most slot_bytes), visible to the
   // peers once this returns. Gathers are published in order.
   void Publish(uint64_t seq, std::string_view block);
+  // The same in two steps, for a block written in place: where gather
+  // `seq`'s block goes (once CanPublish(seq)), then its publication.
+  char* SlotOf(uint64_t seq) const { return segments_[me_].slots + (seq % kSlots) * slot_bytes_; }
+  void Published(uint64_t seq) {
+    segments_[me_].published->store(seq + 1, std::memory_order_release);
+  }
   // Whether every peer has published gather `seq`.
   bool Arrived(uint64_t seq) const;
   // Rank `rank`'s block of gather `seq` (its first `bytes`), valid until

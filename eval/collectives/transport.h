@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "eval/collectives/spin_policy.h"
@@ -89,6 +90,27 @@ class Transport {
       absl::Span<const std::pair<int64_t, const Value*>> mine) {
     (void)key, (void)group, (void)mine;
     return nullptr;
+  }
+  // A small gather whose group has one member on each process, none of
+  // its gathers in flight here, as StartGather's but for less: `mine`
+  // (this process's member's array) goes out written in place, and the
+  // peers' blocks are looked for a moment (about a round trip between
+  // cores). Where they all came, `fold` gets every member's bytes in group
+  // order, where they lie (kDone); where not (a peer still computes), the
+  // gather goes on as StartGather's (kHandedOver, with its Gathered).
+  // kNotTaken: nothing happened (no such way for this group now); the
+  // caller takes the general path. Called without the Rendezvous' lock,
+  // by the member's own device thread.
+  struct Quick {
+    enum class Kind { kNotTaken, kDone, kHandedOver };
+    Kind kind = Kind::kNotTaken;
+    std::shared_ptr<Gathered> gathered;
+  };
+  using QuickFold = absl::FunctionRef<void(absl::Span<const char* const>)>;
+  virtual Quick QuickGather(const std::string& key, absl::Span<const int64_t> group,
+                            const Value& mine, QuickFold fold) {
+    (void)key, (void)group, (void)mine, (void)fold;
+    return {};
   }
   // The Rendezvous' state changed (a device waits, or finished): the
   // transport may look at Rendezvous::State for its deadlock detection.

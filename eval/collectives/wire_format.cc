@@ -211,6 +211,11 @@ bool GatherBlocks::Fits(const Value& like) const {
 
 void GatherBlocks::Rekey(std::string_view key) { key_hash_ = KeyHash(key); }
 
+void GatherBlocks::Header(std::string_view key, int64_t member_bytes, char* out) {
+  const int64_t header[2] = {static_cast<int64_t>(KeyHash(key)), member_bytes};
+  std::memcpy(out, header, sizeof(header));
+}
+
 bool GatherBlocks::Write(absl::Span<const Value* const> members, std::string* out) const {
   const int64_t header[2] = {static_cast<int64_t>(key_hash_), member_bytes_};
   out->append(reinterpret_cast<const char*>(header), sizeof(header));

@@ -84,6 +84,9 @@ class GatherBlocks {
   // an array or a tuple of arrays.
   static std::optional<GatherBlocks> For(std::string_view key, const Value& like);
   static constexpr size_t kHeaderBytes = 16;
+  // The header Write puts before the members of the collective `key`, of
+  // `member_bytes` each (for a block written in place).
+  static void Header(std::string_view key, int64_t member_bytes, char* out);
   // Whether contributions shaped like `like` have these blocks (then
   // Rekey makes them another collective's).
   bool Fits(const Value& like) const;
