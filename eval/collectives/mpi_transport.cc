@@ -795,8 +795,9 @@ class MpiImpl final : public MpiTransport {
     std::vector<std::unique_ptr<Gather>> spare;
     // Where every rank of the group shares this machine: its gathers of
     // at most ring->slot_bytes() per block go through shared memory,
-    // numbered as they start (under the Rendezvous' lock), published and
-    // delivered in that order (under progress_mu_).
+    // numbered as they start (under the Rendezvous' lock, or by the
+    // group's one member here in QuickGather under progress_mu_), published
+    // and delivered in that order (under progress_mu_).
     std::unique_ptr<ShmRing> ring;
     uint64_t ring_started = 0, ring_published = 0, ring_delivered = 0;
     // Where every rank has one member: the rank (index into `ranks`) of

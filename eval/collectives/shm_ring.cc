@@ -10,10 +10,11 @@
 namespace hlo {
 namespace {
 
-// A segment: `published` and `consumed` on cache lines of their own (the
-// writer's and the readers' stores do not share a line), then the slots.
+// A segment: `consumed` on a cache line of its own (the readers' stores
+// do not share a line with the writer's), then the slots, each from the
+// start of a line.
 constexpr size_t kLine = 64;
-constexpr size_t kHeaderBytes = 2 * kLine;
+constexpr size_t kHeaderBytes = kLine;
 
 size_t RoundUp(size_t n) { return (n + kLine - 1) / kLine * kLine; }
 
@@ -37,8 +38,8 @@ std::unique_ptr<ShmRing> ShmRing::Create(MPI_Comm comm, size_t slot_bytes) {
     MPI_Comm_free(&node);
     return nullptr;
   }
-  slot_bytes = RoundUp(slot_bytes);
-  const size_t segment = kHeaderBytes + kSlots * slot_bytes;
+  const size_t stride = RoundUp(kStampBytes + slot_bytes);
+  const size_t segment = kHeaderBytes + kSlots * stride;
   char* base = nullptr;
   MPI_Win win = MPI_WIN_NULL;
   MPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
@@ -51,19 +52,20 @@ std::unique_ptr<ShmRing> ShmRing::Create(MPI_Comm comm, size_t slot_bytes) {
   MPI_Comm_free(&node);
   if (!all_made) return nullptr;
   new (base) std::atomic<uint64_t>(0);
-  new (base + kLine) std::atomic<uint64_t>(0);
+  for (uint64_t s = 0; s < kSlots; ++s) {
+    new (base + kHeaderBytes + s * stride) std::atomic<uint64_t>(0);
+  }
   std::vector<Segment> segments(static_cast<size_t>(size));
   for (int r = 0; r < size; ++r) {
     MPI_Aint bytes = 0;
     int unit = 0;
     char* at = nullptr;
     MPI_Win_shared_query(win, r, &bytes, &unit, &at);
-    segments[r] = Segment{reinterpret_cast<std::atomic<uint64_t>*>(at),
-                          reinterpret_cast<std::atomic<uint64_t>*>(at + kLine), at + kHeaderBytes};
+    segments[r] = Segment{reinterpret_cast<std::atomic<uint64_t>*>(at), at + kHeaderBytes};
   }
   // Every rank's counters are zero before any rank publishes.
   MPI_Win_fence(0, win);
-  return std::unique_ptr<ShmRing>(new ShmRing(win, me, slot_bytes, std::move(segments)));
+  return std::unique_ptr<ShmRing>(new ShmRing(win, me, slot_bytes, stride, std::move(segments)));
 }
 
 ShmRing::~ShmRing() { MPI_Win_free(&win_); }
@@ -87,13 +89,13 @@ void ShmRing::Publish(uint64_t seq, std::string_view block) {
 bool ShmRing::Arrived(uint64_t seq) const {
   for (size_t r = 0; r < segments_.size(); ++r) {
     if (static_cast<int>(r) == me_) continue;
-    if (segments_[r].published->load(std::memory_order_acquire) < seq + 1) return false;
+    if (Stamp(static_cast<int>(r), seq).load(std::memory_order_acquire) < seq + 1) return false;
   }
   return true;
 }
 
 std::string_view ShmRing::Block(int rank, uint64_t seq, size_t bytes) const {
-  return std::string_view(segments_[rank].slots + (seq % kSlots) * slot_bytes_, bytes);
+  return std::string_view(SlotAt(rank, seq) + kStampBytes, bytes);
 }
 
 void ShmRing::Consumed(uint64_t seq) {
