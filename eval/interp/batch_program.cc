@@ -40,9 +40,20 @@ struct BatchProgram::Step {
   bool bitcast = false;  // a scalar bitcast between types: bitcast-convert
   // Runs on raw arrays (PlanInPlace): the kernels elementwise::Apply reaches
   // for these types, called without Literals.
-  enum class Raw : uint8_t { kNone, kUnaryFloat, kBinaryFloat, kCompareFloat, kSelect };
+  enum class Raw : uint8_t {
+    kNone,
+    kUnaryFloat,
+    kBinaryFloat,
+    kCompareFloat,
+    kSelect,
+    kBinaryInt,
+    kConvertInt,
+    kBitcast,  // of whole bytes: the same bytes
+  };
   Raw raw = Raw::kNone;
-  PrimitiveType raw_type = PrimitiveType::kPred;  // f32/f64 operands; select: the result
+  // The operands' type (select: the result's).
+  PrimitiveType raw_type = PrimitiveType::kPred;
+  PrimitiveType raw_result_type = PrimitiveType::kPred;
 };
 
 // Walks a computation (inlining calls and fusions) and assigns registers.
@@ -725,15 +736,23 @@ namespace {
 
 // How `step` runs on raw arrays, or kNone: the f32/f64 ops that
 // elementwise::Apply hands to UnaryFloatKernel / BinaryFloatKernel, float
-// compare and select; never a step that flushes denormals in software.
+// compare and select, integer arithmetic (BinaryIntKernel) and converts
+// between integers, and bitcasts between whole-byte types of one width;
+// never a step that flushes denormals in software.
 template <typename Step>
 typename Step::Raw RawKindOf(const Step& step, const std::vector<PrimitiveType>& types) {
   using K = typename Step::Raw;
   using PT = PrimitiveType;
-  if (step.bitcast || (step.flush && !HardwareFlushes(*step.inst))) return K::kNone;
-  const Opcode op = step.inst->opcode();
   const PT rt = types[step.result];
   auto type = [&](int i) { return types[step.operands[i]]; };
+  if (step.bitcast) {
+    auto whole = [](PT t) { return elementwise::LogicalBits(t) == 8 * ByteWidth(t); };
+    return step.arity == 1 && ByteWidth(type(0)) == ByteWidth(rt) && whole(type(0)) && whole(rt)
+               ? K::kBitcast
+               : K::kNone;
+  }
+  if (step.flush && !HardwareFlushes(*step.inst)) return K::kNone;
+  const Opcode op = step.inst->opcode();
   const bool float_result = rt == PT::kF32 || rt == PT::kF64;
   switch (op) {
     case Opcode::kSelect: {
@@ -748,9 +767,12 @@ typename Step::Raw RawKindOf(const Step& step, const std::vector<PrimitiveType>&
                      (type(0) == PT::kF32 || type(0) == PT::kF64)
                  ? K::kCompareFloat
                  : K::kNone;
+    case Opcode::kConvert:
+      return step.arity == 1 && elementwise::ConvertIntKernel(type(0), rt, nullptr, nullptr, 0)
+                 ? K::kConvertInt
+                 : K::kNone;
     // Apply's own cases before the unary and binary families.
     case Opcode::kCopy:
-    case Opcode::kConvert:
     case Opcode::kBitcastConvert:
     case Opcode::kReducePrecision:
     case Opcode::kStochasticConvert:
@@ -759,7 +781,12 @@ typename Step::Raw RawKindOf(const Step& step, const std::vector<PrimitiveType>&
     default:
       break;
   }
-  if (!float_result) return K::kNone;
+  if (!float_result) {
+    return step.arity == 2 && IsElementwiseBinary(op) && type(0) == rt && type(1) == rt &&
+                   elementwise::BinaryIntKernel(op, rt, nullptr, nullptr, nullptr, 0)
+               ? K::kBinaryInt
+               : K::kNone;
+  }
   if (step.arity == 1 && IsElementwiseUnary(op) && type(0) == rt) {
     const bool ok = rt == PT::kF32 ? elementwise::UnaryFloatKernel<float>(op, nullptr, nullptr, 0)
                                    : elementwise::UnaryFloatKernel<double>(op, nullptr, nullptr, 0);
@@ -799,6 +826,7 @@ void BatchProgram::PlanInPlace() {
     } else {
       step.raw_type = step.raw == Step::Raw::kSelect ? register_types_[step.result]
                                                      : register_types_[step.operands[0]];
+      step.raw_result_type = register_types_[step.result];
       produced_raw[step.result] = true;
     }
   }
@@ -854,6 +882,15 @@ absl::Status BatchProgram::RunSteps(int64_t count) {
         case Step::Raw::kSelect:
           elementwise::SelectArrays(ByteWidth(step.raw_type), reinterpret_cast<const bool*>(in[0]),
                                     in[1], in[2], out, count);
+          break;
+        case Step::Raw::kBinaryInt:
+          elementwise::BinaryIntKernel(op, step.raw_type, in[0], in[1], out, count);
+          break;
+        case Step::Raw::kConvertInt:
+          elementwise::ConvertIntKernel(step.raw_type, step.raw_result_type, in[0], out, count);
+          break;
+        case Step::Raw::kBitcast:
+          if (count > 0) std::memmove(out, in[0], count * ByteWidth(step.raw_type));
           break;
         case Step::Raw::kNone:
           break;

@@ -132,7 +132,8 @@ class BatchProgram {
   // Runs the steps over the first `count` positions of the registers.
   absl::Status RunSteps(int64_t count);
   // Marks the steps that run on raw arrays (f32/f64 math, float compare,
-  // select) and, from that, the parameters read where they lie and the
+  // select, integer arithmetic, converts between integers, whole-byte
+  // bitcasts) and, from that, the parameters read where they lie and the
   // results written straight into the outputs (see Run).
   void PlanInPlace();
 

@@ -144,6 +144,56 @@ ENTRY e { ROOT c = f32[] constant(0) })",
                         "f", 5000);
 }
 
+// Every integer op the raw integer steps take, on every whole-byte integer
+// type, with shift amounts around the width, each result converted to every
+// other integer type and bitcast to its unsigned (or signed) twin.
+TEST_CASE("batch program: integer ops, converts and bitcasts of every width on raw arrays",
+          "[batch_program]") {
+  const std::vector<std::string> types = {"s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"};
+  const std::vector<std::string> ops = {"add",
+                                        "subtract",
+                                        "multiply",
+                                        "divide",
+                                        "remainder",
+                                        "power",
+                                        "maximum",
+                                        "minimum",
+                                        "and",
+                                        "or",
+                                        "xor",
+                                        "shift-left",
+                                        "shift-right-logical",
+                                        "shift-right-arithmetic"};
+  for (const std::string& t : types) {
+    const int bits = std::stoi(t.substr(1));
+    const std::string twin = StrCat(t[0] == 's' ? "u" : "s", t.substr(1));
+    std::string text =
+        StrCat("f {\n  a = ", t, "[] parameter(0)\n  b = ", t, "[] parameter(1)\n  mask = ", t,
+               "[] constant(", 2 * bits - 1, ")\n  k = ", t, "[] and(b, mask)\n");
+    std::vector<std::string> results;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      const bool shift = ops[i].rfind("shift", 0) == 0;
+      StrAppend(&text, "  r", i, " = ", t, "[] ", ops[i], "(a, ", shift ? "k" : "b", ")\n");
+      results.push_back(StrCat("r", i));
+    }
+    for (const std::string& to : types) {
+      StrAppend(&text, "  c_", to, " = ", to, "[] convert(r0)\n");
+      results.push_back(StrCat("c_", to));
+    }
+    StrAppend(&text, "  w = ", twin, "[] bitcast-convert(r2)\n");
+    results.push_back("w");
+    std::string shapes;
+    for (const std::string& r : results) {
+      const std::string type = r[0] == 'c' ? r.substr(2) : (r == "w" ? twin : t);
+      StrAppend(&shapes, shapes.empty() ? "" : ", ", type, "[]");
+    }
+    StrAppend(&text, "  ROOT t = (", shapes, ") tuple(", StrJoin(results, ", "),
+              ")\n}\nENTRY e { ROOT c = f32[] constant(0) }");
+    INFO(t);
+    CheckAgainstEvaluator(text, "f", 1200);
+  }
+}
+
 TEST_CASE("batch program: XLA's total-order comparator with scalar bitcasts", "[batch_program]") {
   CheckAgainstEvaluator(R"(
 lt_total {

@@ -334,5 +334,40 @@ absl::Status EvalBinary(const Instruction& inst, const Literal& a, const Literal
   return is_int ? status : TypeError(op, t);
 }
 
+bool BinaryIntKernel(Opcode op, PrimitiveType t, const void* a, const void* b, void* out,
+                     int64_t n) {
+  switch (op) {
+    case Opcode::kAdd:
+    case Opcode::kSubtract:
+    case Opcode::kMultiply:
+    case Opcode::kDivide:
+    case Opcode::kRemainder:
+    case Opcode::kPower:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+    case Opcode::kAnd:
+    case Opcode::kOr:
+    case Opcode::kXor:
+    case Opcode::kShiftLeft:
+    case Opcode::kShiftRightLogical:
+    case Opcode::kShiftRightArithmetic:
+    case Opcode::kMulhi:
+      break;
+    default:
+      return false;  // IntBinary's TypeError, not made here
+  }
+  bool ran = false;
+  DispatchType(t, [&](auto tag) {
+    constexpr PT P = decltype(tag)::value;
+    if constexpr (kIsInt<P>) {
+      using S = Storage<P>;
+      ran = IntBinary<P>(op, static_cast<const S*>(a), static_cast<const S*>(b),
+                         static_cast<S*>(out), n)
+                .ok();
+    }
+  });
+  return ran;
+}
+
 }  // namespace elementwise
 }  // namespace hlo

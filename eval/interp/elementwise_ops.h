@@ -172,6 +172,16 @@ bool UnaryFloatKernel(Opcode op, const T* in, T* out, int64_t n);
 template <typename T>
 bool BinaryFloatKernel(Opcode op, const T* a, const T* b, T* out, int64_t n);
 
+// out[i] = op(a[i], b[i]) for the integer ops of EvalBinary (arithmetic
+// wrapping, bit ops, shifts, maximum/minimum, mulhi, with its edge cases)
+// on elements of integer type t. Returns false when `op` is not such an op
+// or t no integer type (n = 0 only asks).
+bool BinaryIntKernel(Opcode op, PrimitiveType t, const void* a, const void* b, void* out,
+                     int64_t n);
+// out[i] = convert(in[i]) between integer types of 8, 16, 32 or 64 bits
+// (wrapping as EvalConvert does). False for other types (n = 0 only asks).
+bool ConvertIntKernel(PrimitiveType from, PrimitiveType to, const void* in, void* out, int64_t n);
+
 // libmvec vector math (x86-64 glibc): false when unavailable for op / CPU.
 bool VecMath(Opcode op, const float* in, float* out, int64_t n);
 bool VecMath(Opcode op, const double* in, double* out, int64_t n);
