@@ -8,7 +8,10 @@ namespace {
 
 // A ring of the last arrays freed on this thread, each with the key a
 // request is matched on first (element type and rank), so a miss costs a
-// scan of 16 small keys and a request computes nothing.
+// scan of 16 small keys and a request computes nothing. Scalars, the most
+// requested (loop counters, indices, PRNG state), keep a stack per element
+// type instead: taken and given back without a scan, and they leave the
+// ring to arrays.
 struct Bin {
   struct Entry {
     PrimitiveType type{};
@@ -19,6 +22,12 @@ struct Bin {
   static constexpr size_t kSize = 16;
   std::array<Entry, kSize> entries;
   size_t next = 0;  // the slot the next freed array takes (the oldest)
+  struct Scalars {
+    static constexpr int kKept = 4;
+    std::array<std::shared_ptr<Literal>, kKept> kept;
+    int count = 0;
+  };
+  std::array<Scalars, kNumPrimitiveTypes> scalars;
 };
 
 Bin& ThreadBin() {
@@ -46,6 +55,16 @@ bool StaticArray(const Shape& shape) {
 }  // namespace
 
 void RecycleArray(Value& value) {
+  if (value.unique() && value.array().shape().rank() == 0) {
+    const Literal& lit = value.array();
+    Bin::Scalars& s = ThreadBin().scalars[static_cast<size_t>(lit.element_type())];
+    if (s.count < Bin::Scalars::kKept && lit.element_count() == 1 &&
+        lit.size_bytes() == static_cast<size_t>(ByteWidth(lit.element_type()))) {
+      s.kept[s.count++] = value.TakeArray();
+    }
+    value = Value();
+    return;
+  }
   if (value.unique() && value.array().size_bytes() <= kMaxRecycledBytes &&
       StaticArray(value.array().shape()) && Whole(value.array())) {
     Bin& bin = ThreadBin();
@@ -62,6 +81,10 @@ void RecycleArray(Value& value) {
 std::shared_ptr<Literal> ReuseArray(const Shape& shape) {
   const PrimitiveType type = shape.element_type();
   const int64_t rank = shape.rank();
+  if (rank == 0 && shape.IsArray()) {
+    Bin::Scalars& s = ThreadBin().scalars[static_cast<size_t>(type)];
+    return s.count > 0 ? std::move(s.kept[--s.count]) : nullptr;
+  }
   if (!StaticArray(shape)) return nullptr;
   uint64_t elements = 1;  // wraps for huge shapes: then the dims differ
   for (int64_t d : shape.dims()) elements *= static_cast<uint64_t>(d);
