@@ -23,6 +23,22 @@ const Computation* CalleeOf(const Instruction& inst) {
   return v != nullptr && v->size() == 1 ? (*v)[0] : nullptr;
 }
 
+// The one instruction of `c` besides its parameters, reading them all in
+// order (XLA's wrapped_* fusions around a single op); null otherwise.
+const Instruction* WrappedRoot(const Computation& c) {
+  const Instruction* root = c.root();
+  const int64_t params = c.parameter_count();
+  if (root == nullptr || root->opcode() == Opcode::kParameter ||
+      c.instruction_count() != params + 1 || root->operand_count() != params) {
+    return nullptr;
+  }
+  for (int64_t k = 0; k < params; ++k) {
+    const Instruction* op = root->operand(k);
+    if (op->opcode() != Opcode::kParameter || op->parameter_number() != k) return nullptr;
+  }
+  return root;
+}
+
 PlanStep StepOf(const Instruction& inst) {
   switch (inst.opcode()) {
     case Opcode::kConstant:
@@ -216,6 +232,22 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
       if (plan->steps[i] != PlanStep::kEvaluate) continue;
       if (std::optional<ScalarIntOp> op = ScalarIntOpOf(*order[i])) {
         plan->steps[i] = PlanStep::kScalarInt;
+        plan->scalar_ops[i] = *op;
+      }
+    }
+    // A call of one instruction runs that instruction here, without a
+    // frame of its own (XLA wraps single ops in fusions; in while loops
+    // the call was most of their cost).
+    plan->wrapped.assign(n, nullptr);
+    plan->wrapped_scalar.assign(n, false);
+    for (size_t i = 0; i < n; ++i) {
+      if (plan->steps[i] != PlanStep::kCall) continue;
+      const Instruction* root = WrappedRoot(*plan->callee[i]);
+      if (root == nullptr) continue;
+      plan->steps[i] = PlanStep::kWrapped;
+      plan->wrapped[i] = root;
+      if (std::optional<ScalarIntOp> op = ScalarIntOpOf(*root)) {
+        plan->wrapped_scalar[i] = true;
         plan->scalar_ops[i] = *op;
       }
     }

@@ -36,6 +36,8 @@ enum class PlanStep : uint8_t {
   kFoldedDot,        // a dot reading its transposes' operands (eval/fusion/transpose_folding.h)
   kGroupReduce,      // a reduce folding its operand's group as it runs (eval/fusion/group_reduce.h)
   kScalarInt,        // an integer or pred scalar op computed in place (eval/interp/scalar_int.h)
+  kWrapped,          // a call / fusion of one instruction on its parameters in order (XLA's
+                     // wrapped_* fusions): that instruction's kernel on the call's operands
 };
 
 // The per-call state of one running call of a computation. A computation
@@ -84,8 +86,12 @@ struct ComputationPlan {
   // reads are that slot's operands); the transposes are kFusedAway.
   std::vector<std::unique_ptr<FoldedDot>> folded_dots;
   std::vector<const FoldedDot*> folded_at;
-  // kScalarInt: the operation, decided once.
+  // kScalarInt: the operation, decided once; kWrapped: the same for the
+  // called instruction where it is one (wrapped_scalar).
   std::vector<ScalarIntOp> scalar_ops;
+  // kWrapped: the one instruction the call runs.
+  std::vector<const Instruction*> wrapped;
+  std::vector<bool> wrapped_scalar;
   int32_t root = -1;
   int32_t parameter_count = 0;
   bool profiled = false;  // Profiler::Covers: its instructions are timed

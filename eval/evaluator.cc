@@ -322,6 +322,20 @@ absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, s
         for (int32_t s : operands) elements.push_back(pass(s));
         return Value::Tuple(std::move(elements));
       }
+      case PlanStep::kWrapped:
+        // An observer sees the called instruction as a call runs it.
+        if (options_.observer == nullptr) {
+          frame.ops.clear();
+          for (int32_t s : operands) frame.ops.push_back(operand(s));
+          if (plan.wrapped_scalar[i]) {
+            if (std::optional<Value> r =
+                    RunScalarInt(plan.scalar_ops[i], plan.wrapped[i]->shape(), frame.ops)) {
+              return *std::move(r);
+            }
+          }
+          return Evaluate(*plan.wrapped[i], frame.ops);
+        }
+        [[fallthrough]];
       case PlanStep::kCall: {
         ComputationPlan*& callee = plan.callee_plan[i];
         if (callee == nullptr) callee = &PlanFor(*plan.callee[i]);
