@@ -940,7 +940,8 @@ absl::Status MpiImpl::PrepareGroups(const std::vector<std::vector<int64_t>>& gro
     if (std::all_of(gc.members.begin(), gc.members.end(),
                     [](const std::vector<int64_t>& m) { return m.size() == 1; })) {
       gc.rank_of_member.resize(g.size());
-      for (size_t i = 0; i < gc.members.size(); ++i) gc.rank_of_member[gc.members[i][0]] = int(i);
+      for (size_t i = 0; i < gc.members.size(); ++i)
+        gc.rank_of_member[gc.members[i][0]] = static_cast<int>(i);
     }
     MPI_Group group;
     MPI_Group_incl(all, static_cast<int>(ranks.size()), ranks.data(), &group);

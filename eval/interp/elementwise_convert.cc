@@ -231,10 +231,6 @@ bool FastConvert(const Literal& in, Literal& out) {
   return true;
 }
 
-}  // namespace
-
-namespace {
-
 // Integer to integer in the C++ types: modular, as Store's Wrap of the
 // sign- or zero-extended 64-bit value.
 template <typename From, typename To>
@@ -242,61 +238,26 @@ void ConvertIntLoop(const From* in, To* out, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = static_cast<To>(in[i]);
 }
 
-template <typename From>
-bool ConvertIntTo(PT to, const From* in, void* out, int64_t n) {
-  switch (to) {
-    case PT::kS8:
-      ConvertIntLoop(in, static_cast<int8_t*>(out), n);
-      return true;
-    case PT::kS16:
-      ConvertIntLoop(in, static_cast<int16_t*>(out), n);
-      return true;
-    case PT::kS32:
-      ConvertIntLoop(in, static_cast<int32_t*>(out), n);
-      return true;
-    case PT::kS64:
-      ConvertIntLoop(in, static_cast<int64_t*>(out), n);
-      return true;
-    case PT::kU8:
-      ConvertIntLoop(in, static_cast<uint8_t*>(out), n);
-      return true;
-    case PT::kU16:
-      ConvertIntLoop(in, static_cast<uint16_t*>(out), n);
-      return true;
-    case PT::kU32:
-      ConvertIntLoop(in, static_cast<uint32_t*>(out), n);
-      return true;
-    case PT::kU64:
-      ConvertIntLoop(in, static_cast<uint64_t*>(out), n);
-      return true;
-    default:
-      return false;
-  }
+bool WholeBytesInt(PT t) {
+  return (IsSignedInt(t) || IsUnsignedInt(t)) && LogicalBits(t) == 8 * ByteWidth(t);
 }
 
 }  // namespace
 
 bool ConvertIntKernel(PT from, PT to, const void* in, void* out, int64_t n) {
-  switch (from) {
-    case PT::kS8:
-      return ConvertIntTo(to, static_cast<const int8_t*>(in), out, n);
-    case PT::kS16:
-      return ConvertIntTo(to, static_cast<const int16_t*>(in), out, n);
-    case PT::kS32:
-      return ConvertIntTo(to, static_cast<const int32_t*>(in), out, n);
-    case PT::kS64:
-      return ConvertIntTo(to, static_cast<const int64_t*>(in), out, n);
-    case PT::kU8:
-      return ConvertIntTo(to, static_cast<const uint8_t*>(in), out, n);
-    case PT::kU16:
-      return ConvertIntTo(to, static_cast<const uint16_t*>(in), out, n);
-    case PT::kU32:
-      return ConvertIntTo(to, static_cast<const uint32_t*>(in), out, n);
-    case PT::kU64:
-      return ConvertIntTo(to, static_cast<const uint64_t*>(in), out, n);
-    default:
-      return false;
-  }
+  if (!WholeBytesInt(from) || !WholeBytesInt(to)) return false;
+  DispatchType(from, [&](auto f) {
+    constexpr PT F = decltype(f)::value;
+    if constexpr (kIsInt<F>) {
+      DispatchType(to, [&](auto t) {
+        constexpr PT T = decltype(t)::value;
+        if constexpr (kIsInt<T>) {
+          ConvertIntLoop(static_cast<const Storage<F>*>(in), static_cast<Storage<T>*>(out), n);
+        }
+      });
+    }
+  });
+  return true;
 }
 
 absl::Status EvalConvert(const Literal& in, Literal& out) {
