@@ -228,11 +228,21 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
     // Integer and pred scalars left to their kernels are computed in place
     // (--no-fusion keeps the kernels: the reference the two are held to).
     plan->scalar_ops.resize(n);
+    plan->element_at.assign(n, -1);
+    auto element = [&](size_t i, const Instruction& inst) {
+      std::optional<ScalarElementOp> e = ScalarElementOf(inst);
+      if (!e) return false;
+      plan->element_at[i] = static_cast<int32_t>(plan->element_ops.size());
+      plan->element_ops.push_back(*std::move(e));
+      return true;
+    };
     for (size_t i = 0; i < n; ++i) {
       if (plan->steps[i] != PlanStep::kEvaluate) continue;
       if (std::optional<ScalarIntOp> op = ScalarIntOpOf(*order[i])) {
         plan->steps[i] = PlanStep::kScalarInt;
         plan->scalar_ops[i] = *op;
+      } else if (element(i, *order[i])) {
+        plan->steps[i] = PlanStep::kScalarElement;
       }
     }
     // A call of one instruction runs that instruction here, without a
@@ -249,6 +259,8 @@ std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_pat
       if (std::optional<ScalarIntOp> op = ScalarIntOpOf(*root)) {
         plan->wrapped_scalar[i] = true;
         plan->scalar_ops[i] = *op;
+      } else {
+        element(i, *root);
       }
     }
     for (const std::unique_ptr<SiblingReduces>& g : plan->sibling_groups) {

@@ -14,6 +14,7 @@
 #include "eval/fusion/fusion_plan.h"
 #include "eval/fusion/reduce_siblings.h"
 #include "eval/fusion/transpose_folding.h"
+#include "eval/interp/scalar_element.h"
 #include "eval/interp/scalar_int.h"
 #include "eval/value.h"
 #include "ir/computation.h"
@@ -38,6 +39,7 @@ enum class PlanStep : uint8_t {
   kScalarInt,        // an integer or pred scalar op computed in place (eval/interp/scalar_int.h)
   kWrapped,          // a call / fusion of one instruction on its parameters in order (XLA's
                      // wrapped_* fusions): that instruction's kernel on the call's operands
+  kScalarElement,    // a one-element read copied in place (eval/interp/scalar_element.h)
 };
 
 // The per-call state of one running call of a computation. A computation
@@ -92,6 +94,10 @@ struct ComputationPlan {
   // kWrapped: the one instruction the call runs.
   std::vector<const Instruction*> wrapped;
   std::vector<bool> wrapped_scalar;
+  // kScalarElement, and kWrapped of such a read: its index in
+  // element_ops (-1: none).
+  std::vector<int32_t> element_at;
+  std::vector<ScalarElementOp> element_ops;
   int32_t root = -1;
   int32_t parameter_count = 0;
   bool profiled = false;  // Profiler::Covers: its instructions are timed

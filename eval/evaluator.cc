@@ -332,6 +332,11 @@ absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, s
                     RunScalarInt(plan.scalar_ops[i], plan.wrapped[i]->shape(), frame.ops)) {
               return *std::move(r);
             }
+          } else if (const int32_t e = plan.element_at[i]; e >= 0) {
+            if (std::optional<Value> r =
+                    RunScalarElement(plan.element_ops[e], plan.wrapped[i]->shape(), frame.ops)) {
+              return *std::move(r);
+            }
           }
           return Evaluate(*plan.wrapped[i], frame.ops);
         }
@@ -400,6 +405,14 @@ absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, s
         std::optional<Value> r = RunScalarInt(plan.scalar_ops[i], inst.shape(), frame.ops);
         if (r) return *std::move(r);
         break;  // not the scalars the shapes say: the kernel's error
+      }
+      case PlanStep::kScalarElement: {
+        frame.ops.clear();
+        for (int32_t s : operands) frame.ops.push_back(operand(s));
+        std::optional<Value> r =
+            RunScalarElement(plan.element_ops[plan.element_at[i]], inst.shape(), frame.ops);
+        if (r) return *std::move(r);
+        break;  // not the values the plan saw: the kernel's error
       }
       case PlanStep::kFoldedDot: {
         frame.ops.clear();
