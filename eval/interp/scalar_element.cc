@@ -26,21 +26,8 @@ int64_t Elements(absl::Span<const int64_t> dims) {
   return n;
 }
 
-bool IndexType(PT t) {
-  switch (t) {
-    case PT::kS8:
-    case PT::kS16:
-    case PT::kS32:
-    case PT::kS64:
-    case PT::kU8:
-    case PT::kU16:
-    case PT::kU32:
-    case PT::kU64:
-      return true;
-    default:
-      return false;
-  }
-}
+// The integer types of 8-64 bits (the start indices read here).
+bool IndexType(PT t) { return (IsSignedInt(t) || IsUnsignedInt(t)) && BitWidth(t) >= 8; }
 
 template <typename T>
 int64_t Read(const uint8_t* p) {
