@@ -64,6 +64,19 @@ def _(c):
                dynamic_slice(c.a, [i(c.two)], [5]))
 
 
+@golden("data_one_element_reads")
+def _(c):
+    # The loop: trip i reads a[clamp(i - 1, 0, 4)] and folds acc * 3 + x in s32.
+    a = [int(x) for x in c.a.a]
+    acc = 0
+    for i in range(7):
+        acc = wrap("s32", acc * 3 + a[max(0, min(i - 1, 4))])
+    i = lambda l: l.a[()]
+    sl = slc(c.m, (2, 3), (1, 4, 4))
+    return tup(L("s32", acc), sl, reshape(sl, ()), reshape(sl, (1,)), c.z,
+               dynamic_slice(c.f, [i(c.umax)], [1]), dynamic_slice(c.f, [i(c.sneg)], [1]))
+
+
 @golden("data_dynamic_update_slice")
 def _(c):
     i = lambda l: l.a[()]
