@@ -235,6 +235,16 @@ absl::StatusOr<bool> Rendezvous::GatherLocked(std::unique_lock<std::mutex>& lock
   return true;
 }
 
+absl::Status Rendezvous::AwaitGathered(const Transport::Gathered& gathered, int64_t device,
+                                       const std::string& where) {
+  // The peers' blocks are often in by now (the last to come finds them):
+  // one drive takes them in without the waiter's bookkeeping.
+  if (!gathered.done.load(std::memory_order_acquire)) transport_->DriveProgress();
+  if (gathered.done.load(std::memory_order_acquire)) return absl::OkStatus();
+  std::unique_lock<std::mutex> lock(mu_);
+  return WaitGatheredLocked(lock, gathered, device, where);
+}
+
 std::optional<absl::StatusOr<Value>> Rendezvous::CollectiveAlone(
     const std::string& key, absl::Span<const int64_t> group, int64_t rank, int64_t device,
     Value& contribution, const Combine& combine, const std::string& where, const Cut* cut) {
@@ -246,13 +256,7 @@ std::optional<absl::StatusOr<Value>> Rendezvous::CollectiveAlone(
     gathered = StartGatherLocked(key, group, absl::MakeConstSpan(&mine, 1));
     if (!gathered) return std::nullopt;
   }
-  // The peers' blocks are often in by now (the last to come finds them):
-  // one drive takes them in without the waiter's bookkeeping.
-  if (!gathered->done.load(std::memory_order_acquire)) transport_->DriveProgress();
-  if (!gathered->done.load(std::memory_order_acquire)) {
-    std::unique_lock<std::mutex> lock(mu_);
-    if (absl::Status st = WaitGatheredLocked(lock, *gathered, device, where); !st.ok()) return st;
-  }
+  if (absl::Status st = AwaitGathered(*gathered, device, where); !st.ok()) return st;
   absl::InlinedVector<Value, 8> all(group.size());
   all[rank] = std::move(contribution);
   for (auto& [m, v] : gathered->parts) all[m] = std::move(v);
@@ -285,11 +289,7 @@ std::optional<absl::Status> Rendezvous::QuickCollective(const std::string& key,
   if (quick.kind == Transport::Quick::Kind::kDone) return absl::OkStatus();
   // Handed over: waited for as CollectiveAlone waits.
   const Transport::Gathered& gathered = *quick.gathered;
-  if (!gathered.done.load(std::memory_order_acquire)) transport_->DriveProgress();
-  if (!gathered.done.load(std::memory_order_acquire)) {
-    std::unique_lock<std::mutex> lock(mu_);
-    HLO_RETURN_IF_ERROR(WaitGatheredLocked(lock, gathered, device, where));
-  }
+  HLO_RETURN_IF_ERROR(AwaitGathered(gathered, device, where));
   absl::InlinedVector<const char*, 8> blocks(group.size());
   for (size_t m = 0; m < group.size(); ++m) {
     if (group[m] == device) blocks[m] = reinterpret_cast<const char*>(contribution.array().data());

@@ -212,6 +212,11 @@ class Rendezvous {
   absl::Status WaitGatheredLocked(std::unique_lock<std::mutex>& lock,
                                   const Transport::Gathered& gathered, int64_t device,
                                   const std::string& where);
+  // Waits for a gather, first with one drive of the transport (no
+  // bookkeeping when that brings the peers' blocks), then as a blocked
+  // device at `where`.
+  absl::Status AwaitGathered(const Transport::Gathered& gathered, int64_t device,
+                             const std::string& where);
   // A small collective whose group has this process's one member, the
   // device calling, and others elsewhere: the transport's gather is the
   // whole meeting, with no slot. Nullopt: no gather for it.

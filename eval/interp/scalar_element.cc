@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstring>
 
+#include "eval/interp/scalar_int.h"
 #include "eval/runtime/new_array.h"
 #include "ir/attribute.h"
 
@@ -12,68 +13,19 @@ namespace {
 
 using PT = PrimitiveType;
 
-bool StaticArray(const Shape& s) {
-  if (!s.IsArray()) return false;
-  for (int64_t i = 0; i < s.rank(); ++i) {
-    if (s.is_dynamic_dim(i)) return false;
-  }
-  return true;
-}
-
-int64_t Elements(absl::Span<const int64_t> dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  return n;
-}
+bool StaticArray(const Shape& s) { return s.IsArray() && s.IsStatic(); }
 
 // The integer types of 8-64 bits (the start indices read here).
 bool IndexType(PT t) { return (IsSignedInt(t) || IsUnsignedInt(t)) && BitWidth(t) >= 8; }
 
-template <typename T>
-int64_t Read(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return static_cast<int64_t>(v);
-}
-
 // A start index as the kernel reads it (u64 past INT64_MAX as INT64_MAX);
 // false when the value is not a scalar of type t.
 bool LoadIndex(const Value* v, PT t, int64_t& x) {
-  if (v == nullptr || !v->is_array()) return false;
-  const Literal& l = v->array();
-  if (l.element_type() != t || l.shape().rank() != 0 || l.element_count() != 1) return false;
-  const uint8_t* p = l.data();
-  switch (t) {
-    case PT::kS8:
-      x = Read<int8_t>(p);
-      return true;
-    case PT::kS16:
-      x = Read<int16_t>(p);
-      return true;
-    case PT::kS32:
-      x = Read<int32_t>(p);
-      return true;
-    case PT::kS64:
-      x = Read<int64_t>(p);
-      return true;
-    case PT::kU8:
-      x = Read<uint8_t>(p);
-      return true;
-    case PT::kU16:
-      x = Read<uint16_t>(p);
-      return true;
-    case PT::kU32:
-      x = Read<uint32_t>(p);
-      return true;
-    case PT::kU64: {
-      uint64_t u;
-      std::memcpy(&u, p, sizeof(u));
-      x = u > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(u);
-      return true;
-    }
-    default:
-      return false;
-  }
+  uint64_t bits = 0;
+  if (!LoadScalarBits(v, t, bits)) return false;
+  x = t == PT::kU64 && bits > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX
+                                                               : static_cast<int64_t>(bits);
+  return true;
 }
 
 // The slice's one element, where its spec is valid for `dims`.
@@ -105,7 +57,7 @@ std::optional<ScalarElementOp> ScalarElementOf(const Instruction& inst) {
   if (inst.operand_count() < 1) return std::nullopt;
   const Shape& result = inst.shape();
   const Shape& operand = inst.operand(0)->shape();
-  if (!StaticArray(result) || !StaticArray(operand) || Elements(result.dims()) != 1 ||
+  if (!StaticArray(result) || !StaticArray(operand) || result.ElementCount() != 1 ||
       result.element_type() != operand.element_type()) {
     return std::nullopt;
   }
@@ -132,7 +84,7 @@ std::optional<ScalarElementOp> ScalarElementOf(const Instruction& inst) {
       return op;
     }
     case Opcode::kDynamicSlice: {
-      if (inst.operand_count() != 1 + rank || Elements(op.dims) < 1) return std::nullopt;
+      if (inst.operand_count() != 1 + rank || operand.ElementCount() < 1) return std::nullopt;
       absl::Span<const int64_t> sizes = inst.GetInts(AttrKind::kDynamicSliceSizes);
       if (static_cast<int64_t>(sizes.size()) != rank ||
           std::any_of(sizes.begin(), sizes.end(), [](int64_t s) { return s != 1; })) {
@@ -151,7 +103,7 @@ std::optional<ScalarElementOp> ScalarElementOf(const Instruction& inst) {
       return op;
     }
     default:  // reshape, bitcast, copy
-      if (inst.operand_count() != 1 || Elements(op.dims) != 1) return std::nullopt;
+      if (inst.operand_count() != 1 || operand.ElementCount() != 1) return std::nullopt;
       return op;
   }
 }

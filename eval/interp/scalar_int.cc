@@ -252,6 +252,8 @@ uint64_t Arithmetic(Kind kind, PT t, uint64_t a, uint64_t b) {
 
 }  // namespace
 
+bool LoadScalarBits(const Value* v, PT t, uint64_t& x) { return Load(v, t, x); }
+
 std::optional<ScalarIntOp> ScalarIntOpOf(const Instruction& inst) {
   const Shape& shape = inst.shape();
   const int64_t n = inst.operand_count();

@@ -57,6 +57,11 @@ struct ScalarIntOp {
 // accepts; nullopt otherwise (it runs through its kernel).
 std::optional<ScalarIntOp> ScalarIntOpOf(const Instruction& inst);
 
+// A rank-0 array of pred or an 8- to 64-bit integer type t as 64 bits:
+// sign-extended for signed types, zero-extended for the others. False
+// when the value is not such a scalar of t.
+bool LoadScalarBits(const Value* v, PrimitiveType t, uint64_t& x);
+
 // The result (a rank-0 array of `shape`) of `op` on the operands' values;
 // nullopt where a value is not the scalar its operand should be (the kernel
 // then says what is wrong).
