@@ -1,6 +1,7 @@
 #include "eval/evaluator.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/container/flat_hash_map.h"
 #include "eval/computation_plan.h"
@@ -9,6 +10,7 @@
 #include "eval/fusion/group_reduce.h"
 #include "eval/fusion/loop_fusion.h"
 #include "eval/fusion/reduce_siblings.h"
+#include "eval/fusion/small_fusion.h"
 #include "eval/interp/batch_program.h"
 #include "eval/kernels/dot.h"
 #include "eval/kernels/kernels.h"
@@ -74,12 +76,17 @@ BatchProgram* Evaluator::BatchProgramFor(const Computation& comp) {
   return batch_programs_.emplace(&comp, std::move(kept)).first->second.get();
 }
 
-FusedGroup* Evaluator::LoopFusionFor(const Instruction& fusion) {
+Evaluator::FusionPrograms* Evaluator::FusionProgramsFor(const Instruction& fusion) {
   if (!options_.fast_paths || !options_.fusion || options_.observer != nullptr) return nullptr;
-  auto it = loop_fusions_.find(&fusion);
-  if (it != loop_fusions_.end()) return it->second.get();
-  return loop_fusions_.emplace(&fusion, CompileLoopFusion(fusion, options_.flush_denormals))
-      .first->second.get();
+  auto [it, added] = fusion_programs_.try_emplace(&fusion);
+  FusionPrograms& programs = it->second;
+  if (added) {
+    programs.loop = CompileLoopFusion(fusion, options_.flush_denormals);
+    if (programs.loop == nullptr) {
+      programs.small = CompileSmallFusion(fusion, options_.flush_denormals);
+    }
+  }
+  return &programs;
 }
 
 ReplicaRunner& Evaluator::ManualRunnerFor(const Instruction& call, int64_t partitions) {
@@ -348,12 +355,19 @@ absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, s
         // another frame.
         std::vector<Value>& args = frame.args;
         for (int32_t s : operands) args.push_back(pass(s));
-        if (FusedGroup* loop = inst.opcode() == Opcode::kFusion ? LoopFusionFor(inst) : nullptr;
-            loop != nullptr && LoopFusionFits(*loop, args)) {
-          absl::StatusOr<Value> r = RunLoopFusion(*loop, absl::MakeSpan(args));
-          args.clear();
-          if (!r.ok()) return Located(inst, r.status());
-          return r;
+        if (FusionPrograms* fused =
+                inst.opcode() == Opcode::kFusion ? FusionProgramsFor(inst) : nullptr) {
+          std::optional<absl::StatusOr<Value>> r;
+          if (fused->loop != nullptr && LoopFusionFits(*fused->loop, args)) {
+            r = RunLoopFusion(*fused->loop, absl::MakeSpan(args));
+          } else if (fused->small != nullptr && SmallFusionFits(inst, args)) {
+            r = RunSmallFusion(*fused->small, inst, args);
+          }
+          if (r) {
+            args.clear();
+            if (!r->ok()) return Located(inst, r->status());
+            return *std::move(r);
+          }
         }
         absl::StatusOr<Value> r = CallTaking(*callee, absl::MakeSpan(args));
         args.clear();

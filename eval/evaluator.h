@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -20,6 +21,7 @@ namespace hlo {
 
 struct Frame;
 struct FusedGroup;
+class SmallProgram;
 class ReplicaRunner;
 
 // Checks, before any input is made, that the entry computation's parameters
@@ -69,9 +71,15 @@ class Evaluator : public KernelContext {
   // once per computation; null when it cannot be compiled or fast paths are
   // off (the caller then uses Call element by element).
   BatchProgram* BatchProgramFor(const Computation& computation) override;
-  // `fusion` as one batched loop (eval/fusion/loop_fusion.h), compiled at its first
-  // call; null when it cannot be or fast paths are off.
-  FusedGroup* LoopFusionFor(const Instruction& fusion);
+  // `fusion` compiled at its first call: as one batched loop
+  // (eval/fusion/loop_fusion.h), else as a small program
+  // (eval/fusion/small_fusion.h), else neither (both null). Null when fast
+  // paths are off.
+  struct FusionPrograms {
+    std::unique_ptr<FusedGroup> loop;
+    std::unique_ptr<SmallProgram> small;
+  };
+  FusionPrograms* FusionProgramsFor(const Instruction& fusion);
   // The devices that run `call` (a Shardy manual computation, eval/
   // eval/collectives/sdy_manual_computation.cc) on `partitions` partitions: made at its
   // first call and kept, with their threads and plans, for the next.
@@ -114,7 +122,7 @@ class Evaluator : public KernelContext {
   const Computation* last_planned_ = nullptr;
   ComputationPlan* last_plan_ = nullptr;
   absl::flat_hash_map<const Computation*, std::unique_ptr<BatchProgram>> batch_programs_;
-  absl::flat_hash_map<const Instruction*, std::unique_ptr<FusedGroup>> loop_fusions_;
+  absl::flat_hash_map<const Instruction*, FusionPrograms> fusion_programs_;
   absl::flat_hash_map<const Instruction*, std::unique_ptr<ReplicaRunner>> manual_runners_;
 
   Module& module_;

@@ -8,14 +8,12 @@
 #include "absl/container/inlined_vector.h"
 #include "eval/denormals.h"
 #include "eval/interp/elementwise_ops.h"
+#include "eval/interp/raw_step.h"
 #include "ir/strings.h"
 
 namespace hlo {
 
-namespace {
-
-// No layout, or the row-major one with whole-width elements.
-bool DefaultLayout(const Shape& s) {
+bool RowMajorOrNoLayout(const Shape& s) {
   if (!s.has_layout()) return true;
   const Layout& layout = s.layout();
   if (layout.element_size_in_bits != 0) return false;
@@ -28,8 +26,6 @@ bool DefaultLayout(const Shape& s) {
   return true;
 }
 
-}  // namespace
-
 // One elementwise op: registers in, register out.
 struct BatchProgram::Step {
   const Instruction* inst = nullptr;
@@ -38,22 +34,8 @@ struct BatchProgram::Step {
   int32_t result = -1;
   bool flush = false;    // XLA:CPU's flush-to-zero applies to this op
   bool bitcast = false;  // a scalar bitcast between types: bitcast-convert
-  // Runs on raw arrays (PlanInPlace): the kernels elementwise::Apply reaches
-  // for these types, called without Literals.
-  enum class Raw : uint8_t {
-    kNone,
-    kUnaryFloat,
-    kBinaryFloat,
-    kCompareFloat,
-    kSelect,
-    kBinaryInt,
-    kConvertInt,
-    kBitcast,  // of whole bytes: the same bytes
-  };
-  Raw raw = Raw::kNone;
-  // The operands' type (select: the result's).
-  PrimitiveType raw_type = PrimitiveType::kPred;
-  PrimitiveType raw_result_type = PrimitiveType::kPred;
+  // Runs on raw arrays (PlanInPlace) unless its kind is kNone.
+  RawStep raw;
 };
 
 // Walks a computation (inlining calls and fusions) and assigns registers.
@@ -187,7 +169,7 @@ class BatchProgram::Compiler {
     // element at its row-major position, so the register stands for it.
     if (reshapes_ && opcode != Opcode::kTranspose && IsGroupArray(shape) && IsGroupArray(from) &&
         same_type &&
-        (opcode != Opcode::kBitcast || (DefaultLayout(shape) && DefaultLayout(from))) &&
+        (opcode != Opcode::kBitcast || (RowMajorOrNoLayout(shape) && RowMajorOrNoLayout(from))) &&
         (opcode != Opcode::kCopy || shape.dims() == from.dims())) {
       return ins;
     }
@@ -341,13 +323,14 @@ const Instruction* BroadcastOnlyUse(const Instruction& param, const Shape& dims,
                                     std::vector<const Instruction*>& chain) {
   const Instruction* at = &param;
   for (int hops = 0; hops < 8; ++hops) {
-    if (at->users().size() != 1 || !DefaultLayout(at->shape())) return nullptr;
+    if (at->users().size() != 1 || !RowMajorOrNoLayout(at->shape())) return nullptr;
     const Instruction* user = at->users()[0];
     if (!user->shape().IsArray() || user->shape().element_type() != param.shape().element_type()) {
       return nullptr;
     }
     if (user->opcode() == Opcode::kBroadcast) {
-      if (user->shape().ElementCount() != dims.ElementCount() || !DefaultLayout(user->shape())) {
+      if (user->shape().ElementCount() != dims.ElementCount() ||
+          !RowMajorOrNoLayout(user->shape())) {
         return nullptr;
       }
       chain.push_back(user);
@@ -732,101 +715,17 @@ absl::Status BatchProgram::Resize(int64_t length) {
   return absl::OkStatus();
 }
 
-namespace {
-
-// How `step` runs on raw arrays, or kNone: the f32/f64 ops that
-// elementwise::Apply hands to UnaryFloatKernel / BinaryFloatKernel, float
-// compare and select, integer arithmetic (BinaryIntKernel) and converts
-// between integers, and bitcasts between whole-byte types of one width;
-// never a step that flushes denormals in software.
-template <typename Step>
-typename Step::Raw RawKindOf(const Step& step, const std::vector<PrimitiveType>& types) {
-  using K = typename Step::Raw;
-  using PT = PrimitiveType;
-  const PT rt = types[step.result];
-  auto type = [&](int i) { return types[step.operands[i]]; };
-  if (step.bitcast) {
-    auto whole = [](PT t) { return elementwise::LogicalBits(t) == 8 * ByteWidth(t); };
-    return step.arity == 1 && ByteWidth(type(0)) == ByteWidth(rt) && whole(type(0)) && whole(rt)
-               ? K::kBitcast
-               : K::kNone;
-  }
-  if (step.flush && !HardwareFlushes(*step.inst)) return K::kNone;
-  const Opcode op = step.inst->opcode();
-  const bool float_result = rt == PT::kF32 || rt == PT::kF64;
-  switch (op) {
-    case Opcode::kSelect: {
-      const int64_t width = ByteWidth(rt);
-      const bool fits = width == 1 || width == 2 || width == 4 || width == 8;
-      return step.arity == 3 && type(0) == PT::kPred && type(1) == rt && type(2) == rt && fits
-                 ? K::kSelect
-                 : K::kNone;
-    }
-    case Opcode::kCompare:
-      return step.arity == 2 && rt == PT::kPred && type(0) == type(1) &&
-                     (type(0) == PT::kF32 || type(0) == PT::kF64)
-                 ? K::kCompareFloat
-                 : K::kNone;
-    case Opcode::kConvert:
-      return step.arity == 1 && elementwise::ConvertIntKernel(type(0), rt, nullptr, nullptr, 0)
-                 ? K::kConvertInt
-                 : K::kNone;
-    // Apply's own cases before the unary and binary families.
-    case Opcode::kCopy:
-    case Opcode::kBitcastConvert:
-    case Opcode::kReducePrecision:
-    case Opcode::kStochasticConvert:
-    case Opcode::kClamp:
-      return K::kNone;
-    default:
-      break;
-  }
-  if (!float_result) {
-    return step.arity == 2 && IsElementwiseBinary(op) && type(0) == rt && type(1) == rt &&
-                   elementwise::BinaryIntKernel(op, rt, nullptr, nullptr, nullptr, 0)
-               ? K::kBinaryInt
-               : K::kNone;
-  }
-  if (step.arity == 1 && IsElementwiseUnary(op) && type(0) == rt) {
-    const bool ok = rt == PT::kF32 ? elementwise::UnaryFloatKernel<float>(op, nullptr, nullptr, 0)
-                                   : elementwise::UnaryFloatKernel<double>(op, nullptr, nullptr, 0);
-    return ok ? K::kUnaryFloat : K::kNone;
-  }
-  if (step.arity == 2 && IsElementwiseBinary(op) && op != Opcode::kComplex && type(0) == rt &&
-      type(1) == rt) {
-    const bool ok = rt == PT::kF32
-                        ? elementwise::BinaryFloatKernel<float>(op, nullptr, nullptr, nullptr, 0)
-                        : elementwise::BinaryFloatKernel<double>(op, nullptr, nullptr, nullptr, 0);
-    return ok ? K::kBinaryFloat : K::kNone;
-  }
-  return K::kNone;
-}
-
-template <typename T>
-void RunRawFloat(const Opcode op, bool unary, uint8_t* const* in, uint8_t* out, int64_t n) {
-  if (unary) {
-    elementwise::UnaryFloatKernel<T>(op, reinterpret_cast<const T*>(in[0]),
-                                     reinterpret_cast<T*>(out), n);
-  } else {
-    elementwise::BinaryFloatKernel<T>(op, reinterpret_cast<const T*>(in[0]),
-                                      reinterpret_cast<const T*>(in[1]), reinterpret_cast<T*>(out),
-                                      n);
-  }
-}
-
-}  // namespace
-
 void BatchProgram::PlanInPlace() {
   const size_t regs = register_types_.size();
   std::vector<bool> read_by_literal_step(regs, false), produced_raw(regs, false);
   for (Step& step : steps_) {
-    step.raw = RawKindOf(step, register_types_);
-    if (step.raw == Step::Raw::kNone) {
+    PrimitiveType types[3] = {};
+    for (int i = 0; i < step.arity; ++i) types[i] = register_types_[step.operands[i]];
+    step.raw = RawStepOf(*step.inst, step.bitcast, step.flush,
+                         absl::MakeConstSpan(types, step.arity), register_types_[step.result]);
+    if (step.raw.kind == RawStep::Kind::kNone) {
       for (int i = 0; i < step.arity; ++i) read_by_literal_step[step.operands[i]] = true;
     } else {
-      step.raw_type = step.raw == Step::Raw::kSelect ? register_types_[step.result]
-                                                     : register_types_[step.operands[0]];
-      step.raw_result_type = register_types_[step.result];
       produced_raw[step.result] = true;
     }
   }
@@ -851,71 +750,23 @@ void BatchProgram::PlanInPlace() {
 
 absl::Status BatchProgram::RunSteps(int64_t count) {
   for (const Step& step : steps_) {
-    if (step.raw != Step::Raw::kNone) {
-      uint8_t* in[3] = {};
+    if (step.raw.kind != RawStep::Kind::kNone) {
+      const uint8_t* in[3] = {};
       for (int i = 0; i < step.arity; ++i) in[i] = register_data_[step.operands[i]];
-      uint8_t* out = register_data_[step.result];
-      const Opcode op = step.inst->opcode();
-      const bool f32 = step.raw_type == PrimitiveType::kF32;
-      switch (step.raw) {
-        case Step::Raw::kUnaryFloat:
-        case Step::Raw::kBinaryFloat: {
-          const bool unary = step.raw == Step::Raw::kUnaryFloat;
-          f32 ? RunRawFloat<float>(op, unary, in, out, count)
-              : RunRawFloat<double>(op, unary, in, out, count);
-          break;
-        }
-        case Step::Raw::kCompareFloat: {
-          bool* o = reinterpret_cast<bool*>(out);
-          absl::Status st = f32 ? elementwise::CompareFloatArrays(
-                                      *step.inst, reinterpret_cast<const float*>(in[0]),
-                                      reinterpret_cast<const float*>(in[1]), o, count)
-                                : elementwise::CompareFloatArrays(
-                                      *step.inst, reinterpret_cast<const double*>(in[0]),
-                                      reinterpret_cast<const double*>(in[1]), o, count);
-          if (!st.ok()) {
-            return absl::Status(st.code(),
-                                StrCat("%", step.inst->name(), ": ", std::string(st.message())));
-          }
-          break;
-        }
-        case Step::Raw::kSelect:
-          elementwise::SelectArrays(ByteWidth(step.raw_type), reinterpret_cast<const bool*>(in[0]),
-                                    in[1], in[2], out, count);
-          break;
-        case Step::Raw::kBinaryInt:
-          elementwise::BinaryIntKernel(op, step.raw_type, in[0], in[1], out, count);
-          break;
-        case Step::Raw::kConvertInt:
-          elementwise::ConvertIntKernel(step.raw_type, step.raw_result_type, in[0], out, count);
-          break;
-        case Step::Raw::kBitcast:
-          if (count > 0) std::memmove(out, in[0], count * ByteWidth(step.raw_type));
-          break;
-        case Step::Raw::kNone:
-          break;
+      if (absl::Status st = RunRawStep(step.raw, in, register_data_[step.result], count);
+          !st.ok()) {
+        return st;
       }
       continue;
     }
     const Literal* ops[3] = {};
-    const bool flush = step.flush && !HardwareFlushes(*step.inst);
-    for (int i = 0; i < step.arity; ++i) {
-      ops[i] = &registers_[step.operands[i]];
-      if (flush && ContainsDenormals(*ops[i])) {
-        flush_scratch_[i] = *ops[i];
-        FlushDenormalsInPlace(flush_scratch_[i]);
-        ops[i] = &flush_scratch_[i];
-      }
+    for (int i = 0; i < step.arity; ++i) ops[i] = &registers_[step.operands[i]];
+    if (absl::Status st = RunLiteralStep(*step.inst, step.bitcast, step.flush,
+                                         absl::MakeConstSpan(ops, step.arity),
+                                         registers_[step.result], absl::MakeSpan(flush_scratch_));
+        !st.ok()) {
+      return st;
     }
-    Literal& out = registers_[step.result];
-    absl::Status st =
-        step.bitcast ? elementwise::EvalBitcastConvert(*ops[0], out)
-                     : elementwise::Apply(*step.inst, absl::MakeConstSpan(ops, step.arity), out);
-    if (!st.ok()) {
-      return absl::Status(st.code(),
-                          StrCat("%", step.inst->name(), ": ", std::string(st.message())));
-    }
-    if (flush) FlushDenormalsInPlace(out);
   }
   return absl::OkStatus();
 }

@@ -203,6 +203,10 @@ class BatchProgram {
 // iota kernel broadcasts it, the batched interpreter reads it per block.
 absl::StatusOr<Literal> IotaLine(PrimitiveType type, int64_t n);
 
+// No layout, or the row-major one with whole-width elements: a bitcast
+// between two such shapes keeps every element's row-major place.
+bool RowMajorOrNoLayout(const Shape& s);
+
 }  // namespace hlo
 
 #endif  // HLO_EVAL_INTERP_BATCH_PROGRAM_H_

@@ -30,10 +30,8 @@
 namespace hlo {
 namespace data_internal {
 
-// Defined in eval/kernels/data_copy.cc (the axis type is eval/kernels/strided_axes.h's).
 using CopyAxis = StridedAxis;
 using CopyAxes = StridedAxes;
-void StridedCopy(int width, uint8_t* dst, const uint8_t* src, CopyAxes axes);
 void FillElements(int width, uint8_t* dst, int64_t count, const uint8_t* value);
 
 // Defined in eval/kernels/data_bitcast.cc. BitcastKeepsBytes: `inst`

@@ -23,10 +23,8 @@
 namespace hlo {
 namespace data_internal {
 
-// Defined in eval/kernels/data_copy.cc (the axis type is eval/kernels/strided_axes.h's).
 using CopyAxis = StridedAxis;
 using CopyAxes = StridedAxes;
-void StridedCopy(int width, uint8_t* dst, const uint8_t* src, CopyAxes axes);
 
 namespace {
 

@@ -261,8 +261,6 @@ void FillTyped(uint8_t* dst, int64_t count, const uint8_t* value) {
 
 }  // namespace
 
-// Copies elements of `width` bytes (1, 2, 4, 8 or 16) from src to dst along
-// `axes` (outermost first). `dst` and `src` point at the element of index 0.
 void StridedCopy(int width, uint8_t* dst, const uint8_t* src, CopyAxes axes) {
   if (!MergeContiguousAxes(axes)) return;
   switch (width) {

@@ -42,6 +42,13 @@ inline bool MergeContiguousAxes(StridedAxes& axes) {
   return true;
 }
 
+namespace data_internal {
+// Copies elements of `width` bytes (1, 2, 4, 8 or 16) from src to dst
+// along `axes` (outermost first), dst and src pointing at the element of
+// index 0: memcpy runs, fills, tiled transposes (eval/kernels/data_copy.cc).
+void StridedCopy(int width, uint8_t* dst, const uint8_t* src, StridedAxes axes);
+}  // namespace data_internal
+
 }  // namespace hlo
 
 #endif  // HLO_EVAL_KERNELS_STRIDED_AXES_H_

@@ -1,0 +1,890 @@
+#include "eval/fusion/small_program.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "eval/denormals.h"
+#include "eval/interp/batch_program.h"
+#include "eval/interp/elementwise_ops.h"
+#include "eval/kernels/strided_axes.h"
+#include "ir/strings.h"
+
+namespace hlo {
+
+// out = f(in...): one op over whole buffers.
+struct SmallProgram::Step {
+  enum class Kind : uint8_t {
+    kRaw,        // raw: a raw elementwise kernel over n elements
+    kApply,      // elementwise::Apply on the slots' registers
+    kCopy,       // out[i] = in0[i]
+    kFill,       // out[i] = in0[0]
+    kGather,     // out[i] = in0[base + map[i]]
+    kGatherPad,  // out[i] = map[i] < 0 ? in1[0] : in0[map[i]]
+    kScatter,    // out[base + map[j]] = in0[j], j < n
+  };
+  Kind kind = Kind::kCopy;
+  int32_t out = -1;
+  int32_t in[3] = {-1, -1, -1};
+  int32_t arity = 0;
+  int64_t n = 0;
+  int32_t width = 0;
+  // Gather and scatter: the element map (small moves), else strided axes
+  // from the element at `offset` (dst for a gather, src for a scatter, the
+  // side enumerated in row-major order).
+  int32_t map = -1;  // maps_
+  StridedAxes axes;
+  int64_t offset = 0;
+  int32_t dynamic = -1;  // dynamics_: base from start indices, else 0
+  bool flush = false;    // kApply: XLA:CPU's flush-to-zero applies
+  bool bitcast = false;  // kApply: bitcast-convert
+  RawStep raw;
+  const Instruction* inst = nullptr;
+};
+
+// Start indices of a dynamic-slice or dynamic-update-slice.
+struct SmallProgram::Dynamic {
+  absl::InlinedVector<int32_t, 4> slots;  // rank-0 integer slots
+  absl::InlinedVector<PrimitiveType, 4> types;
+  absl::InlinedVector<int64_t, 4> limits;  // dim - size: the largest start
+  absl::InlinedVector<int64_t, 4> strides;
+};
+
+namespace {
+
+using PT = PrimitiveType;
+using Dims = absl::InlinedVector<int64_t, 6>;
+
+absl::Status Unsupported(const Instruction& inst, std::string_view why) {
+  return absl::UnimplementedError(StrCat("%", inst.name(), ": ", why));
+}
+
+Dims RowMajor(absl::Span<const int64_t> dims) {
+  Dims strides(dims.size(), 1);
+  for (size_t k = dims.size(); k-- > 1;) strides[k - 1] = strides[k] * dims[k];
+  return strides;
+}
+
+// Calls f(coordinates) for every index of `dims` in row-major order.
+template <typename F>
+void ForEachIndex(absl::Span<const int64_t> dims, F f) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  Dims c(dims.size(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    f(absl::Span<const int64_t>(c));
+    for (size_t k = dims.size(); k-- > 0;) {
+      if (++c[k] < dims[k]) break;
+      c[k] = 0;
+    }
+  }
+}
+
+bool IndexType(PT t) { return (IsSignedInt(t) || IsUnsignedInt(t)) && BitWidth(t) >= 8; }
+
+// A start index as the kernels read it (u64 past INT64_MAX as INT64_MAX).
+int64_t LoadIndex(const uint8_t* p, PT t) {
+  switch (t) {
+    case PT::kS8:
+      return *reinterpret_cast<const int8_t*>(p);
+    case PT::kS16:
+      return *reinterpret_cast<const int16_t*>(p);
+    case PT::kS32:
+      return *reinterpret_cast<const int32_t*>(p);
+    case PT::kS64:
+      return *reinterpret_cast<const int64_t*>(p);
+    case PT::kU8:
+      return *p;
+    case PT::kU16:
+      return *reinterpret_cast<const uint16_t*>(p);
+    case PT::kU32:
+      return *reinterpret_cast<const uint32_t*>(p);
+    default: {
+      uint64_t u;
+      std::memcpy(&u, p, sizeof(u));
+      return u > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(u);
+    }
+  }
+}
+
+// Elements moved as unsigned integers where one fits (loops vectorise).
+template <int W>
+struct Word {
+  struct type {
+    uint8_t b[W];
+  };
+};
+template <>
+struct Word<1> {
+  using type = uint8_t;
+};
+template <>
+struct Word<2> {
+  using type = uint16_t;
+};
+template <>
+struct Word<4> {
+  using type = uint32_t;
+};
+template <>
+struct Word<8> {
+  using type = uint64_t;
+};
+template <int W>
+using Bytes = typename Word<W>::type;
+
+template <int W>
+void GatherTyped(uint8_t* out, const uint8_t* in, const int32_t* map, int64_t base, int64_t n) {
+  auto* o = reinterpret_cast<Bytes<W>*>(out);
+  const auto* s = reinterpret_cast<const Bytes<W>*>(in) + base;
+  for (int64_t i = 0; i < n; ++i) o[i] = s[map[i]];
+}
+
+template <int W>
+void GatherPadTyped(uint8_t* out, const uint8_t* in, const uint8_t* pad, const int32_t* map,
+                    int64_t n) {
+  auto* o = reinterpret_cast<Bytes<W>*>(out);
+  const auto* s = reinterpret_cast<const Bytes<W>*>(in);
+  const Bytes<W> p = *reinterpret_cast<const Bytes<W>*>(pad);
+  for (int64_t i = 0; i < n; ++i) o[i] = map[i] < 0 ? p : s[map[i]];
+}
+
+template <int W>
+void ScatterTyped(uint8_t* out, const uint8_t* in, const int32_t* map, int64_t base, int64_t n) {
+  auto* o = reinterpret_cast<Bytes<W>*>(out) + base;
+  const auto* s = reinterpret_cast<const Bytes<W>*>(in);
+  for (int64_t j = 0; j < n; ++j) o[map[j]] = s[j];
+}
+
+template <int W>
+void FillTyped(uint8_t* out, const uint8_t* in, int64_t n) {
+  auto* o = reinterpret_cast<Bytes<W>*>(out);
+  const Bytes<W> v = *reinterpret_cast<const Bytes<W>*>(in);
+  for (int64_t i = 0; i < n; ++i) o[i] = v;
+}
+
+// Calls f.template operator()<W>() for the element widths the steps move.
+template <typename F>
+void ByWidth(int32_t width, F f) {
+  switch (width) {
+    case 1:
+      return f.template operator()<1>();
+    case 2:
+      return f.template operator()<2>();
+    case 4:
+      return f.template operator()<4>();
+    case 8:
+      return f.template operator()<8>();
+    default:
+      return f.template operator()<16>();
+  }
+}
+
+}  // namespace
+
+class SmallProgram::Compiler {
+ public:
+  Compiler(SmallProgram& program, bool flush) : p_(program), flush_(flush) {}
+
+  absl::Status Build(const Computation& computation) {
+    const int64_t params = computation.parameter_count();
+    p_.parameter_slots_.assign(params, -1);
+    p_.parameter_types_.assign(params, PT::kPred);
+    p_.parameter_elements_.assign(params, 0);
+    p_.parameter_copied_.assign(params, false);
+    for (const Instruction* inst : computation.PostOrder()) {
+      if (inst->opcode() == Opcode::kTuple && inst == computation.root()) break;
+      const size_t first_step = p_.steps_.size();
+      absl::StatusOr<int32_t> slot = Lower(*inst);
+      if (!slot.ok()) return slot.status();
+      slot_of_[inst] = *slot;
+      if (absl::Status st = FoldConstant(*inst, *slot, first_step); !st.ok()) return st;
+    }
+    const Instruction& root = *computation.root();
+    if (root.opcode() == Opcode::kTuple) {
+      for (const Instruction* op : root.operands()) {
+        auto it = slot_of_.find(op);
+        if (it == slot_of_.end()) return Unsupported(root, "a nested tuple");
+        p_.result_slots_.push_back(it->second);
+      }
+    } else {
+      p_.result_slots_.push_back(slot_of_.at(&root));
+    }
+    return Finish();
+  }
+
+ private:
+  bool StaticArray(const Shape& s) const { return s.IsArray() && s.IsStatic(); }
+
+  absl::StatusOr<int32_t> NewSlot(const Instruction& inst, bool buffer) {
+    const Shape& s = inst.shape();
+    const int64_t n = s.ElementCount();
+    const int64_t bytes = n * ByteWidth(s.element_type());
+    if (buffer && bytes > kMaxValueBytes) return Unsupported(inst, "a large value");
+    Slot slot;
+    slot.type = s.element_type();
+    slot.elements = n;
+    slot.width = ByteWidth(slot.type);
+    if (slot.width != 1 && slot.width != 2 && slot.width != 4 && slot.width != 8 &&
+        slot.width != 16) {
+      return Unsupported(inst, "an element width the steps do not move");
+    }
+    p_.slots_.push_back(slot);
+    p_.registers_.emplace_back();
+    constant_.push_back(false);
+    if (buffer) {
+      bytes_ += bytes;
+      if (bytes_ > kMaxProgramBytes) return Unsupported(inst, "values too large together");
+      absl::StatusOr<Literal> reg = Literal::Create(Shape::Array(slot.type, {n}));
+      if (!reg.ok()) return reg.status();
+      p_.registers_.back() = *std::move(reg);
+    }
+    // (A vector's heap buffer stays where it is when the vector moves.)
+    p_.home_.push_back(p_.registers_.back().size_bytes() > 0 ? p_.registers_.back().data()
+                                                             : nullptr);
+    return static_cast<int32_t>(p_.slots_.size() - 1);
+  }
+
+  const Slot& SlotOf(int32_t s) const { return p_.slots_[s]; }
+
+  int32_t AddMap(std::vector<int32_t> map) {
+    p_.maps_.push_back(std::move(map));
+    return static_cast<int32_t>(p_.maps_.size() - 1);
+  }
+
+  void AddStep(Step step) { p_.steps_.push_back(std::move(step)); }
+
+  absl::StatusOr<int32_t> Lower(const Instruction& inst) {
+    if (!StaticArray(inst.shape())) return Unsupported(inst, "not a static array");
+    absl::InlinedVector<int32_t, 4> ins;
+    for (const Instruction* op : inst.operands()) {
+      // Maps hold 32-bit element offsets.
+      if (!StaticArray(op->shape()) || op->shape().ElementCount() > INT32_MAX) {
+        return Unsupported(inst, "an operand too large");
+      }
+      auto it = slot_of_.find(op);
+      if (it == slot_of_.end()) return Unsupported(inst, "an operand outside the program");
+      ins.push_back(it->second);
+    }
+    const Shape& shape = inst.shape();
+    const Opcode opcode = inst.opcode();
+    if (ins.empty() && opcode != Opcode::kParameter && opcode != Opcode::kConstant &&
+        opcode != Opcode::kIota) {
+      return Unsupported(inst, "no operands");
+    }
+    switch (opcode) {
+      case Opcode::kParameter:
+        return LowerParameter(inst);
+      case Opcode::kConstant:
+        return LowerConstant(inst);
+      case Opcode::kIota:
+        return LowerIota(inst);
+      case Opcode::kBitcast:
+      case Opcode::kReshape:
+      case Opcode::kCopy: {
+        // The same row-major bytes: the operand's slot stands for it.
+        const Shape& from = inst.operand(0)->shape();
+        const bool same = from.element_type() == shape.element_type() &&
+                          from.ElementCount() == shape.ElementCount();
+        const bool bytes_kept = inst.opcode() == Opcode::kReshape ||
+                                (inst.opcode() == Opcode::kCopy && from.dims() == shape.dims()) ||
+                                (inst.opcode() == Opcode::kBitcast && RowMajorOrNoLayout(from) &&
+                                 RowMajorOrNoLayout(shape));
+        if (ins.size() != 1 || !same || !bytes_kept) return Unsupported(inst, "moves elements");
+        return ins[0];
+      }
+      case Opcode::kBroadcast:
+        return LowerBroadcast(inst, ins);
+      case Opcode::kSlice:
+      case Opcode::kTranspose:
+      case Opcode::kReverse:
+        return LowerPermute(inst, ins);
+      case Opcode::kConcatenate:
+        return LowerConcatenate(inst, ins);
+      case Opcode::kPad:
+        return LowerPad(inst, ins);
+      case Opcode::kDynamicSlice:
+      case Opcode::kDynamicUpdateSlice:
+        return LowerDynamic(inst, ins);
+      default:
+        return LowerElementwise(inst, ins);
+    }
+  }
+
+  absl::StatusOr<int32_t> LowerParameter(const Instruction& inst) {
+    const int64_t p = inst.parameter_number();
+    if (p < 0 || p >= static_cast<int64_t>(p_.parameter_slots_.size())) {
+      return Unsupported(inst, "no argument for this parameter");
+    }
+    absl::StatusOr<int32_t> s = NewSlot(inst, /*buffer=*/false);
+    if (!s.ok()) return s;
+    p_.slots_[*s].parameter = static_cast<int32_t>(p);
+    p_.parameter_slots_[p] = *s;
+    p_.parameter_types_[p] = inst.shape().element_type();
+    p_.parameter_elements_[p] = inst.shape().ElementCount();
+    return s;
+  }
+
+  absl::StatusOr<int32_t> LowerConstant(const Instruction& inst) {
+    const Literal* lit = inst.literal();
+    if (lit == nullptr || lit->element_type() != inst.shape().element_type() ||
+        lit->element_count() != inst.shape().ElementCount()) {
+      return Unsupported(inst, "a constant of another shape");
+    }
+    absl::StatusOr<int32_t> s = NewSlot(inst, true);
+    if (!s.ok()) return s;
+    Literal& reg = p_.registers_[*s];
+    if (reg.size_bytes() != lit->size_bytes()) return Unsupported(inst, "constant storage");
+    if (reg.size_bytes() > 0) std::memcpy(reg.data(), lit->data(), reg.size_bytes());
+    return s;
+  }
+
+  absl::StatusOr<int32_t> LowerIota(const Instruction& inst) {
+    const Shape& shape = inst.shape();
+    const int64_t d = inst.GetInt(AttrKind::kIotaDimension, -1);
+    if (inst.operand_count() != 0 || d < 0 || d >= shape.rank()) {
+      return Unsupported(inst, "an iota dimension out of range");
+    }
+    absl::StatusOr<Literal> line = IotaLine(shape.element_type(), shape.dim(d));
+    if (!line.ok()) return line.status();
+    absl::StatusOr<int32_t> s = NewSlot(inst, true);
+    if (!s.ok()) return s;
+    uint8_t* out = p_.registers_[*s].data();
+    const int32_t w = SlotOf(*s).width;
+    int64_t i = 0;
+    ForEachIndex(shape.dims(), [&](absl::Span<const int64_t> c) {
+      std::memcpy(out + (i++) * w, line->data() + c[d] * w, w);
+    });
+    return s;
+  }
+
+  absl::StatusOr<int32_t> LowerBroadcast(const Instruction& inst, absl::Span<const int32_t> ins) {
+    const Shape& shape = inst.shape();
+    const Shape& from = inst.operand(0)->shape();
+    absl::Span<const int64_t> dims = inst.GetInts(AttrKind::kDimensions);
+    if (ins.size() != 1 || from.element_type() != shape.element_type() ||
+        static_cast<int64_t>(dims.size()) != from.rank()) {
+      return Unsupported(inst, "not a broadcast of its operand");
+    }
+    Dims src(shape.rank(), 0);
+    Dims from_strides = RowMajor(from.dims());
+    absl::InlinedVector<bool, 6> used(shape.rank(), false);
+    for (int64_t k = 0; k < from.rank(); ++k) {
+      const int64_t d = dims[k];
+      if (d < 0 || d >= shape.rank() || used[d] ||
+          (from.dim(k) != shape.dim(d) && from.dim(k) != 1)) {
+        return Unsupported(inst, "broadcast dimensions");
+      }
+      used[d] = true;
+      if (from.dim(k) != 1) src[d] = from_strides[k];
+    }
+    absl::StatusOr<int32_t> s = NewSlot(inst, true);
+    if (!s.ok()) return s;
+    Step step;
+    step.out = *s;
+    step.in[0] = ins[0];
+    step.arity = 1;
+    step.n = SlotOf(*s).elements;
+    step.width = SlotOf(*s).width;
+    if (from.ElementCount() == 1) {
+      step.kind = Step::Kind::kFill;
+    } else {
+      step.kind = Step::Kind::kGather;
+      SetMove(step, shape.dims(), src, 0);
+    }
+    if (step.n > 0 && from.ElementCount() > 0) AddStep(step);
+    return s;
+  }
+
+  // Moves of at most this many elements go through an element map (a
+  // strided copy's setup costs more than such a loop); larger ones through
+  // the data-movement kernels' strided copy (memcpy runs, fills, tiles).
+  static constexpr int64_t kMapElements = 256;
+
+  // A gather's or scatter's move: the side it enumerates in row-major order
+  // has `dims`; the other reads or writes offset + sum c[d] * strides[d].
+  void SetMove(Step& step, absl::Span<const int64_t> dims, absl::Span<const int64_t> strides,
+               int64_t offset) {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    if (n <= kMapElements) {
+      step.map = AddMap(MapOf(dims, strides, offset));
+      return;
+    }
+    const Dims rows = RowMajor(dims);
+    const bool gather = step.kind == Step::Kind::kGather;
+    for (size_t k = 0; k < dims.size(); ++k) {
+      step.axes.push_back(gather ? StridedAxis{dims[k], rows[k], strides[k]}
+                                 : StridedAxis{dims[k], strides[k], rows[k]});
+    }
+    MergeContiguousAxes(step.axes);
+    step.offset = offset;
+  }
+
+  // map[i] = offset + sum c[d] * strides[d] over the row-major indices of dims.
+  static std::vector<int32_t> MapOf(absl::Span<const int64_t> dims,
+                                    absl::Span<const int64_t> strides, int64_t offset) {
+    std::vector<int32_t> map;
+    ForEachIndex(dims, [&](absl::Span<const int64_t> c) {
+      int64_t at = offset;
+      for (size_t k = 0; k < c.size(); ++k) at += c[k] * strides[k];
+      map.push_back(static_cast<int32_t>(at));
+    });
+    return map;
+  }
+
+  // slice, transpose, reverse: a gather through a map made once.
+  absl::StatusOr<int32_t> LowerPermute(const Instruction& inst, absl::Span<const int32_t> ins) {
+    const Shape& shape = inst.shape();
+    const Shape& from = inst.operand(0)->shape();
+    const int64_t rank = from.rank();
+    if (ins.size() != 1 || from.element_type() != shape.element_type() || shape.rank() != rank) {
+      return Unsupported(inst, "not a rearrangement of its operand");
+    }
+    Dims from_strides = RowMajor(from.dims());
+    Dims strides(rank, 0);
+    int64_t offset = 0;
+    if (inst.opcode() == Opcode::kSlice) {
+      const SliceSpec* spec = inst.slice();
+      if (spec == nullptr || static_cast<int64_t>(spec->size()) != rank) {
+        return Unsupported(inst, "slice spec");
+      }
+      for (int64_t d = 0; d < rank; ++d) {
+        const SliceDim& sd = (*spec)[d];
+        if (sd.start < 0 || sd.limit < sd.start || sd.limit > from.dim(d) || sd.stride < 1 ||
+            shape.dim(d) != (sd.limit - sd.start + sd.stride - 1) / sd.stride) {
+          return Unsupported(inst, "slice bounds");
+        }
+        offset += sd.start * from_strides[d];
+        strides[d] = sd.stride * from_strides[d];
+      }
+    } else if (inst.opcode() == Opcode::kTranspose) {
+      absl::Span<const int64_t> perm = inst.GetInts(AttrKind::kDimensions);
+      absl::InlinedVector<bool, 6> seen(rank, false);
+      if (static_cast<int64_t>(perm.size()) != rank) return Unsupported(inst, "permutation");
+      for (int64_t d = 0; d < rank; ++d) {
+        const int64_t q = perm[d];
+        if (q < 0 || q >= rank || seen[q] || shape.dim(d) != from.dim(q)) {
+          return Unsupported(inst, "permutation");
+        }
+        seen[q] = true;
+        strides[d] = from_strides[q];
+      }
+    } else {  // reverse
+      if (!(shape.dims() == from.dims())) return Unsupported(inst, "reverse dims");
+      for (int64_t d = 0; d < rank; ++d) strides[d] = from_strides[d];
+      absl::InlinedVector<bool, 6> seen(rank, false);
+      for (int64_t d : inst.GetInts(AttrKind::kDimensions)) {
+        if (d < 0 || d >= rank || seen[d]) return Unsupported(inst, "reverse dimensions");
+        seen[d] = true;
+        offset += (from.dim(d) - 1) * from_strides[d];
+        strides[d] = -from_strides[d];
+      }
+    }
+    absl::StatusOr<int32_t> s = NewSlot(inst, true);
+    if (!s.ok()) return s;
+    Step step;
+    step.kind = Step::Kind::kGather;
+    step.out = *s;
+    step.in[0] = ins[0];
+    step.arity = 1;
+    step.n = SlotOf(*s).elements;
+    step.width = SlotOf(*s).width;
+    SetMove(step, shape.dims(), strides, offset);
+    if (step.n > 0) AddStep(step);
+    return s;
+  }
+
+  absl::StatusOr<int32_t> LowerConcatenate(const Instruction& inst, absl::Span<const int32_t> ins) {
+    const Shape& shape = inst.shape();
+    absl::Span<const int64_t> attr = inst.GetInts(AttrKind::kDimensions);
+    const int64_t rank = shape.rank();
+    if (ins.empty() || attr.size() != 1 || attr[0] < 0 || attr[0] >= rank) {
+      return Unsupported(inst, "concatenate dimension");
+    }
+    const int64_t dim = attr[0];
+    Dims out_strides = RowMajor(shape.dims());
+    int64_t at = 0;
+    std::vector<Step> steps;
+    for (size_t k = 0; k < ins.size(); ++k) {
+      const Shape& from = inst.operand(k)->shape();
+      bool fits = from.rank() == rank && from.element_type() == shape.element_type();
+      for (int64_t d = 0; fits && d < rank; ++d) fits = d == dim || from.dim(d) == shape.dim(d);
+      if (!fits) return Unsupported(inst, "concatenate operands");
+      Step step;
+      step.kind = Step::Kind::kScatter;
+      step.in[0] = ins[k];
+      step.arity = 1;
+      step.n = from.ElementCount();
+      step.width = ByteWidth(shape.element_type());
+      SetMove(step, from.dims(), out_strides, at * out_strides[dim]);
+      if (step.n > 0) steps.push_back(step);
+      at += from.dim(dim);
+    }
+    if (at != shape.dim(dim)) return Unsupported(inst, "concatenate size");
+    absl::StatusOr<int32_t> s = NewSlot(inst, true);
+    if (!s.ok()) return s;
+    for (Step& step : steps) {
+      step.out = *s;
+      AddStep(step);
+    }
+    return s;
+  }
+
+  absl::StatusOr<int32_t> LowerPad(const Instruction& inst, absl::Span<const int32_t> ins) {
+    const Shape& shape = inst.shape();
+    const Shape& from = inst.operand(0)->shape();
+    const PaddingConfig* config = inst.padding();
+    const int64_t rank = from.rank();
+    if (ins.size() != 2 || inst.operand(1)->shape().rank() != 0 ||
+        inst.operand(1)->shape().element_type() != shape.element_type() ||
+        from.element_type() != shape.element_type() || shape.rank() != rank || config == nullptr ||
+        static_cast<int64_t>(config->size()) != rank) {
+      return Unsupported(inst, "pad operands");
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      const PaddingDim& pd = (*config)[d];
+      const int64_t n = from.dim(d);
+      if (pd.interior < 0 || pd.interior > kMaxValueBytes || std::abs(pd.low) > kMaxValueBytes ||
+          std::abs(pd.high) > kMaxValueBytes ||
+          shape.dim(d) != n + pd.low + pd.high + std::max<int64_t>(n - 1, 0) * pd.interior) {
+        return Unsupported(inst, "pad sizes");
+      }
+    }
+    // Result position c reads operand element k along d where
+    // c = low + k * (interior + 1); other positions read the pad value.
+    Dims from_strides = RowMajor(from.dims());
+    std::vector<int32_t> map;
+    ForEachIndex(shape.dims(), [&](absl::Span<const int64_t> c) {
+      int64_t at = 0;
+      for (int64_t d = 0; d < rank && at >= 0; ++d) {
+        const PaddingDim& pd = (*config)[d];
+        const int64_t q = c[d] - pd.low, step = pd.interior + 1;
+        if (q < 0 || q % step != 0 || q / step >= from.dim(d)) {
+          at = -1;
+        } else {
+          at += q / step * from_strides[d];
+        }
+      }
+      map.push_back(static_cast<int32_t>(at));
+    });
+    absl::StatusOr<int32_t> s = NewSlot(inst, true);
+    if (!s.ok()) return s;
+    Step step;
+    step.kind = Step::Kind::kGatherPad;
+    step.out = *s;
+    step.in[0] = ins[0];
+    step.in[1] = ins[1];
+    step.arity = 2;
+    step.n = SlotOf(*s).elements;
+    step.width = SlotOf(*s).width;
+    step.map = AddMap(std::move(map));
+    if (step.n > 0) AddStep(step);
+    return s;
+  }
+
+  // dynamic-slice: a gather from the clamped start; dynamic-update-slice:
+  // the operand copied, then the update scattered at the clamped start.
+  absl::StatusOr<int32_t> LowerDynamic(const Instruction& inst, absl::Span<const int32_t> ins) {
+    const bool update = inst.opcode() == Opcode::kDynamicUpdateSlice;
+    const Shape& shape = inst.shape();
+    const Shape& from = inst.operand(0)->shape();
+    const int64_t rank = from.rank();
+    const size_t first = update ? 2 : 1;
+    if (ins.size() != first + rank || from.element_type() != shape.element_type()) {
+      return Unsupported(inst, "dynamic operands");
+    }
+    Dims sizes;
+    if (update) {
+      const Shape& upd = inst.operand(1)->shape();
+      if (upd.rank() != rank || upd.element_type() != shape.element_type() ||
+          !(shape.dims() == from.dims())) {
+        return Unsupported(inst, "update shape");
+      }
+      sizes.assign(upd.dims().begin(), upd.dims().end());
+    } else {
+      absl::Span<const int64_t> attr = inst.GetInts(AttrKind::kDynamicSliceSizes);
+      if (!inst.HasAttr(AttrKind::kDynamicSliceSizes)) attr = shape.dims();
+      if (static_cast<int64_t>(attr.size()) != rank || !(shape.dims() == attr)) {
+        return Unsupported(inst, "slice sizes");
+      }
+      sizes.assign(attr.begin(), attr.end());
+    }
+    Dynamic dyn;
+    Dims from_strides = RowMajor(from.dims());
+    for (int64_t d = 0; d < rank; ++d) {
+      const Shape& index = inst.operand(first + d)->shape();
+      if (sizes[d] < 0 || sizes[d] > from.dim(d) || index.rank() != 0 ||
+          !IndexType(index.element_type())) {
+        return Unsupported(inst, "start indices");
+      }
+      dyn.slots.push_back(ins[first + d]);
+      dyn.types.push_back(index.element_type());
+      dyn.limits.push_back(from.dim(d) - sizes[d]);
+      dyn.strides.push_back(from_strides[d]);
+    }
+    absl::StatusOr<int32_t> s = NewSlot(inst, true);
+    if (!s.ok()) return s;
+    p_.dynamics_.push_back(std::move(dyn));
+    Step step;
+    step.out = *s;
+    step.arity = 1;
+    step.width = SlotOf(*s).width;
+    step.dynamic = static_cast<int32_t>(p_.dynamics_.size() - 1);
+    int64_t moved = 1;
+    for (int64_t v : sizes) moved *= v;
+    if (update) {
+      Step copy;
+      copy.kind = Step::Kind::kCopy;
+      copy.out = *s;
+      copy.in[0] = ins[0];
+      copy.arity = 1;
+      copy.n = SlotOf(*s).elements;
+      copy.width = step.width;
+      if (copy.n > 0) AddStep(copy);
+      step.kind = Step::Kind::kScatter;
+      step.in[0] = ins[1];
+    } else {
+      step.kind = Step::Kind::kGather;
+      step.in[0] = ins[0];
+    }
+    SetMove(step, sizes, from_strides, 0);
+    step.n = moved;
+    if (moved > 0) AddStep(step);
+    return s;
+  }
+
+  absl::StatusOr<int32_t> LowerElementwise(const Instruction& inst, absl::Span<const int32_t> ins) {
+    const Shape& shape = inst.shape();
+    const Opcode op = inst.opcode();
+    if (!IsElementwise(op) || op == Opcode::kStochasticConvert) {
+      return Unsupported(inst, StrCat("'", inst.OpcodeText(), "' is not in small programs"));
+    }
+    if (ins.empty() || ins.size() > 3) return Unsupported(inst, "arity");
+    const bool bitcast = op == Opcode::kBitcastConvert;
+    PrimitiveType types[3] = {};
+    bool floats = IsFloat(shape.element_type()) || IsComplex(shape.element_type());
+    for (size_t i = 0; i < ins.size(); ++i) {
+      const Slot& in = SlotOf(ins[i]);
+      if (!(inst.operand(i)->shape().dims() == shape.dims())) {
+        return Unsupported(inst, "operands of other dimensions");
+      }
+      types[i] = in.type;
+      floats = floats || IsFloat(in.type) || IsComplex(in.type);
+    }
+    if (bitcast && ByteWidth(types[0]) != ByteWidth(shape.element_type())) {
+      return Unsupported(inst, "a bitcast-convert between widths");
+    }
+    absl::StatusOr<int32_t> s = NewSlot(inst, true);
+    if (!s.ok()) return s;
+    Step step;
+    step.out = *s;
+    step.arity = static_cast<int32_t>(ins.size());
+    for (size_t i = 0; i < ins.size(); ++i) step.in[i] = ins[i];
+    step.n = SlotOf(*s).elements;
+    step.inst = &inst;
+    step.bitcast = bitcast;
+    step.flush = flush_ && floats && ElementwiseFlushesDenormals(inst);
+    step.raw = RawStepOf(inst, bitcast, step.flush, absl::MakeConstSpan(types, ins.size()),
+                         shape.element_type());
+    step.kind = step.raw.kind != RawStep::Kind::kNone ? Step::Kind::kRaw : Step::Kind::kApply;
+    AddStep(step);
+    return s;
+  }
+
+  bool Constant(int32_t s) const { return s >= 0 && constant_[s]; }
+
+  // A value made only of constants (broadcast constants, iotas, their
+  // converts) is made now, once: its steps run here and leave the program.
+  absl::Status FoldConstant(const Instruction& inst, int32_t slot, size_t first_step) {
+    const Opcode op = inst.opcode();
+    if (op == Opcode::kConstant || op == Opcode::kIota) {
+      constant_[slot] = true;
+      return absl::OkStatus();
+    }
+    if (op == Opcode::kParameter || first_step == p_.steps_.size()) {
+      // An alias: constant when what it stands for is (slot shared).
+      return absl::OkStatus();
+    }
+    for (size_t k = first_step; k < p_.steps_.size(); ++k) {
+      const Step& step = p_.steps_[k];
+      for (int i = 0; i < step.arity; ++i) {
+        if (!Constant(step.in[i])) return absl::OkStatus();
+      }
+      if (step.dynamic >= 0) {
+        for (int32_t idx : p_.dynamics_[step.dynamic].slots) {
+          if (!Constant(idx)) return absl::OkStatus();
+        }
+      }
+    }
+    p_.data_ = p_.home_;
+    for (size_t k = first_step; k < p_.steps_.size(); ++k) {
+      if (absl::Status st = p_.RunStep(p_.steps_[k]); !st.ok()) {
+        return Unsupported(inst, "a constant value that fails");
+      }
+    }
+    p_.steps_.resize(first_step);
+    constant_[slot] = true;
+    return absl::OkStatus();
+  }
+
+  // Parameters that Apply steps read get registers (copied in per run);
+  // results that only buffer-moving or raw steps write go straight into
+  // their outputs.
+  absl::Status Finish() {
+    const size_t slots = p_.slots_.size();
+    std::vector<bool> read_by_apply(slots, false), made_by_step(slots, false);
+    for (const Step& step : p_.steps_) {
+      made_by_step[step.out] = true;
+      if (step.kind != Step::Kind::kApply) continue;
+      for (int i = 0; i < step.arity; ++i) read_by_apply[step.in[i]] = true;
+    }
+    for (const Step& step : p_.steps_) {
+      if (step.kind == Step::Kind::kApply) made_by_step[step.out] = false;
+    }
+    for (size_t p = 0; p < p_.parameter_slots_.size(); ++p) {
+      const int32_t s = p_.parameter_slots_[p];
+      if (s < 0 || !read_by_apply[s]) continue;
+      const Slot& slot = p_.slots_[s];
+      bytes_ += slot.elements * slot.width;
+      if (slot.elements * slot.width > kMaxValueBytes || bytes_ > kMaxProgramBytes) {
+        return absl::UnimplementedError("parameters too large to copy");
+      }
+      absl::StatusOr<Literal> reg = Literal::Create(Shape::Array(slot.type, {slot.elements}));
+      if (!reg.ok()) return reg.status();
+      p_.registers_[s] = *std::move(reg);
+      p_.parameter_copied_[p] = true;
+    }
+    p_.result_in_place_.assign(p_.result_slots_.size(), false);
+    for (size_t r = 0; r < p_.result_slots_.size(); ++r) {
+      const int32_t s = p_.result_slots_[r];
+      const bool once = std::count(p_.result_slots_.begin(), p_.result_slots_.end(), s) == 1;
+      p_.result_in_place_[r] = made_by_step[s] && !read_by_apply[s] && once;
+    }
+    for (size_t s = 0; s < slots; ++s) {
+      p_.home_[s] = p_.registers_[s].size_bytes() > 0 ? p_.registers_[s].data() : nullptr;
+    }
+    p_.data_ = p_.home_;
+    return absl::OkStatus();
+  }
+
+  SmallProgram& p_;
+  bool flush_;
+  int64_t bytes_ = 0;
+  absl::flat_hash_map<const Instruction*, int32_t> slot_of_;
+  std::vector<bool> constant_;  // per slot: the same value every run
+};
+
+SmallProgram::SmallProgram() = default;
+SmallProgram::~SmallProgram() = default;
+
+absl::StatusOr<std::unique_ptr<SmallProgram>> SmallProgram::Compile(const Computation& computation,
+                                                                    bool flush_denormals) {
+  std::unique_ptr<SmallProgram> program(new SmallProgram());
+  Compiler compiler(*program, flush_denormals);
+  if (absl::Status st = compiler.Build(computation); !st.ok()) return st;
+  return program;
+}
+
+int64_t SmallProgram::DynamicBase(const Dynamic& d) const {
+  int64_t base = 0;
+  for (size_t k = 0; k < d.slots.size(); ++k) {
+    const int64_t start = LoadIndex(data_[d.slots[k]], d.types[k]);
+    base += std::clamp<int64_t>(start, 0, d.limits[k]) * d.strides[k];
+  }
+  return base;
+}
+
+absl::Status SmallProgram::RunApply(const Step& step) {
+  const Literal* ops[3] = {};
+  for (int i = 0; i < step.arity; ++i) ops[i] = &registers_[step.in[i]];
+  return RunLiteralStep(*step.inst, step.bitcast, step.flush, absl::MakeConstSpan(ops, step.arity),
+                        registers_[step.out], absl::MakeSpan(flush_scratch_));
+}
+
+absl::Status SmallProgram::RunStep(const Step& step) {
+  uint8_t* out = data_[step.out];
+  const uint8_t* in0 = data_[step.in[0]];
+  switch (step.kind) {
+    case Step::Kind::kRaw: {
+      const uint8_t* in[3] = {in0, step.arity > 1 ? data_[step.in[1]] : nullptr,
+                              step.arity > 2 ? data_[step.in[2]] : nullptr};
+      return RunRawStep(step.raw, in, out, step.n);
+    }
+    case Step::Kind::kApply:
+      return RunApply(step);
+    case Step::Kind::kCopy:
+      std::memcpy(out, in0, step.n * step.width);
+      break;
+    case Step::Kind::kFill:
+      ByWidth(step.width, [&]<int W>() { FillTyped<W>(out, in0, step.n); });
+      break;
+    case Step::Kind::kGather: {
+      const int64_t base = step.dynamic >= 0 ? DynamicBase(dynamics_[step.dynamic]) : 0;
+      if (step.map < 0) {
+        data_internal::StridedCopy(step.width, out, in0 + (base + step.offset) * step.width,
+                                   step.axes);
+        break;
+      }
+      const int32_t* map = maps_[step.map].data();
+      ByWidth(step.width, [&]<int W>() { GatherTyped<W>(out, in0, map, base, step.n); });
+      break;
+    }
+    case Step::Kind::kGatherPad: {
+      const uint8_t* pad = data_[step.in[1]];
+      const int32_t* map = maps_[step.map].data();
+      ByWidth(step.width, [&]<int W>() { GatherPadTyped<W>(out, in0, pad, map, step.n); });
+      break;
+    }
+    case Step::Kind::kScatter: {
+      const int64_t base = step.dynamic >= 0 ? DynamicBase(dynamics_[step.dynamic]) : 0;
+      if (step.map < 0) {
+        data_internal::StridedCopy(step.width, out + (base + step.offset) * step.width, in0,
+                                   step.axes);
+        break;
+      }
+      const int32_t* map = maps_[step.map].data();
+      ByWidth(step.width, [&]<int W>() { ScatterTyped<W>(out, in0, map, base, step.n); });
+      break;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SmallProgram::Run(absl::Span<const void* const> inputs,
+                               absl::Span<void* const> outputs) {
+  if (inputs.size() != parameter_slots_.size() || outputs.size() != result_slots_.size()) {
+    return absl::InvalidArgumentError(StrCat("the computation takes ", parameter_slots_.size(),
+                                             " parameters and gives ", result_slots_.size(),
+                                             " results"));
+  }
+  for (size_t p = 0; p < inputs.size(); ++p) {
+    const int32_t s = parameter_slots_[p];
+    if (s < 0) continue;
+    data_[s] = static_cast<uint8_t*>(const_cast<void*>(inputs[p]));
+    if (parameter_copied_[p] && registers_[s].size_bytes() > 0) {
+      std::memcpy(registers_[s].data(), inputs[p], registers_[s].size_bytes());
+    }
+  }
+  for (size_t r = 0; r < outputs.size(); ++r) {
+    if (result_in_place_[r]) data_[result_slots_[r]] = static_cast<uint8_t*>(outputs[r]);
+  }
+  absl::Status status;
+  for (const Step& step : steps_) {
+    status = RunStep(step);
+    if (!status.ok()) break;
+  }
+  for (size_t r = 0; r < outputs.size() && status.ok(); ++r) {
+    const int32_t s = result_slots_[r];
+    const size_t bytes = slots_[s].elements * slots_[s].width;
+    if (data_[s] != outputs[r] && bytes > 0) std::memcpy(outputs[r], data_[s], bytes);
+  }
+  for (size_t r = 0; r < outputs.size(); ++r) data_[result_slots_[r]] = home_[result_slots_[r]];
+  return status;
+}
+
+}  // namespace hlo

@@ -1,0 +1,101 @@
+// XLA's fusions over small arrays of several shapes as one flat program.
+//
+// XLA:CPU's optimised text expands rng-bit-generator into its Philox
+// rounds and fuses LU's and scans' bookkeeping into fusions whose values
+// are arrays of a handful of elements in many shapes: slices, concatenates,
+// broadcasts and converts around elementwise chains. Instruction by
+// instruction each paid the executor's step (a result Value, shape checks,
+// the recycle bin, the frame's bookkeeping), about 150 ns for a few
+// elements. Compiled here, each value has a fixed buffer, data movement is
+// an index map made once (dynamic slices add a clamped start offset at run
+// time), and elementwise ops call the same raw kernels as the batched
+// interpreter (raw_step.h) or elementwise::Apply on the buffers, so the
+// bits are the general evaluator's.
+#ifndef HLO_EVAL_FUSION_SMALL_PROGRAM_H_
+#define HLO_EVAL_FUSION_SMALL_PROGRAM_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "eval/interp/raw_step.h"
+#include "ir/computation.h"
+#include "ir/literal.h"
+
+namespace hlo {
+
+class SmallProgram {
+ public:
+  // No value the program makes is larger, and its buffers together stay
+  // within kMaxProgramBytes (parameters are read where they lie).
+  static constexpr int64_t kMaxValueBytes = 16 << 10;
+  static constexpr int64_t kMaxProgramBytes = 128 << 10;
+
+  // Compiles `computation` when every value is a static array and every
+  // instruction is a parameter, constant, iota, elementwise op on arrays of
+  // the result's element count, broadcast, reshape, row-major bitcast, copy,
+  // slice, transpose, reverse, concatenate, pad, dynamic-slice or
+  // dynamic-update-slice (scalar start indices), and the root an array or a
+  // tuple of them. Otherwise an error naming the instruction (the caller
+  // runs the computation through the evaluator). `flush_denormals` as in
+  // BatchProgram.
+  static absl::StatusOr<std::unique_ptr<SmallProgram>> Compile(const Computation& computation,
+                                                               bool flush_denormals);
+
+  int64_t parameter_count() const { return static_cast<int64_t>(parameter_slots_.size()); }
+  PrimitiveType parameter_type(int64_t p) const { return parameter_types_[p]; }
+  int64_t parameter_elements(int64_t p) const { return parameter_elements_[p]; }
+  // The results: the root, or the root tuple's elements, in order.
+  int64_t result_count() const { return static_cast<int64_t>(result_slots_.size()); }
+
+  // Runs the program: inputs[p] holds parameter p's elements (row-major,
+  // parameter_elements(p) of parameter_type(p)); outputs[r] receives
+  // result r's. Outputs must not alias inputs. Not reentrant.
+  absl::Status Run(absl::Span<const void* const> inputs, absl::Span<void* const> outputs);
+
+  ~SmallProgram();
+
+ private:
+  struct Step;
+  struct Dynamic;
+  class Compiler;
+  SmallProgram();
+
+  // The row-major element offset that `d`'s start indices give (each
+  // clamped as the kernels clamp them).
+  int64_t DynamicBase(const Dynamic& d) const;
+  absl::Status RunStep(const Step& step);
+  absl::Status RunApply(const Step& step);
+
+  struct Slot {
+    PrimitiveType type = PrimitiveType::kPred;
+    int64_t elements = 0;
+    int32_t width = 0;
+    int32_t parameter = -1;  // the parameter whose input it is
+  };
+  std::vector<Slot> slots_;
+  // Per slot: its buffer (a parameter's only when an Apply step reads it,
+  // copied in per run), what data_ points to between runs.
+  std::vector<Literal> registers_;
+  std::vector<uint8_t*> home_;
+  // Per slot, during a run: where its elements are (a parameter's input, a
+  // result written in place: its output).
+  std::vector<uint8_t*> data_;
+  std::vector<int32_t> parameter_slots_;  // -1: never read
+  std::vector<PrimitiveType> parameter_types_;
+  std::vector<int64_t> parameter_elements_;
+  std::vector<bool> parameter_copied_;
+  std::vector<int32_t> result_slots_;
+  std::vector<bool> result_in_place_;
+  std::vector<Step> steps_;
+  std::vector<std::vector<int32_t>> maps_;
+  std::vector<Dynamic> dynamics_;
+  Literal flush_scratch_[3];
+};
+
+}  // namespace hlo
+
+#endif  // HLO_EVAL_FUSION_SMALL_PROGRAM_H_
