@@ -81,7 +81,9 @@ Evaluator::FusionPrograms* Evaluator::FusionProgramsFor(const Instruction& fusio
   auto [it, added] = fusion_programs_.try_emplace(&fusion);
   FusionPrograms& programs = it->second;
   if (added) {
-    programs.loop = CompileLoopFusion(fusion, options_.flush_denormals);
+    if (fusion.opcode() == Opcode::kFusion) {
+      programs.loop = CompileLoopFusion(fusion, options_.flush_denormals);
+    }
     if (programs.loop == nullptr) {
       programs.small = CompileSmallFusion(fusion, options_.flush_denormals);
     }
@@ -355,8 +357,7 @@ absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, s
         // another frame.
         std::vector<Value>& args = frame.args;
         for (int32_t s : operands) args.push_back(pass(s));
-        if (FusionPrograms* fused =
-                inst.opcode() == Opcode::kFusion ? FusionProgramsFor(inst) : nullptr) {
+        if (FusionPrograms* fused = FusionProgramsFor(inst)) {
           std::optional<absl::StatusOr<Value>> r;
           if (fused->loop != nullptr && LoopFusionFits(*fused->loop, args)) {
             r = RunLoopFusion(*fused->loop, absl::MakeSpan(args));

@@ -71,10 +71,10 @@ class Evaluator : public KernelContext {
   // once per computation; null when it cannot be compiled or fast paths are
   // off (the caller then uses Call element by element).
   BatchProgram* BatchProgramFor(const Computation& computation) override;
-  // `fusion` compiled at its first call: as one batched loop
-  // (eval/fusion/loop_fusion.h), else as a small program
+  // A fusion or call compiled at its first run: a fusion as one batched
+  // loop (eval/fusion/loop_fusion.h), else either as a small program
   // (eval/fusion/small_fusion.h), else neither (both null). Null when fast
-  // paths are off.
+  // paths or fusion are off, or an observer watches.
   struct FusionPrograms {
     std::unique_ptr<FusedGroup> loop;
     std::unique_ptr<SmallProgram> small;

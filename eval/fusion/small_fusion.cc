@@ -11,7 +11,7 @@ namespace hlo {
 std::unique_ptr<SmallProgram> CompileSmallFusion(const Instruction& fusion, bool flush_denormals) {
   const Computation* body = fusion.to_apply();
   const Shape& shape = fusion.shape();
-  if (fusion.opcode() != Opcode::kFusion || body == nullptr ||
+  if ((fusion.opcode() != Opcode::kFusion && fusion.opcode() != Opcode::kCall) || body == nullptr ||
       body->parameter_count() != fusion.operand_count()) {
     return nullptr;
   }

@@ -1,7 +1,8 @@
 // XLA's fusions over small arrays of several shapes (eval/fusion/
 // small_program.h) run as one compiled program instead of instruction by
 // instruction: the Philox rounds XLA:CPU expands rng-bit-generator into,
-// LU's and scans' index bookkeeping. Loop fusions (one elementwise loop,
+// LU's and scans' index bookkeeping; and calls of such computations (JAX's
+// jit-wrapped helpers in unoptimised text). Loop fusions (one elementwise loop,
 // loop_fusion.h) and single-instruction fusions (the plan's kWrapped) keep
 // their own paths; this takes the fusions they leave.
 #ifndef HLO_EVAL_FUSION_SMALL_FUSION_H_

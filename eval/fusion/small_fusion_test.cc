@@ -118,6 +118,27 @@ moves {
   ROOT out = (f32[128,17]{1,0}, f32[10,30]{1,0}) tuple(cat, ds)
 }
 
+where_s {
+  c = pred[] parameter(0)
+  x = s64[] parameter(1)
+  y = s64[] parameter(2)
+  ROOT s = s64[] select(c, x, y)
+}
+
+rem {
+  a = s64[3]{0} parameter(0)
+  d = s64[] parameter(1)
+  z = s64[] constant(0)
+  eq = pred[] compare(d, z), direction=EQ
+  one = s64[] constant(1)
+  w = s64[] call(eq, one, d), to_apply=where_s
+  wb = s64[3]{0} broadcast(w), dimensions={}
+  r = s64[3]{0} remainder(a, wb)
+  zb = s64[3]{0} broadcast(z), dimensions={}
+  lt = pred[3]{0} compare(r, zb), direction=LT
+  ROOT s = s64[3]{0} select(lt, r, a)
+}
+
 passthrough {
   p = f32[2,3]{1,0} parameter(0)
   q = f32[6]{0} parameter(1)
@@ -169,6 +190,9 @@ ENTRY main {
   f_uniform = (f64[8,3]{1,0}, bf16[3,8]{1,0}, f32[8,3]{1,0}) fusion(bits), kind=kLoop, calls=uniform
   f_pads = f32[11,10]{1,0} fusion(a, v), kind=kLoop, calls=pads
   f_dyn = s32[5,6]{1,0} fusion(m, i, j, u), kind=kLoop, calls=dyn
+  ra = s64[3]{0} parameter(15)
+  rd = s64[] parameter(16)
+  c_rem = s64[3]{0} call(ra, rd), to_apply=rem
   ma = f32[17,4,16]{2,1,0} parameter(13)
   mb = f32[17,5]{1,0} parameter(14)
   f_moves = (f32[128,17]{1,0}, f32[10,30]{1,0}) fusion(ma, mb, i), kind=kLoop, calls=moves
@@ -293,6 +317,16 @@ TEST_CASE("small fusion: larger moves go through strided copies, clamped alike",
   std::vector<Value> args = RandomOperands(f, 4);
   for (int64_t i : {-3, 0, 5, 7, 8, 40, 1000}) {
     args[2] = Scalar(PT::kS32, static_cast<uint64_t>(static_cast<uint32_t>(i)));
+    Agree(*m, f, args);
+  }
+}
+
+TEST_CASE("small fusion: a call, and the call inside it, inline", "[small_fusion]") {
+  std::unique_ptr<Module> m = Parse();
+  const Instruction& f = Find(*m, "c_rem");
+  std::vector<Value> args = RandomOperands(f, 6);
+  for (int64_t d : {0, 1, -1, 3, -7, 1000}) {
+    args[1] = Scalar(PT::kS64, static_cast<uint64_t>(d));
     Agree(*m, f, args);
   }
 }

@@ -11,6 +11,7 @@
 #include "eval/denormals.h"
 #include "eval/interp/batch_program.h"
 #include "eval/interp/elementwise_ops.h"
+#include "eval/kernels/kernels.h"
 #include "eval/kernels/strided_axes.h"
 #include "ir/strings.h"
 
@@ -196,28 +197,81 @@ class SmallProgram::Compiler {
     p_.parameter_types_.assign(params, PT::kPred);
     p_.parameter_elements_.assign(params, 0);
     p_.parameter_copied_.assign(params, false);
-    for (const Instruction* inst : computation.PostOrder()) {
-      if (inst->opcode() == Opcode::kTuple && inst == computation.root()) break;
-      const size_t first_step = p_.steps_.size();
-      absl::StatusOr<int32_t> slot = Lower(*inst);
-      if (!slot.ok()) return slot.status();
-      slot_of_[inst] = *slot;
-      if (absl::Status st = FoldConstant(*inst, *slot, first_step); !st.ok()) return st;
-    }
-    const Instruction& root = *computation.root();
-    if (root.opcode() == Opcode::kTuple) {
-      for (const Instruction* op : root.operands()) {
-        auto it = slot_of_.find(op);
-        if (it == slot_of_.end()) return Unsupported(root, "a nested tuple");
-        p_.result_slots_.push_back(it->second);
-      }
-    } else {
-      p_.result_slots_.push_back(slot_of_.at(&root));
-    }
+    absl::StatusOr<std::vector<int32_t>> results = LowerComputation(computation, nullptr, {}, 0);
+    if (!results.ok()) return results.status();
+    p_.result_slots_ = *std::move(results);
     return Finish();
   }
 
  private:
+  // Calls nest at most this deep (JAX's jit-wrapped helpers call others).
+  static constexpr int kMaxDepth = 8;
+
+  // The slots of `computation`'s root (at the top, a tuple root's
+  // elements), its instructions lowered in post order. A called
+  // computation (`call` not null) has its parameters bound to `args`, the
+  // call's operands.
+  absl::StatusOr<std::vector<int32_t>> LowerComputation(const Computation& computation,
+                                                        const Instruction* call,
+                                                        absl::Span<const int32_t> args, int depth) {
+    const Instruction& root = *computation.root();
+    for (const Instruction* inst : computation.PostOrder()) {
+      if (inst == &root && root.opcode() == Opcode::kTuple && call == nullptr) break;
+      const size_t first_step = p_.steps_.size();
+      absl::StatusOr<int32_t> slot = inst->opcode() == Opcode::kParameter && call != nullptr
+                                         ? BindParameter(*inst, *call, args)
+                                         : Lower(*inst, depth);
+      if (!slot.ok()) return slot.status();
+      slot_of_[inst] = *slot;
+      if (absl::Status st = FoldConstant(*inst, *slot, first_step); !st.ok()) return st;
+    }
+    std::vector<int32_t> results;
+    if (root.opcode() == Opcode::kTuple && call == nullptr) {
+      for (const Instruction* op : root.operands()) {
+        auto it = slot_of_.find(op);
+        if (it == slot_of_.end()) return Unsupported(root, "a nested tuple");
+        results.push_back(it->second);
+      }
+    } else {
+      results.push_back(slot_of_.at(&root));
+    }
+    return results;
+  }
+
+  // A called computation's parameter: the slot of the call's operand.
+  absl::StatusOr<int32_t> BindParameter(const Instruction& param, const Instruction& call,
+                                        absl::Span<const int32_t> args) {
+    const int64_t p = param.parameter_number();
+    if (p < 0 || p >= static_cast<int64_t>(args.size())) {
+      return Unsupported(param, "no argument for this parameter");
+    }
+    const Shape& want = param.shape();
+    const Shape& have = call.operand(p)->shape();
+    if (!StaticArray(want) || want.element_type() != have.element_type() ||
+        !(want.dims() == have.dims())) {
+      return Unsupported(param, "an argument of another shape");
+    }
+    return args[p];
+  }
+
+  // A call or fusion inside the program: its computation's steps, inline.
+  absl::StatusOr<int32_t> LowerCall(const Instruction& inst, absl::Span<const int32_t> ins,
+                                    int depth) {
+    const Computation* callee = inst.to_apply();
+    if (callee == nullptr || depth >= kMaxDepth || IsSdyManualComputationCall(inst) ||
+        callee->parameter_count() != static_cast<int64_t>(ins.size())) {
+      return Unsupported(inst, "a call not inlined");
+    }
+    const Shape& root = callee->root()->shape();
+    if (!StaticArray(root) || root.element_type() != inst.shape().element_type() ||
+        !(root.dims() == inst.shape().dims())) {
+      return Unsupported(inst, "a call of another shape");
+    }
+    absl::StatusOr<std::vector<int32_t>> r = LowerComputation(*callee, &inst, ins, depth + 1);
+    if (!r.ok()) return r.status();
+    return (*r)[0];
+  }
+
   bool StaticArray(const Shape& s) const { return s.IsArray() && s.IsStatic(); }
 
   absl::StatusOr<int32_t> NewSlot(const Instruction& inst, bool buffer) {
@@ -258,7 +312,7 @@ class SmallProgram::Compiler {
 
   void AddStep(Step step) { p_.steps_.push_back(std::move(step)); }
 
-  absl::StatusOr<int32_t> Lower(const Instruction& inst) {
+  absl::StatusOr<int32_t> Lower(const Instruction& inst, int depth) {
     if (!StaticArray(inst.shape())) return Unsupported(inst, "not a static array");
     absl::InlinedVector<int32_t, 4> ins;
     for (const Instruction* op : inst.operands()) {
@@ -310,6 +364,9 @@ class SmallProgram::Compiler {
       case Opcode::kDynamicSlice:
       case Opcode::kDynamicUpdateSlice:
         return LowerDynamic(inst, ins);
+      case Opcode::kCall:
+      case Opcode::kFusion:
+        return LowerCall(inst, ins, depth);
       default:
         return LowerElementwise(inst, ins);
     }
