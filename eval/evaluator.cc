@@ -11,6 +11,7 @@
 #include "eval/fusion/loop_fusion.h"
 #include "eval/fusion/reduce_siblings.h"
 #include "eval/fusion/small_fusion.h"
+#include "eval/fusion/small_loop.h"
 #include "eval/interp/batch_program.h"
 #include "eval/kernels/dot.h"
 #include "eval/kernels/kernels.h"
@@ -76,17 +77,20 @@ BatchProgram* Evaluator::BatchProgramFor(const Computation& comp) {
   return batch_programs_.emplace(&comp, std::move(kept)).first->second.get();
 }
 
-Evaluator::FusionPrograms* Evaluator::FusionProgramsFor(const Instruction& fusion) {
+Evaluator::CompiledPrograms* Evaluator::CompiledFor(const Instruction& inst) {
   if (!options_.fast_paths || !options_.fusion || options_.observer != nullptr) return nullptr;
-  auto [it, added] = fusion_programs_.try_emplace(&fusion);
-  FusionPrograms& programs = it->second;
+  // A profile shows the instructions of calls and loops (a fusion is one).
+  if (options_.profiler != nullptr && inst.opcode() != Opcode::kFusion) return nullptr;
+  auto [it, added] = compiled_.try_emplace(&inst);
+  CompiledPrograms& programs = it->second;
   if (added) {
-    if (fusion.opcode() == Opcode::kFusion) {
-      programs.loop = CompileLoopFusion(fusion, options_.flush_denormals);
+    const bool flush = options_.flush_denormals;
+    if (inst.opcode() == Opcode::kWhile) {
+      programs.small_while = CompileSmallLoop(inst, flush);
+      return &programs;
     }
-    if (programs.loop == nullptr) {
-      programs.small = CompileSmallFusion(fusion, options_.flush_denormals);
-    }
+    if (inst.opcode() == Opcode::kFusion) programs.loop = CompileLoopFusion(inst, flush);
+    if (programs.loop == nullptr) programs.small = CompileSmallFusion(inst, flush);
   }
   return &programs;
 }
@@ -357,7 +361,7 @@ absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, s
         // another frame.
         std::vector<Value>& args = frame.args;
         for (int32_t s : operands) args.push_back(pass(s));
-        if (FusionPrograms* fused = FusionProgramsFor(inst)) {
+        if (CompiledPrograms* fused = CompiledFor(inst)) {
           std::optional<absl::StatusOr<Value>> r;
           if (fused->loop != nullptr && LoopFusionFits(*fused->loop, args)) {
             r = RunLoopFusion(*fused->loop, absl::MakeSpan(args));
@@ -531,6 +535,13 @@ absl::StatusOr<Value> Evaluator::Dispatch(const Instruction& inst, Operands ops)
       // A Shardy manual computation's call runs its body on every device of
       // its mesh (eval/collectives/, a layer above the call kernel).
       if (IsSdyManualComputationCall(inst)) return EvalSdyManualComputation(inst, ops, *this);
+      if (inst.opcode() == Opcode::kWhile && ops.size() == 1) {
+        CompiledPrograms* compiled = CompiledFor(inst);
+        if (compiled != nullptr && compiled->small_while != nullptr &&
+            SmallLoopFits(inst, *ops[0])) {
+          return RunSmallLoop(*compiled->small_while, inst, *ops[0], options_.max_iterations);
+        }
+      }
       return EvalControl(inst, ops, *this);
     case Opcode::kBroadcast:
     case Opcode::kReshape:

@@ -22,6 +22,7 @@ namespace hlo {
 struct Frame;
 struct FusedGroup;
 class SmallProgram;
+struct SmallLoop;
 class ReplicaRunner;
 
 // Checks, before any input is made, that the entry computation's parameters
@@ -71,15 +72,18 @@ class Evaluator : public KernelContext {
   // once per computation; null when it cannot be compiled or fast paths are
   // off (the caller then uses Call element by element).
   BatchProgram* BatchProgramFor(const Computation& computation) override;
-  // A fusion or call compiled at its first run: a fusion as one batched
-  // loop (eval/fusion/loop_fusion.h), else either as a small program
-  // (eval/fusion/small_fusion.h), else neither (both null). Null when fast
-  // paths or fusion are off, or an observer watches.
-  struct FusionPrograms {
+  // A fusion, call or while compiled at its first run: a fusion as one
+  // batched loop (eval/fusion/loop_fusion.h), else a fusion or call as a
+  // small program (eval/fusion/small_fusion.h); a while over small state as
+  // small programs (eval/fusion/small_loop.h); else nothing (all null).
+  // Null when fast paths or fusion are off, or an observer watches (and
+  // for calls and whiles, under a profile).
+  struct CompiledPrograms {
     std::unique_ptr<FusedGroup> loop;
     std::unique_ptr<SmallProgram> small;
+    std::unique_ptr<SmallLoop> small_while;
   };
-  FusionPrograms* FusionProgramsFor(const Instruction& fusion);
+  CompiledPrograms* CompiledFor(const Instruction& inst);
   // The devices that run `call` (a Shardy manual computation, eval/
   // eval/collectives/sdy_manual_computation.cc) on `partitions` partitions: made at its
   // first call and kept, with their threads and plans, for the next.
@@ -122,7 +126,7 @@ class Evaluator : public KernelContext {
   const Computation* last_planned_ = nullptr;
   ComputationPlan* last_plan_ = nullptr;
   absl::flat_hash_map<const Computation*, std::unique_ptr<BatchProgram>> batch_programs_;
-  absl::flat_hash_map<const Instruction*, FusionPrograms> fusion_programs_;
+  absl::flat_hash_map<const Instruction*, CompiledPrograms> compiled_;
   absl::flat_hash_map<const Instruction*, std::unique_ptr<ReplicaRunner>> manual_runners_;
 
   Module& module_;

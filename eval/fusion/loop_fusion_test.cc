@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/eval_test_util.h"
 #include "eval/evaluator.h"
 #include "eval/io/random_fill.h"
 #include "ir/strings.h"
@@ -58,19 +59,10 @@ ENTRY main {
 }
 )";
 
-std::unique_ptr<Module> Parse() {
-  auto m = ParseModule(kModule);
-  INFO((m.ok() ? std::string() : std::string(m.status().message())));
-  REQUIRE(m.ok());
-  return *std::move(m);
-}
+std::unique_ptr<Module> Parse() { return ParseTestModule(kModule); }
 
 const Instruction* Find(const Module& m, std::string_view name) {
-  for (const auto& inst : m.entry()->instructions()) {
-    if (inst->name() == name) return inst.get();
-  }
-  FAIL("no instruction " << name);
-  return nullptr;
+  return &EntryInstruction(m, name);
 }
 
 TEST_CASE("loop fusion: a layer-norm fusion computes its mean and deviation first",

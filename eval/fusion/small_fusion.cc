@@ -34,7 +34,8 @@ std::unique_ptr<SmallProgram> CompileSmallFusion(const Instruction& fusion, bool
   if (shape.IsTuple() && root.tuple_shapes().size() != results.size()) return nullptr;
   absl::StatusOr<std::unique_ptr<SmallProgram>> program =
       SmallProgram::Compile(*body, flush_denormals);
-  if (!program.ok() || (*program)->result_count() != static_cast<int64_t>(results.size())) {
+  if (!program.ok() || (*program)->result_count() != static_cast<int64_t>(results.size()) ||
+      (*program)->input_count() != body->parameter_count()) {
     return nullptr;
   }
   return *std::move(program);

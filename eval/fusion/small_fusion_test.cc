@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/eval_test_util.h"
 #include "eval/evaluator.h"
 #include "eval/io/random_fill.h"
 #include "ir/strings.h"
@@ -204,19 +205,10 @@ ENTRY main {
 }
 )";
 
-std::unique_ptr<Module> Parse() {
-  auto m = ParseModule(kModule);
-  INFO((m.ok() ? std::string() : std::string(m.status().message())));
-  REQUIRE(m.ok());
-  return *std::move(m);
-}
+std::unique_ptr<Module> Parse() { return ParseTestModule(kModule); }
 
 const Instruction& Find(const Module& m, std::string_view name) {
-  for (const auto& inst : m.entry()->instructions()) {
-    if (inst->name() == name) return *inst;
-  }
-  FAIL("no instruction " << name);
-  return *m.entry()->root();
+  return EntryInstruction(m, name);
 }
 
 std::vector<Value> RandomOperands(const Instruction& f, uint64_t seed) {
@@ -227,17 +219,6 @@ std::vector<Value> RandomOperands(const Instruction& f, uint64_t seed) {
     args.push_back(Value::FromLiteral(*std::move(lit)));
   }
   return args;
-}
-
-void SameBytes(const Value& a, const Value& b) {
-  REQUIRE(a.is_tuple() == b.is_tuple());
-  if (a.is_tuple()) {
-    REQUIRE(a.elements().size() == b.elements().size());
-    for (size_t k = 0; k < a.elements().size(); ++k) SameBytes(a.elements()[k], b.elements()[k]);
-    return;
-  }
-  REQUIRE(a.array().shape() == b.array().shape());
-  CHECK(std::memcmp(a.array().data(), b.array().data(), a.array().size_bytes()) == 0);
 }
 
 // The fusion as one program and its computation instruction by
@@ -257,12 +238,12 @@ void Agree(Module& m, const Instruction& f, const std::vector<Value>& args, bool
   for (const Value& v : args) ptrs.push_back(&v);
   absl::StatusOr<Value> plain = ev.Call(*f.to_apply(), ptrs);
   REQUIRE(plain.ok());
-  SameBytes(*fast, *plain);
+  CheckSameBytes(*fast, *plain);
   // A second run of the same program (results written in place, then the
   // buffers handed back) gives the same again.
   absl::StatusOr<Value> again = RunSmallFusion(*program, f, args);
   REQUIRE(again.ok());
-  SameBytes(*again, *plain);
+  CheckSameBytes(*again, *plain);
 }
 
 Value Scalar(PT type, uint64_t bits) {

@@ -49,10 +49,15 @@ struct SmallProgram::Step {
 
 // Start indices of a dynamic-slice or dynamic-update-slice.
 struct SmallProgram::Dynamic {
-  absl::InlinedVector<int32_t, 4> slots;  // rank-0 integer slots
+  // Per indexed dimension: the integer slot and element holding its start.
+  absl::InlinedVector<int32_t, 4> slots;
+  absl::InlinedVector<int32_t, 4> elements;
   absl::InlinedVector<PrimitiveType, 4> types;
   absl::InlinedVector<int64_t, 4> limits;  // dim - size: the largest start
   absl::InlinedVector<int64_t, 4> strides;
+  // A scatter's window: a start out of [0, limit] skips the move (XLA drops
+  // the whole window); else starts are clamped into it.
+  bool skip = false;
 };
 
 namespace {
@@ -192,11 +197,19 @@ class SmallProgram::Compiler {
   Compiler(SmallProgram& program, bool flush) : p_(program), flush_(flush) {}
 
   absl::Status Build(const Computation& computation) {
-    const int64_t params = computation.parameter_count();
-    p_.parameter_slots_.assign(params, -1);
-    p_.parameter_types_.assign(params, PT::kPred);
-    p_.parameter_elements_.assign(params, 0);
-    p_.parameter_copied_.assign(params, false);
+    // Inputs: each array parameter, each element of a tuple parameter.
+    for (int64_t p = 0; p < computation.parameter_count(); ++p) {
+      const Shape& shape = computation.parameter(p)->shape();
+      input_base_.push_back(static_cast<int64_t>(p_.input_slots_.size()));
+      const size_t leaves = shape.IsTuple() ? shape.tuple_shapes().size() : 1;
+      for (size_t k = 0; k < leaves; ++k) {
+        const Shape& leaf = shape.IsTuple() ? *shape.tuple_shapes()[k] : shape;
+        p_.input_slots_.push_back(-1);
+        p_.input_types_.push_back(leaf.IsArray() ? leaf.element_type() : PT::kPred);
+        p_.input_elements_.push_back(leaf.IsArray() && leaf.IsStatic() ? leaf.ElementCount() : 0);
+      }
+    }
+    p_.input_copied_.assign(p_.input_slots_.size(), false);
     absl::StatusOr<std::vector<int32_t>> results = LowerComputation(computation, nullptr, {}, 0);
     if (!results.ok()) return results.status();
     p_.result_slots_ = *std::move(results);
@@ -229,11 +242,13 @@ class SmallProgram::Compiler {
     if (root.opcode() == Opcode::kTuple && call == nullptr) {
       for (const Instruction* op : root.operands()) {
         auto it = slot_of_.find(op);
-        if (it == slot_of_.end()) return Unsupported(root, "a nested tuple");
+        if (it == slot_of_.end() || it->second < 0) return Unsupported(root, "a nested tuple");
         results.push_back(it->second);
       }
     } else {
-      results.push_back(slot_of_.at(&root));
+      const int32_t slot = slot_of_.at(&root);
+      if (slot < 0) return Unsupported(root, "a tuple");
+      results.push_back(slot);
     }
     return results;
   }
@@ -275,7 +290,9 @@ class SmallProgram::Compiler {
   bool StaticArray(const Shape& s) const { return s.IsArray() && s.IsStatic(); }
 
   absl::StatusOr<int32_t> NewSlot(const Instruction& inst, bool buffer) {
-    const Shape& s = inst.shape();
+    return NewSlot(inst, inst.shape(), buffer);
+  }
+  absl::StatusOr<int32_t> NewSlot(const Instruction& inst, const Shape& s, bool buffer) {
     const int64_t n = s.ElementCount();
     const int64_t bytes = n * ByteWidth(s.element_type());
     if (buffer && bytes > kMaxValueBytes) return Unsupported(inst, "a large value");
@@ -310,9 +327,13 @@ class SmallProgram::Compiler {
     return static_cast<int32_t>(p_.maps_.size() - 1);
   }
 
-  void AddStep(Step step) { p_.steps_.push_back(std::move(step)); }
+  void AddStep(const Step& step) { p_.steps_.push_back(step); }
 
   absl::StatusOr<int32_t> Lower(const Instruction& inst, int depth) {
+    if (inst.opcode() == Opcode::kParameter) return LowerParameter(inst);
+    if (inst.opcode() == Opcode::kGetTupleElement && inst.operand_count() == 1) {
+      return LowerElement(inst);
+    }
     if (!StaticArray(inst.shape())) return Unsupported(inst, "not a static array");
     absl::InlinedVector<int32_t, 4> ins;
     for (const Instruction* op : inst.operands()) {
@@ -331,8 +352,6 @@ class SmallProgram::Compiler {
       return Unsupported(inst, "no operands");
     }
     switch (opcode) {
-      case Opcode::kParameter:
-        return LowerParameter(inst);
       case Opcode::kConstant:
         return LowerConstant(inst);
       case Opcode::kIota:
@@ -367,23 +386,52 @@ class SmallProgram::Compiler {
       case Opcode::kCall:
       case Opcode::kFusion:
         return LowerCall(inst, ins, depth);
+      case Opcode::kScatter:
+        return LowerScatter(inst, ins);
       default:
         return LowerElementwise(inst, ins);
     }
   }
 
+  // A parameter's input slot; a tuple parameter's elements get theirs (its
+  // get-tuple-elements read them) and it has none itself.
   absl::StatusOr<int32_t> LowerParameter(const Instruction& inst) {
     const int64_t p = inst.parameter_number();
-    if (p < 0 || p >= static_cast<int64_t>(p_.parameter_slots_.size())) {
+    if (p < 0 || p >= static_cast<int64_t>(input_base_.size())) {
       return Unsupported(inst, "no argument for this parameter");
     }
-    absl::StatusOr<int32_t> s = NewSlot(inst, /*buffer=*/false);
-    if (!s.ok()) return s;
-    p_.slots_[*s].parameter = static_cast<int32_t>(p);
-    p_.parameter_slots_[p] = *s;
-    p_.parameter_types_[p] = inst.shape().element_type();
-    p_.parameter_elements_[p] = inst.shape().ElementCount();
-    return s;
+    const Shape& shape = inst.shape();
+    const size_t leaves = shape.IsTuple() ? shape.tuple_shapes().size() : 1;
+    std::vector<int32_t> slots;
+    for (size_t k = 0; k < leaves; ++k) {
+      const Shape& leaf = shape.IsTuple() ? *shape.tuple_shapes()[k] : shape;
+      if (!StaticArray(leaf)) return Unsupported(inst, "a parameter not of static arrays");
+      absl::StatusOr<int32_t> s = NewSlot(inst, leaf, /*buffer=*/false);
+      if (!s.ok()) return s;
+      const int64_t input = input_base_[p] + static_cast<int64_t>(k);
+      p_.slots_[*s].parameter = static_cast<int32_t>(input);
+      p_.input_slots_[input] = *s;
+      slots.push_back(*s);
+    }
+    if (!shape.IsTuple()) return slots[0];
+    tuple_leaves_[&inst] = std::move(slots);
+    return kTupleParameter;
+  }
+
+  // get-tuple-element of a tuple parameter: its element's slot.
+  absl::StatusOr<int32_t> LowerElement(const Instruction& inst) {
+    auto it = tuple_leaves_.find(inst.operand(0));
+    const int64_t index = inst.GetInt(AttrKind::kIndex, -1);
+    if (it == tuple_leaves_.end() || index < 0 ||
+        index >= static_cast<int64_t>(it->second.size())) {
+      return Unsupported(inst, "an element of a tuple other than a parameter");
+    }
+    const Shape& leaf = *inst.operand(0)->shape().tuple_shapes()[index];
+    if (!StaticArray(inst.shape()) || inst.shape().element_type() != leaf.element_type() ||
+        !(inst.shape().dims() == leaf.dims())) {
+      return Unsupported(inst, "an element of another shape");
+    }
+    return it->second[index];
   }
 
   absl::StatusOr<int32_t> LowerConstant(const Instruction& inst) {
@@ -680,39 +728,117 @@ class SmallProgram::Compiler {
         return Unsupported(inst, "start indices");
       }
       dyn.slots.push_back(ins[first + d]);
+      dyn.elements.push_back(0);
       dyn.types.push_back(index.element_type());
       dyn.limits.push_back(from.dim(d) - sizes[d]);
       dyn.strides.push_back(from_strides[d]);
     }
+    if (update) return AddDynamicMove(inst, std::move(dyn), ins[0], ins[1], sizes, from_strides);
+    return AddDynamicMove(inst, std::move(dyn), -1, ins[0], sizes, from_strides);
+  }
+
+  // The result of a dynamic move: `copied` (a slot, or -1) copied whole,
+  // then a gather from `moved` (copied < 0) or a scatter of `moved` into
+  // it (copied >= 0), `dims` (row-major over the moved elements) at the
+  // start `dyn` gives, `strides` the result's.
+  absl::StatusOr<int32_t> AddDynamicMove(const Instruction& inst, Dynamic dyn, int32_t copied,
+                                         int32_t moved, absl::Span<const int64_t> dims,
+                                         absl::Span<const int64_t> strides) {
     absl::StatusOr<int32_t> s = NewSlot(inst, true);
     if (!s.ok()) return s;
     p_.dynamics_.push_back(std::move(dyn));
-    Step step;
-    step.out = *s;
-    step.arity = 1;
-    step.width = SlotOf(*s).width;
-    step.dynamic = static_cast<int32_t>(p_.dynamics_.size() - 1);
-    int64_t moved = 1;
-    for (int64_t v : sizes) moved *= v;
-    if (update) {
+    const int32_t width = SlotOf(*s).width;
+    if (copied >= 0 && SlotOf(*s).elements > 0) {
       Step copy;
       copy.kind = Step::Kind::kCopy;
       copy.out = *s;
-      copy.in[0] = ins[0];
+      copy.in[0] = copied;
       copy.arity = 1;
       copy.n = SlotOf(*s).elements;
-      copy.width = step.width;
-      if (copy.n > 0) AddStep(copy);
-      step.kind = Step::Kind::kScatter;
-      step.in[0] = ins[1];
-    } else {
-      step.kind = Step::Kind::kGather;
-      step.in[0] = ins[0];
+      copy.width = width;
+      AddStep(copy);
     }
-    SetMove(step, sizes, from_strides, 0);
-    step.n = moved;
-    if (moved > 0) AddStep(step);
+    Step step;
+    step.kind = copied >= 0 ? Step::Kind::kScatter : Step::Kind::kGather;
+    step.out = *s;
+    step.in[0] = moved;
+    step.arity = 1;
+    step.width = width;
+    step.dynamic = static_cast<int32_t>(p_.dynamics_.size() - 1);
+    step.n = 1;
+    for (int64_t d : dims) step.n *= d;
+    SetMove(step, dims, strides, 0);
+    if (step.n > 0) AddStep(step);
     return s;
+  }
+
+  // Whether `c` is a scatter's "replace" combiner: (old, update) -> update.
+  static bool Replaces(const Computation* c, PrimitiveType type) {
+    if (c == nullptr || c->parameter_count() != 2 || c->instruction_count() != 2) return false;
+    const Instruction* root = c->root();
+    for (int64_t p = 0; p < 2; ++p) {
+      const Shape& s = c->parameter(p)->shape();
+      if (!s.IsArray() || s.rank() != 0 || s.element_type() != type) return false;
+    }
+    return root == c->parameter(1);
+  }
+
+  // A scatter of one window (one index vector: JAX's x.at[i].set(v)) that
+  // replaces: the operand copied, then the update moved in at the window's
+  // start unless the window reaches out of the operand.
+  absl::StatusOr<int32_t> LowerScatter(const Instruction& inst, absl::Span<const int32_t> ins) {
+    const Shape& shape = inst.shape();
+    if (ins.size() != 3) return Unsupported(inst, "a scatter of several inputs");
+    const Shape& from = inst.operand(0)->shape();
+    const Shape& idx = inst.operand(1)->shape();
+    const Shape& upd = inst.operand(2)->shape();
+    const PT type = shape.element_type();
+    absl::Span<const int64_t> uwd = inst.GetInts(AttrKind::kUpdateWindowDims);
+    absl::Span<const int64_t> iwd = inst.GetInts(AttrKind::kInsertedWindowDims);
+    absl::Span<const int64_t> sdod = inst.GetInts(AttrKind::kScatterDimsToOperandDims);
+    const int64_t ivd = inst.GetInt(AttrKind::kIndexVectorDim, -1);
+    const int64_t rank = from.rank();
+    // One index vector: indices of rank 0 or 1, the vector along dim 0.
+    const int64_t components = idx.rank() == 0 ? 1 : idx.rank() == 1 ? idx.dim(0) : -1;
+    bool ok = from.element_type() == type && upd.element_type() == type &&
+              shape.dims() == from.dims() && ivd == 0 && components >= 0 &&
+              IndexType(idx.element_type()) && !inst.HasAttr(AttrKind::kInputBatchingDims) &&
+              !inst.HasAttr(AttrKind::kScatterIndicesBatchingDims) &&
+              static_cast<int64_t>(sdod.size()) == components &&
+              static_cast<int64_t>(uwd.size()) == upd.rank() &&
+              static_cast<int64_t>(uwd.size() + iwd.size()) == rank &&
+              Replaces(inst.to_apply(), type);
+    for (size_t j = 0; ok && j < uwd.size(); ++j) ok = uwd[j] == static_cast<int64_t>(j);
+    // The window's size along each operand dim: 1 where inserted, else the
+    // update's next dim.
+    Dims window(rank, 1);
+    absl::InlinedVector<bool, 6> inserted(rank, false);
+    for (int64_t d : iwd) {
+      ok = ok && d >= 0 && d < rank && !inserted[d];
+      if (ok) inserted[d] = true;
+    }
+    for (int64_t d = 0, j = 0; ok && d < rank; ++d) {
+      if (!inserted[d]) window[d] = upd.dim(j++);
+    }
+    absl::InlinedVector<bool, 6> indexed(rank, false);
+    for (int64_t d : sdod) {
+      ok = ok && d >= 0 && d < rank && !indexed[d];
+      if (ok) indexed[d] = true;
+    }
+    for (int64_t d = 0; ok && d < rank; ++d) ok = window[d] <= from.dim(d);
+    if (!ok) return Unsupported(inst, "a scatter not of one replaced window");
+    Dims from_strides = RowMajor(from.dims());
+    Dynamic dyn;
+    dyn.skip = true;
+    for (int64_t k = 0; k < components; ++k) {
+      const int64_t d = sdod[k];
+      dyn.slots.push_back(ins[1]);
+      dyn.elements.push_back(static_cast<int32_t>(k));
+      dyn.types.push_back(idx.element_type());
+      dyn.limits.push_back(from.dim(d) - window[d]);
+      dyn.strides.push_back(from_strides[d]);
+    }
+    return AddDynamicMove(inst, std::move(dyn), ins[0], ins[2], window, from_strides);
   }
 
   absl::StatusOr<int32_t> LowerElementwise(const Instruction& inst, absl::Span<const int32_t> ins) {
@@ -803,8 +929,8 @@ class SmallProgram::Compiler {
     for (const Step& step : p_.steps_) {
       if (step.kind == Step::Kind::kApply) made_by_step[step.out] = false;
     }
-    for (size_t p = 0; p < p_.parameter_slots_.size(); ++p) {
-      const int32_t s = p_.parameter_slots_[p];
+    for (size_t p = 0; p < p_.input_slots_.size(); ++p) {
+      const int32_t s = p_.input_slots_[p];
       if (s < 0 || !read_by_apply[s]) continue;
       const Slot& slot = p_.slots_[s];
       bytes_ += slot.elements * slot.width;
@@ -814,7 +940,7 @@ class SmallProgram::Compiler {
       absl::StatusOr<Literal> reg = Literal::Create(Shape::Array(slot.type, {slot.elements}));
       if (!reg.ok()) return reg.status();
       p_.registers_[s] = *std::move(reg);
-      p_.parameter_copied_[p] = true;
+      p_.input_copied_[p] = true;
     }
     p_.result_in_place_.assign(p_.result_slots_.size(), false);
     for (size_t r = 0; r < p_.result_slots_.size(); ++r) {
@@ -833,7 +959,11 @@ class SmallProgram::Compiler {
   bool flush_;
   int64_t bytes_ = 0;
   absl::flat_hash_map<const Instruction*, int32_t> slot_of_;
-  std::vector<bool> constant_;  // per slot: the same value every run
+  // A tuple parameter's slot_of_ entry; its elements' slots are here.
+  static constexpr int32_t kTupleParameter = -2;
+  absl::flat_hash_map<const Instruction*, std::vector<int32_t>> tuple_leaves_;
+  std::vector<int64_t> input_base_;  // per parameter: its first input
+  std::vector<bool> constant_;       // per slot: the same value every run
 };
 
 SmallProgram::SmallProgram() = default;
@@ -850,7 +980,9 @@ absl::StatusOr<std::unique_ptr<SmallProgram>> SmallProgram::Compile(const Comput
 int64_t SmallProgram::DynamicBase(const Dynamic& d) const {
   int64_t base = 0;
   for (size_t k = 0; k < d.slots.size(); ++k) {
-    const int64_t start = LoadIndex(data_[d.slots[k]], d.types[k]);
+    const int64_t start =
+        LoadIndex(data_[d.slots[k]] + d.elements[k] * ByteWidth(d.types[k]), d.types[k]);
+    if (d.skip && (start < 0 || start > d.limits[k])) return -1;
     base += std::clamp<int64_t>(start, 0, d.limits[k]) * d.strides[k];
   }
   return base;
@@ -899,6 +1031,7 @@ absl::Status SmallProgram::RunStep(const Step& step) {
     }
     case Step::Kind::kScatter: {
       const int64_t base = step.dynamic >= 0 ? DynamicBase(dynamics_[step.dynamic]) : 0;
+      if (base < 0) break;  // a window out of bounds
       if (step.map < 0) {
         data_internal::StridedCopy(step.width, out + (base + step.offset) * step.width, in0,
                                    step.axes);
@@ -914,16 +1047,16 @@ absl::Status SmallProgram::RunStep(const Step& step) {
 
 absl::Status SmallProgram::Run(absl::Span<const void* const> inputs,
                                absl::Span<void* const> outputs) {
-  if (inputs.size() != parameter_slots_.size() || outputs.size() != result_slots_.size()) {
-    return absl::InvalidArgumentError(StrCat("the computation takes ", parameter_slots_.size(),
-                                             " parameters and gives ", result_slots_.size(),
+  if (inputs.size() != input_slots_.size() || outputs.size() != result_slots_.size()) {
+    return absl::InvalidArgumentError(StrCat("the computation takes ", input_slots_.size(),
+                                             " inputs and gives ", result_slots_.size(),
                                              " results"));
   }
   for (size_t p = 0; p < inputs.size(); ++p) {
-    const int32_t s = parameter_slots_[p];
+    const int32_t s = input_slots_[p];
     if (s < 0) continue;
     data_[s] = static_cast<uint8_t*>(const_cast<void*>(inputs[p]));
-    if (parameter_copied_[p] && registers_[s].size_bytes() > 0) {
+    if (input_copied_[p] && registers_[s].size_bytes() > 0) {
       std::memcpy(registers_[s].data(), inputs[p], registers_[s].size_bytes());
     }
   }

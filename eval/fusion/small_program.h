@@ -45,15 +45,23 @@ class SmallProgram {
   static absl::StatusOr<std::unique_ptr<SmallProgram>> Compile(const Computation& computation,
                                                                bool flush_denormals);
 
-  int64_t parameter_count() const { return static_cast<int64_t>(parameter_slots_.size()); }
-  PrimitiveType parameter_type(int64_t p) const { return parameter_types_[p]; }
-  int64_t parameter_elements(int64_t p) const { return parameter_elements_[p]; }
+  // The inputs: each array parameter, and each element of a tuple
+  // parameter (of static arrays: a loop's state), in order.
+  int64_t input_count() const { return static_cast<int64_t>(input_slots_.size()); }
+  PrimitiveType input_type(int64_t i) const { return input_types_[i]; }
+  int64_t input_elements(int64_t i) const { return input_elements_[i]; }
+  // The input that result r is, unchanged (a loop's state passed through),
+  // or -1.
+  int64_t result_input(int64_t r) const {
+    const int32_t s = result_slots_[r];
+    return slots_[s].parameter;
+  }
   // The results: the root, or the root tuple's elements, in order.
   int64_t result_count() const { return static_cast<int64_t>(result_slots_.size()); }
 
-  // Runs the program: inputs[p] holds parameter p's elements (row-major,
-  // parameter_elements(p) of parameter_type(p)); outputs[r] receives
-  // result r's. Outputs must not alias inputs. Not reentrant.
+  // Runs the program: inputs[i] holds input i's elements (row-major,
+  // input_elements(i) of input_type(i)); outputs[r] receives result r's.
+  // Outputs must not alias inputs. Not reentrant.
   absl::Status Run(absl::Span<const void* const> inputs, absl::Span<void* const> outputs);
 
   ~SmallProgram();
@@ -74,7 +82,7 @@ class SmallProgram {
     PrimitiveType type = PrimitiveType::kPred;
     int64_t elements = 0;
     int32_t width = 0;
-    int32_t parameter = -1;  // the parameter whose input it is
+    int32_t parameter = -1;  // the input it is
   };
   std::vector<Slot> slots_;
   // Per slot: its buffer (a parameter's only when an Apply step reads it,
@@ -84,10 +92,10 @@ class SmallProgram {
   // Per slot, during a run: where its elements are (a parameter's input, a
   // result written in place: its output).
   std::vector<uint8_t*> data_;
-  std::vector<int32_t> parameter_slots_;  // -1: never read
-  std::vector<PrimitiveType> parameter_types_;
-  std::vector<int64_t> parameter_elements_;
-  std::vector<bool> parameter_copied_;
+  std::vector<int32_t> input_slots_;  // -1: never read
+  std::vector<PrimitiveType> input_types_;
+  std::vector<int64_t> input_elements_;
+  std::vector<bool> input_copied_;
   std::vector<int32_t> result_slots_;
   std::vector<bool> result_in_place_;
   std::vector<Step> steps_;

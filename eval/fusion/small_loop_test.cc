@@ -1,0 +1,222 @@
+// While loops over small state as compiled programs (eval/fusion/
+// small_loop.h): JAX's pivots-to-permutation loop (one-window scatters that
+// replace, pivots before, inside and past the array), a counted loop that
+// passes a large element through, a scatter of a row; each bit for bit
+// against the evaluator with fast paths off, the iteration limit's error,
+// and what stays with the evaluator.
+#include "eval/fusion/small_loop.h"
+
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "eval/eval_test_util.h"
+#include "eval/evaluator.h"
+#include "eval/io/random_fill.h"
+#include "eval/kernels/kernels.h"
+#include "ir/strings.h"
+#include "parser/parser.h"
+
+namespace hlo {
+namespace {
+
+using PT = PrimitiveType;
+
+constexpr std::string_view kModule = R"(HloModule t
+
+replace {
+  a = s32[] parameter(0)
+  ROOT b = s32[] parameter(1)
+}
+
+replace_f {
+  a = f32[] parameter(0)
+  ROOT b = f32[] parameter(1)
+}
+
+perm_body {
+  st = (s64[], s32[5]{0}, s32[5]{0}) parameter(0)
+  i = s64[] get-tuple-element(st), index=0
+  perm = s32[5]{0} get-tuple-element(st), index=1
+  piv = s32[5]{0} get-tuple-element(st), index=2
+  one = s64[] constant(1)
+  next = s64[] add(i, one)
+  ds = s32[1]{0} dynamic-slice(piv, i), dynamic_slice_sizes={1}
+  p = s32[] reshape(ds)
+  i32 = s32[] convert(i)
+  at = s32[1]{0} reshape(i32)
+  pi = s32[1]{0} dynamic-slice(perm, p), dynamic_slice_sizes={1}
+  pv = s32[] reshape(pi)
+  s1 = s32[5]{0} scatter(perm, at, pv), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=0, to_apply=replace
+  ii = s32[1]{0} dynamic-slice(perm, i), dynamic_slice_sizes={1}
+  iv = s32[] reshape(ii)
+  pp = s32[1]{0} reshape(p)
+  s2 = s32[5]{0} scatter(s1, pp, iv), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=0, to_apply=replace
+  ROOT out = (s64[], s32[5]{0}, s32[5]{0}) tuple(next, s2, piv)
+}
+
+perm_cond {
+  st = (s64[], s32[5]{0}, s32[5]{0}) parameter(0)
+  i = s64[] get-tuple-element(st), index=0
+  n = s64[] constant(5)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+
+rows_body {
+  st = (s32[], f32[5,2]{1,0}, f32[80,80]{1,0}) parameter(0)
+  i = s32[] get-tuple-element(st), index=0
+  x = f32[5,2]{1,0} get-tuple-element(st), index=1
+  big = f32[80,80]{1,0} get-tuple-element(st), index=2
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  row = f32[1,2]{1,0} slice(big), slice={[3:4], [7:9]}
+  r = f32[2]{0} reshape(row)
+  e = f32[2]{0} exponential(r)
+  two = s32[] constant(2)
+  j = s32[] multiply(i, two)
+  jj = s32[1]{0} reshape(j)
+  s = f32[5,2]{1,0} scatter(x, jj, e), update_window_dims={0}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=0, to_apply=replace_f
+  ROOT out = (s32[], f32[5,2]{1,0}, f32[80,80]{1,0}) tuple(next, s, big)
+}
+
+rows_cond {
+  st = (s32[], f32[5,2]{1,0}, f32[80,80]{1,0}) parameter(0)
+  i = s32[] get-tuple-element(st), index=0
+  n = s32[] constant(4)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+
+dot_body {
+  st = (s32[], f32[4]{0}, f32[4,4]{1,0}) parameter(0)
+  i = s32[] get-tuple-element(st), index=0
+  v = f32[4]{0} get-tuple-element(st), index=1
+  m = f32[4,4]{1,0} get-tuple-element(st), index=2
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  mv = f32[4]{0} dot(m, v), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT out = (s32[], f32[4]{0}, f32[4,4]{1,0}) tuple(next, mv, m)
+}
+
+dot_cond {
+  st = (s32[], f32[4]{0}, f32[4,4]{1,0}) parameter(0)
+  i = s32[] get-tuple-element(st), index=0
+  n = s32[] constant(3)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+
+ENTRY main {
+  piv = s32[5]{0} parameter(0)
+  perm0 = s32[5]{0} iota(), iota_dimension=0
+  zero = s64[] constant(0)
+  init = (s64[], s32[5]{0}, s32[5]{0}) tuple(zero, perm0, piv)
+  perm_loop = (s64[], s32[5]{0}, s32[5]{0}) while(init), condition=perm_cond, body=perm_body
+  x = f32[5,2]{1,0} parameter(1)
+  big = f32[80,80]{1,0} parameter(2)
+  z32 = s32[] constant(0)
+  init2 = (s32[], f32[5,2]{1,0}, f32[80,80]{1,0}) tuple(z32, x, big)
+  rows_loop = (s32[], f32[5,2]{1,0}, f32[80,80]{1,0}) while(init2), condition=rows_cond, body=rows_body
+  v = f32[4]{0} parameter(3)
+  m = f32[4,4]{1,0} parameter(4)
+  init3 = (s32[], f32[4]{0}, f32[4,4]{1,0}) tuple(z32, v, m)
+  dot_loop = (s32[], f32[4]{0}, f32[4,4]{1,0}) while(init3), condition=dot_cond, body=dot_body
+  ROOT r = (s64[], s32[5]{0}, s32[5]{0}) tuple(perm_loop)
+}
+)";
+
+std::unique_ptr<Module> Parse() { return ParseTestModule(kModule); }
+
+const Instruction& Find(const Module& m, std::string_view name) {
+  return EntryInstruction(m, name);
+}
+
+Value Array(PT type, std::vector<int64_t> dims, const std::vector<int64_t>& values) {
+  absl::StatusOr<Literal> lit = Literal::Create(Shape::Array(type, dims));
+  REQUIRE(lit.ok());
+  for (size_t i = 0; i < values.size(); ++i) lit->SetInt(static_cast<int64_t>(i), values[i]);
+  return Value::FromLiteral(*std::move(lit));
+}
+
+Value Random(const Shape& shape, uint64_t stream) {
+  absl::StatusOr<Literal> lit = RandomLiteral(shape, 17, stream);
+  REQUIRE(lit.ok());
+  return Value::FromLiteral(*std::move(lit));
+}
+
+// The loop `name` run compiled and by the evaluator with fast paths off
+// from `state`: the same bytes, and the state left as it was.
+void Agree(Module& m, std::string_view name, const Value& state) {
+  const Instruction& loop = Find(m, name);
+  std::unique_ptr<SmallLoop> program = CompileSmallLoop(loop, false);
+  REQUIRE(program != nullptr);
+  REQUIRE(SmallLoopFits(loop, state));
+  const Value before =
+      Value::Tuple(std::vector<Value>(state.elements().begin(), state.elements().end()));
+  std::vector<std::vector<uint8_t>> bytes;
+  for (const Value& e : state.elements()) {
+    bytes.emplace_back(e.array().data(), e.array().data() + e.array().size_bytes());
+  }
+  absl::StatusOr<Value> fast = RunSmallLoop(*program, loop, state, -1);
+  INFO((fast.ok() ? std::string() : std::string(fast.status().message())));
+  REQUIRE(fast.ok());
+  EvalOptions options;
+  options.fast_paths = false;
+  Evaluator ev(m, options);
+  const Value* arg = &state;
+  absl::StatusOr<Value> plain = EvalControl(loop, absl::MakeConstSpan(&arg, 1), ev);
+  REQUIRE(plain.ok());
+  CheckSameBytes(*fast, *plain);
+  for (size_t k = 0; k < bytes.size(); ++k) {
+    const Literal& e = state.elements()[k].array();
+    CHECK(std::memcmp(e.data(), bytes[k].data(), bytes[k].size()) == 0);
+  }
+}
+
+TEST_CASE("small loop: pivots to a permutation, pivots anywhere", "[small_loop]") {
+  std::unique_ptr<Module> m = Parse();
+  const std::vector<std::vector<int64_t>> pivots = {
+      {0, 1, 2, 3, 4}, {4, 3, 2, 3, 4}, {2, 0, 4, 1, 3}, {-1, 5, 7, -9, 2}, {1, 1, 1, 1, 1}};
+  for (const std::vector<int64_t>& piv : pivots) {
+    Value state = Value::Tuple({Array(PT::kS64, {}, {0}), Array(PT::kS32, {5}, {0, 1, 2, 3, 4}),
+                                Array(PT::kS32, {5}, piv)});
+    Agree(*m, "perm_loop", state);
+  }
+}
+
+TEST_CASE("small loop: rows scattered from a large element passed through", "[small_loop]") {
+  std::unique_ptr<Module> m = Parse();
+  const Instruction& loop = Find(*m, "rows_loop");
+  std::unique_ptr<SmallLoop> program = CompileSmallLoop(loop, false);
+  REQUIRE(program != nullptr);
+  CHECK(program->passed_through == std::vector<bool>{false, false, true});
+  // Trips 0..3 write rows 0, 2, 4 and (6: past the end) none.
+  for (int64_t start : {0, -2, 1}) {
+    Value state =
+        Value::Tuple({Array(PT::kS32, {}, {start}), Random(Shape::Array(PT::kF32, {5, 2}), 1),
+                      Random(Shape::Array(PT::kF32, {80, 80}), 2)});
+    Agree(*m, "rows_loop", state);
+  }
+}
+
+TEST_CASE("small loop: the iteration limit, and what stays with the evaluator", "[small_loop]") {
+  std::unique_ptr<Module> m = Parse();
+  const Instruction& loop = Find(*m, "perm_loop");
+  std::unique_ptr<SmallLoop> program = CompileSmallLoop(loop, false);
+  REQUIRE(program != nullptr);
+  Value state = Value::Tuple({Array(PT::kS64, {}, {0}), Array(PT::kS32, {5}, {0, 1, 2, 3, 4}),
+                              Array(PT::kS32, {5}, {1, 2, 3, 4, 0})});
+  absl::StatusOr<Value> limited = RunSmallLoop(*program, loop, state, 3);
+  REQUIRE_FALSE(limited.ok());
+  CHECK(limited.status().message() ==
+        "the loop ran 3 iterations, the limit set by --max-iterations");
+  CHECK(RunSmallLoop(*program, loop, state, 5).ok());
+  // A dot in the body.
+  CHECK(CompileSmallLoop(Find(*m, "dot_loop"), false) == nullptr);
+  // A state of other shapes does not fit.
+  Value wrong = Value::Tuple({Array(PT::kS32, {}, {0}), Array(PT::kS32, {5}, {0, 1, 2, 3, 4}),
+                              Array(PT::kS32, {5}, {0, 1, 2, 3, 4})});
+  CHECK_FALSE(SmallLoopFits(loop, wrong));
+}
+
+}  // namespace
+}  // namespace hlo
