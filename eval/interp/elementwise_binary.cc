@@ -369,5 +369,53 @@ bool BinaryIntKernel(Opcode op, PrimitiveType t, const void* a, const void* b, v
   return ran;
 }
 
+namespace {
+
+// IntBinary for one op, the switch on it resolved at compile time.
+template <PT P, Opcode OP>
+[[gnu::flatten]] void IntBinaryFixed(const void* a, const void* b, void* out, int64_t n) {
+  using S = Storage<P>;
+  (void)IntBinary<P>(OP, static_cast<const S*>(a), static_cast<const S*>(b), static_cast<S*>(out),
+                     n);
+}
+
+template <PT P>
+BinaryIntFn IntBinaryFor(Opcode op) {
+  switch (op) {
+#define HLO_INT_BINARY_CASE(o) \
+  case Opcode::o:              \
+    return &IntBinaryFixed<P, Opcode::o>;
+    HLO_INT_BINARY_CASE(kAdd)
+    HLO_INT_BINARY_CASE(kSubtract)
+    HLO_INT_BINARY_CASE(kMultiply)
+    HLO_INT_BINARY_CASE(kDivide)
+    HLO_INT_BINARY_CASE(kRemainder)
+    HLO_INT_BINARY_CASE(kPower)
+    HLO_INT_BINARY_CASE(kMaximum)
+    HLO_INT_BINARY_CASE(kMinimum)
+    HLO_INT_BINARY_CASE(kAnd)
+    HLO_INT_BINARY_CASE(kOr)
+    HLO_INT_BINARY_CASE(kXor)
+    HLO_INT_BINARY_CASE(kShiftLeft)
+    HLO_INT_BINARY_CASE(kShiftRightLogical)
+    HLO_INT_BINARY_CASE(kShiftRightArithmetic)
+    HLO_INT_BINARY_CASE(kMulhi)
+#undef HLO_INT_BINARY_CASE
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+BinaryIntFn BinaryIntKernelFor(Opcode op, PrimitiveType t) {
+  BinaryIntFn fn = nullptr;
+  DispatchType(t, [&](auto tag) {
+    constexpr PT P = decltype(tag)::value;
+    if constexpr (kIsInt<P>) fn = IntBinaryFor<P>(op);
+  });
+  return fn;
+}
+
 }  // namespace elementwise
 }  // namespace hlo

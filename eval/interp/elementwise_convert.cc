@@ -546,5 +546,29 @@ absl::Status EvalStochasticConvert(const Literal& in, const Literal& random, Lit
   return absl::OkStatus();
 }
 
+namespace {
+
+template <PT F, PT T>
+void ConvertIntFixed(const void* in, void* out, int64_t n) {
+  ConvertIntLoop(static_cast<const Storage<F>*>(in), static_cast<Storage<T>*>(out), n);
+}
+
+}  // namespace
+
+ConvertIntFn ConvertIntKernelFor(PT from, PT to) {
+  if (!WholeBytesInt(from) || !WholeBytesInt(to)) return nullptr;
+  ConvertIntFn fn = nullptr;
+  DispatchType(from, [&](auto f) {
+    constexpr PT F = decltype(f)::value;
+    if constexpr (kIsInt<F>) {
+      DispatchType(to, [&](auto t) {
+        constexpr PT T = decltype(t)::value;
+        if constexpr (kIsInt<T>) fn = &ConvertIntFixed<F, T>;
+      });
+    }
+  });
+  return fn;
+}
+
 }  // namespace elementwise
 }  // namespace hlo

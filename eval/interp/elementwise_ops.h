@@ -182,6 +182,14 @@ bool BinaryIntKernel(Opcode op, PrimitiveType t, const void* a, const void* b, v
 // (wrapping as EvalConvert does). False for other types (n = 0 only asks).
 bool ConvertIntKernel(PrimitiveType from, PrimitiveType to, const void* in, void* out, int64_t n);
 
+// The loops of BinaryIntKernel for one op and type, and of ConvertIntKernel
+// for one pair of types, resolved once (a step run many times calls it
+// without the dispatch on op and types); null where those return false.
+using BinaryIntFn = void (*)(const void* a, const void* b, void* out, int64_t n);
+BinaryIntFn BinaryIntKernelFor(Opcode op, PrimitiveType t);
+using ConvertIntFn = void (*)(const void* in, void* out, int64_t n);
+ConvertIntFn ConvertIntKernelFor(PrimitiveType from, PrimitiveType to);
+
 // libmvec vector math (x86-64 glibc): false when unavailable for op / CPU.
 bool VecMath(Opcode op, const float* in, float* out, int64_t n);
 bool VecMath(Opcode op, const double* in, double* out, int64_t n);

@@ -99,6 +99,15 @@ RawStep RawStepOf(const Instruction& inst, bool bitcast, bool flush,
   if (!bitcast && flush && !HardwareFlushes(inst)) return step;
   step.kind = KindOf(inst, bitcast, operand_types, result_type);
   step.type = step.kind == K::kSelect || operand_types.empty() ? result_type : operand_types[0];
+  if (step.kind == K::kBinaryInt) {
+    step.binary_int = elementwise::BinaryIntKernelFor(inst.opcode(), step.type);
+  } else if (step.kind == K::kConvertInt) {
+    step.convert_int = elementwise::ConvertIntKernelFor(step.type, result_type);
+  }
+  if (step.binary_int == nullptr && step.convert_int == nullptr &&
+      (step.kind == K::kBinaryInt || step.kind == K::kConvertInt)) {
+    step.kind = K::kNone;
+  }
   return step;
 }
 
@@ -130,10 +139,10 @@ absl::Status RunRawStep(const RawStep& step, const uint8_t* const* in, uint8_t* 
                                 in[2], out, n);
       break;
     case K::kBinaryInt:
-      elementwise::BinaryIntKernel(op, step.type, in[0], in[1], out, n);
+      step.binary_int(in[0], in[1], out, n);
       break;
     case K::kConvertInt:
-      elementwise::ConvertIntKernel(step.type, step.result_type, in[0], out, n);
+      step.convert_int(in[0], out, n);
       break;
     case K::kBitcast:
       if (n > 0) std::memmove(out, in[0], n * ByteWidth(step.type));

@@ -32,6 +32,9 @@ struct RawStep {
   const Instruction* inst = nullptr;
   PrimitiveType type = PrimitiveType::kPred;  // the operands' (select: the result's)
   PrimitiveType result_type = PrimitiveType::kPred;
+  // kBinaryInt, kConvertInt: the loop itself, resolved once.
+  void (*binary_int)(const void*, const void*, void*, int64_t) = nullptr;
+  void (*convert_int)(const void*, void*, int64_t) = nullptr;
 };
 
 // How `inst` runs on raw arrays with operands of `operand_types` and a
