@@ -366,7 +366,7 @@ absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, s
           if (fused->loop != nullptr && LoopFusionFits(*fused->loop, args)) {
             r = RunLoopFusion(*fused->loop, absl::MakeSpan(args));
           } else if (fused->small != nullptr && SmallFusionFits(inst, args)) {
-            r = RunSmallFusion(*fused->small, inst, args);
+            r = RunSmallFusion(*fused->small, inst, args, KernelRunner());
           }
           if (r) {
             args.clear();
@@ -539,7 +539,8 @@ absl::StatusOr<Value> Evaluator::Dispatch(const Instruction& inst, Operands ops)
         CompiledPrograms* compiled = CompiledFor(inst);
         if (compiled != nullptr && compiled->small_while != nullptr &&
             SmallLoopFits(inst, *ops[0])) {
-          return RunSmallLoop(*compiled->small_while, inst, *ops[0], options_.max_iterations);
+          return RunSmallLoop(*compiled->small_while, inst, *ops[0], options_.max_iterations,
+                              KernelRunner());
         }
       }
       return EvalControl(inst, ops, *this);

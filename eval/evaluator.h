@@ -84,6 +84,13 @@ class Evaluator : public KernelContext {
     std::unique_ptr<SmallLoop> small_while;
   };
   CompiledPrograms* CompiledFor(const Instruction& inst);
+  // What small programs hand their dots, reduces, gathers, ... to: this
+  // evaluator's kernel for the instruction (Evaluate).
+  auto KernelRunner() {
+    return [this](const Instruction& inst, absl::Span<const Value* const> ops) {
+      return Evaluate(inst, ops);
+    };
+  }
   // The devices that run `call` (a Shardy manual computation, eval/
   // eval/collectives/sdy_manual_computation.cc) on `partitions` partitions: made at its
   // first call and kept, with their threads and plans, for the next.

@@ -58,7 +58,8 @@ bool SmallFusionFits(const Instruction& fusion, absl::Span<const Value> args) {
 }
 
 absl::StatusOr<Value> RunSmallFusion(SmallProgram& program, const Instruction& fusion,
-                                     absl::Span<const Value> args) {
+                                     absl::Span<const Value> args,
+                                     std::optional<SmallProgram::KernelRunner> kernels) {
   absl::InlinedVector<const void*, 8> inputs;
   for (const Value& v : args) inputs.push_back(v.array().data());
   const Shape& shape = fusion.shape();
@@ -79,7 +80,7 @@ absl::StatusOr<Value> RunSmallFusion(SmallProgram& program, const Instruction& f
     outputs.push_back(out->mutable_array().data());
     result = *std::move(out);
   }
-  if (absl::Status st = program.Run(inputs, outputs); !st.ok()) return st;
+  if (absl::Status st = program.Run(inputs, outputs, kernels); !st.ok()) return st;
   return result;
 }
 

@@ -9,6 +9,7 @@
 #define HLO_EVAL_FUSION_SMALL_FUSION_H_
 
 #include <memory>
+#include <optional>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
@@ -28,8 +29,10 @@ std::unique_ptr<SmallProgram> CompileSmallFusion(const Instruction& fusion, bool
 bool SmallFusionFits(const Instruction& fusion, absl::Span<const Value> args);
 
 // Runs the program on operands that fit; the result has `fusion`'s shape.
-absl::StatusOr<Value> RunSmallFusion(SmallProgram& program, const Instruction& fusion,
-                                     absl::Span<const Value> args);
+// `kernels` runs the ops the program hands over (SmallProgram::Run).
+absl::StatusOr<Value> RunSmallFusion(
+    SmallProgram& program, const Instruction& fusion, absl::Span<const Value> args,
+    std::optional<SmallProgram::KernelRunner> kernels = std::nullopt);
 
 }  // namespace hlo
 

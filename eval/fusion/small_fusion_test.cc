@@ -168,6 +168,12 @@ add {
   ROOT s = f32[] add(a, b)
 }
 
+random {
+  lo = f32[] parameter(0)
+  hi = f32[] constant(1)
+  ROOT r = f32[4]{0} rng(lo, hi), distribution=rng_uniform
+}
+
 big {
   x = f32[64,128]{1,0} parameter(0)
   ROOT t = f32[128,64]{1,0} transpose(x), dimensions={1,0}
@@ -201,6 +207,7 @@ ENTRY main {
   f_clamped = f32[4]{0} fusion(v, x4), kind=kLoop, calls=clamped
   f_reduced = f32[] fusion(x4), kind=kInput, calls=reduced
   f_big = f32[128,64]{1,0} fusion(xb), kind=kLoop, calls=big
+  f_random = f32[4]{0} fusion(v), kind=kLoop, calls=random
   ROOT t = (u32[3,16]{1,0}) tuple(f_philox)
 }
 )";
@@ -227,7 +234,10 @@ void Agree(Module& m, const Instruction& f, const std::vector<Value>& args, bool
   std::unique_ptr<SmallProgram> program = CompileSmallFusion(f, flush);
   REQUIRE(program != nullptr);
   REQUIRE(SmallFusionFits(f, args));
-  absl::StatusOr<Value> fast = RunSmallFusion(*program, f, args);
+  EvalOptions kernel_options;
+  kernel_options.flush_denormals = flush;
+  Evaluator kernels(m, kernel_options);
+  absl::StatusOr<Value> fast = RunSmallFusion(*program, f, args, kernels.KernelRunner());
   INFO((fast.ok() ? std::string() : std::string(fast.status().message())));
   REQUIRE(fast.ok());
   EvalOptions options;
@@ -241,7 +251,7 @@ void Agree(Module& m, const Instruction& f, const std::vector<Value>& args, bool
   CheckSameBytes(*fast, *plain);
   // A second run of the same program (results written in place, then the
   // buffers handed back) gives the same again.
-  absl::StatusOr<Value> again = RunSmallFusion(*program, f, args);
+  absl::StatusOr<Value> again = RunSmallFusion(*program, f, args, kernels.KernelRunner());
   REQUIRE(again.ok());
   CheckSameBytes(*again, *plain);
 }
@@ -319,12 +329,23 @@ TEST_CASE("small fusion: results that are parameters, constants or one value twi
   Agree(*m, f, RandomOperands(f, 2));
 }
 
+TEST_CASE("small fusion: a clamp of scalar bounds and a reduce through the evaluator's kernels",
+          "[small_fusion]") {
+  std::unique_ptr<Module> m = Parse();
+  for (std::string_view name : {"f_clamped", "f_reduced"}) {
+    const Instruction& f = Find(*m, name);
+    std::unique_ptr<SmallProgram> program = CompileSmallFusion(f, false);
+    REQUIRE(program != nullptr);
+    CHECK(program->calls_kernels());
+    Agree(*m, f, RandomOperands(f, 8));
+  }
+}
+
 TEST_CASE("small fusion: what stays with the evaluator", "[small_fusion]") {
   std::unique_ptr<Module> m = Parse();
-  // clamp with scalar bounds, a reduce, a value past the size limit.
-  CHECK(CompileSmallFusion(Find(*m, "f_clamped"), false) == nullptr);
-  CHECK(CompileSmallFusion(Find(*m, "f_reduced"), false) == nullptr);
+  // A value past the size limit; an op with state (rng).
   CHECK(CompileSmallFusion(Find(*m, "f_big"), false) == nullptr);
+  CHECK(CompileSmallFusion(Find(*m, "f_random"), false) == nullptr);
   // Operands of other dimensions or types do not fit.
   const Instruction& f = Find(*m, "f_dyn");
   std::unique_ptr<SmallProgram> program = CompileSmallFusion(f, false);

@@ -73,7 +73,8 @@ bool SmallLoopFits(const Instruction& loop, const Value& state) {
 }
 
 absl::StatusOr<Value> RunSmallLoop(SmallLoop& program, const Instruction& loop, const Value& state,
-                                   int64_t max_iterations) {
+                                   int64_t max_iterations,
+                                   std::optional<SmallProgram::KernelRunner> kernels) {
   const Shape& shape = loop.shape();
   const size_t n = state.elements().size();
   std::vector<Value> current(state.elements().begin(), state.elements().end());
@@ -87,7 +88,8 @@ absl::StatusOr<Value> RunSmallLoop(SmallLoop& program, const Instruction& loop, 
   bool go = false;
   void* go_out = &go;
   for (int64_t trip = 0;; ++trip) {
-    if (absl::Status st = program.condition->Run(inputs, absl::MakeSpan(&go_out, 1)); !st.ok()) {
+    if (absl::Status st = program.condition->Run(inputs, absl::MakeSpan(&go_out, 1), kernels);
+        !st.ok()) {
       return st;
     }
     if (!go) break;
@@ -108,7 +110,7 @@ absl::StatusOr<Value> RunSmallLoop(SmallLoop& program, const Instruction& loop, 
       }
       outputs[k] = written[k].mutable_array().data();
     }
-    if (absl::Status st = program.body->Run(inputs, outputs); !st.ok()) return st;
+    if (absl::Status st = program.body->Run(inputs, outputs, kernels); !st.ok()) return st;
     for (size_t k = 0; k < n; ++k) {
       if (program.passed_through[k]) continue;
       current[k] = written[k];

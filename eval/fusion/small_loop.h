@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -36,9 +37,11 @@ std::unique_ptr<SmallLoop> CompileSmallLoop(const Instruction& loop, bool flush_
 bool SmallLoopFits(const Instruction& loop, const Value& state);
 
 // Runs the loop from `state` (never written: the elements the body changes
-// go to buffers of the loop's own). `max_iterations` as EvalOptions'.
-absl::StatusOr<Value> RunSmallLoop(SmallLoop& program, const Instruction& loop, const Value& state,
-                                   int64_t max_iterations);
+// go to buffers of the loop's own). `max_iterations` as EvalOptions';
+// `kernels` runs the ops the programs hand over (SmallProgram::Run).
+absl::StatusOr<Value> RunSmallLoop(
+    SmallLoop& program, const Instruction& loop, const Value& state, int64_t max_iterations,
+    std::optional<SmallProgram::KernelRunner> kernels = std::nullopt);
 
 }  // namespace hlo
 

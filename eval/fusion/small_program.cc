@@ -13,6 +13,7 @@
 #include "eval/interp/elementwise_ops.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/strided_axes.h"
+#include "eval/runtime/array_recycler.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -27,6 +28,7 @@ struct SmallProgram::Step {
     kGather,     // out[i] = in0[base + map[i]]
     kGatherPad,  // out[i] = map[i] < 0 ? in1[0] : in0[map[i]]
     kScatter,    // out[base + map[j]] = in0[j], j < n
+    kKernel,     // out = the evaluator's kernel on kernel_calls_[call]
   };
   Kind kind = Kind::kCopy;
   int32_t out = -1;
@@ -41,6 +43,7 @@ struct SmallProgram::Step {
   StridedAxes axes;
   int64_t offset = 0;
   int32_t dynamic = -1;  // dynamics_: base from start indices, else 0
+  int32_t call = -1;     // kernel_calls_
   bool flush = false;    // kApply: XLA:CPU's flush-to-zero applies
   bool bitcast = false;  // kApply: bitcast-convert
   RawStep raw;
@@ -386,10 +389,21 @@ class SmallProgram::Compiler {
       case Opcode::kCall:
       case Opcode::kFusion:
         return LowerCall(inst, ins, depth);
-      case Opcode::kScatter:
-        return LowerScatter(inst, ins);
+      case Opcode::kScatter: {
+        absl::StatusOr<int32_t> native = LowerScatter(inst, ins);
+        if (native.ok() || native.status().code() != absl::StatusCode::kUnimplemented) {
+          return native;
+        }
+        return LowerKernel(inst, ins);
+      }
       default:
-        return LowerElementwise(inst, ins);
+        if (IsElementwise(inst.opcode())) {
+          absl::StatusOr<int32_t> native = LowerElementwise(inst, ins);
+          if (native.ok() || native.status().code() != absl::StatusCode::kUnimplemented) {
+            return native;
+          }
+        }
+        return LowerKernel(inst, ins);
     }
   }
 
@@ -841,6 +855,65 @@ class SmallProgram::Compiler {
     return AddDynamicMove(inst, std::move(dyn), ins[0], ins[2], window, from_strides);
   }
 
+  // Ops run through the evaluator's kernel on copies of their operands:
+  // pure ops of one array result (no state, no side effects, no control
+  // flow).
+  static bool KernelOp(const Instruction& inst) {
+    switch (inst.opcode()) {
+      case Opcode::kDot:
+      case Opcode::kReduce:
+      case Opcode::kReduceWindow:
+      case Opcode::kGather:
+      case Opcode::kScatter:
+      case Opcode::kSort:
+      case Opcode::kSelectAndScatter:
+      case Opcode::kConvolution:
+      case Opcode::kCholesky:
+      case Opcode::kTriangularSolve:
+      case Opcode::kFft:
+      case Opcode::kMap:
+      case Opcode::kClamp:
+      case Opcode::kSelect:
+      case Opcode::kDynamicSlice:
+      case Opcode::kDynamicUpdateSlice:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  absl::StatusOr<int32_t> LowerKernel(const Instruction& inst, absl::Span<const int32_t> ins) {
+    if (!KernelOp(inst)) {
+      return Unsupported(inst, StrCat("'", inst.OpcodeText(), "' is not in small programs"));
+    }
+    KernelCall call;
+    for (size_t k = 0; k < ins.size(); ++k) {
+      const Shape& shape = inst.operand(static_cast<int64_t>(k))->shape();
+      if (shape.ElementCount() * ByteWidth(shape.element_type()) > kMaxValueBytes) {
+        return Unsupported(inst, "a large operand");
+      }
+      absl::StatusOr<Literal> lit = Literal::Create(shape);
+      if (!lit.ok()) return lit.status();
+      call.slots.push_back(ins[k]);
+      call.operands.push_back(std::make_shared<Literal>(*std::move(lit)));
+    }
+    call.values.resize(ins.size());
+    call.pointers.resize(ins.size());
+    absl::StatusOr<int32_t> s = NewSlot(inst, true);
+    if (!s.ok()) return s;
+    p_.kernel_calls_.push_back(std::move(call));
+    Step step;
+    step.kind = Step::Kind::kKernel;
+    step.out = *s;
+    step.arity = 0;  // (its operands are the call's)
+    step.n = SlotOf(*s).elements;
+    step.width = SlotOf(*s).width;
+    step.call = static_cast<int32_t>(p_.kernel_calls_.size() - 1);
+    step.inst = &inst;
+    AddStep(step);
+    return s;
+  }
+
   absl::StatusOr<int32_t> LowerElementwise(const Instruction& inst, absl::Span<const int32_t> ins) {
     const Shape& shape = inst.shape();
     const Opcode op = inst.opcode();
@@ -895,6 +968,7 @@ class SmallProgram::Compiler {
     }
     for (size_t k = first_step; k < p_.steps_.size(); ++k) {
       const Step& step = p_.steps_[k];
+      if (step.kind == Step::Kind::kKernel) return absl::OkStatus();  // run per run
       for (int i = 0; i < step.arity; ++i) {
         if (!Constant(step.in[i])) return absl::OkStatus();
       }
@@ -906,7 +980,7 @@ class SmallProgram::Compiler {
     }
     p_.data_ = p_.home_;
     for (size_t k = first_step; k < p_.steps_.size(); ++k) {
-      if (absl::Status st = p_.RunStep(p_.steps_[k]); !st.ok()) {
+      if (absl::Status st = p_.RunStep(p_.steps_[k], std::nullopt); !st.ok()) {
         return Unsupported(inst, "a constant value that fails");
       }
     }
@@ -995,7 +1069,35 @@ absl::Status SmallProgram::RunApply(const Step& step) {
                         registers_[step.out], absl::MakeSpan(flush_scratch_));
 }
 
-absl::Status SmallProgram::RunStep(const Step& step) {
+absl::Status SmallProgram::RunKernel(const Step& step, const KernelRunner& kernels) {
+  KernelCall& call = kernel_calls_[step.call];
+  for (size_t k = 0; k < call.slots.size(); ++k) {
+    Literal& operand = *call.operands[k];
+    if (operand.size_bytes() > 0) {
+      std::memcpy(operand.data(), data_[call.slots[k]], operand.size_bytes());
+    }
+    call.values[k] = Value::Array(call.operands[k]);
+    call.pointers[k] = &call.values[k];
+  }
+  absl::StatusOr<Value> r = kernels(*step.inst, call.pointers);
+  for (Value& v : call.values) v = Value();
+  if (!r.ok()) return r.status();
+  const size_t bytes = static_cast<size_t>(step.n * step.width);
+  if (!r->is_array() || r->array().element_type() != slots_[step.out].type ||
+      r->array().size_bytes() != bytes) {
+    return absl::InternalError(
+        StrCat("%", step.inst->name(), ": a kernel result of another shape"));
+  }
+  if (bytes > 0) std::memcpy(data_[step.out], r->array().data(), bytes);
+  RecycleArray(*r);
+  return absl::OkStatus();
+}
+
+absl::Status SmallProgram::RunStep(const Step& step, const std::optional<KernelRunner>& kernels) {
+  if (step.kind == Step::Kind::kKernel) {
+    if (!kernels) return absl::InternalError("a small program's kernel step without a runner");
+    return RunKernel(step, *kernels);
+  }
   uint8_t* out = data_[step.out];
   const uint8_t* in0 = data_[step.in[0]];
   switch (step.kind) {
@@ -1029,6 +1131,8 @@ absl::Status SmallProgram::RunStep(const Step& step) {
       ByWidth(step.width, [&]<int W>() { GatherPadTyped<W>(out, in0, pad, map, step.n); });
       break;
     }
+    case Step::Kind::kKernel:
+      break;  // above
     case Step::Kind::kScatter: {
       const int64_t base = step.dynamic >= 0 ? DynamicBase(dynamics_[step.dynamic]) : 0;
       if (base < 0) break;  // a window out of bounds
@@ -1046,7 +1150,8 @@ absl::Status SmallProgram::RunStep(const Step& step) {
 }
 
 absl::Status SmallProgram::Run(absl::Span<const void* const> inputs,
-                               absl::Span<void* const> outputs) {
+                               absl::Span<void* const> outputs,
+                               std::optional<KernelRunner> kernels) {
   if (inputs.size() != input_slots_.size() || outputs.size() != result_slots_.size()) {
     return absl::InvalidArgumentError(StrCat("the computation takes ", input_slots_.size(),
                                              " inputs and gives ", result_slots_.size(),
@@ -1065,7 +1170,7 @@ absl::Status SmallProgram::Run(absl::Span<const void* const> inputs,
   }
   absl::Status status;
   for (const Step& step : steps_) {
-    status = RunStep(step);
+    status = RunStep(step, kernels);
     if (!status.ok()) break;
   }
   for (size_t r = 0; r < outputs.size() && status.ok(); ++r) {

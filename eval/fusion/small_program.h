@@ -16,12 +16,15 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "eval/interp/raw_step.h"
+#include "eval/value.h"
 #include "ir/computation.h"
 #include "ir/literal.h"
 
@@ -35,11 +38,15 @@ class SmallProgram {
   static constexpr int64_t kMaxProgramBytes = 128 << 10;
 
   // Compiles `computation` when every value is a static array and every
-  // instruction is a parameter, constant, iota, elementwise op on arrays of
-  // the result's element count, broadcast, reshape, row-major bitcast, copy,
-  // slice, transpose, reverse, concatenate, pad, dynamic-slice or
-  // dynamic-update-slice (scalar start indices), and the root an array or a
-  // tuple of them. Otherwise an error naming the instruction (the caller
+  // instruction is a parameter (an array, or a tuple of arrays read through
+  // get-tuple-element), constant, iota, elementwise op on arrays of the
+  // result's dimensions, broadcast, reshape, row-major bitcast, copy, slice,
+  // transpose, reverse, concatenate, pad, dynamic-slice or
+  // dynamic-update-slice (scalar start indices), a one-window scatter that
+  // replaces, a call or fusion (inlined), or a pure op of one array result
+  // that the evaluator's kernel runs (dot, reduce, gather, sort, clamp or
+  // select of scalar operands, ...: KernelRunner), and the root an array or
+  // a tuple of them. Otherwise an error naming the instruction (the caller
   // runs the computation through the evaluator). `flush_denormals` as in
   // BatchProgram.
   static absl::StatusOr<std::unique_ptr<SmallProgram>> Compile(const Computation& computation,
@@ -59,10 +66,19 @@ class SmallProgram {
   // The results: the root, or the root tuple's elements, in order.
   int64_t result_count() const { return static_cast<int64_t>(result_slots_.size()); }
 
+  // The evaluator's kernel for one instruction (what it runs for an
+  // instruction of its own: the same bits), for the ops the program hands
+  // over whole: dot, reduce, gather, sort, convolution, ...
+  using KernelRunner =
+      absl::FunctionRef<absl::StatusOr<Value>(const Instruction&, absl::Span<const Value* const>)>;
+  // Whether the program hands ops to a KernelRunner.
+  bool calls_kernels() const { return !kernel_calls_.empty(); }
+
   // Runs the program: inputs[i] holds input i's elements (row-major,
   // input_elements(i) of input_type(i)); outputs[r] receives result r's.
   // Outputs must not alias inputs. Not reentrant.
-  absl::Status Run(absl::Span<const void* const> inputs, absl::Span<void* const> outputs);
+  absl::Status Run(absl::Span<const void* const> inputs, absl::Span<void* const> outputs,
+                   std::optional<KernelRunner> kernels = std::nullopt);
 
   ~SmallProgram();
 
@@ -75,7 +91,8 @@ class SmallProgram {
   // The row-major element offset that `d`'s start indices give (each
   // clamped as the kernels clamp them).
   int64_t DynamicBase(const Dynamic& d) const;
-  absl::Status RunStep(const Step& step);
+  absl::Status RunStep(const Step& step, const std::optional<KernelRunner>& kernels);
+  absl::Status RunKernel(const Step& step, const KernelRunner& kernels);
   absl::Status RunApply(const Step& step);
 
   struct Slot {
@@ -101,6 +118,15 @@ class SmallProgram {
   std::vector<Step> steps_;
   std::vector<std::vector<int32_t>> maps_;
   std::vector<Dynamic> dynamics_;
+  // A kernel step's operands: their slots, and arrays of the operands'
+  // shapes they are copied into (held here too, so no kernel writes them).
+  struct KernelCall {
+    std::vector<int32_t> slots;
+    std::vector<std::shared_ptr<Literal>> operands;
+    std::vector<Value> values;
+    std::vector<const Value*> pointers;
+  };
+  std::vector<KernelCall> kernel_calls_;
   Literal flush_scratch_[3];
 };
 
