@@ -463,3 +463,33 @@ def _(c):
     r = reduce_([c.f, c.i, c.c], [c.zf, c.mi, c.zc], [0, 2], fn)
     n = reduce_([c.f, c.i, c.c], [c.zf, c.mi, c.zc], [], fn)
     return tup(tup(*r), tup(*n))
+
+
+@golden("small_programs")
+def _(c):
+    # The permutation loop, as JAX writes it: dynamic-slices clamp, a
+    # scatter whose window reaches outside [0, 6) is skipped.
+    perm, piv = list(range(6)), [int(x) for x in c.piv.a]
+    for i in range(6):
+        p = piv[i]
+        pv = perm[max(0, min(p, 5))]
+        s = list(perm)
+        s[i] = pv
+        if 0 <= p < 6:
+            s[p] = perm[i]
+        perm = s
+    # The Philox-style mix, in Python integers (u64 and u32 wrap).
+    key, ctr = [int(x) for x in c.key.a], int(c.ctr.a[()])
+    lo, hi = [key[0], key[2]], [key[1], key[3]]
+    w = lo[1] | (hi[1] << 32)
+    x = []
+    for k in range(8):
+        s = (w + k) % 2**64
+        v = ((s * 3528531795) % 2**64) >> 32 if s < w else s
+        x.append((v % 2**32) ^ ctr)
+    # The dot loop: small integers, so exact in f32.
+    m, v, total = c.m.a.astype(np.float64), c.v0.a.astype(np.float64), 0.0
+    for _ in range(3):
+        v = m @ v
+        total += v.sum()
+    return tup(L("s32", perm), L("u32", x + lo), L("f32", v), L("f32", total))
