@@ -194,6 +194,39 @@ TEST_CASE("batch program: integer ops, converts and bitcasts of every width on r
   }
 }
 
+TEST_CASE("batch program: integer and pred compares and pred ops on raw arrays",
+          "[batch_program]") {
+  const std::vector<std::string> types = {"s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"};
+  const std::vector<std::string> dirs = {"EQ", "NE", "LT", "LE", "GT", "GE"};
+  for (const std::string& t : types) {
+    std::string text = StrCat("f {\n  a = ", t, "[] parameter(0)\n  b = ", t, "[] parameter(1)\n");
+    std::vector<std::string> results;
+    for (size_t i = 0; i < dirs.size(); ++i) {
+      // The element type's own view, and the other one by the type attribute.
+      const std::string other = t[0] == 's' ? "UNSIGNED" : "SIGNED";
+      StrAppend(&text, "  c", i, " = pred[] compare(a, b), direction=", dirs[i], "\n");
+      StrAppend(&text, "  x", i, " = pred[] compare(a, b), direction=", dirs[i], ", type=", other,
+                "\n");
+      results.push_back(StrCat("c", i));
+      results.push_back(StrCat("x", i));
+    }
+    // pred's binary ops on the compares.
+    for (const char* op :
+         {"and", "or", "xor", "add", "multiply", "maximum", "minimum", "subtract"}) {
+      StrAppend(&text, "  p_", op, " = pred[] ", op, "(c2, x3)\n");
+      results.push_back(StrCat("p_", op));
+    }
+    StrAppend(&text, "  q = pred[] compare(c2, x3), direction=LT\n");
+    results.push_back("q");
+    std::string shapes;
+    for (size_t i = 0; i < results.size(); ++i) StrAppend(&shapes, i ? ", " : "", "pred[]");
+    StrAppend(&text, "  ROOT t = (", shapes, ") tuple(", StrJoin(results, ", "),
+              ")\n}\nENTRY e { ROOT c = f32[] constant(0) }");
+    INFO(t);
+    CheckAgainstEvaluator(text, "f", 1200);
+  }
+}
+
 TEST_CASE("batch program: XLA's total-order comparator with scalar bitcasts", "[batch_program]") {
   CheckAgainstEvaluator(R"(
 lt_total {

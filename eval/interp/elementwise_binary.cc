@@ -280,6 +280,22 @@ void MakeComplex(const R* re, const R* im, std::complex<R>* out, int64_t n) {
 
 }  // namespace
 
+bool PredBinaryKernel(Opcode op, const bool* a, const bool* b, bool* out, int64_t n) {
+  switch (op) {
+    case Opcode::kAdd:
+    case Opcode::kMaximum:
+    case Opcode::kOr:
+    case Opcode::kMultiply:
+    case Opcode::kMinimum:
+    case Opcode::kAnd:
+    case Opcode::kSubtract:
+    case Opcode::kXor:
+      return PredBinary(op, a, b, out, n).ok();
+    default:
+      return false;
+  }
+}
+
 absl::Status EvalBinary(const Instruction& inst, const Literal& a, const Literal& b, Literal& out) {
   const Opcode op = inst.opcode();
   const PT t = a.element_type();

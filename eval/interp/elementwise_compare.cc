@@ -79,12 +79,11 @@ absl::Status TypeMismatch(std::string_view type, PT t) {
 // Integers compared as `signed_view` says (the element type's own
 // signedness unless the comparison type overrides it).
 template <PT P>
-void IntCompare(Dir dir, bool signed_view, const Literal& la, const Literal& lb, bool* out) {
+void IntCompare(Dir dir, bool signed_view, const void* va, const void* vb, bool* out, int64_t n) {
   using T = IntTraits<P>;
   using S = typename T::S;
-  const S* a = la.typed<S>();
-  const S* b = lb.typed<S>();
-  const int64_t n = la.element_count();
+  const S* a = static_cast<const S*>(va);
+  const S* b = static_cast<const S*>(vb);
   if (signed_view == T::kSigned) {
     CompareLoop(dir, a, b, out, n, [](S x) { return x; });
   } else if (signed_view) {
@@ -231,11 +230,26 @@ absl::Status EvalCompare(const Instruction& inst, const Literal& la, const Liter
     return t == PT::kC64 ? ComplexCompare<float>(dir, la, lb, out)
                          : ComplexCompare<double>(dir, la, lb, out);
   }
+  if (t == PT::kPred || IsInteger(t))
+    return CompareIntArrays(inst, t, la.data(), lb.data(), out, n);
+  return TypeError(Opcode::kCompare, t);
+}
+
+absl::Status CompareIntArrays(const Instruction& inst, PrimitiveType t, const void* a,
+                              const void* b, bool* out, int64_t n) {
+  Dir dir;
+  if (absl::Status st = DirectionOf(inst, dir); !st.ok()) return st;
+  std::string_view type = inst.GetString(AttrKind::kType);
+  std::string_view order = inst.GetString(AttrKind::kOrder);
+  if (!order.empty() && order != DefaultCompareOrder(t)) {
+    return absl::InvalidArgumentError(
+        StrCat("compare order ", order, " does not suit element type ", PrimitiveTypeName(t)));
+  }
   if (t == PT::kPred) {
     if (!type.empty() && type != "UNSIGNED" && type != "SIGNED") return TypeMismatch(type, t);
     // false < true (as a signed 1-bit value true would be -1; XLA compares
     // pred unsigned).
-    CompareLoop(dir, la.typed<bool>(), lb.typed<bool>(), out, n,
+    CompareLoop(dir, static_cast<const bool*>(a), static_cast<const bool*>(b), out, n,
                 [](bool x) { return static_cast<int>(x); });
     return absl::OkStatus();
   }
@@ -250,7 +264,7 @@ absl::Status EvalCompare(const Instruction& inst, const Literal& la, const Liter
   }
   DispatchType(t, [&](auto tag) {
     constexpr PT P = decltype(tag)::value;
-    if constexpr (kIsInt<P>) IntCompare<P>(dir, signed_view, la, lb, out);
+    if constexpr (kIsInt<P>) IntCompare<P>(dir, signed_view, a, b, out, n);
   });
   return absl::OkStatus();
 }

@@ -218,6 +218,12 @@ absl::Status CompareFloatArrays(const Instruction& inst, const T* a, const T* b,
                                 int64_t n);
 bool SelectArrays(int64_t width, const bool* pred, const void* on_true, const void* on_false,
                   void* out, int64_t n);
+// Compare of pred or integer arrays of type t as `inst` asks (EvalCompare's
+// loops), and pred's binary ops (add/maximum/or, multiply/minimum/and,
+// subtract/xor: false for others, n = 0 only asks).
+absl::Status CompareIntArrays(const Instruction& inst, PrimitiveType t, const void* a,
+                              const void* b, bool* out, int64_t n);
+bool PredBinaryKernel(Opcode op, const bool* a, const bool* b, bool* out, int64_t n);
 // convert, bitcast-convert, reduce-precision, stochastic-convert.
 absl::Status EvalConvert(const Literal& in, Literal& out);
 absl::Status EvalBitcastConvert(const Literal& in, Literal& out);

@@ -38,10 +38,9 @@ K KindOf(const Instruction& inst, bool bitcast, absl::Span<const PT> types, PT r
                  : K::kNone;
     }
     case Opcode::kCompare:
-      return arity == 2 && rt == PT::kPred && type(0) == type(1) &&
-                     (type(0) == PT::kF32 || type(0) == PT::kF64)
-                 ? K::kCompareFloat
-                 : K::kNone;
+      if (arity != 2 || rt != PT::kPred || type(0) != type(1)) return K::kNone;
+      if (type(0) == PT::kF32 || type(0) == PT::kF64) return K::kCompareFloat;
+      return type(0) == PT::kPred || IsInteger(type(0)) ? K::kCompareInt : K::kNone;
     case Opcode::kConvert:
       return arity == 1 && elementwise::ConvertIntKernel(type(0), rt, nullptr, nullptr, 0)
                  ? K::kConvertInt
@@ -55,6 +54,12 @@ K KindOf(const Instruction& inst, bool bitcast, absl::Span<const PT> types, PT r
       return K::kNone;
     default:
       break;
+  }
+  if (rt == PT::kPred) {
+    return arity == 2 && type(0) == rt && type(1) == rt &&
+                   elementwise::PredBinaryKernel(op, nullptr, nullptr, nullptr, 0)
+               ? K::kBinaryPred
+               : K::kNone;
   }
   if (!float_result) {
     return arity == 2 && IsElementwiseBinary(op) && type(0) == rt && type(1) == rt &&
@@ -134,6 +139,20 @@ absl::Status RunRawStep(const RawStep& step, const uint8_t* const* in, uint8_t* 
       }
       break;
     }
+    case K::kCompareInt: {
+      absl::Status st = elementwise::CompareIntArrays(*step.inst, step.type, in[0], in[1],
+                                                      reinterpret_cast<bool*>(out), n);
+      if (!st.ok()) {
+        return absl::Status(st.code(),
+                            StrCat("%", step.inst->name(), ": ", std::string(st.message())));
+      }
+      break;
+    }
+    case K::kBinaryPred:
+      elementwise::PredBinaryKernel(step.inst->opcode(), reinterpret_cast<const bool*>(in[0]),
+                                    reinterpret_cast<const bool*>(in[1]),
+                                    reinterpret_cast<bool*>(out), n);
+      break;
     case K::kSelect:
       elementwise::SelectArrays(ByteWidth(step.type), reinterpret_cast<const bool*>(in[0]), in[1],
                                 in[2], out, n);

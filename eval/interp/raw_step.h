@@ -23,6 +23,8 @@ struct RawStep {
     kUnaryFloat,
     kBinaryFloat,
     kCompareFloat,
+    kCompareInt,  // pred or integer operands
+    kBinaryPred,
     kSelect,
     kBinaryInt,
     kConvertInt,
