@@ -23,7 +23,10 @@ std::unique_ptr<SmallProgram> CompileSmallFusion(const Instruction& fusion, bool
     results.push_back(&shape);
   }
   const Shape& root = body->root()->shape();
-  if (shape.IsTuple() != root.IsTuple()) return nullptr;
+  if (shape.IsTuple() != root.IsTuple() ||
+      (shape.IsTuple() && root.tuple_shapes().size() != results.size())) {
+    return nullptr;
+  }
   for (size_t r = 0; r < results.size(); ++r) {
     const Shape& want = shape.IsTuple() ? *root.tuple_shapes()[r] : root;
     if (!results[r]->IsArray() || !results[r]->IsStatic() ||
@@ -31,7 +34,6 @@ std::unique_ptr<SmallProgram> CompileSmallFusion(const Instruction& fusion, bool
       return nullptr;
     }
   }
-  if (shape.IsTuple() && root.tuple_shapes().size() != results.size()) return nullptr;
   absl::StatusOr<std::unique_ptr<SmallProgram>> program =
       SmallProgram::Compile(*body, flush_denormals);
   if (!program.ok() || (*program)->result_count() != static_cast<int64_t>(results.size()) ||

@@ -5,12 +5,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "eval/denormals.h"
 #include "eval/interp/batch_program.h"
 #include "eval/interp/elementwise_ops.h"
+#include "eval/kernels/gather_index.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/strided_axes.h"
 #include "eval/runtime/array_recycler.h"
@@ -55,7 +57,8 @@ struct SmallProgram::Dynamic {
   // Per indexed dimension: the integer slot and element holding its start.
   absl::InlinedVector<int32_t, 4> slots;
   absl::InlinedVector<int32_t, 4> elements;
-  absl::InlinedVector<PrimitiveType, 4> types;
+  // Each start as the kernels read it (u64 past INT64_MAX as INT64_MAX).
+  absl::InlinedVector<gather_internal::IndexReader, 4> readers;
   absl::InlinedVector<int64_t, 4> limits;  // dim - size: the largest start
   absl::InlinedVector<int64_t, 4> strides;
   // A scatter's window: a start out of [0, limit] skips the move (XLA drops
@@ -70,12 +73,6 @@ using Dims = absl::InlinedVector<int64_t, 6>;
 
 absl::Status Unsupported(const Instruction& inst, std::string_view why) {
   return absl::UnimplementedError(StrCat("%", inst.name(), ": ", why));
-}
-
-Dims RowMajor(absl::Span<const int64_t> dims) {
-  Dims strides(dims.size(), 1);
-  for (size_t k = dims.size(); k-- > 1;) strides[k - 1] = strides[k] * dims[k];
-  return strides;
 }
 
 // Calls f(coordinates) for every index of `dims` in row-major order.
@@ -95,56 +92,17 @@ void ForEachIndex(absl::Span<const int64_t> dims, F f) {
 
 bool IndexType(PT t) { return (IsSignedInt(t) || IsUnsignedInt(t)) && BitWidth(t) >= 8; }
 
-// A start index as the kernels read it (u64 past INT64_MAX as INT64_MAX).
-int64_t LoadIndex(const uint8_t* p, PT t) {
-  switch (t) {
-    case PT::kS8:
-      return *reinterpret_cast<const int8_t*>(p);
-    case PT::kS16:
-      return *reinterpret_cast<const int16_t*>(p);
-    case PT::kS32:
-      return *reinterpret_cast<const int32_t*>(p);
-    case PT::kS64:
-      return *reinterpret_cast<const int64_t*>(p);
-    case PT::kU8:
-      return *p;
-    case PT::kU16:
-      return *reinterpret_cast<const uint16_t*>(p);
-    case PT::kU32:
-      return *reinterpret_cast<const uint32_t*>(p);
-    default: {
-      uint64_t u;
-      std::memcpy(&u, p, sizeof(u));
-      return u > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(u);
-    }
-  }
-}
-
 // Elements moved as unsigned integers where one fits (loops vectorise).
 template <int W>
-struct Word {
-  struct type {
-    uint8_t b[W];
-  };
-};
-template <>
-struct Word<1> {
-  using type = uint8_t;
-};
-template <>
-struct Word<2> {
-  using type = uint16_t;
-};
-template <>
-struct Word<4> {
-  using type = uint32_t;
-};
-template <>
-struct Word<8> {
-  using type = uint64_t;
+struct Wide {
+  uint8_t b[W];
 };
 template <int W>
-using Bytes = typename Word<W>::type;
+using Bytes = std::conditional_t<
+    W == 1, uint8_t,
+    std::conditional_t<
+        W == 2, uint16_t,
+        std::conditional_t<W == 4, uint32_t, std::conditional_t<W == 8, uint64_t, Wide<W>>>>>;
 
 template <int W>
 void GatherTyped(uint8_t* out, const uint8_t* in, const int32_t* map, int64_t base, int64_t n) {
@@ -167,13 +125,6 @@ void ScatterTyped(uint8_t* out, const uint8_t* in, const int32_t* map, int64_t b
   auto* o = reinterpret_cast<Bytes<W>*>(out) + base;
   const auto* s = reinterpret_cast<const Bytes<W>*>(in);
   for (int64_t j = 0; j < n; ++j) o[map[j]] = s[j];
-}
-
-template <int W>
-void FillTyped(uint8_t* out, const uint8_t* in, int64_t n) {
-  auto* o = reinterpret_cast<Bytes<W>*>(out);
-  const Bytes<W> v = *reinterpret_cast<const Bytes<W>*>(in);
-  for (int64_t i = 0; i < n; ++i) o[i] = v;
 }
 
 // Calls f.template operator()<W>() for the element widths the steps move.
@@ -490,7 +441,7 @@ class SmallProgram::Compiler {
       return Unsupported(inst, "not a broadcast of its operand");
     }
     Dims src(shape.rank(), 0);
-    Dims from_strides = RowMajor(from.dims());
+    Dims from_strides = gather_internal::RowMajorStrides(from.dims());
     absl::InlinedVector<bool, 6> used(shape.rank(), false);
     for (int64_t k = 0; k < from.rank(); ++k) {
       const int64_t d = dims[k];
@@ -534,7 +485,7 @@ class SmallProgram::Compiler {
       step.map = AddMap(MapOf(dims, strides, offset));
       return;
     }
-    const Dims rows = RowMajor(dims);
+    const Dims rows = gather_internal::RowMajorStrides(dims);
     const bool gather = step.kind == Step::Kind::kGather;
     for (size_t k = 0; k < dims.size(); ++k) {
       step.axes.push_back(gather ? StridedAxis{dims[k], rows[k], strides[k]}
@@ -564,7 +515,7 @@ class SmallProgram::Compiler {
     if (ins.size() != 1 || from.element_type() != shape.element_type() || shape.rank() != rank) {
       return Unsupported(inst, "not a rearrangement of its operand");
     }
-    Dims from_strides = RowMajor(from.dims());
+    Dims from_strides = gather_internal::RowMajorStrides(from.dims());
     Dims strides(rank, 0);
     int64_t offset = 0;
     if (inst.opcode() == Opcode::kSlice) {
@@ -626,7 +577,7 @@ class SmallProgram::Compiler {
       return Unsupported(inst, "concatenate dimension");
     }
     const int64_t dim = attr[0];
-    Dims out_strides = RowMajor(shape.dims());
+    Dims out_strides = gather_internal::RowMajorStrides(shape.dims());
     int64_t at = 0;
     std::vector<Step> steps;
     for (size_t k = 0; k < ins.size(); ++k) {
@@ -676,7 +627,7 @@ class SmallProgram::Compiler {
     }
     // Result position c reads operand element k along d where
     // c = low + k * (interior + 1); other positions read the pad value.
-    Dims from_strides = RowMajor(from.dims());
+    Dims from_strides = gather_internal::RowMajorStrides(from.dims());
     std::vector<int32_t> map;
     ForEachIndex(shape.dims(), [&](absl::Span<const int64_t> c) {
       int64_t at = 0;
@@ -734,7 +685,7 @@ class SmallProgram::Compiler {
       sizes.assign(attr.begin(), attr.end());
     }
     Dynamic dyn;
-    Dims from_strides = RowMajor(from.dims());
+    Dims from_strides = gather_internal::RowMajorStrides(from.dims());
     for (int64_t d = 0; d < rank; ++d) {
       const Shape& index = inst.operand(first + d)->shape();
       if (sizes[d] < 0 || sizes[d] > from.dim(d) || index.rank() != 0 ||
@@ -743,7 +694,7 @@ class SmallProgram::Compiler {
       }
       dyn.slots.push_back(ins[first + d]);
       dyn.elements.push_back(0);
-      dyn.types.push_back(index.element_type());
+      dyn.readers.push_back(gather_internal::ReaderFor(index.element_type()));
       dyn.limits.push_back(from.dim(d) - sizes[d]);
       dyn.strides.push_back(from_strides[d]);
     }
@@ -841,14 +792,14 @@ class SmallProgram::Compiler {
     }
     for (int64_t d = 0; ok && d < rank; ++d) ok = window[d] <= from.dim(d);
     if (!ok) return Unsupported(inst, "a scatter not of one replaced window");
-    Dims from_strides = RowMajor(from.dims());
+    Dims from_strides = gather_internal::RowMajorStrides(from.dims());
     Dynamic dyn;
     dyn.skip = true;
     for (int64_t k = 0; k < components; ++k) {
       const int64_t d = sdod[k];
       dyn.slots.push_back(ins[1]);
       dyn.elements.push_back(static_cast<int32_t>(k));
-      dyn.types.push_back(idx.element_type());
+      dyn.readers.push_back(gather_internal::ReaderFor(idx.element_type()));
       dyn.limits.push_back(from.dim(d) - window[d]);
       dyn.strides.push_back(from_strides[d]);
     }
@@ -1054,8 +1005,7 @@ absl::StatusOr<std::unique_ptr<SmallProgram>> SmallProgram::Compile(const Comput
 int64_t SmallProgram::DynamicBase(const Dynamic& d) const {
   int64_t base = 0;
   for (size_t k = 0; k < d.slots.size(); ++k) {
-    const int64_t start =
-        LoadIndex(data_[d.slots[k]] + d.elements[k] * ByteWidth(d.types[k]), d.types[k]);
+    const int64_t start = d.readers[k](data_[d.slots[k]], d.elements[k]);
     if (d.skip && (start < 0 || start > d.limits[k])) return -1;
     base += std::clamp<int64_t>(start, 0, d.limits[k]) * d.strides[k];
   }
@@ -1112,7 +1062,7 @@ absl::Status SmallProgram::RunStep(const Step& step, const std::optional<KernelR
       std::memcpy(out, in0, step.n * step.width);
       break;
     case Step::Kind::kFill:
-      ByWidth(step.width, [&]<int W>() { FillTyped<W>(out, in0, step.n); });
+      data_internal::FillElements(step.width, out, step.n, in0);
       break;
     case Step::Kind::kGather: {
       const int64_t base = step.dynamic >= 0 ? DynamicBase(dynamics_[step.dynamic]) : 0;

@@ -32,7 +32,6 @@ namespace data_internal {
 
 using CopyAxis = StridedAxis;
 using CopyAxes = StridedAxes;
-void FillElements(int width, uint8_t* dst, int64_t count, const uint8_t* value);
 
 // Defined in eval/kernels/data_bitcast.cc. BitcastKeepsBytes: `inst`
 // reads `in` as the same element type, both row-major (a reshape).

@@ -284,7 +284,6 @@ void StridedCopy(int width, uint8_t* dst, const uint8_t* src, CopyAxes axes) {
   }
 }
 
-// Sets `count` elements of `width` bytes at dst to the element at `value`.
 void FillElements(int width, uint8_t* dst, int64_t count, const uint8_t* value) {
   if (count <= 0) return;
   bool zero = true;
