@@ -12,6 +12,8 @@
 
 #include <cblas.h>
 
+#include "ir/compare_order.h"
+
 // OpenBLAS's own shutdown of its worker threads (exported, not in cblas.h);
 // its next threaded call starts them again, from the calling thread.
 extern "C" int blas_thread_shutdown_(void);
@@ -149,28 +151,72 @@ bool ElementwiseFlushesDenormals(const Instruction& inst) {
 
 bool FlushDenormalsInPlace(Literal& lit) { return Flush(lit, /*write=*/true); }
 
-// Ops whose f32/f64 kernels are plain SSE arithmetic (BinaryFloatKernel's
-// loops, sqrtps): with MXCSR's DAZ and FTZ set, as they are on every
-// evaluating thread under --denormals=flush, the hardware already reads
-// denormal operands as zero and flushes the results, so the explicit scans
-// (three passes over memory) are redundant.
-bool HardwareFlushes(const Instruction& inst) {
+namespace {
+
+// Whether this thread's MXCSR has DAZ and FTZ set.
+bool FlushingMxcsr() {
 #ifdef HLO_HAVE_MXCSR
+  return (_mm_getcsr() & kFtzDaz) == kFtzDaz;
+#else
+  return false;
+#endif
+}
+
+bool IsF32OrF64(PT t) { return t == PT::kF32 || t == PT::kF64; }
+
+// A compare of f32/f64 in IEEE (partial) order: its kernel is SSE compares
+// (cmpps and the like), which read denormal operands as zero under DAZ,
+// and its pred result has nothing to flush.
+bool IsPartialOrderFloatCompare(const Instruction& inst) {
+  return inst.opcode() == Opcode::kCompare && inst.operand_count() == 2 &&
+         inst.operand(0)->shape().IsArray() &&
+         IsF32OrF64(inst.operand(0)->shape().element_type()) && !ComparesFloatsInTotalOrder(inst);
+}
+
+}  // namespace
+
+// Ops whose f32/f64 kernels are plain SSE arithmetic (BinaryFloatKernel's
+// loops, sqrtps) or compares: with MXCSR's DAZ and FTZ set, as they are on
+// every evaluating thread under --denormals=flush, the hardware already
+// reads denormal operands as zero and flushes the results, so the explicit
+// scans (three passes over memory) are redundant.
+bool HardwareFlushes(const Instruction& inst) {
+  if (!FlushingMxcsr()) return false;
   switch (inst.opcode()) {
     case Opcode::kAdd:
     case Opcode::kSubtract:
     case Opcode::kMultiply:
     case Opcode::kDivide:
-      break;
+      return IsF32OrF64(inst.shape().element_type());
+    case Opcode::kCompare:
+      return IsPartialOrderFloatCompare(inst);
     default:
       return false;
   }
-  const PT t = inst.shape().element_type();
-  return (t == PT::kF32 || t == PT::kF64) && (_mm_getcsr() & kFtzDaz) == kFtzDaz;
-#else
-  (void)inst;
-  return false;
-#endif
+}
+
+// maximum/minimum (MaxOf/MinOf) choose between their operands by SSE
+// compares, which read denormals as zero under DAZ, and return the chosen
+// operand's bits: flushing only the result gives MaxOf(flushed a, flushed
+// b), the sign of a flushed zero being the denormal's.
+bool HardwareReadsFlushed(const Instruction& inst) {
+  if (HardwareFlushes(inst)) return true;
+  if (!FlushingMxcsr()) return false;
+  return (inst.opcode() == Opcode::kMaximum || inst.opcode() == Opcode::kMinimum) &&
+         IsF32OrF64(inst.shape().element_type());
+}
+
+bool FlushDenormalsInPlace(PrimitiveType type, void* data, int64_t n) {
+  switch (type) {
+    case PT::kF32:
+      return FlushBits(static_cast<uint32_t*>(data), n, uint32_t{0x7f800000}, uint32_t{0x007fffff},
+                       /*write=*/true);
+    case PT::kF64:
+      return FlushBits(static_cast<uint64_t*>(data), n, uint64_t{0x7ff0000000000000},
+                       uint64_t{0x000fffffffffffff}, /*write=*/true);
+    default:
+      return false;
+  }
 }
 
 bool ContainsDenormals(const Literal& lit) {

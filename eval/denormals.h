@@ -67,13 +67,20 @@ bool ElementwiseFlushesDenormals(const Instruction& inst);
 
 // Whether this thread's MXCSR (DAZ and FTZ set) already gives this op's
 // result flushed, its f32/f64 kernel being plain SSE arithmetic (add,
-// subtract, multiply, divide): the explicit flush can be skipped.
+// subtract, multiply, divide) or an IEEE-order compare: the explicit flush
+// can be skipped.
 bool HardwareFlushes(const Instruction& inst);
+// Whether the explicit flush of the operands can be skipped (the result's
+// still applies unless HardwareFlushes): HardwareFlushes, or f32/f64
+// maximum and minimum, which choose by compares that read denormals as zero.
+bool HardwareReadsFlushed(const Instruction& inst);
 
 // Replaces every denormal element (each part of a complex one) by a zero of
 // the same sign; nothing for types without flushed denormals. Returns
 // whether anything changed.
 bool FlushDenormalsInPlace(Literal& lit);
+// The same on n elements of a raw f32/f64 array (other types: nothing).
+bool FlushDenormalsInPlace(PrimitiveType type, void* data, int64_t n);
 bool ContainsDenormals(const Literal& lit);
 
 }  // namespace hlo

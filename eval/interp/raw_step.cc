@@ -101,8 +101,9 @@ RawStep RawStepOf(const Instruction& inst, bool bitcast, bool flush,
   RawStep step;
   step.inst = &inst;
   step.result_type = result_type;
-  if (!bitcast && flush && !HardwareFlushes(inst)) return step;
+  if (!bitcast && flush && !HardwareReadsFlushed(inst)) return step;
   step.kind = KindOf(inst, bitcast, operand_types, result_type);
+  step.flush_result = !bitcast && flush && !HardwareFlushes(inst);
   step.type = step.kind == K::kSelect || operand_types.empty() ? result_type : operand_types[0];
   if (step.kind == K::kBinaryInt) {
     step.binary_int = elementwise::BinaryIntKernelFor(inst.opcode(), step.type);
@@ -169,6 +170,7 @@ absl::Status RunRawStep(const RawStep& step, const uint8_t* const* in, uint8_t* 
     case K::kNone:
       break;
   }
+  if (step.flush_result) FlushDenormalsInPlace(step.result_type, out, n);
   return absl::OkStatus();
 }
 
@@ -178,9 +180,10 @@ absl::Status RunLiteralStep(const Instruction& inst, bool bitcast, bool flush,
   const Literal* ops[3] = {};
   const size_t arity = std::min<size_t>(operands.size(), 3);
   flush = flush && !HardwareFlushes(inst);
+  const bool flush_operands = flush && !HardwareReadsFlushed(inst);
   for (size_t i = 0; i < arity; ++i) {
     ops[i] = operands[i];
-    if (flush && ContainsDenormals(*ops[i])) {
+    if (flush_operands && ContainsDenormals(*ops[i])) {
       scratch[i] = *ops[i];
       FlushDenormalsInPlace(scratch[i]);
       ops[i] = &scratch[i];

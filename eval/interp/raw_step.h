@@ -37,13 +37,16 @@ struct RawStep {
   // kBinaryInt, kConvertInt: the loop itself, resolved once.
   void (*binary_int)(const void*, const void*, void*, int64_t) = nullptr;
   void (*convert_int)(const void*, void*, int64_t) = nullptr;
+  // The result's denormals are flushed after the kernel (the hardware reads
+  // the operands flushed: HardwareReadsFlushed).
+  bool flush_result = false;
 };
 
 // How `inst` runs on raw arrays with operands of `operand_types` and a
 // result of `result_type`, or a step of kind kNone. `bitcast`: the step is
 // a bitcast-convert between types of one width. `flush`: XLA:CPU's
-// flush-to-zero applies to the op; a step that flushes in software is never
-// raw.
+// flush-to-zero applies to the op; a step that flushes its operands in
+// software is never raw.
 RawStep RawStepOf(const Instruction& inst, bool bitcast, bool flush,
                   absl::Span<const PrimitiveType> operand_types, PrimitiveType result_type);
 

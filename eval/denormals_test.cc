@@ -1,0 +1,119 @@
+// --denormals=flush where the hardware does part of the flush (MXCSR's DAZ
+// and FTZ): IEEE-order compares, maximum and minimum must give what they
+// give on operands flushed beforehand, with the result flushed after, on
+// every pair of denormals, signed zeros, NaN and normal numbers, whether
+// the evaluator runs them one by one or fused (total-order compares, which
+// flush in software, beside them).
+#include "eval/denormals.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "eval/eval_test_util.h"
+#include "eval/evaluator.h"
+#include "ir/strings.h"
+
+namespace hlo {
+namespace {
+
+// Each op on (a, b) in the entry, and again inside a loop fusion.
+std::string ModuleText(std::string_view t, int n) {
+  std::string s = StrCat("HloModule m\n\nfused {\n  a = ", t, "[", n, "] parameter(0)\n  b = ", t,
+                         "[", n, "] parameter(1)\n");
+  const char* dirs[] = {"LT", "LE", "GT", "GE", "EQ", "NE"};
+  std::string root = "  ROOT r = (";
+  std::string elems;
+  for (const char* d : dirs) {
+    s += StrCat("  c", d, " = pred[", n, "] compare(a, b), direction=", d, "\n");
+    root += StrCat("pred[", n, "], ");
+    elems += StrCat("c", d, ", ");
+  }
+  // In total order the operands are flushed in software (integer keys).
+  s += StrCat("  cT = pred[", n, "] compare(a, b), direction=LT, type=TOTALORDER\n");
+  root += StrCat("pred[", n, "], ");
+  elems += "cT, ";
+  s += StrCat("  mx = ", t, "[", n, "] maximum(a, b)\n  mn = ", t, "[", n, "] minimum(a, b)\n");
+  s += StrCat(root, t, "[", n, "], ", t, "[", n, "]) tuple(", elems, "mx, mn)\n}\n\n");
+  std::string tuple_shape = "(";
+  for (int i = 0; i < 7; ++i) tuple_shape += StrCat("pred[", n, "], ");
+  tuple_shape += StrCat(t, "[", n, "], ", t, "[", n, "])");
+  s += StrCat("ENTRY e {\n  a = ", t, "[", n, "] parameter(0)\n  b = ", t, "[", n,
+              "] parameter(1)\n  plain = ", tuple_shape,
+              " call(a, b), to_apply=fused\n  f = ", tuple_shape,
+              " fusion(a, b), kind=kLoop, calls=fused\n  ROOT t = (", tuple_shape, ", ",
+              tuple_shape, ") tuple(plain, f)\n}\n");
+  return s;
+}
+
+template <typename T>
+Value ArrayOf(PrimitiveType type, const std::vector<T>& v) {
+  absl::StatusOr<Literal> lit =
+      Literal::Create(Shape::Array(type, {static_cast<int64_t>(v.size())}));
+  REQUIRE(lit.ok());
+  for (size_t i = 0; i < v.size(); ++i) lit->typed<T>()[i] = v[i];
+  return Value::FromLiteral(*std::move(lit));
+}
+
+Value FlushedCopy(const Value& v) {
+  Value copy = Value::FromLiteral(Literal(v.array()));
+  FlushDenormalsInPlace(copy.mutable_array());
+  return copy;
+}
+
+template <typename T>
+void CheckFlushedPairs(PrimitiveType type, std::string_view name) {
+  const T d = std::numeric_limits<T>::denorm_min() * 1000;
+  const std::vector<T> specials = {d,
+                                   -d,
+                                   2 * d,
+                                   T(0),
+                                   -T(0),
+                                   T(1),
+                                   T(-1),
+                                   std::numeric_limits<T>::quiet_NaN(),
+                                   std::numeric_limits<T>::min()};
+  std::vector<T> a, b;
+  for (T x : specials) {
+    for (T y : specials) {
+      a.push_back(x);
+      b.push_back(y);
+    }
+  }
+  const int n = static_cast<int>(a.size());
+  std::unique_ptr<Module> m = ParseTestModule(ModuleText(name, n));
+  EvalOptions flushing;
+  flushing.flush_denormals = true;
+  Evaluator ev(*m, flushing);
+  absl::StatusOr<Value> got = ev.Run({ArrayOf(type, a), ArrayOf(type, b)});
+  INFO((got.ok() ? std::string() : std::string(got.status().message())));
+  REQUIRE(got.ok());
+  // The oracle: operands flushed first, evaluated without flushing, the
+  // float results flushed after.
+  EvalOptions keeping;
+  keeping.flush_denormals = false;
+  Evaluator plain(*m, keeping);
+  absl::StatusOr<Value> want =
+      plain.Run({FlushedCopy(ArrayOf(type, a)), FlushedCopy(ArrayOf(type, b))});
+  REQUIRE(want.ok());
+  for (size_t path = 0; path < 2; ++path) {
+    const Value& w = want->elements()[path];
+    const Value& g = got->elements()[path];
+    for (size_t k = 0; k < w.elements().size(); ++k) {
+      INFO("path " << path << ", output " << k);
+      Value flushed = FlushedCopy(w.elements()[k]);
+      CheckSameBytes(g.elements()[k], flushed);
+    }
+  }
+}
+
+TEST_CASE("denormals: flushed compares, maximum and minimum equal the ops on flushed operands",
+          "[denormals]") {
+  CheckFlushedPairs<float>(PrimitiveType::kF32, "f32");
+  CheckFlushedPairs<double>(PrimitiveType::kF64, "f64");
+}
+
+}  // namespace
+}  // namespace hlo
