@@ -224,6 +224,8 @@ bool SelectArrays(int64_t width, const bool* pred, const void* on_true, const vo
 absl::Status CompareIntArrays(const Instruction& inst, PrimitiveType t, const void* a,
                               const void* b, bool* out, int64_t n);
 bool PredBinaryKernel(Opcode op, const bool* a, const bool* b, bool* out, int64_t n);
+// pred's unary op (not; others fail).
+absl::Status PredUnary(Opcode op, const bool* in, bool* out, int64_t n);
 // convert, bitcast-convert, reduce-precision, stochastic-convert.
 absl::Status EvalConvert(const Literal& in, Literal& out);
 absl::Status EvalBitcastConvert(const Literal& in, Literal& out);

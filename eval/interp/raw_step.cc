@@ -56,6 +56,7 @@ K KindOf(const Instruction& inst, bool bitcast, absl::Span<const PT> types, PT r
       break;
   }
   if (rt == PT::kPred) {
+    if (op == Opcode::kNot) return arity == 1 && type(0) == rt ? K::kNotPred : K::kNone;
     return arity == 2 && type(0) == rt && type(1) == rt &&
                    elementwise::PredBinaryKernel(op, nullptr, nullptr, nullptr, 0)
                ? K::kBinaryPred
@@ -153,6 +154,13 @@ absl::Status RunRawStep(const RawStep& step, const uint8_t* const* in, uint8_t* 
       elementwise::PredBinaryKernel(step.inst->opcode(), reinterpret_cast<const bool*>(in[0]),
                                     reinterpret_cast<const bool*>(in[1]),
                                     reinterpret_cast<bool*>(out), n);
+      break;
+    case K::kNotPred:
+      if (absl::Status st = elementwise::PredUnary(op, reinterpret_cast<const bool*>(in[0]),
+                                                   reinterpret_cast<bool*>(out), n);
+          !st.ok()) {
+        return st;
+      }
       break;
     case K::kSelect:
       elementwise::SelectArrays(ByteWidth(step.type), reinterpret_cast<const bool*>(in[0]), in[1],

@@ -25,6 +25,7 @@ struct RawStep {
     kCompareFloat,
     kCompareInt,  // pred or integer operands
     kBinaryPred,
+    kNotPred,
     kSelect,
     kBinaryInt,
     kConvertInt,

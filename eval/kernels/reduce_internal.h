@@ -190,6 +190,33 @@ void VisitWindowElements(const std::vector<WindowAxis>& axes, absl::Span<const i
   }
 }
 
+// Where the window's last axes are Trivial() (a pooling window's
+// channels), each output row along them reads, per window position, one
+// contiguous run of `inner` operand elements: typed loops fold a whole run
+// at a time. TrivialTail is the first of those axes (axes.size() if the
+// last is not Trivial()).
+size_t TrivialTail(const std::vector<WindowAxis>& axes);
+
+// The window positions of the axes before `tail` for one output row: the
+// operand offset of each position's run (-1: padding or a hole), in
+// row-major window order. Where those axes are Inside(), the offsets are
+// the row's origin plus offsets listed once.
+class RowWindows {
+ public:
+  RowWindows(const std::vector<WindowAxis>& axes, absl::Span<const int64_t> in_strides,
+             size_t tail);
+  int64_t rows() const { return rows_; }
+  int64_t inner() const { return inner_; }
+  // The offsets for the next row (rows in row-major order).
+  absl::Span<const int64_t> Next();
+
+ private:
+  std::vector<WindowAxis> outer_;
+  std::vector<int64_t> strides_, out_dims_, row_, inside_offsets_, offsets_, scratch_;
+  int64_t rows_ = 1, inner_ = 1;
+  bool inside_ = false, started_ = false;
+};
+
 // Block-of-positions bookkeeping for the batched paths: lane i of a block
 // is the position whose index per dimension d is lanes[d][i].
 struct LaneIndices {

@@ -75,6 +75,43 @@ std::vector<int64_t> InsideWindowOffsets(const std::vector<WindowAxis>& axes,
   return offsets;
 }
 
+size_t TrivialTail(const std::vector<WindowAxis>& axes) {
+  size_t q = axes.size();
+  while (q > 0 && axes[q - 1].Trivial()) --q;
+  return q;
+}
+
+RowWindows::RowWindows(const std::vector<WindowAxis>& axes, absl::Span<const int64_t> in_strides,
+                       size_t tail)
+    : outer_(axes.begin(), axes.begin() + tail),
+      strides_(in_strides.begin(), in_strides.begin() + tail),
+      row_(tail, 0) {
+  for (size_t d = tail; d < axes.size(); ++d) inner_ *= axes[d].in;
+  for (const WindowAxis& a : outer_) {
+    out_dims_.push_back(a.out);
+    rows_ *= a.out;
+  }
+  inside_ =
+      std::all_of(outer_.begin(), outer_.end(), [](const WindowAxis& a) { return a.Inside(); });
+  if (inside_) {
+    inside_offsets_ = tail == 0 ? std::vector<int64_t>{0} : InsideWindowOffsets(outer_, strides_);
+    offsets_.resize(inside_offsets_.size());
+  }
+}
+
+absl::Span<const int64_t> RowWindows::Next() {
+  if (started_) NextIndex(row_, out_dims_);
+  started_ = true;
+  if (inside_) {
+    const int64_t origin = InsideWindowOrigin(outer_, strides_, row_);
+    for (size_t k = 0; k < offsets_.size(); ++k) offsets_[k] = origin + inside_offsets_[k];
+  } else {
+    offsets_.clear();
+    VisitWindow(outer_, strides_, row_, scratch_, [&](int64_t i) { offsets_.push_back(i); });
+  }
+  return offsets_;
+}
+
 namespace {
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -255,6 +292,25 @@ void DirectWindow(const T* src, T init, const std::vector<WindowAxis>& axes,
   }
 }
 
+// Windows whose last axes are Trivial(): each output row of `inner`
+// elements folds its window positions' runs (or the init value, for
+// padding and holes) in window order.
+template <Opcode op, typename T>
+void RowsWindow(const T* src, T init, RowWindows& rows, T* dst) {
+  const int64_t inner = rows.inner();
+  for (int64_t q = 0; q < rows.rows(); ++q, dst += inner) {
+    std::fill(dst, dst + inner, init);
+    for (int64_t at : rows.Next()) {
+      if (at < 0) {
+        ApplyInit<op>(dst, inner, init);
+        continue;
+      }
+      const T* x = src + at;
+      for (int64_t i = 0; i < inner; ++i) dst[i] = Apply<op>(dst[i], x[i]);
+    }
+  }
+}
+
 template <Opcode op, typename T>
 void TypedReduceWindow(const Literal& operand, T init, const std::vector<WindowAxis>& axes,
                        absl::Span<const int64_t> in_strides, Literal& out) {
@@ -267,6 +323,13 @@ void TypedReduceWindow(const Literal& operand, T init, const std::vector<WindowA
     PrefixScan<op>(src, init, axes, d, dst);
   } else if (d >= 0 && stable && kExactlyAssociative<op, T> && axes[d].Suffix()) {
     SuffixScan<op>(src, init, axes, d, dst);
+  } else if (const size_t tail = TrivialTail(axes); tail < axes.size() && tail > 0) {
+    RowWindows rows(axes, in_strides, tail);
+    if (rows.inner() >= 4) {
+      RowsWindow<op>(src, init, rows, dst);
+    } else {
+      DirectWindow<op>(src, init, axes, in_strides, dst);
+    }
   } else {
     DirectWindow<op>(src, init, axes, in_strides, dst);
   }
@@ -431,6 +494,68 @@ absl::Status BatchedWindow(BatchProgram& program, const Buffers& b,
   return absl::OkStatus();
 }
 
+// Windows whose last axes are Trivial() (a pooling window's channels): a
+// block of output rows, each `inner` lanes reading one run per window
+// position (or the init value where the position is padding or a hole),
+// without working out each lane's window. The accumulators alternate
+// between the output and a scratch block, so the program never updates an
+// array in place (which costs it a copy of each result per call), and end
+// in the output.
+absl::Status BatchedRowsWindow(BatchProgram& program, const Buffers& b, RowWindows& rows) {
+  const int64_t inner = rows.inner();
+  const int64_t rows_per_block = std::max<int64_t>(1, 4 * BatchProgram::kBlock / inner);
+  const int64_t lanes = std::min(rows.rows(), rows_per_block) * inner;
+  std::vector<std::vector<uint8_t>> xs(b.m), spare(b.m);
+  for (size_t j = 0; j < b.m; ++j) {
+    xs[j].resize(lanes * b.width[j]);
+    spare[j].resize(lanes * b.width[j]);
+  }
+  std::vector<const void*> in(2 * b.m);
+  std::vector<void*> out(b.m);
+  std::vector<int64_t> offsets;  // [row in block][position]
+  for (int64_t first = 0; first < rows.rows(); first += rows_per_block) {
+    const int64_t nrows = std::min(rows_per_block, rows.rows() - first);
+    const int64_t nb = nrows * inner;
+    offsets.clear();
+    for (int64_t q = 0; q < nrows; ++q) {
+      absl::Span<const int64_t> row = rows.Next();
+      offsets.insert(offsets.end(), row.begin(), row.end());
+    }
+    const size_t positions = offsets.size() / nrows;
+    // The accumulator before position k: the output when positions - k is
+    // even, else the spare block.
+    auto acc = [&](size_t j, size_t k) -> uint8_t* {
+      return (positions - k) % 2 == 0 ? b.out[j] + first * inner * b.width[j] : spare[j].data();
+    };
+    for (size_t j = 0; j < b.m; ++j) {
+      FillElements(acc(j, 0), b.init[j], nb, b.width[j]);
+      in[b.m + j] = xs[j].data();
+    }
+    for (size_t k = 0; k < positions; ++k) {
+      for (size_t j = 0; j < b.m; ++j) {
+        const int w = b.width[j];
+        const size_t bytes = static_cast<size_t>(inner) * w;
+        for (int64_t q = 0; q < nrows; ++q) {
+          uint8_t* dst = xs[j].data() + q * bytes;
+          const int64_t at = offsets[q * positions + k];
+          if (at < 0) {
+            FillElements(dst, b.init[j], inner, w);
+          } else if (bytes == 64) {  // 16 f32/s32 channels: inline, no call
+            __builtin_memcpy(dst, b.in[j] + at * w, 64);
+          } else {
+            std::memcpy(dst, b.in[j] + at * w, bytes);
+          }
+        }
+        in[j] = acc(j, k);
+        out[j] = acc(j, k + 1);
+      }
+      absl::Status s = program.Run(in, out, nb);
+      if (!s.ok()) return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
 // nullopt: the reducer does not compile for the batched interpreter.
 std::optional<absl::Status> BatchedReduceWindow(const Computation& reducer, Operands ops,
                                                 const std::vector<WindowAxis>& axes,
@@ -459,6 +584,10 @@ std::optional<absl::Status> BatchedReduceWindow(const Computation& reducer, Oper
     absl::StatusOr<bool> stable = InitIsStable(*program, inits);
     if (!stable.ok()) return stable.status();
     if (*stable) return BatchedPrefixScan(*program, b, axes, d);
+  }
+  if (const size_t tail = TrivialTail(axes); tail < axes.size()) {
+    RowWindows rows(axes, in_strides, tail);
+    if (rows.inner() >= 8) return BatchedRowsWindow(*program, b, rows);
   }
   return BatchedWindow(*program, b, axes, in_strides, outs[0].array().element_count());
 }

@@ -11,6 +11,7 @@
 // compile, else per element through the evaluator.
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/reduce_internal.h"
@@ -75,6 +76,41 @@ void DispatchKeep(Keep k, F&& f) {
   }
 }
 
+// Windows whose last axes are Trivial(): a row of `inner` sources selects
+// in its windows' runs together, lane i keeping the window position of its
+// selection, then scatters. Lanes of a row have distinct targets, and rows
+// go in source order, so each target combines its sources in source order.
+template <Keep keep, Opcode op, typename T>
+void TypedSelectAndScatterRows(const T* x, const T* src, RowWindows& rows, T* dst) {
+  const int64_t inner = rows.inner();
+  std::unique_ptr<T[]> best(new T[inner]);  // not std::vector: T may be bool
+  // Lane i's selection: valid[pick[i]] (32 bits, as wide as most T, so the
+  // compare-and-blend loop vectorises).
+  std::vector<uint32_t> pick(inner);
+  std::vector<int64_t> valid;
+  for (int64_t q = 0; q < rows.rows(); ++q, src += inner) {
+    valid.clear();
+    for (int64_t at : rows.Next()) {
+      if (at >= 0) valid.push_back(at);
+    }
+    if (valid.empty()) continue;
+    std::copy(x + valid[0], x + valid[0] + inner, best.get());
+    std::fill(pick.begin(), pick.end(), 0);
+    for (uint32_t k = 1; k < valid.size(); ++k) {
+      const T* c = x + valid[k];
+      for (int64_t i = 0; i < inner; ++i) {
+        const bool kept = KeepSelected<keep>(best[i], c[i]);
+        best[i] = kept ? best[i] : c[i];
+        pick[i] = kept ? pick[i] : k;
+      }
+    }
+    for (int64_t i = 0; i < inner; ++i) {
+      T& t = dst[valid[pick[i]] + i];
+      t = Apply<op>(t, src[i]);
+    }
+  }
+}
+
 template <Keep keep, Opcode op, typename T>
 void TypedSelectAndScatter(const Literal& operand, const Literal& source,
                            const std::vector<WindowAxis>& axes,
@@ -82,6 +118,14 @@ void TypedSelectAndScatter(const Literal& operand, const Literal& source,
   const T* x = operand.typed<T>();
   const T* src = source.typed<T>();
   T* dst = out.typed<T>();
+  const size_t tail = TrivialTail(axes);
+  if (tail < axes.size()) {
+    RowWindows rows(axes, in_strides, tail);
+    if (rows.inner() >= 4) {
+      TypedSelectAndScatterRows<keep, op>(x, src, rows, dst);
+      return;
+    }
+  }
   std::vector<int64_t> sdims;
   for (const WindowAxis& a : axes) sdims.push_back(a.out);
   std::vector<int64_t> sidx(sdims.size(), 0), scratch;

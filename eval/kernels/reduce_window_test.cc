@@ -1,0 +1,166 @@
+// reduce-window and select-and-scatter on their typed loops (a simple
+// reducer, a one-compare select) must give, bit for bit, what the evaluator
+// gives element by element with fast paths off: windows whose last axes are
+// trivial (NHWC pooling and its gradient, the typed row loops; an argmax
+// reducer on the batched interpreter's row loop) beside
+// padded, overlapping, dilated and strided ones, on operands full of ties,
+// signed zeros and NaN.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "eval/eval_test_util.h"
+#include "eval/evaluator.h"
+
+namespace hlo {
+namespace {
+
+constexpr std::string_view kModule = R"(HloModule windows
+
+maxf {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+addf {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+minf {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] minimum(a, b)
+}
+adds {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT s = s32[] add(a, b)
+}
+gef {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=GE
+}
+gtf {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=GT
+}
+lef_mirrored {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(b, a), direction=LE
+}
+ltf {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=LT
+}
+argmax {
+  v0 = f32[] parameter(0)
+  i0 = s32[] parameter(1)
+  v1 = f32[] parameter(2)
+  i1 = s32[] parameter(3)
+  ge = pred[] compare(v0, v1), direction=GE
+  nan = pred[] compare(v0, v0), direction=NE
+  keep = pred[] or(ge, nan)
+  v = f32[] select(keep, v0, v1)
+  i = s32[] select(keep, i0, i1)
+  ROOT r = (f32[], s32[]) tuple(v, i)
+}
+ges {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=GE
+}
+
+ENTRY e {
+  x = f32[3,6,8,5] parameter(0)
+  g = f32[3,3,4,5] parameter(1)
+  gp = f32[3,3,4,5] parameter(2)
+  gd = f32[2,5,3,5] parameter(3)
+  y = f32[4,5,6] parameter(4)
+  gy = f32[3,5,6] parameter(5)
+  i = s32[3,6,8,5] parameter(6)
+  gi = s32[3,3,4,5] parameter(7)
+  gy_i = s32[4,5,6] parameter(8)
+  ninf = f32[] constant(-inf)
+  zero = f32[] constant(0)
+  ten = f32[] constant(10)
+  zi = s32[] constant(0)
+  pool = f32[3,3,4,5] reduce-window(x, ninf), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=maxf
+  padded = f32[3,3,4,5] reduce-window(x, ten), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, to_apply=addf
+  padmin = f32[3,3,4,5] reduce-window(x, ten), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, to_apply=minf
+  dilated = f32[2,4,3,5] reduce-window(x, zero), window={size=2x2x3x1 stride=1x1x2x1 rhs_dilate=1x2x1x1}, to_apply=addf
+  holes = f32[6,6,8,5] reduce-window(x, ten), window={size=2x1x1x1 pad=1_1x0_0x0_0x0_0 lhs_dilate=2x1x1x1}, to_apply=addf
+  tail2 = f32[3,5,6] reduce-window(y, ninf), window={size=2x1x1}, to_apply=maxf
+  ipool = s32[3,3,4,5] reduce-window(i, zi), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=adds
+  m1 = s32[] constant(-1)
+  am = (f32[3,3,4,5], s32[3,3,4,5]) reduce-window(x, i, ninf, m1), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=argmax
+  am_pad = (f32[3,4,4,5], s32[3,4,4,5]) reduce-window(x, i, ten, m1), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x2_1x2_1x0_0 rhs_dilate=1x1x2x1}, to_apply=argmax
+  am_tail = (f32[3,5,6], s32[3,5,6]) reduce-window(y, gy_i, ninf, m1), window={size=2x1x1}, to_apply=argmax
+  am_tail_pad = (f32[3,5,6], s32[3,5,6]) reduce-window(y, gy_i, ten, m1), window={size=3x1x1 pad=2_1x0_0x0_0 rhs_dilate=2x1x1}, to_apply=argmax
+  s_ge = f32[3,6,8,5] select-and-scatter(x, g, zero), window={size=1x2x2x1 stride=1x2x2x1}, select=gef, scatter=addf
+  s_gt = f32[3,6,8,5] select-and-scatter(x, gp, zero), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, select=gtf, scatter=addf
+  s_le = f32[3,6,8,5] select-and-scatter(x, gp, ten), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, select=lef_mirrored, scatter=maxf
+  s_lt = f32[3,6,8,5] select-and-scatter(x, gd, zero), window={size=2x2x3x1 stride=1x1x2x1}, select=ltf, scatter=addf
+  s_tail2 = f32[4,5,6] select-and-scatter(y, gy, zero), window={size=2x1x1}, select=gef, scatter=addf
+  s_int = s32[3,6,8,5] select-and-scatter(i, gi, zi), window={size=1x2x2x1 stride=1x2x2x1}, select=ges, scatter=adds
+  ROOT t = (f32[3,3,4,5], f32[3,3,4,5], f32[3,3,4,5], f32[2,4,3,5], f32[6,6,8,5], f32[3,5,6], s32[3,3,4,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[4,5,6], s32[3,6,8,5], (f32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5]), (f32[3,5,6], s32[3,5,6]), (f32[3,5,6], s32[3,5,6])) tuple(pool, padded, padmin, dilated, holes, tail2, ipool, s_ge, s_gt, s_le, s_lt, s_tail2, s_int, am, am_pad, am_tail, am_tail_pad)
+}
+)";
+
+// Few distinct values (ties in most windows), signed zeros and some NaN.
+Value RandomArray(const Shape& shape, std::mt19937& rng) {
+  absl::StatusOr<Literal> lit = Literal::Create(shape);
+  REQUIRE(lit.ok());
+  const int64_t n = lit->element_count();
+  std::uniform_int_distribution<int> pick(0, 15);
+  for (int64_t k = 0; k < n; ++k) {
+    const int v = pick(rng);
+    if (shape.element_type() == PrimitiveType::kS32) {
+      lit->typed<int32_t>()[k] = v % 5 - 2;
+    } else {
+      float f = static_cast<float>(v % 4) - 1.5f;
+      if (v == 13) f = -0.0f;
+      if (v == 14) f = 0.0f;
+      if (v == 15) f = std::numeric_limits<float>::quiet_NaN();
+      lit->typed<float>()[k] = f;
+    }
+  }
+  return Value::FromLiteral(*std::move(lit));
+}
+
+TEST_CASE("reduce-window and select-and-scatter: typed loops equal the element-by-element path",
+          "[reduce_window]") {
+  std::unique_ptr<Module> m = ParseTestModule(kModule);
+  std::mt19937 rng(7);
+  for (int round = 0; round < 4; ++round) {
+    std::vector<Value> args;
+    for (int64_t p = 0; p < m->entry()->parameter_count(); ++p) {
+      args.push_back(RandomArray(m->entry()->parameter(p)->shape(), rng));
+    }
+    EvalOptions fast;
+    Evaluator typed(*m, fast);
+    absl::StatusOr<Value> got = typed.Run(args);
+    INFO((got.ok() ? std::string() : std::string(got.status().message())));
+    REQUIRE(got.ok());
+    EvalOptions slow;
+    slow.fast_paths = false;
+    Evaluator plain(*m, slow);
+    absl::StatusOr<Value> want = plain.Run(args);
+    REQUIRE(want.ok());
+    for (size_t k = 0; k < want->elements().size(); ++k) {
+      INFO("round " << round << ", output " << k);
+      CheckSameBytes(got->elements()[k], want->elements()[k]);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hlo
