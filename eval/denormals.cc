@@ -12,6 +12,7 @@
 
 #include <cblas.h>
 
+#include "eval/vector_clones.h"
 #include "ir/compare_order.h"
 
 // OpenBLAS's own shutdown of its worker threads (exported, not in cblas.h);
@@ -27,35 +28,51 @@ using PT = PrimitiveType;
 constexpr unsigned kFtzDaz = 0x8040;  // MXCSR bit 15 (FTZ) and bit 6 (DAZ)
 #endif
 
-// Element bits of width W: exponent all zero, mantissa not: a denormal.
-template <typename U>
-bool IsDenormalBits(U bits, U exponent_mask, U mantissa_mask) {
-  return (bits & exponent_mask) == 0 && (bits & mantissa_mask) != 0;
+// Elements of width U whose bits without the sign lie in [1, kMantissa]
+// (exponent all zero, mantissa not): denormals. As one unsigned compare,
+// (bits & kAbs) - 1 < kMantissa, so that the loops vectorise, at the
+// machine's widest vectors (the scan runs on every flushed op's operands
+// and result; with SSE2's four lanes it cost about as much as a tanh).
+template <typename U, U kMantissa, U kAbs>
+HLO_VECTOR_CLONES bool AnyDenormal(const U* p, int64_t n) {
+  U found = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    found |= static_cast<U>(static_cast<U>((p[i] & kAbs) - 1) < kMantissa);
+  }
+  return found != 0;
+}
+
+template <typename U, U kMantissa, U kAbs>
+HLO_VECTOR_CLONES void FlushBlock(U* p, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const U bits = p[i];
+    p[i] = static_cast<U>((bits & kAbs) - 1) < kMantissa ? static_cast<U>(bits & ~kAbs) : bits;
+  }
 }
 
 // Flushes (or only finds, when `write` is false) the denormals among n
 // values of width U. Every elementwise op under --denormals=flush scans its
 // operands and result, and denormals are rare: the scan runs branch-free in
-// blocks (so that it vectorises) and writes only in a block that has one.
-template <typename U>
-bool FlushBits(U* p, int64_t n, U exponent_mask, U mantissa_mask, bool write) {
-  const U sign = static_cast<U>(~(exponent_mask | mantissa_mask));
+// blocks and writes only in a block that has one.
+template <typename U, U kMantissa, U kAbs>
+bool FlushBits(U* p, int64_t n, bool write) {
   constexpr int64_t kScanBlock = 512;
   bool any = false;
   for (int64_t b = 0; b < n; b += kScanBlock) {
     const int64_t e = std::min(n, b + kScanBlock);
-    U found = 0;
-    for (int64_t i = b; i < e; ++i) {
-      found |= static_cast<U>(((p[i] & exponent_mask) == 0) & ((p[i] & mantissa_mask) != 0));
-    }
-    if (found == 0) continue;
+    if (!AnyDenormal<U, kMantissa, kAbs>(p + b, e - b)) continue;
     any = true;
     if (!write) return true;
-    for (int64_t i = b; i < e; ++i) {
-      if (IsDenormalBits(p[i], exponent_mask, mantissa_mask)) p[i] = static_cast<U>(p[i] & sign);
-    }
+    FlushBlock<U, kMantissa, kAbs>(p + b, e - b);
   }
   return any;
+}
+
+bool Flush32(uint32_t* p, int64_t n, bool write) {
+  return FlushBits<uint32_t, 0x007fffff, 0x7fffffff>(p, n, write);
+}
+bool Flush64(uint64_t* p, int64_t n, bool write) {
+  return FlushBits<uint64_t, 0x000fffffffffffff, 0x7fffffffffffffff>(p, n, write);
 }
 
 bool Flush(Literal& lit, bool write) {
@@ -64,15 +81,12 @@ bool Flush(Literal& lit, bool write) {
   switch (t) {
     case PT::kF32:
     case PT::kC64:
-      return FlushBits(reinterpret_cast<uint32_t*>(lit.data()), t == PT::kC64 ? 2 * n : n,
-                       uint32_t{0x7f800000}, uint32_t{0x007fffff}, write);
+      return Flush32(reinterpret_cast<uint32_t*>(lit.data()), t == PT::kC64 ? 2 * n : n, write);
     case PT::kF64:
     case PT::kC128:
-      return FlushBits(reinterpret_cast<uint64_t*>(lit.data()), t == PT::kC128 ? 2 * n : n,
-                       uint64_t{0x7ff0000000000000}, uint64_t{0x000fffffffffffff}, write);
+      return Flush64(reinterpret_cast<uint64_t*>(lit.data()), t == PT::kC128 ? 2 * n : n, write);
     case PT::kBF16:
-      return FlushBits(reinterpret_cast<uint16_t*>(lit.data()), n, uint16_t{0x7f80},
-                       uint16_t{0x007f}, write);
+      return FlushBits<uint16_t, 0x007f, 0x7fff>(reinterpret_cast<uint16_t*>(lit.data()), n, write);
     default:
       return false;
   }
@@ -209,11 +223,9 @@ bool HardwareReadsFlushed(const Instruction& inst) {
 bool FlushDenormalsInPlace(PrimitiveType type, void* data, int64_t n) {
   switch (type) {
     case PT::kF32:
-      return FlushBits(static_cast<uint32_t*>(data), n, uint32_t{0x7f800000}, uint32_t{0x007fffff},
-                       /*write=*/true);
+      return Flush32(static_cast<uint32_t*>(data), n, /*write=*/true);
     case PT::kF64:
-      return FlushBits(static_cast<uint64_t*>(data), n, uint64_t{0x7ff0000000000000},
-                       uint64_t{0x000fffffffffffff}, /*write=*/true);
+      return Flush64(static_cast<uint64_t*>(data), n, /*write=*/true);
     default:
       return false;
   }

@@ -6,6 +6,7 @@
 // flush in software, beside them).
 #include "eval/denormals.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
@@ -107,6 +108,59 @@ void CheckFlushedPairs(PrimitiveType type, std::string_view name) {
       CheckSameBytes(g.elements()[k], flushed);
     }
   }
+}
+
+// The scalar definition: exponent bits all zero, mantissa bits not.
+template <typename U>
+U FlushedBits(U bits, U exponent_mask, U mantissa_mask) {
+  const bool denormal = (bits & exponent_mask) == 0 && (bits & mantissa_mask) != 0;
+  return denormal ? static_cast<U>(bits & ~(exponent_mask | mantissa_mask)) : bits;
+}
+
+// Every edge of the denormal range (and NaN, inf, zeros, normals) at
+// positions across the scan's blocks, flushed in place and found.
+template <typename U>
+void CheckFlushBits(PrimitiveType type, int64_t n, U exponent_mask, U mantissa_mask) {
+  const U sign = static_cast<U>(~(exponent_mask | mantissa_mask));
+  const std::vector<U> edges = {
+      U{1},                                           // smallest denormal
+      mantissa_mask,                                  // largest denormal
+      static_cast<U>(mantissa_mask + 1),              // smallest normal
+      U{0},                                           // +0
+      exponent_mask,                                  // inf
+      static_cast<U>(exponent_mask | 1),              // NaN
+      static_cast<U>(exponent_mask | mantissa_mask),  // NaN
+      static_cast<U>(sign | 1),                       // -smallest denormal
+      static_cast<U>(sign | mantissa_mask),           // -largest denormal
+      sign,                                           // -0
+      static_cast<U>(sign | (mantissa_mask + 1)),     // -smallest normal
+  };
+  absl::StatusOr<Literal> lit = Literal::Create(Shape::Array(type, {n}));
+  REQUIRE(lit.ok());
+  U* bits = reinterpret_cast<U*>(lit->data());
+  const int64_t values = static_cast<int64_t>(lit->size_bytes() / sizeof(U));
+  std::vector<U> want(values);
+  for (size_t e = 0; e < edges.size(); ++e) {
+    // One edge alone in a normal array, at the start, a block boundary and the end.
+    for (int64_t at : {int64_t{0}, int64_t{511}, int64_t{512}, values - 1}) {
+      for (int64_t i = 0; i < values; ++i) bits[i] = static_cast<U>(mantissa_mask + 7);
+      bits[at] = edges[e];
+      for (int64_t i = 0; i < values; ++i)
+        want[i] = FlushedBits(bits[i], exponent_mask, mantissa_mask);
+      const bool has = want[at] != bits[at];
+      INFO("edge " << e << " at " << at);
+      CHECK(ContainsDenormals(*lit) == has);
+      CHECK(FlushDenormalsInPlace(*lit) == has);
+      CHECK(std::equal(want.begin(), want.end(), bits));
+    }
+  }
+}
+
+TEST_CASE("denormals: the flush scan finds and flushes exactly the denormals", "[denormals]") {
+  CheckFlushBits<uint32_t>(PrimitiveType::kF32, 1500, 0x7f800000u, 0x007fffffu);
+  CheckFlushBits<uint32_t>(PrimitiveType::kC64, 700, 0x7f800000u, 0x007fffffu);
+  CheckFlushBits<uint64_t>(PrimitiveType::kF64, 1500, 0x7ff0000000000000u, 0x000fffffffffffffu);
+  CheckFlushBits<uint16_t>(PrimitiveType::kBF16, 1500, 0x7f80u, 0x007fu);
 }
 
 TEST_CASE("denormals: flushed compares, maximum and minimum equal the ops on flushed operands",

@@ -20,7 +20,8 @@ import sys
 # Bottom to top. A pattern ending in / is a room (its files, not deeper);
 # others match top-level files of eval/.
 LAYERS = [
-    ("values", ["eval/value.*", "eval/type_dispatch.h", "eval/denormals.*"]),
+    ("values", ["eval/value.*", "eval/type_dispatch.h", "eval/denormals.*",
+                "eval/vector_clones.h"]),
     ("runtime, io", ["eval/runtime/", "eval/io/"]),
     ("interp", ["eval/interp/"]),
     ("kernels", ["eval/kernels/"]),

@@ -4,10 +4,10 @@
 
 #include "eval/interp/elementwise_ops.h"
 #include "eval/interp/reduce_fold.h"
-#include "eval/interp/vector_clones.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/scalar_apply.h"
 #include "eval/runtime/parallel.h"
+#include "eval/vector_clones.h"
 #include "ir/computation.h"
 
 namespace hlo {

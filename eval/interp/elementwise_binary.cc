@@ -13,7 +13,7 @@
 #include <limits>
 
 #include "eval/interp/elementwise_ops.h"
-#include "eval/interp/vector_clones.h"
+#include "eval/vector_clones.h"
 #include "ir/instruction.h"
 
 namespace hlo {

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "eval/interp/elementwise_ops.h"
-#include "eval/interp/vector_clones.h"
+#include "eval/vector_clones.h"
 #include "ir/compare_order.h"
 #include "ir/instruction.h"
 

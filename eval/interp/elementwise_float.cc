@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "eval/interp/elementwise_ops.h"
-#include "eval/interp/vector_clones.h"
+#include "eval/vector_clones.h"
 
 #if defined(__SSE2__) || defined(__x86_64__)
 #include <immintrin.h>

@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "eval/interp/reduce_fold.h"
-#include "eval/interp/vector_clones.h"
 #include "eval/runtime/parallel.h"
 #include "eval/type_dispatch.h"
+#include "eval/vector_clones.h"
 
 namespace hlo {
 namespace {

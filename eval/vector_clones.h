@@ -6,8 +6,8 @@
 // could contract into an FMA): every clone gives the same bits.
 // (clang does not multiversion function templates: the fuzz and clang
 // builds take the plain loop.)
-#ifndef HLO_EVAL_INTERP_VECTOR_CLONES_H_
-#define HLO_EVAL_INTERP_VECTOR_CLONES_H_
+#ifndef HLO_EVAL_VECTOR_CLONES_H_
+#define HLO_EVAL_VECTOR_CLONES_H_
 
 #if defined(__clang__) || !defined(__x86_64__)
 #define HLO_VECTOR_CLONES
@@ -15,4 +15,4 @@
 #define HLO_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 
-#endif  // HLO_EVAL_INTERP_VECTOR_CLONES_H_
+#endif  // HLO_EVAL_VECTOR_CLONES_H_
