@@ -6,6 +6,7 @@
 // The worked examples and value cases live in testdata/eval/ (goldens).
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -119,6 +120,84 @@ TEST_CASE("scatter: duplicates accumulate (checks the harness)", "[scatter]") {
   auto r = RunModule(ScatterModule(kAdd, kElemScatter));
   REQUIRE(r.ok());
   CHECK(Text(*r) == "s32[4] {41, 2, 23, 4}");
+}
+
+// f32 values whose sums depend on their order (1e8 + 1 - 1e8 is 0, not 1).
+Value OrderSensitive(const Shape& shape, uint32_t seed) {
+  auto lit = Literal::Create(shape);
+  REQUIRE(lit.ok());
+  const float pick[] = {1e8f, 1.0f, -1e8f, 3.5f, -0.0f, 0.25f};
+  for (int64_t i = 0; i < lit->element_count(); ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    lit->typed<float>()[i] = pick[(seed >> 16) % 6];
+  }
+  return Value::FromLiteral(*std::move(lit));
+}
+
+TEST_CASE("scatter: one-element windows combine in index order on every path", "[scatter]") {
+  // XLA's max-pool gradient scatter (index vectors, windows of ones) and a
+  // plain element scatter; the large one takes the tiled, parallel path.
+  // Indices repeat, so every target adds several f32 updates, in an order
+  // the sums depend on; the evaluator element by element is the oracle.
+  for (int64_t n : {int64_t{600}, int64_t{1200000}}) {
+    const int64_t windows = 2 * n / 3;
+    // The indices: rows in [0, n/4), columns in [0, 4), many repeats.
+    auto idx = Literal::Create(Shape::Array(PrimitiveType::kS32, {windows, 2}));
+    REQUIRE(idx.ok());
+    uint32_t seed = 7;
+    for (int64_t w = 0; w < windows; ++w) {
+      seed = seed * 1664525u + 1013904223u;
+      idx->typed<int32_t>()[2 * w] = static_cast<int32_t>((seed >> 8) % (n / 32 + 1));
+      idx->typed<int32_t>()[2 * w + 1] = static_cast<int32_t>((seed >> 4) % 4);
+    }
+    const std::string module = StrCat(
+        R"(addf {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  base = f32[)",
+        n / 4, R"(,4] parameter(0)
+  idx = s32[)",
+        windows, R"(,2] parameter(1)
+  upd = f32[)",
+        windows, R"(,1,1] parameter(2)
+  upd1 = f32[)",
+        windows, R"(] parameter(3)
+  a = f32[)",
+        n / 4,
+        R"(,4] scatter(base, idx, upd), update_window_dims={1,2}, inserted_window_dims={}, scatter_dims_to_operand_dims={0,1}, index_vector_dim=1, to_apply=addf
+  b = f32[)",
+        n / 4,
+        R"(,4] scatter(base, idx, upd1), update_window_dims={}, inserted_window_dims={0,1}, scatter_dims_to_operand_dims={0,1}, index_vector_dim=1, to_apply=addf
+  ROOT t = (f32[)",
+        n / 4, R"(,4], f32[)", n / 4, R"(,4]) tuple(a, b)
+}
+)");
+    auto m = ParseModule(StrCat("HloModule points\n\n", module));
+    INFO((m.ok() ? std::string() : std::string(m.status().message())));
+    REQUIRE(m.ok());
+    std::vector<Value> args = {
+        OrderSensitive(Shape::Array(PrimitiveType::kF32, {n / 4, 4}), 1),
+        Value::FromLiteral(*std::move(idx)),
+        OrderSensitive(Shape::Array(PrimitiveType::kF32, {windows, 1, 1}), 2),
+        OrderSensitive(Shape::Array(PrimitiveType::kF32, {windows}), 2)};
+    Evaluator fast(**m, {});
+    auto got = fast.Run(args);
+    REQUIRE(got.ok());
+    EvalOptions slow_options;
+    slow_options.fast_paths = false;
+    Evaluator slow(**m, slow_options);
+    auto want = slow.Run(args);
+    REQUIRE(want.ok());
+    for (int k = 0; k < 2; ++k) {
+      const Literal& g = got->element(k).array();
+      const Literal& w = want->element(k).array();
+      INFO("n " << n << ", scatter " << k);
+      CHECK(std::memcmp(g.data(), w.data(), g.size_bytes()) == 0);
+    }
+  }
 }
 
 TEST_CASE("scatter: malformed scatters are errors", "[scatter]") {

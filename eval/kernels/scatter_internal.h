@@ -65,15 +65,24 @@ WindowList ListWindows(const ScatterPlan& p, const Literal& indices);
 // the updates', both raw.
 using WindowFn = void (*)(const ScatterPlan& p, uint8_t* dst, const uint8_t* src,
                           int64_t input_base, int64_t update_base);
+// Windows of one element each (a max-pool gradient's scatter of its
+// argmaxes): windows order[begin..end) (or begin..end when order is null),
+// combined in that order in one loop, no call per window.
+using PointsFn = void (*)(uint8_t* dst, const uint8_t* src, const WindowList& windows,
+                          const uint32_t* order, int64_t begin, int64_t end);
+struct TypedWindows {
+  WindowFn window = nullptr;
+  PointsFn points = nullptr;  // null: every window through `window`
+};
 // The typed loop for `update` on elements of p.type: replace (`ROOT p1`) or
-// SimpleBinaryReducer's op; null when there is none (one input only).
-WindowFn TypedCombiner(const ScatterPlan& p, const Computation& update);
+// SimpleBinaryReducer's op; window null when there is none (one input only).
+TypedWindows TypedCombiner(const ScatterPlan& p, const Computation& update);
 
 // Fills `out` (same shape as the input) with `copy_from`, when not null,
 // and applies fn to every window of `windows`, each element's windows in
 // list order. Large work is split by slabs over the cores, the copy made
 // tile by tile just before the tile's windows.
-void ApplyTypedWindows(const ScatterPlan& p, const WindowList& windows, WindowFn fn,
+void ApplyTypedWindows(const ScatterPlan& p, const WindowList& windows, const TypedWindows& fn,
                        const Literal* copy_from, const Literal& updates, Literal& out);
 
 // Whether `program` takes (inputs..., updates...) and returns the inputs'

@@ -102,6 +102,19 @@ void CombineWindow(const ScatterPlan& p, uint8_t* dst_bytes, const uint8_t* src_
              });
 }
 
+template <Opcode op, typename T>
+void CombinePoints(uint8_t* dst_bytes, const uint8_t* src_bytes, const WindowList& windows,
+                   const uint32_t* order, int64_t begin, int64_t end) {
+  T* dst = reinterpret_cast<T*>(dst_bytes);
+  const T* src = reinterpret_cast<const T*>(src_bytes);
+  const int64_t* in = windows.input_base.data();
+  const int64_t* up = windows.update_base.data();
+  for (int64_t i = begin; i < end; ++i) {
+    const int64_t w = order ? order[i] : i;
+    dst[in[w]] = Combine<op>(dst[in[w]], src[up[w]]);
+  }
+}
+
 // Replace: the update's bytes overwrite the element's.
 template <typename E>
 void ReplaceWindow(const ScatterPlan& p, uint8_t* dst_bytes, const uint8_t* src_bytes,
@@ -176,33 +189,39 @@ TileBuckets BucketWindows(const WindowList& windows, int64_t tile_elements, int6
 
 }  // namespace
 
-WindowFn TypedCombiner(const ScatterPlan& p, const Computation& update) {
-  if (p.n != 1) return nullptr;
+TypedWindows TypedCombiner(const ScatterPlan& p, const Computation& update) {
+  TypedWindows fn;
+  if (p.n != 1) return fn;
   const PrimitiveType t = p.type;
   if (IsReplace(update)) {
     switch (ByteWidth(t)) {
       case 1:
-        return &ReplaceWindow<uint8_t>;
+        fn.window = &ReplaceWindow<uint8_t>;
+        break;
       case 2:
-        return &ReplaceWindow<uint16_t>;
+        fn.window = &ReplaceWindow<uint16_t>;
+        break;
       case 4:
-        return &ReplaceWindow<uint32_t>;
+        fn.window = &ReplaceWindow<uint32_t>;
+        break;
       case 8:
-        return &ReplaceWindow<uint64_t>;
+        fn.window = &ReplaceWindow<uint64_t>;
+        break;
       case 16:
-        return &ReplaceWindow<Word128>;
+        fn.window = &ReplaceWindow<Word128>;
+        break;
       default:
-        return nullptr;
+        break;
     }
+    return fn;
   }
   std::optional<Opcode> op = SimpleBinaryReducer(update);
-  if (!op || update.root()->shape().element_type() != t) return nullptr;
-  WindowFn fn = nullptr;
+  if (!op || update.root()->shape().element_type() != t) return fn;
   if (IsSmallFloat(t)) {
     reduction::DispatchReducer(*op, [&](auto o) {
       if constexpr (o.value == Opcode::kAdd || o.value == Opcode::kMultiply ||
                     o.value == Opcode::kMaximum || o.value == Opcode::kMinimum) {
-        fn = &SmallFloatWindow<o.value>;
+        fn.window = &SmallFloatWindow<o.value>;
       }
     });
     return fn;
@@ -215,7 +234,8 @@ WindowFn TypedCombiner(const ScatterPlan& p, const Computation& update) {
         if constexpr (!std::is_floating_point_v<T> ||
                       (o.value != Opcode::kAnd && o.value != Opcode::kOr &&
                        o.value != Opcode::kXor)) {
-          fn = &CombineWindow<o.value, T>;
+          fn.window = &CombineWindow<o.value, T>;
+          fn.points = &CombinePoints<o.value, T>;
         }
       });
     }
@@ -223,7 +243,7 @@ WindowFn TypedCombiner(const ScatterPlan& p, const Computation& update) {
   return fn;
 }
 
-void ApplyTypedWindows(const ScatterPlan& p, const WindowList& windows, WindowFn fn,
+void ApplyTypedWindows(const ScatterPlan& p, const WindowList& windows, const TypedWindows& fn,
                        const Literal* copy_from, const Literal& updates, Literal& out) {
   uint8_t* dst = out.data();
   const uint8_t* src = updates.data();
@@ -231,6 +251,7 @@ void ApplyTypedWindows(const ScatterPlan& p, const WindowList& windows, WindowFn
   const int64_t total = p.input_elements;
   int64_t window_elements = 1;
   for (const Axis& a : p.window_axes) window_elements *= a.size;
+  const bool points = fn.points != nullptr && window_elements == 1;
   const int64_t work =
       ((copy_from ? total : 0) + static_cast<int64_t>(windows.size()) * window_elements) * width;
   const uint8_t* from = copy_from ? copy_from->data() : nullptr;
@@ -244,8 +265,12 @@ void ApplyTypedWindows(const ScatterPlan& p, const WindowList& windows, WindowFn
                      std::memcpy(dst + lo * width, from + lo * width, (hi - lo) * width);
                    });
     }
+    if (points) {
+      fn.points(dst, src, windows, nullptr, 0, static_cast<int64_t>(windows.size()));
+      return;
+    }
     for (size_t w = 0; w < windows.size(); ++w) {
-      fn(p, dst, src, windows.input_base[w], windows.update_base[w]);
+      fn.window(p, dst, src, windows.input_base[w], windows.update_base[w]);
     }
     return;
   }
@@ -258,9 +283,13 @@ void ApplyTypedWindows(const ScatterPlan& p, const WindowList& windows, WindowFn
         const int64_t hi = std::min(total, lo + tiles.tile_elements);
         std::memcpy(dst + lo * width, from + lo * width, (hi - lo) * width);
       }
+      if (points) {
+        fn.points(dst, src, windows, tiles.order.data(), tiles.begin[t], tiles.begin[t + 1]);
+        continue;
+      }
       for (int64_t i = tiles.begin[t]; i < tiles.begin[t + 1]; ++i) {
         const uint32_t w = tiles.order[i];
-        fn(p, dst, src, windows.input_base[w], windows.update_base[w]);
+        fn.window(p, dst, src, windows.input_base[w], windows.update_base[w]);
       }
     }
   });

@@ -350,9 +350,9 @@ absl::StatusOr<Value> EvalScatter(const Instruction& inst, Operands ops, KernelC
   }
   const bool in_place = p.n == 1 && ops[0]->unique() && SoleUseOfOperand0(inst);
   const bool fast = ev.options().fast_paths && !p.empty;
-  WindowFn typed = fast ? TypedCombiner(p, update) : nullptr;
+  const TypedWindows typed = fast ? TypedCombiner(p, update) : TypedWindows{};
   std::vector<Value> outs;
-  if (typed) {
+  if (typed.window) {
     // The typed loop makes the copy itself, tile by tile.
     const Literal& updates = ops[2]->array();
     if (in_place) {
