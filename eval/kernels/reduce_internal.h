@@ -200,7 +200,8 @@ size_t TrivialTail(const std::vector<WindowAxis>& axes);
 // The window positions of the axes before `tail` for one output row: the
 // operand offset of each position's run (-1: padding or a hole), in
 // row-major window order. Where those axes are Inside(), the offsets are
-// the row's origin plus offsets listed once.
+// the row's origin plus offsets listed once; elsewhere sums of per-axis
+// tables.
 class RowWindows {
  public:
   RowWindows(const std::vector<WindowAxis>& axes, absl::Span<const int64_t> in_strides,
@@ -213,8 +214,11 @@ class RowWindows {
  private:
   std::vector<WindowAxis> outer_;
   std::vector<int64_t> strides_, out_dims_, row_, inside_offsets_, offsets_, scratch_;
+  // Not inside: per axis d, [output index][window position] -> the offset
+  // read (Index() * stride) or -1, where the tables are small (tabled_).
+  std::vector<std::vector<int64_t>> axis_offsets_;
   int64_t rows_ = 1, inner_ = 1;
-  bool inside_ = false, started_ = false;
+  bool inside_ = false, tabled_ = false, started_ = false;
 };
 
 // Block-of-positions bookkeeping for the batched paths: lane i of a block

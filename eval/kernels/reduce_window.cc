@@ -96,7 +96,30 @@ RowWindows::RowWindows(const std::vector<WindowAxis>& axes, absl::Span<const int
   if (inside_) {
     inside_offsets_ = tail == 0 ? std::vector<int64_t>{0} : InsideWindowOffsets(outer_, strides_);
     offsets_.resize(inside_offsets_.size());
+    return;
   }
+  // Padding, holes or dilation: per axis, the offset each (output index,
+  // window position) reads (-1: padding or a hole), worked out once, so a
+  // row's positions are sums of table entries, not Index()'s divisions.
+  int64_t entries = 0, positions = 1;
+  for (const WindowAxis& a : outer_) {
+    entries += a.out * a.size;
+    positions *= a.size;
+  }
+  if (entries > (int64_t{1} << 16)) return;  // VisitWindow per row instead
+  axis_offsets_.resize(tail);
+  for (size_t d = 0; d < tail; ++d) {
+    const WindowAxis& a = outer_[d];
+    axis_offsets_[d].resize(a.out * a.size);
+    for (int64_t o = 0; o < a.out; ++o) {
+      for (int64_t k = 0; k < a.size; ++k) {
+        const int64_t i = a.Index(o, k);
+        axis_offsets_[d][o * a.size + k] = i < 0 ? -1 : i * strides_[d];
+      }
+    }
+  }
+  offsets_.resize(positions);
+  tabled_ = true;
 }
 
 absl::Span<const int64_t> RowWindows::Next() {
@@ -105,6 +128,25 @@ absl::Span<const int64_t> RowWindows::Next() {
   if (inside_) {
     const int64_t origin = InsideWindowOrigin(outer_, strides_, row_);
     for (size_t k = 0; k < offsets_.size(); ++k) offsets_[k] = origin + inside_offsets_[k];
+  } else if (tabled_) {
+    // The positions in row-major window order: an odometer over the axes'
+    // window positions (scratch_), each axis's entries for this row.
+    const size_t q = outer_.size();
+    scratch_.assign(q, 0);
+    for (size_t n = 0; n < offsets_.size(); ++n) {
+      int64_t at = 0;
+      bool padding = false;
+      for (size_t d = 0; d < q; ++d) {
+        const int64_t v = axis_offsets_[d][row_[d] * outer_[d].size + scratch_[d]];
+        padding |= v < 0;
+        at += v;
+      }
+      offsets_[n] = padding ? -1 : at;
+      for (size_t d = q; d-- > 0;) {
+        if (++scratch_[d] < outer_[d].size) break;
+        scratch_[d] = 0;
+      }
+    }
   } else {
     offsets_.clear();
     VisitWindow(outer_, strides_, row_, scratch_, [&](int64_t i) { offsets_.push_back(i); });
