@@ -25,6 +25,7 @@
 #include "eval/kernels/reduce_internal.h"
 #include "eval/kernels/scalar_apply.h"
 #include "eval/type_dispatch.h"
+#include "eval/vector_clones.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
 
@@ -337,6 +338,13 @@ void DirectWindow(const T* src, T init, const std::vector<WindowAxis>& axes,
 // Windows whose last axes are Trivial(): each output row of `inner`
 // elements folds its window positions' runs (or the init value, for
 // padding and holes) in window order.
+// dst[i] (+)= x[i]: one run folded into a row, at the machine's vector
+// width (one IEEE operation per lane: every clone gives the same bits).
+template <Opcode op, typename T>
+HLO_VECTOR_CLONES void FoldRun(T* __restrict dst, const T* __restrict x, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = Apply<op>(dst[i], x[i]);
+}
+
 template <Opcode op, typename T>
 void RowsWindow(const T* src, T init, RowWindows& rows, T* dst) {
   const int64_t inner = rows.inner();
@@ -347,8 +355,7 @@ void RowsWindow(const T* src, T init, RowWindows& rows, T* dst) {
         ApplyInit<op>(dst, inner, init);
         continue;
       }
-      const T* x = src + at;
-      for (int64_t i = 0; i < inner; ++i) dst[i] = Apply<op>(dst[i], x[i]);
+      FoldRun<op>(dst, src + at, inner);
     }
   }
 }
