@@ -105,6 +105,26 @@ void RestartBlasThreads() {
   openblas_set_num_threads(threads);
 }
 
+// Whether this thread's MXCSR has DAZ and FTZ set.
+bool FlushingMxcsr() {
+#ifdef HLO_HAVE_MXCSR
+  return (_mm_getcsr() & kFtzDaz) == kFtzDaz;
+#else
+  return false;
+#endif
+}
+
+bool IsF32OrF64(PT t) { return t == PT::kF32 || t == PT::kF64; }
+
+// A compare of f32/f64 in IEEE (partial) order: its kernel is SSE compares
+// (cmpps and the like), which read denormal operands as zero under DAZ,
+// and its pred result has nothing to flush.
+bool IsPartialOrderFloatCompare(const Instruction& inst) {
+  return inst.opcode() == Opcode::kCompare && inst.operand_count() == 2 &&
+         inst.operand(0)->shape().IsArray() &&
+         IsF32OrF64(inst.operand(0)->shape().element_type()) && !ComparesFloatsInTotalOrder(inst);
+}
+
 }  // namespace
 
 void SetBlasDenormalMode(bool flush) {
@@ -164,30 +184,6 @@ bool ElementwiseFlushesDenormals(const Instruction& inst) {
 }
 
 bool FlushDenormalsInPlace(Literal& lit) { return Flush(lit, /*write=*/true); }
-
-namespace {
-
-// Whether this thread's MXCSR has DAZ and FTZ set.
-bool FlushingMxcsr() {
-#ifdef HLO_HAVE_MXCSR
-  return (_mm_getcsr() & kFtzDaz) == kFtzDaz;
-#else
-  return false;
-#endif
-}
-
-bool IsF32OrF64(PT t) { return t == PT::kF32 || t == PT::kF64; }
-
-// A compare of f32/f64 in IEEE (partial) order: its kernel is SSE compares
-// (cmpps and the like), which read denormal operands as zero under DAZ,
-// and its pred result has nothing to flush.
-bool IsPartialOrderFloatCompare(const Instruction& inst) {
-  return inst.opcode() == Opcode::kCompare && inst.operand_count() == 2 &&
-         inst.operand(0)->shape().IsArray() &&
-         IsF32OrF64(inst.operand(0)->shape().element_type()) && !ComparesFloatsInTotalOrder(inst);
-}
-
-}  // namespace
 
 // Ops whose f32/f64 kernels are plain SSE arithmetic (BinaryFloatKernel's
 // loops, sqrtps) or compares: with MXCSR's DAZ and FTZ set, as they are on

@@ -209,8 +209,8 @@ absl::StatusOr<Value> EvalElementwiseFlushingDenormals(const Instruction& inst, 
   // does (most instructions have none, and integer ones never).
   std::vector<Value> flushed;
   std::vector<const Value*> args;
-  const bool flush_operands = !HardwareReadsFlushed(inst);
-  for (size_t i = 0; i < ops.size() && flush_operands; ++i) {
+  const size_t scanned = HardwareReadsFlushed(inst) ? 0 : ops.size();
+  for (size_t i = 0; i < scanned; ++i) {
     if (!ops[i]->is_array() || !ContainsDenormals(ops[i]->array())) continue;
     if (args.empty()) {
       flushed.reserve(ops.size());  // no reallocation: args point into it

@@ -190,13 +190,6 @@ void VisitWindowElements(const std::vector<WindowAxis>& axes, absl::Span<const i
   }
 }
 
-// Where the window's last axes are Trivial() (a pooling window's
-// channels), each output row along them reads, per window position, one
-// contiguous run of `inner` operand elements: typed loops fold a whole run
-// at a time. TrivialTail is the first of those axes (axes.size() if the
-// last is not Trivial()).
-size_t TrivialTail(const std::vector<WindowAxis>& axes);
-
 // The window positions of the axes before `tail` for one output row: the
 // operand offset of each position's run (-1: padding or a hole), in
 // row-major window order. Where those axes are Inside(), the offsets are
@@ -220,6 +213,15 @@ class RowWindows {
   int64_t rows_ = 1, inner_ = 1;
   bool inside_ = false, tabled_ = false, started_ = false;
 };
+
+// Where the window's last axes are Trivial() (a pooling window's
+// channels), each output row along them reads, per window position, one
+// contiguous run of `inner` operand elements: typed loops fold a whole run
+// at a time. The rows of such a window when its other axes are not all
+// Trivial() and the runs hold at least `min_inner` elements; nullopt
+// otherwise (decided before any offsets are worked out).
+std::optional<RowWindows> TrailingRows(const std::vector<WindowAxis>& axes,
+                                       absl::Span<const int64_t> in_strides, int64_t min_inner);
 
 // Block-of-positions bookkeeping for the batched paths: lane i of a block
 // is the position whose index per dimension d is lanes[d][i].

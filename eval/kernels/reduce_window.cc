@@ -76,10 +76,13 @@ std::vector<int64_t> InsideWindowOffsets(const std::vector<WindowAxis>& axes,
   return offsets;
 }
 
-size_t TrivialTail(const std::vector<WindowAxis>& axes) {
-  size_t q = axes.size();
-  while (q > 0 && axes[q - 1].Trivial()) --q;
-  return q;
+std::optional<RowWindows> TrailingRows(const std::vector<WindowAxis>& axes,
+                                       absl::Span<const int64_t> in_strides, int64_t min_inner) {
+  size_t tail = axes.size();
+  int64_t inner = 1;
+  while (tail > 0 && axes[tail - 1].Trivial()) inner *= axes[--tail].in;
+  if (tail == 0 || tail == axes.size() || inner < min_inner) return std::nullopt;
+  return RowWindows(axes, in_strides, tail);
 }
 
 RowWindows::RowWindows(const std::vector<WindowAxis>& axes, absl::Span<const int64_t> in_strides,
@@ -372,13 +375,8 @@ void TypedReduceWindow(const Literal& operand, T init, const std::vector<WindowA
     PrefixScan<op>(src, init, axes, d, dst);
   } else if (d >= 0 && stable && kExactlyAssociative<op, T> && axes[d].Suffix()) {
     SuffixScan<op>(src, init, axes, d, dst);
-  } else if (const size_t tail = TrivialTail(axes); tail < axes.size() && tail > 0) {
-    RowWindows rows(axes, in_strides, tail);
-    if (rows.inner() >= 4) {
-      RowsWindow<op>(src, init, rows, dst);
-    } else {
-      DirectWindow<op>(src, init, axes, in_strides, dst);
-    }
+  } else if (std::optional<RowWindows> rows = TrailingRows(axes, in_strides, 4)) {
+    RowsWindow<op>(src, init, *rows, dst);
   } else {
     DirectWindow<op>(src, init, axes, in_strides, dst);
   }
@@ -634,9 +632,8 @@ std::optional<absl::Status> BatchedReduceWindow(const Computation& reducer, Oper
     if (!stable.ok()) return stable.status();
     if (*stable) return BatchedPrefixScan(*program, b, axes, d);
   }
-  if (const size_t tail = TrivialTail(axes); tail < axes.size()) {
-    RowWindows rows(axes, in_strides, tail);
-    if (rows.inner() >= 8) return BatchedRowsWindow(*program, b, rows);
+  if (std::optional<RowWindows> rows = TrailingRows(axes, in_strides, 8)) {
+    return BatchedRowsWindow(*program, b, *rows);
   }
   return BatchedWindow(*program, b, axes, in_strides, outs[0].array().element_count());
 }

@@ -118,13 +118,9 @@ void TypedSelectAndScatter(const Literal& operand, const Literal& source,
   const T* x = operand.typed<T>();
   const T* src = source.typed<T>();
   T* dst = out.typed<T>();
-  const size_t tail = TrivialTail(axes);
-  if (tail < axes.size()) {
-    RowWindows rows(axes, in_strides, tail);
-    if (rows.inner() >= 4) {
-      TypedSelectAndScatterRows<keep, op>(x, src, rows, dst);
-      return;
-    }
+  if (std::optional<RowWindows> rows = TrailingRows(axes, in_strides, 4)) {
+    TypedSelectAndScatterRows<keep, op>(x, src, *rows, dst);
+    return;
   }
   std::vector<int64_t> sdims;
   for (const WindowAxis& a : axes) sdims.push_back(a.out);
