@@ -345,8 +345,9 @@ void PiecePool::SetMaxCachedBytes(size_t bytes) {
 namespace {
 
 PiecePool& ProcessPool() {
-  // Never destroyed: blocks may outlive statics.
-  static PiecePool* pool = new PiecePool(kProcessArenaBytes);
+  // Never destroyed: blocks may outlive statics. No reservation where the
+  // pool is off (AddressSanitizer's own mappings need the address space).
+  static PiecePool* pool = new PiecePool(Enabled() ? kProcessArenaBytes : 0);
   return *pool;
 }
 
