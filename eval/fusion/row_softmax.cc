@@ -96,6 +96,13 @@ HLO_VECTOR_CLONES void DivideByScalar(T* o, T t, int64_t n) {
   for (int64_t k = 0; k < n; ++k) o[k] = o[k] / t;
 }
 
+// o[k] = exp(x[k] - s) in one pass where libmvec serves f32 (the same
+// bits as the two passes); false: the caller makes the passes.
+bool ExpOfDifference(const float* x, float s, float* o, int64_t n) {
+  return elementwise::VecExpOfDifference(x, s, o, n);
+}
+bool ExpOfDifference(const double*, double, double*, int64_t) { return false; }
+
 // shift: the max's init (own_max) or the row values to subtract.
 template <typename T>
 void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T* out, int64_t r0,
@@ -112,8 +119,10 @@ void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T
     sum.Reset();
     for (int64_t c = 0; c < cols; c += kChunk) {
       const int64_t n = std::min(kChunk, cols - c);
-      SubtractScalar(xr + c, max, scratch.data(), n);
-      elementwise::UnaryFloatKernel<T>(Opcode::kExp, scratch.data(), o + c, n);
+      if (!ExpOfDifference(xr + c, max, o + c, n)) {
+        SubtractScalar(xr + c, max, scratch.data(), n);
+        elementwise::UnaryFloatKernel<T>(Opcode::kExp, scratch.data(), o + c, n);
+      }
       sum.Add(o + c, n);
     }
     const T total = Apply<Opcode::kAdd>(sum_init, sum.Result());

@@ -228,6 +228,37 @@ __attribute__((target("avx2,fma"))) void RunExp(F8 f, const float* in, float* ou
   }
 }
 
+// out[i] = exp(in[i] - s): RunExp with the subtraction in the same loop
+// (softmax rows: x - max was a pass of its own through a scratch row).
+__attribute__((target("avx512f"))) void RunExpOfDifference(F16 f, const float* in, float s,
+                                                           float* out, int64_t n) {
+  const __m512 vs = _mm512_set1_ps(s);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    _mm512_storeu_ps(out + i, ExpSaturating(f, _mm512_sub_ps(_mm512_loadu_ps(in + i), vs)));
+  }
+  if (i < n) {
+    alignas(64) float buf[16] = {};
+    for (int64_t k = i; k < n; ++k) buf[k - i] = in[k] - s;
+    _mm512_store_ps(buf, ExpSaturating(f, _mm512_load_ps(buf)));
+    std::memcpy(out + i, buf, (n - i) * sizeof(float));
+  }
+}
+__attribute__((target("avx2,fma"))) void RunExpOfDifference(F8 f, const float* in, float s,
+                                                            float* out, int64_t n) {
+  const __m256 vs = _mm256_set1_ps(s);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    _mm256_storeu_ps(out + i, ExpSaturating(f, _mm256_sub_ps(_mm256_loadu_ps(in + i), vs)));
+  }
+  if (i < n) {
+    alignas(32) float buf[8] = {};
+    for (int64_t k = i; k < n; ++k) buf[k - i] = in[k] - s;
+    _mm256_store_ps(buf, ExpSaturating(f, _mm256_load_ps(buf)));
+    std::memcpy(out + i, buf, (n - i) * sizeof(float));
+  }
+}
+
 }  // namespace
 
 bool VecMath(Opcode op, const float* in, float* out, int64_t n) {
@@ -243,6 +274,17 @@ bool VecMath(Opcode op, const float* in, float* out, int64_t n) {
   } else {
     Run(fns.f8, in, out, n);
   }
+  return true;
+}
+
+bool VecExpOfDifference(const float* in, float s, float* out, int64_t n) {
+  if (!vec_math_enabled.load(std::memory_order_relaxed)) return false;
+  const int level = VecLevel();
+  if (level == 0) return false;
+  const VecFns fns = Lookup(Opcode::kExp);
+  if (fns.f16 == nullptr) return false;
+  level == 2 ? RunExpOfDifference(fns.f16, in, s, out, n)
+             : RunExpOfDifference(fns.f8, in, s, out, n);
   return true;
 }
 

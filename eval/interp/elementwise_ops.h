@@ -193,6 +193,9 @@ ConvertIntFn ConvertIntKernelFor(PrimitiveType from, PrimitiveType to);
 // libmvec vector math (x86-64 glibc): false when unavailable for op / CPU.
 bool VecMath(Opcode op, const float* in, float* out, int64_t n);
 bool VecMath(Opcode op, const double* in, double* out, int64_t n);
+// out[i] = exp(in[i] - s) with VecMath's exp, the difference rounded to
+// float first (the bits of a subtract then an exp); false as VecMath.
+bool VecExpOfDifference(const float* in, float s, float* out, int64_t n);
 // Tests: turn libmvec off (scalar libm) and on again.
 void SetVecMathEnabled(bool enabled);
 
