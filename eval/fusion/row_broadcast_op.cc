@@ -1,6 +1,7 @@
 #include "eval/fusion/row_broadcast_op.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "eval/denormals.h"
 #include "eval/interp/elementwise_ops.h"
@@ -33,6 +34,18 @@ void Combine(const T* x, T v, T* out, int64_t n, bool row_first) {
   }
 }
 
+// exp(x - v) in one pass (a softmax's shifted exponentials) where libmvec
+// serves f32: the bits of the two passes; false: the caller makes them.
+template <Opcode op, typename T>
+bool ExpOfDifference(const RowBroadcastOp& p, const T* x, T v, T* out, int64_t n) {
+  if constexpr (op == Opcode::kSubtract && std::is_same_v<T, float>) {
+    if (!p.row_first && *p.then == Opcode::kExp) {
+      return elementwise::VecExpOfDifference(x, v, out, n);
+    }
+  }
+  return false;
+}
+
 // Rows [r0, r1); with a unary op after, in chunks through a scratch
 // buffer that stays in L1 (the unary's output may be x's own buffer:
 // each chunk of x is read before it is written).
@@ -49,6 +62,7 @@ void RowLoop(const RowBroadcastOp& p, const T* x, const T* s, T* out, int64_t r0
     }
     for (int64_t c = 0; c < p.inner; c += kChunk) {
       const int64_t n = std::min(kChunk, p.inner - c);
+      if (ExpOfDifference<op>(p, xr + c, s[r], o + c, n)) continue;
       Combine<op>(xr + c, s[r], scratch.data(), n, p.row_first);
       elementwise::UnaryFloatKernel<T>(*p.then, scratch.data(), o + c, n);
     }
