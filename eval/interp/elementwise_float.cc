@@ -207,53 +207,39 @@ __attribute__((target("avx2,fma"))) __m256 ExpSaturating(F8 f, __m256 x) {
   return _mm256_load_ps(rs);
 }
 
-__attribute__((target("avx512f"))) void RunExp(F16 f, const float* in, float* out, int64_t n) {
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(out + i, ExpSaturating(f, _mm512_loadu_ps(in + i)));
-  if (i < n) {
-    alignas(64) float buf[16] = {};
-    std::memcpy(buf, in + i, (n - i) * sizeof(float));
-    _mm512_store_ps(buf, ExpSaturating(f, _mm512_load_ps(buf)));
-    std::memcpy(out + i, buf, (n - i) * sizeof(float));
-  }
-}
-__attribute__((target("avx2,fma"))) void RunExp(F8 f, const float* in, float* out, int64_t n) {
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, ExpSaturating(f, _mm256_loadu_ps(in + i)));
-  if (i < n) {
-    alignas(32) float buf[8] = {};
-    std::memcpy(buf, in + i, (n - i) * sizeof(float));
-    _mm256_store_ps(buf, ExpSaturating(f, _mm256_load_ps(buf)));
-    std::memcpy(out + i, buf, (n - i) * sizeof(float));
-  }
-}
-
-// out[i] = exp(in[i] - s): RunExp with the subtraction in the same loop
-// (softmax rows: x - max was a pass of its own through a scratch row).
-__attribute__((target("avx512f"))) void RunExpOfDifference(F16 f, const float* in, float s,
-                                                           float* out, int64_t n) {
+// out[i] = exp(in[i]), or with kShift exp(in[i] - s): the subtraction in
+// the same loop (softmax rows' x - max), rounded to float before the exp,
+// so the bits of a subtract pass and an exp pass.
+template <bool kShift>
+__attribute__((target("avx512f"))) void RunExp(F16 f, const float* in, float s, float* out,
+                                               int64_t n) {
   const __m512 vs = _mm512_set1_ps(s);
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
-    _mm512_storeu_ps(out + i, ExpSaturating(f, _mm512_sub_ps(_mm512_loadu_ps(in + i), vs)));
+    __m512 x = _mm512_loadu_ps(in + i);
+    if constexpr (kShift) x = _mm512_sub_ps(x, vs);
+    _mm512_storeu_ps(out + i, ExpSaturating(f, x));
   }
   if (i < n) {
     alignas(64) float buf[16] = {};
-    for (int64_t k = i; k < n; ++k) buf[k - i] = in[k] - s;
+    for (int64_t k = i; k < n; ++k) buf[k - i] = kShift ? in[k] - s : in[k];
     _mm512_store_ps(buf, ExpSaturating(f, _mm512_load_ps(buf)));
     std::memcpy(out + i, buf, (n - i) * sizeof(float));
   }
 }
-__attribute__((target("avx2,fma"))) void RunExpOfDifference(F8 f, const float* in, float s,
-                                                            float* out, int64_t n) {
+template <bool kShift>
+__attribute__((target("avx2,fma"))) void RunExp(F8 f, const float* in, float s, float* out,
+                                                int64_t n) {
   const __m256 vs = _mm256_set1_ps(s);
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    _mm256_storeu_ps(out + i, ExpSaturating(f, _mm256_sub_ps(_mm256_loadu_ps(in + i), vs)));
+    __m256 x = _mm256_loadu_ps(in + i);
+    if constexpr (kShift) x = _mm256_sub_ps(x, vs);
+    _mm256_storeu_ps(out + i, ExpSaturating(f, x));
   }
   if (i < n) {
     alignas(32) float buf[8] = {};
-    for (int64_t k = i; k < n; ++k) buf[k - i] = in[k] - s;
+    for (int64_t k = i; k < n; ++k) buf[k - i] = kShift ? in[k] - s : in[k];
     _mm256_store_ps(buf, ExpSaturating(f, _mm256_load_ps(buf)));
     std::memcpy(out + i, buf, (n - i) * sizeof(float));
   }
@@ -268,7 +254,7 @@ bool VecMath(Opcode op, const float* in, float* out, int64_t n) {
   VecFns fns = Lookup(op);
   if (fns.f16 == nullptr) return false;
   if (op == Opcode::kExp) {
-    level == 2 ? RunExp(fns.f16, in, out, n) : RunExp(fns.f8, in, out, n);
+    level == 2 ? RunExp<false>(fns.f16, in, 0.0f, out, n) : RunExp<false>(fns.f8, in, 0.0f, out, n);
   } else if (level == 2) {
     Run(fns.f16, in, out, n);
   } else {
@@ -283,8 +269,7 @@ bool VecExpOfDifference(const float* in, float s, float* out, int64_t n) {
   if (level == 0) return false;
   const VecFns fns = Lookup(Opcode::kExp);
   if (fns.f16 == nullptr) return false;
-  level == 2 ? RunExpOfDifference(fns.f16, in, s, out, n)
-             : RunExpOfDifference(fns.f8, in, s, out, n);
+  level == 2 ? RunExp<true>(fns.f16, in, s, out, n) : RunExp<true>(fns.f8, in, s, out, n);
   return true;
 }
 
