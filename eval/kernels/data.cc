@@ -600,12 +600,23 @@ absl::StatusOr<Value> Iota(const Instruction& inst) {
   const PrimitiveType type = shape.element_type();
   absl::StatusOr<Literal> line = IotaLine(type, shape.dim(d));
   if (!line.ok()) return line.status();
-  Strides dst = RowMajorStrides(o.shape().dims());
-  CopyAxes axes;
-  for (int64_t j = 0; j < shape.rank(); ++j) {
-    axes.push_back({o.shape().dim(j), dst[j], j == d ? 1 : 0});
+  // The result repeats with a period of dim(d) runs of `inner` equal
+  // elements: one period by fills, then copies of what is written, doubling
+  // (a strided broadcast copied runs of one element, or of the minor
+  // dimension's 16, one call each: 4x slower on s32[4,32,32,16]).
+  const int width = ByteWidth(type);
+  int64_t inner = 1;
+  for (int64_t j = d + 1; j < shape.rank(); ++j) inner *= shape.dim(j);
+  uint8_t* dst = o.data();
+  const int64_t period = shape.dim(d) * inner, total = o.element_count();
+  for (int64_t v = 0; v < shape.dim(d); ++v) {
+    FillElements(width, dst + v * inner * width, inner, line->data() + v * width);
   }
-  StridedCopy(ByteWidth(type), o.data(), line->data(), std::move(axes));
+  for (int64_t filled = period; filled < total;) {
+    const int64_t n = std::min(filled, total - filled);
+    std::memcpy(dst + filled * width, dst, static_cast<size_t>(n) * width);
+    filled += n;
+  }
   return out;
 }
 

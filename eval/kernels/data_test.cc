@@ -329,6 +329,28 @@ TEST_CASE("transpose: rank 3 and 4 permutations against the definition", "[eval]
   }
 }
 
+// Batch and channels swapped (a convolution's weight gradient in NHWC):
+// tiles of 4x3 go by strided lines along the longest axis, tiles of 20x16
+// through the blocked transpose, per outer position.
+TEST_CASE("transpose: tiny and small tiles under a long outer axis", "[eval]") {
+  Runner r(R"(ENTRY e {
+    p = s32[4,32,32,3] parameter(0)
+    q = s32[20,6,6,16] parameter(1)
+    a = s32[3,32,32,4] transpose(p), dimensions={3,1,2,0}
+    b = s32[16,6,6,20] transpose(q), dimensions={3,1,2,0}
+    ROOT t = (s32[3,32,32,4]) tuple(a)
+  })");
+  auto id = [](int64_t i) { return static_cast<uint64_t>(i * 3 + 1); };
+  Value p = Make(PrimitiveType::kS32, {4, 32, 32, 3}, id);
+  Value q = Make(PrimitiveType::kS32, {20, 6, 6, 16}, id);
+  absl::StatusOr<Value> a = r.Eval("a", {p});
+  REQUIRE(a.ok());
+  CheckTranspose(p, *a, {4, 32, 32, 3}, {3, 1, 2, 0});
+  absl::StatusOr<Value> b = r.Eval("b", {q});
+  REQUIRE(b.ok());
+  CheckTranspose(q, *b, {20, 6, 6, 16}, {3, 1, 2, 0});
+}
+
 TEST_CASE("transpose: large 2-D blocks for every element width", "[eval]") {
   // Sizes that are not multiples of the blocks, so partial blocks run too;
   // odd batch sizes start blocks at every alignment.
@@ -840,6 +862,45 @@ TEST_CASE("iota: float, small float, complex, sub-byte types; rank 3; empty", "[
   CHECK(e->array().GetDouble(15) == 15);
   CHECK(e->array().GetDouble(17) == 16);
   CHECK(e->array().GetDouble(19) == 20);
+}
+
+// The result is one period of runs copied forward, doubling: odd extents
+// (partial last copies) on every dimension, checked against each element's
+// coordinate, and 16-byte elements.
+TEST_CASE("iota: every dimension of odd extents, element by element", "[eval]") {
+  Runner r(R"(ENTRY e {
+    a = s32[3,5,7,2] iota(), iota_dimension=0
+    b = s32[3,5,7,2] iota(), iota_dimension=1
+    c = s32[3,5,7,2] iota(), iota_dimension=2
+    d = s32[3,5,7,2] iota(), iota_dimension=3
+    z = c128[3,5,3] iota(), iota_dimension=1
+    ROOT t = (s32[3,5,7,2]) tuple(a)
+  })");
+  const int64_t dims[4] = {3, 5, 7, 2};
+  const char* names[4] = {"a", "b", "c", "d"};
+  for (int k = 0; k < 4; ++k) {
+    absl::StatusOr<Value> v = r.Eval(names[k], {});
+    REQUIRE(v.ok());
+    const int32_t* x = v->array().typed<int32_t>();
+    int64_t i = 0, mismatches = 0;
+    for (int64_t i0 = 0; i0 < dims[0]; ++i0) {
+      for (int64_t i1 = 0; i1 < dims[1]; ++i1) {
+        for (int64_t i2 = 0; i2 < dims[2]; ++i2) {
+          for (int64_t i3 = 0; i3 < dims[3]; ++i3, ++i) {
+            const int64_t want[4] = {i0, i1, i2, i3};
+            mismatches += x[i] != want[k];
+          }
+        }
+      }
+    }
+    CHECK(mismatches == 0);
+  }
+  Expect(r.Eval("z", {}),
+         "c128[3,5,3] {{{(0, 0), (0, 0), (0, 0)}, {(1, 0), (1, 0), (1, 0)}, {(2, 0), (2, 0), "
+         "(2, 0)}, {(3, 0), (3, 0), (3, 0)}, {(4, 0), (4, 0), (4, 0)}}, {{(0, 0), (0, 0), (0, "
+         "0)}, {(1, 0), (1, 0), (1, 0)}, {(2, 0), (2, 0), (2, 0)}, {(3, 0), (3, 0), (3, 0)}, {(4, "
+         "0), (4, 0), (4, 0)}}, {{(0, 0), (0, 0), (0, 0)}, {(1, 0), (1, 0), (1, 0)}, {(2, 0), (2, "
+         "0), (2, 0)}, {(3, 0), (3, 0), (3, 0)}, {(4, 0), (4, 0), (4, 0)}}}");
 }
 
 // ---- copy, tuple, get-tuple-element ------------------------------------------

@@ -186,8 +186,27 @@ void PrefixScan(const T* src, T init, const std::vector<WindowAxis>& axes, int d
   const WindowAxis& a = axes[d];
   const Lines l = LinesAround(axes, d);
   const int64_t inner = l.inner;
-  if (inner == 1) {  // the scan along the minor dimension: one accumulator per line
-    for (int64_t q = 0; q < l.outer; ++q) {
+  if (inner == 1) {
+    // The scan along the minor dimension: one accumulator per line, kLines
+    // lines at a time, so that their chains of dependent operations
+    // overlap (one line's chain waits an operation's latency per element).
+    constexpr int64_t kLines = 8;
+    int64_t q = 0;
+    for (; q + kLines <= l.outer; q += kLines) {
+      const T* x = src + q * a.in;
+      T* y = dst + q * a.out;
+      T acc[kLines];
+      std::fill_n(acc, kLines, init);
+      int64_t folded = -1;
+      for (int64_t o = 0; o < a.out; ++o) {
+        const int64_t e = a.PrefixEnd(o);
+        for (; folded < e; ++folded) {
+          for (int64_t j = 0; j < kLines; ++j) acc[j] = Apply<op>(acc[j], x[j * a.in + folded + 1]);
+        }
+        for (int64_t j = 0; j < kLines; ++j) y[j * a.out + o] = acc[j];
+      }
+    }
+    for (; q < l.outer; ++q) {
       const T* x = src + q * a.in;
       T* y = dst + q * a.out;
       T acc = init;

@@ -3,8 +3,9 @@
 // gives element by element with fast paths off: windows whose last axes are
 // trivial (NHWC pooling and its gradient, the typed row loops; an argmax
 // reducer on the batched interpreter's row loop) beside
-// padded, overlapping, dilated and strided ones, on operands full of ties,
-// signed zeros and NaN.
+// padded, overlapping, dilated and strided ones, and cumulative windows
+// along the minor dimension (the scan runs 8 lines at a time: 144 lines, and
+// 20 with a tail of 4), on operands full of ties, signed zeros and NaN.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -111,7 +112,11 @@ ENTRY e {
   s_lt = f32[3,6,8,5] select-and-scatter(x, gd, zero), window={size=2x2x3x1 stride=1x1x2x1}, select=ltf, scatter=addf
   s_tail2 = f32[4,5,6] select-and-scatter(y, gy, zero), window={size=2x1x1}, select=gef, scatter=addf
   s_int = s32[3,6,8,5] select-and-scatter(i, gi, zi), window={size=1x2x2x1 stride=1x2x2x1}, select=ges, scatter=adds
-  ROOT t = (f32[3,3,4,5], f32[3,3,4,5], f32[3,3,4,5], f32[2,4,3,5], f32[6,6,8,5], f32[3,5,6], s32[3,3,4,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[4,5,6], s32[3,6,8,5], (f32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5]), (f32[3,5,6], s32[3,5,6]), (f32[3,5,6], s32[3,5,6])) tuple(pool, padded, padmin, dilated, holes, tail2, ipool, s_ge, s_gt, s_le, s_lt, s_tail2, s_int, am, am_pad, am_tail, am_tail_pad)
+  cumsum = f32[3,6,8,5] reduce-window(x, zero), window={size=1x1x1x5 pad=0_0x0_0x0_0x4_0}, to_apply=addf
+  cummax = f32[4,5,6] reduce-window(y, ninf), window={size=1x1x6 pad=0_0x0_0x5_0}, to_apply=maxf
+  exclusive = f32[4,5,7] reduce-window(y, zero), window={size=1x1x6 pad=0_0x0_0x6_0}, to_apply=addf
+  icumsum = s32[3,6,8,5] reduce-window(i, zi), window={size=1x1x1x5 pad=0_0x0_0x0_0x4_0}, to_apply=adds
+  ROOT t = (f32[3,3,4,5], f32[3,3,4,5], f32[3,3,4,5], f32[2,4,3,5], f32[6,6,8,5], f32[3,5,6], s32[3,3,4,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[4,5,6], s32[3,6,8,5], (f32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5]), (f32[3,5,6], s32[3,5,6]), (f32[3,5,6], s32[3,5,6]), f32[3,6,8,5], f32[4,5,6], f32[4,5,7], s32[3,6,8,5]) tuple(pool, padded, padmin, dilated, holes, tail2, ipool, s_ge, s_gt, s_le, s_lt, s_tail2, s_int, am, am_pad, am_tail, am_tail_pad, cumsum, cummax, exclusive, icumsum)
 }
 )";
 

@@ -215,22 +215,29 @@ WindowList ListWindowsWith(const ScatterPlan& p, Read read) {
   // A start of v in [0, limit] along each dim: as unsigned, v <= limit (a
   // negative v wraps past it); the offset is summed unsigned, since it is
   // kept only when every component is in bounds.
-  auto window = [&](int64_t ibase, int64_t ubase, int64_t batching) {
+  // The plan's lists in locals: stores into the lists below could alias
+  // them, and reloading every field per window was most of this loop.
+  const uint64_t* limit = reinterpret_cast<const uint64_t*>(p.start_limit.data());
+  const uint64_t* stride = reinterpret_cast<const uint64_t*>(p.start_stride.data());
+  const int64_t vstride = b.vector_stride;
+  int64_t* input_base = w.input_base.data();
+  int64_t* update_base = w.update_base.data();
+  auto window = [&, limit, stride, vstride, input_base, update_base](int64_t ibase, int64_t ubase,
+                                                                     int64_t batching) {
     bool inside = true;
     uint64_t obase = static_cast<uint64_t>(batching);
     for (size_t k = 0; k < nstart; ++k) {
-      const int64_t v = read(ibase + static_cast<int64_t>(k) * b.vector_stride);
-      inside &= static_cast<uint64_t>(v) <= static_cast<uint64_t>(p.start_limit[k]);
-      obase += static_cast<uint64_t>(v) * static_cast<uint64_t>(p.start_stride[k]);
+      const int64_t v = read(ibase + static_cast<int64_t>(k) * vstride);
+      inside &= static_cast<uint64_t>(v) <= limit[k];
+      obase += static_cast<uint64_t>(v) * stride[k];
     }
-    w.input_base[kept] = static_cast<int64_t>(obase);
-    w.update_base[kept] = ubase;
+    input_base[kept] = static_cast<int64_t>(obase);
+    update_base[kept] = ubase;
     kept += inside;
   };
   if (b.dims.size() == 1 && p.batching_coord.empty()) {
-    for (int64_t pos = 0; pos < b.count; ++pos) {
-      window(pos * b.strides[0], pos * p.update_batch_strides[0], 0);
-    }
+    const int64_t istep = b.strides[0], ustep = p.update_batch_strides[0];
+    for (int64_t pos = 0; pos < b.count; ++pos) window(pos * istep, pos * ustep, 0);
   } else {
     Dims coords(b.dims.size(), 0);
     for (int64_t pos = 0; pos < b.count; ++pos) {
