@@ -17,8 +17,13 @@
 //   (eval/interp/batch_program.h), across blocks of output positions, or per
 //   element through the evaluator when it does not compile.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 #include "eval/interp/elementwise_ops.h"
 #include "eval/kernels/kernels.h"
@@ -175,8 +180,54 @@ Lines LinesAround(const std::vector<WindowAxis>& axes, int d) {
 
 // ---- simple reducers: typed loops ---------------------------------------------
 
+// Whether this thread flushes denormal results to zero (MXCSR's FTZ, set
+// by --denormals=flush): a sum can then be -0 (a negative denormal flushed).
+bool FlushingToZero() {
+#if defined(__SSE__)
+  return (_mm_getcsr() & _MM_FLUSH_ZERO_ON) != 0;
+#else
+  return false;
+#endif
+}
+
+// Whether folding `init` into an accumulator that started at `init` leaves
+// it bit for bit: the identities of max (-inf), min (+inf) and the integer
+// ops, and +0 for float sums (an accumulator whose first operand was +0 is
+// never -0 when rounding to nearest without flushing, the one value +0
+// would change).
 template <Opcode op, typename T>
-void ApplyInit(T* row, int64_t n, T init) {
+bool InitFoldIsNoOp(T init) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if (op == Opcode::kAnd || op == Opcode::kMultiply || op == Opcode::kMinimum) return init;
+    return !init;  // add, or, xor, maximum
+  } else if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case Opcode::kMultiply:
+        return init == 1;
+      case Opcode::kAnd:
+        return init == static_cast<T>(~T{0});
+      case Opcode::kMaximum:
+        return init == std::numeric_limits<T>::min();
+      case Opcode::kMinimum:
+        return init == std::numeric_limits<T>::max();
+      default:
+        return init == 0;  // add, or, xor
+    }
+  } else {
+    if (op == Opcode::kAdd) return !std::signbit(init) && init == 0 && !FlushingToZero();
+    if (op == Opcode::kMaximum) return init == -std::numeric_limits<T>::infinity();
+    if (op == Opcode::kMinimum) return init == std::numeric_limits<T>::infinity();
+    return false;
+  }
+}
+
+// Folds `init` into rows whose accumulators started at `init` (padding and
+// base-dilation holes); nothing to do where that is the identity (`noop`:
+// InitFoldIsNoOp, worked out once per reduce-window, since reading MXCSR
+// costs more than a short row).
+template <Opcode op, typename T>
+void ApplyInit(T* row, int64_t n, T init, bool noop) {
+  if (noop) return;
   for (int64_t o = 0; o < n; ++o) row[o] = Apply<op>(row[o], init);
 }
 
@@ -247,7 +298,8 @@ void PrefixScan(const T* src, T init, const std::vector<WindowAxis>& axes, int d
 // elements o..n-1 (a scan from the end, R_o = x_o (+) R_{o+1}) and, when
 // its window runs past the end, the padding (which folds to init).
 template <Opcode op, typename T>
-void SuffixScan(const T* src, T init, const std::vector<WindowAxis>& axes, int d, T* dst) {
+void SuffixScan(const T* src, T init, bool init_noop, const std::vector<WindowAxis>& axes, int d,
+                T* dst) {
   const WindowAxis& a = axes[d];
   const Lines l = LinesAround(axes, d);
   const int64_t inner = l.inner;
@@ -266,7 +318,7 @@ void SuffixScan(const T* src, T init, const std::vector<WindowAxis>& axes, int d
       if (o >= a.out) continue;
       T* row = y + o * inner;
       for (int64_t i = 0; i < inner; ++i) row[i] = Apply<op>(init, r[i]);
-      if (a.size > a.in - o) ApplyInit<op>(row, inner, init);
+      if (a.size > a.in - o) ApplyInit<op>(row, inner, init, init_noop);
     }
   }
 }
@@ -275,7 +327,7 @@ void SuffixScan(const T* src, T init, const std::vector<WindowAxis>& axes, int d
 // the row, for all window positions k in order; `line` is the operand line
 // the outer window position reads.
 template <Opcode op, typename T>
-void FoldLastAxis(T* row, const T* line, const WindowAxis& a, T init) {
+void FoldLastAxis(T* row, const T* line, const WindowAxis& a, T init, bool init_noop) {
   const int64_t n = a.out, w = a.size, s = a.stride, wd = a.window_dilation;
   if (a.base_dilation != 1) {
     for (int64_t k = 0; k < w; ++k) {
@@ -294,7 +346,7 @@ void FoldLastAxis(T* row, const T* line, const WindowAxis& a, T init) {
       int64_t hi = a.in - 1 - c < 0 ? 0 : (a.in - 1 - c) / s + 1;
       lo = std::min(lo, n);
       hi = std::clamp(hi, lo, n);
-      ApplyInit<op>(row, lo, init);
+      ApplyInit<op>(row, lo, init, init_noop);
       if (s == 1 && hi > lo) {
         const T* p = line + (lo + c);
         T* q = row + lo;
@@ -302,7 +354,7 @@ void FoldLastAxis(T* row, const T* line, const WindowAxis& a, T init) {
       } else if (s != 1) {
         for (int64_t o = lo; o < hi; ++o) row[o] = Apply<op>(row[o], line[o * s + c]);
       }
-      ApplyInit<op>(row + hi, n - hi, init);
+      ApplyInit<op>(row + hi, n - hi, init, init_noop);
     }
     return;
   }
@@ -324,7 +376,7 @@ void FoldLastAxis(T* row, const T* line, const WindowAxis& a, T init) {
 // Any window: per row of outputs along the last axis, each outer window
 // position folds one operand line (or padding) into the row.
 template <Opcode op, typename T>
-void DirectWindow(const T* src, T init, const std::vector<WindowAxis>& axes,
+void DirectWindow(const T* src, T init, bool init_noop, const std::vector<WindowAxis>& axes,
                   absl::Span<const int64_t> in_strides, T* dst) {
   const size_t r = axes.size();
   const WindowAxis& last = axes[r - 1];
@@ -349,9 +401,9 @@ void DirectWindow(const T* src, T init, const std::vector<WindowAxis>& axes,
         base = i < 0 ? -1 : base + i * in_strides[d];
       }
       if (base < 0) {
-        for (int64_t k = 0; k < last.size; ++k) ApplyInit<op>(row, last.out, init);
+        for (int64_t k = 0; k < last.size; ++k) ApplyInit<op>(row, last.out, init, init_noop);
       } else {
-        FoldLastAxis<op>(row, src + base, last, init);
+        FoldLastAxis<op>(row, src + base, last, init, init_noop);
       }
     } while (NextIndex(widx, win_outer));
   }
@@ -368,13 +420,13 @@ HLO_VECTOR_CLONES void FoldRun(T* __restrict dst, const T* __restrict x, int64_t
 }
 
 template <Opcode op, typename T>
-void RowsWindow(const T* src, T init, RowWindows& rows, T* dst) {
+void RowsWindow(const T* src, T init, bool init_noop, RowWindows& rows, T* dst) {
   const int64_t inner = rows.inner();
   for (int64_t q = 0; q < rows.rows(); ++q, dst += inner) {
     std::fill(dst, dst + inner, init);
     for (int64_t at : rows.Next()) {
       if (at < 0) {
-        ApplyInit<op>(dst, inner, init);
+        ApplyInit<op>(dst, inner, init, init_noop);
         continue;
       }
       FoldRun<op>(dst, src + at, inner);
@@ -389,15 +441,16 @@ void TypedReduceWindow(const Literal& operand, T init, const std::vector<WindowA
   T* dst = out.typed<T>();
   const T twice = Apply<op>(init, init);
   const bool stable = std::memcmp(&twice, &init, sizeof(T)) == 0;
+  const bool init_noop = InitFoldIsNoOp<op>(init);
   const int d = SingleWindowAxis(axes);
   if (d >= 0 && stable && axes[d].Prefix()) {
     PrefixScan<op>(src, init, axes, d, dst);
   } else if (d >= 0 && stable && kExactlyAssociative<op, T> && axes[d].Suffix()) {
-    SuffixScan<op>(src, init, axes, d, dst);
+    SuffixScan<op>(src, init, init_noop, axes, d, dst);
   } else if (std::optional<RowWindows> rows = TrailingRows(axes, in_strides, 4)) {
-    RowsWindow<op>(src, init, *rows, dst);
+    RowsWindow<op>(src, init, init_noop, *rows, dst);
   } else {
-    DirectWindow<op>(src, init, axes, in_strides, dst);
+    DirectWindow<op>(src, init, init_noop, axes, in_strides, dst);
   }
 }
 
