@@ -15,8 +15,9 @@
 int main(int argc, char** argv) {
   const int threads = argc > 1 ? std::atoi(argv[1]) : 2;
   const int trips = argc > 2 ? std::atoi(argv[2]) : 2000;
-  if (threads < 1 || trips < 1) {
-    std::fprintf(stderr, "usage: rendezvous THREADS TRIPS\n");
+  const int runs = argc > 3 ? std::atoi(argv[3]) : 20;
+  if (threads < 1 || trips < 1 || runs < 1) {
+    std::fprintf(stderr, "usage: rendezvous THREADS TRIPS [RUNS]\n");
     return 2;
   }
   std::mutex mu;
@@ -34,8 +35,8 @@ int main(int argc, char** argv) {
     }
     cv.wait(lock, [&] { return generation != g; });
   };
-  double best = 1e300;
-  for (int run = 0; run < 5; ++run) {
+  std::vector<double> times;
+  for (int run = 0; run < runs; ++run) {
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::thread> pool;
     for (int i = 0; i < threads; ++i) {
@@ -44,10 +45,11 @@ int main(int argc, char** argv) {
       });
     }
     for (std::thread& t : pool) t.join();
-    best = std::min(
-        best,
+    times.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
-  std::printf("rendezvous_ms=%.3f\n", best);
+  std::sort(times.begin(), times.end());
+  std::printf("rendezvous_min_ms=%.3f rendezvous_median_ms=%.3f\n", times[0],
+              times[times.size() / 2]);
   return 0;
 }

@@ -72,18 +72,33 @@ bool Rendezvous::SpinLocked(std::unique_lock<std::mutex>& lock,
   // device still computing) sleeps.
   constexpr auto kSpinFor = std::chrono::microseconds(50);
   const bool yield = devices() > CoreCount();
+  if (ready()) return true;
   auto now = SpinPolicy::Clock::now();
-  if (!SpinPolicy::Allowed(now)) return ready();
+  if (!SpinPolicy::Allowed(now)) return false;
+  // A spin that pauses holds its core; one that yields (more devices than
+  // cores) hands it to the peers it waits for, and is kept.
+  SpinOutcomes* outcomes = yield ? nullptr : &SpinOutcomes::Process();
+  if (outcomes != nullptr && !outcomes->ShouldSpin()) return false;
+  auto record = [&](bool ended_wait) {
+    if (outcomes != nullptr) outcomes->Record(ended_wait);
+  };
   const auto until = now + kSpinFor;
   while (!ready()) {
-    if (now >= until) return false;
+    if (now >= until) {
+      record(false);
+      return false;
+    }
     lock.unlock();
     GiveWay(yield, 32);
     lock.lock();
     const auto after = SpinPolicy::Clock::now();
-    if (!SpinPolicy::Round(now, after)) return ready();
+    if (!SpinPolicy::Round(now, after)) {
+      record(false);
+      return ready();
+    }
     now = after;
   }
+  record(true);
   return true;
 }
 

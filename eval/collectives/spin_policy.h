@@ -62,6 +62,46 @@ class SpinPolicy {
   static inline std::atomic<int64_t> quiet_until_{0};
 };
 
+// Whether spinning pays: a spin that runs out before the wait ends costs
+// its whole length (50 us among threads) and the sleep after it, where one
+// that ends the wait saves a wake-up (10-15 us through the futex on these
+// VMs). With the cores shared with other work, a peer is often off its core
+// for a time slice, and spins ran out on 1 wait in 2 to 3 (f32[4]
+// all-reduces on 2 threads beside 2 busy processes: a median of 33-58 us per
+// all-reduce against 8-12 us for a bare condition-variable rendezvous).
+// So the share of recent spins that ran out is kept (a moving average over
+// about 16), and past kMaxFailShare only every kProbeEvery-th wait spins,
+// to notice when the peers have their cores again. Approximate under
+// races, by design: the counts are relaxed atomics.
+class SpinOutcomes {
+ public:
+  // In 1/1024: spinning pays while fewer than 1 in 8 spins run out.
+  static constexpr int32_t kMaxFailShare = 128;
+  static constexpr uint32_t kProbeEvery = 16;
+
+  // The process's record, shared by its waiters.
+  static SpinOutcomes& Process() {
+    static SpinOutcomes outcomes;
+    return outcomes;
+  }
+  // Whether the wait now starting should spin before it sleeps.
+  bool ShouldSpin() {
+    if (fail_share_.load(std::memory_order_relaxed) < kMaxFailShare) return true;
+    return probes_.fetch_add(1, std::memory_order_relaxed) % kProbeEvery == kProbeEvery - 1;
+  }
+  // A spin ended: `ended_wait` when the wait was over before it ran out.
+  void Record(bool ended_wait) {
+    int32_t f = fail_share_.load(std::memory_order_relaxed);
+    f += ended_wait ? -(f >> 4) : (1024 - f) >> 4;
+    fail_share_.store(f, std::memory_order_relaxed);
+  }
+  int32_t fail_share() const { return fail_share_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<int32_t> fail_share_{0};
+  std::atomic<uint32_t> probes_{0};
+};
+
 }  // namespace hlo
 
 #endif  // HLO_EVAL_COLLECTIVES_SPIN_POLICY_H_

@@ -23,5 +23,36 @@ TEST_CASE("spinning stops for a while after a round that lost its core", "[rende
       SpinPolicy::Round(t0, t0 + std::chrono::milliseconds(5), std::chrono::milliseconds(4)));
 }
 
+TEST_CASE("spinning stops while most spins run out, probing now and then", "[rendezvous]") {
+  SpinOutcomes outcomes;
+  CHECK(outcomes.ShouldSpin());
+  // Spins that end their waits keep it on; one that runs out now and then
+  // (1 in 10) does not turn it off.
+  for (int i = 0; i < 100; ++i) outcomes.Record(i % 10 != 0);
+  CHECK(outcomes.fail_share() < SpinOutcomes::kMaxFailShare);
+  CHECK(outcomes.ShouldSpin());
+  // Three in a row that run out (a peer off its core for a time slice): off.
+  for (int i = 0; i < 3; ++i) outcomes.Record(false);
+  CHECK(outcomes.fail_share() >= SpinOutcomes::kMaxFailShare);
+  // Then one wait in kProbeEvery spins, to notice when the peers are back.
+  int spins = 0;
+  for (uint32_t i = 0; i < 4 * SpinOutcomes::kProbeEvery; ++i) spins += outcomes.ShouldSpin();
+  CHECK(spins == 4);
+  // Probes that end their waits turn it on again.
+  int probes = 0;
+  while (outcomes.fail_share() >= SpinOutcomes::kMaxFailShare && probes < 100) {
+    outcomes.Record(true);
+    ++probes;
+  }
+  CHECK(probes <= 16);
+  CHECK(outcomes.ShouldSpin());
+  // Every spin running out keeps the share below 1024, and probing goes on.
+  for (int i = 0; i < 1000; ++i) outcomes.Record(false);
+  CHECK(outcomes.fail_share() <= 1024);
+  spins = 0;
+  for (uint32_t i = 0; i < SpinOutcomes::kProbeEvery; ++i) spins += outcomes.ShouldSpin();
+  CHECK(spins == 1);
+}
+
 }  // namespace
 }  // namespace hlo
