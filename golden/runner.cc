@@ -1,5 +1,6 @@
 #include "golden/runner.h"
 
+#include <malloc.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -373,6 +374,13 @@ constexpr int64_t kWorkHeadroom = int64_t{256} << 20;
 void RunOnThreads(int count, const std::function<void()>& work, std::ostream& out) {
   std::vector<std::thread> threads;
   const int64_t stack = ThreadStackBytes();
+#if defined(M_ARENA_MAX)
+  // Under a memory limit, every thread sharing malloc's main arena: an arena
+  // of a thread's own reserves 64 MiB of address space when the thread first
+  // allocates, after the check below, and four of them take all of
+  // kWorkHeadroom (a selftest under 600 MiB failed reads late in its run).
+  if (count > 1 && AddressSpaceLeft() != INT64_MAX) mallopt(M_ARENA_MAX, 1);
+#endif
   for (int t = 0; t < count; ++t) {
     if (t > 0 && AddressSpaceLeft() < kWorkHeadroom + stack) {
       out << "hlo-test: note: -j " << count << ": the system gave " << t

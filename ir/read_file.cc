@@ -61,6 +61,7 @@ absl::StatusOr<std::string> ReadRestOfFile(std::FILE* in, const std::string& pat
   // not in running out of memory. (Blocks, joined at the end, need at most
   // twice the input; a string grown by doubling needed three times.)
   constexpr size_t kBlock = size_t{1} << 20;
+  constexpr size_t kProbe = size_t{4} << 10;
   std::string data;
   try {
     struct stat st;
@@ -73,16 +74,21 @@ absl::StatusOr<std::string> ReadRestOfFile(std::FILE* in, const std::string& pat
     }
     std::vector<std::string> blocks;
     int64_t total = static_cast<int64_t>(data.size());
+    // After a read of the whole size, a small block to find the end (a
+    // megabyte each is much where many threads read under a memory limit).
+    size_t next = data.empty() ? kBlock : kProbe;
     for (;;) {
-      std::string block(kBlock, '\0');
-      block.resize(std::fread(block.data(), 1, kBlock, in));
+      std::string block(next, '\0');
+      next = kBlock;
+      const size_t wanted = block.size();
+      block.resize(std::fread(block.data(), 1, wanted, in));
       if (block.empty()) break;
       total += static_cast<int64_t>(block.size());
       if (total > limit) {
         return TooLarge(path, StrCat("the input (more than ", total - block.size(), " bytes)"),
                         limit);
       }
-      const bool last = block.size() < kBlock;
+      const bool last = block.size() < wanted;
       blocks.push_back(std::move(block));
       if (last) break;
     }
