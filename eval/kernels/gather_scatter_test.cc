@@ -200,6 +200,81 @@ ENTRY main {
   }
 }
 
+// Index vectors of 1 to 5 components (the window list unrolls 1-4 and
+// loops over more), some of them out of bounds on one side or the other
+// (their windows are skipped whole), against the evaluator element by
+// element.
+TEST_CASE("scatter: index vectors of every length, some out of bounds", "[scatter]") {
+  const int64_t dims[5] = {3, 4, 5, 2, 3};
+  for (int k = 1; k <= 5; ++k) {
+    INFO("components " << k);
+    const int64_t windows = 40;
+    auto idx = Literal::Create(Shape::Array(PrimitiveType::kS32, {windows, k}));
+    REQUIRE(idx.ok());
+    uint32_t seed = 11 + k;
+    int64_t outside = 0;
+    for (int64_t w = 0; w < windows; ++w) {
+      bool out = false;
+      for (int j = 0; j < k; ++j) {
+        seed = seed * 1664525u + 1013904223u;
+        // In [-1, dim]: about one component in three of size 3 is outside.
+        const int32_t v = static_cast<int32_t>((seed >> 8) % (dims[j] + 2)) - 1;
+        out |= v < 0 || v >= dims[j];
+        idx->typed<int32_t>()[w * k + j] = v;
+      }
+      outside += out;
+    }
+    CHECK(outside > 0);
+    CHECK(outside < windows);
+    std::string window_dims, inserted, sdod, update_shape = StrCat(windows);
+    for (int j = 0; j < 5; ++j) {
+      if (j < k) {
+        StrAppend(&inserted, inserted.empty() ? "" : ",", j);
+        StrAppend(&sdod, sdod.empty() ? "" : ",", j);
+      } else {
+        StrAppend(&window_dims, window_dims.empty() ? "" : ",", j - k + 1);
+        StrAppend(&update_shape, ",", dims[j]);
+      }
+    }
+    const std::string module = StrCat(R"(HloModule lengths
+addf {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  base = f32[3,4,5,2,3] parameter(0)
+  idx = s32[)",
+                                      windows, ",", k, R"(] parameter(1)
+  upd = f32[)",
+                                      update_shape, R"(] parameter(2)
+  ROOT s = f32[3,4,5,2,3] scatter(base, idx, upd), update_window_dims={)",
+                                      window_dims, "}, inserted_window_dims={", inserted,
+                                      "}, scatter_dims_to_operand_dims={", sdod,
+                                      "}, index_vector_dim=1, to_apply=addf\n}\n");
+    auto m = ParseModule(module);
+    INFO((m.ok() ? std::string() : std::string(m.status().message())));
+    REQUIRE(m.ok());
+    std::vector<int64_t> udims = {windows};
+    for (int j = k; j < 5; ++j) udims.push_back(dims[j]);
+    std::vector<Value> args = {
+        OrderSensitive(Shape::Array(PrimitiveType::kF32, {3, 4, 5, 2, 3}), 1),
+        Value::FromLiteral(*std::move(idx)),
+        OrderSensitive(Shape::Array(PrimitiveType::kF32, udims), 2)};
+    Evaluator fast(**m, {});
+    auto got = fast.Run(args);
+    REQUIRE(got.ok());
+    EvalOptions slow_options;
+    slow_options.fast_paths = false;
+    Evaluator slow(**m, slow_options);
+    auto want = slow.Run(args);
+    REQUIRE(want.ok());
+    CHECK(std::memcmp(got->array().data(), want->array().data(), got->array().size_bytes()) == 0);
+    // Something landed: the result is not the input.
+    CHECK(std::memcmp(got->array().data(), args[0].array().data(), got->array().size_bytes()) != 0);
+  }
+}
+
 TEST_CASE("scatter: malformed scatters are errors", "[scatter]") {
   ExpectError(RunModule(ScatterModule(kAdd,
                                       "update_window_dims={}, inserted_window_dims={0}, "

@@ -15,6 +15,7 @@
 // runs (eval/kernels/scatter_internal.h): a typed loop for the known
 // combiners, else the batched interpreter, else (and under --no-fast-paths)
 // the evaluator once per element.
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -201,10 +202,12 @@ namespace {
 // sized once and cut at the end, a window's bounds are tested without a
 // branch per component, and one batch dimension (the usual [N, k] indices)
 // steps without the coordinate loop: that scatter's list took half the time.
-template <typename Read>
+// kN: the index vectors' length when known here (1-4: the loop over the
+// components unrolls, the limits and strides held in registers), else 0.
+template <size_t kN, typename Read>
 WindowList ListWindowsWith(const ScatterPlan& p, Read read) {
   const IndexBatch& b = p.batch;
-  const size_t nstart = p.start_limit.size();
+  const size_t nstart = kN > 0 ? kN : p.start_limit.size();
   WindowList w;
   for (size_t k = 0; k < nstart; ++k) {
     if (p.start_limit[k] < 0) return w;  // the window is wider than the input
@@ -219,6 +222,13 @@ WindowList ListWindowsWith(const ScatterPlan& p, Read read) {
   // them, and reloading every field per window was most of this loop.
   const uint64_t* limit = reinterpret_cast<const uint64_t*>(p.start_limit.data());
   const uint64_t* stride = reinterpret_cast<const uint64_t*>(p.start_stride.data());
+  uint64_t fixed_limit[kN > 0 ? kN : 1], fixed_stride[kN > 0 ? kN : 1];
+  if constexpr (kN > 0) {
+    std::copy_n(limit, kN, fixed_limit);
+    std::copy_n(stride, kN, fixed_stride);
+    limit = fixed_limit;
+    stride = fixed_stride;
+  }
   const int64_t vstride = b.vector_stride;
   int64_t* input_base = w.input_base.data();
   int64_t* update_base = w.update_base.data();
@@ -260,20 +270,40 @@ WindowList ListWindowsWith(const ScatterPlan& p, Read read) {
 
 }  // namespace
 
+namespace {
+
+template <typename Read>
+WindowList ListWindowsOfLength(const ScatterPlan& p, Read read) {
+  switch (p.start_limit.size()) {
+    case 1:
+      return ListWindowsWith<1>(p, read);
+    case 2:
+      return ListWindowsWith<2>(p, read);
+    case 3:
+      return ListWindowsWith<3>(p, read);
+    case 4:
+      return ListWindowsWith<4>(p, read);
+    default:
+      return ListWindowsWith<0>(p, read);
+  }
+}
+
+}  // namespace
+
 WindowList ListWindows(const ScatterPlan& p, const Literal& indices) {
   const uint8_t* idx = indices.data();
   switch (indices.element_type()) {
     case PrimitiveType::kS32: {
       const int32_t* x = reinterpret_cast<const int32_t*>(idx);
-      return ListWindowsWith(p, [x](int64_t i) { return static_cast<int64_t>(x[i]); });
+      return ListWindowsOfLength(p, [x](int64_t i) { return static_cast<int64_t>(x[i]); });
     }
     case PrimitiveType::kS64: {
       const int64_t* x = reinterpret_cast<const int64_t*>(idx);
-      return ListWindowsWith(p, [x](int64_t i) { return x[i]; });
+      return ListWindowsOfLength(p, [x](int64_t i) { return x[i]; });
     }
     default: {
       IndexReader read = ReaderFor(indices.element_type());
-      return ListWindowsWith(p, [read, idx](int64_t i) { return read(idx, i); });
+      return ListWindowsWith<0>(p, [read, idx](int64_t i) { return read(idx, i); });
     }
   }
 }
