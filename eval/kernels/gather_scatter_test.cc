@@ -134,6 +134,19 @@ Value OrderSensitive(const Shape& shape, uint32_t seed) {
   return Value::FromLiteral(*std::move(lit));
 }
 
+// The module's result with fast paths (first) and element by element.
+std::pair<Value, Value> FastAndSlow(Module& m, const std::vector<Value>& args) {
+  Evaluator fast(m, {});
+  auto got = fast.Run(args);
+  REQUIRE(got.ok());
+  EvalOptions slow_options;
+  slow_options.fast_paths = false;
+  Evaluator slow(m, slow_options);
+  auto want = slow.Run(args);
+  REQUIRE(want.ok());
+  return {*std::move(got), *std::move(want)};
+}
+
 TEST_CASE("scatter: one-element windows combine in index order on every path", "[scatter]") {
   // XLA's max-pool gradient scatter (index vectors, windows of ones) and a
   // plain element scatter; the large one takes the tiled, parallel path.
@@ -183,17 +196,10 @@ ENTRY main {
         Value::FromLiteral(*std::move(idx)),
         OrderSensitive(Shape::Array(PrimitiveType::kF32, {windows, 1, 1}), 2),
         OrderSensitive(Shape::Array(PrimitiveType::kF32, {windows}), 2)};
-    Evaluator fast(**m, {});
-    auto got = fast.Run(args);
-    REQUIRE(got.ok());
-    EvalOptions slow_options;
-    slow_options.fast_paths = false;
-    Evaluator slow(**m, slow_options);
-    auto want = slow.Run(args);
-    REQUIRE(want.ok());
+    const auto [got, want] = FastAndSlow(**m, args);
     for (int k = 0; k < 2; ++k) {
-      const Literal& g = got->element(k).array();
-      const Literal& w = want->element(k).array();
+      const Literal& g = got.element(k).array();
+      const Literal& w = want.element(k).array();
       INFO("n " << n << ", scatter " << k);
       CHECK(std::memcmp(g.data(), w.data(), g.size_bytes()) == 0);
     }
@@ -261,17 +267,11 @@ ENTRY main {
         OrderSensitive(Shape::Array(PrimitiveType::kF32, {3, 4, 5, 2, 3}), 1),
         Value::FromLiteral(*std::move(idx)),
         OrderSensitive(Shape::Array(PrimitiveType::kF32, udims), 2)};
-    Evaluator fast(**m, {});
-    auto got = fast.Run(args);
-    REQUIRE(got.ok());
-    EvalOptions slow_options;
-    slow_options.fast_paths = false;
-    Evaluator slow(**m, slow_options);
-    auto want = slow.Run(args);
-    REQUIRE(want.ok());
-    CHECK(std::memcmp(got->array().data(), want->array().data(), got->array().size_bytes()) == 0);
+    const auto [got, want] = FastAndSlow(**m, args);
+    const size_t bytes = got.array().size_bytes();
+    CHECK(std::memcmp(got.array().data(), want.array().data(), bytes) == 0);
     // Something landed: the result is not the input.
-    CHECK(std::memcmp(got->array().data(), args[0].array().data(), got->array().size_bytes()) != 0);
+    CHECK(std::memcmp(got.array().data(), args[0].array().data(), bytes) != 0);
   }
 }
 
