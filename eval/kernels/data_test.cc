@@ -709,6 +709,66 @@ TEST_CASE("concatenate: inner dimensions, empty operands, rank 3, sub-byte", "[e
   Expect(r.Eval("c3", {V("f32[2,0] {{}, {}}"), V("f32[2,0] {{}, {}}")}), "f32[2,0] {{}, {}}");
 }
 
+// Pieces of extent 1 side by side (XLA's index vectors): 2 and 4 4-byte
+// operands interleave four rows at a time (6 rows: a tail of 2), other
+// counts and widths and a piece of extent 2 take the strided copies; a
+// trailing dimension of extent 1; NaN payloads kept.
+TEST_CASE("concatenate: pieces of extent 1 along the minor dimension", "[eval]") {
+  Runner r(R"(ENTRY e {
+    a = s32[6,1] parameter(0)
+    b = s32[6,1] parameter(1)
+    c = s32[6,1] parameter(2)
+    d = s32[6,1] parameter(3)
+    h = f16[2,1,1] parameter(4)
+    g = f16[2,1,1] parameter(5)
+    p = pred[2,1] parameter(6)
+    q = pred[2,1] parameter(7)
+    w = s64[2,1] parameter(8)
+    x = s64[2,2] parameter(9)
+    f = f32[5,1,1] parameter(10)
+    two = s32[6,2] concatenate(a, b), dimensions={1}
+    three = s32[6,3] concatenate(a, b, c), dimensions={1}
+    four = s32[6,4] concatenate(a, b, c, d), dimensions={1}
+    five = s32[6,5] concatenate(d, c, b, a, d), dimensions={1}
+    halves = f16[2,2,1] concatenate(h, g), dimensions={1}
+    preds = pred[2,3] concatenate(p, q, p), dimensions={1}
+    mixed = s64[2,3] concatenate(w, x), dimensions={1}
+    floats = f32[5,2,1] concatenate(f, f), dimensions={1}
+    ROOT t = (s32[6,2]) tuple(two)
+  })");
+  const Value a = V("s32[6,1] {{1}, {2}, {3}, {4}, {5}, {6}}");
+  const Value b = V("s32[6,1] {{10}, {20}, {30}, {40}, {50}, {60}}");
+  const Value c = V("s32[6,1] {{-1}, {-2}, {-3}, {-4}, {-5}, {-6}}");
+  const Value d = V("s32[6,1] {{7}, {8}, {9}, {10}, {11}, {12}}");
+  Expect(r.Eval("two", {a, b}), "s32[6,2] {{1, 10}, {2, 20}, {3, 30}, {4, 40}, {5, 50}, {6, 60}}");
+  Expect(r.Eval("three", {a, b, c}),
+         "s32[6,3] {{1, 10, -1}, {2, 20, -2}, {3, 30, -3}, {4, 40, -4}, {5, 50, -5}, "
+         "{6, 60, -6}}");
+  Expect(r.Eval("four", {a, b, c, d}),
+         "s32[6,4] {{1, 10, -1, 7}, {2, 20, -2, 8}, {3, 30, -3, 9}, {4, 40, -4, 10}, "
+         "{5, 50, -5, 11}, {6, 60, -6, 12}}");
+  Expect(r.Eval("five", {d, c, b, a, d}),
+         "s32[6,5] {{7, -1, 10, 1, 7}, {8, -2, 20, 2, 8}, {9, -3, 30, 3, 9}, "
+         "{10, -4, 40, 4, 10}, {11, -5, 50, 5, 11}, {12, -6, 60, 6, 12}}");
+  Expect(r.Eval("halves", {V("f16[2,1,1] {{{0.5}}, {{1.5}}}"), V("f16[2,1,1] {{{-2}}, {{4}}}")}),
+         "f16[2,2,1] {{{0.5}, {-2}}, {{1.5}, {4}}}");
+  const Value p = V("pred[2,1] {{1}, {0}}");
+  Expect(r.Eval("preds", {p, V("pred[2,1] {{0}, {0}}"), p}), "pred[2,3] {{1, 0, 1}, {0, 0, 0}}");
+  Expect(r.Eval("mixed", {V("s64[2,1] {{5}, {6}}"), V("s64[2,2] {{1, 2}, {3, 4}}")}),
+         "s64[2,3] {{5, 1, 2}, {6, 3, 4}}");
+  // A signalling NaN's bits (0x7f800001) and -0 go through unchanged.
+  absl::StatusOr<Literal> fl = Literal::Create(Shape::Array(PrimitiveType::kF32, {5, 1, 1}));
+  REQUIRE(fl.ok());
+  const uint32_t bits[5] = {0x7f800001u, 0x80000000u, 0x3f800000u, 0xffc00001u, 0x00000001u};
+  std::memcpy(fl->data(), bits, sizeof(bits));
+  const Value f = Value::FromLiteral(*std::move(fl));
+  absl::StatusOr<Value> joined = r.Eval("floats", {f, f});
+  REQUIRE(joined.ok());
+  uint32_t got[10];
+  std::memcpy(got, joined->array().data(), sizeof(got));
+  for (int i = 0; i < 10; ++i) CHECK(got[i] == bits[i / 2]);
+}
+
 // ---- pad --------------------------------------------------------------------
 
 TEST_CASE("pad: StableHLO example", "[eval]") {
