@@ -158,6 +158,14 @@ ScopedFlushDenormals::~ScopedFlushDenormals() {
 #endif
 }
 
+bool FlushesDenormalResults() {
+#ifdef HLO_HAVE_MXCSR
+  return (_mm_getcsr() & _MM_FLUSH_ZERO_ON) != 0;
+#else
+  return false;
+#endif
+}
+
 bool HasFlushedDenormals(PrimitiveType t) {
   return t == PT::kF32 || t == PT::kF64 || t == PT::kBF16 || t == PT::kC64 || t == PT::kC128;
 }

@@ -57,6 +57,10 @@ class ScopedFlushDenormals {
   unsigned saved_ = 0;
 };
 
+// Whether this thread's MXCSR flushes denormal results to zero (FTZ): a
+// sum can then be -0 (a negative denormal result flushed).
+bool FlushesDenormalResults();
+
 // Whether XLA:CPU's arithmetic flushes denormals of this element type: f32,
 // f64, bf16, c64, c128.
 bool HasFlushedDenormals(PrimitiveType t);

@@ -21,10 +21,8 @@
 #include <cstring>
 #include <limits>
 #include <memory>
-#if defined(__SSE__)
-#include <xmmintrin.h>
-#endif
 
+#include "eval/denormals.h"
 #include "eval/interp/elementwise_ops.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/reduce_internal.h"
@@ -180,16 +178,6 @@ Lines LinesAround(const std::vector<WindowAxis>& axes, int d) {
 
 // ---- simple reducers: typed loops ---------------------------------------------
 
-// Whether this thread flushes denormal results to zero (MXCSR's FTZ, set
-// by --denormals=flush): a sum can then be -0 (a negative denormal flushed).
-bool FlushingToZero() {
-#if defined(__SSE__)
-  return (_mm_getcsr() & _MM_FLUSH_ZERO_ON) != 0;
-#else
-  return false;
-#endif
-}
-
 // Whether folding `init` into an accumulator that started at `init` leaves
 // it bit for bit: the identities of max (-inf), min (+inf) and the integer
 // ops, and +0 for float sums (an accumulator whose first operand was +0 is
@@ -214,7 +202,7 @@ bool InitFoldIsNoOp(T init) {
         return init == 0;  // add, or, xor
     }
   } else {
-    if (op == Opcode::kAdd) return !std::signbit(init) && init == 0 && !FlushingToZero();
+    if (op == Opcode::kAdd) return !std::signbit(init) && init == 0 && !FlushesDenormalResults();
     if (op == Opcode::kMaximum) return init == -std::numeric_limits<T>::infinity();
     if (op == Opcode::kMinimum) return init == std::numeric_limits<T>::infinity();
     return false;
@@ -231,6 +219,24 @@ void ApplyInit(T* row, int64_t n, T init, bool noop) {
   for (int64_t o = 0; o < n; ++o) row[o] = Apply<op>(row[o], init);
 }
 
+// kLines lines along the minor axis `a` (Prefix()), each from x + j * a.in
+// into y + j * a.out: one accumulator per line, side by side, so that the
+// lines' chains of dependent operations overlap (one line's chain waits an
+// operation's latency per element).
+template <Opcode op, int64_t kLines, typename T>
+void ScanLines(const T* x, T init, const WindowAxis& a, T* y) {
+  T acc[kLines];
+  std::fill_n(acc, kLines, init);
+  int64_t folded = -1;
+  for (int64_t o = 0; o < a.out; ++o) {
+    const int64_t e = a.PrefixEnd(o);
+    for (; folded < e; ++folded) {
+      for (int64_t j = 0; j < kLines; ++j) acc[j] = Apply<op>(acc[j], x[j * a.in + folded + 1]);
+    }
+    for (int64_t j = 0; j < kLines; ++j) y[j * a.out + o] = acc[j];
+  }
+}
+
 // Axis d is Prefix(): out[.., o, ..] = out[.., o-1, ..] (+) x[.., e(o), ..].
 template <Opcode op, typename T>
 void PrefixScan(const T* src, T init, const std::vector<WindowAxis>& axes, int d, T* dst) {
@@ -238,36 +244,13 @@ void PrefixScan(const T* src, T init, const std::vector<WindowAxis>& axes, int d
   const Lines l = LinesAround(axes, d);
   const int64_t inner = l.inner;
   if (inner == 1) {
-    // The scan along the minor dimension: one accumulator per line, kLines
-    // lines at a time, so that their chains of dependent operations
-    // overlap (one line's chain waits an operation's latency per element).
+    // The scan along the minor dimension: 8 lines at a time, then one.
     constexpr int64_t kLines = 8;
     int64_t q = 0;
     for (; q + kLines <= l.outer; q += kLines) {
-      const T* x = src + q * a.in;
-      T* y = dst + q * a.out;
-      T acc[kLines];
-      std::fill_n(acc, kLines, init);
-      int64_t folded = -1;
-      for (int64_t o = 0; o < a.out; ++o) {
-        const int64_t e = a.PrefixEnd(o);
-        for (; folded < e; ++folded) {
-          for (int64_t j = 0; j < kLines; ++j) acc[j] = Apply<op>(acc[j], x[j * a.in + folded + 1]);
-        }
-        for (int64_t j = 0; j < kLines; ++j) y[j * a.out + o] = acc[j];
-      }
+      ScanLines<op, kLines>(src + q * a.in, init, a, dst + q * a.out);
     }
-    for (; q < l.outer; ++q) {
-      const T* x = src + q * a.in;
-      T* y = dst + q * a.out;
-      T acc = init;
-      int64_t folded = -1;
-      for (int64_t o = 0; o < a.out; ++o) {
-        const int64_t e = a.PrefixEnd(o);
-        while (folded < e) acc = Apply<op>(acc, x[++folded]);
-        y[o] = acc;
-      }
-    }
+    for (; q < l.outer; ++q) ScanLines<op, 1>(src + q * a.in, init, a, dst + q * a.out);
     return;
   }
   for (int64_t q = 0; q < l.outer; ++q) {
