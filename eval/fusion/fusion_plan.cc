@@ -10,6 +10,7 @@
 #include "absl/container/inlined_vector.h"
 #include "eval/kernels/kernels.h"
 #include "eval/runtime/parallel.h"
+#include "eval/runtime/stream_store.h"
 
 namespace hlo {
 namespace {
@@ -167,9 +168,13 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
         }
       }
     }
-    // (One op is a group where a reduce folds its values: GroupReduceOf.)
+    // (One op is a group where a reduce folds its values: GroupReduceOf,
+    // or where its result is written with streaming stores.)
     std::optional<GroupReduce> reduce = GroupReduceOf(root);
-    if (group.size() < 2 && !reduce) continue;
+    const bool streams =
+        root.shape().IsArray() &&
+        root.shape().ElementCount() * ByteWidth(root.shape().element_type()) >= kStreamStoreBytes;
+    if (group.size() < 2 && !reduce && !streams) continue;
     auto fused = std::make_unique<FusedGroup>();
     fused->root = &root;
     fused->members.assign(group.begin(), group.end());
@@ -192,7 +197,8 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
         std::any_of(fused->members.begin(), fused->members.end(),
                     [](const Instruction* m) { return m->opcode() == Opcode::kBroadcast; });
     if (fused->outputs.empty()) fused->reduce = reduce;
-    if ((*program)->step_count() < 2 && !fused->row_op && !absorbs_broadcast && !fused->reduce) {
+    if ((*program)->step_count() < 2 && !fused->row_op && !absorbs_broadcast && !fused->reduce &&
+        !streams) {
       continue;
     }
     fused->program = *std::move(program);
@@ -271,6 +277,10 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
       (outputs == nullptr && !group.outputs.empty())) {
     return absl::InternalError("a fused group's outputs do not match its program");
   }
+  int64_t out_bytes = 0;
+  for (int64_t r = 0; r < program.result_count(); ++r)
+    out_bytes += n * ByteWidth(program.result_type(r));
+  const bool stream = out_bytes >= kStreamStoreBytes;
   std::atomic<int64_t> next_program{0};
   std::mutex failure_mu;
   absl::Status failure;
@@ -278,7 +288,7 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
     const int64_t k = next_program++;
     BatchProgram& p = k == 0 ? program : *group.clones[k - 1];
     const int64_t begin = b * BatchProgram::kBlock, end = std::min(n, e * BatchProgram::kBlock);
-    absl::Status st = p.Run(*in, outs, end - begin, begin);
+    absl::Status st = p.Run(*in, outs, end - begin, begin, stream);
     if (!st.ok()) {
       std::lock_guard<std::mutex> lock(failure_mu);
       failure = st;

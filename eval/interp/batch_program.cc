@@ -9,6 +9,7 @@
 #include "eval/denormals.h"
 #include "eval/interp/elementwise_ops.h"
 #include "eval/interp/raw_step.h"
+#include "eval/runtime/stream_store.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -773,18 +774,19 @@ absl::Status BatchProgram::RunSteps(int64_t count) {
 
 absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
                                    absl::Span<void* const> outputs, int64_t n, int64_t first,
-                                   int64_t output_origin) {
+                                   int64_t output_origin, bool stream_outputs) {
   if (inputs.size() != parameter_types_.size() || outputs.size() != result_types_.size()) {
     return absl::InvalidArgumentError(StrCat("the computation takes ", parameter_types_.size(),
                                              " parameters and gives ", result_types_.size(),
                                              " results"));
   }
   // A result goes straight into its output unless the output is also an
-  // input (in-place updates): the block's later steps may still read it.
+  // input (in-place updates: the block's later steps may still read it) or
+  // is streamed (from the register, a block of whole lines at a time).
   absl::InlinedVector<bool, 8> write_in_place(outputs.size(), false);
   for (size_t r = 0; r < outputs.size(); ++r) {
-    write_in_place[r] =
-        writes_in_place_[r] && std::find(inputs.begin(), inputs.end(), outputs[r]) == inputs.end();
+    write_in_place[r] = !stream_outputs && writes_in_place_[r] &&
+                        std::find(inputs.begin(), inputs.end(), outputs[r]) == inputs.end();
   }
   for (int64_t offset = first; offset < first + n; offset += block_) {
     const int64_t count = std::min(block_, first + n - offset);
@@ -846,10 +848,16 @@ absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
     for (size_t r = 0; r < outputs.size(); ++r) {
       if (write_in_place[r]) continue;
       const int64_t width = ByteWidth(result_types_[r]);
-      std::memcpy(static_cast<uint8_t*>(outputs[r]) + (offset - output_origin) * width,
-                  registers_[result_registers_[r]].data(), count * width);
+      uint8_t* dst = static_cast<uint8_t*>(outputs[r]) + (offset - output_origin) * width;
+      const uint8_t* reg = registers_[result_registers_[r]].data();
+      if (stream_outputs) {
+        StreamCopy(dst, reg, count * width);
+      } else {
+        std::memcpy(dst, reg, count * width);
+      }
     }
   }
+  if (stream_outputs) StreamStoreFence();
   return absl::OkStatus();
 }
 

@@ -106,16 +106,19 @@ class BatchProgram {
   // Array mode: inputs and outputs point at position 0 and the positions
   // [first, first + n) of the root's row-major order are evaluated (parts
   // of one loop on several cores, each with its own program copy).
+  // `stream_outputs`: write the outputs with streaming stores
+  // (eval/runtime/stream_store.h), for loops whose outputs together are
+  // much larger than the caches.
   absl::Status Run(absl::Span<const void* const> inputs, absl::Span<void* const> outputs, int64_t n,
-                   int64_t first = 0) {
-    return RunFrom(inputs, outputs, n, first, 0);
+                   int64_t first = 0, bool stream_outputs = false) {
+    return RunFrom(inputs, outputs, n, first, 0, stream_outputs);
   }
   // Array mode, the outputs pointing at position `first` instead: a piece
   // of the loop into a small buffer (a reduction that takes the values as
   // they are made, eval/fusion/group_reduce.h).
   absl::Status RunInto(absl::Span<const void* const> inputs, absl::Span<void* const> outputs,
                        int64_t n, int64_t first) {
-    return RunFrom(inputs, outputs, n, first, first);
+    return RunFrom(inputs, outputs, n, first, first, /*stream_outputs=*/false);
   }
 
   ~BatchProgram();
@@ -126,7 +129,7 @@ class BatchProgram {
   BatchProgram();
   // Run, with outputs[r] pointing at position `output_origin`.
   absl::Status RunFrom(absl::Span<const void* const> inputs, absl::Span<void* const> outputs,
-                       int64_t n, int64_t first, int64_t output_origin);
+                       int64_t n, int64_t first, int64_t output_origin, bool stream_outputs);
   // Makes every register `length` elements long (constants refilled).
   absl::Status Resize(int64_t length);
   // Runs the steps over the first `count` positions of the registers.
