@@ -2,13 +2,16 @@
 // vectorises for arithmetic, maximum/minimum and sqrt, and glibc's libmvec
 // (the AVX-512 / AVX2 vector math library behind -ffast-math's vectorised
 // calls, at most 4 ulp) for the transcendental functions, chosen at run time
-// from the CPU's features. Narrow floats reach these loops through float
+// from the CPU's features; without AVX-512, f32 exp and tanh are this
+// project's own (eval/interp/vector_math_avx2.h). Narrow floats reach these loops through float
 // buffers (see eval/interp/elementwise_unary.cc / _binary.cc).
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "eval/interp/elementwise_ops.h"
+#include "eval/interp/vector_math_avx2.h"
 #include "eval/vector_clones.h"
 
 #if defined(__SSE2__) || defined(__x86_64__)
@@ -120,7 +123,9 @@ __attribute__((target("avx512f"))) void Run(F16 f, const float* in, float* out, 
     std::memcpy(out + i, buf, (n - i) * sizeof(float));
   }
 }
-__attribute__((target("avx2,fma"))) void Run(F8 f, const float* in, float* out, int64_t n) {
+// (F: F8, or a function object that inlines, eval/interp/vector_math_avx2.h.)
+template <typename F>
+__attribute__((target("avx2,fma"))) void Run(F f, const float* in, float* out, int64_t n) {
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, f(_mm256_loadu_ps(in + i)));
   if (i < n) {
@@ -189,9 +194,11 @@ __attribute__((target("avx512f"))) __m512 ExpSaturating(F16 f, __m512 x) {
   ScalarExpLanes(xs, rs, scalar);
   return _mm512_load_ps(rs);
 }
-__attribute__((target("avx2,fma"))) __m256 ExpSaturating(F8 f, __m256 x) {
+// (`range`: f's, kExpVectorRange for libmvec's.)
+template <typename F>
+__attribute__((target("avx2,fma"))) __m256 ExpSaturating(F f, float range, __m256 x) {
   const __m256 magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);
-  const __m256 outside = _mm256_cmp_ps(magnitude, _mm256_set1_ps(kExpVectorRange), _CMP_NLE_UQ);
+  const __m256 outside = _mm256_cmp_ps(magnitude, _mm256_set1_ps(range), _CMP_NLE_UQ);
   if (_mm256_movemask_ps(outside) == 0) return f(x);
   const __m256 zero = _mm256_cmp_ps(x, _mm256_set1_ps(kExpZeroAtOrBelow), _CMP_LE_OQ);
   const __m256 inf = _mm256_cmp_ps(x, _mm256_set1_ps(kExpInfAtOrAbove), _CMP_GE_OQ);
@@ -227,20 +234,21 @@ __attribute__((target("avx512f"))) void RunExp(F16 f, const float* in, float s, 
     std::memcpy(out + i, buf, (n - i) * sizeof(float));
   }
 }
-template <bool kShift>
-__attribute__((target("avx2,fma"))) void RunExp(F8 f, const float* in, float s, float* out,
+template <bool kShift, typename F>
+__attribute__((target("avx2,fma"))) void RunExp(F f, const float* in, float s, float* out,
                                                 int64_t n) {
+  const float range = std::is_same_v<F, ExpAvx2Fn> ? kExpAvx2Range : kExpVectorRange;
   const __m256 vs = _mm256_set1_ps(s);
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m256 x = _mm256_loadu_ps(in + i);
     if constexpr (kShift) x = _mm256_sub_ps(x, vs);
-    _mm256_storeu_ps(out + i, ExpSaturating(f, x));
+    _mm256_storeu_ps(out + i, ExpSaturating(f, range, x));
   }
   if (i < n) {
     alignas(32) float buf[8] = {};
     for (int64_t k = i; k < n; ++k) buf[k - i] = kShift ? in[k] - s : in[k];
-    _mm256_store_ps(buf, ExpSaturating(f, _mm256_load_ps(buf)));
+    _mm256_store_ps(buf, ExpSaturating(f, range, _mm256_load_ps(buf)));
     std::memcpy(out + i, buf, (n - i) * sizeof(float));
   }
 }
@@ -253,8 +261,13 @@ bool VecMath(Opcode op, const float* in, float* out, int64_t n) {
   if (level == 0) return false;
   VecFns fns = Lookup(op);
   if (fns.f16 == nullptr) return false;
+  // Where AVX-512 is missing, this project's own AVX2 exp and tanh replace
+  // libmvec's (eval/interp/vector_math_avx2.h: faster, as accurate or more).
   if (op == Opcode::kExp) {
-    level == 2 ? RunExp<false>(fns.f16, in, 0.0f, out, n) : RunExp<false>(fns.f8, in, 0.0f, out, n);
+    level == 2 ? RunExp<false>(fns.f16, in, 0.0f, out, n)
+               : RunExp<false>(ExpAvx2Fn{}, in, 0.0f, out, n);
+  } else if (level == 1 && op == Opcode::kTanh) {
+    Run(TanhAvx2Fn{}, in, out, n);
   } else if (level == 2) {
     Run(fns.f16, in, out, n);
   } else {
@@ -269,7 +282,7 @@ bool VecExpOfDifference(const float* in, float s, float* out, int64_t n) {
   if (level == 0) return false;
   const VecFns fns = Lookup(Opcode::kExp);
   if (fns.f16 == nullptr) return false;
-  level == 2 ? RunExp<true>(fns.f16, in, s, out, n) : RunExp<true>(fns.f8, in, s, out, n);
+  level == 2 ? RunExp<true>(fns.f16, in, s, out, n) : RunExp<true>(ExpAvx2Fn{}, in, s, out, n);
   return true;
 }
 
