@@ -15,7 +15,7 @@
 # virtual padding (positive, negative, asymmetric) and the kernel in place,
 # im2col in several row blocks on several workers, pointwise with strides or
 # padding, grouped with the kernel in place, depthwise (multiplier 1 with a
-# feature tail past 16, multiplier 2, f64), weight gradients (f01b_i01o->01bf
+# feature tail past 16, multiplier 2, f64; 75 and 37 features), weight gradients (f01b_i01o->01bf
 # with a window as large as the input, with and without batch groups), input
 # gradients (lhs dilation, reversed 01oi kernel), 3-D with negative padding.
 
@@ -38,6 +38,10 @@ _CONV_PATHS_SHAPES = [
     ("p13", (2, 2, 3, 3, 2), np.float32),  # 3-D DHWIO
     ("p14", (2, 6, 6, 10), np.float64),    # f64 depthwise input
     ("p15", (3, 3, 1, 10), np.float64),    # f64 depthwise kernel
+    ("p16", (2, 5, 6, 75), np.float32),    # depthwise input, 75 features
+    ("p17", (3, 3, 1, 75), np.float32),    # its kernel
+    ("p18", (2, 5, 6, 37), np.float64),    # f64 depthwise input, 37 features
+    ("p19", (3, 3, 1, 37), np.float64),    # its kernel
 ]
 
 
@@ -52,7 +56,8 @@ INPUT_FILES["convolution_paths"] = _conv_paths_inputs
 
 @golden("convolution_paths")
 def _(c):
-    (x, k, s, k1, dx, dk, dk2, gk, wa, wg, ig, ik, x3, k3, dx64, dk64) = c.inputs
+    (x, k, s, k1, dx, dk, dk2, gk, wa, wg, ig, ik, x3, k3, dx64, dk64, wx, wk, wx64,
+     wk64) = c.inputs
     nhwc = "b01f_01io->b01f"
     wgrad = "f01b_i01o->01bf"
     return tup(
@@ -80,4 +85,9 @@ def _(c):
         convolution(x3, k3, "f32", "b012f_012io->b012f", pad_=[(-1, 1), (1, 0), (0, 1)]),
         # f64 depthwise
         convolution(dx64, dk64, "f64", nhwc, pad_=[(1, 1), (1, 1)], fgc=10),
+        # depthwise with many features: whole four-register chunks, a
+        # register tail and a scalar tail at every vector width (16, 32, 64
+        # bytes)
+        convolution(wx, wk, "f32", nhwc, pad_=[(1, 1), (1, 1)], fgc=75),
+        convolution(wx64, wk64, "f64", nhwc, pad_=[(1, 1), (0, 2)], fgc=37),
     )
