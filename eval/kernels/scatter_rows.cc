@@ -22,6 +22,7 @@
 #include "eval/kernels/scalar_apply.h"
 #include "eval/kernels/scatter_internal.h"
 #include "eval/runtime/parallel.h"
+#include "eval/runtime/stream_store.h"
 #include "eval/type_dispatch.h"
 
 namespace hlo {
@@ -276,12 +277,19 @@ void ApplyTypedWindows(const ScatterPlan& p, const WindowList& windows, const Ty
   }
   const int64_t slabs_per_tile = std::max<int64_t>(1, kTileBytes / (p.slab * width));
   const TileBuckets tiles = BucketWindows(windows, slabs_per_tile * p.slab, total);
+  // A copy much larger than the caches is streamed (no read for ownership
+  // of every line; the few lines the windows then change are read back).
+  const bool stream = from != nullptr && total * width >= kStreamStoreBytes;
   ParallelRows(tiles.count, work < kParallelBytes ? tiles.count : 1, [&](int64_t b, int64_t e) {
     for (int64_t t = b; t < e; ++t) {
       if (from) {
         const int64_t lo = t * tiles.tile_elements;
         const int64_t hi = std::min(total, lo + tiles.tile_elements);
-        std::memcpy(dst + lo * width, from + lo * width, (hi - lo) * width);
+        if (stream) {
+          StreamCopy(dst + lo * width, from + lo * width, (hi - lo) * width);
+        } else {
+          std::memcpy(dst + lo * width, from + lo * width, (hi - lo) * width);
+        }
       }
       if (points) {
         fn.points(dst, src, windows, tiles.order.data(), tiles.begin[t], tiles.begin[t + 1]);
@@ -292,6 +300,7 @@ void ApplyTypedWindows(const ScatterPlan& p, const WindowList& windows, const Ty
         fn.window(p, dst, src, windows.input_base[w], windows.update_base[w]);
       }
     }
+    if (stream) StreamStoreFence();
   });
 }
 
