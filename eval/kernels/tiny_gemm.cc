@@ -79,16 +79,103 @@ void AnyBlock(int nv, bool ta, int64_t m, int64_t k, const T* a, int64_t lda, co
   // clang-format on
 }
 
+// The same with AVX2's 32-byte registers, for machines without AVX-512.
+// target("avx2") without "fma": no fused multiply-add can be formed, so
+// every product and sum rounds on its own as above.
+#define HLO_AVX2_INLINE __attribute__((target("avx2"), always_inline)) inline
+HLO_AVX2_INLINE __m256 Zero8(const float*) { return _mm256_setzero_ps(); }
+HLO_AVX2_INLINE __m256d Zero8(const double*) { return _mm256_setzero_pd(); }
+HLO_AVX2_INLINE __m256i FirstLanes(int64_t n, const float*) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+HLO_AVX2_INLINE __m256i FirstLanes(int64_t n, const double*) {
+  return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+HLO_AVX2_INLINE __m256 LoadFirst8(const float* p, int64_t n) {
+  return _mm256_maskload_ps(p, FirstLanes(n, p));
+}
+HLO_AVX2_INLINE __m256d LoadFirst8(const double* p, int64_t n) {
+  return _mm256_maskload_pd(p, FirstLanes(n, p));
+}
+HLO_AVX2_INLINE void StoreFirst8(float* p, __m256 v, int64_t n) {
+  _mm256_maskstore_ps(p, FirstLanes(n, p), v);
+}
+HLO_AVX2_INLINE void StoreFirst8(double* p, __m256d v, int64_t n) {
+  _mm256_maskstore_pd(p, FirstLanes(n, p), v);
+}
+HLO_AVX2_INLINE __m256 Broadcast8(float x) { return _mm256_set1_ps(x); }
+HLO_AVX2_INLINE __m256d Broadcast8(double x) { return _mm256_set1_pd(x); }
+HLO_AVX2_INLINE __m256 MulAdd8(__m256 acc, __m256 x, __m256 y) {
+  return _mm256_add_ps(acc, _mm256_mul_ps(x, y));
+}
+HLO_AVX2_INLINE __m256d MulAdd8(__m256d acc, __m256d x, __m256d y) {
+  return _mm256_add_pd(acc, _mm256_mul_pd(x, y));
+}
+
+template <typename T, int NV>
+__attribute__((target("avx2"))) void ColumnBlockAvx2(bool ta, int64_t m, int64_t k, const T* a,
+                                                     int64_t lda, const T* b, int64_t ldb, T* c,
+                                                     int64_t ldc, int64_t last) {
+  constexpr int64_t kLanes = 32 / sizeof(T);
+  using V = decltype(Zero8(b));
+  for (int64_t i = 0; i < m; ++i) {
+    V acc[NV];
+#pragma GCC unroll 8
+    for (int v = 0; v < NV; ++v) acc[v] = Zero8(b);
+    for (int64_t p = 0; p < k; ++p) {
+      const V x = Broadcast8(ta ? a[p * lda + i] : a[i * lda + p]);
+      const T* row = b + p * ldb;
+#pragma GCC unroll 8
+      for (int v = 0; v < NV; ++v) {
+        acc[v] = MulAdd8(acc[v], x, LoadFirst8(row + v * kLanes, v + 1 < NV ? kLanes : last));
+      }
+    }
+#pragma GCC unroll 8
+    for (int v = 0; v < NV; ++v) {
+      StoreFirst8(c + i * ldc + v * kLanes, acc[v], v + 1 < NV ? kLanes : last);
+    }
+  }
+}
+#undef HLO_AVX2_INLINE
+
+template <typename T>
+void AnyBlockAvx2(int nv, bool ta, int64_t m, int64_t k, const T* a, int64_t lda, const T* b,
+                  int64_t ldb, T* c, int64_t ldc, int64_t last) {
+  // One case per macro call, laid out by hand.
+  // clang-format off
+  switch (nv) {
+#define HLO_BLOCK(n) \
+  case n: return ColumnBlockAvx2<T, n>(ta, m, k, a, lda, b, ldb, c, ldc, last);
+    HLO_BLOCK(1) HLO_BLOCK(2) HLO_BLOCK(3) HLO_BLOCK(4)
+    HLO_BLOCK(5) HLO_BLOCK(6) HLO_BLOCK(7) HLO_BLOCK(8)
+#undef HLO_BLOCK
+    default: return;
+  }
+  // clang-format on
+}
+
+bool HaveAvx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+
 template <typename T>
 bool Rows(bool ta, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b,
           int64_t ldb, T* c, int64_t ldc) {
-  if (!avx512::Available()) return false;
-  constexpr int64_t kLanes = 64 / sizeof(T);
-  constexpr int64_t kBlockCols = kMostVectors * kLanes;
-  for (int64_t j = 0; j < n; j += kBlockCols) {
-    const int64_t cols = std::min(kBlockCols, n - j);
-    const int nv = static_cast<int>((cols + kLanes - 1) / kLanes);
-    AnyBlock<T>(nv, ta, m, k, a, lda, b + j, ldb, c + j, ldc, cols - (nv - 1) * kLanes);
+  const bool wide = avx512::Available();
+  if (!wide && !HaveAvx2()) return false;
+  const int64_t lanes = (wide ? 64 : 32) / static_cast<int64_t>(sizeof(T));
+  const int64_t block_cols = kMostVectors * lanes;
+  for (int64_t j = 0; j < n; j += block_cols) {
+    const int64_t cols = std::min(block_cols, n - j);
+    const int nv = static_cast<int>((cols + lanes - 1) / lanes);
+    const int64_t last = cols - (nv - 1) * lanes;
+    if (wide) {
+      AnyBlock<T>(nv, ta, m, k, a, lda, b + j, ldb, c + j, ldc, last);
+    } else {
+      AnyBlockAvx2<T>(nv, ta, m, k, a, lda, b + j, ldb, c + j, ldc, last);
+    }
   }
   return true;
 }

@@ -1,4 +1,4 @@
-// Small real products in plain k order on AVX-512 (gemm.h's small products,
+// Small real products in plain k order on AVX-512 or AVX2 (gemm.h's small products,
 // which sum as XLA's reference evaluator does): C[i][j] starts at +0 and
 // adds op(A)[i][p] * B[p][j] for p = 0, 1, ..., k - 1, each product and
 // each sum rounded on its own (never a fused multiply-add). A row of C stays
@@ -16,7 +16,8 @@ namespace gemm {
 
 // C (m x n, leading dimension ldc) = op(A) B in plain k order, B untransposed
 // (B[p * ldb + j]), A as `ta` says (A[p * lda + i] or A[i * lda + p]).
-// False, with nothing written, where the machine has no AVX-512.
+// AVX2's 32-byte registers where AVX-512 is missing; false, with nothing
+// written, where the machine has neither.
 bool TinyGemmRows(bool ta, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                   const float* b, int64_t ldb, float* c, int64_t ldc);
 bool TinyGemmRows(bool ta, int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,

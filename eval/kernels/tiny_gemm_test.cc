@@ -48,7 +48,7 @@ void CheckTinyGemm() {
         b[ldb * (k - 1)] = specials[(n + k) % 5];
         std::vector<T> c(m * ldc, T(-7));
         if (!gemm::TinyGemmRows(ta, m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc)) {
-          return;  // no AVX-512 here: gemm runs its plain loop
+          return;  // neither AVX-512 nor AVX2 here: gemm runs its plain loop
         }
         for (int64_t i = 0; i < m; ++i) {
           for (int64_t j = 0; j < ldc; ++j) {
