@@ -36,49 +36,50 @@ constexpr int kMostVectors = 8;
 
 // Columns [0, (NV - 1) * lanes + last) of C for every row: NV vectors of
 // sums held across k, the last one `last` lanes wide. (Lanes past `last`
-// read zeros and are never stored.)
-template <typename T, int NV>
-__attribute__((target("avx512f"))) void ColumnBlock(bool ta, int64_t m, int64_t k, const T* a,
-                                                    int64_t lda, const T* b, int64_t ldb, T* c,
-                                                    int64_t ldc, int64_t last) {
-  constexpr int64_t kLanes = 64 / sizeof(T);
-  using V = decltype(Zero(b));
-  for (int64_t i = 0; i < m; ++i) {
-    V acc[NV];
-#pragma GCC unroll 8
-    for (int v = 0; v < NV; ++v) acc[v] = Zero(b);
-    for (int64_t p = 0; p < k; ++p) {
-      const V x = Broadcast(ta ? a[p * lda + i] : a[i * lda + p]);
-      const T* row = b + p * ldb;
-#pragma GCC unroll 8
-      for (int v = 0; v < NV; ++v) {
-        acc[v] = MulAdd(acc[v], x, LoadFirst(row + v * kLanes, v + 1 < NV ? kLanes : last));
-      }
-    }
-#pragma GCC unroll 8
-    for (int v = 0; v < NV; ++v) {
-      StoreFirst(c + i * ldc + v * kLanes, acc[v], v + 1 < NV ? kLanes : last);
-    }
+// read zeros and are never stored.) Then Any##Name, the block for `nv`
+// vectors (1 to kMostVectors). One text for both ISAs, which differ in the
+// target, the register width and the lane helpers' names.
+// Macro bodies laid out by hand: clang-format reflows the statement macros.
+// clang-format off
+#define HLO_COLUMN_BLOCK(Name, Target, kBytes, Zero, Broadcast, LoadFirst, StoreFirst, MulAdd)   \
+  template <typename T, int NV>                                                                   \
+  __attribute__((target(Target))) void Name(bool ta, int64_t m, int64_t k, const T* a,           \
+                                            int64_t lda, const T* b, int64_t ldb, T* c,          \
+                                            int64_t ldc, int64_t last) {                         \
+    constexpr int64_t kLanes = (kBytes) / sizeof(T);                                              \
+    using V = decltype(Zero(b));                                                                  \
+    for (int64_t i = 0; i < m; ++i) {                                                             \
+      V acc[NV];                                                                                  \
+      _Pragma("GCC unroll 8") for (int v = 0; v < NV; ++v) acc[v] = Zero(b);                      \
+      for (int64_t p = 0; p < k; ++p) {                                                           \
+        const V x = Broadcast(ta ? a[p * lda + i] : a[i * lda + p]);                              \
+        const T* row = b + p * ldb;                                                               \
+        _Pragma("GCC unroll 8") for (int v = 0; v < NV; ++v) {                                    \
+          acc[v] = MulAdd(acc[v], x, LoadFirst(row + v * kLanes, v + 1 < NV ? kLanes : last));    \
+        }                                                                                         \
+      }                                                                                           \
+      _Pragma("GCC unroll 8") for (int v = 0; v < NV; ++v) {                                      \
+        StoreFirst(c + i * ldc + v * kLanes, acc[v], v + 1 < NV ? kLanes : last);                 \
+      }                                                                                           \
+    }                                                                                             \
+  }                                                                                               \
+  template <typename T>                                                                           \
+  void Any##Name(int nv, bool ta, int64_t m, int64_t k, const T* a, int64_t lda, const T* b,     \
+                 int64_t ldb, T* c, int64_t ldc, int64_t last) {                                  \
+    switch (nv) {                                                                                 \
+      case 1: return Name<T, 1>(ta, m, k, a, lda, b, ldb, c, ldc, last);                          \
+      case 2: return Name<T, 2>(ta, m, k, a, lda, b, ldb, c, ldc, last);                          \
+      case 3: return Name<T, 3>(ta, m, k, a, lda, b, ldb, c, ldc, last);                          \
+      case 4: return Name<T, 4>(ta, m, k, a, lda, b, ldb, c, ldc, last);                          \
+      case 5: return Name<T, 5>(ta, m, k, a, lda, b, ldb, c, ldc, last);                          \
+      case 6: return Name<T, 6>(ta, m, k, a, lda, b, ldb, c, ldc, last);                          \
+      case 7: return Name<T, 7>(ta, m, k, a, lda, b, ldb, c, ldc, last);                          \
+      case 8: return Name<T, 8>(ta, m, k, a, lda, b, ldb, c, ldc, last);                          \
+      default: return;                                                                            \
+    }                                                                                             \
   }
-}
-
-// ColumnBlock for `nv` vectors (1 to kMostVectors).
-template <typename T>
-void AnyBlock(int nv, bool ta, int64_t m, int64_t k, const T* a, int64_t lda, const T* b,
-              int64_t ldb, T* c, int64_t ldc, int64_t last) {
-  // One case per macro call, laid out by hand.
-  // clang-format off
-  switch (nv) {
-#define HLO_BLOCK(n) \
-  case n: return ColumnBlock<T, n>(ta, m, k, a, lda, b, ldb, c, ldc, last);
-    HLO_BLOCK(1) HLO_BLOCK(2) HLO_BLOCK(3) HLO_BLOCK(4)
-    HLO_BLOCK(5) HLO_BLOCK(6) HLO_BLOCK(7) HLO_BLOCK(8)
-#undef HLO_BLOCK
-    default: return;
-  }
-  // clang-format on
-}
-
+// clang-format on
+HLO_COLUMN_BLOCK(ColumnBlock, "avx512f", 64, Zero, Broadcast, LoadFirst, StoreFirst, MulAdd)
 // The same with AVX2's 32-byte registers, for machines without AVX-512.
 // target("avx2") without "fma": no fused multiply-add can be formed, so
 // every product and sum rounds on its own as above.
@@ -113,47 +114,9 @@ HLO_AVX2_INLINE __m256d MulAdd8(__m256d acc, __m256d x, __m256d y) {
   return _mm256_add_pd(acc, _mm256_mul_pd(x, y));
 }
 
-template <typename T, int NV>
-__attribute__((target("avx2"))) void ColumnBlockAvx2(bool ta, int64_t m, int64_t k, const T* a,
-                                                     int64_t lda, const T* b, int64_t ldb, T* c,
-                                                     int64_t ldc, int64_t last) {
-  constexpr int64_t kLanes = 32 / sizeof(T);
-  using V = decltype(Zero8(b));
-  for (int64_t i = 0; i < m; ++i) {
-    V acc[NV];
-#pragma GCC unroll 8
-    for (int v = 0; v < NV; ++v) acc[v] = Zero8(b);
-    for (int64_t p = 0; p < k; ++p) {
-      const V x = Broadcast8(ta ? a[p * lda + i] : a[i * lda + p]);
-      const T* row = b + p * ldb;
-#pragma GCC unroll 8
-      for (int v = 0; v < NV; ++v) {
-        acc[v] = MulAdd8(acc[v], x, LoadFirst8(row + v * kLanes, v + 1 < NV ? kLanes : last));
-      }
-    }
-#pragma GCC unroll 8
-    for (int v = 0; v < NV; ++v) {
-      StoreFirst8(c + i * ldc + v * kLanes, acc[v], v + 1 < NV ? kLanes : last);
-    }
-  }
-}
+HLO_COLUMN_BLOCK(ColumnBlockAvx2, "avx2", 32, Zero8, Broadcast8, LoadFirst8, StoreFirst8, MulAdd8)
+#undef HLO_COLUMN_BLOCK
 #undef HLO_AVX2_INLINE
-
-template <typename T>
-void AnyBlockAvx2(int nv, bool ta, int64_t m, int64_t k, const T* a, int64_t lda, const T* b,
-                  int64_t ldb, T* c, int64_t ldc, int64_t last) {
-  // One case per macro call, laid out by hand.
-  // clang-format off
-  switch (nv) {
-#define HLO_BLOCK(n) \
-  case n: return ColumnBlockAvx2<T, n>(ta, m, k, a, lda, b, ldb, c, ldc, last);
-    HLO_BLOCK(1) HLO_BLOCK(2) HLO_BLOCK(3) HLO_BLOCK(4)
-    HLO_BLOCK(5) HLO_BLOCK(6) HLO_BLOCK(7) HLO_BLOCK(8)
-#undef HLO_BLOCK
-    default: return;
-  }
-  // clang-format on
-}
 
 bool HaveAvx2() {
   static const bool has = __builtin_cpu_supports("avx2");
@@ -172,9 +135,9 @@ bool Rows(bool ta, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, con
     const int nv = static_cast<int>((cols + lanes - 1) / lanes);
     const int64_t last = cols - (nv - 1) * lanes;
     if (wide) {
-      AnyBlock<T>(nv, ta, m, k, a, lda, b + j, ldb, c + j, ldc, last);
+      AnyColumnBlock<T>(nv, ta, m, k, a, lda, b + j, ldb, c + j, ldc, last);
     } else {
-      AnyBlockAvx2<T>(nv, ta, m, k, a, lda, b + j, ldb, c + j, ldc, last);
+      AnyColumnBlockAvx2<T>(nv, ta, m, k, a, lda, b + j, ldb, c + j, ldc, last);
     }
   }
   return true;
