@@ -20,6 +20,7 @@
 #include "absl/container/inlined_vector.h"
 #include "eval/kernels/strided_axes.h"
 #include "eval/runtime/parallel.h"
+#include "eval/runtime/stream_store.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -34,12 +35,11 @@ using CopyAxes = StridedAxes;
 
 namespace {
 
-// Copies of at least this many bytes may use non-temporal stores. Measured
-// on f32 transposes: from 32 MiB (glibc's largest mmap threshold, so the
-// result is fresh memory that is not in cache) streaming is 1.4x faster; at
-// 16 MiB the result buffer is usually recycled and warm, and plain stores
-// are 1.5-2x faster.
-constexpr int64_t kStreamBytes = int64_t{32} << 20;
+// Copies of at least kStreamStoreBytes (eval/runtime/stream_store.h) may
+// use non-temporal stores. Measured on f32 transposes: from 32 MiB (glibc's
+// largest mmap threshold, so the result is fresh memory that is not in
+// cache) streaming is 1.4x faster; at 16 MiB the result buffer is usually
+// recycled and warm, and plain stores are 1.5-2x faster.
 
 // 16-byte elements (c128) move as a pair of words.
 struct Word128 {
@@ -243,7 +243,7 @@ void CopyAxesTyped(uint8_t* dst_bytes, const uint8_t* src_bytes, CopyAxes& axes)
     }
     if (k >= 0) {
       std::rotate(axes.begin() + k, axes.begin() + k + 1, axes.begin() + (r - 1));
-      const bool large = total * static_cast<int64_t>(sizeof(E)) >= kStreamBytes;
+      const bool large = total * static_cast<int64_t>(sizeof(E)) >= kStreamStoreBytes;
       // The tiles' row axis `a` is split when no outer axis has two rows.
       const bool outer = r > 2 && axes[0].size >= 2;
       const CopyAxes split(axes.begin(), axes.begin() + (outer ? r - 2 : r - 1));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "eval/kernels/avx2_lanes.h"
 #include "eval/kernels/avx512_lanes.h"
 
 namespace hlo {
@@ -151,20 +152,6 @@ __attribute__((always_inline)) inline void PortableRows(int64_t rows, int64_t co
 // PortableRows into 16-byte and scalar FMAs through the stack: a while
 // loop's f32[256,256] gemv took 9.6 us on a Zen 3.)
 #define HLO_AVX2_INLINE __attribute__((target("avx2,fma"), always_inline)) inline
-HLO_AVX2_INLINE __m256 Zero256(const float*) { return _mm256_setzero_ps(); }
-HLO_AVX2_INLINE __m256d Zero256(const double*) { return _mm256_setzero_pd(); }
-HLO_AVX2_INLINE __m256 Load256(const float* p) { return _mm256_loadu_ps(p); }
-HLO_AVX2_INLINE __m256d Load256(const double* p) { return _mm256_loadu_pd(p); }
-// The first n lanes at p (0 to all), the others +0; nothing past them read.
-HLO_AVX2_INLINE __m256 LoadFirst256(const float* p, int64_t n) {
-  const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
-                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-  return _mm256_maskload_ps(p, mask);
-}
-HLO_AVX2_INLINE __m256d LoadFirst256(const double* p, int64_t n) {
-  const __m256i mask = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
-  return _mm256_maskload_pd(p, mask);
-}
 HLO_AVX2_INLINE __m256 Fma256(__m256 a, __m256 b, __m256 c) { return _mm256_fmadd_ps(a, b, c); }
 HLO_AVX2_INLINE __m256d Fma256(__m256d a, __m256d b, __m256d c) { return _mm256_fmadd_pd(a, b, c); }
 HLO_AVX2_INLINE float Fold256(__m256 lo, __m256 hi) {
@@ -183,24 +170,25 @@ template <typename T, int kRows>
 HLO_AVX2_INLINE void RowsAvx2(const T* mat, int64_t ld, int64_t cols, const T* x, T* y,
                               int64_t incy) {
   constexpr int64_t kHalf = 32 / sizeof(T);
-  decltype(Zero256(x)) lo[kRows], hi[kRows];
-  for (int r = 0; r < kRows; ++r) lo[r] = hi[r] = Zero256(x);
+  decltype(avx2::Zero(x)) lo[kRows], hi[kRows];
+  for (int r = 0; r < kRows; ++r) lo[r] = hi[r] = avx2::Zero(x);
   int64_t c = 0;
   for (; c + 2 * kHalf <= cols; c += 2 * kHalf) {
-    const auto xl = Load256(x + c), xh = Load256(x + c + kHalf);
+    const auto xl = avx2::Load(x + c), xh = avx2::Load(x + c + kHalf);
     for (int r = 0; r < kRows; ++r) {
-      lo[r] = Fma256(Load256(mat + r * ld + c), xl, lo[r]);
-      hi[r] = Fma256(Load256(mat + r * ld + c + kHalf), xh, hi[r]);
+      lo[r] = Fma256(avx2::Load(mat + r * ld + c), xl, lo[r]);
+      hi[r] = Fma256(avx2::Load(mat + r * ld + c + kHalf), xh, hi[r]);
     }
   }
   if (const int64_t tail = cols - c; tail > 0) {
     const int64_t n_lo = std::min(tail, kHalf), n_hi = tail - n_lo;
-    const auto xl = LoadFirst256(x + c, n_lo);
-    for (int r = 0; r < kRows; ++r) lo[r] = Fma256(LoadFirst256(mat + r * ld + c, n_lo), xl, lo[r]);
+    const auto xl = avx2::LoadFirst(x + c, n_lo);
+    for (int r = 0; r < kRows; ++r)
+      lo[r] = Fma256(avx2::LoadFirst(mat + r * ld + c, n_lo), xl, lo[r]);
     if (n_hi > 0) {
-      const auto xh = LoadFirst256(x + c + kHalf, n_hi);
+      const auto xh = avx2::LoadFirst(x + c + kHalf, n_hi);
       for (int r = 0; r < kRows; ++r) {
-        hi[r] = Fma256(LoadFirst256(mat + r * ld + c + kHalf, n_hi), xh, hi[r]);
+        hi[r] = Fma256(avx2::LoadFirst(mat + r * ld + c + kHalf, n_hi), xh, hi[r]);
       }
     }
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "eval/kernels/avx2_lanes.h"
 #include "eval/kernels/avx512_lanes.h"
 
 namespace hlo {
@@ -84,29 +85,6 @@ HLO_COLUMN_BLOCK(ColumnBlock, "avx512f", 64, Zero, Broadcast, LoadFirst, StoreFi
 // target("avx2") without "fma": no fused multiply-add can be formed, so
 // every product and sum rounds on its own as above.
 #define HLO_AVX2_INLINE __attribute__((target("avx2"), always_inline)) inline
-HLO_AVX2_INLINE __m256 Zero8(const float*) { return _mm256_setzero_ps(); }
-HLO_AVX2_INLINE __m256d Zero8(const double*) { return _mm256_setzero_pd(); }
-HLO_AVX2_INLINE __m256i FirstLanes(int64_t n, const float*) {
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
-HLO_AVX2_INLINE __m256i FirstLanes(int64_t n, const double*) {
-  return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
-}
-HLO_AVX2_INLINE __m256 LoadFirst8(const float* p, int64_t n) {
-  return _mm256_maskload_ps(p, FirstLanes(n, p));
-}
-HLO_AVX2_INLINE __m256d LoadFirst8(const double* p, int64_t n) {
-  return _mm256_maskload_pd(p, FirstLanes(n, p));
-}
-HLO_AVX2_INLINE void StoreFirst8(float* p, __m256 v, int64_t n) {
-  _mm256_maskstore_ps(p, FirstLanes(n, p), v);
-}
-HLO_AVX2_INLINE void StoreFirst8(double* p, __m256d v, int64_t n) {
-  _mm256_maskstore_pd(p, FirstLanes(n, p), v);
-}
-HLO_AVX2_INLINE __m256 Broadcast8(float x) { return _mm256_set1_ps(x); }
-HLO_AVX2_INLINE __m256d Broadcast8(double x) { return _mm256_set1_pd(x); }
 HLO_AVX2_INLINE __m256 MulAdd8(__m256 acc, __m256 x, __m256 y) {
   return _mm256_add_ps(acc, _mm256_mul_ps(x, y));
 }
@@ -114,20 +92,16 @@ HLO_AVX2_INLINE __m256d MulAdd8(__m256d acc, __m256d x, __m256d y) {
   return _mm256_add_pd(acc, _mm256_mul_pd(x, y));
 }
 
-HLO_COLUMN_BLOCK(ColumnBlockAvx2, "avx2", 32, Zero8, Broadcast8, LoadFirst8, StoreFirst8, MulAdd8)
+HLO_COLUMN_BLOCK(ColumnBlockAvx2, "avx2", 32, avx2::Zero, avx2::Broadcast, avx2::LoadFirst,
+                 avx2::StoreFirst, MulAdd8)
 #undef HLO_COLUMN_BLOCK
 #undef HLO_AVX2_INLINE
-
-bool HaveAvx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
 
 template <typename T>
 bool Rows(bool ta, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b,
           int64_t ldb, T* c, int64_t ldc) {
   const bool wide = avx512::Available();
-  if (!wide && !HaveAvx2()) return false;
+  if (!wide && !avx2::Available()) return false;
   const int64_t lanes = (wide ? 64 : 32) / static_cast<int64_t>(sizeof(T));
   const int64_t block_cols = kMostVectors * lanes;
   for (int64_t j = 0; j < n; j += block_cols) {
