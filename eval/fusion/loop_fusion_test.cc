@@ -144,11 +144,12 @@ ENTRY main {
 
 // The fusion run as a loop and through its computation on random operands,
 // compared bit for bit.
-void CheckLoopMatchesComputation(Module& m, const Instruction& f, FusedGroup& loop) {
+void CheckLoopMatchesComputation(Module& m, const Instruction& f, FusedGroup& loop,
+                                 uint64_t seed = 11) {
   std::vector<Value> args;
   for (int64_t i = 0; i < f.operand_count(); ++i) {
     absl::StatusOr<Literal> lit =
-        RandomLiteral(f.operand(i)->shape(), 11, static_cast<uint64_t>(i));
+        RandomLiteral(f.operand(i)->shape(), seed, static_cast<uint64_t>(i));
     REQUIRE(lit.ok());
     args.push_back(Value::FromLiteral(*std::move(lit)));
   }
@@ -183,6 +184,62 @@ TEST_CASE("loop fusion: iotas run in the loop", "[loop_fusion]") {
   REQUIRE(ramp != nullptr);
   CHECK(ramp->precomputed.empty());
   CheckLoopMatchesComputation(m, *g, *ramp);
+}
+
+constexpr std::string_view kPerChannelModule = R"(HloModule t
+
+affine {
+  x = f32[7,45,64] parameter(0)
+  mean = f32[64] parameter(1)
+  scale = f32[64] parameter(2)
+  odd = f32[45,64] parameter(3)
+  three = f32[3] parameter(4)
+  mb = f32[7,45,64] broadcast(mean), dimensions={2}
+  c = f32[7,45,64] subtract(x, mb)
+  sb = f32[7,45,64] broadcast(scale), dimensions={2}
+  y = f32[7,45,64] multiply(c, sb)
+  ob = f32[7,45,64] broadcast(odd), dimensions={1,2}
+  z = f32[7,45,64] add(y, ob)
+  i = f32[7,45,64] iota(), iota_dimension=2
+  w = f32[7,45,64] add(z, i)
+  ROOT r = f32[7,45,64] multiply(w, w)
+}
+
+thirds {
+  x = f32[11,31,3] parameter(0)
+  t = f32[3] parameter(1)
+  tb = f32[11,31,3] broadcast(t), dimensions={2}
+  ROOT r = f32[11,31,3] add(x, tb)
+}
+
+ENTRY main {
+  x = f32[7,45,64] parameter(0)
+  mean = f32[64] parameter(1)
+  scale = f32[64] parameter(2)
+  odd = f32[45,64] parameter(3)
+  three = f32[3] parameter(4)
+  y = f32[11,31,3] parameter(5)
+  f = f32[7,45,64] fusion(x, mean, scale, odd, three), kind=kLoop, calls=affine
+  g = f32[11,31,3] fusion(y, three), kind=kLoop, calls=thirds
+  ROOT t = (f32[7,45,64], f32[11,31,3]) tuple(f, g)
+}
+)";
+
+TEST_CASE("loop fusion: per-channel broadcasts filled once per run give the same values",
+          "[loop_fusion]") {
+  auto parsed = ParseModule(kPerChannelModule);
+  REQUIRE(parsed.ok());
+  Module& m = **parsed;
+  // Periods of 64 (filled once per run), 2,880 (filled per block), an iota
+  // of period 64, and a period of 3 that does not divide the block; each
+  // loop run again on other values, which must not be read from the
+  // registers the first run filled.
+  for (const char* name : {"f", "g"}) {
+    std::unique_ptr<FusedGroup> loop = CompileLoopFusion(*Find(m, name), false);
+    REQUIRE(loop != nullptr);
+    CheckLoopMatchesComputation(m, *Find(m, name), *loop, 11);
+    CheckLoopMatchesComputation(m, *Find(m, name), *loop, 12);
+  }
 }
 
 }  // namespace

@@ -243,6 +243,7 @@ class BatchProgram::Compiler {
     iota.broadcast.result_dims.assign(shape.dims().begin(), shape.dims().end());
     iota.broadcast.strides.assign(shape.rank(), 0);
     iota.broadcast.strides[d] = 1;
+    SetPeriod(iota.broadcast);
     iota.line = *std::move(line);
     program_.iotas_.push_back(std::move(iota));
     return std::vector<int32_t>{program_.iotas_.back().reg};
@@ -551,7 +552,27 @@ absl::StatusOr<BatchProgram::Broadcast> BatchProgram::BroadcastOf(const Instruct
   Broadcast b;
   b.result_dims.assign(broadcast.shape().dims().begin(), broadcast.shape().dims().end());
   b.strides = *std::move(strides);
+  SetPeriod(b);
   return b;
+}
+
+void BatchProgram::SetPeriod(Broadcast& b) {
+  const int64_t rank = static_cast<int64_t>(b.result_dims.size());
+  int64_t first_varying = 0;
+  while (first_varying < rank && b.strides[first_varying] == 0) ++first_varying;
+  b.period = 1;
+  for (int64_t d = first_varying; d < rank; ++d) b.period *= b.result_dims[d];
+}
+
+bool BatchProgram::FilledAlready(const Broadcast& b, int64_t first, int64_t count) const {
+  // Blocks start block_ apart, so a run's blocks share one phase.
+  return b.filled_phase >= 0 && first % b.period == b.filled_phase && count <= b.filled_count;
+}
+
+void BatchProgram::NoteFill(Broadcast& b, int64_t first, int64_t count) const {
+  if (b.period <= 0 || b.period > block_ || block_ % b.period != 0) return;
+  b.filled_phase = first % b.period;
+  b.filled_count = count;
 }
 
 void BatchProgram::SeekBroadcast(Broadcast& b, int64_t first) {
@@ -788,6 +809,9 @@ absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
     write_in_place[r] = !stream_outputs && writes_in_place_[r] &&
                         std::find(inputs.begin(), inputs.end(), outputs[r]) == inputs.end();
   }
+  // Inputs may differ from the last run's: periodic fills start afresh.
+  for (Broadcast& b : broadcasts_) b.filled_phase = -1;
+  for (Iota& iota : iotas_) iota.broadcast.filled_phase = -1;
   for (int64_t offset = first; offset < first + n; offset += block_) {
     const int64_t count = std::min(block_, first + n - offset);
     // Registers a power of two >= count long (at least 16), so that small
@@ -798,6 +822,8 @@ absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
     if (length != length_ && (length > length_ || length_ > 4 * length)) {
       if (absl::Status st = Resize(length); !st.ok()) return st;
       resized = true;
+      for (Broadcast& b : broadcasts_) b.filled_phase = -1;
+      for (Iota& iota : iotas_) iota.broadcast.filled_phase = -1;
     }
     for (size_t p = 0; p < inputs.size(); ++p) {
       const int64_t width = ByteWidth(parameter_types_[p]);
@@ -818,6 +844,10 @@ absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
       }
       if (parameter_is_broadcast(static_cast<int64_t>(p))) {
         Broadcast& b = broadcasts_[p];
+        if (FilledAlready(b, offset, count)) {
+          register_data_[parameter_registers_[p]] = reg;
+          continue;
+        }
         if (broadcast_in_place_[p]) {
           // Only raw steps read it: where the block is one contiguous run
           // of the operand, they take it where it lies.
@@ -826,13 +856,16 @@ absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
           if (at != nullptr) continue;
         }
         FillBroadcast(b, src, width, offset, count, reg);
+        NoteFill(b, offset, count);
         continue;
       }
       std::memcpy(reg, src + offset * width, count * width);
     }
     for (Iota& iota : iotas_) {
+      if (FilledAlready(iota.broadcast, offset, count)) continue;
       FillBroadcast(iota.broadcast, iota.line.data(), ByteWidth(register_types_[iota.reg]), offset,
                     count, registers_[iota.reg].data());
+      NoteFill(iota.broadcast, offset, count);
     }
     for (size_t r = 0; r < outputs.size(); ++r) {
       if (!writes_in_place_[r]) continue;

@@ -152,7 +152,22 @@ class BatchProgram {
     int64_t next = -1;
     std::vector<int64_t> coord;
     int64_t index = 0;
+    // The positions repeat every `period` (the product of the dimensions
+    // from the first one the operand varies along): a block-long register
+    // of a broadcast whose period divides the block holds the same values
+    // for every block of a run, and is filled once per run.
+    int64_t period = 0;
+    // The run's first fill (its block phase and length), or -1.
+    int64_t filled_phase = -1;
+    int64_t filled_count = 0;
   };
+  // Sets b.period from its dimensions and strides.
+  static void SetPeriod(Broadcast& b);
+  // Whether positions [first, first + count) of b are in its register
+  // already (a periodic broadcast filled earlier in this run at the same
+  // phase); NoteFill records a fill of them.
+  bool FilledAlready(const Broadcast& b, int64_t first, int64_t count) const;
+  void NoteFill(Broadcast& b, int64_t first, int64_t count) const;
   static absl::StatusOr<Broadcast> BroadcastOf(const Instruction& broadcast);
   // Puts b's place at position `first`; moves it `run` positions on
   // (within or to the end of the current minor run).
