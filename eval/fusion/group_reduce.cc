@@ -1,5 +1,6 @@
 #include "eval/fusion/group_reduce.h"
 
+#include <cstdint>
 #include <vector>
 
 #include "eval/fusion/fusion_plan.h"
@@ -22,18 +23,23 @@ class GroupSource final : public OnePassSource {
 
   absl::Status Prepare(int64_t parts) override {
     EnsureProgramCopies(group_, parts);
+    filled_before_.assign(static_cast<size_t>(parts), 0);
     return absl::OkStatus();
   }
 
   absl::Status Fill(int64_t part, int64_t first, int64_t n, void* dst) override {
     BatchProgram& program = part == 0 ? *group_.program : *group_.clones[part - 1];
     void* const outputs[] = {dst};
-    return program.RunInto(inputs_, outputs, n, first);
+    // A part's later pieces read the inputs its first piece read.
+    const bool same_inputs = filled_before_[static_cast<size_t>(part)];
+    filled_before_[static_cast<size_t>(part)] = 1;
+    return program.RunInto(inputs_, outputs, n, first, same_inputs);
   }
 
  private:
   FusedGroup& group_;
   const std::vector<const void*> inputs_;
+  std::vector<uint8_t> filled_before_;  // per part (bytes: parts fill at once)
 };
 
 }  // namespace

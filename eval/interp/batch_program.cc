@@ -795,7 +795,7 @@ absl::Status BatchProgram::RunSteps(int64_t count) {
 
 absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
                                    absl::Span<void* const> outputs, int64_t n, int64_t first,
-                                   int64_t output_origin, bool stream_outputs) {
+                                   int64_t output_origin, bool stream_outputs, bool same_inputs) {
   if (inputs.size() != parameter_types_.size() || outputs.size() != result_types_.size()) {
     return absl::InvalidArgumentError(StrCat("the computation takes ", parameter_types_.size(),
                                              " parameters and gives ", result_types_.size(),
@@ -809,17 +809,21 @@ absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
     write_in_place[r] = !stream_outputs && writes_in_place_[r] &&
                         std::find(inputs.begin(), inputs.end(), outputs[r]) == inputs.end();
   }
-  // Inputs may differ from the last run's: periodic fills start afresh.
-  for (Broadcast& b : broadcasts_) b.filled_phase = -1;
-  for (Iota& iota : iotas_) iota.broadcast.filled_phase = -1;
+  // Inputs may differ from the last run's: periodic fills start afresh,
+  // unless the caller says they are the same.
+  if (!same_inputs) {
+    for (Broadcast& b : broadcasts_) b.filled_phase = -1;
+    for (Iota& iota : iotas_) iota.broadcast.filled_phase = -1;
+  }
   for (int64_t offset = first; offset < first + n; offset += block_) {
     const int64_t count = std::min(block_, first + n - offset);
     // Registers a power of two >= count long (at least 16), so that small
-    // batches do not pay for a whole block.
+    // runs do not pay for a whole block (scalars are filled along all of
+    // it); a run's short last block keeps the registers as they are.
     int64_t length = 16;
     while (length < count) length *= 2;
     bool resized = false;
-    if (length != length_ && (length > length_ || length_ > 4 * length)) {
+    if (length != length_ && (length > length_ || (offset == first && length_ > 4 * length))) {
       if (absl::Status st = Resize(length); !st.ok()) return st;
       resized = true;
       for (Broadcast& b : broadcasts_) b.filled_phase = -1;

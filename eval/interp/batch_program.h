@@ -111,14 +111,17 @@ class BatchProgram {
   // much larger than the caches.
   absl::Status Run(absl::Span<const void* const> inputs, absl::Span<void* const> outputs, int64_t n,
                    int64_t first = 0, bool stream_outputs = false) {
-    return RunFrom(inputs, outputs, n, first, 0, stream_outputs);
+    return RunFrom(inputs, outputs, n, first, 0, stream_outputs, /*same_inputs=*/false);
   }
   // Array mode, the outputs pointing at position `first` instead: a piece
   // of the loop into a small buffer (a reduction that takes the values as
   // they are made, eval/fusion/group_reduce.h).
+  // `same_inputs`: the inputs hold what they held at this program's last
+  // run (the next piece of one loop), so registers filled from them then
+  // may be kept.
   absl::Status RunInto(absl::Span<const void* const> inputs, absl::Span<void* const> outputs,
-                       int64_t n, int64_t first) {
-    return RunFrom(inputs, outputs, n, first, first, /*stream_outputs=*/false);
+                       int64_t n, int64_t first, bool same_inputs = false) {
+    return RunFrom(inputs, outputs, n, first, first, /*stream_outputs=*/false, same_inputs);
   }
 
   ~BatchProgram();
@@ -129,7 +132,8 @@ class BatchProgram {
   BatchProgram();
   // Run, with outputs[r] pointing at position `output_origin`.
   absl::Status RunFrom(absl::Span<const void* const> inputs, absl::Span<void* const> outputs,
-                       int64_t n, int64_t first, int64_t output_origin, bool stream_outputs);
+                       int64_t n, int64_t first, int64_t output_origin, bool stream_outputs,
+                       bool same_inputs);
   // Makes every register `length` elements long (constants refilled).
   absl::Status Resize(int64_t length);
   // Runs the steps over the first `count` positions of the registers.

@@ -198,3 +198,36 @@ def _(c):
     big_sum = (g * g).astype(np.float64).sum()
     return tup(f32(col_sq), f32(d2.max(axis=1)), f32(all_sum), f32(wide_cols),
                Lit("s32", row_isum), f32((xn * xn).max(axis=0)), f32(big_sum))
+
+
+# fused_periodic_broadcast: channel vectors broadcast over NHWC arrays (a
+# period of 64 positions, which divides the fused loop's block: filled once
+# per run) into an affine chain and into a column sum of squared deviations
+# (a batch norm's variance, folded as the loop makes it, a piece at a time),
+# and a [4,32] array broadcast over f32[300,4,32] (period 128) into row sums
+# whose pieces start at every phase of it. Each elementwise op is one float32
+# rounding in numpy; sums in float64 rounded to f32.
+_PERIODIC_SEED = 20261130
+
+
+def _periodic_inputs():
+    rng = np.random.default_rng(_PERIODIC_SEED)
+    f32 = lambda *shape: rng.standard_normal(shape).astype(np.float32)
+    return {f"fused_periodic_broadcast.p{k}.npy": a for k, a in enumerate(
+        [f32(64), f32(64), f32(64), f32(2, 8, 8, 64), f32(2, 28, 28, 64), f32(300, 4, 32),
+         f32(4, 32)])}
+
+
+INPUT_FILES["fused_periodic_broadcast"] = _periodic_inputs
+
+
+@golden("fused_periodic_broadcast", tol=(1e-05, 0))
+def _(c):
+    mean, scale, shift, y, x, z, w = (np.asarray(v.a, dtype=np.float32) for v in c.inputs)
+    affine = (y - mean) * scale + shift
+    xc = x - mean
+    var = (xc * xc).astype(np.float64).sum(axis=(0, 1, 2))
+    zc = z - w[None, :, :]
+    rows = (zc * zc).astype(np.float64).sum(axis=2)
+    return tup(Lit("f32", affine), Lit("f32", var.astype(np.float32)),
+               Lit("f32", rows.astype(np.float32)))
