@@ -10,6 +10,13 @@
 // one chain is less accurate than OpenBLAS's k blocks (mean relative error
 // 1.7e-8 against 1.1e-8 at k = 768), and summed as blocks over tiles it ran
 // slower than OpenBLAS, so those stay on OpenBLAS.
+//
+// Without AVX-512 (one Zen 3 core, AVX2 kernels, medians of 30 interleaved
+// calls) libxsmm wins only while a panel's B fits about in L1: 3136 x 64 x
+// 64 ran 96 against OpenBLAS's 67 GFLOP/s, 64 x 147 (ResNet-50's stem) 60
+// against 53, 128 x 64 and 32 x 256 74-79 against 54-56; from 64 x 256 on
+// it ties or loses, down to 34 against 81 GFLOP/s for 196 x 1024 x 256 (a
+// pointwise convolution). So there a panel takes at most kAvx2MostPanelTerms.
 #include "eval/kernels/gemm_libxsmm.h"
 
 #ifdef HLO_HAVE_LIBXSMM
@@ -37,6 +44,18 @@ libxsmm_smmfunction PanelKernel(int64_t m, int64_t cols, int64_t k, int64_t lda,
   return libxsmm_smmdispatch(xm, xn, xk, &xlda, &xldb, &xldc, &alpha, &beta, &flags, nullptr);
 }
 
+// Columns x k of a panel past which AVX2-only machines stay on OpenBLAS.
+constexpr int64_t kAvx2MostPanelTerms = 12288;
+
+bool HasAvx512() {
+#if defined(__x86_64__)
+  static const bool has = __builtin_cpu_supports("avx512f");
+  return has;
+#else
+  return false;
+#endif
+}
+
 }  // namespace
 
 bool LibxsmmGemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
@@ -47,6 +66,7 @@ bool LibxsmmGemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, c
   }
   // Both panel widths' kernels before any is run: all of C or none.
   const int64_t full = std::min(n, kLibxsmmPanelCols), last = n % kLibxsmmPanelCols;
+  if (!HasAvx512() && full * k > kAvx2MostPanelTerms) return false;
   const libxsmm_smmfunction full_kernel = PanelKernel(m, full, k, lda, ldb, ldc);
   const libxsmm_smmfunction last_kernel =
       n > kLibxsmmPanelCols && last > 0 ? PanelKernel(m, last, k, lda, ldb, ldc) : full_kernel;
