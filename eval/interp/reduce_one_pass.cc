@@ -36,6 +36,33 @@ HLO_VECTOR_CLONES void Accumulate(T* __restrict dst, const T* __restrict src, in
   for (int64_t k = 0; k < n; ++k) dst[k] = Apply<op>(dst[k], src[k]);
 }
 
+// dst[k] = src[k] op src[ld + k] op ... op src[(rows - 1) ld + k] for k < n,
+// rows >= 1, row by row as a copy and Accumulates would, but with a block of
+// columns held in registers across the rows instead of stored per row (a
+// batch norm's channel sums: rows of 64 columns, a call per row, ran at
+// half the speed of rows of 256).
+template <Opcode op, typename T>
+HLO_VECTOR_CLONES void AccumulateRows(T* __restrict dst, const T* __restrict src, int64_t rows,
+                                      int64_t ld, int64_t n) {
+  constexpr int64_t kCols = 128 / sizeof(T);  // 4 AVX2 or 2 AVX-512 registers
+  int64_t c = 0;
+  for (; c + kCols <= n; c += kCols) {
+    T acc[kCols];
+    for (int64_t k = 0; k < kCols; ++k) acc[k] = src[c + k];
+    for (int64_t r = 1; r < rows; ++r) {
+      const T* row = src + r * ld + c;
+      for (int64_t k = 0; k < kCols; ++k) acc[k] = Apply<op>(acc[k], row[k]);
+    }
+    for (int64_t k = 0; k < kCols; ++k) dst[c + k] = acc[k];
+  }
+  if (c == n) return;
+  for (int64_t k = c; k < n; ++k) dst[k] = src[k];
+  for (int64_t r = 1; r < rows; ++r) {
+    const T* row = src + r * ld;
+    for (int64_t k = c; k < n; ++k) dst[k] = Apply<op>(dst[k], row[k]);
+  }
+}
+
 // Which part of the operand one core's part covers.
 struct Part {
   int64_t row_lo = 0, row_hi = 0;  // a node of the column tree
@@ -51,6 +78,10 @@ class PartReduce {
   // whose column partials go to tree level `level`.
   virtual void Piece(const T* src, int64_t r, int64_t c, int64_t n, bool first, int level) = 0;
   virtual void EndRow(int64_t r) = 0;
+  // A column reduction's whole leaf: `rows` rows at src, ld apart, columns
+  // [c, c + n), as Piece row by row would take them.
+  virtual void Leaf(const T* src, int64_t rows, int64_t ld, int64_t c, int64_t n, int level) = 0;
+  virtual ReduceAxes axes() const = 0;
   // Column partials: level += level + 1 (the right half's).
   virtual void Merge(int level) = 0;
   virtual void EndPart() = 0;
@@ -99,6 +130,12 @@ class TypedPartReduce final : public PartReduce<T> {
       Accumulate<op>(dst, src, n);
     }
   }
+
+  void Leaf(const T* src, int64_t rows, int64_t ld, int64_t c, int64_t n, int level) override {
+    AccumulateRows<op>(level_[level] + (c - col_lo_), src, rows, ld, n);
+  }
+
+  ReduceAxes axes() const override { return axes_; }
 
   void EndRow(int64_t r) override {
     if (axes_ != ReduceAxes::kRows) return;
@@ -228,6 +265,16 @@ class PartRunner {
       const bool leaf_made = source_ != nullptr && whole_rows && (hi - lo) * cols_ <= kMadeElements;
       if (leaf_made && status_.ok()) {
         status_ = source_->Fill(part_index_, lo * cols_, (hi - lo) * cols_, made_);
+      }
+      // One column reduction over rows in memory: a leaf at a time.
+      if (reduces_.size() == 1 && reduces_[0]->axes() == ReduceAxes::kColumns &&
+          (source_ == nullptr || leaf_made)) {
+        const T* rows = source_ != nullptr ? made_ : x_ + lo * cols_;
+        for (int64_t c = part_.col_lo; c < part_.col_hi; c += kPiece) {
+          const int64_t n = std::min(kPiece, part_.col_hi - c);
+          reduces_[0]->Leaf(rows + c, hi - lo, cols_, c, n, level);
+        }
+        return;
       }
       for (int64_t row = lo; row < hi; ++row) {
         if (source_ != nullptr) {
