@@ -9,7 +9,9 @@
 // OpenBLAS's accuracy past k = 256 on the faster kernels are measured too:
 // oneDNN's and libxsmm's products of 256-term blocks summed (dnnl-kb,
 // xsmm-kb), and libxsmm's blocks over tiles of C (xsmm-tile; TILE_ROWS and
-// TILE_COLS in the environment, 64 x 512 by default).
+// TILE_COLS in the environment, 64 x 512 by default). The libraries are timed
+// interleaved, a call of each per round, about --ms milliseconds of calls
+// per library and shape, and each figure is the median call.
 //   gemm_bench [--ms 300] [--only LABEL]
 // Built and run by scripts/bench-gemm. A benchmark, not a test.
 #include <cblas.h>
@@ -109,19 +111,37 @@ Blis LoadBlis() {
   return blis;
 }
 
-double SecondsPerCall(const std::function<void()>& call, double budget_s) {
-  call();  // warm: packing buffers, JIT
-  std::vector<double> laps;
-  double total = 0;
-  while (total < budget_s || laps.size() < 5) {
-    auto t0 = std::chrono::steady_clock::now();
-    call();
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    laps.push_back(s);
-    total += s;
+// Median seconds per call of each library, timed interleaved: every round
+// calls each library once, so a slow stretch of a shared machine (these VMs
+// lose whole time slices) falls on all of them alike instead of on whichever
+// was being timed. Null entries are skipped (-1).
+std::vector<double> SecondsPerCall(const std::vector<std::function<void()>>& calls,
+                                   double budget_s) {
+  std::vector<std::vector<double>> laps(calls.size());
+  int active = 0;
+  for (const auto& call : calls) {
+    if (!call) continue;
+    call();  // warm: packing buffers, JIT
+    ++active;
   }
-  std::sort(laps.begin(), laps.end());
-  return laps[laps.size() / 2];
+  double total = 0;
+  for (int round = 0; total < budget_s * active || round < 5; ++round) {
+    for (size_t l = 0; l < calls.size(); ++l) {
+      if (!calls[l]) continue;
+      auto t0 = std::chrono::steady_clock::now();
+      calls[l]();
+      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      laps[l].push_back(s);
+      total += s;
+    }
+  }
+  std::vector<double> median(calls.size(), -1);
+  for (size_t l = 0; l < calls.size(); ++l) {
+    if (laps[l].empty()) continue;
+    std::sort(laps[l].begin(), laps[l].end());
+    median[l] = laps[l][laps[l].size() / 2];
+  }
+  return median;
 }
 
 // The mean over the elements of |c - exact| / sum_p |a_ip b_pj|: a steadier
@@ -210,6 +230,7 @@ int main(int argc, char** argv) {
     bool same_bits[kLibs] = {}, nonfinite_ok[kLibs] = {};
     std::fill(err, err + kLibs, -1.0);
     std::vector<float> openblas_c;
+    std::vector<std::function<void()>> calls(kLibs);
     auto measure = [&](int lib, const std::function<void()>& call) {
       // C starts as NaN: beta = 0 must not read it.
       std::fill(c.begin(), c.end(), std::nanf(""));
@@ -230,7 +251,7 @@ int main(int argc, char** argv) {
       for (int64_t j = 0; j < n; ++j) nonfinite_ok[lib] = nonfinite_ok[lib] && std::isnan(c[j]);
       a = a_kept;
       b = b_kept;
-      gflops[lib] = flops / SecondsPerCall(call, budget_s) / 1e9;
+      calls[lib] = call;  // timed below, with the others
     };
     const CBLAS_TRANSPOSE tb = s.trans_b ? CblasTrans : CblasNoTrans;
     measure(0, [&] {
@@ -269,7 +290,8 @@ int main(int argc, char** argv) {
       libxsmm_smmfunction short_kernel = xsmm_kernel(short_k),
                           long_kernel = xsmm_kernel(short_k + 1);
       if (short_kernel != nullptr && long_kernel != nullptr) {
-        measure(5, [&] {
+        // (Captured by value: the calls are timed after this block ends.)
+        measure(5, [&, short_k, short_kernel, long_kernel] {
           SumOfBlocks(m, n, k, c.data(), scratch, [&](int64_t lo, int64_t hi, float* out) {
             (hi - lo == short_k ? short_kernel : long_kernel)(b_block(lo), a.data() + lo, out);
           });
@@ -282,7 +304,7 @@ int main(int argc, char** argv) {
       // tile added to it (kb's bits, with the tile in cache).
       const int64_t blocks = (k + kBlockK - 1) / kBlockK;
       std::vector<float> tile(tile_rows * tile_cols);
-      measure(6, [&] {
+      measure(6, [&, blocks, tile]() mutable {
         for (int64_t j0 = 0; j0 < n; j0 += tile_cols) {
           const int64_t nt = std::min(tile_cols, n - j0);
           for (int64_t i0 = 0; i0 < m; i0 += tile_rows) {
@@ -304,6 +326,8 @@ int main(int argc, char** argv) {
         }
       });
     }
+    const std::vector<double> seconds = SecondsPerCall(calls, budget_s);
+    for (int l = 0; l < kLibs; ++l) gflops[l] = seconds[l] > 0 ? flops / seconds[l] / 1e9 : 0;
     int best = 0;
     for (int l = 1; l < kLibs; ++l) {
       if (gflops[l] > gflops[best]) best = l;
