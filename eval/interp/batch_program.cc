@@ -569,10 +569,15 @@ bool BatchProgram::FilledAlready(const Broadcast& b, int64_t first, int64_t coun
   return b.filled_phase >= 0 && first % b.period == b.filled_phase && count <= b.filled_count;
 }
 
-void BatchProgram::NoteFill(Broadcast& b, int64_t first, int64_t count) const {
+void BatchProgram::NoteFill(Broadcast& b, int64_t first, int64_t count) {
   if (b.period <= 0 || b.period > block_ || block_ % b.period != 0) return;
   b.filled_phase = first % b.period;
   b.filled_count = count;
+}
+
+void BatchProgram::ForgetFills() {
+  for (Broadcast& b : broadcasts_) b.filled_phase = -1;
+  for (Iota& iota : iotas_) iota.broadcast.filled_phase = -1;
 }
 
 void BatchProgram::SeekBroadcast(Broadcast& b, int64_t first) {
@@ -811,10 +816,7 @@ absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
   }
   // Inputs may differ from the last run's: periodic fills start afresh,
   // unless the caller says they are the same.
-  if (!same_inputs) {
-    for (Broadcast& b : broadcasts_) b.filled_phase = -1;
-    for (Iota& iota : iotas_) iota.broadcast.filled_phase = -1;
-  }
+  if (!same_inputs) ForgetFills();
   for (int64_t offset = first; offset < first + n; offset += block_) {
     const int64_t count = std::min(block_, first + n - offset);
     // Registers a power of two >= count long (at least 16), so that small
@@ -826,8 +828,7 @@ absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
     if (length != length_ && (length > length_ || (offset == first && length_ > 4 * length))) {
       if (absl::Status st = Resize(length); !st.ok()) return st;
       resized = true;
-      for (Broadcast& b : broadcasts_) b.filled_phase = -1;
-      for (Iota& iota : iotas_) iota.broadcast.filled_phase = -1;
+      ForgetFills();
     }
     for (size_t p = 0; p < inputs.size(); ++p) {
       const int64_t width = ByteWidth(parameter_types_[p]);

@@ -169,9 +169,11 @@ class BatchProgram {
   static void SetPeriod(Broadcast& b);
   // Whether positions [first, first + count) of b are in its register
   // already (a periodic broadcast filled earlier in this run at the same
-  // phase); NoteFill records a fill of them.
+  // phase); NoteFill records a fill of them; ForgetFills drops every
+  // record (other inputs, resized registers).
   bool FilledAlready(const Broadcast& b, int64_t first, int64_t count) const;
-  void NoteFill(Broadcast& b, int64_t first, int64_t count) const;
+  void NoteFill(Broadcast& b, int64_t first, int64_t count);
+  void ForgetFills();
   static absl::StatusOr<Broadcast> BroadcastOf(const Instruction& broadcast);
   // Puts b's place at position `first`; moves it `run` positions on
   // (within or to the end of the current minor run).

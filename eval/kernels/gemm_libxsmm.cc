@@ -24,6 +24,8 @@
 
 #include <algorithm>
 #include <climits>
+
+#include "eval/kernels/avx512_lanes.h"
 #endif
 
 namespace hlo {
@@ -47,15 +49,6 @@ libxsmm_smmfunction PanelKernel(int64_t m, int64_t cols, int64_t k, int64_t lda,
 // Columns x k of a panel past which AVX2-only machines stay on OpenBLAS.
 constexpr int64_t kAvx2MostPanelTerms = 12288;
 
-bool HasAvx512() {
-#if defined(__x86_64__)
-  static const bool has = __builtin_cpu_supports("avx512f");
-  return has;
-#else
-  return false;
-#endif
-}
-
 }  // namespace
 
 bool LibxsmmGemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
@@ -66,7 +59,7 @@ bool LibxsmmGemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, c
   }
   // Both panel widths' kernels before any is run: all of C or none.
   const int64_t full = std::min(n, kLibxsmmPanelCols), last = n % kLibxsmmPanelCols;
-  if (!HasAvx512() && full * k > kAvx2MostPanelTerms) return false;
+  if (!avx512::Available() && full * k > kAvx2MostPanelTerms) return false;
   const libxsmm_smmfunction full_kernel = PanelKernel(m, full, k, lda, ldb, ldc);
   const libxsmm_smmfunction last_kernel =
       n > kLibxsmmPanelCols && last > 0 ? PanelKernel(m, last, k, lda, ldb, ldc) : full_kernel;
