@@ -124,6 +124,22 @@ bool IsElementwiseBinary(Opcode op) {
   }
 }
 
+bool IsBinaryCommutative(Opcode op) {
+  switch (op) {
+    case Opcode::kAdd:
+    case Opcode::kAnd:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+    case Opcode::kMulhi:
+    case Opcode::kMultiply:
+    case Opcode::kOr:
+    case Opcode::kXor:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool IsElementwise(Opcode op) {
   return IsElementwiseUnary(op) || IsElementwiseBinary(op) || op == Opcode::kSelect ||
          op == Opcode::kClamp;

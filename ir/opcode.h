@@ -170,6 +170,10 @@ bool IsElementwiseUnary(Opcode opcode);
 bool IsElementwiseBinary(Opcode opcode);
 // Elementwise ops of any arity (unary, binary, select, clamp, compare, …).
 bool IsElementwise(Opcode opcode);
+// Binary ops whose operands may swap without changing the result (XLA's
+// HloOpcodeIsBinaryCommutative: add, multiply, mulhi, maximum, minimum,
+// and, or, xor).
+bool IsBinaryCommutative(Opcode opcode);
 // Ops whose effects other than the result forbid CSE or DCE.
 bool HasSideEffect(Opcode opcode);
 // -start ops of async pairs, and the matching -done.

@@ -1,8 +1,10 @@
 // cse: merges instructions that compute the same value: same opcode, shape,
-// operands, attributes (metadata aside), literal and called computations.
-// Side-effecting instructions, parameters and instructions tied by control
-// edges are left alone. Linear: one walk in post order (PostOrderOf) with a
-// hash set, so operands are merged before their users are looked up.
+// operands (in either order for commutative binary ops), attributes
+// (metadata aside), literal and called computations (alike, not only the
+// same: passes/computation_equality.h). Side-effecting instructions,
+// parameters and instructions tied by control edges are left alone. Linear:
+// one walk in post order (PostOrderOf) with a hash set, so operands are
+// merged before their users are looked up.
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -10,6 +12,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/hash/hash.h"
 #include "ir/module.h"
+#include "passes/computation_equality.h"
 #include "passes/dead_code.h"
 #include "passes/passes.h"
 #include "passes/post_order.h"
@@ -17,30 +20,6 @@
 
 namespace hlo {
 namespace {
-
-bool Merged(AttrKind kind) { return kind != AttrKind::kMetadata; }
-
-std::string AttrText(const Attribute& a) {
-  std::string out;
-  AppendAttrValue(out, a, /*percent=*/false);
-  return out;
-}
-
-// Attributes equal as sets (by kind and canonical value text).
-bool SameAttributes(const Instruction& a, const Instruction& b) {
-  size_t na = 0, nb = 0;
-  for (const Attribute& x : a.attributes()) na += Merged(x.kind);
-  for (const Attribute& y : b.attributes()) nb += Merged(y.kind);
-  if (na != nb) return false;
-  for (const Attribute& x : a.attributes()) {
-    if (!Merged(x.kind)) continue;
-    const Attribute* y = b.FindAttr(x.kind);
-    if (y == nullptr || x.value.index() != y->value.index()) return false;
-    if (x.value == y->value) continue;  // plain values, or the same pointer
-    if (AttrText(x) != AttrText(*y)) return false;
-  }
-  return true;
-}
 
 bool SameLiteral(const Instruction& a, const Instruction& b) {
   if (a.literal_elided() != b.literal_elided()) return false;
@@ -51,6 +30,11 @@ bool SameLiteral(const Instruction& a, const Instruction& b) {
   return *x == *y;
 }
 
+// add(x, y) and add(y, x) are one value (as in XLA's HloCSE).
+bool Swappable(const Instruction& i) {
+  return IsBinaryCommutative(i.opcode()) && i.operand_count() == 2;
+}
+
 struct InstHash {
   size_t operator()(const Instruction* i) const {
     // A part of what InstEq compares. Attributes are left to InstEq: reading
@@ -58,7 +42,12 @@ struct InstHash {
     // in a large module, and instructions equal in all else rarely differ
     // in their attributes alone.
     size_t h = absl::HashOf(static_cast<int>(i->opcode()), i->shape_ptr());
-    for (const Instruction* op : i->operands()) h = absl::HashOf(h, op);
+    if (Swappable(*i)) {
+      h = absl::HashOf(h, std::min(i->operand(0), i->operand(1)),
+                       std::max(i->operand(0), i->operand(1)));
+    } else {
+      for (const Instruction* op : i->operands()) h = absl::HashOf(h, op);
+    }
     if (const Literal* lit = i->literal()) {
       // A bounded prefix: equal literals hash equal, long ones stay cheap.
       size_t n = std::min<size_t>(lit->size_bytes(), 64);
@@ -71,6 +60,7 @@ struct InstHash {
 };
 
 struct InstEq {
+  ComputationEquality* computations;
   bool operator()(const Instruction* a, const Instruction* b) const {
     if (a == b) return true;
     if (a->opcode() != b->opcode() || a->shape_ptr() != b->shape_ptr() ||
@@ -79,10 +69,13 @@ struct InstEq {
         a->operand_count() != b->operand_count()) {
       return false;
     }
-    for (int64_t k = 0; k < a->operand_count(); ++k) {
-      if (a->operand(k) != b->operand(k)) return false;
+    bool in_order = true;
+    for (int64_t k = 0; k < a->operand_count(); ++k) in_order &= a->operand(k) == b->operand(k);
+    if (!in_order &&
+        !(Swappable(*a) && a->operand(0) == b->operand(1) && a->operand(1) == b->operand(0))) {
+      return false;
     }
-    return SameLiteral(*a, *b) && SameAttributes(*a, *b);
+    return SameLiteral(*a, *b) && computations->SameAttributes(*a, *b);
   }
 };
 
@@ -100,7 +93,8 @@ bool Candidate(const Instruction& inst, const absl::flat_hash_set<const Instruct
   return true;
 }
 
-int64_t RunOnComputation(Computation& comp, SideEffects& effects) {
+int64_t RunOnComputation(Computation& comp, SideEffects& effects,
+                         ComputationEquality& computations) {
   // Post order: an instruction's operands are merged before it is hashed,
   // so chains of duplicates merge in one run (the list order is not
   // topological once passes have appended instructions). The control set
@@ -108,8 +102,8 @@ int64_t RunOnComputation(Computation& comp, SideEffects& effects) {
   absl::flat_hash_set<const Instruction*> control;
   std::vector<bool> calls;
   std::vector<Instruction*> order = PostOrderOf(comp, &control, &calls);
-  absl::flat_hash_set<Instruction*, InstHash, InstEq> seen;
-  seen.reserve(order.size());
+  absl::flat_hash_set<Instruction*, InstHash, InstEq> seen(order.size(), InstHash(),
+                                                           InstEq{&computations});
   std::vector<Instruction*> merged;
   bool comp_effects = false;
   for (size_t i = 0; i < order.size(); ++i) {
@@ -144,7 +138,12 @@ class CommonSubexpressionElimination : public Pass {
   absl::StatusOr<bool> Run(Module& module) override {
     int64_t merged = 0;
     SideEffects effects(module);  // for the whole run: cse does not change them
-    for (const auto& comp : module.computations()) merged += RunOnComputation(*comp, effects);
+    // Merging never makes alike computations differ, so what is learnt of
+    // them holds for the whole run.
+    ComputationEquality computations;
+    for (const auto& comp : module.computations()) {
+      merged += RunOnComputation(*comp, effects, computations);
+    }
     return merged > 0;
   }
 };
