@@ -209,20 +209,35 @@ bool DispatchRuleKey(PrimitiveType t, const std::vector<KeyRule>& rules, F&& f) 
   if (!IsFloat(t)) return false;
   std::vector<int64_t> results;
   for (const KeyRule& r : rules) results.push_back(TotalKeyOfBits(t, r.result_bits));
+  // f32 and f64 read their elements directly, and f32's keys are 32-bit
+  // (half the entries to sort); the narrow floats decode first.
+  auto native = [&](auto tag) {
+    using T = decltype(tag);
+    using K = decltype(TotalKey(T{}));
+    std::vector<K> keys(results.begin(), results.end());  // each fits: a key of a T
+    f([&rules, keys](const uint8_t* d, int64_t i) -> K {
+      T v;
+      std::memcpy(&v, d + i * sizeof(T), sizeof(T));
+      const double x = v;
+      for (size_t k = 0; k < rules.size(); ++k) {
+        if (rules[k].kind == KeyRule::kNaN ? x != x : x == rules[k].match) return keys[k];
+      }
+      return TotalKey(v);
+    });
+  };
+  if (t == PrimitiveType::kF32) {
+    native(float{});
+    return true;
+  }
+  if (t == PrimitiveType::kF64) {
+    native(double{});
+    return true;
+  }
   const int w = ByteWidth(t);
   f([t, w, &rules, results](const uint8_t* d, int64_t i) {
-    uint64_t bits = 0;
+    uint32_t bits = 0;
     std::memcpy(&bits, d + i * w, w);  // little-endian: the low bytes
-    double x;
-    if (t == PrimitiveType::kF32) {
-      float v;
-      std::memcpy(&v, d + i * 4, 4);
-      x = v;
-    } else if (t == PrimitiveType::kF64) {
-      std::memcpy(&x, d + i * 8, 8);
-    } else {
-      x = DecodeSmallFloat(t, static_cast<uint32_t>(bits));
-    }
+    const double x = DecodeSmallFloat(t, bits);
     for (size_t k = 0; k < rules.size(); ++k) {
       if (rules[k].kind == KeyRule::kNaN ? x != x : x == rules[k].match) return results[k];
     }

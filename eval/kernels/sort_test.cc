@@ -9,9 +9,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "eval/evaluator.h"
@@ -223,6 +225,106 @@ ENTRY main {
   std::vector<int64_t> all(n);
   for (int i = 0; i < n; ++i) all[i] = i;
   CHECK(perm == all);
+}
+
+// JAX's jnp.sort comparator: NaN -> the constant NaN, -0 -> +0, then
+// compare(order=TOTAL). Expected from that definition: a stable sort by
+// the canonical value's total-order bits (sign-magnitude turned into two's
+// complement order).
+template <typename T, typename Bits>
+void CheckCanonicalTotalSort(const char* type, int64_t rows, int64_t cols) {
+  Lcg rng;
+  const T specials[] = {std::numeric_limits<T>::quiet_NaN(),
+                        -std::numeric_limits<T>::quiet_NaN(),
+                        T(0),
+                        T(-0.0),
+                        std::numeric_limits<T>::infinity(),
+                        -std::numeric_limits<T>::infinity(),
+                        std::numeric_limits<T>::denorm_min(),
+                        T(1.5),
+                        T(-1.5)};
+  std::vector<T> x(rows * cols);
+  for (T& v : x) {
+    v = rng.Next(3) == 0 ? specials[rng.Next(9)] : static_cast<T>(rng.Next(2001) - 1000) / T(7);
+  }
+  for (int k = 0; k < 20; ++k) {                     // NaNs with payloads and either sign
+    Bits b = std::numeric_limits<Bits>::max() >> 1;  // all exponent and mantissa bits
+    b ^= static_cast<Bits>(rng.Next(1 << 16));
+    if (rng.Next(2)) b |= Bits(1) << (sizeof(Bits) * 8 - 1);
+    std::memcpy(&x[rng.Next(rows * cols)], &b, sizeof(Bits));
+  }
+  auto key = [](T v) {
+    if (v != v) v = std::numeric_limits<T>::quiet_NaN();
+    if (v == T(0)) v = T(0);
+    using S = std::make_signed_t<Bits>;
+    S b;
+    std::memcpy(&b, &v, sizeof(S));
+    return b < 0 ? static_cast<S>(b ^ std::numeric_limits<S>::max()) : b;
+  };
+  auto lit = Literal::Create(
+      Shape::Array(sizeof(T) == 4 ? PrimitiveType::kF32 : PrimitiveType::kF64, {rows, cols}));
+  REQUIRE(lit.ok());
+  std::memcpy(lit->data(), x.data(), x.size() * sizeof(T));
+  const std::string shape = StrCat(type, "[", rows, ",", cols, "]");
+  const std::string ishape = StrCat("s32[", rows, ",", cols, "]");
+  auto r = RunModule(
+      StrCat(R"(
+cmp {
+  a = )",
+             type, R"([] parameter(0)
+  b = )",
+             type, R"([] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  nan = )",
+             type, R"([] constant(nan)
+  zero = )",
+             type, R"([] constant(0)
+  na = pred[] compare(a, a), direction=NE
+  za = pred[] compare(a, zero), direction=EQ
+  a0 = )",
+             type, R"([] select(za, zero, a)
+  a1 = )",
+             type, R"([] select(na, nan, a0)
+  nb = pred[] compare(b, b), direction=NE
+  zb = pred[] compare(b, zero), direction=EQ
+  b0 = )",
+             type, R"([] select(zb, zero, b)
+  b1 = )",
+             type, R"([] select(nb, nan, b0)
+  ROOT lt = pred[] compare(a1, b1), direction=LT, type=TOTALORDER
+}
+
+ENTRY main {
+  x = )",
+             shape, R"( parameter(0)
+  i = )",
+             ishape, R"( iota(), iota_dimension=1
+  ROOT s = ()",
+             shape, ", ", ishape, R"() sort(x, i), dimensions={1}, is_stable=true, to_apply=cmp
+}
+)"),
+      {Value::FromLiteral(*std::move(lit))});
+  REQUIRE(r.ok());
+  const std::vector<int64_t> got = Ints(r->element(1).array());
+  std::vector<int64_t> want;
+  for (int64_t row = 0; row < rows; ++row) {
+    std::vector<int64_t> perm(cols);
+    for (int64_t j = 0; j < cols; ++j) perm[j] = j;
+    const T* line = x.data() + row * cols;
+    std::stable_sort(perm.begin(), perm.end(),
+                     [&](int64_t a, int64_t b) { return key(line[a]) < key(line[b]); });
+    want.insert(want.end(), perm.begin(), perm.end());
+  }
+  CHECK(got == want);
+}
+
+TEST_CASE("sort: JAX's canonicalising total-order comparator, f32 and f64, short and long rows",
+          "[sort]") {
+  CheckCanonicalTotalSort<float, uint32_t>("f32", 50, 40);   // std::sort of typed keys
+  CheckCanonicalTotalSort<float, uint32_t>("f32", 2, 1500);  // radix
+  CheckCanonicalTotalSort<double, uint64_t>("f64", 50, 40);
+  CheckCanonicalTotalSort<double, uint64_t>("f64", 2, 1500);
 }
 
 TEST_CASE("sort: comparator failures and malformed sorts are errors", "[sort]") {
