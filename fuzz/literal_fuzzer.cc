@@ -32,6 +32,21 @@ constexpr std::string_view kShapes[] = {
     "f32[2,0,3]",  "s16[1,1]",        "f8e8m0fnu[2]",
 };
 
+// Whether an f8e8m0fnu array in `lit` holds 2^-127 (bit pattern 0).
+bool HoldsE8M0Smallest(const hlo::Literal& lit) {
+  if (lit.IsTuple()) {
+    for (const hlo::Literal& e : lit.elements()) {
+      if (HoldsE8M0Smallest(e)) return true;
+    }
+    return false;
+  }
+  if (lit.shape().element_type() != hlo::PrimitiveType::kF8E8M0FNU) return false;
+  for (int64_t i = 0; i < lit.element_count(); ++i) {
+    if (lit.GetBits(i) == 0) return true;
+  }
+  return false;
+}
+
 void CheckReprint(const hlo::Literal& lit) {
   std::string first = hlo::LiteralToString(lit, hlo::LiteralStyle::kCompact);
   auto again = hlo::ParseLiteral(first, hlo::ParseOptions{"reprint.txt"});
@@ -42,7 +57,12 @@ void CheckReprint(const hlo::Literal& lit) {
   std::string second = hlo::LiteralToString(*again, hlo::LiteralStyle::kCompact);
   if (second != first)
     hlo::fuzz::Fail("literal printing is not a fixed point", first + "\n" + second);
-  // XLA's constant style reads back as a value of the same shape.
+  // XLA's constant style reads back as a value of the same shape. Its text
+  // is a fixed point except for one pattern, a known disagreement in XLA's
+  // own format (parser/literal_parser_test.cc, "round trip: f8e8m0fnu
+  // 2^-127 in the HLO style"): 2^-127 prints as 5.9e-39, which reads back
+  // as 2^-126. The compact style above has no exception.
+  if (HoldsE8M0Smallest(lit)) return;
   std::string value;
   hlo::AppendLiteralValue(value, lit, hlo::LiteralStyle::kHloConstant);
   auto from_value = hlo::ParseLiteralValue(value, lit.shape(), hlo::ParseOptions{"value.txt"});
