@@ -21,15 +21,6 @@
 namespace hlo {
 namespace {
 
-bool SameLiteral(const Instruction& a, const Instruction& b) {
-  if (a.literal_elided() != b.literal_elided()) return false;
-  const Literal* x = a.literal();
-  const Literal* y = b.literal();
-  if (x == y) return true;
-  if (x == nullptr || y == nullptr) return false;
-  return *x == *y;
-}
-
 // add(x, y) and add(y, x) are one value (as in XLA's HloCSE).
 bool Swappable(const Instruction& i) {
   return IsBinaryCommutative(i.opcode()) && i.operand_count() == 2;
@@ -63,19 +54,14 @@ struct InstEq {
   ComputationEquality* computations;
   bool operator()(const Instruction* a, const Instruction* b) const {
     if (a == b) return true;
-    if (a->opcode() != b->opcode() || a->shape_ptr() != b->shape_ptr() ||
-        a->has_wrapped_opcode() != b->has_wrapped_opcode() ||
-        (a->has_wrapped_opcode() && a->wrapped_opcode() != b->wrapped_opcode()) ||
-        a->operand_count() != b->operand_count()) {
-      return false;
-    }
+    if (a->operand_count() != b->operand_count()) return false;
     bool in_order = true;
     for (int64_t k = 0; k < a->operand_count(); ++k) in_order &= a->operand(k) == b->operand(k);
     if (!in_order &&
         !(Swappable(*a) && a->operand(0) == b->operand(1) && a->operand(1) == b->operand(0))) {
       return false;
     }
-    return SameLiteral(*a, *b) && computations->SameAttributes(*a, *b);
+    return computations->SameButOperands(*a, *b);
   }
 };
 

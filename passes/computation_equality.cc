@@ -129,9 +129,9 @@ bool ComputationEquality::Equal(const Computation& a, const Computation& b) {
   return equal;
 }
 
-bool ComputationEquality::SameAttributes(const Instruction& a, const Instruction& b) {
+bool ComputationEquality::SameButOperands(const Instruction& a, const Instruction& b) {
   std::vector<Pair> calls;
-  if (!SameAttributesBut(a, b, calls)) return false;
+  if (!SameInstructionBut(a, b, calls)) return false;
   for (const Pair& c : calls) {
     if (!Equal(*c.first, *c.second)) return false;
   }

@@ -25,9 +25,10 @@ class ComputationEquality {
  public:
   bool Equal(const Computation& a, const Computation& b);
 
-  // a's and b's attributes, metadata aside, equal as sets: by value, with
-  // called computations compared by Equal.
-  bool SameAttributes(const Instruction& a, const Instruction& b);
+  // a and b alike in all but their operands: opcode, shape, parameter
+  // number, literal (elided ones never alike) and attributes as sets,
+  // metadata aside, with called computations compared by Equal.
+  bool SameButOperands(const Instruction& a, const Instruction& b);
 
  private:
   using Pair = std::pair<const Computation*, const Computation*>;

@@ -265,46 +265,39 @@ void CheckCanonicalTotalSort(const char* type, int64_t rows, int64_t cols) {
       Shape::Array(sizeof(T) == 4 ? PrimitiveType::kF32 : PrimitiveType::kF64, {rows, cols}));
   REQUIRE(lit.ok());
   std::memcpy(lit->data(), x.data(), x.size() * sizeof(T));
-  const std::string shape = StrCat(type, "[", rows, ",", cols, "]");
-  const std::string ishape = StrCat("s32[", rows, ",", cols, "]");
-  auto r = RunModule(
-      StrCat(R"(
+  // The module with $T for the element type and $D for the dimensions.
+  std::string text = R"(
 cmp {
-  a = )",
-             type, R"([] parameter(0)
-  b = )",
-             type, R"([] parameter(1)
+  a = $T[] parameter(0)
+  b = $T[] parameter(1)
   c = s32[] parameter(2)
   d = s32[] parameter(3)
-  nan = )",
-             type, R"([] constant(nan)
-  zero = )",
-             type, R"([] constant(0)
+  nan = $T[] constant(nan)
+  zero = $T[] constant(0)
   na = pred[] compare(a, a), direction=NE
   za = pred[] compare(a, zero), direction=EQ
-  a0 = )",
-             type, R"([] select(za, zero, a)
-  a1 = )",
-             type, R"([] select(na, nan, a0)
+  a0 = $T[] select(za, zero, a)
+  a1 = $T[] select(na, nan, a0)
   nb = pred[] compare(b, b), direction=NE
   zb = pred[] compare(b, zero), direction=EQ
-  b0 = )",
-             type, R"([] select(zb, zero, b)
-  b1 = )",
-             type, R"([] select(nb, nan, b0)
+  b0 = $T[] select(zb, zero, b)
+  b1 = $T[] select(nb, nan, b0)
   ROOT lt = pred[] compare(a1, b1), direction=LT, type=TOTALORDER
 }
 
 ENTRY main {
-  x = )",
-             shape, R"( parameter(0)
-  i = )",
-             ishape, R"( iota(), iota_dimension=1
-  ROOT s = ()",
-             shape, ", ", ishape, R"() sort(x, i), dimensions={1}, is_stable=true, to_apply=cmp
+  x = $T[$D] parameter(0)
+  i = s32[$D] iota(), iota_dimension=1
+  ROOT s = ($T[$D], s32[$D]) sort(x, i), dimensions={1}, is_stable=true, to_apply=cmp
 }
-)"),
-      {Value::FromLiteral(*std::move(lit))});
+)";
+  const std::string dims = StrCat(rows, ",", cols);
+  for (auto [token, with] : {std::pair<std::string, std::string>{"$T", type}, {"$D", dims}}) {
+    for (size_t at = text.find(token); at != std::string::npos; at = text.find(token, at)) {
+      text.replace(at, token.size(), with);
+    }
+  }
+  auto r = RunModule(text, {Value::FromLiteral(*std::move(lit))});
   REQUIRE(r.ok());
   const std::vector<int64_t> got = Ints(r->element(1).array());
   std::vector<int64_t> want;
