@@ -16,8 +16,11 @@ std::string_view NameStem(std::string_view name) {
 }
 
 std::unique_ptr<Instruction> CloneInstruction(Module& module, const Instruction& inst) {
-  auto copy = std::make_unique<Instruction>(inst.opcode(), module.UniqueName(NameStem(inst.name())),
-                                            inst.shape_ptr());
+  return CloneInstruction(inst, module.UniqueName(NameStem(inst.name())));
+}
+
+std::unique_ptr<Instruction> CloneInstruction(const Instruction& inst, std::string_view name) {
+  auto copy = std::make_unique<Instruction>(inst.opcode(), name, inst.shape_ptr());
   if (inst.has_wrapped_opcode()) copy->set_wrapped_opcode(inst.wrapped_opcode());
   if (inst.opcode() == Opcode::kParameter) copy->set_parameter_number(inst.parameter_number());
   if (inst.literal() != nullptr) {

@@ -15,6 +15,8 @@ std::string_view NameStem(std::string_view name);
 // A copy of `inst` (opcode, shape, attributes, literal, place) without
 // operands, under a fresh name from the same stem.
 std::unique_ptr<Instruction> CloneInstruction(Module& module, const Instruction& inst);
+// The same copy under `name` (the caller keeps names unique in the module).
+std::unique_ptr<Instruction> CloneInstruction(const Instruction& inst, std::string_view name);
 
 // A copy of `comp` (instructions, parameters, root) added to `module` under
 // a fresh name; the computations it calls are shared, not copied.

@@ -28,6 +28,19 @@ std::unique_ptr<Pass> CreateWidenFloats();          // widen-floats: widen_float
 std::unique_ptr<Pass>
 CreateDotAlgorithmRewriter();             // dot-algorithm-rewriter: dot_algorithm_rewriter.cc
 std::unique_ptr<Pass> CreateFusionCse();  // fusion-cse: fusion_cse.cc (hlo-run runs it)
+// call-inliner as hlo-run's fused mode runs it (the registry's inlines every
+// call it can, under fresh names).
+struct CallInlinerOptions {
+  // A callee that only the call calls keeps its instructions' names in the
+  // caller (it is removed after): profiles and errors name what the file says.
+  bool keep_names = false;
+  // Calls stay whose copies could compute something else in hlo-run: callees
+  // with side effects (the rng state's order, channel ids, feeds), and
+  // callees holding elided constants where the copies take fresh names
+  // (hlo-run makes such a constant's values from its name).
+  bool same_results_only = false;
+};
+std::unique_ptr<Pass> CreateCallInliner(CallInlinerOptions options);
 // round-dot-operands (round_dot_operands.cc): hlo-run --dot-default-precision;
 // not in the registry (it takes the mantissa width).
 std::unique_ptr<Pass> CreateRoundDotOperands(int mantissa_bits);

@@ -374,6 +374,14 @@ def test_messages(c):
     c.expect_exit("a mistyped flag: did you mean", p, 2, "--rtoll", "did you mean --rtol")
     p = c.run("hlo-opt", "add.hlo", "--passes=dcee")
     c.expect_exit("a mistyped pass: did you mean", p, 2, "dcee", "did you mean 'dce'")
+    # CLI11 would read `--passes=`'s value from the next argument (the module).
+    for tool in ("hlo-run", "hlo-opt"):
+        p = c.run(tool, "--passes=", "add.hlo", "--random-inputs")
+        c.expect_exit(f"{tool} --passes= (empty after '=') is refused, not given the module",
+                      p, 2, "--passes=", "--passes ''")
+    p = c.run("hlo-run", "add.hlo", "--input", "a.npy", "--input", "b.npy", "--passes", "")
+    c.expect_exit("hlo-run --passes '': no passes, the run goes on", p, 0, "{11, 22}",
+                  stream="stdout")
     p = c.run("hlo-run", "stablehlo.mlir", "--random-inputs")
     c.expect_exit("hlo-run: StableHLO text is read (stablehlo/)", p, 0)
     p = c.run("hlo-opt", "stablehlo.mlir")

@@ -146,7 +146,11 @@ void AddOptions(CLI::App& app, RunFlags& f) {
                                                     : "a seed is a number from 0 to 2^64-1";
           },
           "UINT64"));
-  app.add_option("--passes", f.passes, "passes to run before evaluating");
+  app.add_option("--passes", f.passes,
+                 "passes to run before evaluating, instead of the fused mode's own (calls "
+                 "without side effects inlined, names kept, then cse and dce: the same "
+                 "results; none with --no-fusion, --no-fast-paths, --find-nonfinite, "
+                 "--dump-values or --error-report); --passes '' runs none");
   app.add_option("--output-format", f.output_format, hlo::ResultFormatHelp())
       ->check(CLI::IsMember(hlo::ResultFormatNames()));
   app.add_option("-o,--output", f.output,
@@ -230,6 +234,7 @@ std::optional<int> hlo::ParseRunFlags(int argc, char** argv, RunFlags& f) {
     return code == 0 ? 0 : 2;
   }
   f.output_given = app.count("--output") > 0;
+  f.passes_given = app.count("--passes") > 0;
   f.profile = app.count("--profile") > 0;
   // A bare flag reads as "true": the file comes only with '='.
   bool profile_file = false;
@@ -379,8 +384,42 @@ absl::Status RefineForInputs(const RunFlags& f, hlo::Module& m) {
   return hlo::RefineShapes(m, shapes);
 }
 
+// Whether the fused mode's own passes run: nothing names another pipeline,
+// asks for the reference evaluation, or names instructions as the file has
+// them (cse leaves one of two alike instructions).
+bool RunsOwnPasses(const RunFlags& f) {
+  return !f.passes_given && !f.no_fusion && !f.no_fast_paths && !f.find_nonfinite &&
+         f.dump_values.empty() && f.error_report == 0;
+}
+
+bool HasCalls(const hlo::Module& m) {
+  for (const auto& comp : m.computations()) {
+    if (comp->CountOf(hlo::Opcode::kCall) > 0) return true;
+  }
+  return false;
+}
+
+// JAX's unoptimised modules call small functions (a relu, a batch norm's
+// _var, _where): inlined, the executor's fused loops see through them, and
+// cse merges what they recompute (each _var sums its input again, as main
+// did). The same bits: inlined calls compute what they did (same_results_only),
+// and cse merges only alike pure instructions.
+absl::Status RunOwnPasses(hlo::Module& m, bool verify) {
+  if (!HasCalls(m)) return absl::OkStatus();
+  hlo::CallInlinerOptions inline_options;
+  inline_options.keep_names = true;
+  inline_options.same_results_only = true;
+  absl::StatusOr<bool> inlined = hlo::CreateCallInliner(inline_options)->Run(m);
+  if (!inlined.ok()) return inlined.status();
+  if (!*inlined) return absl::OkStatus();
+  for (auto make : {hlo::CreateCommonSubexpressionElimination, hlo::CreateDeadCodeElimination}) {
+    if (auto st = make()->Run(m).status(); !st.ok()) return st;
+  }
+  return verify ? hlo::VerifyModule(m) : absl::OkStatus();
+}
+
 // Refines a module with unbounded dimensions for its inputs, verifies and
-// transforms it (--passes, --precision).
+// transforms it (--passes, the fused mode's own passes, --precision).
 absl::Status PrepareModule(const RunFlags& f, const Source& src, hlo::Module& m) {
   m.set_source(src.filename, src.text);
   if (!f.no_verify) {
@@ -396,6 +435,9 @@ absl::Status PrepareModule(const RunFlags& f, const Source& src, hlo::Module& m)
   auto pipeline = hlo::BuildPipeline(f.passes);
   if (!pipeline.ok()) return AsUsage(pipeline.status());
   if (auto st = pipeline->Run(m); !st.ok()) return st;
+  if (RunsOwnPasses(f)) {
+    if (auto st = RunOwnPasses(m, !f.no_verify); !st.ok()) return st;
+  }
   if (f.precision != "f64") {
     // A dot's algorithm is part of what it computes (the f64 reference
     // rounds no operand: widen-floats drops the algorithm).

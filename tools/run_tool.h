@@ -34,7 +34,8 @@ struct RunFlags {
   uint64_t seed = 0;
   std::string refine_shapes;  // the entry parameters' shapes, `(f32[3,4], s32[])`
   std::string passes;
-  std::string output_format;             // as given; CheckFlags fills it
+  bool passes_given = false;  // --passes, even empty: no pipeline of the fused mode's own
+  std::string output_format;  // as given; CheckFlags fills it
   const ResultFormat* format = nullptr;  // the one it names (tools/formats.h)
   std::string output = "-";
   bool output_given = false;

@@ -106,7 +106,13 @@ absl::Status CheckLongOptions(int argc, const char* const* argv,
     if (arg == "--") break;
     if (!arg.starts_with("--")) continue;
     std::string_view name = arg.substr(0, arg.find('='));
-    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    const bool known_name = std::find(known.begin(), known.end(), name) != known.end();
+    // CLI11 would take the next argument for `--passes=`'s empty value.
+    if (known_name && arg.size() == name.size() + 1) {
+      return absl::InvalidArgumentError(
+          StrCat(arg, " has no value after '=': write ", name, " '' for an empty one"));
+    }
+    if (known_name) continue;
     std::string msg = StrCat("unknown option ", name);
     std::string close = ClosestName(name, known);
     if (!close.empty()) StrAppend(&msg, " (did you mean ", close, "?)");

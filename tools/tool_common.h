@@ -43,11 +43,14 @@ void ReportError(std::string_view tool, const absl::Status& status);
 std::string ClosestName(std::string_view word, const std::vector<std::string>& names);
 // Checks every `--name` argument before CLI11 parses them (up to a bare
 // `--`) against the long option names of `known`: an unknown one is an
-// InvalidArgument error naming it, with "did you mean --x?" when one is close.
+// InvalidArgument error naming it, with "did you mean --x?" when one is close;
+// so is a known one written `--name=` with nothing after the '=' (CLI11
+// would take the next argument for its value).
 std::vector<std::string> LongOptionNames(const CLI::App& app);
 // A CLI11 parse error as `TOOL: error: WHAT; see --help` (exit status 2);
 // --help and --version print as CLI11 does (0).
 int ReportParseError(CLI::App& app, const CLI::ParseError& e, std::string_view tool);
+// (CheckLongOptions: see above.)
 absl::Status CheckLongOptions(int argc, const char* const* argv,
                               const std::vector<std::string>& known);
 // The pass names of a --passes list (fixed-point groups opened) must exist:
