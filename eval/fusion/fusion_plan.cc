@@ -197,6 +197,7 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
         std::any_of(fused->members.begin(), fused->members.end(),
                     [](const Instruction* m) { return m->opcode() == Opcode::kBroadcast; });
     if (fused->outputs.empty()) fused->reduce = reduce;
+    if (fused->reduce) fused->reduce->squares = MatchSquaredDifferences(*fused);
     if ((*program)->step_count() < 2 && !fused->row_op && !absorbs_broadcast && !fused->reduce &&
         !streams) {
       continue;

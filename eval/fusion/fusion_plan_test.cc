@@ -127,8 +127,8 @@ namespace {
 // root is read elsewhere too, nor a whole-array sum under 2^22 elements
 // (a lone reduce sums those in another order). Values:
 // testdata/eval/group_reduce.hlo.
-std::string ReduceModule(std::string_view extra) {
-  return StrCat(R"(HloModule t
+// A module of an f32 adder and an entry computation whose body follows.
+constexpr std::string_view kAddModuleHead = R"(HloModule t
 
 add {
   a = f32[] parameter(0)
@@ -137,7 +137,10 @@ add {
 }
 
 ENTRY main {
-  x = f32[512,256] parameter(0)
+)";
+
+std::string ReduceModule(std::string_view extra) {
+  return StrCat(kAddModuleHead, R"(  x = f32[512,256] parameter(0)
   zero = f32[] constant(0)
   sq = f32[512,256] multiply(x, x)
   cols = f32[256] reduce(sq, zero), dimensions={0}, to_apply=add
@@ -168,6 +171,64 @@ TEST_CASE("fusion plan: a group read outside its reduce is made whole", "[fusion
   CHECK(p.Step("cols") == PlanStep::kEvaluate);
   CHECK(p.Step("sq") != PlanStep::kFusedAway);
   CHECK(p.Step("rows") == PlanStep::kGroupReduce);
+}
+
+}  // namespace
+}  // namespace hlo
+
+namespace hlo {
+namespace {
+
+// A variance's column sum of squared deviations (x - v)^2 is folded from x
+// with the squares made in registers (GroupReduce::squares); other groups
+// that look alike run the group's loop. Values:
+// testdata/eval/fused_variance.hlo.
+std::string VarianceModule(std::string_view sub, std::string_view square) {
+  return StrCat(kAddModuleHead, R"(  x = f32[3,100,40] parameter(0)
+  m = f32[40] parameter(1)
+  zero = f32[] constant(0)
+  mb = f32[3,100,40] broadcast(m), dimensions={2}
+  d = f32[3,100,40] )",
+                sub, R"(
+  sq = f32[3,100,40] )",
+                square, R"(
+  ROOT var = f32[40] reduce(sq, zero), dimensions={0,1}, to_apply=add
+})");
+}
+
+const GroupReduce& ReduceOf(const PlannedModule& p, std::string_view name) {
+  const FusedGroup* group = p.plan->group_at[p.Slot(name)];
+  REQUIRE(group != nullptr);
+  REQUIRE(group->reduce.has_value());
+  return *group->reduce;
+}
+
+TEST_CASE("fusion plan: a variance's squares fold from x in registers", "[fusion_plan]") {
+  PlannedModule p = PlanModule(VarianceModule("subtract(x, mb)", "multiply(d, d)"));
+  REQUIRE(p.Step("var") == PlanStep::kGroupReduce);
+  const GroupReduce& r = ReduceOf(p, "var");
+  REQUIRE(r.squares.has_value());
+  const FusedGroup& g = *p.plan->group_at[p.Slot("var")];
+  CHECK(g.inputs[r.squares->x]->name() == "x");
+  CHECK(g.inputs[r.squares->v]->name() == "m");
+  CHECK_FALSE(r.squares->v_first);
+  PlannedModule q = PlanModule(VarianceModule("subtract(mb, x)", "multiply(d, d)"));
+  REQUIRE(ReduceOf(q, "var").squares.has_value());
+  CHECK(ReduceOf(q, "var").squares->v_first);
+}
+
+TEST_CASE("fusion plan: groups unlike a variance's squares run their loop", "[fusion_plan]") {
+  // A product of two values, a sum instead of a difference, and a squared
+  // sum: folded from the loop, not read as squares of x - v.
+  for (const auto& [sub, square] :
+       {std::pair<std::string_view, std::string_view>{"subtract(x, mb)", "multiply(d, x)"},
+        {"add(x, mb)", "multiply(d, d)"},
+        {"subtract(x, x)", "multiply(d, d)"}}) {
+    PlannedModule p = PlanModule(VarianceModule(sub, square));
+    INFO(sub << " then " << square);
+    REQUIRE(p.Step("var") == PlanStep::kGroupReduce);
+    CHECK_FALSE(ReduceOf(p, "var").squares.has_value());
+  }
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "eval/fusion/group_reduce.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "eval/fusion/fusion_plan.h"
@@ -19,9 +21,16 @@ constexpr int64_t kMinColumns = 8;
 class GroupSource final : public OnePassSource {
  public:
   GroupSource(FusedGroup& group, std::vector<const void*> inputs)
-      : group_(group), inputs_(std::move(inputs)) {}
+      : group_(group), inputs_(std::move(inputs)) {
+    if (const auto& sq = group_.reduce->squares) {
+      squares_ = SquaredDifferences{inputs_[sq->x], inputs_[sq->v], sq->v_first};
+    }
+  }
+
+  std::optional<SquaredDifferences> squared_differences() const override { return squares_; }
 
   absl::Status Prepare(int64_t parts) override {
+    if (squares_) return absl::OkStatus();  // Fill is not called
     EnsureProgramCopies(group_, parts);
     filled_before_.assign(static_cast<size_t>(parts), 0);
     return absl::OkStatus();
@@ -39,6 +48,7 @@ class GroupSource final : public OnePassSource {
  private:
   FusedGroup& group_;
   const std::vector<const void*> inputs_;
+  std::optional<SquaredDifferences> squares_;
   std::vector<uint8_t> filled_before_;  // per part (bytes: parts fill at once)
 };
 
@@ -65,7 +75,53 @@ std::optional<GroupReduce> GroupReduceOf(const Instruction& root) {
       (form->axes == ReduceAxes::kAll && !LoneReduceGains(*form))) {
     return std::nullopt;
   }
-  return GroupReduce{&reduce, *form, *op};
+  return GroupReduce{&reduce, *form, *op, std::nullopt};
+}
+
+std::optional<GroupReduce::Squares> MatchSquaredDifferences(const FusedGroup& group) {
+  const Instruction& root = *group.root;
+  const GroupReduce& r = *group.reduce;
+  const PrimitiveType type = root.shape().element_type();
+  if (r.form.axes != ReduceAxes::kColumns || r.op != Opcode::kAdd ||
+      (type != PrimitiveType::kF32 && type != PrimitiveType::kF64) || group.members.size() != 3 ||
+      root.opcode() != Opcode::kMultiply || root.operand(0) != root.operand(1)) {
+    return std::nullopt;
+  }
+  const Instruction& d = *root.operand(0);
+  if (d.opcode() != Opcode::kSubtract) return std::nullopt;
+  const bool v_first = d.operand(0)->opcode() == Opcode::kBroadcast;
+  const Instruction& b = *d.operand(v_first ? 0 : 1);
+  const Instruction& x = *d.operand(v_first ? 1 : 0);
+  if (b.opcode() != Opcode::kBroadcast || &x == &b) return std::nullopt;
+  auto member = [&](const Instruction& i) {
+    return std::find(group.members.begin(), group.members.end(), &i) != group.members.end();
+  };
+  auto input = [&](const Instruction& i) -> std::optional<size_t> {
+    auto it = std::find(group.inputs.begin(), group.inputs.end(), &i);
+    if (it == group.inputs.end()) return std::nullopt;
+    return static_cast<size_t>(it - group.inputs.begin());
+  };
+  const Instruction& q = *b.operand(0);
+  const std::optional<size_t> xi = input(x), vi = input(q);
+  if (!member(d) || !member(b) || !xi || !vi || !x.shape().Compatible(root.shape()) ||
+      !q.shape().IsArray() || q.shape().element_type() != type) {
+    return std::nullopt;
+  }
+  // v's element c is column c: v's dims are the root's last ones, which the
+  // broadcast maps them to in order, and make the columns.
+  absl::Span<const int64_t> dims = root.shape().dims(), v_dims = q.shape().dims();
+  absl::Span<const int64_t> map = b.GetInts(AttrKind::kDimensions);
+  if (v_dims.size() > dims.size() || map.size() != v_dims.size() ||
+      q.shape().ElementCount() != r.form.cols) {
+    return std::nullopt;
+  }
+  const size_t first = dims.size() - v_dims.size();
+  for (size_t k = 0; k < v_dims.size(); ++k) {
+    if (map[k] != static_cast<int64_t>(first + k) || v_dims[k] != dims[first + k]) {
+      return std::nullopt;
+    }
+  }
+  return GroupReduce::Squares{*xi, *vi, v_first};
 }
 
 absl::StatusOr<Value> RunGroupReduce(FusedGroup& group, absl::Span<const Value* const> inputs,

@@ -25,6 +25,16 @@ struct GroupReduce {
   const Instruction* reduce = nullptr;
   OnePassForm form;
   Opcode op = Opcode::kAdd;
+  // The group is (x - v) * (x - v), or (v - x) * (v - x), over inputs x (of
+  // the root's shape) and v (broadcast along the columns), folded by a
+  // column sum: the pass reads x and v and squares in registers
+  // (SquaredDifferences), the group's loop never run. Indices into the
+  // group's inputs.
+  struct Squares {
+    size_t x = 0, v = 0;
+    bool v_first = false;
+  };
+  std::optional<Squares> squares;
 };
 
 // The reduce that may fold `root`'s values as they are made: root's only
@@ -35,6 +45,10 @@ struct GroupReduce {
 // whole array only where a lone reduce runs the one pass too (2^22
 // elements and more: below, it sums in another order).
 std::optional<GroupReduce> GroupReduceOf(const Instruction& root);
+
+// GroupReduce::squares for a group (its members and inputs known) whose
+// reduce is set: a batch norm's variance over channels.
+std::optional<GroupReduce::Squares> MatchSquaredDifferences(const FusedGroup& group);
 
 // Runs group.reduce over the group's loop on its inputs' values (inputs[i]
 // for group.inputs[i]) with the reduce's init value.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
+#include <type_traits>
 
 #include "eval/interp/reduce_fold.h"
 #include "eval/runtime/parallel.h"
@@ -63,6 +65,40 @@ HLO_VECTOR_CLONES void AccumulateRows(T* __restrict dst, const T* __restrict src
   }
 }
 
+// AccumulateRows of the squares (x - v)^2 (or (v - x)^2) of rows of x,
+// v holding the columns' values: each difference and square rounded, as
+// the subtract and multiply that make them (no FMA), for f32 and f64 column
+// sums (a batch norm's variance).
+template <typename T, bool v_first>
+HLO_VECTOR_CLONES HLO_NO_FP_CONTRACT void AccumulateSquaredDifferences(T* __restrict dst,
+                                                                       const T* __restrict x,
+                                                                       const T* __restrict v,
+                                                                       int64_t rows, int64_t ld,
+                                                                       int64_t n) {
+  HLO_NO_FP_CONTRACT_BODY
+  auto square = [](T a, T b) {
+    const T d = v_first ? b - a : a - b;
+    return d * d;
+  };
+  constexpr int64_t kCols = 128 / sizeof(T);
+  int64_t c = 0;
+  for (; c + kCols <= n; c += kCols) {
+    T acc[kCols];
+    for (int64_t k = 0; k < kCols; ++k) acc[k] = square(x[c + k], v[c + k]);
+    for (int64_t r = 1; r < rows; ++r) {
+      const T* row = x + r * ld + c;
+      for (int64_t k = 0; k < kCols; ++k) acc[k] = acc[k] + square(row[k], v[c + k]);
+    }
+    for (int64_t k = 0; k < kCols; ++k) dst[c + k] = acc[k];
+  }
+  if (c == n) return;
+  for (int64_t k = c; k < n; ++k) dst[k] = square(x[k], v[k]);
+  for (int64_t r = 1; r < rows; ++r) {
+    const T* row = x + r * ld;
+    for (int64_t k = c; k < n; ++k) dst[k] = dst[k] + square(row[k], v[k]);
+  }
+}
+
 // Which part of the operand one core's part covers.
 struct Part {
   int64_t row_lo = 0, row_hi = 0;  // a node of the column tree
@@ -81,6 +117,10 @@ class PartReduce {
   // A column reduction's whole leaf: `rows` rows at src, ld apart, columns
   // [c, c + n), as Piece row by row would take them.
   virtual void Leaf(const T* src, int64_t rows, int64_t ld, int64_t c, int64_t n, int level) = 0;
+  // Leaf of a column sum over the squares of SquaredDifferences: x at the
+  // leaf's first row and column c, v at column c.
+  virtual void LeafOfSquares(const SquaredDifferences& sq, const T* x, const T* v, int64_t rows,
+                             int64_t ld, int64_t c, int64_t n, int level) = 0;
   virtual ReduceAxes axes() const = 0;
   // Column partials: level += level + 1 (the right half's).
   virtual void Merge(int level) = 0;
@@ -133,6 +173,18 @@ class TypedPartReduce final : public PartReduce<T> {
 
   void Leaf(const T* src, int64_t rows, int64_t ld, int64_t c, int64_t n, int level) override {
     AccumulateRows<op>(level_[level] + (c - col_lo_), src, rows, ld, n);
+  }
+
+  void LeafOfSquares(const SquaredDifferences& sq, const T* x, const T* v, int64_t rows, int64_t ld,
+                     int64_t c, int64_t n, int level) override {
+    if constexpr (op == Opcode::kAdd && std::is_floating_point_v<T>) {
+      T* dst = level_[level] + (c - col_lo_);
+      if (sq.v_first) {
+        AccumulateSquaredDifferences<T, true>(dst, x, v, rows, ld, n);
+      } else {
+        AccumulateSquaredDifferences<T, false>(dst, x, v, rows, ld, n);
+      }
+    }
   }
 
   ReduceAxes axes() const override { return axes_; }
@@ -242,6 +294,10 @@ class PartRunner {
         reduces_(reduces) {}
 
   absl::Status Run() {
+    // (The source offers them for one column sum by add only.)
+    if (source_ != nullptr && reduces_.size() == 1 && reduces_[0]->axes() == ReduceAxes::kColumns) {
+      squares_ = source_->squared_differences();
+    }
     Range(part_.row_lo, part_.row_hi, 0);
     for (auto& r : reduces_) r->EndPart();
     return status_;
@@ -261,6 +317,15 @@ class PartRunner {
   void Range(int64_t lo, int64_t hi, int level) {
     if (hi - lo <= kLeafRows) {
       constexpr int64_t kPiece = kPieceBytes / sizeof(T);
+      if (squares_) {
+        const T* x = static_cast<const T*>(squares_->x) + lo * cols_;
+        const T* v = static_cast<const T*>(squares_->v);
+        for (int64_t c = part_.col_lo; c < part_.col_hi; c += kPiece) {
+          const int64_t n = std::min(kPiece, part_.col_hi - c);
+          reduces_[0]->LeafOfSquares(*squares_, x + c, v + c, hi - lo, cols_, c, n, level);
+        }
+        return;
+      }
       const bool whole_rows = part_.col_lo == 0 && part_.col_hi == cols_;
       const bool leaf_made = source_ != nullptr && whole_rows && (hi - lo) * cols_ <= kMadeElements;
       if (leaf_made && status_.ok()) {
@@ -326,7 +391,8 @@ class PartRunner {
   const T* x_;
   OnePassSource* source_ = nullptr;
   int64_t part_index_ = 0;
-  T* made_ = nullptr;  // kMadeElements, or a piece
+  T* made_ = nullptr;                          // kMadeElements, or a piece
+  std::optional<SquaredDifferences> squares_;  // the source's, read from x
   const int64_t cols_;
   const Part part_;
   std::vector<std::unique_ptr<PartReduce<T>>>& reduces_;

@@ -22,6 +22,7 @@
 #include "eval/runtime/parallel.h"
 #include "eval/runtime/scratch_buffer.h"
 #include "eval/runtime/split_chooser.h"
+#include "eval/vector_clones.h"
 
 namespace hlo {
 namespace gemm {
@@ -53,13 +54,6 @@ void NaiveGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
 // FMAs, so every clone gives NaiveGemm's bits. (Sums kept in registers
 // across k, in fixed-width column blocks, came out scalar from GCC 12 and
 // slower.)
-#if defined(__clang__)
-#define HLO_NO_FP_CONTRACT
-#define HLO_NO_FP_CONTRACT_BODY _Pragma("clang fp contract(off)")
-#else
-#define HLO_NO_FP_CONTRACT __attribute__((optimize("fp-contract=off")))
-#define HLO_NO_FP_CONTRACT_BODY
-#endif
 #define HLO_ROW_MAJOR_GEMM(T, Name)                                                 \
   HLO_ISA_CLONES HLO_NO_FP_CONTRACT void Name(                                      \
       bool ta, int64_t m, int64_t n, int64_t k, const T* __restrict a, int64_t lda, \
@@ -78,8 +72,6 @@ void NaiveGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
 HLO_ROW_MAJOR_GEMM(float, RowMajorGemmF32)
 HLO_ROW_MAJOR_GEMM(double, RowMajorGemmF64)
 #undef HLO_ROW_MAJOR_GEMM
-#undef HLO_NO_FP_CONTRACT
-#undef HLO_NO_FP_CONTRACT_BODY
 
 // Real multiply-adds from which a product is split across the cores.
 constexpr double kThreadedProduct = double{1 << 22};

@@ -231,3 +231,53 @@ def _(c):
     rows = (zc * zc).astype(np.float64).sum(axis=2)
     return tup(Lit("f32", affine), Lit("f32", var.astype(np.float32)),
                Lit("f32", rows.astype(np.float32)))
+
+
+# fused_variance: column sums of squared deviations (a batch norm's
+# variance), folded from x with the squares made in registers
+# (eval/interp/reduce_one_pass.cc). Each subtract and multiply is one
+# rounding in the operand's type in numpy; sums in float64 (f64: exact
+# enough for rtol 1e-5), rounded to the output type; a NaN or an infinity
+# in a column gives NaN or inf as IEEE addition does.
+_VARIANCE_SEED = 20261201
+
+
+def _variance_inputs():
+    rng = np.random.default_rng(_VARIANCE_SEED)
+    tiny = np.finfo(np.float32).tiny
+    x = (rng.standard_normal((3, 100, 40)) * 4).astype(np.float32)
+    x[:, :, 5] = tiny / 7  # a column of denormals
+    x[0, 0, 0] = np.nan
+    x[0, 0, 7] = np.inf
+    x[1, 2, 8] = -np.inf
+    x[2, 50, 11] = -0.0
+    m = rng.standard_normal(40).astype(np.float32)
+    m[3] = np.nan
+    m[9] = tiny / 5
+    m[11] = -0.0
+    m[13] = np.inf
+    return {f"fused_variance.p{k}.npy": a for k, a in enumerate([
+        x, m, rng.standard_normal((2, 200, 3, 40)) * 1e3, rng.standard_normal((3, 40)),
+        rng.standard_normal((64, 96, 50)).astype(np.float32),
+        rng.standard_normal((20, 4608)).astype(np.float32),
+        rng.standard_normal(4608).astype(np.float32)])}
+
+
+INPUT_FILES["fused_variance"] = _variance_inputs
+
+
+@golden("fused_variance", tol=(1e-05, 0))
+def _(c):
+    x, m, y, n, z, w, wm = (np.asarray(v.a) for v in c.inputs)
+    zm = np.array([0.5, -0.5, 1, -1, 0.25, -0.25, 2, -2, 0, 3, -3, 0.125, -0.125, 4, -4, 1.5,
+                   -1.5, 0.75, -0.75, 5, -5, 0.1, -0.1, 6, -6, 0.2, -0.2, 7, -7, 0.3, -0.3, 8, -8,
+                   0.4, -0.4, 9, -9, 0.6, -0.6, 10, -10, 0.7, -0.7, 11, -11, 0.8, -0.8, 12, -12,
+                   0.9], dtype=np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        def squares_sum(d, axis, t):
+            return (d * d).astype(np.float64).sum(axis=axis).astype(t)
+        return tup(Lit("f32", squares_sum(x - m, (0, 1), np.float32)),
+                   Lit("f32", squares_sum(m - x, (0, 1), np.float32)),
+                   Lit("f64", squares_sum(y - n, (0, 1), np.float64)),
+                   Lit("f32", squares_sum(z - zm, (0, 1), np.float32)),
+                   Lit("f32", squares_sum(w - wm, 0, np.float32)))
