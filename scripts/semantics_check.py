@@ -71,6 +71,12 @@ LOW_PRECISION = 0.13  # f8 and narrower types
 TIMEOUT = 120
 
 
+def has_elided_constants(text):
+    """hlo-run fills an elided constant from the seed and its name, and a
+    pass may rename it (call-inliner): the two runs' values differ."""
+    return re.search(r"\bconstant\(\{\.\.\.\}\)", text) is not None
+
+
 def pieces(path, stablehlo):
     """(label, text, flags) per module of a file: the hlo-run flags of its RUN
     line to give both runs; None text marks a skip reason (in flags)."""
@@ -105,9 +111,7 @@ def pieces(path, stablehlo):
         if "HloModule" not in part and "ENTRY" not in part:
             continue
         label = f"{rel}#{i}" if len(parts) > 1 else rel
-        # hlo-run fills an elided constant from the seed and its name, and a
-        # pass may rename it (call-inliner): the two runs' values differ.
-        if re.search(r"\bconstant\(\{\.\.\.\}\)", part):
+        if has_elided_constants(part):
             out.append((label, None, "elided constants (filled by name)"))
             continue
         out.append((label, part, passed))
