@@ -68,13 +68,6 @@ absl::flat_hash_map<const Computation*, int64_t> CallerCounts(const Module& modu
   return counts;
 }
 
-bool HoldsElidedConstant(const Computation& comp) {
-  for (const auto& inst : comp.instructions()) {
-    if (inst->literal_elided()) return true;
-  }
-  return false;
-}
-
 // What one run of the pass knows and chose.
 struct InlineContext {
   Module& module;
@@ -93,6 +86,19 @@ bool KeepsNames(const InlineContext& cx, const Computation& callee) {
   if (!cx.options.keep_names) return false;
   auto it = cx.callers.find(&callee);
   return it != cx.callers.end() && it->second == 1;
+}
+
+// Whether a copy of an elided constant of `callee` would take a fresh name
+// (hlo-run makes its values from the name): every copy where names are not
+// kept, else one whose name the caller already has.
+bool RenamesElidedConstant(const InlineContext& cx, const Computation& callee, bool keep_names) {
+  for (const auto& inst : callee.instructions()) {
+    if (inst->literal_elided() &&
+        (!keep_names || cx.caller_names.contains(std::string(inst->name())))) {
+      return true;
+    }
+  }
+  return false;
 }
 
 // A copy of `inst` for the caller, named as above.
@@ -117,7 +123,7 @@ bool InlineCall(InlineContext& cx, Instruction* call,
   }
   const bool keep_names = KeepsNames(cx, *callee);
   if (cx.options.same_results_only &&
-      (cx.effects.Of(*call) || (!keep_names && HoldsElidedConstant(*callee)))) {
+      (cx.effects.Of(*call) || RenamesElidedConstant(cx, *callee, keep_names))) {
     return false;
   }
   absl::flat_hash_map<const Instruction*, Instruction*> copies;

@@ -104,13 +104,18 @@ TEST_CASE("call-inliner, hlo-run's options: calls that could compute otherwise s
       "  ROOT y = f32[3] multiply(x, w)\n}\n\n"
       "once {\n  x = f32[3] parameter(0)\n  k = f32[3] constant({...})\n"
       "  ROOT z = f32[3] add(x, k)\n}\n\n"
+      "clash {\n  x = f32[3] parameter(0)\n  n = f32[3] constant({...})\n"
+      "  ROOT z = f32[3] add(x, n)\n}\n\n"
       "ENTRY main {\n  p = f32[] parameter(0)\n  n = f32[3] call(p), to_apply=noise\n"
       "  a = f32[3] call(n), to_apply=weights\n  b = f32[3] call(a), to_apply=weights\n"
-      "  ROOT c = f32[3] call(b), to_apply=once\n}\n";
+      "  c = f32[3] call(b), to_apply=once\n"
+      "  ROOT d = f32[3] call(c), to_apply=clash\n}\n";
   auto m = Parse(text);
   REQUIRE(Inline(*m, RunOptions()));
-  // noise and weights stay called; once goes, its constant keeping `k`.
-  CHECK(EntryCalls(*m) == 3);
+  // noise and weights stay called, and clash (main has an `n`, so its
+  // constant could not keep its name); once goes, its constant keeping `k`.
+  CHECK(EntryCalls(*m) == 4);
+  CHECK(m->FindComputation("clash") != nullptr);
   CHECK(m->FindComputation("once") == nullptr);
   CHECK(EntryNames(*m).count("k") == 1);
   // The registry's pass inlines them all.
