@@ -392,20 +392,12 @@ bool RunsOwnPasses(const RunFlags& f) {
          f.dump_values.empty() && f.error_report == 0;
 }
 
-bool HasCalls(const hlo::Module& m) {
-  for (const auto& comp : m.computations()) {
-    if (comp->CountOf(hlo::Opcode::kCall) > 0) return true;
-  }
-  return false;
-}
-
 // JAX's unoptimised modules call small functions (a relu, a batch norm's
 // _var, _where): inlined, the executor's fused loops see through them, and
 // cse merges what they recompute (each _var sums its input again, as main
 // did). The same bits: inlined calls compute what they did (same_results_only),
 // and cse merges only alike pure instructions.
 absl::Status RunOwnPasses(hlo::Module& m, bool verify) {
-  if (!HasCalls(m)) return absl::OkStatus();
   hlo::CallInlinerOptions inline_options;
   inline_options.keep_names = true;
   inline_options.same_results_only = true;
