@@ -376,6 +376,14 @@ absl::Status PackKernel(const Geometry& g, const Literal& rhs, ScratchBuffer<T>&
         for (int64_t c = 0; c < g.kernel_in; ++c) {
           const int64_t base =
               tap + c * src[d.kernel_input_feature] + grp * per * src[d.kernel_output_feature];
+          // Out-features last in the kernel (a weight gradient's i01o): one copy.
+          if constexpr (std::is_same_v<Storage<P>, T>) {
+            if (src[d.kernel_output_feature] == 1) {
+              std::memcpy(out, k + base, static_cast<size_t>(per) * sizeof(T));
+              out += per;
+              continue;
+            }
+          }
           for (int64_t j = 0; j < per; ++j) {
             *out++ = gemm::ToCompute<P, T>(k[base + j * src[d.kernel_output_feature]], table);
           }

@@ -175,16 +175,20 @@ TEST_CASE("RowDots: every row the bits of its lanes' order, across blocks and ch
 }
 
 // ColumnDots: every result the bits of RowDotsOrder on a's row and b's
-// column, for column counts around the vector's lanes (masked loads) and
-// contractions around the lanes and past them, with leading dimensions
-// past the sizes. Machines without AVX-512 skip it (it returns false).
+// column, for column counts around the vector's lanes (masked loads),
+// contractions around the lanes and past the AVX2 path's chunks of p (256
+// f32, 128 f64), row counts around its groups of 6 rows, with leading
+// dimensions past the sizes. Machines with neither AVX-512 nor AVX2 and FMA
+// skip it (it returns false).
 template <typename T>
 void CheckColumnDotsOrder() {
   constexpr int64_t kLanes = 64 / sizeof(T);
   std::mt19937 rng(11);
-  for (const int64_t k : {int64_t{1}, kLanes - 1, kLanes, kLanes + 3, int64_t{300}}) {
-    for (const int64_t n : {int64_t{2}, kLanes - 1, kLanes, kLanes + 1, 3 * kLanes + 2}) {
-      const int64_t m = 5, lda = k + 2, ldb = n + 3, ldc = n + 4;
+  for (const int64_t k :
+       {int64_t{1}, kLanes - 1, kLanes, kLanes + 3, int64_t{300}, int64_t{16 * 64 + 5}}) {
+    for (const int64_t n :
+         {int64_t{2}, kLanes / 2 - 1, kLanes - 1, kLanes, kLanes + 1, 3 * kLanes + 2}) {
+      const int64_t m = 1 + (k + n) % 13, lda = k + 2, ldb = n + 3, ldc = n + 4;
       const std::vector<T> a = Random<T>(m * lda, rng);
       const std::vector<T> b = Random<T>(k * ldb, rng);
       std::vector<T> c(m * ldc, T(-7));
