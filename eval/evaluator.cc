@@ -77,6 +77,14 @@ BatchProgram* Evaluator::BatchProgramFor(const Computation& comp) {
   return batch_programs_.emplace(&comp, std::move(kept)).first->second.get();
 }
 
+BatchProgram* Evaluator::BatchProgramCopy(const Computation& comp, int64_t copy) {
+  BatchProgram* program = BatchProgramFor(comp);
+  if (program == nullptr || copy <= 0) return program;
+  std::vector<std::unique_ptr<BatchProgram>>& copies = batch_program_copies_[&comp];
+  while (static_cast<int64_t>(copies.size()) < copy) copies.push_back(program->Clone());
+  return copies[copy - 1].get();
+}
+
 Evaluator::CompiledPrograms* Evaluator::CompiledFor(const Instruction& inst) {
   if (!options_.fast_paths || !options_.fusion || options_.observer != nullptr) return nullptr;
   // A profile shows the instructions of calls and loops (a fusion is one).

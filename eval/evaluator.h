@@ -72,6 +72,7 @@ class Evaluator : public KernelContext {
   // once per computation; null when it cannot be compiled or fast paths are
   // off (the caller then uses Call element by element).
   BatchProgram* BatchProgramFor(const Computation& computation) override;
+  BatchProgram* BatchProgramCopy(const Computation& computation, int64_t copy) override;
   // A fusion, call or while compiled at its first run: a fusion as one
   // batched loop (eval/fusion/loop_fusion.h), else a fusion or call as a
   // small program (eval/fusion/small_fusion.h); a while over small state as
@@ -133,6 +134,9 @@ class Evaluator : public KernelContext {
   const Computation* last_planned_ = nullptr;
   ComputationPlan* last_plan_ = nullptr;
   absl::flat_hash_map<const Computation*, std::unique_ptr<BatchProgram>> batch_programs_;
+  // BatchProgramCopy's copies 1.. (copy k at index k - 1).
+  absl::flat_hash_map<const Computation*, std::vector<std::unique_ptr<BatchProgram>>>
+      batch_program_copies_;
   absl::flat_hash_map<const Instruction*, CompiledPrograms> compiled_;
   absl::flat_hash_map<const Instruction*, std::unique_ptr<ReplicaRunner>> manual_runners_;
 

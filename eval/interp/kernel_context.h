@@ -93,6 +93,10 @@ class KernelContext {
   // once per computation; null when it cannot be compiled or fast paths are
   // off (the caller then uses Call element by element).
   virtual BatchProgram* BatchProgramFor(const Computation& computation) = 0;
+  // Copy `copy` of BatchProgramFor's program, with registers of its own, for
+  // parts of one loop on several cores: copy 0 is that program, the others
+  // are made at their first request and kept. Null where it is.
+  virtual BatchProgram* BatchProgramCopy(const Computation& computation, int64_t copy) = 0;
   // Runs `body` (a Shardy manual computation's, eval/collectives/
   // sdy_manual_computation.cc) on `partitions` devices, device d on
   // arguments[d]; the devices of `call` are made at its first call and kept.

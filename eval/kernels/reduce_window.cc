@@ -17,16 +17,19 @@
 //   (eval/interp/batch_program.h), across blocks of output positions, or per
 //   element through the evaluator when it does not compile.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <mutex>
 
 #include "eval/denormals.h"
 #include "eval/interp/elementwise_ops.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/reduce_internal.h"
 #include "eval/kernels/scalar_apply.h"
+#include "eval/runtime/parallel.h"
 #include "eval/type_dispatch.h"
 #include "eval/vector_clones.h"
 #include "ir/status_macros.h"
@@ -602,60 +605,95 @@ absl::Status BatchedWindow(BatchProgram& program, const Buffers& b,
 // without working out each lane's window. The accumulators alternate
 // between the output and a scratch block, so the program never updates an
 // array in place (which costs it a copy of each result per call), and end
-// in the output.
-absl::Status BatchedRowsWindow(BatchProgram& program, const Buffers& b, RowWindows& rows) {
+// in the output. Blocks are independent: they go to the cores, each part
+// on its own copy of the program (a max pool's argmax, a variadic reducer
+// of a dozen steps per position, was single-threaded).
+absl::Status BatchedRowsWindow(const Computation& reducer, BatchProgram& program, const Buffers& b,
+                               RowWindows& rows, KernelContext& ev) {
   const int64_t inner = rows.inner();
   const int64_t rows_per_block = std::max<int64_t>(1, 4 * BatchProgram::kBlock / inner);
   const int64_t lanes = std::min(rows.rows(), rows_per_block) * inner;
-  std::vector<std::vector<uint8_t>> xs(b.m), spare(b.m);
-  for (size_t j = 0; j < b.m; ++j) {
-    xs[j].resize(lanes * b.width[j]);
-    spare[j].resize(lanes * b.width[j]);
+  // Every row's offsets, [row][position], worked out first (RowWindows
+  // walks the rows in order).
+  std::vector<int64_t> offsets;
+  for (int64_t q = 0; q < rows.rows(); ++q) {
+    absl::Span<const int64_t> row = rows.Next();
+    offsets.insert(offsets.end(), row.begin(), row.end());
   }
-  std::vector<const void*> in(2 * b.m);
-  std::vector<void*> out(b.m);
-  std::vector<int64_t> offsets;  // [row in block][position]
-  for (int64_t first = 0; first < rows.rows(); first += rows_per_block) {
-    const int64_t nrows = std::min(rows_per_block, rows.rows() - first);
-    const int64_t nb = nrows * inner;
-    offsets.clear();
-    for (int64_t q = 0; q < nrows; ++q) {
-      absl::Span<const int64_t> row = rows.Next();
-      offsets.insert(offsets.end(), row.begin(), row.end());
-    }
-    const size_t positions = offsets.size() / nrows;
-    // The accumulator before position k: the output when positions - k is
-    // even, else the spare block.
-    auto acc = [&](size_t j, size_t k) -> uint8_t* {
-      return (positions - k) % 2 == 0 ? b.out[j] + first * inner * b.width[j] : spare[j].data();
-    };
+  if (rows.rows() == 0) return absl::OkStatus();
+  const size_t positions = offsets.size() / rows.rows();
+  const int64_t blocks = (rows.rows() + rows_per_block - 1) / rows_per_block;
+  // Parts of at least this many lane steps (a wake-up costs a few
+  // microseconds of them).
+  constexpr int64_t kMinPartSteps = int64_t{1} << 17;
+  const int64_t block_steps = std::max<int64_t>(
+      1, lanes * static_cast<int64_t>(positions) * std::max<int64_t>(1, program.step_count()));
+  const int64_t min_blocks = (kMinPartSteps + block_steps - 1) / block_steps;
+  const int64_t parts = std::min(CoreCount(), std::max<int64_t>(1, blocks / min_blocks));
+  std::vector<BatchProgram*> programs(parts, &program);
+  for (int64_t p = 1; p < parts; ++p) {
+    programs[p] = ev.BatchProgramCopy(reducer, p);
+    if (programs[p] == nullptr) return absl::InternalError("no copy of a reducer's program");
+  }
+  auto run_blocks = [&](BatchProgram& prog, int64_t block_begin, int64_t block_end) {
+    std::vector<std::vector<uint8_t>> xs(b.m), spare(b.m);
     for (size_t j = 0; j < b.m; ++j) {
-      FillElements(acc(j, 0), b.init[j], nb, b.width[j]);
-      in[b.m + j] = xs[j].data();
+      xs[j].resize(lanes * b.width[j]);
+      spare[j].resize(lanes * b.width[j]);
     }
-    for (size_t k = 0; k < positions; ++k) {
+    std::vector<const void*> in(2 * b.m);
+    std::vector<void*> out(b.m);
+    for (int64_t blk = block_begin; blk < block_end; ++blk) {
+      const int64_t first = blk * rows_per_block;
+      const int64_t nrows = std::min(rows_per_block, rows.rows() - first);
+      const int64_t nb = nrows * inner;
+      const int64_t* block_offsets = offsets.data() + first * positions;
+      // The accumulator before position k: the output when positions - k is
+      // even, else the spare block.
+      auto acc = [&](size_t j, size_t k) -> uint8_t* {
+        return (positions - k) % 2 == 0 ? b.out[j] + first * inner * b.width[j] : spare[j].data();
+      };
       for (size_t j = 0; j < b.m; ++j) {
-        const int w = b.width[j];
-        const size_t bytes = static_cast<size_t>(inner) * w;
-        for (int64_t q = 0; q < nrows; ++q) {
-          uint8_t* dst = xs[j].data() + q * bytes;
-          const int64_t at = offsets[q * positions + k];
-          if (at < 0) {
-            FillElements(dst, b.init[j], inner, w);
-          } else if (bytes == 64) {  // 16 f32/s32 channels: inline, no call
-            __builtin_memcpy(dst, b.in[j] + at * w, 64);
-          } else {
-            std::memcpy(dst, b.in[j] + at * w, bytes);
-          }
-        }
-        in[j] = acc(j, k);
-        out[j] = acc(j, k + 1);
+        FillElements(acc(j, 0), b.init[j], nb, b.width[j]);
+        in[b.m + j] = xs[j].data();
       }
-      absl::Status s = program.Run(in, out, nb);
-      if (!s.ok()) return s;
+      for (size_t k = 0; k < positions; ++k) {
+        for (size_t j = 0; j < b.m; ++j) {
+          const int w = b.width[j];
+          const size_t bytes = static_cast<size_t>(inner) * w;
+          for (int64_t q = 0; q < nrows; ++q) {
+            uint8_t* dst = xs[j].data() + q * bytes;
+            const int64_t at = block_offsets[q * positions + k];
+            if (at < 0) {
+              FillElements(dst, b.init[j], inner, w);
+            } else if (bytes == 64) {  // 16 f32/s32 channels: inline, no call
+              __builtin_memcpy(dst, b.in[j] + at * w, 64);
+            } else {
+              std::memcpy(dst, b.in[j] + at * w, bytes);
+            }
+          }
+          in[j] = acc(j, k);
+          out[j] = acc(j, k + 1);
+        }
+        absl::Status s = prog.Run(in, out, nb);
+        if (!s.ok()) return s;
+      }
     }
-  }
-  return absl::OkStatus();
+    return absl::OkStatus();
+  };
+  if (parts == 1) return run_blocks(program, 0, blocks);
+  std::atomic<int64_t> next_program{0};
+  std::mutex failure_mu;
+  absl::Status failure;
+  ParallelRows(blocks, (blocks + parts - 1) / parts, [&](int64_t begin, int64_t end) {
+    BatchProgram& prog = *programs[std::min<int64_t>(next_program++, parts - 1)];
+    absl::Status s = run_blocks(prog, begin, end);
+    if (!s.ok()) {
+      std::lock_guard<std::mutex> lock(failure_mu);
+      failure = s;
+    }
+  });
+  return failure;
 }
 
 // nullopt: the reducer does not compile for the batched interpreter.
@@ -688,7 +726,7 @@ std::optional<absl::Status> BatchedReduceWindow(const Computation& reducer, Oper
     if (*stable) return BatchedPrefixScan(*program, b, axes, d);
   }
   if (std::optional<RowWindows> rows = TrailingRows(axes, in_strides, 8)) {
-    return BatchedRowsWindow(*program, b, *rows);
+    return BatchedRowsWindow(reducer, *program, b, *rows, ev);
   }
   return BatchedWindow(*program, b, axes, in_strides, outs[0].array().element_count());
 }

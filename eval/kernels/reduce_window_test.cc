@@ -2,7 +2,8 @@
 // reducer, a one-compare select) must give, bit for bit, what the evaluator
 // gives element by element with fast paths off: windows whose last axes are
 // trivial (NHWC pooling and its gradient, the typed row loops; an argmax
-// reducer on the batched interpreter's row loop) beside
+// reducer on the batched interpreter's row loop, its blocks split over the
+// cores when large: am_large) beside
 // padded, overlapping, dilated and strided ones, cumulative windows along
 // the minor dimension (the scan runs 8 lines at a time: 144 lines, and 20
 // with a tail of 4), and transposed pooling (base dilation and padding with
@@ -92,6 +93,8 @@ ENTRY e {
   i = s32[3,6,8,5] parameter(6)
   gi = s32[3,3,4,5] parameter(7)
   gy_i = s32[4,5,6] parameter(8)
+  xl = f32[2,64,64,16] parameter(9)
+  il = s32[2,64,64,16] parameter(10)
   ninf = f32[] constant(-inf)
   zero = f32[] constant(0)
   ten = f32[] constant(10)
@@ -108,6 +111,7 @@ ENTRY e {
   am_pad = (f32[3,4,4,5], s32[3,4,4,5]) reduce-window(x, i, ten, m1), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x2_1x2_1x0_0 rhs_dilate=1x1x2x1}, to_apply=argmax
   am_tail = (f32[3,5,6], s32[3,5,6]) reduce-window(y, gy_i, ninf, m1), window={size=2x1x1}, to_apply=argmax
   am_tail_pad = (f32[3,5,6], s32[3,5,6]) reduce-window(y, gy_i, ten, m1), window={size=3x1x1 pad=2_1x0_0x0_0 rhs_dilate=2x1x1}, to_apply=argmax
+  am_large = (f32[2,32,32,16], s32[2,32,32,16]) reduce-window(xl, il, ninf, m1), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=argmax
   s_ge = f32[3,6,8,5] select-and-scatter(x, g, zero), window={size=1x2x2x1 stride=1x2x2x1}, select=gef, scatter=addf
   s_gt = f32[3,6,8,5] select-and-scatter(x, gp, zero), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, select=gtf, scatter=addf
   s_le = f32[3,6,8,5] select-and-scatter(x, gp, ten), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, select=lef_mirrored, scatter=maxf
@@ -124,7 +128,7 @@ ENTRY e {
   ipad = s32[3,12,16,5] reduce-window(i, zi), window={size=1x2x2x1 pad=0_0x1_1x1_1x0_0 lhs_dilate=1x2x2x1}, to_apply=adds
   rcummax = f32[3,6,8,5] reduce-window(x, ninf), window={size=1x1x1x5 pad=0_0x0_0x0_0x0_4}, to_apply=maxf
   ricumsum = s32[3,6,8,5] reduce-window(i, zi), window={size=1x1x1x5 pad=0_0x0_0x0_0x0_4}, to_apply=adds
-  ROOT t = (f32[3,3,4,5], f32[3,3,4,5], f32[3,3,4,5], f32[2,4,3,5], f32[6,6,8,5], f32[3,5,6], s32[3,3,4,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[4,5,6], s32[3,6,8,5], (f32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5]), (f32[3,5,6], s32[3,5,6]), (f32[3,5,6], s32[3,5,6]), f32[3,6,8,5], f32[4,5,6], f32[4,5,7], s32[3,6,8,5], f32[3,11,15,5], f32[3,12,16,5], f32[3,6,8,9], s32[3,12,16,5], f32[3,6,8,5], s32[3,6,8,5]) tuple(pool, padded, padmin, dilated, holes, tail2, ipool, s_ge, s_gt, s_le, s_lt, s_tail2, s_int, am, am_pad, am_tail, am_tail_pad, cumsum, cummax, exclusive, icumsum, tpool, tmax, tlast, ipad, rcummax, ricumsum)
+  ROOT t = (f32[3,3,4,5], f32[3,3,4,5], f32[3,3,4,5], f32[2,4,3,5], f32[6,6,8,5], f32[3,5,6], s32[3,3,4,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[4,5,6], s32[3,6,8,5], (f32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5]), (f32[3,5,6], s32[3,5,6]), (f32[3,5,6], s32[3,5,6]), f32[3,6,8,5], f32[4,5,6], f32[4,5,7], s32[3,6,8,5], f32[3,11,15,5], f32[3,12,16,5], f32[3,6,8,9], s32[3,12,16,5], f32[3,6,8,5], s32[3,6,8,5], (f32[2,32,32,16], s32[2,32,32,16])) tuple(pool, padded, padmin, dilated, holes, tail2, ipool, s_ge, s_gt, s_le, s_lt, s_tail2, s_int, am, am_pad, am_tail, am_tail_pad, cumsum, cummax, exclusive, icumsum, tpool, tmax, tlast, ipad, rcummax, ricumsum, am_large)
 }
 )";
 
