@@ -1,6 +1,9 @@
 #include "eval/fusion/row_softmax.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <type_traits>
 
 #include "eval/interp/elementwise_ops.h"
 #include "eval/interp/reduce_fold.h"
@@ -96,6 +99,25 @@ HLO_VECTOR_CLONES void DivideByScalar(T* o, T t, int64_t n) {
   for (int64_t k = 0; k < n; ++k) o[k] = o[k] / t;
 }
 
+// Denormals of o[0..n) to zeros of their sign, as the unfused kernels'
+// explicit flush under --denormals=flush (bit operations: MXCSR's DAZ
+// would read a compare's denormal operand as zero).
+template <typename T>
+HLO_VECTOR_CLONES void FlushDenormalRun(T* o, int64_t n) {
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  constexpr Bits kSign = Bits{1} << (8 * sizeof(T) - 1);
+  constexpr Bits kExponent = static_cast<Bits>(sizeof(T) == 4 ? 0x7f800000u : 0x7ff0000000000000u);
+  for (int64_t k = 0; k < n; ++k) {
+    const Bits b = std::bit_cast<Bits>(o[k]);
+    o[k] = std::bit_cast<T>((b & kExponent) == 0 ? b & kSign : b);
+  }
+}
+template <typename T>
+T FlushDenormal(T v) {
+  FlushDenormalRun(&v, 1);
+  return v;
+}
+
 // o[k] = exp(x[k] - s) in one pass where libmvec serves f32 (the same
 // bits as the two passes); false: the caller makes the passes.
 bool ExpOfDifference(const float* x, float s, float* o, int64_t n) {
@@ -113,9 +135,9 @@ void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T
   for (int64_t r = r0; r < r1; ++r) {
     const T* xr = x + r * cols;
     T* o = out + r * cols;
-    const T max = op.own_max
-                      ? Apply<Opcode::kMaximum>(shift[0], FoldRow<Opcode::kMaximum>(xr, cols))
-                      : shift[r];
+    T max = op.own_max ? Apply<Opcode::kMaximum>(shift[0], FoldRow<Opcode::kMaximum>(xr, cols))
+                       : shift[r];
+    if (op.flush && op.own_max) max = FlushDenormal(max);  // the reduce's result flush
     sum.Reset();
     for (int64_t c = 0; c < cols; c += kChunk) {
       const int64_t n = std::min(kChunk, cols - c);
@@ -123,9 +145,11 @@ void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T
         SubtractScalar(xr + c, max, scratch.data(), n);
         elementwise::UnaryFloatKernel<T>(Opcode::kExp, scratch.data(), o + c, n);
       }
+      if (op.flush) FlushDenormalRun(o + c, n);  // exp's result flush
       sum.Add(o + c, n);
     }
-    const T total = Apply<Opcode::kAdd>(sum_init, sum.Result());
+    T total = Apply<Opcode::kAdd>(sum_init, sum.Result());
+    if (op.flush) total = FlushDenormal(total);
     DivideByScalar(o, total, cols);
   }
 }
@@ -147,7 +171,7 @@ std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& divide, bool flush_
                                           std::vector<const Instruction*>* members,
                                           std::vector<const Instruction*>* inputs) {
   const Shape& shape = divide.shape();
-  if (flush_denormals || divide.opcode() != Opcode::kDivide || divide.operand_count() != 2 ||
+  if (divide.opcode() != Opcode::kDivide || divide.operand_count() != 2 ||
       !divide.control_predecessors().empty() || !shape.IsArray() || shape.rank() < 1 ||
       (shape.element_type() != PrimitiveType::kF32 &&
        shape.element_type() != PrimitiveType::kF64)) {
@@ -155,6 +179,7 @@ std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& divide, bool flush_
   }
   RowSoftmax op;
   op.type = shape.element_type();
+  op.flush = flush_denormals;
   op.cols = shape.dims().back();
   op.rows = shape.ElementCount() / std::max<int64_t>(1, op.cols);
   if (op.cols < kMinCols || op.rows < 1) return std::nullopt;

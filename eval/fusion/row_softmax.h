@@ -9,7 +9,10 @@
 // while the row is still in L2. Bit for bit the unfused result: the
 // reductions fold as the reduce kernel does (FoldRow, and RowStream, which
 // gives FoldRow's result from pieces), exp is the same kernel, subtract and
-// divide are single IEEE operations.
+// divide are single IEEE operations. Under --denormals=flush the results
+// the unfused kernels flush explicitly (the reductions', exp's) are flushed
+// at the same points; MXCSR flushes the subtract, the sums and the divide
+// alike either way.
 #ifndef HLO_EVAL_FUSION_ROW_SOFTMAX_H_
 #define HLO_EVAL_FUSION_ROW_SOFTMAX_H_
 
@@ -30,12 +33,15 @@ struct RowSoftmax {
   // The subtracted row values are x's row max, computed here; otherwise
   // they are an input (JAX's maximum(reduce_max(x), -inf), computed apart).
   bool own_max = true;
+  // --denormals=flush: exp's results and the reductions' flushed as the
+  // unfused kernels flush them.
+  bool flush = false;
 };
 
 // The diamond rooted at `divide`, when it has that form and no member but
 // the root is read outside it: `members` get its instructions (post order
-// not implied) and `inputs` {x, max's init or the row values, sum's init}. Not under
-// --denormals=flush (the reduces' results are flushed apart from MXCSR).
+// not implied) and `inputs` {x, max's init or the row values, sum's init};
+// `flush_denormals`: the run flushes as --denormals=flush does.
 std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& divide, bool flush_denormals,
                                           std::vector<const Instruction*>* members,
                                           std::vector<const Instruction*>* inputs);

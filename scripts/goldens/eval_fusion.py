@@ -125,6 +125,38 @@ def _(c):
                Lit("f32", zsoft), Lit("f32", zsoft), Lit("f32", zexp))
 
 
+def _flushed_softmax(x):
+    """softmax over the last dim under --denormals=flush: x - max is exact
+    here; exp, sum and quotient in float64, each rounded once to x's type
+    and made zero below its smallest normal (exp's and the quotient's
+    results flush; the sum of flushed values stays normal here). Checks
+    that no value lies within 10% of the smallest normal, where exp's last
+    bit could move it across."""
+    tiny = np.finfo(x.dtype).tiny
+    def flush(v):
+        v = v.astype(x.dtype)
+        near = (np.abs(v) > tiny * 0.9) & (np.abs(v) < tiny * 1.1)
+        assert not near.any(), "a value too near the smallest normal"
+        return np.where(np.abs(v) < tiny, np.zeros_like(v), v)
+    with np.errstate(under="ignore"):
+        shifted = x - np.max(x, axis=-1, keepdims=True)
+        e = flush(np.exp(shifted.astype(np.float64)))
+        total = np.sum(e.astype(np.float64), axis=-1, keepdims=True).astype(x.dtype)
+        soft = flush(e.astype(np.float64) / total.astype(np.float64))
+    return soft
+
+
+@golden("fused_row_softmax_flush", tol=(1e-05, 0))
+def _(c):
+    i, j = np.meshgrid(np.arange(3), np.arange(160), indexing="ij")
+    x = (-(6 + 5 * i) * j * 0.125).astype(np.float32)
+    yi, yj = np.meshgrid(np.arange(2), np.arange(400), indexing="ij")
+    y = (-(2 + yi) * yj).astype(np.float64)
+    fx, fy = _flushed_softmax(x), _flushed_softmax(y)
+    assert (fx == 0).any() and (fy == 0).any()  # the flush is exercised
+    return tup(Lit("f32", fx), Lit("f64", fy))
+
+
 @golden("fused_single_op_broadcast")
 def _(c):
     x = (np.arange(1030, dtype=np.float32)[None, :] + np.arange(3, dtype=np.float32)[:, None])
