@@ -206,6 +206,42 @@ int64_t InstructionBytesWritten(const Instruction& inst) {
   return std::max<int64_t>(ShapeBytes(inst.shape()), 0);
 }
 
+namespace {
+// visit(i) for each instruction of the computations `inst` calls, and of
+// those called by each instruction for which visit returns true.
+template <typename F>
+void VisitCalled(const Instruction& inst, F&& visit) {
+  std::vector<const Computation*> pending;
+  for (const Computation* c : inst.called_computations()) pending.push_back(c);
+  while (!pending.empty()) {
+    const Computation* comp = pending.back();
+    pending.pop_back();
+    for (const auto& i : comp->instructions()) {
+      if (visit(*i)) {
+        for (const Computation* c : i->called_computations()) pending.push_back(c);
+      }
+    }
+  }
+}
+}  // namespace
+
+int64_t FusedFlops(const Instruction& fusion) {
+  int64_t flops = 0;
+  VisitCalled(fusion, [&](const Instruction& i) {
+    if (i.opcode() == Opcode::kFusion) return true;
+    flops += InstructionFlops(i);
+    return false;
+  });
+  return flops;
+}
+
+int64_t FusionBytesRead(const Instruction& fusion) {
+  int64_t bytes = 0;
+  for (const Instruction* op : fusion.operands())
+    bytes += std::max<int64_t>(ShapeBytes(op->shape()), 0);
+  return bytes;
+}
+
 bool Profiler::Covers(const Computation& comp) {
   if (comp.is_entry()) return true;
   for (int64_t i = 0; i < comp.parameter_count(); ++i) {
@@ -272,6 +308,15 @@ void Profiler::FillRates(Row& row, double total_ms) const {
   if (limits_.sgemm_gflops > 0) row.compute_fraction = row.gflops / limits_.sgemm_gflops;
 }
 
+bool Profiler::InnerTimed(const Instruction& fusion) const {
+  bool timed = false;
+  VisitCalled(fusion, [&](const Instruction& i) {
+    timed = timed || stats_.contains(&i);
+    return !timed;
+  });
+  return timed;
+}
+
 std::vector<Profiler::Row> Profiler::InstructionRows() const {
   std::lock_guard<std::mutex> lock(mu_);
   const double runs = std::max<double>(1, static_cast<double>(run_ms_.size()));
@@ -294,9 +339,21 @@ std::vector<Profiler::Row> Profiler::InstructionRows() const {
                              ? static_cast<double>(stats.min_run_ns) / 1e6
                              : 0;
     row.per_run.calls = calls / runs;
-    row.per_run.bytes_read = static_cast<double>(InstructionBytesRead(*inst)) * calls / runs;
-    row.per_run.bytes_written = static_cast<double>(InstructionBytesWritten(*inst)) * calls / runs;
-    row.per_run.flops = static_cast<double>(InstructionFlops(*inst)) * calls / runs;
+    // A fusion run as one loop (its own instructions not timed) does their
+    // work: their FLOPs, its operands read and its result written, as XLA's
+    // cost analysis counts a fusion. One run instruction by instruction has
+    // its instructions' rows instead.
+    const bool whole_fusion = inst->opcode() == Opcode::kFusion && !InnerTimed(*inst);
+    row.per_run.bytes_read =
+        static_cast<double>(whole_fusion ? FusionBytesRead(*inst) : InstructionBytesRead(*inst)) *
+        calls / runs;
+    row.per_run.bytes_written =
+        static_cast<double>(whole_fusion ? std::max<int64_t>(ShapeBytes(inst->shape()), 0)
+                                         : InstructionBytesWritten(*inst)) *
+        calls / runs;
+    row.per_run.flops =
+        static_cast<double>(whole_fusion ? FusedFlops(*inst) : InstructionFlops(*inst)) * calls /
+        runs;
     total_ms += row.per_run.ms;
     rows.push_back(std::move(row));
   }

@@ -45,9 +45,16 @@ int64_t InstructionFlops(const Instruction& inst);
 // arrays). Instructions that only name or pass on values (parameter,
 // constant, tuple, get-tuple-element, bitcast, optimization-barrier,
 // after-all, add-dependency, domain) and those whose called computations do
-// the work (call, fusion, while, conditional, async-*) count none.
+// the work (call, fusion, while, conditional, async-*) count none (for a
+// fusion that ran as one loop the report counts FusedFlops and
+// FusionBytesRead instead).
 int64_t InstructionBytesRead(const Instruction& inst);
 int64_t InstructionBytesWritten(const Instruction& inst);
+// A fusion's FLOPs: its fused instructions' (nested fusions' too), and the
+// bytes of its operands; the profile gives a fusion these and its result's
+// bytes when it ran as one loop (its own instructions not timed).
+int64_t FusedFlops(const Instruction& fusion);
+int64_t FusionBytesRead(const Instruction& fusion);
 
 class Profiler {
  public:
@@ -110,6 +117,9 @@ class Profiler {
 
   static Frame Enter();
   void Leave(const Instruction& inst, const Frame& frame);
+  // Whether an instruction of the fusion's computations (nested ones too)
+  // was timed: it ran instruction by instruction. Called with mu_ held.
+  bool InnerTimed(const Instruction& fusion) const;
   std::vector<Row> InstructionRows() const;
   std::vector<Row> OpcodeRows(const std::vector<Row>& instructions) const;
   void FillRates(Row& row, double total_ms) const;
