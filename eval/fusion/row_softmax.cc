@@ -1,10 +1,9 @@
 #include "eval/fusion/row_softmax.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
-#include <type_traits>
 
+#include "eval/denormals.h"
 #include "eval/interp/elementwise_ops.h"
 #include "eval/interp/reduce_fold.h"
 #include "eval/kernels/kernels.h"
@@ -99,25 +98,6 @@ HLO_VECTOR_CLONES void DivideByScalar(T* o, T t, int64_t n) {
   for (int64_t k = 0; k < n; ++k) o[k] = o[k] / t;
 }
 
-// Denormals of o[0..n) to zeros of their sign, as the unfused kernels'
-// explicit flush under --denormals=flush (bit operations: MXCSR's DAZ
-// would read a compare's denormal operand as zero).
-template <typename T>
-HLO_VECTOR_CLONES void FlushDenormalRun(T* o, int64_t n) {
-  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
-  constexpr Bits kSign = Bits{1} << (8 * sizeof(T) - 1);
-  constexpr Bits kExponent = static_cast<Bits>(sizeof(T) == 4 ? 0x7f800000u : 0x7ff0000000000000u);
-  for (int64_t k = 0; k < n; ++k) {
-    const Bits b = std::bit_cast<Bits>(o[k]);
-    o[k] = std::bit_cast<T>((b & kExponent) == 0 ? b & kSign : b);
-  }
-}
-template <typename T>
-T FlushDenormal(T v) {
-  FlushDenormalRun(&v, 1);
-  return v;
-}
-
 // o[k] = exp(x[k] - s) in one pass where libmvec serves f32 (the same
 // bits as the two passes); false: the caller makes the passes.
 bool ExpOfDifference(const float* x, float s, float* o, int64_t n) {
@@ -137,7 +117,7 @@ void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T
     T* o = out + r * cols;
     T max = op.own_max ? Apply<Opcode::kMaximum>(shift[0], FoldRow<Opcode::kMaximum>(xr, cols))
                        : shift[r];
-    if (op.flush && op.own_max) max = FlushDenormal(max);  // the reduce's result flush
+    if (op.flush && op.own_max) FlushDenormalsInPlace(op.type, &max, 1);  // the reduce's
     sum.Reset();
     for (int64_t c = 0; c < cols; c += kChunk) {
       const int64_t n = std::min(kChunk, cols - c);
@@ -145,11 +125,11 @@ void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T
         SubtractScalar(xr + c, max, scratch.data(), n);
         elementwise::UnaryFloatKernel<T>(Opcode::kExp, scratch.data(), o + c, n);
       }
-      if (op.flush) FlushDenormalRun(o + c, n);  // exp's result flush
+      if (op.flush) FlushDenormalsInPlace(op.type, o + c, n);  // exp's result flush
       sum.Add(o + c, n);
     }
     T total = Apply<Opcode::kAdd>(sum_init, sum.Result());
-    if (op.flush) total = FlushDenormal(total);
+    if (op.flush) FlushDenormalsInPlace(op.type, &total, 1);
     DivideByScalar(o, total, cols);
   }
 }
