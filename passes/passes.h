@@ -28,6 +28,7 @@ std::unique_ptr<Pass> CreateWidenFloats();          // widen-floats: widen_float
 std::unique_ptr<Pass>
 CreateDotAlgorithmRewriter();             // dot-algorithm-rewriter: dot_algorithm_rewriter.cc
 std::unique_ptr<Pass> CreateFusionCse();  // fusion-cse: fusion_cse.cc (hlo-run runs it)
+std::unique_ptr<Pass> CreateDefuser();    // defuser: defuser.cc
 // call-inliner as hlo-run's fused mode runs it (the registry's inlines every
 // call it can, under fresh names).
 struct CallInlinerOptions {
@@ -41,6 +42,19 @@ struct CallInlinerOptions {
   bool same_results_only = false;
 };
 std::unique_ptr<Pass> CreateCallInliner(CallInlinerOptions options);
+// defuser as hlo-run's fused mode runs it (the registry's defuses every
+// fusion, under fresh names).
+struct DefuserOptions {
+  // At least 0: only the loop fusions of more elements than this whose
+  // every user is a reduce fusion, and those users, and only where every
+  // op in them is one the executor's fused groups run (elementwise ops,
+  // broadcasts, reduces, bitcasts, reshapes, known constants).
+  int64_t reduce_producers_over = -1;
+  // Copies keep their instructions' names where the computation has none
+  // of that name (profiles and errors name what the file says).
+  bool keep_names = false;
+};
+std::unique_ptr<Pass> CreateDefuser(DefuserOptions options);
 // round-dot-operands (round_dot_operands.cc): hlo-run --dot-default-precision;
 // not in the registry (it takes the mantissa width).
 std::unique_ptr<Pass> CreateRoundDotOperands(int mantissa_bits);

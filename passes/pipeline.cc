@@ -34,6 +34,7 @@ const std::vector<PassInfo>& AllPasses() {
       CreateWidenFloats,
       CreateDotAlgorithmRewriter,
       CreateFusionCse,
+      CreateDefuser,
   };
   static const auto* passes = [] {
     auto* all = new std::vector<PassInfo>;

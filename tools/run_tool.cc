@@ -397,13 +397,24 @@ bool RunsOwnPasses(const RunFlags& f) {
 // cse merges what they recompute (each _var sums its input again, as main
 // did). The same bits: inlined calls compute what they did (same_results_only),
 // and cse merges only alike pure instructions.
+//
+// XLA:CPU's optimised modules fuse a batch norm's centring (x - mean over a
+// large array) into a loop fusion that only reduce fusions read: defused
+// with them, the executor folds it into the reduce's loop instead of making
+// the array (passes/defuser.cc). Small arrays stay fused: there XLA's fusion
+// runs as one program and a step's own cost would be most of an op's time.
 absl::Status RunOwnPasses(hlo::Module& m, bool verify) {
+  hlo::DefuserOptions defuse_options;
+  defuse_options.reduce_producers_over = int64_t{1} << 14;
+  defuse_options.keep_names = true;
+  absl::StatusOr<bool> defused = hlo::CreateDefuser(defuse_options)->Run(m);
+  if (!defused.ok()) return defused.status();
   hlo::CallInlinerOptions inline_options;
   inline_options.keep_names = true;
   inline_options.same_results_only = true;
   absl::StatusOr<bool> inlined = hlo::CreateCallInliner(inline_options)->Run(m);
   if (!inlined.ok()) return inlined.status();
-  if (!*inlined) return absl::OkStatus();
+  if (!*inlined && !*defused) return absl::OkStatus();
   for (auto make : {hlo::CreateCommonSubexpressionElimination, hlo::CreateDeadCodeElimination}) {
     if (auto st = make()->Run(m).status(); !st.ok()) return st;
   }

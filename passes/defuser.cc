@@ -1,0 +1,172 @@
+// defuser (XLA's Defuser): replaces every fusion by the instructions of its
+// fused computation, its parameters standing for the fusion's operands, as
+// call-inliner does for calls (fused computations left uncalled go). A
+// fusion's value is its computation's, so the module computes the same.
+//
+// hlo-run's fused mode runs it with DefuserOptions::reduce_producers_over:
+// XLA:CPU writes a batch norm's centred values (x - mean, a kLoop fusion)
+// to memory only for a reduce fusion to read them back and sum their
+// squares, and recomputes them in the normalising fusion; defused, the
+// executor's own groups fold x - mean into the sum (eval/fusion/
+// group_reduce.h) and the array is never made.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "ir/clone.h"
+#include "ir/module.h"
+#include "passes/dead_code.h"
+#include "passes/passes.h"
+#include "passes/rewrite_limit.h"
+
+namespace hlo {
+namespace {
+
+// Ops the executor's fused groups take over whole: elementwise ops,
+// broadcasts, constants, reduces and changes of shape alone.
+bool GroupFriendly(const Computation& comp) {
+  for (const auto& inst : comp.instructions()) {
+    const Opcode op = inst->opcode();
+    if (IsElementwise(op) || op == Opcode::kParameter || op == Opcode::kBroadcast ||
+        op == Opcode::kReduce || op == Opcode::kBitcast || op == Opcode::kReshape) {
+      continue;
+    }
+    if (op == Opcode::kConstant && !inst->literal_elided()) continue;
+    return false;
+  }
+  return true;
+}
+
+Computation* FusedComputation(const Instruction& inst) {
+  if (inst.opcode() != Opcode::kFusion) return nullptr;
+  std::vector<Computation*> called = inst.called_computations();
+  return called.size() == 1 ? called[0] : nullptr;
+}
+
+// A fusion whose fused computation is one array reduce over group-friendly
+// ops.
+bool IsFriendlyReduceFusion(const Instruction& inst) {
+  const Computation* comp = FusedComputation(inst);
+  return comp != nullptr && comp->root() != nullptr &&
+         comp->root()->opcode() == Opcode::kReduce && inst.shape().IsArray() &&
+         GroupFriendly(*comp);
+}
+
+// The fusions of `comp` to defuse under `options`.
+std::vector<Instruction*> Chosen(const Computation& comp, const DefuserOptions& options) {
+  std::vector<Instruction*> chosen;
+  if (options.reduce_producers_over < 0) {
+    for (const auto& inst : comp.instructions()) {
+      if (FusedComputation(*inst) != nullptr) chosen.push_back(inst.get());
+    }
+    return chosen;
+  }
+  // Producers over more than the threshold's elements whose every user is
+  // a friendly reduce fusion, and those users.
+  absl::flat_hash_set<const Instruction*> taken;
+  for (const auto& inst : comp.instructions()) {
+    const Computation* fused = FusedComputation(*inst);
+    if (fused == nullptr || IsFriendlyReduceFusion(*inst) || !inst->shape().IsArray() ||
+        inst->shape().ElementCount() <= options.reduce_producers_over || inst->is_root() ||
+        inst->users().empty() || !GroupFriendly(*fused)) {
+      continue;
+    }
+    const auto& users = inst->users();
+    if (!std::all_of(users.begin(), users.end(),
+                     [](const Instruction* u) { return IsFriendlyReduceFusion(*u); })) {
+      continue;
+    }
+    if (taken.insert(inst.get()).second) chosen.push_back(inst.get());
+    for (Instruction* u : users) {
+      if (taken.insert(u).second) chosen.push_back(u);
+    }
+  }
+  return chosen;
+}
+
+// Copies the fused computation into the fusion's place; returns the copies
+// made (fusions among them are defused in the next round).
+std::vector<Instruction*> Defuse(Module& module, Instruction* fusion, bool keep_names,
+                                 absl::flat_hash_set<std::string>& names) {
+  Computation* fused = FusedComputation(*fusion);
+  Computation* parent = fusion->parent();
+  absl::flat_hash_map<const Instruction*, Instruction*> copies;
+  for (int64_t i = 0; i < fused->parameter_count(); ++i) {
+    copies[fused->parameter(i)] = fusion->operand(i);
+  }
+  std::vector<Instruction*> made;
+  for (Instruction* inst : fused->PostOrder()) {
+    if (inst->opcode() == Opcode::kParameter) continue;
+    std::unique_ptr<Instruction> copy;
+    if (keep_names && names.insert(std::string(inst->name())).second) {
+      copy = CloneInstruction(*inst, inst->name());
+    } else {
+      copy = CloneInstruction(module, *inst);
+      names.insert(std::string(copy->name()));
+    }
+    for (Instruction* op : inst->operands()) copy->AppendOperand(copies.at(op));
+    Instruction* added = parent->AddInstruction(std::move(copy));
+    copies[inst] = added;
+    made.push_back(added);
+  }
+  fusion->ReplaceAllUsesWith(copies.at(fused->root()));
+  return made;
+}
+
+class Defuser : public Pass {
+ public:
+  explicit Defuser(DefuserOptions options) : options_(options) {}
+  std::string_view name() const override { return "defuser"; }
+  std::string_view description() const override {
+    return "replaces every fusion by its fused computation's instructions";
+  }
+  absl::StatusOr<bool> Run(Module& module) override {
+    int64_t defused = 0;
+    for (Computation* comp : module.PostOrder()) {
+      if (comp->is_fusion_computation()) continue;
+      std::vector<Instruction*> todo = Chosen(*comp, options_);
+      if (todo.empty()) continue;
+      absl::flat_hash_set<std::string> names;
+      for (const auto& inst : comp->instructions()) names.emplace(inst->name());
+      absl::flat_hash_set<const Instruction*> done;
+      std::vector<Instruction*> operands;
+      while (!todo.empty()) {
+        std::vector<Instruction*> next;
+        for (Instruction* fusion : todo) {
+          if (!fusion->control_predecessors().empty() || !AllowRewrite(*fusion)) continue;
+          std::vector<Instruction*> made = Defuse(module, fusion, options_.keep_names, names);
+          done.insert(fusion);
+          operands.insert(operands.end(), fusion->operands().begin(), fusion->operands().end());
+          // Nested fusions are defused too, unless only some are chosen.
+          if (options_.reduce_producers_over >= 0) continue;
+          for (Instruction* m : made) {
+            if (FusedComputation(*m) != nullptr) next.push_back(m);
+          }
+        }
+        todo = std::move(next);
+      }
+      operands.erase(std::remove_if(operands.begin(), operands.end(),
+                                    [&](const Instruction* op) { return done.contains(op); }),
+                     operands.end());
+      comp->RemoveInstructions(done);
+      RemoveDeadFrom(*comp, operands);
+      defused += static_cast<int64_t>(done.size());
+    }
+    if (defused > 0) module.RemoveUnreachableComputations();
+    return defused > 0;
+  }
+
+ private:
+  const DefuserOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateDefuser() { return CreateDefuser(DefuserOptions{}); }
+
+std::unique_ptr<Pass> CreateDefuser(DefuserOptions options) {
+  return std::make_unique<Defuser>(options);
+}
+
+}  // namespace hlo

@@ -1,0 +1,115 @@
+// Tests for defuser's options as hlo-run's fused mode runs it
+// (DefuserOptions): only loop fusions over more than the threshold's
+// elements that reduce fusions alone read are defused, with those reduce
+// fusions, and only when every op in them is one the executor's fused groups
+// run. The registry's pass is covered by testdata/passes/defuser.hlo.
+#include <catch2/catch.hpp>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "parser/parser.h"
+#include "passes/passes.h"
+
+namespace hlo {
+namespace {
+
+std::unique_ptr<Module> Parse(const std::string& text) {
+  auto module = ParseModule(text, ParseOptions{"defuser"});
+  REQUIRE(module.ok());
+  return *std::move(module);
+}
+
+bool Defuse(Module& m) {
+  DefuserOptions options;
+  options.reduce_producers_over = int64_t{1} << 14;
+  options.keep_names = true;
+  absl::StatusOr<bool> changed = CreateDefuser(options)->Run(m);
+  REQUIRE(changed.ok());
+  return *changed;
+}
+
+int64_t EntryFusions(const Module& m) {
+  int64_t n = 0;
+  for (const auto& inst : m.entry()->instructions()) n += inst->opcode() == Opcode::kFusion;
+  return n;
+}
+
+std::set<std::string> EntryNames(const Module& m) {
+  std::set<std::string> names;
+  for (const auto& inst : m.entry()->instructions()) names.emplace(inst->name());
+  return names;
+}
+
+// A batch norm's variance as XLA:CPU fuses it: centred values (a loop
+// fusion) read by a reduce fusion of their squares. `dims` is the array's
+// shape, `n` its last dimension; `extra_user`, when not empty, is the
+// opcode of a second reader of the centred values; `producer_op` makes the
+// subtract's left operand from the parameter p (default: a reverse, which
+// the fused groups do not run).
+std::string BatchNormVariance(const std::string& dims, const std::string& n,
+                              const std::string& extra_user = "",
+                              const std::string& producer_op = "p") {
+  const std::string a = "f32[" + dims + "]";
+  const std::string v = "f32[" + n + "]";
+  return "HloModule m\n\n"
+         "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
+         "  ROOT s = f32[] add(x, y)\n}\n\n"
+         "centre {\n  p = " + a + " parameter(0)\n  m = " + v + " parameter(1)\n"
+         "  b = " + a + " broadcast(m), dimensions={1}\n"
+         "  src = " + a + " " + (producer_op == "p" ? "reverse(p), dimensions={0}" : producer_op) + "\n"
+         "  ROOT d = " + a + " subtract(src, b)\n}\n\n"
+         "squares {\n  q = " + a + " parameter(0)\n  z = f32[] parameter(1)\n"
+         "  sq = " + a + " multiply(q, q)\n"
+         "  ROOT r = " + v + " reduce(sq, z), dimensions={0}, to_apply=add\n}\n\n"
+         "ENTRY main {\n  x = " + a + " parameter(0)\n  mean = " + v + " parameter(1)\n"
+         "  zero = f32[] constant(0)\n"
+         "  c = " + a + " fusion(x, mean), kind=kLoop, calls=centre\n"
+         "  var = " + v + " fusion(c, zero), kind=kInput, calls=squares\n" +
+         (extra_user.empty() ? "  ROOT t = (" + v + ") tuple(var)\n"
+                             : "  e = " + a + " " + extra_user + "(c)\n  ROOT t = (" + v + ", " +
+                                   a + ") tuple(var, e)\n") +
+         "}\n";
+}
+
+TEST_CASE("defuser, hlo-run's options: a large producer and its reduce fusion are defused",
+          "[defuser]") {
+  auto m = Parse(BatchNormVariance("64,512", "512", "", "negate(p)"));
+  REQUIRE(Defuse(*m));
+  CHECK(EntryFusions(*m) == 0);
+  const std::set<std::string> names = EntryNames(*m);
+  // The fused instructions keep their names; the computations go.
+  for (const char* name : {"b", "src", "d", "sq", "r"}) CHECK(names.count(name) == 1);
+  CHECK(m->FindComputation("centre") == nullptr);
+  CHECK(m->FindComputation("squares") == nullptr);
+  CHECK(m->FindComputation("add") != nullptr);
+}
+
+TEST_CASE("defuser, hlo-run's options: what stays fused", "[defuser]") {
+  SECTION("an array of 2^14 elements") {
+    auto m = Parse(BatchNormVariance("32,512", "512", "", "negate(p)"));
+    CHECK_FALSE(Defuse(*m));
+    CHECK(EntryFusions(*m) == 2);
+  }
+  SECTION("a producer read by an instruction that is not a reduce fusion") {
+    auto m = Parse(BatchNormVariance("64,512", "512", "negate", "negate(p)"));
+    CHECK_FALSE(Defuse(*m));
+  }
+  SECTION("a producer holding an op the fused groups do not run") {
+    auto m = Parse(BatchNormVariance("64,512", "512"));
+    CHECK_FALSE(Defuse(*m));
+  }
+}
+
+TEST_CASE("defuser, the registry's pass: every fusion, under fresh names", "[defuser]") {
+  auto m = Parse(BatchNormVariance("64,512", "512"));
+  absl::StatusOr<bool> changed = CreateDefuser()->Run(*m);
+  REQUIRE(changed.ok());
+  CHECK(*changed);
+  CHECK(EntryFusions(*m) == 0);
+  CHECK(EntryNames(*m).count("src") == 0);  // fresh names
+  CHECK(m->FindComputation("centre") == nullptr);
+}
+
+}  // namespace
+}  // namespace hlo
