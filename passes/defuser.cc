@@ -38,6 +38,15 @@ bool GroupFriendly(const Computation& comp) {
   return true;
 }
 
+// Instructions that compute something: neither parameters nor constants.
+int64_t OpCount(const Computation& comp) {
+  int64_t n = 0;
+  for (const auto& inst : comp.instructions()) {
+    n += inst->opcode() != Opcode::kParameter && inst->opcode() != Opcode::kConstant;
+  }
+  return n;
+}
+
 Computation* FusedComputation(const Instruction& inst) {
   if (inst.opcode() != Opcode::kFusion) return nullptr;
   std::vector<Computation*> called = inst.called_computations();
@@ -48,9 +57,8 @@ Computation* FusedComputation(const Instruction& inst) {
 // ops.
 bool IsFriendlyReduceFusion(const Instruction& inst) {
   const Computation* comp = FusedComputation(inst);
-  return comp != nullptr && comp->root() != nullptr &&
-         comp->root()->opcode() == Opcode::kReduce && inst.shape().IsArray() &&
-         GroupFriendly(*comp);
+  return comp != nullptr && comp->root() != nullptr && comp->root()->opcode() == Opcode::kReduce &&
+         inst.shape().IsArray() && GroupFriendly(*comp);
 }
 
 // The fusions of `comp` to defuse under `options`.
@@ -63,7 +71,8 @@ std::vector<Instruction*> Chosen(const Computation& comp, const DefuserOptions& 
     return chosen;
   }
   // Producers over more than the threshold's elements whose every user is
-  // a friendly reduce fusion, and those users.
+  // a friendly reduce fusion, and those users; then loop fusions the
+  // executor would run instruction by instruction.
   absl::flat_hash_set<const Instruction*> taken;
   for (const auto& inst : comp.instructions()) {
     const Computation* fused = FusedComputation(*inst);
@@ -81,6 +90,17 @@ std::vector<Instruction*> Chosen(const Computation& comp, const DefuserOptions& 
     for (Instruction* u : users) {
       if (taken.insert(u).second) chosen.push_back(u);
     }
+  }
+  if (!options.runs_as_one_loop) return chosen;
+  for (const auto& inst : comp.instructions()) {
+    const Computation* fused = FusedComputation(*inst);
+    if (fused == nullptr || taken.contains(inst.get()) ||
+        inst->GetString(AttrKind::kKind) != "kLoop" || OpCount(*fused) < 2 ||
+        options.runs_as_one_loop(*inst)) {
+      continue;
+    }
+    taken.insert(inst.get());
+    chosen.push_back(inst.get());
   }
   return chosen;
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "parser/parser.h"
 #include "passes/passes.h"
@@ -55,17 +56,36 @@ std::string BatchNormVariance(const std::string& dims, const std::string& n,
   return "HloModule m\n\n"
          "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
          "  ROOT s = f32[] add(x, y)\n}\n\n"
-         "centre {\n  p = " + a + " parameter(0)\n  m = " + v + " parameter(1)\n"
-         "  b = " + a + " broadcast(m), dimensions={1}\n"
-         "  src = " + a + " " + (producer_op == "p" ? "reverse(p), dimensions={0}" : producer_op) + "\n"
-         "  ROOT d = " + a + " subtract(src, b)\n}\n\n"
-         "squares {\n  q = " + a + " parameter(0)\n  z = f32[] parameter(1)\n"
-         "  sq = " + a + " multiply(q, q)\n"
-         "  ROOT r = " + v + " reduce(sq, z), dimensions={0}, to_apply=add\n}\n\n"
-         "ENTRY main {\n  x = " + a + " parameter(0)\n  mean = " + v + " parameter(1)\n"
+         "centre {\n  p = " +
+         a + " parameter(0)\n  m = " + v +
+         " parameter(1)\n"
+         "  b = " +
+         a +
+         " broadcast(m), dimensions={1}\n"
+         "  src = " +
+         a + " " + (producer_op == "p" ? "reverse(p), dimensions={0}" : producer_op) +
+         "\n"
+         "  ROOT d = " +
+         a +
+         " subtract(src, b)\n}\n\n"
+         "squares {\n  q = " +
+         a +
+         " parameter(0)\n  z = f32[] parameter(1)\n"
+         "  sq = " +
+         a +
+         " multiply(q, q)\n"
+         "  ROOT r = " +
+         v +
+         " reduce(sq, z), dimensions={0}, to_apply=add\n}\n\n"
+         "ENTRY main {\n  x = " +
+         a + " parameter(0)\n  mean = " + v +
+         " parameter(1)\n"
          "  zero = f32[] constant(0)\n"
-         "  c = " + a + " fusion(x, mean), kind=kLoop, calls=centre\n"
-         "  var = " + v + " fusion(c, zero), kind=kInput, calls=squares\n" +
+         "  c = " +
+         a +
+         " fusion(x, mean), kind=kLoop, calls=centre\n"
+         "  var = " +
+         v + " fusion(c, zero), kind=kInput, calls=squares\n" +
          (extra_user.empty() ? "  ROOT t = (" + v + ") tuple(var)\n"
                              : "  e = " + a + " " + extra_user + "(c)\n  ROOT t = (" + v + ", " +
                                    a + ") tuple(var, e)\n") +
@@ -99,6 +119,46 @@ TEST_CASE("defuser, hlo-run's options: what stays fused", "[defuser]") {
     auto m = Parse(BatchNormVariance("64,512", "512"));
     CHECK_FALSE(Defuse(*m));
   }
+}
+
+// Three loop fusions each add the bias over all of qkv and keep a third of
+// it (XLA's GPT-2 attention), and a one-op fusion.
+const char kSiblings[] =
+    "HloModule m\n\n"
+    "third {\n  p0 = f32[4,6] parameter(0)\n  p1 = f32[6] parameter(1)\n"
+    "  b = f32[4,6] broadcast(p1), dimensions={1}\n  a = f32[4,6] add(p0, b)\n"
+    "  ROOT s = f32[4,2] slice(a), slice={[0:4], [0:2]}\n}\n\n"
+    "third1 {\n  p0 = f32[4,6] parameter(0)\n  p1 = f32[6] parameter(1)\n"
+    "  b = f32[4,6] broadcast(p1), dimensions={1}\n  a = f32[4,6] add(p0, b)\n"
+    "  ROOT s = f32[4,2] slice(a), slice={[0:4], [2:4]}\n}\n\n"
+    "one {\n  p0 = f32[4,2] parameter(0)\n  ROOT n = f32[4,2] negate(p0)\n}\n\n"
+    "ENTRY main {\n  x = f32[4,6] parameter(0)\n  bias = f32[6] parameter(1)\n"
+    "  q = f32[4,2] fusion(x, bias), kind=kLoop, calls=third\n"
+    "  k = f32[4,2] fusion(x, bias), kind=kLoop, calls=third1\n"
+    "  n = f32[4,2] fusion(q), kind=kLoop, calls=one\n"
+    "  ROOT t = (f32[4,2], f32[4,2], f32[4,2]) tuple(q, k, n)\n}\n";
+
+TEST_CASE("defuser, hlo-run's options: loop fusions that would run op by op", "[defuser]") {
+  auto m = Parse(kSiblings);
+  DefuserOptions options;
+  options.reduce_producers_over = int64_t{1} << 14;
+  options.keep_names = true;
+  std::vector<std::string> asked;
+  options.runs_as_one_loop = [&](const Instruction& fusion) {
+    asked.emplace_back(fusion.name());
+    return fusion.name() == "k";
+  };
+  absl::StatusOr<bool> changed = CreateDefuser(options)->Run(*m);
+  REQUIRE(changed.ok());
+  CHECK(*changed);
+  // q is defused; k runs as one loop and stays; n has one op and is not asked.
+  CHECK(asked == std::vector<std::string>{"q", "k"});
+  CHECK(EntryFusions(*m) == 2);
+  const std::set<std::string> names = EntryNames(*m);
+  CHECK(names.count("q") == 0);
+  CHECK(names.count("s") == 1);
+  CHECK(m->FindComputation("third") == nullptr);
+  CHECK(m->FindComputation("third1") != nullptr);
 }
 
 TEST_CASE("defuser, the registry's pass: every fusion, under fresh names", "[defuser]") {

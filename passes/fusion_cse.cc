@@ -9,7 +9,8 @@
 // instruction is numbered by opcode, shape, attributes, literal and its
 // operands' numbers. The same operations on the same values give the same
 // bits, so results do not change. Data movement (broadcast, bitcast,
-// reshape, ...) stays: reading a made array is no cheaper than it.
+// reshape, ...) stays: reading a made array is no cheaper than it; so does
+// one op over one array the fusion reads and broadcasts (RecomputedCheaply).
 #include <string>
 #include <vector>
 
@@ -41,6 +42,30 @@ bool WorthReading(const Instruction& inst) {
     default:
       return inst.shape().IsArray();
   }
+}
+
+// A value or a change of its shape alone, read where it lies.
+bool IsRead(const Instruction& inst) {
+  const Opcode op = inst.opcode();
+  if (op == Opcode::kParameter) return true;
+  return (op == Opcode::kBitcast || op == Opcode::kReshape) &&
+         inst.operand(0)->opcode() == Opcode::kParameter;
+}
+
+// One elementwise op over at most one array the fusion reads, the other
+// operands broadcasts or constants (a batch norm's x - mean): recomputed,
+// it costs an op and no more memory than reading its made copy, and leaves
+// that copy free to be fused away (passes/defuser.cc folds x - mean into
+// the variance's reduce when reduce fusions alone read it).
+bool RecomputedCheaply(const Instruction& inst) {
+  if (!IsElementwise(inst.opcode())) return false;
+  int64_t arrays = 0;
+  for (const Instruction* op : inst.operands()) {
+    if (op->opcode() == Opcode::kBroadcast || op->opcode() == Opcode::kConstant) continue;
+    if (!IsRead(*op)) return false;
+    ++arrays;
+  }
+  return arrays <= 1;
 }
 
 class ValueNumbers {
@@ -131,7 +156,10 @@ class FusionCse : public Pass {
       absl::flat_hash_map<Instruction*, Instruction*> parameter_for;  // outer -> new parameter
       bool rewrote = false;
       for (Instruction* i : order) {
-        if (i == fused->root() || !WorthReading(*i) || i->users().empty()) continue;
+        if (i == fused->root() || !WorthReading(*i) || i->users().empty() ||
+            RecomputedCheaply(*i)) {
+          continue;
+        }
         auto h = held.find(inner.at(i));
         if (h == held.end() || h->second->shape_ptr() != i->shape_ptr()) continue;
         Instruction*& param = parameter_for[h->second];

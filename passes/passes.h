@@ -3,6 +3,7 @@
 #ifndef HLO_PASSES_PASSES_H_
 #define HLO_PASSES_PASSES_H_
 
+#include <functional>
 #include <memory>
 
 #include "passes/pass.h"
@@ -53,6 +54,13 @@ struct DefuserOptions {
   // Copies keep their instructions' names where the computation has none
   // of that name (profiles and errors name what the file says).
   bool keep_names = false;
+  // When set (hlo-run: whether the executor runs a fusion as one compiled
+  // loop or program): also the kLoop fusions of two ops or more it does not,
+  // which run instruction by instruction either way; defused, cse merges
+  // what sibling fusions recompute (XLA's GPT-2 adds the qkv bias over all
+  // 2304 columns in each of the q, k and v fusions) and the executor's own
+  // groups take their elementwise ops.
+  std::function<bool(const Instruction&)> runs_as_one_loop;
 };
 std::unique_ptr<Pass> CreateDefuser(DefuserOptions options);
 // round-dot-operands (round_dot_operands.cc): hlo-run --dot-default-precision;

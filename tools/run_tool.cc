@@ -24,6 +24,8 @@
 #include "absl/strings/match.h"
 #include "eval/denormals.h"
 #include "eval/evaluator.h"
+#include "eval/fusion/loop_fusion.h"
+#include "eval/fusion/small_fusion.h"
 #include "eval/io/compare.h"
 #include "eval/io/expect.h"
 #include "eval/io/feed_io.h"
@@ -403,10 +405,20 @@ bool RunsOwnPasses(const RunFlags& f) {
 // with them, the executor folds it into the reduce's loop instead of making
 // the array (passes/defuser.cc). Small arrays stay fused: there XLA's fusion
 // runs as one program and a step's own cost would be most of an op's time.
-absl::Status RunOwnPasses(hlo::Module& m, bool verify) {
+absl::Status RunOwnPasses(hlo::Module& m, bool verify, bool flush_denormals) {
+  // (fusion-cse first: the fusions that recompute a made value read it, and
+  // the defuser sees who reads what. XLA's GPT-2 materialises each layer's
+  // residual once and recomputes it in the fusions after; defused first,
+  // every layer norm recomputed the whole stream.)
+  absl::StatusOr<bool> read = hlo::CreateFusionCse()->Run(m);
+  if (!read.ok()) return read.status();
   hlo::DefuserOptions defuse_options;
   defuse_options.reduce_producers_over = int64_t{1} << 14;
   defuse_options.keep_names = true;
+  defuse_options.runs_as_one_loop = [flush_denormals](const hlo::Instruction& fusion) {
+    return hlo::CompileLoopFusion(fusion, flush_denormals) != nullptr ||
+           hlo::CompileSmallFusion(fusion, flush_denormals) != nullptr;
+  };
   absl::StatusOr<bool> defused = hlo::CreateDefuser(defuse_options)->Run(m);
   if (!defused.ok()) return defused.status();
   hlo::CallInlinerOptions inline_options;
@@ -414,7 +426,7 @@ absl::Status RunOwnPasses(hlo::Module& m, bool verify) {
   inline_options.same_results_only = true;
   absl::StatusOr<bool> inlined = hlo::CreateCallInliner(inline_options)->Run(m);
   if (!inlined.ok()) return inlined.status();
-  if (!*inlined && !*defused) return absl::OkStatus();
+  if (!*inlined && !*defused && !*read) return absl::OkStatus();
   for (auto make : {hlo::CreateCommonSubexpressionElimination, hlo::CreateDeadCodeElimination}) {
     if (auto st = make()->Run(m).status(); !st.ok()) return st;
   }
@@ -439,7 +451,7 @@ absl::Status PrepareModule(const RunFlags& f, const Source& src, hlo::Module& m)
   if (!pipeline.ok()) return AsUsage(pipeline.status());
   if (auto st = pipeline->Run(m); !st.ok()) return st;
   if (RunsOwnPasses(f)) {
-    if (auto st = RunOwnPasses(m, !f.no_verify); !st.ok()) return st;
+    if (auto st = RunOwnPasses(m, !f.no_verify, f.denormals == "flush"); !st.ok()) return st;
   }
   if (f.precision != "f64") {
     // A dot's algorithm is part of what it computes (the f64 reference
