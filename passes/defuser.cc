@@ -61,8 +61,19 @@ bool IsFriendlyReduceFusion(const Instruction& inst) {
          inst.shape().IsArray() && GroupFriendly(*comp);
 }
 
+// Whether hlo-run computes the defused copies as it computes the fusion:
+// no side effects (the rng state is drawn in the order instructions run)
+// and no elided constant (whose values hlo-run makes from its name, which a
+// copy may not keep).
+bool SameResultsDefused(const Instruction& fusion, const Computation& fused, SideEffects& effects) {
+  if (effects.Of(fusion)) return false;
+  return std::none_of(fused.instructions().begin(), fused.instructions().end(),
+                      [](const auto& inst) { return inst->literal_elided(); });
+}
+
 // The fusions of `comp` to defuse under `options`.
-std::vector<Instruction*> Chosen(const Computation& comp, const DefuserOptions& options) {
+std::vector<Instruction*> Chosen(const Computation& comp, const DefuserOptions& options,
+                                 SideEffects& effects) {
   std::vector<Instruction*> chosen;
   if (options.reduce_producers_over < 0) {
     for (const auto& inst : comp.instructions()) {
@@ -96,7 +107,7 @@ std::vector<Instruction*> Chosen(const Computation& comp, const DefuserOptions& 
     const Computation* fused = FusedComputation(*inst);
     if (fused == nullptr || taken.contains(inst.get()) ||
         inst->GetString(AttrKind::kKind) != "kLoop" || OpCount(*fused) < 2 ||
-        options.runs_as_one_loop(*inst)) {
+        !SameResultsDefused(*inst, *fused, effects) || options.runs_as_one_loop(*inst)) {
       continue;
     }
     taken.insert(inst.get());
@@ -143,9 +154,10 @@ class Defuser : public Pass {
   }
   absl::StatusOr<bool> Run(Module& module) override {
     int64_t defused = 0;
+    SideEffects effects(module);
     for (Computation* comp : module.PostOrder()) {
       if (comp->is_fusion_computation()) continue;
-      std::vector<Instruction*> todo = Chosen(*comp, options_);
+      std::vector<Instruction*> todo = Chosen(*comp, options_, effects);
       if (todo.empty()) continue;
       absl::flat_hash_set<std::string> names;
       for (const auto& inst : comp->instructions()) names.emplace(inst->name());
