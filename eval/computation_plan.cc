@@ -89,15 +89,21 @@ void FoldTransposesIntoDots(ComputationPlan& plan,
   for (size_t i = 0; i < plan.order.size(); ++i) {
     const Instruction* dot = plan.order[i];
     if (dot->opcode() != Opcode::kDot || plan.steps[i] != PlanStep::kEvaluate) continue;
-    std::optional<FoldedDot> f = FoldTransposes(*dot, [&](const Instruction& t) {
-      const int32_t s = slot.at(&t);
-      return s != plan.root && plan.steps[s] == PlanStep::kEvaluate &&
-             std::all_of(t.users().begin(), t.users().end(),
-                         [&](const Instruction* u) { return u == dot; });
-    });
+    std::optional<FoldedDot> f =
+        FoldTransposes(*dot, [&](const Instruction& value, const Instruction& reader) {
+          auto it = slot.find(&value);
+          if (it == slot.end()) return false;
+          const int32_t s = it->second;
+          return s != plan.root && plan.steps[s] == PlanStep::kEvaluate &&
+                 std::all_of(value.users().begin(), value.users().end(),
+                             [&](const Instruction* u) { return u == &reader; });
+        });
     if (!f) continue;
     for (int k = 0; k < 2; ++k) {
-      if (f->folded[k]) plan.steps[slot.at(dot->operand(k))] = PlanStep::kFusedAway;
+      if (!f->folded[k]) continue;
+      plan.steps[slot.at(dot->operand(k))] = PlanStep::kFusedAway;
+      if (f->through_copy[k] != nullptr)
+        plan.steps[slot.at(f->through_copy[k])] = PlanStep::kFusedAway;
     }
     plan.steps[i] = PlanStep::kFoldedDot;
     plan.folded_dots.push_back(std::make_unique<FoldedDot>(*std::move(f)));

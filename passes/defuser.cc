@@ -61,6 +61,32 @@ bool IsFriendlyReduceFusion(const Instruction& inst) {
          inst.shape().IsArray() && GroupFriendly(*comp);
 }
 
+// Whether `value` is a transpose or a copy of one.
+bool IsTransposeOrCopy(const Instruction& value) {
+  const Instruction* t = value.opcode() == Opcode::kCopy ? value.operand(0) : &value;
+  return t->opcode() == Opcode::kTranspose;
+}
+
+// A fusion of one dot of its parameters (XLA:CPU's ynn fusions) that reads
+// a transpose, or a copy of one, made outside or by a fusion being defused
+// (`defused`): defused too, the executor folds the transpose into the dot
+// (eval/fusion/transpose_folding.h).
+bool IsDotOfTranspose(const Instruction& fusion, const Computation& fused,
+                      const absl::flat_hash_set<const Instruction*>& defused) {
+  const Instruction* root = fused.root();
+  if (root == nullptr || root->opcode() != Opcode::kDot || OpCount(fused) != 1) return false;
+  for (const Instruction* op : root->operands()) {
+    if (op->opcode() != Opcode::kParameter) return false;
+  }
+  return std::any_of(fusion.operands().begin(), fusion.operands().end(),
+                     [&](const Instruction* op) {
+                       if (IsTransposeOrCopy(*op)) return true;
+                       const Computation* made = FusedComputation(*op);
+                       return made != nullptr && defused.contains(op) && made->root() != nullptr &&
+                              IsTransposeOrCopy(*made->root());
+                     });
+}
+
 // Whether hlo-run computes the defused copies as it computes the fusion:
 // no side effects (the rng state is drawn in the order instructions run)
 // and no elided constant (whose values hlo-run makes from its name, which a
@@ -105,6 +131,11 @@ std::vector<Instruction*> Chosen(const Computation& comp, const DefuserOptions& 
   if (!options.runs_as_one_loop) return chosen;
   for (const auto& inst : comp.instructions()) {
     const Computation* fused = FusedComputation(*inst);
+    if (fused != nullptr && !taken.contains(inst.get()) && IsDotOfTranspose(*inst, *fused, taken)) {
+      taken.insert(inst.get());
+      chosen.push_back(inst.get());
+      continue;
+    }
     if (fused == nullptr || taken.contains(inst.get()) ||
         inst->GetString(AttrKind::kKind) != "kLoop" || OpCount(*fused) < 2 ||
         !SameResultsDefused(*inst, *fused, effects) || options.runs_as_one_loop(*inst)) {

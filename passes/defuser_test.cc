@@ -4,6 +4,7 @@
 // fusions, and only when every op in them is one the executor's fused groups
 // run. The registry's pass is covered by testdata/passes/defuser.hlo.
 #include <catch2/catch.hpp>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -21,10 +22,13 @@ std::unique_ptr<Module> Parse(const std::string& text) {
   return *std::move(module);
 }
 
-bool Defuse(Module& m) {
+// Runs the defuser as hlo-run does, `runs_as_one_loop` standing for the
+// executor's answer (none: the rule that asks it is off).
+bool Defuse(Module& m, std::function<bool(const Instruction&)> runs_as_one_loop = nullptr) {
   DefuserOptions options;
   options.reduce_producers_over = int64_t{1} << 14;
   options.keep_names = true;
+  options.runs_as_one_loop = std::move(runs_as_one_loop);
   absl::StatusOr<bool> changed = CreateDefuser(options)->Run(m);
   REQUIRE(changed.ok());
   return *changed;
@@ -144,17 +148,11 @@ const char kSiblings[] =
 
 TEST_CASE("defuser, hlo-run's options: loop fusions that would run op by op", "[defuser]") {
   auto m = Parse(kSiblings);
-  DefuserOptions options;
-  options.reduce_producers_over = int64_t{1} << 14;
-  options.keep_names = true;
   std::vector<std::string> asked;
-  options.runs_as_one_loop = [&](const Instruction& fusion) {
+  CHECK(Defuse(*m, [&](const Instruction& fusion) {
     asked.emplace_back(fusion.name());
     return fusion.name() == "k";
-  };
-  absl::StatusOr<bool> changed = CreateDefuser(options)->Run(*m);
-  REQUIRE(changed.ok());
-  CHECK(*changed);
+  }));
   // q is defused; k runs as one loop and stays; n has one op and e an
   // elided constant (its copy might take another name, and hlo-run makes
   // such a constant's values from its name): neither is asked.
@@ -165,6 +163,41 @@ TEST_CASE("defuser, hlo-run's options: loop fusions that would run op by op", "[
   CHECK(names.count("s") == 1);
   CHECK(m->FindComputation("third") == nullptr);
   CHECK(m->FindComputation("third1") != nullptr);
+}
+
+// XLA:CPU's attention: a loop fusion transposes k into a copy of the
+// default layout, and a fusion of one dot reads it; another one-dot fusion
+// reads parameters only.
+const char kDots[] =
+    "HloModule m\n\n"
+    "tk {\n  p0 = f32[2,4,3] parameter(0)\n  n = f32[2,4,3] negate(p0)\n"
+    "  t = f32[2,3,4]{1,2,0} transpose(n), dimensions={0,2,1}\n"
+    "  ROOT c = f32[2,3,4]{2,1,0} copy(t)\n}\n\n"
+    "qk {\n  a = f32[2,5,3] parameter(0)\n  b = f32[2,3,4] parameter(1)\n"
+    "  ROOT d = f32[2,5,4] dot(a, b), lhs_batch_dims={0}, lhs_contracting_dims={2}, "
+    "rhs_batch_dims={0}, rhs_contracting_dims={1}\n}\n\n"
+    "qk1 {\n  a = f32[2,5,3] parameter(0)\n  b = f32[2,3,4] parameter(1)\n"
+    "  ROOT d = f32[2,5,4] dot(a, b), lhs_batch_dims={0}, lhs_contracting_dims={2}, "
+    "rhs_batch_dims={0}, rhs_contracting_dims={1}\n}\n\n"
+    "ENTRY main {\n  q = f32[2,5,3] parameter(0)\n  k = f32[2,4,3] parameter(1)\n"
+    "  v = f32[2,3,4] parameter(2)\n"
+    "  kt = f32[2,3,4] fusion(k), kind=kLoop, calls=tk\n"
+    "  s = f32[2,5,4] fusion(q, kt), kind=kCustom, calls=qk\n"
+    "  u = f32[2,5,4] fusion(q, v), kind=kCustom, calls=qk1\n"
+    "  ROOT r = (f32[2,5,4], f32[2,5,4]) tuple(s, u)\n}\n";
+
+TEST_CASE("defuser, hlo-run's options: a one-dot fusion reading a transpose", "[defuser]") {
+  auto m = Parse(kDots);
+  CHECK(Defuse(*m, [](const Instruction&) { return false; }));
+  // kt (op by op) and s (one dot of its copy of a transpose) are defused;
+  // u's dot reads parameters and stays fused.
+  CHECK(EntryFusions(*m) == 1);
+  const std::set<std::string> names = EntryNames(*m);
+  CHECK(names.count("u") == 1);
+  CHECK(names.count("d") == 1);
+  CHECK(names.count("c") == 1);
+  CHECK(m->FindComputation("qk") == nullptr);
+  CHECK(m->FindComputation("qk1") != nullptr);
 }
 
 TEST_CASE("defuser, the registry's pass: every fusion, under fresh names", "[defuser]") {

@@ -59,7 +59,9 @@ struct DefuserOptions {
   // which run instruction by instruction either way; defused, cse merges
   // what sibling fusions recompute (XLA's GPT-2 adds the qkv bias over all
   // 2304 columns in each of the q, k and v fusions) and the executor's own
-  // groups take their elementwise ops.
+  // groups take their elementwise ops. Also then: fusions of one dot that
+  // read a transpose, or a copy of one (XLA:CPU's ynn fusions after its
+  // q, k and v transposes), which the executor folds into the dot.
   std::function<bool(const Instruction&)> runs_as_one_loop;
 };
 std::unique_ptr<Pass> CreateDefuser(DefuserOptions options);

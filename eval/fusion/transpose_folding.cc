@@ -24,10 +24,27 @@ std::optional<absl::Span<const int64_t>> PermutationOf(const Instruction& t) {
   return perm;
 }
 
+// The transpose `op` is, or a copy of it, that may be skipped for `dot`.
+const Instruction* FoldableTranspose(
+    const Instruction& dot, const Instruction& op,
+    absl::FunctionRef<bool(const Instruction&, const Instruction&)> foldable) {
+  if (!foldable(op, dot)) return nullptr;
+  if (op.opcode() == Opcode::kTranspose) return &op;
+  if (op.opcode() != Opcode::kCopy || op.operand_count() != 1) return nullptr;
+  const Instruction& t = *op.operand(0);
+  if (t.opcode() != Opcode::kTranspose || !t.shape().IsArray() || !op.shape().IsArray() ||
+      t.shape().element_type() != op.shape().element_type() ||
+      t.shape().dims() != op.shape().dims() || !foldable(t, op)) {
+    return nullptr;
+  }
+  return &t;
+}
+
 }  // namespace
 
-std::optional<FoldedDot> FoldTransposes(const Instruction& dot,
-                                        absl::FunctionRef<bool(const Instruction&)> foldable) {
+std::optional<FoldedDot> FoldTransposes(
+    const Instruction& dot,
+    absl::FunctionRef<bool(const Instruction& value, const Instruction& reader)> foldable) {
   if (dot.opcode() != Opcode::kDot || dot.operand_count() != 2) return std::nullopt;
   FoldedDot f;
   f.dims = DotDimNumbersOf(dot);
@@ -36,14 +53,17 @@ std::optional<FoldedDot> FoldTransposes(const Instruction& dot,
   for (int64_t k = 0; k < 2; ++k) {
     const Instruction* op = dot.operand(k);
     f.reads[k] = op;
-    std::optional<absl::Span<const int64_t>> perm = PermutationOf(*op);
-    if (!perm || !foldable(*op)) continue;
+    const Instruction* t = FoldableTranspose(dot, *op, foldable);
+    std::optional<absl::Span<const int64_t>> perm;
+    if (t != nullptr) perm = PermutationOf(*t);
+    if (!perm) continue;
     std::optional<DotSideDims> mapped = DotSideThroughTranspose(*perm, *batch[k], *contracting[k]);
     if (!mapped) continue;
     batch[k]->assign(mapped->batch.begin(), mapped->batch.end());
     contracting[k]->assign(mapped->contracting.begin(), mapped->contracting.end());
-    f.reads[k] = op->operand(0);
+    f.reads[k] = t->operand(0);
     f.folded[k] = true;
+    if (t != op) f.through_copy[k] = t;
   }
   if (!f.folded[0] && !f.folded[1]) return std::nullopt;
   return f;

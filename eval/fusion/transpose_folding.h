@@ -21,15 +21,23 @@ struct FoldedDot {
   // The values the dot reads: a folded transpose's operand, or its own.
   std::array<const Instruction*, 2> reads = {nullptr, nullptr};
   std::array<bool, 2> folded = {false, false};
+  // A folded operand that is a copy of the transpose (XLA:CPU's fusions
+  // end a transpose in a copy to the default layout): the transpose, which
+  // is skipped too. Storage is row-major whatever the layouts, so the copy
+  // is the transpose's value.
+  std::array<const Instruction*, 2> through_copy = {nullptr, nullptr};
   gemm::DotDimNumbers dims;  // over `reads`' dims
 };
 
-// The dot with every operand folded that `foldable` allows (a transpose
-// that only this dot reads); nullopt when none folds. A transpose folds
-// when the dot's free dims of that operand keep their order through the
-// permutation, so that the result's dims are unchanged.
-std::optional<FoldedDot> FoldTransposes(const Instruction& dot,
-                                        absl::FunctionRef<bool(const Instruction&)> foldable);
+// The dot with every operand folded that `foldable` allows; nullopt when
+// none folds. foldable(value, reader): whether `value` may be skipped,
+// `reader` being its only reader (a transpose only this dot reads, or only
+// the copy the dot reads). A transpose folds when the dot's free dims of
+// that operand keep their order through the permutation, so that the
+// result's dims are unchanged.
+std::optional<FoldedDot> FoldTransposes(
+    const Instruction& dot,
+    absl::FunctionRef<bool(const Instruction& value, const Instruction& reader)> foldable);
 
 }  // namespace hlo
 

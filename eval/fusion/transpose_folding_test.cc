@@ -29,7 +29,15 @@ ENTRY main {
   e = f32[4,3] parameter(5)
   et = f32[3,4] transpose(e), dimensions={1,0}
   gram = f32[3,3] dot(et, et), lhs_contracting_dims={1}, rhs_contracting_dims={1}
-  ROOT r = (f32[2,3,4,4], f32[3,2,5], f32[4,2], f32[4,3], f32[3,3]) tuple(scores, reordered, shared, ct, gram)
+  v = f32[2,4,3,5] parameter(6)
+  vt = f32[2,3,4,5]{3,1,2,0} transpose(v), dimensions={0,2,1,3}
+  vc = f32[2,3,4,5]{3,2,1,0} copy(vt)
+  mixed = f32[2,3,4,5] dot(scores, vc), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={2}
+  w = f32[4,3] parameter(7)
+  wt = f32[3,4] transpose(w), dimensions={1,0}
+  wc = f32[3,4] copy(wt)
+  seen = f32[3,3] dot(wc, wc), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  ROOT r = (f32[2,3,4,4], f32[3,2,5], f32[4,2], f32[4,3], f32[3,3], f32[2,3,4,5], f32[3,3], f32[3,4]) tuple(scores, reordered, shared, ct, gram, mixed, seen, wt)
 }
 )";
 
@@ -83,6 +91,24 @@ TEST_CASE("transpose folding: one transpose as both operands", "[transpose_foldi
   CHECK(f.dims.lhs_contracting == Dims{0});
   CHECK(f.dims.rhs_contracting == Dims{0});
   CHECK(p.plan->uses[p.Slot("e")] == 2);
+}
+
+TEST_CASE("transpose folding: through a layout-changing copy", "[transpose_folding]") {
+  PlannedModule p = Plan(true, true);
+  // XLA:CPU's fusions end a transpose in a copy to the default layout:
+  // the dot reads v, and both the copy and the transpose are skipped.
+  REQUIRE(p.Step("mixed") == PlanStep::kFoldedDot);
+  CHECK(p.Step("vc") == PlanStep::kFusedAway);
+  CHECK(p.Step("vt") == PlanStep::kFusedAway);
+  const FoldedDot& f = *Folded(p, "mixed");
+  CHECK(f.reads[1]->name() == "v");
+  CHECK(f.through_copy[1]->name() == "vt");
+  CHECK(f.dims.rhs_batch == Dims{0, 2});
+  CHECK(f.dims.rhs_contracting == Dims{1});
+  // wt is also the result's: the copy of it stays, and so does the dot.
+  CHECK(p.Step("seen") == PlanStep::kEvaluate);
+  CHECK(p.Step("wc") == PlanStep::kEvaluate);
+  CHECK(p.Step("wt") == PlanStep::kEvaluate);
 }
 
 TEST_CASE("transpose folding: with fusion off too, not without fast paths", "[transpose_folding]") {

@@ -301,9 +301,12 @@ def _(c):
     t = lambda x, perm: Lit(x.t, np.transpose(x.a, perm))
     qt, kt = t(c.q, (0, 2, 1, 3)), t(c.k, (0, 2, 3, 1))
     wt, at, ct, et = t(c.w, (1, 0)), t(c.a, (1, 0, 2)), t(c.c, (1, 0)), t(c.e, (1, 0))
-    return tup(dot_general(qt, kt, "f32", [0, 1], [3], [0, 1], [2]),
+    scores = dot_general(qt, kt, "f32", [0, 1], [3], [0, 1], [2])
+    kv = t(c.k, (0, 2, 1, 3))  # the copy changes the layout only
+    return tup(scores,
                dot_general(c.x, wt, "f32", [], [1], [], [0]),
                dot_general(at, c.b, "f32", [], [2], [], [0]),
                dot_general(ct, c.d, "f32", [], [1], [], [0]),
                ct,
-               dot_general(et, et, "f32", [], [1], [], [1]))
+               dot_general(et, et, "f32", [], [1], [], [1]),
+               dot_general(scores, kv, "f32", [0, 1], [3], [0, 1], [2]))
