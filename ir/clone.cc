@@ -32,6 +32,23 @@ std::unique_ptr<Instruction> CloneInstruction(const Instruction& inst, std::stri
   return copy;
 }
 
+Instruction* CopyBodyInto(const Computation& callee, absl::Span<Instruction* const> args,
+                          Computation& caller,
+                          absl::FunctionRef<std::unique_ptr<Instruction>(const Instruction&)> copy,
+                          std::vector<Instruction*>* made) {
+  absl::flat_hash_map<const Instruction*, Instruction*> copies;
+  for (int64_t i = 0; i < callee.parameter_count(); ++i) copies[callee.parameter(i)] = args[i];
+  for (Instruction* inst : callee.PostOrder()) {
+    if (inst->opcode() == Opcode::kParameter) continue;
+    std::unique_ptr<Instruction> c = copy(*inst);
+    for (Instruction* op : inst->operands()) c->AppendOperand(copies.at(op));
+    Instruction* added = caller.AddInstruction(std::move(c));
+    copies[inst] = added;
+    if (made != nullptr) made->push_back(added);
+  }
+  return copies.at(callee.root());
+}
+
 Computation* CloneComputation(Module& module, const Computation& comp) {
   std::string name = module.UniqueName(NameStem(comp.name()));
   while (module.FindComputation(name) != nullptr) name = module.UniqueName(NameStem(comp.name()));

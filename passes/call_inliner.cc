@@ -126,17 +126,9 @@ bool InlineCall(InlineContext& cx, Instruction* call,
       (cx.effects.Of(*call) || RenamesElidedConstant(cx, *callee, keep_names))) {
     return false;
   }
-  absl::flat_hash_map<const Instruction*, Instruction*> copies;
-  for (int64_t i = 0; i < callee->parameter_count(); ++i) {
-    copies[callee->parameter(i)] = call->operand(i);
-  }
-  for (Instruction* inst : callee->PostOrder()) {
-    if (inst->opcode() == Opcode::kParameter) continue;
-    std::unique_ptr<Instruction> copy = CopyFor(cx, *inst, keep_names);
-    for (Instruction* op : inst->operands()) copy->AppendOperand(copies.at(op));
-    copies[inst] = caller->AddInstruction(std::move(copy));
-  }
-  call->ReplaceAllUsesWith(copies.at(callee->root()));
+  call->ReplaceAllUsesWith(
+      CopyBodyInto(*callee, call->operands(), *caller,
+                   [&](const Instruction& inst) { return CopyFor(cx, inst, keep_names); }));
   return true;
 }
 
@@ -180,11 +172,7 @@ class CallInliner : public Pass {
       }
       // The calls go even when their callee has side effects: the copies
       // now carry them. Operands the callee ignored may be dead then.
-      operands.erase(std::remove_if(operands.begin(), operands.end(),
-                                    [&](const Instruction* op) { return done.contains(op); }),
-                     operands.end());
-      comp->RemoveInstructions(done);
-      RemoveDeadFrom(*comp, operands);
+      RemoveReplaced(*comp, done, std::move(operands));
       inlined += static_cast<int64_t>(done.size());
     }
     if (inlined > 0) module.RemoveUnreachableComputations();

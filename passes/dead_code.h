@@ -76,6 +76,12 @@ DeadInstructions FindDeadFrom(const Computation& comp, const std::vector<Instruc
 int64_t RemoveDeadFrom(Computation& comp, const std::vector<Instruction*>& candidates,
                        const absl::flat_hash_set<const Instruction*>* control = nullptr);
 
+// Removes `replaced` (instructions whose uses were all replaced: inlined
+// calls, defused fusions), then those of `operands` (theirs) that became
+// dead, the replaced aside.
+void RemoveReplaced(Computation& comp, const absl::flat_hash_set<const Instruction*>& replaced,
+                    std::vector<Instruction*> operands);
+
 // Removes every dead instruction of the computation.
 int64_t RemoveAllDead(Computation& comp);
 

@@ -138,6 +138,15 @@ int64_t RemoveDeadFrom(Computation& comp, const std::vector<Instruction*>& candi
   return comp.RemoveInstructions(FindDeadFrom(comp, candidates, control).list);
 }
 
+void RemoveReplaced(Computation& comp, const absl::flat_hash_set<const Instruction*>& replaced,
+                    std::vector<Instruction*> operands) {
+  operands.erase(std::remove_if(operands.begin(), operands.end(),
+                                [&](const Instruction* op) { return replaced.contains(op); }),
+                 operands.end());
+  comp.RemoveInstructions(replaced);
+  RemoveDeadFrom(comp, operands);
+}
+
 int64_t RemoveAllDead(Computation& comp) {
   // Only unused instructions can start a dead chain (RemoveDeadFrom skips
   // the others anyway).

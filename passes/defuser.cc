@@ -151,28 +151,17 @@ std::vector<Instruction*> Chosen(const Computation& comp, const DefuserOptions& 
 // made (fusions among them are defused in the next round).
 std::vector<Instruction*> Defuse(Module& module, Instruction* fusion, bool keep_names,
                                  absl::flat_hash_set<std::string>& names) {
-  Computation* fused = FusedComputation(*fusion);
-  Computation* parent = fusion->parent();
-  absl::flat_hash_map<const Instruction*, Instruction*> copies;
-  for (int64_t i = 0; i < fused->parameter_count(); ++i) {
-    copies[fused->parameter(i)] = fusion->operand(i);
-  }
-  std::vector<Instruction*> made;
-  for (Instruction* inst : fused->PostOrder()) {
-    if (inst->opcode() == Opcode::kParameter) continue;
-    std::unique_ptr<Instruction> copy;
-    if (keep_names && names.insert(std::string(inst->name())).second) {
-      copy = CloneInstruction(*inst, inst->name());
-    } else {
-      copy = CloneInstruction(module, *inst);
-      names.insert(std::string(copy->name()));
+  auto copy = [&](const Instruction& inst) {
+    if (keep_names && names.insert(std::string(inst.name())).second) {
+      return CloneInstruction(inst, inst.name());
     }
-    for (Instruction* op : inst->operands()) copy->AppendOperand(copies.at(op));
-    Instruction* added = parent->AddInstruction(std::move(copy));
-    copies[inst] = added;
-    made.push_back(added);
-  }
-  fusion->ReplaceAllUsesWith(copies.at(fused->root()));
+    std::unique_ptr<Instruction> c = CloneInstruction(module, inst);
+    names.insert(std::string(c->name()));
+    return c;
+  };
+  std::vector<Instruction*> made;
+  fusion->ReplaceAllUsesWith(
+      CopyBodyInto(*FusedComputation(*fusion), fusion->operands(), *fusion->parent(), copy, &made));
   return made;
 }
 
@@ -188,15 +177,15 @@ class Defuser : public Pass {
     SideEffects effects(module);
     for (Computation* comp : module.PostOrder()) {
       if (comp->is_fusion_computation()) continue;
-      std::vector<Instruction*> todo = Chosen(*comp, options_, effects);
-      if (todo.empty()) continue;
+      std::vector<Instruction*> pending = Chosen(*comp, options_, effects);
+      if (pending.empty()) continue;
       absl::flat_hash_set<std::string> names;
       for (const auto& inst : comp->instructions()) names.emplace(inst->name());
       absl::flat_hash_set<const Instruction*> done;
       std::vector<Instruction*> operands;
-      while (!todo.empty()) {
+      while (!pending.empty()) {
         std::vector<Instruction*> next;
-        for (Instruction* fusion : todo) {
+        for (Instruction* fusion : pending) {
           if (!fusion->control_predecessors().empty() || !AllowRewrite(*fusion)) continue;
           std::vector<Instruction*> made = Defuse(module, fusion, options_.keep_names, names);
           done.insert(fusion);
@@ -207,13 +196,9 @@ class Defuser : public Pass {
             if (FusedComputation(*m) != nullptr) next.push_back(m);
           }
         }
-        todo = std::move(next);
+        pending = std::move(next);
       }
-      operands.erase(std::remove_if(operands.begin(), operands.end(),
-                                    [&](const Instruction* op) { return done.contains(op); }),
-                     operands.end());
-      comp->RemoveInstructions(done);
-      RemoveDeadFrom(*comp, operands);
+      RemoveReplaced(*comp, done, std::move(operands));
       defused += static_cast<int64_t>(done.size());
     }
     if (defused > 0) module.RemoveUnreachableComputations();
