@@ -34,11 +34,12 @@ printf 'HloModule r\n\nENTRY e {\n  p = f32[4] iota(), iota_dimension=0\n  ROOT 
 } > mesh4096.hlo
 passed=0; failed=0
 # expect NAME PATTERN CMD...: exit 1 (${status} when set) within 10 s under
-# the memory limit, standard error matching PATTERN (grep -E).
+# the memory limit (${vmem} KiB when set), standard error matching PATTERN
+# (grep -E).
 expect() {
-  local name=$1 pattern=$2 want=${status:-1}; shift 2
+  local name=$1 pattern=$2 want=${status:-1} kib=${vmem:-4000000}; shift 2
   local start=$SECONDS
-  (ulimit -v 4000000; timeout 10 "$@") > stdout.txt 2> stderr.txt < "${stdin:-/dev/null}"
+  (ulimit -v "$kib"; timeout 10 "$@") > stdout.txt 2> stderr.txt < "${stdin:-/dev/null}"
   local rc=$? took=$((SECONDS - start))
   if [ $rc -ne "$want" ]; then
     echo "FAIL $name: exit $rc after ${took} s, expected $want: $(head -c 300 stderr.txt)"
@@ -66,7 +67,9 @@ status=2 stdin=/dev/zero expect "hlo-check < /dev/zero" "^<stdin>: error: cannot
   "$bin/hlo-check" c.txt
 mkfifo feed.npy
 cat /dev/zero > feed.npy 2>/dev/null & writer=$!
-expect "hlo-run --input FIFO.npy" "^feed.npy: error: parameter 0 'p' \(f32\[4\]\): cannot read: .*($limit)" \
+# A pipe carries 2 GB (half the 4 GB limit) in 9 s on a 2-vCPU machine and
+# more under CI's load; a 1 GB limit stops the same endless read at 512 MB.
+vmem=1000000 expect "hlo-run --input FIFO.npy" "^feed.npy: error: parameter 0 'p' \(f32\[4\]\): cannot read: .*($limit)" \
   "$bin/hlo-run" p.hlo --input feed.npy
 kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null; writer=
 expect "hlo-run --replicas 1000" "error: .*cannot start a thread for each of the 1000 devices" \
