@@ -85,6 +85,14 @@ BatchProgram* Evaluator::BatchProgramCopy(const Computation& comp, int64_t copy)
   return copies[copy - 1].get();
 }
 
+KernelContext::DerivedData* Evaluator::DerivedDataFor(
+    const void* kind, const Computation& key,
+    absl::FunctionRef<std::unique_ptr<DerivedData>()> make) {
+  auto [it, added] = derived_data_.try_emplace({kind, &key});
+  if (added) it->second = make();
+  return it->second.get();
+}
+
 Evaluator::CompiledPrograms* Evaluator::CompiledFor(const Instruction& inst) {
   if (!options_.fast_paths || !options_.fusion || options_.observer != nullptr) return nullptr;
   // A profile shows the instructions of calls and loops (a fusion is one).

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -73,6 +74,8 @@ class Evaluator : public KernelContext {
   // off (the caller then uses Call element by element).
   BatchProgram* BatchProgramFor(const Computation& computation) override;
   BatchProgram* BatchProgramCopy(const Computation& computation, int64_t copy) override;
+  DerivedData* DerivedDataFor(const void* kind, const Computation& key,
+                              absl::FunctionRef<std::unique_ptr<DerivedData>()> make) override;
   // A fusion, call or while compiled at its first run: a fusion as one
   // batched loop (eval/fusion/loop_fusion.h), else a fusion or call as a
   // small program (eval/fusion/small_fusion.h); a while over small state as
@@ -138,6 +141,8 @@ class Evaluator : public KernelContext {
   absl::flat_hash_map<const Computation*, std::vector<std::unique_ptr<BatchProgram>>>
       batch_program_copies_;
   absl::flat_hash_map<const Instruction*, CompiledPrograms> compiled_;
+  absl::flat_hash_map<std::pair<const void*, const Computation*>, std::unique_ptr<DerivedData>>
+      derived_data_;
   absl::flat_hash_map<const Instruction*, std::unique_ptr<ReplicaRunner>> manual_runners_;
 
   Module& module_;

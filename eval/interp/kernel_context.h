@@ -10,8 +10,10 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "eval/value.h"
@@ -97,6 +99,15 @@ class KernelContext {
   // parts of one loop on several cores: copy 0 is that program, the others
   // are made at their first request and kept. Null where it is.
   virtual BatchProgram* BatchProgramCopy(const Computation& computation, int64_t copy) = 0;
+  // What a kernel works out once from a computation of the module and keeps
+  // for this evaluator's life (a reducer's derived programs): `make` runs at
+  // the first request for (kind, key), `kind` being the address of
+  // something of the kernel's own; a null result is kept too (asked once).
+  struct DerivedData {
+    virtual ~DerivedData() = default;
+  };
+  virtual DerivedData* DerivedDataFor(const void* kind, const Computation& key,
+                                      absl::FunctionRef<std::unique_ptr<DerivedData>()> make) = 0;
   // Runs `body` (a Shardy manual computation's, eval/collectives/
   // sdy_manual_computation.cc) on `partitions` devices, device d on
   // arguments[d]; the devices of `call` are made at its first call and kept.

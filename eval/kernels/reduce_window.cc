@@ -3,7 +3,7 @@
 // Each output folds its window in row-major window order, starting from
 // the init value, with padding and base-dilation holes reading the init
 // value (the spec's reduce_window; XLA's evaluator folds in this order).
-// Three ways to do it, all giving that fold bit for bit:
+// Four ways to do it, all giving that fold bit for bit:
 //
 // * a window along one dimension that covers the operand from its start
 //   (jnp.cumsum's `size=n pad=n-1_0`) is an inclusive scan, O(n) per line:
@@ -13,6 +13,9 @@
 //   end, for reducers that are exactly associative;
 // * a simple reducer (eval/kernels/scalar_apply.h) otherwise runs as a typed loop,
 //   O(outputs x window), vectorised across the output's minor dimension;
+// * a reducer that picks one of its argument tuples whole by a predicate
+//   of some operands (XLA's select-and-scatter expansion) folds those and
+//   the winner's offset (eval/kernels/reduce_window_select.h);
 // * any other reducer through the batched interpreter
 //   (eval/interp/batch_program.h), across blocks of output positions, or per
 //   element through the evaluator when it does not compile.
@@ -28,6 +31,7 @@
 #include "eval/interp/elementwise_ops.h"
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/reduce_internal.h"
+#include "eval/kernels/reduce_window_select.h"
 #include "eval/kernels/scalar_apply.h"
 #include "eval/runtime/parallel.h"
 #include "eval/type_dispatch.h"
@@ -823,6 +827,14 @@ absl::StatusOr<Value> EvalReduceWindow(const Instruction& inst, Operands ops, Ke
                                        outs[0].mutable_array());
       })) {
     return result();
+  }
+  if (fast && n > 1) {
+    std::optional<absl::Status> selected =
+        SelectReduceWindow(**to_apply, ops, axes, in_strides, outs, ev);
+    if (selected) {
+      if (!selected->ok()) return *selected;
+      return result();
+    }
   }
   if (fast) {
     std::optional<absl::Status> batched =

@@ -3,7 +3,9 @@
 // gives element by element with fast paths off: windows whose last axes are
 // trivial (NHWC pooling and its gradient, the typed row loops; an argmax
 // reducer on the batched interpreter's row loop, its blocks split over the
-// cores when large: am_large) beside
+// cores when large: am_large; XLA's select-and-scatter expansion, value and
+// four index operands picked by one predicate of two of them, folded as
+// those two and the winner's offset: se*, either way round) beside
 // padded, overlapping, dilated and strided ones, cumulative windows along
 // the minor dimension (the scan runs 8 lines at a time: 144 lines, and 20
 // with a tail of 4), and transposed pooling (base dilation and padding with
@@ -19,12 +21,12 @@
 
 #include "eval/eval_test_util.h"
 #include "eval/evaluator.h"
+#include "ir/strings.h"
 
 namespace hlo {
 namespace {
 
-constexpr std::string_view kModule = R"(HloModule windows
-
+constexpr std::string_view kModule = R"(
 maxf {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
@@ -112,6 +114,12 @@ ENTRY e {
   am_tail = (f32[3,5,6], s32[3,5,6]) reduce-window(y, gy_i, ninf, m1), window={size=2x1x1}, to_apply=argmax
   am_tail_pad = (f32[3,5,6], s32[3,5,6]) reduce-window(y, gy_i, ten, m1), window={size=3x1x1 pad=2_1x0_0x0_0 rhs_dilate=2x1x1}, to_apply=argmax
   am_large = (f32[2,32,32,16], s32[2,32,32,16]) reduce-window(xl, il, ninf, m1), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=argmax
+  ineg = s32[3,6,8,5] negate(i)
+  ilneg = s32[2,64,64,16] negate(il)
+  se = (f32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5]) reduce-window(x, i, ineg, i, ineg, ninf, m1, m1, m1, m1), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=sas_expanded
+  se_pad = (f32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5]) reduce-window(x, i, ineg, i, ineg, ten, m1, m1, m1, m1), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x2_1x2_1x0_0 rhs_dilate=1x1x2x1}, to_apply=sas_expanded
+  se_flip = (f32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5]) reduce-window(x, i, ineg, i, ineg, ten, m1, m1, m1, m1), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x2_1x2_1x0_0 rhs_dilate=1x1x2x1}, to_apply=sas_flipped
+  se_large = (f32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16]) reduce-window(xl, il, ilneg, il, ilneg, ninf, m1, m1, m1, m1), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=sas_expanded
   s_ge = f32[3,6,8,5] select-and-scatter(x, g, zero), window={size=1x2x2x1 stride=1x2x2x1}, select=gef, scatter=addf
   s_gt = f32[3,6,8,5] select-and-scatter(x, gp, zero), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, select=gtf, scatter=addf
   s_le = f32[3,6,8,5] select-and-scatter(x, gp, ten), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, select=lef_mirrored, scatter=maxf
@@ -128,9 +136,40 @@ ENTRY e {
   ipad = s32[3,12,16,5] reduce-window(i, zi), window={size=1x2x2x1 pad=0_0x1_1x1_1x0_0 lhs_dilate=1x2x2x1}, to_apply=adds
   rcummax = f32[3,6,8,5] reduce-window(x, ninf), window={size=1x1x1x5 pad=0_0x0_0x0_0x0_4}, to_apply=maxf
   ricumsum = s32[3,6,8,5] reduce-window(i, zi), window={size=1x1x1x5 pad=0_0x0_0x0_0x0_4}, to_apply=adds
-  ROOT t = (f32[3,3,4,5], f32[3,3,4,5], f32[3,3,4,5], f32[2,4,3,5], f32[6,6,8,5], f32[3,5,6], s32[3,3,4,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[4,5,6], s32[3,6,8,5], (f32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5]), (f32[3,5,6], s32[3,5,6]), (f32[3,5,6], s32[3,5,6]), f32[3,6,8,5], f32[4,5,6], f32[4,5,7], s32[3,6,8,5], f32[3,11,15,5], f32[3,12,16,5], f32[3,6,8,9], s32[3,12,16,5], f32[3,6,8,5], s32[3,6,8,5], (f32[2,32,32,16], s32[2,32,32,16])) tuple(pool, padded, padmin, dilated, holes, tail2, ipool, s_ge, s_gt, s_le, s_lt, s_tail2, s_int, am, am_pad, am_tail, am_tail_pad, cumsum, cummax, exclusive, icumsum, tpool, tmax, tlast, ipad, rcummax, ricumsum, am_large)
+  ROOT t = (f32[3,3,4,5], f32[3,3,4,5], f32[3,3,4,5], f32[2,4,3,5], f32[6,6,8,5], f32[3,5,6], s32[3,3,4,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[4,5,6], s32[3,6,8,5], (f32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5]), (f32[3,5,6], s32[3,5,6]), (f32[3,5,6], s32[3,5,6]), f32[3,6,8,5], f32[4,5,6], f32[4,5,7], s32[3,6,8,5], f32[3,11,15,5], f32[3,12,16,5], f32[3,6,8,9], s32[3,12,16,5], f32[3,6,8,5], s32[3,6,8,5], (f32[2,32,32,16], s32[2,32,32,16]), (f32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5]), (f32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5]), (f32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16])) tuple(pool, padded, padmin, dilated, holes, tail2, ipool, s_ge, s_gt, s_le, s_lt, s_tail2, s_int, am, am_pad, am_tail, am_tail_pad, cumsum, cummax, exclusive, icumsum, tpool, tmax, tlast, ipad, rcummax, ricumsum, am_large, se, se_pad, se_flip, se_large)
 }
 )";
+
+// XLA's SelectAndScatterExpander reducer for a GE select over rank 4:
+// value and four indices, all picked by p = (v0 >= v1 && a1 != -1) ||
+// !(b1 != -1). `flipped`: each select the other way round, on not(p).
+std::string ExpandedSelectReducer(std::string_view name, bool flipped) {
+  std::string text = StrCat(name, " {\n  v0 = f32[] parameter(0)\n  v1 = f32[] parameter(5)\n");
+  for (int k = 1; k <= 4; ++k) {
+    StrAppend(&text, "  a", k, " = s32[] parameter(", k, ")\n  b", k, " = s32[] parameter(", k + 5,
+              ")\n");
+  }
+  StrAppend(&text,
+            "  m1 = s32[] constant(-1)\n"
+            "  lhs_first = pred[] compare(a1, m1), direction=NE\n"
+            "  rhs_first = pred[] compare(b1, m1), direction=NE\n"
+            "  ge = pred[] compare(v0, v1), direction=GE\n"
+            "  not_rhs = pred[] not(rhs_first)\n"
+            "  and = pred[] and(ge, lhs_first)\n"
+            "  p = pred[] or(and, not_rhs)\n"
+            "  q = pred[] not(p)\n");
+  auto pick = [&](std::string_view type, std::string_view acc, std::string_view x) {
+    return flipped ? StrCat(type, "[] select(q, ", x, ", ", acc, ")")
+                   : StrCat(type, "[] select(p, ", acc, ", ", x, ")");
+  };
+  StrAppend(&text, "  s0 = ", pick("f32", "v0", "v1"), "\n");
+  for (int k = 1; k <= 4; ++k) {
+    StrAppend(&text, "  s", k, " = ", pick("s32", StrCat("a", k), StrCat("b", k)), "\n");
+  }
+  StrAppend(&text,
+            "  ROOT r = (f32[], s32[], s32[], s32[], s32[]) tuple(s0, s1, s2, s3, s4)\n}\n\n");
+  return text;
+}
 
 // Few distinct values (ties in most windows), signed zeros and some NaN.
 Value RandomArray(const Shape& shape, std::mt19937& rng) {
@@ -157,7 +196,9 @@ Value RandomArray(const Shape& shape, std::mt19937& rng) {
 
 TEST_CASE("reduce-window and select-and-scatter: typed loops equal the element-by-element path",
           "[reduce_window]") {
-  std::unique_ptr<Module> m = ParseTestModule(kModule);
+  std::unique_ptr<Module> m =
+      ParseTestModule(StrCat("HloModule windows\n\n", ExpandedSelectReducer("sas_expanded", false),
+                             ExpandedSelectReducer("sas_flipped", true), kModule));
   std::mt19937 rng(7);
   // Rounds 4-7 flush denormals (MXCSR's FTZ): a sum can then be -0, where
   // skipping the folds of a +0 init (holes, padding) would not be exact.
