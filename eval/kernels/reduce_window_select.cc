@@ -143,8 +143,8 @@ HLO_VECTOR_CLONES void KeepOrTakeAs(U* __restrict acc, const U* __restrict x,
   for (int64_t i = 0; i < n; ++i) acc[i] = (keep[i] == keep_when_true) ? acc[i] : x[i];
 }
 
-void KeepOrTake(uint8_t* acc, const uint8_t* x, const uint8_t* keep, bool keep_when_true,
-                int64_t n, int width) {
+void KeepOrTake(uint8_t* acc, const uint8_t* x, const uint8_t* keep, bool keep_when_true, int64_t n,
+                int width) {
   const uint8_t want = keep_when_true ? 1 : 0;
   if (WithElementBits(width, [&](auto tag) {
         using U = decltype(tag);
@@ -296,9 +296,8 @@ std::optional<absl::Status> SelectReduceWindow(const Computation& reducer, Opera
                                                absl::Span<const int64_t> in_strides,
                                                std::vector<Value>& outs, KernelContext& ev) {
   static const char kKind = 0;
-  auto* sel = static_cast<SelectReducer*>(ev.DerivedDataFor(&kKind, reducer, [&] {
-    return MatchSelectReducer(reducer, ev.options().flush_denormals);
-  }));
+  auto* sel = static_cast<SelectReducer*>(ev.DerivedDataFor(
+      &kKind, reducer, [&] { return MatchSelectReducer(reducer, ev.options().flush_denormals); }));
   if (sel == nullptr || static_cast<int64_t>(ops.size()) != 2 * sel->m) return std::nullopt;
   Buffers b;
   b.m = sel->m;
@@ -331,9 +330,10 @@ std::optional<absl::Status> SelectReduceWindow(const Computation& reducer, Opera
   // Parts of at least this many lane steps (a wake-up costs a few
   // microseconds of them).
   constexpr int64_t kMinPartSteps = int64_t{1} << 17;
-  const int64_t block_steps = rows_per_block * inner * positions *
-                              (sel->programs[0]->step_count() + 2 * b.m);
-  const int64_t min_blocks = std::max<int64_t>(1, kMinPartSteps / std::max<int64_t>(1, block_steps));
+  const int64_t block_steps =
+      rows_per_block * inner * positions * (sel->programs[0]->step_count() + 2 * b.m);
+  const int64_t min_blocks =
+      std::max<int64_t>(1, kMinPartSteps / std::max<int64_t>(1, block_steps));
   const int64_t parts = std::min(CoreCount(), std::max<int64_t>(1, blocks / min_blocks));
   while (static_cast<int64_t>(sel->programs.size()) < parts) {
     sel->programs.push_back(sel->programs[0]->Clone());
@@ -342,8 +342,7 @@ std::optional<absl::Status> SelectReduceWindow(const Computation& reducer, Opera
     RowsFold fold(*sel, b, offsets, positions, inner, rows_per_block);
     for (int64_t blk = begin; blk < end; ++blk) {
       const int64_t first = blk * rows_per_block;
-      HLO_RETURN_IF_ERROR(
-          fold.Run(program, first, std::min(rows_per_block, rows->rows() - first)));
+      HLO_RETURN_IF_ERROR(fold.Run(program, first, std::min(rows_per_block, rows->rows() - first)));
     }
     return absl::OkStatus();
   };
