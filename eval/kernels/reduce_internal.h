@@ -210,6 +210,9 @@ class RowWindows {
   // Not inside: per axis d, [output index][window position] -> the offset
   // read (Index() * stride) or -1, where the tables are small (tabled_).
   std::vector<std::vector<int64_t>> axis_offsets_;
+  // Tabled: level d holds the positions of axes 0..d-1 for this row, the
+  // last level all of them.
+  std::vector<std::vector<int64_t>> levels_;
   int64_t rows_ = 1, inner_ = 1;
   bool inside_ = false, tabled_ = false, started_ = false;
 };

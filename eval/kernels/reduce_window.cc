@@ -115,11 +115,8 @@ RowWindows::RowWindows(const std::vector<WindowAxis>& axes, absl::Span<const int
   // Padding, holes or dilation: per axis, the offset each (output index,
   // window position) reads (-1: padding or a hole), worked out once, so a
   // row's positions are sums of table entries, not Index()'s divisions.
-  int64_t entries = 0, positions = 1;
-  for (const WindowAxis& a : outer_) {
-    entries += a.out * a.size;
-    positions *= a.size;
-  }
+  int64_t entries = 0;
+  for (const WindowAxis& a : outer_) entries += a.out * a.size;
   if (entries > (int64_t{1} << 16)) return;  // VisitWindow per row instead
   axis_offsets_.resize(tail);
   for (size_t d = 0; d < tail; ++d) {
@@ -132,35 +129,45 @@ RowWindows::RowWindows(const std::vector<WindowAxis>& axes, absl::Span<const int
       }
     }
   }
-  offsets_.resize(positions);
+  levels_.assign(tail + 1, std::vector<int64_t>{0});
+  for (size_t d = 0; d < tail; ++d) levels_[d + 1].resize(levels_[d].size() * outer_[d].size);
   tabled_ = true;
 }
 
 absl::Span<const int64_t> RowWindows::Next() {
-  if (started_) NextIndex(row_, out_dims_);
+  // The next row, row-major: `changed` is the first axis whose index moved
+  // (the later ones went back to 0).
+  size_t changed = 0;
+  if (started_) {
+    changed = row_.size();
+    while (changed > 0) {
+      --changed;
+      if (++row_[changed] < out_dims_[changed]) break;
+      row_[changed] = 0;
+    }
+  }
   started_ = true;
   if (inside_) {
     const int64_t origin = InsideWindowOrigin(outer_, strides_, row_);
     for (size_t k = 0; k < offsets_.size(); ++k) offsets_[k] = origin + inside_offsets_[k];
   } else if (tabled_) {
-    // The positions in row-major window order: an odometer over the axes'
-    // window positions (scratch_), each axis's entries for this row.
-    const size_t q = outer_.size();
-    scratch_.assign(q, 0);
-    for (size_t n = 0; n < offsets_.size(); ++n) {
-      int64_t at = 0;
-      bool padding = false;
-      for (size_t d = 0; d < q; ++d) {
-        const int64_t v = axis_offsets_[d][row_[d] * outer_[d].size + scratch_[d]];
-        padding |= v < 0;
-        at += v;
-      }
-      offsets_[n] = padding ? -1 : at;
-      for (size_t d = q; d-- > 0;) {
-        if (++scratch_[d] < outer_[d].size) break;
-        scratch_[d] = 0;
+    // The positions in row-major window order (the last axis's vary
+    // fastest): level d + 1 is level d expanded by axis d's entries for
+    // this row, padding or a hole on any axis making a position -1. The
+    // levels before the first axis that changed stay.
+    for (size_t d = changed; d < outer_.size(); ++d) {
+      const std::vector<int64_t>& from = levels_[d];
+      int64_t* to = levels_[d + 1].data();
+      const int64_t size = outer_[d].size;
+      const int64_t* entries = axis_offsets_[d].data() + row_[d] * size;
+      for (size_t n = 0; n < from.size(); ++n) {
+        for (int64_t k = 0; k < size; ++k) {
+          const int64_t base = from[n], v = entries[k];
+          to[n * size + k] = base < 0 || v < 0 ? -1 : base + v;
+        }
       }
     }
+    return levels_.back();
   } else {
     offsets_.clear();
     VisitWindow(outer_, strides_, row_, scratch_, [&](int64_t i) { offsets_.push_back(i); });
