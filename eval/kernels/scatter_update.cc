@@ -18,10 +18,12 @@
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/scalar_apply.h"
 #include "eval/kernels/scatter_internal.h"
+#include "eval/vector_clones.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
 
@@ -272,6 +274,69 @@ WindowList ListWindowsWith(const ScatterPlan& p, Read read) {
 
 namespace {
 
+// [N, kN] s32 index rows (contiguous vectors, one batch dimension) into
+// an input of fewer than 2^31 elements: a window's offset and bounds test
+// fit 32-bit lanes, worked out for every row without a branch (a loop the
+// compiler vectorises), then the rows outside the input dropped.
+template <size_t kN>
+HLO_VECTOR_CLONES void RowOffsetsS32(const int32_t* __restrict idx, int64_t rows,
+                                     const uint32_t* __restrict limit,
+                                     const uint32_t* __restrict stride, uint32_t* __restrict offset,
+                                     uint8_t* __restrict inside) {
+  for (int64_t r = 0; r < rows; ++r) {
+    uint32_t o = 0, in = 1;
+    for (size_t k = 0; k < kN; ++k) {
+      const uint32_t v = static_cast<uint32_t>(idx[r * static_cast<int64_t>(kN) + k]);
+      in &= v <= limit[k] ? 1u : 0u;
+      o += v * stride[k];
+    }
+    offset[r] = o;
+    inside[r] = static_cast<uint8_t>(in);
+  }
+}
+
+template <size_t kN>
+WindowList ListRowsS32(const ScatterPlan& p, const int32_t* idx) {
+  const int64_t rows = p.batch.count, ustep = p.update_batch_strides[0];
+  uint32_t limit[kN], stride[kN];
+  for (size_t k = 0; k < kN; ++k) {
+    limit[k] = static_cast<uint32_t>(p.start_limit[k]);
+    stride[k] = static_cast<uint32_t>(p.start_stride[k]);
+  }
+  std::vector<uint32_t> offset(rows);
+  std::vector<uint8_t> inside(rows);
+  RowOffsetsS32<kN>(idx, rows, limit, stride, offset.data(), inside.data());
+  WindowList w;
+  w.input_base.resize(rows);
+  w.update_base.resize(rows);
+  size_t kept = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    w.input_base[kept] = offset[r];
+    w.update_base[kept] = r * ustep;
+    kept += inside[r];
+  }
+  w.input_base.resize(kept);
+  w.update_base.resize(kept);
+  return w;
+}
+
+// Whether ListRowsS32 takes these indices.
+bool RowsOfS32(const ScatterPlan& p) {
+  const IndexBatch& b = p.batch;
+  const size_t n = p.start_limit.size();
+  if (n < 1 || n > 4 || b.dims.size() != 1 || !p.batching_coord.empty() || b.vector_stride != 1 ||
+      b.strides[0] != static_cast<int64_t>(n) || p.input_elements >= (int64_t{1} << 31)) {
+    return false;
+  }
+  for (size_t k = 0; k < n; ++k) {
+    if (p.start_limit[k] < 0 || p.start_limit[k] >= (int64_t{1} << 31) ||
+        p.start_stride[k] >= (int64_t{1} << 31)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 template <typename Read>
 WindowList ListWindowsOfLength(const ScatterPlan& p, Read read) {
   switch (p.start_limit.size()) {
@@ -295,6 +360,18 @@ WindowList ListWindows(const ScatterPlan& p, const Literal& indices) {
   switch (indices.element_type()) {
     case PrimitiveType::kS32: {
       const int32_t* x = reinterpret_cast<const int32_t*>(idx);
+      if (RowsOfS32(p)) {
+        switch (p.start_limit.size()) {
+          case 1:
+            return ListRowsS32<1>(p, x);
+          case 2:
+            return ListRowsS32<2>(p, x);
+          case 3:
+            return ListRowsS32<3>(p, x);
+          default:
+            return ListRowsS32<4>(p, x);
+        }
+      }
       return ListWindowsOfLength(p, [x](int64_t i) { return static_cast<int64_t>(x[i]); });
     }
     case PrimitiveType::kS64: {
