@@ -226,6 +226,19 @@ class RowWindows {
 std::optional<RowWindows> TrailingRows(const std::vector<WindowAxis>& axes,
                                        absl::Span<const int64_t> in_strides, int64_t min_inner);
 
+// Every row's window offsets, [row][position] (Next() for each row in
+// order; leaves `rows` past its last row).
+std::vector<int64_t> AllRowOffsets(RowWindows& rows);
+
+// The operands, inits and outputs of a variadic reduce-window as raw
+// element buffers.
+struct WindowBuffers {
+  size_t m = 0;
+  std::vector<const uint8_t*> in, init;
+  std::vector<uint8_t*> out;
+  std::vector<int> width;
+};
+
 // Block-of-positions bookkeeping for the batched paths: lane i of a block
 // is the position whose index per dimension d is lanes[d][i].
 struct LaneIndices {

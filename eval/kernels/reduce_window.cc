@@ -95,6 +95,15 @@ std::optional<RowWindows> TrailingRows(const std::vector<WindowAxis>& axes,
   return RowWindows(axes, in_strides, tail);
 }
 
+std::vector<int64_t> AllRowOffsets(RowWindows& rows) {
+  std::vector<int64_t> offsets;
+  for (int64_t q = 0; q < rows.rows(); ++q) {
+    absl::Span<const int64_t> row = rows.Next();
+    offsets.insert(offsets.end(), row.begin(), row.end());
+  }
+  return offsets;
+}
+
 RowWindows::RowWindows(const std::vector<WindowAxis>& axes, absl::Span<const int64_t> in_strides,
                        size_t tail)
     : outer_(axes.begin(), axes.begin() + tail),
@@ -453,14 +462,7 @@ void TypedReduceWindow(const Literal& operand, T init, const std::vector<WindowA
 
 // ---- other reducers: the batched interpreter ----------------------------------
 
-// The operands, inits and outputs of a variadic reduce-window as raw
-// element buffers.
-struct Buffers {
-  size_t m = 0;
-  std::vector<const uint8_t*> in, init;
-  std::vector<uint8_t*> out;
-  std::vector<int> width;
-};
+using Buffers = WindowBuffers;
 
 // Axis d is Prefix() and the init stable: a scan over lanes (the [outer,
 // inner] positions), a block of lanes at a time.
@@ -624,13 +626,7 @@ absl::Status BatchedRowsWindow(const Computation& reducer, BatchProgram& program
   const int64_t inner = rows.inner();
   const int64_t rows_per_block = std::max<int64_t>(1, 4 * BatchProgram::kBlock / inner);
   const int64_t lanes = std::min(rows.rows(), rows_per_block) * inner;
-  // Every row's offsets, [row][position], worked out first (RowWindows
-  // walks the rows in order).
-  std::vector<int64_t> offsets;
-  for (int64_t q = 0; q < rows.rows(); ++q) {
-    absl::Span<const int64_t> row = rows.Next();
-    offsets.insert(offsets.end(), row.begin(), row.end());
-  }
+  const std::vector<int64_t> offsets = AllRowOffsets(rows);
   if (rows.rows() == 0) return absl::OkStatus();
   const size_t positions = offsets.size() / rows.rows();
   const int64_t blocks = (rows.rows() + rows_per_block - 1) / rows_per_block;

@@ -177,13 +177,7 @@ void CopyRun(uint8_t* dst, const uint8_t* src, int64_t n, int width) {
   }
 }
 
-// The operands, inits and outputs as raw element buffers.
-struct Buffers {
-  int64_t m = 0;
-  std::vector<const uint8_t*> in, init;
-  std::vector<uint8_t*> out;
-  std::vector<int> width;
-};
+using Buffers = WindowBuffers;
 
 // One part's scratch and the fold of its blocks of rows.
 class RowsFold {
@@ -238,7 +232,7 @@ class RowsFold {
       KeepOrTakePosition(winner_.data(), keep_.data(), want, static_cast<int32_t>(k), nb);
     }
     // The other operands: their element where each lane's fold ended.
-    for (int64_t j = 0, c = 0; j < b_.m; ++j) {
+    for (int64_t j = 0, c = 0; j < static_cast<int64_t>(b_.m); ++j) {
       if (c < static_cast<int64_t>(c_count) && sel_.carried[c] == j) {
         ++c;
         continue;
@@ -300,27 +294,21 @@ std::optional<absl::Status> SelectReduceWindow(const Computation& reducer, Opera
       &kKind, reducer, [&] { return MatchSelectReducer(reducer, ev.options().flush_denormals); }));
   if (sel == nullptr || static_cast<int64_t>(ops.size()) != 2 * sel->m) return std::nullopt;
   Buffers b;
-  b.m = sel->m;
-  for (int64_t j = 0; j < b.m; ++j) {
+  b.m = static_cast<size_t>(sel->m);
+  for (int64_t j = 0; j < sel->m; ++j) {
     const PrimitiveType t = reducer.parameter(j)->shape().element_type();
-    if (ops[j]->array().element_type() != t || ops[b.m + j]->array().element_type() != t ||
+    if (ops[j]->array().element_type() != t || ops[sel->m + j]->array().element_type() != t ||
         outs[j].array().element_type() != t) {
       return std::nullopt;
     }
     b.in.push_back(ops[j]->array().data());
-    b.init.push_back(ops[b.m + j]->array().data());
+    b.init.push_back(ops[sel->m + j]->array().data());
     b.out.push_back(outs[j].mutable_array().data());
     b.width.push_back(ByteWidth(t));
   }
   std::optional<RowWindows> rows = TrailingRows(axes, in_strides, 1);
   if (!rows) return std::nullopt;
-  // Every row's window offsets, [row][position] (RowWindows walks the rows
-  // in order).
-  std::vector<int64_t> offsets;
-  for (int64_t q = 0; q < rows->rows(); ++q) {
-    absl::Span<const int64_t> row = rows->Next();
-    offsets.insert(offsets.end(), row.begin(), row.end());
-  }
+  const std::vector<int64_t> offsets = AllRowOffsets(*rows);
   if (rows->rows() == 0) return absl::OkStatus();
   const int64_t positions = static_cast<int64_t>(offsets.size()) / rows->rows();
   if (positions > std::numeric_limits<int32_t>::max()) return std::nullopt;
@@ -331,7 +319,7 @@ std::optional<absl::Status> SelectReduceWindow(const Computation& reducer, Opera
   // microseconds of them).
   constexpr int64_t kMinPartSteps = int64_t{1} << 17;
   const int64_t block_steps =
-      rows_per_block * inner * positions * (sel->programs[0]->step_count() + 2 * b.m);
+      rows_per_block * inner * positions * (sel->programs[0]->step_count() + 2 * sel->m);
   const int64_t min_blocks =
       std::max<int64_t>(1, kMinPartSteps / std::max<int64_t>(1, block_steps));
   const int64_t parts = std::min(CoreCount(), std::max<int64_t>(1, blocks / min_blocks));
