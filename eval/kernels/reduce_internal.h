@@ -10,10 +10,12 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <type_traits>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "eval/interp/batch_program.h"
@@ -229,6 +231,18 @@ std::optional<RowWindows> TrailingRows(const std::vector<WindowAxis>& axes,
 // Every row's window offsets, [row][position] (Next() for each row in
 // order; leaves `rows` past its last row).
 std::vector<int64_t> AllRowOffsets(RowWindows& rows);
+
+// How many parts (at most the core count) `blocks` blocks of
+// `block_steps` lane steps each are split into: every part at least
+// 2^17 lane steps, since waking a core costs a few microseconds of them.
+int64_t PartsOfBlocks(int64_t blocks, int64_t block_steps);
+
+// Runs run(program, begin, end) over the blocks [0, blocks) in
+// programs.size() parts, each part on its own program (a program holds
+// its registers); the first failure met is returned.
+absl::Status RunBlocksInParts(
+    int64_t blocks, absl::Span<BatchProgram* const> programs,
+    const std::function<absl::Status(BatchProgram&, int64_t, int64_t)>& run);
 
 // The operands, inits and outputs of a variadic reduce-window as raw
 // element buffers.

@@ -95,6 +95,32 @@ std::optional<RowWindows> TrailingRows(const std::vector<WindowAxis>& axes,
   return RowWindows(axes, in_strides, tail);
 }
 
+int64_t PartsOfBlocks(int64_t blocks, int64_t block_steps) {
+  constexpr int64_t kMinPartSteps = int64_t{1} << 17;
+  const int64_t steps = std::max<int64_t>(1, block_steps);
+  const int64_t min_blocks = (kMinPartSteps + steps - 1) / steps;
+  return std::min(CoreCount(), std::max<int64_t>(1, blocks / min_blocks));
+}
+
+absl::Status RunBlocksInParts(
+    int64_t blocks, absl::Span<BatchProgram* const> programs,
+    const std::function<absl::Status(BatchProgram&, int64_t, int64_t)>& run) {
+  const int64_t parts = static_cast<int64_t>(programs.size());
+  if (parts == 1) return run(*programs[0], 0, blocks);
+  std::atomic<int64_t> next_program{0};
+  std::mutex failure_mu;
+  absl::Status failure;
+  ParallelRows(blocks, (blocks + parts - 1) / parts, [&](int64_t begin, int64_t end) {
+    BatchProgram& program = *programs[std::min<int64_t>(next_program++, parts - 1)];
+    absl::Status s = run(program, begin, end);
+    if (!s.ok()) {
+      std::lock_guard<std::mutex> lock(failure_mu);
+      if (failure.ok()) failure = s;
+    }
+  });
+  return failure;
+}
+
 std::vector<int64_t> AllRowOffsets(RowWindows& rows) {
   std::vector<int64_t> offsets;
   for (int64_t q = 0; q < rows.rows(); ++q) {
@@ -630,13 +656,8 @@ absl::Status BatchedRowsWindow(const Computation& reducer, BatchProgram& program
   if (rows.rows() == 0) return absl::OkStatus();
   const size_t positions = offsets.size() / rows.rows();
   const int64_t blocks = (rows.rows() + rows_per_block - 1) / rows_per_block;
-  // Parts of at least this many lane steps (a wake-up costs a few
-  // microseconds of them).
-  constexpr int64_t kMinPartSteps = int64_t{1} << 17;
-  const int64_t block_steps = std::max<int64_t>(
-      1, lanes * static_cast<int64_t>(positions) * std::max<int64_t>(1, program.step_count()));
-  const int64_t min_blocks = (kMinPartSteps + block_steps - 1) / block_steps;
-  const int64_t parts = std::min(CoreCount(), std::max<int64_t>(1, blocks / min_blocks));
+  const int64_t parts = PartsOfBlocks(
+      blocks, lanes * static_cast<int64_t>(positions) * std::max<int64_t>(1, program.step_count()));
   std::vector<BatchProgram*> programs(parts, &program);
   for (int64_t p = 1; p < parts; ++p) {
     programs[p] = ev.BatchProgramCopy(reducer, p);
@@ -688,19 +709,7 @@ absl::Status BatchedRowsWindow(const Computation& reducer, BatchProgram& program
     }
     return absl::OkStatus();
   };
-  if (parts == 1) return run_blocks(program, 0, blocks);
-  std::atomic<int64_t> next_program{0};
-  std::mutex failure_mu;
-  absl::Status failure;
-  ParallelRows(blocks, (blocks + parts - 1) / parts, [&](int64_t begin, int64_t end) {
-    BatchProgram& prog = *programs[std::min<int64_t>(next_program++, parts - 1)];
-    absl::Status s = run_blocks(prog, begin, end);
-    if (!s.ok()) {
-      std::lock_guard<std::mutex> lock(failure_mu);
-      failure = s;
-    }
-  });
-  return failure;
+  return RunBlocksInParts(blocks, programs, run_blocks);
 }
 
 // nullopt: the reducer does not compile for the batched interpreter.

@@ -1,16 +1,13 @@
 #include "eval/kernels/reduce_window_select.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <limits>
 #include <memory>
-#include <mutex>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "eval/interp/batch_program.h"
-#include "eval/runtime/parallel.h"
 #include "eval/vector_clones.h"
 #include "ir/clone.h"
 #include "ir/status_macros.h"
@@ -315,14 +312,8 @@ std::optional<absl::Status> SelectReduceWindow(const Computation& reducer, Opera
   const int64_t inner = rows->inner();
   const int64_t rows_per_block = std::max<int64_t>(1, BatchProgram::kBlock / inner);
   const int64_t blocks = (rows->rows() + rows_per_block - 1) / rows_per_block;
-  // Parts of at least this many lane steps (a wake-up costs a few
-  // microseconds of them).
-  constexpr int64_t kMinPartSteps = int64_t{1} << 17;
-  const int64_t block_steps =
-      rows_per_block * inner * positions * (sel->programs[0]->step_count() + 2 * sel->m);
-  const int64_t min_blocks =
-      std::max<int64_t>(1, kMinPartSteps / std::max<int64_t>(1, block_steps));
-  const int64_t parts = std::min(CoreCount(), std::max<int64_t>(1, blocks / min_blocks));
+  const int64_t parts = PartsOfBlocks(
+      blocks, rows_per_block * inner * positions * (sel->programs[0]->step_count() + 2 * sel->m));
   while (static_cast<int64_t>(sel->programs.size()) < parts) {
     sel->programs.push_back(sel->programs[0]->Clone());
   }
@@ -334,19 +325,9 @@ std::optional<absl::Status> SelectReduceWindow(const Computation& reducer, Opera
     }
     return absl::OkStatus();
   };
-  if (parts == 1) return run_blocks(*sel->programs[0], 0, blocks);
-  std::atomic<int64_t> next_program{0};
-  std::mutex failure_mu;
-  absl::Status failure;
-  ParallelRows(blocks, (blocks + parts - 1) / parts, [&](int64_t begin, int64_t end) {
-    BatchProgram& program = *sel->programs[std::min<int64_t>(next_program++, parts - 1)];
-    absl::Status s = run_blocks(program, begin, end);
-    if (!s.ok()) {
-      std::lock_guard<std::mutex> lock(failure_mu);
-      failure = s;
-    }
-  });
-  return failure;
+  std::vector<BatchProgram*> programs(parts);
+  for (int64_t p = 0; p < parts; ++p) programs[p] = sel->programs[p].get();
+  return RunBlocksInParts(blocks, programs, run_blocks);
 }
 
 }  // namespace reduction
