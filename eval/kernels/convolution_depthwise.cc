@@ -49,6 +49,20 @@ __attribute__((always_inline)) inline void PointChunk(E* __restrict out, const E
   }
 }
 
+// Features [f0, n) of one point, one at a time (the tail of fewer than a
+// vector): out[f] = sum over the taps in order of x[xoff[t] + f] * k[koff[t] + f].
+template <typename E>
+__attribute__((always_inline)) inline void ScalarTail(E* __restrict out, const E* __restrict x,
+                                                      const int64_t* xoff, const int64_t* koff,
+                                                      int64_t ntaps, const E* __restrict k,
+                                                      int64_t f0, int64_t n) {
+  for (int64_t f = f0; f < n; ++f) {
+    E acc = 0;
+    for (int64_t t = 0; t < ntaps; ++t) acc += x[xoff[t] + f] * k[koff[t] + f];
+    out[f] = acc;
+  }
+}
+
 // kPoints output points at once, point q at out + q * n reading the window
 // at x + q * x_step, one vector of features: each tap's kernel vector is
 // loaded once for all the points, so a product costs one load where
@@ -100,13 +114,8 @@ __attribute__((always_inline)) inline int64_t PointGroups(E* __restrict out, con
     for (; f0 + kLanes <= n; f0 += kLanes) {
       PointsVector<E, kBytes, kPoints>(out + f0, n, x + f0, x_step, xoff, koff, ntaps, k + f0);
     }
-    for (int q = 0; q < kPoints; ++q) {
-      for (int64_t f = f0; f < n; ++f) {
-        E acc = 0;
-        for (int64_t t = 0; t < ntaps; ++t) acc += x[q * x_step + xoff[t] + f] * k[koff[t] + f];
-        out[q * n + f] = acc;
-      }
-    }
+    for (int q = 0; q < kPoints; ++q)
+      ScalarTail(out + q * n, x + q * x_step, xoff, koff, ntaps, k, f0, n);
   }
   return p;
 }
@@ -139,11 +148,7 @@ __attribute__((always_inline)) inline void DepthwiseLine(E* __restrict out, cons
     if (left == 3) PointChunk<E, kBytes, 3>(out + f0, x + f0, xoff, koff, ntaps, k + f0);
     if (left == 2) PointChunk<E, kBytes, 2>(out + f0, x + f0, xoff, koff, ntaps, k + f0);
     if (left == 1) PointChunk<E, kBytes, 1>(out + f0, x + f0, xoff, koff, ntaps, k + f0);
-    for (f0 += left * kLanes; f0 < n; ++f0) {
-      E acc = 0;
-      for (int64_t t = 0; t < ntaps; ++t) acc += x[xoff[t] + f0] * k[koff[t] + f0];
-      out[f0] = acc;
-    }
+    ScalarTail(out, x, xoff, koff, ntaps, k, f0 + left * kLanes, n);
   }
 }
 
