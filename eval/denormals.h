@@ -71,8 +71,9 @@ bool ElementwiseFlushesDenormals(const Instruction& inst);
 
 // Whether this thread's MXCSR (DAZ and FTZ set) already gives this op's
 // result flushed, its f32/f64 kernel being plain SSE arithmetic (add,
-// subtract, multiply, divide) or an IEEE-order compare: the explicit flush
-// can be skipped.
+// subtract, multiply, divide) or an IEEE-order compare, or f32 exp, whose
+// kernel flushes its subnormal results itself (and for which a denormal
+// operand and a zero give the same 1): the explicit flush can be skipped.
 bool HardwareFlushes(const Instruction& inst);
 // Whether the explicit flush of the operands can be skipped (the result's
 // still applies unless HardwareFlushes): HardwareFlushes, or f32/f64

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "eval/denormals.h"
 #include "eval/interp/elementwise_ops.h"
@@ -112,6 +113,8 @@ void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T
   const int64_t cols = op.cols;
   std::vector<T> scratch(static_cast<size_t>(std::min(kChunk, cols)));
   RowStream<Opcode::kAdd, T> sum;
+  // f32 exp flushes its own subnormal results (HardwareFlushes).
+  const bool exp_flushes = std::is_same_v<T, float> && FlushesDenormalResults();
   for (int64_t r = r0; r < r1; ++r) {
     const T* xr = x + r * cols;
     T* o = out + r * cols;
@@ -125,7 +128,7 @@ void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T
         SubtractScalar(xr + c, max, scratch.data(), n);
         elementwise::UnaryFloatKernel<T>(Opcode::kExp, scratch.data(), o + c, n);
       }
-      if (op.flush) FlushDenormalsInPlace(op.type, o + c, n);  // exp's result flush
+      if (op.flush && !exp_flushes) FlushDenormalsInPlace(op.type, o + c, n);  // exp's result
       sum.Add(o + c, n);
     }
     T total = Apply<Opcode::kAdd>(sum_init, sum.Result());

@@ -8,8 +8,10 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
+#include "eval/denormals.h"
 #include "eval/interp/elementwise_ops.h"
 #include "eval/interp/vector_math_avx2.h"
 #include "eval/vector_clones.h"
@@ -168,11 +170,16 @@ constexpr float kExpZeroAtOrBelow = -0x1.9fe36ap+6f;
 constexpr float kExpInfAtOrAbove = 0x1.62e43p+6f;
 constexpr float kExpVectorRange = 0x1.5d589ep+6f;  // libmvec's, glibc 2.35-2.36
 
-// rs[lane] = expf(xs[lane]) for each set bit of `lanes`.
+// rs[lane] = expf(xs[lane]) for each set bit of `lanes`; under MXCSR's
+// flush-to-zero a subnormal result is +0 (the only lanes that can give one:
+// the vector code's results for |x| <= its range are normal), so f32 exp
+// flushes its own results (HardwareFlushes in eval/denormals.h).
 void ScalarExpLanes(const float* xs, float* rs, unsigned lanes) {
+  const bool flush = FlushesDenormalResults();
   for (; lanes != 0; lanes &= lanes - 1) {
     const int lane = __builtin_ctz(lanes);
-    rs[lane] = std::exp(xs[lane]);
+    const float r = std::exp(xs[lane]);
+    rs[lane] = flush && r < std::numeric_limits<float>::min() ? 0.0f : r;
   }
 }
 
@@ -360,8 +367,14 @@ template <typename T>
 void Transcendental(Opcode op, const T* in, T* out, int64_t n) {
   if (VecMath(op, in, out, n)) return;
   switch (op) {
-    case Opcode::kExp:
-      return MapInPlace(in, out, n, [](T x) { return std::exp(x); });
+    case Opcode::kExp: {
+      // Flushed here, as ScalarExpLanes does (exp is never negative).
+      const bool flush = FlushesDenormalResults();
+      return MapInPlace(in, out, n, [flush](T x) {
+        const T r = std::exp(x);
+        return flush && r < std::numeric_limits<T>::min() ? T(0) : r;
+      });
+    }
     case Opcode::kExpm1:
       return MapInPlace(in, out, n, [](T x) { return std::expm1(x); });
     case Opcode::kLog:

@@ -66,3 +66,23 @@ def _(c):
 @golden("denormals_keep")
 def _(c):
     return denormal_module(c, False)
+
+
+@golden("exp_flush", tol=(2e-7, 0))
+def _(c):
+    def exp_f32(lit):  # e^x in float64, rounded once to f32
+        return ew("f32", lambda v: np.float32(np.exp(np.float64(v))), lit)
+
+    def checked(lit):  # flushed, and no result near the smallest normal
+        for v in lit.a.flat:
+            assert not 0.9 * SMALLEST_NORMAL["f32"] < abs(float(v)) < 1.1 * SMALLEST_NORMAL["f32"]
+        return ftz(lit)
+
+    x = ftz(c.x)
+    ones = Lit("f32", np.ones(x.a.shape, np.float32))
+    row_max = ftz(Lit("f32", np.maximum(x.a.max(axis=1), np.float32(0))))
+    shifted = ftz(Lit("f32", (x.a - row_max.a[:, None]).astype(np.float32)))
+    out = (checked(exp_f32(x)), checked(exp_f32(ftz(fl(lambda a, b: a * b)(x, ones)))),
+           checked(exp_f32(shifted)))
+    assert all((o.a == 0).any() for o in out)  # the flush is exercised
+    return tup(*out)
