@@ -498,7 +498,7 @@ absl::Status BatchedPrefixScan(BatchProgram& program, const Buffers& b,
   const Lines l = LinesAround(axes, d);
   const int64_t total = l.outer * l.inner;
   const int64_t lanes = std::min<int64_t>(total, 4 * BatchProgram::kBlock);
-  std::vector<int64_t> in_base(lanes), out_base(lanes), offsets(lanes);
+  std::vector<int64_t> in_base(lanes), out_base(lanes);
   std::vector<std::vector<uint8_t>> acc(b.m), xs(b.m);
   std::vector<const void*> in(2 * b.m);
   std::vector<void*> out(b.m);
@@ -519,17 +519,20 @@ absl::Status BatchedPrefixScan(BatchProgram& program, const Buffers& b,
     int64_t folded = -1;  // the last operand index folded into acc
     for (int64_t o = 0; o < a.out; ++o) {
       const int64_t e = a.PrefixEnd(o);
+      // (Each step's elements lie at the lanes' bases shifted by whole
+      // lines: the bases are gathered from a shifted origin.)
       for (; folded < e; ++folded) {
-        for (int64_t i = 0; i < nb; ++i) offsets[i] = in_base[i] + (folded + 1) * l.inner;
+        const int64_t shift = (folded + 1) * l.inner;
         for (size_t j = 0; j < b.m; ++j) {
-          GatherElements(xs[j].data(), b.in[j], offsets.data(), nb, b.width[j], nullptr);
+          GatherElements(xs[j].data(), b.in[j] + shift * b.width[j], in_base.data(), nb, b.width[j],
+                         nullptr);
         }
         absl::Status s = program.Run(in, out, nb);
         if (!s.ok()) return s;
       }
-      for (int64_t i = 0; i < nb; ++i) offsets[i] = out_base[i] + o * l.inner;
       for (size_t j = 0; j < b.m; ++j) {
-        ScatterElements(b.out[j], acc[j].data(), offsets.data(), nb, b.width[j]);
+        ScatterElements(b.out[j] + o * l.inner * b.width[j], acc[j].data(), out_base.data(), nb,
+                        b.width[j]);
       }
     }
   }

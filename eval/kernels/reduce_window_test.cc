@@ -8,7 +8,9 @@
 // those two and the winner's offset: se*, either way round) beside
 // padded, overlapping, dilated and strided ones, cumulative windows along
 // the minor dimension (the scan runs 8 lines at a time: 144 lines, and 20
-// with a tail of 4), and transposed pooling (base dilation and padding with
+// with a tail of 4) and, for reducers the batched interpreter runs (XLA's
+// logaddexp, argmax), along the minor and a middle dimension, and
+// transposed pooling (base dilation and padding with
 // an identity init, whose folds are skipped), on operands full of ties,
 // signed zeros, NaN and sums that flush to -0, with and without flushing.
 #include <catch2/catch.hpp>
@@ -79,6 +81,20 @@ argmax {
   i = s32[] select(keep, i0, i1)
   ROOT r = (f32[], s32[]) tuple(v, i)
 }
+lae {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  sub = f32[] subtract(a, b)
+  ne = pred[] compare(sub, sub), direction=NE
+  sum = f32[] add(a, b)
+  mx = f32[] maximum(a, b)
+  ab = f32[] abs(sub)
+  ng = f32[] negate(ab)
+  ex = f32[] exponential(ng)
+  lp = f32[] log-plus-one(ex)
+  s = f32[] add(mx, lp)
+  ROOT r = f32[] select(ne, sum, s)
+}
 ges {
   a = s32[] parameter(0)
   b = s32[] parameter(1)
@@ -136,7 +152,10 @@ ENTRY e {
   ipad = s32[3,12,16,5] reduce-window(i, zi), window={size=1x2x2x1 pad=0_0x1_1x1_1x0_0 lhs_dilate=1x2x2x1}, to_apply=adds
   rcummax = f32[3,6,8,5] reduce-window(x, ninf), window={size=1x1x1x5 pad=0_0x0_0x0_0x0_4}, to_apply=maxf
   ricumsum = s32[3,6,8,5] reduce-window(i, zi), window={size=1x1x1x5 pad=0_0x0_0x0_0x0_4}, to_apply=adds
-  ROOT t = (f32[3,3,4,5], f32[3,3,4,5], f32[3,3,4,5], f32[2,4,3,5], f32[6,6,8,5], f32[3,5,6], s32[3,3,4,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[4,5,6], s32[3,6,8,5], (f32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5]), (f32[3,5,6], s32[3,5,6]), (f32[3,5,6], s32[3,5,6]), f32[3,6,8,5], f32[4,5,6], f32[4,5,7], s32[3,6,8,5], f32[3,11,15,5], f32[3,12,16,5], f32[3,6,8,9], s32[3,12,16,5], f32[3,6,8,5], s32[3,6,8,5], (f32[2,32,32,16], s32[2,32,32,16]), (f32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5]), (f32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5]), (f32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16])) tuple(pool, padded, padmin, dilated, holes, tail2, ipool, s_ge, s_gt, s_le, s_lt, s_tail2, s_int, am, am_pad, am_tail, am_tail_pad, cumsum, cummax, exclusive, icumsum, tpool, tmax, tlast, ipad, rcummax, ricumsum, am_large, se, se_pad, se_flip, se_large)
+  lae_minor = f32[4,5,6] reduce-window(y, ninf), window={size=1x1x6 pad=0_0x0_0x5_0}, to_apply=lae
+  lae_middle = f32[4,5,6] reduce-window(y, ninf), window={size=1x5x1 pad=0_0x4_0x0_0}, to_apply=lae
+  am_scan = (f32[4,5,6], s32[4,5,6]) reduce-window(y, gy_i, ninf, m1), window={size=1x1x6 pad=0_0x0_0x5_0}, to_apply=argmax
+  ROOT t = (f32[4,5,6], f32[4,5,6], (f32[4,5,6], s32[4,5,6]), f32[3,3,4,5], f32[3,3,4,5], f32[3,3,4,5], f32[2,4,3,5], f32[6,6,8,5], f32[3,5,6], s32[3,3,4,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[4,5,6], s32[3,6,8,5], (f32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5]), (f32[3,5,6], s32[3,5,6]), (f32[3,5,6], s32[3,5,6]), f32[3,6,8,5], f32[4,5,6], f32[4,5,7], s32[3,6,8,5], f32[3,11,15,5], f32[3,12,16,5], f32[3,6,8,9], s32[3,12,16,5], f32[3,6,8,5], s32[3,6,8,5], (f32[2,32,32,16], s32[2,32,32,16]), (f32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5]), (f32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5]), (f32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16])) tuple(lae_minor, lae_middle, am_scan, pool, padded, padmin, dilated, holes, tail2, ipool, s_ge, s_gt, s_le, s_lt, s_tail2, s_int, am, am_pad, am_tail, am_tail_pad, cumsum, cummax, exclusive, icumsum, tpool, tmax, tlast, ipad, rcummax, ricumsum, am_large, se, se_pad, se_flip, se_large)
 }
 )";
 
