@@ -49,77 +49,6 @@ __attribute__((always_inline)) inline void PointChunk(E* __restrict out, const E
   }
 }
 
-// Features [f0, n) of one point, one at a time (the tail of fewer than a
-// vector): out[f] = sum over the taps in order of x[xoff[t] + f] * k[koff[t] + f].
-template <typename E>
-__attribute__((always_inline)) inline void ScalarTail(E* __restrict out, const E* __restrict x,
-                                                      const int64_t* xoff, const int64_t* koff,
-                                                      int64_t ntaps, const E* __restrict k,
-                                                      int64_t f0, int64_t n) {
-  for (int64_t f = f0; f < n; ++f) {
-    E acc = 0;
-    for (int64_t t = 0; t < ntaps; ++t) acc += x[xoff[t] + f] * k[koff[t] + f];
-    out[f] = acc;
-  }
-}
-
-// kPoints output points at once, point q at out + q * n reading the window
-// at x + q * x_step, one vector of features: each tap's kernel vector is
-// loaded once for all the points, so a product costs one load where
-// PointChunk's cost two (the loads bound that loop: 1.4x on a 3x3
-// depthwise convolution of f32[8,28,28,64] in cache). Per point, the same
-// products and sums in the same order as PointChunk's.
-template <typename E, int kBytes, int kPoints>
-__attribute__((always_inline)) inline void PointsVector(E* __restrict out, int64_t n,
-                                                        const E* __restrict x, int64_t x_step,
-                                                        const int64_t* xoff, const int64_t* koff,
-                                                        int64_t ntaps, const E* __restrict k) {
-  using V = Vec<E, kBytes>;
-  V acc[kPoints];
-  const E* xq[kPoints];
-#pragma GCC unroll 8
-  for (int q = 0; q < kPoints; ++q) {
-    acc[q] = V{};
-    xq[q] = x + q * x_step;
-  }
-  for (int64_t t = 0; t < ntaps; ++t) {
-    const int64_t xo = xoff[t];
-    V kv;
-    std::memcpy(&kv, k + koff[t], sizeof(V));
-#pragma GCC unroll 8
-    for (int q = 0; q < kPoints; ++q) {
-      V xv;
-      std::memcpy(&xv, xq[q] + xo, sizeof(V));
-      acc[q] += xv * kv;
-    }
-  }
-#pragma GCC unroll 8
-  for (int q = 0; q < kPoints; ++q) std::memcpy(out + q * n, &acc[q], sizeof(V));
-}
-
-// Whole groups of kPoints points of a line (see DepthwiseLine), features
-// a vector at a time, the tail of fewer than a vector scalar; returns how
-// many points it did.
-template <typename E, int kBytes>
-__attribute__((always_inline)) inline int64_t PointGroups(E* __restrict out, const E* __restrict x,
-                                                          int64_t x_step, int64_t count,
-                                                          const int64_t* xoff, const int64_t* koff,
-                                                          int64_t ntaps, const E* __restrict k,
-                                                          int64_t n) {
-  constexpr int64_t kLanes = kBytes / sizeof(E);
-  constexpr int kPoints = 4;
-  int64_t p = 0;
-  for (; p + kPoints <= count; p += kPoints, out += kPoints * n, x += kPoints * x_step) {
-    int64_t f0 = 0;
-    for (; f0 + kLanes <= n; f0 += kLanes) {
-      PointsVector<E, kBytes, kPoints>(out + f0, n, x + f0, x_step, xoff, koff, ntaps, k + f0);
-    }
-    for (int q = 0; q < kPoints; ++q)
-      ScalarTail(out + q * n, x + q * x_step, xoff, koff, ntaps, k, f0, n);
-  }
-  return p;
-}
-
 // `count` output points along a line, point p at out + p * n reading the
 // window at x + p * x_step: out[f] = sum over t of x[xoff[t] + f] *
 // k[koff[t] + f], f < n, taps in order. Up to four kBytes vectors of
@@ -133,13 +62,7 @@ __attribute__((always_inline)) inline void DepthwiseLine(E* __restrict out, cons
                                                          int64_t ntaps, const E* __restrict k,
                                                          int64_t n) {
   constexpr int64_t kLanes = kBytes / sizeof(E);
-  int64_t p = 0;
-  if (n >= kLanes) {
-    p = PointGroups<E, kBytes>(out, x, x_step, count, xoff, koff, ntaps, k, n);
-    out += p * n;
-    x += p * x_step;
-  }
-  for (; p < count; ++p, out += n, x += x_step) {
+  for (int64_t p = 0; p < count; ++p, out += n, x += x_step) {
     int64_t f0 = 0;
     for (; f0 + 4 * kLanes <= n; f0 += 4 * kLanes) {
       PointChunk<E, kBytes, 4>(out + f0, x + f0, xoff, koff, ntaps, k + f0);
@@ -148,7 +71,11 @@ __attribute__((always_inline)) inline void DepthwiseLine(E* __restrict out, cons
     if (left == 3) PointChunk<E, kBytes, 3>(out + f0, x + f0, xoff, koff, ntaps, k + f0);
     if (left == 2) PointChunk<E, kBytes, 2>(out + f0, x + f0, xoff, koff, ntaps, k + f0);
     if (left == 1) PointChunk<E, kBytes, 1>(out + f0, x + f0, xoff, koff, ntaps, k + f0);
-    ScalarTail(out, x, xoff, koff, ntaps, k, f0 + left * kLanes, n);
+    for (f0 += left * kLanes; f0 < n; ++f0) {
+      E acc = 0;
+      for (int64_t t = 0; t < ntaps; ++t) acc += x[xoff[t] + f0] * k[koff[t] + f0];
+      out[f0] = acc;
+    }
   }
 }
 
