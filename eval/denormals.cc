@@ -193,6 +193,8 @@ bool ElementwiseFlushesDenormals(const Instruction& inst) {
 
 bool FlushDenormalsInPlace(Literal& lit) { return Flush(lit, /*write=*/true); }
 
+bool ExpFlushesItself(PrimitiveType t) { return t == PT::kF32 && FlushesDenormalResults(); }
+
 // Ops whose f32/f64 kernels are plain SSE arithmetic (BinaryFloatKernel's
 // loops, sqrtps) or compares: with MXCSR's DAZ and FTZ set, as they are on
 // every evaluating thread under --denormals=flush, the hardware already
@@ -206,7 +208,7 @@ bool HardwareFlushes(const Instruction& inst) {
   if (!FlushingMxcsr()) return false;
   switch (inst.opcode()) {
     case Opcode::kExp:
-      return inst.shape().IsArray() && inst.shape().element_type() == PT::kF32;
+      return inst.shape().IsArray() && ExpFlushesItself(inst.shape().element_type());
     case Opcode::kAdd:
     case Opcode::kSubtract:
     case Opcode::kMultiply:

@@ -69,6 +69,11 @@ bool HasFlushedDenormals(PrimitiveType t);
 // results (see above).
 bool ElementwiseFlushesDenormals(const Instruction& inst);
 
+// Whether this thread's f32/f64 exp kernel of type `t` returns its
+// subnormal results as +0 itself (f32 under MXCSR's FTZ: see
+// eval/interp/elementwise_float.cc), so that no explicit flush is needed.
+bool ExpFlushesItself(PrimitiveType t);
+
 // Whether this thread's MXCSR (DAZ and FTZ set) already gives this op's
 // result flushed, its f32/f64 kernel being plain SSE arithmetic (add,
 // subtract, multiply, divide) or an IEEE-order compare, or f32 exp, whose

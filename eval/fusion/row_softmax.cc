@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <type_traits>
 
 #include "eval/denormals.h"
 #include "eval/interp/elementwise_ops.h"
@@ -113,8 +112,7 @@ void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T
   const int64_t cols = op.cols;
   std::vector<T> scratch(static_cast<size_t>(std::min(kChunk, cols)));
   RowStream<Opcode::kAdd, T> sum;
-  // f32 exp flushes its own subnormal results (HardwareFlushes).
-  const bool exp_flushes = std::is_same_v<T, float> && FlushesDenormalResults();
+  const bool exp_flushes = ExpFlushesItself(op.type);
   for (int64_t r = r0; r < r1; ++r) {
     const T* xr = x + r * cols;
     T* o = out + r * cols;

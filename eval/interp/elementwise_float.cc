@@ -28,6 +28,15 @@ namespace elementwise {
 
 namespace {
 std::atomic<bool> vec_math_enabled{true};
+
+// e^x by libm, +0 in place of a subnormal result when `flush` (MXCSR's
+// flush-to-zero; e^x is never negative).
+template <typename T>
+T ScalarExp(T x, bool flush) {
+  const T r = std::exp(x);
+  return flush && r < std::numeric_limits<T>::min() ? T(0) : r;
+}
+
 }  // namespace
 
 void SetVecMathEnabled(bool enabled) { vec_math_enabled.store(enabled); }
@@ -170,16 +179,15 @@ constexpr float kExpZeroAtOrBelow = -0x1.9fe36ap+6f;
 constexpr float kExpInfAtOrAbove = 0x1.62e43p+6f;
 constexpr float kExpVectorRange = 0x1.5d589ep+6f;  // libmvec's, glibc 2.35-2.36
 
-// rs[lane] = expf(xs[lane]) for each set bit of `lanes`; under MXCSR's
-// flush-to-zero a subnormal result is +0 (the only lanes that can give one:
-// the vector code's results for |x| <= its range are normal), so f32 exp
-// flushes its own results (HardwareFlushes in eval/denormals.h).
+// rs[lane] = expf(xs[lane]) for each set bit of `lanes`, flushed under
+// FTZ: the only lanes that can give a subnormal result (the vector code's
+// results for |x| <= its range are normal), so f32 exp flushes its own
+// results (ExpFlushesItself in eval/denormals.h).
 void ScalarExpLanes(const float* xs, float* rs, unsigned lanes) {
   const bool flush = FlushesDenormalResults();
   for (; lanes != 0; lanes &= lanes - 1) {
     const int lane = __builtin_ctz(lanes);
-    const float r = std::exp(xs[lane]);
-    rs[lane] = flush && r < std::numeric_limits<float>::min() ? 0.0f : r;
+    rs[lane] = ScalarExp(xs[lane], flush);
   }
 }
 
@@ -368,12 +376,8 @@ void Transcendental(Opcode op, const T* in, T* out, int64_t n) {
   if (VecMath(op, in, out, n)) return;
   switch (op) {
     case Opcode::kExp: {
-      // Flushed here, as ScalarExpLanes does (exp is never negative).
       const bool flush = FlushesDenormalResults();
-      return MapInPlace(in, out, n, [flush](T x) {
-        const T r = std::exp(x);
-        return flush && r < std::numeric_limits<T>::min() ? T(0) : r;
-      });
+      return MapInPlace(in, out, n, [flush](T x) { return ScalarExp(x, flush); });
     }
     case Opcode::kExpm1:
       return MapInPlace(in, out, n, [](T x) { return std::expm1(x); });
