@@ -157,6 +157,7 @@ MachineLimits MeasureMachineLimits() {
   auto start = Clock::now();
   MeasureMemcpy(limits);
   limits.blas_threads = openblas_get_num_threads();
+  limits.blas_kernels = openblas_get_corename();
   // 512^3 is 0.27 GFLOP; with many cores it finishes too soon to reach the
   // peak, so 1024^3 (2.1 GFLOP, under 16 ms at that rate) follows when it
   // took under 2 ms.
@@ -436,7 +437,8 @@ std::string Profiler::Table(std::string_view module_name, int top) const {
   StrAppend(&out, "machine: memcpy ", Fixed(limits_.memcpy_gbps, 1),
             " GB/s (read + write, one thread, ", limits_.memcpy_bytes >> 20, " MiB), sgemm ",
             limits_.sgemm_size, "^3 ", Fixed(limits_.sgemm_gflops, 1), " GFLOP/s (",
-            limits_.blas_threads, " OpenBLAS threads); measured in ", Fixed(limits_.probe_ms, 0),
+            limits_.blas_threads, " OpenBLAS threads, ", limits_.blas_kernels,
+            " kernels); measured in ", Fixed(limits_.probe_ms, 0),
             " ms\n");
   const size_t shown = std::min<size_t>(rows.size(), static_cast<size_t>(std::max(top, 0)));
   StrAppend(&out, "top ", shown,
@@ -508,6 +510,7 @@ std::string Profiler::Json(std::string_view module_name) const {
   machine["sgemm_gflops"] = limits_.sgemm_gflops;
   machine["sgemm_size"] = limits_.sgemm_size;
   machine["blas_threads"] = limits_.blas_threads;
+  machine["blas_kernels"] = limits_.blas_kernels;
   machine["probe_ms"] = limits_.probe_ms;
   head["machine"] = machine;
   std::string out = "{\n";

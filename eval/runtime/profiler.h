@@ -28,6 +28,7 @@ struct MachineLimits {
   double sgemm_gflops = 0;   // cblas_sgemm's rate on n x n x n
   int64_t sgemm_size = 0;    // that n
   int blas_threads = 0;      // OpenBLAS's threads during the probe
+  std::string blas_kernels;  // OpenBLAS's kernel set (eval/kernels/blas_kernels.h)
   double probe_ms = 0;       // how long measuring took
 };
 
