@@ -438,8 +438,7 @@ std::string Profiler::Table(std::string_view module_name, int top) const {
             " GB/s (read + write, one thread, ", limits_.memcpy_bytes >> 20, " MiB), sgemm ",
             limits_.sgemm_size, "^3 ", Fixed(limits_.sgemm_gflops, 1), " GFLOP/s (",
             limits_.blas_threads, " OpenBLAS threads, ", limits_.blas_kernels,
-            " kernels); measured in ", Fixed(limits_.probe_ms, 0),
-            " ms\n");
+            " kernels); measured in ", Fixed(limits_.probe_ms, 0), " ms\n");
   const size_t shown = std::min<size_t>(rows.size(), static_cast<size_t>(std::max(top, 0)));
   StrAppend(&out, "top ", shown,
             " instructions by exclusive time (per run: the mean, the "
