@@ -16,6 +16,7 @@
 #include "eval/kernels/column_dots.h"
 #include "eval/kernels/gemm_convert.h"
 #include "eval/kernels/gemm_libxsmm.h"
+#include "eval/kernels/gemm_onednn.h"
 #include "eval/kernels/isa_clones.h"
 #include "eval/kernels/row_dots.h"
 #include "eval/kernels/tiny_gemm.h"
@@ -259,12 +260,15 @@ bool FitsBlas(std::initializer_list<int64_t> v) {
 }
 
 // One OpenBLAS call, C = op(A) op(B), row-major; short untransposed f32
-// products on libxsmm instead, where it is faster with the same bits.
+// products on libxsmm instead, where it is faster with the same bits, and
+// long f32 products on oneDNN where OpenBLAS runs narrower kernels than the
+// CPU has (gemm_onednn.h).
 template <typename T>
 void BlasGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
               const T* b, int64_t ldb, T* c, int64_t ldc) {
   if constexpr (std::is_same_v<T, float>) {
     if (!ta && !tb && LibxsmmGemm(m, n, k, a, lda, b, ldb, c, ldc)) return;
+    if (OnednnGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc)) return;
   }
   const CBLAS_TRANSPOSE tra = ta ? CblasTrans : CblasNoTrans;
   const CBLAS_TRANSPOSE trb = tb ? CblasTrans : CblasNoTrans;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "eval/kernels/column_dots.h"
+#include "eval/kernels/gemm_onednn.h"
 #include "eval/kernels/row_dots.h"
 #include "eval/linalg/lapack_fortran.h"  // lapack::Real
 
@@ -310,18 +311,24 @@ T RandomElement(std::mt19937& rng) {
   }
 }
 
-// C = op(A) op(B) through Gemm, every element within factor * k * eps *
-// sum |a b| of the exact sum (C starts as NaN: an element not written fails).
+// C = op(A) op(B) through Gemm (or, with `onednn`, OnednnGemm alone, which
+// may decline: then false), every element within factor * k * eps * sum |a b|
+// of the exact sum (C starts as NaN: an element not written fails).
 template <typename T>
-void CheckGemm(int64_t m, int64_t n, int64_t k, bool ta, bool tb, std::mt19937& rng,
-               long double factor) {
+bool CheckGemm(int64_t m, int64_t n, int64_t k, bool ta, bool tb, std::mt19937& rng,
+               long double factor, bool onednn = false) {
   using R = lapack::Real<T>;
   const int64_t lda = (ta ? m : k) + 3, ldb = (tb ? k : n) + 5, ldc = n + 2;
   std::vector<T> a((ta ? k : m) * lda), b((tb ? n : k) * ldb);
   for (T& x : a) x = RandomElement<T>(rng);
   for (T& x : b) x = RandomElement<T>(rng);
   std::vector<T> c(m * ldc, T(std::numeric_limits<R>::quiet_NaN()));
-  gemm::Gemm<T>(ta, tb, m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc);
+  if constexpr (std::is_same_v<T, float>) {
+    if (onednn && !gemm::OnednnGemm(ta, tb, m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc)) {
+      return false;
+    }
+  }
+  if (!onednn) gemm::Gemm<T>(ta, tb, m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc);
   // The worst element's error over its bound (NaN: an element not written).
   long double worst = 0;
   int64_t worst_i = 0, worst_j = 0;
@@ -349,6 +356,7 @@ void CheckGemm(int64_t m, int64_t n, int64_t k, bool ta, bool tb, std::mt19937& 
   INFO("m=" << m << " n=" << n << " k=" << k << " ta=" << ta << " tb=" << tb << ": worst at ("
             << worst_i << ", " << worst_j << ")");
   REQUIRE(worst <= 1);
+  return true;
 }
 
 template <typename T>
@@ -389,6 +397,42 @@ TEST_CASE("Short f32 products are correct gemms (libxsmm's or OpenBLAS's)", "[ge
   std::vector<float> a(m * k, 1.0f), b(k * n, 2.0f), c(m * n, -1.0f);
   a[5 * k + 7] = INFINITY;
   for (int64_t j = 0; j < n; ++j) b[7 * n + j] = 0;
+  gemm::Gemm<float>(false, false, m, n, k, a.data(), k, b.data(), n, c.data(), n);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      INFO("(" << i << ", " << j << ")");
+      if (i == 5) {
+        REQUIRE(std::isnan(c[i * n + j]));
+      } else {
+        REQUIRE(c[i * n + j] == 2.0f * (k - 1));
+      }
+    }
+  }
+}
+
+// Long f32 products (k past libxsmm's 256), which run on oneDNN where it is
+// built in, OpenBLAS runs AVX2 kernels on an AVX-512 CPU and the product
+// has 2^25 multiply-adds or more, in blocks of at most 256 terms: k on and
+// off whole blocks (513 is three of 171), every transpose form, leading
+// dimensions wider than the matrices; through Gemm (split across the cores)
+// and through OnednnGemm alone, which says whether it ran. An infinity
+// times a zero gives NaN.
+TEST_CASE("Long f32 products are correct gemms (oneDNN's or OpenBLAS's)", "[gemm]") {
+  std::mt19937 rng(13);
+  const int64_t shapes[][3] = {{300, 230, 512}, {130, 520, 513}, {64, 1100, 768}, {97, 131, 3000}};
+  int ran_alone = 0;
+  for (const auto& s : shapes) {
+    for (int trans = 0; trans < 4; ++trans) {
+      CheckGemm<float>(s[0], s[1], s[2], trans & 1, trans & 2, rng, 1);
+      ran_alone += CheckGemm<float>(s[0], s[1], s[2], trans & 1, trans & 2, rng, 1, true);
+    }
+  }
+  if (ran_alone == 0)
+    WARN("oneDNN did not run here (not built in, or OpenBLAS's kernels are wide)");
+  const int64_t m = 256, n = 400, k = 600;
+  std::vector<float> a(m * k, 1.0f), b(k * n, 2.0f), c(m * n, -1.0f);
+  a[5 * k + 300] = INFINITY;
+  for (int64_t j = 0; j < n; ++j) b[300 * n + j] = 0;
   gemm::Gemm<float>(false, false, m, n, k, a.data(), k, b.data(), n, c.data(), n);
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < n; ++j) {

@@ -1,0 +1,95 @@
+// oneDNN's sgemm for long f32 products (see gemm_onednn.h).
+#include "eval/kernels/gemm_onednn.h"
+
+#ifdef HLO_HAVE_ONEDNN
+#include <cblas.h>
+#include <dlfcn.h>
+#include <dnnl.h>
+#include <strings.h>
+
+#include <algorithm>
+
+#include "eval/kernels/avx512_lanes.h"
+#endif
+
+namespace hlo {
+namespace gemm {
+
+#ifdef HLO_HAVE_ONEDNN
+namespace {
+
+// Whether OpenBLAS runs its AVX-512 kernels (the names of its kernel sets
+// that have them).
+bool OpenblasRunsAvx512() {
+  const char* name = openblas_get_corename();
+  for (const char* wide : {"SkylakeX", "Cooperlake", "SapphireRapids"}) {
+    if (strcasecmp(name, wide) == 0) return true;
+  }
+  return false;
+}
+
+using SetThreadsFn = void (*)(int);
+
+// oneDNN's threads come from its OpenMP runtime, whose thread count is
+// per calling thread: one, so that a product runs on its caller alone as
+// Gemm's OpenBLAS calls do (a null function where oneDNN runs sequentially).
+// False where oneDNN threads otherwise (TBB, a thread pool).
+bool OneThreadSetter(SetThreadsFn* set) {
+  const dnnl_version_t* version = dnnl_version();
+  *set = nullptr;
+  if (version->cpu_runtime == DNNL_RUNTIME_SEQ) return true;
+  if (version->cpu_runtime != DNNL_RUNTIME_OMP) return false;
+  // Looked up: hlo_eval itself is not an OpenMP program.
+  *set = reinterpret_cast<SetThreadsFn>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  return *set != nullptr;
+}
+
+struct Choice {
+  bool use = false;
+  SetThreadsFn set_threads = nullptr;
+};
+
+const Choice& OnednnChoice() {
+  static const Choice choice = [] {
+    Choice c;
+    c.use = avx512::Available() && !OpenblasRunsAvx512() && OneThreadSetter(&c.set_threads);
+    return c;
+  }();
+  return choice;
+}
+
+}  // namespace
+
+bool OnednnGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                const float* b, int64_t ldb, float* c, int64_t ldc) {
+  if (k < 1 || static_cast<double>(m) * n * k < static_cast<double>(kOnednnMinProduct)) {
+    return false;
+  }
+  const Choice& choice = OnednnChoice();
+  if (!choice.use) return false;
+  thread_local bool one_thread = false;
+  if (!one_thread && choice.set_threads != nullptr) choice.set_threads(1);
+  one_thread = true;
+  const int64_t blocks = (k + kOnednnBlockK - 1) / kOnednnBlockK;
+  for (int64_t i = 0; i < blocks; ++i) {
+    // Blocks of nearly equal length: k = 257 is 129 + 128, not 256 + 1.
+    const int64_t lo = k * i / blocks, hi = k * (i + 1) / blocks;
+    const float* a_block = ta ? a + lo * lda : a + lo;
+    const float* b_block = tb ? b + lo : b + lo * ldb;
+    const dnnl_status_t st = dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, hi - lo, 1.0f,
+                                        a_block, lda, b_block, ldb, i == 0 ? 0.0f : 1.0f, c, ldc);
+    // Only invalid arguments fail, which Gemm's callers never pass; C is
+    // then rewritten by the caller's fallback.
+    if (st != dnnl_success) return false;
+  }
+  return true;
+}
+#else
+bool OnednnGemm(bool, bool, int64_t, int64_t, int64_t, const float*, int64_t, const float*, int64_t,
+                float*, int64_t) {
+  return false;
+}
+#endif
+
+}  // namespace gemm
+}  // namespace hlo

@@ -1,0 +1,31 @@
+// Long f32 products on oneDNN's sgemm where OpenBLAS runs narrower kernels
+// than the CPU has.
+#ifndef HLO_EVAL_KERNELS_GEMM_ONEDNN_H_
+#define HLO_EVAL_KERNELS_GEMM_ONEDNN_H_
+
+#include <cstdint>
+
+namespace hlo {
+namespace gemm {
+
+// C (m x n, row-major, leading dimension ldc) = op(A) op(B) as Gemm takes
+// them, on oneDNN's sgemm when oneDNN is built in, the product has at least
+// kOnednnMinProduct multiply-adds, and OpenBLAS runs AVX2 kernels on a CPU
+// with AVX-512 (OPENBLAS_CORETYPE can force those; on such a machine oneDNN's
+// AVX-512 kernels ran about 2x OpenBLAS's, scripts/bench-gemm). k is summed
+// in blocks of at most kOnednnBlockK terms, each block's products one chain
+// added to C, as OpenBLAS sums its k blocks: oneDNN's own longer blocks were
+// less accurate (mean relative error 1.25e-8 against 1.06e-8 at k = 768).
+// One thread: the caller's. oneDNN makes its kernels at its first call
+// (about 25 ms), so smaller products, which a short program runs, stay on
+// OpenBLAS. Returns false, touching nothing, otherwise.
+bool OnednnGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                const float* b, int64_t ldb, float* c, int64_t ldc);
+
+inline constexpr int64_t kOnednnBlockK = 256;
+inline constexpr int64_t kOnednnMinProduct = int64_t{1} << 25;
+
+}  // namespace gemm
+}  // namespace hlo
+
+#endif  // HLO_EVAL_KERNELS_GEMM_ONEDNN_H_
