@@ -376,6 +376,25 @@ TEST_CASE("A large product split across the cores is a correct gemm", "[gemm]") 
   CheckSplitGemm<std::complex<float>>(1);
 }
 
+// An f32 product of ones and twos with A[5][term] = inf and B's row `term`
+// zero: row 5 of C is NaN (inf * 0), every other element 2 (k - 1).
+void CheckInfTimesZero(int64_t m, int64_t n, int64_t k, int64_t term) {
+  std::vector<float> a(m * k, 1.0f), b(k * n, 2.0f), c(m * n, -1.0f);
+  a[5 * k + term] = INFINITY;
+  for (int64_t j = 0; j < n; ++j) b[term * n + j] = 0;
+  gemm::Gemm<float>(false, false, m, n, k, a.data(), k, b.data(), n, c.data(), n);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      INFO("(" << i << ", " << j << ")");
+      if (i == 5) {
+        REQUIRE(std::isnan(c[i * n + j]));
+      } else {
+        REQUIRE(c[i * n + j] == 2.0f * (k - 1));
+      }
+    }
+  }
+}
+
 // Products of at most 256 terms per element, which run on libxsmm where it
 // is built in and the product has 2^23 multiply-adds or more (one fused
 // multiply-add chain each, so within k * eps * sum |a b|): sizes on and off
@@ -393,21 +412,7 @@ TEST_CASE("Short f32 products are correct gemms (libxsmm's or OpenBLAS's)", "[ge
       CheckGemm<float>(s[0], s[1], s[2], trans & 1, trans & 2, rng, 1);
     }
   }
-  const int64_t m = 512, n = 200, k = 100;  // libxsmm's when built in
-  std::vector<float> a(m * k, 1.0f), b(k * n, 2.0f), c(m * n, -1.0f);
-  a[5 * k + 7] = INFINITY;
-  for (int64_t j = 0; j < n; ++j) b[7 * n + j] = 0;
-  gemm::Gemm<float>(false, false, m, n, k, a.data(), k, b.data(), n, c.data(), n);
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < n; ++j) {
-      INFO("(" << i << ", " << j << ")");
-      if (i == 5) {
-        REQUIRE(std::isnan(c[i * n + j]));
-      } else {
-        REQUIRE(c[i * n + j] == 2.0f * (k - 1));
-      }
-    }
-  }
+  CheckInfTimesZero(512, 200, 100, 7);  // libxsmm's when built in
 }
 
 // Long f32 products (k past libxsmm's 256), which run on oneDNN where it is
@@ -429,21 +434,7 @@ TEST_CASE("Long f32 products are correct gemms (oneDNN's or OpenBLAS's)", "[gemm
   }
   if (ran_alone == 0)
     WARN("oneDNN did not run here (not built in, or OpenBLAS's kernels are wide)");
-  const int64_t m = 256, n = 400, k = 600;
-  std::vector<float> a(m * k, 1.0f), b(k * n, 2.0f), c(m * n, -1.0f);
-  a[5 * k + 300] = INFINITY;
-  for (int64_t j = 0; j < n; ++j) b[300 * n + j] = 0;
-  gemm::Gemm<float>(false, false, m, n, k, a.data(), k, b.data(), n, c.data(), n);
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < n; ++j) {
-      INFO("(" << i << ", " << j << ")");
-      if (i == 5) {
-        REQUIRE(std::isnan(c[i * n + j]));
-      } else {
-        REQUIRE(c[i * n + j] == 2.0f * (k - 1));
-      }
-    }
-  }
+  CheckInfTimesZero(256, 400, 600, 300);  // oneDNN's second block
 }
 
 }  // namespace
