@@ -14,6 +14,7 @@
 #include "eval/denormals.h"
 #include "eval/interp/elementwise_ops.h"
 #include "eval/interp/vector_math_avx2.h"
+#include "eval/interp/vector_math_avx512.h"
 #include "eval/vector_clones.h"
 
 #if defined(__SSE2__) || defined(__x86_64__)
@@ -167,17 +168,15 @@ __attribute__((target("avx2,fma"))) void Run(D4 f, const double* in, double* out
   }
 }
 
-// exp where many inputs lie past the range of normal results (softmax's
-// shifted scores): libmvec's expf sends a whole vector through a slow path
-// (about 65 ns) as soon as one lane has |x| > 0x1.5d589ep+6 (or is NaN),
-// which then calls scalar expf for those lanes. Here, lanes at or below
-// -0x1.9fe36ap+6 (expf rounds them to +0) and at or above 0x1.62e43p+6
-// (+inf) are answered directly, the other out-of-range lanes (subnormal
-// results, NaN) call scalar expf one by one, and the vector function sees
-// only in-range lanes: the same bits as the scalar fallback gave.
+// exp where many inputs lie past the vector function's range, |x| <= 87
+// (softmax's shifted scores): lanes at or below -0x1.9fe36ap+6 (expf rounds
+// them to +0) and at or above 0x1.62e43p+6 (+inf) are answered directly,
+// the other out-of-range lanes (subnormal results, NaN) call scalar expf one
+// by one, and the vector function sees only in-range lanes. (libmvec's expf,
+// used here before, sent a whole vector through a slow path, about 65 ns, as
+// soon as one lane was past its range.)
 constexpr float kExpZeroAtOrBelow = -0x1.9fe36ap+6f;
 constexpr float kExpInfAtOrAbove = 0x1.62e43p+6f;
-constexpr float kExpVectorRange = 0x1.5d589ep+6f;  // libmvec's, glibc 2.35-2.36
 
 // rs[lane] = expf(xs[lane]) for each set bit of `lanes`, flushed under
 // FTZ: the only lanes that can give a subnormal result (the vector code's
@@ -191,10 +190,11 @@ void ScalarExpLanes(const float* xs, float* rs, unsigned lanes) {
   }
 }
 
-__attribute__((target("avx512f"))) __m512 ExpSaturating(F16 f, __m512 x) {
+// (`range`: f's.)
+template <typename F>
+__attribute__((target("avx512f"))) __m512 ExpSaturating(F f, float range, __m512 x) {
   const __m512 magnitude = _mm512_abs_ps(x);
-  const __mmask16 outside =
-      _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(kExpVectorRange), _CMP_NLE_UQ);
+  const __mmask16 outside = _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(range), _CMP_NLE_UQ);
   if (outside == 0) return f(x);
   const __mmask16 zero = _mm512_cmp_ps_mask(x, _mm512_set1_ps(kExpZeroAtOrBelow), _CMP_LE_OQ);
   const __mmask16 inf = _mm512_cmp_ps_mask(x, _mm512_set1_ps(kExpInfAtOrAbove), _CMP_GE_OQ);
@@ -209,7 +209,6 @@ __attribute__((target("avx512f"))) __m512 ExpSaturating(F16 f, __m512 x) {
   ScalarExpLanes(xs, rs, scalar);
   return _mm512_load_ps(rs);
 }
-// (`range`: f's, kExpVectorRange for libmvec's.)
 template <typename F>
 __attribute__((target("avx2,fma"))) __m256 ExpSaturating(F f, float range, __m256 x) {
   const __m256 magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);
@@ -232,27 +231,29 @@ __attribute__((target("avx2,fma"))) __m256 ExpSaturating(F f, float range, __m25
 // out[i] = exp(in[i]), or with kShift exp(in[i] - s): the subtraction in
 // the same loop (softmax rows' x - max), rounded to float before the exp,
 // so the bits of a subtract pass and an exp pass.
+// (Sixteen lanes: ExpAvx512, eval/interp/vector_math_avx512.h; eight:
+// ExpAvx2.)
 template <bool kShift>
-__attribute__((target("avx512f"))) void RunExp(F16 f, const float* in, float s, float* out,
-                                               int64_t n) {
+__attribute__((target("avx512f"))) void RunExp16(const float* in, float s, float* out, int64_t n) {
+  const ExpAvx512Fn f;
   const __m512 vs = _mm512_set1_ps(s);
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     __m512 x = _mm512_loadu_ps(in + i);
     if constexpr (kShift) x = _mm512_sub_ps(x, vs);
-    _mm512_storeu_ps(out + i, ExpSaturating(f, x));
+    _mm512_storeu_ps(out + i, ExpSaturating(f, kExpAvx2Range, x));
   }
   if (i < n) {
     alignas(64) float buf[16] = {};
     for (int64_t k = i; k < n; ++k) buf[k - i] = kShift ? in[k] - s : in[k];
-    _mm512_store_ps(buf, ExpSaturating(f, _mm512_load_ps(buf)));
+    _mm512_store_ps(buf, ExpSaturating(f, kExpAvx2Range, _mm512_load_ps(buf)));
     std::memcpy(out + i, buf, (n - i) * sizeof(float));
   }
 }
-template <bool kShift, typename F>
-__attribute__((target("avx2,fma"))) void RunExp(F f, const float* in, float s, float* out,
-                                                int64_t n) {
-  const float range = std::is_same_v<F, ExpAvx2Fn> ? kExpAvx2Range : kExpVectorRange;
+template <bool kShift>
+__attribute__((target("avx2,fma"))) void RunExp8(const float* in, float s, float* out, int64_t n) {
+  const ExpAvx2Fn f;
+  const float range = kExpAvx2Range;
   const __m256 vs = _mm256_set1_ps(s);
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
@@ -276,11 +277,12 @@ bool VecMath(Opcode op, const float* in, float* out, int64_t n) {
   if (level == 0) return false;
   VecFns fns = Lookup(op);
   if (fns.f16 == nullptr) return false;
-  // Where AVX-512 is missing, this project's own AVX2 exp and tanh replace
-  // libmvec's (eval/interp/vector_math_avx2.h: faster, as accurate or more).
+  // This project's own exp replaces libmvec's (eval/interp/vector_math_avx2.h
+  // and its AVX-512 twin: faster, more accurate, the same bits on both), and
+  // where AVX-512 is missing its tanh too (faster; 1.51 ulp against
+  // libmvec's 1.03, so AVX-512 machines keep libmvec's).
   if (op == Opcode::kExp) {
-    level == 2 ? RunExp<false>(fns.f16, in, 0.0f, out, n)
-               : RunExp<false>(ExpAvx2Fn{}, in, 0.0f, out, n);
+    level == 2 ? RunExp16<false>(in, 0.0f, out, n) : RunExp8<false>(in, 0.0f, out, n);
   } else if (level == 1 && op == Opcode::kTanh) {
     Run(TanhAvx2Fn{}, in, out, n);
   } else if (level == 2) {
@@ -297,7 +299,7 @@ bool VecExpOfDifference(const float* in, float s, float* out, int64_t n) {
   if (level == 0) return false;
   const VecFns fns = Lookup(Opcode::kExp);
   if (fns.f16 == nullptr) return false;
-  level == 2 ? RunExp<true>(fns.f16, in, s, out, n) : RunExp<true>(ExpAvx2Fn{}, in, s, out, n);
+  level == 2 ? RunExp16<true>(in, s, out, n) : RunExp8<true>(in, s, out, n);
   return true;
 }
 

@@ -26,21 +26,20 @@ inline constexpr float kExpAvx2Range = 87.0f;
 // ln 2 / 2; e^r by a degree-6 polynomial (coefficients near 1/k!, nudged
 // towards the minimax ones), 2^n added to the exponent field. For |x| <=
 // 87, |n| <= 126 and e^r * 2^n stays a normal float.
+// (The constants, shared with ExpAvx512: kExpPoly from the highest degree
+// down.)
+inline constexpr float kExpLog2e = 0x1.715476p+0f;
+inline constexpr float kExpLn2Hi = 0x1.62e4p-1f;
+inline constexpr float kExpLn2Lo = 0x1.7f7d1cp-20f;
+inline constexpr float kExpPoly[7] = {
+    0x1.6850e4p-10f, 0x1.123bccp-7f, 0x1.555b98p-5f, 0x1.55548ep-3f, 0x1.fffff8p-2f, 1.0f, 1.0f};
 __attribute__((target("avx2,fma"))) inline __m256 ExpAvx2(__m256 x) {
-  const __m256 log2e = _mm256_set1_ps(0x1.715476p+0f);
-  const __m256 ln2_hi = _mm256_set1_ps(0x1.62e4p-1f);
-  const __m256 ln2_lo = _mm256_set1_ps(0x1.7f7d1cp-20f);
-  const __m256 n =
-      _mm256_round_ps(_mm256_mul_ps(x, log2e), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256 r = _mm256_fnmadd_ps(n, ln2_hi, x);
-  r = _mm256_fnmadd_ps(n, ln2_lo, r);
-  __m256 p = _mm256_set1_ps(0x1.6850e4p-10f);
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0x1.123bccp-7f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0x1.555b98p-5f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0x1.55548ep-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0x1.fffff8p-2f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
+  const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(kExpLog2e)),
+                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kExpLn2Hi), x);
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kExpLn2Lo), r);
+  __m256 p = _mm256_set1_ps(kExpPoly[0]);
+  for (int k = 1; k < 7; ++k) p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpPoly[k]));
   const __m256i scale = _mm256_slli_epi32(_mm256_cvtps_epi32(n), 23);
   return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(p), scale));
 }

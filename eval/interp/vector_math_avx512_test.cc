@@ -1,0 +1,67 @@
+// The AVX-512 exp (eval/interp/vector_math_avx512.h) gives the AVX2 exp's
+// bits (and so its accuracy, vector_math_avx2_test.cc) on every 61st float
+// of [-87, 87], sixteen lanes against two times eight.
+#include "eval/interp/vector_math_avx512.h"
+
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <cstring>
+
+namespace hlo {
+namespace elementwise {
+namespace {
+
+#if defined(__x86_64__)
+
+__attribute__((target("avx512f"))) void Exp16(const float* in, float* out) {
+  _mm512_storeu_ps(out, ExpAvx512(_mm512_loadu_ps(in)));
+}
+
+__attribute__((target("avx2,fma"))) void Exp8(const float* in, float* out) {
+  _mm256_storeu_ps(out, ExpAvx2(_mm256_loadu_ps(in)));
+}
+
+// Every `step`th float from 0 to `end` (exclusive; a float's bits, so the
+// sign comes with it): the first lane whose bits differ, or none.
+bool SameBits(uint32_t begin, uint32_t end, uint32_t step, float* at) {
+  float in[16], wide[16], narrow[16];
+  for (uint32_t bits = begin; bits < end;) {
+    for (int k = 0; k < 16; ++k, bits += step) {
+      const uint32_t b = bits < end ? bits : end - 1;
+      std::memcpy(&in[k], &b, sizeof(float));
+    }
+    Exp16(in, wide);
+    Exp8(in, narrow);
+    Exp8(in + 8, narrow + 8);
+    for (int k = 0; k < 16; ++k) {
+      if (std::memcmp(&wide[k], &narrow[k], sizeof(float)) != 0) {
+        *at = in[k];
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+TEST_CASE("AVX-512 exp gives the AVX2 exp's bits on [-87, 87]", "[vector_math]") {
+  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx2") ||
+      !__builtin_cpu_supports("fma")) {
+    WARN("no AVX-512 here: not run");
+    return;
+  }
+  uint32_t range;
+  std::memcpy(&range, &kExpAvx2Range, sizeof(range));
+  float at = 0;
+  const bool positive = SameBits(0, range + 1, 61, &at);  // +0 to 87
+  INFO("positive: first difference at " << at);
+  CHECK(positive);
+  const bool negative = SameBits(0x80000000u, range + 0x80000001u, 61, &at);  // -0 to -87
+  INFO("negative: first difference at " << at);
+  CHECK(negative);
+}
+
+#endif  // __x86_64__
+
+}  // namespace
+}  // namespace elementwise
+}  // namespace hlo
