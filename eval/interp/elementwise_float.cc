@@ -7,6 +7,7 @@
 // buffers (see eval/interp/elementwise_unary.cc / _binary.cc).
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -125,7 +126,9 @@ VecFns Lookup(Opcode op) {
 
 // Full vectors straight from the buffers; the tail through a padded local
 // vector, so that every element goes through the same code.
-__attribute__((target("avx512f"))) void Run(F16 f, const float* in, float* out, int64_t n) {
+// (F16, or a function object that inlines, eval/interp/vector_math_avx512.h.)
+template <typename F>
+__attribute__((target("avx512f"))) void Run16(F f, const float* in, float* out, int64_t n) {
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) _mm512_storeu_ps(out + i, f(_mm512_loadu_ps(in + i)));
   if (i < n) {
@@ -190,6 +193,26 @@ void ScalarExpLanes(const float* xs, float* rs, unsigned lanes) {
   }
 }
 
+// r with the `lanes` (a bit per lane) set by scalar(xs, rs, lanes) from
+// x's lanes instead.
+using ScalarLanesFn = void (*)(const float* xs, float* rs, unsigned lanes);
+__attribute__((target("avx512f"))) __m512 WithScalarLanes(__m512 x, __m512 r, unsigned lanes,
+                                                          ScalarLanesFn scalar) {
+  alignas(64) float xs[16], rs[16];
+  _mm512_store_ps(xs, x);
+  _mm512_store_ps(rs, r);
+  scalar(xs, rs, lanes);
+  return _mm512_load_ps(rs);
+}
+__attribute__((target("avx2,fma"))) __m256 WithScalarLanes(__m256 x, __m256 r, unsigned lanes,
+                                                           ScalarLanesFn scalar) {
+  alignas(32) float xs[8], rs[8];
+  _mm256_store_ps(xs, x);
+  _mm256_store_ps(rs, r);
+  scalar(xs, rs, lanes);
+  return _mm256_load_ps(rs);
+}
+
 // (`range`: f's.)
 template <typename F>
 __attribute__((target("avx512f"))) __m512 ExpSaturating(F f, float range, __m512 x) {
@@ -203,11 +226,7 @@ __attribute__((target("avx512f"))) __m512 ExpSaturating(F f, float range, __m512
   r = _mm512_mask_blend_ps(inf, r, _mm512_set1_ps(__builtin_inff()));
   unsigned scalar = outside & static_cast<__mmask16>(~(zero | inf));
   if (scalar == 0) return r;
-  alignas(64) float xs[16], rs[16];
-  _mm512_store_ps(xs, x);
-  _mm512_store_ps(rs, r);
-  ScalarExpLanes(xs, rs, scalar);
-  return _mm512_load_ps(rs);
+  return WithScalarLanes(x, r, scalar, ScalarExpLanes);
 }
 template <typename F>
 __attribute__((target("avx2,fma"))) __m256 ExpSaturating(F f, float range, __m256 x) {
@@ -221,11 +240,7 @@ __attribute__((target("avx2,fma"))) __m256 ExpSaturating(F f, float range, __m25
   r = _mm256_blendv_ps(r, _mm256_set1_ps(__builtin_inff()), inf);
   unsigned scalar = _mm256_movemask_ps(_mm256_andnot_ps(_mm256_or_ps(zero, inf), outside));
   if (scalar == 0) return r;
-  alignas(32) float xs[8], rs[8];
-  _mm256_store_ps(xs, x);
-  _mm256_store_ps(rs, r);
-  ScalarExpLanes(xs, rs, scalar);
-  return _mm256_load_ps(rs);
+  return WithScalarLanes(x, r, scalar, ScalarExpLanes);
 }
 
 // out[i] = exp(in[i]), or with kShift exp(in[i] - s): the subtraction in
@@ -269,6 +284,47 @@ __attribute__((target("avx2,fma"))) void RunExp8(const float* in, float s, float
   }
 }
 
+// log on every lane: LogAvx512/LogAvx2 where x is a positive normal
+// finite float, scalar logf on the others (zero, negative, subnormal, inf,
+// NaN), as libmvec's logf sends them there too. A lane is special where its
+// bits less the smallest normal's are, unsigned, at or past 0x7f000000.
+void ScalarLogLanes(const float* xs, float* rs, unsigned lanes) {
+  for (; lanes != 0; lanes &= lanes - 1) {
+    const int lane = __builtin_ctz(lanes);
+    rs[lane] = std::log(xs[lane]);
+  }
+}
+constexpr int32_t kSmallestNormalBits = 0x00800000;
+constexpr int32_t kPastNormalBits = 0x7f000000;  // +inf's bits less the smallest normal's
+
+__attribute__((target("avx512f"))) __m512 LogChecked(__m512 x) {
+  const __m512i offset =
+      _mm512_sub_epi32(_mm512_castps_si512(x), _mm512_set1_epi32(kSmallestNormalBits));
+  const __mmask16 special =
+      _mm512_cmp_epu32_mask(offset, _mm512_set1_epi32(kPastNormalBits), _MM_CMPINT_NLT);
+  const __m512 r = LogAvx512(x);
+  if (special == 0) return r;
+  return WithScalarLanes(x, r, special, ScalarLogLanes);
+}
+__attribute__((target("avx2,fma"))) __m256 LogChecked(__m256 x) {
+  // Unsigned offset >= kPastNormalBits, as signed with the sign bits flipped.
+  const __m256i offset =
+      _mm256_sub_epi32(_mm256_castps_si256(x), _mm256_set1_epi32(kSmallestNormalBits));
+  const __m256i flip = _mm256_set1_epi32(INT32_MIN);
+  const __m256i special = _mm256_cmpgt_epi32(_mm256_xor_si256(offset, flip),
+                                             _mm256_set1_epi32((kPastNormalBits ^ INT32_MIN) - 1));
+  const __m256 r = LogAvx2(x);
+  const unsigned lanes = _mm256_movemask_ps(_mm256_castsi256_ps(special));
+  if (lanes == 0) return r;
+  return WithScalarLanes(x, r, lanes, ScalarLogLanes);
+}
+struct LogChecked16 {
+  __attribute__((target("avx512f"))) __m512 operator()(__m512 x) const { return LogChecked(x); }
+};
+struct LogChecked8 {
+  __attribute__((target("avx2,fma"))) __m256 operator()(__m256 x) const { return LogChecked(x); }
+};
+
 }  // namespace
 
 bool VecMath(Opcode op, const float* in, float* out, int64_t n) {
@@ -277,16 +333,19 @@ bool VecMath(Opcode op, const float* in, float* out, int64_t n) {
   if (level == 0) return false;
   VecFns fns = Lookup(op);
   if (fns.f16 == nullptr) return false;
-  // This project's own exp replaces libmvec's (eval/interp/vector_math_avx2.h
-  // and its AVX-512 twin: faster, more accurate, the same bits on both), and
+  // This project's own exp and log replace libmvec's (eval/interp/
+  // vector_math_avx2.h and its AVX-512 twin: faster, more accurate, the same
+  // bits on both), and
   // where AVX-512 is missing its tanh too (faster; 1.51 ulp against
   // libmvec's 1.03, so AVX-512 machines keep libmvec's).
   if (op == Opcode::kExp) {
     level == 2 ? RunExp16<false>(in, 0.0f, out, n) : RunExp8<false>(in, 0.0f, out, n);
+  } else if (op == Opcode::kLog) {
+    level == 2 ? Run16(LogChecked16{}, in, out, n) : Run(LogChecked8{}, in, out, n);
   } else if (level == 1 && op == Opcode::kTanh) {
     Run(TanhAvx2Fn{}, in, out, n);
   } else if (level == 2) {
-    Run(fns.f16, in, out, n);
+    Run16(fns.f16, in, out, n);
   } else {
     Run(fns.f8, in, out, n);
   }

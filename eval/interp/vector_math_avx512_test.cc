@@ -1,6 +1,7 @@
-// The AVX-512 exp (eval/interp/vector_math_avx512.h) gives the AVX2 exp's
-// bits (and so its accuracy, vector_math_avx2_test.cc) on every 61st float
-// of [-87, 87], sixteen lanes against two times eight.
+// The AVX-512 exp and log (eval/interp/vector_math_avx512.h) give the AVX2
+// ones' bits (and so their accuracy, vector_math_avx2_test.cc) on every
+// 61st float of exp's [-87, 87] and of the positive normal floats, sixteen
+// lanes against two times eight.
 #include "eval/interp/vector_math_avx512.h"
 
 #include <catch2/catch.hpp>
@@ -21,18 +22,27 @@ __attribute__((target("avx2,fma"))) void Exp8(const float* in, float* out) {
   _mm256_storeu_ps(out, ExpAvx2(_mm256_loadu_ps(in)));
 }
 
+__attribute__((target("avx512f"))) void Log16(const float* in, float* out) {
+  _mm512_storeu_ps(out, LogAvx512(_mm512_loadu_ps(in)));
+}
+
+__attribute__((target("avx2,fma"))) void Log8(const float* in, float* out) {
+  _mm256_storeu_ps(out, LogAvx2(_mm256_loadu_ps(in)));
+}
+
+using Fn = void (*)(const float*, float*);
 // Every `step`th float from 0 to `end` (exclusive; a float's bits, so the
 // sign comes with it): the first lane whose bits differ, or none.
-bool SameBits(uint32_t begin, uint32_t end, uint32_t step, float* at) {
+bool SameBits(Fn wide16, Fn narrow8, uint32_t begin, uint32_t end, uint32_t step, float* at) {
   float in[16], wide[16], narrow[16];
   for (uint32_t bits = begin; bits < end;) {
     for (int k = 0; k < 16; ++k, bits += step) {
       const uint32_t b = bits < end ? bits : end - 1;
       std::memcpy(&in[k], &b, sizeof(float));
     }
-    Exp16(in, wide);
-    Exp8(in, narrow);
-    Exp8(in + 8, narrow + 8);
+    wide16(in, wide);
+    narrow8(in, narrow);
+    narrow8(in + 8, narrow + 8);
     for (int k = 0; k < 16; ++k) {
       if (std::memcmp(&wide[k], &narrow[k], sizeof(float)) != 0) {
         *at = in[k];
@@ -52,12 +62,25 @@ TEST_CASE("AVX-512 exp gives the AVX2 exp's bits on [-87, 87]", "[vector_math]")
   uint32_t range;
   std::memcpy(&range, &kExpAvx2Range, sizeof(range));
   float at = 0;
-  const bool positive = SameBits(0, range + 1, 61, &at);  // +0 to 87
+  const bool positive = SameBits(Exp16, Exp8, 0, range + 1, 61, &at);  // +0 to 87
   INFO("positive: first difference at " << at);
   CHECK(positive);
-  const bool negative = SameBits(0x80000000u, range + 0x80000001u, 61, &at);  // -0 to -87
+  const bool negative =
+      SameBits(Exp16, Exp8, 0x80000000u, range + 0x80000001u, 61, &at);  // -0 to -87
   INFO("negative: first difference at " << at);
   CHECK(negative);
+}
+
+TEST_CASE("AVX-512 log gives the AVX2 log's bits on positive normal floats", "[vector_math]") {
+  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx2") ||
+      !__builtin_cpu_supports("fma")) {
+    WARN("no AVX-512 here: not run");
+    return;
+  }
+  float at = 0;
+  const bool same = SameBits(Log16, Log8, 0x00800000u, 0x7f800000u, 61, &at);
+  INFO("first difference at " << at);
+  CHECK(same);
 }
 
 #endif  // __x86_64__
