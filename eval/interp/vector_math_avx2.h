@@ -1,6 +1,6 @@
-// f32 exp, tanh and log on eight lanes with AVX2 and FMA (exp and log on
-// every x86 CPU with AVX2, eval/interp/elementwise_float.cc; tanh on CPUs
-// without AVX-512), where they replace libmvec's versions (measured on a Zen 3
+// f32 exp, tanh, log and log1p on eight lanes with AVX2 and FMA (exp, log
+// and log1p on every x86 CPU with AVX2, eval/interp/elementwise_float.cc;
+// tanh on CPUs without AVX-512), where they replace libmvec's versions (measured on a Zen 3
 // EPYC, 4096 inputs in L1: expf 0.54 -> 0.32 ns per element, tanhf 1.35 ->
 // 0.89). Accuracy, measured against double libm on every float: exp within
 // 0.90 ulp on [-87, 87] (libmvec's there: 2.5 near the subnormal edge);
@@ -87,7 +87,8 @@ inline constexpr int32_t kLogSqrtHalfBits = 0x3f3504f3;
 inline constexpr float kLogPoly[8] = {0x1.555548p-2f,  -0x1.00021cp-2f, 0x1.99a5ccp-3f,
                                       -0x1.54793ep-3f, 0x1.22734ap-3f,  -0x1.0ce62cp-3f,
                                       0x1.07937ap-3f,  -0x1.40ffcap-4f};
-__attribute__((target("avx2,fma"))) inline __m256 LogAvx2(__m256 x) {
+// log(u) + t, for LogAvx2 (t = 0) and Log1pAvx2: t joins the smallest terms.
+__attribute__((target("avx2,fma"))) inline __m256 LogPlusAvx2(__m256 x, __m256 t) {
   const __m256i ix = _mm256_sub_epi32(_mm256_castps_si256(x), _mm256_set1_epi32(kLogSqrtHalfBits));
   const __m256i e = _mm256_srai_epi32(ix, 23);
   const __m256 m = _mm256_castsi256_ps(_mm256_add_epi32(
@@ -101,7 +102,22 @@ __attribute__((target("avx2,fma"))) inline __m256 LogAvx2(__m256 x) {
   const __m256 lo = _mm256_mul_ps(ef, _mm256_set1_ps(kExpLn2Lo));
   const __m256 s = _mm256_add_ps(hi, f);
   const __m256 err = _mm256_add_ps(_mm256_sub_ps(hi, s), f);
-  return _mm256_add_ps(s, _mm256_add_ps(err, _mm256_add_ps(q, lo)));
+  return _mm256_add_ps(s, _mm256_add_ps(err, _mm256_add_ps(q, _mm256_add_ps(lo, t))));
+}
+__attribute__((target("avx2,fma"))) inline __m256 LogAvx2(__m256 x) {
+  return LogPlusAvx2(x, _mm256_setzero_ps());
+}
+
+// log1p(x) for x > -1, |x| >= the smallest normal float and finite
+// (callers answer the other lanes): u = 1 + x rounded, c = (u - 1) - x its
+// rounding error (exact), log1p(x) = log(u) - c / u to first order. Within
+// 0.90 ulp of double libm on every 7th float of (-1, inf) and every float
+// of [-0.5, 1]; libmvec's log1pf: 1.90.
+__attribute__((target("avx2,fma"))) inline __m256 Log1pAvx2(__m256 x) {
+  const __m256 one = _mm256_set1_ps(1.0f);
+  const __m256 u = _mm256_add_ps(one, x);
+  const __m256 c = _mm256_sub_ps(_mm256_sub_ps(u, one), x);
+  return LogPlusAvx2(u, _mm256_sub_ps(_mm256_setzero_ps(), _mm256_div_ps(c, u)));
 }
 
 // The functions as function objects, for loops templated on the function.
@@ -113,6 +129,9 @@ struct TanhAvx2Fn {
 };
 struct LogAvx2Fn {
   __attribute__((target("avx2,fma"))) __m256 operator()(__m256 x) const { return LogAvx2(x); }
+};
+struct Log1pAvx2Fn {
+  __attribute__((target("avx2,fma"))) __m256 operator()(__m256 x) const { return Log1pAvx2(x); }
 };
 
 }  // namespace elementwise

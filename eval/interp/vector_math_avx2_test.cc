@@ -1,9 +1,10 @@
-// The AVX2 exp, tanh and log (eval/interp/vector_math_avx2.h) against
+// The AVX2 exp, tanh, log and log1p (eval/interp/vector_math_avx2.h) against
 // double libm: exp within 1 ulp on every 61st float of its range, tanh
 // within 1.55 ulp on every 61st positive and negative float (1.51 on every
 // float), log within 0.9 ulp on every 97th positive normal float and every
-// float of [0.5, 2], and the special values as libm gives them (±0 keep
-// their sign, ±inf, NaN, subnormals; log's through VecMath's scalar lanes).
+// float of [0.5, 2], log1p likewise on (-1, inf) and around its worst
+// cases, and the special values as libm gives them (±0 keep their sign,
+// ±inf, NaN, subnormals; log's and log1p's through VecMath's scalar lanes).
 #include "eval/interp/vector_math_avx2.h"
 
 #include <catch2/catch.hpp>
@@ -129,27 +130,66 @@ TEST_CASE("AVX2 log is within 0.9 ulp of libm on positive normal floats", "[vect
   CHECK(near_one <= 0.9);
 }
 
-TEST_CASE("VecMath's f32 log answers every lane as libm does, or within 0.9 ulp", "[vector_math]") {
-  const float inf = std::numeric_limits<float>::infinity();
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  const float denorm = std::numeric_limits<float>::denorm_min();
-  // Special lanes among normal ones, in a whole vector and in the tail.
-  const float in[21] = {0.0f,   -0.0f,  1.0f,    -1.0f, inf,    -inf,  nan,
-                        1e-40f, denorm, 2.0f,    0.5f,  1e-30f, 3e38f, 1.17549435e-38f,
-                        7.0f,   0.1f,   -1e-40f, 1e10f, nan,    1.5f,  0.0f};
+TEST_CASE("AVX2 log1p is within 0.9 ulp of libm on (-1, inf) past the subnormals",
+          "[vector_math]") {
+  if (!HaveAvx2()) return;
+  auto ref = [](double x) { return std::log1p(x); };
+  const float tiny = std::numeric_limits<float>::min();
+  float at = 0;
+  const double pos = WorstUlp(Log1pAvx2, ref, tiny, std::numeric_limits<float>::max(), 97, &at);
+  INFO("positive, every 97th: worst " << pos << " ulp at " << at);
+  CHECK(pos <= 0.9);
+  const double neg = WorstUlp(Log1pAvx2, ref, -tiny, std::nextafter(-1.0f, 0.0f), 97, &at);
+  INFO("negative, every 97th: worst " << neg << " ulp at " << at);
+  CHECK(neg <= 0.9);
+  // Every float where the worst cases lie (near 0.27 and -0.29, where 1 + x
+  // nears the reduction's seam at sqrt(1/2) times a power of two).
+  CHECK(WorstUlp(Log1pAvx2, ref, 0.25f, 0.3f, 1, &at) <= 0.9);
+  CHECK(WorstUlp(Log1pAvx2, ref, -0.3f, -0.28f, 1, &at) <= 0.9);
+}
+
+// VecMath(op) on 21 lanes (a whole vector of special and usual lanes and a
+// tail): where `special` holds for the input, libm's float result, bit for
+// bit (NaN: any NaN); elsewhere within 0.9 ulp of libm's double result.
+template <typename F, typename D, typename S>
+void CheckVecMathLanes(Opcode op, const float (&in)[21], F libm_float, D libm_double, S special) {
   float out[21];
-  if (!VecMath(Opcode::kLog, in, out, 21)) return;  // no vector math here
+  if (!VecMath(op, in, out, 21)) return;  // no vector math here
   for (int k = 0; k < 21; ++k) {
-    const float want = std::log(in[k]);
-    INFO("log(" << in[k] << ") = " << out[k] << ", libm " << want);
+    const float want = libm_float(in[k]);
+    INFO("x = " << in[k] << ": " << out[k] << ", libm " << want);
     if (std::isnan(want)) {
       CHECK(std::isnan(out[k]));
-    } else if (!std::isfinite(want) || in[k] < std::numeric_limits<float>::min()) {
+    } else if (!std::isfinite(want) || special(in[k])) {
       CHECK(std::memcmp(&out[k], &want, sizeof(float)) == 0);
     } else {
-      CHECK(UlpError(out[k], std::log(static_cast<double>(in[k]))) <= 0.9);
+      CHECK(UlpError(out[k], libm_double(static_cast<double>(in[k]))) <= 0.9);
     }
   }
+}
+
+const float kInf = std::numeric_limits<float>::infinity();
+const float kNan = std::numeric_limits<float>::quiet_NaN();
+const float kDenorm = std::numeric_limits<float>::denorm_min();
+const float kTiny = std::numeric_limits<float>::min();
+
+TEST_CASE("VecMath's f32 log1p answers every lane as libm does, or within 0.9 ulp",
+          "[vector_math]") {
+  const float in[21] = {0.0f,   -0.0f,   -1.0f,   -2.0f, kInf,   -kInf,   kNan,
+                        1e-40f, kDenorm, 1.0f,    -0.5f, 1e-30f, 3e38f,   -0.999f,
+                        7.0f,   0.1f,    -1e-40f, 1e10f, kNan,   -1e-20f, 0.0f};
+  CheckVecMathLanes(
+      Opcode::kLog1p, in, [](float x) { return std::log1p(x); },
+      [](double x) { return std::log1p(x); }, [](float x) { return std::fabs(x) < kTiny; });
+}
+
+TEST_CASE("VecMath's f32 log answers every lane as libm does, or within 0.9 ulp", "[vector_math]") {
+  const float in[21] = {0.0f,   -0.0f,   1.0f,    -1.0f, kInf,   -kInf, kNan,
+                        1e-40f, kDenorm, 2.0f,    0.5f,  1e-30f, 3e38f, 1.17549435e-38f,
+                        7.0f,   0.1f,    -1e-40f, 1e10f, kNan,   1.5f,  0.0f};
+  CheckVecMathLanes(
+      Opcode::kLog, in, [](float x) { return std::log(x); }, [](double x) { return std::log(x); },
+      [](float x) { return x < kTiny; });
 }
 
 #endif  // __x86_64__

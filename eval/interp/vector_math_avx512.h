@@ -1,8 +1,9 @@
-// f32 exp and log on sixteen lanes with AVX-512: ExpAvx2's and LogAvx2's
+// f32 exp, log and log1p on sixteen lanes with AVX-512: the AVX2 versions'
 // operations lane for lane (eval/interp/vector_math_avx2.h), so the same
 // bits and accuracy (exp within 0.90 ulp on [-87, 87], libmvec's AVX-512
-// expf 2.5; log within 0.90 ulp, libmvec's logf 3.89), inlined into the
-// loops that call them instead of libmvec's call per vector.
+// expf 2.5; log and log1p within 0.90 ulp, libmvec's 3.89 and 1.90),
+// inlined into the loops that call them instead of libmvec's call per
+// vector.
 #ifndef HLO_EVAL_INTERP_VECTOR_MATH_AVX512_H_
 #define HLO_EVAL_INTERP_VECTOR_MATH_AVX512_H_
 
@@ -31,8 +32,8 @@ __attribute__((target("avx512f"))) inline __m512 ExpAvx512(__m512 x) {
   return _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(p), scale));
 }
 
-// log(x) for positive normal finite x, as LogAvx2.
-__attribute__((target("avx512f"))) inline __m512 LogAvx512(__m512 x) {
+// log(u) + t, as LogPlusAvx2.
+__attribute__((target("avx512f"))) inline __m512 LogPlusAvx512(__m512 x, __m512 t) {
   constexpr __mmask16 kAll = 0xffff;
   const __m512i ix = _mm512_sub_epi32(_mm512_castps_si512(x), _mm512_set1_epi32(kLogSqrtHalfBits));
   const __m512i e = _mm512_maskz_srai_epi32(kAll, ix, 23);
@@ -47,7 +48,18 @@ __attribute__((target("avx512f"))) inline __m512 LogAvx512(__m512 x) {
   const __m512 lo = _mm512_mul_ps(ef, _mm512_set1_ps(kExpLn2Lo));
   const __m512 s = _mm512_add_ps(hi, f);
   const __m512 err = _mm512_add_ps(_mm512_sub_ps(hi, s), f);
-  return _mm512_add_ps(s, _mm512_add_ps(err, _mm512_add_ps(q, lo)));
+  return _mm512_add_ps(s, _mm512_add_ps(err, _mm512_add_ps(q, _mm512_add_ps(lo, t))));
+}
+// log(x) for positive normal finite x, as LogAvx2.
+__attribute__((target("avx512f"))) inline __m512 LogAvx512(__m512 x) {
+  return LogPlusAvx512(x, _mm512_setzero_ps());
+}
+// log1p(x) as Log1pAvx2.
+__attribute__((target("avx512f"))) inline __m512 Log1pAvx512(__m512 x) {
+  const __m512 one = _mm512_set1_ps(1.0f);
+  const __m512 u = _mm512_add_ps(one, x);
+  const __m512 c = _mm512_sub_ps(_mm512_sub_ps(u, one), x);
+  return LogPlusAvx512(u, _mm512_sub_ps(_mm512_setzero_ps(), _mm512_div_ps(c, u)));
 }
 
 struct ExpAvx512Fn {
@@ -55,6 +67,9 @@ struct ExpAvx512Fn {
 };
 struct LogAvx512Fn {
   __attribute__((target("avx512f"))) __m512 operator()(__m512 x) const { return LogAvx512(x); }
+};
+struct Log1pAvx512Fn {
+  __attribute__((target("avx512f"))) __m512 operator()(__m512 x) const { return Log1pAvx512(x); }
 };
 
 }  // namespace elementwise

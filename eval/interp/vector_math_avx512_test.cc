@@ -1,7 +1,7 @@
-// The AVX-512 exp and log (eval/interp/vector_math_avx512.h) give the AVX2
-// ones' bits (and so their accuracy, vector_math_avx2_test.cc) on every
-// 61st float of exp's [-87, 87] and of the positive normal floats, sixteen
-// lanes against two times eight.
+// The AVX-512 exp, log and log1p (eval/interp/vector_math_avx512.h) give
+// the AVX2 ones' bits (and so their accuracy, vector_math_avx2_test.cc) on
+// every 61st float of exp's [-87, 87], of the positive normal floats, and of
+// log1p's (-1, inf), sixteen lanes against two times eight.
 #include "eval/interp/vector_math_avx512.h"
 
 #include <catch2/catch.hpp>
@@ -30,6 +30,14 @@ __attribute__((target("avx2,fma"))) void Log8(const float* in, float* out) {
   _mm256_storeu_ps(out, LogAvx2(_mm256_loadu_ps(in)));
 }
 
+__attribute__((target("avx512f"))) void Log1p16(const float* in, float* out) {
+  _mm512_storeu_ps(out, Log1pAvx512(_mm512_loadu_ps(in)));
+}
+
+__attribute__((target("avx2,fma"))) void Log1p8(const float* in, float* out) {
+  _mm256_storeu_ps(out, Log1pAvx2(_mm256_loadu_ps(in)));
+}
+
 using Fn = void (*)(const float*, float*);
 // Every `step`th float from 0 to `end` (exclusive; a float's bits, so the
 // sign comes with it): the first lane whose bits differ, or none.
@@ -53,34 +61,41 @@ bool SameBits(Fn wide16, Fn narrow8, uint32_t begin, uint32_t end, uint32_t step
   return true;
 }
 
-TEST_CASE("AVX-512 exp gives the AVX2 exp's bits on [-87, 87]", "[vector_math]") {
-  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx2") ||
-      !__builtin_cpu_supports("fma")) {
-    WARN("no AVX-512 here: not run");
-    return;
+// Whether both the AVX-512 and the AVX2 functions run here (a warning
+// when not).
+bool BothRun() {
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
+      __builtin_cpu_supports("fma")) {
+    return true;
   }
+  WARN("no AVX-512 here: not run");
+  return false;
+}
+
+void CheckSameBits(Fn wide16, Fn narrow8, uint32_t begin, uint32_t end, const char* what) {
+  float at = 0;
+  const bool same = SameBits(wide16, narrow8, begin, end, 61, &at);
+  INFO(what << ": first difference at " << at);
+  CHECK(same);
+}
+
+TEST_CASE("AVX-512 exp gives the AVX2 exp's bits on [-87, 87]", "[vector_math]") {
+  if (!BothRun()) return;
   uint32_t range;
   std::memcpy(&range, &kExpAvx2Range, sizeof(range));
-  float at = 0;
-  const bool positive = SameBits(Exp16, Exp8, 0, range + 1, 61, &at);  // +0 to 87
-  INFO("positive: first difference at " << at);
-  CHECK(positive);
-  const bool negative =
-      SameBits(Exp16, Exp8, 0x80000000u, range + 0x80000001u, 61, &at);  // -0 to -87
-  INFO("negative: first difference at " << at);
-  CHECK(negative);
+  CheckSameBits(Exp16, Exp8, 0, range + 1, "+0 to 87");
+  CheckSameBits(Exp16, Exp8, 0x80000000u, range + 0x80000001u, "-0 to -87");
 }
 
 TEST_CASE("AVX-512 log gives the AVX2 log's bits on positive normal floats", "[vector_math]") {
-  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx2") ||
-      !__builtin_cpu_supports("fma")) {
-    WARN("no AVX-512 here: not run");
-    return;
-  }
-  float at = 0;
-  const bool same = SameBits(Log16, Log8, 0x00800000u, 0x7f800000u, 61, &at);
-  INFO("first difference at " << at);
-  CHECK(same);
+  if (!BothRun()) return;
+  CheckSameBits(Log16, Log8, 0x00800000u, 0x7f800000u, "positive normal");
+}
+
+TEST_CASE("AVX-512 log1p gives the AVX2 log1p's bits on (-1, inf)", "[vector_math]") {
+  if (!BothRun()) return;
+  CheckSameBits(Log1p16, Log1p8, 0x00800000u, 0x7f800000u, "positive normal");
+  CheckSameBits(Log1p16, Log1p8, 0x80800000u, 0xbf800000u, "negative normal to -1");
 }
 
 #endif  // __x86_64__
