@@ -371,10 +371,10 @@ bool VecMath(Opcode op, const float* in, float* out, int64_t n) {
   VecFns fns = Lookup(op);
   if (fns.f16 == nullptr) return false;
   // This project's own exp, log and log1p replace libmvec's (eval/interp/
-  // vector_math_avx2.h and its AVX-512 twin: faster, more accurate, the same
-  // bits on both), and
-  // where AVX-512 is missing its tanh too (faster; 1.51 ulp against
-  // libmvec's 1.03, so AVX-512 machines keep libmvec's).
+  // vector_math_avx2.h and its AVX-512 twin: faster, more accurate, the
+  // same bits on both), and where AVX-512 is missing its tanh too (faster
+  // and more accurate there; AVX-512 libmvec's tanhf ran 0.19 against 0.25
+  // ns per element for ours, at 1.36 ulp against 0.98, and stays).
   if (op == Opcode::kExp) {
     level == 2 ? RunExp16<false>(in, 0.0f, out, n) : RunExp8<false>(in, 0.0f, out, n);
   } else if (op == Opcode::kLog) {
