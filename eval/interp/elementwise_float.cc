@@ -181,66 +181,61 @@ __attribute__((target("avx2,fma"))) void Run(D4 f, const double* in, double* out
 constexpr float kExpZeroAtOrBelow = -0x1.9fe36ap+6f;
 constexpr float kExpInfAtOrAbove = 0x1.62e43p+6f;
 
-// rs[lane] = expf(xs[lane]) for each set bit of `lanes`, flushed under
-// FTZ: the only lanes that can give a subnormal result (the vector code's
-// results for |x| <= its range are normal), so f32 exp flushes its own
-// results (ExpFlushesItself in eval/denormals.h).
-void ScalarExpLanes(const float* xs, float* rs, unsigned lanes) {
-  const bool flush = FlushesDenormalResults();
-  for (; lanes != 0; lanes &= lanes - 1) {
-    const int lane = __builtin_ctz(lanes);
-    rs[lane] = ScalarExp(xs[lane], flush);
-  }
-}
+// The scalar functions of the lanes the vector code leaves out.
+// expf flushed under FTZ: the only lanes that can give a subnormal result
+// (the vector code's results for |x| <= its range are normal), so f32 exp
+// flushes its own results (ExpFlushesItself in eval/denormals.h).
+float ExpLane(float x) { return ScalarExp(x, FlushesDenormalResults()); }
+float LogLane(float x) { return std::log(x); }
+float Log1pLane(float x) { return std::log1p(x); }
 
-// r with the `lanes` (a bit per lane) set by scalar(xs, rs, lanes) from
-// x's lanes instead.
-using ScalarLanesFn = void (*)(const float* xs, float* rs, unsigned lanes);
+// r with each lane set in `lanes` (a bit per lane) replaced by scalar(x).
+using ScalarFn = float (*)(float);
 __attribute__((target("avx512f"))) __m512 WithScalarLanes(__m512 x, __m512 r, unsigned lanes,
-                                                          ScalarLanesFn scalar) {
+                                                          ScalarFn scalar) {
   alignas(64) float xs[16], rs[16];
   _mm512_store_ps(xs, x);
   _mm512_store_ps(rs, r);
-  scalar(xs, rs, lanes);
+  for (; lanes != 0; lanes &= lanes - 1)
+    rs[__builtin_ctz(lanes)] = scalar(xs[__builtin_ctz(lanes)]);
   return _mm512_load_ps(rs);
 }
 __attribute__((target("avx2,fma"))) __m256 WithScalarLanes(__m256 x, __m256 r, unsigned lanes,
-                                                           ScalarLanesFn scalar) {
+                                                           ScalarFn scalar) {
   alignas(32) float xs[8], rs[8];
   _mm256_store_ps(xs, x);
   _mm256_store_ps(rs, r);
-  scalar(xs, rs, lanes);
+  for (; lanes != 0; lanes &= lanes - 1)
+    rs[__builtin_ctz(lanes)] = scalar(xs[__builtin_ctz(lanes)]);
   return _mm256_load_ps(rs);
 }
 
-// (`range`: f's.)
-template <typename F>
-__attribute__((target("avx512f"))) __m512 ExpSaturating(F f, float range, __m512 x) {
+__attribute__((target("avx512f"))) __m512 ExpSaturating(__m512 x) {
   const __m512 magnitude = _mm512_abs_ps(x);
-  const __mmask16 outside = _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(range), _CMP_NLE_UQ);
-  if (outside == 0) return f(x);
+  const __mmask16 outside =
+      _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(kExpAvx2Range), _CMP_NLE_UQ);
+  if (outside == 0) return ExpAvx512(x);
   const __mmask16 zero = _mm512_cmp_ps_mask(x, _mm512_set1_ps(kExpZeroAtOrBelow), _CMP_LE_OQ);
   const __mmask16 inf = _mm512_cmp_ps_mask(x, _mm512_set1_ps(kExpInfAtOrAbove), _CMP_GE_OQ);
-  __m512 r = f(_mm512_mask_blend_ps(outside, x, _mm512_setzero_ps()));
+  __m512 r = ExpAvx512(_mm512_mask_blend_ps(outside, x, _mm512_setzero_ps()));
   r = _mm512_mask_blend_ps(zero, r, _mm512_setzero_ps());
   r = _mm512_mask_blend_ps(inf, r, _mm512_set1_ps(__builtin_inff()));
   unsigned scalar = outside & static_cast<__mmask16>(~(zero | inf));
   if (scalar == 0) return r;
-  return WithScalarLanes(x, r, scalar, ScalarExpLanes);
+  return WithScalarLanes(x, r, scalar, ExpLane);
 }
-template <typename F>
-__attribute__((target("avx2,fma"))) __m256 ExpSaturating(F f, float range, __m256 x) {
+__attribute__((target("avx2,fma"))) __m256 ExpSaturating(__m256 x) {
   const __m256 magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);
-  const __m256 outside = _mm256_cmp_ps(magnitude, _mm256_set1_ps(range), _CMP_NLE_UQ);
-  if (_mm256_movemask_ps(outside) == 0) return f(x);
+  const __m256 outside = _mm256_cmp_ps(magnitude, _mm256_set1_ps(kExpAvx2Range), _CMP_NLE_UQ);
+  if (_mm256_movemask_ps(outside) == 0) return ExpAvx2(x);
   const __m256 zero = _mm256_cmp_ps(x, _mm256_set1_ps(kExpZeroAtOrBelow), _CMP_LE_OQ);
   const __m256 inf = _mm256_cmp_ps(x, _mm256_set1_ps(kExpInfAtOrAbove), _CMP_GE_OQ);
-  __m256 r = f(_mm256_blendv_ps(x, _mm256_setzero_ps(), outside));
+  __m256 r = ExpAvx2(_mm256_blendv_ps(x, _mm256_setzero_ps(), outside));
   r = _mm256_blendv_ps(r, _mm256_setzero_ps(), zero);
   r = _mm256_blendv_ps(r, _mm256_set1_ps(__builtin_inff()), inf);
   unsigned scalar = _mm256_movemask_ps(_mm256_andnot_ps(_mm256_or_ps(zero, inf), outside));
   if (scalar == 0) return r;
-  return WithScalarLanes(x, r, scalar, ScalarExpLanes);
+  return WithScalarLanes(x, r, scalar, ExpLane);
 }
 
 // out[i] = exp(in[i]), or with kShift exp(in[i] - s): the subtraction in
@@ -250,36 +245,33 @@ __attribute__((target("avx2,fma"))) __m256 ExpSaturating(F f, float range, __m25
 // ExpAvx2.)
 template <bool kShift>
 __attribute__((target("avx512f"))) void RunExp16(const float* in, float s, float* out, int64_t n) {
-  const ExpAvx512Fn f;
   const __m512 vs = _mm512_set1_ps(s);
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     __m512 x = _mm512_loadu_ps(in + i);
     if constexpr (kShift) x = _mm512_sub_ps(x, vs);
-    _mm512_storeu_ps(out + i, ExpSaturating(f, kExpAvx2Range, x));
+    _mm512_storeu_ps(out + i, ExpSaturating(x));
   }
   if (i < n) {
     alignas(64) float buf[16] = {};
     for (int64_t k = i; k < n; ++k) buf[k - i] = kShift ? in[k] - s : in[k];
-    _mm512_store_ps(buf, ExpSaturating(f, kExpAvx2Range, _mm512_load_ps(buf)));
+    _mm512_store_ps(buf, ExpSaturating(_mm512_load_ps(buf)));
     std::memcpy(out + i, buf, (n - i) * sizeof(float));
   }
 }
 template <bool kShift>
 __attribute__((target("avx2,fma"))) void RunExp8(const float* in, float s, float* out, int64_t n) {
-  const ExpAvx2Fn f;
-  const float range = kExpAvx2Range;
   const __m256 vs = _mm256_set1_ps(s);
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m256 x = _mm256_loadu_ps(in + i);
     if constexpr (kShift) x = _mm256_sub_ps(x, vs);
-    _mm256_storeu_ps(out + i, ExpSaturating(f, range, x));
+    _mm256_storeu_ps(out + i, ExpSaturating(x));
   }
   if (i < n) {
     alignas(32) float buf[8] = {};
     for (int64_t k = i; k < n; ++k) buf[k - i] = kShift ? in[k] - s : in[k];
-    _mm256_store_ps(buf, ExpSaturating(f, range, _mm256_load_ps(buf)));
+    _mm256_store_ps(buf, ExpSaturating(_mm256_load_ps(buf)));
     std::memcpy(out + i, buf, (n - i) * sizeof(float));
   }
 }
@@ -288,12 +280,6 @@ __attribute__((target("avx2,fma"))) void RunExp8(const float* in, float s, float
 // finite float, scalar logf on the others (zero, negative, subnormal, inf,
 // NaN), as libmvec's logf sends them there too. A lane is special where its
 // bits less the smallest normal's are, unsigned, at or past 0x7f000000.
-void ScalarLogLanes(const float* xs, float* rs, unsigned lanes) {
-  for (; lanes != 0; lanes &= lanes - 1) {
-    const int lane = __builtin_ctz(lanes);
-    rs[lane] = std::log(xs[lane]);
-  }
-}
 constexpr int32_t kSmallestNormalBits = 0x00800000;
 constexpr int32_t kPastNormalBits = 0x7f000000;  // +inf's bits less the smallest normal's
 
@@ -304,7 +290,7 @@ __attribute__((target("avx512f"))) __m512 LogChecked(__m512 x) {
       _mm512_cmp_epu32_mask(offset, _mm512_set1_epi32(kPastNormalBits), _MM_CMPINT_NLT);
   const __m512 r = LogAvx512(x);
   if (special == 0) return r;
-  return WithScalarLanes(x, r, special, ScalarLogLanes);
+  return WithScalarLanes(x, r, special, LogLane);
 }
 __attribute__((target("avx2,fma"))) __m256 LogChecked(__m256 x) {
   // Unsigned offset >= kPastNormalBits, as signed with the sign bits flipped.
@@ -316,17 +302,11 @@ __attribute__((target("avx2,fma"))) __m256 LogChecked(__m256 x) {
   const __m256 r = LogAvx2(x);
   const unsigned lanes = _mm256_movemask_ps(_mm256_castsi256_ps(special));
   if (lanes == 0) return r;
-  return WithScalarLanes(x, r, lanes, ScalarLogLanes);
+  return WithScalarLanes(x, r, lanes, LogLane);
 }
 // log1p likewise: Log1pAvx512/Log1pAvx2 where x > -1 is finite and |x| at
 // least the smallest normal float, scalar log1pf on the others (x <= -1,
 // NaN, +inf, zeros and subnormals, whose log1p is x or next to it).
-void ScalarLog1pLanes(const float* xs, float* rs, unsigned lanes) {
-  for (; lanes != 0; lanes &= lanes - 1) {
-    const int lane = __builtin_ctz(lanes);
-    rs[lane] = std::log1p(xs[lane]);
-  }
-}
 __attribute__((target("avx512f"))) __m512 Log1pChecked(__m512 x) {
   const __m512 magnitude = _mm512_abs_ps(x);
   const __mmask16 usual =
@@ -336,7 +316,7 @@ __attribute__((target("avx512f"))) __m512 Log1pChecked(__m512 x) {
   const __m512 r = Log1pAvx512(x);
   const unsigned special = static_cast<__mmask16>(~usual);
   if (special == 0) return r;
-  return WithScalarLanes(x, r, special, ScalarLog1pLanes);
+  return WithScalarLanes(x, r, special, Log1pLane);
 }
 __attribute__((target("avx2,fma"))) __m256 Log1pChecked(__m256 x) {
   const __m256 magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);
@@ -347,7 +327,7 @@ __attribute__((target("avx2,fma"))) __m256 Log1pChecked(__m256 x) {
   const __m256 r = Log1pAvx2(x);
   const unsigned special = ~static_cast<unsigned>(_mm256_movemask_ps(usual)) & 0xffu;
   if (special == 0) return r;
-  return WithScalarLanes(x, r, special, ScalarLog1pLanes);
+  return WithScalarLanes(x, r, special, Log1pLane);
 }
 struct Log1pChecked16 {
   __attribute__((target("avx512f"))) __m512 operator()(__m512 x) const { return Log1pChecked(x); }

@@ -125,18 +125,9 @@ __attribute__((target("avx2,fma"))) inline __m256 Log1pAvx2(__m256 x) {
   return LogPlusAvx2(u, _mm256_sub_ps(_mm256_setzero_ps(), _mm256_div_ps(c, u)));
 }
 
-// The functions as function objects, for loops templated on the function.
-struct ExpAvx2Fn {
-  __attribute__((target("avx2,fma"))) __m256 operator()(__m256 x) const { return ExpAvx2(x); }
-};
+// tanh as a function object, for loops templated on the function.
 struct TanhAvx2Fn {
   __attribute__((target("avx2,fma"))) __m256 operator()(__m256 x) const { return TanhAvx2(x); }
-};
-struct LogAvx2Fn {
-  __attribute__((target("avx2,fma"))) __m256 operator()(__m256 x) const { return LogAvx2(x); }
-};
-struct Log1pAvx2Fn {
-  __attribute__((target("avx2,fma"))) __m256 operator()(__m256 x) const { return Log1pAvx2(x); }
 };
 
 }  // namespace elementwise

@@ -62,16 +62,6 @@ __attribute__((target("avx512f"))) inline __m512 Log1pAvx512(__m512 x) {
   return LogPlusAvx512(u, _mm512_sub_ps(_mm512_setzero_ps(), _mm512_div_ps(c, u)));
 }
 
-struct ExpAvx512Fn {
-  __attribute__((target("avx512f"))) __m512 operator()(__m512 x) const { return ExpAvx512(x); }
-};
-struct LogAvx512Fn {
-  __attribute__((target("avx512f"))) __m512 operator()(__m512 x) const { return LogAvx512(x); }
-};
-struct Log1pAvx512Fn {
-  __attribute__((target("avx512f"))) __m512 operator()(__m512 x) const { return Log1pAvx512(x); }
-};
-
 }  // namespace elementwise
 }  // namespace hlo
 

@@ -14,28 +14,14 @@ namespace {
 
 #if defined(__x86_64__)
 
-__attribute__((target("avx512f"))) void Exp16(const float* in, float* out) {
-  _mm512_storeu_ps(out, ExpAvx512(_mm512_loadu_ps(in)));
+// One vector of f at in to out.
+template <__m512 (*F)(__m512)>
+__attribute__((target("avx512f"))) void Apply16(const float* in, float* out) {
+  _mm512_storeu_ps(out, F(_mm512_loadu_ps(in)));
 }
-
-__attribute__((target("avx2,fma"))) void Exp8(const float* in, float* out) {
-  _mm256_storeu_ps(out, ExpAvx2(_mm256_loadu_ps(in)));
-}
-
-__attribute__((target("avx512f"))) void Log16(const float* in, float* out) {
-  _mm512_storeu_ps(out, LogAvx512(_mm512_loadu_ps(in)));
-}
-
-__attribute__((target("avx2,fma"))) void Log8(const float* in, float* out) {
-  _mm256_storeu_ps(out, LogAvx2(_mm256_loadu_ps(in)));
-}
-
-__attribute__((target("avx512f"))) void Log1p16(const float* in, float* out) {
-  _mm512_storeu_ps(out, Log1pAvx512(_mm512_loadu_ps(in)));
-}
-
-__attribute__((target("avx2,fma"))) void Log1p8(const float* in, float* out) {
-  _mm256_storeu_ps(out, Log1pAvx2(_mm256_loadu_ps(in)));
+template <__m256 (*F)(__m256)>
+__attribute__((target("avx2,fma"))) void Apply8(const float* in, float* out) {
+  _mm256_storeu_ps(out, F(_mm256_loadu_ps(in)));
 }
 
 using Fn = void (*)(const float*, float*);
@@ -83,19 +69,21 @@ TEST_CASE("AVX-512 exp gives the AVX2 exp's bits on [-87, 87]", "[vector_math]")
   if (!BothRun()) return;
   uint32_t range;
   std::memcpy(&range, &kExpAvx2Range, sizeof(range));
-  CheckSameBits(Exp16, Exp8, 0, range + 1, "+0 to 87");
-  CheckSameBits(Exp16, Exp8, 0x80000000u, range + 0x80000001u, "-0 to -87");
+  CheckSameBits(Apply16<ExpAvx512>, Apply8<ExpAvx2>, 0, range + 1, "+0 to 87");
+  CheckSameBits(Apply16<ExpAvx512>, Apply8<ExpAvx2>, 0x80000000u, range + 0x80000001u, "-0 to -87");
 }
 
 TEST_CASE("AVX-512 log gives the AVX2 log's bits on positive normal floats", "[vector_math]") {
   if (!BothRun()) return;
-  CheckSameBits(Log16, Log8, 0x00800000u, 0x7f800000u, "positive normal");
+  CheckSameBits(Apply16<LogAvx512>, Apply8<LogAvx2>, 0x00800000u, 0x7f800000u, "positive normal");
 }
 
 TEST_CASE("AVX-512 log1p gives the AVX2 log1p's bits on (-1, inf)", "[vector_math]") {
   if (!BothRun()) return;
-  CheckSameBits(Log1p16, Log1p8, 0x00800000u, 0x7f800000u, "positive normal");
-  CheckSameBits(Log1p16, Log1p8, 0x80800000u, 0xbf800000u, "negative normal to -1");
+  CheckSameBits(Apply16<Log1pAvx512>, Apply8<Log1pAvx2>, 0x00800000u, 0x7f800000u,
+                "positive normal");
+  CheckSameBits(Apply16<Log1pAvx512>, Apply8<Log1pAvx2>, 0x80800000u, 0xbf800000u,
+                "negative normal to -1");
 }
 
 #endif  // __x86_64__
