@@ -186,7 +186,7 @@ absl::Status GemmConvolution(const Geometry& g, const Source<T>& src, const Kern
   if (Pointwise(g, src)) {
     for (int64_t grp = 0; grp < groups; ++grp) {
       gemm::Gemm<T>(false, false, rows, per, kin, src.x + n0(grp) + c0(grp), g.in_features,
-                    k.k + grp * k.group_offset, k.ld, out + grp * per, g.kernel_out);
+                    k.k + grp * k.group_offset, k.ld, out + grp * per, g.kernel_out, groups);
     }
     return absl::OkStatus();
   }
@@ -219,7 +219,7 @@ absl::Status GemmConvolution(const Geometry& g, const Source<T>& src, const Kern
       GatherRows(g, src, taps, c0(grp), n0(grp), r0, n, buf);
     }
     gemm::Gemm<T>(false, false, n, per, kdim, buf, kdim, k.k + grp * k.group_offset, k.ld,
-                  out + r0 * g.kernel_out + grp * per, g.kernel_out);
+                  out + r0 * g.kernel_out + grp * per, g.kernel_out, items);
   };
   if (workers == 1) {
     for (int64_t it = 0; it < items; ++it) item(it, cols[0].data(), true);

@@ -270,7 +270,7 @@ absl::Status Winograd3x3(const WinogradShape& s, const T* x, const T* kc, T* out
       InputTiles(s, tl, x, t0, nt, w.v.data(), vs);
       for (int64_t xi = 0; xi < 16; ++xi) {
         gemm::Gemm<T>(false, false, nt, O, C, w.v.data() + xi * vs, C, u.data() + xi * C * O, O,
-                      w.m.data() + xi * ms, O);
+                      w.m.data() + xi * ms, O, 16 * blocks);
       }
       OutputTiles(s, tl, w.m.data(), ms, t0, nt, out);
     }

@@ -19,12 +19,9 @@
 
 #include "absl/container/inlined_vector.h"
 #include "eval/kernels/strided_axes.h"
+#include "eval/kernels/transpose_4x4.h"
 #include "eval/runtime/parallel.h"
 #include "eval/runtime/stream_store.h"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace hlo {
 namespace data_internal {
@@ -88,30 +85,6 @@ inline void CopyLine(E* __restrict dst, const E* __restrict src, int64_t n, int6
     for (int64_t j = 0; j < n; ++j) dst[j * ds] = src[j * ss];
   }
 }
-
-#if defined(__SSE2__)
-// 4x4 transpose of 4-byte elements: rows of src (stride ss) become rows of
-// dst (stride ds). kStream uses non-temporal stores (dst 16-byte aligned).
-template <bool kStream>
-inline void Transpose4x4(uint32_t* dst, int64_t ds, const uint32_t* src, int64_t ss) {
-  __m128 r0 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
-  __m128 r1 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + ss)));
-  __m128 r2 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * ss)));
-  __m128 r3 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 3 * ss)));
-  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-  if constexpr (kStream) {
-    _mm_stream_ps(reinterpret_cast<float*>(dst), r0);
-    _mm_stream_ps(reinterpret_cast<float*>(dst + ds), r1);
-    _mm_stream_ps(reinterpret_cast<float*>(dst + 2 * ds), r2);
-    _mm_stream_ps(reinterpret_cast<float*>(dst + 3 * ds), r3);
-  } else {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_castps_si128(r0));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + ds), _mm_castps_si128(r1));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 2 * ds), _mm_castps_si128(r2));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 3 * ds), _mm_castps_si128(r3));
-  }
-}
-#endif
 
 // A blocked transpose over two axes: `a` is contiguous in the source
 // (src stride 1), `b` in the destination (dst stride 1):

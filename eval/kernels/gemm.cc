@@ -265,10 +265,10 @@ bool FitsBlas(std::initializer_list<int64_t> v) {
 // CPU has (gemm_onednn.h).
 template <typename T>
 void BlasGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
-              const T* b, int64_t ldb, T* c, int64_t ldc) {
+              const T* b, int64_t ldb, T* c, int64_t ldc, int64_t calls) {
   if constexpr (std::is_same_v<T, float>) {
-    if (!ta && !tb && LibxsmmGemm(m, n, k, a, lda, b, ldb, c, ldc)) return;
-    if (OnednnGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc)) return;
+    if (!ta && LibxsmmGemm(tb, m, n, k, a, lda, b, ldb, c, ldc, calls)) return;
+    if (OnednnGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, calls)) return;
   }
   const CBLAS_TRANSPOSE tra = ta ? CblasTrans : CblasNoTrans;
   const CBLAS_TRANSPOSE trb = tb ? CblasTrans : CblasNoTrans;
@@ -299,7 +299,7 @@ constexpr int64_t kSplitUnit = 64;
 // whichever makes the cores pack less of A and B over again.
 template <typename T>
 void SplitGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
-               const T* b, int64_t ldb, T* c, int64_t ldc) {
+               const T* b, int64_t ldb, T* c, int64_t ldc, int64_t calls) {
   const int64_t cores = CoreCount();
   // Each part packs its share of the split operand and all of the other.
   const double split_rows_cost = static_cast<double>(k) * n;  // all of B per core
@@ -316,9 +316,11 @@ void SplitGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
       const int64_t hi = std::min(extent, units * (p + 1) / parts * kSplitUnit);
       if (hi <= lo) continue;
       if (rows) {
-        BlasGemm(ta, tb, hi - lo, n, k, ta ? a + lo : a + lo * lda, lda, b, ldb, c + lo * ldc, ldc);
+        BlasGemm(ta, tb, hi - lo, n, k, ta ? a + lo : a + lo * lda, lda, b, ldb, c + lo * ldc, ldc,
+                 calls * parts);
       } else {
-        BlasGemm(ta, tb, m, hi - lo, k, a, lda, tb ? b + lo * ldb : b + lo, ldb, c + lo, ldc);
+        BlasGemm(ta, tb, m, hi - lo, k, a, lda, tb ? b + lo * ldb : b + lo, ldb, c + lo, ldc,
+                 calls * parts);
       }
     }
   });
@@ -328,7 +330,7 @@ void SplitGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
 
 template <typename T>
 void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b,
-          int64_t ldb, T* c, int64_t ldc) {
+          int64_t ldb, T* c, int64_t ldc, int64_t calls) {
   if (m == 0 || n == 0) return;
   if constexpr (std::is_same_v<T, uint64_t>) {
     NaiveGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
@@ -362,24 +364,24 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
     SingleThreadedBlas one_thread;
     const bool large = static_cast<double>(m) * n * k * (kIsComplex<T> ? 4 : 1) > kThreadedProduct;
     if (large && m > 1 && n > 1 && CoreCount() > 1 && std::max(m, n) >= 2 * kSplitUnit) {
-      SplitGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+      SplitGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, calls);
       return;
     }
     if (Gemv(true, ta, tb, m, n, k, a, lda, b, ldb, c, ldc)) return;
-    BlasGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+    BlasGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, calls);
   }
 }
 
 template void Gemm<float>(bool, bool, int64_t, int64_t, int64_t, const float*, int64_t,
-                          const float*, int64_t, float*, int64_t);
+                          const float*, int64_t, float*, int64_t, int64_t);
 template void Gemm<double>(bool, bool, int64_t, int64_t, int64_t, const double*, int64_t,
-                           const double*, int64_t, double*, int64_t);
+                           const double*, int64_t, double*, int64_t, int64_t);
 template void Gemm<cfloat>(bool, bool, int64_t, int64_t, int64_t, const cfloat*, int64_t,
-                           const cfloat*, int64_t, cfloat*, int64_t);
+                           const cfloat*, int64_t, cfloat*, int64_t, int64_t);
 template void Gemm<cdouble>(bool, bool, int64_t, int64_t, int64_t, const cdouble*, int64_t,
-                            const cdouble*, int64_t, cdouble*, int64_t);
+                            const cdouble*, int64_t, cdouble*, int64_t, int64_t);
 template void Gemm<uint64_t>(bool, bool, int64_t, int64_t, int64_t, const uint64_t*, int64_t,
-                             const uint64_t*, int64_t, uint64_t*, int64_t);
+                             const uint64_t*, int64_t, uint64_t*, int64_t, int64_t);
 
 namespace {
 std::mutex blas_threads_mutex;
@@ -635,7 +637,7 @@ absl::Status DotCore(const View<const T>& lhs, const View<const T>& rhs, const V
     }
     T* c = pc.direct ? out.base + oo : w.c.data();
     Gemm<T>(pa.direct && pa.trans, pb.direct && pb.trans, m, n, k, a, pa.direct ? pa.ld : k, b,
-            pb.direct ? pb.ld : n, c, pc.direct ? pc.ld : n);
+            pb.direct ? pb.ld : n, c, pc.direct ? pc.ld : n, batches);
     if (!pc.direct) CopyStrided(out.base + oo, w.c.data(), c_axes, false);
   };
   if (workers == 1) {

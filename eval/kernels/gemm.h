@@ -27,9 +27,14 @@ namespace gemm {
 // and matrix-vector products that dot a matrix's rows with a contiguous
 // vector, which sum each result in lanes (eval/kernels/row_dots.h, the
 // same bits on every machine); uint64 always runs the exact wrapping loop.
+// `calls`: how many products of this shape the caller runs for one
+// instruction (a batched dot's batches). The libraries that cost a one-time
+// set-up (libxsmm, oneDNN) weigh the instruction's whole work against their
+// thresholds, so that the choice, and the bits, follow from the
+// instruction's shape alone.
 template <typename T>
 void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
-          const T* b, int64_t ldb, T* c, int64_t ldc);
+          const T* b, int64_t ldb, T* c, int64_t ldc, int64_t calls = 1);
 
 // While one is alive, OpenBLAS runs each call on the calling thread only,
 // so that callers can split many small independent products across the

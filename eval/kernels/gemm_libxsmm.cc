@@ -26,6 +26,8 @@
 #include <climits>
 
 #include "eval/kernels/avx512_lanes.h"
+#include "eval/kernels/transpose_4x4.h"
+#include "eval/runtime/scratch_buffer.h"
 #endif
 
 namespace hlo {
@@ -49,29 +51,64 @@ libxsmm_smmfunction PanelKernel(int64_t m, int64_t cols, int64_t k, int64_t lda,
 // Columns x k of a panel past which AVX2-only machines stay on OpenBLAS.
 constexpr int64_t kAvx2MostPanelTerms = 12288;
 
+// Columns [j, j + cols) of op(B) = B^T (B: n x k, row-major, leading
+// dimension ldb) as the k x cols row-major panel the kernels take:
+// panel[p * cols + q] = b[(j + q) * ldb + p], 4x4 tiles at a time.
+void TransposedPanel(const float* b, int64_t ldb, int64_t k, int64_t j, int64_t cols,
+                     float* panel) {
+  const float* src = b + j * ldb;
+  int64_t q = 0;
+#if defined(__SSE2__)
+  for (; q + 4 <= cols; q += 4) {
+    int64_t p = 0;
+    for (; p + 4 <= k; p += 4) {
+      Transpose4x4<false>(reinterpret_cast<uint32_t*>(panel + p * cols + q), cols,
+                          reinterpret_cast<const uint32_t*>(src + q * ldb + p), ldb);
+    }
+    for (; p < k; ++p) {
+      for (int64_t r = q; r < q + 4; ++r) panel[p * cols + r] = src[r * ldb + p];
+    }
+  }
+#endif
+  for (; q < cols; ++q) {
+    for (int64_t p = 0; p < k; ++p) panel[p * cols + q] = src[q * ldb + p];
+  }
+}
+
 }  // namespace
 
-bool LibxsmmGemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
-                 int64_t ldb, float* c, int64_t ldc) {
+bool LibxsmmGemm(bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                 const float* b, int64_t ldb, float* c, int64_t ldc, int64_t calls) {
   if (k < 1 || k > kLibxsmmMaxK || m > INT_MAX || lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX ||
-      static_cast<double>(m) * n * k < static_cast<double>(kLibxsmmMinProduct)) {
+      static_cast<double>(m) * n * k * calls < static_cast<double>(kLibxsmmMinProduct)) {
     return false;
   }
-  // Both panel widths' kernels before any is run: all of C or none.
+  // Both panel widths' kernels before any is run: all of C or none. A
+  // transposed B goes through a panel copy, the kernels' B leading
+  // dimension then the panel's width.
   const int64_t full = std::min(n, kLibxsmmPanelCols), last = n % kLibxsmmPanelCols;
   if (!avx512::Available() && full * k > kAvx2MostPanelTerms) return false;
-  const libxsmm_smmfunction full_kernel = PanelKernel(m, full, k, lda, ldb, ldc);
-  const libxsmm_smmfunction last_kernel =
-      n > kLibxsmmPanelCols && last > 0 ? PanelKernel(m, last, k, lda, ldb, ldc) : full_kernel;
+  const libxsmm_smmfunction full_kernel = PanelKernel(m, full, k, lda, tb ? full : ldb, ldc);
+  const libxsmm_smmfunction last_kernel = n > kLibxsmmPanelCols && last > 0
+                                              ? PanelKernel(m, last, k, lda, tb ? last : ldb, ldc)
+                                              : full_kernel;
   if (full_kernel == nullptr || last_kernel == nullptr) return false;
+  ScratchBuffer<float> panel;
+  if (tb && !panel.Reset(full * k).ok()) return false;
   for (int64_t j = 0; j < n; j += kLibxsmmPanelCols) {
-    (n - j >= full ? full_kernel : last_kernel)(b + j, a, c + j);
+    const int64_t cols = std::min(full, n - j);
+    const float* panel_b = b + j;
+    if (tb) {
+      TransposedPanel(b, ldb, k, j, cols, panel.data());
+      panel_b = panel.data();
+    }
+    (cols == full ? full_kernel : last_kernel)(panel_b, a, c + j);
   }
   return true;
 }
 #else
-bool LibxsmmGemm(int64_t, int64_t, int64_t, const float*, int64_t, const float*, int64_t, float*,
-                 int64_t) {
+bool LibxsmmGemm(bool, int64_t, int64_t, int64_t, const float*, int64_t, const float*, int64_t,
+                 float*, int64_t, int64_t) {
   return false;
 }
 #endif

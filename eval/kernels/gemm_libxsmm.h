@@ -7,18 +7,22 @@
 namespace hlo {
 namespace gemm {
 
-// C (m x n, row-major, leading dimension ldc) = A (m x k) B (k x n), both
-// untransposed and row-major, on libxsmm's kernels when libxsmm is built in
-// and k is at most kLibxsmmMaxK: libxsmm sums each element as one fused
-// multiply-add chain in k order, as OpenBLAS's kernels do within one of
-// their k blocks (on whole tiles the bits were the same). Its kernels do not
-// pack B, so C goes in panels of kLibxsmmPanelCols columns, whose B stays
-// in the core's L2 (scripts/bench-gemm has the table). libxsmm's kernel
-// registry makes about 10 MB resident at its first use, so products of
-// fewer than kLibxsmmMinProduct multiply-adds stay on OpenBLAS: a small
-// program never pays it. Returns false, touching nothing, otherwise.
-bool LibxsmmGemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
-                 int64_t ldb, float* c, int64_t ldc);
+// C (m x n, row-major, leading dimension ldc) = A op(B), A (m x k)
+// untransposed and row-major, op(B) B (k x n) or, with trans_b, B^T (B
+// n x k), on libxsmm's kernels when libxsmm is built in and k is at most
+// kLibxsmmMaxK: libxsmm sums each element as one fused multiply-add chain in
+// k order, as OpenBLAS's kernels do within one of their k blocks (on whole
+// tiles the bits were the same). Its kernels do not pack B, so C goes in
+// panels of kLibxsmmPanelCols columns, whose B stays in the core's L2
+// (scripts/bench-gemm has the table); a transposed B is copied a panel at a
+// time (libxsmm 1.17 makes no kernel for it), so both forms give the same
+// bits. libxsmm's kernel
+// registry makes about 10 MB resident at its first use, so instructions of
+// fewer than kLibxsmmMinProduct multiply-adds (`calls` products of this
+// shape: a batched dot's batches) stay on OpenBLAS: a small program never
+// pays it. Returns false, touching nothing, otherwise.
+bool LibxsmmGemm(bool trans_b, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                 const float* b, int64_t ldb, float* c, int64_t ldc, int64_t calls = 1);
 
 inline constexpr int64_t kLibxsmmMaxK = 256;
 inline constexpr int64_t kLibxsmmPanelCols = 256;

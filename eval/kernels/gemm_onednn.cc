@@ -61,8 +61,8 @@ const Choice& OnednnChoice() {
 }  // namespace
 
 bool OnednnGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-                const float* b, int64_t ldb, float* c, int64_t ldc) {
-  if (k < 1 || static_cast<double>(m) * n * k < static_cast<double>(kOnednnMinProduct)) {
+                const float* b, int64_t ldb, float* c, int64_t ldc, int64_t calls) {
+  if (k < 1 || static_cast<double>(m) * n * k * calls < static_cast<double>(kOnednnMinProduct)) {
     return false;
   }
   const Choice& choice = OnednnChoice();
@@ -86,7 +86,7 @@ bool OnednnGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* 
 }
 #else
 bool OnednnGemm(bool, bool, int64_t, int64_t, int64_t, const float*, int64_t, const float*, int64_t,
-                float*, int64_t) {
+                float*, int64_t, int64_t) {
   return false;
 }
 #endif

@@ -9,18 +9,20 @@ namespace hlo {
 namespace gemm {
 
 // C (m x n, row-major, leading dimension ldc) = op(A) op(B) as Gemm takes
-// them, on oneDNN's sgemm when oneDNN is built in, the product has at least
-// kOnednnMinProduct multiply-adds, and OpenBLAS runs AVX2 kernels on a CPU
+// them, on oneDNN's sgemm when oneDNN is built in, the instruction has at
+// least kOnednnMinProduct multiply-adds, and OpenBLAS runs AVX2 kernels on a CPU
 // with AVX-512 (OPENBLAS_CORETYPE can force those; on such a machine oneDNN's
 // AVX-512 kernels ran about 2x OpenBLAS's, scripts/bench-gemm). k is summed
 // in blocks of at most kOnednnBlockK terms, each block's products one chain
 // added to C, as OpenBLAS sums its k blocks: oneDNN's own longer blocks were
 // less accurate (mean relative error 1.25e-8 against 1.06e-8 at k = 768).
 // One thread: the caller's. oneDNN makes its kernels at its first call
-// (about 25 ms), so smaller products, which a short program runs, stay on
-// OpenBLAS. Returns false, touching nothing, otherwise.
+// (about 25 ms), so instructions of fewer multiply-adds (`calls` products of
+// this shape: a batched dot's batches, a split product's parts), which a
+// short program runs, stay on OpenBLAS. Returns false, touching nothing,
+// otherwise.
 bool OnednnGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-                const float* b, int64_t ldb, float* c, int64_t ldc);
+                const float* b, int64_t ldb, float* c, int64_t ldc, int64_t calls = 1);
 
 inline constexpr int64_t kOnednnBlockK = 256;
 inline constexpr int64_t kOnednnMinProduct = int64_t{1} << 25;

@@ -8,6 +8,7 @@
 // within the rounding bound of a plain sum in long double.
 #include "eval/kernels/gemm.h"
 
+#include <array>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <complex>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "eval/kernels/column_dots.h"
+#include "eval/kernels/gemm_libxsmm.h"
 #include "eval/kernels/gemm_onednn.h"
 #include "eval/kernels/row_dots.h"
 #include "eval/linalg/lapack_fortran.h"  // lapack::Real
@@ -313,10 +315,11 @@ T RandomElement(std::mt19937& rng) {
 
 // C = op(A) op(B) through Gemm (or, with `onednn`, OnednnGemm alone, which
 // may decline: then false), every element within factor * k * eps * sum |a b|
-// of the exact sum (C starts as NaN: an element not written fails).
+// of the exact sum (C starts as NaN: an element not written fails). `calls`:
+// Gemm's count of such products in the instruction.
 template <typename T>
 bool CheckGemm(int64_t m, int64_t n, int64_t k, bool ta, bool tb, std::mt19937& rng,
-               long double factor, bool onednn = false) {
+               long double factor, bool onednn = false, int64_t calls = 1) {
   using R = lapack::Real<T>;
   const int64_t lda = (ta ? m : k) + 3, ldb = (tb ? k : n) + 5, ldc = n + 2;
   std::vector<T> a((ta ? k : m) * lda), b((tb ? n : k) * ldb);
@@ -328,7 +331,7 @@ bool CheckGemm(int64_t m, int64_t n, int64_t k, bool ta, bool tb, std::mt19937& 
       return false;
     }
   }
-  if (!onednn) gemm::Gemm<T>(ta, tb, m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc);
+  if (!onednn) gemm::Gemm<T>(ta, tb, m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc, calls);
   // The worst element's error over its bound (NaN: an element not written).
   long double worst = 0;
   int64_t worst_i = 0, worst_j = 0;
@@ -396,11 +399,13 @@ void CheckInfTimesZero(int64_t m, int64_t n, int64_t k, int64_t term) {
 }
 
 // Products of at most 256 terms per element, which run on libxsmm where it
-// is built in and the product has 2^23 multiply-adds or more (one fused
-// multiply-add chain each, so within k * eps * sum |a b|): sizes on and off
-// its register tiles, leading dimensions wider than the matrices, one
-// column panel, whole panels and a narrower last one, and the transposed
-// forms, which stay on OpenBLAS. An infinity times a zero gives NaN.
+// is built in, A is untransposed and the instruction has 2^23 multiply-adds
+// or more (one fused multiply-add chain each, so within k * eps * sum |a b|):
+// sizes on and off its register tiles and the 4x4 tiles of a transposed B's
+// panel copy, leading dimensions wider than the matrices, one column panel,
+// whole panels and a narrower last one, every transpose form, and products
+// that reach 2^23 only as one of a batch's 24. An infinity times a zero
+// gives NaN.
 TEST_CASE("Short f32 products are correct gemms (libxsmm's or OpenBLAS's)", "[gemm]") {
   std::mt19937 rng(9);
   // The first five are under libxsmm's 2^23 multiply-adds (OpenBLAS's).
@@ -412,7 +417,36 @@ TEST_CASE("Short f32 products are correct gemms (libxsmm's or OpenBLAS's)", "[ge
       CheckGemm<float>(s[0], s[1], s[2], trans & 1, trans & 2, rng, 1);
     }
   }
+  for (const auto& s : {std::array<int64_t, 3>{128, 128, 64}, {128, 64, 128}, {97, 131, 63}}) {
+    for (int trans = 0; trans < 4; ++trans) {
+      CheckGemm<float>(s[0], s[1], s[2], trans & 1, trans & 2, rng, 1, false, 24);
+    }
+  }
   CheckInfTimesZero(512, 200, 100, 7);  // libxsmm's when built in
+}
+
+// libxsmm's product with B transposed (a panel copy) gives the bits of the
+// product with B as it is: one panel, whole panels and a narrower last one,
+// k off the copy's 4x4 tiles.
+TEST_CASE("libxsmm gives a transposed B's product the bits of the untransposed one", "[gemm]") {
+  std::mt19937 rng(21);
+  const int64_t shapes[][3] = {{128, 128, 64}, {64, 600, 130}, {33, 257, 255}};
+  for (const auto& s : shapes) {
+    const int64_t m = s[0], n = s[1], k = s[2], lda = k + 1, ldb = n + 3, ldbt = k + 2;
+    const std::vector<float> a = Random<float>(m * lda, rng), b = Random<float>(k * ldb, rng);
+    std::vector<float> bt(n * ldbt, NAN), c(m * n, NAN), ct(m * n, NAN);
+    for (int64_t p = 0; p < k; ++p) {
+      for (int64_t j = 0; j < n; ++j) bt[j * ldbt + p] = b[p * ldb + j];
+    }
+    const int64_t calls = int64_t{1} << 23;  // past libxsmm's threshold
+    if (!gemm::LibxsmmGemm(false, m, n, k, a.data(), lda, b.data(), ldb, c.data(), n, calls)) {
+      WARN("libxsmm did not run here (not built in, or this CPU's kernels decline the shape)");
+      continue;
+    }
+    REQUIRE(gemm::LibxsmmGemm(true, m, n, k, a.data(), lda, bt.data(), ldbt, ct.data(), n, calls));
+    INFO("m=" << m << " n=" << n << " k=" << k);
+    REQUIRE(std::memcmp(c.data(), ct.data(), c.size() * sizeof(float)) == 0);
+  }
 }
 
 // Long f32 products (k past libxsmm's 256), which run on oneDNN where it is
