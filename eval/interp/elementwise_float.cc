@@ -174,25 +174,29 @@ __attribute__((target("avx2,fma"))) void Run(D4 f, const double* in, double* out
 // exp where many inputs lie past the vector function's range, |x| <= 87
 // (softmax's shifted scores): lanes at or below -0x1.9fe36ap+6 (expf rounds
 // them to +0) and at or above 0x1.62e43p+6 (+inf) are answered directly,
-// the other out-of-range lanes (subnormal results, NaN) call scalar expf one
-// by one, and the vector function sees only in-range lanes. (libmvec's expf,
-// used here before, sent a whole vector through a slow path, about 65 ns, as
-// soon as one lane was past its range.)
-constexpr float kExpZeroAtOrBelow = -0x1.9fe36ap+6f;
+// those with subnormal results by ExpTinyAvx512/ExpTinyAvx2 (as scalar
+// expf, they took 2.7 ms of GPT-2 small's 12 softmax exps, whose random
+// weights spread the scores past 87), the others (NaN, x in (87, 88.7))
+// call scalar expf one by one, and the vector function sees only in-range
+// lanes. (libmvec's expf, used here before, sent a whole vector through a
+// slow path, about 65 ns, as soon as one lane was past its range.)
 constexpr float kExpInfAtOrAbove = 0x1.62e43p+6f;
 
 // The scalar functions of the lanes the vector code leaves out.
-// expf flushed under FTZ: the only lanes that can give a subnormal result
-// (the vector code's results for |x| <= its range are normal), so f32 exp
-// flushes its own results (ExpFlushesItself in eval/denormals.h).
+// expf flushed under FTZ, as the hardware flushes ExpTinyAvx512's
+// multiply: f32 exp flushes its own results (ExpFlushesItself in
+// eval/denormals.h).
 float ExpLane(float x) { return ScalarExp(x, FlushesDenormalResults()); }
 float LogLane(float x) { return std::log(x); }
 float Log1pLane(float x) { return std::log1p(x); }
 
 // r with each lane set in `lanes` (a bit per lane) replaced by scalar(x).
+// (Not inlined: its aligned arrays would make its callers realign the
+// stack on every call, the common paths too.)
 using ScalarFn = float (*)(float);
-__attribute__((target("avx512f"))) __m512 WithScalarLanes(__m512 x, __m512 r, unsigned lanes,
-                                                          ScalarFn scalar) {
+__attribute__((target("avx512f"), noinline)) __m512 WithScalarLanes(__m512 x, __m512 r,
+                                                                    unsigned lanes,
+                                                                    ScalarFn scalar) {
   alignas(64) float xs[16], rs[16];
   _mm512_store_ps(xs, x);
   _mm512_store_ps(rs, r);
@@ -200,8 +204,9 @@ __attribute__((target("avx512f"))) __m512 WithScalarLanes(__m512 x, __m512 r, un
     rs[__builtin_ctz(lanes)] = scalar(xs[__builtin_ctz(lanes)]);
   return _mm512_load_ps(rs);
 }
-__attribute__((target("avx2,fma"))) __m256 WithScalarLanes(__m256 x, __m256 r, unsigned lanes,
-                                                           ScalarFn scalar) {
+__attribute__((target("avx2,fma"), noinline)) __m256 WithScalarLanes(__m256 x, __m256 r,
+                                                                     unsigned lanes,
+                                                                     ScalarFn scalar) {
   alignas(32) float xs[8], rs[8];
   _mm256_store_ps(xs, x);
   _mm256_store_ps(rs, r);
@@ -216,11 +221,15 @@ __attribute__((target("avx512f"))) __m512 ExpSaturating(__m512 x) {
       _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(kExpAvx2Range), _CMP_NLE_UQ);
   if (outside == 0) return ExpAvx512(x);
   const __mmask16 zero = _mm512_cmp_ps_mask(x, _mm512_set1_ps(kExpZeroAtOrBelow), _CMP_LE_OQ);
+  if (zero == 0xffff) return _mm512_setzero_ps();  // (masked or far-off softmax scores)
   const __mmask16 inf = _mm512_cmp_ps_mask(x, _mm512_set1_ps(kExpInfAtOrAbove), _CMP_GE_OQ);
   __m512 r = ExpAvx512(_mm512_mask_blend_ps(outside, x, _mm512_setzero_ps()));
   r = _mm512_mask_blend_ps(zero, r, _mm512_setzero_ps());
   r = _mm512_mask_blend_ps(inf, r, _mm512_set1_ps(__builtin_inff()));
-  unsigned scalar = outside & static_cast<__mmask16>(~(zero | inf));
+  const __mmask16 tiny = outside & static_cast<__mmask16>(~zero) &
+                         _mm512_cmp_ps_mask(x, _mm512_set1_ps(-kExpAvx2Range), _CMP_LT_OQ);
+  if (tiny != 0) r = _mm512_mask_blend_ps(tiny, r, ExpTinyAvx512(x));
+  unsigned scalar = outside & static_cast<__mmask16>(~(zero | inf | tiny));
   if (scalar == 0) return r;
   return WithScalarLanes(x, r, scalar, ExpLane);
 }
@@ -229,11 +238,16 @@ __attribute__((target("avx2,fma"))) __m256 ExpSaturating(__m256 x) {
   const __m256 outside = _mm256_cmp_ps(magnitude, _mm256_set1_ps(kExpAvx2Range), _CMP_NLE_UQ);
   if (_mm256_movemask_ps(outside) == 0) return ExpAvx2(x);
   const __m256 zero = _mm256_cmp_ps(x, _mm256_set1_ps(kExpZeroAtOrBelow), _CMP_LE_OQ);
+  if (_mm256_movemask_ps(zero) == 0xff) return _mm256_setzero_ps();
   const __m256 inf = _mm256_cmp_ps(x, _mm256_set1_ps(kExpInfAtOrAbove), _CMP_GE_OQ);
   __m256 r = ExpAvx2(_mm256_blendv_ps(x, _mm256_setzero_ps(), outside));
   r = _mm256_blendv_ps(r, _mm256_setzero_ps(), zero);
   r = _mm256_blendv_ps(r, _mm256_set1_ps(__builtin_inff()), inf);
-  unsigned scalar = _mm256_movemask_ps(_mm256_andnot_ps(_mm256_or_ps(zero, inf), outside));
+  const __m256 tiny = _mm256_andnot_ps(
+      zero, _mm256_and_ps(outside, _mm256_cmp_ps(x, _mm256_set1_ps(-kExpAvx2Range), _CMP_LT_OQ)));
+  if (_mm256_movemask_ps(tiny) != 0) r = _mm256_blendv_ps(r, ExpTinyAvx2(x), tiny);
+  unsigned scalar =
+      _mm256_movemask_ps(_mm256_andnot_ps(_mm256_or_ps(_mm256_or_ps(zero, inf), tiny), outside));
   if (scalar == 0) return r;
   return WithScalarLanes(x, r, scalar, ExpLane);
 }

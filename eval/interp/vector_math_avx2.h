@@ -38,15 +38,31 @@ inline constexpr float kExpLn2Hi = 0x1.62e4p-1f;
 inline constexpr float kExpLn2Lo = 0x1.7f7d1cp-20f;
 inline constexpr float kExpPoly[7] = {
     0x1.6850e4p-10f, 0x1.123bccp-7f, 0x1.555b98p-5f, 0x1.55548ep-3f, 0x1.fffff8p-2f, 1.0f, 1.0f};
-__attribute__((target("avx2,fma"))) inline __m256 ExpAvx2(__m256 x) {
+// e^r 2^(n + kBias): exp(x) with its exponent raised by kBias.
+template <int kBias>
+__attribute__((target("avx2,fma"))) inline __m256 ExpScaledAvx2(__m256 x) {
   const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(kExpLog2e)),
                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kExpLn2Hi), x);
   r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kExpLn2Lo), r);
   __m256 p = _mm256_set1_ps(kExpPoly[0]);
   for (int k = 1; k < 7; ++k) p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpPoly[k]));
-  const __m256i scale = _mm256_slli_epi32(_mm256_cvtps_epi32(n), 23);
-  return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(p), scale));
+  __m256i e = _mm256_cvtps_epi32(n);
+  if constexpr (kBias != 0) e = _mm256_add_epi32(e, _mm256_set1_epi32(kBias));
+  return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(p), _mm256_slli_epi32(e, 23)));
+}
+__attribute__((target("avx2,fma"))) inline __m256 ExpAvx2(__m256 x) { return ExpScaledAvx2<0>(x); }
+
+// exp(x) for x in (kExpZeroAtOrBelow, -kExpAvx2Range), whose results are
+// subnormal or near it (-126 >= n >= -150): e^r 2^(n + 64), a normal
+// float, times 2^-64, rounded once (to +0 under MXCSR's FTZ where the
+// result is subnormal). Within 1 ulp of double libm there (the
+// subnormals' ulp, 2^-149), as ExpAvx2 on [-87, 87]; at or below
+// kExpZeroAtOrBelow exp rounds to +0.
+inline constexpr float kExpZeroAtOrBelow = -0x1.9fe36ap+6f;
+inline constexpr float kExpTinyScale = 0x1p-64f;
+__attribute__((target("avx2,fma"))) inline __m256 ExpTinyAvx2(__m256 x) {
+  return _mm256_mul_ps(ExpScaledAvx2<64>(x), _mm256_set1_ps(kExpTinyScale));
 }
 
 // tanh(x) = sign(x) * t(|x|):

@@ -20,7 +20,8 @@ namespace elementwise {
 // (The zero-masked forms with every lane set: GCC 12's unmasked round,
 // convert and shift start from an undefined vector, which
 // -Wmaybe-uninitialized rejects.)
-__attribute__((target("avx512f"))) inline __m512 ExpAvx512(__m512 x) {
+template <int kBias>
+__attribute__((target("avx512f"))) inline __m512 ExpScaledAvx512(__m512 x) {
   constexpr __mmask16 kAll = 0xffff;
   const __m512 n = _mm512_maskz_roundscale_ps(kAll, _mm512_mul_ps(x, _mm512_set1_ps(kExpLog2e)),
                                               _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
@@ -28,8 +29,17 @@ __attribute__((target("avx512f"))) inline __m512 ExpAvx512(__m512 x) {
   r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kExpLn2Lo), r);
   __m512 p = _mm512_set1_ps(kExpPoly[0]);
   for (int k = 1; k < 7; ++k) p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kExpPoly[k]));
-  const __m512i scale = _mm512_maskz_slli_epi32(kAll, _mm512_maskz_cvtps_epi32(kAll, n), 23);
+  __m512i e = _mm512_maskz_cvtps_epi32(kAll, n);
+  if constexpr (kBias != 0) e = _mm512_add_epi32(e, _mm512_set1_epi32(kBias));
+  const __m512i scale = _mm512_maskz_slli_epi32(kAll, e, 23);
   return _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(p), scale));
+}
+__attribute__((target("avx512f"))) inline __m512 ExpAvx512(__m512 x) {
+  return ExpScaledAvx512<0>(x);
+}
+// exp(x) for x in (kExpZeroAtOrBelow, -kExpAvx2Range), as ExpTinyAvx2.
+__attribute__((target("avx512f"))) inline __m512 ExpTinyAvx512(__m512 x) {
+  return _mm512_mul_ps(ExpScaledAvx512<64>(x), _mm512_set1_ps(kExpTinyScale));
 }
 
 // log(u) + t, as LogPlusAvx2.
