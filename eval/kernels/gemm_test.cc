@@ -298,7 +298,7 @@ TEST_CASE("Products of few results sum each in RowDots' lanes, in every transpos
   CheckLaneProducts<double>();
 }
 
-// C = op(A) op(B) for products past the threaded threshold (4M multiply-
+// C = op(A) op(B) for products past the threaded threshold (2M multiply-
 // adds), split by rows (m large) or by columns (n large), with either
 // operand transposed and sizes off the split's 64-row units; leading
 // dimensions wider than the matrices.
