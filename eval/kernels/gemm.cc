@@ -74,11 +74,11 @@ HLO_ROW_MAJOR_GEMM(float, RowMajorGemmF32)
 HLO_ROW_MAJOR_GEMM(double, RowMajorGemmF64)
 #undef HLO_ROW_MAJOR_GEMM
 
-// Real multiply-adds from which a product is split across the cores. (At
-// 2^21, about 20 us on one AVX-512 core, the hand-off's few microseconds
-// are well paid: a small MLP's training step, f32[64,512] x [512,256]
-// products of 2^22, ran 0.43-0.47 -> 0.34-0.38 ms with 2^22 products
-// split, where the threshold was 2^22 and excluded them.)
+// Real multiply-adds past which a product is split across the cores: from
+// 2^21, about 20 us of one AVX-512 core, the hand-off's few microseconds
+// are well paid (a small MLP's training step, whose f32[64,512] x
+// [512,256] products of 2^22 a threshold of 2^22 kept on one core:
+// 0.43-0.47 -> 0.34-0.38 ms).
 constexpr double kThreadedProduct = double{1 << 21};
 
 // A gemv over a matrix of at least this many bytes, on the calling thread
