@@ -190,18 +190,23 @@ float ExpLane(float x) { return ScalarExp(x, FlushesDenormalResults()); }
 float LogLane(float x) { return std::log(x); }
 float Log1pLane(float x) { return std::log1p(x); }
 
-// r with each lane set in `lanes` (a bit per lane) replaced by scalar(x).
-// (Not inlined: its aligned arrays would make its callers realign the
-// stack on every call, the common paths too.)
+// rs[l] = scalar(xs[l]) for each lane l set in `lanes` (a bit per lane).
 using ScalarFn = float (*)(float);
+void ScalarLanes(const float* xs, float* rs, unsigned lanes, ScalarFn scalar) {
+  for (; lanes != 0; lanes &= lanes - 1)
+    rs[__builtin_ctz(lanes)] = scalar(xs[__builtin_ctz(lanes)]);
+}
+
+// r with each lane set in `lanes` replaced by scalar(x). (Not inlined: its
+// aligned arrays would make its callers realign the stack on every call,
+// the common paths too.)
 __attribute__((target("avx512f"), noinline)) __m512 WithScalarLanes(__m512 x, __m512 r,
                                                                     unsigned lanes,
                                                                     ScalarFn scalar) {
   alignas(64) float xs[16], rs[16];
   _mm512_store_ps(xs, x);
   _mm512_store_ps(rs, r);
-  for (; lanes != 0; lanes &= lanes - 1)
-    rs[__builtin_ctz(lanes)] = scalar(xs[__builtin_ctz(lanes)]);
+  ScalarLanes(xs, rs, lanes, scalar);
   return _mm512_load_ps(rs);
 }
 __attribute__((target("avx2,fma"), noinline)) __m256 WithScalarLanes(__m256 x, __m256 r,
@@ -210,8 +215,7 @@ __attribute__((target("avx2,fma"), noinline)) __m256 WithScalarLanes(__m256 x, _
   alignas(32) float xs[8], rs[8];
   _mm256_store_ps(xs, x);
   _mm256_store_ps(rs, r);
-  for (; lanes != 0; lanes &= lanes - 1)
-    rs[__builtin_ctz(lanes)] = scalar(xs[__builtin_ctz(lanes)]);
+  ScalarLanes(xs, rs, lanes, scalar);
   return _mm256_load_ps(rs);
 }
 
