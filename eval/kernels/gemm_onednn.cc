@@ -29,30 +29,44 @@ bool OpenblasRunsAvx512() {
 }
 
 using SetThreadsFn = void (*)(int);
+// (The header's declarations give the types; nothing is linked.)
+using VersionFn = decltype(&dnnl_version);
+using SgemmFn = decltype(&dnnl_sgemm);
 
 // oneDNN's threads come from its OpenMP runtime, whose thread count is
 // per calling thread: one, so that a product runs on its caller alone as
 // Gemm's OpenBLAS calls do (a null function where oneDNN runs sequentially).
 // False where oneDNN threads otherwise (TBB, a thread pool).
-bool OneThreadSetter(SetThreadsFn* set) {
-  const dnnl_version_t* version = dnnl_version();
+bool OneThreadSetter(void* library, VersionFn version_fn, SetThreadsFn* set) {
+  const dnnl_version_t* version = version_fn();
   *set = nullptr;
   if (version->cpu_runtime == DNNL_RUNTIME_SEQ) return true;
   if (version->cpu_runtime != DNNL_RUNTIME_OMP) return false;
-  // Looked up: hlo_eval itself is not an OpenMP program.
-  *set = reinterpret_cast<SetThreadsFn>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  // oneDNN's OpenMP runtime, loaded with it (hlo_eval is not an OpenMP
+  // program).
+  *set = reinterpret_cast<SetThreadsFn>(dlsym(library, "omp_set_num_threads"));
   return *set != nullptr;
 }
 
 struct Choice {
   bool use = false;
   SetThreadsFn set_threads = nullptr;
+  SgemmFn sgemm = nullptr;
 };
 
+// oneDNN is opened at the first product long enough for it, not linked:
+// loading it (and its OpenMP runtime) cost every process about 1.5 ms of
+// start-up, hlo-opt's and short runs' too, which never call it.
 const Choice& OnednnChoice() {
   static const Choice choice = [] {
     Choice c;
-    c.use = avx512::Available() && !OpenblasRunsAvx512() && OneThreadSetter(&c.set_threads);
+    if (!avx512::Available() || OpenblasRunsAvx512()) return c;
+    void* library = dlopen(HLO_ONEDNN_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) return c;
+    const auto version = reinterpret_cast<VersionFn>(dlsym(library, "dnnl_version"));
+    c.sgemm = reinterpret_cast<SgemmFn>(dlsym(library, "dnnl_sgemm"));
+    c.use = version != nullptr && c.sgemm != nullptr &&
+            OneThreadSetter(library, version, &c.set_threads);
     return c;
   }();
   return choice;
@@ -76,8 +90,8 @@ bool OnednnGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* 
     const int64_t lo = k * i / blocks, hi = k * (i + 1) / blocks;
     const float* a_block = ta ? a + lo * lda : a + lo;
     const float* b_block = tb ? b + lo : b + lo * ldb;
-    const dnnl_status_t st = dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, hi - lo, 1.0f,
-                                        a_block, lda, b_block, ldb, i == 0 ? 0.0f : 1.0f, c, ldc);
+    const dnnl_status_t st = choice.sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, hi - lo, 1.0f,
+                                          a_block, lda, b_block, ldb, i == 0 ? 0.0f : 1.0f, c, ldc);
     // Only invalid arguments fail, which Gemm's callers never pass; C is
     // then rewritten by the caller's fallback.
     if (st != dnnl_success) return false;
