@@ -41,7 +41,6 @@ absl::StatusOr<std::unique_ptr<MpiTransport>> MpiTransport::Start(int64_t) {
 #else  // HLO_HAVE_MPI
 
 #include <dlfcn.h>
-#include <mpi.h>
 
 #include <algorithm>
 #include <atomic>
@@ -57,6 +56,7 @@ absl::StatusOr<std::unique_ptr<MpiTransport>> MpiTransport::Start(int64_t) {
 #include <thread>
 
 #include "absl/container/inlined_vector.h"
+#include "eval/collectives/mpi_api.h"
 #include "eval/collectives/replica_rendezvous.h"
 #include "eval/collectives/shm_ring.h"
 #include "eval/collectives/wire_format.h"
@@ -1235,6 +1235,7 @@ absl::StatusOr<std::unique_ptr<MpiTransport>> MpiTransport::Start(int64_t device
     return absl::FailedPreconditionError(
         "--mpi needs the processes mpirun starts: mpirun -n R hlo-run ...");
   }
+  if (absl::Status opened = mpi::Open(); !opened.ok()) return opened;
   int provided = 0;
   MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided);
   int rank = 0, ranks = 1;

@@ -17,14 +17,14 @@
 
 #ifdef HLO_HAVE_MPI
 
-#include <mpi.h>
-
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string_view>
 #include <vector>
+
+#include "eval/collectives/mpi_api.h"
 
 namespace hlo {
 
