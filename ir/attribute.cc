@@ -255,28 +255,32 @@ int MetadataRank(std::string_view key) {
   return 100;
 }
 
-// A value XLA prints without quotes: a balanced {...} dict.
+// A value XLA prints without quotes: one {...} group that the parser's
+// Lexer::ScanBalanced reads back whole (all three kinds of brackets nested,
+// strings in either quote with backslash escapes, nothing after the last
+// brace). Anything else is printed quoted: `{"k"s16[4:1}`, whose '[' never
+// closes, printed bare did not parse again (fuzz_short).
 bool LooksLikeDict(std::string_view v) {
   if (v.size() < 2 || v.front() != '{' || v.back() != '}') return false;
-  int depth = 0;
-  bool in_string = false;
+  std::string openers;  // unclosed brackets, innermost last
   for (size_t i = 0; i < v.size(); ++i) {
-    char c = v[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-      continue;
+    const char c = v[i];
+    if (c == '"' || c == '\'') {
+      for (++i; i < v.size() && v[i] != c; ++i) {
+        if (v[i] == '\\') ++i;
+      }
+      if (i >= v.size()) return false;
+    } else if (c == '{' || c == '(' || c == '[') {
+      openers += c;
+    } else if (c == '}' || c == ')' || c == ']') {
+      if (openers.empty()) return false;
+      const char o = openers.back();
+      if (c != (o == '{' ? '}' : o == '(' ? ')' : ']')) return false;
+      openers.pop_back();
+      if (openers.empty() && i + 1 != v.size()) return false;
     }
-    if (c == '"')
-      in_string = true;
-    else if (c == '{')
-      ++depth;
-    else if (c == '}' && --depth == 0 && i + 1 != v.size())
-      return false;
   }
-  return depth == 0 && !in_string;
+  return openers.empty();
 }
 }  // namespace
 
