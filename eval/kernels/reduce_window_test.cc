@@ -7,8 +7,8 @@
 // four index operands picked by one predicate of two of them, folded as
 // those two and the winner's offset: se*, either way round) beside
 // padded, overlapping, dilated and strided ones, cumulative windows along
-// the minor dimension (the scan runs 8 lines at a time: 144 lines, and 20
-// with a tail of 4) and, for reducers the batched interpreter runs (XLA's
+// the minor dimension (the scan runs a tile of 16 f32 lines at a time: 144
+// lines, and 20 with a tail of 4) and, for reducers the batched interpreter runs (XLA's
 // logaddexp, argmax), along the minor and a middle dimension, and
 // transposed pooling (base dilation and padding with
 // an identity init, whose folds are skipped), on operands full of ties,
@@ -28,7 +28,8 @@
 namespace hlo {
 namespace {
 
-constexpr std::string_view kModule = R"(
+// The reducers, selects and scatters the modules below call.
+constexpr std::string_view kComputations = R"(
 maxf {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
@@ -101,6 +102,9 @@ ges {
   ROOT c = pred[] compare(a, b), direction=GE
 }
 
+)";
+
+constexpr std::string_view kEntry = R"(
 ENTRY e {
   x = f32[3,6,8,5] parameter(0)
   g = f32[3,3,4,5] parameter(1)
@@ -190,8 +194,10 @@ std::string ExpandedSelectReducer(std::string_view name, bool flipped) {
   return text;
 }
 
-// Few distinct values (ties in most windows), signed zeros and some NaN.
-Value RandomArray(const Shape& shape, std::mt19937& rng) {
+// Few distinct values (ties in most windows), signed zeros and some NaN
+// (`with_nan`: else 2.5 in their place, for long lines, which a NaN would
+// make all NaN).
+Value RandomArray(const Shape& shape, std::mt19937& rng, bool with_nan = true) {
   absl::StatusOr<Literal> lit = Literal::Create(shape);
   REQUIRE(lit.ok());
   const int64_t n = lit->element_count();
@@ -206,7 +212,7 @@ Value RandomArray(const Shape& shape, std::mt19937& rng) {
       if (v == 12) f = -1.5e-38f;  // -0 where denormals are flushed
       if (v == 13) f = -0.0f;
       if (v == 14) f = 0.0f;
-      if (v == 15) f = std::numeric_limits<float>::quiet_NaN();
+      if (v == 15) f = with_nan ? std::numeric_limits<float>::quiet_NaN() : 2.5f;
       lit->typed<float>()[k] = f;
     }
   }
@@ -217,7 +223,7 @@ TEST_CASE("reduce-window and select-and-scatter: typed loops equal the element-b
           "[reduce_window]") {
   std::unique_ptr<Module> m =
       ParseTestModule(StrCat("HloModule windows\n\n", ExpandedSelectReducer("sas_expanded", false),
-                             ExpandedSelectReducer("sas_flipped", true), kModule));
+                             ExpandedSelectReducer("sas_flipped", true), kComputations, kEntry));
   std::mt19937 rng(7);
   // Rounds 4-7 flush denormals (MXCSR's FTZ): a sum can then be -0, where
   // skipping the folds of a +0 init (holes, padding) would not be exact.
@@ -237,6 +243,54 @@ TEST_CASE("reduce-window and select-and-scatter: typed loops equal the element-b
     slow.flush_denormals = round >= 4;
     Evaluator plain(*m, slow);
     absl::StatusOr<Value> want = plain.Run(args);
+    REQUIRE(want.ok());
+    for (size_t k = 0; k < want->elements().size(); ++k) {
+      INFO("round " << round << ", output " << k);
+      CheckSameBytes(got->elements()[k], want->elements()[k]);
+    }
+  }
+}
+
+// Scans along the minor dimension run a tile of lines at a time (16 f32
+// lanes), 256 operand columns per tile: lines longer than that (carried
+// across column chunks), an exclusive form (one more output than columns),
+// a line count off the tile, and enough tiles to be split over the cores
+// (short lines: the element-by-element path's cost grows with their square).
+constexpr std::string_view kLongScansEntry = R"(
+ENTRY e {
+  z = f32[21,300] parameter(0)
+  w = f32[16390,8] parameter(1)
+  iw = s32[16390,8] parameter(2)
+  zero = f32[] constant(0)
+  ninf = f32[] constant(-inf)
+  zi = s32[] constant(0)
+  long = f32[21,300] reduce-window(z, zero), window={size=1x300 pad=0_0x299_0}, to_apply=addf
+  long_exclusive = f32[21,301] reduce-window(z, zero), window={size=1x300 pad=0_0x300_0}, to_apply=addf
+  long_max = f32[21,300] reduce-window(z, ninf), window={size=1x300 pad=0_0x299_0}, to_apply=maxf
+  many = f32[16390,8] reduce-window(w, zero), window={size=1x8 pad=0_0x7_0}, to_apply=addf
+  many_max = f32[16390,8] reduce-window(w, ninf), window={size=1x8 pad=0_0x7_0}, to_apply=maxf
+  many_int = s32[16390,8] reduce-window(iw, zi), window={size=1x8 pad=0_0x7_0}, to_apply=adds
+  ROOT t = (f32[21,300], f32[21,301], f32[21,300], f32[16390,8], f32[16390,8], s32[16390,8]) tuple(long, long_exclusive, long_max, many, many_max, many_int)
+}
+)";
+
+TEST_CASE("reduce-window: long scans along the minor dimension equal the element-by-element path",
+          "[reduce_window]") {
+  std::unique_ptr<Module> m =
+      ParseTestModule(StrCat("HloModule long_scans\n\n", kComputations, kLongScansEntry));
+  std::mt19937 rng(11);
+  for (int round = 0; round < 2; ++round) {
+    std::vector<Value> args;
+    for (int64_t p = 0; p < m->entry()->parameter_count(); ++p) {
+      args.push_back(RandomArray(m->entry()->parameter(p)->shape(), rng, /*with_nan=*/false));
+    }
+    EvalOptions fast;
+    fast.flush_denormals = round == 1;
+    absl::StatusOr<Value> got = Evaluator(*m, fast).Run(args);
+    REQUIRE(got.ok());
+    EvalOptions slow = fast;
+    slow.fast_paths = false;
+    absl::StatusOr<Value> want = Evaluator(*m, slow).Run(args);
     REQUIRE(want.ok());
     for (size_t k = 0; k < want->elements().size(); ++k) {
       INFO("round " << round << ", output " << k);
