@@ -254,6 +254,7 @@ TEST_CASE("reduce-window and select-and-scatter: typed loops equal the element-b
 // Scans along the minor dimension run a tile of lines at a time (16 f32
 // lanes), 256 operand columns per tile: lines longer than that (carried
 // across column chunks), an exclusive form (one more output than columns),
+// windows as long as the line (the first output only after a chunk of none),
 // a line count off the tile, and enough tiles to be split over the cores
 // (short lines: the element-by-element path's cost grows with their square).
 constexpr std::string_view kLongScansEntry = R"(
@@ -267,10 +268,12 @@ ENTRY e {
   long = f32[21,300] reduce-window(z, zero), window={size=1x300 pad=0_0x299_0}, to_apply=addf
   long_exclusive = f32[21,301] reduce-window(z, zero), window={size=1x300 pad=0_0x300_0}, to_apply=addf
   long_max = f32[21,300] reduce-window(z, ninf), window={size=1x300 pad=0_0x299_0}, to_apply=maxf
+  whole = f32[21,1] reduce-window(z, zero), window={size=1x300}, to_apply=addf
+  whole_padded = f32[21,11] reduce-window(z, zero), window={size=1x300 pad=0_0x10_0}, to_apply=addf
   many = f32[16390,8] reduce-window(w, zero), window={size=1x8 pad=0_0x7_0}, to_apply=addf
   many_max = f32[16390,8] reduce-window(w, ninf), window={size=1x8 pad=0_0x7_0}, to_apply=maxf
   many_int = s32[16390,8] reduce-window(iw, zi), window={size=1x8 pad=0_0x7_0}, to_apply=adds
-  ROOT t = (f32[21,300], f32[21,301], f32[21,300], f32[16390,8], f32[16390,8], s32[16390,8]) tuple(long, long_exclusive, long_max, many, many_max, many_int)
+  ROOT t = (f32[21,300], f32[21,301], f32[21,300], f32[21,1], f32[21,11], f32[16390,8], f32[16390,8], s32[16390,8]) tuple(long, long_exclusive, long_max, whole, whole_padded, many, many_max, many_int)
 }
 )";
 
