@@ -331,14 +331,15 @@ __attribute__((target("avx2,fma"))) __m256 LogChecked(__m256 x) {
 // padding; they went to log1pf a lane at a time.)
 __attribute__((target("avx512f"))) __m512 Log1pChecked(__m512 x) {
   const __m512 magnitude = _mm512_abs_ps(x);
+  // (A NaN is not tiny, and fails x > -1: usual needs no third compare.)
+  const __mmask16 tiny =
+      _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(std::numeric_limits<float>::min()), _CMP_LT_OQ);
   const __mmask16 usual =
       _mm512_cmp_ps_mask(x, _mm512_set1_ps(-1.0f), _CMP_GT_OQ) &
       _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(__builtin_inff()), _CMP_LT_OQ) &
-      _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(std::numeric_limits<float>::min()), _CMP_GE_OQ);
+      static_cast<__mmask16>(~tiny);
   __m512 r = Log1pAvx512(x);
   if (usual == 0xffff) return r;
-  const __mmask16 tiny =
-      _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(std::numeric_limits<float>::min()), _CMP_LT_OQ);
   const __mmask16 nan_or_inf = _mm512_cmp_ps_mask(x, _mm512_set1_ps(__builtin_inff()), _CMP_NLT_UQ);
   r = _mm512_mask_blend_ps(tiny, r, x);
   r = _mm512_mask_blend_ps(nan_or_inf, r, _mm512_add_ps(x, x));
@@ -348,14 +349,13 @@ __attribute__((target("avx512f"))) __m512 Log1pChecked(__m512 x) {
 }
 __attribute__((target("avx2,fma"))) __m256 Log1pChecked(__m256 x) {
   const __m256 magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);
-  const __m256 smallest = _mm256_set1_ps(std::numeric_limits<float>::min());
-  const __m256 usual = _mm256_and_ps(
-      _mm256_and_ps(_mm256_cmp_ps(x, _mm256_set1_ps(-1.0f), _CMP_GT_OQ),
-                    _mm256_cmp_ps(magnitude, _mm256_set1_ps(__builtin_inff()), _CMP_LT_OQ)),
-      _mm256_cmp_ps(magnitude, smallest, _CMP_GE_OQ));
+  const __m256 tiny =
+      _mm256_cmp_ps(magnitude, _mm256_set1_ps(std::numeric_limits<float>::min()), _CMP_LT_OQ);
+  const __m256 usual = _mm256_andnot_ps(
+      tiny, _mm256_and_ps(_mm256_cmp_ps(x, _mm256_set1_ps(-1.0f), _CMP_GT_OQ),
+                          _mm256_cmp_ps(magnitude, _mm256_set1_ps(__builtin_inff()), _CMP_LT_OQ)));
   __m256 r = Log1pAvx2(x);
   if (_mm256_movemask_ps(usual) == 0xff) return r;
-  const __m256 tiny = _mm256_cmp_ps(magnitude, smallest, _CMP_LT_OQ);
   const __m256 nan_or_inf = _mm256_cmp_ps(x, _mm256_set1_ps(__builtin_inff()), _CMP_NLT_UQ);
   r = _mm256_blendv_ps(r, x, tiny);
   r = _mm256_blendv_ps(r, _mm256_add_ps(x, x), nan_or_inf);

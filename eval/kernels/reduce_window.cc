@@ -408,11 +408,11 @@ void PrefixScan(const T* src, T init, const std::vector<WindowAxis>& axes, int d
     const int64_t tiles = (l.outer + kLanes - 1) / kLanes;
     const int64_t min_tiles = std::max<int64_t>(1, (int64_t{1} << 16) / (kLanes * a.in));
     ParallelRows(tiles, min_tiles, [&](int64_t begin, int64_t end) {
-      LineTiles<T> tiles;
+      LineTiles<T> buffers;
       for (int64_t t = begin; t < end; ++t) {
         const int64_t q = t * kLanes;
         ScanLineTile<op>(src + q * a.in, init, a, std::min(kLanes, l.outer - q), dst + q * a.out,
-                         tiles);
+                         buffers);
       }
     });
     return;
