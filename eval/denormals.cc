@@ -10,14 +10,9 @@
 #define HLO_HAVE_MXCSR 1
 #endif
 
-#include <cblas.h>
-
+#include "eval/blas_api.h"
 #include "eval/vector_clones.h"
 #include "ir/compare_order.h"
-
-// OpenBLAS's own shutdown of its worker threads (exported, not in cblas.h);
-// its next threaded call starts them again, from the calling thread.
-extern "C" int blas_thread_shutdown_(void);
 
 namespace hlo {
 namespace {
@@ -99,10 +94,11 @@ bool IsWideFloat(PT t) { return t == PT::kF32 || t == PT::kF64 || t == PT::kC64 
 
 // Stops OpenBLAS's worker threads, keeping their number: its next threaded
 // call starts them again from the calling thread, with that thread's MXCSR.
+// (Before OpenBLAS is open there are none: its first call starts them.)
 void RestartBlasThreads() {
-  const int threads = openblas_get_num_threads();
-  blas_thread_shutdown_();
-  openblas_set_num_threads(threads);
+  const int threads = blas::Threads();
+  blas::StopThreads();
+  blas::SetThreads(threads);
 }
 
 // Whether this thread's MXCSR has DAZ and FTZ set.

@@ -135,9 +135,10 @@ class Checker:
             f.write(data)
         return self.path(name)
 
-    def run(self, tool, *args):
+    def run(self, tool, *args, env=None):
         p = subprocess.run([os.path.join(self.bin, tool), *args], cwd=self.work,
-                           capture_output=True, text=True, timeout=120)
+                           capture_output=True, text=True, timeout=120,
+                           env=None if env is None else {**os.environ, **env})
         if self.verbose:
             print(f"$ {tool} {' '.join(args)}\n  -> {p.returncode}\n{p.stdout}{p.stderr}")
         return p
@@ -449,9 +450,29 @@ def test_numerics(c):
     c.expect_exit("no module and no --compare-values is an error", p, 2, "input is required")
 
 
+def test_lazy_libraries(c):
+    """OpenBLAS, oneDNN and Open MPI are opened when first needed, not at
+    start-up (eval/blas_api.h, eval/shared_library.h): the dynamic loader's
+    log (LD_DEBUG=files) names none of them for an add, and OpenBLAS for a
+    cholesky, whose result is still the factor."""
+    debug = {"LD_DEBUG": "files"}
+    p = c.run("hlo-run", "add.hlo", "--input", "a.npy", "--input", "b.npy", env=debug)
+    loaded = [lib for lib in ("libopenblas", "libgfortran", "libdnnl", "libmpi")
+              if lib in p.stderr]
+    c.check("an add loads no BLAS, oneDNN or MPI", p.returncode == 0 and not loaded,
+            f"exit {p.returncode}; loaded {loaded}")
+    c.write("chol.hlo", "HloModule chol\nENTRY e {\n  a = f32[2,2] constant({{4, 2}, {2, 5}})\n"
+            "  ROOT c = f32[2,2] cholesky(a), lower=true\n}\n")
+    p = c.run("hlo-run", "chol.hlo", env=debug)
+    # [[4, 2], [2, 5]] = L L^T with L = [[2, 0], [1, 2]].
+    c.check("a cholesky opens OpenBLAS and factors", p.returncode == 0 and
+            "file=libopenblas" in p.stderr and p.stdout.strip() == "f32[2,2] {{2, 0}, {1, 2}}",
+            f"exit {p.returncode}; stdout {p.stdout!r}")
+
+
 TESTS = [test_conflicts, test_bench, test_expect_leaves, test_opt_multi_module, test_run_multi_module,
          test_opt_conflicts, test_output_extension, test_inline_input, test_profile, test_npz,
-         test_messages, test_shared_xla_case, test_numerics]
+         test_messages, test_shared_xla_case, test_numerics, test_lazy_libraries]
 
 
 def main():

@@ -4,55 +4,24 @@
 
 #include <dlfcn.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <string>
+#include "eval/shared_library.h"
 
 namespace hlo {
 namespace mpi {
 namespace {
 
-struct Library {
-  void* handle = nullptr;
-  std::string error;
-};
-
-const Library& Opened() {
-  static const Library library = [] {
-    Library l;
-    // RTLD_GLOBAL: Open MPI opens its components (mca_*.so) later, and they
-    // resolve libmpi's symbols from the global scope.
-    l.handle = dlopen(HLO_MPI_SONAME, RTLD_NOW | RTLD_GLOBAL);
-    if (l.handle == nullptr) {
-      const char* why = dlerror();
-      l.error = std::string("cannot open the MPI library ") + HLO_MPI_SONAME + ": " +
-                (why != nullptr ? why : "dlopen failed");
-    }
-    return l;
-  }();
+// RTLD_GLOBAL: Open MPI opens its components (mca_*.so) later, and they
+// resolve libmpi's symbols from the global scope.
+LazyLibrary& Library() {
+  static LazyLibrary library("the MPI library", HLO_MPI_SONAME, RTLD_NOW | RTLD_GLOBAL);
   return library;
 }
 
 }  // namespace
 
-absl::Status Open() {
-  const Library& l = Opened();
-  if (l.handle == nullptr) return absl::FailedPreconditionError(l.error);
-  return absl::OkStatus();
-}
+absl::Status Open() { return Library().Open(); }
 
-void* Symbol(const char* name) {
-  const Library& l = Opened();
-  void* p = l.handle != nullptr ? dlsym(l.handle, name) : nullptr;
-  if (p == nullptr) {
-    std::fprintf(stderr, "hlo-run: error: %s\n",
-                 l.handle == nullptr
-                     ? l.error.c_str()
-                     : (std::string(HLO_MPI_SONAME) + " has no symbol " + name).c_str());
-    std::_Exit(1);
-  }
-  return p;
-}
+void* Symbol(const char* name) { return Library().Symbol(name); }
 
 }  // namespace mpi
 }  // namespace hlo

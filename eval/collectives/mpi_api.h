@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include "absl/status/status.h"
+#include "eval/shared_library.h"
 
 namespace hlo {
 namespace mpi {
@@ -29,11 +30,7 @@ void* Symbol(const char* name);
 }  // namespace mpi
 }  // namespace hlo
 
-#define HLO_MPI_FUNCTION(name)                                                            \
-  ([] {                                                                                   \
-    static const auto f = reinterpret_cast<decltype(&::name)>(::hlo::mpi::Symbol(#name)); \
-    return f;                                                                             \
-  }())
+#define HLO_MPI_FUNCTION(name) HLO_LAZY_FUNCTION(::hlo::mpi::Symbol, name)
 
 #ifdef OMPI_PREDEFINED_GLOBAL
 #undef OMPI_PREDEFINED_GLOBAL

@@ -4,13 +4,12 @@
 // and the results must be equal, whatever the summation order.
 #include "eval/kernels/convolution_winograd.h"
 
-#include <cblas.h>
-
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <random>
 #include <vector>
 
+#include "eval/blas_api.h"
 #include "eval/kernels/gemm.h"
 
 namespace hlo {
@@ -86,17 +85,17 @@ TEST_CASE("Winograd 3x3 equals the direct sum: odd sizes, padding 0-2, batches",
 }
 
 TEST_CASE("SingleThreadedBlas nests and restores OpenBLAS's thread count", "[winograd]") {
-  const int before = openblas_get_num_threads();
+  const int before = blas::Threads();
   {
     gemm::SingleThreadedBlas outer;
-    CHECK(openblas_get_num_threads() == 1);
+    CHECK(blas::Threads() == 1);
     {
       gemm::SingleThreadedBlas inner;
-      CHECK(openblas_get_num_threads() == 1);
+      CHECK(blas::Threads() == 1);
     }
-    CHECK(openblas_get_num_threads() == 1);
+    CHECK(blas::Threads() == 1);
   }
-  CHECK(openblas_get_num_threads() == before);
+  CHECK(blas::Threads() == before);
 }
 
 }  // namespace

@@ -1,8 +1,6 @@
 // gemm through OpenBLAS, and the strided dot core (see eval/kernels/gemm.h).
 #include "eval/kernels/gemm.h"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <atomic>
 #include <climits>
@@ -13,6 +11,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "eval/blas_api.h"
 #include "eval/kernels/column_dots.h"
 #include "eval/kernels/gemm_convert.h"
 #include "eval/kernels/gemm_libxsmm.h"
@@ -396,26 +395,22 @@ int blas_threads_saved = 1;
 SingleThreadedBlas::SingleThreadedBlas() {
   std::lock_guard<std::mutex> lock(blas_threads_mutex);
   if (blas_threads_users++ == 0) {
-    blas_threads_saved = openblas_get_num_threads();
-    openblas_set_num_threads(1);
+    blas_threads_saved = blas::Threads();
+    blas::SetThreads(1);
   }
 }
 
 SingleThreadedBlas::~SingleThreadedBlas() {
   std::lock_guard<std::mutex> lock(blas_threads_mutex);
-  if (--blas_threads_users == 0) openblas_set_num_threads(blas_threads_saved);
+  if (--blas_threads_users == 0) blas::SetThreads(blas_threads_saved);
 }
-
-// OpenBLAS's own shutdown of its worker threads (exported, not in cblas.h);
-// a later threaded call would start them again.
-extern "C" int blas_thread_shutdown_(void);
 
 void StopBlasThreads() {
-  openblas_set_num_threads(1);
-  blas_thread_shutdown_();
+  blas::SetThreads(1);
+  blas::StopThreads();
 }
 
-void ParkBlasThreads() { blas_thread_shutdown_(); }
+void ParkBlasThreads() { blas::StopThreads(); }
 
 // ---- the strided dot core -------------------------------------------------------
 

@@ -2,13 +2,13 @@
 #include "eval/kernels/gemm_onednn.h"
 
 #ifdef HLO_HAVE_ONEDNN
-#include <cblas.h>
 #include <dlfcn.h>
 #include <dnnl.h>
 #include <strings.h>
 
 #include <algorithm>
 
+#include "eval/blas_api.h"
 #include "eval/kernels/avx512_lanes.h"
 #endif
 
@@ -21,7 +21,7 @@ namespace {
 // Whether OpenBLAS runs its AVX-512 kernels (the names of its kernel sets
 // that have them).
 bool OpenblasRunsAvx512() {
-  const char* name = openblas_get_corename();
+  const char* name = blas::CoreName();
   for (const char* wide : {"SkylakeX", "Cooperlake", "SapphireRapids"}) {
     if (strcasecmp(name, wide) == 0) return true;
   }

@@ -10,7 +10,6 @@
 // NaN for that batch element, as XLA's CholeskyExpander does (the spec
 // leaves it undefined). triangular-solve reads only the `lower` triangle and,
 // with unit_diagonal, not the diagonal either.
-#include <cblas.h>
 
 #include <climits>
 #include <complex>
@@ -20,19 +19,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "eval/blas_api.h"
 #include "eval/kernels/kernels.h"
+#include "eval/linalg/lapack_fortran.h"
 #include "ir/strings.h"
-
-extern "C" {
-// LAPACK's Cholesky factorisation (column-major). The trailing argument is
-// gfortran's hidden length of the character argument.
-void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info, size_t);
-void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
-void cpotrf_(const char* uplo, const int* n, std::complex<float>* a, const int* lda, int* info,
-             size_t);
-void zpotrf_(const char* uplo, const int* n, std::complex<double>* a, const int* lda, int* info,
-             size_t);
-}
 
 namespace hlo {
 namespace {
@@ -83,16 +73,6 @@ absl::Status CheckBlasSize(int64_t rows, int64_t cols) {
 
 // ---- cholesky -------------------------------------------------------------------
 
-template <typename W>
-int Potrf(char uplo, int n, W* a) {
-  int info = 0;
-  if constexpr (std::is_same_v<W, float>) spotrf_(&uplo, &n, a, &n, &info, 1);
-  if constexpr (std::is_same_v<W, double>) dpotrf_(&uplo, &n, a, &n, &info, 1);
-  if constexpr (std::is_same_v<W, C64>) cpotrf_(&uplo, &n, a, &n, &info, 1);
-  if constexpr (std::is_same_v<W, C128>) zpotrf_(&uplo, &n, a, &n, &info, 1);
-  return info;
-}
-
 // Factors every n x n matrix of `data` in place.
 template <typename W>
 void CholeskyBatch(std::vector<W>& data, int64_t n, bool lower) {
@@ -103,7 +83,7 @@ void CholeskyBatch(std::vector<W>& data, int64_t n, bool lower) {
   const char uplo = lower ? 'U' : 'L';
   for (int64_t b = 0; b < batch; ++b) {
     W* m = data.data() + b * n * n;
-    if (Potrf(uplo, static_cast<int>(n), m) != 0) {
+    if (lapack::Potrf(uplo, static_cast<int>(n), m, static_cast<int>(n)) != 0) {
       std::fill(m, m + n * n, W(std::numeric_limits<float>::quiet_NaN()));
       continue;
     }

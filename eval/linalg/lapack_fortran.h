@@ -4,13 +4,16 @@
 // Arguments go by pointer, column-major matrices; the trailing size_t
 // arguments are gfortran's hidden lengths of the character arguments. Each
 // wrapper returns LAPACK's `info`. Workspace sizes are the callers'
-// business (see WorkspaceQuery).
+// business (see WorkspaceQuery). The routines are called through
+// HLO_BLAS_FUNCTION: OpenBLAS is opened at the first call (eval/blas_api.h).
 #ifndef HLO_EVAL_LINALG_LAPACK_FORTRAN_H_
 #define HLO_EVAL_LINALG_LAPACK_FORTRAN_H_
 
 #include <complex>
 #include <cstddef>
 #include <type_traits>
+
+#include "eval/blas_api.h"
 
 namespace hlo::lapack {
 
@@ -98,28 +101,28 @@ HLO_LAPACK_DECLARE_COMPLEX(z, std::complex<double>, double)
 namespace hlo::lapack {
 
 // Calls the s/d/c/z form of a routine for element type T.
-#define HLO_LAPACK_DISPATCH(routine, ...)         \
-  do {                                            \
-    if constexpr (std::is_same_v<T, float>)       \
-      s##routine##_(__VA_ARGS__);                 \
-    else if constexpr (std::is_same_v<T, double>) \
-      d##routine##_(__VA_ARGS__);                 \
-    else if constexpr (std::is_same_v<T, C64>)    \
-      c##routine##_(__VA_ARGS__);                 \
-    else                                          \
-      z##routine##_(__VA_ARGS__);                 \
+#define HLO_LAPACK_DISPATCH(routine, ...)            \
+  do {                                               \
+    if constexpr (std::is_same_v<T, float>)          \
+      HLO_BLAS_FUNCTION(s##routine##_)(__VA_ARGS__); \
+    else if constexpr (std::is_same_v<T, double>)    \
+      HLO_BLAS_FUNCTION(d##routine##_)(__VA_ARGS__); \
+    else if constexpr (std::is_same_v<T, C64>)       \
+      HLO_BLAS_FUNCTION(c##routine##_)(__VA_ARGS__); \
+    else                                             \
+      HLO_BLAS_FUNCTION(z##routine##_)(__VA_ARGS__); \
   } while (0)
 // The same where the complex routine has another name (orgqr / ungqr).
-#define HLO_LAPACK_DISPATCH2(real, complex, ...)  \
-  do {                                            \
-    if constexpr (std::is_same_v<T, float>)       \
-      s##real##_(__VA_ARGS__);                    \
-    else if constexpr (std::is_same_v<T, double>) \
-      d##real##_(__VA_ARGS__);                    \
-    else if constexpr (std::is_same_v<T, C64>)    \
-      c##complex##_(__VA_ARGS__);                 \
-    else                                          \
-      z##complex##_(__VA_ARGS__);                 \
+#define HLO_LAPACK_DISPATCH2(real, complex, ...)     \
+  do {                                               \
+    if constexpr (std::is_same_v<T, float>)          \
+      HLO_BLAS_FUNCTION(s##real##_)(__VA_ARGS__);    \
+    else if constexpr (std::is_same_v<T, double>)    \
+      HLO_BLAS_FUNCTION(d##real##_)(__VA_ARGS__);    \
+    else if constexpr (std::is_same_v<T, C64>)       \
+      HLO_BLAS_FUNCTION(c##complex##_)(__VA_ARGS__); \
+    else                                             \
+      HLO_BLAS_FUNCTION(z##complex##_)(__VA_ARGS__); \
   } while (0)
 
 // B := alpha op(A)^-1 B (side 'L') or alpha B op(A)^-1 (side 'R').
@@ -216,15 +219,17 @@ int Syevd(char jobz, char uplo, int n, T* a, int lda, Real<T>* w, T* work, int l
           Real<T>* rwork, int lrwork, int* iwork, int liwork) {
   int info = 0;
   if constexpr (std::is_same_v<T, float>) {
-    ssyevd_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork, &info, 1, 1);
+    HLO_BLAS_FUNCTION(ssyevd_)
+    (&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork, &info, 1, 1);
   } else if constexpr (std::is_same_v<T, double>) {
-    dsyevd_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork, &info, 1, 1);
+    HLO_BLAS_FUNCTION(dsyevd_)
+    (&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork, &info, 1, 1);
   } else if constexpr (std::is_same_v<T, C64>) {
-    cheevd_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork, &lrwork, iwork, &liwork, &info, 1,
-            1);
+    HLO_BLAS_FUNCTION(cheevd_)
+    (&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork, &lrwork, iwork, &liwork, &info, 1, 1);
   } else {
-    zheevd_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork, &lrwork, iwork, &liwork, &info, 1,
-            1);
+    HLO_BLAS_FUNCTION(zheevd_)
+    (&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork, &lrwork, iwork, &liwork, &info, 1, 1);
   }
   if constexpr (!kIsComplex<T>) (void)rwork, (void)lrwork;
   return info;

@@ -1,6 +1,5 @@
 #include "eval/runtime/profiler.h"
 
-#include <cblas.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "eval/blas_api.h"
 #include "eval/value.h"
 #include "ir/output_file.h"
 #include "ir/strings.h"
@@ -156,8 +156,8 @@ MachineLimits MeasureMachineLimits() {
   MachineLimits limits;
   auto start = Clock::now();
   MeasureMemcpy(limits);
-  limits.blas_threads = openblas_get_num_threads();
-  limits.blas_kernels = openblas_get_corename();
+  limits.blas_kernels = blas::CoreName();  // (opens OpenBLAS, whose count follows)
+  limits.blas_threads = blas::Threads();
   // 512^3 is 0.27 GFLOP; with many cores it finishes too soon to reach the
   // peak, so 1024^3 (2.1 GFLOP, under 16 ms at that rate) follows when it
   // took under 2 ms.
