@@ -175,6 +175,7 @@ void SolveBatch(const std::vector<W>& a, std::vector<W>& b, int64_t n, int64_t r
   const CBLAS_UPLO uplo = o.lower ? CblasLower : CblasUpper;
   const CBLAS_DIAG diag = o.unit_diagonal ? CblasUnit : CblasNonUnit;
   const int m = static_cast<int>(rows), k = static_cast<int>(cols), lda = static_cast<int>(n);
+  blas::PrepareWorkers(n, std::max(rows, cols));
   for (int64_t i = 0; i < batch; ++i) {
     const W* am = a.data() + i * n * n;
     W* bm = b.data() + i * rows * cols;

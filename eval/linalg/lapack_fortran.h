@@ -129,12 +129,14 @@ namespace hlo::lapack {
 template <typename T>
 void Trsm(char side, char uplo, char trans, char diag, int m, int n, T alpha, const T* a, int lda,
           T* b, int ldb) {
+  blas::PrepareWorkers(m, n);
   HLO_LAPACK_DISPATCH(trsm, &side, &uplo, &trans, &diag, &m, &n, &alpha, a, &lda, b, &ldb, 1, 1, 1,
                       1);
 }
 
 template <typename T>
 int Getrf(int m, int n, T* a, int lda, int* ipiv) {
+  blas::PrepareWorkers(m, n);
   int info = 0;
   HLO_LAPACK_DISPATCH(getrf, &m, &n, a, &lda, ipiv, &info);
   return info;
@@ -142,6 +144,7 @@ int Getrf(int m, int n, T* a, int lda, int* ipiv) {
 
 template <typename T>
 int Geqrf(int m, int n, T* a, int lda, T* tau, T* work, int lwork) {
+  blas::PrepareWorkers(m, n);
   int info = 0;
   HLO_LAPACK_DISPATCH(geqrf, &m, &n, a, &lda, tau, work, &lwork, &info);
   return info;
@@ -150,6 +153,7 @@ int Geqrf(int m, int n, T* a, int lda, T* tau, T* work, int lwork) {
 // rwork: 2n reals for the complex forms (unused for real ones).
 template <typename T>
 int Geqp3(int m, int n, T* a, int lda, int* jpvt, T* tau, T* work, int lwork, Real<T>* rwork) {
+  blas::PrepareWorkers(m, n);
   int info = 0;
   if constexpr (kIsComplex<T>) {
     HLO_LAPACK_DISPATCH(geqp3, &m, &n, a, &lda, jpvt, tau, work, &lwork, rwork, &info);
@@ -161,6 +165,7 @@ int Geqp3(int m, int n, T* a, int lda, int* jpvt, T* tau, T* work, int lwork, Re
 
 template <typename T>
 int Orgqr(int m, int n, int k, T* a, int lda, const T* tau, T* work, int lwork) {
+  blas::PrepareWorkers(m, n);
   int info = 0;
   HLO_LAPACK_DISPATCH2(orgqr, ungqr, &m, &n, &k, a, &lda, tau, work, &lwork, &info);
   return info;
@@ -169,6 +174,7 @@ int Orgqr(int m, int n, int k, T* a, int lda, const T* tau, T* work, int lwork) 
 template <typename T>
 int Ormqr(char side, char trans, int m, int n, int k, const T* a, int lda, const T* tau, T* c,
           int ldc, T* work, int lwork) {
+  blas::PrepareWorkers(m, n);
   int info = 0;
   HLO_LAPACK_DISPATCH2(ormqr, unmqr, &side, &trans, &m, &n, &k, a, &lda, tau, c, &ldc, work, &lwork,
                        &info, 1, 1);
@@ -177,6 +183,7 @@ int Ormqr(char side, char trans, int m, int n, int k, const T* a, int lda, const
 
 template <typename T>
 int Potrf(char uplo, int n, T* a, int lda) {
+  blas::PrepareWorkers(n, n);
   int info = 0;
   HLO_LAPACK_DISPATCH(potrf, &uplo, &n, a, &lda, &info, 1);
   return info;
@@ -186,6 +193,7 @@ int Potrf(char uplo, int n, T* a, int lda) {
 template <typename T>
 int Gesdd(char jobz, int m, int n, T* a, int lda, Real<T>* s, T* u, int ldu, T* vt, int ldvt,
           T* work, int lwork, Real<T>* rwork, int* iwork) {
+  blas::PrepareWorkers(m, n);
   int info = 0;
   if constexpr (kIsComplex<T>) {
     HLO_LAPACK_DISPATCH(gesdd, &jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, rwork,
@@ -201,6 +209,7 @@ int Gesdd(char jobz, int m, int n, T* a, int lda, Real<T>* s, T* u, int ldu, T* 
 template <typename T>
 int Gesvd(char jobu, char jobvt, int m, int n, T* a, int lda, Real<T>* s, T* u, int ldu, T* vt,
           int ldvt, T* work, int lwork, Real<T>* rwork) {
+  blas::PrepareWorkers(m, n);
   int info = 0;
   if constexpr (kIsComplex<T>) {
     HLO_LAPACK_DISPATCH(gesvd, &jobu, &jobvt, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork,
@@ -217,6 +226,7 @@ int Gesvd(char jobu, char jobvt, int m, int n, T* a, int lda, Real<T>* s, T* u, 
 template <typename T>
 int Syevd(char jobz, char uplo, int n, T* a, int lda, Real<T>* w, T* work, int lwork,
           Real<T>* rwork, int lrwork, int* iwork, int liwork) {
+  blas::PrepareWorkers(n, n);
   int info = 0;
   if constexpr (std::is_same_v<T, float>) {
     HLO_BLAS_FUNCTION(ssyevd_)
@@ -240,6 +250,7 @@ int Syevd(char jobz, char uplo, int n, T* a, int lda, Real<T>* w, T* work, int l
 template <typename T>
 int GeevReal(char jobvl, char jobvr, int n, T* a, int lda, T* wr, T* wi, T* vl, int ldvl, T* vr,
              int ldvr, T* work, int lwork) {
+  blas::PrepareWorkers(n, n);
   int info = 0;
   HLO_LAPACK_DISPATCH(geev, &jobvl, &jobvr, &n, a, &lda, wr, wi, vl, &ldvl, vr, &ldvr, work, &lwork,
                       &info, 1, 1);
@@ -249,6 +260,7 @@ int GeevReal(char jobvl, char jobvr, int n, T* a, int lda, T* wr, T* wi, T* vl, 
 template <typename T>
 int GeevComplex(char jobvl, char jobvr, int n, T* a, int lda, T* w, T* vl, int ldvl, T* vr,
                 int ldvr, T* work, int lwork, Real<T>* rwork) {
+  blas::PrepareWorkers(n, n);
   int info = 0;
   HLO_LAPACK_DISPATCH(geev, &jobvl, &jobvr, &n, a, &lda, w, vl, &ldvl, vr, &ldvr, work, &lwork,
                       rwork, &info, 1, 1);
@@ -259,6 +271,7 @@ int GeevComplex(char jobvl, char jobvr, int n, T* a, int lda, T* w, T* vl, int l
 template <typename T>
 int GeesReal(char jobvs, int n, T* a, int lda, int* sdim, T* wr, T* wi, T* vs, int ldvs, T* work,
              int lwork) {
+  blas::PrepareWorkers(n, n);
   int info = 0;
   const char sort = 'N';
   HLO_LAPACK_DISPATCH(gees, &jobvs, &sort, nullptr, &n, a, &lda, sdim, wr, wi, vs, &ldvs, work,
@@ -269,6 +282,7 @@ int GeesReal(char jobvs, int n, T* a, int lda, int* sdim, T* wr, T* wi, T* vs, i
 template <typename T>
 int GeesComplex(char jobvs, int n, T* a, int lda, int* sdim, T* w, T* vs, int ldvs, T* work,
                 int lwork, Real<T>* rwork) {
+  blas::PrepareWorkers(n, n);
   int info = 0;
   const char sort = 'N';
   HLO_LAPACK_DISPATCH(gees, &jobvs, &sort, nullptr, &n, a, &lda, sdim, w, vs, &ldvs, work, &lwork,
@@ -278,6 +292,7 @@ int GeesComplex(char jobvs, int n, T* a, int lda, int* sdim, T* w, T* vs, int ld
 
 template <typename T>
 int Gehrd(int n, int ilo, int ihi, T* a, int lda, T* tau, T* work, int lwork) {
+  blas::PrepareWorkers(n, n);
   int info = 0;
   HLO_LAPACK_DISPATCH(gehrd, &n, &ilo, &ihi, a, &lda, tau, work, &lwork, &info);
   return info;
@@ -286,6 +301,7 @@ int Gehrd(int n, int ilo, int ihi, T* a, int lda, T* tau, T* work, int lwork) {
 // ?sytrd for real T, ?hetrd for complex T.
 template <typename T>
 int Sytrd(char uplo, int n, T* a, int lda, Real<T>* d, Real<T>* e, T* tau, T* work, int lwork) {
+  blas::PrepareWorkers(n, n);
   int info = 0;
   HLO_LAPACK_DISPATCH2(sytrd, hetrd, &uplo, &n, a, &lda, d, e, tau, work, &lwork, &info, 1);
   return info;
