@@ -798,6 +798,24 @@ absl::Status BatchProgram::RunSteps(int64_t count) {
   return absl::OkStatus();
 }
 
+// A block's steps run between its inputs' reads, so the memory streams
+// stall while they do; asking for the next block's lines first keeps them
+// moving (eltwise, f32[4096,4096] in blocks of 512, the mean of 16
+// processes' medians: 8.5 -> 7.5 ms in a fast hour, 11.9 -> 9.4 in a slow
+// one; the fastest run unchanged at 6.8-7.0). `remaining`: the positions of
+// this run after the block (none: nothing to ask for).
+void BatchProgram::PrefetchNextBlock(absl::Span<const void* const> inputs, int64_t offset,
+                                     int64_t remaining) const {
+  const int64_t count = std::min(block_, remaining);
+  if (count <= 0) return;
+  for (size_t p = 0; p < inputs.size(); ++p) {
+    if (parameter_scalar_[p] || parameter_is_broadcast(static_cast<int64_t>(p))) continue;
+    const int64_t width = ByteWidth(parameter_types_[p]);
+    const char* at = static_cast<const char*>(inputs[p]) + offset * width;
+    for (int64_t b = 0; b < count * width; b += 64) __builtin_prefetch(at + b);
+  }
+}
+
 absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
                                    absl::Span<void* const> outputs, int64_t n, int64_t first,
                                    int64_t output_origin, bool stream_outputs, bool same_inputs) {
@@ -882,6 +900,7 @@ absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
                                       (offset - output_origin) * ByteWidth(result_types_[r])
                                 : registers_[reg].data();
     }
+    PrefetchNextBlock(inputs, offset + count, first + n - offset - count);
     if (absl::Status st = RunSteps(count); !st.ok()) return st;
     for (size_t r = 0; r < outputs.size(); ++r) {
       if (write_in_place[r]) continue;

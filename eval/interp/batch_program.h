@@ -134,6 +134,9 @@ class BatchProgram {
   absl::Status RunFrom(absl::Span<const void* const> inputs, absl::Span<void* const> outputs,
                        int64_t n, int64_t first, int64_t output_origin, bool stream_outputs,
                        bool same_inputs);
+  // Asks the caches for the streamed inputs of the block at `offset`.
+  void PrefetchNextBlock(absl::Span<const void* const> inputs, int64_t offset,
+                         int64_t remaining) const;
   // Makes every register `length` elements long (constants refilled).
   absl::Status Resize(int64_t length);
   // Runs the steps over the first `count` positions of the registers.
