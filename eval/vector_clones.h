@@ -15,15 +15,4 @@
 #define HLO_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 
-// HLO_NO_FP_CONTRACT: a loop whose a*b+c must stay a multiply and an add,
-// each rounded (GCC contracts them into FMAs by default): put it on the
-// function, and HLO_NO_FP_CONTRACT_BODY first in its body (clang's form).
-#if defined(__clang__)
-#define HLO_NO_FP_CONTRACT
-#define HLO_NO_FP_CONTRACT_BODY _Pragma("clang fp contract(off)")
-#else
-#define HLO_NO_FP_CONTRACT __attribute__((optimize("fp-contract=off")))
-#define HLO_NO_FP_CONTRACT_BODY
-#endif
-
 #endif  // HLO_EVAL_VECTOR_CLONES_H_

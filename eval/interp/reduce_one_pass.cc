@@ -67,15 +67,12 @@ HLO_VECTOR_CLONES void AccumulateRows(T* __restrict dst, const T* __restrict src
 
 // AccumulateRows of the squares (x - v)^2 (or (v - x)^2) of rows of x,
 // v holding the columns' values: each difference and square rounded, as
-// the subtract and multiply that make them (no FMA), for f32 and f64 column
+// the subtract and multiply that make them (no FMA: -ffp-contract=off), for f32 and f64 column
 // sums (a batch norm's variance).
 template <typename T, bool v_first>
-HLO_VECTOR_CLONES HLO_NO_FP_CONTRACT void AccumulateSquaredDifferences(T* __restrict dst,
-                                                                       const T* __restrict x,
-                                                                       const T* __restrict v,
-                                                                       int64_t rows, int64_t ld,
-                                                                       int64_t n) {
-  HLO_NO_FP_CONTRACT_BODY
+HLO_VECTOR_CLONES void AccumulateSquaredDifferences(T* __restrict dst, const T* __restrict x,
+                                                    const T* __restrict v, int64_t rows, int64_t ld,
+                                                    int64_t n) {
   auto square = [](T a, T b) {
     const T d = v_first ? b - a : a - b;
     return d * d;

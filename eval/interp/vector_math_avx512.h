@@ -52,13 +52,15 @@ __attribute__((target("avx512f"))) inline __m512 LogPlusAvx512(__m512 x, __m512 
   const __m512 f = _mm512_sub_ps(m, _mm512_set1_ps(1.0f));
   __m512 p = _mm512_set1_ps(kLogPoly[7]);
   for (int k = 6; k >= 0; --k) p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(kLogPoly[k]));
-  const __m512 q = _mm512_mul_ps(_mm512_mul_ps(f, f), _mm512_fmsub_ps(f, p, _mm512_set1_ps(0.5f)));
+  // (The fused multiply-adds of LogPlusAvx2.)
   const __m512 ef = _mm512_maskz_cvtepi32_ps(kAll, e);
-  const __m512 hi = _mm512_mul_ps(ef, _mm512_set1_ps(kExpLn2Hi));
-  const __m512 lo = _mm512_mul_ps(ef, _mm512_set1_ps(kExpLn2Lo));
-  const __m512 s = _mm512_add_ps(hi, f);
-  const __m512 err = _mm512_add_ps(_mm512_sub_ps(hi, s), f);
-  return _mm512_add_ps(s, _mm512_add_ps(err, _mm512_add_ps(q, _mm512_add_ps(lo, t))));
+  const __m512 ln2_hi = _mm512_set1_ps(kExpLn2Hi);
+  const __m512 s = _mm512_fmadd_ps(ef, ln2_hi, f);
+  const __m512 err = _mm512_add_ps(_mm512_fmsub_ps(ef, ln2_hi, s), f);
+  const __m512 small = _mm512_fmadd_ps(ef, _mm512_set1_ps(kExpLn2Lo), t);
+  const __m512 q =
+      _mm512_fmadd_ps(_mm512_mul_ps(f, f), _mm512_fmsub_ps(f, p, _mm512_set1_ps(0.5f)), small);
+  return _mm512_add_ps(s, _mm512_add_ps(err, q));
 }
 // log(x) for positive normal finite x, as LogAvx2.
 __attribute__((target("avx512f"))) inline __m512 LogAvx512(__m512 x) {

@@ -54,7 +54,8 @@ __attribute__((always_inline)) inline void PointChunk(E* __restrict out, const E
 // k[koff[t] + f], f < n, taps in order. Up to four kBytes vectors of
 // features accumulate in registers across all taps; a tail of fewer than
 // one vector runs scalar. (The same multiplies and adds in the same order
-// for every vector width, so every ISA gives the same bits.)
+// for every vector width, never fused into FMAs (-ffp-contract=off), so
+// every ISA gives the same bits.)
 template <typename E, int kBytes>
 __attribute__((always_inline)) inline void DepthwiseLine(E* __restrict out, const E* __restrict x,
                                                          int64_t x_step, int64_t count,

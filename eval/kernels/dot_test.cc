@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "eval/evaluator.h"
 #include "eval/kernels/gemm.h"
 #include "eval/kernels/kernels.h"
@@ -316,6 +317,62 @@ TEST_CASE("convolution rejects bad group counts and negative padding past the in
 })";
   ExpectError(EvalRoot(negative, {x, "f32[2,2,3] {{{1,0,0},{0,1,0}},{{0,0,1},{1,1,1}}}"}),
               "negative size");
+}
+
+// A depthwise 3x3 convolution (one feature per group) sums its taps in
+// window order, each product and each sum rounded: the same bits on every
+// ISA. (With GCC's default contraction the AVX-512 build fused them into
+// FMAs, and most of these outputs came out 1 ulp off.)
+TEST_CASE("depthwise convolution rounds every product and sum, taps in order", "[dot]") {
+  constexpr int64_t kSize = 5, kFeatures = 64;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> x(kSize * kSize * kFeatures), k(9 * kFeatures);
+  for (float& v : x) v = uniform(rng);
+  for (float& v : k) v = uniform(rng);
+  // The literal's text, nested by its dimensions, every float exact (%.9g).
+  auto text = [](const std::vector<float>& v, const std::vector<int64_t>& dims) {
+    std::string out = "f32[" + StrJoin(dims, ",") + "] ";
+    // blocks[d]: the elements inside one brace of depth d.
+    std::vector<size_t> blocks(dims.size(), v.size());
+    for (size_t d = 1; d < dims.size(); ++d) blocks[d] = blocks[d - 1] / dims[d - 1];
+    for (size_t i = 0; i < v.size(); ++i) {
+      for (size_t d = 0; d < dims.size(); ++d) {
+        if (i % blocks[d] == 0) out += "{";
+      }
+      out += absl::StrFormat("%.9g", v[i]);
+      for (size_t d = dims.size(); d-- > 0;) {
+        if ((i + 1) % blocks[d] != 0) break;
+        out += "}";
+      }
+      if (i + 1 < v.size()) out += ", ";
+    }
+    return out;
+  };
+  constexpr std::string_view depthwise = R"(ENTRY main {
+  x = f32[1,5,5,64] parameter(0)
+  k = f32[3,3,1,64] parameter(1)
+  ROOT c = f32[1,3,3,64] convolution(x, k), window={size=3x3}, dim_labels=b01f_01io->b01f, feature_group_count=64
+})";
+  auto got = EvalRoot(depthwise, {text(x, {1, 5, 5, 64}), text(k, {3, 3, 1, 64})});
+  REQUIRE(got.ok());
+  const Literal out = got->ToLiteral();
+  int64_t differ = 0;
+  for (int64_t oy = 0; oy < 3; ++oy) {
+    for (int64_t ox = 0; ox < 3; ++ox) {
+      for (int64_t f = 0; f < kFeatures; ++f) {
+        float want = 0;
+        for (int64_t t = 0; t < 9; ++t) {
+          const float product =
+              x[((oy + t / 3) * kSize + ox + t % 3) * kFeatures + f] * k[t * kFeatures + f];
+          want = want + product;
+        }
+        const float have = out.typed<float>()[(oy * 3 + ox) * kFeatures + f];
+        differ += std::memcmp(&have, &want, sizeof(float)) != 0;
+      }
+    }
+  }
+  CHECK(differ == 0);
 }
 
 }  // namespace

@@ -51,23 +51,22 @@ void NaiveGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
 // for AVX-512 and AVX2 too: the row update of a small product (an RNN
 // step's [4,32] x [32,32]) is a few vector ops there, against 8 SSE ones.
 // The same multiplies and adds in the same order, never contracted into
-// FMAs, so every clone gives NaiveGemm's bits. (Sums kept in registers
+// FMAs (-ffp-contract=off), so every clone gives NaiveGemm's bits. (Sums kept in registers
 // across k, in fixed-width column blocks, came out scalar from GCC 12 and
 // slower.)
-#define HLO_ROW_MAJOR_GEMM(T, Name)                                                 \
-  HLO_ISA_CLONES HLO_NO_FP_CONTRACT void Name(                                      \
-      bool ta, int64_t m, int64_t n, int64_t k, const T* __restrict a, int64_t lda, \
-      const T* __restrict b, int64_t ldb, T* __restrict c, int64_t ldc) {           \
-    HLO_NO_FP_CONTRACT_BODY                                                         \
-    for (int64_t i = 0; i < m; ++i) {                                               \
-      T* crow = c + i * ldc;                                                        \
-      for (int64_t j = 0; j < n; ++j) crow[j] = T(0);                               \
-      for (int64_t p = 0; p < k; ++p) {                                             \
-        const T av = ta ? a[p * lda + i] : a[i * lda + p];                          \
-        const T* brow = b + p * ldb;                                                \
-        for (int64_t j = 0; j < n; ++j) crow[j] += av * brow[j];                    \
-      }                                                                             \
-    }                                                                               \
+#define HLO_ROW_MAJOR_GEMM(T, Name)                                                          \
+  HLO_ISA_CLONES void Name(bool ta, int64_t m, int64_t n, int64_t k, const T* __restrict a,  \
+                           int64_t lda, const T* __restrict b, int64_t ldb, T* __restrict c, \
+                           int64_t ldc) {                                                    \
+    for (int64_t i = 0; i < m; ++i) {                                                        \
+      T* crow = c + i * ldc;                                                                 \
+      for (int64_t j = 0; j < n; ++j) crow[j] = T(0);                                        \
+      for (int64_t p = 0; p < k; ++p) {                                                      \
+        const T av = ta ? a[p * lda + i] : a[i * lda + p];                                   \
+        const T* brow = b + p * ldb;                                                         \
+        for (int64_t j = 0; j < n; ++j) crow[j] += av * brow[j];                             \
+      }                                                                                      \
+    }                                                                                        \
   }
 HLO_ROW_MAJOR_GEMM(float, RowMajorGemmF32)
 HLO_ROW_MAJOR_GEMM(double, RowMajorGemmF64)
