@@ -100,19 +100,8 @@ HLO_LAPACK_DECLARE_COMPLEX(z, std::complex<double>, double)
 
 namespace hlo::lapack {
 
-// Calls the s/d/c/z form of a routine for element type T.
-#define HLO_LAPACK_DISPATCH(routine, ...)            \
-  do {                                               \
-    if constexpr (std::is_same_v<T, float>)          \
-      HLO_BLAS_FUNCTION(s##routine##_)(__VA_ARGS__); \
-    else if constexpr (std::is_same_v<T, double>)    \
-      HLO_BLAS_FUNCTION(d##routine##_)(__VA_ARGS__); \
-    else if constexpr (std::is_same_v<T, C64>)       \
-      HLO_BLAS_FUNCTION(c##routine##_)(__VA_ARGS__); \
-    else                                             \
-      HLO_BLAS_FUNCTION(z##routine##_)(__VA_ARGS__); \
-  } while (0)
-// The same where the complex routine has another name (orgqr / ungqr).
+// Calls the s/d/c/z form of a routine for element type T, the complex
+// forms under another name where it differs (orgqr / ungqr).
 #define HLO_LAPACK_DISPATCH2(real, complex, ...)     \
   do {                                               \
     if constexpr (std::is_same_v<T, float>)          \
@@ -124,6 +113,7 @@ namespace hlo::lapack {
     else                                             \
       HLO_BLAS_FUNCTION(z##complex##_)(__VA_ARGS__); \
   } while (0)
+#define HLO_LAPACK_DISPATCH(routine, ...) HLO_LAPACK_DISPATCH2(routine, routine, __VA_ARGS__)
 
 // B := alpha op(A)^-1 B (side 'L') or alpha B op(A)^-1 (side 'R').
 template <typename T>
