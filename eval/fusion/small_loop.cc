@@ -83,12 +83,17 @@ absl::StatusOr<Value> RunSmallLoop(SmallLoop& program, const Instruction& loop, 
   buffers[0].resize(n);
   buffers[1].resize(n);
   absl::InlinedVector<const void*, 8> inputs(n);
+  absl::InlinedVector<const Value*, 8> input_values(n);  // (current never resizes)
   absl::InlinedVector<void*, 8> outputs(n);
-  for (size_t k = 0; k < n; ++k) inputs[k] = current[k].array().data();
+  for (size_t k = 0; k < n; ++k) {
+    inputs[k] = current[k].array().data();
+    input_values[k] = &current[k];
+  }
   bool go = false;
   void* go_out = &go;
   for (int64_t trip = 0;; ++trip) {
-    if (absl::Status st = program.condition->Run(inputs, absl::MakeSpan(&go_out, 1), kernels);
+    if (absl::Status st =
+            program.condition->Run(inputs, absl::MakeSpan(&go_out, 1), kernels, input_values);
         !st.ok()) {
       return st;
     }
@@ -110,7 +115,8 @@ absl::StatusOr<Value> RunSmallLoop(SmallLoop& program, const Instruction& loop, 
       }
       outputs[k] = written[k].mutable_array().data();
     }
-    if (absl::Status st = program.body->Run(inputs, outputs, kernels); !st.ok()) return st;
+    if (absl::Status st = program.body->Run(inputs, outputs, kernels, input_values); !st.ok())
+      return st;
     for (size_t k = 0; k < n; ++k) {
       if (program.passed_through[k]) continue;
       current[k] = written[k];

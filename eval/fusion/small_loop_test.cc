@@ -105,6 +105,27 @@ dot_cond {
   ROOT lt = pred[] compare(i, n), direction=LT
 }
 
+big_dot_body {
+  st = (s32[], f32[96]{0}, f32[96,96]{1,0}, f32[96]{0}) parameter(0)
+  i = s32[] get-tuple-element(st), index=0
+  v = f32[96]{0} get-tuple-element(st), index=1
+  m = f32[96,96]{1,0} get-tuple-element(st), index=2
+  b = f32[96]{0} get-tuple-element(st), index=3
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  mv = f32[96]{0} dot(m, v), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  pre = f32[96]{0} add(mv, b)
+  t = f32[96]{0} tanh(pre)
+  ROOT out = (s32[], f32[96]{0}, f32[96,96]{1,0}, f32[96]{0}) tuple(next, t, m, b)
+}
+
+big_dot_cond {
+  st = (s32[], f32[96]{0}, f32[96,96]{1,0}, f32[96]{0}) parameter(0)
+  i = s32[] get-tuple-element(st), index=0
+  n = s32[] constant(5)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+
 rng_body {
   st = (s32[], f32[4]{0}) parameter(0)
   i = s32[] get-tuple-element(st), index=0
@@ -138,6 +159,11 @@ ENTRY main {
   m = f32[4,4]{1,0} parameter(4)
   init3 = (s32[], f32[4]{0}, f32[4,4]{1,0}) tuple(z32, v, m)
   dot_loop = (s32[], f32[4]{0}, f32[4,4]{1,0}) while(init3), condition=dot_cond, body=dot_body
+  v96 = f32[96]{0} parameter(6)
+  m96 = f32[96,96]{1,0} parameter(7)
+  b96 = f32[96]{0} parameter(8)
+  init5 = (s32[], f32[96]{0}, f32[96,96]{1,0}, f32[96]{0}) tuple(z32, v96, m96, b96)
+  big_dot_loop = (s32[], f32[96]{0}, f32[96,96]{1,0}, f32[96]{0}) while(init5), condition=big_dot_cond, body=big_dot_body
   v4 = f32[4]{0} parameter(5)
   init4 = (s32[], f32[4]{0}) tuple(z32, v4)
   rng_loop = (s32[], f32[4]{0}) while(init4), condition=rng_cond, body=rng_body
@@ -228,6 +254,43 @@ TEST_CASE("small loop: a dot in the body through the evaluator's kernel", "[smal
   Value state = Value::Tuple({Array(PT::kS32, {}, {0}), Random(Shape::Array(PT::kF32, {4}), 3),
                               Random(Shape::Array(PT::kF32, {4, 4}), 4)});
   Agree(*m, "dot_loop", state);
+}
+
+// The bench's v = tanh(M . v + b): M (36 KB, past a small program's
+// values) goes to the dot kernel as the loop's own array, not a copy; run
+// without the caller's arrays the program copies it, with the same bits.
+TEST_CASE("small loop: a dot of a large matrix in the state", "[small_loop]") {
+  std::unique_ptr<Module> m = Parse();
+  std::unique_ptr<SmallLoop> program = CompileSmallLoop(Find(*m, "big_dot_loop"), false);
+  REQUIRE(program != nullptr);
+  CHECK(program->passed_through == std::vector<bool>{false, false, true, true});
+  Value state = Value::Tuple({Array(PT::kS32, {}, {0}), Random(Shape::Array(PT::kF32, {96}), 5),
+                              Random(Shape::Array(PT::kF32, {96, 96}), 6),
+                              Random(Shape::Array(PT::kF32, {96}), 7)});
+  Agree(*m, "big_dot_loop", state);
+
+  Evaluator kernels(*m, EvalOptions{});
+  SmallProgram& body = *program->body;
+  std::vector<const void*> inputs;
+  std::vector<const Value*> values;
+  for (const Value& e : state.elements()) {
+    inputs.push_back(e.array().data());
+    values.push_back(&e);
+  }
+  std::vector<std::vector<float>> by_value(4), copied(4);
+  for (auto* results : {&by_value, &copied}) {
+    std::vector<void*> outputs;
+    for (size_t k = 0; k < 4; ++k) {
+      (*results)[k].resize(state.elements()[k].array().shape().ElementCount());
+      outputs.push_back((*results)[k].data());
+    }
+    const bool with_values = results == &by_value;
+    absl::Status st =
+        body.Run(inputs, outputs, kernels.KernelRunner(),
+                 with_values ? absl::MakeConstSpan(values) : absl::Span<const Value* const>());
+    REQUIRE(st.ok());
+  }
+  CHECK(std::memcmp(by_value[1].data(), copied[1].data(), 96 * sizeof(float)) == 0);
 }
 
 TEST_CASE("small loop: the iteration limit, and what stays with the evaluator", "[small_loop]") {

@@ -159,6 +159,8 @@ class SmallProgram::Compiler {
       for (size_t k = 0; k < leaves; ++k) {
         const Shape& leaf = shape.IsTuple() ? *shape.tuple_shapes()[k] : shape;
         p_.input_slots_.push_back(-1);
+        input_shapes_.push_back(&leaf);
+        input_in_tuple_.push_back(shape.IsTuple());
         p_.input_types_.push_back(leaf.IsArray() ? leaf.element_type() : PT::kPred);
         p_.input_elements_.push_back(leaf.IsArray() && leaf.IsStatic() ? leaf.ElementCount() : 0);
       }
@@ -840,12 +842,24 @@ class SmallProgram::Compiler {
     KernelCall call;
     for (size_t k = 0; k < ins.size(); ++k) {
       const Shape& shape = inst.operand(static_cast<int64_t>(k))->shape();
+      call.slots.push_back(ins[k]);
+      // An element of a loop's state (a tuple parameter) of the operand's
+      // own shape, a matrix the body multiplies by trip after trip, goes to
+      // the kernel as the caller's Value, whatever its size. (A fusion with
+      // a large operand runs once a call: instruction by instruction, as
+      // before, costs it no more.)
+      const int32_t input = SlotOf(ins[k]).parameter;
+      if (input >= 0 && input_in_tuple_[input] && *input_shapes_[input] == shape) {
+        call.inputs.push_back(input);
+        call.operands.push_back(nullptr);
+        continue;
+      }
       if (shape.ElementCount() * ByteWidth(shape.element_type()) > kMaxValueBytes) {
         return Unsupported(inst, "a large operand");
       }
       absl::StatusOr<Literal> lit = Literal::Create(shape);
       if (!lit.ok()) return lit.status();
-      call.slots.push_back(ins[k]);
+      call.inputs.push_back(-1);
       call.operands.push_back(std::make_shared<Literal>(*std::move(lit)));
     }
     call.values.resize(ins.size());
@@ -988,7 +1002,9 @@ class SmallProgram::Compiler {
   static constexpr int32_t kTupleParameter = -2;
   absl::flat_hash_map<const Instruction*, std::vector<int32_t>> tuple_leaves_;
   std::vector<int64_t> input_base_;  // per parameter: its first input
-  std::vector<bool> constant_;       // per slot: the same value every run
+  std::vector<const Shape*> input_shapes_;
+  std::vector<bool> input_in_tuple_;
+  std::vector<bool> constant_;  // per slot: the same value every run
 };
 
 SmallProgram::SmallProgram() = default;
@@ -1022,6 +1038,18 @@ absl::Status SmallProgram::RunApply(const Step& step) {
 absl::Status SmallProgram::RunKernel(const Step& step, const KernelRunner& kernels) {
   KernelCall& call = kernel_calls_[step.call];
   for (size_t k = 0; k < call.slots.size(); ++k) {
+    const int32_t input = call.inputs[k];
+    // The caller's Value, unless this is its only reference: a kernel may
+    // then write its result into it, which the program reads again.
+    if (input >= 0 && !input_values_.empty() && !input_values_[input]->unique()) {
+      call.pointers[k] = input_values_[input];
+      continue;
+    }
+    if (call.operands[k] == nullptr) {
+      absl::StatusOr<Literal> lit = Literal::Create(step.inst->operand(k)->shape());
+      if (!lit.ok()) return lit.status();
+      call.operands[k] = std::make_shared<Literal>(*std::move(lit));
+    }
     Literal& operand = *call.operands[k];
     if (operand.size_bytes() > 0) {
       std::memcpy(operand.data(), data_[call.slots[k]], operand.size_bytes());
@@ -1100,13 +1128,15 @@ absl::Status SmallProgram::RunStep(const Step& step, const std::optional<KernelR
 }
 
 absl::Status SmallProgram::Run(absl::Span<const void* const> inputs,
-                               absl::Span<void* const> outputs,
-                               std::optional<KernelRunner> kernels) {
-  if (inputs.size() != input_slots_.size() || outputs.size() != result_slots_.size()) {
+                               absl::Span<void* const> outputs, std::optional<KernelRunner> kernels,
+                               absl::Span<const Value* const> input_values) {
+  if (inputs.size() != input_slots_.size() || outputs.size() != result_slots_.size() ||
+      (!input_values.empty() && input_values.size() != inputs.size())) {
     return absl::InvalidArgumentError(StrCat("the computation takes ", input_slots_.size(),
                                              " inputs and gives ", result_slots_.size(),
                                              " results"));
   }
+  input_values_ = input_values;
   for (size_t p = 0; p < inputs.size(); ++p) {
     const int32_t s = input_slots_[p];
     if (s < 0) continue;
@@ -1129,6 +1159,7 @@ absl::Status SmallProgram::Run(absl::Span<const void* const> inputs,
     if (data_[s] != outputs[r] && bytes > 0) std::memcpy(outputs[r], data_[s], bytes);
   }
   for (size_t r = 0; r < outputs.size(); ++r) data_[result_slots_[r]] = home_[result_slots_[r]];
+  input_values_ = {};
   return status;
 }
 

@@ -76,9 +76,13 @@ class SmallProgram {
 
   // Runs the program: inputs[i] holds input i's elements (row-major,
   // input_elements(i) of input_type(i)); outputs[r] receives result r's.
-  // Outputs must not alias inputs. Not reentrant.
+  // Outputs must not alias inputs. `input_values`, when given, holds the
+  // arrays the inputs lie in: a kernel op reading a loop state's element
+  // whole gets its Value instead of a copy (such elements may be larger
+  // than kMaxValueBytes: a loop's matrix). Not reentrant.
   absl::Status Run(absl::Span<const void* const> inputs, absl::Span<void* const> outputs,
-                   std::optional<KernelRunner> kernels = std::nullopt);
+                   std::optional<KernelRunner> kernels = std::nullopt,
+                   absl::Span<const Value* const> input_values = {});
 
   ~SmallProgram();
 
@@ -122,11 +126,15 @@ class SmallProgram {
   // shapes they are copied into (held here too, so no kernel writes them).
   struct KernelCall {
     std::vector<int32_t> slots;
+    // Per operand: the input it is whole (passed as the caller's Value), or
+    // -1; such operands' arrays are made only when the caller gives none.
+    std::vector<int32_t> inputs;
     std::vector<std::shared_ptr<Literal>> operands;
     std::vector<Value> values;
     std::vector<const Value*> pointers;
   };
   std::vector<KernelCall> kernel_calls_;
+  absl::Span<const Value* const> input_values_;  // during a run
   Literal flush_scratch_[3];
 };
 
