@@ -24,11 +24,14 @@ absl::Status LazyLibrary::Open() {
   return absl::OkStatus();
 }
 
+void* LazyLibrary::FindSymbol(const char* name) {
+  return Open().ok() ? dlsym(handle_, name) : nullptr;
+}
+
 void* LazyLibrary::Symbol(const char* name) {
-  absl::Status opened = Open();
-  void* p = opened.ok() ? dlsym(handle_, name) : nullptr;
+  void* p = FindSymbol(name);
   if (p == nullptr) {
-    const std::string why = opened.ok() ? std::string(soname_) + " has no symbol " + name : error_;
+    const std::string why = IsOpen() ? std::string(soname_) + " has no symbol " + name : error_;
     std::fprintf(stderr, "%s: error: %s\n", program_invocation_short_name, why.c_str());
     std::_Exit(1);
   }

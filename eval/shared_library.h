@@ -33,6 +33,10 @@ class LazyLibrary {
   // library or the symbol is missing the process ends with a message and
   // status 1, as the dynamic loader would have ended it at start-up.
   void* Symbol(const char* name);
+  // The address of `name`, opening the library if need be, or null where
+  // the library cannot be opened or lacks it: for a library the run can do
+  // without (oneDNN).
+  void* FindSymbol(const char* name);
 
  private:
   const char* what_;

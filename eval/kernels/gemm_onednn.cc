@@ -2,7 +2,7 @@
 #include "eval/kernels/gemm_onednn.h"
 
 #ifdef HLO_HAVE_ONEDNN
-#include <dlfcn.h>
+#include <dlfcn.h>  // (RTLD_*)
 #include <dnnl.h>
 #include <strings.h>
 
@@ -10,6 +10,7 @@
 
 #include "eval/blas_api.h"
 #include "eval/kernels/avx512_lanes.h"
+#include "eval/shared_library.h"
 #endif
 
 namespace hlo {
@@ -37,14 +38,14 @@ using SgemmFn = decltype(&dnnl_sgemm);
 // per calling thread: one, so that a product runs on its caller alone as
 // Gemm's OpenBLAS calls do (a null function where oneDNN runs sequentially).
 // False where oneDNN threads otherwise (TBB, a thread pool).
-bool OneThreadSetter(void* library, VersionFn version_fn, SetThreadsFn* set) {
+bool OneThreadSetter(LazyLibrary& library, VersionFn version_fn, SetThreadsFn* set) {
   const dnnl_version_t* version = version_fn();
   *set = nullptr;
   if (version->cpu_runtime == DNNL_RUNTIME_SEQ) return true;
   if (version->cpu_runtime != DNNL_RUNTIME_OMP) return false;
   // oneDNN's OpenMP runtime, loaded with it (hlo_eval is not an OpenMP
   // program).
-  *set = reinterpret_cast<SetThreadsFn>(dlsym(library, "omp_set_num_threads"));
+  *set = reinterpret_cast<SetThreadsFn>(library.FindSymbol("omp_set_num_threads"));
   return *set != nullptr;
 }
 
@@ -61,10 +62,9 @@ const Choice& OnednnChoice() {
   static const Choice choice = [] {
     Choice c;
     if (!avx512::Available() || OpenblasRunsAvx512()) return c;
-    void* library = dlopen(HLO_ONEDNN_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr) return c;
-    const auto version = reinterpret_cast<VersionFn>(dlsym(library, "dnnl_version"));
-    c.sgemm = reinterpret_cast<SgemmFn>(dlsym(library, "dnnl_sgemm"));
+    static LazyLibrary library("oneDNN", HLO_ONEDNN_SONAME, RTLD_NOW | RTLD_LOCAL);
+    const auto version = reinterpret_cast<VersionFn>(library.FindSymbol("dnnl_version"));
+    c.sgemm = reinterpret_cast<SgemmFn>(library.FindSymbol("dnnl_sgemm"));
     c.use = version != nullptr && c.sgemm != nullptr &&
             OneThreadSetter(library, version, &c.set_threads);
     return c;
