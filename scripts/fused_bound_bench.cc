@@ -12,16 +12,14 @@
 //   fused_bound_bench DIR [--runs 30]
 #include <immintrin.h>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "eval/interp/vector_math_avx512.h"
+#include "scripts/fused_bench_runs.h"
 
 extern "C" __m512 _ZGVeN16v_tanhf(__m512);
 
@@ -57,40 +55,17 @@ bool WriteNpy(const std::string& path, const std::vector<float>& v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: fused_bound_bench DIR [--runs N]\n");
-    return 2;
-  }
-  if (!__builtin_cpu_supports("avx512f")) {
-    std::fprintf(stderr, "fused_bound_bench: needs AVX-512\n");
-    return 1;
-  }
-  const std::string dir = argv[1];
-  const int runs = argc > 3 && std::strcmp(argv[2], "--runs") == 0 ? std::atoi(argv[3]) : 30;
+  std::string dir;
+  int runs = 0;
+  if (!fused_bench::ParseArgs("fused_bound_bench", argc, argv, dir, runs)) return argc < 2 ? 2 : 1;
   const long n = kRows * kCols;
   std::vector<float> x(n), y(n), out(n);
   std::mt19937 rng(1);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   for (long i = 0; i < n; ++i) x[i] = uniform(rng), y[i] = uniform(rng);
-  // One part per core, as hlo-run's pool splits the loop (parts of whole
-  // vectors); the threads are started inside the timing, as a pool's are
-  // woken.
-  const long parts = std::max(1u, std::thread::hardware_concurrency());
-  auto part = [&](long p) {
-    const long lo = n / 16 * p / parts * 16, hi = n / 16 * (p + 1) / parts * 16;
+  const double best = fused_bench::FastestMs(n, runs, [&](long lo, long hi) {
     Chain(x.data() + lo, y.data() + lo, out.data() + lo, hi - lo);
-  };
-  double best = 1e30;
-  for (int r = 0; r < runs; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    std::vector<std::thread> others;
-    for (long p = 1; p < parts; ++p) others.emplace_back(part, p);
-    part(0);
-    for (std::thread& t : others) t.join();
-    best = std::min(
-        best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                  .count());
-  }
+  });
   if (!WriteNpy(dir + "/x.npy", x) || !WriteNpy(dir + "/y.npy", y) ||
       !WriteNpy(dir + "/fused.npy", out)) {
     std::fprintf(stderr, "fused_bound_bench: cannot write into %s\n", dir.c_str());

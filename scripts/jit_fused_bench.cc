@@ -21,14 +21,12 @@
 //   jit_fused_bench DIR [--runs 30]
 #include <immintrin.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "eval/interp/vector_math_avx512.h"
@@ -42,6 +40,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
+#include "scripts/fused_bench_runs.h"
 
 extern "C" __m512 _ZGVeN16v_tanhf(__m512);
 
@@ -179,16 +178,9 @@ bool ReadFloats(const std::string& path, std::vector<float>& v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: jit_fused_bench DIR [--runs N]\n");
-    return 2;
-  }
-  if (!__builtin_cpu_supports("avx512f")) {
-    std::fprintf(stderr, "jit_fused_bench: needs AVX-512\n");
-    return 1;
-  }
-  const std::string dir = argv[1];
-  const int runs = argc > 3 && std::strcmp(argv[2], "--runs") == 0 ? std::atoi(argv[3]) : 30;
+  std::string dir;
+  int runs = 0;
+  if (!fused_bench::ParseArgs("jit_fused_bench", argc, argv, dir, runs)) return argc < 2 ? 2 : 1;
   std::vector<float> x, y;
   if (!ReadFloats(dir + "/x.npy", x) || !ReadFloats(dir + "/y.npy", y)) {
     std::fprintf(stderr, "jit_fused_bench: cannot read %s/x.npy and y.npy\n", dir.c_str());
@@ -219,20 +211,9 @@ int main(int argc, char** argv) {
   }
   const long n = kRows * kCols;
   std::vector<float> out(n);
-  const long parts = std::max(1u, std::thread::hardware_concurrency());
-  auto part = [&](long p) {
-    const long lo = n / 16 * p / parts * 16, hi = n / 16 * (p + 1) / parts * 16;
+  const double best = fused_bench::FastestMs(n, runs, [&](long lo, long hi) {
     chain(x.data() + lo, y.data() + lo, out.data() + lo, hi - lo);
-  };
-  double best = 1e30;
-  for (int r = 0; r < runs; ++r) {
-    start = Clock::now();
-    std::vector<std::thread> others;
-    for (long p = 1; p < parts; ++p) others.emplace_back(part, p);
-    part(0);
-    for (std::thread& t : others) t.join();
-    best = std::min(best, MsSince(start));
-  }
+  });
   FILE* f = std::fopen((dir + "/jit.raw").c_str(), "wb");
   const bool written =
       f != nullptr && std::fwrite(out.data(), sizeof(float), n, f) == static_cast<size_t>(n);
