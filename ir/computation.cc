@@ -49,6 +49,32 @@ void Computation::RemoveInstruction(Instruction* inst) {
   }
 }
 
+std::vector<int64_t> Computation::RemoveUnusedParameters() {
+  std::vector<int64_t> kept;
+  std::vector<Instruction*> dead, parameters;
+  // (Control edges are kept on their successors only: a parameter may be
+  // one's predecessor without a user, so such computations keep all.)
+  const bool control_edges =
+      std::any_of(instructions_.begin(), instructions_.end(),
+                  [](const auto& inst) { return !inst->control_predecessors().empty(); });
+  for (int64_t i = 0; i < parameter_count(); ++i) {
+    Instruction* p = parameters_[i];
+    if (!control_edges && p != nullptr && p != root_ && p->users().empty()) {
+      dead.push_back(p);
+      continue;
+    }
+    kept.push_back(i);
+    parameters.push_back(p);
+  }
+  if (dead.empty()) return kept;
+  parameters_ = std::move(parameters);
+  for (size_t j = 0; j < parameters_.size(); ++j) {
+    if (parameters_[j] != nullptr) parameters_[j]->set_parameter_number(static_cast<int64_t>(j));
+  }
+  RemoveInstructions(dead);
+  return kept;
+}
+
 int64_t Computation::RemoveInstructions(const absl::flat_hash_set<const Instruction*>& dead) {
   std::vector<Instruction*> list;
   list.reserve(dead.size());

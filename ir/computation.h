@@ -61,6 +61,10 @@ class Computation : public SlabAllocated<Computation> {
   // so the sweep reads the list of pointers, not the instructions.
   int64_t RemoveInstructions(absl::Span<Instruction* const> dead);
   int64_t RemoveInstructions(const absl::flat_hash_set<const Instruction*>& dead);
+  // Removes the parameters nothing reads (no users, not the root; none in
+  // a computation with control edges) and numbers the rest in their order; returns the old
+  // numbers of those kept, in order: the operands a caller keeps.
+  std::vector<int64_t> RemoveUnusedParameters();
 
   // How many instructions of `opcode` the computation holds, kept for the
   // few opcodes whose absence lets a pass skip a computation without reading

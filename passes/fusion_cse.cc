@@ -68,6 +68,18 @@ bool RecomputedCheaply(const Instruction& inst) {
   return arrays <= 1;
 }
 
+// The operands the fused computation no longer reads go, with their
+// parameters: held only by the fusion, they would stay alive (and count as
+// read) until it runs.
+void DropUnreadOperands(Instruction& fusion, Computation& fused) {
+  const std::vector<int64_t> kept = fused.RemoveUnusedParameters();
+  if (static_cast<int64_t>(kept.size()) == fusion.operand_count()) return;
+  std::vector<Instruction*> operands;
+  for (int64_t k : kept) operands.push_back(fusion.operand(k));
+  fusion.DetachOperands();
+  for (Instruction* op : operands) fusion.AppendOperand(op);
+}
+
 class ValueNumbers {
  public:
   int64_t Fresh() { return next_++; }
@@ -181,6 +193,7 @@ class FusionCse : public Pass {
       }
       if (rewrote) {
         fused->RemoveDeadInstructions();
+        DropUnreadOperands(*inst, *fused);
         changed = true;
       }
       num[inst] = inner.at(fused->root());
