@@ -12,16 +12,9 @@
 
 #include "eval/value.h"
 #include "ir/computation.h"
-#include "parser/parser.h"
+#include "parser/parse_test_util.h"
 
 namespace hlo {
-
-inline std::unique_ptr<Module> ParseTestModule(std::string_view text) {
-  auto m = ParseModule(text);
-  INFO((m.ok() ? std::string() : std::string(m.status().message())));
-  REQUIRE(m.ok());
-  return *std::move(m);
-}
 
 inline const Instruction& EntryInstruction(const Module& m, std::string_view name) {
   for (const auto& inst : m.entry()->instructions()) {

@@ -10,16 +10,10 @@
 #include "ir/hlo_printer.h"
 #include "ir/slab_pool.h"
 #include "ir/strings.h"
-#include "parser/parser.h"
+#include "parser/parse_test_util.h"
 
 namespace hlo {
 namespace {
-
-std::unique_ptr<Module> Parse(const std::string& text) {
-  auto module = ParseModule(text, ParseOptions{"compact"});
-  REQUIRE(module.ok());
-  return *std::move(module);
-}
 
 // Every pointer an instruction of `comp` holds names an instruction of `comp`.
 void CheckPointersInside(const Computation& comp) {
@@ -41,7 +35,7 @@ void CheckPointersInside(const Computation& comp) {
 }
 
 TEST_CASE("CompactInstructions: same module, pointers moved, memory in order", "[compact]") {
-  auto m = Parse(
+  auto m = ParseTestModule(
       "HloModule m\n\n"
       "%add (x: f32[], y: f32[]) -> f32[] {\n"
       "  %x = f32[] parameter(0)\n"
@@ -93,7 +87,7 @@ TEST_CASE("CompactScatteredComputations: only large computations with much churn
     prev = StrCat("n", i);
   }
   StrAppend(&text, "  ROOT %r = f32[] abs(%", prev, ")\n}\n");
-  auto m = Parse(text);
+  auto m = ParseTestModule(text);
   const std::string before = PrintModule(*m);
   Computation& entry = *m->entry();
   m->ResetChurn();
@@ -117,7 +111,7 @@ TEST_CASE("CompactScatteredComputations: only large computations with much churn
 }
 
 TEST_CASE("CompactScatteredComputations: small computations stay where they are", "[compact]") {
-  auto m = Parse(
+  auto m = ParseTestModule(
       "HloModule m\n\n"
       "ENTRY %e (p: f32[]) -> f32[] {\n"
       "  %p = f32[] parameter(0)\n"
@@ -139,7 +133,7 @@ TEST_CASE("CompactScatteredComputations: small computations stay where they are"
 }
 
 TEST_CASE("CountOf: counted opcodes follow additions and removals", "[compact]") {
-  auto m = Parse(
+  auto m = ParseTestModule(
       "HloModule m\n\n"
       "%f (x: f32[]) -> f32[] {\n"
       "  ROOT %x = f32[] parameter(0)\n"

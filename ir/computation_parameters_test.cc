@@ -5,19 +5,13 @@
 #include <vector>
 
 #include "ir/module.h"
-#include "parser/parser.h"
+#include "parser/parse_test_util.h"
 
 namespace hlo {
 namespace {
 
-std::unique_ptr<Module> Parse(const std::string& text) {
-  auto parsed = ParseModule(text, ParseOptions{"m"});
-  REQUIRE(parsed.ok());
-  return *std::move(parsed);
-}
-
 TEST_CASE("unread parameters go and the rest are numbered in order", "[computation_parameters]") {
-  auto m = Parse(R"(HloModule m
+  auto m = ParseTestModule(R"(HloModule m
 ENTRY main {
   a = f32[2] parameter(0)
   b = f32[2] parameter(1)
@@ -39,7 +33,7 @@ ENTRY main {
 
 TEST_CASE("a root parameter stays, and control edges keep every parameter",
           "[computation_parameters]") {
-  auto root = Parse(R"(HloModule m
+  auto root = ParseTestModule(R"(HloModule m
 ENTRY main {
   a = f32[2] parameter(0)
   ROOT b = f32[2] parameter(1)
@@ -47,7 +41,7 @@ ENTRY main {
   CHECK(root->entry()->RemoveUnusedParameters() == std::vector<int64_t>{1});
   CHECK(root->entry()->parameter(0)->name() == "b");
 
-  auto control = Parse(R"(HloModule m
+  auto control = ParseTestModule(R"(HloModule m
 ENTRY main {
   a = f32[2] parameter(0)
   b = f32[2] parameter(1)

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "ir/literal.h"
-#include "parser/parser.h"
+#include "parser/parse_test_util.h"
 #include "passes/algebraic_simplifier_internal.h"
 #include "passes/passes.h"
 #include "passes/verifier.h"
@@ -22,12 +22,6 @@ Literal Scalar(PrimitiveType t, double v) {
   Literal lit = *Literal::Create(Shape::Array(t, {}));
   lit.SetDouble(0, v);
   return lit;
-}
-
-std::unique_ptr<Module> Parse(const std::string& text) {
-  auto m = ParseModule(text);
-  REQUIRE(m.ok());
-  return *std::move(m);
 }
 
 bool RunAlgsimp(Module& m) {
@@ -85,7 +79,7 @@ TEST_CASE("algsimp collapses a long chain in one run and removes the dead", "[al
   text +=
       "  r0 = f32[6] reshape(n399)\n  r1 = f32[3,2] reshape(r0)\n"
       "  ROOT r2 = f32[2,3] reshape(r1)\n}\n";
-  auto m = Parse(text);
+  auto m = ParseTestModule(text);
   CHECK(RunAlgsimp(*m));
   const Computation& c = *m->entry();
   CHECK(c.instruction_count() == 1);
@@ -94,7 +88,7 @@ TEST_CASE("algsimp collapses a long chain in one run and removes the dead", "[al
 }
 
 TEST_CASE("algsimp keeps unrelated dead code and instructions with control edges", "[algsimp]") {
-  auto m = Parse(R"(HloModule m
+  auto m = ParseTestModule(R"(HloModule m
 ENTRY e {
   x = s32[4] parameter(0)
   zc = s32[] constant(0)
@@ -112,7 +106,7 @@ ENTRY e {
 }
 
 TEST_CASE("algsimp removes operands it orphans, but not calls with side effects", "[algsimp]") {
-  auto m = Parse(R"(HloModule m
+  auto m = ParseTestModule(R"(HloModule m
 effect {
   p = s32[4] parameter(0)
   ROOT c = s32[4] custom-call(p), custom_call_target="log"
@@ -144,7 +138,7 @@ ENTRY e {
 }
 
 TEST_CASE("algsimp keeps a replacement whose layout differs", "[algsimp]") {
-  auto m = Parse(R"(HloModule m
+  auto m = ParseTestModule(R"(HloModule m
 ENTRY e {
   x = f32[2,3]{0,1} parameter(0)
   ROOT c = f32[2,3]{1,0} copy(x)

@@ -8,17 +8,11 @@
 #include <set>
 #include <string>
 
-#include "parser/parser.h"
+#include "parser/parse_test_util.h"
 #include "passes/passes.h"
 
 namespace hlo {
 namespace {
-
-std::unique_ptr<Module> Parse(const std::string& text) {
-  auto module = ParseModule(text, ParseOptions{"call_inliner"});
-  REQUIRE(module.ok());
-  return *std::move(module);
-}
 
 CallInlinerOptions RunOptions() {
   CallInlinerOptions options;
@@ -57,7 +51,7 @@ const char kCalls[] =
 
 TEST_CASE("call-inliner, hlo-run's options: a callee with one caller keeps its names",
           "[call_inliner]") {
-  auto m = Parse(kCalls);
+  auto m = ParseTestModule(kCalls);
   REQUIRE(Inline(*m, RunOptions()));
   CHECK(EntryCalls(*m) == 0);
   CHECK(m->FindComputation("f") == nullptr);
@@ -72,7 +66,7 @@ TEST_CASE("call-inliner, hlo-run's options: a callee with one caller keeps its n
 }
 
 TEST_CASE("call-inliner, registry's options: every copy takes a fresh name", "[call_inliner]") {
-  auto m = Parse(kCalls);
+  auto m = ParseTestModule(kCalls);
   REQUIRE(Inline(*m, CallInlinerOptions{}));
   CHECK(EntryCalls(*m) == 0);
   CHECK(EntryNames(*m).count("m") == 0);
@@ -80,7 +74,7 @@ TEST_CASE("call-inliner, registry's options: every copy takes a fresh name", "[c
 }
 
 TEST_CASE("call-inliner, hlo-run's options: names kept through nested calls", "[call_inliner]") {
-  auto m = Parse(
+  auto m = ParseTestModule(
       "HloModule m\n\n"
       "inner {\n  x = f32[] parameter(0)\n  ROOT e = f32[] exponential(x)\n}\n\n"
       "outer {\n  x = f32[] parameter(0)\n  c = f32[] call(x), to_apply=inner\n"
@@ -110,7 +104,7 @@ TEST_CASE("call-inliner, hlo-run's options: calls that could compute otherwise s
       "  a = f32[3] call(n), to_apply=weights\n  b = f32[3] call(a), to_apply=weights\n"
       "  c = f32[3] call(b), to_apply=once\n"
       "  ROOT d = f32[3] call(c), to_apply=clash\n}\n";
-  auto m = Parse(text);
+  auto m = ParseTestModule(text);
   REQUIRE(Inline(*m, RunOptions()));
   // noise and weights stay called, and clash (main has an `n`, so its
   // constant could not keep its name); once goes, its constant keeping `k`.
@@ -119,7 +113,7 @@ TEST_CASE("call-inliner, hlo-run's options: calls that could compute otherwise s
   CHECK(m->FindComputation("once") == nullptr);
   CHECK(EntryNames(*m).count("k") == 1);
   // The registry's pass inlines them all.
-  auto all = Parse(text);
+  auto all = ParseTestModule(text);
   REQUIRE(Inline(*all, CallInlinerOptions{}));
   CHECK(EntryCalls(*all) == 0);
 }
@@ -127,7 +121,7 @@ TEST_CASE("call-inliner, hlo-run's options: calls that could compute otherwise s
 TEST_CASE("call-inliner: shard_map bodies and calls with a backend_config stay, as XLA keeps them",
           "[call_inliner]") {
   for (CallInlinerOptions options : {CallInlinerOptions{}, RunOptions()}) {
-    auto m = Parse(
+    auto m = ParseTestModule(
         "HloModule m\n\n"
         "xla.sdy.manual_computation_body.1 {\n  x = f32[2] parameter(0)\n"
         "  ROOT n = f32[2] negate(x)\n}\n\n"

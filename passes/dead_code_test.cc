@@ -7,17 +7,11 @@
 #include <memory>
 #include <string>
 
-#include "parser/parser.h"
+#include "parser/parse_test_util.h"
 #include "passes/pipeline.h"
 
 namespace hlo {
 namespace {
-
-std::unique_ptr<Module> Parse(const std::string& text) {
-  auto module = ParseModule(text, ParseOptions{"dead_code"});
-  REQUIRE(module.ok());
-  return *std::move(module);
-}
 
 // %g is called by %f, which only the dead %k calls; %h is called by the
 // live root; %fx holds an outfeed.
@@ -38,7 +32,7 @@ const char kModule[] =
     "}\n";
 
 TEST_CASE("dce: computations only dead instructions called go", "[dead_code]") {
-  auto m = Parse(kModule);
+  auto m = ParseTestModule(kModule);
   auto pipeline = BuildPipeline("dce");
   REQUIRE(pipeline.ok());
   REQUIRE(pipeline->Run(*m).ok());
@@ -54,7 +48,7 @@ TEST_CASE("dce: computations only dead instructions called go", "[dead_code]") {
 }
 
 TEST_CASE("SideEffects: the same answers with module-wide bitmaps", "[dead_code]") {
-  auto m = Parse(kModule);
+  auto m = ParseTestModule(kModule);
   SideEffects plain;
   SideEffects wide(*m);
   for (const auto& inst : m->entry()->instructions()) {
@@ -74,7 +68,7 @@ TEST_CASE("SideEffects: the same answers with module-wide bitmaps", "[dead_code]
 }
 
 TEST_CASE("Computation::MaybeEffectfulCount follows what may have side effects", "[dead_code]") {
-  auto m = Parse(kModule);
+  auto m = ParseTestModule(kModule);
   CHECK(m->FindComputation("g")->MaybeEffectfulCount() == 0);
   CHECK(m->FindComputation("h")->MaybeEffectfulCount() == 0);
   CHECK(m->FindComputation("f")->MaybeEffectfulCount() == 1);   // a call

@@ -10,17 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "parser/parser.h"
+#include "parser/parse_test_util.h"
 #include "passes/passes.h"
 
 namespace hlo {
 namespace {
-
-std::unique_ptr<Module> Parse(const std::string& text) {
-  auto module = ParseModule(text, ParseOptions{"defuser"});
-  REQUIRE(module.ok());
-  return *std::move(module);
-}
 
 // Runs the defuser as hlo-run does, `runs_as_one_loop` standing for the
 // executor's answer (none: the rule that asks it is off).
@@ -98,7 +92,7 @@ std::string BatchNormVariance(const std::string& dims, const std::string& n,
 
 TEST_CASE("defuser, hlo-run's options: a large producer and its reduce fusion are defused",
           "[defuser]") {
-  auto m = Parse(BatchNormVariance("64,512", "512", "", "negate(p)"));
+  auto m = ParseTestModule(BatchNormVariance("64,512", "512", "", "negate(p)"));
   REQUIRE(Defuse(*m));
   CHECK(EntryFusions(*m) == 0);
   const std::set<std::string> names = EntryNames(*m);
@@ -111,16 +105,16 @@ TEST_CASE("defuser, hlo-run's options: a large producer and its reduce fusion ar
 
 TEST_CASE("defuser, hlo-run's options: what stays fused", "[defuser]") {
   SECTION("an array of 2^14 elements") {
-    auto m = Parse(BatchNormVariance("32,512", "512", "", "negate(p)"));
+    auto m = ParseTestModule(BatchNormVariance("32,512", "512", "", "negate(p)"));
     CHECK_FALSE(Defuse(*m));
     CHECK(EntryFusions(*m) == 2);
   }
   SECTION("a producer read by an instruction that is not a reduce fusion") {
-    auto m = Parse(BatchNormVariance("64,512", "512", "negate", "negate(p)"));
+    auto m = ParseTestModule(BatchNormVariance("64,512", "512", "negate", "negate(p)"));
     CHECK_FALSE(Defuse(*m));
   }
   SECTION("a producer holding an op the fused groups do not run") {
-    auto m = Parse(BatchNormVariance("64,512", "512"));
+    auto m = ParseTestModule(BatchNormVariance("64,512", "512"));
     CHECK_FALSE(Defuse(*m));
   }
 }
@@ -147,7 +141,7 @@ const char kSiblings[] =
     "  ROOT t = (f32[4,2], f32[4,2], f32[4,2], f32[4,2]) tuple(q, k, n, e)\n}\n";
 
 TEST_CASE("defuser, hlo-run's options: loop fusions that would run op by op", "[defuser]") {
-  auto m = Parse(kSiblings);
+  auto m = ParseTestModule(kSiblings);
   std::vector<std::string> asked;
   CHECK(Defuse(*m, [&](const Instruction& fusion) {
     asked.emplace_back(fusion.name());
@@ -187,7 +181,7 @@ const char kDots[] =
     "  ROOT r = (f32[2,5,4], f32[2,5,4]) tuple(s, u)\n}\n";
 
 TEST_CASE("defuser, hlo-run's options: a one-dot fusion reading a transpose", "[defuser]") {
-  auto m = Parse(kDots);
+  auto m = ParseTestModule(kDots);
   CHECK(Defuse(*m, [](const Instruction&) { return false; }));
   // kt (op by op) and s (one dot of its copy of a transpose) are defused;
   // u's dot reads parameters and stays fused.
@@ -201,7 +195,7 @@ TEST_CASE("defuser, hlo-run's options: a one-dot fusion reading a transpose", "[
 }
 
 TEST_CASE("defuser, the registry's pass: every fusion, under fresh names", "[defuser]") {
-  auto m = Parse(BatchNormVariance("64,512", "512"));
+  auto m = ParseTestModule(BatchNormVariance("64,512", "512"));
   absl::StatusOr<bool> changed = CreateDefuser()->Run(*m);
   REQUIRE(changed.ok());
   CHECK(*changed);

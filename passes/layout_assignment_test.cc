@@ -10,7 +10,7 @@
 
 #include "ir/hlo_printer.h"
 #include "ir/strings.h"
-#include "parser/parser.h"
+#include "parser/parse_test_util.h"
 #include "passes/layout_assignment_util.h"
 #include "passes/passes.h"
 #include "passes/verifier.h"
@@ -129,12 +129,6 @@ TEST_CASE("Transpose layouts make the transpose a bitcast", "[layout]") {
   } while (std::next_permutation(perm_m.begin(), perm_m.end()));
 }
 
-std::unique_ptr<Module> Parse(const std::string& text) {
-  auto m = ParseModule(text);
-  REQUIRE(m.ok());
-  return std::move(*m);
-}
-
 // Every array shape in the module has a layout.
 bool AllLaidOut(const Shape& s) {
   if (s.IsTuple()) {
@@ -179,7 +173,7 @@ ENTRY e {
 )";
 
 TEST_CASE("layout-assignment: verifies, lays out everything, is idempotent", "[layout]") {
-  auto m = Parse(kLoopModule);
+  auto m = ParseTestModule(kLoopModule);
   auto pass = CreateLayoutAssignment();
   auto changed = pass->Run(*m);
   REQUIRE(changed.ok());
@@ -200,7 +194,7 @@ TEST_CASE("layout-assignment: verifies, lays out everything, is idempotent", "[l
 }
 
 TEST_CASE("layout-normalization leaves only default layouts", "[layout]") {
-  auto m = Parse(kLoopModule);
+  auto m = ParseTestModule(kLoopModule);
   REQUIRE(CreateLayoutAssignment()->Run(*m).ok());
   auto changed = CreateLayoutNormalization()->Run(*m);
   REQUIRE(changed.ok());

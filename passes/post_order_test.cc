@@ -10,17 +10,11 @@
 
 #include "ir/instruction_marks.h"
 #include "ir/strings.h"
-#include "parser/parser.h"
+#include "parser/parse_test_util.h"
 #include "passes/dead_code.h"
 
 namespace hlo {
 namespace {
-
-std::unique_ptr<Module> Parse(const std::string& text) {
-  auto module = ParseModule(text, ParseOptions{"post_order"});
-  REQUIRE(module.ok());
-  return *std::move(module);
-}
 
 std::vector<std::string> Names(const std::vector<Instruction*>& order) {
   std::vector<std::string> names;
@@ -30,7 +24,7 @@ std::vector<std::string> Names(const std::vector<Instruction*>& order) {
 
 TEST_CASE("PostOrderOf: the order and control set of Computation::PostOrder", "[post_order]") {
   // %b is used before it is defined; %d waits for %c by a control edge.
-  auto m = Parse(
+  auto m = ParseTestModule(
       "HloModule m\n\n"
       "ENTRY %e (p: f32[]) -> f32[] {\n"
       "  %p = f32[] parameter(0)\n"
@@ -57,7 +51,7 @@ TEST_CASE("PostOrderOf: instructions appended after their users", "[post_order]"
     prev = StrCat("n", i);
   }
   StrAppend(&text, "  ROOT %r = f32[] abs(%", prev, ")\n}\n");
-  auto m = Parse(text);
+  auto m = ParseTestModule(text);
   Computation& entry = *m->entry();
   // A new instruction at the end that an early one now reads.
   auto extra =
@@ -72,7 +66,7 @@ TEST_CASE("PostOrderOf: instructions appended after their users", "[post_order]"
 }
 
 TEST_CASE("InstructionMarks: bits in range, a hash set outside", "[post_order]") {
-  auto m = Parse(
+  auto m = ParseTestModule(
       "HloModule m\n\n"
       "%f (x: f32[]) -> f32[] {\n  %x = f32[] parameter(0)\n  ROOT %y = f32[] negate(%x)\n}\n\n"
       "ENTRY %e (p: f32[]) -> f32[] {\n"
@@ -106,7 +100,7 @@ namespace hlo {
 namespace {
 
 TEST_CASE("ModulePostOrderOf: the order of Module::PostOrder", "[post_order]") {
-  auto m = Parse(
+  auto m = ParseTestModule(
       "HloModule m\n\n"
       "%add (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n"
       "  %b = f32[] parameter(1)\n  ROOT %s = f32[] add(%a, %b)\n}\n\n"
