@@ -777,6 +777,12 @@ void BatchProgram::PlanInPlace() {
 
 absl::Status BatchProgram::RunSteps(int64_t count) {
   for (const Step& step : steps_) {
+    if (step.raw.binary_float != nullptr && !step.raw.flush_result) {
+      // (The commonest step, called without RunRawStep's dispatch.)
+      step.raw.binary_float(register_data_[step.operands[0]], register_data_[step.operands[1]],
+                            register_data_[step.result], count);
+      continue;
+    }
     if (step.raw.kind != RawStep::Kind::kNone) {
       const uint8_t* in[3] = {};
       for (int i = 0; i < step.arity; ++i) in[i] = register_data_[step.operands[i]];

@@ -611,52 +611,77 @@ bool UnaryFloatKernel(Opcode op, const T* in, T* out, int64_t n) {
   }
 }
 
-template <typename T>
-bool BinaryFloatKernel(Opcode op, const T* a, const T* b, T* out, int64_t n) {
+namespace {
+
+// BinaryFloatKernel's loop for one op, as BinaryFloatFn.
+template <typename T, typename F>
+void BinaryFloatLoop(const void* a, const void* b, void* out, int64_t n) {
+  const T* x = static_cast<const T*>(a);
+  const T* y = static_cast<const T*>(b);
+  T* o = static_cast<T*>(out);
   // (n > 0: empty buffers all have a null data pointer.)
-  if (n > 0 && (out == a || out == b)) {
-    switch (op) {
-      case Opcode::kAdd:
-        ZipAliased(a, b, out, n, [](T x, T y) { return x + y; });
-        return true;
-      case Opcode::kSubtract:
-        ZipAliased(a, b, out, n, [](T x, T y) { return x - y; });
-        return true;
-      case Opcode::kMultiply:
-        ZipAliased(a, b, out, n, [](T x, T y) { return x * y; });
-        return true;
-      case Opcode::kDivide:
-        ZipAliased(a, b, out, n, [](T x, T y) { return x / y; });
-        return true;
-      case Opcode::kMaximum:
-        ZipAliased(a, b, out, n, [](T x, T y) { return MaxOf(x, y); });
-        return true;
-      case Opcode::kMinimum:
-        ZipAliased(a, b, out, n, [](T x, T y) { return MinOf(x, y); });
-        return true;
-      default:
-        return false;  // callers alias only for the ops above
-    }
+  if (n > 0 && (o == x || o == y)) {
+    ZipAliased(x, y, o, n, F{});
+  } else {
+    Zip(x, y, o, n, F{});
   }
+}
+
+template <typename T>
+struct AddOf {
+  T operator()(T x, T y) const { return x + y; }
+};
+template <typename T>
+struct SubtractOf {
+  T operator()(T x, T y) const { return x - y; }
+};
+template <typename T>
+struct MultiplyOf {
+  T operator()(T x, T y) const { return x * y; }
+};
+template <typename T>
+struct DivideOf {
+  T operator()(T x, T y) const { return x / y; }
+};
+template <typename T>
+struct MaximumOf {
+  T operator()(T x, T y) const { return MaxOf(x, y); }
+};
+template <typename T>
+struct MinimumOf {
+  T operator()(T x, T y) const { return MinOf(x, y); }
+};
+
+template <typename T>
+BinaryFloatFn BinaryFloatLoopFor(Opcode op) {
   switch (op) {
     case Opcode::kAdd:
-      Zip(a, b, out, n, [](T x, T y) { return x + y; });
-      return true;
+      return BinaryFloatLoop<T, AddOf<T>>;
     case Opcode::kSubtract:
-      Zip(a, b, out, n, [](T x, T y) { return x - y; });
-      return true;
+      return BinaryFloatLoop<T, SubtractOf<T>>;
     case Opcode::kMultiply:
-      Zip(a, b, out, n, [](T x, T y) { return x * y; });
-      return true;
+      return BinaryFloatLoop<T, MultiplyOf<T>>;
     case Opcode::kDivide:
-      Zip(a, b, out, n, [](T x, T y) { return x / y; });
-      return true;
+      return BinaryFloatLoop<T, DivideOf<T>>;
     case Opcode::kMaximum:
-      Zip(a, b, out, n, [](T x, T y) { return MaxOf(x, y); });
-      return true;
+      return BinaryFloatLoop<T, MaximumOf<T>>;
     case Opcode::kMinimum:
-      Zip(a, b, out, n, [](T x, T y) { return MinOf(x, y); });
-      return true;
+      return BinaryFloatLoop<T, MinimumOf<T>>;
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+template <typename T>
+bool BinaryFloatKernel(Opcode op, const T* a, const T* b, T* out, int64_t n) {
+  if (BinaryFloatFn loop = BinaryFloatLoopFor<T>(op)) {
+    loop(a, b, out, n);
+    return true;
+  }
+  if (n > 0 && (out == a || out == b)) return false;  // callers alias only for the ops above
+  switch (op) {
     // The sign follows the dividend; |result| < |divisor| (C fmod).
     case Opcode::kRemainder:
       Zip(a, b, out, n, [](T x, T y) { return std::fmod(x, y); });
@@ -670,6 +695,12 @@ bool BinaryFloatKernel(Opcode op, const T* a, const T* b, T* out, int64_t n) {
     default:
       return false;
   }
+}
+
+BinaryFloatFn BinaryFloatKernelFor(Opcode op, PrimitiveType t) {
+  if (t == PrimitiveType::kF32) return BinaryFloatLoopFor<float>(op);
+  if (t == PrimitiveType::kF64) return BinaryFloatLoopFor<double>(op);
+  return nullptr;
 }
 
 template bool UnaryFloatKernel<float>(Opcode, const float*, float*, int64_t);

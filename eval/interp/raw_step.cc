@@ -110,6 +110,8 @@ RawStep RawStepOf(const Instruction& inst, bool bitcast, bool flush,
     step.binary_int = elementwise::BinaryIntKernelFor(inst.opcode(), step.type);
   } else if (step.kind == K::kConvertInt) {
     step.convert_int = elementwise::ConvertIntKernelFor(step.type, result_type);
+  } else if (step.kind == K::kBinaryFloat) {
+    step.binary_float = elementwise::BinaryFloatKernelFor(inst.opcode(), step.type);
   }
   if (step.binary_int == nullptr && step.convert_int == nullptr &&
       (step.kind == K::kBinaryInt || step.kind == K::kConvertInt)) {
@@ -122,8 +124,13 @@ absl::Status RunRawStep(const RawStep& step, const uint8_t* const* in, uint8_t* 
   const Opcode op = step.inst->opcode();
   const bool f32 = step.type == PT::kF32;
   switch (step.kind) {
-    case K::kUnaryFloat:
-    case K::kBinaryFloat: {
+    case K::kBinaryFloat:
+      if (step.binary_float != nullptr) {
+        step.binary_float(in[0], in[1], out, n);
+        break;
+      }
+      [[fallthrough]];
+    case K::kUnaryFloat: {
       const bool unary = step.kind == K::kUnaryFloat;
       f32 ? RunFloat<float>(op, unary, in, out, n) : RunFloat<double>(op, unary, in, out, n);
       break;

@@ -38,6 +38,9 @@ struct RawStep {
   // kBinaryInt, kConvertInt: the loop itself, resolved once.
   void (*binary_int)(const void*, const void*, void*, int64_t) = nullptr;
   void (*convert_int)(const void*, void*, int64_t) = nullptr;
+  // kBinaryFloat: the loop, resolved once where the op has one (add ...
+  // minimum), else null (BinaryFloatKernel's dispatch per run).
+  void (*binary_float)(const void*, const void*, void*, int64_t) = nullptr;
   // The result's denormals are flushed after the kernel (the hardware reads
   // the operands flushed: HardwareReadsFlushed).
   bool flush_result = false;

@@ -676,6 +676,44 @@ TEST_CASE("elementwise: float maximum/minimum propagate NaN and order -0 < +0", 
       "f8e4m3fn[2] {nan, 448}");
 }
 
+// maximum and minimum of a and b (bit patterns of `type`) against the
+// expected bits, each list twice so that the vector loop runs.
+void CheckMaxMinBits(PT type, std::vector<uint64_t> a, std::vector<uint64_t> b,
+                     std::vector<uint64_t> max, std::vector<uint64_t> min) {
+  for (std::vector<uint64_t>* v : {&a, &b, &max, &min}) v->insert(v->end(), v->begin(), v->end());
+  const std::string shape = StrCat(PrimitiveTypeName(type), "[", a.size(), "]");
+  const Literal x = Bits(type, a), y = Bits(type, b);
+  CHECK_SAME(MustEval(shape, "maximum", {x, y}), Bits(type, max));
+  CHECK_SAME(MustEval(shape, "minimum", {x, y}), Bits(type, min));
+}
+
+TEST_CASE("elementwise: float maximum/minimum keep the operands' bits", "[eval]") {
+  // Of two NaNs the lhs, payload and sign kept; a NaN rhs is returned as it
+  // is; equal zeros keep their sign; ±denormals are ordered.
+  CheckMaxMinBits(PT::kF32,
+                  {0x7fc00001, 0xffc12345, 0x3f800000, 0x80000000, 0x00000000, 0x80000000,
+                   0x00000001, 0x7f800000, 0x3f800000, 0xff800000, 0x7fc00002, 0x80000001,
+                   0x00000000, 0x40000000, 0xbf800000, 0x7fc00000},
+                  {0x7fc00009, 0x3f800000, 0xffc00007, 0x80000000, 0x00000000, 0x00000000,
+                   0x80000001, 0x7f800000, 0x3f800000, 0x7fc0000b, 0x7fc00002, 0x00000001,
+                   0x80000000, 0x40000000, 0xbf800000, 0xff800000},
+                  {0x7fc00001, 0xffc12345, 0xffc00007, 0x80000000, 0x00000000, 0x00000000,
+                   0x00000001, 0x7f800000, 0x3f800000, 0x7fc0000b, 0x7fc00002, 0x00000001,
+                   0x00000000, 0x40000000, 0xbf800000, 0x7fc00000},
+                  {0x7fc00001, 0xffc12345, 0xffc00007, 0x80000000, 0x00000000, 0x80000000,
+                   0x80000001, 0x7f800000, 0x3f800000, 0x7fc0000b, 0x7fc00002, 0x80000001,
+                   0x80000000, 0x40000000, 0xbf800000, 0x7fc00000});
+  CheckMaxMinBits(PT::kF64,
+                  {0x7ff8000000000001, 0x8000000000000000, 0x8000000000000000, 0x3ff0000000000000,
+                   0xfff8000000000003, 0x0000000000000000, 0x4000000000000000, 0x7ff0000000000000},
+                  {0xfff8000000000002, 0x8000000000000000, 0x0000000000000000, 0x7ff8000000000005,
+                   0x3ff0000000000000, 0x8000000000000000, 0xc000000000000000, 0x7ff0000000000000},
+                  {0x7ff8000000000001, 0x8000000000000000, 0x0000000000000000, 0x7ff8000000000005,
+                   0xfff8000000000003, 0x0000000000000000, 0x4000000000000000, 0x7ff0000000000000},
+                  {0x7ff8000000000001, 0x8000000000000000, 0x8000000000000000, 0x7ff8000000000005,
+                   0xfff8000000000003, 0x8000000000000000, 0xc000000000000000, 0x7ff0000000000000});
+}
+
 TEST_CASE("elementwise: f16/bf16/f8 arithmetic rounds to nearest even once", "[eval]") {
   // f16 (11 significant bits): 2048 + 1 is a tie -> even 2048; 2050 + 1 ->
   // 2052; 65504 + 16 = 65520 is the tie with 65536 -> inf.
