@@ -37,6 +37,8 @@ struct BatchProgram::Step {
   bool bitcast = false;  // a scalar bitcast between types: bitcast-convert
   // Runs on raw arrays (PlanInPlace) unless its kind is kNone.
   RawStep raw;
+  // The chain (chains_) that starts here, run in its place, or -1.
+  int32_t chain = -1;
 };
 
 // Walks a computation (inlining calls and fusions) and assigns registers.
@@ -721,6 +723,7 @@ std::unique_ptr<BatchProgram> BatchProgram::Clone() const {
   copy->reads_in_place_ = reads_in_place_;
   copy->broadcast_in_place_ = broadcast_in_place_;
   copy->writes_in_place_ = writes_in_place_;
+  copy->chains_ = chains_;
   return copy;
 }
 
@@ -773,10 +776,69 @@ void BatchProgram::PlanInPlace() {
     const int32_t r = result_registers_[k];
     writes_in_place_[k] = produced_raw[r] && !read_by_literal_step[r] && is_result(r) == 1;
   }
+  PlanChains();
+}
+
+void BatchProgram::PlanChains() {
+  chains_.clear();
+  // Reads of each register: by steps, and by the caller for results.
+  std::vector<int32_t> reads(register_types_.size(), 0);
+  for (const Step& step : steps_) {
+    for (int i = 0; i < step.arity; ++i) ++reads[step.operands[i]];
+  }
+  for (int32_t r : result_registers_) ++reads[r];
+  auto chainable = [](const Step& step) {
+    return step.raw.binary_float != nullptr && !step.raw.flush_result &&
+           ChainOpOf(step.inst->opcode()).has_value();
+  };
+  for (size_t s = 0; s < steps_.size();) {
+    steps_[s].chain = -1;
+    if (!chainable(steps_[s])) {
+      ++s;
+      continue;
+    }
+    // Steps [s, e): each after the first reads the value before it once.
+    size_t e = s + 1;
+    for (; e < steps_.size() && chainable(steps_[e]) && steps_[e].raw.type == steps_[s].raw.type;
+         ++e) {
+      const int32_t value = steps_[e - 1].result;
+      const bool left = steps_[e].operands[0] == value, right = steps_[e].operands[1] == value;
+      if (left == right || reads[value] != 1) break;
+      steps_[e].chain = -1;
+    }
+    if (e - s >= 2) {
+      Chain chain;
+      chain.first_step = static_cast<int32_t>(s);
+      chain.steps = static_cast<int32_t>(e - s);
+      chain.first = steps_[s].operands[0];
+      chain.result = steps_[e - 1].result;
+      chain.type = steps_[s].raw.type;
+      for (size_t k = s; k < e; ++k) {
+        const Step& step = steps_[k];
+        const bool right = k > s && step.operands[1] == steps_[k - 1].result;
+        chain.others.push_back(step.operands[right ? 0 : 1]);
+        chain.links.push_back({*ChainOpOf(step.inst->opcode()), right, nullptr});
+      }
+      steps_[s].chain = static_cast<int32_t>(chains_.size());
+      chains_.push_back(std::move(chain));
+    }
+    s = e;
+  }
 }
 
 absl::Status BatchProgram::RunSteps(int64_t count) {
-  for (const Step& step : steps_) {
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    const Step& step = steps_[s];
+    if (step.chain >= 0) {
+      Chain& chain = chains_[step.chain];
+      for (size_t k = 0; k < chain.links.size(); ++k) {
+        chain.links[k].other = register_data_[chain.others[k]];
+      }
+      RunFloatChain(chain.type, register_data_[chain.first], chain.links,
+                    register_data_[chain.result], count);
+      s += chain.steps - 1;
+      continue;
+    }
     if (step.raw.binary_float != nullptr && !step.raw.flush_result) {
       // (The commonest step, called without RunRawStep's dispatch.)
       step.raw.binary_float(register_data_[step.operands[0]], register_data_[step.operands[1]],

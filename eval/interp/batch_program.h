@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "eval/interp/float_chain.h"
 #include "ir/computation.h"
 #include "ir/literal.h"
 
@@ -144,8 +145,12 @@ class BatchProgram {
   // Marks the steps that run on raw arrays (f32/f64 math, float compare,
   // select, integer arithmetic, converts between integers, whole-byte
   // bitcasts) and, from that, the parameters read where they lie and the
-  // results written straight into the outputs (see Run).
+  // results written straight into the outputs (see Run); then PlanChains.
   void PlanInPlace();
+  // Finds the runs of binary float steps that RunSteps hands over whole to
+  // RunFloatChain (eval/interp/float_chain.h): each step reads the one
+  // before, whose value nothing else reads.
+  void PlanChains();
 
   // A parameter read through a broadcast: position coordinates c (over
   // result_dims) read operand element sum_d c[d] * strides[d] (stride 0
@@ -205,6 +210,16 @@ class BatchProgram {
   std::vector<Iota> iotas_;
   std::vector<PrimitiveType> result_types_;
   std::vector<Step> steps_;
+  // A chain: steps [first_step, first_step + steps), its value starting
+  // from register `first`, link k reading register others[k] (links[k] is
+  // filled per block), the last step's result in register `result`.
+  struct Chain {
+    int32_t first_step = 0, steps = 0, first = -1, result = -1;
+    PrimitiveType type = PrimitiveType::kF32;
+    std::vector<int32_t> others;
+    std::vector<FloatChainLink> links;
+  };
+  std::vector<Chain> chains_;
   // One block-long register per value; constants filled at compile time.
   std::vector<Literal> registers_;
   std::vector<const Literal*> constants_;  // per register: its scalar constant, or null

@@ -120,6 +120,54 @@ ENTRY e { ROOT c = f32[] constant(0) })",
                         "f", 3000);
 }
 
+// Steps that read the step before them, and nothing else the value between,
+// run as one float chain (eval/interp/float_chain.h): every op, the value
+// on either side, NaNs, zeros and denormals, and a tail past the last tile.
+TEST_CASE("batch program: chains of float steps", "[batch_program]") {
+  CheckAgainstEvaluator(R"(
+f {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = f32[] parameter(2)
+  d = f32[] parameter(3)
+  s = f32[] subtract(a, b)
+  m = f32[] multiply(c, s)
+  x = f32[] maximum(m, d)
+  y = f32[] divide(d, x)
+  n = f32[] minimum(y, a)
+  ROOT r = f32[] add(b, n)
+}
+ENTRY e { ROOT c = f32[] constant(0) })",
+                        "f", 3000 + 37);
+  CheckAgainstEvaluator(R"(
+f {
+  a = f64[] parameter(0)
+  b = f64[] parameter(1)
+  s = f64[] subtract(b, a)
+  x = f64[] minimum(a, s)
+  y = f64[] maximum(x, b)
+  ROOT r = f64[] divide(y, a)
+}
+ENTRY e { ROOT c = f64[] constant(0) })",
+                        "f", 1000 + 5);
+  // s is read twice (the chain breaks there), t's value is a result too
+  // (a tuple element), and an f64 step ends the f32 chain.
+  CheckAgainstEvaluator(R"(
+f {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  s = f32[] add(a, b)
+  t = f32[] multiply(s, s)
+  u = f32[] subtract(t, a)
+  v = f32[] maximum(u, b)
+  w = f64[] convert(v)
+  z = f64[] multiply(w, w)
+  ROOT r = (f32[], f64[], f32[]) tuple(u, z, v)
+}
+ENTRY e { ROOT c = f32[] constant(0) })",
+                        "f", 700);
+}
+
 TEST_CASE("batch program: a variadic argmax reducer (tuple result)", "[batch_program]") {
   CheckAgainstEvaluator(R"(
 argmax {
