@@ -29,11 +29,13 @@ constexpr int kTileVectors = 4;
 #define HLO_CHAIN_INLINE inline __attribute__((always_inline))
 #define HLO_CHAIN_LAMBDA __attribute__((always_inline))
 
-// The helpers below take and return 64-byte vectors, which GCC warns would
-// pass differently without AVX-512; they are always inlined into the
+// The helpers below take and return 64-byte vectors, which GCC and clang warn
+// would pass differently without AVX-512; they are always inlined into the
 // clones, so no call passes one. (GCC warns at the end of the file, so the
 // option is off to the end of this one.)
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wpsabi"
+#elif defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 
