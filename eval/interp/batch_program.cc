@@ -787,9 +787,9 @@ void BatchProgram::PlanChains() {
     for (int i = 0; i < step.arity; ++i) ++reads[step.operands[i]];
   }
   for (int32_t r : result_registers_) ++reads[r];
+  // (binary_float is resolved for exactly the ops a chain runs.)
   auto chainable = [](const Step& step) {
-    return step.raw.binary_float != nullptr && !step.raw.flush_result &&
-           ChainOpOf(step.inst->opcode()).has_value();
+    return step.raw.binary_float != nullptr && !step.raw.flush_result;
   };
   for (size_t s = 0; s < steps_.size();) {
     steps_[s].chain = -1;
@@ -817,7 +817,7 @@ void BatchProgram::PlanChains() {
         const Step& step = steps_[k];
         const bool right = k > s && step.operands[1] == steps_[k - 1].result;
         chain.others.push_back(step.operands[right ? 0 : 1]);
-        chain.links.push_back({*ChainOpOf(step.inst->opcode()), right, nullptr});
+        chain.links.push_back({step.inst->opcode(), right, nullptr});
       }
       steps_[s].chain = static_cast<int32_t>(chains_.size());
       chains_.push_back(std::move(chain));

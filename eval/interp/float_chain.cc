@@ -59,22 +59,23 @@ HLO_CHAIN_INLINE V MinLanes(const V& a, const V& b) {
 }
 
 template <typename T>
-HLO_CHAIN_INLINE T ApplyScalar(ChainOp op, T x, T y) {
+HLO_CHAIN_INLINE T ApplyScalar(Opcode op, T x, T y) {
   switch (op) {
-    case ChainOp::kAdd:
+    case Opcode::kAdd:
       return x + y;
-    case ChainOp::kSubtract:
+    case Opcode::kSubtract:
       return x - y;
-    case ChainOp::kMultiply:
+    case Opcode::kMultiply:
       return x * y;
-    case ChainOp::kDivide:
+    case Opcode::kDivide:
       return x / y;
-    case ChainOp::kMaximum:
+    case Opcode::kMaximum:
       return elementwise::MaxOf(x, y);
-    case ChainOp::kMinimum:
+    case Opcode::kMinimum:
       return elementwise::MinOf(x, y);
+    default:
+      return x;  // (never: links hold the six ops above)
   }
-  return x;
 }
 
 // The tile's vectors are named variables, not an array: GCC keeps an
@@ -120,24 +121,26 @@ HLO_VECTOR_CLONES void Chain(const T* first, const FloatChainLink* links, int64_
         std::swap(v3, w3);
       }
       switch (link.op) {
-        case ChainOp::kAdd:
+        case Opcode::kAdd:
           HLO_CHAIN_TILE(add);
           break;
-        case ChainOp::kSubtract:
+        case Opcode::kSubtract:
           HLO_CHAIN_TILE(subtract);
           break;
-        case ChainOp::kMultiply:
+        case Opcode::kMultiply:
           HLO_CHAIN_TILE(multiply);
           break;
-        case ChainOp::kDivide:
+        case Opcode::kDivide:
           HLO_CHAIN_TILE(divide);
           break;
-        case ChainOp::kMaximum:
+        case Opcode::kMaximum:
           HLO_CHAIN_TILE(maximum);
           break;
-        case ChainOp::kMinimum:
+        case Opcode::kMinimum:
           HLO_CHAIN_TILE(minimum);
           break;
+        default:
+          break;  // (never, as in ApplyScalar)
       }
     }
     std::memcpy(out + i, &v0, sizeof(V));
@@ -158,25 +161,6 @@ HLO_VECTOR_CLONES void Chain(const T* first, const FloatChainLink* links, int64_
 #undef HLO_CHAIN_TILE
 
 }  // namespace
-
-std::optional<ChainOp> ChainOpOf(Opcode op) {
-  switch (op) {
-    case Opcode::kAdd:
-      return ChainOp::kAdd;
-    case Opcode::kSubtract:
-      return ChainOp::kSubtract;
-    case Opcode::kMultiply:
-      return ChainOp::kMultiply;
-    case Opcode::kDivide:
-      return ChainOp::kDivide;
-    case Opcode::kMaximum:
-      return ChainOp::kMaximum;
-    case Opcode::kMinimum:
-      return ChainOp::kMinimum;
-    default:
-      return std::nullopt;
-  }
-}
 
 void RunFloatChain(PrimitiveType type, const void* first, absl::Span<const FloatChainLink> links,
                    void* out, int64_t n) {

@@ -11,7 +11,6 @@
 #define HLO_EVAL_INTERP_FLOAT_CHAIN_H_
 
 #include <cstdint>
-#include <optional>
 
 #include "absl/types/span.h"
 #include "ir/opcode.h"
@@ -19,15 +18,11 @@
 
 namespace hlo {
 
-enum class ChainOp : uint8_t { kAdd, kSubtract, kMultiply, kDivide, kMaximum, kMinimum };
-
-// The chain op of `op`, or nullopt.
-std::optional<ChainOp> ChainOpOf(Opcode op);
-
 // One step of a chain: value = op(value, other), or op(other, value) when
-// `value_on_right`.
+// `value_on_right`; op is one of the six ops above (those
+// elementwise::BinaryFloatKernelFor resolves).
 struct FloatChainLink {
-  ChainOp op = ChainOp::kAdd;
+  Opcode op = Opcode::kAdd;
   bool value_on_right = false;
   const void* other = nullptr;
 };
