@@ -10,6 +10,7 @@
 #include "eval/interp/elementwise_ops.h"
 #include "eval/interp/raw_step.h"
 #include "eval/runtime/stream_store.h"
+#include "ir/compare_order.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -705,6 +706,12 @@ absl::StatusOr<std::unique_ptr<BatchProgram>> BatchProgram::CompileGroup(
 
 int64_t BatchProgram::step_count() const { return static_cast<int64_t>(steps_.size()); }
 
+int64_t BatchProgram::chained_step_count() const {
+  int64_t steps = 0;
+  for (const Chain& chain : chains_) steps += chain.steps;
+  return steps;
+}
+
 std::unique_ptr<BatchProgram> BatchProgram::Clone() const {
   std::unique_ptr<BatchProgram> copy(new BatchProgram());
   copy->parameter_types_ = parameter_types_;
@@ -779,45 +786,116 @@ void BatchProgram::PlanInPlace() {
   PlanChains();
 }
 
+struct BatchProgram::LinkPlan {
+  int32_t steps = 1, result = -1;
+  PrimitiveType type = PrimitiveType::kF32;
+  std::array<int32_t, 4> operands = {-1, -1, -1, -1};
+  FloatChainLink link;
+};
+
+namespace {
+
+// The IEEE compare a chain link can do for `inst`, if any: partial order
+// and a direction the kernel knows (other compares stay steps, which
+// report what is wrong with them).
+bool ChainCompareOf(const Instruction& inst, ChainCompare& c) {
+  const std::string_view type = inst.GetString(AttrKind::kType);
+  if (!ComparesFloatsInIeeeOrder(inst) || (!type.empty() && type != "FLOAT")) return false;
+  static constexpr std::pair<std::string_view, ChainCompare> kDirections[] = {
+      {"EQ", ChainCompare::kEq}, {"NE", ChainCompare::kNe}, {"LT", ChainCompare::kLt},
+      {"LE", ChainCompare::kLe}, {"GT", ChainCompare::kGt}, {"GE", ChainCompare::kGe}};
+  const std::string_view d = inst.GetString(AttrKind::kDirection);
+  for (const auto& [name, value] : kDirections) {
+    if (d == name) {
+      c = value;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool BatchProgram::LinkAt(size_t s, LinkPlan& plan) const {
+  plan = LinkPlan();
+  const Step& step = steps_[s];
+  if (step.raw.flush_result) return false;
+  if (step.raw.binary_float != nullptr) {
+    // (binary_float is resolved for exactly the ops a chain runs.)
+    plan.type = step.raw.type;
+    plan.result = step.result;
+    plan.operands = {step.operands[0], step.operands[1], -1, -1};
+    plan.link.op = step.inst->opcode();
+    return true;
+  }
+  // compare(a, b) read only by the select after it: select(p, c, d).
+  if (step.raw.kind != RawStep::Kind::kCompareFloat || s + 1 >= steps_.size()) return false;
+  const Step& select = steps_[s + 1];
+  if (select.raw.kind != RawStep::Kind::kSelect || select.raw.flush_result ||
+      select.raw.type != step.raw.type || select.operands[0] != step.result) {
+    return false;
+  }
+  const int32_t pred = step.result;
+  int pred_reads = 0;
+  for (const Step& other : steps_) {
+    for (int i = 0; i < other.arity; ++i) pred_reads += other.operands[i] == pred;
+  }
+  pred_reads += std::count(result_registers_.begin(), result_registers_.end(), pred);
+  if (pred_reads != 1 || !ChainCompareOf(*step.inst, plan.link.compare)) return false;
+  plan.steps = 2;
+  plan.type = step.raw.type;
+  plan.result = select.result;
+  plan.operands = {step.operands[0], step.operands[1], select.operands[1], select.operands[2]};
+  plan.link.kind = FloatChainLink::Kind::kCompareSelect;
+  return true;
+}
+
 void BatchProgram::PlanChains() {
   chains_.clear();
+  for (Step& step : steps_) step.chain = -1;
   // Reads of each register: by steps, and by the caller for results.
   std::vector<int32_t> reads(register_types_.size(), 0);
   for (const Step& step : steps_) {
     for (int i = 0; i < step.arity; ++i) ++reads[step.operands[i]];
   }
   for (int32_t r : result_registers_) ++reads[r];
-  // (binary_float is resolved for exactly the ops a chain runs.)
-  auto chainable = [](const Step& step) {
-    return step.raw.binary_float != nullptr && !step.raw.flush_result;
-  };
+  std::vector<LinkPlan> plans;
   for (size_t s = 0; s < steps_.size();) {
-    steps_[s].chain = -1;
-    if (!chainable(steps_[s])) {
+    plans.assign(1, LinkPlan());
+    if (!LinkAt(s, plans[0])) {
       ++s;
       continue;
     }
-    // Steps [s, e): each after the first reads the value before it once.
-    size_t e = s + 1;
-    for (; e < steps_.size() && chainable(steps_[e]) && steps_[e].raw.type == steps_[s].raw.type;
-         ++e) {
-      const int32_t value = steps_[e - 1].result;
-      const bool left = steps_[e].operands[0] == value, right = steps_[e].operands[1] == value;
-      if (left == right || reads[value] != 1) break;
-      steps_[e].chain = -1;
+    // Links from s to e, each after the first reading the value before it.
+    size_t e = s + plans[0].steps;
+    LinkPlan next;
+    while (e < steps_.size() && LinkAt(e, next) && next.type == plans[0].type &&
+           std::count(next.operands.begin(), next.operands.end(), plans.back().result) > 0) {
+      plans.push_back(next);
+      e += next.steps;
     }
     if (e - s >= 2) {
       Chain chain;
       chain.first_step = static_cast<int32_t>(s);
       chain.steps = static_cast<int32_t>(e - s);
-      chain.first = steps_[s].operands[0];
-      chain.result = steps_[e - 1].result;
-      chain.type = steps_[s].raw.type;
-      for (size_t k = s; k < e; ++k) {
-        const Step& step = steps_[k];
-        const bool right = k > s && step.operands[1] == steps_[k - 1].result;
-        chain.others.push_back(step.operands[right ? 0 : 1]);
-        chain.links.push_back({step.inst->opcode(), right, nullptr});
+      chain.result = plans.back().result;
+      chain.type = plans[0].type;
+      for (size_t k = 0; k < plans.size(); ++k) {
+        std::array<int32_t, 4> operands = plans[k].operands;
+        if (k > 0) {
+          for (int32_t& r : operands) r = r == plans[k - 1].result ? -1 : r;
+        }
+        // The value is stored as well where anything but the next link
+        // reads it.
+        int32_t tap = -1;
+        if (k + 1 < plans.size()) {
+          const int32_t value = plans[k].result;
+          const auto& by_next = plans[k + 1].operands;
+          if (reads[value] > std::count(by_next.begin(), by_next.end(), value)) tap = value;
+        }
+        chain.operands.push_back(operands);
+        chain.taps.push_back(tap);
+        chain.links.push_back(plans[k].link);
       }
       steps_[s].chain = static_cast<int32_t>(chains_.size());
       chains_.push_back(std::move(chain));
@@ -832,10 +910,13 @@ absl::Status BatchProgram::RunSteps(int64_t count) {
     if (step.chain >= 0) {
       Chain& chain = chains_[step.chain];
       for (size_t k = 0; k < chain.links.size(); ++k) {
-        chain.links[k].other = register_data_[chain.others[k]];
+        for (int j = 0; j < 4; ++j) {
+          const int32_t r = chain.operands[k][j];
+          chain.links[k].operands[j] = r < 0 ? nullptr : register_data_[r];
+        }
+        chain.links[k].tap = chain.taps[k] < 0 ? nullptr : register_data_[chain.taps[k]];
       }
-      RunFloatChain(chain.type, register_data_[chain.first], chain.links,
-                    register_data_[chain.result], count);
+      RunFloatChain(chain.type, chain.links, register_data_[chain.result], count);
       s += chain.steps - 1;
       continue;
     }

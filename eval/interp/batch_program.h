@@ -10,6 +10,7 @@
 #ifndef HLO_EVAL_INTERP_BATCH_PROGRAM_H_
 #define HLO_EVAL_INTERP_BATCH_PROGRAM_H_
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -88,8 +89,10 @@ class BatchProgram {
   // Whether parameter i is an array of another shape broadcast to the
   // positions (a group member `broadcast(x), dimensions=...`: x is read).
   bool parameter_is_broadcast(int64_t i) const { return !broadcasts_[i].result_dims.empty(); }
-  // Steps the program runs per position (the fused instructions).
+  // Steps the program runs per position (the fused instructions), and how
+  // many of them run inside float chains (eval/interp/float_chain.h).
   int64_t step_count() const;
+  int64_t chained_step_count() const;
   // A copy with its own registers, for another thread.
   std::unique_ptr<BatchProgram> Clone() const;
 
@@ -147,10 +150,15 @@ class BatchProgram {
   // bitcasts) and, from that, the parameters read where they lie and the
   // results written straight into the outputs (see Run); then PlanChains.
   void PlanInPlace();
-  // Finds the runs of binary float steps that RunSteps hands over whole to
-  // RunFloatChain (eval/interp/float_chain.h): each step reads the one
-  // before, whose value nothing else reads.
+  // Finds the runs of float steps that RunSteps hands over whole to
+  // RunFloatChain (eval/interp/float_chain.h): each link reads the value
+  // of the one before.
   void PlanChains();
+  // The link that step s starts (a binary float step, or a float compare
+  // and the select that alone reads it), in `link`, with its steps (1 or
+  // 2), operand registers and result register; false when there is none.
+  struct LinkPlan;
+  bool LinkAt(size_t s, LinkPlan& link) const;
 
   // A parameter read through a broadcast: position coordinates c (over
   // result_dims) read operand element sum_d c[d] * strides[d] (stride 0
@@ -210,13 +218,16 @@ class BatchProgram {
   std::vector<Iota> iotas_;
   std::vector<PrimitiveType> result_types_;
   std::vector<Step> steps_;
-  // A chain: steps [first_step, first_step + steps), its value starting
-  // from register `first`, link k reading register others[k] (links[k] is
-  // filled per block), the last step's result in register `result`.
+  // A chain: steps [first_step, first_step + steps) as links (a compare
+  // and its select are one link); link k's operand j reads register
+  // operands[k][j], or the value when -1, and stores its value in register
+  // taps[k] too unless -1 (links[k]'s arrays are filled per block); the
+  // last link's value goes to register `result`.
   struct Chain {
-    int32_t first_step = 0, steps = 0, first = -1, result = -1;
+    int32_t first_step = 0, steps = 0, result = -1;
     PrimitiveType type = PrimitiveType::kF32;
-    std::vector<int32_t> others;
+    std::vector<std::array<int32_t, 4>> operands;
+    std::vector<int32_t> taps;
     std::vector<FloatChainLink> links;
   };
   std::vector<Chain> chains_;

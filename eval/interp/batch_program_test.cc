@@ -20,8 +20,9 @@ namespace {
 
 // Runs computation `name` of `text` both ways over `n` positions with
 // random inputs (seeded) and compares the raw bits of every result.
+// `chained_steps`: how many steps must run in float chains (-1: any).
 void CheckAgainstEvaluator(std::string_view text, std::string_view name, int64_t n,
-                           bool flush = false) {
+                           bool flush = false, int64_t chained_steps = -1) {
   auto m = ParseModule(StrCat("HloModule test\n\n", text));
   INFO((m.ok() ? std::string() : std::string(m.status().message())));
   REQUIRE(m.ok());
@@ -31,6 +32,7 @@ void CheckAgainstEvaluator(std::string_view text, std::string_view name, int64_t
   INFO((program.ok() ? std::string() : std::string(program.status().message())));
   REQUIRE(program.ok());
   BatchProgram& p = **program;
+  if (chained_steps >= 0) CHECK(p.chained_step_count() == chained_steps);
 
   std::vector<Literal> inputs;
   std::vector<const void*> in_ptrs;
@@ -138,7 +140,7 @@ f {
   ROOT r = f32[] add(b, n)
 }
 ENTRY e { ROOT c = f32[] constant(0) })",
-                        "f", 3000 + 37);
+                        "f", 3000 + 37, false, 6);
   CheckAgainstEvaluator(R"(
 f {
   a = f64[] parameter(0)
@@ -149,9 +151,9 @@ f {
   ROOT r = f64[] divide(y, a)
 }
 ENTRY e { ROOT c = f64[] constant(0) })",
-                        "f", 1000 + 5);
-  // s is read twice (the chain breaks there), t's value is a result too
-  // (a tuple element), and an f64 step ends the f32 chain.
+                        "f", 1000 + 5, false, 4);
+  // t reads s on both sides, u's value is a result too (a tuple element:
+  // a tap), and an f64 step ends the f32 chain.
   CheckAgainstEvaluator(R"(
 f {
   a = f32[] parameter(0)
@@ -165,7 +167,78 @@ f {
   ROOT r = (f32[], f64[], f32[]) tuple(u, z, v)
 }
 ENTRY e { ROOT c = f32[] constant(0) })",
-                        "f", 700);
+                        "f", 700, false, 4);
+}
+
+// A float compare read only by the select after it is one chain link
+// (select(compare(a, b), c, d), any of them the value): every direction on
+// NaNs, zeros and denormals, the value in each place, f64, and the shared
+// eltwise benchmark's chain, whose values e and a are read again later
+// (taps). Compares a chain must not take stay steps: a total order, a pred
+// read twice.
+TEST_CASE("batch program: chains with compare-select links", "[batch_program]") {
+  for (const char* dir : {"EQ", "NE", "LT", "LE", "GT", "GE"}) {
+    INFO(dir);
+    CheckAgainstEvaluator(StrCat(R"(
+f {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = f32[] parameter(2)
+  p = pred[] compare(a, b), direction=)",
+                                 dir, R"(
+  s = f32[] select(p, a, c)
+  m = f32[] multiply(s, s)
+  q = pred[] compare(b, m), direction=)",
+                                 dir, R"(
+  t = f32[] select(q, c, m)
+  ROOT r = f32[] subtract(t, a)
+}
+ENTRY e { ROOT c = f32[] constant(0) })"),
+                          "f", 1000 + 21, false, 6);
+  }
+  CheckAgainstEvaluator(R"(
+f {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  e = f32[] exponential(x)
+  m = f32[] multiply(e, y)
+  a = f32[] add(m, x)
+  t = f32[] tanh(a)
+  zero = f32[] constant(0)
+  positive = pred[] compare(t, zero), direction=GT
+  s = f32[] select(positive, t, a)
+  ROOT out = f32[] divide(s, e)
+}
+ENTRY e { ROOT c = f32[] constant(0) })",
+                        "f", 4096 + 3, false, 5);
+  CheckAgainstEvaluator(R"(
+f {
+  a = f64[] parameter(0)
+  b = f64[] parameter(1)
+  d = f64[] add(a, b)
+  p = pred[] compare(a, d), direction=LE
+  s = f64[] select(p, b, d)
+  ROOT r = f64[] maximum(s, a)
+}
+ENTRY e { ROOT c = f64[] constant(0) })",
+                        "f", 1000 + 7, false, 4);
+  // A total-order compare, and a pred two selects read: steps, not links
+  // (the binary steps after them still chain).
+  CheckAgainstEvaluator(R"(
+f {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  p = pred[] compare(a, b), direction=LT, type=TOTALORDER
+  s = f32[] select(p, a, b)
+  u = f32[] add(s, b)
+  v = f32[] multiply(u, a)
+  q = pred[] compare(u, v), direction=GT
+  w = f32[] select(q, u, v)
+  x = f32[] select(q, v, u)
+  ROOT r = f32[] subtract(w, x)
+}
+ENTRY e { ROOT c = f32[] constant(0) })",
+                        "f", 1000 + 9, false, 2);
 }
 
 TEST_CASE("batch program: a variadic argmax reducer (tuple result)", "[batch_program]") {

@@ -78,27 +78,58 @@ HLO_CHAIN_INLINE T ApplyScalar(Opcode op, T x, T y) {
   }
 }
 
+template <typename T>
+HLO_CHAIN_INLINE bool CompareScalar(ChainCompare c, T x, T y) {
+  switch (c) {
+    case ChainCompare::kEq:
+      return x == y;
+    case ChainCompare::kNe:
+      return x != y;
+    case ChainCompare::kLt:
+      return x < y;
+    case ChainCompare::kLe:
+      return x <= y;
+    case ChainCompare::kGt:
+      return x > y;
+    case ChainCompare::kGe:
+      return x >= y;
+  }
+  return false;
+}
+
 // The tile's vectors are named variables, not an array: GCC keeps an
 // array indexed in a loop on the stack, and the chain's value then went
-// through L1 at every link as the steps' registers did.
+// through L1 at every link as the steps' registers did. Operand j of a
+// link is four vectors NAME0..NAME3: loaded from its array, or the value.
+#define HLO_CHAIN_OPERAND(name, j)                                                \
+  const T* name##_at = static_cast<const T*>(link.operands[j]);                   \
+  const V name##0 = name##_at != nullptr ? load(name##_at + i) : v0;              \
+  const V name##1 = name##_at != nullptr ? load(name##_at + i + kLanes) : v1;     \
+  const V name##2 = name##_at != nullptr ? load(name##_at + i + 2 * kLanes) : v2; \
+  const V name##3 = name##_at != nullptr ? load(name##_at + i + 3 * kLanes) : v3
 #define HLO_CHAIN_TILE(expr) \
-  v0 = (expr)(v0, w0);       \
-  v1 = (expr)(v1, w1);       \
-  v2 = (expr)(v2, w2);       \
-  v3 = (expr)(v3, w3)
+  v0 = (expr)(a0, b0);       \
+  v1 = (expr)(a1, b1);       \
+  v2 = (expr)(a2, b2);       \
+  v3 = (expr)(a3, b3)
+#define HLO_CHAIN_MASKS(cmp) \
+  m0 = (M)(a0 cmp b0);       \
+  m1 = (M)(a1 cmp b1);       \
+  m2 = (M)(a2 cmp b2);       \
+  m3 = (M)(a3 cmp b3)
 
 template <typename T>
-HLO_VECTOR_CLONES void Chain(const T* first, const FloatChainLink* links, int64_t count, T* out,
-                             int64_t n) {
+HLO_VECTOR_CLONES void Chain(const FloatChainLink* links, int64_t count, T* out, int64_t n) {
   using V = typename Lanes<T>::V;
   using M = typename Lanes<T>::M;
   constexpr int64_t kLanes = sizeof(V) / sizeof(T), kTile = kTileVectors * kLanes;
-  static_assert(kTileVectors == 4, "HLO_CHAIN_TILE names four vectors");
+  static_assert(kTileVectors == 4, "the macros above name four vectors");
   auto load = [](const T* p) HLO_CHAIN_LAMBDA {
     V x;
     std::memcpy(&x, p, sizeof(V));
     return x;
   };
+  auto store = [](T* p, const V& x) HLO_CHAIN_LAMBDA { std::memcpy(p, &x, sizeof(V)); };
   auto add = [](const V& x, const V& y) HLO_CHAIN_LAMBDA { return x + y; };
   auto subtract = [](const V& x, const V& y) HLO_CHAIN_LAMBDA { return x - y; };
   auto multiply = [](const V& x, const V& y) HLO_CHAIN_LAMBDA { return x * y; };
@@ -107,68 +138,108 @@ HLO_VECTOR_CLONES void Chain(const T* first, const FloatChainLink* links, int64_
   auto minimum = [](const V& x, const V& y) HLO_CHAIN_LAMBDA { return MinLanes<V, M>(x, y); };
   int64_t i = 0;
   for (; i + kTile <= n; i += kTile) {
-    V v0 = load(first + i), v1 = load(first + i + kLanes), v2 = load(first + i + 2 * kLanes),
-      v3 = load(first + i + 3 * kLanes);
+    V v0 = {}, v1 = {}, v2 = {}, v3 = {};  // (the first link reads no value)
     for (int64_t k = 0; k < count; ++k) {
       const FloatChainLink& link = links[k];
-      const T* o = static_cast<const T*>(link.other) + i;
-      V w0 = load(o), w1 = load(o + kLanes), w2 = load(o + 2 * kLanes), w3 = load(o + 3 * kLanes);
-      if (link.value_on_right) {
-        // op(other, value): the other operand becomes the left one.
-        std::swap(v0, w0);
-        std::swap(v1, w1);
-        std::swap(v2, w2);
-        std::swap(v3, w3);
+      HLO_CHAIN_OPERAND(a, 0);
+      HLO_CHAIN_OPERAND(b, 1);
+      if (link.kind == FloatChainLink::Kind::kBinary) {
+        switch (link.op) {
+          case Opcode::kAdd:
+            HLO_CHAIN_TILE(add);
+            break;
+          case Opcode::kSubtract:
+            HLO_CHAIN_TILE(subtract);
+            break;
+          case Opcode::kMultiply:
+            HLO_CHAIN_TILE(multiply);
+            break;
+          case Opcode::kDivide:
+            HLO_CHAIN_TILE(divide);
+            break;
+          case Opcode::kMaximum:
+            HLO_CHAIN_TILE(maximum);
+            break;
+          case Opcode::kMinimum:
+            HLO_CHAIN_TILE(minimum);
+            break;
+          default:
+            break;  // (never, as in ApplyScalar)
+        }
+      } else {
+        M m0, m1, m2, m3;
+        switch (link.compare) {
+          case ChainCompare::kEq:
+            HLO_CHAIN_MASKS(==);
+            break;
+          case ChainCompare::kNe:
+            HLO_CHAIN_MASKS(!=);
+            break;
+          case ChainCompare::kLt:
+            HLO_CHAIN_MASKS(<);
+            break;
+          case ChainCompare::kLe:
+            HLO_CHAIN_MASKS(<=);
+            break;
+          case ChainCompare::kGt:
+            HLO_CHAIN_MASKS(>);
+            break;
+          default:
+            HLO_CHAIN_MASKS(>=);
+            break;
+        }
+        HLO_CHAIN_OPERAND(c, 2);
+        HLO_CHAIN_OPERAND(d, 3);
+        v0 = Select<V, M>(m0, c0, d0);
+        v1 = Select<V, M>(m1, c1, d1);
+        v2 = Select<V, M>(m2, c2, d2);
+        v3 = Select<V, M>(m3, c3, d3);
       }
-      switch (link.op) {
-        case Opcode::kAdd:
-          HLO_CHAIN_TILE(add);
-          break;
-        case Opcode::kSubtract:
-          HLO_CHAIN_TILE(subtract);
-          break;
-        case Opcode::kMultiply:
-          HLO_CHAIN_TILE(multiply);
-          break;
-        case Opcode::kDivide:
-          HLO_CHAIN_TILE(divide);
-          break;
-        case Opcode::kMaximum:
-          HLO_CHAIN_TILE(maximum);
-          break;
-        case Opcode::kMinimum:
-          HLO_CHAIN_TILE(minimum);
-          break;
-        default:
-          break;  // (never, as in ApplyScalar)
+      if (link.tap != nullptr) {
+        T* tap = static_cast<T*>(link.tap) + i;
+        store(tap, v0);
+        store(tap + kLanes, v1);
+        store(tap + 2 * kLanes, v2);
+        store(tap + 3 * kLanes, v3);
       }
     }
-    std::memcpy(out + i, &v0, sizeof(V));
-    std::memcpy(out + i + kLanes, &v1, sizeof(V));
-    std::memcpy(out + i + 2 * kLanes, &v2, sizeof(V));
-    std::memcpy(out + i + 3 * kLanes, &v3, sizeof(V));
+    store(out + i, v0);
+    store(out + i + kLanes, v1);
+    store(out + i + 2 * kLanes, v2);
+    store(out + i + 3 * kLanes, v3);
   }
   for (; i < n; ++i) {
-    T v = first[i];
+    T v = 0;
     for (int64_t k = 0; k < count; ++k) {
-      const T w = static_cast<const T*>(links[k].other)[i];
-      v = links[k].value_on_right ? ApplyScalar(links[k].op, w, v) : ApplyScalar(links[k].op, v, w);
+      const FloatChainLink& link = links[k];
+      auto operand = [&](int j) {
+        const T* at = static_cast<const T*>(link.operands[j]);
+        return at != nullptr ? at[i] : v;
+      };
+      if (link.kind == FloatChainLink::Kind::kBinary) {
+        v = ApplyScalar(link.op, operand(0), operand(1));
+      } else {
+        v = CompareScalar(link.compare, operand(0), operand(1)) ? operand(2) : operand(3);
+      }
+      if (link.tap != nullptr) static_cast<T*>(link.tap)[i] = v;
     }
     out[i] = v;
   }
 }
 
+#undef HLO_CHAIN_OPERAND
 #undef HLO_CHAIN_TILE
+#undef HLO_CHAIN_MASKS
 
 }  // namespace
 
-void RunFloatChain(PrimitiveType type, const void* first, absl::Span<const FloatChainLink> links,
-                   void* out, int64_t n) {
+void RunFloatChain(PrimitiveType type, absl::Span<const FloatChainLink> links, void* out,
+                   int64_t n) {
   const int64_t count = static_cast<int64_t>(links.size());
   if (type == PrimitiveType::kF32) {
-    Chain(static_cast<const float*>(first), links.data(), count, static_cast<float*>(out), n);
+    Chain(links.data(), count, static_cast<float*>(out), n);
   } else {
-    Chain(static_cast<const double*>(first), links.data(), count, static_cast<double*>(out), n);
+    Chain(links.data(), count, static_cast<double*>(out), n);
   }
 }
 

@@ -1,12 +1,16 @@
-// A chain of binary f32/f64 steps of the batched interpreter (add,
-// subtract, multiply, divide, maximum, minimum), each reading the one
-// before it and nothing else reading the values between: a batch norm's
-// (x - mean) * rsqrt * gamma + beta then a ReLU's maximum, a residual
-// stream's adds. Step by step, every value between went to an L1 register
-// and back, one store and two loads per op and vector; here the chain's
-// value stays in vector registers over a tile of elements and only the
-// other operands are loaded. Each lane does the op the step would (the
-// same IEEE operation, MaxOf/MinOf's rules), so the bits are the steps'.
+// A chain of f32/f64 steps of the batched interpreter, each reading the
+// value the one before it made: binary steps (add, subtract, multiply,
+// divide, maximum, minimum) and a float compare whose only reader is the
+// select after it (a ReLU written as select(x > 0, x, 0), a clip). A batch
+// norm's (x - mean) * rsqrt * gamma + beta then its ReLU, a residual
+// stream's adds, the shared eltwise benchmark's select-then-divide. Step by
+// step, every value went to an L1 register and back, one store and two
+// loads per op and vector, and a compare's pred besides; here the chain's
+// value stays in vector registers over a tile of elements, only the other
+// operands are loaded, and a value other steps read as well is stored on
+// the way (a tap). Each lane does the op the step would (the same IEEE
+// operation, MaxOf/MinOf's rules, the compare's IEEE predicate and the
+// select's bits), so the bits are the steps'.
 #ifndef HLO_EVAL_INTERP_FLOAT_CHAIN_H_
 #define HLO_EVAL_INTERP_FLOAT_CHAIN_H_
 
@@ -18,20 +22,30 @@
 
 namespace hlo {
 
-// One step of a chain: value = op(value, other), or op(other, value) when
-// `value_on_right`; op is one of the six ops above (those
-// elementwise::BinaryFloatKernelFor resolves).
+// A float compare's direction, IEEE's partial order (NE holds for NaNs).
+enum class ChainCompare : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
+
+// One link. kBinary: value = op(operands[0], operands[1]), op one of the
+// six ops above (those elementwise::BinaryFloatKernelFor resolves).
+// kCompareSelect: value = compare(operands[0], operands[1], compare) ?
+// operands[2] : operands[3]. An operand is an array, or null for the value
+// before the link (the first link has none of those).
 struct FloatChainLink {
+  enum class Kind : uint8_t { kBinary, kCompareSelect };
+  Kind kind = Kind::kBinary;
   Opcode op = Opcode::kAdd;
-  bool value_on_right = false;
-  const void* other = nullptr;
+  ChainCompare compare = ChainCompare::kEq;
+  const void* operands[4] = {};
+  // Not null: the value after this link is also stored here.
+  void* tap = nullptr;
 };
 
-// out[i] = the links applied in order to first[i], for i < n, in f32 or
-// f64 (`type`). out may be first or any link's `other` (each position is
-// read before it is written).
-void RunFloatChain(PrimitiveType type, const void* first, absl::Span<const FloatChainLink> links,
-                   void* out, int64_t n);
+// out[i] = the value after the last link, for i < n, in f32 or f64
+// (`type`); every array holds n elements. out may be an operand array
+// (each position is read before it is written); a tap is an array of its
+// own, read by later links only as their operand of that value.
+void RunFloatChain(PrimitiveType type, absl::Span<const FloatChainLink> links, void* out,
+                   int64_t n);
 
 }  // namespace hlo
 
