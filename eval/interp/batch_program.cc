@@ -879,6 +879,7 @@ void BatchProgram::PlanChains() {
       chain.first_step = static_cast<int32_t>(s);
       chain.steps = static_cast<int32_t>(e - s);
       chain.result = plans.back().result;
+      chain.result_unread = reads[chain.result] == 1;
       chain.type = plans[0].type;
       for (size_t k = 0; k < plans.size(); ++k) {
         std::array<int32_t, 4> operands = plans[k].operands;
@@ -916,7 +917,7 @@ absl::Status BatchProgram::RunSteps(int64_t count) {
         }
         chain.links[k].tap = chain.taps[k] < 0 ? nullptr : register_data_[chain.taps[k]];
       }
-      RunFloatChain(chain.type, chain.links, register_data_[chain.result], count);
+      RunFloatChain(chain.type, chain.links, register_data_[chain.result], count, chain.stream);
       s += chain.steps - 1;
       continue;
     }
@@ -976,10 +977,20 @@ absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
   // A result goes straight into its output unless the output is also an
   // input (in-place updates: the block's later steps may still read it) or
   // is streamed (from the register, a block of whole lines at a time).
+  // A streamed result that a chain's last link makes, and nothing else
+  // reads, is streamed by the chain itself (no pass through its register).
   absl::InlinedVector<bool, 8> write_in_place(outputs.size(), false);
+  for (Chain& chain : chains_) chain.stream = false;
   for (size_t r = 0; r < outputs.size(); ++r) {
-    write_in_place[r] = !stream_outputs && writes_in_place_[r] &&
-                        std::find(inputs.begin(), inputs.end(), outputs[r]) == inputs.end();
+    if (!writes_in_place_[r] ||
+        std::find(inputs.begin(), inputs.end(), outputs[r]) != inputs.end()) {
+      continue;
+    }
+    Chain* chain = nullptr;
+    for (Chain& c : chains_) chain = c.result == result_registers_[r] ? &c : chain;
+    if (stream_outputs && (chain == nullptr || !chain->result_unread)) continue;
+    write_in_place[r] = true;
+    if (stream_outputs) chain->stream = true;
   }
   // Inputs may differ from the last run's: periodic fills start afresh,
   // unless the caller says they are the same.

@@ -225,6 +225,10 @@ class BatchProgram {
   // last link's value goes to register `result`.
   struct Chain {
     int32_t first_step = 0, steps = 0, result = -1;
+    // Only the caller reads the result; `stream`: this run writes it
+    // straight into its output with streaming stores (see RunFrom).
+    bool result_unread = false;
+    bool stream = false;
     PrimitiveType type = PrimitiveType::kF32;
     std::vector<std::array<int32_t, 4>> operands;
     std::vector<int32_t> taps;

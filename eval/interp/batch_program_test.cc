@@ -64,21 +64,25 @@ void CheckAgainstEvaluator(std::string_view text, std::string_view name, int64_t
   }
   for (Literal& l : outputs) out_ptrs.push_back(l.data());
   REQUIRE(p.Run(in_ptrs, out_ptrs, n).ok());
-  // Streamed outputs (non-temporal stores from the registers) hold the same
-  // bits, also one element past a 16-byte boundary (an unaligned head).
-  {
+  // Streamed outputs (non-temporal stores: from the registers, or a
+  // chain's own where the output is 64-byte aligned) hold the same bits,
+  // at a 64-byte boundary and one element past it (an unaligned head).
+  for (const bool shifted : {false, true}) {
     std::vector<std::vector<uint8_t>> streamed;
-    std::vector<void*> streamed_ptrs;
+    std::vector<uint8_t*> starts;
     for (int64_t r = 0; r < p.result_count(); ++r) {
       const int64_t width = ByteWidth(p.result_type(r));
-      streamed.emplace_back((n + 1) * width, uint8_t{0xA5});
-      streamed_ptrs.push_back(streamed.back().data() + width);
+      streamed.emplace_back((n + 1) * width + 64, uint8_t{0xA5});
+      uint8_t* at = streamed.back().data();
+      at += (64 - reinterpret_cast<uintptr_t>(at) % 64) % 64 + (shifted ? width : 0);
+      starts.push_back(at);
     }
+    std::vector<void*> streamed_ptrs(starts.begin(), starts.end());
     REQUIRE(p.Run(in_ptrs, streamed_ptrs, n, 0, /*stream_outputs=*/true).ok());
     for (int64_t r = 0; r < p.result_count(); ++r) {
       const int64_t width = ByteWidth(p.result_type(r));
-      INFO("streamed result " << r);
-      CHECK(std::memcmp(streamed[r].data() + width, outputs[r].data(), n * width) == 0);
+      INFO("streamed result " << r << (shifted ? ", one element past a line" : ""));
+      CHECK(std::memcmp(starts[r], outputs[r].data(), n * width) == 0);
     }
   }
 

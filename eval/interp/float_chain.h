@@ -44,8 +44,11 @@ struct FloatChainLink {
 // (`type`); every array holds n elements. out may be an operand array
 // (each position is read before it is written); a tap is an array of its
 // own, read by later links only as their operand of that value.
-void RunFloatChain(PrimitiveType type, absl::Span<const FloatChainLink> links, void* out,
-                   int64_t n);
+// `stream_out`: out is written with streaming stores where it is 64-byte
+// aligned (eval/runtime/stream_store.h; call StreamStoreFence() before
+// another thread reads it).
+void RunFloatChain(PrimitiveType type, absl::Span<const FloatChainLink> links, void* out, int64_t n,
+                   bool stream_out = false);
 
 }  // namespace hlo
 
