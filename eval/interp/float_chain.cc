@@ -2,11 +2,8 @@
 
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "eval/interp/elementwise_ops.h"
+#include "eval/runtime/stream_store.h"
 #include "eval/vector_clones.h"
 
 namespace hlo {
@@ -136,22 +133,10 @@ HLO_VECTOR_CLONES void Chain(const FloatChainLink* links, int64_t count, T* out,
   };
   auto store = [](T* p, const V& x) HLO_CHAIN_LAMBDA { std::memcpy(p, &x, sizeof(V)); };
   // Streaming stores need whole aligned vectors; tiles are whole lines.
-#if defined(__SSE2__)
   const bool stream = stream_out && reinterpret_cast<uintptr_t>(out) % sizeof(V) == 0;
-#else
-  const bool stream = false;
-#endif
   auto store_out = [&](T* p, const V& x) HLO_CHAIN_LAMBDA {
     if (stream) {
-      // (SSE2's streaming store in every clone: the AVX-512 one extracts
-      // the quarters, still cheaper than a store, a load and a copy.)
-#if defined(__SSE2__)
-      for (int q = 0; q < 4; ++q) {
-        __m128 part;
-        std::memcpy(&part, reinterpret_cast<const char*>(&x) + 16 * q, 16);
-        _mm_stream_ps(reinterpret_cast<float*>(p) + 4 * q, part);
-      }
-#endif
+      StreamVector(p, x);
     } else {
       store(p, x);
     }

@@ -63,7 +63,27 @@ __attribute__((always_inline)) inline void DepthwiseLine(E* __restrict out, cons
                                                          int64_t ntaps, const E* __restrict k,
                                                          int64_t n) {
   constexpr int64_t kLanes = kBytes / sizeof(E);
+  // The window's last tap reads the input row no earlier point read; its
+  // features for the point kPrefetchBytes ahead are asked for now, so that
+  // the loads do not wait on memory (depthwise_conv, f32[8,112,112,64],
+  // interleaved: 3.3 -> 2.1 ms mean of medians; 2, 8 and 16 points ahead
+  // gave less than the 32 that these 8 KiB are there; streaming stores for
+  // the result gave nothing more). The address is computed as an integer:
+  // it may lie past the input, where a prefetch does nothing.
+  constexpr int64_t kPrefetchBytes = 8 << 10;
+  const int64_t step_bytes = x_step * static_cast<int64_t>(sizeof(E));
+  const uintptr_t ahead_bytes =
+      ntaps == 0 || step_bytes == 0
+          ? 0
+          : static_cast<uintptr_t>(std::max<int64_t>(1, kPrefetchBytes / step_bytes) * step_bytes +
+                                   xoff[ntaps - 1] * static_cast<int64_t>(sizeof(E)));
   for (int64_t p = 0; p < count; ++p, out += n, x += x_step) {
+    if (ahead_bytes != 0) {
+      const uintptr_t ahead = reinterpret_cast<uintptr_t>(x) + ahead_bytes;
+      for (int64_t b = 0; b < n * static_cast<int64_t>(sizeof(E)); b += 64) {
+        __builtin_prefetch(reinterpret_cast<const void*>(ahead + b));
+      }
+    }
     int64_t f0 = 0;
     for (; f0 + 4 * kLanes <= n; f0 += 4 * kLanes) {
       PointChunk<E, kBytes, 4>(out + f0, x + f0, xoff, koff, ntaps, k + f0);
