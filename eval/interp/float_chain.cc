@@ -1,7 +1,10 @@
 #include "eval/interp/float_chain.h"
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 
+#include "absl/container/inlined_vector.h"
 #include "eval/interp/elementwise_ops.h"
 #include "eval/runtime/stream_store.h"
 #include "eval/vector_clones.h"
@@ -24,8 +27,12 @@ struct Lanes<double> {
   typedef int64_t M __attribute__((vector_size(64)));
 };
 
-// Values per tile: four vectors, held in registers across the links.
-constexpr int kTileVectors = 4;
+// Values per tile: eight vectors, held in registers across the links. Each
+// link costs a dispatch per tile, which at four vectors cost more than the
+// link's arithmetic (GPT-2's GELU chains ran at about 4 cycles an op and
+// vector); eight, with two operands, fill 24 of AVX-512's 32 registers (the
+// AVX2 and SSE2 clones spill some).
+constexpr int kTileVectors = 8;
 
 #define HLO_CHAIN_INLINE inline __attribute__((always_inline))
 #define HLO_CHAIN_LAMBDA __attribute__((always_inline))
@@ -98,26 +105,101 @@ HLO_CHAIN_INLINE bool CompareScalar(ChainCompare c, T x, T y) {
   return false;
 }
 
+// A binary link's op and where its operands come from as one switch
+// index: 4 * op + (lhs is the value) + 2 * (rhs is the value), op in
+// kBinaryOps' order; compare-select links take kCompareSelectCode: one
+// indirect jump per link and tile, where a test per operand and a switch
+// on the op made three branches.
+constexpr Opcode kBinaryOps[] = {Opcode::kAdd,    Opcode::kSubtract, Opcode::kMultiply,
+                                 Opcode::kDivide, Opcode::kMaximum,  Opcode::kMinimum};
+constexpr uint8_t kCompareSelectCode = 4 * std::size(kBinaryOps);
+
+uint8_t LinkCode(const FloatChainLink& link) {
+  if (link.kind == FloatChainLink::Kind::kCompareSelect) return kCompareSelectCode;
+  size_t op = 0;
+  while (op + 1 < std::size(kBinaryOps) && kBinaryOps[op] != link.op) ++op;
+  return static_cast<uint8_t>(4 * op + (link.operands[0] == nullptr) +
+                              2 * (link.operands[1] == nullptr));
+}
+
 // The tile's vectors are named variables, not an array: GCC keeps an
 // array indexed in a loop on the stack, and the chain's value then went
-// through L1 at every link as the steps' registers did. Operand j of a
-// link is four vectors NAME0..NAME3: loaded from its array, or the value.
-#define HLO_CHAIN_OPERAND(name, j)                                                \
-  const T* name##_at = static_cast<const T*>(link.operands[j]);                   \
-  const V name##0 = name##_at != nullptr ? load(name##_at + i) : v0;              \
-  const V name##1 = name##_at != nullptr ? load(name##_at + i + kLanes) : v1;     \
-  const V name##2 = name##_at != nullptr ? load(name##_at + i + 2 * kLanes) : v2; \
-  const V name##3 = name##_at != nullptr ? load(name##_at + i + 3 * kLanes) : v3
-#define HLO_CHAIN_TILE(expr) \
-  v0 = (expr)(a0, b0);       \
-  v1 = (expr)(a1, b1);       \
-  v2 = (expr)(a2, b2);       \
-  v3 = (expr)(a3, b3)
-#define HLO_CHAIN_MASKS(cmp) \
-  m0 = (M)(a0 cmp b0);       \
-  m1 = (M)(a1 cmp b1);       \
-  m2 = (M)(a2 cmp b2);       \
-  m3 = (M)(a3 cmp b3)
+// through L1 at every link as the steps' registers did. HLO_CHAIN_EACH(X)
+// writes X(j) for each of them; an operand is the vectors NAMEj: loaded
+// from its array, or the value's vj.
+#define HLO_CHAIN_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define HLO_CHAIN_LOAD(name, at) \
+  const T* name##_at = (at);     \
+  HLO_CHAIN_EACH(HLO_CHAIN_LOAD_ONE_##name)
+#define HLO_CHAIN_LOAD_ONE_a(j) const V a##j = load(a_at + i + j * kLanes);
+#define HLO_CHAIN_LOAD_ONE_b(j) const V b##j = load(b_at + i + j * kLanes);
+#define HLO_CHAIN_VALUE_OR(name, j)                             \
+  const T* name##_at = static_cast<const T*>(link.operands[j]); \
+  HLO_CHAIN_EACH(HLO_CHAIN_OR_ONE_##name)
+#define HLO_CHAIN_OR_ONE_a(j) const V a##j = a_at != nullptr ? load(a_at + i + j * kLanes) : v##j;
+#define HLO_CHAIN_OR_ONE_b(j) const V b##j = b_at != nullptr ? load(b_at + i + j * kLanes) : v##j;
+#define HLO_CHAIN_OR_ONE_c(j) const V c##j = c_at != nullptr ? load(c_at + i + j * kLanes) : v##j;
+#define HLO_CHAIN_OR_ONE_d(j) const V d##j = d_at != nullptr ? load(d_at + i + j * kLanes) : v##j;
+// v = f_(x, y) vector by vector, x and y each `a`, `b` or `v`.
+#define HLO_CHAIN_APPLY(x, y) HLO_CHAIN_EACH(HLO_CHAIN_APPLY_##x##y)
+#define HLO_CHAIN_APPLY_ab(j) v##j = f_(a##j, b##j);
+#define HLO_CHAIN_APPLY_vb(j) v##j = f_(v##j, b##j);
+#define HLO_CHAIN_APPLY_av(j) v##j = f_(a##j, v##j);
+#define HLO_CHAIN_APPLY_vv(j) v##j = f_(v##j, v##j);
+// The four cases of op index `index` (function f, as f_).
+#define HLO_CHAIN_BINARY(index, f)                              \
+  case 4 * (index): {                                           \
+    const auto& f_ = f;                                         \
+    HLO_CHAIN_LOAD(a, static_cast<const T*>(link.operands[0])); \
+    HLO_CHAIN_LOAD(b, static_cast<const T*>(link.operands[1])); \
+    HLO_CHAIN_APPLY(a, b);                                      \
+    break;                                                      \
+  }                                                             \
+  case 4 * (index) + 1: {                                       \
+    const auto& f_ = f;                                         \
+    HLO_CHAIN_LOAD(b, static_cast<const T*>(link.operands[1])); \
+    HLO_CHAIN_APPLY(v, b);                                      \
+    break;                                                      \
+  }                                                             \
+  case 4 * (index) + 2: {                                       \
+    const auto& f_ = f;                                         \
+    HLO_CHAIN_LOAD(a, static_cast<const T*>(link.operands[0])); \
+    HLO_CHAIN_APPLY(a, v);                                      \
+    break;                                                      \
+  }                                                             \
+  case 4 * (index) + 3: {                                       \
+    const auto& f_ = f;                                         \
+    HLO_CHAIN_APPLY(v, v);                                      \
+    break;                                                      \
+  }
+// The masks m0.. of compare `c` (a ChainCompare) of a and b.
+#define HLO_CHAIN_COMPARE(c)                       \
+  HLO_CHAIN_EACH(HLO_CHAIN_MASK_DECLARE_ONE)       \
+  switch (c) {                                     \
+    case ChainCompare::kEq:                        \
+      HLO_CHAIN_EACH(HLO_CHAIN_MASK_ONE_eq) break; \
+    case ChainCompare::kNe:                        \
+      HLO_CHAIN_EACH(HLO_CHAIN_MASK_ONE_ne) break; \
+    case ChainCompare::kLt:                        \
+      HLO_CHAIN_EACH(HLO_CHAIN_MASK_ONE_lt) break; \
+    case ChainCompare::kLe:                        \
+      HLO_CHAIN_EACH(HLO_CHAIN_MASK_ONE_le) break; \
+    case ChainCompare::kGt:                        \
+      HLO_CHAIN_EACH(HLO_CHAIN_MASK_ONE_gt) break; \
+    default:                                       \
+      HLO_CHAIN_EACH(HLO_CHAIN_MASK_ONE_ge) break; \
+  }
+#define HLO_CHAIN_MASK_DECLARE_ONE(j) M m##j;
+#define HLO_CHAIN_MASK_ONE_eq(j) m##j = (M)(a##j == b##j);
+#define HLO_CHAIN_MASK_ONE_ne(j) m##j = (M)(a##j != b##j);
+#define HLO_CHAIN_MASK_ONE_lt(j) m##j = (M)(a##j < b##j);
+#define HLO_CHAIN_MASK_ONE_le(j) m##j = (M)(a##j <= b##j);
+#define HLO_CHAIN_MASK_ONE_gt(j) m##j = (M)(a##j > b##j);
+#define HLO_CHAIN_MASK_ONE_ge(j) m##j = (M)(a##j >= b##j);
+#define HLO_CHAIN_SELECT_ONE(j) v##j = Select<V, M>(m##j, c##j, d##j);
+#define HLO_CHAIN_ZERO_ONE(j) V v##j = {};
+#define HLO_CHAIN_TAP_ONE(j) store(tap + j * kLanes, v##j);
+#define HLO_CHAIN_OUT_ONE(j) store_out(out + i + j * kLanes, v##j);
 
 template <typename T>
 HLO_VECTOR_CLONES void Chain(const FloatChainLink* links, int64_t count, T* out, int64_t n,
@@ -125,7 +207,7 @@ HLO_VECTOR_CLONES void Chain(const FloatChainLink* links, int64_t count, T* out,
   using V = typename Lanes<T>::V;
   using M = typename Lanes<T>::M;
   constexpr int64_t kLanes = sizeof(V) / sizeof(T), kTile = kTileVectors * kLanes;
-  static_assert(kTileVectors == 4, "the macros above name four vectors");
+  static_assert(kTileVectors == 8, "HLO_CHAIN_EACH names eight vectors");
   auto load = [](const T* p) HLO_CHAIN_LAMBDA {
     V x;
     std::memcpy(&x, p, sizeof(V));
@@ -147,77 +229,38 @@ HLO_VECTOR_CLONES void Chain(const FloatChainLink* links, int64_t count, T* out,
   auto divide = [](const V& x, const V& y) HLO_CHAIN_LAMBDA { return x / y; };
   auto maximum = [](const V& x, const V& y) HLO_CHAIN_LAMBDA { return MaxLanes<V, M>(x, y); };
   auto minimum = [](const V& x, const V& y) HLO_CHAIN_LAMBDA { return MinLanes<V, M>(x, y); };
+  absl::InlinedVector<uint8_t, 64> codes(count);
+  for (int64_t k = 0; k < count; ++k) codes[k] = LinkCode(links[k]);
   int64_t i = 0;
   for (; i + kTile <= n; i += kTile) {
-    V v0 = {}, v1 = {}, v2 = {}, v3 = {};  // (the first link reads no value)
+    HLO_CHAIN_EACH(HLO_CHAIN_ZERO_ONE)  // (the first link reads no value)
     for (int64_t k = 0; k < count; ++k) {
       const FloatChainLink& link = links[k];
-      HLO_CHAIN_OPERAND(a, 0);
-      HLO_CHAIN_OPERAND(b, 1);
-      if (link.kind == FloatChainLink::Kind::kBinary) {
-        switch (link.op) {
-          case Opcode::kAdd:
-            HLO_CHAIN_TILE(add);
-            break;
-          case Opcode::kSubtract:
-            HLO_CHAIN_TILE(subtract);
-            break;
-          case Opcode::kMultiply:
-            HLO_CHAIN_TILE(multiply);
-            break;
-          case Opcode::kDivide:
-            HLO_CHAIN_TILE(divide);
-            break;
-          case Opcode::kMaximum:
-            HLO_CHAIN_TILE(maximum);
-            break;
-          case Opcode::kMinimum:
-            HLO_CHAIN_TILE(minimum);
-            break;
-          default:
-            break;  // (never, as in ApplyScalar)
+      switch (codes[k]) {
+        HLO_CHAIN_BINARY(0, add)
+        HLO_CHAIN_BINARY(1, subtract)
+        HLO_CHAIN_BINARY(2, multiply)
+        HLO_CHAIN_BINARY(3, divide)
+        HLO_CHAIN_BINARY(4, maximum)
+        HLO_CHAIN_BINARY(5, minimum)
+        default: {
+          // select(compare(a, b), c, d): the masks before c and d are
+          // loaded, so that fewer vectors are live at once.
+          HLO_CHAIN_VALUE_OR(a, 0)
+          HLO_CHAIN_VALUE_OR(b, 1)
+          HLO_CHAIN_COMPARE(link.compare)
+          HLO_CHAIN_VALUE_OR(c, 2)
+          HLO_CHAIN_VALUE_OR(d, 3)
+          HLO_CHAIN_EACH(HLO_CHAIN_SELECT_ONE)
+          break;
         }
-      } else {
-        M m0, m1, m2, m3;
-        switch (link.compare) {
-          case ChainCompare::kEq:
-            HLO_CHAIN_MASKS(==);
-            break;
-          case ChainCompare::kNe:
-            HLO_CHAIN_MASKS(!=);
-            break;
-          case ChainCompare::kLt:
-            HLO_CHAIN_MASKS(<);
-            break;
-          case ChainCompare::kLe:
-            HLO_CHAIN_MASKS(<=);
-            break;
-          case ChainCompare::kGt:
-            HLO_CHAIN_MASKS(>);
-            break;
-          default:
-            HLO_CHAIN_MASKS(>=);
-            break;
-        }
-        HLO_CHAIN_OPERAND(c, 2);
-        HLO_CHAIN_OPERAND(d, 3);
-        v0 = Select<V, M>(m0, c0, d0);
-        v1 = Select<V, M>(m1, c1, d1);
-        v2 = Select<V, M>(m2, c2, d2);
-        v3 = Select<V, M>(m3, c3, d3);
       }
       if (link.tap != nullptr) {
         T* tap = static_cast<T*>(link.tap) + i;
-        store(tap, v0);
-        store(tap + kLanes, v1);
-        store(tap + 2 * kLanes, v2);
-        store(tap + 3 * kLanes, v3);
+        HLO_CHAIN_EACH(HLO_CHAIN_TAP_ONE)
       }
     }
-    store_out(out + i, v0);
-    store_out(out + i + kLanes, v1);
-    store_out(out + i + 2 * kLanes, v2);
-    store_out(out + i + 3 * kLanes, v3);
+    HLO_CHAIN_EACH(HLO_CHAIN_OUT_ONE)
   }
   for (; i < n; ++i) {
     T v = 0;
@@ -238,9 +281,33 @@ HLO_VECTOR_CLONES void Chain(const FloatChainLink* links, int64_t count, T* out,
   }
 }
 
-#undef HLO_CHAIN_OPERAND
-#undef HLO_CHAIN_TILE
-#undef HLO_CHAIN_MASKS
+#undef HLO_CHAIN_EACH
+#undef HLO_CHAIN_LOAD
+#undef HLO_CHAIN_LOAD_ONE_a
+#undef HLO_CHAIN_LOAD_ONE_b
+#undef HLO_CHAIN_VALUE_OR
+#undef HLO_CHAIN_OR_ONE_a
+#undef HLO_CHAIN_OR_ONE_b
+#undef HLO_CHAIN_OR_ONE_c
+#undef HLO_CHAIN_OR_ONE_d
+#undef HLO_CHAIN_APPLY
+#undef HLO_CHAIN_APPLY_ab
+#undef HLO_CHAIN_APPLY_vb
+#undef HLO_CHAIN_APPLY_av
+#undef HLO_CHAIN_APPLY_vv
+#undef HLO_CHAIN_BINARY
+#undef HLO_CHAIN_COMPARE
+#undef HLO_CHAIN_MASK_DECLARE_ONE
+#undef HLO_CHAIN_MASK_ONE_eq
+#undef HLO_CHAIN_MASK_ONE_ne
+#undef HLO_CHAIN_MASK_ONE_lt
+#undef HLO_CHAIN_MASK_ONE_le
+#undef HLO_CHAIN_MASK_ONE_gt
+#undef HLO_CHAIN_MASK_ONE_ge
+#undef HLO_CHAIN_SELECT_ONE
+#undef HLO_CHAIN_ZERO_ONE
+#undef HLO_CHAIN_TAP_ONE
+#undef HLO_CHAIN_OUT_ONE
 
 }  // namespace
 
