@@ -49,6 +49,55 @@ __attribute__((always_inline)) inline void PointChunk(E* __restrict out, const E
   }
 }
 
+// PointChunk<E, kBytes, 4> for two points at once (out0/x0 and out1/x1):
+// each kernel vector is loaded once for both, and the tap loop runs once.
+// Each point's sum runs over the taps in the same order, so the same bits.
+template <typename E, int kBytes>
+__attribute__((always_inline)) inline void PairChunk(E* __restrict out0, E* __restrict out1,
+                                                     const E* __restrict x0, const E* __restrict x1,
+                                                     const int64_t* xoff, const int64_t* koff,
+                                                     int64_t ntaps, const E* __restrict k) {
+  using V = Vec<E, kBytes>;
+  constexpr int64_t kLanes = kBytes / sizeof(E);
+  V acc0[4], acc1[4];
+  for (int v = 0; v < 4; ++v) acc0[v] = acc1[v] = V{};
+  for (int64_t t = 0; t < ntaps; ++t) {
+    const E* kt = k + koff[t];
+    for (int v = 0; v < 4; ++v) {
+      V kv, a, b;
+      std::memcpy(&kv, kt + v * kLanes, sizeof(V));
+      std::memcpy(&a, x0 + xoff[t] + v * kLanes, sizeof(V));
+      std::memcpy(&b, x1 + xoff[t] + v * kLanes, sizeof(V));
+      acc0[v] += a * kv;
+      acc1[v] += b * kv;
+    }
+  }
+  for (int v = 0; v < 4; ++v) {
+    const V a = acc0[v], b = acc1[v];
+    std::memcpy(out0 + v * kLanes, &a, sizeof(V));
+    std::memcpy(out1 + v * kLanes, &b, sizeof(V));
+  }
+}
+
+// Features [f0, n) of one point: fewer than four vectors, then a scalar
+// tail.
+template <typename E, int kBytes>
+__attribute__((always_inline)) inline void PointRest(E* __restrict out, const E* __restrict x,
+                                                     int64_t f0, const int64_t* xoff,
+                                                     const int64_t* koff, int64_t ntaps,
+                                                     const E* __restrict k, int64_t n) {
+  constexpr int64_t kLanes = kBytes / sizeof(E);
+  const int64_t left = (n - f0) / kLanes;
+  if (left == 3) PointChunk<E, kBytes, 3>(out + f0, x + f0, xoff, koff, ntaps, k + f0);
+  if (left == 2) PointChunk<E, kBytes, 2>(out + f0, x + f0, xoff, koff, ntaps, k + f0);
+  if (left == 1) PointChunk<E, kBytes, 1>(out + f0, x + f0, xoff, koff, ntaps, k + f0);
+  for (f0 += left * kLanes; f0 < n; ++f0) {
+    E acc = 0;
+    for (int64_t t = 0; t < ntaps; ++t) acc += x[xoff[t] + f0] * k[koff[t] + f0];
+    out[f0] = acc;
+  }
+}
+
 // `count` output points along a line, point p at out + p * n reading the
 // window at x + p * x_step: out[f] = sum over t of x[xoff[t] + f] *
 // k[koff[t] + f], f < n, taps in order. Up to four kBytes vectors of
@@ -77,26 +126,33 @@ __attribute__((always_inline)) inline void DepthwiseLine(E* __restrict out, cons
           ? 0
           : static_cast<uintptr_t>(std::max<int64_t>(1, kPrefetchBytes / step_bytes) * step_bytes +
                                    xoff[ntaps - 1] * static_cast<int64_t>(sizeof(E)));
-  for (int64_t p = 0; p < count; ++p, out += n, x += x_step) {
-    if (ahead_bytes != 0) {
-      const uintptr_t ahead = reinterpret_cast<uintptr_t>(x) + ahead_bytes;
-      for (int64_t b = 0; b < n * static_cast<int64_t>(sizeof(E)); b += 64) {
-        __builtin_prefetch(reinterpret_cast<const void*>(ahead + b));
-      }
+  auto prefetch = [&](const E* point) {
+    if (ahead_bytes == 0) return;
+    const uintptr_t ahead = reinterpret_cast<uintptr_t>(point) + ahead_bytes;
+    for (int64_t b = 0; b < n * static_cast<int64_t>(sizeof(E)); b += 64) {
+      __builtin_prefetch(reinterpret_cast<const void*>(ahead + b));
     }
+  };
+  int64_t p = 0;
+  // Two points at a time where there are two (PairChunk).
+  for (; p + 2 <= count; p += 2, out += 2 * n, x += 2 * x_step) {
+    prefetch(x);
+    prefetch(x + x_step);
+    int64_t f0 = 0;
+    for (; f0 + 4 * kLanes <= n; f0 += 4 * kLanes) {
+      PairChunk<E, kBytes>(out + f0, out + n + f0, x + f0, x + x_step + f0, xoff, koff, ntaps,
+                           k + f0);
+    }
+    PointRest<E, kBytes>(out, x, f0, xoff, koff, ntaps, k, n);
+    PointRest<E, kBytes>(out + n, x + x_step, f0, xoff, koff, ntaps, k, n);
+  }
+  for (; p < count; ++p, out += n, x += x_step) {
+    prefetch(x);
     int64_t f0 = 0;
     for (; f0 + 4 * kLanes <= n; f0 += 4 * kLanes) {
       PointChunk<E, kBytes, 4>(out + f0, x + f0, xoff, koff, ntaps, k + f0);
     }
-    const int64_t left = (n - f0) / kLanes;
-    if (left == 3) PointChunk<E, kBytes, 3>(out + f0, x + f0, xoff, koff, ntaps, k + f0);
-    if (left == 2) PointChunk<E, kBytes, 2>(out + f0, x + f0, xoff, koff, ntaps, k + f0);
-    if (left == 1) PointChunk<E, kBytes, 1>(out + f0, x + f0, xoff, koff, ntaps, k + f0);
-    for (f0 += left * kLanes; f0 < n; ++f0) {
-      E acc = 0;
-      for (int64_t t = 0; t < ntaps; ++t) acc += x[xoff[t] + f0] * k[koff[t] + f0];
-      out[f0] = acc;
-    }
+    PointRest<E, kBytes>(out, x, f0, xoff, koff, ntaps, k, n);
   }
 }
 
