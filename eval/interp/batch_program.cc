@@ -816,7 +816,7 @@ bool ChainCompareOf(const Instruction& inst, ChainCompare& c) {
 
 }  // namespace
 
-bool BatchProgram::LinkAt(size_t s, LinkPlan& plan) const {
+bool BatchProgram::LinkAt(size_t s, absl::Span<const int32_t> reads, LinkPlan& plan) const {
   plan = LinkPlan();
   const Step& step = steps_[s];
   if (step.raw.flush_result) return false;
@@ -835,13 +835,7 @@ bool BatchProgram::LinkAt(size_t s, LinkPlan& plan) const {
       select.raw.type != step.raw.type || select.operands[0] != step.result) {
     return false;
   }
-  const int32_t pred = step.result;
-  int pred_reads = 0;
-  for (const Step& other : steps_) {
-    for (int i = 0; i < other.arity; ++i) pred_reads += other.operands[i] == pred;
-  }
-  pred_reads += std::count(result_registers_.begin(), result_registers_.end(), pred);
-  if (pred_reads != 1 || !ChainCompareOf(*step.inst, plan.link.compare)) return false;
+  if (reads[step.result] != 1 || !ChainCompareOf(*step.inst, plan.link.compare)) return false;
   plan.steps = 2;
   plan.type = step.raw.type;
   plan.result = select.result;
@@ -862,14 +856,14 @@ void BatchProgram::PlanChains() {
   std::vector<LinkPlan> plans;
   for (size_t s = 0; s < steps_.size();) {
     plans.assign(1, LinkPlan());
-    if (!LinkAt(s, plans[0])) {
+    if (!LinkAt(s, reads, plans[0])) {
       ++s;
       continue;
     }
     // Links from s to e, each after the first reading the value before it.
     size_t e = s + plans[0].steps;
     LinkPlan next;
-    while (e < steps_.size() && LinkAt(e, next) && next.type == plans[0].type &&
+    while (e < steps_.size() && LinkAt(e, reads, next) && next.type == plans[0].type &&
            std::count(next.operands.begin(), next.operands.end(), plans.back().result) > 0) {
       plans.push_back(next);
       e += next.steps;

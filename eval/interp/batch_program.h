@@ -155,10 +155,11 @@ class BatchProgram {
   // of the one before.
   void PlanChains();
   // The link that step s starts (a binary float step, or a float compare
-  // and the select that alone reads it), in `link`, with its steps (1 or
-  // 2), operand registers and result register; false when there is none.
+  // and the select that alone reads it, `reads` counting each register's
+  // readers), in `link`, with its steps (1 or 2), operand registers and
+  // result register; false when there is none.
   struct LinkPlan;
-  bool LinkAt(size_t s, LinkPlan& link) const;
+  bool LinkAt(size_t s, absl::Span<const int32_t> reads, LinkPlan& link) const;
 
   // A parameter read through a broadcast: position coordinates c (over
   // result_dims) read operand element sum_d c[d] * strides[d] (stride 0
