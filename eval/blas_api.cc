@@ -5,6 +5,7 @@
 
 #include <mutex>
 
+#include "eval/blas_kernel_choice.h"
 #include "eval/shared_library.h"
 
 // OpenBLAS's own start and shutdown of its worker threads (exported, not in
@@ -67,6 +68,7 @@ struct ThreadState {
   SetThreadsFn set = nullptr;
   WorkersFn start = nullptr, stop = nullptr;
   const int* running = nullptr;  // blas_server_avail
+  bool widened = false;          // WidenFallbackKernels forced a wider set
 };
 
 ThreadState& Threading() {
@@ -97,6 +99,7 @@ void OnOpen(void* handle) {
   t.stop = reinterpret_cast<WorkersFn>(dlsym(handle, "blas_thread_shutdown_"));
   t.running = static_cast<const int*>(dlsym(handle, "blas_server_avail"));
   if (!t.get || !t.set || !t.start || !t.stop || !t.running) return;  // not OpenBLAS
+  t.widened = WidenFallbackKernels(handle, !t.stop_requested) != nullptr;
   t.default_count = t.get();
   if (t.requested > 0) t.set(t.requested);
   // Its constructor started its workers; a stop asked for before the open
@@ -161,6 +164,13 @@ void PrepareWorkers(int64_t rows, int64_t cols) {
 }
 
 const char* CoreName() { return HLO_BLAS_FUNCTION(openblas_get_corename)(); }
+
+bool KernelsWidened() {
+  (void)Symbol("openblas_get_corename");  // opens it
+  ThreadState& t = Threading();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  return t.widened;
+}
 
 }  // namespace blas
 }  // namespace hlo

@@ -43,8 +43,11 @@ void StopThreads();
 // For a matrix large enough to be threaded they are started here, on the
 // process's start mask, with the caller's MXCSR.
 void PrepareWorkers(int64_t rows, int64_t cols);
-// The name of the kernel set OpenBLAS chose for this CPU ("Haswell", …).
+// The name of the kernel set OpenBLAS runs on this CPU ("Haswell", …).
 const char* CoreName();
+// Whether that set was forced as OpenBLAS opened, over its Prescott
+// fallback for a CPU it did not know (eval/blas_kernel_choice.h).
+bool KernelsWidened();
 
 }  // namespace blas
 }  // namespace hlo

@@ -1,7 +1,12 @@
 #include "eval/blas_api.h"
 
+#include <strings.h>
+
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <vector>
+
+#include "eval/blas_kernel_choice.h"
 
 namespace hlo {
 namespace {
@@ -28,6 +33,19 @@ TEST_CASE("CBLAS calls reach OpenBLAS through the looked-up pointers", "[blas]")
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 2, 2, 2, 1.0f, a.data(), 2, b.data(), 2,
               0.0f, c.data(), 2);
   CHECK(c == std::vector<float>{19, 22, 43, 50});
+}
+
+// OpenBLAS picks its kernels by CPU model; on a model newer than the build
+// it falls back to Prescott's SSE3 kernels, which the open replaces with
+// the widest set the CPU runs (unless OPENBLAS_CORETYPE says otherwise).
+TEST_CASE("OpenBLAS keeps no Prescott fallback on a CPU with wider kernels", "[blas]") {
+  const char* wider = blas::WidestKernelSet();
+  const char* core = blas::CoreName();  // opens it
+  INFO("OpenBLAS runs " << core << ", the CPU runs " << (wider ? wider : "no wider set"));
+  if (wider != nullptr && std::getenv("OPENBLAS_CORETYPE") == nullptr) {
+    CHECK(strcasecmp(core, "Prescott") != 0);
+  }
+  if (blas::KernelsWidened()) CHECK(strcasecmp(core, wider) == 0);
 }
 
 }  // namespace

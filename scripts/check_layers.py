@@ -21,7 +21,8 @@ import sys
 # others match top-level files of eval/.
 LAYERS = [
     ("values", ["eval/value.*", "eval/type_dispatch.h", "eval/denormals.*",
-                "eval/vector_clones.h", "eval/blas_api.*", "eval/shared_library.*"]),
+                "eval/vector_clones.h", "eval/blas_api.*", "eval/blas_kernel_choice.*",
+                "eval/shared_library.*"]),
     ("runtime, io", ["eval/runtime/", "eval/io/"]),
     ("interp", ["eval/interp/"]),
     ("kernels", ["eval/kernels/"]),

@@ -157,6 +157,7 @@ MachineLimits MeasureMachineLimits() {
   auto start = Clock::now();
   MeasureMemcpy(limits);
   limits.blas_kernels = blas::CoreName();  // (opens OpenBLAS, whose count follows)
+  limits.blas_kernels_widened = blas::KernelsWidened();
   limits.blas_threads = blas::Threads();
   // 512^3 is 0.27 GFLOP; with many cores it finishes too soon to reach the
   // peak, so 1024^3 (2.1 GFLOP, under 16 ms at that rate) follows when it
@@ -437,8 +438,9 @@ std::string Profiler::Table(std::string_view module_name, int top) const {
   StrAppend(&out, "machine: memcpy ", Fixed(limits_.memcpy_gbps, 1),
             " GB/s (read + write, one thread, ", limits_.memcpy_bytes >> 20, " MiB), sgemm ",
             limits_.sgemm_size, "^3 ", Fixed(limits_.sgemm_gflops, 1), " GFLOP/s (",
-            limits_.blas_threads, " OpenBLAS threads, ", limits_.blas_kernels,
-            " kernels); measured in ", Fixed(limits_.probe_ms, 0), " ms\n");
+            limits_.blas_threads, " OpenBLAS threads, ", limits_.blas_kernels, " kernels",
+            limits_.blas_kernels_widened ? ", forced over OpenBLAS's Prescott fallback" : "",
+            "); measured in ", Fixed(limits_.probe_ms, 0), " ms\n");
   const size_t shown = std::min<size_t>(rows.size(), static_cast<size_t>(std::max(top, 0)));
   StrAppend(&out, "top ", shown,
             " instructions by exclusive time (per run: the mean, the "
@@ -510,6 +512,7 @@ std::string Profiler::Json(std::string_view module_name) const {
   machine["sgemm_size"] = limits_.sgemm_size;
   machine["blas_threads"] = limits_.blas_threads;
   machine["blas_kernels"] = limits_.blas_kernels;
+  machine["blas_kernels_widened"] = limits_.blas_kernels_widened;
   machine["probe_ms"] = limits_.probe_ms;
   head["machine"] = machine;
   std::string out = "{\n";

@@ -28,8 +28,9 @@ struct MachineLimits {
   double sgemm_gflops = 0;   // cblas_sgemm's rate on n x n x n
   int64_t sgemm_size = 0;    // that n
   int blas_threads = 0;      // OpenBLAS's threads during the probe
-  std::string blas_kernels;  // OpenBLAS's kernel set (eval/kernels/blas_kernels.h)
-  double probe_ms = 0;       // how long measuring took
+  std::string blas_kernels;  // OpenBLAS's kernel set (blas::CoreName)
+  bool blas_kernels_widened = false;  // forced over its fallback (blas::KernelsWidened)
+  double probe_ms = 0;                // how long measuring took
 };
 
 // A memcpy over an already-touched 64 MiB buffer and cblas_sgemm 512^3
