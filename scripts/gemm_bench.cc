@@ -31,6 +31,8 @@
 #include <string>
 #include <vector>
 
+#include "eval/blas_kernel_choice.h"
+
 namespace {
 
 struct Shape {
@@ -185,6 +187,10 @@ int main(int argc, char** argv) {
     if (!strcmp(argv[i], "--ms")) budget_s = atof(argv[i + 1]) / 1000;
     if (!strcmp(argv[i], "--only")) only = argv[i + 1];
   }
+  // OpenBLAS's kernels as hlo-run has them (its Prescott fallback replaced
+  // on a CPU newer than the build, eval/blas_kernel_choice.h).
+  const bool widened =
+      hlo::blas::WidenFallbackKernels(dlopen("libopenblas.so.0", RTLD_NOW | RTLD_NOLOAD), true);
   openblas_set_num_threads(1);
   Blis blis = LoadBlis();
   libxsmm_init();
@@ -193,8 +199,11 @@ int main(int argc, char** argv) {
                               "dnnl-kb",  "xsmm-kb", "xsmm-tile"};
   const int64_t tile_rows = getenv("TILE_ROWS") ? atoll(getenv("TILE_ROWS")) : 64;
   const int64_t tile_cols = getenv("TILE_COLS") ? atoll(getenv("TILE_COLS")) : 512;
-  printf("one thread; BLIS kernels: %s; GFLOP/s (median call); mean relative error x 1e-9\n",
-         blis.arch.empty() ? "(not loaded)" : blis.arch.c_str());
+  printf(
+      "one thread; OpenBLAS kernels: %s%s; BLIS kernels: %s; GFLOP/s (median call); mean "
+      "relative error x 1e-9\n",
+      openblas_get_corename(), widened ? " (forced over its Prescott fallback)" : "",
+      blis.arch.empty() ? "(not loaded)" : blis.arch.c_str());
   printf("%-15s %5s %5s %5s |", "product", "m", "n", "k");
   for (const char* name : names) printf(" %8s", name);
   printf(" | best          |");
