@@ -4,11 +4,9 @@
 #ifdef HLO_HAVE_ONEDNN
 #include <dlfcn.h>  // (RTLD_*)
 #include <dnnl.h>
-#include <strings.h>
 
 #include <algorithm>
 
-#include "eval/blas_api.h"
 #include "eval/kernels/avx512_lanes.h"
 #include "eval/shared_library.h"
 #endif
@@ -18,16 +16,6 @@ namespace gemm {
 
 #ifdef HLO_HAVE_ONEDNN
 namespace {
-
-// Whether OpenBLAS runs its AVX-512 kernels (the names of its kernel sets
-// that have them).
-bool OpenblasRunsAvx512() {
-  const char* name = blas::CoreName();
-  for (const char* wide : {"SkylakeX", "Cooperlake", "SapphireRapids"}) {
-    if (strcasecmp(name, wide) == 0) return true;
-  }
-  return false;
-}
 
 using SetThreadsFn = void (*)(int);
 // (The header's declarations give the types; nothing is linked.)
@@ -61,7 +49,7 @@ struct Choice {
 const Choice& OnednnChoice() {
   static const Choice choice = [] {
     Choice c;
-    if (!avx512::Available() || OpenblasRunsAvx512()) return c;
+    if (!avx512::Available()) return c;
     static LazyLibrary library("oneDNN", HLO_ONEDNN_SONAME, RTLD_NOW | RTLD_LOCAL);
     const auto version = reinterpret_cast<VersionFn>(library.FindSymbol("dnnl_version"));
     c.sgemm = reinterpret_cast<SgemmFn>(library.FindSymbol("dnnl_sgemm"));

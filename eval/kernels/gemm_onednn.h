@@ -1,5 +1,4 @@
-// Long f32 products on oneDNN's sgemm where OpenBLAS runs narrower kernels
-// than the CPU has.
+// Long f32 products on oneDNN's sgemm on CPUs with AVX-512.
 #ifndef HLO_EVAL_KERNELS_GEMM_ONEDNN_H_
 #define HLO_EVAL_KERNELS_GEMM_ONEDNN_H_
 
@@ -10,9 +9,14 @@ namespace gemm {
 
 // C (m x n, row-major, leading dimension ldc) = op(A) op(B) as Gemm takes
 // them, on oneDNN's sgemm when oneDNN is built in, the instruction has at
-// least kOnednnMinProduct multiply-adds, and OpenBLAS runs AVX2 kernels on a CPU
-// with AVX-512 (OPENBLAS_CORETYPE can force those; on such a machine oneDNN's
-// AVX-512 kernels ran about 2x OpenBLAS's, scripts/bench-gemm). k is summed
+// least kOnednnMinProduct multiply-adds, and the CPU has AVX-512. Where
+// OpenBLAS ran AVX2 kernels there (a Zen 5 with OPENBLAS_CORETYPE=Haswell)
+// oneDNN's ran about 2x them (scripts/bench-gemm); where it runs its own
+// AVX-512 ones (Cooperlake on an Emerald Rapids Xeon) oneDNN still ran
+// hlo-run's long products faster on both cores (interleaved, mean of
+// medians: f32 1024^3 9.9 -> 8.7 ms, the shared mlp 9.6 -> 7.8,
+// transformer 58.6 -> 52.6, GPT-2 small's forward pass 457 -> 423, ResNet-50's
+// 120 -> 109), though one thread of each ran about even. k is summed
 // in blocks of at most kOnednnBlockK terms, each block's products one chain
 // added to C, as OpenBLAS sums its k blocks: oneDNN's own longer blocks were
 // less accurate (mean relative error 1.25e-8 against 1.06e-8 at k = 768).

@@ -450,8 +450,8 @@ TEST_CASE("libxsmm gives a transposed B's product the bits of the untransposed o
 }
 
 // Long f32 products (k past libxsmm's 256), which run on oneDNN where it is
-// built in, OpenBLAS runs AVX2 kernels on an AVX-512 CPU and the product
-// has 2^25 multiply-adds or more, in blocks of at most 256 terms: k on and
+// built in, the CPU has AVX-512 and the product has 2^25 multiply-adds or
+// more, in blocks of at most 256 terms: k on and
 // off whole blocks (513 is three of 171), every transpose form, leading
 // dimensions wider than the matrices; through Gemm (split across the cores)
 // and through OnednnGemm alone, which says whether it ran. An infinity
@@ -466,8 +466,7 @@ TEST_CASE("Long f32 products are correct gemms (oneDNN's or OpenBLAS's)", "[gemm
       ran_alone += CheckGemm<float>(s[0], s[1], s[2], trans & 1, trans & 2, rng, 1, true);
     }
   }
-  if (ran_alone == 0)
-    WARN("oneDNN did not run here (not built in, or OpenBLAS's kernels are wide)");
+  if (ran_alone == 0) WARN("oneDNN did not run here (not built in, or no AVX-512)");
   CheckInfTimesZero(256, 400, 600, 300);  // oneDNN's second block
 }
 
