@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """hlo-run's rounding error beside XLA:CPU's, on the real XLA cases (../shared/xla-jax/cases).
 
-  scripts/accuracy-real.py [--cases DIR] [--bin build/bin] [--only NAME,...] [--run-args FLAGS]
+  scripts/accuracy-real.py [--cases DIR ...] [--bin build/bin] [--only NAME,...] [--run-args FLAGS]
 
 For each case and text (before.hlo, after.hlo) hlo-run evaluates the module on the saved
 inputs twice: as written, and with --precision=f64 (every float narrower than f64 computed
@@ -35,7 +35,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ap = argparse.ArgumentParser()
-ap.add_argument("--cases", default=os.path.join(HERE, "..", "..", "shared", "xla-jax", "cases"))
+ap.add_argument("--cases", nargs="+", action="extend",
+                help="case folders (repeatable; default ../shared/xla-jax/cases)")
 ap.add_argument("--bin", default="build/bin")
 ap.add_argument("--only", default="")
 ap.add_argument("--timeout", type=int, default=300)
@@ -43,6 +44,8 @@ ap.add_argument("--run-args", default="--denormals=flush",
                 help="extra hlo-run flags for both runs (XLA:CPU flushes denormals)")
 ap.add_argument("--slack-ulps", type=float, default=2.0)
 args = ap.parse_args()
+if not args.cases:
+    args.cases = [os.path.join(HERE, "..", "..", "shared", "xla-jax", "cases")]
 RUN = os.path.join(args.bin, "hlo-run")
 
 ULP_BITS = {"float32": 23, "bfloat16": 7, "float16": 10, "float64": 52,
@@ -118,13 +121,13 @@ def judge(name, text, i, dtype, ours, ref, xla):
 
 
 def main():
-    names = sorted(os.listdir(args.cases))
+    dirs = [os.path.join(c, n) for c in args.cases for n in sorted(os.listdir(c))]
     if args.only:
-        names = [n for n in names if n in args.only.split(",")]
+        dirs = [d for d in dirs if os.path.basename(d) in args.only.split(",")]
     worse = 0
     skipped = []
-    for name in names:
-        d = os.path.join(args.cases, name)
+    for d in dirs:
+        name = os.path.basename(d)
         meta = json.load(open(os.path.join(d, "meta.json")))
         if not meta.get("ok"):
             continue
