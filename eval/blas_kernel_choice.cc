@@ -39,7 +39,7 @@ const char* WidenFallbackKernels(void* handle, bool restart_workers) {
   if (wider == nullptr) return nullptr;
   // The workers OpenBLAS's constructor started read the kernel table as
   // they start (their buffers): they end before it is chosen again (a
-  // worker that read it while it was unset crashed 2 runs in 50).
+  // worker that read it while it was unset crashed 2 runs in 48).
   // OpenBLAS reads the variable only in dynamic_init; it is unset again
   // so that the processes this one starts choose for themselves. (No
   // thread of this program reads the environment while it opens OpenBLAS.)
