@@ -127,7 +127,7 @@ absl::StatusOr<Value> Rendezvous::ReduceSliced(const std::string& key,
   // Fails the run here (every device of this process stops) and returns.
   auto fail = [&](const absl::Status& st) {
     if (!Aborted()) abort_ = st;
-    cv_.notify_all();
+    NotifyAll();
     return st;
   };
   std::shared_ptr<Slot>& s = slots_[skey];

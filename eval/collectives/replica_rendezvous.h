@@ -23,6 +23,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "eval/collectives/spin_policy.h"
 #include "eval/collectives/transport.h"
 #include "eval/value.h"
 
@@ -182,11 +183,19 @@ class Rendezvous {
   // itself meanwhile (WaitDriving).
   bool WaitLocked(std::unique_lock<std::mutex>& lock, const std::function<bool()>& done);
   // Before a thread of this process sleeps on cv_ (a wake-up through the
-  // futex costs tens of microseconds on these VMs): up to 50 us of checking
+  // futex costs tens of microseconds on these VMs): about a wake-up's time
+  // (SpinOutcomes::spin_for) of checking
   // `ready` between yields (more device threads than cores: the one it
   // waits for needs the core) or pauses, while SpinPolicy allows. Whether
   // `ready` came true.
   bool SpinLocked(std::unique_lock<std::mutex>& lock, const std::function<bool()>& ready);
+  // Wakes every waiter on cv_ and every spinner (changes_), after a change
+  // that may end a wait.
+  void NotifyAll() {
+    changes_.fetch_add(1, std::memory_order_release);
+    wake_timer_.Notified();
+    cv_.notify_all();
+  }
   bool Aborted() const { return !abort_.ok(); }
   bool IsLocal(int64_t device) const {
     return device >= first_local_ && device < first_local_ + local_count_;
@@ -249,6 +258,9 @@ class Rendezvous {
   const std::chrono::milliseconds timeout_;
   std::mutex mu_;
   std::condition_variable cv_;
+  // Bumped by every NotifyAll: a spinning waiter watches it without the lock.
+  std::atomic<uint64_t> changes_{0};
+  WakeTimer wake_timer_;
   // Waiters asleep on cv_ in WaitDriving: Wake takes the lock only for them.
   std::atomic<int> napping_{0};
   std::map<std::string, std::shared_ptr<Slot>> slots_;

@@ -9,6 +9,7 @@
 #ifndef HLO_EVAL_COLLECTIVES_SPIN_POLICY_H_
 #define HLO_EVAL_COLLECTIVES_SPIN_POLICY_H_
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -62,22 +63,31 @@ class SpinPolicy {
   static inline std::atomic<int64_t> quiet_until_{0};
 };
 
-// Whether spinning pays: a spin that runs out before the wait ends costs
-// its whole length (50 us among threads) and the sleep after it, where one
-// that ends the wait saves a wake-up (10-15 us through the futex on these
-// VMs). With the cores shared with other work, a peer is often off its core
-// for a time slice, and spins ran out on 1 wait in 2 to 3 (f32[4]
-// all-reduces on 2 threads beside 2 busy processes: a median of 33-58 us per
-// all-reduce against 8-12 us for a bare condition-variable rendezvous).
-// So the share of recent spins that ran out is kept (a moving average over
-// about 16), and past kMaxFailShare only every kProbeEvery-th wait spins,
-// to notice when the peers have their cores again. Approximate under
-// races, by design: the counts are relaxed atomics.
+// Whether spinning pays, and for how long. A spin that runs out before the
+// wait ends costs its whole length and the sleep after it; one that ends
+// the wait saves a wake-up. The wake-up's cost is measured (notify to
+// running again, a moving average over about 16): 10-15 us through the
+// futex on the earlier VMs, 40-50 us on this Emerald Rapids VM (a
+// condition-variable ping-pong between two threads: 77-99 us a round trip,
+// against 0.5-1 us spinning). A spin lasts about one wake-up (the
+// ski-rental rule: a spin that runs out then costs at most twice the best
+// choice), within [kMinSpin, kMaxSpin]. With the cores shared with other
+// work, a peer is often off its core for a time slice, and spins ran out
+// on 1 wait in 2 to 3 (f32[4] all-reduces on 2 threads beside 2 busy
+// processes: a median of 33-58 us per all-reduce against 8-12 us for a bare
+// condition-variable rendezvous). So the share of recent spins that ran out
+// is kept (a moving average over about 16), and past the share where a
+// spin stops paying (max_fail_share: spin * share = wake * (1 - share))
+// only every kProbeEvery-th wait spins, to notice when the peers have
+// their cores again. Approximate under races, by design: the counts are
+// relaxed atomics.
 class SpinOutcomes {
  public:
-  // In 1/1024: spinning pays while fewer than 1 in 8 spins run out.
-  static constexpr int32_t kMaxFailShare = 128;
   static constexpr uint32_t kProbeEvery = 16;
+  static constexpr auto kMinSpin = std::chrono::microseconds(50);
+  static constexpr auto kMaxSpin = std::chrono::microseconds(250);
+  // Until a wake-up is measured.
+  static constexpr auto kDefaultWake = std::chrono::microseconds(15);
 
   // The process's record, shared by its waiters.
   static SpinOutcomes& Process() {
@@ -86,7 +96,7 @@ class SpinOutcomes {
   }
   // Whether the wait now starting should spin before it sleeps.
   bool ShouldSpin() {
-    if (fail_share_.load(std::memory_order_relaxed) < kMaxFailShare) return true;
+    if (fail_share_.load(std::memory_order_relaxed) < max_fail_share()) return true;
     return probes_.fetch_add(1, std::memory_order_relaxed) % kProbeEvery == kProbeEvery - 1;
   }
   // A spin ended: `ended_wait` when the wait was over before it ran out.
@@ -95,12 +105,72 @@ class SpinOutcomes {
     f += ended_wait ? -(f >> 4) : (1024 - f) >> 4;
     fail_share_.store(f, std::memory_order_relaxed);
   }
+  // A sleeper took `wake` from its notification to running again.
+  void RecordWake(std::chrono::nanoseconds wake) {
+    int64_t w = wake_ns_.load(std::memory_order_relaxed);
+    w += (std::min<int64_t>(wake.count(), 10'000'000) - w) / 16;
+    wake_ns_.store(w, std::memory_order_relaxed);
+  }
+  std::chrono::nanoseconds wake() const {
+    return std::chrono::nanoseconds(wake_ns_.load(std::memory_order_relaxed));
+  }
+  // How long a wait spins before it sleeps.
+  std::chrono::microseconds spin_for() const {
+    return std::clamp(std::chrono::duration_cast<std::chrono::microseconds>(wake()), kMinSpin,
+                      kMaxSpin);
+  }
+  // In 1/1024: the share of spins running out past which spinning costs
+  // more than it saves.
+  int32_t max_fail_share() const {
+    const int64_t w = wake().count(), s = std::chrono::nanoseconds(spin_for()).count();
+    return static_cast<int32_t>(1024 * w / (w + s));
+  }
   int32_t fail_share() const { return fail_share_.load(std::memory_order_relaxed); }
 
  private:
   std::atomic<int32_t> fail_share_{0};
   std::atomic<uint32_t> probes_{0};
+  std::atomic<int64_t> wake_ns_{std::chrono::nanoseconds(kDefaultWake).count()};
 };
+
+// When sleepers were last notified, so that a woken one can measure its
+// wake-up into SpinOutcomes.
+class WakeTimer {
+ public:
+  void Notified() {
+    at_.store(SpinPolicy::Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+  }
+  // A sleeper is running again after a notification.
+  void Woke() const {
+    const int64_t at = at_.load(std::memory_order_relaxed);
+    const int64_t now = SpinPolicy::Clock::now().time_since_epoch().count();
+    if (at == 0 || now < at) return;
+    SpinOutcomes::Process().RecordWake(std::chrono::duration_cast<std::chrono::nanoseconds>(
+        SpinPolicy::Clock::duration(now - at)));
+  }
+
+ private:
+  std::atomic<int64_t> at_{0};
+};
+
+// Spins until ready() or `spin_for` has passed, giving way between looks
+// (GiveWay); false when the wait should go on asleep. Spins only while
+// SpinPolicy allows it, and stops at the first slow round.
+template <typename Ready>
+bool SpinUntil(const Ready& ready, std::chrono::microseconds spin_for, bool yield) {
+  if (ready()) return true;
+  auto now = SpinPolicy::Clock::now();
+  if (!SpinPolicy::Allowed(now)) return false;
+  const auto until = now + spin_for;
+  while (!ready()) {
+    if (now >= until) return false;
+    GiveWay(yield, 32);
+    const auto after = SpinPolicy::Clock::now();
+    if (!SpinPolicy::Round(now, after)) return ready();
+    now = after;
+  }
+  return true;
+}
 
 }  // namespace hlo
 

@@ -29,18 +29,18 @@ TEST_CASE("spinning stops while most spins run out, probing now and then", "[ren
   // Spins that end their waits keep it on; one that runs out now and then
   // (1 in 10) does not turn it off.
   for (int i = 0; i < 100; ++i) outcomes.Record(i % 10 != 0);
-  CHECK(outcomes.fail_share() < SpinOutcomes::kMaxFailShare);
+  CHECK(outcomes.fail_share() < outcomes.max_fail_share());
   CHECK(outcomes.ShouldSpin());
   // Three in a row that run out (a peer off its core for a time slice): off.
   for (int i = 0; i < 3; ++i) outcomes.Record(false);
-  CHECK(outcomes.fail_share() >= SpinOutcomes::kMaxFailShare);
+  CHECK(outcomes.fail_share() >= outcomes.max_fail_share());
   // Then one wait in kProbeEvery spins, to notice when the peers are back.
   int spins = 0;
   for (uint32_t i = 0; i < 4 * SpinOutcomes::kProbeEvery; ++i) spins += outcomes.ShouldSpin();
   CHECK(spins == 4);
   // Probes that end their waits turn it on again.
   int probes = 0;
-  while (outcomes.fail_share() >= SpinOutcomes::kMaxFailShare && probes < 100) {
+  while (outcomes.fail_share() >= outcomes.max_fail_share() && probes < 100) {
     outcomes.Record(true);
     ++probes;
   }
@@ -52,6 +52,31 @@ TEST_CASE("spinning stops while most spins run out, probing now and then", "[ren
   spins = 0;
   for (uint32_t i = 0; i < SpinOutcomes::kProbeEvery; ++i) spins += outcomes.ShouldSpin();
   CHECK(spins == 1);
+}
+
+TEST_CASE("a spin lasts about one measured wake-up, and pays while it ends most waits",
+          "[rendezvous]") {
+  using std::chrono::microseconds;
+  SpinOutcomes outcomes;
+  // Unmeasured: 15 us wake-ups, so spins of the shortest length (50 us)
+  // pay while fewer than 15 in 65 run out.
+  CHECK(outcomes.wake() == SpinOutcomes::kDefaultWake);
+  CHECK(outcomes.spin_for() == SpinOutcomes::kMinSpin);
+  CHECK(outcomes.max_fail_share() == 1024 * 15 / 65);
+  // Wake-ups of 100 us (the moving average gets there): spins of 100 us,
+  // paying while fewer than half run out.
+  for (int i = 0; i < 200; ++i) outcomes.RecordWake(microseconds(100));
+  CHECK(outcomes.wake() > microseconds(99));
+  CHECK(outcomes.wake() <= microseconds(100));
+  CHECK(outcomes.spin_for() == microseconds(outcomes.wake().count() / 1000));
+  // (About 512: spin_for is in whole microseconds.)
+  CHECK(outcomes.max_fail_share() >= 508);
+  CHECK(outcomes.max_fail_share() <= 516);
+  // Wake-ups of 2 ms: spins stop at kMaxSpin, which pays while fewer than
+  // 2000 in 2250 run out.
+  for (int i = 0; i < 200; ++i) outcomes.RecordWake(std::chrono::milliseconds(2));
+  CHECK(outcomes.spin_for() == SpinOutcomes::kMaxSpin);
+  CHECK(outcomes.max_fail_share() >= 1024 * 1990 / 2240);
 }
 
 }  // namespace
