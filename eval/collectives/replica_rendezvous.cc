@@ -74,7 +74,7 @@ bool Rendezvous::SpinLocked(std::unique_lock<std::mutex>& lock,
   const auto spin_for = SpinOutcomes::Process().spin_for();
   const bool yield = devices() > CoreCount();
   if (ready()) return true;
-  auto now = SpinPolicy::Clock::now();
+  const auto now = SpinPolicy::Clock::now();
   if (!SpinPolicy::Allowed(now)) return false;
   // A spin that pauses holds its core; one that yields (more devices than
   // cores) hands it to the peers it waits for, and is kept.
@@ -85,28 +85,18 @@ bool Rendezvous::SpinLocked(std::unique_lock<std::mutex>& lock,
   };
   const auto until = now + spin_for;
   while (!ready()) {
-    if (now >= until) {
-      record(false);
-      return false;
-    }
     // Looks without the lock until a NotifyAll: a spinner that took the
     // lock every round made the peer it waits for sleep on the mutex, and
     // those futex wake-ups were most of a small collective's time (two
     // devices, 30 f32[2,4] all-reduces: about 40 us each).
     const uint64_t seen = changes_.load(std::memory_order_acquire);
     lock.unlock();
-    bool slow = false;
-    while (changes_.load(std::memory_order_acquire) == seen && now < until) {
-      GiveWay(yield, 32);
-      const auto after = SpinPolicy::Clock::now();
-      if (!SpinPolicy::Round(now, after)) {
-        slow = true;
-        break;
-      }
-      now = after;
-    }
+    const bool changed = SpinUntil(
+        [&] { return changes_.load(std::memory_order_acquire) != seen; },
+        std::chrono::duration_cast<std::chrono::microseconds>(until - SpinPolicy::Clock::now()),
+        yield);
     lock.lock();
-    if (slow) {
+    if (!changed) {  // ran out, or a slow round
       record(false);
       return ready();
     }
