@@ -946,8 +946,13 @@ absl::Status BatchProgram::RunSteps(int64_t count) {
 // stall while they do; asking for the next block's lines first keeps them
 // moving (eltwise, f32[4096,4096] in blocks of 512, the mean of 16
 // processes' medians: 8.5 -> 7.5 ms in a fast hour, 11.9 -> 9.4 in a slow
-// one; the fastest run unchanged at 6.8-7.0). `remaining`: the positions of
-// this run after the block (none: nothing to ask for).
+// one; the fastest run unchanged at 6.8-7.0). Into L2 (prefetcht2), not
+// L1: on a Zen 4 EPYC, 8 interleaved processes' medians, L1 prefetches made
+// x * y + x over f32[4096,4096] 10.7 ms, none 8.7, L2 ones 7.2; eltwise
+// 22.3, 20.2, 17.9; the same exp(x) * y + x 14.0 and 10.4 (L1, L2);
+// softmax, reduce, depthwise_conv and transformer the same within noise.
+// `remaining`: the positions of this run after the block (none: nothing
+// to ask for).
 void BatchProgram::PrefetchNextBlock(absl::Span<const void* const> inputs, int64_t offset,
                                      int64_t remaining) const {
   const int64_t count = std::min(block_, remaining);
@@ -956,7 +961,7 @@ void BatchProgram::PrefetchNextBlock(absl::Span<const void* const> inputs, int64
     if (parameter_scalar_[p] || parameter_is_broadcast(static_cast<int64_t>(p))) continue;
     const int64_t width = ByteWidth(parameter_types_[p]);
     const char* at = static_cast<const char*>(inputs[p]) + offset * width;
-    for (int64_t b = 0; b < count * width; b += 64) __builtin_prefetch(at + b);
+    for (int64_t b = 0; b < count * width; b += 64) __builtin_prefetch(at + b, 0, 1);
   }
 }
 
