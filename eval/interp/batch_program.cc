@@ -828,6 +828,16 @@ bool BatchProgram::LinkAt(size_t s, absl::Span<const int32_t> reads, LinkPlan& p
     plan.link.op = step.inst->opcode();
     return true;
   }
+  if (step.raw.kind == RawStep::Kind::kUnaryFloat) {
+    plan.link.unary = elementwise::UnaryFloatKernelFor(step.inst->opcode(), step.raw.type);
+    if (plan.link.unary == nullptr) return false;
+    plan.link.kind = FloatChainLink::Kind::kUnary;
+    plan.link.op = step.inst->opcode();
+    plan.type = step.raw.type;
+    plan.result = step.result;
+    plan.operands = {step.operands[0], -1, -1, -1};
+    return true;
+  }
   // compare(a, b) read only by the select after it: select(p, c, d).
   if (step.raw.kind != RawStep::Kind::kCompareFloat || s + 1 >= steps_.size()) return false;
   const Step& select = steps_[s + 1];

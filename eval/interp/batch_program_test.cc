@@ -12,11 +12,17 @@
 #include <vector>
 
 #include "eval/evaluator.h"
+#include "eval/interp/elementwise_ops.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
 
 namespace hlo {
 namespace {
+
+// Whether f32 exp, tanh, log, ... are chain links here (vector math for
+// this CPU, elementwise::UnaryFloatKernelFor).
+const bool kVectorMathLinks =
+    elementwise::UnaryFloatKernelFor(Opcode::kExp, PrimitiveType::kF32) != nullptr;
 
 // Runs computation `name` of `text` both ways over `n` positions with
 // random inputs (seeded) and compares the raw bits of every result.
@@ -214,7 +220,7 @@ f {
   ROOT out = f32[] divide(s, e)
 }
 ENTRY e { ROOT c = f32[] constant(0) })",
-                        "f", 4096 + 3, false, 5);
+                        "f", 4096 + 3, false, kVectorMathLinks ? 7 : 5);
   CheckAgainstEvaluator(R"(
 f {
   a = f64[] parameter(0)
@@ -265,6 +271,45 @@ argmax {
 }
 ENTRY e { ROOT c = f32[] constant(0) })",
                         "argmax", 2500);
+}
+
+// f32 vector math as chain links (a tile's value through the step's own
+// loop): first and later links, each op on the value and on an array, a
+// tap the link reads back, the scalar tail (n not whole tiles), with and
+// without flushing. Random bit patterns give NaNs, infinities, denormals
+// and arguments past every range.
+TEST_CASE("batch program: chains with vector-math links", "[batch_program]") {
+  const char* kText = R"(
+f {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  e = f32[] exponential(x)
+  m = f32[] multiply(e, y)
+  t = f32[] tanh(m)
+  l = f32[] log(t)
+  a = f32[] add(l, e)
+  p = f32[] log-plus-one(a)
+  s = f32[] sine(p)
+  c = f32[] cosine(y)
+  q = f32[] subtract(s, c)
+  ROOT r = f32[] erf(q)
+}
+ENTRY e { ROOT c = f32[] constant(0) })";
+  for (const bool flush : {false, true}) {
+    INFO("flush " << flush);
+    // e .. s are one chain; c = cosine(y), a link on an array, starts another.
+    CheckAgainstEvaluator(kText, "f", 2 * 128 + 37, flush, flush ? -1 : kVectorMathLinks ? 10 : 0);
+  }
+  // A unary link is no chain's only step; f64 math stays steps.
+  CheckAgainstEvaluator(R"(
+f {
+  x = f64[] parameter(0)
+  e = f64[] exponential(x)
+  m = f64[] multiply(e, x)
+  ROOT r = f64[] tanh(m)
+}
+ENTRY e { ROOT c = f32[] constant(0) })",
+                        "f", 300, false, 0);
 }
 
 TEST_CASE("batch program: integer division, shifts, converts", "[batch_program]") {

@@ -224,6 +224,13 @@ bool VecMath(Opcode op, const double* in, double* out, int64_t n);
 // out[i] = exp(in[i] - s) with VecMath's exp, the difference rounded to
 // float first (the bits of a subtract then an exp); false as VecMath.
 bool VecExpOfDifference(const float* in, float s, float* out, int64_t n);
+// The vector-math loop of UnaryFloatKernel for op on f32 (exp, log, log1p,
+// tanh and the other libmvec ops), resolved once for this CPU: the same
+// bits, without the dispatch per call (a float chain's unary link calls it
+// on every tile); `in` may be `out`. Null for other ops and types, and
+// while vector math is off (then UnaryFloatKernel runs scalar libm).
+using UnaryFloatFn = void (*)(const void* in, void* out, int64_t n);
+UnaryFloatFn UnaryFloatKernelFor(Opcode op, PrimitiveType t);
 // Tests: turn libmvec off (scalar libm) and on again.
 void SetVecMathEnabled(bool enabled);
 

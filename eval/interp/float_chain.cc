@@ -113,9 +113,14 @@ HLO_CHAIN_INLINE bool CompareScalar(ChainCompare c, T x, T y) {
 constexpr Opcode kBinaryOps[] = {Opcode::kAdd,    Opcode::kSubtract, Opcode::kMultiply,
                                  Opcode::kDivide, Opcode::kMaximum,  Opcode::kMinimum};
 constexpr uint8_t kCompareSelectCode = 4 * std::size(kBinaryOps);
+// Unary links: this one on the value, the next on an array.
+constexpr uint8_t kUnaryCode = kCompareSelectCode + 1;
 
 uint8_t LinkCode(const FloatChainLink& link) {
   if (link.kind == FloatChainLink::Kind::kCompareSelect) return kCompareSelectCode;
+  if (link.kind == FloatChainLink::Kind::kUnary) {
+    return static_cast<uint8_t>(kUnaryCode + (link.operands[0] != nullptr));
+  }
   size_t op = 0;
   while (op + 1 < std::size(kBinaryOps) && kBinaryOps[op] != link.op) ++op;
   return static_cast<uint8_t>(4 * op + (link.operands[0] == nullptr) +
@@ -199,6 +204,8 @@ uint8_t LinkCode(const FloatChainLink& link) {
 #define HLO_CHAIN_SELECT_ONE(j) v##j = Select<V, M>(m##j, c##j, d##j);
 #define HLO_CHAIN_ZERO_ONE(j) V v##j = {};
 #define HLO_CHAIN_TAP_ONE(j) store(tap + j * kLanes, v##j);
+#define HLO_CHAIN_SPILL_ONE(j) store(spill + j * kLanes, v##j);
+#define HLO_CHAIN_RELOAD_ONE(j) v##j = load(spill + j * kLanes);
 #define HLO_CHAIN_OUT_ONE(j) store_out(out + i + j * kLanes, v##j);
 
 template <typename T>
@@ -231,6 +238,7 @@ HLO_VECTOR_CLONES void Chain(const FloatChainLink* links, int64_t count, T* out,
   auto minimum = [](const V& x, const V& y) HLO_CHAIN_LAMBDA { return MinLanes<V, M>(x, y); };
   absl::InlinedVector<uint8_t, 64> codes(count);
   for (int64_t k = 0; k < count; ++k) codes[k] = LinkCode(links[k]);
+  alignas(64) T spill[kTile];  // a unary link's tile, in L1
   int64_t i = 0;
   for (; i + kTile <= n; i += kTile) {
     HLO_CHAIN_EACH(HLO_CHAIN_ZERO_ONE)  // (the first link reads no value)
@@ -243,6 +251,15 @@ HLO_VECTOR_CLONES void Chain(const FloatChainLink* links, int64_t count, T* out,
         HLO_CHAIN_BINARY(3, divide)
         HLO_CHAIN_BINARY(4, maximum)
         HLO_CHAIN_BINARY(5, minimum)
+        case kUnaryCode:
+          HLO_CHAIN_EACH(HLO_CHAIN_SPILL_ONE)
+          link.unary(spill, spill, kTile);
+          HLO_CHAIN_EACH(HLO_CHAIN_RELOAD_ONE)
+          break;
+        case kUnaryCode + 1:
+          link.unary(static_cast<const T*>(link.operands[0]) + i, spill, kTile);
+          HLO_CHAIN_EACH(HLO_CHAIN_RELOAD_ONE)
+          break;
         default: {
           // select(compare(a, b), c, d): the masks before c and d are
           // loaded, so that fewer vectors are live at once.
@@ -272,6 +289,9 @@ HLO_VECTOR_CLONES void Chain(const FloatChainLink* links, int64_t count, T* out,
       };
       if (link.kind == FloatChainLink::Kind::kBinary) {
         v = ApplyScalar(link.op, operand(0), operand(1));
+      } else if (link.kind == FloatChainLink::Kind::kUnary) {
+        const T x = operand(0);
+        link.unary(&x, &v, 1);
       } else {
         v = CompareScalar(link.compare, operand(0), operand(1)) ? operand(2) : operand(3);
       }
@@ -307,6 +327,8 @@ HLO_VECTOR_CLONES void Chain(const FloatChainLink* links, int64_t count, T* out,
 #undef HLO_CHAIN_SELECT_ONE
 #undef HLO_CHAIN_ZERO_ONE
 #undef HLO_CHAIN_TAP_ONE
+#undef HLO_CHAIN_SPILL_ONE
+#undef HLO_CHAIN_RELOAD_ONE
 #undef HLO_CHAIN_OUT_ONE
 
 }  // namespace

@@ -1,7 +1,8 @@
 // A chain of f32/f64 steps of the batched interpreter, each reading the
 // value the one before it made: binary steps (add, subtract, multiply,
-// divide, maximum, minimum) and a float compare whose only reader is the
-// select after it (a ReLU written as select(x > 0, x, 0), a clip). A batch
+// divide, maximum, minimum), a float compare whose only reader is the
+// select after it (a ReLU written as select(x > 0, x, 0), a clip), and f32
+// vector math (exp, tanh, log, ...: a GELU's tanh, a softplus). A batch
 // norm's (x - mean) * rsqrt * gamma + beta then its ReLU, a residual
 // stream's adds, the shared eltwise benchmark's select-then-divide. Step by
 // step, every value went to an L1 register and back, one store and two
@@ -10,7 +11,8 @@
 // operands are loaded, and a value other steps read as well is stored on
 // the way (a tap). Each lane does the op the step would (the same IEEE
 // operation, MaxOf/MinOf's rules, the compare's IEEE predicate and the
-// select's bits), so the bits are the steps'.
+// select's bits; vector math through the step's own loop, on the tile
+// stored to L1 and loaded back), so the bits are the steps'.
 #ifndef HLO_EVAL_INTERP_FLOAT_CHAIN_H_
 #define HLO_EVAL_INTERP_FLOAT_CHAIN_H_
 
@@ -28,13 +30,16 @@ enum class ChainCompare : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
 // One link. kBinary: value = op(operands[0], operands[1]), op one of the
 // six ops above (those elementwise::BinaryFloatKernelFor resolves).
 // kCompareSelect: value = compare(operands[0], operands[1], compare) ?
-// operands[2] : operands[3]. An operand is an array, or null for the value
-// before the link (the first link has none of those).
+// operands[2] : operands[3]. kUnary: value = unary(operands[0]), unary
+// the loop elementwise::UnaryFloatKernelFor resolved for the step (f32).
+// An operand is an array, or null for the value before the link (the
+// first link has none of those).
 struct FloatChainLink {
-  enum class Kind : uint8_t { kBinary, kCompareSelect };
+  enum class Kind : uint8_t { kBinary, kCompareSelect, kUnary };
   Kind kind = Kind::kBinary;
   Opcode op = Opcode::kAdd;
   ChainCompare compare = ChainCompare::kEq;
+  void (*unary)(const void* in, void* out, int64_t n) = nullptr;
   const void* operands[4] = {};
   // Not null: the value after this link is also stored here.
   void* tap = nullptr;
