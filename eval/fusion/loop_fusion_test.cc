@@ -205,6 +205,18 @@ affine {
   ROOT r = f32[7,45,64] multiply(w, w)
 }
 
+pieces {
+  x = f32[33,97,256] parameter(0)
+  mean = f32[256] parameter(1)
+  odd = f32[97,256] parameter(2)
+  mb = f32[33,97,256] broadcast(mean), dimensions={2}
+  c = f32[33,97,256] subtract(x, mb)
+  ob = f32[33,97,256] broadcast(odd), dimensions={1,2}
+  i = f32[33,97,256] iota(), iota_dimension=1
+  z = f32[33,97,256] multiply(c, ob)
+  ROOT r = f32[33,97,256] add(z, i)
+}
+
 thirds {
   x = f32[11,31,3] parameter(0)
   t = f32[3] parameter(1)
@@ -219,9 +231,13 @@ ENTRY main {
   odd = f32[45,64] parameter(3)
   three = f32[3] parameter(4)
   y = f32[11,31,3] parameter(5)
+  px = f32[33,97,256] parameter(6)
+  pmean = f32[256] parameter(7)
+  podd = f32[97,256] parameter(8)
   f = f32[7,45,64] fusion(x, mean, scale, odd, three), kind=kLoop, calls=affine
   g = f32[11,31,3] fusion(y, three), kind=kLoop, calls=thirds
-  ROOT t = (f32[7,45,64], f32[11,31,3]) tuple(f, g)
+  h = f32[33,97,256] fusion(px, pmean, podd), kind=kLoop, calls=pieces
+  ROOT t = (f32[7,45,64], f32[11,31,3], f32[33,97,256]) tuple(f, g, h)
 }
 )";
 
@@ -233,8 +249,9 @@ TEST_CASE("loop fusion: per-channel broadcasts filled once per run give the same
   // Periods of 64 (filled once per run), 2,880 (filled per block), an iota
   // of period 64, and a period of 3 that does not divide the block; each
   // loop run again on other values, which must not be read from the
-  // registers the first run filled.
-  for (const char* name : {"f", "g"}) {
+  // registers the first run filled. h is cut into 12 pieces (the cores
+  // take them in turn, a shorter one last), each refilling its registers.
+  for (const char* name : {"f", "g", "h"}) {
     std::unique_ptr<FusedGroup> loop = CompileLoopFusion(*Find(m, name), false);
     REQUIRE(loop != nullptr);
     CheckLoopMatchesComputation(m, *Find(m, name), *loop, 11);
