@@ -6,26 +6,12 @@
 
 #include "absl/container/inlined_vector.h"
 #include "eval/interp/elementwise_ops.h"
+#include "eval/interp/vector_lanes.h"
 #include "eval/runtime/stream_store.h"
 #include "eval/vector_clones.h"
 
 namespace hlo {
 namespace {
-
-// 64-byte vectors of T and of same-width integers (compare results):
-// compiled to one AVX-512 register, two AVX2 or four SSE2 ones per clone.
-template <typename T>
-struct Lanes;
-template <>
-struct Lanes<float> {
-  typedef float V __attribute__((vector_size(64)));
-  typedef int32_t M __attribute__((vector_size(64)));
-};
-template <>
-struct Lanes<double> {
-  typedef double V __attribute__((vector_size(64)));
-  typedef int64_t M __attribute__((vector_size(64)));
-};
 
 // Values per tile: eight vectors, held in registers across the links. Each
 // link costs a dispatch per tile, which at four vectors cost more than the
@@ -34,23 +20,8 @@ struct Lanes<double> {
 // AVX2 and SSE2 clones spill some).
 constexpr int kTileVectors = 8;
 
-#define HLO_CHAIN_INLINE inline __attribute__((always_inline))
+#define HLO_CHAIN_INLINE HLO_LANES_INLINE
 #define HLO_CHAIN_LAMBDA __attribute__((always_inline))
-
-// The helpers below take and return 64-byte vectors, which GCC and clang warn
-// would pass differently without AVX-512; they are always inlined into the
-// clones, so no call passes one. (GCC warns at the end of the file, so the
-// option is off to the end of this one.)
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Wpsabi"
-#elif defined(__GNUC__)
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
-
-template <typename V, typename M>
-HLO_CHAIN_INLINE V Select(const M& m, const V& a, const V& b) {
-  return (V)(((M)a & m) | ((M)b & ~m));
-}
 
 // MaxOf and MinOf (elementwise_ops.h) lane by lane.
 template <typename V, typename M>
