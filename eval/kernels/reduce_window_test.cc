@@ -2,7 +2,8 @@
 // reducer, a one-compare select) must give, bit for bit, what the evaluator
 // gives element by element with fast paths off: windows whose last axes are
 // trivial (NHWC pooling and its gradient, the typed row loops, 21 channels
-// a 16-lane vector and a tail: v*, padding folding a non-identity init; an argmax
+// a 16-lane vector and a tail: v*, 32 channels four rows at a time and 18
+// rows, two left over: w*, padding folding a non-identity init; an argmax
 // reducer on the batched interpreter's row loop, its blocks split over the
 // cores when large: am_large; XLA's select-and-scatter expansion, value and
 // four index operands picked by one predicate of two of them, folded as
@@ -119,6 +120,7 @@ ENTRY e {
   xl = f32[2,64,64,16] parameter(9)
   il = s32[2,64,64,16] parameter(10)
   xv = f32[2,6,8,21] parameter(11)
+  xw = f32[2,5,5,32] parameter(12)
   ninf = f32[] constant(-inf)
   zero = f32[] constant(0)
   ten = f32[] constant(10)
@@ -140,6 +142,10 @@ ENTRY e {
   vpadmax = f32[2,3,4,21] reduce-window(xv, zero), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, to_apply=maxf
   vpadmin = f32[2,3,4,21] reduce-window(xv, ten), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, to_apply=minf
   vpadsum = f32[2,3,4,21] reduce-window(xv, ten), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, to_apply=addf
+  wpool = f32[2,2,2,32] reduce-window(xw, ninf), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=maxf
+  wpadmax = f32[2,3,3,32] reduce-window(xw, zero), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, to_apply=maxf
+  wpadmin = f32[2,3,3,32] reduce-window(xw, ten), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, to_apply=minf
+  wpadsum = f32[2,3,3,32] reduce-window(xw, ten), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, to_apply=addf
   ineg = s32[3,6,8,5] negate(i)
   ilneg = s32[2,64,64,16] negate(il)
   se = (f32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5]) reduce-window(x, i, ineg, i, ineg, ninf, m1, m1, m1, m1), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=sas_expanded
@@ -165,7 +171,7 @@ ENTRY e {
   lae_minor = f32[4,5,6] reduce-window(y, ninf), window={size=1x1x6 pad=0_0x0_0x5_0}, to_apply=lae
   lae_middle = f32[4,5,6] reduce-window(y, ninf), window={size=1x5x1 pad=0_0x4_0x0_0}, to_apply=lae
   am_scan = (f32[4,5,6], s32[4,5,6]) reduce-window(y, gy_i, ninf, m1), window={size=1x1x6 pad=0_0x0_0x5_0}, to_apply=argmax
-  ROOT t = (f32[4,5,6], f32[4,5,6], (f32[4,5,6], s32[4,5,6]), f32[3,3,4,5], f32[3,3,4,5], f32[3,3,4,5], f32[2,4,3,5], f32[6,6,8,5], f32[3,5,6], s32[3,3,4,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[4,5,6], s32[3,6,8,5], (f32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5]), (f32[3,5,6], s32[3,5,6]), (f32[3,5,6], s32[3,5,6]), f32[3,6,8,5], f32[4,5,6], f32[4,5,7], s32[3,6,8,5], f32[3,11,15,5], f32[3,12,16,5], f32[3,6,8,9], s32[3,12,16,5], f32[3,6,8,5], s32[3,6,8,5], (f32[2,32,32,16], s32[2,32,32,16]), (f32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5]), (f32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5]), (f32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16]), f32[2,3,4,21], f32[2,3,4,21], f32[2,3,4,21], f32[2,3,4,21]) tuple(lae_minor, lae_middle, am_scan, pool, padded, padmin, dilated, holes, tail2, ipool, s_ge, s_gt, s_le, s_lt, s_tail2, s_int, am, am_pad, am_tail, am_tail_pad, cumsum, cummax, exclusive, icumsum, tpool, tmax, tlast, ipad, rcummax, ricumsum, am_large, se, se_pad, se_flip, se_large, vpool, vpadmax, vpadmin, vpadsum)
+  ROOT t = (f32[4,5,6], f32[4,5,6], (f32[4,5,6], s32[4,5,6]), f32[3,3,4,5], f32[3,3,4,5], f32[3,3,4,5], f32[2,4,3,5], f32[6,6,8,5], f32[3,5,6], s32[3,3,4,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[3,6,8,5], f32[4,5,6], s32[3,6,8,5], (f32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5]), (f32[3,5,6], s32[3,5,6]), (f32[3,5,6], s32[3,5,6]), f32[3,6,8,5], f32[4,5,6], f32[4,5,7], s32[3,6,8,5], f32[3,11,15,5], f32[3,12,16,5], f32[3,6,8,9], s32[3,12,16,5], f32[3,6,8,5], s32[3,6,8,5], (f32[2,32,32,16], s32[2,32,32,16]), (f32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5], s32[3,3,4,5]), (f32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5]), (f32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5], s32[3,4,4,5]), (f32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16], s32[2,32,32,16]), f32[2,3,4,21], f32[2,3,4,21], f32[2,3,4,21], f32[2,3,4,21], f32[2,2,2,32], f32[2,3,3,32], f32[2,3,3,32], f32[2,3,3,32]) tuple(lae_minor, lae_middle, am_scan, pool, padded, padmin, dilated, holes, tail2, ipool, s_ge, s_gt, s_le, s_lt, s_tail2, s_int, am, am_pad, am_tail, am_tail_pad, cumsum, cummax, exclusive, icumsum, tpool, tmax, tlast, ipad, rcummax, ricumsum, am_large, se, se_pad, se_flip, se_large, vpool, vpadmax, vpadmin, vpadsum, wpool, wpadmax, wpadmin, wpadsum)
 }
 )";
 
