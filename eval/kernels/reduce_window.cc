@@ -557,15 +557,6 @@ void DirectWindow(const T* src, T init, bool init_noop, const std::vector<Window
   }
 }
 
-// Windows whose last axes are Trivial(): each output row of `inner`
-// elements folds its window positions' runs (or the init value, for
-// padding and holes) in window order, at the machine's vector width (one
-// IEEE operation per lane: every clone gives the same bits).
-// One output row: init, folded with the run at each offset in turn (init
-// again for a -1). One call per row, the folds inlined into the clone: a
-// call per run cost about 9 ns, most of a 2x2 max pool over 16 channels
-// (f32[8,32,32,16]: 77 us, 60 with an array of lanes, which GCC kept on
-// the stack).
 // Apply<op> (eval/interp/reduce_ops.h) lane by lane, for float and double.
 template <Opcode op, typename V, typename M>
 HLO_LANES_INLINE V ApplyLanes(const V& a, const V& b) {
@@ -582,6 +573,35 @@ HLO_LANES_INLINE V ApplyLanes(const V& a, const V& b) {
   }
 }
 
+// A window run's vector at src + at folded into acc, or the init value
+// (`init_lanes`) for a run of padding or holes (at < 0), skipped where that
+// is the identity.
+template <Opcode op, typename T, typename V = typename Lanes<T>::V,
+          typename M = typename Lanes<T>::M>
+HLO_LANES_INLINE V FoldLanes(const V& acc, const T* src, int64_t at, const V& init_lanes,
+                             bool init_noop) {
+  if (at < 0) return init_noop ? acc : ApplyLanes<op, V, M>(acc, init_lanes);
+  V x;
+  std::memcpy(&x, src + at, sizeof(V));
+  return ApplyLanes<op, V, M>(acc, x);
+}
+
+template <typename T, typename V = typename Lanes<T>::V>
+HLO_LANES_INLINE V EveryLane(T value) {
+  V v;
+  for (size_t j = 0; j < sizeof(V) / sizeof(T); ++j) v[j] = value;
+  return v;
+}
+
+// Windows whose last axes are Trivial(): each output row of `inner`
+// elements folds its window positions' runs (or the init value, for
+// padding and holes) in window order, at the machine's vector width (one
+// IEEE operation per lane: every clone gives the same bits).
+// One output row: init, folded with the run at each offset in turn (init
+// again for a -1). One call per row, the folds inlined into the clone: a
+// call per run cost about 9 ns, most of a 2x2 max pool over 16 channels
+// (f32[8,32,32,16]: 77 us, 60 with an array of lanes, which GCC kept on
+// the stack).
 template <Opcode op, typename T>
 HLO_VECTOR_CLONES void FoldRow(T* __restrict dst, const T* __restrict src,
                                absl::Span<const int64_t> offsets, int64_t inner, T init,
@@ -592,20 +612,12 @@ HLO_VECTOR_CLONES void FoldRow(T* __restrict dst, const T* __restrict src,
     // across the runs (folded in memory, each run's loads waited on the
     // last run's stores to the same row: a 2x2 pool took 37 ns a row).
     using V = typename Lanes<T>::V;
-    using M = typename Lanes<T>::M;
     constexpr int64_t kLanes = sizeof(V) / sizeof(T);
-    V init_lanes;
-    for (int64_t j = 0; j < kLanes; ++j) init_lanes[j] = init;
+    const V init_lanes = EveryLane(init);
     for (; i0 + kLanes <= inner; i0 += kLanes) {
       V acc = init_lanes;
       for (const int64_t at : offsets) {
-        if (at < 0) {
-          if (!init_noop) acc = ApplyLanes<op, V, M>(acc, init_lanes);
-          continue;
-        }
-        V x;
-        std::memcpy(&x, src + at + i0, sizeof(V));
-        acc = ApplyLanes<op, V, M>(acc, x);
+        acc = FoldLanes<op>(acc, src + i0, at, init_lanes, init_noop);
       }
       std::memcpy(dst + i0, &acc, sizeof(V));
     }
@@ -625,8 +637,8 @@ HLO_VECTOR_CLONES void FoldRow(T* __restrict dst, const T* __restrict src,
 // Four float rows with `count` runs each (offsets row after row), their
 // accumulators folded side by side: one row's folds are a chain of
 // dependent compares and blends, four chains keep the core busy (a 2x2
-// max pool over 16 channels: 51 -> 25 us). False where the rows are not
-// float or a vector long.
+// max pool over 16 channels: 51 -> 36 us). False where the rows are not
+// float or whole vectors long.
 template <Opcode op, typename T>
 HLO_VECTOR_CLONES bool FoldFourRows(T* __restrict dst, const T* __restrict src,
                                     const int64_t* offsets, int64_t count, int64_t inner, T init,
@@ -635,24 +647,16 @@ HLO_VECTOR_CLONES bool FoldFourRows(T* __restrict dst, const T* __restrict src,
     return false;
   } else {
     using V = typename Lanes<T>::V;
-    using M = typename Lanes<T>::M;
     constexpr int64_t kLanes = sizeof(V) / sizeof(T);
     if (inner % kLanes != 0) return false;
-    V init_lanes;
-    for (int64_t j = 0; j < kLanes; ++j) init_lanes[j] = init;
-    auto fold = [&](V acc, int64_t at, int64_t i0) __attribute__((always_inline)) {
-      if (at < 0) return init_noop ? acc : ApplyLanes<op, V, M>(acc, init_lanes);
-      V x;
-      std::memcpy(&x, src + at + i0, sizeof(V));
-      return ApplyLanes<op, V, M>(acc, x);
-    };
+    const V init_lanes = EveryLane(init);
     for (int64_t i0 = 0; i0 < inner; i0 += kLanes) {
       V a0 = init_lanes, a1 = init_lanes, a2 = init_lanes, a3 = init_lanes;
       for (int64_t k = 0; k < count; ++k) {
-        a0 = fold(a0, offsets[k], i0);
-        a1 = fold(a1, offsets[count + k], i0);
-        a2 = fold(a2, offsets[2 * count + k], i0);
-        a3 = fold(a3, offsets[3 * count + k], i0);
+        a0 = FoldLanes<op>(a0, src + i0, offsets[k], init_lanes, init_noop);
+        a1 = FoldLanes<op>(a1, src + i0, offsets[count + k], init_lanes, init_noop);
+        a2 = FoldLanes<op>(a2, src + i0, offsets[2 * count + k], init_lanes, init_noop);
+        a3 = FoldLanes<op>(a3, src + i0, offsets[3 * count + k], init_lanes, init_noop);
       }
       std::memcpy(dst + i0, &a0, sizeof(V));
       std::memcpy(dst + inner + i0, &a1, sizeof(V));
