@@ -243,39 +243,37 @@ __attribute__((target("avx2,fma"))) __m256 ExpSaturating(__m256 x) {
   return WithScalarLanes(x, r, scalar, ExpLane);
 }
 
-// out[i] = exp(in[i]), or with kShift exp(in[i] - s): the subtraction in
-// the same loop (softmax rows' x - max), rounded to float before the exp,
-// so the bits of a subtract pass and an exp pass.
+// out[i] = exp(in[i] - s): the subtraction in the same loop (softmax rows'
+// x - max), rounded to float before the exp, so the bits of a subtract
+// pass and an exp pass.
 // (Sixteen lanes: ExpAvx512, eval/interp/vector_math_avx512.h; eight:
 // ExpAvx2.)
-template <bool kShift>
 __attribute__((target("avx512f"))) void RunExp16(const float* in, float s, float* out, int64_t n) {
   const __m512 vs = _mm512_set1_ps(s);
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     __m512 x = _mm512_loadu_ps(in + i);
-    if constexpr (kShift) x = _mm512_sub_ps(x, vs);
+    x = _mm512_sub_ps(x, vs);
     _mm512_storeu_ps(out + i, ExpSaturating(x));
   }
   if (i < n) {
     alignas(64) float buf[16] = {};
-    for (int64_t k = i; k < n; ++k) buf[k - i] = kShift ? in[k] - s : in[k];
+    for (int64_t k = i; k < n; ++k) buf[k - i] = in[k] - s;
     _mm512_store_ps(buf, ExpSaturating(_mm512_load_ps(buf)));
     std::memcpy(out + i, buf, (n - i) * sizeof(float));
   }
 }
-template <bool kShift>
 __attribute__((target("avx2,fma"))) void RunExp8(const float* in, float s, float* out, int64_t n) {
   const __m256 vs = _mm256_set1_ps(s);
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m256 x = _mm256_loadu_ps(in + i);
-    if constexpr (kShift) x = _mm256_sub_ps(x, vs);
+    x = _mm256_sub_ps(x, vs);
     _mm256_storeu_ps(out + i, ExpSaturating(x));
   }
   if (i < n) {
     alignas(32) float buf[8] = {};
-    for (int64_t k = i; k < n; ++k) buf[k - i] = kShift ? in[k] - s : in[k];
+    for (int64_t k = i; k < n; ++k) buf[k - i] = in[k] - s;
     _mm256_store_ps(buf, ExpSaturating(_mm256_load_ps(buf)));
     std::memcpy(out + i, buf, (n - i) * sizeof(float));
   }
@@ -364,19 +362,18 @@ struct LogChecked8 {
   __attribute__((target("avx2,fma"))) __m256 operator()(__m256 x) const { return LogChecked(x); }
 };
 
-// VecMath's f32 loops, one per op and level, as UnaryFloatFns.
-template <int kLevel>
-void ExpLoop(const void* in, void* out, int64_t n) {
-  const float* x = static_cast<const float*>(in);
-  float* r = static_cast<float*>(out);
-  if constexpr (kLevel == 2) {
-    RunExp16<false>(x, 0.0f, r, n);
-  } else {
-    RunExp8<false>(x, 0.0f, r, n);
-  }
-}
+struct ExpSaturating16 {
+  __attribute__((target("avx512f"))) __m512 operator()(__m512 x) const { return ExpSaturating(x); }
+};
+struct ExpSaturating8 {
+  __attribute__((target("avx2,fma"))) __m256 operator()(__m256 x) const { return ExpSaturating(x); }
+};
+
+// VecMath's f32 loops, one per op and level, as UnaryFloatFns: F16 or F8,
+// functions of one vector, over the array (Run16's and Run's tails give
+// each lane the bits a whole vector would).
 template <int kLevel, typename F16Fn, typename F8Fn>
-void CheckedLoop(const void* in, void* out, int64_t n) {
+void VectorLoop(const void* in, void* out, int64_t n) {
   const float* x = static_cast<const float*>(in);
   float* r = static_cast<float*>(out);
   if constexpr (kLevel == 2) {
@@ -404,10 +401,10 @@ void LibmvecLoop(const void* in, void* out, int64_t n) {
 // 0.98, and stays).
 template <int kLevel>
 UnaryFloatFn VecMathLoopFor(Opcode op) {
-  if (op == Opcode::kExp) return ExpLoop<kLevel>;
-  if (op == Opcode::kLog) return CheckedLoop<kLevel, LogChecked16, LogChecked8>;
-  if (op == Opcode::kLog1p) return CheckedLoop<kLevel, Log1pChecked16, Log1pChecked8>;
-  if (kLevel == 1 && op == Opcode::kTanh) return CheckedLoop<1, void, TanhAvx2Fn>;
+  if (op == Opcode::kExp) return VectorLoop<kLevel, ExpSaturating16, ExpSaturating8>;
+  if (op == Opcode::kLog) return VectorLoop<kLevel, LogChecked16, LogChecked8>;
+  if (op == Opcode::kLog1p) return VectorLoop<kLevel, Log1pChecked16, Log1pChecked8>;
+  if (kLevel == 1 && op == Opcode::kTanh) return VectorLoop<1, void, TanhAvx2Fn>;
   switch (op) {
 #define HLO_EW_LOOP(opcode, name) \
   case Opcode::opcode:            \
@@ -442,7 +439,7 @@ bool VecExpOfDifference(const float* in, float s, float* out, int64_t n) {
   if (level == 0) return false;
   const VecFns fns = Lookup(Opcode::kExp);
   if (fns.f16 == nullptr) return false;
-  level == 2 ? RunExp16<true>(in, s, out, n) : RunExp8<true>(in, s, out, n);
+  level == 2 ? RunExp16(in, s, out, n) : RunExp8(in, s, out, n);
   return true;
 }
 

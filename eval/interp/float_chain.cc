@@ -20,25 +20,24 @@ namespace {
 // AVX2 and SSE2 clones spill some).
 constexpr int kTileVectors = 8;
 
-#define HLO_CHAIN_INLINE HLO_LANES_INLINE
 #define HLO_CHAIN_LAMBDA __attribute__((always_inline))
 
 // MaxOf and MinOf (elementwise_ops.h) lane by lane.
 template <typename V, typename M>
-HLO_CHAIN_INLINE V MaxLanes(const V& a, const V& b) {
+HLO_LANES_INLINE V MaxLanes(const V& a, const V& b) {
   V r = Select<V, M>((M)(a > b), a, b);
   r = Select<V, M>((M)(a == b), (V)((M)a & (M)b), r);
   return Select<V, M>((M)(a != a), a, r);
 }
 template <typename V, typename M>
-HLO_CHAIN_INLINE V MinLanes(const V& a, const V& b) {
+HLO_LANES_INLINE V MinLanes(const V& a, const V& b) {
   V r = Select<V, M>((M)(a < b), a, b);
   r = Select<V, M>((M)(a == b), (V)((M)a | (M)b), r);
   return Select<V, M>((M)(a != a), a, r);
 }
 
 template <typename T>
-HLO_CHAIN_INLINE T ApplyScalar(Opcode op, T x, T y) {
+HLO_LANES_INLINE T ApplyScalar(Opcode op, T x, T y) {
   switch (op) {
     case Opcode::kAdd:
       return x + y;
@@ -58,7 +57,7 @@ HLO_CHAIN_INLINE T ApplyScalar(Opcode op, T x, T y) {
 }
 
 template <typename T>
-HLO_CHAIN_INLINE bool CompareScalar(ChainCompare c, T x, T y) {
+HLO_LANES_INLINE bool CompareScalar(ChainCompare c, T x, T y) {
   switch (c) {
     case ChainCompare::kEq:
       return x == y;

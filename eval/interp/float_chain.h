@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "absl/types/span.h"
+#include "eval/interp/elementwise_ops.h"
 #include "ir/opcode.h"
 #include "ir/primitive_type.h"
 
@@ -39,7 +40,7 @@ struct FloatChainLink {
   Kind kind = Kind::kBinary;
   Opcode op = Opcode::kAdd;
   ChainCompare compare = ChainCompare::kEq;
-  void (*unary)(const void* in, void* out, int64_t n) = nullptr;
+  elementwise::UnaryFloatFn unary = nullptr;
   const void* operands[4] = {};
   // Not null: the value after this link is also stored here.
   void* tap = nullptr;
