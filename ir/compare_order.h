@@ -6,6 +6,7 @@
 // -NaN < -inf < ... < -0 < +0 < ... < inf < +NaN.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include "ir/instruction.h"
@@ -23,6 +24,37 @@ inline std::string_view DefaultCompareOrder(PrimitiveType t) {
 inline bool ComparesFloatsInTotalOrder(const Instruction& cmp) {
   return cmp.GetString(AttrKind::kType) == "TOTALORDER" ||
          cmp.GetString(AttrKind::kOrder) == "TOTAL";
+}
+
+// A compare's direction attribute.
+enum class CompareDirection { kEq, kNe, kGe, kGt, kLe, kLt };
+
+// `cmp`'s direction, or nullopt where it is not one of EQ, NE, GE, GT, LE, LT.
+inline std::optional<CompareDirection> CompareDirectionOf(const Instruction& cmp) {
+  const std::string_view d = cmp.GetString(AttrKind::kDirection);
+  if (d == "EQ") return CompareDirection::kEq;
+  if (d == "NE") return CompareDirection::kNe;
+  if (d == "GE") return CompareDirection::kGe;
+  if (d == "GT") return CompareDirection::kGt;
+  if (d == "LE") return CompareDirection::kLe;
+  if (d == "LT") return CompareDirection::kLt;
+  return std::nullopt;
+}
+
+// The direction of compare(b, a) that equals compare(a, b) in `d`.
+inline CompareDirection Mirrored(CompareDirection d) {
+  switch (d) {
+    case CompareDirection::kGe:
+      return CompareDirection::kLe;
+    case CompareDirection::kGt:
+      return CompareDirection::kLt;
+    case CompareDirection::kLe:
+      return CompareDirection::kGe;
+    case CompareDirection::kLt:
+      return CompareDirection::kGt;
+    default:
+      return d;  // EQ and NE are symmetric
+  }
 }
 
 // Whether a compare of floats is IEEE's partial order (no type/order

@@ -17,7 +17,7 @@ namespace {
 
 using PT = PrimitiveType;
 
-enum class Dir { kEq, kNe, kGe, kGt, kLe, kLt };
+using Dir = CompareDirection;
 
 // out[i] = key(a[i]) <dir> key(b[i]); one loop per direction so that each
 // vectorises.
@@ -141,23 +141,13 @@ absl::Status ComplexCompare(Dir dir, const Literal& la, const Literal& lb, bool*
 
 // The comparison direction of `inst`.
 absl::Status DirectionOf(const Instruction& inst, Dir& dir) {
-  std::string_view d = inst.GetString(AttrKind::kDirection);
-  if (d == "EQ")
-    dir = Dir::kEq;
-  else if (d == "NE")
-    dir = Dir::kNe;
-  else if (d == "GE")
-    dir = Dir::kGe;
-  else if (d == "GT")
-    dir = Dir::kGt;
-  else if (d == "LE")
-    dir = Dir::kLe;
-  else if (d == "LT")
-    dir = Dir::kLt;
-  else {
-    return absl::InvalidArgumentError(
-        StrCat("compare direction '", d, "' is not one of EQ, NE, GE, GT, LE, LT"));
+  std::optional<Dir> d = CompareDirectionOf(inst);
+  if (!d) {
+    return absl::InvalidArgumentError(StrCat("compare direction '",
+                                             inst.GetString(AttrKind::kDirection),
+                                             "' is not one of EQ, NE, GE, GT, LE, LT"));
   }
+  dir = *d;
   return absl::OkStatus();
 }
 

@@ -231,6 +231,24 @@ Value RandomArray(const Shape& shape, std::mt19937& rng, bool with_nan = true) {
   return Value::FromLiteral(*std::move(lit));
 }
 
+// The module's outputs with fast paths (typed loops, batched programs)
+// equal, byte for byte, those of the element-by-element path.
+void CheckFastEqualsSlow(Module& m, const std::vector<Value>& args, bool flush, int round) {
+  EvalOptions fast;
+  fast.flush_denormals = flush;
+  absl::StatusOr<Value> got = Evaluator(m, fast).Run(args);
+  INFO((got.ok() ? std::string() : std::string(got.status().message())));
+  REQUIRE(got.ok());
+  EvalOptions slow = fast;
+  slow.fast_paths = false;
+  absl::StatusOr<Value> want = Evaluator(m, slow).Run(args);
+  REQUIRE(want.ok());
+  for (size_t k = 0; k < want->elements().size(); ++k) {
+    INFO("round " << round << ", output " << k);
+    CheckSameBytes(got->elements()[k], want->elements()[k]);
+  }
+}
+
 TEST_CASE("reduce-window and select-and-scatter: typed loops equal the element-by-element path",
           "[reduce_window]") {
   std::unique_ptr<Module> m =
@@ -244,22 +262,137 @@ TEST_CASE("reduce-window and select-and-scatter: typed loops equal the element-b
     for (int64_t p = 0; p < m->entry()->parameter_count(); ++p) {
       args.push_back(RandomArray(m->entry()->parameter(p)->shape(), rng));
     }
-    EvalOptions fast;
-    fast.flush_denormals = round >= 4;
-    Evaluator typed(*m, fast);
-    absl::StatusOr<Value> got = typed.Run(args);
-    INFO((got.ok() ? std::string() : std::string(got.status().message())));
-    REQUIRE(got.ok());
-    EvalOptions slow;
-    slow.fast_paths = false;
-    slow.flush_denormals = round >= 4;
-    Evaluator plain(*m, slow);
-    absl::StatusOr<Value> want = plain.Run(args);
-    REQUIRE(want.ok());
-    for (size_t k = 0; k < want->elements().size(); ++k) {
-      INFO("round " << round << ", output " << k);
-      CheckSameBytes(got->elements()[k], want->elements()[k]);
+    CheckFastEqualsSlow(*m, args, round >= 4, round);
+  }
+}
+
+// XLA's SelectAndScatterExpander reducer over f32 values with the select
+// function `compare(v0, v1), direction` (`mirrored`: compare(v1, v0) in
+// the mirrored direction, the same predicate), a tested s32 index (p's
+// not-the-init tests) and passengers of `passengers` types that p does not
+// read.
+std::string SelectExpansion(std::string_view name, std::string_view direction, bool mirrored,
+                            const std::vector<std::string>& passengers) {
+  const int m = 2 + static_cast<int>(passengers.size());
+  std::string params, outs, types = "f32[], s32[]";
+  for (const std::string& t : passengers) StrAppend(&types, ", ", t, "[]");
+  StrAppend(&params, "  v0 = f32[] parameter(0)\n  v1 = f32[] parameter(", m, ")\n",
+            "  a1 = s32[] parameter(1)\n  b1 = s32[] parameter(", m + 1, ")\n");
+  for (int k = 0; k < static_cast<int>(passengers.size()); ++k) {
+    StrAppend(&params, "  a", k + 2, " = ", passengers[k], "[] parameter(", k + 2, ")\n  b", k + 2,
+              " = ", passengers[k], "[] parameter(", m + k + 2, ")\n");
+    StrAppend(&outs, "  s", k + 2, " = ", passengers[k], "[] select(p, a", k + 2, ", b", k + 2,
+              ")\n");
+  }
+  std::string root = "s0, s1";
+  for (int k = 0; k < static_cast<int>(passengers.size()); ++k) StrAppend(&root, ", s", k + 2);
+  return StrCat(name, " {\n", params, "  m1 = s32[] constant(-1)\n",
+                "  lhs_first = pred[] compare(a1, m1), direction=NE\n",
+                "  rhs_first = pred[] compare(m1, b1), direction=NE\n",
+                mirrored ? StrCat("  sel = pred[] compare(v1, v0), direction=", direction, "\n")
+                         : StrCat("  sel = pred[] compare(v0, v1), direction=", direction, "\n"),
+                "  not_rhs = pred[] not(rhs_first)\n  and = pred[] and(lhs_first, sel)\n",
+                "  p = pred[] or(not_rhs, and)\n  s0 = f32[] select(p, v0, v1)\n",
+                "  s1 = s32[] select(p, a1, b1)\n", outs, "  ROOT r = (", types, ") tuple(", root,
+                ")\n}\n\n");
+}
+
+// Rows of 21 lanes (a 16-lane vector and a tail) and 16, with padding
+// (folding the init values: ten and 0, where padding can win, or 2.5 and
+// the -1 p tests for, where it cannot) and window dilation, with two
+// 32-bit passengers and an s64 one (gathered at the winner) or one.
+constexpr std::string_view kArgFoldEntry = R"(
+ENTRY e {
+  x = f32[2,7,9,21] parameter(0)
+  i = s32[2,7,9,21] parameter(1)
+  j = s32[2,7,9,21] parameter(2)
+  f = f32[2,7,9,21] parameter(3)
+  l = s64[2,7,9,21] parameter(4)
+  y = f32[3,8,6,16] parameter(5)
+  iy = s32[3,8,6,16] parameter(6)
+  ten = f32[] constant(10)
+  half = f32[] constant(2.5)
+  m1 = s32[] constant(-1)
+  z = s32[] constant(0)
+  zf = f32[] constant(0)
+  zl = s64[] constant(7)
+  %s
+}
+)";
+
+TEST_CASE(
+    "reduce-window: XLA's select-and-scatter expansion folded in registers equals the "
+    "element-by-element path",
+    "[reduce_window]") {
+  const std::vector<std::pair<std::string, bool>> selects = {
+      {"GE", false}, {"GT", false}, {"LE", true}, {"LT", false}, {"EQ", false}, {"NE", true}};
+  std::string computations, body, root_types, root;
+  for (size_t c = 0; c < selects.size(); ++c) {
+    const std::string n = StrCat(c);
+    StrAppend(&computations,
+              SelectExpansion(StrCat("sx", n), selects[c].first, selects[c].second,
+                              {"s32", "f32", "s64"}),
+              SelectExpansion(StrCat("sy", n), selects[c].first, selects[c].second, {"s32"}));
+    const std::string tx =
+        "(f32[2,4,5,21], s32[2,4,5,21], s32[2,4,5,21], f32[2,4,5,21], s64[2,4,5,21])";
+    const std::string ty = "(f32[3,4,3,16], s32[3,4,3,16], s32[3,4,3,16])";
+    StrAppend(&body, "  rx", n, " = ", tx,
+              " reduce-window(x, i, j, f, l, ten, z, z, zf, zl), window={size=1x3x3x1 "
+              "stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, to_apply=sx",
+              n, "\n  ry", n, " = ", ty,
+              " reduce-window(y, iy, iy, half, m1, z), window={size=1x2x3x1 stride=1x2x2x1 "
+              "pad=0_0x1_0x2_1x0_0 rhs_dilate=1x2x1x1}, to_apply=sy",
+              n, "\n");
+    StrAppend(&root_types, c ? ", " : "", tx, ", ", ty);
+    StrAppend(&root, c ? ", " : "", "rx", n, ", ry", n);
+  }
+  std::string entry(kArgFoldEntry);
+  entry.replace(entry.find("%s"), 2,
+                StrCat(body, "  ROOT t = (", root_types, ") tuple(", root, ")"));
+  std::unique_ptr<Module> m =
+      ParseTestModule(StrCat("HloModule arg_fold\n\n", computations, entry));
+  // Values with ties, signed zeros, NaN, infinities and denormals (zeros
+  // to a flushing compare); indices -2..2, so some are the -1 the tests
+  // look for.
+  std::mt19937 rng(23);
+  std::uniform_int_distribution<int> pick(0, 15);
+  const float kValues[16] = {-1.5f,
+                             -0.5f,
+                             0.5f,
+                             1.5f,
+                             0.0f,
+                             -0.0f,
+                             1e-40f,
+                             -1e-40f,
+                             3e-39f,
+                             std::numeric_limits<float>::infinity(),
+                             -std::numeric_limits<float>::infinity(),
+                             std::numeric_limits<float>::quiet_NaN(),
+                             1.5f,
+                             -1.5f,
+                             0.5f,
+                             1e-40f};
+  for (int round = 0; round < 4; ++round) {
+    std::vector<Value> args;
+    for (int64_t p = 0; p < m->entry()->parameter_count(); ++p) {
+      absl::StatusOr<Literal> lit = Literal::Create(m->entry()->parameter(p)->shape());
+      REQUIRE(lit.ok());
+      for (int64_t k = 0; k < lit->element_count(); ++k) {
+        const int v = pick(rng);
+        switch (lit->element_type()) {
+          case PrimitiveType::kS32:
+            lit->typed<int32_t>()[k] = v % 5 - 2;
+            break;
+          case PrimitiveType::kS64:
+            lit->typed<int64_t>()[k] = (int64_t{v} << 40) - 3;
+            break;
+          default:
+            lit->typed<float>()[k] = kValues[v];
+        }
+      }
+      args.push_back(Value::FromLiteral(*std::move(lit)));
     }
+    CheckFastEqualsSlow(*m, args, round % 2 == 1, round);
   }
 }
 
@@ -299,18 +432,7 @@ TEST_CASE("reduce-window: long scans along the minor dimension equal the element
     for (int64_t p = 0; p < m->entry()->parameter_count(); ++p) {
       args.push_back(RandomArray(m->entry()->parameter(p)->shape(), rng, /*with_nan=*/false));
     }
-    EvalOptions fast;
-    fast.flush_denormals = round == 1;
-    absl::StatusOr<Value> got = Evaluator(*m, fast).Run(args);
-    REQUIRE(got.ok());
-    EvalOptions slow = fast;
-    slow.fast_paths = false;
-    absl::StatusOr<Value> want = Evaluator(*m, slow).Run(args);
-    REQUIRE(want.ok());
-    for (size_t k = 0; k < want->elements().size(); ++k) {
-      INFO("round " << round << ", output " << k);
-      CheckSameBytes(got->elements()[k], want->elements()[k]);
-    }
+    CheckFastEqualsSlow(*m, args, round == 1, round);
   }
 }
 
