@@ -205,12 +205,12 @@ HLO_LANES_INLINE void FoldRows(const ArgFoldRows& r, uint32_t acc_sentinel, uint
 #if defined(__x86_64__)
 template <Direction kDir, bool kFlush>
 __attribute__((target("avx512f"))) void FoldRowsAvx512(const ArgFoldRows& r, uint32_t acc_s,
-                                                        uint32_t x_s, int64_t first, int64_t count) {
+                                                       uint32_t x_s, int64_t first, int64_t count) {
   FoldRows<kDir, kFlush>(r, acc_s, x_s, first, count);
 }
 template <Direction kDir, bool kFlush>
 __attribute__((target("avx2"))) void FoldRowsAvx2(const ArgFoldRows& r, uint32_t acc_s,
-                                                   uint32_t x_s, int64_t first, int64_t count) {
+                                                  uint32_t x_s, int64_t first, int64_t count) {
   FoldRows<kDir, kFlush>(r, acc_s, x_s, first, count);
 }
 #endif
