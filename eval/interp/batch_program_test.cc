@@ -275,9 +275,9 @@ ENTRY e { ROOT c = f32[] constant(0) })",
 
 // f32 vector math as chain links (a tile's value through the step's own
 // loop): first and later links, each op on the value and on an array, a
-// tap the link reads back, the scalar tail (n not whole tiles), with and
-// without flushing. Random bit patterns give NaNs, infinities, denormals
-// and arguments past every range.
+// tap the link reads back, the tail (n not whole tiles: link by link over
+// the rest, alone when n is under one tile), with and without flushing. Random bit patterns give
+// NaNs, infinities, denormals and arguments past every range.
 TEST_CASE("batch program: chains with vector-math links", "[batch_program]") {
   const char* kText = R"(
 f {
@@ -299,6 +299,7 @@ ENTRY e { ROOT c = f32[] constant(0) })";
     INFO("flush " << flush);
     // e .. s are one chain; c = cosine(y), a link on an array, starts another.
     CheckAgainstEvaluator(kText, "f", 2 * 128 + 37, flush, flush ? -1 : kVectorMathLinks ? 10 : 0);
+    CheckAgainstEvaluator(kText, "f", 45, flush);
   }
   // A unary link is no chain's only step; f64 math stays steps.
   CheckAgainstEvaluator(R"(
