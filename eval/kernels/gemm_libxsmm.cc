@@ -21,7 +21,6 @@
 
 #ifdef HLO_HAVE_LIBXSMM
 #include <libxsmm.h>
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <climits>
@@ -116,19 +115,3 @@ bool LibxsmmGemm(bool, int64_t, int64_t, int64_t, const float*, int64_t, const f
 
 }  // namespace gemm
 }  // namespace hlo
-
-#ifdef HLO_HAVE_LIBXSMM
-// libxsmm maps its buffers with MAP_LOCKED, which faults in every page at
-// once: its code registry alone is 9 MB of keys and pointers, of which a
-// kernel's lookup touches a page or two, and ResNet-50's forward pass held
-// 10 MB more than it used (peak data 1.21x its live arrays). The
-// executables link with --wrap=mmap where libxsmm is built in
-// (CMakeLists.txt), so that its calls come here and map pages as they are
-// first touched, as every other mapping does. (Only statically linked
-// code is wrapped: libxsmm.a and this project's own calls, which never ask
-// for MAP_LOCKED.)
-extern "C" void* __real_mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset);
-extern "C" void* __wrap_mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
-  return __real_mmap(addr, length, prot, flags & ~MAP_LOCKED, fd, offset);
-}
-#endif
