@@ -30,6 +30,9 @@ std::unique_ptr<Pass>
 CreateDotAlgorithmRewriter();             // dot-algorithm-rewriter: dot_algorithm_rewriter.cc
 std::unique_ptr<Pass> CreateFusionCse();  // fusion-cse: fusion_cse.cc (hlo-run runs it)
 std::unique_ptr<Pass> CreateDefuser();    // defuser: defuser.cc
+// select-and-scatter-rebuild (select_and_scatter_rebuild.cc): hlo-run's
+// fused mode runs it; not in the registry.
+std::unique_ptr<Pass> CreateSelectAndScatterRebuild();
 // call-inliner as hlo-run's fused mode runs it (the registry's inlines every
 // call it can, under fresh names).
 struct CallInlinerOptions {

@@ -410,6 +410,10 @@ absl::Status RunOwnPasses(hlo::Module& m, bool verify, bool flush_denormals) {
   // the defuser sees who reads what. XLA's GPT-2 materialises each layer's
   // residual once and recomputes it in the fusions after; defused first,
   // every layer norm recomputed the whole stream.)
+  // (XLA's select-and-scatter expansion goes back to one select-and-scatter
+  // first: the iotas and the scatter it leaves then die with dce below.)
+  absl::StatusOr<bool> rebuilt = hlo::CreateSelectAndScatterRebuild()->Run(m);
+  if (!rebuilt.ok()) return rebuilt.status();
   absl::StatusOr<bool> read = hlo::CreateFusionCse()->Run(m);
   if (!read.ok()) return read.status();
   hlo::DefuserOptions defuse_options;
@@ -426,7 +430,7 @@ absl::Status RunOwnPasses(hlo::Module& m, bool verify, bool flush_denormals) {
   inline_options.same_results_only = true;
   absl::StatusOr<bool> inlined = hlo::CreateCallInliner(inline_options)->Run(m);
   if (!inlined.ok()) return inlined.status();
-  if (!*inlined && !*defused && !*read) return absl::OkStatus();
+  if (!*inlined && !*defused && !*read && !*rebuilt) return absl::OkStatus();
   for (auto make : {hlo::CreateCommonSubexpressionElimination, hlo::CreateDeadCodeElimination}) {
     if (auto st = make()->Run(m).status(); !st.ok()) return st;
   }

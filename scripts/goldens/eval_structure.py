@@ -301,6 +301,14 @@ def _(c):
     return tup(select_and_scatter(c.v, c.s, c.zf, [3], [2], [(1, 0)], ge, f32add),
                select_and_scatter(c.m, c.g, c.zf, [2, 2], [2, 2], [(0, 1), (0, 1)], ge, f32add))
 
+@golden("select_and_scatter_expanded")
+def _(c):
+    ge = lambda a, b: a >= b
+    plain = [(0, 0)] * 4
+    return tup(select_and_scatter(c.x, c.g, c.zf, [1, 2, 2, 1], [1, 2, 2, 1], plain, ge, f32add),
+               select_and_scatter(c.x, c.h, c.zf, [1, 2, 2, 1], [1, 1, 1, 1], plain, ge, f32add))
+
+
 # ---- control flow ------------------------------------------------------------------
 
 @golden("control_call")
