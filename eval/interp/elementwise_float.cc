@@ -163,10 +163,12 @@ __attribute__((target("avx2,fma"))) void Run(D4 f, const double* in, double* out
 // them to +0) and at or above 0x1.62e43p+6 (+inf) are answered directly,
 // those with subnormal results by ExpTinyAvx512/ExpTinyAvx2 (as scalar
 // expf, they took 2.7 ms of GPT-2 small's 12 softmax exps, whose random
-// weights spread the scores past 87), the others (NaN, x in (87, 88.7))
-// call scalar expf one by one, and the vector function sees only in-range
-// lanes. (libmvec's expf, used here before, sent a whole vector through a
-// slow path, about 65 ns, as soon as one lane was past its range.)
+// weights spread the scores past 87), NaN as x + x (expf's answer: a
+// logaddexp reducer's -inf padding makes -|(-inf) - (-inf)| a NaN, 15 of
+// 16 lanes of a vector in cumulative's scans, 5.8 us of expf calls), the
+// others (x in (87, 88.7)) call scalar expf one by one, and the vector
+// function sees only in-range lanes. (libmvec's expf, used here before, sent a whole vector through
+// a slow path, about 65 ns, as soon as one lane was past its range.)
 constexpr float kExpInfAtOrAbove = 0x1.62e43p+6f;
 
 // The scalar functions of the lanes the vector code leaves out.
@@ -220,7 +222,10 @@ __attribute__((target("avx512f"))) __m512 ExpSaturating(__m512 x) {
   const __mmask16 tiny = outside & static_cast<__mmask16>(~zero) &
                          _mm512_cmp_ps_mask(x, _mm512_set1_ps(-kExpAvx2Range), _CMP_LT_OQ);
   if (tiny != 0) r = _mm512_mask_blend_ps(tiny, r, ExpTinyAvx512(x));
-  unsigned scalar = outside & static_cast<__mmask16>(~(zero | inf | tiny));
+  // NaN: x + x, as expf answers it (a NaN quietened, its payload kept).
+  const __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+  if (nan != 0) r = _mm512_mask_blend_ps(nan, r, _mm512_add_ps(x, x));
+  unsigned scalar = outside & static_cast<__mmask16>(~(zero | inf | tiny | nan));
   if (scalar == 0) return r;
   return WithScalarLanes(x, r, scalar, ExpLane);
 }
@@ -237,8 +242,10 @@ __attribute__((target("avx2,fma"))) __m256 ExpSaturating(__m256 x) {
   const __m256 tiny = _mm256_andnot_ps(
       zero, _mm256_and_ps(outside, _mm256_cmp_ps(x, _mm256_set1_ps(-kExpAvx2Range), _CMP_LT_OQ)));
   if (_mm256_movemask_ps(tiny) != 0) r = _mm256_blendv_ps(r, ExpTinyAvx2(x), tiny);
-  unsigned scalar =
-      _mm256_movemask_ps(_mm256_andnot_ps(_mm256_or_ps(_mm256_or_ps(zero, inf), tiny), outside));
+  const __m256 nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
+  r = _mm256_blendv_ps(r, _mm256_add_ps(x, x), nan);
+  unsigned scalar = _mm256_movemask_ps(
+      _mm256_andnot_ps(_mm256_or_ps(_mm256_or_ps(zero, inf), _mm256_or_ps(tiny, nan)), outside));
   if (scalar == 0) return r;
   return WithScalarLanes(x, r, scalar, ExpLane);
 }
@@ -280,8 +287,9 @@ __attribute__((target("avx2,fma"))) void RunExp8(const float* in, float s, float
 }
 
 // log on every lane: LogAvx512/LogAvx2 where x is a positive normal
-// finite float, scalar logf on the others (zero, negative, subnormal, inf,
-// NaN), as libmvec's logf sends them there too. A lane is special where its
+// finite float, x + x where it is a NaN (logf's answer), scalar logf on
+// the others (zero, negative, subnormal, inf), as libmvec's logf sends
+// them there too. A lane is special where its
 // bits less the smallest normal's are, unsigned, at or past 0x7f000000.
 constexpr int32_t kSmallestNormalBits = 0x00800000;
 constexpr int32_t kPastNormalBits = 0x7f000000;  // +inf's bits less the smallest normal's
@@ -291,9 +299,14 @@ __attribute__((target("avx512f"))) __m512 LogChecked(__m512 x) {
       _mm512_sub_epi32(_mm512_castps_si512(x), _mm512_set1_epi32(kSmallestNormalBits));
   const __mmask16 special =
       _mm512_cmp_epu32_mask(offset, _mm512_set1_epi32(kPastNormalBits), _MM_CMPINT_NLT);
-  const __m512 r = LogAvx512(x);
+  __m512 r = LogAvx512(x);
   if (special == 0) return r;
-  return WithScalarLanes(x, r, special, LogLane);
+  // NaN: x + x, as logf answers it (a NaN quietened, its payload kept).
+  const __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+  r = _mm512_mask_blend_ps(nan, r, _mm512_add_ps(x, x));
+  const unsigned scalar = special & static_cast<__mmask16>(~nan);
+  if (scalar == 0) return r;
+  return WithScalarLanes(x, r, scalar, LogLane);
 }
 __attribute__((target("avx2,fma"))) __m256 LogChecked(__m256 x) {
   // Unsigned offset >= kPastNormalBits, as signed with the sign bits flipped.
@@ -302,10 +315,14 @@ __attribute__((target("avx2,fma"))) __m256 LogChecked(__m256 x) {
   const __m256i flip = _mm256_set1_epi32(INT32_MIN);
   const __m256i special = _mm256_cmpgt_epi32(_mm256_xor_si256(offset, flip),
                                              _mm256_set1_epi32((kPastNormalBits ^ INT32_MIN) - 1));
-  const __m256 r = LogAvx2(x);
+  __m256 r = LogAvx2(x);
   const unsigned lanes = _mm256_movemask_ps(_mm256_castsi256_ps(special));
   if (lanes == 0) return r;
-  return WithScalarLanes(x, r, lanes, LogLane);
+  const __m256 nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
+  r = _mm256_blendv_ps(r, _mm256_add_ps(x, x), nan);
+  const unsigned scalar = lanes & ~static_cast<unsigned>(_mm256_movemask_ps(nan));
+  if (scalar == 0) return r;
+  return WithScalarLanes(x, r, scalar, LogLane);
 }
 // log1p likewise: Log1pAvx512/Log1pAvx2 where x > -1 is finite and |x| at
 // least the smallest normal float. Zeros and subnormals give x itself (for

@@ -183,6 +183,40 @@ TEST_CASE("elementwise: exp/log family special values", "[eval]") {
   CHECK(p.GetDouble(0) == Approx(1e-10).epsilon(1e-6));
 }
 
+// NaNs through f32 exp, log and log1p: the vector paths answer them in the
+// vector (x + x) where they called the scalar function a lane at a time;
+// each result must be the scalar function's bits (the NaN quietened, its
+// sign and payload kept), in a vector of NaNs, beside ordinary lanes, and
+// in the tail.
+TEST_CASE("elementwise: f32 exp, log and log1p keep a NaN's bits as libm does", "[eval]") {
+  std::vector<double> xs;
+  for (uint32_t i = 0; i < 16; ++i) xs.push_back(std::bit_cast<float>(0x7fc00000u + 977 * i));
+  for (int i = 0; i < 16; ++i) {
+    xs.push_back(i % 3 == 0 ? std::bit_cast<float>(0xffc00000u + 31u * i) : 0.25 + i);
+  }
+  for (uint32_t bits : {0x7fc12345u, 0xffd54321u, 0x7fffffffu})
+    xs.push_back(std::bit_cast<float>(bits));
+  const int64_t n = static_cast<int64_t>(xs.size());
+  for (const char* op : {"exponential", "log", "log-plus-one"}) {
+    for (bool vec : {true, false}) {
+      elementwise::SetVecMathEnabled(vec);
+      Literal out = MustEval(StrCat("f32[", n, "]"), op, {Doubles(PT::kF32, xs)});
+      for (int64_t i = 0; i < n; ++i) {
+        const float x = static_cast<float>(xs[i]);
+        if (!std::isnan(x)) continue;
+        const std::string_view name = op;
+        const float want = name == "log"           ? std::log(x)
+                           : name == "exponential" ? std::exp(x)
+                                                   : std::log1p(x);
+        INFO((vec ? "vector " : "scalar ")
+             << op << " of NaN bits " << std::hex << std::bit_cast<uint32_t>(x));
+        CHECK(std::bit_cast<uint32_t>(out.typed<float>()[i]) == std::bit_cast<uint32_t>(want));
+      }
+    }
+  }
+  elementwise::SetVecMathEnabled(true);
+}
+
 TEST_CASE("elementwise: logistic is accurate at both ends", "[eval]") {
   Literal r = MustEval("f32[8]", "logistic", {L("f32[8] {0, 100, -100, inf, -inf, nan, 1, -20}")});
   CHECK(r.GetDouble(0) == 0.5);
@@ -314,10 +348,16 @@ TEST_CASE("elementwise: f32 exp saturates to +0 and +inf as scalar expf does", "
                             std::nextafter(edge_hi, 200.0f),
                             1000.0f,
                             std::numeric_limits<float>::infinity(),
-                            std::numeric_limits<float>::quiet_NaN()};
+                            std::numeric_limits<float>::quiet_NaN(),
+                            -std::numeric_limits<float>::quiet_NaN(),
+                            std::bit_cast<float>(uint32_t{0x7fc12345}),
+                            std::bit_cast<float>(uint32_t{0xffd54321})};
   std::vector<double> xs;
   for (int rep = 0; rep < 5; ++rep) {
     for (float v : specials) xs.push_back(v);
+    // A vector of NaNs but one, and one NaN among ordinary lanes.
+    for (int i = 0; i < 15; ++i) xs.push_back(std::bit_cast<float>(uint32_t{0x7fc00000u + i}));
+    xs.push_back(0.5 + rep);
     for (int i = 0; i < 7; ++i) xs.push_back(-600.0 + 37.0 * i + rep);  // mostly saturated runs
   }
   for (bool vec : {true, false}) {
