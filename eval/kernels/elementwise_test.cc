@@ -183,34 +183,42 @@ TEST_CASE("elementwise: exp/log family special values", "[eval]") {
   CHECK(p.GetDouble(0) == Approx(1e-10).epsilon(1e-6));
 }
 
-// NaNs through f32 exp, log and log1p: the vector paths answer them in the
-// vector (x + x) where they called the scalar function a lane at a time;
-// each result must be the scalar function's bits (the NaN quietened, its
-// sign and payload kept), in a vector of NaNs, beside ordinary lanes, and
-// in the tail.
-TEST_CASE("elementwise: f32 exp, log and log1p keep a NaN's bits as libm does", "[eval]") {
+// NaNs through f32 exp, log, log1p and libmvec's functions: the vector
+// paths answer them in the vector (x + x) where they called the scalar
+// function a lane at a time; each result must be the NaN quietened, its
+// sign and payload kept (the scalar functions' answer), in a vector of
+// NaNs, beside ordinary lanes (whose results must not change), and in the
+// tail; on both paths.
+TEST_CASE("elementwise: f32 transcendental functions keep a NaN's bits as libm does", "[eval]") {
   std::vector<double> xs;
   for (uint32_t i = 0; i < 16; ++i) xs.push_back(std::bit_cast<float>(0x7fc00000u + 977 * i));
   for (int i = 0; i < 16; ++i) {
-    xs.push_back(i % 3 == 0 ? std::bit_cast<float>(0xffc00000u + 31u * i) : 0.25 + i);
+    xs.push_back(i % 3 == 0 ? std::bit_cast<float>(0xffc00000u + 31u * i) : 0.0625 * i);
   }
   for (uint32_t bits : {0x7fc12345u, 0xffd54321u, 0x7fffffffu})
     xs.push_back(std::bit_cast<float>(bits));
   const int64_t n = static_cast<int64_t>(xs.size());
-  for (const char* op : {"exponential", "log", "log-plus-one"}) {
+  // Ordinary lanes alone, for what their results must stay beside NaNs.
+  std::vector<double> ordinary;
+  for (double x : xs) ordinary.push_back(std::isnan(x) ? 0.5 : x);
+  for (const char* op :
+       {"exponential", "log", "log-plus-one", "exponential-minus-one", "sine", "cosine", "tan",
+        "tanh", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "cbrt"}) {
     for (bool vec : {true, false}) {
       elementwise::SetVecMathEnabled(vec);
-      Literal out = MustEval(StrCat("f32[", n, "]"), op, {Doubles(PT::kF32, xs)});
+      const std::string shape = StrCat("f32[", n, "]");
+      Literal out = MustEval(shape, op, {Doubles(PT::kF32, xs)});
+      Literal alone = MustEval(shape, op, {Doubles(PT::kF32, ordinary)});
       for (int64_t i = 0; i < n; ++i) {
         const float x = static_cast<float>(xs[i]);
-        if (!std::isnan(x)) continue;
-        const std::string_view name = op;
-        const float want = name == "log"           ? std::log(x)
-                           : name == "exponential" ? std::exp(x)
-                                                   : std::log1p(x);
+        const uint32_t got = std::bit_cast<uint32_t>(out.typed<float>()[i]);
         INFO((vec ? "vector " : "scalar ")
-             << op << " of NaN bits " << std::hex << std::bit_cast<uint32_t>(x));
-        CHECK(std::bit_cast<uint32_t>(out.typed<float>()[i]) == std::bit_cast<uint32_t>(want));
+             << op << " lane " << i << " input bits " << std::hex << std::bit_cast<uint32_t>(x));
+        if (std::isnan(x)) {
+          CHECK(got == (std::bit_cast<uint32_t>(x) | 0x00400000u));
+        } else {
+          CHECK(got == std::bit_cast<uint32_t>(alone.typed<float>()[i]));
+        }
       }
     }
   }
