@@ -360,6 +360,11 @@ Instruction* Rebuild(Module& module, Computation& comp, Instruction* scatter, co
   sas->SetAttr(AttrKind::kSelect, std::vector<Computation*>{SelectComputation(module, match)});
   sas->SetAttr(AttrKind::kScatter, std::vector<Computation*>{match.scatter});
   sas->set_loc(scatter->loc());
+  // (The scatter's metadata names the user's select_and_scatter: profiles
+  // and errors keep naming it.)
+  if (const Attribute* metadata = scatter->FindAttr(AttrKind::kMetadata)) {
+    sas->SetAttr(AttrKind::kMetadata, metadata->value);
+  }
   return comp.AddInstruction(std::move(sas));
 }
 
