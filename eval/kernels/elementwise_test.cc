@@ -225,6 +225,43 @@ TEST_CASE("elementwise: f32 transcendental functions keep a NaN's bits as libm d
   elementwise::SetVecMathEnabled(true);
 }
 
+// The same for f64, whose libmvec functions all take NaN lanes in the
+// vector.
+TEST_CASE("elementwise: f64 transcendental functions keep a NaN's bits as libm does", "[eval]") {
+  std::vector<double> xs;
+  for (uint64_t i = 0; i < 8; ++i)
+    xs.push_back(std::bit_cast<double>(0x7ff8000000000000u + 977 * i));
+  for (int i = 0; i < 16; ++i) {
+    xs.push_back(i % 3 == 0 ? std::bit_cast<double>(0xfff8000000000000u + 31u * i) : 0.0625 * i);
+  }
+  for (uint64_t bits : {0x7ff8123456789abcu, 0xfffd543210fedcbau, 0x7fffffffffffffffu})
+    xs.push_back(std::bit_cast<double>(bits));
+  const int64_t n = static_cast<int64_t>(xs.size());
+  std::vector<double> ordinary;
+  for (double x : xs) ordinary.push_back(std::isnan(x) ? 0.5 : x);
+  for (const char* op :
+       {"exponential", "log", "log-plus-one", "exponential-minus-one", "sine", "cosine", "tan",
+        "tanh", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "cbrt"}) {
+    for (bool vec : {true, false}) {
+      elementwise::SetVecMathEnabled(vec);
+      const std::string shape = StrCat("f64[", n, "]");
+      Literal out = MustEval(shape, op, {Doubles(PT::kF64, xs)});
+      Literal alone = MustEval(shape, op, {Doubles(PT::kF64, ordinary)});
+      for (int64_t i = 0; i < n; ++i) {
+        const uint64_t got = std::bit_cast<uint64_t>(out.typed<double>()[i]);
+        INFO((vec ? "vector " : "scalar ") << op << " lane " << i << " input bits " << std::hex
+                                           << std::bit_cast<uint64_t>(xs[i]));
+        if (std::isnan(xs[i])) {
+          CHECK(got == (std::bit_cast<uint64_t>(xs[i]) | 0x0008000000000000u));
+        } else {
+          CHECK(got == std::bit_cast<uint64_t>(alone.typed<double>()[i]));
+        }
+      }
+    }
+  }
+  elementwise::SetVecMathEnabled(true);
+}
+
 TEST_CASE("elementwise: logistic is accurate at both ends", "[eval]") {
   Literal r = MustEval("f32[8]", "logistic", {L("f32[8] {0, 100, -100, inf, -inf, nan, 1, -20}")});
   CHECK(r.GetDouble(0) == 0.5);
