@@ -183,12 +183,43 @@ TEST_CASE("elementwise: exp/log family special values", "[eval]") {
   CHECK(p.GetDouble(0) == Approx(1e-10).epsilon(1e-6));
 }
 
-// NaNs through f32 exp, log, log1p and libmvec's functions: the vector
-// paths answer them in the vector (x + x) where they called the scalar
-// function a lane at a time; each result must be the NaN quietened, its
-// sign and payload kept (the scalar functions' answer), in a vector of
-// NaNs, beside ordinary lanes (whose results must not change), and in the
-// tail; on both paths.
+// NaNs through exp, log, log1p and libmvec's functions: the vector paths
+// answer them in the vector (x + x) where they called the scalar function
+// a lane at a time; each result must be the NaN quietened, its sign and
+// payload kept (the scalar functions' answer), in a vector of NaNs, beside
+// ordinary lanes (whose results must not change), and in the tail; on both
+// paths. `xs` holds the NaNs as values of T; U is T's bits.
+template <typename T, typename U>
+void CheckNanBits(PT type, const std::vector<double>& xs) {
+  constexpr U kQuiet = U{1} << (std::numeric_limits<T>::digits - 2);
+  const int64_t n = static_cast<int64_t>(xs.size());
+  // Ordinary lanes alone, for what their results must stay beside NaNs.
+  std::vector<double> ordinary;
+  for (double x : xs) ordinary.push_back(std::isnan(x) ? 0.5 : x);
+  const std::string shape = StrCat(PrimitiveTypeName(type), "[", n, "]");
+  for (const char* op :
+       {"exponential", "log", "log-plus-one", "exponential-minus-one", "sine", "cosine", "tan",
+        "tanh", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "cbrt"}) {
+    for (bool vec : {true, false}) {
+      elementwise::SetVecMathEnabled(vec);
+      Literal out = MustEval(shape, op, {Doubles(type, xs)});
+      Literal alone = MustEval(shape, op, {Doubles(type, ordinary)});
+      for (int64_t i = 0; i < n; ++i) {
+        const T x = static_cast<T>(xs[i]);
+        const U got = std::bit_cast<U>(out.typed<T>()[i]);
+        INFO((vec ? "vector " : "scalar ")
+             << op << " lane " << i << " input bits " << std::hex << std::bit_cast<U>(x));
+        if (std::isnan(x)) {
+          CHECK(got == (std::bit_cast<U>(x) | kQuiet));
+        } else {
+          CHECK(got == std::bit_cast<U>(alone.typed<T>()[i]));
+        }
+      }
+    }
+  }
+  elementwise::SetVecMathEnabled(true);
+}
+
 TEST_CASE("elementwise: f32 transcendental functions keep a NaN's bits as libm does", "[eval]") {
   std::vector<double> xs;
   for (uint32_t i = 0; i < 16; ++i) xs.push_back(std::bit_cast<float>(0x7fc00000u + 977 * i));
@@ -197,36 +228,10 @@ TEST_CASE("elementwise: f32 transcendental functions keep a NaN's bits as libm d
   }
   for (uint32_t bits : {0x7fc12345u, 0xffd54321u, 0x7fffffffu})
     xs.push_back(std::bit_cast<float>(bits));
-  const int64_t n = static_cast<int64_t>(xs.size());
-  // Ordinary lanes alone, for what their results must stay beside NaNs.
-  std::vector<double> ordinary;
-  for (double x : xs) ordinary.push_back(std::isnan(x) ? 0.5 : x);
-  for (const char* op :
-       {"exponential", "log", "log-plus-one", "exponential-minus-one", "sine", "cosine", "tan",
-        "tanh", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "cbrt"}) {
-    for (bool vec : {true, false}) {
-      elementwise::SetVecMathEnabled(vec);
-      const std::string shape = StrCat("f32[", n, "]");
-      Literal out = MustEval(shape, op, {Doubles(PT::kF32, xs)});
-      Literal alone = MustEval(shape, op, {Doubles(PT::kF32, ordinary)});
-      for (int64_t i = 0; i < n; ++i) {
-        const float x = static_cast<float>(xs[i]);
-        const uint32_t got = std::bit_cast<uint32_t>(out.typed<float>()[i]);
-        INFO((vec ? "vector " : "scalar ")
-             << op << " lane " << i << " input bits " << std::hex << std::bit_cast<uint32_t>(x));
-        if (std::isnan(x)) {
-          CHECK(got == (std::bit_cast<uint32_t>(x) | 0x00400000u));
-        } else {
-          CHECK(got == std::bit_cast<uint32_t>(alone.typed<float>()[i]));
-        }
-      }
-    }
-  }
-  elementwise::SetVecMathEnabled(true);
+  CheckNanBits<float, uint32_t>(PT::kF32, xs);
 }
 
-// The same for f64, whose libmvec functions all take NaN lanes in the
-// vector.
+// f64's libmvec functions all take NaN lanes in the vector.
 TEST_CASE("elementwise: f64 transcendental functions keep a NaN's bits as libm does", "[eval]") {
   std::vector<double> xs;
   for (uint64_t i = 0; i < 8; ++i)
@@ -236,30 +241,7 @@ TEST_CASE("elementwise: f64 transcendental functions keep a NaN's bits as libm d
   }
   for (uint64_t bits : {0x7ff8123456789abcu, 0xfffd543210fedcbau, 0x7fffffffffffffffu})
     xs.push_back(std::bit_cast<double>(bits));
-  const int64_t n = static_cast<int64_t>(xs.size());
-  std::vector<double> ordinary;
-  for (double x : xs) ordinary.push_back(std::isnan(x) ? 0.5 : x);
-  for (const char* op :
-       {"exponential", "log", "log-plus-one", "exponential-minus-one", "sine", "cosine", "tan",
-        "tanh", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "cbrt"}) {
-    for (bool vec : {true, false}) {
-      elementwise::SetVecMathEnabled(vec);
-      const std::string shape = StrCat("f64[", n, "]");
-      Literal out = MustEval(shape, op, {Doubles(PT::kF64, xs)});
-      Literal alone = MustEval(shape, op, {Doubles(PT::kF64, ordinary)});
-      for (int64_t i = 0; i < n; ++i) {
-        const uint64_t got = std::bit_cast<uint64_t>(out.typed<double>()[i]);
-        INFO((vec ? "vector " : "scalar ") << op << " lane " << i << " input bits " << std::hex
-                                           << std::bit_cast<uint64_t>(xs[i]));
-        if (std::isnan(xs[i])) {
-          CHECK(got == (std::bit_cast<uint64_t>(xs[i]) | 0x0008000000000000u));
-        } else {
-          CHECK(got == std::bit_cast<uint64_t>(alone.typed<double>()[i]));
-        }
-      }
-    }
-  }
-  elementwise::SetVecMathEnabled(true);
+  CheckNanBits<double, uint64_t>(PT::kF64, xs);
 }
 
 TEST_CASE("elementwise: logistic is accurate at both ends", "[eval]") {
