@@ -25,6 +25,7 @@
 #include "CLI/CLI.hpp"
 #include "golden/runner.h"
 #include "golden/shell.h"
+#include "ir/cpu_count.h"
 #include "ir/interrupt.h"
 
 namespace {
@@ -73,7 +74,7 @@ int main(int argc, char** argv) {
   CLI::App app{"hlo-test: run golden tests (RUN lines, .out/.err files, hlo-check)"};
   std::vector<std::string> paths;
   hlo::golden::RunnerOptions options;
-  options.jobs = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kMaxJobs);
+  options.jobs = std::clamp(static_cast<int>(hlo::UsableCpuCount()), 1, kMaxJobs);
   int max_output_mib = 64;
   app.add_option("paths", paths, "test files or directories (default: .)");
   app.add_option("-j,--jobs", options.jobs, "tests run at once (default: all cores; 1 to 1024)")

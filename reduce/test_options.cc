@@ -1,8 +1,8 @@
 #include "reduce/test_options.h"
 
 #include <algorithm>
-#include <thread>
 
+#include "ir/cpu_count.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
 #include "reduce/subprocess.h"
@@ -93,7 +93,7 @@ absl::StatusOr<std::unique_ptr<Oracle>> MakeOracle(TestOptions& t, const std::st
 }
 
 int JobCount(const TestOptions& t) {
-  return t.jobs > 0 ? t.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return t.jobs > 0 ? t.jobs : static_cast<int>(UsableCpuCount());
 }
 
 }  // namespace hlo::reduce

@@ -1,8 +1,7 @@
 #include "eval/io/random_fill.h"
 
-#include <cstdint>
-
 #include <catch2/catch.hpp>
+#include <cstdint>
 
 namespace hlo {
 namespace {

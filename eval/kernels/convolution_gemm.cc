@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <thread>
 
 #include "eval/kernels/convolution_internal.h"
 #include "eval/runtime/parallel.h"
@@ -192,7 +191,7 @@ absl::Status GemmConvolution(const Geometry& g, const Source<T>& src, const Kern
   }
   const Taps taps = MakeTaps(g, src);
   const int64_t kdim = static_cast<int64_t>(taps.offset.size()) * kin;
-  const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
+  const int64_t cores = CoreCount();
   int64_t block =
       std::min(rows, std::max(kMinBlockRows, kBlockElements / std::max<int64_t>(1, kdim)));
   int64_t blocks = (rows + block - 1) / block;

@@ -21,11 +21,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <thread>
 
 #include "eval/kernels/gemm.h"
 #include "eval/kernels/gemm_convert.h"
 #include "eval/kernels/isa_clones.h"
+#include "eval/runtime/parallel.h"
 #include "eval/runtime/scratch_buffer.h"
 #include "ir/strings.h"
 
@@ -243,7 +243,7 @@ absl::Status Winograd3x3(const WinogradShape& s, const T* x, const T* kc, T* out
   const int64_t per_tile = 16 * (C + O) * static_cast<int64_t>(sizeof(T));
   const int64_t block = std::min(std::max(kBlockBytes / per_tile, kMinBlockTiles), tl.count);
   const int64_t blocks = (tl.count + block - 1) / block;
-  const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
+  const int64_t cores = CoreCount();
   const int64_t nworkers = std::min(cores, blocks);
   int64_t nu = 0, nv = 0, nm = 0;
   // The 16 planes of V and M sit kSkew elements further apart than they

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "eval/runtime/thread_pinning.h"
+#include "ir/cpu_count.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -290,7 +291,10 @@ thread_local bool Pool::in_job_ = false;
 
 Pool& ThePool() {
   // Never destroyed: workers may be mid-job at exit of a failing run.
-  static Pool* pool = new Pool(CoreCount() - 1);
+  // Threads only for the CPUs this process may use (ir/cpu_count.h): a
+  // loop cut into more parts than that runs the rest on the caller, with
+  // the same bits.
+  static Pool* pool = new Pool(std::min(CoreCount(), UsableCpuCount()) - 1);
   return *pool;
 }
 

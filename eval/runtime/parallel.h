@@ -24,7 +24,12 @@
 
 namespace hlo {
 
-// Cores the pool uses (the hardware's count, at least 1).
+// How many parts a parallel loop is cut into: the CPUs the machine has
+// online (at least 1). Where the cut changes a result's bits (a product's
+// parts on OpenBLAS), they then follow from the machine, not from the CPUs
+// this process may use: an MPI rank bound to one core gives the bits of the
+// threaded run beside it. The pool has threads for the CPUs this process may
+// use (ir/cpu_count.h) and runs parts past them on the caller.
 int64_t CoreCount();
 
 // Runs fn(begin, end) over consecutive parts of [0, n), each of at least
