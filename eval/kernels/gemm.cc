@@ -14,6 +14,7 @@
 #include "eval/blas_api.h"
 #include "eval/kernels/column_dots.h"
 #include "eval/kernels/gemm_convert.h"
+#include "eval/kernels/gemm_exact_int.h"
 #include "eval/kernels/gemm_libxsmm.h"
 #include "eval/kernels/gemm_onednn.h"
 #include "eval/kernels/isa_clones.h"
@@ -335,6 +336,7 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
           int64_t ldb, T* c, int64_t ldc, int64_t calls) {
   if (m == 0 || n == 0) return;
   if constexpr (std::is_same_v<T, uint64_t>) {
+    if (ExactIntegerGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, calls)) return;
     NaiveGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
   } else {
     // Small products run in plain k order, as XLA's reference evaluator sums

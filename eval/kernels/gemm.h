@@ -26,7 +26,8 @@ namespace gemm {
 // evaluator, and f32/f64 products of at most 1024 results over k >= 32
 // and matrix-vector products that dot a matrix's rows with a contiguous
 // vector, which sum each result in lanes (eval/kernels/row_dots.h, the
-// same bits on every machine); uint64 always runs the exact wrapping loop.
+// same bits on every machine); uint64 runs the exact wrapping loop, or a
+// float product where that is exact too (eval/kernels/gemm_exact_int.h).
 // `calls`: how many products of this shape the caller runs for one
 // instruction (a batched dot's batches). The libraries that cost a one-time
 // set-up (libxsmm, oneDNN) weigh the instruction's whole work against their

@@ -310,3 +310,52 @@ def _(c):
                ct,
                dot_general(et, et, "f32", [], [1], [], [1]),
                dot_general(scores, kv, "f32", [0, 1], [3], [0, 1], [2]))
+
+
+# Integer dots large enough for the float BLAS (eval/kernels/gemm_exact_int.h):
+# full-range s8, u8 and s16 operands, and s32 ones near 2^30 whose sums pass
+# f64's exact integers. Python's integers are exact; finish() wraps each sum
+# to the result type, as the spec's integer dot does.
+_DOT_INT_RNG_SEED = 20261204
+
+_DOT_INT_SHAPES = [
+    ("p0", (48, 64), np.int8, -128, 127),
+    ("p1", (64, 40), np.int8, -128, 127),
+    ("p2", (8, 1100), np.int8, -128, 127),
+    ("p3", (1100, 8), np.int8, -128, 127),
+    ("p4", (16, 64), np.int32, -(1 << 30), 1 << 30),
+    ("p5", (64, 40), np.int32, -(1 << 30), 1 << 30),
+    ("p6", (40, 64), np.uint8, 0, 255),
+    ("p7", (64, 40), np.uint8, 0, 255),
+    ("p8", (2, 32, 64), np.int16, -(1 << 15), (1 << 15) - 1),
+    ("p9", (2, 64, 32), np.int16, -(1 << 15), (1 << 15) - 1),
+]
+
+
+def _dot_int_inputs():
+    rng = np.random.default_rng(_DOT_INT_RNG_SEED)
+    out = {}
+    for name, shape, dt, lo, hi in _DOT_INT_SHAPES:
+        v = rng.integers(lo, hi, size=shape, endpoint=True, dtype=np.int64)
+        # Rows and columns drawn from [-128, -120]: 1100 products near 2^14,
+        # odd and even, whose sums pass 2^24, where f32 would round (36
+        # such results); the last two rows and columns over the full range.
+        if name == "p2":
+            v[:6, :] = rng.integers(-128, -120, size=(6, shape[1]), endpoint=True)
+        if name == "p3":
+            v[:, :6] = rng.integers(-128, -120, size=(shape[0], 6), endpoint=True)
+        out[f"dot_int_paths.{name}.npy"] = v.astype(dt)
+    return out
+
+
+INPUT_FILES["dot_int_paths"] = _dot_int_inputs
+
+
+@golden("dot_int_paths")
+def _(c):
+    a8, b8, la, lb, a32, b32, au8, bu8, a16, b16 = c.inputs
+    d = lambda a, b, t, lc=(1,), rc=(0,): dot_general(a, b, t, (), lc, (), rc)
+    return tup(d(a8, b8, "s32"), d(a8, b8, "s8"), d(la, lb, "s32"),
+               d(lb, lb, "s32", (0,), (0,)), d(b8, b8, "s32", (0,), (0,)),
+               d(a32, b32, "s32"), d(au8, bu8, "u8"), d(au8, bu8, "u32"),
+               dot_general(a16, b16, "s32", (0,), (2,), (0,), (1,)))
