@@ -355,7 +355,25 @@ absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, s
         // An observer sees the called instruction as a call runs it.
         if (options_.observer == nullptr) {
           frame.ops.clear();
-          for (int32_t s : operands) frame.ops.push_back(operand(s));
+          for (int32_t s : operands) {
+            // A kernel writes its operand in place when it finds the buffer
+            // held once and the operand read by it alone (scatter,
+            // dynamic-update-slice), and here it sees the wrapped
+            // instruction, whose parameter it reads once: so a value read
+            // again after this call, or not this frame's own, is held once
+            // more for the call (a scatter fusion wrote into the broadcast
+            // a second one read next).
+            const Value* v = operand(s);
+            if (v->unique() && (frame.remaining[s] != 1 || owned(s) == nullptr)) {
+              frame.args.push_back(*v);
+            }
+            frame.ops.push_back(v);
+          }
+          // (Released when this step is done.)
+          struct ReleaseHeld {
+            std::vector<Value>& held;
+            ~ReleaseHeld() { held.clear(); }
+          } release{frame.args};
           if (plan.wrapped_scalar[i]) {
             if (std::optional<Value> r =
                     RunScalarInt(plan.scalar_ops[i], plan.wrapped[i]->shape(), frame.ops)) {

@@ -501,3 +501,19 @@ def _(c):
         v = m @ v
         total += v.sum()
     return tup(L("s32", perm), L("u32", x + lo), L("f32", v), L("f32", total))
+
+
+@golden("wrapped_in_place_shared")
+def _(c):
+    start = iota("f32", (6,), 0)
+
+    def scatter_add(base, rows, upd):
+        a = base.a.copy()
+        for r, u in zip(rows, upd.a):
+            a[r] = f32(float(a[r]) + float(u))
+        return Lit("f32", a)
+
+    sevens = Lit("f32", np.full(6, np.float32(7), dtype=np.float32))
+    return tup(scatter_add(start, [0, 4], c.u1), scatter_add(start, [0, 4], c.u2),
+               dynamic_update_slice(start, c.u1, [1]), dynamic_update_slice(sevens, c.u2, [1]),
+               dynamic_update_slice(sevens, c.u1, [3]))
