@@ -14,6 +14,7 @@
 #ifndef HLO_IR_FLOAT_FORMATS_H_
 #define HLO_IR_FLOAT_FORMATS_H_
 
+#include <bit>
 #include <cstdint>
 
 #include "ir/primitive_type.h"
@@ -30,9 +31,22 @@ double DecodeSmallFloat(PrimitiveType type, uint32_t bits);
 
 // Fast paths for the evaluator's hot loops; they agree bit for bit with
 // EncodeSmallFloat / DecodeSmallFloat (NaN input gives the canonical quiet
-// NaN with its sign; decoding keeps a NaN's payload).
-uint16_t FloatToBF16(float v);
-float BF16ToFloat(uint16_t bits);
+// NaN with its sign; decoding keeps a NaN's payload). The bf16 ones are
+// inline: a dot's or convolution's operands convert an element at a time,
+// and a call per element cost more than the shift (and vectorises once
+// inlined).
+inline uint16_t FloatToBF16(float v) {
+  const uint32_t b = std::bit_cast<uint32_t>(v);
+  if ((b & 0x7FFFFFFFu) > 0x7F800000u) {
+    return static_cast<uint16_t>(((b >> 16) & 0x8000u) | 0x7FC0u);
+  }
+  // Adding 0x7FFF plus the kept LSB rounds to nearest even; a carry walks into
+  // the exponent, and past the largest finite value into inf, as IEEE wants.
+  return static_cast<uint16_t>((b + 0x7FFFu + ((b >> 16) & 1u)) >> 16);
+}
+inline float BF16ToFloat(uint16_t bits) {
+  return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16);
+}
 uint16_t FloatToHalf(float v);
 float HalfToFloat(uint16_t bits);
 

@@ -135,12 +135,12 @@ namespace {
 template <typename C>
 absl::Status RunDot(const Literal& lhs, const Literal& rhs, Literal& out,
                     const gemm::DotDimNumbers& d) {
-  std::vector<C> lbuf, rbuf, obuf;
+  ScratchBuffer<C> lbuf, rbuf, obuf;
   auto lv = OperandView<C>(lhs, lbuf);
   if (!lv.ok()) return lv.status();
   auto rv = OperandView<C>(rhs, rbuf);
   if (!rv.ok()) return rv.status();
-  auto ov = ResultView<C>(out, obuf);
+  auto ov = UnzeroedResultView<C>(out, obuf);
   if (!ov.ok()) return ov.status();
   if (auto st = gemm::DotCore<C>(*lv, *rv, *ov, d); !st.ok()) return st;
   FinishResult(out, obuf);

@@ -190,10 +190,10 @@ absl::Status AllocateUninitialized(std::unique_ptr<T[]>& p, int64_t n) {
   return absl::OkStatus();
 }
 
-// The literal's elements converted to C (row-major), into `out`.
+// The literal's elements converted to C (row-major) into `out`, room for
+// every element.
 template <typename C>
-absl::Status ToComputeBuffer(const Literal& lit, std::vector<C>& out) {
-  if (auto st = Allocate(out, lit.element_count()); !st.ok()) return st;
+void ConvertToCompute(const Literal& lit, C* out) {
   const int64_t n = lit.element_count();
   const float* table = nullptr;
   if (IsSmallFloat(lit.element_type()) && BitWidth(lit.element_type()) <= 8) {
@@ -204,6 +204,13 @@ absl::Status ToComputeBuffer(const Literal& lit, std::vector<C>& out) {
     const Storage<P>* src = lit.typed<Storage<P>>();
     for (int64_t i = 0; i < n; ++i) out[i] = ToCompute<P, C>(src[i], table);
   });
+}
+
+// The same into a vector sized here.
+template <typename C>
+absl::Status ToComputeBuffer(const Literal& lit, std::vector<C>& out) {
+  if (auto st = Allocate(out, lit.element_count()); !st.ok()) return st;
+  ConvertToCompute(lit, out.data());
   return absl::OkStatus();
 }
 
