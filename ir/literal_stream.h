@@ -13,8 +13,10 @@
 namespace hlo {
 
 // The text LiteralToString(literal, LiteralStyle::kCompact) gives, handed to
-// `sink` in pieces of about `chunk` bytes (each complete rows, in order);
-// the first error of `sink` stops it and is returned.
+// `sink` in pieces of about `chunk` bytes (each complete rows, in order; a
+// row of more than 512 elements may also end a piece every 512, so that a
+// large vector is not held whole); the first error of `sink` stops it and
+// is returned.
 absl::Status StreamLiteralText(const Literal& literal,
                                absl::FunctionRef<absl::Status(std::string_view)> sink,
                                size_t chunk = size_t{1} << 20);

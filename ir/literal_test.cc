@@ -578,6 +578,38 @@ TEST_CASE("compact style: nesting", "[literal][literal_text]") {
   CHECK(LiteralToString(Literal::Tuple({}), LiteralStyle::kCompact) == "()");
 }
 
+TEST_CASE("compact style: a long row streams in pieces, its text unchanged", "[literal_text]") {
+  // 1300 f32s (three blocks of the row writer) with non-finite values in
+  // each block, and 1300 u16s: the whole text as element-by-element
+  // AppendElement writes it, and pieces within the row.
+  std::vector<double> values;
+  for (int i = 0; i < 1300; ++i) values.push_back(i % 97 == 5 ? kNaN : (i - 650) / 7.0);
+  values[600] = kInf;
+  values[1299] = -kInf;
+  for (const Literal& lit : {Doubles(PT::kF32, {1300}, values), Iota(PT::kU16, {1300})}) {
+    std::string want = "{";
+    for (int64_t i = 0; i < lit.element_count(); ++i) {
+      if (i) want += ", ";
+      AppendElement(want, lit, i, LiteralStyle::kCompact);
+    }
+    want += "}";
+    CHECK(LiteralToString(lit, LiteralStyle::kCompact) == lit.shape().ToString(false) + " " + want);
+    std::string streamed;
+    int pieces = 0;
+    REQUIRE(StreamLiteralText(
+                lit,
+                [&](std::string_view piece) {
+                  streamed += piece;
+                  ++pieces;
+                  return absl::OkStatus();
+                },
+                1)
+                .ok());
+    CHECK(streamed == LiteralToString(lit, LiteralStyle::kCompact));
+    CHECK(pieces == 3);  // after each of the first two blocks, then the rest
+  }
+}
+
 TEST_CASE("compact style: streamed text is LiteralToString's, in row pieces", "[literal_text]") {
   std::vector<Literal> inner;
   inner.push_back(Ints(PT::kS32, {}, {1}));
