@@ -578,6 +578,25 @@ TEST_CASE("compact style: nesting", "[literal][literal_text]") {
   CHECK(LiteralToString(Literal::Tuple({}), LiteralStyle::kCompact) == "()");
 }
 
+// StreamLiteralText's pieces put together, and how many there were.
+struct Streamed {
+  std::string text;
+  int pieces = 0;
+};
+Streamed StreamAll(const Literal& lit, size_t chunk) {
+  Streamed s;
+  REQUIRE(StreamLiteralText(
+              lit,
+              [&](std::string_view piece) {
+                s.text += piece;
+                ++s.pieces;
+                return absl::OkStatus();
+              },
+              chunk)
+              .ok());
+  return s;
+}
+
 TEST_CASE("compact style: a long row streams in pieces, its text unchanged", "[literal_text]") {
   // 1300 f32s (three blocks of the row writer) with non-finite values in
   // each block, and 1300 u16s: the whole text as element-by-element
@@ -594,19 +613,9 @@ TEST_CASE("compact style: a long row streams in pieces, its text unchanged", "[l
     }
     want += "}";
     CHECK(LiteralToString(lit, LiteralStyle::kCompact) == lit.shape().ToString(false) + " " + want);
-    std::string streamed;
-    int pieces = 0;
-    REQUIRE(StreamLiteralText(
-                lit,
-                [&](std::string_view piece) {
-                  streamed += piece;
-                  ++pieces;
-                  return absl::OkStatus();
-                },
-                1)
-                .ok());
-    CHECK(streamed == LiteralToString(lit, LiteralStyle::kCompact));
-    CHECK(pieces == 3);  // after each of the first two blocks, then the rest
+    const Streamed streamed = StreamAll(lit, 1);
+    CHECK(streamed.text == LiteralToString(lit, LiteralStyle::kCompact));
+    CHECK(streamed.pieces == 3);  // after each of the first two blocks, then the rest
   }
 }
 
@@ -627,20 +636,12 @@ TEST_CASE("compact style: streamed text is LiteralToString's, in row pieces", "[
   for (const Literal& lit : cases) {
     const std::string whole = LiteralToString(lit, LiteralStyle::kCompact);
     for (size_t chunk : {size_t{1}, size_t{7}, size_t{1} << 20}) {
-      std::string streamed;
-      int pieces = 0;
-      REQUIRE(StreamLiteralText(
-                  lit,
-                  [&](std::string_view piece) {
-                    streamed += piece;
-                    ++pieces;
-                    return absl::OkStatus();
-                  },
-                  chunk)
-                  .ok());
-      CHECK(streamed == whole);
+      const Streamed streamed = StreamAll(lit, chunk);
+      CHECK(streamed.text == whole);
       // s32[2,3,5] by single bytes: a piece per row (6), then the closing braces.
-      if (chunk == 1 && lit.shape().IsArray() && lit.shape().rank() == 3) CHECK(pieces == 7);
+      if (chunk == 1 && lit.shape().IsArray() && lit.shape().rank() == 3) {
+        CHECK(streamed.pieces == 7);
+      }
     }
     // The sink's first error stops the text and is returned.
     int calls = 0;
