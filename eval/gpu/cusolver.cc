@@ -80,8 +80,8 @@ absl::StatusOr<Value> SyrkOf(Call& call, bool transpose) {
   }
   HLO_RETURN_IF_ERROR(call.ExpectResults({{call.type(), lapack::Append(a.batch_dims, {n, n})}},
                                          /*tuple=*/false));
-  const std::vector<T> am = call.Load<T>(0);
-  std::vector<T> c = call.Load<T>(1);
+  const lapack::Memory<T> am = call.Load<T>(0);
+  lapack::Memory<T> c = call.Load<T>(1);
   const T alpha = call.Load<T>(2)[0], beta = call.Load<T>(3)[0];
   auto op = [&](const T* m, int64_t i, int64_t l) {
     return transpose ? m[i + l * n] : m[l + i * k];

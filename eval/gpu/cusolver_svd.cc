@@ -51,11 +51,11 @@ struct Job {
 // LAPACK's gesvd of `batch` m x n column-major matrices in `a`: u is
 // m x u_cols (ld m), vt vt_rows x n (ld vt_rows).
 template <typename T>
-absl::StatusOr<std::vector<int32_t>> RunGesvd(const Job& job, int64_t batch, int m, int n,
-                                              std::vector<T>& a, std::vector<Real<T>>& s,
-                                              std::vector<T>& u, int u_cols, std::vector<T>& vt,
-                                              int vt_rows) {
-  std::vector<int32_t> info(batch);
+absl::StatusOr<lapack::Memory<int32_t>> RunGesvd(const Job& job, int64_t batch, int m, int n,
+                                                 lapack::Memory<T>& a, lapack::Memory<Real<T>>& s,
+                                                 lapack::Memory<T>& u, int u_cols,
+                                                 lapack::Memory<T>& vt, int vt_rows) {
+  lapack::Memory<int32_t> info(batch);
   const int k = std::min(m, n);
   if (k == 0) return info;
   const char mode = job.mode();
@@ -64,8 +64,8 @@ absl::StatusOr<std::vector<int32_t>> RunGesvd(const Job& job, int64_t batch, int
                          lapack::Gesvd<T>(mode, mode, m, n, nullptr, lda, nullptr, nullptr, lda,
                                           nullptr, ldvt, w, l, nullptr);
                        }));
-  std::vector<T> work(lwork);
-  std::vector<Real<T>> rwork(lapack::kIsComplex<T> ? 5 * k : 0);
+  lapack::Memory<T> work(lwork);
+  lapack::Memory<Real<T>> rwork(lapack::kIsComplex<T> ? 5 * k : 0);
   T unused[1] = {};
   const int64_t a_step = int64_t{m} * n, u_step = int64_t{m} * u_cols,
                 vt_step = int64_t{vt_rows} * n;
@@ -97,9 +97,9 @@ absl::StatusOr<Value> Gesvd(Call& call, const Job& job, bool transposed) {
                           {call.type(), lapack::Append(b, {n, n})},
                           {PrimitiveType::kS32, b}}));
   const int u_cols = job.full ? m : n;
-  std::vector<T> a = call.Load<T>(0), u(x.batch * m * u_cols), vt(x.batch * n * n);
-  std::vector<Real<T>> s(x.batch * n);
-  HLO_ASSIGN_OR_RETURN(std::vector<int32_t> info,
+  lapack::Memory<T> a = call.Load<T>(0), u(x.batch * m * u_cols), vt(x.batch * n * n);
+  lapack::Memory<Real<T>> s(x.batch * n);
+  HLO_ASSIGN_OR_RETURN(lapack::Memory<int32_t> info,
                        RunGesvd<T>(job, x.batch, m, n, a, s, u, u_cols, vt, n));
   call.Store(0, a);
   call.Store(1, s);
@@ -121,10 +121,10 @@ absl::StatusOr<Value> Gesvdj(Call& call, const Job& job) {
                           {call.type(), lapack::Append(b, {m, u_cols})},
                           {call.type(), lapack::Append(b, {n, v_cols})},
                           {PrimitiveType::kS32, b}}));
-  std::vector<T> a = call.Load<T>(0), u(x.batch * m * u_cols), vt(x.batch * v_cols * n),
-                 v(x.batch * n * v_cols);
-  std::vector<Real<T>> s(x.batch * k);
-  HLO_ASSIGN_OR_RETURN(std::vector<int32_t> info,
+  lapack::Memory<T> a = call.Load<T>(0), u(x.batch * m * u_cols), vt(x.batch * v_cols * n),
+                    v(x.batch * n * v_cols);
+  lapack::Memory<Real<T>> s(x.batch * k);
+  HLO_ASSIGN_OR_RETURN(lapack::Memory<int32_t> info,
                        RunGesvd<T>(job, x.batch, m, n, a, s, u, u_cols, vt, v_cols));
   // v (n x v_cols, column-major) is vt (v_cols x n) adjoint.
   const int64_t step = int64_t{n} * v_cols;

@@ -22,10 +22,13 @@
 #include "eval/blas_api.h"
 #include "eval/kernels/kernels.h"
 #include "eval/linalg/lapack_fortran.h"
+#include "eval/linalg/lapack_memory.h"
 #include "ir/strings.h"
 
 namespace hlo {
 namespace {
+
+using lapack::Memory;
 
 using C64 = std::complex<float>;
 using C128 = std::complex<double>;
@@ -39,8 +42,8 @@ PrimitiveType WorkType(PrimitiveType t) {
 // The literal's elements as W (a copy for native types, a widening for the
 // narrow floats).
 template <typename W>
-std::vector<W> Load(const Literal& lit) {
-  std::vector<W> out(lit.element_count());
+Memory<W> Load(const Literal& lit) {
+  Memory<W> out(lit.element_count());
   if (WorkType(lit.element_type()) == lit.element_type()) {
     if (!out.empty()) std::memcpy(out.data(), lit.data(), out.size() * sizeof(W));
   } else {
@@ -52,7 +55,7 @@ std::vector<W> Load(const Literal& lit) {
 }
 
 template <typename W>
-void StoreTo(const std::vector<W>& v, Literal& lit) {
+void StoreTo(const Memory<W>& v, Literal& lit) {
   if (WorkType(lit.element_type()) == lit.element_type()) {
     if (!v.empty()) std::memcpy(lit.data(), v.data(), v.size() * sizeof(W));
   } else {
@@ -75,7 +78,7 @@ absl::Status CheckBlasSize(int64_t rows, int64_t cols) {
 
 // Factors every n x n matrix of `data` in place.
 template <typename W>
-void CholeskyBatch(std::vector<W>& data, int64_t n, bool lower) {
+void CholeskyBatch(Memory<W>& data, int64_t n, bool lower) {
   const int64_t batch = n == 0 ? 0 : static_cast<int64_t>(data.size()) / (n * n);
   // Row-major storage read column-major is the transpose, whose upper
   // triangle is our lower one: LAPACK's 'U' factor A^T = U^H U is, read back
@@ -114,7 +117,7 @@ absl::StatusOr<Value> EvalCholesky(const Instruction& inst, const Literal& a) {
   const bool lower = inst.GetBool(AttrKind::kLower, false);
   auto run = [&](auto tag) {
     using W = decltype(tag);
-    std::vector<W> data = Load<W>(a);
+    Memory<W> data = Load<W>(a);
     CholeskyBatch(data, n, lower);
     StoreTo(data, result->mutable_array());
   };
@@ -167,7 +170,7 @@ absl::StatusOr<SolveOptions> ParseSolveOptions(const Instruction& inst) {
 // Solves op(a) x = b (left) or x op(a) = b (right) for every batch element,
 // overwriting b (rows x cols each) with x.
 template <typename W>
-void SolveBatch(const std::vector<W>& a, std::vector<W>& b, int64_t n, int64_t rows, int64_t cols,
+void SolveBatch(const Memory<W>& a, Memory<W>& b, int64_t n, int64_t rows, int64_t cols,
                 const SolveOptions& o) {
   const int64_t batch = n == 0 ? 0 : static_cast<int64_t>(a.size()) / (n * n);
   if (rows == 0 || cols == 0) return;
@@ -223,8 +226,8 @@ absl::StatusOr<Value> EvalTriangularSolve(const Instruction& inst, const Literal
   if (!result.ok()) return result;
   auto run = [&](auto tag) {
     using W = decltype(tag);
-    std::vector<W> am = Load<W>(a);
-    std::vector<W> x = Load<W>(b);
+    Memory<W> am = Load<W>(a);
+    Memory<W> x = Load<W>(b);
     SolveBatch(am, x, n, rows, cols, *o);
     StoreTo(x, result->mutable_array());
   };

@@ -32,6 +32,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "eval/kernels/kernels.h"
+#include "eval/linalg/lapack_memory.h"
 #include "ir/primitive_type.h"
 #include "ir/status_macros.h"
 
@@ -74,8 +75,8 @@ using Narrow = std::conditional_t<std::is_same_v<T, double>, float, std::complex
 
 // `v` converted element by element (widening exactly, or rounding once).
 template <typename To, typename From>
-std::vector<To> Widen(const std::vector<From>& v) {
-  std::vector<To> out(v.size());
+Memory<To> Widen(const Memory<From>& v) {
+  Memory<To> out(v.size());
   for (size_t i = 0; i < v.size(); ++i) out[i] = static_cast<To>(v[i]);
   return out;
 }
@@ -123,12 +124,12 @@ class Call {
   // A kernel computing an f32/c64 call in f64/c128 (WithComputeType) loads
   // the operand widened.
   template <typename T>
-  std::vector<T> Load(int64_t i) const {
+  Memory<T> Load(int64_t i) const {
     const Literal& lit = ops_[i]->array();
     if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) {
       if (ByteWidth(lit.element_type()) != sizeof(T)) return Widen<T>(Load<Narrow<T>>(i));
     }
-    std::vector<T> out(lit.element_count());
+    Memory<T> out(lit.element_count());
     ToMemoryOrder(lit, OperandLayout(i), out.data());
     return out;
   }
@@ -140,7 +141,7 @@ class Call {
   // Result i from elements in memory order.
   // (Rounded once to the result's type when the kernel computed wider.)
   template <typename T>
-  void Store(int64_t i, const std::vector<T>& memory) {
+  void Store(int64_t i, const Memory<T>& memory) {
     if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) {
       if (ByteWidth(results_[i]->element_type()) != sizeof(T)) {
         Store(i, Widen<Narrow<T>>(memory));
@@ -156,7 +157,7 @@ class Call {
   void StoreIdentity(int64_t i) {
     const std::vector<int64_t> dims = ResultDims(i);
     const int64_t rows = dims[dims.size() - 2], cols = dims.back();
-    std::vector<T> memory(results_[i]->element_count());
+    Memory<T> memory(results_[i]->element_count());
     for (size_t b = 0; rows * cols > 0 && b < memory.size(); b += rows * cols) {
       for (int64_t j = 0; j < std::min(rows, cols); ++j) memory[b + j * rows + j] = T(1);
     }

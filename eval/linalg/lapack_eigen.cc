@@ -93,14 +93,14 @@ absl::StatusOr<Value> Syevd(Call& call, char uplo, char mode, int64_t x_index) {
                        LapackInt(std::max<int64_t>(lrwork, 1), "heevd's rwork"));
   HLO_ASSIGN_OR_RETURN(const int liwork32,
                        LapackInt(std::max<int64_t>(liwork, 1), "syevd's iwork"));
-  std::vector<T> a = call.Load<T>(x_index);
-  std::vector<Real<T>> w(x.batch * n);
-  std::vector<int32_t> info(x.batch);
+  Memory<T> a = call.Load<T>(x_index);
+  Memory<Real<T>> w(x.batch * n);
+  Memory<int32_t> info(x.batch);
   // (jaxlib's sizes reach 0 when n is 0, where LAPACK still writes the
   // first element of each workspace: at least one each.)
-  std::vector<T> work(std::max<int64_t>(lwork, 1));
-  std::vector<Real<T>> rwork(std::max<int64_t>(lrwork, 1));
-  std::vector<int> iwork(std::max<int64_t>(liwork, 1));
+  Memory<T> work(std::max<int64_t>(lwork, 1));
+  Memory<Real<T>> rwork(std::max<int64_t>(lrwork, 1));
+  Memory<int> iwork(std::max<int64_t>(liwork, 1));
   for (int64_t b = 0; n > 0 && b < x.batch; ++b) {
     info[b] = lapack::Syevd(mode, uplo, x.rows, a.data() + b * n * n, std::max(1, x.rows),
                             w.data() + b * n, work.data(), lwork32, rwork.data(), lrwork32,
@@ -173,12 +173,12 @@ absl::StatusOr<Value> Geev(Call& call, char jobvl, char jobvr, int64_t x_index) 
                                                nullptr, ld, nullptr, ld, w, l);
                          }
                        }));
-  const std::vector<T> a = call.Load<T>(x_index);
-  std::vector<T> a_copy(n * n), work(lwork), vl_work(n * n), vr_work(n * n);
-  std::vector<T> w(x.batch * n), wi(kIsComplex<T> ? 0 : x.batch * n);
-  std::vector<C> vl(x.batch * n * n), vr(x.batch * n * n);
-  std::vector<R> rwork(2 * n);
-  std::vector<int32_t> info(x.batch);
+  const Memory<T> a = call.Load<T>(x_index);
+  Memory<T> a_copy(n * n), work(lwork), vl_work(n * n), vr_work(n * n);
+  Memory<T> w(x.batch * n), wi(kIsComplex<T> ? 0 : x.batch * n);
+  Memory<C> vl(x.batch * n * n), vr(x.batch * n * n);
+  Memory<R> rwork(2 * n);
+  Memory<int32_t> info(x.batch);
   for (int64_t b = 0; b < x.batch; ++b) {
     std::copy_n(a.data() + b * n * n, n * n, a_copy.data());
     if (!AllFinite(a_copy.data(), n * n)) {
@@ -247,10 +247,10 @@ absl::StatusOr<Value> Gees(Call& call, char jobvs, int64_t x_index) {
                                                nullptr, ld, w, l);
                          }
                        }));
-  std::vector<T> a = call.Load<T>(x_index), vs(x.batch * n * n), work(lwork);
-  std::vector<T> w(x.batch * n), wi(kIsComplex<T> ? 0 : x.batch * n);
-  std::vector<R> rwork(n);
-  std::vector<int32_t> sdim(x.batch), info(x.batch);
+  Memory<T> a = call.Load<T>(x_index), vs(x.batch * n * n), work(lwork);
+  Memory<T> w(x.batch * n), wi(kIsComplex<T> ? 0 : x.batch * n);
+  Memory<R> rwork(n);
+  Memory<int32_t> sdim(x.batch), info(x.batch);
   for (int64_t b = 0; b < x.batch; ++b) {
     int s = 0;
     if constexpr (kIsComplex<T>) {

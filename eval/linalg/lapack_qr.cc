@@ -83,8 +83,8 @@ absl::StatusOr<Value> Getrf(Call& call) {
   HLO_RETURN_IF_ERROR(call.ExpectResults({{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
                                           {kS32, Append(x.batch_dims, {k})},
                                           {kS32, x.batch_dims}}));
-  std::vector<T> a = call.Load<T>(x_index);
-  std::vector<int32_t> ipiv(x.batch * k), info(x.batch);
+  Memory<T> a = call.Load<T>(x_index);
+  Memory<int32_t> ipiv(x.batch * k), info(x.batch);
   const int64_t step = int64_t{x.rows} * x.cols;
   for (int64_t b = 0; k > 0 && b < x.batch; ++b) {
     info[b] = lapack::Getrf(x.rows, x.cols, a.data() + b * step, std::max(1, x.rows),
@@ -117,8 +117,8 @@ absl::StatusOr<Value> Geqrf(Call& call) {
   HLO_ASSIGN_OR_RETURN(const int lwork, QueryWorkspace<T>("geqrf", [&](T* w, int l) {
                          lapack::Geqrf<T>(x.rows, x.cols, nullptr, lda, nullptr, w, l);
                        }));
-  std::vector<T> a = call.Load<T>(x_index), tau(x.batch * k), work(lwork);
-  std::vector<int32_t> info(x.batch);
+  Memory<T> a = call.Load<T>(x_index), tau(x.batch * k), work(lwork);
+  Memory<int32_t> info(x.batch);
   const int64_t step = int64_t{x.rows} * x.cols;
   for (int64_t b = 0; b < x.batch; ++b) {
     info[b] = lapack::Geqrf(x.rows, x.cols, a.data() + b * step, lda, tau.data() + b * k,
@@ -143,7 +143,7 @@ absl::StatusOr<Value> Geqp3(Call& call) {
   if (x.rows == 0) {
     // Nothing to factor, but jpvt is still ordered; done here, as LAPACK's
     // own m = 0 path asks ormqr for more workspace than its query gave.
-    std::vector<int32_t> jpvt = call.Load<int32_t>(1);
+    Memory<int32_t> jpvt = call.Load<int32_t>(1);
     for (int64_t b = 0; b < x.batch; ++b) PinColumns(jpvt.data() + b * x.cols, x.cols);
     call.Store(1, jpvt);
     return Unchanged(call, 0);
@@ -152,9 +152,9 @@ absl::StatusOr<Value> Geqp3(Call& call) {
                          lapack::Geqp3<T>(x.rows, x.cols, nullptr, lda, nullptr, nullptr, w, l,
                                           nullptr);
                        }));
-  std::vector<T> a = call.Load<T>(0), tau(x.batch * k), work(lwork);
-  std::vector<int32_t> jpvt = call.Load<int32_t>(1);
-  std::vector<Real<T>> rwork(2 * static_cast<size_t>(x.cols));
+  Memory<T> a = call.Load<T>(0), tau(x.batch * k), work(lwork);
+  Memory<int32_t> jpvt = call.Load<int32_t>(1);
+  Memory<Real<T>> rwork(2 * static_cast<size_t>(x.cols));
   const int64_t step = int64_t{x.rows} * x.cols;
   for (int64_t b = 0; b < x.batch; ++b) {
     lapack::Geqp3(x.rows, x.cols, a.data() + b * step, lda, jpvt.data() + b * x.cols,
@@ -190,9 +190,9 @@ absl::StatusOr<Value> Orgqr(Call& call) {
   HLO_ASSIGN_OR_RETURN(const int lwork, QueryWorkspace<T>("orgqr", [&](T* w, int l) {
                          lapack::Orgqr<T>(x.rows, x.cols, k, nullptr, lda, nullptr, w, l);
                        }));
-  std::vector<T> a = call.Load<T>(x_index), work(lwork);
-  const std::vector<T> tau = call.Load<T>(x_index + 1);
-  std::vector<int32_t> info(x.batch);
+  Memory<T> a = call.Load<T>(x_index), work(lwork);
+  const Memory<T> tau = call.Load<T>(x_index + 1);
+  Memory<int32_t> info(x.batch);
   const int64_t step = int64_t{x.rows} * x.cols;
   for (int64_t b = 0; b < x.batch; ++b) {
     info[b] = lapack::Orgqr(x.rows, x.cols, k, a.data() + b * step, lda, tau.data() + b * k,
@@ -228,8 +228,8 @@ absl::StatusOr<Value> Ormqr(Call& call) {
                          lapack::Ormqr<T>(side, trans, c.rows, c.cols, k, nullptr, lda, nullptr,
                                           nullptr, ldc, w, l);
                        }));
-  const std::vector<T> am = call.Load<T>(0), tau = call.Load<T>(1);
-  std::vector<T> cm = call.Load<T>(2), work(lwork);
+  const Memory<T> am = call.Load<T>(0), tau = call.Load<T>(1);
+  Memory<T> cm = call.Load<T>(2), work(lwork);
   const int64_t a_step = int64_t{a.rows} * a.cols, c_step = int64_t{c.rows} * c.cols;
   for (int64_t b = 0; b < c.batch; ++b) {
     lapack::Ormqr(side, trans, c.rows, c.cols, k, am.data() + b * a_step, lda, tau.data() + b * k,

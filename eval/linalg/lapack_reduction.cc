@@ -53,8 +53,8 @@ absl::StatusOr<Value> Gehrd(Call& call, int low, int high, int64_t x_index, int6
   HLO_ASSIGN_OR_RETURN(const int lwork, QueryWorkspace<T>("gehrd", [&](T* w, int l) {
                          lapack::Gehrd<T>(n, low, high, nullptr, n, nullptr, w, l);
                        }));
-  std::vector<T> a = call.Load<T>(x_index), tau(x.batch * (n - 1)), work(lwork);
-  std::vector<int32_t> info(x.batch);
+  Memory<T> a = call.Load<T>(x_index), tau(x.batch * (n - 1)), work(lwork);
+  Memory<int32_t> info(x.batch);
   const int64_t step = int64_t{n} * n;
   for (int64_t b = 0; b < x.batch; ++b) {
     info[b] = lapack::Gehrd(n, low, high, a.data() + b * step, n, tau.data() + b * (n - 1),
@@ -81,9 +81,9 @@ absl::StatusOr<Value> Sytrd(Call& call, char uplo, int64_t x_index, int64_t lwor
   HLO_ASSIGN_OR_RETURN(const int lwork, QueryWorkspace<T>("sytrd", [&](T* w, int l) {
                          lapack::Sytrd<T>('L', n, nullptr, n, nullptr, nullptr, nullptr, w, l);
                        }));
-  std::vector<T> a = call.Load<T>(x_index), tau(x.batch * (n - 1)), work(lwork);
-  std::vector<Real<T>> d(x.batch * n), e(x.batch * (n - 1));
-  std::vector<int32_t> info(x.batch);
+  Memory<T> a = call.Load<T>(x_index), tau(x.batch * (n - 1)), work(lwork);
+  Memory<Real<T>> d(x.batch * n), e(x.batch * (n - 1));
+  Memory<int32_t> info(x.batch);
   const int64_t step = int64_t{n} * n;
   for (int64_t b = 0; b < x.batch; ++b) {
     info[b] = lapack::Sytrd(uplo, n, a.data() + b * step, n, d.data() + b * n,
@@ -109,15 +109,14 @@ absl::StatusOr<Value> Gtsv(Call& call) {
                                           {call.type(), diag},
                                           {call.type(), Append(b.batch_dims, {b.rows, b.cols})},
                                           {kS32, b.batch_dims}}));
-  std::vector<T> dl = call.Load<T>(0), d = call.Load<T>(1), du = call.Load<T>(2),
-                 x = call.Load<T>(3);
-  std::vector<int32_t> info(b.batch);
+  Memory<T> dl = call.Load<T>(0), d = call.Load<T>(1), du = call.Load<T>(2), x = call.Load<T>(3);
+  Memory<int32_t> info(b.batch);
   const int n = b.rows;
   const int64_t b_step = int64_t{n} * b.cols;
   // With no right-hand sides LAPACK still factors the matrix, but its back
   // substitution writes B(N,1) all the same: it gets a zero column instead
   // (pivoting looks only at the diagonals, so the factors are the same).
-  std::vector<T> stand_in(b.cols == 0 ? n : 0);
+  Memory<T> stand_in(b.cols == 0 ? n : 0);
   for (int64_t i = 0; n > 0 && i < b.batch; ++i) {
     T* rhs = b.cols == 0 ? stand_in.data() : x.data() + i * b_step;
     info[i] = lapack::Gtsv(n, std::max(1, b.cols), dl.data() + i * n + 1, d.data() + i * n,

@@ -45,9 +45,9 @@ int64_t RworkSize(bool gesdd, char mode, int64_t m, int64_t n) {
 // for the whole batch (u and vt column-major, m x u_cols and vt_rows x n).
 template <typename T>
 struct SvdMemory {
-  std::vector<T> a, u, vt;
-  std::vector<Real<T>> s;
-  std::vector<int32_t> info;
+  Memory<T> a, u, vt;
+  Memory<Real<T>> s;
+  Memory<int32_t> info;
 };
 
 template <typename T>
@@ -74,9 +74,9 @@ absl::StatusOr<SvdMemory<T>> RunSvd(Call& call, const SvdShape& sv, bool gesdd, 
                          }
                        }));
   HLO_ASSIGN_OR_RETURN(const int rwork_size, LapackInt(RworkSize(gesdd, mode, m, n), "rwork"));
-  std::vector<T> work(lwork);
-  std::vector<Real<T>> rwork(kIsComplex<T> ? std::max(rwork_size, 1) : 0);
-  std::vector<int> iwork(8 * static_cast<size_t>(sv.k));
+  Memory<T> work(lwork);
+  Memory<Real<T>> rwork(kIsComplex<T> ? std::max(rwork_size, 1) : 0);
+  Memory<int> iwork(8 * static_cast<size_t>(sv.k));
   // LAPACK writes u and vt only with mode 'A' or 'S'; with 'N' they may be
   // of any size (even empty), so it gets a one-element stand-in.
   T unused[1] = {};
@@ -119,8 +119,8 @@ class SignAligner {
   void Batch(int64_t b) {
     const int64_t u0 = b * m_ * u_cols_, vt0 = b * vt_rows_ * n_;
     // A u column or vt row: `count` elements from `first`, `stride` apart.
-    auto phase = [&](int64_t first, int64_t stride, int64_t count, const std::vector<T>& n,
-                     const std::vector<W>& w) -> std::optional<W> {
+    auto phase = [&](int64_t first, int64_t stride, int64_t count, const Memory<T>& n,
+                     const Memory<W>& w) -> std::optional<W> {
       W inner{};
       for (int64_t i = 0; i < count; ++i)
         inner += Conj(w[first + i * stride]) * W(n[first + i * stride]);
@@ -204,12 +204,12 @@ absl::StatusOr<Value> Svd(Call& call, SvdShape sv, bool gesdd, int64_t x_index) 
     // An empty matrix: LAPACK returns at once and leaves u and vt as they
     // were; full ones are the identity (numpy's and jax's answer).
     call.Store(0, call.Load<T>(x_index));
-    call.Store(1, std::vector<Real<T>>());
+    call.Store(1, Memory<Real<T>>());
     if (sv.mode == 'A') {
       call.StoreIdentity<T>(2);
       call.StoreIdentity<T>(3);
     }
-    call.Store(4, std::vector<int32_t>(x.batch));
+    call.Store(4, Memory<int32_t>(x.batch));
     return call.Finish();
   }
   HLO_ASSIGN_OR_RETURN(SvdMemory<T> out, RunSvd<T>(call, sv, gesdd, x_index, u_cols, vt_rows));

@@ -34,8 +34,8 @@ absl::StatusOr<Value> Potrf(Call& call, char uplo, int64_t a_index) {
     HLO_RETURN_IF_ERROR(call.ExpectSizes({{1, "batch", x.batch}, {2, "n", x.rows}}));
   HLO_RETURN_IF_ERROR(call.ExpectResults({{call.type(), Append(x.batch_dims, {x.rows, x.cols})},
                                           {PrimitiveType::kS32, x.batch_dims}}));
-  std::vector<T> a = call.Load<T>(a_index);
-  std::vector<int32_t> info(x.batch);
+  Memory<T> a = call.Load<T>(a_index);
+  Memory<int32_t> info(x.batch);
   const int64_t step = int64_t{x.rows} * x.cols;
   for (int64_t b = 0; x.rows > 0 && b < x.batch; ++b) {
     info[b] = lapack::Potrf(uplo, x.rows, a.data() + b * step, std::max(1, x.rows));
@@ -66,8 +66,8 @@ absl::StatusOr<Value> Trsm(Call& call, const TrsmOptions& o, T alpha, int64_t a_
   }
   HLO_RETURN_IF_ERROR(call.ExpectResults({{call.type(), Append(b.batch_dims, {b.rows, b.cols})}},
                                          /*tuple=*/false));
-  const std::vector<T> am = call.Load<T>(a_index);
-  std::vector<T> x = call.Load<T>(a_index + 1);
+  const Memory<T> am = call.Load<T>(a_index);
+  Memory<T> x = call.Load<T>(a_index + 1);
   const int64_t a_step = int64_t{k} * k, b_step = int64_t{b.rows} * b.cols;
   if (b_step > 0) {
     for (int64_t i = 0; i < b.batch; ++i) {
