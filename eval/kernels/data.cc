@@ -27,6 +27,7 @@
 #include "eval/io/random_fill.h"
 #include "eval/kernels/dynamic.h"
 #include "eval/kernels/kernels.h"
+#include "eval/kernels/operand_reuse.h"
 #include "eval/kernels/strided_axes.h"
 #include "ir/computation.h"
 #include "ir/strings.h"
@@ -156,9 +157,8 @@ absl::StatusOr<Value> Broadcast(const Instruction& inst, Operands ops) {
 // row-major bytes are the result's. (As elementwise results take over
 // their operands: eval/kernels/elementwise.cc's ReusableOperand.)
 std::optional<Value> ReshapedInPlace(const Instruction& inst, Operands ops) {
-  const Instruction* producer = inst.operand_count() == 1 ? inst.operand(0) : nullptr;
-  if (ops.size() != 1 || !ops[0]->unique() || producer == nullptr ||
-      producer->users().size() != 1 || producer->is_root() || !inst.shape().IsArray()) {
+  if (ops.size() != 1 || inst.operand_count() != 1 || !ops[0]->unique() ||
+      !SoleReaderOfOperand(inst, 0) || !inst.shape().IsArray()) {
     return std::nullopt;
   }
   Value result = *ops[0];
@@ -366,19 +366,6 @@ absl::StatusOr<Value> DynamicSlice(const Instruction& inst, Operands ops) {
   return out;
 }
 
-// True when `inst` is the last reader of its operand 0's buffer: the operand
-// instruction has no other user, is not its computation's root, and is not
-// also another operand of `inst`.
-bool SoleUseOfOperand0(const Instruction& inst) {
-  if (inst.operand_count() < 1) return false;
-  const Instruction* op = inst.operand(0);
-  if (op == nullptr || op->users().size() != 1 || op->is_root()) return false;
-  for (int64_t i = 1; i < inst.operand_count(); ++i) {
-    if (inst.operand(i) == op) return false;
-  }
-  return true;
-}
-
 absl::StatusOr<Value> DynamicUpdateSlice(const Instruction& inst, Operands ops) {
   absl::StatusOr<const Literal*> in = ArrayOperand(inst, ops, 0);
   if (!in.ok()) return in.status();
@@ -402,7 +389,7 @@ absl::StatusOr<Value> DynamicUpdateSlice(const Instruction& inst, Operands ops) 
       StartIndices(inst, ops, 2, ishape, ushape.dims());
   if (!starts.ok()) return starts.status();
   absl::StatusOr<Value> out;
-  if (ops[0]->unique() && SoleUseOfOperand0(inst) &&
+  if (ops[0]->unique() && SoleReaderOfOperand(inst, 0) &&
       inst.shape().element_type() == ishape.element_type()) {
     // Nobody else can see the operand's buffer: update it in place.
     out = *ops[0];

@@ -5,6 +5,7 @@
 #include "eval/denormals.h"
 #include "eval/interp/elementwise_ops.h"
 #include "eval/kernels/kernels.h"
+#include "eval/kernels/operand_reuse.h"
 #include "ir/instruction.h"
 #include "ir/status_macros.h"
 
@@ -149,12 +150,9 @@ int ReusableOperand(const Instruction& inst, Operands ops) {
   }
   const PrimitiveType rt = shape.element_type();
   if (rt != PrimitiveType::kF32 && rt != PrimitiveType::kF64) return -1;
-  if (arity == 2 && inst.operand(0) == inst.operand(1)) return -1;
   for (int k = 0; k < static_cast<int>(arity); ++k) {
     const Value* v = ops[k];
-    const Instruction* producer = inst.operand(k);
-    if (v == nullptr || !v->is_array() || !v->unique()) continue;
-    if (producer == nullptr || producer->users().size() != 1 || producer->is_root()) continue;
+    if (v == nullptr || !v->is_array() || !v->unique() || !SoleReaderOfOperand(inst, k)) continue;
     const Literal& a = v->array();
     if (a.element_type() != rt || a.shape().dims() != shape.dims() || a.element_count() == 0) {
       continue;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "eval/kernels/kernels.h"
+#include "eval/kernels/operand_reuse.h"
 #include "eval/kernels/scalar_apply.h"
 #include "eval/kernels/scatter_internal.h"
 #include "eval/vector_clones.h"
@@ -430,18 +431,6 @@ absl::Status ScatterGeneric(const ScatterPlan& p, const WindowList& windows,
   return failure;
 }
 
-// The operand is used by this scatter alone (and is not the root), so its
-// buffer may become the result when no one else holds it.
-bool SoleUseOfOperand0(const Instruction& inst) {
-  if (inst.operand_count() < 1) return false;
-  const Instruction* op = inst.operand(0);
-  if (op == nullptr || op->users().size() != 1 || op->is_root()) return false;
-  for (int64_t i = 1; i < inst.operand_count(); ++i) {
-    if (inst.operand(i) == op) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 absl::StatusOr<Value> EvalScatter(const Instruction& inst, Operands ops, KernelContext& ev) {
@@ -462,7 +451,7 @@ absl::StatusOr<Value> EvalScatter(const Instruction& inst, Operands ops, KernelC
     return Invalid(StrCat("scatter's update computation takes ", update.parameter_count(),
                           " parameters, not ", 2 * p.n));
   }
-  const bool in_place = p.n == 1 && ops[0]->unique() && SoleUseOfOperand0(inst);
+  const bool in_place = p.n == 1 && ops[0]->unique() && SoleReaderOfOperand(inst, 0);
   const bool fast = ev.options().fast_paths && !p.empty;
   const TypedWindows typed = fast ? TypedCombiner(p, update) : TypedWindows{};
   std::vector<Value> outs;
