@@ -38,18 +38,6 @@ absl::Status CheckResultDims(const Instruction& inst, const gemm::Dims& want);
 
 std::string DimsText(absl::Span<const int64_t> dims);
 
-// The literal as a read-only view in compute type C: its own storage when
-// it holds C, else converted into `buf`.
-template <typename C>
-absl::StatusOr<gemm::View<const C>> OperandView(const Literal& lit, std::vector<C>& buf) {
-  const C* p = gemm::DirectData<C>(lit);
-  if (p == nullptr) {
-    if (auto st = gemm::ToComputeBuffer<C>(lit, buf); !st.ok()) return st;
-    p = buf.data();
-  }
-  return gemm::RowMajorView<const C>(p, lit.shape().dims());
-}
-
 // The result's storage as a C view, or a zeroed C buffer to convert from
 // afterwards (FinishResult).
 template <typename C>
@@ -67,10 +55,10 @@ void FinishResult(Literal& out, const std::vector<C>& buf) {
   if (gemm::MutableDirectData<C>(out) == nullptr) gemm::FromComputeBuffer<C>(buf.data(), out);
 }
 
-// The same three for a product that writes every element of its result
-// (gemm::DotCore), in pooled scratch that is neither zeroed nor fresh
-// pages each call: a bf16 1024^3 dot spent more on zeroing and faulting in
-// its f32 copies than on the product.
+// The literal as a read-only view in compute type C: its own storage when
+// it holds C, else converted into `buf`, pooled scratch that is neither
+// zeroed nor fresh pages each call (a bf16 1024^3 dot spent more on zeroing
+// and faulting in its f32 copies than on the product).
 template <typename C>
 absl::StatusOr<gemm::View<const C>> OperandView(const Literal& lit, ScratchBuffer<C>& buf) {
   const C* p = gemm::DirectData<C>(lit);
@@ -82,6 +70,8 @@ absl::StatusOr<gemm::View<const C>> OperandView(const Literal& lit, ScratchBuffe
   return gemm::RowMajorView<const C>(p, lit.shape().dims());
 }
 
+// ResultView and FinishResult for a product that writes every element of
+// its result (gemm::DotCore), in the same scratch.
 template <typename C>
 absl::StatusOr<gemm::View<C>> UnzeroedResultView(Literal& out, ScratchBuffer<C>& buf) {
   C* p = gemm::MutableDirectData<C>(out);

@@ -169,7 +169,8 @@ absl::StatusOr<Ragged> ReadRagged(const Instruction& inst, const Shape& lhs, con
 template <typename C>
 absl::Status RunRagged(const Ragged& r, const Literal& lhs, const Literal& rhs, const Literal& gs,
                        Literal& out) {
-  std::vector<C> lbuf, rbuf, obuf;
+  ScratchBuffer<C> lbuf, rbuf;
+  std::vector<C> obuf;  // zeroed: outputs of empty groups stay 0
   auto lv = OperandView<C>(lhs, lbuf);
   if (!lv.ok()) return lv.status();
   auto rv = OperandView<C>(rhs, rbuf);
