@@ -12,6 +12,7 @@
 #include "ir/float_formats.h"
 #include "ir/literal.h"
 #include "ir/literal_stream.h"
+#include "ir/plain_numbers.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -272,44 +273,13 @@ void AppendCompactRow(std::string& out, const Literal& lit, int64_t first, int64
   }
 }
 
-// The compact row when its type has a fast path (f32, f64, integers of
-// whole bytes); false otherwise.
+// The compact row when its type has a fast path (ir/plain_numbers.h);
+// false otherwise.
 bool AppendCompactRowFast(std::string& out, const Literal& lit, int64_t first, int64_t n,
                           const std::function<void(std::string&)>* drain) {
-  switch (lit.element_type()) {
-    case PrimitiveType::kF32:
-      AppendCompactRow<float>(out, lit, first, n, drain);
-      return true;
-    case PrimitiveType::kF64:
-      AppendCompactRow<double>(out, lit, first, n, drain);
-      return true;
-    case PrimitiveType::kS8:
-      AppendCompactRow<int8_t>(out, lit, first, n, drain);
-      return true;
-    case PrimitiveType::kS16:
-      AppendCompactRow<int16_t>(out, lit, first, n, drain);
-      return true;
-    case PrimitiveType::kS32:
-      AppendCompactRow<int32_t>(out, lit, first, n, drain);
-      return true;
-    case PrimitiveType::kS64:
-      AppendCompactRow<int64_t>(out, lit, first, n, drain);
-      return true;
-    case PrimitiveType::kU8:
-      AppendCompactRow<uint8_t>(out, lit, first, n, drain);
-      return true;
-    case PrimitiveType::kU16:
-      AppendCompactRow<uint16_t>(out, lit, first, n, drain);
-      return true;
-    case PrimitiveType::kU32:
-      AppendCompactRow<uint32_t>(out, lit, first, n, drain);
-      return true;
-    case PrimitiveType::kU64:
-      AppendCompactRow<uint64_t>(out, lit, first, n, drain);
-      return true;
-    default:
-      return false;
-  }
+  return VisitPlainNumberType(lit.element_type(), [&](auto zero) {
+    AppendCompactRow<decltype(zero)>(out, lit, first, n, drain);
+  });
 }
 
 // design.md's compact form: {{1, 2}, {3, 4}}. With `drain`, the text so far

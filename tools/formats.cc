@@ -10,6 +10,7 @@
 
 #include "eval/io/run_io.h"
 #include "ir/hlo_graphviz.h"
+#include "ir/literal_json.h"
 #include "ir/literal_stream.h"
 #include "ir/module_json.h"
 #include "ir/npy.h"
@@ -110,20 +111,20 @@ absl::Status WriteText(const ResultOutput& out) {
   });
 }
 
-// One JSON result, or a list of one per device.
+// One JSON result, or a list of one per device, written as it is formatted.
 absl::Status WriteResultJson(const ResultOutput& out) {
-  std::string text;
-  const size_t devices = out.results.size();
-  for (size_t d = 0; d < devices; ++d) {
-    std::string one = ResultToJson(out.results[d], out.shape);
-    if (!out.per_device) {
-      text = one;
-      break;
+  return WriteOutputInPieces(out.path, [&](ByteSink sink) {
+    const size_t devices = out.per_device ? out.results.size() : 1;
+    for (size_t d = 0; d < devices; ++d) {
+      if (out.per_device) {
+        if (absl::Status st = sink(d == 0 ? "[" : ",\n "); !st.ok()) return st;
+      }
+      if (absl::Status st = StreamLiteralJson(out.results[d], &out.shape, sink); !st.ok()) {
+        return st;
+      }
     }
-    one.pop_back();  // the newline
-    StrAppend(&text, d == 0 ? "[" : ",\n ", one, d + 1 == devices ? "]\n" : "");
-  }
-  return WriteOutputAtomically(out.path, text);
+    return sink(out.per_device ? "]\n" : "\n");
+  });
 }
 
 // -o FILE.npy: the one array; else a folder of result_I.npy, a subfolder per

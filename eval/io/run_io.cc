@@ -110,12 +110,6 @@ std::string ResultToText(const Literal& result) {
   return out;
 }
 
-std::string ResultToJson(const Literal& result, const Shape& shape) {
-  std::string out = LiteralToJson(result, &shape);
-  out += '\n';
-  return out;
-}
-
 absl::Status WriteResultNpy(const std::vector<Literal>& results,
                             const std::vector<std::string>& subdirs, const std::string& dir) {
   if (!subdirs.empty() && subdirs.size() != results.size()) {

@@ -31,8 +31,6 @@ absl::StatusOr<Literal> LoadExpected(const std::string& path, const Shape& resul
 
 // design.md's literal text: `f32[2,3] {{1, 2, 3}, {4, 5, 6}}`.
 std::string ResultToText(const Literal& result);
-// design.md's JSON result; `shape` carries the result layout.
-std::string ResultToJson(const Literal& result, const Shape& shape);
 // Writes one .npy file per array of the result into `dir` (created if
 // needed): result.npy, or result_0.npy, result_1_0.npy, … for tuples; with
 // subdirs (one per result: devices), those of results[d] into DIR/subdirs[d]/. The
