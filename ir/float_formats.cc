@@ -247,40 +247,6 @@ double DecodeSmallFloat(PrimitiveType type, uint32_t bits) {
   return negative ? -v : v;
 }
 
-uint16_t FloatToHalf(float v) {
-  const uint32_t b = std::bit_cast<uint32_t>(v);
-  const uint32_t sign = (b >> 16) & 0x8000u;
-  const uint32_t a = b & 0x7FFFFFFFu;
-  if (a > 0x7F800000u) return static_cast<uint16_t>(sign | 0x7E00u);
-  // 65520 = max + half an ulp: ties to the even pattern, which is inf.
-  if (a >= 0x477FF000u) return static_cast<uint16_t>(sign | 0x7C00u);
-  if (a >= 0x38800000u) {  // normal in f16: rebias, then round 13 bits away
-    const uint32_t r = a - (112u << 23) + 0xFFFu + ((a >> 13) & 1u);
-    return static_cast<uint16_t>(sign | (r >> 13));
-  }
-  // 2^-25 and below round to zero (2^-25 itself is a tie going to 0).
-  if (a <= 0x33000000u) return static_cast<uint16_t>(sign);
-  // Denormal in f16: count units of 2^-24; rounding up to 0x400 gives the
-  // smallest normal, which is the right pattern.
-  const int exponent = static_cast<int>(a >> 23);
-  const uint32_t sig = (a & 0x7FFFFFu) | 0x800000u;
-  return static_cast<uint16_t>(sign | ShiftRightRoundEven(sig, 126 - exponent));
-}
-
-float HalfToFloat(uint16_t bits) {
-  const uint32_t sign = static_cast<uint32_t>(bits & 0x8000u) << 16;
-  const uint32_t exponent = (bits >> 10) & 0x1Fu;
-  const uint32_t mantissa = bits & 0x3FFu;
-  if (exponent == 0x1F) {  // inf or NaN, payload kept
-    return std::bit_cast<float>(sign | 0x7F800000u | (mantissa << 13));
-  }
-  if (exponent == 0) {  // zero or denormal: mantissa * 2^-24, exact in float
-    const float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
-    return sign ? -magnitude : magnitude;
-  }
-  return std::bit_cast<float>(sign | ((exponent + 112u) << 23) | (mantissa << 13));
-}
-
 const SmallFloatInfo& GetSmallFloatInfo(PrimitiveType type) { return FormatOf(type).info; }
 
 double SmallFloatMax(PrimitiveType type) { return DecodeSmallFloat(type, FormatOf(type).max_mag); }

@@ -14,6 +14,7 @@
 #ifndef HLO_IR_FLOAT_FORMATS_H_
 #define HLO_IR_FLOAT_FORMATS_H_
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 
@@ -47,8 +48,47 @@ inline uint16_t FloatToBF16(float v) {
 inline float BF16ToFloat(uint16_t bits) {
   return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16);
 }
-uint16_t FloatToHalf(float v);
-float HalfToFloat(uint16_t bits);
+// The f16 ones compute every case and pick by masks, a min and at most
+// one conditional expression (GCC 12 keeps a chain of them as branches), so
+// that a conversion loop vectorises: a dot of f16 operands spent half its
+// time in a call per element.
+// `a` where `c`, else `b`.
+inline uint32_t SelectBits(bool c, uint32_t a, uint32_t b) {
+  return b ^ ((a ^ b) & (0u - static_cast<uint32_t>(c)));
+}
+inline uint16_t FloatToHalf(float v) {
+  const uint32_t b = std::bit_cast<uint32_t>(v);
+  const uint32_t a = b & 0x7FFFFFFFu;
+  // Normal in f16: rebias, then round 13 bits away, ties to even (a carry
+  // walks into the exponent); from 65520 = max + half an ulp (a tie going
+  // to the even pattern) up, inf, as the min gives.
+  const uint32_t normal =
+      std::min((a - (112u << 23) + 0xFFFu + ((a >> 13) & 1u)) >> 13, uint32_t{0x7C00});
+  // Denormal in f16: units of 2^-24, ties to even; rounding up to 0x400
+  // gives the smallest normal, the right pattern. Below 2^-25 the shift
+  // (clamped at 31) leaves 0, and 2^-25 itself is a tie going to 0.
+  const uint32_t exponent = a >> 23;
+  const uint32_t shift = std::min(126u - std::min(exponent, 125u), 31u);
+  const uint32_t sig = (a & 0x7FFFFFu) | 0x800000u;
+  const uint32_t quotient = sig >> shift;
+  const uint32_t rest = sig & ((1u << shift) - 1u), half = 1u << (shift - 1);
+  const uint32_t denormal = quotient + ((rest + (quotient & 1u)) > half ? 1u : 0u);
+  uint32_t h = a >= 0x38800000u ? normal : denormal;
+  h |= static_cast<uint32_t>(a > 0x7F800000u) << 9;  // NaN: 0x7C00 | 0x200, the quiet one
+  return static_cast<uint16_t>(((b & 0x80000000u) >> 16) | h);
+}
+inline float HalfToFloat(uint16_t bits) {
+  const uint32_t sign = static_cast<uint32_t>(bits & 0x8000u) << 16;
+  const uint32_t exponent = (bits >> 10) & 0x1Fu;
+  const uint32_t mantissa = bits & 0x3FFu;
+  const uint32_t normal = ((exponent + 112u) << 23) | (mantissa << 13);
+  const uint32_t special = 0x7F800000u | (mantissa << 13);  // inf or NaN, payload kept
+  // Zero or denormal: mantissa * 2^-24, exact in float.
+  const uint32_t denormal = std::bit_cast<uint32_t>(static_cast<float>(mantissa) * 0x1p-24f);
+  uint32_t magnitude = SelectBits(exponent == 0, denormal, normal);
+  magnitude = SelectBits(exponent == 0x1Fu, special, magnitude);
+  return std::bit_cast<float>(sign | magnitude);
+}
 
 // Properties of each format, for shape/type code and for printing.
 struct SmallFloatInfo {

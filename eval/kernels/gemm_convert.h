@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "eval/kernels/f16_convert.h"
 #include "eval/type_dispatch.h"
 #include "ir/float_formats.h"
 #include "ir/literal.h"
@@ -199,6 +200,12 @@ void ConvertToCompute(const Literal& lit, C* out) {
   if (IsSmallFloat(lit.element_type()) && BitWidth(lit.element_type()) <= 8) {
     table = SmallFloatDecodeTable(lit.element_type());
   }
+  if constexpr (std::is_same_v<C, float>) {
+    if (lit.element_type() == PrimitiveType::kF16) {
+      HalfsToFloats(lit.typed<uint16_t>(), n, out);
+      return;
+    }
+  }
   DispatchType(lit.element_type(), [&](auto tag) {
     constexpr PrimitiveType P = decltype(tag)::value;
     const Storage<P>* src = lit.typed<Storage<P>>();
@@ -240,6 +247,12 @@ C* MutableDirectData(Literal& lit) {
 template <typename C>
 void FromComputeBuffer(const C* src, Literal& lit) {
   const int64_t n = lit.element_count();
+  if constexpr (std::is_same_v<C, float>) {
+    if (lit.element_type() == PrimitiveType::kF16) {
+      FloatsToHalfs(src, n, lit.typed<uint16_t>());
+      return;
+    }
+  }
   DispatchType(lit.element_type(), [&](auto tag) {
     constexpr PrimitiveType P = decltype(tag)::value;
     Storage<P>* dst = lit.typed<Storage<P>>();
