@@ -40,6 +40,7 @@
 
 #include "eval/kernels/convolution_internal.h"
 #include "eval/kernels/convolution_winograd.h"
+#include "eval/kernels/f16_convert.h"
 #include "eval/kernels/gemm.h"
 #include "eval/kernels/gemm_convert.h"
 #include "eval/kernels/kernels.h"
@@ -337,6 +338,12 @@ absl::Status PadInput(const Geometry& g, const Literal& lhs, ScratchBuffer<T>& x
               continue;
             }
           }
+          if constexpr (P == PrimitiveType::kF16 && std::is_same_v<T, float>) {
+            if (fstride == 1) {  // the features a row: one vectorised loop
+              HalfsToFloats(lhs.typed<uint16_t>() + so, g.in_features, out);
+              continue;
+            }
+          }
           for (int64_t c = 0; c < g.in_features; ++c) {
             out[c] = gemm::ToCompute<P, T>(in[so + c * fstride], table);
           }
@@ -464,6 +471,13 @@ void ScatterOutput(const Geometry& g, const T* oc, Literal& out) {
         int64_t off = n * dst[d.output_batch];
         for (int64_t i = 0; i < g.nsp; ++i) off += idx[i] * dst[d.output_spatial[i]];
         const int64_t fs = dst[d.output_feature];
+        if constexpr (P == PrimitiveType::kF16 && std::is_same_v<T, float>) {
+          if (fs == 1) {  // the features a row: one vectorised loop
+            FloatsToHalfs(src, g.kernel_out, out.typed<uint16_t>() + off);
+            src += g.kernel_out;
+            continue;
+          }
+        }
         for (int64_t f = 0; f < g.kernel_out; ++f)
           o[off + f * fs] = gemm::FromCompute<P, T>(*src++);
       } while (Next(idx, g.out_sp));
