@@ -2,9 +2,10 @@
 // allocation runs kLapackSlackBytes past its last element.
 //
 // OpenBLAS's vector kernels may load past the end of an operand: Debian's
-// 0.3.21 Haswell cgemv_n and zgemv_n (also the SkylakeX set's) read 8-16
-// bytes beyond the matrix that ?larf hands them from ?gebd2, ?gelq2 and
-// ?ungl2 (valgrind, gesdd of 4x3 and 3x5 matrices). Mostly the bytes past a
+// 0.3.21 Haswell cgemv_n and zgemv_n (a microkernel the Zen, SkylakeX and
+// Cooperlake sets build too) read 8-16 bytes beyond the matrix that ?larf
+// hands them from ?gebd2, ?gelq2 and ?ungl2, and zhemv_U beyond ?sytrd's
+// (valgrind, gesdd of 4x3 and 3x5 matrices). Mostly the bytes past a
 // heap block are mapped and the loaded lanes unused, but under
 // AddressSanitizer a block can end a mapping: CI's eval fuzzer died with
 // SEGV in cgemv_n_HASWELL on a gesdd seed. With the slack the loads stay
