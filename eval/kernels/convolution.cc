@@ -338,10 +338,14 @@ absl::Status PadInput(const Geometry& g, const Literal& lhs, ScratchBuffer<T>& x
               continue;
             }
           }
-          if constexpr (P == PrimitiveType::kF16 && std::is_same_v<T, float>) {
-            if (fstride == 1) {  // the features a row: one vectorised loop
-              HalfsToFloats(lhs.typed<uint16_t>() + so, g.in_features, out);
-              continue;
+          // (Two ifs: clang checks a call whose arguments do not depend on
+          // the lambda's P even in a discarded branch.)
+          if constexpr (std::is_same_v<T, float>) {
+            if constexpr (P == PrimitiveType::kF16) {
+              if (fstride == 1) {  // the features a row: one vectorised loop
+                HalfsToFloats(lhs.typed<uint16_t>() + so, g.in_features, out);
+                continue;
+              }
             }
           }
           for (int64_t c = 0; c < g.in_features; ++c) {
@@ -471,11 +475,13 @@ void ScatterOutput(const Geometry& g, const T* oc, Literal& out) {
         int64_t off = n * dst[d.output_batch];
         for (int64_t i = 0; i < g.nsp; ++i) off += idx[i] * dst[d.output_spatial[i]];
         const int64_t fs = dst[d.output_feature];
-        if constexpr (P == PrimitiveType::kF16 && std::is_same_v<T, float>) {
-          if (fs == 1) {  // the features a row: one vectorised loop
-            FloatsToHalfs(src, g.kernel_out, out.typed<uint16_t>() + off);
-            src += g.kernel_out;
-            continue;
+        if constexpr (std::is_same_v<T, float>) {  // (two ifs, as in PadInput)
+          if constexpr (P == PrimitiveType::kF16) {
+            if (fs == 1) {  // the features a row: one vectorised loop
+              FloatsToHalfs(src, g.kernel_out, out.typed<uint16_t>() + off);
+              src += g.kernel_out;
+              continue;
+            }
           }
         }
         for (int64_t f = 0; f < g.kernel_out; ++f)
