@@ -34,54 +34,23 @@ void AppendJsonFloat(std::string& out, double v, PrimitiveType type) {
 // `out`); null when the whole text is wanted at once.
 using Drain = std::function<void(std::string&)>;
 
-// Room one f32, f64 or 64-bit integer element, its ".0" and its ", " take
-// at most (to_chars' longest: "-2.2250738585072014e-308").
-constexpr size_t kMaxJsonElement = 34;
-
-// Elements [0, n) of a T array, ", "-separated as AppendJsonFloat and
-// StrAppend write them, formatted a block at a time into a buffer and
-// appended once per block, `drain` offered the text after each: the
-// element-by-element path (a type switch, a GetDouble and several appends
-// each) wrote 8M f32 at 40 MB/s and held the whole text, grown by doubling.
-// Non-finite floats go through AppendJsonFloat.
-template <typename T>
-void AppendJsonData(std::string& out, const T* data, int64_t n, PrimitiveType type,
-                    const Drain* drain) {
-  constexpr int64_t kBlock = 512;
-  char block[kBlock * kMaxJsonElement];
-  for (int64_t b = 0; b < n; b += kBlock) {
-    const int64_t m = std::min(kBlock, n - b);
-    char* p = block;
-    for (int64_t k = b; k < b + m; ++k) {
-      if (k) *p++ = ',', *p++ = ' ';
-      if constexpr (std::is_floating_point_v<T>) {
-        if (!std::isfinite(data[k])) {
-          out.append(block, p);
-          p = block;
-          AppendJsonFloat(out, data[k], type);
-          continue;
-        }
-        char* start = p;
-        p = std::to_chars(p, block + sizeof(block), data[k]).ptr;
-        // JSON numbers need a digit form; make integral floats read as floats.
-        if (std::find_if(start, p, [](char c) { return c == '.' || c == 'e'; }) == p) {
-          *p++ = '.', *p++ = '0';
-        }
-      } else {
-        p = std::to_chars(p, block + sizeof(block), data[k]).ptr;
-      }
-    }
-    out.append(block, p);
-    if (drain != nullptr) (*drain)(out);
-  }
-}
-
-// The array's "data" elements through AppendJsonData where its type has a
-// typed path (ir/plain_numbers.h); false otherwise.
+// The array's "data" elements a block at a time where its type has a typed
+// path (ir/plain_numbers.h); false otherwise.
 bool AppendJsonDataFast(std::string& out, const Literal& lit, const Drain* drain) {
   return VisitPlainNumberType(lit.element_type(), [&](auto zero) {
     using T = decltype(zero);
-    AppendJsonData(out, lit.typed<T>(), lit.element_count(), lit.element_type(), drain);
+    const T* data = lit.typed<T>();
+    // JSON numbers need a digit form; make integral floats read as floats.
+    auto point_zero = [](char* start, char* end) {
+      if (std::find_if(start, end, [](char c) { return c == '.' || c == 'e'; }) == end) {
+        *end++ = '.', *end++ = '0';
+      }
+      return end;
+    };
+    auto slow = [&](std::string& text, int64_t k) {
+      AppendJsonFloat(text, static_cast<double>(data[k]), lit.element_type());
+    };
+    AppendPlainNumbers(out, data, lit.element_count(), point_zero, slow, drain);
   });
 }
 

@@ -113,7 +113,7 @@ TEST_CASE("JSON streams in pieces, its text unchanged", "[literal_json]") {
   }
   const Streamed s = StreamAll(lit, nullptr, 1);
   CHECK(s.text == LiteralToJson(lit));
-  CHECK(s.pieces == 4);  // three blocks, then the closing "]}"
+  CHECK(s.pieces == 3);  // two blocks, then the last with the closing "]}"
   // A large chunk: one piece. A tuple with an untyped (c64, pred) element
   // and a layout given for the printed shape.
   std::vector<Literal> elements;

@@ -236,49 +236,19 @@ void AppendElement(std::string& out, const Literal& lit, int64_t i, LiteralStyle
 
 namespace {
 
-// Room one compact f32, f64 or 64-bit integer element and its ", " take at
-// most (to_chars' longest: "-2.2250738585072014e-308").
-constexpr size_t kMaxCompactElement = 32;
-
-// Elements [first, first + n) of a row of T, ", "-separated, as
-// AppendElement writes them in the compact style, formatted a block at a
-// time into a buffer and appended once per block, `drain` (if any) offered
-// the text after each block: AppendElement's type switch and three appends
-// per element, and a one-row result held whole in `out`, were most of
-// writing a large result (8M f32 in 2 s). Non-finite floats (NaN payloads)
-// go through AppendElement.
-template <typename T>
-void AppendCompactRow(std::string& out, const Literal& lit, int64_t first, int64_t n,
-                      const std::function<void(std::string&)>* drain) {
-  const T* row = lit.typed<T>() + first;
-  constexpr int64_t kBlock = 512;
-  char block[kBlock * kMaxCompactElement];
-  for (int64_t b = 0; b < n; b += kBlock) {
-    const int64_t m = std::min(kBlock, n - b);
-    char* p = block;
-    for (int64_t k = b; k < b + m; ++k) {
-      if (k) *p++ = ',', *p++ = ' ';
-      if constexpr (std::is_floating_point_v<T>) {
-        if (!std::isfinite(row[k])) {
-          out.append(block, p);
-          p = block;
-          AppendElement(out, lit, first + k, LiteralStyle::kCompact);
-          continue;
-        }
-      }
-      p = std::to_chars(p, block + sizeof(block), row[k]).ptr;
-    }
-    out.append(block, p);
-    if (drain != nullptr && b + m < n) (*drain)(out);  // (a row's end drains below)
-  }
-}
-
-// The compact row when its type has a fast path (ir/plain_numbers.h);
-// false otherwise.
+// The compact row [first, first + n) a block at a time when its type has a
+// typed path (ir/plain_numbers.h), as AppendElement writes it; false
+// otherwise. With `drain`, the text is offered after each block but the
+// row's last (a row's end drains in AppendCompactArray).
 bool AppendCompactRowFast(std::string& out, const Literal& lit, int64_t first, int64_t n,
                           const std::function<void(std::string&)>* drain) {
   return VisitPlainNumberType(lit.element_type(), [&](auto zero) {
-    AppendCompactRow<decltype(zero)>(out, lit, first, n, drain);
+    using T = decltype(zero);
+    auto digits_only = [](char*, char* end) { return end; };
+    auto slow = [&](std::string& text, int64_t k) {
+      AppendElement(text, lit, first + k, LiteralStyle::kCompact);
+    };
+    AppendPlainNumbers(out, lit.typed<T>() + first, n, digits_only, slow, drain);
   });
 }
 
