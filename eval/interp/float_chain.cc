@@ -36,45 +36,6 @@ HLO_LANES_INLINE V MinLanes(const V& a, const V& b) {
   return Select<V, M>((M)(a != a), a, r);
 }
 
-template <typename T>
-HLO_LANES_INLINE T ApplyScalar(Opcode op, T x, T y) {
-  switch (op) {
-    case Opcode::kAdd:
-      return x + y;
-    case Opcode::kSubtract:
-      return x - y;
-    case Opcode::kMultiply:
-      return x * y;
-    case Opcode::kDivide:
-      return x / y;
-    case Opcode::kMaximum:
-      return elementwise::MaxOf(x, y);
-    case Opcode::kMinimum:
-      return elementwise::MinOf(x, y);
-    default:
-      return x;  // (never: links hold the six ops above)
-  }
-}
-
-template <typename T>
-HLO_LANES_INLINE bool CompareScalar(ChainCompare c, T x, T y) {
-  switch (c) {
-    case ChainCompare::kEq:
-      return x == y;
-    case ChainCompare::kNe:
-      return x != y;
-    case ChainCompare::kLt:
-      return x < y;
-    case ChainCompare::kLe:
-      return x <= y;
-    case ChainCompare::kGt:
-      return x > y;
-    case ChainCompare::kGe:
-      return x >= y;
-  }
-  return false;
-}
-
 // A binary link's op and where its operands come from as one switch
 // index: 4 * op + (lhs is the value) + 2 * (rhs is the value), op in
 // kBinaryOps' order; compare-select links take kCompareSelectCode: one
@@ -97,13 +58,74 @@ uint8_t LinkCode(const FloatChainLink& link) {
                               2 * (link.operands[1] == nullptr));
 }
 
-// The last m < kTile elements (from element `at`), link by link over all
-// of them: a unary link is one call of its loop over the rest, not one per
-// element (a logaddexp scan over 192 lanes spent 40% of its time on its
-// last 64 lanes' calls of exp and log1p one element at a time). Each
-// element gets the same ops in the same order as in a tile.
+// v[j] = f(a[j], b[j]) for j < m, one loop per op so that it vectorises
+// (a or b may be v: each position is read before it is written).
+template <typename T, typename F>
+HLO_LANES_INLINE void ZipTail(const T* a, const T* b, T* v, int64_t m, F f) {
+  for (int64_t j = 0; j < m; ++j) v[j] = f(a[j], b[j]);
+}
+
 template <typename T>
-void ChainTail(const FloatChainLink* links, int64_t count, T* out, int64_t at, int64_t m) {
+HLO_LANES_INLINE void BinaryTail(Opcode op, const T* a, const T* b, T* v, int64_t m) {
+  switch (op) {
+    case Opcode::kAdd:
+      return ZipTail(a, b, v, m, [](T x, T y) { return x + y; });
+    case Opcode::kSubtract:
+      return ZipTail(a, b, v, m, [](T x, T y) { return x - y; });
+    case Opcode::kMultiply:
+      return ZipTail(a, b, v, m, [](T x, T y) { return x * y; });
+    case Opcode::kDivide:
+      return ZipTail(a, b, v, m, [](T x, T y) { return x / y; });
+    case Opcode::kMaximum:
+      return ZipTail(a, b, v, m, [](T x, T y) { return elementwise::MaxOf(x, y); });
+    case Opcode::kMinimum:
+      return ZipTail(a, b, v, m, [](T x, T y) { return elementwise::MinOf(x, y); });
+    default:
+      return;  // (never: links hold the six ops above)
+  }
+}
+
+// v[j] = compare(a[j], b[j]) ? c[j] : d[j], both loaded so that the choice
+// is a blend of their bits.
+template <typename T, typename C>
+HLO_LANES_INLINE void SelectTail(const T* a, const T* b, const T* c, const T* d, T* v, int64_t m,
+                                 C compare) {
+  for (int64_t j = 0; j < m; ++j) {
+    const T x = c[j], y = d[j];
+    v[j] = compare(a[j], b[j]) ? x : y;
+  }
+}
+
+template <typename T>
+HLO_LANES_INLINE void CompareSelectTail(ChainCompare c, const T* a, const T* b, const T* x,
+                                        const T* y, T* v, int64_t m) {
+  switch (c) {
+    case ChainCompare::kEq:
+      return SelectTail(a, b, x, y, v, m, [](T p, T q) { return p == q; });
+    case ChainCompare::kNe:
+      return SelectTail(a, b, x, y, v, m, [](T p, T q) { return p != q; });
+    case ChainCompare::kLt:
+      return SelectTail(a, b, x, y, v, m, [](T p, T q) { return p < q; });
+    case ChainCompare::kLe:
+      return SelectTail(a, b, x, y, v, m, [](T p, T q) { return p <= q; });
+    case ChainCompare::kGt:
+      return SelectTail(a, b, x, y, v, m, [](T p, T q) { return p > q; });
+    case ChainCompare::kGe:
+      return SelectTail(a, b, x, y, v, m, [](T p, T q) { return p >= q; });
+  }
+}
+
+// The last m < kTile elements (from element `at`), link by link over all
+// of them, each link one loop (vectorised: inlined into Chain's clones):
+// a scan over 64 lanes is nothing but tails, and element-by-element links
+// (a switch per element) were 17% of a logaddexp cumsum's time. A unary
+// link is one call of its loop over the rest, not one per element (a
+// logaddexp scan over 192 lanes spent 40% of its time on its last 64
+// lanes' calls of exp and log1p one element at a time). Each element gets
+// the same ops in the same order as in a tile.
+template <typename T>
+HLO_LANES_INLINE void ChainTail(const FloatChainLink* links, int64_t count, T* out, int64_t at,
+                                int64_t m) {
   constexpr int64_t kTile = kTileVectors * sizeof(typename Lanes<T>::V) / sizeof(T);
   alignas(64) T v[kTile] = {};  // (the first link reads no value)
   for (int64_t k = 0; k < count; ++k) {
@@ -113,13 +135,11 @@ void ChainTail(const FloatChainLink* links, int64_t count, T* out, int64_t at, i
       return p != nullptr ? p + at : v;
     };
     if (link.kind == FloatChainLink::Kind::kBinary) {
-      const T *a = operand(0), *b = operand(1);
-      for (int64_t j = 0; j < m; ++j) v[j] = ApplyScalar(link.op, a[j], b[j]);
+      BinaryTail(link.op, operand(0), operand(1), v, m);
     } else if (link.kind == FloatChainLink::Kind::kUnary) {
       link.unary(operand(0), v, m);
     } else {
-      const T *a = operand(0), *b = operand(1), *c = operand(2), *d = operand(3);
-      for (int64_t j = 0; j < m; ++j) v[j] = CompareScalar(link.compare, a[j], b[j]) ? c[j] : d[j];
+      CompareSelectTail(link.compare, operand(0), operand(1), operand(2), operand(3), v, m);
     }
     if (link.tap != nullptr) std::memcpy(static_cast<T*>(link.tap) + at, v, m * sizeof(T));
   }
