@@ -961,6 +961,12 @@ absl::Status BatchProgram::RunSteps(int64_t count) {
 // x * y + x over f32[4096,4096] 10.7 ms, none 8.7, L2 ones 7.2; eltwise
 // 22.3, 20.2, 17.9; the same exp(x) * y + x 14.0 and 10.4 (L1, L2);
 // softmax, reduce, depthwise_conv and transformer the same within noise.
+// Not where every step runs in float chains: a chain's tiles keep the
+// streams moving, and the prefetches only compete with them (on
+// 2026-12-04, medians of interleaved processes: eltwise 8.0-9.4 ms with
+// them, 7.1-8.4 without; x * y + x 3.2-3.7 and 2.3-2.7; exp(x) * y + x
+// 4.2-4.8 and 3.3-3.6), while a program of steps still gains (converts, a
+// xor, a floor and two float ops over f32[4096,4096]: 24.3 -> 21.2 ms).
 // `remaining`: the positions of this run after the block (none: nothing
 // to ask for).
 void BatchProgram::PrefetchNextBlock(absl::Span<const void* const> inputs, int64_t offset,
@@ -1004,6 +1010,7 @@ absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
   // Inputs may differ from the last run's: periodic fills start afresh,
   // unless the caller says they are the same.
   if (!same_inputs) ForgetFills();
+  const bool prefetch = chained_step_count() < step_count();
   for (int64_t offset = first; offset < first + n; offset += block_) {
     const int64_t count = std::min(block_, first + n - offset);
     // Registers a power of two >= count long (at least 16), so that small
@@ -1069,7 +1076,7 @@ absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
                                       (offset - output_origin) * ByteWidth(result_types_[r])
                                 : registers_[reg].data();
     }
-    PrefetchNextBlock(inputs, offset + count, first + n - offset - count);
+    if (prefetch) PrefetchNextBlock(inputs, offset + count, first + n - offset - count);
     if (absl::Status st = RunSteps(count); !st.ok()) return st;
     for (size_t r = 0; r < outputs.size(); ++r) {
       if (write_in_place[r]) continue;
