@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "eval/kernels/f16_convert.h"
+#include "eval/kernels/float16_convert.h"
 #include "eval/type_dispatch.h"
 #include "ir/float_formats.h"
 #include "ir/literal.h"
@@ -205,6 +205,10 @@ void ConvertToCompute(const Literal& lit, C* out) {
       HalfsToFloats(lit.typed<uint16_t>(), n, out);
       return;
     }
+    if (lit.element_type() == PrimitiveType::kBF16) {
+      BF16sToFloats(lit.typed<uint16_t>(), n, out);
+      return;
+    }
   }
   DispatchType(lit.element_type(), [&](auto tag) {
     constexpr PrimitiveType P = decltype(tag)::value;
@@ -250,6 +254,10 @@ void FromComputeBuffer(const C* src, Literal& lit) {
   if constexpr (std::is_same_v<C, float>) {
     if (lit.element_type() == PrimitiveType::kF16) {
       FloatsToHalfs(src, n, lit.typed<uint16_t>());
+      return;
+    }
+    if (lit.element_type() == PrimitiveType::kBF16) {
+      FloatsToBF16s(src, n, lit.typed<uint16_t>());
       return;
     }
   }
