@@ -296,6 +296,30 @@ def _(c):
                convolution(c.i8x, c.bk8, "f32", "b0f_0io->b0f"))
 
 
+@golden("convolution_float16_split")
+def _(c):
+    # The module builds its operands from iotas: x = (5b + 3h + 11w + f) % 7,
+    # k = (3ky + 5kx + 3i + o) % 7. Their convolution's exact sums are
+    # integers below 5184 (float64 and f32 hold them exactly).
+    b, h, w, f = np.meshgrid(*map(np.arange, (4, 32, 32, 16)), indexing="ij")
+    x = ((5 * b + 3 * h + 11 * w + f) % 7).astype(np.float64)
+    k0, k1, k2, k3 = np.meshgrid(*map(np.arange, (3, 3, 16, 16)), indexing="ij")
+    k = ((3 * k0 + 5 * k1 + 3 * k2 + k3) % 7).astype(np.float64)
+    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    exact = sum(np.einsum("bhwc,co->bhwo", xp[:, ky:ky + 32, kx:kx + 32, :], k[ky, kx])
+                for ky in range(3) for kx in range(3))
+
+    # A t convolution is its exact sums rounded once to t; convert(f32
+    # convolution) rounds them to f32 (exactly: they are small integers),
+    # then to t.
+    def same_as_rounded_f32(t):
+        return all(to_float(t, v) == to_float(t, float(np.float32(v)))
+                   for v in exact.reshape(-1).tolist())
+
+    return tup(L("pred", same_as_rounded_f32("bf16")), L("pred", same_as_rounded_f32("f16")),
+               L("bf16", [[[exact[3, 17, 9, :].tolist()]]]))
+
+
 @golden("dot_transpose_folding")
 def _(c):
     t = lambda x, perm: Lit(x.t, np.transpose(x.a, perm))
