@@ -1,13 +1,11 @@
 #include "ir/literal_json.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <complex>
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
-#include <type_traits>
 
 #include "ir/located_status.h"
 #include "ir/plain_numbers.h"

@@ -356,20 +356,9 @@ absl::Status PadInput(const Geometry& g, const Literal& lhs, ScratchBuffer<T>& x
               continue;
             }
           }
-          // (Two ifs: clang checks a call whose arguments do not depend on
-          // the lambda's P even in a discarded branch.)
+          // f16 and bf16 features a row: one vectorised loop.
           if constexpr (std::is_same_v<T, float>) {
-            if constexpr (P == PrimitiveType::kF16) {
-              if (fstride == 1) {  // the features a row: one vectorised loop
-                HalfsToFloats(lhs.typed<uint16_t>() + so, g.in_features, out);
-                continue;
-              }
-            } else if constexpr (P == PrimitiveType::kBF16) {
-              if (fstride == 1) {
-                BF16sToFloats(lhs.typed<uint16_t>() + so, g.in_features, out);
-                continue;
-              }
-            }
+            if (fstride == 1 && WidenFloat16s(P, in + so, g.in_features, out)) continue;
           }
           for (int64_t c = 0; c < g.in_features; ++c) {
             out[c] = gemm::ToCompute<P, T>(in[so + c * fstride], table);
@@ -499,19 +488,11 @@ void ScatterOutput(const Geometry& g, const T* oc, Literal& out) {
         int64_t off = n * dst[d.output_batch];
         for (int64_t i = 0; i < g.nsp; ++i) off += idx[i] * dst[d.output_spatial[i]];
         const int64_t fs = dst[d.output_feature];
-        if constexpr (std::is_same_v<T, float>) {  // (two ifs, as in PadInput)
-          if constexpr (P == PrimitiveType::kF16) {
-            if (fs == 1) {  // the features a row: one vectorised loop
-              FloatsToHalfs(src, g.kernel_out, out.typed<uint16_t>() + off);
-              src += g.kernel_out;
-              continue;
-            }
-          } else if constexpr (P == PrimitiveType::kBF16) {
-            if (fs == 1) {
-              FloatsToBF16s(src, g.kernel_out, out.typed<uint16_t>() + off);
-              src += g.kernel_out;
-              continue;
-            }
+        // f16 and bf16 features a row: one vectorised loop.
+        if constexpr (std::is_same_v<T, float>) {
+          if (fs == 1 && NarrowToFloat16s(P, src, g.kernel_out, o + off)) {
+            src += g.kernel_out;
+            continue;
           }
         }
         for (int64_t f = 0; f < g.kernel_out; ++f)

@@ -27,4 +27,28 @@ void FloatsToBF16s(const float* src, int64_t n, uint16_t* dst) {
   ConvertEach<FloatToBF16>(src, n, dst);
 }
 
+bool WidenFloat16s(PrimitiveType type, const void* src, int64_t n, float* dst) {
+  const auto* bits = static_cast<const uint16_t*>(src);
+  if (type == PrimitiveType::kF16) {
+    HalfsToFloats(bits, n, dst);
+  } else if (type == PrimitiveType::kBF16) {
+    BF16sToFloats(bits, n, dst);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool NarrowToFloat16s(PrimitiveType type, const float* src, int64_t n, void* dst) {
+  auto* bits = static_cast<uint16_t*>(dst);
+  if (type == PrimitiveType::kF16) {
+    FloatsToHalfs(src, n, bits);
+  } else if (type == PrimitiveType::kBF16) {
+    FloatsToBF16s(src, n, bits);
+  } else {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace hlo

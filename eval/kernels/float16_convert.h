@@ -9,12 +9,21 @@
 
 #include <cstdint>
 
+#include "ir/primitive_type.h"
+
 namespace hlo {
 
 void HalfsToFloats(const uint16_t* src, int64_t n, float* dst);
 void FloatsToHalfs(const float* src, int64_t n, uint16_t* dst);
 void BF16sToFloats(const uint16_t* src, int64_t n, float* dst);
 void FloatsToBF16s(const float* src, int64_t n, uint16_t* dst);
+
+// The one of the above for `type`: src, n elements of f16 or bf16 bits,
+// widened into dst (WidenFloat16s), or dst's f16 or bf16 bits from src
+// (NarrowToFloat16s). False, and nothing read or written, for any other
+// type.
+bool WidenFloat16s(PrimitiveType type, const void* src, int64_t n, float* dst);
+bool NarrowToFloat16s(PrimitiveType type, const float* src, int64_t n, void* dst);
 
 }  // namespace hlo
 

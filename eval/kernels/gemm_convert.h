@@ -201,14 +201,7 @@ void ConvertToCompute(const Literal& lit, C* out) {
     table = SmallFloatDecodeTable(lit.element_type());
   }
   if constexpr (std::is_same_v<C, float>) {
-    if (lit.element_type() == PrimitiveType::kF16) {
-      HalfsToFloats(lit.typed<uint16_t>(), n, out);
-      return;
-    }
-    if (lit.element_type() == PrimitiveType::kBF16) {
-      BF16sToFloats(lit.typed<uint16_t>(), n, out);
-      return;
-    }
+    if (WidenFloat16s(lit.element_type(), lit.data(), n, out)) return;
   }
   DispatchType(lit.element_type(), [&](auto tag) {
     constexpr PrimitiveType P = decltype(tag)::value;
@@ -252,14 +245,7 @@ template <typename C>
 void FromComputeBuffer(const C* src, Literal& lit) {
   const int64_t n = lit.element_count();
   if constexpr (std::is_same_v<C, float>) {
-    if (lit.element_type() == PrimitiveType::kF16) {
-      FloatsToHalfs(src, n, lit.typed<uint16_t>());
-      return;
-    }
-    if (lit.element_type() == PrimitiveType::kBF16) {
-      FloatsToBF16s(src, n, lit.typed<uint16_t>());
-      return;
-    }
+    if (NarrowToFloat16s(lit.element_type(), src, n, lit.data())) return;
   }
   DispatchType(lit.element_type(), [&](auto tag) {
     constexpr PrimitiveType P = decltype(tag)::value;
