@@ -265,13 +265,15 @@ bool FitsBlas(std::initializer_list<int64_t> v) {
 // One OpenBLAS call, C = op(A) op(B), row-major; short untransposed f32
 // products on libxsmm instead, where it is faster with the same bits, and
 // long f32 products on oneDNN where OpenBLAS runs narrower kernels than the
-// CPU has (gemm_onednn.h).
+// CPU has (gemm_onednn.h), or on libxsmm in k-blocks there where they are
+// too small for oneDNN (gemm_libxsmm.h).
 template <typename T>
 void BlasGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
               const T* b, int64_t ldb, T* c, int64_t ldc, int64_t calls) {
   if constexpr (std::is_same_v<T, float>) {
     if (!ta && LibxsmmGemm(tb, m, n, k, a, lda, b, ldb, c, ldc, calls)) return;
     if (OnednnGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, calls)) return;
+    if (!ta && LibxsmmBlockedGemm(tb, m, n, k, a, lda, b, ldb, c, ldc, calls)) return;
   }
   const CBLAS_TRANSPOSE tra = ta ? CblasTrans : CblasNoTrans;
   const CBLAS_TRANSPOSE trb = tb ? CblasTrans : CblasNoTrans;

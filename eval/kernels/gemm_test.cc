@@ -450,6 +450,60 @@ TEST_CASE("libxsmm gives a transposed B's product the bits of the untransposed o
   }
 }
 
+// libxsmm's products of more than 256 terms (LibxsmmBlockedGemm, where its
+// kernels are AVX-512 and OpenBLAS's narrower): every element the sum, in
+// order, of its k-blocks' fused multiply-add chains (blocks of nearly equal
+// length, at most kLibxsmmBlockK terms; 257 is 85 + 86 + 86), to the bit.
+// One panel, panels of equal width (300 columns: two of 150) and unequal
+// (520: 174 + 174 + 172), B as it is and transposed, leading dimensions
+// wider than the matrices, a panel of 160 (whole vectors). (libxsmm sums
+// a panel's last 8 or 1 columns, as of 136 or 129, in another order: no
+// bits asserted there.) Through Gemm, split across the cores, such
+// products, those too, are correct gemms.
+TEST_CASE("libxsmm's k-blocked products sum their blocks' chains in order", "[gemm]") {
+  std::mt19937 rng(31);
+  const int64_t shapes[][3] = {{128, 64, 257}, {130, 300, 513}, {200, 520, 1000}, {128, 160, 384}};
+  int ran = 0;
+  for (const auto& s : shapes) {
+    for (const bool tb : {false, true}) {
+      const int64_t m = s[0], n = s[1], k = s[2], lda = k + 3, ldb = (tb ? k : n) + 5, ldc = n + 2;
+      const std::vector<float> a = Random<float>(m * lda, rng),
+                               b = Random<float>((tb ? n : k) * ldb, rng);
+      std::vector<float> c(m * ldc, NAN);
+      if (!gemm::LibxsmmBlockedGemm(tb, m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc,
+                                    int64_t{1} << 23)) {
+        continue;
+      }
+      ++ran;
+      const int64_t blocks = (k + gemm::kLibxsmmBlockK - 1) / gemm::kLibxsmmBlockK;
+      int64_t mismatches = 0;
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+          float sum = 0;
+          for (int64_t q = 0; q < blocks; ++q) {
+            float chain = 0;
+            for (int64_t p = k * q / blocks; p < k * (q + 1) / blocks; ++p) {
+              chain = std::fma(a[i * lda + p], b[tb ? j * ldb + p : p * ldb + j], chain);
+            }
+            sum = q == 0 ? chain : sum + chain;
+          }
+          mismatches += std::memcmp(&sum, &c[i * ldc + j], sizeof sum) != 0;
+        }
+      }
+      INFO("m=" << m << " n=" << n << " k=" << k << " tb=" << tb);
+      REQUIRE(mismatches == 0);
+    }
+  }
+  if (ran == 0)
+    WARN("libxsmm's k-blocks did not run here (not built in, no AVX-512, or AVX-512 OpenBLAS)");
+  for (const auto& s :
+       {std::array<int64_t, 3>{128, 64, 257}, {130, 300, 513}, {128, 129, 384}, {128, 136, 384}}) {
+    for (int trans = 0; trans < 4; ++trans) {
+      CheckGemm<float>(s[0], s[1], s[2], trans & 1, trans & 2, rng, 1);
+    }
+  }
+}
+
 // Pages locked in this process, in kB (VmLck of /proc/self/status), or -1
 // where the kernel does not say.
 int64_t LockedKilobytes() {
