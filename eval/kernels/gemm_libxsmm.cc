@@ -93,16 +93,18 @@ void TransposedPanel(const float* b, int64_t ldb, int64_t k, int64_t j, int64_t 
 }
 
 // The kernels of panels `cols` wide: [first block][longer block], the
-// first block's writing C, later ones' a partial panel (`cols` wide).
+// first block's writing C, later ones' a partial panel (`cols` wide); only
+// those that run are made (each is JIT-compiled at its shape's first use).
 struct PanelKernels {
   libxsmm_smmfunction kernel[2][2] = {};
 };
 
-bool MakePanelKernels(int64_t m, int64_t cols, int64_t short_k, bool blocked, int64_t lda,
-                      int64_t ldb, int64_t ldc, PanelKernels& kernels) {
+bool MakePanelKernels(int64_t m, int64_t cols, int64_t k, int64_t blocks, int64_t lda, int64_t ldb,
+                      int64_t ldc, PanelKernels& kernels) {
+  const int64_t short_k = k / blocks;
   for (int first = 0; first < 2; ++first) {
     for (int longer = 0; longer < 2; ++longer) {
-      if (!blocked && !(first && !longer)) continue;
+      if ((!first && blocks == 1) || (longer && k % blocks == 0)) continue;
       libxsmm_smmfunction& kernel = kernels.kernel[first][longer];
       kernel = PanelKernel(m, cols, short_k + longer, lda, ldb, first ? ldc : cols);
       if (kernel == nullptr) return false;
@@ -124,12 +126,12 @@ bool PanelGemm(bool tb, int64_t m, int64_t n, int64_t k, int64_t width, int64_t 
   const int64_t full = std::min(n, width), last = n % width;
   if (!avx512::Available() && full * k > kAvx2MostPanelTerms) return false;
   PanelKernels full_kernels, last_kernels;
-  if (!MakePanelKernels(m, full, short_k, blocked, lda, tb ? full : ldb, ldc, full_kernels)) {
+  if (!MakePanelKernels(m, full, k, blocks, lda, tb ? full : ldb, ldc, full_kernels)) {
     return false;
   }
   last_kernels = full_kernels;
   if (n > width && last > 0 &&
-      !MakePanelKernels(m, last, short_k, blocked, lda, tb ? last : ldb, ldc, last_kernels)) {
+      !MakePanelKernels(m, last, k, blocks, lda, tb ? last : ldb, ldc, last_kernels)) {
     return false;
   }
   // A transposed B is copied a block of a panel at a time.
