@@ -9,7 +9,10 @@
 // OpenBLAS's accuracy past k = 256 on the faster kernels are measured too:
 // oneDNN's and libxsmm's products of 256-term blocks summed (dnnl-kb,
 // xsmm-kb), and libxsmm's blocks over tiles of C (xsmm-tile; TILE_ROWS and
-// TILE_COLS in the environment, 64 x 512 by default). The libraries are timed
+// TILE_COLS in the environment, 64 x 512 by default); and libxsmm's
+// products of 128-term blocks summed (xsmm-128), the blocks hlo-run's
+// LibxsmmBlockedGemm sums (it does so a panel of at most 256 columns at a
+// time). The libraries are timed
 // interleaved, a call of each per round, about --ms milliseconds of calls
 // per library and shape, and each figure is the median call.
 //   gemm_bench [--ms 300] [--only LABEL]
@@ -166,8 +169,8 @@ constexpr int64_t kBlockK = 256;
 
 template <typename BlockCall>
 void SumOfBlocks(int64_t m, int64_t n, int64_t k, float* c, std::vector<float>& scratch,
-                 const BlockCall& block) {
-  const int64_t blocks = (k + kBlockK - 1) / kBlockK;
+                 const BlockCall& block, int64_t block_k = kBlockK) {
+  const int64_t blocks = (k + block_k - 1) / block_k;
   for (int64_t bi = 0; bi < blocks; ++bi) {
     const int64_t lo = k * bi / blocks, hi = k * (bi + 1) / blocks;
     if (bi == 0) {
@@ -194,9 +197,9 @@ int main(int argc, char** argv) {
   openblas_set_num_threads(1);
   Blis blis = LoadBlis();
   libxsmm_init();
-  constexpr int kLibs = 7;
-  const char* names[kLibs] = {"openblas", "blis",    "onednn",   "libxsmm",
-                              "dnnl-kb",  "xsmm-kb", "xsmm-tile"};
+  constexpr int kLibs = 8;
+  const char* names[kLibs] = {"openblas", "blis",    "onednn",    "libxsmm",
+                              "dnnl-kb",  "xsmm-kb", "xsmm-tile", "xsmm-128"};
   const int64_t tile_rows = getenv("TILE_ROWS") ? atoll(getenv("TILE_ROWS")) : 64;
   const int64_t tile_cols = getenv("TILE_COLS") ? atoll(getenv("TILE_COLS")) : 512;
   printf(
@@ -304,6 +307,19 @@ int main(int argc, char** argv) {
           SumOfBlocks(m, n, k, c.data(), scratch, [&](int64_t lo, int64_t hi, float* out) {
             (hi - lo == short_k ? short_kernel : long_kernel)(b_block(lo), a.data() + lo, out);
           });
+        });
+      }
+      constexpr int64_t kShortBlockK = 128;
+      const int64_t k128 = k / ((k + kShortBlockK - 1) / kShortBlockK);
+      libxsmm_smmfunction short128 = xsmm_kernel(k128), long128 = xsmm_kernel(k128 + 1);
+      if (short128 != nullptr && long128 != nullptr) {
+        measure(7, [&, k128, short128, long128] {
+          SumOfBlocks(
+              m, n, k, c.data(), scratch,
+              [&](int64_t lo, int64_t hi, float* out) {
+                (hi - lo == k128 ? short128 : long128)(b_block(lo), a.data() + lo, out);
+              },
+              kShortBlockK);
         });
       }
     }
