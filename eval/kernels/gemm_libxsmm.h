@@ -33,7 +33,7 @@ bool LibxsmmGemm(bool trans_b, int64_t m, int64_t n, int64_t k, const float* a, 
 // 11.1e-9 against 14.3e-9, 512 x 64 x 384 12.5 against 14.3); blocks of
 // 256 were faster but less accurate (14.7, 14.9). Speed: with the
 // operands in cache, as an instruction finds its producers' results,
-// 1.2-1.9x OpenBLAS's Haswell kernels (GPT-2's [256,512] x [512,128] on
+// 1.1-1.9x OpenBLAS's Haswell kernels (GPT-2's [256,512] x [512,128] on
 // both cores 0.20 -> 0.105 ms); in scripts/bench-gemm's interleaved calls,
 // each library's evicting the others' data, 1.05-1.15x (xsmm-128: libxsmm
 // reads A and B where they lie, OpenBLAS packs them). Products oneDNN
