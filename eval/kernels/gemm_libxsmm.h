@@ -16,11 +16,12 @@ namespace gemm {
 // panels of kLibxsmmPanelCols columns, whose B stays in the core's L2
 // (scripts/bench-gemm has the table); a transposed B is copied a panel at a
 // time (libxsmm 1.17 makes no kernel for it), so both forms give the same
-// bits. libxsmm's kernel
-// registry makes about 10 MB resident at its first use, so instructions of
-// fewer than kLibxsmmMinProduct multiply-adds (`calls` products of this
-// shape: a batched dot's batches) stay on OpenBLAS: a small program never
-// pays it. Returns false, touching nothing, otherwise.
+// bits. libxsmm's first use costs a process about 3 ms (its start and
+// the kernel's compilation) and 2 MB resident (10 MB while its registry
+// was mapped locked, libxsmm_mmap.cc), so instructions of fewer than
+// kLibxsmmMinProduct multiply-adds (`calls` products of this shape: a
+// batched dot's batches) stay on OpenBLAS: a small program never pays it.
+// Returns false, touching nothing, otherwise.
 bool LibxsmmGemm(bool trans_b, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                  const float* b, int64_t ldb, float* c, int64_t ldc, int64_t calls = 1);
 
