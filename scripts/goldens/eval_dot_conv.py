@@ -383,3 +383,26 @@ def _(c):
                d(lb, lb, "s32", (0,), (0,)), d(b8, b8, "s32", (0,), (0,)),
                d(a32, b32, "s32"), d(au8, bu8, "u8"), d(au8, bu8, "u32"),
                dot_general(a16, b16, "s32", (0,), (2,), (0,), (1,)))
+
+
+@golden("dot_f32_k_blocks")
+def _(c):
+    # Each operand is the sum of three residues of its iotas, (c0 i + c1 j) % p
+    # for p = 7, 11, 13 (the module's TERMS); every product and sum is an
+    # integer below 2^24, so numpy's int64 product is each f32 result exactly.
+    def operand(dims, terms):
+        i, j = np.meshgrid(np.arange(dims[0]), np.arange(dims[1]), indexing="ij")
+        return sum((c0 * i + c1 * j) % p for c0, c1, p in terms).astype(np.int64)
+
+    a1 = operand((256, 512), [(5, 3, 7), (2, 7, 11), (4, 1, 13)])
+    b1 = operand((512, 128), [(3, 5, 7), (6, 1, 11), (1, 9, 13)])
+    a2 = operand((256, 384), [(2, 3, 7), (1, 4, 11), (7, 5, 13)])
+    b2 = operand((300, 384), [(5, 1, 7), (3, 8, 11), (2, 3, 13)])
+    a3 = operand((128, 300), [(3, 2, 7), (5, 5, 11), (6, 2, 13)])
+    b3 = operand((300, 520), [(1, 4, 7), (9, 2, 11), (3, 7, 13)])
+    sums = []
+    for y in (a1 @ b1, a2 @ b2.T, a3 @ b3):
+        i, j = np.meshgrid(np.arange(y.shape[0]), np.arange(y.shape[1]), indexing="ij")
+        weights = (37 * i + 11 * j) % 97
+        sums += [L("s32", int(y.sum())), L("s32", int((y * weights).sum()))]
+    return tup(*sums, L("f32", (a3 @ b3)[77:78, :].tolist()))
