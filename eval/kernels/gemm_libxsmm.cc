@@ -118,8 +118,7 @@ bool MakePanelKernels(int64_t m, int64_t cols, int64_t k, int64_t blocks, int64_
 // C, each later one's into a partial panel added to C.
 bool PanelGemm(bool tb, int64_t m, int64_t n, int64_t k, int64_t width, int64_t blocks,
                const float* a, int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc) {
-  const int64_t short_k = k / blocks;
-  const bool blocked = blocks > 1;
+  const int64_t short_k = k / blocks, longest_k = (k + blocks - 1) / blocks;
   // Both panel widths' kernels before any is run: all of C or none. A
   // transposed B goes through a panel copy, the kernels' B leading
   // dimension then the panel's width.
@@ -136,8 +135,8 @@ bool PanelGemm(bool tb, int64_t m, int64_t n, int64_t k, int64_t width, int64_t 
   }
   // A transposed B is copied a block of a panel at a time.
   ScratchBuffer<float> panel, partial;
-  if (tb && !panel.Reset(full * (short_k + (blocked ? 1 : 0))).ok()) return false;
-  if (blocked && !partial.Reset(full * m).ok()) return false;
+  if (tb && !panel.Reset(full * longest_k).ok()) return false;
+  if (blocks > 1 && !partial.Reset(full * m).ok()) return false;
   for (int64_t j = 0; j < n; j += width) {
     const int64_t cols = std::min(full, n - j);
     const PanelKernels& kernels = cols == full ? full_kernels : last_kernels;
