@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "eval/kernels/dot_internal.h"
+#include "eval/kernels/gemm_int8.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -219,6 +220,26 @@ std::optional<absl::StatusOr<Value>> DirectGemm(const Instruction& inst, const L
   return out;
 }
 
+// An 8-bit integer product of two matrices (or a matrix and a vector) on
+// oneDNN's VNNI int8 gemm, where it applies (eval/kernels/gemm_int8.h).
+std::optional<absl::StatusOr<Value>> DirectInt8Gemm(const Instruction& inst, const Literal& lhs,
+                                                    const Literal& rhs) {
+  const PrimitiveType lt = lhs.element_type(), rt = rhs.element_type();
+  const bool bytes = (lt == PrimitiveType::kS8 || lt == PrimitiveType::kU8) &&
+                     (rt == PrimitiveType::kS8 || rt == PrimitiveType::kU8);
+  if (!bytes || !IsInteger(inst.shape().element_type())) return std::nullopt;
+  const std::optional<GemmCall> c = MatchGemmCall(inst, lhs, rhs);
+  if (!c) return std::nullopt;
+  absl::StatusOr<Value> out = NewArrayUninitialized(inst.shape());
+  if (!out.ok()) return out;
+  Literal& o = out->mutable_array();
+  if (!gemm::Int8Gemm(lt, rt, o.element_type(), c->trans_a, c->trans_b, c->m, c->n, c->k,
+                      lhs.data(), c->lda, rhs.data(), c->ldb, o.data(), c->ldc)) {
+    return std::nullopt;
+  }
+  return out;
+}
+
 // The general path, with the dims given (the instruction's, or those of a
 // transpose folded into it).
 absl::StatusOr<Value> DotOf(const Instruction& inst, Operands ops, const gemm::DotDimNumbers& d) {
@@ -248,6 +269,7 @@ absl::StatusOr<Value> Dot(const Instruction& inst, Operands ops) {
   const Literal& lhs = ops[0]->array();
   const Literal& rhs = ops[1]->array();
   if (auto r = DirectGemm<float>(inst, lhs, rhs)) return *std::move(r);
+  if (auto r = DirectInt8Gemm(inst, lhs, rhs)) return *std::move(r);
   if (auto r = DirectGemm<double>(inst, lhs, rhs)) return *std::move(r);
   return DotOf(inst, ops, DotDimNumbersOf(inst));
 }

@@ -28,6 +28,21 @@ namespace gemm {
 bool OnednnGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                 const float* b, int64_t ldb, float* c, int64_t ldc, int64_t calls = 1);
 
+// C (m x n, s32, row-major, leading dimension ldc) = op(A) op(B) for
+// 8-bit integers, A s8 or (a_unsigned) u8 and B s8, on oneDNN's int8 gemm
+// (one thread: the caller's), only where the CPU has AVX512-VNNI: its
+// vpdpbusd sums four byte products into 32 bits, wrapping, where oneDNN's
+// kernels for older CPUs sum pairs into 16 bits with saturation (dnnl.h's
+// warning), so the caller's bound on k (no partial sum past 2^31, eval/
+// kernels/gemm_int8.h) makes every element the exact sum. No minimum size
+// here: the caller weighs oneDNN's first-call cost. Returns false, touching
+// nothing, where oneDNN or VNNI is missing.
+bool OnednnInt8Gemm(bool a_unsigned, bool ta, bool tb, int64_t m, int64_t n, int64_t k,
+                    const void* a, int64_t lda, const int8_t* b, int64_t ldb, int32_t* c,
+                    int64_t ldc);
+// Whether OnednnInt8Gemm runs here (tests).
+bool OnednnInt8Available();
+
 inline constexpr int64_t kOnednnBlockK = 256;
 inline constexpr int64_t kOnednnMinProduct = int64_t{1} << 25;
 

@@ -406,3 +406,37 @@ def _(c):
         weights = (37 * i + 11 * j) % 97
         sums += [L("s32", int(y.sum())), L("s32", int((y * weights).sum()))]
     return tup(*sums, L("f32", (a3 @ b3)[77:78, :].tolist()))
+
+
+@golden("dot_int8_vnni")
+def _(c):
+    # Each operand is (c0 i + c1 j) % 251 + (c2 i j) % 6 of its iotas, less 128
+    # for s8 (the module's ops); numpy's int64 products are the exact sums,
+    # which the s32 and s8 results wrap.
+    def operand(dims, coef, signed):
+        c0, c1, c2 = coef
+        i, j = np.meshgrid(np.arange(dims[0]), np.arange(dims[1]), indexing="ij")
+        v = ((c0 * i + c1 * j) % 251 + (c2 * i * j) % 6).astype(np.int64)
+        return v - 128 if signed else v
+
+    a1 = operand((256, 512), (3, 5, 7), True)
+    b1 = operand((512, 256), (7, 2, 11), True)
+    a2 = operand((300, 400), (5, 3, 13), False)
+    b2 = operand((320, 400), (2, 9, 5), True)
+    a3 = operand((400, 128), (11, 4, 3), True)
+    b3 = operand((400, 700), (6, 7, 17), False)
+    a4 = operand((128, 640), (9, 2, 19), False)
+    b4 = operand((640, 520), (4, 3, 23), False)
+    # The operands reach the types' extremes.
+    assert min(a1.min(), b1.min(), b2.min(), a3.min()) == -128
+    assert max(a1.max(), b1.max()) == 127 and max(a2.max(), b3.max(), a4.max()) == 255
+    ys = [(a1 @ b1, "s32"), (a2 @ b2.T, "s32"), (a3.T @ b3, "s8"), (a4 @ b4, "s64")]
+    wrapped = [np.vectorize(lambda v, t=t: wrap(t, int(v)), otypes=[np.int64])(y)
+               for y, t in ys]
+    sums = []
+    for y in wrapped:
+        i, j = np.meshgrid(np.arange(y.shape[0]), np.arange(y.shape[1]), indexing="ij")
+        weights = (37 * i + 11 * j) % 97
+        sums += [L("s64", int(y.sum())), L("s64", int((y * weights).sum()))]
+    return tup(*sums, L("s32", wrapped[1][211:212, :].tolist()),
+               L("s8", wrapped[2][77:78, :].tolist()))
