@@ -159,146 +159,178 @@ std::unique_ptr<Frame> ComputationPlan::TakeFrame() {
   return frame;
 }
 
+namespace {
+
+using SlotMap = absl::flat_hash_map<const Instruction*, int32_t>;
+
+// The per-instruction arrays, and each instruction's step before fusion:
+// parameters, and with fast paths the steps that skip the kernel dispatch.
+void ClassifySteps(ComputationPlan& plan, bool fast_paths) {
+  const size_t n = plan.order.size();
+  plan.steps.assign(n, PlanStep::kEvaluate);
+  plan.uses.assign(n, 0);
+  plan.bytes.resize(n);
+  plan.parameter.assign(n, -1);
+  plan.tuple_index.assign(n, -1);
+  plan.callee.assign(n, nullptr);
+  plan.callee_plan.assign(n, nullptr);
+  plan.constants.resize(n);
+  plan.constant_made.assign(n, false);
+  plan.group_at.assign(n, nullptr);
+  plan.sibling_at.assign(n, nullptr);
+  plan.folded_at.assign(n, nullptr);
+  for (size_t i = 0; i < n; ++i) {
+    const Instruction& inst = *plan.order[i];
+    plan.bytes[i] = ShapeBytes(inst.shape());
+    if (inst.opcode() == Opcode::kParameter) {
+      plan.steps[i] = PlanStep::kParameter;
+      plan.parameter[i] = static_cast<int32_t>(inst.parameter_number());
+      plan.parameter_count = std::max(plan.parameter_count, plan.parameter[i] + 1);
+    } else if (fast_paths) {
+      plan.steps[i] = StepOf(inst);
+      if (plan.steps[i] == PlanStep::kGetTupleElement) {
+        plan.tuple_index[i] = static_cast<int32_t>(inst.GetInt(AttrKind::kIndex, -1));
+      }
+      if (plan.steps[i] == PlanStep::kCall) plan.callee[i] = CalleeOf(inst);
+    }
+  }
+}
+
+// The fused groups' roots, outputs and members, and a reduce that folds
+// its operand's group running the group at its own step.
+void PlanGroups(ComputationPlan& plan, const SlotMap& slot, bool flush_denormals) {
+  plan.groups = FindFusedGroups(plan.order, flush_denormals);
+  for (const std::unique_ptr<FusedGroup>& g : plan.groups) {
+    plan.steps[slot.at(g->root)] = PlanStep::kGroup;
+    plan.group_at[slot.at(g->root)] = g.get();
+  }
+  MarkFusedAway(plan, slot);
+  for (const std::unique_ptr<FusedGroup>& g : plan.groups) {
+    g->output_slots.clear();
+    for (const Instruction* o : g->outputs) {
+      plan.steps[slot.at(o)] = PlanStep::kGroupOutput;
+      g->output_slots.push_back(slot.at(o));
+    }
+  }
+  for (const std::unique_ptr<FusedGroup>& g : plan.groups) {
+    if (!g->reduce) continue;
+    const int32_t root = slot.at(g->root), reduce = slot.at(g->reduce->reduce);
+    if (root == plan.root || plan.steps[reduce] != PlanStep::kEvaluate) {
+      g->reduce.reset();
+      continue;
+    }
+    plan.steps[root] = PlanStep::kFusedAway;
+    plan.group_at[root] = nullptr;
+    plan.steps[reduce] = PlanStep::kGroupReduce;
+    plan.group_at[reduce] = g.get();
+  }
+}
+
+// Integer and pred scalars left to their kernels are computed in place
+// (--no-fusion keeps the kernels: the reference the two are held to), and
+// a call of one instruction runs that instruction here, without a frame
+// of its own (XLA wraps single ops in fusions; in while loops the call was
+// most of their cost).
+void PlanScalarSteps(ComputationPlan& plan) {
+  const size_t n = plan.order.size();
+  plan.scalar_ops.resize(n);
+  plan.element_at.assign(n, -1);
+  auto element = [&](size_t i, const Instruction& inst) {
+    std::optional<ScalarElementOp> e = ScalarElementOf(inst);
+    if (!e) return false;
+    plan.element_at[i] = static_cast<int32_t>(plan.element_ops.size());
+    plan.element_ops.push_back(*std::move(e));
+    return true;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    if (plan.steps[i] != PlanStep::kEvaluate) continue;
+    if (std::optional<ScalarIntOp> op = ScalarIntOpOf(*plan.order[i])) {
+      plan.steps[i] = PlanStep::kScalarInt;
+      plan.scalar_ops[i] = *op;
+    } else if (element(i, *plan.order[i])) {
+      plan.steps[i] = PlanStep::kScalarElement;
+    }
+  }
+  plan.wrapped.assign(n, nullptr);
+  plan.wrapped_scalar.assign(n, false);
+  for (size_t i = 0; i < n; ++i) {
+    if (plan.steps[i] != PlanStep::kCall) continue;
+    const Instruction* root = WrappedRoot(*plan.callee[i]);
+    if (root == nullptr) continue;
+    plan.steps[i] = PlanStep::kWrapped;
+    plan.wrapped[i] = root;
+    if (std::optional<ScalarIntOp> op = ScalarIntOpOf(*root)) {
+      plan.wrapped_scalar[i] = true;
+      plan.scalar_ops[i] = *op;
+    } else {
+      element(i, *root);
+    }
+  }
+}
+
+// Fused groups, sibling reduces and the scalar steps.
+void PlanFusion(ComputationPlan& plan, const SlotMap& slot, bool flush_denormals) {
+  PlanGroups(plan, slot, flush_denormals);
+  // Reduces inside a group (a softmax's) are not siblings of others.
+  std::vector<const Instruction*> outside;
+  for (size_t i = 0; i < plan.order.size(); ++i) {
+    if (plan.steps[i] != PlanStep::kFusedAway) outside.push_back(plan.order[i]);
+  }
+  plan.sibling_groups = FindSiblingReduces(outside, flush_denormals);
+  PlanScalarSteps(plan);
+  for (const std::unique_ptr<SiblingReduces>& g : plan.sibling_groups) {
+    for (const Instruction* m : g->members) {
+      g->slots.push_back(slot.at(m));
+      plan.steps[slot.at(m)] = PlanStep::kSiblingReduce;
+      plan.sibling_at[slot.at(m)] = g.get();
+    }
+  }
+}
+
+// Each step's operand slots (a group's inputs, a folded dot's reads), and
+// how many steps read each slot.
+void LinkOperands(ComputationPlan& plan, const SlotMap& slot) {
+  const size_t n = plan.order.size();
+  plan.operand_begin.assign(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    plan.operand_begin[i] = static_cast<int32_t>(plan.operand_slots.size());
+    if (plan.steps[i] == PlanStep::kFusedAway || plan.steps[i] == PlanStep::kGroupOutput) {
+      continue;
+    }
+    auto read = [&](const Instruction* op) {
+      int32_t s = slot.at(op);
+      plan.operand_slots.push_back(s);
+      ++plan.uses[s];
+    };
+    if (const FusedGroup* g = plan.group_at[i]) {
+      for (const Instruction* op : g->inputs) read(op);
+      if (plan.steps[i] == PlanStep::kGroupReduce) read(plan.order[i]->operand(1));
+    } else if (const FoldedDot* f = plan.folded_at[i]) {
+      for (const Instruction* op : f->reads) read(op);
+    } else {
+      for (const Instruction* op : plan.order[i]->operands()) read(op);
+    }
+  }
+  plan.operand_begin[n] = static_cast<int32_t>(plan.operand_slots.size());
+  ++plan.uses[plan.root];  // the result outlives the loop
+}
+
+}  // namespace
+
 std::unique_ptr<ComputationPlan> MakePlan(const Computation& comp, bool fast_paths, bool fusion,
                                           bool flush_denormals, bool fold_transposes) {
   auto plan = std::make_unique<ComputationPlan>();
   plan->computation = &comp;
   std::vector<Instruction*> order = comp.PostOrder();
-  const size_t n = order.size();
-  absl::flat_hash_map<const Instruction*, int32_t> slot;
-  slot.reserve(n);
-  for (size_t i = 0; i < n; ++i) slot[order[i]] = static_cast<int32_t>(i);
+  SlotMap slot;
+  slot.reserve(order.size());
+  for (size_t i = 0; i < order.size(); ++i) slot[order[i]] = static_cast<int32_t>(i);
   plan->order.assign(order.begin(), order.end());
   plan->root = slot.at(comp.root());
-  plan->steps.assign(n, PlanStep::kEvaluate);
-  plan->uses.assign(n, 0);
-  plan->bytes.resize(n);
-  plan->parameter.assign(n, -1);
-  plan->tuple_index.assign(n, -1);
-  plan->callee.assign(n, nullptr);
-  plan->callee_plan.assign(n, nullptr);
-  plan->constants.resize(n);
-  plan->constant_made.assign(n, false);
-  plan->group_at.assign(n, nullptr);
-  plan->sibling_at.assign(n, nullptr);
-  for (size_t i = 0; i < n; ++i) {
-    const Instruction& inst = *order[i];
-    plan->bytes[i] = ShapeBytes(inst.shape());
-    if (inst.opcode() == Opcode::kParameter) {
-      plan->steps[i] = PlanStep::kParameter;
-      plan->parameter[i] = static_cast<int32_t>(inst.parameter_number());
-      plan->parameter_count = std::max(plan->parameter_count, plan->parameter[i] + 1);
-    } else if (fast_paths) {
-      plan->steps[i] = StepOf(inst);
-      if (plan->steps[i] == PlanStep::kGetTupleElement) {
-        plan->tuple_index[i] = static_cast<int32_t>(inst.GetInt(AttrKind::kIndex, -1));
-      }
-      if (plan->steps[i] == PlanStep::kCall) plan->callee[i] = CalleeOf(inst);
-    }
-  }
-  plan->folded_at.assign(n, nullptr);
+  ClassifySteps(*plan, fast_paths);
   if (fast_paths && fold_transposes) FoldTransposesIntoDots(*plan, slot);
-  if (fast_paths && fusion) {
-    plan->groups = FindFusedGroups(plan->order, flush_denormals);
-    for (const std::unique_ptr<FusedGroup>& g : plan->groups) {
-      plan->steps[slot.at(g->root)] = PlanStep::kGroup;
-      plan->group_at[slot.at(g->root)] = g.get();
-    }
-    MarkFusedAway(*plan, slot);
-    for (const std::unique_ptr<FusedGroup>& g : plan->groups) {
-      g->output_slots.clear();
-      for (const Instruction* o : g->outputs) {
-        plan->steps[slot.at(o)] = PlanStep::kGroupOutput;
-        g->output_slots.push_back(slot.at(o));
-      }
-    }
-    // A reduce that folds its operand's group runs the group at its step.
-    for (const std::unique_ptr<FusedGroup>& g : plan->groups) {
-      if (!g->reduce) continue;
-      const int32_t root = slot.at(g->root), reduce = slot.at(g->reduce->reduce);
-      if (root == plan->root || plan->steps[reduce] != PlanStep::kEvaluate) {
-        g->reduce.reset();
-        continue;
-      }
-      plan->steps[root] = PlanStep::kFusedAway;
-      plan->group_at[root] = nullptr;
-      plan->steps[reduce] = PlanStep::kGroupReduce;
-      plan->group_at[reduce] = g.get();
-    }
-    // Reduces inside a group (a softmax's) are not siblings of others.
-    std::vector<const Instruction*> outside;
-    for (size_t i = 0; i < n; ++i) {
-      if (plan->steps[i] != PlanStep::kFusedAway) outside.push_back(order[i]);
-    }
-    plan->sibling_groups = FindSiblingReduces(outside, flush_denormals);
-    // Integer and pred scalars left to their kernels are computed in place
-    // (--no-fusion keeps the kernels: the reference the two are held to).
-    plan->scalar_ops.resize(n);
-    plan->element_at.assign(n, -1);
-    auto element = [&](size_t i, const Instruction& inst) {
-      std::optional<ScalarElementOp> e = ScalarElementOf(inst);
-      if (!e) return false;
-      plan->element_at[i] = static_cast<int32_t>(plan->element_ops.size());
-      plan->element_ops.push_back(*std::move(e));
-      return true;
-    };
-    for (size_t i = 0; i < n; ++i) {
-      if (plan->steps[i] != PlanStep::kEvaluate) continue;
-      if (std::optional<ScalarIntOp> op = ScalarIntOpOf(*order[i])) {
-        plan->steps[i] = PlanStep::kScalarInt;
-        plan->scalar_ops[i] = *op;
-      } else if (element(i, *order[i])) {
-        plan->steps[i] = PlanStep::kScalarElement;
-      }
-    }
-    // A call of one instruction runs that instruction here, without a
-    // frame of its own (XLA wraps single ops in fusions; in while loops
-    // the call was most of their cost).
-    plan->wrapped.assign(n, nullptr);
-    plan->wrapped_scalar.assign(n, false);
-    for (size_t i = 0; i < n; ++i) {
-      if (plan->steps[i] != PlanStep::kCall) continue;
-      const Instruction* root = WrappedRoot(*plan->callee[i]);
-      if (root == nullptr) continue;
-      plan->steps[i] = PlanStep::kWrapped;
-      plan->wrapped[i] = root;
-      if (std::optional<ScalarIntOp> op = ScalarIntOpOf(*root)) {
-        plan->wrapped_scalar[i] = true;
-        plan->scalar_ops[i] = *op;
-      } else {
-        element(i, *root);
-      }
-    }
-    for (const std::unique_ptr<SiblingReduces>& g : plan->sibling_groups) {
-      for (const Instruction* m : g->members) {
-        g->slots.push_back(slot.at(m));
-        plan->steps[slot.at(m)] = PlanStep::kSiblingReduce;
-        plan->sibling_at[slot.at(m)] = g.get();
-      }
-    }
-  }
-  plan->operand_begin.assign(n + 1, 0);
-  for (size_t i = 0; i < n; ++i) {
-    plan->operand_begin[i] = static_cast<int32_t>(plan->operand_slots.size());
-    if (plan->steps[i] == PlanStep::kFusedAway || plan->steps[i] == PlanStep::kGroupOutput) {
-      continue;
-    }
-    auto read = [&](const Instruction* op) {
-      int32_t s = slot.at(op);
-      plan->operand_slots.push_back(s);
-      ++plan->uses[s];
-    };
-    if (const FusedGroup* g = plan->group_at[i]) {
-      for (const Instruction* op : g->inputs) read(op);
-      if (plan->steps[i] == PlanStep::kGroupReduce) read(order[i]->operand(1));
-    } else if (const FoldedDot* f = plan->folded_at[i]) {
-      for (const Instruction* op : f->reads) read(op);
-    } else {
-      for (const Instruction* op : order[i]->operands()) read(op);
-    }
-  }
-  plan->operand_begin[n] = static_cast<int32_t>(plan->operand_slots.size());
-  ++plan->uses[plan->root];  // the result outlives the loop
+  if (fast_paths && fusion) PlanFusion(*plan, slot, flush_denormals);
+  LinkOperands(*plan, slot);
   FindElementTakers(*plan);
   plan->profiled = Profiler::Covers(comp);
   return plan;
