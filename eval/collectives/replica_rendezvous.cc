@@ -412,22 +412,7 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
       if (!remote && SmallContributions(*slot) &&
           std::find(slot->combines.begin(), slot->combines.end(), nullptr) ==
               slot->combines.end()) {
-        // The last to arrive combines for every caller, so the others wake
-        // once, with their result, and no second meeting is needed. Under
-        // the lock: each combine is its caller's, valid while that caller
-        // waits, and no caller leaves its wait (abort, timeout) meanwhile.
-        slot->results.resize(group.size());
-        slot->failures.resize(group.size());
-        for (size_t r = 0; r < group.size(); ++r) {
-          absl::StatusOr<Value> v = (*slot->combines[r])(slot->contributions);
-          if (v.ok()) {
-            slot->results[r] = *std::move(v);
-          } else {
-            slot->failures[r] = v.status();
-          }
-        }
-        slot->contributions.clear();
-        slot->combined = true;
+        CombineForAllLocked(*slot);
       }
       CompleteLocked(*slot);
     } else {
@@ -445,20 +430,48 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
       }
     }
   }
-  if (slot->combined) {
-    std::lock_guard<std::mutex> lock(mu_);
-    Value mine = std::move(slot->results[rank]);
-    absl::Status failure = slot->failures[rank];
-    if (++slot->departed == slot->local) {
-      auto it = slots_.find(key);
-      if (it != slots_.end() && it->second == slot) slots_.erase(it);
+  if (slot->combined) return TakeCombinedResult(key, slot, rank);
+  return CombineAndDepart(key, slot, rank, combine, cut);
+}
+
+void Rendezvous::CombineForAllLocked(Slot& slot) {
+  // Under the lock: each combine is its caller's, valid while that caller
+  // waits, and no caller leaves its wait (abort, timeout) meanwhile.
+  const size_t members = slot.group.size();
+  slot.results.resize(members);
+  slot.failures.resize(members);
+  for (size_t r = 0; r < members; ++r) {
+    absl::StatusOr<Value> v = (*slot.combines[r])(slot.contributions);
+    if (v.ok()) {
+      slot.results[r] = *std::move(v);
+    } else {
+      slot.failures[r] = v.status();
     }
-    if (!failure.ok()) return failure;
-    return mine;
   }
-  // Every contribution is in; each caller combines on its own thread.
+  slot.contributions.clear();
+  slot.combined = true;
+}
+
+absl::StatusOr<Value> Rendezvous::TakeCombinedResult(const std::string& key,
+                                                     const std::shared_ptr<Slot>& slot,
+                                                     int64_t rank) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Value mine = std::move(slot->results[rank]);
+  absl::Status failure = slot->failures[rank];
+  if (++slot->departed == slot->local) {
+    auto it = slots_.find(key);
+    if (it != slots_.end() && it->second == slot) slots_.erase(it);
+  }
+  if (!failure.ok()) return failure;
+  return mine;
+}
+
+absl::StatusOr<Value> Rendezvous::CombineAndDepart(const std::string& key,
+                                                   const std::shared_ptr<Slot>& slot, int64_t rank,
+                                                   const Combine& combine, const Cut* cut) {
+  const size_t members = slot->group.size();
   absl::StatusOr<Value> result;
-  if (cut != nullptr && slot->local < static_cast<int64_t>(group.size())) {
+  if (cut != nullptr && slot->local < static_cast<int64_t>(members)) {
     absl::StatusOr<std::vector<Value>> view = CutView(*slot, rank, *cut);
     result = view.ok() ? combine(*view) : view.status();
   } else {

@@ -203,6 +203,19 @@ class Rendezvous {
   std::shared_ptr<Slot> NewSlot(absl::Span<const int64_t> group);
   // Every contribution is in: wakes the waiting callers.
   void CompleteLocked(Slot& slot);
+  // The last caller to arrive at a small local collective combines for
+  // every caller, so the others wake once, with their result, and no
+  // second meeting is needed.
+  void CombineForAllLocked(Slot& slot);
+  // A caller's result that the last caller combined for it; the slot goes
+  // when every caller here has taken its own.
+  absl::StatusOr<Value> TakeCombinedResult(const std::string& key,
+                                           const std::shared_ptr<Slot>& slot, int64_t rank);
+  // Every contribution is in: this caller combines on its own thread, then
+  // waits until every caller here has combined (they read its
+  // contribution), the last one dropping the slot.
+  absl::StatusOr<Value> CombineAndDepart(const std::string& key, const std::shared_ptr<Slot>& slot,
+                                         int64_t rank, const Combine& combine, const Cut* cut);
   // Sends this process's contributions to the other processes of the group.
   absl::Status PostLocalLocked(const std::string& key, const Slot& slot, const Wants* wants,
                                const Cut* cut);
