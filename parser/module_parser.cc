@@ -327,8 +327,7 @@ bool Parser::CheckDebugLogModes(std::string_view value, uint32_t line, uint32_t 
   return true;
 }
 
-// computation ::= ['ENTRY'] name [signature] '{' instruction* '}'
-// signature ::= '(' [pname ':' shape (',' pname ':' shape)*] ')' '->' shape
+// computation ::= ['ENTRY'] name [signature] '{' instruction* '}' [thread]
 bool Parser::ParseComputation() {
   bool is_entry = false;
   Token entry_tok = tok_;
@@ -367,27 +366,9 @@ bool Parser::ParseComputation() {
     explicit_entry_ = comp;
     entry_count_ = 1;
   }
-  std::vector<std::pair<Token, const Shape*>> signature;
-  const Shape* signature_result = nullptr;
-  bool has_signature = At(Tok::kLParen);
-  if (has_signature) {
-    Advance();
-    while (!At(Tok::kRParen)) {
-      if (!At(Tok::kName)) return ErrorExpected("a parameter name in the signature");
-      Token pname = tok_;
-      Advance();
-      if (!Expect(Tok::kColon, "':' after the parameter name")) return false;
-      const Shape* s = nullptr;
-      if (!ParseShape(&s)) return false;
-      signature.push_back({pname, s});
-      if (!Consume(Tok::kComma)) break;
-    }
-    if (!Expect(Tok::kRParen, "',' or ')' after a parameter of the signature")) {
-      return false;
-    }
-    if (!Expect(Tok::kArrow, "'->' before the result shape")) return false;
-    if (!ParseShape(&signature_result)) return false;
-  }
+  Signature signature;
+  const bool has_signature = At(Tok::kLParen);
+  if (has_signature && !ParseSignature(&signature)) return false;
   comp->set_printed_signature(has_signature);
   if (!style_known_[1]) {
     module_->style().signatures = has_signature;
@@ -405,41 +386,69 @@ bool Parser::ParseComputation() {
   if (!ParseBody(comp, StrCat("computation '", name, "' (opened at line ", name_tok.line, ")"))) {
     return false;
   }
-  // `}, execution_thread="name"` marks a computation of another thread.
-  if (At(Tok::kComma)) {
+  if (At(Tok::kComma) && !ParseExecutionThread(comp)) return false;
+  return !has_signature || CheckSignature(signature, *comp, name_tok);
+}
+
+// signature ::= '(' [pname ':' shape (',' pname ':' shape)*] ')' '->' shape
+bool Parser::ParseSignature(Signature* signature) {
+  Advance();  // '('
+  while (!At(Tok::kRParen)) {
+    if (!At(Tok::kName)) return ErrorExpected("a parameter name in the signature");
+    Token pname = tok_;
     Advance();
-    if (!AtName("execution_thread")) {
-      return ErrorExpected("'execution_thread' after '}' and ','");
-    }
-    Advance();
-    std::string thread;
-    if (!Expect(Tok::kEqual, "'=' after 'execution_thread'") || !ParseStringValue(&thread)) {
-      return false;
-    }
-    comp->set_execution_thread(std::move(thread));
+    if (!Expect(Tok::kColon, "':' after the parameter name")) return false;
+    const Shape* s = nullptr;
+    if (!ParseShape(&s)) return false;
+    signature->parameters.push_back({pname, s});
+    if (!Consume(Tok::kComma)) break;
   }
-  // The signature, when written, must agree with the parameters.
-  if (has_signature) {
-    if (static_cast<int64_t>(signature.size()) != comp->parameter_count()) {
-      return ErrorAt(name_tok, StrCat("signature of '", name, "' lists ", signature.size(),
-                                      " parameter", signature.size() == 1 ? "" : "s",
-                                      " but the body has ", comp->parameter_count()));
+  if (!Expect(Tok::kRParen, "',' or ')' after a parameter of the signature")) {
+    return false;
+  }
+  if (!Expect(Tok::kArrow, "'->' before the result shape")) return false;
+  return ParseShape(&signature->result);
+}
+
+// `}, execution_thread="name"` marks a computation of another thread.
+// thread ::= ',' 'execution_thread' '=' string
+bool Parser::ParseExecutionThread(Computation* comp) {
+  Advance();  // ','
+  if (!AtName("execution_thread")) {
+    return ErrorExpected("'execution_thread' after '}' and ','");
+  }
+  Advance();
+  std::string thread;
+  if (!Expect(Tok::kEqual, "'=' after 'execution_thread'") || !ParseStringValue(&thread)) {
+    return false;
+  }
+  comp->set_execution_thread(std::move(thread));
+  return true;
+}
+
+// A written signature must agree with the body's parameters and root.
+bool Parser::CheckSignature(const Signature& signature, const Computation& comp,
+                            const Token& name_tok) {
+  const std::vector<std::pair<Token, const Shape*>>& params = signature.parameters;
+  if (static_cast<int64_t>(params.size()) != comp.parameter_count()) {
+    return ErrorAt(name_tok, StrCat("signature of '", comp.name(), "' lists ", params.size(),
+                                    " parameter", params.size() == 1 ? "" : "s",
+                                    " but the body has ", comp.parameter_count()));
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    const Shape* declared = params[i].second;
+    if (!declared->Compatible(comp.parameter(i)->shape())) {
+      return ErrorAt(
+          params[i].first,
+          StrCat("signature gives parameter ", i, " shape ", declared->ToString(),
+                 " but parameter(", i, ") has shape ", comp.parameter(i)->shape().ToString()));
     }
-    for (size_t i = 0; i < signature.size(); ++i) {
-      const Shape* declared = signature[i].second;
-      if (!declared->Compatible(comp->parameter(i)->shape())) {
-        return ErrorAt(
-            signature[i].first,
-            StrCat("signature gives parameter ", i, " shape ", declared->ToString(),
-                   " but parameter(", i, ") has shape ", comp->parameter(i)->shape().ToString()));
-      }
-    }
-    const Instruction* root = comp->root();
-    if (root != nullptr && !signature_result->Compatible(root->shape())) {
-      return ErrorAt(name_tok, StrCat("signature of '", name, "' gives the result shape ",
-                                      signature_result->ToString(), " but its root '", root->name(),
-                                      "' has shape ", root->shape().ToString()));
-    }
+  }
+  const Instruction* root = comp.root();
+  if (root != nullptr && !signature.result->Compatible(root->shape())) {
+    return ErrorAt(name_tok, StrCat("signature of '", comp.name(), "' gives the result shape ",
+                                    signature.result->ToString(), " but its root '", root->name(),
+                                    "' has shape ", root->shape().ToString()));
   }
   return true;
 }

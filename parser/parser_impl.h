@@ -119,6 +119,15 @@ class Parser {
   bool ParseShapeIndex(std::vector<int64_t>* out);
   bool ParseAliasHeader(bool donors, std::string* out);
   bool ParseComputation();
+  // A computation's written signature: its parameters' names and shapes,
+  // and the result shape.
+  struct Signature {
+    std::vector<std::pair<Token, const Shape*>> parameters;
+    const Shape* result = nullptr;
+  };
+  bool ParseSignature(Signature* signature);
+  bool ParseExecutionThread(Computation* comp);
+  bool CheckSignature(const Signature& signature, const Computation& comp, const Token& name_tok);
   // body ::= '{' instruction+ '}' (after the '{'); `what` names the
   // computation in messages.
   bool ParseBody(Computation* comp, std::string_view what);
