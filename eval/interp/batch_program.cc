@@ -981,20 +981,14 @@ void BatchProgram::PrefetchNextBlock(absl::Span<const void* const> inputs, int64
   }
 }
 
-absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
-                                   absl::Span<void* const> outputs, int64_t n, int64_t first,
-                                   int64_t output_origin, bool stream_outputs, bool same_inputs) {
-  if (inputs.size() != parameter_types_.size() || outputs.size() != result_types_.size()) {
-    return absl::InvalidArgumentError(StrCat("the computation takes ", parameter_types_.size(),
-                                             " parameters and gives ", result_types_.size(),
-                                             " results"));
-  }
-  // A result goes straight into its output unless the output is also an
-  // input (in-place updates: the block's later steps may still read it) or
-  // is streamed (from the register, a block of whole lines at a time).
-  // A streamed result that a chain's last link makes, and nothing else
-  // reads, is streamed by the chain itself (no pass through its register).
-  absl::InlinedVector<bool, 8> write_in_place(outputs.size(), false);
+// A result goes straight into its output unless the output is also an
+// input (in-place updates: the block's later steps may still read it) or
+// is streamed (from the register, a block of whole lines at a time). A
+// streamed result that a chain's last link makes, and nothing else reads,
+// is streamed by the chain itself (no pass through its register).
+void BatchProgram::ChooseInPlaceWrites(absl::Span<const void* const> inputs,
+                                       absl::Span<void* const> outputs, bool stream_outputs,
+                                       absl::Span<bool> write_in_place) {
   for (Chain& chain : chains_) chain.stream = false;
   for (size_t r = 0; r < outputs.size(); ++r) {
     if (!writes_in_place_[r] ||
@@ -1007,6 +1001,56 @@ absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
     write_in_place[r] = true;
     if (stream_outputs) chain->stream = true;
   }
+}
+
+void BatchProgram::LoadBlockInputs(absl::Span<const void* const> inputs, int64_t offset,
+                                   int64_t count, bool fill_scalars) {
+  for (size_t p = 0; p < inputs.size(); ++p) {
+    const int64_t width = ByteWidth(parameter_types_[p]);
+    uint8_t* reg = registers_[parameter_registers_[p]].data();
+    const uint8_t* src = static_cast<const uint8_t*>(inputs[p]);
+    if (reads_in_place_[p]) {
+      // Only raw steps read it: they take the input where it lies.
+      register_data_[parameter_registers_[p]] = const_cast<uint8_t*>(src) + offset * width;
+      continue;
+    }
+    if (parameter_scalar_[p]) {
+      // The same value at every position: filled once per run (it may
+      // differ between runs) and after a resize.
+      if (fill_scalars) FillRepeated(reg, src + parameter_offsets_[p] * width, width, length_);
+      continue;
+    }
+    if (parameter_is_broadcast(static_cast<int64_t>(p))) {
+      Broadcast& b = broadcasts_[p];
+      if (FilledAlready(b, offset, count)) {
+        register_data_[parameter_registers_[p]] = reg;
+        continue;
+      }
+      if (broadcast_in_place_[p]) {
+        // Only raw steps read it: where the block is one contiguous run
+        // of the operand, they take it where it lies.
+        const uint8_t* at = BroadcastInPlace(b, src, width, offset, count);
+        register_data_[parameter_registers_[p]] = at != nullptr ? const_cast<uint8_t*>(at) : reg;
+        if (at != nullptr) continue;
+      }
+      FillBroadcast(b, src, width, offset, count, reg);
+      NoteFill(b, offset, count);
+      continue;
+    }
+    std::memcpy(reg, src + offset * width, count * width);
+  }
+}
+
+absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
+                                   absl::Span<void* const> outputs, int64_t n, int64_t first,
+                                   int64_t output_origin, bool stream_outputs, bool same_inputs) {
+  if (inputs.size() != parameter_types_.size() || outputs.size() != result_types_.size()) {
+    return absl::InvalidArgumentError(StrCat("the computation takes ", parameter_types_.size(),
+                                             " parameters and gives ", result_types_.size(),
+                                             " results"));
+  }
+  absl::InlinedVector<bool, 8> write_in_place(outputs.size(), false);
+  ChooseInPlaceWrites(inputs, outputs, stream_outputs, absl::MakeSpan(write_in_place));
   // Inputs may differ from the last run's: periodic fills start afresh,
   // unless the caller says they are the same.
   if (!same_inputs) ForgetFills();
@@ -1024,42 +1068,7 @@ absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
       resized = true;
       ForgetFills();
     }
-    for (size_t p = 0; p < inputs.size(); ++p) {
-      const int64_t width = ByteWidth(parameter_types_[p]);
-      uint8_t* reg = registers_[parameter_registers_[p]].data();
-      const uint8_t* src = static_cast<const uint8_t*>(inputs[p]);
-      if (reads_in_place_[p]) {
-        // Only raw steps read it: they take the input where it lies.
-        register_data_[parameter_registers_[p]] = const_cast<uint8_t*>(src) + offset * width;
-        continue;
-      }
-      if (parameter_scalar_[p]) {
-        // The same value at every position: filled once per run (it may
-        // differ between runs) and after a resize.
-        if (offset == first || resized) {
-          FillRepeated(reg, src + parameter_offsets_[p] * width, width, length_);
-        }
-        continue;
-      }
-      if (parameter_is_broadcast(static_cast<int64_t>(p))) {
-        Broadcast& b = broadcasts_[p];
-        if (FilledAlready(b, offset, count)) {
-          register_data_[parameter_registers_[p]] = reg;
-          continue;
-        }
-        if (broadcast_in_place_[p]) {
-          // Only raw steps read it: where the block is one contiguous run
-          // of the operand, they take it where it lies.
-          const uint8_t* at = BroadcastInPlace(b, src, width, offset, count);
-          register_data_[parameter_registers_[p]] = at != nullptr ? const_cast<uint8_t*>(at) : reg;
-          if (at != nullptr) continue;
-        }
-        FillBroadcast(b, src, width, offset, count, reg);
-        NoteFill(b, offset, count);
-        continue;
-      }
-      std::memcpy(reg, src + offset * width, count * width);
-    }
+    LoadBlockInputs(inputs, offset, count, offset == first || resized);
     for (Iota& iota : iotas_) {
       if (FilledAlready(iota.broadcast, offset, count)) continue;
       FillBroadcast(iota.broadcast, iota.line.data(), ByteWidth(register_types_[iota.reg]), offset,

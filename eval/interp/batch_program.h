@@ -138,6 +138,15 @@ class BatchProgram {
   absl::Status RunFrom(absl::Span<const void* const> inputs, absl::Span<void* const> outputs,
                        int64_t n, int64_t first, int64_t output_origin, bool stream_outputs,
                        bool same_inputs);
+  // Which results go straight into their outputs (write_in_place[r]),
+  // and which chains stream theirs.
+  void ChooseInPlaceWrites(absl::Span<const void* const> inputs, absl::Span<void* const> outputs,
+                           bool stream_outputs, absl::Span<bool> write_in_place);
+  // The parameters' registers for the `count` positions at `offset`
+  // (scalars filled only where fill_scalars: a run's first block, or after
+  // a resize).
+  void LoadBlockInputs(absl::Span<const void* const> inputs, int64_t offset, int64_t count,
+                       bool fill_scalars);
   // Asks the caches for the streamed inputs of the block at `offset`.
   void PrefetchNextBlock(absl::Span<const void* const> inputs, int64_t offset,
                          int64_t remaining) const;
