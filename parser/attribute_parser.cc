@@ -464,86 +464,7 @@ bool Parser::ParseSharding(Sharding* out, int depth) {
     std::string_view w = tok_.text;
     Token at = tok_;
     Advance();
-    if (w == "replicated" || w == "manual" || w == "unknown" || w == "unreduced") {
-      out->type = w == "replicated" ? Sharding::Type::kReplicated
-                  : w == "manual"   ? Sharding::Type::kManual
-                  : w == "unknown"  ? Sharding::Type::kUnknown
-                                    : Sharding::Type::kUnreduced;
-      have_type = true;
-    } else if (w == "maximal") {
-      if (!AtName("device")) return ErrorExpected("'device=N' after 'maximal'");
-      Advance();
-      if (!Expect(Tok::kEqual, "'=' after 'device'") || !ParseInt(&out->device)) return false;
-      out->type = Sharding::Type::kMaximal;
-      have_type = true;
-    } else if (w == "devices") {
-      if (!Expect(Tok::kEqual, "'=' after 'devices'")) return false;
-      out->type = Sharding::Type::kTiled;
-      have_type = true;
-      // Look ahead: `[dims]<=[..]` (iota) or `[dims]id,id,...`.
-      Token open = tok_;
-      Pos before_open = PrevEnd();
-      // Positive dimensions whose product is at most 2^40 devices.
-      if (!ParseIotaDims(&out->tile_dims, "tile shape")) return false;
-      int64_t n = 1;
-      for (int64_t d : out->tile_dims) n *= d;
-      if (At(Tok::kLess)) {
-        Backtrack(open, before_open);
-        IotaTileAssignment iota;
-        if (!ParseIota(&iota)) return false;
-        out->iota = std::move(iota);
-        out->tile_dims.clear();
-      } else {
-        while (At(Tok::kNumber)) {
-          int64_t d = 0;
-          if (!ParseInt(&d)) return false;
-          out->devices.push_back(d);
-          if (!At(Tok::kComma)) break;
-          Advance();
-        }
-        if (static_cast<int64_t>(out->devices.size()) != n) {
-          return ErrorAt(open, StrCat("tile shape [", StrJoin(out->tile_dims, ","), "] needs ", n,
-                                      " device", n == 1 ? "" : "s", " but ", out->devices.size(),
-                                      out->devices.size() == 1 ? " is" : " are", " listed"));
-        }
-      }
-    } else if (w == "last_tile_dim_replicate") {
-      out->last_tile_dim_replicate = true;
-    } else if (w == "last_tile_dims") {
-      if (!Expect(Tok::kEqual, "'=' after 'last_tile_dims'") ||
-          !Expect(Tok::kLBrace, "'{' to open the list of last tile dims")) {
-        return false;
-      }
-      while (At(Tok::kName)) {
-        out->last_tile_dims.emplace_back(tok_.text);
-        Advance();
-        if (!Consume(Tok::kComma)) break;
-      }
-      if (!Expect(Tok::kRBrace, "',' or '}' in last_tile_dims")) return false;
-    } else if (w == "shard_as" || w == "shard_like") {
-      int64_t g = 0;
-      if (!ParseInt(&g)) return false;
-      out->shard_group = StrCat(w, " ", g);
-    } else if (w == "metadata") {
-      if (!Expect(Tok::kEqual, "'=' after 'metadata'")) return false;
-      if (!ParseShardingMetadata(&out->metadata)) return false;
-    } else {
-      static const std::vector<std::string_view> kWords = {"replicated",
-                                                           "manual",
-                                                           "unknown",
-                                                           "unreduced",
-                                                           "maximal",
-                                                           "devices",
-                                                           "last_tile_dim_replicate",
-                                                           "last_tile_dims",
-                                                           "shard_as",
-                                                           "shard_like",
-                                                           "metadata"};
-      std::string msg = StrCat("unknown sharding keyword '", w, "'");
-      std::string_view close = ClosestMatch(w, kWords);
-      if (!close.empty()) StrAppend(&msg, "; did you mean '", close, "'?");
-      return ErrorAt(at, std::move(msg));
-    }
+    if (!ParseShardingWord(w, at, out, &have_type)) return false;
   }
   if (!have_type) {
     return ErrorHere(
@@ -551,6 +472,99 @@ bool Parser::ParseSharding(Sharding* out, int depth) {
         "devices=[...]..., manual or unknown before '}'");
   }
   return Expect(Tok::kRBrace, "'}' to close the sharding");
+}
+
+// One keyword of a single sharding, read (`w`, at `at`), and what follows
+// it.
+bool Parser::ParseShardingWord(std::string_view w, const Token& at, Sharding* out,
+                               bool* have_type) {
+  if (w == "replicated" || w == "manual" || w == "unknown" || w == "unreduced") {
+    out->type = w == "replicated" ? Sharding::Type::kReplicated
+                : w == "manual"   ? Sharding::Type::kManual
+                : w == "unknown"  ? Sharding::Type::kUnknown
+                                  : Sharding::Type::kUnreduced;
+    *have_type = true;
+  } else if (w == "maximal") {
+    if (!AtName("device")) return ErrorExpected("'device=N' after 'maximal'");
+    Advance();
+    if (!Expect(Tok::kEqual, "'=' after 'device'") || !ParseInt(&out->device)) return false;
+    out->type = Sharding::Type::kMaximal;
+    *have_type = true;
+  } else if (w == "devices") {
+    if (!ParseShardingDevices(out)) return false;
+    *have_type = true;
+  } else if (w == "last_tile_dim_replicate") {
+    out->last_tile_dim_replicate = true;
+  } else if (w == "last_tile_dims") {
+    if (!Expect(Tok::kEqual, "'=' after 'last_tile_dims'") ||
+        !Expect(Tok::kLBrace, "'{' to open the list of last tile dims")) {
+      return false;
+    }
+    while (At(Tok::kName)) {
+      out->last_tile_dims.emplace_back(tok_.text);
+      Advance();
+      if (!Consume(Tok::kComma)) break;
+    }
+    if (!Expect(Tok::kRBrace, "',' or '}' in last_tile_dims")) return false;
+  } else if (w == "shard_as" || w == "shard_like") {
+    int64_t g = 0;
+    if (!ParseInt(&g)) return false;
+    out->shard_group = StrCat(w, " ", g);
+  } else if (w == "metadata") {
+    if (!Expect(Tok::kEqual, "'=' after 'metadata'")) return false;
+    if (!ParseShardingMetadata(&out->metadata)) return false;
+  } else {
+    static const std::vector<std::string_view> kWords = {"replicated",
+                                                         "manual",
+                                                         "unknown",
+                                                         "unreduced",
+                                                         "maximal",
+                                                         "devices",
+                                                         "last_tile_dim_replicate",
+                                                         "last_tile_dims",
+                                                         "shard_as",
+                                                         "shard_like",
+                                                         "metadata"};
+    std::string msg = StrCat("unknown sharding keyword '", w, "'");
+    std::string_view close = ClosestMatch(w, kWords);
+    if (!close.empty()) StrAppend(&msg, "; did you mean '", close, "'?");
+    return ErrorAt(at, std::move(msg));
+  }
+  return true;
+}
+
+// tile_assignment ::= '=' '[' dims ']' ('<=' iota_rest | id (',' id)*)
+bool Parser::ParseShardingDevices(Sharding* out) {
+  if (!Expect(Tok::kEqual, "'=' after 'devices'")) return false;
+  out->type = Sharding::Type::kTiled;
+  // Look ahead: `[dims]<=[..]` (iota) or `[dims]id,id,...`.
+  Token open = tok_;
+  Pos before_open = PrevEnd();
+  // Positive dimensions whose product is at most 2^40 devices.
+  if (!ParseIotaDims(&out->tile_dims, "tile shape")) return false;
+  int64_t n = 1;
+  for (int64_t d : out->tile_dims) n *= d;
+  if (At(Tok::kLess)) {
+    Backtrack(open, before_open);
+    IotaTileAssignment iota;
+    if (!ParseIota(&iota)) return false;
+    out->iota = std::move(iota);
+    out->tile_dims.clear();
+    return true;
+  }
+  while (At(Tok::kNumber)) {
+    int64_t d = 0;
+    if (!ParseInt(&d)) return false;
+    out->devices.push_back(d);
+    if (!At(Tok::kComma)) break;
+    Advance();
+  }
+  if (static_cast<int64_t>(out->devices.size()) != n) {
+    return ErrorAt(open, StrCat("tile shape [", StrJoin(out->tile_dims, ","), "] needs ", n,
+                                " device", n == 1 ? "" : "s", " but ", out->devices.size(),
+                                out->devices.size() == 1 ? " is" : " are", " listed"));
+  }
+  return true;
 }
 
 // aliasing ::= '{' [ '{' index '}' ':' '(' int ',' '{' index '}' [',' kind] ')' ...] '}'

@@ -177,6 +177,8 @@ class Parser {
   bool ParseSliceSpec(SliceSpec* out);
   bool ParseReplicaGroups(ReplicaGroups* out);
   bool ParseSharding(Sharding* out, int depth);
+  bool ParseShardingWord(std::string_view w, const Token& at, Sharding* out, bool* have_type);
+  bool ParseShardingDevices(Sharding* out);
   bool ParseShardingMetadata(std::vector<KeyValues>* out);
   // ---- device lists and meshes (mesh_parser.cc) -----------------------------
   bool ParseIotaDims(std::vector<int64_t>* out, std::string_view what);
