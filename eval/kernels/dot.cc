@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eval/kernels/dot_internal.h"
@@ -162,18 +163,28 @@ struct GemmCall {
 // lhs [k] . rhs [k,n], lhs [k] . rhs [n,k] (contracting rhs dim 1), and
 // lhs [m,k] or [k,m] . rhs [k,n] or [n,k]; no batch dims; nullopt for
 // anything else (the general path checks it).
-std::optional<GemmCall> MatchGemmCall(const Instruction& inst, const Literal& lhs,
-                                      const Literal& rhs) {
+// A dot without batch dims and with one contracting dim on each side:
+// those dims (lhs, rhs); nullopt otherwise.
+std::optional<std::pair<int64_t, int64_t>> SingleContractingDims(const Instruction& inst) {
   if (!inst.GetInts(AttrKind::kLhsBatchDims).empty() ||
       !inst.GetInts(AttrKind::kRhsBatchDims).empty()) {
     return std::nullopt;
   }
   absl::Span<const int64_t> lc = inst.GetInts(AttrKind::kLhsContractingDims);
   absl::Span<const int64_t> rc = inst.GetInts(AttrKind::kRhsContractingDims);
+  if (lc.size() != 1 || rc.size() != 1) return std::nullopt;
+  return std::make_pair(lc[0], rc[0]);
+}
+
+std::optional<GemmCall> MatchGemmCall(const Instruction& inst, const Literal& lhs,
+                                      const Literal& rhs) {
+  const std::optional<std::pair<int64_t, int64_t>> contracting = SingleContractingDims(inst);
+  if (!contracting) return std::nullopt;
+  const int64_t lc[1] = {contracting->first}, rc[1] = {contracting->second};
   absl::Span<const int64_t> l = lhs.shape().dims(), r = rhs.shape().dims();
   absl::Span<const int64_t> out = inst.shape().dims();
-  if (lc.size() != 1 || rc.size() != 1 || l.size() > 2 || r.size() > 2 ||
-      out.size() != l.size() + r.size() - 2 || out.empty() || lc[0] >= 2 || rc[0] >= 2) {
+  if (l.size() > 2 || r.size() > 2 || out.size() != l.size() + r.size() - 2 || out.empty() ||
+      lc[0] < 0 || lc[0] >= 2 || rc[0] < 0 || rc[0] >= 2) {
     return std::nullopt;
   }
   GemmCall c;
@@ -220,15 +231,52 @@ std::optional<absl::StatusOr<Value>> DirectGemm(const Instruction& inst, const L
   return out;
 }
 
-// An 8-bit integer product of two matrices (or a matrix and a vector) on
-// oneDNN's VNNI int8 gemm, where it applies (eval/kernels/gemm_int8.h).
+// lhs [free..., k] or [k, free...] . rhs [k, free...] or [free..., k], no
+// batch dims: one gemm with each side's free dims merged (row-major, so
+// the result [lhs free..., rhs free...] is C as it lies), m and n their
+// products; nullopt for anything else. (A dense layer over [batch, seq,
+// features] activations is one product.)
+std::optional<GemmCall> MatchMergedGemmCall(const Instruction& inst, const Literal& lhs,
+                                            const Literal& rhs) {
+  const std::optional<std::pair<int64_t, int64_t>> contracting = SingleContractingDims(inst);
+  absl::Span<const int64_t> l = lhs.shape().dims(), r = rhs.shape().dims();
+  if (!contracting || l.empty() || r.empty()) return std::nullopt;
+  const int64_t lc[1] = {contracting->first}, rc[1] = {contracting->second};
+  const int64_t lrank = static_cast<int64_t>(l.size()), rrank = static_cast<int64_t>(r.size());
+  if ((lc[0] != 0 && lc[0] != lrank - 1) || (rc[0] != 0 && rc[0] != rrank - 1)) {
+    return std::nullopt;
+  }
+  GemmCall c;
+  c.k = l[lc[0]];
+  if (c.k < 1 || r[rc[0]] != c.k) return std::nullopt;
+  gemm::Dims out;
+  for (int64_t i = 0; i < lrank; ++i) {
+    if (i != lc[0]) out.push_back(l[i]);
+  }
+  for (int64_t i = 0; i < rrank; ++i) {
+    if (i != rc[0]) out.push_back(r[i]);
+  }
+  absl::Span<const int64_t> result = inst.shape().dims();
+  if (!std::equal(result.begin(), result.end(), out.begin(), out.end())) return std::nullopt;
+  c.m = lhs.element_count() / c.k;
+  c.n = rhs.element_count() / c.k;
+  c.trans_a = lrank > 1 && lc[0] == 0;
+  c.lda = c.trans_a ? c.m : c.k;
+  c.trans_b = rrank > 1 && rc[0] == rrank - 1;
+  c.ldb = c.trans_b ? c.k : c.n;
+  c.ldc = c.n;
+  return c;
+}
+
+// An 8-bit integer product that is one gemm on oneDNN's VNNI int8 gemm,
+// where it applies (eval/kernels/gemm_int8.h).
 std::optional<absl::StatusOr<Value>> DirectInt8Gemm(const Instruction& inst, const Literal& lhs,
                                                     const Literal& rhs) {
   const PrimitiveType lt = lhs.element_type(), rt = rhs.element_type();
   const bool bytes = (lt == PrimitiveType::kS8 || lt == PrimitiveType::kU8) &&
                      (rt == PrimitiveType::kS8 || rt == PrimitiveType::kU8);
   if (!bytes || !IsInteger(inst.shape().element_type())) return std::nullopt;
-  const std::optional<GemmCall> c = MatchGemmCall(inst, lhs, rhs);
+  const std::optional<GemmCall> c = MatchMergedGemmCall(inst, lhs, rhs);
   if (!c) return std::nullopt;
   absl::StatusOr<Value> out = NewArrayUninitialized(inst.shape());
   if (!out.ok()) return out;

@@ -148,6 +148,25 @@ TEST_CASE("dot reports operands that do not fit its attributes", "[dot]") {
         "f32[2,4] {{1, 2, 3, 3}, {4, 5, 6, 6}}");
 }
 
+TEST_CASE("dot reports contracting dims out of range before reading by them", "[dot]") {
+  // What the verifier rejects, reaching the kernel under --no-verify: the
+  // direct product paths (f32, and s8 on the int8 gemm) must not index by
+  // a negative dim.
+  for (std::string_view type : {"f32", "s8"}) {
+    for (std::string_view dims : {"lhs_contracting_dims={-1}, rhs_contracting_dims={0}",
+                                  "lhs_contracting_dims={1}, rhs_contracting_dims={-2}"}) {
+      const std::string text =
+          StrCat("ENTRY main {\n  a = ", type, "[2,3] parameter(0)\n  b = ", type,
+                 "[3,4] parameter(1)\n  ROOT d = ", type == "s8" ? "s32" : "f32",
+                 "[2,4] dot(a, b), ", dims, "\n}");
+      INFO(text);
+      ExpectError(EvalRoot(text, {StrCat(type, "[2,3] {{1,2,3},{4,5,6}}"),
+                                  StrCat(type, "[3,4] {{1,2,3,4},{5,6,7,8},{1,1,1,1}}")}),
+                  "of a rank-2 operand");
+    }
+  }
+}
+
 // A random array literal of `type` (f32 or f64) with values in (-1, 1).
 Value RandomArray(PrimitiveType type, std::vector<int64_t> dims, std::mt19937& rng) {
   absl::StatusOr<Literal> lit = Literal::Create(Shape::Array(type, dims));

@@ -293,7 +293,69 @@ absl::StatusOr<Value> GeneralReduce(const Computation& reducer, Operands ops,
 
 }  // namespace
 
+// What the kernels below index by, checked here as well as by the
+// verifier, since a module run with --no-verify reaches them unverified:
+// 2N array operands (N inputs of one shape, N scalar init values), the
+// reduced dims in range and distinct, and each of the N results the
+// inputs' dims less those.
+absl::Status CheckReduceOperands(const Instruction& inst, Operands ops) {
+  if (ops.empty() || ops.size() % 2 != 0) {
+    return absl::InvalidArgumentError(
+        StrCat("reduce takes inputs and as many init values, not ", ops.size(), " operands"));
+  }
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i] == nullptr || !ops[i]->is_array()) {
+      return absl::InvalidArgumentError(StrCat("operand ", i, " of reduce must be an array"));
+    }
+  }
+  const size_t n = ops.size() / 2;
+  absl::Span<const int64_t> dims = ops[0]->array().shape().dims();
+  for (size_t i = 0; i < ops.size(); ++i) {
+    absl::Span<const int64_t> d = ops[i]->array().shape().dims();
+    if (i < n && d != dims) {
+      return absl::InvalidArgumentError(StrCat("reduce input ", i, " has dims {", StrJoin(d, ","),
+                                               "} but input 0 has {", StrJoin(dims, ","), "}"));
+    }
+    if (i >= n && !d.empty()) {
+      return absl::InvalidArgumentError(StrCat("init value ", i - n, " of reduce is not a scalar"));
+    }
+  }
+  const int64_t rank = static_cast<int64_t>(dims.size());
+  std::vector<bool> reduced(dims.size(), false);
+  for (int64_t d : inst.GetInts(AttrKind::kDimensions)) {
+    if (d < 0 || d >= rank) {
+      return absl::InvalidArgumentError(
+          StrCat("reduce dimension ", d, " is out of range for a rank-", rank, " input"));
+    }
+    if (reduced[d]) {
+      return absl::InvalidArgumentError(StrCat("reduce dimension ", d, " appears twice"));
+    }
+    reduced[d] = true;
+  }
+  std::vector<int64_t> kept;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!reduced[d]) kept.push_back(dims[d]);
+  }
+  const Shape& shape = inst.shape();
+  const bool tuple = shape.IsTuple();
+  if ((tuple && shape.tuple_shapes().size() != n) || (!tuple && n != 1)) {
+    return absl::InvalidArgumentError(StrCat("reduce of ", n, " inputs must give ",
+                                             n == 1 ? "an array" : "a tuple of that many", ", not ",
+                                             shape.ToString(false)));
+  }
+  for (size_t k = 0; k < n; ++k) {
+    const Shape& result = tuple ? shape.tuple_shape(k) : shape;
+    if (!result.IsArray() || result.dims() != absl::Span<const int64_t>(kept)) {
+      return absl::InvalidArgumentError(StrCat("reduce result ", result.ToString(false),
+                                               " is not the input dims less the reduced ones {",
+                                               StrJoin(kept, ","), "}"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, KernelContext& ev) {
+  if (absl::Status st = CheckReduceOperands(inst, ops); !st.ok()) return st;
   auto to_apply = Called(inst, AttrKind::kToApply);
   if (!to_apply.ok()) return to_apply.status();
   ReducerOperands matched;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <functional>
 #include <optional>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -99,6 +100,14 @@ struct WindowAxis {
   // Prefix(): the last operand index in output o's window (-1: padding only).
   int64_t PrefixEnd(int64_t o) const { return o - pad_lo + size - 1; }
 };
+
+// What a windowed kernel indexes by, checked there as well as by the
+// verifier (a module run with --no-verify reaches it unverified): at most
+// one window dim per input dim, each with positive size, stride and
+// dilations, and `out_dims` the windows' count along every dim. `what`
+// names the array for the error ("reduce-window result", ...).
+absl::Status CheckWindowDims(const Window& window, absl::Span<const int64_t> in_dims,
+                             absl::Span<const int64_t> out_dims, std::string_view what);
 
 // The axes of `window` over operand dims and output dims. A rank-0 operand
 // gets one axis of extent 1 (its window is the one element).

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -43,6 +44,39 @@
 
 namespace hlo {
 namespace reduction {
+
+absl::Status CheckWindowDims(const Window& window, absl::Span<const int64_t> in_dims,
+                             absl::Span<const int64_t> out_dims, std::string_view what) {
+  const size_t rank = in_dims.size();
+  if (window.size() > rank) {
+    return absl::InvalidArgumentError(
+        StrCat("the window has ", window.size(), " dims but the input has rank ", rank));
+  }
+  // Past this, a window's reach or count would overflow.
+  constexpr int64_t kMost = int64_t{1} << 40;
+  std::vector<int64_t> want(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    const WindowDim w = d < window.size() ? window[d] : WindowDim{};
+    for (int64_t v : {w.size, w.stride, w.base_dilation, w.window_dilation}) {
+      if (v < 1 || v > kMost) {
+        return absl::InvalidArgumentError(StrCat("window dim ", d, " has a size, stride or ",
+                                                 "dilation of ", v, ", not 1 to 2^40"));
+      }
+    }
+    if (std::abs(w.padding_low) > kMost || std::abs(w.padding_high) > kMost) {
+      return absl::InvalidArgumentError(StrCat("window dim ", d, " pads past 2^40"));
+    }
+    const int64_t dilated = in_dims[d] == 0 ? 0 : (in_dims[d] - 1) * w.base_dilation + 1;
+    const int64_t padded = dilated + w.padding_low + w.padding_high;
+    const int64_t reach = (w.size - 1) * w.window_dilation + 1;
+    want[d] = padded < reach ? 0 : (padded - reach) / w.stride + 1;
+  }
+  if (out_dims != absl::Span<const int64_t>(want)) {
+    return absl::InvalidArgumentError(StrCat(what, " has dims {", StrJoin(out_dims, ","),
+                                             "} but the windows give {", StrJoin(want, ","), "}"));
+  }
+  return absl::OkStatus();
+}
 
 std::vector<WindowAxis> WindowAxes(const Window& window, absl::Span<const int64_t> in_dims,
                                    absl::Span<const int64_t> out_dims) {
@@ -1022,7 +1056,48 @@ absl::Status GeneralReduceWindow(const Computation& reducer, Operands ops,
 
 }  // namespace
 
+// reduce-window's operands and result, checked as CheckReduceOperands
+// checks reduce's: N inputs of one shape, N scalar init values, and N
+// results of the windows' dims.
+absl::Status CheckReduceWindowOperands(const Instruction& inst, Operands ops) {
+  if (ops.empty() || ops.size() % 2 != 0) {
+    return absl::InvalidArgumentError(StrCat(
+        "reduce-window takes inputs and as many init values, not ", ops.size(), " operands"));
+  }
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i] == nullptr || !ops[i]->is_array()) {
+      return absl::InvalidArgumentError(
+          StrCat("operand ", i, " of reduce-window must be an array"));
+    }
+  }
+  const size_t n = ops.size() / 2;
+  absl::Span<const int64_t> dims = ops[0]->array().shape().dims();
+  for (size_t i = 1; i < ops.size(); ++i) {
+    absl::Span<const int64_t> d = ops[i]->array().shape().dims();
+    if (i < n ? d != dims : !d.empty()) {
+      return absl::InvalidArgumentError(StrCat("operand ", i, " of reduce-window has dims {",
+                                               StrJoin(d, ","), "}, not ",
+                                               i < n ? "input 0's" : "a scalar's"));
+    }
+  }
+  const Shape& shape = inst.shape();
+  if (shape.IsTuple() ? shape.tuple_shapes().size() != n : n != 1) {
+    return absl::InvalidArgumentError(
+        StrCat("reduce-window of ", n, " inputs gives ", shape.ToString(false)));
+  }
+  const Window window = inst.window() ? *inst.window() : Window{};
+  for (size_t i = 0; i < n; ++i) {
+    const Shape& result = shape.IsTuple() ? shape.tuple_shape(static_cast<int64_t>(i)) : shape;
+    if (!result.IsArray()) {
+      return absl::InvalidArgumentError("a reduce-window result must be an array");
+    }
+    HLO_RETURN_IF_ERROR(CheckWindowDims(window, dims, result.dims(), "the reduce-window result"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Value> EvalReduceWindow(const Instruction& inst, Operands ops, KernelContext& ev) {
+  HLO_RETURN_IF_ERROR(CheckReduceWindowOperands(inst, ops));
   auto to_apply = Called(inst, AttrKind::kToApply);
   if (!to_apply.ok()) return to_apply.status();
   ReducerOperands matched;

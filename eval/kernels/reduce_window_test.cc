@@ -335,7 +335,7 @@ TEST_CASE(
               SelectExpansion(StrCat("sy", n), selects[c].first, selects[c].second, {"s32"}));
     const std::string tx =
         "(f32[2,4,5,21], s32[2,4,5,21], s32[2,4,5,21], f32[2,4,5,21], s64[2,4,5,21])";
-    const std::string ty = "(f32[3,4,3,16], s32[3,4,3,16], s32[3,4,3,16])";
+    const std::string ty = "(f32[3,4,4,16], s32[3,4,4,16], s32[3,4,4,16])";
     StrAppend(&body, "  rx", n, " = ", tx,
               " reduce-window(x, i, j, f, l, ten, z, z, zf, zl), window={size=1x3x3x1 "
               "stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, to_apply=sx",

@@ -21,6 +21,7 @@
 #include "eval/type_dispatch.h"
 #include "eval/vector_clones.h"
 #include "ir/compare_order.h"
+#include "ir/status_macros.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -335,9 +336,24 @@ absl::StatusOr<Value> EvalSelectAndScatter(const Instruction& inst, Operands ops
   if (!select.ok()) return select.status();
   auto scatter = Called(inst, AttrKind::kScatter);
   if (!scatter.ok()) return scatter.status();
+  // What the loops index by (see CheckWindowDims): the source has the
+  // windows' dims, the result the operand's, the init value is a scalar.
+  if (ops.size() != 3 || !ops[0]->is_array() || !ops[1]->is_array() || !ops[2]->is_array()) {
+    return absl::InvalidArgumentError("select-and-scatter takes three arrays");
+  }
   const Literal& operand = ops[0]->array();
   const Literal& source = ops[1]->array();
   const Literal& init = ops[2]->array();
+  HLO_RETURN_IF_ERROR(CheckWindowDims(inst.window() ? *inst.window() : Window{},
+                                      operand.shape().dims(), source.shape().dims(),
+                                      "the select-and-scatter source"));
+  if (!inst.shape().IsArray() || inst.shape().dims() != operand.shape().dims() ||
+      init.shape().rank() != 0) {
+    return absl::InvalidArgumentError(
+        StrCat("select-and-scatter of ", operand.shape().ToString(false), " gives ",
+               inst.shape().ToString(false), " from init ", init.shape().ToString(false),
+               ": the result must have the operand's dims and the init be a scalar"));
+  }
   auto out = NewArray(inst.shape());
   if (!out.ok()) return out.status();
   Literal& dst = out->mutable_array();

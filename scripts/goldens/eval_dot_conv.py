@@ -430,7 +430,10 @@ def _(c):
     # The operands reach the types' extremes.
     assert min(a1.min(), b1.min(), b2.min(), a3.min()) == -128
     assert max(a1.max(), b1.max()) == 127 and max(a2.max(), b3.max(), a4.max()) == 255
-    ys = [(a1 @ b1, "s32"), (a2 @ b2.T, "s32"), (a3.T @ b3, "s8"), (a4 @ b4, "s64")]
+    a5 = operand((256, 520), (7, 3, 5), True)  # reshaped to [4, 64, 520]
+    b5 = operand((256, 520), (5, 8, 13), True)  # reshaped to [8, 32, 520]
+    ys = [(a1 @ b1, "s32"), (a2 @ b2.T, "s32"), (a3.T @ b3, "s8"), (a4 @ b4, "s64"),
+          (a5 @ b5.T, "s32")]  # y5 [4,64,8,32] read back as [256, 256]
     wrapped = [np.vectorize(lambda v, t=t: wrap(t, int(v)), otypes=[np.int64])(y)
                for y, t in ys]
     sums = []
