@@ -14,6 +14,10 @@ Modes (default: text, json, inputs; `semantics` is slower and opt-in):
   replaced, removed or duplicated, through `hlo-opt --input-format=json -O`.
 * inputs: hlo-run on testdata/eval/data_parameters.hlo with damaged literal
   text and .npy input files.
+* unverified: one attribute's integers (dims, dimensions, index, the dot
+  and gather/scatter dim lists, ...) or one instruction's result dims of a
+  testdata/eval module changed, run by `hlo-run --no-verify`: the kernels
+  meet what the verifier would reject and must report it, not crash.
 * semantics: edits that keep a module well formed more often (opcodes,
   compare directions, constants, operands swapped or replaced); a module
   hlo-run runs must give the same result after `hlo-opt -O` and after
@@ -68,6 +72,52 @@ def modules():
             if "HloModule" in part or "ENTRY" in part:
                 out.append((f"{os.path.relpath(path, TESTDATA)}#{i}", part))
     return out
+
+
+# An attribute of integers (one, or a {list}), and an instruction's result
+# dims (parameters left alone: their shapes are the inputs').
+INT_ATTRIBUTE = re.compile(
+    r"((?:dims|dimensions|dimension|index|iota_dimension|feature_index|split_dimension|"
+    r"lhs_contracting_dims|rhs_contracting_dims|lhs_batch_dims|rhs_batch_dims|offset_dims|"
+    r"collapsed_slice_dims|start_index_map|index_vector_dim|update_window_dims|"
+    r"inserted_window_dims|scatter_dims_to_operand_dims|slice_sizes|dynamic_slice_sizes|"
+    r"permutation|operand_batching_dims|start_indices_batching_dims|input_batching_dims|"
+    r"scatter_indices_batching_dims)=)(\{[-0-9, ]*\}|-?\d+)")
+RESULT_DIMS = re.compile(r"^\s*(?:ROOT\s+)?%?[\w.\-]+\s*=\s*\(?[a-z0-9]+\[([0-9,]*)\]", re.M)
+
+
+def mutate_unverified(rng, t):
+    """One attribute's integers or one result's dims changed (see the modes)."""
+    attrs = list(INT_ATTRIBUTE.finditer(t))
+    results = [m for m in RESULT_DIMS.finditer(t)
+               if "parameter(" not in t[m.end():t.find("\n", m.end())]]
+    if attrs and (not results or rng.random() < 0.5):
+        m = rng.choice(attrs)
+        value, new = m.group(2), str(rng.choice([-1, -2, 7, 100, 1 << 40, 0]))
+        if value.startswith("{"):
+            nums = [x for x in value[1:-1].split(",") if x.strip()]
+            k = rng.random()
+            if nums and k < 0.6:
+                nums[rng.randrange(len(nums))] = new
+            elif nums and k < 0.8:
+                nums.pop(rng.randrange(len(nums)))
+            else:
+                nums.insert(rng.randint(0, len(nums)), new)
+            new = "{" + ",".join(nums) + "}"
+        return t[:m.start(2)] + new + t[m.end(2):]
+    if not results:
+        return t
+    m = rng.choice(results)
+    dims = [d for d in m.group(1).split(",") if d]
+    k = rng.random()
+    if dims and k < 0.5:
+        i = rng.randrange(len(dims))
+        dims[i] = str(rng.choice([0, 1, 2, 3, 5, 64, int(dims[i]) + 1]))
+    elif dims and k < 0.75:
+        dims.pop(rng.randrange(len(dims)))
+    else:
+        dims.insert(rng.randint(0, len(dims)), str(rng.choice([1, 2, 3])))
+    return t[:m.start(1)] + ",".join(dims) + t[m.end(1):]
 
 
 def mutate_text(rng, t):
@@ -210,7 +260,8 @@ def main():
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
     ap.add_argument("--cases", type=int, default=100, help="cases per mode")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--mode", action="append", choices=["text", "json", "inputs", "semantics"])
+    ap.add_argument("--mode", action="append",
+                    choices=["text", "json", "inputs", "unverified", "semantics"])
     ap.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "hlo-fuzz"))
     ap.add_argument("--timeout", type=float, default=TIMEOUT,
                     help="seconds a tool may take on one case (more for sanitized builds)")
@@ -259,6 +310,9 @@ def main():
             # module is then skipped, as hlo-run fails before the passes).
             semantics_check.RUN_ARGS += ["--max-iterations", "10000", "--max-memory", "1000000000"]
             semantics_check.TIMEOUT = TIMEOUT
+        if mode == "unverified":
+            runnable = [(label, text) for label, text in seeds
+                        if label.startswith("eval/") and "RUN-ERROR" not in text]
         if mode == "inputs":
             import numpy as np
             ev = os.path.join(TESTDATA, "eval")
@@ -319,6 +373,16 @@ def main():
                 if bad:
                     found("inputs", "data_parameters", msg,
                           [(".p0.txt", t.encode("utf-8", errors="replace")), (".p1.npy", bytes(b))])
+            elif mode == "unverified":
+                label, text = rng.choice(runnable)
+                data = mutate_unverified(rng, text).encode()
+                with open(path, "wb") as f:
+                    f.write(data)
+                bad, msg = run([os.path.join(bindir, "hlo-run"), path, "--no-verify",
+                                "--random-inputs", "--max-memory", "1000000000",
+                                "--max-iterations", "10000", "-o", os.devnull])
+                if bad:
+                    found("unverified", label, msg, [(".hlo", data)])
             else:
                 label, text = rng.choice(runnable)
                 mutated = mutate_semantics(rng, text)
