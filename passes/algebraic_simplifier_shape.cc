@@ -25,6 +25,17 @@ bool IsIdentityPermutation(absl::Span<const int64_t> perm) {
 
 bool SameDims(const Shape& a, const Shape& b) { return a.dims() == b.dims(); }
 
+// Whether every dim is in [0, rank) and none repeats (a module run
+// unverified may hold others).
+bool DimsInRange(absl::Span<const int64_t> dims, int64_t rank) {
+  std::vector<bool> seen(static_cast<size_t>(std::max<int64_t>(rank, 0)), false);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= rank || seen[d]) return false;
+    seen[d] = true;
+  }
+  return true;
+}
+
 // A broadcast of a rank-0 value: any reshape or transpose of it is the same
 // scalar broadcast to the new shape.
 Instruction* ScalarBroadcastOperand(const Instruction* x) {
@@ -47,7 +58,9 @@ Instruction* ReshapeOfBroadcast(Context& ctx, Instruction* inst, Instruction* b)
   std::vector<int64_t> dims = Dims(b);
   const Shape& from = b->shape();
   const Shape& to = inst->shape();
-  if (static_cast<int64_t>(dims.size()) != y->shape().rank()) return nullptr;
+  if (static_cast<int64_t>(dims.size()) != y->shape().rank() || !DimsInRange(dims, from.rank())) {
+    return nullptr;
+  }
   for (int64_t d : y->shape().dims()) {
     if (d == 1) return nullptr;
   }
@@ -97,13 +110,19 @@ bool TransposeIsReshape(const Shape& operand, absl::Span<const int64_t> perm) {
 Instruction* SimplifyTranspose(Context& ctx, Instruction* inst) {
   Instruction* x = inst->operand(0);
   std::vector<int64_t> perm = Dims(inst);
-  if (static_cast<int64_t>(perm.size()) != x->shape().rank()) return nullptr;
+  if (static_cast<int64_t>(perm.size()) != x->shape().rank() ||
+      !DimsInRange(perm, x->shape().rank())) {
+    return nullptr;
+  }
   if (IsIdentityPermutation(perm)) return x;
   if (x->opcode() == Opcode::kTranspose) {
     // out[i] = x[perm[i]] = y[inner[perm[i]]].
     std::vector<int64_t> inner = Dims(x);
     Instruction* y = x->operand(0);
-    if (static_cast<int64_t>(inner.size()) != y->shape().rank()) return nullptr;
+    if (static_cast<int64_t>(inner.size()) != y->shape().rank() ||
+        !DimsInRange(inner, y->shape().rank())) {
+      return nullptr;
+    }
     std::vector<int64_t> composed(perm.size());
     for (size_t i = 0; i < perm.size(); ++i) composed[i] = inner[perm[i]];
     if (IsIdentityPermutation(composed)) return y;
@@ -119,13 +138,19 @@ Instruction* SimplifyTranspose(Context& ctx, Instruction* inst) {
 Instruction* SimplifyBroadcast(Context& ctx, Instruction* inst) {
   Instruction* x = inst->operand(0);
   std::vector<int64_t> dims = Dims(inst);
-  if (static_cast<int64_t>(dims.size()) != x->shape().rank()) return nullptr;
+  if (static_cast<int64_t>(dims.size()) != x->shape().rank() ||
+      !DimsInRange(dims, inst->shape().rank())) {
+    return nullptr;
+  }
   if (SameDims(x->shape(), inst->shape()) && IsIdentityPermutation(dims)) return x;
   if (x->opcode() == Opcode::kBroadcast) {
     // y dim i -> x dim inner[i] -> result dim dims[inner[i]].
     Instruction* y = x->operand(0);
     std::vector<int64_t> inner = Dims(x);
-    if (static_cast<int64_t>(inner.size()) != y->shape().rank()) return nullptr;
+    if (static_cast<int64_t>(inner.size()) != y->shape().rank() ||
+        !DimsInRange(inner, x->shape().rank())) {
+      return nullptr;
+    }
     std::vector<int64_t> composed(inner.size());
     for (size_t i = 0; i < inner.size(); ++i) composed[i] = dims[inner[i]];
     if (SameDims(y->shape(), inst->shape()) && IsIdentityPermutation(composed)) return y;

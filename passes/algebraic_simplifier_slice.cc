@@ -156,6 +156,10 @@ Instruction* SimplifyConcatenate(Context& ctx, Instruction* inst) {
   auto dims = inst->GetInts(AttrKind::kDimensions);
   if (dims.size() != 1 || dims[0] < 0 || dims[0] >= inst->shape().rank()) return nullptr;
   int64_t d = dims[0];
+  // (Operands of another rank: a module run unverified.)
+  for (const Instruction* op : inst->operands()) {
+    if (!op->shape().IsArray() || op->shape().rank() != inst->shape().rank()) return nullptr;
+  }
   if (inst->operand_count() == 1) return inst->operand(0);
   // An operand that is itself a concatenate along d: splice its operands.
   for (Instruction* op : inst->operands()) {

@@ -20,9 +20,13 @@
 namespace hlo {
 namespace {
 
-bool AllUsersGte(const Instruction* inst) {
+// Whether every user of `inst` is a get-tuple-element of an element below
+// n (an index past the state, in a module run unverified, leaves it alone).
+bool AllUsersGte(const Instruction* inst, int64_t n) {
   for (const Instruction* u : inst->users()) {
     if (u->opcode() != Opcode::kGetTupleElement) return false;
+    const int64_t k = u->GetInt(AttrKind::kIndex, -1);
+    if (k < 0 || k >= n) return false;
   }
   return true;
 }
@@ -121,7 +125,9 @@ bool RemoveDeadLoopState(Module& module, Computation& comp, Instruction* loop,
                          const absl::flat_hash_map<const Computation*, int>& calls,
                          absl::flat_hash_set<const Instruction*>& dead) {
   const Shape& shape = loop->shape();
-  if (!shape.IsTuple() || loop == comp.root() || !AllUsersGte(loop)) return false;
+  if (!shape.IsTuple() || loop == comp.root() || !AllUsersGte(loop, shape.tuple_size())) {
+    return false;
+  }
   const std::vector<Computation*> c = ComputationsOf(loop, AttrKind::kCondition);
   const std::vector<Computation*> b = ComputationsOf(loop, AttrKind::kBody);
   Computation* cond = c[0];
@@ -133,8 +139,10 @@ bool RemoveDeadLoopState(Module& module, Computation& comp, Instruction* loop,
   if (cond == body || count(cond) != 1 || count(body) != 1) return false;
   const int64_t n = shape.tuple_size();
   Instruction* root = body->root();
+  const Shape& init_shape = loop->operand(0)->shape();
   if (root->opcode() != Opcode::kTuple || root->operand_count() != n || !root->users().empty() ||
-      !AllUsersGte(body->parameter(0)) || !AllUsersGte(cond->parameter(0)) ||
+      !init_shape.IsTuple() || init_shape.tuple_size() != n ||
+      !AllUsersGte(body->parameter(0), n) || !AllUsersGte(cond->parameter(0), n) ||
       !ControlRelated(*body).empty() || !ControlRelated(*cond).empty()) {
     return false;
   }

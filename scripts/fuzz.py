@@ -16,8 +16,9 @@ Modes (default: text, json, inputs; `semantics` is slower and opt-in):
   text and .npy input files.
 * unverified: one attribute's integers (dims, dimensions, index, the dot
   and gather/scatter dim lists, ...) or one instruction's result dims of a
-  testdata/eval module changed, run by `hlo-run --no-verify`: the kernels
-  meet what the verifier would reject and must report it, not crash.
+  testdata/eval module changed, run by `hlo-run --no-verify` and
+  `hlo-opt --no-verify -O`: the kernels and passes meet what the verifier
+  would reject and must report it or leave it alone, not crash.
 * semantics: edits that keep a module well formed more often (opcodes,
   compare directions, constants, operands swapped or replaced); a module
   hlo-run runs must give the same result after `hlo-opt -O` and after
@@ -312,7 +313,7 @@ def main():
             semantics_check.TIMEOUT = TIMEOUT
         if mode == "unverified":
             runnable = [(label, text) for label, text in seeds
-                        if label.startswith("eval/") and "RUN-ERROR" not in text]
+                        if label.startswith(("eval/", "passes/")) and "RUN-ERROR" not in text]
         if mode == "inputs":
             import numpy as np
             ev = os.path.join(TESTDATA, "eval")
@@ -378,11 +379,19 @@ def main():
                 data = mutate_unverified(rng, text).encode()
                 with open(path, "wb") as f:
                     f.write(data)
-                bad, msg = run([os.path.join(bindir, "hlo-run"), path, "--no-verify",
-                                "--random-inputs", "--max-memory", "1000000000",
-                                "--max-iterations", "10000", "-o", os.devnull])
-                if bad:
-                    found("unverified", label, msg, [(".hlo", data)])
+                # (passes/ modules may need inputs of unbounded shapes: -O only.)
+                commands = [[os.path.join(bindir, "hlo-opt"), path, "--no-verify", "-O", "-o",
+                             os.devnull]]
+                if label.startswith("eval/"):
+                    commands.append([os.path.join(bindir, "hlo-run"), path, "--no-verify",
+                                     "--random-inputs", "--max-memory", "1000000000",
+                                     "--max-iterations", "10000", "-o", os.devnull])
+                for cmd in commands:
+                    bad, msg = run(cmd)
+                    if bad:
+                        found("unverified", label, f"{os.path.basename(cmd[0])}: {msg}",
+                              [(".hlo", data)])
+                        break
             else:
                 label, text = rng.choice(runnable)
                 mutated = mutate_semantics(rng, text)
