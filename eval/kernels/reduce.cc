@@ -7,6 +7,7 @@
 // the evaluator. reduce-window: eval/kernels/reduce_window.cc; select-and-scatter:
 // eval/kernels/select_and_scatter.cc.
 #include <algorithm>
+#include <functional>
 #include <type_traits>
 
 #include "eval/denormals.h"
@@ -18,6 +19,7 @@
 #include "eval/kernels/scalar_apply.h"
 #include "eval/type_dispatch.h"
 #include "ir/computation.h"
+#include "ir/status_macros.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -293,19 +295,14 @@ absl::StatusOr<Value> GeneralReduce(const Computation& reducer, Operands ops,
 
 }  // namespace
 
-// What the kernels below index by, checked here as well as by the
-// verifier, since a module run with --no-verify reaches them unverified:
-// 2N array operands (N inputs of one shape, N scalar init values), the
-// reduced dims in range and distinct, and each of the N results the
-// inputs' dims less those.
-absl::Status CheckReduceOperands(const Instruction& inst, Operands ops) {
+absl::Status CheckInputsAndInits(std::string_view op, Operands ops) {
   if (ops.empty() || ops.size() % 2 != 0) {
     return absl::InvalidArgumentError(
-        StrCat("reduce takes inputs and as many init values, not ", ops.size(), " operands"));
+        StrCat(op, " takes inputs and as many init values, not ", ops.size(), " operands"));
   }
   for (size_t i = 0; i < ops.size(); ++i) {
     if (ops[i] == nullptr || !ops[i]->is_array()) {
-      return absl::InvalidArgumentError(StrCat("operand ", i, " of reduce must be an array"));
+      return absl::InvalidArgumentError(StrCat("operand ", i, " of ", op, " must be an array"));
     }
   }
   const size_t n = ops.size() / 2;
@@ -313,13 +310,43 @@ absl::Status CheckReduceOperands(const Instruction& inst, Operands ops) {
   for (size_t i = 0; i < ops.size(); ++i) {
     absl::Span<const int64_t> d = ops[i]->array().shape().dims();
     if (i < n && d != dims) {
-      return absl::InvalidArgumentError(StrCat("reduce input ", i, " has dims {", StrJoin(d, ","),
+      return absl::InvalidArgumentError(StrCat(op, " input ", i, " has dims {", StrJoin(d, ","),
                                                "} but input 0 has {", StrJoin(dims, ","), "}"));
     }
     if (i >= n && !d.empty()) {
-      return absl::InvalidArgumentError(StrCat("init value ", i - n, " of reduce is not a scalar"));
+      return absl::InvalidArgumentError(
+          StrCat("init value ", i - n, " of ", op, " is not a scalar"));
     }
   }
+  return absl::OkStatus();
+}
+
+absl::Status CheckResultShapes(std::string_view op, const Shape& shape, size_t n,
+                               const std::function<absl::Status(const Shape&)>& check) {
+  const bool tuple = shape.IsTuple();
+  if ((tuple && shape.tuple_shapes().size() != n) || (!tuple && n != 1)) {
+    return absl::InvalidArgumentError(StrCat(op, " of ", n, " inputs must give ",
+                                             n == 1 ? "an array" : "a tuple of that many", ", not ",
+                                             shape.ToString(false)));
+  }
+  for (size_t k = 0; k < n; ++k) {
+    const Shape& result = tuple ? shape.tuple_shape(static_cast<int64_t>(k)) : shape;
+    if (!result.IsArray()) {
+      return absl::InvalidArgumentError(StrCat("a ", op, " result must be an array"));
+    }
+    HLO_RETURN_IF_ERROR(check(result));
+  }
+  return absl::OkStatus();
+}
+
+// What the kernels below index by, checked here as well as by the
+// verifier, since a module run with --no-verify reaches them unverified:
+// 2N array operands (N inputs of one shape, N scalar init values), the
+// reduced dims in range and distinct, and each of the N results the
+// inputs' dims less those.
+absl::Status CheckReduceOperands(const Instruction& inst, Operands ops) {
+  HLO_RETURN_IF_ERROR(CheckInputsAndInits("reduce", ops));
+  absl::Span<const int64_t> dims = ops[0]->array().shape().dims();
   const int64_t rank = static_cast<int64_t>(dims.size());
   std::vector<bool> reduced(dims.size(), false);
   for (int64_t d : inst.GetInts(AttrKind::kDimensions)) {
@@ -336,22 +363,12 @@ absl::Status CheckReduceOperands(const Instruction& inst, Operands ops) {
   for (int64_t d = 0; d < rank; ++d) {
     if (!reduced[d]) kept.push_back(dims[d]);
   }
-  const Shape& shape = inst.shape();
-  const bool tuple = shape.IsTuple();
-  if ((tuple && shape.tuple_shapes().size() != n) || (!tuple && n != 1)) {
-    return absl::InvalidArgumentError(StrCat("reduce of ", n, " inputs must give ",
-                                             n == 1 ? "an array" : "a tuple of that many", ", not ",
-                                             shape.ToString(false)));
-  }
-  for (size_t k = 0; k < n; ++k) {
-    const Shape& result = tuple ? shape.tuple_shape(k) : shape;
-    if (!result.IsArray() || result.dims() != absl::Span<const int64_t>(kept)) {
-      return absl::InvalidArgumentError(StrCat("reduce result ", result.ToString(false),
-                                               " is not the input dims less the reduced ones {",
-                                               StrJoin(kept, ","), "}"));
-    }
-  }
-  return absl::OkStatus();
+  return CheckResultShapes("reduce", inst.shape(), ops.size() / 2, [&](const Shape& result) {
+    if (result.dims() == absl::Span<const int64_t>(kept)) return absl::OkStatus();
+    return absl::InvalidArgumentError(StrCat("reduce result ", result.ToString(false),
+                                             " is not the input dims less the reduced ones {",
+                                             StrJoin(kept, ","), "}"));
+  });
 }
 
 absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, KernelContext& ev) {

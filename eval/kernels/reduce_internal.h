@@ -101,6 +101,15 @@ struct WindowAxis {
   int64_t PrefixEnd(int64_t o) const { return o - pad_lo + size - 1; }
 };
 
+// The operands of reduce and reduce-window (`op`), checked in the kernels
+// as well as by the verifier (a module run with --no-verify reaches them
+// unverified): 2N arrays, N inputs of one shape and N scalar init values.
+absl::Status CheckInputsAndInits(std::string_view op, Operands ops);
+// Their result `shape`: an array for one input, a tuple of N arrays for N,
+// each passing `check`.
+absl::Status CheckResultShapes(std::string_view op, const Shape& shape, size_t n,
+                               const std::function<absl::Status(const Shape&)>& check);
+
 // What a windowed kernel indexes by, checked there as well as by the
 // verifier (a module run with --no-verify reaches it unverified): at most
 // one window dim per input dim, each with positive size, stride and

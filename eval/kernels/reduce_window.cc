@@ -1060,40 +1060,12 @@ absl::Status GeneralReduceWindow(const Computation& reducer, Operands ops,
 // checks reduce's: N inputs of one shape, N scalar init values, and N
 // results of the windows' dims.
 absl::Status CheckReduceWindowOperands(const Instruction& inst, Operands ops) {
-  if (ops.empty() || ops.size() % 2 != 0) {
-    return absl::InvalidArgumentError(StrCat(
-        "reduce-window takes inputs and as many init values, not ", ops.size(), " operands"));
-  }
-  for (size_t i = 0; i < ops.size(); ++i) {
-    if (ops[i] == nullptr || !ops[i]->is_array()) {
-      return absl::InvalidArgumentError(
-          StrCat("operand ", i, " of reduce-window must be an array"));
-    }
-  }
-  const size_t n = ops.size() / 2;
-  absl::Span<const int64_t> dims = ops[0]->array().shape().dims();
-  for (size_t i = 1; i < ops.size(); ++i) {
-    absl::Span<const int64_t> d = ops[i]->array().shape().dims();
-    if (i < n ? d != dims : !d.empty()) {
-      return absl::InvalidArgumentError(StrCat("operand ", i, " of reduce-window has dims {",
-                                               StrJoin(d, ","), "}, not ",
-                                               i < n ? "input 0's" : "a scalar's"));
-    }
-  }
-  const Shape& shape = inst.shape();
-  if (shape.IsTuple() ? shape.tuple_shapes().size() != n : n != 1) {
-    return absl::InvalidArgumentError(
-        StrCat("reduce-window of ", n, " inputs gives ", shape.ToString(false)));
-  }
+  HLO_RETURN_IF_ERROR(CheckInputsAndInits("reduce-window", ops));
   const Window window = inst.window() ? *inst.window() : Window{};
-  for (size_t i = 0; i < n; ++i) {
-    const Shape& result = shape.IsTuple() ? shape.tuple_shape(static_cast<int64_t>(i)) : shape;
-    if (!result.IsArray()) {
-      return absl::InvalidArgumentError("a reduce-window result must be an array");
-    }
-    HLO_RETURN_IF_ERROR(CheckWindowDims(window, dims, result.dims(), "the reduce-window result"));
-  }
-  return absl::OkStatus();
+  absl::Span<const int64_t> dims = ops[0]->array().shape().dims();
+  return CheckResultShapes("reduce-window", inst.shape(), ops.size() / 2, [&](const Shape& result) {
+    return CheckWindowDims(window, dims, result.dims(), "the reduce-window result");
+  });
 }
 
 absl::StatusOr<Value> EvalReduceWindow(const Instruction& inst, Operands ops, KernelContext& ev) {
