@@ -294,6 +294,32 @@ Token Lexer::BadByte(const char* p) {
   }
 }
 
+// A number's first bytes: a digit, a sign before a digit, .5, -.5 or +.5.
+static bool StartsNumber(const char* p, const char* end) {
+  const char c = *p;
+  if (IsDigit(c)) return true;
+  const bool sign = c == '-' || c == '+';
+  if ((sign || c == '.') && p + 1 < end && IsDigit(p[1])) return true;
+  return sign && p + 2 < end && p[1] == '.' && IsDigit(p[2]);
+}
+
+// A number's remaining bytes: digits, letters, '.', and signs (exponents,
+// inf) except a '-' that starts '->'.
+static const char* NumberEnd(const char* p, const char* end) {
+  while (p < end) {
+    const char d = *p;
+    if (IsDigit(d) || IsNameStart(d) || d == '.') {
+      ++p;
+    } else if ((d == '-' || d == '+') && !(d == '-' && p + 1 < end && p[1] == '>')) {
+      ++p;
+    } else {
+      break;
+    }
+  }
+  return p;
+}
+
+// token ::= '%'? name | '-' name | number | string | punctuation
 Token Lexer::Next() {
   // Tokens are mostly separated by one space or nothing.
   if (p_ < end_ && *p_ == ' ') ++p_;
@@ -304,82 +330,72 @@ Token Lexer::Next() {
   }
   if (p_ >= end_) return Make(Tok::kEof, p_, p_);
   const char* start = p_;
-  char c = *p_;
-  bool word = false;  // a name or number was read into [start, p_)
+  const char c = *p_;
   Token t;
-  if (c == '%' || IsNameStart(c)) {
-    ++p_;
-    p_ = NameEnd(p_, end_);
+  if (c == '%' || IsNameStart(c) || (c == '-' && p_ + 1 < end_ && IsNameStart(p_[1]))) {
+    // A name; -inf and -nan are names with their sign.
+    p_ = NameEnd(p_ + 1, end_);
     if (c == '%' && p_ == start + 1) {
       if (p_ < end_ && !IsTokenByte(*p_)) return BadByte(p_);
       return MakeError(start, p_, "expected a name after '%'");
     }
     t = Make(Tok::kName, start, p_);
-    word = true;
-  } else if (c == '-' && p_ + 1 < end_ && IsNameStart(p_[1])) {
-    // -inf, -nan: a name with its sign.
-    ++p_;
-    p_ = NameEnd(p_, end_);
-    t = Make(Tok::kName, start, p_);
-    word = true;
-  } else if (IsDigit(c) || ((c == '-' || c == '+') && p_ + 1 < end_ && IsDigit(p_[1])) ||
-             // .5 and -.5
-             (c == '.' && p_ + 1 < end_ && IsDigit(p_[1])) ||
-             ((c == '-' || c == '+') && p_ + 2 < end_ && p_[1] == '.' && IsDigit(p_[2]))) {
-    ++p_;
-    while (p_ < end_) {
-      char d = *p_;
-      if (IsDigit(d) || IsNameStart(d) || d == '.') {
-        ++p_;
-      } else if ((d == '-' || d == '+') && !(d == '-' && p_ + 1 < end_ && p_[1] == '>')) {
-        ++p_;
-      } else {
-        break;
-      }
-    }
+  } else if (StartsNumber(p_, end_)) {
+    p_ = NumberEnd(p_ + 1, end_);
     t = Make(Tok::kNumber, start, p_);
-    word = true;
+  } else if (c == '"' || c == '\'') {
+    return LexString();
+  } else {
+    return LexPunctuation();
   }
-  if (word) {
-    // A byte that starts no token, glued to a name or number (a NUL or a
-    // non-ASCII byte inside an opcode, say), is reported itself.
-    if (p_ < end_ && !IsTokenByte(*p_)) return BadByte(p_);
-    return t;
-  }
-  if (c == '"' || c == '\'') {
-    // "..." or '...' (C escapes either way).
-    const uint32_t start_line = line_;
-    const char* start_line_begin = line_start_;
-    ++p_;
-    while (p_ < end_ && *p_ != c) {
-      if (*p_ == '\\' && p_ + 1 < end_) ++p_;
-      if (*p_ == '\n') {
-        ++line_;
-        line_start_ = p_ + 1;
-      }
-      ++p_;
-    }
-    const bool closed = p_ < end_;
-    if (closed) ++p_;
-    t.kind = closed ? Tok::kString : Tok::kError;
-    t.line = start_line;
-    t.col = static_cast<uint32_t>(start - start_line_begin) + 1;
-    t.begin = start;
-    t.end = p_;
-    if (closed) {
-      t.text = std::string_view(start + 1, p_ - start - 2);
-    } else {
-      // Reported at the opening quote.
-      messages_.push_back(c == '"'
-                              ? "unterminated string: no closing '\"' before the end of the input"
-                              : "unterminated string: no closing \"'\" before the end of the "
-                                "input");
-      t.text = messages_.back();
-      t.end = start + 1;
-    }
-    return t;
-  }
+  // A byte that starts no token, glued to a name or number (a NUL or a
+  // non-ASCII byte inside an opcode, say), is reported itself.
+  if (p_ < end_ && !IsTokenByte(*p_)) return BadByte(p_);
+  return t;
+}
+
+// string ::= '"' chars '"' | "'" chars "'"  (C escapes either way)
+Token Lexer::LexString() {
+  const char* start = p_;
+  const char quote = *p_;
+  const uint32_t start_line = line_;
+  const char* start_line_begin = line_start_;
   ++p_;
+  while (p_ < end_ && *p_ != quote) {
+    if (*p_ == '\\' && p_ + 1 < end_) ++p_;
+    if (*p_ == '\n') {
+      ++line_;
+      line_start_ = p_ + 1;
+    }
+    ++p_;
+  }
+  const bool closed = p_ < end_;
+  if (closed) ++p_;
+  Token t;
+  t.kind = closed ? Tok::kString : Tok::kError;
+  t.line = start_line;
+  t.col = static_cast<uint32_t>(start - start_line_begin) + 1;
+  t.begin = start;
+  t.end = p_;
+  if (closed) {
+    t.text = std::string_view(start + 1, p_ - start - 2);
+  } else {
+    // Reported at the opening quote.
+    messages_.push_back(quote == '"'
+                            ? "unterminated string: no closing '\"' before the end of the input"
+                            : "unterminated string: no closing \"'\" before the end of the "
+                              "input");
+    t.text = messages_.back();
+    t.end = start + 1;
+  }
+  return t;
+}
+
+// punctuation ::= '=' | ',' | ':' | '(' | ')' | '{' | '}' | '[' | ']' | '<' | '>'
+//               | '*' | '#' | '?' | '->' | '...'
+Token Lexer::LexPunctuation() {
+  const char* start = p_;
+  const char c = *p_++;
   switch (c) {
     case '=':
       return Make(Tok::kEqual, start, p_);

@@ -90,6 +90,9 @@ class Lexer {
   Token MakeError(const char* begin, const char* end, std::string message);
   // An error token for the byte(s) at `p`, which start no token.
   Token BadByte(const char* p);
+  // The token at p_, past its first byte's test in Next().
+  Token LexString();
+  Token LexPunctuation();
 
   std::string_view buf_;
   const char* p_;

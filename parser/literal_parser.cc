@@ -379,100 +379,121 @@ bool Parser::ParseFloatText(const Token& tok, bool negate, PrimitiveType type, d
   return true;
 }
 
+// element ::= number | name (true, false, inf, nan, ...) | '(' re ',' im ')'
 bool Parser::ParseElement(Literal* lit, int64_t index, PrimitiveType type) {
-  Token tok = tok_;
-  if (tok.kind != Tok::kNumber && tok.kind != Tok::kName && tok.kind != Tok::kLParen) {
+  if (tok_.kind != Tok::kNumber && tok_.kind != Tok::kName && tok_.kind != Tok::kLParen) {
     return ErrorExpected(AValue(type));
   }
-  if (type == PrimitiveType::kPred) {
-    if (tok.text == "true" || tok.text == "1") {
-      lit->SetInt(index, 1);
-    } else if (tok.text == "false" || tok.text == "0") {
-      lit->SetInt(index, 0);
-    } else {
-      return ErrorHere(StrCat("expected true or false (or 1 or 0) for pred, found ", Found()));
-    }
-    Advance();
-    return true;
+  if (type == PrimitiveType::kPred) return ParsePredElement(lit, index);
+  if (IsInteger(type)) return ParseIntElement(lit, index, type);
+  if (IsComplex(type)) return ParseComplexElement(lit, index, type);
+  return ParseRealElement(lit, index, type);
+}
+
+// pred-element ::= 'true' | 'false' | '1' | '0'
+bool Parser::ParsePredElement(Literal* lit, int64_t index) {
+  const Token tok = tok_;
+  if (tok.text == "true" || tok.text == "1") {
+    lit->SetInt(index, 1);
+  } else if (tok.text == "false" || tok.text == "0") {
+    lit->SetInt(index, 0);
+  } else {
+    return ErrorHere(StrCat("expected true or false (or 1 or 0) for pred, found ", Found()));
   }
-  if (IsInteger(type)) {
-    if (tok.kind != Tok::kNumber) {
-      return ErrorHere(
-          StrCat("expected an integer for ", PrimitiveTypeName(type), ", found ", Found()));
-    }
-    const int bits = BitWidth(type);
-    const std::string range =
-        IsUnsignedInt(type) ? StrCat("0..", bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1)
-                            : StrCat(-static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1) - 1,
-                                     "..", static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1));
-    std::string_view t = tok.text;
-    bool neg = !t.empty() && t[0] == '-';
-    if (!t.empty() && (t[0] == '-' || t[0] == '+')) t.remove_prefix(1);
-    uint64_t mag = 0;
-    auto r = std::from_chars(t.data(), t.data() + t.size(), mag);
-    if (r.ec == std::errc::result_out_of_range && r.ptr == t.data() + t.size()) {
-      return ErrorHere(StrCat("value ", tok.text, " is out of range for ", PrimitiveTypeName(type),
-                              " (", range, ")"));
-    }
-    if (r.ec != std::errc() || r.ptr != t.data() + t.size()) {
-      return ErrorHere(
-          StrCat("expected an integer for ", PrimitiveTypeName(type), ", found '", tok.text, "'"));
-    }
-    bool ok;
-    int64_t v;
-    if (IsUnsignedInt(type) && bits == 64 && neg) {
-      // XLA reads a u64 element as an int64 and keeps its bits: -1 is
-      // 2^64 - 1 (its parser test ConstantUnsignedUnderflow); narrower
-      // unsigned types reject negatives.
-      ok = mag <= (uint64_t{1} << 63);
-      v = static_cast<int64_t>(0 - mag);
-    } else if (IsUnsignedInt(type)) {
-      ok = !neg || mag == 0;
-      ok = ok && (bits == 64 || mag < (uint64_t{1} << bits));
-      v = static_cast<int64_t>(mag);
-    } else {
-      uint64_t lim = uint64_t{1} << (bits - 1);  // |min|
-      ok = neg ? mag <= lim : mag < lim;
-      v = neg ? static_cast<int64_t>(0 - mag) : static_cast<int64_t>(mag);
-    }
-    if (!ok) {
-      return ErrorHere(StrCat("value ", tok.text, " is out of range for ", PrimitiveTypeName(type),
-                              " (", range, ")"));
-    }
-    lit->SetInt(index, v);
-    Advance();
-    return true;
+  Advance();
+  return true;
+}
+
+// The range an integer type holds, as "lo..hi" for messages.
+static std::string IntRangeText(PrimitiveType type) {
+  const int bits = BitWidth(type);
+  if (IsUnsignedInt(type)) {
+    return StrCat("0..", bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
   }
-  if (IsComplex(type)) {
-    if (!Expect(Tok::kLParen, StrCat("'(' to open ", AValue(type),
-                                     " (a complex value is written (real, imag))"))) {
-      return false;
-    }
-    PrimitiveType part = ComplexComponentType(type);
-    double re = 0, im = 0;
-    uint64_t bits;
-    bool has_bits;
-    Token re_tok = tok_;
-    Advance();
-    if (!ParseFloatText(re_tok, false, part, &re, &bits, &has_bits)) return false;
-    if (!Expect(Tok::kComma, "',' between the real and imaginary parts")) return false;
-    Token im_tok = tok_;
-    Advance();
-    if (!ParseFloatText(im_tok, false, part, &im, &bits, &has_bits)) return false;
-    if (!Expect(Tok::kRParen, "')' to close the complex value")) return false;
-    lit->SetComplex(index, {re, im});
-    const std::complex<double> stored = lit->GetComplex(index);
-    for (auto [given, kept, at] :
-         {std::tuple{re, stored.real(), re_tok}, std::tuple{im, stored.imag(), im_tok}}) {
-      if (std::isfinite(given) && !std::isfinite(kept)) {
-        return ErrorAt(at,
-                       StrCat("value ", at.text, " is out of range for ", PrimitiveTypeName(part),
-                              " (largest finite value ", LargestFinite(part), ")"));
-      }
-    }
-    return true;
+  return StrCat(-static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1) - 1, "..",
+                static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1));
+}
+
+// int-element ::= ['-' | '+'] digits
+bool Parser::ParseIntElement(Literal* lit, int64_t index, PrimitiveType type) {
+  const Token tok = tok_;
+  if (tok.kind != Tok::kNumber) {
+    return ErrorHere(
+        StrCat("expected an integer for ", PrimitiveTypeName(type), ", found ", Found()));
   }
-  // Real floats.
+  const int bits = BitWidth(type);
+  std::string_view t = tok.text;
+  bool neg = !t.empty() && t[0] == '-';
+  if (!t.empty() && (t[0] == '-' || t[0] == '+')) t.remove_prefix(1);
+  uint64_t mag = 0;
+  auto r = std::from_chars(t.data(), t.data() + t.size(), mag);
+  if (r.ec == std::errc::result_out_of_range && r.ptr == t.data() + t.size()) {
+    return ErrorHere(StrCat("value ", tok.text, " is out of range for ", PrimitiveTypeName(type),
+                            " (", IntRangeText(type), ")"));
+  }
+  if (r.ec != std::errc() || r.ptr != t.data() + t.size()) {
+    return ErrorHere(
+        StrCat("expected an integer for ", PrimitiveTypeName(type), ", found '", tok.text, "'"));
+  }
+  bool ok;
+  int64_t v;
+  if (IsUnsignedInt(type) && bits == 64 && neg) {
+    // XLA reads a u64 element as an int64 and keeps its bits: -1 is
+    // 2^64 - 1 (its parser test ConstantUnsignedUnderflow); narrower
+    // unsigned types reject negatives.
+    ok = mag <= (uint64_t{1} << 63);
+    v = static_cast<int64_t>(0 - mag);
+  } else if (IsUnsignedInt(type)) {
+    ok = !neg || mag == 0;
+    ok = ok && (bits == 64 || mag < (uint64_t{1} << bits));
+    v = static_cast<int64_t>(mag);
+  } else {
+    uint64_t lim = uint64_t{1} << (bits - 1);  // |min|
+    ok = neg ? mag <= lim : mag < lim;
+    v = neg ? static_cast<int64_t>(0 - mag) : static_cast<int64_t>(mag);
+  }
+  if (!ok) {
+    return ErrorHere(StrCat("value ", tok.text, " is out of range for ", PrimitiveTypeName(type),
+                            " (", IntRangeText(type), ")"));
+  }
+  lit->SetInt(index, v);
+  Advance();
+  return true;
+}
+
+// complex-element ::= '(' real ',' imag ')'
+bool Parser::ParseComplexElement(Literal* lit, int64_t index, PrimitiveType type) {
+  if (!Expect(Tok::kLParen,
+              StrCat("'(' to open ", AValue(type), " (a complex value is written (real, imag))"))) {
+    return false;
+  }
+  PrimitiveType part = ComplexComponentType(type);
+  double re = 0, im = 0;
+  uint64_t bits;
+  bool has_bits;
+  Token re_tok = tok_;
+  Advance();
+  if (!ParseFloatText(re_tok, false, part, &re, &bits, &has_bits)) return false;
+  if (!Expect(Tok::kComma, "',' between the real and imaginary parts")) return false;
+  Token im_tok = tok_;
+  Advance();
+  if (!ParseFloatText(im_tok, false, part, &im, &bits, &has_bits)) return false;
+  if (!Expect(Tok::kRParen, "')' to close the complex value")) return false;
+  lit->SetComplex(index, {re, im});
+  const std::complex<double> stored = lit->GetComplex(index);
+  for (auto [given, kept, at] :
+       {std::tuple{re, stored.real(), re_tok}, std::tuple{im, stored.imag(), im_tok}}) {
+    if (std::isfinite(given) && !std::isfinite(kept)) {
+      return ErrorAt(at, StrCat("value ", at.text, " is out of range for ", PrimitiveTypeName(part),
+                                " (largest finite value ", LargestFinite(part), ")"));
+    }
+  }
+  return true;
+}
+
+// real-element ::= number | inf | -inf | nan | nan(0x...) | 0x-bits
+bool Parser::ParseRealElement(Literal* lit, int64_t index, PrimitiveType type) {
+  const Token tok = tok_;
   double v = 0;
   uint64_t bits = 0;
   bool has_bits = false;

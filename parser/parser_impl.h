@@ -203,6 +203,9 @@ class Parser {
   // shape ::= type '[' dims ']' [layout] | '(' [shape (',' shape)*] ')' | token[]
   bool ParseShape(const Shape** out);
   bool ParseShapeValue(Shape* out, int depth);
+  bool ParseTupleShape(Shape* out, int depth);
+  bool ErrorNotElementType();
+  bool ParseDim(int64_t* size, bool* bounded);
   bool ParseLayout(Layout* out, int64_t rank, int depth);
   bool ParseLayoutDimensions(Layout* out);
   bool ParseLayoutField(Layout* out, int depth, Token* physical_tok);
@@ -218,6 +221,10 @@ class Parser {
   bool ParseLiteralForShape(const Shape& shape, Literal* out, int depth);
   bool ParseArrayLiteral(const Shape& shape, Literal* out);
   bool ParseElement(Literal* lit, int64_t index, PrimitiveType type);
+  bool ParsePredElement(Literal* lit, int64_t index);
+  bool ParseIntElement(Literal* lit, int64_t index, PrimitiveType type);
+  bool ParseComplexElement(Literal* lit, int64_t index, PrimitiveType type);
+  bool ParseRealElement(Literal* lit, int64_t index, PrimitiveType type);
   bool ParseFloatText(const Token& tok, bool negate, PrimitiveType type, double* value,
                       uint64_t* bits, bool* has_bits);
 

@@ -130,42 +130,14 @@ bool Parser::ParseShape(const Shape** out) {
 }
 
 // shape ::= '(' [shape (',' shape)*] ')' | type '[' [dim (',' dim)*] ']' [layout]
-// dim ::= int | '<=' int | '?'
 bool Parser::ParseShapeValue(Shape* out, int depth) {
   if (depth > kMaxDepth) {
     return ErrorHere(StrCat("shape is nested more than ", kMaxDepth, " levels deep"));
   }
-  if (Consume(Tok::kLParen)) {
-    std::vector<const Shape*> elems;
-    while (!At(Tok::kRParen)) {
-      Shape e;
-      if (!ParseShapeValue(&e, depth + 1)) return false;
-      elems.push_back(pool_->Intern(e));
-      if (!Consume(Tok::kComma)) break;
-      if (At(Tok::kRParen)) return ErrorExpected("a shape after ','");
-    }
-    if (!Expect(Tok::kRParen, "',' or ')' after an element of the tuple shape")) {
-      return false;
-    }
-    *out = Shape::Tuple(std::move(elems));
-    return true;
-  }
+  if (At(Tok::kLParen)) return ParseTupleShape(out, depth);
   if (!At(Tok::kName)) return ErrorExpected("a shape");
   std::optional<PrimitiveType> type = ParsePrimitiveType(tok_.text);
-  if (!type) {
-    if (ParseOpcode(tok_.text).has_value()) {
-      return ErrorHere(
-          StrCat("expected a shape before the opcode '", tok_.text, "', like f32[2,3]"));
-    }
-    std::vector<std::string_view> types;
-    for (int i = 0; i < kNumPrimitiveTypes; ++i) {
-      types.push_back(PrimitiveTypeName(static_cast<PrimitiveType>(i)));
-    }
-    std::string msg = StrCat("expected a shape, found ", Found(), ", which is not an element type");
-    std::string_view close = ClosestMatch(tok_.text, types);
-    if (!close.empty()) StrAppend(&msg, "; did you mean '", close, "'?");
-    return ErrorHere(std::move(msg));
-  }
+  if (!type) return ErrorNotElementType();
   Advance();
   if (!Expect(Tok::kLSquare,
               StrCat("'[' after the element type '", PrimitiveTypeName(*type), "'"))) {
@@ -187,38 +159,11 @@ bool Parser::ParseShapeValue(Shape* out, int depth) {
     if (static_cast<int64_t>(dims.size()) >= kMaxDepth) {
       return ErrorHere(StrCat("shape has more than ", kMaxDepth, " dimensions"));
     }
-    if (Consume(Tok::kQuestion)) {
-      dims.push_back(Shape::kUnboundedSize);
-    } else {
-      bool bounded = false;
-      if (At(Tok::kLess)) {
-        Advance();
-        if (!Expect(Tok::kEqual, "'=' after '<' (a bounded dimension is written <=N)")) {
-          return false;
-        }
-        bounded = true;
-      }
-      if (!At(Tok::kNumber)) {
-        return ErrorExpected(bounded ? "the bound of the dimension after '<='"
-                                     : "a dimension size (a number, <=N or ?)");
-      }
-      int64_t d = 0;
-      if (!ParseInt64(tok_.text, &d)) {
-        std::string_view t = tok_.text;
-        bool digits = !t.empty() && std::all_of(t.begin() + (t[0] == '-' || t[0] == '+'), t.end(),
-                                                [](char c) { return c >= '0' && c <= '9'; });
-        return ErrorHere(
-            digits
-                ? StrCat("dimension size '", t, "' is out of range (at most 9223372036854775807)")
-                : StrCat("bad dimension size '", t, "'; expected a non-negative integer"));
-      }
-      if (d < 0) {
-        return ErrorHere(StrCat("dimension size ", d, " is negative"));
-      }
-      Advance();
-      if (bounded) dynamic.push_back(static_cast<int64_t>(dims.size()));
-      dims.push_back(d);
-    }
+    int64_t d = 0;
+    bool bounded = false;
+    if (!ParseDim(&d, &bounded)) return false;
+    if (bounded) dynamic.push_back(static_cast<int64_t>(dims.size()));
+    dims.push_back(d);
     if (At(Tok::kRSquare)) break;
     if (!At(Tok::kComma)) return ErrorExpected("',' or ']' to close the dimensions");
     Advance();
@@ -236,6 +181,68 @@ bool Parser::ParseShapeValue(Shape* out, int depth) {
     layout = DefaultLayout(s.rank());
   }
   *out = s.WithLayout(std::move(layout));
+  return true;
+}
+
+// tuple-shape ::= '(' [shape (',' shape)*] ')'
+bool Parser::ParseTupleShape(Shape* out, int depth) {
+  Advance();  // '('
+  std::vector<const Shape*> elems;
+  while (!At(Tok::kRParen)) {
+    Shape e;
+    if (!ParseShapeValue(&e, depth + 1)) return false;
+    elems.push_back(pool_->Intern(e));
+    if (!Consume(Tok::kComma)) break;
+    if (At(Tok::kRParen)) return ErrorExpected("a shape after ','");
+  }
+  if (!Expect(Tok::kRParen, "',' or ')' after an element of the tuple shape")) {
+    return false;
+  }
+  *out = Shape::Tuple(std::move(elems));
+  return true;
+}
+
+// A name where a shape's element type belongs: an opcode (the shape left
+// out) or a misspelt type, with the closest type suggested.
+bool Parser::ErrorNotElementType() {
+  if (ParseOpcode(tok_.text).has_value()) {
+    return ErrorHere(StrCat("expected a shape before the opcode '", tok_.text, "', like f32[2,3]"));
+  }
+  std::vector<std::string_view> types;
+  for (int i = 0; i < kNumPrimitiveTypes; ++i) {
+    types.push_back(PrimitiveTypeName(static_cast<PrimitiveType>(i)));
+  }
+  std::string msg = StrCat("expected a shape, found ", Found(), ", which is not an element type");
+  std::string_view close = ClosestMatch(tok_.text, types);
+  if (!close.empty()) StrAppend(&msg, "; did you mean '", close, "'?");
+  return ErrorHere(std::move(msg));
+}
+
+// dim ::= int | '<=' int | '?'
+bool Parser::ParseDim(int64_t* size, bool* bounded) {
+  if (Consume(Tok::kQuestion)) {
+    *size = Shape::kUnboundedSize;
+    return true;
+  }
+  if (At(Tok::kLess)) {
+    Advance();
+    if (!Expect(Tok::kEqual, "'=' after '<' (a bounded dimension is written <=N)")) return false;
+    *bounded = true;
+  }
+  if (!At(Tok::kNumber)) {
+    return ErrorExpected(*bounded ? "the bound of the dimension after '<='"
+                                  : "a dimension size (a number, <=N or ?)");
+  }
+  if (!ParseInt64(tok_.text, size)) {
+    std::string_view t = tok_.text;
+    bool digits = !t.empty() && std::all_of(t.begin() + (t[0] == '-' || t[0] == '+'), t.end(),
+                                            [](char c) { return c >= '0' && c <= '9'; });
+    return ErrorHere(
+        digits ? StrCat("dimension size '", t, "' is out of range (at most 9223372036854775807)")
+               : StrCat("bad dimension size '", t, "'; expected a non-negative integer"));
+  }
+  if (*size < 0) return ErrorHere(StrCat("dimension size ", *size, " is negative"));
+  Advance();
   return true;
 }
 

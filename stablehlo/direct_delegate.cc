@@ -74,24 +74,9 @@ bool DirectReader::Delegate(const Lexer::Mark& start, std::string_view name, Sco
   if (!translator_->TranslateOne(op, scope).ok()) return false;
   next_id_ = translator_->next_id();
 
-  // The HLO text: the computations the translation made, then one whose
-  // parameters stand for the outer values and whose body is the op's lines.
-  std::string text = "HloModule delegated\n\n";
-  std::vector<Pos> line_pos = {Pos(), Pos()};
-  std::vector<std::unique_ptr<HloComputation>> made = translator_->TakeComputations();
-  for (const auto& c : made) RenderComputation(*c, &text, &line_pos);
-  HloComputation body;
-  body.name = "delegated";
-  body.entry = true;
-  for (size_t i = 0; i < outer.size(); ++i) {
-    const std::string n(outer[i]->name());
-    body.lines.push_back(
-        {StrCat(n, " = ", outer[i]->shape().ToString(true), " parameter(", i, ")"), n, Pos()});
-  }
-  for (HloLine& l : lines.lines) body.lines.push_back(std::move(l));
-  if (body.lines.empty()) return false;
-  RenderComputation(body, &text, &line_pos);
-
+  std::vector<Pos> line_pos;
+  std::string text;
+  if (!DelegatedText(outer, lines, &text, &line_pos)) return false;
   ParseOptions options;
   options.filename = "<delegated>";
   options.stablehlo_direct = false;
@@ -102,43 +87,9 @@ bool DirectReader::Delegate(const Lexer::Mark& start, std::string_view name, Sco
   };
   absl::StatusOr<std::unique_ptr<Module>> parsed = ParseModule(text, options);
   if (!parsed.ok()) return false;
-
-  // Into this module: places back to the StableHLO text, as the general
-  // path moves them; the parameters replaced by the values they stand for.
-  auto place = [&](SourceLoc loc) {
-    if (loc.line == 0 || loc.line > line_pos.size()) return SourceLoc{};
-    const Pos& p = line_pos[loc.line - 1];
-    return SourceLoc{p.line, p.col};
-  };
-  std::vector<std::unique_ptr<Computation>> comps = (*parsed)->TakeComputations();
-  if (comps.empty()) return false;
-  std::unique_ptr<Computation> wrapper = std::move(comps.back());
-  comps.pop_back();
-  for (auto& c : comps) {
-    c->set_loc(place(c->loc()));
-    for (const auto& inst : c->instructions()) {
-      inst->set_loc(place(inst->loc()));
-      module_->NoteName(inst->name());
-      any_operands_ = any_operands_ || inst->operand_count() > 0;
-    }
-    delegated_comps_[c->name()] = c.get();
-    comps_.push_back(std::move(c));
-  }
   absl::flat_hash_map<std::string_view, Instruction*> by_name;
-  for (std::unique_ptr<Instruction>& inst : wrapper->TakeInstructions()) {
-    if (inst->opcode() == Opcode::kParameter && inst->parameter_number() >= 0 &&
-        static_cast<size_t>(inst->parameter_number()) < outer.size()) {
-      Instruction* real = outer[inst->parameter_number()];
-      inst->ReplaceAllUsesWith(real);
-      by_name[real->name()] = real;
-      continue;
-    }
-    inst->set_loc(place(inst->loc()));
-    module_->NoteName(inst->name());
-    any_operands_ = any_operands_ || inst->operand_count() > 0;
-    Instruction* moved = s.comp->AddInstruction(std::move(inst));
-    by_name[moved->name()] = moved;
-  }
+  if (!AdoptDelegated(**parsed, outer, line_pos, s, &by_name)) return false;
+
   // The op's results, as the translator bound them.
   for (const std::string& result : op.results) {
     auto v = scope.values.find(result);
@@ -153,6 +104,71 @@ bool DirectReader::Delegate(const Lexer::Mark& start, std::string_view name, Sco
     if (bound == nullptr || !SameType(it->second->shape_ptr(), bound)) return false;
     owned_names_.push_back(result);
     s.values[owned_names_.back()] = it->second;
+  }
+  return true;
+}
+
+// The HLO text: the computations the translation made, then one whose
+// parameters stand for the outer values and whose body is the op's lines;
+// line_pos maps the text's lines back to the StableHLO text.
+bool DirectReader::DelegatedText(const std::vector<Instruction*>& outer, HloComputation& lines,
+                                 std::string* text, std::vector<Pos>* line_pos) {
+  *text = "HloModule delegated\n\n";
+  *line_pos = {Pos(), Pos()};
+  std::vector<std::unique_ptr<HloComputation>> made = translator_->TakeComputations();
+  for (const auto& c : made) RenderComputation(*c, text, line_pos);
+  HloComputation body;
+  body.name = "delegated";
+  body.entry = true;
+  for (size_t i = 0; i < outer.size(); ++i) {
+    const std::string n(outer[i]->name());
+    body.lines.push_back(
+        {StrCat(n, " = ", outer[i]->shape().ToString(true), " parameter(", i, ")"), n, Pos()});
+  }
+  for (HloLine& l : lines.lines) body.lines.push_back(std::move(l));
+  if (body.lines.empty()) return false;
+  RenderComputation(body, text, line_pos);
+  return true;
+}
+
+// Into this module: places back to the StableHLO text, as the general path
+// moves them; the wrapper's parameters replaced by the values they stand
+// for; by_name: the wrapper's instructions as they are now.
+bool DirectReader::AdoptDelegated(Module& parsed, const std::vector<Instruction*>& outer,
+                                  const std::vector<Pos>& line_pos, Scope& s,
+                                  absl::flat_hash_map<std::string_view, Instruction*>* by_name) {
+  auto place = [&](SourceLoc loc) {
+    if (loc.line == 0 || loc.line > line_pos.size()) return SourceLoc{};
+    const Pos& p = line_pos[loc.line - 1];
+    return SourceLoc{p.line, p.col};
+  };
+  std::vector<std::unique_ptr<Computation>> comps = parsed.TakeComputations();
+  if (comps.empty()) return false;
+  std::unique_ptr<Computation> wrapper = std::move(comps.back());
+  comps.pop_back();
+  for (auto& c : comps) {
+    c->set_loc(place(c->loc()));
+    for (const auto& inst : c->instructions()) {
+      inst->set_loc(place(inst->loc()));
+      module_->NoteName(inst->name());
+      any_operands_ = any_operands_ || inst->operand_count() > 0;
+    }
+    delegated_comps_[c->name()] = c.get();
+    comps_.push_back(std::move(c));
+  }
+  for (std::unique_ptr<Instruction>& inst : wrapper->TakeInstructions()) {
+    if (inst->opcode() == Opcode::kParameter && inst->parameter_number() >= 0 &&
+        static_cast<size_t>(inst->parameter_number()) < outer.size()) {
+      Instruction* real = outer[inst->parameter_number()];
+      inst->ReplaceAllUsesWith(real);
+      (*by_name)[real->name()] = real;
+      continue;
+    }
+    inst->set_loc(place(inst->loc()));
+    module_->NoteName(inst->name());
+    any_operands_ = any_operands_ || inst->operand_count() > 0;
+    Instruction* moved = s.comp->AddInstruction(std::move(inst));
+    (*by_name)[moved->name()] = moved;
   }
   return true;
 }

@@ -139,6 +139,11 @@ class DirectReader {
   // reader and translator, and their HLO parsed into this module
   // (direct_delegate.cc). `start`: the op's first character.
   bool Delegate(const Lexer::Mark& start, std::string_view name, Scope& s, int depth);
+  bool DelegatedText(const std::vector<Instruction*>& outer, HloComputation& lines,
+                     std::string* text, std::vector<Pos>* line_pos);
+  bool AdoptDelegated(Module& parsed, const std::vector<Instruction*>& outer,
+                      const std::vector<Pos>& line_pos, Scope& s,
+                      absl::flat_hash_map<std::string_view, Instruction*>* by_name);
   bool BindCalls();
   std::unique_ptr<Module> Finish();
   std::string_view NewName(std::string_view prefix);

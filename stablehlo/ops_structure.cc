@@ -322,6 +322,126 @@ absl::Status RngBitGenerator(Translator& t, const Op& op, Scope& s) {
   return t.BindResults(s, op, name);
 }
 
+// called_computations = [@f, ...]: the functions' names, each checked.
+absl::Status CalledComputations(Translator& t, const Op& op, std::vector<std::string>* called) {
+  const Attr* cc = op.FindAttr("called_computations");
+  if (cc == nullptr) return absl::OkStatus();
+  for (const Attr& sym : cc->list) {
+    bool found = false;
+    for (const Func& g : t.module().funcs) found |= g.name == sym.s;
+    if (sym.kind != Attr::Kind::kSymbol || !found) {
+      return t.Error(sym.pos, StrCat("called_computations names no function: @", sym.s));
+    }
+    called->push_back(sym.s);
+  }
+  return absl::OkStatus();
+}
+
+// api_version as a number (1 when absent); a dictionary backend config is a
+// typed FFI call's (4).
+absl::Status CustomCallApi(Translator& t, const Op& op, int64_t* api) {
+  *api = 1;
+  if (const Attr* a = op.FindAttr("api_version")) {
+    if (a->kind == Attr::Kind::kInt) {
+      *api = a->i;
+    } else {
+      std::string w;
+      HLO_RETURN_IF_ERROR(AttrWord(t.lex(), *a, "api_version", &w));
+      *api = w == "API_VERSION_STATUS_RETURNING"           ? 2
+             : w == "API_VERSION_STATUS_RETURNING_UNIFIED" ? 3
+             : w == "API_VERSION_TYPED_FFI"                ? 4
+                                                           : 1;
+    }
+  }
+  const Attr* config = op.FindAttr("backend_config");
+  if (op.FindAttr("mhlo.backend_config") != nullptr ||
+      (config != nullptr && config->kind == Attr::Kind::kDict)) {
+    *api = 4;
+  }
+  if (*api < 0 || *api > 4) return t.Error(op.name_pos, StrCat("unknown api_version ", *api));
+  return absl::OkStatus();
+}
+
+// Each type with its layout from a list of minor-to-major lists, as HLO
+// shapes ("f32[2,3]{0,1}").
+absl::Status ShapesWithLayouts(Translator& t, const std::vector<const Type*>& types,
+                               const Attr& layouts, const char* what,
+                               std::vector<std::string>* out) {
+  if (layouts.list.size() != types.size()) {
+    return t.Error(layouts.pos, StrCat("one ", what, " layout per ", what));
+  }
+  for (size_t i = 0; i < types.size(); ++i) {
+    std::vector<int64_t> minor_to_major;
+    HLO_RETURN_IF_ERROR(AttrInts(t.lex(), layouts.list[i], "layout", &minor_to_major));
+    if (minor_to_major.size() != types[i]->dims.size()) {
+      return t.Error(layouts.list[i].pos, StrCat("a layout of ", minor_to_major.size(),
+                                                 " dimensions for ", types[i]->Mlir()));
+    }
+    out->push_back(StrCat(types[i]->Hlo(), "{", StrJoin(minor_to_major, ","), "}"));
+  }
+  return absl::OkStatus();
+}
+
+// output_operand_aliases = [#stablehlo.output_operand_alias<...>, ...] as
+// HLO's output_to_operand_aliasing entries.
+absl::Status OperandAliases(Translator& t, const Attr& aliases, std::string* body) {
+  std::vector<std::string> parts;
+  for (const Attr& a : aliases.list) {
+    std::vector<int64_t> out_index, operand_index;
+    int64_t operand = 0;
+    if (const Attr* x = a.Find("output_tuple_indices")) {
+      HLO_RETURN_IF_ERROR(AttrInts(t.lex(), *x, "output_tuple_indices", &out_index));
+    }
+    if (const Attr* x = a.Find("operand_tuple_indices")) {
+      HLO_RETURN_IF_ERROR(AttrInts(t.lex(), *x, "operand_tuple_indices", &operand_index));
+    }
+    if (const Attr* x = a.Find("operand_index")) {
+      HLO_RETURN_IF_ERROR(AttrInt(t.lex(), *x, "operand_index", &operand));
+    }
+    parts.push_back(StrCat("{", StrJoin(out_index, ","), "}: (", operand, ", {",
+                           StrJoin(operand_index, ","), "})"));
+  }
+  StrAppend(body, ", output_to_operand_aliasing={", StrJoin(parts, ", "), "}");
+  return absl::OkStatus();
+}
+
+// The attributes after the layouts: side effect, sharding, aliasing, api
+// version, frontend attributes and the backend config.
+absl::Status CustomCallTail(Translator& t, const Op& op, std::string_view target, int64_t api,
+                            std::string* body) {
+  if (OptionalBool(op, "has_side_effect")) *body += ", custom_call_has_side_effect=true";
+  if (const Attr* sh = op.FindAttr("mhlo.sharding"); sh && sh->kind == Attr::Kind::kString) {
+    StrAppend(body, ", sharding=", sh->s);  // @Sharding, @SPMDFullToShardShape, ...
+  }
+  if (const Attr* al = op.FindAttr("output_operand_aliases"); al && !al->list.empty()) {
+    HLO_RETURN_IF_ERROR(OperandAliases(t, *al, body));
+  }
+  static const char* kApi[] = {"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL",
+                               "API_VERSION_STATUS_RETURNING",
+                               "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"};
+  if (api != 1) StrAppend(body, ", api_version=", kApi[api]);
+  std::vector<std::string> frontend = FrontendAttributeEntries(op);
+  if (const Attr* rule = op.FindAttr("sdy.sharding_rule"); rule && !rule->text.empty()) {
+    frontend.push_back(
+        StrCat("xla.sdy.sharding_rule=", HloQuoted(StrCat("#", rule->s, rule->text))));
+  }
+  if (!frontend.empty()) StrAppend(body, ", frontend_attributes={", StrJoin(frontend, ","), "}");
+  const Attr* dict_config = op.FindAttr("mhlo.backend_config");
+  const Attr* config = op.FindAttr("backend_config");
+  if (api == 4) {
+    const Attr* d = dict_config != nullptr ? dict_config : config;
+    std::string text = d != nullptr && d->kind == Attr::Kind::kDict ? d->text : "{}";
+    StrAppend(body, ", backend_config=", text);
+  } else if (config != nullptr && config->kind == Attr::Kind::kString && !config->s.empty()) {
+    StrAppend(body, ", backend_config=", HloQuoted(config->s));
+  } else if (const Attr* m = op.FindAttr("error_message");
+             m != nullptr && m->kind == Attr::Kind::kString && target == "shape_assertion") {
+    // JAX's shape assertion: its message, for refine-shapes to report.
+    StrAppend(body, ", backend_config=", HloQuoted(m->s));
+  }
+  return absl::OkStatus();
+}
+
 // custom_call: target, api_version, backend_config (string, or the
 // dictionary of a typed-FFI call), layouts, aliasing, side effects, frontend
 // attributes (sdy's sharding rule among them, as XLA keeps it).
@@ -331,120 +451,30 @@ absl::Status CustomCall(Translator& t, const Op& op, Scope& s) {
   if (target->s == "ragged_all_to_all") return RaggedAllToAllCall(t, op, s);
   if (target->s.starts_with("check.")) return CheckCustomCall(t, op, s);
   HLO_ASSIGN_OR_RETURN(std::vector<Value> in, t.Operands(s, op));
-  // called_computations = [@f, ...]: the functions' computations.
   std::vector<std::string> called;
-  if (const Attr* cc = op.FindAttr("called_computations")) {
-    for (const Attr& sym : cc->list) {
-      bool found = false;
-      for (const Func& g : t.module().funcs) found |= g.name == sym.s;
-      if (sym.kind != Attr::Kind::kSymbol || !found) {
-        return t.Error(sym.pos, StrCat("called_computations names no function: @", sym.s));
-      }
-      called.push_back(sym.s);
-    }
-  }
+  HLO_RETURN_IF_ERROR(CalledComputations(t, op, &called));
   int64_t api = 1;
-  if (const Attr* a = op.FindAttr("api_version")) {
-    if (a->kind == Attr::Kind::kInt) {
-      api = a->i;
-    } else {
-      std::string w;
-      HLO_RETURN_IF_ERROR(AttrWord(t.lex(), *a, "api_version", &w));
-      api = w == "API_VERSION_STATUS_RETURNING"           ? 2
-            : w == "API_VERSION_STATUS_RETURNING_UNIFIED" ? 3
-            : w == "API_VERSION_TYPED_FFI"                ? 4
-                                                          : 1;
-    }
-  }
-  const Attr* dict_config = op.FindAttr("mhlo.backend_config");
-  const Attr* config = op.FindAttr("backend_config");
-  if (dict_config != nullptr || (config != nullptr && config->kind == Attr::Kind::kDict)) {
-    api = 4;  // a dictionary config is a typed FFI call's
-  }
+  HLO_RETURN_IF_ERROR(CustomCallApi(t, op, &api));
   // Result layouts go on the result shape, operand layouts in a list.
-  auto with_layout = [&](const Type& type, const Attr& layout, std::string* out) -> absl::Status {
-    std::vector<int64_t> minor_to_major;
-    HLO_RETURN_IF_ERROR(AttrInts(t.lex(), layout, "layout", &minor_to_major));
-    if (minor_to_major.size() != type.dims.size()) {
-      return t.Error(layout.pos, StrCat("a layout of ", minor_to_major.size(), " dimensions for ",
-                                        type.Mlir()));
-    }
-    *out = StrCat(type.Hlo(), "{", StrJoin(minor_to_major, ","), "}");
-    return absl::OkStatus();
-  };
-  std::string result_shape;
+  std::string result_shape = t.ResultType(op).Hlo();
   if (const Attr* rl = op.FindAttr("result_layouts")) {
-    if (rl->list.size() != op.result_types.size()) {
-      return t.Error(rl->pos, "one result layout per result");
-    }
+    std::vector<const Type*> types;
+    for (const Type& type : op.result_types) types.push_back(&type);
     std::vector<std::string> parts;
-    for (size_t i = 0; i < rl->list.size(); ++i) {
-      std::string p;
-      HLO_RETURN_IF_ERROR(with_layout(op.result_types[i], rl->list[i], &p));
-      parts.push_back(p);
-    }
-    result_shape = op.result_types.size() == 1 ? parts[0] : StrCat("(", StrJoin(parts, ", "), ")");
-  } else {
-    result_shape = t.ResultType(op).Hlo();
+    HLO_RETURN_IF_ERROR(ShapesWithLayouts(t, types, *rl, "result", &parts));
+    result_shape = parts.size() == 1 ? parts[0] : StrCat("(", StrJoin(parts, ", "), ")");
   }
   std::string body =
       StrCat("custom-call(", Names(in), "), custom_call_target=", HloQuoted(target->s));
   if (const Attr* ol = op.FindAttr("operand_layouts")) {
-    if (ol->list.size() != in.size()) return t.Error(ol->pos, "one operand layout per operand");
+    std::vector<const Type*> types;
+    for (const Value& v : in) types.push_back(&v.type);
     std::vector<std::string> parts;
-    for (size_t i = 0; i < in.size(); ++i) {
-      std::string p;
-      HLO_RETURN_IF_ERROR(with_layout(in[i].type, ol->list[i], &p));
-      parts.push_back(p);
-    }
+    HLO_RETURN_IF_ERROR(ShapesWithLayouts(t, types, *ol, "operand", &parts));
     StrAppend(&body, ", operand_layout_constraints={", StrJoin(parts, ", "), "}");
   }
   if (!called.empty()) StrAppend(&body, ", called_computations={", StrJoin(called, ", "), "}");
-  if (OptionalBool(op, "has_side_effect")) body += ", custom_call_has_side_effect=true";
-  if (const Attr* sh = op.FindAttr("mhlo.sharding"); sh && sh->kind == Attr::Kind::kString) {
-    StrAppend(&body, ", sharding=", sh->s);  // @Sharding, @SPMDFullToShardShape, ...
-  }
-  if (const Attr* al = op.FindAttr("output_operand_aliases"); al && !al->list.empty()) {
-    std::vector<std::string> parts;
-    for (const Attr& a : al->list) {
-      std::vector<int64_t> out_index, operand_index;
-      int64_t operand = 0;
-      if (const Attr* x = a.Find("output_tuple_indices")) {
-        HLO_RETURN_IF_ERROR(AttrInts(t.lex(), *x, "output_tuple_indices", &out_index));
-      }
-      if (const Attr* x = a.Find("operand_tuple_indices")) {
-        HLO_RETURN_IF_ERROR(AttrInts(t.lex(), *x, "operand_tuple_indices", &operand_index));
-      }
-      if (const Attr* x = a.Find("operand_index")) {
-        HLO_RETURN_IF_ERROR(AttrInt(t.lex(), *x, "operand_index", &operand));
-      }
-      parts.push_back(StrCat("{", StrJoin(out_index, ","), "}: (", operand, ", {",
-                             StrJoin(operand_index, ","), "})"));
-    }
-    StrAppend(&body, ", output_to_operand_aliasing={", StrJoin(parts, ", "), "}");
-  }
-  static const char* kApi[] = {"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL",
-                               "API_VERSION_STATUS_RETURNING",
-                               "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"};
-  if (api < 0 || api > 4) return t.Error(op.name_pos, StrCat("unknown api_version ", api));
-  if (api != 1) StrAppend(&body, ", api_version=", kApi[api]);
-  std::vector<std::string> frontend = FrontendAttributeEntries(op);
-  if (const Attr* rule = op.FindAttr("sdy.sharding_rule"); rule && !rule->text.empty()) {
-    frontend.push_back(
-        StrCat("xla.sdy.sharding_rule=", HloQuoted(StrCat("#", rule->s, rule->text))));
-  }
-  if (!frontend.empty()) StrAppend(&body, ", frontend_attributes={", StrJoin(frontend, ","), "}");
-  if (api == 4) {
-    const Attr* d = dict_config != nullptr ? dict_config : config;
-    std::string text = d != nullptr && d->kind == Attr::Kind::kDict ? d->text : "{}";
-    StrAppend(&body, ", backend_config=", text);
-  } else if (config != nullptr && config->kind == Attr::Kind::kString && !config->s.empty()) {
-    StrAppend(&body, ", backend_config=", HloQuoted(config->s));
-  } else if (const Attr* m = op.FindAttr("error_message");
-             m != nullptr && m->kind == Attr::Kind::kString && target->s == "shape_assertion") {
-    // JAX's shape assertion: its message, for refine-shapes to report.
-    StrAppend(&body, ", backend_config=", HloQuoted(m->s));
-  }
+  HLO_RETURN_IF_ERROR(CustomCallTail(t, op, target->s, api, &body));
   Type shape_only = t.ResultType(op);
   std::string name = t.Emit(s, op, "custom-call", shape_only, body);
   // The layouts: rewrite the shape text of the line just emitted.
