@@ -17,6 +17,10 @@
 // whether the bf16 kernel flushes a denormal operand to zero (vdpbf16ps
 // treats denormal inputs and outputs as zero), which widening to f32
 // does not.
+//
+// f32: oneDNN's sgemm, which hlo-run calls for long f32 products, against
+// its matmul primitive on f32 (brgemm kernels), speed and error as for
+// bf16: whether the primitive would be the better f32 product.
 //   gemm_lowp_bench [--ms 300] [--only LABEL]
 // Built and run by scripts/bench-gemm. A benchmark, not a test.
 #include <cblas.h>
@@ -128,18 +132,19 @@ void Int8Row(const Shape& s, double budget_s) {
          wrong[0], wrong[1], wrong[2]);
 }
 
-// oneDNN's bf16 x bf16 -> f32 matmul, made once per shape.
-struct Bf16Matmul {
+// oneDNN's matmul primitive, A and B of element type `in` (bf16 or f32),
+// an f32 result, made once per shape.
+struct Matmul {
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
   dnnl::matmul prim;
   dnnl::memory a, b, c;
   std::string impl;
-  Bf16Matmul(const Shape& s, uint16_t* a_data, uint16_t* b_data, float* c_data) {
+  Matmul(const Shape& s, dnnl::memory::data_type in, void* a_data, void* b_data, float* c_data) {
     using dt = dnnl::memory::data_type;
     using tag = dnnl::memory::format_tag;
-    const dnnl::memory::desc a_md({s.m, s.k}, dt::bf16, tag::ab);
-    const dnnl::memory::desc b_md({s.k, s.n}, dt::bf16, s.trans_b ? tag::ba : tag::ab);
+    const dnnl::memory::desc a_md({s.m, s.k}, in, tag::ab);
+    const dnnl::memory::desc b_md({s.k, s.n}, in, s.trans_b ? tag::ba : tag::ab);
     const dnnl::memory::desc c_md({s.m, s.n}, dt::f32, tag::ab);
     const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, c_md), engine);
     impl = pd.impl_info_str();
@@ -163,7 +168,7 @@ void Bf16Row(const Shape& s, double budget_s, std::string* impl) {
   for (uint16_t& x : b) x = ToBf16(d(rng));
   std::vector<float> fa(m * k), fb(k * n), wide(m * n), c16(m * n);
   const int64_t ldb = s.trans_b ? k : n;
-  Bf16Matmul matmul(s, a.data(), b.data(), c16.data());
+  Matmul matmul(s, dnnl::memory::data_type::bf16, a.data(), b.data(), c16.data());
   *impl = matmul.impl;
   std::vector<std::function<void()>> calls = {
       [&] {
@@ -201,9 +206,48 @@ bool Bf16KeepsDenormals() {
   a[0] = ToBf16(std::ldexp(1.0f, -130));
   b[0] = ToBf16(std::ldexp(1.0f, 100));
   std::vector<float> c(s.m * s.n, -1);
-  Bf16Matmul matmul(s, a.data(), b.data(), c.data());
+  Matmul matmul(s, dnnl::memory::data_type::bf16, a.data(), b.data(), c.data());
   matmul.Run();
   return c[0] == std::ldexp(1.0f, -30);
+}
+
+// f32: oneDNN's sgemm (what hlo-run calls) against its matmul primitive on
+// f32 (brgemm kernels), GFLOP/s and mean error against f64 relative to the
+// sum of |products| on a sample.
+void F32Row(const Shape& s, double budget_s, std::string* impl) {
+  const int64_t m = s.m, n = s.n, k = s.k;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<float> a(m * k), b(k * n), c_sgemm(m * n), c_matmul(m * n);
+  for (float& x : a) x = d(rng);
+  for (float& x : b) x = d(rng);
+  const int64_t ldb = s.trans_b ? k : n;
+  Matmul matmul(s, dnnl::memory::data_type::f32, a.data(), b.data(), c_matmul.data());
+  *impl = matmul.impl;
+  std::vector<std::function<void()>> calls = {
+      [&] {
+        dnnl_sgemm('N', s.trans_b ? 'T' : 'N', m, n, k, 1, a.data(), k, b.data(), ldb, 0,
+                   c_sgemm.data(), n);
+      },
+      [&] { matmul.Run(); },
+  };
+  const std::vector<double> sec = SecondsPerCall(calls, budget_s);
+  double err[2] = {0, 0};
+  const auto at = Sample(m, n);
+  for (auto [i, j] : at) {
+    double exact = 0, magnitude = 0;
+    for (int64_t p = 0; p < k; ++p) {
+      const double t = double{a[i * k + p]} * BAt(b, s, p, j);
+      exact += t;
+      magnitude += std::fabs(t);
+    }
+    err[0] += std::fabs(c_sgemm[i * n + j] - exact) / magnitude;
+    err[1] += std::fabs(c_matmul[i * n + j] - exact) / magnitude;
+  }
+  const double gflops = 2.0 * m * n * k / 1e9;
+  printf("%-15s %5lld %5lld %5lld | %9.1f %9.1f | %5.2fx | %8.2f %8.2f\n", s.label, (long long)m,
+         (long long)n, (long long)k, gflops / sec[0], gflops / sec[1], sec[0] / sec[1],
+         err[0] / at.size() * 1e9, err[1] / at.size() * 1e9);
 }
 
 }  // namespace
@@ -232,5 +276,14 @@ int main(int argc, char** argv) {
   }
   printf("oneDNN's bf16 matmul: %s; keeps a denormal operand: %s\n", impl.c_str(),
          Bf16KeepsDenormals() ? "yes" : "no (flushed to zero)");
+  printf(
+      "\nf32: oneDNN's sgemm (hlo-run's) against its f32 matmul primitive, GFLOP/s (one\n"
+      "thread), the primitive's speed-up, and mean error (1e-9) as above\n");
+  printf("%-15s %5s %5s %5s | %9s %9s | %6s | %8s %8s\n", "product", "m", "n", "k", "sgemm",
+         "matmul", "mm/sgemm", "sgemm", "matmul");
+  for (const Shape& s : kShapes) {
+    if (only == nullptr || strstr(s.label, only)) F32Row(s, budget_s, &impl);
+  }
+  printf("oneDNN's f32 matmul: %s\n", impl.c_str());
   return 0;
 }
