@@ -70,7 +70,34 @@ T BAt(const std::vector<T>& b, const Shape& s, int64_t p, int64_t j) {
   return s.trans_b ? b[j * s.k + p] : b[p * s.n + j];
 }
 
-void Int8Row(const Shape& s, double budget_s) {
+// oneDNN's matmul primitive, A and B of element type `in` (bf16, f32 or
+// s8) and a result of type `out` (f32, or s32 for s8), made once per shape.
+struct Matmul {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  dnnl::matmul prim;
+  dnnl::memory a, b, c;
+  std::string impl;
+  Matmul(const Shape& s, dnnl::memory::data_type in, void* a_data, void* b_data,
+         dnnl::memory::data_type out, void* c_data) {
+    using tag = dnnl::memory::format_tag;
+    const dnnl::memory::desc a_md({s.m, s.k}, in, tag::ab);
+    const dnnl::memory::desc b_md({s.k, s.n}, in, s.trans_b ? tag::ba : tag::ab);
+    const dnnl::memory::desc c_md({s.m, s.n}, out, tag::ab);
+    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, c_md), engine);
+    impl = pd.impl_info_str();
+    prim = dnnl::matmul(pd);
+    a = dnnl::memory(a_md, engine, a_data);
+    b = dnnl::memory(b_md, engine, b_data);
+    c = dnnl::memory(c_md, engine, c_data);
+  }
+  void Run() {
+    prim.execute(stream, {{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}});
+    stream.wait();
+  }
+};
+
+void Int8Row(const Shape& s, double budget_s, std::string* impl) {
   const int64_t m = s.m, n = s.n, k = s.k;
   std::mt19937 rng(1);
   std::uniform_int_distribution<int> byte(0, 255);
@@ -83,7 +110,10 @@ void Int8Row(const Shape& s, double budget_s) {
   for (int8_t& x : b) x = static_cast<int8_t>(byte(rng));
   std::vector<float> fa(m * k), fb(k * n), fc(m * n);
   std::vector<double> da, db, dc;
-  std::vector<int32_t> c8(m * n), cu8(m * n);
+  std::vector<int32_t> c8(m * n), cu8(m * n), cmm(m * n);
+  Matmul matmul(s, dnnl::memory::data_type::s8, a.data(), b.data(), dnnl::memory::data_type::s32,
+                cmm.data());
+  *impl = matmul.impl;
   const bool dgemm = k > 1024;
   const char tb = s.trans_b ? 'T' : 'N';
   const int64_t ldb = s.trans_b ? k : n;
@@ -112,9 +142,10 @@ void Int8Row(const Shape& s, double budget_s) {
         dnnl_gemm_u8s8s32('N', tb, 'F', m, n, k, 1, ua.data(), k, 0, b.data(), ldb, 0, 0,
                           cu8.data(), n, &zero);
       },
+      [&] { matmul.Run(); },
   };
   const std::vector<double> sec = SecondsPerCall(calls, budget_s);
-  int wrong[3] = {0, 0, 0};
+  int wrong[4] = {0, 0, 0, 0};
   for (auto [i, j] : Sample(m, n)) {
     int64_t exact = 0, exact_u = 0;
     for (int64_t p = 0; p < k; ++p) {
@@ -125,39 +156,14 @@ void Int8Row(const Shape& s, double budget_s) {
     wrong[0] += widened != static_cast<double>(exact);
     wrong[1] += c8[i * n + j] != exact;
     wrong[2] += cu8[i * n + j] != exact_u;
+    wrong[3] += cmm[i * n + j] != exact;
   }
   const double gops = 2.0 * m * n * k / 1e9;
-  printf("%-15s %5lld %5lld %5lld | %9.1f %9.1f %9.1f | %5.2fx | %d %d %d\n", s.label, (long long)m,
-         (long long)n, (long long)k, gops / sec[0], gops / sec[1], gops / sec[2], sec[0] / sec[1],
-         wrong[0], wrong[1], wrong[2]);
+  printf("%-15s %5lld %5lld %5lld | %9.1f %9.1f %9.1f %9.1f | %5.2fx %5.2fx | %d %d %d %d\n",
+         s.label, (long long)m, (long long)n, (long long)k, gops / sec[0], gops / sec[1],
+         gops / sec[2], gops / sec[3], sec[0] / sec[1], sec[1] / sec[3], wrong[0], wrong[1],
+         wrong[2], wrong[3]);
 }
-
-// oneDNN's matmul primitive, A and B of element type `in` (bf16 or f32),
-// an f32 result, made once per shape.
-struct Matmul {
-  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
-  dnnl::stream stream{engine};
-  dnnl::matmul prim;
-  dnnl::memory a, b, c;
-  std::string impl;
-  Matmul(const Shape& s, dnnl::memory::data_type in, void* a_data, void* b_data, float* c_data) {
-    using dt = dnnl::memory::data_type;
-    using tag = dnnl::memory::format_tag;
-    const dnnl::memory::desc a_md({s.m, s.k}, in, tag::ab);
-    const dnnl::memory::desc b_md({s.k, s.n}, in, s.trans_b ? tag::ba : tag::ab);
-    const dnnl::memory::desc c_md({s.m, s.n}, dt::f32, tag::ab);
-    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, c_md), engine);
-    impl = pd.impl_info_str();
-    prim = dnnl::matmul(pd);
-    a = dnnl::memory(a_md, engine, a_data);
-    b = dnnl::memory(b_md, engine, b_data);
-    c = dnnl::memory(c_md, engine, c_data);
-  }
-  void Run() {
-    prim.execute(stream, {{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}});
-    stream.wait();
-  }
-};
 
 void Bf16Row(const Shape& s, double budget_s, std::string* impl) {
   const int64_t m = s.m, n = s.n, k = s.k;
@@ -168,7 +174,8 @@ void Bf16Row(const Shape& s, double budget_s, std::string* impl) {
   for (uint16_t& x : b) x = ToBf16(d(rng));
   std::vector<float> fa(m * k), fb(k * n), wide(m * n), c16(m * n);
   const int64_t ldb = s.trans_b ? k : n;
-  Matmul matmul(s, dnnl::memory::data_type::bf16, a.data(), b.data(), c16.data());
+  Matmul matmul(s, dnnl::memory::data_type::bf16, a.data(), b.data(), dnnl::memory::data_type::f32,
+                c16.data());
   *impl = matmul.impl;
   std::vector<std::function<void()>> calls = {
       [&] {
@@ -206,7 +213,8 @@ bool Bf16KeepsDenormals() {
   a[0] = ToBf16(std::ldexp(1.0f, -130));
   b[0] = ToBf16(std::ldexp(1.0f, 100));
   std::vector<float> c(s.m * s.n, -1);
-  Matmul matmul(s, dnnl::memory::data_type::bf16, a.data(), b.data(), c.data());
+  Matmul matmul(s, dnnl::memory::data_type::bf16, a.data(), b.data(), dnnl::memory::data_type::f32,
+                c.data());
   matmul.Run();
   return c[0] == std::ldexp(1.0f, -30);
 }
@@ -222,7 +230,8 @@ void F32Row(const Shape& s, double budget_s, std::string* impl) {
   for (float& x : a) x = d(rng);
   for (float& x : b) x = d(rng);
   const int64_t ldb = s.trans_b ? k : n;
-  Matmul matmul(s, dnnl::memory::data_type::f32, a.data(), b.data(), c_matmul.data());
+  Matmul matmul(s, dnnl::memory::data_type::f32, a.data(), b.data(), dnnl::memory::data_type::f32,
+                c_matmul.data());
   *impl = matmul.impl;
   std::vector<std::function<void()>> calls = {
       [&] {
@@ -258,19 +267,22 @@ int main(int argc, char** argv) {
   const char* only = options.only;
   openblas_set_num_threads(1);
   printf(
-      "int8: s8 x s8 -> s32, GOPS per library (one thread), speed-up of oneDNN's s8 over\n"
-      "widening, and sampled elements (of 97) that differ from the exact sums\n");
-  printf("%-15s %5s %5s %5s | %9s %9s %9s | %6s | wrong\n", "product", "m", "n", "k", "widened",
-         "dnnl-s8", "dnnl-u8", "s8/wide");
+      "int8: s8 x s8 -> s32, GOPS per library (one thread): widened, oneDNN's s8 and u8\n"
+      "gemms (hlo-run's) and its s8 matmul primitive; the s8 gemm's speed-up over widening,\n"
+      "the primitive's over the s8 gemm, and sampled elements (of 97) that differ from the\n"
+      "exact sums\n");
+  printf("%-15s %5s %5s %5s | %9s %9s %9s %9s | %6s %6s | wrong\n", "product", "m", "n", "k",
+         "widened", "dnnl-s8", "dnnl-u8", "mm-s8", "s8/wide", "mm/s8");
+  std::string impl;
   for (const Shape& s : kShapes) {
-    if (only == nullptr || strstr(s.label, only)) Int8Row(s, budget_s);
+    if (only == nullptr || strstr(s.label, only)) Int8Row(s, budget_s, &impl);
   }
+  printf("oneDNN's s8 matmul: %s\n", impl.c_str());
   printf(
       "\nbf16: bf16 x bf16 -> f32, GFLOP/s (one thread), speed-up of the bf16 kernel, and\n"
       "mean error (1e-9) relative to the sum of |products| against f64\n");
   printf("%-15s %5s %5s %5s | %9s %9s | %6s | %8s %8s\n", "product", "m", "n", "k", "widened",
          "dnnl-bf16", "bf16/f32", "widened", "bf16");
-  std::string impl;
   for (const Shape& s : kShapes) {
     if (only == nullptr || strstr(s.label, only)) Bf16Row(s, budget_s, &impl);
   }

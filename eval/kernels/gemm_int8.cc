@@ -1,4 +1,4 @@
-// 8-bit integer products on oneDNN's VNNI gemm (see gemm_int8.h).
+// 8-bit integer products on oneDNN's VNNI gemm or AMX matmul (see gemm_int8.h).
 #include "eval/kernels/gemm_int8.h"
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 // Products of 8-bit integer matrices (s8 and u8 operands: quantized
-// models' dots, `preferred_element_type=int32`) on oneDNN's VNNI int8 gemm.
+// models' dots, `preferred_element_type=int32`) on oneDNN's VNNI int8 gemm,
+// or its AMX matmul where the CPU has AMX (gemm_onednn.h).
 //
 // An integer dot's result is its sum of products modulo 2^bits of the
 // result type. vpdpbusd sums byte products into 32-bit lanes exactly, so
