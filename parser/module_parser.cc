@@ -939,29 +939,11 @@ bool Parser::InferShapeNow(Instruction* inst, const Token& op_tok) {
   return true;
 }
 
-// operands ::= [operand (',' operand)*] ; operand ::= [shape] name
-// parameter ::= int ; constant ::= literal
+// operands ::= parameter-number | constant-literal
+//            | [operand (',' operand)*]
+// operand  ::= [shape] name ['#' int]* | [shape] opcode '(' operands ')' attrs
 bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
-  if (inst->opcode() == Opcode::kParameter) {
-    int64_t n = 0;
-    Token at = tok_;
-    if (!At(Tok::kNumber)) return ErrorExpected("a parameter number");
-    if (!ParseInt(&n)) return false;
-    if (n < 0) {
-      return ErrorAt(at, StrCat("parameter number ", n, " is negative"));
-    }
-    // Parameters are numbered without gaps, so each number below this one
-    // needs an instruction of its own: a number past the size of the text
-    // can only leave a gap (and would make the computation's parameter table
-    // huge).
-    if (static_cast<uint64_t>(n) >= lexer_.buffer().size() / 8 + 64) {
-      return ErrorAt(at, StrCat("parameter number ", n,
-                                " is too large for this module: parameters are numbered "
-                                "0, 1, 2, ... without gaps"));
-    }
-    inst->set_parameter_number(n);
-    return true;
-  }
+  if (inst->opcode() == Opcode::kParameter) return ParseParameterNumber(inst);
   if (inst->opcode() == Opcode::kConstant) return ParseConstantOperand(inst);
   if (At(Tok::kRParen)) return true;
   while (true) {
@@ -987,59 +969,91 @@ bool Parser::ParseOperands(Instruction* inst, Computation* comp) {
       module_->style().operand_shapes = written != nullptr;
       style_known_[2] = true;
     }
-    if (nested) {
-      // `add(f32[] parameter(0), multiply(x, y))`: XLA's nested operands.
-      Instruction* nested = nullptr;
-      if (++nesting_depth_ > kMaxDepth) {
-        return ErrorHere(StrCat("nested instructions more than ", kMaxDepth, " deep"));
-      }
-      const Token saved_shape_tok = shape_tok_;
-      const bool ok = ParseInstructionRhs(comp, tok_, "", written, &nested);
-      shape_tok_ = saved_shape_tok;
-      --nesting_depth_;
-      if (!ok) return false;
-      inst->AppendOperand(nested);
-      if (!Consume(Tok::kComma)) return true;
-      continue;
-    }
-    std::string_view name = tok_.text;
-    if (name[0] == '%') name.remove_prefix(1);
-    Token operand_tok = tok_;
-    Advance();
-    Instruction* operand = nullptr;
-    std::string compact_name;
-    if (At(Tok::kHash)) {
-      // `name#1#0`: XLA's compact form of get-tuple-element.
-      if (!ParseCompactGte(operand_tok, comp, &operand)) return false;
-      compact_name = operand->name();  // `t#1#0` until NameCompactGtes
-      name = compact_name;
-    } else {
-      operand = FindName(name);
-      if (operand == nullptr && lone_level &&
-          !MakeOperandParameter(comp, name, written, operand_tok, &operand)) {
-        return false;
-      }
-    }
-    int64_t index = inst->operand_count();
-    if (operand != nullptr && operand != inst) {
-      inst->AppendOperand(operand);
-      if (written && written != operand->shape_ptr() && !written->Compatible(operand->shape())) {
-        return ErrorAt(shape_tok,
-                       StrCat("operand ", index, " is written with shape ", written->ToString(),
-                              " but '", name, "' has shape ", operand->shape().ToString()));
-      }
-    } else {
-      inst->AppendOperand(nullptr);
-      pending_operands_.push_back({inst, index, operand_tok});
-      if (written) pending_shapes_.push_back({inst, index, written, shape_tok});
-    }
-    if (At(Tok::kLParen)) {
-      return ErrorHere(StrCat("found '(' after the operand '", operand_tok.text,
-                              "', which is not an opcode: an operand is an instruction name "
-                              "or a nested instruction, [shape] opcode(operands)"));
-    }
+    const bool ok = nested ? ParseNestedOperand(inst, comp, written)
+                           : ParseNamedOperand(inst, comp, written, shape_tok, lone_level);
+    if (!ok) return false;
     if (!Consume(Tok::kComma)) return true;
   }
+}
+
+// parameter-number ::= int  (0, 1, 2, ... without gaps)
+bool Parser::ParseParameterNumber(Instruction* inst) {
+  int64_t n = 0;
+  Token at = tok_;
+  if (!At(Tok::kNumber)) return ErrorExpected("a parameter number");
+  if (!ParseInt(&n)) return false;
+  if (n < 0) {
+    return ErrorAt(at, StrCat("parameter number ", n, " is negative"));
+  }
+  // Parameters are numbered without gaps, so each number below this one
+  // needs an instruction of its own: a number past the size of the text
+  // can only leave a gap (and would make the computation's parameter table
+  // huge).
+  if (static_cast<uint64_t>(n) >= lexer_.buffer().size() / 8 + 64) {
+    return ErrorAt(at, StrCat("parameter number ", n,
+                              " is too large for this module: parameters are numbered "
+                              "0, 1, 2, ... without gaps"));
+  }
+  inst->set_parameter_number(n);
+  return true;
+}
+
+// `add(f32[] parameter(0), multiply(x, y))`: XLA's nested operands.
+bool Parser::ParseNestedOperand(Instruction* inst, Computation* comp, const Shape* written) {
+  Instruction* nested = nullptr;
+  if (++nesting_depth_ > kMaxDepth) {
+    return ErrorHere(StrCat("nested instructions more than ", kMaxDepth, " deep"));
+  }
+  const Token saved_shape_tok = shape_tok_;
+  const bool ok = ParseInstructionRhs(comp, tok_, "", written, &nested);
+  shape_tok_ = saved_shape_tok;
+  --nesting_depth_;
+  if (!ok) return false;
+  inst->AppendOperand(nested);
+  return true;
+}
+
+// A named operand (or `name#1#0`), defined already or later (resolved at
+// the computation's end); `written`, its shape where the text gives one.
+bool Parser::ParseNamedOperand(Instruction* inst, Computation* comp, const Shape* written,
+                               const Token& shape_tok, bool lone_level) {
+  std::string_view name = tok_.text;
+  if (name[0] == '%') name.remove_prefix(1);
+  Token operand_tok = tok_;
+  Advance();
+  Instruction* operand = nullptr;
+  std::string compact_name;
+  if (At(Tok::kHash)) {
+    // `name#1#0`: XLA's compact form of get-tuple-element.
+    if (!ParseCompactGte(operand_tok, comp, &operand)) return false;
+    compact_name = operand->name();  // `t#1#0` until NameCompactGtes
+    name = compact_name;
+  } else {
+    operand = FindName(name);
+    if (operand == nullptr && lone_level &&
+        !MakeOperandParameter(comp, name, written, operand_tok, &operand)) {
+      return false;
+    }
+  }
+  int64_t index = inst->operand_count();
+  if (operand != nullptr && operand != inst) {
+    inst->AppendOperand(operand);
+    if (written && written != operand->shape_ptr() && !written->Compatible(operand->shape())) {
+      return ErrorAt(shape_tok,
+                     StrCat("operand ", index, " is written with shape ", written->ToString(),
+                            " but '", name, "' has shape ", operand->shape().ToString()));
+    }
+  } else {
+    inst->AppendOperand(nullptr);
+    pending_operands_.push_back({inst, index, operand_tok});
+    if (written) pending_shapes_.push_back({inst, index, written, shape_tok});
+  }
+  if (At(Tok::kLParen)) {
+    return ErrorHere(StrCat("found '(' after the operand '", operand_tok.text,
+                            "', which is not an opcode: an operand is an instruction name "
+                            "or a nested instruction, [shape] opcode(operands)"));
+  }
+  return true;
 }
 
 // compact_gte ::= name ('#' int)+

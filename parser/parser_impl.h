@@ -152,6 +152,10 @@ class Parser {
   bool StartsNestedInstruction() const;
   bool CheckDebugLogModes(std::string_view value, uint32_t line, uint32_t col);
   bool ParseOperands(Instruction* inst, Computation* comp);
+  bool ParseParameterNumber(Instruction* inst);
+  bool ParseNestedOperand(Instruction* inst, Computation* comp, const Shape* written);
+  bool ParseNamedOperand(Instruction* inst, Computation* comp, const Shape* written,
+                         const Token& shape_tok, bool lone_level);
   bool ParseConstantOperand(Instruction* inst);
   bool ParseCompactGte(const Token& base_tok, Computation* comp, Instruction** out);
   void NameCompactGtes();

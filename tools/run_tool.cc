@@ -831,6 +831,66 @@ absl::Status RunSplit(const RunFlags& f, const Source& src,
   return any_error ? hlo::AlreadyReported("a module failed") : absl::OkStatus();
 }
 
+// The module's devices and the flags that depend on them and on its
+// signature (device counts, input count, --expect files, result flags,
+// sizes), checked before any input is read or generated.
+absl::Status CheckModuleRun(RunFlags& f, hlo::Module& m, int64_t* replicas, int64_t* partitions,
+                            std::vector<std::vector<std::string>>* expect) {
+  const hlo::Computation& entry = *m.entry();
+  const hlo::Shape& root = entry.root()->shape();
+  if (auto st = DeviceCounts(f, m, replicas, partitions); !st.ok()) return st;
+  const int64_t devices = *replicas * *partitions;
+  if (std::vector<std::string> on = NumericsOptions(f); !on.empty() && devices > 1) {
+    return UsageError(hlo::StrCat(
+        on[0], " runs one device: it conflicts with ",
+        f.replicas > 1 ? "--replicas" : (f.partitions > 1 ? "--partitions" : "the module's"),
+        f.replicas > 1 || f.partitions > 1 ? "" : " replica_count/num_partitions", " (", devices,
+        " devices)"));
+  }
+  if (auto st = CheckInputCount(f, entry, devices); !st.ok()) return st;
+  auto assigned = hlo::AssignExpectFiles(f.expect, root, devices);
+  if (!assigned.ok()) return AsUsage(assigned.status());
+  *expect = *std::move(assigned);
+  if (auto st = CheckResultFlags(f, root, devices); !st.ok()) return st;
+  return hlo::CheckInputsFit(m, f.max_memory);
+}
+
+// The first run and what follows it: outputs and --expect, the --bench
+// runs, the profile. *matched: whether the result matched --expect.
+absl::Status RunAndReport(RunFlags& f, hlo::Module& m, hlo::ReplicaRunner& runner,
+                          hlo::NumericsSession* numerics, hlo::Profiler* profiler,
+                          const std::vector<std::vector<std::string>>& expect,
+                          const std::vector<std::vector<hlo::Value>>& args, const Resident& start,
+                          bool* matched) {
+  if (auto st = LoadInfeed(f, runner); !st.ok()) return st;
+  auto first_start = std::chrono::steady_clock::now();
+  auto result = runner.Run(args);
+  if (numerics) {
+    if (auto st = numerics->Finish(result.status()); !st.ok()) return st;
+  }
+  if (!result.ok()) return result.status();
+  // The profile covers the timed runs of --bench, else this one.
+  if (profiler && f.bench == 0) {
+    profiler->AddRun(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start)
+            .count());
+  }
+  if (profiler && f.bench > 0) profiler->Reset();
+  auto outputs = Outputs(f, expect, *result, m.entry()->root()->shape(), runner);
+  if (!outputs.ok()) return outputs.status();
+  *matched = *outputs;
+  if (f.bench > 0) {
+    // The first result is written: free it, so that the timed runs' results
+    // are not a second set of outputs alive beside it.
+    result->clear();
+    result->shrink_to_fit();
+    if (auto st = Bench(f, runner, args, profiler, m.name(), start); !st.ok()) return st;
+  }
+  if (!profiler) return absl::OkStatus();
+  profiler->set_limits(hlo::MeasureMachineLimits());
+  return hlo::ReportProfile(*profiler, m.name(), f.profile_json);
+}
+
 }  // namespace
 
 // Everything after the flags. A result that differs from --expect is not an
@@ -852,24 +912,10 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched,
   auto module = LoadModule(f, *src);
   if (!module.ok()) return module.status();
   hlo::Module& m = **module;
-  const hlo::Computation& entry = *m.entry();
-  const hlo::Shape& root = entry.root()->shape();
   int64_t replicas = 0, partitions = 0;
-  if (auto st = DeviceCounts(f, m, &replicas, &partitions); !st.ok()) return st;
+  std::vector<std::vector<std::string>> expect;
+  if (auto st = CheckModuleRun(f, m, &replicas, &partitions, &expect); !st.ok()) return st;
   const int64_t devices = replicas * partitions;
-  if (std::vector<std::string> on = NumericsOptions(f); !on.empty() && devices > 1) {
-    return UsageError(hlo::StrCat(
-        on[0], " runs one device: it conflicts with ",
-        f.replicas > 1 ? "--replicas" : (f.partitions > 1 ? "--partitions" : "the module's"),
-        f.replicas > 1 || f.partitions > 1 ? "" : " replica_count/num_partitions", " (", devices,
-        " devices)"));
-  }
-  if (auto st = CheckInputCount(f, entry, devices); !st.ok()) return st;
-  auto expect = hlo::AssignExpectFiles(f.expect, root, devices);
-  if (!expect.ok()) return AsUsage(expect.status());
-  if (auto st = CheckResultFlags(f, root, devices); !st.ok()) return st;
-  // Sizes are checked before any input is read or generated.
-  if (auto st = hlo::CheckInputsFit(m, f.max_memory); !st.ok()) return st;
   auto want_mpi = hlo::WantMpi(f);
   if (!want_mpi.ok()) return want_mpi.status();
   if (*want_mpi) {
@@ -878,8 +924,8 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched,
     mpi = *std::move(started);
   }
   // Under MPI each rank reads only its own devices' inputs.
-  auto args =
-      ReadArguments(f, entry, mpi ? mpi->first_device() : 0, mpi ? mpi->local_devices() : devices);
+  auto args = ReadArguments(f, *m.entry(), mpi ? mpi->first_device() : 0,
+                            mpi ? mpi->local_devices() : devices);
   if (!args.ok()) return args.status();
   NoteElidedConstants(m, f.seed);
 
@@ -907,33 +953,7 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched,
   hlo::ReplicaRunner runner(
       m, options, replicas, partitions,
       std::chrono::milliseconds(static_cast<int64_t>(f.collective_timeout * 1000)), mpi.get());
-  if (auto st = LoadInfeed(f, runner); !st.ok()) return st;
-  auto first_start = std::chrono::steady_clock::now();
-  auto result = runner.Run(*args);
-  if (numerics) {
-    if (auto st = numerics->Finish(result.status()); !st.ok()) return st;
-  }
-  if (!result.ok()) return result.status();
-  // The profile covers the timed runs of --bench, else this one.
-  if (profiler && f.bench == 0) {
-    profiler->AddRun(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start)
-            .count());
-  }
-  if (profiler && f.bench > 0) profiler->Reset();
-  auto outputs = Outputs(f, *expect, *result, root, runner);
-  if (!outputs.ok()) return outputs.status();
-  *matched = *outputs;
-  if (f.bench > 0) {
-    // The first result is written: free it, so that the timed runs' results
-    // are not a second set of outputs alive beside it.
-    result->clear();
-    result->shrink_to_fit();
-    if (auto st = Bench(f, runner, *args, profiler.get(), m.name(), start); !st.ok()) return st;
-  }
-  if (!profiler) return absl::OkStatus();
-  profiler->set_limits(hlo::MeasureMachineLimits());
-  return hlo::ReportProfile(*profiler, m.name(), f.profile_json);
+  return RunAndReport(f, m, runner, numerics.get(), profiler.get(), expect, *args, start, matched);
 }
 
 namespace hlo {
