@@ -10,6 +10,7 @@
 #include "eval/kernels/dot.h"
 
 #include <algorithm>
+#include <atomic>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,6 +18,7 @@
 
 #include "eval/kernels/dot_internal.h"
 #include "eval/kernels/gemm_int8.h"
+#include "eval/runtime/parallel.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -268,8 +270,79 @@ std::optional<GemmCall> MatchMergedGemmCall(const Instruction& inst, const Liter
   return c;
 }
 
-// An 8-bit integer product that is one gemm on oneDNN's VNNI int8 gemm,
-// where it applies (eval/kernels/gemm_int8.h).
+// lhs [batch..., m, k] or [batch..., k, m] . rhs [batch..., k, n] or
+// [batch..., n, k], the batch dims leading on both sides in order (an
+// attention head's scores and values): `batches` products of one shape,
+// each operand's and the result's matrices one after another; nullopt for
+// anything else.
+struct BatchedGemmCall {
+  GemmCall c;
+  int64_t batches = 1;
+};
+
+std::optional<BatchedGemmCall> MatchBatchedGemmCall(const Instruction& inst, const Literal& lhs,
+                                                    const Literal& rhs) {
+  absl::Span<const int64_t> lb = inst.GetInts(AttrKind::kLhsBatchDims);
+  absl::Span<const int64_t> rb = inst.GetInts(AttrKind::kRhsBatchDims);
+  absl::Span<const int64_t> lc = inst.GetInts(AttrKind::kLhsContractingDims);
+  absl::Span<const int64_t> rc = inst.GetInts(AttrKind::kRhsContractingDims);
+  absl::Span<const int64_t> l = lhs.shape().dims(), r = rhs.shape().dims();
+  absl::Span<const int64_t> out = inst.shape().dims();
+  const int64_t nb = static_cast<int64_t>(lb.size());
+  if (nb == 0 || rb.size() != lb.size() || lc.size() != 1 || rc.size() != 1 ||
+      static_cast<int64_t>(l.size()) != nb + 2 || static_cast<int64_t>(r.size()) != nb + 2 ||
+      static_cast<int64_t>(out.size()) != nb + 2 || (lc[0] != nb && lc[0] != nb + 1) ||
+      (rc[0] != nb && rc[0] != nb + 1)) {
+    return std::nullopt;
+  }
+  BatchedGemmCall b;
+  for (int64_t i = 0; i < nb; ++i) {
+    if (lb[i] != i || rb[i] != i || l[i] != r[i] || out[i] != l[i]) return std::nullopt;
+    b.batches *= l[i];
+  }
+  GemmCall& c = b.c;
+  c.trans_a = lc[0] == nb;
+  c.trans_b = rc[0] == nb + 1;
+  c.k = l[lc[0]];
+  c.m = l[c.trans_a ? nb + 1 : nb];
+  c.n = r[c.trans_b ? nb : nb + 1];
+  if (c.k < 1 || r[rc[0]] != c.k || out[nb] != c.m || out[nb + 1] != c.n) return std::nullopt;
+  c.lda = c.trans_a ? c.m : c.k;
+  c.ldb = c.trans_b ? c.k : c.n;
+  c.ldc = c.n;
+  return b;
+}
+
+// The batches of an 8-bit product on Int8Gemm, across the cores a batch
+// each where there are enough of them (each then on one core), else one
+// after another, each split across the cores; false where Int8Gemm
+// declined (C is then to be computed anew).
+bool BatchedInt8Gemm(PrimitiveType lt, PrimitiveType rt, PrimitiveType ot,
+                     const BatchedGemmCall& bc, const uint8_t* a, const uint8_t* b, uint8_t* c) {
+  const GemmCall& g = bc.c;
+  const int64_t c_bytes = g.m * g.n * ByteWidth(ot);
+  auto run = [&](int64_t batch) {
+    return gemm::Int8Gemm(lt, rt, ot, g.trans_a, g.trans_b, g.m, g.n, g.k, a + batch * g.m * g.k,
+                          g.lda, b + batch * g.k * g.n, g.ldb, c + batch * c_bytes, g.ldc,
+                          bc.batches);
+  };
+  if (bc.batches < CoreCount()) {
+    for (int64_t batch = 0; batch < bc.batches; ++batch) {
+      if (!run(batch)) return false;
+    }
+    return true;
+  }
+  std::atomic<bool> ok{true};
+  ParallelRows(bc.batches, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t batch = begin; batch < end && ok; ++batch) {
+      if (!run(batch)) ok = false;
+    }
+  });
+  return ok;
+}
+
+// An 8-bit integer product that is one gemm, or a batch of them, on
+// oneDNN's int8 kernels where they apply (eval/kernels/gemm_int8.h).
 std::optional<absl::StatusOr<Value>> DirectInt8Gemm(const Instruction& inst, const Literal& lhs,
                                                     const Literal& rhs) {
   const PrimitiveType lt = lhs.element_type(), rt = rhs.element_type();
@@ -277,14 +350,19 @@ std::optional<absl::StatusOr<Value>> DirectInt8Gemm(const Instruction& inst, con
                      (rt == PrimitiveType::kS8 || rt == PrimitiveType::kU8);
   if (!bytes || !IsInteger(inst.shape().element_type())) return std::nullopt;
   const std::optional<GemmCall> c = MatchMergedGemmCall(inst, lhs, rhs);
-  if (!c) return std::nullopt;
+  const std::optional<BatchedGemmCall> batched =
+      c ? std::nullopt : MatchBatchedGemmCall(inst, lhs, rhs);
+  if (!c && !batched) return std::nullopt;
   absl::StatusOr<Value> out = NewArrayUninitialized(inst.shape());
   if (!out.ok()) return out;
   Literal& o = out->mutable_array();
-  if (!gemm::Int8Gemm(lt, rt, o.element_type(), c->trans_a, c->trans_b, c->m, c->n, c->k,
-                      lhs.data(), c->lda, rhs.data(), c->ldb, o.data(), c->ldc)) {
-    return std::nullopt;
-  }
+  const bool done =
+      c ? gemm::Int8Gemm(lt, rt, o.element_type(), c->trans_a, c->trans_b, c->m, c->n, c->k,
+                         lhs.data(), c->lda, rhs.data(), c->ldb, o.data(), c->ldc)
+        : BatchedInt8Gemm(lt, rt, o.element_type(), *batched,
+                          static_cast<const uint8_t*>(lhs.data()),
+                          static_cast<const uint8_t*>(rhs.data()), static_cast<uint8_t*>(o.data()));
+  if (!done) return std::nullopt;
   return out;
 }
 

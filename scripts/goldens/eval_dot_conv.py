@@ -408,17 +408,33 @@ def _(c):
     return tup(*sums, L("f32", (a3 @ b3)[77:78, :].tolist()))
 
 
+def _iota_operand(dims, coef, signed):
+    """(c0 i + c1 j) % 251 + (c2 i j) % 6 of a 2-D operand's iotas, less 128
+    for s8: the int8 dot modules' operands (their ops)."""
+    c0, c1, c2 = coef
+    i, j = np.meshgrid(np.arange(dims[0]), np.arange(dims[1]), indexing="ij")
+    v = ((c0 * i + c1 * j) % 251 + (c2 * i * j) % 6).astype(np.int64)
+    return v - 128 if signed else v
+
+
+def _wrapped_sums(ys):
+    """Each (2-D product, result type) wrapped to its type, and its sum and
+    position-weighted sum (weights (37 i + 11 j) % 97) as s64 literals."""
+    wrapped = [np.vectorize(lambda v, t=t: wrap(t, int(v)), otypes=[np.int64])(y)
+               for y, t in ys]
+    sums = []
+    for y in wrapped:
+        i, j = np.meshgrid(np.arange(y.shape[0]), np.arange(y.shape[1]), indexing="ij")
+        weights = (37 * i + 11 * j) % 97
+        sums += [L("s64", int(y.sum())), L("s64", int((y * weights).sum()))]
+    return wrapped, sums
+
+
 @golden("dot_int8_vnni")
 def _(c):
-    # Each operand is (c0 i + c1 j) % 251 + (c2 i j) % 6 of its iotas, less 128
-    # for s8 (the module's ops); numpy's int64 products are the exact sums,
-    # which the s32 and s8 results wrap.
-    def operand(dims, coef, signed):
-        c0, c1, c2 = coef
-        i, j = np.meshgrid(np.arange(dims[0]), np.arange(dims[1]), indexing="ij")
-        v = ((c0 * i + c1 * j) % 251 + (c2 * i * j) % 6).astype(np.int64)
-        return v - 128 if signed else v
-
+    # numpy's int64 products are the exact sums, which the s32 and s8
+    # results wrap.
+    operand = _iota_operand
     a1 = operand((256, 512), (3, 5, 7), True)
     b1 = operand((512, 256), (7, 2, 11), True)
     a2 = operand((300, 400), (5, 3, 13), False)
@@ -434,12 +450,30 @@ def _(c):
     b5 = operand((256, 520), (5, 8, 13), True)  # reshaped to [8, 32, 520]
     ys = [(a1 @ b1, "s32"), (a2 @ b2.T, "s32"), (a3.T @ b3, "s8"), (a4 @ b4, "s64"),
           (a5 @ b5.T, "s32")]  # y5 [4,64,8,32] read back as [256, 256]
-    wrapped = [np.vectorize(lambda v, t=t: wrap(t, int(v)), otypes=[np.int64])(y)
-               for y, t in ys]
-    sums = []
-    for y in wrapped:
-        i, j = np.meshgrid(np.arange(y.shape[0]), np.arange(y.shape[1]), indexing="ij")
-        weights = (37 * i + 11 * j) % 97
-        sums += [L("s64", int(y.sum())), L("s64", int((y * weights).sum()))]
+    wrapped, sums = _wrapped_sums(ys)
     return tup(*sums, L("s32", wrapped[1][211:212, :].tolist()),
                L("s8", wrapped[2][77:78, :].tolist()))
+
+
+@golden("dot_int8_batched")
+def _(c):
+    # The operands as dot_int8_vnni's, each a stack of matrices built as one
+    # 2-D iota operand then reshaped (the module's ops); the batched product
+    # is numpy's exact int64 matmul batch by batch.
+    operand = _iota_operand
+    a1 = operand((512, 512), (3, 5, 7), True).reshape(4, 128, 512)
+    b1 = operand((2048, 160), (7, 2, 11), True).reshape(4, 512, 160)
+    a2 = operand((768, 256), (5, 3, 13), False).reshape(2, 3, 128, 256)
+    b2 = operand((1152, 256), (2, 9, 5), True).reshape(2, 3, 192, 256)
+    a3 = operand((4096, 96), (11, 4, 3), True).reshape(8, 512, 96)
+    b3 = operand((4096, 96), (6, 7, 17), False).reshape(8, 512, 96)
+    a4 = operand((256, 512), (9, 2, 19), True).reshape(1, 256, 512)
+    b4 = operand((256, 512), (4, 3, 23), True).reshape(1, 256, 512)
+    assert min(a1.min(), b1.min(), b2.min(), a3.min()) == -128
+    assert max(a1.max(), b1.max()) == 127 and max(a2.max(), b3.max()) == 255
+    ys = [(np.matmul(a1, b1).reshape(512, 160), "s32"),
+          (np.matmul(a2, np.swapaxes(b2, 2, 3)).reshape(768, 192), "s32"),
+          (np.matmul(np.swapaxes(a3, 1, 2), b3).reshape(768, 96), "s16"),
+          (np.matmul(a4, np.swapaxes(b4, 1, 2)).reshape(256, 256), "s32")]
+    wrapped, sums = _wrapped_sums(ys)
+    return tup(*sums, L("s32", wrapped[1][555:556, :].tolist()))
