@@ -140,7 +140,10 @@ def _flushed_softmax(x):
         return np.where(np.abs(v) < tiny, np.zeros_like(v), v)
     with np.errstate(under="ignore"):
         shifted = x - np.max(x, axis=-1, keepdims=True)
-        e = flush(np.exp(shifted.astype(np.float64)))
+        # glibc's exp, element by element: numpy's own vector exp differs in
+        # the last bit between CPUs (its AVX-512 loop), which made the file
+        # read stale on another machine.
+        e = flush(np.vectorize(math.exp, otypes=[np.float64])(shifted.astype(np.float64)))
         total = np.sum(e.astype(np.float64), axis=-1, keepdims=True).astype(x.dtype)
         soft = flush(e.astype(np.float64) / total.astype(np.float64))
     return soft
