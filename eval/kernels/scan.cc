@@ -58,6 +58,7 @@ struct ScanState {
   int64_t length = -1;
   std::vector<Split> in_split, out_split;
   std::vector<Value> slices, outs, carry;
+  std::vector<const Value*> args;  // to_apply's, reused step after step
 };
 
 // The inputs' splits along dimension d (one length for all) and a slice
@@ -114,7 +115,8 @@ absl::Status ScanStep(const Shape& root, ComputationPlan& plan, Operands ops, in
                       int64_t inputs, KernelContext& ev, ScanState& st) {
   const int64_t carries = static_cast<int64_t>(st.carry.size());
   const int64_t outputs = static_cast<int64_t>(st.outs.size());
-  std::vector<const Value*> args(inputs + carries);
+  std::vector<const Value*>& args = st.args;
+  args.resize(inputs + carries);
   for (int64_t k = 0; k < inputs; ++k) {
     // A fresh slice when to_apply kept the last one (returned it).
     if (st.slices[k].array_ptr().use_count() > 1) {
