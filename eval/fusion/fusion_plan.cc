@@ -104,24 +104,20 @@ absl::flat_hash_set<const Instruction*> MultiOutputRegion(
   return region;
 }
 
-}  // namespace
+using Positions = absl::flat_hash_map<const Instruction*, int64_t>;
+using InstructionSet = absl::flat_hash_set<const Instruction*>;
 
-bool IsDuplicableMember(const Instruction& inst) {
-  if (inst.opcode() == Opcode::kConstant) return IsScalarShape(inst.shape());
-  return inst.opcode() == Opcode::kBroadcast && inst.operand_count() == 1 &&
-         IsScalarShape(inst.operand(0)->shape());
+void SortByPosition(const Positions& position, std::vector<const Instruction*>& v) {
+  std::sort(v.begin(), v.end(), [&](const Instruction* a, const Instruction* b) {
+    return position.at(a) < position.at(b);
+  });
 }
 
-std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instruction* const> order,
-                                                         bool flush_denormals,
-                                                         int64_t min_elements) {
-  absl::flat_hash_map<const Instruction*, int64_t> position;
-  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int64_t>(i);
-  auto by_position = [&](const Instruction* a, const Instruction* b) {
-    return position.at(a) < position.at(b);
-  };
-  absl::flat_hash_set<const Instruction*> taken;
-  std::vector<std::unique_ptr<FusedGroup>> groups;
+// Row softmaxes (MatchRowSoftmax) whose instructions no group holds yet,
+// each a group; their members taken.
+void AddSoftmaxGroups(absl::Span<const Instruction* const> order, const Positions& position,
+                      bool flush_denormals, InstructionSet& taken,
+                      std::vector<std::unique_ptr<FusedGroup>>& groups) {
   for (const Instruction* root : order) {
     std::vector<const Instruction*> members, inputs;
     std::optional<RowSoftmax> softmax = MatchRowSoftmax(*root, flush_denormals, &members, &inputs);
@@ -133,76 +129,108 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
     auto fused = std::make_unique<FusedGroup>();
     fused->root = root;
     fused->members = std::move(members);
-    std::sort(fused->members.begin(), fused->members.end(), by_position);
+    SortByPosition(position, fused->members);
     fused->inputs = std::move(inputs);
     fused->softmax = softmax;
     for (const Instruction* m : fused->members) taken.insert(m);
     groups.push_back(std::move(fused));
   }
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    const Instruction& root = **it;
-    if (taken.contains(&root) || !IsFusibleStep(root, min_elements)) continue;
-    // Grow from the root through operands whose every user is already in
-    // the group: then no member's value is needed outside, and every input
-    // is computed before the root runs. A small root's group may have more
-    // outputs (MultiOutputRegion).
-    const bool small = root.shape().ElementCount() <= kMultiOutputElements;
-    absl::flat_hash_set<const Instruction*> group =
-        small ? MultiOutputRegion(root, position, taken, min_elements)
-              : absl::flat_hash_set<const Instruction*>{&root};
-    for (bool grew = !small; grew;) {
-      grew = false;
-      std::vector<const Instruction*> members(group.begin(), group.end());
-      for (const Instruction* m : members) {
-        for (const Instruction* p : m->operands()) {
-          if (group.contains(p) || taken.contains(p) || !position.contains(p) ||
-              !MayJoin(*p, root, min_elements)) {
-            continue;
-          }
-          bool all_users_in = std::all_of(p->users().begin(), p->users().end(),
-                                          [&](const Instruction* u) { return group.contains(u); });
-          if (all_users_in || IsDuplicableMember(*p)) {
-            group.insert(p);
-            grew = true;
-          }
+}
+
+// The loop group of `root`: grown from it through operands whose every
+// user is already in the group (then no member's value is needed outside,
+// and every input is computed before the root runs); a small root's group
+// may have more outputs (MultiOutputRegion).
+InstructionSet GrowGroup(const Instruction& root, const Positions& position,
+                         const InstructionSet& taken, int64_t min_elements) {
+  const bool small = root.shape().ElementCount() <= kMultiOutputElements;
+  InstructionSet group =
+      small ? MultiOutputRegion(root, position, taken, min_elements) : InstructionSet{&root};
+  for (bool grew = !small; grew;) {
+    grew = false;
+    std::vector<const Instruction*> members(group.begin(), group.end());
+    for (const Instruction* m : members) {
+      for (const Instruction* p : m->operands()) {
+        if (group.contains(p) || taken.contains(p) || !position.contains(p) ||
+            !MayJoin(*p, root, min_elements)) {
+          continue;
+        }
+        bool all_users_in = std::all_of(p->users().begin(), p->users().end(),
+                                        [&](const Instruction* u) { return group.contains(u); });
+        if (all_users_in || IsDuplicableMember(*p)) {
+          group.insert(p);
+          grew = true;
         }
       }
     }
-    // (One op is a group where a reduce folds its values: GroupReduceOf,
-    // or where its result is written with streaming stores.)
-    std::optional<GroupReduce> reduce = GroupReduceOf(root);
-    const bool streams =
-        root.shape().IsArray() &&
-        root.shape().ElementCount() * ByteWidth(root.shape().element_type()) >= kStreamStoreBytes;
-    if (group.size() < 2 && !reduce && !streams) continue;
-    auto fused = std::make_unique<FusedGroup>();
-    fused->root = &root;
-    fused->members.assign(group.begin(), group.end());
-    std::sort(fused->members.begin(), fused->members.end(), by_position);
-    for (const Instruction* m : fused->members) {
-      const bool read_outside =
-          std::any_of(m->users().begin(), m->users().end(),
-                      [&](const Instruction* u) { return !group.contains(u); });
-      if (m != &root && !IsDuplicableMember(*m) && read_outside) fused->outputs.push_back(m);
-    }
-    auto program = BatchProgram::CompileGroup(root, fused->members, flush_denormals, &fused->inputs,
-                                              fused->outputs);
-    if (!program.ok()) continue;
-    if (fused->outputs.empty()) {
-      fused->row_op = MatchRowBroadcastOp(root, fused->members, fused->inputs, flush_denormals);
-    }
-    // One step is worth a group when it saves a broadcast's array (a bias
-    // add, a scale by a scalar): the broadcast is read where it lies.
-    const bool absorbs_broadcast =
-        std::any_of(fused->members.begin(), fused->members.end(),
-                    [](const Instruction* m) { return m->opcode() == Opcode::kBroadcast; });
-    if (fused->outputs.empty()) fused->reduce = reduce;
-    if (fused->reduce) fused->reduce->squares = MatchSquaredDifferences(*fused);
-    if ((*program)->step_count() < 2 && !fused->row_op && !absorbs_broadcast && !fused->reduce &&
-        !streams) {
-      continue;
-    }
-    fused->program = *std::move(program);
+  }
+  return group;
+}
+
+// `group` as a fused loop of `root`, compiled; null where it is not worth
+// one (a lone op, or a one-step program that saves nothing) or does not
+// compile.
+std::unique_ptr<FusedGroup> MakeLoopGroup(const Instruction& root, const InstructionSet& group,
+                                          const Positions& position, bool flush_denormals) {
+  // (One op is a group where a reduce folds its values: GroupReduceOf,
+  // or where its result is written with streaming stores.)
+  std::optional<GroupReduce> reduce = GroupReduceOf(root);
+  const bool streams =
+      root.shape().IsArray() &&
+      root.shape().ElementCount() * ByteWidth(root.shape().element_type()) >= kStreamStoreBytes;
+  if (group.size() < 2 && !reduce && !streams) return nullptr;
+  auto fused = std::make_unique<FusedGroup>();
+  fused->root = &root;
+  fused->members.assign(group.begin(), group.end());
+  SortByPosition(position, fused->members);
+  for (const Instruction* m : fused->members) {
+    const bool read_outside = std::any_of(m->users().begin(), m->users().end(),
+                                          [&](const Instruction* u) { return !group.contains(u); });
+    if (m != &root && !IsDuplicableMember(*m) && read_outside) fused->outputs.push_back(m);
+  }
+  auto program = BatchProgram::CompileGroup(root, fused->members, flush_denormals, &fused->inputs,
+                                            fused->outputs);
+  if (!program.ok()) return nullptr;
+  if (fused->outputs.empty()) {
+    fused->row_op = MatchRowBroadcastOp(root, fused->members, fused->inputs, flush_denormals);
+  }
+  // One step is worth a group when it saves a broadcast's array (a bias
+  // add, a scale by a scalar): the broadcast is read where it lies.
+  const bool absorbs_broadcast =
+      std::any_of(fused->members.begin(), fused->members.end(),
+                  [](const Instruction* m) { return m->opcode() == Opcode::kBroadcast; });
+  if (fused->outputs.empty()) fused->reduce = reduce;
+  if (fused->reduce) fused->reduce->squares = MatchSquaredDifferences(*fused);
+  if ((*program)->step_count() < 2 && !fused->row_op && !absorbs_broadcast && !fused->reduce &&
+      !streams) {
+    return nullptr;
+  }
+  fused->program = *std::move(program);
+  return fused;
+}
+
+}  // namespace
+
+bool IsDuplicableMember(const Instruction& inst) {
+  if (inst.opcode() == Opcode::kConstant) return IsScalarShape(inst.shape());
+  return inst.opcode() == Opcode::kBroadcast && inst.operand_count() == 1 &&
+         IsScalarShape(inst.operand(0)->shape());
+}
+
+std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instruction* const> order,
+                                                         bool flush_denormals,
+                                                         int64_t min_elements) {
+  Positions position;
+  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int64_t>(i);
+  InstructionSet taken;
+  std::vector<std::unique_ptr<FusedGroup>> groups;
+  AddSoftmaxGroups(order, position, flush_denormals, taken, groups);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const Instruction& root = **it;
+    if (taken.contains(&root) || !IsFusibleStep(root, min_elements)) continue;
+    const InstructionSet group = GrowGroup(root, position, taken, min_elements);
+    std::unique_ptr<FusedGroup> fused = MakeLoopGroup(root, group, position, flush_denormals);
+    if (fused == nullptr) continue;
     for (const Instruction* m : fused->members) {
       if (!IsDuplicableMember(*m)) taken.insert(m);
     }
