@@ -46,6 +46,21 @@ int64_t Elements(const Shape& shape) {
   return n;
 }
 
+// Elements an operand's evaluation makes: a tuple's operands' own (as
+// OperandValue evaluates them), not its declared shape's, which unverified
+// text may shrink (a tuple declared (f32[100000,3]) of a 10^10-element
+// broadcast); -1 past the limit.
+int64_t OperandElements(const Instruction* op) {
+  if (op->opcode() != Opcode::kTuple) return Elements(op->shape());
+  int64_t n = 0;
+  for (const Instruction* e : op->operands()) {
+    const int64_t k = OperandElements(e);
+    if (k < 0 || k > kMaxConstantElements - n) return -1;
+    n += k;
+  }
+  return n;
+}
+
 // At least one operand (looking through tuples) is a constant.
 bool AnyOperandConstant(const Instruction* inst) {
   for (const Instruction* op : inst->operands()) {
@@ -135,7 +150,7 @@ bool ConstantFolding::Foldable(const Instruction* inst) {
   // operands counted too, as their broadcasts get evaluated).
   int64_t in = 0;
   for (const Instruction* op : inst->operands()) {
-    const int64_t n = Elements(op->shape());
+    const int64_t n = OperandElements(op);
     if (n < 0 || n > kMaxConstantElements) return false;
     in += n;
   }
