@@ -152,6 +152,76 @@ bool BitcastKeepsBytes(const Instruction& inst, const Literal& in) {
          StoredRowMajor(oshape, oshape.dims());
 }
 
+namespace {
+
+// Row-major strides of `dims`.
+Strides RowMajorStrides(absl::Span<const int64_t> dims) {
+  const int rank = static_cast<int>(dims.size());
+  Strides rm(rank, 1);
+  for (int i = rank - 2; i >= 0; --i) rm[i] = rm[i + 1] * dims[i + 1];
+  return rm;
+}
+
+// The operand's elements in physical order: its own bytes where it is
+// row-major, else a copy into `buf`.
+const uint8_t* PhysicalOrder(const Literal& in, const Physical& pin, std::vector<uint8_t>& buf) {
+  if (pin.row_major) return in.data();
+  buf.resize(in.size_bytes());
+  const Strides rm = RowMajorStrides(in.shape().dims());
+  CopyAxes axes;
+  for (int64_t i = 0; i < in.shape().rank(); ++i) {
+    axes.push_back({in.shape().dim(i), pin.strides[i], rm[i]});
+  }
+  StridedCopy(ByteWidth(in.element_type()), buf.data(), in.data(), std::move(axes));
+  return buf.data();
+}
+
+// The physical elements of the operand (in_count of in_type, pin's bits
+// each) as out_count of out_type (pout's bits each) in `out`: the same
+// bytes, or the bit stream repacked where either packs sub-byte elements.
+absl::Status Repack(const uint8_t* phys_in, PrimitiveType in_type, const Physical& pin,
+                    int64_t in_count, PrimitiveType out_type, const Physical& pout,
+                    int64_t out_count, std::vector<uint8_t>& out, const std::string& what) {
+  const int in_width = ByteWidth(in_type), out_width = ByteWidth(out_type);
+  if (pin.element_bits == 8 * in_width && pout.element_bits == 8 * out_width) {
+    std::memcpy(out.data(), phys_in, out.size());
+  } else {
+    if (pin.element_bits > 64 || pout.element_bits > 64) {
+      return absl::UnimplementedError(
+          StrCat("bitcast between ", what, " packs elements wider than 64 bits"));
+    }
+    std::vector<uint8_t> stream(static_cast<size_t>((in_count * pin.element_bits + 7) / 8), 0);
+    for (int64_t e = 0; e < in_count; ++e) {
+      uint64_t raw = 0;
+      std::memcpy(&raw, phys_in + e * in_width, std::min(in_width, 8));
+      WriteBits(stream.data(), e * pin.element_bits, pin.element_bits, raw);
+    }
+    for (int64_t e = 0; e < out_count; ++e) {
+      uint64_t raw = ReadBits(stream.data(), e * pout.element_bits, pout.element_bits);
+      std::memcpy(out.data() + e * out_width, &raw, std::min<int64_t>(out_width, 8));
+    }
+  }
+  NormalizeElements(out_type, out.data(), out_count);
+  return absl::OkStatus();
+}
+
+// Physical elements into the result's logical (row-major) order.
+void LogicalOrder(const uint8_t* phys_out, const Physical& pout, Literal& o) {
+  if (pout.row_major) {
+    std::memcpy(o.data(), phys_out, o.size_bytes());
+    return;
+  }
+  const Shape& oshape = o.shape();
+  const Strides rm = RowMajorStrides(oshape.dims());
+  CopyAxes axes;
+  for (int64_t i = 0; i < oshape.rank(); ++i) {
+    axes.push_back({oshape.dim(i), rm[i], pout.strides[i]});
+  }
+  StridedCopy(ByteWidth(oshape.element_type()), o.data(), phys_out, std::move(axes));
+}
+
+}  // namespace
+
 absl::StatusOr<Value> EvalBitcast(const Instruction& inst, const Value& operand) {
   if (!operand.is_array()) {
     return absl::InvalidArgumentError("bitcast operand must be an array");
@@ -194,67 +264,19 @@ absl::StatusOr<Value> EvalBitcast(const Instruction& inst, const Value& operand)
   if (!out.ok()) return out;
   Literal& o = out->mutable_array();
   if (out_count == 0 || in_count == 0) return out;
-  const int in_width = ByteWidth(in_type);
-  const int out_width = ByteWidth(out_type);
-  const int rank_in = static_cast<int>(in.shape().rank());
-  const int rank_out = static_cast<int>(oshape.rank());
-
-  // 1. The operand's elements in physical order.
-  std::vector<uint8_t> phys_in_buf;
-  const uint8_t* phys_in = in.data();
-  if (!pin->row_major) {
-    phys_in_buf.resize(in.size_bytes());
-    Strides rm(rank_in, 1);
-    for (int i = rank_in - 2; i >= 0; --i) rm[i] = rm[i + 1] * in.shape().dim(i + 1);
-    CopyAxes axes;
-    for (int i = 0; i < rank_in; ++i) {
-      axes.push_back({in.shape().dim(i), pin->strides[i], rm[i]});
-    }
-    StridedCopy(in_width, phys_in_buf.data(), in.data(), std::move(axes));
-    phys_in = phys_in_buf.data();
-  }
-
-  // 2. The result's elements in physical order.
-  std::vector<uint8_t> phys_out_buf;
-  const uint8_t* phys_out = phys_in;
-  const bool same_memory = in_type == out_type && pin->element_bits == pout->element_bits;
-  if (!same_memory) {
+  std::vector<uint8_t> phys_in_buf, phys_out_buf;
+  const uint8_t* phys = PhysicalOrder(in, *pin, phys_in_buf);
+  if (in_type != out_type || pin->element_bits != pout->element_bits) {
     phys_out_buf.assign(o.size_bytes(), 0);
-    const bool whole_bytes =
-        pin->element_bits == 8 * in_width && pout->element_bits == 8 * out_width;
-    if (whole_bytes) {
-      std::memcpy(phys_out_buf.data(), phys_in, o.size_bytes());
-    } else {
-      if (pin->element_bits > 64 || pout->element_bits > 64) {
-        return absl::UnimplementedError(StrCat("bitcast between ", in_layout_of.ToString(), " and ",
-                                               oshape.ToString(),
-                                               " packs elements wider than 64 bits"));
-      }
-      std::vector<uint8_t> stream(static_cast<size_t>(in_bytes), 0);
-      for (int64_t e = 0; e < in_count; ++e) {
-        uint64_t raw = 0;
-        std::memcpy(&raw, phys_in + e * in_width, std::min(in_width, 8));
-        WriteBits(stream.data(), e * pin->element_bits, pin->element_bits, raw);
-      }
-      for (int64_t e = 0; e < out_count; ++e) {
-        uint64_t raw = ReadBits(stream.data(), e * pout->element_bits, pout->element_bits);
-        std::memcpy(phys_out_buf.data() + e * out_width, &raw, std::min<int64_t>(out_width, 8));
-      }
+    const std::string what = StrCat(in_layout_of.ToString(), " and ", oshape.ToString());
+    if (absl::Status st =
+            Repack(phys, in_type, *pin, in_count, out_type, *pout, out_count, phys_out_buf, what);
+        !st.ok()) {
+      return st;
     }
-    NormalizeElements(out_type, phys_out_buf.data(), out_count);
-    phys_out = phys_out_buf.data();
+    phys = phys_out_buf.data();
   }
-
-  // 3. Into the result's logical (row-major) order.
-  if (pout->row_major) {
-    std::memcpy(o.data(), phys_out, o.size_bytes());
-  } else {
-    Strides rm(rank_out, 1);
-    for (int i = rank_out - 2; i >= 0; --i) rm[i] = rm[i + 1] * oshape.dim(i + 1);
-    CopyAxes axes;
-    for (int i = 0; i < rank_out; ++i) axes.push_back({oshape.dim(i), rm[i], pout->strides[i]});
-    StridedCopy(out_width, o.data(), phys_out, std::move(axes));
-  }
+  LogicalOrder(phys, *pout, o);
   return out;
 }
 
