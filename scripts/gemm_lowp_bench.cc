@@ -165,6 +165,31 @@ void Int8Row(const Shape& s, double budget_s, std::string* impl) {
          wrong[2], wrong[3]);
 }
 
+// A row of the bf16 and f32 tables: two ways' GFLOP/s (from `sec`), the
+// second's speed-up, and each result's mean error (x 1e9) against f64
+// relative to the sum of |products| on Sample's elements; a_at(i, p) and
+// b_at(p, j) give op(A) and op(B) exactly.
+template <typename AAt, typename BAtFn>
+void PrintFloatRow(const Shape& s, const std::vector<double>& sec, const float* c0, const float* c1,
+                   AAt a_at, BAtFn b_at) {
+  double err[2] = {0, 0};
+  const auto at = Sample(s.m, s.n);
+  for (auto [i, j] : at) {
+    double exact = 0, magnitude = 0;
+    for (int64_t p = 0; p < s.k; ++p) {
+      const double t = a_at(i, p) * b_at(p, j);
+      exact += t;
+      magnitude += std::fabs(t);
+    }
+    err[0] += std::fabs(c0[i * s.n + j] - exact) / magnitude;
+    err[1] += std::fabs(c1[i * s.n + j] - exact) / magnitude;
+  }
+  const double gflops = 2.0 * s.m * s.n * s.k / 1e9;
+  printf("%-15s %5lld %5lld %5lld | %9.1f %9.1f | %5.2fx | %8.2f %8.2f\n", s.label, (long long)s.m,
+         (long long)s.n, (long long)s.k, gflops / sec[0], gflops / sec[1], sec[0] / sec[1],
+         err[0] / at.size() * 1e9, err[1] / at.size() * 1e9);
+}
+
 void Bf16Row(const Shape& s, double budget_s, std::string* impl) {
   const int64_t m = s.m, n = s.n, k = s.k;
   std::mt19937 rng(2);
@@ -186,23 +211,10 @@ void Bf16Row(const Shape& s, double budget_s, std::string* impl) {
       },
       [&] { matmul.Run(); },
   };
-  const std::vector<double> sec = SecondsPerCall(calls, budget_s);
-  double err[2] = {0, 0};
-  const auto at = Sample(m, n);
-  for (auto [i, j] : at) {
-    double exact = 0, magnitude = 0;
-    for (int64_t p = 0; p < k; ++p) {
-      const double t = double{FromBf16(a[i * k + p])} * FromBf16(BAt(b, s, p, j));
-      exact += t;
-      magnitude += std::fabs(t);
-    }
-    err[0] += std::fabs(wide[i * n + j] - exact) / magnitude;
-    err[1] += std::fabs(c16[i * n + j] - exact) / magnitude;
-  }
-  const double gflops = 2.0 * m * n * k / 1e9;
-  printf("%-15s %5lld %5lld %5lld | %9.1f %9.1f | %5.2fx | %8.2f %8.2f\n", s.label, (long long)m,
-         (long long)n, (long long)k, gflops / sec[0], gflops / sec[1], sec[0] / sec[1],
-         err[0] / at.size() * 1e9, err[1] / at.size() * 1e9);
+  PrintFloatRow(
+      s, SecondsPerCall(calls, budget_s), wide.data(), c16.data(),
+      [&](int64_t i, int64_t p) { return double{FromBf16(a[i * k + p])}; },
+      [&](int64_t p, int64_t j) { return double{FromBf16(BAt(b, s, p, j))}; });
 }
 
 // Whether the bf16 matmul keeps a denormal operand: 2^-130 (a bf16
@@ -240,23 +252,10 @@ void F32Row(const Shape& s, double budget_s, std::string* impl) {
       },
       [&] { matmul.Run(); },
   };
-  const std::vector<double> sec = SecondsPerCall(calls, budget_s);
-  double err[2] = {0, 0};
-  const auto at = Sample(m, n);
-  for (auto [i, j] : at) {
-    double exact = 0, magnitude = 0;
-    for (int64_t p = 0; p < k; ++p) {
-      const double t = double{a[i * k + p]} * BAt(b, s, p, j);
-      exact += t;
-      magnitude += std::fabs(t);
-    }
-    err[0] += std::fabs(c_sgemm[i * n + j] - exact) / magnitude;
-    err[1] += std::fabs(c_matmul[i * n + j] - exact) / magnitude;
-  }
-  const double gflops = 2.0 * m * n * k / 1e9;
-  printf("%-15s %5lld %5lld %5lld | %9.1f %9.1f | %5.2fx | %8.2f %8.2f\n", s.label, (long long)m,
-         (long long)n, (long long)k, gflops / sec[0], gflops / sec[1], sec[0] / sec[1],
-         err[0] / at.size() * 1e9, err[1] / at.size() * 1e9);
+  PrintFloatRow(
+      s, SecondsPerCall(calls, budget_s), c_sgemm.data(), c_matmul.data(),
+      [&](int64_t i, int64_t p) { return double{a[i * k + p]}; },
+      [&](int64_t p, int64_t j) { return double{BAt(b, s, p, j)}; });
 }
 
 }  // namespace

@@ -181,14 +181,15 @@ const uint8_t* PhysicalOrder(const Literal& in, const Physical& pin, std::vector
 // bytes, or the bit stream repacked where either packs sub-byte elements.
 absl::Status Repack(const uint8_t* phys_in, PrimitiveType in_type, const Physical& pin,
                     int64_t in_count, PrimitiveType out_type, const Physical& pout,
-                    int64_t out_count, std::vector<uint8_t>& out, const std::string& what) {
+                    int64_t out_count, std::vector<uint8_t>& out, const Shape& from,
+                    const Shape& to) {
   const int in_width = ByteWidth(in_type), out_width = ByteWidth(out_type);
   if (pin.element_bits == 8 * in_width && pout.element_bits == 8 * out_width) {
     std::memcpy(out.data(), phys_in, out.size());
   } else {
     if (pin.element_bits > 64 || pout.element_bits > 64) {
-      return absl::UnimplementedError(
-          StrCat("bitcast between ", what, " packs elements wider than 64 bits"));
+      return absl::UnimplementedError(StrCat("bitcast between ", from.ToString(), " and ",
+                                             to.ToString(), " packs elements wider than 64 bits"));
     }
     std::vector<uint8_t> stream(static_cast<size_t>((in_count * pin.element_bits + 7) / 8), 0);
     for (int64_t e = 0; e < in_count; ++e) {
@@ -268,9 +269,8 @@ absl::StatusOr<Value> EvalBitcast(const Instruction& inst, const Value& operand)
   const uint8_t* phys = PhysicalOrder(in, *pin, phys_in_buf);
   if (in_type != out_type || pin->element_bits != pout->element_bits) {
     phys_out_buf.assign(o.size_bytes(), 0);
-    const std::string what = StrCat(in_layout_of.ToString(), " and ", oshape.ToString());
-    if (absl::Status st =
-            Repack(phys, in_type, *pin, in_count, out_type, *pout, out_count, phys_out_buf, what);
+    if (absl::Status st = Repack(phys, in_type, *pin, in_count, out_type, *pout, out_count,
+                                 phys_out_buf, in_layout_of, oshape);
         !st.ok()) {
       return st;
     }

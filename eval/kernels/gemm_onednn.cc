@@ -108,12 +108,8 @@ struct MatmulApi {
   bool amx = false;  // whether dense int8 products run on AMX here
 };
 
-// A product's primitive (oneDNN's primitive cache keeps the kernels made
-// for a shape, so a second primitive of that shape costs microseconds),
-// null where oneDNN would not run it on AMX. Dense operands: A m x k
+// The memory descriptors of a dense product's A, B and C: A m x k
 // (lda = k), B k x n (ldb = n) or, where tb, n x k (ldb = k); C m x n.
-// The memory descriptors of a dense product's A, B and C (as MakeMatmul
-// takes them).
 bool DenseDescs(const MatmulApi& api, bool a_unsigned, bool tb, int64_t m, int64_t n, int64_t k,
                 dnnl_memory_desc_t md[3]) {
   const dnnl_dims_t a_dims = {m, k}, a_strides = {k, 1};
@@ -125,9 +121,12 @@ bool DenseDescs(const MatmulApi& api, bool a_unsigned, bool tb, int64_t m, int64
          api.memory_desc(&md[2], 2, c_dims, dnnl_s32, c_strides) == dnnl_success;
 }
 
+// A dense product's primitive, its operands' descriptors left in md
+// (oneDNN's primitive cache keeps the kernels made for a shape, so a second
+// primitive of that shape costs microseconds); null where oneDNN would not
+// run it on AMX.
 dnnl_primitive_t MakeMatmul(const MatmulApi& api, bool a_unsigned, bool tb, int64_t m, int64_t n,
-                            int64_t k) {
-  dnnl_memory_desc_t md[3];
+                            int64_t k, dnnl_memory_desc_t md[3]) {
   dnnl_matmul_desc_t desc;
   if (!DenseDescs(api, a_unsigned, tb, m, n, k, md) ||
       api.matmul_desc(&desc, &md[0], &md[1], nullptr, &md[2]) != dnnl_success) {
@@ -172,7 +171,8 @@ const MatmulApi& Matmul() {
     // process use its tiles): its choice for a small dense product.
     OneThreadHere(OnednnChoice());
     a.amx = true;
-    dnnl_primitive_t probe = MakeMatmul(a, false, false, 64, 64, 64);
+    dnnl_memory_desc_t md[3];
+    dnnl_primitive_t probe = MakeMatmul(a, false, false, 64, 64, 64, md);
     a.amx = probe != nullptr;
     if (probe != nullptr) a.primitive_destroy(probe);
     return a;
@@ -187,7 +187,8 @@ bool AmxInt8Matmul(bool a_unsigned, bool tb, int64_t m, int64_t n, int64_t k, co
                    const int8_t* b, int32_t* c) {
   const MatmulApi& api = Matmul();
   if (!api.amx) return false;
-  dnnl_primitive_t primitive = MakeMatmul(api, a_unsigned, tb, m, n, k);
+  dnnl_memory_desc_t md[3];  // A's, B's and C's
+  dnnl_primitive_t primitive = MakeMatmul(api, a_unsigned, tb, m, n, k, md);
   if (primitive == nullptr) return false;
   // One stream per thread (a stream is not to be shared between threads),
   // destroyed with it.
@@ -207,10 +208,8 @@ bool AmxInt8Matmul(bool a_unsigned, bool tb, int64_t m, int64_t n, int64_t k, co
   }
   dnnl_stream_t stream = own.stream;
   bool ok = stream != nullptr;
-  dnnl_memory_desc_t md[3];
   dnnl_memory_t memory[3] = {};
   void* data[3] = {const_cast<void*>(a), const_cast<int8_t*>(b), c};
-  ok = ok && DenseDescs(api, a_unsigned, tb, m, n, k, md);
   for (int i = 0; i < 3 && ok; ++i) {
     ok = api.memory_create(&memory[i], &md[i], api.engine, data[i]) == dnnl_success;
   }
