@@ -550,107 +550,158 @@ Axes Concat(const Axes& x, const Axes& y) {
   return out;
 }
 
-}  // namespace
-
+// A dot_general over strided views as `batches` gemm calls of m x n x k:
+// each batch's offsets come from the batch axes, and each matrix is handed
+// to gemm where it lies (its Plan direct) or packed (scattered) per batch
+// over its axes.
 template <typename T>
-absl::Status DotCore(const View<const T>& lhs, const View<const T>& rhs, const View<T>& out,
-                     const DotDimNumbers& d) {
-  // An empty operand: the result is empty or (empty contraction) zeros. Checked
-  // first, as the products of the other dims need not fit in 64 bits.
-  for (const Dims* dims : {&lhs.dims, &rhs.dims}) {
-    if (std::find(dims->begin(), dims->end(), 0) != dims->end()) {
-      Axes all;
-      for (size_t i = 0; i < out.dims.size(); ++i) all.push_back({out.dims[i], out.strides[i]});
-      FillStrided(out.base, all);
-      return absl::OkStatus();
-    }
-  }
-  const Axes lb = AxesOf(lhs, d.lhs_batch), lc = AxesOf(lhs, d.lhs_contracting);
-  const Axes rb = AxesOf(rhs, d.rhs_batch), rc = AxesOf(rhs, d.rhs_contracting);
-  const Axes lf = FreeAxes(lhs, d.lhs_batch, d.lhs_contracting);
-  const Axes rf = FreeAxes(rhs, d.rhs_batch, d.rhs_contracting);
-  const size_t nb = lb.size();
-  Axes ob, om, on;
-  for (size_t i = 0; i < out.dims.size(); ++i) {
-    Axes& to = i < nb ? ob : i < nb + lf.size() ? om : on;
-    to.push_back({out.dims[i], out.strides[i]});
-  }
-  const int64_t batches = Product(lb), m = Product(lf), n = Product(rf), k = Product(lc);
-  if (batches == 0 || m == 0 || n == 0) return absl::OkStatus();
-  if (k == 0) {
-    FillStrided(out.base, Concat(Concat(ob, om), on));
-    return absl::OkStatus();
-  }
-  constexpr bool kTrans = !std::is_same_v<T, uint64_t>;
-  const Plan pa = PlanMatrix(lf, lc, m, k, kTrans);
-  const Plan pb = PlanMatrix(rc, rf, k, n, kTrans);
-  const Plan pc = PlanMatrix(om, on, m, n, false);
-  // The axes of operands that are packed (or a result scattered) per batch.
-  const Axes a_axes = pa.direct ? Axes() : Concat(lf, lc);
-  const Axes b_axes = pb.direct ? Axes() : Concat(rc, rf);
-  const Axes c_axes = pc.direct ? Axes() : Concat(om, on);
-  // Many batches, or small ones: whole batches go to one worker per core,
-  // each running single-threaded gemms (a threaded call per small product
-  // wakes OpenBLAS's workers each time). A few large ones: one threaded
-  // gemm each.
-  const int64_t cores = CoreCount();  // cached: hardware_concurrency reads sysfs
-  const bool per_core =
-      batches > 1 && cores > 1 &&
-      (batches >= 4 * cores || static_cast<double>(m) * n * k <= kSmallBatchProduct);
-  const int64_t workers = per_core ? std::min(cores, batches) : 1;
-  struct Scratch {
-    ScratchBuffer<T> a, b, c;
-  };
-  absl::InlinedVector<Scratch, 2> scratch(workers);  // (no heap block per call)
-  for (Scratch& w : scratch) {
-    if (!pa.direct) {
-      if (auto st = w.a.Reset(m * k); !st.ok()) return st;
-    }
-    if (!pb.direct) {
-      if (auto st = w.b.Reset(k * n); !st.ok()) return st;
-    }
-    if (!pc.direct) {
-      if (auto st = w.c.Reset(m * n); !st.ok()) return st;
-    }
-  }
+struct BatchedProduct {
+  Axes lb, rb, ob;              // batch axes of lhs, rhs and out, in order
+  Axes a_axes, b_axes, c_axes;  // packed per batch; empty where direct
+  Plan pa, pb, pc;
+  int64_t batches = 0, m = 0, n = 0, k = 0;
+
   // Element offsets of batch bi in each operand.
-  auto offsets = [&](int64_t bi, int64_t& lo, int64_t& ro, int64_t& oo) {
+  void Offsets(int64_t bi, int64_t& lo, int64_t& ro, int64_t& oo) const {
     lo = ro = oo = 0;
-    for (int64_t x = static_cast<int64_t>(nb) - 1; x >= 0; --x) {
+    for (int64_t x = static_cast<int64_t>(lb.size()) - 1; x >= 0; --x) {
       const int64_t i = bi % lb[x].size;
       bi /= lb[x].size;
       lo += i * lb[x].stride;
       ro += i * rb[x].stride;
       oo += i * ob[x].stride;
     }
-  };
-  auto batch = [&](int64_t bi, Scratch& w) {
-    int64_t lo, ro, oo;
-    offsets(bi, lo, ro, oo);
-    const T* a = lhs.base + lo;
-    const T* b = rhs.base + ro;
-    if (!pa.direct) {
-      CopyStrided(w.a.data(), a, a_axes, true);
-      a = w.a.data();
+  }
+};
+
+// A worker's dense copies of the operands that are not direct.
+template <typename T>
+struct ProductScratch {
+  ScratchBuffer<T> a, b, c;
+};
+
+// Zeros into all of `out` (an empty contraction's result).
+template <typename T>
+void FillZeros(const View<T>& out) {
+  Axes all;
+  for (size_t i = 0; i < out.dims.size(); ++i) all.push_back({out.dims[i], out.strides[i]});
+  FillStrided(out.base, all);
+}
+
+// An empty operand: the result is empty or (empty contraction) zeros.
+// Checked first, as the products of the other dims need not fit in 64
+// bits. True where it handled the dot.
+template <typename T>
+bool EmptyOperandDot(const View<const T>& lhs, const View<const T>& rhs, const View<T>& out) {
+  for (const Dims* dims : {&lhs.dims, &rhs.dims}) {
+    if (std::find(dims->begin(), dims->end(), 0) != dims->end()) {
+      FillZeros(out);
+      return true;
     }
-    if (!pb.direct) {
-      CopyStrided(w.b.data(), b, b_axes, true);
-      b = w.b.data();
-    }
-    T* c = pc.direct ? out.base + oo : w.c.data();
-    Gemm<T>(pa.direct && pa.trans, pb.direct && pb.trans, m, n, k, a, pa.direct ? pa.ld : k, b,
-            pb.direct ? pb.ld : n, c, pc.direct ? pc.ld : n, batches);
-    if (!pc.direct) CopyStrided(out.base + oo, w.c.data(), c_axes, false);
-  };
+  }
+  return false;
+}
+
+template <typename T>
+BatchedProduct<T> PlanProduct(const View<const T>& lhs, const View<const T>& rhs,
+                              const View<T>& out, const DotDimNumbers& d) {
+  BatchedProduct<T> p;
+  p.lb = AxesOf(lhs, d.lhs_batch);
+  p.rb = AxesOf(rhs, d.rhs_batch);
+  const Axes lc = AxesOf(lhs, d.lhs_contracting), rc = AxesOf(rhs, d.rhs_contracting);
+  const Axes lf = FreeAxes(lhs, d.lhs_batch, d.lhs_contracting);
+  const Axes rf = FreeAxes(rhs, d.rhs_batch, d.rhs_contracting);
+  Axes om, on;
+  for (size_t i = 0; i < out.dims.size(); ++i) {
+    Axes& to = i < p.lb.size() ? p.ob : i < p.lb.size() + lf.size() ? om : on;
+    to.push_back({out.dims[i], out.strides[i]});
+  }
+  p.batches = Product(p.lb);
+  p.m = Product(lf);
+  p.n = Product(rf);
+  p.k = Product(lc);
+  constexpr bool kTrans = !std::is_same_v<T, uint64_t>;
+  p.pa = PlanMatrix(lf, lc, p.m, p.k, kTrans);
+  p.pb = PlanMatrix(rc, rf, p.k, p.n, kTrans);
+  p.pc = PlanMatrix(om, on, p.m, p.n, false);
+  if (!p.pa.direct) p.a_axes = Concat(lf, lc);
+  if (!p.pb.direct) p.b_axes = Concat(rc, rf);
+  if (!p.pc.direct) p.c_axes = Concat(om, on);
+  return p;
+}
+
+template <typename T>
+absl::Status ResetScratch(const BatchedProduct<T>& p, ProductScratch<T>& w) {
+  if (!p.pa.direct) {
+    if (auto st = w.a.Reset(p.m * p.k); !st.ok()) return st;
+  }
+  if (!p.pb.direct) {
+    if (auto st = w.b.Reset(p.k * p.n); !st.ok()) return st;
+  }
+  if (!p.pc.direct) {
+    if (auto st = w.c.Reset(p.m * p.n); !st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
+template <typename T>
+void RunBatch(const BatchedProduct<T>& p, const View<const T>& lhs, const View<const T>& rhs,
+              const View<T>& out, int64_t bi, ProductScratch<T>& w) {
+  int64_t lo, ro, oo;
+  p.Offsets(bi, lo, ro, oo);
+  const T* a = lhs.base + lo;
+  const T* b = rhs.base + ro;
+  if (!p.pa.direct) {
+    CopyStrided(w.a.data(), a, p.a_axes, true);
+    a = w.a.data();
+  }
+  if (!p.pb.direct) {
+    CopyStrided(w.b.data(), b, p.b_axes, true);
+    b = w.b.data();
+  }
+  T* c = p.pc.direct ? out.base + oo : w.c.data();
+  Gemm<T>(p.pa.direct && p.pa.trans, p.pb.direct && p.pb.trans, p.m, p.n, p.k, a,
+          p.pa.direct ? p.pa.ld : p.k, b, p.pb.direct ? p.pb.ld : p.n, c,
+          p.pc.direct ? p.pc.ld : p.n, p.batches);
+  if (!p.pc.direct) CopyStrided(out.base + oo, w.c.data(), p.c_axes, false);
+}
+
+}  // namespace
+
+template <typename T>
+absl::Status DotCore(const View<const T>& lhs, const View<const T>& rhs, const View<T>& out,
+                     const DotDimNumbers& d) {
+  if (EmptyOperandDot(lhs, rhs, out)) return absl::OkStatus();
+  const BatchedProduct<T> p = PlanProduct(lhs, rhs, out, d);
+  if (p.batches == 0 || p.m == 0 || p.n == 0) return absl::OkStatus();
+  if (p.k == 0) {
+    FillZeros(out);
+    return absl::OkStatus();
+  }
+  // Many batches, or small ones: whole batches go to one worker per core,
+  // each running single-threaded gemms (a threaded call per small product
+  // wakes OpenBLAS's workers each time). A few large ones: one threaded
+  // gemm each.
+  const int64_t cores = CoreCount();  // cached: hardware_concurrency reads sysfs
+  const bool per_core =
+      p.batches > 1 && cores > 1 &&
+      (p.batches >= 4 * cores || static_cast<double>(p.m) * p.n * p.k <= kSmallBatchProduct);
+  const int64_t workers = per_core ? std::min(cores, p.batches) : 1;
+  absl::InlinedVector<ProductScratch<T>, 2> scratch(workers);  // (no heap block per call)
+  for (ProductScratch<T>& w : scratch) {
+    if (auto st = ResetScratch(p, w); !st.ok()) return st;
+  }
   if (workers == 1) {
-    for (int64_t bi = 0; bi < batches; ++bi) batch(bi, scratch[0]);
+    for (int64_t bi = 0; bi < p.batches; ++bi) RunBatch(p, lhs, rhs, out, bi, scratch[0]);
     return absl::OkStatus();
   }
   std::atomic<int64_t> next{0};
   SingleThreadedBlas one_thread_per_gemm;
   ParallelRows(workers, 1, [&](int64_t begin, int64_t end) {
     for (int64_t w = begin; w < end; ++w) {
-      for (int64_t bi = next++; bi < batches; bi = next++) batch(bi, scratch[w]);
+      for (int64_t bi = next++; bi < p.batches; bi = next++) {
+        RunBatch(p, lhs, rhs, out, bi, scratch[w]);
+      }
     }
   });
   return absl::OkStatus();
