@@ -215,110 +215,165 @@ void SpreadPoint(T* out, const T* x, const int64_t* xoff, const int64_t* koff, i
   }
 }
 
+// Every tap's source offset from the window origin (x), its kernel row (k)
+// and its reach per spatial dim (reach[t * nsp + i]).
+struct Taps {
+  std::vector<int64_t> x, k, reach;
+};
+
+template <typename T>
+Taps MakeTaps(const Geometry& g, const Source<T>& src) {
+  const int64_t ntaps = g.taps(), nsp = g.nsp;
+  Taps taps{std::vector<int64_t>(ntaps), std::vector<int64_t>(ntaps),
+            std::vector<int64_t>(ntaps * nsp)};
+  Dims w(nsp, 0);
+  for (int64_t t = 0; t < ntaps; ++t) {
+    int64_t off = 0;
+    for (int64_t i = 0; i < nsp; ++i) {
+      taps.reach[t * nsp + i] = w[i] * g.win_dil[i];
+      off += taps.reach[t * nsp + i] * src.sp_stride[i];
+    }
+    taps.x[t] = off;
+    taps.k[t] = t * g.kernel_out;
+    for (int64_t i = nsp - 1; i >= 0; --i) {
+      if (++w[i] < g.win[i]) break;
+      w[i] = 0;
+    }
+  }
+  return taps;
+}
+
+// One line of output points (the last spatial dim) at a time: the points
+// whose window lies inside the input run all taps in DepthwiseRun (or
+// SpreadPoint), the others only the taps that land inside.
+template <typename T>
+class DepthwiseLines {
+ public:
+  DepthwiseLines(const Geometry& g, const Source<T>& src, const T* kd, T* out)
+      : g_(g), src_(src), kd_(kd), out_(out), ntaps_(g.taps()), taps_(MakeTaps(g, src)) {}
+
+  int64_t width() const { return g_.nsp == 0 ? 1 : g_.out_sp[g_.nsp - 1]; }
+
+  // Output lines [begin, end), with the scratch of one worker.
+  void Run(int64_t begin, int64_t end) const {
+    std::vector<int64_t> xoff(ntaps_), koff(ntaps_);
+    Dims start(g_.nsp, 0);
+    for (int64_t line = begin; line < end; ++line) RunLine(line, start, xoff, koff);
+  }
+
+ private:
+  // The line's source offset (its batch element and outer output indices,
+  // their window starts in `start`), and whether its windows lie inside
+  // along every dim but the last.
+  int64_t LineBase(int64_t line, Dims& start, bool* outer_inside) const {
+    const int64_t last = g_.nsp - 1;
+    int64_t rem = line, base = 0;
+    for (int64_t i = last - 1; i >= 0; --i) {
+      const int64_t o = rem % g_.out_sp[i];
+      rem /= g_.out_sp[i];
+      start[i] = o * g_.stride[i] - src_.pad[i];
+      base += start[i] * src_.sp_stride[i];
+    }
+    *outer_inside = true;
+    for (int64_t i = 0; i < last; ++i) {
+      *outer_inside =
+          *outer_inside && start[i] >= 0 && start[i] + (g_.win[i] - 1) * g_.win_dil[i] < src_.sp[i];
+    }
+    return base + rem * src_.batch_stride;
+  }
+
+  // Points [lo, hi) of a line whose windows lie inside along the outer dims
+  // have them inside along the last dim too.
+  void InsideRange(bool outer_inside, int64_t* lo, int64_t* hi) const {
+    *lo = *hi = 0;
+    if (!outer_inside) return;
+    if (g_.nsp == 0) {
+      *hi = width();
+      return;
+    }
+    const int64_t last = g_.nsp - 1, s = g_.stride[last], p = src_.pad[last];
+    const int64_t reach = (g_.win[last] - 1) * g_.win_dil[last];
+    *lo = p <= 0 ? 0 : std::min(width(), (p + s - 1) / s);
+    const int64_t room = src_.sp[last] - 1 - reach + p;  // ox * s <= room
+    *hi = std::max(*lo, room < 0 ? 0 : std::min(width(), room / s + 1));
+  }
+
+  void RunLine(int64_t line, Dims& start, std::vector<int64_t>& xoff,
+               std::vector<int64_t>& koff) const {
+    const int64_t nsp = g_.nsp, last = nsp - 1, C = g_.kernel_out, per = g_.per_group();
+    bool outer_inside;
+    const int64_t base = LineBase(line, start, &outer_inside);
+    int64_t lo, hi;
+    InsideRange(outer_inside, &lo, &hi);
+    T* o = out_ + line * width() * C;
+    for (int64_t ox = 0; ox < width();) {
+      int64_t b = base;
+      if (nsp > 0) {
+        start[last] = ox * g_.stride[last] - src_.pad[last];
+        b += start[last] * src_.sp_stride[last];
+      }
+      if (ox >= lo && ox < hi) {
+        const int64_t step = nsp > 0 ? g_.stride[last] * src_.sp_stride[last] : 0;
+        InsidePoints(o, b, step, hi - ox);
+        o += (hi - ox) * C;
+        ox = hi;
+        continue;
+      }
+      int64_t n = 0;
+      for (int64_t t = 0; t < ntaps_; ++t) {
+        if (!TapInside(t, start)) continue;
+        xoff[n] = b + taps_.x[t];
+        koff[n++] = taps_.k[t];
+      }
+      if (per == 1) {
+        DepthwiseRun(o, src_.x, 0, 1, xoff.data(), koff.data(), n, kd_, C);
+      } else {
+        SpreadPoint(o, src_.x, xoff.data(), koff.data(), n, kd_, C, per);
+      }
+      o += C;
+      ++ox;
+    }
+  }
+
+  // `count` points from source offset b on, `step` apart, all taps inside.
+  void InsidePoints(T* o, int64_t b, int64_t step, int64_t count) const {
+    const int64_t C = g_.kernel_out, per = g_.per_group();
+    if (per == 1) {
+      DepthwiseRun(o, src_.x + b, step, count, taps_.x.data(), taps_.k.data(), ntaps_, kd_, C);
+      return;
+    }
+    for (int64_t q = 0; q < count; ++q) {
+      SpreadPoint(o + q * C, src_.x + b + q * step, taps_.x.data(), taps_.k.data(), ntaps_, kd_, C,
+                  per);
+    }
+  }
+
+  bool TapInside(int64_t t, const Dims& start) const {
+    for (int64_t i = 0; i < g_.nsp; ++i) {
+      const int64_t p = start[i] + taps_.reach[t * g_.nsp + i];
+      if (p < 0 || p >= src_.sp[i]) return false;
+    }
+    return true;
+  }
+
+  const Geometry& g_;
+  const Source<T>& src_;
+  const T* kd_;
+  T* out_;
+  const int64_t ntaps_;
+  const Taps taps_;
+};
+
 }  // namespace
 
 template <typename T>
 void DepthwiseConvolution(const Geometry& g, const Source<T>& src, const T* kd, T* out) {
-  const int64_t C = g.kernel_out, per = g.per_group(), nsp = g.nsp;
-  const int64_t ntaps = g.taps();
-  // Every tap's source offset from the window origin, its reach per dim,
-  // and its kernel row.
-  std::vector<int64_t> full_x(ntaps), full_k(ntaps), reach(ntaps * nsp);
-  {
-    Dims w(nsp, 0);
-    for (int64_t t = 0; t < ntaps; ++t) {
-      int64_t off = 0;
-      for (int64_t i = 0; i < nsp; ++i) {
-        reach[t * nsp + i] = w[i] * g.win_dil[i];
-        off += reach[t * nsp + i] * src.sp_stride[i];
-      }
-      full_x[t] = off;
-      full_k[t] = t * C;
-      for (int64_t i = nsp - 1; i >= 0; --i) {
-        if (++w[i] < g.win[i]) break;
-        w[i] = 0;
-      }
-    }
-  }
-  const int64_t last = nsp - 1;
-  const int64_t width = nsp == 0 ? 1 : g.out_sp[last];
-  const int64_t lines = width == 0 ? 0 : g.out_batch * g.positions() / width;
-  const int64_t work_per_line = std::max<int64_t>(1, width * C * ntaps);
-  ParallelRows(lines, std::max<int64_t>(1, (int64_t{1} << 16) / work_per_line),
-               [&](int64_t begin, int64_t end) {
-                 std::vector<int64_t> xoff(ntaps), koff(ntaps);
-                 Dims start(nsp, 0);
-                 for (int64_t line = begin; line < end; ++line) {
-                   // The line's batch element and outer output indices.
-                   int64_t rem = line, base = 0;
-                   for (int64_t i = last - 1; i >= 0; --i) {
-                     const int64_t o = rem % g.out_sp[i];
-                     rem /= g.out_sp[i];
-                     start[i] = o * g.stride[i] - src.pad[i];
-                     base += start[i] * src.sp_stride[i];
-                   }
-                   base += rem * src.batch_stride;
-                   T* o = out + line * width * C;
-                   bool outer_inside = true;
-                   for (int64_t i = 0; i < last; ++i) {
-                     outer_inside = outer_inside && start[i] >= 0 &&
-                                    start[i] + (g.win[i] - 1) * g.win_dil[i] < src.sp[i];
-                   }
-                   // Points [lo, hi) of the line have their window inside along the
-                   // last dim too.
-                   int64_t lo = 0, hi = 0;
-                   if (outer_inside && nsp > 0) {
-                     const int64_t s = g.stride[last], p = src.pad[last];
-                     const int64_t reach = (g.win[last] - 1) * g.win_dil[last];
-                     lo = p <= 0 ? 0 : std::min(width, (p + s - 1) / s);
-                     const int64_t room = src.sp[last] - 1 - reach + p;  // ox * s <= room
-                     hi = room < 0 ? 0 : std::min(width, room / s + 1);
-                     hi = std::max(hi, lo);
-                   } else if (outer_inside) {
-                     hi = width;
-                   }
-                   for (int64_t ox = 0; ox < width;) {
-                     int64_t b = base;
-                     if (nsp > 0) {
-                       start[last] = ox * g.stride[last] - src.pad[last];
-                       b += start[last] * src.sp_stride[last];
-                     }
-                     if (ox >= lo && ox < hi) {
-                       const int64_t step = nsp > 0 ? g.stride[last] * src.sp_stride[last] : 0;
-                       if (per == 1) {
-                         DepthwiseRun(o, src.x + b, step, hi - ox, full_x.data(), full_k.data(),
-                                      ntaps, kd, C);
-                       } else {
-                         for (int64_t q = 0; q < hi - ox; ++q) {
-                           SpreadPoint(o + q * C, src.x + b + q * step, full_x.data(),
-                                       full_k.data(), ntaps, kd, C, per);
-                         }
-                       }
-                       o += (hi - ox) * C;
-                       ox = hi;
-                       continue;
-                     }
-                     int64_t n = 0;
-                     for (int64_t t = 0; t < ntaps; ++t) {
-                       bool inside = true;
-                       for (int64_t i = 0; i < nsp; ++i) {
-                         const int64_t p = start[i] + reach[t * nsp + i];
-                         inside = inside && p >= 0 && p < src.sp[i];
-                       }
-                       if (!inside) continue;
-                       xoff[n] = b + full_x[t];
-                       koff[n++] = full_k[t];
-                     }
-                     if (per == 1) {
-                       DepthwiseRun(o, src.x, 0, 1, xoff.data(), koff.data(), n, kd, C);
-                     } else {
-                       SpreadPoint(o, src.x, xoff.data(), koff.data(), n, kd, C, per);
-                     }
-                     o += C;
-                     ++ox;
-                   }
-                 }
-               });
+  const DepthwiseLines<T> lines(g, src, kd, out);
+  const int64_t width = lines.width();
+  const int64_t count = width == 0 ? 0 : g.out_batch * g.positions() / width;
+  const int64_t work_per_line = std::max<int64_t>(1, width * g.kernel_out * g.taps());
+  ParallelRows(count, std::max<int64_t>(1, (int64_t{1} << 16) / work_per_line),
+               [&](int64_t begin, int64_t end) { lines.Run(begin, end); });
 }
 
 #define HLO_DEPTHWISE_INSTANTIATE(T) \
