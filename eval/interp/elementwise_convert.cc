@@ -104,6 +104,54 @@ Storage<Q> Saturate(double d) {
   }
 }
 
+// Calls put(k, v) for the chunk's elements k < m, v its value as the
+// chunk holds it (int64_t, uint64_t, double or std::complex<double>): one
+// loop per kind, each with its own instance of put.
+template <typename V, typename Put>
+void EachOf(const V* values, int64_t m, Put& put) {
+  for (int64_t k = 0; k < m; ++k) put(k, values[k]);
+}
+template <typename Put>
+void EachValue(const Chunk& ch, int64_t m, Put&& put) {
+  switch (ch.kind) {
+    case Mid::kInt:
+      return EachOf(ch.i, m, put);
+    case Mid::kUInt:
+      return EachOf(ch.u, m, put);
+    case Mid::kFloat:
+      return EachOf(ch.d, m, put);
+    case Mid::kComplex:
+      return EachOf(ch.c, m, put);
+  }
+}
+
+template <typename V>
+constexpr bool kIsComplexValue = std::is_same_v<V, std::complex<double>>;
+
+// A chunk value without its imaginary part (complex -> real takes the real
+// part); other values as they are.
+template <typename V>
+auto RealOf(V v) {
+  if constexpr (kIsComplexValue<V>) {
+    return v.real();
+  } else {
+    return v;
+  }
+}
+
+// A value as the double that a small float rounds from: integers rounded
+// to odd first (see RoundToOdd).
+template <typename V>
+double SmallFloatSource(V v) {
+  if constexpr (std::is_same_v<V, int64_t>) {
+    return RoundToOdd(v);
+  } else if constexpr (std::is_same_v<V, uint64_t>) {
+    return RoundToOdd(v, false);
+  } else {
+    return RealOf(v);
+  }
+}
+
 // Writes the chunk as elements [i0, i0 + m) of `out`.
 template <PT Q>
 void Store(const Chunk& ch, int64_t i0, int64_t m, Literal& out) {
@@ -111,98 +159,41 @@ void Store(const Chunk& ch, int64_t i0, int64_t m, Literal& out) {
   constexpr char kind = KindOf(Q);
   if constexpr (Q == PT::kPred) {
     bool* o = out.typed<bool>() + i0;
-    switch (ch.kind) {
-      case Mid::kInt:
-        for (int64_t k = 0; k < m; ++k) o[k] = ch.i[k] != 0;
-        break;
-      case Mid::kUInt:
-        for (int64_t k = 0; k < m; ++k) o[k] = ch.u[k] != 0;
-        break;
-      case Mid::kFloat:
-        for (int64_t k = 0; k < m; ++k) o[k] = ch.d[k] != 0;
-        break;
-      case Mid::kComplex:
-        for (int64_t k = 0; k < m; ++k) o[k] = ch.c[k] != 0.0;
-        break;
-    }
+    EachValue(ch, m, [&](int64_t k, auto v) { o[k] = v != decltype(v){}; });
   } else if constexpr (kind == 'S' || kind == 'U') {
     using T = IntTraits<Q>;
-    using W = typename T::W;
     S* o = out.typed<S>() + i0;
-    switch (ch.kind) {
-      case Mid::kInt:
-        for (int64_t k = 0; k < m; ++k) o[k] = T::Wrap(static_cast<W>(ch.i[k]));
-        break;
-      case Mid::kUInt:
-        for (int64_t k = 0; k < m; ++k) o[k] = T::Wrap(static_cast<W>(ch.u[k]));
-        break;
-      case Mid::kFloat:
-        for (int64_t k = 0; k < m; ++k) o[k] = Saturate<Q>(ch.d[k]);
-        break;
-      case Mid::kComplex:
-        for (int64_t k = 0; k < m; ++k) o[k] = Saturate<Q>(ch.c[k].real());
-        break;
-    }
+    EachValue(ch, m, [&](int64_t k, auto v) {
+      if constexpr (std::is_integral_v<decltype(v)>) {
+        o[k] = T::Wrap(static_cast<typename T::W>(v));
+      } else {
+        o[k] = Saturate<Q>(RealOf(v));
+      }
+    });
   } else if constexpr (Q == PT::kF32 || Q == PT::kF64) {
     S* o = out.typed<S>() + i0;
-    switch (ch.kind) {
-      case Mid::kInt:
-        for (int64_t k = 0; k < m; ++k) o[k] = static_cast<S>(ch.i[k]);
-        break;
-      case Mid::kUInt:
-        for (int64_t k = 0; k < m; ++k) o[k] = static_cast<S>(ch.u[k]);
-        break;
-      case Mid::kFloat:
-        for (int64_t k = 0; k < m; ++k) o[k] = static_cast<S>(ch.d[k]);
-        break;
-      case Mid::kComplex:
-        for (int64_t k = 0; k < m; ++k) o[k] = static_cast<S>(ch.c[k].real());
-        break;
-    }
+    EachValue(ch, m, [&](int64_t k, auto v) { o[k] = static_cast<S>(RealOf(v)); });
   } else if constexpr (kind == 'F') {
     uint8_t* o = out.data() + i0 * sizeof(S);
-    auto put = [&](int64_t k, double v) {
-      uint32_t bits = EncodeSmallFloat(Q, v);
+    EachValue(ch, m, [&](int64_t k, auto v) {
+      const uint32_t bits = EncodeSmallFloat(Q, SmallFloatSource(v));
       if constexpr (sizeof(S) == 2) {
-        uint16_t b16 = static_cast<uint16_t>(bits);
+        const uint16_t b16 = static_cast<uint16_t>(bits);
         std::memcpy(o + 2 * k, &b16, 2);
       } else {
         o[k] = static_cast<uint8_t>(bits);
       }
-    };
-    switch (ch.kind) {
-      case Mid::kInt:
-        for (int64_t k = 0; k < m; ++k) put(k, RoundToOdd(ch.i[k]));
-        break;
-      case Mid::kUInt:
-        for (int64_t k = 0; k < m; ++k) put(k, RoundToOdd(ch.u[k], false));
-        break;
-      case Mid::kFloat:
-        for (int64_t k = 0; k < m; ++k) put(k, ch.d[k]);
-        break;
-      case Mid::kComplex:
-        for (int64_t k = 0; k < m; ++k) put(k, ch.c[k].real());
-        break;
-    }
+    });
   } else if constexpr (kind == 'C') {
     using R = typename S::value_type;
     S* o = out.typed<S>() + i0;
-    switch (ch.kind) {
-      case Mid::kInt:
-        for (int64_t k = 0; k < m; ++k) o[k] = S(static_cast<R>(ch.i[k]), 0);
-        break;
-      case Mid::kUInt:
-        for (int64_t k = 0; k < m; ++k) o[k] = S(static_cast<R>(ch.u[k]), 0);
-        break;
-      case Mid::kFloat:
-        for (int64_t k = 0; k < m; ++k) o[k] = S(static_cast<R>(ch.d[k]), 0);
-        break;
-      case Mid::kComplex:
-        for (int64_t k = 0; k < m; ++k) {
-          o[k] = S(static_cast<R>(ch.c[k].real()), static_cast<R>(ch.c[k].imag()));
-        }
-        break;
-    }
+    EachValue(ch, m, [&](int64_t k, auto v) {
+      if constexpr (kIsComplexValue<decltype(v)>) {
+        o[k] = S(static_cast<R>(v.real()), static_cast<R>(v.imag()));
+      } else {
+        o[k] = S(static_cast<R>(v), 0);
+      }
+    });
   }
 }
 
