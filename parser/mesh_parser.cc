@@ -19,43 +19,9 @@ constexpr int64_t kMaxMeshDevices = int64_t{1} << 40;
 bool Parser::ParseMesh(Mesh* out) {
   Token kw = tok_;
   Advance();
-  if (kw.text == "maximal_mesh") {
-    int64_t device = 0;
-    if (!Expect(Tok::kLSquare, "'[' after 'maximal_mesh'")) return false;
-    if (!AtName("device_id")) return ErrorExpected("'device_id=' in maximal_mesh[...]");
-    Advance();
-    Token at = tok_;
-    if (!Expect(Tok::kEqual, "'=' after 'device_id'") || !ParseInt(&device)) return false;
-    if (device < 0) return ErrorAt(at, StrCat("device_id ", device, " is negative"));
-    out->maximal_device = device;
-    return Expect(Tok::kRSquare, "']' to close maximal_mesh[...]");
-  }
-  if (!Expect(Tok::kLSquare, "'[' after 'mesh'")) return false;
+  if (kw.text == "maximal_mesh") return ParseMaximalMesh(out);
   int64_t devices = 1;
-  while (!At(Tok::kRSquare)) {
-    Token name_tok = tok_;
-    std::string name;
-    if (!At(Tok::kString)) return ErrorExpected("a quoted axis name like 'x' or ']'");
-    if (!UnescapeString(tok_, &name)) return false;
-    Advance();
-    for (const std::string& n : out->axis_names) {
-      if (n == name) return ErrorAt(name_tok, StrCat("the mesh names axis '", name, "' twice"));
-    }
-    Token size_tok;
-    int64_t size = 0;
-    if (!Expect(Tok::kEqual, "'=' after the axis name")) return false;
-    size_tok = tok_;
-    if (!ParseInt(&size)) return false;
-    if (size < 1) return ErrorAt(size_tok, StrCat("mesh axis size ", size, " is not positive"));
-    if (devices > kMaxMeshDevices / size) {
-      return ErrorAt(size_tok, "the mesh has more than 2^40 devices");
-    }
-    devices *= size;
-    out->axis_names.push_back(std::move(name));
-    out->axis_sizes.push_back(size);
-    if (!Consume(Tok::kComma)) break;
-  }
-  if (!Expect(Tok::kRSquare, "',' or ']' in the mesh axes")) return false;
+  if (!ParseMeshAxes(out, &devices)) return false;
   // `, device_ids=` belongs to the mesh; any other `,` to what follows it.
   if (!At(Tok::kComma) || out->axis_names.empty()) return true;
   std::string_view rest = lexer_.buffer().substr(tok_.end - lexer_.buffer().data());
@@ -69,44 +35,97 @@ bool Parser::ParseMesh(Mesh* out) {
       !Expect(Tok::kLParen, "'(' to open the device ids")) {
     return false;
   }
-  if (At(Tok::kLSquare)) {
-    IotaTileAssignment iota;
-    iota.dims = {devices};
-    Token at = tok_;
-    if (!ParseIotaArray(&iota)) return false;
-    if (iota.reshape_dims.size() > 1 && iota.transpose_perm.empty()) {
-      return ErrorHere("expected 'T(' with the transpose after the iota device dims");
-    }
-    int64_t n = 1;
-    for (int64_t d : iota.reshape_dims) n *= d;
-    if (n != devices) {
-      return ErrorAt(at, StrCat("the iota device ids [", StrJoin(iota.reshape_dims, ","), "] hold ",
-                                n, " devices but the mesh has ", devices));
-    }
-    if (iota.transpose_perm.empty()) iota.transpose_perm = {0};
-    CanonicalizeIota(&iota.reshape_dims, &iota.transpose_perm);
-    // A single dimension is the plain order: no device_ids.
-    if (iota.reshape_dims.size() > 1) {
-      out->iota_reshape_dims = std::move(iota.reshape_dims);
-      out->iota_perm = std::move(iota.transpose_perm);
-    }
-  } else {
-    while (!At(Tok::kRParen)) {
-      int64_t d = 0;
-      if (!ParseInt(&d)) return false;
-      if (static_cast<int64_t>(out->device_ids.size()) >= devices) {
-        return ErrorAt(open, StrCat("the mesh has ", devices, " devices but more ids are listed"));
-      }
-      out->device_ids.push_back(d);
-      if (!Consume(Tok::kComma)) break;
-    }
-    if (static_cast<int64_t>(out->device_ids.size()) != devices) {
-      return ErrorAt(open, StrCat("the mesh has ", devices, " devices but ", out->device_ids.size(),
-                                  " ids are listed"));
-    }
-    if (std::string e = ValidateMesh(*out); !e.empty()) return ErrorAt(open, e);
+  if (!(At(Tok::kLSquare) ? ParseMeshIotaIds(devices, out) : ParseMeshIdList(devices, open, out))) {
+    return false;
   }
   return Expect(Tok::kRParen, "')' to close the device ids");
+}
+
+// (after 'maximal_mesh') '[' 'device_id' '=' int ']'
+bool Parser::ParseMaximalMesh(Mesh* out) {
+  int64_t device = 0;
+  if (!Expect(Tok::kLSquare, "'[' after 'maximal_mesh'")) return false;
+  if (!AtName("device_id")) return ErrorExpected("'device_id=' in maximal_mesh[...]");
+  Advance();
+  Token at = tok_;
+  if (!Expect(Tok::kEqual, "'=' after 'device_id'") || !ParseInt(&device)) return false;
+  if (device < 0) return ErrorAt(at, StrCat("device_id ", device, " is negative"));
+  out->maximal_device = device;
+  return Expect(Tok::kRSquare, "']' to close maximal_mesh[...]");
+}
+
+// axes ::= '[' [string '=' int (',' string '=' int)*] ']'; `devices` their
+// product.
+bool Parser::ParseMeshAxes(Mesh* out, int64_t* devices) {
+  if (!Expect(Tok::kLSquare, "'[' after 'mesh'")) return false;
+  while (!At(Tok::kRSquare)) {
+    Token name_tok = tok_;
+    std::string name;
+    if (!At(Tok::kString)) return ErrorExpected("a quoted axis name like 'x' or ']'");
+    if (!UnescapeString(tok_, &name)) return false;
+    Advance();
+    for (const std::string& n : out->axis_names) {
+      if (n == name) return ErrorAt(name_tok, StrCat("the mesh names axis '", name, "' twice"));
+    }
+    int64_t size = 0;
+    if (!Expect(Tok::kEqual, "'=' after the axis name")) return false;
+    Token size_tok = tok_;
+    if (!ParseInt(&size)) return false;
+    if (size < 1) return ErrorAt(size_tok, StrCat("mesh axis size ", size, " is not positive"));
+    if (*devices > kMaxMeshDevices / size) {
+      return ErrorAt(size_tok, "the mesh has more than 2^40 devices");
+    }
+    *devices *= size;
+    out->axis_names.push_back(std::move(name));
+    out->axis_sizes.push_back(size);
+    if (!Consume(Tok::kComma)) break;
+  }
+  return Expect(Tok::kRSquare, "',' or ']' in the mesh axes");
+}
+
+// The device ids as an iota over the mesh's `devices`.
+bool Parser::ParseMeshIotaIds(int64_t devices, Mesh* out) {
+  IotaTileAssignment iota;
+  iota.dims = {devices};
+  Token at = tok_;
+  if (!ParseIotaArray(&iota)) return false;
+  if (iota.reshape_dims.size() > 1 && iota.transpose_perm.empty()) {
+    return ErrorHere("expected 'T(' with the transpose after the iota device dims");
+  }
+  int64_t n = 1;
+  for (int64_t d : iota.reshape_dims) n *= d;
+  if (n != devices) {
+    return ErrorAt(at, StrCat("the iota device ids [", StrJoin(iota.reshape_dims, ","), "] hold ",
+                              n, " devices but the mesh has ", devices));
+  }
+  if (iota.transpose_perm.empty()) iota.transpose_perm = {0};
+  CanonicalizeIota(&iota.reshape_dims, &iota.transpose_perm);
+  // A single dimension is the plain order: no device_ids.
+  if (iota.reshape_dims.size() > 1) {
+    out->iota_reshape_dims = std::move(iota.reshape_dims);
+    out->iota_perm = std::move(iota.transpose_perm);
+  }
+  return true;
+}
+
+// The device ids listed, one per device of the mesh; `open` the '(' that
+// messages point at.
+bool Parser::ParseMeshIdList(int64_t devices, const Token& open, Mesh* out) {
+  while (!At(Tok::kRParen)) {
+    int64_t d = 0;
+    if (!ParseInt(&d)) return false;
+    if (static_cast<int64_t>(out->device_ids.size()) >= devices) {
+      return ErrorAt(open, StrCat("the mesh has ", devices, " devices but more ids are listed"));
+    }
+    out->device_ids.push_back(d);
+    if (!Consume(Tok::kComma)) break;
+  }
+  if (static_cast<int64_t>(out->device_ids.size()) != devices) {
+    return ErrorAt(open, StrCat("the mesh has ", devices, " devices but ", out->device_ids.size(),
+                                " ids are listed"));
+  }
+  if (std::string e = ValidateMesh(*out); !e.empty()) return ErrorAt(open, e);
+  return true;
 }
 
 // dims ::= '[' int (',' int)* ']', positive, at most 2^40 devices together
@@ -275,36 +294,19 @@ bool Parser::ParseShardingMetadata(std::vector<KeyValues>* out) {
 //   | mesh [','] 'unreduced' ['=' op] [axis_list] [',' 'metadata=' metadata] '}'
 //   | mesh [','] 'manual' [',' 'metadata=' metadata] '}'
 //   | mesh [','] '[' [dim (',' dim)*] ']' (',' extra)* '}'
-// dim ::= '{' [axis_ref (',' axis_ref)*] [',' '?'] '}' | '{' '?' '}'
 // extra ::= 'replicated=' axis_list | 'unreduced=' [op] axis_list
 //         | 'manual=' axis_list | 'metadata=' metadata
-// op ::= 'sum' | 'max' | 'min'
 // Called after the opening '{', at 'mesh' or 'maximal_mesh'.
 bool Parser::ParseNamedSharding(Sharding* out) {
   Token start = tok_;
   out->type = Sharding::Type::kNamed;
   NamedSharding& s = out->named.emplace();
   if (!ParseMesh(&s.mesh)) return false;
-  auto metadata = [&] {
-    if (!AtName("metadata")) return ErrorExpected("'metadata=' or '}'");
-    Advance();
-    return Expect(Tok::kEqual, "'=' after 'metadata'") && ParseShardingMetadata(&out->metadata);
-  };
   auto finish = [&](bool allow_metadata) {
-    if (allow_metadata && Consume(Tok::kComma) && !metadata()) return false;
+    if (allow_metadata && Consume(Tok::kComma) && !ParseNamedShardingMetadata(out)) return false;
     if (!Expect(Tok::kRBrace, "'}' to close the sharding")) return false;
     if (std::string e = ValidateNamedSharding(s); !e.empty()) return ErrorAt(start, e);
     return true;
-  };
-  auto op = [&](NamedSharding::Reduction* r) {
-    if (AtName("sum") || AtName("max") || AtName("min")) {
-      *r = tok_.text == "max"   ? NamedSharding::Reduction::kMax
-           : tok_.text == "min" ? NamedSharding::Reduction::kMin
-                                : NamedSharding::Reduction::kSum;
-      Advance();
-      return true;
-    }
-    return ErrorExpected("sum, max or min (the reduction of the unreduced axes)");
   };
   if (s.mesh.maximal_device) return finish(true);
   Consume(Tok::kComma);
@@ -317,7 +319,7 @@ bool Parser::ParseNamedSharding(Sharding* out) {
   }
   if (AtName("unreduced")) {
     Advance();
-    if (Consume(Tok::kEqual) && !op(&s.reduction)) return false;
+    if (Consume(Tok::kEqual) && !ParseUnreducedOp(&s.reduction)) return false;
     if (At(Tok::kLBrace)) {
       if (!ParseMeshAxisList(s.mesh, &s.unreduced)) return false;
     } else {
@@ -327,13 +329,59 @@ bool Parser::ParseNamedSharding(Sharding* out) {
     }
     return finish(true);
   }
+  if (!ParseNamedShardingDims(&s)) return false;
+  while (!At(Tok::kRBrace)) {
+    if (!Expect(Tok::kComma, "',' or '}' after the dimension shardings")) return false;
+    Token name = tok_;
+    if (AtName("metadata")) {
+      if (!ParseNamedShardingMetadata(out)) return false;
+      continue;
+    }
+    if (!AtName("replicated") && !AtName("unreduced") && !AtName("manual")) {
+      return ErrorExpected("replicated=, unreduced=, manual= or metadata=");
+    }
+    Advance();
+    if (!Expect(Tok::kEqual, StrCat("'=' after '", name.text, "'"))) return false;
+    if (name.text == "unreduced" && !At(Tok::kLBrace) && !ParseUnreducedOp(&s.reduction)) {
+      return false;
+    }
+    std::vector<MeshAxisRef>* list = name.text == "replicated"  ? &s.replicated
+                                     : name.text == "unreduced" ? &s.unreduced
+                                                                : &s.manual;
+    if (!ParseMeshAxisList(s.mesh, list)) return false;
+  }
+  return finish(false);
+}
+
+// 'metadata' '=' metadata, into the sharding's metadata.
+bool Parser::ParseNamedShardingMetadata(Sharding* out) {
+  if (!AtName("metadata")) return ErrorExpected("'metadata=' or '}'");
+  Advance();
+  return Expect(Tok::kEqual, "'=' after 'metadata'") && ParseShardingMetadata(&out->metadata);
+}
+
+// op ::= 'sum' | 'max' | 'min'
+bool Parser::ParseUnreducedOp(NamedSharding::Reduction* r) {
+  if (AtName("sum") || AtName("max") || AtName("min")) {
+    *r = tok_.text == "max"   ? NamedSharding::Reduction::kMax
+         : tok_.text == "min" ? NamedSharding::Reduction::kMin
+                              : NamedSharding::Reduction::kSum;
+    Advance();
+    return true;
+  }
+  return ErrorExpected("sum, max or min (the reduction of the unreduced axes)");
+}
+
+// dims ::= '[' [dim (',' dim)*] ']'
+// dim ::= '{' [axis_ref (',' axis_ref)*] [',' '?'] '}' | '{' '?' '}'
+bool Parser::ParseNamedShardingDims(NamedSharding* s) {
   if (!Expect(Tok::kLSquare,
               "'[' to open the dimension shardings (or replicated, "
               "unreduced, manual)")) {
     return false;
   }
   while (!At(Tok::kRSquare)) {
-    NamedSharding::Dim& d = s.dims.emplace_back();
+    NamedSharding::Dim& d = s->dims.emplace_back();
     if (!Expect(Tok::kLBrace, "'{' to open the axes of a dimension")) return false;
     while (!At(Tok::kRBrace)) {
       if (Consume(Tok::kQuestion)) {
@@ -341,7 +389,7 @@ bool Parser::ParseNamedSharding(Sharding* out) {
         break;
       }
       MeshAxisRef ref;
-      if (!ParseMeshAxisRef(s.mesh, &ref)) return false;
+      if (!ParseMeshAxisRef(s->mesh, &ref)) return false;
       d.axes.push_back(ref);
       if (!Consume(Tok::kComma)) break;
     }
@@ -351,26 +399,7 @@ bool Parser::ParseNamedSharding(Sharding* out) {
     }
     if (!Consume(Tok::kComma)) break;
   }
-  if (!Expect(Tok::kRSquare, "',' or ']' in the dimension shardings")) return false;
-  while (!At(Tok::kRBrace)) {
-    if (!Expect(Tok::kComma, "',' or '}' after the dimension shardings")) return false;
-    Token name = tok_;
-    if (AtName("metadata")) {
-      if (!metadata()) return false;
-      continue;
-    }
-    if (!AtName("replicated") && !AtName("unreduced") && !AtName("manual")) {
-      return ErrorExpected("replicated=, unreduced=, manual= or metadata=");
-    }
-    Advance();
-    if (!Expect(Tok::kEqual, StrCat("'=' after '", name.text, "'"))) return false;
-    if (name.text == "unreduced" && !At(Tok::kLBrace) && !op(&s.reduction)) return false;
-    std::vector<MeshAxisRef>* list = name.text == "replicated"  ? &s.replicated
-                                     : name.text == "unreduced" ? &s.unreduced
-                                                                : &s.manual;
-    if (!ParseMeshAxisList(s.mesh, list)) return false;
-  }
-  return finish(false);
+  return Expect(Tok::kRSquare, "',' or ']' in the dimension shardings");
 }
 
 }  // namespace hlo

@@ -189,10 +189,17 @@ class Parser {
   bool ParseIota(IotaTileAssignment* out);       // [..]<=[..]T(..)
   bool ParseIotaArray(IotaTileAssignment* out);  // [4,2]T(1,0), after `<=`
   bool ParseMesh(Mesh* out);
+  bool ParseMaximalMesh(Mesh* out);
+  bool ParseMeshAxes(Mesh* out, int64_t* devices);
+  bool ParseMeshIotaIds(int64_t devices, Mesh* out);
+  bool ParseMeshIdList(int64_t devices, const Token& open, Mesh* out);
   bool ParseMeshAxisRef(const Mesh& mesh, MeshAxisRef* out);
   bool ParseMeshAxisList(const Mesh& mesh, std::vector<MeshAxisRef>* out);
   bool ParseMeshReplicaGroups(MeshReplicaGroups* out);
   bool ParseNamedSharding(Sharding* out);  // after '{', at mesh / maximal_mesh
+  bool ParseNamedShardingMetadata(Sharding* out);
+  bool ParseUnreducedOp(NamedSharding::Reduction* r);
+  bool ParseNamedShardingDims(NamedSharding* s);
   bool ParseKeyValues(KeyValues* out, bool allow_unquoted);
   bool ParseAliasing(Aliasing* out);
   bool ParseStringValue(std::string* out);
