@@ -107,162 +107,205 @@ void SumOfBlocks(int64_t m, int64_t n, int64_t k, float* c, std::vector<float>& 
   }
 }
 
-int main(int argc, char** argv) {
-  const gemm_bench::Options options = gemm_bench::ParseOptions(argc, argv);
-  const double budget_s = options.budget_s;
-  const char* only = options.only;
-  // OpenBLAS's kernels as hlo-run has them (its Prescott fallback replaced
-  // on a CPU newer than the build, eval/blas_kernel_choice.h).
-  const bool widened =
-      hlo::blas::WidenFallbackKernels(dlopen("libopenblas.so.0", RTLD_NOW | RTLD_NOLOAD), true);
-  openblas_set_num_threads(1);
-  Blis blis = LoadBlis();
-  libxsmm_init();
-  constexpr int kLibs = 8;
-  const char* names[kLibs] = {"openblas", "blis",    "onednn",    "libxsmm",
-                              "dnnl-kb",  "xsmm-kb", "xsmm-tile", "xsmm-128"};
-  const int64_t tile_rows = getenv("TILE_ROWS") ? atoll(getenv("TILE_ROWS")) : 64;
-  const int64_t tile_cols = getenv("TILE_COLS") ? atoll(getenv("TILE_COLS")) : 512;
-  printf(
-      "one thread; OpenBLAS kernels: %s%s; BLIS kernels: %s; GFLOP/s (median call); mean "
-      "relative error x 1e-9\n",
-      openblas_get_corename(), widened ? " (forced over its Prescott fallback)" : "",
-      blis.arch.empty() ? "(not loaded)" : blis.arch.c_str());
-  printf("%-15s %5s %5s %5s |", "product", "m", "n", "k");
-  for (const char* name : names) printf(" %8s", name);
-  printf(" | best          |");
-  for (const char* name : names) printf(" %8s", name);
-  printf("\n");
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<float> dist(-1, 1);
-  double first_ms[kLibs] = {};  // slowest first call (JIT, buffers)
-  std::vector<float> scratch;
-  for (const Shape& s : kShapes) {
-    if (only != nullptr && !strstr(s.label, only)) continue;
-    const int64_t m = s.m, n = s.n, k = s.k;
-    std::vector<float> a(m * k), b(k * n), c(m * n);
+namespace {
+
+constexpr int kLibs = 8;
+const char* const kNames[kLibs] = {"openblas", "blis",    "onednn",    "libxsmm",
+                                   "dnnl-kb",  "xsmm-kb", "xsmm-tile", "xsmm-128"};
+
+// One shape: its operands, the f64 product, and each library's call and
+// figures. The calls refer to its members: it outlives their timing.
+struct ShapeRun {
+  ShapeRun(const Shape& shape, std::mt19937& rng)
+      : s(shape),
+        m(shape.m),
+        n(shape.n),
+        k(shape.k),
+        ldb(shape.trans_b ? shape.k : shape.n),
+        a(m * k),
+        b(k * n),
+        c(m * n),
+        calls(kLibs) {
+    std::uniform_real_distribution<float> dist(-1, 1);
     for (float& x : a) x = dist(rng);
     for (float& x : b) x = dist(rng);
-    const int64_t ldb = s.trans_b ? k : n;
-    // f64 reference and each element's sum of |products|.
-    std::vector<double> exact(m * n, 0.0), magnitude(m * n, 0.0);
+    std::fill(err, err + kLibs, -1.0);
+    Exact();
+  }
+
+  // B's element (p, j) whichever way it is stored, and the K-block of B
+  // from p = lo on: rows lo.. (or columns, transposed).
+  float B(int64_t p, int64_t j) const { return s.trans_b ? b[j * k + p] : b[p * n + j]; }
+  const float* BBlock(int64_t lo) const { return b.data() + (s.trans_b ? lo : lo * n); }
+
+  // oneDNN's product of the K-block [lo, hi) into out (n wide).
+  void DnnlBlock(int64_t lo, int64_t hi, float* out) const {
+    dnnl_sgemm('N', s.trans_b ? 'T' : 'N', m, n, hi - lo, 1.0f, a.data() + lo, k, BBlock(lo), ldb,
+               0.0f, out, n);
+  }
+
+  // libxsmm's kernel for kk terms (column-major: C^T[n,m] = B^T A^T, its m
+  // is our n), dispatched in each call as hlo-run does (a registry lookup).
+  libxsmm_smmfunction XsmmKernel(int64_t kk) const {
+    const libxsmm_blasint xm = n, xn = m, xk = kk, lda = ldb, ldbx = k, ldc = n;
+    const float alpha = 1, beta = 0;
+    const int flags = s.trans_b ? LIBXSMM_GEMM_FLAG_TRANS_A : LIBXSMM_GEMM_FLAG_NONE;
+    return libxsmm_smmdispatch(xm, xn, xk, &lda, &ldbx, &ldc, &alpha, &beta, &flags, nullptr);
+  }
+
+  // Runs `call` once for its error, bits and first-call time, once more
+  // with inf * 0 in it, and keeps it for the timed rounds.
+  void Measure(int lib, const std::function<void()>& call, double* first_ms);
+
+  const Shape& s;
+  const int64_t m, n, k, ldb;
+  std::vector<float> a, b, c;
+  std::vector<double> exact, magnitude;  // f64 product, each element's sum of |products|
+  double err[kLibs];
+  bool same_bits[kLibs] = {}, nonfinite_ok[kLibs] = {};
+  std::vector<float> openblas_c;
+  std::vector<std::function<void()>> calls;
+
+ private:
+  void Exact() {
+    exact.assign(m * n, 0.0);
+    magnitude.assign(m * n, 0.0);
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t j = 0; j < n; ++j) {
         double sum = 0, mag = 0;
         for (int64_t p = 0; p < k; ++p) {
-          double bv = s.trans_b ? b[j * k + p] : b[p * n + j];
-          sum += double(a[i * k + p]) * bv;
-          mag += std::fabs(double(a[i * k + p]) * bv);
+          const double product = double(a[i * k + p]) * B(p, j);
+          sum += product;
+          mag += std::fabs(product);
         }
         exact[i * n + j] = sum;
         magnitude[i * n + j] = std::max(mag, 1e-300);
       }
     }
-    const double flops = 2.0 * m * n * k;
-    double gflops[kLibs] = {}, err[kLibs];
-    bool same_bits[kLibs] = {}, nonfinite_ok[kLibs] = {};
-    std::fill(err, err + kLibs, -1.0);
-    std::vector<float> openblas_c;
-    std::vector<std::function<void()>> calls(kLibs);
-    auto measure = [&](int lib, const std::function<void()>& call) {
-      // C starts as NaN: beta = 0 must not read it.
-      std::fill(c.begin(), c.end(), std::nanf(""));
-      auto t0 = std::chrono::steady_clock::now();
-      call();
-      first_ms[lib] = std::max(
-          first_ms[lib],
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-      err[lib] = RelativeError(c, exact, magnitude);
-      if (lib == 0) openblas_c = c;
-      same_bits[lib] = std::memcmp(c.data(), openblas_c.data(), c.size() * sizeof(float)) == 0;
-      // inf * 0 is NaN: a[0][0] = inf against a zero row 0 of B.
-      const std::vector<float> a_kept = a, b_kept = b;
-      for (int64_t j = 0; j < n; ++j) b[s.trans_b ? j * k : j] = 0;
-      a[0] = INFINITY;
-      call();
-      nonfinite_ok[lib] = true;
-      for (int64_t j = 0; j < n; ++j) nonfinite_ok[lib] = nonfinite_ok[lib] && std::isnan(c[j]);
-      a = a_kept;
-      b = b_kept;
-      calls[lib] = call;  // timed below, with the others
-    };
-    const CBLAS_TRANSPOSE tb = s.trans_b ? CblasTrans : CblasNoTrans;
-    measure(0, [&] {
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, tb, m, n, k, 1.0f, a.data(), k, b.data(), ldb, 0.0f,
-                  c.data(), n);
-    });
-    if (blis.sgemm != nullptr) {
-      const float one = 1, zero = 0;
-      // BLIS strides: row stride, column stride; B transposed via trans flag.
-      measure(1, [&] {
-        blis.sgemm(0, s.trans_b ? 8 : 0, m, n, k, &one, a.data(), k, 1, b.data(), ldb, 1, &zero,
-                   c.data(), n, 1);
-      });
-    }
-    // The K-block [lo, hi) of B: rows lo.. (or columns, transposed).
-    auto b_block = [&](int64_t lo) { return b.data() + (s.trans_b ? lo : lo * n); };
-    auto dnnl_block = [&](int64_t lo, int64_t hi, float* out) {
-      dnnl_sgemm('N', s.trans_b ? 'T' : 'N', m, n, hi - lo, 1.0f, a.data() + lo, k, b_block(lo),
-                 ldb, 0.0f, out, n);
-    };
-    measure(2, [&] { dnnl_block(0, k, c.data()); });
-    // libxsmm is column-major: C^T[n,m] = B^T A^T, its m is our n.
-    const float alpha = 1, beta = 0;
-    const int flags = s.trans_b ? LIBXSMM_GEMM_FLAG_TRANS_A : LIBXSMM_GEMM_FLAG_NONE;
-    auto xsmm_kernel = [&](int64_t kk) {
-      const libxsmm_blasint xm = n, xn = m, xk = kk, lda = ldb, ldbx = k, ldc = n;
-      return libxsmm_smmdispatch(xm, xn, xk, &lda, &ldbx, &ldc, &alpha, &beta, &flags, nullptr);
-    };
-    // Dispatched in each call, as hlo-run would (a lookup in libxsmm's registry).
-    if (xsmm_kernel(k) != nullptr) {
-      measure(3, [&] { xsmm_kernel(k)(b.data(), a.data(), c.data()); });
-    }
-    if (k > kBlockK) {
-      measure(4, [&] { SumOfBlocks(m, n, k, c.data(), scratch, dnnl_block); });
-      const int64_t short_k = k / ((k + kBlockK - 1) / kBlockK);
-      libxsmm_smmfunction short_kernel = xsmm_kernel(short_k),
-                          long_kernel = xsmm_kernel(short_k + 1);
-      if (short_kernel != nullptr && long_kernel != nullptr) {
-        // (Captured by value: the calls are timed after this block ends.)
-        measure(5, [&, short_k, short_kernel, long_kernel] {
-          SumOfBlocks(m, n, k, c.data(), scratch, [&](int64_t lo, int64_t hi, float* out) {
-            (hi - lo == short_k ? short_kernel : long_kernel)(b_block(lo), a.data() + lo, out);
-          });
-        });
-      }
-      constexpr int64_t kShortBlockK = 128;
-      const int64_t k128 = k / ((k + kShortBlockK - 1) / kShortBlockK);
-      libxsmm_smmfunction short128 = xsmm_kernel(k128), long128 = xsmm_kernel(k128 + 1);
-      if (short128 != nullptr && long128 != nullptr) {
-        measure(7, [&, k128, short128, long128] {
+  }
+};
+
+void ShapeRun::Measure(int lib, const std::function<void()>& call, double* first_ms) {
+  // C starts as NaN: beta = 0 must not read it.
+  std::fill(c.begin(), c.end(), std::nanf(""));
+  auto t0 = std::chrono::steady_clock::now();
+  call();
+  first_ms[lib] = std::max(
+      first_ms[lib],
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  err[lib] = RelativeError(c, exact, magnitude);
+  if (lib == 0) openblas_c = c;
+  same_bits[lib] = std::memcmp(c.data(), openblas_c.data(), c.size() * sizeof(float)) == 0;
+  // inf * 0 is NaN: a[0][0] = inf against a zero row 0 of B.
+  const std::vector<float> a_kept = a, b_kept = b;
+  for (int64_t j = 0; j < n; ++j) b[s.trans_b ? j * k : j] = 0;
+  a[0] = INFINITY;
+  call();
+  nonfinite_ok[lib] = true;
+  for (int64_t j = 0; j < n; ++j) nonfinite_ok[lib] = nonfinite_ok[lib] && std::isnan(c[j]);
+  a = a_kept;
+  b = b_kept;
+  calls[lib] = call;  // timed later, with the others
+}
+
+// The whole products: OpenBLAS, BLIS, oneDNN and libxsmm (where it makes
+// a kernel for all of k).
+void MeasureWhole(ShapeRun& r, const Blis& blis, double* first_ms) {
+  const CBLAS_TRANSPOSE tb = r.s.trans_b ? CblasTrans : CblasNoTrans;
+  r.Measure(
+      0,
+      [&r, tb] {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, tb, r.m, r.n, r.k, 1.0f, r.a.data(), r.k,
+                    r.b.data(), r.ldb, 0.0f, r.c.data(), r.n);
+      },
+      first_ms);
+  if (blis.sgemm != nullptr) {
+    // BLIS strides: row stride, column stride; B transposed via trans flag.
+    r.Measure(
+        1,
+        [&r, &blis] {
+          const float one = 1, zero = 0;
+          blis.sgemm(0, r.s.trans_b ? 8 : 0, r.m, r.n, r.k, &one, r.a.data(), r.k, 1, r.b.data(),
+                     r.ldb, 1, &zero, r.c.data(), r.n, 1);
+        },
+        first_ms);
+  }
+  r.Measure(
+      2, [&r] { r.DnnlBlock(0, r.k, r.c.data()); }, first_ms);
+  if (r.XsmmKernel(r.k) != nullptr) {
+    r.Measure(
+        3, [&r] { r.XsmmKernel(r.k)(r.b.data(), r.a.data(), r.c.data()); }, first_ms);
+  }
+}
+
+// libxsmm's kernels of a product in blocks of nearly equal length, at most
+// block_k terms each (null where libxsmm makes none).
+struct BlockKernels {
+  int64_t short_k;
+  libxsmm_smmfunction short_kernel, long_kernel;
+};
+BlockKernels XsmmBlockKernels(const ShapeRun& r, int64_t block_k) {
+  const int64_t short_k = r.k / ((r.k + block_k - 1) / block_k);
+  return {short_k, r.XsmmKernel(short_k), r.XsmmKernel(short_k + 1)};
+}
+
+// Products past kBlockK terms as sums of blocks: oneDNN's and libxsmm's
+// 256-term blocks, and libxsmm's 128-term ones.
+void MeasureBlocks(ShapeRun& r, std::vector<float>& scratch, double* first_ms) {
+  if (r.k <= kBlockK) return;
+  r.Measure(
+      4,
+      [&r, &scratch] {
+        SumOfBlocks(r.m, r.n, r.k, r.c.data(), scratch,
+                    [&](int64_t lo, int64_t hi, float* out) { r.DnnlBlock(lo, hi, out); });
+      },
+      first_ms);
+  constexpr int64_t kShortBlockK = 128;
+  const std::pair<int, int64_t> variants[] = {{5, kBlockK}, {7, kShortBlockK}};
+  for (const auto& [lib, block_k] : variants) {
+    const BlockKernels kernels = XsmmBlockKernels(r, block_k);
+    if (kernels.short_kernel == nullptr || kernels.long_kernel == nullptr) continue;
+    r.Measure(
+        lib,
+        [&r, &scratch, kernels, block_k = block_k] {
           SumOfBlocks(
-              m, n, k, c.data(), scratch,
+              r.m, r.n, r.k, r.c.data(), scratch,
               [&](int64_t lo, int64_t hi, float* out) {
-                (hi - lo == k128 ? short128 : long128)(b_block(lo), a.data() + lo, out);
+                (hi - lo == kernels.short_k ? kernels.short_kernel : kernels.long_kernel)(
+                    r.BBlock(lo), r.a.data() + lo, out);
               },
-              kShortBlockK);
-        });
-      }
-    }
-    if (!s.trans_b) {
-      // C in tiles of tile_rows x tile_cols, each summed as K-blocks: the
-      // first block's product into the tile, each later one into a scratch
-      // tile added to it (kb's bits, with the tile in cache).
-      const int64_t blocks = (k + kBlockK - 1) / kBlockK;
-      std::vector<float> tile(tile_rows * tile_cols);
-      measure(6, [&, blocks, tile]() mutable {
+              block_k);
+        },
+        first_ms);
+  }
+}
+
+// C in tiles of tile_rows x tile_cols, each summed as K-blocks: the first
+// block's product into the tile, each later one into a scratch tile added
+// to it (kb's bits, with the tile in cache). Untransposed B only.
+void MeasureTiles(ShapeRun& r, int64_t tile_rows, int64_t tile_cols, double* first_ms) {
+  if (r.s.trans_b) return;
+  const int64_t blocks = (r.k + kBlockK - 1) / kBlockK;
+  std::vector<float> tile(tile_rows * tile_cols);
+  r.Measure(
+      6,
+      [&r, blocks, tile, tile_rows, tile_cols]() mutable {
+        const float alpha = 1, beta = 0;
+        const int flags = LIBXSMM_GEMM_FLAG_NONE;
+        const int64_t m = r.m, n = r.n, k = r.k;
         for (int64_t j0 = 0; j0 < n; j0 += tile_cols) {
           const int64_t nt = std::min(tile_cols, n - j0);
           for (int64_t i0 = 0; i0 < m; i0 += tile_rows) {
             const int64_t mt = std::min(tile_rows, m - i0);
-            float* ct = c.data() + i0 * n + j0;
+            float* ct = r.c.data() + i0 * n + j0;
             for (int64_t bi = 0; bi < blocks; ++bi) {
               const int64_t lo = k * bi / blocks, hi = k * (bi + 1) / blocks;
               const libxsmm_blasint xm = nt, xn = mt, xk = hi - lo, lda = n, ldbx = k,
                                     ldc = bi == 0 ? n : nt;
               libxsmm_smmfunction kernel = libxsmm_smmdispatch(xm, xn, xk, &lda, &ldbx, &ldc,
                                                                &alpha, &beta, &flags, nullptr);
-              kernel(b.data() + lo * n + j0, a.data() + i0 * k + lo, bi == 0 ? ct : tile.data());
+              kernel(r.b.data() + lo * n + j0, r.a.data() + i0 * k + lo,
+                     bi == 0 ? ct : tile.data());
               if (bi == 0) continue;
               for (int64_t i = 0; i < mt; ++i) {
                 for (int64_t j = 0; j < nt; ++j) ct[i * n + j] += tile[i * nt + j];
@@ -270,32 +313,79 @@ int main(int argc, char** argv) {
             }
           }
         }
-      });
+      },
+      first_ms);
+}
+
+void PrintHeader(const char* corename, bool widened, const Blis& blis) {
+  printf(
+      "one thread; OpenBLAS kernels: %s%s; BLIS kernels: %s; GFLOP/s (median call); mean "
+      "relative error x 1e-9\n",
+      corename, widened ? " (forced over its Prescott fallback)" : "",
+      blis.arch.empty() ? "(not loaded)" : blis.arch.c_str());
+  printf("%-15s %5s %5s %5s |", "product", "m", "n", "k");
+  for (const char* name : kNames) printf(" %8s", name);
+  printf(" | best          |");
+  for (const char* name : kNames) printf(" %8s", name);
+  printf("\n");
+}
+
+// The shape's row: GFLOP/s per library, the fastest against OpenBLAS, and
+// each library's error (= OpenBLAS's bits, ! no NaN from inf * 0).
+void PrintRow(const ShapeRun& r, const double* gflops) {
+  int best = 0;
+  for (int l = 1; l < kLibs; ++l) {
+    if (gflops[l] > gflops[best]) best = l;
+  }
+  printf("%-15s %5lld %5lld %5lld |", r.s.label, (long long)r.m, (long long)r.n, (long long)r.k);
+  for (int l = 0; l < kLibs; ++l) {
+    if (gflops[l] > 0) {
+      printf(" %8.1f", gflops[l]);
+    } else {
+      printf(" %8s", "-");
     }
-    const std::vector<double> seconds = SecondsPerCall(calls, budget_s);
-    for (int l = 0; l < kLibs; ++l) gflops[l] = seconds[l] > 0 ? flops / seconds[l] / 1e9 : 0;
-    int best = 0;
-    for (int l = 1; l < kLibs; ++l) {
-      if (gflops[l] > gflops[best]) best = l;
+  }
+  printf(" | %-8s %4.2fx |", kNames[best], gflops[best] / gflops[0]);
+  for (int l = 0; l < kLibs; ++l) {
+    if (r.err[l] < 0) {
+      printf(" %8s", "-");
+    } else {
+      printf(" %7.2f%c", r.err[l] * 1e9, !r.nonfinite_ok[l] ? '!' : r.same_bits[l] ? '=' : ' ');
     }
-    printf("%-15s %5lld %5lld %5lld |", s.label, (long long)m, (long long)n, (long long)k);
-    for (double g : gflops) {
-      if (g > 0) {
-        printf(" %8.1f", g);
-      } else {
-        printf(" %8s", "-");
-      }
-    }
-    printf(" | %-8s %4.2fx |", names[best], gflops[best] / gflops[0]);
+  }
+  printf("\n");
+  fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const gemm_bench::Options options = gemm_bench::ParseOptions(argc, argv);
+  // OpenBLAS's kernels as hlo-run has them (its Prescott fallback replaced
+  // on a CPU newer than the build, eval/blas_kernel_choice.h).
+  const bool widened =
+      hlo::blas::WidenFallbackKernels(dlopen("libopenblas.so.0", RTLD_NOW | RTLD_NOLOAD), true);
+  openblas_set_num_threads(1);
+  const Blis blis = LoadBlis();
+  libxsmm_init();
+  const int64_t tile_rows = getenv("TILE_ROWS") ? atoll(getenv("TILE_ROWS")) : 64;
+  const int64_t tile_cols = getenv("TILE_COLS") ? atoll(getenv("TILE_COLS")) : 512;
+  PrintHeader(openblas_get_corename(), widened, blis);
+  std::mt19937 rng(7);
+  double first_ms[kLibs] = {};  // slowest first call (JIT, buffers)
+  std::vector<float> scratch;
+  for (const Shape& s : kShapes) {
+    if (options.only != nullptr && !strstr(s.label, options.only)) continue;
+    ShapeRun run(s, rng);
+    MeasureWhole(run, blis, first_ms);
+    MeasureBlocks(run, scratch, first_ms);
+    MeasureTiles(run, tile_rows, tile_cols, first_ms);
+    const std::vector<double> seconds = SecondsPerCall(run.calls, options.budget_s);
+    double gflops[kLibs] = {};
     for (int l = 0; l < kLibs; ++l) {
-      if (err[l] < 0) {
-        printf(" %8s", "-");
-      } else {
-        printf(" %7.2f%c", err[l] * 1e9, !nonfinite_ok[l] ? '!' : same_bits[l] ? '=' : ' ');
-      }
+      gflops[l] = seconds[l] > 0 ? 2.0 * s.m * s.n * s.k / seconds[l] / 1e9 : 0;
     }
-    printf("\n");
-    fflush(stdout);
+    PrintRow(run, gflops);
   }
   printf("= same bits as OpenBLAS; ! inf * 0 gave no NaN\nslowest first call (ms):");
   for (double ms : first_ms) printf(" %.2f", ms);
