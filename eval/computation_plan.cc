@@ -104,6 +104,7 @@ void FoldTransposesIntoDots(ComputationPlan& plan,
       plan.steps[slot.at(dot->operand(k))] = PlanStep::kFusedAway;
       if (f->through_copy[k] != nullptr)
         plan.steps[slot.at(f->through_copy[k])] = PlanStep::kFusedAway;
+      for (const Instruction* v : f->viewed_away[k]) plan.steps[slot.at(v)] = PlanStep::kFusedAway;
     }
     plan.steps[i] = PlanStep::kFoldedDot;
     plan.folded_dots.push_back(std::make_unique<FoldedDot>(*std::move(f)));

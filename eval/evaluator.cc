@@ -470,7 +470,10 @@ absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, s
       case PlanStep::kFoldedDot: {
         frame.ops.clear();
         for (int32_t s : operands) frame.ops.push_back(operand(s));
-        absl::StatusOr<Value> r = EvalDotWithDims(inst, frame.ops, plan.folded_at[i]->dims);
+        const FoldedDot& f = *plan.folded_at[i];
+        absl::StatusOr<Value> r = EvalDotWithDims(
+            inst, frame.ops, f.dims,
+            {f.layouts[0] ? &*f.layouts[0] : nullptr, f.layouts[1] ? &*f.layouts[1] : nullptr});
         if (!r.ok()) return LocatedOnce(inst, r.status());
         return r;
       }

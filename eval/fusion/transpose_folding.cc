@@ -40,6 +40,44 @@ const Instruction* FoldableTranspose(
   return &t;
 }
 
+// The layout of `value` in the array a slice under it reads, for
+// value = reshape(slice(x)) or slice(x), each read only by the next (the
+// value by `reader`); x is written to *array. nullopt otherwise.
+std::optional<gemm::StridedLayout> ViewOfSlice(
+    const Instruction& value, const Instruction& reader,
+    absl::FunctionRef<bool(const Instruction&, const Instruction&)> foldable,
+    absl::InlinedVector<const Instruction*, 2>* skipped, const Instruction** array) {
+  const Instruction* slice = &value;
+  if (value.opcode() == Opcode::kReshape && value.operand_count() == 1) {
+    slice = value.operand(0);
+  }
+  if (slice->opcode() != Opcode::kSlice || slice->operand_count() != 1 ||
+      !foldable(value, reader) || (slice != &value && !foldable(*slice, value))) {
+    return std::nullopt;
+  }
+  const Shape& in = slice->operand(0)->shape();
+  const SliceSpec* spec = slice->slice();
+  if (!in.IsArray() || !slice->shape().IsArray() || !value.shape().IsArray() ||
+      in.element_type() != value.shape().element_type() ||
+      slice->shape().element_type() != value.shape().element_type() || spec == nullptr ||
+      static_cast<int64_t>(spec->size()) != in.rank()) {
+    return std::nullopt;
+  }
+  gemm::Dims starts, steps;
+  for (const SliceDim& d : *spec) {
+    starts.push_back(d.start);
+    steps.push_back(d.stride);
+  }
+  std::optional<gemm::StridedLayout> layout =
+      gemm::SliceLayout(in.dims(), starts, steps, slice->shape().dims());
+  if (layout && slice != &value) layout = gemm::ReshapeLayout(*layout, value.shape().dims());
+  if (!layout) return std::nullopt;
+  *skipped = {&value};
+  if (slice != &value) skipped->push_back(slice);
+  *array = slice->operand(0);
+  return layout;
+}
+
 }  // namespace
 
 std::optional<FoldedDot> FoldTransposes(
@@ -64,6 +102,9 @@ std::optional<FoldedDot> FoldTransposes(
     f.reads[k] = t->operand(0);
     f.folded[k] = true;
     if (t != op) f.through_copy[k] = t;
+    const Instruction* array = nullptr;
+    f.layouts[k] = ViewOfSlice(*t->operand(0), *t, foldable, &f.viewed_away[k], &array);
+    if (f.layouts[k]) f.reads[k] = array;
   }
   if (!f.folded[0] && !f.folded[1]) return std::nullopt;
   return f;

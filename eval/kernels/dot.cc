@@ -136,13 +136,16 @@ absl::Status CheckResultDims(const Instruction& inst, const gemm::Dims& want) {
 
 namespace {
 
+// Per operand, the layout it is read through, or null (eval/kernels/dot.h).
+using Layouts = std::array<const gemm::StridedLayout*, 2>;
+
 template <typename C>
 absl::Status RunDot(const Literal& lhs, const Literal& rhs, Literal& out,
-                    const gemm::DotDimNumbers& d) {
+                    const gemm::DotDimNumbers& d, Layouts layouts) {
   ScratchBuffer<C> lbuf, rbuf, obuf;
-  auto lv = OperandView<C>(lhs, lbuf);
+  auto lv = OperandView<C>(lhs, lbuf, layouts[0]);
   if (!lv.ok()) return lv.status();
-  auto rv = OperandView<C>(rhs, rbuf);
+  auto rv = OperandView<C>(rhs, rbuf, layouts[1]);
   if (!rv.ok()) return rv.status();
   auto ov = UnzeroedResultView<C>(out, obuf);
   if (!ov.ok()) return ov.status();
@@ -368,13 +371,16 @@ std::optional<absl::StatusOr<Value>> DirectInt8Gemm(const Instruction& inst, con
 
 // The general path, with the dims given (the instruction's, or those of a
 // transpose folded into it).
-absl::StatusOr<Value> DotOf(const Instruction& inst, Operands ops, const gemm::DotDimNumbers& d) {
+absl::StatusOr<Value> DotOf(const Instruction& inst, Operands ops, const gemm::DotDimNumbers& d,
+                            Layouts layouts = {}) {
   const Literal& lhs = ops[0]->array();
   const Literal& rhs = ops[1]->array();
+  auto dims_of = [&](int k, const Literal& lit) -> absl::Span<const int64_t> {
+    if (layouts[k] != nullptr) return layouts[k]->dims;
+    return lit.shape().dims();
+  };
   gemm::Dims want;
-  if (auto st = CheckDotDims(lhs.shape().dims(), rhs.shape().dims(), d, want); !st.ok()) {
-    return st;
-  }
+  if (auto st = CheckDotDims(dims_of(0, lhs), dims_of(1, rhs), d, want); !st.ok()) return st;
   if (auto st = CheckResultDims(inst, want); !st.ok()) return st;
   // DotCore writes every element (zeros for an empty contraction; BLAS with
   // beta = 0 and the exact loop overwrite), so no zero-fill first: that was
@@ -385,7 +391,7 @@ absl::StatusOr<Value> DotOf(const Instruction& inst, Operands ops, const gemm::D
   absl::Status st;
   gemm::DispatchCompute(
       gemm::ComputeTypeOf(lhs.element_type(), rhs.element_type(), o.element_type()),
-      [&](auto c) { st = RunDot<decltype(c)>(lhs, rhs, o, d); });
+      [&](auto c) { st = RunDot<decltype(c)>(lhs, rhs, o, d, layouts); });
   if (!st.ok()) return st;
   return out;
 }
@@ -414,13 +420,14 @@ gemm::DotDimNumbers DotDimNumbersOf(const Instruction& inst) {
 }
 
 absl::StatusOr<Value> EvalDotWithDims(const Instruction& inst, Operands ops,
-                                      const gemm::DotDimNumbers& dims) {
+                                      const gemm::DotDimNumbers& dims,
+                                      std::array<const gemm::StridedLayout*, 2> layouts) {
   if (inst.opcode() != Opcode::kDot) {
     return absl::InvalidArgumentError(
         StrCat("EvalDotWithDims cannot evaluate '", inst.OpcodeText(), "'"));
   }
   if (auto st = dot_internal::CheckOperandsAndResult(inst, ops, 2); !st.ok()) return st;
-  return dot_internal::DotOf(inst, ops, dims);
+  return dot_internal::DotOf(inst, ops, dims, layouts);
 }
 
 absl::StatusOr<Value> EvalDot(const Instruction& inst, Operands ops, KernelContext&) {

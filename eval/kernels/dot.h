@@ -5,9 +5,12 @@
 #ifndef HLO_EVAL_KERNELS_DOT_H_
 #define HLO_EVAL_KERNELS_DOT_H_
 
+#include <array>
+
 #include "absl/status/statusor.h"
 #include "eval/kernels/gemm.h"
 #include "eval/kernels/kernels.h"
+#include "eval/kernels/strided_layout.h"
 
 namespace hlo {
 
@@ -15,9 +18,12 @@ namespace hlo {
 gemm::DotDimNumbers DotDimNumbersOf(const Instruction& inst);
 
 // `inst` must be a dot; `dims` pair `ops`' dims, and the result they give
-// must have the instruction's dims (checked, as for any dot).
+// must have the instruction's dims (checked, as for any dot). Where
+// layouts[k] is given, operand k is read through it over its array's
+// storage (its reach checked), with the layout's dims.
 absl::StatusOr<Value> EvalDotWithDims(const Instruction& inst, Operands ops,
-                                      const gemm::DotDimNumbers& dims);
+                                      const gemm::DotDimNumbers& dims,
+                                      std::array<const gemm::StridedLayout*, 2> layouts = {});
 
 }  // namespace hlo
 

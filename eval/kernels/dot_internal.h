@@ -3,6 +3,7 @@
 #ifndef HLO_EVAL_KERNELS_DOT_INTERNAL_H_
 #define HLO_EVAL_KERNELS_DOT_INTERNAL_H_
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,9 @@
 #include "eval/kernels/gemm.h"
 #include "eval/kernels/gemm_convert.h"
 #include "eval/kernels/kernels.h"
+#include "eval/kernels/strided_layout.h"
 #include "eval/runtime/scratch_buffer.h"
+#include "ir/strings.h"
 
 namespace hlo {
 namespace dot_internal {
@@ -60,13 +63,25 @@ void FinishResult(Literal& out, const std::vector<C>& buf) {
 // zeroed nor fresh pages each call (a bf16 1024^3 dot spent more on zeroing
 // and faulting in its f32 copies than on the product).
 template <typename C>
-absl::StatusOr<gemm::View<const C>> OperandView(const Literal& lit, ScratchBuffer<C>& buf) {
+absl::StatusOr<gemm::View<const C>> OperandView(const Literal& lit, ScratchBuffer<C>& buf,
+                                                const gemm::StridedLayout* layout = nullptr) {
+  if (layout != nullptr) {
+    absl::Span<const int64_t> dims = lit.shape().dims();
+    if (!std::equal(dims.begin(), dims.end(), layout->source.begin(), layout->source.end()) ||
+        gemm::LastElement(*layout) >= lit.element_count()) {
+      return absl::InvalidArgumentError(StrCat("a dot's folded operand views an array of dims {",
+                                               StrJoin(layout->source, ","), "}, but the array is ",
+                                               lit.shape().ToString(false)));
+    }
+  }
   const C* p = gemm::DirectData<C>(lit);
   if (p == nullptr) {
     if (auto st = buf.Reset(lit.element_count()); !st.ok()) return st;
     gemm::ConvertToCompute(lit, buf.data());
     p = buf.data();
   }
+  if (layout != nullptr)
+    return gemm::View<const C>{p + layout->offset, layout->dims, layout->strides};
   return gemm::RowMajorView<const C>(p, lit.shape().dims());
 }
 

@@ -336,6 +336,26 @@ def _(c):
                dot_general(scores, kv, "f32", [0, 1], [3], [0, 1], [2]))
 
 
+@golden("dot_slice_folding")
+def _(c):
+    # numpy's slices, reshapes and transposes of the constants, then exact
+    # integer sums (the folded and unfolded runs must both give these).
+    op = lambda x, f: Lit(x.t, f(x.a))
+    q = op(c.qkv, lambda a: a[:, :, 0:4].reshape(2, 3, 2, 2).transpose(0, 2, 1, 3))
+    k = op(c.qkv, lambda a: a[:, :, 4:8].reshape(2, 3, 2, 2).transpose(0, 2, 3, 1))
+    odd = op(c.wide, lambda a: a[:, :, 1:16:2].reshape(2, 3, 2, 4).transpose(0, 2, 1, 3))
+    e2 = op(c.wide, lambda a: a[:, :, 0:8].reshape(2, 3, 2, 4).transpose(0, 2, 3, 1))
+    vt = op(c.qkv, lambda a: a[:, :, 8:12].transpose(0, 2, 1))
+    wt = op(c.wide, lambda a: a[:, 1:3, 8:16].reshape(2, 2, 2, 4).transpose(0, 1, 3, 2))
+    wq = op(c.qkv, lambda a: a[:, :, 0:4])
+    rt = op(c.rows, lambda a: a[:, 0:2, :].reshape(4, 6).transpose(1, 0))
+    return tup(dot_general(q, k, "f32", [0, 1], [3], [0, 1], [2]),
+               dot_general(odd, e2, "f32", [0, 1], [3], [0, 1], [2]),
+               dot_general(c.p, vt, "f32", [0], [2], [0], [1]),
+               dot_general(wq, wt, "f64", [0], [2], [0], [2]),
+               dot_general(rt, c.m, "f32", [], [1], [], [0]))
+
+
 # Integer dots large enough for the float BLAS (eval/kernels/gemm_exact_int.h):
 # full-range s8, u8 and s16 operands, and s32 ones near 2^30 whose sums pass
 # f64's exact integers. Python's integers are exact; finish() wraps each sum

@@ -1,0 +1,93 @@
+#include "eval/kernels/strided_layout.h"
+
+namespace hlo {
+namespace gemm {
+namespace {
+
+// The product of `dims`, or nullopt past 2^62 (a shape the verifier
+// rejects, reaching here under --no-verify).
+std::optional<int64_t> Count(absl::Span<const int64_t> dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || (d > 0 && n > (int64_t{1} << 62) / d)) return std::nullopt;
+    n *= d;
+  }
+  return n;
+}
+
+}  // namespace
+
+std::optional<StridedLayout> SliceLayout(absl::Span<const int64_t> in,
+                                         absl::Span<const int64_t> starts,
+                                         absl::Span<const int64_t> steps,
+                                         absl::Span<const int64_t> dims) {
+  const size_t rank = in.size();
+  if (starts.size() != rank || steps.size() != rank || dims.size() != rank || !Count(in)) {
+    return std::nullopt;
+  }
+  StridedLayout v;
+  v.source.assign(in.begin(), in.end());
+  v.dims.assign(dims.begin(), dims.end());
+  v.strides.assign(rank, 0);
+  int64_t stride = 1;
+  for (size_t d = rank; d-- > 0;) {
+    if (starts[d] < 0 || steps[d] < 1 || dims[d] < 0 ||
+        (dims[d] > 0 && (starts[d] >= in[d] || (in[d] - 1 - starts[d]) / steps[d] < dims[d] - 1))) {
+      return std::nullopt;
+    }
+    v.offset += starts[d] * stride;
+    v.strides[d] = stride * steps[d];
+    stride *= in[d];
+  }
+  return v;
+}
+
+std::optional<StridedLayout> ReshapeLayout(const StridedLayout& v, absl::Span<const int64_t> dims) {
+  const std::optional<int64_t> old_count = Count(v.dims), new_count = Count(dims);
+  if (!old_count || !new_count || *old_count != *new_count) return std::nullopt;
+  StridedLayout out{v.offset, Dims(dims.begin(), dims.end()), Dims(dims.size(), 0), v.source};
+  if (*new_count == 0) return out;  // no element to place
+  Dims od, os;                      // the old dims of more than one element
+  for (size_t d = 0; d < v.dims.size(); ++d) {
+    if (v.dims[d] == 1) continue;
+    od.push_back(v.dims[d]);
+    os.push_back(v.strides[d]);
+  }
+  size_t oi = 0, ni = 0;
+  while (oi < od.size()) {
+    while (dims[ni] == 1) ++ni;  // (stride 0: its index is always 0)
+    // The smallest groups [oi, oj) and [ni, nj) of equal element counts.
+    size_t oj = oi + 1, nj = ni + 1;
+    int64_t op = od[oi], np = dims[ni];
+    while (op != np) {
+      if (np < op) {
+        np *= dims[nj++];
+      } else {
+        op *= od[oj++];
+      }
+    }
+    for (size_t k = oi; k + 1 < oj; ++k) {
+      if (os[k] != os[k + 1] * od[k + 1]) return std::nullopt;
+    }
+    int64_t stride = os[oj - 1];
+    for (size_t k = nj; k-- > ni;) {
+      out.strides[k] = stride;
+      stride *= dims[k];
+    }
+    oi = oj;
+    ni = nj;
+  }
+  return out;
+}
+
+int64_t LastElement(const StridedLayout& v) {
+  int64_t last = v.offset;
+  for (size_t d = 0; d < v.dims.size(); ++d) {
+    if (v.dims[d] == 0) return -1;
+    last += (v.dims[d] - 1) * v.strides[d];
+  }
+  return last;
+}
+
+}  // namespace gemm
+}  // namespace hlo
