@@ -687,28 +687,10 @@ bool UnaryFloatKernel(Opcode op, const T* in, T* out, int64_t n) {
     case Opcode::kImag:
       std::memset(out, 0, n * sizeof(T));
       return true;
-    case Opcode::kExp:
-    case Opcode::kExpm1:
-    case Opcode::kLog:
-    case Opcode::kLog1p:
-    case Opcode::kSin:
-    case Opcode::kCos:
-    case Opcode::kTan:
-    case Opcode::kTanh:
-    case Opcode::kAsin:
-    case Opcode::kAcos:
-    case Opcode::kAtan:
-    case Opcode::kSinh:
-    case Opcode::kCosh:
-    case Opcode::kAsinh:
-    case Opcode::kAcosh:
-    case Opcode::kAtanh:
-    case Opcode::kErf:
-    case Opcode::kCbrt:
+    default:
+      if (!IsTranscendental(op)) return false;
       Transcendental(op, in, out, n);
       return true;
-    default:
-      return false;
   }
 }
 

@@ -190,6 +190,36 @@ inline std::complex<R> MinOf(std::complex<R> a, std::complex<R> b) {
 template <typename T>
 bool UnaryFloatKernel(Opcode op, const T* in, T* out, int64_t n);
 
+// The transcendental functions of UnaryFloatKernel (exp, expm1, log, log1p,
+// the trigonometric and hyperbolic functions and their inverses, erf,
+// cbrt): vector math where the CPU allows, libm otherwise; each reads
+// element i before writing it.
+inline bool IsTranscendental(Opcode op) {
+  switch (op) {
+    case Opcode::kExp:
+    case Opcode::kExpm1:
+    case Opcode::kLog:
+    case Opcode::kLog1p:
+    case Opcode::kSin:
+    case Opcode::kCos:
+    case Opcode::kTan:
+    case Opcode::kTanh:
+    case Opcode::kAsin:
+    case Opcode::kAcos:
+    case Opcode::kAtan:
+    case Opcode::kSinh:
+    case Opcode::kCosh:
+    case Opcode::kAsinh:
+    case Opcode::kAcosh:
+    case Opcode::kAtanh:
+    case Opcode::kErf:
+    case Opcode::kCbrt:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // out[i] = op(a[i], b[i]) for float arithmetic (add … atan2, maximum,
 // minimum). Returns false when `op` is not such an op.
 template <typename T>

@@ -116,32 +116,16 @@ int ReusableOperand(const Instruction& inst, Operands ops) {
     case Opcode::kMinimum:
       arity = 2;
       break;
-    // Unary float kernels that read element i before writing it (VecMath's
-    // blocks, MapInPlace, Sqrt); not logistic, which re-reads its input.
-    case Opcode::kExp:
-    case Opcode::kExpm1:
-    case Opcode::kLog:
-    case Opcode::kLog1p:
-    case Opcode::kSin:
-    case Opcode::kCos:
-    case Opcode::kTan:
-    case Opcode::kTanh:
-    case Opcode::kAsin:
-    case Opcode::kAcos:
-    case Opcode::kAtan:
-    case Opcode::kSinh:
-    case Opcode::kCosh:
-    case Opcode::kAsinh:
-    case Opcode::kAcosh:
-    case Opcode::kAtanh:
-    case Opcode::kErf:
-    case Opcode::kCbrt:
+    // Unary float kernels that read element i before writing it (the
+    // transcendentals' VecMath blocks and MapInPlace, Sqrt); not logistic,
+    // which re-reads its input.
     case Opcode::kSqrt:
     case Opcode::kRsqrt:
       arity = 1;
       break;
     default:
-      return -1;
+      if (!IsTranscendental(inst.opcode())) return -1;
+      arity = 1;
   }
   const Shape& shape = inst.shape();
   if (ops.size() != arity || inst.operand_count() != static_cast<int64_t>(arity) ||
