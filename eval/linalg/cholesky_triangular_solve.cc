@@ -23,6 +23,7 @@
 #include "eval/kernels/kernels.h"
 #include "eval/linalg/lapack_fortran.h"
 #include "eval/linalg/lapack_memory.h"
+#include "eval/type_dispatch.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -37,6 +38,22 @@ using C128 = std::complex<double>;
 // floats); non-float types map to themselves and are rejected by callers.
 PrimitiveType WorkType(PrimitiveType t) {
   return IsFloat(t) && t != PrimitiveType::kF64 ? PrimitiveType::kF32 : t;
+}
+
+// run(W{}) with W the work type of elements of type t (float, double, C64,
+// C128); false, running nothing, for any other type.
+template <typename Run>
+bool RunInWorkType(PrimitiveType t, Run&& run) {
+  bool ran = false;
+  DispatchType(WorkType(t), [&](auto tag) {
+    using W = typename decltype(tag)::T;
+    if constexpr (std::is_same_v<W, float> || std::is_same_v<W, double> || std::is_same_v<W, C64> ||
+                  std::is_same_v<W, C128>) {
+      run(W{});
+      ran = true;
+    }
+  });
+  return ran;
 }
 
 // The literal's elements as W (a copy for native types, a widening for the
@@ -121,22 +138,9 @@ absl::StatusOr<Value> EvalCholesky(const Instruction& inst, const Literal& a) {
     CholeskyBatch(data, n, lower);
     StoreTo(data, result->mutable_array());
   };
-  switch (WorkType(s.element_type())) {
-    case PrimitiveType::kF32:
-      run(float{});
-      break;
-    case PrimitiveType::kF64:
-      run(double{});
-      break;
-    case PrimitiveType::kC64:
-      run(C64{});
-      break;
-    case PrimitiveType::kC128:
-      run(C128{});
-      break;
-    default:
-      return absl::InvalidArgumentError(StrCat(
-          "cholesky needs a floating-point or complex operand, but a is ", s.ToString(false)));
+  if (!RunInWorkType(s.element_type(), run)) {
+    return absl::InvalidArgumentError(
+        StrCat("cholesky needs a floating-point or complex operand, but a is ", s.ToString(false)));
   }
   return result;
 }
@@ -231,23 +235,10 @@ absl::StatusOr<Value> EvalTriangularSolve(const Instruction& inst, const Literal
     SolveBatch(am, x, n, rows, cols, *o);
     StoreTo(x, result->mutable_array());
   };
-  switch (WorkType(sa.element_type())) {
-    case PrimitiveType::kF32:
-      run(float{});
-      break;
-    case PrimitiveType::kF64:
-      run(double{});
-      break;
-    case PrimitiveType::kC64:
-      run(C64{});
-      break;
-    case PrimitiveType::kC128:
-      run(C128{});
-      break;
-    default:
-      return absl::InvalidArgumentError(
-          StrCat("triangular-solve needs floating-point or complex operands, but a is ",
-                 sa.ToString(false)));
+  if (!RunInWorkType(sa.element_type(), run)) {
+    return absl::InvalidArgumentError(
+        StrCat("triangular-solve needs floating-point or complex operands, but a is ",
+               sa.ToString(false)));
   }
   return result;
 }
