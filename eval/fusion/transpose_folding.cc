@@ -1,8 +1,10 @@
 #include "eval/fusion/transpose_folding.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "eval/kernels/dot.h"
+#include "eval/kernels/kernels.h"
 #include "ir/dot_transpose_fold.h"
 #include "ir/permutation.h"
 
@@ -40,42 +42,86 @@ const Instruction* FoldableTranspose(
   return &t;
 }
 
-// The layout of `value` in the array a slice under it reads, for
-// value = reshape(slice(x)) or slice(x), each read only by the next (the
-// value by `reader`); x is written to *array. nullopt otherwise.
-std::optional<gemm::StridedLayout> ViewOfSlice(
+// An op a view chain may hold: one operand, the chain's element type, and
+// a result whose row-major elements are its operand's rearranged (storage
+// is row-major whatever the layouts, so a copy changes nothing).
+bool IsViewOp(const Instruction& inst, PrimitiveType type) {
+  if (inst.operand_count() != 1 || !inst.shape().IsArray() || inst.shape().element_type() != type ||
+      !inst.operand(0)->shape().IsArray() || inst.operand(0)->shape().element_type() != type) {
+    return false;
+  }
+  switch (inst.opcode()) {
+    case Opcode::kCopy:
+    case Opcode::kReshape:
+    case Opcode::kSlice:
+      return true;
+    case Opcode::kTranspose:
+      return IsWellFormedTranspose(inst);
+    case Opcode::kBitcast:
+      return BitcastIsReshape(inst);
+    default:
+      return false;
+  }
+}
+
+// The view `inst` makes of its operand's view `v`.
+std::optional<gemm::StridedLayout> ApplyViewOp(const Instruction& inst,
+                                               const gemm::StridedLayout& v) {
+  absl::Span<const int64_t> out = inst.shape().dims();
+  std::optional<gemm::StridedLayout> r;
+  switch (inst.opcode()) {
+    case Opcode::kCopy:
+      r = v;
+      break;
+    case Opcode::kReshape:
+    case Opcode::kBitcast:
+      return gemm::ReshapeLayout(v, out);
+    case Opcode::kTranspose:
+      r = gemm::TransposeOf(v, inst.GetInts(AttrKind::kDimensions));
+      break;
+    case Opcode::kSlice: {
+      const SliceSpec* spec = inst.slice();
+      if (spec == nullptr || spec->size() != v.dims.size()) return std::nullopt;
+      gemm::Dims starts, steps;
+      for (const SliceDim& d : *spec) {
+        starts.push_back(d.start);
+        steps.push_back(d.stride);
+      }
+      return gemm::SliceOf(v, starts, steps, out);
+    }
+    default:
+      return std::nullopt;
+  }
+  if (r && !std::equal(out.begin(), out.end(), r->dims.begin(), r->dims.end())) return std::nullopt;
+  return r;
+}
+
+// The layout of `value` in the array a chain of view ops under it reads
+// (slices, reshapes, bitcasts that are reshapes, copies, transposes; XLA's
+// transpose fusions, inlined, are bitcast, slice, bitcast), each read only
+// by the next (the value by `reader`) and at least one of them a slice;
+// the chain goes to *skipped and the array to *array. nullopt otherwise.
+std::optional<gemm::StridedLayout> ViewOfChain(
     const Instruction& value, const Instruction& reader,
     absl::FunctionRef<bool(const Instruction&, const Instruction&)> foldable,
-    absl::InlinedVector<const Instruction*, 2>* skipped, const Instruction** array) {
-  const Instruction* slice = &value;
-  if (value.opcode() == Opcode::kReshape && value.operand_count() == 1) {
-    slice = value.operand(0);
+    absl::InlinedVector<const Instruction*, 4>* skipped, const Instruction** array) {
+  if (!value.shape().IsArray()) return std::nullopt;
+  const PrimitiveType type = value.shape().element_type();
+  absl::InlinedVector<const Instruction*, 4> chain;  // value first
+  bool sliced = false;
+  for (const Instruction *at = &value, *by = &reader; IsViewOp(*at, type) && foldable(*at, *by);
+       by = at, at = at->operand(0)) {
+    chain.push_back(at);
+    sliced = sliced || at->opcode() == Opcode::kSlice;
   }
-  if (slice->opcode() != Opcode::kSlice || slice->operand_count() != 1 ||
-      !foldable(value, reader) || (slice != &value && !foldable(*slice, value))) {
-    return std::nullopt;
-  }
-  const Shape& in = slice->operand(0)->shape();
-  const SliceSpec* spec = slice->slice();
-  if (!in.IsArray() || !slice->shape().IsArray() || !value.shape().IsArray() ||
-      in.element_type() != value.shape().element_type() ||
-      slice->shape().element_type() != value.shape().element_type() || spec == nullptr ||
-      static_cast<int64_t>(spec->size()) != in.rank()) {
-    return std::nullopt;
-  }
-  gemm::Dims starts, steps;
-  for (const SliceDim& d : *spec) {
-    starts.push_back(d.start);
-    steps.push_back(d.stride);
-  }
-  std::optional<gemm::StridedLayout> layout =
-      gemm::SliceLayout(in.dims(), starts, steps, slice->shape().dims());
-  if (layout && slice != &value) layout = gemm::ReshapeLayout(*layout, value.shape().dims());
-  if (!layout) return std::nullopt;
-  *skipped = {&value};
-  if (slice != &value) skipped->push_back(slice);
-  *array = slice->operand(0);
-  return layout;
+  if (!sliced) return std::nullopt;
+  const Instruction* base = chain.back()->operand(0);
+  std::optional<gemm::StridedLayout> v = gemm::RowMajorLayout(base->shape().dims());
+  for (auto it = chain.rbegin(); v && it != chain.rend(); ++it) v = ApplyViewOp(**it, *v);
+  if (!v) return std::nullopt;
+  skipped->assign(chain.begin(), chain.end());
+  *array = base;
+  return v;
 }
 
 }  // namespace
@@ -103,7 +149,7 @@ std::optional<FoldedDot> FoldTransposes(
     f.folded[k] = true;
     if (t != op) f.through_copy[k] = t;
     const Instruction* array = nullptr;
-    f.layouts[k] = ViewOfSlice(*t->operand(0), *t, foldable, &f.viewed_away[k], &array);
+    f.layouts[k] = ViewOfChain(*t->operand(0), *t, foldable, &f.viewed_away[k], &array);
     if (f.layouts[k]) f.reads[k] = array;
   }
   if (!f.folded[0] && !f.folded[1]) return std::nullopt;

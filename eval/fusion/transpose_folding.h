@@ -5,9 +5,10 @@
 // matrices to OpenBLAS with transpose flags and leading dims. JAX's
 // unoptimised dumps transpose every attention head's q, k and v and the
 // tied embedding (GPT-2's f32[768,50257], 154 MB a run) only to feed dots.
-// Where the transpose's operand is a reshape of a slice (or a slice), each
-// read only by the next, the dot reads the sliced array where it lies as a
-// strided view too (JAX splits q, k and v out of one product and reshapes
+// Where the transpose's operand is a chain of slices, reshapes, bitcasts
+// that are reshapes and copies with a slice among them, each read only by
+// the next, the dot reads the sliced array where it lies as a strided view
+// too (JAX splits q, k and v out of one product and reshapes
 // them into heads: GPT-2 small copied 36 slices a run only to feed dots).
 #ifndef HLO_EVAL_FUSION_TRANSPOSE_FOLDING_H_
 #define HLO_EVAL_FUSION_TRANSPOSE_FOLDING_H_
@@ -36,7 +37,7 @@ struct FoldedDot {
   // transpose's operand from: that operand's elements in the array's
   // storage, and the slice and reshape, which are skipped too.
   std::array<std::optional<gemm::StridedLayout>, 2> layouts;
-  std::array<absl::InlinedVector<const Instruction*, 2>, 2> viewed_away;
+  std::array<absl::InlinedVector<const Instruction*, 4>, 2> viewed_away;
   gemm::DotDimNumbers dims;  // over `reads`' dims (the layout's where one is given)
 };
 
@@ -45,9 +46,9 @@ struct FoldedDot {
 // `reader` being its only reader (a transpose only this dot reads, or only
 // the copy the dot reads). A transpose folds when the dot's free dims of
 // that operand keep their order through the permutation, so that the
-// result's dims are unchanged. A slice (and a reshape of it) under the
-// transpose folds when `foldable` allows it too and the reshape needs no
-// copy of the sliced elements.
+// result's dims are unchanged. A chain of view ops with a slice under the
+// transpose folds when `foldable` allows each link and no reshape in it
+// needs a copy of the sliced elements.
 std::optional<FoldedDot> FoldTransposes(
     const Instruction& dot,
     absl::FunctionRef<bool(const Instruction& value, const Instruction& reader)> foldable);

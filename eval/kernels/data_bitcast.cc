@@ -144,6 +144,20 @@ const Shape& BitcastOperandLayout(const Instruction& inst, const Literal& in) {
 
 }  // namespace
 
+}  // namespace data_internal
+
+bool BitcastIsReshape(const Instruction& bitcast) {
+  if (bitcast.opcode() != Opcode::kBitcast || bitcast.operand_count() != 1) return false;
+  const Shape& in = bitcast.operand(0)->shape();
+  const Shape& out = bitcast.shape();
+  return in.IsArray() && out.IsArray() && in.element_type() == out.element_type() &&
+         in.ElementCount() >= 0 && in.ElementCount() == out.ElementCount() &&
+         data_internal::StoredRowMajor(in, in.dims()) &&
+         data_internal::StoredRowMajor(out, out.dims());
+}
+
+namespace data_internal {
+
 bool BitcastKeepsBytes(const Instruction& inst, const Literal& in) {
   const Shape& oshape = inst.shape();
   return oshape.IsArray() && in.element_type() == oshape.element_type() &&

@@ -31,6 +31,10 @@ absl::StatusOr<Value> EvalElementwiseFlushingDenormals(const Instruction& inst, 
 // tuple, get-tuple-element, constant, get/set-dimension-size.
 absl::StatusOr<Value> EvalDataMovement(const Instruction& inst, Operands ops,
                                        KernelContext& evaluator);
+// Whether a bitcast is a reshape of row-major storage: one element type and
+// count, and both its operand's layout and its own store the elements in
+// row-major order (eval/kernels/data_bitcast.cc).
+bool BitcastIsReshape(const Instruction& bitcast);
 
 // eval/kernels/reduce.cc: reduce, reduce-window, select-and-scatter.
 absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops,

@@ -1,5 +1,7 @@
 #include "eval/kernels/strided_layout.h"
 
+#include <vector>
+
 namespace hlo {
 namespace gemm {
 namespace {
@@ -17,29 +19,57 @@ std::optional<int64_t> Count(absl::Span<const int64_t> dims) {
 
 }  // namespace
 
+std::optional<StridedLayout> RowMajorLayout(absl::Span<const int64_t> dims) {
+  if (!Count(dims)) return std::nullopt;
+  StridedLayout v;
+  v.source.assign(dims.begin(), dims.end());
+  v.dims = v.source;
+  v.strides.assign(dims.size(), 1);
+  for (size_t d = dims.size(); d-- > 1;) v.strides[d - 1] = v.strides[d] * dims[d];
+  return v;
+}
+
+std::optional<StridedLayout> SliceOf(const StridedLayout& v, absl::Span<const int64_t> starts,
+                                     absl::Span<const int64_t> steps,
+                                     absl::Span<const int64_t> dims) {
+  const size_t rank = v.dims.size();
+  if (starts.size() != rank || steps.size() != rank || dims.size() != rank) return std::nullopt;
+  StridedLayout out = v;
+  out.dims.assign(dims.begin(), dims.end());
+  for (size_t d = 0; d < rank; ++d) {
+    const int64_t in = v.dims[d];
+    if (starts[d] < 0 || steps[d] < 1 || dims[d] < 0 ||
+        (dims[d] > 0 && (starts[d] >= in || (in - 1 - starts[d]) / steps[d] < dims[d] - 1))) {
+      return std::nullopt;
+    }
+    out.offset += starts[d] * v.strides[d];
+    out.strides[d] = v.strides[d] * steps[d];
+  }
+  return out;
+}
+
 std::optional<StridedLayout> SliceLayout(absl::Span<const int64_t> in,
                                          absl::Span<const int64_t> starts,
                                          absl::Span<const int64_t> steps,
                                          absl::Span<const int64_t> dims) {
-  const size_t rank = in.size();
-  if (starts.size() != rank || steps.size() != rank || dims.size() != rank || !Count(in)) {
-    return std::nullopt;
+  std::optional<StridedLayout> whole = RowMajorLayout(in);
+  if (!whole) return std::nullopt;
+  return SliceOf(*whole, starts, steps, dims);
+}
+
+std::optional<StridedLayout> TransposeOf(const StridedLayout& v, absl::Span<const int64_t> perm) {
+  const size_t rank = v.dims.size();
+  if (perm.size() != rank) return std::nullopt;
+  StridedLayout out = v;
+  std::vector<bool> seen(rank, false);
+  for (size_t j = 0; j < rank; ++j) {
+    const int64_t d = perm[j];
+    if (d < 0 || d >= static_cast<int64_t>(rank) || seen[d]) return std::nullopt;
+    seen[d] = true;
+    out.dims[j] = v.dims[d];
+    out.strides[j] = v.strides[d];
   }
-  StridedLayout v;
-  v.source.assign(in.begin(), in.end());
-  v.dims.assign(dims.begin(), dims.end());
-  v.strides.assign(rank, 0);
-  int64_t stride = 1;
-  for (size_t d = rank; d-- > 0;) {
-    if (starts[d] < 0 || steps[d] < 1 || dims[d] < 0 ||
-        (dims[d] > 0 && (starts[d] >= in[d] || (in[d] - 1 - starts[d]) / steps[d] < dims[d] - 1))) {
-      return std::nullopt;
-    }
-    v.offset += starts[d] * stride;
-    v.strides[d] = stride * steps[d];
-    stride *= in[d];
-  }
-  return v;
+  return out;
 }
 
 std::optional<StridedLayout> ReshapeLayout(const StridedLayout& v, absl::Span<const int64_t> dims) {

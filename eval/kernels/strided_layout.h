@@ -22,12 +22,24 @@ struct StridedLayout {
   Dims source;
 };
 
-// The slice of a row-major array of dims `in`: per dim its start, stride
-// (at least 1) and result size. nullopt where a slice reaches past `in`.
+// A whole row-major array of dims `dims`; nullopt past 2^62 elements.
+std::optional<StridedLayout> RowMajorLayout(absl::Span<const int64_t> dims);
+
+// The slice of a view: per dim its start, stride (at least 1) and result
+// size. nullopt where a slice reaches past the view.
+std::optional<StridedLayout> SliceOf(const StridedLayout& v, absl::Span<const int64_t> starts,
+                                     absl::Span<const int64_t> steps,
+                                     absl::Span<const int64_t> dims);
+
+// SliceOf a whole row-major array of dims `in`.
 std::optional<StridedLayout> SliceLayout(absl::Span<const int64_t> in,
                                          absl::Span<const int64_t> starts,
                                          absl::Span<const int64_t> steps,
                                          absl::Span<const int64_t> dims);
+
+// The transpose of a view: result dim j is dim perm[j] of `v`. nullopt
+// where perm is not a permutation of v's dims.
+std::optional<StridedLayout> TransposeOf(const StridedLayout& v, absl::Span<const int64_t> perm);
 
 // The same elements in the row-major order of `dims` (a reshape): each
 // group of old dims that multiplies out to a group of new ones must be one

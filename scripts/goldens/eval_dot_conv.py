@@ -336,6 +336,15 @@ def _(c):
                dot_general(scores, kv, "f32", [0, 1], [3], [0, 1], [2]))
 
 
+def _dot_slice_folding_inputs():
+    rng = np.random.default_rng(20261205)
+    return {"dot_slice_folding.p0.npy":
+            rng.integers(-2, 2, size=(6, 12), endpoint=True).astype(np.float32)}
+
+
+INPUT_FILES["dot_slice_folding"] = _dot_slice_folding_inputs
+
+
 @golden("dot_slice_folding")
 def _(c):
     # numpy's slices, reshapes and transposes of the constants, then exact
@@ -349,11 +358,16 @@ def _(c):
     wt = op(c.wide, lambda a: a[:, 1:3, 8:16].reshape(2, 2, 2, 4).transpose(0, 1, 3, 2))
     wq = op(c.qkv, lambda a: a[:, :, 0:4])
     rt = op(c.rows, lambda a: a[:, 0:2, :].reshape(4, 6).transpose(1, 0))
+    flat = c.inputs[0]
+    heads = lambda lo: op(flat, lambda a: a.reshape(2, 3, 12)[:, :, lo:lo + 4]
+                          .reshape(2, 3, 2, 2).transpose(0, 2, 1, 3))
+    q2, k2 = heads(0), heads(4)
     return tup(dot_general(q, k, "f32", [0, 1], [3], [0, 1], [2]),
                dot_general(odd, e2, "f32", [0, 1], [3], [0, 1], [2]),
                dot_general(c.p, vt, "f32", [0], [2], [0], [1]),
                dot_general(wq, wt, "f64", [0], [2], [0], [2]),
-               dot_general(rt, c.m, "f32", [], [1], [], [0]))
+               dot_general(rt, c.m, "f32", [], [1], [], [0]),
+               dot_general(q2, k2, "f32", [0, 1], [3], [0, 1], [3]))
 
 
 # Integer dots large enough for the float BLAS (eval/kernels/gemm_exact_int.h):
