@@ -102,6 +102,32 @@ TEST_CASE("a slice's layout places every element where the slice reads it", "[st
   CHECK(refused > 50);
 }
 
+TEST_CASE("a transpose of a slice places every element where it reads it", "[strided_layout]") {
+  // [4,6] -> rows 1..3, every other column from 1 -> transposed: element
+  // (j, i) of the result is element (1 + i, 1 + 2 j) of the array.
+  std::optional<StridedLayout> v =
+      gemm::SliceLayout(Dims{4, 6}, Dims{1, 1}, Dims{1, 2}, Dims{3, 3});
+  REQUIRE(v.has_value());
+  std::optional<StridedLayout> t = gemm::TransposeOf(*v, Dims{1, 0});
+  REQUIRE(t.has_value());
+  std::vector<int64_t> want;
+  for (int64_t j = 0; j < 3; ++j) {
+    for (int64_t i = 0; i < 3; ++i) want.push_back((1 + i) * 6 + 1 + 2 * j);
+  }
+  CHECK(LayoutIndices(*t) == want);
+  // A slice of the transposed view: its columns 1..2.
+  std::optional<StridedLayout> s = gemm::SliceOf(*t, Dims{0, 1}, Dims{1, 1}, Dims{3, 2});
+  REQUIRE(s.has_value());
+  std::vector<int64_t> want_s;
+  for (int64_t j = 0; j < 3; ++j) {
+    for (int64_t i = 1; i < 3; ++i) want_s.push_back((1 + i) * 6 + 1 + 2 * j);
+  }
+  CHECK(LayoutIndices(*s) == want_s);
+  CHECK_FALSE(gemm::SliceOf(*t, Dims{0, 2}, Dims{1, 1}, Dims{3, 2}).has_value());  // past it
+  CHECK_FALSE(gemm::TransposeOf(*v, Dims{0, 0}).has_value());
+  CHECK_FALSE(gemm::TransposeOf(*v, Dims{0}).has_value());
+}
+
 TEST_CASE("a reshape that would need a copy is refused", "[strided_layout]") {
   // Columns 0..3 of a [2,6] array: the rows are not one run.
   std::optional<StridedLayout> v =

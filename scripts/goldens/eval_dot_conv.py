@@ -339,7 +339,7 @@ def _(c):
 def _dot_slice_folding_inputs():
     rng = np.random.default_rng(20261205)
     return {"dot_slice_folding.p0.npy":
-            rng.integers(-2, 2, size=(6, 12), endpoint=True).astype(np.float32)}
+            rng.integers(-2, 2, size=(96, 96), endpoint=True).astype(np.float32)}
 
 
 INPUT_FILES["dot_slice_folding"] = _dot_slice_folding_inputs
@@ -356,12 +356,12 @@ def _(c):
     e2 = op(c.wide, lambda a: a[:, :, 0:8].reshape(2, 3, 2, 4).transpose(0, 2, 3, 1))
     vt = op(c.qkv, lambda a: a[:, :, 8:12].transpose(0, 2, 1))
     wt = op(c.wide, lambda a: a[:, 1:3, 8:16].reshape(2, 2, 2, 4).transpose(0, 1, 3, 2))
-    wq = op(c.qkv, lambda a: a[:, :, 0:4])
+    wq = op(c.qkv, lambda a: a[:, :, 2:6])
     rt = op(c.rows, lambda a: a[:, 0:2, :].reshape(4, 6).transpose(1, 0))
     flat = c.inputs[0]
-    heads = lambda lo: op(flat, lambda a: a.reshape(2, 3, 12)[:, :, lo:lo + 4]
-                          .reshape(2, 3, 2, 2).transpose(0, 2, 1, 3))
-    q2, k2 = heads(0), heads(4)
+    heads = lambda lo: op(flat, lambda a: a.reshape(4, 24, 96)[:, :, lo:lo + 48]
+                          .reshape(4, 24, 2, 24).transpose(0, 2, 1, 3))
+    q2, k2 = heads(0), heads(48)
     return tup(dot_general(q, k, "f32", [0, 1], [3], [0, 1], [2]),
                dot_general(odd, e2, "f32", [0, 1], [3], [0, 1], [2]),
                dot_general(c.p, vt, "f32", [0], [2], [0], [1]),
