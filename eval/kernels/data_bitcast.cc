@@ -136,6 +136,27 @@ void WriteBits(uint8_t* stream, int64_t bit, int64_t n, uint64_t v) {
   }
 }
 
+// An element's first `bits` bits (its `width` bytes, zeros past them) into
+// the bit stream at bit `at`, 64 at a time (c128 holds 128).
+void ElementToStream(const uint8_t* element, int64_t width, int64_t bits, uint8_t* stream,
+                     int64_t at) {
+  for (int64_t c = 0; c < bits; c += 64) {
+    uint64_t raw = 0;
+    const int64_t byte = c / 8;
+    if (byte < width) std::memcpy(&raw, element + byte, std::min<int64_t>(width - byte, 8));
+    WriteBits(stream, at + c, std::min<int64_t>(64, bits - c), raw);
+  }
+}
+
+// The stream's `bits` bits at bit `at` as an element of `width` bytes.
+void StreamToElement(const uint8_t* stream, int64_t at, int64_t bits, uint8_t* element,
+                     int64_t width) {
+  for (int64_t c = 0; c < bits && c / 8 < width; c += 64) {
+    const uint64_t raw = ReadBits(stream, at + c, std::min<int64_t>(64, bits - c));
+    std::memcpy(element + c / 8, &raw, std::min<int64_t>(width - c / 8, 8));
+  }
+}
+
 // The operand instruction's shape carries the operand's layout.
 const Shape& BitcastOperandLayout(const Instruction& inst, const Literal& in) {
   return inst.operand_count() > 0 && inst.operand(0) != nullptr ? inst.operand(0)->shape()
@@ -193,31 +214,24 @@ const uint8_t* PhysicalOrder(const Literal& in, const Physical& pin, std::vector
 // The physical elements of the operand (in_count of in_type, pin's bits
 // each) as out_count of out_type (pout's bits each) in `out`: the same
 // bytes, or the bit stream repacked where either packs sub-byte elements.
-absl::Status Repack(const uint8_t* phys_in, PrimitiveType in_type, const Physical& pin,
-                    int64_t in_count, PrimitiveType out_type, const Physical& pout,
-                    int64_t out_count, std::vector<uint8_t>& out, const Shape& from,
-                    const Shape& to) {
+void Repack(const uint8_t* phys_in, PrimitiveType in_type, const Physical& pin, int64_t in_count,
+            PrimitiveType out_type, const Physical& pout, int64_t out_count,
+            std::vector<uint8_t>& out) {
   const int in_width = ByteWidth(in_type), out_width = ByteWidth(out_type);
   if (pin.element_bits == 8 * in_width && pout.element_bits == 8 * out_width) {
     std::memcpy(out.data(), phys_in, out.size());
   } else {
-    if (pin.element_bits > 64 || pout.element_bits > 64) {
-      return absl::UnimplementedError(StrCat("bitcast between ", from.ToString(), " and ",
-                                             to.ToString(), " packs elements wider than 64 bits"));
-    }
     std::vector<uint8_t> stream(static_cast<size_t>((in_count * pin.element_bits + 7) / 8), 0);
     for (int64_t e = 0; e < in_count; ++e) {
-      uint64_t raw = 0;
-      std::memcpy(&raw, phys_in + e * in_width, std::min(in_width, 8));
-      WriteBits(stream.data(), e * pin.element_bits, pin.element_bits, raw);
+      ElementToStream(phys_in + e * in_width, in_width, pin.element_bits, stream.data(),
+                      e * pin.element_bits);
     }
     for (int64_t e = 0; e < out_count; ++e) {
-      uint64_t raw = ReadBits(stream.data(), e * pout.element_bits, pout.element_bits);
-      std::memcpy(out.data() + e * out_width, &raw, std::min<int64_t>(out_width, 8));
+      StreamToElement(stream.data(), e * pout.element_bits, pout.element_bits,
+                      out.data() + e * out_width, out_width);
     }
   }
   NormalizeElements(out_type, out.data(), out_count);
-  return absl::OkStatus();
 }
 
 // Physical elements into the result's logical (row-major) order.
@@ -283,11 +297,7 @@ absl::StatusOr<Value> EvalBitcast(const Instruction& inst, const Value& operand)
   const uint8_t* phys = PhysicalOrder(in, *pin, phys_in_buf);
   if (in_type != out_type || pin->element_bits != pout->element_bits) {
     phys_out_buf.assign(o.size_bytes(), 0);
-    if (absl::Status st = Repack(phys, in_type, *pin, in_count, out_type, *pout, out_count,
-                                 phys_out_buf, in_layout_of, oshape);
-        !st.ok()) {
-      return st;
-    }
+    Repack(phys, in_type, *pin, in_count, out_type, *pout, out_count, phys_out_buf);
     phys = phys_out_buf.data();
   }
   LogicalOrder(phys, *pout, o);

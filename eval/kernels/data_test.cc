@@ -1210,6 +1210,24 @@ TEST_CASE("bitcast: packed sub-byte elements with E(4)", "[eval]") {
   Expect(r.Eval("b", {V("u8[2] {33, 143}")}), "s4[4] {1, 2, -1, -8}");
 }
 
+TEST_CASE("bitcast: packed s4 to and from c128 (elements wider than 64 bits)", "[eval]") {
+  Runner r(R"(ENTRY e {
+    x = s4[32]{0:E(4)} parameter(0)
+    a = c128[1]{0} bitcast(x)
+    y = c128[1]{0} parameter(1)
+    b = s4[32]{0:E(4)} bitcast(y)
+    ROOT t = (c128[1]{0}) tuple(a)
+  })");
+  // (1, 2) is the doubles 0x3FF0000000000000 and 0x4000000000000000,
+  // little-endian: nibbles 0..12 zero, then F, F, 3 (byte 6 = 0xF0, byte 7
+  // = 0x3F), nibbles 16..30 zero, then 4 (byte 15 = 0x40). s4's F is -1.
+  const char* nibbles =
+      "s4[32] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 3, "
+      "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4}";
+  Expect(r.Eval("a", {V(nibbles)}), "c128[1] {(1, 2)}");
+  Expect(r.Eval("b", {V("c128[1] {(1, 2)}")}), nibbles);
+}
+
 TEST_CASE("bitcast: a size change is an error", "[eval]") {
   Runner r(R"(ENTRY e {
     p = f32[2] parameter(0)
