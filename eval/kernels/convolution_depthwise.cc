@@ -250,9 +250,15 @@ template <typename T>
 class DepthwiseLines {
  public:
   DepthwiseLines(const Geometry& g, const Source<T>& src, const T* kd, T* out)
-      : g_(g), src_(src), kd_(kd), out_(out), ntaps_(g.taps()), taps_(MakeTaps(g, src)) {}
+      : g_(g),
+        src_(src),
+        kd_(kd),
+        out_(out),
+        width_(g.nsp == 0 ? 1 : g.out_sp[g.nsp - 1]),
+        ntaps_(g.taps()),
+        taps_(MakeTaps(g, src)) {}
 
-  int64_t width() const { return g_.nsp == 0 ? 1 : g_.out_sp[g_.nsp - 1]; }
+  int64_t width() const { return width_; }
 
   // Output lines [begin, end), with the scratch of one worker.
   void Run(int64_t begin, int64_t end) const {
@@ -360,6 +366,7 @@ class DepthwiseLines {
   const Source<T>& src_;
   const T* kd_;
   T* out_;
+  const int64_t width_;  // output points a line (the last spatial dim's size)
   const int64_t ntaps_;
   const Taps taps_;
 };

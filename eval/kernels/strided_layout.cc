@@ -48,15 +48,6 @@ std::optional<StridedLayout> SliceOf(const StridedLayout& v, absl::Span<const in
   return out;
 }
 
-std::optional<StridedLayout> SliceLayout(absl::Span<const int64_t> in,
-                                         absl::Span<const int64_t> starts,
-                                         absl::Span<const int64_t> steps,
-                                         absl::Span<const int64_t> dims) {
-  std::optional<StridedLayout> whole = RowMajorLayout(in);
-  if (!whole) return std::nullopt;
-  return SliceOf(*whole, starts, steps, dims);
-}
-
 std::optional<StridedLayout> TransposeOf(const StridedLayout& v, absl::Span<const int64_t> perm) {
   const size_t rank = v.dims.size();
   if (perm.size() != rank) return std::nullopt;

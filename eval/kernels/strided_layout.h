@@ -31,12 +31,6 @@ std::optional<StridedLayout> SliceOf(const StridedLayout& v, absl::Span<const in
                                      absl::Span<const int64_t> steps,
                                      absl::Span<const int64_t> dims);
 
-// SliceOf a whole row-major array of dims `in`.
-std::optional<StridedLayout> SliceLayout(absl::Span<const int64_t> in,
-                                         absl::Span<const int64_t> starts,
-                                         absl::Span<const int64_t> steps,
-                                         absl::Span<const int64_t> dims);
-
 // The transpose of a view: result dim j is dim perm[j] of `v`. nullopt
 // where perm is not a permutation of v's dims.
 std::optional<StridedLayout> TransposeOf(const StridedLayout& v, absl::Span<const int64_t> perm);

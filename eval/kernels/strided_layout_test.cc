@@ -14,6 +14,14 @@ namespace {
 using gemm::Dims;
 using gemm::StridedLayout;
 
+// The slice of a whole row-major array of dims `in`.
+std::optional<StridedLayout> SliceLayout(const Dims& in, const Dims& starts, const Dims& steps,
+                                         const Dims& dims) {
+  std::optional<StridedLayout> whole = gemm::RowMajorLayout(in);
+  if (!whole) return std::nullopt;
+  return gemm::SliceOf(*whole, starts, steps, dims);
+}
+
 // The storage index of each element of a slice of a row-major array, in
 // the slice's row-major order.
 std::vector<int64_t> SliceIndices(const Dims& in, const Dims& starts, const Dims& steps,
@@ -70,7 +78,7 @@ TEST_CASE("a slice's layout places every element where the slice reads it", "[st
       steps[d] = pick(1, 3);
       dims[d] = pick(1, 1 + (in[d] - 1 - starts[d]) / steps[d]);
     }
-    std::optional<StridedLayout> v = gemm::SliceLayout(in, starts, steps, dims);
+    std::optional<StridedLayout> v = SliceLayout(in, starts, steps, dims);
     REQUIRE(v.has_value());
     const std::vector<int64_t> want = SliceIndices(in, starts, steps, dims);
     REQUIRE(LayoutIndices(*v) == want);
@@ -105,8 +113,7 @@ TEST_CASE("a slice's layout places every element where the slice reads it", "[st
 TEST_CASE("a transpose of a slice places every element where it reads it", "[strided_layout]") {
   // [4,6] -> rows 1..3, every other column from 1 -> transposed: element
   // (j, i) of the result is element (1 + i, 1 + 2 j) of the array.
-  std::optional<StridedLayout> v =
-      gemm::SliceLayout(Dims{4, 6}, Dims{1, 1}, Dims{1, 2}, Dims{3, 3});
+  std::optional<StridedLayout> v = SliceLayout(Dims{4, 6}, Dims{1, 1}, Dims{1, 2}, Dims{3, 3});
   REQUIRE(v.has_value());
   std::optional<StridedLayout> t = gemm::TransposeOf(*v, Dims{1, 0});
   REQUIRE(t.has_value());
@@ -130,8 +137,7 @@ TEST_CASE("a transpose of a slice places every element where it reads it", "[str
 
 TEST_CASE("a reshape that would need a copy is refused", "[strided_layout]") {
   // Columns 0..3 of a [2,6] array: the rows are not one run.
-  std::optional<StridedLayout> v =
-      gemm::SliceLayout(Dims{2, 6}, Dims{0, 0}, Dims{1, 1}, Dims{2, 4});
+  std::optional<StridedLayout> v = SliceLayout(Dims{2, 6}, Dims{0, 0}, Dims{1, 1}, Dims{2, 4});
   REQUIRE(v.has_value());
   CHECK_FALSE(gemm::ReshapeLayout(*v, Dims{8}).has_value());
   std::optional<StridedLayout> split = gemm::ReshapeLayout(*v, Dims{2, 2, 2});
@@ -141,11 +147,11 @@ TEST_CASE("a reshape that would need a copy is refused", "[strided_layout]") {
 }
 
 TEST_CASE("a slice past its array has no layout", "[strided_layout]") {
-  CHECK_FALSE(gemm::SliceLayout(Dims{4}, Dims{2}, Dims{1}, Dims{3}).has_value());
-  CHECK_FALSE(gemm::SliceLayout(Dims{4}, Dims{0}, Dims{2}, Dims{3}).has_value());
-  CHECK(gemm::SliceLayout(Dims{4}, Dims{0}, Dims{2}, Dims{2}).has_value());
-  CHECK_FALSE(gemm::SliceLayout(Dims{4}, Dims{-1}, Dims{1}, Dims{2}).has_value());
-  CHECK_FALSE(gemm::SliceLayout(Dims{4}, Dims{0}, Dims{0}, Dims{2}).has_value());
+  CHECK_FALSE(SliceLayout(Dims{4}, Dims{2}, Dims{1}, Dims{3}).has_value());
+  CHECK_FALSE(SliceLayout(Dims{4}, Dims{0}, Dims{2}, Dims{3}).has_value());
+  CHECK(SliceLayout(Dims{4}, Dims{0}, Dims{2}, Dims{2}).has_value());
+  CHECK_FALSE(SliceLayout(Dims{4}, Dims{-1}, Dims{1}, Dims{2}).has_value());
+  CHECK_FALSE(SliceLayout(Dims{4}, Dims{0}, Dims{0}, Dims{2}).has_value());
 }
 
 }  // namespace
