@@ -72,7 +72,7 @@ bool Rendezvous::SpinLocked(std::unique_lock<std::mutex>& lock,
                             const std::function<bool()>& ready) {
   // About a wake-up: a longer wait (a device still computing) sleeps.
   const auto spin_for = SpinOutcomes::Process().spin_for();
-  const bool yield = devices() > CoreCount();
+  const bool yield = Yields();
   if (ready()) return true;
   const auto now = SpinPolicy::Clock::now();
   if (!SpinPolicy::Allowed(now)) return false;
@@ -95,7 +95,7 @@ bool Rendezvous::SpinLocked(std::unique_lock<std::mutex>& lock,
         [&] { return changes_.load(std::memory_order_acquire) != seen; },
         std::chrono::duration_cast<std::chrono::microseconds>(until - SpinPolicy::Clock::now()),
         yield);
-    lock.lock();
+    LockSpinning(lock, yield);
     if (!changed) {  // ran out, or a slow round
       record(false);
       return ready();
@@ -378,7 +378,7 @@ absl::StatusOr<Value> Rendezvous::Collective(const std::string& key,
   }
   std::shared_ptr<Slot> slot;
   {
-    std::unique_lock<std::mutex> lock(mu_);
+    std::unique_lock<std::mutex> lock = LockSpinning(mu_, Yields());
     if (Aborted()) return abort_;
     std::shared_ptr<Slot>& s = slots_[key];
     if (!s) {
@@ -455,7 +455,7 @@ void Rendezvous::CombineForAllLocked(Slot& slot) {
 absl::StatusOr<Value> Rendezvous::TakeCombinedResult(const std::string& key,
                                                      const std::shared_ptr<Slot>& slot,
                                                      int64_t rank) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock = LockSpinning(mu_, Yields());
   Value mine = std::move(slot->results[rank]);
   absl::Status failure = slot->failures[rank];
   if (++slot->departed == slot->local) {
@@ -477,7 +477,7 @@ absl::StatusOr<Value> Rendezvous::CombineAndDepart(const std::string& key,
   } else {
     result = combine(slot->contributions);
   }
-  std::unique_lock<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock = LockSpinning(mu_, Yields());
   if (++slot->departed == slot->local) {
     // Drop the references to every device's buffers here, under the lock
     // the owners wait on, so that no owner sees its buffer shared (or

@@ -25,6 +25,7 @@
 #include "absl/types/span.h"
 #include "eval/collectives/spin_policy.h"
 #include "eval/collectives/transport.h"
+#include "eval/runtime/parallel.h"
 #include "eval/value.h"
 
 namespace hlo {
@@ -37,6 +38,9 @@ class Rendezvous {
              std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
   int64_t devices() const { return replicas_ * partitions_; }
+  // More device threads than cores: waits give their core away (yield)
+  // rather than pause.
+  bool Yields() const { return devices() > CoreCount(); }
 
   // Devices on other processes (eval/collectives/transport.h): only
   // [first, first + count) run here. Before any device arrives.
