@@ -167,6 +167,10 @@ InstructionSet GrowGroup(const Instruction& root, const Positions& position,
   return group;
 }
 
+// A lone op of this many elements is a group too: a group's loop runs in
+// pieces on the cores, the elementwise kernels on the calling thread.
+constexpr int64_t kLoneSplitElements = int64_t{1} << 18;
+
 // `group` as a fused loop of `root`, compiled; null where it is not worth
 // one (a lone op, or a one-step program that saves nothing) or does not
 // compile.
@@ -178,7 +182,8 @@ std::unique_ptr<FusedGroup> MakeLoopGroup(const Instruction& root, const Instruc
   const bool streams =
       root.shape().IsArray() &&
       root.shape().ElementCount() * ByteWidth(root.shape().element_type()) >= kStreamStoreBytes;
-  if (group.size() < 2 && !reduce && !streams) return nullptr;
+  const bool splits = root.shape().IsArray() && root.shape().ElementCount() >= kLoneSplitElements;
+  if (group.size() < 2 && !reduce && !streams && !splits) return nullptr;
   auto fused = std::make_unique<FusedGroup>();
   fused->root = &root;
   fused->members.assign(group.begin(), group.end());
@@ -202,7 +207,7 @@ std::unique_ptr<FusedGroup> MakeLoopGroup(const Instruction& root, const Instruc
   if (fused->outputs.empty()) fused->reduce = reduce;
   if (fused->reduce) fused->reduce->squares = MatchSquaredDifferences(*fused);
   if ((*program)->step_count() < 2 && !fused->row_op && !absorbs_broadcast && !fused->reduce &&
-      !streams) {
+      !streams && !splits) {
     return nullptr;
   }
   fused->program = *std::move(program);
