@@ -21,9 +21,10 @@ using reduction::Apply;
 constexpr int64_t kLeafRows = 32;
 // Below this many elements the operand is one part.
 constexpr int64_t kMinParallelElements = int64_t{1} << 18;
-// Below this many elements a lone reduce of rows or of everything keeps
-// the plain loop (LoneReduceGains).
-constexpr int64_t kMinLoneElements = int64_t{1} << 22;
+// Below this many elements a lone reduce of everything keeps the plain
+// loop (LoneReduceGains): the pass's tree over the parts is not the loop's
+// order, so the switch stays where the bits already change.
+constexpr int64_t kMinLoneAllElements = int64_t{1} << 22;
 // The piece of a row every reduction takes in turn: 4 KiB, so that it is
 // read from memory once and from L1 by the others, and the fetch of the
 // next overlaps their work.
@@ -559,8 +560,13 @@ bool LoneReduceGains(const OnePassForm& form) {
   // Small arrays: the plain loop, without the parts' set-up.
   constexpr int64_t kMinColumnElements = int64_t{1} << 15;
   const int64_t n = form.rows * form.cols;
-  return form.cols >= kMinOnePassCols &&
-         (form.axes == ReduceAxes::kColumns ? n >= kMinColumnElements : n >= kMinLoneElements);
+  // Rows: from where the pass splits across the cores (each row whole in
+  // a part, folded as the plain loop folds it: the same bits); f32[256,8192]
+  // row sums 0.235 -> 0.20 ms, f32[4096,512] 0.39 -> 0.20.
+  const int64_t least = form.axes == ReduceAxes::kColumns ? kMinColumnElements
+                        : form.axes == ReduceAxes::kRows  ? kMinParallelElements
+                                                          : kMinLoneAllElements;
+  return form.cols >= kMinOnePassCols && n >= least;
 }
 
 bool OnePassSupports(PrimitiveType type, Opcode op) {
