@@ -51,10 +51,14 @@ using Clock = std::chrono::steady_clock;
 
 // How long an idle worker spins for the next job before it sleeps, and how
 // long a caller spins for its workers' parts before it sleeps. Waking a
-// thread from a condition variable costs 5-20 us on the machines this runs
-// on, more than a whole part of the loops that call again and again (a
-// while loop's gemv: ~2 us a half, a call every ~5 us).
-constexpr auto kWorkerSpin = std::chrono::microseconds(80);
+// thread from a condition variable costs 5-20 us on some of the machines
+// this runs on, 40-50 us on others, more than a whole part of the loops
+// that call again and again (a while loop's gemv: ~2 us a half, a call
+// every ~5 us). A worker's spin covers the gaps between a model's parallel
+// instructions: at 80 us, gpt_fwd's worker slept between most of its dots
+// and its caller took their parts back (15 context switches a run; 2-core
+// Xeon, median 2.46 ms a run against 1.96 ms with 250 us).
+constexpr auto kWorkerSpin = std::chrono::microseconds(250);
 constexpr auto kCallerSpin = std::chrono::microseconds(50);
 // How often a caller that sleeps for its workers looks at their parts.
 constexpr auto kCallerRecheck = std::chrono::microseconds(200);
