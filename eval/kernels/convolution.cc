@@ -384,34 +384,42 @@ absl::Status PackKernel(const Geometry& g, const Literal& rhs, ScratchBuffer<T>&
   if (IsSmallFloat(rhs.element_type()) && BitWidth(rhs.element_type()) <= 8) {
     table = gemm::SmallFloatDecodeTable(rhs.element_type());
   }
+  // Each window position's offset in the kernel, in the order of the rows.
+  std::vector<int64_t> taps;
+  Dims w(g.nsp, 0);
+  do {
+    int64_t tap = 0;
+    for (int64_t i = 0; i < g.nsp; ++i) {
+      const int64_t wi = g.reversal[i] ? g.win[i] - 1 - w[i] : w[i];
+      tap += wi * src[d.kernel_spatial[i]];
+    }
+    taps.push_back(tap);
+  } while (Next(w, g.win));
+  const int64_t in_stride = src[d.kernel_input_feature];
+  const int64_t out_stride = src[d.kernel_output_feature];
   DispatchType(rhs.element_type(), [&](auto tag) {
     constexpr PrimitiveType P = decltype(tag)::value;
     const Storage<P>* k = rhs.typed<Storage<P>>();
     T* out = kc.data();
     for (int64_t grp = 0; grp < groups; ++grp) {
-      Dims w(g.nsp, 0);
-      do {
-        int64_t tap = 0;
-        for (int64_t i = 0; i < g.nsp; ++i) {
-          const int64_t wi = g.reversal[i] ? g.win[i] - 1 - w[i] : w[i];
-          tap += wi * src[d.kernel_spatial[i]];
-        }
+      for (const int64_t tap : taps) {
         for (int64_t c = 0; c < g.kernel_in; ++c) {
-          const int64_t base =
-              tap + c * src[d.kernel_input_feature] + grp * per * src[d.kernel_output_feature];
-          // Out-features last in the kernel (a weight gradient's i01o): one copy.
+          const int64_t base = tap + c * in_stride + grp * per * out_stride;
+          // Out-features last in the kernel (a weight gradient's i01o): one
+          // copy (of a few elements, the loop below: a depthwise weight
+          // gradient's one feature a group made a memcpy call per element).
           if constexpr (std::is_same_v<Storage<P>, T>) {
-            if (src[d.kernel_output_feature] == 1) {
+            if (out_stride == 1 && per >= 16) {
               std::memcpy(out, k + base, static_cast<size_t>(per) * sizeof(T));
               out += per;
               continue;
             }
           }
           for (int64_t j = 0; j < per; ++j) {
-            *out++ = gemm::ToCompute<P, T>(k[base + j * src[d.kernel_output_feature]], table);
+            *out++ = gemm::ToCompute<P, T>(k[base + j * out_stride], table);
           }
         }
-      } while (Next(w, g.win));
+      }
     }
   });
   return absl::OkStatus();
