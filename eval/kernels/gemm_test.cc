@@ -181,8 +181,9 @@ TEST_CASE("RowDots: every row the bits of its lanes' order, across blocks and ch
 // ColumnDots: every result the bits of RowDotsOrder on a's row and b's
 // column, for column counts around the vector's lanes (masked loads),
 // contractions around the lanes and past the AVX2 path's chunks of p (256
-// f32, 128 f64), row counts around its groups of 6 rows, with leading
-// dimensions past the sizes. Machines with neither AVX-512 nor AVX2 and FMA
+// f32, 128 f64), row counts from 1 to 13 (the AVX2 path takes rows in
+// groups of 6, the AVX-512 one in groups of 8), with leading dimensions
+// past the sizes. Machines with neither AVX-512 nor AVX2 and FMA
 // skip it (it returns false).
 template <typename T>
 void CheckColumnDotsOrder() {
