@@ -17,9 +17,10 @@ namespace gemm {
 
 // c[i * ldc + j] for i < m, j < n, from a[i * lda + p] and b[p * ldb + j]
 // (p < k), with AVX-512 or with AVX2 and FMA (a lane at a time, several rows
-// of a sharing each row of b: cnn_grad's weight gradient f32[3,3,3,16], a
-// [27,4096] x [4096,16], no longer copies b's columns; the convolution
-// took 0.21 ms, now 0.12, fastest of 2000); false (nothing written) on
+// of a sharing each row of b: up to 8 with AVX-512, 6 with AVX2; cnn_grad's
+// weight gradient f32[3,3,3,16], a [27,4096] x [4096,16], no longer copies
+// b's columns; the convolution took 0.21 ms, then 0.12 a row at a time,
+// now 0.09); false (nothing written) on
 // other CPUs, whose callers copy b's columns and call RowDots instead (the
 // same bits).
 bool ColumnDots(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
