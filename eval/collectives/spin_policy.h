@@ -64,33 +64,6 @@ class SpinPolicy {
   static inline std::atomic<int64_t> quiet_until_{0};
 };
 
-// Takes `lock`'s mutex, trying again between short spin rounds before it
-// blocks: a contended std::mutex sleeps in the futex at once, and waking a
-// sleeper costs 40-50 us on these VMs, far more than the collectives'
-// critical sections (with more device threads than cores, a holder that
-// lost its core was most of a 4-device program's collective time: 0.09 ms
-// a run, 0.05 with the spin). Spins as SpinUntil does: only while
-// SpinPolicy allows it, and not past a slow round.
-inline void LockSpinning(std::unique_lock<std::mutex>& lock, bool yield) {
-  constexpr int kTries = 64;
-  if (lock.try_lock()) return;
-  auto now = SpinPolicy::Clock::now();
-  for (int i = 0; i < kTries && SpinPolicy::Allowed(now); ++i) {
-    GiveWay(yield, 8);
-    if (lock.try_lock()) return;
-    const auto after = SpinPolicy::Clock::now();
-    if (!SpinPolicy::Round(now, after)) break;
-    now = after;
-  }
-  lock.lock();
-}
-
-inline std::unique_lock<std::mutex> LockSpinning(std::mutex& mu, bool yield) {
-  std::unique_lock<std::mutex> lock(mu, std::defer_lock);
-  LockSpinning(lock, yield);
-  return lock;
-}
-
 // Whether spinning pays, and for how long. A spin that runs out before the
 // wait ends costs its whole length and the sleep after it; one that ends
 // the wait saves a wake-up. The wake-up's cost is measured (notify to
@@ -198,6 +171,24 @@ bool SpinUntil(const Ready& ready, std::chrono::microseconds spin_for, bool yiel
     now = after;
   }
   return true;
+}
+
+// Takes `lock`'s mutex, trying again while it spins as a waiter does
+// (SpinUntil, for a wake-up's time) before it blocks: a contended
+// std::mutex sleeps in the futex at once, and waking a sleeper costs 40-50
+// us on these VMs, far more than the collectives' critical sections (with
+// more device threads than cores, a holder that lost its core was most of
+// a 4-device program's collective time: 0.09 ms a run, 0.05 with the spin).
+inline void LockSpinning(std::unique_lock<std::mutex>& lock, bool yield) {
+  if (!SpinUntil([&] { return lock.try_lock(); }, SpinOutcomes::Process().spin_for(), yield)) {
+    lock.lock();
+  }
+}
+
+inline std::unique_lock<std::mutex> LockSpinning(std::mutex& mu, bool yield) {
+  std::unique_lock<std::mutex> lock(mu, std::defer_lock);
+  LockSpinning(lock, yield);
+  return lock;
 }
 
 }  // namespace hlo
