@@ -190,6 +190,7 @@ bool ElementwiseFlushesDenormals(const Instruction& inst) {
 bool FlushDenormalsInPlace(Literal& lit) { return Flush(lit, /*write=*/true); }
 
 bool ExpFlushesItself(PrimitiveType t) { return t == PT::kF32 && FlushesDenormalResults(); }
+bool TanhFlushesItself(PrimitiveType t) { return t == PT::kF32 && FlushesDenormalResults(); }
 
 // Ops whose f32/f64 kernels are plain SSE arithmetic (BinaryFloatKernel's
 // loops, sqrtps) or compares: with MXCSR's DAZ and FTZ set, as they are on
@@ -205,6 +206,8 @@ bool HardwareFlushes(const Instruction& inst) {
   switch (inst.opcode()) {
     case Opcode::kExp:
       return inst.shape().IsArray() && ExpFlushesItself(inst.shape().element_type());
+    case Opcode::kTanh:
+      return inst.shape().IsArray() && TanhFlushesItself(inst.shape().element_type());
     case Opcode::kAdd:
     case Opcode::kSubtract:
     case Opcode::kMultiply:

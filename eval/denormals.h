@@ -73,12 +73,18 @@ bool ElementwiseFlushesDenormals(const Instruction& inst);
 // subnormal results as +0 itself (f32 under MXCSR's FTZ: see
 // eval/interp/elementwise_float.cc), so that no explicit flush is needed.
 bool ExpFlushesItself(PrimitiveType t);
+// The same for tanh: f32 tanh's kernels flush their subnormal results under
+// FTZ (eval/interp/elementwise_float.cc). Its operands need no flush
+// either: tanh of a subnormal is that subnormal or a zero of its sign (|tanh
+// x| <= |x|), flushed to the zero tanh(±0) gives.
+bool TanhFlushesItself(PrimitiveType t);
 
 // Whether this thread's MXCSR (DAZ and FTZ set) already gives this op's
 // result flushed, its f32/f64 kernel being plain SSE arithmetic (add,
-// subtract, multiply, divide) or an IEEE-order compare, or f32 exp, whose
-// kernel flushes its subnormal results itself (and for which a denormal
-// operand and a zero give the same 1): the explicit flush can be skipped.
+// subtract, multiply, divide) or an IEEE-order compare, or f32 exp or
+// tanh, whose kernels flush their subnormal results themselves (and for
+// which a denormal operand and a zero give the same flushed result): the
+// explicit flush can be skipped.
 bool HardwareFlushes(const Instruction& inst);
 // Whether the explicit flush of the operands can be skipped (the result's
 // still applies unless HardwareFlushes): HardwareFlushes, or f32/f64

@@ -9,12 +9,15 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "eval/eval_test_util.h"
 #include "eval/evaluator.h"
+#include "eval/interp/elementwise_ops.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -167,6 +170,60 @@ TEST_CASE("denormals: flushed compares, maximum and minimum equal the ops on flu
           "[denormals]") {
   CheckFlushedPairs<float>(PrimitiveType::kF32, "f32");
   CheckFlushedPairs<double>(PrimitiveType::kF64, "f64");
+}
+
+// f32 tanh under FTZ and DAZ flushes its own results (TanhFlushesItself),
+// so the evaluator skips both flushes: its result must be what the
+// unflushed kernel gives on the operand flushed beforehand, flushed after.
+// Every 7th subnormal of each sign, the normals next to the smallest one,
+// and a spread of magnitudes up to saturation; through the vector loop and
+// through libm's scalar one.
+TEST_CASE("denormals: f32 tanh flushes its own results as flushing around it would",
+          "[denormals]") {
+  std::vector<float> x;
+  for (uint32_t bits = 1; bits < 0x00800000u; bits += 7) {
+    for (uint32_t sign : {0u, 0x80000000u}) {
+      float f;
+      const uint32_t b = bits | sign;
+      std::memcpy(&f, &b, sizeof f);
+      x.push_back(f);
+    }
+  }
+  for (float f = std::numeric_limits<float>::min(); f < 20.0f; f *= 1.37f) {
+    for (float g : {f, std::nextafter(f, 0.0f), std::nextafter(f, 1e9f)}) {
+      x.push_back(g);
+      x.push_back(-g);
+    }
+  }
+  x.push_back(0.0f);
+  x.push_back(-0.0f);
+  const int64_t n = static_cast<int64_t>(x.size());
+  auto flushed = [](float f) {
+    return std::fabs(f) < std::numeric_limits<float>::min() ? std::copysign(0.0f, f) : f;
+  };
+  for (bool vector_math : {true, false}) {
+    elementwise::SetVecMathEnabled(vector_math);
+    std::vector<float> expected(n), got(n);
+    for (int64_t i = 0; i < n; ++i) expected[i] = flushed(x[i]);
+    REQUIRE(
+        elementwise::UnaryFloatKernel<float>(Opcode::kTanh, expected.data(), expected.data(), n));
+    for (float& e : expected) e = flushed(e);
+    {
+      ScopedFlushDenormals ftz(true);
+      REQUIRE(TanhFlushesItself(PrimitiveType::kF32));
+      REQUIRE(elementwise::UnaryFloatKernel<float>(Opcode::kTanh, x.data(), got.data(), n));
+    }
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (std::memcmp(&got[i], &expected[i], sizeof(float)) != 0 && ++wrong <= 5) {
+        UNSCOPED_INFO("vector math " << vector_math << ": tanh(" << x[i] << ") = " << got[i]
+                                     << ", want " << expected[i]);
+      }
+    }
+    CHECK(wrong == 0);
+  }
+  elementwise::SetVecMathEnabled(true);
+  CHECK_FALSE(TanhFlushesItself(PrimitiveType::kF32));  // (FTZ off again)
 }
 
 }  // namespace

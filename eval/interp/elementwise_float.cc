@@ -444,6 +444,51 @@ void LibmvecLoop(const void* in, void* out, int64_t n) {
   }
 }
 
+// f32 tanh flushes its own subnormal results while MXCSR's FTZ is set
+// (--denormals=flush), as f32 exp does, so that it needs no flush pass of
+// its own and a GELU's chain keeps its value in registers past it
+// (HardwareFlushes in eval/denormals.h). A lane under the smallest normal
+// becomes the zero of its sign, as FlushDenormalsInPlace makes it; a NaN
+// fails the compare and stays.
+__attribute__((target("avx512f"))) inline __m512 FlushTiny(__m512 r) {
+  const __mmask16 tiny = _mm512_cmp_ps_mask(
+      _mm512_abs_ps(r), _mm512_set1_ps(std::numeric_limits<float>::min()), _CMP_LT_OQ);
+  const __m512i bits = _mm512_castps_si512(r);
+  return _mm512_castsi512_ps(_mm512_mask_and_epi32(bits, tiny, bits, _mm512_set1_epi32(INT32_MIN)));
+}
+__attribute__((target("avx2,fma"))) inline __m256 FlushTiny(__m256 r) {
+  const __m256 sign = _mm256_set1_ps(-0.0f);
+  const __m256 tiny = _mm256_cmp_ps(_mm256_andnot_ps(sign, r),
+                                    _mm256_set1_ps(std::numeric_limits<float>::min()), _CMP_LT_OQ);
+  return _mm256_blendv_ps(r, _mm256_and_ps(r, sign), tiny);
+}
+struct TanhFlushed16 {
+  F16 f;
+  bool flush;
+  __attribute__((target("avx512f"))) __m512 operator()(__m512 x) const {
+    const __m512 r = f(x);
+    return flush ? FlushTiny(r) : r;
+  }
+};
+struct TanhFlushed8 {
+  bool flush;
+  __attribute__((target("avx2,fma"))) __m256 operator()(__m256 x) const {
+    const __m256 r = TanhAvx2(x);
+    return flush ? FlushTiny(r) : r;
+  }
+};
+template <int kLevel>
+void TanhLoop(const void* in, void* out, int64_t n) {
+  const float* x = static_cast<const float*>(in);
+  float* r = static_cast<float*>(out);
+  const bool flush = FlushesDenormalResults();
+  if constexpr (kLevel == 2) {
+    Run16(TanhFlushed16{Lookup(Opcode::kTanh).f16, flush}, x, r, n);
+  } else {
+    Run(TanhFlushed8{flush}, x, r, n);
+  }
+}
+
 // VecMath's loop for op at kLevel. This project's own exp, log and log1p
 // replace libmvec's (eval/interp/vector_math_avx2.h and its AVX-512 twin:
 // faster, more accurate, the same bits on both), and where AVX-512 is
@@ -455,7 +500,7 @@ UnaryFloatFn VecMathLoopFor(Opcode op) {
   if (op == Opcode::kExp) return VectorLoop<kLevel, ExpSaturating16, ExpSaturating8>;
   if (op == Opcode::kLog) return VectorLoop<kLevel, LogChecked16, LogChecked8>;
   if (op == Opcode::kLog1p) return VectorLoop<kLevel, Log1pChecked16, Log1pChecked8>;
-  if (kLevel == 1 && op == Opcode::kTanh) return VectorLoop<1, void, TanhAvx2Fn>;
+  if (op == Opcode::kTanh) return TanhLoop<kLevel>;
   switch (op) {
 #define HLO_EW_LOOP(opcode, name) \
   case Opcode::opcode:            \
@@ -607,8 +652,14 @@ void Transcendental(Opcode op, const T* in, T* out, int64_t n) {
       return MapInPlace(in, out, n, [](T x) { return std::cos(x); });
     case Opcode::kTan:
       return MapInPlace(in, out, n, [](T x) { return std::tan(x); });
-    case Opcode::kTanh:
-      return MapInPlace(in, out, n, [](T x) { return std::tanh(x); });
+    case Opcode::kTanh: {
+      // (f32 flushes itself, as the vector loops do.)
+      const bool flush = std::is_same_v<T, float> && FlushesDenormalResults();
+      return MapInPlace(in, out, n, [flush](T x) {
+        const T r = std::tanh(x);
+        return flush && std::fabs(r) < std::numeric_limits<T>::min() ? std::copysign(T(0), r) : r;
+      });
+    }
     case Opcode::kAsin:
       return MapInPlace(in, out, n, [](T x) { return std::asin(x); });
     case Opcode::kAcos:
