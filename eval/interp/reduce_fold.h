@@ -45,11 +45,24 @@ __attribute__((target("avx2"))) int64_t FoldMinMaxAvx2(const float* src, int64_t
     bad = _mm256_or_ps(bad, _mm256_cmp_ps(x[0], x[1], _CMP_UNORD_Q));
     bad = _mm256_or_ps(bad, _mm256_cmp_ps(x[2], x[3], _CMP_UNORD_Q));
   }
-  alignas(32) float lanes[32];
-  for (int j = 0; j < 4; ++j) _mm256_store_ps(lanes + 8 * j, m[j]);
-  float acc = *r;
-  for (float v : lanes) acc = op == Opcode::kMaximum ? (acc < v ? v : acc) : (v < acc ? v : acc);
-  *r = acc;
+  // The lanes folded as a tree (a scalar pass over 32 lanes was most of a
+  // 64-element row's fold): which of equal values wins does not show, as
+  // zeros are fixed up after and NaNs answered apart.
+  __m128 h;
+  if constexpr (op == Opcode::kMaximum) {
+    const __m256 v = _mm256_max_ps(_mm256_max_ps(m[0], m[1]), _mm256_max_ps(m[2], m[3]));
+    h = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    h = _mm_max_ps(h, _mm_movehl_ps(h, h));
+    h = _mm_max_ps(h, _mm_shuffle_ps(h, h, 1));
+  } else {
+    const __m256 v = _mm256_min_ps(_mm256_min_ps(m[0], m[1]), _mm256_min_ps(m[2], m[3]));
+    h = _mm_min_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    h = _mm_min_ps(h, _mm_movehl_ps(h, h));
+    h = _mm_min_ps(h, _mm_shuffle_ps(h, h, 1));
+  }
+  const float lane = _mm_cvtss_f32(h);
+  const float acc = *r;
+  *r = op == Opcode::kMaximum ? (acc < lane ? lane : acc) : (lane < acc ? lane : acc);
   *any_nan = _mm256_movemask_ps(bad) != 0;
   return k;
 }
