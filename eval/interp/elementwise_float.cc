@@ -654,7 +654,8 @@ void Transcendental(Opcode op, const T* in, T* out, int64_t n) {
       return MapInPlace(in, out, n, [](T x) { return std::tan(x); });
     case Opcode::kTanh: {
       // (f32 flushes itself, as the vector loops do.)
-      const bool flush = std::is_same_v<T, float> && FlushesDenormalResults();
+      bool flush = false;
+      if constexpr (std::is_same_v<T, float>) flush = FlushesDenormalResults();
       return MapInPlace(in, out, n, [flush](T x) {
         const T r = std::tanh(x);
         return flush && std::fabs(r) < std::numeric_limits<T>::min() ? std::copysign(T(0), r) : r;
