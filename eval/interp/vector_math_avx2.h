@@ -146,11 +146,6 @@ __attribute__((target("avx2,fma"))) inline __m256 Log1pAvx2(__m256 x) {
   return LogPlusAvx2(u, _mm256_sub_ps(_mm256_setzero_ps(), _mm256_div_ps(c, u)));
 }
 
-// tanh as a function object, for loops templated on the function.
-struct TanhAvx2Fn {
-  __attribute__((target("avx2,fma"))) __m256 operator()(__m256 x) const { return TanhAvx2(x); }
-};
-
 }  // namespace elementwise
 }  // namespace hlo
 
