@@ -652,15 +652,13 @@ void Transcendental(Opcode op, const T* in, T* out, int64_t n) {
       return MapInPlace(in, out, n, [](T x) { return std::cos(x); });
     case Opcode::kTan:
       return MapInPlace(in, out, n, [](T x) { return std::tan(x); });
-    case Opcode::kTanh: {
+    case Opcode::kTanh:
+      MapInPlace(in, out, n, [](T x) { return std::tanh(x); });
       // (f32 flushes itself, as the vector loops do.)
-      bool flush = false;
-      if constexpr (std::is_same_v<T, float>) flush = FlushesDenormalResults();
-      return MapInPlace(in, out, n, [flush](T x) {
-        const T r = std::tanh(x);
-        return flush && std::fabs(r) < std::numeric_limits<T>::min() ? std::copysign(T(0), r) : r;
-      });
-    }
+      if (std::is_same_v<T, float> && FlushesDenormalResults()) {
+        FlushDenormalsInPlace(PrimitiveType::kF32, out, n);
+      }
+      return;
     case Opcode::kAsin:
       return MapInPlace(in, out, n, [](T x) { return std::asin(x); });
     case Opcode::kAcos:
