@@ -21,11 +21,6 @@ using reduction::Apply;
 constexpr int64_t kLeafRows = 32;
 // Below this many elements the operand is one part.
 constexpr int64_t kMinParallelElements = int64_t{1} << 18;
-// The same where every reduce folds rows: each row lies whole in a part,
-// so the parts change only the speed, and a layer norm's row sums of
-// f32[256,768] are worth both cores already (a column sum's parts merge
-// as a tree whose shape the split decides: those keep the larger size).
-constexpr int64_t kMinParallelRowElements = int64_t{1} << 16;
 // Below this many elements a lone reduce of everything keeps the plain
 // loop (LoneReduceGains): the pass's tree over the parts is not the loop's
 // order, so the switch stays where the bits already change.
@@ -429,11 +424,7 @@ PartPlan PlanParts(int64_t rows, int64_t cols, absl::Span<const OnePassReduce> r
   const int64_t n = rows * cols;
   const int64_t cores = CoreCount();
   PartPlan plan;
-  const bool rows_only = std::all_of(reduces.begin(), reduces.end(), [](const OnePassReduce& r) {
-    return r.axes == ReduceAxes::kRows;
-  });
-  const int64_t least = rows_only ? kMinParallelRowElements : kMinParallelElements;
-  if (cores > 1 && n >= least && rows >= 2 * kLeafRows) {
+  if (cores > 1 && n >= kMinParallelElements && rows >= 2 * kLeafRows) {
     int depth = 0;
     while ((int64_t{1} << depth) < cores) ++depth;
     size_t root = 0;
@@ -573,7 +564,7 @@ bool LoneReduceGains(const OnePassForm& form) {
   // a part, folded as the plain loop folds it: the same bits); f32[256,8192]
   // row sums 0.235 -> 0.20 ms, f32[4096,512] 0.39 -> 0.20.
   const int64_t least = form.axes == ReduceAxes::kColumns ? kMinColumnElements
-                        : form.axes == ReduceAxes::kRows  ? kMinParallelRowElements
+                        : form.axes == ReduceAxes::kRows  ? kMinParallelElements
                                                           : kMinLoneAllElements;
   return form.cols >= kMinOnePassCols && n >= least;
 }
