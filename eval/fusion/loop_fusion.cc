@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "eval/fusion/row_broadcast_op.h"
 #include "eval/interp/batch_program.h"
 #include "ir/computation.h"
 
@@ -112,6 +113,16 @@ std::unique_ptr<FusedGroup> CompileLoopFusion(const Instruction& fusion, bool fl
   }
   loop->root = body->root();
   loop->program = *std::move(program);
+  if (loop->precomputed.empty()) {
+    // One op and a per-row broadcast (XLA's softmax multiply by the
+    // broadcast reciprocal of the sums): RunRowBroadcastOp's typed loop.
+    std::vector<const Instruction*> members, parameters;
+    for (const Instruction* inst : body->PostOrder()) {
+      if (inst->opcode() != Opcode::kParameter) members.push_back(inst);
+    }
+    for (int64_t i = 0; i < body->parameter_count(); ++i) parameters.push_back(body->parameter(i));
+    loop->row_op = MatchRowBroadcastOp(*loop->root, members, parameters, flush_denormals);
+  }
   return loop;
 }
 
@@ -153,6 +164,16 @@ bool LoopFusionFits(const FusedGroup& loop, absl::Span<const Value> args) {
 absl::StatusOr<Value> RunLoopFusion(FusedGroup& loop, absl::Span<Value> args) {
   const BatchProgram& program = *loop.program;
   const int64_t operands = static_cast<int64_t>(args.size());
+  if (loop.row_op) {
+    // (Its inputs are the body's parameters, in order.)
+    std::vector<const Value*> inputs(operands);
+    std::vector<bool> reusable(operands);
+    for (int64_t i = 0; i < operands; ++i) {
+      inputs[i] = &args[i];
+      reusable[i] = args[i].array().shape().dims() == loop.root->shape().dims();
+    }
+    return RunRowBroadcastOp(*loop.row_op, loop.root->shape(), inputs, reusable);
+  }
   // The precomputed values first, from operands the loop reads too.
   std::vector<Value> values(loop.precomputed.size());
   for (size_t k = 0; k < loop.precomputed.size(); ++k) {

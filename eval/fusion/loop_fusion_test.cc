@@ -157,7 +157,10 @@ void CheckLoopMatchesComputation(Module& m, const Instruction& f, FusedGroup& lo
   std::vector<Value> copy = args;
   absl::StatusOr<Value> fused = RunLoopFusion(loop, absl::MakeSpan(copy));
   REQUIRE(fused.ok());
-  Evaluator ev(m, EvalOptions{});
+  // Instruction by instruction, each through its own kernel.
+  EvalOptions plain_options;
+  plain_options.fusion = false;
+  Evaluator ev(m, plain_options);
   std::vector<const Value*> ptrs;
   for (const Value& v : args) ptrs.push_back(&v);
   absl::StatusOr<Value> plain = ev.Call(*f.to_apply(), ptrs);
@@ -256,6 +259,68 @@ TEST_CASE("loop fusion: per-channel broadcasts filled once per run give the same
     REQUIRE(loop != nullptr);
     CheckLoopMatchesComputation(m, *Find(m, name), *loop, 11);
     CheckLoopMatchesComputation(m, *Find(m, name), *loop, 12);
+  }
+}
+
+constexpr std::string_view kRowBroadcastModule = R"(HloModule t
+
+scale_rows {
+  x = f32[4,4,64,64] parameter(0)
+  s = f32[4,4,64] parameter(1)
+  b = f32[4,4,64,64] broadcast(s), dimensions={0,1,2}
+  ROOT m = f32[4,4,64,64] multiply(x, b)
+}
+
+rows_over {
+  s = f32[3,7] parameter(0)
+  x = f64[3,7,5] parameter(1)
+  c = f64[3,7] convert(s)
+  b = f64[3,7,5] broadcast(c), dimensions={0,1}
+  ROOT d = f64[3,7,5] divide(b, x)
+}
+
+divide_rows {
+  s = f64[3,7] parameter(0)
+  x = f64[3,7,5] parameter(1)
+  b = f64[3,7,5] broadcast(s), dimensions={0,1}
+  ROOT d = f64[3,7,5] divide(b, x)
+}
+
+ENTRY main {
+  x = f32[4,4,64,64] parameter(0)
+  s = f32[4,4,64] parameter(1)
+  f = f32[4,4,64,64] fusion(x, s), kind=kLoop, calls=scale_rows
+  s2 = f32[3,7] parameter(2)
+  s3 = f64[3,7] parameter(3)
+  x2 = f64[3,7,5] parameter(4)
+  g = f64[3,7,5] fusion(s2, x2), kind=kLoop, calls=rows_over
+  h = f64[3,7,5] fusion(s3, x2), kind=kLoop, calls=divide_rows
+  ROOT t = (f32[4,4,64,64], f64[3,7,5], f64[3,7,5]) tuple(f, g, h)
+}
+)";
+
+TEST_CASE("loop fusion: one op and a per-row broadcast run as the row loop, same bits",
+          "[loop_fusion]") {
+  auto parsed = ParseModule(kRowBroadcastModule);
+  REQUIRE(parsed.ok());
+  Module& m = **parsed;
+  // XLA's softmax multiply by 1/sum (x op s[r]), and s[r] op x with the
+  // row value its first operand; a convert before the broadcast is not
+  // the form, so that fusion keeps the batched loop.
+  std::unique_ptr<FusedGroup> f = CompileLoopFusion(*Find(m, "f"), false);
+  std::unique_ptr<FusedGroup> g = CompileLoopFusion(*Find(m, "g"), false);
+  std::unique_ptr<FusedGroup> h = CompileLoopFusion(*Find(m, "h"), false);
+  REQUIRE(f != nullptr);
+  REQUIRE(g != nullptr);
+  REQUIRE(h != nullptr);
+  REQUIRE(f->row_op.has_value());
+  CHECK_FALSE(f->row_op->row_first);
+  CHECK_FALSE(g->row_op.has_value());
+  REQUIRE(h->row_op.has_value());
+  CHECK(h->row_op->row_first);
+  for (uint64_t seed : {11, 12}) {
+    CheckLoopMatchesComputation(m, *Find(m, "f"), *f, seed);
+    CheckLoopMatchesComputation(m, *Find(m, "h"), *h, seed);
   }
 }
 
