@@ -231,5 +231,29 @@ TEST_CASE("fusion plan: groups unlike a variance's squares run their loop", "[fu
   }
 }
 
+TEST_CASE("fusion plan: a layer norm's row variance folds its squares from x", "[fusion_plan]") {
+  // (x - m[r])^2 summed over each row, m broadcast along the rows: squares
+  // per row. Values: testdata/eval/fused_row_variance.hlo.
+  auto module = [](std::string_view dims, std::string_view m) {
+    return StrCat(kAddModuleHead, "  x = f32[30,200] parameter(0)\n  m = ", m,
+                  " parameter(1)\n  zero = f32[] constant(0)\n  mb = f32[30,200] broadcast(m), ",
+                  dims,
+                  "\n  d = f32[30,200] subtract(x, mb)\n  sq = f32[30,200] multiply(d, d)\n"
+                  "  ROOT var = f32[30] reduce(sq, zero), dimensions={1}, to_apply=add\n}");
+  };
+  PlannedModule p = PlanModule(module("dimensions={0}", "f32[30]"));
+  REQUIRE(p.Step("var") == PlanStep::kGroupReduce);
+  const GroupReduce& r = ReduceOf(p, "var");
+  REQUIRE(r.squares.has_value());
+  CHECK(r.squares->per_row);
+  const FusedGroup& g = *p.plan->group_at[p.Slot("var")];
+  CHECK(g.inputs[r.squares->x]->name() == "x");
+  CHECK(g.inputs[r.squares->v]->name() == "m");
+  // v per column under a row sum: the group's loop.
+  PlannedModule q = PlanModule(module("dimensions={1}", "f32[200]"));
+  REQUIRE(q.Step("var") == PlanStep::kGroupReduce);
+  CHECK_FALSE(ReduceOf(q, "var").squares.has_value());
+}
+
 }  // namespace
 }  // namespace hlo

@@ -23,7 +23,7 @@ class GroupSource final : public OnePassSource {
   GroupSource(FusedGroup& group, std::vector<const void*> inputs)
       : group_(group), inputs_(std::move(inputs)) {
     if (const auto& sq = group_.reduce->squares) {
-      squares_ = SquaredDifferences{inputs_[sq->x], inputs_[sq->v], sq->v_first};
+      squares_ = SquaredDifferences{inputs_[sq->x], inputs_[sq->v], sq->v_first, sq->per_row};
     }
   }
 
@@ -82,7 +82,8 @@ std::optional<GroupReduce::Squares> MatchSquaredDifferences(const FusedGroup& gr
   const Instruction& root = *group.root;
   const GroupReduce& r = *group.reduce;
   const PrimitiveType type = root.shape().element_type();
-  if (r.form.axes != ReduceAxes::kColumns || r.op != Opcode::kAdd ||
+  const bool per_row = r.form.axes == ReduceAxes::kRows;
+  if ((r.form.axes != ReduceAxes::kColumns && !per_row) || r.op != Opcode::kAdd ||
       (type != PrimitiveType::kF32 && type != PrimitiveType::kF64) || group.members.size() != 3 ||
       root.opcode() != Opcode::kMultiply || root.operand(0) != root.operand(1)) {
     return std::nullopt;
@@ -108,20 +109,21 @@ std::optional<GroupReduce::Squares> MatchSquaredDifferences(const FusedGroup& gr
     return std::nullopt;
   }
   // v's element c is column c: v's dims are the root's last ones, which the
-  // broadcast maps them to in order, and make the columns.
+  // broadcast maps them to in order, and make the columns. Per row: v's
+  // element r is row r, v's dims the root's first ones.
   absl::Span<const int64_t> dims = root.shape().dims(), v_dims = q.shape().dims();
   absl::Span<const int64_t> map = b.GetInts(AttrKind::kDimensions);
   if (v_dims.size() > dims.size() || map.size() != v_dims.size() ||
-      q.shape().ElementCount() != r.form.cols) {
+      q.shape().ElementCount() != (per_row ? r.form.rows : r.form.cols)) {
     return std::nullopt;
   }
-  const size_t first = dims.size() - v_dims.size();
+  const size_t first = per_row ? 0 : dims.size() - v_dims.size();
   for (size_t k = 0; k < v_dims.size(); ++k) {
     if (map[k] != static_cast<int64_t>(first + k) || v_dims[k] != dims[first + k]) {
       return std::nullopt;
     }
   }
-  return GroupReduce::Squares{*xi, *vi, v_first};
+  return GroupReduce::Squares{*xi, *vi, v_first, per_row};
 }
 
 absl::StatusOr<Value> RunGroupReduce(FusedGroup& group, absl::Span<const Value* const> inputs,

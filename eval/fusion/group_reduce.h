@@ -26,13 +26,15 @@ struct GroupReduce {
   OnePassForm form;
   Opcode op = Opcode::kAdd;
   // The group is (x - v) * (x - v), or (v - x) * (v - x), over inputs x (of
-  // the root's shape) and v (broadcast along the columns), folded by a
-  // column sum: the pass reads x and v and squares in registers
+  // the root's shape) and v (broadcast along the columns, folded by a
+  // column sum; or one value per row, folded by a row sum: a layer norm's
+  // variance): the pass reads x and v and squares in registers
   // (SquaredDifferences), the group's loop never run. Indices into the
   // group's inputs.
   struct Squares {
     size_t x = 0, v = 0;
     bool v_first = false;
+    bool per_row = false;
   };
   std::optional<Squares> squares;
 };
@@ -47,7 +49,8 @@ struct GroupReduce {
 std::optional<GroupReduce> GroupReduceOf(const Instruction& root);
 
 // GroupReduce::squares for a group (its members and inputs known) whose
-// reduce is set: a batch norm's variance over channels.
+// reduce is set: a batch norm's variance over channels, a layer norm's
+// over each row.
 std::optional<GroupReduce::Squares> MatchSquaredDifferences(const FusedGroup& group);
 
 // Runs group.reduce over the group's loop on its inputs' values (inputs[i]

@@ -95,6 +95,16 @@ HLO_VECTOR_CLONES void AccumulateSquaredDifferences(T* __restrict dst, const T* 
   }
 }
 
+// out[k] = (x[k] - v)^2 (or (v - x[k])^2) for k < n: a row's squares, each
+// difference and square rounded as the subtract and multiply round them.
+template <typename T, bool v_first>
+HLO_VECTOR_CLONES void SquaresOfRow(const T* __restrict x, T v, T* __restrict out, int64_t n) {
+  for (int64_t k = 0; k < n; ++k) {
+    const T d = v_first ? v - x[k] : x[k] - v;
+    out[k] = d * d;
+  }
+}
+
 // Which part of the operand one core's part covers.
 struct Part {
   int64_t row_lo = 0, row_hi = 0;  // a node of the column tree
@@ -290,9 +300,12 @@ class PartRunner {
         reduces_(reduces) {}
 
   absl::Status Run() {
-    // (The source offers them for one column sum by add only.)
-    if (source_ != nullptr && reduces_.size() == 1 && reduces_[0]->axes() == ReduceAxes::kColumns) {
+    // (The source offers them for one column or row sum by add only.)
+    if (source_ != nullptr && reduces_.size() == 1) {
       squares_ = source_->squared_differences();
+      const ReduceAxes want =
+          squares_ && squares_->per_row ? ReduceAxes::kRows : ReduceAxes::kColumns;
+      if (reduces_[0]->axes() != want) squares_.reset();
     }
     Range(part_.row_lo, part_.row_hi, 0);
     for (auto& r : reduces_) r->EndPart();
@@ -310,9 +323,33 @@ class PartRunner {
     return made_;
   }
 
+  // A row sum's leaf of SquaredDifferences: each row's squares made a
+  // piece at a time into `made`, folded as the made operand's pieces are.
+  void RowLeafOfSquares(int64_t lo, int64_t hi, int level) {
+    constexpr int64_t kPiece = kPieceBytes / sizeof(T);
+    const T* x = static_cast<const T*>(squares_->x);
+    const T* v = static_cast<const T*>(squares_->v);
+    for (int64_t row = lo; row < hi; ++row) {
+      for (int64_t c = part_.col_lo; c < part_.col_hi; c += kPiece) {
+        const int64_t n = std::min(kPiece, part_.col_hi - c);
+        if (squares_->v_first) {
+          SquaresOfRow<T, true>(x + row * cols_ + c, v[row], made_, n);
+        } else {
+          SquaresOfRow<T, false>(x + row * cols_ + c, v[row], made_, n);
+        }
+        reduces_[0]->Piece(made_, row, c, n, row == lo, level);
+      }
+      reduces_[0]->EndRow(row);
+    }
+  }
+
   void Range(int64_t lo, int64_t hi, int level) {
     if (hi - lo <= kLeafRows) {
       constexpr int64_t kPiece = kPieceBytes / sizeof(T);
+      if (squares_ && squares_->per_row) {
+        if constexpr (std::is_floating_point_v<T>) RowLeafOfSquares(lo, hi, level);
+        return;
+      }
       if (squares_) {
         const T* x = static_cast<const T*>(squares_->x) + lo * cols_;
         const T* v = static_cast<const T*>(squares_->v);

@@ -71,13 +71,15 @@ bool ReduceInOnePass(const Literal& x, int64_t rows, int64_t cols,
 
 // An operand (x - v) * (x - v), or (v - x) * (v - x) with v_first (a
 // variance's squares), where x lies in memory as the pass's [rows, cols]
-// and v holds one value per column: a column sum folds it from x with the
-// squares made in registers, each difference and square rounded as the ops
+// and v holds one value per column (per_row: per row): a column sum (a
+// row sum) folds it from x with the squares made in registers (a piece of
+// a row at a time in L1), each difference and square rounded as the ops
 // round them, in the order it folds a made operand.
 struct SquaredDifferences {
   const void* x = nullptr;
   const void* v = nullptr;
   bool v_first = false;
+  bool per_row = false;
 };
 
 // An operand that is made as the pass reads it (the root of a fused loop,
@@ -85,8 +87,9 @@ struct SquaredDifferences {
 class OnePassSource {
  public:
   virtual ~OnePassSource() = default;
-  // Where the operand is SquaredDifferences: the pass, one column sum of
-  // f32 or f64, then reads those instead of calling Fill.
+  // Where the operand is SquaredDifferences: the pass, one column sum (one
+  // row sum where per_row) of f32 or f64, then reads those instead of
+  // calling Fill.
   virtual std::optional<SquaredDifferences> squared_differences() const { return std::nullopt; }
   // Before a pass: parts [0, parts) may then Fill at once, each from its
   // own thread.

@@ -316,3 +316,45 @@ def _(c):
                    Lit("f64", squares_sum(y - n, (0, 1), np.float64)),
                    Lit("f32", squares_sum(z - zm, (0, 1), np.float32)),
                    Lit("f32", squares_sum(w - wm, 0, np.float32)))
+
+
+# fused_row_variance: row sums of squared deviations (a layer norm's
+# variance), folded from x with each row's squares made a piece at a time
+# (eval/interp/reduce_one_pass.cc, SquaresOfRow); the same arithmetic as
+# fused_variance.
+_ROW_VARIANCE_SEED = 20261205
+
+
+def _row_variance_inputs():
+    rng = np.random.default_rng(_ROW_VARIANCE_SEED)
+    tiny = np.finfo(np.float32).tiny
+    x = (rng.standard_normal((40, 300)) * 4).astype(np.float32)
+    x[5, :] = tiny / 7  # a row of denormals
+    x[0, 0] = np.nan
+    x[7, 3] = np.inf
+    x[8, 200] = -np.inf
+    x[11, 50] = -0.0
+    m = rng.standard_normal(40).astype(np.float32)
+    m[3] = np.nan
+    m[9] = tiny / 5
+    m[11] = -0.0
+    m[13] = np.inf
+    return {f"fused_row_variance.p{k}.npy": a for k, a in enumerate([
+        x, m, rng.standard_normal((6, 7, 130)) * 1e3, rng.standard_normal((6, 7)),
+        rng.standard_normal((3, 5000)).astype(np.float32),
+        rng.standard_normal(3).astype(np.float32)])}
+
+
+INPUT_FILES["fused_row_variance"] = _row_variance_inputs
+
+
+@golden("fused_row_variance", tol=(1e-05, 0))
+def _(c):
+    x, m, y, n, w, wm = (np.asarray(v.a) for v in c.inputs)
+    with np.errstate(invalid="ignore", over="ignore"):
+        def squares_sum(d, axis, t):
+            return (d * d).astype(np.float64).sum(axis=axis).astype(t)
+        return tup(Lit("f32", squares_sum(x - m[:, None], 1, np.float32)),
+                   Lit("f32", squares_sum(m[:, None] - x, 1, np.float32)),
+                   Lit("f64", squares_sum(y - n[:, :, None], 2, np.float64)),
+                   Lit("f32", squares_sum(w - wm[:, None], 1, np.float32)))
