@@ -171,9 +171,8 @@ void CheckLoopMatchesComputation(Module& m, const Instruction& f, FusedGroup& lo
 }
 
 TEST_CASE("loop fusion: iotas run in the loop", "[loop_fusion]") {
-  auto parsed = ParseModule(kIotaModule);
-  REQUIRE(parsed.ok());
-  Module& m = **parsed;
+  std::unique_ptr<Module> parsed = ParseTestModule(kIotaModule);
+  Module& m = *parsed;
   // A causal mask: the [64,64] mask of two iotas is computed first.
   const Instruction* f = Find(m, "f");
   std::unique_ptr<FusedGroup> causal = CompileLoopFusion(*f, false);
@@ -246,9 +245,8 @@ ENTRY main {
 
 TEST_CASE("loop fusion: per-channel broadcasts filled once per run give the same values",
           "[loop_fusion]") {
-  auto parsed = ParseModule(kPerChannelModule);
-  REQUIRE(parsed.ok());
-  Module& m = **parsed;
+  std::unique_ptr<Module> parsed = ParseTestModule(kPerChannelModule);
+  Module& m = *parsed;
   // Periods of 64 (filled once per run), 2,880 (filled per block), an iota
   // of period 64, and a period of 3 that does not divide the block; each
   // loop run again on other values, which must not be read from the
@@ -301,9 +299,8 @@ ENTRY main {
 
 TEST_CASE("loop fusion: one op and a per-row broadcast run as the row loop, same bits",
           "[loop_fusion]") {
-  auto parsed = ParseModule(kRowBroadcastModule);
-  REQUIRE(parsed.ok());
-  Module& m = **parsed;
+  std::unique_ptr<Module> parsed = ParseTestModule(kRowBroadcastModule);
+  Module& m = *parsed;
   // XLA's softmax multiply by 1/sum (x op s[r]), and s[r] op x with the
   // row value its first operand; a convert before the broadcast is not
   // the form, so that fusion keeps the batched loop.

@@ -277,6 +277,17 @@ def _(c):
 _VARIANCE_SEED = 20261201
 
 
+def _means_with_specials(rng):
+    """40 f32 means drawn from rng, with a NaN, a denormal, -0 and +inf
+    among them (the variance goldens' v)."""
+    m = rng.standard_normal(40).astype(np.float32)
+    m[3] = np.nan
+    m[9] = np.finfo(np.float32).tiny / 5
+    m[11] = -0.0
+    m[13] = np.inf
+    return m
+
+
 def _variance_inputs():
     rng = np.random.default_rng(_VARIANCE_SEED)
     tiny = np.finfo(np.float32).tiny
@@ -286,11 +297,7 @@ def _variance_inputs():
     x[0, 0, 7] = np.inf
     x[1, 2, 8] = -np.inf
     x[2, 50, 11] = -0.0
-    m = rng.standard_normal(40).astype(np.float32)
-    m[3] = np.nan
-    m[9] = tiny / 5
-    m[11] = -0.0
-    m[13] = np.inf
+    m = _means_with_specials(rng)
     return {f"fused_variance.p{k}.npy": a for k, a in enumerate([
         x, m, rng.standard_normal((2, 200, 3, 40)) * 1e3, rng.standard_normal((3, 40)),
         rng.standard_normal((64, 96, 50)).astype(np.float32),
@@ -334,11 +341,7 @@ def _row_variance_inputs():
     x[7, 3] = np.inf
     x[8, 200] = -np.inf
     x[11, 50] = -0.0
-    m = rng.standard_normal(40).astype(np.float32)
-    m[3] = np.nan
-    m[9] = tiny / 5
-    m[11] = -0.0
-    m[13] = np.inf
+    m = _means_with_specials(rng)
     return {f"fused_row_variance.p{k}.npy": a for k, a in enumerate([
         x, m, rng.standard_normal((6, 7, 130)) * 1e3, rng.standard_normal((6, 7)),
         rng.standard_normal((3, 5000)).astype(np.float32),
