@@ -296,12 +296,32 @@ void BlasGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int
 // Parts of a split product start at multiples of this many rows (columns).
 constexpr int64_t kSplitUnit = 64;
 
+// Products of few rows whose B fits the shared cache split by rows of C
+// whatever the packing costs below say: at most kRowSplitMostPartRows rows
+// of C a core, B at most kRowSplitMostBBytes. Each core then packs all of
+// B, the second mostly from the shared cache, and in return reads only its
+// own rows of A and writes only its own rows of C, which the elementwise
+// instructions around a product (bias, residual add, layer norm, GELU;
+// their loops cut by rows) made and take on that same core; split by
+// columns, each core read half of A from the other core's cache and left
+// half of every C row there (~20 ns a line on a 2-core VM), and oneDNN ran
+// the half-width parts slower too (alone: GPT-2's [256,768] x [768,2304]
+// 2.93 -> 2.81 ms, x [768,768] 0.93 -> 0.89). GPT-2 small's forward pass
+// (B of 2.4-9.4 MB, m = 256): 249-252 -> 241-244 ms, the same bits (oneDNN
+// and OpenBLAS sum each element alike whichever part holds it). Not past
+// these bounds: the LM head's B of 154 MB, streamed from memory by both
+// cores, ran 67 -> 73 ms split by rows, and the shared transformer's
+// [1024,512] x [512,2048] (512 rows a core) 2% slower.
+constexpr int64_t kRowSplitMostPartRows = 256;
+constexpr double kRowSplitMostBBytes = double{16 << 20};
+
 // A large product split across the pool's cores, one single-threaded
 // OpenBLAS call per part, instead of OpenBLAS's own threads: those spin on
 // (yielding) for ~0.1 s after each call, holding a core that the pool's
 // workers need for the next instructions (transformer: 51 -> 48 ms with
-// OpenBLAS's spin cut short). Parts split the rows of C or its columns,
-// whichever makes the cores pack less of A and B over again.
+// OpenBLAS's spin cut short). Parts split the rows of C (few rows, B in
+// the shared cache: kRowSplitMostPartRows), else whichever of rows and
+// columns makes the cores pack less of A and B over again.
 template <typename T>
 void SplitGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
                const T* b, int64_t ldb, T* c, int64_t ldc, int64_t calls) {
@@ -309,8 +329,10 @@ void SplitGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
   // Each part packs its share of the split operand and all of the other.
   const double split_rows_cost = static_cast<double>(k) * n;  // all of B per core
   const double split_cols_cost = static_cast<double>(m) * k;  // all of A per core
+  const bool few_rows =
+      m <= kRowSplitMostPartRows * cores && split_rows_cost * sizeof(T) <= kRowSplitMostBBytes;
   const bool rows =
-      m >= 2 * kSplitUnit && (split_rows_cost <= split_cols_cost || n < 2 * kSplitUnit);
+      m >= 2 * kSplitUnit && (few_rows || split_rows_cost <= split_cols_cost || n < 2 * kSplitUnit);
   const int64_t extent = rows ? m : n;
   const int64_t units = (extent + kSplitUnit - 1) / kSplitUnit;
   const int64_t parts = std::min(cores, units);
