@@ -367,7 +367,9 @@ bool CheckGemm(int64_t m, int64_t n, int64_t k, bool ta, bool tb, std::mt19937& 
 template <typename T>
 void CheckSplitGemm(int shape_count) {
   std::mt19937 rng(5);
-  const int64_t shapes[][3] = {{1000, 130, 40}, {130, 1000, 40}, {129, 129, 300}};
+  // Split by rows (many rows; few rows with a small B), and by columns
+  // (fewer rows than two split units).
+  const int64_t shapes[][3] = {{1000, 130, 40}, {130, 1000, 40}, {129, 129, 300}, {100, 1000, 40}};
   for (int s = 0; s < shape_count; ++s) {
     for (int trans = 0; trans < 4; ++trans) {
       CheckGemm<T>(shapes[s][0], shapes[s][1], shapes[s][2], trans & 1, trans & 2, rng, 4);
@@ -376,8 +378,8 @@ void CheckSplitGemm(int shape_count) {
 }
 
 TEST_CASE("A large product split across the cores is a correct gemm", "[gemm]") {
-  CheckSplitGemm<float>(3);
-  CheckSplitGemm<double>(3);
+  CheckSplitGemm<float>(4);
+  CheckSplitGemm<double>(4);
   CheckSplitGemm<std::complex<float>>(1);
 }
 
