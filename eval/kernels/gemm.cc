@@ -299,16 +299,17 @@ constexpr int64_t kSplitUnit = 64;
 // Products of few rows whose B fits the shared cache split by rows of C
 // whatever the packing costs below say: at most kRowSplitMostPartRows rows
 // of C a core, B at most kRowSplitMostBBytes. Each core then packs all of
-// B, the second mostly from the shared cache, and in return reads only its
-// own rows of A and writes only its own rows of C, which the elementwise
+// B (a B this small can come from the shared cache), and in return reads
+// only its own rows of A and writes only its own rows of C, which the elementwise
 // instructions around a product (bias, residual add, layer norm, GELU;
 // their loops cut by rows) made and take on that same core; split by
 // columns, each core read half of A from the other core's cache and left
 // half of every C row there (~20 ns a line on a 2-core VM), and oneDNN ran
 // the half-width parts slower too (alone: GPT-2's [256,768] x [768,2304]
 // 2.93 -> 2.81 ms, x [768,768] 0.93 -> 0.89). GPT-2 small's forward pass
-// (B of 2.4-9.4 MB, m = 256): 249-252 -> 241-244 ms, the same bits (oneDNN
-// and OpenBLAS sum each element alike whichever part holds it). Not past
+// (B of 2.4-9.4 MB, m = 256): 249-252 -> 241-244 ms, its output the same
+// bits (a kernel sums each element in its own k order, whichever part
+// holds the element; the split follows from the shape either way). Not past
 // these bounds: the LM head's B of 154 MB, streamed from memory by both
 // cores, ran 67 -> 73 ms split by rows, and the shared transformer's
 // [1024,512] x [512,2048] (512 rows a core) 2% slower.
