@@ -19,9 +19,10 @@ struct Shape {
   bool trans_b;       // B stored [n,k]
 };
 
-// GPT-2 small's forward pass (batch 2 x 128 tokens), its attention per
-// head, and ResNet-50's convolutions (batch 2) as the im2col blocks
-// eval/kernels/convolution_gemm.cc hands to one gemm call.
+// GPT-2 small's forward pass (batch 2 x 128 tokens; /2: a core's half
+// split by columns, r/2 by rows), its attention per head, and ResNet-50's
+// convolutions (batch 2) as the im2col blocks eval/kernels/
+// convolution_gemm.cc hands to one gemm call.
 inline const Shape kShapes[] = {
     {"gpt2 qkv", 256, 2304, 768, false},
     {"gpt2 proj", 256, 768, 768, false},
@@ -31,6 +32,11 @@ inline const Shape kShapes[] = {
     {"gpt2 fc/2", 256, 1536, 768, false},
     {"gpt2 proj/2", 256, 384, 768, false},
     {"gpt2 fc2/2", 256, 384, 3072, false},
+    // Each core's part where hlo-run splits these by rows (eval/kernels/gemm.cc).
+    {"gpt2 qkv r/2", 128, 2304, 768, false},
+    {"gpt2 proj r/2", 128, 768, 768, false},
+    {"gpt2 fc r/2", 128, 3072, 768, false},
+    {"gpt2 fc2 r/2", 128, 768, 3072, false},
     {"gpt2 scores", 128, 128, 64, true},
     {"gpt2 attn*v", 128, 64, 128, false},
     {"rn50 stem", 1783, 64, 147, false},

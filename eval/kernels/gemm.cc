@@ -304,9 +304,11 @@ constexpr int64_t kSplitUnit = 64;
 // instructions around a product (bias, residual add, layer norm, GELU;
 // their loops cut by rows) made and take on that same core; split by
 // columns, each core read half of A from the other core's cache and left
-// half of every C row there (~20 ns a line on a 2-core VM), and oneDNN ran
-// the half-width parts slower too (alone: GPT-2's [256,768] x [768,2304]
-// 2.93 -> 2.81 ms, x [768,768] 0.93 -> 0.89). GPT-2 small's forward pass
+// half of every C row there (~20 ns a line on a 2-core VM). Alone on both
+// cores: GPT-2's [256,768] x [768,2304] 2.93 -> 2.81 ms, x [768,768] 0.93
+// -> 0.89, though one thread on one part (scripts/bench-gemm's r/2 and /2
+// rows) is faster by rows for only two of its four shapes: the gain is
+// in the cores' reads, not the kernel. GPT-2 small's forward pass
 // (B of 2.4-9.4 MB, m = 256): 249-252 -> 241-244 ms, its output the same
 // bits (a kernel sums each element in its own k order, whichever part
 // holds the element; the split follows from the shape either way). Not past
