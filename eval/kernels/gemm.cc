@@ -300,11 +300,11 @@ constexpr int64_t kSplitUnit = 64;
 // whatever the packing costs below say: at most kRowSplitMostPartRows rows
 // of C a core, B at most kRowSplitMostBBytes. Each core then packs all of
 // B (a B this small can come from the shared cache), and in return reads
-// only its own rows of A and writes only its own rows of C, which the elementwise
-// instructions around a product (bias, residual add, layer norm, GELU;
-// their loops cut by rows) made and take on that same core; split by
-// columns, each core read half of A from the other core's cache and left
-// half of every C row there (~20 ns a line on a 2-core VM). Alone on both
+// only its own rows of A and writes only its own rows of C, which the
+// elementwise instructions around a product (bias, residual add, layer
+// norm, GELU; their loops cut by rows) made and take on that same core;
+// split by columns, each core read half of A from the other core's cache
+// and left half of every C row there (~20 ns a line on a 2-core VM). Alone on both
 // cores: GPT-2's [256,768] x [768,2304] 2.93 -> 2.81 ms, x [768,768] 0.93
 // -> 0.89, though one thread on one part (scripts/bench-gemm's r/2 and /2
 // rows) is faster by rows for only two of its four shapes: the gain is
@@ -332,10 +332,10 @@ void SplitGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
   // Each part packs its share of the split operand and all of the other.
   const double split_rows_cost = static_cast<double>(k) * n;  // all of B per core
   const double split_cols_cost = static_cast<double>(m) * k;  // all of A per core
-  const bool few_rows =
+  const bool rows_stay_local =
       m <= kRowSplitMostPartRows * cores && split_rows_cost * sizeof(T) <= kRowSplitMostBBytes;
-  const bool rows =
-      m >= 2 * kSplitUnit && (few_rows || split_rows_cost <= split_cols_cost || n < 2 * kSplitUnit);
+  const bool rows = m >= 2 * kSplitUnit &&
+                    (rows_stay_local || split_rows_cost <= split_cols_cost || n < 2 * kSplitUnit);
   const int64_t extent = rows ? m : n;
   const int64_t units = (extent + kSplitUnit - 1) / kSplitUnit;
   const int64_t parts = std::min(cores, units);
