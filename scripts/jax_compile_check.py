@@ -3,153 +3,287 @@
 same results? (issue 29's last check; it needs a machine with JAX, such as
 the device machine that ../shared/xla-jax/gen.py runs on.)
 
-  # here: write the texts (no JAX needed)
-  scripts/jax_compile_check.py write OUT_DIR [--bin build/bin] [--cases DIR]
-  # where JAX is installed: compile each text on the CPU backend, run it on
-  # the case's inputs and compare with XLA:CPU's recorded results
-  scripts/jax_compile_check.py check OUT_DIR [--cases DIR]
+  # here: bundle the texts and the cases' data (no JAX needed)
+  scripts/jax_compile_check.py write OUT_DIR [--bin build/bin] [--cases DIR ...]
+  # where JAX is installed: compile each text, run it on the case's inputs
+  scripts/jax_compile_check.py check OUT_DIR [--platform cpu|cuda]
+      [--deadline S] [--report FILE.json] [--only NAME,...]
 
-`write` puts, per single-device shared case NAME, two texts in OUT_DIR:
-NAME.from_hlo.mlir (--emit=stablehlo of XLA's unoptimized before.hlo) and
-NAME.from_mlir.mlir (JAX's own stablehlo.mlir read and written again).
-`check` compiles each with jaxlib (parsing the text with JAX's MLIR context,
-then jax._src.compiler.backend_compile, falling back to the backend's own
-compile calls of older and newer jaxlibs), runs it on the case's in_*.npy and
-compares with its out_*.npy (rtol 1e-5, atol 1e-6 for floats; integers and
-bools exactly). The last line is `jax compile: N/M compile, N/M match`; the
-exit status is 1 when any text fails.
+`write` makes OUT_DIR/NAME/ per case (the shared cases and testdata's) with
+the case's in_*.npy, out_*.npy, meta.json, XLA:GPU's results as gpu_out_*.npy
+where ../shared/xla-jax/gpu has the case, and these texts:
+  jax.mlir         JAX's own stablehlo.mlir (the baseline; not every case has one)
+  from_mlir.mlir   JAX's stablehlo.mlir read by hlo-opt and written again
+  from_before.mlir --emit=stablehlo of XLA's unoptimized before.hlo
+  from_opt.mlir    the same after our hlo-opt -O
+  from_after.mlir  --emit=stablehlo of XLA:CPU's optimized after.hlo (one-device cases)
+
+`check` compiles each text with jaxlib (Client.compile_and_load on the text,
+x64 enabled, 4 host devices so that the multi-device cases run partitioned),
+runs it on the inputs and compares:
+  recorded  with the case's recorded results (XLA:CPU's out_*.npy on cpu, with
+            check.py's tolerances; XLA:GPU's gpu_out_*.npy on cuda, rtol 1e-2)
+  baseline  with JAX's own text compiled and run the same way on this machine:
+            'bitwise', 'close' (rtol 1e-5, atol 1e-6) or 'differs'
+A text passes when it compiles, runs and matches the recorded results. One line
+per text, a summary per kind of text, and `jax compile: P/N pass`; exit 1 when
+any text fails. Past --deadline seconds the rest is listed as not run.
 """
 import argparse
 import glob
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CASES = os.path.join(os.path.dirname(ROOT), "shared", "xla-jax", "cases")
+SHARED = os.path.join(os.path.dirname(ROOT), "shared", "xla-jax")
+DEFAULT_CASES = [os.path.join(SHARED, "cases"), os.path.join(ROOT, "testdata", "xla-jax", "cases")]
+TEXT_KINDS = ["jax", "from_mlir", "from_before", "from_opt", "from_after"]
 
 
-def single_device_cases(cases):
-    for d in sorted(glob.glob(os.path.join(cases, "*"))):
-        meta_path = os.path.join(d, "meta.json")
-        if not os.path.exists(meta_path):
-            continue
-        meta = json.load(open(meta_path))
-        # A multi-device case has results per device (out_d*), as check_text.py skips it.
-        if not meta.get("ok") or glob.glob(os.path.join(d, "out_d*")):
-            continue
-        yield os.path.basename(d), d, meta
+def numbered(d, prefix):
+    """d/prefix_I.npy in the order of I."""
+    paths = glob.glob(os.path.join(d, prefix + "_*.npy"))
+    paths = [p for p in paths if re.fullmatch(prefix + r"_\d+\.npy", os.path.basename(p))]
+    return sorted(paths, key=lambda p: int(p.rsplit("_", 1)[1][:-4]))
+
+
+# ---------------------------------------------------------------- write (here)
+
+def emit(hlo_opt, src, out, extra=()):
+    p = subprocess.run([hlo_opt, src, *extra, "--emit=stablehlo", "-o", out],
+                       capture_output=True, text=True)
+    return None if p.returncode == 0 else (p.stderr.strip().splitlines() or ["?"])[0][:300]
 
 
 def write(a):
-    os.makedirs(a.out, exist_ok=True)
     hlo_opt = os.path.join(a.bin, "hlo-opt")
     written = failed = 0
-    for name, d, _ in single_device_cases(a.cases):
-        for tag, src in (("from_hlo", "before.hlo"), ("from_mlir", "stablehlo.mlir")):
-            path = os.path.join(d, src)
-            if not os.path.exists(path):
+    for cases in a.cases or DEFAULT_CASES:
+        for d in sorted(glob.glob(os.path.join(cases, "*"))):
+            meta_path = os.path.join(d, "meta.json")
+            if not os.path.exists(meta_path) or not json.load(open(meta_path)).get("ok"):
                 continue
-            out = os.path.join(a.out, f"{name}.{tag}.mlir")
-            p = subprocess.run([hlo_opt, path, "--emit=stablehlo", "-o", out],
-                               capture_output=True, text=True)
-            if p.returncode != 0:
-                failed += 1
-                print(f"FAIL write {name} {tag}: {p.stderr.strip()[-300:]}")
-            else:
-                written += 1
+            name = os.path.basename(d)
+            o = os.path.join(a.out, name)
+            os.makedirs(o, exist_ok=True)
+            for p in numbered(d, "in") + numbered(d, "out") + [meta_path]:
+                shutil.copy(p, o)
+            gpu = os.path.join(SHARED, "gpu", name)
+            for p in numbered(gpu, "out"):
+                shutil.copy(p, os.path.join(o, "gpu_" + os.path.basename(p)))
+            multi = bool(glob.glob(os.path.join(d, "out_d*")))
+            jobs = [("from_before", "before.hlo", ()), ("from_opt", "before.hlo", ("-O",))]
+            if not multi:
+                jobs.append(("from_after", "after.hlo", ()))
+            if os.path.exists(os.path.join(d, "stablehlo.mlir")):
+                shutil.copy(os.path.join(d, "stablehlo.mlir"), os.path.join(o, "jax.mlir"))
+                jobs.append(("from_mlir", "stablehlo.mlir", ()))
+            for kind, src, extra in jobs:
+                err = emit(hlo_opt, os.path.join(d, src), os.path.join(o, kind + ".mlir"), extra)
+                if err:
+                    failed += 1
+                    print(f"FAIL write {name} {kind}: {err}")
+                else:
+                    written += 1
     print(f"jax compile: {written} texts written, {failed} not")
     return 1 if failed else 0
 
 
-def compile_text(text):
-    """A loaded executable for MLIR text on JAX's CPU backend."""
+# ---------------------------------------------------------- check (with JAX)
+
+def start_jax(platform, host_devices):
+    os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
+                               f" --xla_force_host_platform_device_count={host_devices}")
+    if platform == "cpu":
+        os.environ.setdefault("JAX_PLATFORMS", "cpu")
     import jax
-    from jax._src import compiler, xla_bridge
-    from jax._src.interpreters import mlir
-    from jax._src.lib import xla_client as xc
-    from jax._src.lib.mlir import ir
-    backend = xla_bridge.get_backend("cpu")
-    devices = jax.devices("cpu")[:1]
-    options = xc.CompileOptions()
-    with mlir.make_ir_context():
-        module = ir.Module.parse(text)
-        errors = []
-        for attempt in (
-                lambda: compiler.backend_compile(backend, module, xc.DeviceList(tuple(devices)),
-                                                 options),
-                lambda: compiler.backend_compile(backend, module, options, []),
-                lambda: backend.compile_and_load(text, xc.DeviceList(tuple(devices)), options),
-                lambda: backend.compile(text, options)):
-            try:
-                return attempt()
-            except (TypeError, AttributeError) as e:  # another jaxlib's signature
-                errors.append(repr(e))
-        raise RuntimeError("no compile call of this jaxlib took the text: " + "; ".join(errors))
+    jax.config.update("jax_enable_x64", True)
+    try:
+        jax.config.update("jax_num_cpu_devices", host_devices)
+    except Exception:  # noqa: BLE001 (older JAX: the XLA flag above does it)
+        pass
+    from jax._src import xla_bridge
+    backend = xla_bridge.get_backend(platform)
+    return jax, backend, backend.local_devices()
 
 
-def run(executable, inputs):
-    import jax
-    device = jax.devices("cpu")[0]
-    args = [jax.device_put(x, device) for x in inputs]
-    for attempt in (lambda: executable.execute(args),
-                    lambda: executable.execute_sharded([[x] for x in args])):
-        try:
-            out = attempt()
-            break
-        except (TypeError, AttributeError):
-            continue
-    else:
-        raise RuntimeError("no execute call of this jaxlib took the arguments")
-    if hasattr(out, "disassemble_into_single_device_arrays"):
-        out = [a[0] for a in out.disassemble_into_single_device_arrays()]
-    return [__import__("numpy").asarray(x) for x in out]
-
-
-def same(got, want):
+def compile_text(backend, devices, text, partitions):
     import numpy as np
+    from jax._src import compiler
+    from jax._src.lib import xla_client as xc
+    chosen = devices[:partitions]
+    options = compiler.get_compile_options(
+        num_replicas=1, num_partitions=partitions,
+        device_assignment=np.array(chosen, dtype=object).reshape(1, partitions))
+    errors = []
+    for attempt in (lambda: backend.compile_and_load(text, xc.DeviceList(tuple(chosen)), options),
+                    lambda: backend.compile_and_load(text, list(chosen), options),
+                    lambda: backend.compile(text, options)):
+        try:
+            return attempt()
+        except (TypeError, AttributeError) as e:  # another jaxlib's signature
+            errors.append(repr(e)[:200])
+    raise RuntimeError("no compile call of this jaxlib took the text: " + "; ".join(errors))
+
+
+def run(jax, exe, inputs, wants, partitions):
+    import numpy as np
+    devices = exe.local_devices()
+    if partitions == 1:
+        args = [jax.device_put(x, devices[0]) for x in inputs]
+    else:
+        from jax._src.sharding_impls import GSPMDSharding
+        args = [jax.device_put(x, GSPMDSharding(devices, s))
+                for x, s in zip(inputs, exe.get_parameter_shardings())]
+    try:
+        results = exe.execute_sharded(args)
+    except (TypeError, AttributeError):
+        results = exe.execute_sharded([[x] for x in args])
+    per_output = results.disassemble_into_single_device_arrays()
+    if partitions == 1:
+        return [np.asarray(shards[0]) for shards in per_output]
+    from jax._src.sharding_impls import GSPMDSharding
+    outs = []
+    for shards, s, w in zip(per_output, exe.get_output_shardings(), wants):
+        whole = jax.make_array_from_single_device_arrays(w.shape, GSPMDSharding(devices, s), shards)
+        outs.append(np.asarray(whole))
+    return outs
+
+
+def as_float(a, dtype_name):
+    import numpy as np
+    if dtype_name == "bfloat16":
+        if a.dtype == np.uint16:  # recorded as raw bits
+            return (a.astype(np.uint32) << 16).view(np.float32)
+        return a.astype(np.float32)
+    return a
+
+
+def differ(got, want, dtype_name, rtol, atol):
+    """None when got matches want within the tolerances, else why not."""
+    import numpy as np
+    got, want = as_float(got, dtype_name), as_float(want, dtype_name)
     if got.shape != want.shape:
         return f"shape {got.shape} vs {want.shape}"
-    if np.issubdtype(want.dtype, np.floating) or np.issubdtype(want.dtype, np.complexfloating):
-        ok = np.allclose(got, want, rtol=1e-5, atol=1e-6, equal_nan=True)
-    else:
-        ok = np.array_equal(got, want)
-    return None if ok else "values differ"
+    if want.dtype.kind in "fc":
+        if dtype_name in ("bfloat16", "float16"):
+            rtol, atol = max(rtol, 1e-2), max(atol, 1e-2)
+        g = got.astype(np.complex128 if want.dtype.kind == "c" else np.float64)
+        w = want.astype(g.dtype)
+        ok = np.isclose(g, w, rtol=rtol, atol=atol) | (np.isnan(g) & np.isnan(w))
+        if not ok.all():
+            i = int(np.argmax(~ok.ravel()))
+            return f"{int((~ok).sum())}/{ok.size} off, e.g. [{i}] {g.ravel()[i]} vs {w.ravel()[i]}"
+        return None
+    if not np.array_equal(got.astype(want.dtype), want):
+        return f"{int((got.astype(want.dtype) != want).sum())}/{want.size} differ"
+    return None
+
+
+def against(got, wants, dtypes, rtol, atol):
+    if len(got) != len(wants):
+        return f"{len(got)} results, {len(wants)} expected"
+    msgs = [f"result {i}: {m}" for i, (g, w, t) in enumerate(zip(got, wants, dtypes))
+            if (m := differ(g, w, t, rtol, atol))]
+    return "; ".join(msgs) or None
+
+
+def bitwise(got, base):
+    import numpy as np
+    return len(got) == len(base) and all(
+        g.shape == b.shape and np.ascontiguousarray(g).tobytes() == np.ascontiguousarray(b).tobytes()
+        for g, b in zip(got, base))
+
+
+def check_case(jax, backend, devices, d, a, report):
+    import numpy as np
+    name = os.path.basename(d)
+    meta = json.load(open(os.path.join(d, "meta.json")))
+    inputs = [np.load(p) for p in numbered(d, "in")]
+    on_gpu = a.platform != "cpu"
+    wants = [np.load(p) for p in numbered(d, "gpu_out" if on_gpu else "out")]
+    rtol, atol = (1e-2, 1e-3) if on_gpu else (1e-3, 1e-4)
+    dtypes = meta.get("outputs", [])
+    base = None
+    for kind in TEXT_KINDS:
+        path = os.path.join(d, kind + ".mlir")
+        if not os.path.exists(path):
+            continue
+        row = {"case": name, "text": kind}
+        report.append(row)
+        if time.time() > a.deadline_at:
+            row["status"] = "not run (deadline)"
+            continue
+        text = open(path).read()
+        m = re.search(r"mhlo\.num_partitions = (\d+)", text)
+        partitions = int(m.group(1)) if m else 1
+        if partitions > len(devices):
+            row["status"] = f"not run ({partitions} partitions, {len(devices)} devices)"
+            continue
+        if on_gpu and not wants:
+            row["status"] = "not run (no XLA:GPU results)"
+            continue
+        t0 = time.time()
+        try:
+            exe = compile_text(backend, devices, text, partitions)
+        except Exception as e:  # noqa: BLE001 (jaxlib's errors have no common type)
+            row["status"], row["why"] = "FAIL compile", str(e).strip()[-600:]
+            continue
+        row["compile_s"] = round(time.time() - t0, 2)
+        try:
+            got = run(jax, exe, inputs, wants, partitions)
+        except Exception as e:  # noqa: BLE001
+            row["status"], row["why"] = "FAIL run", repr(e)[-600:]
+            continue
+        why = against(got, wants, dtypes, rtol, atol)
+        row["status"] = "FAIL match" if why else "PASS"
+        if why:
+            row["why"] = why
+        if kind == "jax":
+            base = got
+        elif base is not None:
+            row["baseline"] = ("bitwise" if bitwise(got, base) else
+                               "close" if not against(got, base, dtypes, 1e-5, 1e-6) else "differs")
 
 
 def check(a):
-    import numpy as np
-    texts = sorted(glob.glob(os.path.join(a.out, "*.mlir")))
-    compiled = matched = 0
-    for path in texts:
-        name = os.path.basename(path).split(".")[0]
-        d = os.path.join(a.cases, name)
-        ins = [np.load(p) for p in sorted(glob.glob(os.path.join(d, "in_*.npy")),
-                                          key=lambda p: int(p.rsplit("_", 1)[1][:-4]))]
-        outs = [np.load(p) for p in sorted(glob.glob(os.path.join(d, "out_*.npy")),
-                                           key=lambda p: int(p.rsplit("_", 1)[1][:-4]))]
-        try:
-            exe = compile_text(open(path).read())
-        except Exception as e:  # noqa: BLE001 (jaxlib's errors have no common type)
-            print(f"FAIL compile {os.path.basename(path)}: {str(e).strip()[-400:]}")
-            continue
-        compiled += 1
-        try:
-            got = run(exe, ins)
-        except Exception as e:  # noqa: BLE001
-            print(f"FAIL run {os.path.basename(path)}: {str(e).strip()[-400:]}")
-            continue
-        msgs = [m for m in (same(g, w) for g, w in zip(got, outs)) if m]
-        if len(got) != len(outs):
-            msgs.append(f"{len(got)} results, {len(outs)} expected")
-        if msgs:
-            print(f"FAIL match {os.path.basename(path)}: {'; '.join(msgs)}")
-        else:
-            matched += 1
-    n = len(texts)
-    print(f"jax compile: {compiled}/{n} compile, {matched}/{n} match")
-    return 0 if n and matched == n else 1
+    jax, backend, devices = start_jax(a.platform, 4)
+    print(f"jax {jax.__version__} on {a.platform}: {len(devices)} devices, "
+          f"{backend.platform_version if hasattr(backend, 'platform_version') else ''}")
+    a.deadline_at = time.time() + a.deadline
+    only = set(filter(None, a.only.split(",")))
+    report = []
+    for d in sorted(glob.glob(os.path.join(a.out, "*"))):
+        if os.path.isdir(d) and (not only or os.path.basename(d) in only):
+            n = len(report)
+            check_case(jax, backend, devices, d, a, report)
+            for row in report[n:]:
+                extra = " ".join(f"{k}={row[k]}" for k in ("compile_s", "baseline") if k in row)
+                why = f": {row['why'][:300]}" if "why" in row else ""
+                print(f"{row['status']:<10} {row['case']:<22} {row['text']:<12} {extra}{why}", flush=True)
+    print()
+    for kind in TEXT_KINDS:
+        rows = [r for r in report if r["text"] == kind]
+        if rows:
+            passed = sum(r["status"] == "PASS" for r in rows)
+            compiled = sum("compile_s" in r for r in rows)
+            bits = sum(r.get("baseline") == "bitwise" for r in rows)
+            based = sum("baseline" in r for r in rows)
+            print(f"{kind:<12} {compiled}/{len(rows)} compile, {passed}/{len(rows)} pass"
+                  + (f", {bits}/{based} bitwise as JAX's own text" if based else ""))
+    tried = [r for r in report if not r["status"].startswith("not run")]
+    passed = sum(r["status"] == "PASS" for r in tried)
+    print(f"jax compile ({a.platform}): {passed}/{len(tried)} pass, "
+          f"{len(report) - len(tried)} not run")
+    if a.report:
+        with open(a.report, "w") as f:
+            json.dump({"jax": jax.__version__, "platform": a.platform, "rows": report}, f, indent=1)
+    return 0 if tried and passed == len(tried) else 1
 
 
 def main():
@@ -157,7 +291,11 @@ def main():
     ap.add_argument("mode", choices=["write", "check"])
     ap.add_argument("out")
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
-    ap.add_argument("--cases", default=CASES)
+    ap.add_argument("--cases", action="append", help="a folder of cases (repeatable)")
+    ap.add_argument("--platform", default="cpu", choices=["cpu", "cuda"])
+    ap.add_argument("--deadline", type=float, default=1e9, help="seconds before the rest is skipped")
+    ap.add_argument("--report", default="", help="write every row as JSON here")
+    ap.add_argument("--only", default="", help="comma-separated case names")
     a = ap.parse_args()
     return write(a) if a.mode == "write" else check(a)
 

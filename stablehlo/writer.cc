@@ -360,27 +360,85 @@ absl::StatusOr<std::string> Writer::Region(const Computation& comp, int indent, 
   return text;
 }
 
+// Whether the entry function's tuple parameter or result `s` is written as
+// its leaves, as XLA's HLO-to-StableHLO translation and JAX write main (a
+// result tuple<A, B> is `-> (A, B)`). The empty tuple stays one value.
+static bool FlattenedAtEntry(const Shape& s) { return s.IsTuple() && !s.tuple_shapes().empty(); }
+
+// A tuple parameter of the entry written as block arguments, one per leaf;
+// nested tuples are built back with stablehlo.tuple in the body.
+absl::StatusOr<Value> Writer::EntryParameter(const Shape& s, std::vector<std::string>& args,
+                                             int indent) {
+  Value v{{}, true};
+  for (const Shape* e : s.tuple_shapes()) {
+    if (!FlattenedAtEntry(*e)) {
+      std::string arg = FreshArg();
+      HLO_ASSIGN_OR_RETURN(std::string type, TypeText(*e));
+      args.push_back(StrCat(arg, ": ", type));
+      v.parts.push_back(std::move(arg));
+      continue;
+    }
+    HLO_ASSIGN_OR_RETURN(Value inner, EntryParameter(*e, args, indent));
+    HLO_ASSIGN_OR_RETURN(std::string built, Single(inner, *e, indent));
+    v.parts.push_back(std::move(built));
+  }
+  return v;
+}
+
+// The leaves of the entry's tuple result `v`, with their shapes.
+absl::Status Writer::EntryResults(const Value& v, const Shape& s, int indent,
+                                  std::vector<std::string>& names,
+                                  std::vector<const Shape*>& shapes) {
+  HLO_ASSIGN_OR_RETURN(std::vector<std::string> parts, Elements(v, s, indent));
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Shape& e = *s.tuple_shapes()[i];
+    if (FlattenedAtEntry(e)) {
+      HLO_RETURN_IF_ERROR(EntryResults(Value{{parts[i]}, false}, e, indent, names, shapes));
+    } else {
+      names.push_back(parts[i]);
+      shapes.push_back(&e);
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Writer::Function(const Computation& comp) {
   next_value_ = 0;
   next_arg_ = 0;
   const bool entry = &comp == module_.entry();
   std::vector<Value> params;
   std::vector<std::string> args;
+  std::string body;
+  sink_ = &body;
   for (const hlo::Instruction* p : comp.parameters()) {
     if (p == nullptr) return absl::InvalidArgumentError("computation lacks a parameter");
+    if (entry && FlattenedAtEntry(p->shape())) {
+      HLO_ASSIGN_OR_RETURN(Value v, EntryParameter(p->shape(), args, 2));
+      params.push_back(std::move(v));
+      continue;
+    }
     std::string arg = FreshArg();
     HLO_ASSIGN_OR_RETURN(std::string type, TypeText(p->shape()));
     args.push_back(StrCat(arg, ": ", type));
     params.push_back(Value{{arg}, false});
   }
   if (comp.root() == nullptr) return absl::InvalidArgumentError("computation has no root");
-  HLO_ASSIGN_OR_RETURN(std::string result_type, TypeText(comp.root()->shape()));
-  std::string body;
-  sink_ = &body;
+  const Shape& rs = comp.root()->shape();
   HLO_ASSIGN_OR_RETURN(Value root, Body(comp, params, 2));
-  HLO_ASSIGN_OR_RETURN(std::string result, Single(root, comp.root()->shape(), 2));
-  Line(2, generic_ ? StrCat("\"func.return\"(", result, ") : (", result_type, ") -> ()")
-                   : StrCat("return ", result, " : ", result_type));
+  std::vector<std::string> names;
+  std::vector<const Shape*> shapes;
+  if (entry && FlattenedAtEntry(rs)) {
+    HLO_RETURN_IF_ERROR(EntryResults(root, rs, 2, names, shapes));
+  } else {
+    HLO_ASSIGN_OR_RETURN(std::string result, Single(root, rs, 2));
+    names = {std::move(result)};
+    shapes = {&rs};
+  }
+  HLO_ASSIGN_OR_RETURN(std::string types, TypeList(shapes));
+  const std::string result_type = shapes.size() == 1 ? types : StrCat("(", types, ")");
+  const std::string returned = StrJoin(names, ", ");
+  Line(2, generic_ ? StrCat("\"func.return\"(", returned, ") : (", types, ") -> ()")
+                   : StrCat("return ", returned, " : ", types));
   sink_ = &out_;
   Line(1, StrCat("func.func ", entry ? "public" : "private", " @", FunctionName(comp), "(",
                  StrJoin(args, ", "), ") -> ", result_type, " {"));

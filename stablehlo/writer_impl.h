@@ -67,6 +67,9 @@ class Writer {
 
   // writer.cc
   absl::Status Function(const Computation& comp);
+  absl::StatusOr<Value> EntryParameter(const Shape& s, std::vector<std::string>& args, int indent);
+  absl::Status EntryResults(const Value& v, const Shape& s, int indent,
+                            std::vector<std::string>& names, std::vector<const Shape*>& shapes);
   // The body of `comp` with its parameters bound to `params`, at `indent`;
   // returns the root's value.
   absl::StatusOr<Value> Body(const Computation& comp, const std::vector<Value>& params, int indent);
