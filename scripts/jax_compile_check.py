@@ -18,6 +18,9 @@ where ../shared/xla-jax/gpu has the case, and these texts:
   from_opt.mlir    the same after our hlo-opt -O
   from_after.mlir  --emit=stablehlo of XLA:CPU's optimized after.hlo (one-device cases)
 
+`check --dry-run build/bin/hlo-run` runs the same logic with hlo-run in
+jaxlib's place, here (the figures are hlo-run's, not jaxlib's).
+
 `check` compiles each text with jaxlib (Client.compile_and_load on the text,
 x64 enabled, 4 host devices so that the multi-device cases run partitioned),
 runs it on the inputs and compares:
@@ -230,13 +233,15 @@ def check_case(jax, backend, devices, d, a, report):
             continue
         t0 = time.time()
         try:
-            exe = compile_text(backend, devices, text, partitions)
+            exe = (backend.compile_and_load(text, devices, None) if isinstance(jax, HloRunStandIn)
+                   else compile_text(backend, devices, text, partitions))
         except Exception as e:  # noqa: BLE001 (jaxlib's errors have no common type)
             row["status"], row["why"] = "FAIL compile", str(e).strip()[-600:]
             continue
         row["compile_s"] = round(time.time() - t0, 2)
         try:
-            got = run(jax, exe, inputs, wants, partitions)
+            got = (exe.execute(text, inputs) if isinstance(jax, HloRunStandIn)
+                   else run(jax, exe, inputs, wants, partitions))
         except Exception as e:  # noqa: BLE001
             row["status"], row["why"] = "FAIL run", repr(e)[-600:]
             continue
@@ -251,8 +256,48 @@ def check_case(jax, backend, devices, d, a, report):
                                "close" if not against(got, base, dtypes, 1e-5, 1e-6) else "differs")
 
 
+class HloRunStandIn:
+    """--dry-run: hlo-run in jaxlib's place (one device, global arrays), to
+    try this script's own logic before a machine with JAX is spent on it."""
+    __version__ = "none (--dry-run with hlo-run)"
+    platform_version = ""
+
+    def __init__(self, hlo_run):
+        self.hlo_run = hlo_run
+
+    def local_devices(self):
+        return list(range(4))
+
+    def device_put(self, x, _where):
+        return x
+
+    def compile_and_load(self, text, _devices, _options):
+        return self  # each run reads the text again
+
+    def execute(self, text, inputs):
+        import numpy as np
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            src, out = os.path.join(d, "m.mlir"), os.path.join(d, "out")
+            with open(src, "w") as f:
+                f.write(text)
+            cmd = [self.hlo_run, src, "--denormals=flush", "--output-format=npy", "-o", out]
+            for i, x in enumerate(inputs):
+                np.save(os.path.join(d, f"in_{i}.npy"), x)
+                cmd += ["--input", os.path.join(d, f"in_{i}.npy")]
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            if p.returncode != 0:
+                raise RuntimeError(p.stderr.strip()[-400:])
+            paths = numbered(out, "result") or [os.path.join(out, "result.npy")]
+            return [np.load(q) for q in paths]
+
+
 def check(a):
-    jax, backend, devices = start_jax(a.platform, 4)
+    if a.dry_run:
+        jax = backend = HloRunStandIn(a.dry_run)
+        devices = backend.local_devices()
+    else:
+        jax, backend, devices = start_jax(a.platform, 4)
     print(f"jax {jax.__version__} on {a.platform}: {len(devices)} devices, "
           f"{backend.platform_version if hasattr(backend, 'platform_version') else ''}")
     a.deadline_at = time.time() + a.deadline
@@ -296,6 +341,8 @@ def main():
     ap.add_argument("--deadline", type=float, default=1e9, help="seconds before the rest is skipped")
     ap.add_argument("--report", default="", help="write every row as JSON here")
     ap.add_argument("--only", default="", help="comma-separated case names")
+    ap.add_argument("--dry-run", default="", metavar="HLO_RUN",
+                    help="check with this hlo-run in jaxlib's place (no JAX needed)")
     a = ap.parse_args()
     return write(a) if a.mode == "write" else check(a)
 
