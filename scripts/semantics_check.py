@@ -13,7 +13,10 @@ instead: `hlo-opt --emit=stablehlo` (custom assembly, then generic form) and hlo
 reading that text, over
 testdata/eval, testdata/passes and testdata/xla-jax (CTest
 stablehlo_roundtrip), and XLA's dumps of ../shared/xla-jax/cases where they are. A module the writer has no form for yet is skipped
-with its reason (listed with -v), not failed.
+with its reason (listed with -v), not failed. The writer flattens the entry's
+tuples, as XLA's translation does: results are compared leaf by leaf, and a
+module whose entry takes a tuple is skipped (its leaves, parameters of
+their own after the trip, would get other random values).
 
 Files holding several modules (`// -----`) are split. The RUN line's
 flags that change how a module runs, not what it reads (PASSED_RUN_FLAGS:

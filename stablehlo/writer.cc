@@ -410,6 +410,11 @@ absl::Status Writer::Function(const Computation& comp) {
   std::vector<std::string> args;
   std::string body;
   sink_ = &body;
+  // Lines go to `body` until the signature is known; back to out_ on every return.
+  struct RestoreSink {
+    Writer& w;
+    ~RestoreSink() { w.sink_ = &w.out_; }
+  } restore{*this};
   for (const hlo::Instruction* p : comp.parameters()) {
     if (p == nullptr) return absl::InvalidArgumentError("computation lacks a parameter");
     if (entry && FlattenedAtEntry(p->shape())) {

@@ -67,7 +67,11 @@ class Writer {
 
   // writer.cc
   absl::Status Function(const Computation& comp);
+  // The entry's tuple parameter of shape `s` as block arguments (appended to
+  // `args`), one per leaf; its value.
   absl::StatusOr<Value> EntryParameter(const Shape& s, std::vector<std::string>& args, int indent);
+  // The leaves of the entry's tuple result `v` of shape `s`: their SSA names
+  // and shapes, appended.
   absl::Status EntryResults(const Value& v, const Shape& s, int indent,
                             std::vector<std::string>& names, std::vector<const Shape*>& shapes);
   // The body of `comp` with its parameters bound to `params`, at `indent`;
