@@ -19,7 +19,10 @@ where ../shared/xla-jax/gpu has the case, and these texts:
   from_after.mlir  --emit=stablehlo of XLA:CPU's optimized after.hlo (one-device cases)
 
 `check --dry-run build/bin/hlo-run` runs the same logic with hlo-run in
-jaxlib's place, here (the figures are hlo-run's, not jaxlib's).
+jaxlib's place, here (the figures are hlo-run's, not jaxlib's);
+`dry-run [--bin build/bin]` writes to a temporary folder and does that
+(CTest jax_compile_dry_run, so that the harness works when a machine with
+JAX comes). Cases in NOT_UNIQUE (lapack_gees) differ as XFAIL, not FAIL.
 
 `check` compiles each text with jaxlib (Client.compile_and_load on the text,
 x64 enabled, 4 host devices so that the multi-device cases run partitioned),
@@ -46,6 +49,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "xla-jax")
 DEFAULT_CASES = [os.path.join(SHARED, "cases"), os.path.join(ROOT, "testdata", "xla-jax", "cases")]
 TEXT_KINDS = ["jax", "from_mlir", "from_before", "from_opt", "from_after"]
+# Cases whose results are one of several right answers: a difference there
+# is reported (XFAIL) but not a failure (scripts/real-xla-known-failures.txt).
+NOT_UNIQUE = {"lapack_gees": "complex Schur vectors are unique only up to a unit phase per column"}
 
 
 def numbered(d, prefix):
@@ -246,9 +252,9 @@ def check_case(jax, backend, devices, d, a, report):
             row["status"], row["why"] = "FAIL run", repr(e)[-600:]
             continue
         why = against(got, wants, dtypes, rtol, atol)
-        row["status"] = "FAIL match" if why else "PASS"
+        row["status"] = "PASS" if not why else "XFAIL" if name in NOT_UNIQUE else "FAIL match"
         if why:
-            row["why"] = why
+            row["why"] = f"{NOT_UNIQUE[name]}: {why}" if name in NOT_UNIQUE else why
         if kind == "jax":
             base = got
         elif base is not None:
@@ -323,18 +329,30 @@ def check(a):
                   + (f", {bits}/{based} bitwise as JAX's own text" if based else ""))
     tried = [r for r in report if not r["status"].startswith("not run")]
     passed = sum(r["status"] == "PASS" for r in tried)
-    print(f"jax compile ({a.platform}): {passed}/{len(tried)} pass, "
+    xfail = sum(r["status"] == "XFAIL" for r in tried)
+    print(f"jax compile ({a.platform}): {passed}/{len(tried)} pass, {xfail} XFAIL, "
           f"{len(report) - len(tried)} not run")
     if a.report:
         with open(a.report, "w") as f:
             json.dump({"jax": jax.__version__, "platform": a.platform, "rows": report}, f, indent=1)
-    return 0 if tried and passed == len(tried) else 1
+    return 0 if tried and passed + xfail == len(tried) else 1
+
+
+def dry_run(a):
+    """write into a temporary folder, then check --dry-run there (CTest)."""
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="jax-compile-") as d:
+        a.out = d
+        if write(a) != 0:
+            return 1
+        a.dry_run = a.dry_run or os.path.join(a.bin, "hlo-run")
+        return check(a)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("mode", choices=["write", "check"])
-    ap.add_argument("out")
+    ap.add_argument("mode", choices=["write", "check", "dry-run"])
+    ap.add_argument("out", nargs="?", default="")
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
     ap.add_argument("--cases", action="append", help="a folder of cases (repeatable)")
     ap.add_argument("--platform", default="cpu", choices=["cpu", "cuda"])
@@ -344,6 +362,10 @@ def main():
     ap.add_argument("--dry-run", default="", metavar="HLO_RUN",
                     help="check with this hlo-run in jaxlib's place (no JAX needed)")
     a = ap.parse_args()
+    if a.mode == "dry-run":
+        return dry_run(a)
+    if not a.out:
+        ap.error(f"{a.mode} needs OUT_DIR")
     return write(a) if a.mode == "write" else check(a)
 
 
