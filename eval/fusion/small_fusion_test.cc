@@ -92,6 +92,17 @@ pads {
   ROOT c = f32[11,10]{1,0} concatenate(p1, pb, p2), dimensions={0}
 }
 
+plain_pads {
+  a = f32[20,33]{1,0} parameter(0)
+  v = f32[] parameter(1)
+  wide = f32[20,48]{1,0} pad(a, v), padding=0_0x0_15
+  w3 = f32[20,3,16]{2,1,0} bitcast(wide)
+  small = f32[3,4]{1,0} slice(a), slice={[0:3], [0:4]}
+  around = f32[6,9]{1,0} pad(small, v), padding=2_1x0_5
+  none = f32[3,4]{1,0} pad(small, v), padding=0_0x0_0
+  ROOT t = (f32[20,3,16]{2,1,0}, f32[6,9]{1,0}, f32[3,4]{1,0}) tuple(w3, around, none)
+}
+
 dyn {
   a = s32[5,6]{1,0} parameter(0)
   i = s32[] parameter(1)
@@ -208,6 +219,8 @@ ENTRY main {
   f_reduced = f32[] fusion(x4), kind=kInput, calls=reduced
   f_big = f32[128,64]{1,0} fusion(xb), kind=kLoop, calls=big
   f_random = f32[4]{0} fusion(v), kind=kLoop, calls=random
+  pa = f32[20,33]{1,0} parameter(17)
+  f_plain_pads = (f32[20,3,16]{2,1,0}, f32[6,9]{1,0}, f32[3,4]{1,0}) fusion(pa, v), kind=kLoop, calls=plain_pads
   ROOT t = (u32[3,16]{1,0}) tuple(f_philox)
 }
 )";
@@ -285,6 +298,13 @@ TEST_CASE("small fusion: pads (negative, interior) and concatenates agree", "[sm
   std::unique_ptr<Module> m = Parse();
   const Instruction& f = Find(*m, "f_pads");
   Agree(*m, f, RandomOperands(f, 5));
+}
+
+TEST_CASE("small fusion: pads that only widen (fill, then the operand moved in) agree",
+          "[small_fusion]") {
+  std::unique_ptr<Module> m = Parse();
+  const Instruction& f = Find(*m, "f_plain_pads");
+  for (uint64_t seed : {1, 2}) Agree(*m, f, RandomOperands(f, seed));
 }
 
 TEST_CASE("small fusion: dynamic slices clamp every start as the kernels do", "[small_fusion]") {

@@ -627,6 +627,11 @@ class SmallProgram::Compiler {
         return Unsupported(inst, "pad sizes");
       }
     }
+    if (std::all_of(config->begin(), config->end(), [](const PaddingDim& pd) {
+          return pd.interior == 0 && pd.low >= 0 && pd.high >= 0;
+        })) {
+      return LowerPlainPad(inst, ins);
+    }
     // Result position c reads operand element k along d where
     // c = low + k * (interior + 1); other positions read the pad value.
     Dims from_strides = gather_internal::RowMajorStrides(from.dims());
@@ -656,6 +661,40 @@ class SmallProgram::Compiler {
     step.width = SlotOf(*s).width;
     step.map = AddMap(std::move(map));
     if (step.n > 0) AddStep(step);
+    return s;
+  }
+
+  // A pad that only widens (no interior padding, no cropping): the pad value
+  // filled, then the operand moved into place as a scatter (its rows as
+  // runs, where an element map took a load and a test per element: XLA's
+  // scans pad [64,33] to [64,48], 1.9 us a fusion that way).
+  absl::StatusOr<int32_t> LowerPlainPad(const Instruction& inst, absl::Span<const int32_t> ins) {
+    const Shape& shape = inst.shape();
+    const Shape& from = inst.operand(0)->shape();
+    absl::StatusOr<int32_t> s = NewSlot(inst, true);
+    if (!s.ok()) return s;
+    const int64_t n = SlotOf(*s).elements;
+    if (n == 0) return s;
+    Step fill;
+    fill.kind = Step::Kind::kFill;
+    fill.out = *s;
+    fill.in[0] = ins[1];
+    fill.arity = 1;
+    fill.n = n;
+    fill.width = SlotOf(*s).width;
+    AddStep(fill);
+    const Dims strides = gather_internal::RowMajorStrides(shape.dims());
+    int64_t offset = 0;
+    for (int64_t d = 0; d < from.rank(); ++d) offset += (*inst.padding())[d].low * strides[d];
+    Step move;
+    move.kind = Step::Kind::kScatter;
+    move.out = *s;
+    move.in[0] = ins[0];
+    move.arity = 1;
+    move.width = fill.width;
+    move.n = from.ElementCount();
+    SetMove(move, from.dims(), strides, offset);
+    if (move.n > 0) AddStep(move);
     return s;
   }
 
