@@ -667,7 +667,7 @@ class SmallProgram::Compiler {
   // A pad that only widens (no interior padding, no cropping): the pad value
   // filled, then the operand moved into place as a scatter (its rows as
   // runs, where an element map took a load and a test per element: XLA's
-  // scans pad [64,33] to [64,48], 1.9 us a fusion that way).
+  // scans pad [64,33] to [64,48]: 1.8 us a fusion that way, now 0.5).
   absl::StatusOr<int32_t> LowerPlainPad(const Instruction& inst, absl::Span<const int32_t> ins) {
     const Shape& shape = inst.shape();
     const Shape& from = inst.operand(0)->shape();
