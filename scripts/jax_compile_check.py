@@ -21,8 +21,10 @@ where ../shared/xla-jax/gpu has the case, and these texts:
 `check --dry-run build/bin/hlo-run` runs the same logic with hlo-run in
 jaxlib's place, here (the figures are hlo-run's, not jaxlib's);
 `dry-run [--bin build/bin]` writes to a temporary folder and does that
-(CTest jax_compile_dry_run, so that the harness works when a machine with
-JAX comes). Cases in NOT_UNIQUE (lapack_gees) differ as XFAIL, not FAIL.
+against hlo-run's own results of each case's before.hlo, not the recorded
+ones (CTest jax_compile_dry_run: the same on any CPU, and the harness
+works when a machine with JAX comes). In a real check, cases in NOT_UNIQUE
+(lapack_gees) that differ are XFAIL, not FAIL.
 
 `check` compiles each text with jaxlib (Client.compile_and_load on the text,
 x64 enabled, 4 host devices so that the multi-device cases run partitioned),
@@ -209,7 +211,7 @@ def bitwise(got, base):
         for g, b in zip(got, base))
 
 
-def check_case(jax, backend, devices, d, a, report):
+def check_case(runner, d, a, report):
     import numpy as np
     name = os.path.basename(d)
     meta = json.load(open(os.path.join(d, "meta.json")))
@@ -231,23 +233,21 @@ def check_case(jax, backend, devices, d, a, report):
         text = open(path).read()
         m = re.search(r"mhlo\.num_partitions = (\d+)", text)
         partitions = int(m.group(1)) if m else 1
-        if partitions > len(devices):
-            row["status"] = f"not run ({partitions} partitions, {len(devices)} devices)"
+        if partitions > runner.device_count:
+            row["status"] = f"not run ({partitions} partitions, {runner.device_count} devices)"
             continue
         if on_gpu and not wants:
             row["status"] = "not run (no XLA:GPU results)"
             continue
         t0 = time.time()
         try:
-            exe = (backend.compile_and_load(text, devices, None) if isinstance(jax, HloRunStandIn)
-                   else compile_text(backend, devices, text, partitions))
+            exe = runner.compile(text, partitions)
         except Exception as e:  # noqa: BLE001 (jaxlib's errors have no common type)
             row["status"], row["why"] = "FAIL compile", str(e).strip()[-600:]
             continue
         row["compile_s"] = round(time.time() - t0, 2)
         try:
-            got = (exe.execute(text, inputs) if isinstance(jax, HloRunStandIn)
-                   else run(jax, exe, inputs, wants, partitions))
+            got = runner.run(exe, inputs, wants, partitions)
         except Exception as e:  # noqa: BLE001
             row["status"], row["why"] = "FAIL run", repr(e)[-600:]
             continue
@@ -262,57 +262,73 @@ def check_case(jax, backend, devices, d, a, report):
                                "close" if not against(got, base, dtypes, 1e-5, 1e-6) else "differs")
 
 
-class HloRunStandIn:
+class JaxRunner:
+    """jaxlib's compile and run of a text on `platform`."""
+
+    def __init__(self, platform):
+        self.jax, self.backend, self.devices = start_jax(platform, 4)
+        self.device_count = len(self.devices)
+        self.version = self.jax.__version__
+
+    def compile(self, text, partitions):
+        return compile_text(self.backend, self.devices, text, partitions)
+
+    def run(self, exe, inputs, wants, partitions):
+        return run(self.jax, exe, inputs, wants, partitions)
+
+
+class HloRunRunner:
     """--dry-run: hlo-run in jaxlib's place (one device, global arrays), to
     try this script's own logic before a machine with JAX is spent on it."""
-    __version__ = "none (--dry-run with hlo-run)"
-    platform_version = ""
+    device_count = 4
+    version = "none (--dry-run with hlo-run)"
 
     def __init__(self, hlo_run):
         self.hlo_run = hlo_run
 
-    def local_devices(self):
-        return list(range(4))
+    def compile(self, text, _partitions):
+        return text  # each run reads the text again
 
-    def device_put(self, x, _where):
-        return x
-
-    def compile_and_load(self, text, _devices, _options):
-        return self  # each run reads the text again
-
-    def execute(self, text, inputs):
+    def run(self, text, inputs, _wants, _partitions):
         import numpy as np
         import tempfile
         with tempfile.TemporaryDirectory() as d:
-            src, out = os.path.join(d, "m.mlir"), os.path.join(d, "out")
+            src = os.path.join(d, "m.mlir")
             with open(src, "w") as f:
                 f.write(text)
-            cmd = [self.hlo_run, src, "--denormals=flush", "--output-format=npy", "-o", out]
+            paths = []
             for i, x in enumerate(inputs):
-                np.save(os.path.join(d, f"in_{i}.npy"), x)
-                cmd += ["--input", os.path.join(d, f"in_{i}.npy")]
-            p = subprocess.run(cmd, capture_output=True, text=True)
-            if p.returncode != 0:
-                raise RuntimeError(p.stderr.strip()[-400:])
-            paths = numbered(out, "result") or [os.path.join(out, "result.npy")]
-            return [np.load(q) for q in paths]
+                paths.append(os.path.join(d, f"in_{i}.npy"))
+                np.save(paths[-1], x)
+            return run_hlo(self.hlo_run, src, paths)
+
+
+def run_hlo(hlo_run, src, input_paths):
+    """hlo-run's results of `src` on the .npy inputs (XLA:CPU's denormal flush)."""
+    import numpy as np
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "out")
+        cmd = [hlo_run, src, "--denormals=flush", "--output-format=npy", "-o", out]
+        for p in input_paths:
+            cmd += ["--input", p]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(p.stderr.strip()[-400:])
+        paths = numbered(out, "result") or [os.path.join(out, "result.npy")]
+        return [np.load(q) for q in paths]
 
 
 def check(a):
-    if a.dry_run:
-        jax = backend = HloRunStandIn(a.dry_run)
-        devices = backend.local_devices()
-    else:
-        jax, backend, devices = start_jax(a.platform, 4)
-    print(f"jax {jax.__version__} on {a.platform}: {len(devices)} devices, "
-          f"{backend.platform_version if hasattr(backend, 'platform_version') else ''}")
+    runner = HloRunRunner(a.dry_run) if a.dry_run else JaxRunner(a.platform)
+    print(f"jax {runner.version} on {a.platform}: {runner.device_count} devices")
     a.deadline_at = time.time() + a.deadline
     only = set(filter(None, a.only.split(",")))
     report = []
     for d in sorted(glob.glob(os.path.join(a.out, "*"))):
         if os.path.isdir(d) and (not only or os.path.basename(d) in only):
             n = len(report)
-            check_case(jax, backend, devices, d, a, report)
+            check_case(runner, d, a, report)
             for row in report[n:]:
                 extra = " ".join(f"{k}={row[k]}" for k in ("compile_s", "baseline") if k in row)
                 why = f": {row['why'][:300]}" if "why" in row else ""
@@ -334,18 +350,31 @@ def check(a):
           f"{len(report) - len(tried)} not run")
     if a.report:
         with open(a.report, "w") as f:
-            json.dump({"jax": jax.__version__, "platform": a.platform, "rows": report}, f, indent=1)
+            json.dump({"jax": runner.version, "platform": a.platform, "rows": report}, f, indent=1)
     return 0 if tried and passed + xfail == len(tried) else 1
 
 
 def dry_run(a):
-    """write into a temporary folder, then check --dry-run there (CTest)."""
+    """write into a temporary folder, then check --dry-run there (CTest),
+    each text against hlo-run's own run of the case's before.hlo: the same
+    program on the same machine, so the figures depend on no CPU's choice
+    among equally right results (LAPACK's vectors' signs and phases)."""
+    import numpy as np
     import tempfile
+    a.dry_run = a.dry_run or os.path.join(a.bin, "hlo-run")
     with tempfile.TemporaryDirectory(prefix="jax-compile-") as d:
         a.out = d
         if write(a) != 0:
             return 1
-        a.dry_run = a.dry_run or os.path.join(a.bin, "hlo-run")
+        for cases in a.cases or DEFAULT_CASES:
+            for src in sorted(glob.glob(os.path.join(cases, "*", "before.hlo"))):
+                o = os.path.join(d, os.path.basename(os.path.dirname(src)))
+                if not os.path.isdir(o):
+                    continue
+                for p in numbered(o, "out"):
+                    os.remove(p)
+                for i, x in enumerate(run_hlo(a.dry_run, src, numbered(o, "in"))):
+                    np.save(os.path.join(o, f"out_{i}.npy"), x)
         return check(a)
 
 
