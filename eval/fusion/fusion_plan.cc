@@ -137,6 +137,35 @@ void AddSoftmaxGroups(absl::Span<const Instruction* const> order, const Position
   }
 }
 
+// Row programs (MatchRowProgram) over instructions no group holds yet, the
+// latest roots first (a program's region is as large as it can grow);
+// their members taken.
+void AddRowProgramGroups(absl::Span<const Instruction* const> order, const Positions& position,
+                         bool flush_denormals, InstructionSet& taken,
+                         std::vector<std::unique_ptr<FusedGroup>>& groups) {
+  auto joinable = [&](const Instruction& inst) {
+    return position.contains(&inst) && !taken.contains(&inst);
+  };
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const Instruction* root = *it;
+    if (taken.contains(root)) continue;
+    std::vector<const Instruction*> members, inputs;
+    std::unique_ptr<RowProgram> program =
+        MatchRowProgram(*root, flush_denormals, joinable, &members, &inputs);
+    if (program == nullptr) continue;
+    auto fused = std::make_unique<FusedGroup>();
+    fused->root = root;
+    fused->members = std::move(members);
+    SortByPosition(position, fused->members);
+    fused->inputs = std::move(inputs);
+    fused->row_program = std::move(program);
+    for (const Instruction* m : fused->members) {
+      if (!IsDuplicableMember(*m)) taken.insert(m);
+    }
+    groups.push_back(std::move(fused));
+  }
+}
+
 // The loop group of `root`: grown from it through operands whose every
 // user is already in the group (then no member's value is needed outside,
 // and every input is computed before the root runs); a small root's group
@@ -230,6 +259,7 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
   InstructionSet taken;
   std::vector<std::unique_ptr<FusedGroup>> groups;
   AddSoftmaxGroups(order, position, flush_denormals, taken, groups);
+  AddRowProgramGroups(order, position, flush_denormals, taken, groups);
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const Instruction& root = **it;
     if (taken.contains(&root) || !IsFusibleStep(root, min_elements)) continue;
@@ -268,6 +298,9 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
                                     absl::InlinedVector<Value, 4>* outputs) {
   if (group.row_op) return RunRowBroadcastOp(*group.row_op, group.root->shape(), inputs, reusable);
   if (group.softmax) return RunRowSoftmax(*group.softmax, group.root->shape(), inputs, reusable);
+  if (group.row_program) {
+    return RunRowProgram(*group.row_program, group.root->shape(), inputs, reusable);
+  }
   BatchProgram& program = *group.program;
   const Shape& shape = group.root->shape();
   absl::StatusOr<std::vector<const void*>> in = GroupInputData(program, inputs);

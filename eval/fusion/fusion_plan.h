@@ -15,6 +15,7 @@
 #include "absl/types/span.h"
 #include "eval/fusion/group_reduce.h"
 #include "eval/fusion/row_broadcast_op.h"
+#include "eval/fusion/row_program.h"
 #include "eval/fusion/row_softmax.h"
 #include "eval/interp/batch_program.h"
 #include "eval/value.h"
@@ -41,6 +42,9 @@ struct FusedGroup {
   std::optional<RowBroadcastOp> row_op;
   // A softmax diamond (members: its seven instructions) runs as this.
   std::optional<RowSoftmax> softmax;
+  // A normalization over the minor dimension (layer norm: reductions and
+  // the arithmetic around them) runs as this, a few rows at a time.
+  std::shared_ptr<const RowProgram> row_program;
   // XLA's loop fusions (eval/fusion/loop_fusion.h): groups run before the
   // program on the fusion's operands, precomputed[k] on operands
   // precomputed_args[k]; the program reads their values (its parameters
@@ -53,7 +57,8 @@ struct FusedGroup {
 };
 
 // The groups of a computation given its post order: softmax diamonds
-// (eval/fusion/row_softmax.h) first; then every group has at least two
+// (eval/fusion/row_softmax.h) first, then row programs (eval/fusion/
+// row_program.h); then every group has at least two
 // elementwise steps, or is one op reading a broadcast per row
 // (RowBroadcastOp, so that the broadcast is never materialised), and arrays
 // of at least `min_elements` elements; each instruction is in at most one

@@ -1,0 +1,509 @@
+#include "eval/fusion/row_program.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "eval/denormals.h"
+#include "eval/interp/elementwise_ops.h"
+#include "eval/interp/reduce_fold.h"
+#include "eval/interp/reduce_ops.h"
+#include "eval/kernels/scalar_apply.h"
+#include "eval/runtime/new_array.h"
+#include "eval/runtime/parallel.h"
+#include "eval/vector_clones.h"
+#include "ir/computation.h"
+
+namespace hlo {
+namespace {
+
+using Node = RowProgram::Node;
+using Kind = RowProgram::Node::Kind;
+
+// Narrower rows are left to the loop groups and the reduce kernels.
+constexpr int64_t kMinCols = 8;
+// Wider ones too: a block of even one row would leave L2.
+constexpr int64_t kMaxCols = int64_t{1} << 16;
+// Rows per core's part: a block costs a kernel call per node.
+constexpr int64_t kMinPartElements = 16 * 1024;
+
+bool IsArithmetic(Opcode op) {
+  return op == Opcode::kAdd || op == Opcode::kSubtract || op == Opcode::kMultiply ||
+         op == Opcode::kDivide;
+}
+bool IsBinaryOp(Opcode op) {
+  return IsArithmetic(op) || op == Opcode::kMaximum || op == Opcode::kMinimum;
+}
+
+// What an instruction would be in the program of `shape`'s rows.
+enum class Role : uint8_t {
+  kNone,
+  kAlias,
+  kSplat,
+  kColumn,
+  kRowBroadcast,
+  kReduce,
+  kBinary,
+  kUnary
+};
+
+class Matcher {
+ public:
+  Matcher(const Shape& shape, bool flush) : shape_(shape), flush_(flush) {
+    type_ = shape.element_type();
+    cols_ = shape.dims().back();
+    rows_ = shape.ElementCount() / cols_;
+  }
+
+  bool IsRows(const Shape& s) const {
+    return s.IsArray() && s.element_type() == type_ && s.dims() == shape_.dims();
+  }
+  bool IsPerRow(const Shape& s) const {
+    return s.IsArray() && s.element_type() == type_ && s.ElementCount() == rows_ &&
+           s.dims() != shape_.dims();
+  }
+
+  Role RoleOf(const Instruction& inst) const {
+    const Shape& s = inst.shape();
+    if (!IsRows(s) && !IsPerRow(s)) return Role::kNone;
+    const Opcode op = inst.opcode();
+    if (op == Opcode::kReshape) {
+      return inst.operand_count() == 1 && IsPerRow(s) && IsPerRow(inst.operand(0)->shape())
+                 ? Role::kAlias
+                 : Role::kNone;
+    }
+    if (op == Opcode::kBroadcast) return BroadcastRole(inst);
+    if (op == Opcode::kReduce) return IsMinorReduce(inst) ? Role::kReduce : Role::kNone;
+    if (IsBinaryOp(op) && inst.operand_count() == 2) return Role::kBinary;
+    if (inst.operand_count() == 1 && IsElementwise(op) &&
+        inst.operand(0)->shape().element_type() == type_ && SupportsUnary(op)) {
+      return Role::kUnary;
+    }
+    return Role::kNone;
+  }
+
+  // Whether `inst` reads its operands as program values (a column's or
+  // a splat's operand is an input, never a member).
+  static bool ReadsNodes(Role role) { return role != Role::kSplat && role != Role::kColumn; }
+
+  std::unique_ptr<RowProgram> Build(const Instruction& root,
+                                    const absl::flat_hash_set<const Instruction*>& region,
+                                    std::vector<const Instruction*>* inputs) {
+    region_ = &region;
+    inputs_ = inputs;
+    program_ = std::make_unique<RowProgram>();
+    program_->type = type_;
+    program_->rows = rows_;
+    program_->cols = cols_;
+    const int32_t top = NodeOf(root);
+    if (top < 0 || top + 1 != static_cast<int32_t>(program_->nodes.size())) return nullptr;
+    const Node& last = program_->nodes.back();
+    if (last.per_row || (last.kind != Kind::kBinary && last.kind != Kind::kUnary)) return nullptr;
+    const bool reduces = std::any_of(program_->nodes.begin(), program_->nodes.end(),
+                                     [](const Node& n) { return n.kind == Kind::kReduce; });
+    return reduces ? std::move(program_) : nullptr;
+  }
+
+ private:
+  Role BroadcastRole(const Instruction& b) const {
+    if (b.operand_count() != 1) return Role::kNone;
+    const Shape& in = b.operand(0)->shape();
+    const Shape& s = b.shape();
+    if (!in.IsArray() || in.element_type() != type_) return Role::kNone;
+    if (in.rank() == 0) return Role::kSplat;
+    absl::Span<const int64_t> map = b.GetInts(AttrKind::kDimensions);
+    if (static_cast<int64_t>(map.size()) != in.rank()) return Role::kNone;
+    if (IsPerRow(s)) return in.dims() == s.dims() ? Role::kAlias : Role::kNone;
+    const int64_t rank = shape_.rank();
+    if (in.rank() == 1 && map[0] == rank - 1 && in.dims()[0] == cols_) return Role::kColumn;
+    if (in.rank() != rank - 1) return Role::kNone;
+    for (int64_t d = 0; d < rank - 1; ++d) {
+      if (map[d] != d || in.dims()[d] != shape_.dims()[d]) return Role::kNone;
+    }
+    return Role::kRowBroadcast;
+  }
+
+  bool IsMinorReduce(const Instruction& r) const {
+    if (r.operand_count() != 2 || !IsPerRow(r.shape()) || !IsRows(r.operand(0)->shape())) {
+      return false;
+    }
+    absl::Span<const int64_t> dims = r.GetInts(AttrKind::kDimensions);
+    const Shape& init = r.operand(1)->shape();
+    const Computation* reducer = r.to_apply();
+    if (dims.size() != 1 || dims[0] != shape_.rank() - 1 || !init.IsArray() || init.rank() != 0 ||
+        init.element_type() != type_ || reducer == nullptr) {
+      return false;
+    }
+    const std::optional<Opcode> op = SimpleBinaryReducer(*reducer);
+    return op && (*op == Opcode::kAdd || *op == Opcode::kMultiply || *op == Opcode::kMaximum ||
+                  *op == Opcode::kMinimum);
+  }
+
+  bool SupportsUnary(Opcode op) const {
+    if (type_ == PrimitiveType::kF32) {
+      return elementwise::UnaryFloatKernel<float>(op, nullptr, nullptr, 0);
+    }
+    return elementwise::UnaryFloatKernel<double>(op, nullptr, nullptr, 0);
+  }
+
+  int32_t InputOf(const Instruction* inst) {
+    auto it = std::find(inputs_->begin(), inputs_->end(), inst);
+    if (it != inputs_->end()) return static_cast<int32_t>(it - inputs_->begin());
+    inputs_->push_back(inst);
+    return static_cast<int32_t>(inputs_->size() - 1);
+  }
+
+  int32_t Add(Node node, const Instruction* inst) {
+    program_->nodes.push_back(node);
+    const int32_t index = static_cast<int32_t>(program_->nodes.size() - 1);
+    if (inst != nullptr) node_of_[inst] = index;
+    return index;
+  }
+
+  // The node of `inst`'s value (its operands' nodes first), or -1.
+  int32_t NodeOf(const Instruction& inst) {
+    auto it = node_of_.find(&inst);
+    if (it != node_of_.end()) return it->second;
+    Node node;
+    node.per_row = IsPerRow(inst.shape());
+    if (!region_->contains(&inst)) {
+      if (!IsRows(inst.shape()) && !IsPerRow(inst.shape())) return -1;
+      node.kind = node.per_row ? Kind::kRowValues : Kind::kRowsInput;
+      node.input = InputOf(&inst);
+      return Add(node, &inst);
+    }
+    const Role role = RoleOf(inst);
+    node.op = inst.opcode();
+    switch (role) {
+      case Role::kAlias: {
+        const int32_t a = NodeOf(*inst.operand(0));
+        if (a >= 0) node_of_[&inst] = a;
+        return a;
+      }
+      case Role::kSplat:
+      case Role::kColumn:
+        node.kind = role == Role::kSplat ? Kind::kSplat : Kind::kColumn;
+        node.input = InputOf(inst.operand(0));
+        return Add(node, &inst);
+      case Role::kRowBroadcast:
+        node.kind = Kind::kRowBroadcast;
+        node.a = NodeOf(*inst.operand(0));
+        if (node.a < 0 || !program_->nodes[node.a].per_row) return -1;
+        return Add(node, &inst);
+      case Role::kReduce:
+        node.kind = Kind::kReduce;
+        node.op = *SimpleBinaryReducer(*inst.to_apply());
+        node.a = NodeOf(*inst.operand(0));
+        if (node.a < 0 || program_->nodes[node.a].per_row) return -1;
+        node.input = InputOf(inst.operand(1));
+        node.flush = flush_;
+        return Add(node, &inst);
+      case Role::kBinary:
+      case Role::kUnary: {
+        node.kind = role == Role::kBinary ? Kind::kBinary : Kind::kUnary;
+        node.a = NodeOf(*inst.operand(0));
+        if (role == Role::kBinary) node.b = NodeOf(*inst.operand(1));
+        if (node.a < 0 || (role == Role::kBinary && node.b < 0)) return -1;
+        // (add, subtract, multiply and divide: MXCSR's flush is the kernels'.)
+        node.flush = flush_ && ElementwiseFlushesDenormals(inst) && !IsArithmetic(node.op);
+        return Add(node, &inst);
+      }
+      case Role::kNone:
+        return -1;
+    }
+    return -1;
+  }
+
+  const Shape& shape_;
+  bool flush_;
+  PrimitiveType type_;
+  int64_t rows_ = 0, cols_ = 0;
+  const absl::flat_hash_set<const Instruction*>* region_ = nullptr;
+  std::vector<const Instruction*>* inputs_ = nullptr;
+  std::unique_ptr<RowProgram> program_;
+  absl::flat_hash_map<const Instruction*, int32_t> node_of_;
+};
+
+// ---- running ------------------------------------------------------------------
+
+// out[k] = op(a[k], s) (scalar_left: op(s, a[k])) for the four
+// arithmetic ops: one IEEE operation per element, as the kernels' (a row
+// value's broadcast is read as the scalar it is, never spread over a row).
+// out may be a.
+template <typename T>
+HLO_VECTOR_CLONES void ArithmeticWithScalar(Opcode op, bool scalar_left, const T* a, T s, T* out,
+                                            int64_t n) {
+  switch (op) {
+    case Opcode::kAdd:
+      for (int64_t k = 0; k < n; ++k) out[k] = scalar_left ? s + a[k] : a[k] + s;
+      return;
+    case Opcode::kSubtract:
+      if (scalar_left) {
+        for (int64_t k = 0; k < n; ++k) out[k] = s - a[k];
+      } else {
+        for (int64_t k = 0; k < n; ++k) out[k] = a[k] - s;
+      }
+      return;
+    case Opcode::kMultiply:
+      for (int64_t k = 0; k < n; ++k) out[k] = scalar_left ? s * a[k] : a[k] * s;
+      return;
+    default:  // divide
+      if (scalar_left) {
+        for (int64_t k = 0; k < n; ++k) out[k] = s / a[k];
+      } else {
+        for (int64_t k = 0; k < n; ++k) out[k] = a[k] / s;
+      }
+      return;
+  }
+}
+
+// One core's run, a row at a time: each node's values for the row (cols,
+// or one for a per-row node) in a buffer of its own, all of them in L1
+// (blocks of five rows of GPT-2's 768 put 150 KB in flight, and the
+// kernels' stores waited on L2); inputs and columns read where they lie,
+// the root's written into the result.
+template <typename T>
+class RowRunner {
+ public:
+  RowRunner(const RowProgram& p, absl::Span<const T* const> in, T* out)
+      : p_(p), in_(in), out_(out), cols_(p.cols) {
+    const size_t n = p.nodes.size();
+    ptr_.resize(n);
+    spread_.assign(n, true);
+    offset_.assign(n, -1);
+    int64_t size = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const Node& node = p.nodes[i];
+      const bool in_place = node.kind == Kind::kRowsInput || node.kind == Kind::kRowValues ||
+                            node.kind == Kind::kColumn || node.kind == Kind::kRowBroadcast;
+      if (in_place || i + 1 == n) continue;
+      offset_[i] = size;
+      size += node.per_row ? 1 : cols_;
+    }
+    // + room for two operands spread or flushed. Kept per thread from run
+    // to run (no fresh pages).
+    static thread_local std::vector<T> scratch;
+    const size_t need = static_cast<size_t>(size + 2 * cols_);
+    if (scratch.size() < need) scratch.resize(need);
+    scratch_ = scratch.data();
+    room_[0] = scratch_ + size;
+    room_[1] = room_[0] + cols_;
+    for (size_t i = 0; i < n; ++i) {
+      const Node& node = p.nodes[i];
+      if (node.kind == Kind::kSplat) {
+        T* buf = scratch_ + offset_[i];
+        std::fill(buf, buf + (node.per_row ? 1 : cols_), in_[node.input][0]);
+        ptr_[i] = buf;
+      } else if (node.kind == Kind::kColumn) {
+        ptr_[i] = in_[node.input];
+      }
+    }
+  }
+
+  void Run(int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) Row(r);
+  }
+
+ private:
+  void Row(int64_t r) {
+    const size_t n = p_.nodes.size();
+    for (size_t i = 0; i < n; ++i) {
+      const Node& node = p_.nodes[i];
+      T* buf = i + 1 == n ? out_ + r * cols_ : offset_[i] >= 0 ? scratch_ + offset_[i] : nullptr;
+      const int64_t count = node.per_row ? 1 : cols_;
+      switch (node.kind) {
+        case Kind::kRowsInput:
+          ptr_[i] = in_[node.input] + r * cols_;
+          continue;
+        case Kind::kRowValues:
+          ptr_[i] = in_[node.input] + r;
+          continue;
+        case Kind::kSplat:
+        case Kind::kColumn:
+          continue;
+        case Kind::kRowBroadcast:  // the row's value, spread only where an op needs it
+          ptr_[i] = ptr_[node.a];
+          spread_[i] = false;
+          continue;
+        case Kind::kReduce:
+          Reduce(node, ptr_[node.a], buf);
+          break;
+        case Kind::kBinary:
+          Binary(node, buf, count);
+          break;
+        case Kind::kUnary:
+          elementwise::UnaryFloatKernel<T>(node.op, Operand(node, 0, count), buf, count);
+          break;
+      }
+      if (node.flush && node.kind != Kind::kReduce) FlushDenormalsInPlace(p_.type, buf, count);
+      ptr_[i] = buf;
+    }
+  }
+
+  void Binary(const Node& node, T* buf, int64_t count) {
+    const bool spread_a = spread_[node.a], spread_b = spread_[node.b];
+    if (!node.flush && spread_a != spread_b && IsArithmetic(node.op)) {
+      const T* row = spread_a ? ptr_[node.a] : ptr_[node.b];
+      const T s = spread_a ? ptr_[node.b][0] : ptr_[node.a][0];
+      ArithmeticWithScalar<T>(node.op, !spread_a, row, s, buf, count);
+      return;
+    }
+    elementwise::BinaryFloatKernel<T>(node.op, Operand(node, 0, count), Operand(node, 1, count),
+                                      buf, count);
+  }
+
+  // Operand `which` of `node` as a row of `count` values: a row value's
+  // broadcast spread over a row; flushed first where the unfused kernel
+  // would flush it and it may hold subnormals (an input's values). Only
+  // unary math, maximum and minimum flush here: MXCSR reads arithmetic's
+  // operands alike.
+  const T* Operand(const Node& node, int which, int64_t count) {
+    const int32_t a = which == 0 ? node.a : node.b;
+    const Kind from = p_.nodes[a].kind;
+    const bool raw = from == Kind::kRowsInput || from == Kind::kRowValues || from == Kind::kSplat ||
+                     from == Kind::kColumn || from == Kind::kRowBroadcast;
+    const bool flush = node.flush && raw;
+    if (spread_[a] && !flush) return ptr_[a];
+    T* copy = room_[which];
+    if (spread_[a]) {
+      std::memcpy(copy, ptr_[a], count * sizeof(T));
+    } else {
+      std::fill(copy, copy + count, ptr_[a][0]);
+    }
+    if (flush) FlushDenormalsInPlace(p_.type, copy, count);
+    return copy;
+  }
+
+  void Reduce(const Node& node, const T* row, T* out) {
+    const T init = in_[node.input][0];
+    switch (node.op) {
+      case Opcode::kAdd:
+        *out = reduction::Apply<Opcode::kAdd>(init, reduction::FoldRow<Opcode::kAdd>(row, cols_));
+        break;
+      case Opcode::kMultiply:
+        *out = reduction::Apply<Opcode::kMultiply>(
+            init, reduction::FoldRow<Opcode::kMultiply>(row, cols_));
+        break;
+      case Opcode::kMaximum:
+        *out = reduction::Apply<Opcode::kMaximum>(init,
+                                                  reduction::FoldRow<Opcode::kMaximum>(row, cols_));
+        break;
+      default:
+        *out = reduction::Apply<Opcode::kMinimum>(init,
+                                                  reduction::FoldRow<Opcode::kMinimum>(row, cols_));
+        break;
+    }
+    if (node.flush) FlushDenormalsInPlace(p_.type, out, 1);
+  }
+
+  const RowProgram& p_;
+  absl::Span<const T* const> in_;
+  T* out_;
+  int64_t cols_;
+  std::vector<const T*> ptr_;
+  std::vector<bool> spread_;  // false: ptr_ holds the row's one value
+  std::vector<int64_t> offset_;
+  T* scratch_ = nullptr;
+  T* room_[2] = {};
+};
+
+template <typename T>
+void RunTyped(const RowProgram& p, absl::Span<const Value* const> inputs, T* out) {
+  std::vector<const T*> in(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) in[i] = inputs[i]->array().typed<T>();
+  const int64_t min_rows = std::max<int64_t>(1, kMinPartElements / p.cols);
+  ParallelRows(p.rows, min_rows, [&](int64_t r0, int64_t r1) {
+    RowRunner<T> runner(p, in, out);
+    runner.Run(r0, r1);
+  });
+}
+
+}  // namespace
+
+// program ::= the region grown from root through operands all of whose
+//             users are in it: rows ops, per-row ops, minor reductions,
+//             broadcasts of per-row values, columns and scalars, and the
+//             reshapes between per-row shapes
+std::unique_ptr<RowProgram> MatchRowProgram(const Instruction& root, bool flush_denormals,
+                                            const std::function<bool(const Instruction&)>& joinable,
+                                            std::vector<const Instruction*>* members,
+                                            std::vector<const Instruction*>* inputs) {
+  const Shape& shape = root.shape();
+  if (!shape.IsArray() || shape.rank() < 1 ||
+      (shape.element_type() != PrimitiveType::kF32 &&
+       shape.element_type() != PrimitiveType::kF64) ||
+      !root.control_predecessors().empty()) {
+    return nullptr;
+  }
+  const int64_t cols = shape.dims().back();
+  if (cols < kMinCols || cols > kMaxCols || shape.ElementCount() < 2 * cols) return nullptr;
+  Matcher matcher(shape, flush_denormals);
+  const Role root_role = matcher.RoleOf(root);
+  if (root_role != Role::kBinary && root_role != Role::kUnary) return nullptr;
+  absl::flat_hash_set<const Instruction*> region = {&root};
+  std::vector<const Instruction*> order = {&root};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (size_t i = 0; i < order.size(); ++i) {
+      const Instruction* m = order[i];
+      if (!Matcher::ReadsNodes(matcher.RoleOf(*m))) continue;
+      for (const Instruction* p : m->operands()) {
+        if (region.contains(p) || p->is_root() || !p->control_predecessors().empty() ||
+            !joinable(*p) || matcher.RoleOf(*p) == Role::kNone) {
+          continue;
+        }
+        const bool users_in = std::all_of(p->users().begin(), p->users().end(),
+                                          [&](const Instruction* u) { return region.contains(u); });
+        const bool duplicable = matcher.RoleOf(*p) == Role::kSplat;
+        if (!users_in && !duplicable) continue;
+        region.insert(p);
+        order.push_back(p);
+        grew = true;
+      }
+    }
+  }
+  inputs->clear();
+  std::unique_ptr<RowProgram> program = matcher.Build(root, region, inputs);
+  if (program == nullptr) return nullptr;
+  // A splat read outside too is still computed there (each group its own).
+  *members = std::move(order);
+  return program;
+}
+
+absl::StatusOr<Value> RunRowProgram(const RowProgram& program, const Shape& shape,
+                                    absl::Span<const Value* const> inputs,
+                                    const std::vector<bool>& reusable) {
+  int64_t reuse = -1;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Value* v = inputs[i];
+    if (v == nullptr || !v->is_array() || v->array().element_type() != program.type) {
+      return absl::InvalidArgumentError("a fused input has the wrong type");
+    }
+  }
+  for (const Node& node : program.nodes) {
+    const int64_t want = node.kind == Kind::kRowsInput   ? program.rows * program.cols
+                         : node.kind == Kind::kRowValues ? program.rows
+                         : node.kind == Kind::kColumn    ? program.cols
+                         : node.kind == Kind::kSplat || node.kind == Kind::kReduce ? 1
+                                                                                   : -1;
+    if (want >= 0 && inputs[node.input]->array().element_count() != want) {
+      return absl::InvalidArgumentError("a fused input has the wrong shape");
+    }
+    if (node.kind == Kind::kRowsInput && reuse < 0 && reusable[node.input] &&
+        inputs[node.input]->unique()) {
+      reuse = node.input;
+    }
+  }
+  absl::StatusOr<Value> result =
+      reuse >= 0 ? TakeOrNewArray(*inputs[reuse], true, shape) : NewArrayUninitialized(shape);
+  if (!result.ok()) return result.status();
+  if (program.type == PrimitiveType::kF32) {
+    RunTyped<float>(program, inputs, result->mutable_array().typed<float>());
+  } else {
+    RunTyped<double>(program, inputs, result->mutable_array().typed<double>());
+  }
+  return result;
+}
+
+}  // namespace hlo

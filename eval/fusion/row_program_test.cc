@@ -1,0 +1,313 @@
+// Row programs (eval/fusion/row_program.h): a layer norm as JAX writes it,
+// an RMS norm and a max-scaled exp matched as one group each, bit for bit
+// the result of the same module run unfused (with and without
+// --denormals=flush), and the layer norm's values as the definition gives
+// them.
+#include "eval/fusion/row_program.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "eval/evaluator.h"
+#include "ir/strings.h"
+#include "parser/parser.h"
+
+namespace hlo {
+namespace {
+
+// GPT-2's layer norm as JAX 0.11 writes it (../shared/xla-jax/models): the
+// mean and the centred values through reshapes to [..., 1], identity
+// broadcasts and reshapes back, the subtract written twice, then scale and
+// shift by [cols] parameters. `ROWS`, `COLS` and `T` are substituted;
+// `extra` adds outputs to the root tuple.
+std::string LayerNorm(int64_t rows, int64_t cols, const std::string& t, const std::string& extra) {
+  std::string text = R"(HloModule layer_norm
+
+add_T {
+  a = T[] parameter(0)
+  b = T[] parameter(1)
+  ROOT s = T[] add(a, b)
+}
+
+ENTRY main {
+  x = T[2,ROWS,COLS] parameter(0)
+  g = T[COLS] parameter(1)
+  beta = T[COLS] parameter(2)
+  zero = T[] constant(0)
+  s1 = T[2,ROWS] reduce(x, zero), dimensions={2}, to_apply=add_T
+  s1r = T[2,ROWS,1] reshape(s1)
+  n = T[] constant(COLS)
+  nb = T[2,ROWS,1] broadcast(n), dimensions={}
+  mean = T[2,ROWS,1] divide(s1r, nb)
+  m1 = T[2,ROWS,1] broadcast(mean), dimensions={0,1,2}
+  m2 = T[2,ROWS] reshape(m1)
+  m3 = T[2,ROWS,COLS] broadcast(m2), dimensions={0,1}
+  d = T[2,ROWS,COLS] subtract(x, m3)
+  m4 = T[2,ROWS,1] broadcast(mean), dimensions={0,1,2}
+  m5 = T[2,ROWS] reshape(m4)
+  m6 = T[2,ROWS,COLS] broadcast(m5), dimensions={0,1}
+  d2 = T[2,ROWS,COLS] subtract(x, m6)
+  sq = T[2,ROWS,COLS] multiply(d2, d2)
+  s2 = T[2,ROWS] reduce(sq, zero), dimensions={2}, to_apply=add_T
+  s2r = T[2,ROWS,1] reshape(s2)
+  var = T[2,ROWS,1] divide(s2r, nb)
+  eps = T[] constant(1e-05)
+  epsb = T[2,ROWS,1] broadcast(eps), dimensions={}
+  ve = T[2,ROWS,1] add(var, epsb)
+  r = T[2,ROWS,1] rsqrt(ve)
+  r1 = T[2,ROWS,1] broadcast(r), dimensions={0,1,2}
+  r2 = T[2,ROWS] reshape(r1)
+  r3 = T[2,ROWS,COLS] broadcast(r2), dimensions={0,1}
+  y = T[2,ROWS,COLS] multiply(d, r3)
+  gb = T[2,ROWS,COLS] broadcast(g), dimensions={2}
+  yg = T[2,ROWS,COLS] multiply(y, gb)
+  bb = T[2,ROWS,COLS] broadcast(beta), dimensions={2}
+  out = T[2,ROWS,COLS] add(yg, bb)
+  ROOT tuple = (T[2,ROWS,COLS]EXTRA_SHAPES) tuple(out EXTRA)
+}
+)";
+  auto replace = [&](const std::string& from, const std::string& to) {
+    for (size_t at; (at = text.find(from)) != std::string::npos;) text.replace(at, from.size(), to);
+  };
+  replace("EXTRA_SHAPES", extra.empty() ? "" : StrCat(", T[2,", rows, "]"));
+  replace("EXTRA", extra);
+  replace("ROWS", std::to_string(rows));
+  replace("COLS", std::to_string(cols));
+  replace("T[", t + "[");
+  replace("add_T", StrCat("add_", t));
+  return text;
+}
+
+const Instruction* Named(const Module& m, std::string_view name) {
+  for (const auto& inst : m.entry()->instructions()) {
+    if (inst->name() == name) return &*inst;
+  }
+  return nullptr;
+}
+
+std::unique_ptr<RowProgram> Match(const Module& m, std::string_view root,
+                                  std::vector<const Instruction*>* members,
+                                  std::vector<const Instruction*>* inputs) {
+  return MatchRowProgram(
+      *Named(m, root), false, [](const Instruction&) { return true; }, members, inputs);
+}
+
+// Values over [-3, 5) with every 97th a subnormal and every 101st a large
+// one (1e3), f32 or f64.
+Value Filled(PrimitiveType type, std::vector<int64_t> dims, uint64_t seed) {
+  auto lit = Literal::Create(Shape::Array(type, dims));
+  REQUIRE(lit.ok());
+  uint64_t state = seed;
+  const int64_t n = lit->element_count();
+  for (int64_t i = 0; i < n; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    double v = -3.0 + 8.0 * static_cast<double>(state >> 11) / 9007199254740992.0;
+    if (i % 97 == 5) v = (i % 2 ? -1 : 1) * 1e-40;
+    if (i % 101 == 7) v = 1e3;
+    if (type == PrimitiveType::kF32) {
+      lit->typed<float>()[i] = static_cast<float>(v);
+    } else {
+      lit->typed<double>()[i] = v;
+    }
+  }
+  return Value::FromLiteral(*std::move(lit));
+}
+
+// The module's result with fusion on and off, compared bit for bit.
+void CheckSameBits(Module& m, const std::vector<Value>& args, bool flush) {
+  EvalOptions fused_options, unfused_options;
+  fused_options.flush_denormals = unfused_options.flush_denormals = flush;
+  unfused_options.fusion = false;
+  Evaluator fused(m, fused_options);
+  Evaluator unfused(m, unfused_options);
+  for (int run = 0; run < 2; ++run) {  // the second on reused buffers
+    auto a = fused.Run(args);
+    auto b = unfused.Run(args);
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    const Literal la = a->ToLiteral(), lb = b->ToLiteral();
+    REQUIRE(la.elements().size() == lb.elements().size());
+    for (size_t k = 0; k < la.elements().size(); ++k) {
+      const Literal& x = la.elements()[k];
+      const Literal& y = lb.elements()[k];
+      REQUIRE(x.size_bytes() == y.size_bytes());
+      CHECK(std::memcmp(x.data(), y.data(), x.size_bytes()) == 0);
+    }
+  }
+}
+
+TEST_CASE("row program: JAX's layer norm is one program, only where it is whole",
+          "[eval][row_program]") {
+  auto whole = ParseModule(LayerNorm(64, 768, "f32", ""));
+  auto leaky = ParseModule(LayerNorm(64, 768, "f32", ", s2"));  // the variance's sum read outside
+  INFO((whole.ok() ? std::string() : std::string(whole.status().message())));
+  REQUIRE(whole.ok());
+  REQUIRE(leaky.ok());
+  std::vector<const Instruction*> members, inputs;
+  auto p = Match(**whole, "out", &members, &inputs);
+  REQUIRE(p != nullptr);
+  CHECK(p->rows == 128);
+  CHECK(p->cols == 768);
+  // Every instruction from s1 to out but the constants (inputs: x, zero,
+  // n, eps, g, beta).
+  CHECK(members.size() == 27);
+  const absl::flat_hash_set<std::string> names = [&] {
+    absl::flat_hash_set<std::string> s;
+    for (const Instruction* i : inputs) s.insert(std::string(i->name()));
+    return s;
+  }();
+  CHECK(names == absl::flat_hash_set<std::string>{"x", "zero", "n", "eps", "g", "beta"});
+  int reduces = 0;
+  for (const RowProgram::Node& node : p->nodes)
+    reduces += node.kind == RowProgram::Node::Kind::kReduce;
+  CHECK(reduces == 2);
+  // s2 read outside: the program left is the output's side of it, which
+  // holds no reduction of its own (the mean's is read by both sides).
+  auto part = Match(**leaky, "out", &members, &inputs);
+  if (part != nullptr) {
+    for (const Instruction* m : members) CHECK(m->name() != "s2");
+  }
+  // Not from an intermediate whose users lie outside what it reaches.
+  CHECK(Match(**whole, "d2", &members, &inputs) == nullptr);
+  CHECK(Match(**whole, "mean", &members, &inputs) == nullptr);  // a per-row root
+}
+
+TEST_CASE("row program: the layer norm gives the unfused bits", "[eval][row_program]") {
+  for (const char* t : {"f32", "f64"}) {
+    for (bool flush : {false, true}) {
+      INFO(t << (flush ? " flushed" : ""));
+      auto m = ParseModule(LayerNorm(37, 300, t, ""));
+      REQUIRE(m.ok());
+      const PrimitiveType type =
+          std::string(t) == "f32" ? PrimitiveType::kF32 : PrimitiveType::kF64;
+      std::vector<Value> args = {Filled(type, {2, 37, 300}, 1), Filled(type, {300}, 2),
+                                 Filled(type, {300}, 3)};
+      CheckSameBits(**m, args, flush);
+    }
+  }
+}
+
+TEST_CASE("row program: the layer norm's values are the definition's", "[eval][row_program]") {
+  auto m = ParseModule(LayerNorm(8, 1000, "f32", ""));
+  REQUIRE(m.ok());
+  std::vector<Value> args = {Filled(PrimitiveType::kF32, {2, 8, 1000}, 4),
+                             Filled(PrimitiveType::kF32, {1000}, 5),
+                             Filled(PrimitiveType::kF32, {1000}, 6)};
+  Evaluator ev(**m, {});
+  auto result = ev.Run(args);
+  REQUIRE(result.ok());
+  const Literal out = result->ToLiteral();
+  const float* y = out.elements()[0].typed<float>();
+  const float* x = args[0].array().typed<float>();
+  const float* g = args[1].array().typed<float>();
+  const float* b = args[2].array().typed<float>();
+  for (int64_t r = 0; r < 16; ++r) {
+    const float* xr = x + r * 1000;
+    long double mean = 0, var = 0;
+    for (int64_t c = 0; c < 1000; ++c) mean += xr[c];
+    mean /= 1000;
+    for (int64_t c = 0; c < 1000; ++c) var += (xr[c] - mean) * (xr[c] - mean);
+    var /= 1000;
+    const long double scale = 1 / std::sqrt(var + 1e-5L);
+    for (int64_t c = 0; c < 1000; ++c) {
+      const long double want = (xr[c] - mean) * scale * g[c] + b[c];
+      // f32 rounding of a few ops on values of magnitude up to ~30 (the
+      // 1e3 outliers): a few ulp of the operands' size.
+      CHECK(std::fabs(y[r * 1000 + c] - want) <= 1e-5L * (1 + std::fabs(want)) + 1e-4L);
+    }
+  }
+}
+
+// RMS norm with a per-row scale given as an input; a max-scaled exp (a
+// maximum reduction, a row op on an input operand that flushes, a divide
+// by a per-row value computed after it); a clip of x to its row max, which
+// keeps x's subnormals (flushed under --denormals=flush); and an f64 exp
+// whose results are subnormal where a row holds a 1e3 (exp(-720); f64 exp
+// leaves the flush to its caller).
+constexpr char kOtherRows[] = R"(HloModule other_rows
+
+add_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+max_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+max_f64 {
+  a = f64[] parameter(0)
+  b = f64[] parameter(1)
+  ROOT m = f64[] maximum(a, b)
+}
+
+ENTRY main {
+  x = f32[50,257] parameter(0)
+  w = f32[50] parameter(1)
+  zero = f32[] constant(0)
+  sq = f32[50,257] multiply(x, x)
+  ss = f32[50] reduce(sq, zero), dimensions={1}, to_apply=add_f32
+  n = f32[] constant(257)
+  nb = f32[50] broadcast(n), dimensions={}
+  ms = f32[50] divide(ss, nb)
+  eps = f32[] constant(1e-06)
+  epsb = f32[50] broadcast(eps), dimensions={}
+  mse = f32[50] add(ms, epsb)
+  r = f32[50] rsqrt(mse)
+  rw = f32[50] multiply(r, w)
+  rb = f32[50,257] broadcast(rw), dimensions={0}
+  rms = f32[50,257] multiply(x, rb)
+  ninf = f32[] constant(-inf)
+  e = f32[50,257] exponential(x)
+  mx = f32[50] reduce(e, ninf), dimensions={1}, to_apply=max_f32
+  mxb = f32[50,257] broadcast(mx), dimensions={0}
+  top = f32[50,257] maximum(x, mxb)
+  scaled = f32[50,257] divide(e, top)
+  mx2 = f32[50] reduce(x, ninf), dimensions={1}, to_apply=max_f32
+  mx2b = f32[50,257] broadcast(mx2), dimensions={0}
+  clip = f32[50,257] minimum(x, mx2b)
+  xd = f64[20,64] parameter(2)
+  dninf = f64[] constant(-inf)
+  mxd = f64[20] reduce(xd, dninf), dimensions={1}, to_apply=max_f64
+  mxdb = f64[20,64] broadcast(mxd), dimensions={0}
+  sh = f64[20,64] subtract(xd, mxdb)
+  k = f64[] constant(0.72)
+  kb = f64[20,64] broadcast(k), dimensions={}
+  shk = f64[20,64] multiply(sh, kb)
+  ed = f64[20,64] exponential(shk)
+  ROOT t = (f32[50,257], f32[50,257], f32[50,257], f64[20,64]) tuple(rms, scaled, clip, ed)
+}
+)";
+
+TEST_CASE("row program: RMS norm and a max-scaled exp give the unfused bits",
+          "[eval][row_program]") {
+  auto m = ParseModule(kOtherRows);
+  INFO((m.ok() ? std::string() : std::string(m.status().message())));
+  REQUIRE(m.ok());
+  std::vector<const Instruction*> members, inputs;
+  auto rms = Match(**m, "rms", &members, &inputs);
+  REQUIRE(rms != nullptr);
+  CHECK(rms->rows == 50);
+  CHECK(std::find_if(inputs.begin(), inputs.end(),
+                     [](const Instruction* i) { return i->name() == "w"; }) != inputs.end());
+  for (const char* root : {"scaled", "clip", "ed"}) {
+    INFO(root);
+    CHECK(Match(**m, root, &members, &inputs) != nullptr);
+  }
+  for (bool flush : {false, true}) {
+    INFO((flush ? "flushed" : "kept"));
+    std::vector<Value> args = {Filled(PrimitiveType::kF32, {50, 257}, 7),
+                               Filled(PrimitiveType::kF32, {50}, 8),
+                               Filled(PrimitiveType::kF64, {20, 64}, 9)};
+    CheckSameBits(**m, args, flush);
+  }
+}
+
+}  // namespace
+}  // namespace hlo
