@@ -108,10 +108,23 @@ bool ExpOfDifference(const float* x, float s, float* o, int64_t n) {
 }
 bool ExpOfDifference(const double*, double, double*, int64_t) { return false; }
 
-// shift: the max's init (own_max) or the row values to subtract.
+// The row max's floor as the unfused maximum computes it: both operands
+// flushed under --denormals=flush (the reduce's result already is), and
+// its result.
 template <typename T>
-void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T* out, int64_t r0,
-                 int64_t r1) {
+T Floored(const RowSoftmax& op, T max, T floor) {
+  if (op.flush) FlushDenormalsInPlace(op.type, &floor, 1);
+  T r = op.floor == RowSoftmax::Floor::kLeft ? elementwise::MaxOf(floor, max)
+                                             : elementwise::MaxOf(max, floor);
+  if (op.flush) FlushDenormalsInPlace(op.type, &r, 1);
+  return r;
+}
+
+// shift: the max's init (own_max) or the row values to subtract; floor:
+// the floor's scalar (op.floor).
+template <typename T>
+void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, const T* floor, T sum_init,
+                 T* out, int64_t r0, int64_t r1) {
   const int64_t cols = op.cols;
   std::vector<T> scratch(static_cast<size_t>(std::min(kChunk, cols)));
   RowStream<Opcode::kAdd, T> sum;
@@ -122,6 +135,7 @@ void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T
     T max = op.own_max ? Apply<Opcode::kMaximum>(shift[0], FoldRow<Opcode::kMaximum>(xr, cols))
                        : shift[r];
     if (op.flush && op.own_max) FlushDenormalsInPlace(op.type, &max, 1);  // the reduce's
+    if (op.floor != RowSoftmax::Floor::kNone) max = Floored(op, max, *floor);
     sum.Reset();
     for (int64_t c = 0; c < cols; c += kChunk) {
       const int64_t n = std::min(kChunk, cols - c);
@@ -139,17 +153,20 @@ void SoftmaxRows(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T
 }
 
 template <typename T>
-void RunTyped(const RowSoftmax& op, const T* x, const T* shift, T sum_init, T* out) {
+void RunTyped(const RowSoftmax& op, const T* x, const T* shift, const T* floor, T sum_init,
+              T* out) {
   ParallelRows(
       op.rows, std::max<int64_t>(1, kMinPartElements / op.cols),
-      [&](int64_t r0, int64_t r1) { SoftmaxRows<T>(op, x, shift, sum_init, out, r0, r1); });
+      [&](int64_t r0, int64_t r1) { SoftmaxRows<T>(op, x, shift, floor, sum_init, out, r0, r1); });
 }
 
 }  // namespace
 
 // diamond ::= out = divide(e, row(sum)), sum = reduce(e, init) add,
 //             e = exp(subtract(x, row(shift)))
-// shift   ::= reduce(x, init) maximum | any array of one value per row
+// shift   ::= max | maximum(max, broadcast(scalar)) | maximum(broadcast(scalar), max)
+//             | any array of one value per row
+// max     ::= reduce(x, init) maximum
 // row(v)  ::= RowValueOf's chain from v to the broadcast
 std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& divide, bool flush_denormals,
                                           std::vector<const Instruction*>* members,
@@ -188,13 +205,39 @@ std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& divide, bool flush_
       shift->shape().element_type() != op.type || shift->shape().ElementCount() != op.rows) {
     return std::nullopt;
   }
-  op.own_max = IsMinorReduce(*shift, shape, Opcode::kMaximum) && shift->operand(0) == &x &&
-               OnlyUsers(*shift, {shift_links.back()});
+  auto is_max_of_x = [&](const Instruction& r, const Instruction& user) {
+    return IsMinorReduce(r, shape, Opcode::kMaximum) && r.operand(0) == &x && OnlyUsers(r, {&user});
+  };
+  op.own_max = is_max_of_x(*shift, *shift_links.back());
+  const Instruction* floor_broadcast = nullptr;
+  if (!op.own_max && shift->opcode() == Opcode::kMaximum && shift->operand_count() == 2 &&
+      OnlyUsers(*shift, {shift_links.back()})) {
+    for (int side : {0, 1}) {
+      const Instruction& b = *shift->operand(side);
+      const Instruction& r = *shift->operand(1 - side);
+      if (b.opcode() == Opcode::kBroadcast && b.operand_count() == 1 &&
+          b.operand(0)->shape().IsArray() && b.operand(0)->shape().rank() == 0 &&
+          is_max_of_x(r, *shift)) {
+        op.own_max = true;
+        op.floor = side == 0 ? RowSoftmax::Floor::kLeft : RowSoftmax::Floor::kRight;
+        floor_broadcast = &b;
+        break;
+      }
+    }
+  }
+  const Instruction* max = floor_broadcast == nullptr
+                               ? shift
+                               : shift->operand(op.floor == RowSoftmax::Floor::kLeft ? 1 : 0);
   *members = {&shifted, &e, sum, &divide};
   members->insert(members->end(), sum_links.begin(), sum_links.end());
   members->insert(members->end(), shift_links.begin(), shift_links.end());
-  if (op.own_max) members->push_back(shift);
-  *inputs = {&x, op.own_max ? shift->operand(1) : shift, sum->operand(1)};
+  if (op.own_max) members->push_back(max);
+  if (floor_broadcast != nullptr) {
+    members->push_back(shift);
+    members->push_back(floor_broadcast);
+  }
+  *inputs = {&x, op.own_max ? max->operand(1) : shift, sum->operand(1)};
+  if (floor_broadcast != nullptr) inputs->push_back(floor_broadcast->operand(0));
   return op;
 }
 
@@ -209,17 +252,21 @@ absl::StatusOr<Value> RunRowSoftmax(const RowSoftmax& op, const Shape& shape,
   const Value& x = *inputs[0];
   if (x.array().element_count() != op.rows * op.cols ||
       inputs[1]->array().element_count() != (op.own_max ? 1 : op.rows) ||
-      inputs[2]->array().element_count() != 1) {
+      inputs[2]->array().element_count() != 1 ||
+      inputs.size() != (op.floor == RowSoftmax::Floor::kNone ? 3u : 4u) ||
+      (op.floor != RowSoftmax::Floor::kNone && inputs[3]->array().element_count() != 1)) {
     return absl::InvalidArgumentError("a fused input has the wrong shape");
   }
   absl::StatusOr<Value> result = TakeOrNewArray(x, reusable[0], shape);
   if (!result.ok()) return result.status();
   Literal& out = result->mutable_array();
   if (op.type == PrimitiveType::kF32) {
-    RunTyped<float>(op, x.array().typed<float>(), inputs[1]->array().typed<float>(),
+    const float* floor = inputs.size() > 3 ? inputs[3]->array().typed<float>() : nullptr;
+    RunTyped<float>(op, x.array().typed<float>(), inputs[1]->array().typed<float>(), floor,
                     inputs[2]->array().typed<float>()[0], out.typed<float>());
   } else {
-    RunTyped<double>(op, x.array().typed<double>(), inputs[1]->array().typed<double>(),
+    const double* floor = inputs.size() > 3 ? inputs[3]->array().typed<double>() : nullptr;
+    RunTyped<double>(op, x.array().typed<double>(), inputs[1]->array().typed<double>(), floor,
                      inputs[2]->array().typed<double>()[0], out.typed<double>());
   }
   return result;

@@ -31,8 +31,12 @@ struct RowSoftmax {
   PrimitiveType type = PrimitiveType::kF32;  // f32 or f64
   int64_t rows = 0, cols = 0;                // the array viewed as [rows, cols]
   // The subtracted row values are x's row max, computed here; otherwise
-  // they are an input (JAX's maximum(reduce_max(x), -inf), computed apart).
+  // they are an input (any per-row values, computed apart).
   bool own_max = true;
+  // With own_max: the row max then goes through a maximum with a scalar's
+  // broadcast, on this side (JAX's maximum(reduce_max(x), -inf)).
+  enum class Floor : uint8_t { kNone, kLeft, kRight };
+  Floor floor = Floor::kNone;
   // --denormals=flush: exp's results and the reductions' flushed as the
   // unfused kernels flush them.
   bool flush = false;
@@ -40,7 +44,8 @@ struct RowSoftmax {
 
 // The diamond rooted at `divide`, when it has that form and no member but
 // the root is read outside it: `members` get its instructions (post order
-// not implied) and `inputs` {x, max's init or the row values, sum's init};
+// not implied) and `inputs` {x, max's init or the row values, sum's init}
+// and, with a floor, that scalar;
 // `flush_denormals`: the run flushes as --denormals=flush does.
 std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& divide, bool flush_denormals,
                                           std::vector<const Instruction*>* members,

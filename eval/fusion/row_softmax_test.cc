@@ -238,11 +238,14 @@ TEST_CASE("row softmax: JAX's form, through its reshapes, gives the unfused bits
   std::vector<const Instruction*> members, inputs;
   auto op = MatchRowSoftmax(*Named(**fused, "div"), false, &members, &inputs);
   REQUIRE(op.has_value());
-  CHECK_FALSE(op->own_max);
+  // The max and its floor computed in the group.
+  CHECK(op->own_max);
+  CHECK(op->floor == RowSoftmax::Floor::kRight);
   CHECK(op->rows == 6);
-  CHECK(members.size() == 12);  // sub, e, sum, div, s4 ... s1, k4 ... k1
-  REQUIRE(inputs.size() == 3);
-  CHECK(inputs[1]->name() == "max");
+  CHECK(members.size() == 15);  // sub, e, sum, div, s4 ... s1, k4 ... k1, rmax, max, ninf_b
+  REQUIRE(inputs.size() == 4);
+  CHECK(inputs[1]->name() == "ninf");
+  CHECK(inputs[3]->name() == "ninf");
   CHECK_FALSE(MatchRowSoftmax(*Named(**leaky, "div"), false, &members, &inputs));
   auto x = Literal::Create(Shape::Array(PrimitiveType::kF32, {2, 3, 5000}));
   REQUIRE(x.ok());
@@ -262,6 +265,61 @@ TEST_CASE("row softmax: JAX's form, through its reshapes, gives the unfused bits
   const Literal& db = lb.elements()[0];
   REQUIRE(da.size_bytes() == db.size_bytes());
   CHECK(std::memcmp(da.data(), db.data(), da.size_bytes()) == 0);
+}
+
+// The floor on the left and above every row's max (20 > x's 15): the
+// shift is the floor itself; the bits still the unfused ones, under
+// --denormals=flush too.
+TEST_CASE("row softmax: a binding floor on either side gives the unfused bits", "[eval][softmax]") {
+  std::string text = JaxSoftmax("", "");
+  const std::string from = "  max = f32[2,3] maximum(rmax, ninf_b)\n";
+  REQUIRE(text.find(from) != std::string::npos);
+  text.replace(text.find(from), from.size(),
+               "  fl = f32[] constant(20)\n  fl_b = f32[2,3] broadcast(fl), dimensions={}\n"
+               "  max = f32[2,3] maximum(fl_b, rmax)\n");
+  std::string leaky_text = text;
+  const std::string root = ") tuple(div";
+  leaky_text.replace(leaky_text.find("ROOT t = (f32[2,3,5000]"), 23,
+                     "ROOT t = (f32[2,3,5000], f32[2,3,1]");
+  leaky_text.replace(leaky_text.find(root), root.size(), ") tuple(div, s1");
+  auto fused = ParseModule(text);
+  auto leaky = ParseModule(leaky_text);
+  INFO((fused.ok() ? std::string() : std::string(fused.status().message())));
+  REQUIRE(fused.ok());
+  REQUIRE(leaky.ok());
+  std::vector<const Instruction*> members, inputs;
+  auto op = MatchRowSoftmax(*Named(**fused, "div"), false, &members, &inputs);
+  REQUIRE(op.has_value());
+  CHECK(op->floor == RowSoftmax::Floor::kLeft);
+  REQUIRE(inputs.size() == 4);
+  CHECK(inputs[3]->name() == "fl");
+  auto x = Literal::Create(Shape::Array(PrimitiveType::kF32, {2, 3, 5000}));
+  REQUIRE(x.ok());
+  for (int64_t i = 0; i < 30000; ++i) {
+    x->typed<float>()[i] = static_cast<float>((i * 7919 % 2003) * 0.0625 - 110.0);
+  }
+  std::vector<Value> args;
+  args.push_back(Value::FromLiteral(*std::move(x)));
+  for (bool flush : {false, true}) {
+    EvalOptions options;
+    options.flush_denormals = flush;
+    Evaluator fused_ev(**fused, options);
+    Evaluator leaky_ev(**leaky, options);
+    auto a = fused_ev.Run(args);
+    auto b = leaky_ev.Run(args);
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    const Literal la = a->ToLiteral(), lb = b->ToLiteral();
+    const Literal& da = la.elements()[0];
+    const Literal& db = lb.elements()[0];
+    REQUIRE(da.size_bytes() == db.size_bytes());
+    CHECK(std::memcmp(da.data(), db.data(), da.size_bytes()) == 0);
+    // exp(x - 20) / sum: the values are softmax's whatever the shift.
+    const float* out = da.typed<float>();
+    long double total = 0;
+    for (int64_t c = 0; c < 5000; ++c) total += out[c];
+    CHECK(std::fabs(total - 1) < 1e-4L);
+  }
 }
 
 }  // namespace
