@@ -113,28 +113,52 @@ void SortByPosition(const Positions& position, std::vector<const Instruction*>& 
   });
 }
 
-// Row softmaxes (MatchRowSoftmax) whose instructions no group holds yet,
-// each a group; their members taken.
-void AddSoftmaxGroups(absl::Span<const Instruction* const> order, const Positions& position,
-                      bool flush_denormals, InstructionSet& taken,
-                      std::vector<std::unique_ptr<FusedGroup>>& groups) {
+// Groups of a pattern kernel whose instructions no group holds yet, their
+// members taken: `match(root, members, inputs, group)` says whether root
+// heads one, filling the group's kernel.
+template <typename Match>
+void AddPatternGroups(absl::Span<const Instruction* const> order, const Positions& position,
+                      InstructionSet& taken, std::vector<std::unique_ptr<FusedGroup>>& groups,
+                      const Match& match) {
   for (const Instruction* root : order) {
     std::vector<const Instruction*> members, inputs;
-    std::optional<RowSoftmax> softmax = MatchRowSoftmax(*root, flush_denormals, &members, &inputs);
-    if (!softmax || std::any_of(members.begin(), members.end(), [&](const Instruction* m) {
-          return taken.contains(m) || !position.contains(m);
+    auto fused = std::make_unique<FusedGroup>();
+    if (taken.contains(root) || !match(*root, &members, &inputs, *fused) ||
+        std::any_of(members.begin(), members.end(), [&](const Instruction* m) {
+          return (taken.contains(m) && !IsDuplicableMember(*m)) || !position.contains(m);
         })) {
       continue;
     }
-    auto fused = std::make_unique<FusedGroup>();
     fused->root = root;
     fused->members = std::move(members);
     SortByPosition(position, fused->members);
     fused->inputs = std::move(inputs);
-    fused->softmax = softmax;
-    for (const Instruction* m : fused->members) taken.insert(m);
+    for (const Instruction* m : fused->members) {
+      if (!IsDuplicableMember(*m)) taken.insert(m);
+    }
     groups.push_back(std::move(fused));
   }
+}
+
+// Row softmaxes (MatchRowSoftmax) and GELUs' tanh form (MatchGeluTanh).
+void AddSoftmaxGroups(absl::Span<const Instruction* const> order, const Positions& position,
+                      bool flush_denormals, InstructionSet& taken,
+                      std::vector<std::unique_ptr<FusedGroup>>& groups) {
+  AddPatternGroups(order, position, taken, groups,
+                   [&](const Instruction& root, std::vector<const Instruction*>* members,
+                       std::vector<const Instruction*>* inputs, FusedGroup& group) {
+                     group.softmax = MatchRowSoftmax(root, flush_denormals, members, inputs);
+                     return group.softmax.has_value();
+                   });
+}
+void AddGeluGroups(absl::Span<const Instruction* const> order, const Positions& position,
+                   InstructionSet& taken, std::vector<std::unique_ptr<FusedGroup>>& groups) {
+  AddPatternGroups(order, position, taken, groups,
+                   [&](const Instruction& root, std::vector<const Instruction*>* members,
+                       std::vector<const Instruction*>* inputs, FusedGroup& group) {
+                     group.gelu = MatchGeluTanh(root, members, inputs);
+                     return group.gelu.has_value();
+                   });
 }
 
 // Row programs (MatchRowProgram) over instructions no group holds yet, the
@@ -260,6 +284,7 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
   std::vector<std::unique_ptr<FusedGroup>> groups;
   AddSoftmaxGroups(order, position, flush_denormals, taken, groups);
   AddRowProgramGroups(order, position, flush_denormals, taken, groups);
+  AddGeluGroups(order, position, taken, groups);
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const Instruction& root = **it;
     if (taken.contains(&root) || !IsFusibleStep(root, min_elements)) continue;
@@ -298,6 +323,7 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
                                     absl::InlinedVector<Value, 4>* outputs) {
   if (group.row_op) return RunRowBroadcastOp(*group.row_op, group.root->shape(), inputs, reusable);
   if (group.softmax) return RunRowSoftmax(*group.softmax, group.root->shape(), inputs, reusable);
+  if (group.gelu) return RunGeluTanh(*group.gelu, group.root->shape(), inputs, reusable);
   if (group.row_program) {
     return RunRowProgram(*group.row_program, group.root->shape(), inputs, reusable);
   }

@@ -13,6 +13,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "eval/fusion/gelu_tanh.h"
 #include "eval/fusion/group_reduce.h"
 #include "eval/fusion/row_broadcast_op.h"
 #include "eval/fusion/row_program.h"
@@ -45,6 +46,9 @@ struct FusedGroup {
   // A normalization over the minor dimension (layer norm: reductions and
   // the arithmetic around them) runs as this, a few rows at a time.
   std::shared_ptr<const RowProgram> row_program;
+  // GELU's tanh form (members: its ops and scalars' broadcasts, and h's
+  // bias add) runs as this.
+  std::optional<GeluTanh> gelu;
   // XLA's loop fusions (eval/fusion/loop_fusion.h): groups run before the
   // program on the fusion's operands, precomputed[k] on operands
   // precomputed_args[k]; the program reads their values (its parameters
@@ -58,7 +62,7 @@ struct FusedGroup {
 
 // The groups of a computation given its post order: softmax diamonds
 // (eval/fusion/row_softmax.h) first, then row programs (eval/fusion/
-// row_program.h); then every group has at least two
+// row_program.h) and GELUs (eval/fusion/gelu_tanh.h); then every group has at least two
 // elementwise steps, or is one op reading a broadcast per row
 // (RowBroadcastOp, so that the broadcast is never materialised), and arrays
 // of at least `min_elements` elements; each instruction is in at most one
