@@ -170,15 +170,20 @@ void AddRowProgramGroups(absl::Span<const Instruction* const> order, const Posit
   auto joinable = [&](const Instruction& inst) {
     return position.contains(&inst) && !taken.contains(&inst);
   };
+  auto at = [&](const Instruction& inst) {
+    auto it = position.find(&inst);
+    return it == position.end() ? int64_t{-1} : it->second;
+  };
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const Instruction* root = *it;
     if (taken.contains(root)) continue;
-    std::vector<const Instruction*> members, inputs;
+    std::vector<const Instruction*> members, inputs, outputs;
     std::unique_ptr<RowProgram> program =
-        MatchRowProgram(*root, flush_denormals, joinable, &members, &inputs);
+        MatchRowProgram(*root, flush_denormals, joinable, at, &members, &inputs, &outputs);
     if (program == nullptr) continue;
     auto fused = std::make_unique<FusedGroup>();
     fused->root = root;
+    fused->outputs = std::move(outputs);
     fused->members = std::move(members);
     SortByPosition(position, fused->members);
     fused->inputs = std::move(inputs);
@@ -325,7 +330,16 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
   if (group.softmax) return RunRowSoftmax(*group.softmax, group.root->shape(), inputs, reusable);
   if (group.gelu) return RunGeluTanh(*group.gelu, group.root->shape(), inputs, reusable);
   if (group.row_program) {
-    return RunRowProgram(*group.row_program, group.root->shape(), inputs, reusable);
+    absl::InlinedVector<const Shape*, 4> shapes;
+    for (const Instruction* o : group.outputs) shapes.push_back(&o->shape());
+    absl::InlinedVector<Value, 4> others;
+    absl::StatusOr<Value> r =
+        RunRowProgram(*group.row_program, group.root->shape(), inputs, reusable, shapes,
+                      outputs != nullptr ? outputs : &others);
+    if (r.ok() && outputs == nullptr && !others.empty()) {
+      return absl::InternalError("a row program's outputs have no place");
+    }
+    return r;
   }
   BatchProgram& program = *group.program;
   const Shape& shape = group.root->shape();

@@ -89,6 +89,7 @@ class Matcher {
 
   std::unique_ptr<RowProgram> Build(const Instruction& root,
                                     const absl::flat_hash_set<const Instruction*>& region,
+                                    absl::Span<const Instruction* const> outputs,
                                     std::vector<const Instruction*>* inputs) {
     region_ = &region;
     inputs_ = inputs;
@@ -102,6 +103,16 @@ class Matcher {
     if (last.per_row || (last.kind != Kind::kBinary && last.kind != Kind::kUnary)) return nullptr;
     const bool reduces = std::any_of(program_->nodes.begin(), program_->nodes.end(),
                                      [](const Node& n) { return n.kind == Kind::kReduce; });
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      auto it = node_of_.find(outputs[k]);
+      if (it == node_of_.end()) return nullptr;
+      Node& node = program_->nodes[it->second];
+      if (node.per_row || node.output >= 0 || it->second == top ||
+          (node.kind != Kind::kBinary && node.kind != Kind::kUnary)) {
+        return nullptr;
+      }
+      node.output = static_cast<int32_t>(k);
+    }
     return reduces ? std::move(program_) : nullptr;
   }
 
@@ -266,8 +277,8 @@ HLO_VECTOR_CLONES void ArithmeticWithScalar(Opcode op, bool scalar_left, const T
 template <typename T>
 class RowRunner {
  public:
-  RowRunner(const RowProgram& p, absl::Span<const T* const> in, T* out)
-      : p_(p), in_(in), out_(out), cols_(p.cols) {
+  RowRunner(const RowProgram& p, absl::Span<const T* const> in, T* out, absl::Span<T* const> others)
+      : p_(p), in_(in), out_(out), others_(others), cols_(p.cols) {
     const size_t n = p.nodes.size();
     ptr_.resize(n);
     spread_.assign(n, true);
@@ -277,7 +288,7 @@ class RowRunner {
       const Node& node = p.nodes[i];
       const bool in_place = node.kind == Kind::kRowsInput || node.kind == Kind::kRowValues ||
                             node.kind == Kind::kColumn || node.kind == Kind::kRowBroadcast;
-      if (in_place || i + 1 == n) continue;
+      if (in_place || i + 1 == n || node.output >= 0) continue;
       offset_[i] = size;
       size += node.per_row ? 1 : cols_;
     }
@@ -310,7 +321,10 @@ class RowRunner {
     const size_t n = p_.nodes.size();
     for (size_t i = 0; i < n; ++i) {
       const Node& node = p_.nodes[i];
-      T* buf = i + 1 == n ? out_ + r * cols_ : offset_[i] >= 0 ? scratch_ + offset_[i] : nullptr;
+      T* buf = i + 1 == n         ? out_ + r * cols_
+               : node.output >= 0 ? others_[node.output] + r * cols_
+               : offset_[i] >= 0  ? scratch_ + offset_[i]
+                                  : nullptr;
       const int64_t count = node.per_row ? 1 : cols_;
       switch (node.kind) {
         case Kind::kRowsInput:
@@ -400,6 +414,7 @@ class RowRunner {
   const RowProgram& p_;
   absl::Span<const T* const> in_;
   T* out_;
+  absl::Span<T* const> others_;  // the other outputs
   int64_t cols_;
   std::vector<const T*> ptr_;
   std::vector<bool> spread_;  // false: ptr_ holds the row's one value
@@ -409,12 +424,15 @@ class RowRunner {
 };
 
 template <typename T>
-void RunTyped(const RowProgram& p, absl::Span<const Value* const> inputs, T* out) {
+void RunTyped(const RowProgram& p, absl::Span<const Value* const> inputs, T* out,
+              absl::InlinedVector<Value, 4>& others) {
   std::vector<const T*> in(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) in[i] = inputs[i]->array().typed<T>();
+  absl::InlinedVector<T*, 4> other;
+  for (Value& v : others) other.push_back(v.mutable_array().typed<T>());
   const int64_t min_rows = std::max<int64_t>(1, kMinPartElements / p.cols);
   ParallelRows(p.rows, min_rows, [&](int64_t r0, int64_t r1) {
-    RowRunner<T> runner(p, in, out);
+    RowRunner<T> runner(p, in, out, other);
     runner.Run(r0, r1);
   });
 }
@@ -425,10 +443,12 @@ void RunTyped(const RowProgram& p, absl::Span<const Value* const> inputs, T* out
 //             users are in it: rows ops, per-row ops, minor reductions,
 //             broadcasts of per-row values, columns and scalars, and the
 //             reshapes between per-row shapes
-std::unique_ptr<RowProgram> MatchRowProgram(const Instruction& root, bool flush_denormals,
-                                            const std::function<bool(const Instruction&)>& joinable,
-                                            std::vector<const Instruction*>* members,
-                                            std::vector<const Instruction*>* inputs) {
+std::unique_ptr<RowProgram> MatchRowProgram(
+    const Instruction& root, bool flush_denormals,
+    const std::function<bool(const Instruction&)>& joinable,
+    const std::function<int64_t(const Instruction&)>& position,
+    std::vector<const Instruction*>* members, std::vector<const Instruction*>* inputs,
+    std::vector<const Instruction*>* outputs) {
   const Shape& shape = root.shape();
   if (!shape.IsArray() || shape.rank() < 1 ||
       (shape.element_type() != PrimitiveType::kF32 &&
@@ -441,8 +461,10 @@ std::unique_ptr<RowProgram> MatchRowProgram(const Instruction& root, bool flush_
   Matcher matcher(shape, flush_denormals);
   const Role root_role = matcher.RoleOf(root);
   if (root_role != Role::kBinary && root_role != Role::kUnary) return nullptr;
+  const int64_t root_at = position(root);
   absl::flat_hash_set<const Instruction*> region = {&root};
   std::vector<const Instruction*> order = {&root};
+  outputs->clear();
   for (bool grew = true; grew;) {
     grew = false;
     for (size_t i = 0; i < order.size(); ++i) {
@@ -450,21 +472,34 @@ std::unique_ptr<RowProgram> MatchRowProgram(const Instruction& root, bool flush_
       if (!Matcher::ReadsNodes(matcher.RoleOf(*m))) continue;
       for (const Instruction* p : m->operands()) {
         if (region.contains(p) || p->is_root() || !p->control_predecessors().empty() ||
-            !joinable(*p) || matcher.RoleOf(*p) == Role::kNone) {
+            !joinable(*p)) {
           continue;
         }
-        const bool users_in = std::all_of(p->users().begin(), p->users().end(),
-                                          [&](const Instruction* u) { return region.contains(u); });
-        const bool duplicable = matcher.RoleOf(*p) == Role::kSplat;
-        if (!users_in && !duplicable) continue;
+        const Role role = matcher.RoleOf(*p);
+        if (role == Role::kNone) continue;
+        bool users_in = true, read_after = true;
+        for (const Instruction* u : p->users()) {
+          if (region.contains(u)) continue;
+          users_in = false;
+          read_after = read_after && position(*u) > root_at;
+        }
+        // An output: a rows op the program computes anyway, read later.
+        const bool output =
+            !users_in && read_after && (role == Role::kBinary || role == Role::kUnary) &&
+            matcher.IsRows(p->shape()) && static_cast<int>(outputs->size()) < kMaxRowOutputs;
+        if (!users_in && role != Role::kSplat && !output) continue;
+        if (output) outputs->push_back(p);
         region.insert(p);
         order.push_back(p);
         grew = true;
       }
     }
   }
+  std::sort(outputs->begin(), outputs->end(), [&](const Instruction* a, const Instruction* b) {
+    return position(*a) < position(*b);
+  });
   inputs->clear();
-  std::unique_ptr<RowProgram> program = matcher.Build(root, region, inputs);
+  std::unique_ptr<RowProgram> program = matcher.Build(root, region, *outputs, inputs);
   if (program == nullptr) return nullptr;
   // A splat read outside too is still computed there (each group its own).
   *members = std::move(order);
@@ -473,7 +508,9 @@ std::unique_ptr<RowProgram> MatchRowProgram(const Instruction& root, bool flush_
 
 absl::StatusOr<Value> RunRowProgram(const RowProgram& program, const Shape& shape,
                                     absl::Span<const Value* const> inputs,
-                                    const std::vector<bool>& reusable) {
+                                    const std::vector<bool>& reusable,
+                                    absl::Span<const Shape* const> output_shapes,
+                                    absl::InlinedVector<Value, 4>* outputs) {
   int64_t reuse = -1;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Value* v = inputs[i];
@@ -498,10 +535,19 @@ absl::StatusOr<Value> RunRowProgram(const RowProgram& program, const Shape& shap
   absl::StatusOr<Value> result =
       reuse >= 0 ? TakeOrNewArray(*inputs[reuse], true, shape) : NewArrayUninitialized(shape);
   if (!result.ok()) return result.status();
+  outputs->clear();
+  for (const Shape* s : output_shapes) {
+    if (!s->IsArray() || s->element_type() != program.type || s->dims() != shape.dims()) {
+      return absl::InternalError("a row program's output has the wrong shape");
+    }
+    absl::StatusOr<Value> fresh = NewArrayUninitialized(*s);
+    if (!fresh.ok()) return fresh.status();
+    outputs->push_back(*std::move(fresh));
+  }
   if (program.type == PrimitiveType::kF32) {
-    RunTyped<float>(program, inputs, result->mutable_array().typed<float>());
+    RunTyped<float>(program, inputs, result->mutable_array().typed<float>(), *outputs);
   } else {
-    RunTyped<double>(program, inputs, result->mutable_array().typed<double>());
+    RunTyped<double>(program, inputs, result->mutable_array().typed<double>(), *outputs);
   }
   return result;
 }

@@ -26,6 +26,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "eval/value.h"
@@ -52,6 +53,7 @@ struct RowProgram {
     int32_t a = -1, b = -1;  // operand nodes
     int32_t input = -1;      // input index (inputs, column, splat, reduce's init)
     bool flush = false;      // --denormals=flush: flush this node's results
+    int32_t output = -1;     // a row node read after the root: its output index
   };
   PrimitiveType type = PrimitiveType::kF32;  // f32 or f64
   int64_t rows = 0, cols = 0;
@@ -61,22 +63,33 @@ struct RowProgram {
 // The row program rooted at `root` (an elementwise f32/f64 op over at
 // least two rows of at least 8 columns): grown from it through operands
 // whose every user is already in it (broadcasts of scalars may have
-// others: each group computes its own), holding at least one
-// minor-dimension reduction. `joinable(inst)` says whether an instruction
-// may join (not in another group, of this computation). `members` get
-// its instructions (post order not implied), `inputs` the values it
-// reads; null where there is no such program.
-std::unique_ptr<RowProgram> MatchRowProgram(const Instruction& root, bool flush_denormals,
-                                            const std::function<bool(const Instruction&)>& joinable,
-                                            std::vector<const Instruction*>* members,
-                                            std::vector<const Instruction*>* inputs);
+// others: each group computes its own), or, for at most kMaxRowOutputs
+// rows ops, whose other users all come after the root (the residual
+// stream a layer norm reads, which the next layer adds to: written as an
+// output too); holding at least one minor-dimension reduction.
+// `position(inst)` is the instruction's place in the computation's order,
+// `joinable(inst)` whether it may join (not in another group). `members`
+// get its instructions (post order not implied), `inputs` the values it
+// reads, `outputs` the members read after the root (in the computation's
+// order, as the nodes' output indices count them); null where there is
+// no such program.
+inline constexpr int kMaxRowOutputs = 2;
+std::unique_ptr<RowProgram> MatchRowProgram(
+    const Instruction& root, bool flush_denormals,
+    const std::function<bool(const Instruction&)>& joinable,
+    const std::function<int64_t(const Instruction&)>& position,
+    std::vector<const Instruction*>* members, std::vector<const Instruction*>* inputs,
+    std::vector<const Instruction*>* outputs);
 
-// Runs it on its inputs' values (inputs[i] for the match's inputs[i]).
-// A rows input that only this group reads (`reusable`) may become the
-// result (each block of rows is read before it is written).
+// Runs it on its inputs' values (inputs[i] for the match's inputs[i]);
+// `outputs` receives the other outputs' values, fresh arrays of
+// `output_shapes`. A rows input that only this group reads (`reusable`)
+// may become the result (each row is read before it is written).
 absl::StatusOr<Value> RunRowProgram(const RowProgram& program, const Shape& shape,
                                     absl::Span<const Value* const> inputs,
-                                    const std::vector<bool>& reusable);
+                                    const std::vector<bool>& reusable,
+                                    absl::Span<const Shape* const> output_shapes,
+                                    absl::InlinedVector<Value, 4>* outputs);
 
 }  // namespace hlo
 

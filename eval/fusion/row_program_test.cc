@@ -90,11 +90,29 @@ const Instruction* Named(const Module& m, std::string_view name) {
   return nullptr;
 }
 
+// The program at `root`, positions the entry's order (its instructions
+// are listed in post order); `outputs` its other outputs' names.
 std::unique_ptr<RowProgram> Match(const Module& m, std::string_view root,
                                   std::vector<const Instruction*>* members,
-                                  std::vector<const Instruction*>* inputs) {
-  return MatchRowProgram(
-      *Named(m, root), false, [](const Instruction&) { return true; }, members, inputs);
+                                  std::vector<const Instruction*>* inputs,
+                                  std::vector<std::string>* outputs = nullptr) {
+  auto position = [&m](const Instruction& inst) {
+    int64_t at = 0;
+    for (const auto& i : m.entry()->instructions()) {
+      if (&*i == &inst) return at;
+      ++at;
+    }
+    return int64_t{-1};
+  };
+  std::vector<const Instruction*> others;
+  auto p = MatchRowProgram(
+      *Named(m, root), false, [](const Instruction&) { return true; }, position, members, inputs,
+      &others);
+  if (outputs != nullptr) {
+    outputs->clear();
+    for (const Instruction* o : others) outputs->push_back(std::string(o->name()));
+  }
+  return p;
 }
 
 // Values over [-3, 5) with every 97th a subnormal and every 101st a large
@@ -306,6 +324,79 @@ TEST_CASE("row program: RMS norm and a max-scaled exp give the unfused bits",
                                Filled(PrimitiveType::kF32, {50}, 8),
                                Filled(PrimitiveType::kF64, {20, 64}, 9)};
     CheckSameBits(**m, args, flush);
+  }
+}
+
+// A residual stream into a layer norm, as GPT-2's blocks have it: x =
+// (stream + update) + bias feeds the norm and, after it, the next
+// residual add: the program computes x and writes it as a second output.
+// In `early`, an op before the norm's root reads x too (an exp, an output
+// of the module): x stays an input.
+std::string ResidualNorm(bool early) {
+  return StrCat(R"(HloModule residual_norm
+
+add_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+ENTRY main {
+  stream = f32[48,200] parameter(0)
+  update = f32[48,200] parameter(1)
+  bias = f32[200] parameter(2)
+  r = f32[48,200] add(stream, update)
+  bb = f32[48,200] broadcast(bias), dimensions={1}
+  x = f32[48,200] add(r, bb)
+  zero = f32[] constant(0)
+  s1 = f32[48] reduce(x, zero), dimensions={1}, to_apply=add_f32
+  n = f32[] constant(200)
+  nb = f32[48] broadcast(n), dimensions={}
+  mean = f32[48] divide(s1, nb)
+  mb = f32[48,200] broadcast(mean), dimensions={0}
+  d = f32[48,200] subtract(x, mb)
+  sq = f32[48,200] multiply(d, d)
+  s2 = f32[48] reduce(sq, zero), dimensions={1}, to_apply=add_f32
+  var = f32[48] divide(s2, nb)
+  rs = f32[48] rsqrt(var)
+  rb = f32[48,200] broadcast(rs), dimensions={0}
+)",
+                early ? "  e = f32[48,200] exponential(x)\n" : "",
+                R"(  y = f32[48,200] multiply(d, rb)
+  next = f32[48,200] add(x, y)
+)",
+                early ? "  ROOT t = (f32[48,200], f32[48,200], f32[48,200]) tuple(y, next, e)\n"
+                      : "  ROOT t = (f32[48,200], f32[48,200]) tuple(y, next)\n",
+                "}\n");
+}
+
+TEST_CASE("row program: the residual stream a norm reads is written as a second output",
+          "[eval][row_program]") {
+  auto late = ParseModule(ResidualNorm(false));
+  auto early = ParseModule(ResidualNorm(true));
+  INFO((late.ok() ? std::string() : std::string(late.status().message())));
+  REQUIRE(late.ok());
+  REQUIRE(early.ok());
+  std::vector<const Instruction*> members, inputs;
+  std::vector<std::string> outputs;
+  auto p = Match(**late, "y", &members, &inputs, &outputs);
+  REQUIRE(p != nullptr);
+  CHECK(outputs == std::vector<std::string>{"x"});
+  // r, the add before x, is read by x alone: computed in the program too.
+  CHECK(std::find_if(members.begin(), members.end(),
+                     [](const Instruction* m) { return m->name() == "r"; }) != members.end());
+  auto q = Match(**early, "y", &members, &inputs, &outputs);
+  REQUIRE(q != nullptr);
+  CHECK(outputs.empty());
+  CHECK(std::find_if(inputs.begin(), inputs.end(),
+                     [](const Instruction* i) { return i->name() == "x"; }) != inputs.end());
+  for (bool flush : {false, true}) {
+    INFO((flush ? "flushed" : "kept"));
+    std::vector<Value> args = {Filled(PrimitiveType::kF32, {48, 200}, 10),
+                               Filled(PrimitiveType::kF32, {48, 200}, 11),
+                               Filled(PrimitiveType::kF32, {200}, 12)};
+    CheckSameBits(**late, args, flush);
+    CheckSameBits(**early, args, flush);
   }
 }
 
