@@ -83,7 +83,8 @@ void FindElementTakers(ComputationPlan& plan) {
 }
 
 // Folds each transpose that only one dot reads (and that is not the
-// result) into that dot.
+// result) into that dot, and each transpose that is all a dot's result
+// feeds into the dot's writes.
 void FoldTransposesIntoDots(ComputationPlan& plan,
                             const absl::flat_hash_map<const Instruction*, int32_t>& slot) {
   for (size_t i = 0; i < plan.order.size(); ++i) {
@@ -106,6 +107,26 @@ void FoldTransposesIntoDots(ComputationPlan& plan,
         plan.steps[slot.at(f->through_copy[k])] = PlanStep::kFusedAway;
       for (const Instruction* v : f->viewed_away[k]) plan.steps[slot.at(v)] = PlanStep::kFusedAway;
     }
+    plan.steps[i] = PlanStep::kFoldedDot;
+    plan.folded_dots.push_back(std::make_unique<FoldedDot>(*std::move(f)));
+    plan.folded_at[i] = plan.folded_dots.back().get();
+  }
+  // Transposes of a dot's result that the dot writes (FoldOutputTranspose).
+  for (size_t i = 0; i < plan.order.size(); ++i) {
+    const Instruction* t = plan.order[i];
+    if (t->opcode() != Opcode::kTranspose || plan.steps[i] != PlanStep::kEvaluate ||
+        t->operand_count() != 1) {
+      continue;
+    }
+    const int32_t d = slot.at(t->operand(0));
+    if (d == plan.root ||
+        (plan.steps[d] != PlanStep::kEvaluate && plan.steps[d] != PlanStep::kFoldedDot)) {
+      continue;
+    }
+    std::optional<FoldedDot> f = FoldOutputTranspose(*t, plan.folded_at[d]);
+    if (!f) continue;
+    plan.steps[d] = PlanStep::kFusedAway;
+    plan.folded_at[d] = nullptr;
     plan.steps[i] = PlanStep::kFoldedDot;
     plan.folded_dots.push_back(std::make_unique<FoldedDot>(*std::move(f)));
     plan.folded_at[i] = plan.folded_dots.back().get();

@@ -472,8 +472,9 @@ absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, s
         for (int32_t s : operands) frame.ops.push_back(operand(s));
         const FoldedDot& f = *plan.folded_at[i];
         absl::StatusOr<Value> r = EvalDotWithDims(
-            inst, frame.ops, f.dims,
-            {f.layouts[0] ? &*f.layouts[0] : nullptr, f.layouts[1] ? &*f.layouts[1] : nullptr});
+            f.dot != nullptr ? *f.dot : inst, frame.ops, f.dims,
+            {f.layouts[0] ? &*f.layouts[0] : nullptr, f.layouts[1] ? &*f.layouts[1] : nullptr},
+            f.dot != nullptr ? &inst : nullptr);
         if (!r.ok()) return LocatedOnce(inst, r.status());
         return r;
       }

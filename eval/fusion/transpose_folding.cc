@@ -156,4 +156,27 @@ std::optional<FoldedDot> FoldTransposes(
   return f;
 }
 
+std::optional<FoldedDot> FoldOutputTranspose(const Instruction& transpose, const FoldedDot* dot) {
+  if (transpose.opcode() != Opcode::kTranspose || transpose.operand_count() != 1) {
+    return std::nullopt;
+  }
+  const Instruction& d = *transpose.operand(0);
+  const std::optional<absl::Span<const int64_t>> perm = PermutationOf(transpose);
+  if (d.opcode() != Opcode::kDot || d.operand_count() != 2 || !perm || perm->empty() ||
+      perm->back() != static_cast<int64_t>(perm->size()) - 1 ||
+      d.GetInts(AttrKind::kLhsBatchDims).empty() || d.users().size() != 1 ||
+      (dot != nullptr && dot->dot != nullptr)) {
+    return std::nullopt;
+  }
+  FoldedDot f;
+  if (dot != nullptr) {
+    f = *dot;
+  } else {
+    f.reads = {d.operand(0), d.operand(1)};
+    f.dims = DotDimNumbersOf(d);
+  }
+  f.dot = &d;
+  return f;
+}
+
 }  // namespace hlo

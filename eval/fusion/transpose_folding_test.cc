@@ -4,9 +4,13 @@
 #include "eval/fusion/transpose_folding.h"
 
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <string>
+#include <vector>
 
+#include "eval/evaluator.h"
 #include "eval/plan_test_util.h"
+#include "parser/parser.h"
 
 namespace hlo {
 namespace {
@@ -116,6 +120,83 @@ TEST_CASE("transpose folding: with fusion off too, not without fast paths", "[tr
   PlannedModule reference = Plan(false, false);
   CHECK(reference.Step("scores") == PlanStep::kEvaluate);
   CHECK(reference.Step("qt") == PlanStep::kEvaluate);
+}
+
+// Attention's weighted values [batch, heads, seq, d] transposed to
+// [batch, seq, heads, d] (`out`), and transposes that the dot may not
+// write: one moving the last dim (`moved`), one of a dot read elsewhere
+// too (`shared`, whose dot is the module's output as well), one of a dot
+// without batch dims (`plain`). `shared` computes what `out` does.
+constexpr std::string_view kOutputTransposes = R"(HloModule o
+
+ENTRY main {
+  p = f32[2,3,4,6] parameter(0)
+  v = f32[2,3,6,5] parameter(1)
+  pv = f32[2,3,4,5] dot(p, v), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={2}
+  out = f32[2,4,3,5] transpose(pv), dimensions={0,2,1,3}
+  pv2 = f32[2,3,4,5] dot(p, v), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={2}
+  moved = f32[2,3,5,4] transpose(pv2), dimensions={0,1,3,2}
+  pv3 = f32[2,3,4,5] dot(p, v), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={2}
+  shared = f32[2,4,3,5] transpose(pv3), dimensions={0,2,1,3}
+  a = f32[4,6] parameter(2)
+  b = f32[6,5] parameter(3)
+  ab = f32[4,5] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  plain = f32[5,4] transpose(ab), dimensions={1,0}
+  ROOT r = (f32[2,4,3,5], f32[2,3,5,4], f32[2,4,3,5], f32[2,3,4,5], f32[5,4]) tuple(out, moved, shared, pv3, plain)
+}
+)";
+
+TEST_CASE("transpose folding: a dot writes the transpose of its result", "[transpose_folding]") {
+  PlannedModule p = PlanModule(kOutputTransposes);
+  REQUIRE(p.Step("out") == PlanStep::kFoldedDot);
+  CHECK(p.Step("pv") == PlanStep::kFusedAway);
+  const FoldedDot& f = *p.plan->folded_at[p.Slot("out")];
+  REQUIRE(f.dot != nullptr);
+  CHECK(f.dot->name() == "pv");
+  CHECK(f.reads[0]->name() == "p");
+  CHECK(f.reads[1]->name() == "v");
+  CHECK(p.Step("moved") != PlanStep::kFoldedDot);
+  CHECK(p.Step("pv2") != PlanStep::kFusedAway);
+  CHECK(p.Step("shared") != PlanStep::kFoldedDot);
+  CHECK(p.Step("plain") != PlanStep::kFoldedDot);
+  // The values: the written transpose's bits are the copied one's.
+  auto m = ParseModule(kOutputTransposes);
+  REQUIRE(m.ok());
+  std::vector<Value> args;
+  for (std::vector<int64_t> dims :
+       {std::vector<int64_t>{2, 3, 4, 6}, {2, 3, 6, 5}, {4, 6}, {6, 5}}) {
+    auto lit = Literal::Create(Shape::Array(PrimitiveType::kF32, dims));
+    REQUIRE(lit.ok());
+    for (int64_t i = 0; i < lit->element_count(); ++i) {
+      lit->typed<float>()[i] = static_cast<float>((i * 7919 % 1013) * 0.01 - 5.0);
+    }
+    args.push_back(Value::FromLiteral(*std::move(lit)));
+  }
+  Evaluator ev(**m, {});
+  auto result = ev.Run(args);
+  REQUIRE(result.ok());
+  const Literal r = result->ToLiteral();
+  const Literal& out = r.elements()[0];
+  const Literal& shared = r.elements()[2];
+  REQUIRE(out.size_bytes() == shared.size_bytes());
+  CHECK(std::memcmp(out.data(), shared.data(), out.size_bytes()) == 0);
+  // And the product's definition, element by element in double.
+  const float* pp = args[0].array().typed<float>();
+  const float* vv = args[1].array().typed<float>();
+  const float* o = out.typed<float>();
+  for (int b = 0; b < 2; ++b) {
+    for (int h = 0; h < 3; ++h) {
+      for (int s = 0; s < 4; ++s) {
+        for (int d = 0; d < 5; ++d) {
+          double want = 0;
+          for (int k = 0; k < 6; ++k) {
+            want += double{pp[((b * 3 + h) * 4 + s) * 6 + k]} * vv[((b * 3 + h) * 6 + k) * 5 + d];
+          }
+          CHECK(o[((b * 4 + s) * 3 + h) * 5 + d] == Approx(want).margin(1e-4).epsilon(1e-5));
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

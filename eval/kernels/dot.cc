@@ -139,9 +139,12 @@ namespace {
 // Per operand, the layout it is read through, or null (eval/kernels/dot.h).
 using Layouts = std::array<const gemm::StridedLayout*, 2>;
 
+// `out_perm`: out holds the product transposed, out dim j being the
+// product's dim out_perm[j]; empty: out holds the product.
 template <typename C>
 absl::Status RunDot(const Literal& lhs, const Literal& rhs, Literal& out,
-                    const gemm::DotDimNumbers& d, Layouts layouts) {
+                    const gemm::DotDimNumbers& d, Layouts layouts,
+                    absl::Span<const int64_t> out_perm = {}) {
   ScratchBuffer<C> lbuf, rbuf, obuf;
   auto lv = OperandView<C>(lhs, lbuf, layouts[0]);
   if (!lv.ok()) return lv.status();
@@ -149,6 +152,14 @@ absl::Status RunDot(const Literal& lhs, const Literal& rhs, Literal& out,
   if (!rv.ok()) return rv.status();
   auto ov = UnzeroedResultView<C>(out, obuf);
   if (!ov.ok()) return ov.status();
+  if (!out_perm.empty()) {  // the product's dims over out's storage
+    gemm::View<C> product = *ov;
+    for (size_t j = 0; j < out_perm.size(); ++j) {
+      product.dims[out_perm[j]] = ov->dims[j];
+      product.strides[out_perm[j]] = ov->strides[j];
+    }
+    *ov = product;
+  }
   if (auto st = gemm::DotCore<C>(*lv, *rv, *ov, d); !st.ok()) return st;
   FinishResult(out, obuf);
   return absl::OkStatus();
@@ -371,8 +382,10 @@ std::optional<absl::StatusOr<Value>> DirectInt8Gemm(const Instruction& inst, con
 
 // The general path, with the dims given (the instruction's, or those of a
 // transpose folded into it).
+// `transpose`: a transpose of the dot's result, which the product is
+// written as (its result, in place of the dot's).
 absl::StatusOr<Value> DotOf(const Instruction& inst, Operands ops, const gemm::DotDimNumbers& d,
-                            Layouts layouts = {}) {
+                            Layouts layouts = {}, const Instruction* transpose = nullptr) {
   const Literal& lhs = ops[0]->array();
   const Literal& rhs = ops[1]->array();
   auto dims_of = [&](int k, const Literal& lit) -> absl::Span<const int64_t> {
@@ -382,16 +395,32 @@ absl::StatusOr<Value> DotOf(const Instruction& inst, Operands ops, const gemm::D
   gemm::Dims want;
   if (auto st = CheckDotDims(dims_of(0, lhs), dims_of(1, rhs), d, want); !st.ok()) return st;
   if (auto st = CheckResultDims(inst, want); !st.ok()) return st;
+  absl::Span<const int64_t> perm;
+  if (transpose != nullptr) {
+    perm = transpose->GetInts(AttrKind::kDimensions);
+    const Shape& t = transpose->shape();
+    bool fits = t.IsArray() && t.element_type() == inst.shape().element_type() &&
+                perm.size() == want.size() && t.rank() == static_cast<int64_t>(want.size());
+    for (size_t j = 0; fits && j < perm.size(); ++j) {
+      fits = perm[j] >= 0 && perm[j] < static_cast<int64_t>(want.size()) &&
+             t.dims()[j] == want[perm[j]];
+    }
+    if (!fits) {
+      return Invalid(StrCat("the transpose written by this dot has shape ", t.ToString(false),
+                            ", not its result's dims ", DimsText(want), " permuted"));
+    }
+  }
   // DotCore writes every element (zeros for an empty contraction; BLAS with
   // beta = 0 and the exact loop overwrite), so no zero-fill first: that was
   // a pass over every product's result (a transformer layer's 34 MB).
-  absl::StatusOr<Value> out = NewArrayUninitialized(inst.shape());
+  absl::StatusOr<Value> out =
+      NewArrayUninitialized(transpose != nullptr ? transpose->shape() : inst.shape());
   if (!out.ok()) return out;
   Literal& o = out->mutable_array();
   absl::Status st;
   gemm::DispatchCompute(
       gemm::ComputeTypeOf(lhs.element_type(), rhs.element_type(), o.element_type()),
-      [&](auto c) { st = RunDot<decltype(c)>(lhs, rhs, o, d, layouts); });
+      [&](auto c) { st = RunDot<decltype(c)>(lhs, rhs, o, d, layouts, perm); });
   if (!st.ok()) return st;
   return out;
 }
@@ -421,13 +450,15 @@ gemm::DotDimNumbers DotDimNumbersOf(const Instruction& inst) {
 
 absl::StatusOr<Value> EvalDotWithDims(const Instruction& inst, Operands ops,
                                       const gemm::DotDimNumbers& dims,
-                                      std::array<const gemm::StridedLayout*, 2> layouts) {
-  if (inst.opcode() != Opcode::kDot) {
+                                      std::array<const gemm::StridedLayout*, 2> layouts,
+                                      const Instruction* transpose) {
+  if (inst.opcode() != Opcode::kDot ||
+      (transpose != nullptr && transpose->opcode() != Opcode::kTranspose)) {
     return absl::InvalidArgumentError(
         StrCat("EvalDotWithDims cannot evaluate '", inst.OpcodeText(), "'"));
   }
   if (auto st = dot_internal::CheckOperandsAndResult(inst, ops, 2); !st.ok()) return st;
-  return dot_internal::DotOf(inst, ops, dims, layouts);
+  return dot_internal::DotOf(inst, ops, dims, layouts, transpose);
 }
 
 absl::StatusOr<Value> EvalDot(const Instruction& inst, Operands ops, KernelContext&) {

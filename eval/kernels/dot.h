@@ -20,10 +20,14 @@ gemm::DotDimNumbers DotDimNumbersOf(const Instruction& inst);
 // `inst` must be a dot; `dims` pair `ops`' dims, and the result they give
 // must have the instruction's dims (checked, as for any dot). Where
 // layouts[k] is given, operand k is read through it over its array's
-// storage (its reach checked), with the layout's dims.
+// storage (its reach checked), with the layout's dims. Where `transpose`
+// is given (a transpose of the dot's result), the product is written
+// straight into that transpose's result, which is returned (its dims
+// checked against the product's permuted).
 absl::StatusOr<Value> EvalDotWithDims(const Instruction& inst, Operands ops,
                                       const gemm::DotDimNumbers& dims,
-                                      std::array<const gemm::StridedLayout*, 2> layouts = {});
+                                      std::array<const gemm::StridedLayout*, 2> layouts = {},
+                                      const Instruction* transpose = nullptr);
 
 }  // namespace hlo
 
