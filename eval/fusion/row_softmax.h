@@ -37,6 +37,15 @@ struct RowSoftmax {
   // broadcast, on this side (JAX's maximum(reduce_max(x), -inf)).
   enum class Floor : uint8_t { kNone, kLeft, kRight };
   Floor floor = Floor::kNone;
+  // x made row by row from a masked, scaled array s (JAX's attention:
+  // where(mask, scores / sqrt(d), -1e9)): x = mask ? s op c : fill, op
+  // divide or multiply by a scalar (c on the left: c * s) or none; mask a
+  // pred array whose rows repeat every mask_rows rows of x (broadcast over
+  // x's leading dims), or x's own shape.
+  bool masked = false;
+  int64_t mask_rows = 0;
+  std::optional<Opcode> scale;
+  bool scale_left = false;
   // --denormals=flush: exp's results and the reductions' flushed as the
   // unfused kernels flush them.
   bool flush = false;
@@ -44,8 +53,9 @@ struct RowSoftmax {
 
 // The diamond rooted at `divide`, when it has that form and no member but
 // the root is read outside it: `members` get its instructions (post order
-// not implied) and `inputs` {x, max's init or the row values, sum's init}
-// and, with a floor, that scalar;
+// not implied) and `inputs` {x (s where masked), max's init or the row
+// values, sum's init}, then with a floor that scalar, then where masked
+// the mask, the fill scalar and the scale's scalar (where scaled);
 // `flush_denormals`: the run flushes as --denormals=flush does.
 std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& divide, bool flush_denormals,
                                           std::vector<const Instruction*>* members,

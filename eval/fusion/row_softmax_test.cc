@@ -322,5 +322,133 @@ TEST_CASE("row softmax: a binding floor on either side gives the unfused bits", 
   }
 }
 
+// JAX's masked attention softmax: x = where(mask, scores / 8, -1e9) made
+// in the row. `a` broadcasts its [5,300] mask over the leading dims (the
+// mask a member); `b` and `c` share one pred array of their own shape (an
+// input, as CSE leaves GPT-2's mask) and scale by multiplying, the
+// constant on the left in `c`.
+constexpr char kMaskedSoftmax[] = R"(HloModule masked_softmax
+
+region_max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+region_add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+ENTRY main {
+  s = f32[2,3,5,300] parameter(0)
+  t = pred[5,300] parameter(1)
+  eight = f32[] constant(8)
+  eb = f32[2,3,5,300] broadcast(eight), dimensions={}
+  d = f32[2,3,5,300] divide(s, eb)
+  tb = pred[2,3,5,300] broadcast(t), dimensions={2,3}
+  fill = f32[] constant(-1e9)
+  fb = f32[2,3,5,300] broadcast(fill), dimensions={}
+  x = f32[2,3,5,300] select(tb, d, fb)
+  ninf = f32[] constant(-inf)
+  rmax = f32[2,3,5] reduce(x, ninf), dimensions={3}, to_apply=region_max
+  ninf_b = f32[2,3,5] broadcast(ninf), dimensions={}
+  max = f32[2,3,5] maximum(rmax, ninf_b)
+  k4 = f32[2,3,5,300] broadcast(max), dimensions={0,1,2}
+  sub = f32[2,3,5,300] subtract(x, k4)
+  e = f32[2,3,5,300] exponential(sub)
+  zero = f32[] constant(0)
+  sum = f32[2,3,5] reduce(e, zero), dimensions={3}, to_apply=region_add
+  s4 = f32[2,3,5,300] broadcast(sum), dimensions={0,1,2}
+  a = f32[2,3,5,300] divide(e, s4)
+  u = pred[2,3,5,300] parameter(2)
+  third = f32[] constant(0.333)
+  thb = f32[2,3,5,300] broadcast(third), dimensions={}
+  m2 = f32[2,3,5,300] multiply(s, thb)
+  x2 = f32[2,3,5,300] select(u, m2, fb)
+  rmax2 = f32[2,3,5] reduce(x2, ninf), dimensions={3}, to_apply=region_max
+  k5 = f32[2,3,5,300] broadcast(rmax2), dimensions={0,1,2}
+  sub2 = f32[2,3,5,300] subtract(x2, k5)
+  e2 = f32[2,3,5,300] exponential(sub2)
+  sum2 = f32[2,3,5] reduce(e2, zero), dimensions={3}, to_apply=region_add
+  s5 = f32[2,3,5,300] broadcast(sum2), dimensions={0,1,2}
+  b = f32[2,3,5,300] divide(e2, s5)
+  m3 = f32[2,3,5,300] multiply(thb, s)
+  x3 = f32[2,3,5,300] select(u, m3, fb)
+  rmax3 = f32[2,3,5] reduce(x3, ninf), dimensions={3}, to_apply=region_max
+  k6 = f32[2,3,5,300] broadcast(rmax3), dimensions={0,1,2}
+  sub3 = f32[2,3,5,300] subtract(x3, k6)
+  e3 = f32[2,3,5,300] exponential(sub3)
+  sum3 = f32[2,3,5] reduce(e3, zero), dimensions={3}, to_apply=region_add
+  s6 = f32[2,3,5,300] broadcast(sum3), dimensions={0,1,2}
+  c = f32[2,3,5,300] divide(e3, s6)
+  ROOT r = (f32[2,3,5,300], f32[2,3,5,300], f32[2,3,5,300]) tuple(a, b, c)
+}
+)";
+
+TEST_CASE("row softmax: JAX's masked, scaled scores are made in the row, bits as unfused",
+          "[eval][softmax]") {
+  auto m = ParseModule(kMaskedSoftmax);
+  INFO((m.ok() ? std::string() : std::string(m.status().message())));
+  REQUIRE(m.ok());
+  std::vector<const Instruction*> members, inputs;
+  auto a = MatchRowSoftmax(*Named(**m, "a"), false, &members, &inputs);
+  REQUIRE(a.has_value());
+  CHECK(a->masked);
+  CHECK(a->mask_rows == 5);
+  CHECK(a->scale == Opcode::kDivide);
+  REQUIRE(inputs.size() == 7);  // s, ninf, zero, ninf (floor), t, fill, eight
+  CHECK(inputs[0]->name() == "s");
+  CHECK(inputs[4]->name() == "t");
+  CHECK(inputs[6]->name() == "eight");
+  auto b = MatchRowSoftmax(*Named(**m, "b"), false, &members, &inputs);
+  REQUIRE(b.has_value());
+  CHECK(b->masked);
+  CHECK(b->mask_rows == 30);
+  CHECK(b->scale == Opcode::kMultiply);
+  CHECK_FALSE(b->scale_left);
+  CHECK(inputs[3]->name() == "u");
+  auto c = MatchRowSoftmax(*Named(**m, "c"), false, &members, &inputs);
+  REQUIRE(c.has_value());
+  CHECK(c->scale_left);
+  // Random scores, a mask of about half its elements, one row all false
+  // (every element the fill: a uniform row).
+  std::vector<Value> args;
+  auto sl = Literal::Create(Shape::Array(PrimitiveType::kF32, {2, 3, 5, 300}));
+  auto tl = Literal::Create(Shape::Array(PrimitiveType::kPred, {5, 300}));
+  auto ul = Literal::Create(Shape::Array(PrimitiveType::kPred, {2, 3, 5, 300}));
+  REQUIRE(sl.ok());
+  REQUIRE(tl.ok());
+  REQUIRE(ul.ok());
+  for (int64_t i = 0; i < 9000; ++i) {
+    sl->typed<float>()[i] = static_cast<float>((i * 7919 % 2003) * 0.05 - 50.0);
+    ul->data()[i] = (i * 31 % 7) < 3 && i / 300 != 4;
+  }
+  for (int64_t i = 0; i < 1500; ++i) {
+    tl->data()[i] = (i * 13 % 5) < 3 && i / 300 != 2;
+  }
+  args.push_back(Value::FromLiteral(*std::move(sl)));
+  args.push_back(Value::FromLiteral(*std::move(tl)));
+  args.push_back(Value::FromLiteral(*std::move(ul)));
+  for (bool flush : {false, true}) {
+    EvalOptions fused_options, unfused_options;
+    fused_options.flush_denormals = unfused_options.flush_denormals = flush;
+    unfused_options.fusion = false;
+    Evaluator fused(**m, fused_options);
+    Evaluator unfused(**m, unfused_options);
+    auto x = fused.Run(args);
+    auto y = unfused.Run(args);
+    REQUIRE(x.ok());
+    REQUIRE(y.ok());
+    const Literal lx = x->ToLiteral(), ly = y->ToLiteral();
+    for (int k = 0; k < 3; ++k) {
+      const Literal& p = lx.elements()[k];
+      const Literal& q = ly.elements()[k];
+      REQUIRE(p.size_bytes() == q.size_bytes());
+      CHECK(std::memcmp(p.data(), q.data(), p.size_bytes()) == 0);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hlo
