@@ -11,6 +11,7 @@
 #include "eval/kernels/kernels.h"
 #include "eval/runtime/parallel.h"
 #include "eval/runtime/stream_store.h"
+#include "ir/computation.h"
 
 namespace hlo {
 namespace {
@@ -302,6 +303,14 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
     groups.push_back(std::move(fused));
   }
   return groups;
+}
+
+bool HoldsPatternKernel(const Computation& computation) {
+  for (const auto& inst : computation.instructions()) {
+    std::vector<const Instruction*> members, inputs;
+    if (MatchGeluTanh(*inst, &members, &inputs)) return true;
+  }
+  return false;
 }
 
 absl::StatusOr<std::vector<const void*>> GroupInputData(const BatchProgram& program,

@@ -83,6 +83,12 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
                                                          bool flush_denormals,
                                                          int64_t min_elements = kMinFusedElements);
 
+// Whether `computation` (an XLA fusion's) holds the form of a pattern
+// kernel that the executor's own groups run faster than a batched loop of
+// the fusion's ops (GELU's tanh form: eval/fusion/gelu_tanh.h). hlo-run
+// defuses such fusions so that its groups find the form.
+bool HoldsPatternKernel(const Computation& computation);
+
 // The data of a group's inputs (inputs[i] for group.inputs[i]) for its
 // program, or an error when one is not an array of the parameter's type.
 absl::StatusOr<std::vector<const void*>> GroupInputData(const BatchProgram& program,

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "eval/evaluator.h"
+#include "eval/fusion/fusion_plan.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
 
@@ -172,6 +173,63 @@ TEST_CASE("gelu tanh: the values are GELU's", "[eval][gelu]") {
     ++checked;
   }
   CHECK(checked > 30000);
+}
+
+// XLA:CPU's GELU fusion (../shared/xla-jax/models' after.hlo): the form
+// between bitcasts, the bias add inside. hlo-run defuses fusions that hold
+// it (HoldsPatternKernel), so that the executor's group runs it.
+constexpr char kXlaGeluFusion[] = R"(HloModule xla_gelu
+
+fused_gelu {
+  p1 = f32[256,300] parameter(1)
+  x = f32[2,128,300] bitcast(p1)
+  p0 = f32[300] parameter(0)
+  bb = f32[2,128,300] broadcast(p0), dimensions={2}
+  h = f32[2,128,300] add(x, bb)
+  sq = f32[2,128,300] multiply(h, h)
+  cube = f32[2,128,300] multiply(sq, h)
+  c1 = f32[] constant(0.044715)
+  c1b = f32[2,128,300] broadcast(c1), dimensions={}
+  m = f32[2,128,300] multiply(cube, c1b)
+  a = f32[2,128,300] add(h, m)
+  c2 = f32[] constant(0.797884583)
+  c2b = f32[2,128,300] broadcast(c2), dimensions={}
+  s = f32[2,128,300] multiply(a, c2b)
+  t = f32[2,128,300] tanh(s)
+  one = f32[] constant(1)
+  oneb = f32[2,128,300] broadcast(one), dimensions={}
+  u = f32[2,128,300] add(t, oneb)
+  half = f32[] constant(0.5)
+  halfb = f32[2,128,300] broadcast(half), dimensions={}
+  w = f32[2,128,300] multiply(u, halfb)
+  out = f32[2,128,300] multiply(h, w)
+  ROOT r = f32[256,300] bitcast(out)
+}
+
+fused_other {
+  q0 = f32[256,300] parameter(0)
+  q1 = f32[256,300] parameter(1)
+  ROOT e = f32[256,300] multiply(q0, q1)
+}
+
+ENTRY main {
+  b = f32[300] parameter(0)
+  y = f32[256,300] parameter(1)
+  g = f32[256,300] fusion(b, y), kind=kLoop, calls=fused_gelu
+  ROOT o = f32[256,300] fusion(g, y), kind=kLoop, calls=fused_other
+}
+)";
+
+TEST_CASE("gelu tanh: XLA's GELU fusion holds the form", "[eval][gelu]") {
+  auto m = ParseModule(kXlaGeluFusion);
+  INFO((m.ok() ? std::string() : std::string(m.status().message())));
+  REQUIRE(m.ok());
+  const Instruction* g = Named(**m, "g");
+  const Instruction* o = Named(**m, "o");
+  REQUIRE(g != nullptr);
+  REQUIRE(o != nullptr);
+  CHECK(HoldsPatternKernel(*g->to_apply()));
+  CHECK_FALSE(HoldsPatternKernel(*o->to_apply()));
 }
 
 }  // namespace
