@@ -367,17 +367,22 @@ class RowRunner {
                                       buf, count);
   }
 
+  // Whether node a's values hold no subnormals under --denormals=flush:
+  // flushed results, and arithmetic's (MXCSR's FTZ). Inputs and the ops
+  // that keep subnormals (negate, abs) may hold them.
+  bool Clean(int32_t a) const {
+    const Node& n = p_.nodes[a];
+    if (n.kind == Kind::kRowBroadcast) return Clean(n.a);
+    return n.flush || (n.kind == Kind::kBinary && IsArithmetic(n.op));
+  }
+
   // Operand `which` of `node` as a row of `count` values: a row value's
   // broadcast spread over a row; flushed first where the unfused kernel
-  // would flush it and it may hold subnormals (an input's values). Only
-  // unary math, maximum and minimum flush here: MXCSR reads arithmetic's
-  // operands alike.
+  // would flush it and it may hold subnormals. Only unary math, maximum
+  // and minimum flush here: MXCSR reads arithmetic's operands alike.
   const T* Operand(const Node& node, int which, int64_t count) {
     const int32_t a = which == 0 ? node.a : node.b;
-    const Kind from = p_.nodes[a].kind;
-    const bool raw = from == Kind::kRowsInput || from == Kind::kRowValues || from == Kind::kSplat ||
-                     from == Kind::kColumn || from == Kind::kRowBroadcast;
-    const bool flush = node.flush && raw;
+    const bool flush = node.flush && !Clean(a);
     if (spread_[a] && !flush) return ptr_[a];
     T* copy = room_[which];
     if (spread_[a]) {

@@ -246,7 +246,9 @@ TEST_CASE("row program: the layer norm's values are the definition's", "[eval][r
 // by a per-row value computed after it); a clip of x to its row max, which
 // keeps x's subnormals (flushed under --denormals=flush); and an f64 exp
 // whose results are subnormal where a row holds a 1e3 (exp(-720); f64 exp
-// leaves the flush to its caller).
+// leaves the flush to its caller); and log |x| less its row max, whose
+// log reads abs's kept subnormals (flushed first under
+// --denormals=flush: log(0), not log(1e-40)).
 constexpr char kOtherRows[] = R"(HloModule other_rows
 
 add_f32 {
@@ -299,7 +301,12 @@ ENTRY main {
   kb = f64[20,64] broadcast(k), dimensions={}
   shk = f64[20,64] multiply(sh, kb)
   ed = f64[20,64] exponential(shk)
-  ROOT t = (f32[50,257], f32[50,257], f32[50,257], f64[20,64]) tuple(rms, scaled, clip, ed)
+  ax = f32[50,257] abs(x)
+  lg = f32[50,257] log(ax)
+  lmax = f32[50] reduce(lg, ninf), dimensions={1}, to_apply=max_f32
+  lmaxb = f32[50,257] broadcast(lmax), dimensions={0}
+  lrel = f32[50,257] subtract(lg, lmaxb)
+  ROOT t = (f32[50,257], f32[50,257], f32[50,257], f64[20,64], f32[50,257]) tuple(rms, scaled, clip, ed, lrel)
 }
 )";
 
@@ -314,7 +321,7 @@ TEST_CASE("row program: RMS norm and a max-scaled exp give the unfused bits",
   CHECK(rms->rows == 50);
   CHECK(std::find_if(inputs.begin(), inputs.end(),
                      [](const Instruction* i) { return i->name() == "w"; }) != inputs.end());
-  for (const char* root : {"scaled", "clip", "ed"}) {
+  for (const char* root : {"scaled", "clip", "ed", "lrel"}) {
     INFO(root);
     CHECK(Match(**m, root, &members, &inputs) != nullptr);
   }
