@@ -332,24 +332,32 @@ void EnsureProgramCopies(FusedGroup& group, int64_t copies) {
   }
 }
 
+namespace {
+
+// A row program's group: its other outputs' arrays in `outputs`.
+absl::StatusOr<Value> RunRowProgramGroup(const FusedGroup& group,
+                                         absl::Span<const Value* const> inputs,
+                                         const std::vector<bool>& reusable,
+                                         absl::InlinedVector<Value, 4>* outputs) {
+  absl::InlinedVector<const Shape*, 4> shapes;
+  for (const Instruction* o : group.outputs) shapes.push_back(&o->shape());
+  if (outputs == nullptr && !shapes.empty()) {
+    return absl::InternalError("a row program's outputs have no place");
+  }
+  absl::InlinedVector<Value, 4> none;
+  return RunRowProgram(*group.row_program, group.root->shape(), inputs, reusable, shapes,
+                       outputs != nullptr ? outputs : &none);
+}
+
+}  // namespace
+
 absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* const> inputs,
                                     const std::vector<bool>& reusable,
                                     absl::InlinedVector<Value, 4>* outputs) {
   if (group.row_op) return RunRowBroadcastOp(*group.row_op, group.root->shape(), inputs, reusable);
   if (group.softmax) return RunRowSoftmax(*group.softmax, group.root->shape(), inputs, reusable);
   if (group.gelu) return RunGeluTanh(*group.gelu, group.root->shape(), inputs, reusable);
-  if (group.row_program) {
-    absl::InlinedVector<const Shape*, 4> shapes;
-    for (const Instruction* o : group.outputs) shapes.push_back(&o->shape());
-    absl::InlinedVector<Value, 4> others;
-    absl::StatusOr<Value> r =
-        RunRowProgram(*group.row_program, group.root->shape(), inputs, reusable, shapes,
-                      outputs != nullptr ? outputs : &others);
-    if (r.ok() && outputs == nullptr && !others.empty()) {
-      return absl::InternalError("a row program's outputs have no place");
-    }
-    return r;
-  }
+  if (group.row_program) return RunRowProgramGroup(group, inputs, reusable, outputs);
   BatchProgram& program = *group.program;
   const Shape& shape = group.root->shape();
   absl::StatusOr<std::vector<const void*>> in = GroupInputData(program, inputs);
