@@ -1,6 +1,7 @@
 // Test helpers of the executor's tests: a module parsed (the test fails
 // with the parser's message otherwise), an entry instruction found by name,
-// two values (arrays, or tuples of them) holding the same bytes.
+// two values (arrays, or tuples of them) holding the same bytes, a module
+// giving the same bytes with fusion on and off.
 #ifndef HLO_EVAL_EVAL_TEST_UTIL_H_
 #define HLO_EVAL_EVAL_TEST_UTIL_H_
 
@@ -9,7 +10,9 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "eval/evaluator.h"
 #include "eval/value.h"
 #include "ir/computation.h"
 #include "parser/parse_test_util.h"
@@ -35,6 +38,24 @@ inline void CheckSameBytes(const Value& a, const Value& b) {
   }
   REQUIRE(a.array().shape() == b.array().shape());
   CHECK(std::memcmp(a.array().data(), b.array().data(), a.array().size_bytes()) == 0);
+}
+
+// `m` run on `args` with fusion on and off (hlo-run --no-fusion, the
+// reference the fused groups are held to), under --denormals=flush where
+// `flush`: the same bytes, twice (the second run on reused buffers).
+inline void CheckFusionKeepsBytes(Module& m, const std::vector<Value>& args, bool flush) {
+  EvalOptions fused_options, unfused_options;
+  fused_options.flush_denormals = unfused_options.flush_denormals = flush;
+  unfused_options.fusion = false;
+  Evaluator fused(m, fused_options);
+  Evaluator unfused(m, unfused_options);
+  for (int run = 0; run < 2; ++run) {
+    auto a = fused.Run(args);
+    auto b = unfused.Run(args);
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    CheckSameBytes(*a, *b);
+  }
 }
 
 }  // namespace hlo

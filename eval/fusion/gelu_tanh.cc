@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <initializer_list>
 
+#include "eval/fusion/pattern_match.h"
 #include "eval/interp/elementwise_ops.h"
 #include "eval/runtime/new_array.h"
 #include "eval/runtime/parallel.h"
@@ -15,26 +16,6 @@ namespace {
 constexpr int64_t kPiece = 2048;
 // Elements per core's part.
 constexpr int64_t kMinPartElements = 16 * 1024;
-
-bool SameArray(const Shape& a, const Shape& b) {
-  return a.IsArray() && b.IsArray() && a.element_type() == b.element_type() && a.dims() == b.dims();
-}
-
-// Whether `inst`'s users are exactly `users` (each at least once).
-bool OnlyUsers(const Instruction& inst, std::initializer_list<const Instruction*> users) {
-  if (inst.is_root() || !inst.control_predecessors().empty() || inst.users().empty()) return false;
-  for (const Instruction* u : inst.users()) {
-    if (std::find(users.begin(), users.end(), u) == users.end()) return false;
-  }
-  return true;
-}
-
-bool IsScalarBroadcast(const Instruction& b, const Shape& shape) {
-  return b.opcode() == Opcode::kBroadcast && b.operand_count() == 1 &&
-         SameArray(b.shape(), shape) && b.operand(0)->shape().IsArray() &&
-         b.operand(0)->shape().rank() == 0 &&
-         b.operand(0)->shape().element_type() == shape.element_type();
-}
 
 // `inst` = opcode(v, broadcast(scalar)) in either order, of `shape`:
 // v, with the broadcast in *scalar; null otherwise.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/eval_test_util.h"
 #include "eval/evaluator.h"
 #include "eval/fusion/fusion_plan.h"
 #include "ir/strings.h"
@@ -68,13 +69,6 @@ ENTRY main {
                 extra.empty() ? "" : ", f32[3,77,300]", ") tuple(out, g", extra, ")\n}\n");
 }
 
-const Instruction* Named(const Module& m, std::string_view name) {
-  for (const auto& inst : m.entry()->instructions()) {
-    if (inst->name() == name) return &*inst;
-  }
-  return nullptr;
-}
-
 // Values over [-6, 6) with subnormals, infinities and NaNs among them.
 Value Filled(std::vector<int64_t> dims, uint64_t seed) {
   auto lit = Literal::Create(Shape::Array(PrimitiveType::kF32, dims));
@@ -101,7 +95,7 @@ TEST_CASE("gelu tanh: JAX's form is matched, with or without a bias, in any oper
   REQUIRE(whole.ok());
   REQUIRE(leaky.ok());
   std::vector<const Instruction*> members, inputs;
-  auto op = MatchGeluTanh(*Named(**whole, "out"), &members, &inputs);
+  auto op = MatchGeluTanh(EntryInstruction(**whole, "out"), &members, &inputs);
   REQUIRE(op.has_value());
   CHECK(op->bias);
   CHECK(op->rows == 231);
@@ -112,14 +106,14 @@ TEST_CASE("gelu tanh: JAX's form is matched, with or without a bias, in any oper
   CHECK(inputs[1]->name() == "b");
   CHECK(inputs[2]->name() == "c1");
   CHECK(inputs[5]->name() == "half");
-  auto swapped = MatchGeluTanh(*Named(**whole, "g"), &members, &inputs);
+  auto swapped = MatchGeluTanh(EntryInstruction(**whole, "g"), &members, &inputs);
   REQUIRE(swapped.has_value());
   CHECK_FALSE(swapped->bias);
   CHECK(members.size() == 12);  // yoneb serves as c3 and c4
   REQUIRE(inputs.size() == 5);
   CHECK(inputs[0]->name() == "y");
-  CHECK_FALSE(MatchGeluTanh(*Named(**leaky, "out"), &members, &inputs));
-  CHECK_FALSE(MatchGeluTanh(*Named(**whole, "w"), &members, &inputs));
+  CHECK_FALSE(MatchGeluTanh(EntryInstruction(**leaky, "out"), &members, &inputs));
+  CHECK_FALSE(MatchGeluTanh(EntryInstruction(**whole, "w"), &members, &inputs));
 }
 
 TEST_CASE("gelu tanh: the fused form gives the unfused bits", "[eval][gelu]") {
@@ -128,24 +122,7 @@ TEST_CASE("gelu tanh: the fused form gives the unfused bits", "[eval][gelu]") {
   std::vector<Value> args = {Filled({3, 77, 300}, 1), Filled({300}, 2), Filled({40, 16}, 3)};
   for (bool flush : {false, true}) {
     INFO((flush ? "flushed" : "kept"));
-    EvalOptions fused_options, unfused_options;
-    fused_options.flush_denormals = unfused_options.flush_denormals = flush;
-    unfused_options.fusion = false;
-    Evaluator fused(**m, fused_options);
-    Evaluator unfused(**m, unfused_options);
-    for (int run = 0; run < 2; ++run) {
-      auto a = fused.Run(args);
-      auto b = unfused.Run(args);
-      REQUIRE(a.ok());
-      REQUIRE(b.ok());
-      const Literal la = a->ToLiteral(), lb = b->ToLiteral();
-      for (int k = 0; k < 2; ++k) {
-        const Literal& x = la.elements()[k];
-        const Literal& y = lb.elements()[k];
-        REQUIRE(x.size_bytes() == y.size_bytes());
-        CHECK(std::memcmp(x.data(), y.data(), x.size_bytes()) == 0);
-      }
-    }
+    CheckFusionKeepsBytes(**m, args, flush);
   }
 }
 
@@ -224,12 +201,8 @@ TEST_CASE("gelu tanh: XLA's GELU fusion holds the form", "[eval][gelu]") {
   auto m = ParseModule(kXlaGeluFusion);
   INFO((m.ok() ? std::string() : std::string(m.status().message())));
   REQUIRE(m.ok());
-  const Instruction* g = Named(**m, "g");
-  const Instruction* o = Named(**m, "o");
-  REQUIRE(g != nullptr);
-  REQUIRE(o != nullptr);
-  CHECK(HoldsPatternKernel(*g->to_apply()));
-  CHECK_FALSE(HoldsPatternKernel(*o->to_apply()));
+  CHECK(HoldsPatternKernel(*EntryInstruction(**m, "g").to_apply()));
+  CHECK_FALSE(HoldsPatternKernel(*EntryInstruction(**m, "o").to_apply()));
 }
 
 }  // namespace

@@ -283,6 +283,14 @@ class RowRunner {
     ptr_.resize(n);
     spread_.assign(n, true);
     offset_.assign(n, -1);
+    // Which operands to flush first (bit 0: a, bit 1: b), once, not per row.
+    flush_operand_.assign(n, 0);
+    for (size_t i = 0; i < n; ++i) {
+      const Node& node = p.nodes[i];
+      if (!node.flush || (node.kind != Kind::kBinary && node.kind != Kind::kUnary)) continue;
+      flush_operand_[i] =
+          (Clean(node.a) ? 0 : 1) | (node.kind == Kind::kBinary && !Clean(node.b) ? 2 : 0);
+    }
     int64_t size = 0;
     for (size_t i = 0; i < n; ++i) {
       const Node& node = p.nodes[i];
@@ -382,7 +390,7 @@ class RowRunner {
   // and minimum flush here: MXCSR reads arithmetic's operands alike.
   const T* Operand(const Node& node, int which, int64_t count) {
     const int32_t a = which == 0 ? node.a : node.b;
-    const bool flush = node.flush && !Clean(a);
+    const bool flush = flush_operand_[&node - p_.nodes.data()] & (1 << which);
     if (spread_[a] && !flush) return ptr_[a];
     T* copy = room_[which];
     if (spread_[a]) {
@@ -423,6 +431,7 @@ class RowRunner {
   int64_t cols_;
   std::vector<const T*> ptr_;
   std::vector<bool> spread_;  // false: ptr_ holds the row's one value
+  std::vector<uint8_t> flush_operand_;
   std::vector<int64_t> offset_;
   T* scratch_ = nullptr;
   T* room_[2] = {};

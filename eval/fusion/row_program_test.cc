@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "eval/eval_test_util.h"
 #include "eval/evaluator.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
@@ -83,13 +84,6 @@ ENTRY main {
   return text;
 }
 
-const Instruction* Named(const Module& m, std::string_view name) {
-  for (const auto& inst : m.entry()->instructions()) {
-    if (inst->name() == name) return &*inst;
-  }
-  return nullptr;
-}
-
 // The program at `root`, positions the entry's order (its instructions
 // are listed in post order); `outputs` its other outputs' names.
 std::unique_ptr<RowProgram> Match(const Module& m, std::string_view root,
@@ -106,8 +100,8 @@ std::unique_ptr<RowProgram> Match(const Module& m, std::string_view root,
   };
   std::vector<const Instruction*> others;
   auto p = MatchRowProgram(
-      *Named(m, root), false, [](const Instruction&) { return true; }, position, members, inputs,
-      &others);
+      EntryInstruction(m, root), false, [](const Instruction&) { return true; }, position, members,
+      inputs, &others);
   if (outputs != nullptr) {
     outputs->clear();
     for (const Instruction* o : others) outputs->push_back(std::string(o->name()));
@@ -134,29 +128,6 @@ Value Filled(PrimitiveType type, std::vector<int64_t> dims, uint64_t seed) {
     }
   }
   return Value::FromLiteral(*std::move(lit));
-}
-
-// The module's result with fusion on and off, compared bit for bit.
-void CheckSameBits(Module& m, const std::vector<Value>& args, bool flush) {
-  EvalOptions fused_options, unfused_options;
-  fused_options.flush_denormals = unfused_options.flush_denormals = flush;
-  unfused_options.fusion = false;
-  Evaluator fused(m, fused_options);
-  Evaluator unfused(m, unfused_options);
-  for (int run = 0; run < 2; ++run) {  // the second on reused buffers
-    auto a = fused.Run(args);
-    auto b = unfused.Run(args);
-    REQUIRE(a.ok());
-    REQUIRE(b.ok());
-    const Literal la = a->ToLiteral(), lb = b->ToLiteral();
-    REQUIRE(la.elements().size() == lb.elements().size());
-    for (size_t k = 0; k < la.elements().size(); ++k) {
-      const Literal& x = la.elements()[k];
-      const Literal& y = lb.elements()[k];
-      REQUIRE(x.size_bytes() == y.size_bytes());
-      CHECK(std::memcmp(x.data(), y.data(), x.size_bytes()) == 0);
-    }
-  }
 }
 
 TEST_CASE("row program: JAX's layer norm is one program, only where it is whole",
@@ -205,7 +176,7 @@ TEST_CASE("row program: the layer norm gives the unfused bits", "[eval][row_prog
           std::string(t) == "f32" ? PrimitiveType::kF32 : PrimitiveType::kF64;
       std::vector<Value> args = {Filled(type, {2, 37, 300}, 1), Filled(type, {300}, 2),
                                  Filled(type, {300}, 3)};
-      CheckSameBits(**m, args, flush);
+      CheckFusionKeepsBytes(**m, args, flush);
     }
   }
 }
@@ -330,7 +301,7 @@ TEST_CASE("row program: RMS norm and a max-scaled exp give the unfused bits",
     std::vector<Value> args = {Filled(PrimitiveType::kF32, {50, 257}, 7),
                                Filled(PrimitiveType::kF32, {50}, 8),
                                Filled(PrimitiveType::kF64, {20, 64}, 9)};
-    CheckSameBits(**m, args, flush);
+    CheckFusionKeepsBytes(**m, args, flush);
   }
 }
 
@@ -402,8 +373,8 @@ TEST_CASE("row program: the residual stream a norm reads is written as a second 
     std::vector<Value> args = {Filled(PrimitiveType::kF32, {48, 200}, 10),
                                Filled(PrimitiveType::kF32, {48, 200}, 11),
                                Filled(PrimitiveType::kF32, {200}, 12)};
-    CheckSameBits(**late, args, flush);
-    CheckSameBits(**early, args, flush);
+    CheckFusionKeepsBytes(**late, args, flush);
+    CheckFusionKeepsBytes(**early, args, flush);
   }
 }
 

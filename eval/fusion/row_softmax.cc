@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "eval/denormals.h"
+#include "eval/fusion/pattern_match.h"
 #include "eval/interp/elementwise_ops.h"
 #include "eval/interp/reduce_fold.h"
 #include "eval/kernels/kernels.h"
@@ -29,18 +30,6 @@ constexpr int64_t kMinPartElements = 16 * 1024;
 constexpr int64_t kChunk = 2048;
 // Narrower rows gain nothing from the diamond over the separate passes.
 constexpr int64_t kMinCols = 8;
-
-bool SameArray(const Shape& a, const Shape& b) {
-  return a.IsArray() && b.IsArray() && a.element_type() == b.element_type() && a.dims() == b.dims();
-}
-
-bool OnlyUsers(const Instruction& inst, std::initializer_list<const Instruction*> users) {
-  if (inst.is_root() || !inst.control_predecessors().empty()) return false;
-  for (const Instruction* u : inst.users()) {
-    if (std::find(users.begin(), users.end(), u) == users.end()) return false;
-  }
-  return !inst.users().empty();
-}
 
 // A per-row value reaches the [rows, cols] array through `b`, a broadcast
 // along the last dim of an array of the leading dims, over a chain of
@@ -230,13 +219,7 @@ const Instruction* MatchMaskedInput(const Instruction& x, const Shape& shape,
   const Instruction& p = *x.operand(0);
   const Instruction& f = *x.operand(2);
   const Instruction* s = x.operand(1);
-  auto scalar_broadcast = [&](const Instruction& b) {
-    return b.opcode() == Opcode::kBroadcast && b.operand_count() == 1 &&
-           SameArray(b.shape(), shape) && b.operand(0)->shape().IsArray() &&
-           b.operand(0)->shape().rank() == 0 &&
-           b.operand(0)->shape().element_type() == shape.element_type();
-  };
-  if (!scalar_broadcast(f) || !SameArray(s->shape(), shape) || !p.shape().IsArray() ||
+  if (!IsScalarBroadcast(f, shape) || !SameArray(s->shape(), shape) || !p.shape().IsArray() ||
       p.shape().element_type() != PrimitiveType::kPred || p.shape().dims() != shape.dims()) {
     return nullptr;
   }
@@ -267,7 +250,7 @@ const Instruction* MatchMaskedInput(const Instruction& x, const Shape& shape,
       s->operand_count() == 2 && OnlyUsers(*s, {&x})) {
     for (int side : {1, 0}) {
       const Instruction& c = *s->operand(side);
-      if (!scalar_broadcast(c) || (side == 0 && s->opcode() == Opcode::kDivide)) continue;
+      if (!IsScalarBroadcast(c, shape) || (side == 0 && s->opcode() == Opcode::kDivide)) continue;
       op.scale = s->opcode();
       op.scale_left = side == 0;
       members->push_back(s);
@@ -334,9 +317,7 @@ std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& divide, bool flush_
     for (int side : {0, 1}) {
       const Instruction& b = *shift->operand(side);
       const Instruction& r = *shift->operand(1 - side);
-      if (b.opcode() == Opcode::kBroadcast && b.operand_count() == 1 &&
-          b.operand(0)->shape().IsArray() && b.operand(0)->shape().rank() == 0 &&
-          is_max_of_x(r, *shift)) {
+      if (IsScalarBroadcast(b, shift->shape()) && is_max_of_x(r, *shift)) {
         op.own_max = true;
         op.floor = side == 0 ? RowSoftmax::Floor::kLeft : RowSoftmax::Floor::kRight;
         floor_broadcast = &b;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/eval_test_util.h"
 #include "eval/evaluator.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
@@ -431,22 +432,8 @@ TEST_CASE("row softmax: JAX's masked, scaled scores are made in the row, bits as
   args.push_back(Value::FromLiteral(*std::move(tl)));
   args.push_back(Value::FromLiteral(*std::move(ul)));
   for (bool flush : {false, true}) {
-    EvalOptions fused_options, unfused_options;
-    fused_options.flush_denormals = unfused_options.flush_denormals = flush;
-    unfused_options.fusion = false;
-    Evaluator fused(**m, fused_options);
-    Evaluator unfused(**m, unfused_options);
-    auto x = fused.Run(args);
-    auto y = unfused.Run(args);
-    REQUIRE(x.ok());
-    REQUIRE(y.ok());
-    const Literal lx = x->ToLiteral(), ly = y->ToLiteral();
-    for (int k = 0; k < 3; ++k) {
-      const Literal& p = lx.elements()[k];
-      const Literal& q = ly.elements()[k];
-      REQUIRE(p.size_bytes() == q.size_bytes());
-      CHECK(std::memcmp(p.data(), q.data(), p.size_bytes()) == 0);
-    }
+    INFO((flush ? "flushed" : "kept"));
+    CheckFusionKeepsBytes(**m, args, flush);
   }
 }
 
