@@ -135,9 +135,13 @@ void FoldTransposesIntoDots(ComputationPlan& plan,
 
 // Marks the groups' members that nothing outside their groups reads. A
 // duplicable member (IsDuplicableMember) may be in several groups and have
-// other readers: it is skipped only when each reader is a group's root, or
-// a member skipped itself, of a group that computes it too. Users come later
-// in the order, so one backward pass decides.
+// other readers: it is skipped only when each reader is a group's root
+// whose group computes it too, or a member skipped itself whose every
+// group computes it too: a scalar constant whose broadcast one loop group
+// computes and a row program reads as its splat's input is made (a layer
+// norm whose sum of squares is an XLA fusion failed with "a fused input
+// has the wrong type"). Users come later in the order, so one backward
+// pass decides.
 void MarkFusedAway(ComputationPlan& plan,
                    const absl::flat_hash_map<const Instruction*, int32_t>& slot) {
   std::vector<std::vector<const FusedGroup*>> in_groups(plan.order.size());
@@ -152,16 +156,16 @@ void MarkFusedAway(ComputationPlan& plan,
   for (size_t i = plan.order.size(); i-- > 0;) {
     const Instruction* m = plan.order[i];
     if (in_groups[i].empty()) continue;
-    const bool skip =
-        !IsDuplicableMember(*m) ||
-        std::all_of(m->users().begin(), m->users().end(), [&](const Instruction* u) {
-          auto it = slot.find(u);
-          if (it == slot.end()) return false;
-          if (const FusedGroup* g = plan.group_at[it->second]) return computes(g, m);
-          return plan.steps[it->second] == PlanStep::kFusedAway &&
-                 std::any_of(in_groups[it->second].begin(), in_groups[it->second].end(),
-                             [&](const FusedGroup* g) { return computes(g, m); });
-        });
+    const bool skip = !IsDuplicableMember(*m) ||
+                      std::all_of(m->users().begin(), m->users().end(), [&](const Instruction* u) {
+                        auto it = slot.find(u);
+                        if (it == slot.end()) return false;
+                        if (const FusedGroup* g = plan.group_at[it->second]) return computes(g, m);
+                        const std::vector<const FusedGroup*>& holders = in_groups[it->second];
+                        return plan.steps[it->second] == PlanStep::kFusedAway && !holders.empty() &&
+                               std::all_of(holders.begin(), holders.end(),
+                                           [&](const FusedGroup* g) { return computes(g, m); });
+                      });
     if (skip) plan.steps[i] = PlanStep::kFusedAway;
   }
 }

@@ -378,5 +378,52 @@ TEST_CASE("row program: the residual stream a norm reads is written as a second 
   }
 }
 
+// XLA:CPU's layer norm defused: the mean scales the sum by a broadcast
+// 1/cols whose scalar the program reads as a splat's input, while the
+// loop group after the sum of squares (an XLA fusion) computes that same
+// broadcast itself. The scalar is still made for the program: the plan
+// skipped it as computed by "a" group, and the run failed with "a fused
+// input has the wrong type".
+TEST_CASE("row program: a scalar it reads is made where another group computes its broadcast",
+          "[eval][row_program]") {
+  auto m = ParseModule(R"(HloModule shared_scalar
+
+add_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+squares {
+  zero_f = f32[] parameter(0)
+  d_f = f32[2,16,64] parameter(1)
+  sq = f32[2,16,64] multiply(d_f, d_f)
+  ROOT s2_f = f32[2,16] reduce(sq, zero_f), dimensions={2}, to_apply=add_f32
+}
+
+ENTRY main {
+  x = f32[2,16,64] parameter(0)
+  zero = f32[] constant(0)
+  s1 = f32[2,16] reduce(x, zero), dimensions={2}, to_apply=add_f32
+  inv = f32[] constant(0.015625)
+  inv_b = f32[2,16] broadcast(inv), dimensions={}
+  mean = f32[2,16] multiply(s1, inv_b)
+  mean_b = f32[2,16,64] broadcast(mean), dimensions={0,1}
+  d = f32[2,16,64] subtract(x, mean_b)
+  s2 = f32[2,16] fusion(zero, d), kind=kLoop, calls=squares
+  var = f32[2,16] multiply(s2, inv_b)
+  eps = f32[] constant(1e-05)
+  eps_b = f32[2,16] broadcast(eps), dimensions={}
+  r = f32[2,16] rsqrt(f32[2,16] add(var, eps_b))
+  r_b = f32[2,16,64] broadcast(r), dimensions={0,1}
+  ROOT y = f32[2,16,64] multiply(d, r_b)
+}
+)");
+  INFO((m.ok() ? std::string() : std::string(m.status().message())));
+  REQUIRE(m.ok());
+  std::vector<Value> args = {Filled(PrimitiveType::kF32, {2, 16, 64}, 5)};
+  for (bool flush : {false, true}) CheckFusionKeepsBytes(**m, args, flush);
+}
+
 }  // namespace
 }  // namespace hlo
