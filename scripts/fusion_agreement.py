@@ -15,7 +15,9 @@ stderr must agree too (an error is the same error either way). The runs:
   --no-fast-paths, which turns fusion off already);
 * XLA's own cases (testdata/xla-jax/cases and ../shared/xla-jax/cases when
   present): before.hlo and after.hlo (with XLA's kLoop fusions) on their
-  recorded inputs, with XLA:CPU's --denormals=flush;
+  recorded inputs, with XLA:CPU's --denormals=flush; and XLA:GPU's modules
+  of the same programs (../shared/xla-jax/gpu: kInput and kLoop fusions,
+  GPU custom calls, their own layouts) alike;
 * the shared benchmarks (../shared/bench/*.hlo when present) on
   --random-inputs: the chains fusion is made for, at full size;
 * the full-size models (../shared/xla-jax/models/*.hlo when present: GPT-2
@@ -88,7 +90,8 @@ def strip_outputs(args):
 def xla_case_runs():
     runs = []
     for base in (os.path.join(TESTDATA, "xla-jax", "cases"),
-                 os.path.join(SHARED, "xla-jax", "cases")):
+                 os.path.join(SHARED, "xla-jax", "cases"),
+                 os.path.join(SHARED, "xla-jax", "gpu")):
         if not os.path.isdir(base):
             continue
         for case in sorted(os.listdir(base)):
