@@ -185,8 +185,12 @@ class Defuser : public Pass {
       std::vector<Instruction*> operands;
       while (!pending.empty()) {
         std::vector<Instruction*> next;
+        // A fusion tied by a control edge, either end, stays: defused, its
+        // successors named a removed instruction (XLA:GPU's while bodies
+        // order a reduce fusion after a gemm fusion).
+        const absl::flat_hash_set<const Instruction*> control = ControlRelated(*comp);
         for (Instruction* fusion : pending) {
-          if (!fusion->control_predecessors().empty() || !AllowRewrite(*fusion)) continue;
+          if (control.contains(fusion) || !AllowRewrite(*fusion)) continue;
           std::vector<Instruction*> made = Defuse(module, fusion, options_.keep_names, names);
           done.insert(fusion);
           operands.insert(operands.end(), fusion->operands().begin(), fusion->operands().end());
