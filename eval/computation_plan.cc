@@ -153,19 +153,24 @@ void MarkFusedAway(ComputationPlan& plan,
   auto computes = [](const FusedGroup* g, const Instruction* m) {
     return std::find(g->members.begin(), g->members.end(), m) != g->members.end();
   };
+  // Whether `u`, a reader of `m`, needs no made value of it: u is a group's
+  // root whose group computes m, or a member skipped itself whose every
+  // group computes m.
+  auto computed_for = [&](const Instruction* u, const Instruction* m) {
+    auto it = slot.find(u);
+    if (it == slot.end()) return false;
+    if (const FusedGroup* g = plan.group_at[it->second]) return computes(g, m);
+    const std::vector<const FusedGroup*>& holders = in_groups[it->second];
+    return plan.steps[it->second] == PlanStep::kFusedAway && !holders.empty() &&
+           std::all_of(holders.begin(), holders.end(),
+                       [&](const FusedGroup* g) { return computes(g, m); });
+  };
   for (size_t i = plan.order.size(); i-- > 0;) {
     const Instruction* m = plan.order[i];
     if (in_groups[i].empty()) continue;
     const bool skip = !IsDuplicableMember(*m) ||
-                      std::all_of(m->users().begin(), m->users().end(), [&](const Instruction* u) {
-                        auto it = slot.find(u);
-                        if (it == slot.end()) return false;
-                        if (const FusedGroup* g = plan.group_at[it->second]) return computes(g, m);
-                        const std::vector<const FusedGroup*>& holders = in_groups[it->second];
-                        return plan.steps[it->second] == PlanStep::kFusedAway && !holders.empty() &&
-                               std::all_of(holders.begin(), holders.end(),
-                                           [&](const FusedGroup* g) { return computes(g, m); });
-                      });
+                      std::all_of(m->users().begin(), m->users().end(),
+                                  [&](const Instruction* u) { return computed_for(u, m); });
     if (skip) plan.steps[i] = PlanStep::kFusedAway;
   }
 }
