@@ -28,8 +28,6 @@ stderr must agree too (an error is the same error either way). The runs:
 Prints each disagreement and `fusion agreement: N runs, N agree, N differ`;
 exit status 1 on any disagreement or when no run was made.
 """
-import argparse
-import concurrent.futures
 import filecmp
 import os
 import re
@@ -37,7 +35,8 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
+
+from parallel_runs import parse_options, run_all
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTDATA = os.path.join(ROOT, "testdata")
@@ -158,32 +157,15 @@ def compare_runs(hlo_run, name, cwd, args, tmp):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("-v", "--verbose", action="store_true")
-    a = ap.parse_args()
+    a = parse_options(__doc__.splitlines()[0], ROOT)
     hlo_run = os.path.abspath(os.path.join(a.bin, "hlo-run"))
     # The longest runs first, so that they do not end the test alone.
     runs = model_runs() + bench_runs() + xla_case_runs() + golden_runs()
     if not os.path.isdir(SHARED):
         print(f"fusion agreement: {SHARED} not found: XLA's shared cases, the benchmarks "
               "and the full-size models are not run (testdata/ only)", flush=True)
-    differ = []
-    with tempfile.TemporaryDirectory() as tmp, \
-            concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
-        futures = {}
-        for i, (name, cwd, args) in enumerate(runs):
-            d = os.path.join(tmp, str(i))
-            os.makedirs(d)
-            futures[pool.submit(run_both, hlo_run, name, cwd, args, d)] = name
-        for fut in concurrent.futures.as_completed(futures):
-            msg = fut.result()
-            if msg:
-                differ.append(msg)
-                print(msg, flush=True)
-            elif a.verbose:
-                print(f"agree: {futures[fut]}", flush=True)
+    differ = run_all([(name, run_both, (hlo_run, name, cwd, args)) for name, cwd, args in runs],
+                     a.jobs, a.verbose)
     print(f"fusion agreement: {len(runs)} runs, {len(runs) - len(differ)} agree, "
           f"{len(differ)} differ")
     return 1 if differ or not runs else 0
