@@ -54,10 +54,14 @@ def pass_names(hlo_opt):
     return names
 
 
+def label_of(module, flags):
+    return f"{os.path.relpath(module, os.path.dirname(ROOT))} {' '.join(flags)}"
+
+
 def sweep_one(hlo_opt, module, flags, tmp):
     """None, or what went wrong running `flags` over `module`."""
     out = os.path.join(tmp, "out.hlo")
-    label = f"{os.path.relpath(module, os.path.dirname(ROOT))} {' '.join(flags)}"
+    label = label_of(module, flags)
     try:
         p = subprocess.run([hlo_opt, module] + flags + ["-o", out], capture_output=True,
                            text=True, timeout=300)
@@ -79,7 +83,7 @@ def main():
     runs = [(m, flags) for m in modules() for flags in flag_sets]
     if not os.path.isdir(SHARED):
         print(f"pass sweep: {SHARED} not found: testdata's XLA cases only", flush=True)
-    failed = run_all([(f"{m} {' '.join(flags)}", sweep_one, (hlo_opt, m, flags))
+    failed = run_all([(label_of(m, flags), sweep_one, (hlo_opt, m, flags))
                       for m, flags in runs], a.jobs, a.verbose)
     print(f"pass sweep: {len(runs)} runs, {len(failed)} failed")
     return 1 if failed or not runs else 0
