@@ -14,6 +14,8 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_join.h"
+#include "eval/blas_api.h"
+#include "eval/runtime/parallel.h"
 #include "ir/attribute.h"
 #include "ir/strings.h"
 
@@ -449,6 +451,19 @@ bool WidenedCall(const Call& call) {
     }
   }
   return true;
+}
+
+void ParallelProblems(int64_t count, int64_t max_dim,
+                      const std::function<void(int64_t, int64_t)>& run) {
+  if (count >= 2 && max_dim <= kParallelMaxDim) {
+    // OpenBLAS opens on this thread, on the process's start mask, not on a
+    // pinned worker (eval/blas_api.h).
+    static const bool open = blas::Symbol("openblas_get_num_threads") != nullptr;
+    (void)open;
+    ParallelRows(count, 1, run);
+  } else {
+    run(0, count);
+  }
 }
 
 absl::StatusOr<int> WorkspaceSize(double queried, std::string_view what) {

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -240,6 +241,23 @@ auto WithComputeType(const Call& call, F f) {
   if (wide && call.type() == PrimitiveType::kC64) return f(std::complex<double>{});
   return WithElementType(call.type(), f);
 }
+
+// Matrices up to this size are factored by independent runs side by side:
+// OpenBLAS runs every routine on them on the calling thread (its own
+// threads start at gemv of 2304 x 4 elements and gemm of 65536 x 4
+// products), so two runs never meet in its thread pool.
+constexpr int64_t kParallelMaxDim = 32;
+
+// Runs run(begin, end) over the independent problems [0, count) (a kernel's
+// separate runs, each with its own memory and workspace): in consecutive
+// parts on the cores (eval/runtime/parallel.h) where there are two or more
+// and no matrix has more than kParallelMaxDim rows or columns (`max_dim`),
+// else run(0, count) here. The bits do not depend on which thread ran a
+// problem. (A batch's matrices are not split so: neighbouring small
+// matrices share cache lines of their results, and the parts cost more
+// than they saved: 3x4x4 syevd calls ran 7% slower, geev 15-50%.)
+void ParallelProblems(int64_t count, int64_t max_dim,
+                      const std::function<void(int64_t, int64_t)>& run);
 
 // Workspace sizes come back from LAPACK's query (lwork = -1) as a float.
 absl::StatusOr<int> WorkspaceSize(double queried, std::string_view what);
