@@ -1103,9 +1103,42 @@ absl::Status BatchProgram::RunFrom(absl::Span<const void* const> inputs,
   return absl::OkStatus();
 }
 
+namespace {
+
+// 0, 1, ..., n - 1 as T (integers wrap).
+template <typename T>
+void IotaValues(uint8_t* bytes, int64_t n) {
+  T* p = reinterpret_cast<T*>(bytes);
+  for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(i);
+}
+
+}  // namespace
+
 absl::StatusOr<Literal> IotaLine(PrimitiveType type, int64_t n) {
   absl::StatusOr<Literal> line = Literal::Create(Shape::Array(type, {n}));
   if (!line.ok()) return line.status();
+  switch (type) {  // the common types typed; the rest element by element
+    case PrimitiveType::kS32:
+      IotaValues<int32_t>(line->data(), n);
+      return line;
+    case PrimitiveType::kS64:
+      IotaValues<int64_t>(line->data(), n);
+      return line;
+    case PrimitiveType::kU32:
+      IotaValues<uint32_t>(line->data(), n);
+      return line;
+    case PrimitiveType::kU64:
+      IotaValues<uint64_t>(line->data(), n);
+      return line;
+    case PrimitiveType::kF32:
+      IotaValues<float>(line->data(), n);
+      return line;
+    case PrimitiveType::kF64:
+      IotaValues<double>(line->data(), n);
+      return line;
+    default:
+      break;
+  }
   for (int64_t i = 0; i < n; ++i) {
     if (IsComplex(type)) {
       line->SetComplex(i, {static_cast<double>(i), 0.0});

@@ -652,8 +652,12 @@ absl::StatusOr<Value> Iota(const Instruction& inst) {
   for (int64_t j = d + 1; j < shape.rank(); ++j) inner *= shape.dim(j);
   uint8_t* dst = o.data();
   const int64_t period = shape.dim(d) * inner, total = o.element_count();
-  for (int64_t v = 0; v < shape.dim(d); ++v) {
-    FillElements(width, dst + v * inner * width, inner, line->data() + v * width);
+  if (inner == 1) {  // the period is the line (one call per element was 18 ns each)
+    std::memcpy(dst, line->data(), static_cast<size_t>(period) * width);
+  } else {
+    for (int64_t v = 0; v < shape.dim(d); ++v) {
+      FillElements(width, dst + v * inner * width, inner, line->data() + v * width);
+    }
   }
   for (int64_t filled = period; filled < total;) {
     const int64_t n = std::min(filled, total - filled);

@@ -924,6 +924,29 @@ TEST_CASE("iota: float, small float, complex, sub-byte types; rank 3; empty", "[
   CHECK(e->array().GetDouble(19) == 20);
 }
 
+// A one-dimensional iota is its line, written typed for the common types:
+// threefry's u64[500] counter among them.
+TEST_CASE("iota: one-dimensional lines of the typed element types", "[eval]") {
+  Runner r(R"(ENTRY e {
+    a = u64[500] iota(), iota_dimension=0
+    b = u32[37] iota(), iota_dimension=0
+    c = s64[37] iota(), iota_dimension=0
+    d = s32[37] iota(), iota_dimension=0
+    f = f32[37] iota(), iota_dimension=0
+    g = f64[37] iota(), iota_dimension=0
+    ROOT t = (u64[500]) tuple(a)
+  })");
+  for (const char* name : {"a", "b", "c", "d", "f", "g"}) {
+    absl::StatusOr<Value> v = r.Eval(name, {});
+    REQUIRE(v.ok());
+    const Literal& x = v->array();
+    int64_t mismatches = 0;
+    for (int64_t i = 0; i < x.element_count(); ++i) mismatches += x.GetDouble(i) != i;
+    INFO(name);
+    CHECK(mismatches == 0);
+  }
+}
+
 // The result is one period of runs copied forward, doubling: odd extents
 // (partial last copies) on every dimension, checked against each element's
 // coordinate, and 16-byte elements.
