@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -10,6 +11,7 @@
 #include "eval/interp/elementwise_ops.h"
 #include "eval/interp/raw_step.h"
 #include "eval/runtime/stream_store.h"
+#include "eval/type_dispatch.h"
 #include "ir/compare_order.h"
 #include "ir/strings.h"
 
@@ -1117,28 +1119,18 @@ void IotaValues(uint8_t* bytes, int64_t n) {
 absl::StatusOr<Literal> IotaLine(PrimitiveType type, int64_t n) {
   absl::StatusOr<Literal> line = Literal::Create(Shape::Array(type, {n}));
   if (!line.ok()) return line.status();
-  switch (type) {  // the common types typed; the rest element by element
-    case PrimitiveType::kS32:
-      IotaValues<int32_t>(line->data(), n);
-      return line;
-    case PrimitiveType::kS64:
-      IotaValues<int64_t>(line->data(), n);
-      return line;
-    case PrimitiveType::kU32:
-      IotaValues<uint32_t>(line->data(), n);
-      return line;
-    case PrimitiveType::kU64:
-      IotaValues<uint64_t>(line->data(), n);
-      return line;
-    case PrimitiveType::kF32:
-      IotaValues<float>(line->data(), n);
-      return line;
-    case PrimitiveType::kF64:
-      IotaValues<double>(line->data(), n);
-      return line;
-    default:
-      break;
-  }
+  // Whole-byte integers and f32/f64 typed; the rest element by element.
+  bool typed = false;
+  DispatchType(type, [&](auto tag) {
+    using T = typename decltype(tag)::T;
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+      if (BitWidth(type) == 8 * static_cast<int>(sizeof(T))) {
+        IotaValues<T>(line->data(), n);
+        typed = true;
+      }
+    }
+  });
+  if (typed) return line;
   for (int64_t i = 0; i < n; ++i) {
     if (IsComplex(type)) {
       line->SetComplex(i, {static_cast<double>(i), 0.0});

@@ -934,9 +934,11 @@ TEST_CASE("iota: one-dimensional lines of the typed element types", "[eval]") {
     d = s32[37] iota(), iota_dimension=0
     f = f32[37] iota(), iota_dimension=0
     g = f64[37] iota(), iota_dimension=0
+    h = u16[37] iota(), iota_dimension=0
+    w = s8[300] iota(), iota_dimension=0
     ROOT t = (u64[500]) tuple(a)
   })");
-  for (const char* name : {"a", "b", "c", "d", "f", "g"}) {
+  for (const char* name : {"a", "b", "c", "d", "f", "g", "h"}) {
     absl::StatusOr<Value> v = r.Eval(name, {});
     REQUIRE(v.ok());
     const Literal& x = v->array();
@@ -945,6 +947,13 @@ TEST_CASE("iota: one-dimensional lines of the typed element types", "[eval]") {
     INFO(name);
     CHECK(mismatches == 0);
   }
+  // s8 wraps, as the conversion of a wider integer iota would: 200 -> -56.
+  absl::StatusOr<Value> w = r.Eval("w", {});
+  REQUIRE(w.ok());
+  CHECK(w->array().GetDouble(127) == 127);
+  CHECK(w->array().GetDouble(128) == -128);
+  CHECK(w->array().GetDouble(200) == -56);
+  CHECK(w->array().GetDouble(299) == 43);
 }
 
 // The result is one period of runs copied forward, doubling: odd extents
