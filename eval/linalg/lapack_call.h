@@ -242,10 +242,11 @@ auto WithComputeType(const Call& call, F f) {
   return WithElementType(call.type(), f);
 }
 
-// Matrices up to this size are factored by independent runs side by side:
-// OpenBLAS runs every routine on them on the calling thread (its own
-// threads start at gemv of 2304 x 4 elements and gemm of 65536 x 4
-// products), so two runs never meet in its thread pool.
+// Matrices up to this size are factored by independent runs side by side.
+// OpenBLAS runs the BLAS calls of an SVD of such a matrix on the calling
+// thread (its gemm threads past 65536 x 4 multiply-adds, 8192 x 4 complex,
+// its gemv past 2304 x 4 elements), so two runs never meet in its thread
+// pool. (Not every routine: its trsm threads from 8 x 8 on.)
 constexpr int64_t kParallelMaxDim = 32;
 
 // Runs run(begin, end) over the independent problems [0, count) (a kernel's
@@ -253,9 +254,9 @@ constexpr int64_t kParallelMaxDim = 32;
 // parts on the cores (eval/runtime/parallel.h) where there are two or more
 // and no matrix has more than kParallelMaxDim rows or columns (`max_dim`),
 // else run(0, count) here. The bits do not depend on which thread ran a
-// problem. (A batch's matrices are not split so: neighbouring small
-// matrices share cache lines of their results, and the parts cost more
-// than they saved: 3x4x4 syevd calls ran 7% slower, geev 15-50%.)
+// problem. (A batch's matrices are not split so: measured, the parts cost
+// more than they saved, 3x4x4 syevd calls 7% slower and geev 15-50%;
+// neighbouring small matrices share cache lines of their results.)
 void ParallelProblems(int64_t count, int64_t max_dim,
                       const std::function<void(int64_t, int64_t)>& run);
 
