@@ -56,28 +56,28 @@ struct SvdMemory {
 template <typename T>
 struct SvdRun {
   SvdMemory<T> out;
+  const SvdShape* sv = nullptr;  // the caller's, alive across both calls
   bool gesdd = true;
-  char mode = 'A';
-  int m = 0, n = 0, k = 0, u_cols = 0, vt_rows = 0, lwork = 0, rwork_size = 0;
+  int u_cols = 0, vt_rows = 0, lda = 1, ldu = 1, ldvt = 1, lwork = 0, rwork_size = 0;
 };
 
 template <typename T>
 absl::StatusOr<SvdRun<T>> PrepareSvd(Call& call, const SvdShape& sv, bool gesdd, int64_t x_index,
                                      int u_cols, int vt_rows) {
   const Matrices& x = sv.x;
-  SvdRun<T> run;
-  run.gesdd = gesdd;
-  run.mode = sv.mode;
-  run.m = x.rows, run.n = x.cols, run.k = sv.k, run.u_cols = u_cols, run.vt_rows = vt_rows;
   const int m = x.rows, n = x.cols;
-  const int lda = std::max(1, m), ldu = std::max(1, m), ldvt = std::max(1, vt_rows);
+  SvdRun<T> run;
+  run.sv = &sv;
+  run.gesdd = gesdd;
+  run.u_cols = u_cols, run.vt_rows = vt_rows;
+  run.lda = std::max(1, m), run.ldu = std::max(1, m), run.ldvt = std::max(1, vt_rows);
   HLO_ASSIGN_OR_RETURN(run.lwork, QueryWorkspace<T>("svd", [&](T* w, int l) {
                          if (gesdd) {
-                           lapack::Gesdd<T>(sv.mode, m, n, nullptr, lda, nullptr, nullptr, ldu,
-                                            nullptr, ldvt, w, l, nullptr, nullptr);
+                           lapack::Gesdd<T>(sv.mode, m, n, nullptr, run.lda, nullptr, nullptr,
+                                            run.ldu, nullptr, run.ldvt, w, l, nullptr, nullptr);
                          } else {
-                           lapack::Gesvd<T>(sv.mode, sv.mode, m, n, nullptr, lda, nullptr, nullptr,
-                                            ldu, nullptr, ldvt, w, l, nullptr);
+                           lapack::Gesvd<T>(sv.mode, sv.mode, m, n, nullptr, run.lda, nullptr,
+                                            nullptr, run.ldu, nullptr, run.ldvt, w, l, nullptr);
                          }
                        }));
   HLO_ASSIGN_OR_RETURN(run.rwork_size, LapackInt(RworkSize(gesdd, sv.mode, m, n), "rwork"));
@@ -93,27 +93,27 @@ absl::StatusOr<SvdRun<T>> PrepareSvd(Call& call, const SvdShape& sv, bool gesdd,
 // A prepared run's batch, with a workspace of its own.
 template <typename T>
 void FactorSvd(SvdRun<T>& run) {
-  const char mode = run.mode;
-  const int m = run.m, n = run.n;
+  const SvdShape& sv = *run.sv;
+  const char mode = sv.mode;
+  const int m = sv.x.rows, n = sv.x.cols;
   const int64_t a_step = int64_t{m} * n, u_step = int64_t{m} * run.u_cols,
                 vt_step = int64_t{run.vt_rows} * n;
-  const int lda = std::max(1, m), ldu = std::max(1, m), ldvt = std::max(1, run.vt_rows);
   Memory<T> work(run.lwork);
   Memory<Real<T>> rwork(kIsComplex<T> ? std::max(run.rwork_size, 1) : 0);
-  Memory<int> iwork(8 * static_cast<size_t>(run.k));
+  Memory<int> iwork(8 * static_cast<size_t>(sv.k));
   // LAPACK writes u and vt only with mode 'A' or 'S'; with 'N' they may be
   // of any size (even empty), so it gets a one-element stand-in.
   T unused[1] = {};
   SvdMemory<T>& out = run.out;
-  for (int64_t b = 0; b < static_cast<int64_t>(out.info.size()); ++b) {
+  for (int64_t b = 0; b < sv.x.batch; ++b) {
     T* ab = out.a.data() + b * a_step;
-    Real<T>* sb = out.s.data() + b * run.k;
+    Real<T>* sb = out.s.data() + b * sv.k;
     T* ub = mode == 'N' ? unused : out.u.data() + b * u_step;
     T* vtb = mode == 'N' ? unused : out.vt.data() + b * vt_step;
-    out.info[b] = run.gesdd ? lapack::Gesdd(mode, m, n, ab, lda, sb, ub, ldu, vtb, ldvt,
+    out.info[b] = run.gesdd ? lapack::Gesdd(mode, m, n, ab, run.lda, sb, ub, run.ldu, vtb, run.ldvt,
                                             work.data(), run.lwork, rwork.data(), iwork.data())
-                            : lapack::Gesvd(mode, mode, m, n, ab, lda, sb, ub, ldu, vtb, ldvt,
-                                            work.data(), run.lwork, rwork.data());
+                            : lapack::Gesvd(mode, mode, m, n, ab, run.lda, sb, ub, run.ldu, vtb,
+                                            run.ldvt, work.data(), run.lwork, rwork.data());
   }
 }
 
