@@ -90,6 +90,16 @@ template <typename T>
 HLO_VECTOR_CLONES void DivideByScalar(T* o, T t, int64_t n) {
   for (int64_t k = 0; k < n; ++k) o[k] = o[k] / t;
 }
+// o[k] *= t, t on the left where the multiply has it there (the same
+// product but for which NaN's payload survives).
+template <typename T>
+HLO_VECTOR_CLONES void MultiplyByScalar(T* o, T t, bool left, int64_t n) {
+  if (left) {
+    for (int64_t k = 0; k < n; ++k) o[k] = t * o[k];
+  } else {
+    for (int64_t k = 0; k < n; ++k) o[k] = o[k] * t;
+  }
+}
 
 // o[k] = exp(x[k] - s) in one pass where libmvec serves f32 (the same
 // bits as the two passes); false: the caller makes the passes.
@@ -121,6 +131,7 @@ struct SoftmaxInputs {
   T sum_init = 0;
   const uint8_t* mask = nullptr;
   T fill = 0, scale = 0;
+  T numerator = 1;  // op.reciprocal's
 };
 
 // row[k] = mask[k] ? s[k] op c : fill, each op the unfused one (select
@@ -183,7 +194,11 @@ void SoftmaxRows(const RowSoftmax& op, const SoftmaxInputs<T>& in, T* out, int64
     }
     T total = Apply<Opcode::kAdd>(sum_init, sum.Result());
     if (op.flush) FlushDenormalsInPlace(op.type, &total, 1);
-    DivideByScalar(o, total, cols);
+    if (op.reciprocal) {
+      MultiplyByScalar(o, in.numerator / total, op.reciprocal_left, cols);
+    } else {
+      DivideByScalar(o, total, cols);
+    }
   }
 }
 
@@ -200,6 +215,7 @@ void RunTyped(const RowSoftmax& op, absl::Span<const Value* const> inputs, T* ou
     in.fill = inputs[next++]->array().typed<T>()[0];
     if (op.scale) in.scale = inputs[next++]->array().typed<T>()[0];
   }
+  if (op.reciprocal) in.numerator = inputs[next++]->array().typed<T>()[0];
   ParallelRows(op.rows, std::max<int64_t>(1, kMinPartElements / op.cols),
                [&](int64_t r0, int64_t r1) { SoftmaxRows<T>(op, in, out, r0, r1); });
 }
@@ -264,18 +280,20 @@ const Instruction* MatchMaskedInput(const Instruction& x, const Shape& shape,
 
 }  // namespace
 
-// diamond ::= out = divide(e, row(sum)), sum = reduce(e, init) add,
+// diamond ::= out = divide(e, row(sum)) | multiply(e, row(rcp)) | multiply(row(rcp), e),
+//             rcp = divide(broadcast(scalar), sum), sum = reduce(e, init) add,
 //             e = exp(subtract(x, row(shift)))
 // shift   ::= max | maximum(max, broadcast(scalar)) | maximum(broadcast(scalar), max)
 //             | any array of one value per row
 // max     ::= reduce(x, init) maximum
 // row(v)  ::= RowValueOf's chain from v to the broadcast
-std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& divide, bool flush_denormals,
+std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& root, bool flush_denormals,
                                           std::vector<const Instruction*>* members,
                                           std::vector<const Instruction*>* inputs) {
-  const Shape& shape = divide.shape();
-  if (divide.opcode() != Opcode::kDivide || divide.operand_count() != 2 ||
-      !divide.control_predecessors().empty() || !shape.IsArray() || shape.rank() < 1 ||
+  const Shape& shape = root.shape();
+  const bool divides = root.opcode() == Opcode::kDivide;
+  if ((!divides && root.opcode() != Opcode::kMultiply) || root.operand_count() != 2 ||
+      !root.control_predecessors().empty() || !shape.IsArray() || shape.rank() < 1 ||
       (shape.element_type() != PrimitiveType::kF32 &&
        shape.element_type() != PrimitiveType::kF64)) {
     return std::nullopt;
@@ -287,12 +305,36 @@ std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& divide, bool flush_
   op.rows = shape.ElementCount() / std::max<int64_t>(1, op.cols);
   if (op.cols < kMinCols || op.rows < 1) return std::nullopt;
   std::vector<const Instruction*> sum_links, shift_links;
-  const Instruction& e = *divide.operand(0);
-  const Instruction* sum = RowValueOf(*divide.operand(1), shape, &sum_links);
-  if (sum == nullptr || e.opcode() != Opcode::kExp || e.operand_count() != 1 ||
-      !SameArray(e.shape(), shape) || !IsMinorReduce(*sum, shape, Opcode::kAdd) ||
-      sum->operand(0) != &e || !OnlyUsers(*sum, {sum_links.back()}) ||
-      !OnlyUsers(*sum_links.front(), {&divide}) || !OnlyUsers(e, {sum, &divide})) {
+  const Instruction* e_ptr = nullptr;
+  const Instruction* sum = nullptr;
+  const Instruction* rcp = nullptr;  // the reciprocals' divide
+  if (divides) {
+    e_ptr = root.operand(0);
+    sum = RowValueOf(*root.operand(1), shape, &sum_links);
+  } else {
+    for (int side : {1, 0}) {
+      sum_links.clear();
+      const Instruction* v = RowValueOf(*root.operand(side), shape, &sum_links);
+      if (v == nullptr || v->opcode() != Opcode::kDivide || v->operand_count() != 2 ||
+          !IsScalarBroadcast(*v->operand(0), v->shape()) || !OnlyUsers(*v, {sum_links.back()}) ||
+          !OnlyUsers(*v->operand(0), {v})) {
+        continue;
+      }
+      op.reciprocal = true;
+      op.reciprocal_left = side == 0;
+      rcp = v;
+      e_ptr = root.operand(1 - side);
+      sum = v->operand(1);
+      break;
+    }
+  }
+  if (sum == nullptr) return std::nullopt;
+  const Instruction& e = *e_ptr;
+  const Instruction* sum_user = rcp != nullptr ? rcp : sum_links.back();
+  if (e.opcode() != Opcode::kExp || e.operand_count() != 1 || !SameArray(e.shape(), shape) ||
+      !IsMinorReduce(*sum, shape, Opcode::kAdd) || sum->operand(0) != &e ||
+      !OnlyUsers(*sum, {sum_user}) || !OnlyUsers(*sum_links.front(), {&root}) ||
+      !OnlyUsers(e, {sum, &root})) {
     return std::nullopt;
   }
   const Instruction& shifted = *e.operand(0);
@@ -328,8 +370,12 @@ std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& divide, bool flush_
   const Instruction* max = floor_broadcast == nullptr
                                ? shift
                                : shift->operand(op.floor == RowSoftmax::Floor::kLeft ? 1 : 0);
-  *members = {&shifted, &e, sum, &divide};
+  *members = {&shifted, &e, sum, &root};
   members->insert(members->end(), sum_links.begin(), sum_links.end());
+  if (rcp != nullptr) {
+    members->push_back(rcp);
+    members->push_back(rcp->operand(0));
+  }
   members->insert(members->end(), shift_links.begin(), shift_links.end());
   if (op.own_max) members->push_back(max);
   if (floor_broadcast != nullptr) {
@@ -345,6 +391,7 @@ std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& divide, bool flush_
                            : MatchMaskedInput(x, shape, {&shifted}, op, members, inputs)) {
     (*inputs)[0] = s;
   }
+  if (rcp != nullptr) inputs->push_back(rcp->operand(0)->operand(0));
   return op;
 }
 
@@ -353,7 +400,8 @@ absl::StatusOr<Value> RunRowSoftmax(const RowSoftmax& op, const Shape& shape,
                                     const std::vector<bool>& reusable) {
   const size_t floors = op.floor == RowSoftmax::Floor::kNone ? 0 : 1;
   const size_t masks = op.masked ? (op.scale ? 3 : 2) : 0;
-  if (inputs.size() != 3 + floors + masks) {
+  const size_t numerators = op.reciprocal ? 1 : 0;
+  if (inputs.size() != 3 + floors + masks + numerators) {
     return absl::InvalidArgumentError("a fused group has the wrong inputs");
   }
   for (size_t i = 0; i < inputs.size(); ++i) {

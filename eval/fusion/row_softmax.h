@@ -49,15 +49,21 @@ struct RowSoftmax {
   // --denormals=flush: exp's results and the reductions' flushed as the
   // unfused kernels flush them.
   bool flush = false;
+  // The root multiplies e by each row's c / sum (XLA's algebraic
+  // simplifier: e * broadcast(1 / sum)) instead of dividing by the sum; c
+  // a scalar, e on the left unless reciprocal_left.
+  bool reciprocal = false;
+  bool reciprocal_left = false;
 };
 
-// The diamond rooted at `divide`, when it has that form and no member but
-// the root is read outside it: `members` get its instructions (post order
-// not implied) and `inputs` {x (s where masked), max's init or the row
-// values, sum's init}, then with a floor that scalar, then where masked
-// the mask, the fill scalar and the scale's scalar (where scaled);
-// `flush_denormals`: the run flushes as --denormals=flush does.
-std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& divide, bool flush_denormals,
+// The diamond rooted at `root` (the divide, or the multiply by the
+// reciprocals), when it has that form and no member but the root is read
+// outside it: `members` get its instructions (post order not implied) and
+// `inputs` {x (s where masked), max's init or the row values, sum's init},
+// then with a floor that scalar, then where masked the mask, the fill
+// scalar and the scale's scalar (where scaled), then the reciprocal's
+// numerator; `flush_denormals`: the run flushes as --denormals=flush does.
+std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& root, bool flush_denormals,
                                           std::vector<const Instruction*>* members,
                                           std::vector<const Instruction*>* inputs);
 

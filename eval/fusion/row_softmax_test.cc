@@ -437,5 +437,111 @@ TEST_CASE("row softmax: JAX's masked, scaled scores are made in the row, bits as
   }
 }
 
+// XLA's optimized attention softmax (its GPT-2 after.hlo, defused): the
+// masked, scaled scores, then e times each row's 1 / sum instead of e / sum.
+// `a` multiplies e on the left of the reciprocals; `b` puts them on the
+// left and divides 3 by the sum; `c` reads the reciprocals elsewhere too
+// (not matched: they are not the group's alone).
+constexpr char kReciprocalSoftmax[] = R"(HloModule reciprocal_softmax
+
+region_max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+region_add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+ENTRY main {
+  p = f32[4,2,64,64] parameter(0)
+  i0 = s32[64,64] iota(), iota_dimension=0
+  i1 = s32[64,64] iota(), iota_dimension=1
+  ge = pred[64,64] compare(i0, i1), direction=GE
+  mask = pred[4,2,64,64] broadcast(ge), dimensions={2,3}
+  scale = f32[] constant(0.176776692)
+  sb = f32[4,2,64,64] broadcast(scale), dimensions={}
+  scaled = f32[4,2,64,64] multiply(p, sb)
+  fill = f32[] constant(-1e+09)
+  fb = f32[4,2,64,64] broadcast(fill), dimensions={}
+  x = f32[4,2,64,64] select(mask, scaled, fb)
+  ninf = f32[] constant(-inf)
+  mx = f32[4,2,64] reduce(x, ninf), dimensions={3}, to_apply=region_max
+  mxb = f32[4,2,64,64] broadcast(mx), dimensions={0,1,2}
+  sub = f32[4,2,64,64] subtract(x, mxb)
+  e = f32[4,2,64,64] exponential(sub)
+  zero = f32[] constant(0)
+  sum = f32[4,2,64] reduce(e, zero), dimensions={3}, to_apply=region_add
+  one = f32[] constant(1)
+  ones = f32[4,2,64] broadcast(one), dimensions={}
+  rcp = f32[4,2,64] divide(ones, sum)
+  rcpb = f32[4,2,64,64] broadcast(rcp), dimensions={0,1,2}
+  a = f32[4,2,64,64] multiply(e, rcpb)
+  q = f32[4,2,64,64] parameter(1)
+  mx2 = f32[4,2,64] reduce(q, ninf), dimensions={3}, to_apply=region_max
+  mxb2 = f32[4,2,64,64] broadcast(mx2), dimensions={0,1,2}
+  sub2 = f32[4,2,64,64] subtract(q, mxb2)
+  e2 = f32[4,2,64,64] exponential(sub2)
+  sum2 = f32[4,2,64] reduce(e2, zero), dimensions={3}, to_apply=region_add
+  three = f32[] constant(3)
+  threes = f32[4,2,64] broadcast(three), dimensions={}
+  rcp2 = f32[4,2,64] divide(threes, sum2)
+  rcpb2 = f32[4,2,64,64] broadcast(rcp2), dimensions={0,1,2}
+  b = f32[4,2,64,64] multiply(rcpb2, e2)
+  mx3 = f32[4,2,64] reduce(q, ninf), dimensions={3}, to_apply=region_max
+  mxb3 = f32[4,2,64,64] broadcast(mx3), dimensions={0,1,2}
+  sub3 = f32[4,2,64,64] subtract(q, mxb3)
+  e3 = f32[4,2,64,64] exponential(sub3)
+  sum3 = f32[4,2,64] reduce(e3, zero), dimensions={3}, to_apply=region_add
+  ones3 = f32[4,2,64] broadcast(one), dimensions={}
+  rcp3 = f32[4,2,64] divide(ones3, sum3)
+  rcpb3 = f32[4,2,64,64] broadcast(rcp3), dimensions={0,1,2}
+  c = f32[4,2,64,64] multiply(e3, rcpb3)
+  ROOT r = (f32[4,2,64,64], f32[4,2,64,64], f32[4,2,64,64], f32[4,2,64]) tuple(a, b, c, rcp3)
+}
+)";
+
+TEST_CASE("row softmax: XLA's e * (1 / sum) form is matched, bits as unfused", "[eval][softmax]") {
+  auto m = ParseModule(kReciprocalSoftmax);
+  INFO((m.ok() ? std::string() : std::string(m.status().message())));
+  REQUIRE(m.ok());
+  std::vector<const Instruction*> members, inputs;
+  auto a = MatchRowSoftmax(*Named(**m, "a"), false, &members, &inputs);
+  REQUIRE(a.has_value());
+  CHECK(a->reciprocal);
+  CHECK_FALSE(a->reciprocal_left);
+  CHECK(a->masked);
+  CHECK(a->mask_rows == 64);
+  REQUIRE(inputs.size() == 7);  // p, ninf, zero, ge, fill, scale, one
+  CHECK(inputs[0]->name() == "p");
+  CHECK(inputs[3]->name() == "ge");
+  CHECK(inputs[6]->name() == "one");
+  auto b = MatchRowSoftmax(*Named(**m, "b"), false, &members, &inputs);
+  REQUIRE(b.has_value());
+  CHECK(b->reciprocal_left);
+  CHECK_FALSE(b->masked);
+  REQUIRE(inputs.size() == 4);
+  CHECK(inputs[3]->name() == "three");
+  CHECK_FALSE(MatchRowSoftmax(*Named(**m, "c"), false, &members, &inputs));
+  // Scores over [-120, 20] times 5.66 (exp's results reach subnormals and
+  // zeros), a row of -inf in q (NaN throughout).
+  std::vector<Value> args;
+  for (int k = 0; k < 2; ++k) {
+    auto l = Literal::Create(Shape::Array(PrimitiveType::kF32, {4, 2, 64, 64}));
+    REQUIRE(l.ok());
+    for (int64_t i = 0; i < 4 * 2 * 64 * 64; ++i) {
+      l->typed<float>()[i] = static_cast<float>((i * 7919 % 2003) * 0.07 - 120.0);
+      if (k == 1 && i / 64 == 9) l->typed<float>()[i] = -std::numeric_limits<float>::infinity();
+    }
+    args.push_back(Value::FromLiteral(*std::move(l)));
+  }
+  for (bool flush : {false, true}) {
+    INFO((flush ? "flushed" : "kept"));
+    CheckFusionKeepsBytes(**m, args, flush);
+  }
+}
+
 }  // namespace
 }  // namespace hlo
