@@ -131,6 +131,12 @@ std::vector<Instruction*> Chosen(const Computation& comp, const DefuserOptions& 
   if (!options.runs_as_one_loop) return chosen;
   for (const auto& inst : comp.instructions()) {
     const Computation* fused = FusedComputation(*inst);
+    if (fused != nullptr && !taken.contains(inst.get()) && options.joins_pattern &&
+        options.joins_pattern(*inst) && SameResultsDefused(*inst, *fused, effects)) {
+      taken.insert(inst.get());
+      chosen.push_back(inst.get());
+      continue;
+    }
     if (fused != nullptr && !taken.contains(inst.get()) && IsDotOfTranspose(*inst, *fused, taken)) {
       taken.insert(inst.get());
       chosen.push_back(inst.get());

@@ -66,6 +66,10 @@ struct DefuserOptions {
   // read a transpose, or a copy of one (XLA:CPU's ynn fusions after its
   // q, k and v transposes), which the executor folds into the dot.
   std::function<bool(const Instruction&)> runs_as_one_loop;
+  // When set (hlo-run, with runs_as_one_loop): fusions of any kind that
+  // hold part of a form the executor runs as one group but XLA splits over
+  // several fusions (a softmax's max and exp, sum, reciprocal and product).
+  std::function<bool(const Instruction&)> joins_pattern;
 };
 std::unique_ptr<Pass> CreateDefuser(DefuserOptions options);
 // round-dot-operands (round_dot_operands.cc): hlo-run --dot-default-precision;

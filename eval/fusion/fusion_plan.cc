@@ -313,6 +313,19 @@ bool HoldsPatternKernel(const Computation& computation) {
   return false;
 }
 
+std::vector<std::string> SoftmaxMemberNames(const Module& defused, bool flush_denormals) {
+  std::vector<std::string> names;
+  for (const auto& comp : defused.computations()) {
+    if (comp->is_fusion_computation()) continue;
+    for (const auto& inst : comp->instructions()) {
+      std::vector<const Instruction*> members, inputs;
+      if (!MatchRowSoftmax(*inst, flush_denormals, &members, &inputs)) continue;
+      for (const Instruction* m : members) names.emplace_back(m->name());
+    }
+  }
+  return names;
+}
+
 absl::StatusOr<std::vector<const void*>> GroupInputData(const BatchProgram& program,
                                                         absl::Span<const Value* const> inputs) {
   std::vector<const void*> in(inputs.size());

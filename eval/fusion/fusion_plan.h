@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
@@ -21,6 +22,7 @@
 #include "eval/interp/batch_program.h"
 #include "eval/value.h"
 #include "ir/instruction.h"
+#include "ir/module.h"
 
 namespace hlo {
 
@@ -88,6 +90,13 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
 // the fusion's ops (GELU's tanh form: eval/fusion/gelu_tanh.h). hlo-run
 // defuses such fusions so that its groups find the form.
 bool HoldsPatternKernel(const Computation& computation);
+
+// The names of the members of every row softmax (eval/fusion/row_softmax.h)
+// in the non-fusion computations of `defused`, a copy of a module with its
+// fusions defused under their own names: XLA splits a softmax over four or
+// five fusions, and hlo-run defuses those that hold a member so that its
+// group runs the softmax in one pass.
+std::vector<std::string> SoftmaxMemberNames(const Module& defused, bool flush_denormals);
 
 // The data of a group's inputs (inputs[i] for group.inputs[i]) for its
 // program, or an error when one is not an array of the parameter's type.

@@ -316,8 +316,7 @@ std::optional<RowSoftmax> MatchRowSoftmax(const Instruction& root, bool flush_de
       sum_links.clear();
       const Instruction* v = RowValueOf(*root.operand(side), shape, &sum_links);
       if (v == nullptr || v->opcode() != Opcode::kDivide || v->operand_count() != 2 ||
-          !IsScalarBroadcast(*v->operand(0), v->shape()) || !OnlyUsers(*v, {sum_links.back()}) ||
-          !OnlyUsers(*v->operand(0), {v})) {
+          !IsScalarBroadcast(*v->operand(0), v->shape()) || !OnlyUsers(*v, {sum_links.back()})) {
         continue;
       }
       op.reciprocal = true;
