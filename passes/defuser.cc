@@ -17,6 +17,7 @@
 #include "ir/clone.h"
 #include "ir/module.h"
 #include "passes/dead_code.h"
+#include "passes/fusion_sharing.h"
 #include "passes/passes.h"
 #include "passes/rewrite_limit.h"
 
@@ -129,6 +130,9 @@ std::vector<Instruction*> Chosen(const Computation& comp, const DefuserOptions& 
     }
   }
   if (!options.runs_as_one_loop) return chosen;
+  const absl::flat_hash_set<const Instruction*> sharing =
+      options.defuse_sharing_siblings ? FusionsSharingWork(comp, effects)
+                                      : absl::flat_hash_set<const Instruction*>();
   for (const auto& inst : comp.instructions()) {
     const Computation* fused = FusedComputation(*inst);
     if (fused != nullptr && !taken.contains(inst.get()) && options.joins_pattern &&
@@ -144,7 +148,8 @@ std::vector<Instruction*> Chosen(const Computation& comp, const DefuserOptions& 
     }
     if (fused == nullptr || taken.contains(inst.get()) ||
         inst->GetString(AttrKind::kKind) != "kLoop" || OpCount(*fused) < 2 ||
-        !SameResultsDefused(*inst, *fused, effects) || options.runs_as_one_loop(*inst)) {
+        !SameResultsDefused(*inst, *fused, effects) ||
+        (!sharing.contains(inst.get()) && options.runs_as_one_loop(*inst))) {
       continue;
     }
     taken.insert(inst.get());

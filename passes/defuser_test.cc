@@ -194,6 +194,54 @@ TEST_CASE("defuser, hlo-run's options: a one-dot fusion reading a transpose", "[
   CHECK(m->FindComputation("qk1") != nullptr);
 }
 
+// XLA's threefry loop body: two sibling fusions compute the same rounds
+// (x + y, its rotation, the xor) before their own last ops; a third reads
+// the same operands but computes nothing the others do. `small` is the
+// same pair over u32[4,2] (below kMinSharedElements).
+std::string SharingSiblings(const std::string& dims) {
+  const std::string t = "u32[" + dims + "]";
+  std::string rounds =
+      "  a = " + t + " add(p0, p1)\n  k = u32[] constant(13)\n  kb = " + t +
+      " broadcast(k), dimensions={}\n  l = " + t + " shift-left(p1, kb)\n  j = u32[] " +
+      "constant(19)\n  jb = " + t + " broadcast(j), dimensions={}\n  r = " + t +
+      " shift-right-logical(p1, jb)\n  o = " + t + " or(l, r)\n  x = " + t + " xor(a, o)\n";
+  return "HloModule m\n\nfirst {\n  p0 = " + t + " parameter(0)\n  p1 = " + t + " parameter(1)\n" +
+         rounds + "  ROOT s = " + t + " add(a, x)\n}\n\nsecond {\n  p0 = " + t +
+         " parameter(0)\n  p1 = " + t + " parameter(1)\n" + rounds + "  ROOT m = " + t +
+         " multiply(x, p0)\n}\n\nthird {\n  p0 = " + t + " parameter(0)\n  p1 = " + t +
+         " parameter(1)\n  d = " + t + " subtract(p0, p1)\n  ROOT e = " + t +
+         " multiply(d, d)\n}\n\nENTRY main {\n  x0 = " + t + " parameter(0)\n  x1 = " + t +
+         " parameter(1)\n  f = " + t + " fusion(x0, x1), kind=kLoop, calls=first\n  g = " + t +
+         " fusion(x0, x1), kind=kLoop, calls=second\n  h = " + t +
+         " fusion(x0, x1), kind=kLoop, calls=third\n  ROOT t = (" + t + ", " + t + ", " + t +
+         ") tuple(f, g, h)\n}\n";
+}
+
+TEST_CASE("defuser, hlo-run's options: sibling fusions that compute the same rounds", "[defuser]") {
+  auto defuse = [](Module& m) {
+    DefuserOptions options;
+    options.reduce_producers_over = int64_t{1} << 14;
+    options.keep_names = true;
+    options.runs_as_one_loop = [](const Instruction&) { return true; };
+    options.defuse_sharing_siblings = true;
+    absl::StatusOr<bool> changed = CreateDefuser(options)->Run(m);
+    REQUIRE(changed.ok());
+    return *changed;
+  };
+  auto large = ParseTestModule(SharingSiblings("64,64"));
+  CHECK(defuse(*large));
+  // f and g are defused (cse then makes the rounds once), h stays.
+  CHECK(EntryFusions(*large) == 1);
+  const std::set<std::string> names = EntryNames(*large);
+  CHECK(names.count("h") == 1);
+  CHECK(names.count("s") == 1);
+  CHECK(names.count("m") == 1);
+  // Over u32[4,2] the rounds cost less than the defused instructions would.
+  auto small = ParseTestModule(SharingSiblings("4,2"));
+  CHECK_FALSE(defuse(*small));
+  CHECK(EntryFusions(*small) == 3);
+}
+
 TEST_CASE("defuser, the registry's pass: every fusion, under fresh names", "[defuser]") {
   auto m = ParseTestModule(BatchNormVariance("64,512", "512"));
   absl::StatusOr<bool> changed = CreateDefuser()->Run(*m);

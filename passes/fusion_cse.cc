@@ -18,6 +18,7 @@
 #include "ir/module.h"
 #include "ir/strings.h"
 #include "passes/dead_code.h"
+#include "passes/fusion_sharing.h"
 #include "passes/passes.h"
 
 namespace hlo {
@@ -114,6 +115,23 @@ class ValueNumbers {
   absl::flat_hash_map<std::string, int64_t> keys_;
 };
 
+// Numbers the instructions of `fused`, called by `fusion`, its parameters
+// by their operands' numbers in `num`.
+absl::flat_hash_map<const Instruction*, int64_t> NumberInside(
+    const Instruction& fusion, const std::vector<Instruction*>& order, ValueNumbers& numbers,
+    const absl::flat_hash_map<const Instruction*, int64_t>& num, SideEffects& effects) {
+  absl::flat_hash_map<const Instruction*, int64_t> inner;
+  for (const Instruction* i : order) {
+    if (i->opcode() == Opcode::kParameter) {
+      const int64_t p = i->parameter_number();
+      inner[i] = p >= 0 && p < fusion.operand_count() ? num.at(fusion.operand(p)) : numbers.Fresh();
+    } else {
+      inner[i] = numbers.Of(*i, inner, effects);
+    }
+  }
+  return inner;
+}
+
 class FusionCse : public Pass {
  public:
   std::string_view name() const override { return "fusion-cse"; }
@@ -154,17 +172,9 @@ class FusionCse : public Pass {
         continue;
       }
       // Number the fused computation, then read what is held.
-      absl::flat_hash_map<const Instruction*, int64_t> inner;
       std::vector<Instruction*> order = fused->PostOrder();
-      for (const Instruction* i : order) {
-        if (i->opcode() == Opcode::kParameter) {
-          const int64_t p = i->parameter_number();
-          inner[i] =
-              p >= 0 && p < inst->operand_count() ? num.at(inst->operand(p)) : numbers.Fresh();
-        } else {
-          inner[i] = numbers.Of(*i, inner, effects);
-        }
-      }
+      absl::flat_hash_map<const Instruction*, int64_t> inner =
+          NumberInside(*inst, order, numbers, num, effects);
       absl::flat_hash_map<Instruction*, Instruction*> parameter_for;  // outer -> new parameter
       bool rewrote = false;
       for (Instruction* i : order) {
@@ -204,6 +214,47 @@ class FusionCse : public Pass {
 };
 
 }  // namespace
+
+absl::flat_hash_set<const Instruction*> FusionsSharingWork(const Computation& comp,
+                                                           SideEffects& effects) {
+  ValueNumbers numbers;
+  absl::flat_hash_map<const Instruction*, int64_t> num;
+  // number -> the first fusion that computes it inside (not as its root)
+  absl::flat_hash_map<int64_t, const Instruction*> made_inside;
+  absl::flat_hash_set<const Instruction*> sharing;
+  for (const Instruction* inst : comp.PostOrder()) {
+    const Computation* fused = inst->opcode() == Opcode::kFusion ? inst->to_apply() : nullptr;
+    if (fused == nullptr || fused->root() == nullptr || !fused->root()->shape().IsArray() ||
+        !inst->control_predecessors().empty()) {
+      num[inst] = numbers.Fresh();
+      continue;
+    }
+    std::vector<Instruction*> order = fused->PostOrder();
+    absl::flat_hash_map<const Instruction*, int64_t> inner =
+        NumberInside(*inst, order, numbers, num, effects);
+    absl::flat_hash_set<const Instruction*> others;
+    int64_t shared = 0;  // elements
+    for (const Instruction* i : order) {
+      if (i == fused->root() || !WorthReading(*i) || RecomputedCheaply(*i) ||
+          i->shape().ElementCount() <= 1) {
+        continue;
+      }
+      auto it = made_inside.find(inner.at(i));
+      if (it == made_inside.end()) continue;
+      shared += i->shape().ElementCount();
+      others.insert(it->second);
+    }
+    if (shared >= kMinSharedElements) {
+      sharing.insert(inst);
+      sharing.insert(others.begin(), others.end());
+    }
+    for (const Instruction* i : order) {
+      if (i != fused->root() && WorthReading(*i)) made_inside.try_emplace(inner.at(i), inst);
+    }
+    num[inst] = inner.at(fused->root());
+  }
+  return sharing;
+}
 
 std::unique_ptr<Pass> CreateFusionCse() { return std::make_unique<FusionCse>(); }
 

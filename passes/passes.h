@@ -70,6 +70,10 @@ struct DefuserOptions {
   // hold part of a form the executor runs as one group but XLA splits over
   // several fusions (a softmax's max and exp, sum, reciprocal and product).
   std::function<bool(const Instruction&)> joins_pattern;
+  // With runs_as_one_loop: also loop fusions that compute inner values a
+  // sibling fusion computes too (passes/fusion_sharing.h), and those
+  // siblings; defused, cse computes the shared values once.
+  bool defuse_sharing_siblings = false;
 };
 std::unique_ptr<Pass> CreateDefuser(DefuserOptions options);
 // round-dot-operands (round_dot_operands.cc): hlo-run --dot-default-precision;

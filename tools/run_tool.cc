@@ -442,6 +442,10 @@ absl::Status RunOwnPasses(hlo::Module& m, bool verify, bool flush_denormals) {
   hlo::DefuserOptions defuse_options;
   defuse_options.reduce_producers_over = int64_t{1} << 14;
   defuse_options.keep_names = true;
+  // (Sibling loop fusions computing the same inner values are defused too:
+  // cse then computes those once. XLA's threefry loop bodies make rounds
+  // 1-3 in two fusions each.)
+  defuse_options.defuse_sharing_siblings = true;
   // (A fusion holding a form the executor's own groups run, GELU's tanh
   // form, counts as not one loop: defused, the groups find it. XLA's
   // GPT-2 GELU fusions ran 0.43 ms each as one batched loop.)
