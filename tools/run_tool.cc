@@ -397,17 +397,6 @@ bool RunsOwnPasses(const RunFlags& f) {
          f.dump_values.empty() && f.error_report == 0;
 }
 
-// JAX's unoptimised modules call small functions (a relu, a batch norm's
-// _var, _where): inlined, the executor's fused loops see through them, and
-// cse merges what they recompute (each _var sums its input again, as main
-// did). The same bits: inlined calls compute what they did (same_results_only),
-// and cse merges only alike pure instructions.
-//
-// XLA:CPU's optimised modules fuse a batch norm's centring (x - mean over a
-// large array) into a loop fusion that only reduce fusions read: defused
-// with them, the executor folds it into the reduce's loop instead of making
-// the array (passes/defuser.cc). Small arrays stay fused: there XLA's fusion
-// runs as one program and a step's own cost would be most of an op's time.
 // The names of the members of the row softmaxes that XLA split over
 // several fusions, found in a copy of `m` with every fusion defused under
 // its own names (none unless a fusion holds an exponential: the copy costs
@@ -428,6 +417,17 @@ absl::flat_hash_set<std::string> SoftmaxMembersAcrossFusions(hlo::Module& m, boo
   return absl::flat_hash_set<std::string>(names.begin(), names.end());
 }
 
+// JAX's unoptimised modules call small functions (a relu, a batch norm's
+// _var, _where): inlined, the executor's fused loops see through them, and
+// cse merges what they recompute (each _var sums its input again, as main
+// did). The same bits: inlined calls compute what they did (same_results_only),
+// and cse merges only alike pure instructions.
+//
+// XLA:CPU's optimised modules fuse a batch norm's centring (x - mean over a
+// large array) into a loop fusion that only reduce fusions read: defused
+// with them, the executor folds it into the reduce's loop instead of making
+// the array (passes/defuser.cc). Small arrays stay fused: there XLA's fusion
+// runs as one program and a step's own cost would be most of an op's time.
 absl::Status RunOwnPasses(hlo::Module& m, bool verify, bool flush_denormals) {
   // (fusion-cse first: the fusions that recompute a made value read it, and
   // the defuser sees who reads what. XLA's GPT-2 materialises each layer's
