@@ -113,6 +113,19 @@ dyn {
   ROOT dus = s32[5,6]{1,0} dynamic-update-slice(a, sum, j, i)
 }
 
+rows {
+  a = f32[16,4,8]{2,1,0} parameter(0)
+  i = s32[] parameter(1)
+  z = s32[] parameter(2)
+  ds = f32[1,4,8]{2,1,0} dynamic-slice(a, i, z, z), dynamic_slice_sizes={1,4,8}
+  two = f32[2,4,8]{2,1,0} dynamic-slice(a, i, z, z), dynamic_slice_sizes={2,4,8}
+  n = f32[1,4,8]{2,1,0} negate(ds)
+  dus = f32[16,4,8]{2,1,0} dynamic-update-slice(a, n, i, z, z)
+  top = f32[3,4,8]{2,1,0} slice(dus), slice={[2:5], [0:4], [0:8]}
+  cat = f32[5,4,8]{2,1,0} concatenate(top, two), dimensions={0}
+  ROOT out = (f32[16,4,8]{2,1,0}, f32[5,4,8]{2,1,0}) tuple(dus, cat)
+}
+
 moves {
   a = f32[17,4,16]{2,1,0} parameter(0)
   b = f32[17,5]{1,0} parameter(1)
@@ -214,6 +227,8 @@ ENTRY main {
   ma = f32[17,4,16]{2,1,0} parameter(13)
   mb = f32[17,5]{1,0} parameter(14)
   f_moves = (f32[128,17]{1,0}, f32[10,30]{1,0}) fusion(ma, mb, i), kind=kLoop, calls=moves
+  ra3 = f32[16,4,8]{2,1,0} parameter(18)
+  f_rows = (f32[16,4,8]{2,1,0}, f32[5,4,8]{2,1,0}) fusion(ra3, i, i), kind=kLoop, calls=rows
   f_pass = (f32[6]{0}, f32[6]{0}, s8[2]{0}, f32[6]{0}) fusion(p, q), kind=kLoop, calls=passthrough
   f_clamped = f32[4]{0} fusion(v, x4), kind=kLoop, calls=clamped
   f_reduced = f32[] fusion(x4), kind=kInput, calls=reduced
@@ -319,6 +334,19 @@ TEST_CASE("small fusion: dynamic slices clamp every start as the kernels do", "[
       args[2] = Scalar(PT::kU64, j);
       Agree(*m, f, args);
     }
+  }
+}
+
+// Dynamic slices and updates of whole rows, a slice and a concatenation
+// of whole rows: each move one run of elements (a memcpy), clamped alike.
+TEST_CASE("small fusion: moves of whole rows, clamped alike", "[small_fusion]") {
+  std::unique_ptr<Module> m = Parse();
+  const Instruction& f = Find(*m, "f_rows");
+  std::vector<Value> args = RandomOperands(f, 8);
+  for (int64_t i : {-3, 0, 1, 7, 14, 15, 16, 1000}) {
+    args[1] = Scalar(PT::kS32, static_cast<uint64_t>(static_cast<uint32_t>(i)));
+    args[2] = Scalar(PT::kS32, 0);
+    Agree(*m, f, args);
   }
 }
 

@@ -45,6 +45,9 @@ struct SmallProgram::Step {
   StridedAxes axes;
   int64_t offset = 0;
   int32_t dynamic = -1;  // dynamics_: base from start indices, else 0
+  // Gather and scatter: the other side's elements are one run from
+  // `offset` (a dynamic slice of whole rows): a memcpy, no map.
+  bool contiguous = false;
   int32_t call = -1;     // kernel_calls_
   bool flush = false;    // kApply: XLA:CPU's flush-to-zero applies
   bool bitcast = false;  // kApply: bitcast-convert
@@ -484,7 +487,16 @@ class SmallProgram::Compiler {
     int64_t n = 1;
     for (int64_t d : dims) n *= d;
     if (n <= kMapElements) {
-      step.map = AddMap(MapOf(dims, strides, offset));
+      std::vector<int32_t> map = MapOf(dims, strides, offset);
+      bool run = true;
+      for (size_t i = 1; run && i < map.size(); ++i)
+        run = map[i] == map[0] + static_cast<int32_t>(i);
+      if (run && !map.empty()) {
+        step.contiguous = true;
+        step.offset = map[0];
+        return;
+      }
+      step.map = AddMap(std::move(map));
       return;
     }
     const Dims rows = gather_internal::RowMajorStrides(dims);
@@ -1133,6 +1145,10 @@ absl::Status SmallProgram::RunStep(const Step& step, const std::optional<KernelR
       break;
     case Step::Kind::kGather: {
       const int64_t base = step.dynamic >= 0 ? DynamicBase(dynamics_[step.dynamic]) : 0;
+      if (step.contiguous) {
+        std::memcpy(out, in0 + (base + step.offset) * step.width, step.n * step.width);
+        break;
+      }
       if (step.map < 0) {
         data_internal::StridedCopy(step.width, out, in0 + (base + step.offset) * step.width,
                                    step.axes);
@@ -1153,6 +1169,10 @@ absl::Status SmallProgram::RunStep(const Step& step, const std::optional<KernelR
     case Step::Kind::kScatter: {
       const int64_t base = step.dynamic >= 0 ? DynamicBase(dynamics_[step.dynamic]) : 0;
       if (base < 0) break;  // a window out of bounds
+      if (step.contiguous) {
+        std::memcpy(out + (base + step.offset) * step.width, in0, step.n * step.width);
+        break;
+      }
       if (step.map < 0) {
         data_internal::StridedCopy(step.width, out + (base + step.offset) * step.width, in0,
                                    step.axes);
