@@ -46,7 +46,7 @@ struct SmallProgram::Step {
   int64_t offset = 0;
   int32_t dynamic = -1;  // dynamics_: base from start indices, else 0
   // Gather and scatter: the other side's elements are one run from
-  // `offset` (a dynamic slice of whole rows): a memcpy, no map.
+  // `offset` (a dynamic slice of whole rows): one memmove, no map.
   bool contiguous = false;
   int32_t call = -1;     // kernel_calls_
   bool flush = false;    // kApply: XLA:CPU's flush-to-zero applies
@@ -1146,7 +1146,7 @@ absl::Status SmallProgram::RunStep(const Step& step, const std::optional<KernelR
     case Step::Kind::kGather: {
       const int64_t base = step.dynamic >= 0 ? DynamicBase(dynamics_[step.dynamic]) : 0;
       if (step.contiguous) {
-        std::memcpy(out, in0 + (base + step.offset) * step.width, step.n * step.width);
+        std::memmove(out, in0 + (base + step.offset) * step.width, step.n * step.width);
         break;
       }
       if (step.map < 0) {
@@ -1170,7 +1170,7 @@ absl::Status SmallProgram::RunStep(const Step& step, const std::optional<KernelR
       const int64_t base = step.dynamic >= 0 ? DynamicBase(dynamics_[step.dynamic]) : 0;
       if (base < 0) break;  // a window out of bounds
       if (step.contiguous) {
-        std::memcpy(out + (base + step.offset) * step.width, in0, step.n * step.width);
+        std::memmove(out + (base + step.offset) * step.width, in0, step.n * step.width);
         break;
       }
       if (step.map < 0) {
