@@ -188,14 +188,8 @@ TEST_CASE("row softmax: the fused diamond gives the unfused bits", "[eval][softm
   }
 }
 
-// JAX's jax.nn.softmax as JAX 0.11 writes it (the shape of gpt_fwd's
-// attention in ../shared/xla-jax): max(reduce_max(x), -inf), and both row
-// values through reshape to [..., 1], an identity broadcast and a reshape
-// back before the broadcast. `extra` adds outputs to the root tuple.
-std::string JaxSoftmax(const std::string& extra_shapes, const std::string& extra) {
-  return StrCat(R"(HloModule jax_softmax
-
-region_max {
+// The f32 max and sum reducers of the modules below.
+constexpr char kRowReducers[] = R"(region_max {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
   ROOT m = f32[] maximum(a, b)
@@ -206,7 +200,14 @@ region_add {
   ROOT s = f32[] add(a, b)
 }
 
-ENTRY main {
+)";
+
+// JAX's jax.nn.softmax as JAX 0.11 writes it (the shape of gpt_fwd's
+// attention in ../shared/xla-jax): max(reduce_max(x), -inf), and both row
+// values through reshape to [..., 1], an identity broadcast and a reshape
+// back before the broadcast. `extra` adds outputs to the root tuple.
+std::string JaxSoftmax(const std::string& extra_shapes, const std::string& extra) {
+  return StrCat("HloModule jax_softmax\n\n", kRowReducers, R"(ENTRY main {
   x = f32[2,3,5000] parameter(0)
   ninf = f32[] constant(-inf)
   rmax = f32[2,3] reduce(x, ninf), dimensions={2}, to_apply=region_max
@@ -328,20 +329,7 @@ TEST_CASE("row softmax: a binding floor on either side gives the unfused bits", 
 // mask a member); `b` and `c` share one pred array of their own shape (an
 // input, as CSE leaves GPT-2's mask) and scale by multiplying, the
 // constant on the left in `c`.
-constexpr char kMaskedSoftmax[] = R"(HloModule masked_softmax
-
-region_max {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT m = f32[] maximum(a, b)
-}
-region_add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-
-ENTRY main {
+constexpr char kMaskedSoftmaxEntry[] = R"(ENTRY main {
   s = f32[2,3,5,300] parameter(0)
   t = pred[5,300] parameter(1)
   eight = f32[] constant(8)
@@ -389,7 +377,7 @@ ENTRY main {
 
 TEST_CASE("row softmax: JAX's masked, scaled scores are made in the row, bits as unfused",
           "[eval][softmax]") {
-  auto m = ParseModule(kMaskedSoftmax);
+  auto m = ParseModule(StrCat("HloModule masked_softmax\n\n", kRowReducers, kMaskedSoftmaxEntry));
   INFO((m.ok() ? std::string() : std::string(m.status().message())));
   REQUIRE(m.ok());
   std::vector<const Instruction*> members, inputs;
@@ -442,20 +430,7 @@ TEST_CASE("row softmax: JAX's masked, scaled scores are made in the row, bits as
 // `a` multiplies e on the left of the reciprocals; `b` puts them on the
 // left and divides 3 by the sum; `c` reads the reciprocals elsewhere too
 // (not matched: they are not the group's alone).
-constexpr char kReciprocalSoftmax[] = R"(HloModule reciprocal_softmax
-
-region_max {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT m = f32[] maximum(a, b)
-}
-region_add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-
-ENTRY main {
+constexpr char kReciprocalSoftmaxEntry[] = R"(ENTRY main {
   p = f32[4,2,64,64] parameter(0)
   i0 = s32[64,64] iota(), iota_dimension=0
   i1 = s32[64,64] iota(), iota_dimension=1
@@ -504,7 +479,8 @@ ENTRY main {
 )";
 
 TEST_CASE("row softmax: XLA's e * (1 / sum) form is matched, bits as unfused", "[eval][softmax]") {
-  auto m = ParseModule(kReciprocalSoftmax);
+  auto m = ParseModule(
+      StrCat("HloModule reciprocal_softmax\n\n", kRowReducers, kReciprocalSoftmaxEntry));
   INFO((m.ok() ? std::string() : std::string(m.status().message())));
   REQUIRE(m.ok());
   std::vector<const Instruction*> members, inputs;
