@@ -4,7 +4,12 @@
 // thread with no rendezvous at all, so single-device runs cost nothing more.
 // With several, device 0 runs on the calling thread and the others on
 // threads started at the first run and kept for the next ones (a run of a
-// small program took less time than starting its threads).
+// small program took less time than starting its threads). With as many
+// devices as cores or more (and none on other processes), the devices run
+// as fibers on the calling thread instead (eval/runtime/fibers.h): threads
+// would take turns on the cores, and each turn at a collective cost a
+// kernel wake-up, a scheduler tick where the machine was busy; the kernels
+// still split their large loops over the cores.
 #ifndef HLO_EVAL_REPLICA_RUNNER_H_
 #define HLO_EVAL_REPLICA_RUNNER_H_
 
@@ -16,12 +21,14 @@
 #include "eval/collectives/replica_context.h"
 #include "eval/collectives/transport.h"
 #include "eval/evaluator.h"
+#include "eval/runtime/fibers.h"
 
 namespace hlo {
 
 class ReplicaRunner {
  public:
-  // options.device is ignored (each device gets its own context); progress
+  // options.device is ignored (each device gets its own context); so is
+  // options.device_scheduling = kFibers with a transport; progress
   // is reported by device 0 only. With a `transport`, only its devices run
   // here (first_device() on), the others in other processes: every index
   // below (arguments, results, SetInfeed, DeviceName, outfeed) counts this
@@ -67,8 +74,14 @@ class ReplicaRunner {
   int64_t first_ = 0;
   std::vector<std::unique_ptr<DeviceContext>> contexts_;
   std::vector<std::unique_ptr<Evaluator>> evaluators_;
+  EvalOptions::DeviceScheduling scheduling_;  // options.device_scheduling
   class DeviceThreads;
   std::unique_ptr<DeviceThreads> threads_;
+  std::unique_ptr<Fibers> fibers_;
+  // Whether these devices run as fibers.
+  bool UsesFibers() const;
+  // fn(d) for every device, each on its thread or fiber.
+  absl::Status RunDevices(const std::function<void(int64_t)>& fn);
 };
 
 }  // namespace hlo

@@ -202,6 +202,11 @@ def test_conflicts(c):
               "--precision=f64")
     c.expect_exit("--dot-default-precision=tf32 with --precision=f64 is an error naming both", p,
                   2, "--dot-default-precision", "--precision")
+    p = c.run("hlo-run", "add.hlo", "--random-inputs", "--mpi", "--device-scheduling=fibers")
+    c.expect_exit("--device-scheduling=fibers with --mpi is an error naming both", p, 2,
+                  "--device-scheduling", "--mpi")
+    p = c.run("hlo-run", "add.hlo", "--random-inputs", "--device-scheduling=green")
+    c.expect_exit("--device-scheduling=green is an error", p, 2, "--device-scheduling")
     p = c.run("hlo-run", "add.hlo", "--input", "a.npy", "--input", "b.npy",
               "--expect", "sum.npy", "-o", "both.npy")
     vals = read_npy(c.path("both.npy"))

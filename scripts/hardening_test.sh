@@ -73,9 +73,11 @@ cat /dev/zero > feed.npy 2>/dev/null & writer=$!
 expect "hlo-run --input FIFO.npy" "^feed.npy: error: parameter 0 'p' \(f32\[4\]\): cannot read: .*($limit)" \
   "$bin/hlo-run" p.hlo --input feed.npy
 kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null; writer=
-vmem=4000000 expect "hlo-run --replicas 1000" "error: .*cannot start a thread for each of the 1000 devices" \
+vmem=4000000 expect "hlo-run --replicas 1000 (fibers)" "error: .*cannot map a stack for each of the 1000 devices" \
   "$bin/hlo-run" r.hlo --replicas 1000
-vmem=4000000 expect "hlo-run 4096-device mesh" "mesh4096.hlo:[0-9]+:[0-9]+: error: .*cannot start a thread for each of the 4096 devices" \
+vmem=4000000 expect "hlo-run --replicas 1000 (threads)" "error: .*cannot start a thread for each of the 1000 devices" \
+  "$bin/hlo-run" r.hlo --replicas 1000 --device-scheduling threads
+vmem=4000000 expect "hlo-run 4096-device mesh" "mesh4096.hlo:[0-9]+:[0-9]+: error: .*cannot map a stack for each of the 4096 devices" \
   "$bin/hlo-run" mesh4096.hlo
 echo "hardening: $passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -175,6 +175,11 @@ void AddOptions(CLI::App& app, RunFlags& f) {
   app.add_option("--collective-timeout", f.collective_timeout,
                  "seconds a device waits for the others at a collective")
       ->check(CLI::PositiveNumber);
+  app.add_option("--device-scheduling", f.device_scheduling,
+                 "how the devices of a multi-device run share the cores: threads (one each), "
+                 "fibers (all on one thread, switching at collectives) or auto (default: fibers "
+                 "when there are as many devices as cores or more, unless under --mpi)")
+      ->check(CLI::IsMember({"auto", "threads", "fibers"}));
   app.add_option("--rtol", f.rtol, "relative tolerance for --expect");
   app.add_option("--atol", f.atol, "absolute tolerance for --expect");
   app.add_option("--bench", f.bench,
@@ -790,6 +795,10 @@ hlo::EvalOptions MakeEvalOptions(const RunFlags& f) {
   options.flush_denormals = f.denormals == "flush";
   options.fast_paths = !f.no_fast_paths;
   options.fusion = !f.no_fusion;
+  using Scheduling = hlo::EvalOptions::DeviceScheduling;
+  options.device_scheduling = f.device_scheduling == "threads"  ? Scheduling::kThreads
+                              : f.device_scheduling == "fibers" ? Scheduling::kFibers
+                                                                : Scheduling::kAuto;
   if (options.flush_denormals) {
     hlo::SetBlasDenormalMode(true);
   } else {
@@ -964,6 +973,11 @@ absl::Status RunTool(RunFlags& f, const Resident& start, bool* matched,
   std::vector<std::vector<std::string>> expect;
   if (auto st = CheckModuleRun(f, m, &replicas, &partitions, &expect); !st.ok()) return st;
   const int64_t devices = replicas * partitions;
+  if ((f.mpi || hlo::LaunchedByMpirun()) && f.device_scheduling == "fibers") {
+    return UsageError(
+        "--device-scheduling fibers conflicts with --mpi: devices on other processes are "
+        "reached through threads that wait");
+  }
   auto want_mpi = hlo::WantMpi(f);
   if (!want_mpi.ok()) return want_mpi.status();
   if (*want_mpi) {

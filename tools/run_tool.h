@@ -45,6 +45,7 @@ struct RunFlags {
   std::vector<std::string> infeed_files;
   std::string outfeed_file;
   double collective_timeout = 60;
+  std::string device_scheduling = "auto";  // threads, fibers or auto (ReplicaRunner)
   std::optional<double> rtol, atol;
   int bench = 0;
   int64_t max_memory = DefaultMaxMemory();

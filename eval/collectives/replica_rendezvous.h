@@ -42,6 +42,11 @@ class Rendezvous {
   // rather than pause.
   bool Yields() const { return devices() > CoreCount(); }
 
+  // The devices here run as fibers on one thread (eval/runtime/fibers.h):
+  // a wait hands the thread to the next device instead of blocking it.
+  // Before any device arrives; not with a transport.
+  void SetCooperative() { cooperative_ = true; }
+
   // Devices on other processes (eval/collectives/transport.h): only
   // [first, first + count) run here. Before any device arrives.
   void SetTransport(Transport* transport, int64_t first, int64_t count);
@@ -193,6 +198,10 @@ class Rendezvous {
   // waits for needs the core) or pauses, while SpinPolicy allows. Whether
   // `ready` came true.
   bool SpinLocked(std::unique_lock<std::mutex>& lock, const std::function<bool()>& ready);
+  // Cooperative devices: the other fibers run until `ready` (true), or
+  // until `deadline` (false).
+  bool YieldUntil(std::unique_lock<std::mutex>& lock, const std::function<bool()>& ready,
+                  std::chrono::steady_clock::time_point deadline);
   // Wakes every waiter on cv_ and every spinner (changes_), after a change
   // that may end a wait.
   void NotifyAll() {
@@ -291,6 +300,7 @@ class Rendezvous {
   int64_t blocked_ = 0;
   absl::Status abort_;
   Transport* transport_ = nullptr;
+  bool cooperative_ = false;  // SetCooperative
   int64_t first_local_ = 0;
   int64_t local_count_;
   int64_t sent_ = 0, received_ = 0;

@@ -1,7 +1,8 @@
 // The rendezvous of multi-device runs (eval/collectives/replica_rendezvous.cc) and the
 // replica runner: exchanges in group order, repeated instances, mailboxes,
 // and that nothing hangs (a failing device, a device that finishes early, a
-// deadlock, a timeout). Expected values are worked by hand.
+// deadlock, a timeout), with the devices on threads and as fibers on one
+// thread (eval/runtime/fibers.h). Expected values are worked by hand.
 #include "eval/collectives/replica_rendezvous.h"
 
 #include <catch2/catch.hpp>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "eval/replica_runner.h"
+#include "eval/runtime/fibers.h"
 #include "ir/strings.h"
 #include "parser/parser.h"
 
@@ -25,10 +27,18 @@ Value Scalar(int32_t v) {
   return Value::Array(std::make_shared<Literal>(*std::move(lit)));
 }
 
-// Runs fn(device) on one thread per device and returns what each returned.
+// Runs fn(device) on one thread per device, or (`fibers`) on fibers of
+// this thread with `rv` told so, and returns what each returned.
 template <typename F>
-std::vector<absl::StatusOr<Value>> OnThreads(int n, F fn) {
+std::vector<absl::StatusOr<Value>> OnDevices(Rendezvous& rv, bool fibers, int n, F fn) {
   std::vector<absl::StatusOr<Value>> out(n, absl::UnknownError("not run"));
+  if (fibers) {
+    rv.SetCooperative();
+    auto f = Fibers::Create(n);
+    REQUIRE(f.ok());
+    (*f)->Run([&](int64_t d) { out[d] = fn(static_cast<int>(d)); });
+    return out;
+  }
   std::vector<std::thread> threads;
   for (int d = 0; d < n; ++d) threads.emplace_back([&, d] { out[d] = fn(d); });
   for (auto& t : threads) t.join();
@@ -44,8 +54,9 @@ absl::StatusOr<Value> Digits(absl::Span<const Value> all) {
 
 TEST_CASE("rendezvous: contributions arrive in group order", "[rendezvous]") {
   Rendezvous rv(4, 1);
+  const bool fibers = GENERATE(false, true);
   // Groups {2,0} and {1,3}; device d contributes d + 1.
-  auto out = OnThreads(4, [&](int d) {
+  auto out = OnDevices(rv, fibers, 4, [&](int d) {
     std::vector<int64_t> group =
         d % 2 == 0 ? std::vector<int64_t>{2, 0} : std::vector<int64_t>{1, 3};
     auto r = rv.Collective(StrCat("g", group[0]), group, d, Scalar(d + 1), Digits, "%x");
@@ -61,8 +72,9 @@ TEST_CASE("rendezvous: contributions arrive in group order", "[rendezvous]") {
 
 TEST_CASE("rendezvous: repeated instances with distinct keys", "[rendezvous]") {
   Rendezvous rv(3, 1);
+  const bool fibers = GENERATE(false, true);
   std::vector<int64_t> all = {0, 1, 2};
-  auto out = OnThreads(3, [&](int d) -> absl::StatusOr<Value> {
+  auto out = OnDevices(rv, fibers, 3, [&](int d) -> absl::StatusOr<Value> {
     int32_t acc = 0;
     for (int i = 0; i < 50; ++i) {
       auto r = rv.Collective(StrCat("loop#", i), all, d, Scalar(d + i % 3), Digits, "%x");
@@ -82,9 +94,10 @@ TEST_CASE("rendezvous: repeated instances with distinct keys", "[rendezvous]") {
 
 TEST_CASE("rendezvous: a failing device releases the waiting ones", "[rendezvous]") {
   Rendezvous rv(3, 1, std::chrono::seconds(30));
+  const bool fibers = GENERATE(false, true);
   std::vector<int64_t> all = {0, 1, 2};
   auto t0 = std::chrono::steady_clock::now();
-  auto out = OnThreads(3, [&](int d) -> absl::StatusOr<Value> {
+  auto out = OnDevices(rv, fibers, 3, [&](int d) -> absl::StatusOr<Value> {
     if (d == 1) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
       absl::Status st = absl::InvalidArgumentError("device 1 broke");
@@ -104,7 +117,8 @@ TEST_CASE("rendezvous: a failing device releases the waiting ones", "[rendezvous
 
 TEST_CASE("rendezvous: waiting for a finished device is a deadlock error", "[rendezvous]") {
   Rendezvous rv(2, 1, std::chrono::seconds(30));
-  auto out = OnThreads(2, [&](int d) -> absl::StatusOr<Value> {
+  const bool fibers = GENERATE(false, true);
+  auto out = OnDevices(rv, fibers, 2, [&](int d) -> absl::StatusOr<Value> {
     if (d == 1) {
       rv.Finish(d, absl::OkStatus());
       return Scalar(0);
@@ -121,7 +135,8 @@ TEST_CASE("rendezvous: waiting for a finished device is a deadlock error", "[ren
 
 TEST_CASE("rendezvous: devices waiting at different collectives deadlock", "[rendezvous]") {
   Rendezvous rv(2, 2, std::chrono::seconds(30));
-  auto out = OnThreads(4, [&](int d) -> absl::StatusOr<Value> {
+  const bool fibers = GENERATE(false, true);
+  auto out = OnDevices(rv, fibers, 4, [&](int d) -> absl::StatusOr<Value> {
     // Devices 0,1 meet at "a" with all four; 2,3 at "b" with all four.
     std::vector<int64_t> all = {0, 1, 2, 3};
     auto r = rv.Collective(d < 2 ? "a" : "b", all, d, Scalar(d), Digits, d < 2 ? "%a" : "%b");
@@ -145,9 +160,37 @@ TEST_CASE("rendezvous: a wait times out", "[rendezvous]") {
   CHECK(r.status().code() == absl::StatusCode::kDeadlineExceeded);
 }
 
+TEST_CASE("rendezvous: a cooperative wait times out while the others run", "[rendezvous]") {
+  // Device 1 keeps running (yielding) and never arrives: device 0's wait
+  // ends at the timeout, not at a deadlock (device 1 is not waiting).
+  Rendezvous rv(2, 1, std::chrono::milliseconds(50));
+  bool stop = false;
+  int64_t turns = 0;
+  auto out = OnDevices(rv, true, 2, [&](int d) -> absl::StatusOr<Value> {
+    if (d == 1) {
+      while (!stop) {
+        ++turns;
+        Fibers::Yield();
+      }
+      rv.Finish(d, absl::OkStatus());
+      return Scalar(0);
+    }
+    std::vector<int64_t> all = {0, 1};
+    auto r = rv.Collective("k", all, 0, Scalar(0), Digits, "%x");
+    stop = true;
+    rv.Finish(d, r.status());
+    return r;
+  });
+  REQUIRE(!out[0].ok());
+  CHECK(out[0].status().code() == absl::StatusCode::kDeadlineExceeded);
+  CHECK(turns > 1);
+  CHECK(out[1].ok());
+}
+
 TEST_CASE("rendezvous: mail is delivered whichever side comes first", "[rendezvous]") {
   Rendezvous rv(2, 1);
-  auto out = OnThreads(2, [&](int d) -> absl::StatusOr<Value> {
+  const bool fibers = GENERATE(false, true);
+  auto out = OnDevices(rv, fibers, 2, [&](int d) -> absl::StatusOr<Value> {
     // Device 0 receives before device 1 has sent; device 1's mail to it
     // comes later, and device 0's to device 1 is there before it asks.
     std::string in = StrCat("ch1:", 1 - d, ">", d, "#0");
@@ -189,7 +232,10 @@ ENTRY main {
 TEST_CASE("replica runner: all-reduce of replica ids, run twice", "[rendezvous]") {
   auto m = ParseModule(kAllReduceModule);
   REQUIRE(m.ok());
-  ReplicaRunner runner(**m, EvalOptions{}, 4, 1);
+  EvalOptions options;
+  options.device_scheduling =
+      GENERATE(EvalOptions::DeviceScheduling::kThreads, EvalOptions::DeviceScheduling::kFibers);
+  ReplicaRunner runner(**m, options, 4, 1);
   std::vector<std::vector<Value>> args(4);
   for (int run = 0; run < 2; ++run) {
     auto out = runner.Run(args);
@@ -229,7 +275,10 @@ ENTRY main {
 }
 )");
   REQUIRE(m.ok());
-  ReplicaRunner runner(**m, EvalOptions{}, 4, 1, std::chrono::seconds(30));
+  EvalOptions options;
+  options.device_scheduling =
+      GENERATE(EvalOptions::DeviceScheduling::kThreads, EvalOptions::DeviceScheduling::kFibers);
+  ReplicaRunner runner(**m, options, 4, 1, std::chrono::seconds(30));
   std::vector<std::vector<Value>> args(4);
   auto t0 = std::chrono::steady_clock::now();
   auto out = runner.Run(args);

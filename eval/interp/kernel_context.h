@@ -62,6 +62,12 @@ struct EvalOptions {
   // Told about every instruction evaluated (eval/runtime/eval_observer.h:
   // hlo-run's numerics options); null: none, no cost. One device only.
   EvalObserver* observer = nullptr;
+  // How the devices of a multi-device run share the cores
+  // (eval/replica_runner.h; hlo-run --device-scheduling): kAuto runs them
+  // as fibers on one thread where there are as many devices as cores or
+  // more.
+  enum class DeviceScheduling { kAuto, kThreads, kFibers };
+  DeviceScheduling device_scheduling = DeviceScheduling::kAuto;
 };
 
 class KernelContext {

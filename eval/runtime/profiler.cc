@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "eval/blas_api.h"
+#include "eval/runtime/fibers.h"
 #include "eval/value.h"
 #include "ir/output_file.h"
 #include "ir/strings.h"
@@ -253,18 +254,21 @@ bool Profiler::Covers(const Computation& comp) {
 }
 
 namespace {
-// Time of the timed instructions that ran on this thread inside the one
-// being timed now (its called computations').
-thread_local int64_t child_ns = 0;
+// Time of the timed instructions that ran on this thread (this device's
+// fiber, where devices share a thread) inside the one being timed now (its
+// called computations').
+int64_t& ChildNs() { return Fibers::LocalCounter(Fibers::Local::kProfilerChildNs); }
 }  // namespace
 
 Profiler::Frame Profiler::Enter() {
+  int64_t& child_ns = ChildNs();
   Frame frame{Clock::now(), child_ns};
   child_ns = 0;
   return frame;
 }
 
 void Profiler::Leave(const Instruction& inst, const Frame& frame) {
+  int64_t& child_ns = ChildNs();
   const int64_t inclusive =
       std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - frame.start).count();
   const int64_t exclusive = std::max<int64_t>(inclusive - child_ns, 0);
