@@ -24,6 +24,7 @@
 #include "eval/kernels/column_dots.h"
 #include "eval/kernels/gemm_libxsmm.h"
 #include "eval/kernels/gemm_onednn.h"
+#include "eval/kernels/plain_order_test_util.h"
 #include "eval/kernels/row_dots.h"
 #include "eval/linalg/lapack_fortran.h"  // lapack::Real
 
@@ -427,6 +428,44 @@ TEST_CASE("Short f32 products are correct gemms (libxsmm's or OpenBLAS's)", "[ge
     }
   }
   CheckInfTimesZero(512, 200, 100, 7);  // libxsmm's when built in
+}
+
+// Small products with B transposed (B is copied by rows first) keep the
+// plain k order's bits: widths on and off the vector lanes, either form of
+// A, leading dimensions past the matrices, a NaN and an infinity, and the
+// columns past n left alone.
+template <typename T>
+void CheckTinyTransposedB() {
+  std::mt19937 rng(31);
+  const int64_t shapes[][3] = {{4, 32, 32}, {5, 17, 3}, {1, 1, 1}, {3, 40, 33}, {16, 16, 16}};
+  for (const auto& s : shapes) {
+    for (const bool ta : {false, true}) {
+      const int64_t m = s[0], n = s[1], k = s[2], lda = (ta ? m : k) + 1, ldbt = k + 2, ldc = n + 1;
+      std::vector<T> a = Random<T>((ta ? k : m) * lda, rng), bt = Random<T>(n * ldbt, rng);
+      a[0] = std::numeric_limits<T>::quiet_NaN();
+      bt[ldbt * (n - 1)] = std::numeric_limits<T>::infinity();
+      std::vector<T> c(m * ldc, T(-7));
+      gemm::Gemm<T>(ta, true, m, n, k, a.data(), lda, bt.data(), ldbt, c.data(), ldc, 1);
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = 0; j < ldc; ++j) {
+          INFO("m=" << m << " n=" << n << " k=" << k << " ta=" << ta << " (" << i << ", " << j
+                    << ")");
+          const T got = c[i * ldc + j];
+          if (j >= n) {
+            REQUIRE(got == T(-7));
+            continue;
+          }
+          const T want = PlainOrder(ta, i, k, a, lda, [&](int64_t p) { return bt[j * ldbt + p]; });
+          REQUIRE(std::memcmp(&got, &want, sizeof(T)) == 0);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("Small products with B transposed keep the plain k order's bits", "[gemm]") {
+  CheckTinyTransposedB<float>();
+  CheckTinyTransposedB<double>();
 }
 
 // libxsmm's product with B transposed (a panel copy) gives the bits of the

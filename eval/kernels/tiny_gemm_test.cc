@@ -13,21 +13,10 @@
 #include <random>
 #include <vector>
 
+#include "eval/kernels/plain_order_test_util.h"
+
 namespace hlo {
 namespace {
-
-// c = 0; c = c + a*b for each p, every step rounded to T (volatile keeps the
-// compiler from fusing the multiply and the add).
-template <typename T>
-T PlainOrder(bool ta, int64_t i, int64_t j, int64_t k, const std::vector<T>& a, int64_t lda,
-             const std::vector<T>& b, int64_t ldb) {
-  T c = 0;
-  for (int64_t p = 0; p < k; ++p) {
-    volatile T product = (ta ? a[p * lda + i] : a[i * lda + p]) * b[p * ldb + j];
-    c = c + product;
-  }
-  return c;
-}
 
 template <typename T>
 void CheckTinyGemm() {
@@ -57,7 +46,7 @@ void CheckTinyGemm() {
               REQUIRE(c[i * ldc + j] == T(-7));  // past the columns: untouched
               continue;
             }
-            const T want = PlainOrder(ta, i, j, k, a, lda, b, ldb);
+            const T want = PlainOrder(ta, i, k, a, lda, [&](int64_t p) { return b[p * ldb + j]; });
             const T got = c[i * ldc + j];
             REQUIRE((std::memcmp(&got, &want, sizeof(T)) == 0 ||
                      (std::isnan(got) && std::isnan(want))));
