@@ -99,13 +99,65 @@ void ForEachOffset(absl::Span<const int64_t> dims, absl::Span<const int64_t> str
 
 // Copies each element between row-major order and memory order, typed
 // by width (a memcpy call per element otherwise).
+// How memory order relates to row-major order.
+enum class Order { kSame, kColumnMajorMatrices, kOther };
+
+// kSame: strides are row-major. kColumnMajorMatrices: a row-major batch of
+// column-major matrices (the layout JAX asks LAPACK calls for).
+Order OrderOf(absl::Span<const int64_t> dims, absl::Span<const int64_t> strides) {
+  const size_t rank = dims.size();
+  bool row_major = true, matrices = rank >= 2;
+  int64_t stride = 1;
+  for (size_t d = rank; d-- > 0;) {
+    row_major = row_major && (dims[d] == 1 || strides[d] == stride);
+    stride *= dims[d];
+  }
+  if (matrices) {
+    const int64_t rows = dims[rank - 2], cols = dims[rank - 1];
+    matrices = strides[rank - 2] == 1 && strides[rank - 1] == rows;
+    int64_t batch_stride = rows * cols;
+    for (size_t d = rank - 2; matrices && d-- > 0;) {
+      matrices = dims[d] == 1 || strides[d] == batch_stride;
+      batch_stride *= dims[d];
+    }
+  }
+  return row_major ? Order::kSame : matrices ? Order::kColumnMajorMatrices : Order::kOther;
+}
+
 template <bool kToMemory>
 void Reorder(const uint8_t* src, uint8_t* dst, int width, absl::Span<const int64_t> dims,
              absl::Span<const int64_t> strides) {
+  const Order order = OrderOf(dims, strides);
+  if (order == Order::kSame) {
+    int64_t count = 1;
+    for (int64_t d : dims) count *= d;
+    if (count > 0) std::memcpy(dst, src, static_cast<size_t>(count) * width);
+    return;
+  }
   auto typed = [&](auto tag) {
     using E = decltype(tag);
     const E* s = reinterpret_cast<const E*>(src);
     E* d = reinterpret_cast<E*>(dst);
+    if (order == Order::kColumnMajorMatrices) {
+      // Each matrix transposed, a row of the row-major side at a time.
+      const size_t rank = dims.size();
+      const int64_t rows = dims[rank - 2], cols = dims[rank - 1];
+      int64_t batch = 1;
+      for (size_t i = 0; i + 2 < rank; ++i) batch *= dims[i];
+      for (int64_t b = 0; b < batch; ++b) {
+        const int64_t base = b * rows * cols;
+        for (int64_t i = 0; i < rows; ++i) {
+          for (int64_t j = 0; j < cols; ++j) {
+            if constexpr (kToMemory) {
+              std::memcpy(d + base + j * rows + i, s + base + i * cols + j, sizeof(E));
+            } else {
+              std::memcpy(d + base + i * cols + j, s + base + j * rows + i, sizeof(E));
+            }
+          }
+        }
+      }
+      return;
+    }
     ForEachOffset(dims, strides, [&](int64_t linear, int64_t offset) {
       if constexpr (kToMemory) {
         std::memcpy(d + offset, s + linear, sizeof(E));
