@@ -455,6 +455,22 @@ def test_numerics(c):
     c.expect_exit("no module and no --compare-values is an error", p, 2, "input is required")
 
 
+def test_device_scheduling(c):
+    # Multi-device goldens (hand-computed results): collectives in a while
+    # loop, send/recv posted before their sends, partitions' group modes.
+    eval_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", "eval")
+    for name, args in (("collective_loop", []), ("collective_send_recv", ["--replicas", "4"]),
+                       ("collective_partitions", [])):
+        with open(os.path.join(eval_dir, name + ".out")) as f:
+            want = f.read()
+        for how in ("threads", "fibers", "auto"):
+            p = c.run("hlo-run", os.path.join(eval_dir, name + ".hlo"), *args,
+                      f"--device-scheduling={how}")
+            c.check(f"{name} with --device-scheduling={how}",
+                    p.returncode == 0 and p.stdout == want,
+                    f"exit {p.returncode}; stdout {p.stdout!r}; stderr {p.stderr.strip()[:300]!r}")
+
+
 def test_lazy_libraries(c):
     """OpenBLAS, oneDNN and Open MPI are opened when first needed, not at
     start-up (eval/blas_api.h, eval/shared_library.h): the dynamic loader's
@@ -477,7 +493,8 @@ def test_lazy_libraries(c):
 
 TESTS = [test_conflicts, test_bench, test_expect_leaves, test_opt_multi_module, test_run_multi_module,
          test_opt_conflicts, test_output_extension, test_inline_input, test_profile, test_npz,
-         test_messages, test_shared_xla_case, test_numerics, test_lazy_libraries]
+         test_messages, test_shared_xla_case, test_numerics, test_device_scheduling,
+         test_lazy_libraries]
 
 
 def main():

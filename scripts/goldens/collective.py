@@ -149,6 +149,18 @@ def register(g):
             out.append(tup(L("s32", ring.tolist()), L("s32", only.tolist())))
         return Devices(out)
 
+    @golden("collective_loop")
+    def _(c):
+        ids = list(range(4))
+        x = ids
+        for _trip in range(3):  # each trip all-reduces every replica's x
+            x = [sum(x)] * 4
+        out = []
+        for r in ids:
+            prev = ids[(r - 1) % 4]  # collective-permute r-1 -> r
+            out.append(tup(L("s32", x[r]), L("s32", ids), L("s32", prev)))
+        return Devices(out)
+
     @golden("collective_infeed_outfeed")
     def _(c):
         feed = [1.5, 2.0]
