@@ -15,6 +15,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_join.h"
 #include "eval/blas_api.h"
+#include "eval/kernels/strided_axes.h"
 #include "eval/runtime/parallel.h"
 #include "ir/attribute.h"
 #include "ir/strings.h"
@@ -71,120 +72,18 @@ SmallDims MemoryStrides(const Shape& layout_of, absl::Span<const int64_t> dims) 
   return strides;
 }
 
-// Visits every element in row-major order with its offset in memory.
-template <typename F>
-void ForEachOffset(absl::Span<const int64_t> dims, absl::Span<const int64_t> strides, F f) {
-  const size_t rank = dims.size();
-  for (int64_t d : dims) {
-    if (d == 0) return;
-  }
-  SmallDims index(rank, 0);
-  int64_t offset = 0, linear = 0;
-  while (true) {
-    f(linear++, offset);
-    size_t k = rank;
-    while (k > 0) {
-      --k;
-      if (++index[k] < dims[k]) {
-        offset += strides[k];
-        break;
-      }
-      offset -= strides[k] * (dims[k] - 1);
-      index[k] = 0;
-      if (k == 0) return;
-    }
-    if (rank == 0) return;
-  }
-}
-
-// Copies each element between row-major order and memory order, typed
-// by width (a memcpy call per element otherwise).
-// How memory order relates to row-major order.
-enum class Order { kSame, kColumnMajorMatrices, kOther };
-
-// kSame: strides are row-major. kColumnMajorMatrices: a row-major batch of
-// column-major matrices (the layout JAX asks LAPACK calls for).
-Order OrderOf(absl::Span<const int64_t> dims, absl::Span<const int64_t> strides) {
-  const size_t rank = dims.size();
-  bool row_major = true, matrices = rank >= 2;
-  int64_t stride = 1;
-  for (size_t d = rank; d-- > 0;) {
-    row_major = row_major && (dims[d] == 1 || strides[d] == stride);
-    stride *= dims[d];
-  }
-  if (matrices) {
-    const int64_t rows = dims[rank - 2], cols = dims[rank - 1];
-    matrices = strides[rank - 2] == 1 && strides[rank - 1] == rows;
-    int64_t batch_stride = rows * cols;
-    for (size_t d = rank - 2; matrices && d-- > 0;) {
-      matrices = dims[d] == 1 || strides[d] == batch_stride;
-      batch_stride *= dims[d];
-    }
-  }
-  return row_major ? Order::kSame : matrices ? Order::kColumnMajorMatrices : Order::kOther;
-}
-
+// Copies between row-major order and memory order (`strides`), by the
+// strided copy every data movement uses (memcpy runs, tiled transposes).
 template <bool kToMemory>
 void Reorder(const uint8_t* src, uint8_t* dst, int width, absl::Span<const int64_t> dims,
              absl::Span<const int64_t> strides) {
-  const Order order = OrderOf(dims, strides);
-  if (order == Order::kSame) {
-    int64_t count = 1;
-    for (int64_t d : dims) count *= d;
-    if (count > 0) std::memcpy(dst, src, static_cast<size_t>(count) * width);
-    return;
+  StridedAxes axes(dims.size());
+  int64_t row_major = 1;
+  for (size_t d = dims.size(); d-- > 0;) {
+    axes[d] = {dims[d], kToMemory ? strides[d] : row_major, kToMemory ? row_major : strides[d]};
+    row_major *= dims[d];
   }
-  auto typed = [&](auto tag) {
-    using E = decltype(tag);
-    const E* s = reinterpret_cast<const E*>(src);
-    E* d = reinterpret_cast<E*>(dst);
-    if (order == Order::kColumnMajorMatrices) {
-      // Each matrix transposed, a row of the row-major side at a time.
-      const size_t rank = dims.size();
-      const int64_t rows = dims[rank - 2], cols = dims[rank - 1];
-      int64_t batch = 1;
-      for (size_t i = 0; i + 2 < rank; ++i) batch *= dims[i];
-      for (int64_t b = 0; b < batch; ++b) {
-        const int64_t base = b * rows * cols;
-        for (int64_t i = 0; i < rows; ++i) {
-          for (int64_t j = 0; j < cols; ++j) {
-            if constexpr (kToMemory) {
-              std::memcpy(d + base + j * rows + i, s + base + i * cols + j, sizeof(E));
-            } else {
-              std::memcpy(d + base + i * cols + j, s + base + j * rows + i, sizeof(E));
-            }
-          }
-        }
-      }
-      return;
-    }
-    ForEachOffset(dims, strides, [&](int64_t linear, int64_t offset) {
-      if constexpr (kToMemory) {
-        std::memcpy(d + offset, s + linear, sizeof(E));
-      } else {
-        std::memcpy(d + linear, s + offset, sizeof(E));
-      }
-    });
-  };
-  struct Bytes16 {
-    uint64_t lo, hi;
-  };
-  switch (width) {
-    case 4:
-      return typed(uint32_t{});
-    case 8:
-      return typed(uint64_t{});
-    case 16:
-      return typed(Bytes16{});
-    default:
-      ForEachOffset(dims, strides, [&](int64_t linear, int64_t offset) {
-        if constexpr (kToMemory) {
-          std::memcpy(dst + offset * width, src + linear * width, width);
-        } else {
-          std::memcpy(dst + linear * width, src + offset * width, width);
-        }
-      });
-  }
+  data_internal::StridedCopy(width, dst, src, std::move(axes));
 }
 
 bool ParseInt(std::string_view text, int64_t* v) {
