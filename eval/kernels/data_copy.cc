@@ -86,15 +86,24 @@ inline void CopyLine(E* __restrict dst, const E* __restrict src, int64_t n, int6
   }
 }
 
+// Source rows at most this far apart are transposed where they lie: a
+// block's kTJ rows then span at most 16 KiB, a few lines per L1 set, so
+// they stay cached between the 4x4 tiles. Staging them cost more than the
+// transpose itself there: a short row's copy is a `rep movs` whose startup
+// dominates (f32[32,32] transposed: 0.8 us, 55% of it in the staging).
+constexpr int64_t kDirectRowBytes = 512;
+
 // A blocked transpose over two axes: `a` is contiguous in the source
 // (src stride 1), `b` in the destination (dst stride 1):
 //   dst[i*da + j] = src[i + j*sb].
-// Each block stages up to kTJ source rows of 1 KiB into a local buffer (one
-// sequential read per row, no cache-set conflicts from power-of-two strides,
-// few TLB misses), then writes the block's destination rows from it. Blocks
-// start at 64-byte boundaries of destination row 0 (a short first block
-// takes the head), so rows are written in whole cache lines. `large` (a
-// result much bigger than the caches) allows non-temporal stores.
+// Where source rows are far apart, each block stages up to kTJ source rows
+// of 1 KiB into a local buffer (one sequential read per row, no cache-set
+// conflicts from power-of-two strides, few TLB misses), then writes the
+// block's destination rows from it; where they are close (kDirectRowBytes)
+// the block reads the source directly. Blocks start at 64-byte boundaries
+// of destination row 0 (a short first block takes the head), so rows are
+// written in whole cache lines. `large` (a result much bigger than the
+// caches) allows non-temporal stores.
 template <typename E>
 void Tile2D(E* __restrict dst, const E* __restrict src, const CopyAxis& a, const CopyAxis& b,
             bool large) {
@@ -102,6 +111,7 @@ void Tile2D(E* __restrict dst, const E* __restrict src, const CopyAxis& a, const
   constexpr int64_t kTJ = 32;
   alignas(64) E buf[kTI * kTJ];
   const int64_t na = a.size, nb = b.size, da = a.dst_stride, sb = b.src_stride;
+  const bool direct = sb * static_cast<int64_t>(sizeof(E)) <= kDirectRowBytes;
   const uintptr_t addr = reinterpret_cast<uintptr_t>(dst);
   // (At most one block: for 1-byte elements a block is half a line anyway.)
   const int64_t head =
@@ -119,8 +129,14 @@ void Tile2D(E* __restrict dst, const E* __restrict src, const CopyAxis& a, const
     for (int64_t j0 = 0; j0 < nb;) {
       const bool is_head = j0 == 0 && head > 0;
       const int64_t nj = is_head ? head : std::min(kTJ, nb - j0);
-      for (int64_t j = 0; j < nj; ++j) {
-        std::memcpy(buf + j * kTI, src + i0 + (j0 + j) * sb, static_cast<size_t>(ni) * sizeof(E));
+      const E* blk = src + i0 + j0 * sb;  // element (i, j) of the block at blk[i + j * bs]
+      int64_t bs = sb;
+      if (!direct) {
+        for (int64_t j = 0; j < nj; ++j) {
+          std::memcpy(buf + j * kTI, blk + j * sb, static_cast<size_t>(ni) * sizeof(E));
+        }
+        blk = buf;
+        bs = kTI;
       }
       E* d0 = dst + i0 * da + j0;
       int64_t i = 0;
@@ -130,14 +146,14 @@ void Tile2D(E* __restrict dst, const E* __restrict src, const CopyAxis& a, const
           const int64_t j4 = nj & ~int64_t{3};
           for (; i + 4 <= ni; i += 4) {
             uint32_t* d = reinterpret_cast<uint32_t*>(d0 + i * da);
-            const uint32_t* s = reinterpret_cast<const uint32_t*>(buf + i);
+            const uint32_t* s = reinterpret_cast<const uint32_t*>(blk + i);
             if (stream) {
-              for (int64_t j = 0; j < j4; j += 4) Transpose4x4<true>(d + j, da, s + j * kTI, kTI);
+              for (int64_t j = 0; j < j4; j += 4) Transpose4x4<true>(d + j, da, s + j * bs, bs);
             } else {
-              for (int64_t j = 0; j < j4; j += 4) Transpose4x4<false>(d + j, da, s + j * kTI, kTI);
+              for (int64_t j = 0; j < j4; j += 4) Transpose4x4<false>(d + j, da, s + j * bs, bs);
             }
             for (int64_t r = i; r < i + 4; ++r) {
-              for (int64_t j = j4; j < nj; ++j) d0[r * da + j] = buf[j * kTI + r];
+              for (int64_t j = j4; j < nj; ++j) d0[r * da + j] = blk[j * bs + r];
             }
           }
         }
@@ -145,7 +161,7 @@ void Tile2D(E* __restrict dst, const E* __restrict src, const CopyAxis& a, const
 #endif
       for (; i < ni; ++i) {
         E* d = d0 + i * da;
-        for (int64_t j = 0; j < nj; ++j) d[j] = buf[j * kTI + i];
+        for (int64_t j = 0; j < nj; ++j) d[j] = blk[j * bs + i];
       }
       j0 += nj;
     }

@@ -353,7 +353,10 @@ TEST_CASE("transpose: tiny and small tiles under a long outer axis", "[eval]") {
 
 TEST_CASE("transpose: large 2-D blocks for every element width", "[eval]") {
   // Sizes that are not multiples of the blocks, so partial blocks run too;
-  // odd batch sizes start blocks at every alignment.
+  // odd batch sizes start blocks at every alignment. The h* cases put
+  // source rows either side of the 512 bytes up to which they are read
+  // where they lie and past which they are staged (data_copy.cc's
+  // kDirectRowBytes), for 1-, 4- and 8-byte elements.
   Runner r(R"(ENTRY e {
     a = u8[1037,301] parameter(0)
     b = f16[301,1037] parameter(1)
@@ -375,6 +378,18 @@ TEST_CASE("transpose: large 2-D blocks for every element width", "[eval]") {
     gb = f16[3,41,37] transpose(g16), dimensions={0,2,1}
     gc = f32[3,41,37] transpose(g32), dimensions={0,2,1}
     gd = f64[3,41,37] transpose(g64), dimensions={0,2,1}
+    h8 = u8[45,512] parameter(10)
+    h8b = u8[45,513] parameter(11)
+    h32 = f32[37,128] parameter(12)
+    h32b = f32[37,129] parameter(13)
+    h64 = f64[70,64] parameter(14)
+    h64b = f64[70,65] parameter(15)
+    ha = u8[512,45] transpose(h8), dimensions={1,0}
+    hb = u8[513,45] transpose(h8b), dimensions={1,0}
+    hc = f32[128,37] transpose(h32), dimensions={1,0}
+    hd = f32[129,37] transpose(h32b), dimensions={1,0}
+    he = f64[64,70] transpose(h64), dimensions={1,0}
+    hf = f64[65,70] transpose(h64b), dimensions={1,0}
     ROOT t = (u8[301,1037]) tuple(ta)
   })");
   struct Case {
@@ -390,7 +405,13 @@ TEST_CASE("transpose: large 2-D blocks for every element width", "[eval]") {
                                          {"ga", PrimitiveType::kU8, {3, 37, 41}, {0, 2, 1}},
                                          {"gb", PrimitiveType::kF16, {3, 37, 41}, {0, 2, 1}},
                                          {"gc", PrimitiveType::kF32, {3, 37, 41}, {0, 2, 1}},
-                                         {"gd", PrimitiveType::kF64, {3, 37, 41}, {0, 2, 1}}}) {
+                                         {"gd", PrimitiveType::kF64, {3, 37, 41}, {0, 2, 1}},
+                                         {"ha", PrimitiveType::kU8, {45, 512}, {1, 0}},
+                                         {"hb", PrimitiveType::kU8, {45, 513}, {1, 0}},
+                                         {"hc", PrimitiveType::kF32, {37, 128}, {1, 0}},
+                                         {"hd", PrimitiveType::kF32, {37, 129}, {1, 0}},
+                                         {"he", PrimitiveType::kF64, {70, 64}, {1, 0}},
+                                         {"hf", PrimitiveType::kF64, {70, 65}, {1, 0}}}) {
     INFO(c.name);
     Value in =
         Make(c.type, c.dims, [](int64_t i) { return static_cast<uint64_t>(i * 2654435761u); });
