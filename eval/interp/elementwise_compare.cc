@@ -151,21 +151,14 @@ absl::Status DirectionOf(const Instruction& inst, Dir& dir) {
   return absl::OkStatus();
 }
 
-// f32 / f64 (T): IEEE comparison, or totalOrder when `inst` asks for it.
+// f32 / f64 (T): IEEE comparison, or totalOrder where the mode says.
 template <typename T>
-absl::Status FloatCompare(const Instruction& inst, Dir dir, const T* a, const T* b, bool* out,
-                          int64_t n) {
-  const bool total = ComparesFloatsInTotalOrder(inst);
-  std::string_view type = inst.GetString(AttrKind::kType);
-  if (!total && !type.empty() && type != "FLOAT") {
-    return TypeMismatch(type, std::is_same_v<T, float> ? PT::kF32 : PT::kF64);
-  }
-  if (total) {
-    CompareLoop(dir, a, b, out, n, [](T x) { return TotalKey(x); });
+void FloatCompare(const CompareMode& mode, const T* a, const T* b, bool* out, int64_t n) {
+  if (mode.total) {
+    CompareLoop(mode.dir, a, b, out, n, [](T x) { return TotalKey(x); });
   } else {
-    CompareLoop(dir, a, b, out, n, [](T x) { return x; });
+    CompareLoop(mode.dir, a, b, out, n, [](T x) { return x; });
   }
-  return absl::OkStatus();
 }
 
 }  // namespace
@@ -184,9 +177,11 @@ absl::Status EvalCompare(const Instruction& inst, const Literal& la, const Liter
   const int64_t n = la.element_count();
   bool* out = lo.typed<bool>();
 
-  if (t == PT::kF32) return FloatCompare(inst, dir, la.typed<float>(), lb.typed<float>(), out, n);
-  if (t == PT::kF64) {
-    return FloatCompare(inst, dir, la.typed<double>(), lb.typed<double>(), out, n);
+  if (t == PT::kF32 || t == PT::kF64 || t == PT::kPred || IsInteger(t)) {
+    absl::StatusOr<CompareMode> mode = CompareModeOf(inst, t);
+    if (!mode.ok()) return mode.status();
+    CompareRaw(*mode, t, la.data(), lb.data(), out, n);
+    return absl::OkStatus();
   }
   if (IsFloat(t)) {
     bool total = ComparesFloatsInTotalOrder(inst);
@@ -220,16 +215,18 @@ absl::Status EvalCompare(const Instruction& inst, const Literal& la, const Liter
     return t == PT::kC64 ? ComplexCompare<float>(dir, la, lb, out)
                          : ComplexCompare<double>(dir, la, lb, out);
   }
-  if (t == PT::kPred || IsInteger(t))
-    return CompareIntArrays(inst, t, la.data(), lb.data(), out, n);
   return TypeError(Opcode::kCompare, t);
 }
 
-absl::Status CompareIntArrays(const Instruction& inst, PrimitiveType t, const void* a,
-                              const void* b, bool* out, int64_t n) {
-  Dir dir;
-  if (absl::Status st = DirectionOf(inst, dir); !st.ok()) return st;
+absl::StatusOr<CompareMode> CompareModeOf(const Instruction& inst, PrimitiveType t) {
+  CompareMode mode;
+  if (absl::Status st = DirectionOf(inst, mode.dir); !st.ok()) return st;
   std::string_view type = inst.GetString(AttrKind::kType);
+  if (t == PT::kF32 || t == PT::kF64) {
+    mode.total = ComparesFloatsInTotalOrder(inst);
+    if (!mode.total && !type.empty() && type != "FLOAT") return TypeMismatch(type, t);
+    return mode;
+  }
   std::string_view order = inst.GetString(AttrKind::kOrder);
   if (!order.empty() && order != DefaultCompareOrder(t)) {
     return absl::InvalidArgumentError(
@@ -237,39 +234,46 @@ absl::Status CompareIntArrays(const Instruction& inst, PrimitiveType t, const vo
   }
   if (t == PT::kPred) {
     if (!type.empty() && type != "UNSIGNED" && type != "SIGNED") return TypeMismatch(type, t);
-    // false < true (as a signed 1-bit value true would be -1; XLA compares
-    // pred unsigned).
-    CompareLoop(dir, static_cast<const bool*>(a), static_cast<const bool*>(b), out, n,
-                [](bool x) { return static_cast<int>(x); });
-    return absl::OkStatus();
+    return mode;
   }
   if (!IsInteger(t)) return TypeError(Opcode::kCompare, t);
-  bool signed_view = IsSignedInt(t);
+  mode.signed_view = IsSignedInt(t);
   if (type == "SIGNED") {
-    signed_view = true;
+    mode.signed_view = true;
   } else if (type == "UNSIGNED") {
-    signed_view = false;
+    mode.signed_view = false;
   } else if (!type.empty()) {
     return TypeMismatch(type, t);
   }
-  DispatchType(t, [&](auto tag) {
-    constexpr PT P = decltype(tag)::value;
-    if constexpr (kIsInt<P>) IntCompare<P>(dir, signed_view, a, b, out, n);
-  });
-  return absl::OkStatus();
+  return mode;
 }
 
-template <typename T>
-absl::Status CompareFloatArrays(const Instruction& inst, const T* a, const T* b, bool* out,
-                                int64_t n) {
-  Dir dir;
-  if (absl::Status st = DirectionOf(inst, dir); !st.ok()) return st;
-  return FloatCompare(inst, dir, a, b, out, n);
+void CompareRaw(const CompareMode& mode, PrimitiveType t, const void* a, const void* b, bool* out,
+                int64_t n) {
+  if (t == PT::kF32) {
+    FloatCompare(mode, static_cast<const float*>(a), static_cast<const float*>(b), out, n);
+  } else if (t == PT::kF64) {
+    FloatCompare(mode, static_cast<const double*>(a), static_cast<const double*>(b), out, n);
+  } else if (t == PT::kPred) {
+    // false < true (as a signed 1-bit value true would be -1; XLA compares
+    // pred unsigned).
+    CompareLoop(mode.dir, static_cast<const bool*>(a), static_cast<const bool*>(b), out, n,
+                [](bool x) { return static_cast<int>(x); });
+  } else {
+    DispatchType(t, [&](auto tag) {
+      constexpr PT P = decltype(tag)::value;
+      if constexpr (kIsInt<P>) IntCompare<P>(mode.dir, mode.signed_view, a, b, out, n);
+    });
+  }
 }
-template absl::Status CompareFloatArrays<float>(const Instruction&, const float*, const float*,
-                                                bool*, int64_t);
-template absl::Status CompareFloatArrays<double>(const Instruction&, const double*, const double*,
-                                                 bool*, int64_t);
+
+absl::Status CompareArrays(const Instruction& inst, PrimitiveType t, const void* a, const void* b,
+                           bool* out, int64_t n) {
+  absl::StatusOr<CompareMode> mode = CompareModeOf(inst, t);
+  if (!mode.ok()) return mode.status();
+  CompareRaw(*mode, t, a, b, out, n);
+  return absl::OkStatus();
+}
 
 // ---- select ---------------------------------------------------------------------
 

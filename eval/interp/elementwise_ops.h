@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "eval/type_dispatch.h"
+#include "ir/compare_order.h"
 #include "ir/float_formats.h"
 #include "ir/instruction.h"
 #include "ir/literal.h"
@@ -278,19 +279,29 @@ absl::Status EvalSelect(const Literal& pred, const Literal& on_true, const Liter
                         Literal& out);
 absl::Status EvalClamp(const Literal& lo, const Literal& x, const Literal& hi, Literal& out);
 // The same loops on raw arrays of n elements, for fused loops
-// (eval/interp/batch_program.cc): compare of f32 / f64 arrays (T) as `inst`
-// asks, and select of elements `width` bytes wide (false for widths other
-// than 1, 2, 4 and 8).
-template <typename T>
-absl::Status CompareFloatArrays(const Instruction& inst, const T* a, const T* b, bool* out,
-                                int64_t n);
+// (eval/interp/batch_program.cc). A compare's attributes resolved once: its
+// direction and how it orders its operands (integers signed or unsigned,
+// f32/f64 by IEEE or totalOrder).
+struct CompareMode {
+  CompareDirection dir = CompareDirection::kEq;
+  bool signed_view = false;
+  bool total = false;
+};
+// `inst`'s mode for operands of type t (pred, an integer type, f32 or f64),
+// or the error EvalCompare gives for its attributes.
+absl::StatusOr<CompareMode> CompareModeOf(const Instruction& inst, PrimitiveType t);
+// out[i] = a[i] <mode> b[i] for arrays of type t (CompareModeOf's types).
+void CompareRaw(const CompareMode& mode, PrimitiveType t, const void* a, const void* b, bool* out,
+                int64_t n);
+// Both: the compare `inst` asks for on arrays of type t.
+absl::Status CompareArrays(const Instruction& inst, PrimitiveType t, const void* a, const void* b,
+                           bool* out, int64_t n);
+// Select of elements `width` bytes wide (false for widths other than 1, 2,
+// 4 and 8).
 bool SelectArrays(int64_t width, const bool* pred, const void* on_true, const void* on_false,
                   void* out, int64_t n);
-// Compare of pred or integer arrays of type t as `inst` asks (EvalCompare's
-// loops), and pred's binary ops (add/maximum/or, multiply/minimum/and,
-// subtract/xor: false for others, n = 0 only asks).
-absl::Status CompareIntArrays(const Instruction& inst, PrimitiveType t, const void* a,
-                              const void* b, bool* out, int64_t n);
+// pred's binary ops (add/maximum/or, multiply/minimum/and, subtract/xor:
+// false for others, n = 0 only asks).
 bool PredBinaryKernel(Opcode op, const bool* a, const bool* b, bool* out, int64_t n);
 // pred's unary op (not; others fail).
 absl::Status PredUnary(Opcode op, const bool* in, bool* out, int64_t n);

@@ -112,6 +112,10 @@ RawStep RawStepOf(const Instruction& inst, bool bitcast, bool flush,
     step.convert_int = elementwise::ConvertIntKernelFor(step.type, result_type);
   } else if (step.kind == K::kBinaryFloat) {
     step.binary_float = elementwise::BinaryFloatKernelFor(inst.opcode(), step.type);
+  } else if (step.kind == K::kCompareFloat || step.kind == K::kCompareInt) {
+    // (Attributes it cannot run with stay unresolved: each run reports them.)
+    absl::StatusOr<elementwise::CompareMode> mode = elementwise::CompareModeOf(inst, step.type);
+    if (mode.ok()) step.compare = *mode;
   }
   if (step.binary_int == nullptr && step.convert_int == nullptr &&
       (step.kind == K::kBinaryInt || step.kind == K::kConvertInt)) {
@@ -135,22 +139,14 @@ absl::Status RunRawStep(const RawStep& step, const uint8_t* const* in, uint8_t* 
       f32 ? RunFloat<float>(op, unary, in, out, n) : RunFloat<double>(op, unary, in, out, n);
       break;
     }
-    case K::kCompareFloat: {
-      bool* o = reinterpret_cast<bool*>(out);
-      absl::Status st =
-          f32 ? elementwise::CompareFloatArrays(*step.inst, reinterpret_cast<const float*>(in[0]),
-                                                reinterpret_cast<const float*>(in[1]), o, n)
-              : elementwise::CompareFloatArrays(*step.inst, reinterpret_cast<const double*>(in[0]),
-                                                reinterpret_cast<const double*>(in[1]), o, n);
-      if (!st.ok()) {
-        return absl::Status(st.code(),
-                            StrCat("%", step.inst->name(), ": ", std::string(st.message())));
-      }
-      break;
-    }
+    case K::kCompareFloat:
     case K::kCompareInt: {
-      absl::Status st = elementwise::CompareIntArrays(*step.inst, step.type, in[0], in[1],
-                                                      reinterpret_cast<bool*>(out), n);
+      bool* o = reinterpret_cast<bool*>(out);
+      if (step.compare.has_value()) {
+        elementwise::CompareRaw(*step.compare, step.type, in[0], in[1], o, n);
+        break;
+      }
+      absl::Status st = elementwise::CompareArrays(*step.inst, step.type, in[0], in[1], o, n);
       if (!st.ok()) {
         return absl::Status(st.code(),
                             StrCat("%", step.inst->name(), ": ", std::string(st.message())));

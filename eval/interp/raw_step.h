@@ -8,9 +8,11 @@
 #define HLO_EVAL_INTERP_RAW_STEP_H_
 
 #include <cstdint>
+#include <optional>
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
+#include "eval/interp/elementwise_ops.h"
 #include "ir/instruction.h"
 #include "ir/literal.h"
 #include "ir/primitive_type.h"
@@ -41,6 +43,9 @@ struct RawStep {
   // kBinaryFloat: the loop, resolved once where the op has one (add ...
   // minimum), else null (BinaryFloatKernel's dispatch per run).
   void (*binary_float)(const void*, const void*, void*, int64_t) = nullptr;
+  // kCompareFloat, kCompareInt: the direction and order, resolved once
+  // (the attributes' lookups cost more than a loop condition's compare).
+  std::optional<elementwise::CompareMode> compare;
   // The result's denormals are flushed after the kernel (the hardware reads
   // the operands flushed: HardwareReadsFlushed).
   bool flush_result = false;
