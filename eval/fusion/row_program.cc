@@ -269,11 +269,14 @@ HLO_VECTOR_CLONES void ArithmeticWithScalar(Opcode op, bool scalar_left, const T
   }
 }
 
-// One core's run, a row at a time: each node's values for the row (cols,
-// or one for a per-row node) in a buffer of its own, all of them in L1
-// (blocks of five rows of GPT-2's 768 put 150 KB in flight, and the
-// kernels' stores waited on L2); inputs and columns read where they lie,
-// the root's written into the result.
+// One core's run, a block of rows at a time: each node's values for the
+// block (cols per row, or one for a per-row node) in a buffer of its own,
+// all of them in L1 (blocks of five rows of GPT-2's 768 put 150 KB in
+// flight, and the kernels' stores waited on L2); inputs written where they
+// lie, the root's written into the result. A block is one row unless rows
+// are short: then each node's kernel call covers several rows, where a row
+// at a time cost more in calls than in arithmetic (gpt_fwd's [256,128]
+// layer norms: 30 nodes a row).
 template <typename T>
 class RowRunner {
  public:
@@ -291,41 +294,69 @@ class RowRunner {
       flush_operand_[i] =
           (Clean(node.a) ? 0 : 1) | (node.kind == Kind::kBinary && !Clean(node.b) ? 2 : 0);
     }
+    // A row's share of the buffers: the nodes' own, two operands' room,
+    // and the columns (spread over the block's rows where it has several).
+    int64_t per_row = 2 * cols_, columns = 0;
+    for (size_t i = 0; i + 1 < n; ++i) {
+      const Node& node = p.nodes[i];
+      if (node.kind == Kind::kColumn) ++columns;
+      if (Buffered(node)) per_row += node.per_row ? 1 : cols_;
+    }
+    block_ = std::clamp<int64_t>(
+        kBlockBytes / static_cast<int64_t>(sizeof(T)) / (per_row + columns * cols_), 1, p.rows);
     int64_t size = 0;
     for (size_t i = 0; i < n; ++i) {
       const Node& node = p.nodes[i];
-      const bool in_place = node.kind == Kind::kRowsInput || node.kind == Kind::kRowValues ||
-                            node.kind == Kind::kColumn || node.kind == Kind::kRowBroadcast;
-      if (in_place || i + 1 == n || node.output >= 0) continue;
+      const bool column = node.kind == Kind::kColumn && block_ > 1;
+      if (i + 1 == n || (!Buffered(node) && !column)) continue;
       offset_[i] = size;
-      size += node.per_row ? 1 : cols_;
+      size += (node.per_row ? 1 : cols_) * block_;
     }
     // + room for two operands spread or flushed. Kept per thread from run
     // to run (no fresh pages).
     static thread_local std::vector<T> scratch;
-    const size_t need = static_cast<size_t>(size + 2 * cols_);
+    const size_t need = static_cast<size_t>(size + 2 * cols_ * block_);
     if (scratch.size() < need) scratch.resize(need);
     scratch_ = scratch.data();
     room_[0] = scratch_ + size;
-    room_[1] = room_[0] + cols_;
+    room_[1] = room_[0] + cols_ * block_;
     for (size_t i = 0; i < n; ++i) {
       const Node& node = p.nodes[i];
       if (node.kind == Kind::kSplat) {
         T* buf = scratch_ + offset_[i];
-        std::fill(buf, buf + (node.per_row ? 1 : cols_), in_[node.input][0]);
+        std::fill(buf, buf + (node.per_row ? 1 : cols_) * block_, in_[node.input][0]);
         ptr_[i] = buf;
       } else if (node.kind == Kind::kColumn) {
-        ptr_[i] = in_[node.input];
+        if (block_ == 1) {
+          ptr_[i] = in_[node.input];
+          continue;
+        }
+        T* buf = scratch_ + offset_[i];
+        for (int64_t r = 0; r < block_; ++r) {
+          std::memcpy(buf + r * cols_, in_[node.input], cols_ * sizeof(T));
+        }
+        ptr_[i] = buf;
       }
     }
   }
 
   void Run(int64_t r0, int64_t r1) {
-    for (int64_t r = r0; r < r1; ++r) Row(r);
+    for (int64_t r = r0; r < r1; r += block_) Block(r, std::min(block_, r1 - r));
   }
 
  private:
-  void Row(int64_t r) {
+  // What the scratch buffers of a block of this many bytes hold at most.
+  static constexpr int64_t kBlockBytes = 32 * 1024;
+
+  // Whether a node (not the root) needs a buffer of its own for its values.
+  static bool Buffered(const Node& node) {
+    const bool in_place = node.kind == Kind::kRowsInput || node.kind == Kind::kRowValues ||
+                          node.kind == Kind::kColumn || node.kind == Kind::kRowBroadcast;
+    return !in_place && node.output < 0;
+  }
+
+  // Rows [r, r + rows).
+  void Block(int64_t r, int64_t rows) {
     const size_t n = p_.nodes.size();
     for (size_t i = 0; i < n; ++i) {
       const Node& node = p_.nodes[i];
@@ -333,7 +364,7 @@ class RowRunner {
                : node.output >= 0 ? others_[node.output] + r * cols_
                : offset_[i] >= 0  ? scratch_ + offset_[i]
                                   : nullptr;
-      const int64_t count = node.per_row ? 1 : cols_;
+      const int64_t count = node.per_row ? rows : rows * cols_;
       switch (node.kind) {
         case Kind::kRowsInput:
           ptr_[i] = in_[node.input] + r * cols_;
@@ -344,18 +375,22 @@ class RowRunner {
         case Kind::kSplat:
         case Kind::kColumn:
           continue;
-        case Kind::kRowBroadcast:  // the row's value, spread only where an op needs it
+        case Kind::kRowBroadcast:  // the rows' values, spread only where an op needs them
           ptr_[i] = ptr_[node.a];
           spread_[i] = false;
           continue;
-        case Kind::kReduce:
-          Reduce(node, ptr_[node.a], buf);
+        case Kind::kReduce: {
+          // (A row value's broadcast is spread first: its reduction
+          // folds the spread row, as the unfused reduce does.)
+          const T* rows_in = spread_[node.a] ? ptr_[node.a] : Spread(node.a, rows, room_[0]);
+          for (int64_t k = 0; k < rows; ++k) Reduce(node, rows_in + k * cols_, buf + k);
           break;
+        }
         case Kind::kBinary:
-          Binary(node, buf, count);
+          Binary(node, buf, rows, count);
           break;
         case Kind::kUnary:
-          elementwise::UnaryFloatKernel<T>(node.op, Operand(node, 0, count), buf, count);
+          elementwise::UnaryFloatKernel<T>(node.op, Operand(node, 0, rows, count), buf, count);
           break;
       }
       if (node.flush && node.kind != Kind::kReduce) FlushDenormalsInPlace(p_.type, buf, count);
@@ -363,16 +398,18 @@ class RowRunner {
     }
   }
 
-  void Binary(const Node& node, T* buf, int64_t count) {
+  void Binary(const Node& node, T* buf, int64_t rows, int64_t count) {
     const bool spread_a = spread_[node.a], spread_b = spread_[node.b];
     if (!node.flush && spread_a != spread_b && IsArithmetic(node.op)) {
       const T* row = spread_a ? ptr_[node.a] : ptr_[node.b];
-      const T s = spread_a ? ptr_[node.b][0] : ptr_[node.a][0];
-      ArithmeticWithScalar<T>(node.op, !spread_a, row, s, buf, count);
+      const T* s = spread_a ? ptr_[node.b] : ptr_[node.a];
+      for (int64_t k = 0; k < rows; ++k) {
+        ArithmeticWithScalar<T>(node.op, !spread_a, row + k * cols_, s[k], buf + k * cols_, cols_);
+      }
       return;
     }
-    elementwise::BinaryFloatKernel<T>(node.op, Operand(node, 0, count), Operand(node, 1, count),
-                                      buf, count);
+    elementwise::BinaryFloatKernel<T>(node.op, Operand(node, 0, rows, count),
+                                      Operand(node, 1, rows, count), buf, count);
   }
 
   // Whether node a's values hold no subnormals under --denormals=flush:
@@ -384,11 +421,18 @@ class RowRunner {
     return n.flush || (n.kind == Kind::kBinary && IsArithmetic(n.op));
   }
 
-  // Operand `which` of `node` as a row of `count` values: a row value's
-  // broadcast spread over a row; flushed first where the unfused kernel
-  // would flush it and it may hold subnormals. Only unary math, maximum
-  // and minimum flush here: MXCSR reads arithmetic's operands alike.
-  const T* Operand(const Node& node, int which, int64_t count) {
+  // Node a's values (a row value's broadcast) spread over their rows in `to`.
+  T* Spread(int32_t a, int64_t rows, T* to) const {
+    for (int64_t k = 0; k < rows; ++k) std::fill(to + k * cols_, to + (k + 1) * cols_, ptr_[a][k]);
+    return to;
+  }
+
+  // Operand `which` of `node` as `count` values over the block's rows: a
+  // row value's broadcast spread over its rows; flushed first where the
+  // unfused kernel would flush it and it may hold subnormals. Only unary
+  // math, maximum and minimum flush here: MXCSR reads arithmetic's
+  // operands alike.
+  const T* Operand(const Node& node, int which, int64_t rows, int64_t count) {
     const int32_t a = which == 0 ? node.a : node.b;
     const bool flush = flush_operand_[&node - p_.nodes.data()] & (1 << which);
     if (spread_[a] && !flush) return ptr_[a];
@@ -396,7 +440,7 @@ class RowRunner {
     if (spread_[a]) {
       std::memcpy(copy, ptr_[a], count * sizeof(T));
     } else {
-      std::fill(copy, copy + count, ptr_[a][0]);
+      Spread(a, rows, copy);
     }
     if (flush) FlushDenormalsInPlace(p_.type, copy, count);
     return copy;
@@ -429,8 +473,9 @@ class RowRunner {
   T* out_;
   absl::Span<T* const> others_;  // the other outputs
   int64_t cols_;
+  int64_t block_ = 1;  // rows per block
   std::vector<const T*> ptr_;
-  std::vector<bool> spread_;  // false: ptr_ holds the row's one value
+  std::vector<bool> spread_;  // false: ptr_ holds one value per row
   std::vector<uint8_t> flush_operand_;
   std::vector<int64_t> offset_;
   T* scratch_ = nullptr;

@@ -166,19 +166,73 @@ TEST_CASE("row program: JAX's layer norm is one program, only where it is whole"
   CHECK(Match(**whole, "mean", &members, &inputs) == nullptr);  // a per-row root
 }
 
+// Rows of 300 run one at a time; rows of 16 and 100 several to a block
+// (74 rows: a short last block).
 TEST_CASE("row program: the layer norm gives the unfused bits", "[eval][row_program]") {
-  for (const char* t : {"f32", "f64"}) {
-    for (bool flush : {false, true}) {
-      INFO(t << (flush ? " flushed" : ""));
-      auto m = ParseModule(LayerNorm(37, 300, t, ""));
-      REQUIRE(m.ok());
-      const PrimitiveType type =
-          std::string(t) == "f32" ? PrimitiveType::kF32 : PrimitiveType::kF64;
-      std::vector<Value> args = {Filled(type, {2, 37, 300}, 1), Filled(type, {300}, 2),
-                                 Filled(type, {300}, 3)};
-      CheckFusionKeepsBytes(**m, args, flush);
+  for (const int64_t cols : {300, 100, 16}) {
+    for (const char* t : {"f32", "f64"}) {
+      for (bool flush : {false, true}) {
+        INFO(t << " cols " << cols << (flush ? " flushed" : ""));
+        auto m = ParseModule(LayerNorm(37, cols, t, ""));
+        REQUIRE(m.ok());
+        const PrimitiveType type =
+            std::string(t) == "f32" ? PrimitiveType::kF32 : PrimitiveType::kF64;
+        std::vector<Value> args = {Filled(type, {2, 37, cols}, 1), Filled(type, {cols}, 2),
+                                   Filled(type, {cols}, 3)};
+        CheckFusionKeepsBytes(**m, args, flush);
+      }
     }
   }
+}
+
+// A minor reduction of a row value's broadcast folds the spread row, as
+// the unfused reduce does: sum(broadcast(s)) is s added cols times. (It
+// read cols values from where the row values lay, past them.)
+TEST_CASE("row program: a reduction of a broadcast row value folds the spread row",
+          "[eval][row_program]") {
+  auto m = ParseModule(R"(HloModule reduce_of_broadcast
+
+add_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+ENTRY main {
+  x = f32[37,16] parameter(0)
+  zero = f32[] constant(0)
+  s = f32[37] reduce(x, zero), dimensions={1}, to_apply=add_f32
+  sb = f32[37,16] broadcast(s), dimensions={0}
+  s2 = f32[37] reduce(sb, zero), dimensions={1}, to_apply=add_f32
+  s2b = f32[37,16] broadcast(s2), dimensions={0}
+  ROOT y = f32[37,16] add(x, s2b)
+}
+)");
+  INFO((m.ok() ? std::string() : std::string(m.status().message())));
+  REQUIRE(m.ok());
+  std::vector<const Instruction*> members, inputs;
+  auto p = Match(**m, "y", &members, &inputs);
+  REQUIRE(p != nullptr);
+  CHECK(std::find_if(members.begin(), members.end(),
+                     [](const Instruction* i) { return i->name() == "s2"; }) != members.end());
+  // Small integers: every sum is exact, whatever the order.
+  auto lit = Literal::Create(Shape::Array(PrimitiveType::kF32, {37, 16}));
+  REQUIRE(lit.ok());
+  for (int64_t i = 0; i < 37 * 16; ++i) lit->typed<float>()[i] = static_cast<float>(i % 7);
+  const std::vector<Value> args = {Value::FromLiteral(*std::move(lit))};
+  CheckFusionKeepsBytes(**m, args, false);
+  Evaluator ev(**m, {});
+  auto result = ev.Run(args);
+  REQUIRE(result.ok());
+  const float* x = args[0].array().typed<float>();
+  const float* y = result->array().typed<float>();
+  int64_t bad = 0;
+  for (int64_t r = 0; r < 37; ++r) {
+    float sum = 0;
+    for (int64_t c = 0; c < 16; ++c) sum += x[r * 16 + c];
+    for (int64_t c = 0; c < 16; ++c) bad += y[r * 16 + c] != x[r * 16 + c] + 16 * sum;
+  }
+  CHECK(bad == 0);
 }
 
 TEST_CASE("row program: the layer norm's values are the definition's", "[eval][row_program]") {
