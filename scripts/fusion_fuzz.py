@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Fused and unfused execution agree on random row chains.
+
+  /usr/bin/python3 scripts/fusion_fuzz.py [--bin build/bin] [--seed N]
+      [--cases N] [--jobs N] [--keep] [-v]
+
+Draws random modules (deterministic for a seed) of what hlo-run's row
+fusions gather: values over an array's rows ([rows, cols], or [2, rows,
+cols]), minor-dimension reductions (add, multiply, maximum, minimum) to one
+value per row, per-row arithmetic and math, broadcasts of per-row values,
+of [cols] columns and of scalars back over the rows, the reshapes JAX
+writes between per-row shapes ([..., rows] and [..., rows, 1]), and
+elementwise ops on rows; some intermediates are also outputs. f32 and f64,
+rows of 1 to 300 columns. Each module runs with its random inputs fused
+and with --no-fusion, with and without --denormals=flush, and the results
+must be the same bytes (signed zeros included), the same exit status and
+the same messages; a NaN may differ from the other's NaN in sign and
+payload (SameResults says why), where scripts/fusion_agreement.py holds
+the real programs to their NaNs' bytes too.
+
+Prints one line per disagreement (with the kept module's path) and ends with
+`fusion fuzz: N cases, N agree, N differ`; exit status 1 on any
+disagreement.
+"""
+import argparse
+import concurrent.futures
+import io
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy
+
+UNARY = ["exponential", "tanh", "negate", "abs", "sqrt", "rsqrt", "log", "logistic", "sine",
+         "floor"]
+BINARY = ["add", "subtract", "multiply", "divide", "maximum", "minimum"]
+REDUCERS = ["add", "multiply", "maximum", "minimum"]
+INITS = {"add": "0", "multiply": "1", "maximum": "-inf", "minimum": "inf"}
+
+
+class Module:
+    """One random module's text, built value by value."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.t = rng.choice(["f32", "f64"])
+        self.batch = rng.choice([[], [2]])
+        self.rows = rng.choice([1, 2, 3, 7, 16, 37, 64, 130])
+        self.cols = rng.choice([1, 3, 8, 16, 33, 64, 100, 128, 300])
+        self.lines, self.params, self.param_names, self.n = [], [], [], 0
+        self.row_values, self.per_row_values = [], []
+
+    def shape(self, dims):
+        return "%s[%s]" % (self.t, ",".join(str(d) for d in dims))
+
+    def rows_dims(self):
+        return self.batch + [self.rows, self.cols]
+
+    def per_row_dims(self):
+        return self.batch + [self.rows]
+
+    def emit(self, dims, text):
+        self.n += 1
+        name = "v%d" % self.n
+        self.lines.append("  %s = %s %s" % (name, self.shape(dims), text))
+        return name
+
+    def param(self, dims):
+        name = "p%d" % len(self.params)
+        self.param_names.append(name)
+        self.params.append("  %s = %s parameter(%d)" % (name, self.shape(dims), len(self.params)))
+        return name
+
+    def scalar(self, value):
+        return self.emit([], "constant(%s)" % value)
+
+    def spread(self, per_row):
+        """A per-row value broadcast over its rows (directly, or through
+        [..., rows, 1] as JAX writes it)."""
+        rank = len(self.per_row_dims())
+        if self.rng.random() < 0.5:
+            return self.emit(self.rows_dims(), "broadcast(%s), dimensions={%s}" %
+                             (per_row, ",".join(str(d) for d in range(rank))))
+        one = self.emit(self.per_row_dims() + [1], "reshape(%s)" % per_row)
+        back = self.emit(self.per_row_dims(), "reshape(%s)" % one)
+        return self.emit(self.rows_dims(), "broadcast(%s), dimensions={%s}" %
+                         (back, ",".join(str(d) for d in range(rank))))
+
+    def reuse(self, values):
+        """Now and then an existing value (values read twice: the layer
+        norm's centred rows), else None."""
+        return self.rng.choice(values) if values and self.rng.random() < 0.2 else None
+
+    def rows_value(self, depth):
+        """A value over the rows, built top-down so that every value reaches
+        the root."""
+        old = self.reuse(self.row_values)
+        if old is not None:
+            return old
+        r = self.rng.random() if depth > 0 else 1.0
+        if r < 0.3:
+            v = self.emit(self.rows_dims(), "%s(%s, %s)" % (self.rng.choice(BINARY),
+                                                           self.rows_value(depth - 1),
+                                                           self.rows_value(depth - 1)))
+        elif r < 0.45:
+            v = self.emit(self.rows_dims(), "%s(%s)" % (self.rng.choice(UNARY),
+                                                        self.rows_value(depth - 1)))
+        elif r < 0.75:
+            return self.spread(self.per_row_value(depth - 1))
+        elif r < 0.8:
+            column = self.param([self.cols])
+            return self.emit(self.rows_dims(), "broadcast(%s), dimensions={%d}" %
+                             (column, len(self.rows_dims()) - 1))
+        elif r < 0.85:
+            s = self.scalar(self.rng.choice(["2", "0.5", "-1", "1e-05", "3"]))
+            return self.emit(self.rows_dims(), "broadcast(%s), dimensions={}" % s)
+        else:
+            v = self.rng.choice(self.inputs)
+        self.row_values.append(v)
+        return v
+
+    def per_row_value(self, depth):
+        """One value per row: a reduction, or per-row ops on such values."""
+        old = self.reuse(self.per_row_values)
+        if old is not None:
+            return old
+        r = self.rng.random() if depth > 0 else 0.0
+        if r < 0.6:
+            op = self.rng.choice(REDUCERS)
+            x = self.rows_value(depth - 1)
+            init = self.scalar(INITS[op])
+            v = self.emit(self.per_row_dims(), "reduce(%s, %s), dimensions={%d}, to_apply=%s_%s" %
+                          (x, init, len(self.rows_dims()) - 1, op, self.t))
+        elif r < 0.75:
+            v = self.emit(self.per_row_dims(), "%s(%s, %s)" % (self.rng.choice(BINARY),
+                                                              self.per_row_value(depth - 1),
+                                                              self.per_row_value(depth - 1)))
+        elif r < 0.9:
+            v = self.emit(self.per_row_dims(), "%s(%s)" % (self.rng.choice(UNARY),
+                                                           self.per_row_value(depth - 1)))
+        else:
+            s = self.scalar(self.rng.choice(["2", "0.5", "128", "1e-05"]))
+            return self.emit(self.per_row_dims(), "broadcast(%s), dimensions={}" % s)
+        self.per_row_values.append(v)
+        return v
+
+    def build(self):
+        self.inputs = [self.param(self.rows_dims())]
+        if self.rng.random() < 0.5:
+            self.inputs.append(self.param(self.rows_dims()))
+        depth = self.rng.randint(2, 6)
+        root = self.emit(self.rows_dims(), "%s(%s, %s)" % (self.rng.choice(BINARY),
+                                                           self.rows_value(depth),
+                                                           self.rows_value(depth)))
+        outs = [root]
+        extra = [v for v in self.row_values if v not in self.param_names]
+        for v in self.rng.sample(extra, min(len(extra), self.rng.randint(0, 2))):
+            outs.append(v)
+        shapes = [self.shape(self.rows_dims())] * len(outs)
+        regions = []
+        for op in REDUCERS:
+            regions.append("%s_%s {\n  a = %s[] parameter(0)\n  b = %s[] parameter(1)\n"
+                           "  ROOT c = %s[] %s(a, b)\n}\n" % (op, self.t, self.t, self.t, self.t, op))
+        return ("HloModule fusion_fuzz\n\n" + "\n".join(regions) + "\nENTRY main {\n" +
+                "\n".join(self.params + self.lines) +
+                "\n  ROOT out = (%s) tuple(%s)\n}\n" % (", ".join(shapes), ", ".join(outs)))
+
+
+def run(binary, path, out_dir, args):
+    os.makedirs(out_dir, exist_ok=True)
+    proc = subprocess.run([binary, path, "--random-inputs", "--seed", "7", "--output-format",
+                           "npy", "-o", out_dir] + args,
+                          capture_output=True, text=True, timeout=60)
+    files = {}
+    for name in sorted(os.listdir(out_dir)):
+        with open(os.path.join(out_dir, name), "rb") as f:
+            files[name] = f.read()
+    return proc.returncode, proc.stderr.replace(out_dir, "OUT"), files
+
+
+def SameResults(a, b):
+    """The same files with the same bytes, but that a NaN may stand where
+    the other has a NaN of another sign or payload: where both operands of
+    an op are NaNs, which one an x86 instruction returns depends on the
+    operand order the compiler gave it (GCC may swap x + y), and the fused
+    and unfused loops are compiled apart."""
+    if a.keys() != b.keys():
+        return False
+    for name in a:
+        if a[name] == b[name]:
+            continue
+        x = numpy.load(io.BytesIO(a[name]))
+        y = numpy.load(io.BytesIO(b[name]))
+        if x.dtype != y.dtype or x.shape != y.shape or x.dtype.kind != "f":
+            return False
+        bits = "u%d" % x.dtype.itemsize
+        differ = x.view(bits) != y.view(bits)
+        if not (numpy.isnan(x[differ]).all() and numpy.isnan(y[differ]).all()):
+            return False
+    return True
+
+
+def check(binary, seed, case, workdir, verbose):
+    """None where fused and unfused agree, else a description."""
+    rng = random.Random(seed * 1000003 + case)
+    text = Module(rng).build()
+    case_dir = os.path.join(workdir, "case%d" % case)
+    os.makedirs(case_dir, exist_ok=True)
+    path = os.path.join(case_dir, "module.hlo")
+    with open(path, "w") as f:
+        f.write(text)
+    for flush in ([], ["--denormals=flush"]):
+        fused = run(binary, path, os.path.join(case_dir, "fused" + "".join(flush)), flush)
+        plain = run(binary, path, os.path.join(case_dir, "plain" + "".join(flush)),
+                    flush + ["--no-fusion"])
+        if fused[0] != 0 and fused == plain:
+            return "case %d: hlo-run failed both ways (%s): %s" % (case, path, fused[1].strip())
+        if fused[:2] != plain[:2] or not SameResults(fused[2], plain[2]):
+            what = ("exit %d vs %d" % (fused[0], plain[0]) if fused[0] != plain[0] else
+                    "messages" if fused[1] != plain[1] else "results")
+            return "case %d%s: %s differ (%s)" % (case, " flushed" if flush else "", what, path)
+    if verbose:
+        print("case %d agrees" % case)
+    shutil.rmtree(case_dir)
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bin", default="build/bin")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cases", type=int, default=150)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    ap.add_argument("-v", action="store_true", dest="verbose")
+    opts = ap.parse_args()
+    binary = os.path.join(opts.bin, "hlo-run")
+    if not os.access(binary, os.X_OK):
+        print("fusion_fuzz: %s is not an executable" % binary, file=sys.stderr)
+        return 2
+    workdir = tempfile.mkdtemp(prefix="fusion_fuzz.")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs) as pool:
+        problems = [p for p in pool.map(
+            lambda c: check(binary, opts.seed, c, workdir, opts.verbose), range(opts.cases)) if p]
+    for p in problems:
+        print(p)
+    if not problems and not opts.keep:
+        shutil.rmtree(workdir)
+    print("fusion fuzz: %d cases, %d agree, %d differ" %
+          (opts.cases, opts.cases - len(problems), len(problems)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
