@@ -105,9 +105,11 @@ class Module:
             v = self.emit(self.rows_dims(), "%s(%s, %s)" % (self.rng.choice(BINARY),
                                                            self.rows_value(depth - 1),
                                                            self.rows_value(depth - 1)))
-        elif r < 0.45:
+        elif r < 0.4:
             v = self.emit(self.rows_dims(), "%s(%s)" % (self.rng.choice(UNARY),
                                                         self.rows_value(depth - 1)))
+        elif r < 0.45:
+            v = self.loop_op(depth)
         elif r < 0.75:
             return self.spread(self.per_row_value(depth - 1))
         elif r < 0.8:
@@ -121,6 +123,30 @@ class Module:
             v = self.rng.choice(self.inputs)
         self.row_values.append(v)
         return v
+
+    def loop_op(self, depth):
+        """What the elementwise loop groups gather besides arithmetic: a
+        select on a compare, a clamp, a round trip through the other float
+        type."""
+        dims = self.rows_dims()
+        r = self.rng.random()
+        if r < 0.4:
+            a, b = self.rows_value(depth - 1), self.rows_value(depth - 1)
+            pred = self.emit(dims, "compare(%s, %s), direction=%s" %
+                             (a, b, self.rng.choice(["LT", "GE", "EQ", "NE"])))
+            self.lines[-1] = self.lines[-1].replace(self.shape(dims), "pred[%s]" %
+                                                    ",".join(str(d) for d in dims), 1)
+            return self.emit(dims, "select(%s, %s, %s)" % (pred, self.rows_value(depth - 1),
+                                                          self.rows_value(depth - 1)))
+        if r < 0.7:
+            lo = self.scalar(self.rng.choice(["-1", "0"]))
+            hi = self.scalar(self.rng.choice(["1", "2.5"]))
+            return self.emit(dims, "clamp(%s, %s, %s)" % (lo, self.rows_value(depth - 1), hi))
+        other = "f64" if self.t == "f32" else "f32"
+        wide = self.emit(dims, "convert(%s)" % self.rows_value(depth - 1))
+        self.lines[-1] = self.lines[-1].replace(self.shape(dims), "%s[%s]" %
+                                                (other, ",".join(str(d) for d in dims)), 1)
+        return self.emit(dims, "convert(%s)" % wide)
 
     def per_row_value(self, depth):
         """One value per row: a reduction, or per-row ops on such values."""
