@@ -9,8 +9,9 @@ fusions gather: values over an array's rows ([rows, cols], or [2, rows,
 cols]), minor-dimension reductions (add, multiply, maximum, minimum) to one
 value per row, per-row arithmetic and math, broadcasts of per-row values,
 of [cols] columns and of scalars back over the rows, the reshapes JAX
-writes between per-row shapes ([..., rows] and [..., rows, 1]), and
-elementwise ops on rows; some intermediates are also outputs. f32 and f64,
+writes between per-row shapes ([..., rows] and [..., rows, 1]),
+elementwise ops on rows (selects on compares, clamps, float converts) and
+softmaxes as JAX and XLA write them; some intermediates are also outputs. f32 and f64,
 rows of 1 to 300 columns. Each module runs with its random inputs fused
 and with --no-fusion, with and without --denormals=flush, and the results
 must be the same bytes (signed zeros included), the same exit status and
@@ -110,6 +111,8 @@ class Module:
                                                         self.rows_value(depth - 1)))
         elif r < 0.45:
             v = self.loop_op(depth)
+        elif r < 0.5:
+            v = self.softmax(depth)
         elif r < 0.75:
             return self.spread(self.per_row_value(depth - 1))
         elif r < 0.8:
@@ -147,6 +150,43 @@ class Module:
         self.lines[-1] = self.lines[-1].replace(self.shape(dims), "%s[%s]" %
                                                 (other, ",".join(str(d) for d in dims)), 1)
         return self.emit(dims, "convert(%s)" % wide)
+
+    def reduce(self, op, x):
+        init = self.scalar(INITS[op])
+        return self.emit(self.per_row_dims(), "reduce(%s, %s), dimensions={%d}, to_apply=%s_%s" %
+                         (x, init, len(self.rows_dims()) - 1, op, self.t))
+
+    def softmax(self, depth):
+        """A softmax over the rows as JAX writes it, with its variants: the
+        max floored by maximum(max, -inf), the scores masked and scaled
+        (attention's where(mask, s / c, -1e9)), the sum's reciprocal
+        multiplied in (XLA's simplifier) instead of divided by."""
+        dims = self.rows_dims()
+        x = self.rows_value(depth - 1)
+        if self.rng.random() < 0.3:
+            c = self.scalar(self.rng.choice(["8", "0.125"]))
+            scaled = self.emit(dims, "%s(%s, %s)" % (
+                self.rng.choice(["divide", "multiply"]), x,
+                self.emit(dims, "broadcast(%s), dimensions={}" % c)))
+            mask = self.param(dims)
+            self.params[-1] = self.params[-1].replace(self.shape(dims), "pred[%s]" %
+                                                      ",".join(str(d) for d in dims), 1)
+            fill = self.emit(dims, "broadcast(%s), dimensions={}" % self.scalar("-1e+09"))
+            x = self.emit(dims, "select(%s, %s, %s)" % (mask, scaled, fill))
+        m = self.reduce("maximum", x)
+        if self.rng.random() < 0.3:
+            floor = self.emit(self.per_row_dims(), "broadcast(%s), dimensions={}" %
+                              self.scalar("-inf"))
+            m = self.emit(self.per_row_dims(), "maximum(%s, %s)" % (m, floor))
+        e = self.emit(dims, "exponential(%s)" % self.emit(dims, "subtract(%s, %s)" %
+                                                           (x, self.spread(m))))
+        total = self.reduce("add", e)
+        if self.rng.random() < 0.3:
+            one = self.emit(self.per_row_dims(), "broadcast(%s), dimensions={}" %
+                            self.scalar("1"))
+            inverse = self.emit(self.per_row_dims(), "divide(%s, %s)" % (one, total))
+            return self.emit(dims, "multiply(%s, %s)" % (e, self.spread(inverse)))
+        return self.emit(dims, "divide(%s, %s)" % (e, self.spread(total)))
 
     def per_row_value(self, depth):
         """One value per row: a reduction, or per-row ops on such values."""
