@@ -11,7 +11,9 @@ value per row, per-row arithmetic and math, broadcasts of per-row values,
 of [cols] columns and of scalars back over the rows, the reshapes JAX
 writes between per-row shapes ([..., rows] and [..., rows, 1]),
 elementwise ops on rows (selects on compares, clamps, float converts) and
-softmaxes as JAX and XLA write them; some intermediates are also outputs. f32 and f64,
+softmaxes as JAX and XLA write them; some intermediates are also outputs,
+and some modules hold it all in a kLoop fusion (a multi-output one where
+there are several), as XLA's optimized text does. f32 and f64,
 rows of 1 to 300 columns. Each module runs with its random inputs fused
 and with --no-fusion, with and without --denormals=flush, and the results
 must be the same bytes (signed zeros included), the same exit status and
@@ -230,9 +232,20 @@ class Module:
         for op in REDUCERS:
             regions.append("%s_%s {\n  a = %s[] parameter(0)\n  b = %s[] parameter(1)\n"
                            "  ROOT c = %s[] %s(a, b)\n}\n" % (op, self.t, self.t, self.t, self.t, op))
+        tuple_shape = "(%s)" % ", ".join(shapes)
+        if self.rng.random() < 0.3:
+            # As XLA's optimized text has it: the body a kLoop fusion (with
+            # several outputs, a multi-output one), the entry its caller.
+            entry = [line.replace(" p", " e", 1) for line in self.params]
+            regions.append("fused_computation {\n" + "\n".join(self.params + self.lines) +
+                           "\n  ROOT fused_out = %s tuple(%s)\n}\n" % (tuple_shape, ", ".join(outs)))
+            callers = ", ".join("e%d" % i for i in range(len(self.params)))
+            return ("HloModule fusion_fuzz\n\n" + "\n".join(regions) + "\nENTRY main {\n" +
+                    "\n".join(entry) + "\n  ROOT out = %s fusion(%s), kind=kLoop, "
+                    "calls=fused_computation\n}\n" % (tuple_shape, callers))
         return ("HloModule fusion_fuzz\n\n" + "\n".join(regions) + "\nENTRY main {\n" +
                 "\n".join(self.params + self.lines) +
-                "\n  ROOT out = (%s) tuple(%s)\n}\n" % (", ".join(shapes), ", ".join(outs)))
+                "\n  ROOT out = %s tuple(%s)\n}\n" % (tuple_shape, ", ".join(outs)))
 
 
 def run(binary, path, out_dir, args):
