@@ -271,12 +271,12 @@ HLO_VECTOR_CLONES void ArithmeticWithScalar(Opcode op, bool scalar_left, const T
 
 // One core's run, a block of rows at a time: each node's values for the
 // block (cols per row, or one for a per-row node) in a buffer of its own,
-// all of them in L1 (blocks of five rows of GPT-2's 768 put 150 KB in
-// flight, and the kernels' stores waited on L2); inputs written where they
-// lie, the root's written into the result. A block is one row unless rows
-// are short: then each node's kernel call covers several rows, where a row
-// at a time cost more in calls than in arithmetic (gpt_fwd's [256,128]
-// layer norms: 30 nodes a row).
+// all of them in L1 (kBlockBytes; blocks of five rows of GPT-2's 768 put
+// 150 KB in flight, and the kernels' stores waited on L2); inputs read
+// where they lie, the root's written into the result. A block is one row
+// unless rows are short: then each node's kernel call covers several rows,
+// where a row at a time cost more in calls than in arithmetic (gpt_fwd's
+// [256,128] layer norms: 30 nodes a row).
 template <typename T>
 class RowRunner {
  public:

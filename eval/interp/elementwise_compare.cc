@@ -165,23 +165,20 @@ void FloatCompare(const CompareMode& mode, const T* a, const T* b, bool* out, in
 
 absl::Status EvalCompare(const Instruction& inst, const Literal& la, const Literal& lb,
                          Literal& lo) {
+  const PT t = la.element_type();
+  const int64_t n = la.element_count();
+  bool* out = lo.typed<bool>();
+  if (t == PT::kF32 || t == PT::kF64 || t == PT::kPred || IsInteger(t)) {
+    return CompareArrays(inst, t, la.data(), lb.data(), out, n);
+  }
+  // Narrow floats and complex.
   Dir dir;
   if (absl::Status st = DirectionOf(inst, dir); !st.ok()) return st;
   std::string_view type = inst.GetString(AttrKind::kType);
   std::string_view order = inst.GetString(AttrKind::kOrder);
-  const PT t = la.element_type();
   if (!order.empty() && order != DefaultCompareOrder(t) && !IsFloat(t)) {
     return absl::InvalidArgumentError(
         StrCat("compare order ", order, " does not suit element type ", PrimitiveTypeName(t)));
-  }
-  const int64_t n = la.element_count();
-  bool* out = lo.typed<bool>();
-
-  if (t == PT::kF32 || t == PT::kF64 || t == PT::kPred || IsInteger(t)) {
-    absl::StatusOr<CompareMode> mode = CompareModeOf(inst, t);
-    if (!mode.ok()) return mode.status();
-    CompareRaw(*mode, t, la.data(), lb.data(), out, n);
-    return absl::OkStatus();
   }
   if (IsFloat(t)) {
     bool total = ComparesFloatsInTotalOrder(inst);
