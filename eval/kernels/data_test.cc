@@ -188,6 +188,62 @@ TEST_CASE("broadcast: complex and sub-byte elements", "[eval]") {
   Expect(r.Eval("bs", {V("s4[2] {-8, 7}")}), "s4[3,2] {{-8, 7}, {-8, 7}, {-8, 7}}");
 }
 
+// A value per row repeated along the minor dimension: runs of up to 64
+// copies are made a line at a time (data_copy.cc's kShortRun), longer ones
+// a run at a time; every element width, with an outer dimension and with
+// the operand's dimensions swapped (its line strided).
+TEST_CASE("broadcast: short and long minor repeats for every element width", "[eval]") {
+  Runner r(R"(ENTRY e {
+    p8 = u8[3,5] parameter(0)
+    p16 = f16[3,5] parameter(1)
+    p32 = f32[3,5] parameter(2)
+    p64 = f64[3,5] parameter(3)
+    p128 = c128[3,5] parameter(4)
+    a8 = u8[3,5,16] broadcast(p8), dimensions={0,1}
+    a16 = f16[3,5,64] broadcast(p16), dimensions={0,1}
+    a32 = f32[3,5,65] broadcast(p32), dimensions={0,1}
+    a64 = f64[3,5,3] broadcast(p64), dimensions={0,1}
+    a128 = c128[3,5,2] broadcast(p128), dimensions={0,1}
+    s32 = f32[5,3,7] broadcast(p32), dimensions={1,0}
+    ROOT t = (u8[3,5,16]) tuple(a8)
+  })");
+  struct Case {
+    const char* name;
+    PrimitiveType type;
+    int64_t reps;
+    bool swapped;
+  };
+  for (const Case& c : std::vector<Case>{{"a8", PrimitiveType::kU8, 16, false},
+                                         {"a16", PrimitiveType::kF16, 64, false},
+                                         {"a32", PrimitiveType::kF32, 65, false},
+                                         {"a64", PrimitiveType::kF64, 3, false},
+                                         {"a128", PrimitiveType::kC128, 2, false},
+                                         {"s32", PrimitiveType::kF32, 7, true}}) {
+    INFO(c.name);
+    const PrimitiveType t = c.type;
+    const Value arg =
+        Make(t, {3, 5}, [](int64_t i) { return static_cast<uint64_t>(i * 2654435761u + 5); });
+    absl::StatusOr<Value> got = r.Eval(c.name, {arg});
+    REQUIRE(got.ok());
+    const Literal& in = arg.array();
+    const Literal& out = got->array();
+    const int64_t width = ByteWidth(t);
+    int64_t bad = 0;
+    // output[i, j, k] = operand[i, j] (swapped: output[j, i, k]).
+    for (int64_t i = 0; i < 3; ++i) {
+      for (int64_t j = 0; j < 5; ++j) {
+        const uint8_t* want = static_cast<const uint8_t*>(in.data()) + (i * 5 + j) * width;
+        for (int64_t k = 0; k < c.reps; ++k) {
+          const int64_t at = c.swapped ? (j * 3 + i) * c.reps + k : (i * 5 + j) * c.reps + k;
+          bad +=
+              std::memcmp(static_cast<const uint8_t*>(out.data()) + at * width, want, width) != 0;
+        }
+      }
+    }
+    CHECK(bad == 0);
+  }
+}
+
 TEST_CASE("broadcast: a dimension size mismatch is an error", "[eval]") {
   Runner r(R"(ENTRY e {
     p = f32[3] parameter(0)
