@@ -13,7 +13,9 @@ writes between per-row shapes ([..., rows] and [..., rows, 1]),
 elementwise ops on rows (selects on compares, clamps, float converts) and
 softmaxes as JAX and XLA write them; some intermediates are also outputs,
 and some modules hold it all in a kLoop fusion (a multi-output one where
-there are several), as XLA's optimized text does. f32 and f64,
+there are several), as XLA's optimized text does. Some cases are attention
+blocks instead (attention_module): dots reading strided views of slices
+and transposes, and writing through a transpose. f32 and f64,
 rows of 1 to 300 columns. Each module runs with its random inputs fused
 and with --no-fusion, with and without --denormals=flush, and the results
 must be the same bytes (signed zeros included), the same exit status and
@@ -248,6 +250,47 @@ class Module:
                 "\n  ROOT out = %s tuple(%s)\n}\n" % (tuple_shape, ", ".join(outs)))
 
 
+def attention_module(rng):
+    """An attention block as JAX writes it: q, k and v sliced out of one
+    product, reshaped into heads and transposed, two batched dots, the
+    heads transposed back and projected: what the dots read as strided
+    views and write through a transpose when fused (transpose folding)."""
+    t = rng.choice(["f32", "f64"])
+    b, h, s, d = (rng.choice([1, 2, 3]), rng.choice([1, 2, 4]), rng.choice([1, 3, 8, 17, 64]),
+                  rng.choice([2, 8, 16, 33]))
+    e = rng.choice([5, 16, 40])
+    hd = h * d
+
+    def shape(dims):
+        return "%s[%s]" % (t, ",".join(str(x) for x in dims))
+
+    lines = ["  qkv = %s parameter(0)" % shape([b, s, 3 * hd]),
+             "  w = %s parameter(1)" % shape([hd, e])]
+
+    def head(name, part, perm):
+        dims = [b, s, h, d]
+        lines.append("  %s_s = %s slice(qkv), slice={[0:%d], [0:%d], [%d:%d]}" %
+                     (name, shape([b, s, hd]), b, s, part * hd, (part + 1) * hd))
+        lines.append("  %s_r = %s reshape(%s_s)" % (name, shape(dims), name))
+        lines.append("  %s = %s transpose(%s_r), dimensions={%s}" %
+                     (name, shape([dims[p] for p in perm]), name, ",".join(str(p) for p in perm)))
+
+    head("q", 0, [0, 2, 1, 3])
+    k_perm = rng.choice([[0, 2, 3, 1], [0, 2, 1, 3]])
+    head("k", 1, k_perm)
+    head("v", 2, [0, 2, 1, 3])
+    lines.append("  sc = %s dot(q, k), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, "
+                 "rhs_batch_dims={0,1}, rhs_contracting_dims={%d}" %
+                 (shape([b, h, s, s]), 2 if k_perm[3] == 1 else 3))
+    lines.append("  o = %s dot(sc, v), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, "
+                 "rhs_batch_dims={0,1}, rhs_contracting_dims={2}" % shape([b, h, s, d]))
+    lines.append("  ot = %s transpose(o), dimensions={0,2,1,3}" % shape([b, s, h, d]))
+    lines.append("  merged = %s reshape(ot)" % shape([b, s, hd]))
+    lines.append("  ROOT y = %s dot(merged, w), lhs_contracting_dims={2}, rhs_contracting_dims={0}" %
+                 shape([b, s, e]))
+    return "HloModule attention\n\nENTRY main {\n" + "\n".join(lines) + "\n}\n"
+
+
 def run(binary, path, out_dir, args):
     os.makedirs(out_dir, exist_ok=True)
     proc = subprocess.run([binary, path, "--random-inputs", "--seed", "7", "--output-format",
@@ -285,7 +328,7 @@ def SameResults(a, b):
 def check(binary, seed, case, workdir, verbose):
     """None where fused and unfused agree, else a description."""
     rng = random.Random(seed * 1000003 + case)
-    text = Module(rng).build()
+    text = attention_module(rng) if rng.random() < 0.15 else Module(rng).build()
     case_dir = os.path.join(workdir, "case%d" % case)
     os.makedirs(case_dir, exist_ok=True)
     path = os.path.join(case_dir, "module.hlo")
