@@ -401,7 +401,10 @@ TEST_CASE(
 // across column chunks), an exclusive form (one more output than columns),
 // windows as long as the line (the first output only after a chunk of none),
 // a line count off the tile, and enough tiles to be split over the cores
-// (short lines: the element-by-element path's cost grows with their square).
+// (short lines: the element-by-element path's cost grows with their square);
+// and a scan the batched interpreter runs (logaddexp) over more lines than
+// one block of its lanes (4096), each step's elements read from a
+// transposed copy.
 constexpr std::string_view kLongScansEntry = R"(
 ENTRY e {
   z = f32[21,300] parameter(0)
@@ -418,7 +421,10 @@ ENTRY e {
   many = f32[16390,8] reduce-window(w, zero), window={size=1x8 pad=0_0x7_0}, to_apply=addf
   many_max = f32[16390,8] reduce-window(w, ninf), window={size=1x8 pad=0_0x7_0}, to_apply=maxf
   many_int = s32[16390,8] reduce-window(iw, zi), window={size=1x8 pad=0_0x7_0}, to_apply=adds
-  ROOT t = (f32[21,300], f32[21,301], f32[21,300], f32[21,1], f32[21,11], f32[16390,8], f32[16390,8], s32[16390,8]) tuple(long, long_exclusive, long_max, whole, whole_padded, many, many_max, many_int)
+  l = f32[4100,5] parameter(3)
+  lae_many = f32[4100,5] reduce-window(l, ninf), window={size=1x5 pad=0_0x4_0}, to_apply=lae
+  lae_many_exclusive = f32[4100,6] reduce-window(l, ninf), window={size=1x5 pad=0_0x5_0}, to_apply=lae
+  ROOT t = (f32[21,300], f32[21,301], f32[21,300], f32[21,1], f32[21,11], f32[16390,8], f32[16390,8], s32[16390,8], f32[4100,5], f32[4100,6]) tuple(long, long_exclusive, long_max, whole, whole_padded, many, many_max, many_int, lae_many, lae_many_exclusive)
 }
 )";
 
