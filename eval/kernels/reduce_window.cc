@@ -760,42 +760,53 @@ using Buffers = WindowBuffers;
 // Here each operand is transposed once to [a.in, lanes], each step reads
 // its elements side by side, its results are written side by side into
 // [a.out, lanes], and that is transposed into the output: the same
-// operations on the same values.
+// operations on the same values. Only where the copies are small
+// (kMinorScanCopyBytes an operand or result): a long scan's copies would
+// double its memory, and the gathers cost little beside a long scan's steps.
+constexpr int64_t kMinorScanCopyBytes = int64_t{4} << 20;
+
+bool MinorScanCopiesFit(const Buffers& b, const WindowAxis& a, int64_t total) {
+  for (size_t j = 0; j < b.m; ++j) {
+    if (std::max(a.in, a.out) * total * b.width[j] > kMinorScanCopyBytes) return false;
+  }
+  return true;
+}
+
 absl::Status MinorPrefixScan(BatchProgram& program, const Buffers& b, const WindowAxis& a,
                              int64_t total) {
   const int64_t lanes = std::min<int64_t>(total, 4 * BatchProgram::kBlock);
-  std::vector<std::vector<uint8_t>> steps_in(b.m), steps_out(b.m), acc(b.m);
+  // (Uninitialised: every byte is written before it is read.)
+  std::vector<std::unique_ptr<uint8_t[]>> steps_in(b.m), steps_out(b.m), acc(b.m);
   std::vector<const void*> in(2 * b.m);
   std::vector<void*> out(b.m);
   for (size_t j = 0; j < b.m; ++j) {
     const int w = b.width[j];
-    steps_in[j].resize(static_cast<size_t>(a.in * total * w));
-    steps_out[j].resize(static_cast<size_t>(a.out * total * w));
-    acc[j].resize(static_cast<size_t>(lanes * w));
-    in[j] = out[j] = acc[j].data();
-    data_internal::StridedCopy(w, steps_in[j].data(), b.in[j],
-                               {{total, 1, a.in}, {a.in, total, 1}});
+    steps_in[j].reset(new uint8_t[a.in * total * w]);
+    steps_out[j].reset(new uint8_t[a.out * total * w]);
+    acc[j].reset(new uint8_t[lanes * w]);
+    in[j] = out[j] = acc[j].get();
+    data_internal::StridedCopy(w, steps_in[j].get(), b.in[j], {{total, 1, a.in}, {a.in, total, 1}});
   }
   for (int64_t start = 0; start < total; start += lanes) {
     const int64_t nb = std::min(lanes, total - start);
-    for (size_t j = 0; j < b.m; ++j) FillElements(acc[j].data(), b.init[j], nb, b.width[j]);
+    for (size_t j = 0; j < b.m; ++j) FillElements(acc[j].get(), b.init[j], nb, b.width[j]);
     int64_t folded = -1;  // the last operand index folded into acc
     for (int64_t o = 0; o < a.out; ++o) {
       for (const int64_t e = a.PrefixEnd(o); folded < e; ++folded) {
         for (size_t j = 0; j < b.m; ++j) {
-          in[b.m + j] = steps_in[j].data() + ((folded + 1) * total + start) * b.width[j];
+          in[b.m + j] = steps_in[j].get() + ((folded + 1) * total + start) * b.width[j];
         }
         absl::Status s = program.Run(in, out, nb);
         if (!s.ok()) return s;
       }
       for (size_t j = 0; j < b.m; ++j) {
-        std::memcpy(steps_out[j].data() + (o * total + start) * b.width[j], acc[j].data(),
+        std::memcpy(steps_out[j].get() + (o * total + start) * b.width[j], acc[j].get(),
                     static_cast<size_t>(nb * b.width[j]));
       }
     }
   }
   for (size_t j = 0; j < b.m; ++j) {
-    data_internal::StridedCopy(b.width[j], b.out[j], steps_out[j].data(),
+    data_internal::StridedCopy(b.width[j], b.out[j], steps_out[j].get(),
                                {{total, a.out, 1}, {a.out, 1, total}});
   }
   return absl::OkStatus();
@@ -807,7 +818,9 @@ absl::Status BatchedPrefixScan(BatchProgram& program, const Buffers& b,
                                const std::vector<WindowAxis>& axes, int d) {
   const WindowAxis& a = axes[d];
   const Lines l = LinesAround(axes, d);
-  if (l.inner == 1 && l.outer > 1) return MinorPrefixScan(program, b, a, l.outer);
+  if (l.inner == 1 && l.outer > 1 && MinorScanCopiesFit(b, a, l.outer)) {
+    return MinorPrefixScan(program, b, a, l.outer);
+  }
   const int64_t total = l.outer * l.inner;
   const int64_t lanes = std::min<int64_t>(total, 4 * BatchProgram::kBlock);
   std::vector<int64_t> in_base(lanes), out_base(lanes);
