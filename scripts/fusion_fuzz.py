@@ -58,8 +58,8 @@ class Module:
         self.lines, self.params, self.param_names, self.n = [], [], [], 0
         self.row_values, self.per_row_values = [], []
 
-    def shape(self, dims):
-        return "%s[%s]" % (self.t, ",".join(str(d) for d in dims))
+    def shape(self, dims, dtype=None):
+        return "%s[%s]" % (dtype or self.t, ",".join(str(d) for d in dims))
 
     def rows_dims(self):
         return self.batch + [self.rows, self.cols]
@@ -67,17 +67,24 @@ class Module:
     def per_row_dims(self):
         return self.batch + [self.rows]
 
-    def emit(self, dims, text):
+    def emit(self, dims, text, dtype=None):
         self.n += 1
         name = "v%d" % self.n
-        self.lines.append("  %s = %s %s" % (name, self.shape(dims), text))
+        self.lines.append("  %s = %s %s" % (name, self.shape(dims, dtype), text))
         return name
 
-    def param(self, dims):
+    def param(self, dims, dtype=None):
         name = "p%d" % len(self.params)
         self.param_names.append(name)
-        self.params.append("  %s = %s parameter(%d)" % (name, self.shape(dims), len(self.params)))
+        self.params.append("  %s = %s parameter(%d)" %
+                           (name, self.shape(dims, dtype), len(self.params)))
         return name
+
+    def elementwise(self, dims, operand, binary):
+        """A random binary or unary op on operand() values."""
+        if binary:
+            return self.emit(dims, "%s(%s, %s)" % (self.rng.choice(BINARY), operand(), operand()))
+        return self.emit(dims, "%s(%s)" % (self.rng.choice(UNARY), operand()))
 
     def scalar(self, value):
         return self.emit([], "constant(%s)" % value)
@@ -106,13 +113,8 @@ class Module:
         if old is not None:
             return old
         r = self.rng.random() if depth > 0 else 1.0
-        if r < 0.3:
-            v = self.emit(self.rows_dims(), "%s(%s, %s)" % (self.rng.choice(BINARY),
-                                                           self.rows_value(depth - 1),
-                                                           self.rows_value(depth - 1)))
-        elif r < 0.4:
-            v = self.emit(self.rows_dims(), "%s(%s)" % (self.rng.choice(UNARY),
-                                                        self.rows_value(depth - 1)))
+        if r < 0.4:
+            v = self.elementwise(self.rows_dims(), lambda: self.rows_value(depth - 1), r < 0.3)
         elif r < 0.45:
             v = self.loop_op(depth)
         elif r < 0.5:
@@ -140,9 +142,7 @@ class Module:
         if r < 0.4:
             a, b = self.rows_value(depth - 1), self.rows_value(depth - 1)
             pred = self.emit(dims, "compare(%s, %s), direction=%s" %
-                             (a, b, self.rng.choice(["LT", "GE", "EQ", "NE"])))
-            self.lines[-1] = self.lines[-1].replace(self.shape(dims), "pred[%s]" %
-                                                    ",".join(str(d) for d in dims), 1)
+                             (a, b, self.rng.choice(["LT", "GE", "EQ", "NE"])), "pred")
             return self.emit(dims, "select(%s, %s, %s)" % (pred, self.rows_value(depth - 1),
                                                           self.rows_value(depth - 1)))
         if r < 0.7:
@@ -150,9 +150,7 @@ class Module:
             hi = self.scalar(self.rng.choice(["1", "2.5"]))
             return self.emit(dims, "clamp(%s, %s, %s)" % (lo, self.rows_value(depth - 1), hi))
         other = "f64" if self.t == "f32" else "f32"
-        wide = self.emit(dims, "convert(%s)" % self.rows_value(depth - 1))
-        self.lines[-1] = self.lines[-1].replace(self.shape(dims), "%s[%s]" %
-                                                (other, ",".join(str(d) for d in dims)), 1)
+        wide = self.emit(dims, "convert(%s)" % self.rows_value(depth - 1), other)
         return self.emit(dims, "convert(%s)" % wide)
 
     def reduce(self, op, x):
@@ -172,9 +170,7 @@ class Module:
             scaled = self.emit(dims, "%s(%s, %s)" % (
                 self.rng.choice(["divide", "multiply"]), x,
                 self.emit(dims, "broadcast(%s), dimensions={}" % c)))
-            mask = self.param(dims)
-            self.params[-1] = self.params[-1].replace(self.shape(dims), "pred[%s]" %
-                                                      ",".join(str(d) for d in dims), 1)
+            mask = self.param(dims, "pred")
             fill = self.emit(dims, "broadcast(%s), dimensions={}" % self.scalar("-1e+09"))
             x = self.emit(dims, "select(%s, %s, %s)" % (mask, scaled, fill))
         m = self.reduce("maximum", x)
@@ -200,17 +196,10 @@ class Module:
         r = self.rng.random() if depth > 0 else 0.0
         if r < 0.6:
             op = self.rng.choice(REDUCERS)
-            x = self.rows_value(depth - 1)
-            init = self.scalar(INITS[op])
-            v = self.emit(self.per_row_dims(), "reduce(%s, %s), dimensions={%d}, to_apply=%s_%s" %
-                          (x, init, len(self.rows_dims()) - 1, op, self.t))
-        elif r < 0.75:
-            v = self.emit(self.per_row_dims(), "%s(%s, %s)" % (self.rng.choice(BINARY),
-                                                              self.per_row_value(depth - 1),
-                                                              self.per_row_value(depth - 1)))
+            v = self.reduce(op, self.rows_value(depth - 1))
         elif r < 0.9:
-            v = self.emit(self.per_row_dims(), "%s(%s)" % (self.rng.choice(UNARY),
-                                                           self.per_row_value(depth - 1)))
+            v = self.elementwise(self.per_row_dims(), lambda: self.per_row_value(depth - 1),
+                                 r < 0.75)
         else:
             s = self.scalar(self.rng.choice(["2", "0.5", "128", "1e-05"]))
             return self.emit(self.per_row_dims(), "broadcast(%s), dimensions={}" % s)

@@ -207,41 +207,33 @@ TEST_CASE("broadcast: short and long minor repeats for every element width", "[e
     s32 = f32[5,3,7] broadcast(p32), dimensions={1,0}
     ROOT t = (u8[3,5,16]) tuple(a8)
   })");
-  struct Case {
-    const char* name;
-    PrimitiveType type;
-    int64_t reps;
-    bool swapped;
-  };
-  for (const Case& c : std::vector<Case>{{"a8", PrimitiveType::kU8, 16, false},
-                                         {"a16", PrimitiveType::kF16, 64, false},
-                                         {"a32", PrimitiveType::kF32, 65, false},
-                                         {"a64", PrimitiveType::kF64, 3, false},
-                                         {"a128", PrimitiveType::kC128, 2, false},
-                                         {"s32", PrimitiveType::kF32, 7, true}}) {
-    INFO(c.name);
-    const PrimitiveType t = c.type;
+  // output[i, j, k] = operand[i, j] (swapped: output[j, i, k]), bytes compared.
+  auto check = [&](const char* name, PrimitiveType t, int64_t reps, bool swapped) {
+    INFO(name);
     const Value arg =
         Make(t, {3, 5}, [](int64_t i) { return static_cast<uint64_t>(i * 2654435761u + 5); });
-    absl::StatusOr<Value> got = r.Eval(c.name, {arg});
+    absl::StatusOr<Value> got = r.Eval(name, {arg});
     REQUIRE(got.ok());
-    const Literal& in = arg.array();
-    const Literal& out = got->array();
+    const uint8_t* in = static_cast<const uint8_t*>(arg.array().data());
+    const uint8_t* out = static_cast<const uint8_t*>(got->array().data());
     const int64_t width = ByteWidth(t);
     int64_t bad = 0;
-    // output[i, j, k] = operand[i, j] (swapped: output[j, i, k]).
     for (int64_t i = 0; i < 3; ++i) {
       for (int64_t j = 0; j < 5; ++j) {
-        const uint8_t* want = static_cast<const uint8_t*>(in.data()) + (i * 5 + j) * width;
-        for (int64_t k = 0; k < c.reps; ++k) {
-          const int64_t at = c.swapped ? (j * 3 + i) * c.reps + k : (i * 5 + j) * c.reps + k;
-          bad +=
-              std::memcmp(static_cast<const uint8_t*>(out.data()) + at * width, want, width) != 0;
+        for (int64_t k = 0; k < reps; ++k) {
+          const int64_t at = swapped ? (j * 3 + i) * reps + k : (i * 5 + j) * reps + k;
+          bad += std::memcmp(out + at * width, in + (i * 5 + j) * width, width) != 0;
         }
       }
     }
     CHECK(bad == 0);
-  }
+  };
+  check("a8", PrimitiveType::kU8, 16, false);
+  check("a16", PrimitiveType::kF16, 64, false);
+  check("a32", PrimitiveType::kF32, 65, false);
+  check("a64", PrimitiveType::kF64, 3, false);
+  check("a128", PrimitiveType::kC128, 2, false);
+  check("s32", PrimitiveType::kF32, 7, true);
 }
 
 TEST_CASE("broadcast: a dimension size mismatch is an error", "[eval]") {

@@ -12,10 +12,6 @@
 #include <type_traits>
 #include <vector>
 
-#if defined(__SSE__)
-#include <xmmintrin.h>
-#endif
-
 #include "eval/blas_api.h"
 #include "eval/kernels/column_dots.h"
 #include "eval/kernels/gemm_convert.h"
@@ -24,6 +20,7 @@
 #include "eval/kernels/gemm_onednn.h"
 #include "eval/kernels/isa_clones.h"
 #include "eval/kernels/row_dots.h"
+#include "eval/kernels/strided_axes.h"
 #include "eval/kernels/tiny_gemm.h"
 #include "eval/runtime/parallel.h"
 #include "eval/runtime/scratch_buffer.h"
@@ -77,41 +74,6 @@ void NaiveGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
 HLO_ROW_MAJOR_GEMM(float, RowMajorGemmF32)
 HLO_ROW_MAJOR_GEMM(double, RowMajorGemmF64)
 #undef HLO_ROW_MAJOR_GEMM
-
-// rows[p * n + j] = bt[j * ldbt + p]: a transposed B (n x k) as k rows
-// of n, for the row loops of small products. 4x4 blocks through SSE
-// registers where there are 4 of each (a third of the scalar loop's time
-// on a [32,32]), the edges element by element. (data_internal::StridedCopy's
-// tiled transpose took twice as long on these: scan_rnn_grad's transposes
-// went from 3% to 9% of its samples.)
-template <typename T>
-void RowsOfTransposed(const T* bt, int64_t ldbt, int64_t n, int64_t k, T* rows) {
-  int64_t j0 = 0;
-#if defined(__SSE__)
-  if constexpr (std::is_same_v<T, float>) {
-    for (; j0 + 4 <= n; j0 += 4) {
-      int64_t p = 0;
-      for (; p + 4 <= k; p += 4) {
-        __m128 r0 = _mm_loadu_ps(bt + (j0 + 0) * ldbt + p);
-        __m128 r1 = _mm_loadu_ps(bt + (j0 + 1) * ldbt + p);
-        __m128 r2 = _mm_loadu_ps(bt + (j0 + 2) * ldbt + p);
-        __m128 r3 = _mm_loadu_ps(bt + (j0 + 3) * ldbt + p);
-        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-        _mm_storeu_ps(rows + (p + 0) * n + j0, r0);
-        _mm_storeu_ps(rows + (p + 1) * n + j0, r1);
-        _mm_storeu_ps(rows + (p + 2) * n + j0, r2);
-        _mm_storeu_ps(rows + (p + 3) * n + j0, r3);
-      }
-      for (; p < k; ++p) {
-        for (int64_t j = j0; j < j0 + 4; ++j) rows[p * n + j] = bt[j * ldbt + p];
-      }
-    }
-  }
-#endif
-  for (int64_t j = j0; j < n; ++j) {
-    for (int64_t p = 0; p < k; ++p) rows[p * n + j] = bt[j * ldbt + p];
-  }
-}
 
 // Real multiply-adds past which a product is split across the cores: from
 // 2^21, about 20 us of one AVX-512 core, the hand-off's few microseconds
@@ -418,7 +380,9 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
           // gradient's [4,32] x [32,32]^T was 19% of its samples).
           thread_local std::vector<T> rows;
           rows.resize(static_cast<size_t>(k * n));
-          RowsOfTransposed(b, ldb, n, k, rows.data());
+          // (rows[p * n + j] = b[j * ldb + p]: the tiled transpose.)
+          data_internal::StridedCopy(sizeof(T), reinterpret_cast<uint8_t*>(rows.data()),
+                                     reinterpret_cast<const uint8_t*>(b), {{k, n, 1}, {n, 1, ldb}});
           if (TinyGemmRows(ta, m, n, k, a, lda, rows.data(), n, c, ldc)) return;
           if constexpr (std::is_same_v<T, float>) {
             return RowMajorGemmF32(ta, m, n, k, a, lda, rows.data(), n, c, ldc);
