@@ -51,6 +51,10 @@ namespace {
 // (each gemm reads the whole kernel matrix of its group once).
 constexpr int64_t kBlockElements = int64_t{1} << 18;
 constexpr int64_t kMinBlockRows = 128;
+// A single block is split across the cores from this much work on and
+// this many rows a core.
+constexpr int64_t kMinSplitMacs = int64_t{1} << 20;
+constexpr int64_t kMinSplitRows = 16;
 
 // The window's taps in row-major order: source offset from the window
 // origin and reach per dim.
@@ -195,6 +199,13 @@ absl::Status GemmConvolution(const Geometry& g, const Source<T>& src, const Kern
   int64_t block =
       std::min(rows, std::max(kMinBlockRows, kBlockElements / std::max<int64_t>(1, kdim)));
   int64_t blocks = (rows + block - 1) / block;
+  // One item with a long contraction (a weight gradient: a few output
+  // positions, a window as large as the image) is still worth a block per
+  // core: each gathers its rows and runs its own gemm.
+  if (blocks == 1 && groups == 1 && rows >= kMinSplitRows * cores &&
+      rows * kdim * per >= kMinSplitMacs) {
+    blocks = cores;
+  }
   // Few items: as many as there are cores (or a multiple), evenly sized.
   if (blocks > 1 && groups * blocks < 4 * cores) {
     blocks = (blocks + cores - 1) / cores * cores;

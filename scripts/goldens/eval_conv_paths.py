@@ -16,7 +16,8 @@
 # im2col in several row blocks on several workers, pointwise with strides or
 # padding, grouped with the kernel in place, depthwise (multiplier 1 with a
 # feature tail past 16, multiplier 2, f64; 75 and 37 features), weight gradients (f01b_i01o->01bf
-# with a window as large as the input, with and without batch groups), input
+# with a window as large as the input, with and without batch groups, and
+# one long enough that its single block is split across the cores), input
 # gradients (lhs dilation, reversed 01oi kernel), 3-D with negative padding.
 
 _CONV_PATHS_RNG_SEED = 20261205
@@ -42,6 +43,8 @@ _CONV_PATHS_SHAPES = [
     ("p17", (3, 3, 1, 75), np.float32),    # its kernel
     ("p18", (2, 5, 6, 37), np.float64),    # f64 depthwise input, 37 features
     ("p19", (3, 3, 1, 37), np.float64),    # its kernel
+    ("p20", (4, 16, 16, 16), np.float32),  # weight gradient split across cores: activations
+    ("p21", (4, 16, 16, 12), np.float32),  # its output gradients
 ]
 
 
@@ -57,7 +60,7 @@ INPUT_FILES["convolution_paths"] = _conv_paths_inputs
 @golden("convolution_paths")
 def _(c):
     (x, k, s, k1, dx, dk, dk2, gk, wa, wg, ig, ik, x3, k3, dx64, dk64, wx, wk, wx64,
-     wk64) = c.inputs
+     wk64, sa, sg) = c.inputs
     nhwc = "b01f_01io->b01f"
     wgrad = "f01b_i01o->01bf"
     return tup(
@@ -90,4 +93,7 @@ def _(c):
         # bytes)
         convolution(wx, wk, "f32", nhwc, pad_=[(1, 1), (1, 1)], fgc=75),
         convolution(wx64, wk64, "f64", nhwc, pad_=[(1, 1), (0, 2)], fgc=37),
+        # a weight gradient whose one im2col block (144 rows of 1024) is
+        # split into a block per core
+        convolution(sa, sg, "f32", wgrad, pad_=[(1, 1), (1, 1)]),
     )
