@@ -44,6 +44,7 @@
 #include "eval/kernels/gemm.h"
 #include "eval/kernels/gemm_convert.h"
 #include "eval/kernels/kernels.h"
+#include "eval/kernels/strided_axes.h"
 #include "eval/runtime/parallel.h"
 #include "eval/runtime/scratch_buffer.h"
 #include "ir/strings.h"
@@ -299,6 +300,25 @@ void ForBatchRange(int64_t batches, int64_t per_batch, const Body& body) {
   });
 }
 
+// The input positions [first, first + count) of every batch of in
+// (row-major strides `src` over lhs's dims) into the padded canonical
+// input at xp, whose position strides are `dst`.
+template <typename T>
+void TransposeInput(const Geometry& g, const Dims& src, const Dims& dst, const Dims& first,
+                    const Dims& count, const T* in, T* xp) {
+  const ConvDims& d = g.labels;
+  StridedAxes axes = {{g.batch, Product(g.padded) * g.in_features, src[d.input_batch]}};
+  int64_t so = 0, doff = 0;
+  for (int64_t i = 0; i < g.nsp; ++i) {
+    so += first[i] * src[d.input_spatial[i]];
+    doff += (g.lo[i] + first[i] * g.base_dil[i]) * dst[i];
+    axes.push_back({count[i], g.base_dil[i] * dst[i], src[d.input_spatial[i]]});
+  }
+  axes.push_back({g.in_features, 1, src[d.input_feature]});
+  data_internal::StridedCopy(sizeof(T), reinterpret_cast<uint8_t*>(xp + doff),
+                             reinterpret_cast<const uint8_t*>(in + so), std::move(axes));
+}
+
 template <typename T>
 absl::Status PadInput(const Geometry& g, const Literal& lhs, ScratchBuffer<T>& xp) {
   auto size = CheckedProduct({g.batch, g.in_features}, g.padded);
@@ -339,6 +359,12 @@ absl::Status PadInput(const Geometry& g, const Literal& lhs, ScratchBuffer<T>& x
     constexpr PrimitiveType P = decltype(tag)::value;
     const Storage<P>* in = lhs.typed<Storage<P>>();
     const bool copy = std::is_same_v<Storage<P>, T> && fstride == 1;
+    // Features apart in the source (a weight gradient's f01b): one strided
+    // copy, its tiled transposes pairing the source's minor dim with the
+    // features.
+    if constexpr (std::is_same_v<Storage<P>, T>) {
+      if (!copy) return TransposeInput(g, src, dst, first, count, in, xp.data());
+    }
     ForBatchRange(g.batch, Product(count) * g.in_features, [&](int64_t n) {
       Dims idx(g.nsp, 0);
       do {
