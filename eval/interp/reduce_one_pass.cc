@@ -5,6 +5,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "absl/container/inlined_vector.h"
 #include "eval/interp/reduce_fold.h"
 #include "eval/runtime/parallel.h"
 #include "eval/type_dispatch.h"
@@ -553,7 +554,7 @@ bool ReducesFit(PrimitiveType t, int64_t rows, int64_t cols,
 }  // namespace
 
 std::optional<OnePassForm> OnePassFormOf(absl::Span<const int64_t> in_dims,
-                                         const std::vector<bool>& reduced) {
+                                         absl::Span<const bool> reduced) {
   // The runs of reduced and kept dims (extent-1 dims belong to neither).
   OnePassForm form;
   int runs = 0;
@@ -585,7 +586,7 @@ std::optional<OnePassForm> OnePassFormOf(absl::Span<const int64_t> in_dims,
 
 std::optional<OnePassForm> OnePassFormOfReduce(const Instruction& reduce,
                                                absl::Span<const int64_t> in_dims) {
-  std::vector<bool> reduced(in_dims.size(), false);
+  absl::InlinedVector<bool, 8> reduced(in_dims.size(), false);
   for (int64_t d : reduce.GetInts(AttrKind::kDimensions)) {
     if (d < 0 || d >= static_cast<int64_t>(in_dims.size())) return std::nullopt;
     reduced[d] = true;

@@ -34,7 +34,7 @@ struct OnePassForm {
 // ones (kRows), reduced then kept (kColumns), all reduced (kAll, as one
 // row); nullopt for any other pattern, no reduced dim, or no elements.
 std::optional<OnePassForm> OnePassFormOf(absl::Span<const int64_t> in_dims,
-                                         const std::vector<bool>& reduced);
+                                         absl::Span<const bool> reduced);
 
 // OnePassFormOf for a reduce instruction's `dimensions` over an operand of
 // dims `in_dims`; nullopt for a dimension out of range too.

@@ -10,6 +10,7 @@
 #include <functional>
 #include <type_traits>
 
+#include "absl/container/inlined_vector.h"
 #include "eval/denormals.h"
 #include "eval/interp/elementwise_ops.h"
 #include "eval/interp/reduce_fold.h"
@@ -100,7 +101,7 @@ class PairwiseReduce {
  public:
   static constexpr int64_t kLeafRows = 32;
 
-  PairwiseReduce(const T* src, absl::Span<const int64_t> in_dims, const std::vector<bool>& reduced)
+  PairwiseReduce(const T* src, absl::Span<const int64_t> in_dims, absl::Span<const bool> reduced)
       : src_(src) {
     for (size_t d = 0; d < in_dims.size(); ++d) {
       if (in_dims[d] == 1) continue;
@@ -186,10 +187,12 @@ class PairwiseReduce {
     for (int64_t k = 0; k < n; ++k) dst[k] = Apply<op>(dst[k], part[k]);
   }
 
+  // Inline storage: a reduce in a loop body (an RNN's bias gradient) runs
+  // this for a few hundred elements, where five heap allocations showed.
   const T* src_;
-  std::vector<int64_t> dims_, stride_, slice_;
-  std::vector<bool> reduced_;
-  std::vector<T> scratch_;
+  absl::InlinedVector<int64_t, 8> dims_, stride_, slice_;
+  absl::InlinedVector<bool, 8> reduced_;
+  absl::InlinedVector<T, 64> scratch_;
 };
 
 // Single pass over the input in row-major order, accumulating into the
@@ -197,11 +200,11 @@ class PairwiseReduce {
 // `out_count` at acc.
 template <Opcode op, typename T>
 void FastReduceRange(const T* src, int64_t in_count, T init, absl::Span<const int64_t> in_dims,
-                     const std::vector<bool>& reduced, T* acc, int64_t out_count) {
+                     absl::Span<const bool> reduced, T* acc, int64_t out_count) {
   for (int64_t i = 0; i < out_count; ++i) acc[i] = init;
   const int64_t rank = static_cast<int64_t>(in_dims.size());
   // Output stride of each input dim (0 for reduced dims).
-  std::vector<int64_t> out_stride(rank, 0);
+  absl::InlinedVector<int64_t, 8> out_stride(rank, 0);
   int64_t s = 1;
   for (int64_t d = rank - 1; d >= 0; --d) {
     if (!reduced[d]) {
@@ -219,7 +222,7 @@ void FastReduceRange(const T* src, int64_t in_count, T init, absl::Span<const in
   const int64_t inner = rank ? in_dims[rank - 1] : 1;
   if (inner == 0) return;
   const int64_t inner_stride = rank ? out_stride[rank - 1] : 0;
-  std::vector<int64_t> idx(rank, 0);
+  absl::InlinedVector<int64_t, 8> idx(rank, 0);
   int64_t o = 0;
   for (int64_t base = 0; base < in_count; base += inner) {
     if (inner_stride == 0) {
@@ -246,7 +249,7 @@ constexpr int64_t kMinSplitReduceElements = int64_t{1} << 15;
 
 template <Opcode op, typename T>
 void FastReduce(const Literal& in, T init, absl::Span<const int64_t> in_dims,
-                const std::vector<bool>& reduced, Literal& out) {
+                absl::Span<const bool> reduced, Literal& out) {
   const T* src = in.typed<T>();
   T* acc = out.typed<T>();
   const int64_t n = in.element_count();
@@ -262,7 +265,7 @@ void FastReduce(const Literal& in, T init, absl::Span<const int64_t> in_dims,
   const int64_t in_slab = n / outer, out_slab = out.element_count() / outer;
   std::vector<int64_t> part_dims = {0};
   part_dims.insert(part_dims.end(), in_dims.begin() + lead, in_dims.end());
-  std::vector<bool> part_reduced = {false};
+  absl::InlinedVector<bool, 8> part_reduced = {false};
   part_reduced.insert(part_reduced.end(), reduced.begin() + lead, reduced.end());
   const int64_t min_outer = std::max<int64_t>(1, kMinSplitReduceElements / 2 / in_slab);
   ParallelRows(outer, min_outer, [&](int64_t b, int64_t e) {
@@ -277,7 +280,7 @@ void FastReduce(const Literal& in, T init, absl::Span<const int64_t> in_dims,
 // element, fold the reduced elements in row-major order.
 absl::StatusOr<Value> GeneralReduce(const Computation& reducer, Operands ops,
                                     absl::Span<const int64_t> in_dims,
-                                    const std::vector<bool>& reduced, std::vector<Value> outs,
+                                    absl::Span<const bool> reduced, std::vector<Value> outs,
                                     KernelContext& ev) {
   const size_t n = ops.size() / 2;
   const int64_t rank = static_cast<int64_t>(in_dims.size());
@@ -384,7 +387,7 @@ absl::Status CheckReduceOperands(const Instruction& inst, Operands ops) {
   HLO_RETURN_IF_ERROR(CheckInputsAndInits("reduce", ops));
   absl::Span<const int64_t> dims = ops[0]->array().shape().dims();
   const int64_t rank = static_cast<int64_t>(dims.size());
-  std::vector<bool> reduced(dims.size(), false);
+  absl::InlinedVector<bool, 8> reduced(dims.size(), false);
   for (int64_t d : inst.GetInts(AttrKind::kDimensions)) {
     if (d < 0 || d >= rank) {
       return absl::InvalidArgumentError(
@@ -395,7 +398,7 @@ absl::Status CheckReduceOperands(const Instruction& inst, Operands ops) {
     }
     reduced[d] = true;
   }
-  std::vector<int64_t> kept;
+  absl::InlinedVector<int64_t, 8> kept;
   for (int64_t d = 0; d < rank; ++d) {
     if (!reduced[d]) kept.push_back(dims[d]);
   }
@@ -418,7 +421,7 @@ absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, KernelCo
   const size_t n = ops.size() / 2;
   const Literal& first = ops[0]->array();
   absl::Span<const int64_t> in_dims = first.shape().dims();
-  std::vector<bool> reduced(in_dims.size(), false);
+  absl::InlinedVector<bool, 8> reduced(in_dims.size(), false);
   for (int64_t d : inst.GetInts(AttrKind::kDimensions)) reduced[d] = true;
   auto made = NewOutputs(inst.shape(), n);
   if (!made.ok()) return made.status();

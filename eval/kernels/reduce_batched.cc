@@ -136,8 +136,8 @@ absl::StatusOr<bool> InitIsStable(BatchProgram& program, absl::Span<const Litera
 }
 
 std::optional<absl::Status> BatchedReduce(const Computation& reducer, Operands ops,
-                                          const std::vector<bool>& reduced,
-                                          std::vector<Value>& outs, KernelContext& ev) {
+                                          absl::Span<const bool> reduced, std::vector<Value>& outs,
+                                          KernelContext& ev) {
   const size_t m = ops.size() / 2;
   std::vector<PrimitiveType> types(m);
   for (size_t j = 0; j < m; ++j) {

@@ -335,8 +335,8 @@ absl::StatusOr<Value> EvalSelectAndScatter(const Instruction& inst, Operands ops
 // the caller); nullopt when it cannot (the caller then uses the general
 // evaluator).
 std::optional<absl::Status> BatchedReduce(const Computation& reducer, Operands ops,
-                                          const std::vector<bool>& reduced,
-                                          std::vector<Value>& outs, KernelContext& ev);
+                                          absl::Span<const bool> reduced, std::vector<Value>& outs,
+                                          KernelContext& ev);
 
 }  // namespace reduction
 }  // namespace hlo
