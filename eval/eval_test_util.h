@@ -1,7 +1,7 @@
 // Test helpers of the executor's tests: a module parsed (the test fails
 // with the parser's message otherwise), an entry instruction found by name,
-// two values (arrays, or tuples of them) holding the same bytes, a module
-// giving the same bytes with fusion on and off.
+// a fusion's computation run instruction by instruction, two values (arrays, or tuples of them)
+// holding the same bytes, a module giving the same bytes with fusion on and off.
 #ifndef HLO_EVAL_EVAL_TEST_UTIL_H_
 #define HLO_EVAL_EVAL_TEST_UTIL_H_
 
@@ -25,6 +25,19 @@ inline const Instruction& EntryInstruction(const Module& m, std::string_view nam
   }
   FAIL("no instruction " << name);
   return *m.entry()->root();
+}
+
+// Fusion `f`'s computation called on `args` instruction by instruction,
+// each through its own kernel, under `options` (fusion off for the
+// reference of a fused path).
+inline Value CallFused(Module& m, const Instruction& f, const std::vector<Value>& args,
+                       const EvalOptions& options) {
+  Evaluator ev(m, options);
+  std::vector<const Value*> ptrs;
+  for (const Value& v : args) ptrs.push_back(&v);
+  absl::StatusOr<Value> r = ev.Call(*f.to_apply(), ptrs);
+  REQUIRE(r.ok());
+  return *std::move(r);
 }
 
 inline void CheckSameBytes(const Value& a, const Value& b) {

@@ -160,14 +160,7 @@ void CheckLoopMatchesComputation(Module& m, const Instruction& f, FusedGroup& lo
   // Instruction by instruction, each through its own kernel.
   EvalOptions plain_options;
   plain_options.fusion = false;
-  Evaluator ev(m, plain_options);
-  std::vector<const Value*> ptrs;
-  for (const Value& v : args) ptrs.push_back(&v);
-  absl::StatusOr<Value> plain = ev.Call(*f.to_apply(), ptrs);
-  REQUIRE(plain.ok());
-  REQUIRE(fused->array().size_bytes() == plain->array().size_bytes());
-  CHECK(std::memcmp(fused->array().data(), plain->array().data(), plain->array().size_bytes()) ==
-        0);
+  CheckSameBytes(*fused, CallFused(m, f, args, plain_options));
 }
 
 TEST_CASE("loop fusion: iotas run in the loop", "[loop_fusion]") {

@@ -14,6 +14,7 @@
 #include "eval/interp/elementwise_ops.h"
 #include "eval/kernels/gather_index.h"
 #include "eval/kernels/kernels.h"
+#include "eval/kernels/reduce_internal.h"
 #include "eval/kernels/strided_axes.h"
 #include "eval/runtime/array_recycler.h"
 #include "ir/strings.h"
@@ -31,6 +32,7 @@ struct SmallProgram::Step {
     kGatherPad,  // out[i] = map[i] < 0 ? in1[0] : in0[map[i]]
     kScatter,    // out[base + map[j]] = in0[j], j < n
     kKernel,     // out = the evaluator's kernel on kernel_calls_[call]
+    kReduce,     // out = reduces_[reduce] of in0 from the scalar in1
   };
   Kind kind = Kind::kCopy;
   int32_t out = -1;
@@ -49,6 +51,7 @@ struct SmallProgram::Step {
   // `offset` (a dynamic slice of whole rows): one memmove, no map.
   bool contiguous = false;
   int32_t call = -1;     // kernel_calls_
+  int32_t reduce = -1;   // reduces_
   bool flush = false;    // kApply: XLA:CPU's flush-to-zero applies
   bool bitcast = false;  // kApply: bitcast-convert
   RawStep raw;
@@ -345,6 +348,11 @@ class SmallProgram::Compiler {
       case Opcode::kCall:
       case Opcode::kFusion:
         return LowerCall(inst, ins, depth);
+      case Opcode::kReduce:
+        if (std::optional<reduction::RawReduce> plan = reduction::RawReduceOf(inst)) {
+          return LowerReduce(inst, ins, *std::move(plan));
+        }
+        return LowerKernel(inst, ins);
       case Opcode::kScatter: {
         absl::StatusOr<int32_t> native = LowerScatter(inst, ins);
         if (native.ok() || native.status().code() != absl::StatusCode::kUnimplemented) {
@@ -886,6 +894,29 @@ class SmallProgram::Compiler {
     }
   }
 
+  // A reduce EvalReduce runs as one plain pass, run here on the slots'
+  // buffers with the result flushed as the evaluator flushes a fast
+  // reduction's.
+  absl::StatusOr<int32_t> LowerReduce(const Instruction& inst, absl::Span<const int32_t> ins,
+                                      reduction::RawReduce plan) {
+    absl::StatusOr<int32_t> s = NewSlot(inst, true);
+    if (!s.ok()) return s;
+    p_.reduces_.push_back(std::move(plan));
+    Step step;
+    step.kind = Step::Kind::kReduce;
+    step.out = *s;
+    step.in[0] = ins[0];
+    step.in[1] = ins[1];
+    step.arity = 2;
+    step.n = SlotOf(*s).elements;
+    step.width = SlotOf(*s).width;
+    step.reduce = static_cast<int32_t>(p_.reduces_.size() - 1);
+    step.flush = flush_;
+    step.inst = &inst;
+    AddStep(step);
+    return s;
+  }
+
   absl::StatusOr<int32_t> LowerKernel(const Instruction& inst, absl::Span<const int32_t> ins) {
     if (!KernelOp(inst)) {
       return Unsupported(inst, StrCat("'", inst.OpcodeText(), "' is not in small programs"));
@@ -1164,6 +1195,10 @@ absl::Status SmallProgram::RunStep(const Step& step, const std::optional<KernelR
       ByWidth(step.width, [&]<int W>() { GatherPadTyped<W>(out, in0, pad, map, step.n); });
       break;
     }
+    case Step::Kind::kReduce:
+      reduction::RunRawReduce(reduces_[step.reduce], in0, data_[step.in[1]], out);
+      if (step.flush) FlushDenormalsInPlace(slots_[step.out].type, out, step.n);
+      break;
     case Step::Kind::kKernel:
       break;  // above
     case Step::Kind::kScatter: {

@@ -30,6 +30,10 @@
 
 namespace hlo {
 
+namespace reduction {
+struct RawReduce;
+}  // namespace reduction
+
 class SmallProgram {
  public:
   // No value the program makes is larger, and its buffers together stay
@@ -134,6 +138,8 @@ class SmallProgram {
     std::vector<const Value*> pointers;
   };
   std::vector<KernelCall> kernel_calls_;
+  // Reduces run on the slots' buffers (reduce_internal.h's RawReduce).
+  std::vector<reduction::RawReduce> reduces_;
   absl::Span<const Value* const> input_values_;  // during a run
   Literal flush_scratch_[3];
 };

@@ -471,6 +471,62 @@ absl::StatusOr<Value> EvalReduction(const Instruction& inst, Operands ops, Kerne
   }
 }
 
+namespace reduction {
+
+std::optional<RawReduce> RawReduceOf(const Instruction& inst) {
+  if (inst.opcode() != Opcode::kReduce || inst.operand_count() != 2 || !inst.shape().IsArray()) {
+    return std::nullopt;
+  }
+  const Shape& in = inst.operand(0)->shape();
+  const Shape& init = inst.operand(1)->shape();
+  const Computation* reducer = inst.to_apply();
+  if (!in.IsArray() || !init.IsArray() || init.rank() != 0 || reducer == nullptr ||
+      reducer->parameter_count() != 2) {
+    return std::nullopt;
+  }
+  RawReduce plan;
+  plan.type = in.element_type();
+  // No operand converted to the reducer's types (ReducerOperands).
+  if (init.element_type() != plan.type || inst.shape().element_type() != plan.type ||
+      reducer->parameter(0)->shape().element_type() != plan.type ||
+      reducer->parameter(1)->shape().element_type() != plan.type) {
+    return std::nullopt;
+  }
+  std::optional<Opcode> op = SimpleBinaryReducer(*reducer);
+  if (!op || !DispatchTypedReducer(plan.type, *op, [](auto, auto) {})) return std::nullopt;
+  plan.op = *op;
+  plan.dims.assign(in.dims().begin(), in.dims().end());
+  plan.reduced.assign(plan.dims.size(), false);
+  for (int64_t d : inst.GetInts(AttrKind::kDimensions)) {
+    if (d < 0 || d >= in.rank() || plan.reduced[d]) return std::nullopt;
+    plan.reduced[d] = true;
+  }
+  absl::InlinedVector<int64_t, 8> kept;
+  for (size_t d = 0; d < plan.dims.size(); ++d) {
+    if (!plan.reduced[d]) kept.push_back(plan.dims[d]);
+  }
+  if (inst.shape().dims() != absl::Span<const int64_t>(kept)) return std::nullopt;
+  plan.in_count = in.ElementCount();
+  plan.out_count = inst.shape().ElementCount();
+  // EvalReduce's choices ahead of FastReduce's one-core pass.
+  std::optional<OnePassForm> form = OnePassFormOf(plan.dims, plan.reduced);
+  if (plan.in_count >= kMinSplitReduceElements || (form && LoneReduceGains(*form))) {
+    return std::nullopt;
+  }
+  return plan;
+}
+
+void RunRawReduce(const RawReduce& plan, const void* in, const void* init, void* out) {
+  DispatchTypedReducer(plan.type, plan.op, [&](auto op, auto tag) {
+    using T = typename decltype(tag)::T;
+    FastReduceRange<op.value, T>(static_cast<const T*>(in), plan.in_count,
+                                 static_cast<const T*>(init)[0], plan.dims, plan.reduced,
+                                 static_cast<T*>(out), plan.out_count);
+  });
+}
+
+}  // namespace reduction
+
 void FlushFastReductionResult(const Instruction& inst, Value& result) {
   if (inst.opcode() != Opcode::kReduce && inst.opcode() != Opcode::kReduceWindow) return;
   const Computation* reducer = inst.to_apply();

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
@@ -330,6 +331,26 @@ absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, KernelCo
 absl::StatusOr<Value> EvalReduceWindow(const Instruction& inst, Operands ops, KernelContext& ev);
 absl::StatusOr<Value> EvalSelectAndScatter(const Instruction& inst, Operands ops,
                                            KernelContext& ev);
+
+// A reduce of one array by a simple reducer (add, multiply, maximum, ...)
+// that EvalReduce runs as one plain pass on one core, planned once for raw
+// buffers: small programs (eval/fusion/small_program.h) run a loop body's
+// small reduces through it instead of a kernel call, with its checks,
+// reducer matching and result array per trip. The same loop, so the same
+// bits.
+struct RawReduce {
+  Opcode op = Opcode::kAdd;
+  PrimitiveType type = PrimitiveType::kF32;
+  absl::InlinedVector<int64_t, 8> dims;
+  absl::InlinedVector<bool, 8> reduced;
+  int64_t in_count = 0, out_count = 0;
+};
+// The plan for `inst`, or nullopt where EvalReduce would take another path
+// (several inputs, a reducer that converts or is not simple, an operand
+// large enough to split or to run in one pass over the cores).
+std::optional<RawReduce> RawReduceOf(const Instruction& inst);
+// out = the reduce of `in` from the scalar at `init` (the plan's type).
+void RunRawReduce(const RawReduce& plan, const void* in, const void* init, void* out);
 
 // reduce with a reducer the batched interpreter runs, into `outs` (made by
 // the caller); nullopt when it cannot (the caller then uses the general
