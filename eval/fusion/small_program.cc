@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 
@@ -284,6 +285,18 @@ class SmallProgram::Compiler {
 
   const Slot& SlotOf(int32_t s) const { return p_.slots_[s]; }
 
+  // A step of `kind` that makes all of slot `out` from the slots `ins`.
+  Step StepInto(Step::Kind kind, int32_t out, std::initializer_list<int32_t> ins) const {
+    Step step;
+    step.kind = kind;
+    step.out = out;
+    step.arity = static_cast<int32_t>(ins.size());
+    std::copy(ins.begin(), ins.end(), step.in);
+    step.n = SlotOf(out).elements;
+    step.width = SlotOf(out).width;
+    return step;
+  }
+
   int32_t AddMap(std::vector<int32_t> map) {
     p_.maps_.push_back(std::move(map));
     return static_cast<int32_t>(p_.maps_.size() - 1);
@@ -467,18 +480,9 @@ class SmallProgram::Compiler {
     }
     absl::StatusOr<int32_t> s = NewSlot(inst, true);
     if (!s.ok()) return s;
-    Step step;
-    step.out = *s;
-    step.in[0] = ins[0];
-    step.arity = 1;
-    step.n = SlotOf(*s).elements;
-    step.width = SlotOf(*s).width;
-    if (from.ElementCount() == 1) {
-      step.kind = Step::Kind::kFill;
-    } else {
-      step.kind = Step::Kind::kGather;
-      SetMove(step, shape.dims(), src, 0);
-    }
+    const bool fill = from.ElementCount() == 1;
+    Step step = StepInto(fill ? Step::Kind::kFill : Step::Kind::kGather, *s, {ins[0]});
+    if (!fill) SetMove(step, shape.dims(), src, 0);
     if (step.n > 0 && from.ElementCount() > 0) AddStep(step);
     return s;
   }
@@ -579,13 +583,7 @@ class SmallProgram::Compiler {
     }
     absl::StatusOr<int32_t> s = NewSlot(inst, true);
     if (!s.ok()) return s;
-    Step step;
-    step.kind = Step::Kind::kGather;
-    step.out = *s;
-    step.in[0] = ins[0];
-    step.arity = 1;
-    step.n = SlotOf(*s).elements;
-    step.width = SlotOf(*s).width;
+    Step step = StepInto(Step::Kind::kGather, *s, {ins[0]});
     SetMove(step, shape.dims(), strides, offset);
     if (step.n > 0) AddStep(step);
     return s;
@@ -671,14 +669,7 @@ class SmallProgram::Compiler {
     });
     absl::StatusOr<int32_t> s = NewSlot(inst, true);
     if (!s.ok()) return s;
-    Step step;
-    step.kind = Step::Kind::kGatherPad;
-    step.out = *s;
-    step.in[0] = ins[0];
-    step.in[1] = ins[1];
-    step.arity = 2;
-    step.n = SlotOf(*s).elements;
-    step.width = SlotOf(*s).width;
+    Step step = StepInto(Step::Kind::kGatherPad, *s, {ins[0], ins[1]});
     step.map = AddMap(std::move(map));
     if (step.n > 0) AddStep(step);
     return s;
@@ -902,14 +893,7 @@ class SmallProgram::Compiler {
     absl::StatusOr<int32_t> s = NewSlot(inst, true);
     if (!s.ok()) return s;
     p_.reduces_.push_back(std::move(plan));
-    Step step;
-    step.kind = Step::Kind::kReduce;
-    step.out = *s;
-    step.in[0] = ins[0];
-    step.in[1] = ins[1];
-    step.arity = 2;
-    step.n = SlotOf(*s).elements;
-    step.width = SlotOf(*s).width;
+    Step step = StepInto(Step::Kind::kReduce, *s, {ins[0], ins[1]});
     step.reduce = static_cast<int32_t>(p_.reduces_.size() - 1);
     step.flush = flush_;
     step.inst = &inst;
@@ -949,12 +933,7 @@ class SmallProgram::Compiler {
     absl::StatusOr<int32_t> s = NewSlot(inst, true);
     if (!s.ok()) return s;
     p_.kernel_calls_.push_back(std::move(call));
-    Step step;
-    step.kind = Step::Kind::kKernel;
-    step.out = *s;
-    step.arity = 0;  // (its operands are the call's)
-    step.n = SlotOf(*s).elements;
-    step.width = SlotOf(*s).width;
+    Step step = StepInto(Step::Kind::kKernel, *s, {});  // (its operands are the call's)
     step.call = static_cast<int32_t>(p_.kernel_calls_.size() - 1);
     step.inst = &inst;
     AddStep(step);
