@@ -313,14 +313,15 @@ bool HoldsPatternKernel(const Computation& computation) {
   return false;
 }
 
-std::vector<std::string> SoftmaxMemberNames(const Module& defused, bool flush_denormals) {
+std::vector<std::string> RowPatternMemberNames(const Module& defused, bool flush_denormals) {
   std::vector<std::string> names;
   for (const auto& comp : defused.computations()) {
     if (comp->is_fusion_computation()) continue;
-    for (const auto& inst : comp->instructions()) {
-      std::vector<const Instruction*> members, inputs;
-      if (!MatchRowSoftmax(*inst, flush_denormals, &members, &inputs)) continue;
-      for (const Instruction* m : members) names.emplace_back(m->name());
+    const std::vector<Instruction*> post_order = comp->PostOrder();
+    const std::vector<const Instruction*> order(post_order.begin(), post_order.end());
+    for (const std::unique_ptr<FusedGroup>& group : FindFusedGroups(order, flush_denormals)) {
+      if (!group->softmax && !group->row_program) continue;
+      for (const Instruction* m : group->members) names.emplace_back(m->name());
     }
   }
   return names;

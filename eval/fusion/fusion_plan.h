@@ -92,11 +92,14 @@ std::vector<std::unique_ptr<FusedGroup>> FindFusedGroups(absl::Span<const Instru
 bool HoldsPatternKernel(const Computation& computation);
 
 // The names of the members of every row softmax (eval/fusion/row_softmax.h)
-// in the non-fusion computations of `defused`, a copy of a module with its
-// fusions defused under their own names: XLA splits a softmax over four or
-// five fusions, and hlo-run defuses those that hold a member so that its
-// group runs the softmax in one pass.
-std::vector<std::string> SoftmaxMemberNames(const Module& defused, bool flush_denormals);
+// and row program (eval/fusion/row_program.h: layer norms) that the
+// executor's groups form in the non-fusion computations of `defused`, a
+// copy of a module with its fusions defused under their own names: XLA
+// splits a softmax over four or five fusions and a layer norm over five
+// (sum, centring, sum of squares, rsqrt, scaling), and hlo-run defuses
+// those that hold a member so that its group runs the whole in one pass
+// over each row.
+std::vector<std::string> RowPatternMemberNames(const Module& defused, bool flush_denormals);
 
 // The data of a group's inputs (inputs[i] for group.inputs[i]) for its
 // program, or an error when one is not an array of the parameter's type.
