@@ -34,6 +34,7 @@ struct SmallProgram::Step {
     kScatter,    // out[base + map[j]] = in0[j], j < n
     kKernel,     // out = the evaluator's kernel on kernel_calls_[call]
     kReduce,     // out = reduces_[reduce] of in0 from the scalar in1
+    kGemm,       // out = gemms_[gemm] of in0 and in1 (EvalDot's gemm call)
   };
   Kind kind = Kind::kCopy;
   int32_t out = -1;
@@ -53,6 +54,7 @@ struct SmallProgram::Step {
   bool contiguous = false;
   int32_t call = -1;     // kernel_calls_
   int32_t reduce = -1;   // reduces_
+  int32_t gemm = -1;     // gemms_
   bool flush = false;    // kApply: XLA:CPU's flush-to-zero applies
   bool bitcast = false;  // kApply: bitcast-convert
   RawStep raw;
@@ -364,6 +366,14 @@ class SmallProgram::Compiler {
       case Opcode::kReduce:
         if (std::optional<reduction::RawReduce> plan = reduction::RawReduceOf(inst)) {
           return LowerReduce(inst, ins, *std::move(plan));
+        }
+        return LowerKernel(inst, ins);
+      case Opcode::kDot:
+        if (ins.size() == 2) {
+          if (std::optional<PlannedGemm> plan =
+                  PlanDirectGemm(inst, inst.operand(0)->shape(), inst.operand(1)->shape())) {
+            return LowerGemm(inst, ins, *plan);
+          }
         }
         return LowerKernel(inst, ins);
       case Opcode::kScatter: {
@@ -901,6 +911,20 @@ class SmallProgram::Compiler {
     return s;
   }
 
+  // A dot that EvalDot runs as one gemm call, that call on the slots'
+  // buffers.
+  absl::StatusOr<int32_t> LowerGemm(const Instruction& inst, absl::Span<const int32_t> ins,
+                                    const PlannedGemm& plan) {
+    absl::StatusOr<int32_t> s = NewSlot(inst, true);
+    if (!s.ok()) return s;
+    p_.gemms_.push_back(plan);
+    Step step = StepInto(Step::Kind::kGemm, *s, {ins[0], ins[1]});
+    step.gemm = static_cast<int32_t>(p_.gemms_.size() - 1);
+    step.inst = &inst;
+    AddStep(step);
+    return s;
+  }
+
   absl::StatusOr<int32_t> LowerKernel(const Instruction& inst, absl::Span<const int32_t> ins) {
     if (!KernelOp(inst)) {
       return Unsupported(inst, StrCat("'", inst.OpcodeText(), "' is not in small programs"));
@@ -1177,6 +1201,9 @@ absl::Status SmallProgram::RunStep(const Step& step, const std::optional<KernelR
     case Step::Kind::kReduce:
       reduction::RunRawReduce(reduces_[step.reduce], in0, data_[step.in[1]], out);
       if (step.flush) FlushDenormalsInPlace(slots_[step.out].type, out, step.n);
+      break;
+    case Step::Kind::kGemm:
+      RunPlannedGemm(gemms_[step.gemm], in0, data_[step.in[1]], out);
       break;
     case Step::Kind::kKernel:
       break;  // above

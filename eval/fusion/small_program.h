@@ -24,6 +24,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "eval/interp/raw_step.h"
+#include "eval/kernels/dot.h"
 #include "eval/value.h"
 #include "ir/computation.h"
 #include "ir/literal.h"
@@ -49,9 +50,10 @@ class SmallProgram {
   // dynamic-update-slice (scalar start indices), a one-window scatter that
   // replaces, a call or fusion (inlined), or a pure op of one array result
   // that the evaluator's kernel runs (dot, reduce, gather, sort, clamp or
-  // select of scalar operands, ...: KernelRunner), and the root an array or
-  // a tuple of them. Otherwise an error naming the instruction (the caller
-  // runs the computation through the evaluator). `flush_denormals` as in
+  // select of scalar operands, ...: KernelRunner; a plain reduce, and a dot
+  // that is one gemm call, run the kernel's loop or call on the program's
+  // buffers instead), and the root an array or a tuple of them. Otherwise an error naming the
+  // instruction (the caller runs the computation through the evaluator). `flush_denormals` as in
   // BatchProgram.
   static absl::StatusOr<std::unique_ptr<SmallProgram>> Compile(const Computation& computation,
                                                                bool flush_denormals);
@@ -140,6 +142,8 @@ class SmallProgram {
   std::vector<KernelCall> kernel_calls_;
   // Reduces run on the slots' buffers (reduce_internal.h's RawReduce).
   std::vector<reduction::RawReduce> reduces_;
+  // Dots' gemm calls on the slots' buffers (eval/kernels/dot.h).
+  std::vector<PlannedGemm> gemms_;
   absl::Span<const Value* const> input_values_;  // during a run
   Literal flush_scratch_[3];
 };

@@ -10,12 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "eval/denormals.h"
-#include "eval/eval_test_util.h"
-#include "eval/evaluator.h"
-#include "eval/fusion/small_fusion.h"
-#include "eval/fusion/small_program.h"
-#include "eval/io/random_fill.h"
+#include "eval/fusion/small_program_test_util.h"
 #include "parser/parse_test_util.h"
 
 namespace hlo {
@@ -117,17 +112,6 @@ ENTRY main {
 }
 )";
 
-std::vector<Value> RandomArguments(const Module& m, uint64_t seed) {
-  std::vector<Value> args;
-  const Computation& entry = *m.entry();
-  for (int64_t i = 0; i < entry.parameter_count(); ++i) {
-    absl::StatusOr<Literal> lit = RandomLiteral(entry.parameter(i)->shape(), seed, i);
-    REQUIRE(lit.ok());
-    args.push_back(Value::FromLiteral(*std::move(lit)));
-  }
-  return args;
-}
-
 constexpr std::string_view kFusions[] = {"f_columns",   "f_long_rows", "f_all_max", "f_init_param",
                                          "f_outer_f64", "f_ints",      "f_twice"};
 
@@ -139,35 +123,6 @@ TEST_CASE("small programs run plain reduces on their buffers", "[small_program]"
     REQUIRE(program != nullptr);
     CHECK_FALSE(program->calls_kernels());  // no reduce handed to the kernel
   }
-}
-
-// Fusion f as a small program and its computation instruction by
-// instruction on the evaluator's kernels (fast paths on, fusion off), on
-// `args`, both under `flush`: the same bytes, twice (the second run on the
-// program's reused buffers).
-void AgreeWithKernels(Module& m, const Instruction& f, const std::vector<Value>& args, bool flush) {
-  ScopedFlushDenormals mode(flush);
-  std::unique_ptr<SmallProgram> program = CompileSmallFusion(f, flush);
-  REQUIRE(program != nullptr);
-  REQUIRE(SmallFusionFits(f, args));
-  EvalOptions options;
-  options.flush_denormals = flush;
-  options.fusion = false;
-  const Value plain = CallFused(m, f, args, options);
-  Evaluator kernels(m, options);
-  for (int run = 0; run < 2; ++run) {
-    absl::StatusOr<Value> fast = RunSmallFusion(*program, f, args, kernels.KernelRunner());
-    REQUIRE(fast.ok());
-    CheckSameBytes(*fast, plain);
-  }
-}
-
-std::vector<Value> ArgumentsOf(const Instruction& f, const std::vector<Value>& entry_args) {
-  std::vector<Value> args;
-  for (int64_t i = 0; i < f.operand_count(); ++i) {
-    args.push_back(entry_args[f.operand(i)->parameter_number()]);
-  }
-  return args;
 }
 
 TEST_CASE("small programs' reduces give the reduce kernel's bytes", "[small_program]") {

@@ -192,12 +192,11 @@ std::optional<std::pair<int64_t, int64_t>> SingleContractingDims(const Instructi
   return std::make_pair(lc[0], rc[0]);
 }
 
-std::optional<GemmCall> MatchGemmCall(const Instruction& inst, const Literal& lhs,
-                                      const Literal& rhs) {
+std::optional<GemmCall> MatchGemmCall(const Instruction& inst, absl::Span<const int64_t> l,
+                                      absl::Span<const int64_t> r) {
   const std::optional<std::pair<int64_t, int64_t>> contracting = SingleContractingDims(inst);
   if (!contracting) return std::nullopt;
   const int64_t lc[1] = {contracting->first}, rc[1] = {contracting->second};
-  absl::Span<const int64_t> l = lhs.shape().dims(), r = rhs.shape().dims();
   absl::Span<const int64_t> out = inst.shape().dims();
   if (l.size() > 2 || r.size() > 2 || out.size() != l.size() + r.size() - 2 || out.empty() ||
       lc[0] < 0 || lc[0] >= 2 || rc[0] < 0 || rc[0] >= 2) {
@@ -238,7 +237,7 @@ std::optional<absl::StatusOr<Value>> DirectGemm(const Instruction& inst, const L
   if (a == nullptr || b == nullptr || inst.shape().element_type() != lhs.element_type()) {
     return std::nullopt;
   }
-  const std::optional<GemmCall> c = MatchGemmCall(inst, lhs, rhs);
+  const std::optional<GemmCall> c = MatchGemmCall(inst, lhs.shape().dims(), rhs.shape().dims());
   if (!c) return std::nullopt;
   absl::StatusOr<Value> out = NewArrayUninitialized(inst.shape());
   if (!out.ok()) return out;
@@ -459,6 +458,29 @@ absl::StatusOr<Value> EvalDotWithDims(const Instruction& inst, Operands ops,
   }
   if (auto st = dot_internal::CheckOperandsAndResult(inst, ops, 2); !st.ok()) return st;
   return dot_internal::DotOf(inst, ops, dims, layouts, transpose);
+}
+
+std::optional<PlannedGemm> PlanDirectGemm(const Instruction& inst, const Shape& lhs,
+                                          const Shape& rhs) {
+  const PrimitiveType t = inst.shape().element_type();
+  if (inst.opcode() != Opcode::kDot || (t != PrimitiveType::kF32 && t != PrimitiveType::kF64) ||
+      !lhs.IsArray() || !rhs.IsArray() || lhs.element_type() != t || rhs.element_type() != t) {
+    return std::nullopt;
+  }
+  const std::optional<dot_internal::GemmCall> c =
+      dot_internal::MatchGemmCall(inst, lhs.dims(), rhs.dims());
+  if (!c) return std::nullopt;
+  return PlannedGemm{t, c->trans_a, c->trans_b, c->m, c->n, c->k, c->lda, c->ldb, c->ldc};
+}
+
+void RunPlannedGemm(const PlannedGemm& g, const void* lhs, const void* rhs, void* out) {
+  if (g.type == PrimitiveType::kF32) {
+    gemm::Gemm<float>(g.trans_a, g.trans_b, g.m, g.n, g.k, static_cast<const float*>(lhs), g.lda,
+                      static_cast<const float*>(rhs), g.ldb, static_cast<float*>(out), g.ldc);
+  } else {
+    gemm::Gemm<double>(g.trans_a, g.trans_b, g.m, g.n, g.k, static_cast<const double*>(lhs), g.lda,
+                       static_cast<const double*>(rhs), g.ldb, static_cast<double*>(out), g.ldc);
+  }
 }
 
 absl::StatusOr<Value> EvalDot(const Instruction& inst, Operands ops, KernelContext&) {
