@@ -89,6 +89,10 @@ absl::StatusOr<Value> RunSmallLoop(SmallLoop& program, const Instruction& loop, 
     inputs[k] = current[k].array().data();
     input_values[k] = &current[k];
   }
+  // Elements the body updates in place (result_updates_input) once they
+  // are the loop's own buffers (from the second trip: the first writes a
+  // copy of the caller's).
+  std::vector<bool> updated_in_place(n, false);
   bool go = false;
   void* go_out = &go;
   for (int64_t trip = 0;; ++trip) {
@@ -104,8 +108,8 @@ absl::StatusOr<Value> RunSmallLoop(SmallLoop& program, const Instruction& loop, 
     }
     std::vector<Value>& written = buffers[trip & 1];
     for (size_t k = 0; k < n; ++k) {
-      if (program.passed_through[k]) {
-        outputs[k] = const_cast<void*>(inputs[k]);  // not written: the same bytes
+      if (program.passed_through[k] || updated_in_place[k]) {
+        outputs[k] = const_cast<void*>(inputs[k]);  // not written, or updated where it lies
         continue;
       }
       if (!written[k].is_array()) {
@@ -118,9 +122,11 @@ absl::StatusOr<Value> RunSmallLoop(SmallLoop& program, const Instruction& loop, 
     if (absl::Status st = program.body->Run(inputs, outputs, kernels, input_values); !st.ok())
       return st;
     for (size_t k = 0; k < n; ++k) {
-      if (program.passed_through[k]) continue;
+      if (program.passed_through[k] || updated_in_place[k]) continue;
       current[k] = written[k];
       inputs[k] = outputs[k];
+      updated_in_place[k] =
+          program.body->result_updates_input(static_cast<int64_t>(k)) == static_cast<int64_t>(k);
     }
   }
   return Value::Tuple(std::move(current));

@@ -145,6 +145,48 @@ batched_dot_cond {
   ROOT lt = pred[] compare(i, n), direction=LT
 }
 
+stack_body {
+  st = (s32[], f32[4]{0}, f32[8,4]{1,0}) parameter(0)
+  i = s32[] get-tuple-element(st), index=0
+  h = f32[4]{0} get-tuple-element(st), index=1
+  hs = f32[8,4]{1,0} get-tuple-element(st), index=2
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  t = f32[4]{0} tanh(h)
+  half = f32[] constant(0.5)
+  hb = f32[4]{0} broadcast(half), dimensions={}
+  h2 = f32[4]{0} add(t, hb)
+  row = f32[1,4]{1,0} reshape(h2)
+  z = s32[] constant(0)
+  hs2 = f32[8,4]{1,0} dynamic-update-slice(hs, row, i, z)
+  ROOT out = (s32[], f32[4]{0}, f32[8,4]{1,0}) tuple(next, h2, hs2)
+}
+
+stack_read_body {
+  st = (s32[], f32[4]{0}, f32[8,4]{1,0}) parameter(0)
+  i = s32[] get-tuple-element(st), index=0
+  h = f32[4]{0} get-tuple-element(st), index=1
+  hs = f32[8,4]{1,0} get-tuple-element(st), index=2
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  t = f32[4]{0} tanh(h)
+  row = f32[1,4]{1,0} reshape(t)
+  z = s32[] constant(0)
+  hs2 = f32[8,4]{1,0} dynamic-update-slice(hs, row, i, z)
+  new_row = f32[1,4]{1,0} dynamic-slice(hs2, i, z), dynamic_slice_sizes={1,4}
+  old_row = f32[1,4]{1,0} dynamic-slice(hs, i, z), dynamic_slice_sizes={1,4}
+  both = f32[1,4]{1,0} add(new_row, old_row)
+  h2 = f32[4]{0} reshape(both)
+  ROOT out = (s32[], f32[4]{0}, f32[8,4]{1,0}) tuple(next, h2, hs2)
+}
+
+stack_cond {
+  st = (s32[], f32[4]{0}, f32[8,4]{1,0}) parameter(0)
+  i = s32[] get-tuple-element(st), index=0
+  n = s32[] constant(10)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+
 rng_body {
   st = (s32[], f32[4]{0}) parameter(0)
   i = s32[] get-tuple-element(st), index=0
@@ -187,6 +229,11 @@ ENTRY main {
   m48 = f32[2,48,48]{2,1,0} parameter(10)
   init6 = (s32[], f32[2,48]{1,0}, f32[2,48,48]{2,1,0}) tuple(z32, v48, m48)
   batched_dot_loop = (s32[], f32[2,48]{1,0}, f32[2,48,48]{2,1,0}) while(init6), condition=batched_dot_cond, body=batched_dot_body
+  h4 = f32[4]{0} parameter(11)
+  hs8 = f32[8,4]{1,0} parameter(12)
+  init7 = (s32[], f32[4]{0}, f32[8,4]{1,0}) tuple(z32, h4, hs8)
+  stack_loop = (s32[], f32[4]{0}, f32[8,4]{1,0}) while(init7), condition=stack_cond, body=stack_body
+  stack_read_loop = (s32[], f32[4]{0}, f32[8,4]{1,0}) while(init7), condition=stack_cond, body=stack_read_body
   v4 = f32[4]{0} parameter(5)
   init4 = (s32[], f32[4]{0}) tuple(z32, v4)
   rng_loop = (s32[], f32[4]{0}) while(init4), condition=rng_cond, body=rng_body
@@ -334,6 +381,30 @@ TEST_CASE("small loop: a kernel's large operand in the state", "[small_loop]") {
                               Random(Shape::Array(PT::kF32, {2, 48, 48}), 9)});
   Agree(*m, "batched_dot_loop", state);
   RunsAlikeWithoutValues(*m, *program->body, state);
+}
+
+// A scan's stacked outputs, hs.at[i].set(h) per trip (ten trips over
+// eight rows: the last two clamped onto row 7), updated where they lie
+// from the second trip on; the caller's array untouched (Agree). Where the
+// body also reads hs (its old row i, after the update is made), it is
+// copied whole as before.
+TEST_CASE("small loop: a stacked output updated in place", "[small_loop]") {
+  std::unique_ptr<Module> m = Parse();
+  std::unique_ptr<SmallLoop> stack = CompileSmallLoop(Find(*m, "stack_loop"), false);
+  std::unique_ptr<SmallLoop> read = CompileSmallLoop(Find(*m, "stack_read_loop"), false);
+  REQUIRE(stack != nullptr);
+  REQUIRE(read != nullptr);
+  CHECK(stack->body->result_updates_input(0) == -1);
+  CHECK(stack->body->result_updates_input(1) == -1);
+  CHECK(stack->body->result_updates_input(2) == 2);
+  CHECK(read->body->result_updates_input(2) == -1);
+  for (uint64_t stream : {10, 11}) {
+    Value state =
+        Value::Tuple({Array(PT::kS32, {}, {0}), Random(Shape::Array(PT::kF32, {4}), stream),
+                      Random(Shape::Array(PT::kF32, {8, 4}), stream + 2)});
+    Agree(*m, "stack_loop", state);
+    Agree(*m, "stack_read_loop", state);
+  }
 }
 
 TEST_CASE("small loop: the iteration limit, and what stays with the evaluator", "[small_loop]") {

@@ -1072,11 +1072,50 @@ class SmallProgram::Compiler {
       const bool once = std::count(p_.result_slots_.begin(), p_.result_slots_.end(), s) == 1;
       p_.result_in_place_[r] = made_by_step[s] && !read_by_apply[s] && once;
     }
+    FindUpdatedInputs();
     for (size_t s = 0; s < slots; ++s) {
       p_.home_[s] = p_.registers_[s].size_bytes() > 0 ? p_.registers_[s].data() : nullptr;
     }
     p_.data_ = p_.home_;
     return absl::OkStatus();
+  }
+
+  // Calls read(slot) for every slot `step` reads.
+  template <typename Read>
+  void ForEachRead(const Step& step, Read read) const {
+    for (int i = 0; i < step.arity; ++i) read(step.in[i]);
+    if (step.dynamic >= 0) {
+      for (int32_t s : p_.dynamics_[step.dynamic].slots) read(s);
+    }
+    if (step.kind == Step::Kind::kKernel) {
+      for (int32_t s : p_.kernel_calls_[step.call].slots) read(s);
+    }
+  }
+
+  // result_updates_: a result written in place whose first step copies an
+  // input whole that no other step reads, and no result is (a dynamic
+  // move's copy, AddDynamicMove: over that input, the copy is a no-op and
+  // the move writes the rest).
+  void FindUpdatedInputs() {
+    const size_t results = p_.result_slots_.size();
+    p_.result_updates_.assign(results, -1);
+    std::vector<int32_t> readers(p_.slots_.size(), 0);
+    for (const Step& step : p_.steps_) ForEachRead(step, [&](int32_t s) { ++readers[s]; });
+    for (size_t r = 0; r < results; ++r) {
+      const int32_t out = p_.result_slots_[r];
+      if (!p_.result_in_place_[r]) continue;
+      auto first = std::find_if(p_.steps_.begin(), p_.steps_.end(),
+                                [&](const Step& step) { return step.out == out; });
+      if (first == p_.steps_.end() || first->kind != Step::Kind::kCopy) continue;
+      const int32_t in = first->in[0];
+      const int64_t input = SlotOf(in).parameter;
+      const bool whole = first->n == SlotOf(out).elements && SlotOf(in).type == SlotOf(out).type &&
+                         SlotOf(in).elements == SlotOf(out).elements;
+      const bool a_result =
+          std::find(p_.result_slots_.begin(), p_.result_slots_.end(), in) != p_.result_slots_.end();
+      if (input < 0 || !whole || readers[in] != 1 || a_result || p_.input_copied_[input]) continue;
+      p_.result_updates_[r] = input;
+    }
   }
 
   SmallProgram& p_;
@@ -1172,7 +1211,7 @@ absl::Status SmallProgram::RunStep(const Step& step, const std::optional<KernelR
     case Step::Kind::kApply:
       return RunApply(step);
     case Step::Kind::kCopy:
-      std::memcpy(out, in0, step.n * step.width);
+      if (out != in0) std::memcpy(out, in0, step.n * step.width);  // (an updated input's own)
       break;
     case Step::Kind::kFill:
       data_internal::FillElements(step.width, out, step.n, in0);

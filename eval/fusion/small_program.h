@@ -71,6 +71,12 @@ class SmallProgram {
   }
   // The results: the root, or the root tuple's elements, in order.
   int64_t result_count() const { return static_cast<int64_t>(result_slots_.size()); }
+  // The input that result r is with some of its elements replaced (a
+  // dynamic-update-slice or one-window scatter of it, which nothing else
+  // in the program reads), or -1. Run may be given such a result's output
+  // at its input: it then writes only the replaced elements (a loop's
+  // stacked outputs, x.at[i].set(v) per trip, no longer copied whole).
+  int64_t result_updates_input(int64_t r) const { return result_updates_[r]; }
 
   // The evaluator's kernel for one instruction (what it runs for an
   // instruction of its own: the same bits), for the ops the program hands
@@ -82,7 +88,8 @@ class SmallProgram {
 
   // Runs the program: inputs[i] holds input i's elements (row-major,
   // input_elements(i) of input_type(i)); outputs[r] receives result r's.
-  // Outputs must not alias inputs. `input_values`, when given, holds the
+  // Outputs must not alias inputs, but for result_updates_input's pairs,
+  // which may be one buffer. `input_values`, when given, holds the
   // arrays the inputs lie in: a kernel op reading a loop state's element
   // whole gets its Value instead of a copy (such elements may be larger
   // than kMaxValueBytes: a loop's matrix). Not reentrant.
@@ -125,6 +132,7 @@ class SmallProgram {
   std::vector<bool> input_copied_;
   std::vector<int32_t> result_slots_;
   std::vector<bool> result_in_place_;
+  std::vector<int64_t> result_updates_;
   std::vector<Step> steps_;
   std::vector<std::vector<int32_t>> maps_;
   std::vector<Dynamic> dynamics_;
