@@ -1,5 +1,6 @@
-// Test helpers of the executor's tests: a module parsed (the test fails
-// with the parser's message otherwise), an entry instruction found by name,
+// Test helpers of the executor's tests: the integer binary ops' names, a
+// module parsed (the test fails with the parser's message otherwise), an
+// entry instruction found by name,
 // a fusion's computation run instruction by instruction, two values (arrays, or tuples of them)
 // holding the same bytes, a module giving the same bytes with fusion on and off.
 #ifndef HLO_EVAL_EVAL_TEST_UTIL_H_
@@ -18,6 +19,23 @@
 #include "parser/parse_test_util.h"
 
 namespace hlo {
+
+// The integer binary ops' names in HLO text (what the raw integer steps
+// run, mulhi aside).
+inline constexpr const char* kIntegerBinaryOps[] = {"add",
+                                                    "subtract",
+                                                    "multiply",
+                                                    "divide",
+                                                    "remainder",
+                                                    "power",
+                                                    "maximum",
+                                                    "minimum",
+                                                    "and",
+                                                    "or",
+                                                    "xor",
+                                                    "shift-left",
+                                                    "shift-right-logical",
+                                                    "shift-right-arithmetic"};
 
 inline const Instruction& EntryInstruction(const Module& m, std::string_view name) {
   for (const auto& inst : m.entry()->instructions()) {

@@ -272,6 +272,7 @@ class SmallProgram::Compiler {
     p_.slots_.push_back(slot);
     p_.registers_.emplace_back();
     constant_.push_back(false);
+    fill_of_.push_back(-1);
     if (buffer) {
       bytes_ += bytes;
       if (bytes_ > kMaxProgramBytes) return Unsupported(inst, "values too large together");
@@ -493,7 +494,10 @@ class SmallProgram::Compiler {
     const bool fill = from.ElementCount() == 1;
     Step step = StepInto(fill ? Step::Kind::kFill : Step::Kind::kGather, *s, {ins[0]});
     if (!fill) SetMove(step, shape.dims(), src, 0);
-    if (step.n > 0 && from.ElementCount() > 0) AddStep(step);
+    if (step.n > 0 && from.ElementCount() > 0) {
+      AddStep(step);
+      if (fill) fill_of_[*s] = ins[0];
+    }
     return s;
   }
 
@@ -998,8 +1002,26 @@ class SmallProgram::Compiler {
     step.raw = RawStepOf(inst, bitcast, step.flush, absl::MakeConstSpan(types, ins.size()),
                          shape.element_type());
     step.kind = step.raw.kind != RawStep::Kind::kNone ? Step::Kind::kRaw : Step::Kind::kApply;
+    if (step.raw.kind == RawStep::Kind::kBinaryInt) ReadScalarOperand(step);
     AddStep(step);
     return s;
+  }
+
+  // An integer op of an array and a broadcast scalar reads the scalar
+  // itself (its fill then unread, DropUnreadFills: threefry's rotations
+  // and key additions filled a whole array per round).
+  void ReadScalarOperand(Step& step) const {
+    for (int i : {1, 0}) {
+      const int32_t scalar = fill_of_[step.in[i]];
+      if (scalar < 0) continue;
+      const elementwise::BinaryIntFn fn = elementwise::BinaryIntKernelFor(
+          step.inst->opcode(), step.raw.type,
+          i == 1 ? elementwise::IntOperands::kScalarB : elementwise::IntOperands::kScalarA);
+      if (fn == nullptr) continue;
+      step.raw.binary_int = fn;
+      step.in[i] = scalar;
+      return;
+    }
   }
 
   bool Constant(int32_t s) const { return s >= 0 && constant_[s]; }
@@ -1043,6 +1065,7 @@ class SmallProgram::Compiler {
   // results that only buffer-moving or raw steps write go straight into
   // their outputs.
   absl::Status Finish() {
+    DropUnreadFills();
     const size_t slots = p_.slots_.size();
     std::vector<bool> read_by_apply(slots, false), made_by_step(slots, false);
     for (const Step& step : p_.steps_) {
@@ -1092,6 +1115,20 @@ class SmallProgram::Compiler {
     }
   }
 
+  // Fills whose every reader reads the scalar instead (ReadScalarOperand)
+  // and that are no result.
+  void DropUnreadFills() {
+    std::vector<int32_t> readers(p_.slots_.size(), 0);
+    for (const Step& step : p_.steps_) ForEachRead(step, [&](int32_t s) { ++readers[s]; });
+    for (int32_t s : p_.result_slots_) ++readers[s];
+    p_.steps_.erase(std::remove_if(p_.steps_.begin(), p_.steps_.end(),
+                                   [&](const Step& step) {
+                                     return step.kind == Step::Kind::kFill &&
+                                            readers[step.out] == 0;
+                                   }),
+                    p_.steps_.end());
+  }
+
   // result_updates_: a result written in place whose first step copies an
   // input whole that no other step reads, and no result is (a dynamic
   // move's copy, AddDynamicMove: over that input, the copy is a no-op and
@@ -1128,7 +1165,8 @@ class SmallProgram::Compiler {
   std::vector<int64_t> input_base_;  // per parameter: its first input
   std::vector<const Shape*> input_shapes_;
   std::vector<bool> input_in_tuple_;
-  std::vector<bool> constant_;  // per slot: the same value every run
+  std::vector<bool> constant_;    // per slot: the same value every run
+  std::vector<int32_t> fill_of_;  // per slot: the scalar slot a fill step spreads, or -1
 };
 
 SmallProgram::SmallProgram() = default;
@@ -1158,6 +1196,8 @@ absl::Status SmallProgram::RunApply(const Step& step) {
   return RunLiteralStep(*step.inst, step.bitcast, step.flush, absl::MakeConstSpan(ops, step.arity),
                         registers_[step.out], absl::MakeSpan(flush_scratch_));
 }
+
+int64_t SmallProgram::step_count() const { return static_cast<int64_t>(steps_.size()); }
 
 absl::Status SmallProgram::RunKernel(const Step& step, const KernelRunner& kernels) {
   KernelCall& call = kernel_calls_[step.call];

@@ -85,6 +85,8 @@ class SmallProgram {
       absl::FunctionRef<absl::StatusOr<Value>(const Instruction&, absl::Span<const Value* const>)>;
   // Whether the program hands ops to a KernelRunner.
   bool calls_kernels() const { return !kernel_calls_.empty(); }
+  // The steps it runs per run (constants made at compile time aside).
+  int64_t step_count() const;
 
   // Runs the program: inputs[i] holds input i's elements (row-major,
   // input_elements(i) of input_type(i)); outputs[r] receives result r's.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/eval_test_util.h"
 #include "eval/evaluator.h"
 #include "eval/interp/elementwise_ops.h"
 #include "ir/strings.h"
@@ -338,20 +339,7 @@ ENTRY e { ROOT c = f32[] constant(0) })",
 TEST_CASE("batch program: integer ops, converts and bitcasts of every width on raw arrays",
           "[batch_program]") {
   const std::vector<std::string> types = {"s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"};
-  const std::vector<std::string> ops = {"add",
-                                        "subtract",
-                                        "multiply",
-                                        "divide",
-                                        "remainder",
-                                        "power",
-                                        "maximum",
-                                        "minimum",
-                                        "and",
-                                        "or",
-                                        "xor",
-                                        "shift-left",
-                                        "shift-right-logical",
-                                        "shift-right-arithmetic"};
+  const std::vector<std::string> ops(std::begin(kIntegerBinaryOps), std::end(kIntegerBinaryOps));
   for (const std::string& t : types) {
     const int bits = std::stoi(t.substr(1));
     const std::string twin = StrCat(t[0] == 's' ? "u" : "s", t.substr(1));

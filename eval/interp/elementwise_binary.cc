@@ -33,9 +33,23 @@ HLO_VECTOR_CLONES void IntZip(const Storage<P>* __restrict a, const Storage<P>* 
   for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
 }
 
-template <PT P>
-absl::Status IntBinary(Opcode op, const Storage<P>* a, const Storage<P>* b, Storage<P>* out,
-                       int64_t n) {
+// The same with one side a scalar, read once (a broadcast scalar's value:
+// small programs' shifts and adds by a loop's round constants).
+template <PT P, typename F>
+HLO_VECTOR_CLONES void IntZipScalarB(const Storage<P>* __restrict a, Storage<P> y,
+                                     Storage<P>* __restrict out, int64_t n, F f) {
+  for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], y);
+}
+template <PT P, typename F>
+HLO_VECTOR_CLONES void IntZipScalarA(Storage<P> x, const Storage<P>* __restrict b,
+                                     Storage<P>* __restrict out, int64_t n, F f) {
+  for (int64_t i = 0; i < n; ++i) out[i] = f(x, b[i]);
+}
+
+// The integer ops, each applied by zip(f) with f(x, y) the op on one pair
+// of elements (zip: IntZip over two arrays, or a scalar against an array).
+template <PT P, typename Zip>
+absl::Status IntBinaryOps(Opcode op, Zip zip) {
   using T = IntTraits<P>;
   using S = typename T::S;
   using U = typename T::U;
@@ -44,16 +58,16 @@ absl::Status IntBinary(Opcode op, const Storage<P>* a, const Storage<P>* b, Stor
   auto wide = [](S x) { return static_cast<W>(static_cast<U>(x)); };
   switch (op) {
     case Opcode::kAdd:
-      IntZip<P>(a, b, out, n, [&](S x, S y) { return T::Wrap(wide(x) + wide(y)); });
+      zip([&](S x, S y) { return T::Wrap(wide(x) + wide(y)); });
       break;
     case Opcode::kSubtract:
-      IntZip<P>(a, b, out, n, [&](S x, S y) { return T::Wrap(wide(x) - wide(y)); });
+      zip([&](S x, S y) { return T::Wrap(wide(x) - wide(y)); });
       break;
     case Opcode::kMultiply:
-      IntZip<P>(a, b, out, n, [&](S x, S y) { return T::Wrap(wide(x) * wide(y)); });
+      zip([&](S x, S y) { return T::Wrap(wide(x) * wide(y)); });
       break;
     case Opcode::kDivide:
-      IntZip<P>(a, b, out, n, [&](S x, S y) -> S {
+      zip([&](S x, S y) -> S {
         if (y == 0) return T::Wrap(~W{0});  // -1 / all ones
         if constexpr (kSigned) {
           if (x == T::kMin && y == S(-1)) return T::kMin;
@@ -62,7 +76,7 @@ absl::Status IntBinary(Opcode op, const Storage<P>* a, const Storage<P>* b, Stor
       });
       break;
     case Opcode::kRemainder:
-      IntZip<P>(a, b, out, n, [&](S x, S y) -> S {
+      zip([&](S x, S y) -> S {
         if (y == 0) return x;
         if constexpr (kSigned) {
           if (x == T::kMin && y == S(-1)) return 0;
@@ -73,7 +87,7 @@ absl::Status IntBinary(Opcode op, const Storage<P>* a, const Storage<P>* b, Stor
     case Opcode::kPower:
       // Exponentiation by squaring, wrapping; a negative exponent gives 0
       // except for base 1 (XLA: 1^x = 1 and x^0 = 1 first).
-      IntZip<P>(a, b, out, n, [&](S x, S y) -> S {
+      zip([&](S x, S y) -> S {
         if constexpr (kSigned) {
           if (y < 0) return x == 1 ? S(1) : S(0);
         }
@@ -86,29 +100,29 @@ absl::Status IntBinary(Opcode op, const Storage<P>* a, const Storage<P>* b, Stor
       });
       break;
     case Opcode::kMaximum:
-      IntZip<P>(a, b, out, n, [](S x, S y) { return std::max(x, y); });
+      zip([](S x, S y) { return std::max(x, y); });
       break;
     case Opcode::kMinimum:
-      IntZip<P>(a, b, out, n, [](S x, S y) { return std::min(x, y); });
+      zip([](S x, S y) { return std::min(x, y); });
       break;
     case Opcode::kAnd:
-      IntZip<P>(a, b, out, n, [](S x, S y) { return static_cast<S>(x & y); });
+      zip([](S x, S y) { return static_cast<S>(x & y); });
       break;
     case Opcode::kOr:
-      IntZip<P>(a, b, out, n, [](S x, S y) { return static_cast<S>(x | y); });
+      zip([](S x, S y) { return static_cast<S>(x | y); });
       break;
     case Opcode::kXor:
-      IntZip<P>(a, b, out, n, [](S x, S y) { return static_cast<S>(x ^ y); });
+      zip([](S x, S y) { return static_cast<S>(x ^ y); });
       break;
     case Opcode::kShiftLeft:
-      IntZip<P>(a, b, out, n, [&](S x, S y) -> S {
+      zip([&](S x, S y) -> S {
         W amount = T::Bits(y);
         if (amount >= static_cast<W>(T::kBits)) return 0;
         return T::Wrap(static_cast<W>(wide(x) << amount));
       });
       break;
     case Opcode::kShiftRightLogical:
-      IntZip<P>(a, b, out, n, [&](S x, S y) -> S {
+      zip([&](S x, S y) -> S {
         W amount = T::Bits(y);
         if (amount >= static_cast<W>(T::kBits)) return 0;
         return T::Wrap(static_cast<W>(T::Bits(x) >> amount));
@@ -116,7 +130,7 @@ absl::Status IntBinary(Opcode op, const Storage<P>* a, const Storage<P>* b, Stor
       break;
     case Opcode::kShiftRightArithmetic:
       // The top bit of the type's width is the sign, unsigned types too.
-      IntZip<P>(a, b, out, n, [&](S x, S y) -> S {
+      zip([&](S x, S y) -> S {
         using SS = std::make_signed_t<S>;
         SS v;
         if constexpr (kSigned) {
@@ -135,7 +149,7 @@ absl::Status IntBinary(Opcode op, const Storage<P>* a, const Storage<P>* b, Stor
       break;
     case Opcode::kMulhi:
       // The high half of the double-width product.
-      IntZip<P>(a, b, out, n, [&](S x, S y) -> S {
+      zip([&](S x, S y) -> S {
         if constexpr (sizeof(S) == 8) {
           if constexpr (kSigned) {
             __int128 p = static_cast<__int128>(x) * static_cast<__int128>(y);
@@ -158,6 +172,12 @@ absl::Status IntBinary(Opcode op, const Storage<P>* a, const Storage<P>* b, Stor
       return TypeError(op, P);
   }
   return absl::OkStatus();
+}
+
+template <PT P>
+absl::Status IntBinary(Opcode op, const Storage<P>* a, const Storage<P>* b, Storage<P>* out,
+                       int64_t n) {
+  return IntBinaryOps<P>(op, [&](auto f) { IntZip<P>(a, b, out, n, f); });
 }
 
 // pred: add/maximum are or, multiply/minimum are and, subtract is xor.
@@ -395,12 +415,43 @@ template <PT P, Opcode OP>
                      n);
 }
 
+// The same with b (kScalarB) or a (kScalarA) one element, read once.
+template <PT P, Opcode OP>
+[[gnu::flatten]] void IntBinaryScalarBFixed(const void* a, const void* b, void* out, int64_t n) {
+  using S = Storage<P>;
+  const S y = *static_cast<const S*>(b);
+  (void)IntBinaryOps<P>(OP, [&](auto f) {
+    IntZipScalarB<P>(static_cast<const S*>(a), y, static_cast<S*>(out), n, f);
+  });
+}
+template <PT P, Opcode OP>
+[[gnu::flatten]] void IntBinaryScalarAFixed(const void* a, const void* b, void* out, int64_t n) {
+  using S = Storage<P>;
+  const S x = *static_cast<const S*>(a);
+  (void)IntBinaryOps<P>(OP, [&](auto f) {
+    IntZipScalarA<P>(x, static_cast<const S*>(b), static_cast<S*>(out), n, f);
+  });
+}
+
+template <PT P, Opcode OP>
+BinaryIntFn IntBinaryFixedFor(IntOperands operands) {
+  switch (operands) {
+    case IntOperands::kArrays:
+      return &IntBinaryFixed<P, OP>;
+    case IntOperands::kScalarB:
+      return &IntBinaryScalarBFixed<P, OP>;
+    case IntOperands::kScalarA:
+      return &IntBinaryScalarAFixed<P, OP>;
+  }
+  return nullptr;
+}
+
 template <PT P>
-BinaryIntFn IntBinaryFor(Opcode op) {
+BinaryIntFn IntBinaryFor(Opcode op, IntOperands operands) {
   switch (op) {
 #define HLO_INT_BINARY_CASE(o) \
   case Opcode::o:              \
-    return &IntBinaryFixed<P, Opcode::o>;
+    return IntBinaryFixedFor<P, Opcode::o>(operands);
     HLO_INT_BINARY_CASE(kAdd)
     HLO_INT_BINARY_CASE(kSubtract)
     HLO_INT_BINARY_CASE(kMultiply)
@@ -424,11 +475,11 @@ BinaryIntFn IntBinaryFor(Opcode op) {
 
 }  // namespace
 
-BinaryIntFn BinaryIntKernelFor(Opcode op, PrimitiveType t) {
+BinaryIntFn BinaryIntKernelFor(Opcode op, PrimitiveType t, IntOperands operands) {
   BinaryIntFn fn = nullptr;
   DispatchType(t, [&](auto tag) {
     constexpr PT P = decltype(tag)::value;
-    if constexpr (kIsInt<P>) fn = IntBinaryFor<P>(op);
+    if constexpr (kIsInt<P>) fn = IntBinaryFor<P>(op, operands);
   });
   return fn;
 }

@@ -239,8 +239,12 @@ bool ConvertIntKernel(PrimitiveType from, PrimitiveType to, const void* in, void
 // The loops of BinaryIntKernel for one op and type, and of ConvertIntKernel
 // for one pair of types, resolved once (a step run many times calls it
 // without the dispatch on op and types); null where those return false.
+// kScalarB: b is one element, every position's right operand (a broadcast
+// scalar's value); kScalarA: a is, the left one.
 using BinaryIntFn = void (*)(const void* a, const void* b, void* out, int64_t n);
-BinaryIntFn BinaryIntKernelFor(Opcode op, PrimitiveType t);
+enum class IntOperands : uint8_t { kArrays, kScalarB, kScalarA };
+BinaryIntFn BinaryIntKernelFor(Opcode op, PrimitiveType t,
+                               IntOperands operands = IntOperands::kArrays);
 using ConvertIntFn = void (*)(const void* in, void* out, int64_t n);
 ConvertIntFn ConvertIntKernelFor(PrimitiveType from, PrimitiveType to);
 // The loop of BinaryFloatKernel for add, subtract, multiply, divide,
