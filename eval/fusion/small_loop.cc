@@ -79,9 +79,15 @@ absl::StatusOr<Value> RunSmallLoop(SmallLoop& program, const Instruction& loop, 
   const size_t n = state.elements().size();
   std::vector<Value> current(state.elements().begin(), state.elements().end());
   // Two buffers per element the body changes: one read, one written.
-  std::vector<Value> buffers[2];
-  buffers[0].resize(n);
-  buffers[1].resize(n);
+  // Those of the last run that someone else still holds (its result) are
+  // not written; the others are.
+  std::vector<Value>* buffers = program.buffers;
+  for (int b = 0; b < 2; ++b) {
+    buffers[b].resize(n);
+    for (Value& buffer : buffers[b]) {
+      if (buffer.is_array() && !buffer.unique()) buffer = Value();
+    }
+  }
   absl::InlinedVector<const void*, 8> inputs(n);
   absl::InlinedVector<const Value*, 8> input_values(n);  // (current never resizes)
   absl::InlinedVector<void*, 8> outputs(n);

@@ -26,6 +26,10 @@ struct SmallLoop {
   std::unique_ptr<SmallProgram> body;
   // Per state element: the body gives it back unchanged.
   std::vector<bool> passed_through;
+  // The two buffers per element the body changes, kept from one run of
+  // the loop to the next: a buffer no one else holds any more (the last
+  // run's result consumed) is written again instead of allocated anew.
+  std::vector<Value> buffers[2];
 };
 
 // The programs of `loop` (a while whose state is a tuple of static

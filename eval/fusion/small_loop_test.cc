@@ -407,6 +407,43 @@ TEST_CASE("small loop: a stacked output updated in place", "[small_loop]") {
   }
 }
 
+// The loop's buffers kept from run to run: written again once the last
+// run's result is gone, never while someone holds it.
+TEST_CASE("small loop: buffers reused after the last result, not while it is held",
+          "[small_loop]") {
+  std::unique_ptr<Module> m = Parse();
+  const Instruction& loop = Find(*m, "stack_loop");
+  std::unique_ptr<SmallLoop> program = CompileSmallLoop(loop, false);
+  REQUIRE(program != nullptr);
+  auto state = [](uint64_t stream) {
+    return Value::Tuple({Array(PT::kS32, {}, {0}), Random(Shape::Array(PT::kF32, {4}), stream),
+                         Random(Shape::Array(PT::kF32, {8, 4}), stream + 2)});
+  };
+  auto bytes = [](const Value& v, size_t k) {
+    const Literal& a = v.elements()[k].array();
+    return std::vector<uint8_t>(a.data(), a.data() + a.size_bytes());
+  };
+  absl::StatusOr<Value> first = RunSmallLoop(*program, loop, state(20), -1);
+  REQUIRE(first.ok());
+  const std::vector<uint8_t> h = bytes(*first, 1), hs = bytes(*first, 2);
+  absl::StatusOr<Value> second = RunSmallLoop(*program, loop, state(21), -1);
+  REQUIRE(second.ok());
+  CHECK(bytes(*first, 1) == h);  // held: not written by the second run
+  CHECK(bytes(*first, 2) == hs);
+  const void* h_at = second->elements()[1].array().data();
+  const void* hs_at = second->elements()[2].array().data();
+  CHECK(h_at != first->elements()[1].array().data());
+  *second = Value();
+  absl::StatusOr<Value> third = RunSmallLoop(*program, loop, state(21), -1);
+  REQUIRE(third.ok());
+  CHECK(third->elements()[1].array().data() == h_at);  // the same buffers again
+  CHECK(third->elements()[2].array().data() == hs_at);
+  Agree(*m, "stack_loop", state(21));
+  absl::StatusOr<Value> fresh = RunSmallLoop(*CompileSmallLoop(loop, false), loop, state(21), -1);
+  REQUIRE(fresh.ok());
+  CheckSameBytes(*third, *fresh);
+}
+
 TEST_CASE("small loop: the iteration limit, and what stays with the evaluator", "[small_loop]") {
   std::unique_ptr<Module> m = Parse();
   const Instruction& loop = Find(*m, "perm_loop");
