@@ -1251,7 +1251,8 @@ absl::Status SmallProgram::RunStep(const Step& step, const std::optional<KernelR
     case Step::Kind::kApply:
       return RunApply(step);
     case Step::Kind::kCopy:
-      if (out != in0) std::memcpy(out, in0, step.n * step.width);  // (an updated input's own)
+      // (Skipped over an input updated in place: result_updates_input.)
+      if (out != in0) std::memcpy(out, in0, step.n * step.width);
       break;
     case Step::Kind::kFill:
       data_internal::FillElements(step.width, out, step.n, in0);
