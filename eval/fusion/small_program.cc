@@ -1115,11 +1115,17 @@ class SmallProgram::Compiler {
     }
   }
 
+  // Per slot: how many steps read it (a step once per operand it reads).
+  std::vector<int32_t> CountReaders() const {
+    std::vector<int32_t> readers(p_.slots_.size(), 0);
+    for (const Step& step : p_.steps_) ForEachRead(step, [&](int32_t s) { ++readers[s]; });
+    return readers;
+  }
+
   // Fills whose every reader reads the scalar instead (ReadScalarOperand)
   // and that are no result.
   void DropUnreadFills() {
-    std::vector<int32_t> readers(p_.slots_.size(), 0);
-    for (const Step& step : p_.steps_) ForEachRead(step, [&](int32_t s) { ++readers[s]; });
+    std::vector<int32_t> readers = CountReaders();
     for (int32_t s : p_.result_slots_) ++readers[s];
     p_.steps_.erase(std::remove_if(p_.steps_.begin(), p_.steps_.end(),
                                    [&](const Step& step) {
@@ -1136,8 +1142,7 @@ class SmallProgram::Compiler {
   void FindUpdatedInputs() {
     const size_t results = p_.result_slots_.size();
     p_.result_updates_.assign(results, -1);
-    std::vector<int32_t> readers(p_.slots_.size(), 0);
-    for (const Step& step : p_.steps_) ForEachRead(step, [&](int32_t s) { ++readers[s]; });
+    const std::vector<int32_t> readers = CountReaders();
     for (size_t r = 0; r < results; ++r) {
       const int32_t out = p_.result_slots_[r];
       if (!p_.result_in_place_[r]) continue;

@@ -228,21 +228,15 @@ std::optional<GemmCall> MatchGemmCall(const Instruction& inst, absl::Span<const 
   return c;
 }
 
-// The product when lhs, rhs and the result all hold T.
-template <typename T>
+// The product when it is one gemm call (PlanDirectGemm: a matrix or a
+// vector on each side, all f32 or all f64), the call small programs make.
 std::optional<absl::StatusOr<Value>> DirectGemm(const Instruction& inst, const Literal& lhs,
                                                 const Literal& rhs) {
-  const T* a = gemm::DirectData<T>(lhs);
-  const T* b = gemm::DirectData<T>(rhs);
-  if (a == nullptr || b == nullptr || inst.shape().element_type() != lhs.element_type()) {
-    return std::nullopt;
-  }
-  const std::optional<GemmCall> c = MatchGemmCall(inst, lhs.shape().dims(), rhs.shape().dims());
-  if (!c) return std::nullopt;
+  const std::optional<PlannedGemm> plan = PlanDirectGemm(inst, lhs.shape(), rhs.shape());
+  if (!plan) return std::nullopt;
   absl::StatusOr<Value> out = NewArrayUninitialized(inst.shape());
   if (!out.ok()) return out;
-  gemm::Gemm<T>(c->trans_a, c->trans_b, c->m, c->n, c->k, a, c->lda, b, c->ldb,
-                gemm::MutableDirectData<T>(out->mutable_array()), c->ldc);
+  RunPlannedGemm(*plan, lhs.data(), rhs.data(), out->mutable_array().data());
   return out;
 }
 
@@ -428,9 +422,8 @@ absl::StatusOr<Value> Dot(const Instruction& inst, Operands ops) {
   if (auto st = CheckOperandsAndResult(inst, ops, 2); !st.ok()) return st;
   const Literal& lhs = ops[0]->array();
   const Literal& rhs = ops[1]->array();
-  if (auto r = DirectGemm<float>(inst, lhs, rhs)) return *std::move(r);
+  if (auto r = DirectGemm(inst, lhs, rhs)) return *std::move(r);
   if (auto r = DirectInt8Gemm(inst, lhs, rhs)) return *std::move(r);
-  if (auto r = DirectGemm<double>(inst, lhs, rhs)) return *std::move(r);
   return DotOf(inst, ops, DotDimNumbersOf(inst));
 }
 
