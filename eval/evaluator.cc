@@ -94,9 +94,9 @@ KernelContext::DerivedData* Evaluator::DerivedDataFor(
 }
 
 Evaluator::CompiledPrograms* Evaluator::CompiledFor(const Instruction& inst) {
+  // (A profile times what runs: a loop or call compiled here is one row,
+  // as a fusion is; --no-fusion shows their instructions.)
   if (!options_.fast_paths || !options_.fusion || options_.observer != nullptr) return nullptr;
-  // A profile shows the instructions of calls and loops (a fusion is one).
-  if (options_.profiler != nullptr && inst.opcode() != Opcode::kFusion) return nullptr;
   auto [it, added] = compiled_.try_emplace(&inst);
   CompiledPrograms& programs = it->second;
   if (added) {
