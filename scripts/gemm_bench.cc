@@ -8,8 +8,8 @@
 // OpenBLAS's, and whether inf * 0 gives NaN. Three ways of keeping
 // OpenBLAS's accuracy past k = 256 on the faster kernels are measured too:
 // oneDNN's and libxsmm's products of 256-term blocks summed (dnnl-kb,
-// xsmm-kb), and libxsmm's blocks over tiles of C (xsmm-tile; TILE_ROWS and
-// TILE_COLS in the environment, 64 x 512 by default); and libxsmm's
+// hlo-run's way: oneDNN adding each block to C; xsmm-kb), and libxsmm's blocks over tiles of C
+// (xsmm-tile; TILE_ROWS and TILE_COLS in the environment, 64 x 512 by default); and libxsmm's
 // products of 128-term blocks summed (xsmm-128), the blocks hlo-run's
 // LibxsmmBlockedGemm sums (it does so a panel of at most 256 columns at a
 // time). The libraries are timed
@@ -144,6 +144,19 @@ struct ShapeRun {
                0.0f, out, n);
   }
 
+  // C as hlo-run's OnednnGemm sums it (eval/kernels/gemm_onednn.cc): blocks
+  // of nearly equal length, at most kBlockK, the first written to C and
+  // each later one added to it by oneDNN itself (beta = 1), which gives
+  // SumOfBlocks' bits without its scratch pass over C.
+  void DnnlBlocks(int64_t block_k) {
+    const int64_t blocks = (k + block_k - 1) / block_k;
+    for (int64_t bi = 0; bi < blocks; ++bi) {
+      const int64_t lo = k * bi / blocks, hi = k * (bi + 1) / blocks;
+      dnnl_sgemm('N', s.trans_b ? 'T' : 'N', m, n, hi - lo, 1.0f, a.data() + lo, k, BBlock(lo), ldb,
+                 bi == 0 ? 0.0f : 1.0f, c.data(), n);
+    }
+  }
+
   // libxsmm's kernel for kk terms (column-major: C^T[n,m] = B^T A^T, its m
   // is our n), dispatched in each call as hlo-run does (a registry lookup).
   libxsmm_smmfunction XsmmKernel(int64_t kk) const {
@@ -254,12 +267,7 @@ BlockKernels XsmmBlockKernels(const ShapeRun& r, int64_t block_k) {
 void MeasureBlocks(ShapeRun& r, std::vector<float>& scratch, double* first_ms) {
   if (r.k <= kBlockK) return;
   r.Measure(
-      4,
-      [&r, &scratch] {
-        SumOfBlocks(r.m, r.n, r.k, r.c.data(), scratch,
-                    [&](int64_t lo, int64_t hi, float* out) { r.DnnlBlock(lo, hi, out); });
-      },
-      first_ms);
+      4, [&r] { r.DnnlBlocks(kBlockK); }, first_ms);
   constexpr int64_t kShortBlockK = 128;
   const std::pair<int, int64_t> variants[] = {{5, kBlockK}, {7, kShortBlockK}};
   for (const auto& [lib, block_k] : variants) {

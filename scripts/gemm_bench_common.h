@@ -37,6 +37,9 @@ inline const Shape kShapes[] = {
     {"gpt2 proj r/2", 128, 768, 768, false},
     {"gpt2 fc r/2", 128, 3072, 768, false},
     {"gpt2 fc2 r/2", 128, 768, 3072, false},
+    // The LM head (the tied embedding, f32[50257,768], read transposed),
+    // a core's half: hlo-run splits it by columns (its B is 154 MB).
+    {"gpt2 lm head/2", 256, 25152, 768, true},
     {"gpt2 scores", 128, 128, 64, true},
     {"gpt2 attn*v", 128, 64, 128, false},
     {"rn50 stem", 1783, 64, 147, false},
