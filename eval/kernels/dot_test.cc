@@ -2,6 +2,7 @@
 // loop (every transpose/pack/scatter path, BLAS-sized), and bad operands or
 // attributes giving messages (the kernels run on operands that need not
 // match the instruction, as when a pass evaluates an unverified module).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -63,6 +64,61 @@ TEST_CASE("DotCore matches a triple loop for every operand orientation", "[dot]"
             INFO("lhs_t " << lhs_t << " rhs_t " << rhs_t << " out_t " << out_t << " at " << i << ","
                           << j);
             REQUIRE(got == static_cast<float>(want));  // small integers: exact
+          }
+        }
+      }
+    }
+  }
+}
+
+// A batched product whose batches go to the cores (each core its own run
+// of batches first, then the others' left): every batch is written, from
+// its own operands (within a sum's rounding of an f64 product), and with
+// the same bits whatever core ran it (batches of equal operands give equal
+// bits). Batch counts that split unevenly over the cores, and products of
+// both sizes the per-core split takes (many batches; small ones).
+TEST_CASE("DotCore's batches across the cores: each once, from its operands, one bits", "[dot]") {
+  std::mt19937 rng(11);
+  std::normal_distribution<float> val(0, 1);
+  const int64_t shapes[][4] = {{9, 16, 24, 40}, {25, 8, 8, 300}, {24, 64, 64, 32}, {3, 40, 40, 40}};
+  for (const auto& [batches, m, n, k] : shapes) {
+    for (const bool equal : {false, true}) {
+      std::vector<float> a(batches * m * k), b(batches * k * n);
+      for (float& x : a) x = val(rng);
+      for (float& x : b) x = val(rng);
+      if (equal) {  // every batch batch 0's operands
+        for (int64_t bi = 1; bi < batches; ++bi) {
+          std::copy(a.begin(), a.begin() + m * k, a.begin() + bi * m * k);
+          std::copy(b.begin(), b.begin() + k * n, b.begin() + bi * k * n);
+        }
+      }
+      std::vector<float> c(batches * m * n, std::nanf(""));
+      gemm::DotDimNumbers d;
+      d.lhs_batch = {0};
+      d.rhs_batch = {0};
+      d.lhs_contracting = {2};
+      d.rhs_contracting = {1};
+      REQUIRE(gemm::DotCore<float>(gemm::RowMajorView<const float>(a.data(), {batches, m, k}),
+                                   gemm::RowMajorView<const float>(b.data(), {batches, k, n}),
+                                   gemm::RowMajorView<float>(c.data(), {batches, m, n}), d)
+                  .ok());
+      for (int64_t bi = 0; bi < batches; ++bi) {
+        INFO(batches << " batches of " << m << "x" << n << "x" << k << ", equal " << equal
+                     << ": batch " << bi);
+        if (equal) {
+          REQUIRE(std::memcmp(c.data() + bi * m * n, c.data(), m * n * sizeof(float)) == 0);
+          continue;
+        }
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t j = 0; j < n; ++j) {
+            double want = 0, magnitude = 0;
+            for (int64_t p = 0; p < k; ++p) {
+              const double x = a[(bi * m + i) * k + p], y = b[(bi * k + p) * n + j];
+              want += x * y;
+              magnitude += std::fabs(x * y);
+            }
+            const float got = c[(bi * m + i) * n + j];
+            REQUIRE(std::fabs(got - want) <= 1e-5 * magnitude);  // k * 2^-24 and more
           }
         }
       }
