@@ -1,7 +1,6 @@
 #include "eval/fusion/fusion_plan.h"
 
 #include <algorithm>
-#include <atomic>
 #include <mutex>
 #include <thread>
 
@@ -396,11 +395,12 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
     result = *std::move(fresh);
   }
   // Pieces of at least kMinPieceElements positions, whole blocks, at most
-  // kPiecesPerCore per core; each core runs a piece of its own first, then
-  // takes the next piece nobody has until none is left, on its own program
-  // copy (a program's registers are its own). On these VMs one core often
-  // runs slower than the other for a while: eltwise's two halves took 14.6
-  // and 21.6 ms, the faster core idle for the difference.
+  // kPiecesPerCore per core; each core runs a run of pieces of its own
+  // first, then takes those another core has not reached (ParallelItems),
+  // on its own program copy (a program's registers are its own). On these
+  // VMs one core often runs slower than the other for a while: eltwise's
+  // two halves took 14.6 and 21.6 ms, the faster core idle for the
+  // difference.
   constexpr int64_t kMinPieceElements = 64 * BatchProgram::kBlock;
   constexpr int64_t kPiecesPerCore = 8;
   const int64_t n = shape.ElementCount();
@@ -428,28 +428,19 @@ absl::StatusOr<Value> RunFusedGroup(FusedGroup& group, absl::Span<const Value* c
   for (int64_t r = 0; r < program.result_count(); ++r)
     out_bytes += n * ByteWidth(program.result_type(r));
   const bool stream = out_bytes >= kStreamStoreBytes;
-  const int64_t first_pieces = std::min(cores, pieces);
-  std::atomic<int64_t> next_program{0};
-  std::atomic<int64_t> next_piece{first_pieces};
+  const int64_t parts = std::min(cores, pieces);
   std::mutex failure_mu;
   absl::Status failure;
-  // Part q runs pieces [b, e) (piece q, or all of them on one thread),
-  // then takes pieces past the parts' first ones.
-  ParallelRows(first_pieces, 1, [&](int64_t b, int64_t e) {
-    const int64_t k = next_program++;
-    BatchProgram& p = k == 0 ? program : *group.clones[k - 1];
-    auto run_piece = [&](int64_t piece) {
-      const int64_t begin = piece * piece_blocks * BatchProgram::kBlock;
-      const int64_t end = std::min(n, (piece + 1) * piece_blocks * BatchProgram::kBlock);
-      if (begin >= end) return;
-      absl::Status st = p.Run(*in, outs, end - begin, begin, stream);
-      if (!st.ok()) {
-        std::lock_guard<std::mutex> lock(failure_mu);
-        failure = st;
-      }
-    };
-    for (int64_t piece = b; piece < e; ++piece) run_piece(piece);
-    for (int64_t piece; (piece = next_piece++) < pieces;) run_piece(piece);
+  ParallelItems(parts, pieces, [&](int64_t part, int64_t piece) {
+    BatchProgram& p = part == 0 ? program : *group.clones[part - 1];
+    const int64_t begin = piece * piece_blocks * BatchProgram::kBlock;
+    const int64_t end = std::min(n, (piece + 1) * piece_blocks * BatchProgram::kBlock);
+    if (begin >= end) return;
+    absl::Status st = p.Run(*in, outs, end - begin, begin, stream);
+    if (!st.ok()) {
+      std::lock_guard<std::mutex> lock(failure_mu);
+      failure = st;
+    }
   });
   if (!failure.ok()) return failure;
   return result;

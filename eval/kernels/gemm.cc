@@ -2,7 +2,6 @@
 #include "eval/kernels/gemm.h"
 
 #include <algorithm>
-#include <atomic>
 #include <climits>
 #include <complex>
 #include <cstring>
@@ -738,27 +737,11 @@ absl::Status DotCore(const View<const T>& lhs, const View<const T>& rhs, const V
     for (int64_t bi = 0; bi < p.batches; ++bi) RunBatch(p, lhs, rhs, out, bi, scratch[0]);
     return absl::OkStatus();
   }
-  // Worker w owns the batches [w B / workers, (w + 1) B / workers) and
-  // takes them from the front; one done with its own takes the others'
-  // left (a core slower for a while is helped). Batches stay with the core
-  // that made their operands where the producer split the same way (the
-  // heads of a batch of sequences, each sequence's rows on one core: a
-  // shared counter dealt GPT-2's attention heads alternately, so half of
-  // each core's reads were lines the other core had just written).
-  absl::InlinedVector<std::atomic<int64_t>, 2> cursor(workers);
-  for (int64_t w = 0; w < workers; ++w) cursor[w] = p.batches * w / workers;
+  // Each core its own run of batches first (ParallelItems): a sequence's
+  // attention heads stay on the core whose rows made them.
   SingleThreadedBlas one_thread_per_gemm;
-  ParallelRows(workers, 1, [&](int64_t begin, int64_t end) {
-    for (int64_t w = begin; w < end; ++w) {
-      for (int64_t k = 0; k < workers; ++k) {
-        const int64_t owner = (w + k) % workers;
-        const int64_t stop = p.batches * (owner + 1) / workers;
-        for (int64_t bi = cursor[owner]++; bi < stop; bi = cursor[owner]++) {
-          RunBatch(p, lhs, rhs, out, bi, scratch[w]);
-        }
-      }
-    }
-  });
+  ParallelItems(workers, p.batches,
+                [&](int64_t w, int64_t bi) { RunBatch(p, lhs, rhs, out, bi, scratch[w]); });
   return absl::OkStatus();
 }
 

@@ -338,6 +338,38 @@ void ParallelRows(int64_t n, int64_t min_rows, const std::function<void(int64_t,
   if (!RunParts(parts, call, &rows, sizeof(rows))) fn(0, n);
 }
 
+void ParallelItems(int64_t parts, int64_t items, const std::function<void(int64_t, int64_t)>& fn) {
+  parts = std::min(parts, std::min(items, CoreCount()));
+  if (parts <= 1) {  // (the small loops' common case: no cursors, no hand-off)
+    for (int64_t i = 0; i < items; ++i) fn(0, i);
+    return;
+  }
+  // Each part's next item, a cache line each (the parts' cursors would
+  // otherwise share one line that every take moved between the cores); on
+  // the stack for the machines this is built for.
+  struct alignas(64) Cursor {
+    std::atomic<int64_t> next{0};
+  };
+  constexpr int64_t kStackParts = 8;
+  Cursor stack_cursors[kStackParts];
+  std::unique_ptr<Cursor[]> heap_cursors;
+  Cursor* cursor = stack_cursors;
+  if (parts > kStackParts) {
+    heap_cursors.reset(new Cursor[parts]);
+    cursor = heap_cursors.get();
+  }
+  for (int64_t q = 0; q < parts; ++q) cursor[q].next = items * q / parts;
+  ParallelRows(parts, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t q = begin; q < end; ++q) {
+      for (int64_t k = 0; k < parts; ++k) {
+        const int64_t owner = (q + k) % parts;
+        const int64_t stop = items * (owner + 1) / parts;
+        for (int64_t i = cursor[owner].next++; i < stop; i = cursor[owner].next++) fn(q, i);
+      }
+    }
+  });
+}
+
 bool WorkersAwake() { return ThePool().Awake(); }
 
 void ParkWorkers() { parked.store(true, std::memory_order_relaxed); }

@@ -37,6 +37,19 @@ int64_t CoreCount();
 // enough rows for two parts, fn(0, n) on the calling thread.
 void ParallelRows(int64_t n, int64_t min_rows, const std::function<void(int64_t, int64_t)>& fn);
 
+// Runs fn(part, item) once for every item in [0, items), in `parts` parts
+// across the cores (at most CoreCount() and items; all on the calling
+// thread when the pool is busy): part q owns the items [q items / parts, (q + 1) items /
+// parts) and runs them from the front, then runs the items of other parts
+// that their own part has not reached (a core slower for a while is
+// helped). Items stay with the part that owns them where the cores keep
+// pace, so each core reads what a producer split the same way left in its
+// cache (a shared counter dealt items alternately: half of each core's
+// reads came from the other core's cache). `part` is the part running the
+// item (for per-part scratch: no two threads run one part at once).
+void ParallelItems(int64_t parts, int64_t items,
+                   const std::function<void(int64_t part, int64_t item)>& fn);
+
 // Runs Part(args, p) for p = 0..parts-1, part 0 on the calling thread and
 // the others on the workers (part w + 1 on worker w, so that a loop calling
 // with the same split keeps each part on the same core); returns when all

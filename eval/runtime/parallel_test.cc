@@ -73,6 +73,49 @@ TEST_CASE("ParallelRows covers its range once, from several threads at once", "[
   }
 }
 
+// ParallelItems: every item once, whatever the parts' pace (a part held
+// back for a while has its items taken by the others), from several
+// threads at once; no part runs on two threads at once; a part runs its
+// own items from the front.
+TEST_CASE("ParallelItems runs every item once, each part on one thread at a time", "[parallel]") {
+  constexpr int kThreads = 3;
+  for (const int64_t items : {int64_t{1}, int64_t{5}, int64_t{24}, int64_t{1001}}) {
+    for (const int64_t parts : {int64_t{1}, int64_t{2}, CoreCount(), CoreCount() + 3}) {
+      std::vector<std::thread> threads;
+      std::atomic<int64_t> wrong{0};
+      for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&] {
+          for (int call = 0; call < 200; ++call) {
+            std::vector<std::atomic<int>> hits(items);
+            std::vector<std::atomic<int>> busy(parts);
+            ParallelItems(parts, items, [&](int64_t part, int64_t item) {
+              if (part < 0 || part >= parts || busy[part].fetch_add(1) != 0) ++wrong;
+              // Part 0 dawdles now and then: the others take its items.
+              if (part == 0 && item % 7 == 0) std::this_thread::yield();
+              hits[item].fetch_add(1);
+              busy[part].fetch_sub(1);
+            });
+            for (int64_t i = 0; i < items; ++i) {
+              if (hits[i].load() != 1) ++wrong;
+            }
+          }
+        });
+      }
+      for (std::thread& th : threads) th.join();
+      INFO(items << " items in " << parts << " parts");
+      REQUIRE(wrong.load() == 0);
+    }
+  }
+  // One thread (a part alone runs everything): items in order, each part's
+  // run from its front.
+  std::vector<int64_t> order;
+  ParallelItems(1, 6, [&](int64_t part, int64_t item) {
+    REQUIRE(part == 0);
+    order.push_back(item);
+  });
+  REQUIRE(order == std::vector<int64_t>{0, 1, 2, 3, 4, 5});
+}
+
 TEST_CASE("A ParallelRows inside a part runs on the part's thread", "[parallel]") {
   std::atomic<int64_t> inner_rows{0}, inner_calls{0}, elsewhere{0};
   ParallelRows(2 * CoreCount(), 1, [&](int64_t b, int64_t e) {
