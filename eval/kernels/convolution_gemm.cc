@@ -15,7 +15,6 @@
 // Pointwise windows (1x1, stride 1, no padding) skip the gather: the
 // source rows are the patch matrix.
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 
 #include "eval/kernels/convolution_internal.h"
@@ -235,14 +234,11 @@ absl::Status GemmConvolution(const Geometry& g, const Source<T>& src, const Kern
     for (int64_t it = 0; it < items; ++it) item(it, cols[0].data(), true);
     return absl::OkStatus();
   }
-  // Items go to whichever worker is free (the machine may be shared).
-  std::atomic<int64_t> next{0};
+  // Each worker its own run of items first, then whichever are left (the
+  // machine may be shared): the output rows stay with the core whose rows
+  // the next instruction (split by halves) reads (ParallelItems).
   gemm::SingleThreadedBlas one_thread_per_gemm;
-  ParallelRows(workers, 1, [&](int64_t b, int64_t e) {
-    for (int64_t w = b; w < e; ++w) {
-      for (int64_t it = next++; it < items; it = next++) item(it, cols[w].data(), false);
-    }
-  });
+  ParallelItems(workers, items, [&](int64_t w, int64_t it) { item(it, cols[w].data(), false); });
   return absl::OkStatus();
 }
 

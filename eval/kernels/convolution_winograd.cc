@@ -19,7 +19,6 @@
 #include "eval/kernels/convolution_winograd.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 
 #include "eval/kernels/gemm.h"
@@ -262,23 +261,20 @@ absl::Status Winograd3x3(const WinogradShape& s, const T* x, const T* kc, T* out
     }
   }
   TransformKernel(s, kc, u.data());
-  // Blocks go to whichever worker is free (the machine may be shared).
-  std::atomic<int64_t> next{0};
-  auto run = [&](Worker<T>& w) {
-    for (int64_t b = next++; b < blocks; b = next++) {
-      const int64_t t0 = b * block, nt = std::min(block, tl.count - t0);
-      InputTiles(s, tl, x, t0, nt, w.v.data(), vs);
-      for (int64_t xi = 0; xi < 16; ++xi) {
-        gemm::Gemm<T>(false, false, nt, O, C, w.v.data() + xi * vs, C, u.data() + xi * C * O, O,
-                      w.m.data() + xi * ms, O, 16 * blocks);
-      }
-      OutputTiles(s, tl, w.m.data(), ms, t0, nt, out);
+  // Each worker its own run of blocks first, then whichever are left (the
+  // machine may be shared; ParallelItems): a block's tiles stay with the
+  // core whose rows the next instruction reads.
+  auto run = [&](Worker<T>& w, int64_t b) {
+    const int64_t t0 = b * block, nt = std::min(block, tl.count - t0);
+    InputTiles(s, tl, x, t0, nt, w.v.data(), vs);
+    for (int64_t xi = 0; xi < 16; ++xi) {
+      gemm::Gemm<T>(false, false, nt, O, C, w.v.data() + xi * vs, C, u.data() + xi * C * O, O,
+                    w.m.data() + xi * ms, O, 16 * blocks);
     }
+    OutputTiles(s, tl, w.m.data(), ms, t0, nt, out);
   };
   gemm::SingleThreadedBlas one_thread_per_gemm;
-  ParallelRows(nworkers, 1, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) run(workers[i]);
-  });
+  ParallelItems(nworkers, blocks, [&](int64_t w, int64_t b) { run(workers[w], b); });
   return absl::OkStatus();
 }
 
