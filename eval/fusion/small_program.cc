@@ -59,12 +59,6 @@ struct SmallProgram::Step {
   bool bitcast = false;  // kApply: bitcast-convert
   RawStep raw;
   const Instruction* inst = nullptr;
-  // A raw step whose loop is resolved (an integer or plain float binary
-  // op, an integer convert), called by Run itself: no RunStep or
-  // RunRawStep dispatch, no Status (these loops cannot fail). Set by
-  // Finish; the same loop RunRawStep calls, so the same bits.
-  void (*binary)(const void*, const void*, void*, int64_t) = nullptr;
-  void (*unary)(const void*, void*, int64_t) = nullptr;
 };
 
 // Start indices of a dynamic-slice or dynamic-update-slice.
@@ -1072,7 +1066,6 @@ class SmallProgram::Compiler {
   // their outputs.
   absl::Status Finish() {
     DropUnreadFills();
-    ResolveDirectCalls();
     const size_t slots = p_.slots_.size();
     std::vector<bool> read_by_apply(slots, false), made_by_step(slots, false);
     for (const Step& step : p_.steps_) {
@@ -1127,27 +1120,6 @@ class SmallProgram::Compiler {
     std::vector<int32_t> readers(p_.slots_.size(), 0);
     for (const Step& step : p_.steps_) ForEachRead(step, [&](int32_t s) { ++readers[s]; });
     return readers;
-  }
-
-  // Raw steps whose loop RunRawStep would call directly, with nothing
-  // after it (no flush of the result), are called by Run itself.
-  void ResolveDirectCalls() {
-    for (Step& step : p_.steps_) {
-      if (step.kind != Step::Kind::kRaw || step.raw.flush_result) continue;
-      switch (step.raw.kind) {
-        case RawStep::Kind::kBinaryInt:
-          step.binary = step.raw.binary_int;
-          break;
-        case RawStep::Kind::kBinaryFloat:
-          step.binary = step.raw.binary_float;
-          break;
-        case RawStep::Kind::kConvertInt:
-          step.unary = step.raw.convert_int;
-          break;
-        default:
-          break;
-      }
-    }
   }
 
   // Fills whose every reader reads the scalar instead (ReadScalarOperand)
@@ -1363,13 +1335,18 @@ absl::Status SmallProgram::Run(absl::Span<const void* const> inputs,
   }
   absl::Status status;
   for (const Step& step : steps_) {
-    if (step.binary != nullptr) {
-      step.binary(data_[step.in[0]], data_[step.in[1]], data_[step.out], step.n);
-      continue;
-    }
-    if (step.unary != nullptr) {
-      step.unary(data_[step.in[0]], data_[step.out], step.n);
-      continue;
+    // A raw step's resolved loop is called here, past RunStep's and
+    // RunRawStep's dispatch (XLA's Philox and threefry rounds are dozens of
+    // such steps over a few elements): the same loop, so the same bits.
+    if (step.kind == Step::Kind::kRaw) {
+      if (const auto loop = step.raw.direct_binary()) {
+        loop(data_[step.in[0]], data_[step.in[1]], data_[step.out], step.n);
+        continue;
+      }
+      if (const auto loop = step.raw.direct_unary()) {
+        loop(data_[step.in[0]], data_[step.out], step.n);
+        continue;
+      }
     }
     status = RunStep(step, kernels);
     if (!status.ok()) break;

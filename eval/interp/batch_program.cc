@@ -927,10 +927,10 @@ absl::Status BatchProgram::RunSteps(int64_t count) {
       s += chain.steps - 1;
       continue;
     }
-    if (step.raw.binary_float != nullptr && !step.raw.flush_result) {
+    if (const auto loop = step.raw.direct_binary()) {
       // (The commonest step, called without RunRawStep's dispatch.)
-      step.raw.binary_float(register_data_[step.operands[0]], register_data_[step.operands[1]],
-                            register_data_[step.result], count);
+      loop(register_data_[step.operands[0]], register_data_[step.operands[1]],
+           register_data_[step.result], count);
       continue;
     }
     if (step.raw.kind != RawStep::Kind::kNone) {

@@ -49,6 +49,16 @@ struct RawStep {
   // The result's denormals are flushed after the kernel (the hardware reads
   // the operands flushed: HardwareReadsFlushed).
   bool flush_result = false;
+
+  // The resolved loop RunRawStep would call with nothing after it (no
+  // flush of the result), for a caller to call itself without the
+  // dispatch and the Status (these loops cannot fail); else null. Binary:
+  // an integer op, or a float op that has a loop; unary: an integer
+  // convert.
+  auto direct_binary() const {
+    return flush_result ? nullptr : binary_int ? binary_int : binary_float;
+  }
+  auto direct_unary() const { return flush_result ? nullptr : convert_int; }
 };
 
 // How `inst` runs on raw arrays with operands of `operand_types` and a
