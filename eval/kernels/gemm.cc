@@ -17,6 +17,7 @@
 #include "eval/kernels/gemm_exact_int.h"
 #include "eval/kernels/gemm_libxsmm.h"
 #include "eval/kernels/gemm_onednn.h"
+#include "eval/kernels/gemm_streamed_bt.h"
 #include "eval/kernels/isa_clones.h"
 #include "eval/kernels/row_dots.h"
 #include "eval/kernels/strided_axes.h"
@@ -273,6 +274,11 @@ void BlasGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int
               const T* b, int64_t ldb, T* c, int64_t ldc, int64_t calls) {
   if constexpr (std::is_same_v<T, float>) {
     if (!ta && LibxsmmGemm(tb, m, n, k, a, lda, b, ldb, c, ldc, calls)) return;
+    // oneDNN's sums, by a kernel of ours where B^T streams from memory.
+    if (!ta && tb && OnednnSgemmRuns(m, n, k, calls) &&
+        StreamedBtGemm(m, n, k, a, lda, b, ldb, c, ldc)) {
+      return;
+    }
     if (OnednnGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, calls)) return;
     if (!ta && LibxsmmBlockedGemm(tb, m, n, k, a, lda, b, ldb, c, ldc, calls)) return;
   }

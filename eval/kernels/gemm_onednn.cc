@@ -228,13 +228,16 @@ bool AmxInt8Matmul(bool a_unsigned, bool tb, int64_t m, int64_t n, int64_t k, co
 
 }  // namespace
 
+bool OnednnSgemmRuns(int64_t m, int64_t n, int64_t k, int64_t calls) {
+  return k >= 1 &&
+         static_cast<double>(m) * n * k * calls >= static_cast<double>(kOnednnMinProduct) &&
+         OnednnChoice().use;
+}
+
 bool OnednnGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                 const float* b, int64_t ldb, float* c, int64_t ldc, int64_t calls) {
-  if (k < 1 || static_cast<double>(m) * n * k * calls < static_cast<double>(kOnednnMinProduct)) {
-    return false;
-  }
+  if (!OnednnSgemmRuns(m, n, k, calls)) return false;
   const Choice& choice = OnednnChoice();
-  if (!choice.use) return false;
   OneThreadHere(choice);
   const int64_t blocks = (k + kOnednnBlockK - 1) / kOnednnBlockK;
   for (int64_t i = 0; i < blocks; ++i) {
@@ -276,6 +279,7 @@ bool OnednnInt8Gemm(bool a_unsigned, bool ta, bool tb, int64_t m, int64_t n, int
   return st == dnnl_success;
 }
 #else
+bool OnednnSgemmRuns(int64_t, int64_t, int64_t, int64_t) { return false; }
 bool OnednnGemm(bool, bool, int64_t, int64_t, int64_t, const float*, int64_t, const float*, int64_t,
                 float*, int64_t, int64_t) {
   return false;

@@ -28,6 +28,10 @@ namespace gemm {
 bool OnednnGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                 const float* b, int64_t ldb, float* c, int64_t ldc, int64_t calls = 1);
 
+// Whether OnednnGemm runs a product of this shape here (else it returns
+// false): oneDNN built in and loaded, AVX-512, and kOnednnMinProduct.
+bool OnednnSgemmRuns(int64_t m, int64_t n, int64_t k, int64_t calls = 1);
+
 // C (m x n, s32, row-major, leading dimension ldc) = op(A) op(B) for
 // 8-bit integers, A s8 or (a_unsigned) u8 and B s8, on oneDNN's int8 gemm
 // (one thread: the caller's), only where the CPU has AVX512-VNNI: its
