@@ -50,6 +50,7 @@ struct Prefetch {
 struct CRows {
   float* base = nullptr;
   int64_t ldc = 0;
+  int64_t cols = 0;   // elements a row
   int64_t first = 0;  // row index from base
   int64_t rows = 0;
 };
@@ -74,7 +75,7 @@ __attribute__((target("avx512f,prfchw"), noinline)) void Tile(const float* at, c
       // A row's first and last element: its one or two lines.
       const int64_t slot = p / kPrefetchEvery;
       __builtin_prefetch(
-          next_c.base + (next_c.first + slot / 2) * next_c.ldc + (slot % 2) * (kTileCols - 1), 1,
+          next_c.base + (next_c.first + slot / 2) * next_c.ldc + (slot % 2) * (next_c.cols - 1), 1,
           3);
     }
 #pragma GCC unroll 12
@@ -141,9 +142,11 @@ bool StreamedBtKernel(int64_t m, int64_t n, int64_t k, const float* a, int64_t l
       next_c.ldc = ldc;
       if (t + 1 < tiles) {
         next_c.base = c + (t + 1) * kTileRows * ldc + j0;
+        next_c.cols = cols;
         next_c.rows = std::min(kTileRows, m - (t + 1) * kTileRows);
       } else if (next_cols > 0) {
         next_c.base = c + j0 + kTileCols;
+        next_c.cols = next_cols;
         next_c.rows = std::min(kTileRows, m);
       }
       const int64_t c_per_call = (next_c.rows + blocks - 1) / blocks;
