@@ -12,7 +12,9 @@
 // (xsmm-tile; TILE_ROWS and TILE_COLS in the environment, 64 x 512 by default); and libxsmm's
 // products of 128-term blocks summed (xsmm-128), the blocks hlo-run's
 // LibxsmmBlockedGemm sums (it does so a panel of at most 256 columns at a
-// time). The libraries are timed
+// time); and, for a transposed B, hlo-run's own kernel with dnnl-kb's sums
+// (hlo-bt, eval/kernels/gemm_streamed_bt.h, which hlo-run runs where B^T
+// streams from memory). The libraries are timed
 // interleaved, a call of each per round, about --ms milliseconds of calls
 // per library and shape, and each figure is the median call.
 //   gemm_bench [--ms 300] [--only LABEL]
@@ -35,6 +37,7 @@
 #include <vector>
 
 #include "eval/blas_kernel_choice.h"
+#include "eval/kernels/gemm_streamed_bt.h"
 #include "scripts/gemm_bench_common.h"
 
 namespace {
@@ -109,9 +112,9 @@ void SumOfBlocks(int64_t m, int64_t n, int64_t k, float* c, std::vector<float>& 
 
 namespace {
 
-constexpr int kLibs = 8;
-const char* const kNames[kLibs] = {"openblas", "blis",    "onednn",    "libxsmm",
-                                   "dnnl-kb",  "xsmm-kb", "xsmm-tile", "xsmm-128"};
+constexpr int kLibs = 9;
+const char* const kNames[kLibs] = {"openblas", "blis",      "onednn",   "libxsmm", "dnnl-kb",
+                                   "xsmm-kb",  "xsmm-tile", "xsmm-128", "hlo-bt"};
 
 // One shape: its operands, the f64 product, and each library's call and
 // figures. The calls refer to its members: it outlives their timing.
@@ -288,6 +291,19 @@ void MeasureBlocks(ShapeRun& r, std::vector<float>& scratch, double* first_ms) {
   }
 }
 
+// hlo-run's kernel for A B^T (dnnl-kb's sums), the gate's shape test left
+// out so that every transposed shape has a figure.
+void MeasureStreamedBt(ShapeRun& r, double* first_ms) {
+  if (!r.s.trans_b) return;
+  r.Measure(
+      8,
+      [&r] {
+        hlo::gemm::StreamedBtKernel(r.m, r.n, r.k, r.a.data(), r.k, r.b.data(), r.ldb, r.c.data(),
+                                    r.n);
+      },
+      first_ms);
+}
+
 // C in tiles of tile_rows x tile_cols, each summed as K-blocks: the first
 // block's product into the tile, each later one into a scratch tile added
 // to it (kb's bits, with the tile in cache). Untransposed B only.
@@ -388,6 +404,7 @@ int main(int argc, char** argv) {
     MeasureWhole(run, blis, first_ms);
     MeasureBlocks(run, scratch, first_ms);
     MeasureTiles(run, tile_rows, tile_cols, first_ms);
+    MeasureStreamedBt(run, first_ms);
     const std::vector<double> seconds = SecondsPerCall(run.calls, options.budget_s);
     double gflops[kLibs] = {};
     for (int l = 0; l < kLibs; ++l) {
