@@ -4,7 +4,8 @@
 // order): every element's bits, on tile edges in m, n and k, with padded
 // leading dimensions and non-finite operands; oneDNN's k-blocked sgemm
 // against the same definition where it runs (so either gives one product
-// the same bits); and the shapes the gate declines.
+// the same bits); Gemm's parts of a long product, which take the kernel;
+// and the shapes the gate declines.
 #include "eval/kernels/gemm_streamed_bt.h"
 
 #include <catch2/catch.hpp>
@@ -17,6 +18,7 @@
 
 #include "absl/types/span.h"
 #include "eval/kernels/avx512_lanes.h"
+#include "eval/kernels/gemm.h"
 #include "eval/kernels/gemm_onednn.h"
 
 namespace hlo {
@@ -132,6 +134,53 @@ TEST_CASE("oneDNN's k-blocked sgemm sums as the streamed kernel does", "[dot][st
     return OnednnGemm(false, true, s.m, s.n, s.k, o.a.data(), o.lda, o.bt.data(), o.ldb, c, o.ldc,
                       calls);
   });
+}
+
+TEST_CASE("Gemm's parts of a long A B^T sum as the definition", "[dot][streamed_bt]") {
+  // B^T of 32 MB, two k blocks: Gemm splits its columns across the cores,
+  // each part's 16 MB past the kernel's gate (on one core, the whole
+  // through it; a block order changed for n > 5000 only fails here).
+  const Case s{kStreamedBtLeastRows, (kStreamedBtLeastBytes * 2) / 4 / 512 + 7, 512};
+  if (!OnednnSgemmRuns(s.m, s.n, s.k)) {
+    WARN("oneDNN's sgemm does not run here: Gemm sums otherwise");
+    return;
+  }
+  std::mt19937 rng(5);
+  const Operands o = MakeOperands(s, rng);
+  const float pad = -12345.0f;
+  std::vector<float> c(static_cast<size_t>(s.m * o.ldc), pad);
+  Gemm<float>(false, true, s.m, s.n, s.k, o.a.data(), o.lda, o.bt.data(), o.ldb, c.data(), o.ldc);
+  // The definition on every 61st column and the last (the reference in
+  // full would take 134M scalar multiply-adds), every element written.
+  Operands sampled = o;
+  std::vector<int64_t> columns;
+  for (int64_t j = 0; j < s.n; j += 61) columns.push_back(j);
+  columns.push_back(s.n - 1);
+  sampled.bt.clear();
+  sampled.ldb = s.k;
+  sampled.ldc = static_cast<int64_t>(columns.size());
+  for (int64_t j : columns) {
+    const float* row = o.bt.data() + j * o.ldb;
+    sampled.bt.insert(sampled.bt.end(), row, row + s.k);
+  }
+  const Case sub{s.m, sampled.ldc, s.k};
+  const std::vector<float> want = Reference(sub, sampled);
+  for (int64_t i = 0; i < s.m; ++i) {
+    for (size_t q = 0; q < columns.size(); ++q) {
+      const float got = c[static_cast<size_t>(i * o.ldc + columns[q])];
+      const float expected = want[static_cast<size_t>(i * sampled.ldc) + q];
+      INFO("at (" << i << ", " << columns[q] << ")");
+      if (std::isnan(expected)) {
+        REQUIRE(std::isnan(got));
+      } else {
+        REQUIRE(std::memcmp(&got, &expected, sizeof(float)) == 0);
+      }
+    }
+    for (int64_t j = 0; j < o.ldc; ++j) {
+      const float x = c[static_cast<size_t>(i * o.ldc + j)];
+      REQUIRE((j < s.n) != (std::memcmp(&x, &pad, sizeof(float)) == 0));
+    }
+  }
 }
 
 TEST_CASE("StreamedBtGemm declines what it is not for", "[dot][streamed_bt]") {
