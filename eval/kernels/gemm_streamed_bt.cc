@@ -23,16 +23,17 @@ constexpr int64_t kPrefetchEvery = 8;
 
 // Row tile t of A transposed, zero past row m:
 // at[t * k * kTileRows + p * kTileRows + i] = a[(t * kTileRows + i) * lda + p].
+// (By k, each step reading the tile's rows side by side: by rows, writing
+// 128 bytes apart, it took 4.5x as long.)
 void PackTransposed(int64_t m, int64_t k, const float* a, int64_t lda, float* at) {
   for (int64_t i0 = 0; i0 < m; i0 += kTileRows) {
+    const float* rows = a + i0 * lda;
+    const int64_t valid = std::min(kTileRows, m - i0);
     float* tile = at + i0 * k;
-    for (int64_t i = 0; i < kTileRows; ++i) {
-      if (i0 + i < m) {
-        const float* row = a + (i0 + i) * lda;
-        for (int64_t p = 0; p < k; ++p) tile[p * kTileRows + i] = row[p];
-      } else {
-        for (int64_t p = 0; p < k; ++p) tile[p * kTileRows + i] = 0.0f;
-      }
+    for (int64_t p = 0; p < k; ++p) {
+      float* out = tile + p * kTileRows;
+      for (int64_t i = 0; i < valid; ++i) out[i] = rows[i * lda + p];
+      for (int64_t i = valid; i < kTileRows; ++i) out[i] = 0.0f;
     }
   }
 }
