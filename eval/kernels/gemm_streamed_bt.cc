@@ -94,6 +94,106 @@ __attribute__((target("avx512f,prfchw"), noinline)) void Tile(const float* at, c
   }
 }
 
+// One product as the kernel walks it: A packed (at), B^T where it lies,
+// and room for the last columns' rows when n is no multiple of 12.
+struct Walk {
+  int64_t m, n, k, ldb, ldc, tiles, blocks;
+  const float* at;
+  const float* bt;
+  float* c;
+  float* tail;
+};
+
+// B^T's rows for columns [j0, j0 + cols), and their leading dimension:
+// where they lie, or (the last, fewer than 12) copied to tail with zero
+// rows after them.
+const float* ColumnRows(const Walk& w, int64_t j0, int64_t cols, int64_t* ld) {
+  const float* rows = w.bt + j0 * w.ldb;
+  *ld = w.ldb;
+  if (cols == kTileCols) return rows;
+  for (int64_t j = 0; j < kTileCols; ++j) {
+    float* dst = w.tail + j * w.k;
+    if (j < cols) {
+      std::memcpy(dst, rows + j * w.ldb, static_cast<size_t>(w.k) * sizeof(float));
+    } else {
+      std::fill(dst, dst + w.k, 0.0f);
+    }
+  }
+  *ld = w.k;
+  return w.tail;
+}
+
+// The next block of columns' rows of B^T: their lines, to be fetched a
+// share (per_call) during each tile call of this block, so that they come
+// from L2 when their turn comes.
+struct NextRows {
+  Prefetch lines;  // first and lines set per call
+  int64_t total = 0, per_call = 0;
+};
+NextRows NextColumnRows(const Walk& w, int64_t j0) {
+  NextRows next;
+  const int64_t cols = std::min(kTileCols, w.n - j0 - kTileCols);
+  if (cols <= 0) return next;
+  next.lines.base = reinterpret_cast<const char*>(w.bt + (j0 + kTileCols) * w.ldb);
+  next.total = (((cols - 1) * w.ldb + w.k) * static_cast<int64_t>(sizeof(float)) + 63) / 64;
+  const int64_t calls = w.tiles * w.blocks;
+  next.per_call = (next.total + calls - 1) / calls;
+  return next;
+}
+
+// The rows of C the next tile writes: tile t + 1's in this block of
+// columns, or the next block's first tile's (none after the last).
+CRows NextTileRows(const Walk& w, int64_t j0, int64_t cols, int64_t t) {
+  CRows rows;
+  rows.ldc = w.ldc;
+  if (t + 1 < w.tiles) {
+    rows.base = w.c + (t + 1) * kTileRows * w.ldc + j0;
+    rows.cols = cols;
+    rows.rows = std::min(kTileRows, w.m - (t + 1) * kTileRows);
+  } else if (j0 + kTileCols < w.n) {
+    rows.base = w.c + j0 + kTileCols;
+    rows.cols = std::min(kTileCols, w.n - j0 - kTileCols);
+    rows.rows = std::min(kTileRows, w.m);
+  }
+  return rows;
+}
+
+// Tile t's sums to C (its rows below m, columns [j0, j0 + cols)).
+void StoreTile(const Walk& w, const float* sums, int64_t t, int64_t j0, int64_t cols) {
+  const int64_t i0 = t * kTileRows, valid = std::min(kTileRows, w.m - i0);
+  for (int64_t i = 0; i < valid; ++i) {
+    float* out = w.c + (i0 + i) * w.ldc + j0;
+    for (int64_t j = 0; j < cols; ++j) out[j] = sums[j * kTileRows + i];
+  }
+}
+
+// Columns [j0, j0 + 12) of C (fewer at the end): each tile through all
+// the k blocks, then stored.
+void RunColumns(const Walk& w, int64_t j0) {
+  const int64_t cols = std::min(kTileCols, w.n - j0);
+  int64_t ld = 0;
+  const float* rows = ColumnRows(w, j0, cols, &ld);
+  NextRows next = NextColumnRows(w, j0);
+  alignas(64) float sums[kTileCols * kTileRows];
+  int64_t call = 0;
+  for (int64_t t = 0; t < w.tiles; ++t) {
+    const float* tile_at = w.at + t * kTileRows * w.k;
+    const CRows next_c = NextTileRows(w, j0, cols, t);
+    const int64_t c_per_call = (next_c.rows + w.blocks - 1) / w.blocks;
+    for (int64_t b = 0; b < w.blocks; ++b, ++call) {
+      // Blocks of nearly equal length, as OnednnGemm cuts them.
+      const int64_t lo = w.k * b / w.blocks, hi = w.k * (b + 1) / w.blocks;
+      next.lines.first = std::min(next.total, call * next.per_call);
+      next.lines.lines = std::min(next.per_call, next.total - next.lines.first);
+      CRows c_share = next_c;
+      c_share.first = std::min(next_c.rows, b * c_per_call);
+      c_share.rows = std::min(c_per_call, next_c.rows - c_share.first);
+      Tile(tile_at + lo * kTileRows, rows + lo, ld, hi - lo, sums, b == 0, next.lines, c_share);
+    }
+    StoreTile(w, sums, t, j0, cols);
+  }
+}
+
 }  // namespace
 
 bool StreamedBtKernel(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* bt,
@@ -106,68 +206,8 @@ bool StreamedBtKernel(int64_t m, int64_t n, int64_t k, const float* a, int64_t l
   if (n % kTileCols != 0 && !tail.Reset(kTileCols * k).ok()) return false;
   PackTransposed(m, k, a, lda, at.data());
   const int64_t blocks = (k + kOnednnBlockK - 1) / kOnednnBlockK;
-  const int64_t calls = tiles * blocks;  // tiles run per block of columns
-  alignas(64) float sums[kTileCols * kTileRows];
-  for (int64_t j0 = 0; j0 < n; j0 += kTileCols) {
-    const int64_t cols = std::min(kTileCols, n - j0);
-    const float* rows = bt + j0 * ldb;
-    int64_t ld = ldb;
-    if (cols < kTileCols) {  // the last columns, their missing rows zero
-      for (int64_t j = 0; j < kTileCols; ++j) {
-        float* dst = tail.data() + j * k;
-        if (j < cols) {
-          std::memcpy(dst, rows + j * ldb, static_cast<size_t>(k) * sizeof(float));
-        } else {
-          std::fill(dst, dst + k, 0.0f);
-        }
-      }
-      rows = tail.data();
-      ld = k;
-    }
-    // The next columns' rows, a share of their lines fetched during each
-    // tile, so that they come from L2 when their turn comes.
-    const int64_t next_cols = std::min(kTileCols, n - j0 - kTileCols);
-    Prefetch next;
-    int64_t next_lines = 0, per_call = 0;
-    if (next_cols > 0) {
-      next.base = reinterpret_cast<const char*>(bt + (j0 + kTileCols) * ldb);
-      next_lines = (((next_cols - 1) * ldb + k) * static_cast<int64_t>(sizeof(float)) + 63) / 64;
-      per_call = (next_lines + calls - 1) / calls;
-    }
-    int64_t call = 0;
-    for (int64_t t = 0; t < tiles; ++t) {
-      const float* tile_at = at.data() + t * kTileRows * k;
-      // The next tile's rows of C: this block of columns' next rows, or
-      // the next block's first rows (none after the last tile).
-      CRows next_c;
-      next_c.ldc = ldc;
-      if (t + 1 < tiles) {
-        next_c.base = c + (t + 1) * kTileRows * ldc + j0;
-        next_c.cols = cols;
-        next_c.rows = std::min(kTileRows, m - (t + 1) * kTileRows);
-      } else if (next_cols > 0) {
-        next_c.base = c + j0 + kTileCols;
-        next_c.cols = next_cols;
-        next_c.rows = std::min(kTileRows, m);
-      }
-      const int64_t c_per_call = (next_c.rows + blocks - 1) / blocks;
-      for (int64_t b = 0; b < blocks; ++b, ++call) {
-        // Blocks of nearly equal length, as OnednnGemm cuts them.
-        const int64_t lo = k * b / blocks, hi = k * (b + 1) / blocks;
-        next.first = std::min(next_lines, call * per_call);
-        next.lines = std::min(per_call, next_lines - next.first);
-        CRows c_share = next_c;
-        c_share.first = std::min(next_c.rows, b * c_per_call);
-        c_share.rows = std::min(c_per_call, next_c.rows - c_share.first);
-        Tile(tile_at + lo * kTileRows, rows + lo, ld, hi - lo, sums, b == 0, next, c_share);
-      }
-      const int64_t i0 = t * kTileRows, valid = std::min(kTileRows, m - i0);
-      for (int64_t i = 0; i < valid; ++i) {
-        float* out = c + (i0 + i) * ldc + j0;
-        for (int64_t j = 0; j < cols; ++j) out[j] = sums[j * kTileRows + i];
-      }
-    }
-  }
+  const Walk walk{m, n, k, ldb, ldc, tiles, blocks, at.data(), bt, c, tail.data()};
+  for (int64_t j0 = 0; j0 < n; j0 += kTileCols) RunColumns(walk, j0);
   return true;
 }
 
