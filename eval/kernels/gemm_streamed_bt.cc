@@ -57,6 +57,19 @@ struct CRows {
   int64_t rows = 0;
 };
 
+// One k step of a tile: its 24 multiply-adds.
+__attribute__((target("avx512f"), always_inline)) inline void TileStep(
+    const float* at, const float* bt, int64_t ldb, int64_t p, __m512 (&acc)[kTileCols][2]) {
+  const __m512 a0 = _mm512_loadu_ps(at + p * kTileRows);
+  const __m512 a1 = _mm512_loadu_ps(at + p * kTileRows + 16);
+#pragma GCC unroll 12
+  for (int64_t j = 0; j < kTileCols; ++j) {
+    const __m512 b = _mm512_set1_ps(bt[j * ldb + p]);
+    acc[j][0] = _mm512_fmadd_ps(a0, b, acc[j][0]);
+    acc[j][1] = _mm512_fmadd_ps(a1, b, acc[j][1]);
+  }
+}
+
 // One tile over one k block of `steps` terms: each of its 32 x 12 elements
 // one fused multiply-add chain in k order from +0; the chains stored to
 // sums (the first block) or added to what the earlier blocks left there.
@@ -67,24 +80,25 @@ __attribute__((target("avx512f,prfchw"), noinline)) void Tile(const float* at, c
                                                               Prefetch prefetch, CRows next_c) {
   __m512 acc[kTileCols][2];
   for (auto& column : acc) column[0] = column[1] = _mm512_setzero_ps();
-  for (int64_t p = 0; p < steps; ++p) {
-    const __m512 a0 = _mm512_loadu_ps(at + p * kTileRows);
-    const __m512 a1 = _mm512_loadu_ps(at + p * kTileRows + 16);
-    if (p % kPrefetchEvery == 0 && p / kPrefetchEvery < prefetch.lines) {
-      _mm_prefetch(prefetch.base + (prefetch.first + p / kPrefetchEvery) * 64, _MM_HINT_T1);
+  // Groups of kPrefetchEvery steps, each after its fetches: the loop then
+  // decides them once a group, not once a step (and runs a whole group
+  // unrolled: 218.6 GFLOP/s against 203 a step at a time, one core, B^T
+  // warm).
+  for (int64_t group = 0, p = 0; p < steps; ++group, p += kPrefetchEvery) {
+    if (group < prefetch.lines) {
+      _mm_prefetch(prefetch.base + (prefetch.first + group) * 64, _MM_HINT_T1);
     }
-    if (p % kPrefetchEvery == kPrefetchEvery / 2 && p / kPrefetchEvery < 2 * next_c.rows) {
+    if (group < 2 * next_c.rows) {
       // A row's first and last element: its one or two lines.
-      const int64_t slot = p / kPrefetchEvery;
       __builtin_prefetch(
-          next_c.base + (next_c.first + slot / 2) * next_c.ldc + (slot % 2) * (next_c.cols - 1), 1,
-          3);
+          next_c.base + (next_c.first + group / 2) * next_c.ldc + (group % 2) * (next_c.cols - 1),
+          1, 3);
     }
-#pragma GCC unroll 12
-    for (int64_t j = 0; j < kTileCols; ++j) {
-      const __m512 b = _mm512_set1_ps(bt[j * ldb + p]);
-      acc[j][0] = _mm512_fmadd_ps(a0, b, acc[j][0]);
-      acc[j][1] = _mm512_fmadd_ps(a1, b, acc[j][1]);
+    if (p + kPrefetchEvery <= steps) {
+#pragma GCC unroll 8
+      for (int64_t u = 0; u < kPrefetchEvery; ++u) TileStep(at, bt, ldb, p + u, acc);
+    } else {
+      for (int64_t q = p; q < steps; ++q) TileStep(at, bt, ldb, q, acc);
     }
   }
   for (int64_t j = 0; j < kTileCols; ++j) {
