@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_replace.h"
 #include "eval/eval_test_util.h"
 #include "eval/evaluator.h"
 #include "ir/strings.h"
@@ -419,6 +420,75 @@ TEST_CASE("row softmax: JAX's masked, scaled scores are made in the row, bits as
   args.push_back(Value::FromLiteral(*std::move(sl)));
   args.push_back(Value::FromLiteral(*std::move(tl)));
   args.push_back(Value::FromLiteral(*std::move(ul)));
+  for (bool flush : {false, true}) {
+    INFO((flush ? "flushed" : "kept"));
+    CheckFusionKeepsBytes(**m, args, flush);
+  }
+}
+
+// One masked softmax of s / c over rows of 128, rooted at `root`; its
+// names end in `c`.
+std::string ScaledSoftmax(const std::string& root, const std::string& c) {
+  return absl::StrReplaceAll(R"(  cC = f32[] constant(C)
+  cbC = f32[37,128] broadcast(cC), dimensions={}
+  dC = f32[37,128] divide(s, cbC)
+  xC = f32[37,128] select(t, dC, fb)
+  rmaxC = f32[37] reduce(xC, ninf), dimensions={1}, to_apply=region_max
+  kC = f32[37,128] broadcast(rmaxC), dimensions={0}
+  subC = f32[37,128] subtract(xC, kC)
+  eC = f32[37,128] exponential(subC)
+  sumC = f32[37] reduce(eC, zero), dimensions={1}, to_apply=region_add
+  sbC = f32[37,128] broadcast(sumC), dimensions={0}
+  ROOT_NAME = f32[37,128] divide(eC, sbC)
+)",
+                             {{"ROOT_NAME", root}, {"C", c}});
+}
+
+// The scale's divide: by 8 the row multiplies by 1/8 (the same rounding
+// of the one real s / 8), by 3 it divides; scores near the smallest
+// normal make s / 8 subnormal (flushed or kept as the unfused divide
+// does). 37 rows of 128: groups of 8 rows and a short last group.
+TEST_CASE("row softmax: a scale by a power of two multiplies, by 3 divides, bits as unfused",
+          "[eval][softmax]") {
+  auto m = ParseModule(StrCat("HloModule scaled_softmax\n\n", kRowReducers, R"(ENTRY main {
+  s = f32[37,128] parameter(0)
+  t = pred[37,128] parameter(1)
+  fill = f32[] constant(-1e9)
+  fb = f32[37,128] broadcast(fill), dimensions={}
+  ninf = f32[] constant(-inf)
+  zero = f32[] constant(0)
+)",
+                              ScaledSoftmax("a", "8"), ScaledSoftmax("b", "3"),
+                              "  ROOT r = (f32[37,128], f32[37,128]) tuple(a, b)\n}\n"));
+  INFO((m.ok() ? std::string() : std::string(m.status().message())));
+  REQUIRE(m.ok());
+  std::vector<const Instruction*> members, inputs;
+  for (const char* root : {"a", "b"}) {
+    auto op = MatchRowSoftmax(*Named(**m, root), false, &members, &inputs);
+    REQUIRE(op.has_value());
+    CHECK(op->masked);
+    CHECK(op->scale == Opcode::kDivide);
+  }
+  std::vector<Value> args;
+  auto sl = Literal::Create(Shape::Array(PrimitiveType::kF32, {37, 128}));
+  auto tl = Literal::Create(Shape::Array(PrimitiveType::kPred, {37, 128}));
+  REQUIRE(sl.ok());
+  REQUIRE(tl.ok());
+  const float tiny = std::numeric_limits<float>::min();
+  for (int64_t i = 0; i < 37 * 128; ++i) {
+    // Rows 0-9: scores of a few times the smallest normal (their eighths
+    // and thirds subnormal, some odd multiples of it rounding); the rest
+    // ordinary scores, with an infinity and a NaN in one row each.
+    const int64_t row = i / 128;
+    float v = row < 10 ? tiny * static_cast<float>(i % 23 - 11) * 0.37f
+                       : static_cast<float>((i * 7919 % 2003) * 0.05 - 50.0);
+    if (i == 20 * 128 + 5) v = std::numeric_limits<float>::infinity();
+    if (i == 30 * 128 + 9) v = std::numeric_limits<float>::quiet_NaN();
+    sl->typed<float>()[i] = v;
+    tl->data()[i] = (i * 13 % 5) < 3 && row != 12;
+  }
+  args.push_back(Value::FromLiteral(*std::move(sl)));
+  args.push_back(Value::FromLiteral(*std::move(tl)));
   for (bool flush : {false, true}) {
     INFO((flush ? "flushed" : "kept"));
     CheckFusionKeepsBytes(**m, args, flush);
