@@ -139,7 +139,11 @@ struct SoftmaxInputs {
   T sum_init = 0;
   const uint8_t* mask = nullptr;
   T fill = 0, scale = 0;
-  T numerator = 1;  // op.reciprocal's
+  // A divide by scale is a multiply by its reciprocal (both normal powers
+  // of two: the same rounding of the one real s / 2^e).
+  bool scale_by_reciprocal = false;
+  T numerator = 1;           // op.reciprocal's
+  bool exp_flushes = false;  // the exp kernel flushes its results itself
 };
 
 // Whether t is a normal power of two (+ or -).
@@ -155,8 +159,8 @@ bool IsNormalPowerOfTwo(T t) {
 // half the time (3.4x the unfused pair on GPT-2's attention).
 template <typename T>
 HLO_VECTOR_CLONES void MaskedRow(const RowSoftmax& op, const T* __restrict s,
-                                 const uint8_t* __restrict mask, T fill, T c, T* __restrict row,
-                                 int64_t n) {
+                                 const uint8_t* __restrict mask, T fill, T c, bool by_reciprocal,
+                                 T* __restrict row, int64_t n) {
   using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
   const Bits fill_bits = std::bit_cast<Bits>(fill);
   auto pick = [&](int64_t k, T v) {
@@ -166,10 +170,8 @@ HLO_VECTOR_CLONES void MaskedRow(const RowSoftmax& op, const T* __restrict s,
   if (!op.scale) {
     for (int64_t k = 0; k < n; ++k) pick(k, s[k]);
   } else if (*op.scale == Opcode::kDivide) {
-    // s / 2^e is s * 2^-e, bit for bit (both round the one real s 2^-e),
-    // where 2^-e is normal: attention's 1 / sqrt(64) = 1 / 8.
-    const T reciprocal = T{1} / c;
-    if (IsNormalPowerOfTwo(c) && IsNormalPowerOfTwo(reciprocal)) {
+    if (by_reciprocal) {  // (attention's 1 / sqrt(64) = 1 / 8)
+      const T reciprocal = T{1} / c;
       for (int64_t k = 0; k < n; ++k) pick(k, s[k] * reciprocal);
     } else {
       for (int64_t k = 0; k < n; ++k) pick(k, s[k] / c);
@@ -194,12 +196,13 @@ T RowMax(const RowSoftmax& op, const SoftmaxInputs<T>& in, const T* xr, int64_t 
 
 // o = exp(x - max) over a row's piece, flushed as the unfused exp is.
 template <typename T>
-void ExpPiece(const RowSoftmax& op, const T* x, T max, T* o, T* scratch, int64_t n) {
+void ExpPiece(const RowSoftmax& op, bool exp_flushes, const T* x, T max, T* o, T* scratch,
+              int64_t n) {
   if (!ExpOfDifference(x, max, o, n)) {
     SubtractScalar(x, max, scratch, n);
     elementwise::UnaryFloatKernel<T>(Opcode::kExp, scratch, o, n);
   }
-  if (op.flush && !ExpFlushesItself(op.type)) FlushDenormalsInPlace(op.type, o, n);
+  if (op.flush && !exp_flushes) FlushDenormalsInPlace(op.type, o, n);
 }
 
 // The row's exps divided by their sum (total, the reduce's result).
@@ -239,13 +242,13 @@ void ShortSoftmaxRows(const RowSoftmax& op, const SoftmaxInputs<T>& in, T* out, 
       x[i] = in.x + r * cols;
       if (op.masked) {
         MaskedRow(op, x[i], in.mask + (r % op.mask_rows) * cols, in.fill, in.scale,
-                  masked.data() + i * cols, cols);
+                  in.scale_by_reciprocal, masked.data() + i * cols, cols);
         x[i] = masked.data() + i * cols;
       }
     }
     for (int64_t i = 0; i < rows; ++i) max[i] = RowMax(op, in, x[i], g0 + i);
     for (int64_t i = 0; i < rows; ++i) {
-      ExpPiece(op, x[i], max[i], out + (g0 + i) * cols, scratch.data(), cols);
+      ExpPiece(op, in.exp_flushes, x[i], max[i], out + (g0 + i) * cols, scratch.data(), cols);
     }
     // (A row of one piece: RowStream's sum is FoldRow's.)
     for (int64_t i = 0; i < rows; ++i) {
@@ -265,8 +268,8 @@ void SoftmaxRows(const RowSoftmax& op, const SoftmaxInputs<T>& in, T* out, int64
   for (int64_t r = r0; r < r1; ++r) {
     const T* xr = in.x + r * cols;
     if (op.masked) {
-      MaskedRow(op, xr, in.mask + (r % op.mask_rows) * cols, in.fill, in.scale, masked.data(),
-                cols);
+      MaskedRow(op, xr, in.mask + (r % op.mask_rows) * cols, in.fill, in.scale,
+                in.scale_by_reciprocal, masked.data(), cols);
       xr = masked.data();
     }
     T* o = out + r * cols;
@@ -274,7 +277,7 @@ void SoftmaxRows(const RowSoftmax& op, const SoftmaxInputs<T>& in, T* out, int64
     sum.Reset();
     for (int64_t c = 0; c < cols; c += kChunk) {
       const int64_t n = std::min(kChunk, cols - c);
-      ExpPiece(op, xr + c, max, o + c, scratch.data(), n);
+      ExpPiece(op, in.exp_flushes, xr + c, max, o + c, scratch.data(), n);
       sum.Add(o + c, n);
     }
     Normalize(op, in, Apply<Opcode::kAdd>(in.sum_init, sum.Result()), o);
@@ -295,6 +298,9 @@ void RunTyped(const RowSoftmax& op, absl::Span<const Value* const> inputs, T* ou
     if (op.scale) in.scale = inputs[next++]->array().typed<T>()[0];
   }
   if (op.reciprocal) in.numerator = inputs[next++]->array().typed<T>()[0];
+  in.scale_by_reciprocal = op.scale == Opcode::kDivide && IsNormalPowerOfTwo(in.scale) &&
+                           IsNormalPowerOfTwo(T{1} / in.scale);
+  in.exp_flushes = ExpFlushesItself(op.type);
   ParallelRows(op.rows, std::max<int64_t>(1, kMinPartElements / op.cols),
                [&](int64_t r0, int64_t r1) { SoftmaxRows<T>(op, in, out, r0, r1); });
 }
