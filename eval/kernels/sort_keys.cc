@@ -26,7 +26,12 @@
 //   select(and(eq(k0), ..., eq(kj-1)), cmp(kj), <the comparator of k0..kj-1>)
 //
 // or select(ne(k0), lt(k0), <the rest>); a select on a constant predicate
-// (XLA's TPU TopK comparator) is its chosen operand.
+// (XLA's TPU TopK comparator) is its chosen operand. XLA's StableSortExpander
+// (XLA:GPU's sorts) wraps a comparator c as
+//
+//   select(eq(c, <c with sides swapped>), <iota compare>, c)
+//
+// which is c's keys, then the iota.
 #include <cstring>
 
 #include "eval/kernels/sort_internal.h"
@@ -325,6 +330,49 @@ bool SameKeySet(const std::vector<SortKey>& ties, const std::vector<SortKey>& ke
 }
 
 std::optional<std::vector<SortKey>> MatchLexicographic(const Computation& c, const Instruction* e,
+                                                       int depth);
+
+// XLA's StableSortExpander around a comparator c of keys K:
+//
+//   select(eq(c, c~), <rest>, c)   or   select(ne(c, c~), c, <rest>)
+//
+// with c~ the comparator with every key's sides swapped (K's directions
+// flipped). For a strict weak order c and c~ are both false exactly when
+// every key of K ties, and never both true, so this is K then the rest's
+// keys (the expander's iota: the index decides ties). A NaN under IEEE `<`
+// breaks that, and OrderKeys then refuses the keys.
+std::optional<std::vector<SortKey>> MatchStableExpansion(const Computation& c,
+                                                         const Instruction* cond,
+                                                         const Instruction* on_true,
+                                                         const Instruction* on_false, int depth) {
+  if (cond->opcode() != Opcode::kCompare || cond->operand_count() != 2 ||
+      TypeOf(cond->operand(0)) != PrimitiveType::kPred ||
+      TypeOf(cond->operand(1)) != PrimitiveType::kPred) {
+    return std::nullopt;
+  }
+  const std::string_view direction = cond->GetString(AttrKind::kDirection);
+  if (direction != "EQ" && direction != "NE") return std::nullopt;
+  const Instruction* order = Unbroadcast(direction == "EQ" ? on_false : on_true);
+  const Instruction* rest = direction == "EQ" ? on_true : on_false;
+  const Instruction* a = Unbroadcast(cond->operand(0));
+  const Instruction* b = Unbroadcast(cond->operand(1));
+  const Instruction* swapped = a == order ? b : (b == order ? a : nullptr);
+  if (swapped == nullptr) return std::nullopt;
+  auto keys = MatchLexicographic(c, order, depth + 1);
+  auto mirror = MatchLexicographic(c, swapped, depth + 1);
+  if (!keys || !mirror || keys->size() != mirror->size()) return std::nullopt;
+  for (size_t i = 0; i < keys->size(); ++i) {
+    const SortKey& k = (*keys)[i];
+    const SortKey& m = (*mirror)[i];
+    if (!k.SameOrder(m) || k.descending == m.descending) return std::nullopt;
+  }
+  auto after = MatchLexicographic(c, rest, depth + 1);
+  if (!after) return std::nullopt;
+  keys->insert(keys->end(), after->begin(), after->end());
+  return keys;
+}
+
+std::optional<std::vector<SortKey>> MatchLexicographic(const Computation& c, const Instruction* e,
                                                        int depth) {
   if (depth > 64 || !IsScalar(e) || TypeOf(e) != PrimitiveType::kPred) return std::nullopt;
   if (auto k = MatchOrderCompare(c, e)) return std::vector<SortKey>{*k};
@@ -366,6 +414,7 @@ std::optional<std::vector<SortKey>> MatchLexicographic(const Computation& c, con
     if (!k || !k->SameOrder(*differ)) return std::nullopt;
     return join(*k, MatchLexicographic(c, on_false, depth + 1));
   }
+  if (auto stable = MatchStableExpansion(c, cond, on_true, on_false, depth)) return stable;
   // select(eq(k0) and ... eq(kj-1), <keys after>, <comparator of k0..kj-1>)
   std::vector<SortKey> ties;
   if (!MatchTies(c, cond, &ties)) return std::nullopt;

@@ -555,6 +555,23 @@ TEST_CASE("RecognizeComparator: XLA's and JAX's comparators order by keys", "[so
     REQUIRE(r->keys.size() == 1);
     CHECK((r->keys[0].descending && r->keys[0].total_order));
   }
+  SECTION("XLA:GPU's StableSortExpander: select(eq(c, c swapped), lt(p2, p3), c)") {
+    const std::string keys = StrCat(kTwoF32, "  p2 = s32[] parameter(2)\n",
+                                    "  p3 = s32[] parameter(3)\n", TotalBits(0), TotalBits(1),
+                                    "  c = pred[] compare(k0, k1), direction=GT\n"
+                                    "  cs = pred[] compare(k1, k0), direction=GT\n"
+                                    "  idx = pred[] compare(p2, p3), direction=LT\n");
+    for (std::string_view root : {"  e = pred[] compare(c, cs), direction=EQ\n"
+                                  "  ROOT r = pred[] select(e, idx, c)\n",
+                                  "  e = pred[] compare(cs, c), direction=NE\n"
+                                  "  ROOT r = pred[] select(e, c, idx)\n"}) {
+      auto r = Recognize(StrCat("cmp {\n", keys, root, "}\n"), 2);
+      REQUIRE(r);
+      REQUIRE(r->keys.size() == 2);
+      CHECK((r->keys[0].operand == 0 && r->keys[0].descending && r->keys[0].total_order));
+      CHECK((r->keys[1].operand == 1 && !r->keys[1].descending && !r->keys[1].total_order));
+    }
+  }
   SECTION("a bf16 widened to f32 before its total-order integer") {
     auto r = Recognize(
         "cmp {\n  p0 = bf16[] parameter(0)\n  p1 = bf16[] parameter(1)\n"
@@ -597,6 +614,22 @@ TEST_CASE("RecognizeComparator: what is no order by keys stays with the comparat
                             "  lt2 = pred[] compare(p2, p3), direction=LT\n"
                             "  ROOT r = pred[] select(eq, lt2, lt)\n"),
                         2));
+  // StableSortExpander's form with the mirror not swapped (c == c is
+  // always true), on another key, or the select's arms exchanged.
+  for (std::string_view mirror : {"  cs = pred[] compare(p0, p1), direction=LT\n",
+                                  "  cs = pred[] compare(p3, p2), direction=LT\n"}) {
+    CHECK_FALSE(Recognize(two(StrCat("  c = pred[] compare(p0, p1), direction=LT\n", mirror,
+                                     "  idx = pred[] compare(p2, p3), direction=LT\n"
+                                     "  e = pred[] compare(c, cs), direction=EQ\n"
+                                     "  ROOT r = pred[] select(e, idx, c)\n")),
+                          2));
+  }
+  CHECK_FALSE(Recognize(two("  c = pred[] compare(p0, p1), direction=LT\n"
+                            "  cs = pred[] compare(p1, p0), direction=LT\n"
+                            "  idx = pred[] compare(p2, p3), direction=LT\n"
+                            "  e = pred[] compare(c, cs), direction=EQ\n"
+                            "  ROOT r = pred[] select(e, c, idx)\n"),
+                        2));
   // xor with a constant other than MAX is no total order.
   CHECK_FALSE(Recognize(
       StrCat("cmp {\n",
@@ -604,6 +637,67 @@ TEST_CASE("RecognizeComparator: what is no order by keys stays with the comparat
              "  izero = s32[] constant(0)\n  imax = s32[] constant(2147483646)\n",
              TotalBits(0), TotalBits(1), "  ROOT r = pred[] compare(k0, k1), direction=LT\n}\n"),
       1));
+}
+
+// XLA:GPU's stable sort: the StableSortExpander's comparator around IEEE `<`
+// (or total order), ties broken by an iota. Without NaNs it is the stable
+// sort by value (-0 and +0 tie under IEEE `<`); with NaNs under total order
+// too, and every path gives the evaluator's bytes (--no-fast-paths).
+TEST_CASE("sort: XLA's stable-sort expansion sorts by key, then index", "[sort]") {
+  for (bool total : {false, true}) {
+    for (int64_t cols : {40, 1500}) {
+      Lcg rng;
+      const int64_t rows = 3;
+      std::vector<float> x(rows * cols);
+      const float specials[] = {0.0f, -0.0f, 1.5f, -1.5f, INFINITY, -INFINITY, NAN};
+      for (float& v : x) {
+        v = rng.Next(3) == 0 ? specials[rng.Next(total ? 7 : 6)]
+                             : static_cast<float>(static_cast<int64_t>(rng.Next(41)) - 20) / 4;
+      }
+      auto lit = Literal::Create(Shape::Array(PrimitiveType::kF32, {rows, cols}));
+      REQUIRE(lit.ok());
+      std::memcpy(lit->data(), x.data(), x.size() * sizeof(float));
+      const std::string type = total ? ", type=TOTALORDER" : "";
+      const std::string dims = StrCat("[", rows, ",", cols, "]");
+      const std::string text = StrCat(
+          "HloModule t\n\ncmp {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+          "  i = s32[] parameter(2)\n  j = s32[] parameter(3)\n"
+          "  c = pred[] compare(a, b), direction=LT",
+          type, "\n  cs = pred[] compare(b, a), direction=LT", type,
+          "\n  idx = pred[] compare(i, j), direction=LT\n"
+          "  e = pred[] compare(c, cs), direction=EQ\n  ROOT r = pred[] select(e, idx, c)\n}\n\n"
+          "ENTRY main {\n  x = f32",
+          dims, " parameter(0)\n  k = s32", dims, " iota(), iota_dimension=1\n  ROOT s = (f32",
+          dims, ", s32", dims, ") sort(x, k), dimensions={1}, to_apply=cmp\n}\n");
+      auto m = ParseModule(text);
+      REQUIRE(m.ok());
+      const Value arg = Value::FromLiteral(*std::move(lit));
+      Evaluator fast(**m, {});
+      EvalOptions slow_options;
+      slow_options.fast_paths = false;
+      Evaluator slow(**m, slow_options);
+      auto got = fast.Run({arg});
+      auto want = slow.Run({arg});
+      REQUIRE(got.ok());
+      REQUIRE(want.ok());
+      INFO("total order " << total << ", " << cols << " columns");
+      CHECK(Ints(got->element(1).array()) == Ints(want->element(1).array()));
+      CHECK(std::memcmp(got->element(0).array().data(), want->element(0).array().data(),
+                        x.size() * sizeof(float)) == 0);
+      if (!total) {
+        std::vector<int64_t> order;
+        for (int64_t row = 0; row < rows; ++row) {
+          std::vector<int64_t> perm(cols);
+          for (int64_t j = 0; j < cols; ++j) perm[j] = j;
+          const float* line = x.data() + row * cols;
+          std::stable_sort(perm.begin(), perm.end(),
+                           [&](int64_t a, int64_t b) { return line[a] < line[b]; });
+          order.insert(order.end(), perm.begin(), perm.end());
+        }
+        CHECK(Ints(got->element(1).array()) == order);
+      }
+    }
+  }
 }
 
 TEST_CASE("sort: any comparator (batched sorting network) equals std::stable_sort", "[sort]") {
