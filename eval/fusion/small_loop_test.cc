@@ -1,7 +1,8 @@
 // While loops over small state as compiled programs (eval/fusion/
 // small_loop.h): JAX's pivots-to-permutation loop (one-window scatters that
 // replace, pivots before, inside and past the array), a counted loop that
-// passes a large element through, a scatter of a row; each bit for bit
+// passes a large element through, a scatter of a row, XLA:GPU's async and
+// multi-output fusions; each bit for bit
 // against the evaluator with fast paths off, the iteration limit's error,
 // and what stays with the evaluator.
 #include "eval/fusion/small_loop.h"
@@ -205,6 +206,66 @@ rng_cond {
   ROOT lt = pred[] compare(i, n), direction=LT
 }
 
+add_f {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+row_fused {
+  xs = f32[6,4]{1,0} parameter(0)
+  i = s32[] parameter(1)
+  z = s32[] constant(0)
+  ROOT row = f32[1,4]{1,0} dynamic-slice(xs, i, z), dynamic_slice_sizes={1,4}
+}
+
+tanh_sum_fused {
+  h = f32[4]{0} parameter(0)
+  row = f32[1,4]{1,0} parameter(1)
+  r = f32[4]{0} reshape(row)
+  s = f32[4]{0} add(h, r)
+  t = f32[4]{0} tanh(s)
+  zero = f32[] constant(0)
+  sum = f32[] reduce(t, zero), dimensions={0}, to_apply=add_f
+  ROOT out = (f32[], f32[4]{0}) tuple(sum, t)
+}
+
+pair_fused {
+  a = f32[4]{0} parameter(0)
+  n = f32[4]{0} negate(a)
+  e = f32[4]{0} exponential(a)
+  ROOT out = (f32[4]{0}, f32[4]{0}) tuple(n, e)
+}
+
+async_body {
+  st = (s32[], f32[4]{0}, f32[6,4]{1,0}, f32[]) parameter(0)
+  i = s32[] get-tuple-element(st), index=0
+  h = f32[4]{0} get-tuple-element(st), index=1
+  xs = f32[6,4]{1,0} get-tuple-element(st), index=2
+  acc = f32[] get-tuple-element(st), index=3
+  start = ((f32[6,4]{1,0}, s32[]), f32[1,4]{1,0}, u32[]) fusion-start(xs, i), kind=kLoop, calls=row_fused
+  row = f32[1,4]{1,0} fusion-done(start)
+  both = (f32[], f32[4]{0}) fusion(h, row), kind=kInput, calls=tanh_sum_fused
+  sum = f32[] get-tuple-element(both), index=0
+  t = f32[4]{0} get-tuple-element(both), index=1
+  pair_start = ((f32[4]{0}), (f32[4]{0}, f32[4]{0}), u32[]) fusion-start(t), kind=kLoop, calls=pair_fused
+  pair = (f32[4]{0}, f32[4]{0}) fusion-done(pair_start)
+  n = f32[4]{0} get-tuple-element(pair), index=0
+  e = f32[4]{0} get-tuple-element(pair), index=1
+  h2 = f32[4]{0} add(n, e)
+  acc2 = f32[] add(acc, sum)
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  ROOT out = (s32[], f32[4]{0}, f32[6,4]{1,0}, f32[]) tuple(next, h2, xs, acc2)
+}
+
+async_cond {
+  st = (s32[], f32[4]{0}, f32[6,4]{1,0}, f32[]) parameter(0)
+  i = s32[] get-tuple-element(st), index=0
+  n = s32[] constant(6)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+
 ENTRY main {
   piv = s32[5]{0} parameter(0)
   perm0 = s32[5]{0} iota(), iota_dimension=0
@@ -237,6 +298,10 @@ ENTRY main {
   v4 = f32[4]{0} parameter(5)
   init4 = (s32[], f32[4]{0}) tuple(z32, v4)
   rng_loop = (s32[], f32[4]{0}) while(init4), condition=rng_cond, body=rng_body
+  xs6 = f32[6,4]{1,0} parameter(13)
+  acc0 = f32[] constant(0)
+  init8 = (s32[], f32[4]{0}, f32[6,4]{1,0}, f32[]) tuple(z32, h4, xs6, acc0)
+  async_loop = (s32[], f32[4]{0}, f32[6,4]{1,0}, f32[]) while(init8), condition=async_cond, body=async_body
   ROOT r = (s64[], s32[5]{0}, s32[5]{0}) tuple(perm_loop)
 }
 )";
@@ -404,6 +469,23 @@ TEST_CASE("small loop: a stacked output updated in place", "[small_loop]") {
                       Random(Shape::Array(PT::kF32, {8, 4}), stream + 2)});
     Agree(*m, "stack_loop", state);
     Agree(*m, "stack_read_loop", state);
+  }
+}
+
+// XLA:GPU's loop bodies: fusions wrapped in fusion-start/fusion-done
+// (one of an array, one of a tuple) and a multi-output fusion read by
+// get-tuple-element, all inline in the program.
+TEST_CASE("small loop: async and multi-output fusions in the body", "[small_loop]") {
+  std::unique_ptr<Module> m = Parse();
+  std::unique_ptr<SmallLoop> program = CompileSmallLoop(Find(*m, "async_loop"), false);
+  REQUIRE(program != nullptr);
+  CHECK(program->passed_through == std::vector<bool>{false, false, true, false});
+  for (uint64_t stream : {30, 31}) {
+    Value state =
+        Value::Tuple({Array(PT::kS32, {}, {0}), Random(Shape::Array(PT::kF32, {4}), stream),
+                      Random(Shape::Array(PT::kF32, {6, 4}), stream + 2),
+                      Random(Shape::Array(PT::kF32, {}), stream + 4)});
+    Agree(*m, "async_loop", state);
   }
 }
 

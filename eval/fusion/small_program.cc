@@ -194,17 +194,18 @@ class SmallProgram::Compiler {
                                                         absl::Span<const int32_t> args, int depth) {
     const Instruction& root = *computation.root();
     for (const Instruction* inst : computation.PostOrder()) {
-      if (inst == &root && root.opcode() == Opcode::kTuple && call == nullptr) break;
+      if (inst == &root && root.opcode() == Opcode::kTuple) break;
       const size_t first_step = p_.steps_.size();
       absl::StatusOr<int32_t> slot = inst->opcode() == Opcode::kParameter && call != nullptr
                                          ? BindParameter(*inst, *call, args)
                                          : Lower(*inst, depth);
       if (!slot.ok()) return slot.status();
       slot_of_[inst] = *slot;
+      if (*slot < 0) continue;  // a tuple: its elements' slots were folded
       if (absl::Status st = FoldConstant(*inst, *slot, first_step); !st.ok()) return st;
     }
     std::vector<int32_t> results;
-    if (root.opcode() == Opcode::kTuple && call == nullptr) {
+    if (root.opcode() == Opcode::kTuple) {
       for (const Instruction* op : root.operands()) {
         auto it = slot_of_.find(op);
         if (it == slot_of_.end() || it->second < 0) return Unsupported(root, "a nested tuple");
@@ -235,21 +236,100 @@ class SmallProgram::Compiler {
   }
 
   // A call or fusion inside the program: its computation's steps, inline.
-  absl::StatusOr<int32_t> LowerCall(const Instruction& inst, absl::Span<const int32_t> ins,
-                                    int depth) {
+  absl::StatusOr<int32_t> LowerCall(const Instruction& inst, int depth) {
     const Computation* callee = inst.to_apply();
-    if (callee == nullptr || depth >= kMaxDepth || IsSdyManualComputationCall(inst) ||
-        callee->parameter_count() != static_cast<int64_t>(ins.size())) {
+    if (callee == nullptr || IsSdyManualComputationCall(inst)) {
       return Unsupported(inst, "a call not inlined");
     }
-    const Shape& root = callee->root()->shape();
-    if (!StaticArray(root) || root.element_type() != inst.shape().element_type() ||
-        !(root.dims() == inst.shape().dims())) {
-      return Unsupported(inst, "a call of another shape");
-    }
-    absl::StatusOr<std::vector<int32_t>> r = LowerComputation(*callee, &inst, ins, depth + 1);
+    absl::StatusOr<std::vector<int32_t>> r = LowerCalled(inst, *callee, inst.shape(), depth);
     if (!r.ok()) return r.status();
     return (*r)[0];
+  }
+
+  // A fusion of several results (XLA's multi-output fusions): its
+  // computation's steps inline; get-tuple-element reads the root tuple's
+  // elements.
+  absl::StatusOr<int32_t> LowerTupleCall(const Instruction& inst, int depth) {
+    const Computation* callee = inst.to_apply();
+    if (callee == nullptr || callee->root()->opcode() != Opcode::kTuple) {
+      return Unsupported(inst, "a tuple not made by its computation's root tuple");
+    }
+    absl::StatusOr<std::vector<int32_t>> r = LowerCalled(inst, *callee, inst.shape(), depth);
+    if (!r.ok()) return r.status();
+    tuple_leaves_[&inst] = *std::move(r);
+    return kTupleParameter;
+  }
+
+  // fusion-start (an async-start wrapping a fusion): the fusion's steps
+  // inline, its result kept for the fusion-done; the start's own tuple
+  // (operands, result, context) is never read by anything else here.
+  absl::StatusOr<int32_t> LowerFusionStart(const Instruction& inst, int depth) {
+    const Computation* callee = inst.to_apply();
+    const Shape& s = inst.shape();
+    if (callee == nullptr || !s.IsTuple() || s.tuple_size() < 2) {
+      return Unsupported(inst, "an async fusion without its computation");
+    }
+    absl::StatusOr<std::vector<int32_t>> r = LowerCalled(inst, *callee, s.tuple_shape(1), depth);
+    if (!r.ok()) return r.status();
+    async_results_[&inst] = *std::move(r);
+    return kTupleParameter;
+  }
+
+  // fusion-done: its fusion-start's result.
+  absl::StatusOr<int32_t> LowerFusionDone(const Instruction& inst) {
+    auto it =
+        inst.operand_count() == 1 ? async_results_.find(inst.operand(0)) : async_results_.end();
+    if (it == async_results_.end()) return Unsupported(inst, "a done of no fusion-start here");
+    if (!inst.shape().IsTuple()) return it->second[0];
+    tuple_leaves_[&inst] = it->second;
+    return kTupleParameter;
+  }
+
+  // The slots of `callee`'s result (an array, or a tuple's elements) with its
+  // parameters bound to `inst`'s operands, checked against `result`.
+  absl::StatusOr<std::vector<int32_t>> LowerCalled(const Instruction& inst,
+                                                   const Computation& callee, const Shape& result,
+                                                   int depth) {
+    absl::StatusOr<absl::InlinedVector<int32_t, 4>> ins = OperandSlots(inst);
+    if (!ins.ok()) return ins.status();
+    if (depth >= kMaxDepth || callee.parameter_count() != static_cast<int64_t>(ins->size())) {
+      return Unsupported(inst, "a call not inlined");
+    }
+    const Shape& root = callee.root()->shape();
+    const size_t leaves = result.IsTuple() ? result.tuple_shapes().size() : 1;
+    if (root.IsTuple() != result.IsTuple() ||
+        (root.IsTuple() && root.tuple_shapes().size() != leaves)) {
+      return Unsupported(inst, "a call of another shape");
+    }
+    for (size_t k = 0; k < leaves; ++k) {
+      const Shape& want = result.IsTuple() ? *result.tuple_shapes()[k] : result;
+      const Shape& have = root.IsTuple() ? *root.tuple_shapes()[k] : root;
+      if (!StaticArray(want) || !StaticArray(have) || want.element_type() != have.element_type() ||
+          !(want.dims() == have.dims())) {
+        return Unsupported(inst, "a call of another shape");
+      }
+    }
+    return LowerComputation(callee, &inst, *ins, depth + 1);
+  }
+
+  // The slots of `inst`'s operands, each a static array in the program.
+  absl::StatusOr<absl::InlinedVector<int32_t, 4>> OperandSlots(const Instruction& inst) {
+    absl::InlinedVector<int32_t, 4> ins;
+    for (const Instruction* op : inst.operands()) {
+      // Maps hold 32-bit element offsets.
+      if (!StaticArray(op->shape()) || op->shape().ElementCount() > INT32_MAX) {
+        return Unsupported(inst, "an operand too large");
+      }
+      auto it = slot_of_.find(op);
+      if (it == slot_of_.end()) return Unsupported(inst, "an operand outside the program");
+      ins.push_back(it->second);
+    }
+    return ins;
+  }
+
+  static bool WrapsFusion(const Instruction& inst, Opcode opcode) {
+    return inst.opcode() == opcode && inst.has_wrapped_opcode() &&
+           inst.wrapped_opcode() == Opcode::kFusion;
   }
 
   bool StaticArray(const Shape& s) const { return s.IsArray() && s.IsStatic(); }
@@ -312,17 +392,15 @@ class SmallProgram::Compiler {
     if (inst.opcode() == Opcode::kGetTupleElement && inst.operand_count() == 1) {
       return LowerElement(inst);
     }
-    if (!StaticArray(inst.shape())) return Unsupported(inst, "not a static array");
-    absl::InlinedVector<int32_t, 4> ins;
-    for (const Instruction* op : inst.operands()) {
-      // Maps hold 32-bit element offsets.
-      if (!StaticArray(op->shape()) || op->shape().ElementCount() > INT32_MAX) {
-        return Unsupported(inst, "an operand too large");
-      }
-      auto it = slot_of_.find(op);
-      if (it == slot_of_.end()) return Unsupported(inst, "an operand outside the program");
-      ins.push_back(it->second);
+    if (WrapsFusion(inst, Opcode::kAsyncStart)) return LowerFusionStart(inst, depth);
+    if (WrapsFusion(inst, Opcode::kAsyncDone)) return LowerFusionDone(inst);
+    if (inst.opcode() == Opcode::kFusion && inst.shape().IsTuple()) {
+      return LowerTupleCall(inst, depth);
     }
+    if (!StaticArray(inst.shape())) return Unsupported(inst, "not a static array");
+    absl::StatusOr<absl::InlinedVector<int32_t, 4>> operand_slots = OperandSlots(inst);
+    if (!operand_slots.ok()) return operand_slots.status();
+    const absl::InlinedVector<int32_t, 4>& ins = *operand_slots;
     const Shape& shape = inst.shape();
     const Opcode opcode = inst.opcode();
     if (ins.empty() && opcode != Opcode::kParameter && opcode != Opcode::kConstant &&
@@ -363,7 +441,7 @@ class SmallProgram::Compiler {
         return LowerDynamic(inst, ins);
       case Opcode::kCall:
       case Opcode::kFusion:
-        return LowerCall(inst, ins, depth);
+        return LowerCall(inst, depth);
       case Opcode::kReduce:
         if (std::optional<reduction::RawReduce> plan = reduction::RawReduceOf(inst)) {
           return LowerReduce(inst, ins, *std::move(plan));
@@ -1164,9 +1242,12 @@ class SmallProgram::Compiler {
   bool flush_;
   int64_t bytes_ = 0;
   absl::flat_hash_map<const Instruction*, int32_t> slot_of_;
-  // A tuple parameter's slot_of_ entry; its elements' slots are here.
+  // The slot_of_ entry of a tuple (a parameter, a multi-output fusion, a
+  // fusion-start or -done); its elements' slots are in tuple_leaves_.
   static constexpr int32_t kTupleParameter = -2;
   absl::flat_hash_map<const Instruction*, std::vector<int32_t>> tuple_leaves_;
+  // Per fusion-start: the slots of its fusion's result (one, or a tuple's).
+  absl::flat_hash_map<const Instruction*, std::vector<int32_t>> async_results_;
   std::vector<int64_t> input_base_;  // per parameter: its first input
   std::vector<const Shape*> input_shapes_;
   std::vector<bool> input_in_tuple_;
