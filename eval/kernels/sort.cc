@@ -191,11 +191,45 @@ absl::Status SortGeneric(const Slices& s, const Computation& comparator, Operand
   return failure;
 }
 
+// Whether integer key `key` strictly increases in its order (its direction
+// included) along every slice: XLA's iota tie-break.
+bool IncreasesAlongSlices(const Slices& s, const SortKey& key, Operands ops) {
+  const Literal& keys = ops[key.operand]->array();
+  const PrimitiveType t = keys.element_type();
+  if (!IsInteger(t) || key.widened || key.total_order || !key.rules.empty()) return false;
+  bool increasing = true;
+  DispatchType(t, [&](auto tag) {
+    using T = typename decltype(tag)::T;
+    if constexpr (std::is_integral_v<T>) {
+      const T* v = keys.typed<T>();
+      s.ForEach([&](int64_t base) {
+        for (int64_t j = 1; increasing && j < s.n; ++j) {
+          const T a = v[base + (j - 1) * s.inner], b = v[base + j * s.inner];
+          increasing = key.descending ? b < a : a < b;
+        }
+        return increasing;
+      });
+    }
+  });
+  return increasing;
+}
+
 // A comparator by keys (eval/kernels/sort_keys.cc) on typed keys; false when
 // the keys cannot be read so (complex, or NaNs under IEEE `<` in a sort by
 // several keys): the caller then asks the comparator.
-bool SortRecognized(const Slices& s, const KeyComparator& cmp, Operands ops,
+//
+// A last key that increases along every slice (the iota XLA's
+// StableSortExpander adds) orders ties of the keys before it by index, as
+// the stable sort by those keys alone does: it is dropped. (Where those
+// keys are no strict weak order, NaNs under IEEE `<`, the stable merge sort
+// compares a later element with earlier ones only, where the index test is
+// false, so the merge sort by them alone is the full comparator's.)
+bool SortRecognized(const Slices& s, const KeyComparator& full, Operands ops,
                     std::vector<Value>& outs) {
+  KeyComparator trimmed;
+  const bool trim = full.keys.size() > 1 && IncreasesAlongSlices(s, full.keys.back(), ops);
+  if (trim) trimmed.keys.assign(full.keys.begin(), full.keys.end() - 1);
+  const KeyComparator& cmp = trim ? trimmed : full;
   if (cmp.keys.size() == 1 && !cmp.keys[0].widened) {
     const SortKey& key = cmp.keys[0];
     const Literal& keys = ops[key.operand]->array();

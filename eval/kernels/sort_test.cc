@@ -640,18 +640,24 @@ TEST_CASE("RecognizeComparator: what is no order by keys stays with the comparat
 }
 
 // XLA:GPU's stable sort: the StableSortExpander's comparator around IEEE `<`
-// (or total order), ties broken by an iota. Without NaNs it is the stable
-// sort by value (-0 and +0 tie under IEEE `<`); with NaNs under total order
-// too, and every path gives the evaluator's bytes (--no-fast-paths).
+// (or total order), ties broken by an iota (or by a key that decreases
+// along the row: the sort by both keys). Without NaNs it is the stable sort
+// by value (-0 and +0 tie under IEEE `<`); every path gives the evaluator's
+// bytes (--no-fast-paths), NaNs under IEEE `<` included.
 TEST_CASE("sort: XLA's stable-sort expansion sorts by key, then index", "[sort]") {
-  for (bool total : {false, true}) {
+  struct Variant {
+    bool total, nans, iota;
+  };
+  for (Variant v : {Variant{false, false, true}, Variant{false, true, true},
+                    Variant{true, true, true}, Variant{false, false, false}}) {
+    const bool total = v.total;
     for (int64_t cols : {40, 1500}) {
       Lcg rng;
       const int64_t rows = 3;
       std::vector<float> x(rows * cols);
       const float specials[] = {0.0f, -0.0f, 1.5f, -1.5f, INFINITY, -INFINITY, NAN};
-      for (float& v : x) {
-        v = rng.Next(3) == 0 ? specials[rng.Next(total ? 7 : 6)]
+      for (float& e : x) {
+        e = rng.Next(3) == 0 ? specials[rng.Next(v.nans ? 7 : 6)]
                              : static_cast<float>(static_cast<int64_t>(rng.Next(41)) - 20) / 4;
       }
       auto lit = Literal::Create(Shape::Array(PrimitiveType::kF32, {rows, cols}));
@@ -667,8 +673,11 @@ TEST_CASE("sort: XLA's stable-sort expansion sorts by key, then index", "[sort]"
           "\n  idx = pred[] compare(i, j), direction=LT\n"
           "  e = pred[] compare(c, cs), direction=EQ\n  ROOT r = pred[] select(e, idx, c)\n}\n\n"
           "ENTRY main {\n  x = f32",
-          dims, " parameter(0)\n  k = s32", dims, " iota(), iota_dimension=1\n  ROOT s = (f32",
-          dims, ", s32", dims, ") sort(x, k), dimensions={1}, to_apply=cmp\n}\n");
+          dims, " parameter(0)\n  up = s32", dims, " iota(), iota_dimension=1\n",
+          v.iota ? StrCat("  k = s32", dims, " copy(up)\n")
+                 : StrCat("  k = s32", dims, " negate(up)\n"),
+          "  ROOT s = (f32", dims, ", s32", dims,
+          ") sort(x, k), dimensions={1}, to_apply=cmp\n}\n");
       auto m = ParseModule(text);
       REQUIRE(m.ok());
       const Value arg = Value::FromLiteral(*std::move(lit));
@@ -680,11 +689,12 @@ TEST_CASE("sort: XLA's stable-sort expansion sorts by key, then index", "[sort]"
       auto want = slow.Run({arg});
       REQUIRE(got.ok());
       REQUIRE(want.ok());
-      INFO("total order " << total << ", " << cols << " columns");
+      INFO("total order " << total << ", NaNs " << v.nans << ", iota " << v.iota << ", " << cols
+                          << " columns");
       CHECK(Ints(got->element(1).array()) == Ints(want->element(1).array()));
       CHECK(std::memcmp(got->element(0).array().data(), want->element(0).array().data(),
                         x.size() * sizeof(float)) == 0);
-      if (!total) {
+      if (!v.nans && v.iota) {
         std::vector<int64_t> order;
         for (int64_t row = 0; row < rows; ++row) {
           std::vector<int64_t> perm(cols);
