@@ -2,7 +2,8 @@
 // module parsed (the test fails with the parser's message otherwise), an
 // entry instruction found by name,
 // a fusion's computation run instruction by instruction, two values (arrays, or tuples of them)
-// holding the same bytes, a module giving the same bytes with fusion on and off.
+// holding the same bytes, a module giving the same bytes with fusion on and off, and with fast
+// paths on and off.
 #ifndef HLO_EVAL_EVAL_TEST_UTIL_H_
 #define HLO_EVAL_EVAL_TEST_UTIL_H_
 
@@ -87,6 +88,20 @@ inline void CheckFusionKeepsBytes(Module& m, const std::vector<Value>& args, boo
     REQUIRE(b.ok());
     CheckSameBytes(*a, *b);
   }
+}
+
+// `m` run on `args` with fast paths on and off (hlo-run --no-fast-paths,
+// the reference the specialised paths are held to): the same bytes.
+inline void CheckFastPathsKeepBytes(Module& m, const std::vector<Value>& args) {
+  EvalOptions slow_options;
+  slow_options.fast_paths = false;
+  Evaluator fast(m, EvalOptions{});
+  Evaluator slow(m, slow_options);
+  auto a = fast.Run(args);
+  auto b = slow.Run(args);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  CheckSameBytes(*a, *b);
 }
 
 }  // namespace hlo

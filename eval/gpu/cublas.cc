@@ -13,18 +13,22 @@
 //     XLA's triangular-solve (TriangularSolveOptions as backend_config).
 //
 // The dot and the solve are hlo-run's kernels; the epilogue runs in f64
-// and rounds once to the result type.
+// and rounds once to the result type (a typed loop over the cores where
+// every operand is f32, or f64; --no-fast-paths keeps the generic one).
 #include "eval/gpu/cublas.h"
 
 #include <cmath>
 #include <complex>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "eval/gpu/gpu_config.h"
 #include "eval/gpu/gpu_custom_calls.h"
+#include "eval/gpu/relu.h"
+#include "eval/runtime/parallel.h"
 #include "ir/strings.h"
 
 namespace hlo::gpu {
@@ -98,14 +102,131 @@ std::unique_ptr<Instruction> GemmDot(const Shape* result, const Gemm& g) {
   return dot;
 }
 
-double GemmActivation(std::string_view act, double x) {
-  if (act == "RELU") return x < 0 ? 0 : x;
-  if (act == "GELU") {
+namespace {
+
+// The epilogue's activation, decided once a call.
+enum class GemmAct { kNone, kRelu, kGelu, kSilu };
+
+GemmAct GemmActOf(std::string_view act) {
+  if (act == "RELU") return GemmAct::kRelu;
+  if (act == "GELU") return GemmAct::kGelu;
+  if (act == "SILU") return GemmAct::kSilu;
+  return GemmAct::kNone;
+}
+
+template <GemmAct A>
+double ApplyGemmAct(double x) {
+  if constexpr (A == GemmAct::kRelu) {
+    return ReluF64(x);
+  } else if constexpr (A == GemmAct::kGelu) {
     const double c = std::sqrt(2 / M_PI);
     return 0.5 * x * (1 + std::tanh(c * (x + 0.044715 * x * x * x)));
+  } else if constexpr (A == GemmAct::kSilu) {
+    return x / (1 + std::exp(-x));
+  } else {
+    return x;
   }
-  if (act == "SILU") return x / (1 + std::exp(-x));
-  return x;
+}
+
+// Calls f(std::integral_constant<GemmAct, act>).
+template <typename F>
+void DispatchGemmAct(GemmAct act, F&& f) {
+  switch (act) {
+    case GemmAct::kNone:
+      return f(std::integral_constant<GemmAct, GemmAct::kNone>{});
+    case GemmAct::kRelu:
+      return f(std::integral_constant<GemmAct, GemmAct::kRelu>{});
+    case GemmAct::kGelu:
+      return f(std::integral_constant<GemmAct, GemmAct::kGelu>{});
+    case GemmAct::kSilu:
+      return f(std::integral_constant<GemmAct, GemmAct::kSilu>{});
+  }
+}
+
+// The real epilogue's arrays, all of one type T (f32 or f64): c, bias and
+// aux may be null. Element i's bias is bias[(i / inner) % features].
+template <typename T>
+struct TypedGemmEpilogue {
+  T* out = nullptr;
+  const T* c = nullptr;
+  const T* bias = nullptr;
+  T* aux = nullptr;
+  double alpha = 1, beta = 0;
+  int64_t inner = 1, features = 1;
+};
+
+// Elements [begin, end): the generic loop's f64 operations in its order,
+// without its per-element type dispatch and activation lookup.
+template <typename T, GemmAct A>
+void GemmEpilogueRange(const TypedGemmEpilogue<T>& e, int64_t begin, int64_t end) {
+  int64_t j = begin % e.inner, f = (begin / e.inner) % e.features;
+  for (int64_t i = begin; i < end; ++i) {
+    double x = e.alpha * static_cast<double>(e.out[i]);
+    if (e.c != nullptr) x += e.beta * static_cast<double>(e.c[i]);
+    if (e.bias != nullptr) {
+      x += static_cast<double>(e.bias[f]);
+      if (++j == e.inner) {
+        j = 0;
+        if (++f == e.features) f = 0;
+      }
+    }
+    if (e.aux != nullptr) e.aux[i] = static_cast<T>(x);
+    e.out[i] = static_cast<T>(ApplyGemmAct<A>(x));
+  }
+}
+
+// Parts of at least this many elements go to the cores (GELU's tanh in f64
+// is most of a model's epilogue).
+constexpr int64_t kEpilogueMinPart = int64_t{1} << 14;
+
+template <typename T>
+void RunGemmEpilogue(const TypedGemmEpilogue<T>& e, int64_t n, GemmAct act) {
+  DispatchGemmAct(act, [&](auto a) {
+    ParallelRows(n, kEpilogueMinPart, [&](int64_t begin, int64_t end) {
+      GemmEpilogueRange<T, decltype(a)::value>(e, begin, end);
+    });
+  });
+}
+
+// The typed epilogue where the result and every real operand share f32 or
+// f64; false otherwise (the caller runs the generic loop).
+bool TypedEpilogue(Literal& o, const Literal* c, const Literal* bias, Literal* aux, const Gemm& g,
+                   int64_t inner, int64_t features) {
+  const PrimitiveType t = o.element_type();
+  for (const Literal* l : {c, bias, static_cast<const Literal*>(aux)}) {
+    if (l != nullptr && l->element_type() != t) return false;
+  }
+  auto fill = [&](auto tag) {
+    using T = decltype(tag);
+    TypedGemmEpilogue<T> e;
+    e.out = o.typed<T>();
+    e.c = c != nullptr ? c->typed<T>() : nullptr;
+    e.bias = bias != nullptr ? bias->typed<T>() : nullptr;
+    e.aux = aux != nullptr ? aux->typed<T>() : nullptr;
+    e.alpha = g.alpha;
+    e.beta = g.beta;
+    if (bias != nullptr) {
+      e.inner = inner;
+      e.features = features;
+    }
+    RunGemmEpilogue(e, o.element_count(), GemmActOf(g.activation));
+  };
+  if (t == PrimitiveType::kF32) {
+    fill(float{});
+  } else if (t == PrimitiveType::kF64) {
+    fill(double{});
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+double GemmActivation(std::string_view act, double x) {
+  double y = x;
+  DispatchGemmAct(GemmActOf(act), [&](auto a) { y = ApplyGemmAct<decltype(a)::value>(x); });
+  return y;
 }
 
 // The output dimension the vector bias runs along: the result's minor-most.
@@ -181,7 +302,10 @@ absl::StatusOr<Value> EvalCublasGemm(const Instruction& inst, Operands ops, Kern
   if (g->alpha_imag != 0) {
     return Invalid(StrCat(target, " with a real result takes no imaginary alpha"));
   }
-  for (int64_t i = 0; !plain && i < o.element_count(); ++i) {
+  const int64_t features = bias != nullptr ? out->dim(bias_dim) : 1;
+  const bool typed = !plain && ev.options().fast_paths &&
+                     TypedEpilogue(o, c, bias, aux.get(), *g, inner, features);
+  for (int64_t i = 0; !plain && !typed && i < o.element_count(); ++i) {
     double x = g->alpha * o.GetDouble(i);
     if (c != nullptr) x += g->beta * c->GetDouble(i);
     if (bias != nullptr) x += bias->GetDouble((i / inner) % out->dim(bias_dim));

@@ -24,11 +24,8 @@
 
 #include "eval/gpu/gpu_config.h"
 #include "eval/gpu/gpu_custom_calls.h"
+#include "eval/gpu/relu.h"
 #include "ir/strings.h"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace hlo::gpu {
 namespace {
@@ -281,9 +278,8 @@ struct EpilogueArrays {
 
 // act(scale * out[i] + bias[i or 0] + side_scale * side[i]) in f64 over a
 // run of n elements: the generic loop's operations in its order. One bias
-// value (bias_step 0) or one per element (1); no branch per element, so the
-// compiler vectorises it (a mispredicted branch per element was most of
-// GPU cnn_fwd's ReLU epilogue).
+// value (bias_step 0) or one per element (1); no branch per element (a
+// mispredicted branch per element was most of GPU cnn_fwd's ReLU epilogue).
 template <typename T, bool kSide, typename Act>
 void EpilogueRun(T* __restrict out, const T* __restrict bias, int bias_step,
                  const T* __restrict side, int64_t n, const Epilogue& e, Act act) {
@@ -318,16 +314,6 @@ void TypedEpilogue(const Epilogue& e, EpilogueArrays& a, Act act) {
   }
 }
 
-// x < 0 ? 0 : x without a branch where SSE2 has MAXSD(0, x), which is
-// 0 > x ? 0 : x: x where x is NaN or -0, as the ternary gives.
-inline double Relu(double x, double) {
-#if defined(__SSE2__)
-  return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(0.0), _mm_set_sd(x)));
-#else
-  return x < 0 ? 0 : x;
-#endif
-}
-
 template <typename T>
 void TypedEpilogueOf(const Epilogue& e, EpilogueArrays& a, double (*fn)(double, double)) {
   const bool side = a.side != nullptr && e.side_scale != 0;
@@ -343,7 +329,7 @@ void TypedEpilogueOf(const Epilogue& e, EpilogueArrays& a, double (*fn)(double, 
       run([](double x, double) { return x; });
       return;
     case InlineAct::kRelu:
-      run(Relu);
+      run([](double x, double) { return ReluF64(x); });
       return;
     case InlineAct::kOther:
       run(fn);

@@ -80,16 +80,7 @@ TEST_CASE("cudnn conv bias activation: typed epilogue gives the generic loop's b
     const std::string text = ConvBiasModule(c);
     INFO(text);
     auto m = ParseTestModule(text);
-    const std::vector<Value> args = Arguments(*m);
-    Evaluator fast(*m, {});
-    EvalOptions slow_options;
-    slow_options.fast_paths = false;
-    Evaluator slow(*m, slow_options);
-    auto a = fast.Run(args);
-    auto b = slow.Run(args);
-    REQUIRE(a.ok());
-    REQUIRE(b.ok());
-    CheckSameBytes(*a, *b);
+    CheckFastPathsKeepBytes(*m, Arguments(*m));
   }
 }
 
