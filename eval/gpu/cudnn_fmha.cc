@@ -37,6 +37,8 @@
 #include <utility>
 
 #include "eval/gpu/gpu_custom_calls.h"
+#include "eval/runtime/parallel.h"
+#include "eval/vector_clones.h"
 #include "ir/strings.h"
 
 namespace hlo::gpu {
@@ -268,27 +270,50 @@ std::vector<T> Gather(const Literal& lit, const View& view) {
   return out;
 }
 
+// acc[j] += a * row[j]: each lane's multiply, then its add.
+template <typename T>
+HLO_VECTOR_CLONES void AddScaledRow(T* __restrict acc, T a, const T* __restrict row, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) acc[j] += a * row[j];
+}
+
+// Each key's dot with query i accumulates over e from 0, one product at a
+// time, as a dot of its own would; the keys go side by side (k transposed),
+// so the lanes are the keys, not the terms of one sum.
 template <typename T>
 void Problem<T>::Scores(int64_t b, int64_t h, int64_t i, std::vector<T>& s) const {
   const int64_t hk = h / (d.hq / d.hk);
   const T* qi = &q[((b * d.hq + h) * d.sq + i) * d.d];
-  const T* kb = &k[(b * d.hk + hk) * d.skv * d.d];
+  const T* kb = &kt[(b * d.hk + hk) * d.d * d.skv];
   const View& bv = bias_view;
   s.assign(d.skv, 0);
+  for (int64_t e = 0; e < d.d; ++e) AddScaledRow(s.data(), qi[e], kb + e * d.skv, d.skv);
   for (int64_t j = 0; j < d.skv; ++j) {
-    T dot = 0;
-    const T* kj = kb + j * d.d;
-    for (int64_t e = 0; e < d.d; ++e) dot += qi[e] * kj[e];
-    s[j] = scale * dot;
+    s[j] = scale * s[j];
     if (!bias.empty()) {
       s[j] += bias[b * bv.stride[0] + h * bv.stride[1] + i * bv.stride[2] + j * bv.stride[3]];
     }
   }
 }
 
+// k as [B, Hk, D, Skv].
+template <typename T>
+std::vector<T> TransposedKeys(const Problem<T>& p) {
+  const Dims& d = p.d;
+  std::vector<T> kt(p.k.size());
+  for (int64_t head = 0; head < d.b * d.hk; ++head) {
+    const T* from = &p.k[head * d.skv * d.d];
+    T* to = &kt[head * d.skv * d.d];
+    for (int64_t j = 0; j < d.skv; ++j) {
+      for (int64_t e = 0; e < d.d; ++e) to[e * d.skv + j] = from[j * d.d + e];
+    }
+  }
+  return kt;
+}
+
 template <typename T>
 absl::Status FillProblem(const Config& c, Operands ops, size_t bias_index, size_t seq_index,
                          Problem<T>& p) {
+  p.kt = TransposedKeys(p);
   p.causal = c.causal;
   p.padding = c.padding;
   p.window = c.window;
@@ -376,38 +401,43 @@ absl::Status ReadForward(const Instruction& inst, Operands ops, const Config& c,
   return FillProblem(c, ops, 3, c.bias ? 4 : 3, p);
 }
 
-// softmax(S).v per query row, and the row's log-sum-exp.
+// The rows of one (batch, head) pair.
+template <typename T>
+void AttendHead(const Problem<T>& p, int64_t b, int64_t h, Literal& o, Literal* stats) {
+  const Dims& d = p.d;
+  std::vector<T> s, acc(d.dv);
+  const T* vb = &p.v[(b * d.hk + h / (d.hq / d.hk)) * d.skv * d.dv];
+  for (int64_t i = 0; i < d.sq; ++i) {
+    const int64_t row = (b * d.hq + h) * d.sq + i;
+    p.Scores(b, h, i, s);
+    T max = -std::numeric_limits<T>::infinity();
+    bool any = false;
+    for (int64_t j = 0; j < d.skv; ++j) {
+      if (p.Allowed(b, i, j)) any = true, max = std::max(max, s[j]);
+    }
+    std::fill(acc.begin(), acc.end(), T(0));
+    T sum = 0;
+    for (int64_t j = 0; any && j < d.skv; ++j) {
+      if (!p.Allowed(b, i, j)) continue;
+      const T e = std::exp(s[j] - max);
+      sum += e;
+      AddScaledRow(acc.data(), e, vb + j * d.dv, d.dv);
+    }
+    for (int64_t f = 0; f < d.dv; ++f) o.SetDouble(row * d.dv + f, any ? acc[f] / sum : T(0));
+    if (stats != nullptr) {
+      stats->SetDouble(row, any ? max + std::log(sum) : -std::numeric_limits<double>::infinity());
+    }
+  }
+}
+
+// softmax(S).v per query row, and the row's log-sum-exp; the (batch, head)
+// pairs go to the cores.
 template <typename T>
 void Attend(const Problem<T>& p, Literal& o, Literal* stats) {
   const Dims& d = p.d;
-  std::vector<T> s, acc(d.dv);
-  for (int64_t b = 0; b < d.b; ++b) {
-    for (int64_t h = 0; h < d.hq; ++h) {
-      const T* vb = &p.v[(b * d.hk + h / (d.hq / d.hk)) * d.skv * d.dv];
-      for (int64_t i = 0; i < d.sq; ++i) {
-        const int64_t row = (b * d.hq + h) * d.sq + i;
-        p.Scores(b, h, i, s);
-        T max = -std::numeric_limits<T>::infinity();
-        bool any = false;
-        for (int64_t j = 0; j < d.skv; ++j) {
-          if (p.Allowed(b, i, j)) any = true, max = std::max(max, s[j]);
-        }
-        std::fill(acc.begin(), acc.end(), T(0));
-        T sum = 0;
-        for (int64_t j = 0; any && j < d.skv; ++j) {
-          if (!p.Allowed(b, i, j)) continue;
-          const T e = std::exp(s[j] - max);
-          sum += e;
-          for (int64_t f = 0; f < d.dv; ++f) acc[f] += e * vb[j * d.dv + f];
-        }
-        for (int64_t f = 0; f < d.dv; ++f) o.SetDouble(row * d.dv + f, any ? acc[f] / sum : T(0));
-        if (stats != nullptr) {
-          stats->SetDouble(row,
-                           any ? max + std::log(sum) : -std::numeric_limits<double>::infinity());
-        }
-      }
-    }
-  }
+  ParallelRows(d.b * d.hq, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t bh = begin; bh < end; ++bh) AttendHead(p, bh / d.hq, bh % d.hq, o, stats);
+  });
 }
 
 template <typename T>

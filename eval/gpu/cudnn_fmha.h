@@ -79,6 +79,7 @@ struct Problem {
   int64_t window = 0;
   T scale = 0;
   std::vector<T> q, k, v;              // [B, Hq, Sq, D], [B, Hk, Skv, D], [B, Hk, Skv, Dv]
+  std::vector<T> kt;                   // k as [B, Hk, D, Skv] (FillProblem makes it)
   std::vector<T> bias;                 // the bias's own elements, empty without one
   View bias_view;                      // strides 0 along broadcast dims
   std::vector<int64_t> seq_q, seq_kv;  // per batch, clamped; full lengths without padding
@@ -97,9 +98,9 @@ struct Problem {
 template <typename T>
 std::vector<T> Gather(const Literal& lit, const View& view);
 
-// Fills the problem's masks and bias from the call: operand `bias_index`
-// is the bias when there is one, `seq_index` and the next seq_q and seq_kv
-// when the mask is a padding one.
+// Fills the problem's masks and bias from the call (and kt from k): operand
+// `bias_index` is the bias when there is one, `seq_index` and the next seq_q
+// and seq_kv when the mask is a padding one.
 template <typename T>
 absl::Status FillProblem(const Config& c, Operands ops, size_t bias_index, size_t seq_index,
                          Problem<T>& p);
