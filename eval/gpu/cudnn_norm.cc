@@ -28,6 +28,7 @@
 
 #include "eval/gpu/gpu_config.h"
 #include "eval/gpu/gpu_custom_calls.h"
+#include "eval/runtime/parallel.h"
 #include "ir/status_macros.h"
 #include "ir/strings.h"
 
@@ -142,27 +143,33 @@ absl::StatusOr<std::vector<Value>> NewResults(const Instruction& inst, int64_t n
   return out;
 }
 
+// Rows a part of the forward norm at least.
+constexpr int64_t kRowsPerPart = 8;
+
 template <typename F>
 absl::StatusOr<std::vector<Value>> Forward(const Instruction& inst, Operands ops, bool train,
                                            const Shapes& s, double epsilon) {
   const std::vector<F> x = Values<F>(ops[0]->array()), scale = Values<F>(ops[1]->array()),
                        bias = Values<F>(ops[2]->array());
   HLO_ASSIGN_OR_RETURN(std::vector<Value> out, NewResults(inst, train ? 3 : 1));
-  for (int64_t r = 0; r < s.rows; ++r) {
-    const F* row = x.data() + r * s.cols;
-    F sum = 0, sq = 0;
-    for (int64_t j = 0; j < s.cols; ++j) sum += row[j];
-    const F mean = sum / static_cast<F>(s.cols);
-    for (int64_t j = 0; j < s.cols; ++j) sq += (row[j] - mean) * (row[j] - mean);
-    const F nf = F(1) / std::sqrt(sq / static_cast<F>(s.cols) + static_cast<F>(epsilon));
-    for (int64_t j = 0; j < s.cols; ++j) {
-      out[0].mutable_array().SetDouble(r * s.cols + j, (row[j] - mean) * nf * scale[j] + bias[j]);
+  // Rows are independent (each sum in its own order): they go to the cores.
+  ParallelRows(s.rows, kRowsPerPart, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const F* row = x.data() + r * s.cols;
+      F sum = 0, sq = 0;
+      for (int64_t j = 0; j < s.cols; ++j) sum += row[j];
+      const F mean = sum / static_cast<F>(s.cols);
+      for (int64_t j = 0; j < s.cols; ++j) sq += (row[j] - mean) * (row[j] - mean);
+      const F nf = F(1) / std::sqrt(sq / static_cast<F>(s.cols) + static_cast<F>(epsilon));
+      for (int64_t j = 0; j < s.cols; ++j) {
+        out[0].mutable_array().SetDouble(r * s.cols + j, (row[j] - mean) * nf * scale[j] + bias[j]);
+      }
+      if (train) {
+        out[1].mutable_array().SetDouble(r, mean);
+        out[2].mutable_array().SetDouble(r, nf);
+      }
     }
-    if (train) {
-      out[1].mutable_array().SetDouble(r, mean);
-      out[2].mutable_array().SetDouble(r, nf);
-    }
-  }
+  });
   return out;
 }
 
