@@ -276,6 +276,31 @@ HLO_VECTOR_CLONES void AddScaledRow(T* __restrict acc, T a, const T* __restrict 
   for (int64_t j = 0; j < n; ++j) acc[j] += a * row[j];
 }
 
+template <typename T>
+HLO_VECTOR_CLONES void AddScaledRows4(T* __restrict acc, T a0, T a1, T a2, T a3,
+                                      const T* __restrict r0, const T* __restrict r1,
+                                      const T* __restrict r2, const T* __restrict r3, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) {
+    T x = acc[j];
+    x += a0 * r0[j];
+    x += a1 * r1[j];
+    x += a2 * r2[j];
+    x += a3 * r3[j];
+    acc[j] = x;
+  }
+}
+
+template <typename T>
+void AddScaledRows(T* acc, const T* a, const T* rows, int64_t stride, int64_t count, int64_t n) {
+  int64_t r = 0;
+  for (; r + 4 <= count; r += 4) {
+    const T* at = rows + r * stride;
+    AddScaledRows4(acc, a[r], a[r + 1], a[r + 2], a[r + 3], at, at + stride, at + 2 * stride,
+                   at + 3 * stride, n);
+  }
+  for (; r < count; ++r) AddScaledRow(acc, a[r], rows + r * stride, n);
+}
+
 // Each key's dot with query i accumulates over e from 0, one product at a
 // time, as a dot of its own would; the keys go side by side (k transposed),
 // so the lanes are the keys, not the terms of one sum.
@@ -286,7 +311,7 @@ void Problem<T>::Scores(int64_t b, int64_t h, int64_t i, std::vector<T>& s) cons
   const T* kb = &kt[(b * d.hk + hk) * d.d * d.skv];
   const View& bv = bias_view;
   s.assign(d.skv, 0);
-  for (int64_t e = 0; e < d.d; ++e) AddScaledRow(s.data(), qi[e], kb + e * d.skv, d.skv);
+  AddScaledRows(s.data(), qi, kb, d.skv, d.d, d.skv);
   for (int64_t j = 0; j < d.skv; ++j) {
     s[j] = scale * s[j];
     if (!bias.empty()) {
@@ -295,25 +320,23 @@ void Problem<T>::Scores(int64_t b, int64_t h, int64_t i, std::vector<T>& s) cons
   }
 }
 
-// k as [B, Hk, D, Skv].
 template <typename T>
-std::vector<T> TransposedKeys(const Problem<T>& p) {
-  const Dims& d = p.d;
-  std::vector<T> kt(p.k.size());
-  for (int64_t head = 0; head < d.b * d.hk; ++head) {
-    const T* from = &p.k[head * d.skv * d.d];
-    T* to = &kt[head * d.skv * d.d];
-    for (int64_t j = 0; j < d.skv; ++j) {
-      for (int64_t e = 0; e < d.d; ++e) to[e * d.skv + j] = from[j * d.d + e];
+std::vector<T> TransposedRows(const std::vector<T>& x, int64_t heads, int64_t rows, int64_t cols) {
+  std::vector<T> t(x.size());
+  for (int64_t head = 0; head < heads; ++head) {
+    const T* from = &x[head * rows * cols];
+    T* to = &t[head * rows * cols];
+    for (int64_t j = 0; j < rows; ++j) {
+      for (int64_t e = 0; e < cols; ++e) to[e * rows + j] = from[j * cols + e];
     }
   }
-  return kt;
+  return t;
 }
 
 template <typename T>
 absl::Status FillProblem(const Config& c, Operands ops, size_t bias_index, size_t seq_index,
                          Problem<T>& p) {
-  p.kt = TransposedKeys(p);
+  p.kt = TransposedRows(p.k, p.d.b * p.d.hk, p.d.skv, p.d.d);
   p.causal = c.causal;
   p.padding = c.padding;
   p.window = c.window;
@@ -351,6 +374,15 @@ absl::Status FillProblem(const Config& c, Operands ops, size_t bias_index, size_
   return absl::OkStatus();
 }
 
+template void AddScaledRow<float>(float*, float, const float*, int64_t);
+template void AddScaledRow<double>(double*, double, const double*, int64_t);
+template void AddScaledRows<float>(float*, const float*, const float*, int64_t, int64_t, int64_t);
+template void AddScaledRows<double>(double*, const double*, const double*, int64_t, int64_t,
+                                    int64_t);
+template std::vector<float> TransposedRows<float>(const std::vector<float>&, int64_t, int64_t,
+                                                  int64_t);
+template std::vector<double> TransposedRows<double>(const std::vector<double>&, int64_t, int64_t,
+                                                    int64_t);
 template struct Problem<float>;
 template struct Problem<double>;
 template std::vector<float> Gather<float>(const Literal&, const View&);

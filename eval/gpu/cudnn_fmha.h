@@ -94,6 +94,21 @@ struct Problem {
   void Scores(int64_t b, int64_t h, int64_t i, std::vector<T>& s) const;
 };
 
+// acc[j] += a * row[j] for j < n: each lane's multiply, then its add (f32
+// and f64, vector clones).
+template <typename T>
+void AddScaledRow(T* acc, T a, const T* row, int64_t n);
+
+// AddScaledRow for rows r = 0..count-1 in order (a[r], rows + r * stride),
+// four rows a pass so that acc stays in registers between them: each lane
+// still adds its products in the order of r.
+template <typename T>
+void AddScaledRows(T* acc, const T* a, const T* rows, int64_t stride, int64_t count, int64_t n);
+
+// x as `heads` matrices [rows, cols] transposed to [cols, rows] each.
+template <typename T>
+std::vector<T> TransposedRows(const std::vector<T>& x, int64_t heads, int64_t rows, int64_t cols);
+
 // Gathers `lit` read through `view` into a canonical [dim0..dim3] vector.
 template <typename T>
 std::vector<T> Gather(const Literal& lit, const View& view);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "eval/gpu/cudnn_fmha.h"
+#include "eval/runtime/parallel.h"
 #include "ir/strings.h"
 
 namespace hlo::gpu::fmha {
@@ -34,6 +35,7 @@ absl::Status Invalid(std::string message) { return absl::InvalidArgumentError(st
 template <typename T>
 struct BackwardInputs {
   std::vector<T> stats, d_o, o;  // [B, Hq, Sq], [B, Hq, Sq, Dv] twice
+  std::vector<T> vt;             // v as [B, Hk, Dv, Skv]
   View dbias;                    // strides 0 along broadcast dims
   bool has_dbias = false;
 };
@@ -139,6 +141,7 @@ absl::Status ReadBackward(const Instruction& inst, Operands ops, const Config& c
   for (size_t i = 0; i < in.stats.size(); ++i) {
     in.stats[i] = static_cast<T>(ops[3]->array().GetDouble(i));
   }
+  in.vt = TransposedRows(p.v, p.d.b * p.d.hk, p.d.skv, p.d.dv);
   return FillProblem(c, ops, 5, o_index + 1, p);
 }
 
@@ -147,27 +150,38 @@ struct Grads {
   std::vector<T> dq, dk, dv, dbias;
 };
 
+// A part's rows of scores and of d_o . v.
+template <typename T>
+struct Scratch {
+  std::vector<T> scores, dp;
+};
+
 // The gradients of one query row (b, h, i), added into `g`.
+// Each key's dp = d_o . v accumulates over f from 0 one product at a time,
+// with the keys side by side (v transposed), as Scores does.
 template <typename T>
 void RowGradients(const Problem<T>& p, const BackwardInputs<T>& in, int64_t b, int64_t h, int64_t i,
-                  std::vector<T>& s, Grads<T>& g) {
+                  Scratch<T>& scratch, Grads<T>& g) {
   const Dims& d = p.d;
   const int64_t row = (b * d.hq + h) * d.sq + i;
-  const int64_t kv = (b * d.hk + h / (d.hq / d.hk)) * d.skv;
+  const int64_t head = b * d.hk + h / (d.hq / d.hk);
+  const int64_t kv = head * d.skv;
   const T* d_o = &in.d_o[row * d.dv];
   const T* o = &in.o[row * d.dv];
   const T* q = &p.q[row * d.d];
   T* dq = &g.dq[row * d.d];
+  std::vector<T>& s = scratch.scores;
   p.Scores(b, h, i, s);
+  std::vector<T>& dps = scratch.dp;
+  dps.assign(d.skv, 0);
+  const T* vt = &in.vt[head * d.dv * d.skv];
+  AddScaledRows(dps.data(), d_o, vt, d.skv, d.dv, d.skv);
   T di = 0;
   for (int64_t f = 0; f < d.dv; ++f) di += d_o[f] * o[f];
   for (int64_t j = 0; j < d.skv; ++j) {
     if (!p.Allowed(b, i, j)) continue;
     const T prob = std::exp(s[j] - in.stats[row]);
-    const T* v = &p.v[(kv + j) * d.dv];
-    T dp = 0;
-    for (int64_t f = 0; f < d.dv; ++f) dp += d_o[f] * v[f];
-    const T ds = prob * (dp - di);
+    const T ds = prob * (dps[j] - di);
     const T* k = &p.k[(kv + j) * d.d];
     T* dk = &g.dk[(kv + j) * d.d];
     T* dv = &g.dv[(kv + j) * d.dv];
@@ -205,12 +219,17 @@ absl::StatusOr<Value> Backward(const Instruction& inst, Operands ops, const Conf
   g.dk.assign(results[1].array().element_count(), 0);
   g.dv.assign(results[2].array().element_count(), 0);
   if (in.has_dbias) g.dbias.assign(results[3].array().element_count(), 0);
-  std::vector<T> scores;
-  for (int64_t b = 0; b < p.d.b; ++b) {
-    for (int64_t h = 0; h < p.d.hq; ++h) {
-      for (int64_t i = 0; i < p.seq_q[b]; ++i) RowGradients(p, in, b, h, i, scores, g);
+  // Batches write disjoint gradients (each in the order of the loop over
+  // heads and rows) unless dbias sums over them: then one part.
+  const bool batches_apart = !in.has_dbias || in.dbias.stride[0] != 0;
+  ParallelRows(p.d.b, batches_apart ? 1 : p.d.b, [&](int64_t begin, int64_t end) {
+    Scratch<T> scratch;
+    for (int64_t b = begin; b < end; ++b) {
+      for (int64_t h = 0; h < p.d.hq; ++h) {
+        for (int64_t i = 0; i < p.seq_q[b]; ++i) RowGradients(p, in, b, h, i, scratch, g);
+      }
     }
-  }
+  });
   Store(g.dq, results[0].mutable_array());
   Store(g.dk, results[1].mutable_array());
   Store(g.dv, results[2].mutable_array());
