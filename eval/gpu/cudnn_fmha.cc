@@ -39,6 +39,7 @@
 #include "eval/gpu/gpu_custom_calls.h"
 #include "eval/runtime/parallel.h"
 #include "eval/vector_clones.h"
+#include "ir/float_formats.h"
 #include "ir/strings.h"
 
 namespace hlo::gpu {
@@ -253,19 +254,49 @@ absl::Status CheckFloat(const Config& c, Operands ops, size_t i, const std::stri
   return absl::OkStatus();
 }
 
+// A 16-bit float's value as DecodeSmallFloat gives it (NaNs become the
+// quiet NaN of their sign), from the fast widening.
+inline float CanonicalNaN(float v) {
+  return v != v ? std::copysign(std::numeric_limits<float>::quiet_NaN(), v) : v;
+}
+
 template <typename T>
 std::vector<T> Gather(const Literal& lit, const View& view) {
   std::vector<T> out;
   out.reserve(lit.element_count());
-  for (int64_t a = 0; a < view.dim[0]; ++a) {
-    for (int64_t b = 0; b < view.dim[1]; ++b) {
-      for (int64_t c = 0; c < view.dim[2]; ++c) {
-        int64_t at = a * view.stride[0] + b * view.stride[1] + c * view.stride[2];
-        for (int64_t d = 0; d < view.dim[3]; ++d, at += view.stride[3]) {
-          out.push_back(static_cast<T>(lit.GetDouble(at)));
+  auto gather = [&](auto read) {
+    for (int64_t a = 0; a < view.dim[0]; ++a) {
+      for (int64_t b = 0; b < view.dim[1]; ++b) {
+        for (int64_t c = 0; c < view.dim[2]; ++c) {
+          int64_t at = a * view.stride[0] + b * view.stride[1] + c * view.stride[2];
+          for (int64_t d = 0; d < view.dim[3]; ++d, at += view.stride[3]) {
+            out.push_back(static_cast<T>(read(at)));
+          }
         }
       }
     }
+  };
+  // Typed reads of the common types, each the value GetDouble gives.
+  switch (lit.element_type()) {
+    case PrimitiveType::kF32:
+      gather([p = lit.typed<float>()](int64_t at) { return p[at]; });
+      break;
+    case PrimitiveType::kF64:
+      gather([p = lit.typed<double>()](int64_t at) { return p[at]; });
+      break;
+    case PrimitiveType::kBF16:
+      gather([p = reinterpret_cast<const uint16_t*>(lit.data())](int64_t at) {
+        return CanonicalNaN(BF16ToFloat(p[at]));
+      });
+      break;
+    case PrimitiveType::kF16:
+      gather([p = reinterpret_cast<const uint16_t*>(lit.data())](int64_t at) {
+        return CanonicalNaN(HalfToFloat(p[at]));
+      });
+      break;
+    default:
+      gather([&lit](int64_t at) { return lit.GetDouble(at); });
+      break;
   }
   return out;
 }
