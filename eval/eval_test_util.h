@@ -91,11 +91,13 @@ inline void CheckFusionKeepsBytes(Module& m, const std::vector<Value>& args, boo
 }
 
 // `m` run on `args` with fast paths on and off (hlo-run --no-fast-paths,
-// the reference the specialised paths are held to): the same bytes.
-inline void CheckFastPathsKeepBytes(Module& m, const std::vector<Value>& args) {
-  EvalOptions slow_options;
+// the reference the specialised paths are held to), under
+// --denormals=flush where `flush`: the same bytes.
+inline void CheckFastPathsKeepBytes(Module& m, const std::vector<Value>& args, bool flush = false) {
+  EvalOptions fast_options, slow_options;
+  fast_options.flush_denormals = slow_options.flush_denormals = flush;
   slow_options.fast_paths = false;
-  Evaluator fast(m, EvalOptions{});
+  Evaluator fast(m, fast_options);
   Evaluator slow(m, slow_options);
   auto a = fast.Run(args);
   auto b = slow.Run(args);

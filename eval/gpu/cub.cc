@@ -114,7 +114,46 @@ absl::StatusOr<Value> EvalCubSort(const Instruction& inst, Operands ops, KernelC
   return WithWorkspaces(inst, std::move(results));
 }
 
-absl::StatusOr<Value> EvalCubScan(const Instruction& inst, Operands ops, KernelContext&) {
+// Scans of up to kLines lines of f32 or f64 elements at once (line l starts
+// at bases[l], its elements `stride` apart): each partial sum the generic
+// loop's, the f64 sum of the last one and the element rounded to T. The
+// lines go side by side so that one line's chain of dependent adds and
+// conversions waits while the others run.
+constexpr int kLines = 8;
+
+template <typename T>
+void ScanLines(const T* x, T* out, const int64_t* bases, int lines, int64_t len, int64_t stride,
+               bool reverse) {
+  double acc[kLines] = {};
+  for (int64_t s = 0; s < len; ++s) {
+    const int64_t step = (reverse ? len - 1 - s : s) * stride;
+    for (int l = 0; l < lines; ++l) {
+      const int64_t at = bases[l] + step;
+      out[at] = static_cast<T>(acc[l] + static_cast<double>(x[at]));
+      acc[l] = static_cast<double>(out[at]);
+    }
+  }
+}
+
+template <typename T>
+void ScanAll(const Literal& x, Literal& out, int64_t outer, int64_t len, int64_t inner,
+             bool reverse) {
+  int64_t bases[kLines];
+  int lines = 0;
+  auto flush = [&]() {
+    ScanLines(x.typed<T>(), out.typed<T>(), bases, lines, len, inner, reverse);
+    lines = 0;
+  };
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t in = 0; in < inner; ++in) {
+      bases[lines++] = o * len * inner + in;
+      if (lines == kLines) flush();
+    }
+  }
+  if (lines > 0) flush();
+}
+
+absl::StatusOr<Value> EvalCubScan(const Instruction& inst, Operands ops, KernelContext& ev) {
   const std::string target = TargetOf(inst);
   if (ops.size() != 1 || !ops[0]->is_array()) {
     return Invalid(StrCat("custom-call ", target, " takes one array"));
@@ -143,7 +182,12 @@ absl::StatusOr<Value> EvalCubScan(const Instruction& inst, Operands ops, KernelC
   if (!y.ok()) return y;
   Literal& out = y->mutable_array();
   const bool integer = !IsFloat(x.element_type());
-  for (int64_t o = 0; o < outer; ++o) {
+  const PrimitiveType t = x.element_type();
+  const bool typed =
+      ev.options().fast_paths && (t == PrimitiveType::kF32 || t == PrimitiveType::kF64);
+  if (typed && t == PrimitiveType::kF32) ScanAll<float>(x, out, outer, len, inner, *reverse);
+  if (typed && t == PrimitiveType::kF64) ScanAll<double>(x, out, outer, len, inner, *reverse);
+  for (int64_t o = 0; !typed && o < outer; ++o) {
     for (int64_t in = 0; in < inner; ++in) {
       double acc = 0;
       int64_t iacc = 0;
