@@ -34,6 +34,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "eval/gpu/gpu_custom_calls.h"
@@ -260,6 +261,30 @@ inline float CanonicalNaN(float v) {
   return v != v ? std::copysign(std::numeric_limits<float>::quiet_NaN(), v) : v;
 }
 
+template <typename V>
+void Put(Literal& lit, int64_t i, V v) {
+  switch (lit.element_type()) {
+    case PrimitiveType::kF32:
+      lit.typed<float>()[i] = static_cast<float>(v);
+      return;
+    case PrimitiveType::kF64:
+      lit.typed<double>()[i] = static_cast<double>(v);
+      return;
+    case PrimitiveType::kBF16:
+    case PrimitiveType::kF16:
+      // From an f32 value the fast narrowing is EncodeSmallFloat's rounding.
+      if constexpr (std::is_same_v<V, float>) {
+        reinterpret_cast<uint16_t*>(lit.data())[i] =
+            lit.element_type() == PrimitiveType::kBF16 ? FloatToBF16(v) : FloatToHalf(v);
+        return;
+      }
+      break;
+    default:
+      break;
+  }
+  lit.SetDouble(i, v);
+}
+
 template <typename T>
 std::vector<T> Gather(const Literal& lit, const View& view) {
   std::vector<T> out;
@@ -414,6 +439,8 @@ template std::vector<float> TransposedRows<float>(const std::vector<float>&, int
                                                   int64_t);
 template std::vector<double> TransposedRows<double>(const std::vector<double>&, int64_t, int64_t,
                                                     int64_t);
+template void Put<float>(Literal&, int64_t, float);
+template void Put<double>(Literal&, int64_t, double);
 template struct Problem<float>;
 template struct Problem<double>;
 template std::vector<float> Gather<float>(const Literal&, const View&);
@@ -486,9 +513,9 @@ void AttendHead(const Problem<T>& p, int64_t b, int64_t h, Literal& o, Literal* 
       sum += e;
       AddScaledRow(acc.data(), e, vb + j * d.dv, d.dv);
     }
-    for (int64_t f = 0; f < d.dv; ++f) o.SetDouble(row * d.dv + f, any ? acc[f] / sum : T(0));
+    for (int64_t f = 0; f < d.dv; ++f) Put(o, row * d.dv + f, any ? acc[f] / sum : T(0));
     if (stats != nullptr) {
-      stats->SetDouble(row, any ? max + std::log(sum) : -std::numeric_limits<double>::infinity());
+      Put(*stats, row, any ? max + std::log(sum) : -std::numeric_limits<double>::infinity());
     }
   }
 }

@@ -199,7 +199,7 @@ void RowGradients(const Problem<T>& p, const BackwardInputs<T>& in, int64_t b, i
 
 template <typename T>
 void Store(const std::vector<T>& from, Literal& to) {
-  for (size_t i = 0; i < from.size(); ++i) to.SetDouble(i, from[i]);
+  for (size_t i = 0; i < from.size(); ++i) Put(to, static_cast<int64_t>(i), from[i]);
 }
 
 template <typename T>
