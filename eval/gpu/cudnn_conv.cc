@@ -17,14 +17,18 @@
 // the convolutions XLA's ConvRewriter matched them from (a transposed
 // convolution for the input gradient; for the filter gradient, batch and
 // feature of the input swapped and the output gradient as the window).
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "eval/gpu/gpu_config.h"
 #include "eval/gpu/gpu_custom_calls.h"
 #include "eval/gpu/relu.h"
+#include "eval/runtime/parallel.h"
 #include "ir/strings.h"
 
 namespace hlo::gpu {
@@ -291,6 +295,49 @@ void EpilogueRun(T* __restrict out, const T* __restrict bias, int bias_step,
   }
 }
 
+// Parts of the epilogue across the cores have at least this many elements.
+constexpr int64_t kEpilogueMinPart = int64_t{1} << 14;
+
+// The activations EpilogueRunF32 runs two lanes at a time.
+struct NoActivation {
+  double operator()(double x, double) const { return x; }
+};
+struct ReluActivation {
+  double operator()(double x, double) const { return ReluF64(x); }
+};
+
+// EpilogueRun for f32 with no activation or ReLU, two lanes at a time in
+// f64 (each lane the scalar loop's operations; ReLU as a select on x < 0).
+template <bool kSide, bool kRelu>
+void EpilogueRunF32(float* __restrict out, const float* __restrict bias, int bias_step,
+                    const float* __restrict side, int64_t n, const Epilogue& e) {
+  using V2f = float __attribute__((vector_size(8)));
+  using V2d = double __attribute__((vector_size(16)));
+  const V2d scale = {e.conv_scale, e.conv_scale}, side_scale = {e.side_scale, e.side_scale};
+  const V2d zero = {0, 0};
+  auto load = [](const float* p) {
+    V2f v;
+    std::memcpy(&v, p, sizeof(v));
+    return __builtin_convertvector(v, V2d);
+  };
+  int64_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    const V2d b = bias_step != 0 ? load(bias + i) : V2d{bias[0], bias[0]};
+    V2d x = scale * load(out + i) + b;
+    if constexpr (kSide) x += side_scale * load(side + i);
+    if constexpr (kRelu) x = x < zero ? zero : x;
+    const V2f y = __builtin_convertvector(x, V2f);
+    std::memcpy(out + i, &y, sizeof(y));
+  }
+  if constexpr (kRelu) {
+    EpilogueRun<float, kSide>(out + i, bias + i * bias_step, bias_step, kSide ? side + i : nullptr,
+                              n - i, e, ReluActivation{});
+  } else {
+    EpilogueRun<float, kSide>(out + i, bias + i * bias_step, bias_step, kSide ? side + i : nullptr,
+                              n - i, e, NoActivation{});
+  }
+}
+
 // The epilogue over arrays of one type T (f32 or f64), a run at a time: a
 // row of features against the bias where the feature is the minor
 // dimension (b01f), else a feature's run of `inner` elements against its
@@ -301,17 +348,32 @@ void TypedEpilogue(const Epilogue& e, EpilogueArrays& a, Act act) {
   const T* bias = a.bias.typed<T>();
   const T* side = kSide ? a.side->typed<T>() : nullptr;
   const int64_t n = a.out.element_count();
-  if (a.inner == 1) {
-    for (int64_t i = 0; i < n; i += a.features) {
-      EpilogueRun<T, kSide>(out + i, bias, 1, kSide ? side + i : nullptr, a.features, e, act);
+  auto run = [&](int64_t at, int bias_at, int bias_step, int64_t count) {
+    T* o = out + at;
+    const T* s = kSide ? side + at : nullptr;
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<Act, NoActivation>) {
+      EpilogueRunF32<kSide, false>(o, bias + bias_at, bias_step, s, count, e);
+    } else if constexpr (std::is_same_v<T, float> && std::is_same_v<Act, ReluActivation>) {
+      EpilogueRunF32<kSide, true>(o, bias + bias_at, bias_step, s, count, e);
+    } else {
+      EpilogueRun<T, kSide>(o, bias + bias_at, bias_step, s, count, e, act);
     }
-    return;
-  }
-  for (int64_t i = 0; i < n;) {
-    for (int64_t f = 0; f < a.features; ++f, i += a.inner) {
-      EpilogueRun<T, kSide>(out + i, bias + f, 0, kSide ? side + i : nullptr, a.inner, e, act);
-    }
-  }
+  };
+  // Blocks of whole feature rows (features x inner elements) go to the cores.
+  const int64_t block = a.features * a.inner;
+  const int64_t blocks = block > 0 ? n / block : 0;
+  ParallelRows(blocks, std::max<int64_t>(1, kEpilogueMinPart / std::max<int64_t>(block, 1)),
+               [&](int64_t begin, int64_t end) {
+                 for (int64_t r = begin; r < end; ++r) {
+                   if (a.inner == 1) {
+                     run(r * block, 0, 1, a.features);
+                     continue;
+                   }
+                   for (int64_t f = 0; f < a.features; ++f) {
+                     run(r * block + f * a.inner, static_cast<int>(f), 0, a.inner);
+                   }
+                 }
+               });
 }
 
 template <typename T>
@@ -326,10 +388,10 @@ void TypedEpilogueOf(const Epilogue& e, EpilogueArrays& a, double (*fn)(double, 
   };
   switch (InlineActivation(e.activation)) {
     case InlineAct::kNone:
-      run([](double x, double) { return x; });
+      run(NoActivation{});
       return;
     case InlineAct::kRelu:
-      run([](double x, double) { return ReluF64(x); });
+      run(ReluActivation{});
       return;
     case InlineAct::kOther:
       run(fn);
