@@ -14,7 +14,8 @@
 //
 // The dot and the solve are hlo-run's kernels; the epilogue runs in f64
 // and rounds once to the result type (a typed loop over the cores where
-// every operand is f32, or f64; --no-fast-paths keeps the generic one).
+// every operand is of the result's type, f32, f64, bf16 or f16;
+// --no-fast-paths keeps the generic one).
 #include "eval/gpu/cublas.h"
 
 #include <cmath>
@@ -25,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "eval/gpu/float_codec.h"
 #include "eval/gpu/gpu_config.h"
 #include "eval/gpu/gpu_custom_calls.h"
 #include "eval/gpu/relu.h"
@@ -143,35 +145,39 @@ void DispatchGemmAct(GemmAct act, F&& f) {
   }
 }
 
-// The real epilogue's arrays, all of one type T (f32 or f64): c, bias and
-// aux may be null. Element i's bias is bias[(i / inner) % features].
-template <typename T>
+// The real epilogue's arrays, all of one element type (Codec's: f32, f64,
+// bf16 or f16): c, bias and aux may be null. Element i's bias is
+// bias[(i / inner) % features].
+template <typename Codec>
 struct TypedGemmEpilogue {
-  T* out = nullptr;
-  const T* c = nullptr;
-  const T* bias = nullptr;
-  T* aux = nullptr;
+  using S = typename Codec::Storage;
+  Codec codec;
+  S* out = nullptr;
+  const S* c = nullptr;
+  const S* bias = nullptr;
+  S* aux = nullptr;
   double alpha = 1, beta = 0;
   int64_t inner = 1, features = 1;
 };
 
 // Elements [begin, end): the generic loop's f64 operations in its order,
-// without its per-element type dispatch and activation lookup.
-template <typename T, GemmAct A>
-void GemmEpilogueRange(const TypedGemmEpilogue<T>& e, int64_t begin, int64_t end) {
+// each element read and written as GetDouble and SetDouble do, without
+// their per-element type dispatch and the activation's lookup.
+template <typename Codec, GemmAct A>
+void GemmEpilogueRange(const TypedGemmEpilogue<Codec>& e, int64_t begin, int64_t end) {
   int64_t j = begin % e.inner, f = (begin / e.inner) % e.features;
   for (int64_t i = begin; i < end; ++i) {
-    double x = e.alpha * static_cast<double>(e.out[i]);
-    if (e.c != nullptr) x += e.beta * static_cast<double>(e.c[i]);
+    double x = e.alpha * e.codec.Load(e.out[i]);
+    if (e.c != nullptr) x += e.beta * e.codec.Load(e.c[i]);
     if (e.bias != nullptr) {
-      x += static_cast<double>(e.bias[f]);
+      x += e.codec.Load(e.bias[f]);
       if (++j == e.inner) {
         j = 0;
         if (++f == e.features) f = 0;
       }
     }
-    if (e.aux != nullptr) e.aux[i] = static_cast<T>(x);
-    e.out[i] = static_cast<T>(ApplyGemmAct<A>(x));
+    if (e.aux != nullptr) e.aux[i] = e.codec.Store(x);
+    e.out[i] = e.codec.Store(ApplyGemmAct<A>(x));
   }
 }
 
@@ -179,30 +185,31 @@ void GemmEpilogueRange(const TypedGemmEpilogue<T>& e, int64_t begin, int64_t end
 // is most of a model's epilogue).
 constexpr int64_t kEpilogueMinPart = int64_t{1} << 14;
 
-template <typename T>
-void RunGemmEpilogue(const TypedGemmEpilogue<T>& e, int64_t n, GemmAct act) {
+template <typename Codec>
+void RunGemmEpilogue(const TypedGemmEpilogue<Codec>& e, int64_t n, GemmAct act) {
   DispatchGemmAct(act, [&](auto a) {
     ParallelRows(n, kEpilogueMinPart, [&](int64_t begin, int64_t end) {
-      GemmEpilogueRange<T, decltype(a)::value>(e, begin, end);
+      GemmEpilogueRange<Codec, decltype(a)::value>(e, begin, end);
     });
   });
 }
 
-// The typed epilogue where the result and every real operand share f32 or
-// f64; false otherwise (the caller runs the generic loop).
+// The typed epilogue where the result and every real operand share f32,
+// f64, bf16 or f16; false otherwise (the caller runs the generic loop).
 bool TypedEpilogue(Literal& o, const Literal* c, const Literal* bias, Literal* aux, const Gemm& g,
                    int64_t inner, int64_t features) {
   const PrimitiveType t = o.element_type();
   for (const Literal* l : {c, bias, static_cast<const Literal*>(aux)}) {
     if (l != nullptr && l->element_type() != t) return false;
   }
-  auto fill = [&](auto tag) {
-    using T = decltype(tag);
-    TypedGemmEpilogue<T> e;
-    e.out = o.typed<T>();
-    e.c = c != nullptr ? c->typed<T>() : nullptr;
-    e.bias = bias != nullptr ? bias->typed<T>() : nullptr;
-    e.aux = aux != nullptr ? aux->typed<T>() : nullptr;
+  auto run = [&](auto codec) {
+    using S = typename decltype(codec)::Storage;
+    TypedGemmEpilogue<decltype(codec)> e;
+    e.codec = codec;
+    e.out = reinterpret_cast<S*>(o.data());
+    e.c = c != nullptr ? reinterpret_cast<const S*>(c->data()) : nullptr;
+    e.bias = bias != nullptr ? reinterpret_cast<const S*>(bias->data()) : nullptr;
+    e.aux = aux != nullptr ? reinterpret_cast<S*>(aux->data()) : nullptr;
     e.alpha = g.alpha;
     e.beta = g.beta;
     if (bias != nullptr) {
@@ -211,14 +218,20 @@ bool TypedEpilogue(Literal& o, const Literal* c, const Literal* bias, Literal* a
     }
     RunGemmEpilogue(e, o.element_count(), GemmActOf(g.activation));
   };
-  if (t == PrimitiveType::kF32) {
-    fill(float{});
-  } else if (t == PrimitiveType::kF64) {
-    fill(double{});
-  } else {
-    return false;
+  switch (t) {
+    case PrimitiveType::kF32:
+      run(F32Codec{});
+      return true;
+    case PrimitiveType::kF64:
+      run(F64Codec{});
+      return true;
+    case PrimitiveType::kBF16:
+    case PrimitiveType::kF16:
+      run(HalfCodec{t});
+      return true;
+    default:
+      return false;
   }
-  return true;
 }
 
 }  // namespace

@@ -37,6 +37,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "eval/gpu/float_codec.h"
 #include "eval/gpu/gpu_custom_calls.h"
 #include "eval/runtime/parallel.h"
 #include "eval/vector_clones.h"
@@ -255,12 +256,6 @@ absl::Status CheckFloat(const Config& c, Operands ops, size_t i, const std::stri
   return absl::OkStatus();
 }
 
-// A 16-bit float's value as DecodeSmallFloat gives it (NaNs become the
-// quiet NaN of their sign), from the fast widening.
-inline float CanonicalNaN(float v) {
-  return v != v ? std::copysign(std::numeric_limits<float>::quiet_NaN(), v) : v;
-}
-
 template <typename V>
 void Put(Literal& lit, int64_t i, V v) {
   switch (lit.element_type()) {
@@ -310,14 +305,9 @@ std::vector<T> Gather(const Literal& lit, const View& view) {
       gather([p = lit.typed<double>()](int64_t at) { return p[at]; });
       break;
     case PrimitiveType::kBF16:
-      gather([p = reinterpret_cast<const uint16_t*>(lit.data())](int64_t at) {
-        return CanonicalNaN(BF16ToFloat(p[at]));
-      });
-      break;
     case PrimitiveType::kF16:
-      gather([p = reinterpret_cast<const uint16_t*>(lit.data())](int64_t at) {
-        return CanonicalNaN(HalfToFloat(p[at]));
-      });
+      gather([p = reinterpret_cast<const uint16_t*>(lit.data()),
+              t = lit.element_type()](int64_t at) { return WidenHalf(t, p[at]); });
       break;
     default:
       gather([&lit](int64_t at) { return lit.GetDouble(at); });
