@@ -25,6 +25,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "eval/gpu/float_codec.h"
 #include "eval/gpu/gpu_config.h"
 #include "eval/gpu/gpu_custom_calls.h"
 #include "eval/gpu/relu.h"
@@ -284,14 +285,17 @@ struct EpilogueArrays {
 // run of n elements: the generic loop's operations in its order. One bias
 // value (bias_step 0) or one per element (1); no branch per element (a
 // mispredicted branch per element was most of GPU cnn_fwd's ReLU epilogue).
-template <typename T, bool kSide, typename Act>
-void EpilogueRun(T* __restrict out, const T* __restrict bias, int bias_step,
-                 const T* __restrict side, int64_t n, const Epilogue& e, Act act) {
+// Elements are read and written through Codec (eval/gpu/float_codec.h) as
+// GetDouble and SetDouble read and write them.
+template <typename Codec, bool kSide, typename Act, typename S = typename Codec::Storage>
+void EpilogueRun(S* __restrict out, const S* __restrict bias, int bias_step,
+                 const S* __restrict side, int64_t n, const Epilogue& e, Act act,
+                 Codec codec = {}) {
   const double scale = e.conv_scale, side_scale = e.side_scale, alpha = e.alpha;
   for (int64_t i = 0; i < n; ++i) {
-    double x = scale * static_cast<double>(out[i]) + static_cast<double>(bias[i * bias_step]);
-    if constexpr (kSide) x += side_scale * static_cast<double>(side[i]);
-    out[i] = static_cast<T>(act(x, alpha));
+    double x = scale * codec.Load(out[i]) + codec.Load(bias[i * bias_step]);
+    if constexpr (kSide) x += side_scale * codec.Load(side[i]);
+    out[i] = codec.Store(act(x, alpha));
   }
 }
 
@@ -330,33 +334,35 @@ void EpilogueRunF32(float* __restrict out, const float* __restrict bias, int bia
     std::memcpy(out + i, &y, sizeof(y));
   }
   if constexpr (kRelu) {
-    EpilogueRun<float, kSide>(out + i, bias + i * bias_step, bias_step, kSide ? side + i : nullptr,
-                              n - i, e, ReluActivation{});
+    EpilogueRun<F32Codec, kSide>(out + i, bias + i * bias_step, bias_step,
+                                 kSide ? side + i : nullptr, n - i, e, ReluActivation{});
   } else {
-    EpilogueRun<float, kSide>(out + i, bias + i * bias_step, bias_step, kSide ? side + i : nullptr,
-                              n - i, e, NoActivation{});
+    EpilogueRun<F32Codec, kSide>(out + i, bias + i * bias_step, bias_step,
+                                 kSide ? side + i : nullptr, n - i, e, NoActivation{});
   }
 }
 
-// The epilogue over arrays of one type T (f32 or f64), a run at a time: a
-// row of features against the bias where the feature is the minor
-// dimension (b01f), else a feature's run of `inner` elements against its
-// one bias value.
-template <typename T, bool kSide, typename Act>
-void TypedEpilogue(const Epilogue& e, EpilogueArrays& a, Act act) {
-  T* out = a.out.typed<T>();
-  const T* bias = a.bias.typed<T>();
-  const T* side = kSide ? a.side->typed<T>() : nullptr;
+// The epilogue over arrays of one type (Codec's: f32, f64, bf16 or f16), a
+// run at a time: a row of features against the bias where the feature is
+// the minor dimension (b01f), else a feature's run of `inner` elements
+// against its one bias value.
+template <typename Codec, bool kSide, typename Act>
+void TypedEpilogue(const Epilogue& e, EpilogueArrays& a, Act act, Codec codec) {
+  using S = typename Codec::Storage;
+  S* out = reinterpret_cast<S*>(a.out.data());
+  const S* bias = reinterpret_cast<const S*>(a.bias.data());
+  const S* side = kSide ? reinterpret_cast<const S*>(a.side->data()) : nullptr;
   const int64_t n = a.out.element_count();
+  constexpr bool kF32 = std::is_same_v<Codec, F32Codec>;
   auto run = [&](int64_t at, int bias_at, int bias_step, int64_t count) {
-    T* o = out + at;
-    const T* s = kSide ? side + at : nullptr;
-    if constexpr (std::is_same_v<T, float> && std::is_same_v<Act, NoActivation>) {
+    S* o = out + at;
+    const S* s = kSide ? side + at : nullptr;
+    if constexpr (kF32 && std::is_same_v<Act, NoActivation>) {
       EpilogueRunF32<kSide, false>(o, bias + bias_at, bias_step, s, count, e);
-    } else if constexpr (std::is_same_v<T, float> && std::is_same_v<Act, ReluActivation>) {
+    } else if constexpr (kF32 && std::is_same_v<Act, ReluActivation>) {
       EpilogueRunF32<kSide, true>(o, bias + bias_at, bias_step, s, count, e);
     } else {
-      EpilogueRun<T, kSide>(o, bias + bias_at, bias_step, s, count, e, act);
+      EpilogueRun<Codec, kSide>(o, bias + bias_at, bias_step, s, count, e, act, codec);
     }
   };
   // Blocks of whole feature rows (features x inner elements) go to the cores.
@@ -376,14 +382,15 @@ void TypedEpilogue(const Epilogue& e, EpilogueArrays& a, Act act) {
                });
 }
 
-template <typename T>
-void TypedEpilogueOf(const Epilogue& e, EpilogueArrays& a, double (*fn)(double, double)) {
+template <typename Codec>
+void TypedEpilogueOf(const Epilogue& e, EpilogueArrays& a, double (*fn)(double, double),
+                     Codec codec = {}) {
   const bool side = a.side != nullptr && e.side_scale != 0;
   auto run = [&](auto act) {
     if (side) {
-      TypedEpilogue<T, true>(e, a, act);
+      TypedEpilogue<Codec, true>(e, a, act, codec);
     } else {
-      TypedEpilogue<T, false>(e, a, act);
+      TypedEpilogue<Codec, false>(e, a, act, codec);
     }
   };
   switch (InlineActivation(e.activation)) {
@@ -441,9 +448,11 @@ absl::StatusOr<Value> BiasActivation(const ConvCall& c, KernelContext& ev) {
   const bool one_type = bias.element_type() == t && (side == nullptr || side->element_type() == t);
   const bool fast = ev.options().fast_paths;
   if (fast && one_type && t == PrimitiveType::kF32) {
-    TypedEpilogueOf<float>(*e, a, *act);
+    TypedEpilogueOf<F32Codec>(*e, a, *act);
   } else if (fast && one_type && t == PrimitiveType::kF64) {
-    TypedEpilogueOf<double>(*e, a, *act);
+    TypedEpilogueOf<F64Codec>(*e, a, *act);
+  } else if (fast && one_type && (t == PrimitiveType::kBF16 || t == PrimitiveType::kF16)) {
+    TypedEpilogueOf(*e, a, *act, HalfCodec{t});
   } else {
     GenericEpilogue(*e, a, *act);
   }

@@ -1,5 +1,5 @@
 // __cudnn$convBiasActivationForward's epilogue (eval/gpu/cudnn_conv.cc):
-// the typed f32/f64 loops give the generic f64 loop's bytes (hlo-run
+// the typed f32/f64/bf16/f16 loops give the generic f64 loop's bytes (hlo-run
 // --no-fast-paths) for every activation, scale, side input and feature
 // position, and ReLU of a negative f64 value too small for the result's
 // type is +0 (the f64 compare comes before the rounding).
@@ -77,7 +77,8 @@ TEST_CASE("cudnn conv bias activation: typed epilogue gives the generic loop's b
       {"f32", true, "kElu", "1", "0"},        {"f32", false, "kLeakyRelu", "2", "1"},
       {"f32", true, "kTanh", "0.5", "0"},     {"f64", true, "kRelu", "0.5", "2"},
       {"f64", false, "kRelu", "1e-300", "0"}, {"f64", true, "kSigmoid", "1", "1"},
-      {"bf16", true, "kRelu", "0.5", "2"},
+      {"bf16", true, "kRelu", "0.5", "2"},    {"bf16", false, "kElu", "1", "0"},
+      {"f16", true, "kNone", "0.5", "1"},     {"f16", false, "kRelu", "2", "0"},
   };
   for (const EpilogueCase& c : cases) {
     const std::string text = ConvBiasModule(c);
