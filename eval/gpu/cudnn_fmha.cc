@@ -256,30 +256,6 @@ absl::Status CheckFloat(const Config& c, Operands ops, size_t i, const std::stri
   return absl::OkStatus();
 }
 
-template <typename V>
-void Put(Literal& lit, int64_t i, V v) {
-  switch (lit.element_type()) {
-    case PrimitiveType::kF32:
-      lit.typed<float>()[i] = static_cast<float>(v);
-      return;
-    case PrimitiveType::kF64:
-      lit.typed<double>()[i] = static_cast<double>(v);
-      return;
-    case PrimitiveType::kBF16:
-    case PrimitiveType::kF16:
-      // From an f32 value the fast narrowing is EncodeSmallFloat's rounding.
-      if constexpr (std::is_same_v<V, float>) {
-        reinterpret_cast<uint16_t*>(lit.data())[i] =
-            lit.element_type() == PrimitiveType::kBF16 ? FloatToBF16(v) : FloatToHalf(v);
-        return;
-      }
-      break;
-    default:
-      break;
-  }
-  lit.SetDouble(i, v);
-}
-
 template <typename T>
 std::vector<T> Gather(const Literal& lit, const View& view) {
   std::vector<T> out;
@@ -429,8 +405,6 @@ template std::vector<float> TransposedRows<float>(const std::vector<float>&, int
                                                   int64_t);
 template std::vector<double> TransposedRows<double>(const std::vector<double>&, int64_t, int64_t,
                                                     int64_t);
-template void Put<float>(Literal&, int64_t, float);
-template void Put<double>(Literal&, int64_t, double);
 template struct Problem<float>;
 template struct Problem<double>;
 template std::vector<float> Gather<float>(const Literal&, const View&);
@@ -503,9 +477,11 @@ void AttendHead(const Problem<T>& p, int64_t b, int64_t h, Literal& o, Literal* 
       sum += e;
       AddScaledRow(acc.data(), e, vb + j * d.dv, d.dv);
     }
-    for (int64_t f = 0; f < d.dv; ++f) Put(o, row * d.dv + f, any ? acc[f] / sum : T(0));
+    for (int64_t f = 0; f < d.dv; ++f) acc[f] = any ? acc[f] / sum : T(0);
+    StoreRowLikeSetDouble(o, row * d.dv, acc.data(), d.dv);
     if (stats != nullptr) {
-      Put(*stats, row, any ? max + std::log(sum) : -std::numeric_limits<double>::infinity());
+      StoreLikeSetDouble(*stats, row,
+                         any ? max + std::log(sum) : -std::numeric_limits<double>::infinity());
     }
   }
 }

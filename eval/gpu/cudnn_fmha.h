@@ -109,11 +109,6 @@ void AddScaledRows(T* acc, const T* a, const T* rows, int64_t stride, int64_t co
 template <typename T>
 std::vector<T> TransposedRows(const std::vector<T>& x, int64_t heads, int64_t rows, int64_t cols);
 
-// Element i of `lit` set to v as SetDouble sets it, typed for f32 and f64
-// results and, from an f32 value, bf16 and f16 ones.
-template <typename V>
-void Put(Literal& lit, int64_t i, V v);
-
 // Gathers `lit` read through `view` into a canonical [dim0..dim3] vector.
 template <typename T>
 std::vector<T> Gather(const Literal& lit, const View& view);

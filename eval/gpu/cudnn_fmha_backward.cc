@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "eval/gpu/cudnn_fmha.h"
+#include "eval/gpu/float_codec.h"
 #include "eval/runtime/parallel.h"
 #include "ir/strings.h"
 
@@ -199,7 +200,7 @@ void RowGradients(const Problem<T>& p, const BackwardInputs<T>& in, int64_t b, i
 
 template <typename T>
 void Store(const std::vector<T>& from, Literal& to) {
-  for (size_t i = 0; i < from.size(); ++i) Put(to, static_cast<int64_t>(i), from[i]);
+  StoreRowLikeSetDouble(to, 0, from.data(), static_cast<int64_t>(from.size()));
 }
 
 template <typename T>

@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "eval/gpu/float_codec.h"
 #include "eval/gpu/gpu_config.h"
 #include "eval/gpu/gpu_custom_calls.h"
 #include "eval/runtime/parallel.h"
@@ -130,7 +131,7 @@ absl::Status CheckResults(const Instruction& inst, Kind kind, const Shapes& s) {
 template <typename F>
 std::vector<F> Values(const Literal& l) {
   std::vector<F> v(l.element_count());
-  for (int64_t i = 0; i < l.element_count(); ++i) v[i] = static_cast<F>(l.GetDouble(i));
+  for (int64_t i = 0; i < l.element_count(); ++i) v[i] = static_cast<F>(LoadLikeGetDouble(l, i));
   return v;
 }
 
@@ -162,11 +163,12 @@ absl::StatusOr<std::vector<Value>> Forward(const Instruction& inst, Operands ops
       for (int64_t j = 0; j < s.cols; ++j) sq += (row[j] - mean) * (row[j] - mean);
       const F nf = F(1) / std::sqrt(sq / static_cast<F>(s.cols) + static_cast<F>(epsilon));
       for (int64_t j = 0; j < s.cols; ++j) {
-        out[0].mutable_array().SetDouble(r * s.cols + j, (row[j] - mean) * nf * scale[j] + bias[j]);
+        StoreLikeSetDouble(out[0].mutable_array(), r * s.cols + j,
+                           (row[j] - mean) * nf * scale[j] + bias[j]);
       }
       if (train) {
-        out[1].mutable_array().SetDouble(r, mean);
-        out[2].mutable_array().SetDouble(r, nf);
+        StoreLikeSetDouble(out[1].mutable_array(), r, mean);
+        StoreLikeSetDouble(out[2].mutable_array(), r, nf);
       }
     }
   });
@@ -196,11 +198,11 @@ absl::StatusOr<std::vector<Value>> Backward(const Instruction& inst, Operands op
       dbias[j] += dy[base + j];
     }
     for (int64_t j = 0; j < s.cols; ++j)
-      out[0].mutable_array().SetDouble(base + j, f[j] - fsum / n);
+      StoreLikeSetDouble(out[0].mutable_array(), base + j, f[j] - fsum / n);
   }
   for (int64_t j = 0; j < s.cols; ++j) {
-    out[1].mutable_array().SetDouble(j, dscale[j]);
-    out[2].mutable_array().SetDouble(j, dbias[j]);
+    StoreLikeSetDouble(out[1].mutable_array(), j, dscale[j]);
+    StoreLikeSetDouble(out[2].mutable_array(), j, dbias[j]);
   }
   return out;
 }

@@ -9,8 +9,10 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "ir/float_formats.h"
+#include "ir/literal.h"
 #include "ir/primitive_type.h"
 
 namespace hlo::gpu {
@@ -81,6 +83,68 @@ struct HalfCodec {
   double Load(uint16_t bits) const { return WidenHalf(type, bits); }
   uint16_t Store(double x) const { return EncodeHalf(type, x); }
 };
+
+// Element i of `lit` as GetDouble gives it, typed for f32, f64, bf16 and
+// f16 (without GetDouble's general decoding).
+inline double LoadLikeGetDouble(const Literal& lit, int64_t i) {
+  switch (lit.element_type()) {
+    case PrimitiveType::kF32:
+      return lit.typed<float>()[i];
+    case PrimitiveType::kF64:
+      return lit.typed<double>()[i];
+    case PrimitiveType::kBF16:
+    case PrimitiveType::kF16:
+      return WidenHalf(lit.element_type(), reinterpret_cast<const uint16_t*>(lit.data())[i]);
+    default:
+      return lit.GetDouble(i);
+  }
+}
+
+// Element i of `lit` set to v as SetDouble sets it, typed for f32, f64,
+// bf16 and f16.
+inline void StoreLikeSetDouble(Literal& lit, int64_t i, double v) {
+  switch (lit.element_type()) {
+    case PrimitiveType::kF32:
+      lit.typed<float>()[i] = static_cast<float>(v);
+      return;
+    case PrimitiveType::kF64:
+      lit.typed<double>()[i] = v;
+      return;
+    case PrimitiveType::kBF16:
+    case PrimitiveType::kF16:
+      reinterpret_cast<uint16_t*>(lit.data())[i] = EncodeHalf(lit.element_type(), v);
+      return;
+    default:
+      lit.SetDouble(i, v);
+      return;
+  }
+}
+
+// Elements [at, at + n) of `lit` set to v[0..n) as SetDouble sets them,
+// the type dispatched once (f32 values narrow to bf16/f16 by the inline
+// FloatToBF16/FloatToHalf, which round as EncodeSmallFloat does).
+template <typename V>
+void StoreRowLikeSetDouble(Literal& lit, int64_t at, const V* v, int64_t n) {
+  const PrimitiveType t = lit.element_type();
+  if (t == PrimitiveType::kF32) {
+    float* out = lit.typed<float>() + at;
+    for (int64_t k = 0; k < n; ++k) out[k] = static_cast<float>(v[k]);
+  } else if (t == PrimitiveType::kF64) {
+    double* out = lit.typed<double>() + at;
+    for (int64_t k = 0; k < n; ++k) out[k] = static_cast<double>(v[k]);
+  } else if (t == PrimitiveType::kBF16 || t == PrimitiveType::kF16) {
+    uint16_t* out = reinterpret_cast<uint16_t*>(lit.data()) + at;
+    for (int64_t k = 0; k < n; ++k) {
+      if constexpr (std::is_same_v<V, float>) {
+        out[k] = t == PrimitiveType::kBF16 ? FloatToBF16(v[k]) : FloatToHalf(v[k]);
+      } else {
+        out[k] = EncodeHalf(t, static_cast<double>(v[k]));
+      }
+    }
+  } else {
+    for (int64_t k = 0; k < n; ++k) lit.SetDouble(at + k, v[k]);
+  }
+}
 
 }  // namespace hlo::gpu
 
