@@ -333,13 +333,9 @@ void EpilogueRunF32(float* __restrict out, const float* __restrict bias, int bia
     const V2f y = __builtin_convertvector(x, V2f);
     std::memcpy(out + i, &y, sizeof(y));
   }
-  if constexpr (kRelu) {
-    EpilogueRun<F32Codec, kSide>(out + i, bias + i * bias_step, bias_step,
-                                 kSide ? side + i : nullptr, n - i, e, ReluActivation{});
-  } else {
-    EpilogueRun<F32Codec, kSide>(out + i, bias + i * bias_step, bias_step,
-                                 kSide ? side + i : nullptr, n - i, e, NoActivation{});
-  }
+  using Act = std::conditional_t<kRelu, ReluActivation, NoActivation>;
+  EpilogueRun<F32Codec, kSide>(out + i, bias + i * bias_step, bias_step, kSide ? side + i : nullptr,
+                               n - i, e, Act{});
 }
 
 // The epilogue over arrays of one type (Codec's: f32, f64, bf16 or f16), a

@@ -39,6 +39,7 @@
 
 #include "eval/gpu/float_codec.h"
 #include "eval/gpu/gpu_custom_calls.h"
+#include "eval/kernels/strided_axes.h"
 #include "eval/runtime/parallel.h"
 #include "eval/vector_clones.h"
 #include "ir/float_formats.h"
@@ -345,13 +346,10 @@ void Problem<T>::Scores(int64_t b, int64_t h, int64_t i, std::vector<T>& s) cons
 template <typename T>
 std::vector<T> TransposedRows(const std::vector<T>& x, int64_t heads, int64_t rows, int64_t cols) {
   std::vector<T> t(x.size());
-  for (int64_t head = 0; head < heads; ++head) {
-    const T* from = &x[head * rows * cols];
-    T* to = &t[head * rows * cols];
-    for (int64_t j = 0; j < rows; ++j) {
-      for (int64_t e = 0; e < cols; ++e) to[e * rows + j] = from[j * cols + e];
-    }
-  }
+  // Per head, to[e * rows + j] = from[j * cols + e] (the data kernels' tiled transpose).
+  data_internal::StridedCopy(sizeof(T), reinterpret_cast<uint8_t*>(t.data()),
+                             reinterpret_cast<const uint8_t*>(x.data()),
+                             {{heads, rows * cols, rows * cols}, {rows, 1, cols}, {cols, rows, 1}});
   return t;
 }
 

@@ -100,26 +100,6 @@ inline double LoadLikeGetDouble(const Literal& lit, int64_t i) {
   }
 }
 
-// Element i of `lit` set to v as SetDouble sets it, typed for f32, f64,
-// bf16 and f16.
-inline void StoreLikeSetDouble(Literal& lit, int64_t i, double v) {
-  switch (lit.element_type()) {
-    case PrimitiveType::kF32:
-      lit.typed<float>()[i] = static_cast<float>(v);
-      return;
-    case PrimitiveType::kF64:
-      lit.typed<double>()[i] = v;
-      return;
-    case PrimitiveType::kBF16:
-    case PrimitiveType::kF16:
-      reinterpret_cast<uint16_t*>(lit.data())[i] = EncodeHalf(lit.element_type(), v);
-      return;
-    default:
-      lit.SetDouble(i, v);
-      return;
-  }
-}
-
 // Elements [at, at + n) of `lit` set to v[0..n) as SetDouble sets them,
 // the type dispatched once (f32 values narrow to bf16/f16 by the inline
 // FloatToBF16/FloatToHalf, which round as EncodeSmallFloat does).
@@ -144,6 +124,11 @@ void StoreRowLikeSetDouble(Literal& lit, int64_t at, const V* v, int64_t n) {
   } else {
     for (int64_t k = 0; k < n; ++k) lit.SetDouble(at + k, v[k]);
   }
+}
+
+// Element i of `lit` set to v as SetDouble sets it.
+inline void StoreLikeSetDouble(Literal& lit, int64_t i, double v) {
+  StoreRowLikeSetDouble(lit, i, &v, 1);
 }
 
 }  // namespace hlo::gpu
