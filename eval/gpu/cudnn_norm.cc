@@ -155,6 +155,7 @@ absl::StatusOr<std::vector<Value>> Forward(const Instruction& inst, Operands ops
   HLO_ASSIGN_OR_RETURN(std::vector<Value> out, NewResults(inst, train ? 3 : 1));
   // Rows are independent (each sum in its own order): they go to the cores.
   ParallelRows(s.rows, kRowsPerPart, [&](int64_t begin, int64_t end) {
+    std::vector<F> y(s.cols);
     for (int64_t r = begin; r < end; ++r) {
       const F* row = x.data() + r * s.cols;
       F sum = 0, sq = 0;
@@ -162,10 +163,8 @@ absl::StatusOr<std::vector<Value>> Forward(const Instruction& inst, Operands ops
       const F mean = sum / static_cast<F>(s.cols);
       for (int64_t j = 0; j < s.cols; ++j) sq += (row[j] - mean) * (row[j] - mean);
       const F nf = F(1) / std::sqrt(sq / static_cast<F>(s.cols) + static_cast<F>(epsilon));
-      for (int64_t j = 0; j < s.cols; ++j) {
-        StoreLikeSetDouble(out[0].mutable_array(), r * s.cols + j,
-                           (row[j] - mean) * nf * scale[j] + bias[j]);
-      }
+      for (int64_t j = 0; j < s.cols; ++j) y[j] = (row[j] - mean) * nf * scale[j] + bias[j];
+      StoreRowLikeSetDouble(out[0].mutable_array(), r * s.cols, y.data(), s.cols);
       if (train) {
         StoreLikeSetDouble(out[1].mutable_array(), r, mean);
         StoreLikeSetDouble(out[2].mutable_array(), r, nf);
@@ -197,13 +196,11 @@ absl::StatusOr<std::vector<Value>> Backward(const Instruction& inst, Operands op
       dscale[j] += dy[base + j] * xc * nf[r];
       dbias[j] += dy[base + j];
     }
-    for (int64_t j = 0; j < s.cols; ++j)
-      StoreLikeSetDouble(out[0].mutable_array(), base + j, f[j] - fsum / n);
+    for (int64_t j = 0; j < s.cols; ++j) f[j] -= fsum / n;
+    StoreRowLikeSetDouble(out[0].mutable_array(), base, f.data(), s.cols);
   }
-  for (int64_t j = 0; j < s.cols; ++j) {
-    StoreLikeSetDouble(out[1].mutable_array(), j, dscale[j]);
-    StoreLikeSetDouble(out[2].mutable_array(), j, dbias[j]);
-  }
+  StoreRowLikeSetDouble(out[1].mutable_array(), 0, dscale.data(), s.cols);
+  StoreRowLikeSetDouble(out[2].mutable_array(), 0, dbias.data(), s.cols);
   return out;
 }
 
