@@ -236,9 +236,10 @@ TEST_CASE("StreamedBtGemm declines what it is not for", "[dot][streamed_bt]") {
   // Fewer rows than kStreamedBtLeastRows, where oneDNN sums otherwise.
   CHECK_FALSE(
       StreamedBtGemm(kStreamedBtLeastRows - 1, n, 4, a.data(), 4, bt.data(), 4, c.data(), n));
-  // k past kStreamedBtMostK.
-  CHECK_FALSE(
-      StreamedBtGemm(1, 1 << 20, kStreamedBtMostK + 1, a.data(), 1, bt.data(), 1, c.data(), 1));
+  // k past kStreamedBtMostK (rows and B^T's size it would take).
+  const int64_t long_k = kStreamedBtMostK + 1;
+  CHECK_FALSE(StreamedBtGemm(kStreamedBtLeastRows, kStreamedBtLeastBytes / 4 / long_k + 1, long_k,
+                             a.data(), long_k, bt.data(), long_k, c.data(), n));
   for (float x : c) CHECK(x == 7.0f);
 }
 
