@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "eval/interp/elementwise_ops.h"
+#include "eval/vector_clones.h"
 
 namespace hlo {
 namespace elementwise {
@@ -202,11 +203,36 @@ void CastLoop(const From* __restrict in, To* __restrict out, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = static_cast<To>(in[i]);
 }
 
+// Saturate<Q> of each element (NaN 0, past the range the nearest end,
+// else truncated), the cases picked by masks so that the loop vectorises:
+// f32 -> s32 of f32[2048,4096] through the chunk's doubles took 11 ms.
+template <typename From, typename To>
+HLO_VECTOR_CLONES void SaturateLoop(const From* __restrict in, To* __restrict out, int64_t n) {
+  using U = std::make_unsigned_t<To>;
+  constexpr From kLimit =
+      static_cast<From>(std::numeric_limits<To>::max()) + From{1};  // 2^(bits-1)
+  constexpr U kMax = static_cast<U>(std::numeric_limits<To>::max());
+  constexpr U kMin = static_cast<U>(std::numeric_limits<To>::min());
+  for (int64_t i = 0; i < n; ++i) {
+    const From x = in[i];
+    const bool inside = x < kLimit && x > -kLimit;  // false for NaN
+    const U truncated = static_cast<U>(static_cast<To>(inside ? x : From{0}));
+    const U positive = U{0} - static_cast<U>(x > From{0});
+    const U end = kMin ^ ((kMax ^ kMin) & positive);
+    const U value = end ^ ((truncated ^ end) & (U{0} - static_cast<U>(inside)));
+    out[i] = static_cast<To>(value & (U{0} - static_cast<U>(x == x)));
+  }
+}
+
 // The common conversions without the intermediate chunk.
 bool FastConvert(const Literal& in, Literal& out) {
   const PT from = in.element_type(), to = out.element_type();
   const int64_t n = in.element_count();
-  if (from == PT::kF32 && to == PT::kF64) {
+  if (from == PT::kF32 && to == PT::kS32) {
+    SaturateLoop(in.typed<float>(), out.typed<int32_t>(), n);
+  } else if (from == PT::kF64 && to == PT::kS32) {
+    SaturateLoop(in.typed<double>(), out.typed<int32_t>(), n);
+  } else if (from == PT::kF32 && to == PT::kF64) {
     CastLoop(in.typed<float>(), out.typed<double>(), n);
   } else if (from == PT::kF64 && to == PT::kF32) {
     CastLoop(in.typed<double>(), out.typed<float>(), n);

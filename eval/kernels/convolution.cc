@@ -38,9 +38,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "eval/interp/float16_convert.h"
 #include "eval/kernels/convolution_internal.h"
 #include "eval/kernels/convolution_winograd.h"
-#include "eval/kernels/float16_convert.h"
 #include "eval/kernels/gemm.h"
 #include "eval/kernels/gemm_convert.h"
 #include "eval/kernels/kernels.h"

@@ -58,6 +58,51 @@ TEST_CASE("convert: float to integer truncates and saturates, NaN gives 0", "[ev
   CHECK_LIT(MustEval("s32[2]", "convert", {L("f8e4m3fn[2] {-448, nan}")}), "s32[2] {-448, 0}");
 }
 
+// f32 and f64 to s32 run a loop of their own over vector lanes: each case
+// at every lane of a 16-lane vector and in the scalar tail (40 elements:
+// the case at position p, 0.5 elsewhere).
+TEST_CASE("convert: float to s32 saturates in every lane", "[eval]") {
+  struct Case {
+    const char* type;
+    const char* value;
+    int64_t want;
+  };
+  const Case cases[] = {
+      {"f32", "nan", 0},
+      {"f32", "-nan", 0},
+      {"f32", "inf", 2147483647},
+      {"f32", "-inf", -2147483648LL},
+      {"f32", "2147483648", 2147483647},  // 2^31
+      {"f32", "2147483520", 2147483520},  // the largest f32 below 2^31
+      {"f32", "-2147483648", -2147483648LL},
+      {"f32", "-2147483904", -2147483648LL},  // the next f32 below -2^31
+      {"f32", "-0", 0},
+      {"f32", "1e-45", 0},
+      {"f32", "-7.99", -7},
+      {"f64", "2147483647.9", 2147483647},
+      {"f64", "2147483648", 2147483647},
+      {"f64", "-2147483648.5", -2147483648LL},
+      {"f64", "-2147483647.5", -2147483647},
+      {"f64", "1e300", 2147483647},
+      {"f64", "-1e300", -2147483648LL},
+      {"f64", "nan", 0},
+      {"f64", "-0.999", 0},
+  };
+  constexpr int kCount = 40;
+  for (const Case& c : cases) {
+    for (int p = 0; p < kCount; ++p) {
+      std::string values, want;
+      for (int i = 0; i < kCount; ++i) {
+        values += std::string(i ? ", " : "") + (i == p ? c.value : "0.5");
+        want += std::string(i ? ", " : "") + (i == p ? std::to_string(c.want) : "0");
+      }
+      INFO(c.type << " " << c.value << " at " << p);
+      CHECK_LIT(MustEval("s32[40]", "convert", {L(std::string(c.type) + "[40] {" + values + "}")}),
+                "s32[40] {" + want + "}");
+    }
+  }
+}
+
 TEST_CASE("convert: integer to integer wraps into the target width", "[eval]") {
   // 300 = 0x12C -> 0x2C = 44; -129 = 0x...F7F -> 0x7F = 127.
   CHECK_LIT(MustEval("s8[3]", "convert", {L("s32[3] {300, -129, 127}")}), "s8[3] {44, 127, 127}");

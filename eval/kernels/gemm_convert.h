@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "eval/kernels/float16_convert.h"
+#include "eval/interp/float16_convert.h"
 #include "eval/type_dispatch.h"
 #include "ir/float_formats.h"
 #include "ir/literal.h"

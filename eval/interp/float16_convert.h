@@ -1,11 +1,12 @@
 // The 16-bit floats (f16, bf16) <-> f32 over whole arrays, for the operands
-// and results of dots and convolutions computed in f32: HalfToFloat,
+// and results of dots and convolutions computed in f32 and for convert and
+// the elementwise ops on 16-bit floats (computed in f32): HalfToFloat,
 // FloatToHalf, BF16ToFloat and FloatToBF16 (ir/float_formats.h) element by
 // element, compiled per vector width so that the loops vectorise (one call
 // per element took half an f16 dot's time; bf16's loops, inline but
 // compiled for the baseline, a third of a bf16 convolution's).
-#ifndef HLO_EVAL_KERNELS_FLOAT16_CONVERT_H_
-#define HLO_EVAL_KERNELS_FLOAT16_CONVERT_H_
+#ifndef HLO_EVAL_INTERP_FLOAT16_CONVERT_H_
+#define HLO_EVAL_INTERP_FLOAT16_CONVERT_H_
 
 #include <cstdint>
 
@@ -27,4 +28,4 @@ bool NarrowToFloat16s(PrimitiveType type, const float* src, int64_t n, void* dst
 
 }  // namespace hlo
 
-#endif  // HLO_EVAL_KERNELS_FLOAT16_CONVERT_H_
+#endif  // HLO_EVAL_INTERP_FLOAT16_CONVERT_H_

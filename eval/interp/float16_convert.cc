@@ -1,4 +1,4 @@
-#include "eval/kernels/float16_convert.h"
+#include "eval/interp/float16_convert.h"
 
 #include "eval/vector_clones.h"
 #include "ir/float_formats.h"

@@ -1,11 +1,11 @@
-// The whole-array 16-bit float conversions (eval/kernels/float16_convert.h)
+// The whole-array 16-bit float conversions (eval/interp/float16_convert.h)
 // against the generic format codec (ir/float_formats.h: DecodeSmallFloat,
 // EncodeSmallFloat, one rounding from the exact value): every f16 and bf16
 // pattern widened, and a sweep of f32 patterns (every 4099th, so every
 // exponent, both signs, NaNs with payloads, infinities, denormals) plus
 // each format's rounding boundaries narrowed, at lengths and offsets that
 // leave vector tails.
-#include "eval/kernels/float16_convert.h"
+#include "eval/interp/float16_convert.h"
 
 #include <bit>
 #include <catch2/catch.hpp>
