@@ -347,10 +347,12 @@ absl::Status EvalSelect(const Literal& pred, const Literal& on_true, const Liter
 namespace {
 
 // out = min(max(x, lo), hi) with the type's maximum/minimum; lo and hi are
-// scalars when their flags say so.
+// scalars when their flags say so. Compiled per vector width: on the
+// baseline's lanes a clamp of f32[1024,4096] took 6.3 ms (f64 18), four
+// times a maximum's.
 template <typename E, typename Max, typename Min>
-void ClampLoop(const E* lo, bool lo_scalar, const E* x, const E* hi, bool hi_scalar, E* out,
-               int64_t n, Max max, Min min) {
+HLO_VECTOR_CLONES void ClampLoop(const E* lo, bool lo_scalar, const E* x, const E* hi,
+                                 bool hi_scalar, E* out, int64_t n, Max max, Min min) {
   if (lo_scalar && hi_scalar) {
     const E l = lo[0], h = hi[0];
     for (int64_t i = 0; i < n; ++i) out[i] = min(max(x[i], l), h);

@@ -709,7 +709,15 @@ bool UnaryFloatKernel(Opcode op, const T* in, T* out, int64_t n) {
       Map(in, out, n, [](T x) { return std::ceil(x); });
       return true;
     case Opcode::kRoundNearestAfz:
-      Map(in, out, n, [](T x) { return std::round(x); });
+      // std::round's value from nearbyint (ties to even), which vectorises
+      // (a call of round per element took 4.6x round-nearest-even's time):
+      // x - nearbyint(x) is exact, and where it is a half (a tie) x + 1/2
+      // away from zero is the integer. NaN and infinities keep nearbyint's
+      // value (inf - inf is NaN, no tie); -0.3 gives -0, as round does.
+      Map(in, out, n, [](T x) {
+        const T r = std::nearbyint(x);
+        return std::fabs(x - r) == T(0.5) ? x + std::copysign(T(0.5), x) : r;
+      });
       return true;
     case Opcode::kRoundNearestEven:
       Map(in, out, n, [](T x) { return std::nearbyint(x); });

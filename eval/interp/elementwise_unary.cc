@@ -35,11 +35,14 @@ absl::Status IntUnary(Opcode op, const Storage<P>* in, Storage<P>* out, int64_t 
       for (int64_t i = 0; i < n; ++i) out[i] = T::Wrap(W{0} - wide(in[i]));
       return absl::OkStatus();
     case Opcode::kAbs:
-      // abs(INT_MIN) wraps to INT_MIN.
+      // abs(INT_MIN) wraps to INT_MIN. Without a branch: (x ^ m) - m with
+      // m all ones where x < 0 (s64's branch, mispredicted on random
+      // signs, took 10x s32's vectorised loop).
       for (int64_t i = 0; i < n; ++i) {
         S x = in[i];
         if constexpr (T::kSigned) {
-          out[i] = x < 0 ? T::Wrap(W{0} - wide(x)) : x;
+          const W negative = W{0} - static_cast<W>(x < 0);
+          out[i] = T::Wrap((wide(x) ^ negative) - negative);
         } else {
           out[i] = x;
         }

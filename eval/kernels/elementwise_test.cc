@@ -19,6 +19,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "eval/interp/elementwise_ops.h"
@@ -113,6 +114,28 @@ TEST_CASE("elementwise: abs/negate/sign keep IEEE signs and NaN", "[eval]") {
             "f8e4m3fn[2] {-448, 0.5}");
 }
 
+// Each (operand, result) pair of a unary op at every position of a
+// 40-element array (every lane of a 16-lane vector, and the scalar tail),
+// `filler` (giving `filler_result`) elsewhere: the ops whose loops run over
+// vector lanes.
+void CheckEveryLane(const std::string& type, const std::string& op,
+                    const std::vector<std::pair<std::string, std::string>>& cases,
+                    const std::string& filler, const std::string& filler_result) {
+  constexpr int kCount = 40;
+  const std::string shape = type + "[" + std::to_string(kCount) + "]";
+  for (const auto& [value, want] : cases) {
+    for (int p = 0; p < kCount; ++p) {
+      std::string in, out;
+      for (int i = 0; i < kCount; ++i) {
+        in += std::string(i ? ", " : "") + (i == p ? value : filler);
+        out += std::string(i ? ", " : "") + (i == p ? want : filler_result);
+      }
+      INFO(op << " of " << type << " " << value << " at " << p);
+      CHECK_LIT(MustEval(shape, op, {L(shape + " {" + in + "}")}), shape + " {" + out + "}");
+    }
+  }
+}
+
 TEST_CASE("elementwise: rounding ops", "[eval]") {
   // StableHLO round_nearest_afz / round_nearest_even examples.
   CHECK_LIT(MustEval("f64[5]", "round-nearest-afz", {L("f64[5] {-2.5, 0.4, 0.5, 0.6, 2.5}")}),
@@ -124,6 +147,40 @@ TEST_CASE("elementwise: rounding ops", "[eval]") {
       "f32[6] {-0, 2, 4, -0, inf, nan}");
   CHECK_LIT(MustEval("f32[4]", "round-nearest-afz", {L("f32[4] {-0.5, 1.5, -0.4, 8388609}")}),
             "f32[4] {-1, 2, -0, 8388609}");
+  // Ties away from zero, the largest values below a tie, the last f32 with
+  // a fraction (2^23 - 0.5), the signed zeros, subnormals and the
+  // non-finite values, in every lane.
+  const std::vector<std::pair<std::string, std::string>> afz = {{"0.5", "1"},
+                                                                {"-0.5", "-1"},
+                                                                {"2.5", "3"},
+                                                                {"-2.5", "-3"},
+                                                                {"0.49999997", "0"},
+                                                                {"-0.49999997", "-0"},
+                                                                {"8388607.5", "8388608"},
+                                                                {"-8388607.5", "-8388608"},
+                                                                {"8388607", "8388607"},
+                                                                {"1e30", "1e30"},
+                                                                {"-0", "-0"},
+                                                                {"-0.3", "-0"},
+                                                                {"1e-45", "0"},
+                                                                {"-1e-45", "-0"},
+                                                                {"inf", "inf"},
+                                                                {"-inf", "-inf"},
+                                                                {"nan", "nan"},
+                                                                {"1.5", "2"}};
+  CheckEveryLane("f32", "round-nearest-afz", afz, "3.25", "3");
+  CheckEveryLane("f64", "round-nearest-afz",
+                 {{"0.5", "1"},
+                  {"-0.5", "-1"},
+                  {"4503599627370495.5", "4503599627370496"},  // 2^52 - 0.5
+                  {"0.49999999999999994", "0"},
+                  {"-0.49999999999999994", "-0"},
+                  {"-2.5", "-3"},
+                  {"-0", "-0"},
+                  {"5e-324", "0"},
+                  {"-inf", "-inf"},
+                  {"nan", "nan"}},
+                 "-7.75", "-8");
   CHECK_LIT(MustEval("f32[5]", "floor", {L("f32[5] {-1.5, 1.5, -0, -0.1, -inf}")}),
             "f32[5] {-2, 1, -0, -1, -inf}");
   CHECK_LIT(MustEval("f32[5]", "ceil", {L("f32[5] {-1.5, 1.5, -0.5, 0.1, nan}")}),
@@ -1023,6 +1080,19 @@ TEST_CASE("elementwise: select with array and scalar pred", "[eval]") {
   CHECK_LIT(
       MustEval("f64[2]", "select", {L("pred[2] {0, 1}"), L("f64[2] {1, 2}"), L("f64[2] {3, 4}")}),
       "f64[2] {3, 2}");
+}
+
+// abs of signed integers without a branch: INT_MIN wraps to itself.
+TEST_CASE("elementwise: integer abs in every lane", "[eval]") {
+  CheckEveryLane("s64", "abs",
+                 {{"-9223372036854775808", "-9223372036854775808"},
+                  {"-9223372036854775807", "9223372036854775807"},
+                  {"-1", "1"},
+                  {"0", "0"},
+                  {"12345678901", "12345678901"}},
+                 "-3", "3");
+  CheckEveryLane("s8", "abs", {{"-128", "-128"}, {"-127", "127"}, {"5", "5"}}, "-3", "3");
+  CheckEveryLane("s4", "abs", {{"-8", "-8"}, {"-7", "7"}, {"7", "7"}}, "-3", "3");
 }
 
 TEST_CASE("elementwise: clamp with scalar or array bounds", "[eval]") {
