@@ -445,6 +445,11 @@ absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, KernelCo
       })) {
     return std::move(outs[0]);
   }
+  if (fast && n == 1 && simple &&
+      HalfReduce(**to_apply, *simple, first, ops[1]->array(), reduced, ev.options().flush_denormals,
+                 outs[0].mutable_array())) {
+    return std::move(outs[0]);
+  }
   if (fast) {
     std::optional<absl::Status> batched = BatchedReduce(**to_apply, ops, reduced, outs, ev);
     if (batched) {

@@ -352,6 +352,14 @@ std::optional<RawReduce> RawReduceOf(const Instruction& inst);
 // out = the reduce of `in` from the scalar at `init` (the plan's type).
 void RunRawReduce(const RawReduce& plan, const void* in, const void* init, void* out);
 
+// out = the reduce of a bf16 or f16 `in` over `reduced` by `reducer`, a
+// SimpleBinaryReducer of `op` (add, multiply, maximum or minimum), from
+// `init`: each output folded in the general evaluator's order with the
+// batched interpreter's 16-bit steps (reduce_half.cc); false, nothing
+// written, for other types and ops. `flush`: --denormals=flush.
+bool HalfReduce(const Computation& reducer, Opcode op, const Literal& in, const Literal& init,
+                absl::Span<const bool> reduced, bool flush, Literal& out);
+
 // reduce with a reducer the batched interpreter runs, into `outs` (made by
 // the caller); nullopt when it cannot (the caller then uses the general
 // evaluator).
