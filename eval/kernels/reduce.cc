@@ -450,6 +450,9 @@ absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, KernelCo
                  outs[0].mutable_array())) {
     return std::move(outs[0]);
   }
+  if (fast && n == 2 && ArgReduce(**to_apply, ops, reduced, outs)) {
+    return Value::Tuple(std::move(outs));
+  }
   if (fast) {
     std::optional<absl::Status> batched = BatchedReduce(**to_apply, ops, reduced, outs, ev);
     if (batched) {

@@ -75,36 +75,6 @@ inline uint16_t Step(uint16_t acc, uint16_t x) {
   return Half<P>::Narrow(r);
 }
 
-// Where each output's elements lie: `inner` contiguous ones per output
-// when the reduced dimensions are the last ones (rows), else the general
-// walk over kept and reduced strides.
-struct Walk {
-  std::vector<int64_t> kept_dims, kept_strides, red_dims, red_strides;
-  int64_t steps = 1, outputs = 1;
-  bool rows = true;
-};
-
-Walk WalkOf(absl::Span<const int64_t> dims, absl::Span<const bool> reduced) {
-  Walk w;
-  const std::vector<int64_t> strides = Strides(dims);
-  bool seen_reduced = false;
-  for (size_t d = 0; d < dims.size(); ++d) {
-    if (dims[d] == 1) continue;  // neither order nor offsets change
-    if (reduced[d]) {
-      w.red_dims.push_back(dims[d]);
-      w.red_strides.push_back(strides[d]);
-      w.steps *= dims[d];
-      seen_reduced = true;
-    } else {
-      w.kept_dims.push_back(dims[d]);
-      w.kept_strides.push_back(strides[d]);
-      w.outputs *= dims[d];
-      if (seen_reduced) w.rows = false;
-    }
-  }
-  return w;
-}
-
 // acc[c] = acc[c] op x[c] for c < n: one step of n independent folds,
 // compiled per vector width (the conversions vectorise).
 template <PrimitiveType P, Opcode op, bool flush, bool swapped>
@@ -146,19 +116,9 @@ void FoldRows(const uint16_t* in, int64_t inner, uint16_t init, int64_t lo, int6
 // Any walk: every output steps through its reduced elements in order, the
 // outputs of a block side by side.
 template <PrimitiveType P, Opcode op, bool flush, bool swapped>
-void FoldGeneral(const uint16_t* in, const Walk& w, uint16_t init, uint16_t* out) {
+void FoldGeneral(const uint16_t* in, const ReduceWalk& w, uint16_t init, uint16_t* out) {
   std::vector<int64_t> base(static_cast<size_t>(w.outputs));
-  std::vector<int64_t> kidx(w.kept_dims.size(), 0);
-  int64_t offset = 0;
-  for (int64_t i = 0; i < w.outputs; ++i) {
-    base[static_cast<size_t>(i)] = offset;
-    for (size_t d = w.kept_dims.size(); d-- > 0;) {
-      offset += w.kept_strides[d];
-      if (++kidx[d] < w.kept_dims[d]) break;
-      offset -= w.kept_strides[d] * w.kept_dims[d];
-      kidx[d] = 0;
-    }
-  }
+  for (int64_t i = 0; i < w.outputs; ++i) base[static_cast<size_t>(i)] = ReduceWalkBase(w, i);
   for (int64_t i = 0; i < w.outputs; ++i) out[i] = init;
   // Outputs that lie side by side in each step's elements (the kept
   // dimensions last: a column reduction) step as one run.
@@ -176,17 +136,12 @@ void FoldGeneral(const uint16_t* in, const Walk& w, uint16_t init, uint16_t* out
         out[i] = Step<P, op, flush, swapped>(out[i], in[base[static_cast<size_t>(i)] + red]);
       }
     }
-    for (size_t d = w.red_dims.size(); d-- > 0;) {
-      red += w.red_strides[d];
-      if (++ridx[d] < w.red_dims[d]) break;
-      red -= w.red_strides[d] * w.red_dims[d];
-      ridx[d] = 0;
-    }
+    ReduceWalkNext(w, ridx, red);
   }
 }
 
 template <PrimitiveType P, Opcode op, bool flush, bool swapped>
-void Fold(const Literal& in, uint16_t init, const Walk& w, Literal& out) {
+void Fold(const Literal& in, uint16_t init, const ReduceWalk& w, Literal& out) {
   const auto* x = reinterpret_cast<const uint16_t*>(in.data());
   auto* o = reinterpret_cast<uint16_t*>(out.data());
   if (!w.rows) {
@@ -201,7 +156,7 @@ void Fold(const Literal& in, uint16_t init, const Walk& w, Literal& out) {
 }
 
 template <PrimitiveType P, bool flush, bool swapped>
-bool FoldByOp(Opcode op, const Literal& in, uint16_t init, const Walk& w, Literal& out) {
+bool FoldByOp(Opcode op, const Literal& in, uint16_t init, const ReduceWalk& w, Literal& out) {
   switch (op) {
     case Opcode::kAdd:
       Fold<P, Opcode::kAdd, flush, swapped>(in, init, w, out);
@@ -222,7 +177,7 @@ bool FoldByOp(Opcode op, const Literal& in, uint16_t init, const Walk& w, Litera
 
 template <PrimitiveType P>
 bool FoldByMode(Opcode op, bool flush, bool swapped, const Literal& in, uint16_t init,
-                const Walk& w, Literal& out) {
+                const ReduceWalk& w, Literal& out) {
   if (flush) {
     return swapped ? FoldByOp<P, true, true>(op, in, init, w, out)
                    : FoldByOp<P, true, false>(op, in, init, w, out);
@@ -242,7 +197,7 @@ bool HalfReduce(const Computation& reducer, Opcode op, const Literal& in, const 
     return false;
   }
   const bool swapped = reducer.root()->operand(0)->parameter_number() != 0;
-  const Walk w = WalkOf(in.shape().dims(), reduced);
+  const ReduceWalk w = ReduceWalkOf(in.shape().dims(), reduced);
   if (w.outputs != out.element_count()) return false;
   if (w.outputs == 0) return true;
   uint16_t init_bits;

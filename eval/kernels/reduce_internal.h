@@ -352,6 +352,57 @@ std::optional<RawReduce> RawReduceOf(const Instruction& inst);
 // out = the reduce of `in` from the scalar at `init` (the plan's type).
 void RunRawReduce(const RawReduce& plan, const void* in, const void* init, void* out);
 
+// How a reduce's outputs take their elements, in the general evaluator's
+// order (row-major over the reduced dimensions): the kept and reduced
+// dimensions longer than one with their strides, and whether each
+// output's elements are contiguous (the reduced dimensions last: rows).
+struct ReduceWalk {
+  std::vector<int64_t> kept_dims, kept_strides, red_dims, red_strides;
+  int64_t steps = 1, outputs = 1;
+  bool rows = true;
+};
+
+inline ReduceWalk ReduceWalkOf(absl::Span<const int64_t> dims, absl::Span<const bool> reduced) {
+  ReduceWalk w;
+  const std::vector<int64_t> strides = Strides(dims);
+  bool seen_reduced = false;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] == 1) continue;  // neither the order nor an offset changes
+    if (reduced[d]) {
+      w.red_dims.push_back(dims[d]);
+      w.red_strides.push_back(strides[d]);
+      w.steps *= dims[d];
+      seen_reduced = true;
+    } else {
+      w.kept_dims.push_back(dims[d]);
+      w.kept_strides.push_back(strides[d]);
+      w.outputs *= dims[d];
+      if (seen_reduced) w.rows = false;
+    }
+  }
+  return w;
+}
+
+// Output o's first element.
+inline int64_t ReduceWalkBase(const ReduceWalk& w, int64_t o) {
+  int64_t offset = 0;
+  for (size_t d = w.kept_dims.size(); d-- > 0;) {
+    offset += (o % w.kept_dims[d]) * w.kept_strides[d];
+    o /= w.kept_dims[d];
+  }
+  return offset;
+}
+
+// Moves `red` (the offset of a step) and `ridx` to the walk's next step.
+inline void ReduceWalkNext(const ReduceWalk& w, std::vector<int64_t>& ridx, int64_t& red) {
+  for (size_t d = w.red_dims.size(); d-- > 0;) {
+    red += w.red_strides[d];
+    if (++ridx[d] < w.red_dims[d]) return;
+    red -= w.red_strides[d] * w.red_dims[d];
+    ridx[d] = 0;
+  }
+}
+
 // out = the reduce of a bf16 or f16 `in` over `reduced` by `reducer`, a
 // SimpleBinaryReducer of `op` (add, multiply, maximum or minimum), from
 // `init`: each output folded in the general evaluator's order with the
@@ -359,6 +410,13 @@ void RunRawReduce(const RawReduce& plan, const void* in, const void* init, void*
 // written, for other types and ops. `flush`: --denormals=flush.
 bool HalfReduce(const Computation& reducer, Opcode op, const Literal& in, const Literal& init,
                 absl::Span<const bool> reduced, bool flush, Literal& out);
+
+// JAX's argmax or argmin (reduce_arg.cc): (f32 or f64 values, s32 or s64
+// indices) by its compare-and-select reducer, into `outs` (made by the
+// caller), each output folded in the general evaluator's order; false,
+// nothing written, for any other reduce.
+bool ArgReduce(const Computation& reducer, Operands ops, absl::Span<const bool> reduced,
+               std::vector<Value>& outs);
 
 // reduce with a reducer the batched interpreter runs, into `outs` (made by
 // the caller); nullopt when it cannot (the caller then uses the general
