@@ -224,12 +224,42 @@ HLO_VECTOR_CLONES void SaturateLoop(const From* __restrict in, To* __restrict ou
   }
 }
 
+// The same into an unsigned type: NaN and what is not above -1 give 0
+// (the truncation of (-1, 0) is 0), from 2^bits up the maximum. f32 ->
+// u8 took 7.6 ns an element through the chunk.
+template <typename From, typename To>
+HLO_VECTOR_CLONES void SaturateUnsignedLoop(const From* __restrict in, To* __restrict out,
+                                            int64_t n) {
+  // Through a 32-bit integer below 32 bits (the vector conversions), else
+  // the type itself.
+  using Wide = std::conditional_t<(sizeof(To) < 4), int32_t, To>;
+  constexpr From kLimit = static_cast<From>(std::numeric_limits<To>::max()) + From{1};  // 2^bits
+  constexpr To kMax = std::numeric_limits<To>::max();
+  for (int64_t i = 0; i < n; ++i) {
+    const From x = in[i];
+    const bool inside = x > From{-1} && x < kLimit;  // false for NaN
+    const To truncated = static_cast<To>(static_cast<Wide>(inside ? x : From{0}));
+    const To high = x >= kLimit ? kMax : To{0};
+    out[i] = inside ? truncated : high;
+  }
+}
+
 // The common conversions without the intermediate chunk.
 bool FastConvert(const Literal& in, Literal& out) {
   const PT from = in.element_type(), to = out.element_type();
   const int64_t n = in.element_count();
   if (from == PT::kF32 && to == PT::kS32) {
     SaturateLoop(in.typed<float>(), out.typed<int32_t>(), n);
+  } else if (from == PT::kF32 && to == PT::kS8) {
+    SaturateLoop(in.typed<float>(), out.typed<int8_t>(), n);
+  } else if (from == PT::kF32 && to == PT::kS16) {
+    SaturateLoop(in.typed<float>(), out.typed<int16_t>(), n);
+  } else if (from == PT::kF32 && to == PT::kU8) {
+    SaturateUnsignedLoop(in.typed<float>(), out.typed<uint8_t>(), n);
+  } else if (from == PT::kF32 && to == PT::kU16) {
+    SaturateUnsignedLoop(in.typed<float>(), out.typed<uint16_t>(), n);
+  } else if (from == PT::kF32 && to == PT::kU32) {
+    SaturateUnsignedLoop(in.typed<float>(), out.typed<uint32_t>(), n);
   } else if (from == PT::kF64 && to == PT::kS32) {
     SaturateLoop(in.typed<double>(), out.typed<int32_t>(), n);
   } else if (from == PT::kF32 && to == PT::kF64) {

@@ -58,35 +58,58 @@ TEST_CASE("convert: float to integer truncates and saturates, NaN gives 0", "[ev
   CHECK_LIT(MustEval("s32[2]", "convert", {L("f8e4m3fn[2] {-448, nan}")}), "s32[2] {-448, 0}");
 }
 
-// f32 and f64 to s32 run a loop of their own over vector lanes: each case
-// at every lane of a 16-lane vector and in the scalar tail (40 elements:
-// the case at position p, 0.5 elsewhere).
-TEST_CASE("convert: float to s32 saturates in every lane", "[eval]") {
+// f32 and f64 to s32, and f32 to the 8-, 16- and 32-bit integers, run
+// loops of their own over vector lanes: each case at every lane of a
+// 16-lane vector and in the scalar tail (40 elements: the case at position
+// p, 0.5 elsewhere).
+TEST_CASE("convert: float to integers saturates in every lane", "[eval]") {
   struct Case {
-    const char* type;
+    const char* from;
+    const char* to;
     const char* value;
     int64_t want;
   };
   const Case cases[] = {
-      {"f32", "nan", 0},
-      {"f32", "-nan", 0},
-      {"f32", "inf", 2147483647},
-      {"f32", "-inf", -2147483648LL},
-      {"f32", "2147483648", 2147483647},  // 2^31
-      {"f32", "2147483520", 2147483520},  // the largest f32 below 2^31
-      {"f32", "-2147483648", -2147483648LL},
-      {"f32", "-2147483904", -2147483648LL},  // the next f32 below -2^31
-      {"f32", "-0", 0},
-      {"f32", "1e-45", 0},
-      {"f32", "-7.99", -7},
-      {"f64", "2147483647.9", 2147483647},
-      {"f64", "2147483648", 2147483647},
-      {"f64", "-2147483648.5", -2147483648LL},
-      {"f64", "-2147483647.5", -2147483647},
-      {"f64", "1e300", 2147483647},
-      {"f64", "-1e300", -2147483648LL},
-      {"f64", "nan", 0},
-      {"f64", "-0.999", 0},
+      {"f32", "s32", "nan", 0},
+      {"f32", "s32", "-nan", 0},
+      {"f32", "s32", "inf", 2147483647},
+      {"f32", "s32", "-inf", -2147483648LL},
+      {"f32", "s32", "2147483648", 2147483647},  // 2^31
+      {"f32", "s32", "2147483520", 2147483520},  // the largest f32 below 2^31
+      {"f32", "s32", "-2147483648", -2147483648LL},
+      {"f32", "s32", "-2147483904", -2147483648LL},  // the next f32 below -2^31
+      {"f32", "s32", "-0", 0},
+      {"f32", "s32", "1e-45", 0},
+      {"f32", "s32", "-7.99", -7},
+      {"f64", "s32", "2147483647.9", 2147483647},
+      {"f64", "s32", "2147483648", 2147483647},
+      {"f64", "s32", "-2147483648.5", -2147483648LL},
+      {"f64", "s32", "-2147483647.5", -2147483647},
+      {"f64", "s32", "1e300", 2147483647},
+      {"f64", "s32", "-1e300", -2147483648LL},
+      {"f64", "s32", "nan", 0},
+      {"f64", "s32", "-0.999", 0},
+      {"f32", "u8", "255.9", 255},
+      {"f32", "u8", "256", 255},
+      {"f32", "u8", "-0.9", 0},
+      {"f32", "u8", "-1", 0},
+      {"f32", "u8", "nan", 0},
+      {"f32", "u8", "-inf", 0},
+      {"f32", "u8", "1e30", 255},
+      {"f32", "s8", "127.9", 127},
+      {"f32", "s8", "128", 127},
+      {"f32", "s8", "-128", -128},
+      {"f32", "s8", "-128.5", -128},
+      {"f32", "s8", "-nan", 0},
+      {"f32", "u16", "65535.5", 65535},
+      {"f32", "u16", "65536", 65535},
+      {"f32", "s16", "-32768.9", -32768},
+      {"f32", "s16", "32767.5", 32767},
+      {"f32", "u32", "4294967040", 4294967040},  // the largest f32 below 2^32
+      {"f32", "u32", "4294967296", 4294967295},
+      {"f32", "u32", "-0.5", 0},
+      {"f32", "u32", "3000000000", 3000000000},
+      {"f32", "u32", "nan", 0},
   };
   constexpr int kCount = 40;
   for (const Case& c : cases) {
@@ -96,9 +119,10 @@ TEST_CASE("convert: float to s32 saturates in every lane", "[eval]") {
         values += std::string(i ? ", " : "") + (i == p ? c.value : "0.5");
         want += std::string(i ? ", " : "") + (i == p ? std::to_string(c.want) : "0");
       }
-      INFO(c.type << " " << c.value << " at " << p);
-      CHECK_LIT(MustEval("s32[40]", "convert", {L(std::string(c.type) + "[40] {" + values + "}")}),
-                "s32[40] {" + want + "}");
+      INFO(c.from << " " << c.value << " to " << c.to << " at " << p);
+      CHECK_LIT(MustEval(std::string(c.to) + "[40]", "convert",
+                         {L(std::string(c.from) + "[40] {" + values + "}")}),
+                std::string(c.to) + "[40] {" + want + "}");
     }
   }
 }
