@@ -113,8 +113,8 @@ void FoldRows(const uint16_t* in, int64_t inner, uint16_t init, int64_t lo, int6
   }
 }
 
-// Any walk: every output steps through its reduced elements in order, the
-// outputs of a block side by side.
+// Any walk: every output steps through its reduced elements in order, all
+// the outputs side by side.
 template <PrimitiveType P, Opcode op, bool flush, bool swapped>
 void FoldGeneral(const uint16_t* in, const ReduceWalk& w, uint16_t init, uint16_t* out) {
   std::vector<int64_t> base(static_cast<size_t>(w.outputs));
