@@ -114,28 +114,6 @@ TEST_CASE("elementwise: abs/negate/sign keep IEEE signs and NaN", "[eval]") {
             "f8e4m3fn[2] {-448, 0.5}");
 }
 
-// Each (operand, result) pair of a unary op at every position of a
-// 40-element array (every lane of a 16-lane vector, and the scalar tail),
-// `filler` (giving `filler_result`) elsewhere: the ops whose loops run over
-// vector lanes.
-void CheckEveryLane(const std::string& type, const std::string& op,
-                    const std::vector<std::pair<std::string, std::string>>& cases,
-                    const std::string& filler, const std::string& filler_result) {
-  constexpr int kCount = 40;
-  const std::string shape = type + "[" + std::to_string(kCount) + "]";
-  for (const auto& [value, want] : cases) {
-    for (int p = 0; p < kCount; ++p) {
-      std::string in, out;
-      for (int i = 0; i < kCount; ++i) {
-        in += std::string(i ? ", " : "") + (i == p ? value : filler);
-        out += std::string(i ? ", " : "") + (i == p ? want : filler_result);
-      }
-      INFO(op << " of " << type << " " << value << " at " << p);
-      CHECK_LIT(MustEval(shape, op, {L(shape + " {" + in + "}")}), shape + " {" + out + "}");
-    }
-  }
-}
-
 TEST_CASE("elementwise: rounding ops", "[eval]") {
   // StableHLO round_nearest_afz / round_nearest_even examples.
   CHECK_LIT(MustEval("f64[5]", "round-nearest-afz", {L("f64[5] {-2.5, 0.4, 0.5, 0.6, 2.5}")}),

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "eval/kernels/kernels.h"
@@ -141,6 +142,32 @@ inline std::string Mismatch(const Literal& actual, const Literal& expected) {
   do {                                           \
     CHECK(Mismatch((actual), (expected)) == ""); \
   } while (0)
+
+// Each (operand, result) pair of a unary op at every position of a
+// 40-element array (every lane of a 16-lane vector, and the scalar tail),
+// `filler` (giving `filler_result`) elsewhere: the ops whose loops run over
+// vector lanes. `result_type` defaults to the operand's.
+inline void CheckEveryLane(const std::string& type, const std::string& op,
+                           const std::vector<std::pair<std::string, std::string>>& cases,
+                           const std::string& filler, const std::string& filler_result,
+                           const std::string& result_type = "") {
+  constexpr int kCount = 40;
+  const std::string count = StrCat("[", kCount, "]");
+  const std::string shape = StrCat(type, count);
+  const std::string result = StrCat(result_type.empty() ? type : result_type, count);
+  for (const auto& [value, want] : cases) {
+    for (int p = 0; p < kCount; ++p) {
+      std::string in, out;
+      for (int i = 0; i < kCount; ++i) {
+        in.append(i ? ", " : "").append(i == p ? value : filler);
+        out.append(i ? ", " : "").append(i == p ? want : filler_result);
+      }
+      INFO(op << " of " << type << " " << value << " to " << result << " at " << p);
+      CHECK_LIT(MustEval(result, op, {L(StrCat(shape, " {", in, "}"))}),
+                StrCat(result, " {", out, "}"));
+    }
+  }
+}
 
 // Distance in units in the last place of `type` between a result and the
 // exactly-rounded value of a double reference.
