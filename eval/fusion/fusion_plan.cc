@@ -30,6 +30,9 @@ bool MayJoin(const Instruction& p, const Instruction& root, int64_t min_elements
   const Shape& s = p.shape();
   if (p.opcode() == Opcode::kConstant) return IsScalarShape(s) && p.literal() != nullptr;
   if (!s.IsArray() || s.dims() != root.shape().dims()) return false;
+  // An iota is made a block at a time in the loop (a one-hot's compare
+  // with it read the whole s32 array back from memory).
+  if (p.opcode() == Opcode::kIota) return true;
   if (p.opcode() == Opcode::kBroadcast) {
     // A scalar's, or an array's read through its dimension map (bias adds,
     // softmax's and layer norm's per-row statistics).
@@ -276,6 +279,7 @@ std::unique_ptr<FusedGroup> MakeLoopGroup(const Instruction& root, const Instruc
 
 bool IsDuplicableMember(const Instruction& inst) {
   if (inst.opcode() == Opcode::kConstant) return IsScalarShape(inst.shape());
+  if (inst.opcode() == Opcode::kIota) return inst.shape().IsArray();
   return inst.opcode() == Opcode::kBroadcast && inst.operand_count() == 1 &&
          IsScalarShape(inst.operand(0)->shape());
 }

@@ -72,9 +72,9 @@ struct FusedGroup {
 // per-instruction cost of small arrays (JAX's random bits over a few hundred words, in XLA's fusion
 // computations and in unoptimised modules alike) is most of their time, and
 // one batched loop over a group pays it once.
-// A scalar constant, or a broadcast of a scalar, is computed inside every
-// group that reads it (it costs a register per block): one zeros array
-// shared by three relus is never made.
+// A scalar constant, a broadcast of a scalar or an iota is computed inside
+// every group that reads it (it costs a register per block): one zeros
+// array shared by three relus is never made, nor a one-hot's iota.
 bool IsDuplicableMember(const Instruction& inst);
 inline constexpr int64_t kMinFusedElements = 2;
 // Roots of at most this many elements may have groups with several outputs:

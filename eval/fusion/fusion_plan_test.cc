@@ -80,6 +80,37 @@ TEST_CASE("fusion plan: a shared broadcast another instruction reads is still ma
   CHECK(p.plan->uses[p.Slot("zero")] == 1);
 }
 
+// Two one-hots of [256,512] sharing one iota, and `extra` in the result.
+std::string OneHotText(std::string_view extra) {
+  return StrCat(R"(HloModule t
+
+ENTRY main {
+  labels = s32[256] parameter(0)
+  other = s32[256] parameter(1)
+  classes = s32[256,512] iota(), iota_dimension=1
+  lb = s32[256,512] broadcast(labels), dimensions={0}
+  hit = pred[256,512] compare(lb, classes), direction=EQ
+  hot = f32[256,512] convert(hit)
+  ob = s32[256,512] broadcast(other), dimensions={0}
+  hit2 = pred[256,512] compare(ob, classes), direction=EQ
+  hot2 = f32[256,512] convert(hit2)
+  ROOT t = (f32[256,512], f32[256,512])",
+                extra.empty() ? "" : ", s32[256,512]", ") tuple(hot, hot2", extra, ")\n}\n");
+}
+
+TEST_CASE("fusion plan: an iota is made inside each group that reads it", "[fusion_plan]") {
+  PlannedModule p = PlanModule(OneHotText(""));
+  REQUIRE(p.Step("hot") == PlanStep::kGroup);
+  REQUIRE(p.Step("hot2") == PlanStep::kGroup);
+  CHECK(!Reads(p, "hot", "classes"));
+  CHECK(!Reads(p, "hot2", "classes"));
+  CHECK(p.Step("classes") == PlanStep::kFusedAway);
+  // Read by the tuple as well: still made for it, but not read by the groups.
+  PlannedModule q = PlanModule(OneHotText(", classes"));
+  CHECK(!Reads(q, "hot", "classes"));
+  CHECK(q.Step("classes") == PlanStep::kEvaluate);
+}
+
 TEST_CASE("fusion plan: small groups linked by their inputs run as one with two outputs",
           "[fusion_plan]") {
   // 4 x 256 elements: under kMultiOutputElements.

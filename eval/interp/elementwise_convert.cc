@@ -228,10 +228,67 @@ HLO_VECTOR_CLONES void SaturateLoop(const From* __restrict in, To* __restrict ou
   }
 }
 
+// pred -> a number: 1 where the byte is not 0, else 0, as `bits` of the
+// target's width (a one-hot's or a mask's convert went through the chunk's
+// 64-bit values at about 2 ns an element).
+template <typename To>
+HLO_VECTOR_CLONES void PredLoop(const uint8_t* __restrict in, To* __restrict out, To one,
+                                int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = in[i] != 0 ? one : To{0};
+}
+
+// The bits of 1 in `to`, for the number types PredLoop writes; 0 for others.
+uint64_t OneBits(PT to) {
+  switch (to) {
+    case PT::kF32:
+      return 0x3f800000;
+    case PT::kF64:
+      return 0x3ff0000000000000;
+    case PT::kBF16:
+      return 0x3f80;
+    case PT::kF16:
+      return 0x3c00;
+    case PT::kS8:
+    case PT::kU8:
+    case PT::kS16:
+    case PT::kU16:
+    case PT::kS32:
+    case PT::kU32:
+    case PT::kS64:
+    case PT::kU64:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+bool FastPredConvert(const Literal& in, Literal& out) {
+  const uint64_t one = OneBits(out.element_type());
+  const uint8_t* p = in.data();
+  const int64_t n = in.element_count();
+  switch (one == 0 ? 0 : ByteWidth(out.element_type())) {
+    case 1:
+      PredLoop(p, out.typed<uint8_t>(), static_cast<uint8_t>(one), n);
+      return true;
+    case 2:
+      PredLoop(p, out.typed<uint16_t>(), static_cast<uint16_t>(one), n);
+      return true;
+    case 4:
+      PredLoop(p, out.typed<uint32_t>(), static_cast<uint32_t>(one), n);
+      return true;
+    case 8:
+      PredLoop(p, out.typed<uint64_t>(), one, n);
+      return true;
+    default:
+      return false;
+  }
+}
+
 // The common conversions without the intermediate chunk.
 bool FastConvert(const Literal& in, Literal& out) {
   const PT from = in.element_type(), to = out.element_type();
   const int64_t n = in.element_count();
+  if (from == PT::kPred) return FastPredConvert(in, out);
   if (from == PT::kF32 && to == PT::kS32) {
     SaturateLoop(in.typed<float>(), out.typed<int32_t>(), n);
   } else if (from == PT::kF32 && to == PT::kS8) {

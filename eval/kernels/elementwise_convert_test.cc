@@ -246,6 +246,24 @@ TEST_CASE("convert: pred and complex", "[eval]") {
   CHECK_LIT(MustEval("f16[1]", "convert", {L("c128[1] {(65520, 1)}")}), "f16[1] {inf}");
 }
 
+TEST_CASE("convert: pred to every number type is 1 or 0 in every lane", "[eval]") {
+  // 70 elements (past an AVX-512 vector of bytes and a tail), true where
+  // i % 3 == 1: 1 of the target's type there (StableHLO: true converts to
+  // one), 0 elsewhere.
+  std::string preds = "pred[70] {", want_tail;
+  for (int i = 0; i < 70; ++i) {
+    preds.append(i ? ", " : "").append(i % 3 == 1 ? "true" : "false");
+    want_tail.append(i ? ", " : "").append(i % 3 == 1 ? "1" : "0");
+  }
+  preds.append("}");
+  for (const char* type :
+       {"f32", "f64", "bf16", "f16", "s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64"}) {
+    INFO(type);
+    std::string shape = StrCat(type, "[70]");
+    CHECK_LIT(MustEval(shape, "convert", {L(preds)}), StrCat(shape, " {", want_tail, "}"));
+  }
+}
+
 // ============================================================================
 // bitcast-convert
 // ============================================================================

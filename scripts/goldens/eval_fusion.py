@@ -180,6 +180,15 @@ def _(c):
                Lit("f32", np.maximum(-x + b[None, :], zeros)), Lit("f32", zeros))
 
 
+@golden("fused_one_hot")
+def _(c):
+    labels = c.labels.a.astype(np.int64)
+    classes = np.broadcast_to(np.arange(5), (6, 5))
+    return tup(Lit("f32", (labels[:, None] == classes).astype(np.float32)),
+               Lit("f64", (labels[:, None] + 1 == classes).astype(np.float64)),
+               Lit("s32", classes.astype(np.int32)))
+
+
 @golden("loop_fusion_iota")
 def _(c):
     scores = c.scores.a.astype(np.float32)
