@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "eval/interp/batch_program.h"
 #include "eval/interp/elementwise_ops.h"
 #include "eval/interp/kernel_context.h"
@@ -41,7 +42,7 @@ struct Slices {
 
 // out[base + j * inner] = in[base + perm[j] * inner] for one slice.
 void Permute(const Literal& in, Literal& out, int64_t base, int64_t inner,
-             const std::vector<int64_t>& perm);
+             absl::Span<const int64_t> perm);
 
 // Stable bottom-up merge sort of a[0, n) using buf[0, n) as scratch. Every
 // access is bounds-checked by the loop structure alone, so a comparator

@@ -42,30 +42,43 @@ inline auto RadixKey(K k) {
   }
 }
 
-// Sorts a[0, n) by key, stably, 8 bits a pass; passes whose digit is the
-// same for every key are skipped. buf is scratch of n entries.
+// The radix key of an entry: a pair's key, or a bare key itself.
 template <typename U>
-void RadixSort(RadixEntry<U>* a, RadixEntry<U>* buf, int64_t n) {
+inline U RadixKeyOf(const RadixEntry<U>& e) {
+  return e.key;
+}
+template <typename U, typename = std::enable_if_t<std::is_unsigned_v<U>>>
+inline U RadixKeyOf(U key) {
+  return key;
+}
+
+// Sorts a[0, n) by RadixKeyOf, stably, 8 bits a pass; passes whose digit
+// is the same for every key are skipped. buf is scratch of n entries.
+// Entries are (key, index) pairs or bare unsigned keys (integers sorted by
+// their own value, where equal keys are equal elements).
+template <typename E>
+void RadixSort(E* a, E* buf, int64_t n) {
+  using U = decltype(RadixKeyOf(E{}));
   constexpr int kPasses = sizeof(U);
   static_assert(kPasses <= 8);
   int64_t counts[kPasses][256];
   std::memset(counts, 0, sizeof(counts));
   for (int64_t i = 0; i < n; ++i) {
-    U k = a[i].key;
+    U k = RadixKeyOf(a[i]);
     for (int p = 0; p < kPasses; ++p) ++counts[p][(k >> (8 * p)) & 0xFF];
   }
-  RadixEntry<U>* src = a;
-  RadixEntry<U>* dst = buf;
+  E* src = a;
+  E* dst = buf;
   for (int p = 0; p < kPasses; ++p) {
     int64_t* c = counts[p];
-    if (n == 0 || c[(src[0].key >> (8 * p)) & 0xFF] == n) continue;
+    if (n == 0 || c[(RadixKeyOf(src[0]) >> (8 * p)) & 0xFF] == n) continue;
     int64_t sum = 0;
     for (int d = 0; d < 256; ++d) {
       int64_t x = c[d];
       c[d] = sum;
       sum += x;
     }
-    for (int64_t i = 0; i < n; ++i) dst[c[(src[i].key >> (8 * p)) & 0xFF]++] = src[i];
+    for (int64_t i = 0; i < n; ++i) dst[c[(RadixKeyOf(src[i]) >> (8 * p)) & 0xFF]++] = src[i];
     std::swap(src, dst);
   }
   if (src != a) std::copy(src, src + n, a);
