@@ -83,7 +83,7 @@ absl::StatusOr<Value> RngBitGenerator(const Instruction& inst, Operands ops) {
   const Shape& bits_shape = shape.tuple_shape(1);
   const PrimitiveType t = bits_shape.element_type();
   if (auto st = CheckWidth(t); !st.ok()) return st;
-  auto bits_value = NewArray(bits_shape);
+  auto bits_value = NewArrayUninitialized(bits_shape);  // every element is written
   if (!bits_value.ok()) return bits_value.status();
   Literal& out = bits_value->mutable_array();
   const int64_t n = out.element_count();
