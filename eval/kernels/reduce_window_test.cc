@@ -266,6 +266,29 @@ TEST_CASE("reduce-window and select-and-scatter: typed loops equal the element-b
   }
 }
 
+TEST_CASE("reduce-window: pooling rows cut across the cores equal the element-by-element path",
+          "[reduce_window]") {
+  // 2 x 32 x 32 output rows of 32 channels, 9 folds each: enough folds for
+  // every core to take a part (RowsWindowInParts), with the last rows'
+  // windows in the padding; max with NaNs and signed zeros, add with a
+  // +0 init.
+  std::unique_ptr<Module> m = ParseTestModule(StrCat("HloModule pools\n", kComputations, R"(
+ENTRY e {
+  x = f32[2,64,64,32] parameter(0)
+  ninf = f32[] constant(-inf)
+  zero = f32[] constant(0)
+  mp = f32[2,32,32,32] reduce-window(x, ninf), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x0_1x0_1x0_0}, to_apply=maxf
+  ap = f32[2,32,32,32] reduce-window(x, zero), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_0x1_0x0_0}, to_apply=addf
+  ROOT r = (f32[2,32,32,32], f32[2,32,32,32]) tuple(mp, ap)
+}
+)"));
+  std::mt19937 rng(11);
+  for (int round = 0; round < 2; ++round) {
+    CheckFastEqualsSlow(*m, {RandomArray(m->entry()->parameter(0)->shape(), rng)}, round == 1,
+                        round);
+  }
+}
+
 // XLA's SelectAndScatterExpander reducer over f32 values with the select
 // function `compare(v0, v1), direction` (`mirrored`: compare(v1, v0) in
 // the mirrored direction, the same predicate), a tested s32 index (p's
