@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "eval/kernels/reduce_internal.h"
+#include "eval/kernels/strided_axes.h"
 #include "ir/strings.h"
 
 namespace hlo {
@@ -93,6 +94,12 @@ void ScatterElements(uint8_t* dst, const uint8_t* src, const int64_t* offsets, i
 
 void FillElements(uint8_t* dst, const uint8_t* value, int64_t n, int width) {
   if (n <= 0) return;
+  // Typed stores (memset for zeros) where the width has them: the doubling
+  // copies read back what they wrote (select-and-scatter's f32[32,112,112,64]
+  // init fill was 14% of its time).
+  if (width == 1 || width == 2 || width == 4 || width == 8 || width == 16) {
+    return data_internal::FillElements(width, dst, n, value);
+  }
   std::memcpy(dst, value, width);
   // Doubling copies: log2(n) memcpy calls.
   for (int64_t done = 1; done < n;) {

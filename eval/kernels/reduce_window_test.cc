@@ -289,6 +289,32 @@ ENTRY e {
   }
 }
 
+TEST_CASE(
+    "select-and-scatter: pooling gradients cut across the cores by batch equal the "
+    "element-by-element path",
+    "[reduce_window]") {
+  // 8 batch indices of 32 x 32 source rows of 32 channels: enough for a
+  // part per core (TypedSelectAndScatterInParts), each part's targets its
+  // own batch indices'; overlapping windows (stride 2 of 3, so targets take
+  // several sources) and padding; GE and LT selects, ties, NaNs, signed zeros.
+  std::unique_ptr<Module> m = ParseTestModule(StrCat("HloModule grads\n", kComputations, R"(
+ENTRY e {
+  x = f32[8,64,64,32] parameter(0)
+  g = f32[8,32,32,32] parameter(1)
+  zero = f32[] constant(0)
+  ge = f32[8,64,64,32] select-and-scatter(x, g, zero), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x0_1x0_1x0_0}, select=gef, scatter=addf
+  lt = f32[8,64,64,32] select-and-scatter(x, g, zero), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_0x1_0x0_0}, select=ltf, scatter=addf
+  ROOT r = (f32[8,64,64,32], f32[8,64,64,32]) tuple(ge, lt)
+}
+)"));
+  std::mt19937 rng(13);
+  std::vector<Value> args;
+  for (int64_t p = 0; p < 2; ++p) {
+    args.push_back(RandomArray(m->entry()->parameter(p)->shape(), rng));
+  }
+  CheckFastEqualsSlow(*m, args, false, 0);
+}
+
 // XLA's SelectAndScatterExpander reducer over f32 values with the select
 // function `compare(v0, v1), direction` (`mirrored`: compare(v1, v0) in
 // the mirrored direction, the same predicate), a tested s32 index (p's
