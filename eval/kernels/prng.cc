@@ -187,12 +187,12 @@ void PhiloxLanes(U128 first, uint32_t k0, uint32_t k1, uint32_t* out) {
   }
 }
 
-// The whole groups of kPhiloxLanes blocks among the first `blocks` from
-// `counter`, their 16 bytes a block from `out` on; returns how many blocks.
-// Groups are cut across the cores (each block's words follow from its
-// counter alone), at least this many a part.
+// Groups of blocks a part takes at least when they are cut across the
+// cores (each block's words follow from its counter alone).
 constexpr int64_t kPhiloxMinGroupsPerPart = 1024;
 
+// The whole groups of kPhiloxLanes blocks among the first `blocks` from
+// `counter`, their 16 bytes a block from `out` on; returns how many blocks.
 int64_t PhiloxWholeGroups(std::array<uint32_t, 2> key, U128 counter, int64_t blocks, void* out) {
   const int64_t groups = blocks / kPhiloxLanes;
   ParallelRows(groups, kPhiloxMinGroupsPerPart, [&](int64_t begin, int64_t end) {
