@@ -344,6 +344,13 @@ void FillElements(int width, uint8_t* dst, int64_t count, const uint8_t* value) 
       FillTyped<Word128>(dst, count, value);
       break;
     default:
+      // Other widths: doubling copies, log2(count) memcpy calls.
+      std::memcpy(dst, value, width);
+      for (int64_t done = 1; done < count;) {
+        const int64_t k = std::min(done, count - done);
+        std::memcpy(dst + done * width, dst, static_cast<size_t>(k) * width);
+        done += k;
+      }
       break;
   }
 }

@@ -247,13 +247,25 @@ class RowWindows {
 std::optional<RowWindows> TrailingRows(const std::vector<WindowAxis>& axes,
                                        absl::Span<const int64_t> in_strides, int64_t min_inner);
 
+// A copy of `rows` moved on to row `first`, for a part of the rows that
+// runs on its own core (Next() is a few nanoseconds a row).
+inline RowWindows RowWindowsFrom(const RowWindows& rows, int64_t first) {
+  RowWindows part = rows;
+  for (int64_t q = 0; q < first; ++q) part.Next();
+  return part;
+}
+
 // Every row's window offsets, [row][position] (Next() for each row in
 // order; leaves `rows` past its last row).
 std::vector<int64_t> AllRowOffsets(RowWindows& rows);
 
+// The fewest lane steps (element folds) a part cut across the cores
+// takes: waking a core costs a few microseconds of them.
+inline constexpr int64_t kMinPartSteps = int64_t{1} << 17;
+
 // How many parts (at most the core count) `blocks` blocks of
 // `block_steps` lane steps each are split into: every part at least
-// 2^17 lane steps, since waking a core costs a few microseconds of them.
+// kMinPartSteps lane steps.
 int64_t PartsOfBlocks(int64_t blocks, int64_t block_steps);
 
 // Runs run(program, begin, end) over the blocks [0, blocks) in
@@ -312,8 +324,6 @@ void GatherElements(uint8_t* dst, const uint8_t* src, const int64_t* offsets, in
 // dst[offsets[i]] = src[i].
 void ScatterElements(uint8_t* dst, const uint8_t* src, const int64_t* offsets, int64_t n,
                      int width);
-// Fills n elements of `width` bytes with one element.
-void FillElements(uint8_t* dst, const uint8_t* value, int64_t n, int width);
 
 // The batched program of a reducer over m operands (parameters acc_0..,
 // x_0.., results m) when it has exactly that signature on these element

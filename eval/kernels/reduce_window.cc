@@ -133,7 +133,6 @@ std::optional<RowWindows> TrailingRows(const std::vector<WindowAxis>& axes,
 }
 
 int64_t PartsOfBlocks(int64_t blocks, int64_t block_steps) {
-  constexpr int64_t kMinPartSteps = int64_t{1} << 17;
   const int64_t steps = std::max<int64_t>(1, block_steps);
   const int64_t min_blocks = (kMinPartSteps + steps - 1) / steps;
   return std::min(CoreCount(), std::max<int64_t>(1, blocks / min_blocks));
@@ -732,19 +731,17 @@ void RowsWindow(const T* src, T init, bool init_noop, RowWindows& rows, int64_t 
 }
 
 // The rows cut across the cores, each part from its own copy of `rows`
-// moved on to its first row (Next() is a few nanoseconds a row); every
-// output is its own fold, so the cut changes no bits. (One core: a 3x3
+// (RowWindowsFrom); every output is its own fold, so the cut changes no
+// bits. (One core: a 3x3
 // stride-2 max pool of f32[32,112,112,64] took 21-23 ms.)
 template <Opcode op, typename T>
 void RowsWindowInParts(const T* src, T init, bool init_noop, const RowWindows& rows,
                        int64_t window_elements, T* dst) {
-  constexpr int64_t kMinPartFolds = int64_t{1} << 17;
   const int64_t inner = rows.inner();
   const int64_t min_rows =
-      std::max<int64_t>(1, kMinPartFolds / std::max<int64_t>(1, inner * window_elements));
+      std::max<int64_t>(1, kMinPartSteps / std::max<int64_t>(1, inner * window_elements));
   ParallelRows(rows.rows(), min_rows, [&](int64_t begin, int64_t end) {
-    RowWindows part = rows;
-    for (int64_t q = 0; q < begin; ++q) part.Next();
+    RowWindows part = RowWindowsFrom(rows, begin);
     RowsWindow<op>(src, init, init_noop, part, end - begin, dst + begin * inner);
   });
 }
@@ -810,7 +807,8 @@ absl::Status MinorPrefixScan(BatchProgram& program, const Buffers& b, const Wind
   }
   for (int64_t start = 0; start < total; start += lanes) {
     const int64_t nb = std::min(lanes, total - start);
-    for (size_t j = 0; j < b.m; ++j) FillElements(acc[j].get(), b.init[j], nb, b.width[j]);
+    for (size_t j = 0; j < b.m; ++j)
+      data_internal::FillElements(b.width[j], acc[j].get(), nb, b.init[j]);
     int64_t folded = -1;  // the last operand index folded into acc
     for (int64_t o = 0; o < a.out; ++o) {
       for (const int64_t e = a.PrefixEnd(o); folded < e; ++folded) {
@@ -861,7 +859,8 @@ absl::Status BatchedPrefixScan(BatchProgram& program, const Buffers& b,
       in_base[i] = q * a.in * l.inner + r;
       out_base[i] = q * a.out * l.inner + r;
     }
-    for (size_t j = 0; j < b.m; ++j) FillElements(acc[j].data(), b.init[j], nb, b.width[j]);
+    for (size_t j = 0; j < b.m; ++j)
+      data_internal::FillElements(b.width[j], acc[j].data(), nb, b.init[j]);
     int64_t folded = -1;  // the last operand index folded into acc
     for (int64_t o = 0; o < a.out; ++o) {
       const int64_t e = a.PrefixEnd(o);
@@ -923,7 +922,8 @@ absl::Status BatchedWindow(BatchProgram& program, const Buffers& b,
     win_dims[d] = axes[d].size;
     positions *= axes[d].size;
   }
-  for (size_t j = 0; j < b.m; ++j) FillElements(b.out[j], b.init[j], out_count, b.width[j]);
+  for (size_t j = 0; j < b.m; ++j)
+    data_internal::FillElements(b.width[j], b.out[j], out_count, b.init[j]);
   if (positions == 0) return absl::OkStatus();
   const int64_t lanes = std::min<int64_t>(out_count, 4 * BatchProgram::kBlock);
   LaneIndices lane;
@@ -1031,7 +1031,7 @@ absl::Status BatchedRowsWindow(const Computation& reducer, BatchProgram& program
         return (positions - k) % 2 == 0 ? b.out[j] + first * inner * b.width[j] : spare[j].data();
       };
       for (size_t j = 0; j < b.m; ++j) {
-        FillElements(acc(j, 0), b.init[j], nb, b.width[j]);
+        data_internal::FillElements(b.width[j], acc(j, 0), nb, b.init[j]);
         in[b.m + j] = xs[j].data();
       }
       for (size_t k = 0; k < positions; ++k) {
@@ -1042,7 +1042,7 @@ absl::Status BatchedRowsWindow(const Computation& reducer, BatchProgram& program
             uint8_t* dst = xs[j].data() + q * bytes;
             const int64_t at = block_offsets[q * positions + k];
             if (at < 0) {
-              FillElements(dst, b.init[j], inner, w);
+              data_internal::FillElements(w, dst, inner, b.init[j]);
             } else if (bytes == 64) {  // 16 f32/s32 channels: inline, no call
               __builtin_memcpy(dst, b.in[j] + at * w, 64);
             } else {

@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "eval/interp/batch_program.h"
 #include "eval/kernels/reduce_window_arg_fold.h"
+#include "eval/kernels/strided_axes.h"
 #include "eval/runtime/parallel.h"
 #include "eval/vector_clones.h"
 #include "ir/clone.h"
@@ -239,7 +240,7 @@ class RowsFold {
     for (size_t c = 0; c < c_count; ++c) {
       const int64_t j = sel_.carried[c];
       uint8_t* acc = Out(j, first_row);
-      FillElements(acc, b_.init[j], nb, b_.width[j]);
+      data_internal::FillElements(b_.width[j], acc, nb, b_.init[j]);
       in_[j] = acc;
       in_[b_.m + j] = xs_[c].data();
     }
@@ -254,7 +255,7 @@ class RowsFold {
           const int64_t at = row_offsets[q * positions_ + k];
           uint8_t* dst = xs_[c].data() + q * inner_ * w;
           if (at < 0) {
-            FillElements(dst, b_.init[j], inner_, w);
+            data_internal::FillElements(w, dst, inner_, b_.init[j]);
           } else {
             CopyRun(dst, b_.in[j] + at * w, inner_, w);
           }

@@ -18,6 +18,7 @@
 #include "eval/kernels/kernels.h"
 #include "eval/kernels/reduce_internal.h"
 #include "eval/kernels/scalar_apply.h"
+#include "eval/kernels/strided_axes.h"
 #include "eval/runtime/parallel.h"
 #include "eval/type_dispatch.h"
 #include "eval/vector_clones.h"
@@ -150,17 +151,15 @@ void TypedSelectAndScatterInParts(const T* x, const T* src, const RowWindows& ro
   int64_t groups = 1;
   for (size_t d = 0; d + 1 < axes.size() && axes[d].Trivial(); ++d) groups *= axes[d].out;
   const int64_t rows_per_group = groups > 0 ? rows.rows() / groups : 0;
-  constexpr int64_t kMinPartElements = int64_t{1} << 17;
-  const int64_t group_elements = std::max<int64_t>(1, rows_per_group * rows.inner());
   if (groups < 2 || rows_per_group * groups != rows.rows()) {
     RowWindows all = rows;
     return TypedSelectAndScatterRows<keep, op>(x, src, all, rows.rows(), dst);
   }
-  ParallelRows(groups, std::max<int64_t>(1, kMinPartElements / group_elements),
+  const int64_t group_elements = std::max<int64_t>(1, rows_per_group * rows.inner());
+  ParallelRows(groups, std::max<int64_t>(1, kMinPartSteps / group_elements),
                [&](int64_t begin, int64_t end) {
-                 RowWindows part = rows;
                  const int64_t first = begin * rows_per_group;
-                 for (int64_t q = 0; q < first; ++q) part.Next();
+                 RowWindows part = RowWindowsFrom(rows, first);
                  TypedSelectAndScatterRows<keep, op>(x, src + first * rows.inner(), part,
                                                      (end - begin) * rows_per_group, dst);
                });
@@ -386,7 +385,8 @@ absl::StatusOr<Value> EvalSelectAndScatter(const Instruction& inst, Operands ops
   auto out = NewArrayUninitialized(inst.shape());  // filled with init next
   if (!out.ok()) return out.status();
   Literal& dst = out->mutable_array();
-  FillElements(dst.data(), init.data(), dst.element_count(), ByteWidth(dst.element_type()));
+  data_internal::FillElements(ByteWidth(dst.element_type()), dst.data(), dst.element_count(),
+                              init.data());
   if (source.element_count() == 0) return out;
   const Window window = inst.window() ? *inst.window() : Window{};
   absl::Span<const int64_t> in_dims = operand.shape().dims();

@@ -47,7 +47,8 @@ namespace data_internal {
 // along `axes` (outermost first), dst and src pointing at the element of
 // index 0: memcpy runs, fills, tiled transposes (eval/kernels/data_copy.cc).
 void StridedCopy(int width, uint8_t* dst, const uint8_t* src, StridedAxes axes);
-// Sets `count` elements of `width` bytes at dst to the element at `value`.
+// Sets `count` elements of `width` bytes at dst to the element at `value`
+// (typed stores for 1, 2, 4, 8 and 16 bytes, memset for zeros).
 void FillElements(int width, uint8_t* dst, int64_t count, const uint8_t* value);
 }  // namespace data_internal
 
