@@ -45,6 +45,34 @@ HLO_AVX512_INLINE __m512 Fma(__m512 a, __m512 b, __m512 c) { return _mm512_fmadd
 HLO_AVX512_INLINE __m512d Fma(__m512d a, __m512d b, __m512d c) { return _mm512_fmadd_pd(a, b, c); }
 HLO_AVX512_INLINE __m512 Add(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
 HLO_AVX512_INLINE __m512d Add(__m512d a, __m512d b) { return _mm512_add_pd(a, b); }
+// b where b > a (GT, as C++'s b > a ? b : a: a where equal or either is
+// NaN), and its LT twin. (The zero-masked forms with every lane set: GCC
+// 12's unmasked max and min start from an undefined vector, which
+// -Wmaybe-uninitialized rejects.)
+HLO_AVX512_INLINE __m512 Greater(__m512 a, __m512 b) { return _mm512_maskz_max_ps(0xffff, b, a); }
+HLO_AVX512_INLINE __m512d Greater(__m512d a, __m512d b) { return _mm512_maskz_max_pd(0xff, b, a); }
+HLO_AVX512_INLINE __m512 Lesser(__m512 a, __m512 b) { return _mm512_maskz_min_ps(0xffff, b, a); }
+HLO_AVX512_INLINE __m512d Lesser(__m512d a, __m512d b) { return _mm512_maskz_min_pd(0xff, b, a); }
+// The lanes where a == b (ordered: C++'s ==), and where a or b is NaN.
+HLO_AVX512_INLINE uint32_t EqualLanes(__m512 a, __m512 b) {
+  return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ);
+}
+HLO_AVX512_INLINE uint32_t EqualLanes(__m512d a, __m512d b) {
+  return _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ);
+}
+HLO_AVX512_INLINE uint32_t UnorderedLanes(__m512 a, __m512 b) {
+  return _mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q);
+}
+HLO_AVX512_INLINE uint32_t UnorderedLanes(__m512d a, __m512d b) {
+  return _mm512_cmp_pd_mask(a, b, _CMP_UNORD_Q);
+}
+// The first n lanes (0 to all) at p; the others are `rest`'s.
+HLO_AVX512_INLINE __m512 LoadFirstOr(const float* p, int64_t n, __m512 rest) {
+  return _mm512_mask_loadu_ps(rest, static_cast<__mmask16>((1u << n) - 1), p);
+}
+HLO_AVX512_INLINE __m512d LoadFirstOr(const double* p, int64_t n, __m512d rest) {
+  return _mm512_mask_loadu_pd(rest, static_cast<__mmask8>((1u << n) - 1), p);
+}
 
 }  // namespace avx512
 }  // namespace hlo

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_replace.h"
 #include "eval/eval_test_util.h"
 #include "eval/evaluator.h"
 #include "ir/literal.h"
@@ -84,6 +85,77 @@ TEST_CASE("argmax and argmin give the generic evaluator's bytes", "[reduce_arg]"
         auto m = ParseTestModule(text);
         const std::vector<Value> args = {ArgValues(m->entry()->parameter(0)->shape())};
         for (bool flush : {false, true}) CheckFastPathsKeepBytes(*m, args, flush);
+      }
+    }
+  }
+}
+
+// Values for the row shortcut: `kind` 0 few distinct values (long ties,
+// signed zeros, subnormals, infinities), 1 many (a single greatest), 2 as 0
+// with one NaN in each row of `row` elements, at a different place each.
+Value RowValues(const Shape& shape, int kind, int64_t row) {
+  auto lit = Literal::Create(shape);
+  REQUIRE(lit.ok());
+  const double special[] = {INFINITY, -INFINITY, 0.0, -0.0, 1e-310, -1e-310, 1e-40, -1e-40};
+  uint32_t seed = 11;
+  for (int64_t k = 0; k < lit->element_count(); ++k) {
+    seed = seed * 1664525u + 1013904223u;
+    const uint32_t r = seed >> 8;
+    double x =
+        kind == 1 ? static_cast<double>(r % 200003) - 100001.0 : static_cast<double>(r % 7) - 3.0;
+    if (kind != 1 && r % 13 == 0) x = special[(r / 13) % 8];
+    if (kind == 2 && k % row == (k / row * 37) % row) x = (k / row) % 2 == 0 ? NAN : -NAN;
+    lit->SetDouble(k, x);
+  }
+  return Value::FromLiteral(*std::move(lit));
+}
+
+// Indices that are no iota: repeats, negatives, descending runs.
+Value RowIndices(const Shape& shape) {
+  auto lit = Literal::Create(shape);
+  REQUIRE(lit.ok());
+  uint32_t seed = 5;
+  for (int64_t k = 0; k < lit->element_count(); ++k) {
+    seed = seed * 1664525u + 1013904223u;
+    lit->SetDouble(k, static_cast<double>(static_cast<int32_t>(seed >> 20) - 2048));
+  }
+  return Value::FromLiteral(*std::move(lit));
+}
+
+TEST_CASE("argmax and argmin rows and columns keep the generic bytes at every length",
+          "[reduce_arg]") {
+  const Variant variants[] = {{"GT", "LT", false, false}, {"LT", "LT", false, false}};
+  for (auto [v, i] : {std::pair<std::string_view, std::string_view>{"f32", "s32"},
+                      std::pair<std::string_view, std::string_view>{"f64", "s64"}}) {
+    for (const Variant& r : variants) {
+      for (int64_t row : {1, 7, 8, 16, 17, 31, 64, 65, 129, 300}) {
+        for (bool columns : {false, true}) {
+          const std::string in = columns ? StrCat(row, ",37") : StrCat("5,", row);
+          for (bool index_param : {false, true}) {
+            for (std::string_view init : {"-inf", "3", "inf"}) {
+              std::string text =
+                  columns ? ArgModule(v, i, r, in, "0", "37") : ArgModule(v, i, r, in, "1", "5");
+              if (index_param) {
+                text = absl::StrReplaceAll(
+                    text, {{columns ? "iota(), iota_dimension=0" : "iota(), iota_dimension=1",
+                            "parameter(1)"}});
+              }
+              text =
+                  absl::StrReplaceAll(text, {{"constant(-inf)", StrCat("constant(", init, ")")}});
+              INFO(text);
+              auto m = ParseTestModule(text);
+              const Shape& shape = m->entry()->parameter(0)->shape();
+              for (int kind : {0, 1, 2}) {
+                std::vector<Value> args = {RowValues(shape, kind, row)};
+                if (index_param) {
+                  args.push_back(RowIndices(m->entry()->parameter(1)->shape()));
+                }
+                INFO("kind " << kind);
+                for (bool flush : {false, true}) CheckFastPathsKeepBytes(*m, args, flush);
+              }
+            }
+          }
+        }
       }
     }
   }
