@@ -268,6 +268,9 @@ using UnaryFloatFn = void (*)(const void* in, void* out, int64_t n);
 UnaryFloatFn UnaryFloatKernelFor(Opcode op, PrimitiveType t);
 // Tests: turn libmvec off (scalar libm) and on again.
 void SetVecMathEnabled(bool enabled);
+// Tests: run vector math at most at this level (2: AVX-512, 1: AVX2, 0:
+// scalar), so that an AVX-512 machine tests the AVX2 loops too.
+void SetVecLevelCap(int level);
 
 // ---- the families --------------------------------------------------------------
 // Each gets validated array operands and a zero-filled result of the
