@@ -580,12 +580,65 @@ struct NanSafeD4 {
   }
 };
 
+// f64 log: libmvec's sends a vector with a negative, zero, infinite or NaN
+// lane down its slow path, a scalar call per lane (log of f64[1024,4096],
+// half negative: 21 ms, 4.4 of positive values). Those lanes are answered
+// here as glibc's log answers them, from their bits (so that DAZ changes
+// nothing): ±0 gives -inf, +inf itself, and a negative or NaN x glibc's
+// invalid operation (x - x) / (x - x), computed the same way; libmvec
+// sees 1 in their place.
+struct LogCheckedD8 {
+  D8 f;
+  __attribute__((target("avx512f"))) __m512d operator()(__m512d x) const {
+    const __m512i bits = _mm512_castpd_si512(x);
+    const __m512i inf_bits = _mm512_set1_epi64(0x7ff0000000000000);
+    // sign set or zero (bits <= 0 as a signed integer), or +inf or NaN
+    const __mmask8 special = _mm512_cmple_epi64_mask(bits, _mm512_setzero_si512()) |
+                             _mm512_cmpge_epi64_mask(bits, inf_bits);
+    if (special == 0) return f(x);
+    const __m512d r = f(_mm512_mask_blend_pd(special, x, _mm512_set1_pd(1.0)));
+    const __m512d zero = _mm512_maskz_sub_pd(0xff, x, x);
+    __m512d answer = _mm512_maskz_div_pd(0xff, zero, zero);
+    const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi64(INT64_MAX));
+    answer = _mm512_mask_blend_pd(_mm512_cmpeq_epi64_mask(magnitude, _mm512_setzero_si512()),
+                                  answer, _mm512_set1_pd(-__builtin_inf()));
+    answer = _mm512_mask_blend_pd(_mm512_cmpeq_epi64_mask(bits, inf_bits), answer, x);
+    return _mm512_mask_blend_pd(special, r, answer);
+  }
+};
+struct LogCheckedD4 {
+  D4 f;
+  __attribute__((target("avx2,fma"))) __m256d operator()(__m256d x) const {
+    const __m256i bits = _mm256_castpd_si256(x);
+    const __m256i inf_bits = _mm256_set1_epi64x(0x7ff0000000000000);
+    // sign set or zero (not bits > 0), or +inf or NaN (bits > inf - 1)
+    const __m256i special = _mm256_or_si256(
+        _mm256_xor_si256(_mm256_cmpgt_epi64(bits, _mm256_setzero_si256()), _mm256_set1_epi64x(-1)),
+        _mm256_cmpgt_epi64(bits, _mm256_set1_epi64x(0x7fefffffffffffff)));
+    if (_mm256_movemask_epi8(special) == 0) return f(x);
+    const __m256d lanes = _mm256_castsi256_pd(special);
+    const __m256d r = f(_mm256_blendv_pd(x, _mm256_set1_pd(1.0), lanes));
+    const __m256d zero = _mm256_sub_pd(x, x);
+    __m256d answer = _mm256_div_pd(zero, zero);
+    const __m256i magnitude = _mm256_and_si256(bits, _mm256_set1_epi64x(INT64_MAX));
+    answer = _mm256_blendv_pd(
+        answer, _mm256_set1_pd(-__builtin_inf()),
+        _mm256_castsi256_pd(_mm256_cmpeq_epi64(magnitude, _mm256_setzero_si256())));
+    answer = _mm256_blendv_pd(answer, x, _mm256_castsi256_pd(_mm256_cmpeq_epi64(bits, inf_bits)));
+    return _mm256_blendv_pd(r, answer, lanes);
+  }
+};
+
 bool VecMath(Opcode op, const double* in, double* out, int64_t n) {
   if (!vec_math_enabled.load(std::memory_order_relaxed)) return false;
   int level = VecLevel();
   if (level == 0) return false;
   VecFns fns = Lookup(op);
   if (fns.d8 == nullptr) return false;
+  if (op == Opcode::kLog) {
+    level == 2 ? Run8d(LogCheckedD8{fns.d8}, in, out, n) : Run4d(LogCheckedD4{fns.d4}, in, out, n);
+    return true;
+  }
   if (level == 2) {
     Run8d(NanSafeD8{fns.d8}, in, out, n);
   } else {
