@@ -83,6 +83,39 @@ HLO_VECTOR_CLONES void StepLanes(uint16_t* __restrict acc, const uint16_t* __res
   for (int64_t c = 0; c < n; ++c) acc[c] = Step<P, op, flush, swapped>(acc[c], x[c]);
 }
 
+// A 16-bit float's bits as a signed integer in the values' order (-0
+// below +0), for values that are not NaN; its own inverse.
+inline int16_t OrderKey(uint16_t bits) {
+  const auto b = static_cast<int16_t>(bits);
+  return static_cast<int16_t>(b ^ ((b >> 15) & 0x7fff));
+}
+
+// Maximum and minimum by the keys: a fold by MaxOf or MinOf ends at the
+// greatest (least) value whatever the order, and where that is neither
+// zero nor subnormal the values equal to it share its bits, so the fold's
+// bits are that value's. A row with a NaN returns false, for the fold step
+// by step (the NaN's bits depend on the order); so does one whose extreme
+// is a zero or a subnormal, whose sign the fold makes from every such
+// value and, under DAZ, its flushes between steps (the key order gives the
+// same bits after the result's flush; the fold is kept there as the
+// reference). The keys' loop vectorises.
+template <PrimitiveType P, bool max>
+HLO_VECTOR_CLONES bool ExtremeByKey(const uint16_t* __restrict x, int64_t n, uint16_t init,
+                                    uint16_t* out) {
+  constexpr uint16_t kInf = P == PrimitiveType::kBF16 ? 0x7f80 : 0x7c00;
+  int16_t best = OrderKey(init);
+  uint16_t nan = (init & 0x7fff) > kInf;
+  for (int64_t k = 0; k < n; ++k) {
+    const int16_t key = OrderKey(x[k]);
+    best = (max ? key > best : key < best) ? key : best;
+    nan |= static_cast<uint16_t>((x[k] & 0x7fff) > kInf);
+  }
+  const auto bits = static_cast<uint16_t>(OrderKey(static_cast<uint16_t>(best)));
+  if (nan != 0 || (bits & kInf) == 0) return false;
+  *out = bits;
+  return true;
+}
+
 // Outputs [lo, hi) of a rows walk, kLanes side by side: a tile of their
 // rows transposed, then each column of the tile one step of all of them.
 template <PrimitiveType P, Opcode op, bool flush, bool swapped>
@@ -90,10 +123,19 @@ void FoldRows(const uint16_t* in, int64_t inner, uint16_t init, int64_t lo, int6
               uint16_t* out) {
   constexpr int64_t kLanes = 32, kTile = 256;
   uint16_t acc[kLanes], tile[kTile * kLanes];
-  if (hi - lo == 1) {  // one chain (a sum of everything): no tile
+  auto chain = [&](int64_t o) {  // one output step by step
     uint16_t a = init;
-    for (int64_t k = 0; k < inner; ++k) a = Step<P, op, flush, swapped>(a, in[lo * inner + k]);
-    out[lo] = a;
+    for (int64_t k = 0; k < inner; ++k) a = Step<P, op, flush, swapped>(a, in[o * inner + k]);
+    out[o] = a;
+  };
+  if constexpr (op == Opcode::kMaximum || op == Opcode::kMinimum) {
+    for (int64_t o = lo; o < hi; ++o) {
+      if (!ExtremeByKey<P, op == Opcode::kMaximum>(in + o * inner, inner, init, out + o)) chain(o);
+    }
+    return;
+  }
+  if (hi - lo == 1) {  // one chain (a sum of everything): no tile
+    chain(lo);
     return;
   }
   for (int64_t o = lo; o < hi; o += kLanes) {

@@ -111,5 +111,50 @@ TEST_CASE("bf16 and f16 reductions give the generic evaluator's bytes", "[reduce
   }
 }
 
+// Signed values from a small set (ties), rows of one sign at times, and
+// the specials that the key order and DAZ see differently: subnormals of
+// both signs, signed zeros, infinities; NaNs where `nans`.
+Value SignedValues(const Shape& shape, bool bf16, bool nans) {
+  auto lit = Literal::Create(shape);
+  REQUIRE(lit.ok());
+  const uint64_t bf16_bits[] = {0x0001, 0x8001, 0x8000, 0x0000, 0x7F80, 0xFF80, 0xFFC1};
+  const uint64_t f16_bits[] = {0x0001, 0x8001, 0x8000, 0x0000, 0x7C00, 0xFC00, 0xFE01};
+  const int64_t row = shape.dim(shape.rank() - 1);
+  uint32_t seed = 17;
+  for (int64_t i = 0; i < lit->element_count(); ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    const int64_t r = i / row;
+    if ((seed >> 16) % 29 == 0) {
+      lit->SetBits(i, (bf16 ? bf16_bits : f16_bits)[(seed >> 8) % (nans ? 7 : 6)]);
+    } else {
+      // rows 3k negative only, 3k+1 positive only, 3k+2 both
+      const double v = 1.0 + static_cast<double>((seed >> 8) % 9) / 8.0;
+      lit->SetDouble(i, r % 3 == 0 || (r % 3 == 2 && (seed >> 12) % 2 == 0) ? -v : v);
+    }
+  }
+  return Value::FromLiteral(*std::move(lit));
+}
+
+TEST_CASE("bf16 and f16 maximum and minimum by their keys give the generic bytes",
+          "[reduce_half]") {
+  for (std::string_view type : {"bf16", "f16"}) {
+    for (std::string_view op : {"maximum", "minimum"}) {
+      for (std::string_view init : {"-inf", "inf", "0.5", "-0.5", "0", "-0"}) {
+        for (int64_t row : {1, 15, 33, 64, 200, 1000}) {
+          const std::string in = StrCat("12,", row);
+          const std::string text = ReduceModule(type, op, false, in, "1", "12", init);
+          INFO(text);
+          auto m = ParseTestModule(text);
+          for (bool nans : {false, true}) {
+            const std::vector<Value> args = {
+                SignedValues(m->entry()->parameter(0)->shape(), type == "bf16", nans)};
+            for (bool flush : {false, true}) CheckFastPathsKeepBytes(*m, args, flush);
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hlo
