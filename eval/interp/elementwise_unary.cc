@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "eval/interp/elementwise_ops.h"
+#include "eval/vector_clones.h"
 #include "ir/instruction.h"
 
 namespace hlo {
@@ -22,6 +23,36 @@ absl::Status ResultTypeError(Opcode op, PT operand, PT result) {
 }
 
 // ---- integers ------------------------------------------------------------------
+
+// Bits set in x, by halves: the baseline build has no POPCNT instruction
+// (std::popcount was a library call per element, 2 ns), and a loop of
+// these shifts, masks and adds vectorises.
+template <typename U>
+inline U SwarPopcount(U x) {
+  constexpr U kAll = static_cast<U>(~U{0});
+  x = static_cast<U>(x - ((x >> 1) & (kAll / 3)));
+  x = static_cast<U>((x & (kAll / 15 * 3)) + ((x >> 2) & (kAll / 15 * 3)));
+  x = static_cast<U>((x + (x >> 4)) & (kAll / 255 * 15));
+  for (unsigned shift = 8; shift < 8 * sizeof(U); shift *= 2) x = static_cast<U>(x + (x >> shift));
+  return static_cast<U>(x & (2 * 8 * sizeof(U) - 1));
+}
+
+// Leading zeros of x: every bit below the highest set one set too, then
+// the zeros left counted (for 8 and 16 bits: 2.9 -> 1.2 ms for u8).
+template <typename U>
+inline U SwarLeadingZeros(U x) {
+  for (unsigned shift = 1; shift < 8 * sizeof(U); shift *= 2) x = static_cast<U>(x | (x >> shift));
+  return SwarPopcount(static_cast<U>(~x));
+}
+
+template <typename U>
+HLO_VECTOR_CLONES void PopcountLoop(const U* __restrict in, U* __restrict out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = SwarPopcount(in[i]);
+}
+template <typename U>
+HLO_VECTOR_CLONES void LeadingZerosLoop(const U* __restrict in, U* __restrict out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = SwarLeadingZeros(in[i]);
+}
 
 template <PT P>
 absl::Status IntUnary(Opcode op, const Storage<P>* in, Storage<P>* out, int64_t n) {
@@ -63,11 +94,20 @@ absl::Status IntUnary(Opcode op, const Storage<P>* in, Storage<P>* out, int64_t 
       return absl::OkStatus();
     // The counts wrap like any result (s2: popcnt(-1) = 2 = -2).
     case Opcode::kPopcnt:
+      if constexpr (T::kFull) {
+        PopcountLoop(reinterpret_cast<const U*>(in), reinterpret_cast<U*>(out), n);
+        return absl::OkStatus();
+      }
       for (int64_t i = 0; i < n; ++i) {
         out[i] = T::Wrap(static_cast<W>(std::popcount(T::Bits(in[i]))));
       }
       return absl::OkStatus();
     case Opcode::kClz:
+      // (For 32 and 64 bits the scalar loop's BSR ran faster.)
+      if constexpr (T::kFull && sizeof(S) <= 2) {
+        LeadingZerosLoop(reinterpret_cast<const U*>(in), reinterpret_cast<U*>(out), n);
+        return absl::OkStatus();
+      }
       for (int64_t i = 0; i < n; ++i) {
         out[i] =
             T::Wrap(static_cast<W>(T::kBits - static_cast<int>(std::bit_width(T::Bits(in[i])))));

@@ -95,6 +95,50 @@ TEST_CASE("elementwise: popcnt and count-leading-zeros use the type's width", "[
   CHECK_LIT(MustEval("s1[2]", "count-leading-zeros", {L("s1[2] {0, -1}")}), "s1[2] {-1, 0}");
 }
 
+// The full-width types' vectorised loops (bit tricks, not POPCNT or LZCNT)
+// against std::popcount and std::countl_zero: every u8 and u16 value, and
+// for 32 and 64 bits every single bit, its neighbours and random values.
+TEST_CASE("elementwise: popcnt and count-leading-zeros of every width's bit patterns", "[eval]") {
+  const std::pair<PT, std::string_view> types[] = {
+      {PT::kU8, "u8"},   {PT::kS8, "s8"},   {PT::kU16, "u16"}, {PT::kS16, "s16"},
+      {PT::kU32, "u32"}, {PT::kS32, "s32"}, {PT::kU64, "u64"}, {PT::kS64, "s64"}};
+  for (auto [pt, type] : types) {
+    const int bits = std::stoi(std::string(type.substr(1)));
+    std::vector<uint64_t> values;
+    if (bits <= 16) {
+      for (uint64_t v = 0; v < (uint64_t{1} << bits); ++v) values.push_back(v);
+    } else {
+      for (int b = 0; b < bits; ++b) {
+        const uint64_t one = uint64_t{1} << b;
+        for (uint64_t v : {one, one - 1, one + 1, ~one, ~(one - 1)}) values.push_back(v);
+      }
+      uint64_t seed = 7;
+      for (int k = 0; k < 2000; ++k) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        values.push_back(seed >> (k % 64));
+      }
+    }
+    const uint64_t mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+    for (uint64_t& v : values) v &= mask;
+    const std::string shape = StrCat(type, "[", values.size(), "]");
+    const Literal pop = MustEval(shape, "popcnt", {Bits(pt, values)});
+    const Literal clz = MustEval(shape, "count-leading-zeros", {Bits(pt, values)});
+    int64_t wrong = 0;
+    for (size_t i = 0; i < values.size(); ++i) {
+      const uint64_t v = values[i];
+      const uint64_t want_pop = static_cast<uint64_t>(std::popcount(v));
+      const uint64_t want_clz = static_cast<uint64_t>(std::countl_zero(v) - (64 - bits));
+      if ((pop.GetBits(static_cast<int64_t>(i)) != want_pop ||
+           clz.GetBits(static_cast<int64_t>(i)) != want_clz) &&
+          ++wrong <= 5) {
+        UNSCOPED_INFO(type << " " << v << ": popcnt " << pop.GetBits(static_cast<int64_t>(i))
+                           << " clz " << clz.GetBits(static_cast<int64_t>(i)));
+      }
+    }
+    CHECK(wrong == 0);
+  }
+}
+
 // ============================================================================
 // unary: floats
 // ============================================================================
