@@ -26,6 +26,19 @@ void FloatsToBF16s(const float* src, int64_t n, uint16_t* dst);
 bool WidenFloat16s(PrimitiveType type, const void* src, int64_t n, float* dst);
 bool NarrowToFloat16s(PrimitiveType type, const float* src, int64_t n, void* dst);
 
+// The hardware conversions behind HalfsToFloats and FloatsToHalfs, one per
+// instruction set (for tests: each must give the codec's bits), and the
+// level this CPU runs (2: AVX-512, 1: AVX2 with F16C, 0: the codec's loop).
+namespace float16_internal {
+#if defined(__x86_64__)
+void HalfsToFloatsAvx512(const uint16_t* src, int64_t n, float* dst);
+void FloatsToHalfsAvx512(const float* src, int64_t n, uint16_t* dst);
+void HalfsToFloatsAvx2(const uint16_t* src, int64_t n, float* dst);
+void FloatsToHalfsAvx2(const float* src, int64_t n, uint16_t* dst);
+#endif
+int HardwareLevel();
+}  // namespace float16_internal
+
 }  // namespace hlo
 
 #endif  // HLO_EVAL_INTERP_FLOAT16_CONVERT_H_

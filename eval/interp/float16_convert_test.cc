@@ -12,6 +12,9 @@
 #include <cmath>
 #include <cstdint>
 #include <vector>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "ir/float_formats.h"
 #include "ir/primitive_type.h"
@@ -83,6 +86,47 @@ TEST_CASE("f32 narrows to 16-bit floats as the codec encodes it", "[float16_conv
     }
   }
 }
+
+#if defined(__x86_64__)
+// The hardware conversions give the codec's bits (HalfToFloat, FloatToHalf:
+// NaN payloads, subnormals, rounding) at every level this CPU runs, with
+// MXCSR's DAZ and FTZ clear and set (set, they must not change a bit).
+TEST_CASE("f16 converts by the hardware with the codec's bits", "[float16_convert]") {
+  using Widen = void (*)(const uint16_t*, int64_t, float*);
+  using Narrow = void (*)(const float*, int64_t, uint16_t*);
+  struct Level {
+    int level;
+    Widen widen;
+    Narrow narrow;
+  };
+  const Level levels[] = {
+      {2, float16_internal::HalfsToFloatsAvx512, float16_internal::FloatsToHalfsAvx512},
+      {1, float16_internal::HalfsToFloatsAvx2, float16_internal::FloatsToHalfsAvx2}};
+  std::vector<uint16_t> halfs(0x10000);
+  for (uint32_t b = 0; b < 0x10000; ++b) halfs[b] = static_cast<uint16_t>(b);
+  const std::vector<float> floats = FloatsToNarrow();
+  for (const Level& l : levels) {
+    if (float16_internal::HardwareLevel() < l.level) continue;
+    for (bool flush : {false, true}) {
+      INFO("level " << l.level << " flush " << flush);
+      const unsigned saved = _mm_getcsr();
+      if (flush) _mm_setcsr(saved | 0x8040);  // FTZ and DAZ
+      std::vector<float> wide(halfs.size());
+      l.widen(halfs.data() + 1, static_cast<int64_t>(halfs.size()) - 1, wide.data());
+      std::vector<uint16_t> narrow(floats.size());
+      l.narrow(floats.data() + 3, static_cast<int64_t>(floats.size()) - 3, narrow.data());
+      _mm_setcsr(saved);
+      int64_t bad = 0;
+      for (size_t i = 0; i + 1 < halfs.size(); ++i) {
+        bad +=
+            std::bit_cast<uint32_t>(wide[i]) != std::bit_cast<uint32_t>(HalfToFloat(halfs[i + 1]));
+      }
+      for (size_t i = 0; i + 3 < floats.size(); ++i) bad += narrow[i] != FloatToHalf(floats[i + 3]);
+      CHECK(bad == 0);
+    }
+  }
+}
+#endif
 
 }  // namespace
 }  // namespace hlo
