@@ -399,6 +399,36 @@ TEST_CASE("transpose: tiny and small tiles under a long outer axis", "[eval]") {
   CheckTranspose(q, *b, {20, 6, 6, 16}, {3, 1, 2, 0});
 }
 
+// NCHW to NHWC: a short minor axis of 2 to 9 (AVX-512's interleaving
+// permutes up to 8), minor lengths with and without a 16-column tail, with
+// a batch axis and without one, 4-byte elements as integers and floats.
+TEST_CASE("transpose: to a short minor axis, with and without a batch", "[eval]") {
+  auto id = [](int64_t i) { return static_cast<uint64_t>(i * 7 + 3); };
+  for (std::string_view type : {"s32", "f32"}) {
+    const PrimitiveType pt = type == "s32" ? PrimitiveType::kS32 : PrimitiveType::kF32;
+    for (int64_t nb = 2; nb <= 9; ++nb) {
+      for (int64_t na : {128, 1001, 1037}) {
+        const std::string text =
+            StrCat("ENTRY e {\n  p = ", type, "[2,", nb, ",", na, "] parameter(0)\n  q = ", type,
+                   "[", nb, ",", na, "] parameter(1)\n  a = ", type, "[2,", na, ",", nb,
+                   "] transpose(p), dimensions={0,2,1}\n  b = ", type, "[", na, ",", nb,
+                   "] transpose(q), dimensions={1,0}\n  ROOT t = (", type, "[2,", na, ",", nb,
+                   "]) tuple(a)\n}\n");
+        INFO(text);
+        Runner r(text);
+        const Value p = Make(pt, {2, nb, na}, id);
+        const Value q = Make(pt, {nb, na}, id);
+        absl::StatusOr<Value> a = r.Eval("a", {p});
+        REQUIRE(a.ok());
+        CheckTranspose(p, *a, {2, nb, na}, {0, 2, 1});
+        absl::StatusOr<Value> b = r.Eval("b", {q});
+        REQUIRE(b.ok());
+        CheckTranspose(q, *b, {nb, na}, {1, 0});
+      }
+    }
+  }
+}
+
 TEST_CASE("transpose: large 2-D blocks for every element width", "[eval]") {
   // Sizes that are not multiples of the blocks, so partial blocks run too;
   // odd batch sizes start blocks at every alignment. The h* cases put
