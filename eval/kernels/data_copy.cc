@@ -192,7 +192,10 @@ struct InterleavePlan {
   __mmask16 lanes[kMaxInterleaved][kMaxInterleaved / 2];
 };
 
-__attribute__((target("avx512f"))) InterleavePlan PlanInterleave(int64_t nb) {
+// `deinterleave`: the plan of DeinterleaveRows instead, its output vector
+// o's lane k at position 16 k... of the loaded block: lane (k nb + o) % 16
+// of loaded vector (k nb + o) / 16.
+__attribute__((target("avx512f"))) InterleavePlan PlanInterleave(int64_t nb, bool deinterleave) {
   InterleavePlan plan;
   plan.nb = nb;
   for (int64_t o = 0; o < nb; ++o) {
@@ -200,9 +203,12 @@ __attribute__((target("avx512f"))) InterleavePlan PlanInterleave(int64_t nb) {
       alignas(64) int32_t index[16] = {};
       uint32_t lanes = 0;
       for (int64_t k = 0; k < 16; ++k) {
-        const int64_t p = 16 * o + k, row = p % nb, column = p / nb;
-        if (row / 2 != m) continue;
-        index[k] = static_cast<int32_t>(column + 16 * (row % 2));
+        const int64_t p = deinterleave ? k * nb + o : 16 * o + k;
+        // the loaded vector the lane comes from, and its lane there
+        const int64_t vector = deinterleave ? p / 16 : p % nb;
+        const int64_t lane = deinterleave ? p % 16 : p / nb;
+        if (vector / 2 != m) continue;
+        index[k] = static_cast<int32_t>(lane + 16 * (vector % 2));
         lanes |= 1u << k;
       }
       plan.index[o][m] = _mm512_load_si512(index);
@@ -212,28 +218,81 @@ __attribute__((target("avx512f"))) InterleavePlan PlanInterleave(int64_t nb) {
   return plan;
 }
 
-__attribute__((target("avx512f"))) void InterleaveRows(uint32_t* __restrict dst,
-                                                       const uint32_t* __restrict src, int64_t na,
-                                                       int64_t sb, const InterleavePlan& plan) {
-  const int64_t nb = plan.nb;
+// Output vector o of the plan from the loaded vectors v[0..kNb] (v[kNb]
+// a copy of the last).
+template <int64_t kNb>
+HLO_AVX512_INLINE __m512i PlannedVector(const InterleavePlan& plan, int64_t o, const __m512i* v) {
+  __m512i out = _mm512_setzero_si512();
+  for (int64_t m = 0; 2 * m < kNb; ++m) {
+    out = _mm512_mask_mov_epi32(
+        out, plan.lanes[o][m], _mm512_permutex2var_epi32(v[2 * m], plan.index[o][m], v[2 * m + 1]));
+  }
+  return out;
+}
+
+template <int64_t kNb>
+__attribute__((target("avx512f"))) void InterleaveRowsOf(uint32_t* __restrict dst,
+                                                         const uint32_t* __restrict src, int64_t na,
+                                                         int64_t sb, const InterleavePlan& plan) {
   int64_t i = 0;
   for (; i + 16 <= na; i += 16) {
-    __m512i rows[kMaxInterleaved];
-    for (int64_t j = 0; j < nb; ++j) rows[j] = _mm512_loadu_si512(src + i + j * sb);
-    if (nb % 2 != 0) rows[nb] = rows[nb - 1];
-    for (int64_t o = 0; o < nb; ++o) {
-      __m512i out = _mm512_setzero_si512();
-      for (int64_t m = 0; 2 * m < nb; ++m) {
-        out = _mm512_mask_mov_epi32(
-            out, plan.lanes[o][m],
-            _mm512_permutex2var_epi32(rows[2 * m], plan.index[o][m], rows[2 * m + 1]));
-      }
-      _mm512_storeu_si512(dst + (i * nb + 16 * o), out);
+    __m512i rows[kNb + 1];
+    for (int64_t j = 0; j < kNb; ++j) rows[j] = _mm512_loadu_si512(src + i + j * sb);
+    rows[kNb] = rows[kNb - 1];  // (the odd row's partner)
+    for (int64_t o = 0; o < kNb; ++o) {
+      _mm512_storeu_si512(dst + (i * kNb + 16 * o), PlannedVector<kNb>(plan, o, rows));
     }
   }
   for (; i < na; ++i) {
-    for (int64_t j = 0; j < nb; ++j) dst[i * nb + j] = src[i + j * sb];
+    for (int64_t j = 0; j < kNb; ++j) dst[i * kNb + j] = src[i + j * sb];
   }
+}
+
+// The way back (NHWC to NCHW): dst[i + j * db] = src[i * nb + j] for j < nb
+// (2..8), i < na: 16 positions of nb values loaded as nb whole vectors,
+// each output row's 16 taken out by the same permutes.
+template <int64_t kNb>
+__attribute__((target("avx512f"))) void DeinterleaveRowsOf(uint32_t* __restrict dst,
+                                                           const uint32_t* __restrict src,
+                                                           int64_t na, int64_t db,
+                                                           const InterleavePlan& plan) {
+  int64_t i = 0;
+  for (; i + 16 <= na; i += 16) {
+    __m512i loaded[kNb + 1];
+    for (int64_t v = 0; v < kNb; ++v) loaded[v] = _mm512_loadu_si512(src + (i * kNb + 16 * v));
+    loaded[kNb] = loaded[kNb - 1];
+    for (int64_t o = 0; o < kNb; ++o) {
+      _mm512_storeu_si512(dst + (i + o * db), PlannedVector<kNb>(plan, o, loaded));
+    }
+  }
+  for (; i < na; ++i) {
+    for (int64_t j = 0; j < kNb; ++j) dst[i + j * db] = src[i * kNb + j];
+  }
+}
+
+// The loops for plan.nb rows, each unrolled for its count (registers, not
+// a stack array that GCC copied in with memcpy).
+using InterleaveFn = void (*)(uint32_t*, const uint32_t*, int64_t, int64_t, const InterleavePlan&);
+InterleaveFn InterleaveFor(int64_t nb, bool deinterleave) {
+  static constexpr InterleaveFn kInterleave[] = {nullptr,
+                                                 nullptr,
+                                                 InterleaveRowsOf<2>,
+                                                 InterleaveRowsOf<3>,
+                                                 InterleaveRowsOf<4>,
+                                                 InterleaveRowsOf<5>,
+                                                 InterleaveRowsOf<6>,
+                                                 InterleaveRowsOf<7>,
+                                                 InterleaveRowsOf<8>};
+  static constexpr InterleaveFn kDeinterleave[] = {nullptr,
+                                                   nullptr,
+                                                   DeinterleaveRowsOf<2>,
+                                                   DeinterleaveRowsOf<3>,
+                                                   DeinterleaveRowsOf<4>,
+                                                   DeinterleaveRowsOf<5>,
+                                                   DeinterleaveRowsOf<6>,
+                                                   DeinterleaveRowsOf<7>,
+                                                   DeinterleaveRowsOf<8>};
+  return deinterleave ? kDeinterleave[nb] : kInterleave[nb];
 }
 #endif
 
@@ -320,16 +379,36 @@ void CopyAxesTyped(uint8_t* dst_bytes, const uint8_t* src_bytes, CopyAxes& axes)
       const CopyAxis& a_axis = axes[r - 2];
       if (sizeof(E) == 4 && inner.size >= 2 && inner.size <= kMaxInterleaved &&
           a_axis.dst_stride == inner.size && a_axis.size >= 16 && avx512::Available()) {
-        const InterleavePlan plan = PlanInterleave(inner.size);
+        const InterleavePlan plan = PlanInterleave(inner.size, false);
+        const InterleaveFn interleave = InterleaveFor(inner.size, false);
         SplitOuter(split, parallel, outer ? 1 : 64, [&](int64_t d0, int64_t s0, const CopyAxes& p) {
           const int n = static_cast<int>(p.size());
           const CopyAxis a = outer ? axes[r - 2] : p[n - 1];
           ForEachOuter(p.data(), outer ? n : n - 1, d0, s0, [&](int64_t d, int64_t s) {
-            InterleaveRows(reinterpret_cast<uint32_t*>(dst + d),
-                           reinterpret_cast<const uint32_t*>(src + s), a.size, inner.src_stride,
-                           plan);
+            interleave(reinterpret_cast<uint32_t*>(dst + d),
+                       reinterpret_cast<const uint32_t*>(src + s), a.size, inner.src_stride, plan);
           });
         });
+        return;
+      }
+      if (sizeof(E) == 4 && a_axis.size >= 2 && a_axis.size <= kMaxInterleaved &&
+          inner.src_stride == a_axis.size && inner.size >= 16 && avx512::Available()) {
+        const InterleavePlan plan = PlanInterleave(a_axis.size, true);
+        const InterleaveFn deinterleave = InterleaveFor(a_axis.size, true);
+        auto run = [&](int64_t d, int64_t s, int64_t n) {
+          deinterleave(reinterpret_cast<uint32_t*>(dst + d),
+                       reinterpret_cast<const uint32_t*>(src + s), n, a_axis.dst_stride, plan);
+        };
+        if (outer) {
+          const CopyAxes outer_axes(axes.begin(), axes.begin() + (r - 2));
+          SplitOuter(outer_axes, parallel, 1, [&](int64_t d0, int64_t s0, const CopyAxes& p) {
+            ForEachOuter(p.data(), static_cast<int>(p.size()), d0, s0,
+                         [&](int64_t d, int64_t s) { run(d, s, inner.size); });
+          });
+        } else {  // the short axis is the only other one: split the long one
+          SplitOuter(CopyAxes{inner}, parallel, 1024,
+                     [&](int64_t d0, int64_t s0, const CopyAxes& p) { run(d0, s0, p[0].size); });
+        }
         return;
       }
 #endif

@@ -399,10 +399,11 @@ TEST_CASE("transpose: tiny and small tiles under a long outer axis", "[eval]") {
   CheckTranspose(q, *b, {20, 6, 6, 16}, {3, 1, 2, 0});
 }
 
-// NCHW to NHWC: a short minor axis of 2 to 9 (AVX-512's interleaving
-// permutes up to 8), minor lengths with and without a 16-column tail, with
-// a batch axis and without one, 4-byte elements as integers and floats.
-TEST_CASE("transpose: to a short minor axis, with and without a batch", "[eval]") {
+// NCHW to NHWC and back: a short minor axis of 2 to 9 (AVX-512's
+// interleaving permutes up to 8), minor lengths with and without a
+// 16-column tail, with a batch axis and without one, 4-byte elements as
+// integers and floats.
+TEST_CASE("transpose: to and from a short minor axis, with and without a batch", "[eval]") {
   auto id = [](int64_t i) { return static_cast<uint64_t>(i * 7 + 3); };
   for (std::string_view type : {"s32", "f32"}) {
     const PrimitiveType pt = type == "s32" ? PrimitiveType::kS32 : PrimitiveType::kF32;
@@ -412,8 +413,10 @@ TEST_CASE("transpose: to a short minor axis, with and without a batch", "[eval]"
             StrCat("ENTRY e {\n  p = ", type, "[2,", nb, ",", na, "] parameter(0)\n  q = ", type,
                    "[", nb, ",", na, "] parameter(1)\n  a = ", type, "[2,", na, ",", nb,
                    "] transpose(p), dimensions={0,2,1}\n  b = ", type, "[", na, ",", nb,
-                   "] transpose(q), dimensions={1,0}\n  ROOT t = (", type, "[2,", na, ",", nb,
-                   "]) tuple(a)\n}\n");
+                   "] transpose(q), dimensions={1,0}\n  c = ", type, "[2,", nb, ",", na,
+                   "] transpose(a), dimensions={0,2,1}\n  d = ", type, "[", nb, ",", na,
+                   "] transpose(b), dimensions={1,0}\n  ROOT t = (", type, "[2,", nb, ",", na,
+                   "]) tuple(c)\n}\n");
         INFO(text);
         Runner r(text);
         const Value p = Make(pt, {2, nb, na}, id);
@@ -424,6 +427,13 @@ TEST_CASE("transpose: to a short minor axis, with and without a batch", "[eval]"
         absl::StatusOr<Value> b = r.Eval("b", {q});
         REQUIRE(b.ok());
         CheckTranspose(q, *b, {nb, na}, {1, 0});
+        // and back (NHWC to NCHW)
+        absl::StatusOr<Value> c = r.Eval("c", {*a});
+        REQUIRE(c.ok());
+        CheckTranspose(*a, *c, {2, na, nb}, {0, 2, 1});
+        absl::StatusOr<Value> d = r.Eval("d", {*b});
+        REQUIRE(d.ok());
+        CheckTranspose(*b, *d, {na, nb}, {1, 0});
       }
     }
   }
