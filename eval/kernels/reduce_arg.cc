@@ -116,8 +116,9 @@ __attribute__((target("avx512f"))) T Extreme(T a, T b) {
   return (max ? b > a : b < a) ? b : a;
 }
 
+// The greater (lesser) of a and b lane by lane, as Extreme does.
 template <bool max, typename Vec>
-HLO_AVX512_INLINE Vec Fold(Vec a, Vec b) {
+HLO_AVX512_INLINE Vec FoldLanes(Vec a, Vec b) {
   return max ? avx512::Greater(a, b) : avx512::Lesser(a, b);
 }
 
@@ -132,20 +133,20 @@ __attribute__((target("avx512f"))) bool RowExtreme(const T* v, int64_t n, T& ext
   for (; k + 4 * kLanes <= n; k += 4 * kLanes) {
     const Vec x0 = avx512::Load(v + k), x1 = avx512::Load(v + k + kLanes);
     const Vec x2 = avx512::Load(v + k + 2 * kLanes), x3 = avx512::Load(v + k + 3 * kLanes);
-    a0 = Fold<max>(a0, x0);
-    a1 = Fold<max>(a1, x1);
-    a2 = Fold<max>(a2, x2);
-    a3 = Fold<max>(a3, x3);
+    a0 = FoldLanes<max>(a0, x0);
+    a1 = FoldLanes<max>(a1, x1);
+    a2 = FoldLanes<max>(a2, x2);
+    a3 = FoldLanes<max>(a3, x3);
     // unordered(x, y): x or y is NaN
     nan |= avx512::UnorderedLanes(x0, x1) | avx512::UnorderedLanes(x2, x3);
   }
   for (; k < n; k += kLanes) {  // lanes past n read as a0's
     const Vec x = avx512::LoadFirstOr(v + k, std::min(kLanes, n - k), a0);
-    a0 = Fold<max>(a0, x);
+    a0 = FoldLanes<max>(a0, x);
     nan |= avx512::UnorderedLanes(x, x);
   }
   alignas(64) T lanes[kLanes];
-  a0 = Fold<max>(Fold<max>(a0, a1), Fold<max>(a2, a3));
+  a0 = FoldLanes<max>(FoldLanes<max>(a0, a1), FoldLanes<max>(a2, a3));
   std::memcpy(lanes, &a0, sizeof(lanes));
   extreme = lanes[0];
   for (int64_t j = 1; j < kLanes; ++j) extreme = Extreme<T, max>(extreme, lanes[j]);
