@@ -91,18 +91,22 @@ inline int16_t OrderKey(uint16_t bits) {
 }
 
 // Maximum and minimum by the keys: a fold by MaxOf or MinOf ends at the
-// greatest (least) value whatever the order, and where that is neither
-// zero nor subnormal the values equal to it share its bits, so the fold's
-// bits are that value's. A row with a NaN returns false, for the fold step
-// by step (the NaN's bits depend on the order); so does one whose extreme
-// is a zero or a subnormal, whose sign the fold makes from every such
-// value and, under DAZ, its flushes between steps (the key order gives the
-// same bits after the result's flush; the fold is kept there as the
-// reference). The keys' loop vectorises.
-template <PrimitiveType P, bool max>
+// greatest (least) value whatever the order; values equal to it share its
+// bits but for the zeros, where the fold's AND (OR) of the signs gives +0
+// (-0) if any is, as the keys' order does. A row with a NaN returns false,
+// for the fold step by step (the NaN's bits depend on the order). With
+// `flush_small` (bf16 under DAZ, where the fold flushes between steps and
+// reads subnormals as zeros) an extreme that is zero or subnormal becomes
+// the zero of its sign: the fold's AND (OR) of its zero-like values' signs,
+// which the keys order the same way. The keys' loop vectorises.
+template <PrimitiveType P, bool max, bool flush_small>
 HLO_VECTOR_CLONES bool ExtremeByKey(const uint16_t* __restrict x, int64_t n, uint16_t init,
                                     uint16_t* out) {
   constexpr uint16_t kInf = P == PrimitiveType::kBF16 ? 0x7f80 : 0x7c00;
+  if (n == 0) {  // the init value, as the fold leaves it
+    *out = init;
+    return true;
+  }
   int16_t best = OrderKey(init);
   uint16_t nan = (init & 0x7fff) > kInf;
   for (int64_t k = 0; k < n; ++k) {
@@ -110,8 +114,9 @@ HLO_VECTOR_CLONES bool ExtremeByKey(const uint16_t* __restrict x, int64_t n, uin
     best = (max ? key > best : key < best) ? key : best;
     nan |= static_cast<uint16_t>((x[k] & 0x7fff) > kInf);
   }
-  const auto bits = static_cast<uint16_t>(OrderKey(static_cast<uint16_t>(best)));
-  if (nan != 0 || (bits & kInf) == 0) return false;
+  if (nan != 0) return false;
+  auto bits = static_cast<uint16_t>(OrderKey(static_cast<uint16_t>(best)));
+  if (flush_small && (bits & kInf) == 0) bits &= 0x8000;
   *out = bits;
   return true;
 }
@@ -130,7 +135,11 @@ void FoldRows(const uint16_t* in, int64_t inner, uint16_t init, int64_t lo, int6
   };
   if constexpr (op == Opcode::kMaximum || op == Opcode::kMinimum) {
     for (int64_t o = lo; o < hi; ++o) {
-      if (!ExtremeByKey<P, op == Opcode::kMaximum>(in + o * inner, inner, init, out + o)) chain(o);
+      constexpr bool kFlushSmall = flush && P == PrimitiveType::kBF16;
+      if (!ExtremeByKey<P, op == Opcode::kMaximum, kFlushSmall>(in + o * inner, inner, init,
+                                                                out + o)) {
+        chain(o);
+      }
     }
     return;
   }
