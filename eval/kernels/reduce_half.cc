@@ -6,7 +6,8 @@
 // (row-major over the reduced dimensions, from the init value), and each
 // step is the interpreter's 16-bit op: both operands widened to f32, the
 // f32 op, the result rounded back (FloatToBF16, FloatToHalf), so the bits
-// are the same.
+// are the same. Rows' maximum and minimum take a shortcut with those bits
+// (ExtremeByKey: the values' order as integer keys).
 //
 // --denormals=flush: MXCSR (set on every evaluating thread) reads the f32
 // add's and multiply's denormal operands as zeros and flushes their
