@@ -375,19 +375,24 @@ void CopyAxesTyped(uint8_t* dst_bytes, const uint8_t* src_bytes, CopyAxes& axes)
       // The tiles' row axis `a` is split when no outer axis has two rows.
       const bool outer = r > 2 && axes[0].size >= 2;
       const CopyAxes split(axes.begin(), axes.begin() + (outer ? r - 2 : r - 1));
+      // Each tile (the rows `a` beside `inner`) at every outer position.
+      auto each_tile = [&](auto&& tile) {
+        SplitOuter(split, parallel, outer ? 1 : 64, [&](int64_t d0, int64_t s0, const CopyAxes& p) {
+          const int n = static_cast<int>(p.size());
+          const CopyAxis a = outer ? axes[r - 2] : p[n - 1];
+          ForEachOuter(p.data(), outer ? n : n - 1, d0, s0,
+                       [&](int64_t d, int64_t s) { tile(dst + d, src + s, a); });
+        });
+      };
 #if defined(__x86_64__)
       const CopyAxis& a_axis = axes[r - 2];
       if (sizeof(E) == 4 && inner.size >= 2 && inner.size <= kMaxInterleaved &&
           a_axis.dst_stride == inner.size && a_axis.size >= 16 && avx512::Available()) {
         const InterleavePlan plan = PlanInterleave(inner.size, false);
         const InterleaveFn interleave = InterleaveFor(inner.size, false);
-        SplitOuter(split, parallel, outer ? 1 : 64, [&](int64_t d0, int64_t s0, const CopyAxes& p) {
-          const int n = static_cast<int>(p.size());
-          const CopyAxis a = outer ? axes[r - 2] : p[n - 1];
-          ForEachOuter(p.data(), outer ? n : n - 1, d0, s0, [&](int64_t d, int64_t s) {
-            interleave(reinterpret_cast<uint32_t*>(dst + d),
-                       reinterpret_cast<const uint32_t*>(src + s), a.size, inner.src_stride, plan);
-          });
+        each_tile([&](E* d, const E* s, const CopyAxis& a) {
+          interleave(reinterpret_cast<uint32_t*>(d), reinterpret_cast<const uint32_t*>(s), a.size,
+                     inner.src_stride, plan);
         });
         return;
       }
@@ -412,12 +417,7 @@ void CopyAxesTyped(uint8_t* dst_bytes, const uint8_t* src_bytes, CopyAxes& axes)
         return;
       }
 #endif
-      SplitOuter(split, parallel, outer ? 1 : 64, [&](int64_t d0, int64_t s0, const CopyAxes& p) {
-        const int n = static_cast<int>(p.size());
-        const CopyAxis a = outer ? axes[r - 2] : p[n - 1];
-        ForEachOuter(p.data(), outer ? n : n - 1, d0, s0,
-                     [&](int64_t d, int64_t s) { Tile2D<E>(dst + d, src + s, a, inner, large); });
-      });
+      each_tile([&](E* d, const E* s, const CopyAxis& a) { Tile2D<E>(d, s, a, inner, large); });
       return;
     }
   }

@@ -129,8 +129,29 @@ void FoldRows(const uint16_t* in, int64_t inner, uint16_t init, int64_t lo, int6
               uint16_t* out) {
   constexpr int64_t kLanes = 32, kTile = 256;
   uint16_t acc[kLanes], tile[kTile * kLanes];
-  // Outputs [o, o + lanes) side by side.
-  auto fold_block = [&](int64_t o, int64_t lanes) {
+  // Maximum and minimum by the keys (false: fold this output step by step).
+  auto by_key = [&](int64_t o) {
+    if constexpr (op == Opcode::kMaximum || op == Opcode::kMinimum) {
+      constexpr bool kFlushSmall = flush && P == PrimitiveType::kBF16;
+      return ExtremeByKey<P, op == Opcode::kMaximum, kFlushSmall>(in + o * inner, inner, init,
+                                                                  out + o);
+    } else {
+      return false;
+    }
+  };
+  if (hi - lo == 1) {  // one chain (a sum of everything): no tile
+    if (by_key(lo)) return;
+    uint16_t a = init;
+    for (int64_t k = 0; k < inner; ++k) a = Step<P, op, flush, swapped>(a, in[lo * inner + k]);
+    out[lo] = a;
+    return;
+  }
+  for (int64_t o = lo; o < hi; o += kLanes) {
+    const int64_t lanes = std::min(kLanes, hi - o);
+    // A block with a row the keys do not answer (a NaN) folds whole.
+    bool all = true;
+    for (int64_t c = 0; c < lanes && all; ++c) all = by_key(o + c);
+    if (all) continue;
     for (int64_t c = 0; c < lanes; ++c) acc[c] = init;
     for (int64_t k0 = 0; k0 < inner; k0 += kTile) {
       const int64_t cols = std::min(kTile, inner - k0);
@@ -143,34 +164,6 @@ void FoldRows(const uint16_t* in, int64_t inner, uint16_t init, int64_t lo, int6
       }
     }
     std::memcpy(out + o, acc, static_cast<size_t>(lanes) * sizeof(uint16_t));
-  };
-  if (hi - lo == 1) {  // one chain (a sum of everything): no tile
-    if constexpr (op == Opcode::kMaximum || op == Opcode::kMinimum) {
-      constexpr bool kFlushSmall = flush && P == PrimitiveType::kBF16;
-      if (ExtremeByKey<P, op == Opcode::kMaximum, kFlushSmall>(in + lo * inner, inner, init,
-                                                               out + lo)) {
-        return;
-      }
-    }
-    uint16_t a = init;
-    for (int64_t k = 0; k < inner; ++k) a = Step<P, op, flush, swapped>(a, in[lo * inner + k]);
-    out[lo] = a;
-    return;
-  }
-  for (int64_t o = lo; o < hi; o += kLanes) {
-    const int64_t lanes = std::min(kLanes, hi - o);
-    if constexpr (op == Opcode::kMaximum || op == Opcode::kMinimum) {
-      // By the keys; a block with a row they do not answer (a NaN) folds
-      // whole, side by side.
-      constexpr bool kFlushSmall = flush && P == PrimitiveType::kBF16;
-      bool all = true;
-      for (int64_t c = 0; c < lanes && all; ++c) {
-        all = ExtremeByKey<P, op == Opcode::kMaximum, kFlushSmall>(in + (o + c) * inner, inner,
-                                                                   init, out + o + c);
-      }
-      if (all) continue;
-    }
-    fold_block(o, lanes);
   }
 }
 
