@@ -43,7 +43,7 @@ Literal Value::TakeLiteral() && {
     elements_.reset();
     return Literal::Tuple(std::move(elems));
   }
-  if (array_ && array_.use_count() == 1) {
+  if (unique()) {
     Literal out = std::move(*array_);
     array_.reset();
     return out;

@@ -47,7 +47,9 @@ class Value {
   // holds the only reference to (see unique()).
   Literal& mutable_array() { return *array_; }
   const std::shared_ptr<Literal>& array_ptr() const { return array_; }
-  bool unique() const { return array_ && array_.use_count() == 1; }
+  // Whether this value alone holds its array's buffer: no other reference
+  // to the literal, and the literal is no view of another's bytes.
+  bool unique() const { return array_ && array_.use_count() == 1 && !array_->is_view(); }
   // Moves the array's reference out, leaving no array here.
   std::shared_ptr<Literal> TakeArray() { return std::move(array_); }
 

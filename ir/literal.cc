@@ -19,8 +19,12 @@ void Literal::RebindTupleShape() {
   shape_ = Shape::Tuple(std::move(ptrs));
 }
 
+// (A copy owns its bytes: a view's are copied out of its source.)
 Literal::Literal(const Literal& o)
-    : shape_(o.shape_), element_count_(o.element_count_), bytes_(o.bytes_), elements_(o.elements_) {
+    : shape_(o.shape_),
+      element_count_(o.element_count_),
+      bytes_(o.data(), o.data() + o.size_bytes()),
+      elements_(o.elements_) {
   RebindTupleShape();
 }
 
@@ -28,18 +32,15 @@ Literal::Literal(Literal&& o) noexcept
     : shape_(std::move(o.shape_)),
       element_count_(o.element_count_),
       bytes_(std::move(o.bytes_)),
-      elements_(std::move(o.elements_)) {
+      elements_(std::move(o.elements_)),
+      view_source_(std::move(o.view_source_)),
+      view_data_(std::exchange(o.view_data_, nullptr)),
+      view_size_(std::exchange(o.view_size_, 0)) {
   RebindTupleShape();
 }
 
 Literal& Literal::operator=(const Literal& o) {
-  if (this != &o) {
-    shape_ = o.shape_;
-    element_count_ = o.element_count_;
-    bytes_ = o.bytes_;
-    elements_ = o.elements_;
-    RebindTupleShape();
-  }
+  if (this != &o) *this = Literal(o);
   return *this;
 }
 
@@ -48,6 +49,9 @@ Literal& Literal::operator=(Literal&& o) noexcept {
   element_count_ = o.element_count_;
   bytes_ = std::move(o.bytes_);
   elements_ = std::move(o.elements_);
+  view_source_ = std::move(o.view_source_);
+  view_data_ = std::exchange(o.view_data_, nullptr);
+  view_size_ = std::exchange(o.view_size_, 0);
   RebindTupleShape();
   return *this;
 }
@@ -67,6 +71,27 @@ bool Literal::ReshapeInPlace(const Shape& shape) {
   }
   shape_ = shape.WithoutLayout();
   return true;
+}
+
+absl::StatusOr<Literal> Literal::ViewOf(std::shared_ptr<const Literal> source, const Shape& shape,
+                                        size_t offset) {
+  const int64_t n = shape.IsArray() && shape.IsStatic() ? shape.ElementCount() : -1;
+  const int64_t width = shape.IsArray() ? ByteWidth(shape.element_type()) : 0;
+  if (source == nullptr || n < 0 || !source->shape_.IsArray() ||
+      n > static_cast<int64_t>(source->size_bytes()) / std::max<int64_t>(width, 1) ||
+      offset > source->size_bytes() - static_cast<size_t>(n * width)) {
+    return absl::InvalidArgumentError(
+        StrCat("a view of ", shape.ToString(false), " does not fit in its source"));
+  }
+  Literal lit;
+  lit.shape_ = shape.WithoutLayout();
+  lit.element_count_ = n;
+  lit.view_size_ = static_cast<size_t>(n * width);
+  // (const_cast: data() of a non-const literal is writable, but no one
+  // writes through a view; see ViewOf's comment.)
+  lit.view_data_ = const_cast<uint8_t*>(source->data()) + offset;
+  lit.view_source_ = source->is_view() ? source->view_source_ : std::move(source);
+  return lit;
 }
 
 absl::StatusOr<Literal> Literal::CreateImpl(const Shape& shape, bool zero) {
@@ -123,7 +148,7 @@ Literal Literal::Tuple(std::vector<Literal> elements) {
 uint64_t Literal::GetBits(int64_t i) const {
   int w = ByteWidth(element_type());
   uint64_t bits = 0;
-  std::memcpy(&bits, bytes_.data() + i * w, std::min(w, 8));
+  std::memcpy(&bits, data() + i * w, std::min(w, 8));
   if (BitWidth(element_type()) < 8 && element_type() != PrimitiveType::kPred) {
     bits &= (uint64_t{1} << BitWidth(element_type())) - 1;
   }
@@ -140,11 +165,11 @@ void Literal::SetBits(int64_t i, uint64_t bits) {
     bits &= mask;
     if (IsSignedInt(element_type()) && (bits >> (width - 1)) != 0) bits |= ~mask;
   }
-  std::memcpy(bytes_.data() + i * w, &bits, std::min(w, 8));
+  std::memcpy(data() + i * w, &bits, std::min(w, 8));
 }
 
 int64_t Literal::GetInt(int64_t i) const {
-  const uint8_t* p = bytes_.data();
+  const uint8_t* p = data();
   switch (element_type()) {
     case PrimitiveType::kPred:
       return p[i] != 0;
@@ -187,7 +212,7 @@ int64_t WrapInt(int64_t v, int bits, bool is_signed) {
 }  // namespace
 
 void Literal::SetInt(int64_t i, int64_t v) {
-  uint8_t* p = bytes_.data();
+  uint8_t* p = data();
   PrimitiveType t = element_type();
   switch (t) {
     case PrimitiveType::kPred:
@@ -264,7 +289,7 @@ void Literal::SetDouble(int64_t i, double v) {
       SetComplex(i, {v, 0});
       return;
     case PrimitiveType::kPred:
-      bytes_[i] = v != 0;
+      data()[i] = v != 0;
       return;
     default:
       if (IsFloat(t)) {
@@ -321,7 +346,8 @@ void Literal::SetComplex(int64_t i, std::complex<double> v) {
 bool Literal::operator==(const Literal& o) const {
   if (IsTuple() != o.IsTuple()) return false;
   if (IsTuple()) return elements_ == o.elements_;
-  return shape_.Compatible(o.shape_) && bytes_ == o.bytes_;
+  return shape_.Compatible(o.shape_) && size_bytes() == o.size_bytes() &&
+         (size_bytes() == 0 || std::memcmp(data(), o.data(), size_bytes()) == 0);
 }
 
 }  // namespace hlo

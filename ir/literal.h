@@ -40,6 +40,16 @@ class Literal {
   // keeping its bytes (storage is row-major, so that is a reshape). False,
   // nothing changed, when the shape does not fit.
   bool ReshapeInPlace(const Shape& shape);
+  // An array literal of `shape` whose elements are `source`'s bytes from
+  // `offset` on, not a copy: a bitcast, reshape or slice of a buffer that
+  // others hold too. The view keeps the source alive and is read-only (the
+  // evaluator writes only into buffers it holds alone, and a view never is:
+  // Value::unique()); copying it copies the bytes. A view of a view views
+  // the first source. Fails, as CreateUninitialized, for a shape that is
+  // not static; `source` must hold offset + the shape's bytes.
+  static absl::StatusOr<Literal> ViewOf(std::shared_ptr<const Literal> source, const Shape& shape,
+                                        size_t offset = 0);
+  bool is_view() const { return view_source_ != nullptr; }
 
   const Shape& shape() const { return shape_; }
   bool IsTuple() const { return shape_.IsTuple(); }
@@ -47,16 +57,16 @@ class Literal {
   int64_t element_count() const { return element_count_; }
 
   // Raw storage of an array literal.
-  uint8_t* data() { return bytes_.data(); }
-  const uint8_t* data() const { return bytes_.data(); }
-  size_t size_bytes() const { return bytes_.size(); }
+  uint8_t* data() { return view_data_ != nullptr ? view_data_ : bytes_.data(); }
+  const uint8_t* data() const { return view_data_ != nullptr ? view_data_ : bytes_.data(); }
+  size_t size_bytes() const { return view_data_ != nullptr ? view_size_ : bytes_.size(); }
   template <typename T>
   T* typed() {
-    return reinterpret_cast<T*>(bytes_.data());
+    return reinterpret_cast<T*>(data());
   }
   template <typename T>
   const T* typed() const {
-    return reinterpret_cast<const T*>(bytes_.data());
+    return reinterpret_cast<const T*>(data());
   }
 
   std::vector<Literal>& elements() { return elements_; }
@@ -122,6 +132,11 @@ class Literal {
   int64_t element_count_ = 0;
   std::vector<uint8_t, DefaultInitAllocator<uint8_t>> bytes_;
   std::vector<Literal> elements_;
+  // A view's source and its bytes (ViewOf); null for a literal that owns
+  // its bytes.
+  std::shared_ptr<const Literal> view_source_;
+  uint8_t* view_data_ = nullptr;
+  size_t view_size_ = 0;
 };
 
 // Largest number of bytes one literal may hold (sizes are checked before any

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -727,6 +728,57 @@ TEST_CASE("AppendXlaFloat and AppendShortestFloat", "[literal][literal_text]") {
   out.clear();
   AppendElement(out, a, 1, LiteralStyle::kCompact);
   CHECK(out == "0.33333334");
+}
+
+TEST_CASE("Literal::ViewOf reads its source's bytes; a copy owns its own", "[literal]") {
+  auto source = std::make_shared<Literal>(Make(PT::kF32, {4, 8}));
+  for (int64_t i = 0; i < 32; ++i) source->SetDouble(i, static_cast<double>(i));
+  // Rows 1 and 2 as f32[2,2,4]: bytes 32 .. 95 of the source.
+  absl::StatusOr<Literal> view = Literal::ViewOf(source, Shape::Array(PT::kF32, {2, 2, 4}), 32);
+  REQUIRE(view.ok());
+  CHECK(view->is_view());
+  CHECK_FALSE(source->is_view());
+  CHECK(view->data() == source->data() + 32);
+  CHECK(view->size_bytes() == 64);
+  CHECK(view->element_count() == 16);
+  CHECK(view->GetDouble(0) == 8.0);
+  CHECK(view->GetDouble(15) == 23.0);
+  // A view of the view views the source itself and keeps it alive after
+  // every other holder is gone (ASan sees a read of freed bytes otherwise).
+  auto outer = std::make_shared<Literal>(*std::move(view));
+  absl::StatusOr<Literal> inner = Literal::ViewOf(outer, Shape::Array(PT::kF32, {4}), 16);
+  REQUIRE(inner.ok());
+  const uint8_t* at = source->data() + 48;
+  CHECK(inner->data() == at);
+  source.reset();
+  outer.reset();
+  CHECK(inner->GetDouble(0) == 12.0);
+  CHECK(inner->GetDouble(3) == 15.0);
+  // Copies own their bytes; they compare equal to the view.
+  Literal copy = *inner;
+  CHECK_FALSE(copy.is_view());
+  CHECK(copy.data() != inner->data());
+  CHECK(copy == *inner);
+  Literal assigned = Make(PT::kF32, {4});
+  assigned = *inner;
+  CHECK_FALSE(assigned.is_view());
+  CHECK(assigned == *inner);
+  // A move keeps the view.
+  Literal moved = *std::move(inner);
+  CHECK(moved.is_view());
+  CHECK(moved.data() == at);
+}
+
+TEST_CASE("Literal::ViewOf refuses what does not fit in the source", "[literal]") {
+  auto source = std::make_shared<Literal>(Make(PT::kF32, {4, 8}));
+  CHECK_FALSE(Literal::ViewOf(source, Shape::Array(PT::kF32, {33})).ok());
+  CHECK_FALSE(Literal::ViewOf(source, Shape::Array(PT::kF32, {4, 8}), 4).ok());
+  CHECK_FALSE(Literal::ViewOf(source, Shape::Array(PT::kF32, {1}), 1000).ok());
+  CHECK_FALSE(Literal::ViewOf(nullptr, Shape::Array(PT::kF32, {1})).ok());
+  auto tuple = std::make_shared<Literal>(Literal::Tuple({Make(PT::kF32, {4})}));
+  CHECK_FALSE(Literal::ViewOf(tuple, Shape::Array(PT::kF32, {1})).ok());
+  CHECK(Literal::ViewOf(source, Shape::Array(PT::kF32, {4}), 112).ok());
+  CHECK(Literal::ViewOf(source, Shape::Array(PT::kF32, {0}), 128).ok());
 }
 
 }  // namespace

@@ -156,14 +156,29 @@ absl::StatusOr<Value> Broadcast(const Instruction& inst, Operands ops) {
 // reader, the frame's reference the last) becomes the result as it is: the
 // row-major bytes are the result's. (As elementwise results take over
 // their operands: eval/kernels/elementwise.cc's ReusableOperand.)
-std::optional<Value> ReshapedInPlace(const Instruction& inst, Operands ops) {
-  if (ops.size() != 1 || inst.operand_count() != 1 || !ops[0]->unique() ||
-      !SoleReaderOfOperand(inst, 0) || !inst.shape().IsArray()) {
+// (Only the literal's shape changes, so a view held once is reshaped too.)
+// Otherwise, for a buffer others hold too, the result is a view of it
+// (Literal::ViewOf), not a copy; small ones are copied, as cheap as a
+// view and then the result's own to write into.
+constexpr size_t kMinViewBytes = 4096;
+
+std::optional<Value> ReshapedWithoutCopy(const Instruction& inst, Operands ops) {
+  if (ops.size() != 1 || inst.operand_count() != 1 || !inst.shape().IsArray() ||
+      !ops[0]->is_array()) {
     return std::nullopt;
   }
-  Value result = *ops[0];
-  if (!result.mutable_array().ReshapeInPlace(inst.shape())) return std::nullopt;
-  return result;
+  if (ops[0]->array_ptr().use_count() == 1 && SoleReaderOfOperand(inst, 0)) {
+    Value result = *ops[0];
+    if (result.mutable_array().ReshapeInPlace(inst.shape())) return result;
+    return std::nullopt;
+  }
+  const Literal& in = ops[0]->array();
+  if (in.size_bytes() < kMinViewBytes || in.element_type() != inst.shape().element_type()) {
+    return std::nullopt;
+  }
+  absl::StatusOr<Literal> view = Literal::ViewOf(ops[0]->array_ptr(), inst.shape());
+  if (!view.ok()) return std::nullopt;
+  return Value::Array(std::make_shared<Literal>(*std::move(view)));
 }
 
 absl::StatusOr<Value> Reshape(const Instruction& inst, Operands ops) {
@@ -174,7 +189,7 @@ absl::StatusOr<Value> Reshape(const Instruction& inst, Operands ops) {
     return Invalid(StrCat("reshape from ", (*in)->shape().ToString(false), " to ",
                           inst.shape().ToString(false), " changes the number of elements"));
   }
-  if (std::optional<Value> taken = ReshapedInPlace(inst, ops)) return *std::move(taken);
+  if (std::optional<Value> taken = ReshapedWithoutCopy(inst, ops)) return *std::move(taken);
   absl::StatusOr<Value> out = NewResult(inst, (*in)->element_type());
   if (!out.ok()) return out;
   Literal& o = out->mutable_array();
@@ -234,6 +249,32 @@ absl::Status CheckResultDims(const Instruction& inst, absl::Span<const int64_t> 
   return absl::OkStatus();
 }
 
+// A slice whose elements lie in one run of the operand's (past its first
+// dim of more than one element, stepping by one, every dim whole) is a
+// view of them (Literal::ViewOf) where that run is at least a quarter of
+// the operand: a smaller one would keep the whole operand alive for it.
+std::optional<Value> SliceView(const Value& operand, const Shape& shape,
+                               absl::Span<const int64_t> dims, absl::Span<const int64_t> steps,
+                               int64_t offset) {
+  const Literal& in = operand.array();
+  const Shape& ishape = in.shape();
+  bool inside = false;
+  for (int64_t i = 0; i < ishape.rank(); ++i) {
+    if (inside ? dims[i] != ishape.dim(i) : dims[i] > 1 && steps[i] != 1) return std::nullopt;
+    inside = inside || dims[i] > 1;
+  }
+  const int64_t width = ByteWidth(in.element_type());
+  const size_t bytes = static_cast<size_t>(shape.ElementCount() * width);
+  if (bytes < kMinViewBytes || 4 * bytes < in.size_bytes() ||
+      shape.element_type() != in.element_type()) {
+    return std::nullopt;
+  }
+  absl::StatusOr<Literal> view =
+      Literal::ViewOf(operand.array_ptr(), shape, static_cast<size_t>(offset * width));
+  if (!view.ok()) return std::nullopt;
+  return Value::Array(std::make_shared<Literal>(*std::move(view)));
+}
+
 absl::StatusOr<Value> Slice(const Instruction& inst, Operands ops) {
   if (auto st = CheckOperandCount(inst, ops, 1); !st.ok()) return st;
   absl::StatusOr<const Literal*> in = ArrayOperand(inst, ops, 0);
@@ -258,6 +299,11 @@ absl::StatusOr<Value> Slice(const Instruction& inst, Operands ops) {
     offset += s.start * in_strides[i];
   }
   if (auto st = CheckResultDims(inst, dims); !st.ok()) return st;
+  absl::InlinedVector<int64_t, 6> steps(rank);
+  for (int64_t i = 0; i < rank; ++i) steps[i] = (*spec)[i].stride;
+  if (std::optional<Value> view = SliceView(*ops[0], inst.shape(), dims, steps, offset)) {
+    return *std::move(view);
+  }
   absl::StatusOr<Value> out = NewResult(inst, ishape.element_type());
   if (!out.ok()) return out;
   Literal& o = out->mutable_array();
@@ -349,19 +395,21 @@ absl::StatusOr<Value> DynamicSlice(const Instruction& inst, Operands ops) {
   absl::StatusOr<absl::InlinedVector<int64_t, 6>> starts =
       StartIndices(inst, ops, 1, ishape, sizes);
   if (!starts.ok()) return starts.status();
+  Strides src = RowMajorStrides(ishape.dims());
+  int64_t offset = 0;
+  for (int64_t i = 0; i < rank; ++i) offset += (*starts)[i] * src[i];
+  if (std::optional<Value> view = SliceView(*ops[0], inst.shape(), sizes,
+                                            absl::InlinedVector<int64_t, 6>(rank, 1), offset)) {
+    return *std::move(view);
+  }
   absl::StatusOr<Value> out = NewResult(inst, ishape.element_type());
   if (!out.ok()) return out;
   Literal& o = out->mutable_array();
   if (o.element_count() == 0) return out;
   const int width = ByteWidth(o.element_type());
-  Strides src = RowMajorStrides(ishape.dims());
   Strides dst = RowMajorStrides(sizes);
   CopyAxes axes;
-  int64_t offset = 0;
-  for (int64_t i = 0; i < rank; ++i) {
-    axes.push_back({sizes[i], dst[i], src[i]});
-    offset += (*starts)[i] * src[i];
-  }
+  for (int64_t i = 0; i < rank; ++i) axes.push_back({sizes[i], dst[i], src[i]});
   StridedCopy(width, o.data(), (*in)->data() + offset * width, std::move(axes));
   return out;
 }
@@ -765,7 +813,7 @@ absl::StatusOr<Value> EvalDataMovement(const Instruction& inst, Operands ops,
     case Opcode::kBitcast:
       if (auto st = CheckOperandCount(inst, ops, 1); !st.ok()) return st;
       if (ops[0]->is_array() && data_internal::BitcastKeepsBytes(inst, ops[0]->array())) {
-        if (std::optional<Value> taken = ReshapedInPlace(inst, ops)) return *std::move(taken);
+        if (std::optional<Value> taken = ReshapedWithoutCopy(inst, ops)) return *std::move(taken);
       }
       return data_internal::EvalBitcast(inst, *ops[0]);
     case Opcode::kTuple: {

@@ -1128,6 +1128,97 @@ TEST_CASE("copy: same values, shared buffers, tuples deep-share", "[eval]") {
   Expect(b, "(f32[2] {1, 2}, s32[] 3)");
 }
 
+// f32[32,64] holding 1, 2, 3, ... in row-major order.
+Value Counting3264() {
+  absl::StatusOr<Literal> lit = Literal::Create(Shape::Array(PrimitiveType::kF32, {32, 64}));
+  REQUIRE(lit.ok());
+  for (int64_t i = 0; i < 2048; ++i) lit->SetDouble(i, static_cast<double>(i + 1));
+  return Value::FromLiteral(*std::move(lit));
+}
+
+TEST_CASE("views: bitcasts reshapes and one-run slices of a shared buffer read it in place",
+          "[eval]") {
+  Runner r(R"(ENTRY e {
+    p = f32[32,64] parameter(0)
+    b = f32[64,32] bitcast(p)
+    re = f32[2048] reshape(p)
+    rows = f32[16,64] slice(p), slice={[8:24], [0:64]}
+    row = f32[1,64] slice(p), slice={[3:4], [0:64]}
+    cols = f32[32,32] slice(p), slice={[0:32], [0:32]}
+    i = s32[] parameter(1)
+    z = s32[] parameter(2)
+    ds = f32[16,64] dynamic-slice(p, i, z), dynamic_slice_sizes={16,64}
+    ROOT t = (f32[64,32]) tuple(b)
+  })");
+  // p is held here too, so no result may take its buffer over: the
+  // reshapes and the slices of whole rows (a quarter of p or more, 4 KiB
+  // or more) read it in place; the others copy.
+  Value p = Counting3264();
+  const uint8_t* base = p.array().data();
+  auto view_at = [&](const absl::StatusOr<Value>& v, int64_t offset_bytes) {
+    REQUIRE(v.ok());
+    CHECK(v->array().is_view());
+    CHECK_FALSE(v->unique());
+    CHECK(v->array().data() == base + offset_bytes);
+  };
+  absl::StatusOr<Value> b = r.Eval("b", {p});
+  view_at(b, 0);
+  CHECK(b->array().shape().dims() == std::vector<int64_t>{64, 32});
+  CHECK_FALSE(p.unique());  // the view holds it
+  view_at(r.Eval("re", {p}), 0);
+  absl::StatusOr<Value> rows = r.Eval("rows", {p});
+  view_at(rows, 8 * 64 * 4);
+  CHECK(rows->array().GetDouble(0) == 8 * 64 + 1);
+  CHECK(rows->array().GetDouble(16 * 64 - 1) == 24 * 64);
+  view_at(r.Eval("ds", {p, V("s32[] 8"), V("s32[] 0")}), 8 * 64 * 4);
+  // Clamped as dynamic-slice clamps: rows 16 .. 31.
+  view_at(r.Eval("ds", {p, V("s32[] 30"), V("s32[] 0")}), 16 * 64 * 4);
+  for (const char* copied : {"row", "cols"}) {
+    absl::StatusOr<Value> c = r.Eval(copied, {p});
+    REQUIRE(c.ok());
+    CHECK_FALSE(c->array().is_view());
+    CHECK(c->unique());
+  }
+  absl::StatusOr<Value> cols = r.Eval("cols", {p});
+  CHECK(cols->array().GetDouble(33) == 64 + 2);
+}
+
+TEST_CASE("views: a view's buffer is never written and its readers write results elsewhere",
+          "[eval]") {
+  // sqrt and dynamic-update-slice take a buffer over when they alone hold
+  // it; a view of p is held alone, yet its bytes are p's, which the tuple
+  // returns as they came in.
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(R"(HloModule views
+
+ENTRY e {
+  p = f32[32,64] parameter(0)
+  b = f32[64,32] bitcast(p)
+  rows = f32[16,64] slice(p), slice={[8:24], [0:64]}
+  sq = f32[64,32] sqrt(b)
+  u = f32[1,64] constant({{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}})
+  zero = s32[] constant(0)
+  d = f32[16,64] dynamic-update-slice(rows, u, zero, zero)
+  ROOT t = (f32[32,64], f32[64,32], f32[16,64]) tuple(p, sq, d)
+})");
+  REQUIRE(m.ok());
+  Evaluator ev(**m, {});
+  absl::StatusOr<Value> out = ev.Run({Counting3264()});
+  REQUIRE(out.ok());
+  REQUIRE(out->is_tuple());
+  const Literal& p = out->element(0).array();
+  const Literal& sq = out->element(1).array();
+  const Literal& d = out->element(2).array();
+  for (int64_t i = 0; i < 2048; ++i) {
+    INFO("element " << i);
+    REQUIRE(p.GetDouble(i) == static_cast<double>(i + 1));
+    REQUIRE(sq.GetDouble(i) == static_cast<double>(std::sqrt(static_cast<float>(i + 1))));
+  }
+  for (int64_t i = 0; i < 16 * 64; ++i) {
+    INFO("element " << i);
+    REQUIRE(d.GetDouble(i) == (i < 64 ? 0.0 : static_cast<double>(8 * 64 + i + 1)));
+  }
+}
+
 TEST_CASE("tuple and get-tuple-element share the element buffers", "[eval]") {
   Runner r(R"(ENTRY e {
     a = f32[2] parameter(0)
