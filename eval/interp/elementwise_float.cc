@@ -14,6 +14,7 @@
 
 #include "eval/denormals.h"
 #include "eval/interp/elementwise_ops.h"
+#include "eval/interp/float_remainder.h"
 #include "eval/interp/vector_math_avx2.h"
 #include "eval/interp/vector_math_avx512.h"
 #include "eval/vector_clones.h"
@@ -897,7 +898,11 @@ bool BinaryFloatKernel(Opcode op, const T* a, const T* b, T* out, int64_t n) {
   switch (op) {
     // The sign follows the dividend; |result| < |divisor| (C fmod).
     case Opcode::kRemainder:
-      Zip(a, b, out, n, [](T x, T y) { return std::fmod(x, y); });
+      if constexpr (std::is_same_v<T, float>) {
+        RemainderFloats(a, b, out, n);
+      } else {
+        Zip(a, b, out, n, [](T x, T y) { return std::fmod(x, y); });
+      }
       return true;
     case Opcode::kPower:
       Zip(a, b, out, n, [](T x, T y) { return std::pow(x, y); });
