@@ -450,5 +450,67 @@ TEST_CASE("depthwise convolution rounds every product and sum, taps in order", "
   CHECK(differ == 0);
 }
 
+// The depthwise sum above on lines of many points and with padding, where
+// 3-wide windows run eight points at a time (and the rest one at a time),
+// whole 16-feature vectors, the window's rows five or three: each output
+// is still +0 plus each in-bounds tap's product in window order, rounded
+// at every step. The large case (input and output 32 MiB together) writes
+// its results by streaming stores.
+TEST_CASE("depthwise convolution in blocks of points keeps each point's sum", "[dot]") {
+  struct Case {
+    int64_t batch, height, width, features, rows, pad_y;
+  };
+  for (const Case c :
+       {Case{2, 9, 37, 48, 5, 2}, Case{1, 5, 11, 16, 3, 1}, Case{1, 64, 1024, 64, 3, 1}}) {
+    INFO("x f32[" << c.batch << "," << c.height << "," << c.width << "," << c.features
+                  << "], window " << c.rows << "x3");
+    const std::string module = StrCat(
+        "HloModule test\n\nENTRY main {\n  x = f32[", c.batch, ",", c.height, ",", c.width, ",",
+        c.features, "] parameter(0)\n  k = f32[", c.rows, ",3,1,", c.features,
+        "] parameter(1)\n  ROOT c = f32[", c.batch, ",", c.height, ",", c.width, ",", c.features,
+        "] convolution(x, k), window={size=", c.rows, "x3 pad=", c.pad_y, "_", c.pad_y,
+        "x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=", c.features, "\n}\n");
+    absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(module);
+    REQUIRE(m.ok());
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    auto random = [&](std::vector<int64_t> dims) {
+      absl::StatusOr<Literal> lit = Literal::Create(Shape::Array(PrimitiveType::kF32, dims));
+      REQUIRE(lit.ok());
+      float* v = lit->typed<float>();
+      for (int64_t i = 0; i < lit->element_count(); ++i) v[i] = uniform(rng);
+      return Value::FromLiteral(*std::move(lit));
+    };
+    const Value x = random({c.batch, c.height, c.width, c.features});
+    const Value k = random({c.rows, 3, 1, c.features});
+    Evaluator evaluator(**m, {});
+    auto got = EvalConvolution(*(*m)->entry()->root(), {&x, &k}, evaluator);
+    REQUIRE(got.ok());
+    const float* xv = x.array().typed<float>();
+    const float* kv = k.array().typed<float>();
+    const float* out = got->array().typed<float>();
+    int64_t differ = 0;
+    for (int64_t b = 0; b < c.batch; ++b) {
+      for (int64_t oy = 0; oy < c.height; ++oy) {
+        for (int64_t ox = 0; ox < c.width; ++ox) {
+          for (int64_t f = 0; f < c.features; ++f) {
+            float want = 0;
+            for (int64_t t = 0; t < c.rows * 3; ++t) {
+              const int64_t iy = oy + t / 3 - c.pad_y, ix = ox + t % 3 - 1;
+              if (iy < 0 || iy >= c.height || ix < 0 || ix >= c.width) continue;
+              const float product = xv[((b * c.height + iy) * c.width + ix) * c.features + f] *
+                                    kv[t * c.features + f];
+              want = want + product;
+            }
+            const float have = out[((b * c.height + oy) * c.width + ox) * c.features + f];
+            differ += std::memcmp(&have, &want, sizeof(float)) != 0;
+          }
+        }
+      }
+    }
+    CHECK(differ == 0);
+  }
+}
+
 }  // namespace
 }  // namespace hlo
