@@ -901,7 +901,7 @@ bool BinaryFloatKernel(Opcode op, const T* a, const T* b, T* out, int64_t n) {
       if constexpr (std::is_same_v<T, float>) {
         RemainderFloats(a, b, out, n);
       } else {
-        Zip(a, b, out, n, [](T x, T y) { return std::fmod(x, y); });
+        RemainderDoubles(a, b, out, n);
       }
       return true;
     case Opcode::kPower:

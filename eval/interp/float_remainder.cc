@@ -58,13 +58,53 @@ __attribute__((target("avx512f,avx512vl"))) __mmask8 Remainder8(const float* a, 
   return static_cast<__mmask8>(lanes & ~ok);
 }
 
-}  // namespace
-
-bool UsesAvx512() {
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+// f64: x and y normal (x may be zero), |y| >= 2^-968, |x / y| < 2^52. The
+// rounded quotient truncates to the true integer part k or, where it
+// rounded up across an integer (f64 has no wider type to divide in), to
+// k + 1 in magnitude, never more: its last place is at most 1/2 there.
+// x - q y in one fma is exact either way: the true remainder r, or r less
+// y toward x's sign, both multiples of y's last place (at least 2^-1022,
+// so never subnormal) under 2|y| in magnitude, so 53 bits. A result of the
+// other sign than x's is the overshoot: adding y with x's sign gives r,
+// exactly. The result takes x's sign. Lanes beyond these bounds, and
+// subnormal results, go to fmod.
+__attribute__((target("avx512f"))) __mmask8 Remainder8(const double* a, const double* b,
+                                                       double* out, __mmask8 lanes) {
+  const __m512d x = _mm512_maskz_loadu_pd(lanes, a), y = _mm512_maskz_loadu_pd(lanes, b);
+  const __m512i sign = _mm512_set1_epi64(INT64_MIN);
+  const __m512i xs = _mm512_and_si512(_mm512_castpd_si512(x), sign);
+  const __m512d q =
+      _mm512_maskz_roundscale_pd(0xff, _mm512_div_pd(x, y), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  const __m512d r0 = _mm512_fnmadd_pd(q, y, x);
+  const __m512i zero = _mm512_setzero_si512();
+  // Nonzero with the other sign than x's: q went one past.
+  const __mmask8 past =
+      _mm512_cmp_pd_mask(r0, _mm512_setzero_pd(), _CMP_NEQ_OQ) &
+      _mm512_cmplt_epi64_mask(_mm512_xor_si512(_mm512_castpd_si512(r0), xs), zero);
+  const __m512d ay = _mm512_abs_pd(y);
+  const __m512d y_as_x = _mm512_castsi512_pd(_mm512_or_si512(_mm512_castpd_si512(ay), xs));
+  const __m512d ar = _mm512_abs_pd(_mm512_mask_add_pd(r0, past, r0, y_as_x));
+  const __m512d r = _mm512_castsi512_pd(_mm512_or_si512(_mm512_castpd_si512(ar), xs));
+  // Normal x (or zero) and y from the bits: exponent fields 1 to 0x7fe.
+  const __m512i exp_mask = _mm512_set1_epi64(0x7ff0000000000000);
+  const __m512i ex = _mm512_and_si512(_mm512_castpd_si512(x), exp_mask);
+  const __m512i ey = _mm512_and_si512(_mm512_castpd_si512(y), exp_mask);
+  const __mmask8 x_ok =
+      (_mm512_cmpneq_epi64_mask(ex, zero) & _mm512_cmpneq_epi64_mask(ex, exp_mask)) |
+      _mm512_cmpeq_epi64_mask(_mm512_castpd_si512(_mm512_abs_pd(x)), zero);
+  const __mmask8 y_ok = _mm512_cmpneq_epi64_mask(ey, exp_mask) &
+                        _mm512_cmp_pd_mask(ay, _mm512_set1_pd(0x1p-968), _CMP_GE_OQ);
+  const __mmask8 ok = x_ok & y_ok &
+                      _mm512_cmp_pd_mask(_mm512_abs_pd(q), _mm512_set1_pd(0x1p52), _CMP_LT_OQ) &
+                      (_mm512_cmp_pd_mask(ar, _mm512_set1_pd(0x1p-1022), _CMP_GE_OQ) |
+                       _mm512_cmp_pd_mask(ar, _mm512_setzero_pd(), _CMP_EQ_OQ));
+  _mm512_mask_storeu_pd(out, lanes, r);
+  return static_cast<__mmask8>(lanes & ~ok);
 }
 
-bool RemainderFloatsAvx512(const float* a, const float* b, float* out, int64_t n) {
+// Each step of eight lanes by Remainder8, the lanes it leaves by fmod.
+template <typename T>
+bool RemainderAvx512(const T* a, const T* b, T* out, int64_t n) {
   if (!UsesAvx512()) return false;
   for (int64_t k = 0; k < n; k += 8) {
     const int64_t m = n - k < 8 ? n - k : 8;
@@ -77,8 +117,22 @@ bool RemainderFloatsAvx512(const float* a, const float* b, float* out, int64_t n
   return true;
 }
 
+}  // namespace
+
+bool UsesAvx512() {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+}
+
+bool RemainderFloatsAvx512(const float* a, const float* b, float* out, int64_t n) {
+  return RemainderAvx512(a, b, out, n);
+}
+bool RemainderDoublesAvx512(const double* a, const double* b, double* out, int64_t n) {
+  return RemainderAvx512(a, b, out, n);
+}
+
 #else
 bool RemainderFloatsAvx512(const float*, const float*, float*, int64_t) { return false; }
+bool RemainderDoublesAvx512(const double*, const double*, double*, int64_t) { return false; }
 bool UsesAvx512() { return false; }
 #endif
 
@@ -86,6 +140,11 @@ bool UsesAvx512() { return false; }
 
 void RemainderFloats(const float* a, const float* b, float* out, int64_t n) {
   if (float_remainder_internal::RemainderFloatsAvx512(a, b, out, n)) return;
+  for (int64_t k = 0; k < n; ++k) out[k] = std::fmod(a[k], b[k]);
+}
+
+void RemainderDoubles(const double* a, const double* b, double* out, int64_t n) {
+  if (float_remainder_internal::RemainderDoublesAvx512(a, b, out, n)) return;
   for (int64_t k = 0; k < n; ++k) out[k] = std::fmod(a[k], b[k]);
 }
 
