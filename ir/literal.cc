@@ -40,7 +40,17 @@ Literal::Literal(Literal&& o) noexcept
 }
 
 Literal& Literal::operator=(const Literal& o) {
-  if (this != &o) *this = Literal(o);
+  if (this == &o) return *this;
+  // (A view's bytes may be this literal's own: copied out first.)
+  if (o.is_view()) return *this = Literal(o);
+  shape_ = o.shape_;
+  element_count_ = o.element_count_;
+  bytes_ = o.bytes_;  // (keeps this literal's capacity)
+  elements_ = o.elements_;
+  view_source_.reset();
+  view_data_ = nullptr;
+  view_size_ = 0;
+  RebindTupleShape();
   return *this;
 }
 

@@ -763,6 +763,13 @@ TEST_CASE("Literal::ViewOf reads its source's bytes; a copy owns its own", "[lit
   assigned = *inner;
   CHECK_FALSE(assigned.is_view());
   CHECK(assigned == *inner);
+  // Assigned to a view, an owning literal owns its bytes again.
+  Literal owner = Make(PT::kF32, {4});
+  Literal viewed =
+      *Literal::ViewOf(std::make_shared<Literal>(copy), Shape::Array(PT::kF32, {2}), 8);
+  viewed = owner;
+  CHECK_FALSE(viewed.is_view());
+  CHECK(viewed == owner);
   // A move keeps the view.
   Literal moved = *std::move(inner);
   CHECK(moved.is_view());

@@ -152,14 +152,14 @@ absl::StatusOr<Value> Broadcast(const Instruction& inst, Operands ops) {
 
 // ---- reshape --------------------------------------------------------------
 
-// An operand buffer nothing else can see (this reshape or bitcast its only
-// reader, the frame's reference the last) becomes the result as it is: the
-// row-major bytes are the result's. (As elementwise results take over
-// their operands: eval/kernels/elementwise.cc's ReusableOperand.)
-// (Only the literal's shape changes, so a view held once is reshaped too.)
-// Otherwise, for a buffer others hold too, the result is a view of it
-// (Literal::ViewOf), not a copy; small ones are copied, as cheap as a
-// view and then the result's own to write into.
+// A reshape or a bitcast that keeps the row-major bytes copies none of
+// them. An operand literal nothing else holds (this instruction its only
+// reader, the frame's reference the last) becomes the result with the new
+// shape, as elementwise results take over their operands
+// (eval/kernels/elementwise.cc's ReusableOperand); so does a view held
+// once, since only its shape changes. A buffer others hold too is viewed
+// (Literal::ViewOf). Arrays under kMinViewBytes are copied instead: as
+// cheap as a view, and then the result's own to write into.
 constexpr size_t kMinViewBytes = 4096;
 
 std::optional<Value> ReshapedWithoutCopy(const Instruction& inst, Operands ops) {
