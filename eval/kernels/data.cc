@@ -162,6 +162,14 @@ absl::StatusOr<Value> Broadcast(const Instruction& inst, Operands ops) {
 // cheap as a view, and then the result's own to write into.
 constexpr size_t kMinViewBytes = 4096;
 
+// The operand's bytes from `offset` on as an array of `shape`, not copied;
+// nullopt where they do not fit.
+std::optional<Value> ViewValue(const Value& operand, const Shape& shape, size_t offset) {
+  absl::StatusOr<Literal> view = Literal::ViewOf(operand.array_ptr(), shape, offset);
+  if (!view.ok()) return std::nullopt;
+  return Value::Array(std::make_shared<Literal>(*std::move(view)));
+}
+
 std::optional<Value> ReshapedWithoutCopy(const Instruction& inst, Operands ops) {
   if (ops.size() != 1 || inst.operand_count() != 1 || !inst.shape().IsArray() ||
       !ops[0]->is_array()) {
@@ -176,9 +184,7 @@ std::optional<Value> ReshapedWithoutCopy(const Instruction& inst, Operands ops) 
   if (in.size_bytes() < kMinViewBytes || in.element_type() != inst.shape().element_type()) {
     return std::nullopt;
   }
-  absl::StatusOr<Literal> view = Literal::ViewOf(ops[0]->array_ptr(), inst.shape());
-  if (!view.ok()) return std::nullopt;
-  return Value::Array(std::make_shared<Literal>(*std::move(view)));
+  return ViewValue(*ops[0], inst.shape(), 0);
 }
 
 absl::StatusOr<Value> Reshape(const Instruction& inst, Operands ops) {
@@ -269,10 +275,7 @@ std::optional<Value> SliceView(const Value& operand, const Shape& shape,
       shape.element_type() != in.element_type()) {
     return std::nullopt;
   }
-  absl::StatusOr<Literal> view =
-      Literal::ViewOf(operand.array_ptr(), shape, static_cast<size_t>(offset * width));
-  if (!view.ok()) return std::nullopt;
-  return Value::Array(std::make_shared<Literal>(*std::move(view)));
+  return ViewValue(operand, shape, static_cast<size_t>(offset * width));
 }
 
 absl::StatusOr<Value> Slice(const Instruction& inst, Operands ops) {
