@@ -486,7 +486,12 @@ absl::StatusOr<Value> Evaluator::StepBody(ComputationPlan& plan, Frame& frame, s
     return Evaluate(inst, frame.ops);
   };
   Profiler* profiler = options_.profiler != nullptr && plan.profiled ? options_.profiler : nullptr;
-  return profiler != nullptr ? profiler->Time(inst, evaluate) : evaluate();
+  if (profiler == nullptr) return evaluate();
+  // A transpose that its dot writes (FoldOutputTranspose) runs the dot: its
+  // time, FLOPs and bytes are the dot's (as a transpose it read 0 GFLOP/s).
+  const FoldedDot* folded = plan.steps[i] == PlanStep::kFoldedDot ? plan.folded_at[i] : nullptr;
+  return profiler->Time(folded != nullptr && folded->dot != nullptr ? *folded->dot : inst,
+                        evaluate);
 }
 
 absl::StatusOr<Value> Evaluator::RunMultiOutputGroup(ComputationPlan& plan, Frame& frame,
