@@ -8,6 +8,7 @@
 #include "absl/container/inlined_vector.h"
 #include "eval/interp/reduce_fold.h"
 #include "eval/runtime/parallel.h"
+#include "eval/runtime/scratch_buffer.h"
 #include "eval/type_dispatch.h"
 #include "eval/vector_clones.h"
 
@@ -42,10 +43,11 @@ HLO_VECTOR_CLONES void Accumulate(T* __restrict dst, const T* __restrict src, in
 // rows >= 1, row by row as a copy and Accumulates would, but with a block of
 // columns held in registers across the rows instead of stored per row (a
 // batch norm's channel sums: rows of 64 columns, a call per row, ran at
-// half the speed of rows of 256).
-template <Opcode op, typename T>
+// half the speed of rows of 256). `final`: dst[k] = init op that instead,
+// the reduce's output (the fold Final would make of a lone leaf's partials).
+template <Opcode op, typename T, bool final = false>
 HLO_VECTOR_CLONES void AccumulateRows(T* __restrict dst, const T* __restrict src, int64_t rows,
-                                      int64_t ld, int64_t n) {
+                                      int64_t ld, int64_t n, T init = T{}) {
   constexpr int64_t kCols = 128 / sizeof(T);  // 4 AVX2 or 2 AVX-512 registers
   int64_t c = 0;
   for (; c + kCols <= n; c += kCols) {
@@ -55,13 +57,16 @@ HLO_VECTOR_CLONES void AccumulateRows(T* __restrict dst, const T* __restrict src
       const T* row = src + r * ld + c;
       for (int64_t k = 0; k < kCols; ++k) acc[k] = Apply<op>(acc[k], row[k]);
     }
-    for (int64_t k = 0; k < kCols; ++k) dst[c + k] = acc[k];
+    for (int64_t k = 0; k < kCols; ++k) dst[c + k] = final ? Apply<op>(init, acc[k]) : acc[k];
   }
   if (c == n) return;
   for (int64_t k = c; k < n; ++k) dst[k] = src[k];
   for (int64_t r = 1; r < rows; ++r) {
     const T* row = src + r * ld;
     for (int64_t k = c; k < n; ++k) dst[k] = Apply<op>(dst[k], row[k]);
+  }
+  if constexpr (final) {
+    for (int64_t k = c; k < n; ++k) dst[k] = Apply<op>(init, dst[k]);
   }
 }
 
@@ -138,6 +143,8 @@ class PartReduce {
   virtual void Absorb(const PartReduce& right) = 0;
   // Writes the outputs this part holds once everything is absorbed.
   virtual void Final() = 0;
+  // Whether its accumulators could be allocated (else the reason).
+  virtual absl::Status Allocated() const = 0;
 };
 
 // The tree levels a column reduction of n rows keeps live (Range below).
@@ -150,17 +157,22 @@ int Levels(int64_t n) {
 template <Opcode op, typename T>
 class TypedPartReduce final : public PartReduce<T> {
  public:
-  TypedPartReduce(ReduceAxes axes, T init, T* out, const T* x, const Part& part, bool split_columns)
+  // `alone`: no other part's partials combine with this part's (it is the
+  // only part, or the parts split the columns).
+  TypedPartReduce(ReduceAxes axes, T init, T* out, const T* x, const Part& part, bool split_columns,
+                  bool alone)
       : axes_(axes),
         init_(init),
         out_(out),
         col_lo_(part.col_lo),
         width_(part.col_hi - part.col_lo),
-        split_columns_(split_columns) {
+        split_columns_(split_columns),
+        lone_leaf_(axes == ReduceAxes::kColumns && alone &&
+                   part.row_hi - part.row_lo <= kLeafRows) {
     if (axes_ == ReduceAxes::kColumns) {
       // (An address only: with a source, x is a piece's buffer.)
-      PlaceLevels(Levels(part.row_hi - part.row_lo),
-                  reinterpret_cast<uintptr_t>(x) + part.col_lo * sizeof(T));
+      allocated_ = PlaceLevels(Levels(part.row_hi - part.row_lo),
+                               reinterpret_cast<uintptr_t>(x) + part.col_lo * sizeof(T));
     }
     stream_.Reset();
   }
@@ -179,6 +191,11 @@ class TypedPartReduce final : public PartReduce<T> {
   }
 
   void Leaf(const T* src, int64_t rows, int64_t ld, int64_t c, int64_t n, int level) override {
+    if (lone_leaf_) {
+      AccumulateRows<op, T, true>(out_ + c, src, rows, ld, n, init_);
+      leaf_wrote_out_ = true;
+      return;
+    }
     AccumulateRows<op>(level_[level] + (c - col_lo_), src, rows, ld, n);
   }
 
@@ -211,7 +228,7 @@ class TypedPartReduce final : public PartReduce<T> {
   void EndPart() override {
     if (axes_ == ReduceAxes::kAll) {
       whole_ = stream_.Result();
-    } else if (axes_ == ReduceAxes::kColumns && split_columns_) {
+    } else if (axes_ == ReduceAxes::kColumns && split_columns_ && !leaf_wrote_out_) {
       for (int64_t k = 0; k < width_; ++k) out_[col_lo_ + k] = Apply<op>(init_, level_[0][k]);
     }
   }
@@ -225,10 +242,12 @@ class TypedPartReduce final : public PartReduce<T> {
     }
   }
 
+  absl::Status Allocated() const override { return allocated_; }
+
   void Final() override {
     if (axes_ == ReduceAxes::kAll) {
       out_[0] = Apply<op>(init_, whole_);
-    } else if (axes_ == ReduceAxes::kColumns && !split_columns_) {
+    } else if (axes_ == ReduceAxes::kColumns && !split_columns_ && !leaf_wrote_out_) {
       for (int64_t k = 0; k < width_; ++k) out_[k] = Apply<op>(init_, level_[0][k]);
     }
   }
@@ -238,17 +257,24 @@ class TypedPartReduce final : public PartReduce<T> {
   // column modulo 4 KiB: a load and a store in flight whose addresses
   // share their low 12 bits stall on a false dependence (4K aliasing), and
   // rows of 4 KiB multiples would otherwise line up with every level.
-  void PlaceLevels(int levels, uintptr_t first_column) {
+  //
+  // Scratch, not zeroed: each level's first leaf writes its columns before
+  // anything reads them. (Zeroed by make_unique, and past malloc's mmap
+  // threshold a fresh mapping each reduce: a split-K dot's partial sums,
+  // f32[4,256,128] over dim 0, spent half its 26 us in that memset's page
+  // faults.)
+  absl::Status PlaceLevels(int levels, uintptr_t first_column) {
     constexpr int64_t kPage = 4096 / sizeof(T) > 0 ? 4096 / sizeof(T) : 1;
     const int64_t chunk = width_ + kPage;
-    levels_ = std::make_unique<T[]>(levels * chunk);
+    if (absl::Status st = levels_.Reset(levels * chunk); !st.ok()) return st;
     level_.resize(levels);
     for (int k = 0; k < levels; ++k) {
-      T* start = levels_.get() + k * chunk;
+      T* start = levels_.data() + k * chunk;
       const int64_t delta = (k % 2 ? 192 : -192) * ((k + 1) / 2);
       const uintptr_t want = first_column + 2048 + delta;
       level_[k] = start + (want - reinterpret_cast<uintptr_t>(start)) % 4096 / sizeof(T);
     }
+    return absl::OkStatus();
   }
 
   static void Combine(T* dst, const T* part, int64_t n) { Accumulate<op>(dst, part, n); }
@@ -258,21 +284,29 @@ class TypedPartReduce final : public PartReduce<T> {
   T* const out_;
   const int64_t col_lo_, width_;
   const bool split_columns_;
+  // A column reduction whose one leaf holds every row of the outputs it
+  // makes: Leaf writes them, init folded in, not a level that Final (or
+  // EndPart) then folds into them, a pass less (XLA:GPU's split-K dots sum
+  // 4-8 partial products so: f32[4,256,128] over dim 0 22 -> 13 us with
+  // the levels unzeroed; f32[3,1024,1024] 0.85 -> 0.57 ms).
+  const bool lone_leaf_;
+  bool leaf_wrote_out_ = false;
   reduction::RowStream<op, T> stream_;  // kRows: the row's; kAll: the part's
   // (arrays, not vectors: std::vector<bool> has no data())
-  std::unique_ptr<T[]> levels_;  // kColumns: width_ per tree level, in
-  std::vector<T*> level_;        // ... at these places
-  T whole_{};                    // kAll: the part's fold
+  ScratchBuffer<T> levels_;  // kColumns: width_ per tree level, in
+  std::vector<T*> level_;    // ... at these places
+  T whole_{};                // kAll: the part's fold
+  absl::Status allocated_;
 };
 
 template <typename T>
 std::unique_ptr<PartReduce<T>> MakePartReduce(const OnePassReduce& r, const T* x, const Part& part,
-                                              bool split_columns) {
+                                              bool split_columns, bool alone) {
   std::unique_ptr<PartReduce<T>> made;
   reduction::DispatchReducer(r.op, [&](auto o) {
     if constexpr (reduction::kOpOnType<o.value, T>) {
       made = std::make_unique<TypedPartReduce<o.value, T>>(
-          r.axes, r.init->typed<T>()[0], r.out->typed<T>(), x, part, split_columns);
+          r.axes, r.init->typed<T>()[0], r.out->typed<T>(), x, part, split_columns, alone);
     }
   });
   return made;
@@ -512,8 +546,11 @@ absl::Status RunOnePass(const T* x, OnePassSource* source, int64_t rows, int64_t
       // The levels' placement looks at where the rows are read from.
       const T* read_at = source != nullptr ? made.get() : x;
       for (const OnePassReduce& r : reduces) {
-        state[p].push_back(MakePartReduce<T>(r, read_at, plan.parts[p], plan.split_columns));
+        state[p].push_back(MakePartReduce<T>(r, read_at, plan.parts[p], plan.split_columns,
+                                             plan.split_columns || count == 1));
+        if (failures[p].ok()) failures[p] = state[p].back()->Allocated();
       }
+      if (!failures[p].ok()) continue;
       if (source != nullptr) {
         failures[p] = PartRunner<T>(source, p, made.get(), cols, plan.parts[p], state[p]).Run();
       } else {

@@ -4,6 +4,7 @@
 // splitting at lo + ceil((hi - lo) / 2), left op right, then init op the
 // tree. Over the operand in memory and made by a source, with widths that
 // leave register-block tails and span several pieces, leaves of one row,
+// few rows over columns the cores split,
 // NaNs for maximum, and sums whose order shows in their bits.
 #include "eval/interp/reduce_one_pass.h"
 
@@ -93,6 +94,14 @@ TEST_CASE("one-pass column reductions fold the stated tree, bit for bit", "[redu
         CheckColumns<double>(PrimitiveType::kF64, Opcode::kAdd, rows, cols, from_source);
         CheckColumns<float>(PrimitiveType::kF32, Opcode::kMaximum, rows, cols, from_source);
       }
+    }
+    // A few long rows (XLA:GPU's split-K partial products): one leaf per
+    // part, its outputs written with init folded in, over columns split
+    // among the cores where there are several.
+    for (int64_t rows : {2, 8, 32}) {
+      CheckColumns<float>(PrimitiveType::kF32, Opcode::kAdd, rows, 40000 + 13, from_source);
+      CheckColumns<double>(PrimitiveType::kF64, Opcode::kAdd, rows, 40000 + 13, from_source);
+      CheckColumns<float>(PrimitiveType::kF32, Opcode::kMaximum, rows, 40000 + 13, from_source);
     }
   }
 }
