@@ -656,7 +656,8 @@ bool ReduceInOnePass(const Literal& x, int64_t rows, int64_t cols,
   DispatchType(t, [&](auto tag) {
     using T = typename decltype(tag)::T;
     if constexpr (reduction::kNativeFast<T>) {
-      // (Reading memory fails nowhere.)
+      // (Reading memory fails nowhere; where the levels cannot be
+      // allocated the caller takes another path.)
       ran = RunOnePass<T>(x.typed<T>(), nullptr, rows, cols, reduces).ok();
     }
   });
