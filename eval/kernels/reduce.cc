@@ -427,7 +427,9 @@ absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, KernelCo
   std::optional<Opcode> simple = SimpleBinaryReducer(**to_apply);
   PrimitiveType t = first.element_type();
   const Shape& out_shape = inst.shape().IsTuple() ? inst.shape().tuple_shape(0) : inst.shape();
-  if (fast && n == 1 && simple && out_shape.element_type() == t) {
+  // One input reduced by a simple reducer in its own type: the typed loops.
+  const bool typed = fast && n == 1 && simple && out_shape.element_type() == t;
+  if (typed) {
     // Columns, and large rows or arrays: one pass, on every core. Its
     // output unzeroed: the pass writes every element when it runs (a zero
     // fill on this thread left the lines another core's part then writes
@@ -443,8 +445,7 @@ absl::StatusOr<Value> EvalReduce(const Instruction& inst, Operands ops, KernelCo
   auto made = NewOutputs(inst.shape(), n);
   if (!made.ok()) return made.status();
   std::vector<Value> outs = *std::move(made);
-  if (fast && n == 1 && simple && outs[0].array().element_type() == t &&
-      DispatchTypedReducer(t, *simple, [&](auto op, auto tag) {
+  if (typed && DispatchTypedReducer(t, *simple, [&](auto op, auto tag) {
         using T = typename decltype(tag)::T;
         FastReduce<op.value, T>(first, ops[1]->array().typed<T>()[0], in_dims, reduced,
                                 outs[0].mutable_array());
