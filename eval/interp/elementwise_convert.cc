@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "eval/interp/elementwise_ops.h"
+#include "eval/interp/reduce_precision.h"
 #include "eval/vector_clones.h"
 
 namespace hlo {
@@ -434,61 +435,6 @@ absl::Status EvalBitcastConvert(const Literal& in, Literal& out) {
 
 // ---- reduce-precision -------------------------------------------------------------
 
-namespace {
-
-// XLA's reduce-precision on the bits of an IEEE-style format with
-// `src_mant` explicit mantissa bits in `nbits` bits: round the mantissa to
-// nearest even at `dest_mant` bits, then overflow to inf / flush to zero
-// outside `dest_exp` exponent bits' range; NaN stays NaN (inf with no
-// mantissa bits left).
-template <typename UInt>
-UInt ReducePrecisionBits(UInt x, int nbits, int src_mant, int64_t dest_exp, int64_t dest_mant) {
-  const int src_exp = nbits - 1 - src_mant;
-  const UInt one = 1;
-  const UInt sign_mask = one << (nbits - 1);
-  const UInt exp_mask = ((one << src_exp) - 1) << src_mant;
-  const UInt abs_bits =
-      x & ~sign_mask &
-      (nbits == 8 * static_cast<int>(sizeof(UInt)) ? ~UInt{0}
-                                                   : static_cast<UInt>((one << nbits) - 1));
-  const bool is_nan = abs_bits > exp_mask;
-  const UInt original = x;
-  if (dest_mant < src_mant) {
-    const UInt last_mantissa_bit = one << (src_mant - dest_mant);
-    const UInt base_rounding_bias = (last_mantissa_bit >> 1) - 1;
-    const UInt x_last = (x & last_mantissa_bit) >> (src_mant - dest_mant);
-    const UInt truncation_mask = ~(last_mantissa_bit - 1);
-    x = static_cast<UInt>(x + x_last + base_rounding_bias);
-    x &= truncation_mask;
-  }
-  if (dest_exp < src_exp) {
-    const UInt exponent_bias = (one << (src_exp - 1)) - 1;
-    const UInt reduced_bias = (one << (dest_exp - 1)) - 1;
-    const UInt reduced_max = exponent_bias + reduced_bias;
-    const UInt reduced_min = exponent_bias - reduced_bias;
-    const UInt x_exp = x & exp_mask;
-    const bool overflows = x_exp > static_cast<UInt>(reduced_max << src_mant);
-    const bool underflows = x_exp <= static_cast<UInt>(reduced_min << src_mant);
-    const UInt signed_zero = x & sign_mask;
-    const UInt signed_inf = signed_zero | exp_mask;
-    if (overflows) x = signed_inf;
-    if (underflows) x = signed_zero;
-  }
-  if (is_nan) x = dest_mant > 0 ? original : exp_mask;  // NaN, or +inf
-  if (nbits < 8 * static_cast<int>(sizeof(UInt))) x &= static_cast<UInt>((one << nbits) - 1);
-  return x;
-}
-
-template <typename UInt>
-void ReducePrecisionLoop(UInt* data, const UInt* in, int64_t n, int nbits, int src_mant,
-                         int64_t dest_exp, int64_t dest_mant) {
-  for (int64_t i = 0; i < n; ++i) {
-    data[i] = ReducePrecisionBits<UInt>(in[i], nbits, src_mant, dest_exp, dest_mant);
-  }
-}
-
-}  // namespace
-
 absl::Status EvalReducePrecision(const Literal& in, int64_t exponent_bits, int64_t mantissa_bits,
                                  Literal& out) {
   const PT t = in.element_type();
@@ -501,26 +447,26 @@ absl::Status EvalReducePrecision(const Literal& in, int64_t exponent_bits, int64
   const int64_t n = in.element_count();
   switch (t) {
     case PT::kF32:
-      ReducePrecisionLoop(out.typed<uint32_t>(), in.typed<uint32_t>(), n, 32, 23, exponent_bits,
-                          mantissa_bits);
+      ReducePrecisionArray(out.typed<uint32_t>(), in.typed<uint32_t>(), n, 32, 23, exponent_bits,
+                           mantissa_bits);
       return absl::OkStatus();
     case PT::kF64:
-      ReducePrecisionLoop(out.typed<uint64_t>(), in.typed<uint64_t>(), n, 64, 52, exponent_bits,
-                          mantissa_bits);
+      ReducePrecisionArray(out.typed<uint64_t>(), in.typed<uint64_t>(), n, 64, 52, exponent_bits,
+                           mantissa_bits);
       return absl::OkStatus();
     case PT::kF16:
     case PT::kBF16: {
       const int mant = GetSmallFloatInfo(t).mantissa_bits;
-      ReducePrecisionLoop(out.typed<uint16_t>(), in.typed<uint16_t>(), n, 16, mant, exponent_bits,
-                          mantissa_bits);
+      ReducePrecisionArray(out.typed<uint16_t>(), in.typed<uint16_t>(), n, 16, mant, exponent_bits,
+                           mantissa_bits);
       return absl::OkStatus();
     }
     case PT::kF8E5M2:
     case PT::kF8E4M3:
     case PT::kF8E3M4: {
       const int mant = GetSmallFloatInfo(t).mantissa_bits;
-      ReducePrecisionLoop(out.typed<uint8_t>(), in.typed<uint8_t>(), n, 8, mant, exponent_bits,
-                          mantissa_bits);
+      ReducePrecisionArray(out.typed<uint8_t>(), in.typed<uint8_t>(), n, 8, mant, exponent_bits,
+                           mantissa_bits);
       return absl::OkStatus();
     }
     default: {
@@ -531,7 +477,7 @@ absl::Status EvalReducePrecision(const Literal& in, int64_t exponent_bits, int64
         int64_t m = std::min(kChunk, n - i0);
         DecodeSmallFloats(t, in.data() + i0, a, m);
         std::memcpy(b, a, m * 4);
-        ReducePrecisionLoop(b, b, m, 32, 23, exponent_bits, mantissa_bits);
+        ReducePrecisionArray(b, b, m, 32, 23, exponent_bits, mantissa_bits);
         std::memcpy(a, b, m * 4);
         EncodeSmallFloats(t, a, out.data() + i0, m);
       }
