@@ -224,8 +224,19 @@ class RowWindows {
   int64_t inner() const { return inner_; }
   // The offsets for the next row (rows in row-major order).
   absl::Span<const int64_t> Next();
+  // Whether every row's offsets are its origin plus InsideOffsets(), and
+  // then the next row's origin (moving on as Next() does).
+  bool inside() const { return inside_; }
+  absl::Span<const int64_t> InsideOffsets() const { return inside_offsets_; }
+  int64_t NextOrigin() {
+    Advance();
+    return origin_;
+  }
 
  private:
+  // Moves row_ on to the next row; the first axis whose index moved.
+  size_t Advance();
+
   std::vector<WindowAxis> outer_;
   std::vector<int64_t> strides_, out_dims_, row_, inside_offsets_, offsets_, scratch_;
   // Not inside: per axis d, [output index][window position] -> the offset
@@ -234,6 +245,10 @@ class RowWindows {
   // Tabled: level d holds the positions of axes 0..d-1 for this row, the
   // last level all of them.
   std::vector<std::vector<int64_t>> levels_;
+  // Inside: per axis, the origin's step from one output index to the
+  // next; the current row's origin.
+  std::vector<int64_t> origin_steps_;
+  int64_t origin_ = 0;
   int64_t rows_ = 1, inner_ = 1;
   bool inside_ = false, tabled_ = false, started_ = false;
 };

@@ -271,7 +271,9 @@ TEST_CASE("reduce-window: pooling rows cut across the cores equal the element-by
   // 2 x 32 x 32 output rows of 32 channels, 9 folds each: enough folds for
   // every core to take a part (RowsWindowInParts), with the last rows'
   // windows in the padding; max with NaNs and signed zeros, add with a
-  // +0 init.
+  // +0 init. Then windows inside the operand (rows by their origins,
+  // FoldFourInsideRows): 2x2 stride 2 and 3x3 stride 2 (2 x 31 x 31 rows,
+  // not a multiple of four), max and add (whose fold order shows).
   std::unique_ptr<Module> m = ParseTestModule(StrCat("HloModule pools\n", kComputations, R"(
 ENTRY e {
   x = f32[2,64,64,32] parameter(0)
@@ -279,7 +281,11 @@ ENTRY e {
   zero = f32[] constant(0)
   mp = f32[2,32,32,32] reduce-window(x, ninf), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x0_1x0_1x0_0}, to_apply=maxf
   ap = f32[2,32,32,32] reduce-window(x, zero), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_0x1_0x0_0}, to_apply=addf
-  ROOT r = (f32[2,32,32,32], f32[2,32,32,32]) tuple(mp, ap)
+  mi = f32[2,32,32,32] reduce-window(x, ninf), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=maxf
+  ai = f32[2,32,32,32] reduce-window(x, zero), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=addf
+  m3 = f32[2,31,31,32] reduce-window(x, ninf), window={size=1x3x3x1 stride=1x2x2x1}, to_apply=maxf
+  a3 = f32[2,31,31,32] reduce-window(x, zero), window={size=1x3x3x1 stride=1x2x2x1}, to_apply=addf
+  ROOT r = (f32[2,32,32,32], f32[2,32,32,32], f32[2,32,32,32], f32[2,32,32,32], f32[2,31,31,32], f32[2,31,31,32]) tuple(mp, ap, mi, ai, m3, a3)
 }
 )"));
   std::mt19937 rng(11);
