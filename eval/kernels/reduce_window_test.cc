@@ -272,7 +272,7 @@ TEST_CASE("reduce-window: pooling rows cut across the cores equal the element-by
   // every core to take a part (RowsWindowInParts), with the last rows'
   // windows in the padding; max with NaNs and signed zeros, add with a
   // +0 init. Then windows inside the operand (rows by their origins,
-  // FoldFourInsideRows): 2x2 stride 2 and 3x3 stride 2 (2 x 31 x 31 rows,
+  // FoldFourRows from origins): 2x2 stride 2 and 3x3 stride 2 (2 x 31 x 31 rows,
   // not a multiple of four), max and add (whose fold order shows).
   std::unique_ptr<Module> m = ParseTestModule(StrCat("HloModule pools\n", kComputations, R"(
 ENTRY e {
