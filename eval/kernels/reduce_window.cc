@@ -759,12 +759,11 @@ void RowsWindow(const T* src, T init, bool init_noop, RowWindows& rows, int64_t 
       starts[r + 1] = static_cast<int64_t>(four.size());
     }
     const int64_t count = starts[1];
-    const T* bases[4] = {src, src, src, src};
-    const int64_t* listed[4] = {four.data(), four.data() + count, four.data() + 2 * count,
-                                four.data() + 3 * count};
-    if (starts[4] == 4 * count &&
-        FoldFourRows<op>(dst, bases, listed, count, inner, init, init_noop)) {
-      continue;
+    if (starts[4] == 4 * count) {  // (rows of one length: the pointers stay in `four`)
+      const T* bases[4] = {src, src, src, src};
+      const int64_t* listed[4] = {four.data(), four.data() + count, four.data() + 2 * count,
+                                  four.data() + 3 * count};
+      if (FoldFourRows<op>(dst, bases, listed, count, inner, init, init_noop)) continue;
     }
     for (int r = 0; r < 4; ++r) {
       const absl::Span<const int64_t> at(four.data() + starts[r], starts[r + 1] - starts[r]);
