@@ -18,6 +18,8 @@ struct ReduceMasks {
   UInt max_exp = 0;  // exponent fields above this overflow ...
   UInt min_exp = 0;  // ... and at or below this flush to zero
   bool keep_nan = false;
+  bool round = false;            // fewer mantissa bits
+  bool reduce_exponent = false;  // fewer exponent bits
 };
 
 template <typename UInt>
@@ -30,13 +32,15 @@ ReduceMasks<UInt> MasksOf(int nbits, int src_mant, int64_t dest_exp, int64_t des
   m.exp_mask = ((one << src_exp) - 1) << src_mant;
   m.width_mask = whole ? static_cast<UInt>(~UInt{0}) : static_cast<UInt>((one << nbits) - 1);
   m.abs_mask = static_cast<UInt>(~m.sign_mask & m.width_mask);
-  if (dest_mant < src_mant) {
+  m.round = dest_mant < src_mant;
+  m.reduce_exponent = dest_exp < src_exp;
+  if (m.round) {
     m.round_shift = src_mant - static_cast<int>(dest_mant);
     const UInt last_mantissa_bit = one << m.round_shift;
     m.round_bias = (last_mantissa_bit >> 1) - 1;
     m.truncation_mask = ~(last_mantissa_bit - 1);
   }
-  if (dest_exp < src_exp) {
+  if (m.reduce_exponent) {
     const UInt exponent_bias = (one << (src_exp - 1)) - 1;
     const UInt reduced_bias = (one << (dest_exp - 1)) - 1;
     m.max_exp = static_cast<UInt>((exponent_bias + reduced_bias) << src_mant);
@@ -79,13 +83,11 @@ template <typename UInt>
 void ReducePrecisionArray(UInt* out, const UInt* in, int64_t n, int nbits, int src_mant,
                           int64_t dest_exp, int64_t dest_mant) {
   const ReduceMasks<UInt> m = MasksOf<UInt>(nbits, src_mant, dest_exp, dest_mant);
-  const bool round = dest_mant < src_mant;
-  const bool reduce_exponent = dest_exp < nbits - 1 - src_mant;
-  if (round && reduce_exponent) {
+  if (m.round && m.reduce_exponent) {
     ReduceLoop<UInt, true, true>(out, in, n, m);
-  } else if (round) {
+  } else if (m.round) {
     ReduceLoop<UInt, true, false>(out, in, n, m);
-  } else if (reduce_exponent) {
+  } else if (m.reduce_exponent) {
     ReduceLoop<UInt, false, true>(out, in, n, m);
   } else {
     ReduceLoop<UInt, false, false>(out, in, n, m);
