@@ -24,18 +24,24 @@ struct EpilogueCase {
   std::string_view activation, scale, side_scale;
 };
 
-// A 1x1 convolution of one input feature by four filters of ones (each
-// output feature is the input), then the case's epilogue.
-std::string ConvBiasModule(const EpilogueCase& c) {
+// A 1x1 convolution of one input feature by `features` filters of ones
+// (each output feature is the input) over 3x5 positions, then the case's
+// epilogue. 19 features and 15 positions: the vector loops' widths (2 to
+// 16 lanes) leave a remainder both where the feature is minor (b01f) and
+// where a feature's run is (bf01).
+std::string ConvBiasModule(const EpilogueCase& c, int features = 19) {
   const std::string t(c.type);
+  const std::string f = std::to_string(features);
   const bool side = c.side_scale != "0";
-  const std::string x = t + (c.feature_minor ? "[2,3,3,1]" : "[2,1,3,3]");
-  const std::string out = t + (c.feature_minor ? "[2,3,3,4]" : "[2,4,3,3]");
+  const std::string x = t + (c.feature_minor ? "[2,3,5,1]" : "[2,1,3,5]");
+  const std::string out = t + (c.feature_minor ? "[2,3,5," + f + "]" : "[2," + f + ",3,5]");
   const std::string labels = c.feature_minor ? "b01f_o01i->b01f" : "bf01_oi01->bf01";
-  return StrCat("HloModule conv_bias\n\nENTRY main {\n  x = ", x, " parameter(0)\n  k = ", t,
-                "[4,1,1,1] constant({{{{1}}}, {{{1}}}, {{{1}}}, {{{1}}}})\n  b = ", t,
-                "[4] parameter(1)\n", side ? StrCat("  s = ", out, " parameter(2)\n") : "",
-                "  c = (", out, ", u8[0]) custom-call(x, k, b", side ? ", s" : "",
+  std::string ones;
+  for (int i = 0; i < features; ++i) ones += i == 0 ? "{{{1}}}" : ", {{{1}}}";
+  return StrCat("HloModule conv_bias\n\nENTRY main {\n  x = ", x, " parameter(0)\n  k = ", t, "[",
+                f, ",1,1,1] constant({", ones, "})\n  b = ", t, "[", f, "] parameter(1)\n",
+                side ? StrCat("  s = ", out, " parameter(2)\n") : "", "  c = (", out,
+                ", u8[0]) custom-call(x, k, b", side ? ", s" : "",
                 "), window={size=1x1}, dim_labels=", labels,
                 ", custom_call_target=\"__cudnn$convBiasActivationForward\", "
                 "backend_config={\"cudnn_conv_backend_config\":{\"activation_mode\":\"",
@@ -91,7 +97,7 @@ TEST_CASE("cudnn conv bias activation: typed epilogue gives the generic loop's b
 TEST_CASE("cudnn conv bias activation: ReLU compares in f64 before rounding", "[cudnn_conv]") {
   // 1e-46 * -1 = -1e-46 is negative in f64 (ReLU gives +0) though it rounds
   // to -0 in f32: a ReLU after the rounding would keep the sign.
-  auto m = ParseTestModule(ConvBiasModule({"f32", true, "kRelu", "1e-46", "0"}));
+  auto m = ParseTestModule(ConvBiasModule({"f32", true, "kRelu", "1e-46", "0"}, 4));
   auto x = Literal::Create(m->entry()->parameter(0)->shape());
   auto bias = Literal::Create(m->entry()->parameter(1)->shape());
   REQUIRE(x.ok());
