@@ -19,6 +19,7 @@
 // feature of the input swapped and the output gradient as the window).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -303,7 +304,8 @@ void EpilogueRun(S* __restrict out, const S* __restrict bias, int bias_step,
 // Parts of the epilogue across the cores have at least this many elements.
 constexpr int64_t kEpilogueMinPart = int64_t{1} << 14;
 
-// The activations the f32 loop (EpilogueBlocksF32) runs in vector lanes.
+// The activations run inline (InlineActivation): in vector lanes for f32
+// (EpilogueBlocksF32), element by element for the other types (EpilogueRun).
 struct NoActivation {
   double operator()(double x, double) const { return x; }
 };
